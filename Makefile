@@ -1,0 +1,136 @@
+# kafkascope — build, serve and test.
+#
+#   make serve    build the wasm engine and serve the page on http://127.0.0.1:8080/
+#   make wasm     build public/main.wasm only
+#   make test     everything CI checks, in order, stopping at the first failure
+#   make bench    benchmarks of core/
+#   make fuzz     fuzz every Fuzz target under core/, 60s each (FUZZTIME=...)
+#   make clean    remove build outputs
+#
+# Every recipe line runs with `set -e` semantics (one command per line, or
+# commands joined with && / an explicit `set -e`), so any failure stops make.
+
+GO       = go
+GOFMT    = gofmt
+PORT     = 8080
+FUZZTIME = 60s
+
+WASM_OUT   = public/main.wasm
+WASM_EXEC  = public/wasm_exec.js
+WASM_FLAGS = -trimpath -ldflags='-s -w'
+
+# Golden transcripts: every *.txt under core/ inside a testdata/ or scenarios/
+# directory (at any depth below it). Override on the command line to check a
+# few: make transcripts TRANSCRIPTS=core/scenario/scenarios/foo.txt
+TRANSCRIPTS != find core -type f -name '*.txt' \( -path '*/testdata/*' -o -path '*/scenarios/*' \) 2>/dev/null | LC_ALL=C sort
+
+.PHONY: help serve wasm assets test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short bench fuzz clean
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+serve: assets
+	$(GO) run ./scripts/serve -open -port $(PORT)
+
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $(WASM_OUT) ./wasm
+
+# The wasm build plus what serving it needs: wasm_exec.js from the same Go
+# that built it, and a gzipped copy (written to a temporary name first so an
+# interrupted run never leaves a truncated .gz behind).
+assets: wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WASM_EXEC)
+	gzip -9 -c $(WASM_OUT) > $(WASM_OUT).gz.tmp
+	mv $(WASM_OUT).gz.tmp $(WASM_OUT).gz
+
+# Sub-makes run the steps strictly in order, even under make -j.
+test:
+	@$(MAKE) --no-print-directory fmt-check
+	@$(MAKE) --no-print-directory vet
+	@$(MAKE) --no-print-directory vet-wasm
+	@$(MAKE) --no-print-directory test-core
+	@$(MAKE) --no-print-directory test-other
+	@$(MAKE) --no-print-directory wasm
+	@$(MAKE) --no-print-directory transcripts
+	@$(MAKE) --no-print-directory fuzz-short
+	@echo "make test: all checks passed"
+
+# gofmt over tracked and untracked (not ignored) Go files; generated *_gen.go
+# files are not gofmt-clean and are left out. Outside a git checkout, all
+# files are checked.
+fmt-check:
+	@echo "==> gofmt"
+	@set -e; \
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		files=$$(git ls-files -c -o --exclude-standard -- '*.go'); \
+	else \
+		files=$$(find . -name '*.go' ! -path './.git/*'); \
+	fi; \
+	existing=; \
+	for f in $$files; do \
+		case "$$f" in *_gen.go) continue ;; esac; \
+		if [ -f "$$f" ]; then existing="$$existing $$f"; fi; \
+	done; \
+	if [ -z "$$existing" ]; then echo "no Go files"; exit 0; fi; \
+	unformatted=$$($(GOFMT) -l $$existing); \
+	if [ -n "$$unformatted" ]; then \
+		echo "these files are not gofmt-clean (run gofmt -w):"; echo "$$unformatted"; exit 1; \
+	fi
+
+vet:
+	@echo "==> go vet ./..."
+	$(GO) vet ./...
+
+vet-wasm:
+	@echo "==> go vet ./wasm/... (js/wasm)"
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
+
+test-core:
+	@echo "==> go test -race ./core/..."
+	$(GO) test -race ./core/...
+
+# Everything outside core/, without -race (the wasm entry and tooling).
+test-other:
+	@echo "==> go test (packages outside core/)"
+	@set -e; \
+	pkgs=$$($(GO) list ./... | grep -Ev '^kafkascope/core(/|$$)'); \
+	$(GO) test $$pkgs
+
+transcripts:
+	@echo "==> transcripts"
+	@if [ -z "$(TRANSCRIPTS)" ]; then \
+		echo "no transcripts under core/**/testdata or core/**/scenarios; skipped"; \
+	else \
+		echo "$(GO) run ./scripts/kafkasim check $(TRANSCRIPTS)"; \
+		$(GO) run ./scripts/kafkasim check $(TRANSCRIPTS); \
+	fi
+
+# A short fuzz pass over the record batch decoder, when it exists.
+fuzz-short:
+	@echo "==> fuzz FuzzDecode (10s)"
+	@if grep -qs '^func FuzzDecode(' core/record/*_test.go; then \
+		$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 10s ./core/record/; \
+	else \
+		echo "core/record has no FuzzDecode; skipped"; \
+	fi
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+
+# Every func FuzzXxx in a _test.go file under core/, one after another
+# (go test fuzzes one target per run).
+fuzz:
+	@set -e; found=0; \
+	for f in $$(grep -rls --include='*_test.go' '^func Fuzz' core | LC_ALL=C sort); do \
+		dir=$$(dirname "$$f"); \
+		for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$f"); do \
+			found=1; \
+			echo "==> $(GO) test -run '^\$$' -fuzz '^$$target\$$' -fuzztime $(FUZZTIME) ./$$dir/"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) "./$$dir/"; \
+		done; \
+	done; \
+	if [ "$$found" = 0 ]; then echo "no Fuzz targets under core/"; fi
+
+clean:
+	rm -f $(WASM_OUT) $(WASM_OUT).gz $(WASM_OUT).gz.tmp $(WASM_EXEC)
+	rm -rf build

@@ -1,0 +1,261 @@
+package broker
+
+import (
+	"slices"
+	"strconv"
+
+	"kafkascope/core/config"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// handleMetadata answers from this broker's metadata image, which may lag
+// the controller: a client asking a lagging broker gets stale metadata.
+func (b *Broker) handleMetadata(env *sim.Env, from sim.Addr, req *protocol.MetadataRequest) {
+	resp := &protocol.MetadataResponse{
+		ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+		ClusterID:      b.cfg.ClusterID, ControllerID: -1,
+	}
+	for _, id := range b.image.BrokerIDs() {
+		r := b.image.Brokers[id]
+		if r.Fenced || len(r.Endpoints) == 0 {
+			continue
+		}
+		resp.Brokers = append(resp.Brokers, protocol.MetadataBroker{NodeID: id, Host: r.Endpoints[0].Host, Port: r.Endpoints[0].Port, Rack: r.Rack})
+		if resp.ControllerID < 0 {
+			resp.ControllerID = id // KRaft brokers name a live broker; clients never talk to controllers
+		}
+	}
+	names := req.Topics
+	if names == nil {
+		names = b.image.TopicNames()
+	}
+	var toCreate []string
+	for _, name := range names {
+		t, ok := b.image.Topics[name]
+		if !ok {
+			code := protocol.UNKNOWN_TOPIC_OR_PARTITION
+			if metadata.TopicNameProblem(name) != "" {
+				code = protocol.INVALID_TOPIC_EXCEPTION
+			} else if req.AllowAutoTopicCreation && b.cfg.Static.BrokerBool("auto.create.topics.enable") && !metadata.IsInternalTopic(name) {
+				toCreate = append(toCreate, name)
+			}
+			resp.Topics = append(resp.Topics, protocol.MetadataTopic{ErrorCode: code, Name: name})
+			continue
+		}
+		mt := protocol.MetadataTopic{Name: name, TopicID: t.ID, IsInternal: metadata.IsInternalTopic(name)}
+		for i, p := range t.Partitions {
+			mp := protocol.MetadataPartition{
+				Index: int32(i), LeaderID: p.Leader, LeaderEpoch: p.LeaderEpoch,
+				Replicas: slices.Clone(p.Replicas), ISR: slices.Clone(p.ISR),
+			}
+			for _, r := range p.Replicas {
+				if reg, ok := b.image.Brokers[r]; !ok || reg.Fenced {
+					mp.OfflineReplicas = append(mp.OfflineReplicas, r)
+				}
+			}
+			if p.Leader < 0 {
+				mp.ErrorCode = protocol.LEADER_NOT_AVAILABLE
+			}
+			mt.Partitions = append(mt.Partitions, mp)
+		}
+		resp.Topics = append(resp.Topics, mt)
+	}
+	b.respond(env, from, resp)
+	if len(toCreate) > 0 {
+		b.autoCreateTopics(env, toCreate)
+	}
+}
+
+// autoCreateTopics asks the controller to create topics a client asked
+// about (auto.create.topics.enable), with num.partitions and
+// default.replication.factor.
+func (b *Broker) autoCreateTopics(env *sim.Env, names []string) {
+	req := &protocol.CreateTopicsRequest{TimeoutMs: int32(b.cfg.Static.BrokerInt("request.timeout.ms"))}
+	for _, n := range names {
+		req.Topics = append(req.Topics, protocol.CreatableTopic{
+			Name: n, NumPartitions: int32(b.cfg.Static.BrokerInt("num.partitions")),
+			ReplicationFactor: int16(b.cfg.Static.BrokerInt("default.replication.factor")),
+		})
+	}
+	env.Note("broker %d sent an auto-creation request for %v to the active controller", b.cfg.NodeID, names)
+	b.net.Send(env, b.cfg.ControllerAddr, req, b.ms("request.timeout.ms"), func(*sim.Env, protocol.Response, error) {})
+}
+
+// forwardToController relays an admin request to the active controller (as
+// KRaft brokers do) and the answer back to the client.
+func (b *Broker) forwardToController(env *sim.Env, from sim.Addr, req protocol.Request) {
+	clientCorr := req.Header().CorrelationID
+	fwd := cloneRequest(req)
+	b.net.Send(env, b.cfg.ControllerAddr, fwd, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
+		if err != nil {
+			resp = errorResponseFor(req, protocol.REQUEST_TIMED_OUT)
+		}
+		setCorrelation(resp, clientCorr)
+		b.respond(env, from, resp)
+		b.done(env, from)
+	})
+}
+
+func cloneRequest(req protocol.Request) protocol.Request {
+	switch m := req.(type) {
+	case *protocol.CreateTopicsRequest:
+		c := *m
+		return &c
+	case *protocol.DeleteTopicsRequest:
+		c := *m
+		return &c
+	case *protocol.CreatePartitionsRequest:
+		c := *m
+		return &c
+	}
+	panic("broker: cannot forward " + req.Kind())
+}
+
+func setCorrelation(resp protocol.Response, id int32) {
+	switch m := resp.(type) {
+	case *protocol.CreateTopicsResponse:
+		m.CorrelationID = id
+	case *protocol.DeleteTopicsResponse:
+		m.CorrelationID = id
+	case *protocol.CreatePartitionsResponse:
+		m.CorrelationID = id
+	}
+}
+
+func errorResponseFor(req protocol.Request, code protocol.ErrorCode) protocol.Response {
+	switch m := req.(type) {
+	case *protocol.CreateTopicsRequest:
+		r := &protocol.CreateTopicsResponse{}
+		for _, t := range m.Topics {
+			r.Topics = append(r.Topics, protocol.CreatableTopicResult{Name: t.Name, ErrorCode: code})
+		}
+		return r
+	case *protocol.DeleteTopicsRequest:
+		r := &protocol.DeleteTopicsResponse{}
+		for _, n := range m.TopicNames {
+			r.Responses = append(r.Responses, protocol.DeletableTopicResult{Name: n, ErrorCode: code})
+		}
+		return r
+	case *protocol.CreatePartitionsRequest:
+		r := &protocol.CreatePartitionsResponse{}
+		for _, t := range m.Topics {
+			r.Results = append(r.Results, protocol.CreatePartitionsTopicResult{Name: t.Name, ErrorCode: code})
+		}
+		return r
+	}
+	panic("broker: no error response for " + req.Kind())
+}
+
+// handleListOffsets answers offset lookups: latest is the HW for clients
+// (the LEO for replicas), earliest the log start offset.
+func (b *Broker) handleListOffsets(env *sim.Env, from sim.Addr, req *protocol.ListOffsetsRequest) {
+	resp := &protocol.ListOffsetsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	for _, t := range req.Topics {
+		tr := protocol.ListOffsetsTopicResponse{Name: t.Name}
+		for _, lp := range t.Partitions {
+			pr := protocol.ListOffsetsPartitionResponse{Index: lp.Index, Timestamp: -1, Offset: -1, LeaderEpoch: -1}
+			p := b.partitions[tp(t.Name, lp.Index)]
+			switch {
+			case b.image.Partition(t.Name, lp.Index) == nil:
+				pr.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
+			case p == nil || !p.isLeader:
+				pr.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
+			case lp.CurrentLeaderEpoch >= 0 && lp.CurrentLeaderEpoch < p.leaderEpoch:
+				pr.ErrorCode = protocol.FENCED_LEADER_EPOCH
+			case lp.CurrentLeaderEpoch > p.leaderEpoch:
+				pr.ErrorCode = protocol.UNKNOWN_LEADER_EPOCH
+			default:
+				pr.LeaderEpoch = p.leaderEpoch
+				p.offsetForTimestamp(lp.Timestamp, req.ReplicaID >= 0, &pr)
+			}
+			tr.Partitions = append(tr.Partitions, pr)
+		}
+		resp.Topics = append(resp.Topics, tr)
+	}
+	b.respond(env, from, resp)
+}
+
+func (p *Partition) offsetForTimestamp(ts int64, fromReplica bool, pr *protocol.ListOffsetsPartitionResponse) {
+	switch ts {
+	case protocol.LatestTimestamp:
+		pr.Offset = p.log.HighWatermark()
+		if fromReplica {
+			pr.Offset = p.log.LogEndOffset()
+		} else if p.log.HighWatermark() < p.leaderEpochStartOffset {
+			pr.ErrorCode = protocol.OFFSET_NOT_AVAILABLE
+			pr.Offset = -1
+		}
+	case protocol.EarliestTimestamp:
+		pr.Offset = p.log.LogStartOffset()
+	default:
+		batches, _ := p.log.Batches(p.log.LogStartOffset(), p.log.HighWatermark())
+		best := int64(-1)
+		for _, bt := range batches {
+			for _, r := range bt.Records {
+				switch {
+				case ts == protocol.MaxTimestampTimestamp:
+					if best < 0 || r.Timestamp >= pr.Timestamp {
+						pr.Timestamp, best = r.Timestamp, r.Offset
+					}
+				case r.Timestamp >= ts && best < 0:
+					pr.Timestamp, best = r.Timestamp, r.Offset
+				}
+			}
+		}
+		pr.Offset = best
+	}
+}
+
+// handleDescribeConfigs reports a topic's configs with their sources, or a
+// broker's.
+func (b *Broker) handleDescribeConfigs(env *sim.Env, from sim.Addr, req *protocol.DescribeConfigsRequest) {
+	resp := &protocol.DescribeConfigsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	for _, res := range req.Resources {
+		r := protocol.DescribeConfigsResult{ResourceType: res.ResourceType, ResourceName: res.ResourceName}
+		switch res.ResourceType {
+		case metadata.ResourceTopic:
+			if _, ok := b.image.Topics[res.ResourceName]; !ok {
+				r.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
+				break
+			}
+			for _, e := range b.cfg.Static.TopicAll(b.image.TopicConfig(res.ResourceName)) {
+				if res.Keys == nil || slices.Contains(res.Keys, e.Name) {
+					r.Configs = append(r.Configs, protocol.DescribedConfig{Name: e.Name, Value: e.Value, Source: sourceCode(e.Source)})
+				}
+			}
+		case metadata.ResourceBroker:
+			if res.ResourceName != strconv.Itoa(int(b.cfg.NodeID)) {
+				r.ErrorCode = protocol.INVALID_REQUEST
+				break
+			}
+			for _, d := range config.BrokerDefs {
+				v, set := b.cfg.Static[d.Name]
+				src := protocol.SourceDefaultConfig
+				if set {
+					src = protocol.SourceStaticBrokerConfig
+				} else {
+					v = d.Default
+				}
+				if res.Keys == nil || slices.Contains(res.Keys, d.Name) {
+					r.Configs = append(r.Configs, protocol.DescribedConfig{Name: d.Name, Value: v, Source: src})
+				}
+			}
+		default:
+			r.ErrorCode = protocol.INVALID_REQUEST
+		}
+		resp.Results = append(resp.Results, r)
+	}
+	b.respond(env, from, resp)
+}
+
+func sourceCode(s config.Source) int8 {
+	switch s {
+	case config.SourceDynamicTopic:
+		return protocol.SourceDynamicTopicConfig
+	case config.SourceStaticBroker:
+		return protocol.SourceStaticBrokerConfig
+	}
+	return protocol.SourceDefaultConfig
+}

@@ -1,0 +1,84 @@
+package broker
+
+import (
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// conn is one client connection. Kafka processes a connection's requests one
+// at a time, in order: while a request waits in purgatory (acks=all, long
+// poll) the connection is muted and later requests queue behind it.
+type conn struct {
+	busy  bool
+	queue []*sim.Envelope
+}
+
+const maxQueuedPerConn = 1000
+
+func (b *Broker) conn(addr sim.Addr) *conn {
+	c, ok := b.conns[addr]
+	if !ok {
+		c = &conn{}
+		b.conns[addr] = c
+	}
+	return c
+}
+
+// dispatch handles a request, or queues it behind the one in progress.
+func (b *Broker) dispatch(env *sim.Env, e *sim.Envelope) {
+	c := b.conn(e.From)
+	if c.busy {
+		if len(c.queue) < maxQueuedPerConn {
+			c.queue = append(c.queue, e)
+		}
+		return
+	}
+	c.busy = true
+	if b.handle(env, e) {
+		b.done(env, e.From)
+	}
+}
+
+// done unmutes a connection after its request was answered and handles the
+// next queued one.
+func (b *Broker) done(env *sim.Env, from sim.Addr) {
+	c := b.conn(from)
+	c.busy = false
+	for !c.busy && len(c.queue) > 0 {
+		e := c.queue[0]
+		c.queue = c.queue[1:]
+		c.busy = true
+		if b.handle(env, e) {
+			c.busy = false
+		}
+	}
+	if !c.busy && len(c.queue) == 0 {
+		delete(b.conns, from)
+	}
+}
+
+// respond sends a response and unmutes the connection.
+func (b *Broker) respond(env *sim.Env, to sim.Addr, m sim.Message) {
+	env.Send(b.addr, to, m)
+}
+
+// handle processes one request. It returns true if the request is finished
+// (answered, or needs no answer) and false if it will be answered later.
+func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
+	switch m := e.Msg.(type) {
+	case *protocol.ProduceRequest:
+		return b.handleProduce(env, e.From, m)
+	case *protocol.FetchRequest:
+		return b.handleFetch(env, e.From, m)
+	case *protocol.MetadataRequest:
+		b.handleMetadata(env, e.From, m)
+	case *protocol.ListOffsetsRequest:
+		b.handleListOffsets(env, e.From, m)
+	case *protocol.DescribeConfigsRequest:
+		b.handleDescribeConfigs(env, e.From, m)
+	case *protocol.CreateTopicsRequest, *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest:
+		b.forwardToController(env, e.From, m.(protocol.Request))
+		return false
+	}
+	return true
+}

@@ -1,0 +1,158 @@
+package broker
+
+import (
+	"time"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// delayedFetch is a fetch with nothing to return yet, parked until data
+// arrives or MaxWaitMs passes (Kafka's DelayedFetch, the long poll).
+type delayedFetch struct {
+	from  sim.Addr
+	req   *protocol.FetchRequest
+	timer *sim.Timer
+	done  bool
+}
+
+// handleFetch serves followers (ReplicaID >= 0: up to the LEO; the fetch
+// offset updates the leader's view of the follower) and consumers (up to
+// the HW).
+func (b *Broker) handleFetch(env *sim.Env, from sim.Addr, req *protocol.FetchRequest) bool {
+	resp, bytes, stop := b.readFetch(env, req, true)
+	if stop || req.MaxWaitMs <= 0 || bytes >= max(int(req.MinBytes), 1) {
+		b.respond(env, from, resp)
+		return true
+	}
+	df := &delayedFetch{from: from, req: req}
+	df.timer = env.After(time.Duration(req.MaxWaitMs)*time.Millisecond, "delayed-fetch-expiry", func(env *sim.Env) {
+		if !df.done {
+			b.completeFetch(env, df)
+		}
+	})
+	b.parked = append(b.parked, df)
+	return false
+}
+
+// readFetch reads every partition of req. The HW in each answer is the HW
+// before this fetch moved it (followers learn a new HW one fetch later).
+// It returns the response, the bytes read, and whether the fetch must be
+// answered at once (an error or a diverging epoch).
+func (b *Broker) readFetch(env *sim.Env, req *protocol.FetchRequest, updateState bool) (*protocol.FetchResponse, int, bool) {
+	resp := &protocol.FetchResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	fromFollower := req.ReplicaID >= 0
+	total, stop := 0, false
+	for _, t := range req.Topics {
+		tr := protocol.FetchTopicResponse{Name: t.Name}
+		for _, fp := range t.Partitions {
+			pr := protocol.FetchPartitionResponse{Index: fp.Index, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1, DivergingEpoch: protocol.EpochEndOffset{Epoch: -1, EndOffset: -1}}
+			p := b.partitions[tp(t.Name, fp.Index)]
+			st := b.image.Partition(t.Name, fp.Index)
+			switch {
+			case st == nil:
+				pr.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
+			case p == nil || !p.isLeader:
+				pr.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
+				pr.CurrentLeader = protocol.LeaderIDAndEpoch{LeaderID: st.Leader, LeaderEpoch: st.LeaderEpoch}
+			case fp.CurrentLeaderEpoch >= 0 && fp.CurrentLeaderEpoch < p.leaderEpoch:
+				pr.ErrorCode = protocol.FENCED_LEADER_EPOCH
+			case fp.CurrentLeaderEpoch > p.leaderEpoch:
+				pr.ErrorCode = protocol.UNKNOWN_LEADER_EPOCH
+			default:
+				total += p.read(env, req, fp, &pr, updateState && fromFollower)
+			}
+			if pr.ErrorCode != protocol.NONE || pr.DivergingEpoch.Epoch >= 0 {
+				stop = true
+			}
+			tr.Partitions = append(tr.Partitions, pr)
+		}
+		resp.Topics = append(resp.Topics, tr)
+	}
+	return resp, total, stop
+}
+
+// read serves one partition of a fetch from this leader.
+func (p *Partition) read(env *sim.Env, req *protocol.FetchRequest, fp protocol.FetchPartition, pr *protocol.FetchPartitionResponse, updateFollower bool) int {
+	log := p.log
+	hw := log.HighWatermark()
+	pr.HighWatermark, pr.LastStableOffset, pr.LogStartOffset = hw, hw, log.LogStartOffset()
+	fromFollower := req.ReplicaID >= 0
+	if fromFollower && fp.LastFetchedEpoch >= 0 {
+		// The follower's last batch has epoch LastFetchedEpoch: if that epoch
+		// ended earlier here than where the follower is, its log diverges.
+		e, end := log.EndOffsetForEpoch(fp.LastFetchedEpoch)
+		if e < fp.LastFetchedEpoch || end < fp.FetchOffset {
+			pr.DivergingEpoch = protocol.EpochEndOffset{Epoch: e, EndOffset: end}
+			return 0
+		}
+	}
+	maxOffset := hw
+	if fromFollower {
+		maxOffset = log.LogEndOffset()
+	}
+	data, err := log.Read(fp.FetchOffset, int(fp.PartitionMaxBytes), maxOffset, true)
+	if err == storage.ErrOffsetOutOfRange {
+		pr.ErrorCode = protocol.OFFSET_OUT_OF_RANGE
+		return 0
+	} else if err != nil {
+		pr.ErrorCode = protocol.KAFKA_STORAGE_ERROR
+		return 0
+	}
+	pr.Records = data
+	if updateFollower {
+		p.updateFollowerFetchState(env, req.ReplicaID, fp.FetchOffset, req.ReplicaEpoch)
+	}
+	return len(data)
+}
+
+// checkParkedFetches completes parked fetches that now have data (new
+// records for followers, a higher HW for consumers) or whose partitions
+// changed leadership.
+func (b *Broker) checkParkedFetches(env *sim.Env) {
+	if len(b.parked) == 0 {
+		return
+	}
+	parked := b.parked
+	b.parked = nil
+	for _, df := range parked {
+		if df.done {
+			continue
+		}
+		if b.fetchSatisfied(df.req) {
+			b.completeFetch(env, df)
+		} else {
+			b.parked = append(b.parked, df)
+		}
+	}
+}
+
+func (b *Broker) fetchSatisfied(req *protocol.FetchRequest) bool {
+	for _, t := range req.Topics {
+		for _, fp := range t.Partitions {
+			p := b.partitions[tp(t.Name, fp.Index)]
+			if p == nil || !p.isLeader || fp.CurrentLeaderEpoch >= 0 && fp.CurrentLeaderEpoch != p.leaderEpoch {
+				return true
+			}
+			end := p.log.HighWatermark()
+			if req.ReplicaID >= 0 {
+				end = p.log.LogEndOffset()
+			}
+			if end > fp.FetchOffset || fp.FetchOffset > p.log.LogEndOffset() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// completeFetch re-reads (without updating follower state again) and
+// answers a parked fetch.
+func (b *Broker) completeFetch(env *sim.Env, df *delayedFetch) {
+	df.done = true
+	df.timer.Stop()
+	resp, _, _ := b.readFetch(env, df.req, false)
+	b.respond(env, df.from, resp)
+	b.done(env, df.from)
+}

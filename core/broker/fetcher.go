@@ -1,0 +1,236 @@
+package broker
+
+import (
+	"fmt"
+	"slices"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// fetcher is a replica fetcher thread: it pulls every partition this broker
+// follows from one leader, sending the next Fetch as soon as the previous
+// answer is processed (the leader's long poll paces it). A failed fetch, or a
+// partition error, backs off for replica.fetch.backoff.ms.
+type fetcher struct {
+	b        *Broker
+	leader   int32
+	parts    map[storage.TopicPartition]*fetchState
+	inFlight bool
+	wake     *sim.Timer
+	stopped  bool
+}
+
+type fetchState struct {
+	p            *Partition
+	delayedUntil sim.Time
+}
+
+func (f *fetcher) stop() {
+	f.stopped = true
+	f.wake.Stop()
+}
+
+func (b *Broker) addToFetcher(env *sim.Env, leader int32, p *Partition) {
+	f, ok := b.fetchers[leader]
+	if !ok {
+		f = &fetcher{b: b, leader: leader, parts: map[storage.TopicPartition]*fetchState{}}
+		b.fetchers[leader] = f
+	}
+	f.parts[p.tp] = &fetchState{p: p}
+	f.maybeFetch(env)
+}
+
+func (b *Broker) removeFromFetchers(key storage.TopicPartition) {
+	for id, f := range b.fetchers {
+		delete(f.parts, key)
+		if len(f.parts) == 0 && !f.inFlight {
+			f.stop()
+			delete(b.fetchers, id)
+		}
+	}
+}
+
+func (f *fetcher) sortedKeys() []storage.TopicPartition {
+	keys := make([]storage.TopicPartition, 0, len(f.parts))
+	for k := range f.parts {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compareTP)
+	return keys
+}
+
+// maybeFetch sends a Fetch for every partition that is not backing off, or
+// arms a wake-up for the earliest one that is.
+func (f *fetcher) maybeFetch(env *sim.Env) {
+	b := f.b
+	if f.stopped || f.inFlight || b.state == StateStopped {
+		return
+	}
+	if len(f.parts) == 0 {
+		f.stop()
+		if b.fetchers[f.leader] == f {
+			delete(b.fetchers, f.leader)
+		}
+		return
+	}
+	req := &protocol.FetchRequest{
+		ReplicaID: b.cfg.NodeID, ReplicaEpoch: b.brokerEpoch,
+		MaxWaitMs: int32(b.cfg.Static.BrokerInt("replica.fetch.wait.max.ms")),
+		MinBytes:  int32(b.cfg.Static.BrokerInt("replica.fetch.min.bytes")),
+		MaxBytes:  int32(b.cfg.Static.BrokerInt("replica.fetch.response.max.bytes")),
+	}
+	var next sim.Time = -1
+	for _, key := range f.sortedKeys() {
+		fs := f.parts[key]
+		if fs.delayedUntil > env.Now() {
+			if next < 0 || fs.delayedUntil < next {
+				next = fs.delayedUntil
+			}
+			continue
+		}
+		p := fs.p
+		fp := protocol.FetchPartition{
+			Index: key.Partition, CurrentLeaderEpoch: p.leaderEpoch, FetchOffset: p.log.LogEndOffset(),
+			LastFetchedEpoch: p.log.LatestEpoch(), LogStartOffset: p.log.LogStartOffset(),
+			PartitionMaxBytes: int32(b.cfg.Static.BrokerInt("replica.fetch.max.bytes")),
+		}
+		if n := len(req.Topics); n > 0 && req.Topics[n-1].Name == key.Topic {
+			req.Topics[n-1].Partitions = append(req.Topics[n-1].Partitions, fp)
+		} else {
+			req.Topics = append(req.Topics, protocol.FetchTopic{Name: key.Topic, Partitions: []protocol.FetchPartition{fp}})
+		}
+	}
+	if len(req.Topics) == 0 {
+		f.wake.Stop()
+		f.wake = env.After(next.Sub(env.Now()), "replica-fetcher-backoff", f.maybeFetch)
+		return
+	}
+	f.inFlight = true
+	leaderAddr := sim.Addr(fmt.Sprintf("%s:%d", b.hostOf(f.leader), BrokerPort))
+	b.net.Send(env, leaderAddr, req, b.ms("replica.socket.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
+		f.inFlight = false
+		if f.stopped || b.state == StateStopped {
+			return
+		}
+		if err != nil {
+			// The whole request failed: every partition backs off.
+			for _, fs := range f.parts {
+				fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
+			}
+		} else {
+			f.process(env, resp.(*protocol.FetchResponse))
+		}
+		f.maybeFetch(env)
+	})
+}
+
+// hostOf finds a broker's host from its registration.
+func (b *Broker) hostOf(id int32) string {
+	if r, ok := b.image.Brokers[id]; ok && len(r.Endpoints) > 0 {
+		return r.Endpoints[0].Host
+	}
+	return fmt.Sprintf("kafka-%d", id)
+}
+
+// process applies a fetch response: append the records, take the leader's
+// HW (capped by our LEO), or truncate where the leader says the logs
+// diverge.
+func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
+	b := f.b
+	for _, t := range resp.Topics {
+		for _, pr := range t.Partitions {
+			key := tp(t.Name, pr.Index)
+			fs, ok := f.parts[key]
+			if !ok {
+				continue // no longer fetched from this leader
+			}
+			p := fs.p
+			switch pr.ErrorCode {
+			case protocol.NONE:
+				if pr.DivergingEpoch.Epoch >= 0 {
+					p.truncateOnDivergence(env, pr.DivergingEpoch)
+					continue
+				}
+				if len(pr.Records) > 0 {
+					if _, err := p.log.AppendAsFollower(pr.Records); err != nil {
+						env.Note("broker %d could not append fetched data to %s: %v", b.cfg.NodeID, key, err)
+						fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
+						continue
+					}
+				}
+				hw := min(pr.HighWatermark, p.log.LogEndOffset())
+				if hw != p.log.HighWatermark() {
+					p.log.UpdateHighWatermark(hw)
+				}
+			case protocol.OFFSET_OUT_OF_RANGE:
+				p.handleOutOfRange(env, f.leader, pr)
+			default:
+				fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
+			}
+		}
+	}
+}
+
+// truncateOnDivergence applies the leader's answer (epoch L ended at E) to
+// this follower's log, as Kafka's fetcher does: look up where epoch L ends
+// locally; if the local epochs disagree, truncate to that end and ask again
+// on the next fetch; otherwise truncate to min(local end, E).
+func (p *Partition) truncateOnDivergence(env *sim.Env, div protocol.EpochEndOffset) {
+	leo := p.log.LogEndOffset()
+	target := leo
+	switch {
+	case div.EndOffset < 0:
+		target = p.log.HighWatermark()
+	case div.Epoch < 0:
+		target = min(div.EndOffset, leo)
+	default:
+		fe, fend := p.log.EndOffsetForEpoch(div.Epoch)
+		switch {
+		case fe < 0:
+			target = min(div.EndOffset, leo)
+		case fe != div.Epoch:
+			target = min(fend, leo)
+		default:
+			target = min(fend, div.EndOffset, leo)
+		}
+	}
+	if target < leo {
+		env.Note("broker %d truncates %s from log end offset %d to %d: the leader's epoch %d ends at %d", p.b.cfg.NodeID, p.tp, leo, target, div.Epoch, div.EndOffset)
+		if err := p.log.TruncateTo(target); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// handleOutOfRange: the follower asked beyond the leader's log (the leader
+// lost data it had) or below its start. Ask the leader for its end offset and
+// truncate to it, or start over at the leader's log start.
+func (p *Partition) handleOutOfRange(env *sim.Env, leader int32, pr protocol.FetchPartitionResponse) {
+	b := p.b
+	if p.log.LogEndOffset() < pr.LogStartOffset {
+		env.Note("broker %d restarts %s at the leader's log start offset %d", b.cfg.NodeID, p.tp, pr.LogStartOffset)
+		if err := p.log.TruncateFullyAndStartAt(pr.LogStartOffset); err != nil {
+			panic(err)
+		}
+		return
+	}
+	req := &protocol.ListOffsetsRequest{ReplicaID: b.cfg.NodeID, Topics: []protocol.ListOffsetsTopic{{Name: p.tp.Topic, Partitions: []protocol.ListOffsetsPartition{{
+		Index: p.tp.Partition, CurrentLeaderEpoch: p.leaderEpoch, Timestamp: protocol.LatestTimestamp,
+	}}}}}
+	addr := sim.Addr(fmt.Sprintf("%s:%d", b.hostOf(leader), BrokerPort))
+	b.net.Send(env, addr, req, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
+		r, _ := resp.(*protocol.ListOffsetsResponse)
+		if err != nil || len(r.Topics) != 1 || len(r.Topics[0].Partitions) != 1 || r.Topics[0].Partitions[0].ErrorCode != protocol.NONE {
+			return
+		}
+		end := r.Topics[0].Partitions[0].Offset
+		if end < p.log.LogEndOffset() && b.partitions[p.tp] == p && !p.isLeader {
+			env.Note("broker %d truncates %s to the leader's log end offset %d", b.cfg.NodeID, p.tp, end)
+			if err := p.log.TruncateTo(end); err != nil {
+				panic(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,103 @@
+package broker
+
+import (
+	"slices"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// eligible: a broker may join an ISR only while it is registered, unfenced
+// and not shutting down (KRaft's ISR eligibility).
+func (b *Broker) eligible(id int32) bool {
+	r, ok := b.image.Brokers[id]
+	return ok && !r.Fenced && !r.InControlledShutdown
+}
+
+// maybeExpandISR adds a follower that has caught up: its LEO has reached the
+// HW and the start of the leader's current epoch.
+func (p *Partition) maybeExpandISR(env *sim.Env, id int32) {
+	st := p.followers[id]
+	if p.pendingISR != nil || slices.Contains(p.isr, id) || st == nil {
+		return
+	}
+	if st.logEndOffset < p.log.HighWatermark() || st.logEndOffset < p.leaderEpochStartOffset || !p.b.eligible(id) {
+		return
+	}
+	if reg := p.b.image.Brokers[id]; reg == nil || (st.brokerEpoch >= 0 && reg.Epoch != st.brokerEpoch) {
+		return
+	}
+	newISR := append(slices.Clone(p.isr), id)
+	env.Note("broker %d asks to expand the ISR of %s from %v to %v: broker %d caught up", p.b.cfg.NodeID, p.tp, p.isr, newISR, id)
+	p.alterISR(env, newISR)
+}
+
+// isrExpirationTask runs every replica.lag.time.max.ms / 2: each leader
+// drops followers that have not caught up within replica.lag.time.max.ms.
+func (b *Broker) isrExpirationTask(env *sim.Env) {
+	if b.state == StateStopped {
+		return
+	}
+	for _, p := range b.Partitions() {
+		p.maybeShrinkISR(env)
+	}
+	env.After(b.ms("replica.lag.time.max.ms")/2, "isr-expiration", b.isrExpirationTask)
+}
+
+func (p *Partition) maybeShrinkISR(env *sim.Env) {
+	if !p.isLeader || p.pendingISR != nil {
+		return
+	}
+	var out []int32
+	for _, id := range p.isr {
+		if id == p.b.cfg.NodeID {
+			continue
+		}
+		st := p.followers[id]
+		if st == nil || !p.isCaughtUp(env, st) {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		return
+	}
+	newISR := slices.DeleteFunc(slices.Clone(p.isr), func(id int32) bool { return slices.Contains(out, id) })
+	env.Note("broker %d asks to shrink the ISR of %s from %v to %v: %v fell behind for more than replica.lag.time.max.ms", p.b.cfg.NodeID, p.tp, p.isr, newISR, out)
+	p.alterISR(env, newISR)
+}
+
+// alterISR proposes newISR to the controller. Until the answer, the
+// maximal ISR includes an added replica (but still includes a removed one).
+func (p *Partition) alterISR(env *sim.Env, newISR []int32) {
+	b := p.b
+	p.pendingISR = newISR
+	epoch, pepoch := p.leaderEpoch, p.partitionEpoch
+	req := &protocol.AlterPartitionRequest{
+		BrokerID: b.cfg.NodeID, BrokerEpoch: b.brokerEpoch,
+		Topics: []protocol.AlterPartitionTopic{{TopicID: p.topicID, Partitions: []protocol.AlterPartitionPartition{{
+			PartitionIndex: p.tp.Partition, LeaderEpoch: epoch, NewISR: slices.Clone(newISR), PartitionEpoch: pepoch,
+		}}}},
+	}
+	b.net.Send(env, b.cfg.ControllerAddr, req, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
+		if cur := b.partitions[p.tp]; cur != p || !p.isLeader || p.leaderEpoch != epoch {
+			return
+		}
+		r, _ := resp.(*protocol.AlterPartitionResponse)
+		if err != nil || r.ErrorCode != protocol.NONE || len(r.Topics) != 1 || len(r.Topics[0].Partitions) != 1 {
+			p.pendingISR = nil // retried by the next check
+			return
+		}
+		pr := r.Topics[0].Partitions[0]
+		if pr.ErrorCode != protocol.NONE {
+			p.pendingISR = nil
+			return
+		}
+		if pr.PartitionEpoch > p.partitionEpoch {
+			p.isr = slices.Clone(pr.ISR)
+			p.partitionEpoch = pr.PartitionEpoch
+		}
+		p.pendingISR = nil
+		env.Note("the ISR of %s is now %v", p.tp, p.isr)
+		p.afterISRChange(env)
+	})
+}

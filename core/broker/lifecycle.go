@@ -1,0 +1,153 @@
+package broker
+
+import (
+	"time"
+
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+const controllerRequestTimeout = 2 * time.Second // controller.quorum.request.timeout.ms
+
+// register sends BrokerRegistration, retrying with exponential backoff
+// (100 ms doubling up to broker.session.timeout.ms) while the controller
+// refuses, e.g. with DUPLICATE_BROKER_REGISTRATION while the previous
+// incarnation's session is still alive.
+func (b *Broker) register(env *sim.Env) {
+	req := &protocol.BrokerRegistrationRequest{
+		BrokerID: b.cfg.NodeID, ClusterID: b.cfg.ClusterID, IncarnationID: b.incarnation,
+		Listeners:           []metadata.Endpoint{{Name: "PLAINTEXT", Host: b.cfg.Host, Port: BrokerPort}},
+		PreviousBrokerEpoch: -1,
+	}
+	b.net.Send(env, b.cfg.ControllerAddr, req, controllerRequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		if b.state == StateStopped {
+			return
+		}
+		r, _ := resp.(*protocol.BrokerRegistrationResponse)
+		if err != nil || r.ErrorCode != protocol.NONE {
+			b.registerBackoff = min(max(2*b.registerBackoff, 100*time.Millisecond), b.ms("broker.session.timeout.ms"))
+			if r != nil {
+				env.Note("broker %d registration refused: %s; retrying in %s", b.cfg.NodeID, r.ErrorCode, b.registerBackoff)
+			}
+			env.After(b.registerBackoff, "broker-registration-retry", b.register)
+			return
+		}
+		b.registerBackoff = 0
+		b.registered = true
+		b.brokerEpoch = r.BrokerEpoch
+		b.sendHeartbeat(env)
+	})
+}
+
+// sendHeartbeat sends one BrokerHeartbeat and schedules the next: every
+// broker.heartbeat.interval.ms, sooner while starting up or shutting down.
+func (b *Broker) sendHeartbeat(env *sim.Env) {
+	if b.heartbeatInFlight || !b.registered || b.state == StateStopped {
+		return
+	}
+	b.heartbeatTimer.Stop()
+	b.heartbeatInFlight = true
+	req := &protocol.BrokerHeartbeatRequest{
+		BrokerID: b.cfg.NodeID, BrokerEpoch: b.brokerEpoch, CurrentMetadataOffset: b.image.Offset,
+		WantFence: !b.readyToUnfence(), WantShutDown: b.wantShutdown,
+	}
+	timeout := b.ms("broker.session.timeout.ms") / 2
+	b.net.Send(env, b.cfg.ControllerAddr, req, timeout, func(env *sim.Env, resp protocol.Response, err error) {
+		b.heartbeatInFlight = false
+		if b.state == StateStopped {
+			return
+		}
+		next := b.ms("broker.heartbeat.interval.ms")
+		r, _ := resp.(*protocol.BrokerHeartbeatResponse)
+		switch {
+		case err != nil:
+			next = 100 * time.Millisecond
+		case r.ErrorCode == protocol.STALE_BROKER_EPOCH || r.ErrorCode == protocol.BROKER_ID_NOT_REGISTERED:
+			// The controller no longer knows this incarnation: register again.
+			b.registered = false
+			b.register(env)
+			return
+		case r.ErrorCode != protocol.NONE:
+			next = 100 * time.Millisecond
+		default:
+			b.onHeartbeatResponse(env, r)
+			if b.state == StateStarting || b.state == StatePendingControlledShutdown {
+				next = 10 * time.Millisecond
+			}
+		}
+		if b.state != StateStopped {
+			b.heartbeatTimer = env.After(next, "broker-heartbeat", b.sendHeartbeat)
+		}
+	})
+}
+
+func (b *Broker) readyToUnfence() bool { return b.published && !b.wantShutdown }
+
+func (b *Broker) onHeartbeatResponse(env *sim.Env, r *protocol.BrokerHeartbeatResponse) {
+	switch b.state {
+	case StateStarting:
+		if r.IsCaughtUp {
+			b.state = StateRecovery
+		}
+	case StateRecovery:
+		if !r.IsFenced {
+			b.state = StateRunning
+			b.readyToServe = true
+			env.Note("broker %d is unfenced and serving", b.cfg.NodeID)
+			held := b.held
+			b.held = nil
+			for _, e := range held {
+				b.dispatch(env, e)
+			}
+		}
+	case StatePendingControlledShutdown:
+		if r.ShouldShutDown {
+			b.finishShutdown(env)
+		}
+	}
+}
+
+// BeginControlledShutdown starts a graceful stop (SIGTERM with
+// controlled.shutdown.enable=true): the broker asks the controller to move
+// its leaderships away, then flushes and exits. Without controlled shutdown
+// it flushes and exits at once.
+func (b *Broker) BeginControlledShutdown(env *sim.Env) {
+	if b.state == StateStopped || b.wantShutdown {
+		return
+	}
+	b.wantShutdown = true
+	if !b.registered || !b.cfg.Static.BrokerBool("controlled.shutdown.enable") {
+		b.finishShutdown(env)
+		return
+	}
+	b.state = StatePendingControlledShutdown
+	env.Note("broker %d is shutting down: it asks the controller to move its leaderships first", b.cfg.NodeID)
+	b.sendHeartbeat(env)
+	// Do not wait forever for a controller that cannot answer.
+	env.After(b.ms("broker.session.timeout.ms"), "controlled-shutdown-timeout", func(env *sim.Env) {
+		if b.state == StatePendingControlledShutdown {
+			b.finishShutdown(env)
+		}
+	})
+}
+
+// finishShutdown flushes every log, writes the checkpoints and the clean
+// shutdown marker, and stops.
+func (b *Broker) finishShutdown(env *sim.Env) {
+	b.state = StateShuttingDown
+	for _, f := range b.fetchers {
+		f.stop()
+	}
+	for _, p := range b.Partitions() {
+		p.failDelayedProduces(env, protocol.NOT_LEADER_OR_FOLLOWER)
+		if err := p.log.Flush(); err != nil {
+			panic(err)
+		}
+	}
+	b.writeCheckpoints()
+	b.writeCleanShutdownFile()
+	b.net.Abandon()
+	b.state = StateStopped
+	env.Note("broker %d shut down cleanly", b.cfg.NodeID)
+}

@@ -1,0 +1,149 @@
+package broker
+
+import (
+	"fmt"
+	"path"
+	"time"
+
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+func (b *Broker) file(name string) string { return path.Join(b.logDir, name) }
+
+// loadLogs is the LogManager's startup: format the log dir if it is new,
+// notice whether the last run ended cleanly, and open (recovering if
+// needed) every partition directory.
+func (b *Broker) loadLogs(env *sim.Env) error {
+	d := b.cfg.Disk
+	if !d.Exists(b.file(storage.MetaProperties)) {
+		// kafka-storage format: done once, when the cluster is created.
+		d.MkdirAll(b.logDir)
+		if err := d.WriteFileDurable(b.file(storage.MetaProperties), storage.EncodeMetaProperties(b.cfg.NodeID, b.cfg.DirectoryID, b.cfg.ClusterID, env.Now().Wall())); err != nil {
+			return err
+		}
+		b.cleanShutdown = true
+	}
+	if d.Exists(b.file(storage.CleanShutdownFile)) {
+		b.cleanShutdown = true
+		if err := d.Remove(b.file(storage.CleanShutdownFile)); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{storage.RecoveryPointCheckpoint, storage.LogStartOffsetCheckpoint, storage.ReplicationOffsetCheckpoint} {
+		if !d.Exists(b.file(name)) {
+			if err := d.WriteFileDurable(b.file(name), nil); err != nil {
+				return err
+			}
+		}
+	}
+	recovery := b.readCheckpoint(storage.RecoveryPointCheckpoint)
+	hws := b.readCheckpoint(storage.ReplicationOffsetCheckpoint)
+	starts := b.readCheckpoint(storage.LogStartOffsetCheckpoint)
+	for _, e := range d.List(b.logDir) {
+		if !e.IsDir {
+			continue
+		}
+		tp, ok := storage.ParseDirName(e.Name)
+		if !ok || tp.Topic == "__cluster_metadata" {
+			continue
+		}
+		rp, ok := recovery[tp]
+		if !ok {
+			rp = 0
+		}
+		hw, ok := hws[tp]
+		if !ok {
+			hw = 0
+		}
+		start, ok := starts[tp]
+		if !ok {
+			start = -1
+		}
+		log, rep, err := storage.OpenLog(d, b.logDir, tp, storage.DefaultLogConfig, rp, hw, start, b.cleanShutdown)
+		if err != nil {
+			return fmt.Errorf("%s: %w", tp, err)
+		}
+		if rep.Recovered {
+			line := fmt.Sprintf("%s: recovered from offset %d to log end offset %d", tp, rp, log.LogEndOffset())
+			if rep.TruncatedBytes > 0 {
+				line += fmt.Sprintf(", truncated %d bytes of an invalid tail (%s)", rep.TruncatedBytes, rep.Reason)
+			}
+			b.recoveries = append(b.recoveries, line)
+			env.Note("broker %d log recovery %s", b.cfg.NodeID, line)
+		}
+		b.partitions[tp] = newPartition(b, tp, log)
+	}
+	return nil
+}
+
+func (b *Broker) readCheckpoint(name string) map[storage.TopicPartition]int64 {
+	data, err := b.cfg.Disk.ReadFile(b.file(name))
+	if err != nil || len(data) == 0 {
+		return map[storage.TopicPartition]int64{}
+	}
+	m, err := storage.DecodeOffsetCheckpoint(data)
+	if err != nil {
+		return map[storage.TopicPartition]int64{}
+	}
+	return m
+}
+
+// hwCheckpointTask writes replication-offset-checkpoint every
+// replica.high.watermark.checkpoint.interval.ms: the HW a restarted broker
+// starts from.
+func (b *Broker) hwCheckpointTask(env *sim.Env) {
+	if b.state == StateStopped {
+		return
+	}
+	if len(b.partitions) > 0 {
+		b.writeHWCheckpoint()
+	}
+	env.After(b.ms("replica.high.watermark.checkpoint.interval.ms"), "highwatermark-checkpoint", b.hwCheckpointTask)
+}
+
+// recoveryPointCheckpointTask writes recovery-point-offset-checkpoint and
+// log-start-offset-checkpoint every log.flush.offset.checkpoint.interval.ms.
+func (b *Broker) recoveryPointCheckpointTask(env *sim.Env) {
+	if b.state == StateStopped {
+		return
+	}
+	b.writeRecoveryCheckpoints()
+	env.After(time.Duration(b.cfg.Static.BrokerInt("log.flush.offset.checkpoint.interval.ms"))*time.Millisecond, "kafka-recovery-point-checkpoint", b.recoveryPointCheckpointTask)
+}
+
+func (b *Broker) writeHWCheckpoint() {
+	hws := map[storage.TopicPartition]int64{}
+	for tp, p := range b.partitions {
+		hws[tp] = p.log.HighWatermark()
+	}
+	b.mustWrite(storage.ReplicationOffsetCheckpoint, storage.EncodeOffsetCheckpoint(hws))
+}
+
+func (b *Broker) writeRecoveryCheckpoints() {
+	rps := map[storage.TopicPartition]int64{}
+	starts := map[storage.TopicPartition]int64{}
+	for tp, p := range b.partitions {
+		rps[tp] = p.log.RecoveryPoint()
+		if p.log.LogStartOffset() > p.log.Segments()[0].BaseOffset {
+			starts[tp] = p.log.LogStartOffset()
+		}
+	}
+	b.mustWrite(storage.RecoveryPointCheckpoint, storage.EncodeOffsetCheckpoint(rps))
+	b.mustWrite(storage.LogStartOffsetCheckpoint, storage.EncodeOffsetCheckpoint(starts))
+}
+
+func (b *Broker) writeCheckpoints() {
+	b.writeHWCheckpoint()
+	b.writeRecoveryCheckpoints()
+}
+
+func (b *Broker) writeCleanShutdownFile() {
+	b.mustWrite(storage.CleanShutdownFile, []byte(fmt.Sprintf(`{"version":0,"brokerEpoch":%d}`, b.brokerEpoch)))
+}
+
+func (b *Broker) mustWrite(name string, data []byte) {
+	if err := b.cfg.Disk.WriteFileDurable(b.file(name), data); err != nil {
+		panic(fmt.Sprintf("broker %d: writing %s: %v", b.cfg.NodeID, name, err))
+	}
+}

@@ -1,0 +1,186 @@
+package broker
+
+import (
+	"errors"
+	"time"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+func tp(topic string, p int32) storage.TopicPartition {
+	return storage.TopicPartition{Topic: topic, Partition: p}
+}
+
+// delayedProduce is an acks=all produce waiting for the HW to pass its last
+// offset (Kafka's DelayedProduce). It answers when every partition is
+// satisfied or failed, or when TimeoutMs expires (REQUEST_TIMED_OUT).
+type delayedProduce struct {
+	from    sim.Addr
+	resp    *protocol.ProduceResponse
+	pending map[storage.TopicPartition]*pendingPart
+	timer   *sim.Timer
+	done    bool
+	// building is true while the request's partitions are still being
+	// appended: the produce cannot complete before all of them are.
+	building bool
+}
+
+type pendingPart struct {
+	resp           *protocol.ProducePartitionResponse
+	requiredOffset int64 // the batch's last offset + 1
+}
+
+// handleProduce appends to the leader's log and answers according to acks.
+func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.ProduceRequest) bool {
+	resp := &protocol.ProduceResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	var dp *delayedProduce
+	if req.Acks == -1 {
+		dp = &delayedProduce{from: from, resp: resp, pending: map[storage.TopicPartition]*pendingPart{}, building: true}
+	}
+	for _, t := range req.Topics {
+		tr := protocol.ProduceTopicResponse{Name: t.Name}
+		for _, pd := range t.Partitions {
+			tr.Partitions = append(tr.Partitions, protocol.ProducePartitionResponse{Index: pd.Index, BaseOffset: -1, LogAppendTime: -1, LogStartOffset: -1})
+		}
+		resp.Topics = append(resp.Topics, tr)
+	}
+	for ti, t := range req.Topics {
+		for pi, pd := range t.Partitions {
+			pr := &resp.Topics[ti].Partitions[pi]
+			if req.Acks != -1 && req.Acks != 0 && req.Acks != 1 {
+				pr.ErrorCode = protocol.INVALID_REQUIRED_ACKS
+				continue
+			}
+			p := b.partitions[tp(t.Name, pd.Index)]
+			switch {
+			case b.image.Partition(t.Name, pd.Index) == nil:
+				pr.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
+				continue
+			case p == nil || !p.isLeader:
+				pr.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
+				if st := b.image.Partition(t.Name, pd.Index); st != nil {
+					pr.CurrentLeader = protocol.LeaderIDAndEpoch{LeaderID: st.Leader, LeaderEpoch: st.LeaderEpoch}
+				}
+				continue
+			case req.Acks == -1 && len(p.isr) < p.effectiveMinISR():
+				// Checked before the append: nothing is written.
+				pr.ErrorCode = protocol.NOT_ENOUGH_REPLICAS
+				env.Note("broker %d rejected a produce to %s: the ISR %v is smaller than min.insync.replicas %d (NOT_ENOUGH_REPLICAS)", b.cfg.NodeID, p.tp, p.isr, p.effectiveMinISR())
+				continue
+			}
+			info, err := p.log.AppendAsLeader(pd.Records, p.leaderEpoch)
+			if err != nil {
+				pr.ErrorCode = protocol.CORRUPT_MESSAGE
+				if !errors.Is(err, storage.ErrInvalidRecord) {
+					pr.ErrorCode = protocol.KAFKA_STORAGE_ERROR
+				}
+				pr.ErrorMessage = err.Error()
+				continue
+			}
+			pr.BaseOffset = info.FirstOffset
+			pr.LogStartOffset = p.log.LogStartOffset()
+			env.Note("broker %d appended offsets %d..%d to %s (leader epoch %d)", b.cfg.NodeID, info.FirstOffset, info.LastOffset, p.tp, p.leaderEpoch)
+			if dp != nil {
+				dp.pending[p.tp] = &pendingPart{resp: pr, requiredOffset: info.LastOffset + 1}
+				pr.ErrorCode = protocol.REQUEST_TIMED_OUT // until satisfied
+				p.delayedProduces = append(p.delayedProduces, dp)
+			}
+			if !p.maybeIncrementHW(env) {
+				b.checkParkedFetches(env) // new data for followers' parked fetches
+			}
+		}
+	}
+	switch {
+	case req.Acks == 0:
+		return true
+	case dp == nil || len(dp.pending) == 0:
+		b.respond(env, from, resp)
+		return true
+	}
+	dp.building = false
+	dp.tryComplete(env, b)
+	if dp.done {
+		return true
+	}
+	dp.timer = env.After(time.Duration(req.TimeoutMs)*time.Millisecond, "delayed-produce-timeout", func(env *sim.Env) {
+		if !dp.done {
+			dp.finish(env, b)
+			b.done(env, dp.from)
+		}
+	})
+	return false
+}
+
+// tryComplete settles every partition whose HW has reached the required
+// offset: NONE if the maximal ISR still satisfies min.insync.replicas,
+// otherwise NOT_ENOUGH_REPLICAS_AFTER_APPEND (the data was written).
+func (dp *delayedProduce) tryComplete(env *sim.Env, b *Broker) {
+	if dp.done || dp.building {
+		return
+	}
+	for key, pp := range dp.pending {
+		p := b.partitions[key]
+		switch {
+		case p == nil || !p.isLeader:
+			pp.resp.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
+			delete(dp.pending, key)
+		case p.log.HighWatermark() >= pp.requiredOffset:
+			pp.resp.ErrorCode = protocol.NONE
+			if len(p.maximalISR()) < p.effectiveMinISR() {
+				pp.resp.ErrorCode = protocol.NOT_ENOUGH_REPLICAS_AFTER_APPEND
+			}
+			delete(dp.pending, key)
+		}
+	}
+	if len(dp.pending) == 0 {
+		dp.finish(env, b)
+	}
+}
+
+// finish answers the client; partitions still pending answer
+// REQUEST_TIMED_OUT.
+func (dp *delayedProduce) finish(env *sim.Env, b *Broker) {
+	dp.done = true
+	dp.timer.Stop()
+	b.respond(env, dp.from, dp.resp)
+}
+
+// completeDelayedProduces re-checks the produces waiting on this partition.
+func (p *Partition) completeDelayedProduces(env *sim.Env) {
+	if len(p.delayedProduces) == 0 {
+		return
+	}
+	waiting := p.delayedProduces
+	p.delayedProduces = nil
+	for _, dp := range waiting {
+		wasDone := dp.done
+		dp.tryComplete(env, p.b)
+		if !dp.done {
+			p.delayedProduces = append(p.delayedProduces, dp)
+		} else if !wasDone {
+			p.b.done(env, dp.from)
+		}
+	}
+}
+
+// failDelayedProduces ends the produces waiting on this partition (the
+// broker lost leadership or is stopping).
+func (p *Partition) failDelayedProduces(env *sim.Env, code protocol.ErrorCode) {
+	waiting := p.delayedProduces
+	p.delayedProduces = nil
+	for _, dp := range waiting {
+		if dp.done {
+			continue
+		}
+		if pp, ok := dp.pending[p.tp]; ok {
+			pp.resp.ErrorCode = code
+			delete(dp.pending, p.tp)
+		}
+		dp.tryComplete(env, p.b)
+		if dp.done {
+			p.b.done(env, dp.from)
+		}
+	}
+}

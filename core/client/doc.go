@@ -1,0 +1,9 @@
+// Package client holds Kafka's client libraries as state machines that run
+// inside a simulated process: the metadata cache every client keeps, the
+// producer (partitioner, record accumulator, sender with retries and
+// timeouts), the consumer's fetch loop, and the admin client's calls.
+//
+// Clients report what Kafka's clients would log (WARN and ERROR lines) to a
+// Logger, so the console tools print what the real tools print. The package
+// knows nothing of the console or of how a cluster is built.
+package client

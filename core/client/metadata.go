@@ -1,0 +1,225 @@
+package client
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/rpc"
+	"kafkascope/core/sim"
+)
+
+// PartitionInfo is what a client knows of one partition.
+type PartitionInfo struct {
+	Leader      int32
+	LeaderEpoch int32
+	Replicas    []int32
+	ISR         []int32
+}
+
+// TopicInfo is one topic in a client's metadata.
+type TopicInfo struct {
+	Err        protocol.ErrorCode
+	ID         [16]byte
+	Partitions []PartitionInfo
+}
+
+// Metadata is a client's cache of cluster metadata, refreshed with Metadata
+// requests to any known broker. Like Kafka's, it can be stale: a client only
+// learns of a leader change when it refreshes.
+type Metadata struct {
+	net       *rpc.Client
+	bootstrap []sim.Addr
+	topics    map[string]bool // the topics this client asks about; nil = all
+	brokers   map[int32]sim.Addr
+	info      map[string]*TopicInfo
+	log       func(level Level, msg string)
+
+	inFlight    bool
+	needUpdate  bool
+	lastUpdate  sim.Time
+	updated     bool
+	backoff     time.Duration
+	nextAllowed sim.Time
+	rr          int
+	waiters     []func(env *sim.Env)
+	timer       *sim.Timer
+	allowCreate bool
+	onUpdate    func(env *sim.Env)
+}
+
+// NewMetadata makes a cache that starts from the bootstrap servers.
+func NewMetadata(net *rpc.Client, bootstrap []sim.Addr, allowAutoCreate bool, log func(Level, string)) *Metadata {
+	return &Metadata{net: net, bootstrap: bootstrap, brokers: map[int32]sim.Addr{}, info: map[string]*TopicInfo{}, allowCreate: allowAutoCreate, log: log}
+}
+
+// Add makes the cache track topic.
+func (m *Metadata) Add(topic string) {
+	if m.topics == nil {
+		m.topics = map[string]bool{}
+	}
+	if !m.topics[topic] {
+		m.topics[topic] = true
+		m.needUpdate = true
+		m.backoff = 0 // a new topic resets the backoff (requestUpdateForNewTopics)
+		m.nextAllowed = 0
+	}
+}
+
+// Topic returns what is known of topic, or nil.
+func (m *Metadata) Topic(topic string) *TopicInfo { return m.info[topic] }
+
+// Leader returns the address and id of a partition's leader, if known.
+func (m *Metadata) Leader(topic string, p int32) (sim.Addr, int32, bool) {
+	t := m.info[topic]
+	if t == nil || p < 0 || int(p) >= len(t.Partitions) {
+		return "", -1, false
+	}
+	id := t.Partitions[p].Leader
+	addr, ok := m.brokers[id]
+	return addr, id, ok && id >= 0
+}
+
+// BrokerAddr returns a known broker's address.
+func (m *Metadata) BrokerAddr(id int32) (sim.Addr, bool) {
+	a, ok := m.brokers[id]
+	return a, ok
+}
+
+// Updated reports whether any metadata response has arrived.
+func (m *Metadata) Updated() bool { return m.updated }
+
+// OnUpdate registers a function run after every successful update.
+func (m *Metadata) OnUpdate(fn func(env *sim.Env)) { m.onUpdate = fn }
+
+// RequestUpdate asks for a refresh as soon as the backoff allows.
+func (m *Metadata) RequestUpdate(env *sim.Env) {
+	m.needUpdate = true
+	m.maybeUpdate(env)
+}
+
+// Await runs fn after the next successful update.
+func (m *Metadata) Await(env *sim.Env, fn func(env *sim.Env)) {
+	m.waiters = append(m.waiters, fn)
+	m.RequestUpdate(env)
+}
+
+func (m *Metadata) nodes() []sim.Addr {
+	if len(m.brokers) == 0 {
+		return m.bootstrap
+	}
+	ids := make([]int32, 0, len(m.brokers))
+	for id := range m.brokers {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	out := make([]sim.Addr, len(ids))
+	for i, id := range ids {
+		out[i] = m.brokers[id]
+	}
+	return out
+}
+
+// maybeUpdate sends a Metadata request if one is wanted and allowed.
+func (m *Metadata) maybeUpdate(env *sim.Env) {
+	if m.inFlight || !m.needUpdate {
+		return
+	}
+	if env.Now() < m.nextAllowed {
+		if !m.timer.Pending() {
+			m.timer = env.After(m.nextAllowed.Sub(env.Now()), "metadata-backoff", m.maybeUpdate)
+		}
+		return
+	}
+	nodes := m.nodes()
+	to := nodes[m.rr%len(nodes)]
+	m.rr++
+	var topics []string
+	if m.topics != nil {
+		for t := range m.topics {
+			topics = append(topics, t)
+		}
+		slices.Sort(topics)
+	}
+	m.inFlight = true
+	m.needUpdate = false
+	req := &protocol.MetadataRequest{Topics: topics, AllowAutoTopicCreation: m.allowCreate}
+	if topics == nil && m.topics != nil {
+		req.Topics = []string{}
+	}
+	m.net.Send(env, to, req, 30*time.Second, func(env *sim.Env, resp protocol.Response, err error) {
+		m.inFlight = false
+		r, _ := resp.(*protocol.MetadataResponse)
+		if err != nil {
+			m.needUpdate = true
+			m.backoff = min(max(2*m.backoff, 50*time.Millisecond), time.Second)
+			m.nextAllowed = env.Now().Add(m.backoff)
+			m.maybeUpdate(env)
+			return
+		}
+		m.apply(env, r)
+	})
+}
+
+func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse) {
+	m.updated = true
+	m.lastUpdate = env.Now()
+	if len(r.Brokers) > 0 {
+		m.brokers = map[int32]sim.Addr{}
+		for _, b := range r.Brokers {
+			m.brokers[b.NodeID] = sim.Addr(fmt.Sprintf("%s:%d", b.Host, b.Port))
+		}
+	}
+	errs := map[string]protocol.ErrorCode{}
+	var errNames []string
+	for _, t := range r.Topics {
+		ti := &TopicInfo{Err: t.ErrorCode, ID: t.TopicID}
+		for _, p := range t.Partitions {
+			for int(p.Index) >= len(ti.Partitions) {
+				ti.Partitions = append(ti.Partitions, PartitionInfo{Leader: -1})
+			}
+			ti.Partitions[p.Index] = PartitionInfo{Leader: p.LeaderID, LeaderEpoch: p.LeaderEpoch, Replicas: p.Replicas, ISR: p.ISR}
+			if p.ErrorCode != protocol.NONE && t.ErrorCode == protocol.NONE {
+				errs[t.Name] = p.ErrorCode
+			}
+		}
+		if t.ErrorCode != protocol.NONE {
+			errs[t.Name] = t.ErrorCode
+			delete(m.info, t.Name)
+			continue
+		}
+		m.info[t.Name] = ti
+	}
+	for n := range errs {
+		errNames = append(errNames, n)
+	}
+	slices.Sort(errNames)
+	if len(errNames) > 0 {
+		s := "{"
+		for i, n := range errNames {
+			if i > 0 {
+				s += ", "
+			}
+			s += n + "=" + errs[n].String()
+		}
+		s += "}"
+		m.log(LevelWarn, fmt.Sprintf("The metadata response from the cluster reported a recoverable issue with correlation id %d : %s", r.CorrelationID, s))
+		// Keep asking, backing off 100 ms doubling to 1 s.
+		m.backoff = min(max(2*m.backoff, 100*time.Millisecond), time.Second)
+		m.nextAllowed = env.Now().Add(m.backoff)
+		m.needUpdate = true
+	} else {
+		m.backoff = 0
+		m.nextAllowed = env.Now().Add(100 * time.Millisecond)
+	}
+	waiters := m.waiters
+	m.waiters = nil
+	for _, w := range waiters {
+		w(env)
+	}
+	if m.onUpdate != nil {
+		m.onUpdate(env)
+	}
+	m.maybeUpdate(env)
+}

@@ -1,0 +1,341 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"kafkascope/core/broker"
+	"kafkascope/core/config"
+	"kafkascope/core/controller"
+	"kafkascope/core/metadata"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// Limits on a cluster.
+const (
+	MaxBrokers      = 9
+	startupDeadline = 60 * time.Second
+)
+
+// Config describes a cluster to create.
+type Config struct {
+	Brokers     int
+	Controllers int // how many of the first nodes are controller voters
+	Seed        uint64
+	Static      config.Static // server.properties shared by every node
+}
+
+// NodeState is a node's life as the user sees it.
+type NodeState string
+
+const (
+	NodeRunning  NodeState = "running"
+	NodeKilled   NodeState = "killed"    // process crashed; page cache kept
+	NodePowerOff NodeState = "power-off" // machine lost power; unflushed data lost
+	NodeStopped  NodeState = "stopped"   // shut down cleanly
+)
+
+// Cluster is a running simulated cluster.
+type Cluster struct {
+	World     *sim.World
+	cfg       Config
+	ClusterID string
+	disks     map[int32]*storage.Disk
+	nodes     map[int32]*Node
+	state     map[int32]NodeState
+	dirIDs    map[int32]string
+	clients   int
+}
+
+// New creates the cluster and runs it until every broker is registered and
+// unfenced (or the startup deadline passes).
+func New(cfg Config) (*Cluster, error) {
+	if cfg.Brokers < 1 || cfg.Brokers > MaxBrokers {
+		return nil, fmt.Errorf("--brokers must be between 1 and %d", MaxBrokers)
+	}
+	if cfg.Controllers == 0 {
+		cfg.Controllers = 1
+	}
+	if cfg.Controllers != 1 {
+		return nil, fmt.Errorf("--controllers %d: this build runs a single controller voter (the Raft quorum is not simulated yet); use --controllers 1", cfg.Controllers)
+	}
+	if cfg.Static == nil {
+		cfg.Static = config.Static{}
+	}
+	if err := config.ValidateStatic(cfg.Static); err != nil {
+		return nil, err
+	}
+	w := sim.NewWorld(cfg.Seed)
+	ids := w.Rand("cluster/ids")
+	c := &Cluster{
+		World: w, cfg: cfg, ClusterID: metadata.RandomUuid(ids.Uint64).String(),
+		disks: map[int32]*storage.Disk{}, nodes: map[int32]*Node{}, state: map[int32]NodeState{}, dirIDs: map[int32]string{},
+	}
+	for id := int32(1); id <= int32(cfg.Brokers); id++ {
+		c.disks[id] = storage.NewDisk(w.Now)
+		c.dirIDs[id] = metadata.RandomUuid(ids.Uint64).String()
+		if err := c.spawn(id); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.RunUntil(c.AllUnfenced, startupDeadline); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Host is node id's host name.
+func Host(id int32) string { return fmt.Sprintf("kafka-%d", id) }
+
+// BrokerAddr is node id's broker listener.
+func BrokerAddr(id int32) sim.Addr {
+	return sim.Addr(fmt.Sprintf("%s:%d", Host(id), broker.BrokerPort))
+}
+
+func (c *Cluster) controllerAddr() sim.Addr {
+	return sim.Addr(fmt.Sprintf("%s:%d", Host(1), broker.ControllerPort))
+}
+
+func (c *Cluster) spawn(id int32) error {
+	n := &Node{ID: id}
+	if int(id) <= c.cfg.Controllers {
+		if old := c.nodes[id]; old != nil && old.Controller != nil {
+			n.Controller = old.Controller // the metadata log survives on disk (modelled in memory)
+		} else {
+			n.Controller = controller.New(controller.Config{NodeID: id, Addr: c.controllerAddr(), ClusterID: c.ClusterID, Static: c.cfg.Static})
+		}
+	}
+	n.Broker = broker.New(broker.Config{
+		NodeID: id, Host: Host(id), ClusterID: c.ClusterID, DirectoryID: c.dirIDs[id],
+		ControllerAddr: c.controllerAddr(), Static: c.cfg.Static, Disk: c.disks[id],
+	})
+	c.nodes[id] = n
+	c.state[id] = NodeRunning
+	return c.World.Spawn(Host(id), n)
+}
+
+// Config returns the cluster's configuration.
+func (c *Cluster) Config() Config { return c.cfg }
+
+// NodeIDs lists node ids in order.
+func (c *Cluster) NodeIDs() []int32 {
+	out := make([]int32, 0, len(c.nodes))
+	for id := range c.nodes {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Node returns a node (its last incarnation, even when not running).
+func (c *Cluster) Node(id int32) *Node { return c.nodes[id] }
+
+// State returns a node's state.
+func (c *Cluster) State(id int32) NodeState { return c.state[id] }
+
+// Disk returns a node's disk.
+func (c *Cluster) Disk(id int32) *storage.Disk { return c.disks[id] }
+
+// Controller returns the active controller, or nil if its node is down.
+func (c *Cluster) Controller() *controller.Controller {
+	for _, id := range c.NodeIDs() {
+		if n := c.nodes[id]; n.Controller != nil && c.state[id] == NodeRunning {
+			return n.Controller
+		}
+	}
+	return nil
+}
+
+// AllUnfenced reports whether every running broker is registered and
+// unfenced in the controller's metadata.
+func (c *Cluster) AllUnfenced() bool {
+	ctl := c.Controller()
+	if ctl == nil {
+		return false
+	}
+	for _, id := range c.NodeIDs() {
+		if c.state[id] != NodeRunning {
+			continue
+		}
+		b, ok := ctl.Image().Brokers[id]
+		if !ok || b.Fenced || c.nodes[id].Broker.State() != broker.StateRunning {
+			return false
+		}
+	}
+	return true
+}
+
+// RunUntil steps the world until cond holds, for at most d of virtual time.
+// Reaching the limit is not an error (the caller decides what it means).
+func (c *Cluster) RunUntil(cond func() bool, d time.Duration) error {
+	_, err := c.World.RunWhile(func() bool { return !cond() }, c.World.Now().Add(d))
+	c.reapStopped()
+	return err
+}
+
+// Advance moves virtual time forward by d, running everything due.
+func (c *Cluster) Advance(d time.Duration) error {
+	limit := c.World.Now().Add(d)
+	for {
+		_, err := c.World.RunWhile(func() bool { return !c.anyStopped() }, limit)
+		if err != nil {
+			return err
+		}
+		c.reapStopped()
+		if c.World.Now() >= limit {
+			return nil
+		}
+	}
+}
+
+func (c *Cluster) anyStopped() bool {
+	for id, n := range c.nodes {
+		if c.state[id] == NodeRunning && n.Broker.Stopped() {
+			return true
+		}
+	}
+	return false
+}
+
+// reapStopped ends the processes of brokers that finished a clean shutdown.
+func (c *Cluster) reapStopped() {
+	for _, id := range c.NodeIDs() {
+		if c.state[id] == NodeRunning && c.nodes[id].Broker.Stopped() {
+			c.state[id] = NodeStopped
+			_ = c.World.Exit(Host(id))
+		}
+	}
+}
+
+func (c *Cluster) checkID(id int32) error {
+	if _, ok := c.nodes[id]; !ok {
+		return fmt.Errorf("no broker with id %d (brokers are %s)", id, idList(c.NodeIDs()))
+	}
+	return nil
+}
+
+func idList(ids []int32) string {
+	s := ""
+	for i, id := range ids {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(id)
+	}
+	return s
+}
+
+// Kill crashes node id. With powerLoss the machine loses power too: every
+// write not yet flushed to disk is gone when it restarts.
+func (c *Cluster) Kill(id int32, powerLoss bool) error {
+	if err := c.checkID(id); err != nil {
+		return err
+	}
+	if c.state[id] != NodeRunning && !(powerLoss && c.state[id] != NodePowerOff) {
+		return fmt.Errorf("broker %d is not running", id)
+	}
+	if err := c.World.Kill(Host(id), powerLoss); err != nil {
+		return err
+	}
+	c.state[id] = NodeKilled
+	if powerLoss {
+		c.state[id] = NodePowerOff
+		c.disks[id].PowerLoss()
+	}
+	return nil
+}
+
+// Stop shuts node id down gracefully (SIGTERM): a controlled shutdown, then
+// a flush and a clean exit. It runs the world until the process has exited.
+func (c *Cluster) Stop(id int32) error {
+	if err := c.checkID(id); err != nil {
+		return err
+	}
+	if c.state[id] != NodeRunning {
+		return fmt.Errorf("broker %d is not running", id)
+	}
+	b := c.nodes[id].Broker
+	if err := c.World.Call(Host(id), "SIGTERM", b.BeginControlledShutdown); err != nil {
+		return err
+	}
+	if err := c.RunUntil(func() bool { return b.Stopped() }, 5*time.Minute); err != nil {
+		return err
+	}
+	if !b.Stopped() {
+		return fmt.Errorf("broker %d did not shut down", id)
+	}
+	c.reapStopped()
+	return nil
+}
+
+// Start restarts a node that was killed or stopped; its broker recovers its
+// logs from disk, registers again and catches up.
+func (c *Cluster) Start(id int32) error {
+	if err := c.checkID(id); err != nil {
+		return err
+	}
+	if c.state[id] == NodeRunning {
+		return fmt.Errorf("broker %d is already running", id)
+	}
+	return c.spawn(id)
+}
+
+// Cut drops messages between two nodes (both ways, or one way from a to b).
+func (c *Cluster) Cut(a, b int32, oneWay bool) error {
+	if err := c.checkID(a); err != nil {
+		return err
+	}
+	if err := c.checkID(b); err != nil {
+		return err
+	}
+	if a == b {
+		return fmt.Errorf("cannot cut broker %d from itself", a)
+	}
+	c.World.Net().Cut(Host(a), Host(b))
+	if !oneWay {
+		c.World.Net().Cut(Host(b), Host(a))
+	}
+	return nil
+}
+
+// Heal removes cuts: all of them, or those between a and b.
+func (c *Cluster) Heal(a, b int32, all bool) error {
+	if all {
+		c.World.Net().HealAll()
+		return nil
+	}
+	if err := c.checkID(a); err != nil {
+		return err
+	}
+	if err := c.checkID(b); err != nil {
+		return err
+	}
+	c.World.Net().Heal(Host(a), Host(b))
+	c.World.Net().Heal(Host(b), Host(a))
+	return nil
+}
+
+// Delay adds latency to every message to and from node id.
+func (c *Cluster) Delay(id int32, d time.Duration) error {
+	if err := c.checkID(id); err != nil {
+		return err
+	}
+	c.World.Net().SetDelay(Host(id), d)
+	return nil
+}
+
+// SpawnClient starts a client process on a fresh host named after name;
+// build receives the host name (clients send from addresses on it).
+func (c *Cluster) SpawnClient(name string, build func(host string) sim.Process) (string, error) {
+	c.clients++
+	host := fmt.Sprintf("%s-%d", name, c.clients)
+	return host, c.World.Spawn(host, build(host))
+}
+
+// StopClient ends a client process.
+func (c *Cluster) StopClient(host string) { _ = c.World.Exit(host) }
+
+// BrokerIsRunning reports whether node id's process runs.
+func (c *Cluster) BrokerIsRunning(id int32) bool { return c.state[id] == NodeRunning }

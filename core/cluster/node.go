@@ -1,0 +1,45 @@
+package cluster
+
+import (
+	"strconv"
+	"strings"
+
+	"kafkascope/core/broker"
+	"kafkascope/core/controller"
+	"kafkascope/core/sim"
+)
+
+// Node is one Kafka process: a broker and, when the node is a voter, the
+// controller (process.roles=broker,controller). The two share the process:
+// killing it kills both.
+type Node struct {
+	ID         int32
+	Broker     *broker.Broker
+	Controller *controller.Controller
+}
+
+// Start implements sim.Process.
+func (n *Node) Start(env *sim.Env) {
+	if n.Controller != nil {
+		n.Controller.Start(env)
+	}
+	n.Broker.Start(env)
+}
+
+// Receive implements sim.Process: the port picks the listener.
+func (n *Node) Receive(env *sim.Env, e *sim.Envelope) {
+	if n.Controller != nil && portOf(e.To) == broker.ControllerPort {
+		n.Controller.Receive(env, e)
+		return
+	}
+	n.Broker.Receive(env, e)
+}
+
+func portOf(a sim.Addr) int {
+	s := string(a)
+	n, err := strconv.Atoi(s[strings.LastIndexByte(s, ':')+1:])
+	if err != nil {
+		return 0
+	}
+	return n
+}

@@ -1,0 +1,74 @@
+package config
+
+// BrokerDefs are the broker configs the simulator uses (a subset of Kafka's),
+// with Kafka's defaults.
+var BrokerDefs = []*Def{
+	{Name: "auto.create.topics.enable", Type: Boolean, Default: "true"},
+	{Name: "auto.leader.rebalance.enable", Type: Boolean, Default: "true"},
+	{Name: "broker.heartbeat.interval.ms", Type: Int, Default: "2000"},
+	{Name: "broker.session.timeout.ms", Type: Int, Default: "9000"},
+	{Name: "compression.type", Type: String, Default: "producer", Validate: oneOf("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")},
+	{Name: "controlled.shutdown.enable", Type: Boolean, Default: "true"},
+	{Name: "default.replication.factor", Type: Int, Default: "1"},
+	{Name: "delete.topic.enable", Type: Boolean, Default: "true"},
+	{Name: "group.initial.rebalance.delay.ms", Type: Int, Default: "3000", Validate: atLeast(0)},
+	{Name: "inter.broker.protocol.version", Type: String, Default: "3.8-IV0"},
+	{Name: "leader.imbalance.check.interval.seconds", Type: Long, Default: "300", Validate: atLeast(1)},
+	{Name: "log.cleaner.backoff.ms", Type: Long, Default: "15000", Validate: atLeast(0)},
+	{Name: "log.cleaner.delete.retention.ms", Type: Long, Default: "86400000", Validate: atLeast(0)},
+	{Name: "log.cleaner.enable", Type: Boolean, Default: "true"},
+	{Name: "log.cleaner.max.compaction.lag.ms", Type: Long, Default: maxLong, Validate: atLeast(1)},
+	{Name: "log.cleaner.min.cleanable.ratio", Type: Double, Default: "0.5", Validate: between(0, 1)},
+	{Name: "log.cleaner.min.compaction.lag.ms", Type: Long, Default: "0", Validate: atLeast(0)},
+	{Name: "log.cleanup.policy", Type: List, Default: "delete", Validate: listIn("compact", "delete")},
+	{Name: "log.dirs", Type: String, Default: "/tmp/kafka-logs"},
+	{Name: "log.flush.interval.messages", Type: Long, Default: maxLong, Validate: atLeast(1)},
+	{Name: "log.flush.interval.ms", Type: Long, NullDefault: true},
+	{Name: "log.flush.offset.checkpoint.interval.ms", Type: Int, Default: "60000", Validate: atLeast(0)},
+	{Name: "log.flush.scheduler.interval.ms", Type: Long, Default: maxLong},
+	{Name: "log.flush.start.offset.checkpoint.interval.ms", Type: Int, Default: "60000", Validate: atLeast(0)},
+	{Name: "log.index.interval.bytes", Type: Int, Default: "4096", Validate: atLeast(0)},
+	{Name: "log.index.size.max.bytes", Type: Int, Default: "10485760", Validate: atLeast(4)},
+	{Name: "log.message.timestamp.type", Type: String, Default: "CreateTime", Validate: oneOf("CreateTime", "LogAppendTime")},
+	{Name: "log.preallocate", Type: Boolean, Default: "false"},
+	{Name: "log.retention.bytes", Type: Long, Default: "-1"},
+	{Name: "log.retention.check.interval.ms", Type: Long, Default: "300000", Validate: atLeast(1)},
+	{Name: "log.retention.hours", Type: Int, Default: "168"},
+	{Name: "log.retention.minutes", Type: Int, NullDefault: true},
+	{Name: "log.retention.ms", Type: Long, NullDefault: true},
+	{Name: "log.roll.hours", Type: Int, Default: "168", Validate: atLeast(1)},
+	{Name: "log.roll.jitter.hours", Type: Int, Default: "0", Validate: atLeast(0)},
+	{Name: "log.roll.jitter.ms", Type: Long, NullDefault: true},
+	{Name: "log.roll.ms", Type: Long, NullDefault: true},
+	{Name: "log.segment.bytes", Type: Int, Default: "1073741824", Validate: atLeast(14)},
+	{Name: "log.segment.delete.delay.ms", Type: Long, Default: "60000", Validate: atLeast(0)},
+	{Name: "message.max.bytes", Type: Int, Default: "1048588", Validate: atLeast(0)},
+	{Name: "min.insync.replicas", Type: Int, Default: "1", Validate: atLeast(1)},
+	{Name: "num.partitions", Type: Int, Default: "1", Validate: atLeast(1)},
+	{Name: "offsets.topic.num.partitions", Type: Int, Default: "50", Validate: atLeast(1)},
+	{Name: "offsets.topic.replication.factor", Type: Short, Default: "3", Validate: atLeast(1)},
+	{Name: "replica.fetch.backoff.ms", Type: Int, Default: "1000", Validate: atLeast(0)},
+	{Name: "replica.fetch.max.bytes", Type: Int, Default: "1048576", Validate: atLeast(0)},
+	{Name: "replica.fetch.min.bytes", Type: Int, Default: "1"},
+	{Name: "replica.fetch.response.max.bytes", Type: Int, Default: "10485760", Validate: atLeast(0)},
+	{Name: "replica.fetch.wait.max.ms", Type: Int, Default: "500"},
+	{Name: "replica.high.watermark.checkpoint.interval.ms", Type: Long, Default: "5000"},
+	{Name: "replica.lag.time.max.ms", Type: Long, Default: "30000"},
+	{Name: "replica.socket.timeout.ms", Type: Int, Default: "30000"},
+	{Name: "request.timeout.ms", Type: Int, Default: "30000"},
+	{Name: "unclean.leader.election.enable", Type: Boolean, Default: "false"},
+}
+
+var brokerDefByName = func() map[string]*Def {
+	m := map[string]*Def{}
+	for _, d := range BrokerDefs {
+		m[d.Name] = d
+	}
+	return m
+}()
+
+// BrokerDef returns the definition of a broker config.
+func BrokerDef(name string) (*Def, bool) {
+	d, ok := brokerDefByName[name]
+	return d, ok
+}

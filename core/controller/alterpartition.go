@@ -1,0 +1,75 @@
+package controller
+
+import (
+	"slices"
+
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// handleAlterPartition commits an ISR change a leader proposes, if it was
+// computed from the current leader and partition epochs and every added
+// replica is eligible.
+func (c *Controller) handleAlterPartition(env *sim.Env, from sim.Addr, req *protocol.AlterPartitionRequest) {
+	resp := &protocol.AlterPartitionResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	b := c.image.Brokers[req.BrokerID]
+	if b == nil || b.Epoch != req.BrokerEpoch {
+		resp.ErrorCode = protocol.STALE_BROKER_EPOCH
+		c.reply(env, from, resp)
+		return
+	}
+	for _, t := range req.Topics {
+		tr := protocol.AlterPartitionTopicResponse{TopicID: t.TopicID}
+		topic := c.image.TopicByID(t.TopicID)
+		for _, p := range t.Partitions {
+			pr := protocol.AlterPartitionPartitionResponse{PartitionIndex: p.PartitionIndex}
+			var st *metadata.PartitionState
+			if topic != nil && p.PartitionIndex >= 0 && int(p.PartitionIndex) < len(topic.Partitions) {
+				st = topic.Partitions[p.PartitionIndex]
+			}
+			switch {
+			case st == nil:
+				pr.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
+			case st.Leader != req.BrokerID:
+				pr.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
+			case p.LeaderEpoch < st.LeaderEpoch:
+				pr.ErrorCode = protocol.FENCED_LEADER_EPOCH
+			case p.LeaderEpoch > st.LeaderEpoch:
+				pr.ErrorCode = protocol.UNKNOWN_LEADER_EPOCH
+			case p.PartitionEpoch != st.PartitionEpoch:
+				pr.ErrorCode = protocol.INVALID_UPDATE_VERSION
+			case !slices.Contains(p.NewISR, st.Leader):
+				pr.ErrorCode = protocol.INVALID_REQUEST
+			}
+			if pr.ErrorCode == protocol.NONE {
+				for _, id := range p.NewISR {
+					if !slices.Contains(st.Replicas, id) {
+						pr.ErrorCode = protocol.INVALID_REQUEST
+					} else if !slices.Contains(st.ISR, id) && !c.acceptable(id) {
+						pr.ErrorCode = protocol.INELIGIBLE_REPLICA
+					}
+				}
+			}
+			if pr.ErrorCode == protocol.NONE && !slices.Equal(p.NewISR, st.ISR) {
+				rec := &metadata.PartitionChangeRecord{
+					PartitionID: p.PartitionIndex, TopicID: t.TopicID, ISR: slices.Clone(p.NewISR),
+					Leader: metadata.NoLeaderChange, LeaderRecoveryState: metadata.NoRecoveryChange,
+				}
+				if st.LeaderRecoveryState == metadata.LeaderRecovering && p.LeaderRecoveryState == metadata.LeaderRecovered {
+					rec.LeaderRecoveryState = metadata.LeaderRecovered
+				}
+				c.appendRecords(env, rec)
+				env.Note("controller changed the ISR of %s-%d to %v at the request of its leader %d", topic.Name, p.PartitionIndex, p.NewISR, req.BrokerID)
+			}
+			if st != nil {
+				pr.LeaderID, pr.LeaderEpoch, pr.PartitionEpoch = st.Leader, st.LeaderEpoch, st.PartitionEpoch
+				pr.ISR = slices.Clone(st.ISR)
+				pr.LeaderRecoveryState = st.LeaderRecoveryState
+			}
+			tr.Partitions = append(tr.Partitions, pr)
+		}
+		resp.Topics = append(resp.Topics, tr)
+	}
+	c.reply(env, from, resp)
+}

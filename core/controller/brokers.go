@@ -1,0 +1,190 @@
+package controller
+
+import (
+	"slices"
+	"time"
+
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+func (c *Controller) sessionTimeout() time.Duration {
+	return time.Duration(c.cfg.Static.BrokerInt("broker.session.timeout.ms")) * time.Millisecond
+}
+
+func (c *Controller) hasValidSession(id int32, now sim.Time) bool {
+	s, ok := c.sessions[id]
+	return ok && now.Sub(s.lastContact) <= c.sessionTimeout()
+}
+
+// handleRegistration registers a (re)starting broker. While the previous
+// incarnation still holds a live session, a new incarnation is refused with
+// DUPLICATE_BROKER_REGISTRATION: the broker retries until that session
+// expires.
+func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protocol.BrokerRegistrationRequest) {
+	resp := &protocol.BrokerRegistrationResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	existing := c.image.Brokers[req.BrokerID]
+	switch {
+	case req.ClusterID != c.cfg.ClusterID:
+		resp.ErrorCode = protocol.INCONSISTENT_CLUSTER_ID
+	case existing != nil && existing.IncarnationID != req.IncarnationID && c.hasValidSession(req.BrokerID, env.Now()):
+		resp.ErrorCode = protocol.DUPLICATE_BROKER_REGISTRATION
+	}
+	if resp.ErrorCode != protocol.NONE {
+		c.reply(env, from, resp)
+		return
+	}
+	rec := &metadata.RegisterBrokerRecord{
+		BrokerID: req.BrokerID, IncarnationID: req.IncarnationID, Endpoints: req.Listeners, Rack: req.Rack,
+		Fenced: true, BrokerEpoch: c.HighWatermark(),
+	}
+	if existing != nil && existing.IncarnationID == req.IncarnationID {
+		rec.Fenced, rec.InControlledShutdown, rec.BrokerEpoch = existing.Fenced, existing.InControlledShutdown, existing.Epoch
+	} else {
+		delete(c.sessions, req.BrokerID)
+	}
+	c.appendRecords(env, rec)
+	c.sessions[req.BrokerID] = &session{lastContact: env.Now()}
+	c.scheduleExpiry(env)
+	resp.BrokerEpoch = rec.BrokerEpoch
+	env.Note("controller registered broker %d with broker epoch %d", req.BrokerID, rec.BrokerEpoch)
+	c.reply(env, from, resp)
+}
+
+// handleHeartbeat renews a broker's session and moves it between fenced,
+// unfenced and controlled shutdown, as Kafka's BrokerHeartbeatManager does.
+func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.BrokerHeartbeatRequest) {
+	resp := &protocol.BrokerHeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	b := c.image.Brokers[req.BrokerID]
+	switch {
+	case b == nil:
+		resp.ErrorCode = protocol.BROKER_ID_NOT_REGISTERED
+	case b.Epoch != req.BrokerEpoch:
+		resp.ErrorCode = protocol.STALE_BROKER_EPOCH
+	}
+	if resp.ErrorCode != protocol.NONE {
+		c.reply(env, from, resp)
+		return
+	}
+	c.sessions[req.BrokerID] = &session{lastContact: env.Now()}
+	caughtUp := req.CurrentMetadataOffset >= b.Epoch
+	switch {
+	case req.WantShutDown && !b.InControlledShutdown:
+		c.beginControlledShutdown(env, b)
+	case b.Fenced && !req.WantFence && caughtUp && !b.InControlledShutdown:
+		c.unfence(env, b)
+	case !b.Fenced && req.WantFence:
+		c.fence(env, b, "it asked to be fenced")
+	}
+	c.scheduleExpiry(env)
+	b = c.image.Brokers[req.BrokerID]
+	resp.IsCaughtUp = caughtUp
+	resp.IsFenced = b.Fenced
+	resp.ShouldShutDown = b.InControlledShutdown && c.leadsNothing(b.ID) && req.CurrentMetadataOffset >= c.HighWatermark()-1
+	c.reply(env, from, resp)
+}
+
+// scheduleExpiry arms one timer for the earliest session that can expire.
+func (c *Controller) scheduleExpiry(env *sim.Env) {
+	c.expiry.Stop()
+	var next sim.Time = -1
+	for _, id := range c.image.BrokerIDs() {
+		b := c.image.Brokers[id]
+		s, ok := c.sessions[id]
+		if !ok || b.Fenced {
+			continue
+		}
+		at := s.lastContact.Add(c.sessionTimeout() + time.Millisecond)
+		if next < 0 || at < next {
+			next = at
+		}
+	}
+	if next < 0 {
+		return
+	}
+	c.expiry = env.After(next.Sub(env.Now()), "broker-session-expiry", func(env *sim.Env) {
+		for _, id := range c.image.BrokerIDs() {
+			b := c.image.Brokers[id]
+			if !b.Fenced && !c.hasValidSession(id, env.Now()) {
+				c.fence(env, b, "its session expired (no heartbeat for broker.session.timeout.ms)")
+			}
+		}
+		c.scheduleExpiry(env)
+	})
+}
+
+// fence fences a broker: it leaves every ISR (unless it is the last member)
+// and loses its leaderships.
+func (c *Controller) fence(env *sim.Env, b *metadata.BrokerRegistration, why string) {
+	env.Note("controller fenced broker %d: %s", b.ID, why)
+	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, Fenced: metadata.FencingFence})
+	c.appendRecords(env, c.removeFromISRs(b.ID)...)
+}
+
+// unfence lets a caught-up broker serve again and gives leaderless
+// partitions whose ISR holds it a leader.
+func (c *Controller) unfence(env *sim.Env, b *metadata.BrokerRegistration) {
+	env.Note("controller unfenced broker %d: it caught up with its registration", b.ID)
+	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, Fenced: metadata.FencingUnfence})
+	var recs []metadata.Record
+	c.eachPartition(func(t *metadata.Topic, i int32, p *metadata.PartitionState) {
+		if p.Leader == metadata.NoLeader && slices.Contains(p.Replicas, b.ID) {
+			if rec := partitionChange(t.ID, i, p, nil, c.electionFor(t.Name), c.acceptable); rec != nil {
+				recs = append(recs, rec)
+			}
+		}
+	})
+	c.appendRecords(env, recs...)
+}
+
+// beginControlledShutdown marks the broker as shutting down and moves every
+// leadership and ISR membership off it before it is allowed to exit.
+func (c *Controller) beginControlledShutdown(env *sim.Env, b *metadata.BrokerRegistration) {
+	env.Note("controller began the controlled shutdown of broker %d: moving its leaderships away", b.ID)
+	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, InControlledShutdown: metadata.ShutdownRequested})
+	c.appendRecords(env, c.removeFromISRs(b.ID)...)
+}
+
+// removeFromISRs builds the changes that take broker id out of every ISR it
+// is in, electing new leaders where it led.
+func (c *Controller) removeFromISRs(id int32) []metadata.Record {
+	var recs []metadata.Record
+	c.eachPartition(func(t *metadata.Topic, i int32, p *metadata.PartitionState) {
+		if !slices.Contains(p.ISR, id) && p.Leader != id {
+			return
+		}
+		target := slices.DeleteFunc(slices.Clone(p.ISR), func(x int32) bool { return x == id })
+		if rec := partitionChange(t.ID, i, p, target, c.electionFor(t.Name), c.acceptable); rec != nil {
+			recs = append(recs, rec)
+		}
+	})
+	return recs
+}
+
+func (c *Controller) leadsNothing(id int32) bool {
+	leads := false
+	c.eachPartition(func(_ *metadata.Topic, _ int32, p *metadata.PartitionState) {
+		leads = leads || p.Leader == id
+	})
+	return !leads
+}
+
+// electionFor is the election a partition of topic gets when its leader must
+// change: online, or unclean when unclean.leader.election.enable is true.
+func (c *Controller) electionFor(topic string) ElectionType {
+	if c.cfg.Static.TopicBool(c.image.TopicConfig(topic), "unclean.leader.election.enable") {
+		return ElectionUnclean
+	}
+	return ElectionOnline
+}
+
+// eachPartition visits every partition in topic-name then index order.
+func (c *Controller) eachPartition(fn func(t *metadata.Topic, i int32, p *metadata.PartitionState)) {
+	for _, name := range c.image.TopicNames() {
+		t := c.image.Topics[name]
+		for i, p := range t.Partitions {
+			fn(t, int32(i), p)
+		}
+	}
+}

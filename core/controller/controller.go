@@ -1,0 +1,186 @@
+package controller
+
+import (
+	"fmt"
+	"time"
+
+	"kafkascope/core/config"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// Config is what a controller needs to know at start.
+type Config struct {
+	NodeID    int32
+	Addr      sim.Addr // its listener, e.g. kafka-1:9093
+	ClusterID string
+	Static    config.Static
+}
+
+// Limits on the retained metadata log. Older records are folded into a
+// snapshot of the image, as KRaft's metadata snapshots bound its log.
+const (
+	MaxRetainedRecords = 20000
+	metadataFetchBatch = 2000
+	noOpInterval       = 500 * time.Millisecond // metadata.max.idle.interval.ms
+	metadataFetchWait  = 500 * time.Millisecond // KafkaRaftClient's fetch max wait
+)
+
+// Controller is the active controller of the cluster.
+//
+// Invariants: image is the result of replaying snapshot and then every entry
+// of log; log offsets are contiguous from logStart; every appended record is
+// committed at once (single voter).
+type Controller struct {
+	cfg   Config
+	epoch int32 // the quorum epoch (leader epoch of __cluster_metadata)
+
+	log      []metadata.Entry
+	logStart int64           // offset of log[0]
+	snapshot *metadata.Image // the image just before logStart
+	image    *metadata.Image
+
+	sessions map[int32]*session
+	expiry   *sim.Timer
+	parked   []*parkedFetch
+	placer   stripedPlacer
+	ids      *sim.Rand
+	running  bool
+}
+
+type session struct {
+	lastContact sim.Time
+}
+
+type parkedFetch struct {
+	from  sim.Addr
+	req   *protocol.MetadataFetchRequest
+	timer *sim.Timer
+	done  bool
+}
+
+// New makes a controller; it starts serving when Start runs.
+func New(cfg Config) *Controller {
+	return &Controller{
+		cfg:      cfg,
+		image:    metadata.NewImage(),
+		snapshot: metadata.NewImage(),
+		sessions: map[int32]*session{},
+	}
+}
+
+// Start makes this controller the active one: a single voter elects itself
+// at once.
+func (c *Controller) Start(env *sim.Env) {
+	c.placer = stripedPlacer{rnd: env.Rand(fmt.Sprintf("controller-%d/placement", c.cfg.NodeID))}
+	c.ids = env.Rand(fmt.Sprintf("controller-%d/ids", c.cfg.NodeID))
+	c.epoch = 1
+	c.running = true
+	if len(c.log) == 0 {
+		c.appendRecords(env, &metadata.FeatureLevelRecord{Name: "metadata.version", FeatureLevel: MetadataVersionLevel})
+	}
+	env.Note("controller %d became the active controller (epoch %d)", c.cfg.NodeID, c.epoch)
+	c.scheduleNoOp(env)
+}
+
+// MetadataVersionLevel is the feature level of metadata.version 3.8-IV0.
+const MetadataVersionLevel = 20
+
+func (c *Controller) scheduleNoOp(env *sim.Env) {
+	env.After(noOpInterval, "metadata-no-op", func(env *sim.Env) {
+		c.appendRecords(env, &metadata.NoOpRecord{})
+		c.scheduleNoOp(env)
+	})
+}
+
+// Image is the committed metadata image (read-only for callers).
+func (c *Controller) Image() *metadata.Image { return c.image }
+
+// Epoch is the quorum epoch.
+func (c *Controller) Epoch() int32 { return c.epoch }
+
+// NodeID is the controller's node id.
+func (c *Controller) NodeID() int32 { return c.cfg.NodeID }
+
+// HighWatermark is the offset after the last committed record.
+func (c *Controller) HighWatermark() int64 { return c.logStart + int64(len(c.log)) }
+
+// Entries returns the retained log entries from offset from (inclusive).
+func (c *Controller) Entries(from int64) []metadata.Entry {
+	if from < c.logStart {
+		from = c.logStart
+	}
+	i := from - c.logStart
+	if i >= int64(len(c.log)) {
+		return nil
+	}
+	return c.log[i:]
+}
+
+// LogStart is the first retained offset; older records live in the snapshot.
+func (c *Controller) LogStart() int64 { return c.logStart }
+
+// appendRecords writes records to the metadata log, applies them to the
+// image, and wakes brokers waiting for metadata. A record the image rejects
+// is a controller bug: it panics (the world reports it) rather than diverge.
+func (c *Controller) appendRecords(env *sim.Env, recs ...metadata.Record) {
+	for _, r := range recs {
+		off := c.HighWatermark()
+		if err := c.image.Apply(off, r); err != nil {
+			panic(fmt.Sprintf("controller: %v", err))
+		}
+		c.log = append(c.log, metadata.Entry{Offset: off, Epoch: c.epoch, Record: r})
+	}
+	if len(c.log) > MaxRetainedRecords {
+		c.takeSnapshot(len(c.log) / 2)
+	}
+	c.wakeFetches(env)
+}
+
+// takeSnapshot folds the first n entries into the snapshot.
+func (c *Controller) takeSnapshot(n int) {
+	for _, e := range c.log[:n] {
+		if err := c.snapshot.Apply(e.Offset, e.Record); err != nil {
+			panic(fmt.Sprintf("controller: snapshot: %v", err))
+		}
+	}
+	c.log = append([]metadata.Entry(nil), c.log[n:]...)
+	c.logStart += int64(n)
+}
+
+// Receive dispatches a request addressed to the controller listener.
+func (c *Controller) Receive(env *sim.Env, e *sim.Envelope) {
+	if !c.running {
+		return
+	}
+	switch m := e.Msg.(type) {
+	case *protocol.BrokerRegistrationRequest:
+		c.handleRegistration(env, e.From, m)
+	case *protocol.BrokerHeartbeatRequest:
+		c.handleHeartbeat(env, e.From, m)
+	case *protocol.MetadataFetchRequest:
+		c.handleMetadataFetch(env, e.From, m)
+	case *protocol.CreateTopicsRequest:
+		c.handleCreateTopics(env, e.From, m)
+	case *protocol.DeleteTopicsRequest:
+		c.handleDeleteTopics(env, e.From, m)
+	case *protocol.CreatePartitionsRequest:
+		c.handleCreatePartitions(env, e.From, m)
+	case *protocol.AlterPartitionRequest:
+		c.handleAlterPartition(env, e.From, m)
+	}
+}
+
+func (c *Controller) reply(env *sim.Env, to sim.Addr, m sim.Message) { env.Send(c.cfg.Addr, to, m) }
+
+// acceptable reports whether a broker may lead or join an ISR.
+func (c *Controller) acceptable(id int32) bool {
+	b, ok := c.image.Brokers[id]
+	return ok && !b.Fenced && !b.InControlledShutdown
+}
+
+// topicConfig resolves a topic config for id's topic.
+func (c *Controller) topicConfig(topic, name string) config.Effective {
+	return c.cfg.Static.Topic(c.image.TopicConfig(topic), name)
+}

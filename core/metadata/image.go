@@ -1,0 +1,247 @@
+package metadata
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// BrokerRegistration is what the metadata knows of a broker.
+type BrokerRegistration struct {
+	ID                   int32
+	Epoch                int64 // the broker epoch: the offset of its latest RegisterBrokerRecord
+	IncarnationID        Uuid
+	Endpoints            []Endpoint
+	Rack                 string
+	Fenced               bool
+	InControlledShutdown bool
+}
+
+// PartitionState is one partition's replicated state.
+// Invariants: Leader is NoLeader or a member of Replicas; ISR ⊆ Replicas;
+// LeaderEpoch and PartitionEpoch never decrease.
+type PartitionState struct {
+	Replicas            []int32
+	ISR                 []int32
+	Leader              int32
+	LeaderEpoch         int32
+	PartitionEpoch      int32
+	LeaderRecoveryState int8
+}
+
+// Clone returns a deep copy.
+func (p *PartitionState) Clone() *PartitionState {
+	c := *p
+	c.Replicas = slices.Clone(p.Replicas)
+	c.ISR = slices.Clone(p.ISR)
+	return &c
+}
+
+// Topic is a topic and its partitions, indexed by partition id.
+type Topic struct {
+	Name       string
+	ID         Uuid
+	Partitions []*PartitionState
+}
+
+// ConfigResource names what a config applies to.
+type ConfigResource struct {
+	Type int8
+	Name string // topic name, or broker id as a string ("" for the cluster default)
+}
+
+// Image is the state that replaying the metadata log up to Offset produces.
+// Two images that applied the same records are equal.
+type Image struct {
+	Offset   int64 // offset of the last applied record; -1 when empty
+	Features map[string]int16
+	Brokers  map[int32]*BrokerRegistration
+	Topics   map[string]*Topic
+	TopicIDs map[Uuid]string
+	Configs  map[ConfigResource]map[string]string
+}
+
+// NewImage returns the empty image.
+func NewImage() *Image {
+	return &Image{
+		Offset:   -1,
+		Features: map[string]int16{},
+		Brokers:  map[int32]*BrokerRegistration{},
+		Topics:   map[string]*Topic{},
+		TopicIDs: map[Uuid]string{},
+		Configs:  map[ConfigResource]map[string]string{},
+	}
+}
+
+// Apply replays one record at offset. It returns an error (and changes
+// nothing) if the record does not fit the image, which would mean the log and
+// the image disagree.
+func (img *Image) Apply(offset int64, r Record) error {
+	if offset <= img.Offset {
+		return fmt.Errorf("metadata: record at offset %d applied after offset %d", offset, img.Offset)
+	}
+	switch r := r.(type) {
+	case *RegisterBrokerRecord:
+		img.Brokers[r.BrokerID] = &BrokerRegistration{
+			ID: r.BrokerID, Epoch: r.BrokerEpoch, IncarnationID: r.IncarnationID,
+			Endpoints: slices.Clone(r.Endpoints), Rack: r.Rack, Fenced: r.Fenced, InControlledShutdown: r.InControlledShutdown,
+		}
+	case *BrokerRegistrationChangeRecord:
+		b, ok := img.Brokers[r.BrokerID]
+		if !ok || b.Epoch != r.BrokerEpoch {
+			return fmt.Errorf("metadata: registration change for unknown broker %d epoch %d", r.BrokerID, r.BrokerEpoch)
+		}
+		switch r.Fenced {
+		case FencingFence:
+			b.Fenced = true
+		case FencingUnfence:
+			b.Fenced = false
+		}
+		if r.InControlledShutdown == ShutdownRequested {
+			b.InControlledShutdown = true
+		}
+	case *UnregisterBrokerRecord:
+		delete(img.Brokers, r.BrokerID)
+	case *TopicRecord:
+		if _, ok := img.Topics[r.Name]; ok {
+			return fmt.Errorf("metadata: topic %s already exists", r.Name)
+		}
+		img.Topics[r.Name] = &Topic{Name: r.Name, ID: r.TopicID}
+		img.TopicIDs[r.TopicID] = r.Name
+	case *PartitionRecord:
+		t := img.topicByID(r.TopicID)
+		if t == nil {
+			return fmt.Errorf("metadata: partition for unknown topic %s", r.TopicID)
+		}
+		if int(r.PartitionID) != len(t.Partitions) {
+			return fmt.Errorf("metadata: partition %d of %s out of order", r.PartitionID, t.Name)
+		}
+		t.Partitions = append(t.Partitions, &PartitionState{
+			Replicas: slices.Clone(r.Replicas), ISR: slices.Clone(r.ISR), Leader: r.Leader,
+			LeaderEpoch: r.LeaderEpoch, PartitionEpoch: r.PartitionEpoch, LeaderRecoveryState: r.LeaderRecoveryState,
+		})
+	case *PartitionChangeRecord:
+		t := img.topicByID(r.TopicID)
+		if t == nil || int(r.PartitionID) >= len(t.Partitions) || r.PartitionID < 0 {
+			return fmt.Errorf("metadata: change for unknown partition %s-%d", r.TopicID, r.PartitionID)
+		}
+		p := t.Partitions[r.PartitionID]
+		if r.ISR != nil {
+			p.ISR = slices.Clone(r.ISR)
+		}
+		if r.Replicas != nil {
+			p.Replicas = slices.Clone(r.Replicas)
+		}
+		if r.Leader != NoLeaderChange {
+			p.Leader = r.Leader
+			p.LeaderEpoch++
+		}
+		if r.LeaderRecoveryState != NoRecoveryChange {
+			p.LeaderRecoveryState = r.LeaderRecoveryState
+		}
+		p.PartitionEpoch++
+	case *RemoveTopicRecord:
+		name, ok := img.TopicIDs[r.TopicID]
+		if !ok {
+			return fmt.Errorf("metadata: removal of unknown topic %s", r.TopicID)
+		}
+		delete(img.Topics, name)
+		delete(img.TopicIDs, r.TopicID)
+		delete(img.Configs, ConfigResource{ResourceTopic, name})
+	case *ConfigRecord:
+		res := ConfigResource{r.ResourceType, r.ResourceName}
+		if r.Value == nil {
+			delete(img.Configs[res], r.Name)
+			if len(img.Configs[res]) == 0 {
+				delete(img.Configs, res)
+			}
+		} else {
+			if img.Configs[res] == nil {
+				img.Configs[res] = map[string]string{}
+			}
+			img.Configs[res][r.Name] = *r.Value
+		}
+	case *FeatureLevelRecord:
+		img.Features[r.Name] = r.FeatureLevel
+	case *NoOpRecord:
+	default:
+		return fmt.Errorf("metadata: unknown record %T", r)
+	}
+	img.Offset = offset
+	return nil
+}
+
+func (img *Image) topicByID(id Uuid) *Topic {
+	if name, ok := img.TopicIDs[id]; ok {
+		return img.Topics[name]
+	}
+	return nil
+}
+
+// TopicByID returns the topic with id, or nil.
+func (img *Image) TopicByID(id Uuid) *Topic { return img.topicByID(id) }
+
+// Partition returns a partition's state, or nil.
+func (img *Image) Partition(topic string, p int32) *PartitionState {
+	t := img.Topics[topic]
+	if t == nil || p < 0 || int(p) >= len(t.Partitions) {
+		return nil
+	}
+	return t.Partitions[p]
+}
+
+// TopicNames lists topic names sorted.
+func (img *Image) TopicNames() []string {
+	out := make([]string, 0, len(img.Topics))
+	for n := range img.Topics {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// BrokerIDs lists registered broker ids sorted.
+func (img *Image) BrokerIDs() []int32 {
+	out := make([]int32, 0, len(img.Brokers))
+	for id := range img.Brokers {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TopicConfig returns a topic's dynamic configs (nil if none). The map is the
+// image's own: do not modify it.
+func (img *Image) TopicConfig(topic string) map[string]string {
+	return img.Configs[ConfigResource{ResourceTopic, topic}]
+}
+
+// Clone returns a deep copy, for snapshots.
+func (img *Image) Clone() *Image {
+	c := NewImage()
+	c.Offset = img.Offset
+	for k, v := range img.Features {
+		c.Features[k] = v
+	}
+	for id, b := range img.Brokers {
+		bc := *b
+		bc.Endpoints = slices.Clone(b.Endpoints)
+		c.Brokers[id] = &bc
+	}
+	for name, t := range img.Topics {
+		tc := &Topic{Name: t.Name, ID: t.ID, Partitions: make([]*PartitionState, len(t.Partitions))}
+		for i, p := range t.Partitions {
+			tc.Partitions[i] = p.Clone()
+		}
+		c.Topics[name] = tc
+		c.TopicIDs[t.ID] = name
+	}
+	for res, m := range img.Configs {
+		mc := make(map[string]string, len(m))
+		for k, v := range m {
+			mc[k] = v
+		}
+		c.Configs[res] = mc
+	}
+	return c
+}

@@ -1,0 +1,191 @@
+package metadata
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Record is one entry of the __cluster_metadata log. The types and field
+// names are Kafka's (metadata/src/main/resources/common/metadata/*.json).
+type Record interface {
+	// RecordType is Kafka's record name, e.g. "PartitionChangeRecord".
+	RecordType() string
+	// Describe renders the fields the way a metadata dump shows them.
+	Describe() string
+}
+
+// Sentinels used in partition records.
+const (
+	NoLeader       int32 = -1 // Leader: the partition has no leader
+	NoLeaderChange int32 = -2 // PartitionChangeRecord.Leader: unchanged
+
+	LeaderRecovered   int8 = 0  // elected from the ISR, or recovered
+	LeaderRecovering  int8 = 1  // elected uncleanly and still recovering
+	NoRecoveryChange  int8 = -1 // PartitionChangeRecord: unchanged
+	FencingFence      int8 = 1  // BrokerRegistrationChangeRecord.Fenced
+	FencingUnfence    int8 = -1 //
+	FencingNone       int8 = 0  //
+	ShutdownNone      int8 = 0  // BrokerRegistrationChangeRecord.InControlledShutdown
+	ShutdownRequested int8 = 1  //
+)
+
+// Config resource types as ConfigRecord stores them.
+const (
+	ResourceTopic  int8 = 2
+	ResourceBroker int8 = 4
+)
+
+// Endpoint is a listener a broker registers.
+type Endpoint struct {
+	Name string // e.g. "PLAINTEXT"
+	Host string
+	Port int32
+}
+
+// RegisterBrokerRecord: a broker (re)registered; it starts fenced.
+type RegisterBrokerRecord struct {
+	BrokerID             int32
+	IncarnationID        Uuid
+	BrokerEpoch          int64
+	Endpoints            []Endpoint
+	Rack                 string
+	Fenced               bool
+	InControlledShutdown bool
+}
+
+// BrokerRegistrationChangeRecord: a broker was fenced, unfenced, or began a
+// controlled shutdown.
+type BrokerRegistrationChangeRecord struct {
+	BrokerID             int32
+	BrokerEpoch          int64
+	Fenced               int8 // FencingFence, FencingUnfence or FencingNone
+	InControlledShutdown int8
+}
+
+// UnregisterBrokerRecord: a broker was removed from the cluster.
+type UnregisterBrokerRecord struct {
+	BrokerID    int32
+	BrokerEpoch int64
+}
+
+// TopicRecord: a topic was created.
+type TopicRecord struct {
+	Name    string
+	TopicID Uuid
+}
+
+// PartitionRecord: a partition was created (or fully restated).
+type PartitionRecord struct {
+	PartitionID         int32
+	TopicID             Uuid
+	Replicas            []int32
+	ISR                 []int32
+	Leader              int32
+	LeaderRecoveryState int8
+	LeaderEpoch         int32
+	PartitionEpoch      int32
+}
+
+// PartitionChangeRecord: part of a partition's state changed. Nil slices and
+// the NoLeaderChange / NoRecoveryChange sentinels mean "unchanged". Replaying
+// it bumps the partition epoch, and the leader epoch when Leader is set.
+type PartitionChangeRecord struct {
+	PartitionID         int32
+	TopicID             Uuid
+	ISR                 []int32
+	Leader              int32
+	Replicas            []int32
+	LeaderRecoveryState int8
+}
+
+// RemoveTopicRecord: a topic was deleted.
+type RemoveTopicRecord struct {
+	TopicID Uuid
+}
+
+// ConfigRecord: a dynamic config was set (Value non-nil) or removed.
+type ConfigRecord struct {
+	ResourceType int8
+	ResourceName string
+	Name         string
+	Value        *string
+}
+
+// FeatureLevelRecord: a feature (metadata.version) was set.
+type FeatureLevelRecord struct {
+	Name         string
+	FeatureLevel int16
+}
+
+// NoOpRecord: written by the active controller to show it is alive.
+type NoOpRecord struct{}
+
+func (*RegisterBrokerRecord) RecordType() string           { return "RegisterBrokerRecord" }
+func (*BrokerRegistrationChangeRecord) RecordType() string { return "BrokerRegistrationChangeRecord" }
+func (*UnregisterBrokerRecord) RecordType() string         { return "UnregisterBrokerRecord" }
+func (*TopicRecord) RecordType() string                    { return "TopicRecord" }
+func (*PartitionRecord) RecordType() string                { return "PartitionRecord" }
+func (*PartitionChangeRecord) RecordType() string          { return "PartitionChangeRecord" }
+func (*RemoveTopicRecord) RecordType() string              { return "RemoveTopicRecord" }
+func (*ConfigRecord) RecordType() string                   { return "ConfigRecord" }
+func (*FeatureLevelRecord) RecordType() string             { return "FeatureLevelRecord" }
+func (*NoOpRecord) RecordType() string                     { return "NoOpRecord" }
+
+func ids(v []int32) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(s, ",") + "]"
+}
+
+func (r *RegisterBrokerRecord) Describe() string {
+	return fmt.Sprintf("brokerId=%d, brokerEpoch=%d, incarnationId=%s, fenced=%t, inControlledShutdown=%t", r.BrokerID, r.BrokerEpoch, r.IncarnationID, r.Fenced, r.InControlledShutdown)
+}
+func (r *BrokerRegistrationChangeRecord) Describe() string {
+	return fmt.Sprintf("brokerId=%d, brokerEpoch=%d, fenced=%d, inControlledShutdown=%d", r.BrokerID, r.BrokerEpoch, r.Fenced, r.InControlledShutdown)
+}
+func (r *UnregisterBrokerRecord) Describe() string {
+	return fmt.Sprintf("brokerId=%d, brokerEpoch=%d", r.BrokerID, r.BrokerEpoch)
+}
+func (r *TopicRecord) Describe() string { return fmt.Sprintf("name=%s, topicId=%s", r.Name, r.TopicID) }
+func (r *PartitionRecord) Describe() string {
+	return fmt.Sprintf("partitionId=%d, topicId=%s, replicas=%s, isr=%s, leader=%d, leaderRecoveryState=%d, leaderEpoch=%d, partitionEpoch=%d",
+		r.PartitionID, r.TopicID, ids(r.Replicas), ids(r.ISR), r.Leader, r.LeaderRecoveryState, r.LeaderEpoch, r.PartitionEpoch)
+}
+func (r *PartitionChangeRecord) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "partitionId=%d, topicId=%s", r.PartitionID, r.TopicID)
+	if r.ISR != nil {
+		fmt.Fprintf(&b, ", isr=%s", ids(r.ISR))
+	}
+	if r.Leader != NoLeaderChange {
+		fmt.Fprintf(&b, ", leader=%d", r.Leader)
+	}
+	if r.Replicas != nil {
+		fmt.Fprintf(&b, ", replicas=%s", ids(r.Replicas))
+	}
+	if r.LeaderRecoveryState != NoRecoveryChange {
+		fmt.Fprintf(&b, ", leaderRecoveryState=%d", r.LeaderRecoveryState)
+	}
+	return b.String()
+}
+func (r *RemoveTopicRecord) Describe() string { return fmt.Sprintf("topicId=%s", r.TopicID) }
+func (r *ConfigRecord) Describe() string {
+	v := "null"
+	if r.Value != nil {
+		v = *r.Value
+	}
+	return fmt.Sprintf("resourceType=%d, resourceName=%s, name=%s, value=%s", r.ResourceType, r.ResourceName, r.Name, v)
+}
+func (r *FeatureLevelRecord) Describe() string {
+	return fmt.Sprintf("name=%s, featureLevel=%d", r.Name, r.FeatureLevel)
+}
+func (*NoOpRecord) Describe() string { return "" }
+
+// Entry is a record at its offset in the metadata log.
+type Entry struct {
+	Offset int64
+	Epoch  int32 // the controller (quorum) epoch that wrote it
+	Record Record
+}

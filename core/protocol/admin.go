@@ -1,0 +1,149 @@
+package protocol
+
+import "kafkascope/core/metadata"
+
+// CreateTopicsRequest (API key 19). Brokers forward it to the active
+// controller, which decides.
+type CreateTopicsRequest struct {
+	RequestHeader
+	Topics       []CreatableTopic
+	TimeoutMs    int32
+	ValidateOnly bool
+}
+
+// CreatableTopic is one topic to create. NumPartitions and ReplicationFactor
+// are -1 to take the broker defaults, and must be -1 when Assignments is set.
+type CreatableTopic struct {
+	Name              string
+	NumPartitions     int32
+	ReplicationFactor int16
+	Assignments       [][]int32 // partition i's replicas, in order; nil for automatic placement
+	Configs           []ConfigEntry
+}
+
+// ConfigEntry is a config name and value (Value nil = null).
+type ConfigEntry struct {
+	Name  string
+	Value *string
+}
+
+// CreateTopicsResponse answers CreateTopicsRequest.
+type CreateTopicsResponse struct {
+	ResponseHeader
+	Topics []CreatableTopicResult
+}
+
+// CreatableTopicResult is one topic's outcome.
+type CreatableTopicResult struct {
+	Name              string
+	TopicID           metadata.Uuid
+	ErrorCode         ErrorCode
+	ErrorMessage      string
+	NumPartitions     int32
+	ReplicationFactor int16
+}
+
+// DeleteTopicsRequest (API key 20).
+type DeleteTopicsRequest struct {
+	RequestHeader
+	TopicNames []string
+	TimeoutMs  int32
+}
+
+// DeleteTopicsResponse answers it.
+type DeleteTopicsResponse struct {
+	ResponseHeader
+	Responses []DeletableTopicResult
+}
+
+// DeletableTopicResult is one topic's outcome.
+type DeletableTopicResult struct {
+	Name         string
+	TopicID      metadata.Uuid
+	ErrorCode    ErrorCode
+	ErrorMessage string
+}
+
+// CreatePartitionsRequest (API key 37) raises partition counts.
+type CreatePartitionsRequest struct {
+	RequestHeader
+	Topics       []CreatePartitionsTopic
+	TimeoutMs    int32
+	ValidateOnly bool
+}
+
+// CreatePartitionsTopic asks for Count partitions in total.
+type CreatePartitionsTopic struct {
+	Name        string
+	Count       int32
+	Assignments [][]int32 // replicas of each new partition; nil for automatic placement
+}
+
+// CreatePartitionsResponse answers it.
+type CreatePartitionsResponse struct {
+	ResponseHeader
+	Results []CreatePartitionsTopicResult
+}
+
+// CreatePartitionsTopicResult is one topic's outcome.
+type CreatePartitionsTopicResult struct {
+	Name         string
+	ErrorCode    ErrorCode
+	ErrorMessage string
+}
+
+// Config sources, as DescribeConfigs reports them.
+const (
+	SourceUnknown              int8 = 0
+	SourceDynamicTopicConfig   int8 = 1
+	SourceDynamicBrokerConfig  int8 = 2
+	SourceDynamicDefaultBroker int8 = 3
+	SourceStaticBrokerConfig   int8 = 4
+	SourceDefaultConfig        int8 = 5
+)
+
+// DescribeConfigsRequest (API key 32), answered by the broker from its image.
+type DescribeConfigsRequest struct {
+	RequestHeader
+	Resources []DescribeConfigsResource
+}
+
+// DescribeConfigsResource names a resource and (optionally) keys.
+type DescribeConfigsResource struct {
+	ResourceType int8
+	ResourceName string
+	Keys         []string // nil = all
+}
+
+// DescribeConfigsResponse answers it.
+type DescribeConfigsResponse struct {
+	ResponseHeader
+	Results []DescribeConfigsResult
+}
+
+// DescribeConfigsResult is one resource's configs.
+type DescribeConfigsResult struct {
+	ErrorCode    ErrorCode
+	ErrorMessage string
+	ResourceType int8
+	ResourceName string
+	Configs      []DescribedConfig
+}
+
+// DescribedConfig is one config's value and where it came from.
+type DescribedConfig struct {
+	Name      string
+	Value     string
+	ReadOnly  bool
+	Source    int8
+	Sensitive bool
+}
+
+func (*CreateTopicsRequest) Kind() string      { return "CreateTopics" }
+func (*CreateTopicsResponse) Kind() string     { return "CreateTopicsResponse" }
+func (*DeleteTopicsRequest) Kind() string      { return "DeleteTopics" }
+func (*DeleteTopicsResponse) Kind() string     { return "DeleteTopicsResponse" }
+func (*CreatePartitionsRequest) Kind() string  { return "CreatePartitions" }
+func (*CreatePartitionsResponse) Kind() string { return "CreatePartitionsResponse" }
+func (*DescribeConfigsRequest) Kind() string   { return "DescribeConfigs" }
+func (*DescribeConfigsResponse) Kind() string  { return "DescribeConfigsResponse" }

@@ -1,0 +1,93 @@
+package protocol
+
+import "fmt"
+
+// ConsumerReplicaID is the ReplicaID of a Fetch from a consumer (not a
+// follower).
+const ConsumerReplicaID int32 = -1
+
+// FetchRequest (API key 1) reads from partition leaders. A follower's fetch
+// offset doubles as its acknowledgement: it tells the leader which offsets it
+// already has.
+type FetchRequest struct {
+	RequestHeader
+	ReplicaID    int32 // the follower's broker id, or ConsumerReplicaID
+	ReplicaEpoch int64 // the follower's broker epoch, -1 for consumers
+	MaxWaitMs    int32
+	MinBytes     int32
+	MaxBytes     int32
+	Topics       []FetchTopic
+}
+
+// FetchTopic is one topic of a FetchRequest.
+type FetchTopic struct {
+	Name       string
+	TopicID    [16]byte
+	Partitions []FetchPartition
+}
+
+// FetchPartition asks for one partition from FetchOffset.
+type FetchPartition struct {
+	Index              int32
+	CurrentLeaderEpoch int32 // the epoch the fetcher believes current; -1 to skip the check
+	FetchOffset        int64
+	LastFetchedEpoch   int32 // epoch of the last batch the follower has; -1 if none
+	LogStartOffset     int64 // the follower's log start offset; -1 for consumers
+	PartitionMaxBytes  int32
+}
+
+// FetchResponse answers a FetchRequest.
+type FetchResponse struct {
+	ResponseHeader
+	ErrorCode ErrorCode
+	Topics    []FetchTopicResponse
+}
+
+// FetchTopicResponse is one topic's data.
+type FetchTopicResponse struct {
+	Name       string
+	Partitions []FetchPartitionResponse
+}
+
+// EpochEndOffset is an (epoch, end offset) pair; -1/-1 means undefined.
+type EpochEndOffset struct {
+	Epoch     int32
+	EndOffset int64
+}
+
+// FetchPartitionResponse is one partition's data and the leader's view.
+type FetchPartitionResponse struct {
+	Index            int32
+	ErrorCode        ErrorCode
+	HighWatermark    int64
+	LastStableOffset int64
+	LogStartOffset   int64
+	// DivergingEpoch is set (Epoch >= 0) when the follower's log diverges from
+	// the leader's: it must truncate before fetching again.
+	DivergingEpoch EpochEndOffset
+	CurrentLeader  LeaderIDAndEpoch
+	Records        []byte // whole record batches, as stored
+}
+
+func (*FetchRequest) Kind() string  { return "Fetch" }
+func (*FetchResponse) Kind() string { return "FetchResponse" }
+
+func (r *FetchRequest) Summary() string {
+	s := fmt.Sprintf("replica=%d", r.ReplicaID)
+	for _, t := range r.Topics {
+		for _, p := range t.Partitions {
+			s += fmt.Sprintf(" %s-%d@%d", t.Name, p.Index, p.FetchOffset)
+		}
+	}
+	return s
+}
+
+func (r *FetchResponse) Summary() string {
+	s := ""
+	for _, t := range r.Topics {
+		for _, p := range t.Partitions {
+			s += fmt.Sprintf(" %s-%d:%s hw=%d bytes=%d", t.Name, p.Index, p.ErrorCode, p.HighWatermark, len(p.Records))
+		}
+	}
+	return s
+}

@@ -1,0 +1,74 @@
+package protocol
+
+import "fmt"
+
+// ProduceRequest (API key 0) carries record batches for partition leaders.
+type ProduceRequest struct {
+	RequestHeader
+	Acks      int16 // -1 (all), 0 or 1
+	TimeoutMs int32 // how long the leader may wait for the ISR (acks=-1)
+	Topics    []ProduceTopic
+}
+
+// ProduceTopic is one topic's data in a ProduceRequest.
+type ProduceTopic struct {
+	Name       string
+	Partitions []ProducePartition
+}
+
+// ProducePartition is one partition's batches (each batch's baseOffset is
+// assigned by the leader).
+type ProducePartition struct {
+	Index   int32
+	Records []byte
+}
+
+// ProduceResponse answers a ProduceRequest (never sent for acks=0).
+type ProduceResponse struct {
+	ResponseHeader
+	Topics []ProduceTopicResponse
+}
+
+// ProduceTopicResponse is one topic's results.
+type ProduceTopicResponse struct {
+	Name       string
+	Partitions []ProducePartitionResponse
+}
+
+// ProducePartitionResponse is one partition's result.
+type ProducePartitionResponse struct {
+	Index          int32
+	ErrorCode      ErrorCode
+	ErrorMessage   string
+	BaseOffset     int64
+	LogAppendTime  int64
+	LogStartOffset int64
+	CurrentLeader  LeaderIDAndEpoch // set with NOT_LEADER_OR_FOLLOWER when known (KIP-951)
+}
+
+// LeaderIDAndEpoch names a leader; LeaderID -1 means unknown.
+type LeaderIDAndEpoch struct {
+	LeaderID    int32
+	LeaderEpoch int32
+}
+
+func (*ProduceRequest) Kind() string  { return "Produce" }
+func (*ProduceResponse) Kind() string { return "ProduceResponse" }
+
+func (r *ProduceRequest) Summary() string {
+	n := 0
+	for _, t := range r.Topics {
+		n += len(t.Partitions)
+	}
+	return fmt.Sprintf("acks=%d partitions=%d", r.Acks, n)
+}
+
+func (r *ProduceResponse) Summary() string {
+	s := ""
+	for _, t := range r.Topics {
+		for _, p := range t.Partitions {
+			s += fmt.Sprintf(" %s-%d:%s@%d", t.Name, p.Index, p.ErrorCode, p.BaseOffset)
+		}
+	}
+	return s
+}

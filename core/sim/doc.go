@@ -1,0 +1,22 @@
+// Package sim is the deterministic substrate every kafkascope node runs on:
+// a virtual clock, an event queue ordered by (time, sequence), seeded PRNG
+// streams, an in-memory network with latency, cuts and delays, the lockstep
+// scheduler that runs each process in its own goroutine, and a bounded trace
+// of what happened.
+//
+// The contract with the rest of the engine:
+//   - Time only comes from the World's clock. Nothing here (or in any node)
+//     reads the wall clock.
+//   - Randomness only comes from a Rand stream derived from the seed and a
+//     stream name, so adding a new stream never perturbs an existing one.
+//   - Exactly one process handler runs at a time. The scheduler hands an event
+//     to the owning process goroutine and waits until it has been handled, so
+//     process state needs no locks, and everything a handler sends or schedules
+//     is ordered by the global sequence number. The same seed and the same
+//     driver actions therefore give the same run, byte for byte.
+//   - Between steps (when the driver holds the World) no process goroutine is
+//     running, so the driver may read any process state directly.
+//
+// The package knows nothing about Kafka. It must never import another
+// kafkascope package.
+package sim

@@ -1,0 +1,50 @@
+package sim
+
+import "strings"
+
+// Addr is a network address, "host:port". A host is one process (a Kafka
+// node, or a client tool); the port picks the listener inside it, as in
+// Kafka's 9092 (broker) and 9093 (controller).
+type Addr string
+
+// Host returns the host part of the address.
+func (a Addr) Host() string {
+	if i := strings.LastIndexByte(string(a), ':'); i >= 0 {
+		return string(a[:i])
+	}
+	return string(a)
+}
+
+// Message is anything sent over the network. Messages are immutable once
+// sent: the receiver and the trace may both hold them.
+type Message interface {
+	// Kind names the message in the trace, e.g. "Fetch" or "FetchResponse".
+	Kind() string
+}
+
+// Summarizer is implemented by messages that can describe themselves in one
+// line for the trace and the UI's event feed.
+type Summarizer interface {
+	Summary() string
+}
+
+// Envelope is one message in flight or delivered.
+type Envelope struct {
+	ID        uint64 // the sequence number it was sent with; unique per run
+	From, To  Addr
+	Msg       Message
+	SentAt    Time
+	DeliverAt Time
+}
+
+// Disconnected is what a sender receives when its message reached a host
+// whose process is not running: the operating system there answered with a
+// TCP reset. (A host that is powered off or cut off answers nothing; the
+// sender only learns from its own timeouts.)
+type Disconnected struct {
+	Peer    Addr    // where the message was going
+	Request Message // the message that was refused
+}
+
+// Kind implements Message.
+func (*Disconnected) Kind() string { return "Disconnected" }

@@ -1,0 +1,99 @@
+package sim
+
+import "time"
+
+// DefaultLatency is the one-way delay of a link between two hosts. Messages
+// between components of the same host (a broker talking to the controller in
+// the same combined-mode process) take no time.
+const DefaultLatency = time.Millisecond
+
+type link struct{ from, to string }
+
+// Network holds the state of every link: latency, extra delays and cuts.
+// Links are directed, so a one-way cut is a cut of one link. Every link is
+// FIFO, like a TCP connection: a message never overtakes an earlier one on
+// the same link, even when the delay shrinks.
+type Network struct {
+	latency     time.Duration
+	delay       map[string]time.Duration // extra one-way delay on every message to or from a host
+	cut         map[link]bool
+	lastDeliver map[link]Time
+}
+
+func newNetwork() *Network {
+	return &Network{
+		latency:     DefaultLatency,
+		delay:       map[string]time.Duration{},
+		cut:         map[link]bool{},
+		lastDeliver: map[link]Time{},
+	}
+}
+
+// Cut drops every message from host a to host b until healed.
+func (n *Network) Cut(a, b string) { n.cut[link{a, b}] = true }
+
+// Heal undoes a cut from a to b.
+func (n *Network) Heal(a, b string) { delete(n.cut, link{a, b}) }
+
+// HealAll removes every cut.
+func (n *Network) HealAll() { n.cut = map[link]bool{} }
+
+// IsCut reports whether messages from a to b are dropped.
+func (n *Network) IsCut(a, b string) bool { return n.cut[link{a, b}] }
+
+// Cuts lists the cut links, sorted, as (from, to) pairs.
+func (n *Network) Cuts() [][2]string {
+	out := make([][2]string, 0, len(n.cut))
+	for l := range n.cut {
+		out = append(out, [2]string{l.from, l.to})
+	}
+	sortPairs(out)
+	return out
+}
+
+// SetDelay adds d to every message to or from host (0 removes it).
+func (n *Network) SetDelay(host string, d time.Duration) {
+	if d <= 0 {
+		delete(n.delay, host)
+		return
+	}
+	n.delay[host] = d
+}
+
+// Delay returns the extra delay configured for host.
+func (n *Network) Delay(host string) time.Duration { return n.delay[host] }
+
+// Latency is the one-way delay from host a to host b right now.
+func (n *Network) Latency(a, b string) time.Duration {
+	if a == b {
+		return 0
+	}
+	return n.latency + n.delay[a] + n.delay[b]
+}
+
+// deliveryTime returns when a message sent now from a to b arrives, keeping
+// the link FIFO, and records it.
+func (n *Network) deliveryTime(now Time, a, b string) Time {
+	l := link{a, b}
+	at := now.Add(n.Latency(a, b))
+	if last := n.lastDeliver[l]; at < last {
+		at = last
+	}
+	n.lastDeliver[l] = at
+	return at
+}
+
+func sortPairs(p [][2]string) {
+	for i := 1; i < len(p); i++ {
+		for j := i; j > 0 && less(p[j], p[j-1]); j-- {
+			p[j], p[j-1] = p[j-1], p[j]
+		}
+	}
+}
+
+func less(a, b [2]string) bool {
+	if a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	return a[1] < b[1]
+}

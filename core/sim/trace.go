@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// TraceKind says what a trace entry records.
+type TraceKind uint8
+
+const (
+	TraceDeliver TraceKind = iota + 1 // a message reached its destination process
+	TraceDrop                         // a message was lost; Detail says why
+	TraceTimer                        // a timer fired in a process
+	TraceStart                        // a process started
+	TraceStop                         // a process stopped (Detail: killed, power loss, exited)
+	TraceNote                         // a process explained something it did
+)
+
+func (k TraceKind) String() string {
+	switch k {
+	case TraceDeliver:
+		return "deliver"
+	case TraceDrop:
+		return "drop"
+	case TraceTimer:
+		return "timer"
+	case TraceStart:
+		return "start"
+	case TraceStop:
+		return "stop"
+	case TraceNote:
+		return "note"
+	}
+	return "?"
+}
+
+// TraceEvent is one entry of the trace.
+type TraceEvent struct {
+	Seq    uint64 // position in the whole run (not just the retained window)
+	At     Time
+	Kind   TraceKind
+	Host   string    // the process it happened in (the receiver, for messages)
+	Env    *Envelope // the message, for deliver and drop
+	Detail string    // timer name, drop reason, note text
+}
+
+// String renders the event as one trace line.
+func (e TraceEvent) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s #%d %s", e.At, e.Seq, e.Kind)
+	if e.Env != nil {
+		fmt.Fprintf(&b, " %s -> %s %s", e.Env.From, e.Env.To, e.Env.Msg.Kind())
+		if s, ok := e.Env.Msg.(Summarizer); ok {
+			b.WriteString(" " + s.Summary())
+		}
+	} else {
+		b.WriteString(" " + e.Host)
+	}
+	if e.Detail != "" {
+		b.WriteString(": " + e.Detail)
+	}
+	return b.String()
+}
+
+// DefaultTraceLimit is how many recent events a trace keeps.
+const DefaultTraceLimit = 50000
+
+// Trace keeps the most recent events in a ring and a running hash over every
+// event of the run, so two runs can be compared exactly however long they
+// were. The hash covers time, kind, hosts, message kinds and details.
+type Trace struct {
+	ring  []TraceEvent
+	next  int
+	full  bool
+	count uint64
+	hash  uint64
+}
+
+func newTrace(limit int) *Trace {
+	if limit <= 0 {
+		limit = DefaultTraceLimit
+	}
+	return &Trace{ring: make([]TraceEvent, limit), hash: fnvOffset}
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func (t *Trace) mixString(s string) {
+	h := t.hash
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	h ^= 0xff // separator, so "ab"+"c" differs from "a"+"bc"
+	h *= fnvPrime
+	t.hash = h
+}
+
+func (t *Trace) mixUint(v uint64) {
+	h := t.hash
+	for i := 0; i < 8; i++ {
+		h ^= v & 0xff
+		h *= fnvPrime
+		v >>= 8
+	}
+	t.hash = h
+}
+
+func (t *Trace) add(e TraceEvent) {
+	t.count++
+	e.Seq = t.count
+	t.mixUint(uint64(e.At))
+	t.mixUint(uint64(e.Kind))
+	t.mixString(e.Host)
+	if e.Env != nil {
+		t.mixString(string(e.Env.From))
+		t.mixString(string(e.Env.To))
+		t.mixString(e.Env.Msg.Kind())
+	}
+	t.mixString(e.Detail)
+	t.ring[t.next] = e
+	t.next++
+	if t.next == len(t.ring) {
+		t.next = 0
+		t.full = true
+	}
+}
+
+// Count is how many events the run has recorded in total.
+func (t *Trace) Count() uint64 { return t.count }
+
+// Hash is the running hash over every event so far.
+func (t *Trace) Hash() uint64 { return t.hash }
+
+// Recent returns up to n of the most recent events, oldest first.
+func (t *Trace) Recent(n int) []TraceEvent {
+	size := t.next
+	if t.full {
+		size = len(t.ring)
+	}
+	if n <= 0 || n > size {
+		n = size
+	}
+	out := make([]TraceEvent, 0, n)
+	start := t.next - n
+	for i := 0; i < n; i++ {
+		j := start + i
+		if j < 0 {
+			j += len(t.ring)
+		}
+		out = append(out, t.ring[j])
+	}
+	return out
+}
+
+// Since returns the retained events with Seq > seq, oldest first.
+func (t *Trace) Since(seq uint64) []TraceEvent {
+	if seq >= t.count {
+		return nil
+	}
+	n := t.count - seq
+	return t.Recent(int(min(n, uint64(len(t.ring)))))
+}

@@ -1,0 +1,428 @@
+package sim
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"time"
+)
+
+// Process is a state machine that runs as one host. All of its methods run on
+// the process's own goroutine, one event at a time.
+type Process interface {
+	// Start is called once when the process starts (or restarts).
+	Start(env *Env)
+	// Receive handles one delivered message.
+	Receive(env *Env, e *Envelope)
+}
+
+// ProcState is the life state of a host.
+type ProcState uint8
+
+const (
+	ProcRunning  ProcState = iota + 1
+	ProcDead               // the process exited or was killed; the host is up and answers with resets
+	ProcHostDown           // the machine is off (power loss): nothing answers
+)
+
+type proc struct {
+	host        string
+	p           Process
+	state       ProcState
+	incarnation uint64
+	env         *Env
+	work        chan func()
+	done        chan struct{}
+}
+
+// Limits that keep a run bounded. Hitting one is an error, never a hang.
+const (
+	MaxQueuedEvents = 1 << 20
+	MaxProcesses    = 4096
+)
+
+// World is one simulation run. It is driven from a single goroutine (the
+// driver: the console, the UI, a test); process handlers run on their own
+// goroutines in lockstep with it.
+type World struct {
+	seed    uint64
+	now     Time
+	seq     uint64
+	queue   eventQueue
+	procs   map[string]*proc
+	net     *Network
+	trace   *Trace
+	stepped uint64
+	err     error
+	// running is the process whose handler is executing, nil between events.
+	running *proc
+}
+
+// NewWorld makes an empty world whose randomness derives from seed.
+func NewWorld(seed uint64) *World {
+	return &World{
+		seed:  seed,
+		procs: map[string]*proc{},
+		net:   newNetwork(),
+		trace: newTrace(DefaultTraceLimit),
+	}
+}
+
+// Seed is the run's seed.
+func (w *World) Seed() uint64 { return w.seed }
+
+// Now is the current virtual time.
+func (w *World) Now() Time { return w.now }
+
+// Net gives access to the network's cuts and delays.
+func (w *World) Net() *Network { return w.net }
+
+// Trace is the run's event trace.
+func (w *World) Trace() *Trace { return w.trace }
+
+// Steps is how many events have been processed.
+func (w *World) Steps() uint64 { return w.stepped }
+
+// Pending is how many events are queued.
+func (w *World) Pending() int { return len(w.queue) }
+
+// Err is the first fatal error of the run (a handler panicked or a limit was
+// hit). Once set, the world does not step any more.
+func (w *World) Err() error { return w.err }
+
+// Rand derives a PRNG stream of this run's seed.
+func (w *World) Rand(name string) *Rand { return NewRand(w.seed, name) }
+
+// InFlight lists the messages on the wire now, in delivery order.
+func (w *World) InFlight() []*Envelope {
+	var out []*Envelope
+	for _, e := range w.queue {
+		if e.kind == evDeliver {
+			out = append(out, e.env)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].DeliverAt != out[j].DeliverAt {
+			return out[i].DeliverAt < out[j].DeliverAt
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// State returns the life state of host, and false if it was never spawned.
+func (w *World) State(host string) (ProcState, bool) {
+	p, ok := w.procs[host]
+	if !ok {
+		return 0, false
+	}
+	return p.state, true
+}
+
+// Process returns the running process object of host, or nil. The driver may
+// read its state between steps.
+func (w *World) Process(host string) Process {
+	if p, ok := w.procs[host]; ok && p.state == ProcRunning {
+		return p.p
+	}
+	return nil
+}
+
+// Hosts lists every host ever spawned, sorted.
+func (w *World) Hosts() []string {
+	out := make([]string, 0, len(w.procs))
+	for h := range w.procs {
+		out = append(out, h)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Spawn starts p as host. A host that is running must be killed first.
+func (w *World) Spawn(host string, p Process) error {
+	old, exists := w.procs[host]
+	if exists && old.state == ProcRunning {
+		return fmt.Errorf("sim: host %s is already running", host)
+	}
+	if !exists && len(w.procs) >= MaxProcesses {
+		return fmt.Errorf("sim: too many processes (limit %d)", MaxProcesses)
+	}
+	pr := &proc{host: host, p: p, state: ProcRunning, work: make(chan func()), done: make(chan struct{})}
+	if exists {
+		pr.incarnation = old.incarnation + 1
+	}
+	pr.env = &Env{w: w, pr: pr}
+	w.procs[host] = pr
+	go pr.loop()
+	w.push(&event{at: w.now, kind: evStart, proc: pr, inc: pr.incarnation})
+	return nil
+}
+
+// Kill stops host's process at once, as a crash does: no handler runs, its
+// timers never fire and messages to it are lost. With powerOff the machine is
+// off as well, so nothing answers at all.
+func (w *World) Kill(host string, powerOff bool) error {
+	pr, ok := w.procs[host]
+	if !ok {
+		return fmt.Errorf("sim: unknown host %s", host)
+	}
+	if pr.state != ProcRunning {
+		if powerOff {
+			pr.state = ProcHostDown
+		}
+		return nil
+	}
+	detail := "killed"
+	pr.state = ProcDead
+	if powerOff {
+		pr.state = ProcHostDown
+		detail = "power loss"
+	}
+	close(pr.work)
+	w.trace.add(TraceEvent{At: w.now, Kind: TraceStop, Host: host, Detail: detail})
+	return nil
+}
+
+// Exit is Kill for a process that stops by itself (from the driver, after the
+// process asked to): the host stays up.
+func (w *World) Exit(host string) error {
+	pr, ok := w.procs[host]
+	if !ok || pr.state != ProcRunning {
+		return nil
+	}
+	pr.state = ProcDead
+	close(pr.work)
+	w.trace.add(TraceEvent{At: w.now, Kind: TraceStop, Host: host, Detail: "exited"})
+	return nil
+}
+
+func (pr *proc) loop() {
+	for f := range pr.work {
+		f()
+		pr.done <- struct{}{}
+	}
+}
+
+func (w *World) push(e *event) {
+	if w.err != nil {
+		return
+	}
+	if len(w.queue) >= MaxQueuedEvents {
+		w.err = fmt.Errorf("sim: event queue limit reached (%d events)", MaxQueuedEvents)
+		return
+	}
+	w.seq++
+	e.seq = w.seq
+	w.queue.push(e)
+}
+
+// run hands f to pr's goroutine and waits until it has finished. A panic in a
+// handler becomes the world's error (with the stack), never a crash of the
+// driver.
+func (w *World) run(pr *proc, f func(env *Env)) {
+	w.running = pr
+	pr.work <- func() {
+		defer func() {
+			if r := recover(); r != nil {
+				w.err = fmt.Errorf("sim: %s at %s panicked: %v\n%s", pr.host, w.now, r, debug.Stack())
+			}
+		}()
+		f(pr.env)
+	}
+	<-pr.done
+	w.running = nil
+}
+
+// Step processes the next event. It returns false when there is nothing left
+// to do or the run has failed.
+func (w *World) Step() bool {
+	if w.err != nil || len(w.queue) == 0 {
+		return false
+	}
+	e := w.queue.pop()
+	w.now = e.at
+	w.stepped++
+	switch e.kind {
+	case evStart:
+		if e.proc.state == ProcRunning && e.proc.incarnation == e.inc {
+			w.trace.add(TraceEvent{At: w.now, Kind: TraceStart, Host: e.proc.host})
+			w.run(e.proc, func(env *Env) { e.proc.p.Start(env) })
+		}
+	case evTimer:
+		t := e.timer
+		if t.stopped || e.proc.state != ProcRunning || e.proc.incarnation != e.inc {
+			return true
+		}
+		t.fired = true
+		w.trace.add(TraceEvent{At: w.now, Kind: TraceTimer, Host: e.proc.host, Detail: t.name})
+		w.run(e.proc, t.fn)
+	case evDeliver:
+		w.deliver(e.env)
+	}
+	return w.err == nil
+}
+
+func (w *World) deliver(env *Envelope) {
+	from, to := env.From.Host(), env.To.Host()
+	if w.net.IsCut(from, to) {
+		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "network cut"})
+		return
+	}
+	pr, ok := w.procs[to]
+	if !ok {
+		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "unknown host"})
+		return
+	}
+	switch pr.state {
+	case ProcRunning:
+		w.trace.add(TraceEvent{At: w.now, Kind: TraceDeliver, Host: to, Env: env})
+		w.run(pr, func(e *Env) { pr.p.Receive(e, env) })
+	case ProcDead:
+		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "process not running (connection reset)"})
+		if _, isReset := env.Msg.(*Disconnected); !isReset {
+			w.send(env.To, env.From, &Disconnected{Peer: env.To, Request: env.Msg})
+		}
+	default:
+		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "host down"})
+	}
+}
+
+func (w *World) send(from, to Addr, m Message) *Envelope {
+	env := &Envelope{From: from, To: to, Msg: m, SentAt: w.now}
+	fh, th := from.Host(), to.Host()
+	if w.net.IsCut(fh, th) {
+		w.seq++
+		env.ID = w.seq
+		env.DeliverAt = w.now
+		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: th, Env: env, Detail: "network cut"})
+		return env
+	}
+	env.DeliverAt = w.net.deliveryTime(w.now, fh, th)
+	ev := &event{at: env.DeliverAt, kind: evDeliver, env: env}
+	w.push(ev)
+	env.ID = ev.seq
+	return env
+}
+
+// RunUntil processes every event up to and including time t, then sets the
+// clock to t. It stops early (returning the error) if the run fails.
+func (w *World) RunUntil(t Time) error {
+	for w.err == nil && len(w.queue) > 0 && w.queue[0].at <= t {
+		w.Step()
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if t > w.now {
+		w.now = t
+	}
+	return nil
+}
+
+// RunFor advances the clock by d, processing every event on the way.
+func (w *World) RunFor(d time.Duration) error { return w.RunUntil(w.now.Add(d)) }
+
+// RunWhile steps while cond holds, up to virtual time limit. It returns
+// whether cond became false; if the limit is reached first the clock stands
+// at limit.
+func (w *World) RunWhile(cond func() bool, limit Time) (bool, error) {
+	for cond() {
+		if w.err != nil {
+			return false, w.err
+		}
+		if len(w.queue) == 0 || w.queue[0].at > limit {
+			if limit > w.now {
+				w.now = limit
+			}
+			return !cond(), nil
+		}
+		w.Step()
+	}
+	return true, w.err
+}
+
+// Env is a process's handle on the world, valid only inside its handlers.
+type Env struct {
+	w  *World
+	pr *proc
+}
+
+// Now is the current virtual time.
+func (e *Env) Now() Time { return e.w.now }
+
+// Host is the name of this process's host.
+func (e *Env) Host() string { return e.pr.host }
+
+// Send puts m on the network from this host. from must be an address of this
+// host (its port names the sending component).
+func (e *Env) Send(from, to Addr, m Message) *Envelope {
+	e.assertRunning()
+	if from.Host() != e.pr.host {
+		panic(fmt.Sprintf("sim: %s sent from foreign address %s", e.pr.host, from))
+	}
+	return e.w.send(from, to, m)
+}
+
+// Rand derives a PRNG stream of the run's seed.
+func (e *Env) Rand(name string) *Rand { return e.w.Rand(name) }
+
+// Note records a plain-language explanation of what the process just did.
+func (e *Env) Note(format string, args ...any) {
+	e.w.trace.add(TraceEvent{At: e.w.now, Kind: TraceNote, Host: e.pr.host, Detail: fmt.Sprintf(format, args...)})
+}
+
+// Timer is a pending callback in a process.
+type Timer struct {
+	name    string
+	fn      func(env *Env)
+	at      Time
+	stopped bool
+	fired   bool
+}
+
+// Stop cancels the timer; it is safe to call more than once, or after it
+// fired. It reports whether the call stopped a pending timer.
+func (t *Timer) Stop() bool {
+	if t == nil || t.stopped || t.fired {
+		return false
+	}
+	t.stopped = true
+	return true
+}
+
+// Pending reports whether the timer will still fire.
+func (t *Timer) Pending() bool { return t != nil && !t.stopped && !t.fired }
+
+// At is when the timer fires (or fired).
+func (t *Timer) At() Time { return t.at }
+
+// After schedules fn to run in this process after d. The timer dies with the
+// process incarnation that set it.
+func (e *Env) After(d time.Duration, name string, fn func(env *Env)) *Timer {
+	e.assertRunning()
+	if d < 0 {
+		d = 0
+	}
+	t := &Timer{name: name, fn: fn, at: e.w.now.Add(d)}
+	e.w.push(&event{at: t.at, kind: evTimer, proc: e.pr, inc: e.pr.incarnation, timer: t})
+	return t
+}
+
+func (e *Env) assertRunning() {
+	if e.w.running != e.pr {
+		panic(fmt.Sprintf("sim: %s used its Env outside its own handler", e.pr.host))
+	}
+}
+
+// Call schedules fn to run inside host's process at the current time, after
+// the events already due now. It is how the driver (a user action) asks a
+// process to do something, without breaking the lockstep order.
+func (w *World) Call(host, name string, fn func(env *Env)) error {
+	pr, ok := w.procs[host]
+	if !ok || pr.state != ProcRunning {
+		return fmt.Errorf("sim: host %s is not running", host)
+	}
+	t := &Timer{name: name, fn: fn, at: w.now}
+	w.push(&event{at: w.now, kind: evTimer, proc: pr, inc: pr.incarnation, timer: t})
+	return nil
+}

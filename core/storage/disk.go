@@ -1,0 +1,386 @@
+package storage
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"kafkascope/core/sim"
+)
+
+// Linux's writeback defaults: the flusher wakes every
+// vm.dirty_writeback_centisecs (5 s) and writes data that has been dirty for
+// vm.dirty_expire_centisecs (30 s).
+const (
+	DirtyWritebackInterval = 5 * time.Second
+	DirtyExpire            = 30 * time.Second
+)
+
+// Limits on what a simulated disk may hold.
+const (
+	MaxFiles     = 1 << 16
+	MaxDiskBytes = 1 << 30
+)
+
+type file struct {
+	data       []byte // the page cache: what reads see
+	durable    []byte // the flushed content
+	onDisk     bool   // the file exists in the flushed layer
+	dirty      bool
+	dirtySince sim.Time
+}
+
+// Disk is one machine's storage. Paths are absolute and slash-separated.
+// Directories are created implicitly by writes and explicitly by MkdirAll;
+// directory changes are durable at once (Kafka fsyncs directories after
+// creating and renaming).
+type Disk struct {
+	clock func() sim.Time
+	files map[string]*file
+	dirs  map[string]bool
+	bytes int64
+}
+
+// NewDisk makes an empty disk whose writeback follows clock.
+func NewDisk(clock func() sim.Time) *Disk {
+	return &Disk{clock: clock, files: map[string]*file{}, dirs: map[string]bool{"/": true}}
+}
+
+func clean(p string) string { return path.Clean("/" + p) }
+
+// settle applies the OS writeback that has happened by now: a dirty file is
+// written back by the first writeback pass at least DirtyExpire after it was
+// dirtied. Because content only changes through Disk methods, settling before
+// each change is exact.
+func (d *Disk) settle(f *file) {
+	if !f.dirty {
+		return
+	}
+	due := f.dirtySince.Add(DirtyExpire)
+	tick := sim.Time(DirtyWritebackInterval)
+	if rem := due % tick; rem != 0 {
+		due += tick - rem
+	}
+	if due <= d.clock() {
+		f.durable = slices.Clone(f.data)
+		f.onDisk = true
+		f.dirty = false
+	}
+}
+
+func (d *Disk) touch(f *file) {
+	if !f.dirty {
+		f.dirty = true
+		f.dirtySince = d.clock()
+	}
+}
+
+func (d *Disk) mkdirs(dir string) {
+	for dir != "/" && !d.dirs[dir] {
+		d.dirs[dir] = true
+		dir = path.Dir(dir)
+	}
+}
+
+func (d *Disk) get(p string) (*file, error) {
+	f, ok := d.files[clean(p)]
+	if !ok {
+		return nil, fmt.Errorf("%s: No such file or directory", clean(p))
+	}
+	d.settle(f)
+	return f, nil
+}
+
+func (d *Disk) create(p string) (*file, error) {
+	p = clean(p)
+	if f, ok := d.files[p]; ok {
+		d.settle(f)
+		return f, nil
+	}
+	if d.dirs[p] {
+		return nil, fmt.Errorf("%s: Is a directory", p)
+	}
+	if len(d.files) >= MaxFiles {
+		return nil, fmt.Errorf("%s: disk file limit reached (%d files)", p, MaxFiles)
+	}
+	d.mkdirs(path.Dir(p))
+	f := &file{}
+	d.files[p] = f
+	d.touch(f)
+	return f, nil
+}
+
+func (d *Disk) grow(n int) error {
+	if d.bytes+int64(n) > MaxDiskBytes {
+		return fmt.Errorf("No space left on device (simulated disk limit %d bytes)", MaxDiskBytes)
+	}
+	d.bytes += int64(n)
+	return nil
+}
+
+// Exists reports whether p is a file or directory.
+func (d *Disk) Exists(p string) bool {
+	p = clean(p)
+	_, ok := d.files[p]
+	return ok || d.dirs[p]
+}
+
+// IsDir reports whether p is a directory.
+func (d *Disk) IsDir(p string) bool { return d.dirs[clean(p)] }
+
+// MkdirAll creates a directory and its parents.
+func (d *Disk) MkdirAll(dir string) { d.mkdirs(clean(dir)) }
+
+// ReadFile returns the content of a file as the process sees it. The slice
+// is the disk's own: callers must not modify it.
+func (d *Disk) ReadFile(p string) ([]byte, error) {
+	f, err := d.get(p)
+	if err != nil {
+		return nil, err
+	}
+	return f.data, nil
+}
+
+// Size is a file's length.
+func (d *Disk) Size(p string) (int64, error) {
+	f, err := d.get(p)
+	if err != nil {
+		return 0, err
+	}
+	return int64(len(f.data)), nil
+}
+
+// Append adds b to the end of p, creating it if needed.
+func (d *Disk) Append(p string, b []byte) error {
+	f, err := d.create(p)
+	if err != nil {
+		return err
+	}
+	if err := d.grow(len(b)); err != nil {
+		return err
+	}
+	f.data = append(f.data, b...)
+	d.touch(f)
+	return nil
+}
+
+// WriteAt overwrites bytes at off (within the file's current length).
+func (d *Disk) WriteAt(p string, off int64, b []byte) error {
+	f, err := d.get(p)
+	if err != nil {
+		return err
+	}
+	if off < 0 || off+int64(len(b)) > int64(len(f.data)) {
+		return fmt.Errorf("%s: write outside the file", clean(p))
+	}
+	copy(f.data[off:], b)
+	d.touch(f)
+	return nil
+}
+
+// Truncate cuts p to size bytes.
+func (d *Disk) Truncate(p string, size int64) error {
+	f, err := d.get(p)
+	if err != nil {
+		return err
+	}
+	if size < 0 || size > int64(len(f.data)) {
+		return fmt.Errorf("%s: invalid truncation to %d", clean(p), size)
+	}
+	d.bytes -= int64(len(f.data)) - size
+	f.data = f.data[:size:size]
+	d.touch(f)
+	return nil
+}
+
+// WriteFile replaces p's content (creating it), without fsync.
+func (d *Disk) WriteFile(p string, b []byte) error {
+	f, err := d.create(p)
+	if err != nil {
+		return err
+	}
+	if err := d.grow(len(b) - len(f.data)); err != nil {
+		return err
+	}
+	f.data = slices.Clone(b)
+	d.touch(f)
+	return nil
+}
+
+// WriteFileDurable replaces p's content and makes it durable at once, the way
+// Kafka writes checkpoint files: write a temporary file, fsync it, rename it
+// over the old one.
+func (d *Disk) WriteFileDurable(p string, b []byte) error {
+	if err := d.WriteFile(p, b); err != nil {
+		return err
+	}
+	return d.Fsync(p)
+}
+
+// Fsync makes p's current content durable.
+func (d *Disk) Fsync(p string) error {
+	f, err := d.get(p)
+	if err != nil {
+		return err
+	}
+	f.durable = slices.Clone(f.data)
+	f.onDisk = true
+	f.dirty = false
+	return nil
+}
+
+// Remove deletes a file or an empty directory.
+func (d *Disk) Remove(p string) error {
+	p = clean(p)
+	if f, ok := d.files[p]; ok {
+		d.bytes -= int64(len(f.data))
+		delete(d.files, p)
+		return nil
+	}
+	if d.dirs[p] {
+		if len(d.List(p)) > 0 {
+			return fmt.Errorf("%s: Directory not empty", p)
+		}
+		delete(d.dirs, p)
+		return nil
+	}
+	return fmt.Errorf("%s: No such file or directory", p)
+}
+
+// RemoveAll deletes p and everything below it.
+func (d *Disk) RemoveAll(p string) {
+	p = clean(p)
+	prefix := p + "/"
+	for name, f := range d.files {
+		if name == p || strings.HasPrefix(name, prefix) {
+			d.bytes -= int64(len(f.data))
+			delete(d.files, name)
+		}
+	}
+	for name := range d.dirs {
+		if name == p || strings.HasPrefix(name, prefix) {
+			delete(d.dirs, name)
+		}
+	}
+}
+
+// Rename moves a file or a directory tree (durably, as after an fsync of the
+// parent directory).
+func (d *Disk) Rename(from, to string) error {
+	from, to = clean(from), clean(to)
+	if d.Exists(to) {
+		return fmt.Errorf("%s: File exists", to)
+	}
+	if f, ok := d.files[from]; ok {
+		delete(d.files, from)
+		d.mkdirs(path.Dir(to))
+		d.files[to] = f
+		return nil
+	}
+	if !d.dirs[from] {
+		return fmt.Errorf("%s: No such file or directory", from)
+	}
+	prefix := from + "/"
+	for name, f := range d.files {
+		if strings.HasPrefix(name, prefix) {
+			delete(d.files, name)
+			d.files[to+"/"+name[len(prefix):]] = f
+		}
+	}
+	for name := range d.dirs {
+		if name == from || strings.HasPrefix(name, prefix) {
+			delete(d.dirs, name)
+			d.dirs[to+name[len(from):]] = true
+		}
+	}
+	d.mkdirs(path.Dir(to))
+	return nil
+}
+
+// DirEntry is one entry of a directory listing.
+type DirEntry struct {
+	Name  string
+	IsDir bool
+	Size  int64
+	// Unflushed is how many bytes of the file would be lost in a power loss
+	// right now (0 for directories and clean files).
+	Unflushed int64
+}
+
+// List returns a directory's entries sorted by name (nil if it is not a
+// directory).
+func (d *Disk) List(dir string) []DirEntry {
+	dir = clean(dir)
+	if !d.dirs[dir] {
+		return nil
+	}
+	prefix := dir + "/"
+	if dir == "/" {
+		prefix = "/"
+	}
+	seen := map[string]bool{}
+	var out []DirEntry
+	for name := range d.dirs {
+		if strings.HasPrefix(name, prefix) && name != dir && !strings.Contains(name[len(prefix):], "/") {
+			out = append(out, DirEntry{Name: name[len(prefix):], IsDir: true})
+			seen[name] = true
+		}
+	}
+	for name, f := range d.files {
+		if strings.HasPrefix(name, prefix) && !strings.Contains(name[len(prefix):], "/") {
+			d.settle(f)
+			e := DirEntry{Name: name[len(prefix):], Size: int64(len(f.data))}
+			if f.dirty {
+				e.Unflushed = unflushed(f)
+			}
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// unflushed counts the bytes of f that differ from its flushed layer.
+func unflushed(f *file) int64 {
+	common := min(len(f.data), len(f.durable))
+	i := 0
+	for i < common && f.data[i] == f.durable[i] {
+		i++
+	}
+	return int64(len(f.data) - i)
+}
+
+// PowerLoss reverts the disk to its flushed layer, as a machine losing power
+// does: unflushed writes vanish and files never flushed disappear.
+func (d *Disk) PowerLoss() {
+	for name, f := range d.files {
+		d.settle(f)
+		if !f.onDisk {
+			d.bytes -= int64(len(f.data))
+			delete(d.files, name)
+			continue
+		}
+		d.bytes += int64(len(f.durable)) - int64(len(f.data))
+		f.data = slices.Clone(f.durable)
+		f.dirty = false
+	}
+}
+
+// Walk lists every file path under dir, sorted.
+func (d *Disk) Walk(dir string) []string {
+	dir = clean(dir)
+	var out []string
+	for name := range d.files {
+		if strings.HasPrefix(name, dir+"/") || dir == "/" {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Bytes is the total size of all files.
+func (d *Disk) Bytes() int64 { return d.bytes }

@@ -1,0 +1,20 @@
+// Package storage is a broker's disk and what Kafka keeps on it.
+//
+// Disk models a machine's storage with two layers: the page cache (what the
+// process reads and writes) and the flushed layer (what survives a power
+// loss). The operating system writes dirty data back on its own schedule, as
+// Linux does (a writeback pass every 5 s flushes data dirty for 30 s); fsync
+// makes a file durable at once. A process crash keeps the page cache; a power
+// loss reverts every file to its flushed content.
+//
+// On that disk the package keeps Kafka's log layout under log.dirs
+// (/tmp/kafka-logs): one directory per partition (<topic>-<partition>) with
+// segments named by their 20-digit base offset holding record batch v2
+// bytes, the leader-epoch-checkpoint and partition.metadata files, and the
+// broker-wide checkpoint files and meta.properties. Log is one partition's
+// log: append, read, truncate, roll, the high watermark, the leader-epoch
+// cache, and recovery of a log from its bytes after a crash.
+//
+// The package decides nothing about replication (that is core/broker) and
+// never reads the wall clock: callers pass the virtual time.
+package storage
