@@ -43,6 +43,15 @@ func (a *Admin) Handle(env *sim.Env, e *sim.Envelope) bool { return a.net.Handle
 // listTopics, ...). build makes a fresh request for each attempt. cb gets the
 // response, or a TimeoutException once default.api.timeout.ms has passed.
 func (a *Admin) Call(env *sim.Env, name string, build func() protocol.Request, cb func(env *sim.Env, resp protocol.Response, err *Error)) {
+	a.call(env, name, "", build, cb)
+}
+
+// CallNode is Call addressed to one broker (e.g. a partition's leader).
+func (a *Admin) CallNode(env *sim.Env, name string, node sim.Addr, build func() protocol.Request, cb func(env *sim.Env, resp protocol.Response, err *Error)) {
+	a.call(env, name, node, build, cb)
+}
+
+func (a *Admin) call(env *sim.Env, name string, node sim.Addr, build func() protocol.Request, cb func(env *sim.Env, resp protocol.Response, err *Error)) {
 	deadline := env.Now().Add(a.cfg.DefaultAPITimeout)
 	tries := 0
 	answered := false
@@ -56,8 +65,11 @@ func (a *Admin) Call(env *sim.Env, name string, build func() protocol.Request, c
 			cb(env, nil, &Error{Class: classTimeout, Message: msg})
 			return
 		}
-		to := a.bootstrap[a.rr%len(a.bootstrap)]
-		a.rr++
+		to := node
+		if to == "" {
+			to = a.bootstrap[a.rr%len(a.bootstrap)]
+			a.rr++
+		}
 		tries++
 		timeout := min(a.cfg.RequestTimeout, deadline.Sub(env.Now()))
 		a.net.Send(env, to, build(), timeout, func(env *sim.Env, resp protocol.Response, err error) {

@@ -21,7 +21,12 @@ type Logger func(at sim.Time, level Level, msg, logger string, exception []strin
 // FormatLogLine renders a line with the tools' log4j layout
 // "[%d] %p %m (%c)%n", timestamps in UTC.
 func FormatLogLine(at sim.Time, level Level, msg, logger string) string {
-	return fmt.Sprintf("[%s] %s %s (%s)", at.Wall().Format("2006-01-02 15:04:05,000"), level, msg, logger)
+	return fmt.Sprintf("%s %s (%s)", LogPrefix(at, level), msg, logger)
+}
+
+// LogPrefix is the "[timestamp] LEVEL" start of a log line.
+func LogPrefix(at sim.Time, level Level) string {
+	return fmt.Sprintf("[%s] %s", at.Wall().Format("2006-01-02 15:04:05,000"), level)
 }
 
 // Exception renders a Kafka exception as the first line of its stack trace

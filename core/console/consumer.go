@@ -1,0 +1,366 @@
+package console
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"kafkascope/core/client"
+	"kafkascope/core/sim"
+)
+
+func consumerSpecs() []*optSpec {
+	return append(commonSpecs(),
+		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+		&optSpec{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "The topic to consume."},
+		&optSpec{name: "include", arg: requiredArg, typ: "String", argDesc: "Java regex (String)", desc: "Topics to consume, as a regular expression (not simulated yet)."},
+		&optSpec{name: "partition", arg: requiredArg, typ: "Integer", argDesc: "partition", desc: "Read only this partition (from the end unless --from-beginning or --offset)."},
+		&optSpec{name: "offset", arg: requiredArg, typ: "String", argDesc: "consume offset", desc: "With --partition: earliest, latest or an offset.", def: "latest"},
+		&optSpec{name: "from-beginning", desc: "Start with the earliest message when there is no committed offset."},
+		&optSpec{name: "max-messages", arg: requiredArg, typ: "Integer", argDesc: "num_messages", desc: "Exit after this many messages."},
+		&optSpec{name: "timeout-ms", arg: requiredArg, typ: "Long", argDesc: "timeout_ms", desc: "Exit when no message arrives for this long."},
+		&optSpec{name: "group", arg: requiredArg, typ: "String", argDesc: "consumer group id", desc: "The consumer group id (consumer groups are not simulated yet)."},
+		&optSpec{name: "property", arg: requiredArg, typ: "String", argDesc: "prop", desc: "Formatter properties: print.timestamp, print.key, print.value, print.partition, print.offset, print.headers, key.separator, line.separator, null.literal."},
+		&optSpec{name: "consumer-property", arg: requiredArg, typ: "String", argDesc: "consumer_prop", desc: "A consumer config as key=value."},
+		&optSpec{name: "consumer.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Consumer config file (not read by the simulator)."},
+		&optSpec{name: "formatter", arg: requiredArg, typ: "String", argDesc: "class", desc: "Only the default formatter is simulated.", def: "org.apache.kafka.tools.consumer.DefaultMessageFormatter"},
+		&optSpec{name: "formatter-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Formatter config file (not read by the simulator)."},
+		&optSpec{name: "skip-message-on-error", desc: "Skip a message that cannot be formatted."},
+		&optSpec{name: "isolation-level", arg: requiredArg, typ: "String", desc: "read_uncommitted or read_committed.", def: "read_uncommitted"},
+		&optSpec{name: "key-deserializer", arg: requiredArg, typ: "String", argDesc: "deserializer for key", desc: "Accepted; keys print as their bytes."},
+		&optSpec{name: "value-deserializer", arg: requiredArg, typ: "String", argDesc: "deserializer for values", desc: "Accepted; values print as their bytes."},
+		&optSpec{name: "enable-systest-events", desc: "Accepted for compatibility."},
+	)
+}
+
+// formatter is DefaultMessageFormatter.
+type formatter struct {
+	timestamp, key, value, partition, offset, headers bool
+	keySep, lineSep, headersSep, nullLiteral          string
+}
+
+func newFormatter(props map[string]string) *formatter {
+	b := func(name string, def bool) bool {
+		v, ok := props[name]
+		if !ok {
+			return def
+		}
+		return strings.EqualFold(strings.TrimSpace(v), "true")
+	}
+	s := func(name, def string) string {
+		if v, ok := props[name]; ok {
+			return v
+		}
+		return def
+	}
+	return &formatter{
+		timestamp: b("print.timestamp", false), key: b("print.key", false), value: b("print.value", true),
+		partition: b("print.partition", false), offset: b("print.offset", false), headers: b("print.headers", false),
+		keySep: s("key.separator", "\t"), lineSep: s("line.separator", "\n"), headersSep: s("headers.separator", ","),
+		nullLiteral: s("null.literal", "null"),
+	}
+}
+
+// format renders one record: each printed field is followed by the key
+// separator if another field follows, else by the line separator.
+func (f *formatter) format(r client.ConsumerRecord) string {
+	var fields []string
+	if f.timestamp {
+		fields = append(fields, fmt.Sprintf("%s:%d", r.TimestampType, r.Timestamp))
+	}
+	if f.partition {
+		fields = append(fields, fmt.Sprintf("Partition:%d", r.Partition))
+	}
+	if f.offset {
+		fields = append(fields, fmt.Sprintf("Offset:%d", r.Offset))
+	}
+	if f.headers {
+		if len(r.Headers) == 0 {
+			fields = append(fields, "NO_HEADERS")
+		} else {
+			hs := make([]string, len(r.Headers))
+			for i, h := range r.Headers {
+				v := f.nullLiteral
+				if h.Value != nil {
+					v = string(h.Value)
+				}
+				hs[i] = h.Key + ":" + v
+			}
+			fields = append(fields, strings.Join(hs, f.headersSep))
+		}
+	}
+	bytesOrNull := func(b []byte) string {
+		if b == nil {
+			return f.nullLiteral
+		}
+		return string(b)
+	}
+	if f.key {
+		fields = append(fields, bytesOrNull(r.Key))
+	}
+	if f.value {
+		fields = append(fields, bytesOrNull(r.Value))
+	}
+	if len(fields) == 0 {
+		return ""
+	}
+	return strings.Join(fields, f.keySep) + f.lineSep
+}
+
+// consumerTool is kafka-console-consumer.sh.
+func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	specs := consumerSpecs()
+	p, err := parseOptions(specs, args)
+	if err != nil {
+		t.usage(err.Error(), specs)
+		return nil
+	}
+	if t.helpOrVersion(p, args, "This tool helps to read data from Kafka topics and outputs it to standard output.", specs) {
+		return nil
+	}
+	if p.has("topic") == p.has("include") {
+		t.usage("Exactly one of --include/--topic is required. ", specs)
+		return nil
+	}
+	if p.has("include") {
+		t.println("kafka-console-consumer.sh: --include is not simulated yet; use --topic")
+		t.finish(1)
+		return nil
+	}
+	partition := int32(-1)
+	if p.has("partition") {
+		n, err := p.intVal("partition", 32)
+		if err != nil {
+			t.println(`Exception in thread "main" ` + err.(*optionError).class + ": " + err.Error())
+			t.finish(1)
+			return nil
+		}
+		partition = int32(n)
+		if p.has("from-beginning") && p.has("offset") {
+			t.usage("Options from-beginning and offset cannot be specified together.", specs)
+			return nil
+		}
+	} else if p.has("offset") {
+		t.usage("The partition is required when offset is specified.", specs)
+		return nil
+	}
+	if p.has("bootstrap-server") && !validBootstrapSyntax(p.str("bootstrap-server")) {
+		t.usage("Please provide valid host:port like host1:9091,host2:9092\n", specs)
+		return nil
+	}
+	cprops, _ := parseKeyValues(p.all("consumer-property"))
+	groupID := p.str("group")
+	if g, ok := cprops["group.id"]; ok {
+		if p.has("group") && g != groupID {
+			t.usage(fmt.Sprintf("The group ids provided in different places (directly using '--group', via '--consumer-property', or via '--consumer.config') do not match. Detected group ids: '%s', '%s'", groupID, g), specs)
+			return nil
+		}
+		groupID = g
+	}
+	if groupID != "" && partition >= 0 {
+		t.usage("Options group and partition cannot be specified together.", specs)
+		return nil
+	}
+	if groupID != "" {
+		t.println("kafka-console-consumer.sh: consumer groups (--group) are not simulated yet in this build")
+		t.finish(1)
+		return nil
+	}
+	start := client.SeekLatest
+	reset := "latest"
+	if p.has("from-beginning") {
+		start, reset = client.SeekEarliest, "earliest"
+	}
+	if v, ok := cprops["auto.offset.reset"]; ok {
+		if p.has("from-beginning") && v != "earliest" {
+			t.println(fmt.Sprintf("Can't simultaneously specify --from-beginning and 'auto.offset.reset=%s', please remove one option", v))
+			t.finish(1)
+			return nil
+		}
+		switch v {
+		case "earliest":
+			start, reset = client.SeekEarliest, v
+		case "latest":
+			start, reset = client.SeekLatest, v
+		case "none":
+			reset = v
+		default:
+			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
+			t.println("org.apache.kafka.common.config.ConfigException: Invalid value " + v + " for configuration auto.offset.reset: String must be one of: latest, earliest, none")
+			t.finish(1)
+			return nil
+		}
+	}
+	if p.has("offset") {
+		switch o := strings.ToLower(p.str("offset")); o {
+		case "earliest":
+			start = client.SeekEarliest
+		case "latest":
+			start = client.SeekLatest
+		default:
+			n, err := strconv.ParseInt(p.str("offset"), 10, 64)
+			if err != nil || n < 0 {
+				t.usage(fmt.Sprintf("The provided offset value '%s' is incorrect. Valid values are 'earliest', 'latest', or a non-negative long.", p.str("offset")), specs)
+				return nil
+			}
+			start = n
+		}
+	}
+	timeout := time.Duration(-1)
+	if p.has("timeout-ms") {
+		n, err := p.intVal("timeout-ms", 64)
+		if err != nil {
+			t.println(`Exception in thread "main" ` + err.(*optionError).class + ": " + err.Error())
+			t.finish(1)
+			return nil
+		}
+		if n >= 0 {
+			timeout = ms(n)
+		}
+	}
+	maxMessages := int64(-1)
+	if p.has("max-messages") {
+		n, err := p.intVal("max-messages", 32)
+		if err != nil {
+			t.println("Processed a total of 0 messages")
+			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
+			t.println(err.(*optionError).class + ": " + err.Error())
+			t.finish(1)
+			return nil
+		}
+		maxMessages = n
+	}
+	fprops, _ := parseKeyValues(p.all("property"))
+	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	if berr != nil {
+		for _, w := range berr.warnings {
+			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
+		}
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
+		t.println("org.apache.kafka.common.KafkaException: Failed to construct kafka consumer")
+		t.println("Caused by: org.apache.kafka.common.config.ConfigException: " + berr.cause)
+		t.finish(1)
+		return nil
+	}
+	cfg := client.DefaultConsumerConfig()
+	cfg.ClientID = "console-consumer"
+	if v, ok := cprops["client.id"]; ok {
+		cfg.ClientID = v
+	}
+	cfg.AutoOffsetReset = reset
+	cfg.GroupID = fmt.Sprintf("console-consumer-%d", t.s.world().Rand(fmt.Sprintf("console-consumer/%d", t.s.tools)).Intn(100000))
+	t.s.tools++
+	run := &consumerRun{t: t, topic: p.str("topic"), partition: partition, start: start, max: maxMessages, timeout: timeout, f: newFormatter(fprops)}
+	return func(host string) sim.Process {
+		run.c = client.NewConsumer(sim.Addr(host+":50000"), bootstrap, cfg, t.logger())
+		t.terminate = run.stop
+		return &client.Process{Handlers: []client.Handler{run.c}, OnStart: run.begin}
+	}
+}
+
+const consoleConsumerLogger = "org.apache.kafka.tools.consumer.ConsoleConsumer"
+
+// consumerRun is one console consumer's loop.
+type consumerRun struct {
+	t         *toolRun
+	c         *client.Consumer
+	topic     string
+	partition int32
+	start     int64
+	max       int64
+	timeout   time.Duration
+	f         *formatter
+	count     int64
+	timer     *sim.Timer
+	assigned  bool
+	done      bool
+}
+
+func (r *consumerRun) begin(env *sim.Env) {
+	r.c.OnRecords(r.onRecords)
+	r.c.OnError(func(env *sim.Env, err *client.Error) {
+		r.t.logException(client.LevelError, "Error processing message, terminating consumer process: ", consoleConsumerLogger, err.Lines())
+		r.end(0)
+	})
+	r.armTimeout(env)
+	r.assign(env)
+}
+
+// assign waits for the topic's metadata, then assigns the partition(s). The
+// console consumer subscribes to the topic; without a group coordinator the
+// simulator assigns it every partition, which is what a lone member of a
+// group gets.
+func (r *consumerRun) assign(env *sim.Env) {
+	md := r.c.Metadata()
+	md.Add(r.topic)
+	t := md.Topic(r.topic)
+	if t == nil {
+		md.Await(env, r.assign)
+		return
+	}
+	if r.assigned {
+		return
+	}
+	r.assigned = true
+	var parts []int32
+	if r.partition >= 0 {
+		if int(r.partition) >= len(t.Partitions) {
+			return // an absent partition is simply never read
+		}
+		parts = []int32{r.partition}
+	} else {
+		for i := range t.Partitions {
+			parts = append(parts, int32(i))
+		}
+	}
+	r.c.Assign(env, r.topic, parts, r.start)
+}
+
+func (r *consumerRun) armTimeout(env *sim.Env) {
+	if r.timeout < 0 {
+		return
+	}
+	r.timer.Stop()
+	r.timer = env.After(r.timeout, "console-consumer-timeout", func(env *sim.Env) {
+		if r.done {
+			return
+		}
+		r.t.logException(client.LevelError, "Error processing message, terminating consumer process: ", consoleConsumerLogger, []string{"org.apache.kafka.common.errors.TimeoutException"})
+		r.end(0)
+	})
+}
+
+func (r *consumerRun) onRecords(env *sim.Env, recs []client.ConsumerRecord) {
+	for _, rec := range recs {
+		if r.done {
+			return
+		}
+		out := r.f.format(rec)
+		r.count++
+		if out != "" {
+			for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+				r.t.println(l)
+			}
+		}
+		if r.max >= 0 && r.count >= r.max {
+			r.end(0)
+			return
+		}
+	}
+	r.armTimeout(env)
+}
+
+func (r *consumerRun) stop(env *sim.Env) { r.end(143) }
+
+// end prints the total (on stderr, from the tool's finally block) and exits.
+func (r *consumerRun) end(code int) {
+	if r.done {
+		return
+	}
+	r.done = true
+	r.c.Stop()
+	r.timer.Stop()
+	r.t.println(fmt.Sprintf("Processed a total of %d messages", r.count))
+	r.t.finish(code)
+}

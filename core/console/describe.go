@@ -1,0 +1,100 @@
+package console
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/client"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// describe prints topics in TopicCommand's format: a header line per topic
+// (non-default configs joined with commas) and a tab-led line per partition.
+// Topics are printed in name order (Kafka's order comes from a hash map).
+func (tc *topicCommand) describe(env *sim.Env, md *protocol.MetadataResponse) {
+	topics, ok := tc.matchTopics(md, true)
+	if !ok {
+		return
+	}
+	if len(topics) == 0 {
+		tc.t.finish(0)
+		return
+	}
+	live := map[int32]bool{}
+	for _, b := range md.Brokers {
+		live[b.NodeID] = true
+	}
+	tc.admin.Call(env, "describeConfigs", func() protocol.Request {
+		r := &protocol.DescribeConfigsRequest{}
+		for _, t := range topics {
+			r.Resources = append(r.Resources, protocol.DescribeConfigsResource{ResourceType: metadata.ResourceTopic, ResourceName: t.Name})
+		}
+		return r
+	}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			tc.failClient(err)
+			return
+		}
+		configs := map[string][]protocol.DescribedConfig{}
+		for _, r := range resp.(*protocol.DescribeConfigsResponse).Results {
+			configs[r.ResourceName] = r.Configs
+		}
+		for _, t := range topics {
+			tc.printTopic(t, configs[t.Name], live)
+		}
+		tc.t.finish(0)
+	})
+}
+
+func joinIDs(ids []int32) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.Itoa(int(id))
+	}
+	return strings.Join(s, ",")
+}
+
+func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.DescribedConfig, live map[int32]bool) {
+	p := tc.p
+	reports := p.has("under-replicated-partitions") || p.has("unavailable-partitions") || p.has("under-min-isr-partitions") || p.has("at-min-isr-partitions")
+	var nonDefault []string
+	minISR := 1
+	for _, c := range cfgs {
+		if c.Source != protocol.SourceDefaultConfig {
+			nonDefault = append(nonDefault, c.Name+"="+c.Value)
+		}
+		if c.Name == "min.insync.replicas" {
+			minISR, _ = strconv.Atoi(c.Value)
+		}
+	}
+	parts := slices.Clone(t.Partitions)
+	slices.SortFunc(parts, func(a, b protocol.MetadataPartition) int { return int(a.Index - b.Index) })
+	if !reports && (!p.has("topics-with-overrides") || len(nonDefault) > 0) && len(parts) > 0 {
+		tc.t.println(fmt.Sprintf("Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: %s",
+			t.Name, t.TopicID, len(parts), len(parts[0].Replicas), strings.Join(nonDefault, ",")))
+	}
+	if p.has("topics-with-overrides") {
+		return
+	}
+	for _, mp := range parts {
+		hasLeader := mp.LeaderID >= 0 && live[mp.LeaderID]
+		show := !reports ||
+			p.has("under-replicated-partitions") && len(mp.Replicas)-len(mp.ISR) > 0 ||
+			p.has("unavailable-partitions") && !hasLeader ||
+			p.has("under-min-isr-partitions") && (!hasLeader || len(mp.ISR) < minISR) ||
+			p.has("at-min-isr-partitions") && len(mp.ISR) == minISR
+		if !show {
+			continue
+		}
+		leader := "none"
+		if hasLeader {
+			leader = strconv.Itoa(int(mp.LeaderID))
+		}
+		tc.t.println(fmt.Sprintf("\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s\tElr: \tLastKnownElr: ",
+			t.Name, mp.Index, leader, joinIDs(mp.Replicas), joinIDs(mp.ISR)))
+	}
+}

@@ -1,0 +1,273 @@
+package console
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/client"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+func getOffsetsSpecs() []*optSpec {
+	return append(commonSpecs(),
+		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "HOST1:PORT1,...,HOST3:PORT3", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+		&optSpec{name: "topic-partitions", arg: requiredArg, typ: "String", argDesc: "topic1:1,topic2:0-3,topic3,topic4:5-,topic5:-3", desc: "Topic-partition rules: a topic regex, optionally with :partition or :range."},
+		&optSpec{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "Topics to query, as a regular expression (default: all)."},
+		&optSpec{name: "partitions", arg: requiredArg, typ: "String", argDesc: "partition ids", desc: "Comma-separated partition ids (default: all)."},
+		&optSpec{name: "time", arg: requiredArg, typ: "String", argDesc: "<timestamp> / -1 or latest / -2 or earliest / -3 or max-timestamp", desc: "Which offset to get.", def: "latest"},
+		&optSpec{name: "command-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Admin client properties file (not read by the simulator)."},
+		&optSpec{name: "exclude-internal-topics", desc: "Leave internal topics out."},
+	)
+}
+
+// partRule is one --topic-partitions rule.
+type partRule struct {
+	topic    *regexp.Regexp
+	from, to int64 // to exclusive; -1 = unbounded
+}
+
+func (r partRule) matches(topic string, p int32) bool {
+	return r.topic.MatchString(topic) && int64(p) >= r.from && (r.to < 0 || int64(p) < r.to)
+}
+
+var topicPartitionsRe = regexp.MustCompile(`^([^:,]*)(?::(?:([0-9]*)|(?:([0-9]*)-([0-9]*))))?$`)
+
+// getOffsetsTool is kafka-get-offsets.sh.
+func getOffsetsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	specs := getOffsetsSpecs()
+	fail := func(msg string) func(string) sim.Process {
+		t.println("Error occurred: " + msg)
+		t.finish(1)
+		return nil
+	}
+	if len(args) == 0 {
+		t.usage("An interactive shell for getting topic-partition offsets.", specs)
+		return nil
+	}
+	p, err := parseOptions(specs, args)
+	if err != nil {
+		return fail(err.Error())
+	}
+	if t.helpOrVersion(p, args, "An interactive shell for getting topic-partition offsets.", specs) {
+		return nil
+	}
+	if p.has("bootstrap-server") && !validBootstrapSyntax(p.str("bootstrap-server")) {
+		t.usage("Please provide valid host:port like host1:9091,host2:9092\n", specs)
+		return nil
+	}
+	if p.has("topic-partitions") && (p.has("topic") || p.has("partitions")) {
+		return fail("--topic-partitions cannot be used with --topic or --partitions")
+	}
+	ts, ok := parseOffsetSpec(p.str("time"))
+	if !ok {
+		return fail(fmt.Sprintf("Malformed time argument %s. Please use -1 or latest / -2 or earliest / -3 or max-timestamp, or a specified long format timestamp", p.str("time")))
+	}
+	var rules []partRule
+	if p.has("topic-partitions") {
+		for _, spec := range strings.Split(p.str("topic-partitions"), ",") {
+			m := topicPartitionsRe.FindStringSubmatch(spec)
+			if m == nil {
+				return fail("org.apache.kafka.tools.TerseException: Invalid rule specification: " + spec)
+			}
+			re, err := topicFilter(m[1])
+			if m[1] == "" {
+				re, err = regexp.Compile(".*")
+			}
+			if err != nil {
+				return fail(err.Error())
+			}
+			r := partRule{topic: re, from: 0, to: -1}
+			num := func(s string) (int64, bool) {
+				n, err := strconv.ParseInt(s, 10, 32)
+				return n, err == nil
+			}
+			switch {
+			case m[2] != "":
+				n, ok := num(m[2])
+				if !ok {
+					return fail(fmt.Sprintf("For input string: \"%s\"", m[2]))
+				}
+				r.from, r.to = n, n+1
+			case m[3] != "" || m[4] != "":
+				if m[3] != "" {
+					n, ok := num(m[3])
+					if !ok {
+						return fail(fmt.Sprintf("For input string: \"%s\"", m[3]))
+					}
+					r.from = n
+				}
+				if m[4] != "" {
+					n, ok := num(m[4])
+					if !ok {
+						return fail(fmt.Sprintf("For input string: \"%s\"", m[4]))
+					}
+					r.to = n
+				}
+			}
+			rules = append(rules, r)
+		}
+	} else {
+		re := regexp.MustCompile(".*")
+		if p.has("topic") {
+			var err error
+			if re, err = topicFilter(p.str("topic")); err != nil {
+				return fail(err.Error())
+			}
+		}
+		if parts := p.str("partitions"); parts != "" {
+			for _, s := range strings.Split(parts, ",") {
+				n, err := strconv.ParseInt(s, 10, 32)
+				if err != nil {
+					return fail("--partitions expects a comma separated list of numeric partition ids, but received: " + parts)
+				}
+				rules = append(rules, partRule{topic: re, from: n, to: n + 1})
+			}
+		} else {
+			rules = append(rules, partRule{topic: re, from: 0, to: -1})
+		}
+	}
+	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	if berr != nil {
+		return fail("Failed to create new KafkaAdminClient")
+	}
+	g := &getOffsets{t: t, rules: rules, ts: ts, excludeInternal: p.has("exclude-internal-topics")}
+	return func(host string) sim.Process {
+		cfg := client.DefaultAdminConfig()
+		cfg.ClientID = "GetOffsetShell"
+		g.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
+		return &client.Process{Handlers: []client.Handler{g.admin}, OnStart: g.run}
+	}
+}
+
+func parseOffsetSpec(s string) (int64, bool) {
+	switch s {
+	case "latest":
+		return protocol.LatestTimestamp, true
+	case "earliest":
+		return protocol.EarliestTimestamp, true
+	case "max-timestamp":
+		return protocol.MaxTimestampTimestamp, true
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < -3 {
+		return 0, false
+	}
+	return n, true
+}
+
+type getOffsets struct {
+	t               *toolRun
+	admin           *client.Admin
+	rules           []partRule
+	ts              int64
+	excludeInternal bool
+}
+
+type offsetLine struct {
+	key  string // "topic-partition", the sort key
+	text string
+}
+
+func (g *getOffsets) run(env *sim.Env) {
+	g.admin.Call(env, "listTopics", func() protocol.Request { return &protocol.MetadataRequest{} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			g.t.println("Error occurred: " + err.Error())
+			g.t.finish(1)
+			return
+		}
+		md := resp.(*protocol.MetadataResponse)
+		addrs := map[int32]sim.Addr{}
+		for _, b := range md.Brokers {
+			addrs[b.NodeID] = sim.Addr(fmt.Sprintf("%s:%d", b.Host, b.Port))
+		}
+		type target struct {
+			topic string
+			part  int32
+		}
+		byLeader := map[int32][]target{}
+		var leaders []int32
+		found := 0
+		for _, t := range md.Topics {
+			if t.ErrorCode != protocol.NONE || (g.excludeInternal && metadata.IsInternalTopic(t.Name)) {
+				continue
+			}
+			for _, mp := range t.Partitions {
+				match := false
+				for _, r := range g.rules {
+					match = match || r.matches(t.Name, mp.Index)
+				}
+				if !match {
+					continue
+				}
+				found++
+				if _, ok := byLeader[mp.LeaderID]; !ok {
+					leaders = append(leaders, mp.LeaderID)
+				}
+				byLeader[mp.LeaderID] = append(byLeader[mp.LeaderID], target{t.Name, mp.Index})
+			}
+		}
+		if found == 0 {
+			g.t.println("Error occurred: Could not match any topic-partitions with the specified filters")
+			g.t.finish(1)
+			return
+		}
+		var lines []offsetLine
+		pending := len(leaders)
+		finish := func() {
+			sort.Slice(lines, func(i, j int) bool { return lines[i].key < lines[j].key })
+			for _, l := range lines {
+				g.t.println(l.text)
+			}
+			g.t.finish(0)
+		}
+		for _, leader := range leaders {
+			targets := byLeader[leader]
+			addr, ok := addrs[leader]
+			if !ok {
+				for _, tg := range targets {
+					g.t.println(fmt.Sprintf("Skip getting offsets for topic-partition %s-%d due to error: org.apache.kafka.common.errors.LeaderNotAvailableException: There is no leader for this topic-partition as we are in the middle of a leadership election.", tg.topic, tg.part))
+				}
+				pending--
+				continue
+			}
+			build := func() protocol.Request {
+				r := &protocol.ListOffsetsRequest{ReplicaID: -1}
+				for _, tg := range targets {
+					lp := protocol.ListOffsetsPartition{Index: tg.part, CurrentLeaderEpoch: -1, Timestamp: g.ts}
+					if n := len(r.Topics); n > 0 && r.Topics[n-1].Name == tg.topic {
+						r.Topics[n-1].Partitions = append(r.Topics[n-1].Partitions, lp)
+					} else {
+						r.Topics = append(r.Topics, protocol.ListOffsetsTopic{Name: tg.topic, Partitions: []protocol.ListOffsetsPartition{lp}})
+					}
+				}
+				return r
+			}
+			g.admin.CallNode(env, "listOffsets", addr, build, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+				if err == nil {
+					for _, t := range resp.(*protocol.ListOffsetsResponse).Topics {
+						for _, pr := range t.Partitions {
+							switch {
+							case pr.ErrorCode != protocol.NONE:
+								g.t.println(fmt.Sprintf("Skip getting offsets for topic-partition %s-%d due to error: %s", t.Name, pr.Index, client.Exception(pr.ErrorCode.Exception(), pr.ErrorCode.Message())))
+							case pr.Offset >= 0:
+								lines = append(lines, offsetLine{fmt.Sprintf("%s-%d", t.Name, pr.Index), fmt.Sprintf("%s:%d:%d", t.Name, pr.Index, pr.Offset)})
+							}
+						}
+					}
+				}
+				pending--
+				if pending == 0 {
+					finish()
+				}
+			})
+		}
+		if pending == 0 {
+			finish()
+		}
+	})
+}

@@ -1,0 +1,160 @@
+package console
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"kafkascope/core/sim"
+)
+
+// toolRun is one running tool: where it prints, and how it ends.
+type toolRun struct {
+	s         *Session
+	name      string
+	host      string
+	finished  bool
+	exit      int
+	terminate func(env *sim.Env) // what SIGTERM does (shutdown hooks); nil = just exit
+}
+
+func (t *toolRun) println(line string) { t.s.print(line) }
+
+func (t *toolRun) printLines(lines []string) {
+	for _, l := range lines {
+		t.s.print(l)
+	}
+}
+
+// finish marks the tool as exited with code.
+func (t *toolRun) finish(code int) {
+	if !t.finished {
+		t.finished, t.exit = true, code
+	}
+}
+
+// job is a tool started with a trailing "&".
+type job struct {
+	id      int
+	cmdline string
+	run     *toolRun
+	status  string // "", or how it ended: Done, Exit N, Terminated
+}
+
+func (s *Session) runTool(name string, fn toolFunc, args, stdin []string, cmdline string, background bool) {
+	if background && len(s.jobs) >= MaxJobs {
+		s.printf("kafkascope: too many background jobs (limit %d); stop one with kill %%N", MaxJobs)
+		return
+	}
+	t := &toolRun{s: s, name: name}
+	build := fn(t, args, stdin)
+	if build == nil {
+		return // the tool ended while checking its arguments
+	}
+	host, err := s.cluster.SpawnClient(name, func(host string) sim.Process {
+		t.host = host
+		return build(host)
+	})
+	if err != nil {
+		s.printf("kafkascope: %v", err)
+		return
+	}
+	if background {
+		s.jobs = append(s.jobs, &job{id: s.nextJob, cmdline: cmdline, run: t})
+		s.nextJob++
+		return
+	}
+	s.run(func() bool { return t.finished }, toolTimeLimit)
+	if !t.finished {
+		s.printf("kafkascope: %s was still running after %s of simulated time and was stopped", name, sim.FormatDuration(toolTimeLimit))
+	}
+	s.cluster.StopClient(host)
+}
+
+// reapJobs reports background jobs that ended, as bash does at the next
+// prompt.
+func (s *Session) reapJobs() {
+	var live []*job
+	for i, j := range s.jobs {
+		if j.run.finished && j.status == "" {
+			j.status = "Done"
+			if j.run.exit != 0 {
+				j.status = fmt.Sprintf("Exit %d", j.run.exit)
+			}
+		}
+		if j.status != "" {
+			s.printf("[%d]%s  %-24s%s", j.id, s.jobMark(i), j.status, j.cmdline)
+			if s.cluster != nil {
+				s.cluster.StopClient(j.run.host)
+			}
+			continue
+		}
+		live = append(live, j)
+	}
+	s.jobs = live
+	if len(s.jobs) == 0 {
+		s.nextJob = 1
+	}
+}
+
+// jobMark is bash's current (+) / previous (-) job marker.
+func (s *Session) jobMark(i int) string {
+	switch i {
+	case len(s.jobs) - 1:
+		return "+"
+	case len(s.jobs) - 2:
+		return "-"
+	}
+	return " "
+}
+
+func (s *Session) cmdJobs(args []string) {
+	for i, j := range s.jobs {
+		if j.status == "" && !j.run.finished {
+			s.printf("[%d]%s  %-24s%s &", j.id, s.jobMark(i), "Running", j.cmdline)
+		}
+	}
+}
+
+// cmdKill sends SIGTERM to a job: its shutdown hooks run (a console
+// consumer prints its total), then it exits.
+func (s *Session) cmdKill(args []string) {
+	if len(args) != 1 || !strings.HasPrefix(args[0], "%") {
+		s.print("kill: usage: kill %N")
+		return
+	}
+	n, err := strconv.Atoi(args[0][1:])
+	var j *job
+	for _, cand := range s.jobs {
+		if err == nil && cand.id == n {
+			j = cand
+		}
+	}
+	if j == nil {
+		s.printf("kill: %s: no such job", args[0])
+		return
+	}
+	t := j.run
+	if !t.finished {
+		term := t.terminate
+		if term == nil {
+			term = func(*sim.Env) { t.finish(143) }
+		}
+		if err := s.world().Call(t.host, "SIGTERM", term); err == nil {
+			s.run(func() bool { return t.finished }, time.Minute)
+		}
+		t.finish(143)
+	}
+	j.status = "Terminated"
+}
+
+// stopAllJobs ends every job (the cluster is being replaced).
+func (s *Session) stopAllJobs() {
+	for _, j := range s.jobs {
+		if s.cluster != nil {
+			s.cluster.StopClient(j.run.host)
+		}
+	}
+	s.jobs, s.nextJob = nil, 1
+}

@@ -1,0 +1,154 @@
+package console
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"kafkascope/core/client"
+)
+
+// parseKeyValues reads "k=v" items as CommandLineUtils.parseKeyValueArgs
+// does: split at the first '=', a missing value is "".
+func parseKeyValues(items []string) (map[string]string, []string) {
+	m := map[string]string{}
+	var order []string
+	for _, it := range items {
+		k, v, _ := strings.Cut(it, "=")
+		if _, seen := m[k]; !seen {
+			order = append(order, k)
+		}
+		m[k] = v
+	}
+	return m, order
+}
+
+// configError is a Kafka ConfigException.
+type configError struct{ msg string }
+
+func (e *configError) Error() string { return e.msg }
+
+func invalidValue(name, value, reason string) error {
+	return &configError{fmt.Sprintf("Invalid value %s for configuration %s: %s", value, name, reason)}
+}
+
+func intProp(props map[string]string, name string, min int64, dst func(int64)) error {
+	v, ok := props[name]
+	if !ok {
+		return nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+	if err != nil {
+		return invalidValue(name, v, "Not a number of type INT")
+	}
+	if n < min {
+		return invalidValue(name, v, fmt.Sprintf("Value must be at least %d", min))
+	}
+	dst(n)
+	return nil
+}
+
+func longProp(props map[string]string, name string, min int64, dst func(int64)) error {
+	v, ok := props[name]
+	if !ok {
+		return nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil {
+		return invalidValue(name, v, "Not a number of type LONG")
+	}
+	if n < min {
+		return invalidValue(name, v, fmt.Sprintf("Value must be at least %d", min))
+	}
+	dst(n)
+	return nil
+}
+
+func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// knownProducerConfigs are ProducerConfig names the simulator accepts; the
+// ones it does not act on are accepted silently, as Kafka accepts them.
+var knownProducerConfigs = map[string]bool{
+	"acks": true, "retries": true, "retry.backoff.ms": true, "retry.backoff.max.ms": true, "request.timeout.ms": true,
+	"delivery.timeout.ms": true, "linger.ms": true, "batch.size": true, "max.block.ms": true, "client.id": true,
+	"max.in.flight.requests.per.connection": true, "enable.idempotence": true, "compression.type": true,
+	"buffer.memory": true, "send.buffer.bytes": true, "metadata.max.age.ms": true, "bootstrap.servers": true,
+	"key.serializer": true, "value.serializer": true, "partitioner.class": true, "partitioner.ignore.keys": true,
+	"transactional.id": true, "max.request.size": true,
+}
+
+// producerConfig applies producer properties to cfg, checking them as
+// ProducerConfig does. explicit lists the names the user set (for the
+// idempotence and delivery-timeout rules).
+func producerConfig(cfg *client.ProducerConfig, props map[string]string) (warnings []string, err error) {
+	if v, ok := props["acks"]; ok {
+		switch strings.TrimSpace(v) {
+		case "all", "-1":
+			cfg.Acks = -1
+		case "0":
+			cfg.Acks = 0
+		case "1":
+			cfg.Acks = 1
+		default:
+			return nil, invalidValue("acks", v, "String must be one of: all, -1, 0, 1")
+		}
+	}
+	if v, ok := props["client.id"]; ok {
+		cfg.ClientID = v
+	}
+	if v, ok := props["compression.type"]; ok && strings.TrimSpace(v) != "none" {
+		switch strings.TrimSpace(v) {
+		case "gzip", "snappy", "lz4", "zstd":
+			return nil, &configError{fmt.Sprintf("compression.type=%s is not simulated yet; use none", v)}
+		default:
+			return nil, invalidValue("compression.type", v, "String must be one of: none, gzip, snappy, lz4, zstd")
+		}
+	}
+	steps := []error{
+		intProp(props, "retries", 0, func(n int64) { cfg.Retries = int(n) }),
+		longProp(props, "retry.backoff.ms", 0, func(n int64) { cfg.RetryBackoff = ms(n) }),
+		longProp(props, "retry.backoff.max.ms", 0, func(n int64) { cfg.RetryBackoffMax = ms(n) }),
+		intProp(props, "request.timeout.ms", 0, func(n int64) { cfg.RequestTimeout = ms(n) }),
+		intProp(props, "delivery.timeout.ms", math.MinInt32, func(n int64) { cfg.DeliveryTimeout = ms(n) }),
+		intProp(props, "linger.ms", 0, func(n int64) { cfg.Linger = ms(n) }),
+		intProp(props, "batch.size", 0, func(n int64) { cfg.BatchSize = int(n) }),
+		longProp(props, "max.block.ms", 0, func(n int64) { cfg.MaxBlock = ms(n) }),
+		intProp(props, "max.in.flight.requests.per.connection", 1, func(n int64) { cfg.MaxInFlight = int(n) }),
+	}
+	for _, e := range steps {
+		if e != nil {
+			return nil, e
+		}
+	}
+	if v, ok := props["enable.idempotence"]; ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "true":
+			switch {
+			case cfg.MaxInFlight > 5:
+				return nil, &configError{"Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer."}
+			case cfg.Retries == 0:
+				return nil, &configError{"Must set retries to non-zero when using the idempotent producer."}
+			case cfg.Acks != -1:
+				return nil, &configError{"Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence."}
+			}
+		case "false":
+		default:
+			return nil, invalidValue("enable.idempotence", v, "Expected value to be either true or false")
+		}
+	}
+	if min := cfg.Linger + cfg.RequestTimeout; cfg.DeliveryTimeout < min {
+		if _, set := props["delivery.timeout.ms"]; set {
+			return nil, &configError{"delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms"}
+		}
+		cfg.DeliveryTimeout = min
+		warnings = append(warnings, fmt.Sprintf("delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms. Setting it to %d.", min.Milliseconds()))
+	}
+	for k := range props {
+		if !knownProducerConfigs[k] {
+			warnings = append(warnings, fmt.Sprintf("The configuration '%s' was supplied but isn't a known config.", k))
+		}
+	}
+	return warnings, nil
+}

@@ -1,0 +1,289 @@
+package console
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"kafkascope/core/cluster"
+	"kafkascope/core/config"
+	"kafkascope/core/sim"
+)
+
+type simCommand func(s *Session, args []string)
+
+var simCommands map[string]simCommand
+
+func init() {
+	simCommands = map[string]simCommand{
+		"cluster": (*Session).cmdCluster,
+		"broker":  (*Session).cmdBroker,
+		"network": (*Session).cmdNetwork,
+		"time":    (*Session).cmdTime,
+		"jobs":    (*Session).cmdJobs,
+		"kill":    (*Session).cmdKill,
+		"help":    (*Session).cmdHelp,
+		"ls":      (*Session).cmdLs,
+		"cat":     (*Session).cmdCat,
+		"xxd":     (*Session).cmdXxd,
+	}
+}
+
+// laterTools are Kafka tools the command language names but this build does
+// not implement yet.
+var laterTools = map[string]bool{
+	"kafka-consumer-groups": true, "kafka-configs": true, "kafka-dump-log": true,
+	"kafka-leader-election": true, "kafka-reassign-partitions": true, "kafka-metadata-quorum": true,
+	"kafka-producer-perf-test": true,
+}
+
+const helpText = `kafkascope: a simulated Kafka cluster. Commands:
+  cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]...
+  broker kill N [--power-loss]   crash broker N (with --power-loss, unflushed writes are lost)
+  broker stop N                  graceful shutdown (controlled shutdown, flush, clean exit)
+  broker start N                 restart broker N; waits until it serves again
+  network cut A B | A->B         drop traffic between two brokers (both ways, or one way)
+  network heal [A B]             undo cuts (all, or between A and B)
+  network delay N DURATION       add latency to every message to and from broker N
+  time advance DURATION          let time pass (500ms, 30s, 5m, 7d)
+  jobs, kill %N                  list and stop background commands (started with a trailing &)
+  ls, cat, xxd [--broker N] PATH look at a broker's disk (default: the first running broker)
+Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh`
+
+func (s *Session) cmdHelp([]string) {
+	for _, l := range strings.Split(helpText, "\n") {
+		s.print(l)
+	}
+}
+
+func (s *Session) needCluster(cmd string) bool {
+	if s.cluster == nil {
+		s.printf("%s: there is no cluster yet; create one with: cluster create", cmd)
+		return false
+	}
+	return true
+}
+
+func (s *Session) cmdCluster(args []string) {
+	if len(args) == 0 || args[0] != "create" {
+		s.print("usage: cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]...")
+		return
+	}
+	cfg := cluster.Config{Brokers: 3, Controllers: 1, Seed: 1, Static: config.Static{}}
+	specs := []*optSpec{
+		{name: "brokers", arg: requiredArg, typ: "Integer"},
+		{name: "controllers", arg: requiredArg, typ: "Integer"},
+		{name: "seed", arg: requiredArg, typ: "Long"},
+		{name: "config", arg: requiredArg, typ: "String"},
+	}
+	p, err := parseOptions(specs, args[1:])
+	if err != nil {
+		s.printf("cluster create: %v", err)
+		return
+	}
+	if len(p.args) > 0 {
+		s.printf("cluster create: unexpected argument %q", p.args[0])
+		return
+	}
+	for _, o := range []struct {
+		name string
+		dst  *int
+	}{{"brokers", &cfg.Brokers}, {"controllers", &cfg.Controllers}} {
+		if p.has(o.name) {
+			n, err := strconv.Atoi(p.str(o.name))
+			if err != nil {
+				s.printf("cluster create: --%s expects a number, got %q", o.name, p.str(o.name))
+				return
+			}
+			*o.dst = n
+		}
+	}
+	if p.has("seed") {
+		n, err := strconv.ParseUint(p.str("seed"), 10, 64)
+		if err != nil {
+			s.printf("cluster create: --seed expects a non-negative number, got %q", p.str("seed"))
+			return
+		}
+		cfg.Seed = n
+	}
+	for _, kv := range p.all("config") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			s.printf("cluster create: --config expects key=value, got %q", kv)
+			return
+		}
+		cfg.Static[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	if cfg.Controllers > cfg.Brokers {
+		s.printf("cluster create: --controllers %d is more than --brokers %d", cfg.Controllers, cfg.Brokers)
+		return
+	}
+	c, err := cluster.New(cfg)
+	if err != nil {
+		s.printf("cluster create: %v", err)
+		return
+	}
+	s.stopAllJobs()
+	s.cluster = c
+}
+
+// brokerID parses a broker id argument.
+func (s *Session) brokerID(cmd, arg string) (int32, bool) {
+	n, err := strconv.ParseInt(arg, 10, 32)
+	if err != nil {
+		s.printf("%s: %q is not a broker id", cmd, arg)
+		return 0, false
+	}
+	return int32(n), true
+}
+
+func (s *Session) cmdBroker(args []string) {
+	usage := "usage: broker kill N [--power-loss] | broker stop N | broker start N"
+	if len(args) < 2 {
+		s.print(usage)
+		return
+	}
+	if !s.needCluster("broker") {
+		return
+	}
+	verb := args[0]
+	id, ok := s.brokerID("broker "+verb, args[1])
+	if !ok {
+		return
+	}
+	extra := args[2:]
+	var err error
+	switch verb {
+	case "kill":
+		power := false
+		for _, a := range extra {
+			if a != "--power-loss" {
+				s.printf("broker kill: unknown option %s", a)
+				return
+			}
+			power = true
+		}
+		err = s.cluster.Kill(id, power)
+	case "stop", "start":
+		if len(extra) > 0 {
+			s.printf("broker %s: unexpected argument %s", verb, extra[0])
+			return
+		}
+		if verb == "stop" {
+			err = s.cluster.Stop(id)
+		} else if err = s.cluster.Start(id); err == nil {
+			b := s.cluster.Node(id)
+			if !s.run(func() bool { return b.Broker.State().String() == "RUNNING" }, time.Minute) {
+				return
+			}
+			if b.Broker.State().String() != "RUNNING" {
+				s.printf("broker start: broker %d started but is not serving yet (state %s)", id, b.Broker.State())
+			}
+		}
+	default:
+		s.print(usage)
+		return
+	}
+	if err != nil {
+		s.printf("broker %s: %v", verb, err)
+	}
+}
+
+func (s *Session) cmdNetwork(args []string) {
+	usage := "usage: network cut A B | network cut A->B | network heal [A B] | network delay N DURATION"
+	if len(args) == 0 {
+		s.print(usage)
+		return
+	}
+	if !s.needCluster("network") {
+		return
+	}
+	switch args[0] {
+	case "cut":
+		var a, b string
+		oneWay := false
+		switch {
+		case len(args) == 2 && strings.Contains(args[1], "->"):
+			a, b, _ = strings.Cut(args[1], "->")
+			oneWay = true
+		case len(args) == 4 && args[2] == "->":
+			a, b, oneWay = args[1], args[3], true
+		case len(args) == 3:
+			a, b = args[1], args[2]
+		default:
+			s.print(usage)
+			return
+		}
+		ida, ok1 := s.brokerID("network cut", a)
+		idb, ok2 := s.brokerID("network cut", b)
+		if ok1 && ok2 {
+			if err := s.cluster.Cut(ida, idb, oneWay); err != nil {
+				s.printf("network cut: %v", err)
+			}
+		}
+	case "heal":
+		switch len(args) {
+		case 1:
+			_ = s.cluster.Heal(0, 0, true)
+		case 3:
+			ida, ok1 := s.brokerID("network heal", args[1])
+			idb, ok2 := s.brokerID("network heal", args[2])
+			if ok1 && ok2 {
+				if err := s.cluster.Heal(ida, idb, false); err != nil {
+					s.printf("network heal: %v", err)
+				}
+			}
+		default:
+			s.print(usage)
+		}
+	case "delay":
+		if len(args) != 3 {
+			s.print(usage)
+			return
+		}
+		id, ok := s.brokerID("network delay", args[1])
+		if !ok {
+			return
+		}
+		d, err := sim.ParseDuration(args[2])
+		if err != nil {
+			s.printf("network delay: %v", err)
+			return
+		}
+		if d > time.Hour {
+			s.print("network delay: at most 1h")
+			return
+		}
+		if err := s.cluster.Delay(id, d); err != nil {
+			s.printf("network delay: %v", err)
+		}
+	default:
+		s.print(usage)
+	}
+}
+
+// MaxAdvance bounds one time advance.
+const MaxAdvance = 30 * 24 * time.Hour
+
+func (s *Session) cmdTime(args []string) {
+	if len(args) != 2 || args[0] != "advance" {
+		s.print("usage: time advance DURATION   (e.g. 500ms, 30s, 5m, 7d)")
+		return
+	}
+	if !s.needCluster("time") {
+		return
+	}
+	d, err := sim.ParseDuration(args[1])
+	if err != nil {
+		s.printf("time advance: %v", err)
+		return
+	}
+	if d > MaxAdvance {
+		s.printf("time advance: at most %s at once", sim.FormatDuration(MaxAdvance))
+		return
+	}
+	if err := s.cluster.Advance(d); err != nil {
+		s.printf("kafkascope: the simulation stopped: %v", err)
+	}
+}
+

@@ -1,0 +1,73 @@
+package console
+
+import (
+	"strings"
+
+	"kafkascope/core/client"
+	"kafkascope/core/sim"
+)
+
+// toolFunc checks a tool's arguments (printing what the real tool prints
+// when they are wrong) and returns the program to run, or nil if the tool
+// already ended.
+type toolFunc func(t *toolRun, args, stdin []string) func(host string) sim.Process
+
+var tools map[string]toolFunc
+
+func init() {
+	tools = map[string]toolFunc{
+		"kafka-topics":           topicsTool,
+		"kafka-console-producer": producerTool,
+		"kafka-console-consumer": consumerTool,
+		"kafka-get-offsets":      getOffsetsTool,
+	}
+}
+
+// KafkaVersion is the version the emulated tools report.
+const KafkaVersion = "3.8.0"
+
+// logTo returns a client logger that prints log4j lines on the terminal.
+func (t *toolRun) logger() func(level client.Level, msg, logger string) {
+	return func(level client.Level, msg, logger string) {
+		t.println(client.FormatLogLine(t.s.world().Now(), level, msg, logger))
+	}
+}
+
+// logException prints an ERROR/WARN line followed by an exception's lines.
+func (t *toolRun) logException(level client.Level, msg, logger string, exc []string) {
+	t.println(client.FormatLogLine(t.s.world().Now(), level, msg, logger))
+	t.printLines(exc)
+}
+
+// usage prints a message and the help table, as CommandLineUtils
+// .printUsageAndExit does, and ends the tool with status 1.
+func (t *toolRun) usage(msg string, specs []*optSpec) {
+	for _, l := range strings.Split(msg, "\n") {
+		t.println(l)
+	}
+	t.printLines(helpTable(specs))
+	t.finish(1)
+}
+
+// commonSpecs are the two options every Kafka tool has.
+func commonSpecs() []*optSpec {
+	return []*optSpec{
+		{name: "help", desc: "Print usage information."},
+		{name: "version", desc: "Display Kafka version."},
+	}
+}
+
+// helpOrVersion handles --help and --version; it reports whether the tool
+// ended.
+func (t *toolRun) helpOrVersion(p *parsedOpts, args []string, helpMsg string, specs []*optSpec) bool {
+	if len(args) == 0 || p.has("help") {
+		t.usage(helpMsg, specs)
+		return true
+	}
+	if p.has("version") {
+		t.println(KafkaVersion)
+		t.finish(0)
+		return true
+	}
+	return false
+}

@@ -1,0 +1,480 @@
+package console
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/client"
+	"kafkascope/core/config"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+const topicCommandLogger = "org.apache.kafka.tools.TopicCommand"
+
+func topicsSpecs() []*optSpec {
+	return append(commonSpecs(),
+		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+		&optSpec{name: "command-config", arg: requiredArg, typ: "String", argDesc: "command config property file", desc: "Admin client properties file (not read by the simulator)."},
+		&optSpec{name: "list", desc: "List all available topics."},
+		&optSpec{name: "create", desc: "Create a new topic."},
+		&optSpec{name: "delete", desc: "Delete a topic."},
+		&optSpec{name: "alter", desc: "Alter the number of partitions of a topic."},
+		&optSpec{name: "describe", desc: "List details for the given topics."},
+		&optSpec{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "The topic to create, alter, describe or delete (a regular expression for --list, --describe and --delete)."},
+		&optSpec{name: "topic-id", arg: requiredArg, typ: "String", argDesc: "topic-id", desc: "The topic id to describe."},
+		&optSpec{name: "config", arg: requiredArg, typ: "String", argDesc: "name=value", desc: "A topic config override for the topic being created."},
+		&optSpec{name: "delete-config", arg: requiredArg, typ: "String", argDesc: "name", desc: "Not supported any more: use kafka-configs.sh."},
+		&optSpec{name: "partitions", arg: requiredArg, typ: "Integer", argDesc: "# of partitions", desc: "The number of partitions for the topic being created or altered."},
+		&optSpec{name: "replication-factor", arg: requiredArg, typ: "Integer", argDesc: "replication factor", desc: "The replication factor of each partition of the topic being created."},
+		&optSpec{name: "replica-assignment", arg: requiredArg, typ: "String", argDesc: "broker_id_for_part1_replica1 : broker_id_for_part1_replica2 , broker_id_for_part2_replica1 : broker_id_for_part2_replica2 , ...", desc: "Manual replica assignment, partitions separated by commas and replicas by colons."},
+		&optSpec{name: "topics-with-overrides", desc: "With --describe: only topics that override configs."},
+		&optSpec{name: "unavailable-partitions", desc: "With --describe: only partitions whose leader is not available."},
+		&optSpec{name: "under-replicated-partitions", desc: "With --describe: only partitions whose ISR is smaller than the replica set."},
+		&optSpec{name: "under-min-isr-partitions", desc: "With --describe: only partitions whose ISR is below min.insync.replicas."},
+		&optSpec{name: "at-min-isr-partitions", desc: "With --describe: only partitions whose ISR equals min.insync.replicas."},
+		&optSpec{name: "if-exists", desc: "With --alter, --delete or --describe: do nothing if the topic does not exist."},
+		&optSpec{name: "if-not-exists", desc: "With --create: do nothing if the topic already exists."},
+		&optSpec{name: "exclude-internal", desc: "Leave internal topics out of --list and --describe."},
+		&optSpec{name: "partition-size-limit-per-response", arg: requiredArg, typ: "Integer", argDesc: "maximum number of partitions in one response", desc: "Accepted for compatibility."},
+	)
+}
+
+// topicsTool is kafka-topics.sh.
+func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	specs := topicsSpecs()
+	p, err := parseOptions(specs, args)
+	if err != nil {
+		oe := err.(*optionError)
+		t.println(oe.msg)
+		t.println(oe.class + ": " + oe.msg)
+		t.println("")
+		t.finish(1)
+		return nil
+	}
+	if len(args) == 0 {
+		t.usage("Create, delete, describe, or change a topic.", specs)
+		return nil
+	}
+	if t.helpOrVersion(p, args, "This tool helps to create, delete, describe, or change a topic.", specs) {
+		return nil
+	}
+	actions := 0
+	action := ""
+	for _, a := range []string{"list", "describe", "create", "alter", "delete"} {
+		if p.has(a) {
+			actions++
+			action = a
+		}
+	}
+	if actions != 1 {
+		t.usage("Command must include exactly one action: --list, --describe, --create, --alter or --delete", specs)
+		return nil
+	}
+	if p.has("delete-config") {
+		t.println("delete-config option is no longer supported and deprecated since version 4.0. The config will be fully removed in future releases.")
+	}
+	if action == "describe" && p.has("if-exists") && !p.has("topic") && !p.has("topic-id") {
+		t.usage("--topic or --topic-id is required to describe a topic", specs)
+		return nil
+	}
+	if (action == "create" || action == "alter" || action == "delete") && !p.has("topic") {
+		t.usage(`Missing required argument "[topic]"`, specs)
+		return nil
+	}
+	if action == "alter" && !p.has("partitions") {
+		t.usage(`Missing required argument "[partitions]"`, specs)
+		return nil
+	}
+	if msg := topicsInvalidCombination(p, action); msg != "" {
+		t.usage(msg, specs)
+		return nil
+	}
+	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	if berr != nil {
+		for _, w := range berr.warnings {
+			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
+		}
+		t.println("Failed to create new KafkaAdminClient")
+		t.println("org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient")
+		t.println("Caused by: org.apache.kafka.common.config.ConfigException: " + berr.cause)
+		t.println("")
+		t.finish(1)
+		return nil
+	}
+	tc := &topicCommand{t: t, p: p}
+	return func(host string) sim.Process {
+		tc.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, client.DefaultAdminConfig())
+		return &client.Process{Handlers: []client.Handler{tc.admin}, OnStart: func(env *sim.Env) { tc.run(env, action) }}
+	}
+}
+
+// topicsInvalidCombination applies TopicCommand's checkInvalidArgs rules in
+// their order.
+func topicsInvalidCombination(p *parsedOpts, action string) string {
+	invalidWith := func(opt string, allowed ...string) string {
+		if p.has(opt) && !slices.Contains(allowed, action) {
+			return fmt.Sprintf(`Option "[%s]" can't be used with option "[%s]"`, opt, action)
+		}
+		return ""
+	}
+	if p.has("config") && action == "alter" && p.has("bootstrap-server") {
+		return `Option combination "[[bootstrap-server], [config]]" can't be used with option "[alter]" (To alter topic configurations, the kafka-configs tool can be used.)`
+	}
+	checks := []string{
+		invalidWith("config", "create", "alter"),
+		invalidWith("partitions", "alter", "create"),
+		invalidWith("replication-factor", "create"),
+		invalidWith("replica-assignment", "alter", "create"),
+	}
+	for _, c := range checks {
+		if c != "" {
+			return c
+		}
+	}
+	if action == "create" && p.has("replica-assignment") {
+		for _, o := range []string{"partitions", "replication-factor"} {
+			if p.has(o) {
+				return fmt.Sprintf(`Option "[replica-assignment]" can't be used with option "[%s]"`, o)
+			}
+		}
+	}
+	reports := []string{"under-replicated-partitions", "under-min-isr-partitions", "at-min-isr-partitions", "unavailable-partitions"}
+	for _, r := range reports {
+		if p.has(r) {
+			if action != "describe" {
+				return fmt.Sprintf(`Option "[%s]" can't be used with option "[%s]"`, r, action)
+			}
+			if p.has("topics-with-overrides") {
+				return fmt.Sprintf(`Option "[%s]" can't be used with option "[topics-with-overrides]"`, r)
+			}
+		}
+	}
+	more := []string{
+		invalidWith("topics-with-overrides", "describe"),
+		invalidWith("if-exists", "alter", "delete", "describe"),
+		invalidWith("if-not-exists", "create"),
+		invalidWith("exclude-internal", "list", "describe"),
+	}
+	for _, c := range more {
+		if c != "" {
+			return c
+		}
+	}
+	return ""
+}
+
+// topicCommand runs one kafka-topics.sh action against the cluster.
+type topicCommand struct {
+	t     *toolRun
+	p     *parsedOpts
+	admin *client.Admin
+}
+
+// fail prints an action's error as TopicCommand.printException does: the
+// message on stdout, then the exception logged at ERROR (the simulator
+// prints no Java stack frames).
+func (tc *topicCommand) fail(class, msg string) {
+	tc.t.println("Error while executing topic command : " + msg)
+	tc.t.println(client.LogPrefix(tc.t.s.world().Now(), client.LevelError) + " " + client.Exception(class, msg))
+	tc.t.println(" (" + topicCommandLogger + ")")
+	tc.t.finish(1)
+}
+
+func (tc *topicCommand) failCode(code protocol.ErrorCode, msg string) {
+	if msg == "" {
+		msg = code.Message()
+	}
+	tc.fail(code.Exception(), msg)
+}
+
+func (tc *topicCommand) failClient(err *client.Error) { tc.fail(err.Class, err.Message) }
+
+func (tc *topicCommand) run(env *sim.Env, action string) {
+	switch action {
+	case "create":
+		tc.create(env)
+	case "list":
+		tc.withTopics(env, func(env *sim.Env, md *protocol.MetadataResponse) { tc.list(md) })
+	case "describe":
+		tc.withTopics(env, tc.describe)
+	case "alter":
+		tc.withTopics(env, tc.alter)
+	case "delete":
+		tc.withTopics(env, tc.delete)
+	}
+}
+
+// topicFilter compiles --topic as TopicCommand's include list: commas mean
+// "or", spaces and surrounding quotes are dropped, and the whole name must
+// match.
+func topicFilter(s string) (*regexp.Regexp, error) {
+	s = strings.TrimSpace(s)
+	s = strings.ReplaceAll(s, ",", "|")
+	s = strings.ReplaceAll(s, " ", "")
+	s = strings.Trim(s, `"'`)
+	re, err := regexp.Compile("^(?:" + s + ")$")
+	if err != nil {
+		return nil, fmt.Errorf("%s is an invalid regex.", s)
+	}
+	return re, nil
+}
+
+// withTopics fetches the cluster's metadata (every topic) and passes it on.
+func (tc *topicCommand) withTopics(env *sim.Env, next func(env *sim.Env, md *protocol.MetadataResponse)) {
+	tc.admin.Call(env, "listTopics", func() protocol.Request { return &protocol.MetadataRequest{} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			tc.failClient(err)
+			return
+		}
+		next(env, resp.(*protocol.MetadataResponse))
+	})
+}
+
+// matchTopics applies --topic and --exclude-internal; with a --topic that
+// matches nothing it fails (unless --if-exists) with TopicCommand's message,
+// including its literal Optional[...] wrapper.
+func (tc *topicCommand) matchTopics(md *protocol.MetadataResponse, required bool) ([]protocol.MetadataTopic, bool) {
+	var re *regexp.Regexp
+	if tc.p.has("topic") {
+		var err error
+		if re, err = topicFilter(tc.p.str("topic")); err != nil {
+			tc.fail("java.lang.RuntimeException", err.Error())
+			return nil, false
+		}
+	}
+	var out []protocol.MetadataTopic
+	for _, t := range md.Topics {
+		if t.ErrorCode != protocol.NONE || (re != nil && !re.MatchString(t.Name)) {
+			continue
+		}
+		if tc.p.has("exclude-internal") && metadata.IsInternalTopic(t.Name) {
+			continue
+		}
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b protocol.MetadataTopic) int { return strings.Compare(a.Name, b.Name) })
+	if len(out) == 0 && required && tc.p.has("topic") && !tc.p.has("if-exists") {
+		tc.fail("java.lang.IllegalArgumentException", fmt.Sprintf("Topic 'Optional[%s]' does not exist as expected", tc.p.str("topic")))
+		return nil, false
+	}
+	return out, true
+}
+
+func (tc *topicCommand) list(md *protocol.MetadataResponse) {
+	topics, ok := tc.matchTopics(md, false)
+	if !ok {
+		return
+	}
+	if len(topics) == 0 {
+		tc.t.println("")
+	}
+	for _, t := range topics {
+		tc.t.println(t.Name)
+	}
+	tc.t.finish(0)
+}
+
+// create validates on the client side as TopicCommand does, then asks the
+// cluster to create the topic.
+func (tc *topicCommand) create(env *sim.Env) {
+	p := tc.p
+	name := p.str("topic")
+	topic := protocol.CreatableTopic{Name: name, NumPartitions: -1, ReplicationFactor: -1}
+	if p.has("partitions") {
+		n, err := p.intVal("partitions", 32)
+		if err != nil {
+			tc.fail(err.(*optionError).class, err.Error())
+			return
+		}
+		topic.NumPartitions = int32(n)
+	}
+	if p.has("replication-factor") {
+		n, err := p.intVal("replication-factor", 32)
+		if err != nil {
+			tc.fail(err.(*optionError).class, err.Error())
+			return
+		}
+		if n < 1 || n > 32767 {
+			tc.fail("java.lang.IllegalArgumentException", "The replication factor must be between 1 and 32767 inclusive")
+			return
+		}
+		topic.ReplicationFactor = int16(n)
+	}
+	if s := p.str("replica-assignment"); p.has("replica-assignment") && s != "" {
+		asg, class, msg := parseReplicaAssignment(s)
+		if msg != "" {
+			tc.fail(class, msg)
+			return
+		}
+		topic.Assignments = asg
+	}
+	for _, kv := range p.all("config") {
+		parts := regexp.MustCompile(`\s*=\s*`).Split(kv, -1)
+		if len(parts) != 2 || parts[0] == "" {
+			tc.fail("java.lang.IllegalArgumentException", `requirement failed: Invalid topic config: all configs to be added must be in the format "key=val".`)
+			return
+		}
+		if err := config.ValidateTopic(parts[0], parts[1]); err != nil {
+			class := "org.apache.kafka.common.config.ConfigException"
+			if strings.HasPrefix(err.Error(), "Unknown topic config name") {
+				class = "org.apache.kafka.common.errors.InvalidConfigurationException"
+			}
+			tc.fail(class, err.Error())
+			return
+		}
+		v := parts[1]
+		topic.Configs = append(topic.Configs, protocol.ConfigEntry{Name: parts[0], Value: &v})
+	}
+	if metadata.HasCollisionChars(name) {
+		tc.t.println("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore ('_') could collide. To avoid issues it is best to use either, but not both.")
+	}
+	if p.has("partitions") && topic.NumPartitions < 1 {
+		tc.fail("java.lang.IllegalArgumentException", "The partitions must be greater than 0")
+		return
+	}
+	if name == "" {
+		tc.fail("org.apache.kafka.common.errors.InvalidTopicException", "The given topic name '' cannot be represented in a request.")
+		return
+	}
+	tc.admin.Call(env, "createTopics", func() protocol.Request {
+		return &protocol.CreateTopicsRequest{Topics: []protocol.CreatableTopic{topic}, TimeoutMs: 30000}
+	}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			tc.failClient(err)
+			return
+		}
+		r := resp.(*protocol.CreateTopicsResponse).Topics[0]
+		switch {
+		case r.ErrorCode == protocol.NONE:
+			tc.t.println("Created topic " + name + ".")
+			tc.t.finish(0)
+		case r.ErrorCode == protocol.TOPIC_ALREADY_EXISTS && p.has("if-not-exists"):
+			tc.t.finish(0)
+		default:
+			tc.failCode(r.ErrorCode, r.ErrorMessage)
+		}
+	})
+}
+
+// parseReplicaAssignment reads "1:2,2:3" as TopicCommand does.
+func parseReplicaAssignment(s string) ([][]int32, string, string) {
+	parts := strings.Split(s, ",")
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1] // Java's split drops trailing empty strings
+	}
+	var out [][]int32
+	for i, part := range parts {
+		var ids []int32
+		for _, x := range strings.Split(part, ":") {
+			n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 32)
+			if err != nil {
+				return nil, "java.lang.NumberFormatException", fmt.Sprintf("For input string: \"%s\"", strings.TrimSpace(x))
+			}
+			ids = append(ids, int32(n))
+		}
+		var dups []string
+		seen := map[int32]bool{}
+		for _, id := range ids {
+			if seen[id] && !slices.Contains(dups, fmt.Sprint(id)) {
+				dups = append(dups, fmt.Sprint(id))
+			}
+			seen[id] = true
+		}
+		if len(dups) > 0 {
+			slices.Sort(dups)
+			return nil, "org.apache.kafka.server.common.AdminCommandFailedException", "Partition replica lists may not contain duplicate entries: " + strings.Join(dups, ",")
+		}
+		if i > 0 && len(ids) != len(out[0]) {
+			s := make([]string, len(ids))
+			for j, id := range ids {
+				s[j] = fmt.Sprint(id)
+			}
+			return nil, "org.apache.kafka.server.common.AdminOperationException", fmt.Sprintf("Partition %d has different replication factor: [%s]", i, strings.Join(s, ", "))
+		}
+		out = append(out, ids)
+	}
+	return out, "", ""
+}
+
+func (tc *topicCommand) alter(env *sim.Env, md *protocol.MetadataResponse) {
+	topics, ok := tc.matchTopics(md, true)
+	if !ok {
+		return
+	}
+	if len(topics) == 0 {
+		tc.t.finish(0)
+		return
+	}
+	n, err := tc.p.intVal("partitions", 32)
+	if err != nil {
+		tc.fail(err.(*optionError).class, err.Error())
+		return
+	}
+	var asg [][]int32
+	if s := tc.p.str("replica-assignment"); tc.p.has("replica-assignment") && s != "" {
+		all, class, msg := parseReplicaAssignment(s)
+		if msg != "" {
+			tc.fail(class, msg)
+			return
+		}
+		cur := len(topics[0].Partitions)
+		if len(all) > cur {
+			asg = all[cur:]
+		}
+	}
+	req := func() protocol.Request {
+		r := &protocol.CreatePartitionsRequest{TimeoutMs: 30000}
+		for _, t := range topics {
+			r.Topics = append(r.Topics, protocol.CreatePartitionsTopic{Name: t.Name, Count: int32(n), Assignments: asg})
+		}
+		return r
+	}
+	tc.admin.Call(env, "createPartitions", req, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			tc.failClient(err)
+			return
+		}
+		for _, r := range resp.(*protocol.CreatePartitionsResponse).Results {
+			if r.ErrorCode != protocol.NONE {
+				tc.failCode(r.ErrorCode, r.ErrorMessage)
+				return
+			}
+		}
+		tc.t.finish(0)
+	})
+}
+
+func (tc *topicCommand) delete(env *sim.Env, md *protocol.MetadataResponse) {
+	topics, ok := tc.matchTopics(md, true)
+	if !ok {
+		return
+	}
+	if len(topics) == 0 {
+		tc.t.finish(0)
+		return
+	}
+	tc.admin.Call(env, "deleteTopics", func() protocol.Request {
+		r := &protocol.DeleteTopicsRequest{TimeoutMs: 30000}
+		for _, t := range topics {
+			r.TopicNames = append(r.TopicNames, t.Name)
+		}
+		return r
+	}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			tc.failClient(err)
+			return
+		}
+		for _, r := range resp.(*protocol.DeleteTopicsResponse).Responses {
+			if r.ErrorCode != protocol.NONE {
+				tc.failCode(r.ErrorCode, r.ErrorMessage)
+				return
+			}
+		}
+		tc.t.finish(0)
+	})
+}

@@ -1,0 +1,253 @@
+package console
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Transcript is a parsed transcript file: a terminal session with narration,
+// used as a scenario and as a test.
+type Transcript struct {
+	Title, TitleKo string
+	Steps          []*Step
+	chunks         []chunk // the file in order, for rewriting
+}
+
+// Step is one narrated step: its paragraph in English and Korean, and the
+// commands it runs.
+type Step struct {
+	Text, TextKo string
+	Commands     []*Command
+}
+
+// Command is one "$ " line with its standard input ("> " lines) and the
+// output the transcript expects.
+type Command struct {
+	Line     int // 1-based line of the "$ "
+	Cmd      string
+	Stdin    []string
+	Expected []string
+}
+
+// chunk is either literal lines or a command.
+type chunk struct {
+	lines []string
+	cmd   *Command
+}
+
+// MaxTranscriptLines bounds a transcript file.
+const MaxTranscriptLines = 200000
+
+// ParseTranscript reads a transcript. Lines starting with "#" are comments
+// only where no output is being read: in the header, and between a "## "
+// step and its first "$ ".
+func ParseTranscript(text string) (*Transcript, error) {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	if len(lines) > MaxTranscriptLines {
+		return nil, fmt.Errorf("transcript too long (%d lines, limit %d)", len(lines), MaxTranscriptLines)
+	}
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		lines = lines[:n-1]
+	}
+	tr := &Transcript{}
+	var step *Step
+	var lit []string
+	var cur *Command
+	readingOutput := false
+	flushLit := func() {
+		if len(lit) > 0 {
+			tr.chunks = append(tr.chunks, chunk{lines: lit})
+			lit = nil
+		}
+	}
+	endCommand := func() {
+		if cur != nil {
+			for len(cur.Expected) > 0 && strings.TrimRight(cur.Expected[len(cur.Expected)-1], " \t") == "" {
+				lit = append([]string{""}, lit...)
+				cur.Expected = cur.Expected[:len(cur.Expected)-1]
+			}
+			tr.chunks = append(tr.chunks, chunk{cmd: cur})
+			cur = nil
+		}
+		readingOutput = false
+	}
+	paragraph := false
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "$ ") || l == "$":
+			if cur != nil {
+				trailing := 0
+				for j := len(cur.Expected) - 1; j >= 0 && strings.TrimRight(cur.Expected[j], " \t") == ""; j-- {
+					trailing++
+				}
+				endCommand()
+				_ = trailing
+			}
+			flushLit()
+			if step == nil {
+				step = &Step{}
+				tr.Steps = append(tr.Steps, step)
+			}
+			cur = &Command{Line: i + 1, Cmd: strings.TrimPrefix(strings.TrimPrefix(l, "$"), " ")}
+			step.Commands = append(step.Commands, cur)
+			readingOutput = true
+			paragraph = false
+		case readingOutput && strings.HasPrefix(l, "> ") && len(cur.Expected) == 0:
+			cur.Stdin = append(cur.Stdin, strings.TrimPrefix(l, "> "))
+		case readingOutput && l == ">" && len(cur.Expected) == 0:
+			cur.Stdin = append(cur.Stdin, "")
+		case strings.HasPrefix(l, "## ") || l == "##":
+			endCommand()
+			text := strings.TrimPrefix(strings.TrimPrefix(l, "##"), " ")
+			if !paragraph {
+				step = &Step{}
+				tr.Steps = append(tr.Steps, step)
+				paragraph = true
+			}
+			if ko, ok := strings.CutPrefix(text, "ko: "); ok {
+				step.TextKo = joinPara(step.TextKo, ko)
+			} else {
+				step.Text = joinPara(step.Text, text)
+			}
+			lit = append(lit, l)
+		case readingOutput:
+			cur.Expected = append(cur.Expected, l)
+		default:
+			if strings.HasPrefix(l, "#") && step == nil {
+				if v, ok := strings.CutPrefix(l, "# title: "); ok {
+					tr.Title = strings.TrimSpace(v)
+				} else if v, ok := strings.CutPrefix(l, "# title.ko: "); ok {
+					tr.TitleKo = strings.TrimSpace(v)
+				}
+			}
+			if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "#") {
+				return nil, fmt.Errorf("line %d: expected a command (\"$ \"), a step (\"## \") or a comment (\"# \"), got %q", i+1, l)
+			}
+			lit = append(lit, l)
+			paragraph = false
+		}
+	}
+	endCommand()
+	flushLit()
+	return tr, nil
+}
+
+func joinPara(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
+}
+
+// Commands lists every command in order.
+func (tr *Transcript) Commands() []*Command {
+	var out []*Command
+	for _, s := range tr.Steps {
+		out = append(out, s.Commands...)
+	}
+	return out
+}
+
+// Mismatch describes a command whose output differs from the transcript.
+type Mismatch struct {
+	Cmd    *Command
+	Actual []string
+}
+
+// Run executes the transcript in a fresh session and returns every
+// command's actual output (in order) and the mismatches.
+func (tr *Transcript) Run() ([][]string, []Mismatch) {
+	s := NewSession()
+	var outs [][]string
+	var bad []Mismatch
+	for _, c := range tr.Commands() {
+		out := s.Exec(c.Cmd, c.Stdin)
+		outs = append(outs, out)
+		if !MatchOutput(c.Expected, out) {
+			bad = append(bad, Mismatch{Cmd: c, Actual: out})
+		}
+	}
+	return outs, bad
+}
+
+// Render writes the transcript back with the given outputs in place of the
+// expected ones (nil keeps a command's expected output).
+func (tr *Transcript) Render(outputs map[*Command][]string) string {
+	var b strings.Builder
+	for _, ch := range tr.chunks {
+		for _, l := range ch.lines {
+			b.WriteString(l + "\n")
+		}
+		if c := ch.cmd; c != nil {
+			b.WriteString("$ " + c.Cmd + "\n")
+			for _, in := range c.Stdin {
+				b.WriteString("> " + in + "\n")
+			}
+			out := c.Expected
+			if o, ok := outputs[c]; ok {
+				out = o
+			}
+			for _, l := range trimTrailingBlank(out) {
+				b.WriteString(strings.TrimRight(l, " \t") + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+func trimTrailingBlank(lines []string) []string {
+	for len(lines) > 0 && strings.TrimRight(lines[len(lines)-1], " \t") == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// MatchOutput compares actual output with expected lines: trailing
+// whitespace and trailing blank lines do not count; "{{*}}" matches any run
+// of characters within a line; a line that is only "{{...}}" matches any
+// number of lines.
+func MatchOutput(expected, actual []string) bool {
+	exp := trimTrailingBlank(expected)
+	act := trimTrailingBlank(actual)
+	pats := make([]*regexp.Regexp, len(exp))
+	for i, e := range exp {
+		e = strings.TrimRight(e, " \t")
+		if strings.Contains(e, "{{*}}") {
+			parts := strings.Split(e, "{{*}}")
+			for j := range parts {
+				parts[j] = regexp.QuoteMeta(parts[j])
+			}
+			pats[i] = regexp.MustCompile("^" + strings.Join(parts, ".*") + "$")
+		}
+	}
+	// memo[i][j]: exp[i:] matches act[j:]
+	memo := map[[2]int]bool{}
+	var match func(i, j int) bool
+	match = func(i, j int) bool {
+		key := [2]int{i, j}
+		if v, ok := memo[key]; ok {
+			return v
+		}
+		var r bool
+		switch {
+		case i == len(exp):
+			r = j == len(act)
+		case strings.TrimSpace(exp[i]) == "{{...}}":
+			r = match(i+1, j) || (j < len(act) && match(i, j+1))
+		case j == len(act):
+			r = false
+		default:
+			a := strings.TrimRight(act[j], " \t")
+			e := strings.TrimRight(exp[i], " \t")
+			ok := a == e
+			if pats[i] != nil {
+				ok = pats[i].MatchString(a)
+			}
+			r = ok && match(i+1, j+1)
+		}
+		memo[key] = r
+		return r
+	}
+	return match(0, 0)
+}
