@@ -30,7 +30,12 @@ func (b *Broker) loadLogs(env *sim.Env) error {
 			return err
 		}
 	}
-	for _, name := range []string{storage.RecoveryPointCheckpoint, storage.LogStartOffsetCheckpoint, storage.ReplicationOffsetCheckpoint} {
+	// The directory lock a running broker holds (removed on clean shutdown),
+	// and the checkpoint files, created empty at startup.
+	if err := d.WriteFile(b.file(storage.LockFile), nil); err != nil {
+		return err
+	}
+	for _, name := range []string{storage.RecoveryPointCheckpoint, storage.LogStartOffsetCheckpoint, storage.ReplicationOffsetCheckpoint, storage.CleanerOffsetCheckpoint} {
 		if !d.Exists(b.file(name)) {
 			if err := d.WriteFileDurable(b.file(name), nil); err != nil {
 				return err
@@ -139,6 +144,7 @@ func (b *Broker) writeCheckpoints() {
 }
 
 func (b *Broker) writeCleanShutdownFile() {
+	_ = b.cfg.Disk.Remove(b.file(storage.LockFile))
 	b.mustWrite(storage.CleanShutdownFile, []byte(fmt.Sprintf(`{"version":0,"brokerEpoch":%d}`, b.brokerEpoch)))
 }
 

@@ -67,7 +67,8 @@ func (s *Session) runTool(name string, fn toolFunc, args, stdin []string, cmdlin
 	}
 	s.run(func() bool { return t.finished }, toolTimeLimit)
 	if !t.finished {
-		s.printf("kafkascope: %s was still running after %s of simulated time and was stopped", name, sim.FormatDuration(toolTimeLimit))
+		s.printf("kafkascope: %s.sh was still running after %s of simulated time; stopping it as Ctrl-C would (give it an end such as --max-messages or --timeout-ms, or run it in the background with &)", name, sim.FormatDuration(toolTimeLimit))
+		s.interrupt(t)
 	}
 	s.cluster.StopClient(host)
 }
@@ -135,18 +136,28 @@ func (s *Session) cmdKill(args []string) {
 		s.printf("kill: %s: no such job", args[0])
 		return
 	}
-	t := j.run
-	if !t.finished {
-		term := t.terminate
-		if term == nil {
-			term = func(*sim.Env) { t.finish(143) }
-		}
-		if err := s.world().Call(t.host, "SIGTERM", term); err == nil {
-			s.run(func() bool { return t.finished }, time.Minute)
-		}
-		t.finish(143)
+	if s.interrupt(j.run) {
+		j.status = "Terminated"
 	}
-	j.status = "Terminated"
+}
+
+// interrupt delivers SIGTERM to a running tool: its shutdown hooks run
+// (a console consumer prints its total, a producer flushes), then it exits.
+// It reports whether the signal ended the tool (false if it had already
+// finished on its own).
+func (s *Session) interrupt(t *toolRun) bool {
+	if t.finished {
+		return false
+	}
+	term := t.terminate
+	if term == nil {
+		term = func(*sim.Env) { t.finish(143) }
+	}
+	if err := s.world().Call(t.host, "SIGTERM", term); err == nil {
+		s.run(func() bool { return t.finished }, time.Minute)
+	}
+	t.finish(143)
+	return t.exit == 143
 }
 
 // stopAllJobs ends every job (the cluster is being replaced).

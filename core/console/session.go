@@ -15,7 +15,7 @@ const (
 	MaxJobs          = 32
 	MaxCommandLength = 64 * 1024
 	MaxStdinLines    = 100000
-	toolTimeLimit    = 30 * time.Minute // a tool that has not finished by then is stopped
+	toolTimeLimit    = 5 * time.Minute // a foreground tool still running then is stopped as Ctrl-C would
 )
 
 // Session is one terminal attached to one simulated cluster.

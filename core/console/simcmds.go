@@ -16,16 +16,17 @@ var simCommands map[string]simCommand
 
 func init() {
 	simCommands = map[string]simCommand{
-		"cluster": (*Session).cmdCluster,
-		"broker":  (*Session).cmdBroker,
-		"network": (*Session).cmdNetwork,
-		"time":    (*Session).cmdTime,
-		"jobs":    (*Session).cmdJobs,
-		"kill":    (*Session).cmdKill,
-		"help":    (*Session).cmdHelp,
-		"ls":      (*Session).cmdLs,
-		"cat":     (*Session).cmdCat,
-		"xxd":     (*Session).cmdXxd,
+		"cluster":  (*Session).cmdCluster,
+		"broker":   (*Session).cmdBroker,
+		"network":  (*Session).cmdNetwork,
+		"time":     (*Session).cmdTime,
+		"jobs":     (*Session).cmdJobs,
+		"kill":     (*Session).cmdKill,
+		"help":     (*Session).cmdHelp,
+		"ls":       (*Session).cmdLs,
+		"cat":      (*Session).cmdCat,
+		"xxd":      (*Session).cmdXxd,
+		"replicas": (*Session).cmdReplicas,
 	}
 }
 
@@ -48,6 +49,7 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   time advance DURATION          let time pass (500ms, 30s, 5m, 7d)
   jobs, kill %N                  list and stop background commands (started with a trailing &)
   ls, cat, xxd [--broker N] PATH look at a broker's disk (default: the first running broker)
+  replicas TOPIC-PARTITION       every replica of a partition: LEO, HW, epochs and records
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh`
 
 func (s *Session) cmdHelp([]string) {
@@ -286,4 +288,3 @@ func (s *Session) cmdTime(args []string) {
 		s.printf("kafkascope: the simulation stopped: %v", err)
 	}
 }
-

@@ -293,17 +293,14 @@ func (tc *topicCommand) create(env *sim.Env) {
 		}
 		topic.NumPartitions = int32(n)
 	}
+	rf := int64(-1)
 	if p.has("replication-factor") {
 		n, err := p.intVal("replication-factor", 32)
 		if err != nil {
 			tc.fail(err.(*optionError).class, err.Error())
 			return
 		}
-		if n < 1 || n > 32767 {
-			tc.fail("java.lang.IllegalArgumentException", "The replication factor must be between 1 and 32767 inclusive")
-			return
-		}
-		topic.ReplicationFactor = int16(n)
+		rf = n
 	}
 	if s := p.str("replica-assignment"); p.has("replica-assignment") && s != "" {
 		asg, class, msg := parseReplicaAssignment(s)
@@ -332,6 +329,13 @@ func (tc *topicCommand) create(env *sim.Env) {
 	}
 	if metadata.HasCollisionChars(name) {
 		tc.t.println("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore ('_') could collide. To avoid issues it is best to use either, but not both.")
+	}
+	if p.has("replication-factor") {
+		if rf < 1 || rf > 32767 {
+			tc.fail("java.lang.IllegalArgumentException", "The replication factor must be between 1 and 32767 inclusive")
+			return
+		}
+		topic.ReplicationFactor = int16(rf)
 	}
 	if p.has("partitions") && topic.NumPartitions < 1 {
 		tc.fail("java.lang.IllegalArgumentException", "The partitions must be greater than 0")

@@ -76,14 +76,7 @@ func ParseTranscript(text string) (*Transcript, error) {
 	for i, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "$ ") || l == "$":
-			if cur != nil {
-				trailing := 0
-				for j := len(cur.Expected) - 1; j >= 0 && strings.TrimRight(cur.Expected[j], " \t") == ""; j-- {
-					trailing++
-				}
-				endCommand()
-				_ = trailing
-			}
+			endCommand()
 			flushLit()
 			if step == nil {
 				step = &Step{}
@@ -182,7 +175,11 @@ func (tr *Transcript) Render(outputs map[*Command][]string) string {
 		if c := ch.cmd; c != nil {
 			b.WriteString("$ " + c.Cmd + "\n")
 			for _, in := range c.Stdin {
-				b.WriteString("> " + in + "\n")
+				if in == "" {
+					b.WriteString(">\n")
+				} else {
+					b.WriteString("> " + in + "\n")
+				}
 			}
 			out := c.Expected
 			if o, ok := outputs[c]; ok {

@@ -15,6 +15,8 @@ const (
 	LogStartOffsetCheckpoint    = "log-start-offset-checkpoint"
 	MetaProperties              = "meta.properties"
 	CleanShutdownFile           = ".kafka_cleanshutdown"
+	LockFile                    = ".lock"
+	CleanerOffsetCheckpoint     = "cleaner-offset-checkpoint"
 	LeaderEpochCheckpointFile   = "leader-epoch-checkpoint"
 	PartitionMetadataFile       = "partition.metadata"
 )
@@ -84,9 +86,10 @@ func DecodeOffsetCheckpoint(data []byte) (map[TopicPartition]int64, error) {
 	return out, nil
 }
 
-// EncodePartitionMetadata renders partition.metadata.
+// EncodePartitionMetadata renders partition.metadata (Kafka writes no final
+// newline).
 func EncodePartitionMetadata(topicID string) []byte {
-	return []byte("version: 0\ntopic_id: " + topicID + "\n")
+	return []byte("version: 0\ntopic_id: " + topicID)
 }
 
 // DecodePartitionMetadata returns the topic id in a partition.metadata file.

@@ -1,0 +1,58 @@
+package scenario
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"kafkascope/core/console"
+)
+
+//go:embed scenarios/*.txt
+var files embed.FS
+
+// Scenario is one built-in scenario.
+type Scenario struct {
+	ID         string // file name without .txt, e.g. "03-high-watermark"
+	Transcript *console.Transcript
+	Source     string
+}
+
+// All returns every built-in scenario, in file-name order.
+func All() ([]*Scenario, error) {
+	names, err := fs.Glob(files, "scenarios/*.txt")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []*Scenario
+	for _, n := range names {
+		data, err := files.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		tr, err := console.ParseTranscript(string(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		id := strings.TrimSuffix(strings.TrimPrefix(n, "scenarios/"), ".txt")
+		out = append(out, &Scenario{ID: id, Transcript: tr, Source: string(data)})
+	}
+	return out, nil
+}
+
+// Get returns one scenario by id.
+func Get(id string) (*Scenario, error) {
+	all, err := All()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range all {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("no scenario %q", id)
+}
