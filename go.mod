@@ -3,6 +3,9 @@ module kafkascope
 go 1.26.0
 
 require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/chromedp/chromedp v0.23.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/hack-pad/safejs v0.1.0 // indirect
 	github.com/twmb/franz-go/pkg/kmsg v1.15.0 // indirect
 )

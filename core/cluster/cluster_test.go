@@ -11,7 +11,7 @@ import (
 	"kafkascope/core/sim"
 )
 
-func newCluster(t *testing.T, static config.Static) *Cluster {
+func newCluster(t testing.TB, static config.Static) *Cluster {
 	t.Helper()
 	c, err := New(Config{Brokers: 3, Seed: 1, Static: static})
 	if err != nil {
@@ -20,7 +20,7 @@ func newCluster(t *testing.T, static config.Static) *Cluster {
 	return c
 }
 
-func createTopic(t *testing.T, c *Cluster, name string, partitions int32, rf int16) {
+func createTopic(t testing.TB, c *Cluster, name string, partitions int32, rf int16) {
 	t.Helper()
 	var result *protocol.CreateTopicsResponse
 	var failure *client.Error
@@ -54,7 +54,7 @@ func createTopic(t *testing.T, c *Cluster, name string, partitions int32, rf int
 	}
 }
 
-func produce(t *testing.T, c *Cluster, topic string, acks int16, values ...string) []string {
+func produce(t testing.TB, c *Cluster, topic string, acks int16, values ...string) []string {
 	t.Helper()
 	cfg := client.DefaultProducerConfig()
 	cfg.ClientID = "test-producer"
