@@ -21,7 +21,7 @@ func consumerSpecs() []*optSpec {
 		&optSpec{name: "max-messages", arg: requiredArg, typ: "Integer", argDesc: "num_messages", desc: "Exit after this many messages."},
 		&optSpec{name: "timeout-ms", arg: requiredArg, typ: "Long", argDesc: "timeout_ms", desc: "Exit when no message arrives for this long."},
 		&optSpec{name: "group", arg: requiredArg, typ: "String", argDesc: "consumer group id", desc: "The consumer group id (consumer groups are not simulated yet)."},
-		&optSpec{name: "property", arg: requiredArg, typ: "String", argDesc: "prop", desc: "Formatter properties: print.timestamp, print.key, print.value, print.partition, print.offset, print.headers, key.separator, line.separator, null.literal."},
+		&optSpec{name: "property", arg: requiredArg, typ: "String", argDesc: "prop", desc: "Formatter properties: print.timestamp, print.key, print.value, print.partition, print.offset, print.epoch, print.headers, key.separator, line.separator, null.literal."},
 		&optSpec{name: "consumer-property", arg: requiredArg, typ: "String", argDesc: "consumer_prop", desc: "A consumer config as key=value."},
 		&optSpec{name: "consumer.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Consumer config file (not read by the simulator)."},
 		&optSpec{name: "formatter", arg: requiredArg, typ: "String", argDesc: "class", desc: "Only the default formatter is simulated.", def: "org.apache.kafka.tools.consumer.DefaultMessageFormatter"},
@@ -36,7 +36,7 @@ func consumerSpecs() []*optSpec {
 
 // formatter is DefaultMessageFormatter.
 type formatter struct {
-	timestamp, key, value, partition, offset, headers bool
+	timestamp, key, value, partition, offset, headers, delivery, epoch bool
 	keySep, lineSep, headersSep, nullLiteral          string
 }
 
@@ -57,6 +57,7 @@ func newFormatter(props map[string]string) *formatter {
 	return &formatter{
 		timestamp: b("print.timestamp", false), key: b("print.key", false), value: b("print.value", true),
 		partition: b("print.partition", false), offset: b("print.offset", false), headers: b("print.headers", false),
+		delivery: b("print.delivery", false), epoch: b("print.epoch", false),
 		keySep: s("key.separator", "\t"), lineSep: s("line.separator", "\n"), headersSep: s("headers.separator", ","),
 		nullLiteral: s("null.literal", "null"),
 	}
@@ -74,6 +75,15 @@ func (f *formatter) format(r client.ConsumerRecord) string {
 	}
 	if f.offset {
 		fields = append(fields, fmt.Sprintf("Offset:%d", r.Offset))
+	}
+	if f.delivery {
+		fields = append(fields, "Delivery:NOT_PRESENT") // only share-group records carry a delivery count
+	}
+	if f.epoch {
+		// The record's batch leader epoch. (Kafka 4.0's console consumer drops
+		// it when it re-wraps records and prints Epoch:NOT_PRESENT; the
+		// simulator prints the value the formatter is meant to show.)
+		fields = append(fields, fmt.Sprintf("Epoch:%d", r.LeaderEpoch))
 	}
 	if f.headers {
 		if len(r.Headers) == 0 {

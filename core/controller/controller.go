@@ -75,11 +75,20 @@ func New(cfg Config) *Controller {
 func (c *Controller) Start(env *sim.Env) {
 	c.placer = stripedPlacer{rnd: env.Rand(fmt.Sprintf("controller-%d/placement", c.cfg.NodeID))}
 	c.ids = env.Rand(fmt.Sprintf("controller-%d/ids", c.cfg.NodeID))
-	c.epoch = 1
+	c.epoch++ // a restarted voter starts a new epoch
 	c.running = true
-	if len(c.log) == 0 {
+	c.parked = nil
+	c.expiry = nil
+	// A new active controller gives every registered broker a fresh session:
+	// it cannot know when they last heartbeated to its predecessor.
+	c.sessions = map[int32]*session{}
+	for _, id := range c.image.BrokerIDs() {
+		c.sessions[id] = &session{lastContact: env.Now()}
+	}
+	if len(c.log) == 0 && c.logStart == 0 {
 		c.appendRecords(env, &metadata.FeatureLevelRecord{Name: "metadata.version", FeatureLevel: MetadataVersionLevel})
 	}
+	c.scheduleExpiry(env)
 	env.Note("controller %d became the active controller (epoch %d)", c.cfg.NodeID, c.epoch)
 	c.scheduleNoOp(env)
 }
