@@ -26,13 +26,19 @@ func (n *Node) Start(env *sim.Env) {
 	n.Broker.Start(env)
 }
 
-// Receive implements sim.Process: the port picks the listener.
+// Receive implements sim.Process: the port picks the listener. Nothing
+// listens on any other port: the connection is refused.
 func (n *Node) Receive(env *sim.Env, e *sim.Envelope) {
-	if n.Controller != nil && portOf(e.To) == broker.ControllerPort {
+	switch port := portOf(e.To); {
+	case port == broker.ControllerPort && n.Controller != nil:
 		n.Controller.Receive(env, e)
-		return
+	case port == broker.BrokerPort:
+		n.Broker.Receive(env, e)
+	default:
+		if _, isReset := e.Msg.(*sim.Disconnected); !isReset {
+			env.Send(e.To, e.From, &sim.Disconnected{Peer: e.To, Request: e.Msg})
+		}
 	}
-	n.Broker.Receive(env, e)
 }
 
 func portOf(a sim.Addr) int {

@@ -293,6 +293,10 @@ func (r *consumerRun) begin(env *sim.Env) {
 		r.t.logException(client.LevelError, "Error processing message, terminating consumer process: ", consoleConsumerLogger, err.Lines())
 		r.end(0)
 	})
+	if r.max == 0 {
+		r.end(0) // the tool's loop runs while count < max-messages
+		return
+	}
 	r.armTimeout(env)
 	r.assign(env)
 }

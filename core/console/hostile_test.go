@@ -1,0 +1,93 @@
+package console
+
+import (
+	"strings"
+	"testing"
+)
+
+// Whatever is typed, the session answers with text and keeps working: no
+// panic, no lost cluster.
+func TestHostileInputNeverBreaksTheSession(t *testing.T) {
+	s := NewSession()
+	s.Exec("cluster create", nil)
+	s.Exec("kafka-topics.sh --create --topic t --partitions 2 --replication-factor 3", nil)
+	inputs := []string{
+		"", "   ", "&", "& &", "'", `"`, `\`, "$", "#", "--", "-", "--help", "kafka-topics.sh --", "kafka-topics.sh -",
+		strings.Repeat("a", 70000), "kafka-topics.sh " + strings.Repeat("--list ", 5000),
+		"kafka-topics.sh --create --topic ü --partitions 1", "kafka-topics.sh --create --topic " + strings.Repeat("x", 300),
+		"kafka-topics.sh --create --topic big --partitions 99999999999", "kafka-topics.sh --create --topic big --partitions 5000",
+		"kafka-topics.sh --create --topic big --replication-factor -1", "kafka-topics.sh --alter --topic t --partitions -5",
+		"kafka-topics.sh --describe --topic '['", "kafka-topics.sh --list --topic '(?<x>a)'",
+		"kafka-topics.sh --create --topic q --config =", "kafka-topics.sh --create --topic q --replica-assignment ,,,",
+		"kafka-topics.sh --create --topic q --replica-assignment :", "kafka-topics.sh --create --topic q --replica-assignment ''",
+		"kafka-console-consumer.sh --topic t --partition -1 --max-messages 0",
+		"kafka-console-consumer.sh --topic t --max-messages -5 --timeout-ms 10",
+		"kafka-console-consumer.sh --topic t --timeout-ms -1 --max-messages 0",
+		"kafka-console-consumer.sh --topic t --offset 99999999999999999999 --partition 0",
+		"kafka-console-consumer.sh --topic '' --timeout-ms 100",
+		"kafka-console-producer.sh --topic '' ", "kafka-console-producer.sh --topic t --property key.separator= --property parse.key=true",
+		"kafka-console-producer.sh --topic t --compression-codec", "kafka-console-producer.sh --topic t --timeout -1",
+		"kafka-console-producer.sh --topic t --producer-property retries=-1", "kafka-console-producer.sh --topic t --producer-property batch.size=0",
+		"kafka-console-producer.sh --topic t --producer-property linger.ms=999999999999",
+		"kafka-get-offsets.sh --topic-partitions ::::", "kafka-get-offsets.sh --topic-partitions t:99999999999",
+		"kafka-get-offsets.sh --time -9", "kafka-get-offsets.sh --bootstrap-server ,",
+		"broker kill -1", "broker start 99999999999999", "broker stop 0", "network cut ->", "network cut 1->",
+		"network delay 1 99999999999999999999h", "time advance 1e9s", "time advance 0", "kill %", "kill %-1", "jobs extra",
+		"ls /", "ls ../../..", "cat /", "xxd /etc/passwd", "ls --broker", "ls --broker=x", "replicas --", "replicas t-99999999999",
+		"cluster", "cluster create --config", "cluster create --config =", "cluster create --brokers -3",
+		"kafka-topics.sh --bootstrap-server localhost:99999999 --list", "kafka-topics.sh --bootstrap-server :9092 --list",
+		"kafka-topics.sh --bootstrap-server kafka-1:notaport --list", "kafka-topics.sh --bootstrap-server kafka-2:1234 --list",
+	}
+	for _, in := range inputs {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("input %.80q panicked: %v", in, r)
+				}
+			}()
+			stdin := []string{"k:v", "", strings.Repeat("z", 5000)}
+			s.Exec(in, stdin)
+		}()
+	}
+	if s.Cluster() == nil || s.Cluster().World.Err() != nil {
+		t.Fatalf("the cluster did not survive: %v", s.Cluster().World.Err())
+	}
+	out := s.Exec("kafka-topics.sh --describe --topic t", nil)
+	if len(out) != 3 || !strings.HasPrefix(out[0], "Topic: t\t") {
+		t.Fatalf("the session stopped working: %q", out)
+	}
+}
+
+func FuzzSplitWords(f *testing.F) {
+	for _, s := range []string{`a "b c" 'd'`, `x\ y`, `"unterminated`, `'`, `--property key.separator=" => "`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		words, err := splitWords(s)
+		if err == nil {
+			for _, w := range words {
+				if w == "" && !strings.ContainsAny(s, `"'`) {
+					t.Fatalf("empty word from %q", s)
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseTranscript(f *testing.F) {
+	f.Add("# title: x\n## step\n## ko: 단계\n$ cmd\n> in\nout\n")
+	f.Add("$ a\n$ b\n\n\n## c\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		tr, err := ParseTranscript(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseTranscript(tr.Render(nil))
+		if err != nil {
+			t.Fatalf("render of a parsed transcript does not parse: %v", err)
+		}
+		if len(back.Commands()) != len(tr.Commands()) {
+			t.Fatalf("render changed the command count: %d vs %d", len(back.Commands()), len(tr.Commands()))
+		}
+	})
+}
