@@ -37,7 +37,7 @@ func consumerSpecs() []*optSpec {
 // formatter is DefaultMessageFormatter.
 type formatter struct {
 	timestamp, key, value, partition, offset, headers, delivery, epoch bool
-	keySep, lineSep, headersSep, nullLiteral          string
+	keySep, lineSep, headersSep, nullLiteral                           string
 }
 
 func newFormatter(props map[string]string) *formatter {
