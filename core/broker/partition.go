@@ -48,6 +48,10 @@ type replicaState struct {
 	brokerEpoch                 int64
 }
 
+// neverCaughtUp is a lastCaughtUpTime so far in the past that
+// replica.lag.time.max.ms can never cover it.
+const neverCaughtUp sim.Time = -1 << 62
+
 func newPartition(b *Broker, tp storage.TopicPartition, log *storage.Log) *Partition {
 	p := &Partition{b: b, tp: tp, log: log, leader: metadata.NoLeader, followers: map[int32]*replicaState{}}
 	if id, err := metadata.ParseUuid(log.TopicID()); err == nil {
@@ -131,7 +135,9 @@ func (p *Partition) makeLeader(env *sim.Env, st *metadata.PartitionState) {
 		if r == p.b.cfg.NodeID {
 			continue
 		}
-		rs := &replicaState{logEndOffset: -1, lastFetchLeaderLogEndOffset: -1, brokerEpoch: -1}
+		// ISR members count as caught up from now; the others as never
+		// (Kafka uses time 0, the Unix epoch: long before any virtual time).
+		rs := &replicaState{logEndOffset: -1, lastFetchLeaderLogEndOffset: -1, brokerEpoch: -1, lastCaughtUpTime: neverCaughtUp}
 		if slices.Contains(p.isr, r) {
 			rs.lastCaughtUpTime = env.Now()
 		}

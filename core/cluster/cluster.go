@@ -25,6 +25,9 @@ type Config struct {
 	Controllers int // how many of the first nodes are controller voters
 	Seed        uint64
 	Static      config.Static // server.properties shared by every node
+	// TraceContent makes the trace hash cover message contents too (for
+	// determinism tests; it halves the scheduler's speed).
+	TraceContent bool
 }
 
 // NodeState is a node's life as the user sees it.
@@ -68,6 +71,7 @@ func New(cfg Config) (*Cluster, error) {
 		return nil, err
 	}
 	w := sim.NewWorld(cfg.Seed)
+	w.Trace().HashContent(cfg.TraceContent)
 	ids := w.Rand("cluster/ids")
 	c := &Cluster{
 		World: w, cfg: cfg, ClusterID: metadata.RandomUuid(ids.Uint64).String(),

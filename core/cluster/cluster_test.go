@@ -114,7 +114,10 @@ func TestClusterStartsAndReplicates(t *testing.T) {
 
 func TestSameSeedSameTrace(t *testing.T) {
 	run := func() uint64 {
-		c := newCluster(t, nil)
+		c, err := New(Config{Brokers: 3, Seed: 1, TraceContent: true})
+		if err != nil {
+			t.Fatal(err)
+		}
 		createTopic(t, c, "t", 3, 3)
 		produce(t, c, "t", -1, "a", "b", "c")
 		c.Advance(5 * time.Second)

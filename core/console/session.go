@@ -20,6 +20,10 @@ const (
 
 // Session is one terminal attached to one simulated cluster.
 type Session struct {
+	// TraceContent is passed to clusters this session creates (see
+	// cluster.Config).
+	TraceContent bool
+
 	cluster *cluster.Cluster
 	out     []string
 	dropped int

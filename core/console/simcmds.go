@@ -71,7 +71,7 @@ func (s *Session) cmdCluster(args []string) {
 		s.print("usage: cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]...")
 		return
 	}
-	cfg := cluster.Config{Brokers: 3, Controllers: 1, Seed: 1, Static: config.Static{}}
+	cfg := cluster.Config{Brokers: 3, Controllers: 1, Seed: 1, Static: config.Static{}, TraceContent: s.TraceContent}
 	specs := []*optSpec{
 		{name: "brokers", arg: requiredArg, typ: "Integer"},
 		{name: "controllers", arg: requiredArg, typ: "Integer"},

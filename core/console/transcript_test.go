@@ -92,6 +92,7 @@ func TestSameTranscriptSameTrace(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := NewSession()
+		s.TraceContent = true
 		var out []string
 		for _, c := range tr.Commands() {
 			out = append(out, s.Exec(c.Cmd, c.Stdin)...)

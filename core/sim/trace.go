@@ -68,13 +68,15 @@ const DefaultTraceLimit = 50000
 
 // Trace keeps the most recent events in a ring and a running hash over every
 // event of the run, so two runs can be compared exactly however long they
-// were. The hash covers time, kind, hosts, message kinds and details.
+// were. The hash covers time, kind, hosts, message kinds and details; with
+// HashContent it also covers each message's summary (offsets, errors, HWs).
 type Trace struct {
-	ring  []TraceEvent
-	next  int
-	full  bool
-	count uint64
-	hash  uint64
+	detail bool // also hash message summaries (slower; for determinism tests)
+	ring   []TraceEvent
+	next   int
+	full   bool
+	count  uint64
+	hash   uint64
 }
 
 func newTrace(limit int) *Trace {
@@ -120,6 +122,11 @@ func (t *Trace) add(e TraceEvent) {
 		t.mixString(string(e.Env.From))
 		t.mixString(string(e.Env.To))
 		t.mixString(e.Env.Msg.Kind())
+		if t.detail {
+			if s, ok := e.Env.Msg.(Summarizer); ok {
+				t.mixString(s.Summary()) // offsets, errors, HWs: content, not just shape
+			}
+		}
 	}
 	t.mixString(e.Detail)
 	t.ring[t.next] = e
@@ -165,3 +172,8 @@ func (t *Trace) Since(seq uint64) []TraceEvent {
 	n := t.count - seq
 	return t.Recent(int(min(n, uint64(len(t.ring)))))
 }
+
+// HashContent makes the hash cover message contents (their summaries) as
+// well as their shape. It costs about half the scheduler's speed, so only
+// determinism tests turn it on.
+func (t *Trace) HashContent(on bool) { t.detail = on }
