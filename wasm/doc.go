@@ -8,9 +8,9 @@
 // and postMessage bridges. It holds no simulation logic: that lives in core/,
 // and the views in ui/.
 //
-// For now it is a placeholder that proves the engine runs in the page: it
-// writes "kafkascope engine loaded (Go <version>)" into #status and then
-// waits forever. Built natively the command only explains how to build it
-// (see native.go), so that `go build ./...` and `go vet ./...` work on any
-// platform.
+// Until the Vugu app arrives it shows a terminal on the real engine: the
+// page creates the default cluster and runs the command language
+// (core/console) line by line, as the native kafkasim terminal does. Built
+// natively the command only explains how to build it (see native.go), so
+// that `go build ./...` and `go vet ./...` work on any platform.
 package main

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hack-pad/safejs"
 
@@ -58,7 +59,9 @@ func boot() (err error) {
 	}
 	term.note("kafkascope: the Kafka " + console.KafkaVersion +
 		" command-line tools on a simulated cluster that runs in this tab.")
+	began := time.Now()
 	term.runCommand(defaultCluster)
+	createMs := time.Since(began).Milliseconds()
 	if session.Cluster() == nil {
 		term.start()
 		showStatus("error", "The kafkascope engine started, but `"+defaultCluster+
@@ -81,7 +84,7 @@ func boot() (err error) {
 				fmt.Fprintln(os.Stderr, "kafkascope: setting data-ready-ms:", err)
 			}
 		}
-		fmt.Printf("kafkascope: engine ready %d ms after navigation\n", ms)
+		fmt.Printf("kafkascope: engine ready %d ms after navigation (%s: %d ms)\n", ms, defaultCluster, createMs)
 	}
 	return nil
 }
