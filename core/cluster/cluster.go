@@ -59,7 +59,7 @@ func New(cfg Config) (*Cluster, error) {
 		return nil, fmt.Errorf("--brokers must be between 1 and %d", MaxBrokers)
 	}
 	if cfg.Controllers == 0 {
-		cfg.Controllers = 1
+		cfg.Controllers = 1 // this build's default: one voter (DESIGN's default of up to 3 needs the quorum)
 	}
 	if cfg.Controllers != 1 {
 		return nil, fmt.Errorf("--controllers %d: this build runs a single controller voter (the Raft quorum is not simulated yet); use --controllers 1", cfg.Controllers)

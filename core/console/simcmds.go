@@ -116,8 +116,12 @@ func (s *Session) cmdCluster(args []string) {
 		}
 		cfg.Static[strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}
-	if cfg.Controllers > cfg.Brokers {
-		s.printf("cluster create: --controllers %d is more than --brokers %d", cfg.Controllers, cfg.Brokers)
+	if cfg.Brokers < 1 || cfg.Brokers > cluster.MaxBrokers {
+		s.printf("cluster create: --brokers must be between 1 and %d", cluster.MaxBrokers)
+		return
+	}
+	if cfg.Controllers < 1 || cfg.Controllers > cfg.Brokers {
+		s.printf("cluster create: --controllers must be between 1 and the number of brokers (%d)", cfg.Brokers)
 		return
 	}
 	c, err := cluster.New(cfg)

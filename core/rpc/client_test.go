@@ -421,6 +421,12 @@ func TestAbandonRunsNoCallbacks(t *testing.T) {
 	if len(r.cp.results) != 0 {
 		t.Fatalf("callbacks ran after Abandon: %s", r.cp.summary())
 	}
+	// Abandoned timeouts are stopped, so the trace shows none firing.
+	for _, e := range r.w.Trace().Recent(0) {
+		if e.Kind == sim.TraceTimer && strings.HasPrefix(e.Detail, "request-timeout") {
+			t.Fatalf("an abandoned call's timeout fired: %+v", e)
+		}
+	}
 	// The client still works afterwards, with fresh ids.
 	if id := r.send(serverAddr, 0, time.Second); id != 3 {
 		t.Fatalf("id after Abandon %d", id)
