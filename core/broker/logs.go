@@ -18,7 +18,9 @@ func (b *Broker) loadLogs(env *sim.Env) error {
 	d := b.cfg.Disk
 	if !d.Exists(b.file(storage.MetaProperties)) {
 		// kafka-storage format: done once, when the cluster is created.
-		d.MkdirAll(b.logDir)
+		if err := d.MkdirAll(b.logDir); err != nil {
+			return err
+		}
 		if err := d.WriteFileDurable(b.file(storage.MetaProperties), storage.EncodeMetaProperties(b.cfg.NodeID, b.cfg.DirectoryID, b.cfg.ClusterID, env.Now().Wall())); err != nil {
 			return err
 		}

@@ -52,10 +52,8 @@ func (c *Controller) handleAlterPartition(env *sim.Env, from sim.Addr, req *prot
 				}
 			}
 			if pr.ErrorCode == protocol.NONE && !slices.Equal(p.NewISR, st.ISR) {
-				rec := &metadata.PartitionChangeRecord{
-					PartitionID: p.PartitionIndex, TopicID: t.TopicID, ISR: slices.Clone(p.NewISR),
-					Leader: metadata.NoLeaderChange, LeaderRecoveryState: metadata.NoRecoveryChange,
-				}
+				rec := metadata.NewPartitionChange(t.TopicID, p.PartitionIndex)
+				rec.ISR = slices.Clone(p.NewISR)
 				if st.LeaderRecoveryState == metadata.LeaderRecovering && p.LeaderRecoveryState == metadata.LeaderRecovered {
 					rec.LeaderRecoveryState = metadata.LeaderRecovered
 				}

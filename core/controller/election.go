@@ -72,10 +72,7 @@ func partitionChange(topicID metadata.Uuid, index int32, p *metadata.PartitionSt
 			}
 		}
 	}
-	rec := &metadata.PartitionChangeRecord{
-		PartitionID: index, TopicID: topicID, Leader: metadata.NoLeaderChange,
-		LeaderRecoveryState: metadata.NoRecoveryChange,
-	}
+	rec := metadata.NewPartitionChange(topicID, index)
 	changed := false
 	if unclean {
 		isr = []int32{leader}

@@ -101,6 +101,10 @@ func (img *Image) Apply(offset int64, r Record) error {
 			b.InControlledShutdown = true
 		}
 	case *UnregisterBrokerRecord:
+		b, ok := img.Brokers[r.BrokerID]
+		if !ok || b.Epoch != r.BrokerEpoch {
+			return fmt.Errorf("metadata: unregistration of unknown broker %d epoch %d", r.BrokerID, r.BrokerEpoch)
+		}
 		delete(img.Brokers, r.BrokerID)
 	case *TopicRecord:
 		if _, ok := img.Topics[r.Name]; ok {

@@ -98,6 +98,12 @@ type PartitionChangeRecord struct {
 	LeaderRecoveryState int8
 }
 
+// NewPartitionChange returns a change that changes nothing yet: its
+// sentinels are set (a zero Leader would mean "broker 0 leads").
+func NewPartitionChange(topicID Uuid, partition int32) *PartitionChangeRecord {
+	return &PartitionChangeRecord{PartitionID: partition, TopicID: topicID, Leader: NoLeaderChange, LeaderRecoveryState: NoRecoveryChange}
+}
+
 // RemoveTopicRecord: a topic was deleted.
 type RemoveTopicRecord struct {
 	TopicID Uuid

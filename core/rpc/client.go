@@ -72,8 +72,9 @@ func (c *Client) Send(env *sim.Env, to sim.Addr, req protocol.Request, timeout t
 	if timeout > 0 {
 		cl.timer = env.After(timeout, "request-timeout "+req.Kind(), func(env *sim.Env) {
 			if cur, ok := c.inflight[id]; ok && cur == cl {
-				delete(c.inflight, id)
-				cl.cb(env, nil, ErrTimeout)
+				// Like Kafka's NetworkClient, a timed-out request closes the
+				// connection: every call still waiting on it fails too.
+				c.failPeer(env, to, ErrTimeout)
 			}
 		})
 	}
@@ -100,7 +101,7 @@ func (c *Client) Handle(env *sim.Env, e *sim.Envelope) bool {
 	}
 	switch m := e.Msg.(type) {
 	case *sim.Disconnected:
-		c.failPeer(env, m.Peer)
+		c.failPeer(env, m.Peer, ErrDisconnected)
 		return true
 	case protocol.Response:
 		cl, ok := c.inflight[m.Correlation()]
@@ -115,8 +116,8 @@ func (c *Client) Handle(env *sim.Env, e *sim.Envelope) bool {
 	return false
 }
 
-// failPeer fails every call to peer, oldest first.
-func (c *Client) failPeer(env *sim.Env, peer sim.Addr) {
+// failPeer fails every call to peer, oldest first, with err.
+func (c *Client) failPeer(env *sim.Env, peer sim.Addr, err error) {
 	var ids []int32
 	for id, cl := range c.inflight {
 		if cl.to == peer {
@@ -125,10 +126,13 @@ func (c *Client) failPeer(env *sim.Env, peer sim.Addr) {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		cl := c.inflight[id]
+		cl, ok := c.inflight[id]
+		if !ok {
+			continue // an earlier callback already ended it (e.g. Abandon)
+		}
 		delete(c.inflight, id)
 		cl.timer.Stop()
-		cl.cb(env, nil, ErrDisconnected)
+		cl.cb(env, nil, err)
 	}
 }
 

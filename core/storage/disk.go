@@ -78,11 +78,18 @@ func (d *Disk) touch(f *file) {
 	}
 }
 
-func (d *Disk) mkdirs(dir string) {
+// mkdirs creates dir and its parents; it fails if any of them is a file.
+func (d *Disk) mkdirs(dir string) error {
+	for p := dir; p != "/"; p = path.Dir(p) {
+		if _, isFile := d.files[p]; isFile {
+			return fmt.Errorf("%s: Not a directory", p)
+		}
+	}
 	for dir != "/" && !d.dirs[dir] {
 		d.dirs[dir] = true
 		dir = path.Dir(dir)
 	}
+	return nil
 }
 
 func (d *Disk) get(p string) (*file, error) {
@@ -106,7 +113,9 @@ func (d *Disk) create(p string) (*file, error) {
 	if len(d.files) >= MaxFiles {
 		return nil, fmt.Errorf("%s: disk file limit reached (%d files)", p, MaxFiles)
 	}
-	d.mkdirs(path.Dir(p))
+	if err := d.mkdirs(path.Dir(p)); err != nil {
+		return nil, err
+	}
 	f := &file{}
 	d.files[p] = f
 	d.touch(f)
@@ -132,7 +141,7 @@ func (d *Disk) Exists(p string) bool {
 func (d *Disk) IsDir(p string) bool { return d.dirs[clean(p)] }
 
 // MkdirAll creates a directory and its parents.
-func (d *Disk) MkdirAll(dir string) { d.mkdirs(clean(dir)) }
+func (d *Disk) MkdirAll(dir string) error { return d.mkdirs(clean(dir)) }
 
 // ReadFile returns the content of a file as the process sees it. The slice
 // is the disk's own: callers must not modify it.
@@ -275,8 +284,10 @@ func (d *Disk) Rename(from, to string) error {
 		return fmt.Errorf("%s: File exists", to)
 	}
 	if f, ok := d.files[from]; ok {
+		if err := d.mkdirs(path.Dir(to)); err != nil {
+			return err
+		}
 		delete(d.files, from)
-		d.mkdirs(path.Dir(to))
 		d.files[to] = f
 		return nil
 	}
@@ -296,8 +307,7 @@ func (d *Disk) Rename(from, to string) error {
 			d.dirs[to+name[len(from):]] = true
 		}
 	}
-	d.mkdirs(path.Dir(to))
-	return nil
+	return d.mkdirs(path.Dir(to))
 }
 
 // DirEntry is one entry of a directory listing.

@@ -61,7 +61,9 @@ func CreateLog(d *Disk, logDir string, tp TopicPartition, topicID string, cfg Lo
 	if d.Exists(dir) {
 		return nil, fmt.Errorf("log directory %s already exists", dir)
 	}
-	d.MkdirAll(dir)
+	if err := d.MkdirAll(dir); err != nil {
+		return nil, err
+	}
 	l := &Log{disk: d, dir: dir, tp: tp, topicID: topicID, cfg: cfg}
 	if err := d.WriteFileDurable(path.Join(dir, PartitionMetadataFile), EncodePartitionMetadata(topicID)); err != nil {
 		return nil, err
@@ -107,8 +109,10 @@ func OpenLog(d *Disk, logDir string, tp TopicPartition, cfg LogConfig, recoveryP
 		}
 		validate := !cleanShutdown && (i == len(bases)-1 || bases[i+1] > recoveryPoint)
 		prev := base - 1
+		refusedAt := -1
 		valid, scanErr := record.Scan(data, func(pos int, h record.BatchHeader) bool {
 			if h.BaseOffset <= prev {
+				refusedAt = pos // offsets went backwards: the log is damaged from here
 				return false
 			}
 			prev = h.LastOffset()
@@ -118,6 +122,9 @@ func OpenLog(d *Disk, logDir string, tp TopicPartition, cfg LogConfig, recoveryP
 			})
 			return true
 		})
+		if refusedAt >= 0 {
+			valid = refusedAt
+		}
 		seg.Size = int64(valid)
 		if validate {
 			rep.Recovered = true
@@ -265,6 +272,11 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 		if err := record.Validate(buf[pos:end]); err != nil {
 			return info, fmt.Errorf("%w: %v", ErrInvalidRecord, err)
 		}
+		// A client's batch has consecutive offsets: Kafka's LogValidator
+		// refuses one whose offset range does not match its record count.
+		if h.RecordCount <= 0 || h.LastOffsetDelta != h.RecordCount-1 {
+			return info, fmt.Errorf("%w: inconsistent batch offset range (lastOffsetDelta %d, %d records)", ErrInvalidRecord, h.LastOffsetDelta, h.RecordCount)
+		}
 		record.SetBaseOffset(buf[pos:end], next)
 		record.SetPartitionLeaderEpoch(buf[pos:end], leaderEpoch)
 		h.BaseOffset = next
@@ -283,6 +295,9 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 		if err := l.writeEpochCheckpoint(); err != nil {
 			return info, err
 		}
+	}
+	if err := l.maybeRoll(hs[0].BaseOffset, len(buf)); err != nil {
+		return info, err
 	}
 	for i, h := range hs {
 		end := len(buf)
@@ -326,6 +341,11 @@ func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 		spans = append(spans, [2]int{pos, end})
 		pos = end
 	}
+	if len(hs) > 0 {
+		if err := l.maybeRoll(hs[0].BaseOffset, len(data)); err != nil {
+			return info, err
+		}
+	}
 	for i, h := range hs {
 		if h.PartitionLeaderEpoch > l.epochs.LatestEpoch() {
 			l.epochs.Assign(h.PartitionLeaderEpoch, h.BaseOffset)
@@ -346,16 +366,20 @@ func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 	return info, nil
 }
 
+// maybeRoll starts a new segment at base if appending size bytes would
+// overflow segment.bytes. Kafka rolls at most once per append: all the
+// batches of one append go to the same segment.
+func (l *Log) maybeRoll(base int64, size int) error {
+	if seg := l.active(); seg.Size > 0 && seg.Size+int64(size) > l.cfg.SegmentBytes {
+		return l.roll(base)
+	}
+	return nil
+}
+
 // appendBatch writes one batch (offsets already assigned) to the active
-// segment, rolling first if it would overflow segment.bytes.
+// segment.
 func (l *Log) appendBatch(b []byte, h record.BatchHeader) error {
 	seg := l.active()
-	if seg.Size > 0 && seg.Size+int64(len(b)) > l.cfg.SegmentBytes {
-		if err := l.roll(h.BaseOffset); err != nil {
-			return err
-		}
-		seg = l.active()
-	}
 	if err := l.disk.Append(seg.Path, b); err != nil {
 		return err
 	}
@@ -437,6 +461,7 @@ func (l *Log) TruncateTo(offset int64) error {
 		seg.Size = pos
 	}
 	l.logEndOffset = seg.NextOffset()
+	l.logStartOffset = min(l.logStartOffset, l.logEndOffset)
 	l.highWatermark = min(l.highWatermark, l.logEndOffset)
 	l.recoveryPoint = min(l.recoveryPoint, l.logEndOffset)
 	if l.epochs.TruncateFromEnd(l.logEndOffset) {
