@@ -96,11 +96,7 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 			LastFetchedEpoch: p.log.LatestEpoch(), LogStartOffset: p.log.LogStartOffset(),
 			PartitionMaxBytes: int32(b.cfg.Static.BrokerInt("replica.fetch.max.bytes")),
 		}
-		if n := len(req.Topics); n > 0 && req.Topics[n-1].Name == key.Topic {
-			req.Topics[n-1].Partitions = append(req.Topics[n-1].Partitions, fp)
-		} else {
-			req.Topics = append(req.Topics, protocol.FetchTopic{Name: key.Topic, Partitions: []protocol.FetchPartition{fp}})
-		}
+		req.Add(key.Topic, fp)
 	}
 	if len(req.Topics) == 0 {
 		f.wake.Stop()

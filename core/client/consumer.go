@@ -121,47 +121,23 @@ func (c *Consumer) run(env *sim.Env) {
 		return
 	}
 	c.lookupOffsets(env)
-	type fetch struct {
-		addr sim.Addr
-		req  *protocol.FetchRequest
-	}
-	byNode := map[int32]*fetch{}
-	var nodes []int32
-	for _, tp := range c.assigned {
-		ps := c.pos[tp]
-		if ps.offset < 0 {
-			continue
+	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset >= 0 }, c.fetching)
+	byNode := map[int32]*protocol.FetchRequest{}
+	for _, id := range nodes {
+		req := &protocol.FetchRequest{
+			ReplicaID: protocol.ConsumerReplicaID, ReplicaEpoch: -1,
+			MaxWaitMs: int32(c.cfg.FetchMaxWait.Milliseconds()), MinBytes: int32(c.cfg.FetchMinBytes), MaxBytes: int32(c.cfg.FetchMaxBytes),
 		}
-		addr, leader, ok := c.meta.Leader(tp.topic, tp.partition)
-		if !ok {
-			c.meta.RequestUpdate(env)
-			continue
+		for _, tp := range groups[id] {
+			req.Add(tp.topic, protocol.FetchPartition{Index: tp.partition, CurrentLeaderEpoch: c.meta.Topic(tp.topic).Partitions[tp.partition].LeaderEpoch,
+				FetchOffset: c.pos[tp].offset, LastFetchedEpoch: -1, LogStartOffset: -1, PartitionMaxBytes: int32(c.cfg.MaxPartitionFetchBytes)})
 		}
-		if c.fetching[leader] {
-			continue
-		}
-		f, ok := byNode[leader]
-		if !ok {
-			f = &fetch{addr: addr, req: &protocol.FetchRequest{
-				ReplicaID: protocol.ConsumerReplicaID, ReplicaEpoch: -1,
-				MaxWaitMs: int32(c.cfg.FetchMaxWait.Milliseconds()), MinBytes: int32(c.cfg.FetchMinBytes), MaxBytes: int32(c.cfg.FetchMaxBytes),
-			}}
-			byNode[leader] = f
-			nodes = append(nodes, leader)
-		}
-		fp := protocol.FetchPartition{Index: tp.partition, CurrentLeaderEpoch: c.meta.Topic(tp.topic).Partitions[tp.partition].LeaderEpoch,
-			FetchOffset: ps.offset, LastFetchedEpoch: -1, LogStartOffset: -1, PartitionMaxBytes: int32(c.cfg.MaxPartitionFetchBytes)}
-		if n := len(f.req.Topics); n > 0 && f.req.Topics[n-1].Name == tp.topic {
-			f.req.Topics[n-1].Partitions = append(f.req.Topics[n-1].Partitions, fp)
-		} else {
-			f.req.Topics = append(f.req.Topics, protocol.FetchTopic{Name: tp.topic, Partitions: []protocol.FetchPartition{fp}})
-		}
+		byNode[id] = req
 	}
 	for _, id := range nodes {
 		id := id
-		f := byNode[id]
 		c.fetching[id] = true
-		c.net.Send(env, f.addr, f.req, c.cfg.RequestTimeout+c.cfg.FetchMaxWait, func(env *sim.Env, resp protocol.Response, err error) {
+		c.net.Send(env, addrs[id], byNode[id], c.cfg.RequestTimeout+c.cfg.FetchMaxWait, func(env *sim.Env, resp protocol.Response, err error) {
 			c.fetching[id] = false
 			if c.stopped {
 				return
@@ -242,45 +218,15 @@ func (c *Consumer) fatal(env *sim.Env, err *Error) {
 
 // lookupOffsets sends ListOffsets for partitions whose position is unknown.
 func (c *Consumer) lookupOffsets(env *sim.Env) {
-	type lookup struct {
-		addr sim.Addr
-		req  *protocol.ListOffsetsRequest
-		tps  []topicPartition
-	}
-	byNode := map[int32]*lookup{}
-	var nodes []int32
-	for _, tp := range c.assigned {
-		ps := c.pos[tp]
-		if ps.offset >= 0 {
-			continue
-		}
-		addr, leader, ok := c.meta.Leader(tp.topic, tp.partition)
-		if !ok {
-			c.meta.RequestUpdate(env)
-			continue
-		}
-		if c.lookups[leader] {
-			continue
-		}
-		l, ok := byNode[leader]
-		if !ok {
-			l = &lookup{addr: addr, req: &protocol.ListOffsetsRequest{ReplicaID: -1}}
-			byNode[leader] = l
-			nodes = append(nodes, leader)
-		}
-		lp := protocol.ListOffsetsPartition{Index: tp.partition, CurrentLeaderEpoch: -1, Timestamp: ps.reset}
-		if n := len(l.req.Topics); n > 0 && l.req.Topics[n-1].Name == tp.topic {
-			l.req.Topics[n-1].Partitions = append(l.req.Topics[n-1].Partitions, lp)
-		} else {
-			l.req.Topics = append(l.req.Topics, protocol.ListOffsetsTopic{Name: tp.topic, Partitions: []protocol.ListOffsetsPartition{lp}})
-		}
-		l.tps = append(l.tps, tp)
-	}
+	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset < 0 }, c.lookups)
 	for _, id := range nodes {
 		id := id
-		l := byNode[id]
+		req := &protocol.ListOffsetsRequest{ReplicaID: -1}
+		for _, tp := range groups[id] {
+			req.Add(tp.topic, protocol.ListOffsetsPartition{Index: tp.partition, CurrentLeaderEpoch: -1, Timestamp: c.pos[tp].reset})
+		}
 		c.lookups[id] = true
-		c.net.Send(env, l.addr, l.req, c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		c.net.Send(env, addrs[id], req, c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 			c.lookups[id] = false
 			if c.stopped {
 				return
@@ -311,6 +257,35 @@ func (c *Consumer) lookupOffsets(env *sim.Env) {
 			c.run(env)
 		})
 	}
+}
+
+// byLeader groups the assigned partitions that want work by their leader,
+// skipping leaders with a request already in flight (busy) and asking for
+// a metadata refresh when a leader is unknown. Leaders come in the order
+// their first partition was assigned.
+func (c *Consumer) byLeader(env *sim.Env, want func(*position) bool, busy map[int32]bool) ([]int32, map[int32][]topicPartition, map[int32]sim.Addr) {
+	var nodes []int32
+	groups := map[int32][]topicPartition{}
+	addrs := map[int32]sim.Addr{}
+	for _, tp := range c.assigned {
+		if !want(c.pos[tp]) {
+			continue
+		}
+		addr, leader, ok := c.meta.Leader(tp.topic, tp.partition)
+		if !ok {
+			c.meta.RequestUpdate(env)
+			continue
+		}
+		if busy[leader] {
+			continue
+		}
+		if _, seen := groups[leader]; !seen {
+			nodes = append(nodes, leader)
+			addrs[leader] = addr
+		}
+		groups[leader] = append(groups[leader], tp)
+	}
+	return nodes, groups, addrs
 }
 
 // Positions returns the next offset per assigned partition (-1 unknown).

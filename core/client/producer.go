@@ -327,12 +327,7 @@ func (p *Producer) send(env *sim.Env, node int32, addr sim.Addr, batches []*prod
 	for _, b := range batches {
 		b.inFlight = true
 		data := record.Build(0, record.NoPartitionLeaderEpoch, record.NoProducer(), b.records)
-		pd := protocol.ProducePartition{Index: b.tp.partition, Records: data}
-		if n := len(req.Topics); n > 0 && req.Topics[n-1].Name == b.tp.topic {
-			req.Topics[n-1].Partitions = append(req.Topics[n-1].Partitions, pd)
-		} else {
-			req.Topics = append(req.Topics, protocol.ProduceTopic{Name: b.tp.topic, Partitions: []protocol.ProducePartition{pd}})
-		}
+		req.Add(b.tp.topic, protocol.ProducePartition{Index: b.tp.partition, Records: data})
 	}
 	if p.cfg.Acks == 0 {
 		p.net.SendOneWay(env, addr, req)

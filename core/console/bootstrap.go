@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kafkascope/core/client"
 	"kafkascope/core/cluster"
 	"kafkascope/core/sim"
 )
@@ -15,6 +16,18 @@ import (
 type bootstrapError struct {
 	warnings []string // WARN log messages (ClientUtils)
 	cause    string   // the ConfigException message
+}
+
+// bootstrapFailed prints a client's bootstrap resolution failure: the DNS
+// warnings, then the lines the tool prints for the failure.
+func (t *toolRun) bootstrapFailed(be *bootstrapError, lines ...string) {
+	for _, w := range be.warnings {
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
+	}
+	for _, l := range lines {
+		t.println(strings.ReplaceAll(l, "{cause}", be.cause))
+	}
+	t.finish(1)
 }
 
 var hostPortRe = regexp.MustCompile(`^(?:[0-9a-zA-Z\-%._]*://)?\[?([0-9a-zA-Z\-%._:]*)]?:([0-9]+)`)

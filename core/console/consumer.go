@@ -244,13 +244,9 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	fprops, _ := parseKeyValues(p.all("property"))
 	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
 	if berr != nil {
-		for _, w := range berr.warnings {
-			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
-		}
-		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
-		t.println("org.apache.kafka.common.KafkaException: Failed to construct kafka consumer")
-		t.println("Caused by: org.apache.kafka.common.config.ConfigException: " + berr.cause)
-		t.finish(1)
+		t.bootstrapFailed(berr, client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger),
+			"org.apache.kafka.common.KafkaException: Failed to construct kafka consumer",
+			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
 		return nil
 	}
 	cfg := client.DefaultConsumerConfig()

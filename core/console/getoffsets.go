@@ -238,12 +238,7 @@ func (g *getOffsets) run(env *sim.Env) {
 			build := func() protocol.Request {
 				r := &protocol.ListOffsetsRequest{ReplicaID: -1}
 				for _, tg := range targets {
-					lp := protocol.ListOffsetsPartition{Index: tg.part, CurrentLeaderEpoch: -1, Timestamp: g.ts}
-					if n := len(r.Topics); n > 0 && r.Topics[n-1].Name == tg.topic {
-						r.Topics[n-1].Partitions = append(r.Topics[n-1].Partitions, lp)
-					} else {
-						r.Topics = append(r.Topics, protocol.ListOffsetsTopic{Name: tg.topic, Partitions: []protocol.ListOffsetsPartition{lp}})
-					}
+					r.Add(tg.topic, protocol.ListOffsetsPartition{Index: tg.part, CurrentLeaderEpoch: -1, Timestamp: g.ts})
 				}
 				return r
 			}

@@ -160,12 +160,8 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 	}
 	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
 	if berr != nil {
-		for _, w := range berr.warnings {
-			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
-		}
-		t.println("org.apache.kafka.common.KafkaException: Failed to construct kafka producer")
-		t.println("Caused by: org.apache.kafka.common.config.ConfigException: " + berr.cause)
-		t.finish(1)
+		t.bootstrapFailed(berr, "org.apache.kafka.common.KafkaException: Failed to construct kafka producer",
+			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
 		return nil
 	}
 	topic := p.str("topic")

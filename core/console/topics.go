@@ -96,14 +96,9 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
 	if berr != nil {
-		for _, w := range berr.warnings {
-			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
-		}
-		t.println("Failed to create new KafkaAdminClient")
-		t.println("org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient")
-		t.println("Caused by: org.apache.kafka.common.config.ConfigException: " + berr.cause)
-		t.println("")
-		t.finish(1)
+		t.bootstrapFailed(berr, "Failed to create new KafkaAdminClient",
+			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
+			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}", "")
 		return nil
 	}
 	tc := &topicCommand{t: t, p: p}
@@ -438,16 +433,27 @@ func (tc *topicCommand) alter(env *sim.Env, md *protocol.MetadataResponse) {
 		}
 		return r
 	}
-	tc.admin.Call(env, "createPartitions", req, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+	tc.callAndFinish(env, "createPartitions", req, func(resp protocol.Response) (protocol.ErrorCode, string) {
+		for _, r := range resp.(*protocol.CreatePartitionsResponse).Results {
+			if r.ErrorCode != protocol.NONE {
+				return r.ErrorCode, r.ErrorMessage
+			}
+		}
+		return protocol.NONE, ""
+	})
+}
+
+// callAndFinish runs an admin call and ends the tool: with the first error
+// firstError finds in the response, or successfully.
+func (tc *topicCommand) callAndFinish(env *sim.Env, name string, build func() protocol.Request, firstError func(protocol.Response) (protocol.ErrorCode, string)) {
+	tc.admin.Call(env, name, build, func(env *sim.Env, resp protocol.Response, err *client.Error) {
 		if err != nil {
 			tc.failClient(err)
 			return
 		}
-		for _, r := range resp.(*protocol.CreatePartitionsResponse).Results {
-			if r.ErrorCode != protocol.NONE {
-				tc.failCode(r.ErrorCode, r.ErrorMessage)
-				return
-			}
+		if code, msg := firstError(resp); code != protocol.NONE {
+			tc.failCode(code, msg)
+			return
 		}
 		tc.t.finish(0)
 	})
@@ -462,23 +468,18 @@ func (tc *topicCommand) delete(env *sim.Env, md *protocol.MetadataResponse) {
 		tc.t.finish(0)
 		return
 	}
-	tc.admin.Call(env, "deleteTopics", func() protocol.Request {
+	tc.callAndFinish(env, "deleteTopics", func() protocol.Request {
 		r := &protocol.DeleteTopicsRequest{TimeoutMs: 30000}
 		for _, t := range topics {
 			r.TopicNames = append(r.TopicNames, t.Name)
 		}
 		return r
-	}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
-		if err != nil {
-			tc.failClient(err)
-			return
-		}
+	}, func(resp protocol.Response) (protocol.ErrorCode, string) {
 		for _, r := range resp.(*protocol.DeleteTopicsResponse).Responses {
 			if r.ErrorCode != protocol.NONE {
-				tc.failCode(r.ErrorCode, r.ErrorMessage)
-				return
+				return r.ErrorCode, r.ErrorMessage
 			}
 		}
-		tc.t.finish(0)
+		return protocol.NONE, ""
 	})
 }
