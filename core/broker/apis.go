@@ -3,6 +3,7 @@ package broker
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"kafkascope/core/config"
 	"kafkascope/core/metadata"
@@ -79,7 +80,7 @@ func (b *Broker) autoCreateTopics(env *sim.Env, names []string) {
 			ReplicationFactor: int16(b.cfg.Static.BrokerInt("default.replication.factor")),
 		})
 	}
-	env.Note("broker %d sent an auto-creation request for %v to the active controller", b.cfg.NodeID, names)
+	env.Note("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", strings.Join(names, ","))
 	b.net.Send(env, b.cfg.ControllerAddr, req, b.ms("request.timeout.ms"), func(*sim.Env, protocol.Response, error) {})
 }
 

@@ -151,7 +151,7 @@ func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
 				}
 				if len(pr.Records) > 0 {
 					if _, err := p.log.AppendAsFollower(pr.Records); err != nil {
-						env.Note("broker %d could not append fetched data to %s: %v", b.cfg.NodeID, key, err)
+						env.Note("follower.append.failed", "broker", id32(b.cfg.NodeID), "tp", key.String(), "error", err.Error())
 						fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
 						continue
 					}
@@ -193,7 +193,7 @@ func (p *Partition) truncateOnDivergence(env *sim.Env, div protocol.EpochEndOffs
 		}
 	}
 	if target < leo {
-		env.Note("broker %d truncates %s from log end offset %d to %d: the leader's epoch %d ends at %d", p.b.cfg.NodeID, p.tp, leo, target, div.Epoch, div.EndOffset)
+		env.Note("follower.truncated", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", i64(leo), "to", i64(target), "epoch", id32(div.Epoch), "end", i64(div.EndOffset))
 		if err := p.log.TruncateTo(target); err != nil {
 			panic(err)
 		}
@@ -206,7 +206,7 @@ func (p *Partition) truncateOnDivergence(env *sim.Env, div protocol.EpochEndOffs
 func (p *Partition) handleOutOfRange(env *sim.Env, leader int32, pr protocol.FetchPartitionResponse) {
 	b := p.b
 	if p.log.LogEndOffset() < pr.LogStartOffset {
-		env.Note("broker %d restarts %s at the leader's log start offset %d", b.cfg.NodeID, p.tp, pr.LogStartOffset)
+		env.Note("follower.reset", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "offset", i64(pr.LogStartOffset))
 		if err := p.log.TruncateFullyAndStartAt(pr.LogStartOffset); err != nil {
 			panic(err)
 		}
@@ -223,7 +223,7 @@ func (p *Partition) handleOutOfRange(env *sim.Env, leader int32, pr protocol.Fet
 		}
 		end := r.Topics[0].Partitions[0].Offset
 		if end < p.log.LogEndOffset() && b.partitions[p.tp] == p && !p.isLeader {
-			env.Note("broker %d truncates %s to the leader's log end offset %d", b.cfg.NodeID, p.tp, end)
+			env.Note("follower.truncated.to-leader-end", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "from", i64(p.log.LogEndOffset()), "to", i64(end))
 			if err := p.log.TruncateTo(end); err != nil {
 				panic(err)
 			}

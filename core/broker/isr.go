@@ -28,7 +28,7 @@ func (p *Partition) maybeExpandISR(env *sim.Env, id int32) {
 		return
 	}
 	newISR := append(slices.Clone(p.isr), id)
-	env.Note("broker %d asks to expand the ISR of %s from %v to %v: broker %d caught up", p.b.cfg.NodeID, p.tp, p.isr, newISR, id)
+	env.Note("isr.expand.requested", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", ids(p.isr), "to", ids(newISR), "replica", id32(id))
 	p.alterISR(env, newISR)
 }
 
@@ -62,7 +62,7 @@ func (p *Partition) maybeShrinkISR(env *sim.Env) {
 		return
 	}
 	newISR := slices.DeleteFunc(slices.Clone(p.isr), func(id int32) bool { return slices.Contains(out, id) })
-	env.Note("broker %d asks to shrink the ISR of %s from %v to %v: %v fell behind for more than replica.lag.time.max.ms", p.b.cfg.NodeID, p.tp, p.isr, newISR, out)
+	env.Note("isr.shrink.requested", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", ids(p.isr), "to", ids(newISR), "replicas", ids(out))
 	p.alterISR(env, newISR)
 }
 
@@ -97,7 +97,6 @@ func (p *Partition) alterISR(env *sim.Env, newISR []int32) {
 			p.partitionEpoch = pr.PartitionEpoch
 		}
 		p.pendingISR = nil
-		env.Note("the ISR of %s is now %v", p.tp, p.isr)
 		p.afterISRChange(env)
 	})
 }

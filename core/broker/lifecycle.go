@@ -28,7 +28,7 @@ func (b *Broker) register(env *sim.Env) {
 		if err != nil || r.ErrorCode != protocol.NONE {
 			b.registerBackoff = min(max(2*b.registerBackoff, 100*time.Millisecond), b.ms("broker.session.timeout.ms"))
 			if r != nil {
-				env.Note("broker %d registration refused: %s; retrying in %s", b.cfg.NodeID, r.ErrorCode, b.registerBackoff)
+				env.Note("broker.registration.refused", "broker", id32(b.cfg.NodeID), "error", r.ErrorCode.String(), "backoff", sim.FormatDuration(b.registerBackoff))
 			}
 			env.After(b.registerBackoff, "broker-registration-retry", b.register)
 			return
@@ -94,7 +94,7 @@ func (b *Broker) onHeartbeatResponse(env *sim.Env, r *protocol.BrokerHeartbeatRe
 		if !r.IsFenced {
 			b.state = StateRunning
 			b.readyToServe = true
-			env.Note("broker %d is unfenced and serving", b.cfg.NodeID)
+			env.Note("broker.serving", "broker", id32(b.cfg.NodeID))
 			held := b.held
 			b.held = nil
 			for _, e := range held {
@@ -122,7 +122,7 @@ func (b *Broker) BeginControlledShutdown(env *sim.Env) {
 		return
 	}
 	b.state = StatePendingControlledShutdown
-	env.Note("broker %d is shutting down: it asks the controller to move its leaderships first", b.cfg.NodeID)
+	env.Note("broker.shutdown.started", "broker", id32(b.cfg.NodeID))
 	b.sendHeartbeat(env)
 	// Do not wait forever for a controller that cannot answer.
 	env.After(b.ms("broker.session.timeout.ms"), "controlled-shutdown-timeout", func(env *sim.Env) {
@@ -149,5 +149,5 @@ func (b *Broker) finishShutdown(env *sim.Env) {
 	b.writeCleanShutdownFile()
 	b.net.Abandon()
 	b.state = StateStopped
-	env.Note("broker %d shut down cleanly", b.cfg.NodeID)
+	env.Note("broker.shutdown.finished", "broker", id32(b.cfg.NodeID))
 }

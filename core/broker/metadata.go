@@ -125,7 +125,7 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 			p.failDelayedProduces(env, protocol.NOT_LEADER_OR_FOLLOWER)
 			p.log.Delete()
 			delete(b.partitions, key)
-			env.Note("broker %d deleted its replica of %s", me, key)
+			env.Note("replica.deleted", "broker", id32(me), "tp", key.String())
 			b.checkParkedFetches(env)
 		}
 		return

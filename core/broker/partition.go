@@ -143,7 +143,7 @@ func (p *Partition) makeLeader(env *sim.Env, st *metadata.PartitionState) {
 		}
 		p.followers[r] = rs
 	}
-	env.Note("broker %d became leader of %s at leader epoch %d (log end offset %d, ISR %v)", p.b.cfg.NodeID, p.tp, p.leaderEpoch, p.log.LogEndOffset(), p.isr)
+	env.Note("leader.started", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "epoch", id32(p.leaderEpoch), "leo", i64(p.log.LogEndOffset()), "isr", ids(p.isr))
 	p.maybeIncrementHW(env)
 	p.b.checkParkedFetches(env)
 }
@@ -165,7 +165,7 @@ func (p *Partition) makeFollower(env *sim.Env, st *metadata.PartitionState) {
 		p.b.addToFetcher(env, p.leader, p)
 	}
 	if wasLeader {
-		env.Note("broker %d is no longer leader of %s (new leader %d, epoch %d)", p.b.cfg.NodeID, p.tp, p.leader, p.leaderEpoch)
+		env.Note("leader.stopped", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "leader", id32(p.leader), "epoch", id32(p.leaderEpoch))
 	}
 	p.b.checkParkedFetches(env)
 }

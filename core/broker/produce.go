@@ -2,6 +2,7 @@ package broker
 
 import (
 	"errors"
+	"strconv"
 	"time"
 
 	"kafkascope/core/protocol"
@@ -67,7 +68,7 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 			case req.Acks == -1 && len(p.isr) < p.effectiveMinISR():
 				// Checked before the append: nothing is written.
 				pr.ErrorCode = protocol.NOT_ENOUGH_REPLICAS
-				env.Note("broker %d rejected a produce to %s: the ISR %v is smaller than min.insync.replicas %d (NOT_ENOUGH_REPLICAS)", b.cfg.NodeID, p.tp, p.isr, p.effectiveMinISR())
+				env.Note("produce.rejected", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "isr", ids(p.isr), "min", strconv.Itoa(p.effectiveMinISR()))
 				continue
 			}
 			info, err := p.log.AppendAsLeader(pd.Records, p.leaderEpoch)
@@ -81,7 +82,7 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 			}
 			pr.BaseOffset = info.FirstOffset
 			pr.LogStartOffset = p.log.LogStartOffset()
-			env.Note("broker %d appended offsets %d..%d to %s (leader epoch %d)", b.cfg.NodeID, info.FirstOffset, info.LastOffset, p.tp, p.leaderEpoch)
+			env.Note("produce.appended", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "first", i64(info.FirstOffset), "last", i64(info.LastOffset), "epoch", id32(p.leaderEpoch))
 			if dp != nil {
 				dp.pending[p.tp] = &pendingPart{resp: pr, requiredOffset: info.LastOffset + 1}
 				pr.ErrorCode = protocol.REQUEST_TIMED_OUT // until satisfied

@@ -58,7 +58,6 @@ func (c *Controller) handleAlterPartition(env *sim.Env, from sim.Addr, req *prot
 					rec.LeaderRecoveryState = metadata.LeaderRecovered
 				}
 				c.appendRecords(env, rec)
-				env.Note("controller changed the ISR of %s-%d to %v at the request of its leader %d", topic.Name, p.PartitionIndex, p.NewISR, req.BrokerID)
 			}
 			if st != nil {
 				pr.LeaderID, pr.LeaderEpoch, pr.PartitionEpoch = st.Leader, st.LeaderEpoch, st.PartitionEpoch

@@ -48,7 +48,7 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 	c.sessions[req.BrokerID] = &session{lastContact: env.Now()}
 	c.scheduleExpiry(env)
 	resp.BrokerEpoch = rec.BrokerEpoch
-	env.Note("controller registered broker %d with broker epoch %d", req.BrokerID, rec.BrokerEpoch)
+	env.Note("broker.registered", "broker", id32(req.BrokerID), "epoch", i64(rec.BrokerEpoch))
 	c.reply(env, from, resp)
 }
 
@@ -75,7 +75,7 @@ func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.
 	case b.Fenced && !req.WantFence && caughtUp && !b.InControlledShutdown:
 		c.unfence(env, b)
 	case !b.Fenced && req.WantFence:
-		c.fence(env, b, "it asked to be fenced")
+		c.fence(env, b, "asked")
 	}
 	c.scheduleExpiry(env)
 	b = c.image.Brokers[req.BrokerID]
@@ -107,7 +107,7 @@ func (c *Controller) scheduleExpiry(env *sim.Env) {
 		for _, id := range c.image.BrokerIDs() {
 			b := c.image.Brokers[id]
 			if !b.Fenced && !c.hasValidSession(id, env.Now()) {
-				c.fence(env, b, "its session expired (no heartbeat for broker.session.timeout.ms)")
+				c.fence(env, b, "session")
 			}
 		}
 		c.scheduleExpiry(env)
@@ -117,7 +117,7 @@ func (c *Controller) scheduleExpiry(env *sim.Env) {
 // fence fences a broker: it leaves every ISR (unless it is the last member)
 // and loses its leaderships.
 func (c *Controller) fence(env *sim.Env, b *metadata.BrokerRegistration, why string) {
-	env.Note("controller fenced broker %d: %s", b.ID, why)
+	env.Note("broker.fenced", "broker", id32(b.ID), "reason", why)
 	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, Fenced: metadata.FencingFence})
 	c.appendRecords(env, c.removeFromISRs(b.ID)...)
 }
@@ -125,7 +125,7 @@ func (c *Controller) fence(env *sim.Env, b *metadata.BrokerRegistration, why str
 // unfence lets a caught-up broker serve again and gives leaderless
 // partitions whose ISR holds it a leader.
 func (c *Controller) unfence(env *sim.Env, b *metadata.BrokerRegistration) {
-	env.Note("controller unfenced broker %d: it caught up with its registration", b.ID)
+	env.Note("broker.unfenced", "broker", id32(b.ID))
 	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, Fenced: metadata.FencingUnfence})
 	var recs []metadata.Record
 	c.eachPartition(func(t *metadata.Topic, i int32, p *metadata.PartitionState) {
@@ -141,7 +141,7 @@ func (c *Controller) unfence(env *sim.Env, b *metadata.BrokerRegistration) {
 // beginControlledShutdown marks the broker as shutting down and moves every
 // leadership and ISR membership off it before it is allowed to exit.
 func (c *Controller) beginControlledShutdown(env *sim.Env, b *metadata.BrokerRegistration) {
-	env.Note("controller began the controlled shutdown of broker %d: moving its leaderships away", b.ID)
+	env.Note("broker.shutdown.controlled", "broker", id32(b.ID))
 	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, InControlledShutdown: metadata.ShutdownRequested})
 	c.appendRecords(env, c.removeFromISRs(b.ID)...)
 }

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"kafkascope/core/config"
@@ -89,7 +90,7 @@ func (c *Controller) Start(env *sim.Env) {
 		c.appendRecords(env, &metadata.FeatureLevelRecord{Name: "metadata.version", FeatureLevel: MetadataVersionLevel})
 	}
 	c.scheduleExpiry(env)
-	env.Note("controller %d became the active controller (epoch %d)", c.cfg.NodeID, c.epoch)
+	env.Note("controller.active", "node", id32(c.cfg.NodeID), "epoch", id32(c.epoch))
 	c.scheduleNoOp(env)
 }
 
@@ -140,11 +141,38 @@ func (c *Controller) appendRecords(env *sim.Env, recs ...metadata.Record) {
 			panic(fmt.Sprintf("controller: %v", err))
 		}
 		c.log = append(c.log, metadata.Entry{Offset: off, Epoch: c.epoch, Record: r})
+		c.explain(env, r)
 	}
 	if len(c.log) > MaxRetainedRecords {
 		c.takeSnapshot(len(c.log) / 2)
 	}
 	c.wakeFetches(env)
+}
+
+// explain notes the partition changes a committed record made: leader
+// elections and ISR changes, the moments the timeline marks.
+func (c *Controller) explain(env *sim.Env, r metadata.Record) {
+	pc, ok := r.(*metadata.PartitionChangeRecord)
+	if !ok {
+		return
+	}
+	t := c.image.TopicByID(pc.TopicID)
+	if t == nil {
+		return
+	}
+	p := t.Partitions[pc.PartitionID]
+	tp := fmt.Sprintf("%s-%d", t.Name, pc.PartitionID)
+	if pc.Leader != metadata.NoLeaderChange {
+		leader := "none"
+		if p.Leader >= 0 {
+			leader = id32(p.Leader)
+		}
+		unclean := pc.LeaderRecoveryState == metadata.LeaderRecovering
+		env.Note("leader.elected", "tp", tp, "leader", leader, "epoch", id32(p.LeaderEpoch), "isr", ids(p.ISR), "unclean", strconv.FormatBool(unclean))
+	}
+	if pc.ISR != nil {
+		env.Note("isr.changed", "tp", tp, "isr", ids(p.ISR), "leader", id32(p.Leader))
+	}
 }
 
 // takeSnapshot folds the first n entries into the snapshot.

@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"kafkascope/core/config"
 	"kafkascope/core/metadata"
@@ -33,7 +34,7 @@ func (c *Controller) handleCreateTopics(env *sim.Env, from sim.Addr, req *protoc
 		res, recs := c.createTopic(t)
 		if res.ErrorCode == protocol.NONE && !req.ValidateOnly {
 			c.appendRecords(env, recs...)
-			env.Note("controller created topic %s with %d partition(s), replication factor %d", t.Name, res.NumPartitions, res.ReplicationFactor)
+			env.Note("topic.created", "topic", t.Name, "partitions", id32(res.NumPartitions), "rf", strconv.Itoa(int(res.ReplicationFactor)))
 		}
 		resp.Topics = append(resp.Topics, res)
 	}
@@ -195,7 +196,7 @@ func (c *Controller) handleDeleteTopics(env *sim.Env, from sim.Addr, req *protoc
 		} else {
 			res.TopicID = t.ID
 			c.appendRecords(env, &metadata.RemoveTopicRecord{TopicID: t.ID})
-			env.Note("controller deleted topic %s", name)
+			env.Note("topic.deleted", "topic", name)
 		}
 		resp.Responses = append(resp.Responses, res)
 	}
@@ -210,7 +211,7 @@ func (c *Controller) handleCreatePartitions(env *sim.Env, from sim.Addr, req *pr
 		res.ErrorCode, res.ErrorMessage = code, msg
 		if code == protocol.NONE && !req.ValidateOnly {
 			c.appendRecords(env, recs...)
-			env.Note("controller increased the partitions of %s to %d", t.Name, t.Count)
+			env.Note("partitions.increased", "topic", t.Name, "count", id32(t.Count))
 		}
 		resp.Results = append(resp.Results, res)
 	}

@@ -42,7 +42,8 @@ type TraceEvent struct {
 	Kind   TraceKind
 	Host   string    // the process it happened in (the receiver, for messages)
 	Env    *Envelope // the message, for deliver and drop
-	Detail string    // timer name, drop reason, note text
+	Detail string    // timer name, drop reason, or a note's event key
+	Fields []string  // a note's fields as name, value pairs
 }
 
 // String renders the event as one trace line.
@@ -59,6 +60,9 @@ func (e TraceEvent) String() string {
 	}
 	if e.Detail != "" {
 		b.WriteString(": " + e.Detail)
+	}
+	for i := 0; i+1 < len(e.Fields); i += 2 {
+		b.WriteString(" " + e.Fields[i] + "=" + e.Fields[i+1])
 	}
 	return b.String()
 }
@@ -129,6 +133,9 @@ func (t *Trace) add(e TraceEvent) {
 		}
 	}
 	t.mixString(e.Detail)
+	for _, f := range e.Fields {
+		t.mixString(f)
+	}
 	t.ring[t.next] = e
 	t.next++
 	if t.next == len(t.ring) {

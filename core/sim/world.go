@@ -366,9 +366,24 @@ func (e *Env) Send(from, to Addr, m Message) *Envelope {
 // Rand derives a PRNG stream of the run's seed.
 func (e *Env) Rand(name string) *Rand { return e.w.Rand(name) }
 
-// Note records a plain-language explanation of what the process just did.
-func (e *Env) Note(format string, args ...any) {
-	e.w.trace.add(TraceEvent{At: e.w.now, Kind: TraceNote, Host: e.pr.host, Detail: fmt.Sprintf(format, args...)})
+// Note records what the process just did, as an event key (e.g.
+// "leader.elected") and name/value fields, for the event feed to explain in
+// plain words.
+func (e *Env) Note(key string, fields ...string) {
+	if len(fields)%2 != 0 {
+		panic("sim: Note needs name, value pairs")
+	}
+	e.w.trace.add(TraceEvent{At: e.w.now, Kind: TraceNote, Host: e.pr.host, Detail: key, Fields: fields})
+}
+
+// Field returns a note's field value ("" if absent).
+func (e TraceEvent) Field(name string) string {
+	for i := 0; i+1 < len(e.Fields); i += 2 {
+		if e.Fields[i] == name {
+			return e.Fields[i+1]
+		}
+	}
+	return ""
 }
 
 // Timer is a pending callback in a process.

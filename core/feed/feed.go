@@ -1,0 +1,113 @@
+package feed
+
+import (
+	"strings"
+
+	"kafkascope/core/sim"
+)
+
+// Lang is a UI language.
+type Lang string
+
+const (
+	English Lang = "en"
+	Korean  Lang = "ko"
+)
+
+// Entry is one event of the feed.
+type Entry struct {
+	Seq      uint64
+	At       sim.Time
+	Key      string
+	Category string
+	Fields   map[string]string
+}
+
+// Marks reports whether the entry marks the timeline.
+func (e Entry) Marks() bool {
+	return e.Category == CatCrash || e.Category == CatElection && (e.Key == "leader.elected" || strings.HasPrefix(e.Key, "leader.elected.")) || e.Key == "isr.changed"
+}
+
+// Text renders the entry in lang.
+func (e Entry) Text(lang Lang) string {
+	t, ok := catalog[e.Key]
+	if !ok {
+		return e.Key
+	}
+	s := t.en
+	if lang == Korean {
+		s = t.ko
+	}
+	for name, v := range e.Fields {
+		if name == "reason" {
+			if r, ok := reasons[v]; ok {
+				v = r[0]
+				if lang == Korean {
+					v = r[1]
+				}
+			}
+		}
+		s = strings.ReplaceAll(s, "{"+name+"}", v)
+	}
+	return s
+}
+
+// FromTrace turns a trace event into a feed entry, if it is one the feed
+// explains: process notes, and brokers starting and stopping.
+func FromTrace(ev sim.TraceEvent) (Entry, bool) {
+	e := Entry{Seq: ev.Seq, At: ev.At, Fields: map[string]string{}}
+	switch ev.Kind {
+	case sim.TraceNote:
+		e.Key = ev.Detail
+		for i := 0; i+1 < len(ev.Fields); i += 2 {
+			e.Fields[ev.Fields[i]] = ev.Fields[i+1]
+		}
+		if e.Key == "leader.elected" {
+			switch {
+			case e.Fields["leader"] == "none":
+				e.Key = "leader.elected.none"
+			case e.Fields["unclean"] == "true":
+				e.Key = "leader.elected.unclean"
+			}
+		}
+	case sim.TraceStart, sim.TraceStop:
+		id, ok := strings.CutPrefix(ev.Host, "kafka-")
+		if !ok {
+			return e, false // client processes are not explained
+		}
+		e.Fields["broker"] = id
+		switch {
+		case ev.Kind == sim.TraceStart:
+			e.Key = "process.started"
+		case ev.Detail == "power loss":
+			e.Key = "process.power-loss"
+		case ev.Detail == "killed":
+			e.Key = "process.killed"
+		default:
+			e.Key = "process.exited"
+		}
+	default:
+		return e, false
+	}
+	t, ok := catalog[e.Key]
+	if !ok {
+		return e, false
+	}
+	e.Category = t.cat
+	return e, true
+}
+
+// Recent returns the feed entries among the trace's retained events with
+// Seq > after, oldest first, at most limit of them (the newest).
+func Recent(tr *sim.Trace, after uint64, limit int) []Entry {
+	var out []Entry
+	for _, ev := range tr.Since(after) {
+		if e, ok := FromTrace(ev); ok {
+			out = append(out, e)
+		}
+	}
+	if limit > 0 && len(out) > limit {
+		out = out[len(out)-limit:]
+	}
+	return out
+}
