@@ -13,7 +13,13 @@ type Handler interface {
 type Process struct {
 	OnStart  func(env *sim.Env)
 	Handlers []Handler
+	// Done, if set, ends the process once it reports true (the program's
+	// main returned).
+	Done func() bool
 }
+
+// Exited implements sim.Exiter.
+func (p *Process) Exited() bool { return p.Done != nil && p.Done() }
 
 // Start implements sim.Process.
 func (p *Process) Start(env *sim.Env) {

@@ -137,7 +137,10 @@ func (c *Cluster) NodeIDs() []int32 {
 func (c *Cluster) Node(id int32) *Node { return c.nodes[id] }
 
 // State returns a node's state.
-func (c *Cluster) State(id int32) NodeState { return c.state[id] }
+func (c *Cluster) State(id int32) NodeState {
+	c.reapStopped()
+	return c.state[id]
+}
 
 // Disk returns a node's disk.
 func (c *Cluster) Disk(id int32) *storage.Disk { return c.disks[id] }
@@ -181,34 +184,23 @@ func (c *Cluster) RunUntil(cond func() bool, d time.Duration) error {
 
 // Advance moves virtual time forward by d, running everything due.
 func (c *Cluster) Advance(d time.Duration) error {
-	limit := c.World.Now().Add(d)
-	for {
-		_, err := c.World.RunWhile(func() bool { return !c.anyStopped() }, limit)
-		if err != nil {
-			return err
-		}
-		c.reapStopped()
-		if c.World.Now() >= limit {
-			return nil
-		}
-	}
+	err := c.World.RunUntil(c.World.Now().Add(d))
+	c.reapStopped()
+	return err
 }
 
-func (c *Cluster) anyStopped() bool {
-	for id, n := range c.nodes {
-		if c.state[id] == NodeRunning && n.Broker.Stopped() {
-			return true
-		}
-	}
-	return false
+// AdvanceTo runs the world up to virtual time t.
+func (c *Cluster) AdvanceTo(t sim.Time) error {
+	err := c.World.RunUntil(t)
+	c.reapStopped()
+	return err
 }
 
-// reapStopped ends the processes of brokers that finished a clean shutdown.
+// reapStopped records nodes whose process ended after a clean shutdown.
 func (c *Cluster) reapStopped() {
 	for _, id := range c.NodeIDs() {
-		if c.state[id] == NodeRunning && c.nodes[id].Broker.Stopped() {
+		if st, _ := c.World.State(Host(id)); c.state[id] == NodeRunning && st == sim.ProcDead {
 			c.state[id] = NodeStopped
-			_ = c.World.Exit(Host(id))
 		}
 	}
 }
@@ -252,7 +244,8 @@ func (c *Cluster) Kill(id int32, powerLoss bool) error {
 }
 
 // Stop shuts node id down gracefully (SIGTERM): a controlled shutdown, then
-// a flush and a clean exit. It runs the world until the process has exited.
+// a flush and a clean exit. It returns at once; the process ends by itself
+// (see Stopping and State).
 func (c *Cluster) Stop(id int32) error {
 	if err := c.checkID(id); err != nil {
 		return err
@@ -260,18 +253,7 @@ func (c *Cluster) Stop(id int32) error {
 	if c.state[id] != NodeRunning {
 		return fmt.Errorf("broker %d is not running", id)
 	}
-	b := c.nodes[id].Broker
-	if err := c.World.Call(Host(id), "SIGTERM", b.BeginControlledShutdown); err != nil {
-		return err
-	}
-	if err := c.RunUntil(func() bool { return b.Stopped() }, 5*time.Minute); err != nil {
-		return err
-	}
-	if !b.Stopped() {
-		return fmt.Errorf("broker %d did not shut down", id)
-	}
-	c.reapStopped()
-	return nil
+	return c.World.Call(Host(id), "SIGTERM", c.nodes[id].Broker.BeginControlledShutdown)
 }
 
 // Start restarts a node that was killed or stopped; its broker recovers its

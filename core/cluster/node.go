@@ -18,6 +18,10 @@ type Node struct {
 	Controller *controller.Controller
 }
 
+// Exited implements sim.Exiter: the process ends when its broker finished a
+// clean shutdown.
+func (n *Node) Exited() bool { return n.Broker.Stopped() }
+
 // Start implements sim.Process.
 func (n *Node) Start(env *sim.Env) {
 	if n.Controller != nil {

@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"kafkascope/core/client"
 	"strconv"
 	"strings"
 	"time"
@@ -54,7 +55,11 @@ func (s *Session) runTool(name string, fn toolFunc, args, stdin []string, cmdlin
 	}
 	host, err := s.cluster.SpawnClient(name, func(host string) sim.Process {
 		t.host = host
-		return build(host)
+		p := build(host)
+		if cp, ok := p.(*client.Process); ok {
+			cp.Done = func() bool { return t.finished } // the program exits when the tool does
+		}
+		return p
 	})
 	if err != nil {
 		s.printf("kafkascope: %v", err)
@@ -65,12 +70,16 @@ func (s *Session) runTool(name string, fn toolFunc, args, stdin []string, cmdlin
 		s.nextJob++
 		return
 	}
-	s.run(func() bool { return t.finished }, toolTimeLimit)
-	if !t.finished {
-		s.printf("kafkascope: %s.sh was still running after %s of simulated time; stopping it as Ctrl-C would (give it an end such as --max-messages or --timeout-ms, or run it in the background with &)", name, sim.FormatDuration(toolTimeLimit))
-		s.interrupt(t)
-	}
-	s.cluster.StopClient(host)
+	s.wait(&pending{
+		tool:     t,
+		done:     func() bool { return t.finished },
+		deadline: s.world().Now().Add(toolTimeLimit),
+		onTimeout: func(op *pending) {
+			s.printf("kafkascope: %s.sh was still running after %s of simulated time; stopping it as Ctrl-C would (give it an end such as --max-messages or --timeout-ms, or run it in the background with &)", name, sim.FormatDuration(toolTimeLimit))
+			s.signal(t, op)
+		},
+		after: func() { s.cluster.StopClient(host) },
+	})
 }
 
 // reapJobs reports background jobs that ended, as bash does at the next
@@ -136,28 +145,40 @@ func (s *Session) cmdKill(args []string) {
 		s.printf("kill: %s: no such job", args[0])
 		return
 	}
-	if s.interrupt(j.run) {
-		j.status = "Terminated"
+	t := j.run
+	if t.finished {
+		return // it ended on its own; the next prompt reports it
 	}
+	op := &pending{done: func() bool { return t.finished }}
+	s.signal(t, op)
+	op.after = func() {
+		if t.exit == 143 {
+			j.status = "Terminated"
+		}
+	}
+	s.wait(op)
 }
 
-// interrupt delivers SIGTERM to a running tool: its shutdown hooks run
-// (a console consumer prints its total, a producer flushes), then it exits.
-// It reports whether the signal ended the tool (false if it had already
-// finished on its own).
-func (s *Session) interrupt(t *toolRun) bool {
+// signal delivers SIGTERM to a running tool: its shutdown hooks run (a
+// console consumer prints its total, a producer flushes), then it exits. op
+// (the command waiting for the tool) gets up to a minute for that; a tool
+// still running then is killed.
+func (s *Session) signal(t *toolRun, op *pending) {
 	if t.finished {
-		return false
+		return
 	}
 	term := t.terminate
 	if term == nil {
 		term = func(*sim.Env) { t.finish(143) }
 	}
-	if err := s.world().Call(t.host, "SIGTERM", term); err == nil {
-		s.run(func() bool { return t.finished }, time.Minute)
+	if err := s.world().Call(t.host, "SIGTERM", term); err != nil {
+		t.finish(143)
 	}
-	t.finish(143)
-	return t.exit == 143
+	op.deadline = s.world().Now().Add(time.Minute)
+	op.onTimeout = func(*pending) {
+		t.finish(143)
+		s.cluster.StopClient(t.host)
+	}
 }
 
 // stopAllJobs ends every job (the cluster is being replaced).

@@ -30,6 +30,18 @@ type Session struct {
 	jobs    []*job
 	nextJob int
 	tools   int
+	ops     []*pending // commands still running (the terminal waits for them)
+}
+
+// pending is a command that takes simulated time: it is finished when done
+// reports true; at deadline, onTimeout runs (and may extend it).
+type pending struct {
+	done      func() bool
+	deadline  sim.Time
+	onTimeout func(p *pending) // nil: just end
+	after     func()           // runs once when the command is finished
+	fast      bool             // time advance: a driver may skip straight to the deadline
+	tool      *toolRun         // the foreground tool, for Ctrl-C
 }
 
 // NewSession makes a session with no cluster.
@@ -49,17 +61,125 @@ func (s *Session) print(line string) {
 
 func (s *Session) printf(format string, args ...any) { s.print(fmt.Sprintf(format, args...)) }
 
-// Exec runs one command line with its standard input and returns everything
-// it printed (stdout and stderr interleaved, one string per line).
+// Exec runs one command line with its standard input until it finishes, and
+// returns everything it printed (stdout and stderr interleaved, one string
+// per line). This is how transcripts and the native terminal run commands.
 func (s *Session) Exec(line string, stdin []string) []string {
-	s.out, s.dropped = nil, 0
-	s.exec(line, stdin)
-	s.reapJobs()
-	if s.dropped > 0 {
-		s.out = append(s.out, fmt.Sprintf("... (%d more lines not shown: output limit %d lines)", s.dropped, MaxOutputLines))
-	}
-	return s.out
+	s.Start(line, stdin)
+	s.Wait()
+	return s.Output()
 }
+
+// Start begins a command and returns at once; while Busy, the command
+// needs simulated time to pass (a driver advances the cluster and calls
+// Poll). Commands that take no time are finished when Start returns.
+func (s *Session) Start(line string, stdin []string) {
+	s.exec(line, stdin)
+	s.Poll()
+}
+
+// Busy reports whether a started command is still running.
+func (s *Session) Busy() bool { return len(s.ops) > 0 }
+
+// Wait runs the cluster until every started command has finished.
+func (s *Session) Wait() {
+	for len(s.ops) > 0 && s.cluster != nil {
+		limit := s.ops[0].deadline
+		for _, op := range s.ops[1:] {
+			limit = min(limit, op.deadline)
+		}
+		anyDone := func() bool {
+			for _, op := range s.ops {
+				if op.done() {
+					return true
+				}
+			}
+			return false
+		}
+		if err := s.cluster.RunUntil(anyDone, limit.Sub(s.world().Now())); err != nil {
+			s.printf("kafkascope: the simulation stopped: %v", err)
+			s.ops = nil
+			return
+		}
+		s.Poll()
+	}
+}
+
+// Poll finishes commands whose work is done, applies time limits, and
+// reports background jobs that ended. Drivers call it after every advance.
+func (s *Session) Poll() {
+	if s.cluster != nil && s.world().Err() != nil {
+		if len(s.ops) > 0 {
+			s.printf("kafkascope: the simulation stopped: %v", s.world().Err())
+		}
+		s.ops = nil
+	}
+	for progress := true; progress; {
+		progress = false
+		var keep []*pending
+		for _, op := range s.ops {
+			switch {
+			case op.done():
+				if op.after != nil {
+					op.after()
+				}
+				progress = true
+			case s.cluster != nil && s.world().Now() >= op.deadline:
+				if op.onTimeout != nil {
+					op.onTimeout(op)
+				}
+				if s.world().Now() < op.deadline && !op.done() {
+					keep = append(keep, op) // onTimeout gave it more time
+				} else if op.after != nil {
+					op.after()
+				}
+				progress = true
+			default:
+				keep = append(keep, op)
+			}
+		}
+		s.ops = keep
+	}
+	s.reapJobs()
+}
+
+// FastForward reports the virtual time a running "time advance" wants to
+// reach: a driver may run the cluster straight there instead of playing it.
+func (s *Session) FastForward() (sim.Time, bool) {
+	for _, op := range s.ops {
+		if op.fast {
+			return op.deadline, true
+		}
+	}
+	return 0, false
+}
+
+// Interrupt is Ctrl-C: the foreground tool gets SIGTERM (its shutdown hooks
+// still run); a time advance stops where it is.
+func (s *Session) Interrupt() {
+	for _, op := range s.ops {
+		switch {
+		case op.tool != nil:
+			s.signal(op.tool, op)
+		case op.fast:
+			op.deadline = s.world().Now()
+		}
+	}
+	s.Poll()
+}
+
+// Output returns what was printed since the last call, one string per line.
+func (s *Session) Output() []string {
+	out := s.out
+	if s.dropped > 0 {
+		out = append(out, fmt.Sprintf("... (%d more lines not shown: output limit %d lines)", s.dropped, MaxOutputLines))
+	}
+	s.out, s.dropped = nil, 0
+	return out
+}
+
+// wait registers a command that finishes when done holds, or at limit.
+func (s *Session) wait(op *pending) { s.ops = append(s.ops, op) }
 
 func (s *Session) exec(line string, stdin []string) {
 	if len(line) > MaxCommandLength {
@@ -107,16 +227,6 @@ func (s *Session) exec(line string, stdin []string) {
 		return
 	}
 	s.printf("%s: command not found", name)
-}
-
-// run advances the cluster until cond holds or limit passes, reporting a
-// failed simulation (a broken invariant) on the terminal.
-func (s *Session) run(cond func() bool, limit time.Duration) bool {
-	if err := s.cluster.RunUntil(cond, limit); err != nil {
-		s.printf("kafkascope: the simulation stopped: %v", err)
-		return false
-	}
-	return true
 }
 
 // world is a shortcut for the cluster's world.

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"kafkascope/core/broker"
 	"strconv"
 	"strings"
 	"time"
@@ -130,6 +131,7 @@ func (s *Session) cmdCluster(args []string) {
 		return
 	}
 	s.stopAllJobs()
+	s.ops = nil
 	s.cluster = c
 }
 
@@ -176,15 +178,22 @@ func (s *Session) cmdBroker(args []string) {
 			return
 		}
 		if verb == "stop" {
-			err = s.cluster.Stop(id)
+			if err = s.cluster.Stop(id); err == nil {
+				s.wait(&pending{
+					done:      func() bool { return s.cluster.State(id) == cluster.NodeStopped },
+					deadline:  s.world().Now().Add(5 * time.Minute),
+					onTimeout: func(*pending) { s.printf("broker stop: broker %d did not shut down", id) },
+				})
+			}
 		} else if err = s.cluster.Start(id); err == nil {
 			b := s.cluster.Node(id)
-			if !s.run(func() bool { return b.Broker.State().String() == "RUNNING" }, time.Minute) {
-				return
-			}
-			if b.Broker.State().String() != "RUNNING" {
-				s.printf("broker start: broker %d started but is not serving yet (state %s)", id, b.Broker.State())
-			}
+			s.wait(&pending{
+				done:     func() bool { return b.Broker.State() == broker.StateRunning },
+				deadline: s.world().Now().Add(time.Minute),
+				onTimeout: func(*pending) {
+					s.printf("broker start: broker %d started but is not serving yet (state %s)", id, b.Broker.State())
+				},
+			})
 		}
 	default:
 		s.print(usage)
@@ -288,7 +297,11 @@ func (s *Session) cmdTime(args []string) {
 		s.printf("time advance: at most %s at once", sim.FormatDuration(MaxAdvance))
 		return
 	}
-	if err := s.cluster.Advance(d); err != nil {
-		s.printf("kafkascope: the simulation stopped: %v", err)
+	target := s.world().Now().Add(d)
+	// Done once every event up to and including target has run.
+	done := func() bool {
+		next, ok := s.world().NextEventAt()
+		return s.world().Now() >= target && (!ok || next > target)
 	}
+	s.wait(&pending{done: done, deadline: target, fast: true})
 }

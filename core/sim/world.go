@@ -16,6 +16,13 @@ type Process interface {
 	Receive(env *Env, e *Envelope)
 }
 
+// Exiter is implemented by processes that can end themselves: after any of
+// its handlers, a process whose Exited reports true stops (as if its main
+// returned), at that exact virtual time.
+type Exiter interface {
+	Exited() bool
+}
+
 // ProcState is the life state of a host.
 type ProcState uint8
 
@@ -92,6 +99,14 @@ func (w *World) Err() error { return w.err }
 
 // Rand derives a PRNG stream of this run's seed.
 func (w *World) Rand(name string) *Rand { return NewRand(w.seed, name) }
+
+// NextEventAt is the time of the next queued event, if any.
+func (w *World) NextEventAt() (Time, bool) {
+	if len(w.queue) == 0 {
+		return 0, false
+	}
+	return w.queue[0].at, true
+}
 
 // InFlight lists the messages on the wire now, in delivery order.
 func (w *World) InFlight() []*Envelope {
@@ -231,6 +246,9 @@ func (w *World) run(pr *proc, f func(env *Env)) {
 	}
 	<-pr.done
 	w.running = nil
+	if ex, ok := pr.p.(Exiter); ok && pr.state == ProcRunning && w.err == nil && ex.Exited() {
+		_ = w.Exit(pr.host)
+	}
 }
 
 // Step processes the next event. It returns false when there is nothing left

@@ -1,0 +1,303 @@
+package view
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/broker"
+	"kafkascope/core/cluster"
+	"kafkascope/core/feed"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// Snapshot is the cluster at one instant.
+type Snapshot struct {
+	Now        sim.Time
+	Seed       uint64
+	Nodes      []Node
+	Controller Controller
+	Topics     []Topic
+	InFlight   []Message
+	Clients    []string // client processes running (tools), by host
+	Cuts       [][2]int32
+}
+
+// Node is one Kafka node.
+type Node struct {
+	ID             int32
+	Host           string
+	State          string // running, killed, power-off, stopped
+	BrokerState    string // STARTING, RECOVERY, RUNNING, ... (empty when down)
+	Fenced         bool   // as the controller sees it
+	Registered     bool
+	IsController   bool // hosts the active controller
+	Isolated       bool // every link to and from it is cut
+	DelayMs        int64
+	MetadataOffset int64 // how far it replayed __cluster_metadata
+	Leads          int   // partitions it leads (per its own state)
+}
+
+// Controller is the metadata quorum's view.
+type Controller struct {
+	NodeID        int32 // -1 if down
+	Epoch         int32
+	HighWatermark int64 // records committed to __cluster_metadata
+}
+
+// Topic is one topic's partitions.
+type Topic struct {
+	Name       string
+	ID         string
+	Partitions []Partition
+}
+
+// Partition is one partition: the controller's decision and every replica.
+type Partition struct {
+	Topic          string
+	Index          int32
+	Leader         int32 // -1 none (controller's metadata)
+	LeaderEpoch    int32
+	PartitionEpoch int32
+	Assignment     []int32
+	ISR            []int32
+	Replicas       []Replica // in assignment order
+	// CommittedHW is the leader's HW: offsets below it are committed.
+	CommittedHW int64
+}
+
+// Replica is one broker's copy of a partition.
+type Replica struct {
+	Broker      int32
+	Present     bool   // the broker holds the replica (false: node never created it)
+	Role        string // leader, follower, offline
+	InISR       bool
+	LogStart    int64
+	LEO         int64
+	HW          int64 // this replica's own knowledge of the HW
+	LeaderEpoch int32 // the epoch it believes current
+	Cells       []Cell
+	// LeaderViewLEO is the leader's view of this follower's LEO (-1 unknown).
+	LeaderViewLEO int64
+}
+
+// Cell is one offset of a replica's log.
+type Cell struct {
+	Offset    int64
+	Epoch     int32 // the batch's partition leader epoch (colour)
+	Committed bool  // below the leader's HW
+}
+
+// Message is one message on the wire.
+type Message struct {
+	ID       uint64
+	From, To int32 // node ids; 0 for a client
+	FromHost string
+	ToHost   string
+	Kind     string // the message kind (Produce, FetchResponse, ...)
+	Label    string // e.g. "Fetch t-0@5", "HW 5"
+	Category string // data, metadata, heartbeat, admin
+	Progress float64
+}
+
+// MaxCells bounds the cells shown per replica (the latest ones).
+const MaxCells = 16
+
+// Take reads the cluster now.
+func Take(c *cluster.Cluster) *Snapshot {
+	w := c.World
+	s := &Snapshot{Now: w.Now(), Seed: w.Seed()}
+	ctl := c.Controller()
+	s.Controller.NodeID = -1
+	if ctl != nil {
+		s.Controller = Controller{NodeID: ctl.NodeID(), Epoch: ctl.Epoch(), HighWatermark: ctl.HighWatermark()}
+	}
+	for _, id := range c.NodeIDs() {
+		n := c.Node(id)
+		nv := Node{ID: id, Host: cluster.Host(id), State: string(c.State(id)), DelayMs: w.Net().Delay(cluster.Host(id)).Milliseconds()}
+		if c.State(id) == cluster.NodeRunning {
+			nv.BrokerState = n.Broker.State().String()
+			nv.MetadataOffset = n.Broker.Image().Offset
+			for _, p := range n.Broker.Partitions() {
+				if p.IsLeader() {
+					nv.Leads++
+				}
+			}
+		}
+		if ctl != nil {
+			if reg, ok := ctl.Image().Brokers[id]; ok {
+				nv.Registered, nv.Fenced = true, reg.Fenced
+			}
+			nv.IsController = ctl.NodeID() == id
+		}
+		nv.Isolated = isolated(c, id)
+		s.Nodes = append(s.Nodes, nv)
+	}
+	for _, cut := range w.Net().Cuts() {
+		a, okA := nodeID(cut[0])
+		b, okB := nodeID(cut[1])
+		if okA && okB {
+			s.Cuts = append(s.Cuts, [2]int32{a, b})
+		}
+	}
+	if ctl != nil {
+		img := ctl.Image()
+		for _, name := range img.TopicNames() {
+			t := img.Topics[name]
+			tv := Topic{Name: name, ID: t.ID.String()}
+			for i, ps := range t.Partitions {
+				tv.Partitions = append(tv.Partitions, partition(c, name, int32(i), ps.Replicas, ps.ISR, ps.Leader, ps.LeaderEpoch, ps.PartitionEpoch))
+			}
+			s.Topics = append(s.Topics, tv)
+		}
+	}
+	now := w.Now()
+	for _, env := range w.InFlight() {
+		m := Message{ID: env.ID, FromHost: env.From.Host(), ToHost: env.To.Host(), Kind: env.Msg.Kind(), Category: category(env.Msg)}
+		m.From, _ = nodeID(m.FromHost)
+		m.To, _ = nodeID(m.ToHost)
+		if span := env.DeliverAt.Sub(env.SentAt); span > 0 {
+			m.Progress = float64(now.Sub(env.SentAt)) / float64(span)
+		}
+		m.Label = label(env.Msg)
+		s.InFlight = append(s.InFlight, m)
+	}
+	for _, h := range w.Hosts() {
+		if _, isNode := nodeID(h); !isNode {
+			if st, _ := w.State(h); st == sim.ProcRunning {
+				s.Clients = append(s.Clients, h)
+			}
+		}
+	}
+	return s
+}
+
+func partition(c *cluster.Cluster, topic string, index int32, assignment, isr []int32, leader, epoch, pepoch int32) Partition {
+	pv := Partition{Topic: topic, Index: index, Leader: leader, LeaderEpoch: epoch, PartitionEpoch: pepoch,
+		Assignment: slices.Clone(assignment), ISR: slices.Clone(isr), CommittedHW: -1}
+	key := storage.TopicPartition{Topic: topic, Partition: index}
+	var leaderPart *broker.Partition
+	if leader >= 0 && c.State(leader) == cluster.NodeRunning {
+		if lp := c.Node(leader).Broker.Partition(key); lp != nil && lp.IsLeader() {
+			leaderPart = lp
+			pv.CommittedHW = lp.Log().HighWatermark()
+		}
+	}
+	for _, id := range assignment {
+		rv := Replica{Broker: id, InISR: slices.Contains(isr, id), LeaderViewLEO: -1, Role: "offline"}
+		n := c.Node(id)
+		if n == nil {
+			pv.Replicas = append(pv.Replicas, rv)
+			continue
+		}
+		p := n.Broker.Partition(key) // the last incarnation's state, even when down
+		if p != nil {
+			log := p.Log()
+			rv.Present = true
+			rv.LogStart, rv.LEO, rv.HW, rv.LeaderEpoch = log.LogStartOffset(), log.LogEndOffset(), log.HighWatermark(), p.LeaderEpoch()
+			if c.State(id) == cluster.NodeRunning {
+				rv.Role = "follower"
+				if p.IsLeader() {
+					rv.Role = "leader"
+				}
+			}
+			rv.Cells = cells(log, pv.CommittedHW)
+		}
+		if leaderPart != nil && id != leader {
+			rv.LeaderViewLEO = leaderPart.FollowerLogEndOffset(id)
+		}
+		pv.Replicas = append(pv.Replicas, rv)
+	}
+	return pv
+}
+
+// cells lists the last MaxCells offsets of a log with their batch epochs,
+// from the segments' batch index (no record is decoded).
+func cells(log *storage.Log, committedHW int64) []Cell {
+	from := max(log.LogStartOffset(), log.LogEndOffset()-MaxCells)
+	var out []Cell
+	for _, seg := range log.Segments() {
+		for _, b := range seg.Batches {
+			if b.LastOffset < from {
+				continue
+			}
+			for o := max(b.BaseOffset, from); o <= b.LastOffset; o++ {
+				out = append(out, Cell{Offset: o, Epoch: b.Epoch, Committed: o < committedHW})
+			}
+		}
+	}
+	return out
+}
+
+func isolated(c *cluster.Cluster, id int32) bool {
+	net := c.World.Net()
+	h := cluster.Host(id)
+	others := 0
+	for _, o := range c.NodeIDs() {
+		if o == id {
+			continue
+		}
+		others++
+		if !net.IsCut(h, cluster.Host(o)) || !net.IsCut(cluster.Host(o), h) {
+			return false
+		}
+	}
+	return others > 0
+}
+
+func nodeID(host string) (int32, bool) {
+	s, ok := strings.CutPrefix(host, "kafka-")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return int32(n), err == nil
+}
+
+// category groups messages for the diagram's filters.
+func category(m sim.Message) string {
+	switch m.(type) {
+	case *protocol.ProduceRequest, *protocol.ProduceResponse, *protocol.FetchRequest, *protocol.FetchResponse,
+		*protocol.ListOffsetsRequest, *protocol.ListOffsetsResponse:
+		return "data"
+	case *protocol.BrokerHeartbeatRequest, *protocol.BrokerHeartbeatResponse:
+		return "heartbeat"
+	case *protocol.MetadataFetchRequest, *protocol.MetadataFetchResponse, *protocol.MetadataRequest, *protocol.MetadataResponse,
+		*protocol.BrokerRegistrationRequest, *protocol.BrokerRegistrationResponse:
+		return "metadata"
+	}
+	return "admin"
+}
+
+// label is the short text drawn on a message.
+func label(m sim.Message) string {
+	switch r := m.(type) {
+	case *protocol.FetchRequest:
+		if len(r.Topics) == 1 && len(r.Topics[0].Partitions) == 1 {
+			p := r.Topics[0].Partitions[0]
+			return "Fetch @" + strconv.FormatInt(p.FetchOffset, 10)
+		}
+		return "Fetch"
+	case *protocol.FetchResponse:
+		if len(r.Topics) == 1 && len(r.Topics[0].Partitions) == 1 {
+			return "HW " + strconv.FormatInt(r.Topics[0].Partitions[0].HighWatermark, 10)
+		}
+		return "Fetch response"
+	case *protocol.ProduceResponse:
+		if len(r.Topics) == 1 && len(r.Topics[0].Partitions) == 1 {
+			p := r.Topics[0].Partitions[0]
+			if p.ErrorCode != protocol.NONE {
+				return p.ErrorCode.String()
+			}
+			return "ack @" + strconv.FormatInt(p.BaseOffset, 10)
+		}
+	}
+	return m.Kind()
+}
+
+// Feed returns the newest feed entries (at most limit).
+func Feed(c *cluster.Cluster, limit int) []feed.Entry {
+	return feed.Recent(c.World.Trace(), 0, limit)
+}
