@@ -25,7 +25,7 @@ type Session struct {
 	TraceContent bool
 
 	cluster *cluster.Cluster
-	out     []string
+	out     []Line
 	dropped int
 	jobs    []*job
 	nextJob int
@@ -50,13 +50,23 @@ func NewSession() *Session { return &Session{nextJob: 1} }
 // Cluster is the session's cluster, or nil.
 func (s *Session) Cluster() *cluster.Cluster { return s.cluster }
 
+// Line is one line of output and the virtual time it was printed at.
+type Line struct {
+	At   sim.Time
+	Text string
+}
+
 // print appends a line to the current command's output.
 func (s *Session) print(line string) {
 	if len(s.out) >= MaxOutputLines {
 		s.dropped++
 		return
 	}
-	s.out = append(s.out, line)
+	var at sim.Time
+	if s.cluster != nil {
+		at = s.world().Now()
+	}
+	s.out = append(s.out, Line{at, line})
 }
 
 func (s *Session) printf(format string, args ...any) { s.print(fmt.Sprintf(format, args...)) }
@@ -170,11 +180,22 @@ func (s *Session) Interrupt() {
 
 // Output returns what was printed since the last call, one string per line.
 func (s *Session) Output() []string {
-	out := s.out
-	if s.dropped > 0 {
-		out = append(out, fmt.Sprintf("... (%d more lines not shown: output limit %d lines)", s.dropped, MaxOutputLines))
+	lines := s.OutputLines()
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.Text
 	}
-	s.out, s.dropped = nil, 0
+	return out
+}
+
+// OutputLines is Output with each line's print time.
+func (s *Session) OutputLines() []Line {
+	if s.dropped > 0 {
+		s.out = append(s.out, Line{s.out[len(s.out)-1].At, fmt.Sprintf("... (%d more lines not shown: output limit %d lines)", s.dropped, MaxOutputLines)})
+		s.dropped = 0
+	}
+	out := s.out
+	s.out = nil
 	return out
 }
 

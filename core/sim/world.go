@@ -337,6 +337,25 @@ func (w *World) RunUntil(t Time) error {
 	return nil
 }
 
+// RunUntilBudget is RunUntil that processes at most maxSteps events. It
+// reports whether it reached t (false: the budget ran out first and the
+// clock stands at the last event processed).
+func (w *World) RunUntilBudget(t Time, maxSteps int) (bool, error) {
+	for n := 0; w.err == nil && len(w.queue) > 0 && w.queue[0].at <= t; n++ {
+		if n >= maxSteps {
+			return false, nil
+		}
+		w.Step()
+	}
+	if w.err != nil {
+		return false, w.err
+	}
+	if t > w.now {
+		w.now = t
+	}
+	return true, nil
+}
+
 // RunFor advances the clock by d, processing every event on the way.
 func (w *World) RunFor(d time.Duration) error { return w.RunUntil(w.now.Add(d)) }
 

@@ -1,0 +1,13 @@
+// Package timeline is a session you can rewind. It records every action a
+// user takes (a command line with its input, a Ctrl-C, a click that becomes
+// a command) with the virtual time it was taken at, plays the cluster
+// forward at any speed, and seeks to any earlier moment by replaying the
+// recorded actions from the start: the engine is deterministic, so a replay
+// reaches exactly the state the user saw. Acting in the past forks the
+// timeline: the actions after that moment are dropped.
+//
+// A session encodes to a compact string (for share links) and decodes from
+// one, treating the input as untrusted.
+//
+// The package drives the console; it holds no Kafka logic.
+package timeline

@@ -1,0 +1,123 @@
+package timeline
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"kafkascope/core/sim"
+)
+
+// Limits on an encoded session (it arrives in a URL: untrusted).
+const (
+	MaxEncodedBytes = 64 << 10
+	maxDecodedBytes = 1 << 20
+	maxLineBytes    = 64 << 10
+	maxStdinLines   = 10000
+	// MaxBranchAhead bounds how far past the shown moment a shared branch
+	// may run (it is replayed only when the receiver scrubs forward).
+	MaxBranchAhead = 30 * 24 * time.Hour
+)
+
+// shared is the encoded form: a version, the actions, and the moment shown.
+type shared struct {
+	V       int      `json:"v"`
+	Actions []Action `json:"a"`
+	At      sim.Time `json:"at"`
+	End     sim.Time `json:"e,omitempty"`
+}
+
+// Encode renders the session (its branch up to its end, and the current
+// moment) as URL-safe text.
+func (s *Session) Encode() string {
+	data, _ := json.Marshal(shared{V: 1, Actions: s.actions, At: s.Now(), End: s.End()})
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	_, _ = w.Write(data)
+	_ = w.Close()
+	return base64.RawURLEncoding.EncodeToString(buf.Bytes())
+}
+
+// ErrBadSession is wrapped by every decoding failure.
+var ErrBadSession = errors.New("this link does not hold a valid kafkascope session")
+
+// Decode rebuilds a session from Encode's text: it checks every limit,
+// replays the actions, and moves to the moment that was shown.
+func Decode(text string) (*Session, error) {
+	fail := func(format string, args ...any) (*Session, error) {
+		return nil, fmt.Errorf("%w: %s", ErrBadSession, fmt.Sprintf(format, args...))
+	}
+	if len(text) > MaxEncodedBytes {
+		return fail("it is longer than %d characters", MaxEncodedBytes)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimSpace(text))
+	if err != nil {
+		return fail("it is not base64url text")
+	}
+	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), maxDecodedBytes+1))
+	if err != nil {
+		return fail("it is not compressed session data")
+	}
+	if len(data) > maxDecodedBytes {
+		return fail("it expands beyond %d bytes", maxDecodedBytes)
+	}
+	var sh shared
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&sh); err != nil {
+		return fail("its data is malformed")
+	}
+	if sh.V != 1 {
+		return fail("it has version %d (this build reads version 1)", sh.V)
+	}
+	if len(sh.Actions) == 0 || len(sh.Actions) > MaxActions {
+		return fail("it has %d actions (1 to %d allowed)", len(sh.Actions), MaxActions)
+	}
+	if !isClusterCreate(sh.Actions[0].Line) || sh.Actions[0].At != 0 {
+		return fail("it does not start with cluster create")
+	}
+	var last sim.Time
+	for i, a := range sh.Actions {
+		switch {
+		case a.At < last || a.At < 0:
+			return fail("action %d goes back in time", i+1)
+		case a.Interrupt && (a.Line != "" || len(a.Stdin) > 0):
+			return fail("action %d is both an interrupt and a command", i+1)
+		case !a.Interrupt && strings.TrimSpace(a.Line) == "":
+			return fail("action %d is empty", i+1)
+		case len(a.Line) > maxLineBytes || len(a.Stdin) > maxStdinLines || !utf8.ValidString(a.Line):
+			return fail("action %d is too large", i+1)
+		case i > 0 && isClusterCreate(a.Line):
+			return fail("action %d starts another cluster", i+1)
+		}
+		for _, in := range a.Stdin {
+			if len(in) > maxLineBytes || !utf8.ValidString(in) {
+				return fail("action %d has an invalid input line", i+1)
+			}
+		}
+		last = a.At
+	}
+	s := New()
+	s.actions = sh.Actions
+	s.Do(sh.Actions[0].Line, sh.Actions[0].Stdin) // the cluster
+	s.actions = sh.Actions
+	s.applied = 1
+	if sh.End < 0 || sh.End > sh.At+sim.Time(MaxBranchAhead) {
+		return fail("its end is out of range")
+	}
+	s.end = max(sh.Actions[len(sh.Actions)-1].At, sh.At, sh.End)
+	if s.Cluster() == nil {
+		return fail("its first action does not create a cluster")
+	}
+	if err := s.Seek(sh.At); err != nil {
+		return nil, fmt.Errorf("%w: replay failed: %v", ErrBadSession, err)
+	}
+	return s, nil
+}
