@@ -280,3 +280,7 @@ func isClusterCreate(line string) bool {
 	f := strings.Fields(line)
 	return len(f) >= 2 && f[0] == "cluster" && f[1] == "create"
 }
+
+// FastForward reports the end of a running "time advance": a player skips
+// straight there rather than playing it.
+func (s *Session) FastForward() (sim.Time, bool) { return s.con.FastForward() }

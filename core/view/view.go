@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/broker"
 	"kafkascope/core/cluster"
 	"kafkascope/core/feed"
+	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -142,8 +143,22 @@ func Take(c *cluster.Cluster) *Snapshot {
 			s.Cuts = append(s.Cuts, [2]int32{a, b})
 		}
 	}
+	// Topics come from the controller's metadata; without an active
+	// controller, from the most up-to-date running broker (what the cluster
+	// last agreed on).
+	var img *metadata.Image
 	if ctl != nil {
-		img := ctl.Image()
+		img = ctl.Image()
+	} else {
+		for _, id := range c.NodeIDs() {
+			if c.State(id) == cluster.NodeRunning {
+				if bi := c.Node(id).Broker.Image(); img == nil || bi.Offset > img.Offset {
+					img = bi
+				}
+			}
+		}
+	}
+	if img != nil {
 		for _, name := range img.TopicNames() {
 			t := img.Topics[name]
 			tv := Topic{Name: name, ID: t.ID.String()}

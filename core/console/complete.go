@@ -1,0 +1,74 @@
+package console
+
+import (
+	"sort"
+	"strings"
+)
+
+// commandNames are the first words the terminal completes.
+func commandNames() []string {
+	var out []string
+	for name := range simCommands {
+		out = append(out, name)
+	}
+	for name := range tools {
+		out = append(out, name+".sh")
+	}
+	out = append(out, "clear")
+	sort.Strings(out)
+	return out
+}
+
+// subcommands completes the second word of simulator commands.
+var subcommands = map[string][]string{
+	"cluster": {"create"},
+	"broker":  {"kill", "start", "stop"},
+	"network": {"cut", "delay", "heal"},
+	"time":    {"advance"},
+}
+
+// toolSpecs returns a tool's options (for completion).
+func toolSpecs(tool string) []*optSpec {
+	switch tool {
+	case "kafka-topics":
+		return topicsSpecs()
+	case "kafka-console-producer":
+		return producerSpecs()
+	case "kafka-console-consumer":
+		return consumerSpecs()
+	case "kafka-get-offsets":
+		return getOffsetsSpecs()
+	case "cluster":
+		return []*optSpec{{name: "brokers"}, {name: "controllers"}, {name: "seed"}, {name: "config"}}
+	}
+	return nil
+}
+
+// Complete returns the completions of the last word of line: a command name,
+// a subcommand, or a --flag of the tool being typed, sorted.
+func Complete(line string) []string {
+	words := strings.Fields(line)
+	if strings.HasSuffix(line, " ") || len(words) == 0 {
+		words = append(words, "")
+	}
+	last := words[len(words)-1]
+	var cands []string
+	switch {
+	case len(words) == 1:
+		cands = commandNames()
+	case len(words) == 2 && subcommands[words[0]] != nil && !strings.HasPrefix(last, "-"):
+		cands = subcommands[words[0]]
+	case strings.HasPrefix(last, "-") || last == "":
+		for _, s := range toolSpecs(toolName(words[0])) {
+			cands = append(cands, "--"+s.name)
+		}
+	}
+	var out []string
+	for _, c := range cands {
+		if strings.HasPrefix(c, last) {
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,30 @@
+package console
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestComplete(t *testing.T) {
+	cases := map[string]string{
+		"kafka-to":                            "kafka-topics.sh",
+		"kafka-topics.sh --rep":               "--replica-assignment --replication-factor",
+		"kafka-console-consumer.sh --from":    "--from-beginning",
+		"broker ":                             "kill start stop",
+		"net":                                 "network",
+		"cluster create --b":                  "--brokers",
+		"kafka-topics.sh --create --topic x ": "",
+	}
+	for in, want := range cases {
+		got := Complete(in)
+		if in == "kafka-topics.sh --create --topic x " {
+			if len(got) < 10 {
+				t.Errorf("Complete(%q) offered %d flags", in, len(got))
+			}
+			continue
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("Complete(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

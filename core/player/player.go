@@ -1,0 +1,282 @@
+package player
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"kafkascope/core/feed"
+	"kafkascope/core/sim"
+	"kafkascope/core/timeline"
+	"kafkascope/core/view"
+)
+
+// Speeds the playback offers (simulated time per real time).
+var Speeds = []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 100}
+
+// Limits on one animation frame's work, so the page stays responsive.
+const (
+	maxFrame      = 250 * time.Millisecond // longer gaps (a hidden tab) count as this
+	stepsPerFrame = 30000
+)
+
+// DefaultCluster is what the app starts with.
+const DefaultCluster = "cluster create --brokers 3"
+
+// Player is the app.
+type Player struct {
+	TL     *timeline.Session
+	Speed  float64
+	Paused bool
+	Lang   feed.Lang
+	Embed  bool
+
+	// ShowHeartbeats and ShowMetadata add those messages to the diagram.
+	ShowHeartbeats bool
+	ShowMetadata   bool
+
+	Scenario *Scenario // nil outside a scenario
+	Error    string    // a problem to show (bad link, failed replay)
+
+	snap    *view.Snapshot
+	changed map[string]bool // keys of what the last scenario step changed
+}
+
+// New makes a player with no session.
+func New() *Player {
+	return &Player{TL: timeline.New(), Speed: 1, Lang: feed.English}
+}
+
+// Boot opens what the URL asks for: a shared session, a scenario step, or
+// the default cluster. A link that cannot be read leaves an error to show
+// and opens the default cluster.
+func (p *Player) Boot(query, hash string) {
+	st, err := ParseURL(query, hash)
+	p.Embed = st.Embed
+	if st.Lang != "" {
+		p.Lang = st.Lang
+	}
+	if err == nil {
+		switch {
+		case st.Session != "":
+			tl, derr := timeline.Decode(st.Session)
+			if derr == nil {
+				p.TL = tl
+				p.Paused = true
+				p.refresh()
+				return
+			}
+			err = derr
+		case st.Scenario != "":
+			if serr := p.OpenScenario(st.Scenario, st.Step); serr == nil {
+				return
+			} else {
+				err = serr
+			}
+		}
+	}
+	if err != nil {
+		p.Error = err.Error()
+	}
+	p.TL = timeline.New()
+	p.TL.Do(DefaultCluster, nil)
+	p.refresh()
+}
+
+// Snapshot is the cluster now (nil without a cluster).
+func (p *Player) Snapshot() *view.Snapshot { return p.snap }
+
+// Now is the virtual time now.
+func (p *Player) Now() sim.Time { return p.TL.Now() }
+
+// refresh re-reads the cluster for drawing.
+func (p *Player) refresh() {
+	if c := p.TL.Cluster(); c != nil {
+		p.snap = view.Take(c)
+	} else {
+		p.snap = nil
+	}
+}
+
+// Tick is one animation frame: wall real time passed since the last one.
+// Time moves at Speed unless paused; a running "time advance" skips ahead
+// (spread over frames when long).
+func (p *Player) Tick(wall time.Duration) {
+	wall = min(max(wall, 0), maxFrame)
+	_, ff := p.fastForward()
+	if p.Paused && !ff && !p.TL.Busy() {
+		return
+	}
+	d := time.Duration(float64(wall) * p.Speed)
+	if p.Paused && !ff {
+		d = 0 // paused: a running command waits too
+	}
+	if d > 0 || ff {
+		if _, err := p.TL.Play(d, stepsPerFrame); err != nil {
+			p.Error = err.Error()
+		}
+	}
+	p.refresh()
+}
+
+func (p *Player) fastForward() (sim.Time, bool) { return p.TL.FastForward() }
+
+// Run types a command line (with standard input for a producer).
+func (p *Player) Run(line string, stdin []string) {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return
+	}
+	p.Error = ""
+	if p.Scenario != nil {
+		p.Scenario = nil // acting on your own leaves the story
+	}
+	p.TL.Do(line, stdin)
+	p.refresh()
+}
+
+// Interrupt is Ctrl-C.
+func (p *Player) Interrupt() {
+	p.TL.Interrupt()
+	p.refresh()
+}
+
+// BrokerAction runs what clicking a broker does: kill, power-loss, stop,
+// start, isolate (cut every link) or heal (undo its cuts). It goes through
+// the command language, so it shows in the terminal and replays.
+func (p *Player) BrokerAction(id int32, action string) error {
+	c := p.TL.Cluster()
+	if c == nil || c.Node(id) == nil {
+		return fmt.Errorf("no broker %d", id)
+	}
+	switch action {
+	case "kill":
+		p.Run(fmt.Sprintf("broker kill %d", id), nil)
+	case "power-loss":
+		p.Run(fmt.Sprintf("broker kill %d --power-loss", id), nil)
+	case "stop":
+		p.Run(fmt.Sprintf("broker stop %d", id), nil)
+	case "start":
+		p.Run(fmt.Sprintf("broker start %d", id), nil)
+	case "isolate", "heal":
+		verb := "cut"
+		if action == "heal" {
+			verb = "heal"
+		}
+		for _, other := range c.NodeIDs() {
+			if other != id {
+				p.Run(fmt.Sprintf("network %s %d %d", verb, id, other), nil)
+			}
+		}
+	default:
+		return fmt.Errorf("unknown broker action %q", action)
+	}
+	return nil
+}
+
+// TogglePause pauses or resumes playback.
+func (p *Player) TogglePause() { p.Paused = !p.Paused }
+
+// SetSpeed picks a playback speed (clamped to the offered range).
+func (p *Player) SetSpeed(x float64) {
+	p.Speed = min(max(x, Speeds[0]), Speeds[len(Speeds)-1])
+}
+
+// StepEvent runs exactly the next event of the simulation (paused).
+func (p *Player) StepEvent() {
+	p.Paused = true
+	c := p.TL.Cluster()
+	if c == nil {
+		return
+	}
+	if next, ok := c.World.NextEventAt(); ok {
+		p.seekForward(next, 1)
+	}
+	p.refresh()
+}
+
+// SkipIdle jumps to the next moment something happens: the next event, or
+// the next recorded action when replaying.
+func (p *Player) SkipIdle() {
+	c := p.TL.Cluster()
+	if c == nil {
+		return
+	}
+	if next, ok := c.World.NextEventAt(); ok && next > c.World.Now() {
+		p.seekForward(next, 0)
+	}
+	p.refresh()
+}
+
+func (p *Player) seekForward(t sim.Time, steps int) {
+	if _, err := p.TL.Play(t.Sub(p.TL.Now()), steps); err != nil {
+		p.Error = err.Error()
+	}
+}
+
+// Seek moves the session to virtual time t (replaying when going back).
+func (p *Player) Seek(t sim.Time) {
+	if err := p.TL.Seek(t); err != nil {
+		p.Error = err.Error()
+	}
+	p.refresh()
+}
+
+// Timeline is what the scrubber draws: its range, now, and markers.
+type Timeline struct {
+	Start, Now, End sim.Time
+	Markers         []Marker
+}
+
+// Marker is one marked moment.
+type Marker struct {
+	At       sim.Time
+	Category string
+	Text     string
+}
+
+// Timeline describes the scrubber.
+func (p *Player) Timeline() Timeline {
+	tl := Timeline{Now: p.TL.Now(), End: p.TL.End()}
+	for _, e := range p.TL.Markers() {
+		tl.Markers = append(tl.Markers, Marker{At: e.At, Category: e.Category, Text: e.Text(p.Lang)})
+	}
+	return tl
+}
+
+// FeedLine is one event of the feed, in the chosen language.
+type FeedLine struct {
+	At       sim.Time
+	Category string
+	Text     string
+}
+
+// Feed returns the newest n events (data events only when withData).
+func (p *Player) Feed(n int, withData bool) []FeedLine {
+	entries := p.TL.Feed()
+	var out []FeedLine
+	for i := len(entries) - 1; i >= 0 && len(out) < n; i-- {
+		e := entries[i]
+		if e.Category == feed.CatData && !withData {
+			continue
+		}
+		out = append(out, FeedLine{At: e.At, Category: e.Category, Text: e.Text(p.Lang)})
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// Changed reports whether the last scenario step changed the thing named by
+// key ("broker/2", "partition/t-0", "replica/t-0/2").
+func (p *Player) Changed(key string) bool { return p.changed[key] }
+
+// SetLang switches the UI language.
+func (p *Player) SetLang(l feed.Lang) {
+	if l == feed.Korean {
+		p.Lang = feed.Korean
+	} else {
+		p.Lang = feed.English
+	}
+}

@@ -1,0 +1,148 @@
+package player
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"kafkascope/core/feed"
+)
+
+func TestBootDefaultAndPlay(t *testing.T) {
+	p := New()
+	p.Boot("", "")
+	if p.Error != "" || p.Snapshot() == nil || len(p.Snapshot().Nodes) != 3 {
+		t.Fatalf("boot: error %q, snapshot %+v", p.Error, p.Snapshot())
+	}
+	start := p.Now()
+	p.Tick(100 * time.Millisecond)
+	if got := p.Now().Sub(start); got != 100*time.Millisecond {
+		t.Fatalf("a 100 ms frame at 1x moved time by %s", got)
+	}
+	p.SetSpeed(10)
+	p.Tick(100 * time.Millisecond)
+	if got := p.Now().Sub(start); got != 1100*time.Millisecond {
+		t.Fatalf("10x: time moved %s in total, want 1.1s", got)
+	}
+	p.TogglePause()
+	before := p.Now()
+	p.Tick(time.Second)
+	if p.Now() != before {
+		t.Fatal("time moved while paused")
+	}
+}
+
+func TestBrokerClickGoesThroughTheTerminal(t *testing.T) {
+	p := New()
+	p.Boot("", "")
+	if err := p.BrokerAction(2, "kill"); err != nil {
+		t.Fatal(err)
+	}
+	if st := p.Snapshot().Nodes[1].State; st != "killed" {
+		t.Fatalf("broker 2 is %s after a kill click", st)
+	}
+	lines := p.TL.Lines()
+	if lines[len(lines)-1].Text != "broker kill 2" {
+		t.Fatalf("the click is not in the terminal: %+v", lines[len(lines)-1])
+	}
+	if err := p.BrokerAction(9, "kill"); err == nil {
+		t.Fatal("a click on a missing broker was accepted")
+	}
+	p.BrokerAction(3, "isolate")
+	if !p.Snapshot().Nodes[2].Isolated {
+		t.Fatal("isolate did not cut every link")
+	}
+}
+
+func TestScenarioStepsAndBack(t *testing.T) {
+	p := New()
+	if err := p.OpenScenario("04-isr", 0); err != nil {
+		t.Fatal(err)
+	}
+	sc := p.Scenario
+	if sc.Step != 0 || sc.Text(feed.English) == "" || sc.Text(feed.Korean) == sc.Text(feed.English) {
+		t.Fatalf("step %d text %q", sc.Step, sc.Text(feed.English))
+	}
+	for sc.Step+1 < sc.Steps() {
+		if err := p.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end := p.Now()
+	if !p.Changed("partition/peter-test01-0") && !p.Changed("replica/peter-test01-0/3") {
+		t.Fatalf("the last step (the follower rejoins) highlights nothing: %v", p.changed)
+	}
+	p.Back()
+	if p.Now() >= end || sc.Step != sc.Steps()-2 {
+		t.Fatalf("Back: step %d at %s (end %s)", sc.Step, p.Now(), end)
+	}
+	p.Next()
+	if p.Now() != end {
+		t.Fatalf("Next after Back reached %s, want %s", p.Now(), end)
+	}
+}
+
+func TestHashReopensTheSameMoment(t *testing.T) {
+	p := New()
+	p.Boot("", "")
+	p.Run("kafka-topics.sh --create --topic t --partitions 2 --replication-factor 3", nil)
+	for p.TL.Busy() {
+		p.Tick(50 * time.Millisecond)
+	}
+	p.BrokerAction(1, "kill")
+	p.SetSpeed(100)
+	for i := 0; i < 10; i++ {
+		p.Tick(50 * time.Millisecond)
+	}
+	p.SetLang(feed.Korean)
+	hash := p.Hash()
+	q := New()
+	q.Boot("?embed=1", hash)
+	if q.Error != "" || !q.Embed || q.Lang != feed.Korean || q.Now() != p.Now() {
+		t.Fatalf("reopened: error %q embed %v lang %s now %s (want %s)", q.Error, q.Embed, q.Lang, q.Now(), p.Now())
+	}
+	a, b := p.Snapshot(), q.Snapshot()
+	if len(a.Topics) != 1 || a.Topics[0].Partitions[0].Leader != b.Topics[0].Partitions[0].Leader || a.Nodes[0].State != b.Nodes[0].State {
+		t.Fatal("reopened snapshot differs")
+	}
+	s := New()
+	s.Boot("", "#scenario=03-high-watermark&step=2&lang=en")
+	if s.Error != "" || s.Scenario == nil || s.Scenario.Step != 2 {
+		t.Fatalf("scenario link: %q %+v", s.Error, s.Scenario)
+	}
+	if !strings.Contains(s.Hash(), "scenario=03-high-watermark") {
+		t.Fatalf("hash %q", s.Hash())
+	}
+}
+
+func TestBadLinksShowAnErrorAndTheDefaultCluster(t *testing.T) {
+	for _, h := range []string{"#s=garbage", "#scenario=../../etc", "#scenario=nope", "#step=x&scenario=04-isr", "#lang=fr", "#%zz", "#s=a&scenario=b", "#" + strings.Repeat("x", MaxHashBytes)} {
+		p := New()
+		p.Boot("", h)
+		if p.Error == "" || p.Snapshot() == nil {
+			t.Errorf("%.40q: error %q, snapshot %v", h, p.Error, p.Snapshot() != nil)
+		}
+	}
+}
+
+func TestEveryUIStringHasBothLanguages(t *testing.T) {
+	for key, t2 := range uiText {
+		if t2[0] == "" || t2[1] == "" {
+			t.Errorf("%s: missing a language", key)
+		}
+	}
+	p := New()
+	p.SetLang(feed.Korean)
+	if p.T("play") != "재생" || p.T("no.such.key") != "no.such.key" {
+		t.Fatal("T does not translate")
+	}
+}
+
+func TestEmbedSnippetEscapes(t *testing.T) {
+	p := New()
+	p.Boot("", "")
+	s := p.EmbedSnippet(`https://x.test/"><script>`)
+	if strings.Contains(s, "<script>") || !strings.HasPrefix(s, "<iframe src=") {
+		t.Fatalf("snippet %q", s)
+	}
+}

@@ -1,0 +1,135 @@
+package player
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+
+	"kafkascope/core/feed"
+	"kafkascope/core/timeline"
+)
+
+// URLState is what a URL asks for.
+type URLState struct {
+	Embed    bool
+	Lang     feed.Lang
+	Session  string // an encoded timeline (s=...)
+	Scenario string // a built-in scenario id
+	Step     int
+}
+
+// MaxHashBytes bounds the part of a URL the app reads.
+const MaxHashBytes = timeline.MaxEncodedBytes + 256
+
+var scenarioID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+
+// ErrBadLink is wrapped by every URL problem.
+var ErrBadLink = errors.New("this link could not be opened")
+
+// ParseURL reads the query (embed=1) and the hash (s=..., or scenario=...
+// and step=..., and lang=en|ko). The input is untrusted: sizes are bounded
+// and every value checked. What could be read is returned with the error.
+func ParseURL(query, hash string) (URLState, error) {
+	var st URLState
+	if len(query) > 1024 || len(hash) > MaxHashBytes {
+		return st, fmt.Errorf("%w: it is too long", ErrBadLink)
+	}
+	if q, err := url.ParseQuery(trimPrefix(query, "?")); err == nil {
+		st.Embed = q.Get("embed") == "1"
+		st.Lang = lang(q.Get("lang"))
+	}
+	h, err := url.ParseQuery(trimPrefix(hash, "#"))
+	if err != nil {
+		return st, fmt.Errorf("%w: its #part is malformed", ErrBadLink)
+	}
+	if l := h.Get("lang"); l != "" {
+		if st.Lang = lang(l); st.Lang == "" {
+			return st, fmt.Errorf("%w: unknown language %q", ErrBadLink, l)
+		}
+	}
+	switch {
+	case h.Get("s") != "" && h.Get("scenario") != "":
+		return st, fmt.Errorf("%w: it names both a session and a scenario", ErrBadLink)
+	case h.Get("s") != "":
+		st.Session = h.Get("s")
+	case h.Get("scenario") != "":
+		id := h.Get("scenario")
+		if !scenarioID.MatchString(id) {
+			return st, fmt.Errorf("%w: %q is not a scenario name", ErrBadLink, id)
+		}
+		st.Scenario = id
+		if s := h.Get("step"); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 0 || n > 1000 {
+				return st, fmt.Errorf("%w: step %q is not a step number", ErrBadLink, s)
+			}
+			st.Step = n
+		}
+	default:
+		for k := range h {
+			if k != "lang" {
+				return st, fmt.Errorf("%w: unknown part %q", ErrBadLink, k)
+			}
+		}
+	}
+	return st, nil
+}
+
+func lang(s string) feed.Lang {
+	switch s {
+	case "en":
+		return feed.English
+	case "ko":
+		return feed.Korean
+	}
+	return ""
+}
+
+func trimPrefix(s, p string) string {
+	if len(s) > 0 && s[:1] == p {
+		return s[1:]
+	}
+	return s
+}
+
+// Hash is the URL #part that reproduces what is shown now: the scenario
+// step, or the whole session.
+func (p *Player) Hash() string {
+	v := url.Values{}
+	v.Set("lang", string(p.Lang))
+	if sc := p.Scenario; sc != nil {
+		v.Set("scenario", sc.ID)
+		v.Set("step", strconv.Itoa(max(sc.Step, 0)))
+	} else if p.TL.Cluster() != nil {
+		v.Set("s", p.TL.Encode())
+	}
+	return "#" + v.Encode()
+}
+
+// EmbedSnippet is the iframe HTML for embedding what is shown now; base is
+// the page's address without query or hash.
+func (p *Player) EmbedSnippet(base string) string {
+	src := base + "?embed=1" + p.Hash()
+	return fmt.Sprintf(`<iframe src="%s" width="960" height="600" style="border:0" title="kafkascope" loading="lazy"></iframe>`, htmlAttr(src))
+}
+
+func htmlAttr(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '&':
+			out = append(out, "&amp;"...)
+		case '"':
+			out = append(out, "&quot;"...)
+		case '<':
+			out = append(out, "&lt;"...)
+		case '>':
+			out = append(out, "&gt;"...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
