@@ -1,6 +1,7 @@
 # kafkascope — build, serve and test.
 #
 #   make serve    build the wasm engine and serve the page on http://127.0.0.1:8080/
+#   make generate regenerate the Vugu components (ui/*_gen.go)
 #   make wasm     build public/main.wasm only
 #   make test     everything CI checks, in order, stopping at the first failure
 #   make bench    benchmarks of core/
@@ -24,7 +25,7 @@ WASM_FLAGS = -trimpath -ldflags='-s -w'
 # few: make transcripts TRANSCRIPTS=core/scenario/scenarios/foo.txt
 TRANSCRIPTS != find core -type f -name '*.txt' \( -path '*/testdata/*' -o -path '*/scenarios/*' \) 2>/dev/null | LC_ALL=C sort
 
-.PHONY: help serve wasm assets test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short bench fuzz clean
+.PHONY: generate generate-check help serve wasm assets test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short bench fuzz clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -43,8 +44,25 @@ assets: wasm
 	gzip -9 -c $(WASM_OUT) > $(WASM_OUT).gz.tmp
 	mv $(WASM_OUT).gz.tmp $(WASM_OUT).gz
 
+# Vugu components (ui/*.vugu) compile to ui/*_gen.go; the generated files
+# are committed, and make test checks they are up to date.
+generate:
+	$(GO) tool vugugen -skip-go-mod -skip-main ./ui
+
+generate-check:
+	@echo "==> vugugen output is up to date"
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cp -R ui "$$tmp/ui"; \
+	$(GO) tool vugugen -skip-go-mod -skip-main ./ui; \
+	if ! diff -r -q "$$tmp/ui" ui >/dev/null; then \
+		diff -r "$$tmp/ui" ui | head -40; \
+		cp -R "$$tmp/ui/." ui/; \
+		echo "ui/*_gen.go are stale: run make generate and commit the result"; exit 1; \
+	fi
+
 # Sub-makes run the steps strictly in order, even under make -j.
 test:
+	@$(MAKE) --no-print-directory generate-check
 	@$(MAKE) --no-print-directory fmt-check
 	@$(MAKE) --no-print-directory vet
 	@$(MAKE) --no-print-directory vet-wasm

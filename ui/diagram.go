@@ -1,0 +1,8 @@
+package ui
+
+import "kafkascope/core/player"
+
+// Diagram draws the cluster (placeholder until the diagram is built).
+type Diagram struct {
+	Player *player.Player
+}
