@@ -74,6 +74,8 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		b.handleMetadata(env, e.From, m)
 	case *protocol.ListOffsetsRequest:
 		b.handleListOffsets(env, e.From, m)
+	case *protocol.OffsetForLeaderEpochRequest:
+		b.handleOffsetForLeaderEpoch(env, e.From, m)
 	case *protocol.DescribeConfigsRequest:
 		b.handleDescribeConfigs(env, e.From, m)
 	case *protocol.CreateTopicsRequest, *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest:

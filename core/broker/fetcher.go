@@ -14,17 +14,19 @@ import (
 // answer is processed (the leader's long poll paces it). A failed fetch, or a
 // partition error, backs off for replica.fetch.backoff.ms.
 type fetcher struct {
-	b        *Broker
-	leader   int32
-	parts    map[storage.TopicPartition]*fetchState
-	inFlight bool
-	wake     *sim.Timer
-	stopped  bool
+	b             *Broker
+	leader        int32
+	parts         map[storage.TopicPartition]*fetchState
+	inFlight      bool
+	epochInFlight bool // an OffsetForLeaderEpoch is outstanding
+	wake          *sim.Timer
+	stopped       bool
 }
 
 type fetchState struct {
 	p            *Partition
 	delayedUntil sim.Time
+	truncating   bool // must learn where to truncate before fetching (0.11–2.6)
 }
 
 func (f *fetcher) stop() {
@@ -38,7 +40,9 @@ func (b *Broker) addToFetcher(env *sim.Env, leader int32, p *Partition) {
 		f = &fetcher{b: b, leader: leader, parts: map[storage.TopicPartition]*fetchState{}}
 		b.fetchers[leader] = f
 	}
-	f.parts[p.tp] = &fetchState{p: p}
+	fs := &fetchState{p: p}
+	f.parts[p.tp] = fs
+	p.startFollowing(env, fs)
 	f.maybeFetch(env)
 }
 
@@ -81,9 +85,16 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		MinBytes:  int32(b.cfg.Static.BrokerInt("replica.fetch.min.bytes")),
 		MaxBytes:  int32(b.cfg.Static.BrokerInt("replica.fetch.response.max.bytes")),
 	}
+	leaderAddr := sim.Addr(fmt.Sprintf("%s:%d", b.hostOf(f.leader), BrokerPort))
+	if !f.epochInFlight {
+		f.askEpochEnds(env, leaderAddr)
+	}
 	var next sim.Time = -1
 	for _, key := range f.sortedKeys() {
 		fs := f.parts[key]
+		if fs.truncating {
+			continue
+		}
 		if fs.delayedUntil > env.Now() {
 			if next < 0 || fs.delayedUntil < next {
 				next = fs.delayedUntil
@@ -93,18 +104,19 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		p := fs.p
 		fp := protocol.FetchPartition{
 			Index: key.Partition, CurrentLeaderEpoch: p.leaderEpoch, FetchOffset: p.log.LogEndOffset(),
-			LastFetchedEpoch: p.log.LatestEpoch(), LogStartOffset: p.log.LogStartOffset(),
+			LastFetchedEpoch: p.lastFetchedEpoch(), LogStartOffset: p.log.LogStartOffset(),
 			PartitionMaxBytes: int32(b.cfg.Static.BrokerInt("replica.fetch.max.bytes")),
 		}
 		req.Add(key.Topic, fp)
 	}
 	if len(req.Topics) == 0 {
-		f.wake.Stop()
-		f.wake = env.After(next.Sub(env.Now()), "replica-fetcher-backoff", f.maybeFetch)
+		if next >= 0 {
+			f.wake.Stop()
+			f.wake = env.After(next.Sub(env.Now()), "replica-fetcher-backoff", f.maybeFetch)
+		}
 		return
 	}
 	f.inFlight = true
-	leaderAddr := sim.Addr(fmt.Sprintf("%s:%d", b.hostOf(f.leader), BrokerPort))
 	b.net.Send(env, leaderAddr, req, b.ms("replica.socket.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
 		f.inFlight = false
 		if f.stopped || b.state == StateStopped {
@@ -169,11 +181,17 @@ func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
 	}
 }
 
-// truncateOnDivergence applies the leader's answer (epoch L ended at E) to
-// this follower's log, as Kafka's fetcher does: look up where epoch L ends
-// locally; if the local epochs disagree, truncate to that end and ask again
-// on the next fetch; otherwise truncate to min(local end, E).
+// truncateOnDivergence applies a Fetch response's diverging epoch.
 func (p *Partition) truncateOnDivergence(env *sim.Env, div protocol.EpochEndOffset) {
+	p.truncateByEpochEnd(env, div)
+}
+
+// truncateByEpochEnd applies the leader's answer "epoch L ended at E" to
+// this follower's log, as Kafka's fetcher does: with no answer, truncate to
+// the HW; otherwise look up where epoch L ends locally; if the local epochs
+// disagree, truncate to that end and ask again (it returns true); else
+// truncate to min(local end, E, LEO) and it is done.
+func (p *Partition) truncateByEpochEnd(env *sim.Env, div protocol.EpochEndOffset) (askAgain bool) {
 	leo := p.log.LogEndOffset()
 	target := leo
 	switch {
@@ -188,6 +206,7 @@ func (p *Partition) truncateOnDivergence(env *sim.Env, div protocol.EpochEndOffs
 			target = min(div.EndOffset, leo)
 		case fe != div.Epoch:
 			target = min(fend, leo)
+			askAgain = target < leo
 		default:
 			target = min(fend, div.EndOffset, leo)
 		}
@@ -198,6 +217,7 @@ func (p *Partition) truncateOnDivergence(env *sim.Env, div protocol.EpochEndOffs
 			panic(err)
 		}
 	}
+	return askAgain
 }
 
 // handleOutOfRange: the follower asked beyond the leader's log (the leader

@@ -12,7 +12,12 @@ var BrokerDefs = []*Def{
 	{Name: "default.replication.factor", Type: Int, Default: "1"},
 	{Name: "delete.topic.enable", Type: Boolean, Default: "true"},
 	{Name: "group.initial.rebalance.delay.ms", Type: Int, Default: "3000", Validate: atLeast(0)},
-	{Name: "inter.broker.protocol.version", Type: String, Default: "3.8-IV0"},
+	{Name: "inter.broker.protocol.version", Type: String, Default: "3.8-IV0", Validate: func(v any) string {
+		if _, err := ParseProtocolVersion(v.(string)); err != nil {
+			return "Version " + v.(string) + " is not a valid version"
+		}
+		return ""
+	}},
 	{Name: "leader.imbalance.check.interval.seconds", Type: Long, Default: "300", Validate: atLeast(1)},
 	{Name: "log.cleaner.backoff.ms", Type: Long, Default: "15000", Validate: atLeast(0)},
 	{Name: "log.cleaner.delete.retention.ms", Type: Long, Default: "86400000", Validate: atLeast(0)},

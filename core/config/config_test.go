@@ -44,3 +44,25 @@ func TestTopicFallsBackToBrokerSynonyms(t *testing.T) {
 		t.Error("a topic config name was accepted as a broker config")
 	}
 }
+
+func TestProtocolVersionModes(t *testing.T) {
+	cases := map[string]TruncationMode{
+		"0.10": TruncateToHighWatermark, "0.10.2-IV0": TruncateToHighWatermark,
+		"0.11.0": TruncateByOffsetsForLeaderEpoch, "2.6": TruncateByOffsetsForLeaderEpoch,
+		"2.7-IV2": TruncateOnFetch, "3.8-IV0": TruncateOnFetch,
+	}
+	for v, want := range cases {
+		if got := (Static{"inter.broker.protocol.version": v}).Truncation(); got != want {
+			t.Errorf("%s: mode %d, want %d", v, got, want)
+		}
+	}
+	if (Static{}).Truncation() != TruncateOnFetch || (Static{}).ZooKeeperEraRegistration() {
+		t.Error("the default must be the modern protocol")
+	}
+	if !(Static{"inter.broker.protocol.version": "0.10"}).ZooKeeperEraRegistration() {
+		t.Error("0.10 is ZooKeeper-era")
+	}
+	if _, err := ParseProtocolVersion("banana"); err == nil {
+		t.Error("a bad version parsed")
+	}
+}

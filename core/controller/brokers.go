@@ -28,7 +28,10 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 	switch {
 	case req.ClusterID != c.cfg.ClusterID:
 		resp.ErrorCode = protocol.INCONSISTENT_CLUSTER_ID
-	case existing != nil && existing.IncarnationID != req.IncarnationID && c.hasValidSession(req.BrokerID, env.Now()):
+	case existing != nil && existing.IncarnationID != req.IncarnationID && c.hasValidSession(req.BrokerID, env.Now()) &&
+		!c.cfg.Static.ZooKeeperEraRegistration():
+		// (Before KRaft, a broker that came back within its session simply
+		// took it over and kept its ISR memberships.)
 		resp.ErrorCode = protocol.DUPLICATE_BROKER_REGISTRATION
 	}
 	if resp.ErrorCode != protocol.NONE {

@@ -1,0 +1,125 @@
+package broker
+
+import (
+	"kafkascope/core/config"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// handleOffsetForLeaderEpoch answers where this leader's log has each asked
+// epoch end (KIP-101's OffsetsForLeaderEpoch).
+func (b *Broker) handleOffsetForLeaderEpoch(env *sim.Env, from sim.Addr, req *protocol.OffsetForLeaderEpochRequest) {
+	resp := &protocol.OffsetForLeaderEpochResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	for _, t := range req.Topics {
+		tr := protocol.OffsetForLeaderTopicResult{Name: t.Name}
+		for _, q := range t.Partitions {
+			r := protocol.EpochEndOffsetResult{Index: q.Index, LeaderEpoch: -1, EndOffset: -1}
+			p := b.partitions[tp(t.Name, q.Index)]
+			switch {
+			case b.image.Partition(t.Name, q.Index) == nil:
+				r.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
+			case p == nil || !p.isLeader:
+				r.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
+			case q.CurrentLeaderEpoch >= 0 && q.CurrentLeaderEpoch < p.leaderEpoch:
+				r.ErrorCode = protocol.FENCED_LEADER_EPOCH
+			case q.CurrentLeaderEpoch > p.leaderEpoch:
+				r.ErrorCode = protocol.UNKNOWN_LEADER_EPOCH
+			default:
+				r.LeaderEpoch, r.EndOffset = p.log.EndOffsetForEpoch(q.LeaderEpoch)
+			}
+			tr.Partitions = append(tr.Partitions, r)
+		}
+		resp.Topics = append(resp.Topics, tr)
+	}
+	b.respond(env, from, resp)
+}
+
+// startFollowing applies the follower recovery rule of the configured
+// inter.broker.protocol.version when a replica starts following: before
+// 0.11 it truncates to its own high watermark at once (KIP-101's flaw);
+// from 0.11 to 2.6 it first asks the leader where its latest epoch ended;
+// from 2.7 it learns that from its first Fetch.
+func (p *Partition) startFollowing(env *sim.Env, fs *fetchState) {
+	switch p.b.cfg.Static.Truncation() {
+	case config.TruncateToHighWatermark:
+		p.truncateTo(env, p.log.HighWatermark(), "follower.truncated.to-hw")
+	case config.TruncateByOffsetsForLeaderEpoch:
+		if p.log.LatestEpoch() < 0 {
+			p.truncateTo(env, p.log.HighWatermark(), "follower.truncated.to-hw")
+		} else {
+			fs.truncating = true
+		}
+	}
+}
+
+// truncateTo cuts the follower's log to offset (if shorter) and notes why.
+func (p *Partition) truncateTo(env *sim.Env, offset int64, key string) {
+	leo := p.log.LogEndOffset()
+	if offset >= leo {
+		return
+	}
+	env.Note(key, "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", i64(leo), "to", i64(offset))
+	if err := p.log.TruncateTo(offset); err != nil {
+		panic(err)
+	}
+}
+
+// lastFetchedEpoch is what a follower's Fetch reports: the epoch of its last
+// batch when the leader checks divergence on fetch, -1 otherwise.
+func (p *Partition) lastFetchedEpoch() int32 {
+	if p.b.cfg.Static.Truncation() == config.TruncateOnFetch {
+		return p.log.LatestEpoch()
+	}
+	return -1
+}
+
+// askEpochEnds sends one OffsetForLeaderEpoch for every partition of the
+// fetcher that is waiting to learn where to truncate.
+func (f *fetcher) askEpochEnds(env *sim.Env, addr sim.Addr) {
+	b := f.b
+	req := &protocol.OffsetForLeaderEpochRequest{ReplicaID: b.cfg.NodeID}
+	for _, key := range f.sortedKeys() {
+		fs := f.parts[key]
+		if !fs.truncating || fs.delayedUntil > env.Now() {
+			continue
+		}
+		q := protocol.OffsetForLeaderPartition{Index: key.Partition, CurrentLeaderEpoch: fs.p.leaderEpoch, LeaderEpoch: fs.p.log.LatestEpoch()}
+		if n := len(req.Topics); n > 0 && req.Topics[n-1].Name == key.Topic {
+			req.Topics[n-1].Partitions = append(req.Topics[n-1].Partitions, q)
+		} else {
+			req.Topics = append(req.Topics, protocol.OffsetForLeaderTopic{Name: key.Topic, Partitions: []protocol.OffsetForLeaderPartition{q}})
+		}
+	}
+	if len(req.Topics) == 0 {
+		return
+	}
+	f.epochInFlight = true
+	b.net.Send(env, addr, req, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
+		f.epochInFlight = false
+		if f.stopped || b.state == StateStopped {
+			return
+		}
+		if err != nil {
+			for _, fs := range f.parts {
+				if fs.truncating {
+					fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
+				}
+			}
+		} else {
+			for _, t := range resp.(*protocol.OffsetForLeaderEpochResponse).Topics {
+				for _, r := range t.Partitions {
+					fs, ok := f.parts[tp(t.Name, r.Index)]
+					if !ok || !fs.truncating {
+						continue
+					}
+					if r.ErrorCode != protocol.NONE {
+						fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
+						continue
+					}
+					fs.truncating = fs.p.truncateByEpochEnd(env, protocol.EpochEndOffset{Epoch: r.LeaderEpoch, EndOffset: r.EndOffset})
+				}
+			}
+		}
+		f.maybeFetch(env)
+	})
+}
