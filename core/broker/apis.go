@@ -110,6 +110,9 @@ func cloneRequest(req protocol.Request) protocol.Request {
 	case *protocol.CreatePartitionsRequest:
 		c := *m
 		return &c
+	case *protocol.ElectLeadersRequest:
+		c := *m
+		return &c
 	}
 	panic("broker: cannot forward " + req.Kind())
 }
@@ -121,6 +124,8 @@ func setCorrelation(resp protocol.Response, id int32) {
 	case *protocol.DeleteTopicsResponse:
 		m.CorrelationID = id
 	case *protocol.CreatePartitionsResponse:
+		m.CorrelationID = id
+	case *protocol.ElectLeadersResponse:
 		m.CorrelationID = id
 	}
 }
@@ -145,6 +150,8 @@ func errorResponseFor(req protocol.Request, code protocol.ErrorCode) protocol.Re
 			r.Results = append(r.Results, protocol.CreatePartitionsTopicResult{Name: t.Name, ErrorCode: code})
 		}
 		return r
+	case *protocol.ElectLeadersRequest:
+		return &protocol.ElectLeadersResponse{ErrorCode: code}
 	}
 	panic("broker: no error response for " + req.Kind())
 }

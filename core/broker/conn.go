@@ -78,7 +78,7 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		b.handleOffsetForLeaderEpoch(env, e.From, m)
 	case *protocol.DescribeConfigsRequest:
 		b.handleDescribeConfigs(env, e.From, m)
-	case *protocol.CreateTopicsRequest, *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest:
+	case *protocol.CreateTopicsRequest, *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest, *protocol.ElectLeadersRequest:
 		b.forwardToController(env, e.From, m.(protocol.Request))
 		return false
 	}

@@ -19,6 +19,7 @@ var BrokerDefs = []*Def{
 		return ""
 	}},
 	{Name: "leader.imbalance.check.interval.seconds", Type: Long, Default: "300", Validate: atLeast(1)},
+	{Name: "leader.imbalance.per.broker.percentage", Type: Int, Default: "10"},
 	{Name: "log.cleaner.backoff.ms", Type: Long, Default: "15000", Validate: atLeast(0)},
 	{Name: "log.cleaner.delete.retention.ms", Type: Long, Default: "86400000", Validate: atLeast(0)},
 	{Name: "log.cleaner.enable", Type: Boolean, Default: "true"},

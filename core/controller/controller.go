@@ -90,6 +90,7 @@ func (c *Controller) Start(env *sim.Env) {
 		c.appendRecords(env, &metadata.FeatureLevelRecord{Name: "metadata.version", FeatureLevel: MetadataVersionLevel})
 	}
 	c.scheduleExpiry(env)
+	c.scheduleLeaderBalance(env)
 	env.Note("controller.active", "node", id32(c.cfg.NodeID), "epoch", id32(c.epoch))
 	c.scheduleNoOp(env)
 }
@@ -206,6 +207,8 @@ func (c *Controller) Receive(env *sim.Env, e *sim.Envelope) {
 		c.handleCreatePartitions(env, e.From, m)
 	case *protocol.AlterPartitionRequest:
 		c.handleAlterPartition(env, e.From, m)
+	case *protocol.ElectLeadersRequest:
+		c.handleElectLeaders(env, e.From, m)
 	}
 }
 

@@ -147,3 +147,48 @@ func (*CreatePartitionsRequest) Kind() string  { return "CreatePartitions" }
 func (*CreatePartitionsResponse) Kind() string { return "CreatePartitionsResponse" }
 func (*DescribeConfigsRequest) Kind() string   { return "DescribeConfigs" }
 func (*DescribeConfigsResponse) Kind() string  { return "DescribeConfigsResponse" }
+
+// Election types of ElectLeaders.
+const (
+	ElectPreferred int8 = 0
+	ElectUnclean   int8 = 1
+)
+
+// ElectLeadersRequest (API key 43) asks the controller to elect leaders:
+// the preferred replica, or uncleanly any live replica. Partitions nil
+// means every partition.
+type ElectLeadersRequest struct {
+	RequestHeader
+	ElectionType    int8
+	TopicPartitions []ElectTopicPartitions // nil: all partitions
+	TimeoutMs       int32
+}
+
+// ElectTopicPartitions names partitions of one topic.
+type ElectTopicPartitions struct {
+	Topic      string
+	Partitions []int32
+}
+
+// ElectLeadersResponse answers it, per partition.
+type ElectLeadersResponse struct {
+	ResponseHeader
+	ErrorCode ErrorCode
+	Results   []ElectTopicResult
+}
+
+// ElectTopicResult is one topic's outcomes.
+type ElectTopicResult struct {
+	Topic      string
+	Partitions []ElectPartitionResult
+}
+
+// ElectPartitionResult is one partition's outcome (NONE: elected).
+type ElectPartitionResult struct {
+	PartitionID  int32
+	ErrorCode    ErrorCode
+	ErrorMessage string
+}
+
+func (*ElectLeadersRequest) Kind() string  { return "ElectLeaders" }
+func (*ElectLeadersResponse) Kind() string { return "ElectLeadersResponse" }
