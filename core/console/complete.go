@@ -38,6 +38,8 @@ func toolSpecs(tool string) []*optSpec {
 		return consumerSpecs()
 	case "kafka-get-offsets":
 		return getOffsetsSpecs()
+	case "kafka-leader-election":
+		return electionSpecs()
 	case "cluster":
 		return []*optSpec{{name: "brokers"}, {name: "controllers"}, {name: "seed"}, {name: "config"}}
 	}

@@ -35,7 +35,7 @@ func init() {
 // not implement yet.
 var laterTools = map[string]bool{
 	"kafka-consumer-groups": true, "kafka-configs": true, "kafka-dump-log": true,
-	"kafka-leader-election": true, "kafka-reassign-partitions": true, "kafka-metadata-quorum": true,
+	"kafka-reassign-partitions": true, "kafka-metadata-quorum": true,
 	"kafka-producer-perf-test": true,
 }
 

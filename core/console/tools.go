@@ -20,6 +20,7 @@ func init() {
 		"kafka-console-producer": producerTool,
 		"kafka-console-consumer": consumerTool,
 		"kafka-get-offsets":      getOffsetsTool,
+		"kafka-leader-election":  electionTool,
 	}
 }
 

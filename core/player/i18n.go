@@ -77,6 +77,7 @@ var uiText = map[string][2]string{
 
 	// The cluster diagram (ui/diagram.vugu).
 	"diagram.brokers":    {"%d brokers", "브로커 %d대"},
+	"diagram.broker1":    {"1 broker", "브로커 1대"},
 	"controller.summary": {"KRaft controller on broker %d · epoch %d · metadata HW %d", "KRaft 컨트롤러: 브로커 %d · 에포크 %d · 메타데이터 HW %d"},
 	"controller.info":    {"epoch %d · HW %d", "에포크 %d · HW %d"},
 	"state.stopping":     {"stopping", "정지 중"},
@@ -84,11 +85,13 @@ var uiText = map[string][2]string{
 	"delay":              {"+%d ms", "+%d ms"},
 	"metadata.replayed":  {"metadata replayed to %d", "메타데이터 %d까지 반영"},
 	"metadata.lag":       {"%d behind", "%d 뒤처짐"},
+	"metadata.short":     {"metadata @%d", "메타데이터 @%d"},
 	"metadata.down":      {"not running: metadata not replayed", "실행 중이 아님: 메타데이터 반영 안 함"},
 	"clients":            {"clients", "클라이언트"},
 	"clients.none":       {"none running", "실행 중인 것 없음"},
 	"clients.more":       {"+%d more", "+%d개 더"},
 	"topic.partitions":   {"%d partitions", "파티션 %d개"},
+	"topic.partition1":   {"1 partition", "파티션 1개"},
 	"topic.folded":       {"folded (click to open)", "접힘(클릭하면 펼침)"},
 	"leader.none":        {"no leader", "리더 없음"},
 	"leader.view":        {"as the leader sees it", "리더가 보는 값"},

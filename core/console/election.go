@@ -1,0 +1,196 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"kafkascope/core/client"
+	"kafkascope/core/hashing"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+func electionSpecs() []*optSpec {
+	return append(commonSpecs(),
+		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "host:port", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+		&optSpec{name: "admin.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Admin client properties file (not read by the simulator)."},
+		&optSpec{name: "path-to-json-file", arg: requiredArg, typ: "String", argDesc: "Path to JSON file", desc: "Partitions to elect, as JSON (not read by the simulator: use --topic or --all-topic-partitions)."},
+		&optSpec{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic name", desc: "The topic whose partition gets the election (needs --partition)."},
+		&optSpec{name: "partition", arg: requiredArg, typ: "Integer", argDesc: "partition id", desc: "The partition that gets the election."},
+		&optSpec{name: "all-topic-partitions", desc: "Run the election for every partition."},
+		&optSpec{name: "election-type", arg: requiredArg, typ: "[PREFERRED,UNCLEAN]", argDesc: "election type", desc: "PREFERRED: move leadership to the first replica; UNCLEAN: give a leaderless partition any live replica, even one not in the ISR."},
+	)
+}
+
+// electionTool is kafka-leader-election.sh.
+func electionTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	specs := electionSpecs()
+	fail := func(class, msg string) func(string) sim.Process {
+		t.println(msg)
+		t.println(client.Exception(class, msg))
+		t.println("")
+		t.finish(1)
+		return nil
+	}
+	p, err := parseOptions(specs, args)
+	if err != nil {
+		oe := err.(*optionError)
+		return fail(oe.class, oe.msg)
+	}
+	if t.helpOrVersion(p, args, "This tool attempts to elect a new leader for a set of topic partitions. The type of elections supported are preferred replicas and unclean replicas.", specs) {
+		return nil
+	}
+	const cmdFailed = "org.apache.kafka.server.common.AdminCommandFailedException"
+	if !p.has("election-type") { // (--bootstrap-server may be omitted in the simulator)
+		return fail(cmdFailed, "Missing required option(s): election-type")
+	}
+	sources := 0
+	for _, o := range []string{"topic", "all-topic-partitions", "path-to-json-file"} {
+		if p.has(o) {
+			sources++
+		}
+	}
+	switch {
+	case sources != 1:
+		return fail(cmdFailed, "One and only one of the following options is required: topic, all-topic-partitions, path-to-json-file")
+	case p.has("topic") && !p.has("partition"):
+		return fail(cmdFailed, "Missing required option(s): partition")
+	case p.has("partition") && !p.has("topic"):
+		return fail(cmdFailed, "Option partition is only allowed if topic is used")
+	}
+	var etype int8
+	var typeName string
+	switch strings.ToUpper(p.str("election-type")) {
+	case "PREFERRED":
+		etype, typeName = protocol.ElectPreferred, "PREFERRED"
+	case "UNCLEAN":
+		etype, typeName = protocol.ElectUnclean, "UNCLEAN"
+	default:
+		return fail("joptsimple.OptionArgumentConversionException", fmt.Sprintf("Cannot parse argument '%s' of option election-type", p.str("election-type")))
+	}
+	if p.has("path-to-json-file") {
+		return fail("java.io.IOException", "Unable to read file "+p.str("path-to-json-file")+" (the simulator has no local files: use --topic and --partition, or --all-topic-partitions)")
+	}
+	var targets []protocol.ElectTopicPartitions
+	if p.has("topic") {
+		n, err := p.intVal("partition", 32)
+		if err != nil {
+			return fail("joptsimple.OptionArgumentConversionException", err.Error())
+		}
+		targets = []protocol.ElectTopicPartitions{{Topic: p.str("topic"), Partitions: []int32{int32(n)}}}
+	}
+	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	if berr != nil {
+		t.bootstrapFailed(berr, "Failed to create new KafkaAdminClient",
+			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
+			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}", "")
+		return nil
+	}
+	return func(host string) sim.Process {
+		cfg := client.DefaultAdminConfig()
+		cfg.DefaultAPITimeout, cfg.RequestTimeout = 30*time.Second, 15*time.Second // the tool's own timeouts
+		admin := client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
+		start := func(env *sim.Env) {
+			admin.Call(env, "electLeaders", func() protocol.Request {
+				return &protocol.ElectLeadersRequest{ElectionType: etype, TopicPartitions: targets, TimeoutMs: 30000}
+			}, func(env *sim.Env, resp protocol.Response, cerr *client.Error) {
+				if cerr != nil {
+					t.println("Timeout waiting for election results")
+					t.println("Timeout waiting for election results")
+					t.println(client.Exception(cmdFailed, "Timeout waiting for election results"))
+					t.println("Caused by: " + cerr.Error())
+					t.println("")
+					t.finish(1)
+					return
+				}
+				printElection(t, typeName, resp.(*protocol.ElectLeadersResponse))
+			})
+		}
+		return &client.Process{Handlers: []client.Handler{admin}, OnStart: start}
+	}
+}
+
+// printElection prints the results as LeaderElectionCommand does: the
+// elected partitions, those that needed no election, then each failure;
+// lists come in Java hash-set order.
+func printElection(t *toolRun, typeName string, r *protocol.ElectLeadersResponse) {
+	type result struct {
+		tp   string
+		hash int32
+		err  protocol.ErrorCode
+		msg  string
+	}
+	var all []result
+	for _, tr := range r.Results {
+		for _, pr := range tr.Partitions {
+			all = append(all, result{fmt.Sprintf("%s-%d", tr.Topic, pr.PartitionID), hashing.TopicPartitionHashCode(tr.Topic, pr.PartitionID), pr.ErrorCode, pr.ErrorMessage})
+		}
+	}
+	hashes := make([]int32, len(all))
+	for i, x := range all {
+		hashes[i] = x.hash
+	}
+	var mapOrder []result
+	for _, i := range hashing.JavaHashOrder(hashes) {
+		mapOrder = append(mapOrder, all[i])
+	}
+	group := func(keep func(result) bool) []result {
+		var in []result
+		for _, x := range mapOrder {
+			if keep(x) {
+				in = append(in, x)
+			}
+		}
+		hs := make([]int32, len(in))
+		for i, x := range in {
+			hs[i] = x.hash
+		}
+		var out []result
+		for _, i := range hashing.JavaHashOrder(hs) {
+			out = append(out, in[i])
+		}
+		return out
+	}
+	names := func(rs []result) string {
+		s := make([]string, len(rs))
+		for i, x := range rs {
+			s[i] = x.tp
+		}
+		return strings.Join(s, ", ")
+	}
+	succeeded := group(func(x result) bool { return x.err == protocol.NONE })
+	noop := group(func(x result) bool { return x.err == protocol.ELECTION_NOT_NEEDED })
+	var failed []result
+	for _, x := range mapOrder {
+		if x.err != protocol.NONE && x.err != protocol.ELECTION_NOT_NEEDED {
+			failed = append(failed, x)
+		}
+	}
+	if len(succeeded) > 0 {
+		t.println(fmt.Sprintf("Successfully completed leader election (%s) for partitions %s", typeName, names(succeeded)))
+	}
+	if len(noop) > 0 {
+		t.println(fmt.Sprintf("Valid replica already elected for partitions %s", names(noop)))
+	}
+	if len(failed) == 0 {
+		t.finish(0)
+		return
+	}
+	var suppressed []string
+	for _, x := range failed {
+		msg := x.msg
+		if msg == "" {
+			msg = x.err.Message()
+		}
+		exc := client.Exception(x.err.Exception(), msg)
+		t.println(fmt.Sprintf("Error completing leader election (%s) for partition: %s: %s", typeName, x.tp, exc))
+		suppressed = append(suppressed, "\tSuppressed: "+exc)
+	}
+	msg := fmt.Sprintf("%d replica(s) could not be elected", len(failed))
+	t.println(msg)
+	t.println(client.Exception("org.apache.kafka.server.common.AdminCommandFailedException", msg))
+	t.printLines(suppressed)
+	t.println("")
+	t.finish(1)
+}
