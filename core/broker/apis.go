@@ -2,10 +2,8 @@ package broker
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
-	"kafkascope/core/config"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -39,7 +37,7 @@ func (b *Broker) handleMetadata(env *sim.Env, from sim.Addr, req *protocol.Metad
 			code := protocol.UNKNOWN_TOPIC_OR_PARTITION
 			if metadata.TopicNameProblem(name) != "" {
 				code = protocol.INVALID_TOPIC_EXCEPTION
-			} else if req.AllowAutoTopicCreation && b.cfg.Static.BrokerBool("auto.create.topics.enable") && !metadata.IsInternalTopic(name) {
+			} else if req.AllowAutoTopicCreation && b.conf().BrokerBool("auto.create.topics.enable") && !metadata.IsInternalTopic(name) {
 				toCreate = append(toCreate, name)
 			}
 			resp.Topics = append(resp.Topics, protocol.MetadataTopic{ErrorCode: code, Name: name})
@@ -73,11 +71,11 @@ func (b *Broker) handleMetadata(env *sim.Env, from sim.Addr, req *protocol.Metad
 // about (auto.create.topics.enable), with num.partitions and
 // default.replication.factor.
 func (b *Broker) autoCreateTopics(env *sim.Env, names []string) {
-	req := &protocol.CreateTopicsRequest{TimeoutMs: int32(b.cfg.Static.BrokerInt("request.timeout.ms"))}
+	req := &protocol.CreateTopicsRequest{TimeoutMs: int32(b.conf().BrokerInt("request.timeout.ms"))}
 	for _, n := range names {
 		req.Topics = append(req.Topics, protocol.CreatableTopic{
-			Name: n, NumPartitions: int32(b.cfg.Static.BrokerInt("num.partitions")),
-			ReplicationFactor: int16(b.cfg.Static.BrokerInt("default.replication.factor")),
+			Name: n, NumPartitions: int32(b.conf().BrokerInt("num.partitions")),
+			ReplicationFactor: int16(b.conf().BrokerInt("default.replication.factor")),
 		})
 	}
 	env.Note("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", strings.Join(names, ","))
@@ -214,56 +212,4 @@ func (p *Partition) offsetForTimestamp(ts int64, fromReplica bool, pr *protocol.
 		}
 		pr.Offset = best
 	}
-}
-
-// handleDescribeConfigs reports a topic's configs with their sources, or a
-// broker's.
-func (b *Broker) handleDescribeConfigs(env *sim.Env, from sim.Addr, req *protocol.DescribeConfigsRequest) {
-	resp := &protocol.DescribeConfigsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
-	for _, res := range req.Resources {
-		r := protocol.DescribeConfigsResult{ResourceType: res.ResourceType, ResourceName: res.ResourceName}
-		switch res.ResourceType {
-		case metadata.ResourceTopic:
-			if _, ok := b.image.Topics[res.ResourceName]; !ok {
-				r.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
-				break
-			}
-			for _, e := range b.cfg.Static.TopicAll(b.image.TopicConfig(res.ResourceName)) {
-				if res.Keys == nil || slices.Contains(res.Keys, e.Name) {
-					r.Configs = append(r.Configs, protocol.DescribedConfig{Name: e.Name, Value: e.Value, Source: sourceCode(e.Source)})
-				}
-			}
-		case metadata.ResourceBroker:
-			if res.ResourceName != strconv.Itoa(int(b.cfg.NodeID)) {
-				r.ErrorCode = protocol.INVALID_REQUEST
-				break
-			}
-			for _, d := range config.BrokerDefs {
-				v, set := b.cfg.Static[d.Name]
-				src := protocol.SourceDefaultConfig
-				if set {
-					src = protocol.SourceStaticBrokerConfig
-				} else {
-					v = d.Default
-				}
-				if res.Keys == nil || slices.Contains(res.Keys, d.Name) {
-					r.Configs = append(r.Configs, protocol.DescribedConfig{Name: d.Name, Value: v, Source: src})
-				}
-			}
-		default:
-			r.ErrorCode = protocol.INVALID_REQUEST
-		}
-		resp.Results = append(resp.Results, r)
-	}
-	b.respond(env, from, resp)
-}
-
-func sourceCode(s config.Source) int8 {
-	switch s {
-	case config.SourceDynamicTopic:
-		return protocol.SourceDynamicTopicConfig
-	case config.SourceStaticBroker:
-		return protocol.SourceStaticBrokerConfig
-	}
-	return protocol.SourceDefaultConfig
 }

@@ -3,6 +3,7 @@ package broker
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"kafkascope/core/config"
@@ -142,8 +143,16 @@ func compareTP(a, b storage.TopicPartition) int {
 	return int(a.Partition - b.Partition)
 }
 
+// conf is this broker's configs: server.properties under the dynamic
+// broker configs of its metadata image (the cluster default, then its own
+// id). Read at each use, so a kafka-configs.sh change takes effect as soon
+// as the broker has replayed its ConfigRecord.
+func (b *Broker) conf() config.Layers {
+	return config.Layers{Static: b.cfg.Static, ClusterDefault: b.image.BrokerConfig(""), PerBroker: b.image.BrokerConfig(strconv.Itoa(int(b.cfg.NodeID)))}
+}
+
 func (b *Broker) ms(name string) time.Duration {
-	return time.Duration(b.cfg.Static.BrokerInt(name)) * time.Millisecond
+	return time.Duration(b.conf().BrokerInt(name)) * time.Millisecond
 }
 
 // Start runs when the process starts: recover the logs, then register with

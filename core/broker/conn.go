@@ -78,6 +78,10 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		b.handleOffsetForLeaderEpoch(env, e.From, m)
 	case *protocol.DescribeConfigsRequest:
 		b.handleDescribeConfigs(env, e.From, m)
+	case *protocol.AlterConfigsRequest:
+		return b.handleAlterConfigs(env, e.From, m)
+	case *protocol.IncrementalAlterConfigsRequest:
+		return b.handleIncrementalAlterConfigs(env, e.From, m)
 	case *protocol.CreateTopicsRequest, *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest, *protocol.ElectLeadersRequest:
 		b.forwardToController(env, e.From, m.(protocol.Request))
 		return false

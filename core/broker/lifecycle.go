@@ -117,7 +117,7 @@ func (b *Broker) BeginControlledShutdown(env *sim.Env) {
 		return
 	}
 	b.wantShutdown = true
-	if !b.registered || !b.cfg.Static.BrokerBool("controlled.shutdown.enable") {
+	if !b.registered || !b.conf().BrokerBool("controlled.shutdown.enable") {
 		b.finishShutdown(env)
 		return
 	}

@@ -117,7 +117,7 @@ func (b *Broker) recoveryPointCheckpointTask(env *sim.Env) {
 		return
 	}
 	b.writeRecoveryCheckpoints()
-	env.After(time.Duration(b.cfg.Static.BrokerInt("log.flush.offset.checkpoint.interval.ms"))*time.Millisecond, "kafka-recovery-point-checkpoint", b.recoveryPointCheckpointTask)
+	env.After(time.Duration(b.conf().BrokerInt("log.flush.offset.checkpoint.interval.ms"))*time.Millisecond, "kafka-recovery-point-checkpoint", b.recoveryPointCheckpointTask)
 }
 
 func (b *Broker) writeHWCheckpoint() {

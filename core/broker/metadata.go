@@ -153,5 +153,5 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 }
 
 func (b *Broker) logConfig(topic string) storage.LogConfig {
-	return storage.LogConfig{SegmentBytes: b.cfg.Static.TopicInt(b.image.TopicConfig(topic), "segment.bytes")}
+	return storage.LogConfig{SegmentBytes: b.conf().TopicInt(b.image.TopicConfig(topic), "segment.bytes")}
 }

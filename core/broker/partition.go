@@ -78,12 +78,12 @@ func (p *Partition) FollowerLogEndOffset(id int32) int64 {
 }
 
 func (p *Partition) topicConfig(name string) config.Effective {
-	return p.b.cfg.Static.Topic(p.b.image.TopicConfig(p.tp.Topic), name)
+	return p.b.conf().Topic(p.b.image.TopicConfig(p.tp.Topic), name)
 }
 
 // effectiveMinISR is min(min.insync.replicas, replication factor).
 func (p *Partition) effectiveMinISR() int {
-	n := int(p.b.cfg.Static.TopicInt(p.b.image.TopicConfig(p.tp.Topic), config.MinInsyncReplicas))
+	n := int(p.b.conf().TopicInt(p.b.image.TopicConfig(p.tp.Topic), config.MinInsyncReplicas))
 	return min(n, len(p.replicas))
 }
 

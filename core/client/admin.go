@@ -43,16 +43,22 @@ func (a *Admin) Handle(env *sim.Env, e *sim.Envelope) bool { return a.net.Handle
 // listTopics, ...). build makes a fresh request for each attempt. cb gets the
 // response, or a TimeoutException once default.api.timeout.ms has passed.
 func (a *Admin) Call(env *sim.Env, name string, build func() protocol.Request, cb func(env *sim.Env, resp protocol.Response, err *Error)) {
-	a.call(env, name, "", build, cb)
+	a.call(env, name, "", a.cfg.DefaultAPITimeout, build, cb)
+}
+
+// CallWithTimeout is Call with the call's own timeout (an options object's
+// timeoutMs) instead of default.api.timeout.ms; node "" means any broker.
+func (a *Admin) CallWithTimeout(env *sim.Env, name string, node sim.Addr, timeout time.Duration, build func() protocol.Request, cb func(env *sim.Env, resp protocol.Response, err *Error)) {
+	a.call(env, name, node, timeout, build, cb)
 }
 
 // CallNode is Call addressed to one broker (e.g. a partition's leader).
 func (a *Admin) CallNode(env *sim.Env, name string, node sim.Addr, build func() protocol.Request, cb func(env *sim.Env, resp protocol.Response, err *Error)) {
-	a.call(env, name, node, build, cb)
+	a.call(env, name, node, a.cfg.DefaultAPITimeout, build, cb)
 }
 
-func (a *Admin) call(env *sim.Env, name string, node sim.Addr, build func() protocol.Request, cb func(env *sim.Env, resp protocol.Response, err *Error)) {
-	deadline := env.Now().Add(a.cfg.DefaultAPITimeout)
+func (a *Admin) call(env *sim.Env, name string, node sim.Addr, timeout time.Duration, build func() protocol.Request, cb func(env *sim.Env, resp protocol.Response, err *Error)) {
+	deadline := env.Now().Add(timeout)
 	tries := 0
 	answered := false
 	var attempt func(env *sim.Env)

@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"kafkascope/core/hashing"
 	"slices"
 	"time"
 
@@ -180,9 +181,6 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse) {
 				ti.Partitions = append(ti.Partitions, PartitionInfo{Leader: -1})
 			}
 			ti.Partitions[p.Index] = PartitionInfo{Leader: p.LeaderID, LeaderEpoch: p.LeaderEpoch, Replicas: p.Replicas, ISR: p.ISR}
-			if p.ErrorCode != protocol.NONE && t.ErrorCode == protocol.NONE {
-				errs[t.Name] = p.ErrorCode
-			}
 		}
 		if t.ErrorCode != protocol.NONE {
 			errs[t.Name] = t.ErrorCode
@@ -191,10 +189,20 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse) {
 		}
 		m.info[t.Name] = ti
 	}
+	// MetadataResponse.errors() holds topic-level errors only (a leaderless
+	// partition is not reported), in HashMap order.
+	var names []string
+	var hashes []int32
 	for n := range errs {
-		errNames = append(errNames, n)
+		names = append(names, n)
 	}
-	slices.Sort(errNames)
+	slices.Sort(names)
+	for _, n := range names {
+		hashes = append(hashes, hashing.JavaStringHashCode(n))
+	}
+	for _, i := range hashing.JavaHashOrder(hashes) {
+		errNames = append(errNames, names[i])
+	}
 	if len(errNames) > 0 {
 		s := "{"
 		for i, n := range errNames {

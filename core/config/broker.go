@@ -63,6 +63,7 @@ var BrokerDefs = []*Def{
 	{Name: "replica.socket.timeout.ms", Type: Int, Default: "30000"},
 	{Name: "request.timeout.ms", Type: Int, Default: "30000"},
 	{Name: "unclean.leader.election.enable", Type: Boolean, Default: "false"},
+	{Name: "unclean.leader.election.interval.ms", Type: Long, Default: "300000", Validate: atLeast(1)}, // internal
 }
 
 var brokerDefByName = func() map[string]*Def {
@@ -77,4 +78,41 @@ var brokerDefByName = func() map[string]*Def {
 func BrokerDef(name string) (*Def, bool) {
 	d, ok := brokerDefByName[name]
 	return d, ok
+}
+
+// dynamicBrokerConfigs are the broker configs that can change at runtime
+// through kafka-configs.sh (DynamicBrokerConfig.AllDynamicConfigs, limited to
+// the configs the simulator defines). For a topic config's broker synonyms
+// only the highest-precedence name is dynamic: log.retention.ms is,
+// log.retention.hours is not.
+var dynamicBrokerConfigs = func() map[string]bool {
+	m := map[string]bool{"log.cleaner.backoff.ms": true, "message.max.bytes": true}
+	for _, syns := range topicSynonyms {
+		m[syns[0].Name] = true
+	}
+	return m
+}()
+
+// staticOnlyBrokerConfigs are Kafka broker configs the simulator does not
+// model but knows to be read-only, so that setting them dynamically fails
+// as in Kafka instead of being taken as a custom config.
+var staticOnlyBrokerConfigs = map[string]bool{
+	"broker.id": true, "node.id": true, "process.roles": true, "controller.quorum.voters": true,
+	"controller.listener.names": true, "inter.broker.listener.name": true, "security.inter.broker.protocol": true,
+	"log.dir": true, "metadata.log.dir": true, "zookeeper.connect": true, "broker.rack": true,
+}
+
+// IsDynamicBrokerConfig says whether a broker config can be updated at
+// runtime.
+func IsDynamicBrokerConfig(name string) bool { return dynamicBrokerConfigs[name] }
+
+// IsReadOnlyBrokerConfig says whether a name is a Kafka broker config that
+// cannot be updated at runtime. Names Kafka does not know are custom
+// configs, which Kafka accepts and stores.
+func IsReadOnlyBrokerConfig(name string) bool {
+	if staticOnlyBrokerConfigs[name] {
+		return true
+	}
+	_, known := BrokerDef(name)
+	return known && !dynamicBrokerConfigs[name]
 }

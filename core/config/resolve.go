@@ -3,18 +3,18 @@ package config
 import (
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 )
 
 // Source says where an effective value came from, as DescribeConfigs names
-// it.
+// it (ConfigEntry.ConfigSource).
 type Source uint8
 
 const (
-	SourceDefault      Source = iota + 1 // DEFAULT_CONFIG
-	SourceStaticBroker                   // STATIC_BROKER_CONFIG (server.properties)
-	SourceDynamicTopic                   // DYNAMIC_TOPIC_CONFIG
+	SourceDefault              Source = iota + 1 // DEFAULT_CONFIG
+	SourceStaticBroker                           // STATIC_BROKER_CONFIG (server.properties)
+	SourceDynamicTopic                           // DYNAMIC_TOPIC_CONFIG
+	SourceDynamicBroker                          // DYNAMIC_BROKER_CONFIG (this broker's id)
+	SourceDynamicDefaultBroker                   // DYNAMIC_DEFAULT_BROKER_CONFIG (every broker)
 )
 
 func (s Source) String() string {
@@ -23,6 +23,10 @@ func (s Source) String() string {
 		return "STATIC_BROKER_CONFIG"
 	case SourceDynamicTopic:
 		return "DYNAMIC_TOPIC_CONFIG"
+	case SourceDynamicBroker:
+		return "DYNAMIC_BROKER_CONFIG"
+	case SourceDynamicDefaultBroker:
+		return "DYNAMIC_DEFAULT_BROKER_CONFIG"
 	}
 	return "DEFAULT_CONFIG"
 }
@@ -47,30 +51,15 @@ func ValidateStatic(s Static) error {
 	return nil
 }
 
-// Broker returns a broker config's effective value as a string.
-func (s Static) Broker(name string) string {
-	if v, ok := s[name]; ok {
-		return v
-	}
-	if d, ok := BrokerDef(name); ok {
-		return d.Default
-	}
-	panic("config: unknown broker config " + name)
-}
+// Broker returns a broker config's effective value as a string, from
+// server.properties alone (see Layers for the dynamic layers).
+func (s Static) Broker(name string) string { return Layers{Static: s}.Broker(name) }
 
 // BrokerInt returns a numeric broker config.
-func (s Static) BrokerInt(name string) int64 {
-	n, err := strconv.ParseInt(strings.TrimSpace(s.Broker(name)), 10, 64)
-	if err != nil {
-		panic(fmt.Sprintf("config: %s is not a number: %v", name, err))
-	}
-	return n
-}
+func (s Static) BrokerInt(name string) int64 { return Layers{Static: s}.BrokerInt(name) }
 
 // BrokerBool returns a boolean broker config.
-func (s Static) BrokerBool(name string) bool {
-	return strings.EqualFold(strings.TrimSpace(s.Broker(name)), "true")
-}
+func (s Static) BrokerBool(name string) bool { return Layers{Static: s}.BrokerBool(name) }
 
 // Effective is a topic config's value and where it came from.
 type Effective struct {
@@ -79,52 +68,19 @@ type Effective struct {
 	Source Source
 }
 
-// Topic resolves a topic config: the topic's own override, else the first
-// broker synonym set in server.properties (scaled to the topic's unit), else
-// the default.
+// Topic resolves a topic config against server.properties alone.
 func (s Static) Topic(overrides map[string]string, name string) Effective {
-	if v, ok := overrides[name]; ok {
-		return Effective{name, v, SourceDynamicTopic}
-	}
-	for _, syn := range topicSynonyms[name] {
-		if v, ok := s[syn.Name]; ok {
-			if syn.Scale != 1 {
-				if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-					v = strconv.FormatInt(n*syn.Scale, 10)
-				}
-			}
-			return Effective{name, v, SourceStaticBroker}
-		}
-	}
-	d, ok := TopicDef(name)
-	if !ok {
-		panic("config: unknown topic config " + name)
-	}
-	return Effective{name, d.Default, SourceDefault}
+	return Layers{Static: s}.Topic(overrides, name)
 }
 
 // TopicInt resolves a numeric topic config.
 func (s Static) TopicInt(overrides map[string]string, name string) int64 {
-	n, err := strconv.ParseInt(strings.TrimSpace(s.Topic(overrides, name).Value), 10, 64)
-	if err != nil {
-		panic(fmt.Sprintf("config: %s is not a number: %v", name, err))
-	}
-	return n
+	return Layers{Static: s}.TopicInt(overrides, name)
 }
 
 // TopicBool resolves a boolean topic config.
 func (s Static) TopicBool(overrides map[string]string, name string) bool {
-	return strings.EqualFold(strings.TrimSpace(s.Topic(overrides, name).Value), "true")
-}
-
-// TopicAll resolves every topic config, in name order.
-func (s Static) TopicAll(overrides map[string]string) []Effective {
-	out := make([]Effective, 0, len(TopicDefs))
-	for _, d := range TopicDefs {
-		out = append(out, s.Topic(overrides, d.Name))
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return Layers{Static: s}.TopicBool(overrides, name)
 }
 
 // ValidateTopic checks one topic config as CreateTopics / AlterConfigs do. An

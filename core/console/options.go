@@ -43,6 +43,7 @@ type parsedOpts struct {
 	specs  map[string]*optSpec
 	values map[string][]string
 	seen   map[string]bool
+	order  []string // option names in command-line order, one per occurrence
 	args   []string
 }
 
@@ -80,6 +81,7 @@ func parseOptions(specs []*optSpec, args []string) (*parsedOpts, error) {
 			return nil, &optionError{class: "joptsimple.UnrecognizedOptionException", msg: bad + " is not a recognized option"}
 		}
 		p.seen[name] = true
+		p.order = append(p.order, name)
 		switch spec.arg {
 		case noArg:
 		case requiredArg:

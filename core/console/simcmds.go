@@ -34,7 +34,7 @@ func init() {
 // laterTools are Kafka tools the command language names but this build does
 // not implement yet.
 var laterTools = map[string]bool{
-	"kafka-consumer-groups": true, "kafka-configs": true, "kafka-dump-log": true,
+	"kafka-consumer-groups": true, "kafka-dump-log": true,
 	"kafka-reassign-partitions": true, "kafka-metadata-quorum": true,
 	"kafka-producer-perf-test": true,
 }

@@ -21,6 +21,7 @@ func init() {
 		"kafka-console-consumer": consumerTool,
 		"kafka-get-offsets":      getOffsetsTool,
 		"kafka-leader-election":  electionTool,
+		"kafka-configs":          configsTool,
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 func (c *Controller) sessionTimeout() time.Duration {
-	return time.Duration(c.cfg.Static.BrokerInt("broker.session.timeout.ms")) * time.Millisecond
+	return time.Duration(c.conf().BrokerInt("broker.session.timeout.ms")) * time.Millisecond
 }
 
 func (c *Controller) hasValidSession(id int32, now sim.Time) bool {
@@ -176,7 +176,7 @@ func (c *Controller) leadsNothing(id int32) bool {
 // electionFor is the election a partition of topic gets when its leader must
 // change: online, or unclean when unclean.leader.election.enable is true.
 func (c *Controller) electionFor(topic string) ElectionType {
-	if c.cfg.Static.TopicBool(c.image.TopicConfig(topic), "unclean.leader.election.enable") {
+	if c.conf().TopicBool(c.image.TopicConfig(topic), "unclean.leader.election.enable") {
 		return ElectionUnclean
 	}
 	return ElectionOnline

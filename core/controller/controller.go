@@ -48,6 +48,8 @@ type Controller struct {
 	placer   stripedPlacer
 	ids      *sim.Rand
 	running  bool
+
+	uncleanPending bool // the periodic unclean-election check is armed
 }
 
 type session struct {
@@ -80,6 +82,7 @@ func (c *Controller) Start(env *sim.Env) {
 	c.running = true
 	c.parked = nil
 	c.expiry = nil
+	c.uncleanPending = false
 	// A new active controller gives every registered broker a fresh session:
 	// it cannot know when they last heartbeated to its predecessor.
 	c.sessions = map[int32]*session{}
@@ -148,6 +151,7 @@ func (c *Controller) appendRecords(env *sim.Env, recs ...metadata.Record) {
 		c.takeSnapshot(len(c.log) / 2)
 	}
 	c.wakeFetches(env)
+	c.maybeScheduleUncleanCheck(env)
 }
 
 // explain notes the partition changes a committed record made: leader
@@ -209,6 +213,10 @@ func (c *Controller) Receive(env *sim.Env, e *sim.Envelope) {
 		c.handleAlterPartition(env, e.From, m)
 	case *protocol.ElectLeadersRequest:
 		c.handleElectLeaders(env, e.From, m)
+	case *protocol.IncrementalAlterConfigsRequest:
+		c.handleIncrementalAlterConfigs(env, e.From, m)
+	case *protocol.AlterConfigsRequest:
+		c.handleAlterConfigs(env, e.From, m)
 	}
 }
 
@@ -220,7 +228,14 @@ func (c *Controller) acceptable(id int32) bool {
 	return ok && !b.Fenced && !b.InControlledShutdown
 }
 
+// conf is the controller's view of broker-level configs: its own
+// server.properties under the cluster-default and its own node's dynamic
+// configs (ConfigurationControlManager.getTopicConfig's order).
+func (c *Controller) conf() config.Layers {
+	return config.Layers{Static: c.cfg.Static, ClusterDefault: c.image.BrokerConfig(""), PerBroker: c.image.BrokerConfig(strconv.Itoa(int(c.cfg.NodeID)))}
+}
+
 // topicConfig resolves a topic config for id's topic.
 func (c *Controller) topicConfig(topic, name string) config.Effective {
-	return c.cfg.Static.Topic(c.image.TopicConfig(topic), name)
+	return c.conf().Topic(c.image.TopicConfig(topic), name)
 }

@@ -86,9 +86,9 @@ func (c *Controller) electLeader(topic string, index int32, electionType int8) (
 // lead, for more than leader.imbalance.per.broker.percentage of them, gets
 // them back through preferred elections.
 func (c *Controller) scheduleLeaderBalance(env *sim.Env) {
-	every := time.Duration(c.cfg.Static.BrokerInt("leader.imbalance.check.interval.seconds")) * time.Second
+	every := time.Duration(c.conf().BrokerInt("leader.imbalance.check.interval.seconds")) * time.Second
 	env.After(every, "leader-imbalance-check", func(env *sim.Env) {
-		if c.cfg.Static.BrokerBool("auto.leader.rebalance.enable") {
+		if c.conf().BrokerBool("auto.leader.rebalance.enable") {
 			c.balanceLeaders(env)
 		}
 		c.scheduleLeaderBalance(env)
@@ -96,7 +96,7 @@ func (c *Controller) scheduleLeaderBalance(env *sim.Env) {
 }
 
 func (c *Controller) balanceLeaders(env *sim.Env) {
-	limit := float64(c.cfg.Static.BrokerInt("leader.imbalance.per.broker.percentage")) / 100
+	limit := float64(c.conf().BrokerInt("leader.imbalance.per.broker.percentage")) / 100
 	preferred := map[int32]int{}
 	notLeading := map[int32]int{}
 	c.eachPartition(func(_ *metadata.Topic, _ int32, p *metadata.PartitionState) {

@@ -97,13 +97,13 @@ func (c *Controller) createTopic(t protocol.CreatableTopic) (protocol.CreatableT
 	} else {
 		rf := int(t.ReplicationFactor)
 		if rf == -1 {
-			rf = int(c.cfg.Static.BrokerInt("default.replication.factor"))
+			rf = int(c.conf().BrokerInt("default.replication.factor"))
 		} else if rf <= 0 {
 			return fail(protocol.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0, or -1 to use the default value.")
 		}
 		n := int(t.NumPartitions)
 		if n == -1 {
-			n = int(c.cfg.Static.BrokerInt("num.partitions"))
+			n = int(c.conf().BrokerInt("num.partitions"))
 		} else if n <= 0 {
 			return fail(protocol.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.")
 		}

@@ -220,6 +220,12 @@ func (img *Image) TopicConfig(topic string) map[string]string {
 	return img.Configs[ConfigResource{ResourceTopic, topic}]
 }
 
+// BrokerConfig returns the dynamic configs of one broker ("<id>") or of the
+// cluster default (""); nil if none. The map is the image's own.
+func (img *Image) BrokerConfig(name string) map[string]string {
+	return img.Configs[ConfigResource{ResourceBroker, name}]
+}
+
 // Clone returns a deep copy, for snapshots.
 func (img *Image) Clone() *Image {
 	c := NewImage()

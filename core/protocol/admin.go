@@ -92,61 +92,12 @@ type CreatePartitionsTopicResult struct {
 	ErrorMessage string
 }
 
-// Config sources, as DescribeConfigs reports them.
-const (
-	SourceUnknown              int8 = 0
-	SourceDynamicTopicConfig   int8 = 1
-	SourceDynamicBrokerConfig  int8 = 2
-	SourceDynamicDefaultBroker int8 = 3
-	SourceStaticBrokerConfig   int8 = 4
-	SourceDefaultConfig        int8 = 5
-)
-
-// DescribeConfigsRequest (API key 32), answered by the broker from its image.
-type DescribeConfigsRequest struct {
-	RequestHeader
-	Resources []DescribeConfigsResource
-}
-
-// DescribeConfigsResource names a resource and (optionally) keys.
-type DescribeConfigsResource struct {
-	ResourceType int8
-	ResourceName string
-	Keys         []string // nil = all
-}
-
-// DescribeConfigsResponse answers it.
-type DescribeConfigsResponse struct {
-	ResponseHeader
-	Results []DescribeConfigsResult
-}
-
-// DescribeConfigsResult is one resource's configs.
-type DescribeConfigsResult struct {
-	ErrorCode    ErrorCode
-	ErrorMessage string
-	ResourceType int8
-	ResourceName string
-	Configs      []DescribedConfig
-}
-
-// DescribedConfig is one config's value and where it came from.
-type DescribedConfig struct {
-	Name      string
-	Value     string
-	ReadOnly  bool
-	Source    int8
-	Sensitive bool
-}
-
 func (*CreateTopicsRequest) Kind() string      { return "CreateTopics" }
 func (*CreateTopicsResponse) Kind() string     { return "CreateTopicsResponse" }
 func (*DeleteTopicsRequest) Kind() string      { return "DeleteTopics" }
 func (*DeleteTopicsResponse) Kind() string     { return "DeleteTopicsResponse" }
 func (*CreatePartitionsRequest) Kind() string  { return "CreatePartitions" }
 func (*CreatePartitionsResponse) Kind() string { return "CreatePartitionsResponse" }
-func (*DescribeConfigsRequest) Kind() string   { return "DescribeConfigs" }
-func (*DescribeConfigsResponse) Kind() string  { return "DescribeConfigsResponse" }
 
 // Election types of ElectLeaders.
 const (

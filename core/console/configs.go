@@ -1,0 +1,616 @@
+package console
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"kafkascope/core/client"
+	"kafkascope/core/hashing"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// Entity types of kafka-configs.sh (ConfigType), in the order its messages
+// list them.
+var configEntityTypes = []string{"topics", "clients", "users", "brokers", "ips", "broker-loggers", "client-metrics"}
+
+// configShortcuts are the entity flags in the order ConfigCommand collects
+// them: the named ones, then the *-defaults flags.
+var configShortcuts = []struct{ flag, typ string }{
+	{"topic", "topics"}, {"client", "clients"}, {"user", "users"}, {"broker", "brokers"},
+	{"broker-logger", "broker-loggers"}, {"ip", "ips"},
+}
+var configDefaultShortcuts = []struct{ flag, typ string }{
+	{"client-defaults", "clients"}, {"user-defaults", "users"}, {"broker-defaults", "brokers"}, {"ip-defaults", "ips"},
+}
+
+func configsSpecs() []*optSpec {
+	return append(commonSpecs(),
+		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+		&optSpec{name: "bootstrap-controller", arg: requiredArg, typ: "String", argDesc: "controller to connect to", desc: "The controllers to connect to (not simulated: use --bootstrap-server)."},
+		&optSpec{name: "zookeeper", arg: requiredArg, typ: "String", argDesc: "urls", desc: "DEPRECATED. ZooKeeper to connect to (kafkascope clusters run in KRaft mode and have none)."},
+		&optSpec{name: "command-config", arg: requiredArg, typ: "String", argDesc: "command config property file", desc: "Admin client properties file (the simulator has no local files)."},
+		&optSpec{name: "alter", desc: "Change the configs of the entity."},
+		&optSpec{name: "describe", desc: "Show the configs of the entity (only dynamic ones unless --all)."},
+		&optSpec{name: "all", desc: "With --describe: every config of the topic or broker, with where its value comes from."},
+		&optSpec{name: "entity-type", arg: requiredArg, typ: "String", desc: "What kind of entity: topics/clients/users/brokers/broker-loggers/ips/client-metrics."},
+		&optSpec{name: "entity-name", arg: requiredArg, typ: "String", desc: "The entity's name: a topic name or a broker id, ..."},
+		&optSpec{name: "entity-default", desc: "The cluster-wide default entity (for brokers: configs every broker uses unless it has its own)."},
+		&optSpec{name: "add-config", arg: requiredArg, typ: "String", desc: "Configs to set, as 'k1=v1,k2=[v1,v2],k3=v3' (square brackets group a value that contains commas)."},
+		&optSpec{name: "add-config-file", arg: requiredArg, typ: "String", desc: "A properties file of configs to set (the simulator has no local files)."},
+		&optSpec{name: "delete-config", arg: requiredArg, typ: "String", desc: "Config names to remove, as 'k1,k2'."},
+		&optSpec{name: "force", desc: "Do not prompt (accepted, has no effect)."},
+		&optSpec{name: "topic", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type topics --entity-name <topic>."},
+		&optSpec{name: "client", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type clients --entity-name <client id>."},
+		&optSpec{name: "client-defaults", desc: "Shortcut for the default of all clients."},
+		&optSpec{name: "user", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type users --entity-name <principal>."},
+		&optSpec{name: "user-defaults", desc: "Shortcut for the default of all users."},
+		&optSpec{name: "broker", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type brokers --entity-name <id>."},
+		&optSpec{name: "broker-defaults", desc: "Shortcut for --entity-type brokers --entity-default."},
+		&optSpec{name: "broker-logger", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type broker-loggers --entity-name <id>."},
+		&optSpec{name: "ip", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type ips --entity-name <ip>."},
+		&optSpec{name: "ip-defaults", desc: "Shortcut for the default of all IPs."},
+		&optSpec{name: "zk-tls-config-file", arg: requiredArg, typ: "String", argDesc: "ZooKeeper TLS configuration", desc: "ZooKeeper TLS settings file (only with --zookeeper)."},
+	)
+}
+
+// configCommand is one run of kafka-configs.sh.
+type configCommand struct {
+	t       *toolRun
+	p       *parsedOpts
+	rawArgs string
+	types   []string
+	names   []string
+	admin   *client.Admin
+	// waiting is the pending future.get(30 s): it fires unless the call it
+	// waits for has answered.
+	waiting *sim.Timer
+}
+
+// configsTool is kafka-configs.sh (ConfigCommand), for topics and brokers.
+func configsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	specs := configsSpecs()
+	p, err := parseOptions(specs, args)
+	if err != nil { // an OptionException: its message alone
+		t.println(err.(*optionError).msg)
+		t.finish(1)
+		return nil
+	}
+	if t.helpOrVersion(p, args, "This tool helps to manipulate and describe entity config for a topic, client, user, broker, ip or client-metrics", specs) {
+		return nil
+	}
+	cc := &configCommand{t: t, p: p, rawArgs: strings.Join(args, " ")}
+	cc.collectEntities()
+	if !cc.checkArgs(specs) {
+		return nil
+	}
+	if p.has("zookeeper") {
+		t.println("Warning: --zookeeper is deprecated and will be removed in a future version of Kafka.")
+		t.println("Use --bootstrap-server instead to specify a broker to connect to.")
+		return cc.unsupported("this cluster runs in KRaft mode and has no ZooKeeper: use --bootstrap-server")
+	}
+	if p.has("bootstrap-controller") {
+		return cc.unsupported("--bootstrap-controller is not simulated: use --bootstrap-server")
+	}
+	if p.has("command-config") {
+		cc.generic("java.nio.file.NoSuchFileException: " + p.str("command-config"))
+		return nil
+	}
+	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	if berr != nil {
+		t.bootstrapFailed(berr, "Error while executing config command with args '"+cc.rawArgs+"'",
+			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
+			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
+		return nil
+	}
+	if p.has("alter") && len(cc.types) != len(cc.names) {
+		cc.fail("An entity name must be specified for every entity type")
+		return nil
+	}
+	switch cc.types[0] {
+	case "topics", "brokers":
+	default:
+		return cc.unsupported(fmt.Sprintf("--entity-type %s is not simulated (quotas, SCRAM users, broker loggers and client metrics are outside the simulator): use topics or brokers", cc.types[0]))
+	}
+	return func(host string) sim.Process {
+		cfg := client.DefaultAdminConfig()
+		cc.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
+		start := func(env *sim.Env) {
+			if p.has("alter") {
+				cc.alter(env)
+			} else {
+				cc.describe(env)
+			}
+		}
+		return &client.Process{Handlers: []client.Handler{cc.admin}, OnStart: start}
+	}
+}
+
+// collectEntities builds the entity types and names as ConfigCommandOptions
+// does: --entity-type values then the shortcut flags' types; names from
+// --entity-name/--entity-default in command-line order ("" for the
+// default), then the shortcut flags' values, then "" per *-defaults flag.
+func (cc *configCommand) collectEntities() {
+	p := cc.p
+	cc.types = append(cc.types, p.all("entity-type")...)
+	for _, s := range configShortcuts {
+		if p.has(s.flag) {
+			cc.types = append(cc.types, s.typ)
+		}
+	}
+	for _, s := range configDefaultShortcuts {
+		if p.has(s.flag) {
+			cc.types = append(cc.types, s.typ)
+		}
+	}
+	names := p.all("entity-name")
+	for _, o := range p.order {
+		switch o {
+		case "entity-name":
+			cc.names = append(cc.names, names[0])
+			names = names[1:]
+		case "entity-default":
+			cc.names = append(cc.names, "")
+		}
+	}
+	for _, s := range configShortcuts {
+		if p.has(s.flag) {
+			cc.names = append(cc.names, p.str(s.flag))
+		}
+	}
+	for _, s := range configDefaultShortcuts {
+		if p.has(s.flag) {
+			cc.names = append(cc.names, "")
+		}
+	}
+}
+
+// checkArgs applies ConfigCommandOptions.checkArgs in its order. It reports
+// whether the command may go on.
+func (cc *configCommand) checkArgs(specs []*optSpec) bool {
+	p, t := cc.p, cc.t
+	actions := 0
+	for _, a := range []string{"alter", "describe"} {
+		if p.has(a) {
+			actions++
+		}
+	}
+	if actions != 1 {
+		t.usage("Command must include exactly one action: --describe, --alter", specs)
+		return false
+	}
+	if p.has("describe") {
+		for _, o := range []string{"alter", "add-config", "delete-config"} {
+			if p.has(o) {
+				t.usage(fmt.Sprintf(`Option "[describe]" can't be used with option "[%s]"`, o), specs)
+				return false
+			}
+		}
+	}
+	var dups []string
+	for i, ty := range cc.types {
+		if slices.Contains(cc.types[:i], ty) {
+			dups = append(dups, ty)
+		}
+	}
+	if len(dups) > 0 {
+		return cc.fail("Duplicate entity type(s) specified: " + strings.Join(dups, ","))
+	}
+	// The simulator takes a missing --bootstrap-server as "every broker",
+	// so the broker-side entity types apply unless --zookeeper was given.
+	allowed, connect := configEntityTypes, "--bootstrap-server or --bootstrap-controller"
+	if p.has("zookeeper") && !p.has("bootstrap-server") && !p.has("bootstrap-controller") {
+		allowed, connect = []string{"users", "brokers"}, "--zookeeper"
+	}
+	for _, ty := range cc.types {
+		if !slices.Contains(allowed, ty) {
+			return cc.fail(fmt.Sprintf("Invalid entity type %s, the entity type must be one of %s with a %s argument", ty, strings.Join(allowed, ", "), connect))
+		}
+	}
+	if len(cc.types) == 0 {
+		return cc.fail("At least one entity type must be specified")
+	}
+	if len(cc.types) > 1 && !(len(cc.types) == 2 && slices.Contains(cc.types, "users") && slices.Contains(cc.types, "clients")) {
+		return cc.fail("Only 'users' and 'clients' entity types may be specified together")
+	}
+	shortcut := false
+	for _, s := range append(slices.Clone(configShortcuts), configDefaultShortcuts...) {
+		shortcut = shortcut || p.has(s.flag)
+	}
+	if (p.has("entity-name") || p.has("entity-type") || p.has("entity-default")) && shortcut {
+		return cc.fail("--entity-{type,name,default} should not be used in conjunction with specific entity flags")
+	}
+	hasName, hasDefault := false, false
+	for _, n := range cc.names {
+		hasName = hasName || n != ""
+		hasDefault = hasDefault || n == ""
+	}
+	connects := 0
+	for _, o := range []string{"bootstrap-server", "bootstrap-controller", "zookeeper"} {
+		if p.has(o) {
+			connects++
+		}
+	}
+	if connects > 1 {
+		return cc.fail("Only one of --bootstrap-server, --boostrap-controller, and --zookeeper can be specified")
+	}
+	if p.has("all") && p.has("zookeeper") {
+		return cc.fail("--bootstrap-server must be specified for --all")
+	}
+	if p.has("zk-tls-config-file") && !p.has("zookeeper") {
+		return cc.fail("Only the --zookeeper option can be used with the --zk-tls-config-file option.")
+	}
+	if hasName && (slices.Contains(cc.types, "brokers") || slices.Contains(cc.types, "broker-loggers")) {
+		for _, o := range []string{"entity-name", "broker", "broker-logger"} {
+			if p.has(o) {
+				if _, err := strconv.ParseInt(p.values[o][0], 10, 32); err != nil {
+					return cc.fail(fmt.Sprintf("The entity name for %s must be a valid integer broker id, but it is: %s", cc.types[0], p.values[o][0]))
+				}
+			}
+		}
+	}
+	if p.has("describe") && slices.Contains(cc.types, "broker-loggers") && !hasName {
+		return cc.fail("an entity name must be specified with --describe of " + strings.Join(cc.types, ","))
+	}
+	if p.has("alter") {
+		quota := false
+		for _, ty := range []string{"users", "clients", "brokers", "ips"} {
+			quota = quota || slices.Contains(cc.types, ty)
+		}
+		if quota && !hasName && !hasDefault {
+			return cc.fail("an entity-name or default entity must be specified with --alter of users, clients, brokers or ips")
+		}
+		if !quota && !hasName {
+			return cc.fail("an entity name must be specified with --alter of " + strings.Join(cc.types, ","))
+		}
+		if p.has("add-config") && p.has("add-config-file") {
+			return cc.fail("Only one of --add-config or --add-config-file must be specified")
+		}
+		if !p.has("add-config") && !p.has("add-config-file") && !p.has("delete-config") {
+			return cc.fail("At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter")
+		}
+	}
+	return true
+}
+
+// fail prints an IllegalArgumentException's message, as ConfigCommand's
+// main does (no usage, no trace), and ends with status 1.
+func (cc *configCommand) fail(msg string) bool {
+	cc.t.println(msg)
+	cc.t.finish(1)
+	return false
+}
+
+// generic prints a failure through ConfigCommand's catch-all: the command
+// line, then the exception (without Java stack frames).
+func (cc *configCommand) generic(lines ...string) {
+	cc.t.println("Error while executing config command with args '" + cc.rawArgs + "'")
+	cc.t.printLines(lines)
+	cc.t.finish(1)
+}
+
+// failed reports an admin call's failure as future.get() does: an
+// ExecutionException wrapping the cause.
+func (cc *configCommand) failed(cause *client.Error) {
+	cc.generic("java.util.concurrent.ExecutionException: "+cause.Error(), "Caused by: "+cause.Error())
+}
+
+func (cc *configCommand) failedCode(code protocol.ErrorCode, msg string) {
+	if msg == "" {
+		msg = code.Message()
+	}
+	cc.failed(&client.Error{Class: code.Exception(), Message: msg})
+}
+
+func (cc *configCommand) unsupported(what string) func(string) sim.Process {
+	cc.t.println("kafkascope: " + what)
+	cc.t.finish(1)
+	return nil
+}
+
+// await arms the tool's future.get(30 s): if done is not called first, the
+// tool fails with java.util.concurrent.TimeoutException (no message).
+func (cc *configCommand) await(env *sim.Env) (done func() bool) {
+	cc.waiting = env.After(30*time.Second, "kafka-configs get timeout", func(*sim.Env) {
+		cc.waiting = nil
+		cc.generic("java.util.concurrent.TimeoutException")
+	})
+	return func() bool {
+		if cc.waiting == nil {
+			return false // already timed out
+		}
+		cc.waiting.Stop()
+		cc.waiting = nil
+		return true
+	}
+}
+
+// entityLabel is "topic t" / "broker 1": the type without its last letter.
+func entityLabel(typ, name string) string { return typ[:len(typ)-1] + " " + name }
+
+// describe prints each entity's configs, fetching them one entity at a
+// time as ConfigCommand.describeResourceConfig does.
+func (cc *configCommand) describe(env *sim.Env) {
+	typ := cc.types[0]
+	if len(cc.names) > 0 {
+		cc.describeEach(env, typ, cc.names[:1])
+		return
+	}
+	cc.admin.Call(env, "listTopics", func() protocol.Request { return &protocol.MetadataRequest{} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			cc.failed(err)
+			return
+		}
+		md := resp.(*protocol.MetadataResponse)
+		var names []string
+		if typ == "topics" {
+			// listTopics().names() is a HashSet: Java hash order.
+			var all []string
+			var hashes []int32
+			for _, t := range md.Topics {
+				if t.ErrorCode == protocol.NONE {
+					all = append(all, t.Name)
+					hashes = append(hashes, hashing.JavaStringHashCode(t.Name))
+				}
+			}
+			for _, i := range hashing.JavaHashOrder(hashes) {
+				names = append(names, all[i])
+			}
+		} else {
+			ids := make([]int, 0, len(md.Brokers))
+			for _, b := range md.Brokers {
+				ids = append(ids, int(b.NodeID))
+			}
+			slices.Sort(ids) // a HashMap of small ints iterates in ascending order
+			for _, id := range ids {
+				names = append(names, strconv.Itoa(id))
+			}
+			names = append(names, "")
+		}
+		cc.describeEach(env, typ, names)
+	})
+}
+
+func (cc *configCommand) describeEach(env *sim.Env, typ string, names []string) {
+	if len(names) == 0 {
+		cc.t.finish(0)
+		return
+	}
+	name := names[0]
+	switch {
+	case name == "":
+		cc.t.println("Default configs for " + typ + " in the cluster are:")
+	case cc.p.has("all"):
+		cc.t.println("All configs for " + entityLabel(typ, name) + " are:")
+	default:
+		cc.t.println("Dynamic configs for " + entityLabel(typ, name) + " are:")
+	}
+	cc.resourceConfig(env, typ, name, cc.p.has("all"), func(env *sim.Env, entries []protocol.DescribedConfig) {
+		for _, e := range entries {
+			syns := make([]string, len(e.Synonyms))
+			for i, s := range e.Synonyms {
+				syns[i] = sourceName(s.Source) + ":" + s.Name + "=" + s.Value
+			}
+			cc.t.println(fmt.Sprintf("  %s=%s sensitive=%t synonyms={%s}", e.Name, valueText(e), e.Sensitive, strings.Join(syns, ", ")))
+		}
+		cc.describeEach(env, typ, names[1:])
+	})
+}
+
+func valueText(e protocol.DescribedConfig) string {
+	if e.Null || e.Sensitive {
+		return "null"
+	}
+	return e.Value
+}
+
+// sourceName is ConfigEntry.ConfigSource's name for a wire source.
+func sourceName(s int8) string {
+	switch s {
+	case protocol.SourceDynamicTopicConfig:
+		return "DYNAMIC_TOPIC_CONFIG"
+	case protocol.SourceDynamicBrokerConfig:
+		return "DYNAMIC_BROKER_CONFIG"
+	case protocol.SourceDynamicDefaultBroker:
+		return "DYNAMIC_DEFAULT_BROKER_CONFIG"
+	case protocol.SourceStaticBrokerConfig:
+		return "STATIC_BROKER_CONFIG"
+	case protocol.SourceDefaultConfig:
+		return "DEFAULT_CONFIG"
+	}
+	return "UNKNOWN"
+}
+
+// resourceConfig is ConfigCommand.getResourceConfig: one DescribeConfigs
+// (with synonyms) for the entity, waited for 30 s, filtered to the dynamic
+// source of the entity unless all, sorted by name.
+func (cc *configCommand) resourceConfig(env *sim.Env, typ, name string, all bool, next func(*sim.Env, []protocol.DescribedConfig)) {
+	resType, keep := metadata.ResourceTopic, protocol.SourceDynamicTopicConfig
+	if typ == "topics" {
+		if msg := metadata.TopicNameProblem(name); msg != "" {
+			cc.generic("org.apache.kafka.common.errors.InvalidTopicException: Topic name is invalid: " + msg)
+			return
+		}
+	} else {
+		resType, keep = metadata.ResourceBroker, protocol.SourceDynamicBrokerConfig
+		if name == "" {
+			keep = protocol.SourceDynamicDefaultBroker
+		}
+	}
+	done := cc.await(env)
+	build := func() protocol.Request {
+		return &protocol.DescribeConfigsRequest{IncludeSynonyms: true, Resources: []protocol.DescribeConfigsResource{{ResourceType: resType, ResourceName: name}}}
+	}
+	answer := func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if !done() {
+			return
+		}
+		if err != nil {
+			cc.failed(err)
+			return
+		}
+		r := resp.(*protocol.DescribeConfigsResponse).Results[0]
+		if r.ErrorCode != protocol.NONE {
+			cc.failedCode(r.ErrorCode, r.ErrorMessage)
+			return
+		}
+		var out []protocol.DescribedConfig
+		for _, e := range r.Configs {
+			if all || e.Source == keep {
+				out = append(out, e)
+			}
+		}
+		slices.SortFunc(out, func(a, b protocol.DescribedConfig) int { return strings.Compare(a.Name, b.Name) })
+		next(env, out)
+	}
+	if resType == metadata.ResourceBroker && name != "" {
+		// A broker's own configs come from that broker; the admin client
+		// finds its address in the cluster metadata and waits while it
+		// cannot (the tool's 30 s get then expires).
+		cc.brokerAddr(env, name, env.Now().Add(time.Minute), func(env *sim.Env, addr sim.Addr) {
+			cc.admin.CallNode(env, "describeConfigs", addr, build, answer)
+		}, func(*sim.Env) {})
+		return
+	}
+	cc.admin.Call(env, "describeConfigs", build, answer)
+}
+
+// brokerAddr finds broker id's listener in the cluster metadata, asking
+// again every retry.backoff while the broker is not there, until deadline;
+// then it calls expired.
+func (cc *configCommand) brokerAddr(env *sim.Env, id string, deadline sim.Time, next func(*sim.Env, sim.Addr), expired func(*sim.Env)) {
+	cc.admin.Call(env, "describeCluster", func() protocol.Request { return &protocol.MetadataRequest{Topics: []string{}} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err == nil {
+			for _, b := range resp.(*protocol.MetadataResponse).Brokers {
+				if strconv.Itoa(int(b.NodeID)) == id {
+					next(env, sim.Addr(fmt.Sprintf("%s:%d", b.Host, b.Port)))
+					return
+				}
+			}
+		}
+		if env.Now() >= deadline {
+			expired(env)
+			return
+		}
+		env.After(100*time.Millisecond, "admin-retry "+id, func(env *sim.Env) { cc.brokerAddr(env, id, deadline, next, expired) })
+	})
+}
+
+// alter runs --alter for a topic (IncrementalAlterConfigs) or a broker
+// (the legacy AlterConfigs with the full new set), after checking that
+// every --delete-config key is currently set.
+func (cc *configCommand) alter(env *sim.Env) {
+	typ, name := cc.types[0], cc.names[0]
+	added := map[string]string{}
+	var addedKeys []string
+	if cc.p.has("add-config-file") {
+		cc.generic("java.nio.file.NoSuchFileException: " + cc.p.str("add-config-file"))
+		return
+	}
+	if cc.p.has("add-config") {
+		var msg string
+		if addedKeys, added, msg = parseAddConfig(cc.p.str("add-config")); msg != "" {
+			cc.fail(msg)
+			return
+		}
+		if v, ok := added["message.format.version"]; ok {
+			cc.t.println("WARNING: The configuration message.format.version=" + v + " is specified. This configuration will be ignored if the version is newer than the inter.broker.protocol.version specified in the broker or if the inter.broker.protocol.version is 3.0 or newer. This configuration is deprecated and it will be removed in Apache Kafka 4.0.")
+		}
+	}
+	var deleted []string
+	for _, v := range cc.p.all("delete-config") {
+		for _, k := range strings.Split(v, ",") {
+			deleted = append(deleted, strings.TrimSpace(k))
+		}
+	}
+	cc.resourceConfig(env, typ, name, false, func(env *sim.Env, current []protocol.DescribedConfig) {
+		old := map[string]string{}
+		for _, e := range current {
+			old[e.Name] = e.Value
+		}
+		var invalid []string
+		for _, k := range deleted {
+			if _, ok := old[k]; !ok {
+				invalid = append(invalid, k)
+			}
+		}
+		if len(invalid) > 0 {
+			cc.fail("Invalid config(s): " + strings.Join(invalid, ","))
+			return
+		}
+		finish := func(env *sim.Env, resp protocol.Response, err *client.Error) {
+			if err != nil {
+				cc.failed(err)
+				return
+			}
+			var rs []protocol.AlterConfigsResourceResponse
+			switch m := resp.(type) {
+			case *protocol.IncrementalAlterConfigsResponse:
+				rs = m.Responses
+			case *protocol.AlterConfigsResponse:
+				rs = m.Responses
+			}
+			for _, r := range rs {
+				if r.ErrorCode != protocol.NONE {
+					cc.failedCode(r.ErrorCode, r.ErrorMessage)
+					return
+				}
+			}
+			if name == "" {
+				cc.t.println("Completed updating default config for " + typ + " in the cluster.")
+			} else {
+				cc.t.println("Completed updating config for " + entityLabel(typ, name) + ".")
+			}
+			cc.t.finish(0)
+		}
+		if typ == "topics" {
+			res := protocol.AlterConfigsResource{ResourceType: metadata.ResourceTopic, ResourceName: name}
+			for _, k := range addedKeys {
+				v := added[k]
+				res.Configs = append(res.Configs, protocol.AlterableConfig{Name: k, ConfigOperation: protocol.OpSet, Value: &v})
+			}
+			for _, k := range deleted {
+				empty := ""
+				res.Configs = append(res.Configs, protocol.AlterableConfig{Name: k, ConfigOperation: protocol.OpDelete, Value: &empty})
+			}
+			cc.admin.CallWithTimeout(env, "incrementalAlterConfigs", "", 30*time.Second, func() protocol.Request {
+				return &protocol.IncrementalAlterConfigsRequest{Resources: []protocol.AlterConfigsResource{res}}
+			}, finish)
+			return
+		}
+		// Brokers: old ++ added -- deleted, sent whole.
+		merged := map[string]string{}
+		for k, v := range old {
+			merged[k] = v
+		}
+		for k, v := range added {
+			merged[k] = v
+		}
+		for _, k := range deleted {
+			delete(merged, k)
+		}
+		res := protocol.LegacyAlterConfigsResource{ResourceType: metadata.ResourceBroker, ResourceName: name}
+		for _, k := range slices.Sorted(maps.Keys(merged)) {
+			v := merged[k]
+			res.Configs = append(res.Configs, protocol.ConfigEntry{Name: k, Value: &v})
+		}
+		build := func() protocol.Request {
+			return &protocol.AlterConfigsRequest{Resources: []protocol.LegacyAlterConfigsResource{res}}
+		}
+		if name == "" {
+			cc.admin.CallWithTimeout(env, "alterConfigs", "", 30*time.Second, build, finish)
+			return
+		}
+		deadline := env.Now().Add(30 * time.Second)
+		cc.brokerAddr(env, name, deadline, func(env *sim.Env, addr sim.Addr) {
+			cc.admin.CallWithTimeout(env, "alterConfigs", addr, deadline.Sub(env.Now()), build, finish)
+		}, func(env *sim.Env) {
+			finish(env, nil, &client.Error{Class: "org.apache.kafka.common.errors.TimeoutException", Message: "Timed out waiting for a node assignment. Call: alterConfigs"})
+		})
+	})
+}
