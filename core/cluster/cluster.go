@@ -50,6 +50,7 @@ type Cluster struct {
 	state     map[int32]NodeState
 	dirIDs    map[int32]string
 	clients   int
+	avail     *Availability
 }
 
 // New creates the cluster and runs it until every broker is registered and
@@ -76,7 +77,9 @@ func New(cfg Config) (*Cluster, error) {
 	c := &Cluster{
 		World: w, cfg: cfg, ClusterID: metadata.RandomUuid(ids.Uint64).String(),
 		disks: map[int32]*storage.Disk{}, nodes: map[int32]*Node{}, state: map[int32]NodeState{}, dirIDs: map[int32]string{},
+		avail: newAvailability(),
 	}
+	w.SetNoteHook(c.avail.observe)
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
 		c.disks[id] = storage.NewDisk(w.Now)
 		c.dirIDs[id] = metadata.RandomUuid(ids.Uint64).String()
@@ -89,6 +92,9 @@ func New(cfg Config) (*Cluster, error) {
 	}
 	return c, nil
 }
+
+// Availability is the per-partition downtime record of this run.
+func (c *Cluster) Availability() *Availability { return c.avail }
 
 // Host is node id's host name.
 func Host(id int32) string { return fmt.Sprintf("kafka-%d", id) }
@@ -236,6 +242,7 @@ func (c *Cluster) Kill(id int32, powerLoss bool) error {
 		return err
 	}
 	c.state[id] = NodeKilled
+	c.avail.brokerDied(id, c.World.Now())
 	if powerLoss {
 		c.state[id] = NodePowerOff
 		c.disks[id].PowerLoss()

@@ -28,6 +28,7 @@ func init() {
 		"cat":      (*Session).cmdCat,
 		"xxd":      (*Session).cmdXxd,
 		"replicas": (*Session).cmdReplicas,
+		"downtime": (*Session).cmdDowntime,
 	}
 }
 
@@ -51,7 +52,9 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   jobs, kill %N                  list and stop background commands (started with a trailing &)
   ls, cat, xxd [--broker N] PATH look at a broker's disk (default: the first running broker)
   replicas TOPIC-PARTITION       every replica of a partition: LEO, HW, epochs and records
-Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh`
+  downtime [--topic T] | reset   how long each partition has been without a serving leader
+Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
+  kafka-configs.sh, kafka-leader-election.sh`
 
 func (s *Session) cmdHelp([]string) {
 	for _, l := range strings.Split(helpText, "\n") {

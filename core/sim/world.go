@@ -63,6 +63,8 @@ type World struct {
 	err     error
 	// running is the process whose handler is executing, nil between events.
 	running *proc
+	// noteHook, if set, sees every Note as it is made.
+	noteHook func(TraceEvent)
 }
 
 // NewWorld makes an empty world whose randomness derives from seed.
@@ -410,8 +412,18 @@ func (e *Env) Note(key string, fields ...string) {
 	if len(fields)%2 != 0 {
 		panic("sim: Note needs name, value pairs")
 	}
-	e.w.trace.add(TraceEvent{At: e.w.now, Kind: TraceNote, Host: e.pr.host, Detail: key, Fields: fields})
+	ev := TraceEvent{At: e.w.now, Kind: TraceNote, Host: e.pr.host, Detail: key, Fields: fields}
+	e.w.trace.add(ev)
+	if e.w.noteHook != nil {
+		e.w.noteHook(ev)
+	}
 }
+
+// SetNoteHook registers fn to see every Note as it is made (in the process
+// that makes it, under the lockstep, so fn needs no locking). It lets the
+// harness keep measurements that the bounded trace cannot: fn must not
+// change the simulation.
+func (w *World) SetNoteHook(fn func(TraceEvent)) { w.noteHook = fn }
 
 // Field returns a note's field value ("" if absent).
 func (e TraceEvent) Field(name string) string {
