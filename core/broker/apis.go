@@ -111,6 +111,12 @@ func cloneRequest(req protocol.Request) protocol.Request {
 	case *protocol.ElectLeadersRequest:
 		c := *m
 		return &c
+	case *protocol.AlterPartitionReassignmentsRequest:
+		c := *m
+		return &c
+	case *protocol.ListPartitionReassignmentsRequest:
+		c := *m
+		return &c
 	}
 	panic("broker: cannot forward " + req.Kind())
 }
@@ -124,6 +130,10 @@ func setCorrelation(resp protocol.Response, id int32) {
 	case *protocol.CreatePartitionsResponse:
 		m.CorrelationID = id
 	case *protocol.ElectLeadersResponse:
+		m.CorrelationID = id
+	case *protocol.AlterPartitionReassignmentsResponse:
+		m.CorrelationID = id
+	case *protocol.ListPartitionReassignmentsResponse:
 		m.CorrelationID = id
 	}
 }
@@ -150,6 +160,10 @@ func errorResponseFor(req protocol.Request, code protocol.ErrorCode) protocol.Re
 		return r
 	case *protocol.ElectLeadersRequest:
 		return &protocol.ElectLeadersResponse{ErrorCode: code}
+	case *protocol.AlterPartitionReassignmentsRequest:
+		return &protocol.AlterPartitionReassignmentsResponse{ErrorCode: code}
+	case *protocol.ListPartitionReassignmentsRequest:
+		return &protocol.ListPartitionReassignmentsResponse{ErrorCode: code}
 	}
 	panic("broker: no error response for " + req.Kind())
 }

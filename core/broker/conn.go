@@ -82,7 +82,8 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		return b.handleAlterConfigs(env, e.From, m)
 	case *protocol.IncrementalAlterConfigsRequest:
 		return b.handleIncrementalAlterConfigs(env, e.From, m)
-	case *protocol.CreateTopicsRequest, *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest, *protocol.ElectLeadersRequest:
+	case *protocol.CreateTopicsRequest, *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest, *protocol.ElectLeadersRequest,
+		*protocol.AlterPartitionReassignmentsRequest, *protocol.ListPartitionReassignmentsRequest:
 		b.forwardToController(env, e.From, m.(protocol.Request))
 		return false
 	}

@@ -116,7 +116,24 @@ func (p *Partition) apply(env *sim.Env, st *metadata.PartitionState, topicID met
 	case st.Leader != me && (p.isLeader || newEpoch || st.Leader != p.leader):
 		p.makeFollower(env, st)
 	case p.isLeader:
+		p.syncFollowers()
 		p.afterISRChange(env)
+	}
+}
+
+// syncFollowers keeps the leader's follower states in step with a replica
+// set that changed within its epoch (a reassignment adding replicas): new
+// replicas start as never caught up, dropped ones are forgotten.
+func (p *Partition) syncFollowers() {
+	for _, r := range p.replicas {
+		if _, ok := p.followers[r]; !ok && r != p.b.cfg.NodeID {
+			p.followers[r] = &replicaState{logEndOffset: -1, lastFetchLeaderLogEndOffset: -1, brokerEpoch: -1, lastCaughtUpTime: neverCaughtUp}
+		}
+	}
+	for r := range p.followers {
+		if !slices.Contains(p.replicas, r) {
+			delete(p.followers, r)
+		}
 	}
 }
 

@@ -28,6 +28,34 @@ func (tc *topicCommand) describe(env *sim.Env, md *protocol.MetadataResponse) {
 	for _, b := range md.Brokers {
 		live[b.NodeID] = true
 	}
+	// TopicCommand lists the reassignments in progress first, to show
+	// their adding and removing replicas.
+	tc.admin.Call(env, "listPartitionReassignments", func() protocol.Request {
+		r := &protocol.ListPartitionReassignmentsRequest{TimeoutMs: 30000, Topics: []protocol.ListPartitionReassignmentsTopic{}}
+		for _, t := range topics {
+			lt := protocol.ListPartitionReassignmentsTopic{Name: t.Name}
+			for _, p := range t.Partitions {
+				lt.PartitionIndexes = append(lt.PartitionIndexes, p.Index)
+			}
+			r.Topics = append(r.Topics, lt)
+		}
+		return r
+	}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			tc.fail("java.lang.RuntimeException", "java.util.concurrent.ExecutionException: "+err.Error())
+			return
+		}
+		reassigning := map[string]protocol.OngoingPartitionReassignment{}
+		for _, t := range resp.(*protocol.ListPartitionReassignmentsResponse).Topics {
+			for _, p := range t.Partitions {
+				reassigning[fmt.Sprintf("%s-%d", t.Name, p.PartitionIndex)] = p
+			}
+		}
+		tc.describeConfigs(env, topics, live, reassigning)
+	})
+}
+
+func (tc *topicCommand) describeConfigs(env *sim.Env, topics []protocol.MetadataTopic, live map[int32]bool, reassigning map[string]protocol.OngoingPartitionReassignment) {
 	tc.admin.Call(env, "describeConfigs", func() protocol.Request {
 		r := &protocol.DescribeConfigsRequest{}
 		for _, t := range topics {
@@ -44,10 +72,23 @@ func (tc *topicCommand) describe(env *sim.Env, md *protocol.MetadataResponse) {
 			configs[r.ResourceName] = r.Configs
 		}
 		for _, t := range topics {
-			tc.printTopic(t, configs[t.Name], live)
+			tc.printTopic(t, configs[t.Name], live, reassigning)
 		}
 		tc.t.finish(0)
 	})
+}
+
+// replicationFactor is TopicCommand's: while a reassignment is in progress
+// it does not count the replicas being added.
+func replicationFactor(mp protocol.MetadataPartition, ra *protocol.OngoingPartitionReassignment) int {
+	if ra != nil {
+		for _, r := range mp.Replicas {
+			if slices.Contains(ra.AddingReplicas, r) || slices.Contains(ra.RemovingReplicas, r) {
+				return len(ra.Replicas) - len(ra.AddingReplicas)
+			}
+		}
+	}
+	return len(mp.Replicas)
 }
 
 func joinIDs(ids []int32) string {
@@ -58,7 +99,7 @@ func joinIDs(ids []int32) string {
 	return strings.Join(s, ",")
 }
 
-func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.DescribedConfig, live map[int32]bool) {
+func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.DescribedConfig, live map[int32]bool, reassigning map[string]protocol.OngoingPartitionReassignment) {
 	p := tc.p
 	reports := p.has("under-replicated-partitions") || p.has("unavailable-partitions") || p.has("under-min-isr-partitions") || p.has("at-min-isr-partitions")
 	var nonDefault []string
@@ -73,9 +114,15 @@ func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.Des
 	}
 	parts := slices.Clone(t.Partitions)
 	slices.SortFunc(parts, func(a, b protocol.MetadataPartition) int { return int(a.Index - b.Index) })
+	reassignment := func(mp protocol.MetadataPartition) *protocol.OngoingPartitionReassignment {
+		if ra, ok := reassigning[fmt.Sprintf("%s-%d", t.Name, mp.Index)]; ok {
+			return &ra
+		}
+		return nil
+	}
 	if !reports && (!p.has("topics-with-overrides") || len(nonDefault) > 0) && len(parts) > 0 {
 		tc.t.println(fmt.Sprintf("Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: %s",
-			t.Name, t.TopicID, len(parts), len(parts[0].Replicas), strings.Join(nonDefault, ",")))
+			t.Name, t.TopicID, len(parts), replicationFactor(parts[0], reassignment(parts[0])), strings.Join(nonDefault, ",")))
 	}
 	if p.has("topics-with-overrides") {
 		return
@@ -83,7 +130,7 @@ func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.Des
 	for _, mp := range parts {
 		hasLeader := mp.LeaderID >= 0 && live[mp.LeaderID]
 		show := !reports ||
-			p.has("under-replicated-partitions") && len(mp.Replicas)-len(mp.ISR) > 0 ||
+			p.has("under-replicated-partitions") && replicationFactor(mp, reassignment(mp))-len(mp.ISR) > 0 ||
 			p.has("unavailable-partitions") && !hasLeader ||
 			p.has("under-min-isr-partitions") && (!hasLeader || len(mp.ISR) < minISR) ||
 			p.has("at-min-isr-partitions") && len(mp.ISR) == minISR
@@ -94,7 +141,11 @@ func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.Des
 		if hasLeader {
 			leader = strconv.Itoa(int(mp.LeaderID))
 		}
-		tc.t.println(fmt.Sprintf("\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s\tElr: \tLastKnownElr: ",
-			t.Name, mp.Index, leader, joinIDs(mp.Replicas), joinIDs(mp.ISR)))
+		moving := ""
+		if ra := reassignment(mp); ra != nil {
+			moving = fmt.Sprintf("\tAdding Replicas: %s\tRemoving Replicas: %s", joinIDs(ra.AddingReplicas), joinIDs(ra.RemovingReplicas))
+		}
+		tc.t.println(fmt.Sprintf("\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s%s\tElr: \tLastKnownElr: ",
+			t.Name, mp.Index, leader, joinIDs(mp.Replicas), joinIDs(mp.ISR), moving))
 	}
 }

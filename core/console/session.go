@@ -30,7 +30,8 @@ type Session struct {
 	jobs    []*job
 	nextJob int
 	tools   int
-	ops     []*pending // commands still running (the terminal waits for them)
+	ops     []*pending        // commands still running (the terminal waits for them)
+	files   map[string]string // the terminal's own files (workspace.go)
 }
 
 // pending is a command that takes simulated time: it is finished when done
@@ -226,6 +227,9 @@ func (s *Session) exec(line string, stdin []string) {
 		return
 	}
 	name, args := words[0], words[1:]
+	if name == "cat" && (s.catRedirect(args, stdin) || s.catWorkspace(args)) {
+		return
+	}
 	if cmd, ok := simCommands[name]; ok {
 		if background {
 			s.printf("kafkascope: %s cannot run in the background", name)

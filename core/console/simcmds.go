@@ -36,8 +36,7 @@ func init() {
 // not implement yet.
 var laterTools = map[string]bool{
 	"kafka-consumer-groups": true, "kafka-dump-log": true,
-	"kafka-reassign-partitions": true, "kafka-metadata-quorum": true,
-	"kafka-producer-perf-test": true,
+	"kafka-metadata-quorum": true,
 }
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:

@@ -16,12 +16,13 @@ var tools map[string]toolFunc
 
 func init() {
 	tools = map[string]toolFunc{
-		"kafka-topics":           topicsTool,
-		"kafka-console-producer": producerTool,
-		"kafka-console-consumer": consumerTool,
-		"kafka-get-offsets":      getOffsetsTool,
-		"kafka-leader-election":  electionTool,
-		"kafka-configs":          configsTool,
+		"kafka-topics":              topicsTool,
+		"kafka-console-producer":    producerTool,
+		"kafka-console-consumer":    consumerTool,
+		"kafka-get-offsets":         getOffsetsTool,
+		"kafka-leader-election":     electionTool,
+		"kafka-configs":             configsTool,
+		"kafka-reassign-partitions": reassignTool,
 	}
 }
 

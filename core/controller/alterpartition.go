@@ -51,13 +51,27 @@ func (c *Controller) handleAlterPartition(env *sim.Env, from sim.Addr, req *prot
 					}
 				}
 			}
-			if pr.ErrorCode == protocol.NONE && !slices.Equal(p.NewISR, st.ISR) {
-				rec := metadata.NewPartitionChange(t.TopicID, p.PartitionIndex)
-				rec.ISR = slices.Clone(p.NewISR)
+			if pr.ErrorCode == protocol.NONE {
+				// The ISR change goes through the change builder, so that an ISR
+				// that now holds every target replica completes a reassignment
+				// in the same record.
+				b := newChangeBuilder(t.TopicID, p.PartitionIndex, st, c.electionFor(topic.Name), c.acceptable)
+				b.isr = p.NewISR
+				rec := b.build()
 				if st.LeaderRecoveryState == metadata.LeaderRecovering && p.LeaderRecoveryState == metadata.LeaderRecovered {
+					if rec == nil {
+						rec = metadata.NewPartitionChange(t.TopicID, p.PartitionIndex)
+					}
 					rec.LeaderRecoveryState = metadata.LeaderRecovered
 				}
-				c.appendRecords(env, rec)
+				if rec != nil {
+					c.appendRecords(env, rec)
+					if rec.Leader != metadata.NoLeaderChange && rec.Leader != req.BrokerID {
+						// Completing a reassignment moved the leadership away from
+						// the requester: it must refetch metadata.
+						pr.ErrorCode = protocol.NEW_LEADER_ELECTED
+					}
+				}
 			}
 			if st != nil {
 				pr.LeaderID, pr.LeaderEpoch, pr.PartitionEpoch = st.Leader, st.LeaderEpoch, st.PartitionEpoch

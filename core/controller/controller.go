@@ -217,6 +217,10 @@ func (c *Controller) Receive(env *sim.Env, e *sim.Envelope) {
 		c.handleIncrementalAlterConfigs(env, e.From, m)
 	case *protocol.AlterConfigsRequest:
 		c.handleAlterConfigs(env, e.From, m)
+	case *protocol.AlterPartitionReassignmentsRequest:
+		c.handleAlterPartitionReassignments(env, e.From, m)
+	case *protocol.ListPartitionReassignmentsRequest:
+		c.handleListPartitionReassignments(env, e.From, m)
 	}
 }
 

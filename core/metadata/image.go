@@ -21,8 +21,13 @@ type BrokerRegistration struct {
 // Invariants: Leader is NoLeader or a member of Replicas; ISR ⊆ Replicas;
 // LeaderEpoch and PartitionEpoch never decrease.
 type PartitionState struct {
-	Replicas            []int32
-	ISR                 []int32
+	Replicas []int32
+	ISR      []int32
+	// AddingReplicas and RemovingReplicas describe a reassignment in
+	// progress (both nil when none): Replicas is then the target followed
+	// by the replicas being removed.
+	AddingReplicas      []int32
+	RemovingReplicas    []int32
 	Leader              int32
 	LeaderEpoch         int32
 	PartitionEpoch      int32
@@ -34,6 +39,8 @@ func (p *PartitionState) Clone() *PartitionState {
 	c := *p
 	c.Replicas = slices.Clone(p.Replicas)
 	c.ISR = slices.Clone(p.ISR)
+	c.AddingReplicas = slices.Clone(p.AddingReplicas)
+	c.RemovingReplicas = slices.Clone(p.RemovingReplicas)
 	return &c
 }
 
@@ -136,6 +143,12 @@ func (img *Image) Apply(offset int64, r Record) error {
 		if r.Replicas != nil {
 			p.Replicas = slices.Clone(r.Replicas)
 		}
+		if r.AddingReplicas != nil {
+			p.AddingReplicas = nilIfEmpty(r.AddingReplicas)
+		}
+		if r.RemovingReplicas != nil {
+			p.RemovingReplicas = nilIfEmpty(r.RemovingReplicas)
+		}
 		if r.Leader != NoLeaderChange {
 			p.Leader = r.Leader
 			p.LeaderEpoch++
@@ -218,6 +231,19 @@ func (img *Image) BrokerIDs() []int32 {
 // image's own: do not modify it.
 func (img *Image) TopicConfig(topic string) map[string]string {
 	return img.Configs[ConfigResource{ResourceTopic, topic}]
+}
+
+// Reassigning reports whether a reassignment of the partition is in
+// progress.
+func (p *PartitionState) Reassigning() bool {
+	return len(p.AddingReplicas) > 0 || len(p.RemovingReplicas) > 0
+}
+
+func nilIfEmpty(ids []int32) []int32 {
+	if len(ids) == 0 {
+		return nil
+	}
+	return slices.Clone(ids)
 }
 
 // BrokerConfig returns the dynamic configs of one broker ("<id>") or of the

@@ -95,6 +95,8 @@ type PartitionChangeRecord struct {
 	ISR                 []int32
 	Leader              int32
 	Replicas            []int32
+	RemovingReplicas    []int32 // nil: unchanged; empty: cleared
+	AddingReplicas      []int32 // nil: unchanged; empty: cleared
 	LeaderRecoveryState int8
 }
 
@@ -170,6 +172,12 @@ func (r *PartitionChangeRecord) Describe() string {
 	}
 	if r.Replicas != nil {
 		fmt.Fprintf(&b, ", replicas=%s", ids(r.Replicas))
+	}
+	if r.RemovingReplicas != nil {
+		fmt.Fprintf(&b, ", removingReplicas=%s", ids(r.RemovingReplicas))
+	}
+	if r.AddingReplicas != nil {
+		fmt.Fprintf(&b, ", addingReplicas=%s", ids(r.AddingReplicas))
 	}
 	if r.LeaderRecoveryState != NoRecoveryChange {
 		fmt.Fprintf(&b, ", leaderRecoveryState=%d", r.LeaderRecoveryState)

@@ -1,0 +1,26 @@
+package console
+
+// assignReplicas is Kafka's rack-unaware replica placement
+// (AdminUtils.assignReplicasToBrokers), which kafka-reassign-partitions.sh
+// --generate uses: partition p's first replica is broker
+// (p + startIndex) mod n, and each further replica is shifted from it by
+// 1 + (shift + j) mod (n - 1), where shift grows by one each time p wraps
+// around the broker list. Kafka picks startIndex and the first shift at
+// random; the caller passes them in (drawn from the run's seed).
+func assignReplicas(brokers []int32, partitions, rf, startIndex, shift int) [][]int32 {
+	n := len(brokers)
+	out := make([][]int32, partitions)
+	for p := 0; p < partitions; p++ {
+		if p > 0 && p%n == 0 {
+			shift++
+		}
+		first := (p + startIndex) % n
+		replicas := []int32{brokers[first]}
+		for j := 0; j < rf-1; j++ {
+			s := 1 + (shift+j)%(n-1)
+			replicas = append(replicas, brokers[(first+s)%n])
+		}
+		out[p] = replicas
+	}
+	return out
+}

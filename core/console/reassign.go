@@ -1,0 +1,325 @@
+package console
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/client"
+	"kafkascope/core/sim"
+)
+
+// Exception classes kafka-reassign-partitions.sh reports.
+const (
+	adminCommandFailed = "org.apache.kafka.server.common.AdminCommandFailedException"
+	adminOperation     = "org.apache.kafka.server.common.AdminOperationException"
+	jsonMapping        = "com.fasterxml.jackson.databind.JsonMappingException"
+)
+
+func reassignSpecs() []*optSpec {
+	return append(commonSpecs(),
+		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "Server(s) to use for bootstrapping", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+		&optSpec{name: "command-config", arg: requiredArg, typ: "String", argDesc: "Admin client property file", desc: "Admin client properties file (a file written with cat > FILE)."},
+		&optSpec{name: "generate", desc: "Propose a reassignment of the topics in --topics-to-move-json-file onto --broker-list (it only prints the plan)."},
+		&optSpec{name: "execute", desc: "Start the reassignment in --reassignment-json-file."},
+		&optSpec{name: "verify", desc: "Report whether the reassignment in --reassignment-json-file has completed."},
+		&optSpec{name: "cancel", desc: "Cancel a reassignment in progress."},
+		&optSpec{name: "list", desc: "List the reassignments in progress."},
+		&optSpec{name: "reassignment-json-file", arg: requiredArg, typ: "String", argDesc: "manual assignment json file path", desc: `The plan, as JSON: {"version":1,"partitions":[{"topic":"foo","partition":0,"replicas":[1,2,3]}]} (write it with cat > FILE).`},
+		&optSpec{name: "topics-to-move-json-file", arg: requiredArg, typ: "String", argDesc: "topics to reassign json file path", desc: `For --generate: the topics, as JSON: {"topics":[{"topic":"foo"}],"version":1}.`},
+		&optSpec{name: "broker-list", arg: requiredArg, typ: "String", argDesc: "brokerlist", desc: `For --generate: the brokers to place replicas on, as "1,2,3".`},
+		&optSpec{name: "disable-rack-aware", desc: "For --generate: ignore racks."},
+		&optSpec{name: "throttle", arg: requiredArg, typ: "Long", argDesc: "throttle", desc: "Replication throttle in B/s (replication quotas are not simulated).", def: "-1"},
+		&optSpec{name: "replica-alter-log-dirs-throttle", arg: requiredArg, typ: "Long", argDesc: "replicaAlterLogDirsThrottle", desc: "Throttle for moves between log directories (not simulated).", def: "-1"},
+		&optSpec{name: "timeout", arg: requiredArg, typ: "Long", argDesc: "timeout", desc: "How long --execute waits for log directory moves to start, in ms.", def: "10000"},
+		&optSpec{name: "additional", desc: "Start this reassignment even though others are in progress."},
+		&optSpec{name: "preserve-throttles", desc: "Leave broker and topic throttles as they are."},
+	)
+}
+
+// reassignActions are the actions, in the order the tool lists them.
+var reassignActions = []string{"generate", "execute", "verify", "cancel", "list"}
+
+// reassignRequired and reassignPermitted are ReassignPartitionsCommand's
+// per-action option rules.
+var reassignRequired = map[string][]string{
+	"verify": {"reassignment-json-file"}, "generate": {"topics-to-move-json-file", "broker-list"},
+	"execute": {"reassignment-json-file"}, "cancel": {"reassignment-json-file"}, "list": nil,
+}
+var reassignPermitted = map[string][]string{
+	"verify":   {"bootstrap-server", "command-config", "preserve-throttles"},
+	"generate": {"bootstrap-server", "broker-list", "command-config", "disable-rack-aware"},
+	"execute":  {"additional", "bootstrap-server", "command-config", "throttle", "replica-alter-log-dirs-throttle", "timeout"},
+	"cancel":   {"bootstrap-server", "command-config", "preserve-throttles", "timeout"},
+	"list":     {"bootstrap-server", "command-config"},
+}
+
+// reassignTool is kafka-reassign-partitions.sh.
+func reassignTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	specs := reassignSpecs()
+	p, err := parseOptions(specs, args)
+	if err != nil { // not caught by the tool: the JVM reports it
+		oe := err.(*optionError)
+		t.println(`Exception in thread "main" ` + oe.class + ": " + oe.msg)
+		t.finish(1)
+		return nil
+	}
+	if t.helpOrVersion(p, args, "This tool helps to move topic partitions between replicas.", specs) {
+		return nil
+	}
+	var actions []string
+	for _, a := range reassignActions {
+		if p.has(a) {
+			actions = append(actions, a)
+		}
+	}
+	if len(actions) != 1 {
+		t.usage("Command must include exactly one action: --generate, --execute, --verify, --cancel, --list", specs)
+		return nil
+	}
+	action := actions[0]
+	// (The real 3.8 tool requires --bootstrap-server; the simulator takes
+	// its absence as "every broker", as its other tools do.)
+	for _, r := range reassignRequired[action] {
+		if !p.has(r) {
+			t.usage(fmt.Sprintf(`Missing required argument "[%s]"`, r), specs)
+			return nil
+		}
+	}
+	for _, o := range p.order {
+		if o != action && !slices.Contains(reassignRequired[action], o) && !slices.Contains(reassignPermitted[action], o) {
+			t.usage(fmt.Sprintf(`Option "[%s]" can't be used with action "[%s]"`, o, action), specs)
+			return nil
+		}
+	}
+	rc := &reassignCommand{t: t, p: p, action: action}
+	if p.has("command-config") {
+		if _, ok := t.s.readWorkspace(p.str("command-config")); !ok {
+			rc.fail("java.nio.file.NoSuchFileException", p.str("command-config"))
+			return nil
+		}
+	}
+	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	if berr != nil {
+		t.bootstrapFailed(berr, "Error: Failed to create new KafkaAdminClient",
+			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
+			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}", "")
+		return nil
+	}
+	if !rc.prepare() {
+		return nil
+	}
+	return func(host string) sim.Process {
+		cfg := client.DefaultAdminConfig()
+		cfg.ClientID = "reassign-partitions-tool"
+		rc.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
+		return &client.Process{Handlers: []client.Handler{rc.admin}, OnStart: rc.run}
+	}
+}
+
+// reassignCommand is one run of the tool.
+type reassignCommand struct {
+	t      *toolRun
+	p      *parsedOpts
+	action string
+	admin  *client.Admin
+
+	plan    []reassignTarget // --execute, --verify, --cancel
+	topics  []string         // --generate
+	brokers []int32          // --generate
+}
+
+// reassignTarget is one partition of a plan.
+type reassignTarget struct {
+	topic     string
+	partition int32
+	replicas  []int32
+	logDirs   []string
+}
+
+func (r reassignTarget) tp() string { return fmt.Sprintf("%s-%d", r.topic, r.partition) }
+
+// fail prints an error as the tool's catch-all does: "Error: <message>",
+// the exception (the simulator prints no Java stack frames) and an empty
+// line, and exits 1.
+func (rc *reassignCommand) fail(class, msg string, causes ...string) {
+	rc.t.println("Error: " + msg)
+	rc.t.println(client.Exception(class, msg))
+	for _, c := range causes {
+		rc.t.println("Caused by: " + c)
+	}
+	rc.t.println("")
+	rc.t.finish(1)
+}
+
+// terse prints a TerseException: its message alone.
+func (rc *reassignCommand) terse(msg string) {
+	rc.t.printLines(strings.Split(msg, "\n"))
+	rc.t.finish(1)
+}
+
+// failErr reports a parse error of the JSON plan.
+func (rc *reassignCommand) failErr(err error) {
+	switch e := err.(type) {
+	case *jsonMappingError:
+		rc.fail(jsonMapping, e.msg)
+	case *toolError:
+		rc.fail(e.class, e.msg)
+	default:
+		rc.fail(adminOperation, err.Error())
+	}
+}
+
+// toolError is an exception of a given class.
+type toolError struct{ class, msg string }
+
+func (e *toolError) Error() string { return e.msg }
+
+// readFile reads a JSON file argument as Utils.readFileAsString does.
+func (rc *reassignCommand) readFile(opt string) (string, bool) {
+	path := rc.p.str(opt)
+	data, ok := rc.t.s.readWorkspace(path)
+	if !ok {
+		rc.fail("java.io.IOException", "Unable to read file "+path, "java.nio.file.NoSuchFileException: "+path)
+		return "", false
+	}
+	return data, true
+}
+
+// prepare reads and checks the files and numbers the action needs, before
+// any request is sent. It reports whether the command may go on.
+func (rc *reassignCommand) prepare() bool {
+	switch rc.action {
+	case "generate":
+		text, ok := rc.readFile("topics-to-move-json-file")
+		if !ok {
+			return false
+		}
+		for _, piece := range strings.Split(rc.p.str("broker-list"), ",") {
+			n, err := strconv.ParseInt(piece, 10, 32)
+			if err != nil {
+				rc.fail("java.lang.NumberFormatException", fmt.Sprintf("For input string: %q", piece))
+				return false
+			}
+			rc.brokers = append(rc.brokers, int32(n))
+		}
+		if d := duplicateInts(rc.brokers); len(d) > 0 {
+			rc.fail(adminCommandFailed, "Broker list contains duplicate entries: "+javaIntSet(d))
+			return false
+		}
+		topics, err := parseTopicsJSON(text)
+		if err != nil {
+			rc.failErr(err)
+			return false
+		}
+		if d := duplicateStrings(topics); len(d) > 0 {
+			rc.fail(adminCommandFailed, "List of topics to reassign contains duplicate entries: "+javaStringSet(d))
+			return false
+		}
+		rc.topics = topics
+	case "execute", "verify", "cancel":
+		text, ok := rc.readFile("reassignment-json-file")
+		if !ok {
+			return false
+		}
+		plan, err := parseReassignmentJSON(text)
+		if err != nil {
+			rc.failErr(err)
+			return false
+		}
+		if rc.action == "execute" {
+			if err := checkExecutePlan(plan); err != nil {
+				rc.failErr(err)
+				return false
+			}
+			for _, opt := range []string{"throttle", "replica-alter-log-dirs-throttle", "timeout"} {
+				if _, err := rc.p.intVal(opt, 64); err != nil {
+					rc.fail("joptsimple.OptionArgumentConversionException", err.Error())
+					return false
+				}
+			}
+			if n, _ := rc.p.intVal("throttle", 64); n >= 0 {
+				rc.t.println("kafkascope: --throttle is not simulated (replication quotas are outside the simulator); run without it")
+				rc.t.finish(1)
+				return false
+			}
+			if n, _ := rc.p.intVal("replica-alter-log-dirs-throttle", 64); n >= 0 {
+				rc.t.println("kafkascope: --replica-alter-log-dirs-throttle is not simulated (each broker has one log directory)")
+				rc.t.finish(1)
+				return false
+			}
+		}
+		for _, r := range plan {
+			for _, d := range r.logDirs {
+				if d != "any" {
+					rc.t.println(`kafkascope: moving a replica between log directories ("log_dirs") is not simulated: each broker has one log directory; use "any"`)
+					rc.t.finish(1)
+					return false
+				}
+			}
+		}
+		rc.plan = plan
+	}
+	return true
+}
+
+func (rc *reassignCommand) run(env *sim.Env) {
+	switch rc.action {
+	case "list":
+		rc.list(env)
+	case "generate":
+		rc.generate(env)
+	case "execute":
+		rc.execute(env)
+	case "verify":
+		rc.verify(env)
+	case "cancel":
+		rc.cancel(env)
+	}
+}
+
+func duplicateInts(xs []int32) []int32 {
+	var d []int32
+	for i, x := range xs {
+		if slices.Contains(xs[:i], x) && !slices.Contains(d, x) {
+			d = append(d, x)
+		}
+	}
+	return d
+}
+
+func duplicateStrings(xs []string) []string {
+	var d []string
+	for i, x := range xs {
+		if slices.Contains(xs[:i], x) && !slices.Contains(d, x) {
+			d = append(d, x)
+		}
+	}
+	return d
+}
+
+// javaIntSet prints a HashSet<Integer> as Java does: small non-negative
+// ints in ascending order (their hash is their value).
+func javaIntSet(xs []int32) string {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	parts := make([]string, len(s))
+	for i, x := range s {
+		parts[i] = strconv.Itoa(int(x))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// javaStringSet prints a HashSet<String> in Java's hash order.
+func javaStringSet(xs []string) string {
+	return "[" + strings.Join(javaHashOrderStrings(xs), ", ") + "]"
+}
+
+func joinInts(xs []int32, sep string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(int(x))
+	}
+	return strings.Join(parts, sep)
+}

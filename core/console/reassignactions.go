@@ -1,0 +1,577 @@
+package console
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"kafkascope/core/client"
+	"kafkascope/core/cluster"
+	"kafkascope/core/hashing"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+const unknownTopicException = "org.apache.kafka.common.errors.UnknownTopicOrPartitionException"
+
+// failCall reports a failed admin call through the catch-all.
+func (rc *reassignCommand) failCall(err *client.Error) {
+	rc.fail("java.util.concurrent.ExecutionException", err.Error(), err.Error())
+}
+
+// failUnknown reports an ExecutionException wrapping an
+// UnknownTopicOrPartitionException, as the tool rethrows it.
+func (rc *reassignCommand) failUnknown(msg string) {
+	cause := client.Exception(unknownTopicException, msg)
+	rc.fail("java.util.concurrent.ExecutionException", cause, cause)
+}
+
+// ongoing is one reassignment in progress.
+type ongoing struct {
+	tp                         string
+	topic                      string
+	partition                  int32
+	replicas, adding, removing []int32
+}
+
+// listReassignments runs ListPartitionReassignments (targets nil: all).
+func (rc *reassignCommand) listReassignments(env *sim.Env, targets []reassignTarget, next func(*sim.Env, []ongoing)) {
+	rc.admin.Call(env, "listPartitionReassignments", func() protocol.Request {
+		req := &protocol.ListPartitionReassignmentsRequest{TimeoutMs: 30000}
+		if targets != nil {
+			req.Topics = []protocol.ListPartitionReassignmentsTopic{}
+			for _, t := range targets {
+				i := slices.IndexFunc(req.Topics, func(x protocol.ListPartitionReassignmentsTopic) bool { return x.Name == t.topic })
+				if i < 0 {
+					req.Topics = append(req.Topics, protocol.ListPartitionReassignmentsTopic{Name: t.topic})
+					i = len(req.Topics) - 1
+				}
+				req.Topics[i].PartitionIndexes = append(req.Topics[i].PartitionIndexes, t.partition)
+			}
+		}
+		return req
+	}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			rc.failCall(err)
+			return
+		}
+		r := resp.(*protocol.ListPartitionReassignmentsResponse)
+		if r.ErrorCode != protocol.NONE {
+			rc.failCall(&client.Error{Class: r.ErrorCode.Exception(), Message: orDefault(r.ErrorMessage, r.ErrorCode)})
+			return
+		}
+		var out []ongoing
+		for _, t := range r.Topics {
+			for _, p := range t.Partitions {
+				out = append(out, ongoing{tp: fmt.Sprintf("%s-%d", t.Name, p.PartitionIndex), topic: t.Name, partition: p.PartitionIndex,
+					replicas: p.Replicas, adding: p.AddingReplicas, removing: p.RemovingReplicas})
+			}
+		}
+		slices.SortFunc(out, func(a, b ongoing) int { return compareTopicPartition(a.topic, a.partition, b.topic, b.partition) })
+		next(env, out)
+	})
+}
+
+func orDefault(msg string, code protocol.ErrorCode) string {
+	if msg == "" {
+		return code.Message()
+	}
+	return msg
+}
+
+func compareTopicPartition(ta string, pa int32, tb string, pb int32) int {
+	if c := strings.Compare(ta, tb); c != 0 {
+		return c
+	}
+	return int(pa - pb)
+}
+
+// describeCluster lists the live brokers, ascending (describeCluster's
+// nodes come from a HashMap keyed by id).
+func (rc *reassignCommand) describeCluster(env *sim.Env, next func(*sim.Env, []int32)) {
+	rc.admin.Call(env, "describeCluster", func() protocol.Request { return &protocol.MetadataRequest{Topics: []string{}} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			rc.failCall(err)
+			return
+		}
+		var ids []int32
+		for _, b := range resp.(*protocol.MetadataResponse).Brokers {
+			ids = append(ids, b.NodeID)
+		}
+		slices.Sort(ids)
+		next(env, ids)
+	})
+}
+
+// describeTopics fetches the replica lists of topics. With strict, an
+// unknown topic fails the command ("Topic X not found."); otherwise it is
+// left out of the result.
+func (rc *reassignCommand) describeTopics(env *sim.Env, topics []string, strict bool, next func(*sim.Env, map[string][][]int32)) {
+	var uniq []string
+	for _, t := range topics {
+		if !slices.Contains(uniq, t) {
+			uniq = append(uniq, t)
+		}
+	}
+	rc.admin.Call(env, "describeTopics", func() protocol.Request { return &protocol.MetadataRequest{Topics: uniq} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			rc.failCall(err)
+			return
+		}
+		found := map[string][][]int32{}
+		codes := map[string]protocol.ErrorCode{}
+		for _, t := range resp.(*protocol.MetadataResponse).Topics {
+			codes[t.Name] = t.ErrorCode
+			if t.ErrorCode != protocol.NONE {
+				continue
+			}
+			parts := make([][]int32, len(t.Partitions))
+			for _, p := range t.Partitions {
+				if int(p.Index) < len(parts) {
+					parts[p.Index] = p.Replicas
+				}
+			}
+			found[t.Name] = parts
+		}
+		if strict {
+			for _, t := range javaHashOrderStrings(uniq) { // the futures map's order
+				switch code := codes[t]; {
+				case code == protocol.NONE && found[t] != nil:
+				case code == protocol.UNKNOWN_TOPIC_OR_PARTITION || code == protocol.NONE:
+					rc.failUnknown("Topic " + t + " not found.")
+					return
+				default:
+					rc.failCall(&client.Error{Class: code.Exception(), Message: code.Message()})
+					return
+				}
+			}
+		}
+		next(env, found)
+	})
+}
+
+// list is --list.
+func (rc *reassignCommand) list(env *sim.Env) {
+	rc.listReassignments(env, nil, func(env *sim.Env, cur []ongoing) {
+		if len(cur) == 0 {
+			rc.t.println("No partition reassignments found.")
+			rc.t.finish(0)
+			return
+		}
+		rc.t.println("Current partition reassignments:")
+		for _, o := range cur {
+			line := fmt.Sprintf("%s: replicas: %s.", o.tp, joinInts(o.replicas, ","))
+			if len(o.adding) > 0 {
+				line += " adding: " + joinInts(o.adding, ",") + "."
+			}
+			if len(o.removing) > 0 {
+				line += " removing: " + joinInts(o.removing, ",") + "."
+			}
+			rc.t.println(line)
+		}
+		rc.t.finish(0)
+	})
+}
+
+// generate is --generate: the current assignment of the topics and a
+// proposal spreading them over the listed brokers with Kafka's replica
+// placement (AdminUtils.assignReplicasToBrokers, rack-unaware). Kafka draws
+// the start index and the replica shift at random; the simulator draws them
+// from the run's seed.
+func (rc *reassignCommand) generate(env *sim.Env) {
+	rc.describeTopics(env, rc.topics, true, func(env *sim.Env, found map[string][][]int32) {
+		rc.describeCluster(env, func(env *sim.Env, live []int32) {
+			var brokers []int32
+			for _, id := range live {
+				if slices.Contains(rc.brokers, id) {
+					brokers = append(brokers, id)
+				}
+			}
+			var current, proposed []reassignTarget
+			rnd := env.Rand("kafka-reassign-partitions/generate")
+			for _, topic := range javaHashOrderStrings(uniqueStrings(rc.topics)) {
+				parts := found[topic]
+				for i, r := range parts {
+					current = append(current, reassignTarget{topic: topic, partition: int32(i), replicas: r})
+				}
+				if len(parts) == 0 {
+					continue
+				}
+				rf := len(parts[firstInHashOrder(topic, len(parts))])
+				if rf > len(brokers) {
+					msg := fmt.Sprintf("Replication factor: %d larger than available brokers: %d.", rf, len(brokers))
+					rc.t.println("Error: " + msg)
+					rc.t.println("org.apache.kafka.common.errors.InvalidReplicationFactorException: " + msg)
+					rc.t.println("")
+					rc.t.finish(1)
+					return
+				}
+				assigned := assignReplicas(brokers, len(parts), rf, rnd.Intn(len(brokers)), rnd.Intn(len(brokers)))
+				for i, r := range assigned {
+					proposed = append(proposed, reassignTarget{topic: topic, partition: int32(i), replicas: r})
+				}
+			}
+			rc.t.println("Current partition replica assignment")
+			rc.t.println(formatReassignmentJSON(current))
+			rc.t.println("")
+			rc.t.println("Proposed partition reassignment configuration")
+			rc.t.println(formatReassignmentJSON(proposed))
+			rc.t.finish(0)
+		})
+	})
+}
+
+func uniqueStrings(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// firstInHashOrder is the partition of topic that comes first in a
+// HashMap of its TopicPartitions.
+func firstInHashOrder(topic string, n int) int {
+	hashes := make([]int32, n)
+	for i := range hashes {
+		hashes[i] = hashing.TopicPartitionHashCode(topic, int32(i))
+	}
+	return hashing.JavaHashOrder(hashes)[0]
+}
+
+// execute is --execute.
+func (rc *reassignCommand) execute(env *sim.Env) {
+	rc.listReassignments(env, nil, func(env *sim.Env, cur []ongoing) {
+		if len(cur) > 0 && !rc.p.has("additional") {
+			rc.terse("Cannot execute because there is an existing partition assignment.  Use --additional to override this and create a new partition assignment in addition to the existing one. The --additional flag can also be used to change the throttle by resubmitting the current reassignment.")
+			return
+		}
+		rc.describeCluster(env, func(env *sim.Env, live []int32) {
+			var targets []int32
+			for _, r := range rc.plan {
+				for _, id := range r.replicas {
+					if !slices.Contains(targets, id) {
+						targets = append(targets, id)
+					}
+				}
+			}
+			slices.Sort(targets) // HashSet<Integer> order
+			for _, id := range targets {
+				if !slices.Contains(live, id) {
+					rc.fail(adminCommandFailed, fmt.Sprintf("Unknown broker id %d", id))
+					return
+				}
+			}
+			var topics []string
+			for _, r := range rc.plan {
+				topics = append(topics, r.topic)
+			}
+			rc.describeTopics(env, topics, true, func(env *sim.Env, found map[string][][]int32) {
+				var current []reassignTarget
+				var missing []reassignTarget
+				for _, r := range rc.plan {
+					parts := found[r.topic]
+					if r.partition < 0 || int(r.partition) >= len(parts) {
+						missing = append(missing, r)
+						continue
+					}
+					current = append(current, reassignTarget{topic: r.topic, partition: r.partition, replicas: parts[r.partition]})
+				}
+				if len(missing) > 0 {
+					hashes := make([]int32, len(missing))
+					for i, m := range missing {
+						hashes[i] = hashing.TopicPartitionHashCode(m.topic, m.partition)
+					}
+					var names []string
+					for _, i := range hashing.JavaHashOrder(hashes) {
+						names = append(names, missing[i].tp())
+					}
+					rc.failUnknown("Unable to find partition: " + strings.Join(names, ", "))
+					return
+				}
+				rc.t.println("Current partition replica assignment")
+				rc.t.println("")
+				rc.t.println(formatReassignmentJSON(current))
+				rc.t.println("")
+				rc.t.println("Save this to use as the --reassignment-json-file option during rollback")
+				rc.alter(env, rc.plan, func(env *sim.Env, failed map[string]string) {
+					if len(failed) > 0 {
+						rc.terse("Error reassigning partition(s):\n" + failureLines(failed))
+						return
+					}
+					var names []string
+					for _, r := range sortedTargets(rc.plan) {
+						names = append(names, r.tp())
+					}
+					plural := "s"
+					if len(names) == 1 {
+						plural = ""
+					}
+					rc.t.println(fmt.Sprintf("Successfully started partition reassignment%s for %s", plural, strings.Join(names, ",")))
+					rc.t.finish(0)
+				})
+			})
+		})
+	})
+}
+
+func sortedTargets(plan []reassignTarget) []reassignTarget {
+	out := slices.Clone(plan)
+	slices.SortFunc(out, func(a, b reassignTarget) int {
+		return compareTopicPartition(a.topic, a.partition, b.topic, b.partition)
+	})
+	return out
+}
+
+// failureLines prints per-partition failures sorted by topic and partition.
+func failureLines(failed map[string]string) string {
+	var tps []reassignTarget
+	for tp := range failed {
+		t, p := splitTopicPartition(tp)
+		tps = append(tps, reassignTarget{topic: t, partition: p})
+	}
+	var lines []string
+	for _, r := range sortedTargets(tps) {
+		lines = append(lines, r.tp()+": "+failed[r.tp()])
+	}
+	return strings.Join(lines, "\n")
+}
+
+func splitTopicPartition(tp string) (string, int32) {
+	i := strings.LastIndexByte(tp, '-')
+	var n int32
+	fmt.Sscan(tp[i+1:], &n)
+	return tp[:i], n
+}
+
+// alter sends AlterPartitionReassignments: the plan's targets, or with
+// cancel nil replicas. It passes on each failed partition's message.
+func (rc *reassignCommand) alter(env *sim.Env, plan []reassignTarget, next func(*sim.Env, map[string]string)) {
+	rc.alterOrCancel(env, plan, false, next)
+}
+
+func (rc *reassignCommand) alterOrCancel(env *sim.Env, plan []reassignTarget, cancel bool, next func(*sim.Env, map[string]string)) {
+	rc.admin.Call(env, "alterPartitionReassignments", func() protocol.Request {
+		req := &protocol.AlterPartitionReassignmentsRequest{TimeoutMs: 30000}
+		for _, r := range plan {
+			i := slices.IndexFunc(req.Topics, func(t protocol.ReassignableTopic) bool { return t.Name == r.topic })
+			if i < 0 {
+				req.Topics = append(req.Topics, protocol.ReassignableTopic{Name: r.topic})
+				i = len(req.Topics) - 1
+			}
+			part := protocol.ReassignablePartition{PartitionIndex: r.partition}
+			if !cancel {
+				part.Replicas = slices.Clone(r.replicas)
+			}
+			req.Topics[i].Partitions = append(req.Topics[i].Partitions, part)
+		}
+		return req
+	}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			rc.failCall(err)
+			return
+		}
+		r := resp.(*protocol.AlterPartitionReassignmentsResponse)
+		failed := map[string]string{}
+		if r.ErrorCode != protocol.NONE && len(r.Responses) == 0 {
+			// A request-level error fails every partition of the request.
+			for _, t := range plan {
+				failed[t.tp()] = orDefault(r.ErrorMessage, r.ErrorCode)
+			}
+		}
+		for _, t := range r.Responses {
+			for _, p := range t.Partitions {
+				code := p.ErrorCode
+				if r.ErrorCode != protocol.NONE {
+					code = r.ErrorCode
+				}
+				if code != protocol.NONE {
+					failed[fmt.Sprintf("%s-%d", t.Name, p.PartitionIndex)] = orDefault(p.ErrorMessage, code)
+				}
+			}
+		}
+		next(env, failed)
+	})
+}
+
+// verify is --verify.
+func (rc *reassignCommand) verify(env *sim.Env) {
+	rc.listReassignments(env, nil, func(env *sim.Env, cur []ongoing) {
+		inProgress := map[string]bool{}
+		for _, o := range cur {
+			inProgress[o.tp] = true
+		}
+		var topics []string
+		for _, r := range rc.plan {
+			if !inProgress[r.tp()] {
+				topics = append(topics, r.topic)
+			}
+		}
+		rc.describeTopics(env, topics, false, func(env *sim.Env, found map[string][][]int32) {
+			lines := []string{"Status of partition reassignment:"}
+			for _, r := range sortedTargets(rc.plan) {
+				if inProgress[r.tp()] {
+					lines = append(lines, fmt.Sprintf("Reassignment of partition %s is still in progress.", r.tp()))
+					continue
+				}
+				parts, ok := found[r.topic]
+				var current []int32
+				switch {
+				case !ok || int(r.partition) > len(parts):
+					// Too few partitions: treated as an unknown partition.
+				case r.partition < 0 || int(r.partition) == len(parts):
+					msg := fmt.Sprintf("Index %d out of bounds for length %d", r.partition, len(parts))
+					rc.fail("java.lang.IndexOutOfBoundsException", msg)
+					return
+				default:
+					current = parts[r.partition]
+				}
+				if slices.Equal(current, r.replicas) {
+					lines = append(lines, fmt.Sprintf("Reassignment of partition %s is completed.", r.tp()))
+				} else {
+					lines = append(lines, fmt.Sprintf("There is no active reassignment of partition %s, but replica set is %s rather than %s.",
+						r.tp(), joinInts(current, ","), joinInts(r.replicas, ",")))
+				}
+			}
+			rc.t.printLines(lines)
+			rc.t.println("") // the (empty) log directory move states
+			if len(cur) > 0 || rc.p.has("preserve-throttles") {
+				rc.t.finish(0)
+				return
+			}
+			rc.clearThrottles(env, "", func(*sim.Env) { rc.t.finish(0) })
+		})
+	})
+}
+
+// cancel is --cancel.
+func (rc *reassignCommand) cancel(env *sim.Env) {
+	rc.listReassignments(env, rc.plan, func(env *sim.Env, cur []ongoing) {
+		var active []reassignTarget
+		for _, o := range cur {
+			if len(o.adding) == 0 || len(o.removing) > 0 {
+				active = append(active, reassignTarget{topic: o.topic, partition: o.partition})
+			}
+		}
+		finish := func(env *sim.Env) {
+			// No log directory moves are simulated: the tool prints this
+			// without a newline, so the next line follows it directly.
+			const noMoves = "None of the specified partition moves are active."
+			if rc.p.has("preserve-throttles") {
+				rc.t.println(noMoves)
+				rc.t.finish(0)
+				return
+			}
+			rc.clearThrottles(env, noMoves, func(*sim.Env) { rc.t.finish(0) })
+		}
+		if len(active) == 0 {
+			rc.t.println("None of the specified partition reassignments are active.")
+			finish(env)
+			return
+		}
+		rc.alterOrCancel(env, active, true, func(env *sim.Env, failed map[string]string) {
+			plural := "s"
+			if len(failed) == 1 || (len(failed) == 0 && len(active) == 1) {
+				plural = ""
+			}
+			if len(failed) > 0 {
+				rc.terse(fmt.Sprintf("Error cancelling partition reassignment%s for:\n%s", plural, failureLines(failed)))
+				return
+			}
+			var names []string
+			for _, r := range sortedTargets(active) {
+				names = append(names, r.tp())
+			}
+			rc.t.println(fmt.Sprintf("Successfully cancelled partition reassignment%s for: %s", plural, strings.Join(names, ",")))
+			finish(env)
+		})
+	})
+}
+
+// clearThrottles is clearAllThrottles: it removes the replication throttle
+// configs from every live broker and every broker of the plan, then from
+// the plan's topics. prefix is text the tool left on the current line.
+func (rc *reassignCommand) clearThrottles(env *sim.Env, prefix string, done func(*sim.Env)) {
+	rc.describeCluster(env, func(env *sim.Env, live []int32) {
+		brokers := slices.Clone(live)
+		var topics []string
+		for _, r := range rc.plan {
+			for _, id := range r.replicas {
+				if !slices.Contains(brokers, id) {
+					brokers = append(brokers, id)
+				}
+			}
+			if !slices.Contains(topics, r.topic) {
+				topics = append(topics, r.topic)
+			}
+		}
+		plural := "s"
+		if len(brokers) == 1 {
+			plural = ""
+		}
+		rc.t.println(fmt.Sprintf("%sClearing broker-level throttles on broker%s %s", prefix, plural, javaIntSetString(brokers, ",")))
+		var resources []protocol.AlterConfigsResource
+		for _, id := range brokers {
+			resources = append(resources, deleteConfigs(metadata.ResourceBroker, fmt.Sprint(id),
+				"leader.replication.throttled.rate", "follower.replication.throttled.rate", "replica.alter.log.dirs.io.max.bytes.per.second"))
+		}
+		rc.alterConfigsEach(env, resources, func(env *sim.Env) {
+			plural := "s"
+			if len(topics) == 1 {
+				plural = ""
+			}
+			rc.t.println(fmt.Sprintf("Clearing topic-level throttles on topic%s %s", plural, strings.Join(javaHashOrderStrings(topics), ",")))
+			var resources []protocol.AlterConfigsResource
+			for _, t := range topics {
+				resources = append(resources, deleteConfigs(metadata.ResourceTopic, t,
+					"leader.replication.throttled.replicas", "follower.replication.throttled.replicas"))
+			}
+			rc.alterConfigsEach(env, resources, done)
+		})
+	})
+}
+
+func deleteConfigs(resType int8, name string, keys ...string) protocol.AlterConfigsResource {
+	res := protocol.AlterConfigsResource{ResourceType: resType, ResourceName: name}
+	for _, k := range keys {
+		empty := ""
+		res.Configs = append(res.Configs, protocol.AlterableConfig{Name: k, ConfigOperation: protocol.OpDelete, Value: &empty})
+	}
+	return res
+}
+
+// alterConfigsEach sends IncrementalAlterConfigs for each resource in turn
+// (a broker's own configs go to that broker), failing on the first error.
+func (rc *reassignCommand) alterConfigsEach(env *sim.Env, resources []protocol.AlterConfigsResource, done func(*sim.Env)) {
+	if len(resources) == 0 {
+		done(env)
+		return
+	}
+	res := resources[0]
+	build := func() protocol.Request {
+		return &protocol.IncrementalAlterConfigsRequest{Resources: []protocol.AlterConfigsResource{res}}
+	}
+	answer := func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			rc.failCall(err)
+			return
+		}
+		for _, r := range resp.(*protocol.IncrementalAlterConfigsResponse).Responses {
+			if r.ErrorCode != protocol.NONE {
+				rc.failCall(&client.Error{Class: r.ErrorCode.Exception(), Message: orDefault(r.ErrorMessage, r.ErrorCode)})
+				return
+			}
+		}
+		rc.alterConfigsEach(env, resources[1:], done)
+	}
+	if res.ResourceType == metadata.ResourceBroker {
+		var id int32
+		fmt.Sscan(res.ResourceName, &id)
+		rc.admin.CallNode(env, "incrementalAlterConfigs", cluster.BrokerAddr(id), build, answer)
+		return
+	}
+	rc.admin.Call(env, "incrementalAlterConfigs", build, answer)
+}

@@ -1,0 +1,239 @@
+package console
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/hashing"
+)
+
+// parseTopicsJSON reads --topics-to-move-json-file:
+// {"topics":[{"topic":"foo"}],"version":1}.
+func parseTopicsJSON(text string) ([]string, error) {
+	js, err := parseJSON(text)
+	if err != nil || text == "" {
+		return nil, &toolError{adminOperation, "The input string is not a valid JSON"}
+	}
+	obj, err := js.object()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkJSONVersion(obj); err != nil {
+		return nil, err
+	}
+	list, ok := obj.fields["topics"]
+	if !ok {
+		return nil, nil
+	}
+	items, err := list.array()
+	if err != nil {
+		return nil, err
+	}
+	var topics []string
+	for _, it := range items {
+		o, err := it.object()
+		if err != nil {
+			return nil, err
+		}
+		f, err := o.field("topic")
+		if err != nil {
+			return nil, err
+		}
+		name, err := f.toString()
+		if err != nil {
+			return nil, err
+		}
+		topics = append(topics, name)
+	}
+	return topics, nil
+}
+
+func checkJSONVersion(obj *jsonNode) error {
+	v, ok := obj.fields["version"]
+	if !ok {
+		return nil
+	}
+	n, err := v.toInt()
+	if err != nil {
+		return err
+	}
+	if n != 1 {
+		return &toolError{adminOperation, fmt.Sprintf("Not supported version field value %d", n)}
+	}
+	return nil
+}
+
+// parseReassignmentJSON reads a reassignment plan:
+// {"version":1,"partitions":[{"topic":"foo","partition":1,"replicas":[1,2],"log_dirs":["any","any"]}]}.
+// Syntax errors are reported in the simulator's words (Kafka prints
+// Jackson's).
+func parseReassignmentJSON(text string) ([]reassignTarget, error) {
+	if text == "" {
+		return nil, &toolError{adminOperation, "The input string shouldn't be empty"}
+	}
+	js, err := parseJSON(text)
+	if err != nil {
+		return nil, &toolError{adminOperation, err.Error()}
+	}
+	obj, err := js.object()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkJSONVersion(obj); err != nil {
+		return nil, err
+	}
+	list, ok := obj.fields["partitions"]
+	if !ok {
+		return nil, nil
+	}
+	items, err := list.array()
+	if err != nil {
+		return nil, err
+	}
+	var plan []reassignTarget
+	for _, it := range items {
+		o, err := it.object()
+		if err != nil {
+			return nil, err
+		}
+		var r reassignTarget
+		f, err := o.field("topic")
+		if err == nil {
+			r.topic, err = f.toString()
+		}
+		if err == nil {
+			f, err = o.field("partition")
+		}
+		if err == nil {
+			r.partition, err = f.toInt()
+		}
+		if err == nil {
+			f, err = o.field("replicas")
+		}
+		if err == nil {
+			r.replicas, err = f.toIntList()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if d, ok := o.fields["log_dirs"]; ok {
+			if r.logDirs, err = d.toStringList(); err != nil {
+				return nil, err
+			}
+		} else {
+			for range r.replicas {
+				r.logDirs = append(r.logDirs, "any")
+			}
+		}
+		if len(r.replicas) != len(r.logDirs) {
+			return nil, &toolError{adminCommandFailed, fmt.Sprintf("Size of replicas list %s is different from size of log dirs list %s for partition %s",
+				javaList(r.replicas), "["+strings.Join(r.logDirs, ", ")+"]", r.tp())}
+		}
+		plan = append(plan, r)
+	}
+	return plan, nil
+}
+
+// checkExecutePlan applies --execute's extra checks
+// (parseExecuteAssignmentArgs).
+func checkExecutePlan(plan []reassignTarget) error {
+	if len(plan) == 0 {
+		return &toolError{adminCommandFailed, "Partition reassignment list cannot be empty"}
+	}
+	for _, r := range plan {
+		if len(r.replicas) == 0 {
+			return &toolError{adminCommandFailed, "Partition replica list cannot be empty"}
+		}
+	}
+	var seen, dups []reassignTarget
+	for _, r := range plan {
+		for _, s := range seen {
+			if s.topic == r.topic && s.partition == r.partition && !slices.ContainsFunc(dups, func(d reassignTarget) bool { return d.tp() == r.tp() }) {
+				dups = append(dups, r)
+			}
+		}
+		seen = append(seen, r)
+	}
+	if len(dups) > 0 {
+		hashes := make([]int32, len(dups))
+		for i, d := range dups {
+			hashes[i] = hashing.TopicPartitionHashCode(d.topic, d.partition)
+		}
+		var names []string
+		for _, i := range hashing.JavaHashOrder(hashes) {
+			names = append(names, dups[i].tp())
+		}
+		return &toolError{adminCommandFailed, "Partition reassignment contains duplicate topic partitions: " + strings.Join(names, ",")}
+	}
+	var msgs []string
+	for _, r := range plan {
+		if d := duplicateInts(r.replicas); len(d) > 0 {
+			slices.Sort(d)
+			msgs = append(msgs, fmt.Sprintf("%s contains multiple entries for %s", r.tp(), joinInts(d, ",")))
+		}
+	}
+	if len(msgs) > 0 {
+		return &toolError{adminCommandFailed, "Partition replica lists may not contain duplicate entries: " + strings.Join(msgs, ". ")}
+	}
+	return nil
+}
+
+// formatReassignmentJSON writes a plan as the tool prints it: compact,
+// partitions sorted by topic then number, every log dir "any".
+func formatReassignmentJSON(plan []reassignTarget) string {
+	sorted := slices.Clone(plan)
+	slices.SortFunc(sorted, func(a, b reassignTarget) int {
+		if c := strings.Compare(a.topic, b.topic); c != 0 {
+			return c
+		}
+		return int(a.partition - b.partition)
+	})
+	var b strings.Builder
+	b.WriteString(`{"version":1,"partitions":[`)
+	for i, r := range sorted {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"topic":`)
+		writeJSONString(&b, r.topic)
+		fmt.Fprintf(&b, `,"partition":%d,"replicas":[%s],"log_dirs":[`, r.partition, joinInts(r.replicas, ","))
+		for j := range r.replicas {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"any"`)
+		}
+		b.WriteString("]}")
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
+// javaList prints a List<Integer> as Java's toString does.
+func javaList(xs []int32) string { return "[" + joinInts(xs, ", ") + "]" }
+
+// javaHashOrderStrings orders strings as a Java HashSet<String> iterates.
+func javaHashOrderStrings(xs []string) []string {
+	hashes := make([]int32, len(xs))
+	for i, x := range xs {
+		hashes[i] = hashing.JavaStringHashCode(x)
+	}
+	out := make([]string, 0, len(xs))
+	for _, i := range hashing.JavaHashOrder(hashes) {
+		out = append(out, xs[i])
+	}
+	return out
+}
+
+// javaIntSetString prints ints as a Java HashSet<Integer> joined by sep.
+func javaIntSetString(xs []int32, sep string) string {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	parts := make([]string, len(s))
+	for i, x := range s {
+		parts[i] = strconv.Itoa(int(x))
+	}
+	return strings.Join(parts, sep)
+}
