@@ -51,6 +51,7 @@ type Cluster struct {
 	dirIDs    map[int32]string
 	clients   int
 	avail     *Availability
+	losses    []LostRange
 }
 
 // New creates the cluster and runs it until every broker is registered and
@@ -79,7 +80,7 @@ func New(cfg Config) (*Cluster, error) {
 		disks: map[int32]*storage.Disk{}, nodes: map[int32]*Node{}, state: map[int32]NodeState{}, dirIDs: map[int32]string{},
 		avail: newAvailability(),
 	}
-	w.SetNoteHook(c.avail.observe)
+	w.SetNoteHook(c.observe)
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
 		c.disks[id] = storage.NewDisk(w.Now)
 		c.dirIDs[id] = metadata.RandomUuid(ids.Uint64).String()
@@ -91,6 +92,14 @@ func New(cfg Config) (*Cluster, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// observe sees every note the engine makes (sim.World.SetNoteHook).
+func (c *Cluster) observe(e sim.TraceEvent) {
+	c.avail.observe(e)
+	if e.Detail == "leader.started" {
+		c.checkLoss(e)
+	}
 }
 
 // Availability is the per-partition downtime record of this run.

@@ -29,6 +29,7 @@ func init() {
 		"xxd":      (*Session).cmdXxd,
 		"replicas": (*Session).cmdReplicas,
 		"downtime": (*Session).cmdDowntime,
+		"lost":     (*Session).cmdLost,
 	}
 }
 
@@ -52,6 +53,7 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   ls, cat, xxd [--broker N] PATH look at a broker's disk (default: the first running broker)
   replicas TOPIC-PARTITION       every replica of a partition: LEO, HW, epochs and records
   downtime [--topic T] | reset   how long each partition has been without a serving leader
+  lost                           committed records the cluster lost, and when
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
   kafka-configs.sh, kafka-leader-election.sh`
 

@@ -67,6 +67,23 @@ type Partition struct {
 	Replicas       []Replica // in assignment order
 	// CommittedHW is the leader's HW: offsets below it are committed.
 	CommittedHW int64
+	// Down is true while no running broker serves as the partition's
+	// leader, since DownSince (cluster.Availability): the "unavailable
+	// since" timer.
+	Down      bool
+	DownSince sim.Time
+	// Lost lists committed offsets this partition lost (unclean election,
+	// old-rule truncation, power loss), oldest first.
+	Lost []LostRange
+}
+
+// LostRange is committed data a partition lost (cluster.LostRange).
+type LostRange struct {
+	From, To int64 // [From, To)
+	Leader   int32
+	Epoch    int32
+	At       sim.Time
+	Values   []string
 }
 
 // Replica is one broker's copy of a partition.
@@ -193,6 +210,16 @@ func partition(c *cluster.Cluster, topic string, index int32, assignment, isr []
 	pv := Partition{Topic: topic, Index: index, Leader: leader, LeaderEpoch: epoch, PartitionEpoch: pepoch,
 		Assignment: slices.Clone(assignment), ISR: slices.Clone(isr), CommittedHW: -1}
 	key := storage.TopicPartition{Topic: topic, Partition: index}
+	pv.DownSince, pv.Down = c.Availability().DownSince(key.String())
+	for _, l := range c.Losses() {
+		if l.Partition == key.String() {
+			lr := LostRange{From: l.From, To: l.To, Leader: l.Leader, Epoch: l.Epoch, At: l.At}
+			for _, v := range l.Values {
+				lr.Values = append(lr.Values, string(v))
+			}
+			pv.Lost = append(pv.Lost, lr)
+		}
+	}
 	var leaderPart *broker.Partition
 	if leader >= 0 && c.State(leader) == cluster.NodeRunning {
 		if lp := c.Node(leader).Broker.Partition(key); lp != nil && lp.IsLeader() {

@@ -1,0 +1,83 @@
+package cluster
+
+import (
+	"strconv"
+
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// LostRange is committed data a partition lost: offsets below the highest
+// high watermark any replica had reached (acknowledged to acks=all
+// producers, visible to consumers) that the broker that just became leader
+// does not have. Its followers will truncate them, so they are gone for
+// good. This happens with unclean leader election, with the pre-KIP-101
+// truncation rule, and when a power loss wipes unflushed writes.
+type LostRange struct {
+	Partition string
+	From, To  int64 // [From, To)
+	Leader    int32 // the broker that became leader without them
+	Epoch     int32 // its leader epoch
+	At        sim.Time
+	Values    [][]byte // the lost records' values, if a replica still holds them
+}
+
+// MaxLostRanges bounds the loss record kept per run.
+const MaxLostRanges = 1000
+
+// checkLoss runs when a broker starts leading a partition (in that broker's
+// process, under the lockstep, so reading the other brokers' replicas is
+// safe). The committed offset is the highest HW any replica holds, alive or
+// not: a dead broker's last HW is what it had acknowledged.
+func (c *Cluster) checkLoss(e sim.TraceEvent) {
+	tp, ok := storage.ParseDirName(e.Field("tp"))
+	if !ok {
+		return
+	}
+	leo, err1 := strconv.ParseInt(e.Field("leo"), 10, 64)
+	epoch, err2 := strconv.ParseInt(e.Field("epoch"), 10, 32)
+	if err1 != nil || err2 != nil {
+		return
+	}
+	var maxHW int64 = -1
+	var holder *storage.Log
+	for _, id := range c.NodeIDs() {
+		n := c.nodes[id]
+		if n == nil || n.Broker == nil {
+			continue
+		}
+		p := n.Broker.Partition(tp)
+		if p == nil {
+			continue
+		}
+		if hw := p.Log().HighWatermark(); hw > maxHW {
+			maxHW, holder = hw, p.Log()
+		}
+	}
+	if maxHW <= leo {
+		return
+	}
+	if n := len(c.losses); n > 0 {
+		last := c.losses[n-1]
+		if last.Partition == tp.String() && last.From == leo && last.To == maxHW {
+			return // the same gap seen again (e.g. a later epoch on the same leader)
+		}
+	}
+	lr := LostRange{Partition: tp.String(), From: leo, To: maxHW, Leader: brokerField(e), Epoch: int32(epoch), At: e.At}
+	if batches, err := holder.Batches(leo, maxHW); err == nil {
+		for _, b := range batches {
+			for _, r := range b.Records {
+				if r.Offset >= leo && r.Offset < maxHW {
+					lr.Values = append(lr.Values, append([]byte(nil), r.Value...))
+				}
+			}
+		}
+	}
+	if len(c.losses) >= MaxLostRanges {
+		c.losses = c.losses[1:]
+	}
+	c.losses = append(c.losses, lr)
+}
+
+// Losses lists the committed data lost so far, oldest first.
+func (c *Cluster) Losses() []LostRange { return c.losses }
