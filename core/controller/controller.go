@@ -157,6 +157,21 @@ func (c *Controller) appendRecords(env *sim.Env, recs ...metadata.Record) {
 // explain notes the partition changes a committed record made: leader
 // elections and ISR changes, the moments the timeline marks.
 func (c *Controller) explain(env *sim.Env, r metadata.Record) {
+	if cr, ok := r.(*metadata.ConfigRecord); ok {
+		resource := "topic " + cr.ResourceName
+		if cr.ResourceType == metadata.ResourceBroker {
+			resource = "broker " + cr.ResourceName
+			if cr.ResourceName == "" {
+				resource = "every broker (cluster default)"
+			}
+		}
+		if cr.Value == nil {
+			env.Note("config.deleted", "resource", resource, "name", cr.Name)
+		} else {
+			env.Note("config.changed", "resource", resource, "name", cr.Name, "value", *cr.Value)
+		}
+		return
+	}
 	pc, ok := r.(*metadata.PartitionChangeRecord)
 	if !ok {
 		return

@@ -1,6 +1,8 @@
 package feed
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,6 +51,38 @@ func TestEveryEngineEventHasBothLanguages(t *testing.T) {
 		if strings.TrimSpace(tpl.en) == "" || strings.TrimSpace(tpl.ko) == "" {
 			t.Errorf("%s: missing a language", key)
 		}
+	}
+}
+
+// Every event key the engine's source notes (env.Note("key", ...)) has a
+// catalog entry, including events the run above does not produce.
+func TestCatalogCoversEveryNoteInTheSource(t *testing.T) {
+	noteRe := regexp.MustCompile(`\.Note\("([a-z.-]+)"`)
+	dirs, err := filepath.Glob("../*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range noteRe.FindAllStringSubmatch(string(data), -1) {
+				found++
+				if _, ok := catalog[m[1]]; !ok {
+					t.Errorf("%s notes %q, which the feed catalog does not explain", f, m[1])
+				}
+			}
+		}
+	}
+	if found < 20 {
+		t.Fatalf("found only %d Note calls: is the source scan broken?", found)
 	}
 }
 
