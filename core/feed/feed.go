@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"strconv"
 	"strings"
 
 	"kafkascope/core/sim"
@@ -72,8 +73,8 @@ func FromTrace(ev sim.TraceEvent) (Entry, bool) {
 		}
 	case sim.TraceStart, sim.TraceStop:
 		id, ok := strings.CutPrefix(ev.Host, "kafka-")
-		if !ok {
-			return e, false // client processes are not explained
+		if _, err := strconv.Atoi(id); !ok || err != nil {
+			return e, false // client processes (kafka-console-consumer-4, ...) are not explained
 		}
 		e.Fields["broker"] = id
 		switch {
