@@ -100,8 +100,8 @@ vet:
 	$(GO) vet ./...
 
 vet-wasm:
-	@echo "==> go vet ./wasm/... (js/wasm)"
-	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
+	@echo "==> go vet ./wasm/... ./ui/... (js/wasm)"
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./ui/...
 
 test-core:
 	@echo "==> go test -race ./core/..."

@@ -1,8 +1,225 @@
 package ui
 
-import "kafkascope/core/player"
+import (
+	"fmt"
 
-// Diagram draws the cluster (placeholder until the diagram is built).
+	"github.com/vugu/vugu"
+
+	"kafkascope/core/feed"
+	"kafkascope/core/player"
+	"kafkascope/core/view"
+)
+
+// Diagram draws the cluster: the brokers and the controller on top with the
+// links between them and the requests on the wire, and below, one row per
+// partition with each replica's log strip in its broker's lane. Clicking a
+// broker opens its menu (kill, power loss, stop, start, isolate, heal).
+//
+// Everything drawn comes from the player's snapshot; the diagram only keeps
+// what the viewer chose (folded topics, an open menu).
 type Diagram struct {
 	Player *player.Player
+	// Snapshot, when set, is drawn instead of the player's (a still
+	// picture of any moment: SVG exports, tests). Player may then be nil:
+	// the text is in English.
+	Snapshot *view.Snapshot
+
+	lay       dgLayout
+	snap      *view.Snapshot
+	menu      int32           // the broker whose menu is open; 0: none
+	collapsed map[string]bool // folded topics
+}
+
+// BeforeBuild lays the snapshot out once per render.
+func (c *Diagram) BeforeBuild() {
+	c.snap = c.Snapshot
+	p := c.Player
+	if p == nil {
+		p = dgEnglish
+	} else if c.snap == nil {
+		c.snap = p.Snapshot()
+	}
+	if c.snap == nil {
+		return
+	}
+	c.lay.Compute(c.snap, p.T, dgOptions{
+		ShowHeartbeats: p.ShowHeartbeats,
+		ShowMetadata:   p.ShowMetadata,
+		Collapsed:      c.collapsed,
+		Changed:        p.Changed,
+	})
+	if c.menu != 0 && c.menuBox() == nil {
+		c.menu = 0 // the broker is gone (a new cluster)
+	}
+}
+
+// dgEnglish gives the UI text when the diagram has no player.
+var dgEnglish = &player.Player{Lang: feed.English}
+
+// t is the UI text in the player's language.
+func (c *Diagram) t(key string) string {
+	if c.Player == nil {
+		return dgEnglish.T(key)
+	}
+	return c.Player.T(key)
+}
+
+func (c *Diagram) topViewBox() string { return "0 0 " + dgf(c.lay.W) + " " + dgf(c.lay.TopH) }
+
+func (c *Diagram) partsViewBox() string { return "0 0 " + dgf(c.lay.W) + " " + dgf(c.lay.PartsH) }
+
+// svgStyle keeps text legible: the SVG scales with the panel but never
+// below ~62% (the panel scrolls sideways instead) nor above 135%.
+func (c *Diagram) svgStyle() string {
+	return "min-width:" + dgf(c.lay.W*0.62) + "px;max-width:" + dgf(c.lay.W*1.35) + "px"
+}
+
+func dgPressed(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+func (c *Diagram) toggleHeartbeats() {
+	if c.Player != nil {
+		c.Player.ShowHeartbeats = !c.Player.ShowHeartbeats
+	}
+}
+
+func (c *Diagram) toggleMetadata() {
+	if c.Player != nil {
+		c.Player.ShowMetadata = !c.Player.ShowMetadata
+	}
+}
+
+func (c *Diagram) toggleTopic(name string) {
+	if c.collapsed == nil {
+		c.collapsed = map[string]bool{}
+	}
+	c.collapsed[name] = !c.collapsed[name]
+}
+
+// clickBroker opens (or closes) a broker's menu.
+func (c *Diagram) clickBroker(id int32) {
+	if c.Player == nil || c.menu == id { // a still picture has no menu
+		c.menu = 0
+		return
+	}
+	c.menu = id
+}
+
+// keyBroker opens the menu from the keyboard (Enter or Space on a card).
+func (c *Diagram) keyBroker(e vugu.DOMEvent, id int32) {
+	switch e.PropString("key") {
+	case "Enter", " ":
+		e.PreventDefault()
+		c.clickBroker(id)
+	case "Escape":
+		c.menu = 0
+	}
+}
+
+func (c *Diagram) closeMenu() { c.menu = 0 }
+
+// dgMenuItem is one entry of a broker's menu.
+type dgMenuItem struct {
+	Action   string
+	Label    string
+	Disabled bool
+	Class    string
+}
+
+func (c *Diagram) menuBox() *dgBroker {
+	for i := range c.lay.Brokers {
+		if c.lay.Brokers[i].ID == c.menu {
+			return &c.lay.Brokers[i]
+		}
+	}
+	return nil
+}
+
+func (c *Diagram) menuTitle() string {
+	if b := c.menuBox(); b != nil {
+		return b.Title + " · " + b.State
+	}
+	return ""
+}
+
+// menuStyle places the menu over the card, in the network SVG's box (in
+// percent, so it follows the SVG's scale). Over, not under: the panel may
+// be short, and a menu below the cards would be cut off.
+func (c *Diagram) menuStyle() string {
+	b := c.menuBox()
+	if b == nil || c.lay.W == 0 || c.lay.TopH == 0 {
+		return "display:none"
+	}
+	top := "top:" + dgf((b.Y+4)/c.lay.TopH*100) + "%;"
+	if b.X+b.W/2 > c.lay.W/2 {
+		return top + "right:" + dgf((c.lay.W-b.X-b.W+6)/c.lay.W*100) + "%"
+	}
+	return top + "left:" + dgf((b.X+6)/c.lay.W*100) + "%"
+}
+
+func (c *Diagram) menuItems() []dgMenuItem {
+	b := c.menuBox()
+	if b == nil {
+		return nil
+	}
+	item := func(action string, enabled bool) dgMenuItem {
+		cls := "kd-menu-item"
+		if action == "kill" || action == "power-loss" {
+			cls += " kd-menu-danger"
+		}
+		return dgMenuItem{Action: action, Label: c.t("action." + action), Disabled: !enabled, Class: cls}
+	}
+	return []dgMenuItem{
+		item("kill", b.Running),
+		item("power-loss", b.Running),
+		item("stop", b.Running),
+		item("start", !b.Running),
+		item("isolate", !b.Isolated),
+		item("heal", b.CutAny),
+	}
+}
+
+// act runs a menu entry on the open broker.
+func (c *Diagram) act(action string) {
+	id := c.menu
+	c.menu = 0
+	if c.Player == nil || id == 0 {
+		return
+	}
+	_ = c.Player.BrokerAction(id, action) // a vanished broker: nothing to do
+}
+
+func (c *Diagram) moreText() string {
+	if c.lay.More <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(c.t("partitions.more"), c.lay.More)
+}
+
+// keyTopic folds a topic from the keyboard.
+func (c *Diagram) keyTopic(e vugu.DOMEvent, name string) {
+	switch e.PropString("key") {
+	case "Enter", " ":
+		e.PreventDefault()
+		c.toggleTopic(name)
+	}
+}
+
+// langAttr is the lang attribute, so the browser picks Korean glyphs.
+func (c *Diagram) langAttr() string {
+	if c.Player != nil && c.Player.Lang == feed.Korean { // Korean glyphs
+		return "ko"
+	}
+	return "en"
+}
+
+func dgMetaClass(lag bool) string {
+	if lag {
+		return "kd-meta kd-meta-lag"
+	}
+	return "kd-meta"
 }

@@ -17,19 +17,798 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgiterkey interface{}
 	_ = vgiterkey
 	var vgn *vugu.VGNode
-	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "svg", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "diagram"}, vugu.VGAttribute{Namespace: "", Key: "viewBox", Val: "0 0 800 400"}, vugu.VGAttribute{Namespace: "", Key: "xmlns", Val: "http://www.w3.org/2000/svg"}}}
+	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgn.AddAttrInterface("lang", c.langAttr())
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "x", Val: "20"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "30"}}}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+		vgparent.AppendChild(vgn)
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-bar"}}}
 		vgparent.AppendChild(vgn)
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "cluster"}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-title"}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(c.t("diagram"))
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
+			if c.snap != nil {
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-summary"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(c.lay.Summary)
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
+			if c.snap != nil && c.lay.Frozen {
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-frozen"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(c.t("controller.down"))
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
+			if c.lay.More > 0 && c.snap != nil {
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-more"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(c.moreText())
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
+			if c.snap != nil && c.Player != nil {
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-tools"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
+				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("aria-label", c.t("messages"))
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kd-toggle"}}}
+					vgparent.AppendChild(vgn)
+					vgn.AddAttrInterface("aria-pressed", dgPressed(c.Player.ShowHeartbeats))
+					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+						EventType:	"click",
+						Func:		func(event vugu.DOMEvent) { c.toggleHeartbeats() },
+						// TODO: implement capture, etc. mostly need to decide syntax
+					})
+					{
+						vgparent := vgn
+						_ = vgparent
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-heartbeat"}}}
+						vgparent.AppendChild(vgn)
+						vgn.SetInnerHTML(vugu.HTML(""))
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						vgn.SetInnerHTML(c.t("show.heartbeats"))
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kd-toggle"}}}
+					vgparent.AppendChild(vgn)
+					vgn.AddAttrInterface("aria-pressed", dgPressed(c.Player.ShowMetadata))
+					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+						EventType:	"click",
+						Func:		func(event vugu.DOMEvent) { c.toggleMetadata() },
+						// TODO: implement capture, etc. mostly need to decide syntax
+					})
+					{
+						vgparent := vgn
+						_ = vgparent
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-metadata"}}}
+						vgparent.AppendChild(vgn)
+						vgn.SetInnerHTML(vugu.HTML(""))
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						vgn.SetInnerHTML(c.t("show.metadata"))
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+					vgparent.AppendChild(vgn)
+				}
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 			vgparent.AppendChild(vgn)
 		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+		vgparent.AppendChild(vgn)
+		if c.snap == nil {
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-empty"}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(c.t("no.cluster"))
+		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+		vgparent.AppendChild(vgn)
+		if c.snap != nil {
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-scroll"}}}
+			vgparent.AppendChild(vgn)
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-top"}}}
+				vgparent.AppendChild(vgn)
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-frame"}}}
+					vgparent.AppendChild(vgn)
+					vgn.AddAttrInterface("style", c.svgStyle())
+					{
+						vgparent := vgn
+						_ = vgparent
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "svg", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-svg kd-net"}, vugu.VGAttribute{Namespace: "", Key: "xmlns", Val: "http://www.w3.org/2000/svg"}, vugu.VGAttribute{Namespace: "", Key: "preserveAspectRatio", Val: "xMidYMin meet"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
+						vgparent.AppendChild(vgn)
+						vgn.AddAttrInterface("aria-label", c.t("diagram"))
+						vgn.AddAttrInterface("viewBox", c.topViewBox())
+						vgn.AddAttrInterface("width", dgf(c.lay.W))
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-bg"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "100%"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "100%"}}}
+							vgparent.AppendChild(vgn)
+							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+								EventType:	"click",
+								Func:		func(event vugu.DOMEvent) { c.closeMenu() },
+								// TODO: implement capture, etc. mostly need to decide syntax
+							})
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							for vgiterkeyt, k := range c.lay.Links {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								k := k
+								_ = k
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "path", Attr: []vugu.VGAttribute(nil)}
+								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("class", k.Class)
+								vgn.AddAttrInterface("d", k.D)
+							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-clients"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("transform", c.lay.Clients.T)
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
+								vgparent.AppendChild(vgn)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-client-box"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "8"}}}
+								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("height", c.lay.Clients.Hs)
+								vgn.AddAttrInterface("width", c.lay.Clients.Ws)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
+								vgparent.AppendChild(vgn)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-client-title"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "10"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "19"}}}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(c.lay.Clients.Title)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
+								vgparent.AppendChild(vgn)
+								for i, line := range c.lay.Clients.Lines {
+									var vgiterkey interface{} = i
+									_ = vgiterkey
+									i := i
+									_ = i
+									line := line
+									_ = line
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-client-line"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "10"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("y", dgf(38+15*float64(i)))
+									vgn.SetInnerHTML(line)
+								}
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+								vgparent.AppendChild(vgn)
+							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							for vgiterkeyt, b := range c.lay.Brokers {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								b := b
+								_ = b
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}}}
+								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("aria-expanded", dgPressed(c.menu == b.ID))
+								vgn.AddAttrInterface("aria-label", b.Tip)
+								vgn.AddAttrInterface("class", b.Class)
+								vgn.AddAttrInterface("data-broker", b.ID)
+								vgn.AddAttrInterface("transform", b.T)
+								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+									EventType:	"click",
+									Func:		func(event vugu.DOMEvent) { c.clickBroker(b.ID) },
+									// TODO: implement capture, etc. mostly need to decide syntax
+								})
+								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+									EventType:	"keydown",
+									Func:		func(event vugu.DOMEvent) { c.keyBroker(event, b.ID) },
+									// TODO: implement capture, etc. mostly need to decide syntax
+								})
+								{
+									vgparent := vgn
+									_ = vgparent
+									if b.Changed {
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-glow"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "-4"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "-4"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "11"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("height", b.GlowHs)
+										vgn.AddAttrInterface("width", b.GlowWs)
+									}
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-card-bg"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "8"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("height", b.Hs)
+									vgn.AddAttrInterface("width", b.Ws)
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-card-title"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "12"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "21"}}}
+									vgparent.AppendChild(vgn)
+									vgn.SetInnerHTML(b.Title)
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "height", Val: "18"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "9"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("class", b.StateClass)
+									vgn.AddAttrInterface("width", b.StateW)
+									vgn.AddAttrInterface("x", b.StateX)
+									vgn.AddAttrInterface("y", b.StateY)
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-state-text"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("x", b.StateTX)
+									vgn.AddAttrInterface("y", b.StateTY)
+									vgn.SetInnerHTML(b.State)
+									if b.Host != `` {
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-card-host"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "12"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "38"}}}
+										vgparent.AppendChild(vgn)
+										vgn.SetInnerHTML(b.Host)
+									}
+									if b.Right != `` {
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-card-right"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "38"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("x", b.RightX)
+										vgn.SetInnerHTML(b.Right)
+									}
+									if b.Ctl {
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute(nil)}
+										vgparent.AppendChild(vgn)
+										{
+											vgparent := vgn
+											_ = vgparent
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-ctl"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "10"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "44"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "17"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "4"}}}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("width", b.CtlW)
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-ctl-text"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "56.5"}}}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("x", b.CtlTX)
+											vgn.SetInnerHTML(b.CtlText)
+											if b.CtlInfo != `` {
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-ctl-info"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "56.5"}}}
+												vgparent.AppendChild(vgn)
+												vgn.AddAttrInterface("x", b.CtlInfoX)
+												vgn.SetInnerHTML(b.CtlInfo)
+											}
+										}
+									}
+									if !b.Ctl {
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-card-leads"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "12"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "57"}}}
+										vgparent.AppendChild(vgn)
+										vgn.SetInnerHTML(b.Leads)
+									}
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "x", Val: "12"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "73"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("class", dgMetaClass(b.MetaLag))
+									vgn.SetInnerHTML(b.Meta)
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-meta-track"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "10"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "77"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "1.5"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("width", b.MetaTrackW)
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-meta-bar"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "10"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "77"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "1.5"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("width", b.MetaBarW)
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute(nil)}
+									vgparent.AppendChild(vgn)
+									vgn.SetInnerHTML(b.Tip)
+								}
+							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							for vgiterkeyt, k := range c.lay.Links {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								k := k
+								_ = k
+								if k.Cut != `` {
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cut-label"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("x", k.CutX)
+									vgn.AddAttrInterface("y", k.CutY)
+									vgn.SetInnerHTML(k.Cut)
+								}
+							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							for vgiterkeyt, m := range c.lay.Msgs {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								m := m
+								_ = m
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute(nil)}
+								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("class", m.Class)
+								vgn.AddAttrInterface("transform", m.T)
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "circle", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-msg-dot"}, vugu.VGAttribute{Namespace: "", Key: "r", Val: "4.5"}}}
+									vgparent.AppendChild(vgn)
+									vgn.SetInnerHTML(vugu.HTML(""))
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pill"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "-23"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "15"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "7.5"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("width", m.PillW)
+									vgn.AddAttrInterface("x", m.PillX)
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-msg-label"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "-12.5"}}}
+									vgparent.AppendChild(vgn)
+									vgn.SetInnerHTML(m.Label)
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute(nil)}
+									vgparent.AppendChild(vgn)
+									vgn.SetInnerHTML(m.Title)
+								}
+							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+							vgparent.AppendChild(vgn)
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						if c.menu != 0 {
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-menu"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "menu"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("aria-label", c.menuTitle())
+							vgn.AddAttrInterface("style", c.menuStyle())
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+								vgparent.AppendChild(vgn)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-menu-head"}}}
+								vgparent.AppendChild(vgn)
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-menu-title"}}}
+									vgparent.AppendChild(vgn)
+									vgn.SetInnerHTML(c.menuTitle())
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kd-menu-close"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("aria-label", c.t("close"))
+									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+										EventType:	"click",
+										Func:		func(event vugu.DOMEvent) { c.closeMenu() },
+										// TODO: implement capture, etc. mostly need to decide syntax
+									})
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "×"}
+										vgparent.AppendChild(vgn)
+									}
+								}
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+								vgparent.AppendChild(vgn)
+								for vgiterkeyt, it := range c.menuItems() {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									it := it
+									_ = it
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "menuitem"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("class", it.Class)
+									vgn.AddAttrInterface("disabled", it.Disabled)
+									vgn.SetInnerHTML(it.Label)
+									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+										EventType:	"click",
+										Func:		func(event vugu.DOMEvent) { c.act(it.Action) },
+										// TODO: implement capture, etc. mostly need to decide syntax
+									})
+								}
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+								vgparent.AppendChild(vgn)
+							}
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+						vgparent.AppendChild(vgn)
+					}
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+				vgparent.AppendChild(vgn)
+				if c.lay.Empty {
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-empty"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.t("no.topics"))
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+				vgparent.AppendChild(vgn)
+				if !c.lay.Empty {
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "svg", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-svg kd-parts"}, vugu.VGAttribute{Namespace: "", Key: "xmlns", Val: "http://www.w3.org/2000/svg"}, vugu.VGAttribute{Namespace: "", Key: "preserveAspectRatio", Val: "xMidYMin meet"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
+					vgparent.AppendChild(vgn)
+					vgn.AddAttrInterface("style", c.svgStyle())
+					vgn.AddAttrInterface("viewBox", c.partsViewBox())
+					vgn.AddAttrInterface("width", dgf(c.lay.W))
+					{
+						vgparent := vgn
+						_ = vgparent
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						for vgiterkeyt, ln := range c.lay.Lanes {
+							var vgiterkey interface{} = vgiterkeyt
+							_ = vgiterkey
+							ln := ln
+							_ = ln
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "y", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "8"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("class", ln.Class)
+							vgn.AddAttrInterface("height", ln.H)
+							vgn.AddAttrInterface("width", ln.W)
+							vgn.AddAttrInterface("x", ln.X)
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						for vgiterkeyt, r := range c.lay.Rows {
+							var vgiterkey interface{} = vgiterkeyt
+							_ = vgiterkey
+							r := r
+							_ = r
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("class", r.Class)
+							vgn.AddAttrInterface("data-partition", r.Partition)
+							vgn.AddAttrInterface("data-topic", r.TopicName)
+							vgn.AddAttrInterface("transform", r.T)
+							{
+								vgparent := vgn
+								_ = vgparent
+								if r.Topic {
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-row"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}}}
+									vgparent.AppendChild(vgn)
+									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+										EventType:	"click",
+										Func:		func(event vugu.DOMEvent) { c.toggleTopic(r.Key) },
+										// TODO: implement capture, etc. mostly need to decide syntax
+									})
+									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+										EventType:	"keydown",
+										Func:		func(event vugu.DOMEvent) { c.keyTopic(event, r.Key) },
+										// TODO: implement capture, etc. mostly need to decide syntax
+									})
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "23"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "5"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("width", r.BgW)
+										vgn.AddAttrInterface("x", c.lay.G.PadX)
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-fold"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("x", c.lay.G.FoldX)
+										vgn.AddAttrInterface("y", c.lay.G.TopicTY)
+										vgn.SetInnerHTML(r.Fold)
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-name"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("x", c.lay.G.NameX)
+										vgn.AddAttrInterface("y", c.lay.G.TopicTY)
+										vgn.SetInnerHTML(r.Name)
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-sub"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("x", r.SubX)
+										vgn.AddAttrInterface("y", c.lay.G.TopicTY)
+										vgn.SetInnerHTML(r.Sub)
+									}
+								}
+								if !r.Topic {
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute(nil)}
+									vgparent.AppendChild(vgn)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("height", r.BgH)
+										vgn.AddAttrInterface("width", r.BgW)
+										vgn.AddAttrInterface("x", c.lay.G.PadX)
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "line", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-sep"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("x1", c.lay.G.PadX)
+										vgn.AddAttrInterface("x2", c.lay.SepX2)
+										vgn.AddAttrInterface("y1", c.lay.G.SepY)
+										vgn.AddAttrInterface("y2", c.lay.G.SepY)
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pname"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("y", c.lay.G.NameY)
+										vgn.SetInnerHTML(r.Name)
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-psub"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("x", r.SubX)
+										vgn.AddAttrInterface("y", c.lay.G.SubY)
+										vgn.SetInnerHTML(r.Sub)
+										if !r.Compact {
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pisr"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("y", c.lay.G.ISRY)
+											vgn.SetInnerHTML(r.ISR)
+										}
+										for vgiterkeyt, rp := range r.Replicas {
+											var vgiterkey interface{} = vgiterkeyt
+											_ = vgiterkey
+											rp := rp
+											_ = rp
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute(nil)}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("class", rp.Class)
+											vgn.AddAttrInterface("data-broker", rp.Broker)
+											vgn.AddAttrInterface("data-role", rp.Role)
+											vgn.AddAttrInterface("transform", rp.T)
+											{
+												vgparent := vgn
+												_ = vgparent
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-track"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "2"}}}
+												vgparent.AppendChild(vgn)
+												vgn.AddAttrInterface("height", c.lay.G.StripH)
+												vgn.AddAttrInterface("width", rp.StripW)
+												vgn.AddAttrInterface("x", c.lay.G.StripX)
+												vgn.AddAttrInterface("y", c.lay.G.StripY)
+												for vgiterkeyt, run := range rp.Runs {
+													var vgiterkey interface{} = vgiterkeyt
+													_ = vgiterkey
+													run := run
+													_ = run
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "path", Attr: []vugu.VGAttribute(nil)}
+													vgparent.AppendChild(vgn)
+													vgn.AddAttrInterface("class", run.Class)
+													vgn.AddAttrInterface("d", run.D)
+												}
+												if len(rp.Cells) > 0 {
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-offsets"}}}
+													vgparent.AppendChild(vgn)
+													{
+														vgparent := vgn
+														_ = vgparent
+														for vgiterkeyt, cl := range rp.Cells {
+															var vgiterkey interface{} = vgiterkeyt
+															_ = vgiterkey
+															cl := cl
+															_ = cl
+															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute(nil)}
+															vgparent.AppendChild(vgn)
+															vgn.AddAttrInterface("class", cl.TClass)
+															vgn.AddAttrInterface("x", cl.TX)
+															vgn.AddAttrInterface("y", c.lay.G.OffY)
+															vgn.SetInnerHTML(cl.Text)
+														}
+													}
+												}
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "x", Val: "4"}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "22"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "4"}}}
+												vgparent.AppendChild(vgn)
+												vgn.AddAttrInterface("class", rp.ChipClass)
+												vgn.AddAttrInterface("height", c.lay.G.StripH)
+												vgn.AddAttrInterface("y", c.lay.G.StripY)
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-chip-text"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "15"}}}
+												vgparent.AppendChild(vgn)
+												vgn.AddAttrInterface("y", c.lay.G.ChipTY)
+												vgn.SetInnerHTML(rp.Chip)
+												if rp.HW {
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-hw"}}}
+													vgparent.AppendChild(vgn)
+													{
+														vgparent := vgn
+														_ = vgparent
+														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "line", Attr: []vugu.VGAttribute(nil)}
+														vgparent.AppendChild(vgn)
+														vgn.AddAttrInterface("x1", rp.HWX)
+														vgn.AddAttrInterface("x2", rp.HWX)
+														vgn.AddAttrInterface("y1", c.lay.G.HWY1)
+														vgn.AddAttrInterface("y2", c.lay.G.HWY2)
+														if !r.Compact {
+															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute(nil)}
+															vgparent.AppendChild(vgn)
+															vgn.AddAttrInterface("x", rp.HWTextX)
+															vgn.AddAttrInterface("y", c.lay.G.HWTY)
+															{
+																vgparent := vgn
+																_ = vgparent
+																vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "HW"}
+																vgparent.AppendChild(vgn)
+															}
+														}
+													}
+												}
+												if rp.LEO {
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "path", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-leo"}}}
+													vgparent.AppendChild(vgn)
+													vgn.AddAttrInterface("d", rp.LEOPath)
+												}
+												if rp.CaptionL != `` {
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute(nil)}
+													vgparent.AppendChild(vgn)
+													vgn.AddAttrInterface("class", rp.CaptionCls)
+													vgn.AddAttrInterface("x", rp.CaptionLX)
+													vgn.AddAttrInterface("y", c.lay.G.CapY)
+													vgn.SetInnerHTML(rp.CaptionL)
+												}
+												if rp.CaptionR != `` {
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-caption kd-caption-r"}}}
+													vgparent.AppendChild(vgn)
+													vgn.AddAttrInterface("x", rp.CaptionRX)
+													vgn.AddAttrInterface("y", c.lay.G.CapY)
+													vgn.SetInnerHTML(rp.CaptionR)
+												}
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute(nil)}
+												vgparent.AppendChild(vgn)
+												vgn.SetInnerHTML(rp.Tip)
+											}
+										}
+									}
+								}
+							}
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+						vgparent.AppendChild(vgn)
+					}
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+				vgparent.AppendChild(vgn)
+				if !c.lay.Empty {
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-legend"}}}
+					vgparent.AppendChild(vgn)
+					{
+						vgparent := vgn
+						_ = vgparent
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
+						vgparent.AppendChild(vgn)
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-k"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("legend.epoch"))
+							for vgiterkeyt, e := range c.lay.Epochs {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								e := e
+								_ = e
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+								vgparent.AppendChild(vgn)
+								vgn.AddAttrInterface("class", e.Class)
+								vgn.SetInnerHTML(e.Label)
+							}
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
+						vgparent.AppendChild(vgn)
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-cell kd-lg-committed"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("committed"))
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
+						vgparent.AppendChild(vgn)
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-cell kd-lg-uncommitted"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("uncommitted"))
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
+						vgparent.AppendChild(vgn)
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-hw"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("legend.hw"))
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
+						vgparent.AppendChild(vgn)
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-leo"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("legend.leo"))
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
+						vgparent.AppendChild(vgn)
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-chip kd-lg-leader"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML("L"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("leader"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-chip"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML("F"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("follower"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-chip kd-lg-out"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML("F"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("isr.out"))
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
+						vgparent.AppendChild(vgn)
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-k"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("messages"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-data"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("cat.data"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-admin"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("cat.admin"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-heartbeat"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("show.heartbeats"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-metadata"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("show.metadata"))
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+						vgparent.AppendChild(vgn)
+					}
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+				vgparent.AppendChild(vgn)
+			}
+		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
+		vgparent.AppendChild(vgn)
 	}
 	return vgout
 }

@@ -1,9 +1,17 @@
-// Package ui will hold kafkascope's Vugu components (.vugu files and their
-// paired .go files): the cluster diagram, the terminal, the story panel, the
-// timeline and the segment and consumer-group panels.
+// Package ui holds kafkascope's Vugu components (.vugu files, their paired
+// .go files, and the generated *_gen.go): the app frame (app), the cluster
+// diagram (diagram), the terminal, the timeline bar, the story panel, the
+// scenario gallery and the event feed.
 //
-// Every component is a view of core/cluster state and forwards user actions
-// (a click on a broker, a typed command) to core/cluster. Components never
-// hold simulation logic and never decide what the cluster does; they only
-// draw what the engine's real state is.
+// Every component is a view of a core/player.Player and forwards what the
+// user does to it (a typed command, a click on a broker, a scrub); none holds
+// simulation logic or decides what the cluster does. They never touch
+// JavaScript: what they need from the page (the clipboard, the URL, focus)
+// goes through the Host interface, so they build and test natively with
+// Vugu's staticrender. wasm/ supplies the browser Host, runs the render
+// loop, and drives App.Frame from requestAnimationFrame.
+//
+// The render loop passes every build through Prepare, which makes a panic
+// in any handler a message on the page instead of a dead page, and works
+// around Vugu v0.4.0's DOM sync (see render.go).
 package ui

@@ -2,15 +2,15 @@
 // GOOS=js GOARCH=wasm into public/main.wasm (`make wasm`) and started by
 // index.html through public/wasm_exec.js.
 //
-// It owns everything that touches the browser: DOM access (through
-// github.com/hack-pad/safejs, so every JavaScript error comes back as a Go
-// error instead of a panic), the render loop, and later the URL, clipboard
-// and postMessage bridges. It holds no simulation logic: that lives in core/,
-// and the views in ui/.
+// It owns everything that touches the browser: it boots a core/player from
+// the URL (query and #part), mounts the Vugu app (ui.App) on #app, runs the
+// render loop, and plays the cluster one requestAnimationFrame at a time
+// under Vugu's event lock. The bridges to the page (clipboard, URL,
+// localStorage, focus, scrolling lists that follow their newest line) go
+// through github.com/hack-pad/safejs, so every JavaScript error comes back as
+// a Go error instead of a panic. It holds no simulation logic (core/) and no
+// views (ui/).
 //
-// Until the Vugu app arrives it shows a terminal on the real engine: the
-// page creates the default cluster and runs the command language
-// (core/console) line by line, as the native kafkasim terminal does. Built
-// natively the command only explains how to build it (see native.go), so
-// that `go build ./...` and `go vet ./...` work on any platform.
+// Built natively the command only explains how to build it (see native.go),
+// so that `go build ./...` and `go vet ./...` work on any platform.
 package main

@@ -12,113 +12,398 @@ import (
 	"time"
 
 	"github.com/hack-pad/safejs"
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/domrender"
 
-	"kafkascope/core/console"
+	"kafkascope/core/feed"
+	"kafkascope/core/player"
+	"kafkascope/ui"
 )
 
-// defaultCluster is what the page runs before the user types anything: the
-// browser opens with the default cluster already created (DESIGN.md), and the
-// terminal shows the command so the scrollback reads like a transcript.
-const defaultCluster = "cluster create"
-
 func main() {
-	if err := boot(); err != nil {
+	pg, err := newPage()
+	if err != nil {
 		// Never panic: a panic exits the Go program, and the page would only
 		// say "the engine stopped". Say what failed instead.
 		fmt.Fprintln(os.Stderr, "kafkascope:", err)
 		showStatus("error", "The kafkascope engine could not start: "+err.Error()+
 			". See the browser console for details, and reload the page to try again.")
+		select {}
 	}
-	select {} // keep the Go runtime alive for the terminal's callbacks
+	pg.run()
+	select {} // the render loop only ends when the page goes away
 }
 
-// boot creates the session and the default cluster, mounts the terminal in
-// #app and marks #status loaded. A panic anywhere in it comes back as an
-// error.
-func boot() (err error) {
+// page is the running app: the player, the Vugu root and its renderer, and
+// the animation frame loop that plays the cluster.
+type page struct {
+	renderer *domrender.JSRenderer
+	ee       vugu.EventEnv
+	env      *vugu.BuildEnv
+	app      *ui.App
+	host     *host
+
+	frames  chan struct{}
+	frameFn safejs.Func
+	stats   frameStats
+
+	follow      map[string]*followState
+	buildFailed int
+}
+
+// followState is a scrolling list that sticks to its newest line until the
+// user scrolls up, and sticks again once they scroll back to the end (the
+// terminal, the event feed).
+type followState struct {
+	key     string
+	stuck   bool
+	seen    bool    // the element existed at the last measure
+	lastTop float64 // scrollTop after the last measure or scroll
+}
+
+// followIDs are the elements whose data-follow attribute says when they
+// grew.
+var followIDs = []string{"terminal", "feed-list"}
+
+// newPage boots the player from the URL and mounts the app on #app. A panic
+// anywhere in it comes back as an error.
+func newPage() (pg *page, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(os.Stderr, "kafkascope: panic while starting: %v\n%s", r, debug.Stack())
 			err = fmt.Errorf("internal error while starting: %v", r)
 		}
 	}()
+	mount, err := byID("app")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := byID("status"); err != nil {
+		return nil, err
+	}
+	search, hash := locationPart("search"), locationPart("hash")
+	p := bootPlayer(search, hash)
+	setDocumentLang(string(p.Lang))
 
-	document, err := safejs.Global().Get("document")
-	if err != nil {
-		return fmt.Errorf("reading window.document: %w", err)
+	if _, err := safejs.Global().Call("eval", rendererShim); err != nil {
+		return nil, fmt.Errorf("installing the renderer shim: %w", err)
 	}
-	app, err := elementByID(document, "app")
-	if err != nil {
-		return err
+	// The loading placeholder goes: Vugu syncs the mount point's children.
+	if err := mount.Set("textContent", ""); err != nil {
+		return nil, fmt.Errorf("clearing #app: %w", err)
 	}
+	renderer, err := domrender.New("#app")
+	if err != nil {
+		return nil, fmt.Errorf("starting the renderer: %w", err)
+	}
+	ee := renderer.EventEnv()
+	env, err := vugu.NewBuildEnv(ee)
+	if err != nil {
+		return nil, fmt.Errorf("starting the build environment: %w", err)
+	}
+	h := newHost(ee)
+	app := ui.NewApp(p, h)
+	h.onPanic = app.HandlerPanic
+	return &page{
+		renderer: renderer,
+		ee:       ee,
+		env:      env,
+		app:      app,
+		host:     h,
+		frames:   make(chan struct{}, 1),
+		follow:   map[string]*followState{},
+	}, nil
+}
 
-	session := console.NewSession()
-	term, err := newTerminal(document, app, session)
-	if err != nil {
-		return fmt.Errorf("building the terminal: %w", err)
+// bootPlayer opens what the URL asks for, in the language the URL names or
+// else the one chosen on an earlier visit. Should the player itself fail,
+// the page still opens the default cluster and says so.
+func bootPlayer(search, hash string) (p *player.Player) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "kafkascope: panic while opening the link: %v\n%s", r, debug.Stack())
+			p = player.New()
+			p.Boot("", "")
+			p.Error = fmt.Sprintf("%v: internal error (%v)", player.ErrBadLink, r)
+		}
+	}()
+	p = player.New()
+	p.Boot(search, hash)
+	if st, _ := player.ParseURL(search, hash); st.Lang == "" {
+		switch savedLang() {
+		case string(feed.Korean):
+			p.SetLang(feed.Korean)
+		case string(feed.English):
+			p.SetLang(feed.English)
+		}
 	}
-	term.note("kafkascope: the Kafka " + console.KafkaVersion +
-		" command-line tools on a simulated cluster that runs in this tab.")
-	began := time.Now()
-	term.runCommand(defaultCluster)
-	createMs := time.Since(began).Milliseconds()
-	if session.Cluster() == nil {
-		term.start()
-		showStatus("error", "The kafkascope engine started, but `"+defaultCluster+
-			"` failed (see the terminal). Reload the page to try again.")
+	return p
+}
+
+// listenHash reopens the app when the user changes the URL's #part by
+// hand (pasting a shared link into the address bar of an open tab loads
+// no new page). The app's own writes use replaceState, which fires no
+// hashchange.
+func (pg *page) listenHash() {
+	fn, err := safejs.FuncOf(func(safejs.Value, []safejs.Value) any {
+		go pg.reopen() // never block in a JavaScript callback
 		return nil
+	})
+	if err == nil {
+		_, err = safejs.Global().Call("addEventListener", "hashchange", fn)
 	}
-	term.note("Type help for the commands, or try: " +
-		"kafka-topics.sh --create --topic demo --partitions 3 --replication-factor 3")
-	term.start()
+	logErr("listening for hash changes", err)
+}
 
-	text := fmt.Sprintf("kafkascope engine ready (Go %s)", strings.TrimPrefix(runtime.Version(), "go"))
-	if err := showStatus("loaded", text); err != nil {
-		return err
+func (pg *page) reopen() {
+	search, hash := locationPart("search"), locationPart("hash")
+	pg.ee.Lock()
+	defer pg.ee.UnlockRender()
+	defer func() {
+		if r := recover(); r != nil {
+			pg.app.HandlerPanic("hashchange", r)
+		}
+	}()
+	if hash == pg.app.WrittenHash() {
+		return
 	}
-	// How long after navigation the page became usable, for tests and for
-	// anyone measuring in devtools.
-	if ms, ok := sinceNavigationMs(); ok {
-		if status, err := elementByID(document, "status"); err == nil {
-			if _, err := status.Call("setAttribute", "data-ready-ms", strconv.Itoa(ms)); err != nil {
-				fmt.Fprintln(os.Stderr, "kafkascope: setting data-ready-ms:", err)
+	p := bootPlayer(search, hash)
+	setDocumentLang(string(p.Lang))
+	pg.app.Reopen(p)
+}
+
+// run is the render loop: render, then wait for a handler or a frame to ask
+// for the next render.
+func (pg *page) run() {
+	first := true
+	for ok := true; ok; ok = pg.renderer.EventWait() {
+		pg.render()
+		if first {
+			first = false
+			pg.ready()
+			pg.startFrames()
+			pg.listenHash()
+		}
+	}
+}
+
+// render builds the tree under the read lock and draws it. A panic in a
+// component's Build is shown in #status; the page keeps trying on the
+// next event.
+func (pg *page) render() {
+	began := time.Now()
+	br, err := pg.build()
+	if err != nil {
+		pg.buildFailed++
+		if pg.buildFailed <= 3 {
+			fmt.Fprintln(os.Stderr, "kafkascope:", err)
+		}
+		showStatus("error", "kafkascope could not draw the page: "+err.Error()+
+			". Reload the page to start again; details are in the browser console.")
+		return
+	}
+	if pg.buildFailed > 0 {
+		pg.buildFailed = 0
+		pg.showReady()
+	}
+	pg.measureFollow()
+	if err := pg.draw(br); err != nil {
+		fmt.Fprintln(os.Stderr, "kafkascope: rendering:", err)
+	}
+	pg.applyFollow()
+	pg.host.afterRender()
+	pg.stats.rendered(time.Since(began))
+}
+
+// draw syncs the DOM with a build; a JavaScript exception inside Vugu's
+// renderer (a panic in syscall/js) comes back as an error.
+func (pg *page) draw(br *vugu.BuildResults) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return pg.renderer.Render(br)
+}
+
+func (pg *page) build() (br *vugu.BuildResults, err error) {
+	pg.ee.RLock()
+	defer pg.ee.RUnlock()
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "kafkascope: panic while drawing: %v\n%s", r, debug.Stack())
+			err = fmt.Errorf("internal error while drawing: %v", r)
+		}
+	}()
+	br = pg.env.RunBuild(pg.app)
+	ui.Prepare(br, pg.app.HandlerPanic)
+	return br, nil
+}
+
+// startFrames drives the player with requestAnimationFrame. The callback
+// only signals; the frame loop goroutine does the work.
+func (pg *page) startFrames() {
+	fn, err := safejs.FuncOf(func(safejs.Value, []safejs.Value) any {
+		select {
+		case pg.frames <- struct{}{}:
+		default:
+		}
+		return nil
+	})
+	if err != nil {
+		showStatus("error", "kafkascope could not start playback: "+err.Error())
+		return
+	}
+	pg.frameFn = fn
+	go pg.frameLoop()
+	pg.requestFrame()
+}
+
+func (pg *page) requestFrame() {
+	_, err := safejs.Global().Call("requestAnimationFrame", pg.frameFn)
+	logErr("requesting an animation frame", err)
+}
+
+// frameLoop plays one frame of the cluster per animation frame, under the
+// event lock, and asks for a render when something changed.
+func (pg *page) frameLoop() {
+	last := time.Now()
+	nextStats := last.Add(time.Second)
+	for range pg.frames {
+		now := time.Now()
+		wall := now.Sub(last)
+		last = now
+		pg.ee.Lock()
+		render := pg.app.Frame(now, wall)
+		if render {
+			pg.ee.UnlockRender()
+		} else {
+			pg.ee.UnlockOnly()
+		}
+		pg.stats.ticked(time.Since(now), render)
+		if now.After(nextStats) {
+			nextStats = now.Add(time.Second)
+			pg.stats.publish()
+		}
+		pg.requestFrame()
+	}
+}
+
+// measureFollow notes, before the DOM changes, which following lists the
+// user has scrolled away from their end. Layout changes (the diagram
+// growing) move the end without the user: only a scroll up unsticks.
+func (pg *page) measureFollow() {
+	for _, id := range followIDs {
+		st := pg.follow[id]
+		if st == nil {
+			st = &followState{stuck: true}
+			pg.follow[id] = st
+		}
+		el, err := byID(id)
+		if err != nil {
+			st.seen, st.stuck = false, true
+			continue
+		}
+		top, e1 := numProp(el, "scrollTop")
+		height, e2 := numProp(el, "clientHeight")
+		total, e3 := numProp(el, "scrollHeight")
+		if e1 != nil || e2 != nil || e3 != nil {
+			continue
+		}
+		switch {
+		case top+height >= total-24:
+			st.stuck = true
+		case st.seen && top < st.lastTop-2:
+			st.stuck = false
+		}
+		st.seen, st.lastTop = true, top
+	}
+}
+
+// applyFollow scrolls a stuck list to its end when it grew or when its end
+// moved away.
+func (pg *page) applyFollow() {
+	for _, id := range followIDs {
+		st := pg.follow[id]
+		el, err := byID(id)
+		if err != nil || !st.stuck {
+			continue
+		}
+		v, err := el.Call("getAttribute", "data-follow")
+		if err != nil || v.IsNull() {
+			continue
+		}
+		key, _ := v.String()
+		top, e1 := numProp(el, "scrollTop")
+		height, e2 := numProp(el, "clientHeight")
+		total, e3 := numProp(el, "scrollHeight")
+		if e1 != nil || e2 != nil || e3 != nil {
+			continue
+		}
+		if key == st.key && top+height >= total-1 {
+			continue
+		}
+		st.key = key
+		err = el.Set("scrollTop", total)
+		if err == nil {
+			if top, err = numProp(el, "scrollTop"); err == nil {
+				st.lastTop = top
 			}
 		}
-		fmt.Printf("kafkascope: engine ready %d ms after navigation (%s: %d ms)\n", ms, defaultCluster, createMs)
+		logErr("scrolling #"+id, err)
 	}
-	return nil
+}
+
+func numProp(v safejs.Value, name string) (float64, error) {
+	p, err := v.Get(name)
+	if err != nil {
+		return 0, err
+	}
+	return p.Float()
+}
+
+// ready marks #status loaded, with how long the page took to become
+// usable (for tests, and for anyone measuring in devtools).
+func (pg *page) ready() {
+	pg.showReady()
+	if ms, ok := sinceNavigationMs(); ok {
+		if status, err := byID("status"); err == nil {
+			_, err = status.Call("setAttribute", "data-ready-ms", strconv.Itoa(ms))
+			logErr("setting data-ready-ms", err)
+		}
+		fmt.Printf("kafkascope: first render %d ms after navigation\n", ms)
+	}
+}
+
+func (pg *page) showReady() {
+	showStatus("loaded", fmt.Sprintf("kafkascope engine ready (Go %s)", strings.TrimPrefix(runtime.Version(), "go")))
+}
+
+// locationPart is location.search or location.hash ("" if unreadable).
+func locationPart(name string) string {
+	loc, err := safejs.Global().Get("location")
+	if err != nil {
+		return ""
+	}
+	v, err := loc.Get(name)
+	if err != nil {
+		return ""
+	}
+	s, _ := v.String()
+	return s
 }
 
 // showStatus sets #status's text and its data-state (loading, starting,
 // loaded or error; the stylesheet keys on it).
-func showStatus(state, text string) error {
-	document, err := safejs.Global().Get("document")
-	if err != nil {
-		return fmt.Errorf("reading window.document: %w", err)
+func showStatus(state, text string) {
+	status, err := byID("status")
+	if err == nil {
+		err = status.Set("textContent", text)
 	}
-	status, err := elementByID(document, "status")
-	if err != nil {
-		return err
+	if err == nil {
+		_, err = status.Call("setAttribute", "data-state", state)
 	}
-	if err := status.Set("textContent", text); err != nil {
-		return fmt.Errorf("setting #status text: %w", err)
-	}
-	if _, err := status.Call("setAttribute", "data-state", state); err != nil {
-		return fmt.Errorf("setting #status state: %w", err)
-	}
-	return nil
-}
-
-// elementByID returns the element with the id, or an error naming it.
-func elementByID(document safejs.Value, id string) (safejs.Value, error) {
-	el, err := document.Call("getElementById", id)
-	if err != nil {
-		return safejs.Undefined(), fmt.Errorf("finding #%s: %w", id, err)
-	}
-	if el.IsNull() || el.IsUndefined() {
-		return safejs.Undefined(), fmt.Errorf("the page has no #%s element", id)
-	}
-	return el, nil
+	logErr("showing the status", err)
 }
 
 // sinceNavigationMs is performance.now(): milliseconds since the page's

@@ -1,0 +1,368 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/vugu/vugu"
+
+	"kafkascope/core/feed"
+	"kafkascope/core/player"
+	"kafkascope/core/timeline"
+)
+
+// Timings of the page's own behaviour (wall-clock time).
+const (
+	// hashEvery is how often a URL that only differs by the current
+	// moment is rewritten; hashSoon bounds rewrites after an action.
+	hashEvery = time.Second
+	hashSoon  = 200 * time.Millisecond
+	toastFor  = 2500 * time.Millisecond
+	// jobDelayFrames: deferred work runs this many frames after it was
+	// asked for, so the frame that shows "working…" is painted first (the
+	// engine runs on the page's only thread).
+	jobDelayFrames = 2
+	maxJobs        = 8
+)
+
+// App is the root component: the header, the error banner, the diagram, the
+// story and the event feed, the timeline bar and the terminal. It owns the
+// child components (so their state survives every render) and the work that
+// is not a single click: deferred jobs, the URL, the clipboard's answer.
+//
+// Everything here runs with the event lock held: handlers through Vugu,
+// Frame from the render loop.
+type App struct {
+	Player *player.Player
+	Host   Host
+
+	Term    *Terminal
+	Bar     *Timeline
+	Story   *Story
+	Gallery *Gallery
+	Events  *Feed
+
+	// Problem is an internal error to show (a recovered panic).
+	Problem string
+
+	toast      string
+	toastUntil time.Time
+	// manualCopy is text the clipboard refused, shown for copying by hand.
+	manualCopy string
+
+	jobs    []appJob
+	working string // what the pending job does, while it waits
+
+	frames int64
+	now    time.Time
+
+	url appURLState
+}
+
+type appJob struct {
+	due  int64 // the frame it may run in
+	what string
+	run  func()
+}
+
+// appURLState is what the URL hash was last written from.
+type appURLState struct {
+	hash    string
+	at      time.Time
+	changes appChanges
+	started bool
+}
+
+// appChanges are the things that change the URL hash beyond the current
+// moment; any of them rewrites it soon, time alone only every hashEvery.
+type appChanges struct {
+	tl    *timeline.Session
+	lines int
+	step  int
+	lang  feed.Lang
+}
+
+// NewApp makes the app for a booted player.
+func NewApp(p *player.Player, host Host) *App {
+	if host == nil {
+		host = NopHost{}
+	}
+	a := &App{Player: p, Host: host}
+	a.Term = &Terminal{App: a}
+	a.Term.notes = []termNote{{key: "terminal.welcome", kind: "note"}}
+	a.Bar = &Timeline{App: a}
+	a.Story = &Story{App: a}
+	a.Gallery = &Gallery{App: a}
+	a.Events = &Feed{App: a}
+	return a
+}
+
+// T is a UI string in the current language.
+func (a *App) T(key string) string { return a.Player.T(key) }
+
+// Tf is a UI string with arguments (fmt verbs in the string).
+func (a *App) Tf(key string, args ...any) string { return fmt.Sprintf(a.T(key), args...) }
+
+// Frame is one animation frame: wall time passed since the last. It runs
+// deferred work and a settled scrub, feeds queued terminal lines, plays the
+// cluster, and keeps the URL in step. It reports whether anything changed
+// that needs a render.
+func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
+	p := a.Player
+	defer func() {
+		if r := recover(); r != nil {
+			a.fail("playing the cluster", r)
+			p.Paused = true // do not hit the same panic every frame
+			render = true
+		}
+	}()
+	a.frames++
+	a.now = now
+	beforeNow, beforeBusy, beforeTL := p.Now(), p.TL.Busy(), p.TL
+	if a.runDue() {
+		render = true
+	}
+	if a.Bar.settle(now) {
+		render = true
+	}
+	if a.Term.pump() {
+		render = true
+	}
+	if !a.Bar.dragging() {
+		p.Tick(wall)
+	}
+	if a.toast != "" && a.toastUntil.IsZero() {
+		a.toastUntil = now.Add(toastFor)
+	}
+	if a.toast != "" && now.After(a.toastUntil) {
+		a.toast = ""
+		render = true
+	}
+	if p.Now() != beforeNow || p.TL.Busy() != beforeBusy || p.TL != beforeTL || len(a.jobs) > 0 {
+		render = true
+	}
+	a.syncURL(now)
+	return render
+}
+
+// later runs f a couple of frames from now, showing what it does until
+// then. Slow work (a scenario step, a replay) goes through here so the
+// page first shows that it is working.
+func (a *App) later(what string, f func()) {
+	if len(a.jobs) >= maxJobs {
+		return // a click storm: the queue is already long
+	}
+	a.jobs = append(a.jobs, appJob{due: a.frames + jobDelayFrames, what: what, run: f})
+	a.working = what
+}
+
+// Busy reports whether deferred work is waiting (its text is shown).
+func (a *App) Busy() bool { return len(a.jobs) > 0 }
+
+// runDue runs the jobs whose frame has come.
+func (a *App) runDue() bool {
+	ran := false
+	for len(a.jobs) > 0 && a.jobs[0].due <= a.frames {
+		j := a.jobs[0]
+		a.jobs = a.jobs[1:]
+		a.runJob(j)
+		ran = true
+	}
+	if len(a.jobs) == 0 {
+		a.working = ""
+	} else {
+		a.working = a.jobs[0].what
+	}
+	return ran
+}
+
+func (a *App) runJob(j appJob) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.fail(j.what, r)
+		}
+	}()
+	j.run()
+}
+
+// Flush runs every deferred job now (tests, and nothing else).
+func (a *App) Flush() {
+	for _, j := range a.jobs {
+		a.runJob(j)
+	}
+	a.jobs, a.working = nil, ""
+}
+
+// fail records an internal error to show and logs its stack.
+func (a *App) fail(doing string, r any) {
+	fmt.Fprintf(os.Stderr, "kafkascope: panic while %s: %v\n%s", doing, r, debug.Stack())
+	a.Problem = a.Tf("error.internal", doing, r)
+}
+
+// HandlerPanic is Prepare's onPanic: a handler panicked.
+func (a *App) HandlerPanic(event string, r any) {
+	a.fail("handling "+event, r)
+}
+
+// syncURL keeps the URL hash reproducing what is shown: soon after an
+// action, and at most every hashEvery while only time moves.
+func (a *App) syncURL(now time.Time) {
+	p := a.Player
+	ch := appChanges{tl: p.TL, lines: len(a.Term.lines), step: -2, lang: p.Lang}
+	if p.Scenario != nil {
+		ch.step = p.Scenario.Step
+	}
+	since := now.Sub(a.url.at)
+	switch {
+	case !a.url.started:
+	case ch != a.url.changes && since >= hashSoon:
+	case since >= hashEvery:
+	default:
+		return
+	}
+	a.url.started, a.url.at, a.url.changes = true, now, ch
+	if h := p.Hash(); h != a.url.hash {
+		a.url.hash = h
+		a.Host.ReplaceHash(h)
+	}
+}
+
+// WrittenHash is the hash the app last wrote to the URL.
+func (a *App) WrittenHash() string { return a.url.hash }
+
+// Reopen shows another player (a link opened in the same tab). The child
+// components keep their own state (history, the feed's filter); the
+// terminal notices the new session and starts a fresh view.
+func (a *App) Reopen(p *player.Player) {
+	a.Player = p
+	a.jobs, a.working = nil, ""
+	a.Gallery.Open = false
+	a.url = appURLState{}
+}
+
+// ---- header ----
+
+// OpenGallery shows the scenario gallery.
+func (a *App) OpenGallery() {
+	a.Gallery.Open = true
+	a.Host.Focus("gallery-close") // keyboard users start in the dialog (Escape closes it)
+}
+
+// ManualCopyKey closes the copy-by-hand box on Escape.
+func (a *App) ManualCopyKey(e vugu.DOMEvent) {
+	if e.PropString("key") == "Escape" {
+		a.manualCopy = ""
+	}
+}
+
+// CopyLink copies a link that reopens what is shown now.
+func (a *App) CopyLink() {
+	a.copy(a.Host.PageURL()+a.Player.Hash(), a.T("share.done"))
+}
+
+// CopyEmbed copies the iframe snippet for what is shown now.
+func (a *App) CopyEmbed() {
+	a.copy(a.Player.EmbedSnippet(a.Host.BaseURL()), a.T("embed.done"))
+}
+
+func (a *App) copy(text, done string) {
+	a.manualCopy = ""
+	a.Host.Copy(text, func(ok bool) {
+		if ok {
+			a.toast, a.toastUntil = done, time.Time{} // the next frame starts its time
+			return
+		}
+		a.manualCopy = text
+		a.Host.Focus("manual-copy")
+	})
+}
+
+// CloseManualCopy hides the copy-by-hand box.
+func (a *App) CloseManualCopy() { a.manualCopy = "" }
+
+// SetLang switches the language (and remembers it).
+func (a *App) SetLang(lang string) {
+	l := feed.English
+	if lang == string(feed.Korean) {
+		l = feed.Korean
+	}
+	a.Player.SetLang(l)
+	a.Host.SaveLang(string(l))
+}
+
+func (a *App) langPressed(lang string) string {
+	if string(a.Player.Lang) == lang {
+		return "true"
+	}
+	return "false"
+}
+
+// DismissError hides the error banner.
+func (a *App) DismissError() {
+	a.Player.Error = ""
+	a.Problem = ""
+}
+
+// hasError reports whether the error banner shows.
+func (a *App) hasError() bool { return a.Player.Error != "" || a.Problem != "" }
+
+// errorTitle heads the banner: a link that could not be opened, or a
+// problem in the page.
+func (a *App) errorTitle() string {
+	if strings.HasPrefix(a.Player.Error, player.ErrBadLink.Error()) {
+		return a.T("error.link")
+	}
+	return a.T("error.title")
+}
+
+// errorText is the banner's detail. The player's messages are English
+// (they name what was wrong with the link); they are shown as text.
+func (a *App) errorText() string {
+	var parts []string
+	if e := a.Player.Error; e != "" {
+		if rest, ok := strings.CutPrefix(e, player.ErrBadLink.Error()+": "); ok {
+			parts = append(parts, appSentence(rest), a.T("error.link.default"))
+		} else {
+			parts = append(parts, appSentence(e))
+		}
+	}
+	if a.Problem != "" {
+		parts = append(parts, a.Problem)
+	}
+	return strings.Join(parts, " ")
+}
+
+// appSentence capitalises a Go error message and ends it with a full stop.
+func appSentence(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		s = strings.ToUpper(s[:1]) + s[1:]
+	}
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+// openFullHref is the embed view's link to the full app, at the moment
+// last written to the URL (computing the hash every frame is too costly).
+func (a *App) openFullHref() string {
+	h := a.url.hash
+	if h == "" {
+		h = a.Player.Hash()
+	}
+	return a.Host.BaseURL() + h
+}
+
+func (a *App) embedAttr() string {
+	if a.Player.Embed {
+		return "embed"
+	}
+	return "full"
+}
+
+// showSide reports whether the side column has anything: the story, or
+// (outside embeds) the event feed.
+func (a *App) showSide() bool { return a.Player.Scenario != nil || !a.Player.Embed }

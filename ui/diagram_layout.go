@@ -1,0 +1,1121 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"kafkascope/core/view"
+)
+
+// The diagram's geometry, in SVG user units. Both SVGs (the network on top,
+// the partitions below) share one width and one column grid, so a broker's
+// card and its replicas stay in the same lane at any zoom.
+const (
+	dgPadX      = 12.0  // left and right margin
+	dgLeftW     = 136.0 // the first column: clients on top, partition names below
+	dgColGap    = 14.0  // between two broker lanes
+	dgColMinW   = 120.0 // a lane never gets narrower (9 brokers: 120 each)
+	dgColMaxW   = 300.0 // nor wider (1 to 2 brokers)
+	dgLanesW    = 820.0 // 3 brokers fit a ~900 px panel at ~90%
+	dgCardH     = 84.0
+	dgBandMin   = 50.0 // height above the cards for the links, at least
+	dgStripX    = 32.0 // where a strip starts inside its lane
+	dgStripPadR = 8.0
+
+	dgRowFull      = 58.0 // a partition row with captions
+	dgRowCompact   = 30.0 // a partition row when there are many
+	dgTopicRowH    = 28.0
+	dgCompactAbove = 12 // more visible partitions than this: compact rows
+	dgFitRows      = 16 // partition rows that fit before the panel scrolls
+
+	dgMaxClientLines = 3
+	dgAllLinksUpTo   = 5  // brokers; above, idle replication links are not drawn
+	dgMaxLabelRunes  = 18 // topic names and client hosts are cut short beyond this
+)
+
+// Message categories (view.Message.Category).
+const (
+	dgCatMetadata  = "metadata"
+	dgCatHeartbeat = "heartbeat"
+)
+
+// dgEpochPalette is how many leader-epoch colours the palette cycles through
+// (diagram.css defines --kd-e0 … --kd-e7).
+const dgEpochPalette = 8
+
+// Class strings are built once: the diagram re-renders every animation
+// frame and must not format the same constant strings again.
+var (
+	dgCellClass   [dgEpochPalette][2]string // [epoch%8][committed]
+	dgSwatchClass [dgEpochPalette]string
+	dgSmallInts   = func() (a [1000]string) {
+		for i := range a {
+			a[i] = strconv.Itoa(i)
+		}
+		return a
+	}()
+)
+
+func init() {
+	for e := range dgEpochPalette {
+		dgCellClass[e][0] = "kd-cell kd-unc kd-e" + strconv.Itoa(e)
+		dgCellClass[e][1] = "kd-cell kd-e" + strconv.Itoa(e)
+		dgSwatchClass[e] = "kd-swatch kd-e" + strconv.Itoa(e)
+	}
+}
+
+// dgItoa formats small non-negative numbers without allocating.
+func dgItoa(n int64) string {
+	if n >= 0 && n < int64(len(dgSmallInts)) {
+		return dgSmallInts[n]
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// dgf formats a coordinate with at most one decimal.
+func dgf(x float64) string {
+	r := math.Round(x*10) / 10
+	if r == math.Trunc(r) && math.Abs(r) < float64(len(dgSmallInts)) && r >= 0 {
+		return dgSmallInts[int(r)]
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+func dgTranslate(x, y float64) string { return "translate(" + dgf(x) + "," + dgf(y) + ")" }
+
+// dgTranslator gives UI text in the current language (player.Player.T).
+type dgTranslator func(key string) string
+
+// dgOptions are the viewer's choices that change what is drawn.
+type dgOptions struct {
+	ShowHeartbeats bool
+	ShowMetadata   bool
+	Collapsed      map[string]bool   // topic name → folded
+	Changed        func(string) bool // what the last scenario step changed
+}
+
+// dgLayout is everything the diagram draws, placed. It is computed from a
+// snapshot in one pass and kept between frames (its slices are reused).
+type dgLayout struct {
+	W, TopH, PartsH float64
+	SepX2           string
+	NodeCount       int
+	Summary         string
+	Frozen          bool // no active controller: metadata is frozen
+	Empty           bool // no topics
+	More            int  // partition rows beyond what fits (the panel scrolls)
+	Partitions      int
+
+	Brokers []dgBroker
+	Clients dgClients
+	Links   []dgLink
+	Msgs    []dgMsg
+	Lanes   []dgLane
+	Rows    []dgRow
+	Epochs  []dgSwatch // the leader epochs on screen, for the legend
+
+	G dgGeometry // row geometry shared by every row of this frame
+
+	cellX     []string // x of each of the MaxCells slots in a strip
+	buf       []byte   // scratch for path data
+	cellW     float64
+	cellWs    string
+	cellText  bool
+	stripW    float64
+	colW      float64
+	bandH     float64
+	cardsY    float64
+	laneOf    map[int32]int
+	epochSeen [dgEpochPalette]bool
+}
+
+// dgGeometry is the vertical layout of a partition row (full or compact),
+// as attribute strings shared by all rows.
+type dgGeometry struct {
+	PadX, StripX            string
+	StripY, StripH          string
+	ChipTY, OffY            string
+	HWY1, HWY2, HWTY        string
+	CapY                    string
+	NameY, SubY, ISRY, SepY string
+	TopicTY, FoldX, NameX   string
+}
+
+var (
+	dgGeomFull = dgGeometry{
+		PadX: dgf(dgPadX), StripX: dgf(dgStripX),
+		StripY: "16", StripH: "18", ChipTY: "29", OffY: "28.5",
+		HWY1: "10", HWY2: "40", HWTY: "9",
+		CapY:  "53",
+		NameY: "20", SubY: "36", ISRY: "51", SepY: dgf(dgRowFull),
+		TopicTY: "19", FoldX: "22", NameX: "36",
+	}
+	dgGeomCompact = dgGeometry{
+		PadX: dgf(dgPadX), StripX: dgf(dgStripX),
+		StripY: "7", StripH: "16", ChipTY: "19", OffY: "19",
+		HWY1: "3", HWY2: "27", HWTY: "0",
+		CapY:  "0",
+		NameY: "19.5", SubY: "19.5", ISRY: "0", SepY: dgf(dgRowCompact),
+		TopicTY: "19", FoldX: "22", NameX: "36",
+	}
+)
+
+// dgBroker is one broker's card.
+type dgBroker struct {
+	ID                 int32
+	T                  string // transform
+	X, Y, W            float64
+	Ws, GlowWs         string
+	Hs, GlowHs         string
+	Class              string
+	Title, Host, Right string
+	State, StateClass  string
+	StateX, StateW     string
+	StateTX, RightX    string
+	StateY, StateTY    string
+	Ctl                bool
+	CtlText, CtlW      string
+	CtlTX, Leads       string
+	MetaTrackW         string
+	CtlInfo, CtlInfoX  string
+	Meta               string
+	MetaBarW           string
+	MetaLag            bool
+	Changed            bool
+	Running, Isolated  bool
+	CutAny             bool
+	Tip                string
+}
+
+// dgClients is the clients' box at the left of the brokers.
+type dgClients struct {
+	T, Ws, Hs string
+	Title     string
+	Lines     []string
+	Active    bool
+}
+
+// dgLink is a line between two nodes (or the clients and a node).
+type dgLink struct {
+	D        string // SVG path
+	Class    string
+	Cut      string // "" or what to write on a cut link
+	CutX     string
+	CutY     string
+	a, b     int // lane indices; -1 is the clients
+	p        [4][2]float64
+	cutAB    bool
+	cutBA    bool
+	traffic  bool
+	selfLoop bool
+}
+
+// dgMsg is one message on the wire: a dot on its link and a label above.
+type dgMsg struct {
+	T     string
+	Class string
+	Label string
+	PillX string
+	PillW string
+	Title string
+}
+
+// dgMsgEnds is how much of each end of a link a message dot never reaches
+// (the ends touch the cards; a label there would cover them).
+const dgMsgEnds = 0.12
+
+func dgMsgClass(category string) string {
+	switch category {
+	case "data":
+		return "kd-msg kd-cat-data"
+	case dgCatHeartbeat:
+		return "kd-msg kd-cat-heartbeat"
+	case dgCatMetadata:
+		return "kd-msg kd-cat-metadata"
+	}
+	return "kd-msg kd-cat-admin"
+}
+
+// dgLane is one broker's column behind the partition rows.
+type dgLane struct {
+	X, W, H string
+	Class   string
+}
+
+// dgRow is a topic header or a partition.
+type dgRow struct {
+	T       string
+	Topic   bool // a topic header row
+	Compact bool
+	Name    string
+	Sub     string // topic: "3 partitions"; partition: leader and epoch
+	ISR     string
+	Class   string
+	BgW     string
+	BgH     string
+	SubX    string
+	Fold    string // topic rows: ▾ or ▸
+	Key     string // topic name, for folding
+	// Partition ("t-0") and TopicName ("t", header rows) name the row for
+	// tests and tools (data-partition, data-topic); empty otherwise.
+	Partition string
+	TopicName string
+	Replicas  []dgReplica
+}
+
+// dgReplica is one replica's log strip inside its broker's lane.
+type dgReplica struct {
+	Broker     int32
+	Role       string // leader, follower, offline
+	T          string
+	Class      string
+	Chip       string
+	ChipClass  string
+	StripW     string
+	Runs       []dgRun
+	Cells      []dgCell // offsets written in the cells; empty when too narrow
+	HW         bool
+	HWX        string
+	HWTextX    string
+	LEO        bool
+	LEOPath    string
+	CaptionL   string
+	CaptionR   string
+	CaptionLX  string
+	CaptionRX  string
+	CaptionCls string
+	Tip        string
+}
+
+// dgRun is adjacent cells of one leader epoch, committed or not: one path.
+type dgRun struct {
+	Class string
+	D     string
+}
+
+// dgCell is one offset written in its cell (when cells are wide enough).
+type dgCell struct {
+	TX     string
+	Text   string
+	TClass string
+}
+
+// dgSwatch is one leader epoch's colour in the legend.
+type dgSwatch struct {
+	Class string
+	Label string
+}
+
+func dgLaneWidth(n int) float64 {
+	if n < 1 {
+		n = 1
+	}
+	return min(max(math.Floor(dgLanesW/float64(n)), dgColMinW), dgColMaxW)
+}
+
+// laneX is where lane i starts.
+func (l *dgLayout) laneX(i int) float64 { return dgPadX + dgLeftW + float64(i)*l.colW }
+
+// cardX is the left edge of the card (or clients box) of lane i (-1: clients).
+func (l *dgLayout) cardX(i int) float64 {
+	if i < 0 {
+		return dgPadX
+	}
+	return l.laneX(i) + dgColGap/2
+}
+
+func (l *dgLayout) cardW(i int) float64 {
+	if i < 0 {
+		return dgLeftW - dgColGap
+	}
+	return l.colW - dgColGap
+}
+
+// Compute lays out snapshot s. t translates UI text. Nothing in s is
+// changed; l's slices are reused.
+func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
+	changed := o.Changed
+	if changed == nil {
+		changed = func(string) bool { return false }
+	}
+	n := len(s.Nodes)
+	l.NodeCount = n
+	l.colW = dgLaneWidth(n)
+	l.W = dgPadX*2 + dgLeftW + float64(n)*l.colW
+	l.SepX2 = dgf(l.W - dgPadX)
+	l.Frozen = s.Controller.NodeID < 0
+	l.Empty = len(s.Topics) == 0
+	l.epochSeen = [dgEpochPalette]bool{}
+	if l.laneOf == nil {
+		l.laneOf = map[int32]int{}
+	}
+	clear(l.laneOf)
+	for i, nd := range s.Nodes {
+		l.laneOf[nd.ID] = i
+	}
+
+	// Strip geometry, shared by every replica.
+	l.stripW = l.colW - dgColGap - dgStripX - dgStripPadR
+	l.cellW = l.stripW / view.MaxCells
+	l.cellWs = dgf(l.cellW - dgCellGap(l.cellW))
+	if cap(l.cellX) < view.MaxCells {
+		l.cellX = make([]string, view.MaxCells)
+	}
+	l.cellX = l.cellX[:view.MaxCells]
+	for i := range l.cellX {
+		l.cellX[i] = dgf(dgStripX + float64(i)*l.cellW)
+	}
+
+	l.summary(s, t)
+	l.links(s, o)
+	l.cards(s, t, changed)
+	l.clients(s, t)
+	l.messages(s, o)
+	l.partitions(s, t, o, changed)
+	l.legendEpochs(t)
+}
+
+func dgCellGap(w float64) float64 {
+	if w >= 8 {
+		return 1.5
+	}
+	return 0.75
+}
+
+func (l *dgLayout) summary(s *view.Snapshot, t dgTranslator) {
+	brokers := fmt.Sprintf(t("diagram.brokers"), len(s.Nodes))
+	if len(s.Nodes) == 1 {
+		brokers = t("diagram.broker1")
+	}
+	if s.Controller.NodeID < 0 {
+		l.Summary = brokers
+		return
+	}
+	l.Summary = brokers + " · " + fmt.Sprintf(t("controller.summary"), s.Controller.NodeID, s.Controller.Epoch, s.Controller.HighWatermark)
+}
+
+// links decides which lines to draw and their curves: one arc above the
+// cards for every running node and the controller's node, every pair of
+// running brokers that share a partition (up to dgAllLinksUpTo brokers;
+// beyond, the arcs would be a tangle), every cut, and every pair with a
+// message on it.
+func (l *dgLayout) links(s *view.Snapshot, o dgOptions) {
+	l.Links = l.Links[:0]
+	n := len(s.Nodes)
+	running := func(i int) bool { return i >= 0 && i < n && s.Nodes[i].State == "running" }
+	isolated := func(i int) bool { return i >= 0 && i < n && s.Nodes[i].Isolated }
+	find := func(a, b int) int {
+		if a > b {
+			a, b = b, a
+		}
+		for k := range l.Links {
+			if l.Links[k].a == a && l.Links[k].b == b {
+				return k
+			}
+		}
+		l.Links = append(l.Links, dgLink{a: a, b: b})
+		return len(l.Links) - 1
+	}
+	// Links the cluster uses all the time, between running nodes.
+	ctl, hasCtl := l.laneOf[s.Controller.NodeID]
+	for i := range n {
+		if hasCtl && i != ctl && running(i) && running(ctl) && !isolated(i) && !isolated(ctl) {
+			find(i, ctl)
+		}
+	}
+	for _, tp := range s.Topics {
+		if n > dgAllLinksUpTo {
+			break // many brokers: replication links show only while in use
+		}
+		for _, p := range tp.Partitions {
+			for x := 0; x < len(p.Assignment); x++ {
+				for y := x + 1; y < len(p.Assignment); y++ {
+					a, okA := l.laneOf[p.Assignment[x]]
+					b, okB := l.laneOf[p.Assignment[y]]
+					if okA && okB && running(a) && running(b) && !isolated(a) && !isolated(b) {
+						find(a, b)
+					}
+				}
+			}
+		}
+	}
+	// Cuts (an isolated node's card says so; its cuts are not drawn one by one).
+	for _, c := range s.Cuts {
+		a, okA := l.laneOf[c[0]]
+		b, okB := l.laneOf[c[1]]
+		if !okA || !okB || isolated(a) || isolated(b) {
+			continue
+		}
+		k := find(a, b)
+		if a <= b {
+			l.Links[k].cutAB = true
+		} else {
+			l.Links[k].cutBA = true
+		}
+	}
+	// Messages in flight.
+	for _, m := range s.InFlight {
+		if !o.visible(m.Category) {
+			continue
+		}
+		a, okA := l.endpoint(m.From)
+		b, okB := l.endpoint(m.To)
+		if okA && okB {
+			l.Links[find(a, b)].traffic = true
+		}
+	}
+	// The band above the cards holds the tallest arc there could be (from
+	// the clients to the last broker), so the cards never move when a
+	// message appears.
+	l.bandH = max(dgBandMin, dgArcPeak(n)+22)
+	l.cardsY = l.bandH + 8
+	l.TopH = l.cardsY + dgCardH + 12
+	for k := range l.Links {
+		lk := &l.Links[k]
+		lk.p = l.curve(lk.a, lk.b)
+		lk.selfLoop = lk.a == lk.b
+		lk.D = dgPathD(lk.p)
+		switch {
+		case lk.cutAB || lk.cutBA:
+			lk.Class = "kd-link kd-link-cut"
+			mid := dgBezier(lk.p, 0.5)
+			lk.CutX, lk.CutY = dgf(mid[0]), dgf(mid[1]-6)
+			switch {
+			case lk.cutAB && lk.cutBA:
+				lk.Cut = "✕"
+			case lk.cutAB:
+				lk.Cut = "✕ " + l.laneName(s, lk.a) + "→" + l.laneName(s, lk.b)
+			default:
+				lk.Cut = "✕ " + l.laneName(s, lk.b) + "→" + l.laneName(s, lk.a)
+			}
+		case lk.traffic:
+			lk.Class = "kd-link kd-link-busy"
+		default:
+			lk.Class = "kd-link"
+		}
+	}
+}
+
+func (l *dgLayout) laneName(s *view.Snapshot, i int) string {
+	if i < 0 || i >= len(s.Nodes) {
+		return "?"
+	}
+	return strconv.Itoa(int(s.Nodes[i].ID))
+}
+
+// endpoint is the lane of a message's node (-1: a client).
+func (l *dgLayout) endpoint(id int32) (int, bool) {
+	if id == 0 {
+		return -1, true
+	}
+	i, ok := l.laneOf[id]
+	return i, ok
+}
+
+func (o dgOptions) visible(cat string) bool {
+	switch cat {
+	case dgCatHeartbeat:
+		return o.ShowHeartbeats
+	case dgCatMetadata:
+		return o.ShowMetadata
+	}
+	return true
+}
+
+func dgArcPeak(span int) float64 { return 10 + 10*float64(span) }
+
+// anchor is where the link from lane a towards lane b leaves a's card:
+// spread along the top edge so arcs do not all meet at one point.
+func (l *dgLayout) anchor(a, b int) float64 {
+	cx := l.cardX(a) + l.cardW(a)/2
+	half := l.cardW(a)/2 - 16
+	step := min(16.0, half/4)
+	return cx + min(max(float64(b-a)*step, -half), half)
+}
+
+// curve is the cubic Bézier of the link between lanes a <= b.
+func (l *dgLayout) curve(a, b int) [4][2]float64 {
+	y := l.cardsY
+	if a == b { // a node talking to itself (a broker and its own controller)
+		cx := l.cardX(a) + l.cardW(a)/2
+		return [4][2]float64{{cx - 8, y}, {cx - 26, y - 40}, {cx + 26, y - 40}, {cx + 8, y}}
+	}
+	x0, x1 := l.anchor(a, b), l.anchor(b, a)
+	h := 2 * dgArcPeak(b-a) // a quadratic's peak is half its control height
+	q := [2]float64{(x0 + x1) / 2, y - h}
+	p0, p3 := [2]float64{x0, y}, [2]float64{x1, y}
+	return [4][2]float64{p0,
+		{p0[0] + 2.0/3*(q[0]-p0[0]), p0[1] + 2.0/3*(q[1]-p0[1])},
+		{p3[0] + 2.0/3*(q[0]-p3[0]), p3[1] + 2.0/3*(q[1]-p3[1])},
+		p3}
+}
+
+func dgPathD(p [4][2]float64) string {
+	var b strings.Builder
+	b.Grow(64)
+	b.WriteString("M")
+	for i, pt := range p {
+		if i == 1 {
+			b.WriteString(" C")
+		}
+		b.WriteByte(' ')
+		b.WriteString(dgf(pt[0]))
+		b.WriteByte(' ')
+		b.WriteString(dgf(pt[1]))
+	}
+	return b.String()
+}
+
+func dgBezier(p [4][2]float64, t float64) [2]float64 {
+	u := 1 - t
+	a, b, c, d := u*u*u, 3*u*u*t, 3*u*t*t, t*t*t
+	return [2]float64{
+		a*p[0][0] + b*p[1][0] + c*p[2][0] + d*p[3][0],
+		a*p[0][1] + b*p[1][1] + c*p[2][1] + d*p[3][1],
+	}
+}
+
+// dgNodeState is the one word a card shows: the process first, then what the
+// controller and the network say.
+func dgNodeState(n view.Node) string {
+	switch n.State {
+	case "killed", "power-off", "stopped":
+		return n.State
+	}
+	switch {
+	case n.Isolated:
+		return "isolated"
+	case n.BrokerState == "PENDING_CONTROLLED_SHUTDOWN" || n.BrokerState == "SHUTTING_DOWN":
+		return "stopping"
+	case n.BrokerState != "" && n.BrokerState != "RUNNING":
+		return "starting"
+	case n.Fenced:
+		return "fenced"
+	}
+	return "running"
+}
+
+func (l *dgLayout) cards(s *view.Snapshot, t dgTranslator, changed func(string) bool) {
+	l.Brokers = l.Brokers[:0]
+	for i, nd := range s.Nodes {
+		st := dgNodeState(nd)
+		x, w := l.cardX(i), l.cardW(i)
+		b := dgBroker{
+			ID: nd.ID, X: x, Y: l.cardsY, W: w,
+			T: dgTranslate(x, l.cardsY), Ws: dgf(w), GlowWs: dgf(w + 8), GlowHs: dgf(dgCardH + 8), Hs: dgf(dgCardH),
+			Class: "kd-card kd-st-" + st,
+			Title: t("broker") + " " + strconv.Itoa(int(nd.ID)),
+			Host:  nd.Host + ":9092",
+			State: t("state." + st), StateClass: "kd-state kd-st-" + st,
+			Changed: changed("broker/" + strconv.Itoa(int(nd.ID))),
+			Running: nd.State == "running", Isolated: nd.Isolated,
+		}
+		sw := dgTextWidth(b.State, 10.5) + 16
+		b.StateW, b.StateX, b.StateTX = dgf(sw), dgf(w-10-sw), dgf(w-10-sw/2)
+		b.StateY, b.StateTY = "8", "20.5"
+		if w < 200 { // narrow cards: the state goes under the title, instead of the host
+			b.StateX, b.StateTX = "10", dgf(10+sw/2)
+			b.StateY, b.StateTY = "25", "37.5"
+			b.Host = ""
+		}
+		b.RightX = dgf(w - 12)
+		b.MetaTrackW = dgf(w - 20)
+		if nd.DelayMs > 0 {
+			b.Right = fmt.Sprintf(t("delay"), nd.DelayMs)
+		}
+		if nd.State == "running" {
+			b.Leads = fmt.Sprintf(t("leads"), nd.Leads)
+		}
+		if nd.IsController && s.Controller.NodeID == nd.ID {
+			b.Ctl = true
+			b.CtlText = t("controller")
+			cw := dgTextWidth(b.CtlText, 10.5) + 16
+			b.CtlW, b.CtlTX = dgf(cw), dgf(10+cw/2)
+			info := fmt.Sprintf(t("controller.info"), s.Controller.Epoch, s.Controller.HighWatermark)
+			if 10+cw+8+dgTextWidth(info, 11) <= w-8 {
+				b.CtlInfo, b.CtlInfoX = info, dgf(10+cw+8)
+			}
+		}
+		for _, c := range s.Cuts {
+			if c[0] == nd.ID || c[1] == nd.ID {
+				b.CutAny = true
+				break
+			}
+		}
+		barW := w - 20
+		switch {
+		case nd.State != "running":
+			b.Meta = t("metadata.down")
+			b.MetaBarW = "0"
+		default:
+			hw := s.Controller.HighWatermark
+			b.Meta = fmt.Sprintf(t("metadata.replayed"), nd.MetadataOffset)
+			frac := 1.0
+			if hw > 0 {
+				frac = min(max(float64(nd.MetadataOffset+1)/float64(hw), 0), 1)
+				if s.Controller.NodeID >= 0 && nd.MetadataOffset+1 < hw {
+					b.MetaLag = true
+					b.Meta += " · " + fmt.Sprintf(t("metadata.lag"), hw-nd.MetadataOffset-1)
+				}
+			}
+			b.MetaBarW = dgf(barW * frac)
+		}
+		if dgTextWidth(b.Meta, 11) > w-20 { // narrow cards: the number only
+			b.Meta = fmt.Sprintf(t("metadata.short"), nd.MetadataOffset)
+			if nd.State != "running" {
+				b.Meta = "—"
+			}
+		}
+		b.Tip = b.Title + " (" + nd.Host + "): " + b.State
+		if nd.BrokerState != "" {
+			b.Tip += " · " + nd.BrokerState
+		}
+		if nd.Fenced && st != "fenced" {
+			b.Tip += " · " + t("state.fenced")
+		}
+		l.Brokers = append(l.Brokers, b)
+	}
+}
+
+func (l *dgLayout) clients(s *view.Snapshot, t dgTranslator) {
+	c := &l.Clients
+	w := l.cardW(-1)
+
+	c.Ws = dgf(w)
+	c.Title = t("clients")
+	c.Lines = c.Lines[:0]
+	c.Active = len(s.Clients) > 0
+	for i, h := range s.Clients {
+		if i == dgMaxClientLines && len(s.Clients) > dgMaxClientLines+1 {
+			c.Lines = append(c.Lines, fmt.Sprintf(t("clients.more"), len(s.Clients)-dgMaxClientLines))
+			break
+		}
+		c.Lines = append(c.Lines, dgCut(strings.TrimPrefix(h, "kafka-"), dgMaxLabelRunes))
+	}
+	if len(c.Lines) == 0 {
+		c.Lines = append(c.Lines, t("clients.none"))
+	}
+	h := 30 + 15*float64(len(c.Lines))
+	c.Hs = dgf(h)
+	c.T = dgTranslate(l.cardX(-1), l.cardsY+max(0, (dgCardH-h)/2))
+}
+
+func (l *dgLayout) messages(s *view.Snapshot, o dgOptions) {
+	l.Msgs = l.Msgs[:0]
+	for _, m := range s.InFlight {
+		if !o.visible(m.Category) {
+			continue
+		}
+		a, okA := l.endpoint(m.From)
+		b, okB := l.endpoint(m.To)
+		if !okA || !okB {
+			continue
+		}
+		var lk *dgLink
+		for k := range l.Links {
+			if l.Links[k].a == min(a, b) && l.Links[k].b == max(a, b) {
+				lk = &l.Links[k]
+				break
+			}
+		}
+		if lk == nil {
+			continue
+		}
+		// The dot moves along the visible part of the arc, off the cards.
+		t := dgMsgEnds + min(max(m.Progress, 0), 1)*(1-2*dgMsgEnds)
+		if a > b {
+			t = 1 - t
+		}
+		pt := dgBezier(lk.p, t)
+		// The label says which way the message goes: a still picture (a
+		// paused session, a screenshot) shows no motion.
+		label := m.Label
+		switch {
+		case a < b:
+			label += " →"
+		case a > b:
+			label = "← " + label
+		}
+		lw := dgTextWidth(label, 10) + 12
+		mv := dgMsg{Class: dgMsgClass(m.Category), Label: label, PillW: dgf(lw)}
+		mv.T = dgTranslate(pt[0], pt[1])
+		mv.PillX = dgf(-lw / 2)
+		mv.Title = m.Kind + ": " + m.FromHost + " → " + m.ToHost
+		l.Msgs = append(l.Msgs, mv)
+	}
+}
+
+// partitions lays out the topic headers and partition rows, and the lanes
+// behind them.
+func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, changed func(string) bool) {
+	visible := 0
+	l.Partitions = 0
+	maxOffset := int64(0)
+	for _, tp := range s.Topics {
+		l.Partitions += len(tp.Partitions)
+		if !o.Collapsed[tp.Name] {
+			visible += len(tp.Partitions)
+		}
+		for _, p := range tp.Partitions {
+			for _, r := range p.Replicas {
+				maxOffset = max(maxOffset, r.LEO)
+			}
+		}
+	}
+	compact := visible > dgCompactAbove
+	digits := len(strconv.FormatInt(max(maxOffset, 1), 10))
+	l.cellText = !compact && l.cellW >= 5.1*float64(digits)+3
+	l.More = max(0, visible-dgFitRows)
+
+	rowH := dgRowFull
+	l.G = dgGeomFull
+	if compact {
+		rowH = dgRowCompact
+		l.G = dgGeomCompact
+	}
+	// Reuse the rows (and their replica and cell slices) from the last frame.
+	rows := l.Rows[:0]
+	y := 6.0
+	for _, tp := range s.Topics {
+		folded := o.Collapsed[tp.Name]
+		r := dgNextRow(&rows)
+		r.Topic, r.Compact = true, false
+		r.T = dgTranslate(0, y)
+		r.Name = dgCut(tp.Name, dgMaxLabelRunes*2)
+		r.Sub = fmt.Sprintf(t("topic.partitions"), len(tp.Partitions))
+		if len(tp.Partitions) == 1 {
+			r.Sub = t("topic.partition1")
+		}
+		r.Fold = "▾"
+		if folded {
+			r.Fold = "▸"
+			r.Sub += " · " + t("topic.folded")
+		}
+		r.Key = tp.Name
+		r.TopicName, r.Partition = tp.Name, ""
+		r.SubX = dgf(36 + dgTextWidth(r.Name, 13.5) + 10)
+		r.Class = "kd-topic"
+		r.BgW, r.BgH = dgf(l.W-2*dgPadX), dgf(dgTopicRowH)
+		r.Replicas = r.Replicas[:0]
+		y += dgTopicRowH
+		if folded {
+			continue
+		}
+		for _, p := range tp.Partitions {
+			r := dgNextRow(&rows)
+			l.partitionRow(r, s, p, t, compact, rowH, changed)
+			r.T = dgTranslate(0, y)
+			y += rowH
+		}
+	}
+	l.Rows = rows
+	l.PartsH = y + 8
+	if l.Empty {
+		l.PartsH = 0
+	}
+
+	l.Lanes = l.Lanes[:0]
+	for i, nd := range s.Nodes {
+		cls := "kd-lane"
+		if nd.State != "running" {
+			cls += " kd-lane-down"
+		}
+		l.Lanes = append(l.Lanes, dgLane{X: dgf(l.cardX(i)), W: dgf(l.cardW(i)), H: dgf(l.PartsH), Class: cls})
+	}
+}
+
+func dgNextRow(rows *[]dgRow) *dgRow {
+	if len(*rows) < cap(*rows) {
+		*rows = (*rows)[:len(*rows)+1]
+	} else {
+		*rows = append(*rows, dgRow{})
+	}
+	return &(*rows)[len(*rows)-1]
+}
+
+func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t dgTranslator, compact bool, rowH float64, changed func(string) bool) {
+	name := p.Topic + "-" + strconv.Itoa(int(p.Index))
+	r.Topic, r.Compact = false, compact
+	r.Name = dgCut(name, dgMaxLabelRunes)
+	r.Key = ""
+	r.Partition, r.TopicName = name, ""
+	r.SubX = "24"
+	if compact {
+		r.SubX = dgf(24 + dgTextWidth(r.Name, 13) + 10)
+	}
+	r.Fold = ""
+	r.BgW, r.BgH = dgf(l.W-2*dgPadX), dgf(rowH)
+	r.Class = "kd-prow"
+	if changed("partition/" + name) {
+		r.Class += " kd-changed"
+	}
+	// The leader as the metadata says; marked when its broker is down (no
+	// active controller to elect another, or not yet noticed).
+	leaderDown := false
+	if lane, ok := l.laneOf[p.Leader]; ok && s.Nodes[lane].State != "running" {
+		leaderDown = true
+	}
+	epoch := " · " + t("epoch") + " " + strconv.Itoa(int(p.LeaderEpoch))
+	switch {
+	case p.Leader < 0:
+		r.Class += " kd-noleader"
+		r.Sub = t("leader.none") + epoch
+	case leaderDown:
+		r.Class += " kd-noleader"
+		r.Sub = fmt.Sprintf(t("leader.down"), p.Leader) + epoch
+	default:
+		r.Sub = t("leader") + " " + strconv.Itoa(int(p.Leader)) + epoch
+	}
+	if compact {
+		switch {
+		case p.Leader < 0:
+			r.Sub = t("leader.none")
+		case leaderDown:
+			r.Sub = "L" + strconv.Itoa(int(p.Leader)) + "✕ · e" + strconv.Itoa(int(p.LeaderEpoch))
+		default:
+			r.Sub = "L" + strconv.Itoa(int(p.Leader)) + " · e" + strconv.Itoa(int(p.LeaderEpoch))
+		}
+	}
+	var isr strings.Builder
+	isr.WriteString(t("isr"))
+	isr.WriteString(" [")
+	for i, id := range p.ISR {
+		if i > 0 {
+			isr.WriteByte(',')
+		}
+		isr.WriteString(strconv.Itoa(int(id)))
+	}
+	isr.WriteByte(']')
+	r.ISR = isr.String()
+
+	// Every replica of the partition shows the same window of offsets, so
+	// logs line up across lanes: the last MaxCells offsets of the longest.
+	end := int64(0)
+	for _, rp := range p.Replicas {
+		if rp.Present {
+			end = max(end, rp.LEO)
+		}
+	}
+	start := max(0, end-view.MaxCells)
+	// Without a live leader (CommittedHW < 0) the view marks nothing
+	// committed; but an offset below any replica's HW was committed (a HW
+	// only moves past committed records), so draw those as committed.
+	knownHW := int64(-1)
+	if p.CommittedHW < 0 {
+		for _, rp := range p.Replicas {
+			if rp.Present {
+				knownHW = max(knownHW, rp.HW)
+			}
+		}
+	}
+
+	reps := r.Replicas[:0]
+	for _, rp := range p.Replicas {
+		lane, ok := l.laneOf[rp.Broker]
+		if !ok {
+			continue
+		}
+		if len(reps) < cap(reps) {
+			reps = reps[:len(reps)+1]
+		} else {
+			reps = append(reps, dgReplica{})
+		}
+		rv := &reps[len(reps)-1]
+		l.replica(rv, s.Nodes[lane], name, rp, start, knownHW, t, compact, lane, changed)
+	}
+	r.Replicas = reps
+}
+
+func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Replica, start, knownHW int64, t dgTranslator, compact bool, lane int, changed func(string) bool) {
+	top := 14.0 // the strip's top inside the row
+	h := 18.0
+	if compact {
+		top, h = 6, 16
+	}
+	rv.T = dgTranslate(l.cardX(lane), 0)
+	rv.Broker, rv.Role = rp.Broker, dgRoleKey(rp.Role)
+	rv.StripW = dgf(l.stripW)
+	cls := "kd-rep"
+	down := nd.State != "running"
+	if down {
+		cls += " kd-rep-down"
+	}
+	if !rp.Present {
+		cls += " kd-rep-absent"
+	}
+	if changed("replica/" + name + "/" + strconv.Itoa(int(rp.Broker))) {
+		cls += " kd-changed"
+	}
+	rv.Class = cls
+	switch rp.Role {
+	case "leader":
+		rv.Chip, rv.ChipClass = "L", "kd-chip kd-chip-leader"
+	case "follower":
+		rv.Chip, rv.ChipClass = "F", "kd-chip kd-chip-follower"
+	default:
+		rv.Chip, rv.ChipClass = "–", "kd-chip kd-chip-offline"
+	}
+	if !rp.InISR {
+		rv.ChipClass += " kd-chip-out"
+	}
+
+	// Cells of one class next to each other are one path: a strip is a few
+	// elements, not MaxCells of them (the diagram is rebuilt every frame).
+	cells := rv.Cells[:0]
+	runs := rv.Runs[:0]
+	runClass := ""
+	flush := func() {
+		if len(l.buf) > 0 {
+			runs = append(runs, dgRun{Class: runClass, D: string(l.buf)})
+			l.buf = l.buf[:0]
+		}
+	}
+	for _, c := range rp.Cells {
+		if c.Offset < start || c.Offset >= start+view.MaxCells {
+			continue
+		}
+		slot := int(c.Offset - start)
+		e := int(c.Epoch) % dgEpochPalette
+		if e < 0 {
+			e += dgEpochPalette
+		}
+		l.epochSeen[e] = true
+		committed := 0
+		if c.Committed || c.Offset < knownHW {
+			committed = 1
+		}
+		if class := dgCellClass[e][committed]; class != runClass {
+			flush()
+			runClass = class
+		}
+		l.buf = append(l.buf, 'M')
+		l.buf = append(l.buf, l.cellX[slot]...)
+		l.buf = append(l.buf, ' ')
+		l.buf = append(l.buf, l.G.StripY...)
+		l.buf = append(l.buf, 'h')
+		l.buf = append(l.buf, l.cellWs...)
+		l.buf = append(l.buf, 'v')
+		l.buf = append(l.buf, l.G.StripH...)
+		l.buf = append(l.buf, "h-"...)
+		l.buf = append(l.buf, l.cellWs...)
+		l.buf = append(l.buf, 'z')
+		if l.cellText {
+			cell := dgCell{Text: dgItoa(c.Offset), TClass: "kd-off"}
+			if committed == 0 {
+				cell.TClass = "kd-off kd-off-unc"
+			}
+			cell.TX = dgf(dgStripX + (float64(slot)+0.5)*l.cellW - dgCellGap(l.cellW)/2)
+			cells = append(cells, cell)
+		}
+	}
+	flush()
+	rv.Cells, rv.Runs = cells, runs
+
+	slotX := func(off int64) float64 {
+		return dgStripX + float64(min(max(off-start, 0), view.MaxCells))*l.cellW - dgCellGap(l.cellW)/2
+	}
+	rv.HW, rv.LEO = rp.Present, rp.Present
+	if rp.Present {
+		hx := slotX(rp.HW)
+		rv.HWX, rv.HWTextX = dgf(hx), dgf(hx+2.5)
+		lx := slotX(rp.LEO)
+		bottom := top + h
+		rv.LEOPath = "M" + dgf(lx) + " " + dgf(bottom+1) + "l-4 6h8z"
+	}
+	rv.CaptionL, rv.CaptionR, rv.CaptionCls = "", "", "kd-caption"
+	if !compact {
+		rv.CaptionLX = dgf(dgStripX)
+		rv.CaptionRX = dgf(dgStripX + l.stripW)
+		isr := t("isr.in")
+		if !rp.InISR {
+			isr = t("isr.out")
+			rv.CaptionCls += " kd-caption-out"
+		}
+		switch {
+		case !rp.Present:
+			rv.CaptionL = t("replica.absent")
+		case l.stripW < 200:
+			rv.CaptionL = "e" + strconv.Itoa(int(rp.LeaderEpoch))
+			rv.CaptionR = "LEO " + dgItoa(rp.LEO) + " · HW " + dgItoa(rp.HW)
+			if !rp.InISR {
+				rv.CaptionL += " · ∉ ISR"
+			}
+		default:
+			rv.CaptionL = t("epoch") + " " + strconv.Itoa(int(rp.LeaderEpoch)) + " · " + isr
+			rv.CaptionR = "LEO " + dgItoa(rp.LEO) + " · HW " + dgItoa(rp.HW)
+		}
+	}
+	var tip strings.Builder
+	tip.WriteString(name)
+	tip.WriteString(" @ ")
+	tip.WriteString(t("broker"))
+	tip.WriteByte(' ')
+	tip.WriteString(strconv.Itoa(int(rp.Broker)))
+	tip.WriteString(": ")
+	tip.WriteString(t(dgRoleKey(rp.Role)))
+	if rp.InISR {
+		tip.WriteString(", " + t("isr.in"))
+	} else {
+		tip.WriteString(", " + t("isr.out"))
+	}
+	if rp.Present {
+		fmt.Fprintf(&tip, ", %s %d, log start %d, LEO %d, HW %d", t("epoch"), rp.LeaderEpoch, rp.LogStart, rp.LEO, rp.HW)
+		if rp.LeaderViewLEO >= 0 {
+			fmt.Fprintf(&tip, " (%s: LEO %d)", t("leader.view"), rp.LeaderViewLEO)
+		}
+	}
+	rv.Tip = tip.String()
+}
+
+func dgRoleKey(role string) string {
+	switch role {
+	case "leader", "follower":
+		return role
+	}
+	return "offline"
+}
+
+func (l *dgLayout) legendEpochs(t dgTranslator) {
+	l.Epochs = l.Epochs[:0]
+	seen := false
+	for _, s := range l.epochSeen {
+		seen = seen || s
+	}
+	for e := range dgEpochPalette {
+		if l.epochSeen[e] || (!seen && e < 3) {
+			l.Epochs = append(l.Epochs, dgSwatch{Class: dgSwatchClass[e], Label: strconv.Itoa(e)})
+		}
+	}
+	if len(l.Epochs) > 0 && len(l.Epochs) < dgEpochPalette && !seen {
+		l.Epochs = append(l.Epochs, dgSwatch{Class: "kd-swatch kd-swatch-more", Label: "…"})
+	}
+}
+
+// dgTextWidth estimates how wide s is at font size px (monospace-ish Latin,
+// full-width Hangul). Used to size pills; a few units of slack are fine.
+func dgTextWidth(s string, px float64) float64 {
+	w := 0.0
+	for _, r := range s {
+		switch {
+		case r >= 0x1100 && (r <= 0x11ff || (r >= 0x3130 && r <= 0x318f) || (r >= 0xac00 && r <= 0xd7af)):
+			w += px * 0.95
+		case r < 0x80:
+			w += px * 0.6
+		default:
+			w += px * 0.7
+		}
+	}
+	return w
+}
+
+// dgCut shortens s to at most n runes with an ellipsis.
+func dgCut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

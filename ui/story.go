@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"strconv"
+
+	"kafkascope/core/player"
+)
+
+// Story is the narration of the scenario being played: its title, which
+// step this is, what the step shows (in the current language), the
+// commands it ran, and Back/Next. Steps run as deferred work: a step runs
+// its commands to the end, which can take a moment.
+type Story struct {
+	App *App
+}
+
+func (c *Story) sc() *player.Scenario { return c.App.Player.Scenario }
+
+func (c *Story) title() string { return c.sc().Title(c.App.Player.Lang) }
+
+func (c *Story) stepText() string {
+	sc := c.sc()
+	if sc.Step < 0 {
+		return c.App.T("story.start")
+	}
+	return c.App.Tf("story.step", sc.Step+1, sc.Steps())
+}
+
+func (c *Story) text() string { return c.sc().Text(c.App.Player.Lang) }
+
+func (c *Story) commands() []string { return c.sc().Commands() }
+
+func (c *Story) atEnd() bool { sc := c.sc(); return sc.Step+1 >= sc.Steps() }
+
+func (c *Story) canBack() bool { return c.sc().Step > 0 && !c.App.Busy() }
+
+func (c *Story) canNext() bool { return !c.atEnd() && !c.App.Busy() }
+
+// storyDot is one step of the progress dots.
+type storyDot struct {
+	State string // done, current, todo
+	Label string
+}
+
+func (c *Story) dots() []storyDot {
+	sc := c.sc()
+	out := make([]storyDot, sc.Steps())
+	for i := range out {
+		out[i].Label = strconv.Itoa(i + 1)
+		switch {
+		case i < sc.Step:
+			out[i].State = "done"
+		case i == sc.Step:
+			out[i].State = "current"
+		default:
+			out[i].State = "todo"
+		}
+	}
+	return out
+}
+
+// Next plays the next step.
+func (c *Story) Next() {
+	if !c.canNext() {
+		return
+	}
+	p := c.App.Player
+	c.App.later(c.App.T("story.running"), func() {
+		if err := p.Next(); err != nil {
+			p.Error = err.Error()
+		}
+	})
+}
+
+// Back shows the previous step again (a replay).
+func (c *Story) Back() {
+	if !c.canBack() {
+		return
+	}
+	p := c.App.Player
+	c.App.later(c.App.T("story.rewinding"), func() {
+		if err := p.Back(); err != nil {
+			p.Error = err.Error()
+		}
+	})
+}
+
+// Leave closes the story; the cluster stays as it is.
+func (c *Story) Leave() { c.App.Player.Scenario = nil }
