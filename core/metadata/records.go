@@ -43,14 +43,42 @@ type Endpoint struct {
 }
 
 // RegisterBrokerRecord: a broker (re)registered; it starts fenced.
+//
+// The fields after InControlledShutdown exist for the on-disk form (codec.go)
+// and are ignored by Image.Apply; their zero values encode what a Kafka 3.8
+// broker with this package's defaults sends.
 type RegisterBrokerRecord struct {
 	BrokerID             int32
 	IncarnationID        Uuid
 	BrokerEpoch          int64
 	Endpoints            []Endpoint
-	Rack                 string
+	Rack                 string // "" is written as null (no broker.rack)
 	Fenced               bool
 	InControlledShutdown bool
+
+	// IsMigratingZkBroker is true only for a ZooKeeper-mode broker during a
+	// migration; KRaft brokers leave it false.
+	IsMigratingZkBroker bool
+	// SecurityProtocols holds each endpoint's security protocol id
+	// (PLAINTEXT=0, SSL=1, SASL_PLAINTEXT=2, SASL_SSL=3), parallel to
+	// Endpoints. nil: derived from each listener's name, as Kafka's default
+	// listener.security.protocol.map does (see SecurityProtocolFor).
+	SecurityProtocols []int16
+	// Features is the broker's supported feature ranges. nil: what a 3.8
+	// broker sends by default (DefaultBrokerFeatures: metadata.version 1-20).
+	Features []BrokerFeature
+	// LogDirs is the broker's online log directory ids (each log dir's
+	// meta.properties directory.id), sorted as CompareUuids orders them.
+	// A 3.8 controller at metadata.version 3.8-IV0 requires at least one;
+	// nil writes none.
+	LogDirs []Uuid
+}
+
+// BrokerFeature is one feature range a broker supports.
+type BrokerFeature struct {
+	Name                string
+	MinSupportedVersion int16
+	MaxSupportedVersion int16
 }
 
 // BrokerRegistrationChangeRecord: a broker was fenced, unfenced, or began a
@@ -60,6 +88,10 @@ type BrokerRegistrationChangeRecord struct {
 	BrokerEpoch          int64
 	Fenced               int8 // FencingFence, FencingUnfence or FencingNone
 	InControlledShutdown int8
+	// LogDirs, when non-empty, replaces the broker's online log directories
+	// (Kafka writes it, at record version 2, when directories go offline).
+	// Ignored by Image.Apply.
+	LogDirs []Uuid
 }
 
 // UnregisterBrokerRecord: a broker was removed from the cluster.
@@ -75,6 +107,9 @@ type TopicRecord struct {
 }
 
 // PartitionRecord: a partition was created (or fully restated).
+//
+// The fields after PartitionEpoch exist for the on-disk form (codec.go) and
+// are ignored by Image.Apply.
 type PartitionRecord struct {
 	PartitionID         int32
 	TopicID             Uuid
@@ -84,6 +119,20 @@ type PartitionRecord struct {
 	LeaderRecoveryState int8
 	LeaderEpoch         int32
 	PartitionEpoch      int32
+
+	// RemovingReplicas and AddingReplicas restate a reassignment in progress
+	// (a snapshot's PartitionRecord); nil when none.
+	RemovingReplicas []int32
+	AddingReplicas   []int32
+	// Directories holds the log directory id of each replica, parallel to
+	// Replicas: the broker's only log dir when it has exactly one,
+	// DirectoryUnassigned when it is not registered (or has several),
+	// DirectoryMigrating when it registered none.
+	Directories []Uuid
+	// EligibleLeaderReplicas and LastKnownElr (KIP-966) are nil below
+	// metadata.version 3.9-IV0; non-nil needs record version 2.
+	EligibleLeaderReplicas []int32
+	LastKnownElr           []int32
 }
 
 // PartitionChangeRecord: part of a partition's state changed. Nil slices and
@@ -98,6 +147,18 @@ type PartitionChangeRecord struct {
 	RemovingReplicas    []int32 // nil: unchanged; empty: cleared
 	AddingReplicas      []int32 // nil: unchanged; empty: cleared
 	LeaderRecoveryState int8
+
+	// The fields below exist for the on-disk form (codec.go) and are ignored
+	// by Image.Apply. nil: unchanged.
+	//
+	// Directories holds the log directory id of each replica of the new
+	// replica list (see PartitionRecord.Directories); Kafka sets it whenever
+	// that list differs from the partition's current directories.
+	Directories []Uuid
+	// EligibleLeaderReplicas and LastKnownElr (KIP-966) stay nil below
+	// metadata.version 3.9-IV0; non-nil needs record version 2.
+	EligibleLeaderReplicas []int32
+	LastKnownElr           []int32
 }
 
 // NewPartitionChange returns a change that changes nothing yet: its
