@@ -37,6 +37,20 @@ func TestHostileInputNeverBreaksTheSession(t *testing.T) {
 		"cluster", "cluster create --config", "cluster create --config =", "cluster create --brokers -3",
 		"kafka-topics.sh --bootstrap-server localhost:99999999 --list", "kafka-topics.sh --bootstrap-server :9092 --list",
 		"kafka-topics.sh --bootstrap-server kafka-1:notaport --list", "kafka-topics.sh --bootstrap-server kafka-2:1234 --list",
+		"kafka-producer-perf-test.sh -- --topic t", "kafka-producer-perf-test.sh -=x", "kafka-producer-perf-test.sh --=", "kafka-producer-perf-test.sh -",
+		"kafka-producer-perf-test.sh --" + strings.Repeat("x", 5000), "kafka-producer-perf-test.sh --topic " + strings.Repeat("é ", 3000),
+		"kafka-producer-perf-test.sh --topic=ü --num-records=٣ --throughput=-1 --record-size=1 --producer-props==",
+		"kafka-producer-perf-test.sh --topic t --num-records 99999999999999999999 --throughput 1 --record-size 1 --producer-props a=b",
+		"kafka-producer-perf-test.sh --topic t --num-records 5 --throughput 2147483647 --record-size 2147483647 --producer-props acks=1",
+		"kafka-producer-perf-test.sh --topic t --num-records -9223372036854775808 --throughput -2147483648 --record-size 1 --producer-props acks=1",
+		"kafka-producer-perf-test.sh --topic t --num-records 50 --throughput 2147483647 --record-size 0 --producer-props acks=0",
+		"kafka-producer-perf-test.sh --topic '' --num-records 2 --throughput -1 --record-size 1 --producer-props max.block.ms=100",
+		"kafka-producer-perf-test.sh --topic t --num-records 3 --throughput 0 --record-size 1 --producer-props acks=1",
+		"kafka-producer-perf-test.sh --topic t --num-records 3 --throughput 1 --record-size 1 --producer-props bootstrap.servers=,,, max.block.ms=-5",
+		"kafka-producer-perf-test.sh --topic t --num-records 3 --throughput -1 --record-size 1 --producer-props buffer.memory=x",
+		"kafka-producer-perf-test.sh --topic t --num-records 3 --throughput -1 --record-size 100 --producer-props max.request.size=0 buffer.memory=0",
+		"kafka-producer-perf-test.sh --topic t --num-records 300 --throughput -1 --record-size 1000 --producer-props buffer.memory=3000 max.block.ms=10",
+		"kafka-producer-perf-test.sh --topic t --num-records 3 --throughput -1 --record-size 1 --transaction-duration-ms 1 --producer-props acks=1",
 	}
 	for _, in := range inputs {
 		func() {

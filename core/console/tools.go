@@ -22,6 +22,7 @@ func init() {
 		"kafka-get-offsets":         getOffsetsTool,
 		"kafka-leader-election":     electionTool,
 		"kafka-configs":             configsTool,
+		"kafka-producer-perf-test":  perfTestTool,
 		"kafka-reassign-partitions": reassignTool,
 	}
 }
