@@ -3,6 +3,7 @@ package console
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -145,7 +146,14 @@ func producerConfig(cfg *client.ProducerConfig, props map[string]string) (warnin
 		cfg.DeliveryTimeout = min
 		warnings = append(warnings, fmt.Sprintf("delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms. Setting it to %d.", min.Milliseconds()))
 	}
+	// AbstractConfig.logUnused walks the supplied keys as a Java HashMap
+	// does; Go's map order would differ from run to run.
+	var supplied []string
 	for k := range props {
+		supplied = append(supplied, k)
+	}
+	slices.Sort(supplied)
+	for _, k := range javaHashOrderStrings(supplied) {
 		if !knownProducerConfigs[k] {
 			warnings = append(warnings, fmt.Sprintf("The configuration '%s' was supplied but isn't a known config.", k))
 		}
