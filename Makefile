@@ -25,7 +25,7 @@ WASM_FLAGS = -trimpath -ldflags='-s -w'
 # few: make transcripts TRANSCRIPTS=core/scenario/scenarios/foo.txt
 TRANSCRIPTS != find core -type f -name '*.txt' \( -path '*/testdata/*' -o -path '*/scenarios/*' \) 2>/dev/null | LC_ALL=C sort
 
-.PHONY: generate generate-check help serve wasm assets test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short bench fuzz clean
+.PHONY: generate generate-check help serve wasm assets test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short bench bench-browser fuzz clean
 
 help:
 	@sed -n 's/^#   //p' Makefile

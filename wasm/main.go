@@ -183,6 +183,7 @@ func (pg *page) run() {
 			pg.ready()
 			pg.startFrames()
 			pg.listenHash()
+			listenBench()
 		}
 	}
 }
