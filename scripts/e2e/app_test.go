@@ -68,6 +68,35 @@ func TestApp(t *testing.T) {
 		t.Errorf("the cluster diagram (.kd) is not on the page")
 	}
 
+	phase("diagram")
+	// The diagram draws what the engine holds: three partitions of web with
+	// three replicas each. Killing a partition's leader from the broker's
+	// menu marks the broker killed; after the session timeout another
+	// replica leads. (Broker 1 also runs the only controller, so the test
+	// kills the leader of a partition that broker 1 does not lead.)
+	waitFor(t, tab, `document.querySelectorAll('.kd-parts [data-partition^="web-"]').length === 3 &&
+		document.querySelectorAll('.kd-parts [data-partition="web-0"] .kd-rep').length === 3`)
+	pick := waitString(t, tab, `(() => {
+		for (const row of document.querySelectorAll('.kd-parts [data-partition^="web-"]')) {
+			const l = row.querySelector('.kd-rep[data-role="leader"]');
+			if (l && l.dataset.broker !== "1") return row.dataset.partition + " " + l.dataset.broker;
+		}
+		return false;
+	})()`)
+	part, oldLeader, _ := strings.Cut(pick, " ")
+	leaderOf := `(document.querySelector('.kd-parts [data-partition="` + part + `"] .kd-rep[data-role="leader"]') || {dataset: {}}).dataset.broker`
+	clickCSS(t, tab, `.kd-net .kd-card[data-broker="`+oldLeader+`"]`)
+	clickCSS(t, tab, `.kd-menu-item`) // the first item: Kill
+	waitFor(t, tab, `document.querySelector('.kd-net .kd-card[data-broker="`+oldLeader+`"]').getAttribute("class").includes("killed")`)
+	term.enter("time advance 12s", "$ time advance 12s")
+	newLeader := waitString(t, tab, `(`+leaderOf+` !== "`+oldLeader+`" && `+leaderOf+`) || false`)
+	index := strings.TrimPrefix(part, "web-")
+	out = term.enter("kafka-topics.sh --describe --topic web", "Topic: web")
+	if !strings.Contains(out, "Partition: "+index+"\tLeader: "+newLeader+"\t") {
+		t.Errorf("the diagram shows broker %s leading %s, but describe says:\n%s", newLeader, part, out)
+	}
+	term.enter("broker start "+oldLeader, "$ broker start "+oldLeader)
+
 	phase("reload")
 	// Reload with the same URL: the session comes back as it was. Pause
 	// first, so the moment in the URL is the moment on screen.
@@ -458,7 +487,9 @@ func clickID(t *testing.T, ctx context.Context, id string) {
 // a tab in the background may never be).
 func clickCSS(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
-	expr := `(() => { const el = document.querySelector(` + strconv.Quote(sel) + `); if (!el) return false; el.click(); return true; })()`
+	// SVG elements have no click(): they get a dispatched click event.
+	expr := `(() => { const el = document.querySelector(` + strconv.Quote(sel) + `); if (!el) return false;
+		if (typeof el.click === "function") el.click(); else el.dispatchEvent(new MouseEvent("click", {bubbles: true})); return true; })()`
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(waitTimeout))); err != nil {
 		t.Fatalf("clicking %s: %v", sel, err)
 	}
