@@ -116,6 +116,19 @@ func TestApp(t *testing.T) {
 	if got := textOf(tab, "#time-now"); got != beforeTime {
 		t.Errorf("after a reload the time is %s, want %s", got, beforeTime)
 	}
+	// The same link in a fresh browser (its own profile: no storage shared
+	// with the first) shows the same terminal at the same moment.
+	fresh := startBrowser(t)
+	fresh.open(fresh.root, url)
+	if got := (&terminal{t: t, ctx: fresh.root}).text(); got != before {
+		t.Errorf("the link in a fresh browser shows a different terminal:\n--- sender\n%s\n--- receiver\n%s", before, got)
+	}
+	if got := textOf(fresh.root, "#time-now"); got != beforeTime {
+		t.Errorf("the link in a fresh browser is at %s, want %s", got, beforeTime)
+	}
+	if err := chromedp.Cancel(fresh.root); err != nil {
+		t.Logf("closing the second browser: %v", err)
+	}
 	clickID(t, tab, "play")
 
 	phase("terminal keys")
