@@ -65,12 +65,21 @@ type World struct {
 	running *proc
 	// noteHook, if set, sees every Note as it is made.
 	noteHook func(TraceEvent)
+	// conns are the connections messages have opened: a delivery from A to
+	// a running process at B opens (A, B). When B's process dies (not its
+	// host), the operating system resets them: A learns at once, as a TCP
+	// peer does, instead of waiting for its request timeout.
+	conns map[conn]bool
 }
+
+// conn is a connection from a sender's address to a receiver's.
+type conn struct{ from, to Addr }
 
 // NewWorld makes an empty world whose randomness derives from seed.
 func NewWorld(seed uint64) *World {
 	return &World{
 		seed:  seed,
+		conns: map[conn]bool{},
 		procs: map[string]*proc{},
 		net:   newNetwork(),
 		trace: newTrace(DefaultTraceLimit),
@@ -197,6 +206,7 @@ func (w *World) Kill(host string, powerOff bool) error {
 	}
 	close(pr.work)
 	w.trace.add(TraceEvent{At: w.now, Kind: TraceStop, Host: host, Detail: detail})
+	w.closeConns(host, !powerOff)
 	return nil
 }
 
@@ -210,7 +220,33 @@ func (w *World) Exit(host string) error {
 	pr.state = ProcDead
 	close(pr.work)
 	w.trace.add(TraceEvent{At: w.now, Kind: TraceStop, Host: host, Detail: "exited"})
+	w.closeConns(host, true)
 	return nil
+}
+
+// closeConns forgets every connection of host's process. With reset (the
+// process died but its host is up), each peer that had sent it messages
+// gets a Disconnected from the operating system, across the network (a cut
+// link loses it, as it would a TCP reset).
+func (w *World) closeConns(host string, reset bool) {
+	var peers []conn
+	for c := range w.conns {
+		if c.from.Host() == host || c.to.Host() == host {
+			delete(w.conns, c)
+			if reset && c.to.Host() == host && c.from.Host() != host {
+				peers = append(peers, c)
+			}
+		}
+	}
+	sort.Slice(peers, func(i, j int) bool {
+		if peers[i].from != peers[j].from {
+			return peers[i].from < peers[j].from
+		}
+		return peers[i].to < peers[j].to
+	})
+	for _, c := range peers {
+		w.send(c.to, c.from, &Disconnected{Peer: c.to})
+	}
 }
 
 func (pr *proc) loop() {
@@ -296,6 +332,9 @@ func (w *World) deliver(env *Envelope) {
 	switch pr.state {
 	case ProcRunning:
 		w.trace.add(TraceEvent{At: w.now, Kind: TraceDeliver, Host: to, Env: env})
+		if _, isReset := env.Msg.(*Disconnected); !isReset && from != to {
+			w.conns[conn{env.From, env.To}] = true
+		}
 		w.run(pr, func(e *Env) { pr.p.Receive(e, env) })
 	case ProcDead:
 		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "process not running (connection reset)"})

@@ -261,3 +261,50 @@ func (f *funcProc) Receive(env *Env, e *Envelope) {
 		f.recv(env, e)
 	}
 }
+
+// sink receives and never answers: like a broker holding a long-poll.
+type sink struct{ got int }
+
+func (*sink) Start(*Env) {}
+func (s *sink) Receive(*Env, *Envelope) { s.got++ }
+
+// asker sends one message and records what comes back.
+type asker struct {
+	self, peer Addr
+	got        []string
+}
+
+func (a *asker) Start(env *Env) { env.Send(a.self, a.peer, &ping{N: 1}) }
+func (a *asker) Receive(env *Env, e *Envelope) {
+	if d, ok := e.Msg.(*Disconnected); ok {
+		a.got = append(a.got, fmt.Sprintf("reset:%s@%s", d.Peer, env.Now()))
+	}
+}
+
+// A request the peer already received (and holds) is reset when the peer's
+// process dies, one link latency later, as a TCP peer learns of the crash;
+// a power loss, a cut link or a dead sender leaves no reset.
+func TestDeathResetsOpenConnections(t *testing.T) {
+	run := func(kill func(w *World)) []string {
+		w := NewWorld(1)
+		a := &asker{self: "a:1", peer: "b:1"}
+		w.Spawn("b", &sink{})
+		w.Spawn("a", a)
+		w.RunFor(10 * time.Millisecond) // the ping is delivered and held
+		kill(w)
+		w.RunFor(time.Second)
+		return a.got
+	}
+	if got := run(func(w *World) { w.Kill("b", false) }); len(got) != 1 || got[0] != "reset:b:1@T+11ms" {
+		t.Fatalf("after the holder was killed the sender got %v, want one reset one latency later", got)
+	}
+	if got := run(func(w *World) { w.Exit("b") }); len(got) != 1 {
+		t.Fatalf("after the holder exited the sender got %v, want one reset", got)
+	}
+	if got := run(func(w *World) { w.Kill("b", true) }); len(got) != 0 {
+		t.Fatalf("a powered-off host reset connections: %v", got)
+	}
+	if got := run(func(w *World) { w.Net().Cut("b", "a"); w.Kill("b", false) }); len(got) != 0 {
+		t.Fatalf("a reset crossed a cut link: %v", got)
+	}
+}
