@@ -529,11 +529,24 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgn.AddAttrInterface("x", r.SubX)
 										vgn.AddAttrInterface("y", c.lay.G.SubY)
 										vgn.SetInnerHTML(r.Sub)
-										if !r.Compact {
+										if !r.Compact && r.Alert == `` {
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pisr"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
 											vgparent.AppendChild(vgn)
 											vgn.AddAttrInterface("y", c.lay.G.ISRY)
 											vgn.SetInnerHTML(r.ISR)
+										}
+										if r.Alert != `` && !r.Compact {
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-palert"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("y", c.lay.G.ISRY)
+											vgn.SetInnerHTML(r.Alert)
+											{
+												vgparent := vgn
+												_ = vgparent
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute(nil)}
+												vgparent.AppendChild(vgn)
+												vgn.SetInnerHTML(r.AlertTip)
+											}
 										}
 										for vgiterkeyt, rp := range r.Replicas {
 											var vgiterkey interface{} = vgiterkeyt
@@ -564,6 +577,19 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 													vgparent.AppendChild(vgn)
 													vgn.AddAttrInterface("class", run.Class)
 													vgn.AddAttrInterface("d", run.D)
+													vgn.AddAttrInterface("opacity", run.Op)
+												}
+												for vgiterkeyt, m := range rp.Lost {
+													var vgiterkey interface{} = vgiterkeyt
+													_ = vgiterkey
+													m := m
+													_ = m
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lost"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "2"}}}
+													vgparent.AppendChild(vgn)
+													vgn.AddAttrInterface("height", c.lay.G.StripH)
+													vgn.AddAttrInterface("width", m.W)
+													vgn.AddAttrInterface("x", m.X)
+													vgn.AddAttrInterface("y", c.lay.G.StripY)
 												}
 												if len(rp.Cells) > 0 {
 													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-offsets"}}}

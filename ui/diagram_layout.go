@@ -130,6 +130,7 @@ type dgLayout struct {
 	cardsY    float64
 	laneOf    map[int32]int
 	epochSeen [dgEpochPalette]bool
+	fx        dgEffects // what changed since the last frame (diagram_effects.go)
 }
 
 // dgGeometry is the vertical layout of a partition row (full or compact),
@@ -264,6 +265,10 @@ type dgRow struct {
 	Partition string
 	TopicName string
 	Replicas  []dgReplica
+	// Alert is a warning line under the name (no serving leader for N s, or
+	// lost committed records); AlertTip explains it.
+	Alert    string
+	AlertTip string
 }
 
 // dgReplica is one replica's log strip inside its broker's lane.
@@ -288,12 +293,16 @@ type dgReplica struct {
 	CaptionRX  string
 	CaptionCls string
 	Tip        string
+	// Lost marks the offsets of committed records this partition lost.
+	Lost []dgMark
 }
 
 // dgRun is adjacent cells of one leader epoch, committed or not: one path.
+// Op is its opacity ("1", or less for the cells of a fading truncation).
 type dgRun struct {
 	Class string
 	D     string
+	Op    string
 }
 
 // dgCell is one offset written in its cell (when cells are wide enough).
@@ -369,6 +378,7 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 		l.cellX[i] = dgf(dgStripX + float64(i)*l.cellW)
 	}
 
+	l.fx.observe(s)
 	l.summary(s, t)
 	l.links(s, o)
 	l.cards(s, t, changed)
@@ -852,6 +862,15 @@ func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t 
 	if changed("partition/" + name) {
 		r.Class += " kd-changed"
 	}
+	if l.fx.elected[name] > 0 {
+		r.Class += " kd-elected"
+	}
+	r.Alert, r.AlertTip = dgAlert(s, p, t)
+	defer func() { // compact rows have no line for it: it joins the leader line
+		if compact && r.Alert != "" {
+			r.Sub += " · " + r.Alert
+		}
+	}()
 	// The leader as the metadata says; marked when its broker is down (no
 	// active controller to elect another, or not yet noticed).
 	leaderDown := false
@@ -925,6 +944,7 @@ func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t 
 		}
 		rv := &reps[len(reps)-1]
 		l.replica(rv, s.Nodes[lane], name, rp, start, knownHW, t, compact, lane, changed)
+		rv.Lost = l.lostMarks(p, start)
 	}
 	r.Replicas = reps
 }
@@ -969,7 +989,7 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 	runClass := ""
 	flush := func() {
 		if len(l.buf) > 0 {
-			runs = append(runs, dgRun{Class: runClass, D: string(l.buf)})
+			runs = append(runs, dgRun{Class: runClass, D: string(l.buf), Op: "1"})
 			l.buf = l.buf[:0]
 		}
 	}
@@ -1012,6 +1032,9 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		}
 	}
 	flush()
+	if d, op := l.cutRun(name, rp.Broker, start); d != "" {
+		runs = append(runs, dgRun{Class: "kd-cut", D: d, Op: op})
+	}
 	rv.Cells, rv.Runs = cells, runs
 
 	slotX := func(off int64) float64 {

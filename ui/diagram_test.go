@@ -813,3 +813,78 @@ func BenchmarkDiagramBuildSmall(b *testing.B) {
 		env.RunBuild(d)
 	}
 }
+
+// A partition whose leader died says for how long it has been unavailable;
+// when the controller elects another leader the row pulses and the warning
+// goes away.
+func TestDiagramUnavailableTimerAndElection(t *testing.T) {
+	p := dgCluster(t)
+	d := &Diagram{Player: p}
+	var led string
+	for _, part := range p.Snapshot().Topics[0].Partitions {
+		if part.Leader == 2 {
+			led = fmt.Sprintf("t-%d", part.Index)
+		}
+	}
+	dgRender(t, d)
+	if err := p.BrokerAction(2, "kill"); err != nil {
+		t.Fatal(err)
+	}
+	dgAdvance(p, 3*time.Second)
+	doc := dgRender(t, d)
+	row := doc.one(nil, led, dgByAttr("data-partition", led))
+	if got := dgText(dg1(doc, row, "kd-palert")); !strings.HasPrefix(got, "unavailable for 3.") {
+		t.Fatalf("%s warning %q, want unavailable for 3.x s", led, got)
+	}
+	dgAdvance(p, 9*time.Second)
+	doc = dgRender(t, d)
+	row = doc.one(nil, led, dgByAttr("data-partition", led))
+	if len(dgAll(row, dgByClass("kd-palert"))) != 0 {
+		t.Errorf("%s still warns after the new leader took over", led)
+	}
+	if !dgHasClass(row, "kd-elected") {
+		t.Errorf("%s does not mark the election: class %q", led, dgAttr(row, "class"))
+	}
+}
+
+// After an unclean election the lost committed offsets are marked on the
+// strips and named in the row's warning; when the old leader returns and
+// truncates the record, the removed cell fades out in its strip.
+func TestDiagramLostDataAndTruncation(t *testing.T) {
+	p := player.New()
+	p.Boot("", "")
+	p.Run("kafka-topics.sh --create --topic u --replica-assignment 2:3", nil)
+	dgSettle(t, p)
+	p.Run("kafka-console-producer.sh --topic u", []string{"kept"})
+	dgSettle(t, p)
+	dgAdvance(p, time.Second)
+	p.Run("network cut 2 3", nil)
+	dgSettle(t, p)
+	p.Run("kafka-console-producer.sh --topic u --producer-property acks=1", []string{"lost"})
+	dgSettle(t, p)
+	dgAdvance(p, 45*time.Second) // broker 3 leaves the ISR
+	for _, cmd := range []string{"broker kill 2", "network heal",
+		"kafka-configs.sh --alter --topic u --add-config unclean.leader.election.enable=true"} {
+		p.Run(cmd, nil)
+		dgSettle(t, p)
+	}
+	dgAdvance(p, 6*time.Minute) // the controller's unclean election check
+	d := &Diagram{Player: p}
+	doc := dgRender(t, d)
+	row := doc.one(nil, "u-0", dgByAttr("data-partition", "u-0"))
+	if got := dgText(dg1(doc, row, "kd-palert")); got != "lost 1 committed record(s)" {
+		t.Fatalf("u-0 warning %q", got)
+	}
+	if n := len(dgAll(doc.replica("u-0", 3), dgByClass("kd-lost"))); n != 1 {
+		t.Errorf("broker 3's strip has %d lost marks, want 1", n)
+	}
+	p.Run("broker start 2", nil)
+	dgSettle(t, p)
+	dgRender(t, d) // broker 2 recovered its log: two offsets
+	dgAdvance(p, 2*time.Second) // it follows broker 3 and cuts "lost"
+	doc = dgRender(t, d)
+	cuts := dgAll(doc.replica("u-0", 2), dgByClass("kd-cut"))
+	if len(cuts) != 1 || dgAttr(cuts[0], "opacity") == "" {
+		t.Errorf("broker 2's truncated cell is not drawn fading (%d kd-cut paths)", len(cuts))
+	}
+}
