@@ -880,7 +880,7 @@ func TestDiagramLostDataAndTruncation(t *testing.T) {
 	}
 	p.Run("broker start 2", nil)
 	dgSettle(t, p)
-	dgRender(t, d) // broker 2 recovered its log: two offsets
+	dgRender(t, d)              // broker 2 recovered its log: two offsets
 	dgAdvance(p, 2*time.Second) // it follows broker 3 and cuts "lost"
 	doc = dgRender(t, d)
 	cuts := dgAll(doc.replica("u-0", 2), dgByClass("kd-cut"))
