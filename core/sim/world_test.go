@@ -265,7 +265,7 @@ func (f *funcProc) Receive(env *Env, e *Envelope) {
 // sink receives and never answers: like a broker holding a long-poll.
 type sink struct{ got int }
 
-func (*sink) Start(*Env) {}
+func (*sink) Start(*Env)                {}
 func (s *sink) Receive(*Env, *Envelope) { s.got++ }
 
 // asker sends one message and records what comes back.
