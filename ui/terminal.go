@@ -543,21 +543,9 @@ func termCommonPrefix(words []string) string {
 	return p
 }
 
-// termReadsStdin reports whether the command's tool reads standard input:
-// kafka-console-producer(.sh), under any path, unless it only prints its
-// help or version.
-func termReadsStdin(line string) bool {
-	words := strings.Fields(line)
-	if len(words) == 0 || termToolName(line) != "kafka-console-producer" {
-		return false
-	}
-	for _, w := range words[1:] {
-		if w == "--help" || w == "--version" {
-			return false
-		}
-	}
-	return true
-}
+// termReadsStdin reports whether the command reads lines of standard
+// input (the console producer, cat > FILE): the engine's own rule.
+func termReadsStdin(line string) bool { return console.ReadsStdin(line) }
 
 // termToolName is the command's first word without its path and ".sh".
 func termToolName(line string) string {

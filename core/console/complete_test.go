@@ -28,3 +28,21 @@ func TestComplete(t *testing.T) {
 		}
 	}
 }
+
+func TestReadsStdin(t *testing.T) {
+	for line, want := range map[string]bool{
+		"kafka-console-producer.sh --topic t":             true,
+		"/opt/kafka/bin/kafka-console-producer --topic t": true,
+		"kafka-console-producer.sh --help":                false,
+		"cat > plan.json":                                 true,
+		"cat >>plan.json":                                 true,
+		"cat plan.json":                                   false,
+		"kafka-topics.sh --list":                          false,
+		"echo 'unterminated":                              false,
+		"":                                                false,
+	} {
+		if got := ReadsStdin(line); got != want {
+			t.Errorf("ReadsStdin(%q) = %v, want %v", line, got, want)
+		}
+	}
+}

@@ -34,7 +34,7 @@ var uiText = map[string][2]string{
 	"events.data":       {"Show appends", "기록 이벤트 표시"},
 	"terminal":          {"Terminal", "터미널"},
 	"terminal.hint":     {"Type help. ↑/↓ history, Tab completes, Ctrl-C stops.", "help를 입력해 보세요. ↑/↓ 이전 명령, Tab 자동 완성, Ctrl-C 중지."},
-	"terminal.stdin":    {"Input lines for the producer; an empty line sends them.", "프로듀서에 보낼 입력입니다. 빈 줄을 입력하면 보냅니다."},
+	"terminal.stdin":    {"Input lines (for the producer, or the file being written); an empty line ends them.", "입력 줄입니다(프로듀서에 보낼 내용이나 쓰고 있는 파일). 빈 줄을 입력하면 끝납니다."},
 	"terminal.busy":     {"running…", "실행 중…"},
 	"diagram":           {"Cluster", "클러스터"},
 	"controller":        {"controller", "컨트롤러"},
