@@ -213,9 +213,13 @@ func (p *Partition) truncateByEpochEnd(env *sim.Env, div protocol.EpochEndOffset
 	}
 	if target < leo {
 		env.Note("follower.truncated", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", i64(leo), "to", i64(target), "epoch", id32(div.Epoch), "end", i64(div.EndOffset))
-		if err := p.log.TruncateTo(target); err != nil {
-			panic(err)
-		}
+	}
+	// Even with nothing to cut, the truncation drops epoch-cache entries
+	// starting at the LEO (an epoch this replica began as leader without
+	// appending to it): otherwise its next fetch would name that epoch again
+	// and get the same diverging answer forever.
+	if err := p.log.TruncateTo(target); err != nil {
+		panic(err)
 	}
 	return askAgain
 }

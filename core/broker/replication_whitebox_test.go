@@ -454,6 +454,32 @@ func TestFollowerTruncationOnDivergingEpoch(t *testing.T) {
 			t.Fatalf("LEO %d, want 2", leo)
 		}
 	})
+	t.Run("nothing to cut: an epoch begun at the LEO is still dropped", func(t *testing.T) {
+		// Broker 1 led epoch 3 from its LEO 3 and lost the leadership before
+		// appending: its cache ends with (3,3). The new leader never had
+		// epoch 3: its epoch 2 ends at 5. endOffsetFor(2) here is (2, 3), so
+		// the truncation offset is 3 = LEO; still, (3,3) must go, as
+		// Kafka's UnifiedLog.truncateTo drops epochs from the LEO even when
+		// it cuts nothing. Otherwise the next fetch says lastFetchedEpoch 3,
+		// the leader answers the same diverging epoch, and the replica never
+		// fetches again (TestChaos seed 274).
+		h := follower(t, []int32{2, 2, 2}, 0)
+		h.do(func(env *sim.Env) {
+			if err := h.p().log.AssignEpoch(3); err != nil {
+				t.Fatal(err)
+			}
+		})
+		truncate(h, 2, 5)
+		if leo := h.p().log.LogEndOffset(); leo != 3 {
+			t.Fatalf("LEO %d, want 3", leo)
+		}
+		if got := entries(h); !slices.Equal(got, []storage.EpochEntry{{Epoch: 2, StartOffset: 0}}) {
+			t.Fatalf("epochs %v, want [(2,0)]", got)
+		}
+		if got := h.p().lastFetchedEpoch(); got != 2 {
+			t.Fatalf("the next fetch would carry lastFetchedEpoch %d, want 2", got)
+		}
+	})
 	t.Run("undefined end offset: fall back to the HW", func(t *testing.T) {
 		h := follower(t, []int32{0, 0, 0}, 1)
 		truncate(h, -1, -1)

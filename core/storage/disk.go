@@ -19,6 +19,11 @@ const (
 	DirtyExpire            = 30 * time.Second
 )
 
+// JournalCommitInterval is ext4's commit=5: the filesystem journal commits
+// metadata changes (a file's size cut by ftruncate) at most this long after
+// they are made, and every fsync commits the journal at once.
+const JournalCommitInterval = 5 * time.Second
+
 // Limits on what a simulated disk may hold.
 const (
 	MaxFiles     = 1 << 16
@@ -31,22 +36,39 @@ type file struct {
 	onDisk     bool   // the file exists in the flushed layer
 	dirty      bool
 	dirtySince sim.Time
+	// A truncation the journal has not committed yet: the flushed layer
+	// will be cut to truncSize (the smallest size cut to since the last
+	// commit) when it is.
+	truncPending bool
+	truncSize    int64
+	truncAt      sim.Time
 }
 
 // Disk is one machine's storage. Paths are absolute and slash-separated.
 // Directories are created implicitly by writes and explicitly by MkdirAll;
 // directory changes are durable at once (Kafka fsyncs directories after
 // creating and renaming).
+//
+// A file's content becomes durable by writeback or fsync (Linux's page
+// cache). Cutting a file's size is a metadata change, journaled as ext4
+// does it: durable at the next journal commit, i.e. at the next fsync of
+// any file on the disk or JournalCommitInterval after the cut, whichever
+// comes first. So a power loss can undo a truncation only if nothing was
+// fsynced since (Kafka fsyncs a checkpoint right after most truncations),
+// and never resurrects bytes cut before a file that was fsynced later.
 type Disk struct {
 	clock func() sim.Time
 	files map[string]*file
 	dirs  map[string]bool
 	bytes int64
+	// truncating holds the files with a truncation the journal has not
+	// committed (a set: committing one does not depend on the others).
+	truncating map[*file]bool
 }
 
 // NewDisk makes an empty disk whose writeback follows clock.
 func NewDisk(clock func() sim.Time) *Disk {
-	return &Disk{clock: clock, files: map[string]*file{}, dirs: map[string]bool{"/": true}}
+	return &Disk{clock: clock, files: map[string]*file{}, dirs: map[string]bool{"/": true}, truncating: map[*file]bool{}}
 }
 
 func clean(p string) string { return path.Clean("/" + p) }
@@ -56,6 +78,9 @@ func clean(p string) string { return path.Clean("/" + p) }
 // dirtied. Because content only changes through Disk methods, settling before
 // each change is exact.
 func (d *Disk) settle(f *file) {
+	if f.truncPending && f.truncAt.Add(JournalCommitInterval) <= d.clock() {
+		d.commitTruncation(f)
+	}
 	if !f.dirty {
 		return
 	}
@@ -68,6 +93,28 @@ func (d *Disk) settle(f *file) {
 		f.durable = slices.Clone(f.data)
 		f.onDisk = true
 		f.dirty = false
+		d.dropTruncation(f)
+	}
+}
+
+// commitTruncation applies f's pending truncation to its flushed layer.
+func (d *Disk) commitTruncation(f *file) {
+	if n := int64(len(f.durable)); f.truncSize < n {
+		f.durable = f.durable[:f.truncSize:f.truncSize]
+	}
+	d.dropTruncation(f)
+}
+
+func (d *Disk) dropTruncation(f *file) {
+	f.truncPending = false
+	delete(d.truncating, f)
+}
+
+// commitJournal makes every pending truncation durable (an fsync commits
+// the whole journal, not just the file's own changes).
+func (d *Disk) commitJournal() {
+	for f := range d.truncating {
+		d.commitTruncation(f)
 	}
 }
 
@@ -202,6 +249,11 @@ func (d *Disk) Truncate(p string, size int64) error {
 	d.bytes -= int64(len(f.data)) - size
 	f.data = f.data[:size:size]
 	d.touch(f)
+	if !f.truncPending {
+		f.truncPending, f.truncSize, f.truncAt = true, size, d.clock()
+		d.truncating[f] = true
+	}
+	f.truncSize = min(f.truncSize, size)
 	return nil
 }
 
@@ -229,12 +281,14 @@ func (d *Disk) WriteFileDurable(p string, b []byte) error {
 	return d.Fsync(p)
 }
 
-// Fsync makes p's current content durable.
+// Fsync makes p's current content durable, and commits the journal: every
+// truncation made so far on this disk is durable too.
 func (d *Disk) Fsync(p string) error {
 	f, err := d.get(p)
 	if err != nil {
 		return err
 	}
+	d.commitJournal()
 	f.durable = slices.Clone(f.data)
 	f.onDisk = true
 	f.dirty = false
@@ -247,6 +301,7 @@ func (d *Disk) Remove(p string) error {
 	if f, ok := d.files[p]; ok {
 		d.bytes -= int64(len(f.data))
 		delete(d.files, p)
+		d.dropTruncation(f)
 		return nil
 	}
 	if d.dirs[p] {
@@ -267,6 +322,7 @@ func (d *Disk) RemoveAll(p string) {
 		if name == p || strings.HasPrefix(name, prefix) {
 			d.bytes -= int64(len(f.data))
 			delete(d.files, name)
+			d.dropTruncation(f)
 		}
 	}
 	for name := range d.dirs {
@@ -368,6 +424,7 @@ func unflushed(f *file) int64 {
 func (d *Disk) PowerLoss() {
 	for name, f := range d.files {
 		d.settle(f)
+		d.dropTruncation(f) // not committed: undone
 		if !f.onDisk {
 			d.bytes -= int64(len(f.data))
 			delete(d.files, name)

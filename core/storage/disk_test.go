@@ -244,9 +244,95 @@ func TestDiskTruncate(t *testing.T) {
 	clk.at(time.Second)
 	d.PowerLoss()
 	if got := readStr(t, d, "/f"); got != "0123456789" {
-		t.Fatalf("unflushed truncation survived a power loss: %q", got)
+		t.Fatalf("truncation not yet committed by the journal survived a power loss: %q", got)
 	}
 	checkBytes(t, d)
+}
+
+// A truncation is a metadata change: the journal commits it at the next
+// fsync of any file, or JournalCommitInterval after it. Data appended after
+// it is still only in the page cache until writeback or fsync.
+func TestDiskTruncationIsJournaled(t *testing.T) {
+	setup := func(t *testing.T) (*Disk, *testClock) {
+		d, clk := newTestDisk()
+		if err := d.WriteFileDurable("/seg", []byte("0123456789")); err != nil {
+			t.Fatal(err)
+		}
+		clk.at(time.Second)
+		if err := d.Truncate("/seg", 4); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Truncate("/seg", 6); err == nil {
+			t.Fatal("Truncate beyond the size succeeded")
+		}
+		if err := d.Append("/seg", []byte("ab")); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Truncate("/seg", 5); err != nil { // the smallest cut is the one that counts
+			t.Fatal(err)
+		}
+		return d, clk
+	}
+	t.Run("fsync of another file commits it", func(t *testing.T) {
+		d, clk := setup(t)
+		clk.at(2 * time.Second)
+		if err := d.WriteFileDurable("/checkpoint", []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		d.PowerLoss()
+		if got := readStr(t, d, "/seg"); got != "0123" {
+			t.Fatalf("after the journal commit and a power loss: %q, want the cut kept and the append lost", got)
+		}
+		checkBytes(t, d)
+	})
+	t.Run("the journal commits on its own", func(t *testing.T) {
+		d, clk := setup(t)
+		clk.at(time.Second + JournalCommitInterval - time.Millisecond)
+		if got := readStr(t, d, "/seg"); got != "0123a" {
+			t.Fatalf("page cache %q", got)
+		}
+		clk.at(time.Second + JournalCommitInterval)
+		d.PowerLoss()
+		if got := readStr(t, d, "/seg"); got != "0123" {
+			t.Fatalf("%s after the cut: %q after a power loss, want 0123", JournalCommitInterval, got)
+		}
+	})
+	t.Run("not committed: undone", func(t *testing.T) {
+		d, clk := setup(t)
+		clk.at(time.Second + JournalCommitInterval - time.Millisecond)
+		d.PowerLoss()
+		if got := readStr(t, d, "/seg"); got != "0123456789" {
+			t.Fatalf("%q, want the flushed content", got)
+		}
+		// The undone truncation stays undone: a later fsync does not apply it.
+		if err := d.WriteFileDurable("/checkpoint", []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		d.PowerLoss()
+		if got := readStr(t, d, "/seg"); got != "0123456789" {
+			t.Fatalf("%q after a second power loss", got)
+		}
+	})
+	t.Run("writeback of the whole file supersedes it", func(t *testing.T) {
+		d, clk := setup(t)
+		clk.at(time.Minute)
+		d.PowerLoss()
+		if got := readStr(t, d, "/seg"); got != "0123a" {
+			t.Fatalf("%q after writeback and a power loss, want 0123a", got)
+		}
+	})
+	t.Run("a removed file's truncation is forgotten", func(t *testing.T) {
+		d, _ := setup(t)
+		if err := d.Remove("/seg"); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.WriteFileDurable("/checkpoint", []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.truncating) != 0 {
+			t.Fatalf("%d truncations pending for removed files", len(d.truncating))
+		}
+	})
 }
 
 func TestDiskWriteAt(t *testing.T) {

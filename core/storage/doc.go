@@ -4,8 +4,10 @@
 // process reads and writes) and the flushed layer (what survives a power
 // loss). The operating system writes dirty data back on its own schedule, as
 // Linux does (a writeback pass every 5 s flushes data dirty for 30 s); fsync
-// makes a file durable at once. A process crash keeps the page cache; a power
-// loss reverts every file to its flushed content.
+// makes a file durable at once. Cutting a file's size is journaled like
+// ext4's metadata: durable at the next fsync of any file or 5 s later. A
+// process crash keeps the page cache; a power loss reverts every file to its
+// flushed content.
 //
 // On that disk the package keeps Kafka's log layout under log.dirs
 // (/tmp/kafka-logs): one directory per partition (<topic>-<partition>) with

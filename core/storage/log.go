@@ -22,6 +22,9 @@ var (
 	ErrOffsetOutOfRange = errors.New("offset out of range")
 	ErrInvalidRecord    = errors.New("invalid record batch")
 	ErrOffsetOrder      = errors.New("appended offsets are not above the log end offset")
+	// ErrSegmentShorterThanIndex: a segment file is shorter than the
+	// batches this Log knows in it (its files changed under it).
+	ErrSegmentShorterThanIndex = errors.New("segment file shorter than its index")
 )
 
 // Log is one partition's log on one broker.
@@ -313,8 +316,13 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 }
 
 // AppendAsFollower appends batches exactly as the leader stored them. The
-// first batch must start at or after the log end offset. New leader epochs
-// in the batches are recorded in the epoch cache.
+// first batch must start at or after the log end offset. Each batch's
+// leader epoch is assigned in the epoch cache at its base offset, as
+// Kafka's UnifiedLog.append does for every batch: a batch of the latest
+// epoch changes nothing, a newer epoch adds an entry, and an older one
+// replaces the entries it contradicts (an epoch this replica began as a
+// leader at an offset where the leader it now follows still wrote an
+// older epoch).
 func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 	info := AppendInfo{FirstOffset: -1, LastOffset: -1}
 	pos := 0
@@ -347,8 +355,7 @@ func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 		}
 	}
 	for i, h := range hs {
-		if h.PartitionLeaderEpoch > l.epochs.LatestEpoch() {
-			l.epochs.Assign(h.PartitionLeaderEpoch, h.BaseOffset)
+		if h.PartitionLeaderEpoch >= 0 && l.epochs.Assign(h.PartitionLeaderEpoch, h.BaseOffset) {
 			if err := l.writeEpochCheckpoint(); err != nil {
 				return info, err
 			}
@@ -428,6 +435,12 @@ func (l *Log) Read(startOffset int64, maxBytes int, maxOffset int64, minOneBatch
 			if len(out)+int(b.Size) > maxBytes && !(minOneBatch && len(out) == 0) {
 				return out, nil
 			}
+			if end := b.Position + int64(b.Size); end > int64(len(data)) {
+				// The file lost bytes this Log still indexes: a log of a
+				// process that is gone, read after a power loss reverted
+				// its files (a running broker's log never sees this).
+				return out, fmt.Errorf("%w: %s holds %d bytes, batch at offset %d ends at byte %d", ErrSegmentShorterThanIndex, seg.Path, len(data), b.BaseOffset, end)
+			}
 			out = append(out, data[b.Position:b.Position+int64(b.Size)]...)
 		}
 	}
@@ -437,8 +450,19 @@ func (l *Log) Read(startOffset int64, maxBytes int, maxOffset int64, minOneBatch
 // TruncateTo removes every batch at or after offset (a whole batch goes if
 // offset falls inside it). The HW and recovery point follow the LEO down, and
 // the epoch cache forgets epochs that start at or beyond the new LEO.
+//
+// An offset at or beyond the LEO removes no batch, but the epoch cache still
+// forgets epochs starting at or beyond the LEO, as Kafka's
+// UnifiedLog.truncateTo does: a replica that became leader (assigning its
+// epoch at its LEO) and lost the leadership before appending anything keeps
+// such an entry, and as a follower it would report that epoch as its last
+// fetched one, be told its log diverges, find nothing to cut, and be told so
+// again forever. Only followers truncate.
 func (l *Log) TruncateTo(offset int64) error {
 	if offset >= l.logEndOffset {
+		if l.epochs.TruncateFromEnd(l.logEndOffset) {
+			return l.writeEpochCheckpoint()
+		}
 		return nil
 	}
 	if offset <= l.segments[0].BaseOffset {

@@ -330,25 +330,64 @@ func TestAppendAsFollowerLearnsEpochs(t *testing.T) {
 	if got := fmt.Sprint(l.Epochs().Entries()); got != "[{0 0} {2 3}]" {
 		t.Fatalf("epoch cache %s, want [{0 0} {2 3}]", got)
 	}
-	// An older epoch in a batch never rewrites the cache.
+	// Every batch is assigned (Kafka's UnifiedLog.append calls
+	// LeaderEpochFileCache.assign for each one): a batch of an older epoch
+	// replaces the entries it contradicts. The leader this follower fetches
+	// from wrote epoch 1 at 5, so whatever said epoch 2 starts at 3 was
+	// this replica's own history, not the leader's.
 	if _, err := l.AppendAsFollower(batchAt(5, 1, 1)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.AppendAsFollower(batchAt(6, 4, 1)); err != nil {
+	if got := fmt.Sprint(l.Epochs().Entries()); got != "[{0 0} {1 5}]" {
+		t.Fatalf("epoch cache %s after an epoch-1 batch at 5, want [{0 0} {1 5}]", got)
+	}
+	// The same epoch again changes nothing.
+	if _, err := l.AppendAsFollower(batchAt(6, 1, 1)); err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(l.Epochs().Entries()); got != "[{0 0} {2 3} {4 6}]" {
-		t.Fatalf("epoch cache %s, want [{0 0} {2 3} {4 6}]", got)
+	if _, err := l.AppendAsFollower(batchAt(7, 4, 1)); err != nil {
+		t.Fatal(err)
 	}
-	if got := string(fileContent(t, d, path.Join(l.Dir(), LeaderEpochCheckpointFile))); got != "0\n3\n0 0\n2 3\n4 6\n" {
+	if got := fmt.Sprint(l.Epochs().Entries()); got != "[{0 0} {1 5} {4 7}]" {
+		t.Fatalf("epoch cache %s, want [{0 0} {1 5} {4 7}]", got)
+	}
+	if got := string(fileContent(t, d, path.Join(l.Dir(), LeaderEpochCheckpointFile))); got != "0\n3\n0 0\n1 5\n4 7\n" {
 		t.Fatalf("checkpoint %q", got)
 	}
 	// A refused append teaches nothing.
-	if _, err := l.AppendAsFollower(append(batchAt(7, 9, 1), batchAt(7, 9, 1)...)); err == nil {
+	if _, err := l.AppendAsFollower(append(batchAt(8, 9, 1), batchAt(8, 9, 1)...)); err == nil {
 		t.Fatal("out-of-order append succeeded")
 	}
 	if l.LatestEpoch() != 4 {
 		t.Fatalf("a refused append changed the latest epoch to %d", l.LatestEpoch())
+	}
+}
+
+// TestChaos seed 337: a broker lost power as leader of epoch 1 (which it had
+// started at 129) and came back with 111 records. Its old session was still
+// alive, so the metadata still named it leader of epoch 1: it assigned
+// epoch 1 at its LEO, 111. Following the next leader, it then fetched the
+// epoch-0 batches 111..128 it had lost. Kept as (1,111), the cache would
+// claim those batches for epoch 1 and, were this replica to lead, tell
+// followers that epoch 0 ends at 111: they would cut committed records.
+// Kafka's assign for each appended batch replaces the contradicted entry.
+func TestFollowerAppendOfOlderEpochReplacesOwnEpochEntry(t *testing.T) {
+	d, _ := newTestDisk()
+	l := mustCreate(t, d, DefaultLogConfig)
+	if _, err := l.AppendAsFollower(batchAt(0, 0, 3)); err != nil { // 0..2
+		t.Fatal(err)
+	}
+	if err := l.AssignEpoch(1); err != nil { // leads epoch 1 from 3
+		t.Fatal(err)
+	}
+	if _, err := l.AppendAsFollower(append(batchAt(3, 0, 2), batchAt(5, 1, 1)...)); err != nil { // the real epoch 1 starts at 5
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(l.Epochs().Entries()); got != "[{0 3} {1 5}]" {
+		t.Fatalf("epoch cache %s, want [{0 3} {1 5}]", got)
+	}
+	if e, end := l.EndOffsetForEpoch(0); e != 0 || end != 5 {
+		t.Fatalf("endOffsetFor(0) = (%d, %d), want (0, 5): epoch 0 ends where the leader's epoch 1 began", e, end)
 	}
 }
 
@@ -682,6 +721,43 @@ func TestTruncateToTrimsEpochCache(t *testing.T) {
 	}
 	if got := string(fileContent(t, d, path.Join(l.Dir(), LeaderEpochCheckpointFile))); got != "0\n1\n0 0\n" {
 		t.Fatalf("checkpoint %q", got)
+	}
+}
+
+// Kafka's UnifiedLog.truncateTo: a truncation at or beyond the LEO cuts no
+// batch but still drops epoch entries starting at the LEO. A replica that
+// became leader (its epoch assigned at its LEO) and lost the leadership
+// before appending keeps such an entry; as a follower it must not report
+// that epoch as its last fetched one, or the leader would answer "diverging"
+// forever (found by TestChaos, seed 274).
+func TestTruncateToAtLEODropsEpochStartingThere(t *testing.T) {
+	d, _ := newTestDisk()
+	l := mustCreate(t, d, DefaultLogConfig)
+	mustLeaderAppend(t, l, producerBatch(3), 3) // 0..2
+	if err := l.AssignEpoch(4); err != nil {    // leader in epoch 4 at LEO 3, nothing appended
+		t.Fatal(err)
+	}
+	if got := l.LatestEpoch(); got != 4 {
+		t.Fatalf("setup: latest epoch %d", got)
+	}
+	if err := l.TruncateTo(3); err != nil {
+		t.Fatal(err)
+	}
+	if l.LogEndOffset() != 3 {
+		t.Fatalf("LEO %d, want 3 (nothing to cut)", l.LogEndOffset())
+	}
+	if got := fmt.Sprint(l.Epochs().Entries()); got != "[{3 0}]" {
+		t.Fatalf("epoch cache %s, want [{3 0}]", got)
+	}
+	if got := string(fileContent(t, d, path.Join(l.Dir(), LeaderEpochCheckpointFile))); got != "0\n1\n3 0\n" {
+		t.Fatalf("checkpoint %q", got)
+	}
+	// Beyond the LEO: the same, and entries below the LEO stay.
+	if err := l.TruncateTo(10); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(l.Epochs().Entries()); got != "[{3 0}]" || l.LogEndOffset() != 3 {
+		t.Fatalf("after TruncateTo(10): epochs %s LEO %d", got, l.LogEndOffset())
 	}
 }
 

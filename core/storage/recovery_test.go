@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"reflect"
@@ -466,5 +467,76 @@ func TestKIP101DivergentLogsConverge(t *testing.T) {
 	}
 	if fmt.Sprint(a.Epochs().Entries()) != "[{0 0} {1 1}]" || fmt.Sprint(b.Epochs().Entries()) != "[{0 0} {1 1}]" {
 		t.Fatalf("epoch caches %v and %v", a.Epochs().Entries(), b.Epochs().Entries())
+	}
+}
+
+// A follower truncates a batch of epoch 0 that the leader of epoch 1 does
+// not have, then appends epoch 1's batch at the same offset; the epoch
+// checkpoint (fsynced) now says epoch 1 starts there. Power is lost before
+// the new batch is written back. The truncation must not come back while
+// the checkpoint written after it survives: that left a batch of epoch 0
+// where the cache says epoch 1 starts, so the replica's last fetched epoch
+// (1) hid the divergence from the leader for good (found by TestChaos,
+// seeds 245 and 275).
+func TestPowerLossAfterFollowerTruncationKeepsLogAndEpochsConsistent(t *testing.T) {
+	s := time.Second
+	d, clk := newTestDisk()
+	l := mustCreate(t, d, DefaultLogConfig)
+	mustLeaderAppend(t, l, producerBatch(3), 0) // 0..2, epoch 0
+	if err := l.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	clk.at(40 * s)
+	mustLeaderAppend(t, l, producerBatch(2), 0) // 3..4, epoch 0: dirty
+	clk.at(70 * s)                              // written back
+	clk.at(80 * s)
+	if err := l.TruncateTo(3); err != nil { // the new leader's epoch 1 starts at 3
+		t.Fatal(err)
+	}
+	if _, err := l.AppendAsFollower(batchAt(3, 1, 4)); err != nil { // 3..6, epoch 1
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(l.Epochs().Entries()); got != "[{0 0} {1 3}]" {
+		t.Fatalf("setup: epochs %s", got)
+	}
+	clk.at(81 * s)
+	d.PowerLoss()
+	l2, _ := mustOpen(t, d, 3, 3, 0, false)
+	if l2.LogEndOffset() != 3 {
+		t.Fatalf("LEO %d after the power loss, want 3: the truncation was committed by the checkpoint's fsync, the epoch-1 batch never flushed", l2.LogEndOffset())
+	}
+	if got := fmt.Sprint(l2.Epochs().Entries()); got != "[{0 0}]" {
+		t.Fatalf("epoch cache %s, want [{0 0}]", got)
+	}
+	for _, b := range decodeAll(t, mustRead(t, l2, 0, 1<<20, l2.LogEndOffset(), true)) {
+		if e := l2.Epochs().EpochForOffset(b.BaseOffset); e != b.PartitionLeaderEpoch {
+			t.Fatalf("batch at %d has epoch %d, the cache says %d", b.BaseOffset, b.PartitionLeaderEpoch, e)
+		}
+	}
+}
+
+// A Log object of a broker that is gone still indexes the batches it wrote;
+// after a power loss reverted the files, reading it must fail, not panic
+// (the cluster's loss record reads a dead broker's log; TestChaos seeds 62,
+// 348 and 850 crashed the simulation there).
+func TestReadOfStaleLogAfterPowerLossFails(t *testing.T) {
+	d, clk := newTestDisk()
+	l := mustCreate(t, d, DefaultLogConfig)
+	mustLeaderAppend(t, l, producerBatch(3), 0)
+	if err := l.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	mustLeaderAppend(t, l, producerBatch(2), 0) // 3..4, unflushed
+	clk.at(time.Second)
+	d.PowerLoss()
+	data, err := l.Read(0, 1<<20, 5, true)
+	if !errors.Is(err, ErrSegmentShorterThanIndex) {
+		t.Fatalf("Read of the stale log: %v, want ErrSegmentShorterThanIndex", err)
+	}
+	if got := spans(t, data); !reflect.DeepEqual(got, []span{{0, 2}}) {
+		t.Fatalf("read %v before the missing batch, want [{0 2}]", got)
+	}
+	if _, err := l.Batches(0, 5); err == nil {
+		t.Fatal("Batches of the stale log succeeded")
 	}
 }
