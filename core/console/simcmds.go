@@ -36,7 +36,7 @@ func init() {
 // laterTools are Kafka tools the command language names but this build does
 // not implement yet.
 var laterTools = map[string]bool{
-	"kafka-consumer-groups": true, "kafka-dump-log": true,
+	"kafka-consumer-groups": true,
 	"kafka-metadata-quorum": true,
 }
 
@@ -55,7 +55,8 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   downtime [--topic T] | reset   how long each partition has been without a serving leader
   lost                           committed records the cluster lost, and when
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
-  kafka-configs.sh, kafka-leader-election.sh`
+  kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh, kafka-producer-perf-test.sh,
+  kafka-dump-log.sh`
 
 func (s *Session) cmdHelp([]string) {
 	for _, l := range strings.Split(helpText, "\n") {

@@ -24,6 +24,7 @@ func init() {
 		"kafka-configs":             configsTool,
 		"kafka-producer-perf-test":  perfTestTool,
 		"kafka-reassign-partitions": reassignTool,
+		"kafka-dump-log":            dumpLogTool,
 	}
 }
 

@@ -1,0 +1,392 @@
+package console
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"kafkascope/core/metadata"
+	"kafkascope/core/record"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+func dumpLogSpecs() []*optSpec {
+	return append(commonSpecs(),
+		&optSpec{name: "files", arg: requiredArg, typ: "String", argDesc: "file1, file2, ...", desc: "REQUIRED: the data and index files to dump, separated by commas."},
+		&optSpec{name: "print-data-log", desc: "Print each record's key and value (implies --deep-iteration)."},
+		&optSpec{name: "deep-iteration", desc: "Print every record, not only batches."},
+		&optSpec{name: "verify-index-only", desc: "Only check an index against its log."},
+		&optSpec{name: "index-sanity-check", desc: "Only run the index check a broker runs at start-up."},
+		&optSpec{name: "max-message-size", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "The largest message size, for index checks.", def: "5242880"},
+		&optSpec{name: "max-bytes", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "Read only the batches within the first size bytes.", def: "2147483647"},
+		&optSpec{name: "key-decoder-class", arg: optionalArg, typ: "String", desc: "How to print keys: org.apache.kafka.tools.api.StringDecoder, LongDecoder or IntegerDecoder.", def: "org.apache.kafka.tools.api.StringDecoder"},
+		&optSpec{name: "value-decoder-class", arg: optionalArg, typ: "String", desc: "How to print values (as --key-decoder-class).", def: "org.apache.kafka.tools.api.StringDecoder"},
+		&optSpec{name: "offsets-decoder", desc: "Read the records as __consumer_offsets data (not simulated yet)."},
+		&optSpec{name: "transaction-log-decoder", desc: "Read the records as __transaction_state data (not simulated)."},
+		&optSpec{name: "cluster-metadata-decoder", desc: "Read the records as KRaft metadata records (__cluster_metadata)."},
+		&optSpec{name: "skip-record-metadata", desc: "Print only keys and values, not each record's offset, timestamp and sizes."},
+		&optSpec{name: "broker", arg: requiredArg, typ: "Integer", argDesc: "id", desc: "kafkascope: the broker whose disk holds the files (default: the first running broker)."},
+	)
+}
+
+// dumpLogTool is kafka-dump-log.sh (DumpLogSegments). It reads files on a
+// broker's disk (the shell runs on a broker; --broker picks which) and takes
+// no simulated time. Like the real tool it catches nothing: an error ends it
+// as the JVM reports an uncaught exception, after what it already printed.
+func dumpLogTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	specs := dumpLogSpecs()
+	p, err := parseOptions(specs, args)
+	if err != nil {
+		oe := err.(*optionError)
+		t.println(`Exception in thread "main" ` + oe.class + ": " + oe.msg)
+		t.finish(1)
+		return nil
+	}
+	if t.helpOrVersion(p, args, "This tool helps to parse a log file and dump its contents to the console, useful for debugging a seemingly corrupt log segment.", specs) {
+		return nil
+	}
+	if !p.has("files") {
+		t.usage(`Missing required argument "[files]"`, specs)
+		return nil
+	}
+	var bargs []string
+	if p.has("broker") {
+		bargs = []string{"--broker", p.str("broker")}
+	}
+	disk, _, _, ok := t.s.diskArgs("kafka-dump-log.sh", bargs)
+	if !ok {
+		t.finish(1)
+		return nil
+	}
+	for _, dec := range []string{"offsets-decoder", "transaction-log-decoder"} {
+		if p.has(dec) {
+			t.println("kafkascope: --" + dec + " is not simulated yet")
+			t.finish(1)
+			return nil
+		}
+	}
+	d := &dumpLog{t: t, p: p, disk: disk}
+	code := d.run()
+	t.finish(code)
+	return nil
+}
+
+type dumpLog struct {
+	t    *toolRun
+	p    *parsedOpts
+	disk *storage.Disk
+	// nonConsecutive collects, per file, offsets that do not follow each
+	// other (reported on stderr at the end, newest first, as Kafka does).
+	nonConsecutive map[string][][2]int64
+	order          []string
+}
+
+// uncaught prints an exception the JVM reports for an uncaught throw.
+func (d *dumpLog) uncaught(class, msg string) int {
+	d.t.println(`Exception in thread "main" ` + exceptionText(class, msg))
+	return 1
+}
+
+func exceptionText(class, msg string) string {
+	if msg == "" {
+		return class
+	}
+	return class + ": " + msg
+}
+
+func (d *dumpLog) run() int {
+	d.nonConsecutive = map[string][][2]int64{}
+	for _, arg := range strings.Split(d.p.str("files"), ",") {
+		d.t.println("Dumping " + arg)
+		name := path.Base(arg)
+		if arg == "" {
+			name = ""
+		}
+		dot := strings.LastIndexByte(name, '.')
+		if dot < 0 {
+			return d.uncaught("java.lang.StringIndexOutOfBoundsException", fmt.Sprintf("begin -1, end %d, length %d", len(name), len(name)))
+		}
+		var code int
+		switch name[dot:] {
+		case ".log", ".checkpoint":
+			code = d.dumpLogFile(arg, name)
+		case ".index", ".timeindex":
+			code = d.dumpIndex(arg, name)
+		case ".snapshot", ".txnindex":
+			if !d.disk.Exists(resolvePath(arg)) {
+				code = d.uncaught("java.nio.file.NoSuchFileException", arg)
+			}
+		default:
+			d.t.println("Ignoring unknown file " + arg)
+		}
+		if code != 0 {
+			return code
+		}
+	}
+	for _, f := range d.order {
+		d.t.println("Non-consecutive offsets in " + f)
+		pairs := d.nonConsecutive[f]
+		for i := len(pairs) - 1; i >= 0; i-- {
+			d.t.println(fmt.Sprintf("  %d is followed by %d", pairs[i][0], pairs[i][1]))
+		}
+	}
+	return 0
+}
+
+// dumpIndex: the simulator writes no index files yet; a missing index is
+// what Kafka cannot open either (it first creates it empty, then fails).
+func (d *dumpLog) dumpIndex(arg, name string) int {
+	base := strings.TrimSuffix(strings.TrimSuffix(name, ".timeindex"), ".index")
+	logPath := path.Join(path.Dir(resolvePath(arg)), base+".log")
+	if !d.disk.Exists(logPath) {
+		return d.uncaught("java.nio.file.NoSuchFileException", path.Join(path.Dir(arg), base+".log"))
+	}
+	if !d.disk.Exists(resolvePath(arg)) {
+		return d.uncaught("java.lang.IllegalArgumentException", "Invalid max index size: -1")
+	}
+	d.t.println(arg + " is empty.")
+	return 0
+}
+
+// dumpLogFile prints a segment (or a snapshot) batch by batch, and record by
+// record with deep iteration (DumpLogSegments.dumpLog).
+func (d *dumpLog) dumpLogFile(arg, name string) int {
+	// The message parser (and its decoders, with their deprecation notes)
+	// is made before the file is opened.
+	keyDec, valDec := "org.apache.kafka.tools.api.StringDecoder", "org.apache.kafka.tools.api.StringDecoder"
+	if !d.p.has("cluster-metadata-decoder") {
+		var ok bool
+		if valDec, ok = d.decoder("value-decoder-class"); !ok {
+			return 1
+		}
+		if keyDec, ok = d.decoder("key-decoder-class"); !ok {
+			return 1
+		}
+	}
+	switch {
+	case strings.HasSuffix(name, ".log"):
+		base := strings.SplitN(name, ".", 2)[0]
+		start, err := strconv.ParseInt(base, 10, 64)
+		if err != nil {
+			return d.uncaught("java.lang.NumberFormatException", fmt.Sprintf("For input string: %q", base))
+		}
+		d.t.println(fmt.Sprintf("Log starting offset: %d", start))
+	case name == "bootstrap.checkpoint":
+		d.t.println("KRaft bootstrap snapshot")
+	default:
+		end, epoch, ok := parseSnapshotName(name)
+		if !ok {
+			return d.uncaught("java.util.NoSuchElementException", "No value present")
+		}
+		d.t.println(fmt.Sprintf("Snapshot end offset: %d, epoch: %d", end, epoch))
+	}
+	maxBytes, err := d.p.intVal("max-bytes", 32)
+	if err != nil {
+		return d.uncaught("joptsimple.OptionArgumentConversionException", err.Error())
+	}
+	full := resolvePath(arg)
+	if d.disk.IsDir(full) {
+		return d.uncaught("java.io.IOException", "Is a directory")
+	}
+	data, err := d.disk.ReadFile(full)
+	if err != nil {
+		return d.uncaught("java.nio.file.NoSuchFileException", arg)
+	}
+	if maxBytes < 0 { // FileRecords.slice
+		return d.uncaught("java.lang.IllegalArgumentException", fmt.Sprintf("Invalid size: %d in read from FileRecords(size=%d, file=%s, start=0, end=2147483647)", maxBytes, len(data), arg))
+	}
+	view := data
+	if int64(len(view)) > maxBytes {
+		view = view[:maxBytes]
+	}
+	printData := d.p.has("print-data-log") || d.p.has("cluster-metadata-decoder") || d.p.has("key-decoder-class") || d.p.has("value-decoder-class")
+	deep := d.p.has("deep-iteration") || printData
+	valid := 0
+	last := int64(-1)
+	for pos := 0; len(view)-pos >= record.LogOverhead; {
+		rest := view[pos:]
+		length := int32(binary.BigEndian.Uint32(rest[8:12]))
+		size := int(length) + record.LogOverhead
+		if length < 5 {
+			return d.uncaught("org.apache.kafka.common.errors.CorruptRecordException", fmt.Sprintf("Found record size %d smaller than minimum record overhead (14) in file %s.", length, name))
+		}
+		if size > len(rest) || len(rest) < record.HeaderSize {
+			break // a partial batch at the end: not read, counted as invalid bytes
+		}
+		h, err := record.ParseHeader(rest)
+		if err != nil {
+			return d.uncaught("org.apache.kafka.common.errors.CorruptRecordException", err.Error())
+		}
+		d.printBatch(h, valid, record.ComputeCRC(rest[:size]) == h.CRC)
+		if deep {
+			b, _, err := record.Decode(rest[:size])
+			if err != nil {
+				return d.uncaught("org.apache.kafka.common.InvalidRecordException", err.Error())
+			}
+			for i := range b.Records {
+				r := &b.Records[i]
+				if last >= 0 && r.Offset != last+1 {
+					if _, seen := d.nonConsecutive[full]; !seen {
+						d.order = append(d.order, full)
+					}
+					d.nonConsecutive[full] = append(d.nonConsecutive[full], [2]int64{last, r.Offset})
+				}
+				last = r.Offset
+				d.t.println(d.recordLine(&b, r, printData, keyDec, valDec))
+			}
+		}
+		valid += size
+		pos += size
+	}
+	if trailing := len(data) - valid; trailing > 0 && maxBytes == math.MaxInt32 {
+		d.t.println(fmt.Sprintf("Found %d invalid bytes at the end of %s", trailing, name))
+	}
+	return 0
+}
+
+// decoder resolves a --*-decoder-class to one the simulator knows.
+func (d *dumpLog) decoder(opt string) (string, bool) {
+	name := d.p.str(opt)
+	if v := d.p.all(opt); len(v) > 0 && v[len(v)-1] == "" {
+		name = "org.apache.kafka.tools.api.StringDecoder"
+	}
+	for _, old := range []string{"StringDecoder", "LongDecoder", "IntegerDecoder", "DefaultDecoder"} {
+		if name == "kafka.serializer."+old {
+			d.t.println("kafka.serializer." + old + " is deprecated. Please use org.apache.kafka.tools.api." + old + " instead")
+			name = "org.apache.kafka.tools.api." + old
+		}
+	}
+	switch name {
+	case "org.apache.kafka.tools.api.StringDecoder", "org.apache.kafka.tools.api.LongDecoder", "org.apache.kafka.tools.api.IntegerDecoder":
+		return name, true
+	}
+	d.t.println("kafkascope: decoder " + name + " is not simulated (use StringDecoder, LongDecoder or IntegerDecoder from org.apache.kafka.tools.api)")
+	return "", false
+}
+
+// printBatch is printBatchLevel: one line per batch. position is the sum of
+// the sizes of the batches before it.
+func (d *dumpLog) printBatch(h record.BatchHeader, position int, valid bool) {
+	horizon := "OptionalLong.empty"
+	if v, ok := h.DeleteHorizonMs(); ok {
+		horizon = fmt.Sprintf("OptionalLong[%d]", v)
+	}
+	d.t.println(fmt.Sprintf("baseOffset: %d lastOffset: %d count: %d baseSequence: %d lastSequence: %d producerId: %d producerEpoch: %d partitionLeaderEpoch: %d isTransactional: %t isControl: %t deleteHorizonMs: %s position: %d %s: %d size: %d magic: %d compresscodec: %s crc: %d isvalid: %t",
+		h.BaseOffset, h.LastOffset(), h.RecordCount, h.BaseSequence, h.LastSequence(), h.ProducerID, h.ProducerEpoch,
+		h.PartitionLeaderEpoch, h.IsTransactional(), h.IsControl(), horizon, position, h.TimestampType(), h.MaxTimestamp,
+		h.SizeInBytes(), h.Magic, h.CompressionCodec(), h.CRC, valid))
+}
+
+// recordLine is one record under its batch with deep iteration.
+func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, keyDec, valDec string) string {
+	var s strings.Builder
+	prefix := "| "
+	if !d.p.has("skip-record-metadata") {
+		seq := int32(-1)
+		if b.BaseSequence >= 0 {
+			seq = record.IncrementSequence(b.BaseSequence, int32(r.Offset-b.BaseOffset))
+		}
+		keys := make([]string, len(r.Headers))
+		for i, h := range r.Headers {
+			keys[i] = h.Key
+		}
+		fmt.Fprintf(&s, "| offset: %d %s: %d keySize: %d valueSize: %d sequence: %d headerKeys: [%s]",
+			r.Offset, b.TimestampType(), b.RecordTimestamp(r), nullableSize(r.Key), nullableSize(r.Value), seq, strings.Join(keys, ","))
+		prefix = " "
+		if b.IsControl() {
+			s.WriteString(controlText(r.Key))
+		}
+	}
+	if printData && !b.IsControl() {
+		if d.p.has("cluster-metadata-decoder") {
+			s.WriteString(" payload: " + metadata.DumpPayload(r.Offset, r.Value))
+			return s.String()
+		}
+		if r.Key != nil {
+			s.WriteString(prefix + "key: " + decodeWith(keyDec, r.Key))
+		}
+		if r.Value != nil {
+			s.WriteString(" payload: " + decodeWith(valDec, r.Value))
+		}
+	}
+	return s.String()
+}
+
+func nullableSize(b []byte) int {
+	if b == nil {
+		return -1
+	}
+	return len(b)
+}
+
+// controlText is what a control record adds to its line. The simulator's
+// only control records are KRaft's LeaderChange ones.
+func controlText(key []byte) string {
+	if len(key) < 4 {
+		return " controlType: UNKNOWN(-1)"
+	}
+	typ := int16(binary.BigEndian.Uint16(key[2:4]))
+	names := map[int16]string{0: "ABORT", 1: "COMMIT", 2: "LEADER_CHANGE", 3: "SNAPSHOT_HEADER", 4: "SNAPSHOT_FOOTER", 5: "KRAFT_VERSION", 6: "KRAFT_VOTERS"}
+	name, ok := names[typ]
+	if !ok {
+		name = "UNKNOWN"
+	}
+	return fmt.Sprintf(" controlType: %s(%d)", name, typ)
+}
+
+// decodeWith decodes bytes as Kafka's decoder classes do.
+func decodeWith(class string, b []byte) string {
+	switch class {
+	case "org.apache.kafka.tools.api.LongDecoder":
+		if len(b) != 8 {
+			return fmt.Sprintf("<cannot decode %d bytes as a long>", len(b))
+		}
+		return strconv.FormatInt(int64(binary.BigEndian.Uint64(b)), 10)
+	case "org.apache.kafka.tools.api.IntegerDecoder":
+		if len(b) != 4 {
+			return fmt.Sprintf("<cannot decode %d bytes as an int>", len(b))
+		}
+		return strconv.FormatInt(int64(int32(binary.BigEndian.Uint32(b))), 10)
+	}
+	return javaUTF8(b)
+}
+
+// javaUTF8 decodes bytes as Java's new String(bytes, UTF_8): each byte of a
+// malformed sequence becomes U+FFFD.
+func javaUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var s strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n <= 1 {
+			s.WriteRune(utf8.RuneError)
+			b = b[1:]
+			continue
+		}
+		s.WriteRune(r)
+		b = b[n:]
+	}
+	return s.String()
+}
+
+// parseSnapshotName reads "<20-digit end offset>-<10-digit epoch>.checkpoint".
+func parseSnapshotName(name string) (int64, int32, bool) {
+	base := strings.TrimSuffix(name, ".checkpoint")
+	off, ep, ok := strings.Cut(base, "-")
+	if !ok || len(off) != 20 || len(ep) != 10 {
+		return 0, 0, false
+	}
+	o, err1 := strconv.ParseInt(off, 10, 64)
+	e, err2 := strconv.ParseInt(ep, 10, 32)
+	if err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return o, int32(e), true
+}
