@@ -1,0 +1,35 @@
+package console
+
+// splitMix is java.util.SplittableRandom created with seed 0, as
+// ProducerPerformance creates it, so the payloads are the real tool's
+// bytes. (It is seed-independent in the real tool too, and deterministic.)
+type splitMix struct{ seed uint64 }
+
+const splitMixGamma = 0x9e3779b97f4a7c15
+
+func (r *splitMix) next() uint64 {
+	r.seed += splitMixGamma
+	return r.seed
+}
+
+func mix32(z uint64) int32 {
+	z = (z ^ (z >> 33)) * 0x62a9d9ed799705f5
+	return int32(((z ^ (z >> 28)) * 0xcb24d0a5c88c35b3) >> 32)
+}
+
+// nextInt is SplittableRandom.nextInt(bound) for bound > 0.
+func (r *splitMix) nextInt(bound int32) int32 {
+	v := mix32(r.next())
+	m := bound - 1
+	if bound&m == 0 {
+		return v & m
+	}
+	u := int32(uint32(v) >> 1)
+	for {
+		v = u % bound
+		if u+m-v >= 0 { // Java's int overflow check: a wrapped sum rejects u
+			return v
+		}
+		u = int32(uint32(mix32(r.next())) >> 1)
+	}
+}
