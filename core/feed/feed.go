@@ -26,7 +26,7 @@ type Entry struct {
 
 // Marks reports whether the entry marks the timeline.
 func (e Entry) Marks() bool {
-	return e.Category == CatCrash || e.Category == CatElection && (e.Key == "leader.elected" || strings.HasPrefix(e.Key, "leader.elected.")) || e.Key == "isr.changed"
+	return e.Category == CatCrash || e.Category == CatElection && (e.Key == "leader.elected" || strings.HasPrefix(e.Key, "leader.elected.")) || e.Key == "isr.changed" || e.Key == "raft.transition.leader"
 }
 
 // Text renders the entry in lang.
@@ -71,6 +71,7 @@ func FromTrace(ev sim.TraceEvent) (Entry, bool) {
 				e.Key = "leader.elected.unclean"
 			}
 		}
+		e.Key = refine(e.Key, e.Fields)
 	case sim.TraceStart, sim.TraceStop:
 		id, ok := strings.CutPrefix(ev.Host, "kafka-")
 		if _, err := strconv.Atoi(id); !ok || err != nil {
@@ -111,4 +112,25 @@ func Recent(tr *sim.Trace, after uint64, limit int) []Entry {
 		out = out[len(out)-limit:]
 	}
 	return out
+}
+
+// refine picks a more specific sentence for a note when the catalog has
+// one: a KRaft role change by its new role, a vote by its answer.
+func refine(key string, f map[string]string) string {
+	var k string
+	switch key {
+	case "raft.transition":
+		k = key + "." + strings.ToLower(f["role"])
+	case "raft.vote":
+		k = key + ".rejected"
+		if f["granted"] == "true" {
+			k = key + ".granted"
+		}
+	default:
+		return key
+	}
+	if _, ok := catalog[k]; ok {
+		return k
+	}
+	return key
 }

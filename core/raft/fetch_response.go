@@ -1,0 +1,101 @@
+package raft
+
+import (
+	"errors"
+	"fmt"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// handleFetchResponse applies the leader's answer on a follower or observer
+// (KafkaRaftClient.handleFetchResponse, KafkaRaftClient.java:1197-1302):
+// truncate where the logs diverge, start downloading a snapshot, or append
+// the records and take the leader's high watermark (capped by the local
+// log end offset). Any successful answer resets the fetch timeout.
+func (n *Node) handleFetchResponse(env *sim.Env, src int32, r *FetchResponse) bool {
+	if r.ErrorCode != protocol.NONE {
+		return n.handleTopLevelError(env, r.ErrorCode)
+	}
+	switch n.maybeHandleCommonResponse(env, r.PartitionError, r.CurrentLeader.LeaderID, r.CurrentLeader.Epoch) {
+	case handledOK:
+		return true
+	case handledRetry:
+		return false
+	}
+	s, ok := n.quorum.state.(*followerState)
+	if !ok || r.PartitionError != protocol.NONE {
+		return false
+	}
+	switch {
+	case r.DivergingEpoch.Epoch >= 0:
+		n.truncateDiverging(env, s, r.DivergingEpoch)
+	case r.SnapshotID.Epoch >= 0 || r.SnapshotID.EndOffset >= 0:
+		if r.SnapshotID.Epoch < 0 || r.SnapshotID.EndOffset < 0 {
+			return false // a half-valid snapshot id: Kafka logs an error and retries
+		}
+		n.startSnapshotDownload(env, s, r.SnapshotID)
+	default:
+		if len(r.Records) > 0 {
+			if err := n.appendAsFollower(env, r.Records); err != nil {
+				env.Note("raft.append.error", "node", itoa(n.cfg.NodeID), "error", err.Error())
+				return false
+			}
+		}
+		if r.HighWatermark >= 0 {
+			n.updateFollowerHighWatermark(env, s, r.HighWatermark)
+		}
+	}
+	s.resetFetchTimeout(env.Now())
+	return true
+}
+
+// truncateDiverging cuts the log where the leader says it diverges. Never
+// below the high watermark: a committed entry is never removed (Kafka
+// throws, and so does this).
+func (n *Node) truncateDiverging(env *sim.Env, s *followerState, d EpochEndOffset) {
+	if s.hw >= 0 && d.EndOffset < s.hw {
+		panic(fmt.Sprintf("raft: node %d asked to truncate to %d, below its high watermark %d", n.cfg.NodeID, d.EndOffset, s.hw))
+	}
+	before := n.log.endOffset()
+	at, err := n.log.truncateToEndOffset(d.EndOffset, d.Epoch)
+	if err != nil {
+		panic(fmt.Sprintf("raft: node %d truncating: %v", n.cfg.NodeID, err))
+	}
+	if s.hw >= 0 && at < s.hw {
+		panic(fmt.Sprintf("raft: node %d truncated to %d, below its high watermark %d", n.cfg.NodeID, at, s.hw))
+	}
+	env.Note("raft.truncate", "node", itoa(n.cfg.NodeID), "from", i64(before), "to", i64(at),
+		"diverging_epoch", itoa(d.Epoch), "diverging_end_offset", i64(d.EndOffset))
+}
+
+// appendAsFollower appends the leader's batches as they are. A voter
+// fsyncs before its next Fetch: the leader counts a voter's fetch offset
+// towards the high watermark, so what it reports must survive a power loss
+// (KafkaRaftClient.appendAsFollower, KafkaRaftClient.java:1304-1320).
+// Observers do not count, and do not flush.
+func (n *Node) appendAsFollower(env *sim.Env, records []byte) error {
+	_, err := n.log.log.AppendAsFollower(records)
+	if err != nil {
+		if errors.Is(err, storage.ErrOffsetOrder) || errors.Is(err, storage.ErrInvalidRecord) {
+			return err
+		}
+		panic(fmt.Sprintf("raft: node %d appending as follower: %v", n.cfg.NodeID, err))
+	}
+	if !n.observer && (n.cfg.hooks == nil || !n.cfg.hooks.skipFlush) {
+		if err := n.log.log.Flush(); err != nil {
+			panic(fmt.Sprintf("raft: node %d flushing: %v", n.cfg.NodeID, err))
+		}
+	}
+	return nil
+}
+
+// updateFollowerHighWatermark takes min(leader's high watermark, local LEO).
+func (n *Node) updateFollowerHighWatermark(env *sim.Env, s *followerState, leaderHW int64) {
+	hw := min(n.log.endOffset(), leaderHW)
+	if s.updateHighWatermark(hw) {
+		n.log.log.UpdateHighWatermark(hw)
+		n.updateListenersProgress(env)
+	}
+}
