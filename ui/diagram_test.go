@@ -184,6 +184,9 @@ func dgCluster(t *testing.T) *player.Player {
 	p.Boot("", "")
 	p.Run("kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3", nil)
 	dgSettle(t, p)
+	// Brokers that follow the metadata quorum learn the topic within one
+	// metadata fetch wait (500 ms) of its commit.
+	dgAdvance(p, time.Second)
 	return p
 }
 
@@ -347,11 +350,15 @@ func TestDiagramControllerDownFreezesMetadata(t *testing.T) {
 	}
 	p.Run("kafka-console-producer.sh --bootstrap-server kafka-1:9092 --topic t --property parse.key=true --property key.separator=:", keyed)
 	dgSettle(t, p)
-	dgAdvance(p, 2*time.Second)                       // the followers learn the HW
-	if err := p.BrokerAction(1, "kill"); err != nil { // node 1 hosts the controller
-		t.Fatal(err)
+	dgAdvance(p, 2*time.Second)        // the followers learn the HW
+	for _, id := range []int32{1, 2} { // two of the three controller voters: no quorum
+		if err := p.BrokerAction(id, "kill"); err != nil {
+			t.Fatal(err)
+		}
 	}
-	dgAdvance(p, time.Second)
+	// A leader left alone resigns once no voter has fetched for 1.5 times
+	// controller.quorum.fetch.timeout.ms (3 s): then nobody is active.
+	dgAdvance(p, 4*time.Second)
 	doc := dgRender(t, &Diagram{Player: p})
 	// Nobody elects a new leader: the partitions broker 1 led say their
 	// leader is down, and what any replica knew to be committed stays drawn

@@ -79,7 +79,7 @@ func (b *Broker) autoCreateTopics(env *sim.Env, names []string) {
 		})
 	}
 	env.Note("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", strings.Join(names, ","))
-	b.net.Send(env, b.cfg.ControllerAddr, req, b.ms("request.timeout.ms"), func(*sim.Env, protocol.Response, error) {})
+	b.sendToController(env, req, b.ms("request.timeout.ms"), func(*sim.Env, protocol.Response, error) {})
 }
 
 // forwardToController relays an admin request to the active controller (as
@@ -87,9 +87,9 @@ func (b *Broker) autoCreateTopics(env *sim.Env, names []string) {
 func (b *Broker) forwardToController(env *sim.Env, from sim.Addr, req protocol.Request) {
 	clientCorr := req.Header().CorrelationID
 	fwd := cloneRequest(req)
-	b.net.Send(env, b.cfg.ControllerAddr, fwd, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
+	b.sendToController(env, fwd, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
 		if err != nil {
-			resp = errorResponseFor(req, protocol.REQUEST_TIMED_OUT)
+			resp = protocol.ErrorResponse(req, protocol.REQUEST_TIMED_OUT)
 		}
 		setCorrelation(resp, clientCorr)
 		b.respond(env, from, resp)
@@ -136,36 +136,6 @@ func setCorrelation(resp protocol.Response, id int32) {
 	case *protocol.ListPartitionReassignmentsResponse:
 		m.CorrelationID = id
 	}
-}
-
-func errorResponseFor(req protocol.Request, code protocol.ErrorCode) protocol.Response {
-	switch m := req.(type) {
-	case *protocol.CreateTopicsRequest:
-		r := &protocol.CreateTopicsResponse{}
-		for _, t := range m.Topics {
-			r.Topics = append(r.Topics, protocol.CreatableTopicResult{Name: t.Name, ErrorCode: code})
-		}
-		return r
-	case *protocol.DeleteTopicsRequest:
-		r := &protocol.DeleteTopicsResponse{}
-		for _, n := range m.TopicNames {
-			r.Responses = append(r.Responses, protocol.DeletableTopicResult{Name: n, ErrorCode: code})
-		}
-		return r
-	case *protocol.CreatePartitionsRequest:
-		r := &protocol.CreatePartitionsResponse{}
-		for _, t := range m.Topics {
-			r.Results = append(r.Results, protocol.CreatePartitionsTopicResult{Name: t.Name, ErrorCode: code})
-		}
-		return r
-	case *protocol.ElectLeadersRequest:
-		return &protocol.ElectLeadersResponse{ErrorCode: code}
-	case *protocol.AlterPartitionReassignmentsRequest:
-		return &protocol.AlterPartitionReassignmentsResponse{ErrorCode: code}
-	case *protocol.ListPartitionReassignmentsRequest:
-		return &protocol.ListPartitionReassignmentsResponse{ErrorCode: code}
-	}
-	panic("broker: no error response for " + req.Kind())
 }
 
 // handleListOffsets answers offset lookups: latest is the HW for clients

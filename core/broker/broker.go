@@ -22,16 +22,32 @@ const (
 
 // Config is what a broker is started with.
 type Config struct {
-	NodeID         int32
-	Host           string // e.g. kafka-1
-	ClusterID      string
-	DirectoryID    string
-	ControllerAddr sim.Addr
-	Static         config.Static
-	Disk           *storage.Disk
+	NodeID      int32
+	Host        string // e.g. kafka-1
+	ClusterID   string
+	DirectoryID string
+	// Quorum is what the broker knows of the controller quorum through
+	// its raft client (its own observer, or the voter it shares with the
+	// controller in combined mode).
+	Quorum Quorum
+	Static config.Static
+	Disk   *storage.Disk
 	// ReplaceDisk is set by the driver for a restart after a power loss,
 	// only to say so in the notes.
 	AfterPowerLoss bool
+	// OnShutdown runs when a controlled shutdown has finished, before the
+	// process exits (a combined node's controller resigns there).
+	OnShutdown func(env *sim.Env)
+}
+
+// Quorum is the broker's view of the KRaft controller quorum.
+type Quorum interface {
+	// ActiveController is the controller listener of the quorum leader, if
+	// one is known.
+	ActiveController() (sim.Addr, bool)
+	// HighWatermark is the metadata log's high watermark as the broker's
+	// raft client knows it.
+	HighWatermark() int64
 }
 
 // State is the broker's lifecycle state (Kafka's BrokerState).
@@ -64,9 +80,8 @@ type Broker struct {
 	readyToServe bool // the first metadata publish happened
 	wantShutdown bool
 
-	image        *metadata.Image
-	published    bool
-	metaInFlight bool
+	image     *metadata.Image
+	published bool
 
 	partitions map[storage.TopicPartition]*Partition
 	fetchers   map[int32]*fetcher
@@ -165,7 +180,6 @@ func (b *Broker) Start(env *sim.Env) {
 		panic(fmt.Sprintf("broker %d: loading logs: %v", b.cfg.NodeID, err))
 	}
 	b.register(env)
-	b.fetchMetadata(env)
 	env.After(0, "isr-expiration", b.isrExpirationTask)
 	env.After(b.ms("replica.high.watermark.checkpoint.interval.ms"), "highwatermark-checkpoint", b.hwCheckpointTask)
 	env.After(30*time.Second, "kafka-recovery-point-checkpoint", b.recoveryPointCheckpointTask)

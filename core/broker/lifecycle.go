@@ -20,7 +20,7 @@ func (b *Broker) register(env *sim.Env) {
 		Listeners:           []metadata.Endpoint{{Name: "PLAINTEXT", Host: b.cfg.Host, Port: BrokerPort}},
 		PreviousBrokerEpoch: -1,
 	}
-	b.net.Send(env, b.cfg.ControllerAddr, req, controllerRequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+	b.sendToController(env, req, controllerRequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		if b.state == StateStopped {
 			return
 		}
@@ -53,7 +53,7 @@ func (b *Broker) sendHeartbeat(env *sim.Env) {
 		WantFence: !b.readyToUnfence(), WantShutDown: b.wantShutdown,
 	}
 	timeout := b.ms("broker.session.timeout.ms") / 2
-	b.net.Send(env, b.cfg.ControllerAddr, req, timeout, func(env *sim.Env, resp protocol.Response, err error) {
+	b.sendToController(env, req, timeout, func(env *sim.Env, resp protocol.Response, err error) {
 		b.heartbeatInFlight = false
 		if b.state == StateStopped {
 			return
@@ -150,4 +150,7 @@ func (b *Broker) finishShutdown(env *sim.Env) {
 	b.net.Abandon()
 	b.state = StateStopped
 	env.Note("broker.shutdown.finished", "broker", id32(b.cfg.NodeID))
+	if b.cfg.OnShutdown != nil {
+		b.cfg.OnShutdown(env)
+	}
 }

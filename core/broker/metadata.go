@@ -1,95 +1,111 @@
 package broker
 
 import (
-	"time"
-
+	"fmt"
 	"slices"
 
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/raft"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
 
-const metadataFetchMaxWaitMs = 500 // KafkaRaftClient's fixed fetch wait
-
-// fetchMetadata keeps one fetch of __cluster_metadata outstanding to the
-// active controller (a KRaft observer's fetch loop).
-func (b *Broker) fetchMetadata(env *sim.Env) {
-	if b.metaInFlight || b.state == StateStopped {
+// HandleCommit (raft.Listener) replays a committed batch of
+// __cluster_metadata into the broker's image, then makes the local
+// replicas follow what changed. The broker's raft client (an observer, or
+// the voter of a combined node) fetched it; a broker whose client is
+// behind serves the metadata it has.
+func (b *Broker) HandleCommit(env *sim.Env, batch raft.CommittedBatch) {
+	if b.state == StateStopped {
 		return
 	}
-	b.metaInFlight = true
-	req := &protocol.MetadataFetchRequest{ReplicaID: b.cfg.NodeID, FetchOffset: b.image.Offset + 1, MaxWaitMs: metadataFetchMaxWaitMs}
-	b.net.Send(env, b.cfg.ControllerAddr, req, controllerRequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
-		b.metaInFlight = false
-		if b.state == StateStopped {
-			return
-		}
-		r, _ := resp.(*protocol.MetadataFetchResponse)
-		if err != nil || r.ErrorCode != protocol.NONE {
-			env.After(20*time.Millisecond, "metadata-fetch-retry", b.fetchMetadata) // controller.quorum.retry.backoff.ms
-			return
-		}
-		b.applyMetadata(env, r)
-		b.fetchMetadata(env)
-	})
-}
-
-// applyMetadata replays fetched records into the broker's image, then makes
-// the local replicas follow what changed.
-func (b *Broker) applyMetadata(env *sim.Env, r *protocol.MetadataFetchResponse) {
 	changed := map[storage.TopicPartition]bool{}
 	removed := map[string]bool{}
-	if r.Snapshot != nil && r.SnapshotOffset > b.image.Offset {
-		b.image = r.Snapshot.Clone()
-		b.image.Offset = r.SnapshotOffset
-		for _, name := range b.image.TopicNames() {
-			for i := range b.image.Topics[name].Partitions {
-				changed[tp(name, int32(i))] = true
-			}
-		}
-		for key := range b.partitions {
-			changed[key] = true
-		}
-	}
-	for _, e := range r.Entries {
-		if e.Offset <= b.image.Offset {
+	for _, e := range batch.Entries {
+		if e.Control {
 			continue
 		}
-		switch rec := e.Record.(type) {
-		case *metadata.PartitionRecord:
-			if t := b.image.TopicByID(rec.TopicID); t != nil {
-				changed[tp(t.Name, rec.PartitionID)] = true
-			}
-		case *metadata.PartitionChangeRecord:
-			if t := b.image.TopicByID(rec.TopicID); t != nil {
-				changed[tp(t.Name, rec.PartitionID)] = true
-			}
-		case *metadata.RemoveTopicRecord:
-			if t := b.image.TopicByID(rec.TopicID); t != nil {
-				removed[t.Name] = true
-			}
-		case *metadata.ConfigRecord:
-			if rec.ResourceType == metadata.ResourceTopic {
-				if t := b.image.Topics[rec.ResourceName]; t != nil {
-					for i := range t.Partitions {
-						changed[tp(t.Name, int32(i))] = true
-					}
-				}
-			}
+		r, err := metadata.Decode(e.Payload)
+		if err != nil {
+			panic(fmt.Sprintf("broker %d: metadata record at offset %d: %v", b.cfg.NodeID, e.Offset, err))
 		}
-		if err := b.image.Apply(e.Offset, e.Record); err != nil {
+		b.noteChange(r, changed, removed)
+		if err := b.image.Apply(e.Offset, r); err != nil {
 			panic("broker: metadata replay failed: " + err.Error())
 		}
 	}
+	if batch.LastOffset > b.image.Offset {
+		b.image.Offset = batch.LastOffset
+	}
+	b.publish(env, changed, removed)
+}
+
+// HandleLoadSnapshot (raft.Listener) replaces the image with a snapshot's:
+// every partition may have changed.
+func (b *Broker) HandleLoadSnapshot(env *sim.Env, s raft.LoadedSnapshot) {
+	if b.state == StateStopped {
+		return
+	}
+	img, err := metadata.ImageFromPayloads(s.ID.EndOffset-1, s.Payloads)
+	if err != nil {
+		panic(fmt.Sprintf("broker %d: %v", b.cfg.NodeID, err))
+	}
+	b.image = img
+	changed := map[storage.TopicPartition]bool{}
+	for _, name := range b.image.TopicNames() {
+		for i := range b.image.Topics[name].Partitions {
+			changed[tp(name, int32(i))] = true
+		}
+	}
+	for key := range b.partitions {
+		changed[key] = true
+	}
+	b.publish(env, changed, nil)
+}
+
+func (b *Broker) HandleLeaderChange(*sim.Env, raft.LeaderAndEpoch) {}
+func (b *Broker) HandleBecomeLeader(*sim.Env, int32)               {}
+func (b *Broker) HandleResign(*sim.Env, int32)                     {}
+
+// noteChange records which partitions r is about to change.
+func (b *Broker) noteChange(r metadata.Record, changed map[storage.TopicPartition]bool, removed map[string]bool) {
+	switch rec := r.(type) {
+	case *metadata.PartitionRecord:
+		if t := b.image.TopicByID(rec.TopicID); t != nil {
+			changed[tp(t.Name, rec.PartitionID)] = true
+		}
+	case *metadata.PartitionChangeRecord:
+		if t := b.image.TopicByID(rec.TopicID); t != nil {
+			changed[tp(t.Name, rec.PartitionID)] = true
+		}
+	case *metadata.RemoveTopicRecord:
+		if t := b.image.TopicByID(rec.TopicID); t != nil {
+			removed[t.Name] = true
+		}
+	case *metadata.ConfigRecord:
+		if rec.ResourceType == metadata.ResourceTopic {
+			if t := b.image.Topics[rec.ResourceName]; t != nil {
+				for i := range t.Partitions {
+					changed[tp(t.Name, int32(i))] = true
+				}
+			}
+		}
+	}
+}
+
+// publish acts on a new image: nothing until the broker has replayed up to
+// the high watermark its raft client knew (Kafka's first publish waits for
+// the log to be caught up), then every partition once, and afterwards
+// what changed.
+func (b *Broker) publish(env *sim.Env, changed map[storage.TopicPartition]bool, removed map[string]bool) {
 	for key := range b.partitions {
 		if removed[key.Topic] {
 			changed[key] = true
 		}
 	}
 	if !b.published {
-		if b.image.Offset+1 < r.HighWatermark {
+		if b.image.Offset+1 < b.cfg.Quorum.HighWatermark() {
 			return // keep replaying before acting on anything
 		}
 		b.published = true

@@ -57,7 +57,7 @@ func newHarnessAt(t *testing.T, start time.Duration, replicas, isr []int32, lead
 	if err := w.RunUntil(sim.Time(start)); err != nil {
 		t.Fatal(err)
 	}
-	b := New(Config{NodeID: 1, Host: "kafka-1", ClusterID: "test", ControllerAddr: "controller:9093", Static: config.Static{}, Disk: storage.NewDisk(w.Now)})
+	b := New(Config{NodeID: 1, Host: "kafka-1", ClusterID: "test", Quorum: fixedQuorum{}, Static: config.Static{}, Disk: storage.NewDisk(w.Now)})
 	h := &harness{t: t, w: w, b: b, tp: storage.TopicPartition{Topic: "t", Partition: 0}, id: metadata.Uuid{1: 7}}
 	if err := w.Spawn("kafka-1", &hostProc{b}); err != nil {
 		t.Fatal(err)
@@ -488,3 +488,9 @@ func TestFollowerTruncationOnDivergingEpoch(t *testing.T) {
 		}
 	})
 }
+
+// fixedQuorum is a quorum whose leader is a controller that never answers.
+type fixedQuorum struct{}
+
+func (fixedQuorum) ActiveController() (sim.Addr, bool) { return "controller:9093", true }
+func (fixedQuorum) HighWatermark() int64               { return 0 }

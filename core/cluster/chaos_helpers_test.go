@@ -216,7 +216,7 @@ func (run *chaosRun) note(format string, args ...any) {
 func runChaos(t testing.TB, seed uint64, opts chaosOptions) *chaosRun {
 	t.Helper()
 	run := planChaos(seed, opts)
-	c, err := New(Config{Brokers: run.brokers, Seed: seed, TraceContent: opts.traceContent, Static: config.Static{
+	c, err := New(Config{Brokers: run.brokers, Controllers: 1, Seed: seed, TraceContent: opts.traceContent, Static: config.Static{
 		// Faster follower retries after a cut (the default 30 s would only
 		// slow the run; the rules under test do not depend on it).
 		"replica.socket.timeout.ms": "5000",

@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/config"
 	"kafkascope/core/controller"
 	"kafkascope/core/metadata"
+	"kafkascope/core/raft"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -61,10 +62,10 @@ func New(cfg Config) (*Cluster, error) {
 		return nil, fmt.Errorf("--brokers must be between 1 and %d", MaxBrokers)
 	}
 	if cfg.Controllers == 0 {
-		cfg.Controllers = 1 // this build's default: one voter (DESIGN's default of up to 3 needs the quorum)
+		cfg.Controllers = min(3, cfg.Brokers) // DESIGN.md: the first three nodes are voters, as in the usual docker-compose
 	}
-	if cfg.Controllers != 1 {
-		return nil, fmt.Errorf("--controllers %d: this build runs a single controller voter (the Raft quorum is not simulated yet); use --controllers 1", cfg.Controllers)
+	if cfg.Controllers < 1 || cfg.Controllers > cfg.Brokers {
+		return nil, fmt.Errorf("--controllers must be between 1 and the number of brokers (%d)", cfg.Brokers)
 	}
 	if cfg.Static == nil {
 		cfg.Static = config.Static{}
@@ -113,22 +114,44 @@ func BrokerAddr(id int32) sim.Addr {
 	return sim.Addr(fmt.Sprintf("%s:%d", Host(id), broker.BrokerPort))
 }
 
-func (c *Cluster) controllerAddr() sim.Addr {
-	return sim.Addr(fmt.Sprintf("%s:%d", Host(1), broker.ControllerPort))
+// ControllerAddr is node id's controller listener.
+func ControllerAddr(id int32) sim.Addr {
+	return sim.Addr(fmt.Sprintf("%s:%d", Host(id), broker.ControllerPort))
 }
 
+// Voters is controller.quorum.voters: the first Controllers nodes, each on
+// its controller listener.
+func (c *Cluster) Voters() map[int32]sim.Addr {
+	v := map[int32]sim.Addr{}
+	for id := int32(1); id <= int32(c.cfg.Controllers); id++ {
+		v[id] = ControllerAddr(id)
+	}
+	return v
+}
+
+// IsVoter reports whether node id is a controller voter.
+func (c *Cluster) IsVoter(id int32) bool { return id >= 1 && int(id) <= c.cfg.Controllers }
+
+// spawn starts a fresh incarnation of node id: new processes over the same
+// disk, which holds the partition logs and the metadata log.
 func (c *Cluster) spawn(id int32) error {
 	n := &Node{ID: id}
-	if int(id) <= c.cfg.Controllers {
-		if old := c.nodes[id]; old != nil && old.Controller != nil {
-			n.Controller = old.Controller // the metadata log survives on disk (modelled in memory)
-		} else {
-			n.Controller = controller.New(controller.Config{NodeID: id, Addr: c.controllerAddr(), ClusterID: c.ClusterID, Static: c.cfg.Static})
-		}
+	voters := c.Voters()
+	addr := BrokerAddr(id) // an observer's raft client fetches from the broker listener
+	if c.IsVoter(id) {
+		addr = ControllerAddr(id)
+	}
+	n.Raft = raft.NewNode(raft.Config{
+		NodeID: id, Addr: addr, Voters: voters, ClusterID: c.ClusterID,
+		Disk: c.disks[id], LogDir: c.logDir(),
+	}, nil)
+	if c.IsVoter(id) {
+		n.Controller = controller.New(controller.Config{NodeID: id, Addr: ControllerAddr(id), ClusterID: c.ClusterID, Static: c.cfg.Static}, n.Raft)
 	}
 	n.Broker = broker.New(broker.Config{
 		NodeID: id, Host: Host(id), ClusterID: c.ClusterID, DirectoryID: c.dirIDs[id],
-		ControllerAddr: c.controllerAddr(), Static: c.cfg.Static, Disk: c.disks[id],
+		Quorum: quorumView{rn: n.Raft, voters: voters}, Static: c.cfg.Static, Disk: c.disks[id],
+		OnShutdown: n.resignOnShutdown,
 	})
 	c.nodes[id] = n
 	c.state[id] = NodeRunning
@@ -160,14 +183,30 @@ func (c *Cluster) State(id int32) NodeState {
 // Disk returns a node's disk.
 func (c *Cluster) Disk(id int32) *storage.Disk { return c.disks[id] }
 
-// Controller returns the active controller, or nil if its node is down.
+// Controller returns the active controller: the running controller that
+// leads the quorum in the highest epoch, or nil when none does (no quorum,
+// or an election under way).
 func (c *Cluster) Controller() *controller.Controller {
+	var best *controller.Controller
 	for _, id := range c.NodeIDs() {
-		if n := c.nodes[id]; n.Controller != nil && c.state[id] == NodeRunning {
-			return n.Controller
+		n := c.nodes[id]
+		if n.Controller == nil || c.state[id] != NodeRunning || !n.Controller.Active() {
+			continue
+		}
+		if best == nil || n.Controller.Epoch() > best.Epoch() {
+			best = n.Controller
 		}
 	}
-	return nil
+	return best
+}
+
+// logDir is where every node keeps its logs, the metadata log included
+// (metadata.log.dir defaults to the first of log.dirs).
+func (c *Cluster) logDir() string {
+	if d := c.cfg.Static.Broker("log.dirs"); d != "" {
+		return d
+	}
+	return "/tmp/kafka-logs"
 }
 
 // AllUnfenced reports whether every running broker is registered and

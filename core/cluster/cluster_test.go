@@ -13,7 +13,7 @@ import (
 
 func newCluster(t testing.TB, static config.Static) *Cluster {
 	t.Helper()
-	c, err := New(Config{Brokers: 3, Seed: 1, Static: static})
+	c, err := New(Config{Brokers: 3, Controllers: 1, Seed: 1, Static: static})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,14 +6,18 @@ import (
 
 	"kafkascope/core/broker"
 	"kafkascope/core/controller"
+	"kafkascope/core/raft"
 	"kafkascope/core/sim"
 )
 
 // Node is one Kafka process: a broker and, when the node is a voter, the
-// controller (process.roles=broker,controller). The two share the process:
-// killing it kills both.
+// controller (process.roles=broker,controller). They share the process and
+// one raft client (Kafka's KafkaRaftClient): a voter's on the controller
+// listener, or an observer's on the broker listener for a broker-only node.
+// Killing the process kills all of them.
 type Node struct {
 	ID         int32
+	Raft       *raft.Node
 	Broker     *broker.Broker
 	Controller *controller.Controller
 }
@@ -22,17 +26,28 @@ type Node struct {
 // clean shutdown.
 func (n *Node) Exited() bool { return n.Broker.Stopped() }
 
-// Start implements sim.Process.
+// Start implements sim.Process: the broker recovers its logs, then the
+// raft client recovers the metadata log and starts replaying it into the
+// controller (first) and the broker.
 func (n *Node) Start(env *sim.Env) {
 	if n.Controller != nil {
+		n.Raft.Register(env, n.Controller)
 		n.Controller.Start(env)
 	}
+	n.Raft.Register(env, n.Broker)
 	n.Broker.Start(env)
+	if err := n.Raft.Start(env); err != nil {
+		panic(err)
+	}
 }
 
-// Receive implements sim.Process: the port picks the listener. Nothing
-// listens on any other port: the connection is refused.
+// Receive implements sim.Process: raft messages go to the raft client;
+// otherwise the port picks the listener. Nothing listens on any other
+// port: the connection is refused.
 func (n *Node) Receive(env *sim.Env, e *sim.Envelope) {
+	if n.Raft.Handle(env, e) {
+		return
+	}
 	switch port := portOf(e.To); {
 	case port == broker.ControllerPort && n.Controller != nil:
 		n.Controller.Receive(env, e)
@@ -44,6 +59,31 @@ func (n *Node) Receive(env *sim.Env, e *sim.Envelope) {
 		}
 	}
 }
+
+// resignOnShutdown hands the quorum leadership over before a stopping
+// combined node exits, as Kafka's raft client does when it shuts down.
+func (n *Node) resignOnShutdown(env *sim.Env) {
+	if n.Controller == nil {
+		return
+	}
+	if le := n.Raft.LeaderAndEpoch(); le.LeaderID == n.ID {
+		_ = n.Raft.Resign(env, le.Epoch)
+	}
+}
+
+// quorumView is a broker's view of the quorum through its raft client.
+type quorumView struct {
+	rn     *raft.Node
+	voters map[int32]sim.Addr
+}
+
+func (q quorumView) ActiveController() (sim.Addr, bool) {
+	le := q.rn.LeaderAndEpoch()
+	a, ok := q.voters[le.LeaderID]
+	return a, ok && le.HasLeader()
+}
+
+func (q quorumView) HighWatermark() int64 { return q.rn.HighWatermark() }
 
 func portOf(a sim.Addr) int {
 	s := string(a)

@@ -343,7 +343,7 @@ func failoverScenarioWith(t testing.TB, seed uint64, check bool, extra time.Dura
 			t.Fatalf(format, args...)
 		}
 	}
-	c, err := New(Config{Brokers: 3, Seed: seed})
+	c, err := New(Config{Brokers: 3, Controllers: 1, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func failoverScenarioWith(t testing.TB, seed uint64, check bool, extra time.Dura
 	}
 
 	advance(t, c, extra)
-	lastHeartbeat := lastDelivery(c, Host(2), c.controllerAddr(), "BrokerHeartbeat")
+	lastHeartbeat := lastDelivery(c, Host(2), ControllerAddr(c.Controller().NodeID()), "BrokerHeartbeat")
 	killAt := c.World.Now()
 	if err := c.Kill(2, false); err != nil {
 		t.Fatal(err)

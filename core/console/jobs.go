@@ -59,7 +59,7 @@ func (s *Session) runTool(name string, fn toolFunc, args, stdin []string, cmdlin
 		if cp, ok := p.(*client.Process); ok {
 			cp.Done = func() bool { return t.finished } // the program exits when the tool does
 		}
-		return p
+		return &jvmProcess{p: p}
 	})
 	if err != nil {
 		s.printf("kafkascope: %v", err)

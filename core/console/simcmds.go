@@ -77,7 +77,7 @@ func (s *Session) cmdCluster(args []string) {
 		s.print("usage: cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]...")
 		return
 	}
-	cfg := cluster.Config{Brokers: 3, Controllers: 1, Seed: 1, Static: config.Static{}, TraceContent: s.TraceContent}
+	cfg := cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{}, TraceContent: s.TraceContent}
 	specs := []*optSpec{
 		{name: "brokers", arg: requiredArg, typ: "Integer"},
 		{name: "controllers", arg: requiredArg, typ: "Integer"},
@@ -125,6 +125,9 @@ func (s *Session) cmdCluster(args []string) {
 	if cfg.Brokers < 1 || cfg.Brokers > cluster.MaxBrokers {
 		s.printf("cluster create: --brokers must be between 1 and %d", cluster.MaxBrokers)
 		return
+	}
+	if !p.has("controllers") {
+		cfg.Controllers = min(3, cfg.Brokers) // every node, at most 3 (DESIGN.md)
 	}
 	if cfg.Controllers < 1 || cfg.Controllers > cfg.Brokers {
 		s.printf("cluster create: --controllers must be between 1 and the number of brokers (%d)", cfg.Brokers)

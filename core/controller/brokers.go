@@ -40,7 +40,7 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 	}
 	rec := &metadata.RegisterBrokerRecord{
 		BrokerID: req.BrokerID, IncarnationID: req.IncarnationID, Endpoints: req.Listeners, Rack: req.Rack,
-		Fenced: true, BrokerEpoch: c.HighWatermark(),
+		Fenced: true, BrokerEpoch: c.nextOffset(),
 	}
 	if existing != nil && existing.IncarnationID == req.IncarnationID {
 		rec.Fenced, rec.InControlledShutdown, rec.BrokerEpoch = existing.Fenced, existing.InControlledShutdown, existing.Epoch
@@ -84,7 +84,7 @@ func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.
 	b = c.image.Brokers[req.BrokerID]
 	resp.IsCaughtUp = caughtUp
 	resp.IsFenced = b.Fenced
-	resp.ShouldShutDown = b.InControlledShutdown && c.leadsNothing(b.ID) && req.CurrentMetadataOffset >= c.HighWatermark()-1
+	resp.ShouldShutDown = b.InControlledShutdown && c.leadsNothing(b.ID) && req.CurrentMetadataOffset >= c.lastCommitted()
 	c.reply(env, from, resp)
 }
 
@@ -106,7 +106,7 @@ func (c *Controller) scheduleExpiry(env *sim.Env) {
 	if next < 0 {
 		return
 	}
-	c.expiry = env.After(next.Sub(env.Now()), "broker-session-expiry", func(env *sim.Env) {
+	c.expiry = c.after(env, next.Sub(env.Now()), "broker-session-expiry", func(env *sim.Env) {
 		for _, id := range c.image.BrokerIDs() {
 			b := c.image.Brokers[id]
 			if !b.Fenced && !c.hasValidSession(id, env.Now()) {

@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/config"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/raft"
 	"kafkascope/core/sim"
 )
 
@@ -19,35 +20,40 @@ type Config struct {
 	Static    config.Static
 }
 
-// Limits on the retained metadata log. Older records are folded into a
-// snapshot of the image, as KRaft's metadata snapshots bound its log.
-const (
-	MaxRetainedRecords = 20000
-	metadataFetchBatch = 2000
-	noOpInterval       = 500 * time.Millisecond // metadata.max.idle.interval.ms
-	metadataFetchWait  = 500 * time.Millisecond // KafkaRaftClient's fetch max wait
-)
+const noOpInterval = 500 * time.Millisecond // metadata.max.idle.interval.ms
 
-// Controller is the active controller of the cluster.
+// Controller is one controller voter's state machine over the
+// __cluster_metadata log that its raft node replicates. Every voter replays
+// the committed log into its image; the voter that leads the quorum is the
+// active controller: it decides changes, appends them through raft, and
+// answers each request once what it wrote is committed. The others answer
+// NOT_CONTROLLER.
 //
-// Invariants: image is the result of replaying snapshot and then every entry
-// of log; log offsets are contiguous from logStart; every appended record is
-// committed at once (single voter).
+// Invariants: committed is the replay of every committed batch delivered
+// so far (committed.Offset is the last one's offset). While inactive, image
+// is committed. While active, image is committed plus every record this
+// controller appended in its epoch and not yet delivered as committed, in
+// offset order, and lastWritten is the offset of the last of them.
 type Controller struct {
-	cfg   Config
-	epoch int32 // the quorum epoch (leader epoch of __cluster_metadata)
+	cfg  Config
+	raft *raft.Node
+	raft.BaseListener
 
-	log      []metadata.Entry
-	logStart int64           // offset of log[0]
-	snapshot *metadata.Image // the image just before logStart
-	image    *metadata.Image
+	committed *metadata.Image
+	image     *metadata.Image
+
+	active      bool
+	epoch       int32 // the quorum epoch this controller was last active in
+	gen         int   // bumped on every activation and deactivation: stale timers check it
+	lastWritten int64
+	replies     []deferredReply
+	handling    protocol.Request // the request Receive is handling
+	snapshots   snapshotPolicy
 
 	sessions map[int32]*session
 	expiry   *sim.Timer
-	parked   []*parkedFetch
 	placer   stripedPlacer
 	ids      *sim.Rand
-	running  bool
 
 	uncleanPending bool // the periodic unclean-election check is armed
 }
@@ -56,31 +62,41 @@ type session struct {
 	lastContact sim.Time
 }
 
-type parkedFetch struct {
-	from  sim.Addr
-	req   *protocol.MetadataFetchRequest
-	timer *sim.Timer
-	done  bool
+// deferredReply is a response held until the records written before it
+// are committed (QuorumController's deferred event queue).
+type deferredReply struct {
+	offset int64
+	to     sim.Addr
+	msg    sim.Message
+	req    protocol.Request // what it answers: NOT_CONTROLLER goes back if this controller steps down first
 }
 
-// New makes a controller; it starts serving when Start runs.
-func New(cfg Config) *Controller {
-	return &Controller{
-		cfg:      cfg,
-		image:    metadata.NewImage(),
-		snapshot: metadata.NewImage(),
-		sessions: map[int32]*session{},
-	}
+// New makes a controller over rn (a voter's raft node); the host registers
+// it as a listener of rn and calls Start.
+func New(cfg Config, rn *raft.Node) *Controller {
+	img := metadata.NewImage()
+	return &Controller{cfg: cfg, raft: rn, committed: img, image: img, sessions: map[int32]*session{}, lastWritten: -1}
 }
 
-// Start makes this controller the active one: a single voter elects itself
-// at once.
+// Start prepares the controller's random streams; it becomes active when
+// its raft node wins an election and has replayed the log.
 func (c *Controller) Start(env *sim.Env) {
 	c.placer = stripedPlacer{rnd: env.Rand(fmt.Sprintf("controller-%d/placement", c.cfg.NodeID))}
 	c.ids = env.Rand(fmt.Sprintf("controller-%d/ids", c.cfg.NodeID))
-	c.epoch++ // a restarted voter starts a new epoch
-	c.running = true
-	c.parked = nil
+}
+
+// MetadataVersionLevel is the feature level of metadata.version 3.8-IV0.
+const MetadataVersionLevel = 20
+
+// HandleBecomeLeader (raft.Listener) makes this the active controller of
+// epoch: it has replayed everything committed before the epoch.
+func (c *Controller) HandleBecomeLeader(env *sim.Env, epoch int32) {
+	c.active = true
+	c.epoch = epoch
+	c.gen++
+	c.image = c.committed.Clone()
+	c.lastWritten = c.image.Offset
+	c.replies = nil
 	c.expiry = nil
 	c.uncleanPending = false
 	// A new active controller gives every registered broker a fresh session:
@@ -89,68 +105,154 @@ func (c *Controller) Start(env *sim.Env) {
 	for _, id := range c.image.BrokerIDs() {
 		c.sessions[id] = &session{lastContact: env.Now()}
 	}
-	if len(c.log) == 0 && c.logStart == 0 {
+	env.Note("controller.active", "node", id32(c.cfg.NodeID), "epoch", id32(epoch))
+	if _, ok := c.image.Features["metadata.version"]; !ok {
+		// An empty log: write the bootstrap records (kafka-storage format's
+		// bootstrap.checkpoint holds metadata.version).
 		c.appendRecords(env, &metadata.FeatureLevelRecord{Name: "metadata.version", FeatureLevel: MetadataVersionLevel})
 	}
 	c.scheduleExpiry(env)
 	c.scheduleLeaderBalance(env)
-	env.Note("controller.active", "node", id32(c.cfg.NodeID), "epoch", id32(c.epoch))
 	c.scheduleNoOp(env)
+	c.maybeScheduleUncleanCheck(env)
 }
 
-// MetadataVersionLevel is the feature level of metadata.version 3.8-IV0.
-const MetadataVersionLevel = 20
-
-func (c *Controller) scheduleNoOp(env *sim.Env) {
-	env.After(noOpInterval, "metadata-no-op", func(env *sim.Env) {
-		c.appendRecords(env, &metadata.NoOpRecord{})
-		c.scheduleNoOp(env)
-	})
+// HandleResign (raft.Listener): another voter leads now, or this one gave
+// up. Uncommitted changes are dropped (the new leader's log decides), and
+// requests waiting for them get NOT_CONTROLLER.
+func (c *Controller) HandleResign(env *sim.Env, epoch int32) {
+	if !c.active || epoch != c.epoch {
+		return
+	}
+	c.deactivate(env)
 }
 
-// Image is the committed metadata image (read-only for callers).
+func (c *Controller) deactivate(env *sim.Env) {
+	c.active = false
+	c.gen++
+	c.image = c.committed
+	c.expiry.Stop()
+	c.expiry = nil
+	for _, r := range c.replies {
+		env.Send(c.cfg.Addr, r.to, protocol.ErrorResponse(r.req, protocol.NOT_CONTROLLER))
+	}
+	c.replies = nil
+	env.Note("controller.inactive", "node", id32(c.cfg.NodeID), "epoch", id32(c.epoch))
+}
+
+// HandleCommit (raft.Listener) replays a committed batch.
+func (c *Controller) HandleCommit(env *sim.Env, b raft.CommittedBatch) {
+	var bytes int64
+	for _, e := range b.Entries {
+		if e.Control {
+			continue
+		}
+		bytes += int64(len(e.Payload))
+		r, err := metadata.Decode(e.Payload)
+		if err != nil {
+			panic(fmt.Sprintf("controller %d: metadata record at offset %d: %v", c.cfg.NodeID, e.Offset, err))
+		}
+		if err := c.committed.Apply(e.Offset, r); err != nil {
+			panic(fmt.Sprintf("controller %d: %v", c.cfg.NodeID, err))
+		}
+		if c.active {
+			c.explain(env, r)
+		}
+	}
+	if b.LastOffset > c.committed.Offset {
+		c.committed.Offset = b.LastOffset
+	}
+	if !c.active {
+		c.image = c.committed
+	}
+	c.releaseReplies(env)
+	c.snapshots.afterCommit(env, c, bytes)
+}
+
+// HandleLoadSnapshot (raft.Listener) starts the image from a snapshot.
+func (c *Controller) HandleLoadSnapshot(env *sim.Env, s raft.LoadedSnapshot) {
+	img, err := imageFromSnapshot(s)
+	if err != nil {
+		panic(fmt.Sprintf("controller %d: %v", c.cfg.NodeID, err))
+	}
+	c.committed = img
+	if c.active {
+		c.deactivate(env) // cannot happen while leading; stay safe
+	}
+	c.image = img
+	c.snapshots.loaded(s.ID)
+}
+
+// Active reports whether this controller is the active one.
+func (c *Controller) Active() bool { return c.active }
+
+// Image is the controller's metadata image (read-only for callers): the
+// committed image, plus on the active controller what it wrote and is
+// waiting to commit.
 func (c *Controller) Image() *metadata.Image { return c.image }
 
-// Epoch is the quorum epoch.
+// Committed is the image of the committed log as this voter replayed it.
+func (c *Controller) Committed() *metadata.Image { return c.committed }
+
+// Epoch is the quorum epoch this controller was last active in.
 func (c *Controller) Epoch() int32 { return c.epoch }
 
 // NodeID is the controller's node id.
 func (c *Controller) NodeID() int32 { return c.cfg.NodeID }
 
-// HighWatermark is the offset after the last committed record.
-func (c *Controller) HighWatermark() int64 { return c.logStart + int64(len(c.log)) }
+// Raft is the controller's raft node.
+func (c *Controller) Raft() *raft.Node { return c.raft }
 
-// Entries returns the retained log entries from offset from (inclusive).
-func (c *Controller) Entries(from int64) []metadata.Entry {
-	if from < c.logStart {
-		from = c.logStart
-	}
-	i := from - c.logStart
-	if i >= int64(len(c.log)) {
-		return nil
-	}
-	return c.log[i:]
+func (c *Controller) scheduleNoOp(env *sim.Env) {
+	c.after(env, noOpInterval, "metadata-no-op", func(env *sim.Env) {
+		c.appendRecords(env, &metadata.NoOpRecord{})
+		c.scheduleNoOp(env)
+	})
 }
 
-// LogStart is the first retained offset; older records live in the snapshot.
-func (c *Controller) LogStart() int64 { return c.logStart }
+// after runs fn after d if this controller is still active in the same
+// activation: a timer armed in an old epoch must not act in a new one.
+func (c *Controller) after(env *sim.Env, d time.Duration, name string, fn func(env *sim.Env)) *sim.Timer {
+	gen := c.gen
+	return env.After(d, name, func(env *sim.Env) {
+		if c.active && c.gen == gen {
+			fn(env)
+		}
+	})
+}
 
-// appendRecords writes records to the metadata log, applies them to the
-// image, and wakes brokers waiting for metadata. A record the image rejects
-// is a controller bug: it panics (the world reports it) rather than diverge.
+// nextOffset is the offset the next appended record gets.
+func (c *Controller) nextOffset() int64 { return c.raft.LogEndOffset() }
+
+// lastCommitted is the offset of the last committed record, -1 if none.
+func (c *Controller) lastCommitted() int64 { return c.raft.HighWatermark() - 1 }
+
+// appendRecords applies records to the working image at the offsets they
+// will get and appends them through raft as one batch. A record the image
+// rejects is a controller bug: it panics (the world reports it) rather
+// than diverge. If raft refuses (this node stopped leading), the controller
+// steps down.
 func (c *Controller) appendRecords(env *sim.Env, recs ...metadata.Record) {
-	for _, r := range recs {
-		off := c.HighWatermark()
-		if err := c.image.Apply(off, r); err != nil {
+	if len(recs) == 0 || !c.active {
+		return
+	}
+	off := c.nextOffset()
+	payloads := make([][]byte, len(recs))
+	for i, r := range recs {
+		if err := c.image.Apply(off+int64(i), r); err != nil {
 			panic(fmt.Sprintf("controller: %v", err))
 		}
-		c.log = append(c.log, metadata.Entry{Offset: off, Epoch: c.epoch, Record: r})
-		c.explain(env, r)
+		payloads[i] = metadata.Encode(r)
 	}
-	if len(c.log) > MaxRetainedRecords {
-		c.takeSnapshot(len(c.log) / 2)
+	last, _, err := c.raft.Append(env, payloads)
+	if err != nil {
+		c.deactivate(env)
+		return
 	}
-	c.wakeFetches(env)
+	if last != off+int64(len(recs))-1 {
+		panic(fmt.Sprintf("controller: raft put records %d..%d at %d", off, off+int64(len(recs))-1, last))
+	}
+	c.lastWritten = last
 	c.maybeScheduleUncleanCheck(env)
 }
 
@@ -176,7 +278,7 @@ func (c *Controller) explain(env *sim.Env, r metadata.Record) {
 	if !ok {
 		return
 	}
-	t := c.image.TopicByID(pc.TopicID)
+	t := c.committed.TopicByID(pc.TopicID)
 	if t == nil {
 		return
 	}
@@ -195,29 +297,25 @@ func (c *Controller) explain(env *sim.Env, r metadata.Record) {
 	}
 }
 
-// takeSnapshot folds the first n entries into the snapshot.
-func (c *Controller) takeSnapshot(n int) {
-	for _, e := range c.log[:n] {
-		if err := c.snapshot.Apply(e.Offset, e.Record); err != nil {
-			panic(fmt.Sprintf("controller: snapshot: %v", err))
-		}
-	}
-	c.log = append([]metadata.Entry(nil), c.log[n:]...)
-	c.logStart += int64(n)
-}
-
-// Receive dispatches a request addressed to the controller listener.
+// Receive dispatches a request addressed to the controller listener. Only
+// the active controller decides; the others answer NOT_CONTROLLER, and the
+// sender looks for the new one.
 func (c *Controller) Receive(env *sim.Env, e *sim.Envelope) {
-	if !c.running {
+	req, ok := e.Msg.(protocol.Request)
+	if !ok {
 		return
 	}
-	switch m := e.Msg.(type) {
+	if !c.active {
+		env.Send(c.cfg.Addr, e.From, protocol.ErrorResponse(req, protocol.NOT_CONTROLLER))
+		return
+	}
+	c.handling = req
+	defer func() { c.handling = nil }()
+	switch m := req.(type) {
 	case *protocol.BrokerRegistrationRequest:
 		c.handleRegistration(env, e.From, m)
 	case *protocol.BrokerHeartbeatRequest:
 		c.handleHeartbeat(env, e.From, m)
-	case *protocol.MetadataFetchRequest:
-		c.handleMetadataFetch(env, e.From, m)
 	case *protocol.CreateTopicsRequest:
 		c.handleCreateTopics(env, e.From, m)
 	case *protocol.DeleteTopicsRequest:
@@ -239,7 +337,27 @@ func (c *Controller) Receive(env *sim.Env, e *sim.Envelope) {
 	}
 }
 
-func (c *Controller) reply(env *sim.Env, to sim.Addr, m sim.Message) { env.Send(c.cfg.Addr, to, m) }
+// reply answers a request once everything written so far is committed,
+// as Kafka's controller completes an operation only when its records (and
+// every record before them) are committed: a reader of the answer can
+// count on brokers learning of it.
+func (c *Controller) reply(env *sim.Env, to sim.Addr, m sim.Message) {
+	if c.lastWritten <= c.lastCommitted() {
+		env.Send(c.cfg.Addr, to, m)
+		return
+	}
+	c.replies = append(c.replies, deferredReply{offset: c.lastWritten, to: to, msg: m, req: c.handling})
+}
+
+func (c *Controller) releaseReplies(env *sim.Env) {
+	done := c.lastCommitted()
+	n := 0
+	for n < len(c.replies) && c.replies[n].offset <= done {
+		env.Send(c.cfg.Addr, c.replies[n].to, c.replies[n].msg)
+		n++
+	}
+	c.replies = c.replies[n:]
+}
 
 // acceptable reports whether a broker may lead or join an ISR.
 func (c *Controller) acceptable(id int32) bool {

@@ -87,7 +87,7 @@ func (c *Controller) electLeader(topic string, index int32, electionType int8) (
 // them back through preferred elections.
 func (c *Controller) scheduleLeaderBalance(env *sim.Env) {
 	every := time.Duration(c.conf().BrokerInt("leader.imbalance.check.interval.seconds")) * time.Second
-	env.After(every, "leader-imbalance-check", func(env *sim.Env) {
+	c.after(env, every, "leader-imbalance-check", func(env *sim.Env) {
 		if c.conf().BrokerBool("auto.leader.rebalance.enable") {
 			c.balanceLeaders(env)
 		}

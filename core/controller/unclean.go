@@ -20,7 +20,7 @@ func (c *Controller) maybeScheduleUncleanCheck(env *sim.Env) {
 	}
 	c.uncleanPending = true
 	every := time.Duration(c.conf().BrokerInt("unclean.leader.election.interval.ms")) * time.Millisecond
-	env.After(every, "unclean-leader-election-check", func(env *sim.Env) {
+	c.after(env, every, "unclean-leader-election-check", func(env *sim.Env) {
 		c.uncleanPending = false
 		c.electUncleanLeaders(env)
 		c.maybeScheduleUncleanCheck(env)

@@ -130,6 +130,7 @@ func (img *Image) Apply(offset int64, r Record) error {
 		t.Partitions = append(t.Partitions, &PartitionState{
 			Replicas: slices.Clone(r.Replicas), ISR: slices.Clone(r.ISR), Leader: r.Leader,
 			LeaderEpoch: r.LeaderEpoch, PartitionEpoch: r.PartitionEpoch, LeaderRecoveryState: r.LeaderRecoveryState,
+			AddingReplicas: nilIfEmpty(r.AddingReplicas), RemovingReplicas: nilIfEmpty(r.RemovingReplicas),
 		})
 	case *PartitionChangeRecord:
 		t := img.topicByID(r.TopicID)

@@ -96,38 +96,12 @@ type AlterPartitionPartitionResponse struct {
 	PartitionEpoch      int32
 }
 
-// MetadataFetchRequest is the KRaft Fetch of __cluster_metadata partition 0
-// that brokers (observers) send to the active controller.
-type MetadataFetchRequest struct {
-	RequestHeader
-	ReplicaID   int32
-	FetchOffset int64 // the next offset the broker wants
-	MaxWaitMs   int32
-}
-
-// MetadataFetchResponse carries committed metadata records from FetchOffset.
-type MetadataFetchResponse struct {
-	ResponseHeader
-	ErrorCode     ErrorCode
-	HighWatermark int64 // the offset after the last committed record
-	LeaderID      int32
-	LeaderEpoch   int32
-	Entries       []metadata.Entry
-	// Snapshot is set when FetchOffset is below the start of the retained
-	// log: the fetcher must load this image (as of SnapshotOffset) first,
-	// as a KRaft observer loads a snapshot with FetchSnapshot.
-	Snapshot       *metadata.Image
-	SnapshotOffset int64
-}
-
 func (*BrokerRegistrationRequest) Kind() string  { return "BrokerRegistration" }
 func (*BrokerRegistrationResponse) Kind() string { return "BrokerRegistrationResponse" }
 func (*BrokerHeartbeatRequest) Kind() string     { return "BrokerHeartbeat" }
 func (*BrokerHeartbeatResponse) Kind() string    { return "BrokerHeartbeatResponse" }
 func (*AlterPartitionRequest) Kind() string      { return "AlterPartition" }
 func (*AlterPartitionResponse) Kind() string     { return "AlterPartitionResponse" }
-func (*MetadataFetchRequest) Kind() string       { return "Fetch(__cluster_metadata)" }
-func (*MetadataFetchResponse) Kind() string      { return "FetchResponse(__cluster_metadata)" }
 
 func (r *BrokerHeartbeatRequest) Summary() string {
 	return fmt.Sprintf("broker=%d epoch=%d metadataOffset=%d", r.BrokerID, r.BrokerEpoch, r.CurrentMetadataOffset)
@@ -141,8 +115,4 @@ func (r *AlterPartitionRequest) Summary() string {
 		}
 	}
 	return s
-}
-
-func (r *MetadataFetchResponse) Summary() string {
-	return fmt.Sprintf("records=%d hw=%d", len(r.Entries), r.HighWatermark)
 }

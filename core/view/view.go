@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/feed"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/raft"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -130,7 +131,7 @@ func Take(c *cluster.Cluster) *Snapshot {
 	ctl := c.Controller()
 	s.Controller.NodeID = -1
 	if ctl != nil {
-		s.Controller = Controller{NodeID: ctl.NodeID(), Epoch: ctl.Epoch(), HighWatermark: ctl.HighWatermark()}
+		s.Controller = Controller{NodeID: ctl.NodeID(), Epoch: ctl.Epoch(), HighWatermark: ctl.Raft().HighWatermark()}
 	}
 	for _, id := range c.NodeIDs() {
 		n := c.Node(id)
@@ -145,7 +146,7 @@ func Take(c *cluster.Cluster) *Snapshot {
 			}
 		}
 		if ctl != nil {
-			if reg, ok := ctl.Image().Brokers[id]; ok {
+			if reg, ok := ctl.Committed().Brokers[id]; ok {
 				nv.Registered, nv.Fenced = true, reg.Fenced
 			}
 			nv.IsController = ctl.NodeID() == id
@@ -165,7 +166,7 @@ func Take(c *cluster.Cluster) *Snapshot {
 	// last agreed on).
 	var img *metadata.Image
 	if ctl != nil {
-		img = ctl.Image()
+		img = ctl.Committed()
 	} else {
 		for _, id := range c.NodeIDs() {
 			if c.State(id) == cluster.NodeRunning {
@@ -306,7 +307,8 @@ func category(m sim.Message) string {
 		return "data"
 	case *protocol.BrokerHeartbeatRequest, *protocol.BrokerHeartbeatResponse:
 		return "heartbeat"
-	case *protocol.MetadataFetchRequest, *protocol.MetadataFetchResponse, *protocol.MetadataRequest, *protocol.MetadataResponse,
+	case *raft.FetchRequest, *raft.FetchResponse, *raft.FetchSnapshotRequest, *raft.FetchSnapshotResponse,
+		*protocol.MetadataRequest, *protocol.MetadataResponse,
 		*protocol.BrokerRegistrationRequest, *protocol.BrokerRegistrationResponse:
 		return "metadata"
 	}

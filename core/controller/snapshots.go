@@ -1,0 +1,90 @@
+package controller
+
+import (
+	"fmt"
+	"time"
+
+	"kafkascope/core/metadata"
+	"kafkascope/core/raft"
+	"kafkascope/core/sim"
+)
+
+// snapshotPolicy decides when a voter writes a snapshot of its committed
+// image, as Kafka's SnapshotGenerator does: once
+// metadata.log.max.record.bytes.between.snapshots of new records have been
+// committed since the last one, or metadata.log.max.snapshot.interval.ms
+// has passed with new records. After a snapshot, the log before it is
+// dropped once what it retains exceeds metadata.max.retention.bytes, or
+// once the snapshot before it is older than metadata.max.retention.ms (the
+// metadata log cleaner's two rules).
+//
+// Invariant: newBytes counts payload bytes committed since the last
+// snapshot; retainedBytes those since the log start.
+type snapshotPolicy struct {
+	last          raft.SnapshotID
+	lastAt        sim.Time
+	started       bool
+	newBytes      int64
+	retainedBytes int64
+	history       []snapshotAt // snapshots this incarnation wrote, oldest first
+}
+
+type snapshotAt struct {
+	id raft.SnapshotID
+	at sim.Time
+}
+
+func (p *snapshotPolicy) loaded(id raft.SnapshotID) { p.last = id }
+
+// afterCommit counts a committed batch and snapshots when a rule says so.
+func (p *snapshotPolicy) afterCommit(env *sim.Env, c *Controller, bytes int64) {
+	if !p.started {
+		p.started, p.lastAt = true, env.Now()
+	}
+	p.newBytes += bytes
+	p.retainedBytes += bytes
+	conf := c.conf()
+	maxBytes := conf.BrokerInt("metadata.log.max.record.bytes.between.snapshots")
+	interval := time.Duration(conf.BrokerInt("metadata.log.max.snapshot.interval.ms")) * time.Millisecond
+	due := p.newBytes >= maxBytes || interval > 0 && p.newBytes > 0 && env.Now().Sub(p.lastAt) >= interval
+	if !due {
+		return
+	}
+	end := c.committed.Offset + 1
+	var payloads [][]byte
+	for _, r := range metadata.SnapshotRecords(c.committed) {
+		payloads = append(payloads, metadata.Encode(r))
+	}
+	id, err := c.raft.CreateSnapshot(env, end, payloads)
+	if err != nil {
+		return // e.g. the end is not committed on this node yet: try after the next batch
+	}
+	p.last, p.lastAt, p.newBytes = id, env.Now(), 0
+	p.history = append(p.history, snapshotAt{id, env.Now()})
+	p.clean(env, c)
+}
+
+// clean moves the log start up to the newest snapshot when the log keeps
+// more than metadata.max.retention.bytes, or its oldest snapshot is older
+// than metadata.max.retention.ms.
+func (p *snapshotPolicy) clean(env *sim.Env, c *Controller) {
+	conf := c.conf()
+	maxBytes := conf.BrokerInt("metadata.max.retention.bytes")
+	maxAge := time.Duration(conf.BrokerInt("metadata.max.retention.ms")) * time.Millisecond
+	oldest := p.history[0]
+	tooBig := maxBytes >= 0 && p.retainedBytes > maxBytes
+	tooOld := maxAge >= 0 && len(p.history) > 1 && env.Now().Sub(oldest.at) > maxAge
+	if !tooBig && !tooOld {
+		return
+	}
+	if _, err := c.raft.DeleteBeforeSnapshot(env, p.last); err != nil {
+		panic(fmt.Sprintf("controller %d: %v", c.cfg.NodeID, err))
+	}
+	p.retainedBytes = 0
+	p.history = p.history[len(p.history)-1:]
+}
+
+// imageFromSnapshot rebuilds the image a snapshot holds.
+func imageFromSnapshot(s raft.LoadedSnapshot) (*metadata.Image, error) {
+	return metadata.ImageFromPayloads(s.ID.EndOffset-1, s.Payloads)
+}
