@@ -79,7 +79,7 @@ func (b *Broker) autoCreateTopics(env *sim.Env, names []string) {
 		})
 	}
 	env.Note("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", strings.Join(names, ","))
-	b.sendToController(env, req, b.ms("request.timeout.ms"), func(*sim.Env, protocol.Response, error) {})
+	b.sendToController(env, req, forwardingRetryTimeout, func(*sim.Env, protocol.Response, error) {})
 }
 
 // forwardToController relays an admin request to the active controller (as
@@ -87,7 +87,7 @@ func (b *Broker) autoCreateTopics(env *sim.Env, names []string) {
 func (b *Broker) forwardToController(env *sim.Env, from sim.Addr, req protocol.Request) {
 	clientCorr := req.Header().CorrelationID
 	fwd := cloneRequest(req)
-	b.sendToController(env, fwd, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
+	b.sendToController(env, fwd, forwardingRetryTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		if err != nil {
 			resp = protocol.ErrorResponse(req, protocol.REQUEST_TIMED_OUT)
 		}

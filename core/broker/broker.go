@@ -90,6 +90,7 @@ type Broker struct {
 	held       []*sim.Envelope // client requests that arrived before the broker could serve
 
 	heartbeatInFlight bool
+	heartbeatFailures int // heartbeats in a row that no controller answered
 	heartbeatTimer    *sim.Timer
 	registerBackoff   time.Duration
 	cleanShutdown     bool // the previous run ended cleanly

@@ -187,7 +187,7 @@ func (b *Broker) forwardConfigChange(env *sim.Env, from sim.Addr, corr int32, to
 		answer(env, nil)
 		return true
 	}
-	b.sendToController(env, fwd, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
+	b.sendToController(env, fwd, forwardingRetryTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		var forwarded []protocol.AlterConfigsResourceResponse
 		switch m := resp.(type) {
 		case *protocol.AlterConfigsResponse:

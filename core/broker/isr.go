@@ -78,7 +78,7 @@ func (p *Partition) alterISR(env *sim.Env, newISR []int32) {
 			PartitionIndex: p.tp.Partition, LeaderEpoch: epoch, NewISR: slices.Clone(newISR), PartitionEpoch: pepoch,
 		}}}},
 	}
-	b.sendToController(env, req, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
+	b.sendToController(env, req, neverGiveUp, func(env *sim.Env, resp protocol.Response, err error) {
 		if cur := b.partitions[p.tp]; cur != p || !p.isLeader || p.leaderEpoch != epoch {
 			return
 		}

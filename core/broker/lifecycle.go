@@ -60,9 +60,18 @@ func (b *Broker) sendHeartbeat(env *sim.Env) {
 		}
 		next := b.ms("broker.heartbeat.interval.ms")
 		r, _ := resp.(*protocol.BrokerHeartbeatResponse)
+		if err != nil {
+			b.heartbeatFailures++
+		} else {
+			b.heartbeatFailures = 0
+		}
 		switch {
 		case err != nil:
-			next = 100 * time.Millisecond
+			// No controller answered within half the session timeout: try
+			// again after 100 ms, doubling up to the session timeout
+			// (BrokerLifecycleManager's backoff, without its 2 % jitter).
+			// The broker keeps serving with the metadata it has.
+			next = min(100*time.Millisecond<<min(b.heartbeatFailures-1, 20), b.ms("broker.session.timeout.ms"))
 		case r.ErrorCode == protocol.STALE_BROKER_EPOCH || r.ErrorCode == protocol.BROKER_ID_NOT_REGISTERED:
 			// The controller no longer knows this incarnation: register again.
 			b.registered = false
