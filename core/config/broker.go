@@ -51,6 +51,7 @@ var BrokerDefs = []*Def{
 	{Name: "message.max.bytes", Type: Int, Default: "1048588", Validate: atLeast(0)},
 	{Name: "metadata.log.max.record.bytes.between.snapshots", Type: Long, Default: "20971520", Validate: atLeast(1)},
 	{Name: "metadata.log.max.snapshot.interval.ms", Type: Long, Default: "3600000", Validate: atLeast(0)},
+	{Name: "metadata.max.idle.interval.ms", Type: Int, Default: "500", Validate: atLeast(0)},
 	{Name: "metadata.max.retention.bytes", Type: Long, Default: "104857600"},
 	{Name: "metadata.max.retention.ms", Type: Long, Default: "604800000"},
 	{Name: "min.insync.replicas", Type: Int, Default: "1", Validate: atLeast(1)},

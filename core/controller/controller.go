@@ -20,8 +20,6 @@ type Config struct {
 	Static    config.Static
 }
 
-const noOpInterval = 500 * time.Millisecond // metadata.max.idle.interval.ms
-
 // Controller is one controller voter's state machine over the
 // __cluster_metadata log that its raft node replicates. Every voter replays
 // the committed log into its image; the voter that leads the quorum is the
@@ -203,8 +201,15 @@ func (c *Controller) NodeID() int32 { return c.cfg.NodeID }
 // Raft is the controller's raft node.
 func (c *Controller) Raft() *raft.Node { return c.raft }
 
+// scheduleNoOp writes a NoOpRecord every metadata.max.idle.interval.ms
+// (0: never), so that brokers can tell a live controller from a silent one
+// and followers learn the high watermark.
 func (c *Controller) scheduleNoOp(env *sim.Env) {
-	c.after(env, noOpInterval, "metadata-no-op", func(env *sim.Env) {
+	every := time.Duration(c.conf().BrokerInt("metadata.max.idle.interval.ms")) * time.Millisecond
+	if every <= 0 {
+		return
+	}
+	c.after(env, every, "metadata-no-op", func(env *sim.Env) {
 		c.appendRecords(env, &metadata.NoOpRecord{})
 		c.scheduleNoOp(env)
 	})
