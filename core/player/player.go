@@ -18,6 +18,9 @@ var Speeds = []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 100}
 const (
 	maxFrame      = 250 * time.Millisecond // longer gaps (a hidden tab) count as this
 	stepsPerFrame = 30000
+	// idleSteps is how many events of a frame left idle go to building
+	// the timeline's standby replays (what makes seeking back fast).
+	idleSteps = 1500
 )
 
 // DefaultCluster is what the app starts with.
@@ -105,6 +108,7 @@ func (p *Player) Tick(wall time.Duration) {
 	wall = min(max(wall, 0), maxFrame)
 	_, ff := p.fastForward()
 	if p.Paused && !ff && !p.TL.Busy() {
+		p.useIdleFrame()
 		return
 	}
 	d := time.Duration(float64(wall) * p.Speed)
@@ -112,11 +116,31 @@ func (p *Player) Tick(wall time.Duration) {
 		d = 0 // paused: a running command waits too
 	}
 	if d > 0 || ff {
+		before := p.steps()
 		if _, err := p.TL.Play(d, stepsPerFrame); err != nil {
 			p.Error = err.Error()
 		}
+		if p.steps()-before < idleSteps {
+			p.useIdleFrame()
+		}
 	}
 	p.refresh()
+}
+
+// steps counts the events the live cluster has run (0 without one).
+func (p *Player) steps() uint64 {
+	if c := p.TL.Cluster(); c != nil {
+		return c.World.Steps()
+	}
+	return 0
+}
+
+// useIdleFrame gives a frame with little to do to the timeline's standby
+// replays.
+func (p *Player) useIdleFrame() {
+	if _, err := p.TL.Background(idleSteps); err != nil {
+		p.Error = err.Error()
+	}
 }
 
 func (p *Player) fastForward() (sim.Time, bool) { return p.TL.FastForward() }

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"kafkascope/core/cluster"
-	"kafkascope/core/console"
 	"kafkascope/core/feed"
 	"kafkascope/core/sim"
 )
@@ -45,28 +43,27 @@ const (
 // Session is a rewindable terminal session.
 //
 // Invariants: actions are in the order they were taken, with
-// non-decreasing At; actions[:applied] have been applied to con; the first
-// action (if any) is the "cluster create" that started the timeline.
+// non-decreasing At; the live replay has applied actions[:applied]; the
+// first action (if any) is the "cluster create" that started the
+// timeline; every standby replay has applied a prefix of actions and
+// stands at or before end.
 type Session struct {
-	con     *console.Session
-	actions []Action
-	applied int
-	lines   []Line
+	*replay          // the live replay: what the user sees
+	actions []Action // the branch
 	end     sim.Time // the furthest time this branch has reached
 	before  []Line   // terminal lines from before the current timeline
-	feed    []feed.Entry
-	marks   []feed.Entry
-	seen    uint64 // trace events already read into feed and marks
+	standby standbys // paused replays of this branch, for fast seeks back
+
+	lastSeekSteps uint64 // events the last seek ran (for tests and benchmarks)
 }
 
 // MaxFeed bounds the event feed kept in memory (the newest entries).
 const MaxFeed = 2000
 
 // New makes an empty session (no cluster yet).
-func New() *Session { return &Session{con: console.NewSession()} }
+func New() *Session { return &Session{replay: newReplay()} }
 
 // Cluster is the current cluster, or nil.
-func (s *Session) Cluster() *cluster.Cluster { return s.con.Cluster() }
 
 // Now is the current virtual time (0 without a cluster).
 func (s *Session) Now() sim.Time {
@@ -101,6 +98,7 @@ func (s *Session) Do(line string, stdin []string) {
 		s.before = append(s.before, s.lines...)
 		s.actions, s.applied, s.lines, s.end = nil, 0, nil, 0
 		s.feed, s.marks, s.seen = nil, nil, 0
+		s.standby.reset()
 	} else if s.Cluster() == nil {
 		// Nothing to record before there is a cluster: just run it.
 		s.echo(0, line, stdin)
@@ -134,52 +132,14 @@ func (s *Session) Interrupt() {
 	s.applied = len(s.actions)
 }
 
-// fork drops the future of the branch when acting before its end.
+// fork drops the future of the branch when acting before its end, with
+// the standby replays that saw any of it.
 func (s *Session) fork() {
 	if s.applied < len(s.actions) {
 		s.actions = s.actions[:s.applied]
 	}
 	s.end = s.Now()
-}
-
-func (s *Session) apply(a Action) {
-	if a.Interrupt {
-		s.lines = append(s.lines, Line{At: a.At, Kind: Input, Text: "^C"})
-		s.con.Interrupt()
-	} else {
-		s.echo(a.At, a.Line, a.Stdin)
-		s.con.Start(a.Line, a.Stdin)
-	}
-	s.drain()
-}
-
-func (s *Session) echo(at sim.Time, line string, stdin []string) {
-	s.lines = append(s.lines, Line{At: at, Kind: Command, Text: line})
-	for _, in := range stdin {
-		s.lines = append(s.lines, Line{At: at, Kind: Input, Text: in})
-	}
-}
-
-func (s *Session) drain() {
-	if c := s.Cluster(); c != nil {
-		tr := c.World.Trace()
-		for _, e := range feed.Recent(tr, s.seen, 0) {
-			s.feed = append(s.feed, e)
-			if e.Marks() {
-				s.marks = append(s.marks, e)
-			}
-		}
-		s.seen = tr.Count()
-		if over := len(s.feed) - MaxFeed; over > 0 {
-			s.feed = append([]feed.Entry(nil), s.feed[over:]...)
-		}
-	}
-	for _, l := range s.con.OutputLines() {
-		s.lines = append(s.lines, Line{At: l.At, Kind: Output, Text: l.Text})
-	}
-	if over := len(s.lines) - MaxLines; over > 0 {
-		s.lines = append([]Line(nil), s.lines[over:]...)
-	}
+	s.standby.dropAfter(s.applied, s.end)
 }
 
 // Play lets virtual time pass for d: it applies recorded actions that fall
@@ -198,75 +158,58 @@ func (s *Session) Play(d time.Duration, maxSteps int) (bool, error) {
 	return s.runTo(target, maxSteps)
 }
 
-// runTo advances to target, applying the branch's actions on the way.
+// runTo advances the live replay to target, applying the branch's actions
+// on the way.
 func (s *Session) runTo(target sim.Time, maxSteps int) (bool, error) {
-	c := s.Cluster()
-	steps := maxSteps
-	for {
-		stop := target
-		if s.applied < len(s.actions) && s.actions[s.applied].At <= target {
-			stop = s.actions[s.applied].At
-		}
-		budget := stepsPerChunk
-		if maxSteps > 0 {
-			budget = min(budget, steps)
-		}
-		start := c.World.Steps()
-		reached, err := c.World.RunUntilBudget(stop, budget)
-		steps -= int(c.World.Steps() - start)
-		s.con.Poll()
-		s.drain()
-		if err != nil {
-			return false, err
-		}
-		if !reached {
-			if maxSteps > 0 && steps <= 0 {
-				return false, nil
-			}
-			continue
-		}
-		if stop == target && (s.applied >= len(s.actions) || s.actions[s.applied].At > target) {
-			s.end = max(s.end, c.World.Now())
-			return true, nil
-		}
-		a := s.actions[s.applied]
-		s.applied++
-		s.apply(a)
-		if isClusterCreate(a.Line) {
-			c = s.Cluster()
-		}
+	done, err := s.replay.runTo(s.actions, target, maxSteps)
+	if done {
+		s.end = max(s.end, s.Now())
 	}
+	return done, err
 }
 
-// Seek moves to virtual time t: forward by playing the branch, backward by
-// replaying it from the start. The state at t includes every action taken
-// at or before t.
+// Seek moves to virtual time t: by resuming the latest standby replay at
+// or before t when that is closer than the live replay (always when going
+// back; replaying the branch from the start if there is none), then
+// playing the branch to t. The replay left behind becomes a standby. The state at t includes
+// every action taken at or before t.
 func (s *Session) Seek(t sim.Time) error {
 	if s.Cluster() == nil || len(s.actions) == 0 {
 		return nil
 	}
-	if t < s.Now() {
-		if err := s.rebuild(); err != nil {
-			return err
+	end := s.End()
+	t = min(t, end)
+	// Resume the latest standby at or before t when going back, or when
+	// going forward past one (it is closer than the live replay).
+	if base := s.standby.peek(t); t < s.Now() || base != nil && base.at() > s.Now() {
+		live := s.replay
+		base = s.standby.take(t)
+		if base == nil {
+			r, err := s.fresh()
+			if err != nil {
+				return err
+			}
+			base = r
 		}
+		s.replay = base
+		s.end = end
+		s.standby.park(live)
 	}
-	t = min(t, s.End())
+	before := s.Cluster().World.Steps()
 	_, err := s.runTo(t, 0)
+	s.lastSeekSteps = s.Cluster().World.Steps() - before
 	return err
 }
 
-// rebuild replays the first action (the cluster) into a fresh console.
-func (s *Session) rebuild() error {
-	end := s.End()
-	s.con = console.NewSession()
-	s.lines, s.applied = nil, 1
-	s.feed, s.marks, s.seen = nil, nil, 0
-	s.apply(s.actions[0])
-	s.end = end
-	if s.Cluster() == nil {
-		return fmt.Errorf("replaying %q did not create a cluster", s.actions[0].Line)
+// fresh replays the first action (the cluster) into a new replay.
+func (s *Session) fresh() (*replay, error) {
+	r := newReplay()
+	r.applied = 1
+	r.apply(s.actions[0])
+	if r.con.Cluster() == nil {
+		return nil, fmt.Errorf("replaying %q did not create a cluster", s.actions[0].Line)
 	}
-	return nil
+	return r, nil
 }
 
 // Markers are the moments the timeline marks, oldest first: crashes,

@@ -1,0 +1,114 @@
+package timeline
+
+import (
+	"kafkascope/core/cluster"
+	"kafkascope/core/console"
+	"kafkascope/core/feed"
+	"kafkascope/core/sim"
+)
+
+// replay is one run of the branch's actions in its own console session:
+// the live one the user sees, or a standby paused at an earlier moment.
+// Replays of the same actions to the same moment are identical (the engine
+// is deterministic), so any of them can stand in for another.
+type replay struct {
+	con     *console.Session
+	applied int // actions applied so far
+	lines   []Line
+	feed    []feed.Entry
+	marks   []feed.Entry
+	seen    uint64 // trace events already read into feed and marks
+}
+
+func newReplay() *replay { return &replay{con: console.NewSession()} }
+
+// Cluster is the replay's cluster, or nil.
+func (r *replay) Cluster() *cluster.Cluster { return r.con.Cluster() }
+
+// at is the replay's virtual time (0 without a cluster).
+func (r *replay) at() sim.Time {
+	if c := r.Cluster(); c != nil {
+		return c.World.Now()
+	}
+	return 0
+}
+
+func (r *replay) apply(a Action) {
+	if a.Interrupt {
+		r.lines = append(r.lines, Line{At: a.At, Kind: Input, Text: "^C"})
+		r.con.Interrupt()
+	} else {
+		r.echo(a.At, a.Line, a.Stdin)
+		r.con.Start(a.Line, a.Stdin)
+	}
+	r.drain()
+}
+
+func (r *replay) echo(at sim.Time, line string, stdin []string) {
+	r.lines = append(r.lines, Line{At: at, Kind: Command, Text: line})
+	for _, in := range stdin {
+		r.lines = append(r.lines, Line{At: at, Kind: Input, Text: in})
+	}
+}
+
+func (r *replay) drain() {
+	if c := r.Cluster(); c != nil {
+		tr := c.World.Trace()
+		for _, e := range feed.Recent(tr, r.seen, 0) {
+			r.feed = append(r.feed, e)
+			if e.Marks() {
+				r.marks = append(r.marks, e)
+			}
+		}
+		r.seen = tr.Count()
+		if over := len(r.feed) - MaxFeed; over > 0 {
+			r.feed = append([]feed.Entry(nil), r.feed[over:]...)
+		}
+	}
+	for _, l := range r.con.OutputLines() {
+		r.lines = append(r.lines, Line{At: l.At, Kind: Output, Text: l.Text})
+	}
+	if over := len(r.lines) - MaxLines; over > 0 {
+		r.lines = append([]Line(nil), r.lines[over:]...)
+	}
+}
+
+// runTo advances to target, applying actions on the way (actions are the
+// branch; the replay has applied actions[:applied]).
+func (r *replay) runTo(actions []Action, target sim.Time, maxSteps int) (bool, error) {
+	c := r.Cluster()
+	steps := maxSteps
+	for {
+		stop := target
+		if r.applied < len(actions) && actions[r.applied].At <= target {
+			stop = actions[r.applied].At
+		}
+		budget := stepsPerChunk
+		if maxSteps > 0 {
+			budget = min(budget, steps)
+		}
+		start := c.World.Steps()
+		reached, err := c.World.RunUntilBudget(stop, budget)
+		steps -= int(c.World.Steps() - start)
+		r.con.Poll()
+		r.drain()
+		if err != nil {
+			return false, err
+		}
+		if !reached {
+			if maxSteps > 0 && steps <= 0 {
+				return false, nil
+			}
+			continue
+		}
+		if stop == target && (r.applied >= len(actions) || actions[r.applied].At > target) {
+			return true, nil
+		}
+		a := actions[r.applied]
+		r.applied++
+		r.apply(a)
+		if isClusterCreate(a.Line) {
+			c = r.Cluster()
+		}
+	}
+}

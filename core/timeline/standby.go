@@ -1,0 +1,170 @@
+package timeline
+
+import (
+	"slices"
+	"time"
+
+	"kafkascope/core/sim"
+)
+
+// Standby replays make seeking back fast. A world of goroutines cannot be
+// copied, but a replay can be paused: a standby is a replay of the branch
+// stopped at some moment. Seeking back to t resumes the latest standby at
+// or before t and plays only the rest, instead of replaying everything
+// from the cluster's creation. Standbys come from two places: the live
+// replay a seek leaves behind, and replays built in idle time (Background)
+// to fill the largest gap between the moments already covered.
+const (
+	// MaxStandbys bounds the paused replays kept (each holds a whole
+	// simulated cluster).
+	MaxStandbys = 6
+	// minStandbyGap: closer standbys would save too little to be worth a
+	// cluster's memory.
+	minStandbyGap = 20 * time.Second
+)
+
+// standbys holds the paused replays of the current branch.
+//
+// Invariants: ready is sorted by time; every replay in ready (and
+// building) has applied a prefix of the branch's actions and stands at or
+// before the branch's end.
+type standbys struct {
+	ready    []*replay
+	building *replay  // a standby being replayed towards target in idle time
+	target   sim.Time // where building stops
+}
+
+func (st *standbys) reset() { *st = standbys{} }
+
+// latest is the index of the latest standby at or before t, or -1.
+func (st *standbys) latest(t sim.Time) int {
+	best := -1
+	for i, r := range st.ready {
+		if r.at() <= t {
+			best = i
+		}
+	}
+	return best
+}
+
+// peek returns the latest standby at or before t (keeping it), or nil.
+func (st *standbys) peek(t sim.Time) *replay {
+	if i := st.latest(t); i >= 0 {
+		return st.ready[i]
+	}
+	return nil
+}
+
+// take removes and returns the latest standby at or before t, or nil.
+func (st *standbys) take(t sim.Time) *replay {
+	i := st.latest(t)
+	if i < 0 {
+		return nil
+	}
+	r := st.ready[i]
+	st.ready = slices.Delete(st.ready, i, i+1)
+	return r
+}
+
+// park keeps r as a standby; beyond MaxStandbys it drops the one whose
+// neighbours are closest together (it covers the least).
+func (st *standbys) park(r *replay) {
+	if r == nil || r.Cluster() == nil {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(st.ready, r.at(), func(x *replay, t sim.Time) int { return int(x.at() - t) })
+	st.ready = slices.Insert(st.ready, i, r)
+	for len(st.ready) > MaxStandbys {
+		drop, span := 0, sim.Time(-1)
+		for j := range st.ready {
+			prev := sim.Time(0)
+			if j > 0 {
+				prev = st.ready[j-1].at()
+			}
+			next := st.ready[len(st.ready)-1].at()
+			if j+1 < len(st.ready) {
+				next = st.ready[j+1].at()
+			}
+			if span < 0 || next-prev < span {
+				drop, span = j, next-prev
+			}
+		}
+		st.ready = slices.Delete(st.ready, drop, drop+1)
+	}
+}
+
+// dropAfter forgets the standbys a fork invalidates: those that applied
+// more than the first applied actions or stand after now.
+func (st *standbys) dropAfter(applied int, now sim.Time) {
+	st.ready = slices.DeleteFunc(st.ready, func(r *replay) bool { return r.applied > applied || r.at() > now })
+	if st.building != nil && (st.building.applied > applied || st.target > now) {
+		st.building = nil
+	}
+}
+
+// nextTarget is the middle of the largest stretch of the branch (between
+// its start, the standbys, the live moment and its end) that no standby
+// covers, if it is worth a standby.
+func (st *standbys) nextTarget(live, end sim.Time) (sim.Time, bool) {
+	if len(st.ready) >= MaxStandbys {
+		return 0, false
+	}
+	points := []sim.Time{0, live, end}
+	for _, r := range st.ready {
+		points = append(points, r.at())
+	}
+	slices.Sort(points)
+	var best, from sim.Time
+	for i := 1; i < len(points); i++ {
+		if gap := points[i] - points[i-1]; gap > best {
+			best, from = gap, points[i-1]
+		}
+	}
+	if time.Duration(best) < 2*minStandbyGap {
+		return 0, false
+	}
+	return from + best/2, true
+}
+
+// Background spends up to maxSteps simulation events of idle time on
+// standbys: it continues the one being built, or starts the next. It
+// reports whether there was anything to do (false: the standbys are
+// complete for now).
+func (s *Session) Background(maxSteps int) (bool, error) {
+	if s.Cluster() == nil || len(s.actions) == 0 {
+		return false, nil
+	}
+	st := &s.standby
+	if st.building == nil {
+		target, ok := st.nextTarget(s.Now(), s.End())
+		if !ok {
+			return false, nil
+		}
+		r, err := s.fresh()
+		if err != nil {
+			return false, err
+		}
+		st.building, st.target = r, target
+		return true, nil
+	}
+	done, err := st.building.runTo(s.actions, st.target, maxSteps)
+	if err != nil {
+		st.building = nil
+		return false, err
+	}
+	if done {
+		st.park(st.building)
+		st.building = nil
+	}
+	return true, nil
+}
+
+// Standbys reports the moments standby replays are paused at (for the
+// scrubber and for tests).
+func (s *Session) Standbys() []sim.Time {
+	out := make([]sim.Time, len(s.standby.ready))
+	for i, r := range s.standby.ready {
+		out[i] = r.at()
+	}
+	return out
+}
