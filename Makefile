@@ -5,6 +5,7 @@
 #   make wasm     build public/main.wasm only
 #   make test     everything CI checks, in order, stopping at the first failure
 #   make bench    benchmarks of core/
+#   make bench-browser  load time, wasm speed and frame times in headless Chromium
 #   make fuzz     fuzz every Fuzz target under core/, 60s each (FUZZTIME=...)
 #   make clean    remove build outputs
 #
@@ -134,6 +135,11 @@ fuzz-short:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+
+# The page in headless Chromium: load time, engine speed against native,
+# frame times while a scenario plays (figures in build/bench-browser.txt).
+bench-browser:
+	KAFKASCOPE_BENCH=1 $(GO) test -count=1 -timeout 30m -run '^TestBrowserBenchmark$$' -v ./scripts/e2e/
 
 # Every func FuzzXxx in a _test.go file under core/, one after another
 # (go test fuzzes one target per run).
