@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kafkascope/core/broker"
+	"kafkascope/core/config"
 	"kafkascope/core/sim"
 )
 
@@ -282,4 +283,69 @@ func TestQuorumCheckersCatchPlantedDamage(t *testing.T) {
 		q.check(c)
 		expect(t, q, "broker 2's image")
 	})
+}
+
+// Snapshots bound the metadata log: with small thresholds the voters write
+// snapshots and drop the log before them; a broker that was down meanwhile
+// comes back below the log start, loads a snapshot, and ends with the same
+// image as the others.
+func TestMetadataSnapshotsBoundTheLog(t *testing.T) {
+	c, err := New(Config{Brokers: 4, Controllers: 3, Seed: 6, Static: config.Static{
+		"metadata.log.max.record.bytes.between.snapshots": "300",
+		"metadata.max.retention.bytes":                    "600",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newQuorumChecker(c)
+	createTopic(t, c, "before", 2, 3)
+	if err := c.Kill(4, false); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		call := startCreate(t, c, 1, fmt.Sprintf("while-4-is-down-%d", i))
+		runUntil(t, c, call.done, 10*time.Second, "a creation")
+		q.runFor(t, c, 5*time.Second, time.Second)
+	}
+	ctl := c.Controller()
+	snaps := ctl.Raft().Snapshots()
+	if len(snaps) == 0 {
+		t.Fatal("no metadata snapshot after many records")
+	}
+	if start := ctl.Raft().LogStartOffset(); start == 0 {
+		t.Fatalf("the log still starts at 0 (snapshots %v)", snaps)
+	}
+	var files []string
+	for _, e := range c.Disk(ctl.NodeID()).List("/tmp/kafka-logs/__cluster_metadata-0") {
+		if strings.HasSuffix(e.Name, ".checkpoint") && e.Name != "leader-epoch-checkpoint" {
+			files = append(files, e.Name)
+		}
+	}
+	if len(files) == 0 {
+		t.Fatal("no <offset>-<epoch>.checkpoint file on the controller's disk")
+	}
+	seq := c.World.Trace().Count()
+	if err := c.Start(4); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, c, func() bool {
+		img := c.Node(4).Broker.Image()
+		return img.Topics["while-4-is-down-4"] != nil && c.AllUnfenced()
+	}, 20*time.Second, "broker 4 to catch up")
+	loaded := false
+	for _, e := range traceSince(c, seq) {
+		if (e.Detail == "raft.snapshot.fetch" || e.Detail == "raft.snapshot.load") && e.Field("node") == "4" {
+			loaded = true
+		}
+	}
+	if !loaded {
+		t.Fatal("broker 4 caught up without a snapshot although the log start moved past it")
+	}
+	q.runFor(t, c, time.Second, 100*time.Millisecond)
+	if !sameImage(c.Node(4).Broker.Image(), c.Node(1).Broker.Image()) {
+		t.Fatal("broker 4's image differs from broker 1's after loading the snapshot")
+	}
+	if len(q.violations) > 0 {
+		t.Fatal(q.violations)
+	}
 }
