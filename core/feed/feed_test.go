@@ -29,7 +29,7 @@ func TestEveryEngineEventHasBothLanguages(t *testing.T) {
 		t.Fatalf("only %d feed entries", len(entries))
 	}
 	seen := map[string]bool{}
-	placeholder := regexp.MustCompile(`\{[a-z]+\}`)
+	placeholder := regexp.MustCompile(`\{[a-z_]+\}`)
 	for _, e := range entries {
 		seen[e.Key] = true
 		for _, lang := range []Lang{English, Korean} {
@@ -42,7 +42,8 @@ func TestEveryEngineEventHasBothLanguages(t *testing.T) {
 			t.Errorf("%s: Korean text is the English text", e.Key)
 		}
 	}
-	for _, key := range []string{"broker.registered", "broker.fenced", "leader.elected", "isr.changed", "process.killed", "process.power-loss", "topic.created"} {
+	for _, key := range []string{"broker.registered", "broker.fenced", "leader.elected", "isr.changed", "process.killed", "process.power-loss", "topic.created",
+		"raft.transition.leader", "raft.transition.follower", "controller.active"} {
 		if !seen[key] {
 			t.Errorf("no %s event in the run (saw %v)", key, keys(seen))
 		}
