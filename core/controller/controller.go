@@ -106,8 +106,13 @@ func (c *Controller) HandleBecomeLeader(env *sim.Env, epoch int32) {
 	env.Note("controller.active", "node", id32(c.cfg.NodeID), "epoch", id32(epoch))
 	if _, ok := c.image.Features["metadata.version"]; !ok {
 		// An empty log: write the bootstrap records (kafka-storage format's
-		// bootstrap.checkpoint holds metadata.version).
-		c.appendRecords(env, &metadata.FeatureLevelRecord{Name: "metadata.version", FeatureLevel: MetadataVersionLevel})
+		// bootstrap.checkpoint holds metadata.version) in a metadata
+		// transaction, as ActivationRecordsGenerator does from 3.6-IV1.
+		name := "Bootstrap records"
+		c.appendRecords(env, &metadata.BeginTransactionRecord{Name: &name},
+			&metadata.FeatureLevelRecord{Name: "metadata.version", FeatureLevel: MetadataVersionLevel},
+			&metadata.ZkMigrationStateRecord{State: metadata.ZkMigrationNone},
+			&metadata.EndTransactionRecord{})
 	}
 	c.scheduleExpiry(env)
 	c.scheduleLeaderBalance(env)

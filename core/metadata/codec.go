@@ -47,13 +47,14 @@ import (
 //	ConfigRecord                    0        ConfigurationControlManager.java:252,354,364
 //	NoOpRecord                      0        QuorumController.java:1408
 //
+//	BeginTransactionRecord          0        ActivationRecordsGenerator.recordsForEmptyLog (bootstrap, MV >= 3.6-IV1)
+//	ZkMigrationStateRecord          0        same (state NONE)
+//	EndTransactionRecord            0        same
+//
 // WriteVersion returns these. A real 3.8 controller also writes records this
 // package does not model (they have schemas here, so DumpPayload prints
-// them): at the first activation BeginTransactionRecord{name:"Bootstrap
-// records"}, the bootstrap FeatureLevelRecord, ZkMigrationStateRecord{0} and
-// EndTransactionRecord (ActivationRecordsGenerator.recordsForEmptyLog), then
-// a RegisterControllerRecord per controller, and ProducerIdsRecord when
-// producers ask for ids.
+// them): a RegisterControllerRecord per controller, and ProducerIdsRecord
+// when producers ask for ids.
 
 // WriteVersion is the record version Kafka 3.8's controller writes for r at
 // metadata.version 3.8-IV0 (see the table above). Where the choice depends on
@@ -293,6 +294,12 @@ func schemaFor(r Record) *schema {
 		key = 17
 	case *NoOpRecord:
 		key = 20
+	case *ZkMigrationStateRecord:
+		key = 21
+	case *BeginTransactionRecord:
+		key = 23
+	case *EndTransactionRecord:
+		key = 24
 	}
 	return schemaByKey[key]
 }
@@ -409,6 +416,15 @@ func toGeneric(r Record) (*gmsg, error) {
 		m.set("name", r.Name)
 		m.set("featureLevel", r.FeatureLevel)
 	case *NoOpRecord:
+	case *ZkMigrationStateRecord:
+		m.set("zkMigrationState", r.State)
+	case *BeginTransactionRecord:
+		if r.Name != nil {
+			m.set("name", *r.Name)
+		} else {
+			m.set("name", nil)
+		}
+	case *EndTransactionRecord:
 	}
 	return m, nil
 }
@@ -544,6 +560,16 @@ func fromGeneric(m *gmsg) (Record, error) {
 		}, nil
 	case 20:
 		return &NoOpRecord{}, nil
+	case 21:
+		return &ZkMigrationStateRecord{State: m.get("zkMigrationState").(int8)}, nil
+	case 23:
+		r := &BeginTransactionRecord{}
+		if v, ok := m.get("name").(string); ok {
+			r.Name = &v
+		}
+		return r, nil
+	case 24:
+		return &EndTransactionRecord{}, nil
 	}
 	return nil, fmt.Errorf("metadata: %s (type %d) is not modelled by this package", m.s.name, m.s.apiKey)
 }

@@ -207,6 +207,15 @@ func derivedVectors() []vector {
 		{"no-op", &NoOpRecord{}, 0,
 			[]string{"01 14 00", "00"},
 			`{"type":"NO_OP_RECORD","version":0,"data":{}}`},
+		{"begin transaction", &BeginTransactionRecord{Name: strp("Bootstrap records")}, 0,
+			[]string{"01 17 00", "01 00 12 12 426f6f747374726170207265636f726473"}, // one tagged field: tag 0, 18 bytes: the compact string (length+1, then 17 bytes)
+			`{"type":"BEGIN_TRANSACTION_RECORD","version":0,"data":{"name":"Bootstrap records"}}`},
+		{"zk migration state none", &ZkMigrationStateRecord{State: ZkMigrationNone}, 0,
+			[]string{"01 15 00", "00", "00"},
+			`{"type":"ZK_MIGRATION_STATE_RECORD","version":0,"data":{"zkMigrationState":0}}`},
+		{"end transaction", &EndTransactionRecord{}, 0,
+			[]string{"01 18 00", "00"},
+			`{"type":"END_TRANSACTION_RECORD","version":0,"data":{}}`},
 	}
 }
 
@@ -457,12 +466,8 @@ func TestOtherRecordTypes(t *testing.T) {
 		in      []byte
 		payload string
 	}{
-		{"BeginTransactionRecord", hx(t, "01 17 00", "01", "00 12 12", hex.EncodeToString([]byte("Bootstrap records"))),
-			`{"type":"BEGIN_TRANSACTION_RECORD","version":0,"data":{"name":"Bootstrap records"}}`},
-		{"EndTransactionRecord", hx(t, "01 18 00 00"), `{"type":"END_TRANSACTION_RECORD","version":0,"data":{}}`},
 		{"AbortTransactionRecord", hx(t, "01 19 00", "01", "00 14 14", hex.EncodeToString([]byte("Controller failover"))),
 			`{"type":"ABORT_TRANSACTION_RECORD","version":0,"data":{"reason":"Controller failover"}}`},
-		{"ZkMigrationStateRecord", hx(t, "01 15 00 00 00"), `{"type":"ZK_MIGRATION_STATE_RECORD","version":0,"data":{"zkMigrationState":0}}`},
 		{"RegisterControllerRecord", hx(t, "01 1b 00", "00000bb8", hInc, "00",
 			"02", "0b 434f4e54524f4c4c4552", "0a 6c6f63616c686f7374", "2385", "0000", "00",
 			"02", hMV, "0001", "0014", "00", "00"),

@@ -181,7 +181,10 @@ func (img *Image) Apply(offset int64, r Record) error {
 		}
 	case *FeatureLevelRecord:
 		img.Features[r.Name] = r.FeatureLevel
-	case *NoOpRecord:
+	case *NoOpRecord, *BeginTransactionRecord, *EndTransactionRecord, *ZkMigrationStateRecord:
+		// Transactions only group records (every record here applies at
+		// once, and a controller never leaves one open); the migration
+		// state is not part of the image.
 	default:
 		return fmt.Errorf("metadata: unknown record %T", r)
 	}

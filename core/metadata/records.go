@@ -189,6 +189,26 @@ type FeatureLevelRecord struct {
 // NoOpRecord: written by the active controller to show it is alive.
 type NoOpRecord struct{}
 
+// BeginTransactionRecord opens a metadata transaction: the records up to
+// the matching EndTransactionRecord take effect together (KIP-868). Kafka
+// 3.8 wraps the bootstrap records of an empty log in one.
+type BeginTransactionRecord struct {
+	Name *string // an optional description; nil is null
+}
+
+// EndTransactionRecord closes a metadata transaction.
+type EndTransactionRecord struct{}
+
+// ZkMigrationStateRecord marks the ZooKeeper-to-KRaft migration state;
+// a cluster born in KRaft writes ZkMigrationNone once, at bootstrap.
+type ZkMigrationStateRecord struct {
+	State int8
+}
+
+// ZkMigrationNone is the migration state of a cluster that never ran on
+// ZooKeeper.
+const ZkMigrationNone int8 = 0
+
 func (*RegisterBrokerRecord) RecordType() string           { return "RegisterBrokerRecord" }
 func (*BrokerRegistrationChangeRecord) RecordType() string { return "BrokerRegistrationChangeRecord" }
 func (*UnregisterBrokerRecord) RecordType() string         { return "UnregisterBrokerRecord" }
@@ -198,6 +218,9 @@ func (*PartitionChangeRecord) RecordType() string          { return "PartitionCh
 func (*RemoveTopicRecord) RecordType() string              { return "RemoveTopicRecord" }
 func (*ConfigRecord) RecordType() string                   { return "ConfigRecord" }
 func (*FeatureLevelRecord) RecordType() string             { return "FeatureLevelRecord" }
+func (*BeginTransactionRecord) RecordType() string         { return "BeginTransactionRecord" }
+func (*EndTransactionRecord) RecordType() string           { return "EndTransactionRecord" }
+func (*ZkMigrationStateRecord) RecordType() string         { return "ZkMigrationStateRecord" }
 func (*NoOpRecord) RecordType() string                     { return "NoOpRecord" }
 
 func ids(v []int32) string {
@@ -263,4 +286,15 @@ type Entry struct {
 	Offset int64
 	Epoch  int32 // the controller (quorum) epoch that wrote it
 	Record Record
+}
+
+func (r *BeginTransactionRecord) Describe() string {
+	if r.Name == nil {
+		return "name=null"
+	}
+	return "name=" + *r.Name
+}
+func (*EndTransactionRecord) Describe() string { return "" }
+func (r *ZkMigrationStateRecord) Describe() string {
+	return fmt.Sprintf("zkMigrationState=%d", r.State)
 }
