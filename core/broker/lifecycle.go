@@ -20,6 +20,9 @@ func (b *Broker) register(env *sim.Env) {
 		Listeners:           []metadata.Endpoint{{Name: "PLAINTEXT", Host: b.cfg.Host, Port: BrokerPort}},
 		PreviousBrokerEpoch: -1,
 	}
+	if dir, err := metadata.ParseUuid(b.cfg.DirectoryID); err == nil {
+		req.LogDirs = []metadata.Uuid{dir} // one log directory: log.dirs=/tmp/kafka-logs
+	}
 	b.sendToController(env, req, controllerRequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		if b.state == StateStopped {
 			return

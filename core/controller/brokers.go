@@ -41,6 +41,7 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 	rec := &metadata.RegisterBrokerRecord{
 		BrokerID: req.BrokerID, IncarnationID: req.IncarnationID, Endpoints: req.Listeners, Rack: req.Rack,
 		Fenced: true, BrokerEpoch: c.nextOffset(),
+		LogDirs: slices.SortedFunc(slices.Values(req.LogDirs), metadata.CompareUuids),
 	}
 	if existing != nil && existing.IncarnationID == req.IncarnationID {
 		rec.Fenced, rec.InControlledShutdown, rec.BrokerEpoch = existing.Fenced, existing.InControlledShutdown, existing.Epoch

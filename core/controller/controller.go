@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -249,6 +250,7 @@ func (c *Controller) appendRecords(env *sim.Env, recs ...metadata.Record) {
 	off := c.nextOffset()
 	payloads := make([][]byte, len(recs))
 	for i, r := range recs {
+		c.assignDirectories(r)
 		if err := c.image.Apply(off+int64(i), r); err != nil {
 			panic(fmt.Sprintf("controller: %v", err))
 		}
@@ -264,6 +266,45 @@ func (c *Controller) appendRecords(env *sim.Env, recs ...metadata.Record) {
 	}
 	c.lastWritten = last
 	c.maybeScheduleUncleanCheck(env)
+}
+
+// assignDirectories fills the log directory of each replica in a
+// partition record, and in a change that sets new replicas, as Kafka's
+// controller does: a replica keeps the directory it had, a new one gets
+// its broker's default (DefaultDirectory).
+func (c *Controller) assignDirectories(r metadata.Record) {
+	dirOf := func(id int32) metadata.Uuid {
+		b, ok := c.image.Brokers[id]
+		if !ok {
+			return metadata.DefaultDirectory(false, nil)
+		}
+		return metadata.DefaultDirectory(true, b.LogDirs)
+	}
+	switch r := r.(type) {
+	case *metadata.PartitionRecord:
+		if r.Directories == nil {
+			for _, id := range r.Replicas {
+				r.Directories = append(r.Directories, dirOf(id))
+			}
+		}
+	case *metadata.PartitionChangeRecord:
+		if r.Replicas == nil || r.Directories != nil {
+			return
+		}
+		var p *metadata.PartitionState
+		if t := c.image.TopicByID(r.TopicID); t != nil && int(r.PartitionID) < len(t.Partitions) {
+			p = t.Partitions[r.PartitionID]
+		}
+		for _, id := range r.Replicas {
+			dir := dirOf(id)
+			if p != nil {
+				if i := slices.Index(p.Replicas, id); i >= 0 && i < len(p.Directories) {
+					dir = p.Directories[i]
+				}
+			}
+			r.Directories = append(r.Directories, dir)
+		}
+	}
 }
 
 // explain notes the partition changes a committed record made: leader

@@ -15,6 +15,7 @@ type BrokerRegistration struct {
 	Rack                 string
 	Fenced               bool
 	InControlledShutdown bool
+	LogDirs              []Uuid // the broker's online log directories (directory.id of each)
 }
 
 // PartitionState is one partition's replicated state.
@@ -32,6 +33,9 @@ type PartitionState struct {
 	LeaderEpoch         int32
 	PartitionEpoch      int32
 	LeaderRecoveryState int8
+	// Directories is the log directory of each replica, parallel to
+	// Replicas (nil when the records carried none).
+	Directories []Uuid
 }
 
 // Clone returns a deep copy.
@@ -41,6 +45,7 @@ func (p *PartitionState) Clone() *PartitionState {
 	c.ISR = slices.Clone(p.ISR)
 	c.AddingReplicas = slices.Clone(p.AddingReplicas)
 	c.RemovingReplicas = slices.Clone(p.RemovingReplicas)
+	c.Directories = slices.Clone(p.Directories)
 	return &c
 }
 
@@ -92,6 +97,7 @@ func (img *Image) Apply(offset int64, r Record) error {
 		img.Brokers[r.BrokerID] = &BrokerRegistration{
 			ID: r.BrokerID, Epoch: r.BrokerEpoch, IncarnationID: r.IncarnationID,
 			Endpoints: slices.Clone(r.Endpoints), Rack: r.Rack, Fenced: r.Fenced, InControlledShutdown: r.InControlledShutdown,
+			LogDirs: slices.Clone(r.LogDirs),
 		}
 	case *BrokerRegistrationChangeRecord:
 		b, ok := img.Brokers[r.BrokerID]
@@ -131,6 +137,7 @@ func (img *Image) Apply(offset int64, r Record) error {
 			Replicas: slices.Clone(r.Replicas), ISR: slices.Clone(r.ISR), Leader: r.Leader,
 			LeaderEpoch: r.LeaderEpoch, PartitionEpoch: r.PartitionEpoch, LeaderRecoveryState: r.LeaderRecoveryState,
 			AddingReplicas: nilIfEmpty(r.AddingReplicas), RemovingReplicas: nilIfEmpty(r.RemovingReplicas),
+			Directories: nilIfNoDirs(r.Directories),
 		})
 	case *PartitionChangeRecord:
 		t := img.topicByID(r.TopicID)
@@ -143,6 +150,9 @@ func (img *Image) Apply(offset int64, r Record) error {
 		}
 		if r.Replicas != nil {
 			p.Replicas = slices.Clone(r.Replicas)
+		}
+		if r.Directories != nil {
+			p.Directories = nilIfNoDirs(r.Directories)
 		}
 		if r.AddingReplicas != nil {
 			p.AddingReplicas = nilIfEmpty(r.AddingReplicas)
@@ -266,6 +276,7 @@ func (img *Image) Clone() *Image {
 	for id, b := range img.Brokers {
 		bc := *b
 		bc.Endpoints = slices.Clone(b.Endpoints)
+		bc.LogDirs = slices.Clone(b.LogDirs)
 		c.Brokers[id] = &bc
 	}
 	for name, t := range img.Topics {
@@ -284,4 +295,11 @@ func (img *Image) Clone() *Image {
 		c.Configs[res] = mc
 	}
 	return c
+}
+
+func nilIfNoDirs(ids []Uuid) []Uuid {
+	if len(ids) == 0 {
+		return nil
+	}
+	return slices.Clone(ids)
 }

@@ -26,6 +26,7 @@ func SnapshotRecords(img *Image) []Record {
 		out = append(out, &RegisterBrokerRecord{
 			BrokerID: b.ID, IncarnationID: b.IncarnationID, BrokerEpoch: b.Epoch,
 			Endpoints: slices.Clone(b.Endpoints), Rack: b.Rack, Fenced: b.Fenced, InControlledShutdown: b.InControlledShutdown,
+			LogDirs: slices.Clone(b.LogDirs),
 		})
 	}
 	for _, name := range img.TopicNames() {
@@ -36,6 +37,7 @@ func SnapshotRecords(img *Image) []Record {
 				PartitionID: int32(i), TopicID: t.ID, Replicas: slices.Clone(p.Replicas), ISR: slices.Clone(p.ISR),
 				Leader: p.Leader, LeaderRecoveryState: p.LeaderRecoveryState, LeaderEpoch: p.LeaderEpoch, PartitionEpoch: p.PartitionEpoch,
 				AddingReplicas: slices.Clone(p.AddingReplicas), RemovingReplicas: slices.Clone(p.RemovingReplicas),
+				Directories: slices.Clone(p.Directories),
 			})
 		}
 	}

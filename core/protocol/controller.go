@@ -16,6 +16,7 @@ type BrokerRegistrationRequest struct {
 	Listeners           []metadata.Endpoint
 	Rack                string
 	PreviousBrokerEpoch int64
+	LogDirs             []metadata.Uuid // the directory.id of each online log directory
 }
 
 // BrokerRegistrationResponse carries the new broker epoch.
