@@ -39,18 +39,45 @@ func (e Entry) Text(lang Lang) string {
 	if lang == Korean {
 		s = t.ko
 	}
-	for name, v := range e.Fields {
-		if name == "reason" {
-			if r, ok := reasons[v]; ok {
+	return fill(s, func(name string) (string, bool) {
+		v, ok := e.Fields[name]
+		if ok && name == "reason" {
+			if r, known := reasons[v]; known {
 				v = r[0]
 				if lang == Korean {
 					v = r[1]
 				}
 			}
 		}
-		s = strings.ReplaceAll(s, "{"+name+"}", v)
+		return v, ok
+	})
+}
+
+// fill replaces each {name} of the template with its value, in one pass:
+// a value is never scanned again, so a value that itself looks like
+// {other} (a config value is free text) stays as it is, and the result
+// does not depend on the order of the fields.
+func fill(tpl string, value func(name string) (string, bool)) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(tpl, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(tpl[i:], '}')
+		if j < 0 {
+			break
+		}
+		b.WriteString(tpl[:i])
+		if v, ok := value(tpl[i+1 : i+j]); ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString(tpl[i : i+j+1])
+		}
+		tpl = tpl[i+j+1:]
 	}
-	return s
+	b.WriteString(tpl)
+	return b.String()
 }
 
 // FromTrace turns a trace event into a feed entry, if it is one the feed

@@ -94,3 +94,18 @@ func keys(m map[string]bool) []string {
 	}
 	return out
 }
+
+// A field's value is inserted as it is, never scanned for other fields,
+// whatever the order of the fields.
+func TestTextFillsFieldsInOnePass(t *testing.T) {
+	e := Entry{Key: "config.changed", Fields: map[string]string{"resource": "topic t", "name": "my.custom", "value": "{name}"}}
+	want := e.Text(English)
+	if !strings.Contains(want, "{name}") || !strings.Contains(want, "my.custom") {
+		t.Fatalf("text %q: the value {name} was replaced or the name is missing", want)
+	}
+	for range 50 {
+		if got := e.Text(English); got != want {
+			t.Fatalf("text changed between renders: %q then %q", want, got)
+		}
+	}
+}

@@ -146,3 +146,14 @@ func TestEmbedSnippetEscapes(t *testing.T) {
 		t.Fatalf("snippet %q", s)
 	}
 }
+
+// An unknown part of a link is named the same way every time (the first
+// by name), not by Go's map order.
+func TestUnknownLinkPartIsNamedDeterministically(t *testing.T) {
+	for range 30 {
+		_, err := ParseURL("", "foo=1&bar=2&baz=3")
+		if err == nil || !strings.Contains(err.Error(), `unknown part "bar"`) {
+			t.Fatalf("error %v, want the unknown part \"bar\"", err)
+		}
+	}
+}

@@ -3,8 +3,10 @@ package player
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"kafkascope/core/feed"
@@ -68,7 +70,7 @@ func ParseURL(query, hash string) (URLState, error) {
 			st.Step = n
 		}
 	default:
-		for k := range h {
+		for _, k := range slices.Sorted(maps.Keys(h)) { // the first unknown part by name, not by map order
 			if k != "lang" {
 				return st, fmt.Errorf("%w: unknown part %q", ErrBadLink, k)
 			}

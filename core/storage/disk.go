@@ -351,17 +351,30 @@ func (d *Disk) Rename(from, to string) error {
 		return fmt.Errorf("%s: No such file or directory", from)
 	}
 	prefix := from + "/"
-	for name, f := range d.files {
+	if strings.HasPrefix(to, prefix) {
+		return fmt.Errorf("%s: Invalid argument", to) // EINVAL: a directory cannot move into itself
+	}
+	// Collect first, then move: inserting into a map while ranging over it
+	// may or may not visit the new keys.
+	var files, dirs []string
+	for name := range d.files {
 		if strings.HasPrefix(name, prefix) {
-			delete(d.files, name)
-			d.files[to+"/"+name[len(prefix):]] = f
+			files = append(files, name)
 		}
 	}
 	for name := range d.dirs {
 		if name == from || strings.HasPrefix(name, prefix) {
-			delete(d.dirs, name)
-			d.dirs[to+name[len(from):]] = true
+			dirs = append(dirs, name)
 		}
+	}
+	for _, name := range files {
+		f := d.files[name]
+		delete(d.files, name)
+		d.files[to+"/"+name[len(prefix):]] = f
+	}
+	for _, name := range dirs {
+		delete(d.dirs, name)
+		d.dirs[to+name[len(from):]] = true
 	}
 	return d.mkdirs(path.Dir(to))
 }
