@@ -44,6 +44,12 @@ type App struct {
 	Story   *Story
 	Gallery *Gallery
 	Events  *Feed
+	Quorum  *Quorum
+	MetaLog *MetaLog
+
+	// SideTab is the side column's panel: the event feed (sideTabEvents)
+	// or the controller quorum with the metadata log (sideTabKRaft).
+	SideTab string
 
 	// Problem is an internal error to show (a recovered panic).
 	Problem string
@@ -97,6 +103,9 @@ func NewApp(p *player.Player, host Host) *App {
 	a.Story = &Story{App: a}
 	a.Gallery = &Gallery{App: a}
 	a.Events = &Feed{App: a}
+	a.Quorum = &Quorum{App: a}
+	a.MetaLog = &MetaLog{App: a}
+	a.SideTab = sideTabEvents
 	return a
 }
 
@@ -361,6 +370,34 @@ func (a *App) embedAttr() string {
 		return "embed"
 	}
 	return "full"
+}
+
+// The side column's tabs.
+const (
+	sideTabEvents = "events"
+	sideTabKRaft  = "kraft"
+)
+
+// ShowTab picks the side column's panel.
+func (a *App) ShowTab(tab string) {
+	if tab != sideTabKRaft {
+		tab = sideTabEvents
+	}
+	a.SideTab = tab
+}
+
+func (a *App) tabSelected(tab string) string {
+	if a.SideTab == tab {
+		return "true"
+	}
+	return "false"
+}
+
+// quorumFrozen reports whether the controller quorum cannot commit (the
+// KRaft tab shows an alert).
+func (a *App) quorumFrozen() bool {
+	s := a.Player.Snapshot()
+	return s != nil && s.Quorum.Frozen()
 }
 
 // showSide reports whether the side column has anything: the story, or

@@ -229,8 +229,87 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
 					if !c.Player.Embed {
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "side-tabs"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "tablist"}}}
+						vgparent.AppendChild(vgn)
+						vgn.AddAttrInterface("aria-label", c.T("side.tabs"))
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "tab"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "side-tab"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tab-events"}, vugu.VGAttribute{Namespace: "", Key: "aria-controls", Val: "feed"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("aria-selected", c.tabSelected("events"))
+							vgn.SetInnerHTML(c.T("events"))
+							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+								EventType:	"click",
+								Func:		func(event vugu.DOMEvent) { c.ShowTab("events") },
+								// TODO: implement capture, etc. mostly need to decide syntax
+							})
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "tab"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "side-tab"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tab-kraft"}, vugu.VGAttribute{Namespace: "", Key: "aria-controls", Val: "quorum"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("aria-selected", c.tabSelected("kraft"))
+							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+								EventType:	"click",
+								Func:		func(event vugu.DOMEvent) { c.ShowTab("kraft") },
+								// TODO: implement capture, etc. mostly need to decide syntax
+							})
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(c.T("tab.kraft"))
+								if c.quorumFrozen() {
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "side-tab-alert"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "img"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("aria-label", c.T("tab.kraft.alert"))
+									vgn.AddAttrInterface("title", c.T("tab.kraft.alert"))
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "!"}
+										vgparent.AppendChild(vgn)
+									}
+								}
+							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+							vgparent.AppendChild(vgn)
+						}
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					if !c.Player.Embed && c.SideTab != "kraft" {
 						{
 							var vgcomp vugu.Builder = c.Events
+							if vgcomp != nil {
+								vgin.BuildEnv.WireComponent(vgcomp)
+								vgout.Components = append(vgout.Components, vgcomp)
+								vgn = &vugu.VGNode{Component: vgcomp}
+								vgparent.AppendChild(vgn)
+							}
+						}
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					if !c.Player.Embed && c.SideTab == "kraft" {
+						{
+							var vgcomp vugu.Builder = c.Quorum
+							if vgcomp != nil {
+								vgin.BuildEnv.WireComponent(vgcomp)
+								vgout.Components = append(vgout.Components, vgcomp)
+								vgn = &vugu.VGNode{Component: vgcomp}
+								vgparent.AppendChild(vgn)
+							}
+						}
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					if !c.Player.Embed && c.SideTab == "kraft" {
+						{
+							var vgcomp vugu.Builder = c.MetaLog
 							if vgcomp != nil {
 								vgin.BuildEnv.WireComponent(vgcomp)
 								vgout.Components = append(vgout.Components, vgcomp)

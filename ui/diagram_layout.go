@@ -40,6 +40,7 @@ const (
 const (
 	dgCatMetadata  = "metadata"
 	dgCatHeartbeat = "heartbeat"
+	dgCatQuorum    = "quorum"
 )
 
 // dgEpochPalette is how many leader-epoch colours the palette cycles through
@@ -104,7 +105,8 @@ type dgLayout struct {
 	SepX2           string
 	NodeCount       int
 	Summary         string
-	Frozen          bool // no active controller: metadata is frozen
+	Frozen          bool // no active controller, or no quorum: metadata is frozen
+	FrozenText      string
 	Empty           bool // no topics
 	More            int  // partition rows beyond what fits (the panel scrolls)
 	Partitions      int
@@ -236,6 +238,8 @@ func dgMsgClass(category string) string {
 		return "kd-msg kd-cat-heartbeat"
 	case dgCatMetadata:
 		return "kd-msg kd-cat-metadata"
+	case dgCatQuorum:
+		return "kd-msg kd-cat-quorum"
 	}
 	return "kd-msg kd-cat-admin"
 }
@@ -355,7 +359,15 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.colW = dgLaneWidth(n)
 	l.W = dgPadX*2 + dgLeftW + float64(n)*l.colW
 	l.SepX2 = dgf(l.W - dgPadX)
-	l.Frozen = s.Controller.NodeID < 0
+	l.Frozen = s.Controller.NodeID < 0 || s.Quorum.Frozen()
+	switch s.Quorum.Status {
+	case view.QuorumLost:
+		l.FrozenText = t("quorum.lost.short")
+	case view.QuorumElecting:
+		l.FrozenText = t("quorum.electing.short")
+	default:
+		l.FrozenText = t("controller.down")
+	}
 	l.Empty = len(s.Topics) == 0
 	l.epochSeen = [dgEpochPalette]bool{}
 	if l.laneOf == nil {

@@ -393,7 +393,8 @@ func TestDiagramControllerDownFreezesMetadata(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("broker 1 led no partition with records")
 	}
-	if got := doc.texts("kd-frozen"); len(got) != 1 || got[0] != p.T("controller.down") {
+	// The banner says why: the quorum is lost, not merely between leaders.
+	if got := doc.texts("kd-frozen"); len(got) != 1 || got[0] != p.T("quorum.lost.short") {
 		t.Fatalf("frozen banner %q", got)
 	}
 	if n := len(dgAll(doc.root, dgByClass("kd-ctl"))); n != 0 {

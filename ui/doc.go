@@ -1,7 +1,10 @@
 // Package ui holds kafkascope's Vugu components (.vugu files, their paired
 // .go files, and the generated *_gen.go): the app frame (app), the cluster
 // diagram (diagram), the terminal, the timeline bar, the story panel, the
-// scenario gallery and the event feed.
+// scenario gallery, the event feed, and beside it (a tab of the side
+// column) the KRaft controller quorum (quorum) and the __cluster_metadata
+// log as a list of events (meta-log.vugu, the MetaLog component: vugugen
+// names a component after its file, so the file is hyphenated).
 //
 // Every component is a view of a core/player.Player and forwards what the
 // user does to it (a typed command, a click on a broker, a scrub); none holds

@@ -53,7 +53,7 @@ type page struct {
 
 // followState is a scrolling list that sticks to its newest line until the
 // user scrolls up, and sticks again once they scroll back to the end (the
-// terminal, the event feed).
+// terminal, the event feed, the metadata log).
 type followState struct {
 	key     string
 	stuck   bool
@@ -63,7 +63,7 @@ type followState struct {
 
 // followIDs are the elements whose data-follow attribute says when they
 // grew.
-var followIDs = []string{"terminal", "feed-list"}
+var followIDs = []string{"terminal", "feed-list", "metalog-list"}
 
 // newPage boots the player from the URL and mounts the app on #app. A panic
 // anywhere in it comes back as an error.

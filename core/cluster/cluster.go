@@ -53,6 +53,12 @@ type Cluster struct {
 	clients   int
 	avail     *Availability
 	losses    []LostRange
+
+	// ViewState is where a view of this cluster keeps what it computes
+	// incrementally (core/view's metadata-log list); the cluster never
+	// reads it. Keeping it here, not in a global cache, makes a view a
+	// function of the cluster's own history.
+	ViewState any
 }
 
 // New creates the cluster and runs it until every broker is registered and

@@ -266,6 +266,13 @@ func (s *leaderState) describe(now sim.Time) QuorumInfo {
 			}
 		}
 	}
+	return s.quorumInfo(now)
+}
+
+// quorumInfo is describe's answer without its side effect: observers silent
+// for ObserverSessionTimeout are left out but not forgotten, so reading it
+// (a view, every frame) never changes what a later DescribeQuorum says.
+func (s *leaderState) quorumInfo(now sim.Time) QuorumInfo {
 	q := QuorumInfo{LeaderID: s.localID, LeaderEpoch: s.epochNum, HighWatermark: s.hw}
 	for _, id := range s.voters {
 		q.CurrentVoters = append(q.CurrentVoters, s.describeReplica(s.voterStates[id], now))
@@ -276,7 +283,11 @@ func (s *leaderState) describe(now sim.Time) QuorumInfo {
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, id := range ids {
-		q.Observers = append(q.Observers, s.describeReplica(s.observerStates[id], now))
+		r := s.observerStates[id]
+		if id != s.localID && (r.lastFetch == noTime || now.Sub(r.lastFetch) >= ObserverSessionTimeout) {
+			continue // describe forgets it
+		}
+		q.Observers = append(q.Observers, s.describeReplica(r, now))
 	}
 	return q
 }

@@ -1,9 +1,15 @@
 // Package view reads a running cluster into plain, display-ready values:
 // nodes and their state, every partition's replicas with their log cells,
-// LEO and HW, the messages on the wire, and the event feed. The browser's
-// components draw only from a Snapshot, so what they draw is the engine's
-// real state at one instant, and components can be tested with hand-made
-// snapshots.
+// LEO and HW, the messages on the wire, the KRaft controller quorum (every
+// voter's role, epoch, LEO and HW, how far every broker applied the
+// metadata log), the __cluster_metadata log's newest records, and the event
+// feed. The browser's components draw only from a Snapshot, so what they
+// draw is the engine's real state at one instant, and components can be
+// tested with hand-made snapshots.
 //
-// The package reads; it never changes the cluster.
+// The package reads; it never changes the cluster (it uses raft's
+// read-only accessors, never DescribeQuorum, whose answer forgets silent
+// observers). Take runs every animation frame, so the metadata log is read
+// incrementally: a small cache per cluster (metalog.go) keeps the entries
+// already read, which never change once committed.
 package view

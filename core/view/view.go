@@ -25,6 +25,10 @@ type Snapshot struct {
 	InFlight   []Message
 	Clients    []string // client processes running (tools), by host
 	Cuts       [][2]int32
+	// Quorum is the KRaft controller quorum; MetaLog the
+	// __cluster_metadata-0 log it replicates.
+	Quorum  Quorum
+	MetaLog MetaLog
 }
 
 // Node is one Kafka node.
@@ -117,7 +121,7 @@ type Message struct {
 	ToHost   string
 	Kind     string // the message kind (Produce, FetchResponse, ...)
 	Label    string // e.g. "Fetch t-0@5", "HW 5"
-	Category string // data, metadata, heartbeat, admin
+	Category string // data, metadata, heartbeat, quorum, admin
 	Progress float64
 }
 
@@ -176,6 +180,9 @@ func Take(c *cluster.Cluster) *Snapshot {
 			}
 		}
 	}
+	var src *raft.Node
+	s.Quorum, src = takeQuorum(c, ctl, w.Now())
+	s.MetaLog = takeMetaLog(c, src, img)
 	if img != nil {
 		for _, name := range img.TopicNames() {
 			t := img.Topics[name]
@@ -307,6 +314,9 @@ func category(m sim.Message) string {
 		return "data"
 	case *protocol.BrokerHeartbeatRequest, *protocol.BrokerHeartbeatResponse:
 		return "heartbeat"
+	case *raft.VoteRequest, *raft.VoteResponse, *raft.BeginQuorumEpochRequest, *raft.BeginQuorumEpochResponse,
+		*raft.EndQuorumEpochRequest, *raft.EndQuorumEpochResponse:
+		return "quorum"
 	case *raft.FetchRequest, *raft.FetchResponse, *raft.FetchSnapshotRequest, *raft.FetchSnapshotResponse,
 		*protocol.MetadataRequest, *protocol.MetadataResponse,
 		*protocol.BrokerRegistrationRequest, *protocol.BrokerRegistrationResponse:
@@ -329,6 +339,19 @@ func label(m sim.Message) string {
 			return "HW " + strconv.FormatInt(r.Topics[0].Partitions[0].HighWatermark, 10)
 		}
 		return "Fetch response"
+	case *raft.VoteRequest:
+		return "Vote e" + strconv.Itoa(int(r.CandidateEpoch))
+	case *raft.VoteResponse:
+		if r.VoteGranted {
+			return "Vote ✓"
+		}
+		return "Vote ✗"
+	case *raft.BeginQuorumEpochRequest:
+		return "BeginQuorumEpoch e" + strconv.Itoa(int(r.LeaderEpoch))
+	case *raft.EndQuorumEpochRequest:
+		return "EndQuorumEpoch e" + strconv.Itoa(int(r.LeaderEpoch))
+	case *raft.FetchRequest:
+		return "Fetch metadata @" + strconv.FormatInt(r.FetchOffset, 10)
 	case *protocol.ProduceResponse:
 		if len(r.Topics) == 1 && len(r.Topics[0].Partitions) == 1 {
 			p := r.Topics[0].Partitions[0]
