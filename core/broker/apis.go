@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -22,9 +23,16 @@ func (b *Broker) handleMetadata(env *sim.Env, from sim.Addr, req *protocol.Metad
 			continue
 		}
 		resp.Brokers = append(resp.Brokers, protocol.MetadataBroker{NodeID: id, Host: r.Endpoints[0].Host, Port: r.Endpoints[0].Port, Rack: r.Rack})
-		if resp.ControllerID < 0 {
-			resp.ControllerID = id // KRaft brokers name a live broker; clients never talk to controllers
+	}
+	if n := len(resp.Brokers); n > 0 {
+		// KRaft brokers name a random alive (unfenced) broker as the
+		// controller (getRandomAliveBrokerId): clients send it what the
+		// controller decides, and it forwards. A broker that died but is
+		// not fenced yet can be named too.
+		if b.controllerPick == nil {
+			b.controllerPick = env.Rand(fmt.Sprintf("broker-%d/metadata-controller", b.cfg.NodeID))
 		}
+		resp.ControllerID = resp.Brokers[b.controllerPick.Intn(n)].NodeID
 	}
 	names := req.Topics
 	if names == nil {

@@ -95,6 +95,8 @@ type Broker struct {
 	registerBackoff   time.Duration
 	cleanShutdown     bool // the previous run ended cleanly
 	recoveries        []string
+	quorumCalls       *quorumForwards // forwarded DescribeQuorum requests (describequorum.go)
+	controllerPick    *sim.Rand       // which alive broker a Metadata answer names as controller
 }
 
 // New makes a broker; it starts when the process starts.
@@ -191,7 +193,7 @@ func (b *Broker) Receive(env *sim.Env, e *sim.Envelope) {
 	if b.state == StateStopped {
 		return
 	}
-	if b.net.Handle(env, e) {
+	if b.handleQuorumForwardReply(env, e) || b.net.Handle(env, e) {
 		return
 	}
 	if _, ok := e.Msg.(protocol.Request); !ok {

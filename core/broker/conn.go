@@ -86,6 +86,9 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		*protocol.AlterPartitionReassignmentsRequest, *protocol.ListPartitionReassignmentsRequest:
 		b.forwardToController(env, e.From, m.(protocol.Request))
 		return false
+	case *protocol.DescribeQuorumRequest:
+		b.forwardDescribeQuorum(env, e.From, m)
+		return false
 	}
 	return true
 }

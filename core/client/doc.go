@@ -1,7 +1,10 @@
 // Package client holds Kafka's client libraries as state machines that run
 // inside a simulated process: the metadata cache every client keeps, the
 // producer (partitioner, record accumulator, sender with retries and
-// timeouts), the consumer's fetch loop, and the admin client's calls.
+// timeouts), the consumer's fetch loop, and the admin client
+// (KafkaAdminClient's metadata manager, node providers, one call in flight
+// per node, per-attempt and per-call timeouts, retry and reconnect backoff,
+// and the exceptions it ends calls with).
 //
 // Clients report what Kafka's clients would log (WARN and ERROR lines) to a
 // Logger, so the console tools print what the real tools print. The package

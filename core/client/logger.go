@@ -45,6 +45,9 @@ type Error struct {
 	Class   string // e.g. org.apache.kafka.common.errors.TimeoutException
 	Message string
 	Cause   *Error
+	// retriable: a RetriableException, which the admin client retries
+	// until the call's deadline.
+	retriable bool
 }
 
 func (e *Error) Error() string { return Exception(e.Class, e.Message) }
@@ -54,6 +57,16 @@ func (e *Error) Error() string { return Exception(e.Class, e.Message) }
 func (e *Error) Lines() []string {
 	out := []string{e.Error()}
 	for c := e.Cause; c != nil; c = c.Cause {
+		out = append(out, "Caused by: "+c.Error())
+	}
+	return out
+}
+
+// CausedBy is the exception as the cause of another: its lines, each
+// starting "Caused by: ".
+func (e *Error) CausedBy() []string {
+	var out []string
+	for c := e; c != nil; c = c.Cause {
 		out = append(out, "Caused by: "+c.Error())
 	}
 	return out

@@ -3,8 +3,8 @@ package console
 // A small emulation of argparse4j 0.7.0, the parser behind the Java tools that
 // do not use jopt-simple (ProducerPerformance, MetadataQuorumCommand): the
 // usage line, the help screen, the error line and the parse rules (flag
-// prefixes, "--flag=value", mutually exclusive groups, the order in which
-// missing arguments are reported).
+// prefixes, "--flag=value", mutually exclusive groups, titled argument
+// groups, sub-commands, the order in which missing arguments are reported).
 
 import (
 	"fmt"
@@ -39,6 +39,7 @@ type apArg struct {
 	many     bool // nargs("+")
 	required bool
 	grouped  bool   // member of the required mutually exclusive group
+	section  string // title of the (not exclusive) argument group it was added to; "" for none
 	def      string // default, shown as "(default: ...)" in the help
 	hasDef   bool
 	help     string // our own words
@@ -86,36 +87,88 @@ func (a *apArg) helpTitle() string {
 }
 
 // apParser is an argparse4j ArgumentParser with defaultHelp(true) and one
-// required mutually exclusive group that has a description (so its
-// arguments get their own help section).
+// required mutually exclusive group (its arguments get their own help
+// section when the group has a description), optionally with sub-commands
+// (addSubparsers: the first word that is not a flag picks one, whose own
+// parser reads the rest).
 type apParser struct {
 	prog, description, groupDescription string
 	args                                []*apArg // in the order they were added
+	commands                            []*apCommand
+	// parent and command are set on a sub-command's parser: its usage
+	// starts with the parent's required arguments and the command name.
+	parent  *apParser
+	command string
 }
 
-// usageLines is printUsage: "usage: PROG" then each argument's short
-// syntax (required group last, as "(a | b)"), wrapped at the format width
-// under the program name.
-func (p *apParser) usageLines() []string {
-	head := "usage: " + p.prog
-	var opts []string
+// apCommand is one sub-command (Subparsers.addParser).
+type apCommand struct {
+	name, help string
+	parser     *apParser
+}
+
+// addCommand adds a sub-command with its own parser.
+func (p *apParser) addCommand(name, help string, args []*apArg) *apParser {
+	sub := &apParser{prog: p.prog, args: args, parent: p, command: name}
+	p.commands = append(p.commands, &apCommand{name: name, help: help, parser: sub})
+	return sub
+}
+
+// groupTokens is the required mutually exclusive group in a usage line:
+// "(a", "|", "b)".
+func (p *apParser) groupTokens() []string {
 	var group []*apArg
 	for _, a := range p.args {
 		if a.grouped {
 			group = append(group, a)
-			continue
 		}
-		opts = append(opts, a.shortSyntax(true))
 	}
-	if len(group) > 1 {
-		opts = append(opts, "("+group[0].shortSyntax(false))
-		for _, a := range group[1 : len(group)-1] {
-			opts = append(opts, "|", a.shortSyntax(false))
+	if len(group) < 2 {
+		var out []string
+		for _, a := range group {
+			out = append(out, a.shortSyntax(false))
 		}
-		opts = append(opts, "|", group[len(group)-1].shortSyntax(false)+")")
+		return out
+	}
+	out := []string{"(" + group[0].shortSyntax(false)}
+	for _, a := range group[1 : len(group)-1] {
+		out = append(out, "|", a.shortSyntax(false))
+	}
+	return append(out, "|", group[len(group)-1].shortSyntax(false)+")")
+}
+
+// usageLines is printUsage: "usage: PROG", for a sub-command the parent's
+// required arguments and the command name, then each argument's short
+// syntax (required group after the others, as "(a | b)"), then the
+// sub-commands as "{a,b} ...", wrapped at the format width under the
+// program name.
+func (p *apParser) usageLines() []string {
+	head := "usage: " + p.prog
+	var opts []string
+	if p.parent != nil {
+		for _, a := range p.parent.args {
+			if a.required && !a.grouped {
+				opts = append(opts, a.shortSyntax(true))
+			}
+		}
+		opts = append(opts, p.parent.groupTokens()...)
+		opts = append(opts, p.command)
+	}
+	for _, a := range p.args {
+		if !a.grouped {
+			opts = append(opts, a.shortSyntax(true))
+		}
+	}
+	opts = append(opts, p.groupTokens()...)
+	if len(p.commands) > 0 {
+		names := make([]string, len(p.commands))
+		for i, c := range p.commands {
+			names[i] = c.name
+		}
+		opts = append(opts, "{"+strings.Join(names, ",")+"}", "...")
 	}
 	// A program name longer than 30 columns would move the arguments to a
-	// new line indented by 6; ours is shorter.
+	// new line indented by 6; ours are shorter.
 	indent := strings.Repeat(" ", jlen(head))
 	var lines []string
 	cur, width := head, jlen(head)
@@ -131,24 +184,55 @@ func (p *apParser) usageLines() []string {
 	return append(lines, cur)
 }
 
-// helpLines is printHelp: usage, description, the ungrouped arguments
-// under "optional arguments:", then the group's description and arguments.
+// helpLines is printHelp: usage, description, the sub-commands under
+// "positional arguments:", the arguments of no titled group under
+// "optional arguments:", then the exclusive group's description and
+// arguments (when it has one), then each titled group.
 func (p *apParser) helpLines() []string {
 	out := p.usageLines()
-	out = append(out, "")
-	out = append(out, splitLines(apWrap(p.description, apFormatWidth, 0, "", ""))...)
+	if p.description != "" {
+		out = append(out, "")
+		out = append(out, splitLines(apWrap(p.description, apFormatWidth, 0, "", ""))...)
+	}
+	if len(p.commands) > 0 {
+		names := make([]string, len(p.commands))
+		for i, c := range p.commands {
+			names[i] = c.name
+		}
+		out = append(out, "", "positional arguments:", "  {"+strings.Join(names, ",")+"}")
+		for _, c := range p.commands {
+			out = append(out, apHelpEntry("  "+c.name, c.help)...)
+		}
+	}
+	separate := p.groupDescription != ""
 	out = append(out, "", "optional arguments:")
 	for _, a := range p.args {
-		if !a.grouped {
+		if (!a.grouped || !separate) && a.section == "" {
 			out = append(out, apArgHelp(a)...)
 		}
 	}
-	out = append(out, "")
-	out = append(out, splitLines("  "+apWrap(p.groupDescription, apFormatWidth, 2, "", "  "))...)
-	out = append(out, "")
+	if separate {
+		out = append(out, "")
+		out = append(out, splitLines("  "+apWrap(p.groupDescription, apFormatWidth, 2, "", "  "))...)
+		out = append(out, "")
+		for _, a := range p.args {
+			if a.grouped {
+				out = append(out, apArgHelp(a)...)
+			}
+		}
+	}
+	var sections []string
 	for _, a := range p.args {
-		if a.grouped {
-			out = append(out, apArgHelp(a)...)
+		if a.section != "" && !slices.Contains(sections, a.section) {
+			sections = append(sections, a.section)
+		}
+	}
+	for _, sec := range sections {
+		out = append(out, "", sec+":")
+		for _, a := range p.args {
+			if a.section == sec {
+				out = append(out, apArgHelp(a)...)
+			}
 		}
 	}
 	return out
@@ -158,12 +242,17 @@ func (p *apParser) helpLines() []string {
 // from column 25 (on the next line when the title is wider than 21), with
 // the default appended.
 func apArgHelp(a *apArg) []string {
-	const indentWidth = 25
 	help := a.help
 	if a.hasDef {
 		help += " (default: " + a.def + ")"
 	}
-	title := a.helpTitle()
+	return apHelpEntry(a.helpTitle(), help)
+}
+
+// apHelpEntry is TextHelper.printHelp: "  " and the title, then the help
+// text from column 25 (on the next line when the title is wider than 21).
+func apHelpEntry(title, help string) []string {
+	const indentWidth = 25
 	head := "  " + title
 	if jlen(title) <= 21 {
 		head += strings.Repeat(" ", indentWidth-jlen(title)-2)
@@ -173,12 +262,23 @@ func apArgHelp(a *apArg) []string {
 	return splitLines(head + apWrap(help, apFormatWidth, indentWidth, "", strings.Repeat(" ", indentWidth)))
 }
 
-// errorLines is handleError: the usage, "PROG: error: MESSAGE" wrapped at
-// the format width, and for an unknown flag the closest known flags.
+// errorLines is handleError: the usage of the parser that failed,
+// "PROG: error: MESSAGE" wrapped at the format width, and for an unknown
+// flag or sub-command the closest known ones.
 func (p *apParser) errorLines(e *apError) []string {
+	if e.parser != nil {
+		p = e.parser
+	}
 	out := p.usageLines()
 	out = append(out, splitLines(apWrap(p.prog+": error: "+e.msg+"\n", apFormatWidth, 0, "", ""))...)
-	if e.unknown != "" {
+	switch {
+	case e.unknownCommand:
+		names := make([]string, len(p.commands))
+		for i, c := range p.commands {
+			names[i] = c.name
+		}
+		out = append(out, apCandidates(e.unknown, names, names)...)
+	case e.unknown != "":
 		body := strings.TrimLeft(e.unknown, "-")
 		if body != "" && jlen(body) >= 2 {
 			out = append(out, p.flagCandidates(body)...)
@@ -187,28 +287,38 @@ func (p *apParser) errorLines(e *apError) []string {
 	return out
 }
 
-// flagCandidates is printFlagCandidates: flags starting with what was typed
-// score 0, others their edit distance with git's costs (swap 0,
-// substitution 2, insertion 1, deletion 4); the best score is shown unless it
-// is 7 or worse.
+// flagCandidates is printFlagCandidates: the flags of this parser whose
+// body (without dashes) is longer than one character.
 func (p *apParser) flagCandidates(body string) []string {
-	type cand struct {
-		score int
-		flag  string
-	}
-	var cands []cand
+	var subjects, bodies []string
 	for _, a := range p.args {
 		for _, f := range a.flags {
 			fb := strings.TrimLeft(f, "-")
 			if jlen(fb) <= 1 {
 				continue
 			}
-			score := 0
-			if !strings.HasPrefix(fb, body) {
-				score = gitLevenshtein(body, fb)
-			}
-			cands = append(cands, cand{score, f})
+			subjects, bodies = append(subjects, f), append(bodies, fb)
 		}
+	}
+	return apCandidates(body, subjects, bodies)
+}
+
+// apCandidates is printCandidates: subjects whose body starts with what was
+// typed score 0, others their edit distance with git's costs (swap 0,
+// substitution 2, insertion 1, deletion 4); the best score is shown unless
+// it is 7 or worse.
+func apCandidates(typed string, subjects, bodies []string) []string {
+	type cand struct {
+		score int
+		subj  string
+	}
+	var cands []cand
+	for i, subj := range subjects {
+		score := 0
+		if !strings.HasPrefix(bodies[i], typed) {
+			score = gitLevenshtein(typed, bodies[i])
+		}
+		cands = append(cands, cand{score, subj})
 	}
 	if len(cands) == 0 {
 		return nil
@@ -217,7 +327,7 @@ func (p *apParser) flagCandidates(body string) []string {
 		if cands[i].score != cands[j].score {
 			return cands[i].score < cands[j].score
 		}
-		return javaLess(cands[i].flag, cands[j].flag)
+		return javaLess(cands[i].subj, cands[j].subj)
 	})
 	best := cands[0].score
 	if best >= 7 {
@@ -228,7 +338,7 @@ func (p *apParser) flagCandidates(body string) []string {
 		if c.score > best {
 			break
 		}
-		out = append(out, "\t"+c.flag)
+		out = append(out, "\t"+c.subj)
 	}
 	return out
 }
@@ -261,11 +371,15 @@ func gitLevenshtein(a, b string) int {
 
 // apError is an ArgumentParserException (help is the HelpScreenException
 // the help action throws after printing the help screen; unknown is set for
-// an UnrecognizedArgumentException, whose flag gets suggestions).
+// an UnrecognizedArgumentException, whose flag gets suggestions, or with
+// unknownCommand for an UnrecognizedCommandException). parser is the parser
+// that raised it, whose usage the error shows (nil: the one called).
 type apError struct {
-	msg     string
-	unknown string
-	help    bool
+	msg            string
+	unknown        string
+	unknownCommand bool
+	help           bool
+	parser         *apParser
 }
 
 func apErrorf(a *apArg, format string, args ...any) *apError {
@@ -279,10 +393,11 @@ func apErrorf(a *apArg, format string, args ...any) *apError {
 // apValues holds what was parsed: a string per single-valued argument, a
 // list for nargs("+"), true for flags; converted numbers in nums.
 type apValues struct {
-	str  map[*apArg]string
-	list map[*apArg][]string
-	nums map[*apArg]int64
-	set  map[*apArg]bool
+	str     map[*apArg]string
+	list    map[*apArg][]string
+	nums    map[*apArg]int64
+	set     map[*apArg]bool
+	command string // the sub-command chosen, if the parser has any
 }
 
 func (v *apValues) given(a *apArg) bool { return v.set[a] }
@@ -328,7 +443,7 @@ func (p *apParser) lookup(flag string) (*apArg, *apError) {
 		cands = append(cands, flag[:2])
 	}
 	sort.Slice(cands, func(i, j int) bool { return javaLess(cands[i], cands[j]) })
-	return nil, &apError{msg: fmt.Sprintf("ambiguous option: %s could match %s", flag, strings.Join(cands, ", "))}
+	return nil, &apError{msg: fmt.Sprintf("ambiguous option: %s could match %s", flag, strings.Join(cands, ", ")), parser: p}
 }
 
 // shortOptsRe is a word that could be concatenated short options ("-hx").
@@ -336,49 +451,83 @@ func (p *apParser) lookup(flag string) (*apArg, *apError) {
 // prefix-match and be short options: it is reported as ambiguous.
 var shortOptsRe = regexp.MustCompile(`^-[^-]`)
 
-// parse is ArgumentParserImpl.parseArgs for this parser. Conversion errors
-// and unknown arguments stop at once; a missing required argument is
-// reported after everything was read, naming the last one missing.
+// parse is ArgumentParserImpl.parseArgs for this parser. Conversion errors,
+// unknown arguments and sub-command errors stop at once; a missing required
+// argument or group is found when the arguments (or the sub-command) are
+// reached and reported after everything was read, naming the last one
+// missing.
 func (p *apParser) parse(args []string) (*apValues, *apError) {
 	v := &apValues{str: map[*apArg]string{}, list: map[*apArg][]string{}, nums: map[*apArg]int64{}, set: map[*apArg]bool{}}
+	var deferred *apError
+	if err := p.parseFrom(args, 0, v, &deferred); err != nil {
+		return nil, err
+	}
+	if deferred != nil {
+		return nil, deferred
+	}
+	return v, nil
+}
+
+func (p *apParser) parseFrom(args []string, i int, v *apValues, deferred **apError) *apError {
 	var groupUsed *apArg
 	afterSep := false
-	for i := 0; i < len(args); {
+	for i < len(args) {
 		w := args[i]
 		switch {
 		case isFlag(w, afterSep) && w != "--":
 			flag, value, embedded := strings.Cut(w, "=")
 			a, err := p.lookup(flag)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if a == nil {
 				// Concatenated short options: only -h exists, and it
 				// takes no value, so "-h..." shows the help.
 				if len(w) > 1 && w[1] == 'h' {
-					return nil, &apError{help: true}
+					return &apError{help: true, parser: p}
 				}
-				return nil, &apError{msg: fmt.Sprintf("unrecognized arguments: '%s'", w), unknown: w}
+				return &apError{msg: fmt.Sprintf("unrecognized arguments: '%s'", w), unknown: w, parser: p}
 			}
 			i++
 			if a.grouped {
 				if groupUsed != nil && groupUsed != a {
-					return nil, apErrorf(a, "not allowed with argument %s", groupUsed.name())
+					return p.errorf(a, "not allowed with argument %s", groupUsed.name())
 				}
 				groupUsed = a
 			}
 			var err2 *apError
 			i, err2 = p.take(v, a, args, i, value, embedded, afterSep)
 			if err2 != nil {
-				return nil, err2
+				return err2
 			}
 		case w == "--" && !afterSep:
 			afterSep = true
 			i++
+		case !afterSep && len(p.commands) > 0:
+			p.checkRequired(v, groupUsed, deferred)
+			cmd, err := p.resolveCommand(w)
+			if err != nil {
+				return err
+			}
+			v.command = cmd.name
+			return cmd.parser.parseFrom(args, i+1, v, deferred)
 		default:
 			// No positional arguments: everything left is unrecognized.
-			return nil, &apError{msg: fmt.Sprintf("unrecognized arguments: '%s'", strings.Join(args[i:], " "))}
+			return &apError{msg: fmt.Sprintf("unrecognized arguments: '%s'", strings.Join(args[i:], " ")), parser: p}
 		}
+	}
+	if len(p.commands) > 0 {
+		return &apError{msg: "too few arguments", parser: p}
+	}
+	p.checkRequired(v, groupUsed, deferred)
+	return nil
+}
+
+// checkRequired is checkRequiredArgument and checkRequiredMutex: the first
+// problem found is kept and reported once the parse ends.
+func (p *apParser) checkRequired(v *apValues, groupUsed *apArg, deferred **apError) {
+	if *deferred != nil {
+		return
 	}
 	var missing *apArg
 	for _, a := range p.args {
@@ -387,18 +536,56 @@ func (p *apParser) parse(args []string) (*apValues, *apError) {
 		}
 	}
 	if missing != nil {
-		return nil, &apError{msg: fmt.Sprintf("argument %s is required", missing.name())}
+		*deferred = &apError{msg: fmt.Sprintf("argument %s is required", missing.name()), parser: p}
+		return
 	}
-	if groupUsed == nil {
-		var names string
-		for _, a := range p.args {
-			if a.grouped {
-				names += a.name() + " "
-			}
+	var names string
+	for _, a := range p.args {
+		if a.grouped {
+			names += a.name() + " "
 		}
-		return nil, &apError{msg: fmt.Sprintf("one of the arguments %sis required", names)}
 	}
-	return v, nil
+	if groupUsed == nil && names != "" {
+		*deferred = &apError{msg: fmt.Sprintf("one of the arguments %sis required", names), parser: p}
+	}
+}
+
+// resolveCommand is resolveNextSubparser: a command name, or the only one
+// the word is a prefix of.
+func (p *apParser) resolveCommand(w string) (*apCommand, *apError) {
+	var cands []*apCommand
+	for _, c := range p.commands {
+		if c.name == w {
+			return c, nil
+		}
+		if w != "" && strings.HasPrefix(c.name, w) {
+			cands = append(cands, c)
+		}
+	}
+	switch len(cands) {
+	case 1:
+		return cands[0], nil
+	case 0:
+		names := make([]string, len(p.commands))
+		for i, c := range p.commands {
+			names[i] = "'" + c.name + "'"
+		}
+		return nil, &apError{msg: fmt.Sprintf("invalid choice: '%s' (choose from %s)", w, strings.Join(names, ", ")),
+			unknown: w, unknownCommand: true, parser: p}
+	}
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = c.name
+	}
+	sort.Slice(names, func(i, j int) bool { return javaLess(names[i], names[j]) })
+	return nil, &apError{msg: fmt.Sprintf("ambiguous command: %s could match %s", w, strings.Join(names, ", ")), parser: p}
+}
+
+// errorf is apErrorf raised by this parser.
+func (p *apParser) errorf(a *apArg, format string, args ...any) *apError {
+	e := apErrorf(a, format, args...)
+	e.parser = p
+	return e
 }
 
 // take is processArg: a flag's value comes after "=" or from the next words
@@ -406,10 +593,10 @@ func (p *apParser) parse(args []string) (*apValues, *apError) {
 func (p *apParser) take(v *apValues, a *apArg, args []string, i int, value string, embedded, afterSep bool) (int, *apError) {
 	if !a.consumes() {
 		if embedded {
-			return i, apErrorf(a, "ignore implicit argument '%s'", value)
+			return i, p.errorf(a, "ignore implicit argument '%s'", value)
 		}
 		if a.action == apHelp {
-			return i, &apError{help: true}
+			return i, &apError{help: true, parser: p}
 		}
 		v.set[a] = true
 		return i, nil
@@ -424,14 +611,14 @@ func (p *apParser) take(v *apValues, a *apArg, args []string, i int, value strin
 			}
 		}
 		if len(list) < 1 {
-			return i, apErrorf(a, "expected 1 argument(s)")
+			return i, p.errorf(a, "expected 1 argument(s)")
 		}
 		v.list[a], v.set[a] = list, true
 		return i, nil
 	}
 	if !embedded {
 		if i >= len(args) || isFlag(args[i], afterSep) {
-			return i, apErrorf(a, "expected one argument")
+			return i, p.errorf(a, "expected one argument")
 		}
 		value = args[i]
 		i++
@@ -444,7 +631,7 @@ func (p *apParser) take(v *apValues, a *apArg, args []string, i int, value strin
 		}
 		n, ok := javaParseInt(value, bits)
 		if !ok {
-			return i, apErrorf(a, "could not convert '%s' to %s (For input string: \"%s\")", value, a.typ, value)
+			return i, p.errorf(a, "could not convert '%s' to %s (For input string: \"%s\")", value, a.typ, value)
 		}
 		v.nums[a] = n
 	}

@@ -46,9 +46,10 @@ func validBootstrapSyntax(list string) bool {
 	return true
 }
 
-// resolveBootstrap maps --bootstrap-server to broker listener addresses.
-// kafka-N:PORT names broker N's host; localhost:N9092 is broker N's port
-// mapped to the host (localhost:9092 is broker 1). An empty list means
+// resolveBootstrap maps --bootstrap-server (or --bootstrap-controller) to
+// listener addresses. kafka-N:PORT names node N's host; localhost:N9092 is
+// broker N's port mapped to the host (localhost:9092 is broker 1), and
+// localhost:N9093 controller N's. An empty list means
 // every broker of the cluster. A host that does not exist fails like a DNS
 // lookup failure; a wrong port reaches the host but nothing listens there.
 func (s *Session) resolveBootstrap(list string) ([]sim.Addr, *bootstrapError) {
@@ -74,13 +75,16 @@ func (s *Session) resolveBootstrap(list string) ([]sim.Addr, *bootstrapError) {
 		id := int32(-1)
 		switch {
 		case host == "localhost" || host == "127.0.0.1":
-			switch {
-			case port == 9092:
+			// localhost:N9092 (N9093) is broker N's (controller N's)
+			// listener mapped to the host; without N, node 1's.
+			switch listener := port % 10000; {
+			case listener != 9092 && listener != 9093:
+			case port < 10000:
 				id = 1
-			case port%10000 == 9092 && port > 10000:
+			default:
 				id = int32(port / 10000)
 			}
-			port = 9092
+			port %= 10000
 		case strings.HasPrefix(host, "kafka-"):
 			if n, err := strconv.Atoi(host[len("kafka-"):]); err == nil {
 				id = int32(n)

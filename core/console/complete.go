@@ -60,6 +60,8 @@ func Complete(line string) []string {
 		cands = commandNames()
 	case len(words) == 2 && subcommands[words[0]] != nil && !strings.HasPrefix(last, "-"):
 		cands = subcommands[words[0]]
+	case toolName(words[0]) == "kafka-metadata-quorum":
+		cands = quorumCompletions(words[1:len(words)-1], last)
 	case strings.HasPrefix(last, "-") || last == "":
 		for _, s := range toolSpecs(toolName(words[0])) {
 			cands = append(cands, "--"+s.name)
@@ -72,5 +74,28 @@ func Complete(line string) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// quorumCompletions completes kafka-metadata-quorum.sh, an argparse4j tool
+// with a sub-command: before "describe" the top-level flags and the
+// sub-command, after it the sub-command's flags.
+func quorumCompletions(before []string, last string) []string {
+	p := quorumParser()
+	for _, w := range before {
+		if w == "describe" {
+			p = p.commands[0].parser
+			break
+		}
+	}
+	var out []string
+	for _, a := range p.args {
+		if f := a.flags[len(a.flags)-1]; strings.HasPrefix(f, "--") {
+			out = append(out, f)
+		}
+	}
+	if p.parent == nil && !strings.HasPrefix(last, "-") {
+		out = append(out, "describe")
+	}
 	return out
 }

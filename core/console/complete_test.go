@@ -14,6 +14,9 @@ func TestComplete(t *testing.T) {
 		"net":                                 "network",
 		"cluster create --b":                  "--brokers",
 		"kafka-topics.sh --create --topic x ": "",
+		"kafka-metadata-quorum.sh --boot":     "--bootstrap-controller --bootstrap-server",
+		"kafka-metadata-quorum.sh --bootstrap-server kafka-1:9092 d": "describe",
+		"kafka-metadata-quorum.sh --bootstrap-server x describe --":  "--help --human-readable --replication --status",
 	}
 	for in, want := range cases {
 		got := Complete(in)

@@ -297,7 +297,7 @@ func (cc *configCommand) generic(lines ...string) {
 // failed reports an admin call's failure as future.get() does: an
 // ExecutionException wrapping the cause.
 func (cc *configCommand) failed(cause *client.Error) {
-	cc.generic("java.util.concurrent.ExecutionException: "+cause.Error(), "Caused by: "+cause.Error())
+	cc.generic(append([]string{"java.util.concurrent.ExecutionException: " + cause.Error()}, cause.CausedBy()...)...)
 }
 
 func (cc *configCommand) failedCode(code protocol.ErrorCode, msg string) {
@@ -469,36 +469,14 @@ func (cc *configCommand) resourceConfig(env *sim.Env, typ, name string, all bool
 		next(env, out)
 	}
 	if resType == metadata.ResourceBroker && name != "" {
-		// A broker's own configs come from that broker; the admin client
-		// finds its address in the cluster metadata and waits while it
-		// cannot (the tool's 30 s get then expires).
-		cc.brokerAddr(env, name, env.Now().Add(time.Minute), func(env *sim.Env, addr sim.Addr) {
-			cc.admin.CallNode(env, "describeConfigs", addr, build, answer)
-		}, func(*sim.Env) {})
+		// A broker's own configs come from that broker (the admin client's
+		// ConstantNodeIdProvider: it waits while the metadata lacks the
+		// broker, and the tool's 30 s get then expires).
+		id, _ := strconv.ParseInt(name, 10, 32)
+		cc.admin.CallNode(env, "describeConfigs", int32(id), build, answer)
 		return
 	}
 	cc.admin.Call(env, "describeConfigs", build, answer)
-}
-
-// brokerAddr finds broker id's listener in the cluster metadata, asking
-// again every retry.backoff while the broker is not there, until deadline;
-// then it calls expired.
-func (cc *configCommand) brokerAddr(env *sim.Env, id string, deadline sim.Time, next func(*sim.Env, sim.Addr), expired func(*sim.Env)) {
-	cc.admin.Call(env, "describeCluster", func() protocol.Request { return &protocol.MetadataRequest{Topics: []string{}} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
-		if err == nil {
-			for _, b := range resp.(*protocol.MetadataResponse).Brokers {
-				if strconv.Itoa(int(b.NodeID)) == id {
-					next(env, sim.Addr(fmt.Sprintf("%s:%d", b.Host, b.Port)))
-					return
-				}
-			}
-		}
-		if env.Now() >= deadline {
-			expired(env)
-			return
-		}
-		env.After(100*time.Millisecond, "admin-retry "+id, func(env *sim.Env) { cc.brokerAddr(env, id, deadline, next, expired) })
-	})
 }
 
 // alter runs --alter for a topic (IncrementalAlterConfigs) or a broker
@@ -578,7 +556,7 @@ func (cc *configCommand) alter(env *sim.Env) {
 				empty := ""
 				res.Configs = append(res.Configs, protocol.AlterableConfig{Name: k, ConfigOperation: protocol.OpDelete, Value: &empty})
 			}
-			cc.admin.CallWithTimeout(env, "incrementalAlterConfigs", "", 30*time.Second, func() protocol.Request {
+			cc.admin.CallTarget(env, "incrementalAlterConfigs", client.BrokerOrActiveController(), 30*time.Second, func(int32) protocol.Request {
 				return &protocol.IncrementalAlterConfigsRequest{Resources: []protocol.AlterConfigsResource{res}}
 			}, finish)
 			return
@@ -602,15 +580,11 @@ func (cc *configCommand) alter(env *sim.Env) {
 		build := func() protocol.Request {
 			return &protocol.AlterConfigsRequest{Resources: []protocol.LegacyAlterConfigsResource{res}}
 		}
-		if name == "" {
-			cc.admin.CallWithTimeout(env, "alterConfigs", "", 30*time.Second, build, finish)
-			return
+		target := client.BrokerOrActiveController()
+		if name != "" {
+			id, _ := strconv.ParseInt(name, 10, 32)
+			target = client.BrokerNode(int32(id))
 		}
-		deadline := env.Now().Add(30 * time.Second)
-		cc.brokerAddr(env, name, deadline, func(env *sim.Env, addr sim.Addr) {
-			cc.admin.CallWithTimeout(env, "alterConfigs", addr, deadline.Sub(env.Now()), build, finish)
-		}, func(env *sim.Env) {
-			finish(env, nil, &client.Error{Class: "org.apache.kafka.common.errors.TimeoutException", Message: "Timed out waiting for a node assignment. Call: alterConfigs"})
-		})
+		cc.admin.CallTarget(env, "alterConfigs", target, 30*time.Second, func(int32) protocol.Request { return build() }, finish)
 	})
 }

@@ -42,7 +42,9 @@ func (tc *topicCommand) describe(env *sim.Env, md *protocol.MetadataResponse) {
 		return r
 	}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
 		if err != nil {
-			tc.fail("java.lang.RuntimeException", "java.util.concurrent.ExecutionException: "+err.Error())
+			// listAllReassignments rethrows it as new RuntimeException(e).
+			exec := "java.util.concurrent.ExecutionException: " + err.Error()
+			tc.fail("java.lang.RuntimeException", exec, append([]string{"Caused by: " + exec}, err.CausedBy()...)...)
 			return
 		}
 		reassigning := map[string]protocol.OngoingPartitionReassignment{}

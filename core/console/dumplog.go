@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"kafkascope/core/metadata"
+	"kafkascope/core/raft"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -299,7 +300,7 @@ func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, 
 			r.Offset, b.TimestampType(), b.RecordTimestamp(r), nullableSize(r.Key), nullableSize(r.Value), seq, strings.Join(keys, ","))
 		prefix = " "
 		if b.IsControl() {
-			s.WriteString(controlText(r.Key))
+			s.WriteString(controlText(r.Key, r.Value))
 		}
 	}
 	if printData && !b.IsControl() {
@@ -324,19 +325,30 @@ func nullableSize(b []byte) int {
 	return len(b)
 }
 
-// controlText is what a control record adds to its line. The simulator's
-// only control records are KRaft's LeaderChange ones.
-func controlText(key []byte) string {
+// controlText is what a control record adds to its line: transaction
+// markers and KRaft's snapshot header and footer print their contents
+// (the footer and header as their JSON converters write them), other types
+// (KRaft's LEADER_CHANGE) only their name and id.
+func controlText(key, value []byte) string {
 	if len(key) < 4 {
 		return " controlType: UNKNOWN(-1)"
 	}
 	typ := int16(binary.BigEndian.Uint16(key[2:4]))
-	names := map[int16]string{0: "ABORT", 1: "COMMIT", 2: "LEADER_CHANGE", 3: "SNAPSHOT_HEADER", 4: "SNAPSHOT_FOOTER", 5: "KRAFT_VERSION", 6: "KRAFT_VOTERS"}
-	name, ok := names[typ]
-	if !ok {
-		name = "UNKNOWN"
+	switch raft.ControlType(typ) {
+	case raft.ControlAbort, raft.ControlCommit:
+		if len(value) >= 6 {
+			return fmt.Sprintf(" endTxnMarker: %s coordinatorEpoch: %d", raft.ControlType(typ), int32(binary.BigEndian.Uint32(value[2:6])))
+		}
+	case raft.ControlSnapshotHeader:
+		if h, err := raft.DecodeSnapshotHeaderRecord(value); err == nil {
+			return fmt.Sprintf(` SnapshotHeader {"version":%d,"lastContainedLogTimestamp":%d}`, h.Version, h.LastContainedLogTimestamp)
+		}
+	case raft.ControlSnapshotFooter:
+		if f, err := raft.DecodeSnapshotFooterRecord(value); err == nil {
+			return fmt.Sprintf(` SnapshotFooter {"version":%d}`, f.Version)
+		}
 	}
-	return fmt.Sprintf(" controlType: %s(%d)", name, typ)
+	return fmt.Sprintf(" controlType: %s(%d)", raft.ControlType(typ), typ)
 }
 
 // decodeWith decodes bytes as Kafka's decoder classes do.

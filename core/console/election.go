@@ -99,7 +99,7 @@ func electionTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 					t.println("Timeout waiting for election results")
 					t.println("Timeout waiting for election results")
 					t.println(client.Exception(cmdFailed, "Timeout waiting for election results"))
-					t.println("Caused by: " + cerr.Error())
+					t.printLines(cerr.CausedBy())
 					t.println("")
 					t.finish(1)
 					return

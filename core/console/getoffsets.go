@@ -227,8 +227,7 @@ func (g *getOffsets) run(env *sim.Env) {
 		}
 		for _, leader := range leaders {
 			targets := byLeader[leader]
-			addr, ok := addrs[leader]
-			if !ok {
+			if _, ok := addrs[leader]; !ok {
 				for _, tg := range targets {
 					g.t.println(fmt.Sprintf("Skip getting offsets for topic-partition %s-%d due to error: org.apache.kafka.common.errors.LeaderNotAvailableException: There is no leader for this topic-partition as we are in the middle of a leadership election.", tg.topic, tg.part))
 				}
@@ -242,7 +241,7 @@ func (g *getOffsets) run(env *sim.Env) {
 				}
 				return r
 			}
-			g.admin.CallNode(env, "listOffsets", addr, build, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+			g.admin.CallNode(env, "listOffsets", leader, build, func(env *sim.Env, resp protocol.Response, err *client.Error) {
 				if err == nil {
 					for _, t := range resp.(*protocol.ListOffsetsResponse).Topics {
 						for _, pr := range t.Partitions {

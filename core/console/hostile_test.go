@@ -56,6 +56,13 @@ func TestHostileInputNeverBreaksTheSession(t *testing.T) {
 		"kafka-producer-perf-test.sh --topic t --num-records 3 --throughput -1 --record-size 100 --producer-props max.request.size=0 buffer.memory=0",
 		"kafka-producer-perf-test.sh --topic t --num-records 300 --throughput -1 --record-size 1000 --producer-props buffer.memory=3000 max.block.ms=10",
 		"kafka-producer-perf-test.sh --topic t --num-records 3 --throughput -1 --record-size 1 --transaction-duration-ms 1 --producer-props acks=1",
+		"kafka-metadata-quorum.sh", "kafka-metadata-quorum.sh -", "kafka-metadata-quorum.sh --", "kafka-metadata-quorum.sh ''", "kafka-metadata-quorum.sh -- describe",
+		"kafka-metadata-quorum.sh --bootstrap-server= describe --status", "kafka-metadata-quorum.sh --bootstrap-server , describe --replication",
+		"kafka-metadata-quorum.sh --bootstrap-controller kafka-1:9092 describe --status", "kafka-metadata-quorum.sh --bootstrap-controller localhost:99999 describe --status",
+		"kafka-metadata-quorum.sh --bootstrap-server kafka-1:9092 --command-config / describe --status", "kafka-metadata-quorum.sh --bootstrap-server x d -hx",
+		"kafka-metadata-quorum.sh --bootstrap-server kafka-1:9092 describe --replication --human-readable",
+		"kafka-metadata-quorum.sh --bootstrap-controller kafka-2:9093 describe --replication --human-readable",
+		"kafka-metadata-quorum.sh --bootstrap-server kafka-1:9092 describe --status --status --" + strings.Repeat("x", 3000),
 	}
 	for _, in := range inputs {
 		func() {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"kafkascope/core/client"
-	"kafkascope/core/cluster"
 	"kafkascope/core/hashing"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
@@ -17,7 +16,11 @@ const unknownTopicException = "org.apache.kafka.common.errors.UnknownTopicOrPart
 
 // failCall reports a failed admin call through the catch-all.
 func (rc *reassignCommand) failCall(err *client.Error) {
-	rc.fail("java.util.concurrent.ExecutionException", err.Error(), err.Error())
+	var causes []string
+	for c := err; c != nil; c = c.Cause {
+		causes = append(causes, c.Error())
+	}
+	rc.fail("java.util.concurrent.ExecutionException", err.Error(), causes...)
 }
 
 // failUnknown reports an ExecutionException wrapping an
@@ -90,7 +93,7 @@ func compareTopicPartition(ta string, pa int32, tb string, pb int32) int {
 // describeCluster lists the live brokers, ascending (describeCluster's
 // nodes come from a HashMap keyed by id).
 func (rc *reassignCommand) describeCluster(env *sim.Env, next func(*sim.Env, []int32)) {
-	rc.admin.Call(env, "describeCluster", func() protocol.Request { return &protocol.MetadataRequest{Topics: []string{}} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+	rc.admin.Call(env, "listNodes", func() protocol.Request { return &protocol.MetadataRequest{Topics: []string{}} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
 		if err != nil {
 			rc.failCall(err)
 			return
@@ -570,7 +573,7 @@ func (rc *reassignCommand) alterConfigsEach(env *sim.Env, resources []protocol.A
 	if res.ResourceType == metadata.ResourceBroker {
 		var id int32
 		fmt.Sscan(res.ResourceName, &id)
-		rc.admin.CallNode(env, "incrementalAlterConfigs", cluster.BrokerAddr(id), build, answer)
+		rc.admin.CallNode(env, "incrementalAlterConfigs", id, build, answer)
 		return
 	}
 	rc.admin.Call(env, "incrementalAlterConfigs", build, answer)

@@ -25,6 +25,7 @@ func init() {
 		"kafka-producer-perf-test":  perfTestTool,
 		"kafka-reassign-partitions": reassignTool,
 		"kafka-dump-log":            dumpLogTool,
+		"kafka-metadata-quorum":     quorumTool,
 	}
 }
 

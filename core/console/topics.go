@@ -19,7 +19,7 @@ const topicCommandLogger = "org.apache.kafka.tools.TopicCommand"
 func topicsSpecs() []*optSpec {
 	return append(commonSpecs(),
 		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-		&optSpec{name: "command-config", arg: requiredArg, typ: "String", argDesc: "command config property file", desc: "Admin client properties file (not read by the simulator)."},
+		&optSpec{name: "command-config", arg: requiredArg, typ: "String", argDesc: "command config property file", desc: "Admin client properties file (in kafkascope: a file written with cat > FILE)."},
 		&optSpec{name: "list", desc: "List all available topics."},
 		&optSpec{name: "create", desc: "Create a new topic."},
 		&optSpec{name: "delete", desc: "Delete a topic."},
@@ -94,6 +94,23 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.usage(msg, specs)
 		return nil
 	}
+	// TopicService reads --command-config and creates the admin client
+	// before anything else can fail.
+	cfg := client.DefaultAdminConfig()
+	if p.has("command-config") {
+		path := p.str("command-config")
+		props, exc, ok := t.commandConfigProps(path)
+		switch {
+		case !ok:
+			t.catchAll("java.nio.file.NoSuchFileException: " + javaPath(path))
+			return nil
+		case exc != "":
+			t.catchAll(exc)
+			return nil
+		case !t.applyAdminConfig(&cfg, props):
+			return nil
+		}
+	}
 	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
 	if berr != nil {
 		t.bootstrapFailed(berr, "Failed to create new KafkaAdminClient",
@@ -103,7 +120,7 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	tc := &topicCommand{t: t, p: p}
 	return func(host string) sim.Process {
-		tc.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, client.DefaultAdminConfig())
+		tc.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
 		return &client.Process{Handlers: []client.Handler{tc.admin}, OnStart: func(env *sim.Env) { tc.run(env, action) }}
 	}
 }
@@ -173,9 +190,10 @@ type topicCommand struct {
 // fail prints an action's error as TopicCommand.printException does: the
 // message on stdout, then the exception logged at ERROR (the simulator
 // prints no Java stack frames).
-func (tc *topicCommand) fail(class, msg string) {
+func (tc *topicCommand) fail(class, msg string, causes ...string) {
 	tc.t.println("Error while executing topic command : " + msg)
 	tc.t.println(client.LogPrefix(tc.t.s.world().Now(), client.LevelError) + " " + client.Exception(class, msg))
+	tc.t.printLines(causes)
 	tc.t.println(" (" + topicCommandLogger + ")")
 	tc.t.finish(1)
 }
@@ -187,7 +205,16 @@ func (tc *topicCommand) failCode(code protocol.ErrorCode, msg string) {
 	tc.fail(code.Exception(), msg)
 }
 
-func (tc *topicCommand) failClient(err *client.Error) { tc.fail(err.Class, err.Message) }
+// failClient reports an admin call's failure: TopicCommand unwraps the
+// ExecutionException and prints its cause, with the cause's own causes
+// ("Caused by: ...") in the logged trace.
+func (tc *topicCommand) failClient(err *client.Error) {
+	var causes []string
+	if err.Cause != nil {
+		causes = err.Cause.CausedBy()
+	}
+	tc.fail(err.Class, err.Message, causes...)
+}
 
 func (tc *topicCommand) run(env *sim.Env, action string) {
 	switch action {
@@ -340,8 +367,8 @@ func (tc *topicCommand) create(env *sim.Env) {
 		tc.fail("org.apache.kafka.common.errors.InvalidTopicException", "The given topic name '' cannot be represented in a request.")
 		return
 	}
-	tc.admin.Call(env, "createTopics", func() protocol.Request {
-		return &protocol.CreateTopicsRequest{Topics: []protocol.CreatableTopic{topic}, TimeoutMs: 30000}
+	tc.admin.CallTarget(env, "createTopics", client.ControllerTarget(), 0, func(timeoutMs int32) protocol.Request {
+		return &protocol.CreateTopicsRequest{Topics: []protocol.CreatableTopic{topic}, TimeoutMs: timeoutMs}
 	}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
 		if err != nil {
 			tc.failClient(err)

@@ -138,7 +138,9 @@ func (c *Controller) deactivate(env *sim.Env) {
 	c.expiry.Stop()
 	c.expiry = nil
 	for _, r := range c.replies {
-		env.Send(c.cfg.Addr, r.to, protocol.ErrorResponse(r.req, protocol.NOT_CONTROLLER))
+		if resp := protocol.ErrorResponse(r.req, protocol.NOT_CONTROLLER); resp != nil {
+			env.Send(c.cfg.Addr, r.to, resp)
+		}
 	}
 	c.replies = nil
 	env.Note("controller.inactive", "node", id32(c.cfg.NodeID), "epoch", id32(c.epoch))
@@ -357,7 +359,11 @@ func (c *Controller) Receive(env *sim.Env, e *sim.Envelope) {
 		return
 	}
 	if !c.active {
-		env.Send(c.cfg.Addr, e.From, protocol.ErrorResponse(req, protocol.NOT_CONTROLLER))
+		if resp := protocol.ErrorResponse(req, protocol.NOT_CONTROLLER); resp != nil {
+			env.Send(c.cfg.Addr, e.From, resp)
+		} else {
+			c.refuse(env, e)
+		}
 		return
 	}
 	c.handling = req
@@ -385,7 +391,16 @@ func (c *Controller) Receive(env *sim.Env, e *sim.Envelope) {
 		c.handleAlterPartitionReassignments(env, e.From, m)
 	case *protocol.ListPartitionReassignmentsRequest:
 		c.handleListPartitionReassignments(env, e.From, m)
+	default:
+		c.refuse(env, e)
 	}
+}
+
+// refuse closes the connection of a request the controller listener does
+// not serve (a Metadata or Produce sent to port 9093): Kafka's controller
+// does not expose those APIs, and its socket server drops the connection.
+func (c *Controller) refuse(env *sim.Env, e *sim.Envelope) {
+	env.Send(c.cfg.Addr, e.From, &sim.Disconnected{Peer: c.cfg.Addr, Request: e.Msg})
 }
 
 // reply answers a request once everything written so far is committed,

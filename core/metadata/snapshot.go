@@ -13,13 +13,24 @@ import (
 // Replaying them into an empty image gives img back (ImageFromSnapshot).
 func SnapshotRecords(img *Image) []Record {
 	var out []Record
+	// metadata.version first, then the other features, then the
+	// ZooKeeper-migration state (FeaturesImage.write; a cluster born in
+	// KRaft is NONE).
 	names := make([]string, 0, len(img.Features))
 	for n := range img.Features {
-		names = append(names, n)
+		if n != "metadata.version" {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
+	if lvl, ok := img.Features["metadata.version"]; ok {
+		out = append(out, &FeatureLevelRecord{Name: "metadata.version", FeatureLevel: lvl})
+	}
 	for _, n := range names {
 		out = append(out, &FeatureLevelRecord{Name: n, FeatureLevel: img.Features[n]})
+	}
+	if _, ok := img.Features["metadata.version"]; ok {
+		out = append(out, &ZkMigrationStateRecord{State: ZkMigrationNone})
 	}
 	for _, id := range img.BrokerIDs() {
 		b := img.Brokers[id]

@@ -2,7 +2,7 @@ package protocol
 
 // ErrorResponse is the response to req that carries code for everything
 // req asked (per topic, per resource, or at the top level), with req's
-// correlation id. Brokers use it when a forwarded request times out; a
+// correlation id, or nil for a request kind a controller does not serve. Brokers use it when a forwarded request times out; a
 // controller that is not the active one answers every request with
 // NOT_CONTROLLER this way, as Kafka's ControllerApis do.
 func ErrorResponse(req Request, code ErrorCode) Response {
@@ -43,7 +43,7 @@ func ErrorResponse(req Request, code ErrorCode) Response {
 	case *AlterConfigsRequest:
 		return &AlterConfigsResponse{ResponseHeader: h, Responses: configErrors(m.Resources, code)}
 	}
-	panic("protocol: no error response for " + req.Kind())
+	return nil
 }
 
 func configErrors[R interface{ resource() (int8, string) }](rs []R, code ErrorCode) []AlterConfigsResourceResponse {

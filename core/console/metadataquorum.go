@@ -1,0 +1,335 @@
+package console
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/client"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// kafka-metadata-quorum.sh runs org.apache.kafka.tools.MetadataQuorumCommand
+// (Kafka 3.8.0: only the describe sub-command). It parses its arguments
+// with argparse4j (argparse.go) through parseArgsOrFail, so a bad command
+// line prints the usage and the error and exits 1, and -h prints the help
+// and exits 1 too. After parsing, TerseExceptions print their message
+// alone; anything else prints its message, its stack trace (without
+// frames) and an empty line. The help texts of the arguments are our own
+// words; the layout, the usage lines and every error are argparse4j's.
+
+const quorumProg = "kafka-metadata-quorum"
+
+func quorumParser() *apParser {
+	p := &apParser{
+		prog:        quorumProg,
+		description: "This tool describes kraft metadata quorum status.",
+		args: []*apArg{
+			{flags: []string{"-h", "--help"}, action: apHelp, help: "show this help message and exit"},
+			{flags: []string{"--bootstrap-server"}, metavar: "BOOTSTRAP_SERVER", typ: "String", grouped: true,
+				help: "Brokers to connect to, as host:port pairs separated by commas; a broker forwards the question to the active controller."},
+			{flags: []string{"--bootstrap-controller"}, metavar: "BOOTSTRAP_CONTROLLER", typ: "String", grouped: true,
+				help: "Controllers to connect to, as host:port pairs separated by commas (their controller listeners, e.g. kafka-1:9093)."},
+			{flags: []string{"--command-config"}, metavar: "COMMAND_CONFIG", typ: "String",
+				help: "A properties file of admin client settings (in kafkascope: a file written with cat > FILE)."},
+		},
+	}
+	p.addCommand("describe", "Show the KRaft quorum of the metadata log", []*apArg{
+		{flags: []string{"-h", "--help"}, action: apHelp, help: "show this help message and exit"},
+		{flags: []string{"--status"}, action: apStoreTrue, section: "Status",
+			help: "A summary: the leader and its epoch, the high watermark, how far the slowest voter is behind, the voters and the observers."},
+		{flags: []string{"--replication"}, action: apStoreTrue, section: "Replication",
+			help: "One row per replica of the metadata log, with its log end offset, lag and last fetch"},
+		{flags: []string{"--human-readable"}, action: apStoreTrue, section: "Replication",
+			help: "Show times as how long ago"},
+	})
+	return p
+}
+
+// quorumTool is kafka-metadata-quorum.sh.
+func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	p := quorumParser()
+	v, perr := p.parse(args)
+	if perr != nil {
+		if perr.help {
+			t.printLines(perr.parser.helpLines())
+		} else {
+			t.printLines(p.errorLines(perr))
+		}
+		t.finish(1) // parseArgsOrFail exits 1 after the help screen too
+		return nil
+	}
+	sub := p.commands[0].parser
+	arg := func(parser *apParser, flag string) *apArg { return parser.arg(flag) }
+	props := map[string]string{}
+	if cc := arg(p, "--command-config"); v.given(cc) {
+		path := v.str[cc]
+		var exc string
+		var ok bool
+		if props, exc, ok = t.commandConfigProps(path); !ok {
+			t.println("Properties file " + javaPath(path) + " does not exists!")
+			t.finish(1)
+			return nil
+		}
+		if exc != "" {
+			t.catchAll(exc)
+			return nil
+		}
+	}
+	controllers := v.given(arg(p, "--bootstrap-controller"))
+	list := v.str[arg(p, "--bootstrap-server")]
+	if controllers {
+		list = v.str[arg(p, "--bootstrap-controller")]
+	}
+	cfg := client.DefaultAdminConfig()
+	if !t.applyAdminConfig(&cfg, props) {
+		return nil
+	}
+	if len(trimList(list)) == 0 {
+		t.catchAll("org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
+			"org.apache.kafka.common.config.ConfigException: You must set either bootstrap.servers or bootstrap.controllers")
+		return nil
+	}
+	bootstrap, berr := t.s.resolveBootstrap(list)
+	if berr != nil {
+		t.bootstrapFailed(berr, "Failed to create new KafkaAdminClient",
+			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
+			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}", "")
+		return nil
+	}
+	status, replication, human := v.given(arg(sub, "--status")), v.given(arg(sub, "--replication")), v.given(arg(sub, "--human-readable"))
+	var terse string
+	switch {
+	case status && replication:
+		terse = "Only one of --status or --replication should be specified with describe sub-command"
+	case status && human:
+		terse = "The option --human-readable is only supported along with --replication"
+	case !status && !replication:
+		terse = "One of --status or --replication must be specified with describe sub-command"
+	}
+	if terse != "" {
+		t.println(terse)
+		t.finish(1)
+		return nil
+	}
+	if controllers {
+		cfg.BootstrapControllers = true
+		cfg.ClusterID = t.s.cluster.ClusterID
+		voters := t.s.cluster.Voters()
+		for id := int32(1); int(id) <= len(voters); id++ {
+			cfg.ControllerNodes = append(cfg.ControllerNodes, client.Node{ID: id, Addr: voters[id]})
+		}
+	}
+	q := &quorumCommand{t: t, humanReadable: human}
+	return func(host string) sim.Process {
+		q.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
+		start := q.replication
+		if status {
+			start = q.status
+		}
+		return &client.Process{Handlers: []client.Handler{q.admin}, OnStart: start}
+	}
+}
+
+// catchAll prints an exception as the tools' mainNoExit catch-all does
+// (MetadataQuorumCommand, TopicCommand): the message, the trace (the
+// exception and its causes, without frames), and the empty line println
+// adds after the trace's own last newline.
+func (t *toolRun) catchAll(exc string, causes ...string) {
+	_, msg, _ := strings.Cut(exc, ": ")
+	t.printLines(strings.Split(msg, "\n"))
+	t.printLines(strings.Split(exc, "\n"))
+	for _, c := range causes {
+		t.println("Caused by: " + c)
+	}
+	t.println("")
+	t.finish(1)
+}
+
+type quorumCommand struct {
+	t             *toolRun
+	admin         *client.Admin
+	humanReadable bool
+}
+
+// failed reports a failed admin call as future.get() throws it: an
+// ExecutionException whose message is its cause's.
+func (q *quorumCommand) failed(err *client.Error) {
+	q.t.println(err.Error())
+	q.t.println("java.util.concurrent.ExecutionException: " + err.Error())
+	q.t.printLines(err.CausedBy())
+	q.t.println("")
+	q.t.finish(1)
+}
+
+// status is handleDescribeStatus: the cluster id, then the quorum.
+func (q *quorumCommand) status(env *sim.Env) {
+	q.admin.DescribeCluster(env, func(env *sim.Env, clusterID string, _ []client.Node, err *client.Error) {
+		if err != nil {
+			q.failed(err)
+			return
+		}
+		q.admin.DescribeMetadataQuorum(env, func(env *sim.Env, r *protocol.DescribeQuorumResponse, err *client.Error) {
+			if err != nil {
+				q.failed(err)
+				return
+			}
+			lines, exc := quorumStatusLines(clusterID, r)
+			if exc != "" {
+				q.t.catchAll(exc)
+				return
+			}
+			q.t.printLines(lines)
+			q.t.finish(0)
+		})
+	})
+}
+
+// quorumStatusLines is the --status summary. MaxFollowerLag is the
+// leader's log end offset minus the smallest among the voters (the first
+// voter with it, in voter order); MaxFollowerLagTimeMs is 0 when that voter
+// is the leader, otherwise the difference of the two last-caught-up times,
+// or -1 when either is unknown.
+func quorumStatusLines(clusterID string, r *protocol.DescribeQuorumResponse) ([]string, string) {
+	leader := quorumLeader(r)
+	if leader < 0 || len(r.CurrentVoters) == 0 {
+		return nil, "java.util.NoSuchElementException: No value present"
+	}
+	lead := r.CurrentVoters[leader]
+	slowest := 0
+	for i, v := range r.CurrentVoters {
+		if v.LogEndOffset < r.CurrentVoters[slowest].LogEndOffset {
+			slowest = i
+		}
+	}
+	follower := r.CurrentVoters[slowest]
+	lagTime := int64(-1)
+	switch {
+	case slowest == leader:
+		lagTime = 0
+	case lead.LastCaughtUpTimestamp != -1 && follower.LastCaughtUpTimestamp != -1:
+		lagTime = lead.LastCaughtUpTimestamp - follower.LastCaughtUpTimestamp
+	}
+	ids := func(rs []protocol.QuorumReplicaState) string {
+		s := make([]string, len(rs))
+		for i, x := range rs {
+			s[i] = strconv.Itoa(int(x.ReplicaID))
+		}
+		return "[" + strings.Join(s, ",") + "]"
+	}
+	return []string{
+		"ClusterId:              " + clusterID,
+		fmt.Sprintf("LeaderId:               %d", r.LeaderID),
+		fmt.Sprintf("LeaderEpoch:            %d", r.LeaderEpoch),
+		fmt.Sprintf("HighWatermark:          %d", r.HighWatermark),
+		fmt.Sprintf("MaxFollowerLag:         %d", lead.LogEndOffset-follower.LogEndOffset),
+		fmt.Sprintf("MaxFollowerLagTimeMs:   %d", lagTime),
+		"CurrentVoters:          " + ids(r.CurrentVoters),
+		"CurrentObservers:       " + ids(r.Observers),
+	}, ""
+}
+
+// quorumLeader is the index of the leader among the voters, or -1.
+func quorumLeader(r *protocol.DescribeQuorumResponse) int {
+	for i, v := range r.CurrentVoters {
+		if v.ReplicaID == r.LeaderID {
+			return i
+		}
+	}
+	return -1
+}
+
+// replication is handleDescribeReplication.
+func (q *quorumCommand) replication(env *sim.Env) {
+	q.admin.DescribeMetadataQuorum(env, func(env *sim.Env, r *protocol.DescribeQuorumResponse, err *client.Error) {
+		if err != nil {
+			q.failed(err)
+			return
+		}
+		lines, exc := quorumReplicationLines(r, q.humanReadable, env.Now().UnixMilli())
+		if exc != "" {
+			q.t.catchAll(exc)
+			return
+		}
+		q.t.printLines(lines)
+		q.t.finish(0)
+	})
+}
+
+// quorumReplicationLines is the --replication table: the leader, the other
+// voters in voter order, then the observers, printed by
+// ToolsUtils.prettyPrintTable (every cell, the last one too, padded to its
+// column's width and followed by a tab). With --human-readable the
+// timestamps are "N ms ago" against nowMs, the tool's clock.
+func quorumReplicationLines(r *protocol.DescribeQuorumResponse, human bool, nowMs int64) ([]string, string) {
+	leader := quorumLeader(r)
+	if leader < 0 {
+		return nil, "java.util.NoSuchElementException: No value present"
+	}
+	lead := r.CurrentVoters[leader]
+	var rows [][]string
+	var exc string
+	row := func(x protocol.QuorumReplicaState, status string) {
+		ts := func(v int64, desc string) string {
+			switch {
+			case v == -1:
+				return "-1"
+			case !human:
+				return strconv.FormatInt(v, 10)
+			case v <= 0 || v > nowMs:
+				if exc == "" {
+					exc = fmt.Sprintf("org.apache.kafka.common.KafkaException: Error while computing relative time, possible drift in system clock.\nCurrent timestamp is %d, %s timestamp is %d", nowMs, desc, v)
+				}
+				return ""
+			}
+			return fmt.Sprintf("%d ms ago", nowMs-v)
+		}
+		rows = append(rows, []string{
+			strconv.Itoa(int(x.ReplicaID)), strconv.FormatInt(x.LogEndOffset, 10), strconv.FormatInt(lead.LogEndOffset-x.LogEndOffset, 10),
+			ts(x.LastFetchTimestamp, "last fetch"), ts(x.LastCaughtUpTimestamp, "last caught up"), status,
+		})
+	}
+	row(lead, "Leader")
+	for _, x := range r.CurrentVoters {
+		if x.ReplicaID != r.LeaderID {
+			row(x, "Follower")
+		}
+	}
+	for _, x := range r.Observers {
+		row(x, "Observer")
+	}
+	if exc != "" {
+		return nil, exc
+	}
+	return prettyPrintTable([]string{"NodeId", "LogEndOffset", "Lag", "LastFetchTimestamp", "LastCaughtUpTimestamp", "Status"}, rows), ""
+}
+
+// prettyPrintTable is ToolsUtils.prettyPrintTable: each column as wide as
+// its widest cell or header, every cell left-aligned, padded and followed
+// by a tab.
+func prettyPrintTable(headers []string, rows [][]string) []string {
+	widths := make([]int, len(headers))
+	for i, h := range headers {
+		widths[i] = jlen(h)
+	}
+	for _, r := range rows {
+		for i := range headers {
+			widths[i] = max(widths[i], jlen(r[i]))
+		}
+	}
+	line := func(cells []string) string {
+		var b strings.Builder
+		for i, c := range cells {
+			b.WriteString(c)
+			b.WriteString(strings.Repeat(" ", max(widths[i]-jlen(c), 0)))
+			b.WriteByte('\t')
+		}
+		return b.String()
+	}
+	out := []string{line(headers)}
+	for _, r := range rows {
+		out = append(out, line(r))
+	}
+	return out
+}
