@@ -150,7 +150,7 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 		a.toast = ""
 		render = true
 	}
-	if p.Now() != beforeNow || p.TL.Busy() != beforeBusy || p.TL != beforeTL || len(a.jobs) > 0 {
+	if p.Now() != beforeNow || p.TL.Busy() != beforeBusy || p.TL != beforeTL || a.Busy() {
 		render = true
 	}
 	a.syncURL(now)
@@ -168,8 +168,17 @@ func (a *App) later(what string, f func()) {
 	a.working = what
 }
 
-// Busy reports whether deferred work is waiting (its text is shown).
-func (a *App) Busy() bool { return len(a.jobs) > 0 }
+// Busy reports whether deferred work is waiting, or a scenario step is
+// still playing (its text is shown).
+func (a *App) Busy() bool { return len(a.jobs) > 0 || a.Player.Scenario.Running() }
+
+// Working says what the page is busy with.
+func (a *App) Working() string {
+	if a.working == "" && a.Player.Scenario.Running() {
+		return a.T("story.running")
+	}
+	return a.working
+}
 
 // runDue runs the jobs whose frame has come.
 func (a *App) runDue() bool {

@@ -372,7 +372,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		if c.Busy() {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "working"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.working)
+			vgn.SetInnerHTML(c.Working())
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)

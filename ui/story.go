@@ -64,12 +64,11 @@ func (c *Story) Next() {
 	if !c.canNext() {
 		return
 	}
-	p := c.App.Player
-	c.App.later(c.App.T("story.running"), func() {
-		if err := p.Next(); err != nil {
-			p.Error = err.Error()
-		}
-	})
+	// The step's commands play over the coming frames (Player.Tick), so
+	// the diagram animates them and the page stays responsive.
+	if err := c.App.Player.StartNext(); err != nil {
+		c.App.Player.Error = err.Error()
+	}
 }
 
 // Back shows the previous step again (a replay).

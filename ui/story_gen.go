@@ -136,7 +136,7 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			if c.App.Busy() {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-working"}}}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.App.working)
+				vgn.SetInnerHTML(c.App.Working())
 			}
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)

@@ -106,6 +106,14 @@ func (p *Player) refresh() {
 // (spread over frames when long).
 func (p *Player) Tick(wall time.Duration) {
 	wall = min(max(wall, 0), maxFrame)
+	if p.Scenario.Running() {
+		// A scenario step plays at its own pace: each command as long as
+		// it would block, a share of events per frame.
+		if err := p.advanceStep(stepEvents); err != nil {
+			p.Error = err.Error()
+		}
+		return
+	}
 	_, ff := p.fastForward()
 	if p.Paused && !ff && !p.TL.Busy() {
 		p.useIdleFrame()

@@ -157,3 +157,43 @@ func TestUnknownLinkPartIsNamedDeterministically(t *testing.T) {
 		}
 	}
 }
+
+// A scenario step plays over frames: one Tick runs only a share of it, so
+// a long step never freezes the page, and it ends where Next would.
+func TestScenarioStepPlaysOverFrames(t *testing.T) {
+	sync := New()
+	if err := sync.OpenScenario("12-leader-balance", 0); err != nil {
+		t.Fatal(err)
+	}
+	async := New()
+	if err := async.OpenScenario("12-leader-balance", 0); err != nil {
+		t.Fatal(err)
+	}
+	longest := 0
+	for sync.Scenario.Step+1 < sync.Scenario.Steps() {
+		if err := sync.Next(); err != nil {
+			t.Fatal(err)
+		}
+		if err := async.StartNext(); err != nil {
+			t.Fatal(err)
+		}
+		frames := 0
+		for async.Scenario.Running() {
+			async.Tick(16 * time.Millisecond)
+			frames++
+			if frames > 100000 {
+				t.Fatal("the step never ends")
+			}
+		}
+		if async.Error != "" {
+			t.Fatal(async.Error)
+		}
+		if async.Now() != sync.Now() || async.Scenario.Step != sync.Scenario.Step {
+			t.Fatalf("step %d: frames ended at %s, Next at %s", sync.Scenario.Step, async.Now(), sync.Now())
+		}
+		longest = max(longest, frames)
+	}
+	if longest < 2 {
+		t.Fatalf("every step finished within one frame (longest %d): nothing was spread", longest)
+	}
+}

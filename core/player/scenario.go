@@ -14,13 +14,25 @@ import (
 
 // Scenario is a built-in scenario being played.
 type Scenario struct {
-	ID      string
-	title   [2]string
-	steps   []*console.Step
-	Step    int        // the step shown; -1 before the first
-	ends    []sim.Time // when each step played so far ended
-	Running bool       // a step's commands are running
+	ID    string
+	title [2]string
+	steps []*console.Step
+	Step  int        // the step shown; -1 before the first
+	ends  []sim.Time // when each step played so far ended
+	run   *stepRun   // the step whose commands are running, if any
 }
+
+// stepRun is a step being played over several frames: its commands run
+// one after another, each as long as it would block.
+type stepRun struct {
+	next   int // the step being played
+	cmd    int // the next command to start
+	before *view.Snapshot
+	limit  sim.Time // the running command's time limit
+}
+
+// Running reports whether a step's commands are still running.
+func (sc *Scenario) Running() bool { return sc != nil && sc.run != nil }
 
 // ScenarioInfo is one entry of the gallery.
 type ScenarioInfo struct {
@@ -104,38 +116,83 @@ func (s *Scenario) Commands() []string {
 // maxStepTime bounds how long one step's commands may run.
 const maxStepTime = 2 * time.Hour
 
-// Next plays the next step: its commands run one after another, each as
-// long as it would block, and the diagram then shows what changed.
-func (p *Player) Next() error {
+// stepEvents is how many simulation events a frame spends on a running
+// step (so a long step plays over frames instead of freezing one).
+const stepEvents = 8000
+
+// StartNext starts the next step: a step played before (we came back) is
+// replayed at once to where it ended; a new one runs its commands over the
+// coming frames (Tick), and the diagram then shows what changed.
+func (p *Player) StartNext() error {
 	sc := p.Scenario
-	if sc == nil || sc.Step+1 >= len(sc.steps) {
+	if sc == nil || sc.run != nil || sc.Step+1 >= len(sc.steps) {
 		return nil
 	}
-	before := p.snap
 	next := sc.Step + 1
 	if next < len(sc.ends) {
-		// Played before (we came back): replay to where it ended.
+		before := p.snap
 		if err := p.TL.Seek(sc.ends[next]); err != nil {
 			return err
 		}
-	} else {
-		for _, c := range sc.steps[next].Commands {
+		sc.Step = next
+		p.refresh()
+		p.changed = diff(before, p.snap)
+		return nil
+	}
+	sc.run = &stepRun{next: next, before: p.snap}
+	return p.advanceStep(stepEvents)
+}
+
+// advanceStep runs the step in progress for up to budget events.
+func (p *Player) advanceStep(budget int) error {
+	sc := p.Scenario
+	if sc == nil || sc.run == nil {
+		return nil
+	}
+	r := sc.run
+	for budget > 0 {
+		if p.TL.Busy() {
+			if p.TL.Now() >= r.limit {
+				sc.run = nil
+				return fmt.Errorf("step %d: %q did not finish", r.next+1, sc.steps[r.next].Commands[r.cmd-1].Cmd)
+			}
+			before := p.steps()
+			if _, err := p.TL.Play(time.Minute, budget); err != nil {
+				sc.run = nil
+				return err
+			}
+			budget -= max(int(p.steps()-before), 1)
+			continue
+		}
+		if r.cmd < len(sc.steps[r.next].Commands) {
+			c := sc.steps[r.next].Commands[r.cmd]
+			r.cmd++
 			p.TL.Do(c.Cmd, c.Stdin)
-			limit := p.TL.Now().Add(maxStepTime)
-			for p.TL.Busy() && p.TL.Now() < limit {
-				if _, err := p.TL.Play(time.Minute, 0); err != nil {
-					return err
-				}
-			}
-			if p.TL.Busy() {
-				return fmt.Errorf("step %d: %q did not finish", next+1, c.Cmd)
-			}
+			r.limit = p.TL.Now().Add(maxStepTime)
+			continue
 		}
 		sc.ends = append(sc.ends, p.TL.Now())
+		sc.Step = r.next
+		sc.run = nil
+		p.refresh()
+		p.changed = diff(r.before, p.snap)
+		return nil
 	}
-	sc.Step = next
 	p.refresh()
-	p.changed = diff(before, p.snap)
+	return nil
+}
+
+// Next plays the next step to its end before returning (StartNext, then
+// every frame's share at once): for tests and tools without frames.
+func (p *Player) Next() error {
+	if err := p.StartNext(); err != nil {
+		return err
+	}
+	for p.Scenario != nil && p.Scenario.run != nil {
+		if err := p.advanceStep(stepEvents); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -143,7 +200,7 @@ func (p *Player) Next() error {
 // step ended).
 func (p *Player) Back() error {
 	sc := p.Scenario
-	if sc == nil || sc.Step <= 0 {
+	if sc == nil || sc.Step <= 0 || sc.run != nil {
 		return nil
 	}
 	sc.Step--
