@@ -15,14 +15,8 @@ import (
 // the records and take the leader's high watermark (capped by the local
 // log end offset). Any successful answer resets the fetch timeout.
 func (n *Node) handleFetchResponse(env *sim.Env, src int32, r *FetchResponse) bool {
-	if r.ErrorCode != protocol.NONE {
-		return n.handleTopLevelError(env, r.ErrorCode)
-	}
-	switch n.maybeHandleCommonResponse(env, r.PartitionError, r.CurrentLeader.LeaderID, r.CurrentLeader.Epoch) {
-	case handledOK:
-		return true
-	case handledRetry:
-		return false
+	if res, done := n.screenResponse(env, r.ErrorCode, r.PartitionError, r.CurrentLeader.LeaderID, r.CurrentLeader.Epoch); done {
+		return res
 	}
 	s, ok := n.quorum.state.(*followerState)
 	if !ok || r.PartitionError != protocol.NONE {

@@ -125,6 +125,23 @@ func (n *Node) handleTopLevelError(env *sim.Env, err protocol.ErrorCode) bool {
 	return false
 }
 
+// screenResponse runs the checks every response starts with (a top-level
+// error, then maybeHandleCommonResponse's epoch and leader checks); done
+// reports whether they settled it, and result is then the handler's
+// answer.
+func (n *Node) screenResponse(env *sim.Env, topErr, partErr protocol.ErrorCode, leaderID, epoch int32) (result, done bool) {
+	if topErr != protocol.NONE {
+		return n.handleTopLevelError(env, topErr), true
+	}
+	switch n.maybeHandleCommonResponse(env, partErr, leaderID, epoch) {
+	case handledOK:
+		return true, true
+	case handledRetry:
+		return false, true
+	}
+	return false, false
+}
+
 // commonResult is maybeHandleCommonResponse's answer: not handled (the
 // API's own handler continues), or handled with a success flag.
 type commonResult uint8

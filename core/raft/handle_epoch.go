@@ -26,14 +26,8 @@ func (n *Node) beginEpochResponse(corr int32, err protocol.ErrorCode) *BeginQuor
 
 // handleBeginQuorumEpochResponse: the voter acknowledged the leader.
 func (n *Node) handleBeginQuorumEpochResponse(env *sim.Env, src int32, r *BeginQuorumEpochResponse) bool {
-	if r.ErrorCode != protocol.NONE {
-		return n.handleTopLevelError(env, r.ErrorCode)
-	}
-	switch n.maybeHandleCommonResponse(env, r.PartitionError, r.LeaderID, r.LeaderEpoch) {
-	case handledOK:
-		return true
-	case handledRetry:
-		return false
+	if res, done := n.screenResponse(env, r.ErrorCode, r.PartitionError, r.LeaderID, r.LeaderEpoch); done {
+		return res
 	}
 	if r.PartitionError != protocol.NONE {
 		return false
@@ -72,14 +66,8 @@ func (n *Node) endEpochResponse(corr int32, err protocol.ErrorCode) *EndQuorumEp
 
 // handleEndQuorumEpochResponse: the voter acknowledged the resignation.
 func (n *Node) handleEndQuorumEpochResponse(env *sim.Env, src int32, r *EndQuorumEpochResponse) bool {
-	if r.ErrorCode != protocol.NONE {
-		return n.handleTopLevelError(env, r.ErrorCode)
-	}
-	switch n.maybeHandleCommonResponse(env, r.PartitionError, r.LeaderID, r.LeaderEpoch) {
-	case handledOK:
-		return true
-	case handledRetry:
-		return false
+	if res, done := n.screenResponse(env, r.ErrorCode, r.PartitionError, r.LeaderID, r.LeaderEpoch); done {
+		return res
 	}
 	if r.PartitionError != protocol.NONE {
 		return false

@@ -68,14 +68,8 @@ func (n *Node) startSnapshotDownload(env *sim.Env, s *followerState, id Snapshot
 // it is frozen and the log restarts at its end offset
 // (KafkaRaftClient.handleFetchSnapshotResponse, KafkaRaftClient.java:1479-1608).
 func (n *Node) handleFetchSnapshotResponse(env *sim.Env, src int32, r *FetchSnapshotResponse) bool {
-	if r.ErrorCode != protocol.NONE {
-		return n.handleTopLevelError(env, r.ErrorCode)
-	}
-	switch n.maybeHandleCommonResponse(env, r.PartitionError, r.CurrentLeader.LeaderID, r.CurrentLeader.Epoch) {
-	case handledOK:
-		return true
-	case handledRetry:
-		return false
+	if res, done := n.screenResponse(env, r.ErrorCode, r.PartitionError, r.CurrentLeader.LeaderID, r.CurrentLeader.Epoch); done {
+		return res
 	}
 	s, ok := n.quorum.state.(*followerState)
 	if !ok {

@@ -65,14 +65,8 @@ func compareOffsetAndEpoch(offA int64, epochA int32, offB int64, epochB int32) i
 // majority backs off at once instead of waiting out its election timeout,
 // so gridlocked elections end sooner (KafkaRaftClient.java:694-753).
 func (n *Node) handleVoteResponse(env *sim.Env, src int32, r *VoteResponse) bool {
-	if r.ErrorCode != protocol.NONE {
-		return n.handleTopLevelError(env, r.ErrorCode)
-	}
-	switch n.maybeHandleCommonResponse(env, r.PartitionError, r.LeaderID, r.LeaderEpoch) {
-	case handledOK:
-		return true
-	case handledRetry:
-		return false
+	if res, done := n.screenResponse(env, r.ErrorCode, r.PartitionError, r.LeaderID, r.LeaderEpoch); done {
+		return res
 	}
 	if r.PartitionError != protocol.NONE {
 		return false
