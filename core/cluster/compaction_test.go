@@ -231,3 +231,35 @@ func TestCompactedTopicRefusesKeylessRecords(t *testing.T) {
 		t.Fatalf("keyed record refused: %+v", pr)
 	}
 }
+
+// A cleaned log survives a crash and a power loss: cleaned segments are
+// flushed before they are swapped in, renames and cleaner-offset-checkpoint
+// are durable, and a restarted broker deletes the .deleted files its
+// timers would have removed.
+func TestCompactedLogSurvivesRestarts(t *testing.T) {
+	c := newCluster(t, nil)
+	createAssigned(t, c, "notes", [][]int32{{1, 2, 3}}, map[string]string{"cleanup.policy": "compact", "segment.bytes": "300"})
+	rc := newRawClient(t, c, 1)
+	rc.produceKeyed(t, 1, "notes", notesExample...)
+	advance(t, c, 15*time.Second)
+	want := "3:K1=4 5:K2=3 7:K3=5 8:K2=6 9:K1=7 10:K3=8"
+	for _, kill := range []struct {
+		id        int32
+		powerLoss bool
+	}{{2, false}, {3, true}} {
+		if err := c.Kill(kill.id, kill.powerLoss); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Start(kill.id); err != nil {
+			t.Fatal(err)
+		}
+		runUntil(t, c, func() bool { return c.Node(kill.id).Broker.Partition(tpOf("notes", 0)) != nil }, time.Minute, "the restarted broker loading notes-0")
+		if got := partitionFiles(c, kill.id, "notes"); slices.ContainsFunc(got, func(f string) bool { return strings.HasSuffix(f, ".deleted") }) {
+			t.Fatalf("broker %d kept %v", kill.id, got)
+		}
+		if o, ok := c.Node(kill.id).Broker.CleanerCheckpoint(tpOf("notes", 0)); !ok || o != 8 {
+			t.Fatalf("broker %d checkpoint %d %v", kill.id, o, ok)
+		}
+		runUntil(t, c, func() bool { return survivorsOf(t, c, kill.id, "notes") == want }, time.Minute, fmt.Sprintf("broker %d holding the compacted log", kill.id))
+	}
+}
