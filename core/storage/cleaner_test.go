@@ -463,3 +463,31 @@ func TestOffsetMapCapacityAtKafkasDefaults(t *testing.T) {
 		t.Fatalf("two slots at 0.75: %d", got)
 	}
 }
+
+// Truncating into a cleaned part of the log leaves the LEO at the target,
+// as Kafka's LocalLog.truncateTo does, not at the end of the last record
+// the cleaner kept before it.
+func TestTruncateIntoCleanedGapKeepsTargetAsLogEnd(t *testing.T) {
+	d, _ := newTestDisk()
+	l := mustCreate(t, d, DefaultLogConfig)
+	appendEach(t, l, kv{"a", "1", 1}, kv{"b", "1", 1}, kv{"a", "2", 1}, kv{"b", "2", 1})
+	rollNow(t, l)
+	appendEach(t, l, kv{"a", "3", 1}, kv{"c", "1", 1})
+	rollNow(t, l)
+	appendEach(t, l, kv{"d", "1", 1})
+	cleanOnce(t, l, DefaultCleanerLogConfig, 0, 100, 10)
+	if got := joined(survivors(t, l)); got != "3:b=2 4:a=3 5:c=1 6:d=1" {
+		t.Fatalf("survivors %s", got)
+	}
+	if err := l.TruncateTo(3); err != nil { // offset 3 survives, 2 does not
+		t.Fatal(err)
+	}
+	checkInvariants(t, l)
+	if l.LogEndOffset() != 3 || joined(survivors(t, l)) != "" {
+		t.Fatalf("LEO %d survivors %q, want 3 and none", l.LogEndOffset(), joined(survivors(t, l)))
+	}
+	mustLeaderAppend(t, l, producerBatch(1), 0)
+	if got := spans(t, mustRead(t, l, 0, 1<<30, l.LogEndOffset(), true)); !reflect.DeepEqual(got, []span{{3, 3}}) {
+		t.Fatalf("after appending: %v", got)
+	}
+}
