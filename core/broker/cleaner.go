@@ -18,8 +18,8 @@ import (
 // A pass takes no virtual time here (Kafka's takes as long as its I/O),
 // so one wake-up cleans every eligible log in turn, as a thread that finds
 // one after another would. log.cleaner.threads only divides the offset
-// map's memory (and 0 turns cleaning off); several threads would clean
-// the same logs at the same instants.
+// map's memory; several threads would clean the same logs at the same
+// instants.
 type logCleaner struct {
 	offsetMap *storage.OffsetMap // one thread's map, reused by its passes
 	// uncleanable: logs a pass failed on; Kafka skips them until they are
@@ -39,11 +39,10 @@ const maxPassesPerInstant = 10000
 const cleanerThreadName = "kafka-log-cleaner-thread-0"
 
 // startLogCleaner starts the cleaner thread, as LogManager.startup does
-// when the broker first publishes metadata (log.cleaner.enable, and at
-// least one log.cleaner.threads).
+// when the broker first publishes metadata, if log.cleaner.enable.
 func (b *Broker) startLogCleaner(env *sim.Env) {
 	conf := b.conf()
-	if b.cleaner != nil || !conf.BrokerBool("log.cleaner.enable") || conf.BrokerInt("log.cleaner.threads") < 1 {
+	if b.cleaner != nil || !conf.BrokerBool("log.cleaner.enable") {
 		return
 	}
 	b.cleaner = &logCleaner{uncleanable: map[storage.TopicPartition]bool{}}
