@@ -96,6 +96,7 @@ type Broker struct {
 	cleanShutdown     bool // the previous run ended cleanly
 	recoveries        []string
 	quorumCalls       *quorumForwards // forwarded DescribeQuorum requests (describequorum.go)
+	cleaner           *logCleaner     // the log cleaner (cleaner.go), from the first publish
 	controllerPick    *sim.Rand       // which alive broker a Metadata answer names as controller
 }
 

@@ -62,6 +62,7 @@ func (p *Partition) truncateTo(env *sim.Env, offset int64, key string) {
 	if err := p.log.TruncateTo(offset); err != nil {
 		panic(err)
 	}
+	p.b.truncateCleanerCheckpoint(p)
 }
 
 // lastFetchedEpoch is what a follower's Fetch reports: the epoch of its last

@@ -221,6 +221,7 @@ func (p *Partition) truncateByEpochEnd(env *sim.Env, div protocol.EpochEndOffset
 	if err := p.log.TruncateTo(target); err != nil {
 		panic(err)
 	}
+	p.b.truncateCleanerCheckpoint(p)
 	return askAgain
 }
 
@@ -234,6 +235,7 @@ func (p *Partition) handleOutOfRange(env *sim.Env, leader int32, pr protocol.Fet
 		if err := p.log.TruncateFullyAndStartAt(pr.LogStartOffset); err != nil {
 			panic(err)
 		}
+		b.truncateCleanerCheckpoint(p)
 		return
 	}
 	req := &protocol.ListOffsetsRequest{ReplicaID: b.cfg.NodeID, Topics: []protocol.ListOffsetsTopic{{Name: p.tp.Topic, Partitions: []protocol.ListOffsetsPartition{{
@@ -251,6 +253,7 @@ func (p *Partition) handleOutOfRange(env *sim.Env, leader int32, pr protocol.Fet
 			if err := p.log.TruncateTo(end); err != nil {
 				panic(err)
 			}
+			b.truncateCleanerCheckpoint(p)
 		}
 	})
 }

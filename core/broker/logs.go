@@ -67,6 +67,9 @@ func (b *Broker) loadLogs(env *sim.Env) error {
 		if !ok {
 			start = -1
 		}
+		if err := storage.RemoveTempFiles(d, path.Join(b.logDir, e.Name)); err != nil {
+			return fmt.Errorf("%s: %w", tp, err)
+		}
 		log, rep, err := storage.OpenLog(d, b.logDir, tp, storage.DefaultLogConfig, rp, hw, start, b.cleanShutdown)
 		if err != nil {
 			return fmt.Errorf("%s: %w", tp, err)

@@ -109,6 +109,7 @@ func (b *Broker) publish(env *sim.Env, changed map[storage.TopicPartition]bool, 
 			return // keep replaying before acting on anything
 		}
 		b.published = true
+		b.startLogCleaner(env)
 		for name, t := range b.image.Topics {
 			for i := range t.Partitions {
 				changed[tp(name, int32(i))] = true
@@ -141,6 +142,7 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 			p.failDelayedProduces(env, protocol.NOT_LEADER_OR_FOLLOWER)
 			p.log.Delete()
 			delete(b.partitions, key)
+			b.dropCleanerState(key)
 			env.Note("replica.deleted", "broker", id32(me), "tp", key.String())
 			b.checkParkedFetches(env)
 		}
@@ -157,6 +159,7 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 	} else if p.topicID != topic.ID && p.topicID != (metadata.Uuid{}) {
 		// A stale replica of a deleted topic with the same name: start over.
 		p.log.Delete()
+		b.dropCleanerState(key)
 		log, err := storage.CreateLog(b.cfg.Disk, b.logDir, key, topic.ID.String(), b.logConfig(key.Topic))
 		if err != nil {
 			panic(err)

@@ -71,6 +71,14 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 				env.Note("produce.rejected", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "isr", ids(p.isr), "min", strconv.Itoa(p.effectiveMinISR()))
 				continue
 			}
+			if compact, _ := b.cleanupPolicy(p.tp.Topic); compact {
+				if errs, ok := keylessRecordErrors(pd.Records, p.tp); ok && len(errs) > 0 {
+					pr.ErrorCode, pr.ErrorMessage, pr.RecordErrors = protocol.INVALID_RECORD, recordErrorsMessage(errs), errs
+					pr.LogStartOffset = p.log.LogStartOffset()
+					env.Note("produce.keyless", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "records", strconv.Itoa(len(errs)))
+					continue
+				}
+			}
 			info, err := p.log.AppendAsLeader(pd.Records, p.leaderEpoch)
 			if err != nil {
 				pr.ErrorCode = protocol.CORRUPT_MESSAGE

@@ -393,6 +393,8 @@ func (p *Producer) completeBatch(env *sim.Env, b *producerBatch, corr int32, pr 
 		b.attempts++
 		backoff := p.backoff(b.attempts)
 		b.retryAt = env.Now().Add(backoff)
+	} else if len(pr.RecordErrors) > 0 {
+		p.failRecords(env, b, recordExceptions(pr))
 	} else {
 		msg := pr.ErrorMessage
 		if msg == "" {

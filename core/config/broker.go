@@ -21,11 +21,14 @@ var BrokerDefs = []*Def{
 	{Name: "leader.imbalance.check.interval.seconds", Type: Long, Default: "300", Validate: atLeast(1)},
 	{Name: "leader.imbalance.per.broker.percentage", Type: Int, Default: "10"},
 	{Name: "log.cleaner.backoff.ms", Type: Long, Default: "15000", Validate: atLeast(0)},
+	{Name: "log.cleaner.dedupe.buffer.size", Type: Long, Default: "134217728"},
 	{Name: "log.cleaner.delete.retention.ms", Type: Long, Default: "86400000", Validate: atLeast(0)},
 	{Name: "log.cleaner.enable", Type: Boolean, Default: "true"},
+	{Name: "log.cleaner.io.buffer.load.factor", Type: Double, Default: "0.9"},
 	{Name: "log.cleaner.max.compaction.lag.ms", Type: Long, Default: maxLong, Validate: atLeast(1)},
 	{Name: "log.cleaner.min.cleanable.ratio", Type: Double, Default: "0.5", Validate: between(0, 1)},
 	{Name: "log.cleaner.min.compaction.lag.ms", Type: Long, Default: "0", Validate: atLeast(0)},
+	{Name: "log.cleaner.threads", Type: Int, Default: "1", Validate: atLeast(0)},
 	{Name: "log.cleanup.policy", Type: List, Default: "delete", Validate: listIn("compact", "delete")},
 	{Name: "log.dirs", Type: String, Default: "/tmp/kafka-logs"},
 	{Name: "log.flush.interval.messages", Type: Long, Default: maxLong, Validate: atLeast(1)},
@@ -91,7 +94,9 @@ func BrokerDef(name string) (*Def, bool) {
 // only the highest-precedence name is dynamic: log.retention.ms is,
 // log.retention.hours is not.
 var dynamicBrokerConfigs = func() map[string]bool {
-	m := map[string]bool{"log.cleaner.backoff.ms": true, "message.max.bytes": true}
+	// The log cleaner's reconfigurable configs (LogCleaner.ReconfigurableConfigs).
+	m := map[string]bool{"log.cleaner.backoff.ms": true, "message.max.bytes": true,
+		"log.cleaner.threads": true, "log.cleaner.dedupe.buffer.size": true, "log.cleaner.io.buffer.load.factor": true}
 	for _, syns := range topicSynonyms {
 		m[syns[0].Name] = true
 	}

@@ -48,6 +48,14 @@ func ValidateStatic(s Static) error {
 			return err
 		}
 	}
+	// KafkaConfig.validateValues: the cleaner's offset map needs room (and
+	// Kafka divides by the thread count without checking it first).
+	switch threads := s.BrokerInt("log.cleaner.threads"); {
+	case threads == 0:
+		return fmt.Errorf("java.lang.ArithmeticException: / by zero")
+	case s.BrokerInt("log.cleaner.dedupe.buffer.size")/threads <= 1024*1024:
+		return fmt.Errorf("requirement failed: log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.")
+	}
 	return nil
 }
 

@@ -109,3 +109,32 @@ func TestTextFillsFieldsInOnePass(t *testing.T) {
 		}
 	}
 }
+
+// The log cleaner's and the keyless-record events fill every field.
+func TestCompactionEventsFillTheirFields(t *testing.T) {
+	s := console.NewSession()
+	s.Exec("cluster create --brokers 3", nil)
+	s.Exec("kafka-topics.sh --create --topic c --replication-factor 3 --config cleanup.policy=compact --config segment.bytes=150", nil)
+	s.Exec("kafka-console-producer.sh --topic c", []string{"no-key"})
+	s.Exec("kafka-console-producer.sh --topic c --sync --producer-property linger.ms=0 --property parse.key=true --property key.separator=:", []string{"a:1", "a:2", "a:3"})
+	s.Exec("time advance 16s", nil)
+	placeholder := regexp.MustCompile(`\{[a-z_]+\}`)
+	seen := map[string]string{}
+	for _, e := range Recent(s.Cluster().World.Trace(), 0, 0) {
+		if e.Key != "log.cleaned" && e.Key != "produce.keyless" {
+			continue
+		}
+		for _, lang := range []Lang{English, Korean} {
+			if text := e.Text(lang); placeholder.MatchString(text) {
+				t.Errorf("%s (%s): unfilled field in %q", e.Key, lang, text)
+			}
+		}
+		seen[e.Key] = e.Text(English)
+	}
+	if len(seen) != 2 {
+		t.Fatalf("events seen: %v", seen)
+	}
+	if want := "'s log cleaner compacted c-0 (dirty ratio 1.00, dirty section [0, 2)): it kept 1 of 2 records and removed 1, 0 of them expired tombstones; offsets are unchanged."; !strings.HasSuffix(seen["log.cleaned"], want) {
+		t.Fatalf("log.cleaned reads %q", seen["log.cleaned"])
+	}
+}

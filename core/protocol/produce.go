@@ -44,6 +44,25 @@ type ProducePartitionResponse struct {
 	LogAppendTime  int64
 	LogStartOffset int64
 	CurrentLeader  LeaderIDAndEpoch // set with NOT_LEADER_OR_FOLLOWER when known (KIP-951)
+	// RecordErrors name the records that failed validation (KIP-467), with
+	// ErrorCode INVALID_RECORD or INVALID_TIMESTAMP.
+	RecordErrors []RecordError
+}
+
+// RecordError is one record a broker refused: its index in its batch and
+// why (Message "" is null).
+type RecordError struct {
+	BatchIndex int32
+	Message    string
+}
+
+// String is Kafka's ProduceResponse.RecordError.toString.
+func (e RecordError) String() string {
+	msg := "null"
+	if e.Message != "" {
+		msg = "'" + e.Message + "'"
+	}
+	return fmt.Sprintf("RecordError(batchIndex=%d, message=%s)", e.BatchIndex, msg)
 }
 
 // LeaderIDAndEpoch names a leader; LeaderID -1 means unknown.

@@ -65,6 +65,15 @@ func (b *Batch) IsTransactional() bool { return b.Attributes&TransactionalFlagMa
 // other control records).
 func (b *Batch) IsControl() bool { return b.Attributes&ControlFlagMask != 0 }
 
+// DeleteHorizonMs is the delete horizon a log cleaner stored in
+// BaseTimestamp (KIP-534), and whether the batch has one.
+func (b *Batch) DeleteHorizonMs() (int64, bool) {
+	if b.Attributes&DeleteHorizonFlagMask == 0 {
+		return 0, false
+	}
+	return b.BaseTimestamp, true
+}
+
 // TimestampType is CreateTime or LogAppendTime.
 func (b *Batch) TimestampType() string { return timestampTypeName(b.Attributes) }
 

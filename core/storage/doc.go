@@ -17,6 +17,10 @@
 // log: append, read, truncate, roll, the high watermark, the leader-epoch
 // cache, and recovery of a log from its bytes after a crash.
 //
+// The log cleaner (cleaner*.go, log_clean.go) compacts a log as Kafka's
+// LogCleaner does: which log is dirtiest, one pass over it, and the
+// cleaner-offset-checkpoint; the broker runs it on its schedule.
+//
 // The package decides nothing about replication (that is core/broker) and
 // never reads the wall clock: callers pass the virtual time.
 package storage

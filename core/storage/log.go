@@ -476,7 +476,11 @@ func (l *Log) TruncateTo(offset int64) error {
 	}
 	seg := l.active()
 	i := seg.find(offset)
+	// [compaction] The LEO becomes offset, as in Kafka, even where the
+	// cleaner left a gap before it; a batch straddling offset goes whole.
+	end := offset
 	if i < len(seg.Batches) {
+		end = min(end, seg.Batches[i].BaseOffset)
 		pos := seg.Batches[i].Position
 		if err := l.disk.Truncate(seg.Path, pos); err != nil {
 			return err
@@ -484,7 +488,7 @@ func (l *Log) TruncateTo(offset int64) error {
 		seg.Batches = seg.Batches[:i]
 		seg.Size = pos
 	}
-	l.logEndOffset = seg.NextOffset()
+	l.logEndOffset = max(seg.NextOffset(), end)
 	l.logStartOffset = min(l.logStartOffset, l.logEndOffset)
 	l.highWatermark = min(l.highWatermark, l.logEndOffset)
 	l.recoveryPoint = min(l.recoveryPoint, l.logEndOffset)

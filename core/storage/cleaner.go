@@ -1,0 +1,150 @@
+package storage
+
+import (
+	"fmt"
+
+	"kafkascope/core/record"
+)
+
+// The log cleaner (Kafka's LogCleaner and Cleaner): log compaction of one
+// partition's log, as functions over its segments. The broker decides when
+// to clean and which log (GrabFilthiestLog); Clean does one pass.
+//
+// A pass, in Kafka's order:
+//  1. map every key of the dirty section [FirstDirtyOffset,
+//     FirstUncleanableOffset) to its last offset, until the map is full;
+//  2. recopy every segment from the start of the log up to the map's end,
+//     grouped so a group's old sizes fit in segment.bytes, keeping a record
+//     only if no later offset in the map has its key (a tombstone also goes
+//     once its batch's delete horizon has passed);
+//  3. swap each group's cleaned segment in for the old ones.
+//
+// The active segment is never cleaned; offsets never change. What the pass
+// reached (the map's end + 1) is the next pass's first dirty offset, which
+// the broker writes to cleaner-offset-checkpoint.
+
+// CleanerStats counts what a pass read and kept (Kafka's CleanerStats).
+type CleanerStats struct {
+	MapMessagesRead   int64 // records read while building the offset map
+	MapBytesRead      int64
+	MessagesRead      int64 // records read while recopying
+	MessagesWritten   int64 // records kept
+	BytesRead         int64
+	BytesWritten      int64
+	InvalidMessages   int64 // keyless records dropped
+	TombstonesRemoved int64 // tombstones dropped (their horizon had passed)
+}
+
+// CleanResult is what one pass did.
+type CleanResult struct {
+	FirstDirtyOffset int64
+	EndOffset        int64 // the first offset not cleaned: the next pass's first dirty offset
+	Stats            CleanerStats
+	// Segments are the base offsets of the cleaned segments swapped in.
+	Segments []int64
+	// Deleted are the replaced segment files, renamed .deleted, which the
+	// caller removes after file.delete.delay.ms.
+	Deleted []string
+}
+
+// Clean runs one cleaning pass over t.Log at nowMs with m as its offset
+// map (cleared first). On error the log may have been cleaned in part
+// (whole groups are swapped in one at a time), which is still a valid log.
+func Clean(t *LogToClean, m *OffsetMap, nowMs int64) (CleanResult, error) {
+	l := t.Log
+	res := CleanResult{FirstDirtyOffset: t.FirstDirtyOffset}
+	if err := buildOffsetMap(l, t.FirstDirtyOffset, t.FirstUncleanableOffset, m, &res.Stats); err != nil {
+		return res, err
+	}
+	res.EndOffset = m.LatestOffset() + 1
+	lastOfProducer, err := l.lastDataOffsetOfProducers()
+	if err != nil {
+		return res, err
+	}
+	f := &batchFilter{m: m, nowMs: nowMs, deleteRetentionMs: t.Config.DeleteRetentionMs, lastOfProducer: lastOfProducer, stats: &res.Stats}
+	groups := groupSegmentsBySize(l.segmentsIn(0, res.EndOffset), t.Config.SegmentBytes, t.Config.SegmentIndexBytes, t.FirstUncleanableOffset)
+	for _, group := range groups {
+		var cleaned []byte
+		for _, s := range group {
+			data, err := l.disk.ReadFile(s.Path)
+			if err != nil {
+				return res, err
+			}
+			for _, b := range s.Batches {
+				end := b.Position + int64(b.Size)
+				if end > int64(len(data)) {
+					return res, fmt.Errorf("%w: %s", ErrSegmentShorterThanIndex, s.Path)
+				}
+				cleaned = f.filter(cleaned, data[b.Position:end])
+			}
+		}
+		deleted, err := l.replaceSegments(cleaned, group)
+		if err != nil {
+			return res, err
+		}
+		res.Segments = append(res.Segments, group[0].BaseOffset)
+		res.Deleted = append(res.Deleted, deleted...)
+	}
+	return res, nil
+}
+
+// buildOffsetMap is Kafka's Cleaner.buildOffsetMap: map the keys of
+// [start, end) segment by segment, stopping in the middle of a segment when
+// the map is full. Its latest offset ends at the last offset mapped, or at
+// the end of the last segment read whole (end - 1 if every one was).
+func buildOffsetMap(l *Log, start, end int64, m *OffsetMap, stats *CleanerStats) error {
+	m.Clear()
+	dirty := l.segmentsIn(start, end)
+	for i, s := range dirty {
+		next := end
+		if i+1 < len(dirty) {
+			next = dirty[i+1].BaseOffset
+		}
+		full, err := mapSegment(l, s, m, start, next, stats)
+		if err != nil || full {
+			return err
+		}
+	}
+	return nil
+}
+
+// mapSegment adds the keyed records of s at or after start to m. It reports
+// whether m filled up before the segment's end.
+func mapSegment(l *Log, s *Segment, m *OffsetMap, start, nextSegmentStart int64, stats *CleanerStats) (bool, error) {
+	data, err := l.disk.ReadFile(s.Path)
+	if err != nil {
+		return false, err
+	}
+	for _, bi := range s.Batches[s.find(start):] {
+		end := bi.Position + int64(bi.Size)
+		if end > int64(len(data)) {
+			return false, fmt.Errorf("%w: %s", ErrSegmentShorterThanIndex, s.Path)
+		}
+		b, _, err := record.Decode(data[bi.Position:end])
+		if err != nil {
+			return false, fmt.Errorf("mapping %s at offset %d: %w", s.Path, bi.BaseOffset, err)
+		}
+		if b.IsControl() {
+			stats.MapMessagesRead++
+		} else {
+			for i := range b.Records {
+				r := &b.Records[i]
+				if r.Key != nil && r.Offset >= start {
+					if m.Full() {
+						return true, nil
+					}
+					m.Put(r.Key, r.Offset)
+				}
+				stats.MapMessagesRead++
+			}
+		}
+		if b.LastOffset() >= start {
+			m.UpdateLatestOffset(b.LastOffset())
+		}
+		stats.MapBytesRead += int64(bi.Size)
+	}
+	// Offsets missing at the segment's end (cleaned away earlier) are
+	// covered too.
+	m.UpdateLatestOffset(nextSegmentStart - 1)
+	return false, nil
+}
