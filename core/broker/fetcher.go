@@ -162,7 +162,9 @@ func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
 					continue
 				}
 				if len(pr.Records) > 0 {
-					if _, err := p.log.AppendAsFollower(pr.Records); err != nil {
+					info, err := p.log.AppendAsFollower(pr.Records)
+					p.noteRoll(env, info)
+					if err != nil {
 						env.Note("follower.append.failed", "broker", id32(b.cfg.NodeID), "tp", key.String(), "error", err.Error())
 						fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
 						continue

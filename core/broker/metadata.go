@@ -109,6 +109,7 @@ func (b *Broker) publish(env *sim.Env, changed map[storage.TopicPartition]bool, 
 			return // keep replaying before acting on anything
 		}
 		b.published = true
+		b.startRetention(env) // the log manager starts with the first publish
 		for name, t := range b.image.Topics {
 			for i := range t.Partitions {
 				changed[tp(name, int32(i))] = true
@@ -152,6 +153,7 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 		if err != nil {
 			panic(err)
 		}
+		b.attachLog(env, log)
 		p = newPartition(b, key, log)
 		b.partitions[key] = p
 	} else if p.topicID != topic.ID && p.topicID != (metadata.Uuid{}) {
@@ -161,13 +163,10 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 		if err != nil {
 			panic(err)
 		}
+		b.attachLog(env, log)
 		p = newPartition(b, key, log)
 		b.partitions[key] = p
 	}
 	p.log.SetConfig(b.logConfig(key.Topic))
 	p.apply(env, st, topic.ID)
-}
-
-func (b *Broker) logConfig(topic string) storage.LogConfig {
-	return storage.LogConfig{SegmentBytes: b.conf().TopicInt(b.image.TopicConfig(topic), "segment.bytes")}
 }

@@ -44,6 +44,13 @@ func batchAt(base int64, epoch int32, n int) []byte {
 	return record.Build(base, epoch, record.NoProducer(), recs)
 }
 
+// withSegmentBytes is Kafka's default config with segment.bytes set.
+func withSegmentBytes(n int64) LogConfig {
+	cfg := DefaultLogConfig
+	cfg.SegmentBytes = n
+	return cfg
+}
+
 func mustCreate(t *testing.T, d *Disk, cfg LogConfig) *Log {
 	t.Helper()
 	l, err := CreateLog(d, testLogDir, fooTP, "AAAAAAAAAAAAAAAAAAAAAQ", cfg)
