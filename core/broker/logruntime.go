@@ -2,6 +2,7 @@ package broker
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -56,4 +57,14 @@ func (p *Partition) noteRoll(env *sim.Env, info storage.AppendInfo) {
 	if info.Rolled >= 0 {
 		env.Note("segment.rolled", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "base", i64(info.Rolled), "reason", info.RollReason)
 	}
+}
+
+// logCreateFailed: the replica's log could not be created (a full disk, or
+// a config no index can be made with, such as segment.index.bytes below
+// one time index entry). Kafka fails the state change and the replica
+// stays offline; so does this one, and the directory left behind is
+// removed so a later attempt starts clean.
+func (b *Broker) logCreateFailed(env *sim.Env, key storage.TopicPartition, err error) {
+	b.cfg.Disk.RemoveAll(path.Join(b.logDir, key.DirName()))
+	env.Note("log.create.failed", "broker", id32(b.cfg.NodeID), "tp", key.String(), "error", err.Error())
 }

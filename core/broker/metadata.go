@@ -151,7 +151,8 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 	if p == nil {
 		log, err := storage.CreateLog(b.cfg.Disk, b.logDir, key, topic.ID.String(), b.logConfig(key.Topic))
 		if err != nil {
-			panic(err)
+			b.logCreateFailed(env, key, err)
+			return
 		}
 		b.attachLog(env, log)
 		p = newPartition(b, key, log)
@@ -159,9 +160,11 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 	} else if p.topicID != topic.ID && p.topicID != (metadata.Uuid{}) {
 		// A stale replica of a deleted topic with the same name: start over.
 		p.log.Delete()
+		delete(b.partitions, key)
 		log, err := storage.CreateLog(b.cfg.Disk, b.logDir, key, topic.ID.String(), b.logConfig(key.Topic))
 		if err != nil {
-			panic(err)
+			b.logCreateFailed(env, key, err)
+			return
 		}
 		b.attachLog(env, log)
 		p = newPartition(b, key, log)

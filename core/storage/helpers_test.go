@@ -149,6 +149,12 @@ func checkInvariants(t *testing.T, l *Log) {
 		if sz, err := l.disk.Size(s.Path); err != nil || sz != s.Size {
 			t.Errorf("segment %d: file size %d (%v), Size %d", s.BaseOffset, sz, err, s.Size)
 		}
+		if s.offsetIndex.loaded && !indexPointsAtBatches(s) {
+			t.Errorf("segment %d: offset index %v does not point at its batches", s.BaseOffset, s.offsetIndex.ents)
+		}
+		if s.offsetIndex.loaded && len(s.offsetIndex.ents) > s.offsetIndex.maxEntries() {
+			t.Errorf("segment %d: %d offset entries in a file for %d", s.BaseOffset, len(s.offsetIndex.ents), s.offsetIndex.maxEntries())
+		}
 	}
 }
 

@@ -165,10 +165,12 @@ func (x *index[E]) reset() error {
 	return x.resize(x.maxIndexSize)
 }
 
-// flush makes the file durable (the mmap's force).
+// flush makes the file durable (the mmap's force). Like every use, it
+// opens the index first: a segment flushed before its first append gets
+// its index files then.
 func (x *index[E]) flush() error {
-	if !x.loaded {
-		return nil
+	if err := x.load(); err != nil {
+		return err
 	}
 	return x.disk.Fsync(x.path)
 }
