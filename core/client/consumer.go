@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"kafkascope/core/protocol"
@@ -42,10 +43,13 @@ type ConsumerRecord struct {
 	LeaderEpoch   int32 // the partition leader epoch of the record's batch
 }
 
-// Start positions for an assigned partition.
+// Start positions for an assigned partition. SeekNone is a partition with
+// no position and auto.offset.reset=none: the consumer fails with
+// NoOffsetForPartitionException instead of looking one up.
 const (
 	SeekEarliest int64 = -2
 	SeekLatest   int64 = -1
+	SeekNone     int64 = -3
 )
 
 type position struct {
@@ -224,7 +228,21 @@ func (c *Consumer) fatal(env *sim.Env, err *Error) {
 }
 
 // lookupOffsets sends ListOffsets for partitions whose position is unknown.
+// Partitions without a position and without a reset policy fail the
+// consumer first (SubscriptionState.resetInitializingPositions); Kafka
+// lists them in hash-set order, the simulator in assignment order.
 func (c *Consumer) lookupOffsets(env *sim.Env) {
+	var undefined []string
+	for _, tp := range c.assigned {
+		if ps := c.pos[tp]; ps.offset < 0 && ps.reset == SeekNone {
+			undefined = append(undefined, tp.String())
+		}
+	}
+	if len(undefined) > 0 {
+		c.fatal(env, &Error{Class: "org.apache.kafka.clients.consumer.NoOffsetForPartitionException",
+			Message: "Undefined offset with no reset policy for partitions: [" + strings.Join(undefined, ", ") + "]"})
+		return
+	}
 	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset < 0 }, c.lookups)
 	for _, id := range nodes {
 		id := id
