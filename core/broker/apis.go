@@ -165,7 +165,6 @@ func (b *Broker) handleListOffsets(env *sim.Env, from sim.Addr, req *protocol.Li
 			case lp.CurrentLeaderEpoch > p.leaderEpoch:
 				pr.ErrorCode = protocol.UNKNOWN_LEADER_EPOCH
 			default:
-				pr.LeaderEpoch = p.leaderEpoch
 				p.offsetForTimestamp(lp.Timestamp, req.ReplicaID >= 0, &pr)
 			}
 			tr.Partitions = append(tr.Partitions, pr)
@@ -176,8 +175,13 @@ func (b *Broker) handleListOffsets(env *sim.Env, from sim.Addr, req *protocol.Li
 }
 
 func (p *Partition) offsetForTimestamp(ts int64, fromReplica bool, pr *protocol.ListOffsetsPartitionResponse) {
+	// The leader epoch of the answer is the log's, as UnifiedLog's
+	// fetchOffsetByTimestamp gives it: the latest epoch for the end, the
+	// first epoch for the start (if it covers it), the found batch's
+	// otherwise.
 	switch ts {
 	case protocol.LatestTimestamp:
+		pr.LeaderEpoch = p.log.LatestEpoch()
 		pr.Offset = p.log.HighWatermark()
 		if fromReplica {
 			pr.Offset = p.log.LogEndOffset()
@@ -187,6 +191,9 @@ func (p *Partition) offsetForTimestamp(ts int64, fromReplica bool, pr *protocol.
 		}
 	case protocol.EarliestTimestamp:
 		pr.Offset = p.log.LogStartOffset()
+		if first := p.log.Epochs().Entries(); len(first) > 0 && first[0].StartOffset <= pr.Offset {
+			pr.LeaderEpoch = first[0].Epoch
+		}
 	default:
 		batches, _ := p.log.Batches(p.log.LogStartOffset(), p.log.HighWatermark())
 		best := int64(-1)
@@ -195,10 +202,10 @@ func (p *Partition) offsetForTimestamp(ts int64, fromReplica bool, pr *protocol.
 				switch {
 				case ts == protocol.MaxTimestampTimestamp:
 					if best < 0 || r.Timestamp >= pr.Timestamp {
-						pr.Timestamp, best = r.Timestamp, r.Offset
+						pr.Timestamp, best, pr.LeaderEpoch = r.Timestamp, r.Offset, bt.PartitionLeaderEpoch
 					}
 				case r.Timestamp >= ts && best < 0:
-					pr.Timestamp, best = r.Timestamp, r.Offset
+					pr.Timestamp, best, pr.LeaderEpoch = r.Timestamp, r.Offset, bt.PartitionLeaderEpoch
 				}
 			}
 		}

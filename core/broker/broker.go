@@ -98,6 +98,10 @@ type Broker struct {
 	quorumCalls       *quorumForwards // forwarded DescribeQuorum requests (describequorum.go)
 	cleaner           *logCleaner     // the log cleaner (cleaner.go), from the first publish
 	controllerPick    *sim.Rand       // which alive broker a Metadata answer names as controller
+	// env is this process's handle on the world, kept for the logs'
+	// scheduler (schedule); like any Env it is used only while the broker
+	// handles an event.
+	env *sim.Env
 }
 
 // New makes a broker; it starts when the process starts.
@@ -178,6 +182,7 @@ func (b *Broker) ms(name string) time.Duration {
 // the controller and begin replaying metadata.
 func (b *Broker) Start(env *sim.Env) {
 	b.state = StateStarting
+	b.env = env
 	rnd := env.Rand(fmt.Sprintf("broker-%d/incarnation/%d", b.cfg.NodeID, env.Now()))
 	b.incarnation = metadata.RandomUuid(rnd.Uint64)
 	if err := b.loadLogs(env); err != nil {

@@ -60,6 +60,7 @@ func (b *Broker) cleanerDoWork(env *sim.Env) {
 		c.passesAt, c.passesNow = env.Now(), 0
 	}
 	cleaned := b.cleanFilthiestLog(env)
+	b.deleteOldSegmentsOfCompactedLogs(env)
 	for tp := range c.uncleanable {
 		if b.partitions[tp] == nil {
 			delete(c.uncleanable, tp)
@@ -109,7 +110,6 @@ func (b *Broker) cleanFilthiestLog(env *sim.Env) bool {
 		return false
 	}
 	b.updateCleanerCheckpoint(map[storage.TopicPartition]int64{tp: res.EndOffset})
-	b.deleteAfterDelay(env, tp.Topic, res.Deleted)
 	st := res.Stats
 	env.Note("log.cleaned", "broker", id32(b.cfg.NodeID), "tp", tp.String(),
 		"from", i64(res.FirstDirtyOffset), "to", i64(res.EndOffset),
@@ -117,6 +117,22 @@ func (b *Broker) cleanFilthiestLog(env *sim.Env) bool {
 		"read", i64(st.MessagesRead), "kept", i64(st.MessagesWritten), "removed", i64(st.MessagesRead-st.MessagesWritten),
 		"tombstones", i64(st.TombstonesRemoved), "segments", i64(int64(len(res.Segments))))
 	return true
+}
+
+// deleteOldSegmentsOfCompactedLogs is the rest of Kafka's
+// cleanFilthiestLog: after each attempt to clean, the cleaner runs
+// UnifiedLog.deleteOldSegments on every compacted log it may clean
+// (LogCleanerManager.deletableLogs), since the retention task skips them.
+// With cleanup.policy=compact,delete that applies retention.ms and
+// retention.bytes; with compact alone only segments below the log start
+// offset go.
+func (b *Broker) deleteOldSegmentsOfCompactedLogs(env *sim.Env) {
+	for _, p := range b.Partitions() {
+		if b.cleaner.uncleanable[p.tp] || !p.log.Config().Compact {
+			continue
+		}
+		b.deleteOldSegments(env, p)
+	}
 }
 
 // offsetMap is the thread's map, sized from log.cleaner.dedupe.buffer.size,
@@ -178,23 +194,6 @@ func (b *Broker) updateCleanerCheckpoint(updates map[storage.TopicPartition]int6
 	if err := storage.UpdateCleanerCheckpoint(b.cfg.Disk, b.logDir, keep, updates, remove...); err != nil {
 		panic(fmt.Sprintf("broker %d: writing %s: %v", b.cfg.NodeID, storage.CleanerOffsetCheckpoint, err))
 	}
-}
-
-// deleteAfterDelay removes replaced segment files (renamed .deleted) after
-// the topic's file.delete.delay.ms, as Kafka's "delete-file" task does.
-// A broker that stops first removes them when it next starts.
-func (b *Broker) deleteAfterDelay(env *sim.Env, topic string, files []string) {
-	if len(files) == 0 {
-		return
-	}
-	delay := time.Duration(b.conf().TopicInt(b.image.TopicConfig(topic), "file.delete.delay.ms")) * time.Millisecond
-	env.After(delay, "delete-file", func(env *sim.Env) {
-		for _, f := range files {
-			if b.cfg.Disk.Exists(f) {
-				_ = b.cfg.Disk.Remove(f)
-			}
-		}
-	})
 }
 
 // CleanerCheckpoint is the offset up to which this broker has cleaned tp

@@ -86,3 +86,28 @@ func TestKeylessRecordErrors(t *testing.T) {
 		t.Fatal("a corrupt batch was judged")
 	}
 }
+
+// Retention of compacted logs is the cleaner's, as in Kafka: the retention
+// task skips every log whose cleanup.policy includes compact, and the
+// cleaner runs deleteOldSegments on them at each wake-up, which applies
+// retention.ms only with compact,delete.
+func TestCleanerAppliesRetentionToCompactDeleteLogs(t *testing.T) {
+	for _, tc := range []struct {
+		policy    string
+		wantStart int64
+	}{{"compact", 0}, {"compact,delete", 2}} {
+		t.Run(tc.policy, func(t *testing.T) {
+			h := newHarness(t, []int32{1}, []int32{1}, 1, 0, map[string]string{"cleanup.policy": tc.policy, "segment.bytes": "150", "retention.ms": "1000"})
+			h.produceKeyed("a", "b", "c") // segments [0,1] and [2]
+			h.do(func(env *sim.Env) { h.b.cleanupLogs(env) })
+			if got := h.p().log.LogStartOffset(); got != 0 {
+				t.Fatalf("the retention task moved the log start to %d", got)
+			}
+			h.do(h.b.startLogCleaner) // wakes at once, then every 15 s
+			h.at(harnessStart + 15*time.Second)
+			if got := h.p().log.LogStartOffset(); got < tc.wantStart || (tc.wantStart == 0 && got != 0) {
+				t.Fatalf("log start %d, want %d", got, tc.wantStart)
+			}
+		})
+	}
+}

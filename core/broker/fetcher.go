@@ -27,6 +27,7 @@ type fetchState struct {
 	p            *Partition
 	delayedUntil sim.Time
 	truncating   bool // must learn where to truncate before fetching (0.11–2.6)
+	resetting    bool // asking the leader where its log ends and starts after OFFSET_OUT_OF_RANGE
 }
 
 func (f *fetcher) stop() {
@@ -92,7 +93,7 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 	var next sim.Time = -1
 	for _, key := range f.sortedKeys() {
 		fs := f.parts[key]
-		if fs.truncating {
+		if fs.truncating || fs.resetting {
 			continue
 		}
 		if fs.delayedUntil > env.Now() {
@@ -162,7 +163,9 @@ func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
 					continue
 				}
 				if len(pr.Records) > 0 {
-					if _, err := p.log.AppendAsFollower(pr.Records); err != nil {
+					info, err := p.log.AppendAsFollower(pr.Records)
+					p.noteRoll(env, info)
+					if err != nil {
 						env.Note("follower.append.failed", "broker", id32(b.cfg.NodeID), "tp", key.String(), "error", err.Error())
 						fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
 						continue
@@ -172,8 +175,16 @@ func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
 				if hw != p.log.HighWatermark() {
 					p.log.UpdateHighWatermark(hw)
 				}
+				// The follower's log starts where the leader's does
+				// (ReplicaFetcherThread.processPartitionData); its own
+				// retention task then deletes the segments below.
+				if pr.LogStartOffset > p.log.LogStartOffset() && pr.LogStartOffset <= p.log.HighWatermark() {
+					if err := p.log.MaybeIncrementLogStartOffset(pr.LogStartOffset); err != nil {
+						panic(err)
+					}
+				}
 			case protocol.OFFSET_OUT_OF_RANGE:
-				p.handleOutOfRange(env, f.leader, pr)
+				f.handleOutOfRange(env, fs)
 			default:
 				fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
 			}
@@ -223,37 +234,4 @@ func (p *Partition) truncateByEpochEnd(env *sim.Env, div protocol.EpochEndOffset
 	}
 	p.b.truncateCleanerCheckpoint(p)
 	return askAgain
-}
-
-// handleOutOfRange: the follower asked beyond the leader's log (the leader
-// lost data it had) or below its start. Ask the leader for its end offset and
-// truncate to it, or start over at the leader's log start.
-func (p *Partition) handleOutOfRange(env *sim.Env, leader int32, pr protocol.FetchPartitionResponse) {
-	b := p.b
-	if p.log.LogEndOffset() < pr.LogStartOffset {
-		env.Note("follower.reset", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "offset", i64(pr.LogStartOffset))
-		if err := p.log.TruncateFullyAndStartAt(pr.LogStartOffset); err != nil {
-			panic(err)
-		}
-		b.truncateCleanerCheckpoint(p)
-		return
-	}
-	req := &protocol.ListOffsetsRequest{ReplicaID: b.cfg.NodeID, Topics: []protocol.ListOffsetsTopic{{Name: p.tp.Topic, Partitions: []protocol.ListOffsetsPartition{{
-		Index: p.tp.Partition, CurrentLeaderEpoch: p.leaderEpoch, Timestamp: protocol.LatestTimestamp,
-	}}}}}
-	addr := sim.Addr(fmt.Sprintf("%s:%d", b.hostOf(leader), BrokerPort))
-	b.net.Send(env, addr, req, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
-		r, _ := resp.(*protocol.ListOffsetsResponse)
-		if err != nil || len(r.Topics) != 1 || len(r.Topics[0].Partitions) != 1 || r.Topics[0].Partitions[0].ErrorCode != protocol.NONE {
-			return
-		}
-		end := r.Topics[0].Partitions[0].Offset
-		if end < p.log.LogEndOffset() && b.partitions[p.tp] == p && !p.isLeader {
-			env.Note("follower.truncated.to-leader-end", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "from", i64(p.log.LogEndOffset()), "to", i64(end))
-			if err := p.log.TruncateTo(end); err != nil {
-				panic(err)
-			}
-			b.truncateCleanerCheckpoint(p)
-		}
-	})
 }

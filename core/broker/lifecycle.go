@@ -156,6 +156,9 @@ func (b *Broker) finishShutdown(env *sim.Env) {
 		if err := p.log.Flush(); err != nil {
 			panic(err)
 		}
+		if err := p.log.Close(); err != nil {
+			panic(err)
+		}
 	}
 	b.writeCheckpoints()
 	b.writeCleanShutdownFile()

@@ -67,13 +67,15 @@ func (b *Broker) loadLogs(env *sim.Env) error {
 		if !ok {
 			start = -1
 		}
-		if err := storage.RemoveTempFiles(d, path.Join(b.logDir, e.Name)); err != nil {
-			return fmt.Errorf("%s: %w", tp, err)
-		}
-		log, rep, err := storage.OpenLog(d, b.logDir, tp, storage.DefaultLogConfig, rp, hw, start, b.cleanShutdown)
+		// Kafka loads a log with its topic's config, which the broker
+		// knows from the metadata it recovered before loading logs; here
+		// the image is still empty, so the defaults apply until the first
+		// publish sets the topic's config (reconcile).
+		log, rep, err := storage.OpenLog(d, b.logDir, tp, b.logConfig(tp.Topic), rp, hw, start, b.cleanShutdown)
 		if err != nil {
 			return fmt.Errorf("%s: %w", tp, err)
 		}
+		b.attachLog(env, log)
 		if rep.Recovered {
 			line := fmt.Sprintf("%s: recovered from offset %d to log end offset %d", tp, rp, log.LogEndOffset())
 			if rep.TruncatedBytes > 0 {

@@ -109,6 +109,9 @@ func (b *Broker) publish(env *sim.Env, changed map[storage.TopicPartition]bool, 
 			return // keep replaying before acting on anything
 		}
 		b.published = true
+		// The log manager starts with the first publish: its retention
+		// task and its cleaner.
+		b.startRetention(env)
 		b.startLogCleaner(env)
 		for name, t := range b.image.Topics {
 			for i := range t.Partitions {
@@ -152,25 +155,26 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 	if p == nil {
 		log, err := storage.CreateLog(b.cfg.Disk, b.logDir, key, topic.ID.String(), b.logConfig(key.Topic))
 		if err != nil {
-			panic(err)
+			b.logCreateFailed(env, key, err)
+			return
 		}
+		b.attachLog(env, log)
 		p = newPartition(b, key, log)
 		b.partitions[key] = p
 	} else if p.topicID != topic.ID && p.topicID != (metadata.Uuid{}) {
 		// A stale replica of a deleted topic with the same name: start over.
 		p.log.Delete()
+		delete(b.partitions, key)
 		b.dropCleanerState(key)
 		log, err := storage.CreateLog(b.cfg.Disk, b.logDir, key, topic.ID.String(), b.logConfig(key.Topic))
 		if err != nil {
-			panic(err)
+			b.logCreateFailed(env, key, err)
+			return
 		}
+		b.attachLog(env, log)
 		p = newPartition(b, key, log)
 		b.partitions[key] = p
 	}
 	p.log.SetConfig(b.logConfig(key.Topic))
 	p.apply(env, st, topic.ID)
-}
-
-func (b *Broker) logConfig(topic string) storage.LogConfig {
-	return storage.LogConfig{SegmentBytes: b.conf().TopicInt(b.image.TopicConfig(topic), "segment.bytes")}
 }

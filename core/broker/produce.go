@@ -80,12 +80,18 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 				}
 			}
 			info, err := p.log.AppendAsLeader(pd.Records, p.leaderEpoch)
+			p.noteRoll(env, info)
 			if err != nil {
-				pr.ErrorCode = protocol.CORRUPT_MESSAGE
-				if !errors.Is(err, storage.ErrInvalidRecord) {
-					pr.ErrorCode = protocol.KAFKA_STORAGE_ERROR
+				switch {
+				case errors.Is(err, storage.ErrRecordBatchTooLarge):
+					// RecordBatchTooLargeException, answered without a
+					// custom message (ReplicaManager.appendToLocalLog).
+					pr.ErrorCode = protocol.RECORD_LIST_TOO_LARGE
+				case errors.Is(err, storage.ErrInvalidRecord):
+					pr.ErrorCode, pr.ErrorMessage = protocol.CORRUPT_MESSAGE, err.Error()
+				default:
+					pr.ErrorCode, pr.ErrorMessage = protocol.KAFKA_STORAGE_ERROR, err.Error()
 				}
-				pr.ErrorMessage = err.Error()
 				continue
 			}
 			pr.BaseOffset = info.FirstOffset

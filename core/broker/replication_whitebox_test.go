@@ -32,7 +32,9 @@ type harness struct {
 
 type hostProc struct{ b *Broker }
 
-func (h *hostProc) Start(*sim.Env) {}
+// Start gives the broker its process's Env, as Broker.Start does (storage
+// schedules file deletions through it).
+func (h *hostProc) Start(env *sim.Env) { h.b.env = env }
 func (h *hostProc) Receive(env *sim.Env, e *sim.Envelope) {
 	h.b.net.Handle(env, e)
 }

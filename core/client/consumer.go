@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"kafkascope/core/protocol"
@@ -42,15 +43,21 @@ type ConsumerRecord struct {
 	LeaderEpoch   int32 // the partition leader epoch of the record's batch
 }
 
-// Start positions for an assigned partition.
+// Start positions for an assigned partition. SeekNone is a partition with
+// no position and auto.offset.reset=none: the consumer fails with
+// NoOffsetForPartitionException instead of looking one up.
 const (
 	SeekEarliest int64 = -2
 	SeekLatest   int64 = -1
+	SeekNone     int64 = -3
 )
 
 type position struct {
 	offset int64 // next offset to read; -1 while it must be looked up
 	reset  int64 // SeekEarliest / SeekLatest when offset must be looked up
+	// epoch is the leader epoch of the record before offset (Kafka's
+	// FetchPosition.offsetEpoch): the last consumed batch's, or the one a
+	// ListOffsets answer gave; -1 when unknown (after a seek).
 	epoch  int32
 	paused bool // waiting for a lookup or a leader
 }
@@ -180,20 +187,24 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse) {
 							TimestampType: b.TimestampType(), Key: rec.Key, Value: rec.Value, Headers: rec.Headers, LeaderEpoch: b.PartitionLeaderEpoch,
 						})
 						ps.offset = rec.Offset + 1
+						ps.epoch = b.PartitionLeaderEpoch
 					}
 					if b.NextOffset() > ps.offset {
 						ps.offset = b.NextOffset()
 					}
 				}
 			case protocol.OFFSET_OUT_OF_RANGE:
+				// FetchCollector: with a reset policy the position is looked
+				// up again (Kafka logs that at INFO, which the tools do not
+				// print); without one the application gets the exception.
+				msg := fmt.Sprintf("Fetch position %s is out of range for partition %s", c.fetchPosition(tp, ps), tp)
 				switch c.cfg.AutoOffsetReset {
 				case "earliest":
 					ps.offset, ps.reset = -1, SeekEarliest
 				case "latest":
 					ps.offset, ps.reset = -1, SeekLatest
 				default:
-					c.fatal(env, &Error{Class: "org.apache.kafka.clients.consumer.OffsetOutOfRangeException",
-						Message: fmt.Sprintf("Fetch position FetchPosition{offset=%d} is out of range for partition %s", ps.offset, tp)})
+					c.fatal(env, &Error{Class: "org.apache.kafka.clients.consumer.OffsetOutOfRangeException", Message: msg})
 					return
 				}
 			case protocol.UNKNOWN_TOPIC_OR_PARTITION:
@@ -217,7 +228,21 @@ func (c *Consumer) fatal(env *sim.Env, err *Error) {
 }
 
 // lookupOffsets sends ListOffsets for partitions whose position is unknown.
+// Partitions without a position and without a reset policy fail the
+// consumer first (SubscriptionState.resetInitializingPositions); Kafka
+// lists them in hash-set order, the simulator in assignment order.
 func (c *Consumer) lookupOffsets(env *sim.Env) {
+	var undefined []string
+	for _, tp := range c.assigned {
+		if ps := c.pos[tp]; ps.offset < 0 && ps.reset == SeekNone {
+			undefined = append(undefined, tp.String())
+		}
+	}
+	if len(undefined) > 0 {
+		c.fatal(env, &Error{Class: "org.apache.kafka.clients.consumer.NoOffsetForPartitionException",
+			Message: "Undefined offset with no reset policy for partitions: [" + strings.Join(undefined, ", ") + "]"})
+		return
+	}
 	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset < 0 }, c.lookups)
 	for _, id := range nodes {
 		id := id
@@ -246,7 +271,7 @@ func (c *Consumer) lookupOffsets(env *sim.Env) {
 						retry = true
 						continue
 					}
-					ps.offset = pr.Offset
+					ps.offset, ps.epoch = pr.Offset, pr.LeaderEpoch
 				}
 			}
 			if retry {
@@ -286,6 +311,24 @@ func (c *Consumer) byLeader(env *sim.Env, want func(*position) bool, busy map[in
 		groups[leader] = append(groups[leader], tp)
 	}
 	return nodes, groups, addrs
+}
+
+// fetchPosition renders a position as Kafka's FetchPosition.toString:
+// the offset, the epoch of the record before it, and the partition's
+// current leader and leader epoch from the metadata.
+func (c *Consumer) fetchPosition(tp topicPartition, ps *position) string {
+	epoch := "Optional.empty"
+	if ps.epoch >= 0 {
+		epoch = fmt.Sprintf("Optional[%d]", ps.epoch)
+	}
+	leader, leaderEpoch := "Optional.empty", "absent"
+	if addr, id, ok := c.meta.Leader(tp.topic, tp.partition); ok {
+		leader = fmt.Sprintf("Optional[%s (id: %d rack: null)]", addr, id)
+	}
+	if t := c.meta.Topic(tp.topic); t != nil && int(tp.partition) < len(t.Partitions) && t.Partitions[tp.partition].LeaderEpoch >= 0 {
+		leaderEpoch = fmt.Sprint(t.Partitions[tp.partition].LeaderEpoch)
+	}
+	return fmt.Sprintf("FetchPosition{offset=%d, offsetEpoch=%s, currentLeader=LeaderAndEpoch{leader=%s, epoch=%s}}", ps.offset, epoch, leader, leaderEpoch)
 }
 
 // Positions returns the next offset per assigned partition (-1 unknown).

@@ -129,6 +129,13 @@ func TestCompactionKeepsLastValuePerKeyOnEveryReplica(t *testing.T) {
 		t.Fatalf("cleaned %s after the last append, later than one backoff", waited)
 	}
 	want := "3:K1=4 5:K2=3 7:K3=5 8:K2=6 9:K1=7 10:K3=8"
+	var wantFiles []string
+	for _, base := range []string{"00000000000000000000", "00000000000000000004"} {
+		for _, suffix := range []string{".index", ".index.deleted", ".log", ".log.deleted", ".timeindex", ".timeindex.deleted"} {
+			wantFiles = append(wantFiles, base+suffix)
+		}
+	}
+	wantFiles = append(wantFiles, "00000000000000000008.index", "00000000000000000008.log", "00000000000000000008.timeindex")
 	for _, id := range []int32{1, 2, 3} {
 		if got := survivorsOf(t, c, id, "notes"); got != want {
 			t.Fatalf("broker %d: %s, want %s", id, got, want)
@@ -138,8 +145,8 @@ func TestCompactionKeepsLastValuePerKeyOnEveryReplica(t *testing.T) {
 			t.Fatalf("broker %d cleaner-offset-checkpoint %q (%v)", id, data, err)
 		}
 		// Two segments of 284 bytes do not fit in one of 300: each is
-		// cleaned on its own; the replaced files wait to be deleted.
-		wantFiles := []string{"00000000000000000000.log", "00000000000000000000.log.deleted", "00000000000000000004.log", "00000000000000000004.log.deleted", "00000000000000000008.log"}
+		// cleaned on its own, into a segment with its own indexes; the
+		// replaced files, indexes too, wait to be deleted.
 		if got := partitionFiles(c, id, "notes"); !slices.Equal(got, wantFiles) {
 			t.Fatalf("broker %d files %v", id, got)
 		}
@@ -155,7 +162,13 @@ func TestCompactionKeepsLastValuePerKeyOnEveryReplica(t *testing.T) {
 	// file.delete.delay.ms (60 s) later the replaced segments are gone.
 	advance(t, c, time.Minute)
 	for _, id := range []int32{1, 2, 3} {
-		if got := partitionFiles(c, id, "notes"); !slices.Equal(got, []string{"00000000000000000000.log", "00000000000000000004.log", "00000000000000000008.log"}) {
+		var live []string
+		for _, f := range wantFiles {
+			if !strings.HasSuffix(f, ".deleted") {
+				live = append(live, f)
+			}
+		}
+		if got := partitionFiles(c, id, "notes"); !slices.Equal(got, live) {
 			t.Fatalf("broker %d files after the delete delay %v", id, got)
 		}
 	}

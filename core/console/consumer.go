@@ -194,7 +194,9 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		case "latest":
 			start, reset = client.SeekLatest, v
 		case "none":
-			reset = v
+			// Without --offset the consumer has no position and no policy
+			// to find one: its first poll fails.
+			start, reset = client.SeekNone, v
 		default:
 			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
 			t.println("org.apache.kafka.common.config.ConfigException: Invalid value " + v + " for configuration auto.offset.reset: String must be one of: latest, earliest, none")

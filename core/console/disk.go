@@ -1,7 +1,6 @@
 package console
 
 import (
-	"fmt"
 	"path"
 	"strings"
 
@@ -148,43 +147,23 @@ func (s *Session) cmdCat(args []string) {
 	}
 }
 
-// cmdXxd prints a hex dump in xxd's default format.
+// cmdXxd prints a hex dump in xxd's default format; -a skips runs of zero
+// lines as xxd -a does (see xxd.go).
 func (s *Session) cmdXxd(args []string) {
-	data, ok := s.readArg("xxd", args)
+	autoskip := false
+	var rest []string
+	for _, a := range args {
+		if a == "-a" || a == "-autoskip" {
+			autoskip = !autoskip // xxd's -a toggles
+			continue
+		}
+		rest = append(rest, a)
+	}
+	data, ok := s.readArg("xxd", rest)
 	if !ok {
 		return
 	}
-	for _, l := range hexDump(data) {
+	for _, l := range hexDump(data, autoskip || len(data) > xxdAutoskipBytes) {
 		s.print(l)
 	}
-}
-
-// hexDump renders bytes as xxd does: an 8-digit offset, eight groups of two
-// bytes, and the printable characters.
-func hexDump(data []byte) []string {
-	var out []string
-	for off := 0; off < len(data); off += 16 {
-		end := min(off+16, len(data))
-		var hex strings.Builder
-		for i := off; i < off+16; i++ {
-			if i < end {
-				fmt.Fprintf(&hex, "%02x", data[i])
-			} else {
-				hex.WriteString("  ")
-			}
-			if i%2 == 1 {
-				hex.WriteByte(' ')
-			}
-		}
-		var text strings.Builder
-		for _, b := range data[off:end] {
-			if b >= 0x20 && b < 0x7f {
-				text.WriteByte(b)
-			} else {
-				text.WriteByte('.')
-			}
-		}
-		out = append(out, fmt.Sprintf("%08x: %s %s", off, hex.String(), text.String()))
-	}
-	return out
 }

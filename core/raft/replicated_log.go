@@ -44,7 +44,10 @@ type replicatedLog struct {
 // downloading a snapshot and truncating; KafkaMetadataLog.scala:621-623).
 func openReplicatedLog(d *storage.Disk, logDir string, segmentBytes int64) (*replicatedLog, storage.RecoveryReport, error) {
 	dir := path.Join(logDir, MetadataPartition.DirName())
-	cfg := storage.LogConfig{SegmentBytes: segmentBytes}
+	// Kafka's defaults, but segment.bytes from metadata.log.segment.bytes;
+	// retention is the snapshots' business (KafkaMetadataLog).
+	cfg := storage.DefaultLogConfig
+	cfg.SegmentBytes = segmentBytes
 	var (
 		l   *storage.Log
 		rep storage.RecoveryReport

@@ -41,10 +41,9 @@ type CleanResult struct {
 	EndOffset        int64 // the first offset not cleaned: the next pass's first dirty offset
 	Stats            CleanerStats
 	// Segments are the base offsets of the cleaned segments swapped in.
+	// The replaced segments' files are renamed .deleted and removed
+	// file.delete.delay.ms later, as every deleted segment's.
 	Segments []int64
-	// Deleted are the replaced segment files, renamed .deleted, which the
-	// caller removes after file.delete.delay.ms.
-	Deleted []string
 }
 
 // Clean runs one cleaning pass over t.Log at nowMs with m as its offset
@@ -62,14 +61,18 @@ func Clean(t *LogToClean, m *OffsetMap, nowMs int64) (CleanResult, error) {
 		return res, err
 	}
 	f := &batchFilter{m: m, nowMs: nowMs, deleteRetentionMs: t.Config.DeleteRetentionMs, lastOfProducer: lastOfProducer, stats: &res.Stats}
-	groups := groupSegmentsBySize(l.segmentsIn(0, res.EndOffset), t.Config.SegmentBytes, t.Config.SegmentIndexBytes, t.FirstUncleanableOffset)
+	groups, err := groupSegmentsBySize(l.segmentsIn(0, res.EndOffset), t.Config.SegmentBytes, t.Config.SegmentIndexBytes, t.FirstUncleanableOffset)
+	if err != nil {
+		return res, err
+	}
 	for _, group := range groups {
-		var cleaned []byte
+		chunks := make([][]byte, 0, len(group))
 		for _, s := range group {
 			data, err := l.disk.ReadFile(s.Path)
 			if err != nil {
 				return res, err
 			}
+			var cleaned []byte
 			for _, b := range s.Batches {
 				end := b.Position + int64(b.Size)
 				if end > int64(len(data)) {
@@ -77,13 +80,12 @@ func Clean(t *LogToClean, m *OffsetMap, nowMs int64) (CleanResult, error) {
 				}
 				cleaned = f.filter(cleaned, data[b.Position:end])
 			}
+			chunks = append(chunks, cleaned)
 		}
-		deleted, err := l.replaceSegments(cleaned, group)
-		if err != nil {
+		if err := l.replaceSegments(chunks, group); err != nil {
 			return res, err
 		}
 		res.Segments = append(res.Segments, group[0].BaseOffset)
-		res.Deleted = append(res.Deleted, deleted...)
 	}
 	return res, nil
 }

@@ -10,16 +10,22 @@ import "math"
 // segment's base in the index). This keeps repeated cleanings from leaving
 // ever smaller segments. segs are in offset order; every segment lands in
 // exactly one group, in order.
-func groupSegmentsBySize(segs []*Segment, maxSize, maxIndexSize, firstUncleanableOffset int64) [][]*Segment {
+func groupSegmentsBySize(segs []*Segment, maxSize, maxIndexSize, firstUncleanableOffset int64) ([][]*Segment, error) {
 	var groups [][]*Segment
 	for len(segs) > 0 {
 		group := []*Segment{segs[0]}
 		logSize := segs[0].Size
-		indexSize, timeIndexSize := segs[0].indexSizes()
+		indexSize, timeIndexSize, err := segs[0].indexSizes()
+		if err != nil {
+			return nil, err
+		}
 		segs = segs[1:]
 		for len(segs) > 0 {
 			next := segs[0]
-			nextIndex, nextTimeIndex := next.indexSizes()
+			nextIndex, nextTimeIndex, err := next.indexSizes()
+			if err != nil {
+				return nil, err
+			}
 			if logSize+next.Size > maxSize || indexSize+nextIndex > maxIndexSize || timeIndexSize+nextTimeIndex > maxIndexSize {
 				break
 			}
@@ -35,7 +41,7 @@ func groupSegmentsBySize(segs []*Segment, maxSize, maxIndexSize, firstUncleanabl
 		}
 		groups = append(groups, group)
 	}
-	return groups
+	return groups, nil
 }
 
 // lastOffsetForFirstSegment bounds the last offset of segs[0] without
@@ -48,7 +54,17 @@ func lastOffsetForFirstSegment(segs []*Segment, firstUncleanableOffset int64) in
 	return firstUncleanableOffset - 1
 }
 
-// indexSizes is the size of the segment's .index and .timeindex files.
-// Indexes are not modelled yet, so they take no room and never limit a
-// group; with them, this is where their sizes come in.
-func (s *Segment) indexSizes() (offsetIndex, timeIndex int64) { return 0, 0 }
+// indexSizes is the size of the segment's index entries in bytes, as
+// Kafka's AbstractIndex.sizeInBytes (entries times entry size, not the
+// file's length; loading the indexes if they were not yet used).
+func (s *Segment) indexSizes() (offsetIndex, timeIndex int64, err error) {
+	n, err := s.offsetIndex.entries()
+	if err != nil {
+		return 0, 0, err
+	}
+	m, err := s.timeIndex.entries()
+	if err != nil {
+		return 0, 0, err
+	}
+	return int64(n) * OffsetIndexEntrySize, int64(m) * TimeIndexEntrySize, nil
+}

@@ -55,16 +55,32 @@ func appendEach(t *testing.T, l *Log, recs ...kv) {
 // Kafka's log.roll() in its cleaner tests.
 func rollNow(t *testing.T, l *Log) {
 	t.Helper()
-	if err := l.roll(l.LogEndOffset()); err != nil {
+	if _, err := l.roll(l.LogEndOffset()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// readAll is every batch of the log, read as a consumer would: a read
+// stays within one segment, so it reads on from after the last batch.
+func readAll(t *testing.T, l *Log) []record.Batch {
+	t.Helper()
+	var out []record.Batch
+	for from := l.LogStartOffset(); from < l.LogEndOffset(); {
+		bs := decodeAll(t, mustRead(t, l, from, 1<<30, l.LogEndOffset(), true))
+		if len(bs) == 0 {
+			break
+		}
+		out = append(out, bs...)
+		from = bs[len(bs)-1].LastOffset() + 1
+	}
+	return out
 }
 
 // survivor is a record as "offset:key=value" (value "<nil>" for a tombstone).
 func survivors(t *testing.T, l *Log) []string {
 	t.Helper()
 	var out []string
-	for _, b := range decodeAll(t, mustRead(t, l, l.LogStartOffset(), 1<<30, l.LogEndOffset(), true)) {
+	for _, b := range readAll(t, l) {
 		for _, r := range b.Records {
 			v := "<nil>"
 			if r.Value != nil {
@@ -79,7 +95,7 @@ func survivors(t *testing.T, l *Log) []string {
 // keysAndOffsets are survivors split as Kafka's tests check them.
 func keysAndOffsets(t *testing.T, l *Log) (keys []string, offsets []int64) {
 	t.Helper()
-	for _, b := range decodeAll(t, mustRead(t, l, l.LogStartOffset(), 1<<30, l.LogEndOffset(), true)) {
+	for _, b := range readAll(t, l) {
 		for _, r := range b.Records {
 			keys = append(keys, string(r.Key))
 			offsets = append(offsets, r.Offset)

@@ -3,7 +3,9 @@ package storage
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"kafkascope/core/record"
 )
@@ -318,12 +320,17 @@ func TestGrabFilthiestLogPicksTheDirtiest(t *testing.T) {
 	}
 }
 
-// Cleaned segments are swapped in through .cleaned and .swap files; the
-// replaced ones are renamed .deleted (removed later by the broker, or at
-// the next start by RemoveTempFiles). The cleaned log reopens as it was.
+// Cleaned segments are swapped in through .cleaned and .swap files, with
+// their .index and .timeindex; the replaced ones are renamed .deleted
+// (removed file.delete.delay.ms later, or at the next start by the
+// loader). The cleaned log reopens as it was.
 func TestCleanSwapsSegmentsAndReopens(t *testing.T) {
 	d, _ := newTestDisk()
-	l := mustCreate(t, d, LogConfig{SegmentBytes: 1 << 20})
+	lc := DefaultLogConfig
+	lc.SegmentBytes = 1 << 20
+	l := mustCreate(t, d, lc)
+	sched := &fakeScheduler{}
+	l.SetRuntime(sched.schedule, nil)
 	appendEach(t, l, kv{"a", "1", 1}, kv{"b", "1", 1})
 	rollNow(t, l)
 	appendEach(t, l, kv{"a", "2", 2}, kv{"b", "2", 2})
@@ -335,8 +342,17 @@ func TestCleanSwapsSegmentsAndReopens(t *testing.T) {
 	if !slices.Equal(res.Segments, []int64{0, 2}) {
 		t.Fatalf("cleaned segments %v", res.Segments)
 	}
+	if !slices.Equal(sched.delays, []time.Duration{time.Minute, time.Minute}) {
+		t.Fatalf("scheduled %v, want a deletion after file.delete.delay.ms per group", sched.delays)
+	}
 	dir := l.Dir()
-	want := []string{"00000000000000000000.log", "00000000000000000000.log.deleted", "00000000000000000002.log", "00000000000000000002.log.deleted", "00000000000000000004.log"}
+	want := []string{
+		"00000000000000000000.index", "00000000000000000000.index.deleted", "00000000000000000000.log", "00000000000000000000.log.deleted",
+		"00000000000000000000.timeindex", "00000000000000000000.timeindex.deleted",
+		"00000000000000000002.index", "00000000000000000002.index.deleted", "00000000000000000002.log", "00000000000000000002.log.deleted",
+		"00000000000000000002.timeindex", "00000000000000000002.timeindex.deleted",
+		"00000000000000000004.index", "00000000000000000004.log", "00000000000000000004.timeindex",
+	}
 	var got []string
 	for _, e := range d.List(dir) {
 		if e.Name != LeaderEpochCheckpointFile && e.Name != PartitionMetadataFile {
@@ -349,10 +365,12 @@ func TestCleanSwapsSegmentsAndReopens(t *testing.T) {
 	if sz, _ := d.Size(dir + "/00000000000000000000.log"); sz != 0 {
 		t.Fatalf("segment 0 should be empty after cleaning, has %d bytes", sz)
 	}
-	before := survivors(t, l)
-	if err := RemoveTempFiles(d, dir); err != nil {
-		t.Fatal(err)
+	// The cleaned segment 2 keeps both records; its time index holds its
+	// largest timestamp, trimmed to that one entry.
+	if sz, _ := d.Size(dir + "/00000000000000000002.timeindex"); sz != TimeIndexEntrySize {
+		t.Fatalf("cleaned segment's time index has %d bytes", sz)
 	}
+	before := survivors(t, l)
 	// Only the active segment needs a flush: cleaned segments were flushed
 	// before the swap, and renames are durable.
 	if err := d.Fsync(l.Segments()[2].Path); err != nil {
@@ -364,6 +382,11 @@ func TestCleanSwapsSegmentsAndReopens(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkInvariants(t, l2)
+	for _, e := range d.List(dir) {
+		if strings.HasSuffix(e.Name, DeletedFileSuffix) {
+			t.Fatalf("%s left after loading", e.Name)
+		}
+	}
 	if got := survivors(t, l2); !slices.Equal(got, before) || !slices.Equal(before, []string{"2:a=2", "3:b=2", "4:c=1"}) {
 		t.Fatalf("reopened %v, before %v", got, before)
 	}
@@ -489,5 +512,107 @@ func TestTruncateIntoCleanedGapKeepsTargetAsLogEnd(t *testing.T) {
 	mustLeaderAppend(t, l, producerBatch(1), 0)
 	if got := spans(t, mustRead(t, l, 0, 1<<30, l.LogEndOffset(), true)); !reflect.DeepEqual(got, []span{{3, 3}}) {
 		t.Fatalf("after appending: %v", got)
+	}
+}
+
+// A cleaned segment gets index entries by the index.interval.bytes rule,
+// one append per old segment: with an interval of 0, every append after
+// the first is indexed, and a lookup through the index finds each batch.
+func TestCleanedSegmentHasIndexes(t *testing.T) {
+	d, _ := newTestDisk()
+	lc := DefaultLogConfig
+	lc.IndexIntervalBytes = 0
+	l := mustCreate(t, d, lc)
+	appendEach(t, l, kv{"a", "1", 1}, kv{"b", "1", 1})
+	rollNow(t, l)
+	appendEach(t, l, kv{"c", "1", 2}, kv{"d", "1", 2})
+	rollNow(t, l)
+	appendEach(t, l, kv{"e", "1", 3}, kv{"f", "1", 3})
+	rollNow(t, l)
+	appendEach(t, l, kv{"g", "1", 4})
+	res := cleanOnce(t, l, DefaultCleanerLogConfig, 0, 100, 10)
+	if !slices.Equal(res.Segments, []int64{0}) {
+		t.Fatalf("cleaned segments %v, want the three merged into one", res.Segments)
+	}
+	seg := l.Segments()[0]
+	// Appends at 0-1, 2-3, 4-5: entries for the second and the third.
+	if got := seg.offsetIndex.ents; !reflect.DeepEqual(got, []OffsetPosition{{3, int32(seg.Batches[2].Position)}, {5, int32(seg.Batches[4].Position)}}) {
+		t.Fatalf("offset index %v", got)
+	}
+	if sz, _ := d.Size(seg.IndexPath()); sz != 2*OffsetIndexEntrySize {
+		t.Fatalf(".index of %d bytes, want trimmed to its 2 entries", sz)
+	}
+	if got := joined(survivors(t, l)); got != "0:a=1 1:b=1 2:c=1 3:d=1 4:e=1 5:f=1 6:g=1" {
+		t.Fatalf("survivors %s", got)
+	}
+}
+
+// Segments merge only while their index entries fit in
+// segment.index.bytes (Kafka's sizeInBytes: entries, not file length).
+func TestGroupSegmentsBySizeCountsIndexEntries(t *testing.T) {
+	d, _ := newTestDisk()
+	lc := DefaultLogConfig
+	lc.IndexIntervalBytes = 0
+	l := mustCreate(t, d, lc)
+	for i := range 3 {
+		appendEach(t, l, kv{"a", "1", int64(i)}, kv{"b", "1", int64(i)}, kv{"c", "1", int64(i)})
+		rollNow(t, l)
+	}
+	segs := l.Segments()[:3] // two offset index entries each
+	groups, err := groupSegmentsBySize(segs, 1<<30, 4*OffsetIndexEntrySize, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(groups) != 2 || len(groups[0]) != 2 || len(groups[1]) != 1 {
+		t.Fatalf("groups %v", groups)
+	}
+}
+
+// The loader finishes what a cleaning left, as Kafka's LogLoader: .cleaned
+// files are deleted; a .swap segment from a cleaning whose .cleaned files
+// are gone replaces the segments its offsets cover, its indexes rebuilt.
+func TestLoaderHandlesCleanedAndSwapFiles(t *testing.T) {
+	d, _ := newTestDisk()
+	l := mustCreate(t, d, DefaultLogConfig)
+	appendEach(t, l, kv{"a", "1", 1}, kv{"a", "2", 1})
+	rollNow(t, l)
+	appendEach(t, l, kv{"a", "3", 2}, kv{"b", "1", 2})
+	rollNow(t, l)
+	appendEach(t, l, kv{"c", "1", 3})
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := l.Dir()
+	// A cleaned copy of segments 0 and 2 (only a=3 and b=1 survive), left
+	// as a .swap with its indexes; a stray .cleaned from a later cleaning.
+	seg2, err := d.ReadFile(dir + "/00000000000000000002.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"00000000000000000000.log.swap":       seg2,
+		"00000000000000000000.index.swap":     nil,
+		"00000000000000000000.timeindex.swap": nil,
+		"00000000000000000004.log.cleaned":    nil,
+	} {
+		if err := d.WriteFileDurable(dir+"/"+name, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l2, rep, err := OpenLog(d, testLogDir, fooTP, DefaultLogConfig, 0, 5, -1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, l2)
+	if !slices.Equal(segmentBases(l2), []int64{0, 4}) || !slices.Contains(rep.RebuiltIndexes, 0) {
+		t.Fatalf("segments %v, rebuilt %v", segmentBases(l2), rep.RebuiltIndexes)
+	}
+	if got := joined(survivors(t, l2)); got != "2:a=3 3:b=1 4:c=1" {
+		t.Fatalf("survivors %s", got)
+	}
+	for _, e := range d.List(dir) {
+		if strings.HasSuffix(e.Name, ".swap") || strings.HasSuffix(e.Name, ".cleaned") || strings.HasPrefix(e.Name, "00000000000000000002") {
+			t.Fatalf("%s left after loading", e.Name)
+		}
 	}
 }

@@ -31,11 +31,17 @@ const (
 )
 
 type file struct {
-	data       []byte // the page cache: what reads see
-	durable    []byte // the flushed content
-	onDisk     bool   // the file exists in the flushed layer
-	dirty      bool
-	dirtySince sim.Time
+	data    []byte // the page cache: what reads see
+	durable []byte // the flushed content
+	// hole and durableHole are zero bytes after data and durable that take
+	// no space: a file extended by SetLength (Kafka preallocating an index
+	// with RandomAccessFile.setLength) is sparse, as on ext4. The file's
+	// length is len(data)+hole; reads see zeros there.
+	hole        int64
+	durableHole int64
+	onDisk      bool // the file exists in the flushed layer
+	dirty       bool
+	dirtySince  sim.Time
 	// A truncation the journal has not committed yet: the flushed layer
 	// will be cut to truncSize (the smallest size cut to since the last
 	// commit) when it is.
@@ -90,7 +96,7 @@ func (d *Disk) settle(f *file) {
 		due += tick - rem
 	}
 	if due <= d.clock() {
-		f.durable = slices.Clone(f.data)
+		f.durable, f.durableHole = slices.Clone(f.data), f.hole
 		f.onDisk = true
 		f.dirty = false
 		d.dropTruncation(f)
@@ -101,6 +107,9 @@ func (d *Disk) settle(f *file) {
 func (d *Disk) commitTruncation(f *file) {
 	if n := int64(len(f.durable)); f.truncSize < n {
 		f.durable = f.durable[:f.truncSize:f.truncSize]
+		f.durableHole = 0
+	} else {
+		f.durableHole = min(f.durableHole, f.truncSize-n)
 	}
 	d.dropTruncation(f)
 }
@@ -191,28 +200,35 @@ func (d *Disk) IsDir(p string) bool { return d.dirs[clean(p)] }
 func (d *Disk) MkdirAll(dir string) error { return d.mkdirs(clean(dir)) }
 
 // ReadFile returns the content of a file as the process sees it. The slice
-// is the disk's own: callers must not modify it.
+// is the disk's own (callers must not modify it), except for a sparse file,
+// whose zeros are filled into a new slice.
 func (d *Disk) ReadFile(p string) ([]byte, error) {
 	f, err := d.get(p)
 	if err != nil {
 		return nil, err
 	}
+	if f.hole > 0 {
+		return append(slices.Clone(f.data), make([]byte, f.hole)...), nil
+	}
 	return f.data, nil
 }
 
-// Size is a file's length.
+// Size is a file's length (a sparse file's zeros included).
 func (d *Disk) Size(p string) (int64, error) {
 	f, err := d.get(p)
 	if err != nil {
 		return 0, err
 	}
-	return int64(len(f.data)), nil
+	return f.size(), nil
 }
 
 // Append adds b to the end of p, creating it if needed.
 func (d *Disk) Append(p string, b []byte) error {
 	f, err := d.create(p)
 	if err != nil {
+		return err
+	}
+	if err := d.fillHole(f, f.size()); err != nil {
 		return err
 	}
 	if err := d.grow(len(b)); err != nil {
@@ -223,14 +239,19 @@ func (d *Disk) Append(p string, b []byte) error {
 	return nil
 }
 
-// WriteAt overwrites bytes at off (within the file's current length).
+// WriteAt overwrites bytes at off (within the file's current length, which
+// may end in a sparse hole: writing there allocates it up to the write's
+// end, as a write through Kafka's mmap of a preallocated index does).
 func (d *Disk) WriteAt(p string, off int64, b []byte) error {
 	f, err := d.get(p)
 	if err != nil {
 		return err
 	}
-	if off < 0 || off+int64(len(b)) > int64(len(f.data)) {
+	if off < 0 || off+int64(len(b)) > f.size() {
 		return fmt.Errorf("%s: write outside the file", clean(p))
+	}
+	if err := d.fillHole(f, off+int64(len(b))); err != nil {
+		return err
 	}
 	copy(f.data[off:], b)
 	d.touch(f)
@@ -243,11 +264,16 @@ func (d *Disk) Truncate(p string, size int64) error {
 	if err != nil {
 		return err
 	}
-	if size < 0 || size > int64(len(f.data)) {
+	if size < 0 || size > f.size() {
 		return fmt.Errorf("%s: invalid truncation to %d", clean(p), size)
 	}
-	d.bytes -= int64(len(f.data)) - size
-	f.data = f.data[:size:size]
+	if size >= int64(len(f.data)) {
+		f.hole = size - int64(len(f.data)) // the cut is inside the hole
+	} else {
+		d.bytes -= int64(len(f.data)) - size
+		f.data = f.data[:size:size]
+		f.hole = 0
+	}
 	d.touch(f)
 	if !f.truncPending {
 		f.truncPending, f.truncSize, f.truncAt = true, size, d.clock()
@@ -267,6 +293,7 @@ func (d *Disk) WriteFile(p string, b []byte) error {
 		return err
 	}
 	f.data = slices.Clone(b)
+	f.hole = 0
 	d.touch(f)
 	return nil
 }
@@ -289,7 +316,7 @@ func (d *Disk) Fsync(p string) error {
 		return err
 	}
 	d.commitJournal()
-	f.durable = slices.Clone(f.data)
+	f.durable, f.durableHole = slices.Clone(f.data), f.hole
 	f.onDisk = true
 	f.dirty = false
 	return nil
@@ -411,7 +438,7 @@ func (d *Disk) List(dir string) []DirEntry {
 	for name, f := range d.files {
 		if strings.HasPrefix(name, prefix) && !strings.Contains(name[len(prefix):], "/") {
 			d.settle(f)
-			e := DirEntry{Name: name[len(prefix):], Size: int64(len(f.data))}
+			e := DirEntry{Name: name[len(prefix):], Size: f.size()}
 			if f.dirty {
 				e.Unflushed = unflushed(f)
 			}
@@ -420,16 +447,6 @@ func (d *Disk) List(dir string) []DirEntry {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
-}
-
-// unflushed counts the bytes of f that differ from its flushed layer.
-func unflushed(f *file) int64 {
-	common := min(len(f.data), len(f.durable))
-	i := 0
-	for i < common && f.data[i] == f.durable[i] {
-		i++
-	}
-	return int64(len(f.data) - i)
 }
 
 // PowerLoss reverts the disk to its flushed layer, as a machine losing power
@@ -444,7 +461,7 @@ func (d *Disk) PowerLoss() {
 			continue
 		}
 		d.bytes += int64(len(f.durable)) - int64(len(f.data))
-		f.data = slices.Clone(f.durable)
+		f.data, f.hole = slices.Clone(f.durable), f.durableHole
 		f.dirty = false
 	}
 }
@@ -462,5 +479,11 @@ func (d *Disk) Walk(dir string) []string {
 	return out
 }
 
-// Bytes is the total size of all files.
+// Bytes is the total size of all files (the space they take: a sparse
+// file's hole takes none).
 func (d *Disk) Bytes() int64 { return d.bytes }
+
+// Now is the disk's clock: the virtual time its owner gave it. Storage reads
+// time only through it (a segment's creation time, the time a roll or a
+// retention check compares against), never from the wall clock.
+func (d *Disk) Now() sim.Time { return d.clock() }

@@ -9,18 +9,27 @@
 // process crash keeps the page cache; a power loss reverts every file to its
 // flushed content.
 //
+// Files may be sparse: extending one with SetLength adds a hole of zeros
+// that takes no space, as Kafka's preallocated index files are on ext4.
+//
 // On that disk the package keeps Kafka's log layout under log.dirs
 // (/tmp/kafka-logs): one directory per partition (<topic>-<partition>) with
-// segments named by their 20-digit base offset holding record batch v2
-// bytes, the leader-epoch-checkpoint and partition.metadata files, and the
-// broker-wide checkpoint files and meta.properties. Log is one partition's
-// log: append, read, truncate, roll, the high watermark, the leader-epoch
-// cache, and recovery of a log from its bytes after a crash.
+// segments named by their 20-digit base offset (a .log of record batch v2
+// bytes, its sparse .index and its .timeindex), the leader-epoch-checkpoint
+// and partition.metadata files, and the broker-wide checkpoint files and
+// meta.properties. Log is one partition's log as Kafka's UnifiedLog keeps
+// it: append, read through the offset index, truncate, roll (segment.bytes,
+// segment.ms with jitter, a full index), the high watermark, the
+// leader-epoch cache, retention (deleteOldSegments, the log start offset),
+// deleted files renamed .deleted and removed later, and recovery of a log
+// and its indexes from its bytes after a crash.
 //
 // The log cleaner (cleaner*.go, log_clean.go) compacts a log as Kafka's
 // LogCleaner does: which log is dirtiest, one pass over it, and the
 // cleaner-offset-checkpoint; the broker runs it on its schedule.
 //
 // The package decides nothing about replication (that is core/broker) and
-// never reads the wall clock: callers pass the virtual time.
+// never reads the wall clock: time is the Disk's clock, the virtual time
+// its owner gave it. It keeps no timers: later work (deleting files after
+// file.delete.delay.ms) goes through the owner's Scheduler.
 package storage

@@ -44,6 +44,13 @@ func batchAt(base int64, epoch int32, n int) []byte {
 	return record.Build(base, epoch, record.NoProducer(), recs)
 }
 
+// withSegmentBytes is Kafka's default config with segment.bytes set.
+func withSegmentBytes(n int64) LogConfig {
+	cfg := DefaultLogConfig
+	cfg.SegmentBytes = n
+	return cfg
+}
+
 func mustCreate(t *testing.T, d *Disk, cfg LogConfig) *Log {
 	t.Helper()
 	l, err := CreateLog(d, testLogDir, fooTP, "AAAAAAAAAAAAAAAAAAAAAQ", cfg)
@@ -141,6 +148,12 @@ func checkInvariants(t *testing.T, l *Log) {
 		}
 		if sz, err := l.disk.Size(s.Path); err != nil || sz != s.Size {
 			t.Errorf("segment %d: file size %d (%v), Size %d", s.BaseOffset, sz, err, s.Size)
+		}
+		if s.offsetIndex.loaded && !indexPointsAtBatches(s) {
+			t.Errorf("segment %d: offset index %v does not point at its batches", s.BaseOffset, s.offsetIndex.ents)
+		}
+		if s.offsetIndex.loaded && len(s.offsetIndex.ents) > s.offsetIndex.maxEntries() {
+			t.Errorf("segment %d: %d offset entries in a file for %d", s.BaseOffset, len(s.offsetIndex.ents), s.offsetIndex.maxEntries())
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"path"
 	"slices"
-	"strings"
 
 	"kafkascope/core/record"
 )
@@ -14,11 +13,11 @@ import (
 // LogSegments answers them, segment timestamps, the producers' last
 // batches, and swapping cleaned segments in.
 
-// Suffixes of the files a cleaning pass goes through (Kafka's LogFileUtils).
+// Suffixes of the files a cleaning pass goes through (Kafka's LogFileUtils;
+// DeletedFileSuffix is with the segment's own suffixes).
 const (
 	CleanedFileSuffix = ".cleaned" // a cleaned segment being written
 	SwapFileSuffix    = ".swap"    // a cleaned segment about to replace others
-	DeletedFileSuffix = ".deleted" // a replaced segment awaiting deletion
 )
 
 // segmentsIn is Kafka's LogSegments.values(from, to): the segments from the
@@ -107,88 +106,75 @@ func (l *Log) lastDataOffsetOfProducers() (map[int64]int64, error) {
 
 // replaceSegments swaps the cleaned bytes of old (consecutive non-active
 // segments, oldest first) in as one segment at old[0]'s base offset, the
-// way Kafka's LocalLog.replaceSegments does it: the cleaned file
-// (<base>.log.cleaned, flushed) is renamed <base>.log.swap, every old
-// segment is renamed <base>.log.deleted, and the swap file becomes
-// <base>.log. It returns the .deleted paths, which the caller removes after
-// file.delete.delay.ms.
+// way Kafka's Cleaner.cleanSegments and LocalLog.replaceSegments do it: a
+// new segment is opened with the .cleaned suffix on its three files
+// (<base>.log.cleaned, .index.cleaned, .timeindex.cleaned) and each chunk
+// of cleaned bytes is appended to it as one append, so its indexes get
+// entries by LogSegment.append's index.interval.bytes rule (Kafka appends
+// what one read buffer kept; here a chunk is what one old segment kept,
+// which always fits a buffer at the simulator's sizes). The segment is
+// then closed as on a roll (its last time index entry, its indexes
+// trimmed) and flushed; its files are renamed .swap, the old segments are
+// taken out of the log and deleted as every deleted segment is (renamed
+// .deleted, removed file.delete.delay.ms later), and the .swap files lose
+// their suffix.
 //
 // Each step is a durable rename on the simulated disk and the whole swap
 // runs inside one event, so no crash can stop it halfway: the .cleaned and
-// .swap names never outlive the call.
-func (l *Log) replaceSegments(cleaned []byte, old []*Segment) ([]string, error) {
+// .swap names never outlive the call (the loader still handles them as
+// Kafka's does, see removeStrayFiles).
+func (l *Log) replaceSegments(chunks [][]byte, old []*Segment) error {
 	if len(old) == 0 {
-		return nil, fmt.Errorf("replaceSegments: no segments to replace")
+		return fmt.Errorf("replaceSegments: no segments to replace")
 	}
 	first := slices.Index(l.segments, old[0])
 	if first < 0 || first+len(old) >= len(l.segments) {
-		return nil, fmt.Errorf("replaceSegments: segments are not in the log or include the active segment")
+		return fmt.Errorf("replaceSegments: segments are not in the log or include the active segment")
 	}
 	for i, s := range old {
 		if l.segments[first+i] != s {
-			return nil, fmt.Errorf("replaceSegments: segments are not consecutive")
+			return fmt.Errorf("replaceSegments: segments are not consecutive")
 		}
 	}
 	base := old[0].BaseOffset
-	logPath := path.Join(l.dir, SegmentFileName(base, ".log"))
-	cleanedPath := logPath + CleanedFileSuffix
-	swapPath := logPath + SwapFileSuffix
-	seg := &Segment{BaseOffset: base, Path: logPath, Size: int64(len(cleaned))}
-	if _, err := record.Scan(cleaned, func(pos int, h record.BatchHeader) bool {
-		seg.Batches = append(seg.Batches, BatchInfo{
-			BaseOffset: h.BaseOffset, LastOffset: h.LastOffset(), Position: int64(pos), Size: int32(h.SizeInBytes()),
-			Epoch: h.PartitionLeaderEpoch, MaxTimestamp: h.MaxTimestamp, RecordCount: h.RecordCount,
-		})
-		return true
-	}); err != nil {
-		return nil, fmt.Errorf("replaceSegments: cleaned bytes: %w", err)
-	}
-	if err := l.disk.WriteFile(cleanedPath, cleaned); err != nil {
-		return nil, err
-	}
-	if err := l.disk.Fsync(cleanedPath); err != nil {
-		return nil, err
-	}
-	if err := l.disk.Rename(cleanedPath, swapPath); err != nil {
-		return nil, err
-	}
-	var deleted []string
-	for _, s := range old {
-		to := s.Path + DeletedFileSuffix
-		// A segment cleaned twice within file.delete.delay.ms: Kafka's
-		// rename replaces the earlier .deleted file.
-		if l.disk.Exists(to) {
-			if err := l.disk.Remove(to); err != nil {
-				return nil, err
-			}
-		}
-		if err := l.disk.Rename(s.Path, to); err != nil {
-			return nil, err
-		}
-		deleted = append(deleted, to)
-	}
-	if err := l.disk.Rename(swapPath, logPath); err != nil {
-		return nil, err
-	}
-	l.segments = slices.Replace(l.segments, first, first+len(old), seg)
-	return deleted, nil
-}
-
-// RemoveTempFiles deletes the temporary files a stopped broker left in a
-// partition directory, before its log is opened, as Kafka's LogLoader
-// does: segments awaiting deletion (.deleted: their timers died with the
-// process) and unfinished cleaned segments (.cleaned). A .swap file cannot
-// be left here, since a swap never spans two events.
-func RemoveTempFiles(d *Disk, partitionDir string) error {
-	for _, e := range d.List(partitionDir) {
-		if e.IsDir {
-			continue
-		}
-		if strings.HasSuffix(e.Name, DeletedFileSuffix) || strings.HasSuffix(e.Name, CleanedFileSuffix) {
-			if err := d.Remove(path.Join(partitionDir, e.Name)); err != nil {
+	// Files of an earlier cleaning at these names go first
+	// (UnifiedLog.createNewCleanedSegment).
+	for _, suffix := range []string{LogFileSuffix, IndexFileSuffix, TimeIndexFileSuffix} {
+		if p := path.Join(l.dir, SegmentFileName(base, suffix)+CleanedFileSuffix); l.disk.Exists(p) {
+			if err := l.disk.Remove(p); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	seg, err := openSegmentWithSuffix(l.disk, l.dir, base, l.cfg, 0, CleanedFileSuffix)
+	if err != nil {
+		return err
+	}
+	for _, chunk := range chunks {
+		var hs []record.BatchHeader
+		if _, err := record.Scan(chunk, func(_ int, h record.BatchHeader) bool {
+			hs = append(hs, h)
+			return true
+		}); err != nil {
+			return fmt.Errorf("replaceSegments: cleaned bytes: %w", err)
+		}
+		if len(hs) == 0 {
+			continue
+		}
+		if err := seg.append(newAppendSet(chunk, hs)); err != nil {
+			return err
+		}
+	}
+	if err := seg.onBecomeInactiveSegment(); err != nil {
+		return err
+	}
+	if err := seg.flush(); err != nil {
+		return err
+	}
+	if err := seg.changeFileSuffixes(CleanedFileSuffix, SwapFileSuffix); err != nil {
+		return err
+	}
+	l.segments = slices.Replace(l.segments, first, first+len(old), seg)
+	l.scheduleFileDeletion(old)
+	return seg.changeFileSuffixes(SwapFileSuffix, "")
 }

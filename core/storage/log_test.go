@@ -19,7 +19,7 @@ func TestCreateLogLayout(t *testing.T) {
 	if l.Dir() != dir || l.TopicPartition() != fooTP || l.TopicID() != "AAAAAAAAAAAAAAAAAAAAAQ" {
 		t.Fatalf("Dir %q, tp %v, id %q", l.Dir(), l.TopicPartition(), l.TopicID())
 	}
-	want := []string{dir + "/00000000000000000000.log", dir + "/leader-epoch-checkpoint", dir + "/partition.metadata"}
+	want := []string{dir + "/00000000000000000000.index", dir + "/00000000000000000000.log", dir + "/00000000000000000000.timeindex", dir + "/leader-epoch-checkpoint", dir + "/partition.metadata"}
 	if got := d.Walk(dir); !reflect.DeepEqual(got, want) {
 		t.Fatalf("files %v, want %v", got, want)
 	}
@@ -530,7 +530,7 @@ func TestUpdateHighWatermarkClamps(t *testing.T) {
 func rollFixture(t *testing.T) (*Disk, *Log, int) {
 	d, _ := newTestDisk()
 	size := len(producerBatch(1))
-	l := mustCreate(t, d, LogConfig{SegmentBytes: int64(2 * size)})
+	l := mustCreate(t, d, withSegmentBytes(int64(2*size)))
 	for range 5 {
 		mustLeaderAppend(t, l, producerBatch(1), 0)
 	}
@@ -557,19 +557,31 @@ func TestSegmentRollsOnSegmentBytes(t *testing.T) {
 	if l.RecoveryPoint() != 4 {
 		t.Fatalf("recovery point %d after rolling at 4", l.RecoveryPoint())
 	}
-	// Reads cross segment boundaries.
+	// A read stays within one segment, as Kafka's does: the next fetch
+	// goes on in the next segment.
 	for start, wantSpans := range map[int64][]span{
-		0: {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}},
-		1: {{1, 1}, {2, 2}, {3, 3}, {4, 4}},
-		3: {{3, 3}, {4, 4}},
+		0: {{0, 0}, {1, 1}},
+		1: {{1, 1}},
+		2: {{2, 2}, {3, 3}},
+		3: {{3, 3}},
 		4: {{4, 4}},
 	} {
 		if got := spans(t, mustRead(t, l, start, 1<<20, 5, true)); !reflect.DeepEqual(got, wantSpans) {
 			t.Errorf("Read(%d) = %v, want %v", start, got, wantSpans)
 		}
 	}
-	if got := spans(t, mustRead(t, l, 1, 2*size, 5, true)); !reflect.DeepEqual(got, []span{{1, 1}, {2, 2}}) {
-		t.Errorf("maxBytes across a segment boundary: %v", got)
+	if got := spans(t, mustRead(t, l, 0, size, 5, true)); !reflect.DeepEqual(got, []span{{0, 0}}) {
+		t.Errorf("maxBytes within a segment: %v", got)
+	}
+	// Reading on from each read's end crosses the boundaries.
+	var all []span
+	for next := int64(0); next < l.LogEndOffset(); {
+		got := spans(t, mustRead(t, l, next, 1<<20, 5, true))
+		all = append(all, got...)
+		next = got[len(got)-1].last + 1
+	}
+	if want := []span{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}}; !reflect.DeepEqual(all, want) {
+		t.Errorf("reading on: %v", all)
 	}
 	checkInvariants(t, l)
 }
@@ -577,7 +589,7 @@ func TestSegmentRollsOnSegmentBytes(t *testing.T) {
 func TestRollUsesBatchBaseOffset(t *testing.T) {
 	d, _ := newTestDisk()
 	size := len(producerBatch(3))
-	l := mustCreate(t, d, LogConfig{SegmentBytes: int64(size)})
+	l := mustCreate(t, d, withSegmentBytes(int64(size)))
 	for range 3 {
 		mustLeaderAppend(t, l, producerBatch(3), 0)
 	}
@@ -592,13 +604,18 @@ func TestRollUsesBatchBaseOffset(t *testing.T) {
 	if got := l.Segments()[len(l.Segments())-1].BaseOffset; got != 20 {
 		t.Fatalf("segment rolled at %d, want 20", got)
 	}
-	// A batch larger than segment.bytes goes whole into an empty segment.
+	// An append larger than segment.bytes is refused, as Kafka's
+	// RecordBatchTooLargeException refuses it; one exactly that size fills
+	// an empty segment, and the next append rolls.
 	d2, _ := newTestDisk()
-	l2 := mustCreate(t, d2, LogConfig{SegmentBytes: 10})
+	l2 := mustCreate(t, d2, withSegmentBytes(int64(size)))
+	if _, err := l2.AppendAsLeader(producerBatch(4), 0); !errors.Is(err, ErrRecordBatchTooLarge) {
+		t.Fatalf("append above segment.bytes: %v", err)
+	}
 	mustLeaderAppend(t, l2, producerBatch(3), 0)
 	mustLeaderAppend(t, l2, producerBatch(3), 0)
 	if got := segmentFiles(d2, l2.Dir()); !reflect.DeepEqual(got, []string{"00000000000000000000.log", "00000000000000000003.log"}) {
-		t.Fatalf("oversized batches: %v", got)
+		t.Fatalf("segment-sized batches: %v", got)
 	}
 	checkInvariants(t, l)
 	checkInvariants(t, l2)
@@ -608,7 +625,7 @@ func TestSetConfigAffectsLaterAppends(t *testing.T) {
 	d, _ := newTestDisk()
 	l := mustCreate(t, d, DefaultLogConfig)
 	mustLeaderAppend(t, l, producerBatch(1), 0)
-	l.SetConfig(LogConfig{SegmentBytes: 1})
+	l.SetConfig(withSegmentBytes(int64(len(producerBatch(1)))))
 	mustLeaderAppend(t, l, producerBatch(1), 0)
 	if n := len(l.Segments()); n != 2 {
 		t.Fatalf("%d segments after lowering segment.bytes", n)
@@ -666,8 +683,10 @@ func TestTruncateToAcrossSegments(t *testing.T) {
 		wantFiles []string
 	}{
 		{3, 3, []string{"00000000000000000000.log", "00000000000000000002.log"}},
-		{4, 4, []string{"00000000000000000000.log", "00000000000000000002.log"}},
-		{2, 2, []string{"00000000000000000000.log"}},
+		// The segment based at the offset stays, emptied, as the active
+		// one (LocalLog.truncateTo deletes only the segments above it).
+		{4, 4, []string{"00000000000000000000.log", "00000000000000000002.log", "00000000000000000004.log"}},
+		{2, 2, []string{"00000000000000000000.log", "00000000000000000002.log"}},
 		{1, 1, []string{"00000000000000000000.log"}},
 		{0, 0, []string{"00000000000000000000.log"}},
 	}
@@ -692,7 +711,15 @@ func TestTruncateToAcrossSegments(t *testing.T) {
 			for o := int64(0); o < c.wantLEO; o++ {
 				want = append(want, span{o, o})
 			}
-			if got := spans(t, mustRead(t, l, 0, 1<<20, l.LogEndOffset(), true)); !reflect.DeepEqual(got, want) {
+			bs, err := l.Batches(0, l.LogEndOffset())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []span
+			for _, b := range bs {
+				got = append(got, span{b.BaseOffset, b.LastOffset()})
+			}
+			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("remaining batches %v, want %v", got, want)
 			}
 			// Appends go on from the new LEO and roll as before.

@@ -347,11 +347,11 @@ func TestOpenLogClampsHighWatermarkAndLogStart(t *testing.T) {
 		wantHW, wantStart int64
 	}{
 		{5, 0, 5, 0},
-		{15, 0, 10, 0}, // HW beyond the LEO
-		{-1, -1, 0, 0}, // no checkpoints
-		{2, 4, 4, 4},   // HW below the log start
-		{8, 4, 8, 4},   // log start inside the first segment is kept
-		{8, 12, 10, 10},
+		{15, 0, 10, 0},  // HW beyond the LEO
+		{-1, -1, 0, 0},  // no checkpoints
+		{2, 4, 4, 4},    // HW below the log start
+		{8, 4, 8, 4},    // log start inside the first segment is kept
+		{8, 12, 12, 12}, // the log ends below its start: Kafka deletes it and starts at 12
 		{10, 10, 10, 10},
 	}
 	for _, c := range cases {
@@ -398,8 +398,11 @@ func TestOpenLogMultipleSegments(t *testing.T) {
 		if got := mustRead(t, l2, 0, 1<<20, 5, true); !bytes.Equal(got, before) {
 			t.Fatalf("clean %v: bytes differ after reopening", clean)
 		}
-		if got := spans(t, mustRead(t, l2, 3, 1<<20, 5, true)); !reflect.DeepEqual(got, []span{{3, 3}, {4, 4}}) {
-			t.Fatalf("clean %v: Read(3) = %v", clean, got)
+		if got := spans(t, mustRead(t, l2, 3, 1<<20, 5, true)); !reflect.DeepEqual(got, []span{{3, 3}}) {
+			t.Fatalf("clean %v: Read(3) = %v (a read ends with its segment)", clean, got)
+		}
+		if bs, err := l2.Batches(0, 5); err != nil || len(bs) != 5 {
+			t.Fatalf("clean %v: Batches(0, 5) = %d batches, %v", clean, len(bs), err)
 		}
 	}
 }

@@ -2,14 +2,28 @@ package storage
 
 import (
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
+
+	"kafkascope/core/record"
+	"kafkascope/core/sim"
 )
 
-// BatchInfo locates one record batch inside a segment file. The list of
-// BatchInfo per segment stands in for Kafka's sparse .index until indexes
-// are modelled; it is rebuilt from the file's bytes on recovery, never
-// trusted across a crash.
+// Segment file suffixes (Kafka's LogFileUtils).
+const (
+	LogFileSuffix       = ".log"
+	IndexFileSuffix     = ".index"
+	TimeIndexFileSuffix = ".timeindex"
+	DeletedFileSuffix   = ".deleted"
+)
+
+// BatchInfo describes one record batch inside a segment file. The list of
+// BatchInfo per segment is the simulator's directory of batches, for views
+// and tools (a replica's offsets and epochs) and for the epoch cache at
+// load. Kafka keeps no such list: the log itself finds batches through the
+// sparse .index and a scan of the file (Segment.translateOffset), as Kafka
+// does. It is rebuilt from the file's bytes when a log is opened.
 type BatchInfo struct {
 	BaseOffset   int64
 	LastOffset   int64
@@ -20,14 +34,39 @@ type BatchInfo struct {
 	RecordCount  int32
 }
 
-// Segment is one .log file of a partition.
-// Invariant: Batches are in file order with strictly increasing offsets, and
-// Size equals the sum of their sizes.
+// Segment is one segment of a partition: <base>.log with its .index and
+// .timeindex (Kafka's LogSegment).
+//
+// Invariants: Batches are in file order with strictly increasing offsets,
+// and Size equals the sum of their sizes and the .log file's length; the
+// offset index's entries point at batch starts inside the file, in
+// increasing offset order.
 type Segment struct {
 	BaseOffset int64
-	Path       string
+	Path       string // the .log file
 	Size       int64
 	Batches    []BatchInfo
+
+	disk        *Disk
+	offsetIndex offsetIndex
+	timeIndex   timeIndex
+	// Fixed when the segment is opened, as in Kafka: a config change
+	// applies to segments opened later.
+	indexIntervalBytes int64
+	rollJitterMs       int64
+
+	created                  sim.Time
+	bytesSinceLastIndexEntry int64
+	// rollingBasedTimestamp is the largest timestamp of the first append
+	// (or, after a restart, the first batch's max timestamp): what
+	// segment.ms counts from.
+	rollingBasedTimestamp      int64
+	rollingBasedTimestampKnown bool
+	// maxTimestampSoFar and the last offset of the batch that holds it;
+	// read from the time index's last entry when first needed after a
+	// restart, as Kafka does.
+	maxTimestampSoFar TimestampOffset
+	maxTimestampKnown bool
 }
 
 // SegmentFileName is the base offset zero-padded to 20 digits, plus suffix.
@@ -37,13 +76,46 @@ func SegmentFileName(baseOffset int64, suffix string) string {
 
 // parseSegmentFileName reads "00000000000000000170.log" → 170.
 func parseSegmentFileName(name string) (int64, bool) {
-	base, ok := strings.CutSuffix(name, ".log")
+	return parseOffsetFileName(name, LogFileSuffix)
+}
+
+// parseOffsetFileName reads a 20-digit base offset followed by suffix.
+func parseOffsetFileName(name, suffix string) (int64, bool) {
+	base, ok := strings.CutSuffix(name, suffix)
 	if !ok || len(base) != 20 {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(base, 10, 64)
 	return n, err == nil && n >= 0
 }
+
+// openSegment makes the segment at base in dir, creating its .log file if
+// it does not exist (FileRecords.open). The indexes are opened lazily.
+func openSegment(d *Disk, dir string, base int64, cfg LogConfig, jitterMs int64) (*Segment, error) {
+	return openSegmentWithSuffix(d, dir, base, cfg, jitterMs, "")
+}
+
+// openSegmentWithSuffix is openSegment with fileSuffix after each file's
+// name (the cleaner's .cleaned segments; LogSegment.open's fileSuffix).
+func openSegmentWithSuffix(d *Disk, dir string, base int64, cfg LogConfig, jitterMs int64, fileSuffix string) (*Segment, error) {
+	s := &Segment{
+		BaseOffset: base, Path: path.Join(dir, SegmentFileName(base, LogFileSuffix)+fileSuffix), disk: d,
+		offsetIndex:        newOffsetIndex(d, path.Join(dir, SegmentFileName(base, IndexFileSuffix)+fileSuffix), base, cfg.SegmentIndexBytes),
+		timeIndex:          newTimeIndex(d, path.Join(dir, SegmentFileName(base, TimeIndexFileSuffix)+fileSuffix), base, cfg.SegmentIndexBytes),
+		indexIntervalBytes: cfg.IndexIntervalBytes, rollJitterMs: jitterMs, created: d.Now(),
+	}
+	if !d.Exists(s.Path) {
+		if err := d.WriteFile(s.Path, nil); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// IndexPath and TimeIndexPath are the segment's index files (which exist
+// only once the index was first used).
+func (s *Segment) IndexPath() string     { return s.offsetIndex.path }
+func (s *Segment) TimeIndexPath() string { return s.timeIndex.path }
 
 // NextOffset is the offset after the segment's last batch (its base offset if
 // empty).
@@ -67,4 +139,39 @@ func (s *Segment) find(offset int64) int {
 		}
 	}
 	return lo
+}
+
+// addBatchInfo records a batch appended at the end of the file.
+func (s *Segment) addBatchInfo(h record.BatchHeader, pos int64) {
+	s.Batches = append(s.Batches, BatchInfo{
+		BaseOffset: h.BaseOffset, LastOffset: h.LastOffset(), Position: pos, Size: int32(h.SizeInBytes()),
+		Epoch: h.PartitionLeaderEpoch, MaxTimestamp: h.MaxTimestamp, RecordCount: h.RecordCount,
+	})
+}
+
+// readMaxTimestampSoFar is the largest timestamp seen and its offset.
+func (s *Segment) readMaxTimestampSoFar() (TimestampOffset, error) {
+	if !s.maxTimestampKnown {
+		last, err := s.timeIndex.lastEntry()
+		if err != nil {
+			return TimestampOffset{}, err
+		}
+		s.maxTimestampSoFar, s.maxTimestampKnown = last, true
+	}
+	return s.maxTimestampSoFar, nil
+}
+
+// LargestTimestamp is the largest record timestamp in the segment (what
+// retention.ms compares with the clock), or -1 if it has none. Kafka then
+// uses the file's modification time; the simulator uses the time the
+// segment was opened (every batch it writes has a timestamp).
+func (s *Segment) LargestTimestamp() (int64, error) {
+	m, err := s.readMaxTimestampSoFar()
+	if err != nil {
+		return 0, err
+	}
+	if m.Timestamp >= 0 {
+		return m.Timestamp, nil
+	}
+	return s.created.UnixMilli(), nil
 }

@@ -1,0 +1,79 @@
+package broker
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// logInitialTaskDelay is log.initial.task.delay.ms (an internal broker
+// config, 30 s): how long after the log manager starts its periodic tasks
+// (retention, flushes, checkpoints) first run.
+const logInitialTaskDelay = 30 * time.Second
+
+// startRetention schedules LogManager's kafka-log-retention task. In KRaft
+// the log manager starts when the broker first publishes the metadata
+// image; the task then runs at the initial delay and every
+// log.retention.check.interval.ms (read once, as Kafka reads it at start),
+// at a fixed rate.
+func (b *Broker) startRetention(env *sim.Env) {
+	interval := b.ms("log.retention.check.interval.ms")
+	var run func(env *sim.Env)
+	run = func(env *sim.Env) {
+		if b.state == StateStopped {
+			return
+		}
+		b.cleanupLogs(env)
+		env.After(interval, "kafka-log-retention", run)
+	}
+	env.After(logInitialTaskDelay, "kafka-log-retention", run)
+}
+
+// cleanupLogs is LogManager.cleanupLogs: old segments of every log whose
+// cleanup.policy does not include compact are deleted. A compacted log's
+// (compact, or compact,delete) are deleted by the log cleaner, which calls
+// deleteOldSegments on them after each attempt to clean
+// (deleteOldSegmentsOfCompactedLogs); with log.cleaner.enable=false
+// nothing deletes them, as in Kafka.
+func (b *Broker) cleanupLogs(env *sim.Env) {
+	for _, p := range b.Partitions() {
+		if !p.log.Config().Compact {
+			b.deleteOldSegments(env, p)
+		}
+	}
+}
+
+// deleteOldSegments runs UnifiedLog.deleteOldSegments on one replica and
+// tells what it deleted. It returns the number of segments deleted.
+func (b *Broker) deleteOldSegments(env *sim.Env, p *Partition) int {
+	dels, err := p.log.DeleteOldSegments(env.Now().UnixMilli())
+	n := 0
+	for _, d := range dels {
+		n += len(d.Bases)
+		bases := make([]string, len(d.Bases))
+		for i, base := range d.Bases {
+			bases[i] = strconv.FormatInt(base, 10)
+		}
+		env.Note("log.segments.deleted", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "reason", retentionReason(d.Reason, p.log.Config()),
+			"count", strconv.Itoa(len(d.Bases)), "bases", strings.Join(bases, ","), "bytes", i64(d.Bytes), "start", i64(d.LogStartOffset),
+			"delay", sim.FormatDuration(time.Duration(p.log.Config().FileDeleteDelayMs)*time.Millisecond))
+	}
+	if err != nil {
+		env.Note("log.retention.failed", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "error", err.Error())
+	}
+	return n
+}
+
+// retentionReason words why segments went, with the limit that applied.
+func retentionReason(reason string, cfg storage.LogConfig) string {
+	switch reason {
+	case storage.DeletedRetentionMs:
+		return "retention.ms=" + strconv.FormatInt(cfg.RetentionMs, 10)
+	case storage.DeletedRetentionBytes:
+		return "retention.bytes=" + strconv.FormatInt(cfg.RetentionBytes, 10)
+	}
+	return "below the log start offset"
+}

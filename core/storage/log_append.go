@@ -1,0 +1,147 @@
+package storage
+
+import (
+	"fmt"
+	"slices"
+
+	"kafkascope/core/record"
+)
+
+// AppendInfo describes an append.
+type AppendInfo struct {
+	FirstOffset  int64
+	LastOffset   int64
+	MaxTimestamp int64
+	Records      int
+	// Rolled is the base offset of the segment this append rolled to, or
+	// -1 (the caller may tell about it); RollReason says why
+	// (RollSegmentBytes, RollSegmentMs, RollIndexFull, RollOffsetRange).
+	Rolled     int64
+	RollReason string
+}
+
+// AppendAsLeader validates the batches in data, assigns them offsets from
+// the log end offset and stamps them with leaderEpoch, then appends them.
+// data is not modified.
+func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error) {
+	buf := slices.Clone(data)
+	info := AppendInfo{FirstOffset: l.logEndOffset, Rolled: -1}
+	next := l.logEndOffset
+	var hs []record.BatchHeader
+	pos := 0
+	for pos < len(buf) {
+		h, err := record.ParseHeader(buf[pos:])
+		if err != nil {
+			return info, fmt.Errorf("%w: %v", ErrInvalidRecord, err)
+		}
+		end := pos + h.SizeInBytes()
+		if end > len(buf) {
+			return info, fmt.Errorf("%w: truncated batch", ErrInvalidRecord)
+		}
+		if err := record.Validate(buf[pos:end]); err != nil {
+			return info, fmt.Errorf("%w: %v", ErrInvalidRecord, err)
+		}
+		// A client's batch has consecutive offsets: Kafka's LogValidator
+		// refuses one whose offset range does not match its record count.
+		if h.RecordCount <= 0 || h.LastOffsetDelta != h.RecordCount-1 {
+			return info, fmt.Errorf("%w: inconsistent batch offset range (lastOffsetDelta %d, %d records)", ErrInvalidRecord, h.LastOffsetDelta, h.RecordCount)
+		}
+		record.SetBaseOffset(buf[pos:end], next)
+		record.SetPartitionLeaderEpoch(buf[pos:end], leaderEpoch)
+		h.BaseOffset = next
+		h.PartitionLeaderEpoch = leaderEpoch
+		next = h.NextOffset()
+		hs = append(hs, h)
+		info.Records += int(h.RecordCount)
+		info.MaxTimestamp = max(info.MaxTimestamp, h.MaxTimestamp)
+		pos = end
+	}
+	if len(hs) == 0 {
+		return info, fmt.Errorf("%w: no record batches", ErrInvalidRecord)
+	}
+	if l.epochs.Assign(leaderEpoch, l.logEndOffset) {
+		if err := l.writeEpochCheckpoint(); err != nil {
+			return info, err
+		}
+	}
+	var err error
+	info.Rolled, info.RollReason, err = l.append(newAppendSet(buf, hs))
+	if err != nil {
+		return info, err
+	}
+	info.LastOffset = next - 1
+	return info, nil
+}
+
+// AppendAsFollower appends batches exactly as the leader stored them. The
+// first batch must start at or after the log end offset. Each batch's
+// leader epoch is assigned in the epoch cache at its base offset, as
+// Kafka's UnifiedLog.append does for every batch: a batch of the latest
+// epoch changes nothing, a newer epoch adds an entry, and an older one
+// replaces the entries it contradicts (an epoch this replica began as a
+// leader at an offset where the leader it now follows still wrote an
+// older epoch).
+func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
+	info := AppendInfo{FirstOffset: -1, LastOffset: -1, Rolled: -1}
+	pos := 0
+	var hs []record.BatchHeader
+	prev := l.logEndOffset - 1
+	for pos < len(data) {
+		h, err := record.ParseHeader(data[pos:])
+		if err != nil {
+			return info, fmt.Errorf("%w: %v", ErrInvalidRecord, err)
+		}
+		end := pos + h.SizeInBytes()
+		if end > len(data) {
+			return info, fmt.Errorf("%w: truncated batch", ErrInvalidRecord)
+		}
+		if err := record.Validate(data[pos:end]); err != nil {
+			return info, fmt.Errorf("%w: %v", ErrInvalidRecord, err)
+		}
+		if h.BaseOffset <= prev {
+			return info, fmt.Errorf("%w: batch at %d, log end offset %d", ErrOffsetOrder, h.BaseOffset, l.logEndOffset)
+		}
+		prev = h.LastOffset()
+		hs = append(hs, h)
+		pos = end
+	}
+	if len(hs) == 0 {
+		return info, nil
+	}
+	for _, h := range hs {
+		if h.PartitionLeaderEpoch >= 0 && l.epochs.Assign(h.PartitionLeaderEpoch, h.BaseOffset) {
+			if err := l.writeEpochCheckpoint(); err != nil {
+				return info, err
+			}
+		}
+		info.Records += int(h.RecordCount)
+		info.MaxTimestamp = max(info.MaxTimestamp, h.MaxTimestamp)
+	}
+	var err error
+	info.Rolled, info.RollReason, err = l.append(newAppendSet(slices.Clone(data), hs))
+	if err != nil {
+		return info, err
+	}
+	info.FirstOffset, info.LastOffset = hs[0].BaseOffset, hs[len(hs)-1].LastOffset()
+	return info, nil
+}
+
+// append writes one set of batches (offsets assigned) to the active
+// segment, rolling first if it must. A set larger than segment.bytes is
+// refused: no segment could hold it. It returns the base offset of the
+// segment it rolled to (or -1) and why.
+func (l *Log) append(a appendSet) (int64, string, error) {
+	if int64(len(a.data)) > l.cfg.SegmentBytes {
+		return -1, "", fmt.Errorf("%w: message batch size is %d bytes in append to partition %s, which exceeds the maximum configured segment size of %d",
+			ErrRecordBatchTooLarge, len(a.data), l.tp, l.cfg.SegmentBytes)
+	}
+	rolled, reason, err := l.maybeRoll(a)
+	if err != nil {
+		return rolled, reason, err
+	}
+	if err := l.active().append(a); err != nil {
+		return rolled, reason, err
+	}
+	l.logEndOffset = a.lastOffset + 1
+	return rolled, reason, nil
+}

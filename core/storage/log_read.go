@@ -1,0 +1,35 @@
+package storage
+
+import "sort"
+
+// Read returns whole batches starting with the one that contains
+// startOffset, stopping before any batch that reaches maxOffset (exclusive:
+// the HW for consumers, the LEO for followers) and once maxBytes is reached.
+// If minOneBatch, the first batch is returned even when larger than maxBytes.
+//
+// As in Kafka (LocalLog.read), a read stays within one segment: the one
+// holding startOffset, or the next one if that segment has nothing at or
+// above it. The next fetch continues in the next segment. Within the
+// segment, the offset index finds where to start reading. A startOffset
+// outside [logStartOffset, logEndOffset] is ErrOffsetOutOfRange.
+func (l *Log) Read(startOffset int64, maxBytes int, maxOffset int64, minOneBatch bool) ([]byte, error) {
+	if startOffset < l.logStartOffset || startOffset > l.logEndOffset {
+		return nil, ErrOffsetOutOfRange
+	}
+	if startOffset >= maxOffset {
+		return nil, nil
+	}
+	for i := l.floorSegment(startOffset); i >= 0 && i < len(l.segments); i++ {
+		data, found, err := l.segments[i].read(startOffset, maxBytes, maxOffset, minOneBatch)
+		if err != nil || found {
+			return data, err
+		}
+	}
+	return nil, nil
+}
+
+// floorSegment is the index of the last segment whose base offset is at or
+// below offset, or -1.
+func (l *Log) floorSegment(offset int64) int {
+	return sort.Search(len(l.segments), func(i int) bool { return l.segments[i].BaseOffset > offset }) - 1
+}

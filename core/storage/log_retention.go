@@ -1,0 +1,140 @@
+package storage
+
+import "fmt"
+
+// Why segments were deleted (Kafka's SegmentDeletionReason).
+const (
+	DeletedBelowLogStart  = "log-start-offset" // wholly below the log start offset
+	DeletedRetentionBytes = "retention.bytes"
+	DeletedRetentionMs    = "retention.ms"
+)
+
+// SegmentDeletion is one pass of DeleteOldSegments that deleted segments.
+type SegmentDeletion struct {
+	Reason string
+	// Bases are the deleted segments' base offsets, oldest first; Bytes
+	// their total size.
+	Bases []int64
+	Bytes int64
+	// LogStartOffset is the log start offset after the deletion.
+	LogStartOffset int64
+	// Rolled: every segment was deletable, so the log first rolled a new
+	// empty active segment at the LEO.
+	Rolled bool
+}
+
+// DeleteOldSegments is UnifiedLog.deleteOldSegments, run by the broker's
+// retention task every log.retention.check.interval.ms: with a delete
+// policy, three passes in order (segments wholly below the log start
+// offset, then retention.bytes, then retention.ms), without one only the
+// first. nowMs is the clock in Kafka's milliseconds.
+//
+// Each pass walks the segments from the oldest and stops at the first that
+// may not go, so only a prefix is deleted. A segment may go only if the
+// high watermark is at or above its end (the next segment's base, or the
+// LEO for the last one), so the log start offset never passes the HW; an
+// empty active segment never goes, but a non-empty active one does when it
+// qualifies, after a new empty segment is rolled at the LEO. Deleting moves
+// the log start offset to the first remaining segment's base; the files are
+// renamed .deleted and removed file.delete.delay.ms later.
+func (l *Log) DeleteOldSegments(nowMs int64) ([]SegmentDeletion, error) {
+	var out []SegmentDeletion
+	pass := func(reason string, pred func(s, next *Segment) (bool, error)) error {
+		d, err := l.deleteOldSegments(reason, pred)
+		if d != nil {
+			out = append(out, *d)
+		}
+		return err
+	}
+	if err := pass(DeletedBelowLogStart, func(s, next *Segment) (bool, error) {
+		return next != nil && next.BaseOffset <= l.logStartOffset, nil
+	}); err != nil || !l.cfg.Delete {
+		return out, err
+	}
+	if rb := l.cfg.RetentionBytes; rb >= 0 && l.Size() >= rb {
+		diff := l.Size() - rb
+		if err := pass(DeletedRetentionBytes, func(s, _ *Segment) (bool, error) {
+			if diff-s.Size >= 0 {
+				diff -= s.Size
+				return true, nil
+			}
+			return false, nil
+		}); err != nil {
+			return out, err
+		}
+	}
+	if rm := l.cfg.RetentionMs; rm >= 0 {
+		if err := pass(DeletedRetentionMs, func(s, _ *Segment) (bool, error) {
+			ts, err := s.LargestTimestamp()
+			return nowMs-ts > rm, err
+		}); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// deleteOldSegments deletes the prefix of segments pred accepts under the
+// HW guard (UnifiedLog.deletableSegments and deleteSegments).
+func (l *Log) deleteOldSegments(reason string, pred func(s, next *Segment) (bool, error)) (*SegmentDeletion, error) {
+	var deletable []*Segment
+	for i, s := range l.segments {
+		var next *Segment
+		upper := l.logEndOffset
+		if i+1 < len(l.segments) {
+			next, upper = l.segments[i+1], l.segments[i+1].BaseOffset
+		}
+		if l.highWatermark < upper {
+			break
+		}
+		ok, err := pred(s, next)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || (next == nil && s.Size == 0) {
+			break
+		}
+		deletable = append(deletable, s)
+	}
+	if len(deletable) == 0 {
+		return nil, nil
+	}
+	d := &SegmentDeletion{Reason: reason}
+	if len(deletable) == len(l.segments) {
+		// The log must keep a segment: roll an empty one at the LEO first.
+		if _, err := l.roll(l.logEndOffset); err != nil {
+			return nil, err
+		}
+		d.Rolled = true
+	}
+	newStart := l.segments[len(deletable)].BaseOffset
+	if err := l.MaybeIncrementLogStartOffset(newStart); err != nil {
+		return nil, err
+	}
+	for _, s := range deletable {
+		d.Bases = append(d.Bases, s.BaseOffset)
+		d.Bytes += s.Size
+	}
+	l.removeSegments(deletable)
+	d.LogStartOffset = l.logStartOffset
+	return d, nil
+}
+
+// MaybeIncrementLogStartOffset moves the log start offset up to newStart
+// (UnifiedLog.maybeIncrementLogStartOffset): after retention deleted
+// segments, or on a follower when the leader's log start moved. It may not
+// pass the HW. The epoch cache forgets what lies below the new start.
+func (l *Log) MaybeIncrementLogStartOffset(newStart int64) error {
+	if newStart > l.highWatermark {
+		return fmt.Errorf("%w: cannot increment the log start offset to %d of partition %s since it is larger than the high watermark %d",
+			ErrOffsetOutOfRange, newStart, l.tp, l.highWatermark)
+	}
+	if newStart <= l.logStartOffset {
+		return nil
+	}
+	l.logStartOffset = newStart
+	if l.epochs.TruncateFromStart(newStart) {
+		return l.writeEpochCheckpoint()
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package storage
+
+import (
+	"fmt"
+	"slices"
+
+	"kafkascope/core/record"
+)
+
+// batchPos is where translateOffset found a batch.
+type batchPos struct {
+	position int64
+	size     int64
+}
+
+// translateOffset finds the first batch whose last offset is at or above
+// offset, as Kafka does: the offset index gives the last indexed position
+// at or below it, and the batch headers are read from there (the log is
+// never scanned from its start). ok is false if no such batch is in this
+// segment.
+func (s *Segment) translateOffset(offset int64) (batchPos, bool, error) {
+	mapping, err := s.offsetIndex.lookup(offset)
+	if err != nil {
+		return batchPos{}, false, err
+	}
+	data, err := s.disk.ReadFile(s.Path)
+	if err != nil {
+		return batchPos{}, false, err
+	}
+	for pos := int64(mapping.Position); pos < s.Size; {
+		h, size, err := s.headerAt(data, pos)
+		if err != nil {
+			return batchPos{}, false, err
+		}
+		if h.LastOffset() >= offset {
+			return batchPos{position: pos, size: size}, true, nil
+		}
+		pos += size
+	}
+	return batchPos{}, false, nil
+}
+
+// headerAt reads the header of the batch at pos of the segment's bytes.
+func (s *Segment) headerAt(data []byte, pos int64) (record.BatchHeader, int64, error) {
+	h, err := record.ParseHeader(data[min(pos, int64(len(data))):])
+	if err == nil && pos+int64(h.SizeInBytes()) > int64(len(data)) || err != nil && int64(len(data)) < s.Size {
+		// The file lost bytes this Log still holds: a log of a process
+		// that is gone, read after a power loss reverted its files (a
+		// running broker's log never sees this).
+		return h, 0, fmt.Errorf("%w: %s holds %d bytes, the log wrote %d", ErrSegmentShorterThanIndex, s.Path, len(data), s.Size)
+	}
+	if err != nil {
+		return h, 0, fmt.Errorf("segment %s at position %d: %w", s.Path, pos, err)
+	}
+	return h, int64(h.SizeInBytes()), nil
+}
+
+// read returns whole batches from the first one that holds an offset at or
+// above startOffset: at most maxBytes (but the first batch whole if
+// minOneBatch), stopping before a batch that reaches maxOffset. found is
+// false when the segment has nothing at or above startOffset (the log then
+// reads the next segment). A read never spans two segments, as in Kafka.
+func (s *Segment) read(startOffset int64, maxBytes int, maxOffset int64, minOneBatch bool) ([]byte, bool, error) {
+	at, ok, err := s.translateOffset(startOffset)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	data, _ := s.disk.ReadFile(s.Path)
+	end := at.position
+	for end < s.Size {
+		h, size, err := s.headerAt(data, end)
+		if err != nil {
+			return slices.Clone(data[at.position:end]), true, err
+		}
+		if h.LastOffset() >= maxOffset {
+			break
+		}
+		if end-at.position+size > int64(maxBytes) && !(minOneBatch && end == at.position) {
+			break
+		}
+		end += size
+	}
+	return slices.Clone(data[at.position:end]), true, nil
+}
+
+// largestTimestampAfter is the largest batch max timestamp at or after
+// position, and the last offset of the batch that has it.
+func (s *Segment) largestTimestampAfter(position int64) (TimestampOffset, error) {
+	best := TimestampOffset{Timestamp: record.NoTimestamp, Offset: -1}
+	data, err := s.disk.ReadFile(s.Path)
+	if err != nil {
+		return best, err
+	}
+	for pos := position; pos < s.Size && pos < int64(len(data)); {
+		h, err := record.ParseHeader(data[pos:])
+		if err != nil {
+			return best, err
+		}
+		if h.MaxTimestamp > best.Timestamp {
+			best = TimestampOffset{Timestamp: h.MaxTimestamp, Offset: h.LastOffset()}
+		}
+		pos += int64(h.SizeInBytes())
+	}
+	return best, nil
+}
