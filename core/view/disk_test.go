@@ -544,3 +544,53 @@ func BenchmarkDiskCache(b *testing.B) {
 		}
 	})
 }
+
+// Reading a disk (the listing settles the page cache's writeback lazily)
+// must not change what the cluster does: a run watched through the disk
+// view every 100 ms ends as the same run left alone.
+func TestDiskViewDoesNotChangeTheRun(t *testing.T) {
+	script := func(watch func(*console.Session)) (*console.Session, string) {
+		s := session(t, "")
+		exec(t, s, "kafka-topics.sh --create --topic t --partitions 2 --replication-factor 3 --config segment.bytes=300")
+		for i := 0; i < 6; i++ {
+			produce(t, s, "t", "", fmt.Sprintf("v%d", i))
+			for j := 0; j < 5; j++ {
+				advance(t, s, 100*time.Millisecond)
+				watch(s)
+			}
+		}
+		exec(t, s, "broker kill 2 --power-loss")
+		for j := 0; j < 400; j++ {
+			advance(t, s, 100*time.Millisecond)
+			watch(s)
+		}
+		exec(t, s, "broker start 2")
+		advance(t, s, 5*time.Second)
+		var b strings.Builder
+		c := s.Cluster()
+		for _, id := range c.NodeIDs() {
+			for _, p := range c.Disk(id).Walk("/tmp/kafka-logs") {
+				data, _ := c.Disk(id).ReadFile(p)
+				fmt.Fprintf(&b, "%d %s %x\n", id, p, data)
+			}
+		}
+		fmt.Fprintf(&b, "trace %x %d\n", c.World.Trace().Hash(), c.World.Trace().Count())
+		return s, b.String()
+	}
+	_, alone := script(func(*console.Session) {})
+	var dc DiskCache
+	_, watched := script(func(s *console.Session) {
+		c := s.Cluster()
+		for _, id := range c.NodeIDs() {
+			for p := int32(0); p < 2; p++ {
+				pd := dc.Partition(c, id, "t", p)
+				if n := len(pd.Segments); n > 0 && len(pd.Segments[0].Batches) > 0 {
+					dc.Batch(c, pd, pd.Segments[0].Batches[0].BaseOffset)
+				}
+			}
+		}
+	})
+	if alone != watched {
+		t.Fatalf("watching the disks changed the run:\n--- alone\n%s\n--- watched\n%s", alone, watched)
+	}
+}
