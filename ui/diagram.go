@@ -23,6 +23,9 @@ type Diagram struct {
 	// picture of any moment: SVG exports, tests). Player may then be nil:
 	// the text is in English.
 	Snapshot *view.Snapshot
+	// OnReplica, when set, is called with the replica strip clicked (the
+	// app opens the partition's disk panel on that broker).
+	OnReplica func(topic string, partition, broker int32)
 
 	lay       dgLayout
 	snap      *view.Snapshot
@@ -121,6 +124,23 @@ func (c *Diagram) keyBroker(e vugu.DOMEvent, id int32) {
 }
 
 func (c *Diagram) closeMenu() { c.menu = 0 }
+
+// clickReplica hands a clicked replica strip to OnReplica.
+func (c *Diagram) clickReplica(topic string, partition, broker int32) {
+	c.menu = 0
+	if c.OnReplica != nil {
+		c.OnReplica(topic, partition, broker)
+	}
+}
+
+// keyReplica is clickReplica from the keyboard (Enter or Space).
+func (c *Diagram) keyReplica(e vugu.DOMEvent, topic string, partition, broker int32) {
+	switch e.PropString("key") {
+	case "Enter", " ":
+		e.PreventDefault()
+		c.clickReplica(topic, partition, broker)
+	}
+}
 
 // dgMenuItem is one entry of a broker's menu.
 type dgMenuItem struct {
