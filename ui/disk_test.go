@@ -303,7 +303,7 @@ func TestDiskOpensFromAReplicaAndFollowsThePickers(t *testing.T) {
 	// A broker that lost power: its files are what survived.
 	at.run(fmt.Sprintf("broker kill %d --power-loss", leader0))
 	doc = at.render(nil)
-	if note := doc.text("disk-note"); !strings.Contains(note, fmt.Sprintf("kafka-%d is power off", leader0)) {
+	if note := doc.text("disk-note"); !strings.Contains(note, fmt.Sprintf("kafka-%d is not running (power off)", leader0)) {
 		t.Errorf("a powered-off broker: note %q", note)
 	}
 }
