@@ -125,20 +125,23 @@ func (c *Diagram) keyBroker(e vugu.DOMEvent, id int32) {
 
 func (c *Diagram) closeMenu() { c.menu = 0 }
 
-// clickReplica hands a clicked replica strip to OnReplica.
-func (c *Diagram) clickReplica(topic string, partition, broker int32) {
+// clickReplica hands a clicked replica strip to OnReplica. (The handler
+// takes the row's slice and an index, not the replica: a closure that
+// captured the loop's replica would copy it to the heap for every strip on
+// every frame.)
+func (c *Diagram) clickReplica(reps []dgReplica, i int) {
 	c.menu = 0
-	if c.OnReplica != nil {
-		c.OnReplica(topic, partition, broker)
+	if c.OnReplica != nil && i >= 0 && i < len(reps) {
+		c.OnReplica(reps[i].Topic, reps[i].Part, reps[i].Broker)
 	}
 }
 
 // keyReplica is clickReplica from the keyboard (Enter or Space).
-func (c *Diagram) keyReplica(e vugu.DOMEvent, topic string, partition, broker int32) {
+func (c *Diagram) keyReplica(e vugu.DOMEvent, reps []dgReplica, i int) {
 	switch e.PropString("key") {
 	case "Enter", " ":
 		e.PreventDefault()
-		c.clickReplica(topic, partition, broker)
+		c.clickReplica(reps, i)
 	}
 }
 
