@@ -7,6 +7,7 @@ import (
 
 	"github.com/vugu/vugu"
 
+	"kafkascope/core/feed"
 	"kafkascope/core/view"
 )
 
@@ -51,6 +52,7 @@ type Disk struct {
 	segs    []dkSegment
 	batches []dkBatch
 	hex     dkHexCache
+	laid    dkLayoutKey
 }
 
 // dkHexLimit is how many of a batch's bytes are drawn at first, and
@@ -61,9 +63,13 @@ const (
 	dkHexMax   = 4096
 	// dkBatchesShown bounds the batch chips of a segment: the first and
 	// the last half of it.
-	dkBatchesShown = 120
+	dkBatchesShown = 80
 	// dkRecordsShown bounds the record table.
 	dkRecordsShown = 20
+	// dkFilesShown bounds the listing: its first dkFilesHead lines and
+	// its last ones (a tiny segment.bytes makes hundreds of files).
+	dkFilesShown = 28
+	dkFilesHead  = 10
 )
 
 // dkOption is an option of a picker.
@@ -135,7 +141,7 @@ func (c *Disk) resetBatch() { c.Field, c.HexLimit = -1, dkHexLimit }
 // BeforeBuild reads the partition's disk once per render.
 func (c *Disk) BeforeBuild() {
 	c.pd, c.seg, c.bb, c.empty = nil, nil, nil, ""
-	c.parts, c.brokers, c.files, c.segs, c.batches = c.parts[:0], c.brokers[:0], c.files[:0], c.segs[:0], c.batches[:0]
+	c.parts, c.brokers = c.parts[:0], c.brokers[:0]
 	snap := c.App.Player.Snapshot()
 	cl := c.App.Player.TL.Cluster()
 	if snap == nil || cl == nil {
@@ -154,14 +160,28 @@ func (c *Disk) BeforeBuild() {
 		return
 	}
 	c.chooseSegment()
-	c.listFiles()
-	c.drawSegments()
-	if c.seg != nil {
-		c.drawBatches()
+	// The listing, the blocks and the chips only change with the view or
+	// the choice (the view is the same one while the log stands still).
+	if k := (dkLayoutKey{c.pd, c.Segment, c.Batch, c.App.Player.Lang}); k != c.laid {
+		c.laid = k
+		c.files, c.segs, c.batches = c.files[:0], c.segs[:0], c.batches[:0]
+		c.listFiles()
+		c.drawSegments()
+		if c.seg != nil {
+			c.drawBatches()
+		}
 	}
 	if c.Batch >= 0 {
 		c.bb = c.cache.Batch(cl, c.pd, c.Batch)
 	}
+}
+
+// dkLayoutKey is what the listing, the segment blocks and the batch chips
+// are drawn from.
+type dkLayoutKey struct {
+	pd             *view.PartitionDisk
+	segment, batch int64
+	lang           feed.Lang
 }
 
 // choosePartition is the chosen partition, else the first one, and fills
@@ -336,7 +356,16 @@ func dkHasBatch(s *view.DiskSegment, base int64) bool {
 // listFiles lays out the directory as ls -l does (no dates: the
 // simulated disk keeps no file times).
 func (c *Disk) listFiles() {
-	for _, f := range c.pd.Files {
+	files := c.pd.Files
+	for i := 0; i < len(files); i++ {
+		if len(files) > dkFilesShown && i == dkFilesHead {
+			// A long listing keeps its head and its tail (where the
+			// newest segments and the partition's other files sort).
+			skip := len(files) - dkFilesShown
+			c.files = append(c.files, dkFile{Name: fmt.Sprintf(c.t("disk.files.more"), skip), Class: "dk-file dk-file-gap"})
+			i += skip
+		}
+		f := files[i]
 		df := dkFile{Mode: "-rw-r--r--", Size: strconv.FormatInt(f.Size, 10), Name: f.Name, Class: "dk-file"}
 		if f.IsDir {
 			df.Mode, df.Size, df.Class = "drwxr-xr-x", "4096", "dk-file dk-dir"
@@ -380,7 +409,7 @@ func dkRange(from, next int64) string {
 // ---- segments and batches ----
 
 // dkSegmentsShown bounds the blocks drawn (the newest ones).
-const dkSegmentsShown = 60
+const dkSegmentsShown = 40
 
 func (c *Disk) drawSegments() {
 	segs := c.pd.Segments

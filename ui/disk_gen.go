@@ -335,7 +335,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgiterkey
 							b := b
 							_ = b
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)}	// <vg-template>
 							vgparent.AppendChild(vgn)
 							{
 								vgparent := vgn

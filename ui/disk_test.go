@@ -405,3 +405,55 @@ func TestDiskPanelWithoutTopics(t *testing.T) {
 		t.Error("the events tab does not come back")
 	}
 }
+
+// A tiny segment.bytes makes hundreds of files: the listing keeps its
+// head and its tail (the newest segments and the partition's own files).
+func TestDiskListingIsBounded(t *testing.T) {
+	at := newAppTest(t, "", "")
+	c := at.a.Disk
+	c.pd = &view.PartitionDisk{}
+	for i := 0; i < 100; i++ {
+		c.pd.Files = append(c.pd.Files, view.DiskFile{Name: storage.SegmentFileName(int64(i), ".log"), Size: 75, Segment: int64(i)})
+	}
+	c.pd.Files = append(c.pd.Files, view.DiskFile{Name: "leader-epoch-checkpoint", Size: 8, Segment: -1}, view.DiskFile{Name: "partition.metadata", Size: 43, Segment: -1})
+	c.listFiles()
+	if len(c.files) != dkFilesShown+1 {
+		t.Fatalf("%d lines", len(c.files))
+	}
+	if c.files[0].Name != storage.SegmentFileName(0, ".log") || c.files[dkFilesHead].Name != "… 74 more files …" ||
+		c.files[len(c.files)-1].Name != "partition.metadata" || c.files[dkFilesHead+1].Name != storage.SegmentFileName(84, ".log") {
+		t.Errorf("listing %v … %v", c.files[dkFilesHead-1:dkFilesHead+2], c.files[len(c.files)-1])
+	}
+}
+
+// BenchmarkDiskBuild is the disk panel's cost per frame on a busy
+// partition (a few hundred segments): "hit" when nothing changed since
+// the last frame, "miss" when the log grew (the partition is read again).
+func BenchmarkDiskBuild(b *testing.B) {
+	t := &testing.T{}
+	at := newAppTest(t, "", "")
+	at.t = t
+	at.a.Term.Enter("kafka-topics.sh --create --topic busy --partitions 1 --replication-factor 3 --config segment.bytes=2000")
+	at.idle()
+	at.a.Term.Enter("kafka-producer-perf-test.sh --topic busy --num-records 20000 --record-size 100 --throughput 2000 --producer-props linger.ms=20")
+	at.idle()
+	at.a.ShowTab(sideTabDisk)
+	at.render(nil)
+	if pd := at.a.Disk.pd; pd == nil || len(pd.Segments) < 100 {
+		b.Fatalf("disk %+v", pd)
+	}
+	b.Logf("%d segments, %d files", len(at.a.Disk.pd.Segments), len(at.a.Disk.pd.Files))
+	b.Run("hit", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			at.env.RunBuild(at.a.Disk)
+		}
+	})
+	b.Run("miss", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			at.a.Disk.cache = view.DiskCache{}
+			at.env.RunBuild(at.a.Disk)
+		}
+	})
+}

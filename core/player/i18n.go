@@ -255,6 +255,7 @@ var uiText = map[string][2]string{
 	"disk.cleaned":       {"cleaned up to", "정리된 위치"},
 	"disk.cleaned.tip":   {"The log cleaner's checkpoint for this partition (cleaner-offset-checkpoint): offsets below it are compacted", "이 파티션에 대한 로그 클리너의 체크포인트(cleaner-offset-checkpoint): 이보다 아래 오프셋은 컴팩션을 마쳤습니다"},
 	"disk.files":         {"Files", "파일"},
+	"disk.files.more":    {"… %d more files …", "… 파일 %d개 더 …"},
 	"disk.unflushed":     {"%s not flushed", "%s 플러시 안 됨"},
 	"disk.unflushed.tip": {"Bytes only in the page cache so far: a power loss now would lose them (Linux writes them back within about 30 s, and Kafka fsyncs a segment when it rolls)", "아직 페이지 캐시에만 있는 바이트입니다. 지금 전원이 나가면 사라집니다(리눅스가 30초쯤 안에 디스크에 쓰고, 카프카는 세그먼트를 롤링할 때 fsync합니다)"},
 	"disk.segments":      {"Segments", "세그먼트"},
