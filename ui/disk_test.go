@@ -430,9 +430,7 @@ func TestDiskListingIsBounded(t *testing.T) {
 // partition (a few hundred segments): "hit" when nothing changed since
 // the last frame, "miss" when the log grew (the partition is read again).
 func BenchmarkDiskBuild(b *testing.B) {
-	t := &testing.T{}
-	at := newAppTest(t, "", "")
-	at.t = t
+	at := newAppTest(b, "", "")
 	at.a.Term.Enter("kafka-topics.sh --create --topic busy --partitions 1 --replication-factor 3 --config segment.bytes=2000")
 	at.idle()
 	at.a.Term.Enter("kafka-producer-perf-test.sh --topic busy --num-records 20000 --record-size 100 --throughput 2000 --producer-props linger.ms=20")
