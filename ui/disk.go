@@ -65,11 +65,11 @@ const (
 	// the last half of it.
 	dkBatchesShown = 80
 	// dkRecordsShown bounds the record table.
-	dkRecordsShown = 20
+	dkRecordsShown = 10
 	// dkFilesShown bounds the listing: its first dkFilesHead lines and
 	// its last ones (a tiny segment.bytes makes hundreds of files).
-	dkFilesShown = 28
-	dkFilesHead  = 10
+	dkFilesShown = 18
+	dkFilesHead  = 6
 )
 
 // dkOption is an option of a picker.
@@ -79,25 +79,27 @@ type dkOption struct {
 	Selected bool
 }
 
-// dkFile is one line of the listing.
+// dkFile is one line of the listing: ls -l's text, and what a power
+// loss would lose (drawn after it by the style sheet: one element a line,
+// as the page is sent every element each frame).
 type dkFile struct {
-	Mode, Size, Name string
-	Unflushed        string // "" when flushed
-	Class            string
+	Line      string
+	Name      string
+	Unflushed string // "" when flushed
+	Tip       string
+	Class     string
 }
 
-// dkSegment is one block of the segment bar.
+// dkSegment is one block of the segment bar: its offsets and size as
+// text, its badge (active, clean, dirty) drawn by the style sheet.
 type dkSegment struct {
 	Base     int64
-	Range    string
-	Size     string
-	Badge    string // active, clean, dirty
+	Text     string
+	Badge    string
 	Class    string
 	Style    string
 	Tip      string
 	Pressed  string
-	Warn     string // the file on disk is shorter than the log knows
-	ID       string
 	DataBase string
 }
 
@@ -362,13 +364,14 @@ func (c *Disk) listFiles() {
 			// A long listing keeps its head and its tail (where the
 			// newest segments and the partition's other files sort).
 			skip := len(files) - dkFilesShown
-			c.files = append(c.files, dkFile{Name: fmt.Sprintf(c.t("disk.files.more"), skip), Class: "dk-file dk-file-gap"})
+			more := fmt.Sprintf(c.t("disk.files.more"), skip)
+			c.files = append(c.files, dkFile{Line: more, Name: more, Class: "dk-file dk-file-gap"})
 			i += skip
 		}
 		f := files[i]
-		df := dkFile{Mode: "-rw-r--r--", Size: strconv.FormatInt(f.Size, 10), Name: f.Name, Class: "dk-file"}
+		df := dkFile{Line: fmt.Sprintf("-rw-r--r-- %8d %s", f.Size, f.Name), Name: f.Name, Class: "dk-file"}
 		if f.IsDir {
-			df.Mode, df.Size, df.Class = "drwxr-xr-x", "4096", "dk-file dk-dir"
+			df.Line, df.Class = fmt.Sprintf("drwxr-xr-x %8d %s", 4096, f.Name), "dk-file dk-dir"
 		}
 		if f.Segment >= 0 {
 			df.Class += " dk-file-seg"
@@ -378,6 +381,7 @@ func (c *Disk) listFiles() {
 		}
 		if f.Unflushed > 0 {
 			df.Unflushed = fmt.Sprintf(c.t("disk.unflushed"), dkBytes(f.Unflushed))
+			df.Tip = c.t("disk.unflushed.tip")
 			df.Class += " dk-file-dirty"
 		}
 		c.files = append(c.files, df)
@@ -409,7 +413,11 @@ func dkRange(from, next int64) string {
 // ---- segments and batches ----
 
 // dkSegmentsShown bounds the blocks drawn (the newest ones).
-const dkSegmentsShown = 40
+const dkSegmentsShown = 24
+
+// dkSegmentsSized is how many blocks still have room for their size
+// (with more, it is in the tooltip).
+const dkSegmentsSized = 8
 
 func (c *Disk) drawSegments() {
 	segs := c.pd.Segments
@@ -423,8 +431,11 @@ func (c *Disk) drawSegments() {
 	cleaning := c.pd.CleanerCheckpoint >= 0
 	for i := range segs {
 		s := &segs[i]
-		b := dkSegment{Base: s.BaseOffset, Range: dkRange(s.BaseOffset, s.NextOffset), Size: dkBytes(s.Size),
+		b := dkSegment{Base: s.BaseOffset, Text: dkRange(s.BaseOffset, s.NextOffset),
 			Class: "dk-seg", Pressed: "false", DataBase: strconv.FormatInt(s.BaseOffset, 10)}
+		if len(segs) <= dkSegmentsSized {
+			b.Text += " · " + dkBytes(s.Size)
+		}
 		// Blocks grow with their size, but never below a readable width.
 		grow := 1.0
 		if total > 0 {
@@ -448,16 +459,13 @@ func (c *Disk) drawSegments() {
 		}
 		if s.Empty() {
 			b.Class += " dk-seg-empty"
-			b.Range = dkRange(s.BaseOffset, s.NextOffset)
 		}
 		if s.FileSize != s.Size {
-			have := int64(0)
-			if s.FileSize > 0 {
-				have = s.FileSize
-			}
-			b.Warn = fmt.Sprintf(c.t("disk.seg.short"), dkBytes(have))
+			// The file on disk is shorter than the log knows.
+			warn := fmt.Sprintf(c.t("disk.seg.short"), dkBytes(max(s.FileSize, 0)))
+			b.Text += " · " + warn
 			b.Class += " dk-seg-short"
-			tip = append(tip, b.Warn)
+			tip = append(tip, warn)
 		}
 		if c.seg != nil && s.BaseOffset == c.seg.BaseOffset {
 			b.Class += " dk-seg-on"

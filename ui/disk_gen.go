@@ -213,26 +213,10 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "role", Val: "listitem"}}}
 							vgparent.AppendChild(vgn)
 							vgn.AddAttrInterface("class", f.Class)
+							vgn.AddAttrInterface("data-dirty", f.Unflushed)
 							vgn.AddAttrInterface("data-name", f.Name)
-							{
-								vgparent := vgn
-								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-mode"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(f.Mode)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-size"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(f.Size)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-name"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(f.Name)
-								if f.Unflushed != "" {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-dirty"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("title", c.t("disk.unflushed.tip"))
-									vgn.SetInnerHTML(f.Unflushed)
-								}
-							}
+							vgn.AddAttrInterface("title", f.Tip)
+							vgn.SetInnerHTML(f.Line)
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 						vgparent.AppendChild(vgn)
@@ -276,34 +260,16 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent.AppendChild(vgn)
 							vgn.AddAttrInterface("aria-pressed", s.Pressed)
 							vgn.AddAttrInterface("class", s.Class)
+							vgn.AddAttrInterface("data-badge", s.Badge)
 							vgn.AddAttrInterface("data-base", s.DataBase)
 							vgn.AddAttrInterface("style", s.Style)
 							vgn.AddAttrInterface("title", s.Tip)
+							vgn.SetInnerHTML(s.Text)
 							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 								EventType:	"click",
 								Func:		func(event vugu.DOMEvent) { c.PickSegment(s.Base) },
 								// TODO: implement capture, etc. mostly need to decide syntax
 							})
-							{
-								vgparent := vgn
-								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-seg-range"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(s.Range)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-seg-size"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(s.Size)
-								if s.Badge != "" {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-seg-badge"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(s.Badge)
-								}
-								if s.Warn != "" {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-seg-warn"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(s.Warn)
-								}
-							}
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 						vgparent.AppendChild(vgn)
@@ -428,9 +394,6 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-off"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(row.Off)
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-hexb"}}}
 									vgparent.AppendChild(vgn)
 									{

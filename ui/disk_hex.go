@@ -63,7 +63,8 @@ type dkHexCache struct {
 	field   int
 	limit   int
 	lang    feed.Lang
-	tips    []string
+	hovers  []string // per field: its name and value, shown on hover
+	detail  string   // the chosen field spelled out
 	rows    []dkHexRow
 	header  []dkFieldRow
 	records []dkRecordRow
@@ -84,9 +85,15 @@ func (c *Disk) hexView() *dkHexCache {
 		c.Field = -1
 	}
 	*h = dkHexCache{bb: bb, field: c.Field, limit: c.HexLimit, lang: c.App.Player.Lang}
-	h.tips = make([]string, len(bb.Fields))
+	// Every run carries its field's name and value as a tooltip; the
+	// whole story (type, position, meaning) is drawn for the chosen field
+	// only: the page is sent every attribute of every element each frame.
+	h.hovers = make([]string, len(bb.Fields))
 	for i := range bb.Fields {
-		h.tips[i] = c.fieldTip(bb, i)
+		h.hovers[i] = c.fieldHover(bb, i)
+	}
+	if c.Field >= 0 {
+		h.detail = c.fieldTip(bb, c.Field)
 	}
 	shown := min(len(bb.Bytes), c.HexLimit)
 	for start := 0; start < shown; start += 16 {
@@ -111,7 +118,7 @@ func (c *Disk) hexView() *dkHexCache {
 			}
 			tip, name := "", ""
 			if f >= 0 {
-				tip, name = h.tips[f], bb.Fields[f].Name
+				tip, name = h.hovers[f], bb.Fields[f].Name
 			}
 			row.ASCII = append(row.ASCII, dkRun{Text: dkPrintable(bb.Bytes[i:j]), Class: cls, Tip: tip, Field: f, Name: name, ID: id("a", f)})
 			row.Hex = append(row.Hex, dkRun{Text: dkHexBytes(bb.Bytes[i:j]), Class: hexCls, Tip: tip, Field: f, Name: name, ID: id("h", f)})
@@ -124,7 +131,7 @@ func (c *Disk) hexView() *dkHexCache {
 			continue
 		}
 		r := dkFieldRow{Field: i, Name: f.Name, Bytes: dkSpan(f.Start, f.End), Value: c.fieldValue(bb, i),
-			Class: "dk-frow", Tip: h.tips[i]}
+			Class: "dk-frow", Tip: c.fieldMeaning(&f)}
 		if i == c.Field {
 			r.Class += " dk-frow-on"
 		}
@@ -209,7 +216,7 @@ func (c *Disk) fieldDetail() string {
 	if c.bb == nil || c.Field < 0 || c.Field >= len(c.bb.Fields) {
 		return ""
 	}
-	return c.hexView().tips[c.Field]
+	return c.hexView().detail
 }
 
 // dkColour is the colour class of each field.
@@ -260,18 +267,34 @@ var dkTypes = map[string]string{
 	view.FieldRecords: "bytes", view.FieldUnparsed: "bytes",
 }
 
+// fieldHover is field i's name and value ("record 0 · value = "hello"").
+func (c *Disk) fieldHover(bb *view.BatchBytes, i int) string {
+	f := &bb.Fields[i]
+	v := c.fieldValue(bb, i)
+	if r := []rune(v); len(r) > 64 {
+		v = string(r[:64]) + "…"
+	}
+	return c.fieldWhere(f) + f.Name + " = " + v
+}
+
+// fieldWhere is the record (and header) a field belongs to, "" for the
+// batch header's.
+func (c *Disk) fieldWhere(f *view.BatchField) string {
+	switch {
+	case f.Record >= 0 && f.Header >= 0:
+		return fmt.Sprintf(c.t("disk.in.header"), f.Record, f.Header) + " · "
+	case f.Record >= 0:
+		return fmt.Sprintf(c.t("disk.in.record"), f.Record) + " · "
+	}
+	return ""
+}
+
 // fieldTip is field i spelled out: where it is, its name and type, its
 // value, and what it is for.
 func (c *Disk) fieldTip(bb *view.BatchBytes, i int) string {
 	f := &bb.Fields[i]
 	typ := dkTypes[f.Name]
-	where := ""
-	switch {
-	case f.Record >= 0 && f.Header >= 0:
-		where = fmt.Sprintf(c.t("disk.in.header"), f.Record, f.Header) + " · "
-	case f.Record >= 0:
-		where = fmt.Sprintf(c.t("disk.in.record"), f.Record) + " · "
-	}
+	where := c.fieldWhere(f)
 	if f.Name == view.FieldAttributes && f.Record >= 0 {
 		typ = "int8"
 	}
