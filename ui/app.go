@@ -46,9 +46,11 @@ type App struct {
 	Events  *Feed
 	Quorum  *Quorum
 	MetaLog *MetaLog
+	Disk    *Disk
 
-	// SideTab is the side column's panel: the event feed (sideTabEvents)
-	// or the controller quorum with the metadata log (sideTabKRaft).
+	// SideTab is the side column's panel: the event feed (sideTabEvents),
+	// the controller quorum with the metadata log (sideTabKRaft), or a
+	// partition's disk (sideTabDisk).
 	SideTab string
 
 	// Problem is an internal error to show (a recovered panic).
@@ -105,6 +107,7 @@ func NewApp(p *player.Player, host Host) *App {
 	a.Events = &Feed{App: a}
 	a.Quorum = &Quorum{App: a}
 	a.MetaLog = &MetaLog{App: a}
+	a.Disk = NewDisk(a)
 	a.SideTab = sideTabEvents
 	return a
 }
@@ -385,14 +388,25 @@ func (a *App) embedAttr() string {
 const (
 	sideTabEvents = "events"
 	sideTabKRaft  = "kraft"
+	sideTabDisk   = "disk"
 )
 
 // ShowTab picks the side column's panel.
 func (a *App) ShowTab(tab string) {
-	if tab != sideTabKRaft {
+	if tab != sideTabKRaft && tab != sideTabDisk {
 		tab = sideTabEvents
 	}
 	a.SideTab = tab
+}
+
+// OpenDisk shows a replica's partition on its broker's disk (a click on
+// its strip in the diagram). The embedded view has no side tabs.
+func (a *App) OpenDisk(topic string, partition, broker int32) {
+	if a.Player.Embed {
+		return
+	}
+	a.Disk.Show(topic, partition, broker)
+	a.SideTab = sideTabDisk
 }
 
 func (a *App) tabSelected(tab string) string {

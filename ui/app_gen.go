@@ -197,6 +197,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgin.BuildEnv.WireComponent(vgcomp)
 					}
 					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+					vgcomp.OnReplica = c.OpenDisk
 					vgcomp.Player = c.Player
 					vgout.Components = append(vgout.Components, vgcomp)
 					vgn = &vugu.VGNode{Component: vgcomp}
@@ -275,13 +276,25 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 								}
 							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "tab"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "side-tab"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tab-disk"}, vugu.VGAttribute{Namespace: "", Key: "aria-controls", Val: "disk"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("aria-selected", c.tabSelected("disk"))
+							vgn.AddAttrInterface("title", c.T("tab.disk.title"))
+							vgn.SetInnerHTML(c.T("tab.disk"))
+							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+								EventType:	"click",
+								Func:		func(event vugu.DOMEvent) { c.ShowTab("disk") },
+								// TODO: implement capture, etc. mostly need to decide syntax
+							})
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 							vgparent.AppendChild(vgn)
 						}
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
-					if !c.Player.Embed && c.SideTab != "kraft" {
+					if !c.Player.Embed && c.SideTab == "events" {
 						{
 							var vgcomp vugu.Builder = c.Events
 							if vgcomp != nil {
@@ -310,6 +323,19 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					if !c.Player.Embed && c.SideTab == "kraft" {
 						{
 							var vgcomp vugu.Builder = c.MetaLog
+							if vgcomp != nil {
+								vgin.BuildEnv.WireComponent(vgcomp)
+								vgout.Components = append(vgout.Components, vgcomp)
+								vgn = &vugu.VGNode{Component: vgcomp}
+								vgparent.AppendChild(vgn)
+							}
+						}
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					if !c.Player.Embed && c.SideTab == "disk" {
+						{
+							var vgcomp vugu.Builder = c.Disk
 							if vgcomp != nil {
 								vgin.BuildEnv.WireComponent(vgcomp)
 								vgout.Components = append(vgout.Components, vgcomp)

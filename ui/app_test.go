@@ -108,7 +108,7 @@ func (e *appTestEvent) StopPropagation()               {}
 
 // appTest is an app on a booted player, with a clock for frames.
 type appTest struct {
-	t    *testing.T
+	t    testing.TB
 	p    *player.Player
 	a    *App
 	host *appTestHost
@@ -117,7 +117,7 @@ type appTest struct {
 	r    *staticrender.StaticRenderer
 }
 
-func newAppTest(t *testing.T, query, hash string) *appTest {
+func newAppTest(t testing.TB, query, hash string) *appTest {
 	t.Helper()
 	p := player.New()
 	p.Boot(query, hash)
@@ -172,7 +172,7 @@ func (at *appTest) render(c vugu.Builder) *appDoc {
 
 // appDoc is rendered HTML.
 type appDoc struct {
-	t    *testing.T
+	t    testing.TB
 	root *html.Node
 	src  string
 }

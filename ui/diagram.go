@@ -23,6 +23,9 @@ type Diagram struct {
 	// picture of any moment: SVG exports, tests). Player may then be nil:
 	// the text is in English.
 	Snapshot *view.Snapshot
+	// OnReplica, when set, is called with the replica strip clicked (the
+	// app opens the partition's disk panel on that broker).
+	OnReplica func(topic string, partition, broker int32)
 
 	lay       dgLayout
 	snap      *view.Snapshot
@@ -121,6 +124,26 @@ func (c *Diagram) keyBroker(e vugu.DOMEvent, id int32) {
 }
 
 func (c *Diagram) closeMenu() { c.menu = 0 }
+
+// clickReplica hands a clicked replica strip to OnReplica. (The handler
+// takes the row's slice and an index, not the replica: a closure that
+// captured the loop's replica would copy it to the heap for every strip on
+// every frame.)
+func (c *Diagram) clickReplica(reps []dgReplica, i int) {
+	c.menu = 0
+	if c.OnReplica != nil && i >= 0 && i < len(reps) {
+		c.OnReplica(reps[i].Topic, reps[i].Part, reps[i].Broker)
+	}
+}
+
+// keyReplica is clickReplica from the keyboard (Enter or Space).
+func (c *Diagram) keyReplica(e vugu.DOMEvent, reps []dgReplica, i int) {
+	switch e.PropString("key") {
+	case "Enter", " ":
+		e.PreventDefault()
+		c.clickReplica(reps, i)
+	}
+}
 
 // dgMenuItem is one entry of a broker's menu.
 type dgMenuItem struct {

@@ -548,17 +548,29 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												vgn.SetInnerHTML(r.AlertTip)
 											}
 										}
-										for vgiterkeyt, rp := range r.Replicas {
-											var vgiterkey interface{} = vgiterkeyt
+										for ri, rp := range r.Replicas {
+											var vgiterkey interface{} = ri
 											_ = vgiterkey
+											ri := ri
+											_ = ri
 											rp := rp
 											_ = rp
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute(nil)}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}}}
 											vgparent.AppendChild(vgn)
 											vgn.AddAttrInterface("class", rp.Class)
 											vgn.AddAttrInterface("data-broker", rp.Broker)
 											vgn.AddAttrInterface("data-role", rp.Role)
 											vgn.AddAttrInterface("transform", rp.T)
+											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+												EventType:	"click",
+												Func:		func(event vugu.DOMEvent) { c.clickReplica(r.Replicas, ri) },
+												// TODO: implement capture, etc. mostly need to decide syntax
+											})
+											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+												EventType:	"keydown",
+												Func:		func(event vugu.DOMEvent) { c.keyReplica(event, r.Replicas, ri) },
+												// TODO: implement capture, etc. mostly need to decide syntax
+											})
 											{
 												vgparent := vgn
 												_ = vgparent

@@ -278,6 +278,8 @@ type dgRow struct {
 // dgReplica is one replica's log strip inside its broker's lane.
 type dgReplica struct {
 	Broker     int32
+	Topic      string // the partition (a click opens its disk panel)
+	Part       int32
 	Role       string // leader, follower, offline
 	T          string
 	Class      string
@@ -956,6 +958,7 @@ func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t 
 		}
 		rv := &reps[len(reps)-1]
 		l.replica(rv, s.Nodes[lane], name, rp, start, knownHW, t, compact, lane, changed)
+		rv.Topic, rv.Part = p.Topic, p.Index
 		rv.Lost = l.lostMarks(p, start)
 	}
 	r.Replicas = reps

@@ -4,7 +4,10 @@
 // scenario gallery, the event feed, and beside it (a tab of the side
 // column) the KRaft controller quorum (quorum) and the __cluster_metadata
 // log as a list of events (meta-log.vugu, the MetaLog component: vugugen
-// names a component after its file, so the file is hyphenated).
+// names a component after its file, so the file is hyphenated), and a
+// partition on one broker's disk (disk: its files, its segments, a record
+// batch's bytes with every field labelled; disk_hex.go draws the bytes).
+// A click on a replica strip in the diagram opens the disk tab on it.
 //
 // Every component is a view of a core/player.Player and forwards what the
 // user does to it (a typed command, a click on a broker, a scrub); none holds

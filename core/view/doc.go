@@ -12,4 +12,11 @@
 // observers). Take runs every animation frame, so the metadata log is read
 // incrementally: a small cache per cluster (metalog.go) keeps the entries
 // already read, which never change once committed.
+//
+// One partition's disk (disk.go: its directory's files, its segments, the
+// offsets that cut the log, the log cleaner's checkpoint) and one batch's
+// bytes labelled field by field (batchmap.go) are not part of a Snapshot:
+// the disk panel asks for them through a DiskCache it owns, only while it
+// is open, so a closed panel costs the frame loop nothing. The cache keeps
+// the last answer until the log, the node or the writeback tick changes.
 package view

@@ -97,6 +97,35 @@ func TestApp(t *testing.T) {
 	}
 	term.enter("broker start "+oldLeader, "$ broker start "+oldLeader)
 
+	phase("disk")
+	// A click on a replica strip that holds records opens the disk tab on
+	// its partition and broker: the first batch's bytes as xxd shows them
+	// (base offset 0, magic 2 at 0x10), its value in the records table.
+	waitFor(t, tab, `(() => {
+		for (const rep of document.querySelectorAll('.kd-parts [data-partition^="web-"] .kd-rep[data-role="leader"]')) {
+			const title = rep.querySelector("title");
+			if (title && /LEO [1-9]/.test(title.textContent)) {
+				rep.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+				return true;
+			}
+		}
+		return false;
+	})()`)
+	waitFor(t, tab, `document.querySelector('#disk-hex .dk-row[data-offset="00000010"]') !== null`)
+	if got := evalString(tab, `document.querySelector('#disk-hex .dk-row .dk-hexb span').dataset.field + " " +
+		document.querySelector('#disk-hex .dk-row .dk-hexb span').textContent`); got != "baseOffset 00 00 00 00 00 00 00 00" {
+		t.Errorf("the hex view starts with %q", got)
+	}
+	if got := evalString(tab, `(() => { const r = document.querySelector('#disk-hex .dk-row[data-offset="00000010"] .dk-hexb span');
+		return r.dataset.field + " " + r.textContent; })()`); got != "magic 02" {
+		t.Errorf("byte 0x10 is %q", got)
+	}
+	if recs := textOf(tab, "#disk-records"); !strings.Contains(recs, `"a"`) && !strings.Contains(recs, `"b"`) {
+		t.Errorf("the records table does not show the value: %q", recs)
+	}
+	clickID(t, tab, "tab-events")
+	waitFor(t, tab, `document.getElementById("feed") !== null && document.getElementById("disk") === null`)
+
 	phase("reload")
 	// Reload with the same URL: the session comes back as it was. Pause
 	// first, so the moment in the URL is the moment on screen.
