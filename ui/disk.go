@@ -8,6 +8,7 @@ import (
 	"github.com/vugu/vugu"
 
 	"kafkascope/core/feed"
+	"kafkascope/core/storage"
 	"kafkascope/core/view"
 )
 
@@ -375,7 +376,10 @@ func (c *Disk) listFiles() {
 		}
 		if f.Segment >= 0 {
 			df.Class += " dk-file-seg"
-			if c.seg != nil && f.Segment == c.seg.BaseOffset {
+			// A replaced segment's .deleted files (retention, truncation,
+			// the cleaner's swap) share its base offset but are not the
+			// live segment's.
+			if c.seg != nil && f.Segment == c.seg.BaseOffset && !strings.HasSuffix(f.Name, storage.DeletedFileSuffix) {
 				df.Class += " dk-file-current"
 			}
 		}

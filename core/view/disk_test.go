@@ -594,3 +594,44 @@ func TestDiskViewDoesNotChangeTheRun(t *testing.T) {
 		t.Fatalf("watching the disks changed the run:\n--- alone\n%s\n--- watched\n%s", alone, watched)
 	}
 }
+
+// After the log cleaner and the segments' indexes: the listing has each
+// segment's .index and .timeindex and the replaced files awaiting
+// deletion, and a cleaned segment holds only the batches the cleaner kept
+// (the notes' example: K1=4 at 3 in segment 0, K2=3 at 5 and K3=5 at 7 in
+// segment 4), its offsets keeping their gaps.
+func TestPartitionDiskOfACleanedLog(t *testing.T) {
+	s := session(t, "")
+	exec(t, s, "kafka-topics.sh --create --topic c --partitions 1 --replication-factor 1 --config cleanup.policy=compact --config segment.bytes=300")
+	for _, r := range []string{"K1:1", "K2:2", "K1:3", "K1:4", "K3:2", "K2:3", "K3:4", "K3:5", "K2:6", "K1:7", "K3:8"} {
+		produce(t, s, "c", "--property parse.key=true --property key.separator=:", r)
+	}
+	advance(t, s, 16*time.Second)
+	c := s.Cluster()
+	p := Take(c).Topics[0].Partitions[0]
+	var dc DiskCache
+	pd := dc.Partition(c, p.Leader, "c", 0)
+	var names []string
+	for _, f := range pd.Files {
+		names = append(names, f.Name)
+	}
+	for _, want := range []string{"00000000000000000000.index", "00000000000000000000.timeindex", "00000000000000000000.log.deleted",
+		"00000000000000000000.index.deleted", "00000000000000000004.timeindex.deleted", "00000000000000000008.index"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("no %s in %v", want, names)
+		}
+	}
+	if pd.CleanerCheckpoint != 8 || len(pd.Segments) != 3 {
+		t.Fatalf("checkpoint %d, segments %+v", pd.CleanerCheckpoint, pd.Segments)
+	}
+	for i, want := range [][]int64{{3}, {5, 7}} {
+		sg := pd.Segments[i]
+		var bases []int64
+		for _, b := range sg.Batches {
+			bases = append(bases, b.BaseOffset)
+		}
+		if !slices.Equal(bases, want) || !sg.Clean {
+			t.Errorf("segment %d: batches at %v, clean %v; want %v, clean", i, bases, sg.Clean, want)
+		}
+	}
+}
