@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vugu/vugu"
 
@@ -433,6 +434,7 @@ func (c *Disk) drawSegments() {
 		total += s.Size
 	}
 	cleaning := c.pd.CleanerCheckpoint >= 0
+	sweptFrom, sweptTo := c.lastCleaning()
 	for i := range segs {
 		s := &segs[i]
 		b := dkSegment{Base: s.BaseOffset, Text: dkRange(s.BaseOffset, s.NextOffset),
@@ -461,6 +463,9 @@ func (c *Disk) drawSegments() {
 			b.Class += " dk-seg-dirty"
 			tip = append(tip, c.t("disk.dirty.tip"))
 		}
+		if s.BaseOffset < sweptTo && s.NextOffset > sweptFrom {
+			b.Class += " dk-seg-swept" // the cleaner just rewrote it: the style sheet sweeps it once
+		}
 		if s.Empty() {
 			b.Class += " dk-seg-empty"
 		}
@@ -478,6 +483,35 @@ func (c *Disk) drawSegments() {
 		b.Tip = strings.Join(tip, "\n")
 		c.segs = append(c.segs, b)
 	}
+}
+
+// dkSweepFor is how long (virtual time) after a cleaning pass the segments
+// it rewrote are drawn being swept.
+const dkSweepFor = 3 * time.Second
+
+// lastCleaning is the dirty range [from, to) of this broker's latest
+// cleaning pass of the partition, if it ended within dkSweepFor of now
+// (from the feed, so it follows time travel); otherwise an empty range.
+func (c *Disk) lastCleaning() (from, to int64) {
+	p := c.App.Player
+	entries := p.TL.Feed()
+	tp := c.pd.Topic + "-" + strconv.Itoa(int(c.pd.Partition))
+	broker := strconv.Itoa(int(c.pd.Broker))
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		if p.Now().Sub(e.At) > dkSweepFor {
+			break
+		}
+		if e.Key != "log.cleaned" || e.Fields["tp"] != tp || e.Fields["broker"] != broker {
+			continue
+		}
+		f, err1 := strconv.ParseInt(e.Fields["from"], 10, 64)
+		t, err2 := strconv.ParseInt(e.Fields["to"], 10, 64)
+		if err1 == nil && err2 == nil {
+			return f, t
+		}
+	}
+	return 0, 0
 }
 
 // segsMore says how many older segments are not drawn.

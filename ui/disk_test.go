@@ -460,3 +460,46 @@ func BenchmarkDiskBuild(b *testing.B) {
 		}
 	})
 }
+
+// A cleaning pass is animated: the segments the cleaner just rewrote are
+// marked to be swept for a few seconds, then drawn clean.
+func TestDiskSweepsTheSegmentsACleaningRewrote(t *testing.T) {
+	at := newAppTest(t, "", "")
+	at.run("kafka-topics.sh --create --topic kv --partitions 1 --replication-factor 1 --config cleanup.policy=compact --config segment.bytes=300")
+	at.run("kafka-console-producer.sh --topic kv --sync --producer-property linger.ms=0 --property parse.key=true --property key.separator=:",
+		"K1:1", "K2:2", "K1:3", "K1:4", "K3:2", "K2:3", "K3:4", "K3:5", "K2:6")
+	at.diskTab()
+	cleaned := func() bool {
+		for _, e := range at.p.TL.Feed() {
+			if e.Key == "log.cleaned" && e.Fields["tp"] == "kv-0" {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; !cleaned(); i++ {
+		if i > 40 {
+			t.Fatal("the cleaner never cleaned kv-0")
+		}
+		at.run("time advance 1s")
+	}
+	swept := func() int {
+		n := 0
+		for _, s := range dgAll(at.render(nil).byID("disk-segments"), dgByClass("dk-seg")) {
+			if dgHasClass(s, "dk-seg-swept") {
+				n++
+				if !dgHasClass(s, "dk-seg-clean") {
+					t.Errorf("a swept segment is not drawn clean: %q", appAttr(s, "class"))
+				}
+			}
+		}
+		return n
+	}
+	if n := swept(); n == 0 {
+		t.Fatal("no segment is swept right after the cleaning pass")
+	}
+	at.run("time advance 5s")
+	if n := swept(); n != 0 {
+		t.Fatalf("%d segments still swept 5 s after the pass", n)
+	}
+}
