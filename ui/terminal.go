@@ -7,6 +7,7 @@ import (
 	"github.com/vugu/vugu"
 
 	"kafkascope/core/console"
+	"kafkascope/core/hashing"
 	"kafkascope/core/timeline"
 )
 
@@ -356,7 +357,7 @@ func (c *Terminal) Paste(e vugu.DOMEvent) {
 // selection [start, end) (UTF-16 offsets, as the browser counts), and
 // returns what stays in the input.
 func (c *Terminal) paste(value string, start, end int, text string) string {
-	units := utf16Len(value)
+	units := hashing.JavaStringLength(value) // the browser's selection offsets are UTF-16 units too
 	if start < 0 || end < start || end > units {
 		start, end = units, units
 	}
@@ -558,19 +559,6 @@ func termToolName(line string) string {
 		name = name[i+1:]
 	}
 	return strings.TrimSuffix(name, ".sh")
-}
-
-// utf16Len is the length of s in UTF-16 code units (the browser's
-// selection offsets).
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
 }
 
 // utf16Cut is the prefix of s that is n UTF-16 code units long (rounded

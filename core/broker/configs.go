@@ -188,13 +188,7 @@ func (b *Broker) forwardConfigChange(env *sim.Env, from sim.Addr, corr int32, to
 		return true
 	}
 	b.sendToController(env, fwd, forwardingRetryTimeout, func(env *sim.Env, resp protocol.Response, err error) {
-		var forwarded []protocol.AlterConfigsResourceResponse
-		switch m := resp.(type) {
-		case *protocol.AlterConfigsResponse:
-			forwarded = m.Responses
-		case *protocol.IncrementalAlterConfigsResponse:
-			forwarded = m.Responses
-		}
+		forwarded := protocol.AlterConfigsResults(resp)
 		if err != nil || len(forwarded) != nfwd {
 			forwarded = make([]protocol.AlterConfigsResourceResponse, nfwd)
 			for i := range forwarded {

@@ -8,6 +8,7 @@ package console
 
 import (
 	"fmt"
+	"kafkascope/core/hashing"
 	"regexp"
 	"slices"
 	"sort"
@@ -695,7 +696,7 @@ func javaLess(a, b string) bool {
 }
 
 // jlen is a string's width as argparse4j counts it: UTF-16 units.
-func jlen(s string) int { return len(utf16.Encode([]rune(s))) }
+func jlen(s string) int { return hashing.JavaStringLength(s) }
 
 func splitLines(s string) []string { return strings.Split(strings.TrimSuffix(s, "\n"), "\n") }
 

@@ -526,13 +526,7 @@ func (cc *configCommand) alter(env *sim.Env) {
 				cc.failed(err)
 				return
 			}
-			var rs []protocol.AlterConfigsResourceResponse
-			switch m := resp.(type) {
-			case *protocol.IncrementalAlterConfigsResponse:
-				rs = m.Responses
-			case *protocol.AlterConfigsResponse:
-				rs = m.Responses
-			}
+			rs := protocol.AlterConfigsResults(resp)
 			for _, r := range rs {
 				if r.ErrorCode != protocol.NONE {
 					cc.failedCode(r.ErrorCode, r.ErrorMessage)

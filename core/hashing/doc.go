@@ -7,6 +7,8 @@
 //   - JavaStringHashCode / Abs: the coordinators' placement,
 //     abs(id.hashCode()) % partitionCount for __consumer_offsets and
 //     __transaction_state.
+//   - JavaStringLength: String.length() in UTF-16 code units, for Kafka's
+//     length limits and the tools' column widths.
 //
 // Every function here is pure: no state, no clock, no randomness, no I/O.
 // This package must never "improve" a hash (different seed, unsigned

@@ -31,6 +31,20 @@ func JavaStringHashCode(s string) int32 {
 	return h
 }
 
+// JavaStringLength is Java's String.length() for s: its UTF-16 code units
+// (a rune outside the Basic Multilingual Plane counts two). Kafka's limits
+// on names and the tools' column widths are in these units.
+func JavaStringLength(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
 // Abs is Kafka's Utils.abs: |n|, except that MinInt32 (whose negation
 // overflows back to itself in Java's Math.abs) maps to 0. The result is never
 // negative, so Abs(h) % n is a valid partition index.

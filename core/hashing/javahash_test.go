@@ -81,3 +81,12 @@ func TestAbs(t *testing.T) {
 		}
 	}
 }
+
+// JavaStringLength counts UTF-16 code units, as String.length() does.
+func TestJavaStringLength(t *testing.T) {
+	for s, want := range map[string]int{"": 0, "topic": 5, "토픽": 2, "a😀b": 4, "\xff": 1} {
+		if got := JavaStringLength(s); got != want {
+			t.Errorf("JavaStringLength(%q) = %d, want %d", s, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package metadata
 
 import (
 	"fmt"
+	"kafkascope/core/hashing"
 	"strings"
 )
 
@@ -30,7 +31,7 @@ func TopicNameProblem(name string) string {
 		return "'.' is not allowed"
 	case name == "..":
 		return "'..' is not allowed"
-	case utf16Len(name) > MaxTopicNameLength:
+	case hashing.JavaStringLength(name) > MaxTopicNameLength:
 		return fmt.Sprintf("the length of '%s' is longer than the max allowed length %d", name, MaxTopicNameLength)
 	}
 	for i := 0; i < len(name); i++ {
@@ -48,15 +49,3 @@ func HasCollisionChars(name string) bool { return strings.ContainsAny(name, "._"
 
 // UnifyCollisionChars maps '.' to '_' so colliding names compare equal.
 func UnifyCollisionChars(name string) string { return strings.ReplaceAll(name, ".", "_") }
-
-// utf16Len is Java's String.length(): UTF-16 code units.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}

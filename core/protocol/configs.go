@@ -132,3 +132,15 @@ func (*IncrementalAlterConfigsRequest) Kind() string  { return "IncrementalAlter
 func (*IncrementalAlterConfigsResponse) Kind() string { return "IncrementalAlterConfigsResponse" }
 func (*AlterConfigsRequest) Kind() string             { return "AlterConfigs" }
 func (*AlterConfigsResponse) Kind() string            { return "AlterConfigsResponse" }
+
+// AlterConfigsResults is the per-resource results of either alter-configs
+// response (the incremental API or the legacy one), nil for anything else.
+func AlterConfigsResults(resp Response) []AlterConfigsResourceResponse {
+	switch m := resp.(type) {
+	case *IncrementalAlterConfigsResponse:
+		return m.Responses
+	case *AlterConfigsResponse:
+		return m.Responses
+	}
+	return nil
+}
