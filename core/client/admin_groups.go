@@ -301,7 +301,9 @@ func (a *Admin) ListConsumerGroups(env *sim.Env, states []string, timeout time.D
 	deadline := env.Now().Add(timeout)
 	c := a.newCall(env, "findAllBrokers", AnyBroker(), 0)
 	c.deadline = deadline
-	c.build = func(int32) sim.Message { return &protocol.MetadataRequest{Topics: []string{}, AllowAutoTopicCreation: true} }
+	c.build = func(int32) sim.Message {
+		return &protocol.MetadataRequest{Topics: []string{}, AllowAutoTopicCreation: true}
+	}
 	c.onResponse = func(env *sim.Env, resp sim.Message) *Error {
 		md := resp.(*protocol.MetadataResponse)
 		if len(md.Brokers) == 0 {
