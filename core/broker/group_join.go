@@ -224,7 +224,7 @@ func (b *Broker) completeJoin(env *sim.Env, g *group) {
 	if len(g.members) == 0 {
 		g.protocolName = ""
 		g.transition(groupEmpty, msTime(env))
-		env.Note("group.generation", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "members", "0")
+		env.Note("group.emptied", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation))
 		b.storeGroup(env, g, func(*sim.Env, protocol.ErrorCode) {})
 		return
 	}

@@ -39,7 +39,7 @@ func (c *Consumer) deliver(env *sim.Env) {
 			out = append(out, r)
 			ps.offset, ps.epoch = r.Offset+1, r.LeaderEpoch
 		}
-		if len(ps.buffer) == 0 && ps.fetched > ps.offset {
+		if ps.offset >= 0 && len(ps.buffer) == 0 && ps.fetched > ps.offset {
 			ps.offset = ps.fetched
 		}
 	}
@@ -174,12 +174,12 @@ func (c *Consumer) addAssigned(env *sim.Env, tps []topicPartition) {
 // (with auto-commit) and leaves its group first; done runs when it is
 // closed.
 func (c *Consumer) Close(env *sim.Env, done func(env *sim.Env)) {
-	if c.grp == nil || c.stopped {
+	if c.grp == nil || c.grp.closed {
 		c.stopped = true
 		done(env)
 		return
 	}
-	c.stopped = true
+	c.stopped = true // no more fetches or deliveries; the coordinator still commits and leaves
 	fired := false
 	finish := func(env *sim.Env) {
 		if !fired {
