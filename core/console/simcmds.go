@@ -36,7 +36,6 @@ func init() {
 // laterTools are Kafka tools the command language names but this build does
 // not implement yet.
 var laterTools = map[string]bool{
-	"kafka-consumer-groups": true,
 }
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
