@@ -51,6 +51,7 @@ type coordinator struct {
 	rejoin       bool
 	rejoinReason string
 	joining      bool // onJoinPrepare's commit or a JoinGroup/SyncGroup in flight
+	preparing    bool // onJoinPrepare's commit is in flight
 
 	hbTimer     *sim.Timer
 	hbInFlight  bool
@@ -161,7 +162,9 @@ func (g *coordinator) prepareJoin(env *sim.Env) {
 	}
 	if g.c.cfg.EnableAutoCommit && g.state == stable && g.generation >= 0 && len(g.c.assigned) > 0 {
 		offsets := g.c.consumed()
+		g.preparing = true
 		g.commit(env, offsets, func(env *sim.Env, err *Error) {
+			g.preparing = false
 			if err != nil {
 				g.log(LevelWarn, fmt.Sprintf("Synchronous auto-commit of offsets %s failed: %s", formatOffsets(offsets), err.Message))
 			}

@@ -22,8 +22,8 @@ func (c *Consumer) deliver(env *sim.Env) {
 	c.lastPoll = env.Now()
 	if c.grp != nil {
 		c.grp.poll(env)
-		if c.grp.joining || c.grp.state != stable {
-			return // poll() returns nothing while the member rebalances
+		if c.grp.preparing {
+			return // onJoinPrepare's commit runs inside poll(), which returns nothing meanwhile
 		}
 	}
 	max := c.cfg.MaxPollRecords
