@@ -253,6 +253,7 @@ func (g *coordinator) handleJoin(env *sim.Env, r *protocol.JoinGroupResponse) {
 	case protocol.REBALANCE_IN_PROGRESS:
 	default:
 		g.joinFailed(env)
+		g.log(LevelError, "JoinGroup failed due to fatal error: "+r.ErrorCode.Message())
 		g.c.fatal(env, &Error{Class: r.ErrorCode.Exception(), Message: r.ErrorCode.Message()})
 		return
 	}
