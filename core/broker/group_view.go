@@ -73,4 +73,6 @@ func (b *Broker) Groups() []GroupView {
 
 // CoordinatorLoading reports whether the broker is loading any
 // __consumer_offsets partition it now leads.
-func (b *Broker) CoordinatorLoading() bool { return b.groupCoord != nil && len(b.groupCoord.loading) > 0 }
+func (b *Broker) CoordinatorLoading() bool {
+	return b.groupCoord != nil && len(b.groupCoord.loading) > 0
+}
