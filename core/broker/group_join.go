@@ -300,6 +300,12 @@ func (b *Broker) scheduleExpiryAfter(env *sim.Env, g *group, m *member, d time.D
 		if g.members[m.id] != m || g.state == groupDead {
 			return
 		}
+		if !m.isNew && (m.join != nil || m.sync != nil) {
+			// A member waiting in JoinGroup or SyncGroup is not expected to
+			// heartbeat (hasSatisfiedHeartbeat); its session restarts when
+			// the rebalance answers it.
+			return
+		}
 		env.Note("group.member-expired", "broker", id32(b.cfg.NodeID), "group", g.id, "member", m.id)
 		b.removeMember(env, g, m, "removing member "+m.id+" on heartbeat expiration")
 	})
