@@ -68,7 +68,9 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 	// The connection group is required; kafkascope lets the bootstrap be
 	// omitted, as for every tool, meaning every broker.
 	if !slices.Contains(args, "--bootstrap-server") && !slices.Contains(args, "--broker-list") &&
-		!slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--bootstrap-server=") || strings.HasPrefix(a, "--broker-list=") }) {
+		!slices.ContainsFunc(args, func(a string) bool {
+			return strings.HasPrefix(a, "--bootstrap-server=") || strings.HasPrefix(a, "--broker-list=")
+		}) {
 		args = append([]string{"--bootstrap-server", ""}, args...)
 	}
 	v, perr := p.parse(args)
