@@ -183,7 +183,7 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		})
 		vc.coordAddr = sim.Addr(host + ":50001")
 		t.terminate = vc.close
-		return &client.Process{Handlers: []client.Handler{vc.c}, OnStart: vc.run}
+		return &client.Process{Handlers: []client.Handler{watchingHandler{vc}}, OnStart: vc.run}
 	}
 }
 
@@ -195,8 +195,24 @@ type rebalanceListener interface {
 }
 
 // rebalanceWatchInterval is how often the verifiable consumer looks at its
-// consumer's membership when the consumer has no rebalance listener.
+// consumer's membership when the consumer has no rebalance listener, for
+// changes made by timers (a session or poll timeout); changes made by an
+// answer from the coordinator are seen as the answer is handled
+// (watchingHandler).
 const rebalanceWatchInterval = 100 * time.Millisecond
+
+// watchingHandler hands the consumer its messages and then looks at its
+// membership, so a rebalance is reported at the moment the consumer's
+// state changed.
+type watchingHandler struct{ vc *verifiableConsumer }
+
+func (w watchingHandler) Handle(env *sim.Env, e *sim.Envelope) bool {
+	handled := w.vc.c.Handle(env, e)
+	if _, ok := any(w.vc.c).(rebalanceListener); !ok && handled && !w.vc.closing && w.vc.started {
+		w.vc.checkMembership(env)
+	}
+	return handled
+}
 
 type verifiableConsumer struct {
 	t             *toolRun
@@ -217,6 +233,7 @@ type verifiableConsumer struct {
 	lastStable   bool
 	lastAssigned []group.TopicPartition
 	revoked      bool // the eager revocation of this rebalance was reported
+	started      bool // watching has begun
 	watch        *sim.Timer
 }
 
@@ -256,7 +273,7 @@ func (vc *verifiableConsumer) run(env *sim.Env) {
 			vc.event("partitions_assigned", jsonPartitions(tps))
 		})
 	} else {
-		vc.lastGen = -1
+		vc.lastGen, vc.started = -1, true
 		vc.watchMembership(env)
 	}
 	if bad := vc.c.Subscribe(env, vc.coordAddr, []string{vc.topic}); bad != "" {
