@@ -40,6 +40,8 @@ func toolSpecs(tool string) []*optSpec {
 		return getOffsetsSpecs()
 	case "kafka-leader-election":
 		return electionSpecs()
+	case "kafka-consumer-groups":
+		return consumerGroupsSpecs()
 	case "cluster":
 		return []*optSpec{{name: "brokers"}, {name: "controllers"}, {name: "seed"}, {name: "config"}}
 	}

@@ -298,8 +298,7 @@ func (c *consumerGroupCommand) failed(msg string, trace ...string) {
 // failedCall reports an admin future's failure: future.get() throws an
 // ExecutionException whose message is its cause's toString.
 func (c *consumerGroupCommand) failedCall(err *client.Error) {
-	trace := append([]string{"java.util.concurrent.ExecutionException: " + err.Error()}, prefixAll("Caused by: ", err.Lines())...)
-	c.failed(err.Error(), trace...)
+	c.failed(err.Error(), append([]string{"java.util.concurrent.ExecutionException: " + err.Error()}, causedBy(err)...)...)
 }
 
 // failedWrapped reports a failure the tool wraps in a RuntimeException
@@ -307,16 +306,15 @@ func (c *consumerGroupCommand) failedCall(err *client.Error) {
 // ExecutionException's toString.
 func (c *consumerGroupCommand) failedWrapped(err *client.Error) {
 	ee := "java.util.concurrent.ExecutionException: " + err.Error()
-	trace := append([]string{"java.lang.RuntimeException: " + ee, "Caused by: " + ee}, prefixAll("Caused by: ", err.Lines())...)
-	c.failed(ee, trace...)
+	c.failed(ee, append([]string{"java.lang.RuntimeException: " + ee, "Caused by: " + ee}, causedBy(err)...)...)
 }
 
-func prefixAll(prefix string, lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = prefix + l
-	}
-	return out
+// causedBy is err as the cause of another exception: "Caused by: " err,
+// then its own causes.
+func causedBy(err *client.Error) []string {
+	lines := err.Lines()
+	lines[0] = "Caused by: " + lines[0]
+	return lines
 }
 
 // illegalArgument is run's catch (IllegalArgumentException): the usage.

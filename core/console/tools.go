@@ -27,6 +27,7 @@ func init() {
 		"kafka-dump-log":            dumpLogTool,
 		"kafka-metadata-quorum":     quorumTool,
 		"kafka-consumer-groups":     consumerGroupsTool,
+		"kafka-verifiable-consumer": verifiableConsumerTool,
 	}
 }
 

@@ -1,0 +1,463 @@
+package console
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"kafkascope/core/client"
+	"kafkascope/core/group"
+	"kafkascope/core/sim"
+)
+
+// kafka-verifiable-consumer.sh: Kafka 3.8's VerifiableConsumer, the system
+// tests' consumer. It subscribes to one topic in a group and prints one JSON
+// object per event on stdout: startup_complete, partitions_revoked and
+// partitions_assigned around each rebalance, records_consumed after each
+// poll (record_data per record with --verbose), offsets_committed after
+// each commit (it commits synchronously after every poll unless
+// --enable-autocommit), and shutdown_complete. Run it in the background
+// with & and stop it with kill %N, or give it --max-messages.
+
+const verifiableConsumerProg = "verifiable-consumer"
+
+func verifiableConsumerParser() *apParser {
+	return &apParser{
+		prog:             verifiableConsumerProg,
+		description:      "Consume a topic in a consumer group and print each consumer event (rebalances, records received, offsets committed) as a JSON object on stdout.",
+		groupDescription: "How to reach the brokers (one of the two).",
+		args: []*apArg{
+			{flags: []string{"-h", "--help"}, action: apHelp, help: "show this help message and exit"},
+			{flags: []string{"--bootstrap-server"}, metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", typ: "String", grouped: true,
+				help: "the brokers to connect to, comma-separated (in kafkascope kafka-N:9092; may be omitted: every broker)."},
+			{flags: []string{"--broker-list"}, metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", typ: "String", grouped: true,
+				help: "the old name of --bootstrap-server, used only when --bootstrap-server is not given."},
+			{flags: []string{"--topic"}, metavar: "TOPIC", typ: "String", required: true, help: "the topic to consume."},
+			{flags: []string{"--group-protocol"}, metavar: "GROUP_PROTOCOL", typ: "String", def: "classic", hasDef: true,
+				help: "group.protocol: classic or consumer (kafkascope simulates classic)."},
+			{flags: []string{"--group-remote-assignor"}, metavar: "GROUP_REMOTE_ASSIGNOR", typ: "String", def: "uniform", hasDef: true,
+				help: "the server-side assignor of the consumer group protocol (not used with classic)."},
+			{flags: []string{"--group-id"}, metavar: "GROUP_ID", typ: "String", required: true, help: "the group.id the consumers of the group share."},
+			{flags: []string{"--group-instance-id"}, metavar: "GROUP_INSTANCE_ID", typ: "String", help: "group.instance.id, for a static member."},
+			{flags: []string{"--max-messages"}, metavar: "MAX-MESSAGES", typ: "Integer", def: "-1", hasDef: true,
+				help: "stop after this many records; -1 consumes until the process is stopped."},
+			{flags: []string{"--session-timeout"}, metavar: "TIMEOUT_MS", typ: "Integer", def: "30000", hasDef: true, help: "session.timeout.ms."},
+			{flags: []string{"--verbose"}, action: apStoreTrue, def: "false", hasDef: true, help: "also print each record as a record_data event."},
+			{flags: []string{"--enable-autocommit"}, action: apStoreTrue, def: "false", hasDef: true,
+				help: "let the consumer commit automatically instead of committing after every poll."},
+			{flags: []string{"--reset-policy"}, metavar: "RESET_POLICY", typ: "String", def: "earliest", hasDef: true,
+				help: "auto.offset.reset: earliest, latest or none."},
+			{flags: []string{"--assignment-strategy"}, metavar: "ASSIGNMENT_STRATEGY", typ: "String", def: "org.apache.kafka.clients.consumer.RangeAssignor", hasDef: true,
+				help: "partition.assignment.strategy, a class name such as org.apache.kafka.clients.consumer.RoundRobinAssignor."},
+			{flags: []string{"--consumer.config"}, metavar: "CONFIG_FILE", typ: "String",
+				help: "a consumer properties file (in kafkascope: written with cat > FILE); the options above win over it."},
+		},
+	}
+}
+
+// verifiableConsumerTool is kafka-verifiable-consumer.sh.
+func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	p := verifiableConsumerParser()
+	if len(args) == 0 {
+		t.printLines(p.helpLines())
+		t.finish(0)
+		return nil
+	}
+	// The connection group is required; kafkascope lets the bootstrap be
+	// omitted, as for every tool, meaning every broker.
+	if !slices.Contains(args, "--bootstrap-server") && !slices.Contains(args, "--broker-list") &&
+		!slices.ContainsFunc(args, func(a string) bool {
+			return strings.HasPrefix(a, "--bootstrap-server=") || strings.HasPrefix(a, "--broker-list=")
+		}) {
+		args = append([]string{"--bootstrap-server", ""}, args...)
+	}
+	v, perr := p.parse(args)
+	switch {
+	case perr != nil && perr.help:
+		t.printLines(p.helpLines())
+		t.finish(1)
+		return nil
+	case perr != nil:
+		t.printLines(p.errorLines(perr))
+		t.finish(1)
+		return nil
+	}
+	arg := p.arg
+	// Defaults apply to options not given.
+	str := func(flag string) string {
+		a := arg(flag)
+		if v.given(a) {
+			return v.str[a]
+		}
+		return a.def
+	}
+	num := func(flag string) int64 {
+		a := arg(flag)
+		if v.given(a) {
+			return v.nums[a]
+		}
+		n, _ := strconv.ParseInt(a.def, 10, 64)
+		return n
+	}
+	props := map[string]string{}
+	if v.given(arg("--consumer.config")) {
+		path := v.str[arg("--consumer.config")]
+		text, ok := t.s.readWorkspace(path)
+		if !ok {
+			t.printLines(p.errorLines(&apError{msg: javaPath(path), parser: p}))
+			t.finish(1)
+			return nil
+		}
+		fileProps, err := javaLoadProperties(text)
+		if err != "" {
+			t.printLines(p.errorLines(&apError{msg: err, parser: p}))
+			t.finish(1)
+			return nil
+		}
+		for k, val := range fileProps {
+			props[k] = val
+		}
+	}
+	switch proto := str("--group-protocol"); {
+	case strings.EqualFold(proto, "consumer"):
+		t.println("kafkascope: the consumer group protocol (KIP-848, group.protocol=consumer) is not simulated; use --group-protocol classic")
+		t.finish(1)
+		return nil
+	default:
+		props["partition.assignment.strategy"] = str("--assignment-strategy")
+	}
+	groupID := str("--group-id")
+	props["group.id"] = groupID
+	if v.given(arg("--group-instance-id")) {
+		t.println("kafkascope: static membership (group.instance.id) is not simulated")
+		t.finish(1)
+		return nil
+	}
+	bootstrapList := v.str[arg("--bootstrap-server")]
+	if !v.given(arg("--bootstrap-server")) || bootstrapList == "" && v.given(arg("--broker-list")) {
+		bootstrapList = v.str[arg("--broker-list")]
+	}
+	useAutoCommit := v.given(arg("--enable-autocommit"))
+	props["enable.auto.commit"] = strconv.FormatBool(useAutoCommit)
+	props["auto.offset.reset"] = str("--reset-policy")
+	props["session.timeout.ms"] = strconv.FormatInt(num("--session-timeout"), 10)
+
+	cfg := client.DefaultConsumerConfig()
+	// KafkaConsumer's generated client.id: consumer-<group>-<n>, n counting
+	// the JVM's consumers from 1.
+	cfg.ClientID = "consumer-" + groupID + "-1"
+	if id, ok := props["client.id"]; ok {
+		cfg.ClientID = id
+	}
+	cfg.GroupID = groupID
+	switch r := props["auto.offset.reset"]; r {
+	case "earliest", "latest", "none":
+		cfg.AutoOffsetReset = r
+	default:
+		t.println(`Exception in thread "main" org.apache.kafka.common.config.ConfigException: Invalid value ` + r + ` for configuration auto.offset.reset: Invalid value ` + r + ` for configuration auto.offset.reset: String must be one of: latest, earliest, none`)
+		t.finish(1)
+		return nil
+	}
+	if msg := applyConsumerProps(&cfg, props); msg != "" {
+		t.println(`Exception in thread "main" org.apache.kafka.common.KafkaException: Failed to construct kafka consumer`)
+		t.println("Caused by: " + msg)
+		t.finish(1)
+		return nil
+	}
+	bootstrap, berr := t.s.resolveBootstrap(bootstrapList)
+	if berr != nil {
+		t.bootstrapFailed(berr, `Exception in thread "main" org.apache.kafka.common.KafkaException: Failed to construct kafka consumer`,
+			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
+		return nil
+	}
+	vc := &verifiableConsumer{t: t, topic: str("--topic"), maxMessages: num("--max-messages"),
+		useAutoCommit: useAutoCommit, verbose: v.given(arg("--verbose"))}
+	return func(host string) sim.Process {
+		vc.c = client.NewConsumer(sim.Addr(host+":50000"), bootstrap, cfg, func(level client.Level, msg, logger string) {
+			// tools-log4j.properties: WARN and above, on stderr.
+			if level == client.LevelWarn || level == client.LevelError {
+				t.println(client.FormatLogLine(t.s.world().Now(), level, msg, logger))
+			}
+		})
+		vc.coordAddr = sim.Addr(host + ":50001")
+		t.terminate = vc.close
+		return &client.Process{Handlers: []client.Handler{watchingHandler{vc}}, OnStart: vc.run}
+	}
+}
+
+// rebalanceListener is the hook a consumer may offer for
+// ConsumerRebalanceListener; the verifiable consumer uses it when the
+// consumer has it, and otherwise watches the consumer's membership.
+type rebalanceListener interface {
+	SetRebalanceListener(onRevoked, onAssigned func(env *sim.Env, partitions []group.TopicPartition))
+}
+
+// rebalanceWatchInterval is how often the verifiable consumer looks at its
+// consumer's membership when the consumer has no rebalance listener, for
+// changes made by timers (a session or poll timeout); changes made by an
+// answer from the coordinator are seen as the answer is handled
+// (watchingHandler).
+const rebalanceWatchInterval = 100 * time.Millisecond
+
+// watchingHandler hands the consumer its messages and then looks at its
+// membership, so a rebalance is reported at the moment the consumer's
+// state changed.
+type watchingHandler struct{ vc *verifiableConsumer }
+
+func (w watchingHandler) Handle(env *sim.Env, e *sim.Envelope) bool {
+	handled := w.vc.c.Handle(env, e)
+	if _, ok := any(w.vc.c).(rebalanceListener); !ok && handled && !w.vc.closing && w.vc.started {
+		w.vc.checkMembership(env)
+	}
+	return handled
+}
+
+type verifiableConsumer struct {
+	t             *toolRun
+	c             *client.Consumer
+	coordAddr     sim.Addr
+	topic         string
+	maxMessages   int64
+	useAutoCommit bool
+	verbose       bool
+
+	consumed   int64
+	closing    bool
+	committing bool
+	pending    [][]client.ConsumerRecord // polls waiting for a commit to finish (commitSync blocks the loop)
+
+	// The watched membership (without a listener).
+	lastGen      int32
+	lastStable   bool
+	lastAssigned []group.TopicPartition
+	revoked      bool // the eager revocation of this rebalance was reported
+	started      bool // watching has begun
+	watch        *sim.Timer
+}
+
+func (vc *verifiableConsumer) event(name string, fields ...string) {
+	s := fmt.Sprintf(`{"timestamp":%d,"name":"%s"`, vc.t.s.world().Now().UnixMilli(), name)
+	for _, f := range fields {
+		s += "," + f
+	}
+	vc.t.println(s + "}")
+}
+
+func jsonPartitions(tps []group.TopicPartition) string {
+	parts := make([]string, len(tps))
+	for i, tp := range tps {
+		parts[i] = fmt.Sprintf(`{"topic":%s,"partition":%d}`, jsonQuote(tp.Topic), tp.Partition)
+	}
+	return `"partitions":[` + strings.Join(parts, ",") + "]"
+}
+
+func jsonQuote(s string) string { return strconv.Quote(s) }
+
+func (vc *verifiableConsumer) run(env *sim.Env) {
+	vc.event("startup_complete")
+	if vc.maxMessages >= 0 && vc.consumed >= vc.maxMessages {
+		vc.shutdown(env, 0)
+		return
+	}
+	vc.c.OnRecords(vc.onRecords)
+	vc.c.OnError(func(env *sim.Env, err *client.Error) {
+		vc.t.logException(client.LevelError, "Error during processing, terminating consumer process: ", "org.apache.kafka.tools.VerifiableConsumer", err.Lines())
+		vc.shutdown(env, 0)
+	})
+	if l, ok := any(vc.c).(rebalanceListener); ok {
+		l.SetRebalanceListener(func(env *sim.Env, tps []group.TopicPartition) {
+			vc.event("partitions_revoked", jsonPartitions(tps))
+		}, func(env *sim.Env, tps []group.TopicPartition) {
+			vc.event("partitions_assigned", jsonPartitions(tps))
+		})
+	} else {
+		vc.lastGen, vc.started = -1, true
+		vc.watchMembership(env)
+	}
+	if bad := vc.c.Subscribe(env, vc.coordAddr, []string{vc.topic}); bad != "" {
+		vc.t.println("org.apache.kafka.common.KafkaException: " + bad + " ClassNotFoundException exception occurred")
+		vc.shutdown(env, 1)
+	}
+}
+
+// watchMembership notices a finished rebalance (a new generation, or the
+// member becoming Stable again) and reports it as Kafka's listener would
+// have: the partitions given up, then the ones assigned. Eager members give
+// up everything they had; cooperative ones only what they lost.
+func (vc *verifiableConsumer) watchMembership(env *sim.Env) {
+	vc.checkMembership(env)
+	if vc.closing {
+		return
+	}
+	vc.watch = env.After(rebalanceWatchInterval, "verifiable-consumer-watch", vc.watchMembership)
+}
+
+func (vc *verifiableConsumer) checkMembership(env *sim.Env) {
+	_, gen, state := vc.c.Member()
+	stable := state == "STABLE"
+	cooperative := vc.c.RebalanceProtocol() == "COOPERATIVE"
+	if !stable {
+		// An eager member gives up everything as it starts to rejoin
+		// (onJoinPrepare), even when it had nothing.
+		if vc.lastStable && !cooperative {
+			vc.event("partitions_revoked", jsonPartitions(vc.lastAssigned))
+			vc.revoked = true
+		}
+		vc.lastStable = false
+		return
+	}
+	if vc.lastStable && gen == vc.lastGen {
+		return
+	}
+	var now []group.TopicPartition
+	for _, s := range vc.c.Assignment() {
+		i := strings.LastIndex(s, "-")
+		p, _ := strconv.Atoi(s[i+1:])
+		now = append(now, group.TopicPartition{Topic: s[:i], Partition: int32(p)})
+	}
+	slices.SortFunc(now, compareTP)
+	if vc.lastGen >= 0 && !vc.revoked {
+		var revoked []group.TopicPartition
+		for _, tp := range vc.lastAssigned {
+			if !cooperative || !slices.Contains(now, tp) {
+				revoked = append(revoked, tp)
+			}
+		}
+		if !cooperative || len(revoked) > 0 {
+			vc.event("partitions_revoked", jsonPartitions(revoked))
+		}
+	}
+	added := now
+	if cooperative {
+		added = nil
+		for _, tp := range now {
+			if !slices.Contains(vc.lastAssigned, tp) {
+				added = append(added, tp)
+			}
+		}
+	}
+	vc.event("partitions_assigned", jsonPartitions(added))
+	vc.lastGen, vc.lastStable, vc.lastAssigned, vc.revoked = gen, true, now, false
+}
+
+func compareTP(x, y group.TopicPartition) int {
+	if x.Topic != y.Topic {
+		return strings.Compare(x.Topic, y.Topic)
+	}
+	return int(x.Partition - y.Partition)
+}
+
+// onRecords is one poll's records: summarised per partition (cut at
+// --max-messages), then committed unless auto-commit is on. commitSync
+// blocks the poll loop, so records of a later poll wait for it.
+func (vc *verifiableConsumer) onRecords(env *sim.Env, recs []client.ConsumerRecord) {
+	if vc.closing {
+		return
+	}
+	if vc.committing {
+		vc.pending = append(vc.pending, recs)
+		return
+	}
+	if _, ok := any(vc.c).(rebalanceListener); !ok {
+		vc.checkMembership(env) // a rebalance's events come before the records
+	}
+	var order []group.TopicPartition
+	byTP := map[group.TopicPartition][]client.ConsumerRecord{}
+	for _, r := range recs {
+		tp := group.TopicPartition{Topic: r.Topic, Partition: r.Partition}
+		if _, ok := byTP[tp]; !ok {
+			order = append(order, tp)
+		}
+		byTP[tp] = append(byTP[tp], r)
+	}
+	offsets := map[group.TopicPartition]int64{}
+	var commitOrder []group.TopicPartition
+	var summaries []string
+	for _, tp := range order {
+		part := byTP[tp]
+		if vc.maxMessages >= 0 && vc.consumed+int64(len(part)) > vc.maxMessages {
+			part = part[:vc.maxMessages-vc.consumed]
+		}
+		if len(part) == 0 {
+			continue
+		}
+		minOff, maxOff := part[0].Offset, part[len(part)-1].Offset
+		offsets[tp] = maxOff + 1
+		commitOrder = append(commitOrder, tp)
+		summaries = append(summaries, fmt.Sprintf(`{"topic":%s,"partition":%d,"count":%d,"minOffset":%d,"maxOffset":%d}`,
+			jsonQuote(tp.Topic), tp.Partition, len(part), minOff, maxOff))
+		if vc.verbose {
+			for _, r := range part {
+				key := "null"
+				if r.Key != nil {
+					key = jsonQuote(string(r.Key))
+				}
+				value := "null"
+				if r.Value != nil {
+					value = jsonQuote(string(r.Value))
+				}
+				vc.event("record_data", `"key":`+key, `"value":`+value, `"topic":`+jsonQuote(r.Topic),
+					fmt.Sprintf(`"partition":%d`, r.Partition), fmt.Sprintf(`"offset":%d`, r.Offset))
+			}
+		}
+		vc.consumed += int64(len(part))
+		if vc.finished() {
+			break
+		}
+	}
+	vc.event("records_consumed", fmt.Sprintf(`"count":%d`, len(recs)), `"partitions":[`+strings.Join(summaries, ",")+"]")
+	next := func(env *sim.Env) {
+		if vc.finished() {
+			vc.shutdown(env, 0)
+			return
+		}
+		if len(vc.pending) > 0 {
+			recs := vc.pending[0]
+			vc.pending = vc.pending[1:]
+			vc.onRecords(env, recs)
+		}
+	}
+	if vc.useAutoCommit {
+		next(env)
+		return
+	}
+	vc.committing = true
+	vc.c.CommitSync(env, offsets, func(env *sim.Env, err *client.Error) {
+		vc.committing = false
+		var list []string
+		for _, tp := range javaTPOrder(commitOrder) {
+			list = append(list, fmt.Sprintf(`{"topic":%s,"partition":%d,"offset":%d}`, jsonQuote(tp.Topic), tp.Partition, offsets[tp]))
+		}
+		fields := []string{`"offsets":[` + strings.Join(list, ",") + "]"}
+		if err != nil {
+			fields = append(fields, `"error":`+jsonQuote(err.Message))
+		}
+		fields = append(fields, fmt.Sprintf(`"success":%t`, err == nil))
+		vc.event("offsets_committed", fields...)
+		next(env)
+	})
+}
+
+func (vc *verifiableConsumer) finished() bool {
+	return vc.maxMessages >= 0 && vc.consumed >= vc.maxMessages
+}
+
+// close is the shutdown hook (SIGTERM): wake the loop, which closes the
+// consumer.
+func (vc *verifiableConsumer) close(env *sim.Env) { vc.shutdown(env, 143) }
+
+// shutdown closes the consumer (with auto-commit it commits, and it leaves
+// the group), then prints shutdown_complete.
+func (vc *verifiableConsumer) shutdown(env *sim.Env, code int) {
+	if vc.closing {
+		return
+	}
+	vc.closing = true
+	vc.watch.Stop()
+	vc.c.Close(env, func(env *sim.Env) {
+		vc.event("shutdown_complete")
+		vc.t.finish(code)
+	})
+}
