@@ -98,7 +98,7 @@ type Broker struct {
 	quorumCalls       *quorumForwards // forwarded DescribeQuorum requests (describequorum.go)
 	cleaner           *logCleaner     // the log cleaner (cleaner.go), from the first publish
 	producerIDs       producerIDManager
-	controllerPick    *sim.Rand       // which alive broker a Metadata answer names as controller
+	controllerPick    *sim.Rand // which alive broker a Metadata answer names as controller
 	// env is this process's handle on the world, kept for the logs'
 	// scheduler (schedule); like any Env it is used only while the broker
 	// handles an event.

@@ -258,4 +258,3 @@ func recordSize(r ProducerRecord) int {
 	}
 	return n
 }
-
