@@ -89,7 +89,10 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 					// custom message (ReplicaManager.appendToLocalLog).
 					pr.ErrorCode = protocol.RECORD_LIST_TOO_LARGE
 				case errors.Is(err, storage.ErrInvalidRecord):
-					pr.ErrorCode, pr.ErrorMessage = protocol.CORRUPT_MESSAGE, err.Error()
+					// CorruptRecordException (a CRC mismatch) is answered
+					// without a custom message (ReplicaManager.appendToLocalLog).
+					pr.ErrorCode = protocol.CORRUPT_MESSAGE
+					env.Note("produce.corrupt", "broker", id32(b.cfg.NodeID), "tp", p.tp.String())
 				case errors.Is(err, storage.ErrOutOfOrderSequence), errors.Is(err, storage.ErrInvalidProducerEpoch):
 					// Answered without a custom message, as
 					// ReplicaManager.appendToLocalLog does.

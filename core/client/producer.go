@@ -49,6 +49,7 @@ type ProducerRecord struct {
 	Key       []byte
 	Value     []byte
 	Headers   []record.Header
+	Timestamp int64 // CreateTime in ms; 0 stamps the record with the send time
 }
 
 // RecordMetadata is a successful send's result.
@@ -117,8 +118,9 @@ type Producer struct {
 	memUsed int64 // buffer.memory in use by batches (BufferPool)
 	idem    *transactionManager
 
-	closing  bool
-	onClosed func(env *sim.Env)
+	closing   bool
+	onClosed  func(env *sim.Env)
+	onUnblock func(env *sim.Env)
 }
 
 const (
@@ -151,6 +153,9 @@ func (p *Producer) Handle(env *sim.Env, e *sim.Envelope) bool { return p.net.Han
 func (p *Producer) Send(env *sim.Env, rec ProducerRecord, cb SendCallback) {
 	p.meta.Add(rec.Topic)
 	ws := &waitingSend{part: -1, rec: rec, cb: cb, deadline: env.Now().Add(p.cfg.MaxBlock), ts: env.Now().UnixMilli()}
+	if rec.Timestamp != 0 {
+		ws.ts = rec.Timestamp
+	}
 	if len(p.wait) > 0 || p.meta.Topic(rec.Topic) == nil || !p.accumulate(env, ws) {
 		p.wait = append(p.wait, ws)
 		if p.meta.Topic(rec.Topic) == nil {
@@ -169,6 +174,15 @@ func (p *Producer) Close(env *sim.Env, done func(env *sim.Env)) {
 	p.onClosed = done
 	p.run(env)
 }
+
+// Blocked reports whether KafkaProducer.send would block now: earlier
+// records still wait for their topic's metadata or for buffer.memory.
+// Records sent meanwhile queue behind them, in order.
+func (p *Producer) Blocked() bool { return len(p.wait) > 0 }
+
+// OnUnblock registers fn, run each time the records waiting in send have
+// all been accumulated or failed (the sending thread is free again).
+func (p *Producer) OnUnblock(fn func(env *sim.Env)) { p.onUnblock = fn }
 
 // Pending counts records not yet acknowledged or failed.
 func (p *Producer) Pending() int {

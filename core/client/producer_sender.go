@@ -16,6 +16,7 @@ import (
 // is overdue, and send every ready batch whose leader is known.
 func (p *Producer) run(env *sim.Env) {
 	now := env.Now()
+	wasBlocked := len(p.wait) > 0
 	// Records waiting for their topic's metadata, in send order. Each send
 	// blocks the sending thread, so the next record's max.block.ms only
 	// starts once the previous one is resolved.
@@ -49,6 +50,9 @@ func (p *Producer) run(env *sim.Env) {
 	}
 	p.maybeClose(env)
 	p.schedule(env)
+	if wasBlocked && len(p.wait) == 0 && p.onUnblock != nil {
+		p.onUnblock(env)
+	}
 }
 
 // ready reports whether a batch may be sent now.
