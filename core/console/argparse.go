@@ -94,7 +94,7 @@ func (a *apArg) helpTitle() string {
 // parser reads the rest).
 type apParser struct {
 	prog, description, groupDescription string
-	groupTitle                          string // the exclusive group's title, if it has one
+	groupTitle                          string   // the exclusive group's title, if it has one
 	args                                []*apArg // in the order they were added
 	commands                            []*apCommand
 	// parent and command are set on a sub-command's parser: its usage
