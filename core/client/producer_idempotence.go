@@ -79,12 +79,13 @@ func (p *Producer) maybeInitProducerID(env *sim.Env) bool {
 }
 
 // leastLoadedNode is the known broker with the fewest requests in flight
-// (NetworkClient.leastLoadedNode, without its random starting point). An
-// idle node already connected to (prefer) wins, as Kafka prefers ready
-// connections.
+// (NetworkClient.leastLoadedNode, without its random starting point). The
+// node the last InitProducerId went to (prefer) wins while it is known:
+// Kafka prefers a node it is connected to over one it would have to
+// connect to.
 func (p *Producer) leastLoadedNode(prefer sim.Addr) sim.Addr {
 	nodes := p.meta.nodes()
-	if prefer != "" && slices.Contains(nodes, prefer) && p.net.InFlight(prefer) == 0 {
+	if prefer != "" && slices.Contains(nodes, prefer) {
 		return prefer
 	}
 	best, bestN := nodes[0], -1

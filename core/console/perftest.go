@@ -279,7 +279,8 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		return nil
 	}
 	for _, w := range javaOrderWarnings(warnings) {
-		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.producer.ProducerConfig"))
+		msg, logger := producerWarning(cfg.ClientID, w)
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, msg, logger))
 	}
 	if _, ok := props["transactional.id"]; ok {
 		t.println("kafkascope: transactions are not simulated yet: run without --transaction-duration-ms and without transactional.id")

@@ -172,7 +172,8 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		log := t.logger()
 		prod := client.NewProducer(sim.Addr(host+":50000"), bootstrap, cfg, t.s.world().Rand("console-producer/"+host), log)
 		for _, w := range warnings {
-			log(client.LevelWarn, w, "org.apache.kafka.clients.producer.ProducerConfig")
+			msg, logger := producerWarning(cfg.ClientID, w)
+			log(client.LevelWarn, msg, logger)
 		}
 		run := &producerRun{t: t, prod: prod, topic: topic, reader: reader, lines: lines, sync: sync}
 		t.terminate = func(env *sim.Env) { run.eof(env) }

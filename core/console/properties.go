@@ -80,6 +80,17 @@ var knownProducerConfigs = map[string]bool{
 	"transactional.id": true, "max.request.size": true,
 }
 
+// producerWarning splits a producerConfig warning into the logger that logs
+// it and its message: KafkaProducer's own warning (delivery.timeout.ms)
+// carries the client id, as its LogContext does; ProducerConfig's
+// (idempotence, unknown configs) do not.
+func producerWarning(clientID, w string) (msg, logger string) {
+	if strings.HasPrefix(w, "delivery.timeout.ms should be") {
+		return fmt.Sprintf("[Producer clientId=%s] %s", clientID, w), "org.apache.kafka.clients.producer.KafkaProducer"
+	}
+	return w, "org.apache.kafka.clients.producer.ProducerConfig"
+}
+
 // producerConfig applies producer properties to cfg, checking them as
 // ProducerConfig does. explicit lists the names the user set (for the
 // idempotence and delivery-timeout rules).

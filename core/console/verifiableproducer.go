@@ -153,7 +153,8 @@ func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.
 		return nil
 	}
 	for _, w := range javaOrderWarnings(warnings) {
-		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.producer.ProducerConfig"))
+		msg, logger := producerWarning(cfg.ClientID, w)
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, msg, logger))
 	}
 	if _, ok := props["transactional.id"]; ok {
 		t.println("kafkascope: transactions are not simulated yet: run without transactional.id")
