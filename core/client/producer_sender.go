@@ -25,6 +25,11 @@ func (p *Producer) run(env *sim.Env) {
 		known := p.meta.Topic(ws.rec.Topic) != nil
 		if known && p.accumulate(env, ws) {
 			p.wait = p.wait[1:]
+			if len(p.wait) > 0 {
+				// The sending thread calls send() for the next record only
+				// now: its max.block.ms starts now.
+				p.wait[0].deadline = now.Add(p.cfg.MaxBlock)
+			}
 			continue
 		}
 		if now < ws.deadline {
@@ -282,10 +287,17 @@ func (p *Producer) fail(env *sim.Env, b *producerBatch, err *Error) {
 func (p *Producer) expireBatches(env *sim.Env) {
 	now := env.Now()
 	for _, tp := range p.order {
+		// A queue is in creation order (a retry put back in front is older
+		// than what it passes), so the scan stops at the first batch still
+		// within its time: a run costs O(partitions), not O(batches).
 		for _, b := range slices.Clone(p.queue[tp]) {
-			if !b.inFlight && now.Sub(b.created) >= p.cfg.DeliveryTimeout {
-				p.fail(env, b, &Error{Class: classTimeout, Message: fmt.Sprintf("Expiring %d record(s) for %s:%d ms has passed since batch creation", len(b.records), b.tp, now.Sub(b.created).Milliseconds())})
+			if b.inFlight {
+				continue
 			}
+			if now.Sub(b.created) < p.cfg.DeliveryTimeout {
+				break
+			}
+			p.fail(env, b, &Error{Class: classTimeout, Message: fmt.Sprintf("Expiring %d record(s) for %s:%d ms has passed since batch creation", len(b.records), b.tp, now.Sub(b.created).Milliseconds())})
 		}
 	}
 }
@@ -309,23 +321,37 @@ func (p *Producer) schedule(env *sim.Env) {
 			next = t
 		}
 	}
-	for _, ws := range p.wait {
-		consider(ws.deadline)
+	// Only the first waiting send's max.block.ms runs: the sending thread
+	// is blocked on it, and the next one's clock starts when it ends.
+	if len(p.wait) > 0 {
+		consider(p.wait[0].deadline)
 	}
 	if p.idem != nil && p.idem.producerID < 0 && !p.idem.initInFlight {
 		consider(p.idem.initRetryAt)
 	}
-	for _, q := range p.queue {
+	// Per partition only two batches matter: the oldest (the next to reach
+	// delivery.timeout.ms) and the first not in flight (the only one drain
+	// looks at: its linger or retry backoff).
+	for _, tp := range p.order {
+		q := p.queue[tp]
+		if len(q) == 0 {
+			continue
+		}
+		oldest := q[0]
 		for _, b := range q {
-			consider(b.created.Add(p.cfg.DeliveryTimeout))
+			if b.created < oldest.created {
+				oldest = b
+			}
 			if !b.inFlight {
 				if b.attempts > 0 {
 					consider(b.retryAt)
 				} else {
 					consider(b.created.Add(p.cfg.Linger))
 				}
+				break
 			}
 		}
+		consider(oldest.created.Add(p.cfg.DeliveryTimeout))
 	}
 	if next < 0 {
 		return
