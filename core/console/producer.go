@@ -144,6 +144,11 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		t.finish(1)
 		return nil
 	}
+	if _, ok := rest["transactional.id"]; ok {
+		t.println("kafkascope: transactions are not simulated yet: run without transactional.id")
+		t.finish(1)
+		return nil
+	}
 	rp, _ := parseKeyValues(p.all("property"))
 	reader := &lineReader{keySep: "\t"}
 	reader.parseKey = strings.EqualFold(strings.TrimSpace(rp["parse.key"]), "true")

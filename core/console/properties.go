@@ -188,6 +188,9 @@ func producerConfig(cfg *client.ProducerConfig, props map[string]string) (warnin
 			warnings = append(warnings, fmt.Sprintf("Idempotence will be disabled because max.in.flight.requests.per.connection is set to %d, which is greater than 5. Please note that in v4.0.0 and onward, this will become an error.", cfg.MaxInFlight))
 		}
 	}
+	if _, ok := props["transactional.id"]; ok && !cfg.EnableIdempotence {
+		return nil, &configError{"Cannot set a transactional.id without also enabling idempotence."}
+	}
 	if min := cfg.Linger + cfg.RequestTimeout; cfg.DeliveryTimeout < min {
 		if _, set := props["delivery.timeout.ms"]; set {
 			return nil, &configError{"delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms"}
