@@ -58,7 +58,7 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   lost                           committed records the cluster lost, and when
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
   kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh, kafka-producer-perf-test.sh,
-  kafka-dump-log.sh, kafka-metadata-quorum.sh`
+  kafka-verifiable-producer.sh, kafka-dump-log.sh, kafka-metadata-quorum.sh`
 
 func (s *Session) cmdHelp([]string) {
 	for _, l := range strings.Split(helpText, "\n") {
