@@ -83,8 +83,14 @@ type producerBatch struct {
 	closed    bool // no more records may join
 	memory    int  // bytes taken from buffer.memory until the batch completes
 	// baseSeq is the batch's first sequence number (idempotence), assigned
-	// when it is first drained and kept across retries; -1 before.
+	// when it is first drained and kept across retries; -1 before. pid and
+	// epoch are the producer id and epoch it was assigned under, and gen
+	// the transaction manager's generation then: after an epoch bump the
+	// batch is stale and gets a new sequence when it is drained again.
 	baseSeq int32
+	pid     int64
+	epoch   int16
+	gen     int
 }
 
 type waitingSend struct {

@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"kafkascope/core/protocol"
@@ -14,21 +15,54 @@ import (
 // per partition the next sequence to assign and the last acknowledged one.
 //
 // Invariants: a batch gets its base sequence when first drained and keeps
-// it across retries; nextSeq[tp] is one past the last sequence assigned;
-// lastAcked[tp] <= nextSeq[tp]-1.
+// it across retries while the producer id and epoch stay the same;
+// nextSeq[tp] is one past the last sequence assigned under partGen[tp];
+// lastAcked[tp] <= nextSeq[tp]-1. gen counts the (producer id, epoch)
+// pairs the producer has had: it moves on InitProducerId and on every
+// epoch bump, and a partition whose partGen is older starts again at
+// sequence 0.
 type transactionManager struct {
 	producerID   int64 // -1 until InitProducerId succeeded
 	epoch        int16
+	gen          int
 	initInFlight bool
 	initRetryAt  sim.Time
 	initNode     sim.Addr // where the last InitProducerId went (a connected node)
 	nextSeq      map[topicPartition]int32
 	lastAcked    map[topicPartition]int32
+	partGen      map[topicPartition]int
 }
 
 func newTransactionManager() *transactionManager {
 	return &transactionManager{producerID: record.NoProducerID, epoch: record.NoProducerEpoch,
-		nextSeq: map[topicPartition]int32{}, lastAcked: map[topicPartition]int32{}}
+		nextSeq: map[topicPartition]int32{}, lastAcked: map[topicPartition]int32{}, partGen: map[topicPartition]int{}}
+}
+
+// bumpEpoch is TransactionManager.bumpIdempotentProducerEpoch (KIP-360): a
+// batch with a sequence failed for good, so the broker's sequence for its
+// partition can no longer be trusted to follow ours. The idempotent
+// producer moves to the next epoch locally (a new producer id when the
+// epoch is exhausted); each partition starts again at sequence 0 under it,
+// which the broker accepts for a new epoch, once the partition's batches
+// of the old epoch are no longer in flight.
+func (p *Producer) bumpEpoch() {
+	tm := p.idem
+	if tm.producerID < 0 {
+		return
+	}
+	if tm.epoch == math.MaxInt16 {
+		tm.producerID, tm.epoch = record.NoProducerID, record.NoProducerEpoch
+	} else {
+		tm.epoch++
+	}
+	tm.gen++
+}
+
+// batchFailed is called when a batch fails for good.
+func (p *Producer) batchFailed(b *producerBatch) {
+	if p.idem != nil && b.baseSeq >= 0 && b.gen == p.idem.gen {
+		p.bumpEpoch()
+	}
 }
 
 // ProducerID is the producer id and epoch an idempotent producer was
@@ -63,6 +97,7 @@ func (p *Producer) maybeInitProducerID(env *sim.Env) bool {
 			// Kafka logs "ProducerId set to N with epoch E" at INFO, which
 			// the tools do not show.
 			tm.producerID, tm.epoch = r.ProducerID, r.ProducerEpoch
+			tm.gen++
 		case err != nil || r.ErrorCode.Retriable():
 			// The sender sleeps retry.backoff.ms before trying again.
 			tm.initRetryAt = env.Now().Add(p.cfg.RetryBackoff)
@@ -97,12 +132,19 @@ func (p *Producer) leastLoadedNode(prefer sim.Addr) sim.Addr {
 	return best
 }
 
-// assignSequence gives a batch drained for the first time its sequence.
+// assignSequence gives a batch drained for the first time (or for the
+// first time under a new epoch) its sequence; a retry keeps its own.
 func (p *Producer) assignSequence(b *producerBatch) {
 	tm := p.idem
-	if tm == nil || b.baseSeq >= 0 {
+	if tm == nil || (b.baseSeq >= 0 && b.gen == tm.gen) {
 		return
 	}
+	if tm.partGen[b.tp] != tm.gen {
+		tm.partGen[b.tp] = tm.gen
+		tm.nextSeq[b.tp] = 0
+		delete(tm.lastAcked, b.tp)
+	}
+	b.pid, b.epoch, b.gen = tm.producerID, tm.epoch, tm.gen
 	b.baseSeq = tm.nextSeq[b.tp]
 	tm.nextSeq[b.tp] = incrementSequence(b.baseSeq, int32(len(b.records)))
 }
@@ -121,7 +163,7 @@ func (p *Producer) producerInfo(b *producerBatch) record.ProducerInfo {
 	if p.idem == nil {
 		return record.NoProducer()
 	}
-	return record.ProducerInfo{ID: p.idem.producerID, Epoch: p.idem.epoch, BaseSequence: b.baseSeq}
+	return record.ProducerInfo{ID: b.pid, Epoch: b.epoch, BaseSequence: b.baseSeq}
 }
 
 // stopDrainForPartition is RecordAccumulator.shouldStopDrainBatchesForPartition
@@ -131,13 +173,22 @@ func (p *Producer) producerInfo(b *producerBatch) record.ProducerInfo {
 // earlier batch, and while one is pending the partition has only one
 // request in flight.
 func (p *Producer) stopDrainForPartition(first *producerBatch) bool {
-	if p.idem == nil {
+	tm := p.idem
+	if tm == nil {
 		return false
 	}
-	if p.idem.producerID < 0 {
+	if tm.producerID < 0 {
 		return true
 	}
-	if first.baseSeq < 0 {
+	// After an epoch bump nothing of the new epoch goes while batches of the
+	// old one are in flight (hasStaleProducerIdAndEpoch): sequence 0 of the
+	// new epoch must not overtake them.
+	for _, b := range p.queue[first.tp] {
+		if b.inFlight && b.baseSeq >= 0 && b.gen != tm.gen {
+			return true
+		}
+	}
+	if first.baseSeq < 0 || first.gen != tm.gen {
 		return false
 	}
 	fs := p.firstInFlightSequence(first.tp)
@@ -145,11 +196,12 @@ func (p *Producer) stopDrainForPartition(first *producerBatch) bool {
 }
 
 // firstInFlightSequence is the lowest sequence of the partition's batches
-// that were sent and are not complete (retries included), or -1.
+// of the current epoch that were sent and are not complete (retries
+// included), or -1.
 func (p *Producer) firstInFlightSequence(tp topicPartition) int32 {
 	fs := int32(-1)
 	for _, b := range p.queue[tp] {
-		if b.baseSeq >= 0 && (fs < 0 || b.baseSeq < fs) {
+		if b.baseSeq >= 0 && b.gen == p.idem.gen && (fs < 0 || b.baseSeq < fs) {
 			fs = b.baseSeq
 		}
 	}
@@ -163,7 +215,7 @@ func (b *producerBatch) lastSequence() int32 {
 
 // ackedSequence records a successful batch (TransactionManager.handleCompletedBatch).
 func (p *Producer) ackedSequence(b *producerBatch) {
-	if p.idem == nil || b.baseSeq < 0 {
+	if p.idem == nil || b.baseSeq < 0 || b.gen != p.idem.gen {
 		return
 	}
 	last, ok := p.idem.lastAcked[b.tp]
@@ -173,17 +225,24 @@ func (p *Producer) ackedSequence(b *producerBatch) {
 }
 
 // canRetrySequence is TransactionManager.canRetry for
-// OUT_OF_ORDER_SEQUENCE_NUMBER: a batch that is not the next one after the
-// last acknowledged sequence failed only because an earlier batch did, so
-// it is retried behind it. A batch that is the next one found a real gap:
-// Kafka would bump the epoch and reset sequences (KIP-360); the simulator
-// fails it (docs/fidelity.md).
+// OUT_OF_ORDER_SEQUENCE_NUMBER. A batch that is not the next one after the
+// last acknowledged sequence failed only because an earlier batch did: it
+// is retried behind it. A batch that is the next one found a real gap (the
+// broker lost or never had the earlier sequence): the epoch is bumped and
+// the batch is retried under the new epoch from sequence 0. A batch of an
+// older epoch is retried and gets a new sequence.
 func (p *Producer) canRetrySequence(b *producerBatch) bool {
+	if b.gen != p.idem.gen {
+		return true
+	}
 	last, ok := p.idem.lastAcked[b.tp]
 	if !ok {
 		last = -1
 	}
-	return incrementSequence(last, 1) != b.baseSeq
+	if incrementSequence(last, 1) == b.baseSeq {
+		p.bumpEpoch()
+	}
+	return true
 }
 
 const loggerTransactionManager = "org.apache.kafka.clients.producer.internals.TransactionManager"

@@ -277,6 +277,7 @@ func (p *Producer) complete(env *sim.Env, b *producerBatch, base int64) {
 
 func (p *Producer) fail(env *sim.Env, b *producerBatch, err *Error) {
 	p.remove(b)
+	p.batchFailed(b)
 	for _, cb := range b.callbacks {
 		cb(env, RecordMetadata{Topic: b.tp.topic, Partition: b.tp.partition, Offset: -1}, err)
 	}

@@ -137,9 +137,28 @@ func TestIdempotentOrdering(t *testing.T) {
 	if !p.canRetrySequence(b2) {
 		t.Fatal("b2 failed only because b1 did: it is retried")
 	}
+	if p.idem.epoch != 0 {
+		t.Fatal("a batch behind a failed one does not bump the epoch")
+	}
 	p.ackedSequence(b1)
-	if p.canRetrySequence(b2) {
-		t.Fatal("with b1 acknowledged, b2 is the next sequence: its OUT_OF_ORDER_SEQUENCE_NUMBER is a real gap")
+	p.remove(b1)
+	// With b1 acknowledged, b2 is the next sequence: its
+	// OUT_OF_ORDER_SEQUENCE_NUMBER is a real gap. The epoch is bumped, and
+	// b2 goes again from sequence 0 once b3 (old epoch) is back.
+	if !p.canRetrySequence(b2) || p.idem.epoch != 1 {
+		t.Fatalf("a real gap bumps the epoch and retries: epoch %d", p.idem.epoch)
+	}
+	if !p.stopDrainForPartition(b2) {
+		t.Fatal("nothing of the new epoch goes while a batch of the old one is in flight")
+	}
+	b3.inFlight = false
+	if p.stopDrainForPartition(b2) {
+		t.Fatal("with the old epoch's batches back, the partition starts again")
+	}
+	p.assignSequence(b2)
+	p.assignSequence(b3)
+	if b2.baseSeq != 0 || b2.epoch != 1 || b3.baseSeq != 2 || b3.epoch != 1 {
+		t.Fatalf("after the bump: b2 %d@%d, b3 %d@%d", b2.baseSeq, b2.epoch, b3.baseSeq, b3.epoch)
 	}
 	// A non-idempotent producer puts a retried batch back in front.
 	q := testProducer(t, ProducerConfig{EnableIdempotence: false}, "t", 1)
