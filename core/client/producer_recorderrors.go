@@ -38,6 +38,7 @@ func recordExceptions(pr protocol.ProducePartitionResponse) func(index int) *Err
 // failRecords completes every record of b with its own error.
 func (p *Producer) failRecords(env *sim.Env, b *producerBatch, errOf func(index int) *Error) {
 	p.remove(b)
+	p.batchFailed(b)
 	for i, cb := range b.callbacks {
 		cb(env, RecordMetadata{Topic: b.tp.topic, Partition: b.tp.partition, Offset: -1}, errOf(i))
 	}

@@ -373,6 +373,18 @@ func (c *Cluster) Delay(id int32, d time.Duration) error {
 	return nil
 }
 
+// Corrupt makes the next count produce requests that reach node id arrive
+// with one bit of their record data flipped (a fault TCP's checksum missed
+// and the batch CRC catches: the leader answers CORRUPT_MESSAGE, a
+// retriable error, without appending).
+func (c *Cluster) Corrupt(id int32, count int) error {
+	if err := c.checkID(id); err != nil {
+		return err
+	}
+	c.World.Net().SetCorrupt(Host(id), count)
+	return nil
+}
+
 // SpawnClient starts a client process on a fresh host named after name;
 // build receives the host name (clients send from addresses on it).
 func (c *Cluster) SpawnClient(name string, build func(host string) sim.Process) (string, error) {

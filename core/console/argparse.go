@@ -94,6 +94,7 @@ func (a *apArg) helpTitle() string {
 // parser reads the rest).
 type apParser struct {
 	prog, description, groupDescription string
+	groupTitle                          string   // the exclusive group's title, if it has one
 	args                                []*apArg // in the order they were added
 	commands                            []*apCommand
 	// parent and command are set on a sub-command's parser: its usage
@@ -205,7 +206,7 @@ func (p *apParser) helpLines() []string {
 			out = append(out, apHelpEntry("  "+c.name, c.help)...)
 		}
 	}
-	separate := p.groupDescription != ""
+	separate := p.groupDescription != "" || p.groupTitle != ""
 	out = append(out, "", "optional arguments:")
 	for _, a := range p.args {
 		if (!a.grouped || !separate) && a.section == "" {
@@ -214,8 +215,13 @@ func (p *apParser) helpLines() []string {
 	}
 	if separate {
 		out = append(out, "")
-		out = append(out, splitLines("  "+apWrap(p.groupDescription, apFormatWidth, 2, "", "  "))...)
-		out = append(out, "")
+		if p.groupTitle != "" {
+			out = append(out, p.groupTitle+":")
+		}
+		if p.groupDescription != "" {
+			out = append(out, splitLines("  "+apWrap(p.groupDescription, apFormatWidth, 2, "", "  "))...)
+			out = append(out, "")
+		}
 		for _, a := range p.args {
 			if a.grouped {
 				out = append(out, apArgHelp(a)...)

@@ -23,7 +23,7 @@ func commandNames() []string {
 var subcommands = map[string][]string{
 	"cluster": {"create"},
 	"broker":  {"kill", "start", "stop"},
-	"network": {"cut", "delay", "heal"},
+	"network": {"corrupt", "cut", "delay", "heal"},
 	"time":    {"advance"},
 }
 

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -280,7 +279,8 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		return nil
 	}
 	for _, w := range javaOrderWarnings(warnings) {
-		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.producer.ProducerConfig"))
+		msg, logger := producerWarning(cfg.ClientID, w)
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, msg, logger))
 	}
 	if _, ok := props["transactional.id"]; ok {
 		t.println("kafkascope: transactions are not simulated yet: run without --transaction-duration-ms and without transactional.id")
@@ -314,6 +314,12 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	return func(host string) sim.Process {
 		run.prod = client.NewProducer(sim.Addr(host+":50000"), bootstrap, cfg, t.s.world().Rand("perf-test/"+host), t.logger())
+		run.prod.OnUnblock(func(env *sim.Env) {
+			if run.blocked {
+				run.blocked = false
+				run.pump(env)
+			}
+		})
 		// ProducerPerformance has no shutdown hook: SIGTERM just ends it,
 		// printing nothing.
 		return &client.Process{Handlers: []client.Handler{run.prod}, OnStart: run.begin}
@@ -387,18 +393,15 @@ type perfRun struct {
 	batchSize      int64
 	maxBlock       time.Duration
 
-	payloads      [][]byte // from --payload-file; nil with --record-size
-	current       []byte   // the payload drawn for record next, not sent yet
-	rng           splitMix
-	metadataKnown bool // a send has passed the metadata wait
-	stats         *perfStats
-	start         sim.Time
-	next          int64
-	outstanding   int64 // estimated bytes of sent, unacknowledged records
-	blockedAt     sim.Time
-	blocked       bool
-	timer         *sim.Timer
-	closing       bool
+	payloads [][]byte // from --payload-file; nil with --record-size
+	current  []byte   // the payload drawn for record next, not sent yet
+	rng      splitMix
+	stats    *perfStats
+	start    sim.Time
+	next     int64
+	blocked  bool
+	timer    *sim.Timer
+	closing  bool
 }
 
 func (r *perfRun) begin(env *sim.Env) {
@@ -462,29 +465,15 @@ func (r *perfRun) pump(env *sim.Env) {
 			}
 			r.current = r.payload()
 		}
-		if !r.metadataKnown && r.outstanding > 0 {
-			return // send blocks until the topic's metadata is known
+		if r.prod.Blocked() {
+			// send blocks: the topic's metadata is not known yet, or
+			// buffer.memory is full (the producer fails the record with
+			// BufferExhaustedException after max.block.ms). The producer
+			// pumps again when it is free.
+			r.blocked = true
+			return
 		}
 		size := estimate(len(r.current))
-		if r.outstanding > 0 && r.outstanding+size > r.bufferMemory && size <= r.bufferMemory && size <= r.maxRequestSize {
-			if !r.blocked {
-				r.blocked, r.blockedAt = true, env.Now()
-			}
-			if env.Now() < r.blockedAt.Add(r.maxBlock) {
-				r.wakeAt(env, r.blockedAt.Add(r.maxBlock))
-				return // an acknowledgement frees memory and pumps again
-			}
-			// max.block.ms passed: this send fails through its callback
-			// and the loop goes on with the next record.
-			r.blocked = false
-			r.next++
-			r.current = nil
-			r.t.println(client.Exception("org.apache.kafka.clients.producer.BufferExhaustedException",
-				fmt.Sprintf("Failed to allocate %d bytes within the configured max blocking time %d ms. Total memory: %d bytes. Available memory: %d bytes. Poolable size: %d bytes",
-					max(size, r.batchSize), r.maxBlock.Milliseconds(), r.bufferMemory, max(r.bufferMemory-r.outstanding, 0), r.batchSize)))
-			continue
-		}
-		r.blocked = false
 		value := r.current
 		r.current = nil
 		r.sendOne(env, value, size)
@@ -553,21 +542,13 @@ func (r *perfRun) sendOne(env *sim.Env, value []byte, size int64) {
 		r.t.mainException(fmt.Sprintf("java.lang.IllegalArgumentException: Attempt to allocate %d bytes, but there is a hard limit of %d on memory allocations.", alloc, r.bufferMemory))
 		return
 	}
-	r.outstanding += size
 	r.prod.Send(env, client.ProducerRecord{Topic: r.topic, Partition: -1, Value: value}, func(env *sim.Env, _ client.RecordMetadata, err *client.Error) {
-		r.outstanding -= size
 		nowMs := env.Now().UnixMilli()
-		if err == nil || !strings.HasSuffix(err.Message, "not present in metadata after "+strconv.FormatInt(r.maxBlock.Milliseconds(), 10)+" ms.") {
-			r.metadataKnown = true // the record reached a batch
-		}
 		if err != nil {
 			r.t.printLines(err.Lines())
 		} else {
 			r.stats.record(r.t, int32(nowMs-sendMs), len(value), nowMs)
 			r.stats.iteration++
-		}
-		if r.blocked || r.outstanding == 0 {
-			r.pump(env)
 		}
 	})
 }

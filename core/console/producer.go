@@ -121,6 +121,7 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		{"retry.backoff.ms", "retry-backoff-ms", func(n int64) { cfg.RetryBackoff = ms(n) }},
 		{"max.block.ms", "max-block-ms", func(n int64) { cfg.MaxBlock = ms(n) }},
 		{"batch.size", "batch-size", func(n int64) { cfg.BatchSize = int(n) }},
+		{"buffer.memory", "max-memory-bytes", func(n int64) { cfg.BufferMemory = n }},
 	} {
 		if _, set := props[m.key]; set && !p.has(m.opt) {
 			continue // the property wins over the option's default
@@ -140,6 +141,11 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 	warnings, cerr := producerConfig(&cfg, rest)
 	if cerr != nil {
 		t.println("org.apache.kafka.common.config.ConfigException: " + cerr.Error())
+		t.finish(1)
+		return nil
+	}
+	if _, ok := rest["transactional.id"]; ok {
+		t.println("kafkascope: transactions are not simulated yet: run without transactional.id")
 		t.finish(1)
 		return nil
 	}
@@ -171,7 +177,8 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		log := t.logger()
 		prod := client.NewProducer(sim.Addr(host+":50000"), bootstrap, cfg, t.s.world().Rand("console-producer/"+host), log)
 		for _, w := range warnings {
-			log(client.LevelWarn, w, "org.apache.kafka.clients.producer.ProducerConfig")
+			msg, logger := producerWarning(cfg.ClientID, w)
+			log(client.LevelWarn, msg, logger)
 		}
 		run := &producerRun{t: t, prod: prod, topic: topic, reader: reader, lines: lines, sync: sync}
 		t.terminate = func(env *sim.Env) { run.eof(env) }

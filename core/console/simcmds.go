@@ -46,6 +46,9 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   network cut A B | A->B         drop traffic between two brokers (both ways, or one way)
   network heal [A B]             undo cuts (all, or between A and B)
   network delay N DURATION       add latency to every message to and from broker N
+  network corrupt N [COUNT]      flip a bit in the record data of the next COUNT (default 1)
+                                 produce requests that reach broker N: the batch CRC fails and
+                                 the leader answers CORRUPT_MESSAGE (retriable) without appending
   time advance DURATION          let time pass (500ms, 30s, 5m, 7d)
   jobs, kill [-9] %N             list and stop background commands (started with a trailing &; -9: no shutdown hooks)
   ls, cat, xxd [--broker N] PATH look at a broker's disk (default: the first running broker)
@@ -54,7 +57,7 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   lost                           committed records the cluster lost, and when
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
   kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh, kafka-producer-perf-test.sh,
-  kafka-dump-log.sh, kafka-metadata-quorum.sh`
+  kafka-verifiable-producer.sh, kafka-dump-log.sh, kafka-metadata-quorum.sh`
 
 func (s *Session) cmdHelp([]string) {
 	for _, l := range strings.Split(helpText, "\n") {
@@ -217,7 +220,7 @@ func (s *Session) cmdBroker(args []string) {
 }
 
 func (s *Session) cmdNetwork(args []string) {
-	usage := "usage: network cut A B | network cut A->B | network heal [A B] | network delay N DURATION"
+	usage := "usage: network cut A B | network cut A->B | network heal [A B] | network delay N DURATION | network corrupt N [COUNT]"
 	if len(args) == 0 {
 		s.print(usage)
 		return
@@ -283,6 +286,27 @@ func (s *Session) cmdNetwork(args []string) {
 		}
 		if err := s.cluster.Delay(id, d); err != nil {
 			s.printf("network delay: %v", err)
+		}
+	case "corrupt":
+		if len(args) != 2 && len(args) != 3 {
+			s.print(usage)
+			return
+		}
+		id, ok := s.brokerID("network corrupt", args[1])
+		if !ok {
+			return
+		}
+		count := 1
+		if len(args) == 3 {
+			n, err := strconv.Atoi(args[2])
+			if err != nil || n < 0 || n > 1000 {
+				s.printf("network corrupt: COUNT must be a number from 0 to 1000, not %q", args[2])
+				return
+			}
+			count = n
+		}
+		if err := s.cluster.Corrupt(id, count); err != nil {
+			s.printf("network corrupt: %v", err)
 		}
 	default:
 		s.print(usage)

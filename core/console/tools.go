@@ -23,6 +23,7 @@ func init() {
 		"kafka-leader-election":     electionTool,
 		"kafka-configs":             configsTool,
 		"kafka-producer-perf-test":  perfTestTool,
+		"kafka-verifiable-producer": verifiableProducerTool,
 		"kafka-reassign-partitions": reassignTool,
 		"kafka-dump-log":            dumpLogTool,
 		"kafka-metadata-quorum":     quorumTool,

@@ -253,8 +253,6 @@ func jsonPartitions(tps []group.TopicPartition) string {
 	return `"partitions":[` + strings.Join(parts, ",") + "]"
 }
 
-func jsonQuote(s string) string { return strconv.Quote(s) }
-
 func (vc *verifiableConsumer) run(env *sim.Env) {
 	vc.event("startup_complete")
 	if vc.maxMessages >= 0 && vc.consumed >= vc.maxMessages {

@@ -1,6 +1,11 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+
+	"kafkascope/core/sim"
+)
 
 // ProduceRequest (API key 0) carries record batches for partition leaders.
 type ProduceRequest struct {
@@ -90,4 +95,26 @@ func (r *ProduceResponse) Summary() string {
 		}
 	}
 	return s
+}
+
+// Corrupted is the request as it arrives after one bit of its first
+// partition's record data flipped on the wire (the batch's CRC no longer
+// matches; the leader answers CORRUPT_MESSAGE). The sender's request is
+// not changed. Nil if the request carries no records.
+func (r *ProduceRequest) Corrupted() sim.Message {
+	for ti, t := range r.Topics {
+		for pi, p := range t.Partitions {
+			if len(p.Records) == 0 {
+				continue
+			}
+			c := *r
+			c.Topics = slices.Clone(r.Topics)
+			c.Topics[ti].Partitions = slices.Clone(t.Partitions)
+			data := slices.Clone(p.Records)
+			data[len(data)-1] ^= 0x01 // the last record's last byte: inside the CRC's range
+			c.Topics[ti].Partitions[pi].Records = data
+			return &c
+		}
+	}
+	return nil
 }

@@ -18,6 +18,7 @@ type Network struct {
 	delay       map[string]time.Duration // extra one-way delay on every message to or from a host
 	cut         map[link]bool
 	lastDeliver map[link]Time
+	corrupt     map[string]int // host → how many more record-carrying messages to it arrive damaged
 }
 
 func newNetwork() *Network {
@@ -26,6 +27,7 @@ func newNetwork() *Network {
 		delay:       map[string]time.Duration{},
 		cut:         map[link]bool{},
 		lastDeliver: map[link]Time{},
+		corrupt:     map[string]int{},
 	}
 }
 
@@ -49,6 +51,43 @@ func (n *Network) Cuts() [][2]string {
 	}
 	sortPairs(out)
 	return out
+}
+
+// Corruptible is a message that can arrive damaged: Corrupted returns a
+// copy with one bit of its record data flipped, or nil if it carries none.
+type Corruptible interface {
+	Corrupted() Message
+}
+
+// SetCorrupt makes the next n Corruptible messages sent to host arrive
+// with a flipped bit (0 cancels). Messages without record data do not
+// count.
+func (n *Network) SetCorrupt(host string, count int) {
+	if count <= 0 {
+		delete(n.corrupt, host)
+		return
+	}
+	n.corrupt[host] = count
+}
+
+// Corrupt is how many more messages to host will arrive damaged.
+func (n *Network) Corrupt(host string) int { return n.corrupt[host] }
+
+// maybeCorrupt damages m if host still has corruption to hand out.
+func (n *Network) maybeCorrupt(host string, m Message) Message {
+	if n.corrupt[host] == 0 {
+		return m
+	}
+	c, ok := m.(Corruptible)
+	if !ok {
+		return m
+	}
+	d := c.Corrupted()
+	if d == nil {
+		return m
+	}
+	n.SetCorrupt(host, n.corrupt[host]-1)
+	return d
 }
 
 // SetDelay adds d to every message to or from host (0 removes it).

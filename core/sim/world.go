@@ -356,6 +356,7 @@ func (w *World) send(from, to Addr, m Message) *Envelope {
 		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: th, Env: env, Detail: "network cut"})
 		return env
 	}
+	env.Msg = w.net.maybeCorrupt(th, m)
 	env.DeliverAt = w.net.deliveryTime(w.now, fh, th)
 	ev := &event{at: env.DeliverAt, kind: evDeliver, env: env}
 	w.push(ev)

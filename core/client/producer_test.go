@@ -1,0 +1,182 @@
+package client
+
+import (
+	"testing"
+
+	"kafkascope/core/record"
+	"kafkascope/core/sim"
+)
+
+// testProducer is a producer whose metadata knows topic with the given
+// partition leaders (-1: no leader), never started on a network.
+func testProducer(t *testing.T, cfg ProducerConfig, topic string, leaders ...int32) *Producer {
+	t.Helper()
+	w := sim.NewWorld(1)
+	p := NewProducer("client:1", []sim.Addr{"kafka-1:9092"}, cfg, w.Rand("test"), func(Level, string, string) {})
+	ti := &TopicInfo{}
+	for _, l := range leaders {
+		ti.Partitions = append(ti.Partitions, PartitionInfo{Leader: l})
+	}
+	p.meta.info[topic] = ti
+	return p
+}
+
+// RoundRobinPartitioner counts per topic over the available partitions,
+// or over all of them when none has a leader.
+func TestRoundRobinPartitioner(t *testing.T) {
+	cfg := DefaultProducerConfig()
+	cfg.Partitioner = RoundRobinPartitioner
+	p := testProducer(t, cfg, "t", 1, -1, 3)
+	var got []int32
+	for range 4 {
+		got = append(got, p.partitionFor(ProducerRecord{Topic: "t", Partition: -1, Key: []byte("k")}, 3))
+	}
+	if want := []int32{0, 2, 0, 2}; !equal32(got, want) {
+		t.Fatalf("available partitions: got %v, want %v", got, want)
+	}
+	q := testProducer(t, cfg, "u", -1, -1, -1)
+	got = got[:0]
+	for range 4 {
+		got = append(got, q.partitionFor(ProducerRecord{Topic: "u", Partition: -1}, 3))
+	}
+	if want := []int32{0, 1, 2, 0}; !equal32(got, want) {
+		t.Fatalf("no partition available: got %v, want %v", got, want)
+	}
+	if !p.customPartitioner() {
+		t.Fatal("RoundRobinPartitioner is a partitioner.class: records opening a batch are partitioned again")
+	}
+}
+
+// The VIP example: vip keys over partitions 0-3, others over the rest, by
+// murmur2 within the group (KAFKA-FACTS §2 values).
+func TestVipPartitioner(t *testing.T) {
+	cfg := DefaultProducerConfig()
+	cfg.Partitioner = VipPartitioner
+	p := testProducer(t, cfg, "c", 1, 1, 1, 1, 1, 1)
+	for key, want := range map[string]int32{"vip-kim": 3, "vip-lee": 2, "vip-park": 1, "kim": 5, "lee": 4, "user-1": 4} {
+		if got := p.partitionFor(ProducerRecord{Topic: "c", Partition: -1, Key: []byte(key)}, 6); got != want {
+			t.Errorf("%s: partition %d, want %d", key, got, want)
+		}
+	}
+	// An explicit partition wins over any partitioner.
+	if got := p.partitionFor(ProducerRecord{Topic: "c", Partition: 5, Key: []byte("vip-kim")}, 6); got != 5 {
+		t.Errorf("explicit partition: %d", got)
+	}
+	// With 4 partitions or fewer everything shares them.
+	if got := p.partitionFor(ProducerRecord{Topic: "c", Partition: -1, Key: []byte("kim")}, 4); got != 1 {
+		t.Errorf("kim over 4 partitions: %d, want 1", got)
+	}
+}
+
+// Keys hash with murmur2 unless partitioner.ignore.keys (the sticky
+// partitioner with keys ignored) is set.
+func TestKeyedAndIgnoredKeys(t *testing.T) {
+	p := testProducer(t, DefaultProducerConfig(), "t", 1, 2, 3)
+	if got := p.partitionFor(ProducerRecord{Topic: "t", Partition: -1, Key: []byte("key1")}, 3); got != 2 {
+		t.Fatalf("key1 → %d, want 2", got)
+	}
+	cfg := DefaultProducerConfig()
+	cfg.Partitioner = UniformStickyPartitioner
+	q := testProducer(t, cfg, "t", 1, 2, 3)
+	first := q.partitionFor(ProducerRecord{Topic: "t", Partition: -1, Key: []byte("key1")}, 3)
+	for _, k := range []string{"key2", "abc", "hello"} {
+		if got := q.partitionFor(ProducerRecord{Topic: "t", Partition: -1, Key: []byte(k)}, 3); got != first {
+			t.Fatalf("ignored keys should stick to partition %d, %s went to %d", first, k, got)
+		}
+	}
+	if q.customPartitioner() {
+		t.Fatal("the sticky partitioner is built in, not a partitioner.class")
+	}
+}
+
+func TestIncrementSequenceWraps(t *testing.T) {
+	if got := incrementSequence(2147483647, 1); got != 0 {
+		t.Fatalf("MaxInt32+1 → %d, want 0", got)
+	}
+	if got := incrementSequence(2147483646, 3); got != 1 {
+		t.Fatalf("→ %d, want 1", got)
+	}
+	if got := incrementSequence(5, 3); got != 8 {
+		t.Fatalf("→ %d, want 8", got)
+	}
+}
+
+// The idempotent producer's in-flight rules (TransactionManager and
+// RecordAccumulator.shouldStopDrainBatchesForPartition): a batch retried
+// after an earlier one failed waits until it is the first in flight, and
+// OUT_OF_ORDER_SEQUENCE_NUMBER is retried only for a batch that is not the
+// next after the last acknowledged sequence.
+func TestIdempotentOrdering(t *testing.T) {
+	p := testProducer(t, DefaultProducerConfig(), "t", 1)
+	tp := topicPartition{"t", 0}
+	if !p.stopDrainForPartition(&producerBatch{tp: tp, baseSeq: -1}) {
+		t.Fatal("nothing may be drained before the producer has an id")
+	}
+	p.idem.producerID, p.idem.epoch = 0, 0
+	b1 := &producerBatch{tp: tp, baseSeq: -1, records: make([]record.Record, 1)}
+	b2 := &producerBatch{tp: tp, baseSeq: -1, records: make([]record.Record, 2)}
+	b3 := &producerBatch{tp: tp, baseSeq: -1, records: make([]record.Record, 1)}
+	p.queue[tp] = []*producerBatch{b1, b2, b3}
+	for _, b := range p.queue[tp] {
+		p.assignSequence(b)
+	}
+	if b1.baseSeq != 0 || b2.baseSeq != 1 || b3.baseSeq != 3 || p.idem.nextSeq[tp] != 4 {
+		t.Fatalf("sequences %d %d %d next %d", b1.baseSeq, b2.baseSeq, b3.baseSeq, p.idem.nextSeq[tp])
+	}
+	// b1 failed and is retried while b2 and b3 are in flight: b1 may go
+	// (it is the first in flight), b2 may not overtake it after an
+	// OUT_OF_ORDER_SEQUENCE_NUMBER.
+	b2.inFlight, b3.inFlight = true, true
+	if p.stopDrainForPartition(b1) {
+		t.Fatal("the first batch in flight may be retried")
+	}
+	b2.inFlight = false
+	if !p.stopDrainForPartition(b2) {
+		t.Fatal("a later batch must wait behind the retry of an earlier one")
+	}
+	if !p.canRetrySequence(b2) {
+		t.Fatal("b2 failed only because b1 did: it is retried")
+	}
+	if p.idem.epoch != 0 {
+		t.Fatal("a batch behind a failed one does not bump the epoch")
+	}
+	p.ackedSequence(b1)
+	p.remove(b1)
+	// With b1 acknowledged, b2 is the next sequence: its
+	// OUT_OF_ORDER_SEQUENCE_NUMBER is a real gap. The epoch is bumped, and
+	// b2 goes again from sequence 0 once b3 (old epoch) is back.
+	if !p.canRetrySequence(b2) || p.idem.epoch != 1 {
+		t.Fatalf("a real gap bumps the epoch and retries: epoch %d", p.idem.epoch)
+	}
+	if !p.stopDrainForPartition(b2) {
+		t.Fatal("nothing of the new epoch goes while a batch of the old one is in flight")
+	}
+	b3.inFlight = false
+	if p.stopDrainForPartition(b2) {
+		t.Fatal("with the old epoch's batches back, the partition starts again")
+	}
+	p.assignSequence(b2)
+	p.assignSequence(b3)
+	if b2.baseSeq != 0 || b2.epoch != 1 || b3.baseSeq != 2 || b3.epoch != 1 {
+		t.Fatalf("after the bump: b2 %d@%d, b3 %d@%d", b2.baseSeq, b2.epoch, b3.baseSeq, b3.epoch)
+	}
+	// A non-idempotent producer puts a retried batch back in front.
+	q := testProducer(t, ProducerConfig{EnableIdempotence: false}, "t", 1)
+	q.queue[tp] = []*producerBatch{b1, b2, b3}
+	q.reenqueue(b3)
+	if q.queue[tp][0] != b3 || q.queue[tp][1] != b1 || q.queue[tp][2] != b2 {
+		t.Fatal("reenqueue without idempotence puts the batch first")
+	}
+}
+
+func equal32(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

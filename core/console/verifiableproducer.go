@@ -1,0 +1,344 @@
+package console
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"kafkascope/core/client"
+	"kafkascope/core/sim"
+)
+
+// kafka-verifiable-producer.sh runs org.apache.kafka.tools.VerifiableProducer
+// (Kafka 3.8): it sends the integers 0, 1, 2, ... as string values (with
+// --value-prefix "P.0", "P.1", ...) at --throughput per second and prints one
+// JSON line per event on stdout, so a test can see which records were
+// acknowledged where. It sets retries=0 (so idempotence is off unless a
+// --producer.config file turns retries and idempotence back on). Help
+// texts are our own words; the layout is argparse4j's.
+
+const verifiableProg = "verifiable-producer"
+
+func verifiableParser() *apParser {
+	return &apParser{
+		prog:             verifiableProg,
+		description:      "Send increasing integers to a topic and print a JSON line for every send's outcome, so that which records were acknowledged, at which offsets, is visible from outside.",
+		groupTitle:       "Connection Group",
+		groupDescription: "How to reach the brokers",
+		args: []*apArg{
+			{flags: []string{"-h", "--help"}, action: apHelp, help: "show this help message and exit"},
+			{flags: []string{"--topic"}, metavar: "TOPIC", typ: "String", required: true, help: "the topic to send to."},
+			{flags: []string{"--max-messages"}, metavar: "MAX-MESSAGES", typ: "Integer", def: "-1", hasDef: true,
+				help: "how many records to send; -1 sends until the tool is stopped (kill %N)."},
+			{flags: []string{"--throughput"}, metavar: "THROUGHPUT", typ: "Integer", def: "-1", hasDef: true,
+				help: "the highest rate in records per second, kept by pausing between sends; -1 does not pause."},
+			{flags: []string{"--acks"}, metavar: "ACKS", typ: "Integer", def: "-1", hasDef: true,
+				help: "acks for every record: 0, 1 or -1 (all)."},
+			{flags: []string{"--producer.config"}, metavar: "CONFIG_FILE", typ: "String",
+				help: "a properties file with producer configs (in kafkascope: written with cat > FILE); they override the tool's own."},
+			{flags: []string{"--message-create-time"}, metavar: "CREATETIME", typ: "Long", def: "-1", hasDef: true,
+				help: "give records creation times starting here (ms since the epoch) instead of the clock's."},
+			{flags: []string{"--value-prefix"}, metavar: "VALUE-PREFIX", typ: "Integer",
+				help: "put this number and a dot before every value."},
+			{flags: []string{"--repeating-keys"}, metavar: "REPEATING-KEYS", typ: "Integer",
+				help: "give records the keys 0, 1, ... up to this number (exclusive), then 0 again; without it records have no key."},
+			{flags: []string{"--bootstrap-server"}, metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", typ: "String", grouped: true,
+				help: "REQUIRED: the brokers to connect to, as host:port pairs separated by commas."},
+			{flags: []string{"--broker-list"}, metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", typ: "String", grouped: true,
+				help: "DEPRECATED, use --bootstrap-server; ignored when --bootstrap-server is given."},
+		},
+	}
+}
+
+// verifiableRun is one run of the tool.
+type verifiableRun struct {
+	t          *toolRun
+	prod       *client.Producer
+	topic      string
+	max        int64 // < 0: until stopped
+	throughput int64
+	prefix     *int64
+	repeating  int64 // 0: no keys
+	createTime int64 // -1: the clock's
+	keyCounter int64
+
+	start         sim.Time
+	next          int64
+	numSent       int64
+	numAcked      int64
+	blocked       bool
+	stopProducing bool
+	closing       bool
+	timer         *sim.Timer
+}
+
+func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	p := verifiableParser()
+	v, perr := p.parse(args)
+	switch {
+	case len(args) == 0:
+		t.printLines(p.helpLines())
+		t.finish(0)
+		return nil
+	case perr != nil && perr.help:
+		t.printLines(p.helpLines())
+		t.finish(1)
+		return nil
+	case perr != nil:
+		t.printLines(p.errorLines(perr))
+		t.finish(1)
+		return nil
+	}
+	arg := p.arg
+	num := func(flag string) int64 { // a number argument, or its default
+		if a := arg(flag); v.given(a) {
+			return v.nums[a]
+		} else if a.hasDef {
+			n, _ := strconv.ParseInt(a.def, 10, 64)
+			return n
+		}
+		return 0
+	}
+	acks := num("--acks")
+	if acks != 0 && acks != 1 && acks != -1 {
+		t.printLines(p.errorLines(&apError{msg: fmt.Sprintf("argument --acks: invalid choice: '%d' (choose from {0,1,-1})", acks)}))
+		t.finish(1)
+		return nil
+	}
+	servers := v.str[arg("--bootstrap-server")]
+	if !v.given(arg("--bootstrap-server")) {
+		servers = v.str[arg("--broker-list")]
+	}
+	props := map[string]string{
+		"bootstrap.servers": servers,
+		"key.serializer":    "org.apache.kafka.common.serialization.StringSerializer",
+		"value.serializer":  "org.apache.kafka.common.serialization.StringSerializer",
+		"acks":              strconv.FormatInt(acks, 10),
+		"retries":           "0", // the tool's own choice: no retries
+	}
+	if v.given(arg("--producer.config")) {
+		file := v.str[arg("--producer.config")]
+		text, ok := t.s.readWorkspace(file)
+		if !ok {
+			// The IOException becomes an ArgumentParserException, which
+			// main hands to the parser's error handler.
+			t.printLines(p.errorLines(&apError{msg: javaPath(file)}))
+			t.finish(1)
+			return nil
+		}
+		fileProps, err := javaLoadProperties(text)
+		if err != "" {
+			t.mainException(err)
+			return nil
+		}
+		for k, val := range fileProps {
+			props[k] = val
+		}
+	}
+	if _, ok := props["client.id"]; !ok {
+		props["client.id"] = "producer-1" // KafkaProducer's generated id, the first in the JVM
+	}
+	cfg := client.DefaultProducerConfig()
+	warnings, cerr := producerConfig(&cfg, props)
+	if cerr != nil {
+		t.mainException("org.apache.kafka.common.config.ConfigException: " + cerr.Error())
+		return nil
+	}
+	bootstrap, berr := t.s.resolveBootstrap(props["bootstrap.servers"])
+	if berr != nil {
+		t.bootstrapFailed(berr, `Exception in thread "main" org.apache.kafka.common.KafkaException: Failed to construct kafka producer`,
+			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
+		return nil
+	}
+	for _, w := range javaOrderWarnings(warnings) {
+		msg, logger := producerWarning(cfg.ClientID, w)
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, msg, logger))
+	}
+	if _, ok := props["transactional.id"]; ok {
+		t.println("kafkascope: transactions are not simulated yet: run without transactional.id")
+		t.finish(1)
+		return nil
+	}
+	run := &verifiableRun{
+		t: t, topic: v.str[arg("--topic")], max: num("--max-messages"), throughput: num("--throughput"),
+		createTime: num("--message-create-time"),
+	}
+	if v.given(arg("--value-prefix")) {
+		n := v.nums[arg("--value-prefix")]
+		run.prefix = &n
+	}
+	if v.given(arg("--repeating-keys")) {
+		run.repeating = v.nums[arg("--repeating-keys")]
+	}
+	switch {
+	case run.max > perfMaxRecords:
+		t.println(fmt.Sprintf("kafkascope: a verifiable producer may send at most %d records", perfMaxRecords))
+		t.finish(1)
+		return nil
+	case run.max < 0:
+		// The real tool runs until it is stopped; a browser tab bounds it.
+		run.max = perfMaxRecords
+	}
+	return func(host string) sim.Process {
+		run.prod = client.NewProducer(sim.Addr(host+":50000"), bootstrap, cfg, t.s.world().Rand("verifiable-producer/"+host), t.logger())
+		run.prod.OnUnblock(func(env *sim.Env) {
+			if run.blocked {
+				run.blocked = false
+				run.pump(env)
+			}
+		})
+		// The shutdown hook: stop producing, close (flush) the producer,
+		// print shutdown_complete and the tool_data summary.
+		t.terminate = func(env *sim.Env) { run.stopProducing = true; run.shutdown(env, 143) }
+		return &client.Process{Handlers: []client.Handler{run.prod}, OnStart: run.begin}
+	}
+}
+
+func (r *verifiableRun) begin(env *sim.Env) {
+	r.start = env.Now()
+	r.printEvent(env, "startup_complete", "")
+	r.pump(env)
+}
+
+// due is when message i is sent (ThroughputThrottler, as the perf test).
+func (r *verifiableRun) due(i int64) sim.Time {
+	if r.throughput <= 0 {
+		return r.start
+	}
+	return r.start.Add(time.Duration(i * int64(time.Second) / r.throughput))
+}
+
+func (r *verifiableRun) pump(env *sim.Env) {
+	for !r.closing && !r.stopProducing && r.next < r.max {
+		if r.throughput == 0 && r.next >= 1 {
+			return // throughput 0 sleeps forever after the first send
+		}
+		if at := r.due(r.next); at > env.Now() {
+			if !(r.timer.Pending() && r.timer.At() == at) {
+				r.timer.Stop()
+				r.timer = env.After(at.Sub(env.Now()), "verifiable-producer-send", r.pump)
+			}
+			return
+		}
+		if r.prod.Blocked() {
+			r.blocked = true
+			return
+		}
+		r.sendOne(env)
+	}
+	if !r.closing && r.next >= r.max {
+		r.shutdown(env, 0) // main returned: the JVM runs the shutdown hook
+	}
+}
+
+func (r *verifiableRun) sendOne(env *sim.Env) {
+	i := r.next
+	r.next++
+	value := strconv.FormatInt(i, 10)
+	if r.prefix != nil {
+		value = fmt.Sprintf("%d.%d", *r.prefix, i)
+	}
+	var key *string
+	if r.repeating > 0 {
+		k := strconv.FormatInt(r.keyCounter, 10)
+		key = &k
+		r.keyCounter++
+		if r.keyCounter == r.repeating {
+			r.keyCounter = 0
+		}
+	}
+	rec := client.ProducerRecord{Topic: r.topic, Partition: -1, Value: []byte(value)}
+	if key != nil {
+		rec.Key = []byte(*key)
+	}
+	if r.createTime >= 0 {
+		rec.Timestamp = r.createTime
+		r.createTime += env.Now().UnixMilli() - r.start.UnixMilli()
+	}
+	r.numSent++
+	r.prod.Send(env, rec, func(env *sim.Env, md client.RecordMetadata, err *client.Error) {
+		kv := `"key":` + jsonStringOrNull(key) + `,"value":` + jsonQuote(value)
+		if err != nil {
+			r.printEvent(env, "producer_send_error", kv+`,"topic":`+jsonQuote(r.topic)+`,"exception":`+jsonQuote("class "+err.Class)+`,"message":`+jsonQuote(err.Message))
+			return
+		}
+		r.numAcked++
+		r.printEvent(env, "producer_send_success", kv+fmt.Sprintf(`,"topic":%s,"partition":%d,"offset":%d`, jsonQuote(md.Topic), md.Partition, md.Offset))
+	})
+}
+
+// shutdown is the shutdown hook: close the producer (sending what is left),
+// then print shutdown_complete and tool_data.
+func (r *verifiableRun) shutdown(env *sim.Env, code int) {
+	if r.closing {
+		return
+	}
+	r.closing = true
+	r.timer.Stop()
+	r.prod.Close(env, func(env *sim.Env) {
+		r.printEvent(env, "shutdown_complete", "")
+		elapsed := float64(env.Now().UnixMilli() - r.start.UnixMilli())
+		avg := 1000 * (float64(r.numAcked) / elapsed)
+		r.printEvent(env, "tool_data", fmt.Sprintf(`"sent":%d,"acked":%d,"target_throughput":%d,"avg_throughput":%s`, r.numSent, r.numAcked, r.throughput, jacksonDouble(avg)))
+		r.t.finish(code)
+	})
+}
+
+// printEvent prints one JSON line: timestamp and name first
+// (@JsonPropertyOrder), then the event's own fields.
+func (r *verifiableRun) printEvent(env *sim.Env, name, fields string) {
+	line := fmt.Sprintf(`{"timestamp":%d,"name":"%s"`, env.Now().UnixMilli(), name)
+	if fields != "" {
+		line += "," + fields
+	}
+	r.t.println(line + "}")
+}
+
+func jsonQuote(s string) string {
+	var b strings.Builder
+	writeJSONString(&b, s)
+	return b.String()
+}
+
+func jsonStringOrNull(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return jsonQuote(*s)
+}
+
+// jacksonDouble is how Jackson writes a double: Java's Double.toString, and
+// NaN and the infinities as quoted strings.
+func jacksonDouble(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return `"NaN"`
+	case math.IsInf(x, 1):
+		return `"Infinity"`
+	case math.IsInf(x, -1):
+		return `"-Infinity"`
+	}
+	return javaDoubleString(x)
+}
+
+// javaDoubleString is Double.toString: plain notation with at least one
+// decimal between 10^-3 and 10^7, computerized scientific notation outside.
+func javaDoubleString(x float64) string {
+	ax := math.Abs(x)
+	if x == 0 || (ax >= 1e-3 && ax < 1e7) {
+		s := strconv.FormatFloat(x, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(x, 'E', -1, 64)
+	mant, exp, _ := strings.Cut(s, "E")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
+}
