@@ -370,6 +370,8 @@ func (vc *verifiableConsumer) onRecords(env *sim.Env, recs []client.ConsumerReco
 		}
 		byTP[tp] = append(byTP[tp], r)
 	}
+	// ConsumerRecords keeps a poll's records in a HashMap by partition.
+	order = javaTPOrder(order)
 	offsets := map[group.TopicPartition]int64{}
 	var commitOrder []group.TopicPartition
 	var summaries []string

@@ -487,3 +487,63 @@ func TestPickRebalanceProtocol(t *testing.T) {
 		}
 	}
 }
+
+func TestStickyAssignorMoreKafkaCases(t *testing.T) {
+	t.Run("OwnedPartitionsAreInvalidatedForConsumerWithMultipleGeneration", func(t *testing.T) {
+		top := []string{"topic", "topic2"}
+		a := NewStickyAssignor().Assign(map[string]int32{"topic": 3, "topic2": 3}, []Member{
+			stickyV2("consumer1", top, tps(tp("topic", 0), tp("topic2", 1), tp("topic", 1)), 10),
+			stickyV2("consumer2", top, tps(tp("topic", 0), tp("topic2", 1), tp("topic2", 2)), 8)})
+		expectSet(t, a, "consumer1", tp("topic", 0), tp("topic2", 1), tp("topic", 1))
+		expectSet(t, a, "consumer2", tp("topic", 2), tp("topic2", 2), tp("topic2", 0))
+	})
+	t.Run("PoorRoundRobinAssignmentScenario", func(t *testing.T) {
+		parts := map[string]int32{}
+		for i := 1; i <= 5; i++ {
+			parts[fmt.Sprintf("topic%d", i)] = int32(i%2 + 1)
+		}
+		all := []string{"topic1", "topic2", "topic3", "topic4", "topic5"}
+		odd := []string{"topic1", "topic3", "topic5"}
+		members := []Member{initial("consumer1", all...), initial("consumer2", odd...), initial("consumer3", odd...), initial("consumer4", all...)}
+		verifyValid(t, members, parts, NewStickyAssignor().Assign(parts, members))
+	})
+	t.Run("ReassignmentAfterOneConsumerLeaves", func(t *testing.T) {
+		// 19 topics with 1..19 partitions; consumer i subscribes to the
+		// first i topics. Then consumer 10 leaves.
+		parts := map[string]int32{}
+		var members []Member
+		for i := 1; i < 20; i++ {
+			parts[fmt.Sprintf("t%02d", i)] = int32(i)
+			var topics []string
+			for j := 1; j <= i; j++ {
+				topics = append(topics, fmt.Sprintf("t%02d", j))
+			}
+			members = append(members, initial(fmt.Sprintf("c%02d", i), topics...))
+		}
+		s := NewStickyAssignor()
+		a := s.Assign(parts, members)
+		verifyValid(t, members, parts, a)
+		var next []Member
+		for _, m := range members {
+			if m.ID != "c10" {
+				next = append(next, stickyV2(m.ID, m.Topics, a[m.ID], 1))
+			}
+		}
+		b := s.Assign(parts, next)
+		verifyValid(t, next, parts, b)
+		if !s.core.movements.isSticky() {
+			t.Errorf("partitions moved both ways between two members")
+		}
+		for _, m := range next {
+			kept := 0
+			for _, x := range a[m.ID] {
+				if slices.Contains(b[m.ID], x) {
+					kept++
+				}
+			}
+			if kept < len(a[m.ID])-1 && len(b[m.ID]) >= len(a[m.ID]) {
+				t.Errorf("%s kept %d of %d partitions", m.ID, kept, len(a[m.ID]))
+			}
+		}
+	})
+}
