@@ -403,6 +403,18 @@ func (g *coordinator) complete(env *sim.Env, a protocol.ConsumerProtocolAssignme
 			g.requestRejoin(env, "need to revoke partitions and re-join")
 		}
 	}
+	// onJoinComplete tells the assignor the group chose what this member
+	// now owns, so a sticky assignor reports it as its previous assignment
+	// at the next join (an eager member has revoked everything by then).
+	for _, x := range g.assignors {
+		if l, ok := x.(AssignmentListener); ok && x.Name() == g.protocolName {
+			owned := make([]group.TopicPartition, len(assigned))
+			for i, tp := range assigned {
+				owned[i] = group.TopicPartition{Topic: tp.topic, Partition: tp.partition}
+			}
+			l.OnAssignment(owned, g.generation)
+		}
+	}
 	env.Note("consumer.assigned", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "generation", fmt.Sprint(g.generation), "partitions", fmt.Sprint(len(assigned)))
 	g.c.addAssigned(env, assigned)
 	g.nextCommit = env.Now().Add(g.c.cfg.AutoCommitInterval)

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -19,11 +20,14 @@ type groupMember struct {
 	got  []client.ConsumerRecord
 }
 
-func startMember(t testing.TB, c *Cluster, group, topic string) *groupMember {
+func startMember(t testing.TB, c *Cluster, group, topic string, strategy ...string) *groupMember {
 	t.Helper()
 	m := &groupMember{}
 	cfg := client.DefaultConsumerConfig()
 	cfg.ClientID, cfg.GroupID, cfg.AutoOffsetReset = "test-consumer", group, "earliest"
+	if len(strategy) > 0 {
+		cfg.AssignmentStrategy = strategy
+	}
 	host, err := c.SpawnClient("member", func(host string) sim.Process {
 		m.c = client.NewConsumer(sim.Addr(host+":1"), []sim.Addr{BrokerAddr(1)}, cfg, func(client.Level, string, string) {})
 		m.c.OnRecords(func(env *sim.Env, recs []client.ConsumerRecord) { m.got = append(m.got, recs...) })
@@ -163,5 +167,39 @@ func TestGroupCommitsEqualLogEndAndSurviveFailover(t *testing.T) {
 	}
 	if d := describeGroup(t, c, rc, "billing"); d.GroupState != "Empty" {
 		t.Fatalf("loaded group state %s, want Empty", d.GroupState)
+	}
+}
+
+// The eager StickyAssignor keeps partitions where they were: when a third
+// member joins, the first two keep a subset of what they had (range would
+// move partitions between them). The member's own last assignment reaches
+// the assignor through onAssignment, since an eager member has revoked
+// everything by the time it rejoins.
+func TestGroupEagerStickyKeepsPartitions(t *testing.T) {
+	c := newCluster(t, nil)
+	createTopic(t, c, "orders", 6, 3)
+	total := func(ms []*groupMember) int {
+		n := 0
+		for _, m := range ms {
+			n += len(m.c.Assignment())
+		}
+		return n
+	}
+	a := startMember(t, c, "g", "orders", client.StickyAssignorClass)
+	b := startMember(t, c, "g", "orders", client.StickyAssignorClass)
+	runUntil(t, c, func() bool { return total([]*groupMember{a, b}) == 6 && len(a.c.Assignment()) == 3 }, time.Minute, "two members sharing six partitions")
+	before := []string{fmt.Sprint(a.c.Assignment()), fmt.Sprint(b.c.Assignment())}
+	prevA, prevB := a.c.Assignment(), b.c.Assignment()
+	third := startMember(t, c, "g", "orders", client.StickyAssignorClass)
+	runUntil(t, c, func() bool { return len(third.c.Assignment()) == 2 && total([]*groupMember{a, b, third}) == 6 }, 2*time.Minute, "the third member getting two partitions")
+	for i, pair := range [][2][]string{{prevA, a.c.Assignment()}, {prevB, b.c.Assignment()}} {
+		for _, tp := range pair[1] {
+			if !slices.Contains(pair[0], tp) {
+				t.Fatalf("member %d had %v and now has %v: %s moved between old members", i, before[i], pair[1], tp)
+			}
+		}
+		if len(pair[1]) != 2 {
+			t.Fatalf("member %d has %v, want 2 partitions", i, pair[1])
+		}
 	}
 }
