@@ -29,6 +29,8 @@ type Snapshot struct {
 	// __cluster_metadata-0 log it replicates.
 	Quorum  Quorum
 	MetaLog MetaLog
+	// Producers are the running clients' producers (clients.go).
+	Producers []Producer
 }
 
 // Node is one Kafka node.
@@ -211,6 +213,7 @@ func Take(c *cluster.Cluster) *Snapshot {
 			}
 		}
 	}
+	takeClients(c, s)
 	return s
 }
 

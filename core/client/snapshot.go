@@ -1,0 +1,90 @@
+package client
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"kafkascope/core/sim"
+)
+
+// This file gives views a read-only copy of a client's internals at one
+// instant (the diagram draws producers' accumulators and consumers' groups
+// from it). A snapshot shares nothing with the live client: callers may keep
+// it across steps, and nothing they do to it reaches the client.
+
+// ProducerState is a producer's accumulator and sender at one instant.
+type ProducerState struct {
+	ClientID    string
+	Acks        int16
+	BatchSize   int           // batch.size
+	Linger      time.Duration // linger.ms
+	MaxInFlight int           // max.in.flight.requests.per.connection
+	Retries     int           // retries
+	// Waiting counts records whose send is blocked until their topic is in
+	// the metadata (KafkaProducer.send waits up to max.block.ms).
+	Waiting int
+	// Partitions are the accumulator's queues, in first-use order (the
+	// order the sender drains them); a queue that emptied stays listed.
+	Partitions []ProducerPartitionState
+	// InFlight is, per broker that has any, the Produce requests sent and
+	// not yet answered (at most MaxInFlight each), by broker id.
+	InFlight []ProducerInFlight
+	Closing  bool // close() was called: every batch is sent at once
+}
+
+// ProducerPartitionState is one partition's queue of batches, oldest first.
+type ProducerPartitionState struct {
+	Topic     string
+	Partition int32
+	Batches   []ProducerBatchState
+}
+
+// ProducerBatchState is one ProducerBatch.
+type ProducerBatchState struct {
+	Records   int
+	SizeBytes int // the accumulated estimate compared with batch.size
+	Created   sim.Time
+	// Attempts counts the retries so far (0: never failed); RetryAt is
+	// when the backoff after the last failure ends.
+	Attempts int
+	RetryAt  sim.Time
+	InFlight bool // in a Produce request not yet answered
+	Closed   bool // drained once: no more records may join
+	// Ready: the sender may send it now (full, linger.ms over, a batch
+	// behind it, a retry whose backoff ended, or the producer closing).
+	Ready bool
+}
+
+// ProducerInFlight is the Produce requests in flight to one broker.
+type ProducerInFlight struct {
+	Broker   int32
+	Requests int
+}
+
+// State copies the producer's accumulator and sender at now.
+func (p *Producer) State(now sim.Time) ProducerState {
+	s := ProducerState{
+		ClientID: p.cfg.ClientID, Acks: p.cfg.Acks, BatchSize: p.cfg.BatchSize, Linger: p.cfg.Linger,
+		MaxInFlight: p.cfg.MaxInFlight, Retries: p.cfg.Retries, Waiting: len(p.wait), Closing: p.closing,
+	}
+	for _, tp := range p.order {
+		ps := ProducerPartitionState{Topic: tp.topic, Partition: tp.partition}
+		for _, b := range p.queue[tp] {
+			ps.Batches = append(ps.Batches, ProducerBatchState{
+				Records: len(b.records), SizeBytes: b.sizeBytes, Created: b.created,
+				Attempts: b.attempts, RetryAt: b.retryAt, InFlight: b.inFlight, Closed: b.closed,
+				Ready: p.ready(b, now),
+			})
+		}
+		s.Partitions = append(s.Partitions, ps)
+	}
+	// inFl is a map: list it in broker id order.
+	for id, n := range p.inFl {
+		if n > 0 {
+			s.InFlight = append(s.InFlight, ProducerInFlight{Broker: id, Requests: n})
+		}
+	}
+	slices.SortFunc(s.InFlight, func(a, b ProducerInFlight) int { return cmp.Compare(a.Broker, b.Broker) })
+	return s
+}
