@@ -31,6 +31,8 @@ type Diagram struct {
 	snap      *view.Snapshot
 	menu      int32           // the broker whose menu is open; 0: none
 	collapsed map[string]bool // folded topics
+	// clientFolded: the clients' cards the viewer folded (by card key).
+	clientFolded map[string]bool
 }
 
 // BeforeBuild lays the snapshot out once per render.
@@ -49,6 +51,7 @@ func (c *Diagram) BeforeBuild() {
 		ShowHeartbeats: p.ShowHeartbeats,
 		ShowMetadata:   p.ShowMetadata,
 		Collapsed:      c.collapsed,
+		ClientFolded:   c.clientFolded,
 		Changed:        p.Changed,
 	})
 	if c.menu != 0 && c.menuBox() == nil {
@@ -101,6 +104,14 @@ func (c *Diagram) toggleTopic(name string) {
 		c.collapsed = map[string]bool{}
 	}
 	c.collapsed[name] = !c.collapsed[name]
+}
+
+// toggleClient folds or opens a client's card.
+func (c *Diagram) toggleClient(key string) {
+	if c.clientFolded == nil {
+		c.clientFolded = map[string]bool{}
+	}
+	c.clientFolded[key] = !c.clientFolded[key]
 }
 
 // clickBroker opens (or closes) a broker's menu.

@@ -94,7 +94,8 @@ type dgTranslator func(key string) string
 type dgOptions struct {
 	ShowHeartbeats bool
 	ShowMetadata   bool
-	Collapsed      map[string]bool   // topic name → folded
+	Collapsed      map[string]bool   // topic name → folded (internal topics: folded unless false)
+	ClientFolded   map[string]bool   // client card key → folded
 	Changed        func(string) bool // what the last scenario step changed
 }
 
@@ -113,6 +114,7 @@ type dgLayout struct {
 
 	Brokers []dgBroker
 	Clients dgClients
+	Prods   []dgProducer // producers' cards (diagram_clients.go)
 	Links   []dgLink
 	Msgs    []dgMsg
 	Lanes   []dgLane
@@ -397,6 +399,7 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.links(s, o)
 	l.cards(s, t, changed)
 	l.clients(s, t)
+	l.producers(s, t, o)
 	l.messages(s, o)
 	l.partitions(s, t, o, changed)
 	l.legendEpochs(t)

@@ -1,0 +1,32 @@
+package player
+
+// The diagram's clients' cards: producers (accumulator and sender) and
+// consumer groups. Kept apart from i18n.go so the strings of one part of
+// the diagram stay together; init adds them to uiText (a key defined twice
+// is a mistake, and panics at start).
+var uiTextClients = map[string][2]string{
+	"clients.section":      {"Producers and consumer groups", "프로듀서와 컨슈머 그룹"},
+	"clients.simplified":   {"Simulator: a batch's bytes are estimated from its records (key, value, headers and ~21 bytes each), not the encoded batch; compression is not applied.", "시뮬레이터: 배치 크기는 인코딩된 배치가 아니라 레코드(키, 값, 헤더, 레코드당 약 21바이트)로 어림한 값이며, 압축은 하지 않습니다."},
+	"producer":             {"producer", "프로듀서"},
+	"producer.summary":     {"%d records in %d batches · %d requests in flight", "배치 %[2]d개에 레코드 %[1]d개 · 전송 중 요청 %[3]d개"},
+	"producer.inflight":    {"broker %d: %d/%d in flight", "브로커 %d: 전송 중 %d/%d"},
+	"producer.waiting":     {"%d sends blocked until the topic is in the metadata (max.block.ms)", "토픽이 메타데이터에 나타날 때까지 막힌 전송 %d개 (max.block.ms)"},
+	"producer.closing":     {"closing: every batch is sent now, linger.ms or not", "닫는 중: linger.ms와 상관없이 모든 배치를 바로 보냅니다"},
+	"queue.empty":          {"no batch", "배치 없음"},
+	"batch.records":        {"%d rec", "레코드 %d"},
+	"batch.open":           {"filling · linger.ms %d ms left", "채우는 중 · linger.ms %d ms 남음"},
+	"batch.ready":          {"ready: sent at the next drain", "준비됨: 다음 드레인 때 전송"},
+	"batch.inflight":       {"in flight: waiting for the answer", "전송 중: 응답 대기"},
+	"batch.inflight.retry": {"in flight · retry %d", "전송 중 · 재시도 %d"},
+	"batch.backoff":        {"retry %d · backoff %d ms left", "재시도 %d · 백오프 %d ms 남음"},
+	"batch.tip":            {"%d records, %d of batch.size %d bytes, created %d ms ago", "레코드 %d개, batch.size %[3]d바이트 중 %[2]d바이트, %[4]d ms 전에 생성"},
+}
+
+func init() {
+	for k, v := range uiTextClients {
+		if _, dup := uiText[k]; dup {
+			panic("player: UI string " + k + " defined twice")
+		}
+		uiText[k] = v
+	}
+}

@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"kafkascope/core/view"
+)
+
+// The clients' cards under the brokers: one per producer (its record
+// accumulator and sender) and one per consumer group. A card is open or
+// folded; a folded card is one line, and nothing of its body is laid out
+// (the diagram is rebuilt every frame). Cards are HTML: their text wraps.
+
+// Bounds on a card's body, so one busy producer cannot flood the page.
+const (
+	dgQueuesShown  = 6 // partitions of a producer's accumulator
+	dgBatchesShown = 4 // batches of one partition's queue
+)
+
+// dgProducer is one producer's card.
+type dgProducer struct {
+	Key    string // fold key
+	Host   string
+	Name   string // client.id
+	Sub    string // the one-line summary
+	Open   bool
+	Fold   string
+	Config string // batch.size, linger.ms, acks, max.in.flight
+	Note   string // sends blocked on metadata, or closing
+	Flight []dgFlight
+	Queues []dgQueue
+	More   string // queues not shown
+}
+
+// dgFlight is the requests in flight to one broker, against
+// max.in.flight.requests.per.connection.
+type dgFlight struct {
+	Text  string
+	Fill  string // style: the meter's width
+	Class string
+}
+
+// dgQueue is one partition's queue of batches.
+type dgQueue struct {
+	Name    string // t-0
+	Leader  string
+	Batches []dgBatch
+	More    string
+	Empty   string
+}
+
+// dgBatch is one batch: how full it is against batch.size, and what the
+// sender does with it.
+type dgBatch struct {
+	Class string
+	Fill  string // style: width in percent of batch.size
+	Text  string // records and bytes
+	Sub   string // linger left, ready, in flight, retry and backoff
+	Tip   string
+}
+
+func dgProducerKey(p view.Producer) string { return "producer/" + p.Host + "/" + p.ClientID }
+
+// producers lays out the producers' cards (bodies only for open cards).
+func (l *dgLayout) producers(s *view.Snapshot, t dgTranslator, o dgOptions) {
+	l.Prods = l.Prods[:0]
+	for _, p := range s.Producers {
+		c := dgProducer{Key: dgProducerKey(p), Host: p.Host, Name: p.ClientID}
+		c.Open = !o.ClientFolded[c.Key]
+		c.Fold = "▾"
+		if !c.Open {
+			c.Fold = "▸"
+		}
+		batches, flight := 0, 0
+		for _, q := range p.Partitions {
+			batches += len(q.Batches)
+		}
+		for _, f := range p.InFlight {
+			flight += f.Requests
+		}
+		c.Sub = fmt.Sprintf(t("producer.summary"), p.Records, batches, flight)
+		if c.Open {
+			l.producerBody(&c, p, t)
+		}
+		l.Prods = append(l.Prods, c)
+	}
+}
+
+func (l *dgLayout) producerBody(c *dgProducer, p view.Producer, t dgTranslator) {
+	acks := strconv.Itoa(int(p.Acks))
+	if p.Acks == -1 {
+		acks = "all"
+	}
+	c.Config = "batch.size " + strconv.Itoa(p.BatchSize) + " · linger.ms " + strconv.FormatInt(p.LingerMs, 10) +
+		" · acks=" + acks + " · max.in.flight.requests.per.connection " + strconv.Itoa(p.MaxInFlight)
+	switch {
+	case p.Waiting > 0:
+		c.Note = fmt.Sprintf(t("producer.waiting"), p.Waiting)
+	case p.Closing:
+		c.Note = t("producer.closing")
+	}
+	// In flight, per broker: every leader the queues send to, and any
+	// broker still owing an answer (a leader may have moved).
+	var brokers []int32
+	for _, q := range p.Partitions {
+		if q.Leader >= 0 && !slices.Contains(brokers, q.Leader) {
+			brokers = append(brokers, q.Leader)
+		}
+	}
+	for _, f := range p.InFlight {
+		if !slices.Contains(brokers, f.Broker) {
+			brokers = append(brokers, f.Broker)
+		}
+	}
+	slices.Sort(brokers)
+	for _, b := range brokers {
+		n := 0
+		for _, f := range p.InFlight {
+			if f.Broker == b {
+				n = f.Requests
+			}
+		}
+		f := dgFlight{Text: fmt.Sprintf(t("producer.inflight"), b, n, p.MaxInFlight), Class: "kd-flight"}
+		if p.MaxInFlight > 0 {
+			f.Fill = "width:" + dgf(100*float64(min(n, p.MaxInFlight))/float64(p.MaxInFlight)) + "%"
+		}
+		if n >= p.MaxInFlight {
+			f.Class += " kd-flight-full"
+		}
+		c.Flight = append(c.Flight, f)
+	}
+	for i, q := range p.Partitions {
+		if i == dgQueuesShown {
+			c.More = fmt.Sprintf(t("clients.more"), len(p.Partitions)-dgQueuesShown)
+			break
+		}
+		qv := dgQueue{Name: q.Topic + "-" + strconv.Itoa(int(q.Partition)), Leader: t("leader.none")}
+		if q.Leader >= 0 {
+			qv.Leader = t("leader") + " " + strconv.Itoa(int(q.Leader))
+		}
+		if len(q.Batches) == 0 {
+			qv.Empty = t("queue.empty")
+		}
+		for j, b := range q.Batches {
+			if j == dgBatchesShown {
+				qv.More = fmt.Sprintf(t("clients.more"), len(q.Batches)-dgBatchesShown)
+				break
+			}
+			qv.Batches = append(qv.Batches, dgBatchOf(b, p.BatchSize, t))
+		}
+		c.Queues = append(c.Queues, qv)
+	}
+}
+
+func dgBatchOf(b view.ProducerBatch, batchSize int, t dgTranslator) dgBatch {
+	v := dgBatch{Class: "kd-batch kd-b-" + b.State}
+	frac := 1.0
+	if batchSize > 0 {
+		frac = min(float64(b.Bytes)/float64(batchSize), 1)
+	}
+	v.Fill = "width:" + dgf(100*frac) + "%"
+	v.Text = fmt.Sprintf(t("batch.records"), b.Records) + " · " + strconv.Itoa(b.Bytes) + "/" + strconv.Itoa(batchSize) + " B"
+	switch b.State {
+	case view.BatchOpen:
+		v.Sub = fmt.Sprintf(t("batch.open"), b.LingerLeftMs)
+	case view.BatchReady:
+		v.Sub = t("batch.ready")
+	case view.BatchInFlight:
+		v.Sub = t("batch.inflight")
+		if b.Attempt > 0 {
+			v.Sub = fmt.Sprintf(t("batch.inflight.retry"), b.Attempt)
+		}
+	case view.BatchBackoff:
+		v.Sub = fmt.Sprintf(t("batch.backoff"), b.Attempt, b.BackoffLeftMs)
+	}
+	v.Tip = fmt.Sprintf(t("batch.tip"), b.Records, b.Bytes, batchSize, b.AgeMs)
+	return v
+}
