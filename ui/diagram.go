@@ -103,7 +103,7 @@ func (c *Diagram) toggleTopic(name string) {
 	if c.collapsed == nil {
 		c.collapsed = map[string]bool{}
 	}
-	c.collapsed[name] = !c.collapsed[name]
+	c.collapsed[name] = !dgFolded(c.collapsed, name)
 }
 
 // toggleClient folds or opens a client's card.

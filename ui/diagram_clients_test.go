@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/cluster"
 	"kafkascope/core/player"
 	"kafkascope/core/sim"
+	"kafkascope/core/view"
 )
 
 // dgProducer starts a producer with cfg in its own client process on the
@@ -100,5 +101,42 @@ func TestDiagramProducerAccumulator(t *testing.T) {
 	card = doc.one(doc.root, "producer card", dgByAttr("data-producer", host))
 	if got := dgText(dg1(doc, card, "kd-cc-sub")); got != "배치 0개에 레코드 0개 · 전송 중 요청 0개" {
 		t.Errorf("Korean summary %q", got)
+	}
+}
+
+// __consumer_offsets' 50 partitions start folded (Kafka's internal topics
+// do), so the user's topics keep their full rows; a click opens it, and
+// another folds it again.
+func TestDiagramInternalTopicsStartFolded(t *testing.T) {
+	s := dgMany()
+	s.Topics = s.Topics[:1] // clicks: 10 partitions
+	offsets := view.Topic{Name: "__consumer_offsets"}
+	for i := range int32(50) {
+		offsets.Partitions = append(offsets.Partitions, view.Partition{Topic: offsets.Name, Index: i, Leader: 1 + i%9,
+			Assignment: []int32{1 + i%9}, ISR: []int32{1 + i%9}, CommittedHW: 0,
+			Replicas: []view.Replica{{Broker: 1 + i%9, Present: true, Role: "leader", InISR: true, LeaderViewLEO: -1}}})
+	}
+	s.Topics = append([]view.Topic{offsets}, s.Topics...)
+	d := &Diagram{Snapshot: s}
+	doc := dgRender(t, d)
+	if n := len(dgAll(doc.root, dgByClass("kd-prow"))); n != 10 {
+		t.Fatalf("%d partition rows, want clicks' 10 only", n)
+	}
+	if len(dgAll(doc.root, dgByClass("kd-caption"))) == 0 {
+		t.Error("10 visible rows should be full rows with captions")
+	}
+	head := doc.one(doc.root, "__consumer_offsets header", dgByAttr("data-topic", "__consumer_offsets"))
+	if got := dgText(head); !strings.Contains(got, "50 partitions") || !strings.Contains(got, "▸") {
+		t.Errorf("header %q", got)
+	}
+	d.toggleTopic("__consumer_offsets")
+	doc = dgRender(t, d)
+	if n := len(dgAll(doc.root, dgByClass("kd-prow"))); n != 60 {
+		t.Errorf("%d rows with __consumer_offsets open, want 60", n)
+	}
+	d.toggleTopic("__consumer_offsets")
+	doc = dgRender(t, d)
+	if n := len(dgAll(doc.root, dgByClass("kd-prow"))); n != 10 {
+		t.Errorf("%d rows after folding it again", n)
 	}
 }

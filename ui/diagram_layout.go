@@ -783,7 +783,7 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 	maxOffset := int64(0)
 	for _, tp := range s.Topics {
 		l.Partitions += len(tp.Partitions)
-		if !o.Collapsed[tp.Name] {
+		if !dgFolded(o.Collapsed, tp.Name) {
 			visible += len(tp.Partitions)
 		}
 		for _, p := range tp.Partitions {
@@ -807,7 +807,7 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 	rows := l.Rows[:0]
 	y := 6.0
 	for _, tp := range s.Topics {
-		folded := o.Collapsed[tp.Name]
+		folded := dgFolded(o.Collapsed, tp.Name)
 		r := dgNextRow(&rows)
 		r.Topic, r.Compact = true, false
 		r.T = dgTranslate(0, y)
@@ -852,6 +852,17 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 		}
 		l.Lanes = append(l.Lanes, dgLane{X: dgf(l.cardX(i)), W: dgf(l.cardW(i)), H: dgf(l.PartsH), Class: cls})
 	}
+}
+
+// dgFolded reports whether a topic is folded: as the viewer chose, else
+// folded for Kafka's internal topics (Topic.isInternal:
+// __consumer_offsets, with its 50 partitions, and __transaction_state) and
+// open for the rest.
+func dgFolded(collapsed map[string]bool, topic string) bool {
+	if f, ok := collapsed[topic]; ok {
+		return f
+	}
+	return topic == "__consumer_offsets" || topic == "__transaction_state"
 }
 
 func dgNextRow(rows *[]dgRow) *dgRow {
