@@ -80,7 +80,7 @@ func (l *dgLayout) producers(s *view.Snapshot, t dgTranslator, o dgOptions) {
 		for _, f := range p.InFlight {
 			flight += f.Requests
 		}
-		c.Sub = fmt.Sprintf(t("producer.summary"), p.Records, batches, flight)
+		c.Sub = fmt.Sprintf(t("producer.summary"), dgCountOf(t, p.Records, "count.record"), dgCountOf(t, batches, "count.batch"), dgCountOf(t, flight, "count.request"))
 		if c.Open {
 			l.producerBody(&c, p, t)
 		}
@@ -177,4 +177,13 @@ func dgBatchOf(b view.ProducerBatch, batchSize int, t dgTranslator) dgBatch {
 	}
 	v.Tip = fmt.Sprintf(t("batch.tip"), b.Records, b.Bytes, batchSize, b.AgeMs)
 	return v
+}
+
+// dgCountOf is "1 record", "3 records" in the UI's language: key is the
+// singular's, key+".n" the plural's.
+func dgCountOf(t dgTranslator, n int, key string) string {
+	if n == 1 {
+		return fmt.Sprintf(t(key), n)
+	}
+	return fmt.Sprintf(t(key+".n"), n)
 }

@@ -54,7 +54,7 @@ func TestDiagramProducerAccumulator(t *testing.T) {
 	if got := dgText(dg1(doc, card, "kd-cc-name")); got != "lingering" {
 		t.Errorf("card name %q", got)
 	}
-	if got := dgText(dg1(doc, card, "kd-cc-sub")); got != "3 records in 1 batches · 0 requests in flight" {
+	if got := dgText(dg1(doc, card, "kd-cc-sub")); got != "3 records in 1 batch · 0 requests in flight" {
 		t.Errorf("summary %q", got)
 	}
 	if got := dgText(dg1(doc, card, "kd-cc-cfg")); !strings.Contains(got, "batch.size 16384 · linger.ms 1000 · acks=all") {

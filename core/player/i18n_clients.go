@@ -6,9 +6,15 @@ package player
 // is a mistake, and panics at start).
 var uiTextClients = map[string][2]string{
 	"clients.section":      {"Producers and consumer groups", "프로듀서와 컨슈머 그룹"},
-	"clients.simplified":   {"Simulator: a batch's bytes are estimated from its records (key, value, headers and ~21 bytes each), not the encoded batch; compression is not applied.", "시뮬레이터: 배치 크기는 인코딩된 배치가 아니라 레코드(키, 값, 헤더, 레코드당 약 21바이트)로 어림한 값이며, 압축은 하지 않습니다."},
+	"clients.simplified":   {"Simulator: batch bytes are estimated from the records (key, value, headers, ~21 bytes each); no compression.", "시뮬레이터: 배치 크기는 레코드(키, 값, 헤더, 레코드당 약 21바이트)로 어림한 값이며, 압축은 하지 않습니다."},
 	"producer":             {"producer", "프로듀서"},
-	"producer.summary":     {"%d records in %d batches · %d requests in flight", "배치 %[2]d개에 레코드 %[1]d개 · 전송 중 요청 %[3]d개"},
+	"producer.summary":     {"%s in %s · %s in flight", "%[2]s에 %[1]s · 전송 중 %[3]s"},
+	"count.record":         {"%d record", "레코드 %d개"},
+	"count.record.n":       {"%d records", "레코드 %d개"},
+	"count.batch":          {"%d batch", "배치 %d개"},
+	"count.batch.n":        {"%d batches", "배치 %d개"},
+	"count.request":        {"%d request", "요청 %d개"},
+	"count.request.n":      {"%d requests", "요청 %d개"},
 	"producer.inflight":    {"broker %d: %d/%d in flight", "브로커 %d: 전송 중 %d/%d"},
 	"producer.waiting":     {"%d sends blocked until the topic is in the metadata (max.block.ms)", "토픽이 메타데이터에 나타날 때까지 막힌 전송 %d개 (max.block.ms)"},
 	"producer.closing":     {"closing: every batch is sent now, linger.ms or not", "닫는 중: linger.ms와 상관없이 모든 배치를 바로 보냅니다"},

@@ -210,6 +210,21 @@ func TestApp(t *testing.T) {
 		t.Errorf("a cancelled producer line was sent:\n%s", out)
 	}
 
+	phase("producer")
+	// A producer in the background with linger.ms=1000: its card under the
+	// brokers shows an open batch filling on a partition of web, with the
+	// linger time left, from the real accumulator.
+	term.enter("kafka-producer-perf-test.sh --topic web --num-records 24 --throughput 4 --record-size 100 "+
+		"--producer-props bootstrap.servers=kafka-1:9092 linger.ms=1000 &", "$ kafka-producer-perf-test.sh --topic web")
+	waitFor(t, tab, `document.querySelector('.kd-prod .kd-batch.kd-b-open') !== null`)
+	if got := evalString(tab, `document.querySelector('.kd-prod .kd-cc-name').textContent`); got != "perf-producer-client" {
+		t.Errorf("the producer card is named %q", got)
+	}
+	if got := evalString(tab, `document.querySelector('.kd-prod .kd-b-open .kd-b-sub').textContent`); !strings.HasPrefix(got, "filling · linger.ms ") {
+		t.Errorf("the open batch says %q", got)
+	}
+	screenshot(t, tab, filepath.Join(shots, "producer-1280x800.png"), 1280, 800)
+
 	phase("markers")
 	// A crash marks the timeline; its marker says what happened.
 	term.enter("broker kill 2", "$ broker kill 2") // not the controller (broker 1)
