@@ -89,6 +89,8 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 	case *protocol.DescribeQuorumRequest:
 		b.forwardDescribeQuorum(env, e.From, m)
 		return false
+	default:
+		return b.handleGroupRequest(env, e)
 	}
 	return true
 }

@@ -143,6 +143,9 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 		if p != nil {
 			b.removeFromFetchers(key)
 			p.failDelayedProduces(env, protocol.NOT_LEADER_OR_FOLLOWER)
+			if p.isLeader && key.Topic == metadata.ConsumerOffsetsTopic {
+				b.groupsResign(env, key.Partition)
+			}
 			p.log.Delete()
 			delete(b.partitions, key)
 			b.dropCleanerState(key)

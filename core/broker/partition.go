@@ -163,6 +163,7 @@ func (p *Partition) makeLeader(env *sim.Env, st *metadata.PartitionState) {
 	env.Note("leader.started", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "epoch", id32(p.leaderEpoch), "leo", i64(p.log.LogEndOffset()), "isr", ids(p.isr))
 	p.maybeIncrementHW(env)
 	p.b.checkParkedFetches(env)
+	p.b.groupsLeaderChange(env, p)
 }
 
 // makeFollower stops leading (if it did) and fetches from the new leader.
@@ -182,6 +183,7 @@ func (p *Partition) makeFollower(env *sim.Env, st *metadata.PartitionState) {
 		p.b.addToFetcher(env, p.leader, p)
 	}
 	if wasLeader {
+		p.b.groupsLeaderChange(env, p)
 		env.Note("leader.stopped", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "leader", id32(p.leader), "epoch", id32(p.leaderEpoch))
 	}
 	p.b.checkParkedFetches(env)
@@ -213,6 +215,7 @@ func (p *Partition) maybeIncrementHW(env *sim.Env) bool {
 	}
 	p.log.UpdateHighWatermark(newHW)
 	p.completeDelayedProduces(env)
+	p.b.groupAppendsHWMoved(env, p)
 	p.b.checkParkedFetches(env)
 	return true
 }

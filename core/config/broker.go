@@ -12,6 +12,9 @@ var BrokerDefs = []*Def{
 	{Name: "default.replication.factor", Type: Int, Default: "1"},
 	{Name: "delete.topic.enable", Type: Boolean, Default: "true"},
 	{Name: "group.initial.rebalance.delay.ms", Type: Int, Default: "3000", Validate: atLeast(0)},
+	{Name: "group.max.session.timeout.ms", Type: Int, Default: "1800000"},
+	{Name: "group.max.size", Type: Int, Default: "2147483647", Validate: atLeast(1)},
+	{Name: "group.min.session.timeout.ms", Type: Int, Default: "6000"},
 	{Name: "inter.broker.protocol.version", Type: String, Default: "3.8-IV0", Validate: func(v any) string {
 		if _, err := ParseProtocolVersion(v.(string)); err != nil {
 			return "Version " + v.(string) + " is not a valid version"
@@ -59,8 +62,13 @@ var BrokerDefs = []*Def{
 	{Name: "metadata.max.retention.ms", Type: Long, Default: "604800000"},
 	{Name: "min.insync.replicas", Type: Int, Default: "1", Validate: atLeast(1)},
 	{Name: "num.partitions", Type: Int, Default: "1", Validate: atLeast(1)},
+	{Name: "offsets.commit.required.acks", Type: Short, Default: "-1"},
+	{Name: "offsets.commit.timeout.ms", Type: Int, Default: "5000", Validate: atLeast(1)},
+	{Name: "offsets.retention.minutes", Type: Int, Default: "10080", Validate: atLeast(1)},
+	{Name: "offsets.topic.compression.codec", Type: Int, Default: "0"},
 	{Name: "offsets.topic.num.partitions", Type: Int, Default: "50", Validate: atLeast(1)},
 	{Name: "offsets.topic.replication.factor", Type: Short, Default: "3", Validate: atLeast(1)},
+	{Name: "offsets.topic.segment.bytes", Type: Int, Default: "104857600", Validate: atLeast(1)},
 	{Name: "replica.fetch.backoff.ms", Type: Int, Default: "1000", Validate: atLeast(0)},
 	{Name: "replica.fetch.max.bytes", Type: Int, Default: "1048576", Validate: atLeast(0)},
 	{Name: "replica.fetch.min.bytes", Type: Int, Default: "1"},

@@ -41,6 +41,7 @@ var laterTools = map[string]bool{
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]...
+                                 (sets offsets.topic.replication.factor=min(3, brokers) unless --config sets it)
   broker kill N [--power-loss]   crash broker N (with --power-loss, unflushed writes are lost)
   broker stop N                  graceful shutdown (controlled shutdown, flush, clean exit)
   broker start N                 restart broker N; waits until it serves again
@@ -127,6 +128,12 @@ func (s *Session) cmdCluster(args []string) {
 	}
 	if !p.has("controllers") {
 		cfg.Controllers = min(3, cfg.Brokers) // every node, at most 3 (DESIGN.md)
+	}
+	if _, ok := cfg.Static["offsets.topic.replication.factor"]; !ok {
+		// Kafka's default (3) makes __consumer_offsets impossible to create
+		// on a smaller cluster; deployments set it to what they have, as the
+		// stock server.properties sets 1. The simulator does the same.
+		cfg.Static["offsets.topic.replication.factor"] = strconv.Itoa(min(3, cfg.Brokers))
 	}
 	if cfg.Controllers < 1 || cfg.Controllers > cfg.Brokers {
 		s.printf("cluster create: --controllers must be between 1 and the number of brokers (%d)", cfg.Brokers)

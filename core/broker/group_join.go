@@ -1,0 +1,451 @@
+package broker
+
+import (
+	"time"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// Join, sync, heartbeat and leave: the classic rebalance protocol
+// (Kafka 3.8's GroupCoordinator, as the broker runs it with
+// group.coordinator.new.enable=false).
+
+func msDur(ms int32) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// handleJoinGroup answers at once (errors, MEMBER_ID_REQUIRED, a member of
+// a settled group) or parks the request until the rebalance's join phase
+// ends; it reports whether the request is finished.
+func (b *Broker) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol.JoinGroupRequest) bool {
+	fail := func(code protocol.ErrorCode) bool {
+		b.respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+			ErrorCode: code, GenerationID: -1, MemberID: req.MemberID})
+		return true
+	}
+	if req.GroupID == "" {
+		return fail(protocol.INVALID_GROUP_ID)
+	}
+	if code := b.groupError(req.GroupID); code != protocol.NONE {
+		return fail(code)
+	}
+	session := msDur(req.SessionTimeoutMs)
+	if session < b.ms("group.min.session.timeout.ms") || session > b.ms("group.max.session.timeout.ms") {
+		return fail(protocol.INVALID_SESSION_TIMEOUT)
+	}
+	c := b.coord()
+	g := c.groups[req.GroupID]
+	if g == nil {
+		if req.MemberID != "" {
+			return fail(protocol.UNKNOWN_MEMBER_ID)
+		}
+		g = newGroup(req.GroupID, b.groupPartition(req.GroupID), msTime(env))
+		c.groups[req.GroupID] = g
+	}
+	if g.state == groupDead {
+		return fail(protocol.COORDINATOR_NOT_AVAILABLE)
+	}
+	if !g.supportsProtocols(req.ProtocolType, req.Protocols) {
+		return fail(protocol.INCONSISTENT_GROUP_PROTOCOL)
+	}
+	rep := &reply{from: from, corr: req.CorrelationID}
+	if req.MemberID == "" {
+		// KIP-394: hand out an id and wait for the member to come back with
+		// it; the id expires if it does not within the session timeout.
+		if int64(len(g.members)+len(g.pending)) >= b.conf().BrokerInt("group.max.size") {
+			return fail(protocol.GROUP_MAX_SIZE_REACHED)
+		}
+		id := b.newMemberID(env, req.ClientID)
+		g.pending[id] = env.After(session, "group-pending-member-expiry", func(env *sim.Env) {
+			delete(g.pending, id)
+			if g.state == groupPreparingRebalance && g.allJoined() {
+				b.completeJoin(env, g)
+			}
+		})
+		b.respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+			ErrorCode: protocol.MEMBER_ID_REQUIRED, GenerationID: -1, MemberID: id})
+		return true
+	}
+	if t, ok := g.pending[req.MemberID]; ok {
+		t.Stop()
+		delete(g.pending, req.MemberID)
+		m := &member{id: req.MemberID, instanceID: req.GroupInstanceID, clientID: req.ClientID, clientHost: "/" + from.Host(),
+			rebalanceTimeout: msDur(req.RebalanceTimeoutMs), sessionTimeout: session, protocolType: req.ProtocolType, protocols: req.Protocols, join: rep, isNew: true}
+		g.add(m)
+		g.newMemberAdded = true
+		// A new member's session starts counting only after its join
+		// completes (Kafka waits up to 5 minutes for it here).
+		b.scheduleExpiryAfter(env, g, m, 5*time.Minute)
+		b.maybePrepareRebalance(env, g, "Adding new member "+m.id+" with group instance id None; client reason: "+reasonOr(req.Reason))
+		return false
+	}
+	m := g.members[req.MemberID]
+	if m == nil {
+		return fail(protocol.UNKNOWN_MEMBER_ID)
+	}
+	switch g.state {
+	case groupPreparingRebalance:
+		b.updateMember(env, g, m, req, rep)
+		return false
+	case groupCompletingRebalance:
+		if protocolsEqual(m.protocols, req.Protocols) {
+			// The member missed its JoinGroup answer: send it again.
+			b.respond(env, from, b.joinResponse(g, m, req.CorrelationID))
+			return true
+		}
+		b.updateMember(env, g, m, req, rep)
+		b.prepareRebalance(env, g, "Updating metadata for member "+m.id+" during CompletingRebalance; client reason: "+reasonOr(req.Reason))
+		return false
+	case groupStable:
+		if m.id == g.leader || !protocolsEqual(m.protocols, req.Protocols) {
+			b.updateMember(env, g, m, req, rep)
+			b.prepareRebalance(env, g, "leader "+m.id+" re-joining group during Stable; client reason: "+reasonOr(req.Reason))
+			return false
+		}
+		b.respond(env, from, b.joinResponse(g, m, req.CorrelationID))
+		return true
+	}
+	return fail(protocol.UNKNOWN_MEMBER_ID)
+}
+
+func reasonOr(r string) string {
+	if r == "" {
+		return "not provided"
+	}
+	return r
+}
+
+func protocolsEqual(a, b []protocol.JoinGroupRequestProtocol) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || string(a[i].Metadata) != string(b[i].Metadata) {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *Broker) updateMember(env *sim.Env, g *group, m *member, req *protocol.JoinGroupRequest, rep *reply) {
+	if m.join != nil && (m.join.from != rep.from || m.join.corr != rep.corr) {
+		// A member re-sending JoinGroup replaces its parked one.
+		old := m.join
+		m.join = nil
+		b.respond(env, old.from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: old.corr}, ErrorCode: protocol.REBALANCE_IN_PROGRESS, GenerationID: -1, MemberID: m.id})
+		b.done(env, old.from)
+	}
+	m.protocols, m.rebalanceTimeout, m.sessionTimeout, m.join = req.Protocols, msDur(req.RebalanceTimeoutMs), msDur(req.SessionTimeoutMs), rep
+	if g.state == groupPreparingRebalance && g.allJoined() {
+		b.completeJoin(env, g)
+	}
+}
+
+// maybePrepareRebalance starts a rebalance unless one is under way; in
+// PreparingRebalance it completes the join phase once everyone is in.
+func (b *Broker) maybePrepareRebalance(env *sim.Env, g *group, reason string) {
+	switch g.state {
+	case groupStable, groupCompletingRebalance, groupEmpty:
+		b.prepareRebalance(env, g, reason)
+	case groupPreparingRebalance:
+		if g.join == nil && g.allJoined() {
+			b.completeJoin(env, g)
+		}
+	}
+}
+
+// prepareRebalance moves the group to PreparingRebalance. An empty group
+// waits group.initial.rebalance.delay.ms for more members (and again, up to
+// the rebalance timeout, while new ones keep coming); otherwise the join
+// phase ends when every member has rejoined or the rebalance timeout
+// passes.
+func (b *Broker) prepareRebalance(env *sim.Env, g *group, reason string) {
+	if g.state == groupCompletingRebalance {
+		for _, m := range g.sortedMembers() {
+			m.assignment = nil
+			b.answerSync(env, m, &protocol.SyncGroupResponse{ErrorCode: protocol.REBALANCE_IN_PROGRESS})
+		}
+	}
+	g.join.Stop()
+	wasEmpty := g.state == groupEmpty
+	g.transition(groupPreparingRebalance, msTime(env))
+	env.Note("group.rebalance", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "reason", reason)
+	if wasEmpty {
+		delay := b.ms("group.initial.rebalance.delay.ms")
+		b.initialDelayedJoin(env, g, delay, g.rebalanceTimeout()-delay)
+		return
+	}
+	g.initialDelay = false
+	g.join = env.After(g.rebalanceTimeout(), "group-delayed-join", func(env *sim.Env) {
+		g.join = nil
+		b.completeJoin(env, g)
+	})
+	if g.allJoined() {
+		b.completeJoin(env, g)
+	}
+}
+
+// initialDelayedJoin is Kafka's InitialDelayedJoin: it never completes
+// early; when it fires and new members arrived meanwhile it waits again.
+func (b *Broker) initialDelayedJoin(env *sim.Env, g *group, delay, remaining time.Duration) {
+	g.newMemberAdded = false
+	g.initialDelay = true
+	g.join = env.After(delay, "group-initial-delayed-join", func(env *sim.Env) {
+		g.join = nil
+		if g.newMemberAdded && remaining > 0 {
+			d := min(b.ms("group.initial.rebalance.delay.ms"), remaining)
+			b.initialDelayedJoin(env, g, d, max(remaining-d, 0))
+			return
+		}
+		b.completeJoin(env, g)
+	})
+}
+
+// completeJoin ends the join phase (onCompleteJoin): members that did not
+// rejoin are removed, the generation advances, a protocol is chosen and
+// every waiting member gets its JoinGroup answer (the leader with the
+// members' subscriptions).
+func (b *Broker) completeJoin(env *sim.Env, g *group) {
+	if g.state != groupPreparingRebalance {
+		return
+	}
+	g.join.Stop()
+	g.join = nil
+	for _, m := range g.sortedMembers() {
+		if m.join == nil {
+			m.expiry.Stop()
+			g.remove(m.id)
+		}
+	}
+	g.generation++
+	if len(g.members) == 0 {
+		g.protocolName = ""
+		g.transition(groupEmpty, msTime(env))
+		env.Note("group.generation", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "members", "0")
+		b.storeGroup(env, g, func(*sim.Env, protocol.ErrorCode) {})
+		return
+	}
+	g.protocolName = g.selectProtocol()
+	g.transition(groupCompletingRebalance, msTime(env))
+	env.Note("group.generation", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "protocol", g.protocolName, "leader", g.leader)
+	for _, m := range g.sortedMembers() {
+		b.answerJoin(env, g, m, b.joinResponse(g, m, m.join.corr))
+		m.isNew = false
+		b.scheduleExpiry(env, g, m)
+	}
+}
+
+// joinResponse is the generation's JoinGroup answer for m.
+func (b *Broker) joinResponse(g *group, m *member, corr int32) *protocol.JoinGroupResponse {
+	r := &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: corr}, GenerationID: g.generation,
+		ProtocolType: g.protocolType, ProtocolName: g.protocolName, Leader: g.leader, MemberID: m.id}
+	if m.id == g.leader {
+		for _, o := range g.sortedMembers() {
+			r.Members = append(r.Members, protocol.JoinGroupResponseMember{MemberID: o.id, GroupInstanceID: o.instanceID, Metadata: o.metadata(g.protocolName)})
+		}
+	}
+	return r
+}
+
+// answerJoin sends a parked JoinGroup its answer.
+func (b *Broker) answerJoin(env *sim.Env, g *group, m *member, r *protocol.JoinGroupResponse) {
+	if m.join == nil {
+		return
+	}
+	rep := m.join
+	m.join = nil
+	r.CorrelationID = rep.corr
+	b.respond(env, rep.from, r)
+	b.done(env, rep.from)
+}
+
+// answerSync sends a parked SyncGroup its answer.
+func (b *Broker) answerSync(env *sim.Env, m *member, r *protocol.SyncGroupResponse) {
+	if m.sync == nil {
+		return
+	}
+	rep := m.sync
+	m.sync = nil
+	r.CorrelationID = rep.corr
+	b.respond(env, rep.from, r)
+	b.done(env, rep.from)
+}
+
+// scheduleExpiry (re)starts m's session timer: a member not heard from for
+// session.timeout.ms is removed and the group rebalances.
+func (b *Broker) scheduleExpiry(env *sim.Env, g *group, m *member) {
+	b.scheduleExpiryAfter(env, g, m, m.sessionTimeout)
+}
+
+func (b *Broker) scheduleExpiryAfter(env *sim.Env, g *group, m *member, d time.Duration) {
+	m.expiry.Stop()
+	m.expiry = env.After(d, "group-member-session-expiry", func(env *sim.Env) {
+		if g.members[m.id] != m || g.state == groupDead {
+			return
+		}
+		env.Note("group.member-expired", "broker", id32(b.cfg.NodeID), "group", g.id, "member", m.id)
+		b.removeMember(env, g, m, "removing member "+m.id+" on heartbeat expiration")
+	})
+}
+
+// removeMember takes m out of the group and rebalances what is left.
+func (b *Broker) removeMember(env *sim.Env, g *group, m *member, reason string) {
+	m.expiry.Stop()
+	b.answerJoin(env, g, m, &protocol.JoinGroupResponse{ErrorCode: protocol.UNKNOWN_MEMBER_ID, GenerationID: -1, MemberID: m.id})
+	b.answerSync(env, m, &protocol.SyncGroupResponse{ErrorCode: protocol.UNKNOWN_MEMBER_ID})
+	g.remove(m.id)
+	switch g.state {
+	case groupStable, groupCompletingRebalance:
+		b.prepareRebalance(env, g, reason)
+	case groupPreparingRebalance:
+		if g.join != nil && g.allJoined() && !g.isInitialDelay() {
+			b.completeJoin(env, g)
+		}
+	}
+}
+
+// isInitialDelay: the join phase is the initial delay, which never ends
+// early.
+func (g *group) isInitialDelay() bool { return g.join != nil && g.initialDelay }
+
+// handleSyncGroup stores the leader's assignment and hands each member its
+// own; it reports whether the request is finished.
+func (b *Broker) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol.SyncGroupRequest) bool {
+	fail := func(code protocol.ErrorCode) bool {
+		b.respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
+		return true
+	}
+	if code := b.groupError(req.GroupID); code != protocol.NONE {
+		return fail(code)
+	}
+	g := b.coord().groups[req.GroupID]
+	if g == nil {
+		return fail(protocol.UNKNOWN_MEMBER_ID)
+	}
+	m := g.members[req.MemberID]
+	switch {
+	case g.state == groupDead:
+		return fail(protocol.COORDINATOR_NOT_AVAILABLE)
+	case m == nil:
+		return fail(protocol.UNKNOWN_MEMBER_ID)
+	case req.GenerationID != g.generation:
+		return fail(protocol.ILLEGAL_GENERATION)
+	case (req.ProtocolType != "" && req.ProtocolType != g.protocolType) || (req.ProtocolName != "" && req.ProtocolName != g.protocolName):
+		return fail(protocol.INCONSISTENT_GROUP_PROTOCOL)
+	}
+	switch g.state {
+	case groupPreparingRebalance:
+		return fail(protocol.REBALANCE_IN_PROGRESS)
+	case groupStable:
+		b.scheduleExpiry(env, g, m)
+		b.respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+			ProtocolType: g.protocolType, ProtocolName: g.protocolName, Assignment: m.assignment})
+		return true
+	case groupCompletingRebalance:
+		m.sync = &reply{from: from, corr: req.CorrelationID}
+		b.scheduleExpiry(env, g, m)
+		if m.id != g.leader {
+			return false
+		}
+		given := map[string][]byte{}
+		for _, a := range req.Assignments {
+			given[a.MemberID] = a.Assignment
+		}
+		for _, o := range g.sortedMembers() {
+			o.assignment = given[o.id] // members the leader left out get nothing
+		}
+		gen := g.generation
+		b.storeGroup(env, g, func(env *sim.Env, code protocol.ErrorCode) {
+			if g.state != groupCompletingRebalance || g.generation != gen {
+				return
+			}
+			if code != protocol.NONE {
+				for _, o := range g.sortedMembers() {
+					o.assignment = nil
+					b.answerSync(env, o, &protocol.SyncGroupResponse{ErrorCode: commitError(code)})
+				}
+				b.prepareRebalance(env, g, "Error "+code.String()+" when storing group assignment during SyncGroup")
+				return
+			}
+			g.transition(groupStable, msTime(env))
+			env.Note("group.stable", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "members", id32(int32(len(g.members))))
+			for _, o := range g.sortedMembers() {
+				b.answerSync(env, o, &protocol.SyncGroupResponse{ProtocolType: g.protocolType, ProtocolName: g.protocolName, Assignment: o.assignment})
+			}
+		})
+		return false
+	}
+	return fail(protocol.UNKNOWN_MEMBER_ID)
+}
+
+// storeGroup writes the group's metadata record (GroupMetadataKey/Value).
+func (b *Broker) storeGroup(env *sim.Env, g *group, done func(*sim.Env, protocol.ErrorCode)) {
+	b.appendGroupRecords(env, g.partition, groupRecords{{key: encodeGroupKey(g.id), value: encodeGroupValue(g.value())}}.records(), done)
+}
+
+// handleHeartbeat keeps a member's session alive and tells it when a
+// rebalance needs it to rejoin.
+func (b *Broker) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.HeartbeatRequest) {
+	code := b.heartbeat(env, req)
+	b.respond(env, from, &protocol.HeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
+}
+
+func (b *Broker) heartbeat(env *sim.Env, req *protocol.HeartbeatRequest) protocol.ErrorCode {
+	if code := b.groupError(req.GroupID); code != protocol.NONE {
+		return code
+	}
+	g := b.coord().groups[req.GroupID]
+	if g == nil {
+		return protocol.UNKNOWN_MEMBER_ID
+	}
+	m := g.members[req.MemberID]
+	switch {
+	case g.state == groupDead:
+		return protocol.COORDINATOR_NOT_AVAILABLE
+	case g.state == groupEmpty || m == nil:
+		return protocol.UNKNOWN_MEMBER_ID
+	case req.GenerationID != g.generation:
+		return protocol.ILLEGAL_GENERATION
+	}
+	b.scheduleExpiry(env, g, m)
+	if g.state == groupPreparingRebalance {
+		return protocol.REBALANCE_IN_PROGRESS
+	}
+	return protocol.NONE
+}
+
+// handleLeaveGroup removes the listed members (a consumer closing, or one
+// whose poll timed out).
+func (b *Broker) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protocol.LeaveGroupRequest) {
+	resp := &protocol.LeaveGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	if code := b.groupError(req.GroupID); code != protocol.NONE {
+		resp.ErrorCode = code
+		b.respond(env, from, resp)
+		return
+	}
+	g := b.coord().groups[req.GroupID]
+	if g != nil && g.state == groupDead {
+		resp.ErrorCode = protocol.COORDINATOR_NOT_AVAILABLE
+		b.respond(env, from, resp)
+		return
+	}
+	for _, li := range req.Members {
+		r := protocol.LeaveGroupMemberResponse{MemberID: li.MemberID, GroupInstanceID: li.GroupInstanceID}
+		switch {
+		case g == nil:
+			r.ErrorCode = protocol.UNKNOWN_MEMBER_ID
+		case g.pending[li.MemberID] != nil:
+			g.pending[li.MemberID].Stop()
+			delete(g.pending, li.MemberID)
+			if g.state == groupPreparingRebalance && g.join != nil && g.allJoined() && !g.isInitialDelay() {
+				b.completeJoin(env, g)
+			}
+		case g.members[li.MemberID] == nil:
+			r.ErrorCode = protocol.UNKNOWN_MEMBER_ID
+		default:
+			env.Note("group.member-left", "broker", id32(b.cfg.NodeID), "group", g.id, "member", li.MemberID)
+			b.removeMember(env, g, g.members[li.MemberID], "Removing member "+li.MemberID+" on LeaveGroup; client reason: "+reasonOr(li.Reason))
+		}
+		resp.Members = append(resp.Members, r)
+	}
+	b.respond(env, from, resp)
+}

@@ -1,0 +1,238 @@
+package broker
+
+import (
+	"slices"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/record"
+	"kafkascope/core/sim"
+)
+
+// groupRecord is one __consumer_offsets record (value nil: a tombstone).
+type groupRecord struct{ key, value []byte }
+
+type groupRecords []groupRecord
+
+func (rs groupRecords) records() []record.Record {
+	out := make([]record.Record, len(rs))
+	for i, r := range rs {
+		out[i] = record.Record{Key: r.key, Value: r.value}
+	}
+	return out
+}
+
+// handleOffsetCommit validates the committer (a member of the current
+// generation, or a standalone client of an empty group), writes one
+// OffsetCommit record per partition and answers once they are replicated.
+// Commits are allowed during PreparingRebalance (eager consumers commit
+// while revoking) but not during CompletingRebalance.
+func (b *Broker) handleOffsetCommit(env *sim.Env, from sim.Addr, req *protocol.OffsetCommitRequest) bool {
+	answer := func(code func(topic string, p int32) protocol.ErrorCode) {
+		resp := &protocol.OffsetCommitResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+		for _, t := range req.Topics {
+			rt := protocol.OffsetCommitResponseTopic{Name: t.Name}
+			for _, p := range t.Partitions {
+				rt.Partitions = append(rt.Partitions, protocol.OffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: code(t.Name, p.PartitionIndex)})
+			}
+			resp.Topics = append(resp.Topics, rt)
+		}
+		b.respond(env, from, resp)
+	}
+	all := func(c protocol.ErrorCode) func(string, int32) protocol.ErrorCode {
+		return func(string, int32) protocol.ErrorCode { return c }
+	}
+	if req.GroupID == "" {
+		answer(all(protocol.INVALID_GROUP_ID))
+		return true
+	}
+	if code := b.groupError(req.GroupID); code != protocol.NONE {
+		answer(all(code))
+		return true
+	}
+	c := b.coord()
+	g := c.groups[req.GroupID]
+	if g == nil {
+		if req.GenerationIDOrMemberEpoch >= 0 {
+			answer(all(protocol.ILLEGAL_GENERATION))
+			return true
+		}
+		g = newGroup(req.GroupID, b.groupPartition(req.GroupID), msTime(env))
+		c.groups[req.GroupID] = g
+	}
+	var code protocol.ErrorCode
+	switch {
+	case g.state == groupDead:
+		code = protocol.COORDINATOR_NOT_AVAILABLE
+	case req.GenerationIDOrMemberEpoch < 0 && g.state == groupEmpty:
+	case g.state == groupCompletingRebalance:
+		code = protocol.REBALANCE_IN_PROGRESS
+	case g.members[req.MemberID] == nil:
+		code = protocol.UNKNOWN_MEMBER_ID
+	case req.GenerationIDOrMemberEpoch != g.generation:
+		code = protocol.ILLEGAL_GENERATION
+	default:
+		b.scheduleExpiry(env, g, g.members[req.MemberID])
+	}
+	if code != protocol.NONE {
+		answer(all(code))
+		return true
+	}
+	now := env.Now().UnixMilli()
+	var recs groupRecords
+	var vals []offsetValue
+	var keys []offsetTopicPartition
+	for _, t := range req.Topics {
+		for _, p := range t.Partitions {
+			v := offsetValue{offset: p.CommittedOffset, leaderEpoch: p.CommittedLeaderEpoch, metadata: p.CommittedMetadata, commitTimestamp: now}
+			recs = append(recs, groupRecord{key: encodeOffsetKey(offsetKey{group: g.id, topic: t.Name, partition: p.PartitionIndex}), value: encodeOffsetValue(v)})
+			vals = append(vals, v)
+			keys = append(keys, offsetTopicPartition{t.Name, p.PartitionIndex})
+		}
+	}
+	if len(recs) == 0 {
+		answer(all(protocol.NONE))
+		return true
+	}
+	g.pendingOffsets++
+	b.appendGroupRecords(env, g.partition, recs.records(), func(env *sim.Env, code protocol.ErrorCode) {
+		g.pendingOffsets--
+		if code == protocol.NONE && g.state != groupDead {
+			for i, k := range keys {
+				g.offsets[k] = vals[i]
+			}
+		}
+		answer(all(commitError(code)))
+		b.done(env, from)
+	})
+	return false
+}
+
+// handleOffsetFetch answers a group's committed offsets (-1 for partitions
+// without one); no topics means every partition the group has.
+func (b *Broker) handleOffsetFetch(env *sim.Env, from sim.Addr, req *protocol.OffsetFetchRequest) {
+	resp := &protocol.OffsetFetchResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	for _, rg := range req.Groups {
+		out := protocol.OffsetFetchResponseGroup{GroupID: rg.GroupID}
+		if code := b.groupError(rg.GroupID); code != protocol.NONE {
+			out.ErrorCode = code
+			resp.Groups = append(resp.Groups, out)
+			continue
+		}
+		g := b.coord().groups[rg.GroupID]
+		if g != nil && req.RequireStable && g.pendingOffsets > 0 {
+			out.ErrorCode = protocol.UNSTABLE_OFFSET_COMMIT
+			resp.Groups = append(resp.Groups, out)
+			continue
+		}
+		topics := rg.Topics
+		if topics == nil && g != nil {
+			topics = g.offsetTopics()
+		}
+		for _, t := range topics {
+			rt := protocol.OffsetFetchResponseTopics{Name: t.Name}
+			for _, p := range t.PartitionIndexes {
+				rp := protocol.OffsetFetchResponsePartitions{PartitionIndex: p, CommittedOffset: -1, CommittedLeaderEpoch: -1}
+				if g != nil {
+					if v, ok := g.offsets[offsetTopicPartition{t.Name, p}]; ok {
+						rp.CommittedOffset, rp.CommittedLeaderEpoch, rp.Metadata = v.offset, v.leaderEpoch, v.metadata
+					}
+				}
+				rt.Partitions = append(rt.Partitions, rp)
+			}
+			out.Topics = append(out.Topics, rt)
+		}
+		resp.Groups = append(resp.Groups, out)
+	}
+	b.respond(env, from, resp)
+}
+
+// offsetTopics lists the group's committed partitions, sorted.
+func (g *group) offsetTopics() []protocol.OffsetFetchRequestTopics {
+	keys := make([]offsetTopicPartition, 0, len(g.offsets))
+	for k := range g.offsets {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b offsetTopicPartition) int {
+		return compareTP(tp(a.topic, a.partition), tp(b.topic, b.partition))
+	})
+	var out []protocol.OffsetFetchRequestTopics
+	for _, k := range keys {
+		if n := len(out); n > 0 && out[n-1].Name == k.topic {
+			out[n-1].PartitionIndexes = append(out[n-1].PartitionIndexes, k.partition)
+			continue
+		}
+		out = append(out, protocol.OffsetFetchRequestTopics{Name: k.topic, PartitionIndexes: []int32{k.partition}})
+	}
+	return out
+}
+
+// subscribedTopics are the topics the group's members subscribe to (for
+// OffsetDelete's GROUP_SUBSCRIBED_TO_TOPIC).
+func (g *group) subscribedTopics() map[string]bool {
+	out := map[string]bool{}
+	if g.protocolType != protocol.ConsumerProtocolType {
+		return out
+	}
+	for _, m := range g.members {
+		if s, err := protocol.DecodeConsumerProtocolSubscription(m.metadata(g.protocolName)); err == nil {
+			for _, t := range s.Topics {
+				out[t] = true
+			}
+		}
+	}
+	return out
+}
+
+// handleOffsetDelete removes committed offsets of topics the group does not
+// consume, writing tombstones.
+func (b *Broker) handleOffsetDelete(env *sim.Env, from sim.Addr, req *protocol.OffsetDeleteRequest) bool {
+	resp := &protocol.OffsetDeleteResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	if code := b.groupError(req.GroupID); code != protocol.NONE {
+		resp.ErrorCode = code
+		b.respond(env, from, resp)
+		return true
+	}
+	g := b.coord().groups[req.GroupID]
+	switch {
+	case g == nil || g.state == groupDead:
+		resp.ErrorCode = protocol.GROUP_ID_NOT_FOUND
+	case g.state != groupEmpty && g.protocolType != protocol.ConsumerProtocolType:
+		resp.ErrorCode = protocol.NON_EMPTY_GROUP
+	}
+	if resp.ErrorCode != protocol.NONE {
+		b.respond(env, from, resp)
+		return true
+	}
+	subscribed := g.subscribedTopics()
+	var recs groupRecords
+	for _, t := range req.Topics {
+		rt := protocol.OffsetDeleteResponseTopic{Name: t.Name}
+		for _, p := range t.Partitions {
+			rp := protocol.OffsetDeleteResponsePartition{PartitionIndex: p}
+			k := offsetTopicPartition{t.Name, p}
+			switch {
+			case subscribed[t.Name]:
+				rp.ErrorCode = protocol.GROUP_SUBSCRIBED_TO_TOPIC
+			default:
+				if _, ok := g.offsets[k]; ok {
+					delete(g.offsets, k)
+					recs = append(recs, groupRecord{key: encodeOffsetKey(offsetKey{g.id, t.Name, p})})
+				}
+			}
+			rt.Partitions = append(rt.Partitions, rp)
+		}
+		resp.Topics = append(resp.Topics, rt)
+	}
+	if len(recs) == 0 {
+		b.respond(env, from, resp)
+		return true
+	}
+	b.appendGroupRecords(env, g.partition, recs.records(), func(env *sim.Env, code protocol.ErrorCode) {
+		if code != protocol.NONE {
+			resp.ErrorCode = commitError(code)
+		}
+		b.respond(env, from, resp)
+		b.done(env, from)
+	})
+	return false
+}

@@ -1,0 +1,232 @@
+package broker
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// The records the group coordinator writes to __consumer_offsets, in
+// Kafka's schemas (OffsetCommitKey/Value, GroupMetadataKey/Value): the key
+// starts with its version, which says what it is (0 and 1 an offset commit,
+// 2 a group's metadata), the value with its own version. A null value is a
+// tombstone: the offset or group is gone, and compaction drops it.
+
+const (
+	offsetCommitKeyVersion    int16 = 1
+	groupMetadataKeyVersion   int16 = 2
+	offsetCommitValueVersion  int16 = 3 // written when no expire timestamp is given (IBP >= 2.1)
+	groupMetadataValueVersion int16 = 3 // IBP >= 2.3
+)
+
+// offsetKey is OffsetCommitKey: which group's offset of which partition.
+type offsetKey struct {
+	group     string
+	topic     string
+	partition int32
+}
+
+// offsetValue is OffsetCommitValue v3.
+type offsetValue struct {
+	offset          int64
+	leaderEpoch     int32
+	metadata        string
+	commitTimestamp int64
+}
+
+// groupValue is GroupMetadataValue v3: the group as of its last completed
+// rebalance (or its emptying).
+type groupValue struct {
+	protocolType          string
+	generation            int32
+	protocol              string // "" = null
+	leader                string // "" = null
+	currentStateTimestamp int64
+	members               []memberValue
+}
+
+// memberValue is one member in GroupMetadataValue.
+type memberValue struct {
+	memberID         string
+	groupInstanceID  string // "" = null
+	clientID         string
+	clientHost       string
+	rebalanceTimeout int32
+	sessionTimeout   int32
+	subscription     []byte
+	assignment       []byte
+}
+
+func encodeOffsetKey(k offsetKey) []byte {
+	var w binWriter
+	w.i16(offsetCommitKeyVersion)
+	w.str(k.group)
+	w.str(k.topic)
+	w.i32(k.partition)
+	return w.b
+}
+
+func encodeOffsetValue(v offsetValue) []byte {
+	var w binWriter
+	w.i16(offsetCommitValueVersion)
+	w.i64(v.offset)
+	w.i32(v.leaderEpoch)
+	w.str(v.metadata)
+	w.i64(v.commitTimestamp)
+	return w.b
+}
+
+func encodeGroupKey(group string) []byte {
+	var w binWriter
+	w.i16(groupMetadataKeyVersion)
+	w.str(group)
+	return w.b
+}
+
+func encodeGroupValue(v groupValue) []byte {
+	var w binWriter
+	w.i16(groupMetadataValueVersion)
+	w.str(v.protocolType)
+	w.i32(v.generation)
+	w.nstr(v.protocol)
+	w.nstr(v.leader)
+	w.i64(v.currentStateTimestamp)
+	w.i32(int32(len(v.members)))
+	for _, m := range v.members {
+		w.str(m.memberID)
+		w.nstr(m.groupInstanceID)
+		w.str(m.clientID)
+		w.str(m.clientHost)
+		w.i32(m.rebalanceTimeout)
+		w.i32(m.sessionTimeout)
+		w.bytes(m.subscription)
+		w.bytes(m.assignment)
+	}
+	return w.b
+}
+
+var errBadGroupRecord = errors.New("unknown __consumer_offsets record")
+
+// decodeCoordinatorKey reads a key: an offset key (isOffset) or a group id.
+func decodeCoordinatorKey(b []byte) (k offsetKey, isOffset bool, err error) {
+	r := binReader{b: b}
+	switch v := r.i16(); v {
+	case 0, 1:
+		k = offsetKey{group: r.str(), topic: r.str(), partition: r.i32()}
+		return k, true, r.err
+	case 2:
+		k.group = r.str()
+		return k, false, r.err
+	}
+	return k, false, errBadGroupRecord
+}
+
+// decodeOffsetValue reads OffsetCommitValue versions 0-3 (v1 carries an
+// expire timestamp, v3 a leader epoch).
+func decodeOffsetValue(b []byte) (offsetValue, error) {
+	r := binReader{b: b}
+	ver := r.i16()
+	v := offsetValue{offset: r.i64(), leaderEpoch: -1}
+	if ver >= 3 {
+		v.leaderEpoch = r.i32()
+	}
+	v.metadata = r.str()
+	v.commitTimestamp = r.i64()
+	return v, r.err
+}
+
+// decodeGroupValue reads GroupMetadataValue versions 0-3.
+func decodeGroupValue(b []byte) (groupValue, error) {
+	r := binReader{b: b}
+	ver := r.i16()
+	v := groupValue{protocolType: r.str(), generation: r.i32(), protocol: r.nstr(), leader: r.nstr()}
+	if ver >= 2 {
+		v.currentStateTimestamp = r.i64()
+	}
+	n := r.i32()
+	for i := int32(0); i < n && r.err == nil; i++ {
+		m := memberValue{memberID: r.str()}
+		if ver >= 3 {
+			m.groupInstanceID = r.nstr()
+		}
+		m.clientID, m.clientHost = r.str(), r.str()
+		if ver >= 1 {
+			m.rebalanceTimeout = r.i32()
+		}
+		m.sessionTimeout = r.i32()
+		if ver == 0 {
+			m.rebalanceTimeout = m.sessionTimeout
+		}
+		m.subscription, m.assignment = r.bytes(), r.bytes()
+		v.members = append(v.members, m)
+	}
+	return v, r.err
+}
+
+type binWriter struct{ b []byte }
+
+func (w *binWriter) i16(v int16) { w.b = binary.BigEndian.AppendUint16(w.b, uint16(v)) }
+func (w *binWriter) i32(v int32) { w.b = binary.BigEndian.AppendUint32(w.b, uint32(v)) }
+func (w *binWriter) i64(v int64) { w.b = binary.BigEndian.AppendUint64(w.b, uint64(v)) }
+func (w *binWriter) str(s string) {
+	w.i16(int16(len(s)))
+	w.b = append(w.b, s...)
+}
+func (w *binWriter) nstr(s string) {
+	if s == "" {
+		w.i16(-1)
+		return
+	}
+	w.str(s)
+}
+func (w *binWriter) bytes(b []byte) {
+	w.i32(int32(len(b)))
+	w.b = append(w.b, b...)
+}
+
+type binReader struct {
+	b   []byte
+	err error
+}
+
+func (r *binReader) take(n int) []byte {
+	if r.err != nil || n < 0 || n > len(r.b) {
+		r.err = errBadGroupRecord
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+func (r *binReader) i16() int16 {
+	if b := r.take(2); b != nil {
+		return int16(binary.BigEndian.Uint16(b))
+	}
+	return 0
+}
+func (r *binReader) i32() int32 {
+	if b := r.take(4); b != nil {
+		return int32(binary.BigEndian.Uint32(b))
+	}
+	return 0
+}
+func (r *binReader) i64() int64 {
+	if b := r.take(8); b != nil {
+		return int64(binary.BigEndian.Uint64(b))
+	}
+	return 0
+}
+func (r *binReader) str() string { return string(r.take(int(r.i16()))) }
+func (r *binReader) nstr() string {
+	n := r.i16()
+	if n < 0 {
+		return ""
+	}
+	return string(r.take(int(n)))
+}
+func (r *binReader) bytes() []byte {
+	n := r.i32()
+	if n < 0 {
+		return nil
+	}
+	return append([]byte{}, r.take(int(n))...)
+}
