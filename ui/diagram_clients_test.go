@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vugu/html"
 
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
@@ -138,5 +141,102 @@ func TestDiagramInternalTopicsStartFolded(t *testing.T) {
 	doc = dgRender(t, d)
 	if n := len(dgAll(doc.root, dgByClass("kd-prow"))); n != 10 {
 		t.Errorf("%d rows after folding it again", n)
+	}
+}
+
+// dgWithGroup is the hand-made cluster with group g: two members on
+// orders' three partitions, offsets committed on two, coordinated by
+// broker 3.
+func dgWithGroup() *view.Snapshot {
+	s := dgHandMade()
+	s.Groups = []view.Group{{
+		GroupID: "g", Coordinator: 3, Partition: 41, State: "Stable", Generation: 2, ProtocolType: "consumer", Protocol: "range",
+		Members: []view.GroupMember{
+			{MemberID: "console-consumer-1-4f0c7f5e-2a7e-4b8e-9a51-0c1d2e3f4a5b", ClientID: "console-consumer-1", ClientHost: "/10.0.0.7", Leader: true,
+				Assigned: []view.TopicPartition{{Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 1}}},
+			{MemberID: "console-consumer-2-0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e", ClientID: "console-consumer-2", ClientHost: "/10.0.0.8",
+				Assigned: []view.TopicPartition{{Topic: "orders", Partition: 2}}},
+		},
+		Partitions: []view.GroupPartition{
+			{Topic: "orders", Partition: 0, Committed: 18, LogEnd: 18, Lag: 0, ClientID: "console-consumer-1"},
+			{Topic: "orders", Partition: 1, Committed: 3, LogEnd: 7, Lag: 4, ClientID: "console-consumer-1"},
+			{Topic: "orders", Partition: 2, Committed: -1, LogEnd: 5, Lag: -1, ClientID: "console-consumer-2"},
+		},
+		Events: []view.GroupEvent{
+			{At: sim.Time(12 * time.Second), Broker: 3, Kind: "rebalance", Generation: 1, Reason: "Adding new member console-consumer-2", Members: -1},
+			{At: sim.Time(15 * time.Second), Broker: 3, Kind: "generation", Generation: 2, Members: -1},
+			{At: sim.Time(15*time.Second + 2*time.Millisecond), Broker: 3, Kind: "stable", Generation: 2, Members: 2},
+		},
+	}}
+	return s
+}
+
+// A group's card: its state and generation, both members with what each
+// was assigned, the offsets table with the lag, the rebalance events; the
+// coordinator's broker card carries the badge.
+func TestDiagramConsumerGroupCard(t *testing.T) {
+	d := &Diagram{Snapshot: dgWithGroup()}
+	doc := dgRender(t, d)
+	card := doc.one(doc.root, "group card", dgByAttr("data-group", "g"))
+	if got := dgText(dg1(doc, card, "kd-gstate")); got != "Stable" {
+		t.Errorf("state %q", got)
+	}
+	if got := dgText(dg1(doc, card, "kd-cc-sub")); got != "generation 2 · 2 members · coordinator: broker 3" {
+		t.Errorf("summary %q", got)
+	}
+	if got := dgText(dg1(doc, card, "kd-cc-cfg")); got != "assignor range · offsets in __consumer_offsets-41 on broker 3" {
+		t.Errorf("info %q", got)
+	}
+	members := dgAll(card, dgByClass("kd-member"))
+	if len(members) != 2 {
+		t.Fatalf("%d members, want 2", len(members))
+	}
+	if got := dgText(dg1(doc, members[0], "kd-m-assigned")); got != "orders-0, orders-1" {
+		t.Errorf("first member assigned %q", got)
+	}
+	if got := dgText(dg1(doc, members[1], "kd-m-assigned")); got != "orders-2" {
+		t.Errorf("second member assigned %q", got)
+	}
+	if got := dgText(dg1(doc, members[0], "kd-m-leader")); got != "group leader" {
+		t.Errorf("leader badge %q", got)
+	}
+	if n := len(dgAll(members[1], dgByClass("kd-m-leader"))); n != 0 {
+		t.Error("the second member is marked leader")
+	}
+	var rows []string
+	for _, r := range dgAll(card, dgByClass("kd-lagrow")) {
+		var cells []string
+		for c := r.FirstChild; c != nil; c = c.NextSibling {
+			cells = append(cells, dgText(c))
+		}
+		rows = append(rows, strings.Join(cells, " "))
+	}
+	want := []string{"orders-0 18 18 0 console-consumer-1", "orders-1 3 7 4 console-consumer-1", "orders-2 - 5 - console-consumer-2"}
+	if !slices.Equal(rows, want) {
+		t.Errorf("offsets table %q, want %q", rows, want)
+	}
+	if n := len(dgAll(card, dgByClass("kd-lag-behind"))); n != 1 {
+		t.Errorf("%d rows marked behind, want 1", n)
+	}
+	evs := dgAll(card, func(n *html.Node) bool { return n.Data == "li" })
+	if len(evs) != 3 || dgText(evs[0]) != "T+12.000srebalance from generation 1: Adding new member console-consumer-2" {
+		t.Fatalf("%d events, the first %q", len(evs), dgText(evs[0]))
+	}
+	if got := dgText(evs[2]); got != "T+15.002sStable at generation 2" {
+		t.Errorf("last event %q", got)
+	}
+	badge := dgAll(doc.card(3), dgByClass("kd-coord-text"))
+	if len(badge) != 1 || dgText(badge[0]) != "coordinator: g" {
+		t.Errorf("broker 3 badge %v", badge)
+	}
+	if n := len(dgAll(doc.card(1), dgByClass("kd-coord"))); n != 0 {
+		t.Error("broker 1 is marked a coordinator")
+	}
+	// Folded: the summary stays, the body is not laid out.
+	d.toggleClient("group/g")
+	doc = dgRender(t, d)
+	card = doc.one(doc.root, "group card", dgByAttr("data-group", "g"))
+	if len(dgAll(card, dgByClass("kd-cc-body"))) != 0 || len(d.lay.Groups[0].Rows) != 0 {
+		t.Error("a folded group card still lays out its body")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"kafkascope/core/metadata"
 	"kafkascope/core/view"
 )
 
@@ -115,6 +116,7 @@ type dgLayout struct {
 	Brokers []dgBroker
 	Clients dgClients
 	Prods   []dgProducer // producers' cards (diagram_clients.go)
+	Groups  []dgGroup    // consumer groups' cards (diagram_groups.go)
 	Links   []dgLink
 	Msgs    []dgMsg
 	Lanes   []dgLane
@@ -190,9 +192,13 @@ type dgBroker struct {
 	MetaBarW           string
 	MetaLag            bool
 	Changed            bool
-	Running, Isolated  bool
-	CutAny             bool
-	Tip                string
+	// Coord names the groups this broker coordinates (a badge on the
+	// card's top edge; "" none).
+	Coord, CoordW     string
+	CoordX, CoordTX   string
+	Running, Isolated bool
+	CutAny            bool
+	Tip               string
 }
 
 // dgClients is the clients' box at the left of the brokers.
@@ -400,6 +406,8 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.cards(s, t, changed)
 	l.clients(s, t)
 	l.producers(s, t, o)
+	l.groups(s, t, o)
+	l.coordinators(s, t)
 	l.messages(s, o)
 	l.partitions(s, t, o, changed)
 	l.legendEpochs(t)
@@ -855,14 +863,13 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 }
 
 // dgFolded reports whether a topic is folded: as the viewer chose, else
-// folded for Kafka's internal topics (Topic.isInternal:
-// __consumer_offsets, with its 50 partitions, and __transaction_state) and
-// open for the rest.
+// folded for Kafka's internal topics (__consumer_offsets, with its 50
+// partitions, and the others) and open for the rest.
 func dgFolded(collapsed map[string]bool, topic string) bool {
 	if f, ok := collapsed[topic]; ok {
 		return f
 	}
-	return topic == "__consumer_offsets" || topic == "__transaction_state"
+	return metadata.IsInternalTopic(topic)
 }
 
 func dgNextRow(rows *[]dgRow) *dgRow {

@@ -29,8 +29,10 @@ type Snapshot struct {
 	// __cluster_metadata-0 log it replicates.
 	Quorum  Quorum
 	MetaLog MetaLog
-	// Producers are the running clients' producers (clients.go).
+	// Producers are the running clients' producers (clients.go); Groups
+	// the groups the running brokers coordinate (groups.go).
 	Producers []Producer
+	Groups    []Group
 }
 
 // Node is one Kafka node.
@@ -214,6 +216,7 @@ func Take(c *cluster.Cluster) *Snapshot {
 		}
 	}
 	takeClients(c, s)
+	takeGroups(c, s)
 	return s
 }
 

@@ -1,0 +1,156 @@
+package view
+
+import (
+	"cmp"
+	"slices"
+
+	"kafkascope/core/broker"
+	"kafkascope/core/cluster"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// Group is one consumer group as its coordinator holds it, with the lag of
+// every partition it committed or was assigned.
+type Group struct {
+	GroupID      string
+	Coordinator  int32 // the broker leading its __consumer_offsets partition
+	Partition    int32 // that partition
+	State        string
+	Generation   int32
+	ProtocolType string
+	Protocol     string // the assignor ("" between generations)
+	Members      []GroupMember
+	Partitions   []GroupPartition // by topic, then partition
+	Events       []GroupEvent     // the newest rebalance events, oldest first
+}
+
+// GroupMember is one member and what it was assigned in this generation.
+type GroupMember struct {
+	MemberID, ClientID, ClientHost string
+	Leader                         bool
+	Assigned                       []TopicPartition
+}
+
+// TopicPartition names a partition.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// GroupPartition is one partition of a group, as kafka-consumer-groups.sh
+// --describe lists it: the committed offset (-1: none), the log end offset
+// (the leader's high watermark, what ListOffsets answers; -1 with no
+// leader), their difference (-1 when either is unknown) and the member
+// assigned it ("" none).
+type GroupPartition struct {
+	Topic     string
+	Partition int32
+	Committed int64
+	LogEnd    int64
+	Lag       int64
+	MemberID  string
+	ClientID  string
+}
+
+// GroupEvent is a coordinator's note about the group (cluster.GroupEvent).
+type GroupEvent struct {
+	At         sim.Time
+	Broker     int32
+	Kind       string
+	Generation int32
+	Reason     string
+	Member     string
+	Members    int32 // -1 when not noted
+}
+
+// takeGroups reads every running broker's coordinator. A group appears
+// once: from the broker the metadata names as its partition's leader when
+// two brokers still hold it (a leadership change in progress).
+func takeGroups(c *cluster.Cluster, s *Snapshot) {
+	hw := map[TopicPartition]int64{}
+	var offsetsLeaders []int32
+	for _, t := range s.Topics {
+		for _, p := range t.Partitions {
+			hw[TopicPartition{t.Name, p.Index}] = p.CommittedHW
+		}
+		if t.Name == metadata.ConsumerOffsetsTopic {
+			for _, p := range t.Partitions {
+				offsetsLeaders = append(offsetsLeaders, p.Leader)
+			}
+		}
+	}
+	seen := map[string]int{} // group id → index in s.Groups
+	for _, id := range c.NodeIDs() {
+		if c.State(id) != cluster.NodeRunning {
+			continue
+		}
+		for _, gs := range c.Node(id).Broker.Groups() {
+			if i, dup := seen[gs.GroupID]; dup {
+				if int(gs.Partition) < len(offsetsLeaders) && offsetsLeaders[gs.Partition] == id {
+					s.Groups[i] = group(c, id, gs, hw)
+				}
+				continue
+			}
+			seen[gs.GroupID] = len(s.Groups)
+			s.Groups = append(s.Groups, group(c, id, gs, hw))
+		}
+	}
+	slices.SortFunc(s.Groups, func(a, b Group) int { return cmp.Compare(a.GroupID, b.GroupID) })
+}
+
+func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw map[TopicPartition]int64) Group {
+	g := Group{GroupID: gs.GroupID, Coordinator: coordinator, Partition: gs.Partition, State: gs.State,
+		Generation: gs.Generation, ProtocolType: gs.ProtocolType, Protocol: gs.Protocol}
+	parts := map[TopicPartition]*GroupPartition{}
+	var order []TopicPartition
+	part := func(tp TopicPartition) *GroupPartition {
+		if p, ok := parts[tp]; ok {
+			return p
+		}
+		p := &GroupPartition{Topic: tp.Topic, Partition: tp.Partition, Committed: -1, LogEnd: -1, Lag: -1}
+		parts[tp] = p
+		order = append(order, tp)
+		return p
+	}
+	for _, o := range gs.Offsets {
+		part(TopicPartition{o.Topic, o.Partition}).Committed = o.Offset
+	}
+	for _, m := range gs.Members {
+		mv := GroupMember{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost, Leader: m.MemberID == gs.Leader}
+		if gs.ProtocolType == protocol.ConsumerProtocolType && len(m.Assignment) > 0 {
+			if a, err := protocol.DecodeConsumerProtocolAssignment(m.Assignment); err == nil {
+				for _, tps := range a.AssignedPartitions {
+					for _, p := range tps.Partitions {
+						tp := TopicPartition{tps.Topic, p}
+						mv.Assigned = append(mv.Assigned, tp)
+						gp := part(tp)
+						gp.MemberID, gp.ClientID = m.MemberID, m.ClientID
+					}
+				}
+			}
+		}
+		slices.SortFunc(mv.Assigned, compareTP)
+		g.Members = append(g.Members, mv)
+	}
+	slices.SortFunc(order, compareTP)
+	for _, tp := range order {
+		p := parts[tp]
+		if h, ok := hw[tp]; ok && h >= 0 {
+			p.LogEnd = h
+			if p.Committed >= 0 {
+				p.Lag = max(0, h-p.Committed)
+			}
+		}
+		g.Partitions = append(g.Partitions, *p)
+	}
+	for _, e := range c.GroupEvents(gs.GroupID) {
+		g.Events = append(g.Events, GroupEvent(e))
+	}
+	return g
+}
+
+func compareTP(a, b TopicPartition) int {
+	return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
+}
