@@ -158,9 +158,9 @@ func dgWithGroup() *view.Snapshot {
 				Assigned: []view.TopicPartition{{Topic: "orders", Partition: 2}}},
 		},
 		Partitions: []view.GroupPartition{
-			{Topic: "orders", Partition: 0, Committed: 18, LogEnd: 18, Lag: 0, ClientID: "console-consumer-1"},
-			{Topic: "orders", Partition: 1, Committed: 3, LogEnd: 7, Lag: 4, ClientID: "console-consumer-1"},
-			{Topic: "orders", Partition: 2, Committed: -1, LogEnd: 5, Lag: -1, ClientID: "console-consumer-2"},
+			{Topic: "orders", Partition: 0, Committed: 18, LogEnd: 18, HasLag: true, ClientID: "console-consumer-1"},
+			{Topic: "orders", Partition: 1, Committed: 3, LogEnd: 7, Lag: 4, HasLag: true, ClientID: "console-consumer-1"},
+			{Topic: "orders", Partition: 2, Committed: -1, LogEnd: 5, ClientID: "console-consumer-2"},
 		},
 		Events: []view.GroupEvent{
 			{At: sim.Time(12 * time.Second), Broker: 3, Kind: "rebalance", Generation: 1, Reason: "Adding new member console-consumer-2", Members: -1},

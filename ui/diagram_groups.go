@@ -125,9 +125,9 @@ func (l *dgLayout) groupBody(c *dgGroup, g view.Group, s *view.Snapshot, t dgTra
 		if p.LogEnd >= 0 {
 			r.LogEnd = strconv.FormatInt(p.LogEnd, 10)
 		}
-		if p.Lag >= 0 {
+		if p.HasLag {
 			r.Lag = strconv.FormatInt(p.Lag, 10)
-			if p.Lag > 0 {
+			if p.Lag != 0 {
 				r.Class += " kd-lag-behind"
 			}
 		}

@@ -42,14 +42,16 @@ type TopicPartition struct {
 // GroupPartition is one partition of a group, as kafka-consumer-groups.sh
 // --describe lists it: the committed offset (-1: none), the log end offset
 // (the leader's high watermark, what ListOffsets answers; -1 with no
-// leader), their difference (-1 when either is unknown) and the member
-// assigned it ("" none).
+// leader), the lag (LogEnd - Committed as the tool computes it, negative
+// when the commit is ahead of the log; HasLag false when either is
+// unknown) and the member assigned it ("" none).
 type GroupPartition struct {
 	Topic     string
 	Partition int32
 	Committed int64
 	LogEnd    int64
 	Lag       int64
+	HasLag    bool
 	MemberID  string
 	ClientID  string
 }
@@ -109,7 +111,7 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw ma
 		if p, ok := parts[tp]; ok {
 			return p
 		}
-		p := &GroupPartition{Topic: tp.Topic, Partition: tp.Partition, Committed: -1, LogEnd: -1, Lag: -1}
+		p := &GroupPartition{Topic: tp.Topic, Partition: tp.Partition, Committed: -1, LogEnd: -1}
 		parts[tp] = p
 		order = append(order, tp)
 		return p
@@ -140,7 +142,7 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw ma
 		if h, ok := hw[tp]; ok && h >= 0 {
 			p.LogEnd = h
 			if p.Committed >= 0 {
-				p.Lag = max(0, h-p.Committed)
+				p.Lag, p.HasLag = h-p.Committed, true
 			}
 		}
 		g.Partitions = append(g.Partitions, *p)
