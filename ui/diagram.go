@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vugu/vugu"
 
@@ -47,6 +48,7 @@ func (c *Diagram) BeforeBuild() {
 	if c.snap == nil {
 		return
 	}
+	c.snap = c.withDetail(c.snap)
 	c.lay.Compute(c.snap, p.T, dgOptions{
 		ShowHeartbeats: p.ShowHeartbeats,
 		ShowMetadata:   p.ShowMetadata,
@@ -57,6 +59,33 @@ func (c *Diagram) BeforeBuild() {
 	if c.menu != 0 && c.menuBox() == nil {
 		c.menu = 0 // the broker is gone (a new cluster)
 	}
+}
+
+// withDetail is s with every unfolded Light topic (Kafka's internal
+// topics, which Take reads without their replicas) read whole from the
+// player's cluster: a folded __consumer_offsets costs a frame nothing. s
+// itself is not changed (the player shares it).
+func (c *Diagram) withDetail(s *view.Snapshot) *view.Snapshot {
+	var out *view.Snapshot
+	for i, tp := range s.Topics {
+		if !tp.Light || dgFolded(c.collapsed, tp.Name) || c.Player == nil || c.Player.TL.Cluster() == nil {
+			continue
+		}
+		full, ok := view.TopicDetail(c.Player.TL.Cluster(), tp.Name)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			cp := *s
+			cp.Topics = slices.Clone(s.Topics)
+			out = &cp
+		}
+		out.Topics[i] = full
+	}
+	if out == nil {
+		return s
+	}
+	return out
 }
 
 // dgEnglish gives the UI text when the diagram has no player.

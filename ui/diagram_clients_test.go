@@ -11,6 +11,8 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
 	"kafkascope/core/player"
+	"kafkascope/core/protocol"
+	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 	"kafkascope/core/view"
 )
@@ -238,5 +240,59 @@ func TestDiagramConsumerGroupCard(t *testing.T) {
 	card = doc.one(doc.root, "group card", dgByAttr("data-group", "g"))
 	if len(dgAll(card, dgByClass("kd-cc-body"))) != 0 || len(d.lay.Groups[0].Rows) != 0 {
 		t.Error("a folded group card still lays out its body")
+	}
+}
+
+// On a real cluster, __consumer_offsets (made by the first FindCoordinator)
+// is read without its replicas while folded, and whole once opened: 50
+// rows with three replicas each.
+func TestDiagramConsumerOffsetsReadOnlyWhenOpen(t *testing.T) {
+	p := dgCluster(t)
+	c := p.TL.Cluster()
+	var net *rpc.Client
+	host, err := c.SpawnClient("ui-find", func(host string) sim.Process {
+		net = rpc.NewClient(sim.Addr(host+":1"), "ui-find")
+		return &client.Process{Handlers: []client.Handler{net}}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.World.Call(host, "find", func(env *sim.Env) {
+		net.Send(env, cluster.BrokerAddr(1), &protocol.FindCoordinatorRequest{KeyType: protocol.CoordinatorKeyTypeGroup, CoordinatorKeys: []string{"g"}},
+			time.Second, func(*sim.Env, protocol.Response, error) {})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dgAdvance(p, 3*time.Second)
+	var offsets *view.Topic
+	for i, tp := range p.Snapshot().Topics {
+		if tp.Name == "__consumer_offsets" {
+			offsets = &p.Snapshot().Topics[i]
+		}
+	}
+	if offsets == nil || !offsets.Light || len(offsets.Partitions) != 50 || len(offsets.Partitions[0].Replicas) != 0 {
+		t.Fatalf("__consumer_offsets in the snapshot: %+v", offsets)
+	}
+	d := &Diagram{Player: p}
+	doc := dgRender(t, d)
+	rows := dgAll(doc.root, dgByClass("kd-prow"))
+	if len(rows) != 3 {
+		t.Fatalf("%d partition rows, want t's 3 (__consumer_offsets folded)", len(rows))
+	}
+	d.toggleTopic("__consumer_offsets")
+	doc = dgRender(t, d)
+	n, reps := 0, 0
+	for _, r := range dgAll(doc.root, dgByClass("kd-prow")) {
+		if strings.HasPrefix(dgAttr(r, "data-partition"), "__consumer_offsets-") {
+			n++
+			reps += len(dgAll(r, dgByClass("kd-rep")))
+		}
+	}
+	if n != 50 || reps != 150 {
+		t.Errorf("opened: %d rows with %d replicas, want 50 with 150", n, reps)
+	}
+	if p.Snapshot().Topics[0].Light != true {
+		t.Error("the diagram changed the player's snapshot")
 	}
 }

@@ -61,12 +61,13 @@ func clientHandlers(p sim.Process) []client.Handler {
 
 // isNodeHost reports whether host is a node's (kafka-N).
 func (c *Cluster) isNodeHost(h string) bool {
-	for id := range c.nodes {
-		if Host(id) == h {
-			return true
-		}
+	n, ok := strings.CutPrefix(h, "kafka-")
+	if !ok {
+		return false
 	}
-	return false
+	id, err := strconv.Atoi(n)
+	_, isNode := c.nodes[int32(id)]
+	return err == nil && isNode && Host(int32(id)) == h
 }
 
 // GroupEvent is one thing a group coordinator noted about a group: a

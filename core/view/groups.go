@@ -70,12 +70,14 @@ type GroupEvent struct {
 // takeGroups reads every running broker's coordinator. A group appears
 // once: from the broker the metadata names as its partition's leader when
 // two brokers still hold it (a leadership change in progress).
-func takeGroups(c *cluster.Cluster, s *Snapshot) {
+func takeGroups(c *cluster.Cluster, s *Snapshot, running map[int32]bool) {
 	hw := map[TopicPartition]int64{}
 	var offsetsLeaders []int32
 	for _, t := range s.Topics {
-		for _, p := range t.Partitions {
-			hw[TopicPartition{t.Name, p.Index}] = p.CommittedHW
+		if !t.Light {
+			for _, p := range t.Partitions {
+				hw[TopicPartition{t.Name, p.Index}] = p.CommittedHW
+			}
 		}
 		if t.Name == metadata.ConsumerOffsetsTopic {
 			for _, p := range t.Partitions {
@@ -85,7 +87,7 @@ func takeGroups(c *cluster.Cluster, s *Snapshot) {
 	}
 	seen := map[string]int{} // group id → index in s.Groups
 	for _, id := range c.NodeIDs() {
-		if c.State(id) != cluster.NodeRunning {
+		if !running[id] {
 			continue
 		}
 		for _, gs := range c.Node(id).Broker.Groups() {

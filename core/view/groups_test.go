@@ -257,3 +257,30 @@ func TestGroupTwoMembersAssignmentAndLag(t *testing.T) {
 		t.Errorf("t-%d after committing 1: %+v (log end %d)", busiest.Partition, p, busiest.LogEnd)
 	}
 }
+
+// BenchmarkTakeWithOffsetsTopic is a frame's Take on a cluster with
+// __consumer_offsets (50 partitions, replication factor 3), a topic, a
+// group of two and a producer.
+func BenchmarkTakeWithOffsetsTopic(b *testing.B) {
+	s := session(b, "")
+	out := s.Exec("kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3", nil)
+	_ = out
+	c := s.Cluster()
+	for _, id := range []string{"one", "two"} {
+		m := &groupMember{group: "g", topic: "t", partitions: 3}
+		if _, err := c.SpawnClient(id, func(host string) sim.Process {
+			m.net = rpc.NewClient(sim.Addr(host+":1"), id)
+			return &client.Process{Handlers: []client.Handler{m.net}, OnStart: m.find}
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	advance(b, s, 15*time.Second)
+	if n := len(Take(c).Groups); n != 1 {
+		b.Fatalf("%d groups", n)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Take(c)
+	}
+}
