@@ -95,8 +95,9 @@ type Broker struct {
 	registerBackoff   time.Duration
 	cleanShutdown     bool // the previous run ended cleanly
 	recoveries        []string
-	quorumCalls       *quorumForwards   // forwarded DescribeQuorum requests (describequorum.go)
-	cleaner           *logCleaner       // the log cleaner (cleaner.go), from the first publish
+	quorumCalls       *quorumForwards // forwarded DescribeQuorum requests (describequorum.go)
+	cleaner           *logCleaner     // the log cleaner (cleaner.go), from the first publish
+	producerIDs       producerIDManager
 	controllerPick    *sim.Rand         // which alive broker a Metadata answer names as controller
 	groupCoord        *groupCoordinator // the group coordinator (group_coordinator.go), made on first use
 	// env is this process's handle on the world, kept for the logs'

@@ -41,9 +41,29 @@ func (b *Broker) dispatch(env *sim.Env, e *sim.Envelope) {
 
 // done unmutes a connection after its request was answered and handles the
 // next queued one.
+//
+// The next request is handled in an event of its own, as Kafka's network
+// thread picks it up after the response went out: handled inline, it would
+// run in the middle of whatever completed this one (a follower's fetch
+// moving the HW), and that fetch, not yet parked, would miss its data.
 func (b *Broker) done(env *sim.Env, from sim.Addr) {
 	c := b.conn(from)
 	c.busy = false
+	if len(c.queue) > 0 {
+		c.busy = true
+		env.After(0, "connection-unmute", func(env *sim.Env) {
+			if b.conns[from] != c {
+				return
+			}
+			c.busy = false
+			b.drainConn(env, from, c)
+		})
+		return
+	}
+	b.drainConn(env, from, c)
+}
+
+func (b *Broker) drainConn(env *sim.Env, from sim.Addr, c *conn) {
 	for !c.busy && len(c.queue) > 0 {
 		e := c.queue[0]
 		c.queue = c.queue[1:]
@@ -78,6 +98,8 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		b.handleOffsetForLeaderEpoch(env, e.From, m)
 	case *protocol.DescribeConfigsRequest:
 		b.handleDescribeConfigs(env, e.From, m)
+	case *protocol.InitProducerIdRequest:
+		b.handleInitProducerId(env, e.From, m)
 	case *protocol.AlterConfigsRequest:
 		return b.handleAlterConfigs(env, e.From, m)
 	case *protocol.IncrementalAlterConfigsRequest:

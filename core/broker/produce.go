@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kafkascope/core/protocol"
+	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -89,6 +90,15 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 					pr.ErrorCode = protocol.RECORD_LIST_TOO_LARGE
 				case errors.Is(err, storage.ErrInvalidRecord):
 					pr.ErrorCode, pr.ErrorMessage = protocol.CORRUPT_MESSAGE, err.Error()
+				case errors.Is(err, storage.ErrOutOfOrderSequence), errors.Is(err, storage.ErrInvalidProducerEpoch):
+					// Answered without a custom message, as
+					// ReplicaManager.appendToLocalLog does.
+					pr.ErrorCode = protocol.OUT_OF_ORDER_SEQUENCE_NUMBER
+					if errors.Is(err, storage.ErrInvalidProducerEpoch) {
+						pr.ErrorCode = protocol.INVALID_PRODUCER_EPOCH
+					}
+					pr.LogStartOffset = p.log.LogStartOffset()
+					env.Note("produce.sequence.rejected", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "pid", producerIDOf(pd.Records), "error", pr.ErrorCode.String())
 				default:
 					pr.ErrorCode, pr.ErrorMessage = protocol.KAFKA_STORAGE_ERROR, err.Error()
 				}
@@ -96,7 +106,11 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 			}
 			pr.BaseOffset = info.FirstOffset
 			pr.LogStartOffset = p.log.LogStartOffset()
-			env.Note("produce.appended", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "first", i64(info.FirstOffset), "last", i64(info.LastOffset), "epoch", id32(p.leaderEpoch))
+			if info.Duplicate {
+				env.Note("produce.duplicate", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "pid", producerIDOf(pd.Records), "seq", sequenceOf(pd.Records), "first", i64(info.FirstOffset), "last", i64(info.LastOffset))
+			} else {
+				env.Note("produce.appended", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "first", i64(info.FirstOffset), "last", i64(info.LastOffset), "epoch", id32(p.leaderEpoch))
+			}
 			if dp != nil {
 				dp.pending[p.tp] = &pendingPart{resp: pr, requiredOffset: info.LastOffset + 1}
 				pr.ErrorCode = protocol.REQUEST_TIMED_OUT // until satisfied
@@ -198,4 +212,22 @@ func (p *Partition) failDelayedProduces(env *sim.Env, code protocol.ErrorCode) {
 			p.b.done(env, dp.from)
 		}
 	}
+}
+
+// producerIDOf and sequenceOf read the first batch's producer fields, for
+// the event feed.
+func producerIDOf(data []byte) string {
+	h, err := record.ParseHeader(data)
+	if err != nil {
+		return "-1"
+	}
+	return i64(h.ProducerID)
+}
+
+func sequenceOf(data []byte) string {
+	h, err := record.ParseHeader(data)
+	if err != nil {
+		return "-1"
+	}
+	return strconv.Itoa(int(h.BaseSequence))
 }

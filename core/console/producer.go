@@ -121,6 +121,7 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		{"retry.backoff.ms", "retry-backoff-ms", func(n int64) { cfg.RetryBackoff = ms(n) }},
 		{"max.block.ms", "max-block-ms", func(n int64) { cfg.MaxBlock = ms(n) }},
 		{"batch.size", "batch-size", func(n int64) { cfg.BatchSize = int(n) }},
+		{"buffer.memory", "max-memory-bytes", func(n int64) { cfg.BufferMemory = n }},
 	} {
 		if _, set := props[m.key]; set && !p.has(m.opt) {
 			continue // the property wins over the option's default

@@ -117,26 +117,64 @@ func producerConfig(cfg *client.ProducerConfig, props map[string]string) (warnin
 		intProp(props, "batch.size", 0, func(n int64) { cfg.BatchSize = int(n) }),
 		longProp(props, "max.block.ms", 0, func(n int64) { cfg.MaxBlock = ms(n) }),
 		intProp(props, "max.in.flight.requests.per.connection", 1, func(n int64) { cfg.MaxInFlight = int(n) }),
+		longProp(props, "buffer.memory", 0, func(n int64) { cfg.BufferMemory = n }),
 	}
 	for _, e := range steps {
 		if e != nil {
 			return nil, e
 		}
 	}
-	if v, ok := props["enable.idempotence"]; ok {
+	if v, ok := props["partitioner.class"]; ok {
+		class := strings.TrimSpace(v)
+		if !client.KnownPartitioner(class) {
+			return nil, invalidValue("partitioner.class", class, "Class "+class+" cannot be found.")
+		}
+		cfg.Partitioner = class
+	}
+	if v, ok := props["partitioner.ignore.keys"]; ok {
 		switch strings.ToLower(strings.TrimSpace(v)) {
 		case "true":
-			switch {
-			case cfg.MaxInFlight > 5:
-				return nil, &configError{"Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer."}
-			case cfg.Retries == 0:
-				return nil, &configError{"Must set retries to non-zero when using the idempotent producer."}
-			case cfg.Acks != -1:
-				return nil, &configError{"Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence."}
+			if cfg.Partitioner == "" {
+				cfg.Partitioner = client.UniformStickyPartitioner
 			}
 		case "false":
 		default:
+			return nil, invalidValue("partitioner.ignore.keys", v, "Expected value to be either true or false")
+		}
+	}
+	// ProducerConfig.postProcessAndValidateIdempotenceConfigs: idempotence
+	// is on by default; conflicting settings throw if it was set
+	// explicitly and otherwise switch it off (retries, acks, then
+	// max.in.flight, in that order).
+	explicit := false
+	if v, ok := props["enable.idempotence"]; ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "true":
+			explicit = true
+		case "false":
+			cfg.EnableIdempotence = false
+		default:
 			return nil, invalidValue("enable.idempotence", v, "Expected value to be either true or false")
+		}
+	}
+	if cfg.EnableIdempotence {
+		switch {
+		case cfg.Retries == 0:
+			if explicit {
+				return nil, &configError{"Must set retries to non-zero when using the idempotent producer."}
+			}
+			cfg.EnableIdempotence = false // logged at INFO
+		case cfg.Acks != -1:
+			if explicit {
+				return nil, &configError{"Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence."}
+			}
+			cfg.EnableIdempotence = false // logged at INFO
+		case cfg.MaxInFlight > 5:
+			if explicit {
+				return nil, &configError{"Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer."}
+			}
+			cfg.EnableIdempotence = false
+			warnings = append(warnings, fmt.Sprintf("Idempotence will be disabled because max.in.flight.requests.per.connection is set to %d, which is greater than 5. Please note that in v4.0.0 and onward, this will become an error.", cfg.MaxInFlight))
 		}
 	}
 	if min := cfg.Linger + cfg.RequestTimeout; cfg.DeliveryTimeout < min {

@@ -383,6 +383,8 @@ func (c *Controller) Receive(env *sim.Env, e *sim.Envelope) {
 		c.handleAlterPartition(env, e.From, m)
 	case *protocol.ElectLeadersRequest:
 		c.handleElectLeaders(env, e.From, m)
+	case *protocol.AllocateProducerIdsRequest:
+		c.handleAllocateProducerIds(env, e.From, m)
 	case *protocol.IncrementalAlterConfigsRequest:
 		c.handleIncrementalAlterConfigs(env, e.From, m)
 	case *protocol.AlterConfigsRequest:

@@ -53,8 +53,9 @@ import (
 //
 // WriteVersion returns these. A real 3.8 controller also writes records this
 // package does not model (they have schemas here, so DumpPayload prints
-// them): a RegisterControllerRecord per controller, and ProducerIdsRecord
-// when producers ask for ids.
+// them): a RegisterControllerRecord per controller. ProducerIdsRecord
+// (version 0, ProducerIdControlManager) is written when a broker asks for
+// a block of producer ids.
 
 // WriteVersion is the record version Kafka 3.8's controller writes for r at
 // metadata.version 3.8-IV0 (see the table above). Where the choice depends on
@@ -292,6 +293,8 @@ func schemaFor(r Record) *schema {
 		key = 12
 	case *BrokerRegistrationChangeRecord:
 		key = 17
+	case *ProducerIdsRecord:
+		key = 15
 	case *NoOpRecord:
 		key = 20
 	case *ZkMigrationStateRecord:
@@ -415,6 +418,10 @@ func toGeneric(r Record) (*gmsg, error) {
 	case *FeatureLevelRecord:
 		m.set("name", r.Name)
 		m.set("featureLevel", r.FeatureLevel)
+	case *ProducerIdsRecord:
+		m.set("brokerId", r.BrokerID)
+		m.set("brokerEpoch", r.BrokerEpoch)
+		m.set("nextProducerId", r.NextProducerID)
 	case *NoOpRecord:
 	case *ZkMigrationStateRecord:
 		m.set("zkMigrationState", r.State)
@@ -558,6 +565,8 @@ func fromGeneric(m *gmsg) (Record, error) {
 			InControlledShutdown: m.get("inControlledShutdown").(int8),
 			LogDirs:              nilIfNoUuids(m.get("logDirs")),
 		}, nil
+	case 15:
+		return &ProducerIdsRecord{BrokerID: m.get("brokerId").(int32), BrokerEpoch: m.get("brokerEpoch").(int64), NextProducerID: m.get("nextProducerId").(int64)}, nil
 	case 20:
 		return &NoOpRecord{}, nil
 	case 21:

@@ -472,8 +472,6 @@ func TestOtherRecordTypes(t *testing.T) {
 			"02", "0b 434f4e54524f4c4c4552", "0a 6c6f63616c686f7374", "2385", "0000", "00",
 			"02", hMV, "0001", "0014", "00", "00"),
 			`{"type":"REGISTER_CONTROLLER_RECORD","version":0,"data":{"controllerId":3000,"incarnationId":"oKGio6SlpqeoqaqrrK2urw","zkMigrationReady":false,"endPoints":[{"name":"CONTROLLER","host":"localhost","port":9093,"securityProtocol":0}],"features":[{"name":"metadata.version","minSupportedVersion":1,"maxSupportedVersion":20}]}}`},
-		{"ProducerIdsRecord", hx(t, "01 0f 00", "00000001", "0000000000000005", "00000000000003e8", "00"),
-			`{"type":"PRODUCER_IDS_RECORD","version":0,"data":{"brokerId":1,"brokerEpoch":5,"nextProducerId":1000}}`},
 		{"ClientQuotaRecord", hx(t, "01 0e 00", "02 05 75736572 00 00", "13", hex.EncodeToString([]byte("producer_byte_rate")), "4090000000000000", "00", "00"),
 			`{"type":"CLIENT_QUOTA_RECORD","version":0,"data":{"entity":[{"entityType":"user","entityName":null}],"key":"producer_byte_rate","value":1024.0,"remove":false}}`},
 		{"UserScramCredentialRecord", hx(t, "01 0b 00", "06 616c696365", "01", "04 010203", "01", "02 ff", "00001000", "00"),
@@ -490,6 +488,26 @@ func TestOtherRecordTypes(t *testing.T) {
 		if _, err := Decode(c.in); err == nil || errors.As(err, new(*ParseError)) {
 			t.Errorf("%s: Decode error %v, want 'not modelled'", c.name, err)
 		}
+	}
+}
+
+// TestProducerIdsRecord: the record the controller writes for
+// AllocateProducerIds, byte for byte.
+func TestProducerIdsRecord(t *testing.T) {
+	in := hx(t, "01 0f 00", "00000001", "0000000000000005", "00000000000003e8", "00")
+	want := `{"type":"PRODUCER_IDS_RECORD","version":0,"data":{"brokerId":1,"brokerEpoch":5,"nextProducerId":1000}}`
+	if p := DumpPayload(0, in); p != want {
+		t.Fatalf("got %s\nwant %s", p, want)
+	}
+	r, err := Decode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.(*ProducerIdsRecord); *got != (ProducerIdsRecord{BrokerID: 1, BrokerEpoch: 5, NextProducerID: 1000}) {
+		t.Fatalf("decoded %+v", got)
+	}
+	if !bytes.Equal(Encode(r), in) {
+		t.Fatalf("Encode: %x", Encode(r))
 	}
 }
 

@@ -71,6 +71,9 @@ type Image struct {
 	Topics   map[string]*Topic
 	TopicIDs map[Uuid]string
 	Configs  map[ConfigResource]map[string]string
+	// NextProducerID is the first producer id of the next block the
+	// controller hands out (ProducerIdsImage); blocks start at 0.
+	NextProducerID int64
 }
 
 // NewImage returns the empty image.
@@ -191,6 +194,8 @@ func (img *Image) Apply(offset int64, r Record) error {
 		}
 	case *FeatureLevelRecord:
 		img.Features[r.Name] = r.FeatureLevel
+	case *ProducerIdsRecord:
+		img.NextProducerID = r.NextProducerID
 	case *NoOpRecord, *BeginTransactionRecord, *EndTransactionRecord, *ZkMigrationStateRecord:
 		// Transactions only group records (every record here applies at
 		// once, and a controller never leaves one open); the migration

@@ -186,6 +186,15 @@ type FeatureLevelRecord struct {
 	FeatureLevel int16
 }
 
+// ProducerIdsRecord: the controller gave broker BrokerID a block of
+// producer ids (AllocateProducerIds); NextProducerID is the first id of
+// the next block. A snapshot states it with BrokerID and BrokerEpoch -1.
+type ProducerIdsRecord struct {
+	BrokerID       int32
+	BrokerEpoch    int64
+	NextProducerID int64
+}
+
 // NoOpRecord: written by the active controller to show it is alive.
 type NoOpRecord struct{}
 
@@ -280,6 +289,10 @@ func (r *FeatureLevelRecord) Describe() string {
 	return fmt.Sprintf("name=%s, featureLevel=%d", r.Name, r.FeatureLevel)
 }
 func (*NoOpRecord) Describe() string { return "" }
+func (r *ProducerIdsRecord) Describe() string {
+	return fmt.Sprintf("brokerId=%d, brokerEpoch=%d, nextProducerId=%d", r.BrokerID, r.BrokerEpoch, r.NextProducerID)
+}
+func (*ProducerIdsRecord) RecordType() string { return "ProducerIdsRecord" }
 
 // Entry is a record at its offset in the metadata log.
 type Entry struct {

@@ -73,6 +73,10 @@ func SnapshotRecords(img *Image) []Record {
 			out = append(out, &ConfigRecord{ResourceType: r.Type, ResourceName: r.Name, Name: k, Value: &v})
 		}
 	}
+	// Producer ids after configs, as MetadataImage.write orders them.
+	if img.NextProducerID > 0 {
+		out = append(out, &ProducerIdsRecord{BrokerID: -1, BrokerEpoch: -1, NextProducerID: img.NextProducerID})
+	}
 	return out
 }
 

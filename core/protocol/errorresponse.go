@@ -36,6 +36,10 @@ func ErrorResponse(req Request, code ErrorCode) Response {
 		return &BrokerRegistrationResponse{ResponseHeader: h, ErrorCode: code}
 	case *BrokerHeartbeatRequest:
 		return &BrokerHeartbeatResponse{ResponseHeader: h, ErrorCode: code}
+	case *AllocateProducerIdsRequest:
+		return &AllocateProducerIdsResponse{ResponseHeader: h, ErrorCode: code}
+	case *InitProducerIdRequest:
+		return &InitProducerIdResponse{ResponseHeader: h, ErrorCode: code, ProducerID: -1, ProducerEpoch: -1}
 	case *AlterPartitionRequest:
 		return &AlterPartitionResponse{ResponseHeader: h, ErrorCode: code}
 	case *IncrementalAlterConfigsRequest:

@@ -47,6 +47,9 @@ type Log struct {
 	highWatermark  int64
 	recoveryPoint  int64
 	epochs         LeaderEpochCache
+	// producers is the idempotent producers' state; nil means it must be
+	// rebuilt from the batches (after opening or truncating the log).
+	producers *ProducerStateManager
 
 	schedule Scheduler
 	jitter   *sim.Rand

@@ -18,6 +18,10 @@ type AppendInfo struct {
 	// (RollSegmentBytes, RollSegmentMs, RollIndexFull, RollOffsetRange).
 	Rolled     int64
 	RollReason string
+	// Duplicate: the batch repeats one of its idempotent producer's last
+	// 5 batches; nothing was appended and FirstOffset/LastOffset are the
+	// original batch's (UnifiedLog's duplicate handling).
+	Duplicate bool
 }
 
 // AppendAsLeader validates the batches in data, assigns them offsets from
@@ -59,6 +63,9 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 	if len(hs) == 0 {
 		return info, fmt.Errorf("%w: no record batches", ErrInvalidRecord)
 	}
+	if dup, ok, err := l.checkProducers(hs); err != nil || ok {
+		return dup, err
+	}
 	if l.epochs.Assign(leaderEpoch, l.logEndOffset) {
 		if err := l.writeEpochCheckpoint(); err != nil {
 			return info, err
@@ -69,6 +76,7 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 	if err != nil {
 		return info, err
 	}
+	l.updateProducers(hs)
 	info.LastOffset = next - 1
 	return info, nil
 }
@@ -122,6 +130,7 @@ func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 	if err != nil {
 		return info, err
 	}
+	l.updateProducers(hs)
 	info.FirstOffset, info.LastOffset = hs[0].BaseOffset, hs[len(hs)-1].LastOffset()
 	return info, nil
 }
@@ -144,4 +153,64 @@ func (l *Log) append(a appendSet) (int64, string, error) {
 	}
 	l.logEndOffset = a.lastOffset + 1
 	return rolled, reason, nil
+}
+
+// checkProducers runs the idempotent producer checks on a client's batches
+// (offsets already assigned) before they are appended. A batch that
+// repeats a cached one makes the whole append a duplicate: nothing is
+// written and the original offsets are returned, as UnifiedLog does.
+func (l *Log) checkProducers(hs []record.BatchHeader) (AppendInfo, bool, error) {
+	ps := l.ProducerState()
+	for _, h := range hs {
+		if h.ProducerID < 0 || h.Attributes&record.ControlFlagMask != 0 {
+			continue
+		}
+		lastSeq := lastSequence(h.BaseSequence, h.LastOffsetDelta)
+		if e := ps.LastEntry(h.ProducerID); e != nil {
+			if d, ok := e.findDuplicate(h.ProducerEpoch, h.BaseSequence, lastSeq); ok {
+				return AppendInfo{FirstOffset: d.FirstOffset, LastOffset: d.LastOffset, MaxTimestamp: d.Timestamp,
+					Records: int(d.LastOffset - d.FirstOffset + 1), Rolled: -1, Duplicate: true}, true, nil
+			}
+		}
+	}
+	// Batches of one append are checked in order, each against the state
+	// the earlier ones leave: on a failure nothing is appended and the
+	// state is rebuilt from the log.
+	for i, h := range hs {
+		if h.ProducerID < 0 || h.Attributes&record.ControlFlagMask != 0 {
+			continue
+		}
+		if err := ps.Check(l.tp, h.ProducerID, h.ProducerEpoch, h.BaseSequence, h.BaseOffset); err != nil {
+			if i > 0 {
+				l.forgetProducerState()
+			}
+			return AppendInfo{Rolled: -1, FirstOffset: -1, LastOffset: -1}, false, err
+		}
+		if len(hs) > 1 {
+			ps.Update(h.ProducerID, h.ProducerEpoch, batchMetadata(h))
+		}
+	}
+	if len(hs) > 1 {
+		l.forgetProducerState() // updateProducers records them after the append
+	}
+	return AppendInfo{}, false, nil
+}
+
+// updateProducers records appended batches in the producer state. A state
+// not built yet will be built from the log, these batches included.
+func (l *Log) updateProducers(hs []record.BatchHeader) {
+	ps := l.producers
+	if ps == nil {
+		return
+	}
+	for _, h := range hs {
+		if h.ProducerID >= 0 && h.Attributes&record.ControlFlagMask == 0 {
+			ps.Update(h.ProducerID, h.ProducerEpoch, batchMetadata(h))
+		}
+	}
+}
+
+func batchMetadata(h record.BatchHeader) BatchMetadata {
+	return BatchMetadata{FirstSeq: h.BaseSequence, LastSeq: lastSequence(h.BaseSequence, h.LastOffsetDelta),
+		FirstOffset: h.BaseOffset, LastOffset: h.LastOffset(), Timestamp: h.MaxTimestamp}
 }

@@ -31,6 +31,7 @@ func (l *Log) TruncateTo(offset int64) error {
 		}
 	}
 	l.removeSegments(above)
+	l.forgetProducerState()
 	seg := l.active()
 	// [compaction] The LEO becomes offset, as in Kafka, even where the
 	// cleaner left a gap before it; a batch straddling offset goes whole.
@@ -65,5 +66,6 @@ func (l *Log) TruncateFullyAndStartAt(offset int64) error {
 	l.segments = []*Segment{seg}
 	l.logStartOffset, l.logEndOffset, l.highWatermark, l.recoveryPoint = offset, offset, offset, offset
 	l.epochs.Clear()
+	l.forgetProducerState()
 	return l.writeEpochCheckpoint()
 }

@@ -32,6 +32,11 @@ type BatchInfo struct {
 	Epoch        int32 // partition leader epoch stamped in the batch
 	MaxTimestamp int64
 	RecordCount  int32
+	// The producer that wrote the batch (-1, -1, -1 for a non-idempotent
+	// one): the producer state is rebuilt from these.
+	ProducerID    int64
+	ProducerEpoch int16
+	BaseSequence  int32
 }
 
 // Segment is one segment of a partition: <base>.log with its .index and
@@ -146,6 +151,7 @@ func (s *Segment) addBatchInfo(h record.BatchHeader, pos int64) {
 	s.Batches = append(s.Batches, BatchInfo{
 		BaseOffset: h.BaseOffset, LastOffset: h.LastOffset(), Position: pos, Size: int32(h.SizeInBytes()),
 		Epoch: h.PartitionLeaderEpoch, MaxTimestamp: h.MaxTimestamp, RecordCount: h.RecordCount,
+		ProducerID: h.ProducerID, ProducerEpoch: h.ProducerEpoch, BaseSequence: h.BaseSequence,
 	})
 }
 

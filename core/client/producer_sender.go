@@ -1,0 +1,334 @@
+package client
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/record"
+	"kafkascope/core/rpc"
+	"kafkascope/core/sim"
+)
+
+// run is the sender loop: resolve records waiting for metadata, expire what
+// is overdue, and send every ready batch whose leader is known.
+func (p *Producer) run(env *sim.Env) {
+	now := env.Now()
+	// Records waiting for their topic's metadata, in send order. Each send
+	// blocks the sending thread, so the next record's max.block.ms only
+	// starts once the previous one is resolved.
+	for len(p.wait) > 0 {
+		ws := p.wait[0]
+		known := p.meta.Topic(ws.rec.Topic) != nil
+		if known && p.accumulate(env, ws) {
+			p.wait = p.wait[1:]
+			continue
+		}
+		if now < ws.deadline {
+			break
+		}
+		p.wait = p.wait[1:]
+		if known {
+			// BufferPool.allocate gave up: BufferExhaustedException.
+			need := batchMemory(p.cfg.BatchSize, recordSize(ws.rec))
+			ws.cb(env, RecordMetadata{}, &Error{Class: "org.apache.kafka.clients.producer.BufferExhaustedException", Message: fmt.Sprintf(
+				"Failed to allocate %d bytes within the configured max blocking time %d ms. Total memory: %d bytes. Available memory: %d bytes. Poolable size: %d bytes",
+				need, p.cfg.MaxBlock.Milliseconds(), p.cfg.BufferMemory, p.cfg.BufferMemory-p.memUsed, p.cfg.BatchSize)})
+		} else {
+			ws.cb(env, RecordMetadata{}, &Error{Class: classTimeout, Message: fmt.Sprintf("Topic %s not present in metadata after %d ms.", ws.rec.Topic, p.cfg.MaxBlock.Milliseconds())})
+		}
+		if len(p.wait) > 0 {
+			p.wait[0].deadline = now.Add(p.cfg.MaxBlock)
+		}
+	}
+	p.expireBatches(env)
+	if !p.maybeInitProducerID(env) {
+		p.drain(env)
+	}
+	p.maybeClose(env)
+	p.schedule(env)
+}
+
+// ready reports whether a batch may be sent now.
+func (p *Producer) ready(b *producerBatch, now sim.Time) bool {
+	if b.inFlight || (b.attempts > 0 && now < b.retryAt) {
+		return false
+	}
+	return p.closing || b.attempts > 0 || b.sizeBytes >= p.cfg.BatchSize || now.Sub(b.created) >= p.cfg.Linger || len(p.queue[b.tp]) > 1
+}
+
+func (p *Producer) drain(env *sim.Env) {
+	now := env.Now()
+	type req struct {
+		addr    sim.Addr
+		batches []*producerBatch
+	}
+	byNode := map[int32]*req{}
+	var nodes []int32
+	for _, tp := range p.order {
+		q := p.queue[tp]
+		if len(q) == 0 {
+			continue
+		}
+		addr, leader, ok := p.meta.Leader(tp.topic, tp.partition)
+		if !ok {
+			p.meta.RequestUpdate(env)
+			continue
+		}
+		if p.inFl[leader] >= p.cfg.MaxInFlight {
+			continue
+		}
+		for _, b := range q {
+			if b.inFlight {
+				if p.cfg.MaxInFlight == 1 {
+					break // guarantee order: one batch per partition in flight
+				}
+				continue
+			}
+			if p.stopDrainForPartition(b) {
+				break
+			}
+			if p.ready(b, now) {
+				p.assignSequence(b)
+				r, ok := byNode[leader]
+				if !ok {
+					r = &req{addr: addr}
+					byNode[leader] = r
+					nodes = append(nodes, leader)
+				}
+				b.closed = true
+				r.batches = append(r.batches, b)
+			}
+			break // one batch per partition per request
+		}
+	}
+	for _, id := range nodes {
+		p.send(env, id, byNode[id].addr, byNode[id].batches)
+	}
+}
+
+func (p *Producer) send(env *sim.Env, node int32, addr sim.Addr, batches []*producerBatch) {
+	req := &protocol.ProduceRequest{Acks: p.cfg.Acks, TimeoutMs: int32(p.cfg.RequestTimeout.Milliseconds())}
+	for _, b := range batches {
+		b.inFlight = true
+		data := record.Build(0, record.NoPartitionLeaderEpoch, p.producerInfo(b), b.records)
+		req.Add(b.tp.topic, protocol.ProducePartition{Index: b.tp.partition, Records: data})
+	}
+	if p.cfg.Acks == 0 {
+		p.net.SendOneWay(env, addr, req)
+		for _, b := range batches {
+			p.complete(env, b, -1)
+		}
+		return
+	}
+	p.inFl[node]++
+	var corr int32
+	corr = p.net.Send(env, addr, req, p.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		p.inFl[node]--
+		if err != nil {
+			code, msg := protocol.NETWORK_EXCEPTION, fmt.Sprintf("Disconnected from node %d", node)
+			if err == rpc.ErrTimeout {
+				code, msg = protocol.REQUEST_TIMED_OUT, fmt.Sprintf("Disconnected from node %d due to timeout", node)
+			}
+			for _, b := range batches {
+				p.completeBatch(env, b, corr, protocol.ProducePartitionResponse{ErrorCode: code, ErrorMessage: msg})
+			}
+			p.meta.RequestUpdate(env)
+		} else {
+			r := resp.(*protocol.ProduceResponse)
+			for _, b := range batches {
+				p.completeBatch(env, b, corr, findPartitionResponse(r, b.tp))
+			}
+		}
+		p.run(env)
+	})
+}
+
+func findPartitionResponse(r *protocol.ProduceResponse, tp topicPartition) protocol.ProducePartitionResponse {
+	for _, t := range r.Topics {
+		if t.Name != tp.topic {
+			continue
+		}
+		for _, pr := range t.Partitions {
+			if pr.Index == tp.partition {
+				return pr
+			}
+		}
+	}
+	return protocol.ProducePartitionResponse{ErrorCode: protocol.UNKNOWN_SERVER_ERROR}
+}
+
+// completeBatch handles one partition's answer: success, a retry, or a final
+// failure, as Kafka's Sender.completeBatch does.
+func (p *Producer) completeBatch(env *sim.Env, b *producerBatch, corr int32, pr protocol.ProducePartitionResponse) {
+	b.inFlight = false
+	code := pr.ErrorCode
+	if code == protocol.NONE {
+		p.ackedSequence(b)
+		p.complete(env, b, pr.BaseOffset)
+		return
+	}
+	errText := code.String()
+	if pr.ErrorMessage != "" {
+		errText += ". Error Message: " + pr.ErrorMessage
+	}
+	deliveryExpired := env.Now().Sub(b.created) >= p.cfg.DeliveryTimeout
+	retriable := code.Retriable()
+	if p.idem != nil && code == protocol.OUT_OF_ORDER_SEQUENCE_NUMBER {
+		retriable = p.canRetrySequence(b)
+	}
+	if retriable && b.attempts < p.cfg.Retries && !deliveryExpired {
+		p.log(LevelWarn, fmt.Sprintf("Got error produce response with correlation id %d on topic-partition %s, retrying (%d attempts left). Error: %s",
+			corr, b.tp, p.cfg.Retries-b.attempts-1, errText), loggerSender)
+		b.attempts++
+		backoff := p.backoff(b.attempts)
+		b.retryAt = env.Now().Add(backoff)
+		p.reenqueue(b)
+	} else if len(pr.RecordErrors) > 0 {
+		p.failRecords(env, b, recordExceptions(pr))
+	} else {
+		msg := pr.ErrorMessage
+		if msg == "" {
+			msg = code.Message()
+		}
+		p.fail(env, b, &Error{Class: code.Exception(), Message: msg})
+	}
+	if isInvalidMetadata(code) {
+		if code == protocol.UNKNOWN_TOPIC_OR_PARTITION {
+			p.log(LevelWarn, fmt.Sprintf("Received unknown topic or partition error in produce request on partition %s. The topic-partition may not exist or the user may not have Describe access to it", b.tp), loggerSender)
+		} else {
+			msg := pr.ErrorMessage
+			if msg == "" {
+				msg = code.Message()
+			}
+			p.log(LevelWarn, fmt.Sprintf("Received invalid metadata error in produce request on partition %s due to %s Going to request metadata update now", b.tp, Exception(code.Exception(), msg)), loggerSender)
+		}
+		p.meta.RequestUpdate(env)
+	}
+}
+
+// isInvalidMetadata lists the errors whose exceptions extend
+// InvalidMetadataException: they make the client refresh metadata.
+func isInvalidMetadata(c protocol.ErrorCode) bool {
+	switch c {
+	case protocol.NOT_LEADER_OR_FOLLOWER, protocol.LEADER_NOT_AVAILABLE, protocol.UNKNOWN_TOPIC_OR_PARTITION,
+		protocol.NETWORK_EXCEPTION, protocol.FENCED_LEADER_EPOCH, protocol.UNKNOWN_LEADER_EPOCH, protocol.KAFKA_STORAGE_ERROR:
+		return true
+	}
+	return false
+}
+
+// backoff is retry.backoff.ms doubling per attempt up to
+// retry.backoff.max.ms, with ±20% jitter.
+func (p *Producer) backoff(attempts int) time.Duration {
+	d := float64(p.cfg.RetryBackoff) * math.Pow(2, float64(attempts-1))
+	d = math.Min(d, float64(p.cfg.RetryBackoffMax))
+	d *= 0.8 + 0.4*p.rand.Float64()
+	return time.Duration(d)
+}
+
+// remove takes a completed batch out of its queue and gives its memory
+// back to buffer.memory.
+func (p *Producer) remove(b *producerBatch) {
+	q := p.queue[b.tp]
+	if i := slices.Index(q, b); i >= 0 {
+		p.queue[b.tp] = slices.Delete(q, i, i+1)
+		p.memUsed -= int64(b.memory)
+	}
+}
+
+// reenqueue puts a batch to retry back in its queue as
+// RecordAccumulator.reenqueue does: without idempotence at the front (so
+// it goes before everything queued, but after batches already in flight:
+// the order of the partition can change), with idempotence in sequence
+// order (the queue already is).
+func (p *Producer) reenqueue(b *producerBatch) {
+	if p.idem != nil {
+		return
+	}
+	q := p.queue[b.tp]
+	if i := slices.Index(q, b); i > 0 {
+		copy(q[1:i+1], q[:i])
+		q[0] = b
+	}
+}
+
+func (p *Producer) complete(env *sim.Env, b *producerBatch, base int64) {
+	p.remove(b)
+	for i, cb := range b.callbacks {
+		off := int64(-1)
+		if base >= 0 {
+			off = base + int64(i)
+		}
+		cb(env, RecordMetadata{Topic: b.tp.topic, Partition: b.tp.partition, Offset: off, Timestamp: b.records[i].Timestamp}, nil)
+	}
+}
+
+func (p *Producer) fail(env *sim.Env, b *producerBatch, err *Error) {
+	p.remove(b)
+	for _, cb := range b.callbacks {
+		cb(env, RecordMetadata{Topic: b.tp.topic, Partition: b.tp.partition, Offset: -1}, err)
+	}
+}
+
+// expireBatches fails batches that have waited longer than
+// delivery.timeout.ms without being in flight.
+func (p *Producer) expireBatches(env *sim.Env) {
+	now := env.Now()
+	for _, tp := range p.order {
+		for _, b := range slices.Clone(p.queue[tp]) {
+			if !b.inFlight && now.Sub(b.created) >= p.cfg.DeliveryTimeout {
+				p.fail(env, b, &Error{Class: classTimeout, Message: fmt.Sprintf("Expiring %d record(s) for %s:%d ms has passed since batch creation", len(b.records), b.tp, now.Sub(b.created).Milliseconds())})
+			}
+		}
+	}
+}
+
+func (p *Producer) maybeClose(env *sim.Env) {
+	if !p.closing || p.onClosed == nil || p.Pending() > 0 {
+		return
+	}
+	done := p.onClosed
+	p.onClosed = nil
+	done(env)
+}
+
+// schedule arms a wake-up for the next moment something becomes due:
+// linger expiry, a retry backoff, a delivery or max.block deadline.
+func (p *Producer) schedule(env *sim.Env) {
+	now := env.Now()
+	var next sim.Time = -1
+	consider := func(t sim.Time) {
+		if t > now && (next < 0 || t < next) {
+			next = t
+		}
+	}
+	for _, ws := range p.wait {
+		consider(ws.deadline)
+	}
+	if p.idem != nil && p.idem.producerID < 0 && !p.idem.initInFlight {
+		consider(p.idem.initRetryAt)
+	}
+	for _, q := range p.queue {
+		for _, b := range q {
+			consider(b.created.Add(p.cfg.DeliveryTimeout))
+			if !b.inFlight {
+				if b.attempts > 0 {
+					consider(b.retryAt)
+				} else {
+					consider(b.created.Add(p.cfg.Linger))
+				}
+			}
+		}
+	}
+	if next < 0 {
+		return
+	}
+	if p.timer.Pending() && p.timer.At() <= next {
+		return
+	}
+	p.timer.Stop()
+	p.timer = env.After(next.Sub(now), "producer-sender", p.run)
+}
