@@ -27,8 +27,10 @@ type dgProducer struct {
 	Sub    string // the one-line summary
 	Open   bool
 	Fold   string
-	Config string // batch.size, linger.ms, acks, max.in.flight
-	Note   string // sends blocked on metadata, or closing
+	Config string // batch.size, linger.ms, acks, max.in.flight, enable.idempotence
+	Note   string // sends blocked on metadata or buffer.memory, or closing
+	Idem   string // producer id and epoch ("" without idempotence)
+	Buffer dgFlight
 	Flight []dgFlight
 	Queues []dgQueue
 	More   string // queues not shown
@@ -46,6 +48,7 @@ type dgFlight struct {
 type dgQueue struct {
 	Name    string // t-0
 	Leader  string
+	Seq     string // the next sequence (idempotence)
 	Batches []dgBatch
 	More    string
 	Empty   string
@@ -93,13 +96,28 @@ func (l *dgLayout) producerBody(c *dgProducer, p view.Producer, t dgTranslator) 
 	if p.Acks == -1 {
 		acks = "all"
 	}
-	c.Config = "batch.size " + strconv.Itoa(p.BatchSize) + " · linger.ms " + strconv.FormatInt(p.LingerMs, 10) +
-		" · acks=" + acks + " · max.in.flight.requests.per.connection " + strconv.Itoa(p.MaxInFlight)
+	c.Config = "acks=" + acks + " · batch.size " + strconv.Itoa(p.BatchSize) + " · linger.ms " + strconv.FormatInt(p.LingerMs, 10) +
+		" · max.in.flight.requests.per.connection " + strconv.Itoa(p.MaxInFlight) + " · enable.idempotence=" + strconv.FormatBool(p.Idempotent)
 	switch {
+	case p.Waiting > 0 && p.WaitingForMemory:
+		c.Note = fmt.Sprintf(t("producer.waiting.memory"), p.Waiting)
 	case p.Waiting > 0:
 		c.Note = fmt.Sprintf(t("producer.waiting"), p.Waiting)
 	case p.Closing:
 		c.Note = t("producer.closing")
+	}
+	c.Buffer = dgFlight{Text: fmt.Sprintf(t("producer.buffer"), p.BufferUsed, p.BufferMemory), Class: "kd-flight kd-buffer"}
+	if p.BufferMemory > 0 {
+		c.Buffer.Fill = "width:" + dgf(100*min(float64(p.BufferUsed)/float64(p.BufferMemory), 1)) + "%"
+		if p.BufferUsed*10 >= p.BufferMemory*9 {
+			c.Buffer.Class += " kd-flight-full"
+		}
+	}
+	if p.Idempotent {
+		c.Idem = t("producer.pid.none")
+		if p.ProducerID >= 0 {
+			c.Idem = fmt.Sprintf(t("producer.pid"), p.ProducerID, p.ProducerEpoch)
+		}
 	}
 	// In flight, per broker: every leader the queues send to, and any
 	// broker still owing an answer (a leader may have moved).
@@ -140,6 +158,9 @@ func (l *dgLayout) producerBody(c *dgProducer, p view.Producer, t dgTranslator) 
 		if q.Leader >= 0 {
 			qv.Leader = t("leader") + " " + strconv.Itoa(int(q.Leader))
 		}
+		if p.Idempotent && q.NextSequence >= 0 {
+			qv.Seq = fmt.Sprintf(t("queue.seq"), q.NextSequence)
+		}
 		if len(q.Batches) == 0 {
 			qv.Empty = t("queue.empty")
 		}
@@ -174,6 +195,12 @@ func dgBatchOf(b view.ProducerBatch, batchSize int, t dgTranslator) dgBatch {
 		}
 	case view.BatchBackoff:
 		v.Sub = fmt.Sprintf(t("batch.backoff"), b.Attempt, b.BackoffLeftMs)
+	}
+	if b.BaseSequence >= 0 {
+		v.Sub += " · seq " + strconv.Itoa(int(b.BaseSequence))
+		if b.LastSequence > b.BaseSequence {
+			v.Sub += "–" + strconv.Itoa(int(b.LastSequence))
+		}
 	}
 	v.Tip = fmt.Sprintf(t("batch.tip"), b.Records, b.Bytes, batchSize, b.AgeMs)
 	return v

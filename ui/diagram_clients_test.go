@@ -62,7 +62,7 @@ func TestDiagramProducerAccumulator(t *testing.T) {
 	if got := dgText(dg1(doc, card, "kd-cc-sub")); got != "3 records in 1 batch · 0 requests in flight" {
 		t.Errorf("summary %q", got)
 	}
-	if got := dgText(dg1(doc, card, "kd-cc-cfg")); !strings.Contains(got, "batch.size 16384 · linger.ms 1000 · acks=all") {
+	if got := dgText(dg1(doc, card, "kd-cc-cfg")); got != "acks=all · batch.size 16384 · linger.ms 1000 · max.in.flight.requests.per.connection 5 · enable.idempotence=true" {
 		t.Errorf("config line %q", got)
 	}
 	q := doc.one(card, "queue t-1", dgByAttr("data-partition", "t-1"))
@@ -79,8 +79,14 @@ func TestDiagramProducerAccumulator(t *testing.T) {
 	}
 	leader := p.Snapshot().Topics[0].Partitions[1].Leader
 	flights := doc.texts("kd-flight")
-	if len(flights) != 1 || flights[0] != "broker "+dgItoa(int64(leader))+": 0/5 in flight" {
-		t.Errorf("in flight %q (leader %d)", flights, leader)
+	want := []string{"buffer.memory: 16384 of 33554432 bytes held by batches", "broker " + dgItoa(int64(leader)) + ": 0/5 in flight"}
+	if !slices.Equal(flights, want) {
+		t.Errorf("meters %q, want %q", flights, want)
+	}
+	// The default producer is idempotent: InitProducerId gave it an id
+	// before the batch could be drained.
+	if got := dgText(dg1(doc, card, "kd-idem")); !strings.HasPrefix(got, "idempotent: producer id ") || !strings.HasSuffix(got, ", epoch 0") {
+		t.Errorf("idempotence %q", got)
 	}
 
 	dgAdvance(p, time.Second)

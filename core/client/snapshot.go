@@ -15,15 +15,26 @@ import (
 
 // ProducerState is a producer's accumulator and sender at one instant.
 type ProducerState struct {
-	ClientID    string
-	Acks        int16
-	BatchSize   int           // batch.size
-	Linger      time.Duration // linger.ms
-	MaxInFlight int           // max.in.flight.requests.per.connection
-	Retries     int           // retries
-	// Waiting counts records whose send is blocked until their topic is in
-	// the metadata (KafkaProducer.send waits up to max.block.ms).
-	Waiting int
+	ClientID     string
+	Acks         int16
+	BatchSize    int           // batch.size
+	Linger       time.Duration // linger.ms
+	MaxInFlight  int           // max.in.flight.requests.per.connection
+	Retries      int           // retries
+	BufferMemory int64         // buffer.memory
+	// BufferUsed is what batches hold of buffer.memory (a batch takes
+	// batch.size, or more for a larger record, until it completes).
+	BufferUsed int64
+	// Waiting counts sends blocked (KafkaProducer.send waits up to
+	// max.block.ms): on their topic's metadata, or on buffer.memory when
+	// WaitingForMemory (the first blocked send's topic is known).
+	Waiting          int
+	WaitingForMemory bool
+	// Idempotent is enable.idempotence; ProducerID and ProducerEpoch are
+	// from InitProducerId (-1 until it succeeded).
+	Idempotent    bool
+	ProducerID    int64
+	ProducerEpoch int16
 	// Partitions are the accumulator's queues, in first-use order (the
 	// order the sender drains them); a queue that emptied stays listed.
 	Partitions []ProducerPartitionState
@@ -38,6 +49,11 @@ type ProducerPartitionState struct {
 	Topic     string
 	Partition int32
 	Batches   []ProducerBatchState
+	// NextSequence is the sequence the next drained batch gets, and
+	// LastAckedSequence the last one acknowledged (-1: none), for an
+	// idempotent producer.
+	NextSequence      int32
+	LastAckedSequence int32
 }
 
 // ProducerBatchState is one ProducerBatch.
@@ -51,6 +67,9 @@ type ProducerBatchState struct {
 	RetryAt  sim.Time
 	InFlight bool // in a Produce request not yet answered
 	Closed   bool // drained once: no more records may join
+	// BaseSequence is its first record's sequence number (idempotence),
+	// given when first drained and kept across retries; -1 before.
+	BaseSequence int32
 	// Ready: the sender may send it now (full, linger.ms over, a batch
 	// behind it, a retry whose backoff ended, or the producer closing).
 	Ready bool
@@ -67,14 +86,25 @@ func (p *Producer) State(now sim.Time) ProducerState {
 	s := ProducerState{
 		ClientID: p.cfg.ClientID, Acks: p.cfg.Acks, BatchSize: p.cfg.BatchSize, Linger: p.cfg.Linger,
 		MaxInFlight: p.cfg.MaxInFlight, Retries: p.cfg.Retries, Waiting: len(p.wait), Closing: p.closing,
+		BufferMemory: p.cfg.BufferMemory, BufferUsed: p.memUsed, Idempotent: p.idem != nil,
+	}
+	s.ProducerID, s.ProducerEpoch = p.ProducerID()
+	if len(p.wait) > 0 {
+		s.WaitingForMemory = p.meta.Topic(p.wait[0].rec.Topic) != nil
 	}
 	for _, tp := range p.order {
-		ps := ProducerPartitionState{Topic: tp.topic, Partition: tp.partition}
+		ps := ProducerPartitionState{Topic: tp.topic, Partition: tp.partition, NextSequence: -1, LastAckedSequence: -1}
+		if p.idem != nil {
+			ps.NextSequence = p.idem.nextSeq[tp]
+			if v, ok := p.idem.lastAcked[tp]; ok {
+				ps.LastAckedSequence = v
+			}
+		}
 		for _, b := range p.queue[tp] {
 			ps.Batches = append(ps.Batches, ProducerBatchState{
 				Records: len(b.records), SizeBytes: b.sizeBytes, Created: b.created,
 				Attempts: b.attempts, RetryAt: b.retryAt, InFlight: b.inFlight, Closed: b.closed,
-				Ready: p.ready(b, now),
+				Ready: p.ready(b, now), BaseSequence: b.baseSeq,
 			})
 		}
 		s.Partitions = append(s.Partitions, ps)

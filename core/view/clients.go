@@ -13,7 +13,17 @@ type Producer struct {
 	BatchSize   int // batch.size
 	LingerMs    int64
 	MaxInFlight int // max.in.flight.requests.per.connection
-	Waiting     int // sends blocked on metadata (max.block.ms)
+	// BufferMemory is buffer.memory, BufferUsed what batches hold of it.
+	BufferMemory, BufferUsed int64
+	// Waiting counts sends blocked (max.block.ms): on buffer.memory when
+	// WaitingForMemory, else on their topic's metadata.
+	Waiting          int
+	WaitingForMemory bool
+	// Idempotent is enable.idempotence; the producer id and epoch come
+	// from InitProducerId (-1 until then).
+	Idempotent    bool
+	ProducerID    int64
+	ProducerEpoch int16
 	// Records and Bytes are what the accumulator holds in all its batches
 	// (in flight included: a batch leaves only when answered).
 	Records, Bytes int
@@ -28,6 +38,10 @@ type ProducerPartition struct {
 	Partition int32
 	Leader    int32 // the leader the metadata names now (-1: none)
 	Batches   []ProducerBatch
+	// NextSequence and LastAckedSequence are the idempotent producer's
+	// per-partition sequences (-1 when not idempotent / none acked).
+	NextSequence      int32
+	LastAckedSequence int32
 }
 
 // Batch states, as the sender sees them.
@@ -51,6 +65,9 @@ type ProducerBatch struct {
 	// time left before a retry may go.
 	Attempt       int
 	BackoffLeftMs int64
+	// BaseSequence is the batch's first sequence (idempotence), -1 until
+	// it is first drained; LastSequence its last record's.
+	BaseSequence, LastSequence int32
 }
 
 // ProducerInFlight is the Produce requests awaiting an answer from one broker.
@@ -75,14 +92,21 @@ func takeClients(c *cluster.Cluster, s *Snapshot) {
 			pv := Producer{
 				Host: cs.Host, ClientID: ps.ClientID, Acks: ps.Acks, BatchSize: ps.BatchSize,
 				LingerMs: ps.Linger.Milliseconds(), MaxInFlight: ps.MaxInFlight, Waiting: ps.Waiting, Closing: ps.Closing,
+				BufferMemory: ps.BufferMemory, BufferUsed: ps.BufferUsed, WaitingForMemory: ps.WaitingForMemory,
+				Idempotent: ps.Idempotent, ProducerID: ps.ProducerID, ProducerEpoch: ps.ProducerEpoch,
 			}
 			for _, q := range ps.Partitions {
-				qv := ProducerPartition{Topic: q.Topic, Partition: q.Partition, Leader: -1}
+				qv := ProducerPartition{Topic: q.Topic, Partition: q.Partition, Leader: -1,
+					NextSequence: q.NextSequence, LastAckedSequence: q.LastAckedSequence}
 				if ls := leaders[q.Topic]; int(q.Partition) < len(ls) {
 					qv.Leader = ls[q.Partition]
 				}
 				for _, b := range q.Batches {
-					bv := ProducerBatch{Records: b.Records, Bytes: b.SizeBytes, AgeMs: msSince(now, b.Created), Attempt: b.Attempts}
+					bv := ProducerBatch{Records: b.Records, Bytes: b.SizeBytes, AgeMs: msSince(now, b.Created), Attempt: b.Attempts,
+						BaseSequence: b.BaseSequence, LastSequence: -1}
+					if b.BaseSequence >= 0 {
+						bv.LastSequence = b.BaseSequence + int32(b.Records) - 1
+					}
 					switch {
 					case b.InFlight:
 						bv.State = BatchInFlight

@@ -96,11 +96,23 @@ func TestProducerAccumulatorLinger(t *testing.T) {
 	if q.Leader != Take(c).Topics[0].Partitions[1].Leader {
 		t.Errorf("queue leader %d", q.Leader)
 	}
+	// Idempotent (the default): a producer id, and no sequence given to a
+	// batch before it is drained. The batch holds batch.size of
+	// buffer.memory.
+	if !pv.Idempotent || pv.ProducerID < 0 || pv.ProducerEpoch != 0 || b.BaseSequence != -1 || q.NextSequence != 0 || q.LastAckedSequence != -1 {
+		t.Errorf("idempotence: %+v, queue next %d acked %d, batch seq %d", pv, q.NextSequence, q.LastAckedSequence, b.BaseSequence)
+	}
+	if pv.BufferMemory != 33554432 || pv.BufferUsed != 16384 {
+		t.Errorf("buffer.memory %d of %d", pv.BufferUsed, pv.BufferMemory)
+	}
 
 	advance(t, s, time.Second)
 	pv = producerOf(t, Take(c), host)
-	if *acked != 3 || pv.Records != 0 || len(pv.Partitions) != 1 || len(pv.Partitions[0].Batches) != 0 {
+	if *acked != 3 || pv.Records != 0 || len(pv.Partitions) != 1 || len(pv.Partitions[0].Batches) != 0 || pv.BufferUsed != 0 {
 		t.Errorf("after linger.ms: acked %d, accumulator %+v", *acked, pv.Partitions)
+	}
+	if q := pv.Partitions[0]; q.NextSequence != 3 || q.LastAckedSequence != 2 {
+		t.Errorf("sequences after the batch of 3: next %d, last acked %d", q.NextSequence, q.LastAckedSequence)
 	}
 }
 
