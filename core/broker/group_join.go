@@ -70,8 +70,12 @@ func (b *Broker) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol.Join
 		delete(g.pending, req.MemberID)
 		m := &member{id: req.MemberID, instanceID: req.GroupInstanceID, clientID: req.ClientID, clientHost: "/" + from.Host(),
 			rebalanceTimeout: msDur(req.RebalanceTimeoutMs), sessionTimeout: session, protocolType: req.ProtocolType, protocols: req.Protocols, join: rep, isNew: true}
+		// Only the first generation's initial delay waits again for
+		// members that keep arriving (addMemberAndRebalance).
+		if g.state == groupPreparingRebalance && g.generation == 0 {
+			g.newMemberAdded = true
+		}
 		g.add(m)
-		g.newMemberAdded = true
 		// A new member's session starts counting only after its join
 		// completes (Kafka waits up to 5 minutes for it here).
 		b.scheduleExpiryAfter(env, g, m, 5*time.Minute)
@@ -220,17 +224,31 @@ func (b *Broker) completeJoin(env *sim.Env, g *group) {
 	if len(g.members) == 0 {
 		g.protocolName = ""
 		g.transition(groupEmpty, msTime(env))
-		env.Note("group.generation", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "members", "0")
+		env.Note("group.emptied", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation))
 		b.storeGroup(env, g, func(*sim.Env, protocol.ErrorCode) {})
 		return
 	}
 	g.protocolName = g.selectProtocol()
 	g.transition(groupCompletingRebalance, msTime(env))
 	env.Note("group.generation", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "protocol", g.protocolName, "leader", g.leader)
+	// Answer after building every response: answering unmutes a
+	// connection, whose queued requests may change the group.
+	type answer struct {
+		rep  *reply
+		resp *protocol.JoinGroupResponse
+	}
+	var answers []answer
 	for _, m := range g.sortedMembers() {
-		b.answerJoin(env, g, m, b.joinResponse(g, m, m.join.corr))
+		answers = append(answers, answer{m.join, b.joinResponse(g, m, m.join.corr)})
+		m.join = nil
 		m.isNew = false
 		b.scheduleExpiry(env, g, m)
+	}
+	for _, a := range answers {
+		b.respond(env, a.rep.from, a.resp)
+	}
+	for _, a := range answers {
+		b.done(env, a.rep.from)
 	}
 }
 
@@ -368,8 +386,17 @@ func (b *Broker) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol.Sync
 			}
 			g.transition(groupStable, msTime(env))
 			env.Note("group.stable", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "members", id32(int32(len(g.members))))
+			var waiting []*reply
 			for _, o := range g.sortedMembers() {
-				b.answerSync(env, o, &protocol.SyncGroupResponse{ProtocolType: g.protocolType, ProtocolName: g.protocolName, Assignment: o.assignment})
+				if o.sync != nil {
+					b.respond(env, o.sync.from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: o.sync.corr},
+						ProtocolType: g.protocolType, ProtocolName: g.protocolName, Assignment: o.assignment})
+					waiting = append(waiting, o.sync)
+					o.sync = nil
+				}
+			}
+			for _, r := range waiting {
+				b.done(env, r.from)
 			}
 		})
 		return false

@@ -21,6 +21,24 @@ type ConsumerConfig struct {
 	FetchMaxBytes          int           // fetch.max.bytes
 	MaxPartitionFetchBytes int           // max.partition.fetch.bytes
 	RequestTimeout         time.Duration // request.timeout.ms
+
+	// Group membership (used when the consumer subscribes).
+	SessionTimeout     time.Duration // session.timeout.ms
+	HeartbeatInterval  time.Duration // heartbeat.interval.ms
+	MaxPollInterval    time.Duration // max.poll.interval.ms (also the rebalance timeout)
+	MaxPollRecords     int           // max.poll.records
+	EnableAutoCommit   bool          // enable.auto.commit
+	AutoCommitInterval time.Duration // auto.commit.interval.ms
+	RetryBackoff       time.Duration // retry.backoff.ms
+	RetryBackoffMax    time.Duration // retry.backoff.max.ms
+	MetadataMaxAge     time.Duration // metadata.max.age.ms
+	// AssignmentStrategy is partition.assignment.strategy (class names);
+	// nil means Kafka's default.
+	AssignmentStrategy []string
+	// ProcessingTime is how long the application spends on each record a
+	// poll returns before it polls again (simulator-only: it stands for
+	// the application's work, which can exceed max.poll.interval.ms).
+	ProcessingTime time.Duration
 }
 
 // DefaultConsumerConfig has Kafka's consumer defaults.
@@ -28,6 +46,9 @@ func DefaultConsumerConfig() ConsumerConfig {
 	return ConsumerConfig{
 		AutoOffsetReset: "latest", FetchMaxWait: 500 * time.Millisecond, FetchMinBytes: 1,
 		FetchMaxBytes: 52428800, MaxPartitionFetchBytes: 1048576, RequestTimeout: 30 * time.Second,
+		SessionTimeout: 45 * time.Second, HeartbeatInterval: 3 * time.Second, MaxPollInterval: 300 * time.Second,
+		MaxPollRecords: 500, EnableAutoCommit: true, AutoCommitInterval: 5 * time.Second,
+		RetryBackoff: 100 * time.Millisecond, RetryBackoffMax: time.Second, MetadataMaxAge: 300 * time.Second,
 	}
 }
 
@@ -58,8 +79,15 @@ type position struct {
 	// epoch is the leader epoch of the record before offset (Kafka's
 	// FetchPosition.offsetEpoch): the last consumed batch's, or the one a
 	// ListOffsets answer gave; -1 when unknown (after a seek).
-	epoch  int32
-	paused bool // waiting for a lookup or a leader
+	epoch int32
+	// awaiting: a newly assigned partition waiting for its committed
+	// offset (OffsetFetch) before it can be fetched.
+	awaiting bool
+	// buffer holds fetched records not yet returned by a poll; a partition
+	// with buffered records is not fetched again (Kafka's fetcher skips
+	// partitions with completed fetches). fetched is the offset after them.
+	buffer  []ConsumerRecord
+	fetched int64
 }
 
 // Consumer reads assigned partitions from their leaders: it looks up start
@@ -78,6 +106,10 @@ type Consumer struct {
 	stopped   bool
 	onRecords func(env *sim.Env, recs []ConsumerRecord)
 	onError   func(env *sim.Env, err *Error)
+
+	grp      *coordinator // nil unless subscribed with a group
+	busy     bool         // the application is processing what a poll returned
+	lastPoll sim.Time
 }
 
 const loggerFetcher = "org.apache.kafka.clients.consumer.internals.AbstractFetch"
@@ -88,12 +120,22 @@ func NewConsumer(self sim.Addr, bootstrap []sim.Addr, cfg ConsumerConfig, log fu
 	prefix := fmt.Sprintf("[Consumer clientId=%s, groupId=%s] ", cfg.ClientID, cfg.GroupID)
 	c.log = func(level Level, msg, logger string) { log(level, prefix+msg, logger) }
 	c.meta = NewMetadata(c.net, bootstrap, true, func(level Level, msg string) { c.log(level, msg, loggerNetworkClient) })
-	c.meta.OnUpdate(c.run)
+	c.meta.OnUpdate(func(env *sim.Env) {
+		if c.grp != nil {
+			c.grp.checkMetadata(env)
+		}
+		c.run(env)
+	})
 	return c
 }
 
-// Handle routes a message to the consumer's network client.
-func (c *Consumer) Handle(env *sim.Env, e *sim.Envelope) bool { return c.net.Handle(env, e) }
+// Handle routes a message to the consumer's network clients.
+func (c *Consumer) Handle(env *sim.Env, e *sim.Envelope) bool {
+	if c.grp != nil && c.grp.net.Handle(env, e) {
+		return true
+	}
+	return c.net.Handle(env, e)
+}
 
 // Metadata exposes the consumer's metadata cache.
 func (c *Consumer) Metadata() *Metadata { return c.meta }
@@ -128,7 +170,8 @@ func (c *Consumer) run(env *sim.Env) {
 		return
 	}
 	c.lookupOffsets(env)
-	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset >= 0 }, c.fetching)
+	c.deliver(env)
+	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset >= 0 && !ps.awaiting && len(ps.buffer) == 0 }, c.fetching)
 	byNode := map[int32]*protocol.FetchRequest{}
 	for _, id := range nodes {
 		req := &protocol.FetchRequest{
@@ -161,17 +204,17 @@ func (c *Consumer) run(env *sim.Env) {
 }
 
 func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse) {
-	var out []ConsumerRecord
 	for _, t := range r.Topics {
 		for _, pr := range t.Partitions {
 			tp := topicPartition{t.Name, pr.Index}
 			ps := c.pos[tp]
-			if ps == nil || ps.offset < 0 {
+			if ps == nil || ps.offset < 0 || ps.awaiting || len(ps.buffer) > 0 {
 				continue
 			}
 			switch pr.ErrorCode {
 			case protocol.NONE:
 				data := pr.Records
+				ps.fetched = ps.offset
 				for len(data) > 0 {
 					b, n, err := record.Decode(data)
 					if err != nil {
@@ -179,19 +222,21 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse) {
 					}
 					data = data[n:]
 					for _, rec := range b.Records {
-						if rec.Offset < ps.offset {
+						if rec.Offset < ps.fetched {
 							continue
 						}
-						out = append(out, ConsumerRecord{
+						ps.buffer = append(ps.buffer, ConsumerRecord{
 							Topic: t.Name, Partition: pr.Index, Offset: rec.Offset, Timestamp: b.RecordTimestamp(&rec),
 							TimestampType: b.TimestampType(), Key: rec.Key, Value: rec.Value, Headers: rec.Headers, LeaderEpoch: b.PartitionLeaderEpoch,
 						})
-						ps.offset = rec.Offset + 1
-						ps.epoch = b.PartitionLeaderEpoch
+						ps.fetched = rec.Offset + 1
 					}
-					if b.NextOffset() > ps.offset {
-						ps.offset = b.NextOffset()
+					if b.NextOffset() > ps.fetched {
+						ps.fetched = b.NextOffset()
 					}
+				}
+				if len(ps.buffer) == 0 {
+					ps.offset = ps.fetched // only control records or compacted gaps
 				}
 			case protocol.OFFSET_OUT_OF_RANGE:
 				// FetchCollector: with a reset policy the position is looked
@@ -215,9 +260,7 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse) {
 			}
 		}
 	}
-	if len(out) > 0 && c.onRecords != nil {
-		c.onRecords(env, out)
-	}
+	c.deliver(env)
 }
 
 func (c *Consumer) fatal(env *sim.Env, err *Error) {
@@ -234,7 +277,7 @@ func (c *Consumer) fatal(env *sim.Env, err *Error) {
 func (c *Consumer) lookupOffsets(env *sim.Env) {
 	var undefined []string
 	for _, tp := range c.assigned {
-		if ps := c.pos[tp]; ps.offset < 0 && ps.reset == SeekNone {
+		if ps := c.pos[tp]; ps.offset < 0 && ps.reset == SeekNone && !ps.awaiting {
 			undefined = append(undefined, tp.String())
 		}
 	}
@@ -243,7 +286,7 @@ func (c *Consumer) lookupOffsets(env *sim.Env) {
 			Message: "Undefined offset with no reset policy for partitions: [" + strings.Join(undefined, ", ") + "]"})
 		return
 	}
-	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset < 0 }, c.lookups)
+	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset < 0 && !ps.awaiting }, c.lookups)
 	for _, id := range nodes {
 		id := id
 		req := &protocol.ListOffsetsRequest{ReplicaID: -1}

@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,10 +21,10 @@ func consumerSpecs() []*optSpec {
 		&optSpec{name: "from-beginning", desc: "Start with the earliest message when there is no committed offset."},
 		&optSpec{name: "max-messages", arg: requiredArg, typ: "Integer", argDesc: "num_messages", desc: "Exit after this many messages."},
 		&optSpec{name: "timeout-ms", arg: requiredArg, typ: "Long", argDesc: "timeout_ms", desc: "Exit when no message arrives for this long."},
-		&optSpec{name: "group", arg: requiredArg, typ: "String", argDesc: "consumer group id", desc: "The consumer group id (consumer groups are not simulated yet)."},
+		&optSpec{name: "group", arg: requiredArg, typ: "String", argDesc: "consumer group id", desc: "The consumer group id of the consumer."},
 		&optSpec{name: "property", arg: requiredArg, typ: "String", argDesc: "prop", desc: "Formatter properties: print.timestamp, print.key, print.value, print.partition, print.offset, print.epoch, print.headers, key.separator, line.separator, null.literal."},
 		&optSpec{name: "consumer-property", arg: requiredArg, typ: "String", argDesc: "consumer_prop", desc: "A consumer config as key=value."},
-		&optSpec{name: "consumer.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Consumer config file (not read by the simulator)."},
+		&optSpec{name: "consumer.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Consumer config properties file (write it with cat > FILE). Simulator-only: kafkascope.record.processing.ms makes the application spend that long on each record between polls."},
 		&optSpec{name: "formatter", arg: requiredArg, typ: "String", argDesc: "class", desc: "Only the default formatter is simulated.", def: "org.apache.kafka.tools.consumer.DefaultMessageFormatter"},
 		&optSpec{name: "formatter-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Formatter config file (not read by the simulator)."},
 		&optSpec{name: "skip-message-on-error", desc: "Skip a message that cannot be formatted."},
@@ -159,22 +160,47 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.usage("Please provide valid host:port like host1:9091,host2:9092\n", specs)
 		return nil
 	}
-	cprops, _ := parseKeyValues(p.all("consumer-property"))
-	groupID := p.str("group")
-	if g, ok := cprops["group.id"]; ok {
-		if p.has("group") && g != groupID {
-			t.usage(fmt.Sprintf("The group ids provided in different places (directly using '--group', via '--consumer-property', or via '--consumer.config') do not match. Detected group ids: '%s', '%s'", groupID, g), specs)
+	cprops := map[string]string{}
+	if p.has("consumer.config") {
+		file, exc, ok := t.commandConfigProps(p.str("consumer.config"))
+		if !ok {
+			t.println(`Exception in thread "main" java.nio.file.NoSuchFileException: ` + p.str("consumer.config"))
+			t.finish(1)
 			return nil
 		}
-		groupID = g
+		if exc != "" {
+			t.println(`Exception in thread "main" ` + exc)
+			t.finish(1)
+			return nil
+		}
+		for k, v := range file {
+			cprops[k] = v
+		}
 	}
-	if groupID != "" && partition >= 0 {
-		t.usage("Options group and partition cannot be specified together.", specs)
+	extra, _ := parseKeyValues(p.all("consumer-property"))
+	var groupIDs []string
+	if p.has("group") {
+		groupIDs = append(groupIDs, p.str("group"))
+	}
+	for _, src := range []map[string]string{cprops, extra} {
+		if g, ok := src["group.id"]; ok && !slices.Contains(groupIDs, g) {
+			groupIDs = append(groupIDs, g)
+		}
+	}
+	for k, v := range extra {
+		cprops[k] = v
+	}
+	if len(groupIDs) > 1 {
+		// Kafka lists them from a HashSet; the simulator in the order given.
+		quoted := make([]string, len(groupIDs))
+		for i, g := range groupIDs {
+			quoted[i] = "'" + g + "'"
+		}
+		t.usage("The group ids provided in different places (directly using '--group', via '--consumer-property', or via '--consumer.config') do not match. Detected group ids: "+strings.Join(quoted, ", "), specs)
 		return nil
 	}
-	if groupID != "" {
-		t.println("kafka-console-consumer.sh: consumer groups (--group) are not simulated yet in this build")
-		t.finish(1)
+	if len(groupIDs) > 0 && partition >= 0 {
+		t.usage("Options group and partition cannot be specified together.", specs)
 		return nil
 	}
 	start := client.SeekLatest
@@ -257,10 +283,27 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		cfg.ClientID = v
 	}
 	cfg.AutoOffsetReset = reset
-	cfg.GroupID = fmt.Sprintf("console-consumer-%d", t.s.world().Rand(fmt.Sprintf("console-consumer/%d", t.s.tools)).Intn(100000))
+	if len(groupIDs) > 0 {
+		cfg.GroupID = groupIDs[0]
+	} else {
+		// ConsoleConsumerOptions: a random group, which does not commit
+		// unless asked to (its offsets are not meant to be used again).
+		cfg.GroupID = fmt.Sprintf("console-consumer-%d", t.s.world().Rand(fmt.Sprintf("console-consumer/%d", t.s.tools)).Intn(100000))
+		if _, ok := cprops["enable.auto.commit"]; !ok {
+			cprops["enable.auto.commit"] = "false"
+		}
+	}
 	t.s.tools++
+	if msg := applyConsumerProps(&cfg, cprops); msg != "" {
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
+		t.println("org.apache.kafka.common.KafkaException: Failed to construct kafka consumer")
+		t.println("Caused by: " + msg)
+		t.finish(1)
+		return nil
+	}
 	run := &consumerRun{t: t, topic: p.str("topic"), partition: partition, start: start, max: maxMessages, timeout: timeout, f: newFormatter(fprops)}
 	return func(host string) sim.Process {
+		run.coordAddr = sim.Addr(host + ":50001")
 		run.c = client.NewConsumer(sim.Addr(host+":50000"), bootstrap, cfg, t.logger())
 		t.terminate = run.stop
 		return &client.Process{Handlers: []client.Handler{run.c}, OnStart: run.begin}
@@ -283,16 +326,17 @@ type consumerRun struct {
 	timer     *sim.Timer
 	assigned  bool
 	done      bool
+	coordAddr sim.Addr // the consumer's connection to its group coordinator
 }
 
 func (r *consumerRun) begin(env *sim.Env) {
 	r.c.OnRecords(r.onRecords)
 	r.c.OnError(func(env *sim.Env, err *client.Error) {
 		r.t.logException(client.LevelError, "Error processing message, terminating consumer process: ", consoleConsumerLogger, err.Lines())
-		r.end(0)
+		r.end(env, 0)
 	})
 	if r.max == 0 {
-		r.end(0) // the tool's loop runs while count < max-messages
+		r.end(env, 0) // the tool's loop runs while count < max-messages
 		return
 	}
 	r.armTimeout(env)
@@ -304,6 +348,13 @@ func (r *consumerRun) begin(env *sim.Env) {
 // simulator assigns it every partition, which is what a lone member of a
 // group gets.
 func (r *consumerRun) assign(env *sim.Env) {
+	if r.partition < 0 {
+		// --topic without --partition: subscribe(), so the consumer joins
+		// its group and gets partitions from the group's assignment.
+		r.assigned = true
+		r.c.Subscribe(env, r.coordAddr, []string{r.topic})
+		return
+	}
 	md := r.c.Metadata()
 	md.Add(r.topic)
 	t := md.Topic(r.topic)
@@ -339,7 +390,7 @@ func (r *consumerRun) armTimeout(env *sim.Env) {
 			return
 		}
 		r.t.logException(client.LevelError, "Error processing message, terminating consumer process: ", consoleConsumerLogger, []string{"org.apache.kafka.common.errors.TimeoutException"})
-		r.end(0)
+		r.end(env, 0)
 	})
 }
 
@@ -356,23 +407,26 @@ func (r *consumerRun) onRecords(env *sim.Env, recs []client.ConsumerRecord) {
 			}
 		}
 		if r.max >= 0 && r.count >= r.max {
-			r.end(0)
+			r.end(env, 0)
 			return
 		}
 	}
 	r.armTimeout(env)
 }
 
-func (r *consumerRun) stop(env *sim.Env) { r.end(143) }
+func (r *consumerRun) stop(env *sim.Env) { r.end(env, 143) }
 
-// end prints the total (on stderr, from the tool's finally block) and exits.
-func (r *consumerRun) end(code int) {
+// end closes the consumer (a group member commits, with auto-commit, and
+// leaves its group), then prints the total (on stderr, from the tool's
+// finally block) and exits.
+func (r *consumerRun) end(env *sim.Env, code int) {
 	if r.done {
 		return
 	}
 	r.done = true
-	r.c.Stop()
 	r.timer.Stop()
-	r.t.println(fmt.Sprintf("Processed a total of %d messages", r.count))
-	r.t.finish(code)
+	r.c.Close(env, func(*sim.Env) {
+		r.t.println(fmt.Sprintf("Processed a total of %d messages", r.count))
+		r.t.finish(code)
+	})
 }

@@ -128,10 +128,15 @@ func (s *Session) cmdJobs(args []string) {
 }
 
 // cmdKill sends SIGTERM to a job: its shutdown hooks run (a console
-// consumer prints its total), then it exits.
+// consumer prints its total), then it exits. kill -9 (SIGKILL) ends it at
+// once: no hook runs, so a consumer neither commits nor leaves its group.
 func (s *Session) cmdKill(args []string) {
+	sigkill := false
+	if len(args) == 2 && (args[0] == "-9" || args[0] == "-KILL" || args[0] == "-SIGKILL") {
+		sigkill, args = true, args[1:]
+	}
 	if len(args) != 1 || !strings.HasPrefix(args[0], "%") {
-		s.print("kill: usage: kill %N")
+		s.print("kill: usage: kill [-9] %N")
 		return
 	}
 	n, err := strconv.Atoi(args[0][1:])
@@ -148,6 +153,12 @@ func (s *Session) cmdKill(args []string) {
 	t := j.run
 	if t.finished {
 		return // it ended on its own; the next prompt reports it
+	}
+	if sigkill {
+		t.finish(137)
+		s.cluster.StopClient(t.host)
+		j.status = "Killed"
+		return
 	}
 	op := &pending{done: func() bool { return t.finished }}
 	s.signal(t, op)

@@ -36,7 +36,6 @@ func init() {
 // laterTools are Kafka tools the command language names but this build does
 // not implement yet.
 var laterTools = map[string]bool{
-	"kafka-consumer-groups": true,
 }
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
@@ -49,7 +48,7 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   network heal [A B]             undo cuts (all, or between A and B)
   network delay N DURATION       add latency to every message to and from broker N
   time advance DURATION          let time pass (500ms, 30s, 5m, 7d)
-  jobs, kill %N                  list and stop background commands (started with a trailing &)
+  jobs, kill [-9] %N             list and stop background commands (started with a trailing &; -9: no shutdown hooks)
   ls, cat, xxd [--broker N] PATH look at a broker's disk (default: the first running broker)
   replicas TOPIC-PARTITION       every replica of a partition: LEO, HW, epochs and records
   downtime [--topic T] | reset   how long each partition has been without a serving leader

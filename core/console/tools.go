@@ -26,6 +26,7 @@ func init() {
 		"kafka-reassign-partitions": reassignTool,
 		"kafka-dump-log":            dumpLogTool,
 		"kafka-metadata-quorum":     quorumTool,
+		"kafka-consumer-groups":     consumerGroupsTool,
 	}
 }
 

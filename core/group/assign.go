@@ -5,12 +5,26 @@ import (
 	"strings"
 )
 
-// Member is a group member as the leader's assignor sees it
-// (AbstractPartitionAssignor.MemberInfo plus its subscription).
+// Member is a group member as the leader's assignor sees it: its ids and
+// its ConsumerPartitionAssignor.Subscription.
 type Member struct {
 	ID         string   // member.id given by the coordinator
 	InstanceID string   // group.instance.id; "" for a dynamic member
 	Topics     []string // subscribed topics
+
+	// UserData is the assignor's subscription user data (nil = none).
+	UserData []byte
+	// OwnedPartitions are the partitions the member holds as it joins
+	// (ConsumerProtocolSubscription v1+; empty for eager members).
+	OwnedPartitions []TopicPartition
+	// GenerationID is the generation of OwnedPartitions
+	// (ConsumerProtocolSubscription v2+). Negative means absent, as
+	// Kafka's Subscription turns a negative id into Optional.empty; set
+	// it to DefaultGeneration when the member does not send one.
+	GenerationID int32
+	// RackID is client.rack ("" = none). The simulator's brokers have no
+	// broker.rack, so the assignors' rack-aware paths never apply.
+	RackID string
 }
 
 // TopicPartition names one partition.

@@ -1,0 +1,190 @@
+package client
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// commitOffset is one partition's offset to commit: the next record to
+// read, with the leader epoch of the last record read (-1 unknown).
+type commitOffset struct {
+	tp     topicPartition
+	offset int64
+	epoch  int32
+}
+
+// formatOffsets renders offsets as Java's Map<TopicPartition,
+// OffsetAndMetadata>.toString (assignment order here).
+func formatOffsets(offsets []commitOffset) string {
+	parts := make([]string, len(offsets))
+	for i, o := range offsets {
+		epoch := "null"
+		if o.epoch >= 0 {
+			epoch = fmt.Sprint(o.epoch)
+		}
+		parts[i] = fmt.Sprintf("%s=OffsetAndMetadata{offset=%d, leaderEpoch=%s, metadata=''}", o.tp, o.offset, epoch)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// consumed is SubscriptionState.allConsumed: the position of every
+// assigned partition that has one.
+func (c *Consumer) consumed() []commitOffset {
+	var out []commitOffset
+	for _, tp := range c.assigned {
+		if ps := c.pos[tp]; ps.offset >= 0 && !ps.awaiting {
+			out = append(out, commitOffset{tp: tp, offset: ps.offset, epoch: ps.epoch})
+		}
+	}
+	return out
+}
+
+var errRebalanceInProgress = &Error{Class: "org.apache.kafka.common.errors.RebalanceInProgressException",
+	Message: "Offset commit cannot be completed since the consumer is undergoing a rebalance for auto partition assignment. You can try completing the rebalance by calling poll() and then retry the operation."}
+
+var errCommitFailed = &Error{Class: "org.apache.kafka.clients.consumer.CommitFailedException",
+	Message: "Commit cannot be completed since the group has already rebalanced and assigned the partitions to another member. This means that the time between subsequent calls to poll() was longer than the configured max.poll.interval.ms, which typically implies that the poll loop is spending too much time message processing. You can address this either by increasing max.poll.interval.ms or by reducing the maximum size of batches returned in poll() with max.poll.records."}
+
+// commit sends OffsetCommit for offsets with the member's generation (or
+// as a standalone client with generation -1 when it has none); done gets
+// nil or the error (retriable ones marked so).
+func (g *coordinator) commit(env *sim.Env, offsets []commitOffset, done func(env *sim.Env, err *Error)) {
+	if len(offsets) == 0 {
+		done(env, nil)
+		return
+	}
+	if !g.known {
+		done(env, &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException", Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", retriable: true})
+		return
+	}
+	req := &protocol.OffsetCommitRequest{GroupID: g.c.cfg.GroupID, GenerationIDOrMemberEpoch: -1, RetentionTimeMs: -1}
+	if g.topics != nil {
+		if g.state != stable {
+			done(env, errRebalanceInProgress)
+			return
+		}
+		req.GenerationIDOrMemberEpoch, req.MemberID = g.generation, g.memberID
+	}
+	env.Note("consumer.commit", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "offsets", formatOffsets(offsets))
+	for _, o := range offsets {
+		req.Add(o.tp.topic, protocol.OffsetCommitRequestPartition{PartitionIndex: o.tp.partition, CommittedOffset: o.offset, CommittedLeaderEpoch: o.epoch})
+	}
+	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		if err != nil {
+			g.markUnknown(env, err.Error())
+			done(env, &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException", Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", retriable: true})
+			return
+		}
+		var failure *Error
+		for _, t := range resp.(*protocol.OffsetCommitResponse).Topics {
+			for _, p := range t.Partitions {
+				code := p.ErrorCode
+				if code == protocol.NONE || failure != nil {
+					continue
+				}
+				var at int64
+				for _, o := range offsets {
+					if o.tp == (topicPartition{t.Name, p.PartitionIndex}) {
+						at = o.offset
+					}
+				}
+				level := LevelError
+				if code.Retriable() {
+					level = LevelWarn
+				}
+				g.log(level, fmt.Sprintf("Offset commit failed on partition %s-%d at offset %d: %s", t.Name, p.PartitionIndex, at, code.Message()))
+				switch code {
+				case protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR, protocol.REQUEST_TIMED_OUT:
+					g.markUnknown(env, code.String())
+					failure = &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException", Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", Cause: &Error{Class: code.Exception(), Message: code.Message()}, retriable: true}
+				case protocol.COORDINATOR_LOAD_IN_PROGRESS, protocol.UNKNOWN_TOPIC_OR_PARTITION:
+					failure = &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException", Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", Cause: &Error{Class: code.Exception(), Message: code.Message()}, retriable: true}
+				case protocol.REBALANCE_IN_PROGRESS:
+					g.requestRejoin(env, "offset commit failed since group is already rebalancing")
+					failure = errRebalanceInProgress
+				case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION:
+					g.resetGeneration(env, code == protocol.UNKNOWN_MEMBER_ID)
+					g.requestRejoin(env, "encountered "+code.String()+" from OFFSET_COMMIT response")
+					failure = errCommitFailed
+				default:
+					failure = &Error{Class: code.Exception(), Message: code.Message()}
+				}
+			}
+		}
+		done(env, failure)
+	})
+}
+
+// fetchCommitted reads the group's committed offsets for tps and gives
+// done the ones that exist; it retries while the coordinator is loading or
+// moving.
+func (g *coordinator) fetchCommitted(env *sim.Env, tps []topicPartition, done func(env *sim.Env, offsets map[topicPartition]commitOffset)) {
+	if g.closed {
+		return
+	}
+	retry := func(env *sim.Env) {
+		env.After(g.c.cfg.RetryBackoff, "consumer-offset-fetch-backoff", func(env *sim.Env) {
+			if !g.known {
+				g.poll(env)
+				env.After(0, "consumer-offset-fetch-retry", func(env *sim.Env) { g.fetchCommitted(env, tps, done) })
+				return
+			}
+			g.fetchCommitted(env, tps, done)
+		})
+	}
+	if !g.known {
+		retry(env)
+		return
+	}
+	rg := protocol.OffsetFetchRequestGroup{GroupID: g.c.cfg.GroupID, MemberID: g.memberID, MemberEpoch: g.generation}
+	for _, tp := range tps {
+		if n := len(rg.Topics); n > 0 && rg.Topics[n-1].Name == tp.topic {
+			rg.Topics[n-1].PartitionIndexes = append(rg.Topics[n-1].PartitionIndexes, tp.partition)
+		} else {
+			rg.Topics = append(rg.Topics, protocol.OffsetFetchRequestTopics{Name: tp.topic, PartitionIndexes: []int32{tp.partition}})
+		}
+	}
+	req := &protocol.OffsetFetchRequest{Groups: []protocol.OffsetFetchRequestGroup{rg}, RequireStable: true}
+	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		if g.closed {
+			return
+		}
+		if err != nil {
+			g.markUnknown(env, err.Error())
+			retry(env)
+			return
+		}
+		r := resp.(*protocol.OffsetFetchResponse)
+		if len(r.Groups) == 0 {
+			retry(env)
+			return
+		}
+		switch code := r.Groups[0].ErrorCode; code {
+		case protocol.NONE:
+		case protocol.NOT_COORDINATOR, protocol.COORDINATOR_NOT_AVAILABLE:
+			g.markUnknown(env, code.String())
+			retry(env)
+			return
+		default:
+			retry(env)
+			return
+		}
+		out := map[topicPartition]commitOffset{}
+		for _, t := range r.Groups[0].Topics {
+			for _, p := range t.Partitions {
+				if p.ErrorCode == protocol.NONE && p.CommittedOffset >= 0 {
+					tp := topicPartition{t.Name, p.PartitionIndex}
+					out[tp] = commitOffset{tp: tp, offset: p.CommittedOffset, epoch: p.CommittedLeaderEpoch}
+				}
+			}
+		}
+		done(env, out)
+	})
+}
+
+// commitTimeout bounds how long close waits for its commit and leave.
+const commitTimeout = 30 * time.Second

@@ -1,0 +1,547 @@
+package client
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"kafkascope/core/group"
+	"kafkascope/core/protocol"
+	"kafkascope/core/rpc"
+	"kafkascope/core/sim"
+)
+
+// memberState is AbstractCoordinator.MemberState.
+type memberState uint8
+
+const (
+	unjoined            memberState = iota // not in a group
+	preparingRebalance                     // JoinGroup sent
+	completingRebalance                    // JoinGroup answered, SyncGroup sent
+	stable                                 // assignment received
+)
+
+// coordinator is the consumer's group membership (Kafka's
+// ConsumerCoordinator over AbstractCoordinator, classic protocol): it finds
+// the group coordinator, joins and syncs, heartbeats, commits offsets, and
+// rejoins when the coordinator, a heartbeat, a poll timeout or a metadata
+// change asks it to. It talks to the coordinator over its own connection
+// (Kafka uses a separate connection id for the coordinator), so a parked
+// JoinGroup does not hold up fetches to the same broker.
+type coordinator struct {
+	c         *Consumer
+	net       *rpc.Client
+	assignors []Assignor
+	protocol  RebalanceProtocol
+	topics    []string // the subscription, sorted
+
+	coord       sim.Addr
+	coordID     int32
+	known       bool
+	finding     bool
+	findRR      int
+	findBackoff *exponentialBackoff
+	findTries   int
+
+	state        memberState
+	memberID     string
+	generation   int32
+	protocolName string
+	rejoin       bool
+	rejoinReason string
+	joining      bool // onJoinPrepare's commit or a JoinGroup/SyncGroup in flight
+
+	hbTimer     *sim.Timer
+	hbInFlight  bool
+	lastHBRecv  sim.Time
+	lastHBSent  sim.Time
+	nextCommit  sim.Time
+	snapshot    map[string]int32 // partition counts the leader assigned with
+	closed      bool
+	leftOnClose bool
+}
+
+func newCoordinator(c *Consumer, self sim.Addr, assignors []Assignor, proto RebalanceProtocol) *coordinator {
+	return &coordinator{c: c, net: rpc.NewClient(self, c.cfg.ClientID), assignors: assignors, protocol: proto, generation: -1,
+		findBackoff: newExponentialBackoff(c.cfg.RetryBackoff, c.cfg.RetryBackoffMax, 0.2, nil)}
+}
+
+func (g *coordinator) log(level Level, msg string) { g.c.log(level, msg, loggerCoordinator) }
+
+const (
+	loggerCoordinator         = "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator"
+	joinGroupTimeoutLapse     = 5 * time.Second
+	coordinatorRetryBackoffMs = 100 * time.Millisecond
+)
+
+// poll is the coordinator's share of KafkaConsumer.poll: find the
+// coordinator, (re)join when needed, and auto-commit when due. It does
+// nothing while the application is busy between polls.
+func (g *coordinator) poll(env *sim.Env) {
+	if g.closed || g.c.stopped || g.c.busy {
+		return
+	}
+	if !g.known {
+		g.lookup(env)
+		return
+	}
+	if (g.state == unjoined || g.rejoin) && !g.joining {
+		g.prepareJoin(env)
+		return
+	}
+	if g.state == stable && g.c.cfg.EnableAutoCommit && env.Now() >= g.nextCommit {
+		g.nextCommit = env.Now().Add(g.c.cfg.AutoCommitInterval)
+		offsets := g.c.consumed()
+		g.commit(env, offsets, func(env *sim.Env, err *Error) {
+			switch {
+			case err == nil:
+			case err.retriable:
+				g.nextCommit = env.Now().Add(g.c.cfg.RetryBackoff) // retried at the next poll
+			default:
+				g.log(LevelWarn, fmt.Sprintf("Asynchronous auto-commit of offsets %s failed: %s", formatOffsets(offsets), err.Message))
+			}
+		})
+	}
+}
+
+// lookup sends FindCoordinator to the next known broker.
+func (g *coordinator) lookup(env *sim.Env) {
+	if g.finding {
+		return
+	}
+	nodes := g.c.meta.nodes()
+	to := nodes[g.findRR%len(nodes)]
+	g.findRR++
+	g.finding = true
+	req := &protocol.FindCoordinatorRequest{KeyType: protocol.CoordinatorKeyTypeGroup, CoordinatorKeys: []string{g.c.cfg.GroupID}}
+	g.c.net.Send(env, to, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		g.finding = false
+		if g.closed {
+			return
+		}
+		if err == nil {
+			co := resp.(*protocol.FindCoordinatorResponse).Coordinators[0]
+			if co.ErrorCode == protocol.NONE {
+				g.coord, g.coordID, g.known, g.findTries = sim.Addr(fmt.Sprintf("%s:%d", co.Host, co.Port)), co.NodeID, true, 0
+				env.Note("consumer.coordinator", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "coordinator", fmt.Sprint(co.NodeID))
+				g.startHeartbeats(env)
+				g.poll(env)
+				return
+			}
+		}
+		d := g.findBackoff.backoff(g.findTries)
+		g.findTries++
+		env.After(d, "consumer-find-coordinator-backoff", g.poll)
+	})
+}
+
+// markUnknown forgets the coordinator (it moved, or stopped answering):
+// the next poll looks it up again. The membership stays: a member that
+// reaches the new coordinator within its session keeps its generation.
+func (g *coordinator) markUnknown(env *sim.Env, cause string) {
+	if !g.known {
+		return
+	}
+	g.known = false
+	env.Note("consumer.coordinator-unknown", "client", g.c.cfg.ClientID, "cause", cause)
+	env.After(0, "consumer-rediscover", g.poll)
+}
+
+// prepareJoin is onJoinPrepare: commit what was consumed (auto-commit),
+// give up the partitions (all of them with the eager protocol), then send
+// JoinGroup.
+func (g *coordinator) prepareJoin(env *sim.Env) {
+	g.joining = true
+	join := func(env *sim.Env) {
+		if g.protocol == Eager || g.generation < 0 {
+			g.c.revoke(env, g.c.assignment())
+		}
+		g.sendJoin(env)
+	}
+	if g.c.cfg.EnableAutoCommit && g.state == stable && g.generation >= 0 && len(g.c.assigned) > 0 {
+		offsets := g.c.consumed()
+		g.commit(env, offsets, func(env *sim.Env, err *Error) {
+			if err != nil {
+				g.log(LevelWarn, fmt.Sprintf("Synchronous auto-commit of offsets %s failed: %s", formatOffsets(offsets), err.Message))
+			}
+			join(env)
+		})
+		return
+	}
+	join(env)
+}
+
+func (g *coordinator) subscription() protocol.ConsumerProtocolSubscription {
+	s := protocol.ConsumerProtocolSubscription{Topics: g.topics, GenerationID: g.generation}
+	for _, tp := range g.c.assigned {
+		if n := len(s.OwnedPartitions); n > 0 && s.OwnedPartitions[n-1].Topic == tp.topic {
+			s.OwnedPartitions[n-1].Partitions = append(s.OwnedPartitions[n-1].Partitions, tp.partition)
+		} else {
+			s.OwnedPartitions = append(s.OwnedPartitions, protocol.TopicPartitions{Topic: tp.topic, Partitions: []int32{tp.partition}})
+		}
+	}
+	return s
+}
+
+func (g *coordinator) sendJoin(env *sim.Env) {
+	if !g.known {
+		g.joining = false
+		g.poll(env)
+		return
+	}
+	g.state = preparingRebalance
+	reason := g.rejoinReason
+	g.rejoin, g.rejoinReason = false, ""
+	req := &protocol.JoinGroupRequest{GroupID: g.c.cfg.GroupID, SessionTimeoutMs: int32(g.c.cfg.SessionTimeout.Milliseconds()),
+		RebalanceTimeoutMs: int32(g.c.cfg.MaxPollInterval.Milliseconds()), MemberID: g.memberID, ProtocolType: protocol.ConsumerProtocolType, Reason: reason}
+	owned := g.c.assignedTPs()
+	for _, a := range g.assignors {
+		s := g.subscription()
+		s.UserData = a.UserData(owned, g.generation)
+		req.Protocols = append(req.Protocols, protocol.JoinGroupRequestProtocol{Name: a.Name(), Metadata: s.Encode()})
+	}
+	timeout := max(g.c.cfg.RequestTimeout, g.c.cfg.MaxPollInterval+joinGroupTimeoutLapse)
+	to := g.coord
+	g.net.Send(env, to, req, timeout, func(env *sim.Env, resp protocol.Response, err error) {
+		if g.closed {
+			return
+		}
+		if err != nil {
+			g.joinFailed(env)
+			g.markUnknown(env, err.Error())
+			return
+		}
+		g.handleJoin(env, resp.(*protocol.JoinGroupResponse))
+	})
+}
+
+func (g *coordinator) joinFailed(env *sim.Env) {
+	g.joining = false
+	g.state = unjoined
+}
+
+func (g *coordinator) handleJoin(env *sim.Env, r *protocol.JoinGroupResponse) {
+	switch r.ErrorCode {
+	case protocol.NONE:
+		g.memberID, g.generation, g.protocolName = r.MemberID, r.GenerationID, r.ProtocolName
+		g.state = completingRebalance
+		g.lastHBRecv = env.Now()
+		var assignments []protocol.SyncGroupRequestAssignment
+		if r.Leader == r.MemberID {
+			assignments = g.assign(env, r)
+		}
+		g.sendSync(env, assignments)
+		return
+	case protocol.MEMBER_ID_REQUIRED:
+		g.memberID = r.MemberID
+		g.sendJoin(env) // right away, with the id
+		return
+	case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION:
+		g.resetGeneration(env, true)
+	case protocol.COORDINATOR_LOAD_IN_PROGRESS:
+		g.joinFailed(env)
+		env.After(g.c.cfg.RetryBackoff, "consumer-join-backoff", g.poll)
+		return
+	case protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR:
+		g.joinFailed(env)
+		g.markUnknown(env, r.ErrorCode.String())
+		return
+	case protocol.REBALANCE_IN_PROGRESS:
+	default:
+		g.joinFailed(env)
+		g.c.fatal(env, &Error{Class: r.ErrorCode.Exception(), Message: r.ErrorCode.Message()})
+		return
+	}
+	g.joinFailed(env)
+	g.rejoin = true
+	env.After(0, "consumer-rejoin", g.poll)
+}
+
+// assign runs the chosen assignor on the leader with the members'
+// subscriptions and the partition counts from its metadata.
+func (g *coordinator) assign(env *sim.Env, r *protocol.JoinGroupResponse) []protocol.SyncGroupRequestAssignment {
+	var a Assignor
+	for _, x := range g.assignors {
+		if x.Name() == r.ProtocolName {
+			a = x
+		}
+	}
+	var members []AssignorMember
+	topics := map[string]bool{}
+	for _, m := range r.Members {
+		s, err := protocol.DecodeConsumerProtocolSubscription(m.Metadata)
+		if err != nil {
+			continue
+		}
+		members = append(members, AssignorMember{ID: m.MemberID, InstanceID: m.GroupInstanceID, Subscription: s})
+		for _, t := range s.Topics {
+			topics[t] = true
+		}
+	}
+	counts := map[string]int32{}
+	for t := range topics {
+		g.c.meta.Add(t)
+		if info := g.c.meta.Topic(t); info != nil {
+			counts[t] = int32(len(info.Partitions))
+		}
+	}
+	g.snapshot = counts
+	var out []protocol.SyncGroupRequestAssignment
+	if a == nil {
+		return out
+	}
+	result := a.Assign(members, counts)
+	for _, m := range members {
+		out = append(out, protocol.SyncGroupRequestAssignment{MemberID: m.ID, Assignment: encodeAssignment(result[m.ID])})
+	}
+	var unassigned []string
+	for t := range topics {
+		if _, ok := counts[t]; !ok {
+			unassigned = append(unassigned, t)
+		}
+	}
+	if len(unassigned) > 0 {
+		slices.Sort(unassigned)
+		g.log(LevelWarn, fmt.Sprintf("The following subscribed topics are not assigned to any members: [%s] ", strings.Join(unassigned, ", ")))
+	}
+	return out
+}
+
+func encodeAssignment(tps []group.TopicPartition) []byte {
+	var a protocol.ConsumerProtocolAssignment
+	for _, tp := range tps {
+		if n := len(a.AssignedPartitions); n > 0 && a.AssignedPartitions[n-1].Topic == tp.Topic {
+			a.AssignedPartitions[n-1].Partitions = append(a.AssignedPartitions[n-1].Partitions, tp.Partition)
+		} else {
+			a.AssignedPartitions = append(a.AssignedPartitions, protocol.TopicPartitions{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
+		}
+	}
+	return a.Encode()
+}
+
+func (g *coordinator) sendSync(env *sim.Env, assignments []protocol.SyncGroupRequestAssignment) {
+	req := &protocol.SyncGroupRequest{GroupID: g.c.cfg.GroupID, GenerationID: g.generation, MemberID: g.memberID,
+		ProtocolType: protocol.ConsumerProtocolType, ProtocolName: g.protocolName, Assignments: assignments}
+	gen := g.generation
+	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		if g.closed {
+			return
+		}
+		if err != nil {
+			g.joinFailed(env)
+			g.rejoin = true
+			g.markUnknown(env, err.Error())
+			return
+		}
+		r := resp.(*protocol.SyncGroupResponse)
+		switch r.ErrorCode {
+		case protocol.NONE:
+			if gen != g.generation || g.state != completingRebalance {
+				g.joinFailed(env)
+				g.rejoin = true
+				g.poll(env)
+				return
+			}
+			a, _ := protocol.DecodeConsumerProtocolAssignment(r.Assignment)
+			g.joining = false
+			g.state = stable
+			g.complete(env, a)
+			return
+		case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION:
+			g.resetGeneration(env, r.ErrorCode == protocol.UNKNOWN_MEMBER_ID)
+		case protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR:
+			g.markUnknown(env, r.ErrorCode.String())
+		case protocol.REBALANCE_IN_PROGRESS:
+		default:
+			g.joinFailed(env)
+			g.c.fatal(env, &Error{Class: r.ErrorCode.Exception(), Message: r.ErrorCode.Message()})
+			return
+		}
+		g.joinFailed(env)
+		g.rejoin = true
+		env.After(0, "consumer-rejoin", g.poll)
+	})
+}
+
+// complete is onJoinComplete: take the new assignment. Eager members own
+// nothing at this point; cooperative ones give up what they lost and, if
+// they lost anything, rejoin so it can be handed on.
+func (g *coordinator) complete(env *sim.Env, a protocol.ConsumerProtocolAssignment) {
+	var assigned []topicPartition
+	for _, tp := range a.AssignedPartitions {
+		for _, p := range tp.Partitions {
+			assigned = append(assigned, topicPartition{tp.Topic, p})
+		}
+	}
+	var revoked []topicPartition
+	for _, tp := range g.c.assigned {
+		if !slices.Contains(assigned, tp) {
+			revoked = append(revoked, tp)
+		}
+	}
+	if len(revoked) > 0 {
+		g.c.revoke(env, revoked)
+		if g.protocol == Cooperative {
+			g.requestRejoin(env, "need to revoke partitions and re-join")
+		}
+	}
+	env.Note("consumer.assigned", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "generation", fmt.Sprint(g.generation), "partitions", fmt.Sprint(len(assigned)))
+	g.c.addAssigned(env, assigned)
+	g.nextCommit = env.Now().Add(g.c.cfg.AutoCommitInterval)
+	g.poll(env)
+	g.c.run(env)
+}
+
+func (g *coordinator) requestRejoin(env *sim.Env, reason string) {
+	if !g.rejoin {
+		g.rejoin, g.rejoinReason = true, reason
+	}
+	env.After(0, "consumer-rejoin", g.poll)
+}
+
+// resetGeneration forgets the generation (and member id when the
+// coordinator no longer knows the member): the member lost its
+// partitions without committing (onPartitionsLost) and must join anew.
+func (g *coordinator) resetGeneration(env *sim.Env, memberID bool) {
+	g.generation, g.protocolName = -1, ""
+	if memberID {
+		g.memberID = ""
+	}
+	g.state = unjoined
+	g.c.revoke(env, g.c.assignment())
+}
+
+// startHeartbeats runs the heartbeat thread's loop while the consumer is
+// open: heartbeats every heartbeat.interval.ms once joined, and the
+// session and poll timeouts.
+func (g *coordinator) startHeartbeats(env *sim.Env) {
+	if g.hbTimer.Pending() {
+		return
+	}
+	g.hbTimer = env.After(0, "consumer-heartbeat", g.heartbeatTick)
+}
+
+func (g *coordinator) heartbeatTick(env *sim.Env) {
+	if g.closed || g.c.stopped {
+		return
+	}
+	next := g.c.cfg.RetryBackoff
+	now := env.Now()
+	switch {
+	case g.state != stable && g.state != completingRebalance:
+		next = g.c.cfg.HeartbeatInterval
+	case !g.known:
+		g.poll(env)
+	case now.Sub(g.lastHBRecv) > g.c.cfg.SessionTimeout:
+		g.markUnknown(env, "session timed out without receiving a heartbeat response")
+	case g.c.busy && now.Sub(g.c.lastPoll) > g.c.cfg.MaxPollInterval:
+		g.log(LevelWarn, "consumer poll timeout has expired. This means the time between subsequent calls to poll() was longer than the configured max.poll.interval.ms, which typically implies that the poll loop is spending too much time processing messages. You can address this either by increasing max.poll.interval.ms or by reducing the maximum size of batches returned in poll() with max.poll.records.")
+		g.leave(env, "consumer poll timeout has expired.", nil)
+	case g.hbInFlight || now.Sub(g.lastHBSent) < g.c.cfg.HeartbeatInterval:
+		if !g.hbInFlight {
+			next = g.c.cfg.HeartbeatInterval - now.Sub(g.lastHBSent)
+		}
+	default:
+		g.sendHeartbeat(env)
+		next = g.c.cfg.HeartbeatInterval
+	}
+	g.hbTimer = env.After(next, "consumer-heartbeat", g.heartbeatTick)
+}
+
+func (g *coordinator) sendHeartbeat(env *sim.Env) {
+	g.hbInFlight = true
+	g.lastHBSent = env.Now()
+	gen := g.generation
+	req := &protocol.HeartbeatRequest{GroupID: g.c.cfg.GroupID, GenerationID: g.generation, MemberID: g.memberID}
+	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		g.hbInFlight = false
+		if g.closed {
+			return
+		}
+		if err != nil {
+			g.markUnknown(env, err.Error())
+			return
+		}
+		switch code := resp.(*protocol.HeartbeatResponse).ErrorCode; code {
+		case protocol.NONE:
+			g.lastHBRecv = env.Now()
+		case protocol.REBALANCE_IN_PROGRESS:
+			// Heartbeats go on during the rebalance; the next poll rejoins.
+			g.lastHBRecv = env.Now()
+			if g.state == stable {
+				g.requestRejoin(env, "group is already rebalancing")
+			}
+		case protocol.ILLEGAL_GENERATION, protocol.UNKNOWN_MEMBER_ID:
+			if gen == g.generation && g.state == stable {
+				g.resetGeneration(env, code == protocol.UNKNOWN_MEMBER_ID)
+				g.requestRejoin(env, "encountered "+code.String()+" from HEARTBEAT response")
+			}
+		case protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR:
+			g.markUnknown(env, code.String())
+		case protocol.COORDINATOR_LOAD_IN_PROGRESS:
+		}
+	})
+}
+
+// leave sends LeaveGroup (on close, or when the poll timeout expired) and
+// forgets the membership; done runs when the coordinator answered.
+func (g *coordinator) leave(env *sim.Env, reason string, done func(env *sim.Env)) {
+	if g.memberID == "" || !g.known || g.state == unjoined && g.generation < 0 {
+		g.resetGeneration(env, true)
+		if done != nil {
+			done(env)
+		}
+		return
+	}
+	req := &protocol.LeaveGroupRequest{GroupID: g.c.cfg.GroupID, Members: []protocol.MemberIdentity{{MemberID: g.memberID, Reason: "the consumer is being closed"}}}
+	if done == nil {
+		req.Members[0].Reason = reason
+	}
+	env.Note("consumer.leave", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "member", g.memberID, "reason", reason)
+	g.resetGeneration(env, true)
+	g.joining = false
+	g.rejoin = true
+	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, _ protocol.Response, _ error) {
+		if done != nil {
+			done(env)
+		}
+	})
+}
+
+// close is ConsumerCoordinator.close: commit what was consumed (with
+// auto-commit) and leave the group, then done.
+func (g *coordinator) close(env *sim.Env, done func(env *sim.Env)) {
+	finish := func(env *sim.Env) {
+		g.closed = true
+		g.hbTimer.Stop()
+		done(env)
+	}
+	leave := func(env *sim.Env) { g.leave(env, "the consumer is being closed", finish) }
+	if g.c.cfg.EnableAutoCommit && g.state == stable && g.known && len(g.c.assigned) > 0 {
+		offsets := g.c.consumed()
+		g.commit(env, offsets, func(env *sim.Env, err *Error) {
+			if err != nil {
+				g.log(LevelWarn, fmt.Sprintf("Synchronous auto-commit of offsets %s failed: %s", formatOffsets(offsets), err.Message))
+			}
+			leave(env)
+		})
+		return
+	}
+	leave(env)
+}
+
+// checkMetadata is the leader's check that the partition counts it
+// assigned with still hold (a topic grew): if not, the group rebalances.
+func (g *coordinator) checkMetadata(env *sim.Env) {
+	if g.snapshot == nil || g.state != stable {
+		return
+	}
+	for t, n := range g.snapshot {
+		if info := g.c.meta.Topic(t); info != nil && int32(len(info.Partitions)) != n {
+			g.snapshot = nil
+			g.requestRejoin(env, "cached metadata has changed")
+			return
+		}
+	}
+}

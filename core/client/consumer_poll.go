@@ -1,0 +1,210 @@
+package client
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"kafkascope/core/group"
+	"kafkascope/core/sim"
+)
+
+// deliver is the application's poll loop: while it is not busy it takes up
+// to max.poll.records buffered records (partition by partition, in
+// assignment order), advances the positions past them and hands them over.
+// With a processing time the application is busy for that long per record
+// and polls again afterwards; the time since its last poll is what
+// max.poll.interval.ms bounds.
+func (c *Consumer) deliver(env *sim.Env) {
+	if c.stopped || c.busy {
+		return
+	}
+	c.lastPoll = env.Now()
+	if c.grp != nil {
+		c.grp.poll(env)
+		if c.grp.joining || c.grp.state != stable {
+			return // poll() returns nothing while the member rebalances
+		}
+	}
+	max := c.cfg.MaxPollRecords
+	if max <= 0 {
+		max = 500
+	}
+	var out []ConsumerRecord
+	for _, tp := range c.assigned {
+		ps := c.pos[tp]
+		for len(ps.buffer) > 0 && len(out) < max {
+			r := ps.buffer[0]
+			ps.buffer = ps.buffer[1:]
+			out = append(out, r)
+			ps.offset, ps.epoch = r.Offset+1, r.LeaderEpoch
+		}
+		if ps.offset >= 0 && len(ps.buffer) == 0 && ps.fetched > ps.offset {
+			ps.offset = ps.fetched
+		}
+	}
+	if len(out) == 0 {
+		return
+	}
+	if c.cfg.ProcessingTime > 0 {
+		c.busy = true
+		env.After(time.Duration(len(out))*c.cfg.ProcessingTime, "consumer-processing", func(env *sim.Env) {
+			c.busy = false
+			c.run(env)
+		})
+	}
+	if c.onRecords != nil {
+		c.onRecords(env, out)
+	}
+	if !c.busy {
+		env.After(0, "consumer-poll", c.run) // poll again for what is still buffered
+	}
+}
+
+// Subscribe joins the consumer's group (group.id) with a subscription to
+// topics; partitions come from the group's assignment. It returns the
+// unknown partition.assignment.strategy class, if any.
+func (c *Consumer) Subscribe(env *sim.Env, self sim.Addr, topics []string) string {
+	classes, isDefault := c.cfg.AssignmentStrategy, false
+	if classes == nil {
+		classes, isDefault = DefaultAssignmentStrategy, true
+	}
+	as, bad := ResolveAssignors(classes, isDefault)
+	if bad != "" {
+		return bad
+	}
+	proto, _ := rebalanceProtocol(as)
+	c.grp = newCoordinator(c, self, as, proto)
+	c.grp.topics = slices.Sorted(slices.Values(topics))
+	for _, t := range topics {
+		c.meta.Add(t)
+	}
+	c.meta.RequestUpdate(env)
+	c.refreshMetadata(env)
+	c.lastPoll = env.Now()
+	c.grp.poll(env)
+	return ""
+}
+
+// refreshMetadata asks for metadata every metadata.max.age.ms, which is
+// how a subscribed consumer learns that a topic grew.
+func (c *Consumer) refreshMetadata(env *sim.Env) {
+	env.After(c.cfg.MetadataMaxAge, "consumer-metadata-max-age", func(env *sim.Env) {
+		if c.stopped {
+			return
+		}
+		c.meta.RequestUpdate(env)
+		c.refreshMetadata(env)
+	})
+}
+
+// assignment lists the assigned partitions.
+func (c *Consumer) assignment() []topicPartition { return slices.Clone(c.assigned) }
+
+func (c *Consumer) assignedTPs() []group.TopicPartition {
+	out := make([]group.TopicPartition, len(c.assigned))
+	for i, tp := range c.assigned {
+		out[i] = group.TopicPartition{Topic: tp.topic, Partition: tp.partition}
+	}
+	return out
+}
+
+// revoke drops partitions (and their buffered records).
+func (c *Consumer) revoke(env *sim.Env, tps []topicPartition) {
+	for _, tp := range tps {
+		delete(c.pos, tp)
+	}
+	c.assigned = slices.DeleteFunc(c.assigned, func(tp topicPartition) bool { _, ok := c.pos[tp]; return !ok })
+}
+
+// addAssigned takes newly assigned partitions: each starts at the group's
+// committed offset, or where auto.offset.reset says when there is none.
+func (c *Consumer) addAssigned(env *sim.Env, tps []topicPartition) {
+	var fresh []topicPartition
+	for _, tp := range tps {
+		if _, ok := c.pos[tp]; ok {
+			continue
+		}
+		c.meta.Add(tp.topic)
+		c.assigned = append(c.assigned, tp)
+		c.pos[tp] = &position{offset: -1, epoch: -1, awaiting: true}
+		fresh = append(fresh, tp)
+	}
+	slices.SortFunc(c.assigned, func(a, b topicPartition) int {
+		if a.topic != b.topic {
+			if a.topic < b.topic {
+				return -1
+			}
+			return 1
+		}
+		return int(a.partition - b.partition)
+	})
+	if len(fresh) == 0 {
+		return
+	}
+	gen := c.grp.generation
+	c.grp.fetchCommitted(env, fresh, func(env *sim.Env, committed map[topicPartition]commitOffset) {
+		if c.grp.generation != gen {
+			return
+		}
+		for _, tp := range fresh {
+			ps := c.pos[tp]
+			if ps == nil || !ps.awaiting {
+				continue
+			}
+			ps.awaiting = false
+			if o, ok := committed[tp]; ok {
+				ps.offset, ps.epoch = o.offset, o.epoch
+				continue
+			}
+			switch c.cfg.AutoOffsetReset {
+			case "earliest":
+				ps.reset = SeekEarliest
+			case "latest":
+				ps.reset = SeekLatest
+			default:
+				ps.reset = SeekNone
+			}
+		}
+		c.run(env)
+	})
+}
+
+// Close ends the consumer as KafkaConsumer.close does: a member commits
+// (with auto-commit) and leaves its group first; done runs when it is
+// closed.
+func (c *Consumer) Close(env *sim.Env, done func(env *sim.Env)) {
+	if c.grp == nil || c.grp.closed {
+		c.stopped = true
+		done(env)
+		return
+	}
+	c.stopped = true // no more fetches or deliveries; the coordinator still commits and leaves
+	fired := false
+	finish := func(env *sim.Env) {
+		if !fired {
+			fired = true
+			done(env)
+		}
+	}
+	env.After(commitTimeout, "consumer-close-timeout", finish)
+	c.grp.close(env, finish)
+}
+
+// Member describes the consumer's group membership for views: member id,
+// generation and state ("" without a group).
+func (c *Consumer) Member() (memberID string, generation int32, state string) {
+	if c.grp == nil {
+		return "", -1, ""
+	}
+	return c.grp.memberID, c.grp.generation, [...]string{"UNJOINED", "PREPARING_REBALANCE", "COMPLETING_REBALANCE", "STABLE"}[c.grp.state]
+}
+
+// Assignment lists the assigned partitions as "topic-partition".
+func (c *Consumer) Assignment() []string {
+	out := make([]string, len(c.assigned))
+	for i, tp := range c.assigned {
+		out[i] = fmt.Sprint(tp)
+	}
+	return out
+}

@@ -1,0 +1,344 @@
+package console
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"kafkascope/core/client"
+	"kafkascope/core/hashing"
+	"kafkascope/core/sim"
+)
+
+// kafka-consumer-groups.sh: Kafka 3.8's ConsumerGroupCommand and
+// ConsumerGroupCommandOptions. Parse errors escape main (an uncaught
+// joptsimple exception, exit 1); checkArgs' errors print the usage (exit
+// 1); errors while running print "Error: ..." on a line of their own after
+// an empty one and exit 0, as the real tool does.
+
+const consumerGroupCommandLogger = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
+
+const consumerGroupsHelp = "This tool helps to list all consumer groups, describe a consumer group, delete consumer group info, or reset consumer group offsets."
+
+func consumerGroupsSpecs() []*optSpec {
+	return append(commonSpecs(),
+		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The broker(s) to connect to (optional in kafkascope: every broker)."},
+		&optSpec{name: "group", arg: requiredArg, typ: "String", argDesc: "consumer group", desc: "A consumer group to act on (repeatable)."},
+		&optSpec{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "A topic for --reset-offsets or --delete-offsets; topic:0,1 names partitions (repeatable)."},
+		&optSpec{name: "all-topics", desc: "With --reset-offsets: every topic the group has committed offsets for."},
+		&optSpec{name: "list", desc: "List the consumer groups."},
+		&optSpec{name: "describe", desc: "Describe groups: their partitions with committed offset, log end offset and lag."},
+		&optSpec{name: "all-groups", desc: "Act on every consumer group."},
+		&optSpec{name: "delete", desc: "Delete groups (they must have no members) with their committed offsets."},
+		&optSpec{name: "timeout", arg: requiredArg, typ: "Long", argDesc: "timeout (ms)", desc: "How long each admin request may take.", def: "5000"},
+		&optSpec{name: "command-config", arg: requiredArg, typ: "String", argDesc: "command config property file", desc: "Admin client properties file (in kafkascope: a file written with cat > FILE)."},
+		&optSpec{name: "reset-offsets", desc: "Reset a group's committed offsets while it has no members: --dry-run (the default) shows the plan, --execute commits it. Choose one of --to-earliest, --to-latest, --to-offset, --shift-by, --to-current, --to-datetime, --by-duration, --from-file, and --topic or --all-topics."},
+		&optSpec{name: "delete-offsets", desc: "Delete a group's committed offsets for the given topics."},
+		&optSpec{name: "dry-run", desc: "With --reset-offsets: only show the new offsets."},
+		&optSpec{name: "execute", desc: "With --reset-offsets: commit the new offsets."},
+		&optSpec{name: "export", desc: "With --reset-offsets: print the plan as CSV."},
+		&optSpec{name: "to-offset", arg: requiredArg, typ: "Long", argDesc: "offset", desc: "Reset to this offset."},
+		&optSpec{name: "from-file", arg: requiredArg, typ: "String", argDesc: "path to CSV file", desc: "Reset to the offsets in a CSV file."},
+		&optSpec{name: "to-datetime", arg: requiredArg, typ: "String", argDesc: "datetime", desc: "Reset to the first offset at or after a time, YYYY-MM-DDTHH:mm:SS.sss."},
+		&optSpec{name: "by-duration", arg: requiredArg, typ: "String", argDesc: "duration", desc: "Reset to the first offset at or after now minus a duration, PnDTnHnMnS."},
+		&optSpec{name: "to-earliest", desc: "Reset to the log start offset."},
+		&optSpec{name: "to-latest", desc: "Reset to the log end offset."},
+		&optSpec{name: "to-current", desc: "Reset to the committed offset (the log end offset where none)."},
+		&optSpec{name: "shift-by", arg: requiredArg, typ: "Long", argDesc: "number-of-offsets", desc: "Move the committed offset by n (negative goes back)."},
+		&optSpec{name: "members", desc: "With --describe: the members and how many partitions each has."},
+		&optSpec{name: "verbose", desc: "With --describe --members: also each member's partitions."},
+		&optSpec{name: "offsets", desc: "With --describe: the partitions with offsets and lag (the default)."},
+		&optSpec{name: "state", arg: optionalArg, typ: "String", desc: "With --describe: the group's coordinator, assignor, state and member count. With --list: each group's state, optionally only groups in the given states (e.g. stable,empty)."},
+		&optSpec{name: "type", arg: optionalArg, typ: "String", desc: "With --list: each group's type, optionally only the given types (classic,consumer)."},
+	)
+}
+
+// joptSetOrder lists option names in the iteration order of a
+// java.util.HashSet of their OptionSpecs (whose hashCode is that of the
+// one-element list of the name), each as jopt prints a spec: [name].
+func joptSetOrder(names ...string) []string {
+	hashes := make([]int32, len(names))
+	for i, n := range names {
+		hashes[i] = 31 + hashing.JavaStringHashCode(n)
+	}
+	var out []string
+	for _, i := range hashing.JavaHashOrder(hashes) {
+		out = append(out, "["+names[i]+"]")
+	}
+	return out
+}
+
+var resetScenarios = []string{"to-offset", "to-datetime", "by-duration", "to-earliest", "to-latest", "to-current", "shift-by", "from-file"}
+
+func minus(all []string, drop ...string) []string {
+	var out []string
+	for _, a := range all {
+		keep := true
+		for _, d := range drop {
+			keep = keep && a != d
+		}
+		if keep {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// consumerGroupsCheck applies jopt-simple's availableIf rules and
+// ConsumerGroupCommandOptions.checkArgs, then main's one-action rule. It
+// returns the usage message to print ("" when the arguments are good), or
+// unavailable: the options jopt refuses before checkArgs runs. warn is
+// the stderr warning a reset without --dry-run or --execute prints.
+func consumerGroupsCheck(p *parsedOpts) (usage string, unavailable []string, warn string) {
+	for _, name := range p.order {
+		ok := true
+		switch name {
+		case "members", "verbose", "offsets":
+			ok = p.has("describe")
+		case "state":
+			ok = p.has("describe") || p.has("list")
+		case "type":
+			ok = p.has("list")
+		}
+		if !ok && !contains(unavailable, name) {
+			unavailable = append(unavailable, name)
+		}
+	}
+	if len(unavailable) > 0 {
+		return "", unavailable, ""
+	}
+	groupScope := strings.Join(joptSetOrder("group", "all-groups"), ", ")
+	levels := []string{"list", "describe", "delete", "reset-offsets"}
+	if p.has("describe") {
+		if !p.has("group") && !p.has("all-groups") {
+			return "Option [describe] takes one of these options: " + strings.Join(joptSetOrder(levels...), ", "), nil, ""
+		}
+		n := 0
+		for _, o := range []string{"members", "offsets", "state"} {
+			if p.has(o) {
+				n++
+			}
+		}
+		if n > 1 {
+			return "Option [describe] takes at most one of these options: [members], [offsets], [state]", nil, ""
+		}
+		if p.has("state") && len(p.all("state")) > 0 {
+			return "Option [describe] does not take a value for [state]", nil, ""
+		}
+	}
+	if p.has("delete") {
+		if !p.has("group") && !p.has("all-groups") {
+			return "Option [delete] takes one of these options: " + groupScope, nil, ""
+		}
+		if p.has("topic") {
+			return "The consumer does not support topic-specific offset deletion from a consumer group.", nil, ""
+		}
+	}
+	if p.has("delete-offsets") && (!p.has("group") || !p.has("topic")) {
+		return "Option [delete-offsets] takes the following options: " + groupScope, nil, ""
+	}
+	if p.has("reset-offsets") {
+		if p.has("dry-run") && p.has("execute") {
+			return "Option [reset-offsets] only accepts one of [execute] and [dry-run]", nil, ""
+		}
+		if !p.has("dry-run") && !p.has("execute") {
+			warn = "WARN: No action will be performed as the --execute option is missing.In a future major release, the default behavior of this command will be to prompt the user before executing the reset rather than doing a dry run. You should add the --dry-run option explicitly if you are scripting this command and want to keep the current default behavior without prompting."
+		}
+		if !p.has("group") && !p.has("all-groups") {
+			return "Option [reset-offsets] takes one of these options: " + groupScope, nil, warn
+		}
+		for _, used := range resetScenarios {
+			if msg := invalidWithSet(p, used, minus(resetScenarios, used)); msg != "" {
+				return msg, nil, warn
+			}
+		}
+	}
+	if msg := invalidWithSet(p, "group", []string{"all-groups"}); msg != "" {
+		return msg, nil, warn
+	}
+	if msg := invalidWithSet(p, "group", minus(levels, "describe", "delete", "reset-offsets")); msg != "" {
+		return msg, nil, warn
+	}
+	if msg := invalidWithSet(p, "topic", minus(levels, "delete", "reset-offsets")); msg != "" {
+		return msg, nil, warn
+	}
+	actions := 0
+	for _, a := range []string{"list", "describe", "delete", "reset-offsets", "delete-offsets"} {
+		if p.has(a) {
+			actions++
+		}
+	}
+	if actions != 1 {
+		return "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets", nil, warn
+	}
+	return "", nil, warn
+}
+
+// invalidWithSet is CommandLineUtils.checkInvalidArgs with a HashSet of
+// invalid options: the first present one in the set's order.
+func invalidWithSet(p *parsedOpts, used string, invalid []string) string {
+	if !p.has(used) {
+		return ""
+	}
+	for _, o := range joptSetOrder(invalid...) {
+		if p.has(strings.Trim(o, "[]")) {
+			return fmt.Sprintf(`Option "[%s]" can't be used with option "%s"`, used, o)
+		}
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// consumerGroupsTool is kafka-consumer-groups.sh.
+func consumerGroupsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	specs := consumerGroupsSpecs()
+	p, err := parseOptions(specs, args)
+	if err != nil {
+		oe := err.(*optionError)
+		t.mainException(oe.class + ": " + oe.msg)
+		return nil
+	}
+	usage, unavailable, warn := consumerGroupsCheck(p)
+	if len(unavailable) > 0 {
+		t.mainException("joptsimple.UnavailableOptionException: Option(s) [" + strings.Join(unavailable, ", ") + "] are unavailable given other options on the command line")
+		return nil
+	}
+	if t.helpOrVersion(p, args, consumerGroupsHelp, specs) {
+		return nil
+	}
+	if warn != "" {
+		t.println(warn)
+	}
+	if usage != "" {
+		t.usage(usage, specs)
+		return nil
+	}
+	cfg := client.DefaultAdminConfig()
+	if p.has("command-config") {
+		path := p.str("command-config")
+		props, exc, ok := t.commandConfigProps(path)
+		switch {
+		case !ok:
+			t.cgError("Executing consumer group command failed due to java.nio.file.NoSuchFileException: "+javaPath(path), "java.nio.file.NoSuchFileException: "+javaPath(path))
+			return nil
+		case exc != "":
+			_, msg, _ := strings.Cut(exc, ": ")
+			t.cgError("Executing consumer group command failed due to "+msg, exc)
+			return nil
+		case !t.applyAdminConfig(&cfg, props):
+			return nil
+		}
+	}
+	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	if berr != nil {
+		for _, w := range berr.warnings {
+			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
+		}
+		t.cgError("Executing consumer group command failed due to Failed to create new KafkaAdminClient",
+			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
+			"Caused by: org.apache.kafka.common.config.ConfigException: "+berr.cause)
+		return nil
+	}
+	c := &consumerGroupCommand{t: t, p: p, specs: specs}
+	return func(host string) sim.Process {
+		c.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
+		return &client.Process{Handlers: []client.Handler{c.admin}, OnStart: c.run}
+	}
+}
+
+// cgError is ConsumerGroupCommand.printError: an empty line and "Error:
+// msg" on stdout, then the exception's trace (on stderr). The tool exits
+// 0.
+func (t *toolRun) cgError(msg string, trace ...string) {
+	t.println("")
+	t.println("Error: " + msg)
+	t.printLines(trace)
+	t.finish(0)
+}
+
+// consumerGroupCommand runs one action.
+type consumerGroupCommand struct {
+	t       *toolRun
+	p       *parsedOpts
+	specs   []*optSpec
+	admin   *client.Admin
+	timeout time.Duration
+}
+
+// longOpt reads a Long option as jopt converts it when the tool first
+// uses it.
+func (c *consumerGroupCommand) longOpt(name string) (int64, bool) {
+	v := c.p.str(name)
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		c.failed("Cannot parse argument '"+v+"' of option "+name,
+			"joptsimple.OptionArgumentConversionException: Cannot parse argument '"+v+"' of option "+name,
+			`Caused by: joptsimple.internal.ReflectionException: java.lang.NumberFormatException: For input string: "`+v+`"`,
+			`Caused by: java.lang.NumberFormatException: For input string: "`+v+`"`)
+		return 0, false
+	}
+	return n, true
+}
+
+// failed is run's catch (Throwable): "Executing consumer group command
+// failed due to" the exception's message.
+func (c *consumerGroupCommand) failed(msg string, trace ...string) {
+	c.t.cgError("Executing consumer group command failed due to "+msg, trace...)
+}
+
+// failedCall reports an admin future's failure: future.get() throws an
+// ExecutionException whose message is its cause's toString.
+func (c *consumerGroupCommand) failedCall(err *client.Error) {
+	trace := append([]string{"java.util.concurrent.ExecutionException: " + err.Error()}, prefixAll("Caused by: ", err.Lines())...)
+	c.failed(err.Error(), trace...)
+}
+
+// failedWrapped reports a failure the tool wraps in a RuntimeException
+// (new RuntimeException(executionException)): its message is the
+// ExecutionException's toString.
+func (c *consumerGroupCommand) failedWrapped(err *client.Error) {
+	ee := "java.util.concurrent.ExecutionException: " + err.Error()
+	trace := append([]string{"java.lang.RuntimeException: " + ee, "Caused by: " + ee}, prefixAll("Caused by: ", err.Lines())...)
+	c.failed(ee, trace...)
+}
+
+func prefixAll(prefix string, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = prefix + l
+	}
+	return out
+}
+
+// illegalArgument is run's catch (IllegalArgumentException): the usage.
+func (c *consumerGroupCommand) illegalArgument(msg string) { c.t.usage(msg, c.specs) }
+
+func (c *consumerGroupCommand) run(env *sim.Env) {
+	ms, ok := c.longOpt("timeout")
+	if !ok {
+		return
+	}
+	// withTimeoutMs takes the value's int part.
+	c.timeout = time.Duration(int32(ms)) * time.Millisecond
+	switch {
+	case c.p.has("list"):
+		c.list(env)
+	case c.p.has("describe"):
+		c.describe(env)
+	case c.p.has("delete"):
+		c.deleteGroups(env)
+	case c.p.has("reset-offsets"):
+		c.resetOffsets(env)
+	case c.p.has("delete-offsets"):
+		c.deleteOffsets(env)
+	}
+}

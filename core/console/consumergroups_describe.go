@@ -1,0 +1,478 @@
+package console
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/client"
+	"kafkascope/core/group"
+	"kafkascope/core/hashing"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// The --list and --describe actions of kafka-consumer-groups.sh.
+
+const missingColumn = "-"
+
+// groupStates are ConsumerGroupState's names (without Unknown), in the
+// enum's order.
+var groupStates = []string{"PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty", "Assigning", "Reconciling"}
+
+// groupTypes are GroupType's names in Kafka 3.8 (without Unknown).
+var groupTypes = []string{"Consumer", "Classic"}
+
+func parseEnumList(input string, valid []string) ([]string, bool) {
+	var out []string
+	for _, s := range strings.Split(input, ",") {
+		s = strings.TrimSpace(s)
+		found := ""
+		for _, v := range valid {
+			if strings.EqualFold(v, s) {
+				found = v
+			}
+		}
+		if found == "" {
+			return nil, false
+		}
+		if !slices.Contains(out, found) {
+			out = append(out, found)
+		}
+	}
+	return out, true
+}
+
+func (c *consumerGroupCommand) list(env *sim.Env) {
+	includeType, includeState := c.p.has("type"), c.p.has("state")
+	var states, types []string
+	if v := c.p.str("state"); includeState && v != "" {
+		var ok bool
+		if states, ok = parseEnumList(v, groupStates); !ok {
+			c.illegalArgument("Invalid state list '" + v + "'. Valid states are: " + strings.Join(groupStates, ", "))
+			return
+		}
+	}
+	if v := c.p.str("type"); includeType && v != "" {
+		var ok bool
+		if types, ok = parseEnumList(strings.ToLower(v), groupTypes); !ok {
+			c.illegalArgument("Invalid types list '" + v + "'. Valid types are: " + strings.Join(groupTypes, ", "))
+			return
+		}
+	}
+	c.admin.ListConsumerGroups(env, states, c.timeout, func(env *sim.Env, groups []client.GroupListing, err *client.Error) {
+		if err != nil {
+			if includeType || includeState {
+				c.failedCall(err)
+			} else {
+				c.failedWrapped(err)
+			}
+			return
+		}
+		if !includeType && !includeState {
+			for _, g := range groups {
+				c.t.println(g.GroupID)
+			}
+			c.t.finish(0)
+			return
+		}
+		var rows []client.GroupListing
+		for _, g := range groups {
+			if len(types) == 0 || slices.ContainsFunc(types, func(t string) bool { return strings.EqualFold(t, g.Type) }) {
+				rows = append(rows, g)
+			}
+		}
+		width := 15
+		for _, g := range rows {
+			width = max(width, hashing.JavaStringLength(g.GroupID))
+		}
+		width += 10
+		line := func(id, typ, state string) {
+			s := padRight(id, width)
+			if includeType {
+				s += " " + padRight(typ, 20)
+			}
+			if includeState {
+				s += " " + padRight(state, 20)
+			}
+			c.t.println(s)
+		}
+		line("GROUP", "TYPE", "STATE")
+		for _, g := range rows {
+			line(g.GroupID, enumName(g.Type, groupTypes), enumName(g.State, groupStates))
+		}
+		c.t.finish(0)
+	})
+}
+
+// enumName is the enum's toString for a name the broker sent, Unknown for
+// anything else.
+func enumName(s string, valid []string) string {
+	for _, v := range valid {
+		if strings.EqualFold(v, s) {
+			return v
+		}
+	}
+	return "Unknown"
+}
+
+// padRight is Java's %-Ns (by UTF-16 length).
+func padRight(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-hashing.JavaStringLength(s)))
+}
+
+// groupIDs are the groups an action works on: every listed group with
+// --all-groups, otherwise the --group values (the description calls take
+// them as a set).
+func (c *consumerGroupCommand) groupIDs(env *sim.Env, next func(env *sim.Env, ids []string)) {
+	if !c.p.has("all-groups") {
+		next(env, c.p.all("group"))
+		return
+	}
+	c.admin.ListConsumerGroups(env, nil, c.timeout, func(env *sim.Env, groups []client.GroupListing, err *client.Error) {
+		if err != nil {
+			c.failedWrapped(err)
+			return
+		}
+		var ids []string
+		for _, g := range groups {
+			ids = append(ids, g.GroupID)
+		}
+		next(env, ids)
+	})
+}
+
+// describeAll is describeConsumerGroups for several groups, each through
+// its coordinator; next gets the descriptions in group id order (the tool
+// keeps them in a TreeMap), or the first failure in the futures' HashMap
+// order.
+func (c *consumerGroupCommand) describeAll(env *sim.Env, ids []string, next func(env *sim.Env, ds []*client.GroupDescription)) {
+	var unique []string
+	for _, id := range ids {
+		if !slices.Contains(unique, id) {
+			unique = append(unique, id)
+		}
+	}
+	results := map[string]*client.GroupDescription{}
+	errs := map[string]*client.Error{}
+	left := len(unique)
+	finish := func(env *sim.Env) {
+		for _, id := range javaStringOrder(unique) {
+			if errs[id] != nil {
+				c.failedCall(errs[id])
+				return
+			}
+		}
+		sorted := slices.Clone(unique)
+		slices.Sort(sorted)
+		var out []*client.GroupDescription
+		for _, id := range sorted {
+			out = append(out, results[id])
+		}
+		next(env, out)
+	}
+	if left == 0 {
+		finish(env)
+		return
+	}
+	for _, id := range unique {
+		c.admin.DescribeConsumerGroup(env, id, c.timeout, func(env *sim.Env, d *client.GroupDescription, err *client.Error) {
+			results[id], errs[id] = d, err
+			left--
+			if left == 0 {
+				finish(env)
+			}
+		})
+	}
+}
+
+// javaStringOrder is a HashMap<String, _>'s iteration order for keys
+// inserted in the given order.
+func javaStringOrder(keys []string) []string {
+	hashes := make([]int32, len(keys))
+	for i, k := range keys {
+		hashes[i] = hashing.JavaStringHashCode(k)
+	}
+	var out []string
+	for _, i := range hashing.JavaHashOrder(hashes) {
+		out = append(out, keys[i])
+	}
+	return out
+}
+
+// javaTPOrder is a HashMap<TopicPartition, _>'s iteration order for keys
+// inserted in the given order.
+func javaTPOrder(tps []group.TopicPartition) []group.TopicPartition {
+	hashes := make([]int32, len(tps))
+	for i, tp := range tps {
+		hashes[i] = hashing.TopicPartitionHashCode(tp.Topic, tp.Partition)
+	}
+	var out []group.TopicPartition
+	for _, i := range hashing.JavaHashOrder(hashes) {
+		out = append(out, tps[i])
+	}
+	return out
+}
+
+// shouldPrintMemberState prints what a group's state means for the
+// description and says whether its table follows (rows < 0: none known).
+func (c *consumerGroupCommand) shouldPrintMemberState(g, state string, rows int) bool {
+	if rows < 0 {
+		c.t.println("")
+		c.t.println("Error: The consumer group '" + g + "' does not exist.")
+		return false
+	}
+	switch state {
+	case "Dead":
+		c.t.println("")
+		c.t.println("Error: Consumer group '" + g + "' does not exist.")
+	case "Empty":
+		c.t.println("")
+		c.t.println("Consumer group '" + g + "' has no active members.")
+	case "PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling":
+		c.t.println("")
+		c.t.println("Warning: Consumer group '" + g + "' is rebalancing.")
+	case "Stable":
+	default:
+		c.failed("Expected a valid consumer group state, but found '"+state+"'.",
+			"org.apache.kafka.common.KafkaException: Expected a valid consumer group state, but found '"+state+"'.")
+		return false
+	}
+	return state != "Dead" && rows > 0
+}
+
+func (c *consumerGroupCommand) describe(env *sim.Env) {
+	c.groupIDs(env, func(env *sim.Env, ids []string) {
+		c.describeAll(env, ids, func(env *sim.Env, ds []*client.GroupDescription) {
+			switch {
+			case c.p.has("members"):
+				c.printMembers(ds, c.p.has("verbose"))
+				c.t.finish(0)
+			case c.p.has("state"):
+				c.printStates(ds)
+				c.t.finish(0)
+			default:
+				c.collectOffsets(env, ds, 0, nil)
+			}
+		})
+	})
+}
+
+// assignmentRow is PartitionAssignmentState: one row of the offsets view.
+type assignmentRow struct {
+	group, topic, partition, offset, logEnd, lag, consumerID, host, clientID string
+}
+
+// groupRows is one group's state and rows.
+type groupRows struct {
+	id, state string
+	rows      []assignmentRow
+}
+
+// collectOffsets is collectGroupsOffsets, one group after the other: the
+// group's committed offsets, then for each member with partitions (most
+// partitions first) and for the committed partitions nobody has, their
+// log end offsets.
+func (c *consumerGroupCommand) collectOffsets(env *sim.Env, ds []*client.GroupDescription, i int, done []groupRows) {
+	if i == len(ds) {
+		c.printOffsets(done)
+		c.t.finish(0)
+		return
+	}
+	d := ds[i]
+	c.admin.ListConsumerGroupOffsets(env, d.GroupID, c.timeout, func(env *sim.Env, committed map[group.TopicPartition]int64, err *client.Error) {
+		if err != nil {
+			c.failedWrapped(err)
+			return
+		}
+		members := slices.Clone(d.Members)
+		members = slices.DeleteFunc(members, func(m client.GroupMember) bool { return len(m.Assignment) == 0 })
+		slices.SortStableFunc(members, func(a, b client.GroupMember) int { return len(b.Assignment) - len(a.Assignment) })
+		var assigned []group.TopicPartition
+		type block struct {
+			tps                    []group.TopicPartition
+			consumer, host, client string
+		}
+		var blocks []block
+		for _, m := range members {
+			assigned = append(assigned, m.Assignment...)
+			blocks = append(blocks, block{javaTPOrder(m.Assignment), m.MemberID, m.Host, m.ClientID})
+		}
+		var unassigned []group.TopicPartition
+		for _, tp := range javaTPOrder(sortedCommitted(committed)) {
+			if !slices.Contains(assigned, tp) {
+				unassigned = append(unassigned, tp)
+			}
+		}
+		if len(unassigned) > 0 {
+			blocks = append(blocks, block{javaTPOrder(unassigned), missingColumn, missingColumn, missingColumn})
+		}
+		g := groupRows{id: d.GroupID, state: d.State}
+		var next func(env *sim.Env, b int)
+		next = func(env *sim.Env, b int) {
+			if b == len(blocks) {
+				c.collectOffsets(env, ds, i+1, append(done, g))
+				return
+			}
+			bl := blocks[b]
+			// Sorted by partition, then through a HashMap (toMap).
+			tps := slices.Clone(bl.tps)
+			slices.SortStableFunc(tps, func(x, y group.TopicPartition) int { return int(x.Partition - y.Partition) })
+			tps = javaTPOrder(tps)
+			c.admin.ListOffsets(env, tps, protocol.LatestTimestamp, c.timeout, func(env *sim.Env, leo map[group.TopicPartition]int64, err *client.Error) {
+				if err != nil {
+					c.failedWrapped(err)
+					return
+				}
+				for _, tp := range tps {
+					r := assignmentRow{group: d.GroupID, topic: tp.Topic, partition: strconv.Itoa(int(tp.Partition)),
+						offset: missingColumn, logEnd: missingColumn, lag: missingColumn, consumerID: bl.consumer, host: bl.host, clientID: bl.client}
+					off, hasOff := committed[tp]
+					end, hasEnd := leo[tp]
+					// The admin client maps an offset of -1 to null (none).
+					hasOff = hasOff && off != -1
+					if hasOff {
+						r.offset = strconv.FormatInt(off, 10)
+					}
+					if hasEnd {
+						r.logEnd = strconv.FormatInt(end, 10)
+					}
+					if hasOff && hasEnd {
+						r.lag = strconv.FormatInt(end-off, 10)
+					}
+					g.rows = append(g.rows, r)
+				}
+				next(env, b+1)
+			})
+		}
+		next(env, 0)
+	})
+}
+
+// sortedCommitted lists the committed partitions in a stable order (the
+// caller puts them in HashMap order).
+func sortedCommitted(m map[group.TopicPartition]int64) []group.TopicPartition {
+	out := make([]group.TopicPartition, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	slices.SortFunc(out, func(x, y group.TopicPartition) int {
+		if x.Topic != y.Topic {
+			return strings.Compare(x.Topic, y.Topic)
+		}
+		return int(x.Partition - y.Partition)
+	})
+	return out
+}
+
+// printOffsets is printOffsets: per group, a header and rows in a format
+// whose group, topic, consumer id and host columns fit the widest value
+// (at least 15).
+func (c *consumerGroupCommand) printOffsets(groups []groupRows) {
+	for _, g := range groups {
+		if !c.shouldPrintMemberState(g.id, g.state, len(g.rows)) {
+			continue
+		}
+		wg, wt, wc, wh := 15, 15, 15, 15
+		for _, r := range g.rows {
+			wg = max(wg, hashing.JavaStringLength(r.group))
+			wt = max(wt, hashing.JavaStringLength(r.topic))
+			wc = max(wc, hashing.JavaStringLength(r.consumerID))
+			wh = max(wh, hashing.JavaStringLength(r.host))
+		}
+		line := func(r assignmentRow) string {
+			return padRight(r.group, wg) + " " + padRight(r.topic, wt) + " " + padRight(r.partition, 10) + " " +
+				padRight(r.offset, 15) + " " + padRight(r.logEnd, 15) + " " + padRight(r.lag, 15) + " " +
+				padRight(r.consumerID, wc) + " " + padRight(r.host, wh) + " " + r.clientID
+		}
+		c.t.println("")
+		c.t.println(line(assignmentRow{"GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"}))
+		for _, r := range g.rows {
+			c.t.println(line(r))
+		}
+	}
+}
+
+// printMembers is printMembers: the header (printed even for a group that
+// does not exist), then every member with its partition count and, with
+// --verbose, its partitions per topic.
+func (c *consumerGroupCommand) printMembers(ds []*client.GroupDescription, verbose bool) {
+	for _, d := range ds {
+		wg, wc, wi, wh, wcl := 15, 15, 17, 15, 15
+		withInstance := false
+		if c.shouldPrintMemberState(d.GroupID, d.State, len(d.Members)) {
+			for _, m := range d.Members {
+				wg = max(wg, hashing.JavaStringLength(d.GroupID))
+				wc = max(wc, hashing.JavaStringLength(m.MemberID))
+				wi = max(wi, hashing.JavaStringLength(m.InstanceID))
+				wh = max(wh, hashing.JavaStringLength(m.Host))
+				wcl = max(wcl, hashing.JavaStringLength(m.ClientID))
+				withInstance = withInstance || m.InstanceID != ""
+			}
+		}
+		line := func(g, consumer, instance, host, clientID, parts string) string {
+			s := padRight(g, wg) + " " + padRight(consumer, wc) + " "
+			if withInstance {
+				s += padRight(instance, wi) + " "
+			}
+			return s + padRight(host, wh) + " " + padRight(clientID, wcl) + " " + padRight(parts, 15) + " "
+		}
+		header := line("GROUP", "CONSUMER-ID", "GROUP-INSTANCE-ID", "HOST", "CLIENT-ID", "#PARTITIONS")
+		if verbose {
+			header += "ASSIGNMENT"
+		}
+		c.t.println("")
+		c.t.println(header)
+		for _, m := range d.Members {
+			row := line(d.GroupID, m.MemberID, m.InstanceID, m.Host, m.ClientID, strconv.Itoa(len(m.Assignment)))
+			if verbose {
+				row += verboseAssignment(m.Assignment)
+			}
+			c.t.println(row)
+		}
+	}
+}
+
+// verboseAssignment is --members --verbose's ASSIGNMENT: the partitions
+// of each topic as "(0,1,2)", numbers and groups sorted as strings (3.8's
+// tool leaves the topic names out).
+func verboseAssignment(tps []group.TopicPartition) string {
+	if len(tps) == 0 {
+		return missingColumn
+	}
+	byTopic := map[string][]string{}
+	var topics []string
+	for _, tp := range tps {
+		if _, ok := byTopic[tp.Topic]; !ok {
+			topics = append(topics, tp.Topic)
+		}
+		byTopic[tp.Topic] = append(byTopic[tp.Topic], strconv.Itoa(int(tp.Partition)))
+	}
+	var parts []string
+	for _, t := range topics {
+		ps := byTopic[t]
+		slices.Sort(ps)
+		parts = append(parts, "("+strings.Join(ps, ",")+")")
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ", ")
+}
+
+// printStates is printStates: GROUP uses the coordinator column's width
+// (as Kafka's format does), COORDINATOR (ID) a fixed 25.
+func (c *consumerGroupCommand) printStates(ds []*client.GroupDescription) {
+	for _, d := range ds {
+		if !c.shouldPrintMemberState(d.GroupID, d.State, 1) {
+			continue
+		}
+		coord := fmt.Sprintf("%s:%d  (%d)", d.Coordinator.Host, d.Coordinator.Port, d.Coordinator.ID)
+		w := max(25, hashing.JavaStringLength(coord))
+		line := func(g, co, strategy, state, members string) string {
+			return padRight(g, w) + " " + padRight(co, 25) + " " + padRight(strategy, 20) + " " + padRight(state, 15) + " " + members
+		}
+		c.t.println("")
+		c.t.println(line("GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS"))
+		c.t.println(line(d.GroupID, coord, d.Assignor, d.State, strconv.Itoa(len(d.Members))))
+	}
+}
