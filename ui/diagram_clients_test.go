@@ -166,9 +166,9 @@ func dgWithGroup() *view.Snapshot {
 				Assigned: []view.TopicPartition{{Topic: "orders", Partition: 2}}},
 		},
 		Partitions: []view.GroupPartition{
-			{Topic: "orders", Partition: 0, Committed: 18, LogEnd: 18, HasLag: true, ClientID: "console-consumer-1"},
-			{Topic: "orders", Partition: 1, Committed: 3, LogEnd: 7, Lag: 4, HasLag: true, ClientID: "console-consumer-1"},
-			{Topic: "orders", Partition: 2, Committed: -1, LogEnd: 5, ClientID: "console-consumer-2"},
+			{Topic: "orders", Partition: 0, Committed: 18, LogEnd: 18, HasLag: true, ClientID: "console-consumer-1", Position: 18},
+			{Topic: "orders", Partition: 1, Committed: 3, LogEnd: 7, Lag: 4, HasLag: true, ClientID: "console-consumer-1", Position: 5},
+			{Topic: "orders", Partition: 2, Committed: -1, LogEnd: 5, ClientID: "console-consumer-2", Position: -1},
 		},
 		Events: []view.GroupEvent{
 			{At: sim.Time(12 * time.Second), Broker: 3, Kind: "rebalance", Generation: 1, Reason: "Adding new member console-consumer-2", Members: -1},
@@ -219,7 +219,7 @@ func TestDiagramConsumerGroupCard(t *testing.T) {
 		}
 		rows = append(rows, strings.Join(cells, " "))
 	}
-	want := []string{"orders-0 18 18 0 console-consumer-1", "orders-1 3 7 4 console-consumer-1", "orders-2 - 5 - console-consumer-2"}
+	want := []string{"orders-0 18 18 0 console-consumer-1 18", "orders-1 3 7 4 console-consumer-1 5", "orders-2 - 5 - console-consumer-2 -"}
 	if !slices.Equal(rows, want) {
 		t.Errorf("offsets table %q, want %q", rows, want)
 	}
@@ -300,5 +300,63 @@ func TestDiagramConsumerOffsetsReadOnlyWhenOpen(t *testing.T) {
 	}
 	if p.Snapshot().Topics[0].Light != true {
 		t.Error("the diagram changed the player's snapshot")
+	}
+}
+
+// Four console consumers in one group on three partitions (the real
+// consumer and coordinator): the card shows four members, one with no
+// partitions, every partition committed up to its log end (lag 0), and
+// the coordinator's card carries the badge.
+func TestDiagramGroupOfFourConsumers(t *testing.T) {
+	p := dgCluster(t)
+	for range 4 {
+		p.Run("kafka-console-consumer.sh --bootstrap-server kafka-1:9092 --topic t --group four &", nil)
+		dgSettle(t, p)
+	}
+	dgAdvance(p, 10*time.Second)
+	p.Run("kafka-console-producer.sh --bootstrap-server kafka-1:9092 --topic t", []string{"a", "b", "c", "d", "e", "f"})
+	dgSettle(t, p)
+	dgAdvance(p, 12*time.Second)
+	d := &Diagram{Player: p}
+	doc := dgRender(t, d)
+	card := doc.one(doc.root, "group card", dgByAttr("data-group", "four"))
+	if got := dgText(dg1(doc, card, "kd-gstate")); got != "Stable" {
+		t.Errorf("state %q", got)
+	}
+	members := dgAll(card, dgByClass("kd-member"))
+	if len(members) != 4 {
+		t.Fatalf("%d members, want 4", len(members))
+	}
+	idle := 0
+	for _, m := range members {
+		if dgText(dg1(doc, m, "kd-m-assigned")) == "no partitions assigned" {
+			idle++
+		}
+	}
+	if idle != 1 {
+		t.Errorf("%d members without partitions, want 1", idle)
+	}
+	rows := dgAll(card, dgByClass("kd-lagrow"))
+	if len(rows) != 3 {
+		t.Fatalf("%d offsets rows", len(rows))
+	}
+	for _, r := range rows {
+		var cells []string
+		for c := r.FirstChild; c != nil; c = c.NextSibling {
+			cells = append(cells, dgText(c))
+		}
+		if cells[1] != cells[2] || cells[3] != "0" || cells[5] != cells[2] {
+			t.Errorf("row %q: want committed = log end = position, lag 0", cells)
+		}
+	}
+	var g view.Group
+	for _, x := range p.Snapshot().Groups {
+		if x.GroupID == "four" {
+			g = x
+		}
+	}
+	badge := dgAll(doc.card(g.Coordinator), dgByClass("kd-coord-text"))
+	if len(badge) != 1 || dgText(badge[0]) != "coordinator: four" {
+		t.Errorf("coordinator %d's badge %v", g.Coordinator, badge)
 	}
 }

@@ -711,8 +711,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											_ = vgiterkey
 											m := m
 											_ = m
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-member"}}}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}
 											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("class", m.Class)
 											vgn.AddAttrInterface("title", m.Tip)
 											{
 												vgparent := vgn
@@ -743,7 +744,40 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												_ = vgparent
 												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
 												vgparent.AppendChild(vgn)
-												vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\x3Cth\x3EPARTITION\x3C/th\x3E\x3Cth\x3ECURRENT-OFFSET\x3C/th\x3E\x3Cth\x3ELOG-END-OFFSET\x3C/th\x3E\x3Cth\x3ELAG\x3C/th\x3E\x3Cth\x3ECLIENT-ID\x3C/th\x3E\x3C/tr\x3E"))
+												{
+													vgparent := vgn
+													_ = vgparent
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
+													vgparent.AppendChild(vgn)
+													{
+														vgparent := vgn
+														_ = vgparent
+														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+														vgparent.AppendChild(vgn)
+														vgn.SetInnerHTML(vugu.HTML("PARTITION"))
+														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+														vgparent.AppendChild(vgn)
+														vgn.SetInnerHTML(vugu.HTML("CURRENT-OFFSET"))
+														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+														vgparent.AppendChild(vgn)
+														vgn.SetInnerHTML(vugu.HTML("LOG-END-OFFSET"))
+														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+														vgparent.AppendChild(vgn)
+														vgn.SetInnerHTML(vugu.HTML("LAG"))
+														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
+														vgparent.AppendChild(vgn)
+														vgn.SetInnerHTML(vugu.HTML("CLIENT-ID"))
+														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lag-pos"}}}
+														vgparent.AppendChild(vgn)
+														vgn.AddAttrInterface("title", c.t("group.position.tip"))
+														{
+															vgparent := vgn
+															_ = vgparent
+															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "position"}
+															vgparent.AppendChild(vgn)
+														}
+													}
+												}
 												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
 												vgparent.AppendChild(vgn)
 												{
@@ -775,6 +809,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 															vgparent.AppendChild(vgn)
 															vgn.SetInnerHTML(r.Client)
+															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lag-pos"}}}
+															vgparent.AppendChild(vgn)
+															vgn.SetInnerHTML(r.Position)
 														}
 													}
 												}

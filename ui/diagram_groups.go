@@ -44,6 +44,7 @@ type dgMember struct {
 	Tip      string
 	Leader   string // "leader" or ""
 	Assigned string
+	Class    string
 }
 
 // dgLagRow is one partition of the group (kafka-consumer-groups.sh
@@ -54,6 +55,7 @@ type dgLagRow struct {
 	LogEnd    string
 	Lag       string
 	Client    string
+	Position  string
 	Class     string
 }
 
@@ -95,7 +97,13 @@ func (l *dgLayout) groupBody(c *dgGroup, g view.Group, s *view.Snapshot, t dgTra
 		c.Empty = "Consumer group '" + g.GroupID + "' has no active members."
 	}
 	for _, m := range g.Members {
-		mv := dgMember{Client: m.ClientID, ID: dgCut(m.MemberID, dgMemberIDRune), Tip: m.MemberID + " " + m.ClientHost}
+		mv := dgMember{Client: m.ClientID, ID: dgCut(m.MemberID, dgMemberIDRune), Tip: m.MemberID + " " + m.ClientHost, Class: "kd-member"}
+		if m.ClientState != "" {
+			mv.Tip += " · " + fmt.Sprintf(t("group.client.state"), m.ClientState, m.ClientGeneration)
+		} else {
+			mv.Tip += " · " + t("group.client.gone")
+			mv.Class += " kd-member-gone"
+		}
 		if m.Leader {
 			mv.Leader = t("group.leader")
 		}
@@ -113,12 +121,23 @@ func (l *dgLayout) groupBody(c *dgGroup, g view.Group, s *view.Snapshot, t dgTra
 		}
 		c.Members = append(c.Members, mv)
 	}
+	for _, m := range g.Joining {
+		id := m.MemberID
+		if id == "" {
+			id = "—"
+		}
+		c.Members = append(c.Members, dgMember{Client: m.ClientID, ID: dgCut(id, dgMemberIDRune), Tip: m.MemberID, Class: "kd-member kd-member-joining",
+			Assigned: fmt.Sprintf(t("group.joining"), m.ClientState)})
+	}
 	for i, p := range g.Partitions {
 		if i == dgLagRowsShown {
 			c.More = fmt.Sprintf(t("clients.more"), len(g.Partitions)-dgLagRowsShown)
 			break
 		}
-		r := dgLagRow{Part: p.Topic + "-" + strconv.Itoa(int(p.Partition)), Committed: "-", LogEnd: "-", Lag: "-", Client: "-", Class: "kd-lagrow"}
+		r := dgLagRow{Part: p.Topic + "-" + strconv.Itoa(int(p.Partition)), Committed: "-", LogEnd: "-", Lag: "-", Client: "-", Position: "-", Class: "kd-lagrow"}
+		if p.Position >= 0 {
+			r.Position = strconv.FormatInt(p.Position, 10)
+		}
 		if p.Committed >= 0 {
 			r.Committed = strconv.FormatInt(p.Committed, 10)
 		}

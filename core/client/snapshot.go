@@ -118,3 +118,49 @@ func (p *Producer) State(now sim.Time) ProducerState {
 	slices.SortFunc(s.InFlight, func(a, b ProducerInFlight) int { return cmp.Compare(a.Broker, b.Broker) })
 	return s
 }
+
+// ConsumerState is a consumer's group membership and positions at one
+// instant.
+type ConsumerState struct {
+	ClientID string
+	GroupID  string // "" without a group (assigned partitions)
+	// MemberID, Generation and MemberState are the member as the consumer
+	// sees itself (AbstractCoordinator.MemberState: UNJOINED,
+	// PREPARING_REBALANCE, COMPLETING_REBALANCE, STABLE); "" and -1
+	// without a group.
+	MemberID    string
+	Generation  int32
+	MemberState string
+	// Coordinator is the broker the consumer found for its group (-1:
+	// not known).
+	Coordinator int32
+	Assigned    []ConsumerPartitionState // in assignment order
+}
+
+// ConsumerPartitionState is one assigned partition and the consumer's
+// position in it: the next offset it will fetch (-1 while unknown).
+type ConsumerPartitionState struct {
+	Topic     string
+	Partition int32
+	Position  int64
+}
+
+// State copies the consumer's membership and positions.
+func (c *Consumer) State() ConsumerState {
+	s := ConsumerState{ClientID: c.cfg.ClientID, Generation: -1, Coordinator: -1}
+	if c.grp != nil {
+		s.GroupID = c.cfg.GroupID
+		s.MemberID, s.Generation, s.MemberState = c.Member()
+		if c.grp.known {
+			s.Coordinator = c.grp.coordID
+		}
+	}
+	for _, tp := range c.assigned {
+		ps := ConsumerPartitionState{Topic: tp.topic, Partition: tp.partition, Position: -1}
+		if pos := c.pos[tp]; pos != nil {
+			ps.Position = pos.offset
+		}
+		s.Assigned = append(s.Assigned, ps)
+	}
+	return s
+}

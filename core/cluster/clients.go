@@ -15,13 +15,14 @@ import (
 type ClientState struct {
 	Host      string
 	Producers []client.ProducerState
+	Consumers []client.ConsumerState
 }
 
 // unwrapper is a process wrapping a program (the console's JVM start delay).
 type unwrapper interface{ Unwrap() sim.Process }
 
 // Clients lists the running client processes (every host that is not a
-// node), in host order, with the producers each runs.
+// node), in host order, with the producers and consumers each runs.
 func (c *Cluster) Clients() []ClientState {
 	var out []ClientState
 	for _, h := range c.World.Hosts() {
@@ -34,8 +35,11 @@ func (c *Cluster) Clients() []ClientState {
 		}
 		cs := ClientState{Host: h}
 		for _, hd := range clientHandlers(p) {
-			if pr, ok := hd.(*client.Producer); ok {
-				cs.Producers = append(cs.Producers, pr.State(c.World.Now()))
+			switch cl := hd.(type) {
+			case *client.Producer:
+				cs.Producers = append(cs.Producers, cl.State(c.World.Now()))
+			case *client.Consumer:
+				cs.Consumers = append(cs.Consumers, cl.State())
 			}
 		}
 		out = append(out, cs)

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"kafkascope/core/client"
 	"kafkascope/core/cluster"
 	"kafkascope/core/sim"
 )
@@ -76,8 +77,10 @@ type ProducerInFlight struct {
 	Requests int
 }
 
-// takeClients reads the producers of every running client process.
-func takeClients(c *cluster.Cluster, s *Snapshot) {
+// takeClients reads the producers of every running client process, and
+// returns its consumers (takeGroups joins them to their groups).
+func takeClients(c *cluster.Cluster, s *Snapshot) []client.ConsumerState {
+	var consumers []client.ConsumerState
 	now := c.World.Now()
 	leaders := map[string][]int32{}
 	for _, t := range s.Topics {
@@ -88,6 +91,7 @@ func takeClients(c *cluster.Cluster, s *Snapshot) {
 		leaders[t.Name] = ls
 	}
 	for _, cs := range c.Clients() {
+		consumers = append(consumers, cs.Consumers...)
 		for _, ps := range cs.Producers {
 			pv := Producer{
 				Host: cs.Host, ClientID: ps.ClientID, Acks: ps.Acks, BatchSize: ps.BatchSize,
@@ -131,6 +135,7 @@ func takeClients(c *cluster.Cluster, s *Snapshot) {
 			s.Producers = append(s.Producers, pv)
 		}
 	}
+	return consumers
 }
 
 func msSince(now, t sim.Time) int64 { return max(0, now.Sub(t).Milliseconds()) }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"kafkascope/core/broker"
+	"kafkascope/core/client"
 	"kafkascope/core/cluster"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
@@ -22,8 +23,12 @@ type Group struct {
 	ProtocolType string
 	Protocol     string // the assignor ("" between generations)
 	Members      []GroupMember
-	Partitions   []GroupPartition // by topic, then partition
-	Events       []GroupEvent     // the newest rebalance events, oldest first
+	// Joining are the group's consumers the coordinator does not count
+	// as members yet (looking for the coordinator, or waiting for a
+	// member id or the join to complete).
+	Joining    []GroupMember
+	Partitions []GroupPartition // by topic, then partition
+	Events     []GroupEvent     // the newest rebalance events, oldest first
 }
 
 // GroupMember is one member and what it was assigned in this generation.
@@ -31,6 +36,12 @@ type GroupMember struct {
 	MemberID, ClientID, ClientHost string
 	Leader                         bool
 	Assigned                       []TopicPartition
+	// ClientState and ClientGeneration are the member as its consumer
+	// sees itself (UNJOINED, PREPARING_REBALANCE, COMPLETING_REBALANCE,
+	// STABLE); "" and -1 when no running consumer has this member id (it
+	// died, and the coordinator has not expired it yet).
+	ClientState      string
+	ClientGeneration int32
 }
 
 // TopicPartition names a partition.
@@ -54,6 +65,11 @@ type GroupPartition struct {
 	HasLag    bool
 	MemberID  string
 	ClientID  string
+	// Position is the assigned consumer's position: the next offset it
+	// will fetch (-1 unknown). Between it and Committed are records
+	// consumed but not committed yet (kafka-consumer-groups.sh does not
+	// show it).
+	Position int64
 }
 
 // GroupEvent is a coordinator's note about the group (cluster.GroupEvent).
@@ -70,7 +86,7 @@ type GroupEvent struct {
 // takeGroups reads every running broker's coordinator. A group appears
 // once: from the broker the metadata names as its partition's leader when
 // two brokers still hold it (a leadership change in progress).
-func takeGroups(c *cluster.Cluster, s *Snapshot, running map[int32]bool) {
+func takeGroups(c *cluster.Cluster, s *Snapshot, running map[int32]bool, consumers []client.ConsumerState) {
 	hw := map[TopicPartition]int64{}
 	var offsetsLeaders []int32
 	for _, t := range s.Topics {
@@ -93,18 +109,18 @@ func takeGroups(c *cluster.Cluster, s *Snapshot, running map[int32]bool) {
 		for _, gs := range c.Node(id).Broker.Groups() {
 			if i, dup := seen[gs.GroupID]; dup {
 				if int(gs.Partition) < len(offsetsLeaders) && offsetsLeaders[gs.Partition] == id {
-					s.Groups[i] = group(c, id, gs, hw)
+					s.Groups[i] = group(c, id, gs, hw, consumers)
 				}
 				continue
 			}
 			seen[gs.GroupID] = len(s.Groups)
-			s.Groups = append(s.Groups, group(c, id, gs, hw))
+			s.Groups = append(s.Groups, group(c, id, gs, hw, consumers))
 		}
 	}
 	slices.SortFunc(s.Groups, func(a, b Group) int { return cmp.Compare(a.GroupID, b.GroupID) })
 }
 
-func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw map[TopicPartition]int64) Group {
+func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw map[TopicPartition]int64, consumers []client.ConsumerState) Group {
 	g := Group{GroupID: gs.GroupID, Coordinator: coordinator, Partition: gs.Partition, State: gs.State,
 		Generation: gs.Generation, ProtocolType: gs.ProtocolType, Protocol: gs.Protocol}
 	parts := map[TopicPartition]*GroupPartition{}
@@ -113,7 +129,7 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw ma
 		if p, ok := parts[tp]; ok {
 			return p
 		}
-		p := &GroupPartition{Topic: tp.Topic, Partition: tp.Partition, Committed: -1, LogEnd: -1}
+		p := &GroupPartition{Topic: tp.Topic, Partition: tp.Partition, Committed: -1, LogEnd: -1, Position: -1}
 		parts[tp] = p
 		order = append(order, tp)
 		return p
@@ -122,7 +138,15 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw ma
 		part(TopicPartition{o.Topic, o.Partition}).Committed = o.Offset
 	}
 	for _, m := range gs.Members {
-		mv := GroupMember{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost, Leader: m.MemberID == gs.Leader}
+		mv := GroupMember{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost, Leader: m.MemberID == gs.Leader, ClientGeneration: -1}
+		if cs := consumerOf(consumers, gs.GroupID, m.MemberID); cs != nil {
+			mv.ClientState, mv.ClientGeneration = cs.MemberState, cs.Generation
+			for _, a := range cs.Assigned {
+				if a.Position >= 0 {
+					part(TopicPartition{a.Topic, a.Partition}).Position = a.Position
+				}
+			}
+		}
 		if gs.ProtocolType == protocol.ConsumerProtocolType && len(m.Assignment) > 0 {
 			if a, err := protocol.DecodeConsumerProtocolAssignment(m.Assignment); err == nil {
 				for _, tps := range a.AssignedPartitions {
@@ -137,6 +161,11 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw ma
 		}
 		slices.SortFunc(mv.Assigned, compareTP)
 		g.Members = append(g.Members, mv)
+	}
+	for _, cs := range consumers {
+		if cs.GroupID == gs.GroupID && !slices.ContainsFunc(gs.Members, func(m broker.GroupMemberSnapshot) bool { return m.MemberID == cs.MemberID }) {
+			g.Joining = append(g.Joining, GroupMember{MemberID: cs.MemberID, ClientID: cs.ClientID, ClientState: cs.MemberState, ClientGeneration: cs.Generation})
+		}
 	}
 	slices.SortFunc(order, compareTP)
 	for _, tp := range order {
@@ -153,6 +182,16 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw ma
 		g.Events = append(g.Events, GroupEvent(e))
 	}
 	return g
+}
+
+// consumerOf is the running consumer of group with member id, or nil.
+func consumerOf(consumers []client.ConsumerState, group, memberID string) *client.ConsumerState {
+	for i := range consumers {
+		if consumers[i].GroupID == group && consumers[i].MemberID == memberID && memberID != "" {
+			return &consumers[i]
+		}
+	}
+	return nil
 }
 
 func compareTP(a, b TopicPartition) int {

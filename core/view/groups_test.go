@@ -284,3 +284,37 @@ func BenchmarkTakeWithOffsetsTopic(b *testing.B) {
 		Take(c)
 	}
 }
+
+// Two console consumers in group g (the real consumer): both are members
+// with their consumer's own view (STABLE at the group's generation), each
+// partition's position is the consumer's, and after auto-commit the
+// committed offsets reach the log end offsets: lag 0 everywhere.
+func TestGroupOfConsoleConsumers(t *testing.T) {
+	s := session(t, "")
+	exec(t, s, "kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3")
+	s.Start("kafka-console-consumer.sh --topic t --group g &", nil)
+	s.Start("kafka-console-consumer.sh --topic t --group g &", nil)
+	advance(t, s, 10*time.Second)
+	produce(t, s, "t", "--property parse.key=true --property key.separator=:", "a:1", "b:2", "c:3", "d:4", "e:5", "f:6")
+	advance(t, s, 12*time.Second) // auto.commit.interval.ms is 5 s
+	c := s.Cluster()
+	g := groupOf(t, Take(c), "g")
+	if g.State != "Stable" || len(g.Members) != 2 || len(g.Joining) != 0 {
+		t.Fatalf("group %s with %d members, %d joining", g.State, len(g.Members), len(g.Joining))
+	}
+	for _, m := range g.Members {
+		if m.ClientState != "STABLE" || m.ClientGeneration != g.Generation || len(m.Assigned) == 0 {
+			t.Errorf("member %s: consumer sees %s at generation %d (group %d), assigned %v", m.ClientID, m.ClientState, m.ClientGeneration, g.Generation, m.Assigned)
+		}
+	}
+	total := int64(0)
+	for _, p := range g.Partitions {
+		if p.Position != p.LogEnd || p.Committed != p.LogEnd || !p.HasLag || p.Lag != 0 {
+			t.Errorf("t-%d: position %d, committed %d, log end %d, lag %d", p.Partition, p.Position, p.Committed, p.LogEnd, p.Lag)
+		}
+		total += p.LogEnd
+	}
+	if len(g.Partitions) != 3 || total != 6 {
+		t.Errorf("%d partitions holding %d records, want 3 and 6", len(g.Partitions), total)
+	}
+}

@@ -209,8 +209,8 @@ func Take(c *cluster.Cluster) *Snapshot {
 			}
 		}
 	}
-	takeClients(c, s)
-	takeGroups(c, s, running)
+	consumers := takeClients(c, s)
+	takeGroups(c, s, running, consumers)
 	return s
 }
 
