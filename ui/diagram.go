@@ -140,7 +140,22 @@ func (c *Diagram) toggleClient(key string) {
 	if c.clientFolded == nil {
 		c.clientFolded = map[string]bool{}
 	}
-	c.clientFolded[key] = !c.clientFolded[key]
+	c.clientFolded[key] = c.clientOpen(key)
+}
+
+// clientOpen reports whether a client's card is drawn open now.
+func (c *Diagram) clientOpen(key string) bool {
+	for _, p := range c.lay.Prods {
+		if p.Key == key {
+			return p.Open
+		}
+	}
+	for _, g := range c.lay.Groups {
+		if g.Key == key {
+			return g.Open
+		}
+	}
+	return !c.clientFolded[key]
 }
 
 // clickBroker opens (or closes) a broker's menu.

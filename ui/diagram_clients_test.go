@@ -360,3 +360,28 @@ func TestDiagramGroupOfFourConsumers(t *testing.T) {
 		t.Errorf("coordinator %d's badge %v", g.Coordinator, badge)
 	}
 }
+
+// An Empty group starts folded (a console consumer's group after it
+// ended): one line, no body; a click opens it.
+func TestDiagramEmptyGroupStartsFolded(t *testing.T) {
+	s := dgWithGroup()
+	s.Groups[0].State, s.Groups[0].Members = "Empty", nil
+	d := &Diagram{Snapshot: s}
+	doc := dgRender(t, d)
+	card := doc.one(doc.root, "group card", dgByAttr("data-group", "g"))
+	if len(dgAll(card, dgByClass("kd-cc-body"))) != 0 {
+		t.Fatal("an Empty group's card starts open")
+	}
+	d.toggleClient("group/g")
+	doc = dgRender(t, d)
+	card = doc.one(doc.root, "group card", dgByAttr("data-group", "g"))
+	if got := dgText(dg1(doc, card, "kd-cc-note")); got != "Consumer group 'g' has no active members." {
+		t.Errorf("opened, it says %q", got)
+	}
+	d.toggleClient("group/g")
+	doc = dgRender(t, d)
+	card = doc.one(doc.root, "group card", dgByAttr("data-group", "g"))
+	if len(dgAll(card, dgByClass("kd-cc-body"))) != 0 {
+		t.Error("a second click does not fold it again")
+	}
+}

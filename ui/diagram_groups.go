@@ -74,7 +74,13 @@ func (l *dgLayout) groups(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.Groups = l.Groups[:0]
 	for _, g := range s.Groups {
 		c := dgGroup{Key: dgGroupKey(g), ID: g.GroupID, State: g.State, StateClass: "kd-gstate kd-gs-" + strings.ToLower(g.State)}
-		c.Open = !o.ClientFolded[c.Key]
+		// An Empty group (a console consumer's, once it ended) starts
+		// folded: its card is one line until the viewer opens it.
+		folded, chosen := o.ClientFolded[c.Key]
+		c.Open = !folded
+		if !chosen {
+			c.Open = g.State != "Empty"
+		}
 		c.Fold = "▾"
 		if !c.Open {
 			c.Fold = "▸"

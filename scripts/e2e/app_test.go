@@ -197,14 +197,16 @@ func TestApp(t *testing.T) {
 		t.Errorf("the pasted producer is missing:\n%s", added)
 	}
 	term.wantInput("kafka-topics.sh --li")
-	term.enter("st", "$ kafka-topics.sh --list\nweb\n")
+	term.enter("st", "$ kafka-topics.sh --list\n__consumer_offsets\nweb\n") // the console consumers joined groups
 
 	term.enter("kafka-console-producer.sh --topic web")
 	term.enter("never sent", "> never sent")
 	term.ctrlC()
 	term.waitIdle(0, "input cancelled")
 	term.wantPrompt("$ ")
-	out = term.enter("kafka-console-consumer.sh --topic web --from-beginning --timeout-ms 1000",
+	// (6 s: the console consumer joins a group first, which waits
+	// group.initial.rebalance.delay.ms, 3 s.)
+	out = term.enter("kafka-console-consumer.sh --topic web --from-beginning --timeout-ms 6000",
 		"Processed a total of 3 messages")
 	if strings.Contains(out, "never sent") {
 		t.Errorf("a cancelled producer line was sent:\n%s", out)
@@ -222,6 +224,16 @@ func TestApp(t *testing.T) {
 	}
 	if got := evalString(tab, `document.querySelector('.kd-prod .kd-b-open .kd-b-sub').textContent`); !strings.HasPrefix(got, "filling · linger.ms ") {
 		t.Errorf("the open batch says %q", got)
+	}
+	// A group consumer in the background: the group's card shows it
+	// Stable with its one member owning web's three partitions, and the
+	// coordinator's broker card is marked.
+	// (--timeout-ms: it ends by itself 8 s after the producer's last record.)
+	term.enter("kafka-console-consumer.sh --topic web --group ui-group --timeout-ms 8000 &", "$ kafka-console-consumer.sh --topic web --group ui-group")
+	waitFor(t, tab, `(() => { const g = document.querySelector('.kd-group[data-group="ui-group"]');
+		return g !== null && g.querySelector('.kd-gstate').textContent === "Stable" && g.querySelectorAll('.kd-lagrow').length === 3; })()`)
+	if n := evalString(tab, `String(document.querySelectorAll('.kd-net .kd-coord').length)`); n != "1" {
+		t.Errorf("%s broker cards marked as the group's coordinator, want 1", n)
 	}
 	screenshot(t, tab, filepath.Join(shots, "producer-1280x800.png"), 1280, 800)
 
