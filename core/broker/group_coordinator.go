@@ -262,6 +262,7 @@ func (b *Broker) unloadGroups(env *sim.Env, partition int32) {
 		g := c.groups[id]
 		delete(c.groups, id)
 		g.join.Stop()
+		g.syncTimer.Stop()
 		for _, t := range g.pending {
 			t.Stop()
 		}

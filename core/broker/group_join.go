@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"strings"
 	"time"
 
 	"kafkascope/core/protocol"
@@ -170,6 +171,8 @@ func (b *Broker) prepareRebalance(env *sim.Env, g *group, reason string) {
 		}
 	}
 	g.join.Stop()
+	g.syncTimer.Stop()
+	g.pendingSync = nil
 	wasEmpty := g.state == groupEmpty
 	g.transition(groupPreparingRebalance, msTime(env))
 	env.Note("group.rebalance", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "reason", reason)
@@ -244,6 +247,7 @@ func (b *Broker) completeJoin(env *sim.Env, g *group) {
 		m.isNew = false
 		b.scheduleExpiry(env, g, m)
 	}
+	b.schedulePendingSync(env, g)
 	for _, a := range answers {
 		b.respond(env, a.rep.from, a.resp)
 	}
@@ -300,6 +304,12 @@ func (b *Broker) scheduleExpiryAfter(env *sim.Env, g *group, m *member, d time.D
 		if g.members[m.id] != m || g.state == groupDead {
 			return
 		}
+		if !m.isNew && (m.join != nil || m.sync != nil) {
+			// A member waiting in JoinGroup or SyncGroup is not expected to
+			// heartbeat (hasSatisfiedHeartbeat); its session restarts when
+			// the rebalance answers it.
+			return
+		}
 		env.Note("group.member-expired", "broker", id32(b.cfg.NodeID), "group", g.id, "member", m.id)
 		b.removeMember(env, g, m, "removing member "+m.id+" on heartbeat expiration")
 	})
@@ -354,11 +364,13 @@ func (b *Broker) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol.Sync
 	case groupPreparingRebalance:
 		return fail(protocol.REBALANCE_IN_PROGRESS)
 	case groupStable:
+		delete(g.pendingSync, m.id)
 		b.scheduleExpiry(env, g, m)
 		b.respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
 			ProtocolType: g.protocolType, ProtocolName: g.protocolName, Assignment: m.assignment})
 		return true
 	case groupCompletingRebalance:
+		delete(g.pendingSync, m.id)
 		m.sync = &reply{from: from, corr: req.CorrelationID}
 		b.scheduleExpiry(env, g, m)
 		if m.id != g.leader {
@@ -475,4 +487,35 @@ func (b *Broker) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protocol.Lea
 		resp.Members = append(resp.Members, r)
 	}
 	b.respond(env, from, resp)
+}
+
+// schedulePendingSync gives the generation's members the rebalance timeout
+// to send SyncGroup (Kafka's DelayedSync); the ones that do not are removed
+// and the group rebalances.
+func (b *Broker) schedulePendingSync(env *sim.Env, g *group) {
+	g.pendingSync = map[string]bool{}
+	for id := range g.members {
+		g.pendingSync[id] = true
+	}
+	gen := g.generation
+	g.syncTimer.Stop()
+	g.syncTimer = env.After(g.rebalanceTimeout(), "group-pending-sync", func(env *sim.Env) {
+		if g.generation != gen || (g.state != groupCompletingRebalance && g.state != groupStable) || len(g.pendingSync) == 0 {
+			return
+		}
+		var ids []string
+		for _, id := range g.order {
+			if g.pendingSync[id] {
+				ids = append(ids, id)
+			}
+		}
+		for _, id := range ids {
+			if m := g.members[id]; m != nil {
+				m.expiry.Stop()
+				b.answerJoin(env, g, m, &protocol.JoinGroupResponse{ErrorCode: protocol.UNKNOWN_MEMBER_ID, GenerationID: -1, MemberID: m.id})
+				g.remove(id)
+			}
+		}
+		b.prepareRebalance(env, g, "Removing ["+strings.Join(ids, ", ")+"] on pending sync request expiration")
+	})
 }

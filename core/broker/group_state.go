@@ -81,6 +81,10 @@ type group struct {
 	initialDelay   bool       // join is the initial delay
 	offsets        map[offsetTopicPartition]offsetValue
 	pendingOffsets int // commits being written
+	// pendingSync: members of this generation that have not sent SyncGroup
+	// yet; those still missing after the rebalance timeout are removed.
+	pendingSync map[string]bool
+	syncTimer   *sim.Timer
 }
 
 // offsetTopicPartition keys a group's committed offsets.

@@ -1,64 +1,78 @@
 package broker
 
 import (
-	"cmp"
 	"slices"
+
+	"kafkascope/core/protocol"
 )
 
-// GroupSnapshot is one classic group as this broker's coordinator holds it,
-// copied for views (the diagram): nothing in it reaches the coordinator.
-type GroupSnapshot struct {
-	GroupID      string
-	Partition    int32  // its __consumer_offsets partition
-	State        string // Empty, PreparingRebalance, CompletingRebalance, Stable, Dead
+// GroupView is what views show of one group this broker coordinates.
+type GroupView struct {
+	ID           string
+	Partition    int32 // its __consumer_offsets partition
+	State        string
 	Generation   int32
-	ProtocolType string // "consumer" for consumer groups
-	Protocol     string // the assignor chosen ("" when none)
-	Leader       string // the leader's member id ("" when none)
-	Members      []GroupMemberSnapshot
-	Offsets      []GroupOffsetSnapshot // by topic, then partition
+	ProtocolType string
+	Protocol     string // the chosen assignor ("" while none)
+	Leader       string
+	Members      []GroupMemberView
+	Offsets      []GroupOffsetView // committed offsets, by topic and partition
 }
 
-// GroupMemberSnapshot is one member; Assignment is the bytes the leader's
-// SyncGroup gave it (ConsumerProtocolAssignment for consumer groups).
-type GroupMemberSnapshot struct {
-	MemberID, ClientID, ClientHost string
-	Assignment                     []byte
+// GroupMemberView is one member and the partitions its assignment gives it.
+type GroupMemberView struct {
+	ID, ClientID, ClientHost string
+	Assigned                 []protocol.TopicPartitions
 }
 
-// GroupOffsetSnapshot is one committed offset.
-type GroupOffsetSnapshot struct {
+// GroupOffsetView is one committed offset.
+type GroupOffsetView struct {
 	Topic     string
 	Partition int32
 	Offset    int64
 }
 
-// Groups copies the groups this broker coordinates now (the loaded
-// __consumer_offsets partitions it leads), by group id.
-func (b *Broker) Groups() []GroupSnapshot {
+// Groups lists the groups this broker coordinates (loaded partitions only),
+// sorted by id. Views read it between events.
+func (b *Broker) Groups() []GroupView {
 	if b.groupCoord == nil {
 		return nil
 	}
-	c := b.groupCoord
-	out := make([]GroupSnapshot, 0, len(c.groups))
-	for _, g := range c.groups {
-		if !c.owned[g.partition] {
+	var out []GroupView
+	for _, g := range b.groupCoord.groups {
+		if g.state == groupDead {
 			continue
 		}
-		gs := GroupSnapshot{GroupID: g.id, Partition: g.partition, State: g.state.String(), Generation: g.generation,
+		v := GroupView{ID: g.id, Partition: g.partition, State: g.state.String(), Generation: g.generation,
 			ProtocolType: g.protocolType, Protocol: g.protocolName, Leader: g.leader}
 		for _, m := range g.sortedMembers() {
-			gs.Members = append(gs.Members, GroupMemberSnapshot{MemberID: m.id, ClientID: m.clientID, ClientHost: m.clientHost,
-				Assignment: slices.Clone(m.assignment)})
+			mv := GroupMemberView{ID: m.id, ClientID: m.clientID, ClientHost: m.clientHost}
+			if a, err := protocol.DecodeConsumerProtocolAssignment(m.assignment); err == nil && g.protocolType == protocol.ConsumerProtocolType {
+				mv.Assigned = a.AssignedPartitions
+			}
+			v.Members = append(v.Members, mv)
 		}
-		for tp, v := range g.offsets {
-			gs.Offsets = append(gs.Offsets, GroupOffsetSnapshot{Topic: tp.topic, Partition: tp.partition, Offset: v.offset})
+		for _, t := range g.offsetTopics() {
+			for _, p := range t.PartitionIndexes {
+				v.Offsets = append(v.Offsets, GroupOffsetView{Topic: t.Name, Partition: p, Offset: g.offsets[offsetTopicPartition{t.Name, p}].offset})
+			}
 		}
-		slices.SortFunc(gs.Offsets, func(a, b GroupOffsetSnapshot) int {
-			return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
-		})
-		out = append(out, gs)
+		out = append(out, v)
 	}
-	slices.SortFunc(out, func(a, b GroupSnapshot) int { return cmp.Compare(a.GroupID, b.GroupID) })
+	slices.SortFunc(out, func(a, b GroupView) int {
+		switch {
+		case a.ID < b.ID:
+			return -1
+		case a.ID > b.ID:
+			return 1
+		}
+		return 0
+	})
 	return out
+}
+
+// CoordinatorLoading reports whether the broker is loading any
+// __consumer_offsets partition it now leads.
+func (b *Broker) CoordinatorLoading() bool {
+	return b.groupCoord != nil && len(b.groupCoord.loading) > 0
 }

@@ -119,6 +119,24 @@ func (g *coordinator) commit(env *sim.Env, offsets []commitOffset, done func(env
 	})
 }
 
+// commitUntil commits offsets, retrying retriable failures (finding the
+// coordinator again if it moved) until deadline; done gets nil, the
+// non-retriable error, or the last retriable one once time is up.
+func (g *coordinator) commitUntil(env *sim.Env, offsets []commitOffset, deadline sim.Time, done func(env *sim.Env, err *Error)) {
+	g.commit(env, offsets, func(env *sim.Env, err *Error) {
+		if err == nil || !err.retriable || env.Now().Add(g.c.cfg.RetryBackoff) >= deadline || g.closed {
+			done(env, err)
+			return
+		}
+		env.After(g.c.cfg.RetryBackoff, "consumer-commit-retry", func(env *sim.Env) {
+			if !g.known {
+				g.lookup(env)
+			}
+			g.commitUntil(env, offsets, deadline, done)
+		})
+	})
+}
+
 // fetchCommitted reads the group's committed offsets for tps and gives
 // done the ones that exist; it retries while the coordinator is loading or
 // moving.

@@ -51,6 +51,7 @@ type coordinator struct {
 	rejoin       bool
 	rejoinReason string
 	joining      bool // onJoinPrepare's commit or a JoinGroup/SyncGroup in flight
+	preparing    bool // onJoinPrepare's commit is in flight
 
 	hbTimer     *sim.Timer
 	hbInFlight  bool
@@ -160,10 +161,20 @@ func (g *coordinator) prepareJoin(env *sim.Env) {
 		g.sendJoin(env)
 	}
 	if g.c.cfg.EnableAutoCommit && g.state == stable && g.generation >= 0 && len(g.c.assigned) > 0 {
+		// onJoinPrepare: an asynchronous auto-commit, waited for (and
+		// retried while retriable) up to the rebalance timeout.
 		offsets := g.c.consumed()
-		g.commit(env, offsets, func(env *sim.Env, err *Error) {
-			if err != nil {
-				g.log(LevelWarn, fmt.Sprintf("Synchronous auto-commit of offsets %s failed: %s", formatOffsets(offsets), err.Message))
+		g.preparing = true
+		deadline := env.Now().Add(g.c.cfg.MaxPollInterval)
+		g.commitUntil(env, offsets, deadline, func(env *sim.Env, err *Error) {
+			g.preparing = false
+			switch {
+			case err == nil:
+			case err.retriable:
+				g.log(LevelError, "Asynchronous auto-commit of offsets failed: joinPrepare timeout. Will continue to join group")
+			default:
+				g.log(LevelWarn, fmt.Sprintf("Asynchronous auto-commit of offsets %s failed: %s", formatOffsets(offsets), err.Message))
+				g.log(LevelError, fmt.Sprintf("Asynchronous auto-commit of offsets failed: %s. Will continue to join group.", err.Message))
 			}
 			join(env)
 		})
@@ -250,6 +261,7 @@ func (g *coordinator) handleJoin(env *sim.Env, r *protocol.JoinGroupResponse) {
 	case protocol.REBALANCE_IN_PROGRESS:
 	default:
 		g.joinFailed(env)
+		g.log(LevelError, "JoinGroup failed due to fatal error: "+r.ErrorCode.Message())
 		g.c.fatal(env, &Error{Class: r.ErrorCode.Exception(), Message: r.ErrorCode.Message()})
 		return
 	}
@@ -519,9 +531,11 @@ func (g *coordinator) close(env *sim.Env, done func(env *sim.Env)) {
 	}
 	leave := func(env *sim.Env) { g.leave(env, "the consumer is being closed", finish) }
 	if g.c.cfg.EnableAutoCommit && g.state == stable && g.known && len(g.c.assigned) > 0 {
+		// maybeAutoCommitOffsetsSync: retriable failures are retried until
+		// the close timeout, which ends quietly (Kafka logs it at DEBUG).
 		offsets := g.c.consumed()
-		g.commit(env, offsets, func(env *sim.Env, err *Error) {
-			if err != nil {
+		g.commitUntil(env, offsets, env.Now().Add(commitTimeout), func(env *sim.Env, err *Error) {
+			if err != nil && !err.retriable {
 				g.log(LevelWarn, fmt.Sprintf("Synchronous auto-commit of offsets %s failed: %s", formatOffsets(offsets), err.Message))
 			}
 			leave(env)

@@ -22,8 +22,8 @@ func (c *Consumer) deliver(env *sim.Env) {
 	c.lastPoll = env.Now()
 	if c.grp != nil {
 		c.grp.poll(env)
-		if c.grp.joining || c.grp.state != stable {
-			return // poll() returns nothing while the member rebalances
+		if c.grp.preparing {
+			return // onJoinPrepare's commit runs inside poll(), which returns nothing meanwhile
 		}
 	}
 	max := c.cfg.MaxPollRecords
@@ -75,6 +75,9 @@ func (c *Consumer) Subscribe(env *sim.Env, self sim.Addr, topics []string) strin
 	}
 	proto, _ := rebalanceProtocol(as)
 	c.grp = newCoordinator(c, self, as, proto)
+	if c.cfg.GroupID == "" {
+		c.log(LevelWarn, "Support for using the empty group id by consumers is deprecated and will be removed in the next major release.", loggerLegacyConsumer)
+	}
 	c.grp.topics = slices.Sorted(slices.Values(topics))
 	for _, t := range topics {
 		c.meta.Add(t)
@@ -85,6 +88,8 @@ func (c *Consumer) Subscribe(env *sim.Env, self sim.Addr, topics []string) strin
 	c.grp.poll(env)
 	return ""
 }
+
+const loggerLegacyConsumer = "org.apache.kafka.clients.consumer.internals.LegacyKafkaConsumer"
 
 // refreshMetadata asks for metadata every metadata.max.age.ms, which is
 // how a subscribed consumer learns that a topic grew.

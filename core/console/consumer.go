@@ -296,8 +296,13 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	t.s.tools++
 	if msg := applyConsumerProps(&cfg, cprops); msg != "" {
 		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
-		t.println("org.apache.kafka.common.KafkaException: Failed to construct kafka consumer")
-		t.println("Caused by: " + msg)
+		if !strings.HasPrefix(msg, "org.apache.kafka.common.config.ConfigException") {
+			// Parsing ConsumerConfig throws before KafkaConsumer's
+			// constructor; what the constructor throws is wrapped.
+			t.println("org.apache.kafka.common.KafkaException: Failed to construct kafka consumer")
+			msg = "Caused by: " + msg
+		}
+		t.println(msg)
 		t.finish(1)
 		return nil
 	}

@@ -74,5 +74,10 @@ func applyConsumerProps(cfg *client.ConsumerConfig, props map[string]string) str
 		}
 		cfg.AssignmentStrategy = classes
 	}
+	if cfg.HeartbeatInterval >= cfg.SessionTimeout {
+		// Kafka's Heartbeat, made with the group coordinator in the
+		// consumer's constructor (the console consumer always has a group).
+		return "java.lang.IllegalArgumentException: Heartbeat must be set lower than the session timeout"
+	}
 	return ""
 }

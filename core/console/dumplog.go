@@ -27,7 +27,7 @@ func dumpLogSpecs() []*optSpec {
 		&optSpec{name: "max-bytes", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "Read only the batches within the first size bytes.", def: "2147483647"},
 		&optSpec{name: "key-decoder-class", arg: optionalArg, typ: "String", desc: "How to print keys: org.apache.kafka.tools.api.StringDecoder, LongDecoder or IntegerDecoder.", def: "org.apache.kafka.tools.api.StringDecoder"},
 		&optSpec{name: "value-decoder-class", arg: optionalArg, typ: "String", desc: "How to print values (as --key-decoder-class).", def: "org.apache.kafka.tools.api.StringDecoder"},
-		&optSpec{name: "offsets-decoder", desc: "Read the records as __consumer_offsets data (not simulated yet)."},
+		&optSpec{name: "offsets-decoder", desc: "Read the records as __consumer_offsets data (offset commits and group metadata)."},
 		&optSpec{name: "transaction-log-decoder", desc: "Read the records as __transaction_state data (not simulated)."},
 		&optSpec{name: "cluster-metadata-decoder", desc: "Read the records as KRaft metadata records (__cluster_metadata)."},
 		&optSpec{name: "skip-record-metadata", desc: "Print only keys and values, not each record's offset, timestamp and sizes."},
@@ -64,7 +64,7 @@ func dumpLogTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.finish(1)
 		return nil
 	}
-	for _, dec := range []string{"offsets-decoder", "transaction-log-decoder"} {
+	for _, dec := range []string{"transaction-log-decoder"} {
 		if p.has(dec) {
 			t.println("kafkascope: --" + dec + " is not simulated yet")
 			t.finish(1)
@@ -149,7 +149,7 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 	// The message parser (and its decoders, with their deprecation notes)
 	// is made before the file is opened.
 	keyDec, valDec := "org.apache.kafka.tools.api.StringDecoder", "org.apache.kafka.tools.api.StringDecoder"
-	if !d.p.has("cluster-metadata-decoder") {
+	if !d.p.has("cluster-metadata-decoder") && !d.p.has("offsets-decoder") {
 		var ok bool
 		if valDec, ok = d.decoder("value-decoder-class"); !ok {
 			return 1
@@ -194,7 +194,7 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 	if int64(len(view)) > maxBytes {
 		view = view[:maxBytes]
 	}
-	printData := d.p.has("print-data-log") || d.p.has("cluster-metadata-decoder") || d.p.has("key-decoder-class") || d.p.has("value-decoder-class")
+	printData := d.p.has("print-data-log") || d.p.has("offsets-decoder") || d.p.has("cluster-metadata-decoder") || d.p.has("key-decoder-class") || d.p.has("value-decoder-class")
 	deep := d.p.has("deep-iteration") || printData
 	valid := 0
 	last := int64(-1)
@@ -293,6 +293,14 @@ func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, 
 		}
 	}
 	if printData && !b.IsControl() {
+		if d.p.has("offsets-decoder") {
+			k, payload, ok := offsetsRecord(r.Offset, r.Key, r.Value)
+			s.WriteString(prefix + "key: " + k)
+			if ok {
+				s.WriteString(" payload: " + payload)
+			}
+			return s.String()
+		}
 		if d.p.has("cluster-metadata-decoder") {
 			s.WriteString(" payload: " + metadata.DumpPayload(r.Offset, r.Value))
 			return s.String()

@@ -66,8 +66,14 @@ func (s *Session) runTool(name string, fn toolFunc, args, stdin []string, cmdlin
 		return
 	}
 	if background {
-		s.jobs = append(s.jobs, &job{id: s.nextJob, cmdline: cmdline, run: t})
-		s.nextJob++
+		// bash numbers a new job one past the highest job still in the
+		// table, so numbers freed at the end are used again.
+		id := 1
+		for _, j := range s.jobs {
+			id = max(id, j.id+1)
+		}
+		s.jobs = append(s.jobs, &job{id: id, cmdline: cmdline, run: t})
+		s.nextJob = id + 1
 		return
 	}
 	s.wait(&pending{

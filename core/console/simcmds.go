@@ -35,8 +35,7 @@ func init() {
 
 // laterTools are Kafka tools the command language names but this build does
 // not implement yet.
-var laterTools = map[string]bool{
-}
+var laterTools = map[string]bool{}
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]...

@@ -8,7 +8,6 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
 	"kafkascope/core/metadata"
-	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
 
@@ -107,21 +106,21 @@ func takeGroups(c *cluster.Cluster, s *Snapshot, running map[int32]bool, consume
 			continue
 		}
 		for _, gs := range c.Node(id).Broker.Groups() {
-			if i, dup := seen[gs.GroupID]; dup {
+			if i, dup := seen[gs.ID]; dup {
 				if int(gs.Partition) < len(offsetsLeaders) && offsetsLeaders[gs.Partition] == id {
 					s.Groups[i] = group(c, id, gs, hw, consumers)
 				}
 				continue
 			}
-			seen[gs.GroupID] = len(s.Groups)
+			seen[gs.ID] = len(s.Groups)
 			s.Groups = append(s.Groups, group(c, id, gs, hw, consumers))
 		}
 	}
 	slices.SortFunc(s.Groups, func(a, b Group) int { return cmp.Compare(a.GroupID, b.GroupID) })
 }
 
-func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw map[TopicPartition]int64, consumers []client.ConsumerState) Group {
-	g := Group{GroupID: gs.GroupID, Coordinator: coordinator, Partition: gs.Partition, State: gs.State,
+func group(c *cluster.Cluster, coordinator int32, gs broker.GroupView, hw map[TopicPartition]int64, consumers []client.ConsumerState) Group {
+	g := Group{GroupID: gs.ID, Coordinator: coordinator, Partition: gs.Partition, State: gs.State,
 		Generation: gs.Generation, ProtocolType: gs.ProtocolType, Protocol: gs.Protocol}
 	parts := map[TopicPartition]*GroupPartition{}
 	var order []TopicPartition
@@ -138,8 +137,8 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw ma
 		part(TopicPartition{o.Topic, o.Partition}).Committed = o.Offset
 	}
 	for _, m := range gs.Members {
-		mv := GroupMember{MemberID: m.MemberID, ClientID: m.ClientID, ClientHost: m.ClientHost, Leader: m.MemberID == gs.Leader, ClientGeneration: -1}
-		if cs := consumerOf(consumers, gs.GroupID, m.MemberID); cs != nil {
+		mv := GroupMember{MemberID: m.ID, ClientID: m.ClientID, ClientHost: m.ClientHost, Leader: m.ID == gs.Leader, ClientGeneration: -1}
+		if cs := consumerOf(consumers, gs.ID, m.ID); cs != nil {
 			mv.ClientState, mv.ClientGeneration = cs.MemberState, cs.Generation
 			for _, a := range cs.Assigned {
 				if a.Position >= 0 {
@@ -147,23 +146,19 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw ma
 				}
 			}
 		}
-		if gs.ProtocolType == protocol.ConsumerProtocolType && len(m.Assignment) > 0 {
-			if a, err := protocol.DecodeConsumerProtocolAssignment(m.Assignment); err == nil {
-				for _, tps := range a.AssignedPartitions {
-					for _, p := range tps.Partitions {
-						tp := TopicPartition{tps.Topic, p}
-						mv.Assigned = append(mv.Assigned, tp)
-						gp := part(tp)
-						gp.MemberID, gp.ClientID = m.MemberID, m.ClientID
-					}
-				}
+		for _, tps := range m.Assigned {
+			for _, p := range tps.Partitions {
+				tp := TopicPartition{tps.Topic, p}
+				mv.Assigned = append(mv.Assigned, tp)
+				gp := part(tp)
+				gp.MemberID, gp.ClientID = m.ID, m.ClientID
 			}
 		}
 		slices.SortFunc(mv.Assigned, compareTP)
 		g.Members = append(g.Members, mv)
 	}
 	for _, cs := range consumers {
-		if cs.GroupID == gs.GroupID && !slices.ContainsFunc(gs.Members, func(m broker.GroupMemberSnapshot) bool { return m.MemberID == cs.MemberID }) {
+		if cs.GroupID == gs.ID && !slices.ContainsFunc(gs.Members, func(m broker.GroupMemberView) bool { return m.ID == cs.MemberID }) {
 			g.Joining = append(g.Joining, GroupMember{MemberID: cs.MemberID, ClientID: cs.ClientID, ClientState: cs.MemberState, ClientGeneration: cs.Generation})
 		}
 	}
@@ -178,7 +173,7 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupSnapshot, hw ma
 		}
 		g.Partitions = append(g.Partitions, *p)
 	}
-	for _, e := range c.GroupEvents(gs.GroupID) {
+	for _, e := range c.GroupEvents(gs.ID) {
 		g.Events = append(g.Events, GroupEvent(e))
 	}
 	return g

@@ -1,0 +1,57 @@
+package broker
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+)
+
+// The __consumer_offsets records in Kafka's schemas, byte for byte.
+func TestGroupRecordBytes(t *testing.T) {
+	key := encodeOffsetKey(offsetKey{group: "g", topic: "t", partition: 2})
+	wantKey := []byte{0, 1, 0, 1, 'g', 0, 1, 't', 0, 0, 0, 2}
+	if !bytes.Equal(key, wantKey) {
+		t.Fatalf("OffsetCommitKey % x", key)
+	}
+	val := encodeOffsetValue(offsetValue{offset: 5, leaderEpoch: 0, metadata: "", commitTimestamp: 1})
+	wantVal := []byte{0, 3, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}
+	if !bytes.Equal(val, wantVal) {
+		t.Fatalf("OffsetCommitValue % x", val)
+	}
+	if gk := encodeGroupKey("g"); !bytes.Equal(gk, []byte{0, 2, 0, 1, 'g'}) {
+		t.Fatalf("GroupMetadataKey % x", gk)
+	}
+	// An empty group: protocol and leader null, no members.
+	empty := encodeGroupValue(groupValue{protocolType: "consumer", generation: 3, currentStateTimestamp: 7})
+	wantEmpty := append([]byte{0, 3, 0, 8}, "consumer"...)
+	wantEmpty = append(wantEmpty, 0, 0, 0, 3, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0)
+	if !bytes.Equal(empty, wantEmpty) {
+		t.Fatalf("GroupMetadataValue % x", empty)
+	}
+}
+
+func TestGroupRecordsRoundTrip(t *testing.T) {
+	k, isOffset, err := decodeCoordinatorKey(encodeOffsetKey(offsetKey{"grp", "orders", 7}))
+	if err != nil || !isOffset || k != (offsetKey{"grp", "orders", 7}) {
+		t.Fatalf("offset key %+v %v %v", k, isOffset, err)
+	}
+	k, isOffset, err = decodeCoordinatorKey(encodeGroupKey("grp"))
+	if err != nil || isOffset || k.group != "grp" {
+		t.Fatalf("group key %+v %v %v", k, isOffset, err)
+	}
+	v := offsetValue{offset: 42, leaderEpoch: 3, metadata: "m", commitTimestamp: 99}
+	if got, err := decodeOffsetValue(encodeOffsetValue(v)); err != nil || got != v {
+		t.Fatalf("offset value %+v %v", got, err)
+	}
+	g := groupValue{protocolType: "consumer", generation: 2, protocol: "range", leader: "m1", currentStateTimestamp: 5,
+		members: []memberValue{{memberID: "m1", clientID: "c", clientHost: "/h", rebalanceTimeout: 300000, sessionTimeout: 45000, subscription: []byte{1}, assignment: []byte{2}}}}
+	if got, err := decodeGroupValue(encodeGroupValue(g)); err != nil || !reflect.DeepEqual(got, g) {
+		t.Fatalf("group value %+v %v", got, err)
+	}
+	if _, _, err := decodeCoordinatorKey([]byte{0, 9}); err == nil {
+		t.Fatal("unknown key version decoded")
+	}
+	if _, err := decodeGroupValue([]byte{0, 3, 0}); err == nil {
+		t.Fatal("truncated group value decoded")
+	}
+}

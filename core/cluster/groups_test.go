@@ -1,0 +1,167 @@
+package cluster
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"kafkascope/core/client"
+	"kafkascope/core/hashing"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// groupMember is one subscribed consumer run by a test.
+type groupMember struct {
+	host string
+	c    *client.Consumer
+	got  []client.ConsumerRecord
+}
+
+func startMember(t testing.TB, c *Cluster, group, topic string) *groupMember {
+	t.Helper()
+	m := &groupMember{}
+	cfg := client.DefaultConsumerConfig()
+	cfg.ClientID, cfg.GroupID, cfg.AutoOffsetReset = "test-consumer", group, "earliest"
+	host, err := c.SpawnClient("member", func(host string) sim.Process {
+		m.c = client.NewConsumer(sim.Addr(host+":1"), []sim.Addr{BrokerAddr(1)}, cfg, func(client.Level, string, string) {})
+		m.c.OnRecords(func(env *sim.Env, recs []client.ConsumerRecord) { m.got = append(m.got, recs...) })
+		return &client.Process{Handlers: []client.Handler{m.c}, OnStart: func(env *sim.Env) {
+			m.c.Subscribe(env, sim.Addr(host+":2"), []string{topic})
+		}}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.host = host
+	return m
+}
+
+// coordinatorOf is the leader of the group's __consumer_offsets partition,
+// as the controller sees it.
+func coordinatorOf(t testing.TB, c *Cluster, group string) int32 {
+	t.Helper()
+	return leaderOf(t, c, metadata.ConsumerOffsetsTopic, hashing.Abs(hashing.JavaStringHashCode(group))%50)
+}
+
+// leaderOf is the controller's leader of topic-p.
+func leaderOf(t testing.TB, c *Cluster, topic string, p int32) int32 {
+	t.Helper()
+	ctl := c.Controller()
+	if ctl == nil {
+		t.Fatal("no active controller")
+	}
+	st := ctl.Image().Partition(topic, p)
+	if st == nil {
+		t.Fatalf("controller does not know %s-%d", topic, p)
+	}
+	return st.Leader
+}
+
+func describeGroup(t testing.TB, c *Cluster, rc *rawClient, group string) protocol.DescribedGroup {
+	t.Helper()
+	call := &call{}
+	rc.sendAll(t, outgoing{to: coordinatorOf(t, c, group), c: call, build: func(*sim.Env) protocol.Request {
+		return &protocol.DescribeGroupsRequest{Groups: []string{group}}
+	}})
+	rc.wait(t, call, time.Minute)
+	return call.resp.(*protocol.DescribeGroupsResponse).Groups[0]
+}
+
+func committed(t testing.TB, c *Cluster, rc *rawClient, group, topic string, partitions int32) []int64 {
+	t.Helper()
+	call := &call{}
+	var idx []int32
+	for p := int32(0); p < partitions; p++ {
+		idx = append(idx, p)
+	}
+	rc.sendAll(t, outgoing{to: coordinatorOf(t, c, group), c: call, build: func(*sim.Env) protocol.Request {
+		return &protocol.OffsetFetchRequest{Groups: []protocol.OffsetFetchRequestGroup{{GroupID: group, MemberEpoch: -1, Topics: []protocol.OffsetFetchRequestTopics{{Name: topic, PartitionIndexes: idx}}}}}
+	}})
+	rc.wait(t, call, time.Minute)
+	g := call.resp.(*protocol.OffsetFetchResponse).Groups[0]
+	if g.ErrorCode != protocol.NONE {
+		t.Fatalf("OffsetFetch: %s", g.ErrorCode)
+	}
+	var out []int64
+	for _, p := range g.Topics[0].Partitions {
+		out = append(out, p.CommittedOffset)
+	}
+	return out
+}
+
+// Four members on three partitions: the range assignor gives 1,1,1,0 and
+// the group settles Stable with four members.
+func TestGroupFourMembersThreePartitions(t *testing.T) {
+	c := newCluster(t, nil)
+	createTopic(t, c, "orders", 3, 3)
+	var members []*groupMember
+	for i := 0; i < 4; i++ {
+		members = append(members, startMember(t, c, "search", "orders"))
+	}
+	runUntil(t, c, func() bool {
+		n := 0
+		for _, m := range members {
+			n += len(m.c.Assignment())
+		}
+		return n == 3
+	}, time.Minute, "the group assigning orders' three partitions")
+	advance(t, c, 5*time.Second)
+	var counts []int
+	for _, m := range members {
+		counts = append(counts, len(m.c.Assignment()))
+	}
+	slices.Sort(counts)
+	if !slices.Equal(counts, []int{0, 1, 1, 1}) {
+		t.Fatalf("partition counts %v, want [0 1 1 1]", counts)
+	}
+	d := describeGroup(t, c, newRawClient(t, c, 1), "search")
+	if d.GroupState != "Stable" || len(d.Members) != 4 || d.ProtocolData != "range" {
+		t.Fatalf("group %+v", d)
+	}
+	views := c.Node(coordinatorOf(t, c, "search")).Broker.Groups()
+	if len(views) != 1 || views[0].ID != "search" || views[0].State != "Stable" || len(views[0].Members) != 4 {
+		t.Fatalf("coordinator's view %+v", views)
+	}
+}
+
+// After everything is consumed and the member closes (committing), the
+// committed offsets equal the log end offsets; a coordinator failover keeps
+// them (the new leader loads them from __consumer_offsets).
+func TestGroupCommitsEqualLogEndAndSurviveFailover(t *testing.T) {
+	c := newCluster(t, nil)
+	createTopic(t, c, "orders", 2, 3)
+	produce(t, c, "orders", -1, "a", "b", "c", "d", "e")
+	m := startMember(t, c, "billing", "orders")
+	runUntil(t, c, func() bool { return len(m.got) == 5 }, time.Minute, "reading five records")
+	closed := false
+	if err := c.World.Call(m.host, "close", func(env *sim.Env) { m.c.Close(env, func(*sim.Env) { closed = true }) }); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, c, func() bool { return closed }, time.Minute, "closing")
+	c.StopClient(m.host)
+	rc := newRawClient(t, c, 1)
+	var leo []int64
+	for p := int32(0); p < 2; p++ {
+		leo = append(leo, c.Node(leaderOf(t, c, "orders", p)).Broker.Partition(tpOf("orders", p)).Log().LogEndOffset())
+	}
+	if leo[0]+leo[1] != 5 {
+		t.Fatalf("log end offsets %v do not hold the five records", leo)
+	}
+	if got := committed(t, c, rc, "billing", "orders", 2); !slices.Equal(got, leo) {
+		t.Fatalf("committed %v, log end offsets %v", got, leo)
+	}
+	old := coordinatorOf(t, c, "billing")
+	if err := c.Kill(old, false); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, c, func() bool { return coordinatorOf(t, c, "billing") != old }, time.Minute, "a new coordinator")
+	advance(t, c, time.Second)
+	if got := committed(t, c, rc, "billing", "orders", 2); !slices.Equal(got, leo) {
+		t.Fatalf("after failover committed %v, want %v", got, leo)
+	}
+	if d := describeGroup(t, c, rc, "billing"); d.GroupState != "Empty" {
+		t.Fatalf("loaded group state %s, want Empty", d.GroupState)
+	}
+}
