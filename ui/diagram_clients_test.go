@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/vugu/html"
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/staticrender"
 
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
@@ -383,5 +385,29 @@ func TestDiagramEmptyGroupStartsFolded(t *testing.T) {
 	card = doc.one(doc.root, "group card", dgByAttr("data-group", "g"))
 	if len(dgAll(card, dgByClass("kd-cc-body"))) != 0 {
 		t.Error("a second click does not fold it again")
+	}
+}
+
+// BenchmarkDiagramBuildClients is BenchmarkDiagramBuildSmall's cluster
+// with a group's card and a producer's card open (compare the two for
+// what the cards cost a frame).
+func BenchmarkDiagramBuildClients(b *testing.B) {
+	s := dgWithGroup()
+	s.Producers = []view.Producer{{Host: "kafka-producer-perf-test-1", ClientID: "perf-producer-client", Acks: -1, BatchSize: 16384, LingerMs: 1000,
+		MaxInFlight: 5, BufferMemory: 33554432, BufferUsed: 32768, Idempotent: true, ProducerID: 1000, Records: 7, Bytes: 847,
+		Partitions: []view.ProducerPartition{
+			{Topic: "orders", Partition: 0, Leader: 1, NextSequence: 12, LastAckedSequence: 8, Batches: []view.ProducerBatch{
+				{Records: 3, Bytes: 363, State: view.BatchInFlight, AgeMs: 1200, BaseSequence: 9, LastSequence: 11},
+				{Records: 4, Bytes: 484, State: view.BatchOpen, AgeMs: 300, LingerLeftMs: 700, BaseSequence: -1, LastSequence: -1}}},
+			{Topic: "orders", Partition: 1, Leader: 3, NextSequence: 0, LastAckedSequence: -1}},
+		InFlight: []view.ProducerInFlight{{Broker: 1, Requests: 1}}}}
+	d := &Diagram{Snapshot: s}
+	env, err := vugu.NewBuildEnv(staticrender.New(nil).EventEnv())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		env.RunBuild(d)
 	}
 }
