@@ -80,11 +80,16 @@ const (
 // coordinator, (re)join when needed, and auto-commit when due. It does
 // nothing while the application is busy between polls.
 func (g *coordinator) poll(env *sim.Env) {
-	if g.closed || g.c.stopped || g.c.busy {
+	if g.closed || g.c.stopped {
 		return
 	}
 	if !g.known {
+		// The heartbeat thread looks the coordinator up even while the
+		// application is busy between polls.
 		g.lookup(env)
+		return
+	}
+	if g.c.busy {
 		return
 	}
 	if (g.state == unjoined || g.rejoin) && !g.joining {

@@ -84,10 +84,9 @@ func (x *index[E]) load() error {
 	x.length = f.size()
 	n := int(x.length / int64(x.codec.size))
 	x.untrusted = x.length%int64(x.codec.size) != 0 || f.hole > 0
-	// Capacity for the entries the file's data holds, not for its length:
-	// a preallocated index is segment.index.bytes (10 MiB) long but
-	// mostly a hole, and a broker that restarts loads one per segment
-	// (150 of them for __consumer_offsets on three brokers).
+	// Capacity for the entries the file holds data for, not for the whole
+	// preallocated length (10 MiB of zeros would be 1.3M entries per index,
+	// and a restarting broker loads an index per partition).
 	x.ents = make([]E, 0, min(n, len(f.data)/x.codec.size))
 	for i := 0; i < n && (i+1)*x.codec.size <= len(f.data); i++ {
 		x.ents = append(x.ents, x.codec.decode(x.base, f.data[i*x.codec.size:]))

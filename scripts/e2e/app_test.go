@@ -197,16 +197,15 @@ func TestApp(t *testing.T) {
 		t.Errorf("the pasted producer is missing:\n%s", added)
 	}
 	term.wantInput("kafka-topics.sh --li")
-	term.enter("st", "$ kafka-topics.sh --list\n__consumer_offsets\nweb\n") // the console consumers joined groups
+	// The console consumers joined groups, which created __consumer_offsets.
+	term.enter("st", "$ kafka-topics.sh --list\n__consumer_offsets\nweb\n")
 
 	term.enter("kafka-console-producer.sh --topic web")
 	term.enter("never sent", "> never sent")
 	term.ctrlC()
 	term.waitIdle(0, "input cancelled")
 	term.wantPrompt("$ ")
-	// (6 s: the console consumer joins a group first, which waits
-	// group.initial.rebalance.delay.ms, 3 s.)
-	out = term.enter("kafka-console-consumer.sh --topic web --from-beginning --timeout-ms 6000",
+	out = term.enter("kafka-console-consumer.sh --topic web --from-beginning --timeout-ms 10000",
 		"Processed a total of 3 messages")
 	if strings.Contains(out, "never sent") {
 		t.Errorf("a cancelled producer line was sent:\n%s", out)
