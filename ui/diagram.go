@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vugu/vugu"
 
@@ -31,6 +32,8 @@ type Diagram struct {
 	snap      *view.Snapshot
 	menu      int32           // the broker whose menu is open; 0: none
 	collapsed map[string]bool // folded topics
+	// clientFolded: the clients' cards the viewer folded (by card key).
+	clientFolded map[string]bool
 }
 
 // BeforeBuild lays the snapshot out once per render.
@@ -45,15 +48,44 @@ func (c *Diagram) BeforeBuild() {
 	if c.snap == nil {
 		return
 	}
+	c.snap = c.withDetail(c.snap)
 	c.lay.Compute(c.snap, p.T, dgOptions{
 		ShowHeartbeats: p.ShowHeartbeats,
 		ShowMetadata:   p.ShowMetadata,
 		Collapsed:      c.collapsed,
+		ClientFolded:   c.clientFolded,
 		Changed:        p.Changed,
 	})
 	if c.menu != 0 && c.menuBox() == nil {
 		c.menu = 0 // the broker is gone (a new cluster)
 	}
+}
+
+// withDetail is s with every unfolded Light topic (Kafka's internal
+// topics, which Take reads without their replicas) read whole from the
+// player's cluster: a folded __consumer_offsets costs a frame nothing. s
+// itself is not changed (the player shares it).
+func (c *Diagram) withDetail(s *view.Snapshot) *view.Snapshot {
+	var out *view.Snapshot
+	for i, tp := range s.Topics {
+		if !tp.Light || dgFolded(c.collapsed, tp.Name) || c.Player == nil || c.Player.TL.Cluster() == nil {
+			continue
+		}
+		full, ok := view.TopicDetail(c.Player.TL.Cluster(), tp.Name)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			cp := *s
+			cp.Topics = slices.Clone(s.Topics)
+			out = &cp
+		}
+		out.Topics[i] = full
+	}
+	if out == nil {
+		return s
+	}
+	return out
 }
 
 // dgEnglish gives the UI text when the diagram has no player.
@@ -100,7 +132,30 @@ func (c *Diagram) toggleTopic(name string) {
 	if c.collapsed == nil {
 		c.collapsed = map[string]bool{}
 	}
-	c.collapsed[name] = !c.collapsed[name]
+	c.collapsed[name] = !dgFolded(c.collapsed, name)
+}
+
+// toggleClient folds or opens a client's card.
+func (c *Diagram) toggleClient(key string) {
+	if c.clientFolded == nil {
+		c.clientFolded = map[string]bool{}
+	}
+	c.clientFolded[key] = c.clientOpen(key)
+}
+
+// clientOpen reports whether a client's card is drawn open now.
+func (c *Diagram) clientOpen(key string) bool {
+	for _, p := range c.lay.Prods {
+		if p.Key == key {
+			return p.Open
+		}
+	}
+	for _, g := range c.lay.Groups {
+		if g.Key == key {
+			return g.Open
+		}
+	}
+	return !c.clientFolded[key]
 }
 
 // clickBroker opens (or closes) a broker's menu.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"kafkascope/core/metadata"
 	"kafkascope/core/view"
 )
 
@@ -94,7 +95,8 @@ type dgTranslator func(key string) string
 type dgOptions struct {
 	ShowHeartbeats bool
 	ShowMetadata   bool
-	Collapsed      map[string]bool   // topic name → folded
+	Collapsed      map[string]bool   // topic name → folded (internal topics: folded unless false)
+	ClientFolded   map[string]bool   // client card key → folded
 	Changed        func(string) bool // what the last scenario step changed
 }
 
@@ -113,6 +115,8 @@ type dgLayout struct {
 
 	Brokers []dgBroker
 	Clients dgClients
+	Prods   []dgProducer // producers' cards (diagram_clients.go)
+	Groups  []dgGroup    // consumer groups' cards (diagram_groups.go)
 	Links   []dgLink
 	Msgs    []dgMsg
 	Lanes   []dgLane
@@ -188,9 +192,13 @@ type dgBroker struct {
 	MetaBarW           string
 	MetaLag            bool
 	Changed            bool
-	Running, Isolated  bool
-	CutAny             bool
-	Tip                string
+	// Coord names the groups this broker coordinates (a badge on the
+	// card's top edge; "" none).
+	Coord, CoordW     string
+	CoordX, CoordTX   string
+	Running, Isolated bool
+	CutAny            bool
+	Tip               string
 }
 
 // dgClients is the clients' box at the left of the brokers.
@@ -397,6 +405,9 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.links(s, o)
 	l.cards(s, t, changed)
 	l.clients(s, t)
+	l.producers(s, t, o)
+	l.groups(s, t, o)
+	l.coordinators(s, t)
 	l.messages(s, o)
 	l.partitions(s, t, o, changed)
 	l.legendEpochs(t)
@@ -780,7 +791,7 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 	maxOffset := int64(0)
 	for _, tp := range s.Topics {
 		l.Partitions += len(tp.Partitions)
-		if !o.Collapsed[tp.Name] {
+		if !dgFolded(o.Collapsed, tp.Name) {
 			visible += len(tp.Partitions)
 		}
 		for _, p := range tp.Partitions {
@@ -804,7 +815,7 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 	rows := l.Rows[:0]
 	y := 6.0
 	for _, tp := range s.Topics {
-		folded := o.Collapsed[tp.Name]
+		folded := dgFolded(o.Collapsed, tp.Name)
 		r := dgNextRow(&rows)
 		r.Topic, r.Compact = true, false
 		r.T = dgTranslate(0, y)
@@ -849,6 +860,16 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 		}
 		l.Lanes = append(l.Lanes, dgLane{X: dgf(l.cardX(i)), W: dgf(l.cardW(i)), H: dgf(l.PartsH), Class: cls})
 	}
+}
+
+// dgFolded reports whether a topic is folded: as the viewer chose, else
+// folded for Kafka's internal topics (__consumer_offsets, with its 50
+// partitions, and the others) and open for the rest.
+func dgFolded(collapsed map[string]bool, topic string) bool {
+	if f, ok := collapsed[topic]; ok {
+		return f
+	}
+	return metadata.IsInternalTopic(topic)
 }
 
 func dgNextRow(rows *[]dgRow) *dgRow {

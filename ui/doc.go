@@ -8,6 +8,10 @@
 // partition on one broker's disk (disk: its files, its segments, a record
 // batch's bytes with every field labelled; disk_hex.go draws the bytes).
 // A click on a replica strip in the diagram opens the disk tab on it.
+// Under the brokers the diagram draws a card per producer (its record
+// accumulator and sender: diagram_clients.go) and per consumer group
+// (members, assignment, offsets and lag, rebalances: diagram_groups.go),
+// and badges the broker that coordinates each group.
 //
 // Every component is a view of a core/player.Player and forwards what the
 // user does to it (a typed command, a click on a broker, a scrub); none holds

@@ -99,7 +99,7 @@ type Broker struct {
 	cleaner           *logCleaner       // the log cleaner (cleaner.go), from the first publish
 	controllerPick    *sim.Rand         // which alive broker a Metadata answer names as controller
 	groupCoord        *groupCoordinator // the group coordinator (group_coordinator.go), made on first use
-	producerIDs       producerIDManager
+	producerIDs       producerIDManager // producer-id blocks for InitProducerId (producerids.go)
 	// env is this process's handle on the world, kept for the logs'
 	// scheduler (schedule); like any Env it is used only while the broker
 	// handles an event.

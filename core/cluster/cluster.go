@@ -53,6 +53,7 @@ type Cluster struct {
 	clients   int
 	avail     *Availability
 	losses    []LostRange
+	groups    groupLog // coordinators' notes per group (clients.go)
 
 	// ViewState is where a view of this cluster keeps what it computes
 	// incrementally (core/view's metadata-log list); the cluster never
@@ -104,6 +105,7 @@ func New(cfg Config) (*Cluster, error) {
 // observe sees every note the engine makes (sim.World.SetNoteHook).
 func (c *Cluster) observe(e sim.TraceEvent) {
 	c.avail.observe(e)
+	c.groups.observe(e)
 	if e.Detail == "leader.started" {
 		c.checkLoss(e)
 	}

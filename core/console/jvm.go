@@ -39,3 +39,6 @@ func (j *jvmProcess) Exited() bool {
 	ex, ok := j.p.(sim.Exiter)
 	return j.started && ok && ex.Exited()
 }
+
+// Unwrap is the tool's program (views read its clients' state through it).
+func (j *jvmProcess) Unwrap() sim.Process { return j.p }

@@ -2,10 +2,19 @@
 // nodes and their state, every partition's replicas with their log cells,
 // LEO and HW, the messages on the wire, the KRaft controller quorum (every
 // voter's role, epoch, LEO and HW, how far every broker applied the
-// metadata log), the __cluster_metadata log's newest records, and the event
-// feed. The browser's components draw only from a Snapshot, so what they
-// draw is the engine's real state at one instant, and components can be
-// tested with hand-made snapshots.
+// metadata log), the __cluster_metadata log's newest records, the
+// running clients' producers (each partition's queue of batches in the
+// accumulator, in-flight requests, buffer.memory, idempotence; clients.go)
+// and the consumer groups their coordinators hold (members, assignment,
+// committed offsets, lag, the consumers' own view and positions, the
+// newest rebalance events; groups.go), and the event feed. The browser's
+// components draw only from a Snapshot, so what they draw is the engine's
+// real state at one instant, and components can be tested with hand-made
+// snapshots.
+//
+// Kafka's internal topics (__consumer_offsets: 50 partitions) come Light
+// in a Snapshot, without replica state; TopicDetail reads one whole, for
+// a diagram that shows it unfolded.
 //
 // The package reads; it never changes the cluster (it uses raft's
 // read-only accessors, never DescribeQuorum, whose answer forgets silent

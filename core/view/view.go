@@ -7,6 +7,7 @@ import (
 
 	"kafkascope/core/broker"
 	"kafkascope/core/cluster"
+	"kafkascope/core/controller"
 	"kafkascope/core/feed"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
@@ -29,6 +30,10 @@ type Snapshot struct {
 	// __cluster_metadata-0 log it replicates.
 	Quorum  Quorum
 	MetaLog MetaLog
+	// Producers are the running clients' producers (clients.go); Groups
+	// the groups the running brokers coordinate (groups.go).
+	Producers []Producer
+	Groups    []Group
 }
 
 // Node is one Kafka node.
@@ -58,6 +63,11 @@ type Topic struct {
 	Name       string
 	ID         string
 	Partitions []Partition
+	// Light: the partitions carry what the metadata says (leader, epochs,
+	// replicas, ISR) but no replica state (Replicas empty, CommittedHW -1).
+	// Take reads Kafka's internal topics so (__consumer_offsets has 50
+	// partitions, and the diagram folds them); TopicDetail reads them whole.
+	Light bool
 }
 
 // Partition is one partition: the controller's decision and every replica.
@@ -137,10 +147,17 @@ func Take(c *cluster.Cluster) *Snapshot {
 	if ctl != nil {
 		s.Controller = Controller{NodeID: ctl.NodeID(), Epoch: ctl.Epoch(), HighWatermark: ctl.Raft().HighWatermark()}
 	}
+	// Each node's state, read once: cluster.State re-checks every node on
+	// each call, and a partition asks for each of its replicas (150 calls
+	// for __consumer_offsets alone).
+	running := map[int32]bool{}
+	for _, id := range c.NodeIDs() {
+		running[id] = c.State(id) == cluster.NodeRunning
+	}
 	for _, id := range c.NodeIDs() {
 		n := c.Node(id)
 		nv := Node{ID: id, Host: cluster.Host(id), State: string(c.State(id)), DelayMs: w.Net().Delay(cluster.Host(id)).Milliseconds()}
-		if c.State(id) == cluster.NodeRunning {
+		if running[id] {
 			nv.BrokerState = n.Broker.State().String()
 			nv.MetadataOffset = n.Broker.Image().Offset
 			for _, p := range n.Broker.Partitions() {
@@ -165,32 +182,13 @@ func Take(c *cluster.Cluster) *Snapshot {
 			s.Cuts = append(s.Cuts, [2]int32{a, b})
 		}
 	}
-	// Topics come from the controller's metadata; without an active
-	// controller, from the most up-to-date running broker (what the cluster
-	// last agreed on).
-	var img *metadata.Image
-	if ctl != nil {
-		img = ctl.Committed()
-	} else {
-		for _, id := range c.NodeIDs() {
-			if c.State(id) == cluster.NodeRunning {
-				if bi := c.Node(id).Broker.Image(); img == nil || bi.Offset > img.Offset {
-					img = bi
-				}
-			}
-		}
-	}
+	img := agreedImage(c, ctl, running)
 	var src *raft.Node
 	s.Quorum, src = takeQuorum(c, ctl, w.Now())
 	s.MetaLog = takeMetaLog(c, src, img)
 	if img != nil {
 		for _, name := range img.TopicNames() {
-			t := img.Topics[name]
-			tv := Topic{Name: name, ID: t.ID.String()}
-			for i, ps := range t.Partitions {
-				tv.Partitions = append(tv.Partitions, partition(c, name, int32(i), ps.Replicas, ps.ISR, ps.Leader, ps.LeaderEpoch, ps.PartitionEpoch))
-			}
-			s.Topics = append(s.Topics, tv)
+			s.Topics = append(s.Topics, topic(c, running, img, name, !metadata.IsInternalTopic(name)))
 		}
 	}
 	now := w.Now()
@@ -211,10 +209,61 @@ func Take(c *cluster.Cluster) *Snapshot {
 			}
 		}
 	}
+	consumers := takeClients(c, s)
+	takeGroups(c, s, running, consumers)
 	return s
 }
 
-func partition(c *cluster.Cluster, topic string, index int32, assignment, isr []int32, leader, epoch, pepoch int32) Partition {
+// agreedImage is the metadata topics are read from: the active
+// controller's committed image; without one, the most up-to-date running
+// broker's (what the cluster last agreed on).
+func agreedImage(c *cluster.Cluster, ctl *controller.Controller, running map[int32]bool) *metadata.Image {
+	if ctl != nil {
+		return ctl.Committed()
+	}
+	var img *metadata.Image
+	for _, id := range c.NodeIDs() {
+		if running[id] {
+			if bi := c.Node(id).Broker.Image(); img == nil || bi.Offset > img.Offset {
+				img = bi
+			}
+		}
+	}
+	return img
+}
+
+// topic reads one topic of img; without replicas, only what the metadata
+// says of each partition (Light).
+func topic(c *cluster.Cluster, running map[int32]bool, img *metadata.Image, name string, replicas bool) Topic {
+	t := img.Topics[name]
+	tv := Topic{Name: name, ID: t.ID.String(), Light: !replicas}
+	for i, ps := range t.Partitions {
+		if !replicas {
+			tv.Partitions = append(tv.Partitions, Partition{Topic: name, Index: int32(i), Leader: ps.Leader, LeaderEpoch: ps.LeaderEpoch,
+				PartitionEpoch: ps.PartitionEpoch, Assignment: slices.Clone(ps.Replicas), ISR: slices.Clone(ps.ISR), CommittedHW: -1})
+			continue
+		}
+		tv.Partitions = append(tv.Partitions, partition(c, running, name, int32(i), ps.Replicas, ps.ISR, ps.Leader, ps.LeaderEpoch, ps.PartitionEpoch))
+	}
+	return tv
+}
+
+// TopicDetail reads one topic with its replicas, as Take reads the user's
+// topics: the diagram asks for an internal topic's (Take leaves them
+// Light) only while the viewer has it unfolded.
+func TopicDetail(c *cluster.Cluster, name string) (Topic, bool) {
+	running := map[int32]bool{}
+	for _, id := range c.NodeIDs() {
+		running[id] = c.State(id) == cluster.NodeRunning
+	}
+	img := agreedImage(c, c.Controller(), running)
+	if img == nil || img.Topics[name] == nil {
+		return Topic{}, false
+	}
+	return topic(c, running, img, name, true), true
+}
+
+func partition(c *cluster.Cluster, running map[int32]bool, topic string, index int32, assignment, isr []int32, leader, epoch, pepoch int32) Partition {
 	pv := Partition{Topic: topic, Index: index, Leader: leader, LeaderEpoch: epoch, PartitionEpoch: pepoch,
 		Assignment: slices.Clone(assignment), ISR: slices.Clone(isr), CommittedHW: -1}
 	key := storage.TopicPartition{Topic: topic, Partition: index}
@@ -229,7 +278,7 @@ func partition(c *cluster.Cluster, topic string, index int32, assignment, isr []
 		}
 	}
 	var leaderPart *broker.Partition
-	if leader >= 0 && c.State(leader) == cluster.NodeRunning {
+	if leader >= 0 && running[leader] {
 		if lp := c.Node(leader).Broker.Partition(key); lp != nil && lp.IsLeader() {
 			leaderPart = lp
 			pv.CommittedHW = lp.Log().HighWatermark()
@@ -247,7 +296,7 @@ func partition(c *cluster.Cluster, topic string, index int32, assignment, isr []
 			log := p.Log()
 			rv.Present = true
 			rv.LogStart, rv.LEO, rv.HW, rv.LeaderEpoch = log.LogStartOffset(), log.LogEndOffset(), log.HighWatermark(), p.LeaderEpoch()
-			if c.State(id) == cluster.NodeRunning {
+			if running[id] {
 				rv.Role = "follower"
 				if p.IsLeader() {
 					rv.Role = "leader"

@@ -211,6 +211,31 @@ func TestApp(t *testing.T) {
 		t.Errorf("a cancelled producer line was sent:\n%s", out)
 	}
 
+	phase("producer")
+	// A producer in the background with linger.ms=1000: its card under the
+	// brokers shows an open batch filling on a partition of web, with the
+	// linger time left, from the real accumulator.
+	term.enter("kafka-producer-perf-test.sh --topic web --num-records 24 --throughput 4 --record-size 100 "+
+		"--producer-props bootstrap.servers=kafka-1:9092 linger.ms=1000 &", "$ kafka-producer-perf-test.sh --topic web")
+	waitFor(t, tab, `document.querySelector('.kd-prod .kd-batch.kd-b-open') !== null`)
+	if got := evalString(tab, `document.querySelector('.kd-prod .kd-cc-name').textContent`); got != "perf-producer-client" {
+		t.Errorf("the producer card is named %q", got)
+	}
+	if got := evalString(tab, `document.querySelector('.kd-prod .kd-b-open .kd-b-sub').textContent`); !strings.HasPrefix(got, "filling · linger.ms ") {
+		t.Errorf("the open batch says %q", got)
+	}
+	// A group consumer in the background: the group's card shows it
+	// Stable with its one member owning web's three partitions, and the
+	// coordinator's broker card is marked.
+	// (--timeout-ms: it ends by itself 8 s after the producer's last record.)
+	term.enter("kafka-console-consumer.sh --topic web --group ui-group --timeout-ms 8000 &", "$ kafka-console-consumer.sh --topic web --group ui-group")
+	waitFor(t, tab, `(() => { const g = document.querySelector('.kd-group[data-group="ui-group"]');
+		return g !== null && g.querySelector('.kd-gstate').textContent === "Stable" && g.querySelectorAll('.kd-lagrow').length === 3; })()`)
+	if n := evalString(tab, `String(document.querySelectorAll('.kd-net .kd-coord').length)`); n != "1" {
+		t.Errorf("%s broker cards marked as the group's coordinator, want 1", n)
+	}
+	screenshot(t, tab, filepath.Join(shots, "producer-1280x800.png"), 1280, 800)
+
 	phase("markers")
 	// A crash marks the timeline; its marker says what happened.
 	term.enter("broker kill 2", "$ broker kill 2") // not the controller (broker 1)
