@@ -39,9 +39,14 @@ type file struct {
 	// length is len(data)+hole; reads see zeros there.
 	hole        int64
 	durableHole int64
-	onDisk      bool // the file exists in the flushed layer
-	dirty       bool
-	dirtySince  sim.Time
+	// same is how many leading bytes of data are known to equal durable's:
+	// appends keep it, overwrites and truncations lower it. A flush copies
+	// only what lies past it, so fsyncing a log that only grows costs its
+	// new bytes rather than its whole length.
+	same       int
+	onDisk     bool // the file exists in the flushed layer
+	dirty      bool
+	dirtySince sim.Time
 	// A truncation the journal has not committed yet: the flushed layer
 	// will be cut to truncSize (the smallest size cut to since the last
 	// commit) when it is.
@@ -96,11 +101,21 @@ func (d *Disk) settle(f *file) {
 		due += tick - rem
 	}
 	if due <= d.clock() {
-		f.durable, f.durableHole = slices.Clone(f.data), f.hole
+		flushLayer(f)
 		f.onDisk = true
 		f.dirty = false
 		d.dropTruncation(f)
 	}
+}
+
+// flushLayer makes the page cache f's flushed layer. durable's backing
+// array belongs to f alone (every other use clones it), so appending past
+// the common prefix may reuse its spare capacity.
+func flushLayer(f *file) {
+	k := min(f.same, len(f.durable), len(f.data))
+	f.durable = append(f.durable[:k], f.data[k:]...)
+	f.durableHole = f.hole
+	f.same = len(f.data)
 }
 
 // commitTruncation applies f's pending truncation to its flushed layer.
@@ -254,6 +269,7 @@ func (d *Disk) WriteAt(p string, off int64, b []byte) error {
 		return err
 	}
 	copy(f.data[off:], b)
+	f.same = min(f.same, int(off))
 	d.touch(f)
 	return nil
 }
@@ -274,6 +290,7 @@ func (d *Disk) Truncate(p string, size int64) error {
 		f.data = f.data[:size:size]
 		f.hole = 0
 	}
+	f.same = min(f.same, int(size))
 	d.touch(f)
 	if !f.truncPending {
 		f.truncPending, f.truncSize, f.truncAt = true, size, d.clock()
@@ -294,6 +311,7 @@ func (d *Disk) WriteFile(p string, b []byte) error {
 	}
 	f.data = slices.Clone(b)
 	f.hole = 0
+	f.same = 0
 	d.touch(f)
 	return nil
 }
@@ -316,7 +334,7 @@ func (d *Disk) Fsync(p string) error {
 		return err
 	}
 	d.commitJournal()
-	f.durable, f.durableHole = slices.Clone(f.data), f.hole
+	flushLayer(f)
 	f.onDisk = true
 	f.dirty = false
 	return nil
@@ -462,6 +480,7 @@ func (d *Disk) PowerLoss() {
 		}
 		d.bytes += int64(len(f.durable)) - int64(len(f.data))
 		f.data, f.hole = slices.Clone(f.durable), f.durableHole
+		f.same = len(f.data)
 		f.dirty = false
 	}
 }
