@@ -93,8 +93,20 @@ func (s *Session) Start(line string, stdin []string) {
 func (s *Session) Busy() bool { return len(s.ops) > 0 }
 
 // Wait runs the cluster until every started command has finished.
-func (s *Session) Wait() {
+func (s *Session) Wait() { s.WaitBudget(0) }
+
+// WaitBudget is Wait that runs at most maxSteps events (0: no limit), for
+// drivers that must yield between frames; it reports whether every
+// started command has finished. The cluster stops at the event that
+// finishes a command, never later, so a driver that starts the next
+// command then (a scenario step in the browser) runs it at the moment a
+// transcript would.
+func (s *Session) WaitBudget(maxSteps int) bool {
+	spent := 0
 	for len(s.ops) > 0 && s.cluster != nil {
+		if maxSteps > 0 && spent >= maxSteps {
+			return false
+		}
 		limit := s.ops[0].deadline
 		for _, op := range s.ops[1:] {
 			limit = min(limit, op.deadline)
@@ -107,13 +119,20 @@ func (s *Session) Wait() {
 			}
 			return false
 		}
-		if err := s.cluster.RunUntil(anyDone, limit.Sub(s.world().Now())); err != nil {
+		before := s.world().Steps()
+		stop := func() bool {
+			return anyDone() || maxSteps > 0 && spent+int(s.world().Steps()-before) >= maxSteps
+		}
+		err := s.cluster.RunUntil(stop, limit.Sub(s.world().Now()))
+		spent += int(s.world().Steps() - before)
+		if err != nil {
 			s.printf("kafkascope: the simulation stopped: %v", err)
 			s.ops = nil
-			return
+			return true
 		}
 		s.Poll()
 	}
+	return true
 }
 
 // Poll finishes commands whose work is done, applies time limits, and

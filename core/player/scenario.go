@@ -157,7 +157,7 @@ func (p *Player) advanceStep(budget int) error {
 				return fmt.Errorf("step %d: %q did not finish", r.next+1, sc.steps[r.next].Commands[r.cmd-1].Cmd)
 			}
 			before := p.steps()
-			if _, err := p.TL.Play(time.Minute, budget); err != nil {
+			if _, err := p.TL.Finish(budget); err != nil {
 				sc.run = nil
 				return err
 			}

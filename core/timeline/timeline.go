@@ -158,6 +158,25 @@ func (s *Session) Play(d time.Duration, maxSteps int) (bool, error) {
 	return s.runTo(target, maxSteps)
 }
 
+// Finish runs the running command towards its end as a transcript does,
+// spending at most maxSteps events, and reports whether it finished. Time
+// stops at the event that ends the command, so a scenario step's next
+// command starts when a transcript's would (Play would run on to its
+// target). At the branch's end only; elsewhere it plays a minute.
+func (s *Session) Finish(maxSteps int) (bool, error) {
+	c := s.Cluster()
+	if c == nil || !s.Busy() {
+		return true, nil
+	}
+	if s.applied < len(s.actions) {
+		return s.Play(time.Minute, maxSteps)
+	}
+	done := s.con.WaitBudget(maxSteps)
+	s.drain()
+	s.end = max(s.end, s.Now())
+	return done, c.World.Err()
+}
+
 // runTo advances the live replay to target, applying the branch's actions
 // on the way.
 func (s *Session) runTo(target sim.Time, maxSteps int) (bool, error) {
