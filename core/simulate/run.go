@@ -196,11 +196,8 @@ func (run *Run) simulate() error {
 		run.violate("liveness", "the cluster did not converge within %s after healing and restarting everything:\n%s", settleLimit, run.stateDump())
 	}
 	run.sample()
-	if err := run.finalChecks(); err != nil {
-		return err
-	}
-	c.StopClient(run.reader.host)
-	return nil
+	// The reader stays up: a test may plant damage and check again.
+	return run.finalChecks()
 }
 
 // faultGap draws the virtual time between two faults: mostly short, at

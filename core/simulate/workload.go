@@ -46,7 +46,7 @@ func (run *Run) startProducer(i int, pp ProducerPlan) (*producer, error) {
 	cfg.EnableIdempotence = pp.Idempotent
 	pr := &producer{run: run, index: i, plan: pp, pick: sim.NewRand(run.Plan.Seed, "simulate/workload/"+pp.Name)}
 	host, err := run.C.SpawnClient(pp.Name, func(host string) sim.Process {
-		pr.p = client.NewProducer(sim.Addr(host+":1"), []sim.Addr{cluster.BrokerAddr(1)}, cfg, run.C.World.Rand("simulate/"+pp.Name), func(client.Level, string, string) {})
+		pr.p = client.NewProducer(sim.Addr(host+":1"), []sim.Addr{cluster.BrokerAddr(1)}, cfg, run.C.World.Rand("simulate/"+pp.Name), run.clientLog(pp.Name))
 		return &client.Process{Handlers: []client.Handler{pr.p}, OnStart: pr.tick}
 	})
 	pr.host = host
@@ -122,4 +122,13 @@ func (run *Run) closeProducers() error {
 		}
 	}
 	return nil
+}
+
+// clientLog routes a client's log lines to the trace (when tracing).
+func (run *Run) clientLog(name string) func(client.Level, string, string) {
+	return func(level client.Level, logger, msg string) {
+		if run.Opts.Trace != nil {
+			run.Opts.Trace(fmt.Sprintf("%s %s %v %s: %s", run.C.World.Now(), name, level, logger, msg))
+		}
+	}
 }
