@@ -154,6 +154,13 @@ func TestCheckersCatchPlantedBugs(t *testing.T) {
 		b2 := record.Build(2, 0, record.NoProducer(), []record.Record{{Value: []byte("v1")}})
 		run.duplicates(tp, []record.Batch{decoded(t, b1), decoded(t, b2)})
 		wantViolation(t, run, "idempotent-duplicate", `"v1" is at offsets 0 and 2`)
+		// Written again under a bumped producer epoch: what Kafka 3.8 allows.
+		run.Violations = nil
+		bumped := record.Build(2, 0, record.ProducerInfo{ID: 7, Epoch: 1, BaseSequence: 0}, []record.Record{{Value: []byte("v1")}})
+		run.duplicates(tp, []record.Batch{decoded(t, b1), decoded(t, bumped)})
+		if len(run.Violations) > 0 || run.Stats.EpochBumpDuplicates != 1 {
+			t.Fatalf("a duplicate across producer epochs: %v, counted %d", run.Violations, run.Stats.EpochBumpDuplicates)
+		}
 		// A plain producer's duplicate is allowed (retries without idempotence).
 		run.sends[0].idempotent = false
 		run.Violations = nil

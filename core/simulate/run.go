@@ -64,6 +64,7 @@ type Run struct {
 type Stats struct {
 	Sent, Acked, Failed, Unknown, Exempt int
 	PowerLosses                          int
+	EpochBumpDuplicates                  int // see duplicates
 	Checks                               int
 	Converged                            time.Duration // how long the liveness phase took
 }
@@ -249,8 +250,8 @@ func (run *Run) Report() string {
 		b.WriteString("  " + line + "\n")
 	}
 	s := run.Stats
-	fmt.Fprintf(&b, "sent %d: acked %d, failed %d, unresolved %d; %d power losses, %d acked records exempt as lost to them\n",
-		s.Sent, s.Acked, s.Failed, s.Unknown, s.PowerLosses, s.Exempt)
+	fmt.Fprintf(&b, "sent %d: acked %d, failed %d, unresolved %d; %d power losses, %d acked records exempt as lost to them; %d idempotent records written again after a producer epoch bump\n",
+		s.Sent, s.Acked, s.Failed, s.Unknown, s.PowerLosses, s.Exempt, s.EpochBumpDuplicates)
 	b.WriteString("violations:\n")
 	for _, v := range run.Violations {
 		b.WriteString("  " + v.String() + "\n")
