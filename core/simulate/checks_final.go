@@ -116,7 +116,7 @@ func (run *Run) finalChecks() error {
 	}
 	if run.Stats.PowerLosses == 0 {
 		for _, lr := range c.Losses() {
-			run.violate("committed-data-lost", "%s [%d, %d) when broker %d started leading epoch %d at %s", lr.Partition, lr.From, lr.To, lr.Leader, lr.Epoch, lr.At)
+			run.violateAt(lr.At, "committed-data-lost", "%s [%d, %d) when broker %d started leading epoch %d", lr.Partition, lr.From, lr.To, lr.Leader, lr.Epoch)
 		}
 	}
 	for _, tp := range run.partitions() {

@@ -85,10 +85,15 @@ type hwMark struct {
 	hw    int64
 }
 
-// violate records a broken invariant (the first maxViolations).
+// violate records a broken invariant seen now (the first maxViolations).
 func (run *Run) violate(invariant, format string, args ...any) {
+	run.violateAt(run.C.World.Now(), invariant, format, args...)
+}
+
+// violateAt records a broken invariant whose violating event happened at.
+func (run *Run) violateAt(at sim.Time, invariant, format string, args ...any) {
 	if len(run.Violations) < maxViolations {
-		run.Violations = append(run.Violations, Violation{invariant, run.C.World.Now(), fmt.Sprintf(format, args...)})
+		run.Violations = append(run.Violations, Violation{invariant, at, fmt.Sprintf(format, args...)})
 	}
 }
 
