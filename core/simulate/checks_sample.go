@@ -16,7 +16,9 @@ import (
 //     ISR (members that lost data in a power loss excepted: Kafka does not
 //     promise it for them);
 //   - read-above-hw (checks_reads.go): consumer fetches sent at the
-//     previous sample got nothing at or above the HW.
+//     previous sample got nothing at or above the HW;
+//   - committed-offset-monotonic (groups.go): no group's committed offset
+//     went back.
 func (run *Run) sample() {
 	c := run.C
 	run.Stats.Checks++
@@ -67,6 +69,7 @@ func (run *Run) sample() {
 		}
 	}
 	run.checkReads()
+	run.checkCommits()
 }
 
 // partitions lists every partition of the run, in order.

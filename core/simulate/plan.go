@@ -21,6 +21,10 @@ type Options struct {
 	// cluster to the guarantees of the configuration as drawn, so a
 	// known-unsafe override must make them fire.
 	Overrides map[string]string
+	// Groups adds the consumer groups drawn for the seed to the workload
+	// (opt-in for now: they expose open engine issues, see the report of
+	// issue 8's first simulator session).
+	Groups bool
 	// Faults overrides the number of faults of the safety phase (0: drawn).
 	Faults int
 	// Minutes stretches the safety phase: faults are drawn until it has
@@ -76,6 +80,13 @@ type ProducerPlan struct {
 	Gap        time.Duration // between sends
 }
 
+// GroupPlan is one consumer group of the workload: members subscribed to
+// every topic, committing with enable.auto.commit (the default).
+type GroupPlan struct {
+	ID      string
+	Members int
+}
+
 // Plan is a run's shape, drawn from its seed.
 type Plan struct {
 	Seed      uint64
@@ -83,6 +94,7 @@ type Plan struct {
 	Voters    int
 	Topics    []Topic
 	Producers []ProducerPlan
+	Groups    []GroupPlan
 	Faults    int
 }
 
@@ -131,6 +143,14 @@ func Draw(seed uint64, opts Options) Plan {
 		}
 		p.Producers = append(p.Producers, pp)
 	}
+	// Drawn from their own stream, so adding groups kept every earlier
+	// seed's cluster, topics and producers.
+	g := sim.NewRand(seed, "simulate/plan/groups")
+	for i, n := 0, g.Intn(3); i < n; i++ {
+		if opts.Groups {
+			p.Groups = append(p.Groups, GroupPlan{ID: fmt.Sprintf("group-%d", i+1), Members: 1 + g.Intn(2)})
+		}
+	}
 	return p
 }
 
@@ -148,6 +168,9 @@ func (p Plan) Describe(opts Options) string {
 	b.WriteString("; producers")
 	for _, pp := range p.Producers {
 		fmt.Fprintf(&b, " %s(acks=%s, enable.idempotence=%v, every %s)", pp.Name, acksName(pp.Acks), pp.Idempotent, pp.Gap)
+	}
+	for _, g := range p.Groups {
+		fmt.Fprintf(&b, "; consumer group %s (%d members)", g.ID, g.Members)
 	}
 	if len(opts.Overrides) > 0 {
 		keys := make([]string, 0, len(opts.Overrides))

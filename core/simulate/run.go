@@ -40,6 +40,8 @@ type Run struct {
 
 	sends     []*send
 	producers []*producer
+	members   []*member
+	committed map[commitKey]commitMark // the highest committed offset seen
 	reader    *reader
 
 	// lostToPowerLoss maps a record (partition, offset, value) to the
@@ -64,6 +66,7 @@ type Run struct {
 type Stats struct {
 	Sent, Acked, Failed, Unknown, Exempt int
 	PowerLosses                          int
+	Consumed                             int // records given to group members
 	EpochBumpDuplicates                  int // see duplicates
 	Checks                               int
 	Converged                            time.Duration // how long the liveness phase took
@@ -115,6 +118,7 @@ func Simulate(seed uint64, opts Options) (*Run, error) {
 		epochSeen: map[*broker.Partition]int32{}, maxEpoch: map[replicaKey]int32{},
 		hwSeen: map[*broker.Partition]hwMark{}, maxHW: map[storage.TopicPartition]int64{},
 		leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{},
+		committed: map[commitKey]commitMark{},
 	}
 	err := run.simulate()
 	if err != nil {
@@ -154,6 +158,9 @@ func (run *Run) simulate() error {
 		}
 		run.producers = append(run.producers, pr)
 	}
+	if err := run.startGroups(); err != nil {
+		return err
+	}
 
 	// Safety phase: faults at random gaps, invariants sampled every second.
 	faults := sim.NewRand(p.Seed, "simulate/faults")
@@ -190,6 +197,9 @@ func (run *Run) simulate() error {
 		return err
 	}
 	if err := run.closeProducers(); err != nil {
+		return err
+	}
+	if err := run.closeGroups(); err != nil {
 		return err
 	}
 	run.sample()
@@ -275,6 +285,9 @@ func (opts Options) Flags() string {
 	}
 	if opts.Minutes > 0 {
 		fmt.Fprintf(&b, " --minutes %d", opts.Minutes)
+	}
+	if opts.Groups {
+		b.WriteString(" --groups")
 	}
 	return b.String()
 }

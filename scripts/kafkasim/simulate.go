@@ -25,7 +25,7 @@ func (o overrides) Set(s string) error {
 
 // simulateCmd is `kafkasim simulate`: the randomized fault simulator.
 //
-//	kafkasim simulate --seeds 1-200 [--config k=v]... [--minutes N] [--faults N]
+//	kafkasim simulate --seeds 1-200 [--config k=v]... [--minutes N] [--faults N] [--groups]
 //	kafkasim simulate --seed N [--trace] [--config k=v]...
 //
 // One line per failing seed, then a closing summary; exit status 1 when any
@@ -39,13 +39,14 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "print each failing seed's full report")
 	minutes := fs.Int("minutes", 0, "virtual minutes of faults per run (default: a drawn number of faults)")
 	faults := fs.Int("faults", 0, "faults per run (default: 10-20, drawn from the seed)")
+	groups := fs.Bool("groups", false, "add the consumer groups drawn for each seed to the workload")
 	ov := overrides{}
 	fs.Var(ov, "config", "override a broker or topic config, key=value (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 || (*seeds == "") == (*seed == 0) {
-		fmt.Fprintln(stderr, "usage: kafkasim simulate (--seeds A-B | --seed N [--trace]) [--config k=v]... [--minutes N] [--faults N] [-v]")
+		fmt.Fprintln(stderr, "usage: kafkasim simulate (--seeds A-B | --seed N [--trace]) [--config k=v]... [--minutes N] [--faults N] [--groups] [-v]")
 		return 2
 	}
 	if *minutes < 0 || *minutes > 60 || *faults < 0 || *faults > 10000 {
@@ -60,7 +61,7 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	opts := simulate.Options{Overrides: ov, Minutes: *minutes, Faults: *faults}
+	opts := simulate.Options{Overrides: ov, Minutes: *minutes, Faults: *faults, Groups: *groups}
 	if *trace {
 		opts.Trace = func(line string) { fmt.Fprintln(stdout, line) }
 	}
