@@ -73,6 +73,7 @@ test:
 	@$(MAKE) --no-print-directory test-other
 	@$(MAKE) --no-print-directory wasm
 	@$(MAKE) --no-print-directory transcripts
+	@$(MAKE) --no-print-directory simtest
 	@$(MAKE) --no-print-directory fuzz-short
 	@echo "make test: all checks passed"
 
