@@ -2,7 +2,6 @@ package simulate
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"kafkascope/core/client"
@@ -14,54 +13,12 @@ import (
 	"kafkascope/core/storage"
 )
 
-// createTopic creates a topic with one partition per assignment entry
-// (replica lists in order: the first is the preferred leader) and configs.
+// createTopic creates a topic with one partition per assignment entry and
+// the given configs, and lets every replica learn it.
 func createTopic(c *cluster.Cluster, name string, assignment [][]int32, configs map[string]string) error {
-	keys := make([]string, 0, len(configs))
-	for k := range configs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var entries []protocol.ConfigEntry
-	for _, k := range keys {
-		v := configs[k]
-		entries = append(entries, protocol.ConfigEntry{Name: k, Value: &v})
-	}
-	var result *protocol.CreateTopicsResponse
-	var failure *client.Error
-	var admin *client.Admin
-	proc := &client.Process{}
-	proc.OnStart = func(env *sim.Env) {
-		admin.Call(env, "createTopics", func() protocol.Request {
-			return &protocol.CreateTopicsRequest{TimeoutMs: 30000, Topics: []protocol.CreatableTopic{{
-				Name: name, NumPartitions: -1, ReplicationFactor: -1, Assignments: assignment, Configs: entries,
-			}}}
-		}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
-			failure = err
-			if resp != nil {
-				result = resp.(*protocol.CreateTopicsResponse)
-			}
-		})
-	}
-	host, err := c.SpawnClient("admin", func(host string) sim.Process {
-		admin = client.NewAdmin(sim.Addr(host+":1"), []sim.Addr{cluster.BrokerAddr(1)}, client.DefaultAdminConfig())
-		proc.Handlers = []client.Handler{admin}
-		return proc
-	})
-	if err != nil {
+	if err := c.CreateTopic("admin", name, -1, -1, assignment, configs); err != nil {
 		return err
 	}
-	if err := c.RunUntil(func() bool { return result != nil || failure != nil }, time.Minute); err != nil {
-		return err
-	}
-	c.StopClient(host)
-	if failure != nil {
-		return fmt.Errorf("create %s: %v", name, failure)
-	}
-	if result == nil || result.Topics[0].ErrorCode != protocol.NONE {
-		return fmt.Errorf("create %s: %+v", name, result)
-	}
-	// Every replica learns the topic; followers start fetching.
 	return c.Advance(time.Second)
 }
 

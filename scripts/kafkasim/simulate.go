@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,7 +89,7 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	elapsed := time.Since(start)
 	var kinds []string
-	for _, k := range sortedNames(counts) {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k, counts[k]))
 	}
 	summary := ""
@@ -107,17 +109,4 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") + "\n"
-}
-
-func sortedNames(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
