@@ -171,27 +171,33 @@ func TestCheckersCatchPlantedBugs(t *testing.T) {
 			t.Fatalf("a plain producer's duplicate reported: %v", run.Violations)
 		}
 	})
-	t.Run("one-leader-per-epoch", func(t *testing.T) {
-		run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{}}
-		run.observe(sim.TraceEvent{Detail: "leader.started", Fields: []string{"broker", "2", "tp", "a-0", "epoch", "4"}})
-		run.observe(sim.TraceEvent{Detail: "leader.started", Fields: []string{"broker", "2", "tp", "a-0", "epoch", "4"}}) // the same leader again: fine
-		run.observe(sim.TraceEvent{Detail: "leader.started", Fields: []string{"broker", "3", "tp", "a-0", "epoch", "5"}})
-		if len(run.Violations) > 0 {
-			t.Fatalf("legal leaders reported: %v", run.Violations)
-		}
-		run.observe(sim.TraceEvent{Detail: "leader.started", Fields: []string{"broker", "1", "tp", "a-0", "epoch", "5"}})
-		wantViolation(t, run, "one-leader-per-epoch", "a-0 leader epoch 5: led by 3, then by 1")
-	})
-	t.Run("one-quorum-leader-per-epoch", func(t *testing.T) {
-		run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{}}
-		run.observe(sim.TraceEvent{Detail: "raft.transition", Fields: []string{"node", "1", "role", "Leader", "epoch", "7"}})
-		run.observe(sim.TraceEvent{Detail: "raft.transition", Fields: []string{"node", "2", "role", "Follower", "epoch", "7"}})
-		if len(run.Violations) > 0 {
-			t.Fatalf("legal quorum reported: %v", run.Violations)
-		}
-		run.observe(sim.TraceEvent{Detail: "raft.transition", Fields: []string{"node", "2", "role", "Leader", "epoch", "7"}})
-		wantViolation(t, run, "one-quorum-leader-per-epoch", "quorum epoch 7: led by 1, then by 2")
-	})
+	// The uniqueness checkers see forged notes: legal ones first (nothing
+	// reported), then a second leader for an epoch already led.
+	for _, c := range []struct {
+		invariant, note string
+		legal           [][]string
+		second          []string
+		want            string
+	}{
+		{"one-leader-per-epoch", "leader.started",
+			[][]string{{"broker", "2", "tp", "a-0", "epoch", "4"}, {"broker", "2", "tp", "a-0", "epoch", "4"}, {"broker", "3", "tp", "a-0", "epoch", "5"}},
+			[]string{"broker", "1", "tp", "a-0", "epoch", "5"}, "a-0 leader epoch 5: led by 3, then by 1"},
+		{"one-quorum-leader-per-epoch", "raft.transition",
+			[][]string{{"node", "1", "role", "Leader", "epoch", "7"}, {"node", "2", "role", "Follower", "epoch", "7"}},
+			[]string{"node", "2", "role", "Leader", "epoch", "7"}, "quorum epoch 7: led by 1, then by 2"},
+	} {
+		t.Run(c.invariant, func(t *testing.T) {
+			run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{}}
+			for _, f := range c.legal {
+				run.observe(sim.TraceEvent{Detail: c.note, Fields: f})
+			}
+			if len(run.Violations) > 0 {
+				t.Fatalf("legal leaders reported: %v", run.Violations)
+			}
+			run.observe(sim.TraceEvent{Detail: c.note, Fields: c.second})
+			wantViolation(t, run, c.invariant, c.want)
+		})
+	}
 	t.Run("read-above-hw", func(t *testing.T) {
 		tp := storage.TopicPartition{Topic: "t"}
 		ok := pendingRead{tp: tp, broker: 1, offset: 3, res: &fetchResult{done: true, hw: 5, records: []record.Record{{Offset: 3}, {Offset: 4}}}}
