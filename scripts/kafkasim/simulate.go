@@ -75,7 +75,12 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 		runs++
 		if err != nil {
 			broken++
-			fmt.Fprintf(stdout, "seed %d: the run itself failed: %v\n", s, err)
+			// One line per seed; the whole error (a panic's stack) with -v.
+			msg := err.Error()
+			if line, _, _ := strings.Cut(msg, "\n"); !*verbose {
+				msg = line
+			}
+			fmt.Fprintf(stdout, "seed %d: the run itself failed: %s\n", s, msg)
 			continue
 		}
 		if len(run.Violations) > 0 {
