@@ -6,6 +6,8 @@
 // everything. The same seed replays the same run, event for event, so a
 // failure is reported as the seed that reproduces it.
 //
-// Files: plan.go draws a run's shape, workload.go its producers, faults.go
-// its fault schedule, checks_*.go the checkers, run.go the phases.
+// Files: plan.go draws a run's shape, workload.go its producers, groups.go
+// its consumer groups (opt-in), faults.go its fault schedule, checks_*.go
+// the checkers, run.go the phases, setup.go topic creation and the raw
+// consumer reader, sweep.go seed ranges and failure lines.
 package simulate
