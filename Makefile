@@ -6,6 +6,7 @@
 #   make test     everything CI checks, in order, stopping at the first failure
 #   make bench    benchmarks of core/
 #   make bench-browser  load time, wasm speed and frame times in headless Chromium
+#   make simtest  the randomized fault simulator over a fixed seed range (SIMSEEDS=...)
 #   make fuzz     fuzz every Fuzz target under core/, 60s each (FUZZTIME=...)
 #   make clean    remove build outputs
 #
@@ -16,6 +17,7 @@ GO       = go
 GOFMT    = gofmt
 PORT     = 8080
 FUZZTIME = 60s
+SIMSEEDS = 1-40
 
 WASM_OUT   = public/main.wasm
 WASM_EXEC  = public/wasm_exec.js
@@ -26,7 +28,7 @@ WASM_FLAGS = -trimpath -ldflags='-s -w'
 # few: make transcripts TRANSCRIPTS=core/scenario/scenarios/foo.txt
 TRANSCRIPTS != find core -type f -name '*.txt' \( -path '*/testdata/*' -o -path '*/scenarios/*' \) 2>/dev/null | LC_ALL=C sort
 
-.PHONY: generate generate-check help serve wasm assets test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short bench bench-browser fuzz clean
+.PHONY: generate generate-check help serve wasm assets test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short simtest bench bench-browser fuzz clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -71,6 +73,7 @@ test:
 	@$(MAKE) --no-print-directory test-other
 	@$(MAKE) --no-print-directory wasm
 	@$(MAKE) --no-print-directory transcripts
+	@$(MAKE) --no-print-directory simtest
 	@$(MAKE) --no-print-directory fuzz-short
 	@echo "make test: all checks passed"
 
@@ -132,6 +135,12 @@ fuzz-short:
 	else \
 		echo "core/record has no FuzzDecode; skipped"; \
 	fi
+
+# The fault simulator over a fixed seed range with default configs: every
+# seed must hold every guarantee (go run ./scripts/kafkasim simulate).
+simtest:
+	@echo "==> simulate --seeds $(SIMSEEDS)"
+	$(GO) run ./scripts/kafkasim simulate --seeds $(SIMSEEDS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...

@@ -54,6 +54,7 @@ type Cluster struct {
 	avail     *Availability
 	losses    []LostRange
 	groups    groupLog // coordinators' notes per group (clients.go)
+	onNote    func(sim.TraceEvent)
 
 	// ViewState is where a view of this cluster keeps what it computes
 	// incrementally (core/view's metadata-log list); the cluster never
@@ -109,7 +110,14 @@ func (c *Cluster) observe(e sim.TraceEvent) {
 	if e.Detail == "leader.started" {
 		c.checkLoss(e)
 	}
+	if c.onNote != nil {
+		c.onNote(e)
+	}
 }
+
+// OnNote registers fn to see every engine note after the cluster's own
+// observers (a checker's hook; fn must not change the simulation).
+func (c *Cluster) OnNote(fn func(sim.TraceEvent)) { c.onNote = fn }
 
 // Availability is the per-partition downtime record of this run.
 func (c *Cluster) Availability() *Availability { return c.avail }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"sort"
 	"testing"
 	"time"
 
@@ -26,46 +25,8 @@ import (
 // topic configs.
 func createAssigned(t testing.TB, c *Cluster, name string, assignment [][]int32, configs map[string]string) {
 	t.Helper()
-	keys := make([]string, 0, len(configs))
-	for k := range configs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var entries []protocol.ConfigEntry
-	for _, k := range keys {
-		v := configs[k]
-		entries = append(entries, protocol.ConfigEntry{Name: k, Value: &v})
-	}
-	var result *protocol.CreateTopicsResponse
-	var failure *client.Error
-	var admin *client.Admin
-	proc := &client.Process{}
-	proc.OnStart = func(env *sim.Env) {
-		admin.Call(env, "createTopics", func() protocol.Request {
-			return &protocol.CreateTopicsRequest{TimeoutMs: 30000, Topics: []protocol.CreatableTopic{{
-				Name: name, NumPartitions: -1, ReplicationFactor: -1, Assignments: assignment, Configs: entries,
-			}}}
-		}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
-			failure = err
-			if resp != nil {
-				result = resp.(*protocol.CreateTopicsResponse)
-			}
-		})
-	}
-	host, err := c.SpawnClient("admin", func(host string) sim.Process {
-		admin = client.NewAdmin(sim.Addr(host+":1"), []sim.Addr{BrokerAddr(1)}, client.DefaultAdminConfig())
-		proc.Handlers = []client.Handler{admin}
-		return proc
-	})
-	if err != nil {
+	if err := c.CreateTopic("admin", name, -1, -1, assignment, configs); err != nil {
 		t.Fatal(err)
-	}
-	if err := c.RunUntil(func() bool { return result != nil || failure != nil }, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	c.StopClient(host)
-	if failure != nil || result == nil || result.Topics[0].ErrorCode != protocol.NONE {
-		t.Fatalf("create %s: %v %+v", name, failure, result)
 	}
 	// Every replica learns the topic; followers start fetching.
 	if err := c.Advance(time.Second); err != nil {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"kafkascope/core/client"
-	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
 
@@ -75,33 +74,8 @@ func RunWorkload(records int) (WorkloadResult, error) {
 }
 
 func createTopicForWorkload(c *Cluster, name string, partitions int32, rf int16) error {
-	var result *protocol.CreateTopicsResponse
-	var failure *client.Error
-	host, err := c.SpawnClient("bench-admin", func(host string) sim.Process {
-		admin := client.NewAdmin(sim.Addr(host+":1"), []sim.Addr{BrokerAddr(1)}, client.DefaultAdminConfig())
-		return &client.Process{Handlers: []client.Handler{admin}, OnStart: func(env *sim.Env) {
-			admin.Call(env, "createTopics", func() protocol.Request {
-				return &protocol.CreateTopicsRequest{Topics: []protocol.CreatableTopic{{Name: name, NumPartitions: partitions, ReplicationFactor: rf}}, TimeoutMs: 30000}
-			}, func(_ *sim.Env, resp protocol.Response, err *client.Error) {
-				failure = err
-				if resp != nil {
-					result = resp.(*protocol.CreateTopicsResponse)
-				}
-			})
-		}}
-	})
-	if err != nil {
+	if err := c.CreateTopic("bench-admin", name, partitions, rf, nil, nil); err != nil {
 		return err
-	}
-	if err := c.RunUntil(func() bool { return result != nil || failure != nil }, time.Minute); err != nil {
-		return err
-	}
-	c.StopClient(host)
-	if failure != nil {
-		return failure
-	}
-	if result == nil || result.Topics[0].ErrorCode != protocol.NONE {
-		return fmt.Errorf("creating %s failed", name)
 	}
 	return c.Advance(100 * time.Millisecond)
 }

@@ -5,6 +5,9 @@
 //	                             run transcripts and compare their output;
 //	                             -rewrite fills in the actual output
 //	kafkasim run FILE            print a transcript with actual outputs
+//	kafkasim simulate --seeds A-B [--config k=v]... [--minutes N]
+//	kafkasim simulate --seed N [--trace]
+//	                             the randomized fault simulator (issue 8)
 package main
 
 import (
@@ -56,11 +59,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprint(stdout, tr.Render(m))
 		return 0
+	case "simulate":
+		return simulateCmd(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
-		fmt.Fprintln(stdout, "usage: kafkasim [check [-rewrite] FILE... | run FILE]")
+		fmt.Fprintln(stdout, "usage: kafkasim [check [-rewrite] FILE... | run FILE | simulate --seeds A-B ...]")
 		return 0
 	}
-	fmt.Fprintf(stderr, "kafkasim: unknown command %q (want check, run, or no argument for a terminal)\n", args[0])
+	fmt.Fprintf(stderr, "kafkasim: unknown command %q (want check, run, simulate, or no argument for a terminal)\n", args[0])
 	return 2
 }
 

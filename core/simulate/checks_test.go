@@ -1,0 +1,279 @@
+package simulate
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"kafkascope/core/broker"
+	"kafkascope/core/client"
+	"kafkascope/core/cluster"
+	"kafkascope/core/record"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// Each checker is shown to catch a planted bug: after a clean run, state
+// is altered behind the engine's back (or a forged observation is fed to
+// the checker), and the checker must name the invariant.
+
+const plantSeed = 2
+
+// cleanRun is a short run with no violation, and its last acknowledged
+// acks=all record on a replicated partition held to the no-loss rule.
+func cleanRun(t *testing.T) (*Run, *send, int32, []int32) {
+	t.Helper()
+	run := mustSimulate(t, plantSeed, Options{Faults: 4, NoPowerLoss: true})
+	if len(run.Violations) > 0 {
+		t.Fatalf("clean run failed:\n%s", run.Report())
+	}
+	for i := len(run.sends) - 1; i >= 0; i-- {
+		s := run.sends[i]
+		if !s.acked || s.acks != -1 || run.topic(s.topic).MinISR < 2 {
+			continue
+		}
+		st := run.C.Controller().Image().Partition(s.topic, s.partition)
+		if partitionOf(run, st.Leader, s).Log().LogEndOffset() != s.offset+1 {
+			continue // not its partition's last record: planting would cut others
+		}
+		var followers []int32
+		for _, r := range st.Replicas {
+			if r != st.Leader {
+				followers = append(followers, r)
+			}
+		}
+		return run, s, st.Leader, followers
+	}
+	t.Fatal("no partition of a topic with min.insync.replicas=2 ends with an acknowledged acks=all record")
+	return nil, nil, 0, nil
+}
+
+func wantViolation(t *testing.T, run *Run, invariant, detail string) {
+	t.Helper()
+	for _, v := range run.Violations {
+		if v.Invariant == invariant && strings.Contains(v.Detail, detail) {
+			return
+		}
+	}
+	t.Fatalf("planted bug not reported as %s %q; violations: %v", invariant, detail, run.Violations)
+}
+
+func partitionOf(run *Run, id int32, s *send) *broker.Partition {
+	return run.C.Node(id).Broker.Partition(storage.TopicPartition{Topic: s.topic, Partition: s.partition})
+}
+
+// plant runs fn inside broker id's process now (under the lockstep).
+func plant(t *testing.T, run *Run, id int32, fn func(env *sim.Env)) {
+	t.Helper()
+	if err := run.C.World.Call(cluster.Host(id), "plant", fn); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.C.World.RunUntil(run.C.World.Now()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rewrite replaces the record at s.offset on broker id with another value,
+// keeping its batch's leader epoch and the HW.
+func rewrite(t *testing.T, run *Run, id int32, s *send, asLeader bool) {
+	t.Helper()
+	p := partitionOf(run, id, s)
+	plant(t, run, id, func(env *sim.Env) {
+		l := p.Log()
+		hw := l.HighWatermark()
+		bs, err := l.Batches(s.offset, s.offset+1)
+		if err != nil || len(bs) != 1 {
+			t.Fatalf("batch at %d: %v %v", s.offset, bs, err)
+		}
+		if err := l.TruncateTo(s.offset); err != nil {
+			t.Fatal(err)
+		}
+		rec := []record.Record{{Timestamp: env.Now().UnixMilli(), Value: []byte("planted")}}
+		if asLeader {
+			_, err = l.AppendAsLeader(record.Build(0, record.NoPartitionLeaderEpoch, record.NoProducer(), rec), bs[0].PartitionLeaderEpoch)
+		} else {
+			_, err = l.AppendAsFollower(record.Build(s.offset, bs[0].PartitionLeaderEpoch, record.NoProducer(), rec))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.UpdateHighWatermark(hw)
+	})
+}
+
+func recheck(t *testing.T, run *Run) {
+	t.Helper()
+	run.Violations = nil
+	if err := run.finalChecks(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCheckersCatchPlantedBugs(t *testing.T) {
+	t.Run("acked-write-lost", func(t *testing.T) {
+		run, s, leader, _ := cleanRun(t)
+		rewrite(t, run, leader, s, true)
+		recheck(t, run)
+		wantViolation(t, run, "acked-write-lost", `was replaced by "planted"`)
+	})
+	t.Run("isr-identical", func(t *testing.T) {
+		run, s, _, followers := cleanRun(t)
+		rewrite(t, run, followers[0], s, false)
+		recheck(t, run)
+		wantViolation(t, run, "isr-identical", "differs from leader")
+	})
+	t.Run("isr-behind-hw", func(t *testing.T) {
+		run, s, _, followers := cleanRun(t)
+		p := partitionOf(run, followers[0], s)
+		plant(t, run, followers[0], func(*sim.Env) { _ = p.Log().TruncateTo(s.offset) })
+		recheck(t, run)
+		wantViolation(t, run, "isr-identical", "is beyond ISR member")
+		run.Violations = nil
+		run.sample()
+		wantViolation(t, run, "isr-behind-hw", "but ISR member")
+	})
+	t.Run("hw-monotonic", func(t *testing.T) {
+		run, s, leader, _ := cleanRun(t)
+		p := partitionOf(run, leader, s)
+		run.sample()
+		plant(t, run, leader, func(*sim.Env) { p.Log().UpdateHighWatermark(s.offset) })
+		run.Violations = nil
+		run.sample()
+		wantViolation(t, run, "hw-monotonic", "leader HW went back")
+	})
+	t.Run("epoch-monotonic", func(t *testing.T) {
+		run, s, leader, _ := cleanRun(t)
+		p := partitionOf(run, leader, s)
+		run.epochSeen[p] = p.LeaderEpoch() + 1 // as if it had applied a later epoch before
+		run.Violations = nil
+		run.sample()
+		wantViolation(t, run, "epoch-monotonic", "leader epoch went back")
+	})
+	t.Run("idempotent-duplicate", func(t *testing.T) {
+		run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, sends: []*send{{idempotent: true, topic: "t", partition: 0, value: "v1"}}}
+		tp := storage.TopicPartition{Topic: "t"}
+		b1 := record.Build(0, 0, record.NoProducer(), []record.Record{{Value: []byte("v1")}, {Value: []byte("x")}})
+		b2 := record.Build(2, 0, record.NoProducer(), []record.Record{{Value: []byte("v1")}})
+		run.duplicates(tp, []record.Batch{decoded(t, b1), decoded(t, b2)})
+		wantViolation(t, run, "idempotent-duplicate", `"v1" is at offsets 0 and 2`)
+		// Written again under a bumped producer epoch: what Kafka 3.8 allows.
+		run.Violations = nil
+		bumped := record.Build(2, 0, record.ProducerInfo{ID: 7, Epoch: 1, BaseSequence: 0}, []record.Record{{Value: []byte("v1")}})
+		run.duplicates(tp, []record.Batch{decoded(t, b1), decoded(t, bumped)})
+		if len(run.Violations) > 0 || run.Stats.EpochBumpDuplicates != 1 {
+			t.Fatalf("a duplicate across producer epochs: %v, counted %d", run.Violations, run.Stats.EpochBumpDuplicates)
+		}
+		// A plain producer's duplicate is allowed (retries without idempotence).
+		run.sends[0].idempotent = false
+		run.Violations = nil
+		run.duplicates(tp, []record.Batch{decoded(t, b1), decoded(t, b2)})
+		if len(run.Violations) > 0 {
+			t.Fatalf("a plain producer's duplicate reported: %v", run.Violations)
+		}
+	})
+	// The uniqueness checkers see forged notes: legal ones first (nothing
+	// reported), then a second leader for an epoch already led.
+	for _, c := range []struct {
+		invariant, note string
+		legal           [][]string
+		second          []string
+		want            string
+	}{
+		{"one-leader-per-epoch", "leader.started",
+			[][]string{{"broker", "2", "tp", "a-0", "epoch", "4"}, {"broker", "2", "tp", "a-0", "epoch", "4"}, {"broker", "3", "tp", "a-0", "epoch", "5"}},
+			[]string{"broker", "1", "tp", "a-0", "epoch", "5"}, "a-0 leader epoch 5: led by 3, then by 1"},
+		{"one-quorum-leader-per-epoch", "raft.transition",
+			[][]string{{"node", "1", "role", "Leader", "epoch", "7"}, {"node", "2", "role", "Follower", "epoch", "7"}},
+			[]string{"node", "2", "role", "Leader", "epoch", "7"}, "quorum epoch 7: led by 1, then by 2"},
+	} {
+		t.Run(c.invariant, func(t *testing.T) {
+			run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{}}
+			for _, f := range c.legal {
+				run.observe(sim.TraceEvent{Detail: c.note, Fields: f})
+			}
+			if len(run.Violations) > 0 {
+				t.Fatalf("legal leaders reported: %v", run.Violations)
+			}
+			run.observe(sim.TraceEvent{Detail: c.note, Fields: c.second})
+			wantViolation(t, run, c.invariant, c.want)
+		})
+	}
+	t.Run("read-above-hw", func(t *testing.T) {
+		tp := storage.TopicPartition{Topic: "t"}
+		ok := pendingRead{tp: tp, broker: 1, offset: 3, res: &fetchResult{done: true, hw: 5, records: []record.Record{{Offset: 3}, {Offset: 4}}}}
+		if v := readAboveHW(ok, 5); v != "" {
+			t.Fatalf("a legal read reported: %s", v)
+		}
+		above := pendingRead{tp: tp, broker: 1, offset: 3, res: &fetchResult{done: true, hw: 5, records: []record.Record{{Offset: 4}, {Offset: 5}}}}
+		if v := readAboveHW(above, 9); !strings.Contains(v, "read offset 5, at or above the HW 5") {
+			t.Fatalf("a read above the answer's HW: %q", v)
+		}
+		beyond := pendingRead{tp: tp, broker: 1, offset: 3, res: &fetchResult{done: true, hw: 9, records: []record.Record{{Offset: 6}}}}
+		if v := readAboveHW(beyond, 6); !strings.Contains(v, "above every HW any replica has had (6)") {
+			t.Fatalf("a read above every HW: %q", v)
+		}
+	})
+	t.Run("liveness", func(t *testing.T) {
+		run, _, _, followers := cleanRun(t)
+		if !run.converged() {
+			t.Fatal("the clean run is not converged")
+		}
+		if err := run.C.Kill(followers[0], false); err != nil {
+			t.Fatal(err)
+		}
+		if run.converged() {
+			t.Fatal("converged with a broker down")
+		}
+	})
+}
+
+func decoded(t *testing.T, data []byte) record.Batch {
+	t.Helper()
+	b, _, err := record.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// With consumer groups in the workload, a committed offset planted higher
+// than the coordinator's makes the next sample report it going back; and
+// members read records (each checked against the HW).
+func TestCommittedOffsetCheckerCatchesAPlantedGoBack(t *testing.T) {
+	opts := Options{Groups: true, Faults: 4, NoPowerLoss: true}
+	seed := uint64(1)
+	for len(Draw(seed, opts).Groups) == 0 {
+		seed++
+	}
+	run := mustSimulate(t, seed, opts)
+	if len(run.Violations) > 0 {
+		t.Fatalf("clean run failed:\n%s", run.Report())
+	}
+	if len(run.committed) == 0 || run.Stats.Consumed == 0 {
+		t.Fatalf("no committed offsets (%d) or consumed records (%d)", len(run.committed), run.Stats.Consumed)
+	}
+	for _, k := range sortedCommitKeys(run.committed) {
+		m := run.committed[k]
+		run.committed[k] = commitMark{m.offset + 10, m.coordinator}
+		break
+	}
+	run.sample()
+	if len(run.Violations) == 0 || run.Violations[0].Invariant != "committed-offset-monotonic" {
+		t.Fatalf("planted go-back not reported: %v", run.Violations)
+	}
+	// A member handed a record at the HW (a broker serving uncommitted
+	// data) is reported.
+	run.Violations = nil
+	tp := run.partitions()[0]
+	run.consumed(run.members[0], []client.ConsumerRecord{{Topic: tp.Topic, Partition: tp.Partition, Offset: run.highestHW(tp)}})
+	wantViolation(t, run, "read-above-hw", "but no replica's HW is above")
+}
+
+func sortedCommitKeys(m map[commitKey]commitMark) []commitKey {
+	var out []commitKey
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b commitKey) int { return strings.Compare(a.group+a.tp.String(), b.group+b.tp.String()) })
+	return out
+}

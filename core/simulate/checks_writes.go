@@ -1,0 +1,104 @@
+package simulate
+
+import (
+	"kafkascope/core/broker"
+	"kafkascope/core/record"
+	"kafkascope/core/storage"
+)
+
+// lostWrites (acked-write-lost): every record acknowledged to an acks=all
+// producer, on a topic drawn with min.insync.replicas >= 2 and unclean
+// leader election off, is in the leader's log below the HW at the offset
+// it was acknowledged with. The guarantee is the drawn configuration's: a
+// --config override that weakens it (min.insync.replicas=1, unclean
+// election, the pre-KIP-101 protocol) is held to it too, and must fail.
+// Exempt, because Kafka 3.8 does not fsync by default and has no eligible
+// leader replicas (KIP-966 is not enabled before metadata version 4.0): a
+// record that min.insync.replicas brokers lost from their page caches in
+// power losses, and a record a broker lost that way while another replica
+// still had it (the broker restarts within the session timeout, stays in
+// the ISR, and may be elected and truncate the others). Not exempt: a
+// record whose only copy was lost, which min.insync.replicas >= 2 rules out
+// (so min.insync.replicas=1 fails here).
+func (run *Run) lostWrites(tp storage.TopicPartition, leaderID int32, leader *broker.Partition, lb []record.Batch) {
+	t := run.topic(tp.Topic)
+	if t.MinISR < 2 || t.Unclean {
+		return
+	}
+	hw := leader.Log().HighWatermark()
+	byOffset := map[int64]string{}
+	for _, b := range lb {
+		for _, r := range b.Records {
+			byOffset[r.Offset] = string(r.Value)
+		}
+	}
+	for _, s := range run.sends {
+		if !s.acked || s.acks != -1 || s.topic != tp.Topic || s.partition != tp.Partition {
+			continue
+		}
+		got, ok := byOffset[s.offset]
+		if ok && got == s.value && s.offset < hw {
+			continue
+		}
+		if k := (lostRecord{tp, s.offset, s.value}); len(run.lostToPowerLoss[k]) >= t.MinISR || run.lostWithCopy[k] {
+			run.Stats.Exempt++
+			continue
+		}
+		if !ok {
+			run.violate("acked-write-lost", "%s: acknowledged %q (offset %d, acked at %s) is missing: leader %d log ends at %d, HW %d", tp, s.value, s.offset, s.ackedAt, leaderID, leader.Log().LogEndOffset(), hw)
+		} else {
+			run.violate("acked-write-lost", "%s: acknowledged %q (offset %d, acked at %s) was replaced by %q on leader %d", tp, s.value, s.offset, s.ackedAt, got, leaderID)
+		}
+	}
+}
+
+// duplicates (idempotent-duplicate): every value is sent once, so a value
+// of an idempotent producer found twice in a log with the same producer id
+// and epoch was written twice: the broker's sequence check should have
+// refused the retry. Kafka 3.8 promises no more: when a request's outcome
+// stays unknown (a timeout) and a later sequence error makes the producer
+// bump its epoch (KIP-360), the batches still in flight are renumbered from
+// sequence 0 under the new epoch and sent again, and one that had been
+// written is then written twice. Those are counted in
+// Stats.EpochBumpDuplicates, not reported.
+func (run *Run) duplicates(tp storage.TopicPartition, lb []record.Batch) {
+	idem := map[string]bool{}
+	for _, s := range run.sends {
+		if s.idempotent && s.topic == tp.Topic && s.partition == tp.Partition {
+			idem[s.value] = true
+		}
+	}
+	type seen struct {
+		offset   int64
+		producer int64
+		epoch    int16
+	}
+	at := map[string]seen{}
+	for _, b := range lb {
+		for _, r := range b.Records {
+			v := string(r.Value)
+			if !idem[v] {
+				continue
+			}
+			prev, ok := at[v]
+			switch {
+			case !ok:
+				at[v] = seen{r.Offset, b.ProducerID, b.ProducerEpoch}
+			case prev.producer == b.ProducerID && prev.epoch == b.ProducerEpoch:
+				run.violate("idempotent-duplicate", "%s: idempotent record %q is at offsets %d and %d (producer id %d, epoch %d)", tp, v, prev.offset, r.Offset, b.ProducerID, b.ProducerEpoch)
+				return
+			default:
+				run.Stats.EpochBumpDuplicates++
+			}
+		}
+	}
+}
+
+func (run *Run) topic(name string) Topic {
+	for _, t := range run.Plan.Topics {
+		if t.Name == name {
+			return t
+		}
+	}
+	return Topic{}
+}

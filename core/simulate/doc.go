@@ -1,0 +1,13 @@
+// Package simulate is the randomized fault simulator (issue 8), in the
+// manner of TigerBeetle's VOPR and FoundationDB's simulator: every run is a
+// seed; the cluster, the workload and the fault schedule are drawn from it
+// through named sim.Rand streams; checkers verify Kafka's guarantees during
+// a safety phase with faults and after a liveness phase that heals
+// everything. The same seed replays the same run, event for event, so a
+// failure is reported as the seed that reproduces it.
+//
+// Files: plan.go draws a run's shape, workload.go its producers, groups.go
+// its consumer groups (opt-in), faults.go its fault schedule, checks_*.go
+// the checkers, run.go the phases, setup.go topic creation and the raw
+// consumer reader, sweep.go seed ranges and failure lines.
+package simulate

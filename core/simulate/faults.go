@@ -1,0 +1,291 @@
+package simulate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"kafkascope/core/broker"
+	"kafkascope/core/cluster"
+	"kafkascope/core/record"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+func pick[T any](r *sim.Rand, xs []T) T { return xs[r.Intn(len(xs))] }
+
+// fault applies one fault drawn from r, chosen among those that apply to
+// the cluster's current state (so the same seed makes the same choices).
+// Every node may be crashed, stopped or cut, controller voters included;
+// power losses spare the voters for now (KRaft fsyncs its log, so they
+// would be legal: drawing them is left for a later session, as it changes
+// every seed's schedule).
+func (run *Run) fault(r *sim.Rand) {
+	c := run.C
+	var running, down, notPowerOff []int32
+	for _, id := range c.NodeIDs() {
+		switch st := c.State(id); {
+		case st == cluster.NodeRunning && !run.stopping(id):
+			running = append(running, id)
+		case st != cluster.NodeRunning:
+			down = append(down, id)
+		}
+		if !c.IsVoter(id) && c.State(id) != cluster.NodePowerOff {
+			notPowerOff = append(notPowerOff, id)
+		}
+	}
+	type choice struct {
+		weight int
+		do     func() error
+	}
+	var choices []choice
+	add := func(w int, ok bool, do func() error) {
+		if ok {
+			choices = append(choices, choice{w, do})
+		}
+	}
+	add(14, len(running) > 0, func() error {
+		id := pick(r, running)
+		run.note("broker kill %d", id)
+		return c.Kill(id, false)
+	})
+	add(4, !run.Opts.NoPowerLoss && len(notPowerOff) > 0, func() error {
+		id := pick(r, notPowerOff)
+		run.note("broker kill %d --power-loss", id)
+		return run.powerLoss(id)
+	})
+	add(8, len(running) > 0, func() error {
+		id := pick(r, running)
+		run.note("broker stop %d", id)
+		return c.Stop(id)
+	})
+	active := run.activeController()
+	add(4, active > 0 && slices.Contains(running, active), func() error {
+		run.note("broker kill %d (the active controller)", active)
+		return c.Kill(active, false)
+	})
+	add(16, len(down) > 0, func() error {
+		id := pick(r, down)
+		run.note("broker start %d", id)
+		return c.Start(id)
+	})
+	n := len(c.NodeIDs())
+	a, b := int32(1+r.Intn(n)), int32(1+r.Intn(n))
+	net := c.World.Net()
+	add(10, a != b && !(net.IsCut(cluster.Host(a), cluster.Host(b)) && net.IsCut(cluster.Host(b), cluster.Host(a))), func() error {
+		run.note("network cut %d %d", a, b)
+		return c.Cut(a, b, false)
+	})
+	add(8, a != b && !net.IsCut(cluster.Host(a), cluster.Host(b)), func() error {
+		run.note("network cut %d->%d", a, b)
+		return c.Cut(a, b, true)
+	})
+	cuts := net.Cuts()
+	add(8, len(cuts) > 0, func() error {
+		l := pick(r, cuts)
+		x, y := hostID(l[0]), hostID(l[1])
+		run.note("network heal %d %d", x, y)
+		return c.Heal(x, y, false)
+	})
+	add(3, len(cuts) > 0, func() error {
+		run.note("network heal (all)")
+		return c.Heal(0, 0, true)
+	})
+	add(5, true, func() error {
+		id := int32(1 + r.Intn(n))
+		d := time.Duration(r.Intn(4)) * 100 * time.Millisecond
+		if r.Intn(4) == 0 {
+			d = time.Duration(1+r.Intn(5)) * time.Second
+		}
+		run.note("network delay %d %s", id, sim.FormatDuration(d))
+		return c.Delay(id, d)
+	})
+	add(5, true, func() error { run.note("(no fault)"); return nil })
+	total := 0
+	for _, ch := range choices {
+		total += ch.weight
+	}
+	x := r.Intn(total)
+	for _, ch := range choices {
+		if x < ch.weight {
+			if err := ch.do(); err != nil {
+				run.note("  (refused: %v)", err)
+			}
+			return
+		}
+		x -= ch.weight
+	}
+}
+
+// activeController is the node whose controller leads the quorum (0: none).
+func (run *Run) activeController() int32 {
+	ctl := run.C.Controller()
+	for _, id := range run.C.NodeIDs() {
+		if n := run.C.Node(id); ctl != nil && n.Controller == ctl {
+			return id
+		}
+	}
+	return 0
+}
+
+func hostID(host string) int32 {
+	var id int32
+	if _, err := fmt.Sscanf(host, "kafka-%d", &id); err != nil {
+		panic(err)
+	}
+	return id
+}
+
+// stopping reports whether a running node is in a controlled shutdown.
+func (run *Run) stopping(id int32) bool {
+	st := run.C.Node(id).Broker.State()
+	return st == broker.StatePendingControlledShutdown || st == broker.StateShuttingDown || st == broker.StateStopped
+}
+
+// restartAll waits for controlled shutdowns in progress to end, then starts
+// every node that is down.
+func (run *Run) restartAll() error {
+	c := run.C
+	err := run.advanceUntil(func() bool {
+		for _, id := range c.NodeIDs() {
+			if c.State(id) == cluster.NodeRunning && run.stopping(id) {
+				return false
+			}
+		}
+		return true
+	}, settleLimit)
+	if err != nil {
+		return err
+	}
+	for _, id := range c.NodeIDs() {
+		if c.State(id) != cluster.NodeRunning {
+			run.note("broker start %d", id)
+			if err := c.Start(id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// powerLoss kills broker id with a power loss (it may already be down),
+// first noting which values its replicas lose: those in the page cache but
+// not flushed.
+func (run *Run) powerLoss(id int32) error {
+	c := run.C
+	before := map[storage.TopicPartition][]record.Record{}
+	dirs := map[storage.TopicPartition]string{}
+	for _, p := range c.Node(id).Broker.Partitions() {
+		before[p.TopicPartition()] = logRecords(p.Log())
+		dirs[p.TopicPartition()] = p.Log().Dir()
+	}
+	if err := c.Kill(id, true); err != nil {
+		return err
+	}
+	run.Stats.PowerLosses++
+	lost := 0
+	for _, tp := range sortedTPs(before) {
+		kept := map[lostRecord]bool{}
+		for _, r := range diskRecords(c.Disk(id), dirs[tp]) {
+			kept[lostRecord{tp, r.Offset, string(r.Value)}] = true
+		}
+		elsewhere := run.copiesElsewhere(id, tp)
+		for _, r := range before[tp] {
+			if k := (lostRecord{tp, r.Offset, string(r.Value)}); !kept[k] {
+				if elsewhere[k] {
+					run.lostWithCopy[k] = true
+				}
+				if run.lostToPowerLoss[k] == nil {
+					run.lostToPowerLoss[k] = map[int32]bool{}
+				}
+				run.lostToPowerLoss[k][id] = true
+				lost++
+			}
+		}
+	}
+	if lost > 0 {
+		run.tainted[id] = true
+	}
+	run.note("  (broker %d lost %d unflushed records)", id, lost)
+	return nil
+}
+
+// copiesElsewhere lists the records of tp that replicas other than id hold
+// (in their logs, page cache included), except replicas whose machine is
+// off: those copies may be gone too.
+func (run *Run) copiesElsewhere(id int32, tp storage.TopicPartition) map[lostRecord]bool {
+	out := map[lostRecord]bool{}
+	for _, x := range run.C.NodeIDs() {
+		if x == id || run.C.State(x) == cluster.NodePowerOff {
+			continue
+		}
+		if p := run.C.Node(x).Broker.Partition(tp); p != nil {
+			for _, r := range logRecords(p.Log()) {
+				out[lostRecord{tp, r.Offset, string(r.Value)}] = true
+			}
+		}
+	}
+	return out
+}
+
+func sortedTPs[V any](m map[storage.TopicPartition]V) []storage.TopicPartition {
+	out := make([]storage.TopicPartition, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	slices.SortFunc(out, func(a, b storage.TopicPartition) int {
+		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
+			return c
+		}
+		return int(a.Partition - b.Partition)
+	})
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// logRecords lists a log's records in offset order.
+func logRecords(l *storage.Log) []record.Record {
+	bs, err := l.Batches(l.LogStartOffset(), l.LogEndOffset())
+	if err != nil {
+		return nil
+	}
+	var out []record.Record
+	for _, b := range bs {
+		out = append(out, b.Records...)
+	}
+	return out
+}
+
+// diskRecords decodes the records in a partition directory's segment files
+// as they are now on disk, stopping at the first damaged batch (as recovery
+// does).
+func diskRecords(d *storage.Disk, dir string) []record.Record {
+	var out []record.Record
+	for _, e := range d.List(dir) {
+		if e.IsDir || !strings.HasSuffix(e.Name, ".log") {
+			continue
+		}
+		data, err := d.ReadFile(dir + "/" + e.Name)
+		if err != nil {
+			continue
+		}
+		for len(data) > 0 {
+			b, n, err := record.Decode(data)
+			if err != nil {
+				break
+			}
+			out = append(out, b.Records...)
+			data = data[n:]
+		}
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+package simulate
+
+import "testing"
+
+// Known-unsafe configurations must fail: each finds a violation within a
+// few seeds, and the failing seed replays to the same violation.
+func TestKnownUnsafeConfigsFail(t *testing.T) {
+	for _, c := range []struct {
+		key, value string
+		maxSeed    uint64
+	}{
+		// Pre-KIP-101 (inter.broker.protocol.version < 0.11): a restarted
+		// follower truncates to its HW before fetching.
+		{"inter.broker.protocol.version", "0.10", 12},
+		// An out-of-sync replica may lead, cutting committed records.
+		{"unclean.leader.election.enable", "true", 12},
+		// acks=all is acknowledged by the leader alone: a power loss of
+		// that one copy loses it.
+		{"min.insync.replicas", "1", 12},
+	} {
+		t.Run(c.key+"="+c.value, func(t *testing.T) {
+			opts := Options{Overrides: map[string]string{c.key: c.value}}
+			for seed := uint64(1); seed <= c.maxSeed; seed++ {
+				run := mustSimulate(t, seed, opts)
+				if len(run.Violations) == 0 {
+					continue
+				}
+				first := run.FailureLine()
+				t.Logf("%s", first)
+				if again := mustSimulate(t, seed, opts); len(again.Violations) == 0 || again.FailureLine() != first {
+					t.Fatalf("seed %d does not replay:\n%s\n%v", seed, first, again.Violations)
+				}
+				return
+			}
+			t.Fatalf("no violation in seeds 1-%d", c.maxSeed)
+		})
+	}
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"kafkascope/core/simulate"
+)
+
+// overrides collects repeated --config k=v flags.
+type overrides map[string]string
+
+func (o overrides) String() string { return fmt.Sprint(map[string]string(o)) }
+func (o overrides) Set(s string) error {
+	k, v, err := simulate.ParseOverride(s)
+	if err != nil {
+		return err
+	}
+	o[k] = v
+	return nil
+}
+
+// simulateCmd is `kafkasim simulate`: the randomized fault simulator.
+//
+//	kafkasim simulate --seeds 1-200 [--config k=v]... [--minutes N] [--faults N] [--groups]
+//	kafkasim simulate --seed N [--trace] [--config k=v]...
+//
+// One line per failing seed, then a closing summary; exit status 1 when any
+// seed violated an invariant (2 for bad usage, 3 when a run itself failed).
+func simulateCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	seeds := fs.String("seeds", "", "seed range A-B")
+	seed := fs.Uint64("seed", 0, "replay one seed")
+	trace := fs.Bool("trace", false, "with --seed: print the run's event trace")
+	verbose := fs.Bool("v", false, "print each failing seed's full report")
+	minutes := fs.Int("minutes", 0, "virtual minutes of faults per run (default: a drawn number of faults)")
+	faults := fs.Int("faults", 0, "faults per run (default: 10-20, drawn from the seed)")
+	groups := fs.Bool("groups", false, "add the consumer groups drawn for each seed to the workload")
+	ov := overrides{}
+	fs.Var(ov, "config", "override a broker or topic config, key=value (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || (*seeds == "") == (*seed == 0) {
+		fmt.Fprintln(stderr, "usage: kafkasim simulate (--seeds A-B | --seed N [--trace]) [--config k=v]... [--minutes N] [--faults N] [--groups] [-v]")
+		return 2
+	}
+	if *minutes < 0 || *minutes > 60 || *faults < 0 || *faults > 10000 {
+		fmt.Fprintln(stderr, "kafkasim simulate: --minutes must be 0-60 and --faults 0-10000")
+		return 2
+	}
+	from, to := *seed, *seed
+	if *seeds != "" {
+		var err error
+		if from, to, err = simulate.ParseSeeds(*seeds); err != nil {
+			fmt.Fprintln(stderr, "kafkasim simulate:", err)
+			return 2
+		}
+	}
+	opts := simulate.Options{Overrides: ov, Minutes: *minutes, Faults: *faults, Groups: *groups}
+	if *trace {
+		opts.Trace = func(line string) { fmt.Fprintln(stdout, line) }
+	}
+	start := time.Now()
+	var runs, failing, broken int
+	counts := map[string]int{}
+	for s := from; s >= from && s <= to; s++ {
+		run, err := simulate.Simulate(s, opts)
+		runs++
+		if err != nil {
+			broken++
+			// One line per seed; the whole error (a panic's stack) with -v.
+			msg := err.Error()
+			if line, _, _ := strings.Cut(msg, "\n"); !*verbose {
+				msg = line
+			}
+			fmt.Fprintf(stdout, "seed %d: the run itself failed: %s\n", s, msg)
+			continue
+		}
+		if len(run.Violations) > 0 {
+			failing++
+			counts[run.Violations[0].Invariant]++
+			fmt.Fprintln(stdout, run.FailureLine())
+		}
+		if *verbose && len(run.Violations) > 0 || from == to {
+			fmt.Fprint(stdout, indent(run.Report()))
+		}
+	}
+	elapsed := time.Since(start)
+	var kinds []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k, counts[k]))
+	}
+	summary := ""
+	if len(kinds) > 0 {
+		summary = " (" + strings.Join(kinds, ", ") + ")"
+	}
+	fmt.Fprintf(stdout, "simulate: %d seeds (%d-%d), %d with violations%s, %d runs failed; %.2f runs/s (%s)\n",
+		runs, from, to, failing, summary, broken, float64(runs)/elapsed.Seconds(), elapsed.Round(time.Millisecond))
+	switch {
+	case broken > 0:
+		return 3
+	case failing > 0:
+		return 1
+	}
+	return 0
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ") + "\n"
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func simulateOut(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	rc := run(append([]string{"simulate"}, args...), strings.NewReader(""), &out, &errb)
+	return out.String() + errb.String(), rc
+}
+
+// A failing seed prints one line naming the seed and the invariant, the
+// summary counts it, the exit status is 1, and --seed replays the same
+// violation.
+func TestSimulateReportsAndReplaysAViolation(t *testing.T) {
+	out, rc := simulateOut(t, "--seeds", "1-2", "--config", "min.insync.replicas=1")
+	if rc != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", rc, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	first := lines[0]
+	if !strings.HasPrefix(first, "seed 1: acked-write-lost at t=") {
+		t.Fatalf("first line %q", first)
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "simulate: 2 seeds (1-2), 1 with violations (acked-write-lost 1), 0 runs failed; ") || !strings.Contains(last, "runs/s") {
+		t.Fatalf("summary %q", last)
+	}
+	replay, rc := simulateOut(t, "--seed", "1", "--config", "min.insync.replicas=1")
+	if rc != 1 || !strings.HasPrefix(replay, first+"\n") {
+		t.Fatalf("replay (exit %d) does not start with %q:\n%s", rc, first, replay)
+	}
+	if !strings.Contains(replay, "replay: go run ./scripts/kafkasim simulate --seed 1 --config min.insync.replicas=1 --trace") {
+		t.Fatalf("the report does not say how to replay:\n%s", replay)
+	}
+}
+
+func TestSimulateUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{}, {"--seeds", "0-3"}, {"--seeds", "1-2", "--config", "foo=bar"}, {"--seeds", "1-2", "--seed", "3"}, {"--seeds", "1", "--minutes", "-1"}} {
+		if out, rc := simulateOut(t, args...); rc != 2 {
+			t.Errorf("%q: exit %d, want 2:\n%s", args, rc, out)
+		}
+	}
+}
