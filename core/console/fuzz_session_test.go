@@ -56,7 +56,9 @@ func fuzzSeedLines(tb testing.TB) []string {
 
 const seedsPerCommand = 4
 
-func isClusterCreateLine(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "cluster create") }
+func isClusterCreateLine(l string) bool {
+	return strings.HasPrefix(strings.TrimSpace(l), "cluster create")
+}
 
 // fuzzSession is a small live cluster with one topic holding two records.
 func fuzzSession(tb testing.TB) *Session {

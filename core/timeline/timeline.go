@@ -35,8 +35,8 @@ type Line struct {
 
 // Limits on a session.
 const (
-	MaxActions    = 2000
-	MaxLines      = 20000
+	MaxActions = 2000
+	MaxLines   = 20000
 	// MaxActionTime is the latest virtual time an action may be taken at:
 	// a share link replays the whole branch, so its length is bounded.
 	MaxActionTime = 31 * 24 * time.Hour
