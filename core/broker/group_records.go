@@ -223,6 +223,7 @@ func (r *binReader) nstr() string {
 	}
 	return string(r.take(int(n)))
 }
+
 // bytes reads a non-nullable bytes field: a negative length is an error
 // (Kafka: "non-nullable field ... was serialized as null"), not null.
 func (r *binReader) bytes() []byte {
