@@ -223,10 +223,13 @@ func (r *binReader) nstr() string {
 	}
 	return string(r.take(int(n)))
 }
+
+// bytes reads a non-nullable bytes field: a negative length is an error
+// (Kafka: "non-nullable field ... was serialized as null"), not null.
 func (r *binReader) bytes() []byte {
-	n := r.i32()
-	if n < 0 {
+	b := r.take(int(r.i32()))
+	if b == nil {
 		return nil
 	}
-	return append([]byte{}, r.take(int(n))...)
+	return append([]byte{}, b...)
 }

@@ -55,3 +55,18 @@ func TestGroupRecordsRoundTrip(t *testing.T) {
 		t.Fatal("truncated group value decoded")
 	}
 }
+
+// A member's subscription and assignment are non-nullable bytes: a null
+// (length -1) is a malformed record, not an empty subscription (found by
+// FuzzGroupRecords: it decoded as nil and re-encoded as empty).
+func TestGroupValueRejectsNullMemberBytes(t *testing.T) {
+	g := groupValue{protocolType: "consumer", generation: 1, members: []memberValue{{memberID: "m", clientID: "c", clientHost: "/h", subscription: []byte{}, assignment: []byte{}}}}
+	b := encodeGroupValue(g)
+	if _, err := decodeGroupValue(b); err != nil {
+		t.Fatalf("empty member bytes: %v", err)
+	}
+	copy(b[len(b)-8:], []byte{0xff, 0xff, 0xff, 0xff}) // subscription length -1
+	if _, err := decodeGroupValue(b); err == nil {
+		t.Fatal("a null subscription decoded")
+	}
+}

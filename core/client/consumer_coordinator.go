@@ -267,7 +267,12 @@ func (g *coordinator) handleJoin(env *sim.Env, r *protocol.JoinGroupResponse) {
 	default:
 		g.joinFailed(env)
 		g.log(LevelError, "JoinGroup failed due to fatal error: "+r.ErrorCode.Message())
-		g.c.fatal(env, &Error{Class: r.ErrorCode.Exception(), Message: r.ErrorCode.Message()})
+		msg := r.ErrorCode.Message()
+		if r.ErrorCode == protocol.GROUP_MAX_SIZE_REACHED {
+			// AbstractCoordinator raises its own message for this one.
+			msg = "Consumer group " + g.c.cfg.GroupID + " already has the configured maximum number of members."
+		}
+		g.c.fatal(env, &Error{Class: r.ErrorCode.Exception(), Message: msg})
 		return
 	}
 	g.joinFailed(env)

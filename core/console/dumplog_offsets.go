@@ -215,10 +215,7 @@ func (r *bin) nstr() string {
 	}
 	return string(r.take(int(n)))
 }
-func (r *bin) bytes() []byte {
-	n := r.i32()
-	if n < 0 {
-		return nil
-	}
-	return r.take(int(n))
-}
+
+// bytes reads a non-nullable bytes field (a member's subscription and
+// assignment): a negative length makes the record unreadable.
+func (r *bin) bytes() []byte { return r.take(int(r.i32())) }

@@ -36,6 +36,10 @@ type chunk struct {
 	cmd   *Command
 }
 
+// blanks are what output lines may end with unnoticed: Render drops them
+// and MatchOutput ignores them.
+const blanks = " \t\r"
+
 // MaxTranscriptLines bounds a transcript file.
 const MaxTranscriptLines = 200000
 
@@ -43,9 +47,15 @@ const MaxTranscriptLines = 200000
 // only where no output is being read: in the header, and between a "## "
 // step and its first "$ ".
 func ParseTranscript(text string) (*Transcript, error) {
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	lines := strings.Split(text, "\n")
 	if len(lines) > MaxTranscriptLines {
 		return nil, fmt.Errorf("transcript too long (%d lines, limit %d)", len(lines), MaxTranscriptLines)
+	}
+	for i, l := range lines {
+		// CRLF line ends (and any stray carriage returns ending a line)
+		// (FuzzParseTranscript found "$ \r" parsed to the command "\r",
+		// which renders back as the empty command).
+		lines[i] = strings.TrimRight(l, "\r")
 	}
 	if n := len(lines); n > 0 && lines[n-1] == "" {
 		lines = lines[:n-1]
@@ -63,7 +73,7 @@ func ParseTranscript(text string) (*Transcript, error) {
 	}
 	endCommand := func() {
 		if cur != nil {
-			for len(cur.Expected) > 0 && strings.TrimRight(cur.Expected[len(cur.Expected)-1], " \t") == "" {
+			for len(cur.Expected) > 0 && strings.TrimRight(cur.Expected[len(cur.Expected)-1], blanks) == "" {
 				lit = append([]string{""}, lit...)
 				cur.Expected = cur.Expected[:len(cur.Expected)-1]
 			}
@@ -186,7 +196,11 @@ func (tr *Transcript) Render(outputs map[*Command][]string) string {
 				out = o
 			}
 			for _, l := range trimTrailingBlank(out) {
-				b.WriteString(strings.TrimRight(l, " \t") + "\n")
+				t := strings.TrimRight(l, blanks)
+				if t == "$" || t == "##" {
+					t = l // trimmed, an output line would read as a command or a step
+				}
+				b.WriteString(t + "\n")
 			}
 		}
 	}
@@ -194,7 +208,7 @@ func (tr *Transcript) Render(outputs map[*Command][]string) string {
 }
 
 func trimTrailingBlank(lines []string) []string {
-	for len(lines) > 0 && strings.TrimRight(lines[len(lines)-1], " \t") == "" {
+	for len(lines) > 0 && strings.TrimRight(lines[len(lines)-1], blanks) == "" {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
@@ -209,7 +223,7 @@ func MatchOutput(expected, actual []string) bool {
 	act := trimTrailingBlank(actual)
 	pats := make([]*regexp.Regexp, len(exp))
 	for i, e := range exp {
-		e = strings.TrimRight(e, " \t")
+		e = strings.TrimRight(e, blanks)
 		if strings.Contains(e, "{{*}}") {
 			parts := strings.Split(e, "{{*}}")
 			for j := range parts {
@@ -235,8 +249,8 @@ func MatchOutput(expected, actual []string) bool {
 		case j == len(act):
 			r = false
 		default:
-			a := strings.TrimRight(act[j], " \t")
-			e := strings.TrimRight(exp[i], " \t")
+			a := strings.TrimRight(act[j], blanks)
+			e := strings.TrimRight(exp[i], blanks)
 			ok := a == e
 			if pats[i] != nil {
 				ok = pats[i].MatchString(a)

@@ -85,6 +85,9 @@ func (c *Controller) createTopic(t protocol.CreatableTopic) (protocol.CreatableT
 		if t.NumPartitions != -1 {
 			return fail(protocol.INVALID_REQUEST, "A manual partition assignment was specified, but numPartitions was not set to -1.")
 		}
+		if len(t.Assignments) > MaxPartitionsPerTopic {
+			return fail(protocol.INVALID_PARTITIONS, fmt.Sprintf("The simulator allows at most %d partitions per topic.", MaxPartitionsPerTopic))
+		}
 		for i, replicas := range t.Assignments {
 			if msg := c.checkAssignment(replicas, t.Assignments[0]); msg != "" {
 				return fail(protocol.INVALID_REPLICA_ASSIGNMENT, msg)

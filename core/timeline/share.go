@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"kafkascope/core/console"
 	"kafkascope/core/sim"
 )
 
@@ -24,6 +25,12 @@ const (
 	// MaxBranchAhead bounds how far past the shown moment a shared branch
 	// may run (it is replayed only when the receiver scrubs forward).
 	MaxBranchAhead = 30 * 24 * time.Hour
+	// MaxLinkTime bounds every moment a link names (its actions, the
+	// moment shown, its end): replaying it runs the cluster that long, so
+	// an unbounded time would freeze the page. It covers what a live
+	// session can reach: actions up to MaxActionTime, the last one a time
+	// advance of at most console.MaxAdvance.
+	MaxLinkTime = sim.Time(MaxActionTime + console.MaxAdvance + time.Hour)
 )
 
 // shared is the encoded form: a version, the actions, and the moment shown.
@@ -51,8 +58,29 @@ var ErrBadSession = errors.New("this link does not hold a valid kafkascope sessi
 // Decode rebuilds a session from Encode's text: it checks every limit,
 // replays the actions, and moves to the moment that was shown.
 func Decode(text string) (*Session, error) {
-	fail := func(format string, args ...any) (*Session, error) {
-		return nil, fmt.Errorf("%w: %s", ErrBadSession, fmt.Sprintf(format, args...))
+	sh, err := decodeShared(text)
+	if err != nil {
+		return nil, err
+	}
+	s := New()
+	s.actions = sh.Actions
+	s.Do(sh.Actions[0].Line, sh.Actions[0].Stdin) // the cluster
+	s.actions = sh.Actions
+	s.applied = 1
+	s.end = max(sh.Actions[len(sh.Actions)-1].At, sh.At, sh.End)
+	if s.Cluster() == nil {
+		return nil, fmt.Errorf("%w: its first action does not create a cluster", ErrBadSession)
+	}
+	if err := s.Seek(sh.At); err != nil {
+		return nil, fmt.Errorf("%w: replay failed: %v", ErrBadSession, err)
+	}
+	return s, nil
+}
+
+// decodeShared reads and checks a link's data without replaying it.
+func decodeShared(text string) (shared, error) {
+	fail := func(format string, args ...any) (shared, error) {
+		return shared{}, fmt.Errorf("%w: %s", ErrBadSession, fmt.Sprintf(format, args...))
 	}
 	if len(text) > MaxEncodedBytes {
 		return fail("it is longer than %d characters", MaxEncodedBytes)
@@ -88,6 +116,8 @@ func Decode(text string) (*Session, error) {
 		switch {
 		case a.At < last || a.At < 0:
 			return fail("action %d goes back in time", i+1)
+		case a.At > sim.Time(MaxActionTime) && !a.Interrupt || a.At > MaxLinkTime:
+			return fail("action %d is past the session time limit (%s)", i+1, sim.FormatDuration(MaxActionTime))
 		case a.Interrupt && (a.Line != "" || len(a.Stdin) > 0):
 			return fail("action %d is both an interrupt and a command", i+1)
 		case !a.Interrupt && strings.TrimSpace(a.Line) == "":
@@ -104,20 +134,11 @@ func Decode(text string) (*Session, error) {
 		}
 		last = a.At
 	}
-	s := New()
-	s.actions = sh.Actions
-	s.Do(sh.Actions[0].Line, sh.Actions[0].Stdin) // the cluster
-	s.actions = sh.Actions
-	s.applied = 1
-	if sh.End < 0 || sh.End > sh.At+sim.Time(MaxBranchAhead) {
+	if sh.At < 0 || sh.At > MaxLinkTime {
+		return fail("the moment it shows is out of range")
+	}
+	if sh.End < 0 || sh.End > sh.At+sim.Time(MaxBranchAhead) || sh.End > MaxLinkTime {
 		return fail("its end is out of range")
 	}
-	s.end = max(sh.Actions[len(sh.Actions)-1].At, sh.At, sh.End)
-	if s.Cluster() == nil {
-		return fail("its first action does not create a cluster")
-	}
-	if err := s.Seek(sh.At); err != nil {
-		return nil, fmt.Errorf("%w: replay failed: %v", ErrBadSession, err)
-	}
-	return s, nil
+	return sh, nil
 }

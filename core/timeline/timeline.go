@@ -35,8 +35,11 @@ type Line struct {
 
 // Limits on a session.
 const (
-	MaxActions    = 2000
-	MaxLines      = 20000
+	MaxActions = 2000
+	MaxLines   = 20000
+	// MaxActionTime is the latest virtual time an action may be taken at:
+	// a share link replays the whole branch, so its length is bounded.
+	MaxActionTime = 31 * 24 * time.Hour
 	stepsPerChunk = 20000 // events run between checks, so a long run can yield
 )
 
@@ -111,6 +114,10 @@ func (s *Session) Do(line string, stdin []string) {
 	s.fork()
 	if len(s.actions) >= MaxActions {
 		s.lines = append(s.lines, Line{At: s.Now(), Text: fmt.Sprintf("kafkascope: this session has reached its limit of %d actions; start a new one with cluster create", MaxActions)})
+		return
+	}
+	if s.Now() > sim.Time(MaxActionTime) {
+		s.lines = append(s.lines, Line{At: s.Now(), Text: fmt.Sprintf("kafkascope: this session has reached its time limit of %s; start a new one with cluster create", sim.FormatDuration(MaxActionTime))})
 		return
 	}
 	a := Action{At: s.Now(), Line: line, Stdin: append([]string(nil), stdin...)}
