@@ -265,26 +265,13 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if cerr == nil {
 		cerr = perfLimitsConfig(props)
 	}
-	if cerr != nil {
-		t.mainException("org.apache.kafka.common.config.ConfigException: " + cerr.Error())
-		return nil
-	}
 	bufferMemory, maxRequestSize := int64(32*1024*1024), int64(1024*1024)
-	_ = longProp(props, "buffer.memory", 0, func(n int64) { bufferMemory = n })
-	_ = intProp(props, "max.request.size", 0, func(n int64) { maxRequestSize = n })
-	bootstrap, berr := t.s.resolveBootstrap(props["bootstrap.servers"])
-	if berr != nil {
-		t.bootstrapFailed(berr, `Exception in thread "main" org.apache.kafka.common.KafkaException: Failed to construct kafka producer`,
-			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
-		return nil
+	if cerr == nil {
+		_ = longProp(props, "buffer.memory", 0, func(n int64) { bufferMemory = n })
+		_ = intProp(props, "max.request.size", 0, func(n int64) { maxRequestSize = n })
 	}
-	for _, w := range javaOrderWarnings(warnings) {
-		msg, logger := producerWarning(cfg.ClientID, w)
-		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, msg, logger))
-	}
-	if _, ok := props["transactional.id"]; ok {
-		t.println("kafkascope: transactions are not simulated yet: run without --transaction-duration-ms and without transactional.id")
-		t.finish(1)
+	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "run without --transaction-duration-ms and without transactional.id")
+	if !ok {
 		return nil
 	}
 	recordSize := int(v.nums[arg("--record-size")])

@@ -142,23 +142,8 @@ func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.
 	}
 	cfg := client.DefaultProducerConfig()
 	warnings, cerr := producerConfig(&cfg, props)
-	if cerr != nil {
-		t.mainException("org.apache.kafka.common.config.ConfigException: " + cerr.Error())
-		return nil
-	}
-	bootstrap, berr := t.s.resolveBootstrap(props["bootstrap.servers"])
-	if berr != nil {
-		t.bootstrapFailed(berr, `Exception in thread "main" org.apache.kafka.common.KafkaException: Failed to construct kafka producer`,
-			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
-		return nil
-	}
-	for _, w := range javaOrderWarnings(warnings) {
-		msg, logger := producerWarning(cfg.ClientID, w)
-		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, msg, logger))
-	}
-	if _, ok := props["transactional.id"]; ok {
-		t.println("kafkascope: transactions are not simulated yet: run without transactional.id")
-		t.finish(1)
+	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "run without transactional.id")
+	if !ok {
 		return nil
 	}
 	run := &verifiableRun{
