@@ -3,6 +3,7 @@ package broker
 import (
 	"encoding/binary"
 	"errors"
+	"kafkascope/core/protocol"
 )
 
 // The records the group coordinator writes to __consumer_offsets, in
@@ -108,14 +109,14 @@ var errBadGroupRecord = errors.New("unknown __consumer_offsets record")
 
 // decodeCoordinatorKey reads a key: an offset key (isOffset) or a group id.
 func decodeCoordinatorKey(b []byte) (k offsetKey, isOffset bool, err error) {
-	r := binReader{b: b}
-	switch v := r.i16(); v {
+	r := protocol.NewReader(b, errBadGroupRecord)
+	switch v := r.Int16(); v {
 	case 0, 1:
-		k = offsetKey{group: r.str(), topic: r.str(), partition: r.i32()}
-		return k, true, r.err
+		k = offsetKey{group: r.String(), topic: r.String(), partition: r.Int32()}
+		return k, true, r.Err()
 	case 2:
-		k.group = r.str()
-		return k, false, r.err
+		k.group = r.String()
+		return k, false, r.Err()
 	}
 	return k, false, errBadGroupRecord
 }
@@ -123,43 +124,43 @@ func decodeCoordinatorKey(b []byte) (k offsetKey, isOffset bool, err error) {
 // decodeOffsetValue reads OffsetCommitValue versions 0-3 (v1 carries an
 // expire timestamp, v3 a leader epoch).
 func decodeOffsetValue(b []byte) (offsetValue, error) {
-	r := binReader{b: b}
-	ver := r.i16()
-	v := offsetValue{offset: r.i64(), leaderEpoch: -1}
+	r := protocol.NewReader(b, errBadGroupRecord)
+	ver := r.Int16()
+	v := offsetValue{offset: r.Int64(), leaderEpoch: -1}
 	if ver >= 3 {
-		v.leaderEpoch = r.i32()
+		v.leaderEpoch = r.Int32()
 	}
-	v.metadata = r.str()
-	v.commitTimestamp = r.i64()
-	return v, r.err
+	v.metadata = r.String()
+	v.commitTimestamp = r.Int64()
+	return v, r.Err()
 }
 
 // decodeGroupValue reads GroupMetadataValue versions 0-3.
 func decodeGroupValue(b []byte) (groupValue, error) {
-	r := binReader{b: b}
-	ver := r.i16()
-	v := groupValue{protocolType: r.str(), generation: r.i32(), protocol: r.nstr(), leader: r.nstr()}
+	r := protocol.NewReader(b, errBadGroupRecord)
+	ver := r.Int16()
+	v := groupValue{protocolType: r.String(), generation: r.Int32(), protocol: r.NullableString(), leader: r.NullableString()}
 	if ver >= 2 {
-		v.currentStateTimestamp = r.i64()
+		v.currentStateTimestamp = r.Int64()
 	}
-	n := r.i32()
-	for i := int32(0); i < n && r.err == nil; i++ {
-		m := memberValue{memberID: r.str()}
+	n := r.Int32()
+	for i := int32(0); i < n && r.Err() == nil; i++ {
+		m := memberValue{memberID: r.String()}
 		if ver >= 3 {
-			m.groupInstanceID = r.nstr()
+			m.groupInstanceID = r.NullableString()
 		}
-		m.clientID, m.clientHost = r.str(), r.str()
+		m.clientID, m.clientHost = r.String(), r.String()
 		if ver >= 1 {
-			m.rebalanceTimeout = r.i32()
+			m.rebalanceTimeout = r.Int32()
 		}
-		m.sessionTimeout = r.i32()
+		m.sessionTimeout = r.Int32()
 		if ver == 0 {
 			m.rebalanceTimeout = m.sessionTimeout
 		}
-		m.subscription, m.assignment = r.bytes(), r.bytes()
+		m.subscription, m.assignment = r.Bytes(), r.Bytes()
 		v.members = append(v.members, m)
 	}
-	return v, r.err
+	return v, r.Err()
 }
 
 type binWriter struct{ b []byte }
@@ -181,55 +182,4 @@ func (w *binWriter) nstr(s string) {
 func (w *binWriter) bytes(b []byte) {
 	w.i32(int32(len(b)))
 	w.b = append(w.b, b...)
-}
-
-type binReader struct {
-	b   []byte
-	err error
-}
-
-func (r *binReader) take(n int) []byte {
-	if r.err != nil || n < 0 || n > len(r.b) {
-		r.err = errBadGroupRecord
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-func (r *binReader) i16() int16 {
-	if b := r.take(2); b != nil {
-		return int16(binary.BigEndian.Uint16(b))
-	}
-	return 0
-}
-func (r *binReader) i32() int32 {
-	if b := r.take(4); b != nil {
-		return int32(binary.BigEndian.Uint32(b))
-	}
-	return 0
-}
-func (r *binReader) i64() int64 {
-	if b := r.take(8); b != nil {
-		return int64(binary.BigEndian.Uint64(b))
-	}
-	return 0
-}
-func (r *binReader) str() string { return string(r.take(int(r.i16()))) }
-func (r *binReader) nstr() string {
-	n := r.i16()
-	if n < 0 {
-		return ""
-	}
-	return string(r.take(int(n)))
-}
-
-// bytes reads a non-nullable bytes field: a negative length is an error
-// (Kafka: "non-nullable field ... was serialized as null"), not null.
-func (r *binReader) bytes() []byte {
-	b := r.take(int(r.i32()))
-	if b == nil {
-		return nil
-	}
-	return append([]byte{}, b...)
 }

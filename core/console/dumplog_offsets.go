@@ -3,6 +3,7 @@ package console
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,78 +17,82 @@ import (
 // {"version":"<value version>","data":{...}}; a tombstone's payload is
 // <DELETE>. A consumer group's member subscriptions and assignments are
 // decoded too. hasPayload is false when the record could not be read.
+
+// errOffsetsRecord marks bytes that are not a coordinator record.
+var errOffsetsRecord = errors.New("malformed __consumer_offsets record")
+
 func offsetsRecord(offset int64, key, value []byte) (k, payload string, hasPayload bool) {
 	if key == nil {
 		return fmt.Sprintf("Failed to decode message at offset %d using offset topic decoder (message had a missing key)", offset), "", false
 	}
-	r := &bin{b: key}
-	kv := r.i16()
+	r := protocol.NewReader(key, errOffsetsRecord)
+	kv := r.Int16()
 	var kdata string
 	switch kv {
 	case 0, 1:
-		kdata = fmt.Sprintf(`{"group":%s,"topic":%s,"partition":%d}`, jstr(r.str()), jstr(r.str()), r.i32())
+		kdata = fmt.Sprintf(`{"group":%s,"topic":%s,"partition":%d}`, jstr(r.String()), jstr(r.String()), r.Int32())
 	case 2:
-		kdata = fmt.Sprintf(`{"group":%s}`, jstr(r.str()))
+		kdata = fmt.Sprintf(`{"group":%s}`, jstr(r.String()))
 	default:
 		return fmt.Sprintf("Unknown record type %d at offset %d, skipping.", kv, offset), "", false
 	}
-	if r.err {
+	if r.Err() != nil {
 		return fmt.Sprintf("Error at offset %d, skipping. %s", offset, "Tried to read beyond the end of the record"), "", false
 	}
 	k = fmt.Sprintf(`{"type":"%d","data":%s}`, kv, kdata)
 	if value == nil {
 		return k, "<DELETE>", true
 	}
-	v := &bin{b: value}
-	vv := v.i16()
+	v := protocol.NewReader(value, errOffsetsRecord)
+	vv := v.Int16()
 	var vdata string
 	if kv <= 1 {
 		vdata = offsetCommitValueJSON(v, vv)
 	} else {
 		vdata = groupMetadataValueJSON(v, vv)
 	}
-	if v.err {
+	if v.Err() != nil {
 		return fmt.Sprintf("Error at offset %d, skipping. %s", offset, "Tried to read beyond the end of the record"), "", false
 	}
 	return k, fmt.Sprintf(`{"version":"%d","data":%s}`, vv, vdata), true
 }
 
-func offsetCommitValueJSON(r *bin, v int16) string {
+func offsetCommitValueJSON(r *protocol.Reader, v int16) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"offset":%d`, r.i64())
+	fmt.Fprintf(&b, `{"offset":%d`, r.Int64())
 	if v >= 3 {
-		fmt.Fprintf(&b, `,"leaderEpoch":%d`, r.i32())
+		fmt.Fprintf(&b, `,"leaderEpoch":%d`, r.Int32())
 	}
-	fmt.Fprintf(&b, `,"metadata":%s,"commitTimestamp":%d`, jstr(r.str()), r.i64())
+	fmt.Fprintf(&b, `,"metadata":%s,"commitTimestamp":%d`, jstr(r.String()), r.Int64())
 	if v == 1 {
-		fmt.Fprintf(&b, `,"expireTimestamp":%d`, r.i64())
+		fmt.Fprintf(&b, `,"expireTimestamp":%d`, r.Int64())
 	}
 	return b.String() + "}"
 }
 
-func groupMetadataValueJSON(r *bin, v int16) string {
+func groupMetadataValueJSON(r *protocol.Reader, v int16) string {
 	var b strings.Builder
-	protocolType := r.str()
-	fmt.Fprintf(&b, `{"protocolType":%s,"generation":%d,"protocol":%s,"leader":%s`, jstr(protocolType), r.i32(), jnstr(r.nstr()), jnstr(r.nstr()))
+	protocolType := r.String()
+	fmt.Fprintf(&b, `{"protocolType":%s,"generation":%d,"protocol":%s,"leader":%s`, jstr(protocolType), r.Int32(), jnstr(r.NullableString()), jnstr(r.NullableString()))
 	if v >= 2 {
-		fmt.Fprintf(&b, `,"currentStateTimestamp":%d`, r.i64())
+		fmt.Fprintf(&b, `,"currentStateTimestamp":%d`, r.Int64())
 	}
-	n := r.i32()
+	n := r.Int32()
 	b.WriteString(`,"members":[`)
-	for i := int32(0); i < n && !r.err; i++ {
+	for i := int32(0); i < n && r.Err() == nil; i++ {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `{"memberId":%s`, jstr(r.str()))
+		fmt.Fprintf(&b, `{"memberId":%s`, jstr(r.String()))
 		if v >= 3 {
-			fmt.Fprintf(&b, `,"groupInstanceId":%s`, jnstr(r.nstr()))
+			fmt.Fprintf(&b, `,"groupInstanceId":%s`, jnstr(r.NullableString()))
 		}
-		fmt.Fprintf(&b, `,"clientId":%s,"clientHost":%s`, jstr(r.str()), jstr(r.str()))
+		fmt.Fprintf(&b, `,"clientId":%s,"clientHost":%s`, jstr(r.String()), jstr(r.String()))
 		if v >= 1 {
-			fmt.Fprintf(&b, `,"rebalanceTimeout":%d`, r.i32())
+			fmt.Fprintf(&b, `,"rebalanceTimeout":%d`, r.Int32())
 		}
-		fmt.Fprintf(&b, `,"sessionTimeout":%d`, r.i32())
-		sub, asg := r.bytes(), r.bytes()
+		fmt.Fprintf(&b, `,"sessionTimeout":%d`, r.Int32())
+		sub, asg := r.Bytes(), r.Bytes()
 		fmt.Fprintf(&b, `,"subscription":%s,"assignment":%s}`, subscriptionJSON(sub, protocolType), assignmentJSON(asg, protocolType))
 	}
 	return b.String() + "]}"
@@ -173,49 +178,3 @@ func jbytes(b []byte) string {
 	}
 	return jstr(base64.StdEncoding.EncodeToString(b))
 }
-
-// bin reads the coordinator records' non-flexible encoding.
-type bin struct {
-	b   []byte
-	err bool
-}
-
-func (r *bin) take(n int) []byte {
-	if r.err || n < 0 || n > len(r.b) {
-		r.err = true
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-func (r *bin) i16() int16 {
-	if b := r.take(2); b != nil {
-		return int16(binary.BigEndian.Uint16(b))
-	}
-	return 0
-}
-func (r *bin) i32() int32 {
-	if b := r.take(4); b != nil {
-		return int32(binary.BigEndian.Uint32(b))
-	}
-	return 0
-}
-func (r *bin) i64() int64 {
-	if b := r.take(8); b != nil {
-		return int64(binary.BigEndian.Uint64(b))
-	}
-	return 0
-}
-func (r *bin) str() string { return string(r.take(int(r.i16()))) }
-func (r *bin) nstr() string {
-	n := r.i16()
-	if n < 0 {
-		return ""
-	}
-	return string(r.take(int(n)))
-}
-
-// bytes reads a non-nullable bytes field (a member's subscription and
-// assignment): a negative length makes the record unreadable.
-func (r *bin) bytes() []byte { return r.take(int(r.i32())) }

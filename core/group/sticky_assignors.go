@@ -2,6 +2,8 @@ package group
 
 import (
 	"encoding/binary"
+	"errors"
+	"kafkascope/core/protocol"
 	"slices"
 )
 
@@ -84,67 +86,40 @@ func EncodeStickyUserData(partitions []TopicPartition, generation int32) []byte 
 	return binary.BigEndian.AppendUint32(b, uint32(generation))
 }
 
+// errUserData marks user data that is not StickyAssignor's.
+var errUserData = errors.New("malformed sticky assignor user data")
+
 // DecodeStickyUserData reads version 1 of StickyAssignor's user data, or
 // version 0 (no generation) when version 1 does not fit; ok is false when
 // neither does.
 func DecodeStickyUserData(b []byte) (partitions []TopicPartition, generation int32, hasGeneration, ok bool) {
-	r := &udReader{b: b, ok: true}
-	n := r.i32()
-	for i := int32(0); i < n && r.ok; i++ {
-		l := r.i16()
-		topic := string(r.take(int(l)))
-		m := r.i32()
+	r := protocol.NewReader(b, errUserData)
+	n := r.Int32()
+	for i := int32(0); i < n && r.Err() == nil; i++ {
+		l := r.Int16()
+		topic := string(r.Take(int(l)))
+		m := r.Int32()
 		if m < 0 {
-			r.ok = false
+			r.Fail()
 		}
-		for j := int32(0); j < m && r.ok; j++ {
-			p := r.i32()
-			if r.ok {
+		for j := int32(0); j < m && r.Err() == nil; j++ {
+			p := r.Int32()
+			if r.Err() == nil {
 				partitions = append(partitions, TopicPartition{topic, p})
 			}
 		}
 	}
-	if n < 0 || !r.ok {
+	if n < 0 || r.Err() != nil {
 		return nil, 0, false, false
 	}
 	if partitions == nil {
 		partitions = []TopicPartition{}
 	}
-	gen := r.i32()
-	if !r.ok {
+	gen := r.Int32()
+	if r.Err() != nil {
 		return partitions, 0, false, true
 	}
 	return partitions, gen, true, true
-}
-
-type udReader struct {
-	b  []byte
-	ok bool
-}
-
-func (r *udReader) take(n int) []byte {
-	if n < 0 || len(r.b) < n {
-		r.ok = false
-		r.b = r.b[len(r.b):]
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-
-func (r *udReader) i16() int16 {
-	if v := r.take(2); v != nil {
-		return int16(binary.BigEndian.Uint16(v))
-	}
-	return 0
-}
-
-func (r *udReader) i32() int32 {
-	if v := r.take(4); v != nil {
-		return int32(binary.BigEndian.Uint32(v))
-	}
-	return 0
 }
 
 // CooperativeStickyAssignor is Kafka's CooperativeStickyAssignor

@@ -73,24 +73,24 @@ var errConsumerProtocol = errors.New("malformed consumer protocol message")
 // DecodeConsumerProtocolSubscription reads Encode's output (versions 0-3;
 // newer versions are read as 3, as Kafka does).
 func DecodeConsumerProtocolSubscription(b []byte) (ConsumerProtocolSubscription, error) {
-	r := cpReader{b: b}
-	v := r.i16()
+	r := NewReader(b, errConsumerProtocol)
+	v := r.Int16()
 	s := ConsumerProtocolSubscription{GenerationID: -1}
-	n := r.i32()
-	for i := int32(0); i < n && r.err == nil; i++ {
-		s.Topics = append(s.Topics, r.str())
+	n := r.Int32()
+	for i := int32(0); i < n && r.Err() == nil; i++ {
+		s.Topics = append(s.Topics, r.String())
 	}
-	s.UserData = r.nbytes()
+	s.UserData = r.NullableBytes()
 	if v >= 1 {
-		s.OwnedPartitions = r.tps()
+		s.OwnedPartitions = readTPs(r)
 	}
 	if v >= 2 {
-		s.GenerationID = r.i32()
+		s.GenerationID = r.Int32()
 	}
 	if v >= 3 {
-		s.RackID = r.nstr()
+		s.RackID = r.NullableString()
 	}
-	return s, r.err
+	return s, r.Err()
 }
 
 // DecodeConsumerProtocolAssignment reads an assignment (versions 0-3).
@@ -99,11 +99,11 @@ func DecodeConsumerProtocolAssignment(b []byte) (ConsumerProtocolAssignment, err
 	if len(b) == 0 {
 		return ConsumerProtocolAssignment{}, nil
 	}
-	r := cpReader{b: b}
-	r.i16()
-	a := ConsumerProtocolAssignment{AssignedPartitions: r.tps()}
-	a.UserData = r.nbytes()
-	return a, r.err
+	r := NewReader(b, errConsumerProtocol)
+	r.Int16()
+	a := ConsumerProtocolAssignment{AssignedPartitions: readTPs(r)}
+	a.UserData = r.NullableBytes()
+	return a, r.Err()
 }
 
 type cpWriter struct{ b []byte }
@@ -133,57 +133,14 @@ func (w *cpWriter) tps(tps []TopicPartitions) {
 	}
 }
 
-type cpReader struct {
-	b   []byte
-	err error
-}
-
-func (r *cpReader) take(n int) []byte {
-	if r.err != nil || n < 0 || n > len(r.b) {
-		r.err = errConsumerProtocol
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-func (r *cpReader) i16() int16 {
-	b := r.take(2)
-	if b == nil {
-		return 0
-	}
-	return int16(binary.BigEndian.Uint16(b))
-}
-func (r *cpReader) i32() int32 {
-	b := r.take(4)
-	if b == nil {
-		return 0
-	}
-	return int32(binary.BigEndian.Uint32(b))
-}
-func (r *cpReader) str() string { return string(r.take(int(r.i16()))) }
-func (r *cpReader) nstr() string {
-	n := r.i16()
-	if n < 0 {
-		return ""
-	}
-	return string(r.take(int(n)))
-}
-func (r *cpReader) nbytes() []byte {
-	n := r.i32()
-	if n < 0 {
-		return nil
-	}
-	return append([]byte{}, r.take(int(n))...)
-}
-func (r *cpReader) tps() []TopicPartitions {
-	n := r.i32()
+func readTPs(r *Reader) []TopicPartitions {
+	n := r.Int32()
 	var out []TopicPartitions
-	for i := int32(0); i < n && r.err == nil; i++ {
-		tp := TopicPartitions{Topic: r.str()}
-		m := r.i32()
-		for j := int32(0); j < m && r.err == nil; j++ {
-			tp.Partitions = append(tp.Partitions, r.i32())
+	for i := int32(0); i < n && r.Err() == nil; i++ {
+		tp := TopicPartitions{Topic: r.String()}
+		m := r.Int32()
+		for j := int32(0); j < m && r.Err() == nil; j++ {
+			tp.Partitions = append(tp.Partitions, r.Int32())
 		}
 		out = append(out, tp)
 	}
