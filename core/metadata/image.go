@@ -126,6 +126,10 @@ func (img *Image) Apply(offset int64, r Record) error {
 		if _, ok := img.Topics[r.Name]; ok {
 			return fmt.Errorf("metadata: topic %s already exists", r.Name)
 		}
+		if other, ok := img.TopicIDs[r.TopicID]; ok {
+			// Two topics under one id would send one's changes to the other.
+			return fmt.Errorf("metadata: topic id %s of %s is already %s's", r.TopicID, r.Name, other)
+		}
 		img.Topics[r.Name] = &Topic{Name: r.Name, ID: r.TopicID}
 		img.TopicIDs[r.TopicID] = r.Name
 	case *PartitionRecord:

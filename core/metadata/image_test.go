@@ -452,3 +452,16 @@ func TestRecordDescribe(t *testing.T) {
 		t.Errorf("record type names %v", names)
 	}
 }
+
+// Topic ids are unique: a second topic under an existing id is refused, not
+// applied (its partition changes would land on the other topic).
+func TestApplyRefusesDuplicateTopicID(t *testing.T) {
+	img := baseImage(t)
+	err := img.Apply(img.Offset+1, &TopicRecord{Name: "baz", TopicID: fooID})
+	if err == nil || !strings.Contains(err.Error(), "already foo's") {
+		t.Fatalf("duplicate topic id: err = %v", err)
+	}
+	if _, ok := img.Topics["baz"]; ok || img.TopicIDs[fooID] != "foo" {
+		t.Fatal("the refused record changed the image")
+	}
+}

@@ -70,6 +70,8 @@ type World struct {
 	// host), the operating system resets them: A learns at once, as a TCP
 	// peer does, instead of waiting for its request timeout.
 	conns map[conn]bool
+	// streams counts the Rand streams handed out per name (see Rand).
+	streams map[string]int
 }
 
 // conn is a connection from a sender's address to a receiver's.
@@ -78,11 +80,12 @@ type conn struct{ from, to Addr }
 // NewWorld makes an empty world whose randomness derives from seed.
 func NewWorld(seed uint64) *World {
 	return &World{
-		seed:  seed,
-		conns: map[conn]bool{},
-		procs: map[string]*proc{},
-		net:   newNetwork(),
-		trace: newTrace(DefaultTraceLimit),
+		seed:    seed,
+		conns:   map[conn]bool{},
+		streams: map[string]int{},
+		procs:   map[string]*proc{},
+		net:     newNetwork(),
+		trace:   newTrace(DefaultTraceLimit),
 	}
 }
 
@@ -108,8 +111,21 @@ func (w *World) Pending() int { return len(w.queue) }
 // hit). Once set, the world does not step any more.
 func (w *World) Err() error { return w.err }
 
-// Rand derives a PRNG stream of this run's seed.
-func (w *World) Rand(name string) *Rand { return NewRand(w.seed, name) }
+// Rand derives a PRNG stream of this run's seed. The first stream of a
+// name is NewRand(seed, name); asking again for the same name (a restarted
+// controller, a broker's coordinator coming back) gives the next stream,
+// "name#2", "name#3"..., never the first one again. A process that asks
+// for its stream when it starts would otherwise replay its previous life's
+// draws after a restart: the same topic ids, the same member ids, where
+// Kafka draws fresh random UUIDs. Invariant: no two Rand calls of one world
+// share a stream, and the n-th call for a name is the same in every run.
+func (w *World) Rand(name string) *Rand {
+	w.streams[name]++
+	if n := w.streams[name]; n > 1 {
+		return NewRand(w.seed, fmt.Sprintf("%s#%d", name, n))
+	}
+	return NewRand(w.seed, name)
+}
 
 // NextEventAt is the time of the next queued event, if any.
 func (w *World) NextEventAt() (Time, bool) {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -306,5 +307,30 @@ func TestDeathResetsOpenConnections(t *testing.T) {
 	}
 	if got := run(func(w *World) { w.Net().Cut("b", "a"); w.Kill("b", false) }); len(got) != 0 {
 		t.Fatalf("a reset crossed a cut link: %v", got)
+	}
+}
+
+// A name asked for again (a process restarting and drawing its stream
+// anew) gets a fresh stream, never its first one: a restarted controller
+// that replayed its first stream created a topic under another topic's id.
+// The first stream of a name stays NewRand(seed, name), and a second world
+// of the same seed hands out the same sequence.
+func TestWorldRandRepeatedNameGivesFreshStreams(t *testing.T) {
+	draw := func(w *World) []uint64 {
+		var out []uint64
+		for range 3 {
+			out = append(out, w.Rand("controller-1/ids").Uint64())
+		}
+		return out
+	}
+	a, b := draw(NewWorld(7)), draw(NewWorld(7))
+	if !slices.Equal(a, b) {
+		t.Fatalf("same seed, different streams: %v vs %v", a, b)
+	}
+	if first := NewRand(7, "controller-1/ids").Uint64(); a[0] != first {
+		t.Fatalf("first stream %d, want NewRand's %d", a[0], first)
+	}
+	if a[0] == a[1] || a[1] == a[2] || a[0] == a[2] {
+		t.Fatalf("a repeated name replayed a stream: %v", a)
 	}
 }
