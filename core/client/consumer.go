@@ -106,6 +106,9 @@ type Consumer struct {
 	stopped   bool
 	onRecords func(env *sim.Env, recs []ConsumerRecord)
 	onError   func(env *sim.Env, err *Error)
+	// onCommitted sees each partition's offset as the coordinator
+	// acknowledges its commit (auto-commit and commitSync alike).
+	onCommitted func(env *sim.Env, topic string, partition int32, offset int64)
 
 	grp      *coordinator // nil unless subscribed with a group
 	busy     bool         // the application is processing what a poll returned
@@ -143,6 +146,13 @@ func (c *Consumer) Metadata() *Metadata { return c.meta }
 // OnRecords sets the record handler; OnError the handler of fatal errors.
 func (c *Consumer) OnRecords(fn func(env *sim.Env, recs []ConsumerRecord)) { c.onRecords = fn }
 func (c *Consumer) OnError(fn func(env *sim.Env, err *Error))              { c.onError = fn }
+
+// OnCommitted sets a handler called for every partition whose offset commit
+// the coordinator acknowledged, with the offset committed: what a checker
+// may hold the group to afterwards.
+func (c *Consumer) OnCommitted(fn func(env *sim.Env, topic string, partition int32, offset int64)) {
+	c.onCommitted = fn
+}
 
 // Assign sets the partitions to read and where to start: an offset, or
 // SeekEarliest / SeekLatest.

@@ -83,14 +83,17 @@ func (g *coordinator) commit(env *sim.Env, offsets []commitOffset, done func(env
 		for _, t := range resp.(*protocol.OffsetCommitResponse).Topics {
 			for _, p := range t.Partitions {
 				code := p.ErrorCode
-				if code == protocol.NONE || failure != nil {
-					continue
-				}
 				var at int64
 				for _, o := range offsets {
 					if o.tp == (topicPartition{t.Name, p.PartitionIndex}) {
 						at = o.offset
 					}
+				}
+				if code == protocol.NONE && g.c.onCommitted != nil {
+					g.c.onCommitted(env, t.Name, p.PartitionIndex, at)
+				}
+				if code == protocol.NONE || failure != nil {
+					continue
 				}
 				level := LevelError
 				if code.Retriable() {

@@ -74,45 +74,6 @@ func (run *Run) highestHW(tp storage.TopicPartition) int64 {
 	return hw
 }
 
-// checkCommits (committed-offset-monotonic): a group's committed offset for
-// a partition never goes back, as every coordinator that has the group
-// loaded reports it. Nothing in the workload resets offsets explicitly.
-// Exempt: after a power loss, since __consumer_offsets is written with the
-// broker default min.insync.replicas=1 and a coordinator may reload a log
-// that lost its last commits.
-func (run *Run) checkCommits() {
-	if len(run.Plan.Groups) == 0 {
-		return
-	}
-	for _, id := range run.C.NodeIDs() {
-		if run.C.State(id) != cluster.NodeRunning {
-			continue
-		}
-		for _, g := range run.C.Node(id).Broker.Groups() {
-			for _, o := range g.Offsets {
-				key := commitKey{g.ID, storage.TopicPartition{Topic: o.Topic, Partition: o.Partition}}
-				prev, ok := run.committed[key]
-				if ok && o.Offset < prev.offset && run.Stats.PowerLosses == 0 {
-					run.violate("committed-offset-monotonic", "group %s %s: committed offset went back from %d (coordinator %d) to %d (coordinator %d)", g.ID, key.tp, prev.offset, prev.coordinator, o.Offset, id)
-				}
-				if !ok || o.Offset > prev.offset {
-					run.committed[key] = commitMark{o.Offset, id}
-				}
-			}
-		}
-	}
-}
-
-type commitKey struct {
-	group string
-	tp    storage.TopicPartition
-}
-
-type commitMark struct {
-	offset      int64
-	coordinator int32
-}
-
 // closeGroups closes every member (a last commit, then LeaveGroup).
 func (run *Run) closeGroups() error {
 	closed := 0

@@ -41,7 +41,7 @@ type Run struct {
 	sends     []*send
 	producers []*producer
 	members   []*member
-	committed map[commitKey]commitMark // the highest committed offset seen
+	acked     map[commitKey]commitMark // the highest offset commit acknowledged to a member
 	reader    *reader
 
 	// lostToPowerLoss maps a record (partition, offset, value) to the
@@ -118,7 +118,7 @@ func Simulate(seed uint64, opts Options) (*Run, error) {
 		epochSeen: map[*broker.Partition]int32{}, maxEpoch: map[replicaKey]int32{},
 		hwSeen: map[*broker.Partition]hwMark{}, maxHW: map[storage.TopicPartition]int64{},
 		leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{},
-		committed: map[commitKey]commitMark{},
+		acked: map[commitKey]commitMark{},
 	}
 	err := run.simulate()
 	if err != nil {
@@ -160,6 +160,9 @@ func (run *Run) simulate() error {
 	}
 	if err := run.startGroups(); err != nil {
 		return err
+	}
+	for _, m := range run.members {
+		run.watchCommits(m)
 	}
 
 	// Safety phase: faults at random gaps, invariants sampled every second.

@@ -1,0 +1,128 @@
+package simulate
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/cluster"
+	"kafkascope/core/metadata"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// committed-offset-monotonic: once the coordinator has acknowledged a
+// group's offset commit to a member, the group's committed offset for that
+// partition never goes below it again (nothing in the workload resets
+// offsets explicitly). The checker holds the group's coordinator to the
+// highest offset acknowledged so far (watchCommits), at every sample.
+//
+// The coordinator is the broker leading the group's __consumer_offsets
+// partition in the newest leader epoch any running broker has applied,
+// once it has loaded it. Two things a coordinator's cache shows are not
+// held against it, because Kafka 3.8 shows them too and they break no
+// promise made to a consumer (the first simulator session reported both,
+// seeds 85 and 13):
+//   - a deposed leader cut off from the controller still believes it leads
+//     and answers from the cache it had (a consumer told so re-reads
+//     records, which at-least-once allows);
+//   - loading reads the partition up to its log end offset
+//     (GroupMetadataManager.doLoadGroupsAndOffsets), so a coordinator may
+//     show commits that were never acknowledged and that a later leader
+//     does not have.
+//
+// Exempt: after a power loss, since __consumer_offsets is written with the
+// broker default min.insync.replicas=1 and a coordinator may reload a log
+// that lost its last commits.
+func (run *Run) checkCommits() {
+	if len(run.acked) == 0 || run.Stats.PowerLosses > 0 {
+		return
+	}
+	coordinator := run.coordinators()
+	for _, id := range run.C.NodeIDs() {
+		if run.C.State(id) != cluster.NodeRunning {
+			continue
+		}
+		for _, g := range run.C.Node(id).Broker.Groups() {
+			if coordinator[g.Partition] != id {
+				continue // a deposed leader's cache
+			}
+			has := map[storage.TopicPartition]int64{}
+			for _, o := range g.Offsets {
+				has[storage.TopicPartition{Topic: o.Topic, Partition: o.Partition}] = o.Offset
+			}
+			for _, key := range sortedCommitKeys(run.acked) {
+				if key.group != g.ID {
+					continue
+				}
+				acked := run.acked[key]
+				if o, ok := has[key.tp]; !ok || o < acked.offset {
+					shown := "none"
+					if ok {
+						shown = strconv.FormatInt(o, 10)
+					}
+					run.violate("committed-offset-monotonic", "group %s %s: offset %d was acknowledged to %s at %s, but coordinator %d now has %s", g.ID, key.tp, acked.offset, acked.member, acked.at, id, shown)
+				}
+			}
+		}
+	}
+}
+
+// watchCommits records every offset commit a coordinator acknowledges to a
+// member of the workload: the highest per group and partition.
+func (run *Run) watchCommits(m *member) {
+	m.c.OnCommitted(func(env *sim.Env, topic string, partition int32, offset int64) {
+		key := commitKey{m.group, storage.TopicPartition{Topic: topic, Partition: partition}}
+		if prev, ok := run.acked[key]; !ok || offset > prev.offset {
+			run.acked[key] = commitMark{offset: offset, member: m.name, at: env.Now()}
+		}
+	})
+}
+
+// coordinators maps each __consumer_offsets partition to the running broker
+// that leads it in the newest leader epoch any running broker has applied.
+// At most one broker leads an epoch (the one-leader-per-epoch check), so
+// the map does not depend on the order brokers are visited in.
+func (run *Run) coordinators() map[int32]int32 {
+	newest := map[int32]int32{} // offsets partition -> its newest leader epoch
+	leader := map[int32]int32{} // offsets partition -> the broker leading it then
+	for _, id := range run.C.NodeIDs() {
+		if run.C.State(id) != cluster.NodeRunning {
+			continue
+		}
+		for _, p := range run.C.Node(id).Broker.Partitions() {
+			tp := p.TopicPartition()
+			if tp.Topic != metadata.ConsumerOffsetsTopic || !p.IsLeader() {
+				continue
+			}
+			if e, ok := newest[tp.Partition]; !ok || p.LeaderEpoch() > e {
+				newest[tp.Partition], leader[tp.Partition] = p.LeaderEpoch(), id
+			}
+		}
+	}
+	return leader
+}
+
+type commitKey struct {
+	group string
+	tp    storage.TopicPartition
+}
+
+func (k commitKey) String() string { return k.group + "/" + k.tp.String() }
+
+// commitMark is the highest offset acknowledged for a commitKey: to which
+// member, and when.
+type commitMark struct {
+	offset int64
+	member string
+	at     sim.Time
+}
+
+func sortedCommitKeys(m map[commitKey]commitMark) []commitKey {
+	keys := make([]commitKey, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b commitKey) int { return strings.Compare(a.String(), b.String()) })
+	return keys
+}
