@@ -17,9 +17,9 @@ import (
 // offsets explicitly). The checker holds the group's coordinator to the
 // highest offset acknowledged so far (watchCommits), at every sample.
 //
-// The coordinator is the broker leading the group's __consumer_offsets
-// partition in the newest leader epoch any running broker has applied,
-// once it has loaded it. Two things a coordinator's cache shows are not
+// The coordinator is the broker the active controller names as leader of
+// the group's __consumer_offsets partition, once it has applied that
+// leadership and loaded the partition. Two things a coordinator's cache shows are not
 // held against it, because Kafka 3.8 shows them too and they break no
 // promise made to a consumer (the first simulator session reported both,
 // seeds 85 and 13):
@@ -79,28 +79,32 @@ func (run *Run) watchCommits(m *member) {
 	})
 }
 
-// coordinators maps each __consumer_offsets partition to the running broker
-// that leads it in the newest leader epoch any running broker has applied.
-// At most one broker leads an epoch (the one-leader-per-epoch check), so
-// the map does not depend on the order brokers are visited in.
+// coordinators maps each __consumer_offsets partition to its coordinator
+// now: the broker the active controller names as its leader, if that
+// broker runs and has applied the same leader epoch. Without an active
+// controller the map is empty: a broker's own belief that it leads is not
+// enough (a deposed leader cut off from the controller keeps it, and the
+// newer leader may be down).
 func (run *Run) coordinators() map[int32]int32 {
-	newest := map[int32]int32{} // offsets partition -> its newest leader epoch
-	leader := map[int32]int32{} // offsets partition -> the broker leading it then
-	for _, id := range run.C.NodeIDs() {
-		if run.C.State(id) != cluster.NodeRunning {
+	out := map[int32]int32{}
+	ctl := run.C.Controller()
+	if ctl == nil {
+		return out
+	}
+	t := ctl.Image().Topics[metadata.ConsumerOffsetsTopic]
+	if t == nil {
+		return out
+	}
+	for i, st := range t.Partitions {
+		if st.Leader < 0 || run.C.State(st.Leader) != cluster.NodeRunning {
 			continue
 		}
-		for _, p := range run.C.Node(id).Broker.Partitions() {
-			tp := p.TopicPartition()
-			if tp.Topic != metadata.ConsumerOffsetsTopic || !p.IsLeader() {
-				continue
-			}
-			if e, ok := newest[tp.Partition]; !ok || p.LeaderEpoch() > e {
-				newest[tp.Partition], leader[tp.Partition] = p.LeaderEpoch(), id
-			}
+		tp := storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: int32(i)}
+		if p := run.C.Node(st.Leader).Broker.Partition(tp); p != nil && p.IsLeader() && p.LeaderEpoch() == st.LeaderEpoch {
+			out[int32(i)] = st.Leader
 		}
 	}
-	return leader
+	return out
 }
 
 type commitKey struct {
