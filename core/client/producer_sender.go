@@ -60,12 +60,27 @@ func (p *Producer) run(env *sim.Env) {
 	}
 }
 
-// ready reports whether a batch may be sent now.
+// ready reports whether a batch may be sent now: it is full, or another
+// batch waits behind it, or its linger is over (RecordAccumulator.ready).
+// The queue here keeps in-flight batches until they complete, where
+// Kafka's deque has already let them go, so they do not count as waiting
+// behind: a lone batch behind an in-flight one still lingers.
 func (p *Producer) ready(b *producerBatch, now sim.Time) bool {
 	if b.inFlight || (b.attempts > 0 && now < b.retryAt) {
 		return false
 	}
-	return p.closing || b.attempts > 0 || b.sizeBytes >= p.cfg.BatchSize || now.Sub(b.created) >= p.cfg.Linger || len(p.queue[b.tp]) > 1
+	return p.closing || b.attempts > 0 || b.sizeBytes >= p.cfg.BatchSize || now.Sub(b.created) >= p.cfg.Linger || p.waiting(b.tp) > 1
+}
+
+// waiting counts tp's batches not in flight: Kafka's deque for tp.
+func (p *Producer) waiting(tp topicPartition) int {
+	n := 0
+	for _, b := range p.queue[tp] {
+		if !b.inFlight {
+			n++
+		}
+	}
+	return n
 }
 
 func (p *Producer) drain(env *sim.Env) {

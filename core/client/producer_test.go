@@ -2,6 +2,7 @@ package client
 
 import (
 	"testing"
+	"time"
 
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
@@ -179,4 +180,29 @@ func equal32(a, b []int32) bool {
 		}
 	}
 	return true
+}
+
+// A lone batch behind an in-flight one lingers: in Kafka the in-flight
+// batch has left the accumulator's deque, so the deque holds one batch and
+// is not "full" (RecordAccumulator.ready). A second batch waiting behind
+// it makes it ready at once.
+func TestBatchBehindInFlightStillLingers(t *testing.T) {
+	cfg := DefaultProducerConfig()
+	cfg.Linger = 100 * time.Millisecond
+	p := testProducer(t, cfg, "t", 1)
+	tp := topicPartition{"t", 0}
+	sent := &producerBatch{tp: tp, inFlight: true, sizeBytes: 100}
+	lone := &producerBatch{tp: tp, created: sim.Time(0), sizeBytes: 100}
+	p.queue[tp] = []*producerBatch{sent, lone}
+	at := sim.Time(0).Add(10 * time.Millisecond)
+	if p.ready(lone, at) {
+		t.Fatal("a lone batch behind an in-flight one was sent before its linger.ms")
+	}
+	if !p.ready(lone, sim.Time(0).Add(100*time.Millisecond)) {
+		t.Fatal("the batch is not ready once linger.ms is over")
+	}
+	p.queue[tp] = append(p.queue[tp], &producerBatch{tp: tp, created: at})
+	if !p.ready(lone, at) {
+		t.Fatal("a batch with another waiting behind it must be ready")
+	}
 }
