@@ -1,6 +1,8 @@
 package simulate
 
 import (
+	"strconv"
+
 	"kafkascope/core/broker"
 	"kafkascope/core/record"
 	"kafkascope/core/storage"
@@ -13,17 +15,30 @@ import (
 // --config override that weakens it (min.insync.replicas=1, unclean
 // election, the pre-KIP-101 protocol) is held to it too, and must fail.
 // Exempt, because Kafka 3.8 does not fsync by default and has no eligible
-// leader replicas (KIP-966 is not enabled before metadata version 4.0): a
-// record that min.insync.replicas brokers lost from their page caches in
-// power losses, and a record a broker lost that way while another replica
-// still had it (the broker restarts within the session timeout, stays in
-// the ISR, and may be elected and truncate the others). Not exempt: a
-// record whose only copy was lost, which min.insync.replicas >= 2 rules out
-// (so min.insync.replicas=1 fails here).
+// leader replicas (KIP-966 is not enabled before metadata version 4.0):
+//   - with min.insync.replicas >= 2 in force, a record some broker lost
+//     from its page cache in a power loss. The ack put it on two in-sync
+//     replicas, but that is no defence: the other copy may leave the ISR
+//     cleanly (a controlled shutdown) before the last in-sync copy loses
+//     power and is elected again, as the sole ISR member, without it
+//     (seed 516); or the broker that lost it restarts within the session
+//     timeout, stays in the ISR, and is elected and truncates the others.
+//   - with a weaker min.insync.replicas in force (a --config override), a
+//     record that as many brokers as the drawn min.insync.replicas lost in
+//     power losses, or that one lost while another replica still had it.
+//
+// Not exempt: a record lost without any power loss, and, under a weakened
+// min.insync.replicas, a record whose only copy was lost (so
+// min.insync.replicas=1 fails here: an ack from a lone leader is undone by
+// one power loss).
 func (run *Run) lostWrites(tp storage.TopicPartition, leaderID int32, leader *broker.Partition, lb []record.Batch) {
 	t := run.topic(tp.Topic)
 	if t.MinISR < 2 || t.Unclean {
 		return
+	}
+	inForce := t.MinISR // min.insync.replicas as configured, override included
+	if v, ok := run.Opts.Overrides["min.insync.replicas"]; ok {
+		inForce, _ = strconv.Atoi(v)
 	}
 	hw := leader.Log().HighWatermark()
 	byOffset := map[int64]string{}
@@ -40,7 +55,8 @@ func (run *Run) lostWrites(tp storage.TopicPartition, leaderID int32, leader *br
 		if ok && got == s.value && s.offset < hw {
 			continue
 		}
-		if k := (lostRecord{tp, s.offset, s.value}); len(run.lostToPowerLoss[k]) >= t.MinISR || run.lostWithCopy[k] {
+		k := lostRecord{tp, s.offset, s.value}
+		if powerLossExempt(len(run.lostToPowerLoss[k]), run.lostWithCopy[k], t.MinISR, inForce) {
 			run.Stats.Exempt++
 			continue
 		}
@@ -50,6 +66,18 @@ func (run *Run) lostWrites(tp storage.TopicPartition, leaderID int32, leader *br
 			run.violate("acked-write-lost", "%s: acknowledged %q (offset %d, acked at %s) was replaced by %q on leader %d", tp, s.value, s.offset, s.ackedAt, got, leaderID)
 		}
 	}
+}
+
+// powerLossExempt decides the exemption above for one acknowledged record
+// that is not in the log: lost is how many brokers lost it in power
+// losses, withCopy whether one lost it while another replica still had it,
+// drawn and inForce the topic's min.insync.replicas as drawn and as
+// configured.
+func powerLossExempt(lost int, withCopy bool, drawn, inForce int) bool {
+	if lost == 0 {
+		return false
+	}
+	return inForce >= 2 || lost >= drawn || withCopy
 }
 
 // duplicates (idempotent-duplicate): every value is sent once, so a value
