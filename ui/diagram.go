@@ -68,10 +68,10 @@ func (c *Diagram) BeforeBuild() {
 func (c *Diagram) withDetail(s *view.Snapshot) *view.Snapshot {
 	var out *view.Snapshot
 	for i, tp := range s.Topics {
-		if !tp.Light || dgFolded(c.collapsed, tp.Name) || c.Player == nil || c.Player.TL.Cluster() == nil {
+		if !tp.Light || dgFolded(c.collapsed, tp.Name) || c.Player == nil || c.Player.Cluster() == nil {
 			continue
 		}
-		full, ok := view.TopicDetail(c.Player.TL.Cluster(), tp.Name)
+		full, ok := view.TopicDetail(c.Player.Cluster(), tp.Name)
 		if !ok {
 			continue
 		}

@@ -148,6 +148,10 @@ func (p *Player) OpenSim(l SimLink) {
 	p.refresh()
 }
 
+// Close stops what the player runs in the background (a simulator run's
+// coroutine); the page calls it when another player replaces this one.
+func (p *Player) Close() { p.leaveSim() }
+
 // leaveSim ends the simulator mode (the page's own session follows).
 func (p *Player) leaveSim() {
 	if p.Sim != nil {
