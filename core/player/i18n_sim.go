@@ -9,8 +9,9 @@ var uiTextSim = map[string][2]string{
 	"sim.opening":  {"Opening the simulator run…", "시뮬레이터 실행을 여는 중…"},
 	"sim.defaults": {"default configs", "기본 설정"},
 	"sim.refused": {
-		"kafkascope: this is a simulator run and it takes no commands (cluster create starts a cluster of your own). Replay it in the CLI: %s",
-		"kafkascope: 시뮬레이터 실행 중에는 명령을 받지 않습니다(cluster create를 입력하면 직접 쓰는 클러스터가 시작됩니다). CLI에서 다시 실행하기: %s"},
+		"kafkascope: this is a simulator run and it takes no commands (cluster create starts a cluster of your own).",
+		"kafkascope: 시뮬레이터 실행 중에는 명령을 받지 않습니다(cluster create를 입력하면 직접 쓰는 클러스터가 시작됩니다)."},
+	"sim.replay":     {"Replay it in the CLI: %s", "CLI에서 다시 실행하기: %s"},
 	"sim.noactions":  {"A simulator run takes no broker actions: its faults come from the seed.", "시뮬레이터 실행에서는 브로커를 직접 조작할 수 없습니다. 장애는 시드에서 나옵니다."},
 	"sim.running":    {"running", "실행 중"},
 	"sim.failed":     {"the run itself failed", "실행 자체가 실패했습니다"},

@@ -207,7 +207,8 @@ func (p *Player) simCommand(line string, stdin []string) {
 	at := p.Sim.Now()
 	p.Sim.lines = append(p.Sim.lines,
 		timeline.Line{At: at, Kind: timeline.Command, Text: line},
-		timeline.Line{At: at, Text: fmt.Sprintf(p.T("sim.refused"), p.Sim.Link.Command())})
+		timeline.Line{At: at, Text: p.T("sim.refused")},
+		timeline.Line{At: at, Text: fmt.Sprintf(p.T("sim.replay"), p.Sim.Link.Command())})
 	if over := len(p.Sim.lines) - timeline.MaxLines; over > 0 {
 		p.Sim.lines = append([]timeline.Line(nil), p.Sim.lines[over:]...)
 	}

@@ -111,8 +111,8 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 	// Typing is refused with the way to replay; broker clicks too.
 	p.Run("broker kill 1", nil)
 	lines := p.Lines()
-	if last := lines[len(lines)-1].Text; !strings.Contains(last, "takes no commands") || lines[len(lines)-2].Text != "broker kill 1" {
-		t.Fatalf("a typed command: %q", last)
+	if n := len(lines); !strings.Contains(lines[n-2].Text, "takes no commands") || lines[n-1].Text != "Replay it in the CLI: "+p.Sim.Link.Command() || lines[n-3].Text != "broker kill 1" {
+		t.Fatalf("a typed command: %+v", lines[n-3:])
 	}
 	if err := p.BrokerAction(1, "kill"); err == nil {
 		t.Fatal("a broker click was taken in a simulator run")
@@ -205,4 +205,23 @@ func TestSimFindingsStillFail(t *testing.T) {
 			t.Errorf("no gallery finding for %s", want)
 		}
 	}
+}
+
+// A link whose config the engine refuses when the run creates its topics
+// (topic config values are checked there, as kafka-topics.sh's are) ends
+// the run with the engine's message, shown as the CLI shows a failed run.
+func TestSimRunThatFailsAsARun(t *testing.T) {
+	p := New()
+	p.Boot("", "#sim=3&config=min.insync.replicas=banana")
+	if p.Sim == nil {
+		t.Fatalf("not a simulator run: %q", p.Error)
+	}
+	for i := 0; !p.Sim.Done() && i < 100; i++ {
+		p.Tick(250 * time.Millisecond)
+	}
+	text := terminal(p)
+	if !p.Sim.Done() || p.Error == "" || !strings.Contains(text, "seed 3: the run itself failed: ") || !strings.Contains(p.SimStatus(), "failed") {
+		t.Fatalf("done %v, error %q, status %q, terminal:\n%s", p.Sim.Done(), p.Error, p.SimStatus(), text)
+	}
+	t.Logf("%s", p.Error)
 }
