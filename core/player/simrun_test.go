@@ -140,8 +140,13 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 	if !strings.Contains(text, want.FailureLine()) || !strings.Contains(text, "  "+want.Violations[0].String()) {
 		t.Fatalf("the verdict is not in the terminal:\n%s", text)
 	}
+	// Drawing every frame only read the cluster: the played run is the
+	// CLI's, event for event.
 	if got := p.Sim.Run().Report(); got != want.Report() {
 		t.Fatalf("the played run differs from the CLI's:\n%s\nwant\n%s", got, want.Report())
+	}
+	if got, w := p.Sim.Run().C.World.Trace().Hash(), want.C.World.Trace().Hash(); got != w {
+		t.Fatalf("trace hash %x, the CLI's %x", got, w)
 	}
 	if !feedSeen || len(p.Timeline().Markers) == 0 {
 		t.Fatal("the event feed or the timeline markers stayed empty")
