@@ -244,7 +244,10 @@ func (c *Diagram) menuItems() []dgMenuItem {
 	if b == nil {
 		return nil
 	}
+	// A simulator run's faults come from its seed: no clicks.
+	sim := c.Player != nil && c.Player.Sim != nil
 	item := func(action string, enabled bool) dgMenuItem {
+		enabled = enabled && !sim
 		cls := "kd-menu-item"
 		if action == "kill" || action == "power-loss" {
 			cls += " kd-menu-danger"

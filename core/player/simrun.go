@@ -39,7 +39,10 @@ type SimRun struct {
 
 func newSimRun(l SimLink) *SimRun {
 	r := &SimRun{Link: l, st: simulate.NewStepper(l.Seed, l.Opts)}
-	r.lines = append(r.lines, timeline.Line{Kind: timeline.Command, Text: l.Command()})
+	// The command that replays it, then what the seed drew (the CLI
+	// report's header).
+	r.lines = append(r.lines, timeline.Line{Kind: timeline.Command, Text: l.Command()},
+		timeline.Line{Text: r.st.Run().Plan.Describe(l.Opts)})
 	r.stepTo(0, 0) // create the cluster and its topics: the first moment to show
 	return r
 }

@@ -132,6 +132,9 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 		}
 	}
 	text := terminal(p)
+	if !strings.HasPrefix(text, "go run ./scripts/kafkasim simulate --seed 1 --config min.insync.replicas=1 --trace\n"+want.Plan.Describe(want.Opts)+"\n") {
+		t.Fatalf("the terminal does not start with the command and the plan:\n%s", text)
+	}
 	for _, line := range want.Schedule {
 		if !strings.Contains(text, "== "+line+"\n") {
 			t.Fatalf("the schedule line %q is not in the terminal:\n%s", line, text)
