@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/vugu/vugu"
@@ -39,7 +40,8 @@ type simItem struct {
 	Index     int
 	Config    string
 	Title     string
-	Seed      string
+	Seed      string // "seed N · finds invariant"
+	SeedNum   string // N, on the card's badge
 	Story     string
 	Scenarios []galleryItem
 }
@@ -52,7 +54,7 @@ func (c *Gallery) simItems() []simItem {
 	}
 	var out []simItem
 	for i, f := range player.SimFindings {
-		it := simItem{Index: i, Config: f.Key + "=" + f.Value, Title: p.FindingTitle(f), Seed: c.App.Tf("gallery.sim.seed", f.Seed, f.Invariant), Story: p.FindingStory(f)}
+		it := simItem{Index: i, Config: f.Key + "=" + f.Value, Title: p.FindingTitle(f), Seed: c.App.Tf("gallery.sim.seed", f.Seed, f.Invariant), SeedNum: strconv.FormatUint(f.Seed, 10), Story: p.FindingStory(f)}
 		for _, id := range f.Scenarios {
 			num, _, _ := strings.Cut(id, "-")
 			it.Scenarios = append(it.Scenarios, galleryItem{ID: id, Number: num, Title: titles[id]})

@@ -165,7 +165,7 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-num"}}}
 							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML("⚄"))
+							vgn.SetInnerHTML(it.SeedNum)
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-title"}}}
 							vgparent.AppendChild(vgn)
 							vgn.SetInnerHTML(it.Title)
