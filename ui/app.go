@@ -258,6 +258,9 @@ func (a *App) WrittenHash() string { return a.url.hash }
 // components keep their own state (history, the feed's filter); the
 // terminal notices the new session and starts a fresh view.
 func (a *App) Reopen(p *player.Player) {
+	if a.Player != nil && a.Player != p {
+		a.Player.Close() // a simulator run in the old player stops
+	}
 	a.Player = p
 	a.jobs, a.working = nil, ""
 	a.Gallery.Open = false

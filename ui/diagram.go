@@ -68,10 +68,10 @@ func (c *Diagram) BeforeBuild() {
 func (c *Diagram) withDetail(s *view.Snapshot) *view.Snapshot {
 	var out *view.Snapshot
 	for i, tp := range s.Topics {
-		if !tp.Light || dgFolded(c.collapsed, tp.Name) || c.Player == nil || c.Player.TL.Cluster() == nil {
+		if !tp.Light || dgFolded(c.collapsed, tp.Name) || c.Player == nil || c.Player.Cluster() == nil {
 			continue
 		}
-		full, ok := view.TopicDetail(c.Player.TL.Cluster(), tp.Name)
+		full, ok := view.TopicDetail(c.Player.Cluster(), tp.Name)
 		if !ok {
 			continue
 		}
@@ -244,7 +244,10 @@ func (c *Diagram) menuItems() []dgMenuItem {
 	if b == nil {
 		return nil
 	}
+	// A simulator run's faults come from its seed: no clicks.
+	sim := c.Player != nil && c.Player.Sim != nil
 	item := func(action string, enabled bool) dgMenuItem {
+		enabled = enabled && !sim
 		cls := "kd-menu-item"
 		if action == "kill" || action == "power-loss" {
 			cls += " kd-menu-danger"

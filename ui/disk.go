@@ -147,7 +147,7 @@ func (c *Disk) BeforeBuild() {
 	c.pd, c.seg, c.bb, c.empty = nil, nil, nil, ""
 	c.parts, c.brokers = c.parts[:0], c.brokers[:0]
 	snap := c.App.Player.Snapshot()
-	cl := c.App.Player.TL.Cluster()
+	cl := c.App.Player.Cluster()
 	if snap == nil || cl == nil {
 		c.empty = c.t("no.cluster")
 		return

@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/vugu/vugu"
+
+	"kafkascope/core/player"
 )
 
 // Gallery is the overlay that lists the built-in scenarios. Opening one
@@ -28,6 +31,48 @@ func (c *Gallery) items() []galleryItem {
 		out = append(out, galleryItem{ID: s.ID, Number: num, Title: s.Title, Steps: c.App.Tf("steps.count", s.Steps)})
 	}
 	return out
+}
+
+// simItem is one card of "What the simulator found": a run that breaks a
+// guarantee under a known-unsafe config, and the scenarios that teach the
+// rule by hand.
+type simItem struct {
+	Index     int
+	Config    string
+	Title     string
+	Seed      string // "seed N · finds invariant"
+	SeedNum   string // N, on the card's badge
+	Story     string
+	Scenarios []galleryItem
+}
+
+func (c *Gallery) simItems() []simItem {
+	p := c.App.Player
+	titles := map[string]string{}
+	for _, s := range p.Scenarios() {
+		titles[s.ID] = s.Title
+	}
+	var out []simItem
+	for i, f := range player.SimFindings {
+		it := simItem{Index: i, Config: f.Key + "=" + f.Value, Title: p.FindingTitle(f), Seed: c.App.Tf("gallery.sim.seed", f.Seed, f.Invariant), SeedNum: strconv.FormatUint(f.Seed, 10), Story: p.FindingStory(f)}
+		for _, id := range f.Scenarios {
+			num, _, _ := strings.Cut(id, "-")
+			it.Scenarios = append(it.Scenarios, galleryItem{ID: id, Number: num, Title: titles[id]})
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// ChooseSim opens a finding's simulator run (deferred: the page first
+// shows that it is working).
+func (c *Gallery) ChooseSim(i int) {
+	if i < 0 || i >= len(player.SimFindings) {
+		return
+	}
+	c.Open = false
+	p, l := c.App.Player, player.SimFindings[i].Link()
+	c.App.later(c.App.T("sim.opening"), func() { p.OpenSim(l) })
 }
 
 // Choose opens a scenario.

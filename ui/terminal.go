@@ -77,7 +77,7 @@ type termBlock struct {
 func (c *Terminal) BeforeBuild() {
 	p := c.App.Player
 	c.sync()
-	c.lines = p.TL.Lines()
+	c.lines = p.Lines()
 	busy := p.TL.Busy()
 	if busy != c.wasBusy {
 		c.wasBusy = busy
@@ -275,7 +275,7 @@ func (c *Terminal) appendBlock(out []termBlock, kind, text string) []termBlock {
 func (c *Terminal) note(kind, text string) {
 	c.sync()
 	c.noteGen++
-	c.notes = append(c.notes, termNote{after: len(c.App.Player.TL.Lines()), kind: kind, text: text})
+	c.notes = append(c.notes, termNote{after: len(c.App.Player.Lines()), kind: kind, text: text})
 	if over := len(c.notes) - termNotesMax; over > 0 {
 		c.notes = append([]termNote(nil), c.notes[over:]...)
 	}
@@ -470,7 +470,7 @@ func (c *Terminal) Stop() {
 // rewind shows them again).
 func (c *Terminal) Clear() {
 	c.sync()
-	c.hidden = len(c.App.Player.TL.Lines())
+	c.hidden = len(c.App.Player.Lines())
 	c.notes = nil
 	c.noteGen++
 }

@@ -129,7 +129,7 @@ func (c *Timeline) shown() sim.Time {
 	return c.p().Now()
 }
 
-func (c *Timeline) end() sim.Time { return max(c.p().TL.End(), c.shown(), sim.Time(time.Millisecond)) }
+func (c *Timeline) end() sim.Time { return max(c.p().End(), c.shown(), sim.Time(time.Millisecond)) }
 
 func (c *Timeline) maxValue() string { return strconv.FormatInt(c.end().Millis(), 10) }
 
@@ -139,7 +139,7 @@ func (c *Timeline) nowText() string { return fmtVirtualTime(c.shown()) }
 
 func (c *Timeline) clockText() string { return fmtClockTime(c.shown()) }
 
-func (c *Timeline) endText() string { return fmtVirtualTime(c.p().TL.End()) }
+func (c *Timeline) endText() string { return fmtVirtualTime(c.p().End()) }
 
 func (c *Timeline) playLabel() string {
 	if c.p().Paused {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"kafkascope/core/cluster"
 	"kafkascope/core/feed"
 	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
@@ -39,6 +40,7 @@ type Player struct {
 	ShowMetadata   bool
 
 	Scenario *Scenario // nil outside a scenario
+	Sim      *SimRun   // nil outside a simulator run (simrun.go)
 	Error    string    // a problem to show (bad link, failed replay)
 
 	snap    *view.Snapshot
@@ -61,6 +63,9 @@ func (p *Player) Boot(query, hash string) {
 	}
 	if err == nil {
 		switch {
+		case st.Sim != nil:
+			p.OpenSim(*st.Sim)
+			return
 		case st.Session != "":
 			tl, derr := timeline.Decode(st.Session)
 			if derr == nil {
@@ -90,11 +95,50 @@ func (p *Player) Boot(query, hash string) {
 func (p *Player) Snapshot() *view.Snapshot { return p.snap }
 
 // Now is the virtual time now.
-func (p *Player) Now() sim.Time { return p.TL.Now() }
+func (p *Player) Now() sim.Time {
+	if p.Sim != nil {
+		return p.Sim.Now()
+	}
+	return p.TL.Now()
+}
+
+// End is the furthest moment one can seek to.
+func (p *Player) End() sim.Time {
+	if p.Sim != nil {
+		return p.Sim.Now()
+	}
+	return p.TL.End()
+}
+
+// Cluster is the cluster shown: the simulator run's, or the session's (nil
+// without one).
+func (p *Player) Cluster() *cluster.Cluster {
+	if p.Sim != nil {
+		return p.Sim.Cluster()
+	}
+	return p.TL.Cluster()
+}
+
+// Lines is the terminal: the session's, or the simulator run's schedule
+// and verdict.
+func (p *Player) Lines() []timeline.Line {
+	if p.Sim != nil {
+		return append([]timeline.Line(nil), p.Sim.lines...)
+	}
+	return p.TL.Lines()
+}
+
+// feedEntries is the event feed of what is shown.
+func (p *Player) feedEntries() []feed.Entry {
+	if p.Sim != nil {
+		return p.Sim.feed
+	}
+	return p.TL.Feed()
+}
 
 // refresh re-reads the cluster for drawing.
 func (p *Player) refresh() {
-	if c := p.TL.Cluster(); c != nil {
+	if c := p.Cluster(); c != nil {
 		p.snap = view.Take(c)
 	} else {
 		p.snap = nil
@@ -106,6 +150,10 @@ func (p *Player) refresh() {
 // (spread over frames when long).
 func (p *Player) Tick(wall time.Duration) {
 	wall = min(max(wall, 0), maxFrame)
+	if p.Sim != nil {
+		p.tickSim(wall)
+		return
+	}
 	if p.Scenario.Running() {
 		// A scenario step plays at its own pace: each command as long as
 		// it would block, a share of events per frame.
@@ -160,6 +208,10 @@ func (p *Player) Run(line string, stdin []string) {
 		return
 	}
 	p.Error = ""
+	if p.Sim != nil {
+		p.simCommand(line, stdin)
+		return
+	}
 	if p.Scenario != nil {
 		p.Scenario = nil // acting on your own leaves the story
 	}
@@ -169,6 +221,10 @@ func (p *Player) Run(line string, stdin []string) {
 
 // Interrupt is Ctrl-C.
 func (p *Player) Interrupt() {
+	if p.Sim != nil {
+		p.Paused = true // nothing runs a command: Ctrl-C pauses the run
+		return
+	}
 	p.TL.Interrupt()
 	p.refresh()
 }
@@ -177,6 +233,9 @@ func (p *Player) Interrupt() {
 // start, isolate (cut every link) or heal (undo its cuts). It goes through
 // the command language, so it shows in the terminal and replays.
 func (p *Player) BrokerAction(id int32, action string) error {
+	if p.Sim != nil {
+		return fmt.Errorf("%s", p.T("sim.noactions"))
+	}
 	c := p.TL.Cluster()
 	if c == nil || c.Node(id) == nil {
 		return fmt.Errorf("no broker %d", id)
@@ -217,12 +276,16 @@ func (p *Player) SetSpeed(x float64) {
 // StepEvent runs exactly the next event of the simulation (paused).
 func (p *Player) StepEvent() {
 	p.Paused = true
-	c := p.TL.Cluster()
+	c := p.Cluster()
 	if c == nil {
 		return
 	}
 	if next, ok := c.World.NextEventAt(); ok {
-		p.seekForward(next, 1)
+		if p.Sim != nil {
+			p.Sim.stepTo(next, 1)
+		} else {
+			p.seekForward(next, 1)
+		}
 	}
 	p.refresh()
 }
@@ -230,12 +293,16 @@ func (p *Player) StepEvent() {
 // SkipIdle jumps to the next moment something happens: the next event, or
 // the next recorded action when replaying.
 func (p *Player) SkipIdle() {
-	c := p.TL.Cluster()
+	c := p.Cluster()
 	if c == nil {
 		return
 	}
 	if next, ok := c.World.NextEventAt(); ok && next > c.World.Now() {
-		p.seekForward(next, 0)
+		if p.Sim != nil {
+			p.Sim.stepTo(next, 0)
+		} else {
+			p.seekForward(next, 0)
+		}
 	}
 	p.refresh()
 }
@@ -248,6 +315,10 @@ func (p *Player) seekForward(t sim.Time, steps int) {
 
 // Seek moves the session to virtual time t (replaying when going back).
 func (p *Player) Seek(t sim.Time) {
+	if p.Sim != nil {
+		p.seekSim(t)
+		return
+	}
 	if err := p.TL.Seek(t); err != nil {
 		p.Error = err.Error()
 	}
@@ -269,8 +340,12 @@ type Marker struct {
 
 // Timeline describes the scrubber.
 func (p *Player) Timeline() Timeline {
-	tl := Timeline{Now: p.TL.Now(), End: p.TL.End()}
-	for _, e := range p.TL.Markers() {
+	tl := Timeline{Now: p.Now(), End: p.End()}
+	marks := p.TL.Markers()
+	if p.Sim != nil {
+		marks = p.Sim.marks
+	}
+	for _, e := range marks {
 		tl.Markers = append(tl.Markers, Marker{At: e.At, Category: e.Category, Text: e.Text(p.Lang)})
 	}
 	return tl
@@ -285,7 +360,7 @@ type FeedLine struct {
 
 // Feed returns the newest n events (data events only when withData).
 func (p *Player) Feed(n int, withData bool) []FeedLine {
-	entries := p.TL.Feed()
+	entries := p.feedEntries()
 	var out []FeedLine
 	for i := len(entries) - 1; i >= 0 && len(out) < n; i-- {
 		e := entries[i]

@@ -65,6 +65,7 @@ func (p *Player) OpenScenario(id string, step int) error {
 	if err != nil {
 		return err
 	}
+	p.leaveSim()
 	p.TL = timeline.New()
 	p.Scenario = &Scenario{ID: id, title: [2]string{sc.Transcript.Title, sc.Transcript.TitleKo}, steps: sc.Transcript.Steps, Step: -1}
 	p.Paused = true

@@ -20,6 +20,7 @@ type URLState struct {
 	Session  string // an encoded timeline (s=...)
 	Scenario string // a built-in scenario id
 	Step     int
+	Sim      *SimLink // a simulator run (sim=...)
 }
 
 // MaxHashBytes bounds the part of a URL the app reads.
@@ -54,6 +55,14 @@ func ParseURL(query, hash string) (URLState, error) {
 	switch {
 	case h.Get("s") != "" && h.Get("scenario") != "":
 		return st, fmt.Errorf("%w: it names both a session and a scenario", ErrBadLink)
+	case h.Has("sim") && (h.Get("s") != "" || h.Get("scenario") != ""):
+		return st, fmt.Errorf("%w: it names both a simulator run and a session or scenario", ErrBadLink)
+	case h.Has("sim"):
+		sl, err := parseSimLink(h)
+		if err != nil {
+			return st, err
+		}
+		st.Sim = sl
 	case h.Get("s") != "":
 		st.Session = h.Get("s")
 	case h.Get("scenario") != "":
@@ -100,6 +109,9 @@ func trimPrefix(s, p string) string {
 // step, or the whole session.
 func (p *Player) Hash() string {
 	v := url.Values{}
+	if p.Sim != nil {
+		return p.Sim.Link.Hash() + "&lang=" + url.QueryEscape(string(p.Lang))
+	}
 	v.Set("lang", string(p.Lang))
 	if sc := p.Scenario; sc != nil {
 		v.Set("scenario", sc.ID)

@@ -9,5 +9,7 @@
 // Files: plan.go draws a run's shape, workload.go its producers, groups.go
 // its consumer groups (opt-in), faults.go its fault schedule, checks_*.go
 // the checkers, run.go the phases, setup.go topic creation and the raw
-// consumer reader, sweep.go seed ranges and failure lines.
+// consumer reader, sweep.go seed ranges and failure lines; stepper.go runs
+// one seed a frame at a time (the browser's player), link.go writes its
+// #sim= link.
 package simulate

@@ -60,6 +60,10 @@ type Run struct {
 	leaderOfEpoch map[string]int32                 // "tp/epoch" -> the broker that led it
 	quorumLeader  map[string]int32                 // quorum epoch -> its leader
 	pendingReads  []pendingRead
+
+	// pace, when set, hands control to a frame-by-frame caller between
+	// slices of virtual time (stepper.go); nil runs straight through.
+	pace *pacer
 }
 
 // Stats are a run's measurements.
@@ -112,7 +116,17 @@ func (run *Run) note(format string, args ...any) {
 // world erroring, a topic not created); what the checkers find is in
 // Violations.
 func Simulate(seed uint64, opts Options) (*Run, error) {
-	run := &Run{
+	run := newRun(seed, opts)
+	err := run.simulate()
+	if err != nil {
+		return run, fmt.Errorf("%s: %w", run.Plan.Describe(opts), err)
+	}
+	return run, nil
+}
+
+// newRun is a run drawn from seed, not yet started.
+func newRun(seed uint64, opts Options) *Run {
+	return &Run{
 		Plan: Draw(seed, opts), Opts: opts,
 		lostToPowerLoss: map[lostRecord]map[int32]bool{}, lostWithCopy: map[lostRecord]bool{}, tainted: map[int32]bool{},
 		epochSeen: map[*broker.Partition]int32{}, maxEpoch: map[replicaKey]int32{},
@@ -120,11 +134,6 @@ func Simulate(seed uint64, opts Options) (*Run, error) {
 		leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{},
 		acked: map[commitKey]commitMark{},
 	}
-	err := run.simulate()
-	if err != nil {
-		return run, fmt.Errorf("%s: %w", run.Plan.Describe(opts), err)
-	}
-	return run, nil
 }
 
 func (run *Run) simulate() error {
@@ -207,7 +216,7 @@ func (run *Run) simulate() error {
 	}
 	run.sample()
 	t0 := c.World.Now()
-	if err := c.RunUntil(run.converged, settleLimit); err != nil {
+	if err := run.runWorldUntil(run.converged, settleLimit); err != nil {
 		return err
 	}
 	run.Stats.Converged = c.World.Now().Sub(t0)
@@ -237,7 +246,7 @@ func (run *Run) advance(d time.Duration) error {
 	end := run.C.World.Now().Add(d)
 	for run.C.World.Now() < end {
 		step := min(checkEvery, end.Sub(run.C.World.Now()))
-		if err := run.C.Advance(step); err != nil {
+		if err := run.advanceWorld(step); err != nil {
 			return err
 		}
 		run.sample()
@@ -250,7 +259,7 @@ func (run *Run) advanceUntil(cond func() bool, limit time.Duration) error {
 	end := run.C.World.Now().Add(limit)
 	for !cond() && run.C.World.Now() < end {
 		step := min(checkEvery, end.Sub(run.C.World.Now()))
-		if err := run.C.RunUntil(cond, step); err != nil {
+		if err := run.runWorldUntil(cond, step); err != nil {
 			return err
 		}
 		run.sample()
@@ -263,6 +272,7 @@ func (run *Run) advanceUntil(cond func() bool, limit time.Duration) error {
 func (run *Run) Report() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\nreplay: go run ./scripts/kafkasim simulate --seed %d%s --trace\n", run.Plan.Describe(run.Opts), run.Plan.Seed, run.Opts.Flags())
+	fmt.Fprintf(&b, "open: %s%s\n", PageURL, LinkHash(run.Plan.Seed, run.Opts))
 	b.WriteString("schedule:\n")
 	for _, line := range run.Schedule {
 		b.WriteString("  " + line + "\n")

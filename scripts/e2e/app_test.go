@@ -320,6 +320,24 @@ func TestApp(t *testing.T) {
 	screenshot(t, lost, filepath.Join(shots, "lost-data-1280x800.png"), 1280, 800)
 	b.closeTab(lost)
 
+	phase("simulator run")
+	// A #sim= link (what kafkasim simulate prints): the simulator's banner
+	// with its replay command, the run's cluster in the diagram (seed 1 draws
+	// four brokers), its fault schedule in the terminal as it plays, and a
+	// refusal for a typed command.
+	simTab := b.newTab()
+	b.open(simTab, srv.URL+"/#sim=1&config=min.insync.replicas=1&lang=en")
+	waitFor(t, simTab, `document.getElementById("sim-banner") !== null`)
+	if msg := textOf(simTab, "#sim-banner"); !strings.Contains(msg, "seed 1, min.insync.replicas=1") || !strings.Contains(msg, "go run ./scripts/kafkasim simulate --seed 1 --config min.insync.replicas=1 --trace") {
+		t.Errorf("the simulator banner says %q", msg)
+	}
+	waitFor(t, simTab, `document.querySelectorAll('.kd-net .kd-card[data-broker]').length === 4`)
+	simTerm := &terminal{t: t, ctx: simTab}
+	waitFor(t, simTab, `document.getElementById("terminal").textContent.includes("== t=T+4.078s network cut 1->3")`)
+	simTerm.enter("kafka-topics.sh --list", "takes no commands")
+	screenshot(t, simTab, filepath.Join(shots, "simulator-run-1280x800.png"), 1280, 800)
+	b.closeTab(simTab)
+
 	phase("embed")
 	// The embed view: diagram, story and playback; no terminal, no header.
 	embed := b.newTab()

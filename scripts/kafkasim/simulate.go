@@ -30,6 +30,10 @@ func (o overrides) Set(s string) error {
 //	kafkasim simulate --seeds 1-200 [--config k=v]... [--minutes N] [--faults N] [--groups]
 //	kafkasim simulate --seed N [--trace] [--config k=v]...
 //
+// A run's report (--seed N, or -v for failing seeds) ends its header with
+// the command that replays it and the page that plays it in the browser
+// (open: http://127.0.0.1:8080/#sim=..., what `make serve` serves).
+//
 // One line per failing seed, then a closing summary; exit status 1 when any
 // seed violated an invariant (2 for bad usage, 3 when a run itself failed).
 func simulateCmd(args []string, stdout, stderr io.Writer) int {
@@ -51,8 +55,8 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: kafkasim simulate (--seeds A-B | --seed N [--trace]) [--config k=v]... [--minutes N] [--faults N] [--groups] [-v]")
 		return 2
 	}
-	if *minutes < 0 || *minutes > 60 || *faults < 0 || *faults > 10000 {
-		fmt.Fprintln(stderr, "kafkasim simulate: --minutes must be 0-60 and --faults 0-10000")
+	if *minutes < 0 || *minutes > simulate.MaxMinutes || *faults < 0 || *faults > simulate.MaxFaults {
+		fmt.Fprintf(stderr, "kafkasim simulate: --minutes must be 0-%d and --faults 0-%d\n", simulate.MaxMinutes, simulate.MaxFaults)
 		return 2
 	}
 	from, to := *seed, *seed

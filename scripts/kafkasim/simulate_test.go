@@ -36,6 +36,23 @@ func TestSimulateReportsAndReplaysAViolation(t *testing.T) {
 	if !strings.Contains(replay, "replay: go run ./scripts/kafkasim simulate --seed 1 --config min.insync.replicas=1 --trace") {
 		t.Fatalf("the report does not say how to replay:\n%s", replay)
 	}
+	if !strings.Contains(replay, "\n  open: http://127.0.0.1:8080/#sim=1&config=min.insync.replicas=1\n") {
+		t.Fatalf("the report does not give the browser link:\n%s", replay)
+	}
+	// -v gives each failing seed's report, with its link.
+	if verbose, _ := simulateOut(t, "--seeds", "1-2", "--config", "min.insync.replicas=1", "-v"); !strings.Contains(verbose, first+"\n") ||
+		strings.Count(verbose, "open: http://127.0.0.1:8080/#sim=") != 1 {
+		t.Fatalf("-v does not give the failing seed's link:\n%s", verbose)
+	}
+}
+
+// A passing --seed run prints its report with the browser link too, with
+// every option that shapes the run.
+func TestSimulateSeedPrintsTheBrowserLink(t *testing.T) {
+	out, rc := simulateOut(t, "--seed", "2", "--faults", "3", "--groups")
+	if rc != 0 || !strings.Contains(out, "\n  open: http://127.0.0.1:8080/#sim=2&faults=3&groups=1\n") {
+		t.Fatalf("exit %d:\n%s", rc, out)
+	}
 }
 
 func TestSimulateUsageErrors(t *testing.T) {
