@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -35,7 +36,10 @@ func (o overrides) Set(s string) error {
 // (open: http://127.0.0.1:8080/#sim=..., what `make serve` serves).
 //
 // One line per failing seed, then a closing summary; exit status 1 when any
-// seed violated an invariant (2 for bad usage, 3 when a run itself failed).
+// seed violated an invariant (2 for bad usage, 3 when a run itself failed
+// or a failing seed, run again, did not fail the same way). Seeds run
+// --jobs at a time in separate worlds; the output is in seed order and the
+// same for any --jobs.
 func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -46,13 +50,15 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	minutes := fs.Int("minutes", 0, "virtual minutes of faults per run (default: a drawn number of faults)")
 	faults := fs.Int("faults", 0, "faults per run (default: 10-20, drawn from the seed)")
 	groups := fs.Bool("groups", false, "add the consumer groups drawn for each seed to the workload")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "seeds run at once, each in its own world (output stays in seed order)")
+	replay := fs.Bool("replay", true, "run every failing seed again and require the same failure line")
 	ov := overrides{}
 	fs.Var(ov, "config", "override a broker or topic config, key=value (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 || (*seeds == "") == (*seed == 0) {
-		fmt.Fprintln(stderr, "usage: kafkasim simulate (--seeds A-B | --seed N [--trace]) [--config k=v]... [--minutes N] [--faults N] [--groups] [-v]")
+		fmt.Fprintln(stderr, "usage: kafkasim simulate (--seeds A-B | --seed N [--trace]) [--config k=v]... [--minutes N] [--faults N] [--groups] [--jobs N] [--replay=false] [-v]")
 		return 2
 	}
 	if *minutes < 0 || *minutes > simulate.MaxMinutes || *faults < 0 || *faults > simulate.MaxFaults {
@@ -71,31 +77,42 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	if *trace {
 		opts.Trace = func(line string) { fmt.Fprintln(stdout, line) }
 	}
+	if *jobs < 1 || *jobs > 64 {
+		fmt.Fprintln(stderr, "kafkasim simulate: --jobs must be 1-64")
+		return 2
+	}
+	if opts.Trace != nil {
+		*jobs = 1 // one run's trace, in order
+	}
 	start := time.Now()
-	var runs, failing, broken int
+	var runs, failing, broken, unreplayable int
 	counts := map[string]int{}
-	for s := from; s >= from && s <= to; s++ {
-		run, err := simulate.Simulate(s, opts)
+	simulate.Sweep(from, to, opts, simulate.SweepOptions{Jobs: *jobs, Replay: *replay}, func(r simulate.SeedResult) {
 		runs++
-		if err != nil {
+		if r.Err != nil {
 			broken++
 			// One line per seed; the whole error (a panic's stack) with -v.
-			msg := err.Error()
+			msg := r.Err.Error()
 			if line, _, _ := strings.Cut(msg, "\n"); !*verbose {
 				msg = line
 			}
-			fmt.Fprintf(stdout, "seed %d: the run itself failed: %s\n", s, msg)
-			continue
+			fmt.Fprintf(stdout, "seed %d: the run itself failed: %s\n", r.Seed, msg)
+			return
 		}
+		run := r.Run
 		if len(run.Violations) > 0 {
 			failing++
 			counts[run.Violations[0].Invariant]++
 			fmt.Fprintln(stdout, run.FailureLine())
 		}
+		if r.DoesNotReplay() {
+			unreplayable++
+			fmt.Fprintf(stdout, "seed %d: does not replay: the second run gave %s\n", r.Seed, r.Replayed)
+		}
 		if *verbose && len(run.Violations) > 0 || from == to {
 			fmt.Fprint(stdout, indent(run.Report()))
 		}
-	}
+	})
 	elapsed := time.Since(start)
 	var kinds []string
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
@@ -105,10 +122,14 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	if len(kinds) > 0 {
 		summary = " (" + strings.Join(kinds, ", ") + ")"
 	}
-	fmt.Fprintf(stdout, "simulate: %d seeds (%d-%d), %d with violations%s, %d runs failed; %.2f runs/s (%s)\n",
-		runs, from, to, failing, summary, broken, float64(runs)/elapsed.Seconds(), elapsed.Round(time.Millisecond))
+	replays := ""
+	if *replay {
+		replays = fmt.Sprintf(", %d failing seeds did not replay", unreplayable)
+	}
+	fmt.Fprintf(stdout, "simulate: %d seeds (%d-%d), %d with violations%s, %d runs failed%s; %.2f runs/s (%s, %d jobs)\n",
+		runs, from, to, failing, summary, broken, replays, float64(runs)/elapsed.Seconds(), elapsed.Round(time.Millisecond), *jobs)
 	switch {
-	case broken > 0:
+	case broken > 0 || unreplayable > 0:
 		return 3
 	case failing > 0:
 		return 1

@@ -26,7 +26,7 @@ func TestSimulateReportsAndReplaysAViolation(t *testing.T) {
 	if !strings.HasPrefix(first, "seed 1: acked-write-lost at t=") {
 		t.Fatalf("first line %q", first)
 	}
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "simulate: 2 seeds (1-2), 1 with violations (acked-write-lost 1), 0 runs failed; ") || !strings.Contains(last, "runs/s") {
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "simulate: 2 seeds (1-2), 1 with violations (acked-write-lost 1), 0 runs failed, 0 failing seeds did not replay; ") || !strings.Contains(last, "runs/s") {
 		t.Fatalf("summary %q", last)
 	}
 	replay, rc := simulateOut(t, "--seed", "1", "--config", "min.insync.replicas=1")
@@ -56,9 +56,24 @@ func TestSimulateSeedPrintsTheBrowserLink(t *testing.T) {
 }
 
 func TestSimulateUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{}, {"--seeds", "0-3"}, {"--seeds", "1-2", "--config", "foo=bar"}, {"--seeds", "1-2", "--seed", "3"}, {"--seeds", "1", "--minutes", "-1"}} {
+	for _, args := range [][]string{{}, {"--seeds", "0-3"}, {"--seeds", "1-2", "--config", "foo=bar"}, {"--seeds", "1-2", "--seed", "3"}, {"--seeds", "1", "--minutes", "-1"}, {"--seeds", "1", "--jobs", "0"}} {
 		if out, rc := simulateOut(t, args...); rc != 2 {
 			t.Errorf("%q: exit %d, want 2:\n%s", args, rc, out)
 		}
+	}
+}
+
+// --jobs changes how many seeds run at once, never what any seed prints:
+// the output is in seed order, equal for 1 and 3 jobs but for the timing.
+func TestSimulateJobsDoNotChangeTheOutput(t *testing.T) {
+	args := []string{"--seeds", "1-4", "--config", "min.insync.replicas=1", "-v"}
+	one, rc1 := simulateOut(t, append(args, "--jobs", "1")...)
+	three, rc3 := simulateOut(t, append(args, "--jobs", "3")...)
+	untimed := func(s string) string {
+		i := strings.LastIndex(s, "; ") // the summary's timing
+		return s[:max(i, 0)]
+	}
+	if rc1 != rc3 || untimed(one) == "" || untimed(one) != untimed(three) {
+		t.Fatalf("--jobs 1 (exit %d):\n%s\n--jobs 3 (exit %d):\n%s", rc1, one, rc3, three)
 	}
 }
