@@ -46,6 +46,8 @@ type page struct {
 	frames  chan struct{}
 	frameFn safejs.Func
 	stats   frameStats
+	// budget adapts the events a frame runs to what frames cost here.
+	budget player.FrameBudget
 
 	follow      map[string]*followState
 	buildFailed int
@@ -281,7 +283,9 @@ func (pg *page) frameLoop() {
 		} else {
 			pg.ee.UnlockOnly()
 		}
-		pg.stats.ticked(time.Since(now), render)
+		took := time.Since(now)
+		pg.stats.ticked(took, render)
+		pg.app.Player.SetFrameEvents(pg.budget.Observe(pg.app.Player.LastFrameEvents(), took))
 		if now.After(nextStats) {
 			nextStats = now.Add(time.Second)
 			pg.stats.publish()

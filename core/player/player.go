@@ -45,6 +45,13 @@ type Player struct {
 
 	snap    *view.Snapshot
 	changed map[string]bool // keys of what the last scenario step changed
+
+	// frameEvents caps the events one frame may run (0: the defaults,
+	// stepsPerFrame and stepEvents); the host sets it from what frames
+	// cost on this machine (SetFrameEvents). lastEvents is how many the
+	// last Tick ran.
+	frameEvents int
+	lastEvents  uint64
 }
 
 // New makes a player with no session.
@@ -149,6 +156,8 @@ func (p *Player) refresh() {
 // Time moves at Speed unless paused; a running "time advance" skips ahead
 // (spread over frames when long).
 func (p *Player) Tick(wall time.Duration) {
+	before := p.liveSteps()
+	defer func() { p.lastEvents = p.liveSteps() - before }()
 	wall = min(max(wall, 0), maxFrame)
 	if p.Sim != nil {
 		p.tickSim(wall)
@@ -157,7 +166,7 @@ func (p *Player) Tick(wall time.Duration) {
 	if p.Scenario.Running() {
 		// A scenario step plays at its own pace: each command as long as
 		// it would block, a share of events per frame.
-		if err := p.advanceStep(stepEvents); err != nil {
+		if err := p.advanceStep(p.events(stepEvents)); err != nil {
 			p.Error = err.Error()
 		}
 		return
@@ -173,7 +182,7 @@ func (p *Player) Tick(wall time.Duration) {
 	}
 	if d > 0 || ff {
 		before := p.steps()
-		if _, err := p.TL.Play(d, stepsPerFrame); err != nil {
+		if _, err := p.TL.Play(d, p.events(stepsPerFrame)); err != nil {
 			p.Error = err.Error()
 		}
 		if p.steps()-before < idleSteps {
@@ -181,6 +190,35 @@ func (p *Player) Tick(wall time.Duration) {
 		}
 	}
 	p.refresh()
+}
+
+// SetFrameEvents caps the events a frame may run, at most the defaults; 0
+// restores them. Fewer events per frame keep a slow machine's page smooth:
+// time then moves slower than the chosen speed, never differently (the
+// same events run in the same order however frames split them).
+func (p *Player) SetFrameEvents(n int) { p.frameEvents = max(n, 0) }
+
+// LastFrameEvents is how many events the last Tick ran.
+func (p *Player) LastFrameEvents() uint64 { return p.lastEvents }
+
+// events is a frame's event budget for work whose default is def.
+func (p *Player) events(def int) int {
+	if p.frameEvents > 0 {
+		return min(def, p.frameEvents)
+	}
+	return def
+}
+
+// liveSteps counts the events the cluster on screen has run: the
+// simulator run's, or the session's.
+func (p *Player) liveSteps() uint64 {
+	if p.Sim != nil {
+		if c := p.Sim.Cluster(); c != nil {
+			return c.World.Steps()
+		}
+		return 0
+	}
+	return p.steps()
 }
 
 // steps counts the events the live cluster has run (0 without one).

@@ -141,7 +141,7 @@ func (p *Player) StartNext() error {
 		return nil
 	}
 	sc.run = &stepRun{next: next, before: p.snap}
-	return p.advanceStep(stepEvents)
+	return p.advanceStep(p.events(stepEvents))
 }
 
 // advanceStep runs the step in progress for up to budget events.
@@ -190,7 +190,7 @@ func (p *Player) Next() error {
 		return err
 	}
 	for p.Scenario != nil && p.Scenario.run != nil {
-		if err := p.advanceStep(stepEvents); err != nil {
+		if err := p.advanceStep(p.events(stepEvents)); err != nil {
 			return err
 		}
 	}

@@ -173,7 +173,7 @@ func (p *Player) tickSim(wall time.Duration) {
 	if d <= 0 {
 		return
 	}
-	p.Sim.stepTo(p.Sim.Now().Add(d), stepsPerFrame)
+	p.Sim.stepTo(p.Sim.Now().Add(d), p.events(stepsPerFrame))
 	p.noteSimError()
 	p.refresh()
 }
