@@ -8,6 +8,7 @@ import (
 
 	"kafkascope/core/broker"
 	"kafkascope/core/cluster"
+	"kafkascope/core/metadata"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -16,12 +17,23 @@ import (
 func pick[T any](r *sim.Rand, xs []T) T { return xs[r.Intn(len(xs))] }
 
 // fault applies one fault drawn from r, chosen among those that apply to
-// the cluster's current state (so the same seed makes the same choices).
-// Every node may be crashed, stopped or cut, controller voters included;
-// power losses spare the voters for now (KRaft fsyncs its log, so they
-// would be legal: drawing them is left for a later session, as it changes
-// every seed's schedule).
+// the cluster's current state (so the same seed makes the same choices),
+// then the fault families that draw from their own streams: a controller
+// voter's power loss (faults_voters.go) and a consumer restart
+// (faults_consumers.go). Every node may be crashed, stopped or cut,
+// controller voters included; the main stream's power losses are of
+// broker-only nodes, the voters' come from their own stream (so adding
+// them kept every seed's main draws).
 func (run *Run) fault(r *sim.Rand) {
+	run.brokerFault(r)
+	run.voterPowerLoss()
+	if err := run.consumerFault(); err != nil {
+		run.violate("simulator", "a consumer restart failed: %v", err)
+	}
+}
+
+// brokerFault applies the fault the main stream draws.
+func (run *Run) brokerFault(r *sim.Rand) {
 	c := run.C
 	var running, down, notPowerOff []int32
 	for _, id := range c.NodeIDs() {
@@ -201,6 +213,12 @@ func (run *Run) powerLoss(id int32) error {
 				}
 				run.lostToPowerLoss[k][id] = true
 				lost++
+				if tp.Topic == metadata.ConsumerOffsetsTopic {
+					if run.x.offsetsLost == nil {
+						run.x.offsetsLost = map[int32]bool{}
+					}
+					run.x.offsetsLost[tp.Partition] = true
+				}
 			}
 		}
 	}

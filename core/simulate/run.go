@@ -60,6 +60,8 @@ type Run struct {
 	leaderOfEpoch map[string]int32                 // "tp/epoch" -> the broker that led it
 	quorumLeader  map[string]int32                 // quorum epoch -> its leader
 	pendingReads  []pendingRead
+
+	x extras // later fault families and checkers (extras.go)
 }
 
 // Stats are a run's measurements.
