@@ -106,7 +106,9 @@ func (run *Run) stateDump() string {
 //   - idempotent-duplicate: no value of an idempotent producer is in a log
 //     twice;
 //   - committed-data-lost: the cluster's own record of committed data lost
-//     at elections (cluster/loss.go) is empty when no power was lost.
+//     at elections (cluster/loss.go) is empty when no power was lost;
+//   - metadata-committed-lost, metadata-identical (checks_metadata.go): the
+//     quorum kept every committed metadata entry, on every voter alike.
 func (run *Run) finalChecks() error {
 	c := run.C
 	ctl := c.Controller()
@@ -114,6 +116,7 @@ func (run *Run) finalChecks() error {
 		run.violate("liveness", "no active controller at the end")
 		return nil
 	}
+	run.metadataFinal()
 	if run.Stats.PowerLosses == 0 {
 		for _, lr := range c.Losses() {
 			run.violateAt(lr.At, "committed-data-lost", "%s [%d, %d) when broker %d started leading epoch %d", lr.Partition, lr.From, lr.To, lr.Leader, lr.Epoch)

@@ -29,6 +29,8 @@ type member struct {
 	closing bool // Close was called (by a fault or at the end)
 	closed  bool // Close finished: its last commit and LeaveGroup are done
 	exited  bool // its process ended after closing
+
+	consumed int // records it was given
 }
 
 // live reports whether the member's process runs and nothing ended it yet.
@@ -92,6 +94,7 @@ func (run *Run) consumed(m *member, recs []client.ConsumerRecord) {
 			run.violate("read-above-hw", "%s received %s offset %d, but no replica's HW is above %d", m.name, tp, r.Offset, hw)
 		}
 	}
+	m.consumed += len(recs)
 	run.Stats.Consumed += len(recs)
 }
 

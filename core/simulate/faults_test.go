@@ -1,0 +1,190 @@
+package simulate
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"kafkascope/core/sim"
+)
+
+// faultKinds names every fault the safety phase draws, by the schedule
+// line it leaves (run.note). Order matters: the first match wins.
+var faultKinds = []struct {
+	kind string
+	re   *regexp.Regexp
+}{
+	{"voter power loss", regexp.MustCompile(`broker kill \d+ --power-loss \((a controller voter|the active controller)\)$`)},
+	{"power loss", regexp.MustCompile(`broker kill \d+ --power-loss$`)},
+	{"active controller crash", regexp.MustCompile(`broker kill \d+ \(the active controller\)$`)},
+	{"crash", regexp.MustCompile(`broker kill \d+$`)},
+	{"controlled stop", regexp.MustCompile(`broker stop \d+$`)},
+	{"restart", regexp.MustCompile(`broker start \d+$`)},
+	{"two-way cut", regexp.MustCompile(`network cut \d+ \d+$`)},
+	{"one-way cut", regexp.MustCompile(`network cut \d+->\d+$`)},
+	{"heal one link", regexp.MustCompile(`network heal \d+ \d+$`)},
+	{"heal all", regexp.MustCompile(`network heal \(all\)$`)},
+	{"delay", regexp.MustCompile(`network delay \d+ \S+$`)},
+	{"no fault", regexp.MustCompile(`\(no fault\)$`)},
+	{"consumer crash", regexp.MustCompile(`consumer \S+ \(\S+\) crashes; a new process starts and joins as a new member$`)},
+	{"consumer close", regexp.MustCompile(`consumer \S+ \(\S+\) closes: .*rejoins as a new member when done$`)},
+	{"consumer rejoin", regexp.MustCompile(`consumer \S+ \(\S+\) starts again and joins as a new member$`)},
+}
+
+// safetyFaults classifies the schedule lines of a run's safety phase
+// (those before the producers stop), by kind; unknown lines are an error.
+func safetyFaults(t *testing.T, run *Run) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, line := range run.Schedule {
+		if strings.HasSuffix(line, "stops sending") {
+			break
+		}
+		if strings.Contains(line, "  (") {
+			continue // what a fault did: "(broker 2 lost 3 unflushed records)", "(refused: ...)"
+		}
+		kind := ""
+		for _, k := range faultKinds {
+			if k.re.MatchString(line) {
+				kind = k.kind
+				break
+			}
+		}
+		if kind == "" {
+			t.Fatalf("seed %d: schedule line of no known kind: %q", run.Plan.Seed, line)
+		}
+		out[kind]++
+	}
+	return out
+}
+
+// Every kind of fault is drawn by at least one seed of make simtest's range
+// (1-40), the consumer restarts with the consumer groups of --groups.
+func TestEveryFaultKindIsDrawnInSeeds1To40(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 40 seeds")
+	}
+	count := map[string]int{}
+	first := map[string]uint64{}
+	for seed := uint64(1); seed <= 40; seed++ {
+		run := mustSimulate(t, seed, Options{Groups: true})
+		for k, n := range safetyFaults(t, run) {
+			if count[k] == 0 {
+				first[k] = seed
+			}
+			count[k] += n
+		}
+	}
+	var kinds []string
+	for _, k := range faultKinds {
+		if count[k.kind] == 0 {
+			t.Errorf("no seed in 1-40 draws a %s", k.kind)
+		}
+		kinds = append(kinds, k.kind)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		t.Logf("%-24s %4d (first in seed %d)", k, count[k], first[k])
+	}
+}
+
+// Consumers that crash or close and come back as new members resume from
+// the committed offsets: nothing goes back, every group settles with its
+// live members, the restarted members read records; and the
+// committed-offset checker still catches a planted go-back afterwards,
+// except in a group whose __consumer_offsets partition lost records in a
+// power loss.
+func TestConsumerRestartsKeepCommittedOffsets(t *testing.T) {
+	const seed = 10 // with 8 faults: a crash, a close and its rejoin
+	run := mustSimulate(t, seed, Options{Groups: true, Faults: 8, NoPowerLoss: true})
+	if len(run.Violations) > 0 {
+		t.Fatalf("clean run failed:\n%s", run.Report())
+	}
+	kinds := safetyFaults(t, run)
+	for _, k := range []string{"consumer crash", "consumer close", "consumer rejoin"} {
+		if kinds[k] == 0 {
+			t.Fatalf("seed %d draws no %s: %v", seed, k, kinds)
+		}
+	}
+	initial := 0
+	for _, g := range run.Plan.Groups {
+		initial += g.Members
+	}
+	restarted := 0
+	for _, m := range run.members[initial:] {
+		restarted += m.consumed
+	}
+	if len(run.members) <= initial || restarted == 0 {
+		t.Fatalf("%d members for %d planned; the restarted ones read %d records", len(run.members), initial, restarted)
+	}
+	if len(run.committed) == 0 {
+		t.Fatal("no committed offsets seen")
+	}
+
+	keys := sortedCommitKeys(run.committed)
+	k := keys[0]
+	m := run.committed[k]
+	run.committed[k] = commitMark{m.offset + 10, m.coordinator}
+	run.sample()
+	wantViolation(t, run, "committed-offset-monotonic", "group "+k.group+" "+k.tp.String()+": committed offset went back")
+
+	// The same go-back after its __consumer_offsets partition lost records
+	// in a power loss is exempt.
+	run.Violations = nil
+	v, ok := run.coordinatorView(k.group)
+	if !ok {
+		t.Fatalf("group %s has no coordinator view", k.group)
+	}
+	run.x.offsetsLost = map[int32]bool{v.Partition: true}
+	run.sample()
+	if len(run.Violations) > 0 {
+		t.Fatalf("an exempt go-back reported: %v", run.Violations)
+	}
+}
+
+// Planted: a group whose members are not what the coordinator holds (a
+// live member the coordinator does not know) is not settled.
+func TestGroupLivenessSeesAMissingMember(t *testing.T) {
+	run := mustSimulate(t, 10, Options{Groups: true, Faults: 8, NoPowerLoss: true})
+	// The run closed every member: each group is Empty, as wanted.
+	if !run.groupsSettled() {
+		t.Fatalf("groups not settled after closing:\n%s", run.describeGroups())
+	}
+	var m *member
+	for _, x := range run.members {
+		if x.closed && !x.crashed {
+			m = x
+			break
+		}
+	}
+	m.closing, m.closed = false, false // as if it still ran
+	if run.groupsSettled() {
+		t.Fatalf("settled with a live member the coordinator does not have:\n%s", run.describeGroups())
+	}
+}
+
+// The metadata-log checker catches a voter that lost committed entries,
+// and a voter whose committed entry has another epoch.
+func TestMetadataCheckerCatchesPlantedLoss(t *testing.T) {
+	t.Run("truncated", func(t *testing.T) {
+		run, _, _, _ := cleanRun(t)
+		n := int64(len(run.x.metaCommitted))
+		if n < 50 {
+			t.Fatalf("only %d committed metadata entries seen", n)
+		}
+		id := int32(1) // node 1 is always a voter
+		l := run.C.Node(id).Raft.Log()
+		plant(t, run, id, func(*sim.Env) { _ = l.TruncateTo(n - 20) })
+		recheck(t, run)
+		wantViolation(t, run, "metadata-committed-lost", "voter 1's __cluster_metadata-0 ends at")
+	})
+	t.Run("other epoch", func(t *testing.T) {
+		run, _, _, _ := cleanRun(t)
+		last := len(run.x.metaCommitted) - 1
+		run.x.metaCommitted[last]++ // as if another entry had been committed there
+		run.Violations = nil
+		run.sample()
+		wantViolation(t, run, "metadata-committed-lost", "has an entry of epoch")
+	})
+}
