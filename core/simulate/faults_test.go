@@ -62,8 +62,8 @@ func safetyFaults(t *testing.T, run *Run) map[string]int {
 // Every kind of fault is drawn by at least one seed of make simtest's range
 // (1-40), the consumer restarts with the consumer groups of --groups.
 func TestEveryFaultKindIsDrawnInSeeds1To40(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs 40 seeds")
+	if testing.Short() || raceEnabled {
+		t.Skip("runs 40 seeds (about 20 s; not with -short or -race)")
 	}
 	count := map[string]int{}
 	first := map[string]uint64{}
@@ -187,4 +187,29 @@ func TestMetadataCheckerCatchesPlantedLoss(t *testing.T) {
 		run.sample()
 		wantViolation(t, run, "metadata-committed-lost", "has an entry of epoch")
 	})
+}
+
+// The new fault families replay exactly too: consumer restarts (a new
+// process, a new member id drawn from the world's streams) and voter power
+// losses give the same run, event for event.
+func TestNewFaultsAreDeterministic(t *testing.T) {
+	for _, c := range []struct {
+		seed uint64
+		opts Options
+		kind string
+	}{
+		{10, Options{Groups: true, Faults: 8, TraceContent: true}, "consumer crash"},
+		{1, Options{TraceContent: true}, "voter power loss"},
+	} {
+		a, b := mustSimulate(t, c.seed, c.opts), mustSimulate(t, c.seed, c.opts)
+		if safetyFaults(t, a)[c.kind] == 0 {
+			t.Fatalf("seed %d draws no %s", c.seed, c.kind)
+		}
+		if ha, hb := a.C.World.Trace().Hash(), b.C.World.Trace().Hash(); ha != hb {
+			t.Fatalf("seed %d: trace hashes differ: %x vs %x", c.seed, ha, hb)
+		}
+		if ra, rb := a.Report(), b.Report(); ra != rb {
+			t.Fatalf("seed %d: same hash, different reports:\n%s\n---\n%s", c.seed, ra, rb)
+		}
+	}
 }
