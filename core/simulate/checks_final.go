@@ -107,7 +107,8 @@ func (run *Run) stateDump() string {
 //     twice;
 //   - committed-data-lost: the cluster's own record of committed data lost
 //     at elections (cluster/loss.go) is empty, but for partitions of which
-//     a power loss took unflushed records;
+//     a power loss took unflushed records and for brokers leading an epoch
+//     already superseded (staleLeadership);
 //   - metadata-committed-lost, metadata-identical (checks_metadata.go): the
 //     quorum kept every committed metadata entry, on every voter alike.
 func (run *Run) finalChecks() error {
@@ -125,7 +126,7 @@ func (run *Run) finalChecks() error {
 		powerLost[k.tp.String()] = true
 	}
 	for _, lr := range c.Losses() {
-		if !powerLost[lr.Partition] {
+		if !powerLost[lr.Partition] && !run.staleLeadership(lr.Partition, lr.Epoch, lr.At) {
 			run.violateAt(lr.At, "committed-data-lost", "%s [%d, %d) when broker %d started leading epoch %d", lr.Partition, lr.From, lr.To, lr.Leader, lr.Epoch)
 		}
 	}

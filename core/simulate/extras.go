@@ -19,9 +19,20 @@ type extras struct {
 	// broker lost records in a power loss (see checkCommits).
 	offsetsLost map[int32]bool
 
+	// elected lists, per partition ("topic-p"), the leader epochs the
+	// controller committed and when it did (note "leader.elected"), in
+	// order: committed-data-lost skips a broker that started leading an
+	// epoch already superseded then (see staleLeadership).
+	elected map[string][]electedEpoch
+
 	// metaCommitted is the leader epoch of every metadata-log offset seen
 	// committed (index = offset; -1 where it was only in a snapshot).
 	metaCommitted []int32
+}
+
+type electedEpoch struct {
+	at    sim.Time
+	epoch int32
 }
 
 // stream returns *p, creating the named stream of the run's seed first.

@@ -5,7 +5,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"kafkascope/core/cluster"
 	"kafkascope/core/sim"
 )
 
@@ -210,6 +212,32 @@ func TestNewFaultsAreDeterministic(t *testing.T) {
 		}
 		if ra, rb := a.Report(), b.Report(); ra != rb {
 			t.Fatalf("seed %d: same hash, different reports:\n%s\n---\n%s", c.seed, ra, rb)
+		}
+	}
+}
+
+// committed-data-lost skips a broker leading an epoch the controller had
+// already superseded (a lagging broker replaying old metadata), and only
+// that: the same epoch, or a later election, does not excuse it.
+func TestStaleLeadershipIsOnlyASupersededEpoch(t *testing.T) {
+	run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{}}
+	for _, f := range [][]string{{"tp", "a-0", "leader", "2", "epoch", "1"}, {"tp", "a-0", "leader", "3", "epoch", "2"}} {
+		run.observe(sim.TraceEvent{At: sim.Time(5 * time.Second), Detail: "leader.elected", Fields: f})
+	}
+	for _, c := range []struct {
+		tp    string
+		epoch int32
+		at    time.Duration
+		stale bool
+	}{
+		{"a-0", 1, 6 * time.Second, true},  // epoch 2 was committed before
+		{"a-0", 1, 5 * time.Second, true},  // at the same moment
+		{"a-0", 2, 6 * time.Second, false}, // the current epoch
+		{"a-0", 1, 4 * time.Second, false}, // before epoch 2 was committed
+		{"b-0", 0, 6 * time.Second, false}, // another partition
+	} {
+		if got := run.staleLeadership(c.tp, c.epoch, sim.Time(c.at)); got != c.stale {
+			t.Errorf("%s epoch %d at %s: stale = %v, want %v", c.tp, c.epoch, c.at, got, c.stale)
 		}
 	}
 }
