@@ -13,9 +13,9 @@ import (
 // used to be refused too: the check read the old cluster's clock).
 func TestSessionTimeLimit(t *testing.T) {
 	s := New()
-	// One broker with fewer timers (no NoOpRecord every 500 ms, a heartbeat
-	// every 8 s), so that 31 days of virtual time take seconds.
-	play(t, s, "cluster create --brokers 1 --config metadata.max.idle.interval.ms=0 --config broker.heartbeat.interval.ms=8000", "time advance 30d", "time advance 1d")
+	// One broker with fewer timers (no NoOpRecord every 500 ms, a broker
+	// heartbeat every 30 s), so that 31 days of virtual time take seconds.
+	play(t, s, "cluster create --brokers 1 --config metadata.max.idle.interval.ms=0 --config broker.heartbeat.interval.ms=30000 --config broker.session.timeout.ms=60000", "time advance 30d", "time advance 1d")
 	if now := s.Now(); now <= sim.Time(MaxActionTime) {
 		t.Fatalf("after 31 days of advances the session is at %s, not past the limit %s", now, sim.FormatDuration(MaxActionTime))
 	}
