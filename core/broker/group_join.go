@@ -39,6 +39,9 @@ func (b *Broker) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol.Join
 		if req.MemberID != "" {
 			return fail(protocol.UNKNOWN_MEMBER_ID)
 		}
+		if c.atGroupLimit(b.groupPartition(req.GroupID)) {
+			return fail(protocol.POLICY_VIOLATION) // group_limits.go
+		}
 		g = newGroup(req.GroupID, b.groupPartition(req.GroupID), msTime(env))
 		c.groups[req.GroupID] = g
 	}

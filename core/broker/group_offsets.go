@@ -56,6 +56,10 @@ func (b *Broker) handleOffsetCommit(env *sim.Env, from sim.Addr, req *protocol.O
 			answer(all(protocol.ILLEGAL_GENERATION))
 			return true
 		}
+		if c.atGroupLimit(b.groupPartition(req.GroupID)) {
+			answer(all(protocol.POLICY_VIOLATION)) // group_limits.go
+			return true
+		}
 		g = newGroup(req.GroupID, b.groupPartition(req.GroupID), msTime(env))
 		c.groups[req.GroupID] = g
 	}

@@ -243,6 +243,10 @@ func (a *Admin) AlterConsumerGroupOffsets(env *sim.Env, groupID string, offsets 
 					case protocol.NONE:
 					case protocol.COORDINATOR_LOAD_IN_PROGRESS, protocol.NOT_COORDINATOR, protocol.COORDINATOR_NOT_AVAILABLE:
 						return p.ErrorCode, nil
+					case protocol.POLICY_VIOLATION: // the simulator's group limit (protocol/grouplimit.go)
+						err := codeError(p.ErrorCode)
+						err.Message = protocol.GroupLimitMessage(groupID)
+						return p.ErrorCode, err
 					default:
 						return p.ErrorCode, nil
 					}

@@ -266,8 +266,11 @@ func (g *coordinator) handleJoin(env *sim.Env, r *protocol.JoinGroupResponse) {
 	case protocol.REBALANCE_IN_PROGRESS:
 	default:
 		g.joinFailed(env)
-		g.log(LevelError, "JoinGroup failed due to fatal error: "+r.ErrorCode.Message())
 		msg := r.ErrorCode.Message()
+		if r.ErrorCode == protocol.POLICY_VIOLATION {
+			msg = protocol.GroupLimitMessage(g.c.cfg.GroupID) // the simulator's group limit
+		}
+		g.log(LevelError, "JoinGroup failed due to fatal error: "+msg)
 		if r.ErrorCode == protocol.GROUP_MAX_SIZE_REACHED {
 			// AbstractCoordinator raises its own message for this one.
 			msg = "Consumer group " + g.c.cfg.GroupID + " already has the configured maximum number of members."

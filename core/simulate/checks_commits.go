@@ -31,11 +31,14 @@ import (
 //     show commits that were never acknowledged and that a later leader
 //     does not have.
 //
-// Exempt: after a power loss, since __consumer_offsets is written with the
-// broker default min.insync.replicas=1 and a coordinator may reload a log
-// that lost its last commits.
+// Exempt: the groups whose __consumer_offsets partition lost records in a
+// power loss, from that moment on (run.x.offsetsLost). __consumer_offsets
+// is written with acks=all but the broker default min.insync.replicas=1,
+// and, like any partition, not fsynced on append (checks_writes.go): a
+// replica that lost the last commits may lead it again, and its
+// coordinator then loads the older ones.
 func (run *Run) checkCommits() {
-	if len(run.acked) == 0 || run.Stats.PowerLosses > 0 {
+	if len(run.acked) == 0 {
 		return
 	}
 	coordinator := run.coordinators()
@@ -44,8 +47,8 @@ func (run *Run) checkCommits() {
 			continue
 		}
 		for _, g := range run.C.Node(id).Broker.Groups() {
-			if coordinator[g.Partition] != id {
-				continue // a deposed leader's cache
+			if coordinator[g.Partition] != id || run.x.offsetsLost[g.Partition] {
+				continue // a deposed leader's cache, or an exempt group
 			}
 			has := map[storage.TopicPartition]int64{}
 			for _, o := range g.Offsets {

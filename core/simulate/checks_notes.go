@@ -18,6 +18,14 @@ func (run *Run) observe(e sim.TraceEvent) {
 	case "leader.started":
 		run.checkUniqueLeader("one-leader-per-epoch", e.Field("tp")+"/"+e.Field("epoch"), e.Field("broker"),
 			"%s leader epoch %s", e.Field("tp"), e.Field("epoch"))
+	case "leader.elected":
+		var epoch int32
+		if _, err := fmt.Sscan(e.Field("epoch"), &epoch); err == nil {
+			if run.x.elected == nil {
+				run.x.elected = map[string][]electedEpoch{}
+			}
+			run.x.elected[e.Field("tp")] = append(run.x.elected[e.Field("tp")], electedEpoch{e.At, epoch})
+		}
 	case "raft.transition":
 		if e.Field("role") == "Leader" {
 			run.checkUniqueLeader("one-quorum-leader-per-epoch", e.Field("epoch"), e.Field("node"),
@@ -43,4 +51,22 @@ func (run *Run) checkUniqueLeader(invariant, key, node string, what string, args
 		return
 	}
 	seen[key] = id
+}
+
+// staleLeadership reports whether a broker that started leading tp in epoch
+// at time at was replaying metadata already superseded: the controller had
+// committed a later epoch of tp by then. A broker catching up applies each
+// committed change in turn, so it may lead an old epoch for an instant
+// before the next change moves it to follower; it is then no replica's
+// leader (the current ISR follows the current leader) and cannot lose
+// committed records (committed-data-lost would report the records it
+// lacks; acked-write-lost, isr-identical and liveness still check the
+// data itself).
+func (run *Run) staleLeadership(tp string, epoch int32, at sim.Time) bool {
+	for _, e := range run.x.elected[tp] {
+		if e.at <= at && e.epoch > epoch {
+			return true
+		}
+	}
+	return false
 }

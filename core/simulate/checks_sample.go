@@ -18,7 +18,10 @@ import (
 //   - read-above-hw (checks_reads.go): consumer fetches sent at the
 //     previous sample got nothing at or above the HW;
 //   - committed-offset-monotonic (groups.go): no group's committed offset
-//     went back.
+//     went back;
+//   - metadata-committed-lost (checks_metadata.go): every voter's last
+//     committed __cluster_metadata-0 entry is the one first seen committed
+//     at that offset.
 func (run *Run) sample() {
 	c := run.C
 	run.Stats.Checks++
@@ -70,6 +73,7 @@ func (run *Run) sample() {
 	}
 	run.checkReads()
 	run.checkCommits()
+	run.checkMetadata()
 }
 
 // partitions lists every partition of the run, in order.

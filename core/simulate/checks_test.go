@@ -154,13 +154,24 @@ func TestCheckersCatchPlantedBugs(t *testing.T) {
 		b1 := record.Build(0, 0, record.NoProducer(), []record.Record{{Value: []byte("v1")}, {Value: []byte("x")}})
 		b2 := record.Build(2, 0, record.NoProducer(), []record.Record{{Value: []byte("v1")}})
 		run.duplicates(tp, []record.Batch{decoded(t, b1), decoded(t, b2)})
-		wantViolation(t, run, "idempotent-duplicate", `"v1" is at offsets 0 and 2`)
+		wantViolation(t, run, "idempotent-duplicate", `"v1" is at offsets 0 (producer id -1, epoch -1) and 2 (producer id -1, epoch -1)`)
 		// Written again under a bumped producer epoch: what Kafka 3.8 allows.
 		run.Violations = nil
+		epoch0 := record.Build(0, 0, record.ProducerInfo{ID: 7, Epoch: 0, BaseSequence: 0}, []record.Record{{Value: []byte("v1")}, {Value: []byte("x")}})
 		bumped := record.Build(2, 0, record.ProducerInfo{ID: 7, Epoch: 1, BaseSequence: 0}, []record.Record{{Value: []byte("v1")}})
-		run.duplicates(tp, []record.Batch{decoded(t, b1), decoded(t, bumped)})
+		run.duplicates(tp, []record.Batch{decoded(t, epoch0), decoded(t, bumped)})
 		if len(run.Violations) > 0 || run.Stats.EpochBumpDuplicates != 1 {
 			t.Fatalf("a duplicate across producer epochs: %v, counted %d", run.Violations, run.Stats.EpochBumpDuplicates)
+		}
+		// Not under a lower epoch, nor under another producer id: KIP-360
+		// only ever re-sends in-flight batches under the bumped epoch of the
+		// same producer id.
+		for _, second := range []record.ProducerInfo{{ID: 7, Epoch: 0, BaseSequence: 0}, {ID: 8, Epoch: 2, BaseSequence: 0}} {
+			run.Violations = nil
+			first := record.Build(0, 0, record.ProducerInfo{ID: 7, Epoch: 1, BaseSequence: 0}, []record.Record{{Value: []byte("v1")}})
+			again := record.Build(1, 0, second, []record.Record{{Value: []byte("v1")}})
+			run.duplicates(tp, []record.Batch{decoded(t, first), decoded(t, again)})
+			wantViolation(t, run, "idempotent-duplicate", `"v1" is at offsets 0 (producer id 7, epoch 1) and 1`)
 		}
 		// A plain producer's duplicate is allowed (retries without idempotence).
 		run.sends[0].idempotent = false

@@ -81,14 +81,21 @@ func powerLossExempt(lost int, withCopy bool, drawn, inForce int) bool {
 }
 
 // duplicates (idempotent-duplicate): every value is sent once, so a value
-// of an idempotent producer found twice in a log with the same producer id
-// and epoch was written twice: the broker's sequence check should have
-// refused the retry. Kafka 3.8 promises no more: when a request's outcome
-// stays unknown (a timeout) and a later sequence error makes the producer
-// bump its epoch (KIP-360), the batches still in flight are renumbered from
-// sequence 0 under the new epoch and sent again, and one that had been
-// written is then written twice. Those are counted in
-// Stats.EpochBumpDuplicates, not reported.
+// of an idempotent producer found twice in a log was written twice: the
+// broker's sequence check should have refused the retry. Kafka 3.8 promises
+// no more than this: when a produce's outcome stays unknown (a timeout)
+// and a sequence error (OUT_OF_ORDER_SEQUENCE_NUMBER, UNKNOWN_PRODUCER_ID)
+// makes the producer bump its epoch (KIP-360: TransactionManager.canRetry
+// calls requestEpochBumpForPartition; Sender.runOnce then calls
+// bumpIdempotentEpochAndResetIdIfNeeded), bumpIdempotentProducerEpoch
+// rewrites every batch still in flight for that partition
+// (TxnPartitionEntry.startSequencesAtBeginning ->
+// ProducerBatch.resetProducerState) under the new epoch from sequence 0,
+// and the broker, seeing a new epoch, accepts them: a batch whose first
+// attempt had been written is then written twice. So the only duplicate
+// allowed is a later copy from the same producer id with a higher epoch;
+// those are counted in Stats.EpochBumpDuplicates. A copy under the same
+// epoch, a lower one, or another producer id is a violation.
 func (run *Run) duplicates(tp storage.TopicPartition, lb []record.Batch) {
 	idem := map[string]bool{}
 	for _, s := range run.sends {
@@ -112,11 +119,11 @@ func (run *Run) duplicates(tp storage.TopicPartition, lb []record.Batch) {
 			switch {
 			case !ok:
 				at[v] = seen{r.Offset, b.ProducerID, b.ProducerEpoch}
-			case prev.producer == b.ProducerID && prev.epoch == b.ProducerEpoch:
-				run.violate("idempotent-duplicate", "%s: idempotent record %q is at offsets %d and %d (producer id %d, epoch %d)", tp, v, prev.offset, r.Offset, b.ProducerID, b.ProducerEpoch)
-				return
-			default:
+			case prev.producer == b.ProducerID && b.ProducerEpoch > prev.epoch:
 				run.Stats.EpochBumpDuplicates++
+			default:
+				run.violate("idempotent-duplicate", "%s: idempotent record %q is at offsets %d (producer id %d, epoch %d) and %d (producer id %d, epoch %d)", tp, v, prev.offset, prev.producer, prev.epoch, r.Offset, b.ProducerID, b.ProducerEpoch)
+				return
 			}
 		}
 	}

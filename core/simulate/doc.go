@@ -7,9 +7,13 @@
 // failure is reported as the seed that reproduces it.
 //
 // Files: plan.go draws a run's shape, workload.go its producers, groups.go
-// its consumer groups (opt-in), faults.go its fault schedule, checks_*.go
-// the checkers, run.go the phases, setup.go topic creation and the raw
-// consumer reader, sweep.go seed ranges and failure lines; stepper.go runs
-// one seed a frame at a time (the browser's player), link.go writes its
-// #sim= link.
+// its consumer groups and their checks, faults.go its fault schedule,
+// faults_voters.go and faults_consumers.go the controller-voter power
+// losses and consumer restarts (each from its own stream), extras.go their
+// state, checks_*.go the checkers (checks_commits.go holds groups to the
+// offsets acknowledged to them), run.go the phases, setup.go topic creation
+// and the raw consumer reader, sweep.go seed ranges, parallel sweeps and
+// failure lines; stepper.go runs one seed a frame at a time (the browser's
+// player), link.go writes its #sim= link. docs/simulator.md explains every
+// fault, checker and exemption in Kafka's terms.
 package simulate

@@ -8,6 +8,8 @@ import (
 
 	"kafkascope/core/broker"
 	"kafkascope/core/cluster"
+	"kafkascope/core/metadata"
+	"kafkascope/core/raft"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -16,12 +18,23 @@ import (
 func pick[T any](r *sim.Rand, xs []T) T { return xs[r.Intn(len(xs))] }
 
 // fault applies one fault drawn from r, chosen among those that apply to
-// the cluster's current state (so the same seed makes the same choices).
-// Every node may be crashed, stopped or cut, controller voters included;
-// power losses spare the voters for now (KRaft fsyncs its log, so they
-// would be legal: drawing them is left for a later session, as it changes
-// every seed's schedule).
+// the cluster's current state (so the same seed makes the same choices),
+// then the fault families that draw from their own streams: a controller
+// voter's power loss (faults_voters.go) and a consumer restart
+// (faults_consumers.go). Every node may be crashed, stopped or cut,
+// controller voters included; the main stream's power losses are of
+// broker-only nodes, the voters' come from their own stream (so adding
+// them kept every seed's main draws).
 func (run *Run) fault(r *sim.Rand) {
+	run.brokerFault(r)
+	run.voterPowerLoss()
+	if err := run.consumerFault(); err != nil {
+		run.violate("simulator", "a consumer restart failed: %v", err)
+	}
+}
+
+// brokerFault applies the fault the main stream draws.
+func (run *Run) brokerFault(r *sim.Rand) {
 	c := run.C
 	var running, down, notPowerOff []int32
 	for _, id := range c.NodeIDs() {
@@ -170,15 +183,17 @@ func (run *Run) restartAll() error {
 }
 
 // powerLoss kills broker id with a power loss (it may already be down),
-// first noting which values its replicas lose: those in the page cache but
-// not flushed.
+// first noting which records its replicas lose: those in the page cache
+// but not flushed. Both sides are read from the disk, not from the
+// broker's logs in memory: a node started in the same instant has not
+// opened its logs yet, and a killed node has none, but its page cache
+// still holds what it wrote.
 func (run *Run) powerLoss(id int32) error {
 	c := run.C
+	dirs := run.partitionDirs(id)
 	before := map[storage.TopicPartition][]record.Record{}
-	dirs := map[storage.TopicPartition]string{}
-	for _, p := range c.Node(id).Broker.Partitions() {
-		before[p.TopicPartition()] = logRecords(p.Log())
-		dirs[p.TopicPartition()] = p.Log().Dir()
+	for tp, dir := range dirs {
+		before[tp] = diskRecords(c.Disk(id), dir)
 	}
 	if err := c.Kill(id, true); err != nil {
 		return err
@@ -201,6 +216,12 @@ func (run *Run) powerLoss(id int32) error {
 				}
 				run.lostToPowerLoss[k][id] = true
 				lost++
+				if tp.Topic == metadata.ConsumerOffsetsTopic {
+					if run.x.offsetsLost == nil {
+						run.x.offsetsLost = map[int32]bool{}
+					}
+					run.x.offsetsLost[tp.Partition] = true
+				}
 			}
 		}
 	}
@@ -211,19 +232,38 @@ func (run *Run) powerLoss(id int32) error {
 	return nil
 }
 
+// partitionDirs lists the partition directories on broker id's disk (the
+// metadata log's excepted: KRaft keeps what it fsynced, checks_metadata.go).
+func (run *Run) partitionDirs(id int32) map[storage.TopicPartition]string {
+	root := run.C.Config().Static.Broker("log.dirs")
+	if root == "" {
+		root = "/tmp/kafka-logs"
+	}
+	out := map[storage.TopicPartition]string{}
+	for _, e := range run.C.Disk(id).List(root) {
+		tp, ok := storage.ParseDirName(e.Name)
+		if e.IsDir && ok && tp.Topic != raft.MetadataTopic {
+			out[tp] = root + "/" + e.Name
+		}
+	}
+	return out
+}
+
 // copiesElsewhere lists the records of tp that replicas other than id hold
-// (in their logs, page cache included), except replicas whose machine is
-// off: those copies may be gone too.
+// on their disks: page cache included (a killed broker's survives), and
+// for a machine that is off, what its power loss left on disk.
 func (run *Run) copiesElsewhere(id int32, tp storage.TopicPartition) map[lostRecord]bool {
 	out := map[lostRecord]bool{}
 	for _, x := range run.C.NodeIDs() {
-		if x == id || run.C.State(x) == cluster.NodePowerOff {
+		if x == id {
 			continue
 		}
-		if p := run.C.Node(x).Broker.Partition(tp); p != nil {
-			for _, r := range logRecords(p.Log()) {
-				out[lostRecord{tp, r.Offset, string(r.Value)}] = true
-			}
+		dir, ok := run.partitionDirs(x)[tp]
+		if !ok {
+			continue
+		}
+		for _, r := range diskRecords(run.C.Disk(x), dir) {
+			out[lostRecord{tp, r.Offset, string(r.Value)}] = true
 		}
 	}
 	return out

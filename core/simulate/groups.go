@@ -2,6 +2,13 @@ package simulate
 
 import (
 	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"kafkascope/core/broker"
+	"kafkascope/core/hashing"
+	"kafkascope/core/metadata"
 
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
@@ -9,12 +16,33 @@ import (
 	"kafkascope/core/storage"
 )
 
-// member is one consumer of a group of the workload.
+// member is one consumer process of a group of the workload. A consumer
+// restart (faults_consumers.go) ends a member's process and starts another
+// member with the same client.id: a new process, a new member id.
 type member struct {
 	group string
-	name  string
+	name  string // client.id
 	host  string
 	c     *client.Consumer
+
+	crashed bool // its process was killed: no close, no LeaveGroup
+	closing bool // Close was called (by a fault or at the end)
+	closed  bool // Close finished: its last commit and LeaveGroup are done
+	exited  bool // its process ended after closing
+
+	consumed int // records it was given
+}
+
+// live reports whether the member's process runs and nothing ended it yet.
+func (m *member) live() bool { return !m.crashed && !m.closing }
+
+// groupTopics are the topics every member subscribes to.
+func (run *Run) groupTopics() []string {
+	var topics []string
+	for _, t := range run.Plan.Topics {
+		topics = append(topics, t.Name)
+	}
+	return topics
 }
 
 // startGroups spawns every group's members: subscribed to every topic,
@@ -22,30 +50,37 @@ type member struct {
 // auto.commit.interval.ms (5 s). Each record a member receives is checked
 // against the partition's HW (read-above-hw).
 func (run *Run) startGroups() error {
-	var topics []string
-	for _, t := range run.Plan.Topics {
-		topics = append(topics, t.Name)
-	}
 	for _, g := range run.Plan.Groups {
 		for i := 0; i < g.Members; i++ {
-			m := &member{group: g.ID, name: fmt.Sprintf("%s-consumer-%d", g.ID, i+1)}
-			cfg := client.DefaultConsumerConfig()
-			cfg.ClientID, cfg.GroupID, cfg.AutoOffsetReset = m.name, g.ID, "earliest"
-			host, err := run.C.SpawnClient(m.name, func(host string) sim.Process {
-				m.c = client.NewConsumer(sim.Addr(host+":1"), []sim.Addr{cluster.BrokerAddr(1)}, cfg, run.clientLog(m.name))
-				m.c.OnRecords(func(env *sim.Env, recs []client.ConsumerRecord) { run.consumed(m, recs) })
-				return &client.Process{Handlers: []client.Handler{m.c}, OnStart: func(env *sim.Env) {
-					m.c.Subscribe(env, sim.Addr(host+":2"), topics)
-				}}
-			})
-			if err != nil {
+			if _, err := run.startMember(g.ID, fmt.Sprintf("%s-consumer-%d", g.ID, i+1)); err != nil {
 				return err
 			}
-			m.host = host
-			run.members = append(run.members, m)
 		}
 	}
 	return nil
+}
+
+// startMember spawns one consumer process of group with client.id name on
+// a fresh host, and adds it to run.members.
+func (run *Run) startMember(group, name string) (*member, error) {
+	topics := run.groupTopics()
+	m := &member{group: group, name: name}
+	cfg := client.DefaultConsumerConfig()
+	cfg.ClientID, cfg.GroupID, cfg.AutoOffsetReset = name, group, "earliest"
+	host, err := run.C.SpawnClient(name, func(host string) sim.Process {
+		m.c = client.NewConsumer(sim.Addr(host+":1"), []sim.Addr{cluster.BrokerAddr(1)}, cfg, run.clientLog(name))
+		m.c.OnRecords(func(env *sim.Env, recs []client.ConsumerRecord) { run.consumed(m, recs) })
+		run.watchCommits(m)
+		return &client.Process{Handlers: []client.Handler{m.c}, OnStart: func(env *sim.Env) {
+			m.c.Subscribe(env, sim.Addr(host+":2"), topics)
+		}}
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.host = host
+	run.members = append(run.members, m)
+	return m, nil
 }
 
 // consumed (read-above-hw): a consumer is only given records below the
@@ -60,6 +95,7 @@ func (run *Run) consumed(m *member, recs []client.ConsumerRecord) {
 			run.violate("read-above-hw", "%s received %s offset %d, but no replica's HW is above %d", m.name, tp, r.Offset, hw)
 		}
 	}
+	m.consumed += len(recs)
 	run.Stats.Consumed += len(recs)
 }
 
@@ -74,22 +110,156 @@ func (run *Run) highestHW(tp storage.TopicPartition) int64 {
 	return hw
 }
 
-// closeGroups closes every member (a last commit, then LeaveGroup).
-func (run *Run) closeGroups() error {
-	closed := 0
-	for _, m := range run.members {
-		m := m
-		if err := run.C.World.Call(m.host, "close", func(env *sim.Env) {
-			m.c.Close(env, func(*sim.Env) { closed++ })
-		}); err != nil {
-			return err
+// closeMember calls the member's Close (a last commit, then LeaveGroup);
+// m.closed is set when it has finished (bounded by the client's commit
+// timeout).
+func (run *Run) closeMember(m *member) error {
+	m.closing = true
+	return run.C.World.Call(m.host, "close", func(env *sim.Env) {
+		m.c.Close(env, func(*sim.Env) { m.closed = true })
+	})
+}
+
+// groupsSettled (group-liveness): every group of the workload with a live
+// member is Stable at its coordinator (the leader of its __consumer_offsets
+// partition), and its members are exactly the live members' processes:
+// crashed ones expired after session.timeout.ms, closed ones left. A group
+// with no live member is Empty (or not loaded yet: it is then skipped).
+func (run *Run) groupsSettled() bool {
+	ctl := run.C.Controller()
+	if ctl == nil {
+		return false
+	}
+	for _, g := range run.Plan.Groups {
+		var want []string
+		for _, m := range run.members {
+			if m.group == g.ID && m.live() {
+				want = append(want, "/"+m.host)
+			}
+		}
+		v, ok := run.coordinatorView(g.ID)
+		switch {
+		case !ok:
+			if len(want) > 0 {
+				return false
+			}
+			continue
+		case len(want) == 0:
+			if v.State != "Empty" {
+				return false
+			}
+			continue
+		case v.State != "Stable":
+			return false
+		}
+		var got []string
+		for _, mv := range v.Members {
+			got = append(got, mv.ClientHost)
+		}
+		if !sameStrings(got, want) {
+			return false
 		}
 	}
-	if err := run.advanceUntil(func() bool { return closed == len(run.members) }, settleLimit); err != nil {
+	return true
+}
+
+// coordinatorView is what group id's coordinator shows of it: the broker
+// the controller names as leader of its __consumer_offsets partition, if
+// it runs and has the group loaded.
+func (run *Run) coordinatorView(id string) (broker.GroupView, bool) {
+	ctl := run.C.Controller()
+	if ctl == nil {
+		return broker.GroupView{}, false
+	}
+	n := int32(run.C.Config().Static.BrokerInt("offsets.topic.num.partitions"))
+	st := ctl.Image().Partition(metadata.ConsumerOffsetsTopic, hashing.Abs(hashing.JavaStringHashCode(id))%n)
+	if st == nil || st.Leader < 0 || run.C.State(st.Leader) != cluster.NodeRunning {
+		return broker.GroupView{}, false
+	}
+	for _, v := range run.C.Node(st.Leader).Broker.Groups() {
+		if v.ID == id {
+			return v, true
+		}
+	}
+	return broker.GroupView{}, false
+}
+
+func sameStrings(a, b []string) bool {
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
+
+// describeGroups is every group as its coordinator shows it (for a
+// group-liveness violation).
+func (run *Run) describeGroups() string {
+	var b strings.Builder
+	for _, g := range run.Plan.Groups {
+		fmt.Fprintf(&b, "    %s: live members", g.ID)
+		for _, m := range run.members {
+			if m.group == g.ID && m.live() {
+				fmt.Fprintf(&b, " /%s", m.host)
+			}
+		}
+		if v, ok := run.coordinatorView(g.ID); ok {
+			fmt.Fprintf(&b, "; coordinator: %s generation %d members", v.State, v.Generation)
+			for _, mv := range v.Members {
+				fmt.Fprintf(&b, " %s", mv.ClientHost)
+			}
+		} else {
+			b.WriteString("; no coordinator has it loaded")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// groupSettleLimit bounds how long the groups may take to settle after
+// healing. It is longer than settleLimit because Kafka's own bound is: a
+// JoinGroup is given max.poll.interval.ms + 5 s (305 s, AbstractCoordinator's
+// JOIN_GROUP_TIMEOUT_LAPSE) before the client gives up on it, so a
+// JoinGroup sent to a coordinator whose machine then lost power (no TCP
+// reset) is only retried after that; then the dead member's
+// session.timeout.ms (45 s) and a rebalance.
+const groupSettleLimit = 6 * time.Minute
+
+// closeGroups first requires every group to settle (group-liveness, within
+// groupSettleLimit), then closes every member still running (a last commit,
+// then LeaveGroup), waits for the closes, including those a fault began,
+// and ends their processes. Crashed members are long gone.
+func (run *Run) closeGroups() error {
+	if len(run.Plan.Groups) > 0 {
+		if err := run.advanceUntil(run.groupsSettled, groupSettleLimit); err != nil {
+			return err
+		}
+		if !run.groupsSettled() {
+			run.violate("group-liveness", "the consumer groups did not settle within %s after healing:\n%s", groupSettleLimit, run.describeGroups())
+		}
+	}
+	for _, m := range run.members {
+		if m.live() {
+			if err := run.closeMember(m); err != nil {
+				return err
+			}
+		}
+	}
+	allClosed := func() bool {
+		for _, m := range run.members {
+			if m.closing && !m.closed {
+				return false
+			}
+		}
+		return true
+	}
+	if err := run.advanceUntil(allClosed, settleLimit); err != nil {
 		return err
 	}
 	for _, m := range run.members {
-		run.C.StopClient(m.host)
+		if !m.crashed && !m.exited {
+			run.C.StopClient(m.host)
+			m.exited = true
+		}
 	}
 	return nil
 }

@@ -64,6 +64,8 @@ type Run struct {
 	// pace, when set, hands control to a frame-by-frame caller between
 	// slices of virtual time (stepper.go); nil runs straight through.
 	pace *pacer
+
+	x extras // later fault families and checkers (extras.go)
 }
 
 // Stats are a run's measurements.
@@ -169,9 +171,6 @@ func (run *Run) simulate() error {
 	}
 	if err := run.startGroups(); err != nil {
 		return err
-	}
-	for _, m := range run.members {
-		run.watchCommits(m)
 	}
 
 	// Safety phase: faults at random gaps, invariants sampled every second.

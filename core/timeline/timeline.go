@@ -116,7 +116,7 @@ func (s *Session) Do(line string, stdin []string) {
 		s.lines = append(s.lines, Line{At: s.Now(), Text: fmt.Sprintf("kafkascope: this session has reached its limit of %d actions; start a new one with cluster create", MaxActions)})
 		return
 	}
-	if s.Now() > sim.Time(MaxActionTime) {
+	if s.Now() > sim.Time(MaxActionTime) && !isClusterCreate(line) { // the old cluster's clock: a new one starts at 0
 		s.lines = append(s.lines, Line{At: s.Now(), Text: fmt.Sprintf("kafkascope: this session has reached its time limit of %s; start a new one with cluster create", sim.FormatDuration(MaxActionTime))})
 		return
 	}

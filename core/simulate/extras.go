@@ -1,0 +1,44 @@
+package simulate
+
+import "kafkascope/core/sim"
+
+// extras is the state of the fault families and checkers added after the
+// first simulator session: controller-voter power losses
+// (faults_voters.go), consumer restarts (faults_consumers.go), the
+// __consumer_offsets partitions a power loss touched (groups.go) and the
+// metadata-log checker (checks_metadata.go). Every field starts at its
+// zero value and is filled on first use, so a Run needs no set-up for it.
+type extras struct {
+	// Each new fault family draws from its own stream, so the main
+	// "simulate/faults" stream draws what it drew before they existed: a
+	// seed's schedule only changes from the first step one of them fires.
+	voters    *sim.Rand // "simulate/faults/voters"
+	consumers *sim.Rand // "simulate/faults/consumers"
+
+	// offsetsLost marks the __consumer_offsets partitions of which some
+	// broker lost records in a power loss (see checkCommits).
+	offsetsLost map[int32]bool
+
+	// elected lists, per partition ("topic-p"), the leader epochs the
+	// controller committed and when it did (note "leader.elected"), in
+	// order: committed-data-lost skips a broker that started leading an
+	// epoch already superseded then (see staleLeadership).
+	elected map[string][]electedEpoch
+
+	// metaCommitted is the leader epoch of every metadata-log offset seen
+	// committed (index = offset; -1 where it was only in a snapshot).
+	metaCommitted []int32
+}
+
+type electedEpoch struct {
+	at    sim.Time
+	epoch int32
+}
+
+// stream returns *p, creating the named stream of the run's seed first.
+func (run *Run) stream(p **sim.Rand, name string) *sim.Rand {
+	if *p == nil {
+		*p = sim.NewRand(run.Plan.Seed, name)
+	}
+	return *p
+}
