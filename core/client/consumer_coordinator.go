@@ -130,6 +130,13 @@ func (g *coordinator) lookup(env *sim.Env) {
 			co := resp.(*protocol.FindCoordinatorResponse).Coordinators[0]
 			if co.ErrorCode == protocol.NONE {
 				g.coord, g.coordID, g.known, g.findTries = sim.Addr(fmt.Sprintf("%s:%d", co.Host, co.Port)), co.NodeID, true, 0
+				// A new coordinator gets a full session before the
+				// heartbeat gives up on it (Kafka's FindCoordinator
+				// handler: heartbeat.resetSessionTimeout()). Without it a
+				// member whose last answered heartbeat was long ago
+				// dropped every coordinator it found at once, and never
+				// heard of the rebalance it had to join.
+				g.lastHBRecv = env.Now()
 				env.Note("consumer.coordinator", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "coordinator", fmt.Sprint(co.NodeID))
 				g.startHeartbeats(env)
 				g.poll(env)

@@ -203,3 +203,38 @@ func TestGroupEagerStickyKeepsPartitions(t *testing.T) {
 		}
 	}
 }
+
+// A member cut off from every broker for longer than session.timeout.ms
+// finds its coordinator again after the heal and rejoins: the coordinator
+// it finds gets a full session (Kafka resets the session timer on
+// FindCoordinator). Without that it dropped each coordinator it found at
+// once, for good (seed 5 of the simulator, issue 8).
+func TestGroupMemberRecoversAfterLongerThanASessionCutOff(t *testing.T) {
+	c := newCluster(t, nil)
+	createTopic(t, c, "orders", 3, 3)
+	m := startMember(t, c, "search", "orders")
+	runUntil(t, c, func() bool { return len(m.c.Assignment()) == 3 }, time.Minute, "the member getting the three partitions")
+	for _, id := range c.NodeIDs() {
+		c.World.Net().Cut(m.host, Host(id))
+		c.World.Net().Cut(Host(id), m.host)
+	}
+	advance(t, c, 2*client.DefaultConsumerConfig().SessionTimeout)
+	if err := c.Heal(0, 0, true); err != nil {
+		t.Fatal(err)
+	}
+	before := c.World.Trace().Count()
+	advance(t, c, time.Minute)
+	lost := 0
+	for _, e := range c.World.Trace().Since(before) {
+		if e.Detail == "consumer.coordinator-unknown" {
+			lost++
+		}
+	}
+	if lost > 2 || len(m.c.Assignment()) != 3 {
+		t.Fatalf("a minute after the heal: the coordinator was dropped %d times; the member has %d partitions", lost, len(m.c.Assignment()))
+	}
+	d := describeGroup(t, c, newRawClient(t, c, 1), "search")
+	if d.GroupState != "Stable" || len(d.Members) != 1 {
+		t.Fatalf("group %s with %d members, want Stable with 1", d.GroupState, len(d.Members))
+	}
+}
