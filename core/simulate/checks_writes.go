@@ -25,7 +25,7 @@ import (
 //     timeout, stays in the ISR, and is elected and truncates the others.
 //   - with a weaker min.insync.replicas in force (a --config override), a
 //     record that as many brokers as the drawn min.insync.replicas lost in
-//     power losses, or that one lost while another replica still had it.
+//     power losses: what the drawn configuration would have lost too.
 //
 // Not exempt: a record lost without any power loss, and, under a weakened
 // min.insync.replicas, a record whose only copy was lost (so
@@ -56,7 +56,7 @@ func (run *Run) lostWrites(tp storage.TopicPartition, leaderID int32, leader *br
 			continue
 		}
 		k := lostRecord{tp, s.offset, s.value}
-		if powerLossExempt(len(run.lostToPowerLoss[k]), run.lostWithCopy[k], t.MinISR, inForce) {
+		if powerLossExempt(len(run.lostToPowerLoss[k]), t.MinISR, inForce) {
 			run.Stats.Exempt++
 			continue
 		}
@@ -70,14 +70,16 @@ func (run *Run) lostWrites(tp storage.TopicPartition, leaderID int32, leader *br
 
 // powerLossExempt decides the exemption above for one acknowledged record
 // that is not in the log: lost is how many brokers lost it in power
-// losses, withCopy whether one lost it while another replica still had it,
-// drawn and inForce the topic's min.insync.replicas as drawn and as
-// configured.
-func powerLossExempt(lost int, withCopy bool, drawn, inForce int) bool {
+// losses, drawn and inForce the topic's min.insync.replicas as drawn and
+// as configured. (A record lost by one broker while another replica still
+// had it used to be exempt under a weakened min.insync.replicas too; with
+// the copies read from the disks, a lagging follower's copy then exempted
+// the lone leader's loss that min.insync.replicas=1 is known for.)
+func powerLossExempt(lost, drawn, inForce int) bool {
 	if lost == 0 {
 		return false
 	}
-	return inForce >= 2 || lost >= drawn || withCopy
+	return inForce >= 2 || lost >= drawn
 }
 
 // duplicates (idempotent-duplicate): every value is sent once, so a value

@@ -205,12 +205,8 @@ func (run *Run) powerLoss(id int32) error {
 		for _, r := range diskRecords(c.Disk(id), dirs[tp]) {
 			kept[lostRecord{tp, r.Offset, string(r.Value)}] = true
 		}
-		elsewhere := run.copiesElsewhere(id, tp)
 		for _, r := range before[tp] {
 			if k := (lostRecord{tp, r.Offset, string(r.Value)}); !kept[k] {
-				if elsewhere[k] {
-					run.lostWithCopy[k] = true
-				}
 				if run.lostToPowerLoss[k] == nil {
 					run.lostToPowerLoss[k] = map[int32]bool{}
 				}
@@ -244,26 +240,6 @@ func (run *Run) partitionDirs(id int32) map[storage.TopicPartition]string {
 		tp, ok := storage.ParseDirName(e.Name)
 		if e.IsDir && ok && tp.Topic != raft.MetadataTopic {
 			out[tp] = root + "/" + e.Name
-		}
-	}
-	return out
-}
-
-// copiesElsewhere lists the records of tp that replicas other than id hold
-// on their disks: page cache included (a killed broker's survives), and
-// for a machine that is off, what its power loss left on disk.
-func (run *Run) copiesElsewhere(id int32, tp storage.TopicPartition) map[lostRecord]bool {
-	out := map[lostRecord]bool{}
-	for _, x := range run.C.NodeIDs() {
-		if x == id {
-			continue
-		}
-		dir, ok := run.partitionDirs(x)[tp]
-		if !ok {
-			continue
-		}
-		for _, r := range diskRecords(run.C.Disk(x), dir) {
-			out[lostRecord{tp, r.Offset, string(r.Value)}] = true
 		}
 	}
 	return out

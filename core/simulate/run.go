@@ -45,11 +45,9 @@ type Run struct {
 	reader    *reader
 
 	// lostToPowerLoss maps a record (partition, offset, value) to the
-	// brokers that lost it from their page cache in a power loss, and
-	// lostWithCopy marks those lost by a broker while another replica still
-	// had them. See lostWrites for what Kafka 3.8 promises then.
+	// brokers that lost it from their page cache in a power loss. See
+	// lostWrites for what Kafka 3.8 promises then.
 	lostToPowerLoss map[lostRecord]map[int32]bool
-	lostWithCopy    map[lostRecord]bool
 	tainted         map[int32]bool // brokers that lost records in a power loss
 
 	// Observations for the monotonicity and uniqueness checks.
@@ -130,7 +128,7 @@ func Simulate(seed uint64, opts Options) (*Run, error) {
 func newRun(seed uint64, opts Options) *Run {
 	return &Run{
 		Plan: Draw(seed, opts), Opts: opts,
-		lostToPowerLoss: map[lostRecord]map[int32]bool{}, lostWithCopy: map[lostRecord]bool{}, tainted: map[int32]bool{},
+		lostToPowerLoss: map[lostRecord]map[int32]bool{}, tainted: map[int32]bool{},
 		epochSeen: map[*broker.Partition]int32{}, maxEpoch: map[replicaKey]int32{},
 		hwSeen: map[*broker.Partition]hwMark{}, maxHW: map[storage.TopicPartition]int64{},
 		leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{},
