@@ -230,8 +230,13 @@ const groupSettleLimit = 6 * time.Minute
 // and ends their processes. Crashed members are long gone.
 func (run *Run) closeGroups() error {
 	if len(run.Plan.Groups) > 0 {
-		if err := run.advanceUntil(run.groupsSettled, groupSettleLimit); err != nil {
-			return err
+		// Polled every half second of virtual time, not after every event:
+		// a coordinator's group view is costly to build.
+		end := run.C.World.Now().Add(groupSettleLimit)
+		for !run.groupsSettled() && run.C.World.Now() < end {
+			if err := run.advance(500 * time.Millisecond); err != nil {
+				return err
+			}
 		}
 		if !run.groupsSettled() {
 			run.violate("group-liveness", "the consumer groups did not settle within %s after healing:\n%s", groupSettleLimit, run.describeGroups())
