@@ -46,14 +46,14 @@ var SimFindings = []SimFinding{
 	},
 	{
 		Key: "min.insync.replicas", Value: "1",
-		Seed: 1, Invariant: "acked-write-lost", Detail: `sim0-2: acknowledged "s1-p1-r470"`,
+		Seed: 27, Invariant: "acked-write-lost", Detail: `sim0-0: acknowledged "s27-p1-r0"`,
 		Scenarios: []string{"05-acks-min-isr"},
 		Title: [2]string{
 			"min.insync.replicas=1 with acks=all: one replica acknowledges alone",
 			"min.insync.replicas=1과 acks=all: 복제본 하나가 혼자 확인해 주다"},
 		Story: [2]string{
-			"acks=all waits for every replica in the ISR, but min.insync.replicas=1 lets the ISR shrink to the leader alone and still take writes: then \"all\" means one copy. In this run network cuts shrink the ISRs until broker 4 is alone in the ISR of sim0-2, which it leads. It acknowledges writes that no other replica has, then loses power with them still in its page cache. After the heal the acknowledged record s1-p1-r470 is missing. With min.insync.replicas=2 the producer would have got NOT_ENOUGH_REPLICAS instead of an acknowledgement.",
-			"acks=all은 ISR에 있는 모든 복제본을 기다리지만, min.insync.replicas=1이면 ISR이 리더 하나로 줄어도 쓰기를 받습니다. 그러면 '모두'는 복사본 하나를 뜻합니다. 이 실행에서는 네트워크 단절로 ISR이 줄어들어, sim0-2의 리더인 브로커 4만 ISR에 남습니다. 브로커 4는 다른 어느 복제본에도 없는 쓰기를 확인해 준 뒤, 그 레코드들이 페이지 캐시에 있는 채로 전원을 잃습니다. 회복된 뒤 확인을 받았던 레코드 s1-p1-r470이 사라져 있습니다. min.insync.replicas=2였다면 프로듀서는 확인 대신 NOT_ENOUGH_REPLICAS를 받았을 것입니다."},
+			"acks=all waits for every replica in the ISR, but min.insync.replicas=1 lets the ISR shrink to the leader alone and still take writes: then \"all\" means one copy. In this run broker 4 is stopped four seconds in, which leaves broker 2 alone in the ISR of sim0-0, whose replicas are 2 and 4. Broker 2 goes on acknowledging writes that no other replica has, and eight seconds later loses power (it is also the active controller) with them still in its page cache. It comes back as the only in-sync replica, so it leads again without them: the acknowledged record s27-p1-r0 at offset 0 is replaced by a later one. With min.insync.replicas=2 the producer would have got NOT_ENOUGH_REPLICAS instead of an acknowledgement.",
+			"acks=all은 ISR에 있는 모든 복제본을 기다리지만, min.insync.replicas=1이면 ISR이 리더 하나로 줄어도 쓰기를 받습니다. 그러면 '모두'는 복사본 하나를 뜻합니다. 이 실행에서는 4초 만에 브로커 4가 멈추고, 복제본이 2와 4인 sim0-0의 ISR에는 브로커 2만 남습니다. 브로커 2는 다른 어느 복제본에도 없는 쓰기를 계속 확인해 주다가, 8초 뒤 그 레코드들이 페이지 캐시에 있는 채로 전원을 잃습니다(브로커 2는 활성 컨트롤러이기도 합니다). 다시 켜졌을 때도 유일한 ISR 복제본이므로 그 레코드 없이 다시 리더가 되고, 확인을 받았던 오프셋 0의 레코드 s27-p1-r0은 나중 레코드로 바뀝니다. min.insync.replicas=2였다면 프로듀서는 확인 대신 NOT_ENOUGH_REPLICAS를 받았을 것입니다."},
 	},
 }
 

@@ -22,7 +22,7 @@ func TestSimLinkRoundTrips(t *testing.T) {
 	}{
 		{7, simulate.Options{}},
 		{34, simulate.Options{Overrides: map[string]string{"inter.broker.protocol.version": "0.10"}}},
-		{18446744073709551615, simulate.Options{Overrides: map[string]string{"min.insync.replicas": "1", "unclean.leader.election.enable": "true"}, Faults: 12, Minutes: 3, Groups: true}},
+		{18446744073709551615, simulate.Options{Overrides: map[string]string{"min.insync.replicas": "1", "unclean.leader.election.enable": "true"}, Faults: 12, Minutes: 3, NoGroups: true}},
 	} {
 		hash := simulate.LinkHash(c.seed, c.opts)
 		st, err := ParseURL("", hash+"&lang=ko")
@@ -30,7 +30,7 @@ func TestSimLinkRoundTrips(t *testing.T) {
 			t.Fatalf("%s: %v", hash, err)
 		}
 		if st.Sim == nil || st.Sim.Seed != c.seed || st.Sim.Opts.Faults != c.opts.Faults || st.Sim.Opts.Minutes != c.opts.Minutes ||
-			st.Sim.Opts.Groups != c.opts.Groups || len(c.opts.Overrides) > 0 && !reflect.DeepEqual(st.Sim.Opts.Overrides, c.opts.Overrides) || st.Lang != feed.Korean {
+			st.Sim.Opts.NoGroups != c.opts.NoGroups || len(c.opts.Overrides) > 0 && !reflect.DeepEqual(st.Sim.Opts.Overrides, c.opts.Overrides) || st.Lang != feed.Korean {
 			t.Fatalf("%s read as %+v", hash, st.Sim)
 		}
 		if got := st.Sim.Hash(); got != hash {
@@ -81,8 +81,8 @@ func TestBadSimLinkFallsBack(t *testing.T) {
 // shows in the terminal as it happens, time moves at the chosen speed,
 // and at the end the terminal holds the same verdict as the CLI's run.
 func TestSimRunPlaysToTheVerdict(t *testing.T) {
-	const hash = "#sim=1&config=min.insync.replicas=1&lang=en"
-	want, err := simulate.Simulate(1, simulate.Options{Overrides: map[string]string{"min.insync.replicas": "1"}})
+	const hash = "#sim=27&config=min.insync.replicas=1&lang=en"
+	want, err := simulate.Simulate(27, simulate.Options{Overrides: map[string]string{"min.insync.replicas": "1"}})
 	if err != nil || len(want.Violations) == 0 {
 		t.Fatalf("the CLI run: %v, %v", err, want.Violations)
 	}
@@ -94,7 +94,7 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 	if got := p.Hash(); got != hash {
 		t.Fatalf("hash %s, want %s", got, hash)
 	}
-	if b := p.SimBanner(); !strings.Contains(b, "seed 1, min.insync.replicas=1") || !strings.Contains(b, "go run ./scripts/kafkasim simulate --seed 1 --config min.insync.replicas=1 --trace") {
+	if b := p.SimBanner(); !strings.Contains(b, "seed 27, min.insync.replicas=1") || !strings.Contains(b, "go run ./scripts/kafkasim simulate --seed 27 --config min.insync.replicas=1 --trace") {
 		t.Fatalf("banner %q", b)
 	}
 	start := p.Now()
@@ -132,7 +132,7 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 		}
 	}
 	text := terminal(p)
-	if !strings.HasPrefix(text, "go run ./scripts/kafkasim simulate --seed 1 --config min.insync.replicas=1 --trace\n"+want.Plan.Describe(want.Opts)+"\n") {
+	if !strings.HasPrefix(text, "go run ./scripts/kafkasim simulate --seed 27 --config min.insync.replicas=1 --trace\n"+want.Plan.Describe(want.Opts)+"\n") {
 		t.Fatalf("the terminal does not start with the command and the plan:\n%s", text)
 	}
 	for _, line := range want.Schedule {

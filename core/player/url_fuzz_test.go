@@ -16,7 +16,7 @@ func FuzzParseURL(f *testing.F) {
 	f.Add("?lang=ko", "#%zz")
 	f.Add("", "#s=a&scenario=b")
 	f.Add("", "#sim=34&config=inter.broker.protocol.version=0.10&lang=ko")
-	f.Add("", "#sim=1&config=min.insync.replicas=1&config=unclean.leader.election.enable=true&faults=12&minutes=3&groups=1")
+	f.Add("", "#sim=1&config=min.insync.replicas=1&config=unclean.leader.election.enable=true&faults=12&minutes=3&groups=0")
 	f.Add("", "#sim=18446744073709551616&config=no.such=1&faults=-1")
 	f.Add("", "#sim=2&scenario=04-isr&step=1")
 	f.Fuzz(func(t *testing.T, query, hash string) {

@@ -64,9 +64,9 @@ func parseSimLink(h url.Values) (*SimLink, error) {
 		return nil, err
 	}
 	switch g := h.Get("groups"); g {
-	case "", "0":
-	case "1":
-		sl.Opts.Groups = true
+	case "", "1":
+	case "0":
+		sl.Opts.NoGroups = true
 	default:
 		return nil, fmt.Errorf("%w: groups=%q: expected 1 or 0", ErrBadLink, g)
 	}

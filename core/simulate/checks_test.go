@@ -251,7 +251,7 @@ func decoded(t *testing.T, data []byte) record.Batch {
 // committed offset going back; and members read records (each checked
 // against the HW).
 func TestCommittedOffsetCheckerCatchesAPlantedGoBack(t *testing.T) {
-	opts := Options{Groups: true, Faults: 4, NoPowerLoss: true}
+	opts := Options{Faults: 4, NoPowerLoss: true}
 	seed := uint64(1)
 	for len(Draw(seed, opts).Groups) == 0 {
 		seed++

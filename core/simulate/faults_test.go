@@ -70,7 +70,7 @@ func TestEveryFaultKindIsDrawnInSeeds1To40(t *testing.T) {
 	count := map[string]int{}
 	first := map[string]uint64{}
 	for seed := uint64(1); seed <= 40; seed++ {
-		run := mustSimulate(t, seed, Options{Groups: true})
+		run := mustSimulate(t, seed, Options{})
 		for k, n := range safetyFaults(t, run) {
 			if count[k] == 0 {
 				first[k] = seed
@@ -99,7 +99,7 @@ func TestEveryFaultKindIsDrawnInSeeds1To40(t *testing.T) {
 // power loss.
 func TestConsumerRestartsKeepCommittedOffsets(t *testing.T) {
 	const seed = 10 // with 8 faults: a crash, a close and its rejoin
-	run := mustSimulate(t, seed, Options{Groups: true, Faults: 8, NoPowerLoss: true})
+	run := mustSimulate(t, seed, Options{Faults: 8, NoPowerLoss: true})
 	if len(run.Violations) > 0 {
 		t.Fatalf("clean run failed:\n%s", run.Report())
 	}
@@ -149,7 +149,7 @@ func TestConsumerRestartsKeepCommittedOffsets(t *testing.T) {
 // Planted: a group whose members are not what the coordinator holds (a
 // live member the coordinator does not know) is not settled.
 func TestGroupLivenessSeesAMissingMember(t *testing.T) {
-	run := mustSimulate(t, 10, Options{Groups: true, Faults: 8, NoPowerLoss: true})
+	run := mustSimulate(t, 10, Options{Faults: 8, NoPowerLoss: true})
 	// The run closed every member: each group is Empty, as wanted.
 	if !run.groupsSettled() {
 		t.Fatalf("groups not settled after closing:\n%s", run.describeGroups())
@@ -201,7 +201,7 @@ func TestNewFaultsAreDeterministic(t *testing.T) {
 		opts Options
 		kind string
 	}{
-		{10, Options{Groups: true, Faults: 8, TraceContent: true}, "consumer crash"},
+		{10, Options{Faults: 8, TraceContent: true}, "consumer crash"},
 		{1, Options{TraceContent: true}, "voter power loss"},
 	} {
 		a, b := mustSimulate(t, c.seed, c.opts), mustSimulate(t, c.seed, c.opts)

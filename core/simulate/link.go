@@ -14,7 +14,7 @@ const PageURL = "http://127.0.0.1:8080/"
 
 // LinkHash is the browser's #part that replays seed under opts:
 // sim=<seed>, then the options Flags() prints, in the same order
-// (config=k=v repeated by key, faults=N, minutes=N, groups=1).
+// (config=k=v repeated by key, faults=N, minutes=N, groups=0).
 // core/player's ParseURL reads it back.
 func LinkHash(seed uint64, opts Options) string {
 	var b strings.Builder
@@ -28,8 +28,8 @@ func LinkHash(seed uint64, opts Options) string {
 	if opts.Minutes > 0 {
 		fmt.Fprintf(&b, "&minutes=%d", opts.Minutes)
 	}
-	if opts.Groups {
-		b.WriteString("&groups=1")
+	if opts.NoGroups {
+		b.WriteString("&groups=0")
 	}
 	return b.String()
 }

@@ -21,10 +21,10 @@ type Options struct {
 	// cluster to the guarantees of the configuration as drawn, so a
 	// known-unsafe override must make them fire.
 	Overrides map[string]string
-	// Groups adds the consumer groups drawn for the seed to the workload
-	// (opt-in for now: they expose open engine issues, see the report of
-	// issue 8's first simulator session).
-	Groups bool
+	// NoGroups leaves the consumer groups drawn for the seed out of the
+	// workload (kafkasim simulate --groups=false): producers and faults
+	// only, as the first simulator session ran.
+	NoGroups bool
 	// Faults overrides the number of faults of the safety phase (0: drawn).
 	Faults int
 	// Minutes stretches the safety phase: faults are drawn until it has
@@ -147,7 +147,7 @@ func Draw(seed uint64, opts Options) Plan {
 	// seed's cluster, topics and producers.
 	g := sim.NewRand(seed, "simulate/plan/groups")
 	for i, n := 0, g.Intn(3); i < n; i++ {
-		if opts.Groups {
+		if !opts.NoGroups {
 			p.Groups = append(p.Groups, GroupPlan{ID: fmt.Sprintf("group-%d", i+1), Members: 1 + g.Intn(2)})
 		}
 	}

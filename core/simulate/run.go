@@ -296,8 +296,8 @@ func (opts Options) Flags() string {
 	if opts.Minutes > 0 {
 		fmt.Fprintf(&b, " --minutes %d", opts.Minutes)
 	}
-	if opts.Groups {
-		b.WriteString(" --groups")
+	if opts.NoGroups {
+		b.WriteString(" --groups=false")
 	}
 	return b.String()
 }

@@ -18,8 +18,8 @@ func TestStepperMatchesTheStraightRun(t *testing.T) {
 		fail bool
 	}{
 		{2, Options{Faults: 8, TraceContent: true}, false},
-		{5, Options{TraceContent: true, Groups: true}, false},
-		{1, Options{TraceContent: true, Overrides: map[string]string{"min.insync.replicas": "1"}}, true},
+		{5, Options{TraceContent: true}, false},
+		{27, Options{TraceContent: true, Overrides: map[string]string{"min.insync.replicas": "1"}}, true},
 	} {
 		want := mustSimulate(t, c.seed, c.opts)
 		if got := len(want.Violations) > 0; got != c.fail {

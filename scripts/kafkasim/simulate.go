@@ -28,7 +28,7 @@ func (o overrides) Set(s string) error {
 
 // simulateCmd is `kafkasim simulate`: the randomized fault simulator.
 //
-//	kafkasim simulate --seeds 1-200 [--config k=v]... [--minutes N] [--faults N] [--groups]
+//	kafkasim simulate --seeds 1-200 [--config k=v]... [--minutes N] [--faults N] [--groups=false]
 //	kafkasim simulate --seed N [--trace] [--config k=v]...
 //
 // A run's report (--seed N, or -v for failing seeds) ends its header with
@@ -49,7 +49,7 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "print each failing seed's full report")
 	minutes := fs.Int("minutes", 0, "virtual minutes of faults per run (default: a drawn number of faults)")
 	faults := fs.Int("faults", 0, "faults per run (default: 10-20, drawn from the seed)")
-	groups := fs.Bool("groups", false, "add the consumer groups drawn for each seed to the workload")
+	groups := fs.Bool("groups", true, "the consumer groups drawn for each seed in the workload (--groups=false leaves them out)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "seeds run at once, each in its own world (output stays in seed order)")
 	replay := fs.Bool("replay", true, "run every failing seed again and require the same failure line")
 	ov := overrides{}
@@ -58,7 +58,7 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 || (*seeds == "") == (*seed == 0) {
-		fmt.Fprintln(stderr, "usage: kafkasim simulate (--seeds A-B | --seed N [--trace]) [--config k=v]... [--minutes N] [--faults N] [--groups] [--jobs N] [--replay=false] [-v]")
+		fmt.Fprintln(stderr, "usage: kafkasim simulate (--seeds A-B | --seed N [--trace]) [--config k=v]... [--minutes N] [--faults N] [--groups=false] [--jobs N] [--replay=false] [-v]")
 		return 2
 	}
 	if *minutes < 0 || *minutes > simulate.MaxMinutes || *faults < 0 || *faults > simulate.MaxFaults {
@@ -73,7 +73,7 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	opts := simulate.Options{Overrides: ov, Minutes: *minutes, Faults: *faults, Groups: *groups}
+	opts := simulate.Options{Overrides: ov, Minutes: *minutes, Faults: *faults, NoGroups: !*groups}
 	if *trace {
 		opts.Trace = func(line string) { fmt.Fprintln(stdout, line) }
 	}

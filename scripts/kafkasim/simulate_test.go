@@ -17,30 +17,30 @@ func simulateOut(t *testing.T, args ...string) (string, int) {
 // summary counts it, the exit status is 1, and --seed replays the same
 // violation.
 func TestSimulateReportsAndReplaysAViolation(t *testing.T) {
-	out, rc := simulateOut(t, "--seeds", "1-2", "--config", "min.insync.replicas=1")
+	out, rc := simulateOut(t, "--seeds", "26-27", "--config", "min.insync.replicas=1")
 	if rc != 1 {
 		t.Fatalf("exit %d, want 1:\n%s", rc, out)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	first := lines[0]
-	if !strings.HasPrefix(first, "seed 1: acked-write-lost at t=") {
+	if !strings.HasPrefix(first, "seed 27: acked-write-lost at t=") {
 		t.Fatalf("first line %q", first)
 	}
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "simulate: 2 seeds (1-2), 1 with violations (acked-write-lost 1), 0 runs failed, 0 failing seeds did not replay; ") || !strings.Contains(last, "runs/s") {
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "simulate: 2 seeds (26-27), 1 with violations (acked-write-lost 1), 0 runs failed, 0 failing seeds did not replay; ") || !strings.Contains(last, "runs/s") {
 		t.Fatalf("summary %q", last)
 	}
-	replay, rc := simulateOut(t, "--seed", "1", "--config", "min.insync.replicas=1")
+	replay, rc := simulateOut(t, "--seed", "27", "--config", "min.insync.replicas=1")
 	if rc != 1 || !strings.HasPrefix(replay, first+"\n") {
 		t.Fatalf("replay (exit %d) does not start with %q:\n%s", rc, first, replay)
 	}
-	if !strings.Contains(replay, "replay: go run ./scripts/kafkasim simulate --seed 1 --config min.insync.replicas=1 --trace") {
+	if !strings.Contains(replay, "replay: go run ./scripts/kafkasim simulate --seed 27 --config min.insync.replicas=1 --trace") {
 		t.Fatalf("the report does not say how to replay:\n%s", replay)
 	}
-	if !strings.Contains(replay, "\n  open: http://127.0.0.1:8080/#sim=1&config=min.insync.replicas=1\n") {
+	if !strings.Contains(replay, "\n  open: http://127.0.0.1:8080/#sim=27&config=min.insync.replicas=1\n") {
 		t.Fatalf("the report does not give the browser link:\n%s", replay)
 	}
 	// -v gives each failing seed's report, with its link.
-	if verbose, _ := simulateOut(t, "--seeds", "1-2", "--config", "min.insync.replicas=1", "-v"); !strings.Contains(verbose, first+"\n") ||
+	if verbose, _ := simulateOut(t, "--seeds", "26-27", "--config", "min.insync.replicas=1", "-v"); !strings.Contains(verbose, first+"\n") ||
 		strings.Count(verbose, "open: http://127.0.0.1:8080/#sim=") != 1 {
 		t.Fatalf("-v does not give the failing seed's link:\n%s", verbose)
 	}
@@ -49,8 +49,8 @@ func TestSimulateReportsAndReplaysAViolation(t *testing.T) {
 // A passing --seed run prints its report with the browser link too, with
 // every option that shapes the run.
 func TestSimulateSeedPrintsTheBrowserLink(t *testing.T) {
-	out, rc := simulateOut(t, "--seed", "2", "--faults", "3", "--groups")
-	if rc != 0 || !strings.Contains(out, "\n  open: http://127.0.0.1:8080/#sim=2&faults=3&groups=1\n") {
+	out, rc := simulateOut(t, "--seed", "2", "--faults", "3", "--groups=false")
+	if rc != 0 || !strings.Contains(out, "\n  open: http://127.0.0.1:8080/#sim=2&faults=3&groups=0\n") || !strings.Contains(out, "replay: go run ./scripts/kafkasim simulate --seed 2 --faults 3 --groups=false --trace") {
 		t.Fatalf("exit %d:\n%s", rc, out)
 	}
 }
@@ -66,7 +66,7 @@ func TestSimulateUsageErrors(t *testing.T) {
 // --jobs changes how many seeds run at once, never what any seed prints:
 // the output is in seed order, equal for 1 and 3 jobs but for the timing.
 func TestSimulateJobsDoNotChangeTheOutput(t *testing.T) {
-	args := []string{"--seeds", "1-4", "--config", "min.insync.replicas=1", "-v"}
+	args := []string{"--seeds", "26-29", "--config", "min.insync.replicas=1", "-v"}
 	one, rc1 := simulateOut(t, append(args, "--jobs", "1")...)
 	three, rc3 := simulateOut(t, append(args, "--jobs", "3")...)
 	untimed := func(s string) string {
