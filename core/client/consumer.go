@@ -109,6 +109,9 @@ type Consumer struct {
 	// onCommitted sees each partition's offset as the coordinator
 	// acknowledges its commit (auto-commit and commitSync alike).
 	onCommitted func(env *sim.Env, topic string, partition int32, offset int64)
+	// onReset sees a partition's position reset by auto.offset.reset after
+	// OFFSET_OUT_OF_RANGE (the log no longer has it, e.g. it was truncated).
+	onReset func(env *sim.Env, topic string, partition int32, from int64)
 
 	grp      *coordinator // nil unless subscribed with a group
 	busy     bool         // the application is processing what a poll returned
@@ -146,6 +149,14 @@ func (c *Consumer) Metadata() *Metadata { return c.meta }
 // OnRecords sets the record handler; OnError the handler of fatal errors.
 func (c *Consumer) OnRecords(fn func(env *sim.Env, recs []ConsumerRecord)) { c.onRecords = fn }
 func (c *Consumer) OnError(fn func(env *sim.Env, err *Error))              { c.onError = fn }
+
+// OnOffsetReset sets a handler called when auto.offset.reset moves a
+// partition's position because the fetch position is out of range: the
+// consumer then re-reads from the log start (earliest) or skips to its end
+// (latest), and what it commits may be below what it committed before.
+func (c *Consumer) OnOffsetReset(fn func(env *sim.Env, topic string, partition int32, from int64)) {
+	c.onReset = fn
+}
 
 // OnCommitted sets a handler called for every partition whose offset commit
 // the coordinator acknowledged, with the offset committed: what a checker
@@ -253,6 +264,7 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse) {
 				// up again (Kafka logs that at INFO, which the tools do not
 				// print); without one the application gets the exception.
 				msg := fmt.Sprintf("Fetch position %s is out of range for partition %s", c.fetchPosition(tp, ps), tp)
+				from := ps.offset
 				switch c.cfg.AutoOffsetReset {
 				case "earliest":
 					ps.offset, ps.reset = -1, SeekEarliest
@@ -261,6 +273,9 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse) {
 				default:
 					c.fatal(env, &Error{Class: "org.apache.kafka.clients.consumer.OffsetOutOfRangeException", Message: msg})
 					return
+				}
+				if c.onReset != nil {
+					c.onReset(env, tp.topic, tp.partition, from)
 				}
 			case protocol.UNKNOWN_TOPIC_OR_PARTITION:
 				c.log(LevelWarn, fmt.Sprintf("Received unknown topic or partition error in fetch for partition %s", tp), loggerFetcher)

@@ -238,3 +238,34 @@ func TestGroupMemberRecoversAfterLongerThanASessionCutOff(t *testing.T) {
 		t.Fatalf("group %s with %d members, want Stable with 1", d.GroupState, len(d.Members))
 	}
 }
+
+// A consumer whose position is past the log end gets OFFSET_OUT_OF_RANGE,
+// resets by auto.offset.reset, and reports the reset (OnOffsetReset, which
+// the simulator's committed-offset checker counts as the reset it allows).
+func TestConsumerReportsAnOffsetReset(t *testing.T) {
+	c := newCluster(t, nil)
+	createTopic(t, c, "orders", 1, 1)
+	produce(t, c, "orders", -1, "a", "b")
+	cfg := client.DefaultConsumerConfig()
+	cfg.ClientID, cfg.AutoOffsetReset = "resetter", "earliest"
+	var resets []int64
+	var got []client.ConsumerRecord
+	if _, err := c.SpawnClient("resetter", func(host string) sim.Process {
+		co := client.NewConsumer(sim.Addr(host+":1"), []sim.Addr{BrokerAddr(1)}, cfg, func(client.Level, string, string) {})
+		co.OnRecords(func(env *sim.Env, recs []client.ConsumerRecord) { got = append(got, recs...) })
+		co.OnOffsetReset(func(env *sim.Env, topic string, partition int32, from int64) {
+			if topic == "orders" && partition == 0 {
+				resets = append(resets, from)
+			}
+		})
+		return &client.Process{Handlers: []client.Handler{co}, OnStart: func(env *sim.Env) {
+			co.Assign(env, "orders", []int32{0}, 1000)
+		}}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, c, func() bool { return len(got) == 2 }, time.Minute, "the consumer reading both records after its reset")
+	if !slices.Equal(resets, []int64{1000}) || got[0].Offset != 0 {
+		t.Fatalf("resets from %v; first record at offset %d", resets, got[0].Offset)
+	}
+}

@@ -13,9 +13,11 @@ import (
 
 // committed-offset-monotonic: once the coordinator has acknowledged a
 // group's offset commit to a member, the group's committed offset for that
-// partition never goes below it again (nothing in the workload resets
-// offsets explicitly). The checker holds the group's coordinator to the
-// highest offset acknowledged so far (watchCommits), at every sample.
+// partition never goes below it again, but by a reset (nothing in the
+// workload resets offsets explicitly; the consumers' auto.offset.reset
+// after OFFSET_OUT_OF_RANGE does, see watchCommits). The checker holds the
+// group's coordinator to the highest offset acknowledged so far, at every
+// sample.
 //
 // The coordinator is the broker the active controller names as leader of
 // the group's __consumer_offsets partition, once it has applied that
@@ -72,13 +74,22 @@ func (run *Run) checkCommits() {
 }
 
 // watchCommits records every offset commit a coordinator acknowledges to a
-// member of the workload: the highest per group and partition.
+// member of the workload: the highest per group and partition. A reset
+// wipes the record for its partition: when a member's fetch position is out
+// of range (the partition's log lost records, a power loss of its only
+// replica say), auto.offset.reset moves it to the log start and what it
+// commits next may be lower. That is the reset the guarantee allows, done
+// by the client's configured policy, not an offset lost by the group.
 func (run *Run) watchCommits(m *member) {
 	m.c.OnCommitted(func(env *sim.Env, topic string, partition int32, offset int64) {
 		key := commitKey{m.group, storage.TopicPartition{Topic: topic, Partition: partition}}
 		if prev, ok := run.acked[key]; !ok || offset > prev.offset {
 			run.acked[key] = commitMark{offset: offset, member: m.name, at: env.Now()}
 		}
+	})
+	m.c.OnOffsetReset(func(env *sim.Env, topic string, partition int32, from int64) {
+		delete(run.acked, commitKey{m.group, storage.TopicPartition{Topic: topic, Partition: partition}})
+		run.Stats.OffsetResets++
 	})
 }
 

@@ -71,6 +71,7 @@ type Stats struct {
 	Sent, Acked, Failed, Unknown, Exempt int
 	PowerLosses                          int
 	Consumed                             int // records given to group members
+	OffsetResets                         int // auto.offset.reset after OFFSET_OUT_OF_RANGE (see watchCommits)
 	EpochBumpDuplicates                  int // see duplicates
 	Checks                               int
 	Converged                            time.Duration // how long the liveness phase took
