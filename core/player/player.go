@@ -138,7 +138,7 @@ func (p *Player) Lines() []timeline.Line {
 // feedEntries is the event feed of what is shown.
 func (p *Player) feedEntries() []feed.Entry {
 	if p.Sim != nil {
-		return p.Sim.feed
+		return p.Sim.log.Feed()
 	}
 	return p.TL.Feed()
 }
@@ -381,7 +381,7 @@ func (p *Player) Timeline() Timeline {
 	tl := Timeline{Now: p.Now(), End: p.End()}
 	marks := p.TL.Markers()
 	if p.Sim != nil {
-		marks = p.Sim.marks
+		marks = p.Sim.log.Markers()
 	}
 	for _, e := range marks {
 		tl.Markers = append(tl.Markers, Marker{At: e.At, Category: e.Category, Text: e.Text(p.Lang)})

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"kafkascope/core/cluster"
-	"kafkascope/core/feed"
 	"kafkascope/core/sim"
 	"kafkascope/core/simulate"
 	"kafkascope/core/timeline"
@@ -31,10 +30,8 @@ type SimRun struct {
 	st    *simulate.Stepper
 	lines []timeline.Line // schedule lines so far, refusals, then the verdict
 	noted int             // schedule lines already copied to lines
-	feed  []feed.Entry
-	marks []feed.Entry
-	seen  uint64 // trace events already read into feed
-	ended bool   // the verdict is in lines
+	log   timeline.FeedLog
+	ended bool // the verdict is in lines
 }
 
 func newSimRun(l SimLink) *SimRun {
@@ -85,17 +82,7 @@ func (r *SimRun) collect() {
 		r.lines = append(r.lines, timeline.Line{At: r.Now(), Text: "== " + run.Schedule[r.noted]})
 	}
 	if c := run.C; c != nil {
-		tr := c.World.Trace()
-		for _, e := range feed.Recent(tr, r.seen, 0) {
-			r.feed = append(r.feed, e)
-			if e.Marks() {
-				r.marks = append(r.marks, e)
-			}
-		}
-		r.seen = tr.Count()
-		if over := len(r.feed) - timeline.MaxFeed; over > 0 {
-			r.feed = append([]feed.Entry(nil), r.feed[over:]...)
-		}
+		r.log.Drain(c.World.Trace())
 	}
 	if r.st.Done() && !r.ended {
 		r.ended = true

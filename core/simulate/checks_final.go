@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -51,7 +52,8 @@ func (run *Run) converged() bool {
 	return true
 }
 
-func sameSet(a, b []int32) bool {
+// sameSet reports whether a and b hold the same elements, in any order.
+func sameSet[T cmp.Ordered](a, b []T) bool {
 	x, y := slices.Clone(a), slices.Clone(b)
 	slices.Sort(x)
 	slices.Sort(y)

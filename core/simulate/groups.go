@@ -2,7 +2,6 @@ package simulate
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -156,7 +155,7 @@ func (run *Run) groupsSettled() bool {
 		for _, mv := range v.Members {
 			got = append(got, mv.ClientHost)
 		}
-		if !sameStrings(got, want) {
+		if !sameSet(got, want) {
 			return false
 		}
 	}
@@ -182,13 +181,6 @@ func (run *Run) coordinatorView(id string) (broker.GroupView, bool) {
 		}
 	}
 	return broker.GroupView{}, false
-}
-
-func sameStrings(a, b []string) bool {
-	x, y := slices.Clone(a), slices.Clone(b)
-	slices.Sort(x)
-	slices.Sort(y)
-	return slices.Equal(x, y)
 }
 
 // describeGroups is every group as its coordinator shows it (for a

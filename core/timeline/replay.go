@@ -3,7 +3,6 @@ package timeline
 import (
 	"kafkascope/core/cluster"
 	"kafkascope/core/console"
-	"kafkascope/core/feed"
 	"kafkascope/core/sim"
 )
 
@@ -15,9 +14,7 @@ type replay struct {
 	con     *console.Session
 	applied int // actions applied so far
 	lines   []Line
-	feed    []feed.Entry
-	marks   []feed.Entry
-	seen    uint64 // trace events already read into feed and marks
+	log     FeedLog
 }
 
 func newReplay() *replay { return &replay{con: console.NewSession()} }
@@ -53,17 +50,7 @@ func (r *replay) echo(at sim.Time, line string, stdin []string) {
 
 func (r *replay) drain() {
 	if c := r.Cluster(); c != nil {
-		tr := c.World.Trace()
-		for _, e := range feed.Recent(tr, r.seen, 0) {
-			r.feed = append(r.feed, e)
-			if e.Marks() {
-				r.marks = append(r.marks, e)
-			}
-		}
-		r.seen = tr.Count()
-		if over := len(r.feed) - MaxFeed; over > 0 {
-			r.feed = append([]feed.Entry(nil), r.feed[over:]...)
-		}
+		r.log.Drain(c.World.Trace())
 	}
 	for _, l := range r.con.OutputLines() {
 		r.lines = append(r.lines, Line{At: l.At, Kind: Output, Text: l.Text})

@@ -100,7 +100,7 @@ func (s *Session) Do(line string, stdin []string) {
 	if isClusterCreate(line) {
 		s.before = append(s.before, s.lines...)
 		s.actions, s.applied, s.lines, s.end = nil, 0, nil, 0
-		s.feed, s.marks, s.seen = nil, nil, 0
+		s.log.Reset()
 		s.standby.reset()
 	} else if s.Cluster() == nil {
 		// Nothing to record before there is a cluster: just run it.
@@ -240,10 +240,10 @@ func (s *Session) fresh() (*replay, error) {
 
 // Markers are the moments the timeline marks, oldest first: crashes,
 // elections and ISR changes.
-func (s *Session) Markers() []feed.Entry { return s.marks }
+func (s *Session) Markers() []feed.Entry { return s.log.Markers() }
 
 // Feed is the event feed, oldest first (at most MaxFeed entries).
-func (s *Session) Feed() []feed.Entry { return s.feed }
+func (s *Session) Feed() []feed.Entry { return s.log.Feed() }
 
 func isClusterCreate(line string) bool {
 	f := strings.Fields(line)
