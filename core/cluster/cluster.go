@@ -201,6 +201,11 @@ func (c *Cluster) Disk(id int32) *storage.Disk { return c.disks[id] }
 
 // Controller returns the active controller: the running controller that
 // leads the quorum in the highest epoch, or nil when none does (no quorum,
+// Close ends the cluster's world (sim.World.Close): its process goroutines
+// exit and it runs no more, so a cluster no one will run again can be
+// collected. What it shows stays readable.
+func (c *Cluster) Close() { c.World.Close() }
+
 // or an election under way).
 func (c *Cluster) Controller() *controller.Controller {
 	var best *controller.Controller

@@ -147,6 +147,9 @@ func (s *Session) cmdCluster(args []string) {
 	}
 	s.stopAllJobs()
 	s.ops = nil
+	if s.cluster != nil {
+		s.cluster.Close() // replaced: let its goroutines go
+	}
 	s.cluster = c
 }
 

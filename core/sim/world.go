@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sort"
@@ -72,6 +73,8 @@ type World struct {
 	conns map[conn]bool
 	// streams counts the Rand streams handed out per name (see Rand).
 	streams map[string]int
+	// closed: Close has ended every process goroutine.
+	closed bool
 }
 
 // conn is a connection from a sender's address to a receiver's.
@@ -182,6 +185,9 @@ func (w *World) Hosts() []string {
 
 // Spawn starts p as host. A host that is running must be killed first.
 func (w *World) Spawn(host string, p Process) error {
+	if w.closed {
+		return ErrClosed
+	}
 	old, exists := w.procs[host]
 	if exists && old.state == ProcRunning {
 		return fmt.Errorf("sim: host %s is already running", host)
@@ -200,10 +206,36 @@ func (w *World) Spawn(host string, p Process) error {
 	return nil
 }
 
+// ErrClosed is the error of a world after Close.
+var ErrClosed = errors.New("sim: the world was closed")
+
+// Close ends the world: the goroutine of every running process exits, and
+// the world takes no step or change any more (Err is ErrClosed unless it
+// had failed before). Its state stays readable. A world no one will run
+// again must be closed, or its goroutines keep it, and all it references,
+// in memory for good (a 2000-seed sweep grew to 24 GB without it).
+func (w *World) Close() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	for _, host := range w.Hosts() {
+		if pr := w.procs[host]; pr.state == ProcRunning {
+			close(pr.work)
+		}
+	}
+	if w.err == nil {
+		w.err = ErrClosed
+	}
+}
+
 // Kill stops host's process at once, as a crash does: no handler runs, its
 // timers never fire and messages to it are lost. With powerOff the machine is
 // off as well, so nothing answers at all.
 func (w *World) Kill(host string, powerOff bool) error {
+	if w.closed {
+		return ErrClosed
+	}
 	pr, ok := w.procs[host]
 	if !ok {
 		return fmt.Errorf("sim: unknown host %s", host)
@@ -229,6 +261,9 @@ func (w *World) Kill(host string, powerOff bool) error {
 // Exit is Kill for a process that stops by itself (from the driver, after the
 // process asked to): the host stays up.
 func (w *World) Exit(host string) error {
+	if w.closed {
+		return ErrClosed
+	}
 	pr, ok := w.procs[host]
 	if !ok || pr.state != ProcRunning {
 		return nil

@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -332,5 +334,34 @@ func TestWorldRandRepeatedNameGivesFreshStreams(t *testing.T) {
 	}
 	if a[0] == a[1] || a[1] == a[2] || a[0] == a[2] {
 		t.Fatalf("a repeated name replayed a stream: %v", a)
+	}
+}
+
+// Close ends every process goroutine (a closed world holds no goroutine,
+// so it can be collected), stops the world, and refuses changes; its state
+// stays readable.
+func TestCloseEndsTheGoroutines(t *testing.T) {
+	w := NewWorld(1)
+	for i := range 20 {
+		if err := w.Spawn(fmt.Sprintf("h%d", i), &sink{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Step()
+	with := runtime.NumGoroutine() // other tests' goroutines may end meanwhile: only ever fewer
+	w.Close()
+	w.Close() // idempotent
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > with-20 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > with-20 {
+		t.Fatalf("%d goroutines after Close, %d with the 20 processes running", n, with)
+	}
+	if w.Step() || !errors.Is(w.Err(), ErrClosed) || !errors.Is(w.Kill("h1", false), ErrClosed) || !errors.Is(w.Spawn("new", &sink{}), ErrClosed) {
+		t.Fatalf("a closed world still steps or changes (err %v)", w.Err())
+	}
+	if st, ok := w.State("h1"); !ok || st != ProcRunning {
+		t.Fatalf("the state of a closed world is not readable: %v %v", st, ok)
 	}
 }

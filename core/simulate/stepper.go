@@ -110,6 +110,9 @@ func (s *Stepper) Close() {
 		s.stop()
 		s.done = true
 	}
+	if s.run != nil && s.run.C != nil {
+		s.run.C.Close() // its goroutines would keep it in memory
+	}
 }
 
 // allow is how far the run may go now, toward end: it yields to the

@@ -98,7 +98,8 @@ func Sweep(from, to uint64, opts Options, so SweepOptions, emit func(SeedResult)
 		}
 		for _, r := range results {
 			emit(r)
-			if r.Run != nil {
+			if r.Run != nil && r.Run.C != nil {
+				r.Run.C.Close()
 				r.Run.C = nil
 			}
 		}
