@@ -19,6 +19,17 @@ type replay struct {
 
 func newReplay() *replay { return &replay{con: console.NewSession()} }
 
+// close ends a replay no one will use again: its cluster's goroutines
+// would otherwise keep it in memory.
+func (r *replay) close() {
+	if r == nil {
+		return
+	}
+	if c := r.Cluster(); c != nil {
+		c.Close()
+	}
+}
+
 // Cluster is the replay's cluster, or nil.
 func (r *replay) Cluster() *cluster.Cluster { return r.con.Cluster() }
 

@@ -34,7 +34,14 @@ type standbys struct {
 	target   sim.Time // where building stops
 }
 
-func (st *standbys) reset() { *st = standbys{} }
+// reset drops every standby (closing them: see replay.close).
+func (st *standbys) reset() {
+	for _, r := range st.ready {
+		r.close()
+	}
+	st.building.close()
+	*st = standbys{}
+}
 
 // latest is the index of the latest standby at or before t, or -1.
 func (st *standbys) latest(t sim.Time) int {
@@ -89,6 +96,7 @@ func (st *standbys) park(r *replay) {
 				drop, span = j, next-prev
 			}
 		}
+		st.ready[drop].close()
 		st.ready = slices.Delete(st.ready, drop, drop+1)
 	}
 }
@@ -96,8 +104,15 @@ func (st *standbys) park(r *replay) {
 // dropAfter forgets the standbys a fork invalidates: those that applied
 // more than the first applied actions or stand after now.
 func (st *standbys) dropAfter(applied int, now sim.Time) {
-	st.ready = slices.DeleteFunc(st.ready, func(r *replay) bool { return r.applied > applied || r.at() > now })
+	st.ready = slices.DeleteFunc(st.ready, func(r *replay) bool {
+		if r.applied > applied || r.at() > now {
+			r.close()
+			return true
+		}
+		return false
+	})
 	if st.building != nil && (st.building.applied > applied || st.target > now) {
+		st.building.close()
 		st.building = nil
 	}
 }
@@ -149,6 +164,7 @@ func (s *Session) Background(maxSteps int) (bool, error) {
 	}
 	done, err := st.building.runTo(s.actions, st.target, maxSteps)
 	if err != nil {
+		st.building.close()
 		st.building = nil
 		return false, err
 	}

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -163,5 +164,38 @@ func BenchmarkSeekBack(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Replays the timeline lets go are closed: after seeking back and forth,
+// building standbys, forking and starting a new cluster, only the new
+// cluster's goroutines are left (and slack for one more), not those of
+// every replay built on the way.
+func TestDroppedReplaysLetTheirGoroutinesGo(t *testing.T) {
+	before := runtime.NumGoroutine()
+	s := longSession(t)
+	perCluster := runtime.NumGoroutine() - before
+	for i := range 30 {
+		if err := s.Seek(sim.Time(0).Add(time.Duration(i%10) * time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		for range 20 {
+			if _, err := s.Background(5000); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s.Do("broker kill 1", nil) // a fork drops the standbys after it
+	s.Do("cluster create", nil)
+	if len(s.Standbys()) != 0 {
+		t.Fatalf("standbys %v after cluster create", s.Standbys())
+	}
+	limit := before + 2*perCluster
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > limit && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > limit {
+		t.Fatalf("%d goroutines after 30 seeks, a fork and a new cluster; a cluster has %d, the limit is %d", n, perCluster, limit)
 	}
 }
