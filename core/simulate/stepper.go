@@ -104,7 +104,8 @@ func (s *Stepper) Finish() (*Run, error) {
 	return s.run, s.err
 }
 
-// Close abandons the run (it unwinds; the cluster is left as it stands).
+// Close abandons the run (it unwinds) and closes its cluster: what the
+// cluster shows stays readable, but it runs no more.
 func (s *Stepper) Close() {
 	if !s.done {
 		s.stop()
