@@ -98,7 +98,10 @@ func ParseTranscript(text string) (*Transcript, error) {
 			paragraph = false
 		case readingOutput && strings.HasPrefix(l, "> ") && len(cur.Expected) == 0:
 			cur.Stdin = append(cur.Stdin, strings.TrimPrefix(l, "> "))
-		case readingOutput && l == ">" && len(cur.Expected) == 0:
+		case readingOutput && strings.TrimRight(l, blanks) == ">" && len(cur.Expected) == 0:
+			// An empty input line: ">" with any trailing blanks, as
+			// Render trims them (FuzzParseTranscript found ">\t" read as
+			// output and rendered back as input).
 			cur.Stdin = append(cur.Stdin, "")
 		case strings.HasPrefix(l, "## ") || l == "##":
 			endCommand()
