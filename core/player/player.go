@@ -156,8 +156,8 @@ func (p *Player) refresh() {
 // Time moves at Speed unless paused; a running "time advance" skips ahead
 // (spread over frames when long).
 func (p *Player) Tick(wall time.Duration) {
-	before := p.liveSteps()
-	defer func() { p.lastEvents = p.liveSteps() - before }()
+	before := p.steps()
+	defer func() { p.lastEvents = max(p.steps(), before) - before }() // 0 if the cluster was replaced
 	wall = min(max(wall, 0), maxFrame)
 	if p.Sim != nil {
 		p.tickSim(wall)
@@ -209,21 +209,10 @@ func (p *Player) events(def int) int {
 	return def
 }
 
-// liveSteps counts the events the cluster on screen has run: the
-// simulator run's, or the session's.
-func (p *Player) liveSteps() uint64 {
-	if p.Sim != nil {
-		if c := p.Sim.Cluster(); c != nil {
-			return c.World.Steps()
-		}
-		return 0
-	}
-	return p.steps()
-}
-
-// steps counts the events the live cluster has run (0 without one).
+// steps counts the events the cluster on screen has run: the simulator
+// run's, or the session's (0 without one).
 func (p *Player) steps() uint64 {
-	if c := p.TL.Cluster(); c != nil {
+	if c := p.Cluster(); c != nil {
 		return c.World.Steps()
 	}
 	return 0

@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,10 +138,5 @@ type commitMark struct {
 }
 
 func sortedCommitKeys(m map[commitKey]commitMark) []commitKey {
-	keys := make([]commitKey, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b commitKey) int { return strings.Compare(a.String(), b.String()) })
-	return keys
+	return slices.SortedFunc(maps.Keys(m), func(a, b commitKey) int { return strings.Compare(a.String(), b.String()) })
 }

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -245,27 +246,14 @@ func (run *Run) partitionDirs(id int32) map[storage.TopicPartition]string {
 	return out
 }
 
+// sortedTPs lists m's partitions by topic, then partition.
 func sortedTPs[V any](m map[storage.TopicPartition]V) []storage.TopicPartition {
-	out := make([]storage.TopicPartition, 0, len(m))
-	for tp := range m {
-		out = append(out, tp)
-	}
-	slices.SortFunc(out, func(a, b storage.TopicPartition) int {
+	return slices.SortedFunc(maps.Keys(m), func(a, b storage.TopicPartition) int {
 		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
 			return c
 		}
 		return int(a.Partition - b.Partition)
 	})
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // logRecords lists a log's records in offset order.

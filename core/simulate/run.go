@@ -2,6 +2,8 @@ package simulate
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -288,7 +290,7 @@ func (run *Run) Report() string {
 // Flags are the command-line flags that reproduce opts (for replay lines).
 func (opts Options) Flags() string {
 	var b strings.Builder
-	for _, k := range sortedKeys(opts.Overrides) {
+	for _, k := range slices.Sorted(maps.Keys(opts.Overrides)) {
 		fmt.Fprintf(&b, " --config %s=%s", k, opts.Overrides[k])
 	}
 	if opts.Faults > 0 {

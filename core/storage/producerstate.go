@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -103,12 +104,7 @@ func (m *ProducerStateManager) LastEntry(producerID int64) *ProducerStateEntry {
 
 // ProducerIDs lists the known producers, ascending.
 func (m *ProducerStateManager) ProducerIDs() []int64 {
-	ids := make([]int64, 0, len(m.producers))
-	for id := range m.producers {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
+	return slices.Sorted(maps.Keys(m.producers))
 }
 
 // lastSequence is a batch's last sequence: baseSequence + lastOffsetDelta,
