@@ -739,6 +739,12 @@ func TestEmbedViewIsCompact(t *testing.T) {
 }
 
 func TestBadLinksShowABannerAndNoMarkup(t *testing.T) {
+	for _, h := range []string{"#s=garbage", "#scenario=nope"} { // a bad session, a missing scenario
+		doc := newAppTest(t, "", h).render(nil)
+		if text := appText(doc.byID("error-banner")); strings.Count(text, "could not be opened") != 1 || !strings.Contains(text, "The default cluster opened instead.") {
+			t.Errorf("%s: the banner reads %q", h, text)
+		}
+	}
 	at := newAppTest(t, "", "#s=%%%")
 	doc := at.render(nil)
 	banner := doc.byID("error-banner")

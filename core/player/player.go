@@ -1,6 +1,7 @@
 package player
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -91,8 +92,15 @@ func (p *Player) Boot(query, hash string) {
 		}
 	}
 	if err != nil {
+		// Whatever made the link fail (its URL, its session, its
+		// scenario), the page says so the same way: as a link that could
+		// not be opened, with the default cluster in its place.
+		if !errors.Is(err, ErrBadLink) {
+			err = fmt.Errorf("%w: %w", ErrBadLink, err)
+		}
 		p.Error = err.Error()
 	}
+	p.Scenario = nil // a scenario that failed half-way is not shown
 	p.TL = timeline.New()
 	p.TL.Do(DefaultCluster, nil)
 	p.refresh()

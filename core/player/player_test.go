@@ -119,8 +119,13 @@ func TestBadLinksShowAnErrorAndTheDefaultCluster(t *testing.T) {
 	for _, h := range []string{"#s=garbage", "#scenario=../../etc", "#scenario=nope", "#step=x&scenario=04-isr", "#lang=fr", "#%zz", "#s=a&scenario=b", "#" + strings.Repeat("x", MaxHashBytes)} {
 		p := New()
 		p.Boot("", h)
-		if p.Error == "" || p.Snapshot() == nil {
-			t.Errorf("%.40q: error %q, snapshot %v", h, p.Error, p.Snapshot() != nil)
+		if p.Error == "" || p.Snapshot() == nil || p.Scenario != nil {
+			t.Errorf("%.40q: error %q, snapshot %v, scenario %v", h, p.Error, p.Snapshot() != nil, p.Scenario != nil)
+		}
+		// The page titles the banner and adds "the default cluster opened
+		// instead" for exactly these: every fallback must say it is one.
+		if !strings.HasPrefix(p.Error, ErrBadLink.Error()+": ") {
+			t.Errorf("%.40q: error %q is not a bad link's", h, p.Error)
 		}
 	}
 }

@@ -53,7 +53,7 @@ func (s *Session) Encode() string {
 }
 
 // ErrBadSession is wrapped by every decoding failure.
-var ErrBadSession = errors.New("this link does not hold a valid kafkascope session")
+var ErrBadSession = errors.New("it does not hold a valid kafkascope session")
 
 // Decode rebuilds a session from Encode's text: it checks every limit,
 // replays the actions, and moves to the moment that was shown.
@@ -108,9 +108,14 @@ func decodeShared(text string) (shared, error) {
 	if len(sh.Actions) == 0 || len(sh.Actions) > MaxActions {
 		return fail("it has %d actions (1 to %d allowed)", len(sh.Actions), MaxActions)
 	}
-	if !isClusterCreate(sh.Actions[0].Line) || sh.Actions[0].At != 0 {
+	if !isClusterCreate(sh.Actions[0].Line) {
 		return fail("it does not start with cluster create")
 	}
+	// The first action runs at its own cluster's time 0. Links copied
+	// before Session.create stamped it so carry the previous cluster's
+	// clock there, while the rest of the link is in the new cluster's
+	// time: reading it as 0 opens them as they were meant.
+	sh.Actions[0].At = 0
 	var last sim.Time
 	for i, a := range sh.Actions {
 		switch {

@@ -98,11 +98,10 @@ func (s *Session) Lines() []Line {
 // new timeline.
 func (s *Session) Do(line string, stdin []string) {
 	if isClusterCreate(line) {
-		s.before = append(s.before, s.lines...)
-		s.actions, s.applied, s.lines, s.end = nil, 0, nil, 0
-		s.log.Reset()
-		s.standby.reset()
-	} else if s.Cluster() == nil {
+		s.create(line, stdin)
+		return
+	}
+	if s.Cluster() == nil {
 		// Nothing to record before there is a cluster: just run it.
 		s.echo(0, line, stdin)
 		s.con.Start(line, stdin)
@@ -116,7 +115,7 @@ func (s *Session) Do(line string, stdin []string) {
 		s.lines = append(s.lines, Line{At: s.Now(), Text: fmt.Sprintf("kafkascope: this session has reached its limit of %d actions; start a new one with cluster create", MaxActions)})
 		return
 	}
-	if s.Now() > sim.Time(MaxActionTime) && !isClusterCreate(line) { // the old cluster's clock: a new one starts at 0
+	if s.Now() > sim.Time(MaxActionTime) {
 		s.lines = append(s.lines, Line{At: s.Now(), Text: fmt.Sprintf("kafkascope: this session has reached its time limit of %s; start a new one with cluster create", sim.FormatDuration(MaxActionTime))})
 		return
 	}
@@ -124,6 +123,31 @@ func (s *Session) Do(line string, stdin []string) {
 	s.actions = append(s.actions, a)
 	s.apply(a)
 	s.applied = len(s.actions)
+	s.end = s.Now()
+}
+
+// create runs a "cluster create". Only a cluster the engine accepted
+// starts a timeline: its action is the branch's first, at the new
+// cluster's time 0 (the old cluster's clock means nothing to it, and a
+// share link's first action must be at 0). A refused one (bad flags, too
+// many brokers) records nothing and leaves the current timeline as it was:
+// its error stays on the terminal until the next replay redraws it.
+func (s *Session) create(line string, stdin []string) {
+	old, shown := s.Cluster(), len(s.lines)
+	s.echo(s.Now(), line, stdin)
+	s.con.Start(line, stdin)
+	if c := s.Cluster(); c == nil || c == old {
+		s.drain()
+		return
+	}
+	s.before = append(s.before, s.lines[:shown]...)
+	s.lines = nil
+	s.log.Reset()
+	s.standby.reset()
+	a := Action{At: 0, Line: line, Stdin: append([]string(nil), stdin...)}
+	s.actions, s.applied = []Action{a}, 1
+	s.echo(a.At, line, stdin)
+	s.drain()
 	s.end = s.Now()
 }
 
