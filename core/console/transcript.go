@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"kafkascope/core/cluster"
 )
 
 // Transcript is a parsed transcript file: a terminal session with narration,
@@ -14,11 +16,26 @@ type Transcript struct {
 	chunks         []chunk // the file in order, for rewriting
 }
 
-// Step is one narrated step: its paragraph in English and Korean, and the
-// commands it runs.
+// Step is one narrated step: its paragraph in English and Korean, the
+// claims about the cluster its narration makes ("## state: " lines, checked
+// once its last command has finished), and the commands it runs.
 type Step struct {
 	Text, TextKo string
+	State        []Claim
 	Commands     []*Command
+}
+
+// Claim is one "## state: " line: facts the step's narration states about
+// the cluster (view.Snapshot.CheckClaims reads them).
+type Claim struct {
+	Line int // 1-based
+	Text string
+}
+
+// StateFailure is a step's claim that does not hold at the step's end.
+type StateFailure struct {
+	Claim Claim
+	Err   error
 }
 
 // Command is one "$ " line with its standard input ("> " lines) and the
@@ -113,6 +130,8 @@ func ParseTranscript(text string) (*Transcript, error) {
 			}
 			if ko, ok := strings.CutPrefix(text, "ko: "); ok {
 				step.TextKo = joinPara(step.TextKo, ko)
+			} else if claim, ok := strings.CutPrefix(text, "state: "); ok {
+				step.State = append(step.State, Claim{Line: i + 1, Text: claim})
 			} else {
 				step.Text = joinPara(step.Text, text)
 			}
@@ -164,17 +183,40 @@ type Mismatch struct {
 // Run executes the transcript in a fresh session and returns every
 // command's actual output (in order) and the mismatches.
 func (tr *Transcript) Run() ([][]string, []Mismatch) {
+	outs, bad, _ := tr.RunChecked(nil)
+	return outs, bad
+}
+
+// ClaimChecker checks one "## state: " line against a cluster (nil before
+// the first cluster create), returning a problem per claim that fails.
+type ClaimChecker func(c *cluster.Cluster, claims string) []error
+
+// RunChecked is Run that also checks each step's claims with check (nil:
+// none) when the step's last command has finished: the moment a browser
+// playing the step stops and shows its picture.
+func (tr *Transcript) RunChecked(check ClaimChecker) ([][]string, []Mismatch, []StateFailure) {
 	s := NewSession()
 	var outs [][]string
 	var bad []Mismatch
-	for _, c := range tr.Commands() {
-		out := s.Exec(c.Cmd, c.Stdin)
-		outs = append(outs, out)
-		if !MatchOutput(c.Expected, out) {
-			bad = append(bad, Mismatch{Cmd: c, Actual: out})
+	var states []StateFailure
+	for _, st := range tr.Steps {
+		for _, c := range st.Commands {
+			out := s.Exec(c.Cmd, c.Stdin)
+			outs = append(outs, out)
+			if !MatchOutput(c.Expected, out) {
+				bad = append(bad, Mismatch{Cmd: c, Actual: out})
+			}
+		}
+		if check == nil {
+			continue
+		}
+		for _, cl := range st.State {
+			for _, err := range check(s.Cluster(), cl.Text) {
+				states = append(states, StateFailure{Claim: cl, Err: err})
+			}
 		}
 	}
-	return outs, bad
+	return outs, bad, states
 }
 
 // Render writes the transcript back with the given outputs in place of the

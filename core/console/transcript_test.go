@@ -1,10 +1,15 @@
 package console
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"slices"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kafkascope/core/cluster"
 )
 
 func TestMatchOutputWildcards(t *testing.T) {
@@ -126,5 +131,38 @@ func TestSplitWords(t *testing.T) {
 	}
 	if _, err := splitWords(`"open`); err == nil {
 		t.Error("unterminated quote accepted")
+	}
+}
+
+// "## state: " lines belong to their step's claims, not to its narration,
+// and are checked when the step's last command has finished: after step
+// one's producer, before step two's kill.
+func TestStateClaimsAreCheckedAtTheEndOfTheirStep(t *testing.T) {
+	src := "## One.\n## state: leader t-0 1\n## ko: 하나.\n## state: isr t-0 1\n$ cluster create --brokers 1\n$ kafka-topics.sh --create --topic t\nCreated topic t.\n\n## Two.\n## ko: 둘.\n## state: broker 1 killed\n$ broker kill 1\n"
+	tr, err := ParseTranscript(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := tr.Steps[0]
+	if one.Text != "One." || one.TextKo != "하나." || len(one.State) != 2 || one.State[1] != (Claim{Line: 4, Text: "isr t-0 1"}) {
+		t.Fatalf("step one: %q %q %+v", one.Text, one.TextKo, one.State)
+	}
+	if tr.Render(nil) != src {
+		t.Fatalf("render changed the file:\n%s", tr.Render(nil))
+	}
+	var seen []string
+	_, bad, states := tr.RunChecked(func(c *cluster.Cluster, claims string) []error {
+		seen = append(seen, fmt.Sprintf("%s: %s", claims, c.State(1)))
+		if claims == "isr t-0 1" {
+			return []error{errors.New("no")}
+		}
+		return nil
+	})
+	want := []string{"leader t-0 1: running", "isr t-0 1: running", "broker 1 killed: killed"}
+	if len(bad) != 0 || !slices.Equal(seen, want) {
+		t.Fatalf("checked %q (mismatches %v), want %q", seen, bad, want)
+	}
+	if len(states) != 1 || states[0].Claim.Line != 4 || states[0].Err.Error() != "no" {
+		t.Fatalf("failures %+v", states)
 	}
 }

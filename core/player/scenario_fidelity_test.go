@@ -11,7 +11,8 @@ import (
 )
 
 // A scenario played step by step over frames, as the browser plays it,
-// prints exactly what its transcript's run prints: each command starts at
+// shows what each step's narration claims ("## state: " lines) and prints
+// exactly what its transcript's run prints: each command starts at
 // the moment the previous one ended, as in the transcript, not when a
 // frame's share of time happens to run out. (Play would run a finished
 // command's frame on for up to a minute, and the background consumers,
@@ -47,6 +48,13 @@ func TestScenarioPlaysAsItsTranscript(t *testing.T) {
 				}
 				if p.Error != "" {
 					t.Fatal(p.Error)
+				}
+				// What the step's narration claims holds in the picture
+				// the page shows now.
+				for _, cl := range p.Scenario.steps[p.Scenario.Step].State {
+					for _, err := range p.Snapshot().CheckClaims(cl.Text) {
+						t.Errorf("line %d: step %d's claim does not hold in the picture: %v", cl.Line, p.Scenario.Step+1, err)
+					}
 				}
 			}
 			var got []string

@@ -2,8 +2,9 @@
 //
 //	kafkasim                     an interactive terminal
 //	kafkasim check [-rewrite] FILE...
-//	                             run transcripts and compare their output;
-//	                             -rewrite fills in the actual output
+//	                             run transcripts, compare their output and
+//	                             check their "## state: " claims; -rewrite
+//	                             fills in the actual output (never claims)
 //	kafkasim run FILE            print a transcript with actual outputs
 //	kafkasim simulate --seeds A-B [--config k=v]... [--minutes N]
 //	kafkasim simulate --seed N [--trace]
@@ -19,6 +20,7 @@ import (
 	"strings"
 
 	"kafkascope/core/console"
+	"kafkascope/core/view"
 )
 
 func main() {
@@ -90,8 +92,10 @@ func check(paths []string, rewrite bool, stdout, stderr io.Writer) int {
 			failed++
 			continue
 		}
-		outs, bad := tr.Run()
+		outs, bad, states := tr.RunChecked(view.CheckClaims)
 		if rewrite {
+			// Only outputs are rewritten: a claim that fails says the
+			// narration and the cluster disagree, which a person decides.
 			m := map[*console.Command][]string{}
 			for i, c := range tr.Commands() {
 				if !console.MatchOutput(c.Expected, outs[i]) {
@@ -102,14 +106,19 @@ func check(paths []string, rewrite bool, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stderr, err)
 				failed++
 			}
-			continue
+			bad = nil
 		}
-		if len(bad) == 0 {
-			fmt.Fprintf(stdout, "ok   %s (%d commands)\n", path, len(tr.Commands()))
+		if len(bad) == 0 && len(states) == 0 {
+			if !rewrite {
+				fmt.Fprintf(stdout, "ok   %s (%d commands)\n", path, len(tr.Commands()))
+			}
 			continue
 		}
 		failed++
 		fmt.Fprintf(stdout, "FAIL %s\n", path)
+		for _, f := range states {
+			fmt.Fprintf(stdout, "%s:%d: ## state: %s\n  does not hold when the step ends: %v\n", path, f.Claim.Line, f.Claim.Text, f.Err)
+		}
 		for _, m := range bad {
 			fmt.Fprintf(stdout, "%s:%d: $ %s\n", path, m.Cmd.Line, m.Cmd.Cmd)
 			fmt.Fprintln(stdout, "--- expected")
