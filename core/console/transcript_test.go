@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
