@@ -204,6 +204,10 @@ func (b *Broker) Receive(env *sim.Env, e *sim.Envelope) {
 	if b.handleQuorumForwardReply(env, e) || b.net.Handle(env, e) {
 		return
 	}
+	if _, ok := e.Msg.(*sim.Closed); ok {
+		b.closeConn(e.From)
+		return
+	}
 	if _, ok := e.Msg.(protocol.Request); !ok {
 		return
 	}

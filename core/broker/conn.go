@@ -1,6 +1,8 @@
 package broker
 
 import (
+	"slices"
+
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -8,9 +10,16 @@ import (
 // conn is one client connection. Kafka processes a connection's requests one
 // at a time, in order: while a request waits in purgatory (acks=all, long
 // poll) the connection is muted and later requests queue behind it.
+//
+// A client that gives up on a request closes its connection (sim.Closed)
+// and opens a new one from another port: the closed connection's queue is
+// dropped, the request in progress still runs to its end (a forwarded
+// CreateTopics may yet create the topic), and its answer is never sent, as
+// Kafka's SocketServer drops a response for a connection that is gone.
 type conn struct {
-	busy  bool
-	queue []*sim.Envelope
+	busy   bool
+	closed bool // the client closed it while a request was in progress
+	queue  []*sim.Envelope
 }
 
 const maxQueuedPerConn = 1000
@@ -24,9 +33,27 @@ func (b *Broker) conn(addr sim.Addr) *conn {
 	return c
 }
 
+// closeConn forgets a connection its client closed.
+func (b *Broker) closeConn(from sim.Addr) {
+	b.held = slices.DeleteFunc(b.held, func(e *sim.Envelope) bool { return e.From == from })
+	c, ok := b.conns[from]
+	if !ok {
+		return
+	}
+	c.queue = nil
+	if c.busy {
+		c.closed = true // done forgets it
+		return
+	}
+	delete(b.conns, from)
+}
+
 // dispatch handles a request, or queues it behind the one in progress.
 func (b *Broker) dispatch(env *sim.Env, e *sim.Envelope) {
 	c := b.conn(e.From)
+	if c.closed {
+		return // nothing comes after a FIN; a new connection has a new port
+	}
 	if c.busy {
 		if len(c.queue) < maxQueuedPerConn {
 			c.queue = append(c.queue, e)
@@ -48,6 +75,10 @@ func (b *Broker) dispatch(env *sim.Env, e *sim.Envelope) {
 // moving the HW), and that fetch, not yet parked, would miss its data.
 func (b *Broker) done(env *sim.Env, from sim.Addr) {
 	c := b.conn(from)
+	if c.closed {
+		delete(b.conns, from)
+		return
+	}
 	c.busy = false
 	if len(c.queue) > 0 {
 		c.busy = true
@@ -77,8 +108,11 @@ func (b *Broker) drainConn(env *sim.Env, from sim.Addr, c *conn) {
 	}
 }
 
-// respond sends a response and unmutes the connection.
+// respond sends a response (unless its connection was closed).
 func (b *Broker) respond(env *sim.Env, to sim.Addr, m sim.Message) {
+	if c, ok := b.conns[to]; ok && c.closed {
+		return
+	}
 	env.Send(b.addr, to, m)
 }
 

@@ -79,9 +79,10 @@ type Admin struct {
 
 	md metadataManager
 
-	nextCorr int32
-	conns    map[int32]*connection
-	inflight map[int32]*request // by correlation id
+	nextCorr  int32
+	conns     map[int32]*connection
+	inflight  map[int32]*request // by correlation id
+	ephemeral map[sim.Addr]bool  // local ports of connections after a node's first
 
 	pending  []*call           // calls without a node
 	toSend   map[int32][]*call // calls assigned to a node, waiting to be sent
@@ -97,7 +98,8 @@ type Admin struct {
 // bootstrap.controllers) addresses.
 func NewAdmin(self sim.Addr, bootstrap []sim.Addr, cfg AdminConfig) *Admin {
 	a := &Admin{cfg: cfg, self: self, bootstrap: bootstrap,
-		conns: map[int32]*connection{}, inflight: map[int32]*request{}, toSend: map[int32][]*call{}, inFlight: map[int32]*call{}}
+		conns: map[int32]*connection{}, inflight: map[int32]*request{}, toSend: map[int32][]*call{}, inFlight: map[int32]*call{},
+		ephemeral: map[sim.Addr]bool{}}
 	a.md.init(bootstrap)
 	return a
 }
@@ -153,16 +155,16 @@ type Callback func(env *sim.Env, resp protocol.Response, err *Error)
 // Handle routes a message to the admin client; it reports whether it was
 // one of the client's.
 func (a *Admin) Handle(env *sim.Env, e *sim.Envelope) bool {
-	if e.To != a.self {
+	if e.To != a.self && !a.ephemeral[e.To] {
 		return false
 	}
 	switch m := e.Msg.(type) {
 	case *sim.Disconnected:
 		a.onReset(env, m)
 	case protocol.Response:
-		a.onResponse(env, e.From, m.Correlation(), m)
+		a.onResponse(env, e.From, e.To, m.Correlation(), m)
 	case *raft.DescribeQuorumResponse:
-		a.onResponse(env, e.From, m.CorrelationID, m)
+		a.onResponse(env, e.From, e.To, m.CorrelationID, m)
 	default:
 		return false
 	}
@@ -391,7 +393,7 @@ func (a *Admin) turn(env *sim.Env) {
 	}
 	for _, id := range sortedIDs(a.inFlight) {
 		if c := a.inFlight[id]; c != nil && remainingMs(now, c.deadline) < 0 {
-			a.disconnect(env, id) // fails the call with a DisconnectException
+			a.disconnect(env, id, true) // fails the call with a DisconnectException
 		}
 	}
 	a.drainPending(env)

@@ -33,6 +33,12 @@ const (
 
 // connection is ClusterConnectionStates' NodeConnectionState.
 type connection struct {
+	// local is the address the connection sends from: the client's own
+	// for a node's first connection, a new ephemeral port for each one
+	// after it (a new socket; the broker must not see the closed one's
+	// muted requests in its way).
+	local       sim.Addr
+	opened      bool // a connection to the node was opened before
 	state       connState
 	answered    bool     // a response came back since the connection opened
 	lastAttempt sim.Time // when it last connected or disconnected
@@ -44,6 +50,7 @@ type connection struct {
 type request struct {
 	corr    int32
 	node    int32
+	from    sim.Addr // the connection's local address
 	to      sim.Addr
 	call    *call
 	timer   *sim.Timer
@@ -93,6 +100,12 @@ func (a *Admin) ready(env *sim.Env, id int32) bool {
 		return false
 	}
 	cn.state, cn.answered, cn.lastAttempt = connReady, false, env.Now()
+	cn.local = a.self
+	if cn.opened {
+		cn.local = env.EphemeralPort()
+		a.ephemeral[cn.local] = true
+	}
+	cn.opened = true
 	return true
 }
 
@@ -143,7 +156,7 @@ func (a *Admin) lastAttempt(id int32) sim.Time {
 func (a *Admin) send(env *sim.Env, id int32, c *call, msg sim.Message, timeoutMs int32) {
 	to, _ := a.addr(id)
 	cn := a.conns[id]
-	r := &request{node: id, to: to, call: c, corrWas: a.nextCorr}
+	r := &request{node: id, from: cn.local, to: to, call: c, corrWas: a.nextCorr}
 	if !cn.answered && !a.hasRequestTo(id) {
 		r.opened = true
 		a.nextCorr++ // the ApiVersions request that opens a connection
@@ -165,11 +178,11 @@ func (a *Admin) send(env *sim.Env, id int32, c *call, msg sim.Message, timeoutMs
 	// passed since it was sent.
 	r.timer = env.After(time.Duration(timeoutMs)*time.Millisecond+time.Millisecond, "request-timeout "+msg.Kind(), func(env *sim.Env) {
 		if a.inflight[r.corr] == r {
-			a.disconnect(env, r.node)
+			a.disconnect(env, r.node, true)
 			a.poll(env)
 		}
 	})
-	env.Send(a.self, to, msg)
+	env.Send(cn.local, to, msg)
 }
 
 func (a *Admin) hasRequestTo(id int32) bool {
@@ -184,11 +197,16 @@ func (a *Admin) hasRequestTo(id int32) bool {
 // disconnect closes a node's connection (a request timed out, or the peer
 // reset it): every request in flight on it fails with a
 // DisconnectException, and the metadata is refreshed
-// (AdminMetadataUpdater.handleServerDisconnect).
-func (a *Admin) disconnect(env *sim.Env, id int32) {
+// (AdminMetadataUpdater.handleServerDisconnect). The client closing it
+// (byClient) tells the broker, which then never answers what it still
+// holds from this connection.
+func (a *Admin) disconnect(env *sim.Env, id int32, byClient bool) {
 	cn := a.conns[id]
 	if cn == nil || cn.state != connReady {
 		return
+	}
+	if to, ok := a.addr(id); ok && byClient {
+		env.Send(cn.local, to, &sim.Closed{})
 	}
 	if cn.answered {
 		cn.failures = 0 // the connection had been established
@@ -243,7 +261,7 @@ func (a *Admin) onReset(env *sim.Env, m *sim.Disconnected) {
 			}
 		}
 		for _, id := range sortedIDs(nodes) {
-			a.disconnect(env, id)
+			a.disconnect(env, id, false)
 		}
 		a.poll(env)
 		return
@@ -256,7 +274,7 @@ func (a *Admin) onReset(env *sim.Env, m *sim.Disconnected) {
 	}
 	cn := a.conns[r.node]
 	if cn.answered || !r.opened {
-		a.disconnect(env, r.node)
+		a.disconnect(env, r.node, false)
 		a.poll(env)
 		return
 	}
@@ -274,9 +292,9 @@ func (a *Admin) onReset(env *sim.Env, m *sim.Disconnected) {
 }
 
 // onResponse hands an answer to its call (handleResponses).
-func (a *Admin) onResponse(env *sim.Env, from sim.Addr, corr int32, resp sim.Message) {
+func (a *Admin) onResponse(env *sim.Env, from, at sim.Addr, corr int32, resp sim.Message) {
 	r, ok := a.inflight[corr]
-	if !ok || r.to != from {
+	if !ok || r.to != from || r.from != at {
 		return // a late answer on a connection that was closed
 	}
 	a.finish(r)

@@ -122,7 +122,7 @@ const loggerFetcher = "org.apache.kafka.clients.consumer.internals.AbstractFetch
 
 // NewConsumer makes a consumer sending from self.
 func NewConsumer(self sim.Addr, bootstrap []sim.Addr, cfg ConsumerConfig, log func(level Level, msg, logger string)) *Consumer {
-	c := &Consumer{cfg: cfg, net: rpc.NewClient(self, cfg.ClientID), pos: map[topicPartition]*position{}, fetching: map[int32]bool{}, lookups: map[int32]bool{}}
+	c := &Consumer{cfg: cfg, net: rpc.NewClient(self, cfg.ClientID).Reconnecting(), pos: map[topicPartition]*position{}, fetching: map[int32]bool{}, lookups: map[int32]bool{}}
 	prefix := fmt.Sprintf("[Consumer clientId=%s, groupId=%s] ", cfg.ClientID, cfg.GroupID)
 	c.log = func(level Level, msg, logger string) { log(level, prefix+msg, logger) }
 	c.meta = NewMetadata(c.net, bootstrap, true, func(level Level, msg string) { c.log(level, msg, loggerNetworkClient) })

@@ -64,7 +64,7 @@ type coordinator struct {
 }
 
 func newCoordinator(c *Consumer, self sim.Addr, assignors []Assignor, proto RebalanceProtocol) *coordinator {
-	return &coordinator{c: c, net: rpc.NewClient(self, c.cfg.ClientID), assignors: assignors, protocol: proto, generation: -1,
+	return &coordinator{c: c, net: rpc.NewClient(self, c.cfg.ClientID).Reconnecting(), assignors: assignors, protocol: proto, generation: -1,
 		findBackoff: newExponentialBackoff(c.cfg.RetryBackoff, c.cfg.RetryBackoffMax, 0.2, nil)}
 }
 

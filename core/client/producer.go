@@ -137,7 +137,7 @@ const (
 // NewProducer makes a producer sending from self.
 func NewProducer(self sim.Addr, bootstrap []sim.Addr, cfg ProducerConfig, rnd *sim.Rand, log func(level Level, msg, logger string)) *Producer {
 	p := &Producer{
-		cfg: cfg, net: rpc.NewClient(self, cfg.ClientID), rand: rnd,
+		cfg: cfg, net: rpc.NewClient(self, cfg.ClientID).Reconnecting(), rand: rnd,
 		queue: map[topicPartition][]*producerBatch{}, inFl: map[int32]int{},
 		sticky: map[string]int32{}, stickyBytes: map[string]int{},
 	}

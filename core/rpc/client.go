@@ -25,6 +25,7 @@ type Callback func(env *sim.Env, resp protocol.Response, err error)
 
 type call struct {
 	id    int32
+	from  sim.Addr // the local address of the connection it went on
 	to    sim.Addr
 	kind  string
 	cb    Callback
@@ -34,17 +35,55 @@ type call struct {
 // MaxInFlight bounds the calls one client may have outstanding.
 const MaxInFlight = 4096
 
-// Client sends requests from one local address and routes the answers.
+// Client sends requests and routes the answers. It holds one connection
+// per peer. A node's client sends every connection from its own address;
+// a client process's (Reconnecting) opens a connection that replaces a
+// closed one from a new local port, as a new socket would, and tells the
+// peer when it closes one (sim.Closed).
+//
+// Invariant: local holds the connections open now; every address in it
+// is self or in ports.
 type Client struct {
-	self     sim.Addr
-	clientID string
-	next     int32
-	inflight map[int32]*call
+	self      sim.Addr
+	clientID  string
+	next      int32
+	inflight  map[int32]*call
+	reconnect bool
+	local     map[sim.Addr]sim.Addr // peer -> the open connection's local address
+	used      map[sim.Addr]bool     // peers connected to before
+	ephemeral map[sim.Addr]bool     // local ports this client opened
 }
 
 // NewClient makes a client sending from self with the given client id.
 func NewClient(self sim.Addr, clientID string) *Client {
-	return &Client{self: self, clientID: clientID, inflight: map[int32]*call{}}
+	return &Client{self: self, clientID: clientID, inflight: map[int32]*call{}, local: map[sim.Addr]sim.Addr{}, used: map[sim.Addr]bool{}, ephemeral: map[sim.Addr]bool{}}
+}
+
+// Reconnecting makes c a client process's: the first connection to each
+// peer comes from self, each one after it from a new ephemeral port
+// (sim.Env.EphemeralPort), and a connection c closes on a timeout is
+// closed at the peer too. A broker then answers the new connection's
+// requests at once, while the old one's request may still wait in its
+// purgatory or forwarding queue (and is carried out, unanswered: Kafka's
+// "a timeout does not mean it did not happen").
+func (c *Client) Reconnecting() *Client {
+	c.reconnect = true
+	return c
+}
+
+// conn is the local address of the connection to peer, opening one.
+func (c *Client) conn(env *sim.Env, peer sim.Addr) sim.Addr {
+	if l, ok := c.local[peer]; ok {
+		return l
+	}
+	l := c.self
+	if c.reconnect && c.used[peer] {
+		l = env.EphemeralPort()
+		c.ephemeral[l] = true
+	}
+	c.used[peer] = true
+	c.local[peer] = l
+	return l
 }
 
 // Addr is the address requests are sent from.
@@ -67,7 +106,8 @@ func (c *Client) Send(env *sim.Env, to sim.Addr, req protocol.Request, timeout t
 	if h.ClientID == "" {
 		h.ClientID = c.clientID
 	}
-	cl := &call{id: id, to: to, kind: req.Kind(), cb: cb}
+	from := c.conn(env, to)
+	cl := &call{id: id, from: from, to: to, kind: req.Kind(), cb: cb}
 	c.inflight[id] = cl
 	if timeout > 0 {
 		cl.timer = env.After(timeout, "request-timeout "+req.Kind(), func(env *sim.Env) {
@@ -78,7 +118,7 @@ func (c *Client) Send(env *sim.Env, to sim.Addr, req protocol.Request, timeout t
 			}
 		})
 	}
-	env.Send(c.self, to, req)
+	env.Send(from, to, req)
 	return id
 }
 
@@ -90,22 +130,24 @@ func (c *Client) SendOneWay(env *sim.Env, to sim.Addr, req protocol.Request) {
 	if h.ClientID == "" {
 		h.ClientID = c.clientID
 	}
-	env.Send(c.self, to, req)
+	env.Send(c.conn(env, to), to, req)
 }
 
 // Handle consumes e if it answers one of this client's calls (a response or
 // a reset); it reports whether it did.
 func (c *Client) Handle(env *sim.Env, e *sim.Envelope) bool {
-	if e.To != c.self {
+	if e.To != c.self && !c.ephemeral[e.To] {
 		return false
 	}
 	switch m := e.Msg.(type) {
 	case *sim.Disconnected:
-		c.failPeer(env, m.Peer, ErrDisconnected)
+		if c.local[m.Peer] == e.To { // not a connection closed before
+			c.failPeer(env, m.Peer, ErrDisconnected)
+		}
 		return true
 	case protocol.Response:
 		cl, ok := c.inflight[m.Correlation()]
-		if !ok || cl.to != e.From {
+		if !ok || cl.to != e.From || cl.from != e.To {
 			return true // a late answer to a call that already failed
 		}
 		delete(c.inflight, cl.id)
@@ -116,8 +158,14 @@ func (c *Client) Handle(env *sim.Env, e *sim.Envelope) bool {
 	return false
 }
 
-// failPeer fails every call to peer, oldest first, with err.
+// failPeer closes the connection to peer: every call on it fails, oldest
+// first, with err. A client process that gave up on a request tells the
+// peer (a reset came from the peer: nothing to tell).
 func (c *Client) failPeer(env *sim.Env, peer sim.Addr, err error) {
+	if l, ok := c.local[peer]; ok && c.reconnect && err == ErrTimeout {
+		env.Send(l, peer, &sim.Closed{})
+	}
+	delete(c.local, peer)
 	var ids []int32
 	for id, cl := range c.inflight {
 		if cl.to == peer {

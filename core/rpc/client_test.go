@@ -77,19 +77,25 @@ func (p *clientProc) summary() string {
 // serverProc answers each request after delay(N) (never if negative), with
 // N copied into the response; seen records the requests.
 type serverProc struct {
-	self  sim.Addr
-	delay func(n int) time.Duration
-	seen  []*testReq
+	self   sim.Addr
+	delay  func(n int) time.Duration
+	seen   []*testReq
+	from   []sim.Addr // where each request came from
+	closed []sim.Addr // connections closed by the client (sim.Closed)
 }
 
 func (s *serverProc) Start(env *sim.Env) {}
 
 func (s *serverProc) Receive(env *sim.Env, e *sim.Envelope) {
+	if _, ok := e.Msg.(*sim.Closed); ok {
+		s.closed = append(s.closed, e.From)
+	}
 	req, ok := e.Msg.(*testReq)
 	if !ok {
 		return
 	}
 	s.seen = append(s.seen, req)
+	s.from = append(s.from, e.From)
 	d := time.Duration(0)
 	if s.delay != nil {
 		d = s.delay(req.N)
@@ -481,5 +487,35 @@ func TestMaxInFlight(t *testing.T) {
 	}
 	if r.cp.c.InFlight("") != MaxInFlight {
 		t.Fatalf("in flight %d", r.cp.c.InFlight(""))
+	}
+}
+
+// A client process that gives up on a request closes the connection at the
+// server too, and sends what follows on a new connection from a new port:
+// the late answer to the closed one goes nowhere. A node's client sends
+// everything from its own address and closes nothing at the peer.
+func TestReconnectingClientOpensANewConnectionAfterATimeout(t *testing.T) {
+	for _, reconnecting := range []bool{true, false} {
+		r := newRig(t)
+		if reconnecting {
+			r.cp.c.Reconnecting()
+		}
+		r.s1.delay = func(n int) time.Duration { return time.Duration(2-n) * time.Second } // 0: 2 s, 1: 1 s, 2: at once
+		r.send(serverAddr, 0, time.Second)
+		r.run(1500 * time.Millisecond) // 0 timed out at 1 s
+		r.send(serverAddr, 2, time.Second)
+		r.send(server2Addr, 3, time.Second)
+		r.run(3 * time.Second)
+		got := fmt.Sprint(r.s1.from, r.s1.closed, r.s2.from) + " " + r.cp.summary()
+		want := "[client:1 client:1] [] [client:1] 0:request timed out@T+1s 2:resp2@T+1.502s 3:resp3@T+1.502s"
+		if reconnecting {
+			want = "[client:1 client:32768] [client:1] [client:1] 0:request timed out@T+1s 2:resp2@T+1.502s 3:resp3@T+1.502s"
+		}
+		if got != want {
+			t.Errorf("reconnecting %v:\n got  %s\n want %s", reconnecting, got, want)
+		}
+		if len(r.cp.unhandled) != 0 {
+			t.Errorf("reconnecting %v: the late answer was not consumed: %v", reconnecting, r.cp.unhandled)
+		}
 	}
 }

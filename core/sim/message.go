@@ -48,3 +48,12 @@ type Disconnected struct {
 
 // Kind implements Message.
 func (*Disconnected) Kind() string { return "Disconnected" }
+
+// Closed is what a peer receives when the other end closed the connection
+// its messages came from (a TCP FIN): a client gave up on a request that
+// timed out. The peer forgets the connection; an answer still being
+// prepared for it is never sent.
+type Closed struct{}
+
+// Kind implements Message.
+func (*Closed) Kind() string { return "Closed" }

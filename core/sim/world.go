@@ -39,6 +39,7 @@ type proc struct {
 	state       ProcState
 	incarnation uint64
 	env         *Env
+	ports       int // ephemeral ports handed out (EphemeralPort)
 	work        chan func()
 	done        chan struct{}
 }
@@ -495,6 +496,22 @@ func (e *Env) Send(from, to Addr, m Message) *Envelope {
 
 // Rand derives a PRNG stream of the run's seed.
 func (e *Env) Rand(name string) *Rand { return e.w.Rand(name) }
+
+// FirstEphemeralPort is where EphemeralPort starts: the start of Linux's
+// default net.ipv4.ip_local_port_range.
+const FirstEphemeralPort = 32768
+
+// EphemeralPort is a new address of this host for an outgoing connection,
+// as the operating system gives each new socket an unused local port. A
+// peer tells connections apart by it (a broker mutes one connection while
+// its request is in purgatory; a new connection from the same client is
+// not behind it). Ports count up per process incarnation, so runs stay
+// deterministic.
+func (e *Env) EphemeralPort() Addr {
+	port := FirstEphemeralPort + e.pr.ports
+	e.pr.ports++
+	return Addr(fmt.Sprintf("%s:%d", e.pr.host, port))
+}
 
 // Note records what the process just did, as an event key (e.g.
 // "leader.elected") and name/value fields, for the event feed to explain in
