@@ -3,6 +3,7 @@
 #   make serve    build the wasm engine and serve the page on http://127.0.0.1:8080/
 #   make generate regenerate the Vugu components (ui/*_gen.go)
 #   make wasm     build public/main.wasm only
+#   make dist     the files a static host needs, in build/dist/ (see the README)
 #   make test     everything CI checks, in order, stopping at the first failure
 #   make bench    benchmarks of core/
 #   make bench-browser  load time, wasm speed and frame times in headless Chromium
@@ -29,7 +30,7 @@ WASM_FLAGS = -trimpath -ldflags='-s -w'
 # few: make transcripts TRANSCRIPTS=core/scenario/scenarios/foo.txt
 TRANSCRIPTS != find core -type f -name '*.txt' \( -path '*/testdata/*' -o -path '*/scenarios/*' \) 2>/dev/null | LC_ALL=C sort
 
-.PHONY: generate generate-check help serve wasm assets test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short simtest bench bench-browser fuzz clean
+.PHONY: generate generate-check help serve wasm assets dist test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short simtest bench bench-browser fuzz clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -47,6 +48,18 @@ assets: wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WASM_EXEC)
 	gzip -9 -c $(WASM_OUT) > $(WASM_OUT).gz.tmp
 	mv $(WASM_OUT).gz.tmp $(WASM_OUT).gz
+
+# Everything a static web host needs, and nothing else: the page, its CSS
+# and icon, the Go runtime glue, the engine, and the engine gzipped (a host
+# must send it compressed: see the README's "Host it for a workshop").
+DIST_PUBLIC = public/style.css public/diagram.css public/favicon.svg $(WASM_EXEC) $(WASM_OUT) $(WASM_OUT).gz
+
+dist: assets
+	rm -rf build/dist
+	mkdir -p build/dist/public
+	cp index.html build/dist/
+	cp $(DIST_PUBLIC) build/dist/public/
+	@echo "build/dist/ holds the app: serve it compressed, e.g. npx http-server build/dist -g"
 
 # Vugu components (ui/*.vugu) compile to ui/*_gen.go; the generated files
 # are committed, and make test checks they are up to date.
