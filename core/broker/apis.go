@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
 
 // handleMetadata answers from this broker's metadata image, which may lag
@@ -195,20 +196,63 @@ func (p *Partition) offsetForTimestamp(ts int64, fromReplica bool, pr *protocol.
 			pr.LeaderEpoch = first[0].Epoch
 		}
 	default:
-		batches, _ := p.log.Batches(p.log.LogStartOffset(), p.log.HighWatermark())
-		best := int64(-1)
-		for _, bt := range batches {
-			for _, r := range bt.Records {
-				switch {
-				case ts == protocol.MaxTimestampTimestamp:
-					if best < 0 || r.Timestamp >= pr.Timestamp {
-						pr.Timestamp, best, pr.LeaderEpoch = r.Timestamp, r.Offset, bt.PartitionLeaderEpoch
-					}
-				case r.Timestamp >= ts && best < 0:
-					pr.Timestamp, best, pr.LeaderEpoch = r.Timestamp, r.Offset, bt.PartitionLeaderEpoch
+		// UnifiedLog.fetchOffsetByTimestamp searches the whole local log;
+		// Partition.fetchOffsetForTimestamp keeps the answer only below the
+		// last offset the asker may read (the HW for clients, the LEO for
+		// replicas), and otherwise answers OFFSET_NOT_AVAILABLE while the
+		// HW lags behind this epoch's start, as for latest.
+		found, ok := searchTimestamp(p.log, ts)
+		last := p.log.HighWatermark()
+		if fromReplica {
+			last = p.log.LogEndOffset()
+		}
+		switch {
+		case ok && found.offset < last:
+			pr.Timestamp, pr.Offset, pr.LeaderEpoch = found.timestamp, found.offset, found.epoch
+		case !fromReplica && p.log.HighWatermark() < p.leaderEpochStartOffset:
+			pr.ErrorCode = protocol.OFFSET_NOT_AVAILABLE
+		}
+	}
+}
+
+// timestampAndOffset is FileRecords.TimestampAndOffset: a record's
+// timestamp and offset and its batch's leader epoch (-1 if none).
+type timestampAndOffset struct {
+	timestamp, offset int64
+	epoch             int32
+}
+
+// searchTimestamp finds a record by timestamp over the whole log. For
+// MAX_TIMESTAMP it is the first record that carries the log's largest
+// timestamp: Kafka 3.8 (KAFKA-16310) takes the first segment with the
+// largest maxTimestampSoFar, the first batch in it whose max timestamp is
+// that value, and RecordBatch.offsetOfMaxTimestamp, the batch's first
+// record with it, so records sharing the largest timestamp (in one batch
+// or several) answer with the earliest offset. For a timestamp it is the
+// first record at or after it (searchOffsetInLocalLog). Timestamps are as
+// consumers see them (a LogAppendTime batch's records carry the batch's).
+func searchTimestamp(log *storage.Log, target int64) (timestampAndOffset, bool) {
+	batches, _ := log.Batches(log.LogStartOffset(), log.LogEndOffset())
+	var best timestampAndOffset
+	found := false
+	for i := range batches {
+		b := &batches[i]
+		for j := range b.Records {
+			r := &b.Records[j]
+			ts := b.RecordTimestamp(r)
+			switch {
+			case target == protocol.MaxTimestampTimestamp:
+				if found && ts <= best.timestamp {
+					continue // not larger than the first record with the largest so far
 				}
+			case ts < target:
+				continue
+			}
+			best, found = timestampAndOffset{ts, r.Offset, max(b.PartitionLeaderEpoch, -1)}, true
+			if target != protocol.MaxTimestampTimestamp {
+				return best, true
 			}
 		}
-		pr.Offset = best
 	}
+	return best, found
 }

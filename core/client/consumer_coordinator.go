@@ -2,8 +2,8 @@ package client
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"kafkascope/core/group"
@@ -35,6 +35,10 @@ type coordinator struct {
 	assignors []Assignor
 	protocol  RebalanceProtocol
 	topics    []string // the subscription, sorted
+	// groupTopics are the topics of the group subscription this member
+	// tracks as leader beyond its own (SubscriptionState's
+	// groupSubscription), until it prepares to join again.
+	groupTopics []string
 
 	coord       sim.Addr
 	coordID     int32
@@ -58,7 +62,7 @@ type coordinator struct {
 	lastHBRecv  sim.Time
 	lastHBSent  sim.Time
 	nextCommit  sim.Time
-	snapshot    map[string]int32 // partition counts the leader assigned with
+	snapshot    *metadataSnapshot // what the leader assigned with; nil on other members
 	closed      bool
 	leftOnClose bool
 }
@@ -166,6 +170,7 @@ func (g *coordinator) markUnknown(env *sim.Env, cause string) {
 // JoinGroup.
 func (g *coordinator) prepareJoin(env *sim.Env) {
 	g.joining = true
+	g.resetGroupSubscription()
 	join := func(env *sim.Env) {
 		if g.protocol == Eager || g.generation < 0 {
 			g.c.revoke(env, g.c.assignment())
@@ -250,11 +255,12 @@ func (g *coordinator) handleJoin(env *sim.Env, r *protocol.JoinGroupResponse) {
 		g.memberID, g.generation, g.protocolName = r.MemberID, r.GenerationID, r.ProtocolName
 		g.state = completingRebalance
 		g.lastHBRecv = env.Now()
-		var assignments []protocol.SyncGroupRequestAssignment
 		if r.Leader == r.MemberID {
-			assignments = g.assign(env, r)
+			g.assign(env, r, g.sendSync)
+			return
 		}
-		g.sendSync(env, assignments)
+		g.snapshot = nil // only the leader watches the metadata (onJoinComplete)
+		g.sendSync(env, nil)
 		return
 	case protocol.MEMBER_ID_REQUIRED:
 		g.memberID = r.MemberID
@@ -290,17 +296,17 @@ func (g *coordinator) handleJoin(env *sim.Env, r *protocol.JoinGroupResponse) {
 	env.After(0, "consumer-rejoin", g.poll)
 }
 
-// assign runs the chosen assignor on the leader with the members'
-// subscriptions and the partition counts from its metadata.
-func (g *coordinator) assign(env *sim.Env, r *protocol.JoinGroupResponse) []protocol.SyncGroupRequestAssignment {
-	var a Assignor
-	for _, x := range g.assignors {
-		if x.Name() == r.ProtocolName {
-			a = x
-		}
-	}
+// assign is onLeaderElected: the leader tracks every topic some member
+// subscribes to (the group subscription), brings its metadata up to date
+// when that added topics or an update is due (updateGroupSubscription's
+// ensureFreshMetadata), then runs the chosen assignor with the members'
+// subscriptions and the partition counts it now knows, and hands the
+// result to done. Kafka's warning about subscribed topics left unassigned
+// is only for custom assignors (ASSIGN_FROM_SUBSCRIBED_ASSIGNORS lists the
+// four built-in ones), so none is logged here.
+func (g *coordinator) assign(env *sim.Env, r *protocol.JoinGroupResponse, done func(env *sim.Env, assignments []protocol.SyncGroupRequestAssignment)) {
 	var members []AssignorMember
-	topics := map[string]bool{}
+	var topics []string // the group subscription, sorted
 	for _, m := range r.Members {
 		s, err := protocol.DecodeConsumerProtocolSubscription(m.Metadata)
 		if err != nil {
@@ -308,17 +314,46 @@ func (g *coordinator) assign(env *sim.Env, r *protocol.JoinGroupResponse) []prot
 		}
 		members = append(members, AssignorMember{ID: m.MemberID, InstanceID: m.GroupInstanceID, Subscription: s})
 		for _, t := range s.Topics {
-			topics[t] = true
+			if !slices.Contains(topics, t) {
+				topics = append(topics, t)
+			}
 		}
 	}
-	counts := map[string]int32{}
-	for t := range topics {
-		g.c.meta.Add(t)
-		if info := g.c.meta.Topic(t); info != nil {
-			counts[t] = int32(len(info.Partitions))
+	slices.Sort(topics)
+	stale := g.c.meta.UpdateRequested()
+	for _, t := range topics {
+		if !slices.Contains(g.topics, t) && !slices.Contains(g.groupTopics, t) {
+			g.groupTopics = append(g.groupTopics, t)
+		}
+		if g.c.meta.Add(t) {
+			stale = true
 		}
 	}
-	g.snapshot = counts
+	run := func(env *sim.Env) {
+		g.snapshot = g.metadataSnapshot(topics)
+		done(env, g.performAssignment(r.ProtocolName, members, g.snapshot.counts))
+	}
+	if !stale {
+		run(env)
+		return
+	}
+	gen := g.generation
+	g.c.meta.Await(env, func(env *sim.Env) {
+		if g.closed || g.generation != gen || g.state != completingRebalance {
+			return // the member left or lost this generation meanwhile
+		}
+		run(env)
+	})
+}
+
+// performAssignment runs the assignor the coordinator chose.
+func (g *coordinator) performAssignment(name string, members []AssignorMember, counts map[string]int32) []protocol.SyncGroupRequestAssignment {
+	var a Assignor
+	for _, x := range g.assignors {
+		if x.Name() == name {
+			a = x
+		}
+	}
 	var out []protocol.SyncGroupRequestAssignment
 	if a == nil {
 		return out
@@ -327,17 +362,17 @@ func (g *coordinator) assign(env *sim.Env, r *protocol.JoinGroupResponse) []prot
 	for _, m := range members {
 		out = append(out, protocol.SyncGroupRequestAssignment{MemberID: m.ID, Assignment: encodeAssignment(result[m.ID])})
 	}
-	var unassigned []string
-	for t := range topics {
-		if _, ok := counts[t]; !ok {
-			unassigned = append(unassigned, t)
-		}
-	}
-	if len(unassigned) > 0 {
-		slices.Sort(unassigned)
-		g.log(LevelWarn, fmt.Sprintf("The following subscribed topics are not assigned to any members: [%s] ", strings.Join(unassigned, ", ")))
-	}
 	return out
+}
+
+// resetGroupSubscription is onJoinPrepare's: the member stops tracking
+// the topics only other members subscribe to; if it leads again it adds
+// them back.
+func (g *coordinator) resetGroupSubscription() {
+	for _, t := range g.groupTopics {
+		g.c.meta.Remove(t)
+	}
+	g.groupTopics = nil
 }
 
 func encodeAssignment(tps []group.TopicPartition) []byte {
@@ -577,17 +612,33 @@ func (g *coordinator) close(env *sim.Env, done func(env *sim.Env)) {
 	leave(env)
 }
 
-// checkMetadata is the leader's check that the partition counts it
-// assigned with still hold (a topic grew): if not, the group rebalances.
+// metadataSnapshot is ConsumerCoordinator.MetadataSnapshot without the
+// racks: the partition count of each topic of the group subscription the
+// metadata has (a topic without metadata is absent from counts).
+type metadataSnapshot struct {
+	topics []string
+	counts map[string]int32
+}
+
+func (g *coordinator) metadataSnapshot(topics []string) *metadataSnapshot {
+	s := &metadataSnapshot{topics: topics, counts: map[string]int32{}}
+	for _, t := range topics {
+		if info := g.c.meta.Topic(t); info != nil {
+			s.counts[t] = int32(len(info.Partitions))
+		}
+	}
+	return s
+}
+
+// checkMetadata is the leader's check that the metadata it assigned with
+// still holds (rejoinNeededOrPending): a topic grew, appeared or went away,
+// and the group rebalances.
 func (g *coordinator) checkMetadata(env *sim.Env) {
 	if g.snapshot == nil || g.state != stable {
 		return
 	}
-	for t, n := range g.snapshot {
-		if info := g.c.meta.Topic(t); info != nil && int32(len(info.Partitions)) != n {
-			g.snapshot = nil
-			g.requestRejoin(env, "cached metadata has changed")
-			return
-		}
+	if now := g.metadataSnapshot(g.snapshot.topics); !maps.Equal(now.counts, g.snapshot.counts) {
+		g.snapshot = nil
+		g.requestRejoin(env, "cached metadata has changed")
 	}
 }

@@ -44,6 +44,8 @@ type Metadata struct {
 	backoff     time.Duration
 	nextAllowed sim.Time
 	rr          int
+	// waiters run after the answer to the next request sent: one in
+	// flight when they were added may not name the topics they wait for.
 	waiters     []func(env *sim.Env)
 	timer       *sim.Timer
 	allowCreate bool
@@ -55,17 +57,28 @@ func NewMetadata(net *rpc.Client, bootstrap []sim.Addr, allowAutoCreate bool, lo
 	return &Metadata{net: net, bootstrap: bootstrap, brokers: map[int32]sim.Addr{}, info: map[string]*TopicInfo{}, allowCreate: allowAutoCreate, log: log}
 }
 
-// Add makes the cache track topic.
-func (m *Metadata) Add(topic string) {
+// Add makes the cache track topic; it reports whether the topic is new
+// (and so an update is wanted).
+func (m *Metadata) Add(topic string) bool {
 	if m.topics == nil {
 		m.topics = map[string]bool{}
 	}
-	if !m.topics[topic] {
-		m.topics[topic] = true
-		m.needUpdate = true
-		m.backoff = 0 // a new topic resets the backoff (requestUpdateForNewTopics)
-		m.nextAllowed = 0
+	if m.topics[topic] {
+		return false
 	}
+	m.topics[topic] = true
+	m.needUpdate = true
+	m.backoff = 0 // a new topic resets the backoff (requestUpdateForNewTopics)
+	m.nextAllowed = 0
+	return true
+}
+
+// Remove stops tracking topic and forgets what is known of it, as
+// Kafka's metadata drops a topic it no longer retains: the next request
+// leaves it out.
+func (m *Metadata) Remove(topic string) {
+	delete(m.topics, topic)
+	delete(m.info, topic)
 }
 
 // Topic returns what is known of topic, or nil.
@@ -94,13 +107,19 @@ func (m *Metadata) Updated() bool { return m.updated }
 // OnUpdate registers a function run after every successful update.
 func (m *Metadata) OnUpdate(fn func(env *sim.Env)) { m.onUpdate = fn }
 
+// UpdateRequested reports whether an update is wanted and not yet sent
+// (Metadata.updateRequested).
+func (m *Metadata) UpdateRequested() bool { return m.needUpdate }
+
 // RequestUpdate asks for a refresh as soon as the backoff allows.
 func (m *Metadata) RequestUpdate(env *sim.Env) {
 	m.needUpdate = true
 	m.maybeUpdate(env)
 }
 
-// Await runs fn after the next successful update.
+// Await runs fn after the answer to the next request sent (not one
+// already in flight), as ensureFreshMetadata waits for an update that
+// asked for the topics tracked now.
 func (m *Metadata) Await(env *sim.Env, fn func(env *sim.Env)) {
 	m.waiters = append(m.waiters, fn)
 	m.RequestUpdate(env)
@@ -145,6 +164,8 @@ func (m *Metadata) maybeUpdate(env *sim.Env) {
 	}
 	m.inFlight = true
 	m.needUpdate = false
+	waiters := m.waiters
+	m.waiters = nil
 	req := &protocol.MetadataRequest{Topics: topics, AllowAutoTopicCreation: m.allowCreate}
 	if topics == nil && m.topics != nil {
 		req.Topics = []string{}
@@ -153,17 +174,18 @@ func (m *Metadata) maybeUpdate(env *sim.Env) {
 		m.inFlight = false
 		r, _ := resp.(*protocol.MetadataResponse)
 		if err != nil {
+			m.waiters = append(waiters, m.waiters...) // they wait for the retry
 			m.needUpdate = true
 			m.backoff = min(max(2*m.backoff, 50*time.Millisecond), time.Second)
 			m.nextAllowed = env.Now().Add(m.backoff)
 			m.maybeUpdate(env)
 			return
 		}
-		m.apply(env, r)
+		m.apply(env, r, waiters)
 	})
 }
 
-func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse) {
+func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse, waiters []func(env *sim.Env)) {
 	m.updated = true
 	m.lastUpdate = env.Now()
 	if len(r.Brokers) > 0 {
@@ -186,6 +208,9 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse) {
 			errs[t.Name] = t.ErrorCode
 			delete(m.info, t.Name)
 			continue
+		}
+		if m.topics != nil && !m.topics[t.Name] {
+			continue // removed while the request was in flight (Kafka's retainTopic)
 		}
 		m.info[t.Name] = ti
 	}
@@ -221,8 +246,6 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse) {
 		m.backoff = 0
 		m.nextAllowed = env.Now().Add(100 * time.Millisecond)
 	}
-	waiters := m.waiters
-	m.waiters = nil
 	for _, w := range waiters {
 		w(env)
 	}

@@ -25,6 +25,7 @@ type ProducerConfig struct {
 	BatchSize       int           // batch.size
 	MaxInFlight     int           // max.in.flight.requests.per.connection
 	BufferMemory    int64         // buffer.memory
+	MaxRequestSize  int           // max.request.size
 	// EnableIdempotence is enable.idempotence after ProducerConfig's
 	// post-processing (silently false when conflicting settings were given
 	// and it was not set explicitly).
@@ -37,7 +38,7 @@ func DefaultProducerConfig() ProducerConfig {
 	return ProducerConfig{
 		Acks: -1, Retries: math.MaxInt32, RetryBackoff: 100 * time.Millisecond, RetryBackoffMax: time.Second,
 		RequestTimeout: 30 * time.Second, DeliveryTimeout: 120 * time.Second, Linger: 0, MaxBlock: 60 * time.Second,
-		BatchSize: 16384, MaxInFlight: 5, BufferMemory: 33554432, EnableIdempotence: true,
+		BatchSize: 16384, MaxInFlight: 5, BufferMemory: 33554432, MaxRequestSize: 1048576, EnableIdempotence: true,
 	}
 }
 
@@ -162,13 +163,19 @@ func (p *Producer) Send(env *sim.Env, rec ProducerRecord, cb SendCallback) {
 	if rec.Timestamp != 0 {
 		ws.ts = rec.Timestamp
 	}
-	if len(p.wait) > 0 || p.meta.Topic(rec.Topic) == nil || !p.accumulate(env, ws) {
+	if len(p.wait) > 0 || p.meta.Topic(rec.Topic) == nil {
 		p.wait = append(p.wait, ws)
 		if p.meta.Topic(rec.Topic) == nil {
 			p.meta.RequestUpdate(env)
 		}
 		p.run(env)
 		return
+	}
+	done, failed := p.accumulate(env, ws)
+	if !done {
+		p.wait = append(p.wait, ws)
+	} else if failed != nil {
+		ws.cb(env, RecordMetadata{}, failed)
 	}
 	p.run(env)
 }
@@ -202,36 +209,53 @@ func (p *Producer) Pending() int {
 }
 
 // accumulate puts a record whose topic is known into its partition's
-// batch, as RecordAccumulator.append does. It reports false when the
-// record needs a new batch and buffer.memory has no room for it: the
-// sending thread blocks (the record keeps its partition) until a batch
-// completes and frees memory, or max.block.ms passes.
-func (p *Producer) accumulate(env *sim.Env, ws *waitingSend) bool {
+// batch, as RecordAccumulator.append does. done is false when the record
+// needs a new batch and buffer.memory has no room for it: the sending
+// thread blocks (the record keeps its partition) until a batch completes
+// and frees memory, or max.block.ms passes. failed is the error send gives
+// the record's callback instead; the caller calls it once the record is
+// off the waiting list, since the callback may close the producer, which
+// runs the sender loop again.
+func (p *Producer) accumulate(env *sim.Env, ws *waitingSend) (done bool, failed *Error) {
 	t := p.meta.Topic(ws.rec.Topic)
 	n := int32(len(t.Partitions))
 	if ws.part < 0 {
-		ws.part = p.partitionFor(ws.rec, n)
+		// KafkaProducer.doSend's order: a partitioner.class runs first,
+		// then ensureValidRecordSize, then the accumulator (where the
+		// built-in partitioner chooses). An explicit partition the topic
+		// lacks is refused before either (waitOnMetadata).
+		custom := p.customPartitioner()
+		if custom {
+			ws.part = p.partitionFor(ws.rec, n)
+		}
+		if ws.rec.Partition < n {
+			if err := p.ensureValidRecordSize(ws.rec); err != nil {
+				return true, err
+			}
+		}
+		if !custom {
+			ws.part = p.partitionFor(ws.rec, n)
+		}
 		// With a partitioner.class, a record that would open a new batch
 		// is partitioned again (KafkaProducer's abortOnNewBatch). For
 		// RoundRobinPartitioner this is KAFKA-9965: the counter moves twice
 		// and partitions are skipped.
-		if p.customPartitioner() && ws.part < n && p.openBatch(topicPartition{ws.rec.Topic, ws.part}, recordSize(ws.rec)) == nil {
+		if custom && ws.part < n && p.openBatch(topicPartition{ws.rec.Topic, ws.part}, recordSize(ws.rec)) == nil {
 			ws.part = p.partitionFor(ws.rec, n)
 		}
 	}
 	part := ws.part
 	if part >= n {
-		ws.cb(env, RecordMetadata{}, &Error{Class: "org.apache.kafka.common.KafkaException",
-			Message: fmt.Sprintf("Invalid partition given with record: %d is not in the range [0...%d).", part, n)})
-		return true
+		return true, &Error{Class: "org.apache.kafka.common.KafkaException",
+			Message: fmt.Sprintf("Invalid partition given with record: %d is not in the range [0...%d).", part, n)}
 	}
 	tp := topicPartition{ws.rec.Topic, part}
 	size := recordSize(ws.rec)
 	b := p.openBatch(tp, size)
 	if b == nil {
-		need := batchMemory(p.cfg.BatchSize, size)
+		need := p.batchMemory(ws.rec)
 		if p.memUsed+int64(need) > p.cfg.BufferMemory {
-			return false
+			return false, nil
 		}
 		p.memUsed += int64(need)
 		b = &producerBatch{tp: tp, created: env.Now(), memory: need, baseSeq: -1}
@@ -246,7 +270,7 @@ func (p *Producer) accumulate(env *sim.Env, ws *waitingSend) bool {
 	b.records = append(b.records, record.Record{Timestamp: ws.ts, Key: ws.rec.Key, Value: ws.rec.Value, Headers: ws.rec.Headers})
 	b.callbacks = append(b.callbacks, ws.cb)
 	b.sizeBytes += size
-	return true
+	return true, nil
 }
 
 // openBatch is the partition's last batch if a record of size bytes may
@@ -263,11 +287,12 @@ func (p *Producer) openBatch(tp topicPartition, size int) *producerBatch {
 	return nil
 }
 
-// batchMemory is what a new batch takes from buffer.memory: batch.size, or
-// more for a record too large for it (RecordAccumulator.append sizes the
-// buffer as max(batch.size, the record's upper-bound estimate)).
-func batchMemory(batchSize, recordBytes int) int {
-	return max(batchSize, record.HeaderSize+recordBytes)
+// batchMemory is what a new batch for rec takes from buffer.memory:
+// batch.size, or more for a record too large for it (RecordAccumulator
+// .append sizes the buffer as the larger of batch.size and the record's
+// upper-bound estimate).
+func (p *Producer) batchMemory(rec ProducerRecord) int {
+	return max(p.cfg.BatchSize, record.EstimateSizeInBytesUpperBound(rec.Key, rec.Value, rec.Headers))
 }
 
 // recordSize approximates a record's encoded size (for batch.size).

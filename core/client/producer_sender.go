@@ -23,14 +23,19 @@ func (p *Producer) run(env *sim.Env) {
 	for len(p.wait) > 0 {
 		ws := p.wait[0]
 		known := p.meta.Topic(ws.rec.Topic) != nil
-		if known && p.accumulate(env, ws) {
-			p.wait = p.wait[1:]
-			if len(p.wait) > 0 {
-				// The sending thread calls send() for the next record only
-				// now: its max.block.ms starts now.
-				p.wait[0].deadline = now.Add(p.cfg.MaxBlock)
+		if known {
+			if done, failed := p.accumulate(env, ws); done {
+				p.wait = p.wait[1:]
+				if len(p.wait) > 0 {
+					// The sending thread calls send() for the next record
+					// only now: its max.block.ms starts now.
+					p.wait[0].deadline = now.Add(p.cfg.MaxBlock)
+				}
+				if failed != nil {
+					ws.cb(env, RecordMetadata{}, failed)
+				}
+				continue
 			}
-			continue
 		}
 		if now < ws.deadline {
 			break
@@ -38,7 +43,7 @@ func (p *Producer) run(env *sim.Env) {
 		p.wait = p.wait[1:]
 		if known {
 			// BufferPool.allocate gave up: BufferExhaustedException.
-			need := batchMemory(p.cfg.BatchSize, recordSize(ws.rec))
+			need := p.batchMemory(ws.rec)
 			ws.cb(env, RecordMetadata{}, &Error{Class: "org.apache.kafka.clients.producer.BufferExhaustedException", Message: fmt.Sprintf(
 				"Failed to allocate %d bytes within the configured max blocking time %d ms. Total memory: %d bytes. Available memory: %d bytes. Poolable size: %d bytes",
 				need, p.cfg.MaxBlock.Milliseconds(), p.cfg.BufferMemory, p.cfg.BufferMemory-p.memUsed, p.cfg.BatchSize)})

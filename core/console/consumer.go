@@ -306,6 +306,9 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.finish(1)
 		return nil
 	}
+	if t.refusesStaticMembership(cprops) {
+		return nil
+	}
 	run := &consumerRun{t: t, topic: p.str("topic"), partition: partition, start: start, max: maxMessages, timeout: timeout, f: newFormatter(fprops)}
 	return func(host string) sim.Process {
 		run.coordAddr = sim.Addr(host + ":50001")

@@ -10,6 +10,7 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/hashing"
+	"kafkascope/core/record"
 	"kafkascope/core/sim"
 )
 
@@ -262,14 +263,6 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	cfg := client.DefaultProducerConfig()
 	warnings, cerr := producerConfig(&cfg, props)
-	if cerr == nil {
-		cerr = perfLimitsConfig(props)
-	}
-	bufferMemory, maxRequestSize := int64(32*1024*1024), int64(1024*1024)
-	if cerr == nil {
-		_ = longProp(props, "buffer.memory", 0, func(n int64) { bufferMemory = n })
-		_ = intProp(props, "max.request.size", 0, func(n int64) { maxRequestSize = n })
-	}
 	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "run without --transaction-duration-ms and without transactional.id")
 	if !ok {
 		return nil
@@ -297,7 +290,7 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	run := &perfRun{
 		t: t, topic: v.str[arg("--topic")], numRecords: numRecords, recordSize: recordSize, payloads: payloads,
 		throughput: v.nums[arg("--throughput")], printMetrics: v.given(arg("--print-metrics")),
-		bufferMemory: bufferMemory, maxRequestSize: maxRequestSize, batchSize: int64(cfg.BatchSize), maxBlock: cfg.MaxBlock,
+		bufferMemory: cfg.BufferMemory, maxRequestSize: int64(cfg.MaxRequestSize), batchSize: int64(cfg.BatchSize), maxBlock: cfg.MaxBlock,
 	}
 	return func(host string) sim.Process {
 		run.prod = client.NewProducer(sim.Addr(host+":50000"), bootstrap, cfg, t.s.world().Rand("perf-test/"+host), t.logger())
@@ -311,15 +304,6 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		// printing nothing.
 		return &client.Process{Handlers: []client.Handler{run.prod}, OnStart: run.begin}
 	}
-}
-
-// perfLimitsConfig checks the two producer configs the tool itself needs
-// and producerConfig does not read.
-func perfLimitsConfig(props map[string]string) error {
-	if err := longProp(props, "buffer.memory", 0, func(int64) {}); err != nil {
-		return err
-	}
-	return intProp(props, "max.request.size", 0, func(int64) {})
 }
 
 var unknownConfigRe = regexp.MustCompile(`^The configuration '(.*)' was supplied but isn't a known config\.$`)
@@ -409,24 +393,6 @@ func (r *perfRun) due(i int64) (sim.Time, bool) {
 	return r.start.Add(time.Duration(i * int64(time.Second) / r.throughput)), true
 }
 
-// estimate is AbstractRecords.estimateSizeInBytesUpperBound for a record
-// with no key and no headers: batch header 61, record overhead 21, the null
-// key's length 1, the value's varint length and bytes, the header count 1.
-func estimate(valueLen int) int64 {
-	n := int64(valueLen)
-	return 61 + 21 + 1 + int64(varintSize(n)) + n + 1
-}
-
-func varintSize(n int64) int {
-	z := uint64(n<<1) ^ uint64(n>>63)
-	size := 1
-	for z >= 0x80 {
-		z >>= 7
-		size++
-	}
-	return size
-}
-
 // pump sends every record that is due and fits in the buffer, then waits
 // for the next one's time, for memory, or closes the producer.
 func (r *perfRun) pump(env *sim.Env) {
@@ -460,7 +426,7 @@ func (r *perfRun) pump(env *sim.Env) {
 			r.blocked = true
 			return
 		}
-		size := estimate(len(r.current))
+		size := int64(record.EstimateSizeInBytesUpperBound(nil, r.current, nil))
 		value := r.current
 		r.current = nil
 		r.sendOne(env, value, size)
@@ -510,17 +476,10 @@ func (r *perfRun) payload() []byte {
 func (r *perfRun) sendOne(env *sim.Env, value []byte, size int64) {
 	r.next++
 	sendMs := env.Now().UnixMilli()
-	if size > r.maxRequestSize || size > r.bufferMemory {
-		// ensureValidRecordSize fails the send at once, through the
-		// callback.
-		msg := fmt.Sprintf("The message is %d bytes when serialized which is larger than %d, which is the value of the max.request.size configuration.", size, r.maxRequestSize)
-		if size <= r.maxRequestSize {
-			msg = fmt.Sprintf("The message is %d bytes when serialized which is larger than the total memory buffer you have configured with the buffer.memory configuration.", size)
-		}
-		r.t.println(client.Exception("org.apache.kafka.common.errors.RecordTooLargeException", msg))
-		return
-	}
-	if alloc := max(r.batchSize, size); alloc > r.bufferMemory {
+	// A record above max.request.size or buffer.memory fails in the
+	// producer's ensureValidRecordSize, through the callback; one that
+	// passes it and needs a batch larger than the whole pool does not.
+	if alloc := max(r.batchSize, size); size <= r.maxRequestSize && size <= r.bufferMemory && alloc > r.bufferMemory {
 		// The accumulator asks the buffer pool for a whole batch, more
 		// than it can ever hold: that exception is not an API exception,
 		// so send throws it and main() dies.

@@ -129,6 +129,7 @@ func producerConfig(cfg *client.ProducerConfig, props map[string]string) (warnin
 		longProp(props, "max.block.ms", 0, func(n int64) { cfg.MaxBlock = ms(n) }),
 		intProp(props, "max.in.flight.requests.per.connection", 1, func(n int64) { cfg.MaxInFlight = int(n) }),
 		longProp(props, "buffer.memory", 0, func(n int64) { cfg.BufferMemory = n }),
+		intProp(props, "max.request.size", 0, func(n int64) { cfg.MaxRequestSize = int(n) }),
 	}
 	for _, e := range steps {
 		if e != nil {

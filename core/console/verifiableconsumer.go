@@ -40,7 +40,7 @@ func verifiableConsumerParser() *apParser {
 			{flags: []string{"--group-remote-assignor"}, metavar: "GROUP_REMOTE_ASSIGNOR", typ: "String", def: "uniform", hasDef: true,
 				help: "the server-side assignor of the consumer group protocol (not used with classic)."},
 			{flags: []string{"--group-id"}, metavar: "GROUP_ID", typ: "String", required: true, help: "the group.id the consumers of the group share."},
-			{flags: []string{"--group-instance-id"}, metavar: "GROUP_INSTANCE_ID", typ: "String", help: "group.instance.id, for a static member."},
+			{flags: []string{"--group-instance-id"}, metavar: "GROUP_INSTANCE_ID", typ: "String", help: "group.instance.id, for a static member (not simulated yet)."},
 			{flags: []string{"--max-messages"}, metavar: "MAX-MESSAGES", typ: "Integer", def: "-1", hasDef: true,
 				help: "stop after this many records; -1 consumes until the process is stopped."},
 			{flags: []string{"--session-timeout"}, metavar: "TIMEOUT_MS", typ: "Integer", def: "30000", hasDef: true, help: "session.timeout.ms."},
@@ -131,9 +131,7 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 	groupID := str("--group-id")
 	props["group.id"] = groupID
 	if v.given(arg("--group-instance-id")) {
-		t.println("kafkascope: static membership (group.instance.id) is not simulated")
-		t.finish(1)
-		return nil
+		props["group.instance.id"] = str("--group-instance-id")
 	}
 	bootstrapList := v.str[arg("--bootstrap-server")]
 	if !v.given(arg("--bootstrap-server")) || bootstrapList == "" && v.given(arg("--broker-list")) {
@@ -164,6 +162,9 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		t.println(`Exception in thread "main" org.apache.kafka.common.KafkaException: Failed to construct kafka consumer`)
 		t.println("Caused by: " + msg)
 		t.finish(1)
+		return nil
+	}
+	if t.refusesStaticMembership(props) {
 		return nil
 	}
 	bootstrap, berr := t.s.resolveBootstrap(bootstrapList)
