@@ -1,9 +1,16 @@
 package scenario
 
-import "testing"
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"kafkascope/core/view"
+)
 
 // Every built-in scenario is narrated in both languages, titled in both,
-// and reproduces its transcript exactly.
+// reproduces its transcript exactly, and every "## state: " claim its
+// narration makes reads as a claim and holds when its step ends.
 func TestScenariosAreBilingualAndPass(t *testing.T) {
 	all, err := All()
 	if err != nil {
@@ -22,8 +29,80 @@ func TestScenariosAreBilingualAndPass(t *testing.T) {
 				t.Errorf("%s: step %d is narrated in only one language", s.ID, i+1)
 			}
 		}
-		if _, bad := tr.Run(); len(bad) > 0 {
+		_, bad, states := tr.RunChecked(view.CheckClaims)
+		if len(bad) > 0 {
 			t.Errorf("%s: %d command(s) differ, first at line %d: $ %s", s.ID, len(bad), bad[0].Cmd.Line, bad[0].Cmd.Cmd)
+		}
+		for _, f := range states {
+			t.Errorf("%s.txt:%d: ## state: %s\n  does not hold when the step ends: %v", s.ID, f.Claim.Line, f.Claim.Text, f.Err)
+		}
+	}
+}
+
+// namesState matches narration that speaks of what the picture shows and a
+// claim can pin: a partition's leader or ISR, the controller, the high
+// watermark. (A consumer group's leader is a consumer; it is taken out
+// first, see consumerGroupLeader.)
+var (
+	namesState          = regexp.MustCompile(`(?i:\bleaders?\b|\bleads?\b|\bled\b|\bleaderships?\b|controller|high watermark|in-sync)|\bISRs?\b|\bHW\b`)
+	consumerGroupLeader = regexp.MustCompile(`(?i)\bgroup leader\b`)
+)
+
+// unpinnable lists the steps whose narration names a leader, the ISR, the
+// controller or the high watermark although nothing it says can be
+// checked when the step ends, and why.
+var unpinnable = map[string]string{
+	"22-rebalance step 1": "it says which partition's leader will coordinate the group, but __consumer_offsets does not exist until a consumer asks for its coordinator in step 2, which pins it",
+}
+
+// A step whose narration names a leader, the ISR, the controller or the
+// high watermark pins at least one claim about the picture at its end
+// ("## state: "), so that narration and picture cannot drift apart
+// unnoticed. (That the claims hold is TestScenariosAreBilingualAndPass's.)
+func TestNarrationAboutStateIsPinned(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, s := range all {
+		for i, st := range s.Transcript.Steps {
+			names := namesState.FindAllString(consumerGroupLeader.ReplaceAllString(st.Text, ""), -1)
+			if len(names) == 0 || len(st.State) > 0 {
+				continue
+			}
+			key := fmt.Sprintf("%s step %d", s.ID, i+1)
+			if _, ok := unpinnable[key]; ok {
+				used[key] = true
+				continue
+			}
+			t.Errorf("%s: the narration speaks of %q but pins no claim: add a \"## state: \" line after its \"## ko: \" line (forms in core/view/claims.go)", key, names)
+		}
+	}
+	for key := range unpinnable {
+		if !used[key] {
+			t.Errorf("unpinnable lists %q, which names no state or pins a claim now: take it out", key)
+		}
+	}
+}
+
+// The matcher finds what it should and leaves consumer group leaders alone.
+func TestNamesState(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Broker 2 leads all ten partitions.":                          true,
+		"The controller fences it.":                                   true,
+		"The ISR shrinks to the leader alone.":                        true,
+		"the HW is 2":                                                 true,
+		"Consumers only ever see records below the high watermark.":   true,
+		"every in-sync replica has it":                                true,
+		"A preferred election hands the leaderships back.":            true,
+		"the group leader (the member that joined first) assigns":     false,
+		"min.insync.replicas=2 and a retention of two minutes":        false,
+		"Records with three different keys land on three partitions.": false,
+	} {
+		got := namesState.MatchString(consumerGroupLeader.ReplaceAllString(text, ""))
+		if got != want {
+			t.Errorf("%q: names state = %v, want %v", text, got, want)
 		}
 	}
 }
