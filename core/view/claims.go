@@ -22,8 +22,17 @@ import (
 //	hw orders-0 2           the high watermark (the leader's: what is committed)
 //	hw orders-0@2 1         broker 2's replica's own high watermark
 //	leo orders-0@2 1        broker 2's replica's log end offset
+//	start orders-0@2 4      broker 2's replica's log start offset
+//	down orders-0           no running broker serves as its leader (up: one does)
 //	broker 3 killed         a node's process: running, killed, power-off, stopped
 //	broker 3 fenced         ... or as the controller sees it: fenced, unfenced
+//	group g state Stable    a consumer group's state at its coordinator
+//	group g coordinator 2   the broker coordinating it
+//	group g generation 3    its generation
+//	group g members a,b     its members' client ids, in any order (empty: none)
+//	group g leader a        the client id of its group leader (none)
+//	owner g orders-0 a      the client id the group assigned a partition to (none)
+//	committed g orders-0 5  the group's committed offset for it (none)
 //
 // Several claims may share a line, separated by ";".
 
@@ -60,10 +69,14 @@ func (s *Snapshot) checkClaim(claim string) error {
 		return s.checkController(f[1], f[3])
 	case len(f) == 3 && f[0] == "broker":
 		return s.checkBroker(f[1], f[2])
-	case len(f) == 3 && slices.Contains([]string{"leader", "isr", "epoch", "hw", "leo"}, f[0]):
+	case len(f) == 3 && slices.Contains([]string{"leader", "isr", "epoch", "hw", "leo", "start"}, f[0]):
 		return s.checkPartition(f[0], f[1], f[2])
-	case len(f) == 2 && f[0] == "isr": // an empty ISR
+	case len(f) == 2 && (f[0] == "isr" || f[0] == "down" || f[0] == "up"): // isr: an empty ISR
 		return s.checkPartition(f[0], f[1], "")
+	case len(f) >= 3 && f[0] == "group" && (len(f) == 4 || len(f) == 3 && f[2] == "members"):
+		return s.checkGroup(f[1], f[2], strings.Join(f[3:], " "))
+	case len(f) == 4 && (f[0] == "owner" || f[0] == "committed"):
+		return s.checkGroupPartition(f[0], f[1], f[2], f[3])
 	}
 	return fmt.Errorf("not a claim (see core/view/claims.go for the forms)")
 }
@@ -116,9 +129,9 @@ func (s *Snapshot) checkPartition(what, subject, want string) error {
 		return fmt.Errorf("there is no partition %s", name)
 	}
 	switch {
-	case what == "leo" && !onReplica:
-		return fmt.Errorf("leo is said of a replica: topic-N@broker")
-	case onReplica && what != "leo" && what != "hw":
+	case (what == "leo" || what == "start") && !onReplica:
+		return fmt.Errorf("%s is said of a replica: topic-N@broker", what)
+	case onReplica && what != "leo" && what != "hw" && what != "start":
 		return fmt.Errorf("%s is said of a partition, not of a replica", what)
 	}
 	var got string
@@ -133,7 +146,12 @@ func (s *Snapshot) checkPartition(what, subject, want string) error {
 		want = idList(parseIDs(want))
 	case "epoch":
 		got = strconv.Itoa(int(p.LeaderEpoch))
-	case "hw", "leo":
+	case "down", "up":
+		if got = "up"; p.Down {
+			got = "down"
+		}
+		want = what
+	case "hw", "leo", "start":
 		if !onReplica {
 			got = strconv.FormatInt(p.CommittedHW, 10)
 			break
@@ -143,12 +161,93 @@ func (s *Snapshot) checkPartition(what, subject, want string) error {
 		if err != nil || r == nil {
 			return fmt.Errorf("broker %q holds no replica of %s", at, name)
 		}
-		got = strconv.FormatInt(map[bool]int64{true: r.LEO, false: r.HW}[what == "leo"], 10)
+		got = strconv.FormatInt(map[string]int64{"leo": r.LEO, "hw": r.HW, "start": r.LogStart}[what], 10)
 	}
 	if got != want {
 		return fmt.Errorf("it is %s", got)
 	}
 	return nil
+}
+
+func (s *Snapshot) checkGroup(id, what, want string) error {
+	g := s.group(id)
+	if g == nil {
+		return fmt.Errorf("no running coordinator holds group %s", id)
+	}
+	var got string
+	switch what {
+	case "state":
+		got = g.State
+	case "coordinator":
+		got = strconv.Itoa(int(g.Coordinator))
+	case "generation":
+		got = strconv.Itoa(int(g.Generation))
+	case "members":
+		ids := make([]string, len(g.Members))
+		for i, m := range g.Members {
+			ids[i] = m.ClientID
+		}
+		got, want = nameSet(ids), nameSet(strings.Split(want, ","))
+	case "leader":
+		got = "none"
+		for _, m := range g.Members {
+			if m.Leader {
+				got = m.ClientID
+			}
+		}
+	default:
+		return fmt.Errorf("%q is not said of a group", what)
+	}
+	if got != want {
+		return fmt.Errorf("it is %s", got)
+	}
+	return nil
+}
+
+// checkGroupPartition checks which member owns a partition, or the
+// group's committed offset for it.
+func (s *Snapshot) checkGroupPartition(what, id, name, want string) error {
+	g := s.group(id)
+	if g == nil {
+		return fmt.Errorf("no running coordinator holds group %s", id)
+	}
+	got := "none"
+	for _, gp := range g.Partitions {
+		if gp.Topic+"-"+strconv.Itoa(int(gp.Partition)) != name {
+			continue
+		}
+		switch {
+		case what == "owner" && gp.ClientID != "":
+			got = gp.ClientID
+		case what == "committed" && gp.Committed >= 0:
+			got = strconv.FormatInt(gp.Committed, 10)
+		}
+	}
+	if got != want {
+		return fmt.Errorf("it is %s", got)
+	}
+	return nil
+}
+
+func (s *Snapshot) group(id string) *Group {
+	for i := range s.Groups {
+		if s.Groups[i].GroupID == id {
+			return &s.Groups[i]
+		}
+	}
+	return nil
+}
+
+// nameSet is a set of names in order, as "a,b".
+func nameSet(names []string) string {
+	var out []string
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, ",")
 }
 
 func (s *Snapshot) partition(name string) *Partition {

@@ -59,3 +59,58 @@ func TestClaimsCheckWhatThePictureShows(t *testing.T) {
 		t.Errorf("no cluster: %v", errs)
 	}
 }
+
+// Group claims read the coordinator's group as the group card draws it;
+// down/up and start read the partition row and the replica strip.
+func TestGroupAndPartitionClaims(t *testing.T) {
+	s := session(t, "")
+	s.Exec("kafka-topics.sh --create --topic g --partitions 2 --replication-factor 1", nil)
+	s.Exec("kafka-console-producer.sh --topic g --property parse.key=true", []string{"a\t1", "b\t2", "c\t3"})
+	s.Exec("kafka-console-consumer.sh --topic g --group readers --from-beginning --consumer-property client.id=reader-1 &", nil)
+	advance(t, s, 10*time.Second)
+	snap := Take(s.Cluster())
+	if len(snap.Groups) != 1 {
+		t.Fatalf("groups: %+v", snap.Groups)
+	}
+	g := snap.Groups[0]
+	var committed []string
+	total := int64(0)
+	for _, gp := range g.Partitions {
+		committed = append(committed, fmt.Sprintf("committed readers g-%d %d", gp.Partition, gp.Committed))
+		total += gp.Committed
+	}
+	if total != 3 { // the consumer read all three records and auto-committed
+		t.Fatalf("committed offsets %v", committed)
+	}
+	leader := snap.Topics[0].Partitions[0].Leader
+	for _, c := range append(committed,
+		"group readers state Stable", fmt.Sprintf("group readers coordinator %d", g.Coordinator), fmt.Sprintf("group readers generation %d", g.Generation),
+		"group readers members reader-1", "group readers leader reader-1", "owner readers g-0 reader-1", "owner readers g-1 reader-1",
+		"up g-0", fmt.Sprintf("start g-0@%d 0", leader)) {
+		if errs := snap.CheckClaims(c); len(errs) > 0 {
+			t.Errorf("%q does not hold: %v", c, errs)
+		}
+	}
+	for c, why := range map[string]string{
+		"group readers state Empty":    "it is Stable",
+		"group readers members a,b":    "it is reader-1",
+		"group readers leader nobody":  "it is reader-1",
+		"group readers size 1":         "not said of a group",
+		"group writers state Stable":   "no running coordinator holds group writers",
+		"owner readers g-0 none":       "it is reader-1",
+		"committed readers g-9 1":      "it is none",
+		"down g-0":                     "it is up",
+		"start g-0 0":                  "said of a replica",
+		"down g-0@1":                   "said of a partition",
+		"group readers members reader": "it is reader-1",
+	} {
+		if errs := snap.CheckClaims(c); len(errs) != 1 || !strings.Contains(errs[0].Error(), why) {
+			t.Errorf("%q: %v, want one error saying %q", c, errs, why)
+		}
+	}
+	s.Exec(fmt.Sprintf("broker kill %d", leader), nil)
+	advance(t, s, 15*time.Second)
+	if errs := Take(s.Cluster()).CheckClaims("down g-0; leader g-0 none"); len(errs) > 0 {
+		t.Errorf("after its only replica's broker died: %v", errs)
+	}
+}
