@@ -25,7 +25,7 @@ import (
 type stuckReporter struct {
 	consumer bool   // the note key: consumer.stuck or producer.stuck
 	client   string // client.id
-	group    string // group.id ("" without a group)
+	group    string // a consumer's group.id ("" without a group)
 	// episodes maps each scope in an episode to the causes noted in it
 	// (at most maxStuckCauses each), for at most maxStuckScopes scopes.
 	episodes map[string][]string
@@ -55,7 +55,11 @@ func (s *stuckReporter) stuck(env *sim.Env, scope string, cause *protocol.Cause)
 		return
 	}
 	s.episodes[scope] = append(seen, key)
-	fields := []string{"client", s.client, "group", s.group, "cause", cause.Kind}
+	fields := []string{"client", s.client}
+	if s.consumer {
+		fields = append(fields, "group", s.group) // "" without a group, as Kafka's log prefix says groupId=
+	}
+	fields = append(fields, "cause", cause.Kind)
 	fields = append(fields, cause.Fields...)
 	if s.consumer {
 		env.Note("consumer.stuck", fields...)
