@@ -11,17 +11,19 @@ import (
 
 // stuckReporter tells the event feed why a client keeps failing at
 // something, when the cluster knows: the broker that answered attached a
-// protocol.Cause to its error code (or, for a partition without a leader,
-// the metadata response itself says so). Kafka's client only logs the
-// error code, or nothing, and retries; what it prints stays as it is.
+// protocol.Cause to its error code, or the client puts one together from
+// what it knows itself (a partition without a leader in its metadata; a
+// node that fails its requests while a broker said it reaches no active
+// controller). Kafka's client only logs the error code, or nothing, and
+// retries; what it prints stays as it is.
 //
 // It notes one event per episode, not one per retry: an episode of a scope
-// (the group's coordinator, a topic, a partition) starts at the first
-// cause the client meets there and ends when the scope succeeds; within
-// it each distinct cause is noted once, so a cause that changes (the ISR
-// shrank further, the controller came back but refuses) is noted again,
-// and a broker answering the same thing as another is not. The broker
-// that answered is not part of what makes a cause distinct (causeKey).
+// (the group's coordinator, a topic, a partition's leader, a partition's
+// writes, the producer id) starts at the first cause the client meets
+// there and ends when the scope works; within it each distinct cause is
+// noted once, so a cause that changes (the ISR shrank further, the
+// controller came back but refuses) is noted again, and a broker answering
+// the same thing as another is not (causeKey).
 type stuckReporter struct {
 	consumer bool   // the note key: consumer.stuck or producer.stuck
 	client   string // client.id
