@@ -17,6 +17,7 @@ func (b *Broker) handleMetadata(env *sim.Env, from sim.Addr, req *protocol.Metad
 	resp := &protocol.MetadataResponse{
 		ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
 		ClusterID:      b.cfg.ClusterID, ControllerID: -1,
+		Cause: b.noControllerCause(),
 	}
 	for _, id := range b.image.BrokerIDs() {
 		r := b.image.Brokers[id]
@@ -49,9 +50,14 @@ func (b *Broker) handleMetadata(env *sim.Env, from sim.Addr, req *protocol.Metad
 			} else if req.AllowAutoTopicCreation && b.conf().BrokerBool("auto.create.topics.enable") && !metadata.IsInternalTopic(name) {
 				toCreate = append(toCreate, name)
 			}
-			resp.Topics = append(resp.Topics, protocol.MetadataTopic{ErrorCode: code, Name: name})
+			mt := protocol.MetadataTopic{ErrorCode: code, Name: name}
+			if code == protocol.UNKNOWN_TOPIC_OR_PARTITION {
+				mt.Cause = b.unknownTopicCause(name, req.AllowAutoTopicCreation)
+			}
+			resp.Topics = append(resp.Topics, mt)
 			continue
 		}
+		b.topicSeen(name) // whoever created it
 		mt := protocol.MetadataTopic{Name: name, TopicID: t.ID, IsInternal: metadata.IsInternalTopic(name)}
 		for i, p := range t.Partitions {
 			mp := protocol.MetadataPartition{
@@ -87,8 +93,27 @@ func (b *Broker) autoCreateTopics(env *sim.Env, names []string) {
 			ReplicationFactor: int16(b.conf().BrokerInt("default.replication.factor")),
 		})
 	}
-	env.Note("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", strings.Join(names, ","))
-	b.sendToController(env, req, forwardingRetryTimeout, func(*sim.Env, protocol.Response, error) {})
+	var first []string // the feed hears of each topic's first request only
+	for _, n := range names {
+		if b.askCreate(n) {
+			first = append(first, n)
+		}
+	}
+	if len(first) > 0 {
+		env.Note("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", strings.Join(first, ","))
+	}
+	b.sendToController(env, req, forwardingRetryTimeout, func(_ *sim.Env, resp protocol.Response, err error) {
+		r, ok := resp.(*protocol.CreateTopicsResponse)
+		if err != nil || !ok {
+			for _, n := range names {
+				b.createAnswered(n, protocol.REQUEST_TIMED_OUT)
+			}
+			return
+		}
+		for _, t := range r.Topics {
+			b.createAnswered(t.Name, t.ErrorCode)
+		}
+	})
 }
 
 // forwardToController relays an admin request to the active controller (as

@@ -104,6 +104,10 @@ type Broker struct {
 	// scheduler (schedule); like any Env it is used only while the broker
 	// handles an event.
 	env *sim.Env
+	// creations are the topics this broker asked the controller to
+	// create and has not seen yet, to explain its answers to clients
+	// (causes.go).
+	creations map[string]*topicCreation
 }
 
 // New makes a broker; it starts when the process starts.

@@ -73,6 +73,9 @@ func (b *Broker) groupError(groupID string) protocol.ErrorCode {
 func (b *Broker) handleFindCoordinator(env *sim.Env, from sim.Addr, req *protocol.FindCoordinatorRequest) {
 	resp := &protocol.FindCoordinatorResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	_, exists := b.image.Topics[metadata.ConsumerOffsetsTopic]
+	if exists {
+		b.topicSeen(metadata.ConsumerOffsetsTopic)
+	}
 	for _, key := range req.CoordinatorKeys {
 		co := protocol.Coordinator{Key: key, NodeID: -1, Port: -1}
 		switch {
@@ -80,14 +83,19 @@ func (b *Broker) handleFindCoordinator(env *sim.Env, from sim.Addr, req *protoco
 			co.ErrorCode = protocol.INVALID_REQUEST // transactions are not simulated
 		case !exists:
 			co.ErrorCode = protocol.COORDINATOR_NOT_AVAILABLE
+			co.Cause = b.missingTopicCause(metadata.ConsumerOffsetsTopic, true)
 		default:
 			st := b.image.Partition(metadata.ConsumerOffsetsTopic, b.groupPartition(key))
 			reg, ok := b.image.Brokers[st.Leader]
 			if st.Leader < 0 || !ok || len(reg.Endpoints) == 0 {
 				co.ErrorCode = protocol.COORDINATOR_NOT_AVAILABLE
+				if st.Leader < 0 {
+					co.Cause = b.coordinatorNoLeaderCause(b.groupPartition(key), st)
+				}
 				break
 			}
 			co.NodeID, co.Host, co.Port = st.Leader, reg.Endpoints[0].Host, reg.Endpoints[0].Port
+			co.Cause = b.noControllerCause()
 		}
 		if co.ErrorCode != protocol.NONE {
 			co.ErrorMessage = co.ErrorCode.Message()
@@ -120,13 +128,17 @@ func (b *Broker) createOffsetsTopic(env *sim.Env) {
 			{Name: "segment.bytes", Value: str(strconv.FormatInt(b.conf().BrokerInt("offsets.topic.segment.bytes"), 10))},
 		},
 	})
-	env.Note("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", metadata.ConsumerOffsetsTopic)
+	if b.askCreate(metadata.ConsumerOffsetsTopic) {
+		env.Note("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", metadata.ConsumerOffsetsTopic)
+	}
 	b.sendToController(env, req, forwardingRetryTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		c.creating = false
-		if err == nil {
-			if r := resp.(*protocol.CreateTopicsResponse); len(r.Topics) > 0 && r.Topics[0].ErrorCode != protocol.NONE && r.Topics[0].ErrorCode != protocol.TOPIC_ALREADY_EXISTS {
-				env.Note("group.offsets-topic", "broker", id32(b.cfg.NodeID), "error", r.Topics[0].ErrorCode.String())
-			}
+		code := protocol.REQUEST_TIMED_OUT // no controller answered in time
+		if r, ok := resp.(*protocol.CreateTopicsResponse); err == nil && ok && len(r.Topics) > 0 {
+			code = r.Topics[0].ErrorCode
+		}
+		if b.createAnswered(metadata.ConsumerOffsetsTopic, code) {
+			env.Note("group.offsets-topic", "broker", id32(b.cfg.NodeID), "error", code.String())
 		}
 	})
 }

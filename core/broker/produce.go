@@ -69,6 +69,7 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 			case req.Acks == -1 && len(p.isr) < p.effectiveMinISR():
 				// Checked before the append: nothing is written.
 				pr.ErrorCode = protocol.NOT_ENOUGH_REPLICAS
+				pr.Cause = b.notEnoughReplicasCause(p, p.isr, pr.ErrorCode)
 				env.Note("produce.rejected", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "isr", ids(p.isr), "min", strconv.Itoa(p.effectiveMinISR()))
 				continue
 			}
@@ -162,6 +163,7 @@ func (dp *delayedProduce) tryComplete(env *sim.Env, b *Broker) {
 			pp.resp.ErrorCode = protocol.NONE
 			if len(p.maximalISR()) < p.effectiveMinISR() {
 				pp.resp.ErrorCode = protocol.NOT_ENOUGH_REPLICAS_AFTER_APPEND
+				pp.resp.Cause = b.notEnoughReplicasCause(p, p.maximalISR(), pp.resp.ErrorCode)
 			}
 			delete(dp.pending, key)
 		}

@@ -99,6 +99,9 @@ func (b *Broker) handleInitProducerId(env *sim.Env, from sim.Addr, req *protocol
 			env.Note("producer.id.assigned", "broker", id32(b.cfg.NodeID), "pid", i64(id))
 		} else {
 			resp.ErrorCode = protocol.COORDINATOR_LOAD_IN_PROGRESS
+			if b.noController() {
+				resp.Cause = b.cause(protocol.CauseProducerIDNoController)
+			}
 		}
 	}
 	b.respond(env, from, resp)

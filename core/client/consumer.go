@@ -116,6 +116,9 @@ type Consumer struct {
 	grp      *coordinator // nil unless subscribed with a group
 	busy     bool         // the application is processing what a poll returned
 	lastPoll sim.Time
+	// stuck tells the event feed why the consumer keeps failing, when the
+	// cluster knows (stuck.go).
+	stuck *stuckReporter
 }
 
 const loggerFetcher = "org.apache.kafka.clients.consumer.internals.AbstractFetch"
@@ -126,6 +129,8 @@ func NewConsumer(self sim.Addr, bootstrap []sim.Addr, cfg ConsumerConfig, log fu
 	prefix := fmt.Sprintf("[Consumer clientId=%s, groupId=%s] ", cfg.ClientID, cfg.GroupID)
 	c.log = func(level Level, msg, logger string) { log(level, prefix+msg, logger) }
 	c.meta = NewMetadata(c.net, bootstrap, true, func(level Level, msg string) { c.log(level, msg, loggerNetworkClient) })
+	c.stuck = newStuckReporter(true, cfg.ClientID, cfg.GroupID)
+	c.meta.stuck = c.stuck
 	c.meta.OnUpdate(func(env *sim.Env) {
 		if c.grp != nil {
 			c.grp.checkMetadata(env)
@@ -137,8 +142,11 @@ func NewConsumer(self sim.Addr, bootstrap []sim.Addr, cfg ConsumerConfig, log fu
 
 // Handle routes a message to the consumer's network clients.
 func (c *Consumer) Handle(env *sim.Env, e *sim.Envelope) bool {
-	if c.grp != nil && c.grp.net.Handle(env, e) {
-		return true
+	if c.grp != nil {
+		c.grp.heard(e)
+		if c.grp.net.Handle(env, e) {
+			return true
+		}
 	}
 	return c.net.Handle(env, e)
 }
@@ -208,10 +216,14 @@ func (c *Consumer) run(env *sim.Env) {
 	for _, id := range nodes {
 		id := id
 		c.fetching[id] = true
+		tps := groups[id]
 		c.net.Send(env, addrs[id], byNode[id], c.cfg.RequestTimeout+c.cfg.FetchMaxWait, func(env *sim.Env, resp protocol.Response, err error) {
 			c.fetching[id] = false
 			if c.stopped {
 				return
+			}
+			for _, tp := range tps {
+				leaderAnswered(env, c.stuck, c.meta, tp, id, err)
 			}
 			if err != nil {
 				c.meta.RequestUpdate(env)
@@ -319,10 +331,14 @@ func (c *Consumer) lookupOffsets(env *sim.Env) {
 			req.Add(tp.topic, protocol.ListOffsetsPartition{Index: tp.partition, CurrentLeaderEpoch: -1, Timestamp: c.pos[tp].reset})
 		}
 		c.lookups[id] = true
+		tps := groups[id]
 		c.net.Send(env, addrs[id], req, c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 			c.lookups[id] = false
 			if c.stopped {
 				return
+			}
+			for _, tp := range tps {
+				leaderAnswered(env, c.stuck, c.meta, tp, id, err)
 			}
 			if err != nil {
 				env.After(100*time.Millisecond, "consumer-lookup-backoff", c.run)
@@ -366,6 +382,7 @@ func (c *Consumer) byLeader(env *sim.Env, want func(*position) bool, busy map[in
 		}
 		addr, leader, ok := c.meta.Leader(tp.topic, tp.partition)
 		if !ok {
+			c.stuck.stuck(env, scopeLeader(tp), noLeaderCause(c.meta, tp))
 			c.meta.RequestUpdate(env)
 			continue
 		}

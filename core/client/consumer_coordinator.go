@@ -65,6 +65,9 @@ type coordinator struct {
 	snapshot    *metadataSnapshot // what the leader assigned with; nil on other members
 	closed      bool
 	leftOnClose bool
+	// feed is what the event feed has been told of the coordinator
+	// (consumer_coordinator_feed.go).
+	feed coordinatorFeed
 }
 
 func newCoordinator(c *Consumer, self sim.Addr, assignors []Assignor, proto RebalanceProtocol) *coordinator {
@@ -132,6 +135,9 @@ func (g *coordinator) lookup(env *sim.Env) {
 		}
 		if err == nil {
 			co := resp.(*protocol.FindCoordinatorResponse).Coordinators[0]
+			if co.ErrorCode != protocol.NONE {
+				g.c.stuck.stuck(env, scopeCoordinator(), co.Cause)
+			}
 			if co.ErrorCode == protocol.NONE {
 				g.coord, g.coordID, g.known, g.findTries = sim.Addr(fmt.Sprintf("%s:%d", co.Host, co.Port)), co.NodeID, true, 0
 				// A new coordinator gets a full session before the
@@ -141,7 +147,7 @@ func (g *coordinator) lookup(env *sim.Env) {
 				// dropped every coordinator it found at once, and never
 				// heard of the rebalance it had to join.
 				g.lastHBRecv = env.Now()
-				env.Note("consumer.coordinator", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "coordinator", fmt.Sprint(co.NodeID))
+				g.found(env, co)
 				g.startHeartbeats(env)
 				g.poll(env)
 				return
@@ -161,7 +167,7 @@ func (g *coordinator) markUnknown(env *sim.Env, cause string) {
 		return
 	}
 	g.known = false
-	env.Note("consumer.coordinator-unknown", "client", g.c.cfg.ClientID, "cause", cause)
+	g.lost(env, cause)
 	env.After(0, "consumer-rediscover", g.poll)
 }
 

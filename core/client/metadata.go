@@ -50,6 +50,12 @@ type Metadata struct {
 	timer       *sim.Timer
 	allowCreate bool
 	onUpdate    func(env *sim.Env)
+	// stuck hears why a topic stays unknown (the owning client's; nil
+	// for none).
+	stuck *stuckReporter
+	// noController is the last answer's protocol.CauseNoController: the
+	// broker that answered knows no active controller. Nil otherwise.
+	noController *protocol.Cause
 }
 
 // NewMetadata makes a cache that starts from the bootstrap servers.
@@ -99,6 +105,16 @@ func (m *Metadata) Leader(topic string, p int32) (sim.Addr, int32, bool) {
 func (m *Metadata) BrokerAddr(id int32) (sim.Addr, bool) {
 	a, ok := m.brokers[id]
 	return a, ok
+}
+
+// nodeID returns the id of the known broker at addr.
+func (m *Metadata) nodeID(addr sim.Addr) (int32, bool) {
+	for id, a := range m.brokers {
+		if a == addr {
+			return id, true
+		}
+	}
+	return -1, false
 }
 
 // Updated reports whether any metadata response has arrived.
@@ -186,6 +202,10 @@ func (m *Metadata) maybeUpdate(env *sim.Env) {
 }
 
 func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse, waiters []func(env *sim.Env)) {
+	m.noController = nil
+	if r.Cause != nil && r.Cause.Kind == protocol.CauseNoController {
+		m.noController = r.Cause
+	}
 	m.updated = true
 	m.lastUpdate = env.Now()
 	if len(r.Brokers) > 0 {
@@ -207,11 +227,13 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse, waiters []f
 		if t.ErrorCode != protocol.NONE {
 			errs[t.Name] = t.ErrorCode
 			delete(m.info, t.Name)
+			m.stuck.stuck(env, scopeTopic(t.Name), t.Cause)
 			continue
 		}
 		if m.topics != nil && !m.topics[t.Name] {
 			continue // removed while the request was in flight (Kafka's retainTopic)
 		}
+		m.stuck.cleared(scopeTopic(t.Name))
 		m.info[t.Name] = ti
 	}
 	// MetadataResponse.errors() holds topic-level errors only (a leaderless

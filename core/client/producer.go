@@ -128,6 +128,9 @@ type Producer struct {
 	closing   bool
 	onClosed  func(env *sim.Env)
 	onUnblock func(env *sim.Env)
+	// stuck tells the event feed why the producer keeps failing, when the
+	// cluster knows (stuck.go).
+	stuck *stuckReporter
 }
 
 const (
@@ -146,6 +149,8 @@ func NewProducer(self sim.Addr, bootstrap []sim.Addr, cfg ProducerConfig, rnd *s
 	p.log = func(level Level, msg, logger string) { log(level, prefix+msg, logger) }
 	p.meta = NewMetadata(p.net, bootstrap, true, func(level Level, msg string) { p.log(level, msg, loggerNetworkClient) })
 	p.meta.OnUpdate(p.run)
+	p.stuck = newStuckReporter(false, cfg.ClientID, "")
+	p.meta.stuck = p.stuck
 	if cfg.EnableIdempotence {
 		p.idem = newTransactionManager()
 	}

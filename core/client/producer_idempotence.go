@@ -92,12 +92,14 @@ func (p *Producer) maybeInitProducerID(env *sim.Env) bool {
 	p.net.Send(env, to, req, p.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		tm.initInFlight = false
 		r, _ := resp.(*protocol.InitProducerIdResponse)
+		p.stuck.stuck(env, scopeProducerID(), producerIDCause(p.meta, to, r, err))
 		switch {
 		case err == nil && r.ErrorCode == protocol.NONE:
 			// Kafka logs "ProducerId set to N with epoch E" at INFO, which
 			// the tools do not show.
 			tm.producerID, tm.epoch = r.ProducerID, r.ProducerEpoch
 			tm.gen++
+			p.stuck.cleared(scopeProducerID())
 		case err != nil || r.ErrorCode.Retriable():
 			// The sender sleeps retry.backoff.ms before trying again.
 			tm.initRetryAt = env.Now().Add(p.cfg.RetryBackoff)

@@ -103,6 +103,7 @@ func (p *Producer) drain(env *sim.Env) {
 		}
 		addr, leader, ok := p.meta.Leader(tp.topic, tp.partition)
 		if !ok {
+			p.stuck.stuck(env, scopeLeader(tp), noLeaderCause(p.meta, tp))
 			p.meta.RequestUpdate(env)
 			continue
 		}
@@ -156,6 +157,9 @@ func (p *Producer) send(env *sim.Env, node int32, addr sim.Addr, batches []*prod
 	var corr int32
 	corr = p.net.Send(env, addr, req, p.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		p.inFl[node]--
+		for _, b := range batches {
+			leaderAnswered(env, p.stuck, p.meta, b.tp, node, err)
+		}
 		if err != nil {
 			code, msg := protocol.NETWORK_EXCEPTION, fmt.Sprintf("Disconnected from node %d", node)
 			if err == rpc.ErrTimeout {
@@ -195,10 +199,14 @@ func (p *Producer) completeBatch(env *sim.Env, b *producerBatch, corr int32, pr 
 	b.inFlight = false
 	code := pr.ErrorCode
 	if code == protocol.NONE {
+		if p.stuck.cleared(scopeProduce(b.tp)) {
+			env.Note("producer.recovered", "client", p.cfg.ClientID, "tp", b.tp.String())
+		}
 		p.ackedSequence(b)
 		p.complete(env, b, pr.BaseOffset)
 		return
 	}
+	p.stuck.stuck(env, scopeProduce(b.tp), pr.Cause)
 	errText := code.String()
 	if pr.ErrorMessage != "" {
 		errText += ". Error Message: " + pr.ErrorMessage

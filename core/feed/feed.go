@@ -142,7 +142,8 @@ func Recent(tr *sim.Trace, after uint64, limit int) []Entry {
 }
 
 // refine picks a more specific sentence for a note when the catalog has
-// one: a KRaft role change by its new role, a vote by its answer.
+// one: a KRaft role change by its new role, a vote by its answer, a stuck
+// client by its cause.
 func refine(key string, f map[string]string) string {
 	var k string
 	switch key {
@@ -153,6 +154,8 @@ func refine(key string, f map[string]string) string {
 		if f["granted"] == "true" {
 			k = key + ".granted"
 		}
+	case "consumer.stuck", "producer.stuck":
+		k = key + "." + f["cause"]
 	default:
 		return key
 	}

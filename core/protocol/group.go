@@ -36,6 +36,7 @@ type Coordinator struct {
 	Port         int32
 	ErrorCode    ErrorCode
 	ErrorMessage string
+	Cause        *Cause // the simulator's account of the error or of the answer, not on the wire (cause.go)
 }
 
 // JoinGroupRequest (API key 11) asks to join a group. MemberID is "" on a

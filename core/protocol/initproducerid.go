@@ -21,6 +21,7 @@ type InitProducerIdResponse struct {
 	ErrorCode      ErrorCode
 	ProducerID     int64
 	ProducerEpoch  int16
+	Cause          *Cause // the simulator's account of ErrorCode, not on the wire (cause.go)
 }
 
 func (*InitProducerIdRequest) Kind() string  { return "InitProducerId" }

@@ -18,6 +18,7 @@ type MetadataResponse struct {
 	ClusterID    string
 	ControllerID int32
 	Topics       []MetadataTopic
+	Cause        *Cause // CauseNoController when the broker knows no active controller; not on the wire (cause.go)
 }
 
 // MetadataBroker is a live (unfenced) broker.
@@ -35,6 +36,7 @@ type MetadataTopic struct {
 	TopicID    metadata.Uuid
 	IsInternal bool
 	Partitions []MetadataPartition
+	Cause      *Cause // the simulator's account of ErrorCode, not on the wire (cause.go)
 }
 
 // MetadataPartition is one partition's leader and replicas.

@@ -52,6 +52,7 @@ type ProducePartitionResponse struct {
 	// RecordErrors name the records that failed validation (KIP-467), with
 	// ErrorCode INVALID_RECORD or INVALID_TIMESTAMP.
 	RecordErrors []RecordError
+	Cause        *Cause // the simulator's account of ErrorCode, not on the wire (cause.go)
 }
 
 // RecordError is one record a broker refused: its index in its batch and
