@@ -20,12 +20,16 @@ import (
 // clean and dirty once the log cleaner has written its checkpoint), the
 // batches of the chosen segment coloured by leader epoch, and the chosen
 // batch's bytes as xxd shows them, every field coloured and labelled:
-// hovering a byte names its field and value, clicking keeps it.
+// hovering a byte names its field and value, clicking keeps it. Beside
+// the listing, a table gives every broker machine's page cache: how full
+// and how dirty it is, and how many pages the fetch responses its broker
+// sent found in memory or read from disk, and the bytes they sent with
+// sendfile (disk_pagecache.go).
 //
 // The partition is the one last clicked in the diagram (a replica strip
 // opens this tab on that broker), else the first; the user can pick
 // another partition and broker. What it shows comes from core/view's
-// DiskCache, asked only while the panel is drawn.
+// DiskCache and PageCaches, asked only while the panel is drawn.
 type Disk struct {
 	App *App
 
@@ -55,6 +59,10 @@ type Disk struct {
 	batches []dkBatch
 	hex     dkHexCache
 	laid    dkLayoutKey
+	// The page-cache table: its rows, and what they were drawn from.
+	pcs   []dkPageCache
+	pcKey dkPageCacheKey
+	pcOf  []view.PageCache
 }
 
 // dkHexLimit is how many of a batch's bytes are drawn at first, and
@@ -164,6 +172,7 @@ func (c *Disk) BeforeBuild() {
 		return
 	}
 	c.chooseSegment()
+	c.drawPageCaches(cl)
 	// The listing, the blocks and the chips only change with the view or
 	// the choice (the view is the same one while the log stands still).
 	if k := (dkLayoutKey{c.pd, c.Segment, c.Batch, c.App.Player.Lang}); k != c.laid {

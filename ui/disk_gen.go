@@ -224,6 +224,109 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n    "}
 				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-table dk-pc"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-pagecache"}}}
+				vgparent.AppendChild(vgn)
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
+					vgparent.AppendChild(vgn)
+					vgn.AddAttrInterface("title", c.t("disk.pc.tip"))
+					vgn.SetInnerHTML(c.t("disk.pc"))
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
+					vgparent.AppendChild(vgn)
+					{
+						vgparent := vgn
+						_ = vgparent
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("disk.broker"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("title", c.t("disk.pc.cached.tip"))
+							vgn.SetInnerHTML(c.t("disk.pc.cached"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("title", c.t("disk.pc.dirty.tip"))
+							vgn.SetInnerHTML(c.t("disk.pc.dirty"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("title", c.t("disk.pc.hits.tip"))
+							vgn.SetInnerHTML(c.t("disk.pc.hits"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("title", c.t("disk.pc.misses.tip"))
+							vgn.SetInnerHTML(c.t("disk.pc.misses"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("title", c.t("disk.pc.sent.tip"))
+							vgn.SetInnerHTML(c.t("disk.pc.sent"))
+						}
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
+					vgparent.AppendChild(vgn)
+					{
+						vgparent := vgn
+						_ = vgparent
+						for vgiterkeyt, r := range c.pcs {
+							var vgiterkey interface{} = vgiterkeyt
+							_ = vgiterkey
+							r := r
+							_ = r
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("class", r.Class)
+							vgn.AddAttrInterface("data-broker", r.Broker)
+							vgn.AddAttrInterface("data-cached", r.CachedBytes)
+							vgn.AddAttrInterface("data-dirty", r.DirtyBytes)
+							vgn.AddAttrInterface("data-hits", r.Hits)
+							vgn.AddAttrInterface("data-misses", r.Misses)
+							vgn.AddAttrInterface("data-sent", r.SentBytes)
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(r.Name)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(r.Cached)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(r.Dirty)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(r.Hits)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(r.Misses)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(r.Sent)
+							}
+						}
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+					vgparent.AppendChild(vgn)
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-hint"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-pagecache-hint"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(c.t("disk.pc.hint"))
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n    "}
+				vgparent.AppendChild(vgn)
 				if c.pd.Present {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h"}}}
 					vgparent.AppendChild(vgn)

@@ -506,3 +506,86 @@ func TestDiskSweepsTheSegmentsACleaningRewrote(t *testing.T) {
 		t.Fatalf("%d segments still swept 5 s after the pass", n)
 	}
 }
+
+// The page-cache table shows every machine's page cache as the engine
+// keeps it: the numbers in its rows are the disks' own counters, the
+// leader's machine counts the fetches it answered, and a consumer reading
+// a log the cache no longer holds makes misses.
+func TestDiskTabShowsEveryMachinesPageCache(t *testing.T) {
+	at := newAppTest(t, "", "")
+	at.run("cluster create --brokers 3 --page-cache-bytes 65536")
+	at.run("kafka-topics.sh --create --topic t --replica-assignment 1:2:3")
+	at.run("kafka-console-producer.sh --topic t", "hello", "cache")
+	at.diskTab()
+	cl := at.p.TL.Cluster()
+	// rows checks every row against the engine and returns them by broker.
+	rows := func(doc *appDoc, of string) map[int32]*html.Node {
+		t.Helper()
+		byBroker := map[int32]*html.Node{}
+		trs := dgAll(doc.byID("disk-pagecache"), dgByClass("dk-pc-row"))
+		if len(trs) != 3 {
+			t.Fatalf("%d page-cache rows", len(trs))
+		}
+		for i, tr := range trs {
+			id := int32(i + 1)
+			st := cl.Disk(id).PageCache()
+			if appAttr(tr, "data-broker") != strconv.Itoa(int(id)) {
+				t.Fatalf("row %d is broker %q", i, appAttr(tr, "data-broker"))
+			}
+			for attr, want := range map[string]int64{"data-cached": st.CachedBytes, "data-dirty": st.DirtyBytes, "data-hits": st.HitPages, "data-misses": st.MissPages, "data-sent": st.SentBytes} {
+				if got := appAttr(tr, attr); got != strconv.FormatInt(want, 10) {
+					t.Errorf("broker %d %s = %s, the engine says %d", id, attr, got, want)
+				}
+			}
+			var cells []string
+			for c := tr.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode {
+					cells = append(cells, appText(c))
+				}
+			}
+			want := []string{cells[0], fmt.Sprintf(of, dkBytes(st.CachedBytes), "64.0 KiB"), dkBytes(st.DirtyBytes), strconv.FormatInt(st.HitPages, 10), strconv.FormatInt(st.MissPages, 10), dkBytes(st.SentBytes)}
+			if !strings.HasPrefix(cells[0], "kafka-"+strconv.Itoa(int(id))) || strings.Join(cells, "|") != strings.Join(want, "|") {
+				t.Errorf("broker %d's row %q, want %q", id, cells, want)
+			}
+			byBroker[id] = tr
+		}
+		return byBroker
+	}
+	doc := at.render(nil)
+	r := rows(doc, "%s of %s")
+	// The panel opened on the partition's leader, broker 1: its row is
+	// marked, and the followers' fetches of the new batch were hits there.
+	if !dgHasClass(r[1], "dk-pc-on") || dgHasClass(r[2], "dk-pc-on") {
+		t.Error("the chosen broker's row is not the one marked")
+	}
+	if appAttr(r[1], "data-hits") == "0" || appAttr(r[1], "data-sent") == "0" || appAttr(r[1], "data-misses") != "0" {
+		t.Errorf("the leader's machine: hits %s, misses %s, sent %s", appAttr(r[1], "data-hits"), appAttr(r[1], "data-misses"), appAttr(r[1], "data-sent"))
+	}
+	if doc.text("disk-pagecache-hint") == "" || !strings.Contains(appAttr(dgAll(doc.byID("disk-pagecache"), func(n *html.Node) bool { return n.Data == "caption" })[0], "title"), "sendfile") {
+		t.Error("the table does not explain itself")
+	}
+
+	// Four times the cache, then a read from the beginning: misses.
+	at.run("kafka-producer-perf-test.sh --topic t --num-records 256 --record-size 1000 --throughput -1 --producer-props bootstrap.servers=kafka-1:9092")
+	at.run("kafka-console-consumer.sh --topic t --partition 0 --offset 0 --max-messages 1")
+	at.run("broker kill 3")
+	doc = at.render(nil)
+	r = rows(doc, "%s of %s")
+	if appAttr(r[1], "data-misses") == "0" || appAttr(r[1], "data-cached") != "65536" {
+		t.Errorf("after reading an overrun log: misses %s, cached %s", appAttr(r[1], "data-misses"), appAttr(r[1], "data-cached"))
+	}
+	if got := appText(r[3].FirstChild); got != "kafka-3 · killed" {
+		t.Errorf("a killed broker's row is named %q", got)
+	}
+
+	// In Korean.
+	at.a.SetLang("ko")
+	doc = at.render(nil)
+	caption := dgAll(doc.byID("disk-pagecache"), func(n *html.Node) bool { return n.Data == "caption" })[0]
+	if appText(caption) != "머신별 페이지 캐시" || !strings.Contains(doc.text("disk-pagecache-hint"), "적중과 미스") {
+		t.Errorf("Korean: %q, %q", appText(caption), doc.text("disk-pagecache-hint"))
+	}
+	if r := rows(doc, "%[2]s 중 %[1]s"); appText(r[3].FirstChild) != "kafka-3 · 죽음" {
+		t.Errorf("Korean: a killed broker's row is named %q", appText(r[3].FirstChild))
+	}
+}

@@ -21,9 +21,9 @@ type delayedFetch struct {
 // offset updates the leader's view of the follower) and consumers (up to
 // the HW).
 func (b *Broker) handleFetch(env *sim.Env, from sim.Addr, req *protocol.FetchRequest) bool {
-	resp, bytes, stop := b.readFetch(env, req, true)
+	resp, slices, bytes, stop := b.readFetch(env, req, true)
 	if stop || req.MaxWaitMs <= 0 || bytes >= max(int(req.MinBytes), 1) {
-		b.respond(env, from, resp)
+		b.sendFetch(env, from, resp, slices)
 		return true
 	}
 	df := &delayedFetch{from: from, req: req}
@@ -38,12 +38,14 @@ func (b *Broker) handleFetch(env *sim.Env, from sim.Addr, req *protocol.FetchReq
 
 // readFetch reads every partition of req. The HW in each answer is the HW
 // before this fetch moved it (followers learn a new HW one fetch later).
-// It returns the response, the bytes read, and whether the fetch must be
-// answered at once (an error or a diverging epoch).
-func (b *Broker) readFetch(env *sim.Env, req *protocol.FetchRequest, updateState bool) (*protocol.FetchResponse, int, bool) {
+// It returns the response, where its records lie in the segment files, the
+// bytes read, and whether the fetch must be answered at once (an error or a
+// diverging epoch).
+func (b *Broker) readFetch(env *sim.Env, req *protocol.FetchRequest, updateState bool) (*protocol.FetchResponse, []storage.FileSlice, int, bool) {
 	resp := &protocol.FetchResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	fromFollower := req.ReplicaID >= 0
 	total, stop := 0, false
+	var slices []storage.FileSlice
 	for _, t := range req.Topics {
 		tr := protocol.FetchTopicResponse{Name: t.Name}
 		for _, fp := range t.Partitions {
@@ -61,7 +63,11 @@ func (b *Broker) readFetch(env *sim.Env, req *protocol.FetchRequest, updateState
 			case fp.CurrentLeaderEpoch > p.leaderEpoch:
 				pr.ErrorCode = protocol.UNKNOWN_LEADER_EPOCH
 			default:
-				total += p.read(env, req, fp, &pr, updateState && fromFollower)
+				slice := p.read(env, req, fp, &pr, updateState && fromFollower)
+				if slice.Size > 0 {
+					slices = append(slices, slice)
+				}
+				total += int(slice.Size)
 			}
 			if pr.ErrorCode != protocol.NONE || pr.DivergingEpoch.Epoch >= 0 {
 				stop = true
@@ -70,11 +76,28 @@ func (b *Broker) readFetch(env *sim.Env, req *protocol.FetchRequest, updateState
 		}
 		resp.Topics = append(resp.Topics, tr)
 	}
-	return resp, total, stop
+	return resp, slices, total, stop
 }
 
-// read serves one partition of a fetch from this leader.
-func (p *Partition) read(env *sim.Env, req *protocol.FetchRequest, fp protocol.FetchPartition, pr *protocol.FetchPartitionResponse, updateFollower bool) int {
+// sendFetch answers a fetch. Each partition's records go from the page
+// cache to the socket with sendfile, as Kafka's FileRecords.writeTo does
+// through FileChannel.transferTo (PlaintextTransportLayer.transferFrom):
+// they are never copied into the broker's memory. Over TLS Kafka must
+// encrypt them in the process, so SslTransportLayer.transferFrom reads
+// them into a buffer instead, and zero-copy is lost; the simulator has no
+// TLS listener.
+func (b *Broker) sendFetch(env *sim.Env, to sim.Addr, resp *protocol.FetchResponse, slices []storage.FileSlice) {
+	for _, s := range slices {
+		// The slice was read from this file in this same event, so it is
+		// there and this cannot fail.
+		_ = b.cfg.Disk.SendFile(s.Path, s.Position, s.Size)
+	}
+	b.respond(env, to, resp)
+}
+
+// read serves one partition of a fetch from this leader: it fills pr and
+// returns where its records lie on disk.
+func (p *Partition) read(env *sim.Env, req *protocol.FetchRequest, fp protocol.FetchPartition, pr *protocol.FetchPartitionResponse, updateFollower bool) storage.FileSlice {
 	log := p.log
 	hw := log.HighWatermark()
 	pr.HighWatermark, pr.LastStableOffset, pr.LogStartOffset = hw, hw, log.LogStartOffset()
@@ -85,26 +108,26 @@ func (p *Partition) read(env *sim.Env, req *protocol.FetchRequest, fp protocol.F
 		e, end := log.EndOffsetForEpoch(fp.LastFetchedEpoch)
 		if e < fp.LastFetchedEpoch || end < fp.FetchOffset {
 			pr.DivergingEpoch = protocol.EpochEndOffset{Epoch: e, EndOffset: end}
-			return 0
+			return storage.FileSlice{}
 		}
 	}
 	maxOffset := hw
 	if fromFollower {
 		maxOffset = log.LogEndOffset()
 	}
-	data, err := log.Read(fp.FetchOffset, int(fp.PartitionMaxBytes), maxOffset, true)
+	data, slice, err := log.ReadSlice(fp.FetchOffset, int(fp.PartitionMaxBytes), maxOffset, true)
 	if err == storage.ErrOffsetOutOfRange {
 		pr.ErrorCode = protocol.OFFSET_OUT_OF_RANGE
-		return 0
+		return storage.FileSlice{}
 	} else if err != nil {
 		pr.ErrorCode = protocol.KAFKA_STORAGE_ERROR
-		return 0
+		return storage.FileSlice{}
 	}
 	pr.Records = data
 	if updateFollower {
 		p.updateFollowerFetchState(env, req.ReplicaID, fp.FetchOffset, req.ReplicaEpoch)
 	}
-	return len(data)
+	return slice
 }
 
 // checkParkedFetches completes parked fetches that now have data (new
@@ -152,7 +175,7 @@ func (b *Broker) fetchSatisfied(req *protocol.FetchRequest) bool {
 func (b *Broker) completeFetch(env *sim.Env, df *delayedFetch) {
 	df.done = true
 	df.timer.Stop()
-	resp, _, _ := b.readFetch(env, df.req, false)
-	b.respond(env, df.from, resp)
+	resp, slices, _, _ := b.readFetch(env, df.req, false)
+	b.sendFetch(env, df.from, resp, slices)
 	b.done(env, df.from)
 }

@@ -143,7 +143,7 @@ func (h *harness) fetch(id int32, offset int64, lastFetchedEpoch int32) protocol
 			Topics: []protocol.FetchTopic{{Name: "t", Partitions: []protocol.FetchPartition{{
 				Index: 0, CurrentLeaderEpoch: h.p().leaderEpoch, FetchOffset: offset, LastFetchedEpoch: lastFetchedEpoch, LogStartOffset: 0, PartitionMaxBytes: 1 << 20,
 			}}}}}
-		resp, _, _ := h.b.readFetch(env, req, true)
+		resp, _, _, _ := h.b.readFetch(env, req, true)
 		pr = resp.Topics[0].Partitions[0]
 	})
 	if pr.ErrorCode != protocol.NONE {

@@ -29,6 +29,10 @@ type Config struct {
 	// TraceContent makes the trace hash cover message contents too (for
 	// determinism tests; it halves the scheduler's speed).
 	TraceContent bool
+	// PageCacheBytes is each machine's memory for caching files (0:
+	// storage.DefaultPageCacheBytes). A simulator setting, not a Kafka
+	// config: the operating system's, like the writeback timers.
+	PageCacheBytes int64
 }
 
 // NodeState is a node's life as the user sees it.
@@ -78,6 +82,12 @@ func New(cfg Config) (*Cluster, error) {
 	if cfg.Static == nil {
 		cfg.Static = config.Static{}
 	}
+	if cfg.PageCacheBytes == 0 {
+		cfg.PageCacheBytes = storage.DefaultPageCacheBytes
+	}
+	if cfg.PageCacheBytes < storage.MinPageCacheBytes || cfg.PageCacheBytes > storage.MaxPageCacheBytes {
+		return nil, fmt.Errorf("--page-cache-bytes must be between %d and %d", storage.MinPageCacheBytes, storage.MaxPageCacheBytes)
+	}
 	if err := config.ValidateStatic(cfg.Static); err != nil {
 		return nil, err
 	}
@@ -92,6 +102,9 @@ func New(cfg Config) (*Cluster, error) {
 	w.SetNoteHook(c.observe)
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
 		c.disks[id] = storage.NewDisk(w.Now)
+		if err := c.disks[id].SetPageCacheBytes(cfg.PageCacheBytes); err != nil {
+			return nil, err // checked above
+		}
 		c.dirIDs[id] = metadata.RandomUuid(ids.Uint64).String()
 		if err := c.spawn(id); err != nil {
 			return nil, err

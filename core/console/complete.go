@@ -43,7 +43,7 @@ func toolSpecs(tool string) []*optSpec {
 	case "kafka-consumer-groups":
 		return consumerGroupsSpecs()
 	case "cluster":
-		return []*optSpec{{name: "brokers"}, {name: "controllers"}, {name: "seed"}, {name: "config"}}
+		return []*optSpec{{name: "brokers"}, {name: "controllers"}, {name: "seed"}, {name: "config"}, {name: "page-cache-bytes"}}
 	}
 	return nil
 }

@@ -13,6 +13,8 @@ func TestComplete(t *testing.T) {
 		"broker ":                             "kill start stop",
 		"net":                                 "network",
 		"cluster create --b":                  "--brokers",
+		"cluster create --p":                  "--page-cache-bytes",
+		"pagec":                               "pagecache",
 		"kafka-topics.sh --create --topic x ": "",
 		"kafka-metadata-quorum.sh --boot":     "--bootstrap-controller --bootstrap-server",
 		"kafka-metadata-quorum.sh --bootstrap-server kafka-1:9092 d": "describe",

@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/cluster"
 	"kafkascope/core/config"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
 
 type simCommand func(s *Session, args []string)
@@ -17,19 +18,20 @@ var simCommands map[string]simCommand
 
 func init() {
 	simCommands = map[string]simCommand{
-		"cluster":  (*Session).cmdCluster,
-		"broker":   (*Session).cmdBroker,
-		"network":  (*Session).cmdNetwork,
-		"time":     (*Session).cmdTime,
-		"jobs":     (*Session).cmdJobs,
-		"kill":     (*Session).cmdKill,
-		"help":     (*Session).cmdHelp,
-		"ls":       (*Session).cmdLs,
-		"cat":      (*Session).cmdCat,
-		"xxd":      (*Session).cmdXxd,
-		"replicas": (*Session).cmdReplicas,
-		"downtime": (*Session).cmdDowntime,
-		"lost":     (*Session).cmdLost,
+		"cluster":   (*Session).cmdCluster,
+		"broker":    (*Session).cmdBroker,
+		"network":   (*Session).cmdNetwork,
+		"time":      (*Session).cmdTime,
+		"jobs":      (*Session).cmdJobs,
+		"kill":      (*Session).cmdKill,
+		"help":      (*Session).cmdHelp,
+		"ls":        (*Session).cmdLs,
+		"cat":       (*Session).cmdCat,
+		"xxd":       (*Session).cmdXxd,
+		"replicas":  (*Session).cmdReplicas,
+		"downtime":  (*Session).cmdDowntime,
+		"lost":      (*Session).cmdLost,
+		"pagecache": (*Session).cmdPagecache,
 	}
 }
 
@@ -39,7 +41,9 @@ var laterTools = map[string]bool{}
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]...
-                                 (sets offsets.topic.replication.factor=min(3, brokers) unless --config sets it)
+                 [--page-cache-bytes N]
+                                 (sets offsets.topic.replication.factor=min(3, brokers) unless --config sets it;
+                                 --page-cache-bytes: each machine's memory for caching files, default 64 MiB)
   broker kill N [--power-loss]   crash broker N (with --power-loss, unflushed writes are lost)
   broker stop N                  graceful shutdown (controlled shutdown, flush, clean exit)
   broker start N                 restart broker N; waits until it serves again
@@ -55,6 +59,8 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   replicas TOPIC-PARTITION       every replica of a partition: LEO, HW, epochs and records
   downtime [--topic T] | reset   how long each partition has been without a serving leader
   lost                           committed records the cluster lost, and when
+  pagecache                      each broker's page cache: used, dirty, hits and misses of the
+                                 fetches it answered, bytes they sent with sendfile (zero-copy)
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
   kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh, kafka-producer-perf-test.sh,
   kafka-verifiable-producer.sh, kafka-dump-log.sh, kafka-metadata-quorum.sh`
@@ -75,7 +81,7 @@ func (s *Session) needCluster(cmd string) bool {
 
 func (s *Session) cmdCluster(args []string) {
 	if len(args) == 0 || args[0] != "create" {
-		s.print("usage: cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]...")
+		s.print("usage: cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]... [--page-cache-bytes N]")
 		return
 	}
 	cfg := cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{}, TraceContent: s.TraceContent}
@@ -84,6 +90,7 @@ func (s *Session) cmdCluster(args []string) {
 		{name: "controllers", arg: requiredArg, typ: "Integer"},
 		{name: "seed", arg: requiredArg, typ: "Long"},
 		{name: "config", arg: requiredArg, typ: "String"},
+		{name: "page-cache-bytes", arg: requiredArg, typ: "Long"},
 	}
 	p, err := parseOptions(specs, args[1:])
 	if err != nil {
@@ -114,6 +121,14 @@ func (s *Session) cmdCluster(args []string) {
 			return
 		}
 		cfg.Seed = n
+	}
+	if p.has("page-cache-bytes") {
+		n, err := strconv.ParseInt(p.str("page-cache-bytes"), 10, 64)
+		if err != nil || n < storage.MinPageCacheBytes || n > storage.MaxPageCacheBytes {
+			s.printf("cluster create: --page-cache-bytes must be a number of bytes from %d to %d, not %q", storage.MinPageCacheBytes, storage.MaxPageCacheBytes, p.str("page-cache-bytes"))
+			return
+		}
+		cfg.PageCacheBytes = n
 	}
 	for _, kv := range p.all("config") {
 		k, v, ok := strings.Cut(kv, "=")

@@ -53,6 +53,15 @@ type file struct {
 	truncPending bool
 	truncSize    int64
 	truncAt      sim.Time
+
+	// The page cache's bookkeeping (pagecache.go): the resident pages by
+	// index (nil: not cached), how many of them are dirty, the count of
+	// flushes that cleaned them, and an id that orders files dirtied at
+	// the same instant.
+	pages      []*cachePage
+	dirtyPages int64
+	flushGen   uint64
+	id         uint64
 }
 
 // Disk is one machine's storage. Paths are absolute and slash-separated.
@@ -75,11 +84,16 @@ type Disk struct {
 	// truncating holds the files with a truncation the journal has not
 	// committed (a set: committing one does not depend on the others).
 	truncating map[*file]bool
+	cache      pageCache
+	nextFileID uint64
 }
 
-// NewDisk makes an empty disk whose writeback follows clock.
+// NewDisk makes an empty disk whose writeback follows clock, with a page
+// cache of DefaultPageCacheBytes.
 func NewDisk(clock func() sim.Time) *Disk {
-	return &Disk{clock: clock, files: map[string]*file{}, dirs: map[string]bool{"/": true}, truncating: map[*file]bool{}}
+	d := &Disk{clock: clock, files: map[string]*file{}, dirs: map[string]bool{"/": true}, truncating: map[*file]bool{}}
+	d.cache.init(DefaultPageCacheBytes)
+	return d
 }
 
 func clean(p string) string { return path.Clean("/" + p) }
@@ -101,11 +115,19 @@ func (d *Disk) settle(f *file) {
 		due += tick - rem
 	}
 	if due <= d.clock() {
-		flushLayer(f)
-		f.onDisk = true
-		f.dirty = false
-		d.dropTruncation(f)
+		d.writeBack(f)
 	}
+}
+
+// writeBack is the OS writing f's dirty data back: its flushed layer
+// becomes its content (a pending truncation with it) and its cached pages
+// are clean.
+func (d *Disk) writeBack(f *file) {
+	flushLayer(f)
+	f.onDisk = true
+	f.dirty = false
+	d.dropTruncation(f)
+	d.cacheFlushed(f)
 }
 
 // flushLayer makes the page cache f's flushed layer. durable's backing
@@ -187,7 +209,8 @@ func (d *Disk) create(p string) (*file, error) {
 	if err := d.mkdirs(path.Dir(p)); err != nil {
 		return nil, err
 	}
-	f := &file{}
+	d.nextFileID++
+	f := &file{id: d.nextFileID}
 	d.files[p] = f
 	d.touch(f)
 	return f, nil
@@ -251,6 +274,7 @@ func (d *Disk) Append(p string, b []byte) error {
 	}
 	f.data = append(f.data, b...)
 	d.touch(f)
+	d.cacheWrite(f, int64(len(f.data)-len(b)), int64(len(b)))
 	return nil
 }
 
@@ -271,6 +295,7 @@ func (d *Disk) WriteAt(p string, off int64, b []byte) error {
 	copy(f.data[off:], b)
 	f.same = min(f.same, int(off))
 	d.touch(f)
+	d.cacheWrite(f, off, int64(len(b)))
 	return nil
 }
 
@@ -292,6 +317,7 @@ func (d *Disk) Truncate(p string, size int64) error {
 	}
 	f.same = min(f.same, int(size))
 	d.touch(f)
+	d.cacheDropFrom(f, (size+PageSize-1)/PageSize)
 	if !f.truncPending {
 		f.truncPending, f.truncSize, f.truncAt = true, size, d.clock()
 		d.truncating[f] = true
@@ -313,6 +339,8 @@ func (d *Disk) WriteFile(p string, b []byte) error {
 	f.hole = 0
 	f.same = 0
 	d.touch(f)
+	d.cacheDropFrom(f, 0) // the old content's pages
+	d.cacheWrite(f, 0, int64(len(b)))
 	return nil
 }
 
@@ -337,6 +365,7 @@ func (d *Disk) Fsync(p string) error {
 	flushLayer(f)
 	f.onDisk = true
 	f.dirty = false
+	d.cacheFlushed(f)
 	return nil
 }
 
@@ -347,6 +376,7 @@ func (d *Disk) Remove(p string) error {
 		d.bytes -= int64(len(f.data))
 		delete(d.files, p)
 		d.dropTruncation(f)
+		d.cacheDropFrom(f, 0)
 		return nil
 	}
 	if d.dirs[p] {
@@ -368,6 +398,7 @@ func (d *Disk) RemoveAll(p string) {
 			d.bytes -= int64(len(f.data))
 			delete(d.files, name)
 			d.dropTruncation(f)
+			d.cacheDropFrom(f, 0)
 		}
 	}
 	for name := range d.dirs {
@@ -483,6 +514,7 @@ func (d *Disk) PowerLoss() {
 		f.same = len(f.data)
 		f.dirty = false
 	}
+	d.cacheDropAll() // the machine restarts with nothing cached
 }
 
 // Walk lists every file path under dir, sorted.

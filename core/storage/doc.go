@@ -9,6 +9,12 @@
 // process crash keeps the page cache; a power loss reverts every file to its
 // flushed content.
 //
+// The page cache has a size (pagecache.go): 4 KiB pages in LRU order, dirty
+// from a write until writeback, evicted when clean and least recently used,
+// written back early past vm.dirty_background_ratio. SendFile reads through
+// it as sendfile(2) does, counting hits, misses and the bytes sent without a
+// copy through the process; a power loss empties it.
+//
 // Files may be sparse: extending one with SetLength adds a hole of zeros
 // that takes no space, as Kafka's preallocated index files are on ext4.
 //

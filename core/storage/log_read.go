@@ -13,19 +13,35 @@ import "sort"
 // segment, the offset index finds where to start reading. A startOffset
 // outside [logStartOffset, logEndOffset] is ErrOffsetOutOfRange.
 func (l *Log) Read(startOffset int64, maxBytes int, maxOffset int64, minOneBatch bool) ([]byte, error) {
+	data, _, err := l.ReadSlice(startOffset, maxBytes, maxOffset, minOneBatch)
+	return data, err
+}
+
+// FileSlice is where a read's bytes lie: Size bytes of the segment file
+// Path from Position. Kafka's fetch path keeps its reads as such slices of
+// the file (FileRecords.slice) and sends them with sendfile (Disk.SendFile)
+// when it writes the response. An empty read has Size 0.
+type FileSlice struct {
+	Path     string
+	Position int64
+	Size     int64
+}
+
+// ReadSlice is Read, and where in which segment file the bytes lie.
+func (l *Log) ReadSlice(startOffset int64, maxBytes int, maxOffset int64, minOneBatch bool) ([]byte, FileSlice, error) {
 	if startOffset < l.logStartOffset || startOffset > l.logEndOffset {
-		return nil, ErrOffsetOutOfRange
+		return nil, FileSlice{}, ErrOffsetOutOfRange
 	}
 	if startOffset >= maxOffset {
-		return nil, nil
+		return nil, FileSlice{}, nil
 	}
 	for i := l.floorSegment(startOffset); i >= 0 && i < len(l.segments); i++ {
-		data, found, err := l.segments[i].read(startOffset, maxBytes, maxOffset, minOneBatch)
+		data, slice, found, err := l.segments[i].read(startOffset, maxBytes, maxOffset, minOneBatch)
 		if err != nil || found {
-			return data, err
+			return data, slice, err
 		}
 	}
-	return nil, nil
+	return nil, FileSlice{}, nil
 }
 
 // floorSegment is the index of the last segment whose base offset is at or

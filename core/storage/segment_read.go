@@ -60,17 +60,20 @@ func (s *Segment) headerAt(data []byte, pos int64) (record.BatchHeader, int64, e
 // minOneBatch), stopping before a batch that reaches maxOffset. found is
 // false when the segment has nothing at or above startOffset (the log then
 // reads the next segment). A read never spans two segments, as in Kafka.
-func (s *Segment) read(startOffset int64, maxBytes int, maxOffset int64, minOneBatch bool) ([]byte, bool, error) {
+//
+// The slice says where the bytes lie in the file (Kafka's LogSegment.read
+// answers with such a slice of the file, not with its bytes).
+func (s *Segment) read(startOffset int64, maxBytes int, maxOffset int64, minOneBatch bool) ([]byte, FileSlice, bool, error) {
 	at, ok, err := s.translateOffset(startOffset)
 	if err != nil || !ok {
-		return nil, false, err
+		return nil, FileSlice{}, false, err
 	}
 	data, _ := s.disk.ReadFile(s.Path)
 	end := at.position
 	for end < s.Size {
 		h, size, err := s.headerAt(data, end)
 		if err != nil {
-			return slices.Clone(data[at.position:end]), true, err
+			return slices.Clone(data[at.position:end]), FileSlice{s.Path, at.position, end - at.position}, true, err
 		}
 		if h.LastOffset() >= maxOffset {
 			break
@@ -80,7 +83,7 @@ func (s *Segment) read(startOffset int64, maxBytes int, maxOffset int64, minOneB
 		}
 		end += size
 	}
-	return slices.Clone(data[at.position:end]), true, nil
+	return slices.Clone(data[at.position:end]), FileSlice{s.Path, at.position, end - at.position}, true, nil
 }
 
 // largestTimestampAfter is the largest batch max timestamp at or after

@@ -1,0 +1,339 @@
+package storage
+
+import "fmt"
+
+// The page cache's residency: which pages of which files are in memory.
+//
+// The Disk's two layers (file.data, what the process sees, and
+// file.durable, what survives a power loss) say nothing about memory: a
+// file's content stays readable whatever is cached. What this file adds is
+// the bookkeeping Linux keeps beside it, so that reads can be hits or
+// misses and the view can show how much of the cache is used and dirty:
+//
+//   - Memory is cut into pages of PageSize bytes. A page of a file is
+//     resident (cached) or not; the cache holds at most its capacity in
+//     pages (SetPageCacheBytes; DefaultPageCacheBytes).
+//   - Every write goes through the cache, as write(2) and Kafka's mmapped
+//     indexes do: the pages it touches become resident and dirty.
+//   - A page is dirty until its file is written back (the 30 s writeback,
+//     an fsync, or background writeback, below); then it is clean.
+//   - SendFile reads through the cache: a resident page is a hit, a missing
+//     one is a miss, read from disk and then cached.
+//   - Pages are kept in least-recently-used order (a write or a read makes
+//     a page the most recent). When the cache is over capacity, the least
+//     recently used clean page is evicted. A dirty page cannot be dropped
+//     before it is written back: reclaim moves it to the front (a second
+//     chance) and goes on.
+//   - Background writeback: once dirty pages exceed DirtyBackgroundRatio
+//     percent of the capacity (Linux's vm.dirty_background_ratio, 10, a
+//     share of the memory available for caching), the files dirtied first
+//     are written back until the dirty pages are below it again, so dirty
+//     pages never crowd out the clean ones.
+//   - A process crash keeps the cache (the kernel is still up); a power loss
+//     empties it: the machine restarts with a cold cache.
+//
+// Simplified from Linux (on purpose, to stay small and deterministic): one
+// plain LRU list where Linux keeps active and inactive lists (or MGLRU's
+// generations); no readahead (a sequential reader misses every page, where
+// Linux reads ahead in bigger chunks: the pages it brings in are still
+// reads from disk); background writeback happens at once, in whole files
+// (Linux's flusher threads write asynchronously at the device's speed, and
+// a writer is throttled past vm.dirty_ratio, 20 %, which an instant flush
+// never reaches); the capacity is fixed (Linux's cache grows and shrinks
+// with what processes allocate, and the JVM heap is not part of it). Only
+// SendFile reads are counted: reads through ReadFile (index lookups, batch
+// header scans, log recovery, the cleaner, the tools and the views) neither
+// hit nor miss and leave the order alone.
+
+// PageSize is the unit of the page cache: x86-64 Linux's 4 KiB page.
+const PageSize = 4096
+
+// Page cache capacity: the default per machine, and the smallest and largest
+// a cluster may set (the largest is the disk limit: a bigger cache would
+// never fill).
+const (
+	DefaultPageCacheBytes = 64 << 20
+	MinPageCacheBytes     = 16 * PageSize
+	MaxPageCacheBytes     = MaxDiskBytes
+)
+
+// DirtyBackgroundRatio is Linux's vm.dirty_background_ratio default: the
+// percentage of the cache that may be dirty before background writeback
+// starts.
+const DirtyBackgroundRatio = 10
+
+// cachePage is one resident page of a file: page index of f (its bytes are
+// [index*PageSize, (index+1)*PageSize) of the file), linked into the
+// cache's LRU list.
+type cachePage struct {
+	f          *file
+	index      int64
+	prev, next *cachePage
+	// writtenGen is f.flushGen+1 when the page was last written: the page
+	// is dirty while writtenGen > f.flushGen (a flush bumps flushGen,
+	// cleaning every page of the file at once).
+	writtenGen uint64
+}
+
+func (p *cachePage) dirty() bool { return p.writtenGen > p.f.flushGen }
+
+// pageCache is a Disk's page cache.
+//
+// Invariants: resident is the length of the LRU list and the number of
+// non-nil entries of every file's pages; dirty is the number of resident
+// pages that are dirty, and the sum of f.dirtyPages; dirtyFiles holds
+// exactly the files with f.dirtyPages > 0. Between two Disk calls,
+// resident <= capacity unless every resident page is dirty (possible only
+// with a tiny cache and one write larger than its dirty share).
+type pageCache struct {
+	capacity   int64 // pages
+	lru        cachePage
+	resident   int64
+	dirty      int64
+	dirtyFiles map[*file]bool
+	hits       int64
+	misses     int64
+	sentBytes  int64
+}
+
+func (pc *pageCache) init(capacityBytes int64) {
+	pc.capacity = capacityBytes / PageSize
+	pc.lru.next, pc.lru.prev = &pc.lru, &pc.lru
+	pc.resident, pc.dirty = 0, 0
+	pc.dirtyFiles = map[*file]bool{}
+}
+
+func (pc *pageCache) unlink(p *cachePage) {
+	p.prev.next, p.next.prev = p.next, p.prev
+	p.prev, p.next = nil, nil
+}
+
+func (pc *pageCache) pushFront(p *cachePage) {
+	p.prev, p.next = &pc.lru, pc.lru.next
+	pc.lru.next.prev = p
+	pc.lru.next = p
+}
+
+// access makes page index of f the most recently used, caching it if it
+// is not; write marks it dirty. It reports whether the page was resident.
+func (pc *pageCache) access(f *file, index int64, write bool) bool {
+	var p *cachePage
+	hit := index < int64(len(f.pages)) && f.pages[index] != nil
+	if hit {
+		p = f.pages[index]
+		pc.unlink(p)
+	} else {
+		for int64(len(f.pages)) <= index {
+			f.pages = append(f.pages, nil)
+		}
+		p = &cachePage{f: f, index: index}
+		f.pages[index] = p
+		pc.resident++
+	}
+	pc.pushFront(p)
+	if write && !p.dirty() {
+		p.writtenGen = f.flushGen + 1
+		f.dirtyPages++
+		pc.dirty++
+		pc.dirtyFiles[f] = true
+	}
+	return hit
+}
+
+// drop removes p from the cache.
+func (pc *pageCache) drop(p *cachePage) {
+	f := p.f
+	if p.dirty() {
+		f.dirtyPages--
+		pc.dirty--
+		if f.dirtyPages == 0 {
+			delete(pc.dirtyFiles, f)
+		}
+	}
+	pc.unlink(p)
+	f.pages[p.index] = nil
+	pc.resident--
+}
+
+// pageRange is the pages holding bytes [off, off+n) (none when n <= 0).
+func pageRange(off, n int64) (first, end int64) {
+	if n <= 0 {
+		return 0, 0
+	}
+	return off / PageSize, (off+n-1)/PageSize + 1
+}
+
+// cacheWrite puts the pages of f's bytes [off, off+n) in the cache, dirty,
+// then lets background writeback and reclaim run.
+func (d *Disk) cacheWrite(f *file, off, n int64) {
+	first, end := pageRange(off, n)
+	for i := first; i < end; i++ {
+		if !d.cache.access(f, i, true) {
+			// A new page takes memory: make room page by page, as the
+			// kernel does when it allocates one.
+			d.backgroundWriteback()
+			d.reclaim()
+		}
+	}
+	d.backgroundWriteback()
+}
+
+// cacheFlushed cleans every page of f: its content was just made durable.
+func (d *Disk) cacheFlushed(f *file) {
+	f.flushGen++
+	d.cache.dirty -= f.dirtyPages
+	f.dirtyPages = 0
+	delete(d.cache.dirtyFiles, f)
+}
+
+// cacheDropFrom removes f's pages from page index from on (a truncation,
+// a replaced or removed file).
+func (d *Disk) cacheDropFrom(f *file, from int64) {
+	for i := from; i < int64(len(f.pages)); i++ {
+		if p := f.pages[i]; p != nil {
+			d.cache.drop(p)
+		}
+	}
+	if from < int64(len(f.pages)) {
+		clear(f.pages[from:])
+		f.pages = f.pages[:from]
+	}
+}
+
+// cacheDropAll empties the cache (a power loss). The counters stay: they
+// count since the disk was made.
+func (d *Disk) cacheDropAll() {
+	for _, f := range d.files {
+		f.pages, f.dirtyPages = nil, 0
+	}
+	d.cache.init(d.cache.capacity * PageSize)
+}
+
+// backgroundWriteback writes back the files dirtied first while dirty
+// pages are over DirtyBackgroundRatio percent of the capacity. The dirty
+// count may include files whose periodic writeback is due but not yet
+// settled, so those are settled first: the decision is made on the exact
+// count, whenever anyone looks.
+func (d *Disk) backgroundWriteback() {
+	pc := &d.cache
+	limit := pc.capacity * DirtyBackgroundRatio / 100
+	if pc.dirty <= limit {
+		return
+	}
+	for f := range pc.dirtyFiles {
+		d.settle(f) // may write f back, deleting it from dirtyFiles (allowed while ranging)
+	}
+	// Each pass writes one file back and removes it from dirtyFiles, so
+	// the loop ends.
+	for pc.dirty > limit {
+		var oldest *file
+		for f := range pc.dirtyFiles {
+			if oldest == nil || f.dirtySince < oldest.dirtySince || f.dirtySince == oldest.dirtySince && f.id < oldest.id {
+				oldest = f
+			}
+		}
+		if oldest == nil {
+			return // unreachable: dirty > 0 means some file has dirty pages
+		}
+		d.writeBack(oldest)
+	}
+}
+
+// reclaim evicts least recently used clean pages until the cache is
+// within its capacity. A dirty page at the tail goes to the front instead;
+// each page is looked at most once a call, so the loop is bounded.
+func (d *Disk) reclaim() {
+	pc := &d.cache
+	for budget := pc.resident; pc.resident > pc.capacity && budget > 0; budget-- {
+		p := pc.lru.prev
+		d.settle(p.f) // a writeback that is due cleans it
+		if p.dirty() {
+			pc.unlink(p)
+			pc.pushFront(p)
+			continue
+		}
+		pc.drop(p)
+	}
+}
+
+// SetPageCacheBytes sets how much memory the machine has for caching
+// files: capacity/PageSize pages (MinPageCacheBytes to MaxPageCacheBytes).
+// Pages beyond a smaller capacity are reclaimed at once.
+func (d *Disk) SetPageCacheBytes(capacity int64) error {
+	if capacity < MinPageCacheBytes || capacity > MaxPageCacheBytes {
+		return fmt.Errorf("the page cache must be between %d and %d bytes, not %d", MinPageCacheBytes, MaxPageCacheBytes, capacity)
+	}
+	d.cache.capacity = capacity / PageSize
+	d.backgroundWriteback()
+	d.reclaim()
+	return nil
+}
+
+// SendFile sends n bytes of file p from off to a socket as sendfile(2)
+// does (Kafka's FileRecords.writeTo, through FileChannel.transferTo, for
+// every fetch response it serves from a log): the kernel copies them from
+// the page cache, reading the pages that are not cached from disk first,
+// and the bytes never pass through the process. Each page of the range is
+// a hit or a miss; the bytes count as sent without copying.
+func (d *Disk) SendFile(p string, off, n int64) error {
+	f, err := d.get(p)
+	if err != nil {
+		return err
+	}
+	if off < 0 || n < 0 || off+n > f.size() {
+		return fmt.Errorf("%s: sendfile of bytes [%d, %d) outside the file (%d bytes)", clean(p), off, off+n, f.size())
+	}
+	first, end := pageRange(off, n)
+	for i := first; i < end; i++ {
+		if d.cache.access(f, i, false) {
+			d.cache.hits++
+		} else {
+			d.cache.misses++
+			d.reclaim()
+		}
+	}
+	d.cache.sentBytes += n
+	return nil
+}
+
+// PageCacheStats is a machine's page cache now, and what it served.
+type PageCacheStats struct {
+	CapacityBytes int64
+	// CachedBytes is the memory the resident pages take; DirtyBytes the
+	// part not yet written back (<= CapacityBytes*DirtyBackgroundRatio/100
+	// plus at most one write).
+	CachedBytes int64
+	DirtyBytes  int64
+	// HitPages and MissPages count the pages SendFile found in the cache
+	// and the pages it had to read from disk first.
+	HitPages  int64
+	MissPages int64
+	// SentBytes is what SendFile sent: bytes that went from the page cache
+	// to the network without being copied through the process.
+	SentBytes int64
+}
+
+// PageCache reports the page cache (writeback that is due is applied
+// first, as every Disk read does).
+func (d *Disk) PageCache() PageCacheStats {
+	pc := &d.cache
+	for f := range pc.dirtyFiles {
+		d.settle(f)
+	}
+	return PageCacheStats{
+		CapacityBytes: pc.capacity * PageSize,
+		CachedBytes:   pc.resident * PageSize,
+		DirtyBytes:    pc.dirty * PageSize,
+		HitPages:      pc.hits,
+		MissPages:     pc.misses,
+		SentBytes:     pc.sentBytes,
+	}
+}
+
+// PageCached reports whether the page holding byte off of p is resident
+// (for tests and views; it changes nothing).
+func (d *Disk) PageCached(p string, off int64) bool {
+	f, ok := d.files[clean(p)]
+	i := off / PageSize
+	return ok && off >= 0 && i < int64(len(f.pages)) && f.pages[i] != nil
+}
