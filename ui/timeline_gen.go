@@ -36,7 +36,7 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn btn-play"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "play"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("data-state", c.playState())
-			vgn.AddAttrInterface("title", c.App.T("play.title"))
+			vgn.AddAttrInterface("title", c.playTitle())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType:	"click",
 				Func:		func(event vugu.DOMEvent) { c.TogglePlay() },

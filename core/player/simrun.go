@@ -138,6 +138,23 @@ func (p *Player) OpenSim(l SimLink) {
 	p.refresh()
 }
 
+// SimEnded reports whether a simulator run is shown and has ended: nothing
+// plays any more, whatever Paused says (the play control offers to replay
+// the run instead of pausing it).
+func (p *Player) SimEnded() bool { return p.Sim != nil && p.Sim.Done() }
+
+// ReplaySim plays the simulator run again from its start (the same run,
+// event for event: the seed decides everything).
+func (p *Player) ReplaySim() {
+	if p.Sim == nil {
+		return
+	}
+	p.Sim.restart()
+	p.Paused = false
+	p.noteSimError()
+	p.refresh()
+}
+
 // Close stops what the player runs in the background (a simulator run's
 // coroutine); the page calls it when another player replaces this one.
 func (p *Player) Close() { p.leaveSim() }
