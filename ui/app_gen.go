@@ -210,6 +210,11 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-text"}}}
 					vgparent.AppendChild(vgn)
 					vgn.SetInnerHTML(c.Player.SimBanner())
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
+					vgparent.AppendChild(vgn)
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sim-command"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.Player.SimCommand())
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 				vgparent.AppendChild(vgn)

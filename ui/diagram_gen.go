@@ -770,12 +770,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lag-pos"}}}
 														vgparent.AppendChild(vgn)
 														vgn.AddAttrInterface("title", c.t("group.position.tip"))
-														{
-															vgparent := vgn
-															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "position"}
-															vgparent.AppendChild(vgn)
-														}
+														vgn.SetInnerHTML(c.t("group.position"))
 													}
 												}
 												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
@@ -849,6 +844,12 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 														vgparent.AppendChild(vgn)
 														vgn.SetInnerHTML(e.Text)
+														if e.Reason != `` {
+															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-ev-reason"}, vugu.VGAttribute{Namespace: "", Key: "lang", Val: "en"}}}
+															vgparent.AppendChild(vgn)
+															vgn.AddAttrInterface("title", e.ReasonTip)
+															vgn.SetInnerHTML(e.Reason)
+														}
 													}
 												}
 											}

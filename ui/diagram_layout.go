@@ -408,7 +408,7 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.producers(s, t, o)
 	l.groups(s, t, o)
 	l.coordinators(s, t)
-	l.messages(s, o)
+	l.messages(s, t, o)
 	l.partitions(s, t, o, changed)
 	l.legendEpochs(t)
 }
@@ -738,7 +738,28 @@ func (l *dgLayout) clients(s *view.Snapshot, t dgTranslator) {
 	c.T = dgTranslate(l.cardX(-1), l.cardsY+max(0, (dgCardH-h)/2))
 }
 
-func (l *dgLayout) messages(s *view.Snapshot, o dgOptions) {
+// dgMsgWords are the English words core/view writes into message labels
+// around Kafka's names (API names, error codes, HW and epochs stay as they
+// are): a label that starts with one is drawn with the UI string instead,
+// which puts the rest of the label where its %s is.
+var dgMsgWords = []struct{ en, key string }{
+	{"Fetch metadata @", "msg.fetch.metadata"},
+	{"Fetch response", "msg.fetch.response"},
+	{"ack @", "msg.ack"},
+	{"Disconnected", "msg.disconnected"}, // the connection reset a dead host's OS answers with
+}
+
+// dgMsgLabel is a message's label in the UI's language.
+func dgMsgLabel(label string, t dgTranslator) string {
+	for _, w := range dgMsgWords {
+		if rest, ok := strings.CutPrefix(label, w.en); ok {
+			return fmt.Sprintf(t(w.key), rest)
+		}
+	}
+	return label
+}
+
+func (l *dgLayout) messages(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.Msgs = l.Msgs[:0]
 	for _, m := range s.InFlight {
 		if !o.visible(m.Category) {
@@ -760,14 +781,14 @@ func (l *dgLayout) messages(s *view.Snapshot, o dgOptions) {
 			continue
 		}
 		// The dot moves along the visible part of the arc, off the cards.
-		t := dgMsgEnds + min(max(m.Progress, 0), 1)*(1-2*dgMsgEnds)
+		at := dgMsgEnds + min(max(m.Progress, 0), 1)*(1-2*dgMsgEnds)
 		if a > b {
-			t = 1 - t
+			at = 1 - at
 		}
-		pt := dgBezier(lk.p, t)
+		pt := dgBezier(lk.p, at)
 		// The label says which way the message goes: a still picture (a
 		// paused session, a screenshot) shows no motion.
-		label := m.Label
+		label := dgMsgLabel(m.Label, t)
 		switch {
 		case a < b:
 			label += " →"
@@ -778,7 +799,7 @@ func (l *dgLayout) messages(s *view.Snapshot, o dgOptions) {
 		mv := dgMsg{Class: dgMsgClass(m.Category), Label: label, PillW: dgf(lw)}
 		mv.T = dgTranslate(pt[0], pt[1])
 		mv.PillX = dgf(-lw / 2)
-		mv.Title = m.Kind + ": " + m.FromHost + " → " + m.ToHost
+		mv.Title = dgMsgLabel(m.Kind, t) + ": " + m.FromHost + " → " + m.ToHost
 		l.Msgs = append(l.Msgs, mv)
 	}
 }
@@ -1121,7 +1142,7 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		tip.WriteString(", " + t("isr.out"))
 	}
 	if rp.Present {
-		fmt.Fprintf(&tip, ", %s %d, log start %d, LEO %d, HW %d", t("epoch"), rp.LeaderEpoch, rp.LogStart, rp.LEO, rp.HW)
+		fmt.Fprintf(&tip, ", %s %d, %s %d, LEO %d, HW %d", t("epoch"), rp.LeaderEpoch, t("log.start"), rp.LogStart, rp.LEO, rp.HW)
 		if rp.LeaderViewLEO >= 0 {
 			fmt.Fprintf(&tip, " (%s: LEO %d)", t("leader.view"), rp.LeaderViewLEO)
 		}

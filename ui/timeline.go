@@ -211,6 +211,8 @@ func (c *Timeline) markers() []timeMarker {
 	return out
 }
 
+// markerKind names a marker's category (feed.Entry.Marks: crashes,
+// elections, ISR changes, a new quorum leader).
 func (c *Timeline) markerKind(cat string) string {
 	switch cat {
 	case feed.CatCrash:
@@ -219,6 +221,8 @@ func (c *Timeline) markerKind(cat string) string {
 		return c.App.T("marker.election")
 	case feed.CatISR:
 		return c.App.T("marker.isr")
+	case feed.CatQuorum:
+		return c.App.T("marker.quorum")
 	}
 	return cat
 }

@@ -1,6 +1,11 @@
 package player
 
-import "kafkascope/core/feed"
+import (
+	"maps"
+	"slices"
+
+	"kafkascope/core/feed"
+)
 
 // uiText holds every UI string in English and Korean (the project's own
 // words). A key missing from a language falls back to English; the test
@@ -72,6 +77,7 @@ var uiText = map[string][2]string{
 	"marker.crash":      {"crash", "장애"},
 	"marker.election":   {"election", "리더 선출"},
 	"marker.isr":        {"ISR change", "ISR 변경"},
+	"marker.quorum":     {"quorum leader", "쿼럼 리더"},
 	"fidelity.latency":  {"1 ms links", "링크 지연 1ms"},
 
 	// The cluster diagram (ui/diagram.vugu).
@@ -99,6 +105,11 @@ var uiText = map[string][2]string{
 	"lost.records":       {"lost %d committed record(s)", "커밋된 레코드 %d개 유실"},
 	"lost.tip":           {"Offsets %d-%d were committed, then lost when broker %d became leader without them (epoch %d): %s", "오프셋 %d-%d는 커밋되었지만, 브로커 %d가 그 레코드 없이 리더가 되면서(에포크 %d) 사라졌습니다: %s"},
 	"replica.absent":     {"not created on this broker", "이 브로커에 아직 없음"},
+	"log.start":          {"log start", "로그 시작"},
+	"msg.fetch.metadata": {"Fetch metadata @%s", "메타데이터 Fetch @%s"},
+	"msg.fetch.response": {"Fetch response%s", "Fetch 응답%s"},
+	"msg.ack":            {"ack @%s", "확인 @%s"},
+	"msg.disconnected":   {"Disconnected%s", "연결 끊김%s"},
 	"isr.in":             {"in ISR", "ISR 안"},
 	"isr.out":            {"out of ISR", "ISR 밖"},
 	"legend.epoch":       {"leader epoch", "리더 에포크"},
@@ -358,4 +369,15 @@ func (p *Player) T(key string) string {
 		return t[1]
 	}
 	return t[0]
+}
+
+// UIKeys lists every UI string's key, sorted (tests check the screens
+// against the table).
+func UIKeys() []string { return slices.Sorted(maps.Keys(uiText)) }
+
+// UIText is a UI string in English and in Korean (ok is false for a key
+// the table does not have).
+func UIText(key string) (en, ko string, ok bool) {
+	t, ok := uiText[key]
+	return t[0], t[1], ok
 }

@@ -4,8 +4,8 @@ package player
 // simulator found". init adds them to uiText (a key defined twice panics).
 var uiTextSim = map[string][2]string{
 	"sim.banner": {
-		"Simulator run: seed %d, %s. The randomized fault simulator drew this cluster, its workload and its faults from the seed; it is not a session of your own. The terminal shows the fault schedule as it happens and, at the end, what the checkers found. Replay it in the CLI: %s",
-		"시뮬레이터 실행: 시드 %d, %s. 무작위 장애 시뮬레이터가 이 클러스터와 워크로드, 장애를 모두 시드에서 뽑았습니다. 직접 만든 세션이 아닙니다. 터미널에는 장애 일정이 일어나는 대로 나오고, 끝에는 검사기가 찾아낸 것이 나옵니다. CLI에서 다시 실행하기: %s"},
+		"Simulator run: seed %d, %s. The randomized fault simulator drew this cluster, its workload and its faults from the seed; it is not a session of your own. The terminal shows the fault schedule as it happens and, at the end, what the checkers found. Replay it in the CLI:",
+		"시뮬레이터 실행: 시드 %d, %s. 무작위 장애 시뮬레이터가 이 클러스터와 워크로드, 장애를 모두 시드에서 뽑았습니다. 직접 만든 세션이 아닙니다. 터미널에는 장애 일정이 일어나는 대로 나오고, 끝에는 검사기가 찾아낸 것이 나옵니다. CLI에서 다시 실행하기:"},
 	"sim.opening":  {"Opening the simulator run…", "시뮬레이터 실행을 여는 중…"},
 	"sim.defaults": {"default configs", "기본 설정"},
 	"sim.refused": {
