@@ -21,7 +21,8 @@ const (
 
 // Timeline is the playback bar: play/pause, step one event, skip idle time,
 // the speed, and a scrubber over the session with its markers (crashes,
-// elections, ISR changes).
+// elections, ISR changes); in the embed view, the link that opens the
+// full app.
 type Timeline struct {
 	App *App
 
