@@ -56,6 +56,10 @@ type App struct {
 	// Problem is an internal error to show (a recovered panic).
 	Problem string
 
+	// StageWidth is the diagram panel's width in CSS px as the page last
+	// measured it (0: not measured; the diagram lays out for its width).
+	StageWidth float64
+
 	toast      string
 	toastUntil time.Time
 	// manualCopy is text the clipboard refused, shown for copying by hand.

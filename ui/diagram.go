@@ -27,6 +27,9 @@ type Diagram struct {
 	// OnReplica, when set, is called with the replica strip clicked (the
 	// app opens the partition's disk panel on that broker).
 	OnReplica func(topic string, partition, broker int32)
+	// Width is the panel's width in CSS px, as the page last measured it
+	// (0: unknown): a narrow panel gets narrower lanes (dgLayout.size).
+	Width float64
 
 	lay       dgLayout
 	snap      *view.Snapshot
@@ -52,6 +55,7 @@ func (c *Diagram) BeforeBuild() {
 	c.lay.Compute(c.snap, p.T, dgOptions{
 		ShowHeartbeats: p.ShowHeartbeats,
 		ShowMetadata:   p.ShowMetadata,
+		Width:          c.Width,
 		Collapsed:      c.collapsed,
 		ClientFolded:   c.clientFolded,
 		Changed:        p.Changed,
@@ -106,7 +110,19 @@ func (c *Diagram) partsViewBox() string { return "0 0 " + dgf(c.lay.W) + " " + d
 // svgStyle keeps text legible: the SVG scales with the panel but never
 // below ~62% (the panel scrolls sideways instead) nor above 135%.
 func (c *Diagram) svgStyle() string {
-	return "min-width:" + dgf(c.lay.W*0.62) + "px;max-width:" + dgf(c.lay.W*1.35) + "px"
+	return "min-width:" + dgf(c.lay.W*dgScaleMin) + "px;max-width:" + dgf(c.lay.W*dgScaleMax) + "px"
+}
+
+// fitAttr says how the diagram is laid out for its panel: "touch" (narrow:
+// sized for a finger), "narrow" (lanes shrunk to fit), or "" (the default).
+func (c *Diagram) fitAttr() string {
+	switch {
+	case c.lay.touch:
+		return "touch"
+	case c.lay.leftW > 0 && c.lay.colW < dgLaneWidth(c.lay.NodeCount):
+		return "narrow"
+	}
+	return ""
 }
 
 func dgPressed(b bool) string {

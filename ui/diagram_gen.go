@@ -124,6 +124,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		if c.snap != nil {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-scroll"}}}
 			vgparent.AppendChild(vgn)
+			vgn.AddAttrInterface("data-fit", c.fitAttr())
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -770,12 +771,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lag-pos"}}}
 														vgparent.AppendChild(vgn)
 														vgn.AddAttrInterface("title", c.t("group.position.tip"))
-														{
-															vgparent := vgn
-															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "position"}
-															vgparent.AppendChild(vgn)
-														}
+														vgn.SetInnerHTML(c.t("group.position"))
 													}
 												}
 												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
@@ -849,6 +845,12 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 														vgparent.AppendChild(vgn)
 														vgn.SetInnerHTML(e.Text)
+														if e.Reason != `` {
+															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-ev-reason"}, vugu.VGAttribute{Namespace: "", Key: "lang", Val: "en"}}}
+															vgparent.AppendChild(vgn)
+															vgn.AddAttrInterface("title", e.ReasonTip)
+															vgn.SetInnerHTML(e.Reason)
+														}
 													}
 												}
 											}
@@ -936,8 +938,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "23"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "5"}}}
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "5"}}}
 										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("height", c.lay.G.TopicBgH)
 										vgn.AddAttrInterface("width", r.BgW)
 										vgn.AddAttrInterface("x", c.lay.G.PadX)
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-fold"}}}
@@ -1028,6 +1031,10 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											{
 												vgparent := vgn
 												_ = vgparent
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-hit"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}}}
+												vgparent.AppendChild(vgn)
+												vgn.AddAttrInterface("height", c.lay.G.HitH)
+												vgn.AddAttrInterface("width", c.lay.G.HitW)
 												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-track"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "2"}}}
 												vgparent.AppendChild(vgn)
 												vgn.AddAttrInterface("height", c.lay.G.StripH)

@@ -59,11 +59,16 @@ type dgLagRow struct {
 	Class     string
 }
 
-// dgEvent is one rebalance event, newest last.
+// dgEvent is one rebalance event, newest last. Reason is the rebalance's
+// reason as the coordinator gives it (Kafka's English, drawn marked
+// lang="en"), cut short, and ReasonTip the whole of it; Tip is a member's
+// whole id.
 type dgEvent struct {
-	At   string
-	Text string
-	Tip  string
+	At        string
+	Text      string
+	Reason    string
+	ReasonTip string
+	Tip       string
 }
 
 func dgGroupKey(g view.Group) string { return "group/" + g.GroupID }
@@ -100,7 +105,7 @@ func (l *dgLayout) groupBody(c *dgGroup, g view.Group, s *view.Snapshot, t dgTra
 	}
 	c.Info = fmt.Sprintf(t("group.info"), proto, g.Partition, g.Coordinator)
 	if len(g.Members) == 0 {
-		c.Empty = "Consumer group '" + g.GroupID + "' has no active members."
+		c.Empty = fmt.Sprintf(t("group.no.members"), g.GroupID)
 	}
 	for _, m := range g.Members {
 		mv := dgMember{Client: m.ClientID, ID: dgCut(m.MemberID, dgMemberIDRune), Tip: m.MemberID + " " + m.ClientHost, Class: "kd-member"}
@@ -172,9 +177,9 @@ func dgGroupEvent(e view.GroupEvent, t dgTranslator) dgEvent {
 	switch e.Kind {
 	case "rebalance":
 		ev.Text = fmt.Sprintf(t("gev.rebalance"), e.Generation)
-		ev.Tip = e.Reason
 		if e.Reason != "" {
-			ev.Text += ": " + dgCut(e.Reason, 70)
+			ev.Text += ": "
+			ev.Reason, ev.ReasonTip = dgCut(e.Reason, 70), e.Reason
 		}
 	case "generation":
 		ev.Text = fmt.Sprintf(t("gev.generation"), e.Generation)

@@ -37,6 +37,24 @@ const (
 	dgMaxLabelRunes  = 18 // topic names and client hosts are cut short beyond this
 )
 
+// A panel narrower than the default layout (dgOptions.Width, in CSS px):
+// the lanes shrink so the diagram fits it at about dgFitScale, down to
+// dgColNarrowW a lane. Below dgTouchBelow (a phone, an embed in a narrow
+// column) the first column narrows too, labels get shorter, and every row
+// a tap acts on is at least dgTouchPx tall as drawn: partition rows are
+// never compact there, and topic rows grow.
+const (
+	dgFitBelow    = 980.0
+	dgFitScale    = 0.9
+	dgColNarrowW  = 110.0
+	dgLeftNarrowW = 112.0
+	dgTouchBelow  = 600.0
+	dgTouchPx     = 48.0
+	dgNarrowRunes = 12   // partition names and client hosts in the narrow first column
+	dgScaleMin    = 0.62 // the SVG never draws smaller (Diagram.svgStyle)
+	dgScaleMax    = 1.35 // nor larger
+)
+
 // Message categories (view.Message.Category).
 const (
 	dgCatMetadata  = "metadata"
@@ -95,9 +113,11 @@ type dgTranslator func(key string) string
 type dgOptions struct {
 	ShowHeartbeats bool
 	ShowMetadata   bool
-	Collapsed      map[string]bool   // topic name → folded (internal topics: folded unless false)
-	ClientFolded   map[string]bool   // client card key → folded
-	Changed        func(string) bool // what the last scenario step changed
+	// Width is the panel's width in CSS px (0: unknown, the default layout).
+	Width        float64
+	Collapsed    map[string]bool   // topic name → folded (internal topics: folded unless false)
+	ClientFolded map[string]bool   // client card key → folded
+	Changed      func(string) bool // what the last scenario step changed
 }
 
 // dgLayout is everything the diagram draws, placed. It is computed from a
@@ -127,6 +147,9 @@ type dgLayout struct {
 
 	cellX     []string // x of each of the MaxCells slots in a strip
 	buf       []byte   // scratch for path data
+	leftW     float64  // the first column's width
+	touch     bool     // a narrow panel: labels shorten, rows are tall enough for a finger
+	scale     float64  // CSS px per SVG unit the panel will draw at (1 when unknown)
 	cellW     float64
 	cellWs    string
 	cellText  bool
@@ -140,7 +163,9 @@ type dgLayout struct {
 }
 
 // dgGeometry is the vertical layout of a partition row (full or compact),
-// as attribute strings shared by all rows.
+// as attribute strings shared by all rows. HitW and HitH are a replica's
+// lane cell (what a click or a tap on it opens), TopicBgH a topic row's
+// band.
 type dgGeometry struct {
 	PadX, StripX            string
 	StripY, StripH          string
@@ -149,6 +174,8 @@ type dgGeometry struct {
 	CapY                    string
 	NameY, SubY, ISRY, SepY string
 	TopicTY, FoldX, NameX   string
+	TopicBgH                string
+	HitW, HitH              string
 }
 
 var (
@@ -158,7 +185,7 @@ var (
 		HWY1: "10", HWY2: "40", HWTY: "9",
 		CapY:  "53",
 		NameY: "20", SubY: "36", ISRY: "51", SepY: dgf(dgRowFull),
-		TopicTY: "19", FoldX: "22", NameX: "36",
+		TopicTY: "19", FoldX: "22", NameX: "36", TopicBgH: "23",
 	}
 	dgGeomCompact = dgGeometry{
 		PadX: dgf(dgPadX), StripX: dgf(dgStripX),
@@ -166,7 +193,7 @@ var (
 		HWY1: "3", HWY2: "27", HWTY: "0",
 		CapY:  "0",
 		NameY: "19.5", SubY: "19.5", ISRY: "0", SepY: dgf(dgRowCompact),
-		TopicTY: "19", FoldX: "22", NameX: "36",
+		TopicTY: "19", FoldX: "22", NameX: "36", TopicBgH: "23",
 	}
 )
 
@@ -340,7 +367,7 @@ func dgLaneWidth(n int) float64 {
 }
 
 // laneX is where lane i starts.
-func (l *dgLayout) laneX(i int) float64 { return dgPadX + dgLeftW + float64(i)*l.colW }
+func (l *dgLayout) laneX(i int) float64 { return dgPadX + l.leftW + float64(i)*l.colW }
 
 // cardX is the left edge of the card (or clients box) of lane i (-1: clients).
 func (l *dgLayout) cardX(i int) float64 {
@@ -352,7 +379,7 @@ func (l *dgLayout) cardX(i int) float64 {
 
 func (l *dgLayout) cardW(i int) float64 {
 	if i < 0 {
-		return dgLeftW - dgColGap
+		return l.leftW - dgColGap
 	}
 	return l.colW - dgColGap
 }
@@ -366,8 +393,7 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	}
 	n := len(s.Nodes)
 	l.NodeCount = n
-	l.colW = dgLaneWidth(n)
-	l.W = dgPadX*2 + dgLeftW + float64(n)*l.colW
+	l.size(n, o.Width)
 	l.SepX2 = dgf(l.W - dgPadX)
 	l.Frozen = s.Controller.NodeID < 0 || s.Quorum.Frozen()
 	switch s.Quorum.Status {
@@ -408,9 +434,35 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.producers(s, t, o)
 	l.groups(s, t, o)
 	l.coordinators(s, t)
-	l.messages(s, o)
+	l.messages(s, t, o)
 	l.partitions(s, t, o, changed)
 	l.legendEpochs(t)
+}
+
+// size picks the column widths for n lanes in a panel width px wide (0:
+// unknown), and the scale the panel will draw the diagram at.
+func (l *dgLayout) size(n int, width float64) {
+	l.leftW, l.colW, l.touch, l.scale = dgLeftW, dgLaneWidth(n), false, 1
+	if width > 0 && width < dgFitBelow {
+		if width < dgTouchBelow {
+			l.leftW, l.touch = dgLeftNarrowW, true
+		}
+		fit := math.Floor((width/dgFitScale - 2*dgPadX - l.leftW) / float64(max(n, 1)))
+		l.colW = min(l.colW, max(fit, dgColNarrowW))
+	}
+	l.W = dgPadX*2 + l.leftW + float64(n)*l.colW
+	if width > 0 {
+		l.scale = min(max(width/l.W, dgScaleMin), dgScaleMax)
+	}
+}
+
+// touchUnits is dgTouchPx in SVG units at the scale drawn (0 outside touch
+// sizing).
+func (l *dgLayout) touchUnits() float64 {
+	if !l.touch {
+		return 0
+	}
+	return dgTouchPx / l.scale
 }
 
 func dgCellGap(w float64) float64 {
@@ -728,7 +780,7 @@ func (l *dgLayout) clients(s *view.Snapshot, t dgTranslator) {
 			c.Lines = append(c.Lines, fmt.Sprintf(t("clients.more"), len(s.Clients)-dgMaxClientLines))
 			break
 		}
-		c.Lines = append(c.Lines, dgCut(strings.TrimPrefix(h, "kafka-"), dgMaxLabelRunes))
+		c.Lines = append(c.Lines, dgCut(strings.TrimPrefix(h, "kafka-"), l.labelRunes()))
 	}
 	if len(c.Lines) == 0 {
 		c.Lines = append(c.Lines, t("clients.none"))
@@ -738,7 +790,28 @@ func (l *dgLayout) clients(s *view.Snapshot, t dgTranslator) {
 	c.T = dgTranslate(l.cardX(-1), l.cardsY+max(0, (dgCardH-h)/2))
 }
 
-func (l *dgLayout) messages(s *view.Snapshot, o dgOptions) {
+// dgMsgWords are the English words core/view writes into message labels
+// around Kafka's names (API names, error codes, HW and epochs stay as they
+// are): a label that starts with one is drawn with the UI string instead,
+// which puts the rest of the label where its %s is.
+var dgMsgWords = []struct{ en, key string }{
+	{"Fetch metadata @", "msg.fetch.metadata"},
+	{"Fetch response", "msg.fetch.response"},
+	{"ack @", "msg.ack"},
+	{"Disconnected", "msg.disconnected"}, // the connection reset a dead host's OS answers with
+}
+
+// dgMsgLabel is a message's label in the UI's language.
+func dgMsgLabel(label string, t dgTranslator) string {
+	for _, w := range dgMsgWords {
+		if rest, ok := strings.CutPrefix(label, w.en); ok {
+			return fmt.Sprintf(t(w.key), rest)
+		}
+	}
+	return label
+}
+
+func (l *dgLayout) messages(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.Msgs = l.Msgs[:0]
 	for _, m := range s.InFlight {
 		if !o.visible(m.Category) {
@@ -760,14 +833,14 @@ func (l *dgLayout) messages(s *view.Snapshot, o dgOptions) {
 			continue
 		}
 		// The dot moves along the visible part of the arc, off the cards.
-		t := dgMsgEnds + min(max(m.Progress, 0), 1)*(1-2*dgMsgEnds)
+		at := dgMsgEnds + min(max(m.Progress, 0), 1)*(1-2*dgMsgEnds)
 		if a > b {
-			t = 1 - t
+			at = 1 - at
 		}
-		pt := dgBezier(lk.p, t)
+		pt := dgBezier(lk.p, at)
 		// The label says which way the message goes: a still picture (a
 		// paused session, a screenshot) shows no motion.
-		label := m.Label
+		label := dgMsgLabel(m.Label, t)
 		switch {
 		case a < b:
 			label += " →"
@@ -778,7 +851,7 @@ func (l *dgLayout) messages(s *view.Snapshot, o dgOptions) {
 		mv := dgMsg{Class: dgMsgClass(m.Category), Label: label, PillW: dgf(lw)}
 		mv.T = dgTranslate(pt[0], pt[1])
 		mv.PillX = dgf(-lw / 2)
-		mv.Title = m.Kind + ": " + m.FromHost + " → " + m.ToHost
+		mv.Title = dgMsgLabel(m.Kind, t) + ": " + m.FromHost + " → " + m.ToHost
 		l.Msgs = append(l.Msgs, mv)
 	}
 }
@@ -800,17 +873,26 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 			}
 		}
 	}
-	compact := visible > dgCompactAbove
+	compact := visible > dgCompactAbove && !l.touch
 	digits := len(strconv.FormatInt(max(maxOffset, 1), 10))
 	l.cellText = !compact && l.cellW >= 5.1*float64(digits)+3
 	l.More = max(0, visible-dgFitRows)
 
-	rowH := dgRowFull
+	rowH, topicH := dgRowFull, dgTopicRowH
 	l.G = dgGeomFull
 	if compact {
 		rowH = dgRowCompact
 		l.G = dgGeomCompact
 	}
+	if tu := l.touchUnits(); tu > 0 {
+		// A finger's height at the scale drawn: taller rows keep their
+		// drawing at the top, a taller topic row centres its text.
+		rowH, topicH = max(rowH, math.Ceil(tu)), max(topicH, math.Ceil(tu))
+		l.G.SepY = dgf(rowH)
+		l.G.TopicBgH = dgf(topicH - 4)
+		l.G.TopicTY = dgf(3 + (topicH-4)/2 + 4.5)
+	}
+	l.G.HitW, l.G.HitH = dgf(l.colW-dgColGap), dgf(rowH)
 	// Reuse the rows (and their replica and cell slices) from the last frame.
 	rows := l.Rows[:0]
 	y := 6.0
@@ -833,9 +915,9 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 		r.TopicName, r.Partition = tp.Name, ""
 		r.SubX = dgf(36 + dgTextWidth(r.Name, 13.5) + 10)
 		r.Class = "kd-topic"
-		r.BgW, r.BgH = dgf(l.W-2*dgPadX), dgf(dgTopicRowH)
+		r.BgW, r.BgH = dgf(l.W-2*dgPadX), dgf(topicH)
 		r.Replicas = r.Replicas[:0]
-		y += dgTopicRowH
+		y += topicH
 		if folded {
 			continue
 		}
@@ -884,7 +966,7 @@ func dgNextRow(rows *[]dgRow) *dgRow {
 func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t dgTranslator, compact bool, rowH float64, changed func(string) bool) {
 	name := p.Topic + "-" + strconv.Itoa(int(p.Index))
 	r.Topic, r.Compact = false, compact
-	r.Name = dgCut(name, dgMaxLabelRunes)
+	r.Name = dgCutTail(name, l.labelRunes())
 	r.Key = ""
 	r.Partition, r.TopicName = name, ""
 	r.SubX = "24"
@@ -923,7 +1005,7 @@ func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t 
 	default:
 		r.Sub = t("leader") + " " + strconv.Itoa(int(p.Leader)) + epoch
 	}
-	if compact {
+	if compact || l.touch { // the short form: L2 · e0
 		switch {
 		case p.Leader < 0:
 			r.Sub = t("leader.none")
@@ -1096,6 +1178,8 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		switch {
 		case !rp.Present:
 			rv.CaptionL = t("replica.absent")
+		case l.stripW < 90: // a narrow lane: the offsets only (the chip shows the ISR)
+			rv.CaptionR = "LEO " + dgItoa(rp.LEO) + " · HW " + dgItoa(rp.HW)
 		case l.stripW < 200:
 			rv.CaptionL = "e" + strconv.Itoa(int(rp.LeaderEpoch))
 			rv.CaptionR = "LEO " + dgItoa(rp.LEO) + " · HW " + dgItoa(rp.HW)
@@ -1121,7 +1205,7 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		tip.WriteString(", " + t("isr.out"))
 	}
 	if rp.Present {
-		fmt.Fprintf(&tip, ", %s %d, log start %d, LEO %d, HW %d", t("epoch"), rp.LeaderEpoch, rp.LogStart, rp.LEO, rp.HW)
+		fmt.Fprintf(&tip, ", %s %d, %s %d, LEO %d, HW %d", t("epoch"), rp.LeaderEpoch, t("log.start"), rp.LogStart, rp.LEO, rp.HW)
 		if rp.LeaderViewLEO >= 0 {
 			fmt.Fprintf(&tip, " (%s: LEO %d)", t("leader.view"), rp.LeaderViewLEO)
 		}
@@ -1168,6 +1252,34 @@ func dgTextWidth(s string, px float64) float64 {
 		}
 	}
 	return w
+}
+
+// labelRunes is how long a label in the first column may be.
+func (l *dgLayout) labelRunes() int {
+	if l.touch {
+		return dgNarrowRunes
+	}
+	return dgMaxLabelRunes
+}
+
+// dgCutTail shortens s to at most n runes keeping its last "-part" (a
+// partition's number): peter-test01-0 → peter-tes…-0.
+func dgCutTail(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	tail := 0
+	for i := len(r) - 1; i > 0; i-- {
+		if r[i] == '-' {
+			tail = len(r) - i
+			break
+		}
+	}
+	if tail == 0 || tail > n/2 {
+		return dgCut(s, n)
+	}
+	return string(r[:n-1-tail]) + "…" + string(r[len(r)-tail:])
 }
 
 // dgCut shortens s to at most n runes with an ellipsis.

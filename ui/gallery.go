@@ -71,34 +71,44 @@ func (c *Gallery) ChooseSim(i int) {
 		return
 	}
 	c.Open = false
-	p, l := c.App.Player, player.SimFindings[i].Link()
-	c.App.later(c.App.T("sim.opening"), func() { p.OpenSim(l) })
+	p, l, host := c.App.Player, player.SimFindings[i].Link(), c.App.Host
+	c.App.later(c.App.T("sim.opening"), func() {
+		p.OpenSim(l)
+		host.Focus("play") // the run plays: the keyboard continues on its control
+	})
 }
 
 // Choose opens a scenario.
 func (c *Gallery) Choose(id string) {
 	c.Open = false
-	p := c.App.Player
+	p, host := c.App.Player, c.App.Host
 	c.App.later(c.App.T("scenario.opening"), func() {
 		if err := p.OpenScenario(id, 0); err != nil {
 			p.Error = err.Error()
+			return
 		}
+		// The gallery is gone with the element that had the focus: the
+		// keyboard continues on the story's Next button.
+		host.Focus("story-next")
 	})
 }
 
-// Close hides the gallery.
-func (c *Gallery) Close() { c.Open = false }
+// Close hides the gallery; the focus goes back to the button that opened it.
+func (c *Gallery) Close() {
+	c.Open = false
+	c.App.Host.Focus("open-gallery")
+}
 
 // Backdrop closes the gallery on a click outside the dialog.
 func (c *Gallery) Backdrop(e vugu.DOMEvent) {
 	if e.PropString("target", "id") == "gallery" {
-		c.Open = false
+		c.Close()
 	}
 }
 
 // Key closes the gallery on Escape.
 func (c *Gallery) Key(e vugu.DOMEvent) {
 	if e.PropString("key") == "Escape" {
-		c.Open = false
+		c.Close()
 	}
 }

@@ -71,3 +71,45 @@ func TestSimLinkBootsAndLeaves(t *testing.T) {
 		t.Fatal("cluster create did not leave the simulator run")
 	}
 }
+
+// A simulator run that has ended is not playing: the play control says
+// so (it offers to replay the run from its start) instead of "Pause", and
+// pressing it replays the run.
+func TestSimRunEndedShowsItIsOver(t *testing.T) {
+	at := newAppTest(t, "", "#sim=3&minutes=1&faults=2&groups=0&lang=en")
+	if at.p.Paused {
+		t.Fatal("a simulator run starts playing")
+	}
+	if doc := at.render(nil); at.a.T("pause") != appText(doc.byID("play")) || appAttr(doc.byID("play"), "data-state") != "playing" {
+		t.Fatalf("while running, #play reads %q (%s)", appText(doc.byID("play")), appAttr(doc.byID("play"), "data-state"))
+	}
+	at.p.SetSpeed(100)
+	for i := 0; i < 5000 && !at.p.Sim.Done(); i++ {
+		at.frames(1, 250*time.Millisecond)
+	}
+	if !at.p.Sim.Done() {
+		t.Fatal("the run did not end")
+	}
+	at.frames(2, 16*time.Millisecond)
+	doc := at.render(nil)
+	play := doc.byID("play")
+	if got := appText(play); got == at.a.T("pause") || got != at.a.T("sim.replay.button") {
+		t.Errorf("after the run ended #play reads %q, want %q", got, at.a.T("sim.replay.button"))
+	}
+	if got := appAttr(play, "data-state"); got != "ended" {
+		t.Errorf("after the run ended #play has data-state=%q, want ended", got)
+	}
+	if !strings.Contains(doc.text("terminal"), "violations") {
+		t.Errorf("the verdict is not in the terminal")
+	}
+	end := at.p.Now()
+	at.a.Bar.TogglePlay()
+	at.a.Flush()
+	at.frames(1, 16*time.Millisecond)
+	if at.p.Sim == nil || at.p.Sim.Done() || at.p.Paused || at.p.Now() >= end {
+		t.Errorf("pressing it did not replay the run from its start (now %v of %v, paused %v)", at.p.Now(), end, at.p.Paused)
+	}
+	if got := appText(at.render(nil).byID("play")); got != at.a.T("pause") {
+		t.Errorf("replaying, #play reads %q", got)
+	}
+}

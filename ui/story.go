@@ -36,6 +36,17 @@ func (c *Story) canBack() bool { return c.sc().Step > 0 && !c.App.Busy() }
 
 func (c *Story) canNext() bool { return !c.atEnd() && !c.App.Busy() }
 
+// waitAttr is Back's and Next's aria-disabled while a step plays. They are
+// not disabled then: a disabled button drops the keyboard's focus to the
+// page's body, and Enter on Next must leave the focus on Next. (They are
+// disabled at the ends, where the focus is moved first: see Next, Back.)
+func (c *Story) waitAttr() string {
+	if c.App.Busy() {
+		return "true"
+	}
+	return "false"
+}
+
 // storyDot is one step of the progress dots.
 type storyDot struct {
 	State string // done, current, todo
@@ -64,6 +75,10 @@ func (c *Story) Next() {
 	if !c.canNext() {
 		return
 	}
+	// The last step disables Next: the focus moves to the story first.
+	if sc := c.sc(); sc.Step+2 >= sc.Steps() {
+		c.App.Host.Focus("story")
+	}
 	// The step's commands play over the coming frames (Player.Tick), so
 	// the diagram animates them and the page stays responsive.
 	if err := c.App.Player.StartNext(); err != nil {
@@ -77,6 +92,9 @@ func (c *Story) Back() {
 		return
 	}
 	p := c.App.Player
+	if c.sc().Step <= 1 { // the first step disables Back: the focus goes to Next
+		c.App.Host.Focus("story-next")
+	}
 	c.App.later(c.App.T("story.rewinding"), func() {
 		if err := p.Back(); err != nil {
 			p.Error = err.Error()

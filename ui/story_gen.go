@@ -17,7 +17,7 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgiterkey interface{}
 	_ = vgiterkey
 	var vgn *vugu.VGNode
-	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel story"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story"}}}
+	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel story"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
 	vgn.AddAttrInterface("aria-label", c.App.T("story"))
 	{
@@ -142,7 +142,8 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-back"}}}
 			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("disabled", !c.canBack())
+			vgn.AddAttrInterface("aria-disabled", c.waitAttr())
+			vgn.AddAttrInterface("disabled", c.sc().Step <= 0)
 			vgn.SetInnerHTML("← " + c.App.T("back"))
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType:	"click",
@@ -153,7 +154,8 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn btn-primary"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-next"}}}
 			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("disabled", !c.canNext())
+			vgn.AddAttrInterface("aria-disabled", c.waitAttr())
+			vgn.AddAttrInterface("disabled", c.atEnd())
 			vgn.SetInnerHTML(c.App.T("next") + " →")
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType:	"click",

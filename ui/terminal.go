@@ -318,7 +318,10 @@ func (c *Terminal) Key(e vugu.DOMEvent) {
 		if line, ok := c.recall(step, value); ok {
 			c.App.Host.SetValue("command", line)
 		}
-	case key == "Tab" && !ctrl && !alt && !meta && !shift:
+	case key == "Tab" && !ctrl && !alt && !meta && !shift && strings.TrimSpace(value) != "":
+		// Tab completes only when there is a word to complete: on an empty
+		// line it moves the focus on, as Shift+Tab always does, so the
+		// keyboard is never trapped in the terminal.
 		e.PreventDefault()
 		if line, ok := c.complete(value); ok {
 			c.App.Host.SetValue("command", line)

@@ -21,7 +21,8 @@ const (
 
 // Timeline is the playback bar: play/pause, step one event, skip idle time,
 // the speed, and a scrubber over the session with its markers (crashes,
-// elections, ISR changes).
+// elections, ISR changes); in the embed view, the link that opens the
+// full app.
 type Timeline struct {
 	App *App
 
@@ -42,8 +43,16 @@ type timeMarker struct {
 
 func (c *Timeline) p() *player.Player { return c.App.Player }
 
-// TogglePlay plays or pauses.
-func (c *Timeline) TogglePlay() { c.p().TogglePause() }
+// TogglePlay plays or pauses; on a simulator run that has ended it replays
+// the run from its start (deferred: that is about a second of work).
+func (c *Timeline) TogglePlay() {
+	p := c.p()
+	if p.SimEnded() {
+		c.App.later(c.App.T("sim.replaying"), p.ReplaySim)
+		return
+	}
+	p.TogglePause()
+}
 
 // StepEvent runs exactly the next event.
 func (c *Timeline) StepEvent() { c.p().StepEvent() }
@@ -141,14 +150,30 @@ func (c *Timeline) clockText() string { return fmtClockTime(c.shown()) }
 
 func (c *Timeline) endText() string { return fmtVirtualTime(c.p().End()) }
 
+// playTitle is the play control's tooltip.
+func (c *Timeline) playTitle() string {
+	if c.p().SimEnded() {
+		return c.App.T("sim.replay.title")
+	}
+	return c.App.T("play.title")
+}
+
 func (c *Timeline) playLabel() string {
+	if c.p().SimEnded() {
+		return c.App.T("sim.replay.button")
+	}
 	if c.p().Paused {
 		return c.App.T("play")
 	}
 	return c.App.T("pause")
 }
 
+// playState is the play control's state: playing, paused, or ended (a
+// simulator run that is over: nothing plays, whatever Paused says).
 func (c *Timeline) playState() string {
+	if c.p().SimEnded() {
+		return "ended"
+	}
 	if c.p().Paused {
 		return "paused"
 	}
@@ -187,6 +212,8 @@ func (c *Timeline) markers() []timeMarker {
 	return out
 }
 
+// markerKind names a marker's category (feed.Entry.Marks: crashes,
+// elections, ISR changes, a new quorum leader).
 func (c *Timeline) markerKind(cat string) string {
 	switch cat {
 	case feed.CatCrash:
@@ -195,6 +222,8 @@ func (c *Timeline) markerKind(cat string) string {
 		return c.App.T("marker.election")
 	case feed.CatISR:
 		return c.App.T("marker.isr")
+	case feed.CatQuorum:
+		return c.App.T("marker.quorum")
 	}
 	return cat
 }

@@ -36,7 +36,7 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn btn-play"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "play"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("data-state", c.playState())
-			vgn.AddAttrInterface("title", c.App.T("play.title"))
+			vgn.AddAttrInterface("title", c.playTitle())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType:	"click",
 				Func:		func(event vugu.DOMEvent) { c.TogglePlay() },
@@ -203,6 +203,14 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn.AddAttrInterface("title", c.App.T("timeline.end"))
 		vgn.SetInnerHTML(c.endText())
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+		vgparent.AppendChild(vgn)
+		if c.App.Player.Embed {
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "a", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "open-full"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "open-full"}, vugu.VGAttribute{Namespace: "", Key: "target", Val: "_blank"}, vugu.VGAttribute{Namespace: "", Key: "rel", Val: "noopener"}}}
+			vgparent.AppendChild(vgn)
+			vgn.AddAttrInterface("href", c.App.openFullHref())
+			vgn.SetInnerHTML(c.App.T("open.full") + " ↗")
+		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
 		vgparent.AppendChild(vgn)
 	}

@@ -272,12 +272,22 @@ func (pg *page) requestFrame() {
 func (pg *page) frameLoop() {
 	last := time.Now()
 	nextStats := last.Add(time.Second)
+	var nextMeasure time.Time
 	for range pg.frames {
 		now := time.Now()
 		wall := now.Sub(last)
 		last = now
+		width, measured := 0.0, false
+		if !now.Before(nextMeasure) {
+			nextMeasure = now.Add(measureEvery)
+			width, measured = stageWidth()
+		}
 		pg.ee.Lock()
 		render := pg.app.Frame(now, wall)
+		if measured && width != pg.app.StageWidth {
+			pg.app.StageWidth = width // the diagram lays out for its panel
+			render = true
+		}
 		if render {
 			pg.ee.UnlockRender()
 		} else {
@@ -292,6 +302,29 @@ func (pg *page) frameLoop() {
 		}
 		pg.requestFrame()
 	}
+}
+
+// measureEvery is how often the diagram's panel is measured: a resized
+// window or a side column that came or went lays the diagram out again
+// within this time.
+const measureEvery = 250 * time.Millisecond
+
+// stageWidth is the diagram panel's width in whole CSS px (ok is false
+// when there is none to measure).
+func stageWidth() (float64, bool) {
+	doc, err := safejs.Global().Get("document")
+	if err != nil {
+		return 0, false
+	}
+	el, err := doc.Call("querySelector", ".stage")
+	if err != nil || el.IsNull() || el.IsUndefined() {
+		return 0, false
+	}
+	w, err := numProp(el, "clientWidth")
+	if err != nil {
+		return 0, false
+	}
+	return w, true
 }
 
 // measureFollow notes, before the DOM changes, which following lists the

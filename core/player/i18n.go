@@ -1,6 +1,11 @@
 package player
 
-import "kafkascope/core/feed"
+import (
+	"maps"
+	"slices"
+
+	"kafkascope/core/feed"
+)
 
 // uiText holds every UI string in English and Korean (the project's own
 // words). A key missing from a language falls back to English; the test
@@ -33,8 +38,7 @@ var uiText = map[string][2]string{
 	"events":            {"Events", "이벤트"},
 	"events.data":       {"Show appends", "기록 이벤트 표시"},
 	"terminal":          {"Terminal", "터미널"},
-	"terminal.hint":     {"Type help. ↑/↓ history, Tab completes, Ctrl-C stops.", "help를 입력해 보세요. ↑/↓ 이전 명령, Tab 자동 완성, Ctrl-C 중지."},
-	"terminal.stdin":    {"Input lines (for the producer, or the file being written); an empty line ends them.", "입력 줄입니다(프로듀서에 보낼 내용이나 쓰고 있는 파일). 빈 줄을 입력하면 끝납니다."},
+	"terminal.hint":     {"Type help. ↑/↓ history, Tab completes, Ctrl-C stops. Shift+Tab (or Tab on an empty line) leaves the terminal.", "help를 입력해 보세요. ↑/↓ 이전 명령, Tab 자동 완성, Ctrl-C 중지. Shift+Tab(빈 줄에서는 Tab)으로 터미널을 벗어납니다."},
 	"terminal.busy":     {"running…", "실행 중…"},
 	"diagram":           {"Cluster", "클러스터"},
 	"controller":        {"controller", "컨트롤러"},
@@ -73,6 +77,7 @@ var uiText = map[string][2]string{
 	"marker.crash":      {"crash", "장애"},
 	"marker.election":   {"election", "리더 선출"},
 	"marker.isr":        {"ISR change", "ISR 변경"},
+	"marker.quorum":     {"quorum leader", "쿼럼 리더"},
 	"fidelity.latency":  {"1 ms links", "링크 지연 1ms"},
 
 	// The cluster diagram (ui/diagram.vugu).
@@ -100,6 +105,11 @@ var uiText = map[string][2]string{
 	"lost.records":       {"lost %d committed record(s)", "커밋된 레코드 %d개 유실"},
 	"lost.tip":           {"Offsets %d-%d were committed, then lost when broker %d became leader without them (epoch %d): %s", "오프셋 %d-%d는 커밋되었지만, 브로커 %d가 그 레코드 없이 리더가 되면서(에포크 %d) 사라졌습니다: %s"},
 	"replica.absent":     {"not created on this broker", "이 브로커에 아직 없음"},
+	"log.start":          {"log start", "로그 시작"},
+	"msg.fetch.metadata": {"Fetch metadata @%s", "메타데이터 Fetch @%s"},
+	"msg.fetch.response": {"Fetch response%s", "Fetch 응답%s"},
+	"msg.ack":            {"ack @%s", "확인 @%s"},
+	"msg.disconnected":   {"Disconnected%s", "연결 끊김%s"},
 	"isr.in":             {"in ISR", "ISR 안"},
 	"isr.out":            {"out of ISR", "ISR 밖"},
 	"legend.epoch":       {"leader epoch", "리더 에포크"},
@@ -139,6 +149,7 @@ var uiText = map[string][2]string{
 	"time.title":           {"Virtual time since the cluster started", "클러스터 시작 후 흐른 가상 시간"},
 	"terminal.welcome":     {"A simulated Kafka cluster runs in this tab. Type help for the commands.", "이 탭 안에서 시뮬레이션 카프카 클러스터가 돌고 있습니다. help를 입력하면 명령 목록이 나옵니다."},
 	"terminal.input":       {"Command", "명령"},
+	"terminal.stdin.tool":  {"Lines typed now are %s's standard input; an empty line ends them, Ctrl-C cancels.", "지금 입력하는 줄은 %s의 표준 입력이 됩니다. 빈 줄을 입력하면 끝나고, Ctrl-C는 취소합니다."},
 	"terminal.busy.paused": {"waiting: playback is paused, press Play", "대기 중: 재생이 멈춰 있으니 재생을 누르세요"},
 	"terminal.stop":        {"Stop", "중지"},
 	"terminal.stop.title":  {"Stop the running command (Ctrl-C)", "실행 중인 명령 중지(Ctrl-C)"},
@@ -372,4 +383,15 @@ func (p *Player) T(key string) string {
 		return t[1]
 	}
 	return t[0]
+}
+
+// UIKeys lists every UI string's key, sorted (tests check the screens
+// against the table).
+func UIKeys() []string { return slices.Sorted(maps.Keys(uiText)) }
+
+// UIText is a UI string in English and in Korean (ok is false for a key
+// the table does not have).
+func UIText(key string) (en, ko string, ok bool) {
+	t, ok := uiText[key]
+	return t[0], t[1], ok
 }

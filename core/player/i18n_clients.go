@@ -30,6 +30,8 @@ var uiTextClients = map[string][2]string{
 	"group.client.state":      {"the consumer sees itself %s at generation %d", "컨슈머 자신이 보는 상태: 세대 %[2]d의 %[1]s"},
 	"group.client.gone":       {"no running consumer has this member id (the coordinator expires it after session.timeout.ms)", "이 멤버 ID로 실행 중인 컨슈머가 없습니다(코디네이터가 session.timeout.ms 뒤에 만료시킵니다)"},
 	"group.joining":           {"joining (%s)", "합류 중(%s)"},
+	"group.position":          {"position", "위치"},
+	"group.no.members":        {"Consumer group '%s' has no active members.", "컨슈머 그룹 '%s'에 활성 멤버가 없습니다."},
 	"group.position.tip":      {"The consumer's position (KafkaConsumer.position): the next offset it will fetch. Records between the committed offset and it are consumed but not committed. kafka-consumer-groups.sh does not show it.", "컨슈머의 위치(KafkaConsumer.position): 다음에 가져올 오프셋입니다. 커밋된 오프셋과 이 위치 사이의 레코드는 읽었지만 아직 커밋하지 않은 것입니다. kafka-consumer-groups.sh에는 나오지 않습니다."},
 	"group.nothing":           {"no partitions assigned", "할당된 파티션 없음"},
 	"count.member":            {"%d member", "멤버 %d명"},

@@ -138,6 +138,23 @@ func (p *Player) OpenSim(l SimLink) {
 	p.refresh()
 }
 
+// SimEnded reports whether a simulator run is shown and has ended: nothing
+// plays any more, whatever Paused says (the play control offers to replay
+// the run instead of pausing it).
+func (p *Player) SimEnded() bool { return p.Sim != nil && p.Sim.Done() }
+
+// ReplaySim plays the simulator run again from its start (the same run,
+// event for event: the seed decides everything).
+func (p *Player) ReplaySim() {
+	if p.Sim == nil {
+		return
+	}
+	p.Sim.restart()
+	p.Paused = false
+	p.noteSimError()
+	p.refresh()
+}
+
 // Close stops what the player runs in the background (a simulator run's
 // coroutine); the page calls it when another player replaces this one.
 func (p *Player) Close() { p.leaveSim() }
@@ -204,8 +221,8 @@ func (p *Player) simCommand(line string, stdin []string) {
 	}
 }
 
-// SimBanner is the banner of a simulator run: what it is and how to
-// replay it in the CLI (empty outside one).
+// SimBanner is the banner of a simulator run: what it is, up to the
+// command that replays it in the CLI (SimCommand; empty outside one).
 func (p *Player) SimBanner() string {
 	if p.Sim == nil {
 		return ""
@@ -215,7 +232,16 @@ func (p *Player) SimBanner() string {
 	if flags := l.Opts.Flags(); flags != "" {
 		configs = strings.TrimSpace(strings.ReplaceAll(flags, "--config ", ""))
 	}
-	return fmt.Sprintf(p.T("sim.banner"), l.Seed, configs, l.Command())
+	return fmt.Sprintf(p.T("sim.banner"), l.Seed, configs)
+}
+
+// SimCommand is the command that replays the simulator run in the CLI
+// (empty outside one); the banner shows it as code after SimBanner.
+func (p *Player) SimCommand() string {
+	if p.Sim == nil {
+		return ""
+	}
+	return p.Sim.Link.Command()
 }
 
 // SimStatus is the run's state in a word or two: running, paused, the

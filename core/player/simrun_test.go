@@ -94,8 +94,8 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 	if got := p.Hash(); got != hash {
 		t.Fatalf("hash %s, want %s", got, hash)
 	}
-	if b := p.SimBanner(); !strings.Contains(b, "seed 27, min.insync.replicas=1") || !strings.Contains(b, "go run ./scripts/kafkasim simulate --seed 27 --config min.insync.replicas=1 --trace") {
-		t.Fatalf("banner %q", b)
+	if b, cmd := p.SimBanner(), p.SimCommand(); !strings.Contains(b, "seed 27, min.insync.replicas=1") || cmd != "go run ./scripts/kafkasim simulate --seed 27 --config min.insync.replicas=1 --trace" {
+		t.Fatalf("banner %q, command %q", b, cmd)
 	}
 	start := p.Now()
 	p.Tick(100 * time.Millisecond)

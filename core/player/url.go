@@ -122,11 +122,31 @@ func (p *Player) Hash() string {
 	return "#" + v.Encode()
 }
 
+// The embed frame: as wide as the column it is pasted in, up to
+// embedWidthMax px, and embedHeight px tall at every width. The embed view
+// lays out from 450 px high at 480 to 960 px wide; a wide frame puts the
+// story beside the diagram, a narrow one (under 600 px) under it, which
+// needs this height to leave the diagram room.
+const (
+	embedWidthMax = 960
+	embedHeight   = 600
+)
+
 // EmbedSnippet is the iframe HTML for embedding what is shown now; base is
-// the page's address without query or hash.
+// the page's address without query or hash. The frame's width follows the
+// column with HTML and CSS alone (no script in the host page): what
+// WordPress's Custom HTML block, Ghost's HTML card and a plain page keep.
+// A host that drops the style attribute still gets width="100%" and the
+// height.
 func (p *Player) EmbedSnippet(base string) string {
 	src := base + "?embed=1" + p.Hash()
-	return fmt.Sprintf(`<iframe src="%s" width="960" height="600" style="border:0" title="kafkascope" loading="lazy"></iframe>`, htmlAttr(src))
+	title := "kafkascope"
+	if p.Scenario != nil {
+		title += ": " + p.Scenario.Title(p.Lang)
+	}
+	style := fmt.Sprintf("display:block;width:100%%;max-width:%dpx;height:%dpx;border:0", embedWidthMax, embedHeight)
+	return fmt.Sprintf(`<iframe src="%s" width="100%%" height="%d" style="%s" title="%s" loading="lazy"></iframe>`,
+		htmlAttr(src), embedHeight, style, htmlAttr(title))
 }
 
 func htmlAttr(s string) string {

@@ -243,13 +243,38 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
+// wasmBuild is the one wasm build the tests of this binary share (building
+// the engine for js/wasm is most of a browser test's time on 2 cores).
+var wasmBuild struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
 // buildWasm builds ./wasm for js/wasm as `make wasm` does and copies the
-// matching wasm_exec.js, into a temporary directory. It returns that directory.
+// matching wasm_exec.js, into build/e2e-wasm/ under the repository (the
+// first call of the test binary builds; later calls reuse it). It returns
+// that directory.
 func buildWasm(t *testing.T, repo string) string {
+	t.Helper()
+	wasmBuild.once.Do(func() {
+		wasmBuild.dir = filepath.Join(repo, "build", "e2e-wasm")
+		wasmBuild.err = buildWasmInto(t, repo, wasmBuild.dir)
+	})
+	if wasmBuild.err != nil {
+		t.Fatalf("building the wasm engine: %v", wasmBuild.err)
+	}
+	return wasmBuild.dir
+}
+
+// buildWasmInto builds main.wasm and copies wasm_exec.js into dir.
+func buildWasmInto(t *testing.T, repo, dir string) error {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
 	defer cancel()
-	dir := t.TempDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	wasmPath := filepath.Join(dir, "main.wasm")
 
 	began := time.Now()
@@ -257,37 +282,37 @@ func buildWasm(t *testing.T, repo string) string {
 	cmd.Dir = repo
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("GOOS=js GOARCH=wasm go build ./wasm: %v\n%s", err, out)
+		return fmt.Errorf("GOOS=js GOARCH=wasm go build ./wasm: %v\n%s", err, out)
 	}
 	buildTime := time.Since(began)
 
 	goroot, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output()
 	if err != nil {
-		t.Fatalf("go env GOROOT: %v", err)
+		return fmt.Errorf("go env GOROOT: %v", err)
 	}
 	execJS, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
-		t.Fatalf("reading wasm_exec.js: %v", err)
+		return fmt.Errorf("reading wasm_exec.js: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), execJS, 0o644); err != nil {
-		t.Fatal(err)
+		return err
 	}
 
 	wasm, err := os.ReadFile(wasmPath)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	if _, err := zw.Write(wasm); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if err := zw.Close(); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	t.Logf("built main.wasm in %v: %.2f MB raw, %.2f MB gzip -9",
 		buildTime.Round(time.Millisecond), float64(len(wasm))/1e6, float64(gz.Len())/1e6)
-	return dir
+	return nil
 }
 
 // newPageHandler serves the page as scripts/serve does, for the paths the page

@@ -1,0 +1,389 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"kafkascope/core/player"
+)
+
+// layoutServer serves the page (the binary's one wasm build) and host
+// pages registered by the test under /host/NAME: a blog post around an
+// embed snippet, as a reader's browser gets it.
+type layoutServer struct {
+	*httptest.Server
+	mu    sync.Mutex
+	hosts map[string]string
+}
+
+func newLayoutServer(t *testing.T) *layoutServer {
+	t.Helper()
+	repo := repoRoot(t)
+	page := newPageHandler(repo, buildWasm(t, repo))
+	s := &layoutServer{hosts: map[string]string{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/host/", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		body, ok := s.hosts[strings.TrimPrefix(r.URL.Path, "/host/")]
+		s.mu.Unlock()
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		_, _ = w.Write([]byte(body))
+	})
+	mux.Handle("/", page)
+	s.Server = httptest.NewServer(mux)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// host registers a host page and returns its URL.
+func (s *layoutServer) host(name, body string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hosts[name] = body
+	return s.URL + "/host/" + name
+}
+
+// activeID is the id of the focused element ("BODY" when nothing is).
+func activeID(ctx context.Context) string {
+	return evalString(ctx, `document.activeElement === document.body ? "BODY" : (document.activeElement.id || document.activeElement.tagName + "." + document.activeElement.className)`)
+}
+
+// TestKeyboardFocusAndHeading: the page has one h1; choosing a scenario
+// from the gallery with the keyboard leaves the focus on the story's Next
+// button (not on the body); Tab in an empty terminal input moves the focus
+// on (completion keeps Tab only when there is something to complete), and
+// the hint line says how to leave the terminal.
+func TestKeyboardFocusAndHeading(t *testing.T) {
+	requireChromium(t)
+	srv := newLayoutServer(t)
+	b := startBrowser(t)
+	tab := b.root
+	b.open(tab, srv.URL+"/#lang=en")
+
+	if got := evalString(tab, `[...document.querySelectorAll("h1")].map(h => h.textContent.trim()).join("|")`); got != "kafkascope" {
+		t.Errorf("the page's h1 elements read %q, want one h1 %q", got, "kafkascope")
+	}
+
+	// Tab on an empty line leaves the terminal; with a word typed it
+	// completes and stays.
+	if err := chromedp.Do(tab, chromedp.Focus(chromedp.ID("command"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tab, chromedp.KeyEvent(kb.Tab)); err != nil {
+		t.Fatal(err)
+	}
+	if got := activeID(tab); got == "command" {
+		t.Errorf("Tab in the empty terminal input kept the focus there: the terminal traps Tab")
+	}
+	term := &terminal{t: t, ctx: tab}
+	term.typeKeys("kafka-console-c")
+	term.key(kb.Tab)
+	term.wantInput("kafka-console-consumer.sh ")
+	if got := activeID(tab); got != "command" {
+		t.Errorf("Tab that completed a word moved the focus to %s", got)
+	}
+	term.clearInput()
+	if hint := textOf(tab, ".terminal-hint"); !strings.Contains(hint, "Shift+Tab") {
+		t.Errorf("the terminal's hint does not say how to leave it with the keyboard: %q", hint)
+	}
+
+	// The gallery from the keyboard: Enter on Scenarios, Enter on a card.
+	if err := chromedp.Do(tab, chromedp.Focus(chromedp.ID("open-gallery"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tab, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tab, `document.activeElement && document.activeElement.id === "gallery-close"`)
+	if err := chromedp.Do(tab, chromedp.Focus(chromedp.CSS(`.gallery-card[data-scenario="04-isr"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tab, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#story-step", "Step 1 of 6")
+	waitFor(t, tab, `!document.getElementById("story-next").disabled`)
+	if got := activeID(tab); got != "story-next" {
+		t.Errorf("after choosing a scenario the focus is on %s, want the story's Next button", got)
+	}
+	// Enter on Next plays the next step, and the focus stays on Next.
+	if err := chromedp.Do(tab, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, tab, "#story-step", "Step 2 of 6")
+	waitFor(t, tab, `!document.getElementById("story-next").disabled`)
+	if got := activeID(tab); got != "story-next" {
+		t.Errorf("after Next the focus is on %s, want it kept on Next", got)
+	}
+}
+
+// navigateAt loads url in the tab at a viewport of width×height (with the
+// options: a phone's touch screen).
+func navigateAt(t *testing.T, tab context.Context, url string, width, height int64, opts ...chromedp.EmulateViewportOption) {
+	t.Helper()
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(width, height, opts...)); err != nil {
+		t.Fatalf("sizing the viewport: %v", err)
+	}
+	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("loading %s: %v", url, err)
+	}
+}
+
+// openAt is navigateAt on the app, then waits for the engine.
+func openAt(t *testing.T, tab context.Context, url string, width, height int64, opts ...chromedp.EmulateViewportOption) {
+	t.Helper()
+	navigateAt(t, tab, url, width, height, opts...)
+	waitFor(t, tab, `(document.getElementById("status") || {dataset: {}}).dataset.state === "loaded"`)
+}
+
+// shot saves the tab's viewport as a PNG in the directory KAFKASCOPE_SHOTS
+// names, else in build/screenshots.
+func shot(t *testing.T, tab context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("KAFKASCOPE_SHOTS")
+	if dir == "" {
+		dir = filepath.Join(repoRoot(t), "build", "screenshots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // a few frames after the last change
+	png, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("taking %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", filepath.Join(dir, name))
+}
+
+// layoutJS defines, in a page, the checks the layout tests make (in its own
+// window, or in an iframe's through win):
+//
+//   - inView(win, sel): "" when the element is drawn inside win's viewport
+//     and not covered or clipped (the element at its centre is it, or in
+//     it); else what is wrong.
+//   - textInView(win, sel): the same for the first line of an element's
+//     text.
+//   - smallTargets(win, min): the interactive elements a pointer can hit
+//     that are smaller than min CSS pixels either way.
+const layoutJS = `
+window.kdDescribe = function (el) {
+	if (!el) return "nothing";
+	let s = el.tagName.toLowerCase();
+	if (el.id) s += "#" + el.id;
+	const c = el.getAttribute && el.getAttribute("class");
+	if (c) s += "." + c.trim().split(/\s+/).join(".");
+	return s;
+};
+window.kdRectIn = function (win, el, r, what) {
+	const w = win.innerWidth, h = win.innerHeight;
+	if (r.width === 0 || r.height === 0) return what + " is not drawn";
+	if (r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5)
+		return what + " at " + [r.left, r.top, r.right, r.bottom].map(Math.round).join(",") + " is outside the " + w + "×" + h + " viewport";
+	const x = Math.min(Math.max(r.left + r.width / 2, 0), w - 1), y = Math.min(Math.max(r.top + r.height / 2, 0), h - 1);
+	const hit = win.document.elementFromPoint(x, y);
+	if (!hit || !(hit === el || el.contains(hit))) return what + " is covered by " + kdDescribe(hit);
+	return "";
+};
+window.inView = function (win, sel) {
+	const el = win.document.querySelector(sel);
+	if (!el) return sel + " is missing";
+	return kdRectIn(win, el, el.getBoundingClientRect(), sel);
+};
+window.textInView = function (win, sel) {
+	const el = win.document.querySelector(sel);
+	if (!el || !el.firstChild) return sel + " has no text";
+	const range = win.document.createRange();
+	range.selectNodeContents(el);
+	const first = range.getClientRects()[0];
+	if (!first) return sel + "'s text is not drawn";
+	return kdRectIn(win, el, first, sel + "'s first line");
+};
+window.smallTargets = function (win, min) {
+	const out = [];
+	const sel = 'button, a[href], input, select, textarea, summary, [role="button"], [tabindex="0"]';
+	for (const el of win.document.querySelectorAll(sel)) {
+		const st = win.getComputedStyle(el);
+		if (st.visibility === "hidden" || st.pointerEvents === "none" || el.closest("[hidden]")) continue;
+		const r = el.getBoundingClientRect();
+		if (r.width === 0 && r.height === 0) continue; // not displayed
+		if (r.width < min - 0.5 || r.height < min - 0.5)
+			out.push(kdDescribe(el) + " " + Math.round(r.width) + "×" + Math.round(r.height));
+	}
+	return out.join("\n");
+};
+true`
+
+// installLayoutJS defines the layout checks in the tab's page.
+func installLayoutJS(t *testing.T, tab context.Context) {
+	t.Helper()
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](layoutJS)); err != nil {
+		t.Fatalf("installing the layout checks: %v", err)
+	}
+}
+
+// layoutProblems runs checks (JavaScript expressions, each "" when right)
+// in the tab and returns what they found, one per line.
+func layoutProblems(t *testing.T, tab context.Context, checks ...string) string {
+	t.Helper()
+	var out []string
+	for _, c := range checks {
+		if got := evalString(tab, c); got != "" {
+			out = append(out, got)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// blogPage is a blog post whose column is width px wide, with the embed
+// snippet between two paragraphs, as a plain HTML page (or a WordPress or
+// Ghost theme) would hold it: no script of its own.
+func blogPage(width int, snippet string) string {
+	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>How Kafka keeps a write</title>
+<style>body{margin:0;background:#fff;color:#222;font:18px/1.65 Georgia,serif}main{max-width:` + strconv.Itoa(width) + `px;margin:0 auto;padding:24px 0}
+h1{font-size:30px;line-height:1.2;margin:0 0 16px}p{margin:0 0 20px}</style></head>
+<body><main><h1>How Kafka keeps a write</h1>
+<p>Below is a live Kafka cluster, running in your browser. Press Next to follow the story; click a broker to crash it.</p>
+` + snippet + `
+<p>The ISR is the set of replicas that are caught up with the leader. A write with acks=all waits for all of them.</p>
+</main></body></html>`
+}
+
+// TestEmbedFitsABlogColumn puts the copied embed snippet in blog columns
+// 480, 680 and 960 px wide (and, as a blogger might paste it, in a fixed
+// 680×450 frame): in each, the story, its Back and Next, the playback
+// controls and every broker of the diagram are inside the iframe, not
+// covered and not scrolled away, and the frame itself does not scroll.
+// Next plays the next step from inside the frame.
+func TestEmbedFitsABlogColumn(t *testing.T) {
+	requireChromium(t)
+	srv := newLayoutServer(t)
+	b := startBrowser(t)
+	tab := b.root
+
+	p := player.New()
+	p.Boot("", "#scenario=04-isr&step=2&lang=en")
+	snippet := p.EmbedSnippet(srv.URL + "/")
+	fixed := regexp.MustCompile(`style="[^"]*"`).ReplaceAllString(snippet, `style="border:0"`)
+	fixed = regexp.MustCompile(`width="\d+"`).ReplaceAllString(fixed, `width="680"`)
+	fixed = regexp.MustCompile(`height="\d+"`).ReplaceAllString(fixed, `height="450"`)
+
+	cases := []struct {
+		name    string
+		column  int
+		snippet string
+		minH    int // the frame's height at least (the snippet's, at this width)
+	}{
+		{"embed-480", 480, snippet, 600},
+		{"embed-680", 680, snippet, 600},
+		{"embed-960", 960, snippet, 600},
+		{"embed-680x450-fixed", 680, fixed, 450},
+	}
+	frame := `document.querySelector("iframe").contentWindow`
+	for _, c := range cases {
+		navigateAt(t, tab, srv.host(c.name, blogPage(c.column, c.snippet)), 1280, 800)
+		waitFor(t, tab, `(() => { const w = `+frame+`; const s = w && w.document.getElementById("status");
+			return !!s && s.dataset.state === "loaded" && !!w.document.getElementById("story-next"); })()`)
+		installLayoutJS(t, tab)
+		size := evalString(tab, `(() => { const r = document.querySelector("iframe").getBoundingClientRect(); return Math.round(r.width) + "x" + Math.round(r.height); })()`)
+		var w, h int
+		if _, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil || w != c.column || h < c.minH {
+			t.Errorf("%s: the frame is %s, want %d wide and at least %d tall", c.name, size, c.column, c.minH)
+		}
+		waitFor(t, tab, frame+`.document.getElementById("story-step").textContent === "Step 3 of 6"`)
+		checks := []string{
+			`inView(` + frame + `, "#story-title")`,
+			`textInView(` + frame + `, "#story-text")`,
+			`inView(` + frame + `, "#story-back")`,
+			`inView(` + frame + `, "#story-next")`,
+			`inView(` + frame + `, "#play")`,
+			`inView(` + frame + `, "#scrubber")`,
+			`inView(` + frame + `, "#open-full")`,
+			`(() => { const d = ` + frame + `.document.scrollingElement; return d.scrollHeight > d.clientHeight + 1 ? "the frame's page scrolls: " + d.scrollHeight + " px in " + d.clientHeight : ""; })()`,
+		}
+		for id := 1; id <= 3; id++ {
+			checks = append(checks, `inView(`+frame+`, '.kd-net .kd-card[data-broker="`+strconv.Itoa(id)+`"]')`)
+		}
+		if got := layoutProblems(t, tab, checks...); got != "" {
+			t.Errorf("%s (%s): %s", c.name, size, strings.ReplaceAll(got, "\n", "\n\t"))
+		}
+		shot(t, tab, c.name+".png")
+		if c.column == 480 {
+			// Next, from inside the frame, plays step 4; the controls stay.
+			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](frame+`.document.getElementById("story-next").click(), true`)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, tab, frame+`.document.getElementById("story-step").textContent === "Step 4 of 6"`)
+			if got := layoutProblems(t, tab, `inView(`+frame+`, "#story-next")`, `textInView(`+frame+`, "#story-text")`); got != "" {
+				t.Errorf("%s after Next: %s", c.name, got)
+			}
+		}
+	}
+}
+
+// TestPhoneLayout: on a phone (390×844, touch), every broker of the default
+// three-broker cluster is drawn across the screen's width; after Next in a
+// scenario, the story and the diagram are both on the screen; and every
+// target a finger can hit is at least 40 px either way.
+func TestPhoneLayout(t *testing.T) {
+	requireChromium(t)
+	srv := newLayoutServer(t)
+	b := startBrowser(t)
+	tab := b.root
+	openAt(t, tab, srv.URL+"/#scenario=04-isr&step=1&lang=en", 390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	installLayoutJS(t, tab)
+	waitText(t, tab, "#story-step", "Step 2 of 6")
+	if got := evalString(tab, `String(matchMedia("(pointer: coarse)").matches)`); got != "true" {
+		t.Logf("the emulated phone does not report a coarse pointer (%s)", got)
+	}
+	for id := 1; id <= 3; id++ {
+		if got := evalString(tab, `(() => { const r = document.querySelector('.kd-net .kd-card[data-broker="`+strconv.Itoa(id)+`"]').getBoundingClientRect();
+			return r.left >= -0.5 && r.right <= innerWidth + 0.5 && r.width > 40 ? "" : "broker `+strconv.Itoa(id)+`'s card is at x " + Math.round(r.left) + ".." + Math.round(r.right) + " of a " + innerWidth + " px screen"; })()`); got != "" {
+			t.Error(got)
+		}
+	}
+	shot(t, tab, "phone-390x844.png")
+
+	// The reader scrolls to Next and taps it.
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.getElementById("story-next").scrollIntoView({block: "nearest"}), true`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("story-next"))); err != nil {
+		t.Fatalf("tapping Next: %v", err)
+	}
+	waitText(t, tab, "#story-step", "Step 3 of 6")
+	waitFor(t, tab, `document.getElementById("story-next").getAttribute("aria-disabled") === "false"`)
+	checks := []string{`textInView(window, "#story-text")`, `inView(window, "#story-next")`}
+	for id := 1; id <= 3; id++ {
+		checks = append(checks, `inView(window, '.kd-net .kd-card[data-broker="`+strconv.Itoa(id)+`"]')`)
+	}
+	if got := layoutProblems(t, tab, checks...); got != "" {
+		t.Errorf("after tapping Next the story and the diagram are not both on the screen:\n\t%s", strings.ReplaceAll(got, "\n", "\n\t"))
+	}
+	shot(t, tab, "phone-390x844-next.png")
+
+	if small := evalString(tab, `smallTargets(window, 40)`); small != "" {
+		t.Errorf("touch targets smaller than 40 px:\n\t%s", strings.ReplaceAll(small, "\n", "\n\t"))
+	}
+}
