@@ -11,6 +11,7 @@ import (
 var uiSameInBoth = map[string]string{
 	"delay":           "a number and a unit",
 	"disk.v.null":     "Kafka's -1 for null",
+	"disk.pc.sent":    "the system call's name (sendfile)",
 	"hw":              "Kafka's name (high watermark)",
 	"isr":             "Kafka's name (in-sync replicas)",
 	"leo":             "Kafka's name (log end offset)",

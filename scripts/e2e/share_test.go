@@ -27,7 +27,7 @@ func TestShareLinks(t *testing.T) {
 	requireChromium(t)
 	repo := repoRoot(t)
 	built := buildWasm(t, repo)
-	blog := &blogPage{}
+	blog := &pastedEmbed{}
 	mux := http.NewServeMux()
 	mux.Handle("/blog.html", blog)
 	mux.Handle("/", newPageHandler(repo, built))
@@ -264,26 +264,22 @@ func closeBrowser(t *testing.T, b *browser) {
 	}
 }
 
-// blogPage is a blog post holding a pasted embed snippet in a 680 px
-// column.
-type blogPage struct {
+// pastedEmbed serves a blog post (blogPage, a 680 px column) holding the
+// snippet the test last copied.
+type pastedEmbed struct {
 	mu      sync.Mutex
 	snippet string
 }
 
-func (p *blogPage) set(s string) {
+func (p *pastedEmbed) set(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.snippet = s
 }
 
-func (p *blogPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (p *pastedEmbed) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, _ = w.Write([]byte(`<!doctype html><html><head><meta charset="utf-8"><title>A blog post</title></head>
-<body style="margin:0"><main style="max-width:680px;margin:0 auto;font:16px/1.6 Georgia,serif">
-<h1>How Kafka replicates</h1><p>The diagram below runs a real Kafka engine.</p>
-` + p.snippet + `
-<p>The end.</p></main></body></html>`))
+	_, _ = w.Write([]byte(blogPage(680, p.snippet)))
 }
