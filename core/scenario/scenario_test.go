@@ -3,8 +3,10 @@ package scenario
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
+	"kafkascope/core/console"
 	"kafkascope/core/view"
 )
 
@@ -103,6 +105,103 @@ func TestNamesState(t *testing.T) {
 		got := namesState.MatchString(consumerGroupLeader.ReplaceAllString(text, ""))
 		if got != want {
 			t.Errorf("%q: names state = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// talksOfGroups matches narration about a consumer group's state that a
+// group, owner or committed claim can pin: its members, leader,
+// coordinator, generation, rebalances, who owns which partition, and its
+// committed offsets. Dotted configuration names are taken out first
+// (configNames), so auto.leader.rebalance.enable or
+// metadata.max.idle.interval.ms say nothing about a group. "member" counts
+// only next to "group" (groupMember): an ISR has members too.
+var (
+	talksOfGroups = regexp.MustCompile(`(?i:\bconsumer groups?\b|\bgroup leader\b|\bcoordinator\b|\brebalanc\w*|\bcommitted offsets?\b|\bcommits\b|\bgeneration\b|\bassignor\b|\bowns\b|\bidle\b|--members)|\b(?:Stable|Empty)\b|CURRENT-OFFSET`)
+	groupMember   = regexp.MustCompile(`(?i)\bmembers?\b`)
+	mentionsGroup = regexp.MustCompile(`(?i)\bgroups?\b`)
+	configNames   = regexp.MustCompile(`\b[a-z]+(?:\.[a-z]+)+\b`)
+)
+
+// groupTalk returns what a step's narration says about a consumer group.
+func groupTalk(text string) []string {
+	text = configNames.ReplaceAllString(text, "")
+	found := talksOfGroups.FindAllString(text, -1)
+	if mentionsGroup.MatchString(text) {
+		found = append(found, groupMember.FindAllString(text, -1)...)
+	}
+	return found
+}
+
+// groupUnpinnable lists the steps whose narration speaks of a consumer
+// group although no group claim can be checked when the step ends, and why.
+var groupUnpinnable = map[string]string{
+	"20-consumer-groups step 1": "the four consumers have only been started when the step ends (no time passes), so no coordinator holds the group yet; step 2 pins the group they form",
+	"22-rebalance step 1":       "the two consumers have only been started when the step ends, and __consumer_offsets does not exist yet; step 2 pins the group and its coordinator",
+}
+
+// A step whose narration speaks of a consumer group's members, leader,
+// coordinator, rebalances, assignment or committed offsets pins at least
+// one group, owner or committed claim at its end.
+func TestNarrationAboutGroupsIsPinned(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, s := range all {
+		for i, st := range s.Transcript.Steps {
+			talk := groupTalk(st.Text)
+			if len(talk) == 0 || pinsGroup(st.State) {
+				continue
+			}
+			key := fmt.Sprintf("%s step %d", s.ID, i+1)
+			if _, ok := groupUnpinnable[key]; ok {
+				used[key] = true
+				continue
+			}
+			t.Errorf("%s: the narration speaks of %q but pins no group, owner or committed claim (forms in core/view/claims.go)", key, talk)
+		}
+	}
+	for key := range groupUnpinnable {
+		if !used[key] {
+			t.Errorf("groupUnpinnable lists %q, which speaks of no group or pins a group claim now: take it out", key)
+		}
+	}
+}
+
+// pinsGroup reports whether a step's claims say something about a group.
+func pinsGroup(claims []console.Claim) bool {
+	for _, c := range claims {
+		for _, one := range strings.Split(c.Text, ";") {
+			f := strings.Fields(one)
+			if len(f) > 0 && (f[0] == "group" || f[0] == "owner" || f[0] == "committed") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// The matcher finds talk of groups and leaves replication's words alone.
+func TestGroupTalk(t *testing.T) {
+	for text, want := range map[string]bool{
+		"the group leader (the member that joined first) assigns":                   true,
+		"The committed offset is 2: the offset of the next record to read":          true,
+		"the group is Stable with four members":                                     true,
+		"While the group has an active member its offsets cannot be reset":          true,
+		"the coordinator rebalances the group into generation 2":                    true,
+		"each is printed by the one member that owns its partition":                 true,
+		"search-4 has none and stays idle":                                          true,
+		"Only ISR members may become leader":                                        false,
+		"the ISR keeps the dead broker, the last member that had everything":        false,
+		"runs preferred elections for them (auto.leader.rebalance.enable=true)":     false,
+		"keep-alive NoOpRecord (metadata.max.idle.interval.ms, by default one":      false,
+		"Message2 counts as committed: the HW is 2":                                 false,
+		"on the consumer side (commit offsets only after processing, make it safe)": false,
+	} {
+		if got := len(groupTalk(text)) > 0; got != want {
+			t.Errorf("%q: talks of groups = %v, want %v", text, got, want)
 		}
 	}
 }
