@@ -62,6 +62,20 @@ var unpinnable = map[string]string{
 // ("## state: "), so that narration and picture cannot drift apart
 // unnoticed. (That the claims hold is TestScenariosAreBilingualAndPass's.)
 func TestNarrationAboutStateIsPinned(t *testing.T) {
+	requirePinned(t, "unpinnable",
+		func(text string) []string {
+			return namesState.FindAllString(consumerGroupLeader.ReplaceAllString(text, ""), -1)
+		},
+		func(claims []console.Claim) bool { return len(claims) > 0 },
+		unpinnable, "pins no claim: add a \"## state: \" line after its \"## ko: \" line")
+}
+
+// requirePinned fails every step of every scenario whose English
+// narration talks of something (talk finds the words) without a claim
+// pinned finds, unless exceptions lists the step (and fails exceptions
+// that no step needs any more: they would hide a regression).
+func requirePinned(t *testing.T, listName string, talk func(string) []string, pinned func([]console.Claim) bool, exceptions map[string]string, missing string) {
+	t.Helper()
 	all, err := All()
 	if err != nil {
 		t.Fatal(err)
@@ -69,21 +83,21 @@ func TestNarrationAboutStateIsPinned(t *testing.T) {
 	used := map[string]bool{}
 	for _, s := range all {
 		for i, st := range s.Transcript.Steps {
-			names := namesState.FindAllString(consumerGroupLeader.ReplaceAllString(st.Text, ""), -1)
-			if len(names) == 0 || len(st.State) > 0 {
+			words := talk(st.Text)
+			if len(words) == 0 || pinned(st.State) {
 				continue
 			}
 			key := fmt.Sprintf("%s step %d", s.ID, i+1)
-			if _, ok := unpinnable[key]; ok {
+			if _, ok := exceptions[key]; ok {
 				used[key] = true
 				continue
 			}
-			t.Errorf("%s: the narration speaks of %q but pins no claim: add a \"## state: \" line after its \"## ko: \" line (forms in core/view/claims.go)", key, names)
+			t.Errorf("%s: the narration speaks of %q but %s (forms in core/view/claims.go)", key, words, missing)
 		}
 	}
-	for key := range unpinnable {
+	for key := range exceptions {
 		if !used[key] {
-			t.Errorf("unpinnable lists %q, which names no state or pins a claim now: take it out", key)
+			t.Errorf("%s lists %q, which no longer needs it: take it out", listName, key)
 		}
 	}
 }
@@ -144,30 +158,7 @@ var groupUnpinnable = map[string]string{
 // coordinator, rebalances, assignment or committed offsets pins at least
 // one group, owner or committed claim at its end.
 func TestNarrationAboutGroupsIsPinned(t *testing.T) {
-	all, err := All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	used := map[string]bool{}
-	for _, s := range all {
-		for i, st := range s.Transcript.Steps {
-			talk := groupTalk(st.Text)
-			if len(talk) == 0 || pinsGroup(st.State) {
-				continue
-			}
-			key := fmt.Sprintf("%s step %d", s.ID, i+1)
-			if _, ok := groupUnpinnable[key]; ok {
-				used[key] = true
-				continue
-			}
-			t.Errorf("%s: the narration speaks of %q but pins no group, owner or committed claim (forms in core/view/claims.go)", key, talk)
-		}
-	}
-	for key := range groupUnpinnable {
-		if !used[key] {
-			t.Errorf("groupUnpinnable lists %q, which speaks of no group or pins a group claim now: take it out", key)
-		}
-	}
+	requirePinned(t, "groupUnpinnable", groupTalk, pinsGroup, groupUnpinnable, "pins no group, owner or committed claim")
 }
 
 // pinsGroup reports whether a step's claims say something about a group.
