@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"html"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -213,7 +214,7 @@ func (a *App) runJob(j appJob) {
 	j.run()
 }
 
-// Flush runs every deferred job now (tests, and nothing else).
+// Flush runs every deferred job now (tests, and catchUp).
 func (a *App) Flush() {
 	for _, j := range a.jobs {
 		a.runJob(j)
@@ -288,12 +289,26 @@ func (a *App) ManualCopyKey(e vugu.DOMEvent) {
 
 // CopyLink copies a link that reopens what is shown now.
 func (a *App) CopyLink() {
+	a.catchUp()
 	a.copy(a.Host.PageURL()+a.Player.Hash(), a.T("share.done"))
 }
 
 // CopyEmbed copies the iframe snippet for what is shown now.
 func (a *App) CopyEmbed() {
+	a.catchUp()
 	a.copy(a.Player.EmbedSnippet(a.Host.BaseURL()), a.T("embed.done"))
+}
+
+// catchUp does now what the frame loop has not done yet of what the page
+// already shows: the seek to a scrubber thumb just let go (the bar shows
+// the thumb's moment before the seek has run) and deferred work such as a
+// marker's seek. A link copied then holds the moment on screen.
+func (a *App) catchUp() {
+	if a.Bar.dragging() {
+		a.Bar.release = true
+		a.Bar.settle(a.now)
+	}
+	a.Flush()
 }
 
 func (a *App) copy(text, done string) {
@@ -382,6 +397,18 @@ func (a *App) openFullHref() string {
 		h = a.Player.Hash()
 	}
 	return a.Host.BaseURL() + h
+}
+
+// openFullLong reports whether the link to the full app is longer than a
+// render can carry in an attribute (a long session's: pasted producer
+// input makes links of tens of KiB). It is then drawn as HTML, which the
+// renderer sends in pieces (see Prepare).
+func (a *App) openFullLong() bool { return len(a.openFullHref()) > MaxRenderString }
+
+// openFullHTML is the link to the full app as HTML (openFullLong).
+func (a *App) openFullHTML() vugu.HTML {
+	return vugu.HTML(`<a class="open-full" id="open-full" href="` + html.EscapeString(a.openFullHref()) + `" target="_blank" rel="noopener">` +
+		html.EscapeString(a.T("open.full")+" ↗") + `</a>`)
 }
 
 func (a *App) embedAttr() string {

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"fmt"
 	"html"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vugu/vugu"
 )
@@ -24,6 +26,13 @@ import (
 //     plays: innerHTML would be re-parsed 60 times a second, dropping the
 //     user's text selection in the terminal each time. A text node is only
 //     rewritten when its text differs (with the shim in wasm/).
+//   - A text longer than MaxRenderString becomes several adjacent text
+//     nodes (the page shows the same text). Vugu's DOM renderer sends each
+//     string in one instruction of its 16 KiB buffer (domrender's
+//     instructionBuffer); a longer one fails that render and every one
+//     after it, and the page froze (a command that printed a few hundred
+//     lines in a row). An attribute cannot be split: one that long is left
+//     out, and onPanic hears of it, rather than freeze the page.
 //
 // onPanic runs with the event lock held, like the handler did.
 func Prepare(br *vugu.BuildResults, onPanic func(event string, r any)) {
@@ -47,8 +56,17 @@ func Prepare(br *vugu.BuildResults, onPanic func(event string, r any)) {
 	visitOut(br.Out)
 }
 
+// MaxRenderString bounds the strings a render sends to the page in one
+// piece (text nodes, attribute values): half of domrender's 16 KiB
+// instruction buffer, for the instruction's own bytes.
+const MaxRenderString = 8 << 10
+
 func prepareNode(n *vugu.VGNode, onPanic func(string, any)) {
 	for ; n != nil; n = n.NextSibling {
+		if n.Type == vugu.TextNode && len(n.Data) > MaxRenderString {
+			splitText(n)
+		}
+		dropLongAttrs(n, onPanic)
 		for i := range n.DOMEventHandlerSpecList {
 			spec := &n.DOMEventHandlerSpecList[i]
 			if spec.Func != nil {
@@ -61,7 +79,7 @@ func prepareNode(n *vugu.VGNode, onPanic func(string, any)) {
 			text := html.UnescapeString(*n.InnerHTML)
 			n.InnerHTML = nil
 			if text != "" {
-				n.AppendChild(&vugu.VGNode{Type: vugu.TextNode, Data: text})
+				n.AppendChild(&vugu.VGNode{Type: vugu.TextNode, Data: text}) // split below if long
 			}
 		}
 		if n.FirstChild != nil {
@@ -71,6 +89,45 @@ func prepareNode(n *vugu.VGNode, onPanic func(string, any)) {
 			n.InnerHTML = &empty
 		}
 	}
+}
+
+// splitText cuts a long text node into adjacent ones of at most
+// MaxRenderString bytes, each ending on a whole UTF-8 character.
+func splitText(n *vugu.VGNode) {
+	rest := n.Data
+	for cur := n; ; {
+		cut := min(len(rest), MaxRenderString)
+		for cut < len(rest) && cut > 0 && !utf8.RuneStart(rest[cut]) {
+			cut--
+		}
+		cur.Data, rest = rest[:cut], rest[cut:]
+		if rest == "" {
+			return
+		}
+		next := &vugu.VGNode{Type: vugu.TextNode, Parent: cur.Parent, PrevSibling: cur, NextSibling: cur.NextSibling}
+		if cur.NextSibling != nil {
+			cur.NextSibling.PrevSibling = next
+		} else if cur.Parent != nil {
+			cur.Parent.LastChild = next
+		}
+		cur.NextSibling = next
+		cur = next
+	}
+}
+
+// dropLongAttrs leaves out attribute values no render could carry.
+func dropLongAttrs(n *vugu.VGNode, onPanic func(string, any)) {
+	kept := n.Attr[:0]
+	for _, a := range n.Attr {
+		if len(a.Val) > MaxRenderString {
+			if onPanic != nil {
+				onPanic("render", fmt.Sprintf("<%s %s> left out: its value has %d bytes, more than a render can carry", n.Data, a.Key, len(a.Val)))
+			}
+			continue
+		}
+		kept = append(kept, a)
+	}
+	n.Attr = kept
 }
 
 func guardHandler(event string, f func(vugu.DOMEvent), onPanic func(string, any)) func(vugu.DOMEvent) {

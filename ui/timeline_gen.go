@@ -205,11 +205,18 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn.SetInnerHTML(c.endText())
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		if c.App.Player.Embed {
+		if c.App.Player.Embed && !c.App.openFullLong() {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "a", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "open-full"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "open-full"}, vugu.VGAttribute{Namespace: "", Key: "target", Val: "_blank"}, vugu.VGAttribute{Namespace: "", Key: "rel", Val: "noopener"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("href", c.App.openFullHref())
 			vgn.SetInnerHTML(c.App.T("open.full") + " ↗")
+		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+		vgparent.AppendChild(vgn)
+		if c.App.Player.Embed && c.App.openFullLong() {
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "open-full-wrap"}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(c.App.openFullHTML())
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
 		vgparent.AppendChild(vgn)

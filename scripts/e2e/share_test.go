@@ -283,3 +283,24 @@ func (p *pastedEmbed) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	_, _ = w.Write([]byte(blogPage(680, p.snippet)))
 }
+
+// A step that prints hundreds of lines in a row (scenario 23's perf test,
+// dump-log and consumers) renders, and so does everything after it: such a
+// block of text was one string too long for Vugu's renderer, and the
+// terminal froze from then on.
+func TestLongOutputRenders(t *testing.T) {
+	requireChromium(t)
+	srv := newLayoutServer(t)
+	b := startBrowser(t)
+	tab := b.root
+	b.open(tab, srv.URL+"/#scenario=23-why-kafka-is-fast&step=7&lang=en")
+	waitText(t, tab, "#story-step", "Step 8 of 8")
+	term := &terminal{t: t, ctx: tab}
+	waitFor(t, tab, `document.getElementById("terminal").textContent.includes("Processed a total of 3 messages")`)
+	for _, want := range []string{"baseOffset: 3 lastOffset: 18 count: 16", `"name":"records_consumed"`} {
+		if !strings.Contains(term.text(), want) {
+			t.Errorf("the terminal does not show %q", want)
+		}
+	}
+	term.enter("kafka-topics.sh --list", "$ kafka-topics.sh --list", "clicks")
+}
