@@ -39,7 +39,7 @@ func (e Entry) Text(lang Lang) string {
 	if lang == Korean {
 		s = t.ko
 	}
-	return fill(s, func(name string) (string, bool) {
+	text := fill(s, func(name string) (string, bool) {
 		v, ok := e.Fields[name]
 		if ok && name == "reason" {
 			if r, known := reasons[v]; known {
@@ -51,6 +51,10 @@ func (e Entry) Text(lang Lang) string {
 		}
 		return v, ok
 	})
+	if lang == Korean {
+		text = FixKoreanParticles(text)
+	}
+	return text
 }
 
 // fill replaces each {name} of the template with its value, in one pass:

@@ -138,9 +138,9 @@ func TestFeedSaysWhyAConsumerFindsNoCoordinatorWithoutAController(t *testing.T) 
 	}
 	r.expect(
 		sentence{"Consumer console-consumer waits for topic t: it does not exist, and broker 1 cannot create it because it reaches no active controller (the KRaft quorum has no leader, or none answers).",
-			"컨슈머 console-consumer가 토픽 t을(를) 기다립니다: 토픽이 없는데, 브로커 1가 닿을 수 있는 활성 컨트롤러가 없어(KRaft 쿼럼에 리더가 없거나 응답하지 않음) 만들 수 없습니다."},
+			"컨슈머 console-consumer가 토픽 t을(를) 기다립니다: 토픽이 없는데, 브로커 1이 닿을 수 있는 활성 컨트롤러가 없어(KRaft 쿼럼에 리더가 없거나 응답하지 않음) 만들 수 없습니다."},
 		sentence{"Consumer console-consumer (group g) finds no group coordinator: __consumer_offsets does not exist yet, and broker 1 cannot create it because it reaches no active controller (the KRaft quorum has no leader, or none answers).",
-			"컨슈머 console-consumer(그룹 g)가 그룹 코디네이터를 찾지 못합니다: __consumer_offsets가 아직 없는데, 브로커 1가 닿을 수 있는 활성 컨트롤러가 없어(KRaft 쿼럼에 리더가 없거나 응답하지 않음) 이 토픽을 만들 수 없습니다."},
+			"컨슈머 console-consumer(그룹 g)가 그룹 코디네이터를 찾지 못합니다: __consumer_offsets가 아직 없는데, 브로커 1이 닿을 수 있는 활성 컨트롤러가 없어(KRaft 쿼럼에 리더가 없거나 응답하지 않음) 이 토픽을 만들 수 없습니다."},
 	)
 }
 
@@ -240,7 +240,8 @@ func TestFeedSaysWhyAConsumerKeepsLosingItsCoordinatorWithoutAController(t *test
 		t.Fatalf("consumer entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	last := r.clientEntries()[len(r.clientEntries())-1]
-	if ko := fmt.Sprintf("컨슈머 console-consumer(그룹 g)가 코디네이터인 브로커 %d를 계속 잃는데(disconnected), 그룹을 살아 있는 브로커로 옮길 컨트롤러가 없습니다: 이 코디네이터를 알려 준 브로커 %d가 닿을 수 있는 활성 컨트롤러가 없습니다.", coordinator, alive); last.Text(Korean) != ko {
+	// The particles follow the numbers' sounds (3을 but 2를; 1이 but 2가).
+	if ko := FixKoreanParticles(fmt.Sprintf("컨슈머 console-consumer(그룹 g)가 코디네이터인 브로커 %d를 계속 잃는데(disconnected), 그룹을 살아 있는 브로커로 옮길 컨트롤러가 없습니다: 이 코디네이터를 알려 준 브로커 %d가 닿을 수 있는 활성 컨트롤러가 없습니다.", coordinator, alive)); last.Text(Korean) != ko || strings.Contains(ko, "브로커 1가") || strings.Contains(ko, "브로커 3를") {
 		t.Fatalf("in Korean:\n got %s\nwant %s", last.Text(Korean), ko)
 	}
 }
@@ -258,9 +259,9 @@ func TestFeedSaysWhyALeaderCannotBeReplacedWithoutAController(t *testing.T) {
 	}
 	r.expect(
 		sentence{"Producer console-producer cannot write to t-0: its leader, broker 3, does not answer (disconnected), and no controller can elect another: broker 1 reaches no active controller.",
-			"프로듀서 console-producer가 t-0에 쓰지 못합니다: 리더인 브로커 3가 응답하지 않는데(disconnected), 새 리더를 뽑을 컨트롤러가 없습니다: 브로커 1가 닿을 수 있는 활성 컨트롤러가 없습니다."},
+			"프로듀서 console-producer가 t-0에 쓰지 못합니다: 리더인 브로커 3이 응답하지 않는데(disconnected), 새 리더를 뽑을 컨트롤러가 없습니다: 브로커 1이 닿을 수 있는 활성 컨트롤러가 없습니다."},
 		sentence{"Consumer console-consumer cannot read t-0: its leader, broker 3, does not answer (disconnected), and no controller can elect another: broker 1 reaches no active controller.",
-			"컨슈머 console-consumer가 t-0에서 읽지 못합니다: 리더인 브로커 3가 응답하지 않는데(disconnected), 새 리더를 뽑을 컨트롤러가 없습니다: 브로커 1가 닿을 수 있는 활성 컨트롤러가 없습니다."},
+			"컨슈머 console-consumer가 t-0에서 읽지 못합니다: 리더인 브로커 3이 응답하지 않는데(disconnected), 새 리더를 뽑을 컨트롤러가 없습니다: 브로커 1이 닿을 수 있는 활성 컨트롤러가 없습니다."},
 	)
 }
 
@@ -313,7 +314,7 @@ func TestFeedSaysWhyAPartitionHasNoLeader(t *testing.T) {
 	r.run("kafka-console-consumer.sh --topic t --partition 0 --offset 0 --timeout-ms 3000")
 	r.expect(
 		sentence{"Producer console-producer holds its records for t-0: the partition has no leader, because no replica of its ISR [2] is online, and they fail once delivery.timeout.ms has passed.",
-			"프로듀서 console-producer가 t-0로 갈 레코드를 붙잡고 있습니다: ISR [2]에 살아 있는 복제본이 없어 파티션에 리더가 없고, delivery.timeout.ms가 지나면 레코드는 실패합니다."},
+			"프로듀서 console-producer가 t-0으로 갈 레코드를 붙잡고 있습니다: ISR [2]에 살아 있는 복제본이 없어 파티션에 리더가 없고, delivery.timeout.ms가 지나면 레코드는 실패합니다."},
 		sentence{"Consumer console-consumer cannot read t-0: the partition has no leader, because no replica of its ISR [2] is online.",
 			"컨슈머 console-consumer가 t-0에서 읽지 못합니다: ISR [2]에 살아 있는 복제본이 없어 파티션에 리더가 없습니다."},
 	)
@@ -327,9 +328,9 @@ func TestFeedSaysWhyATopicIsNotCreated(t *testing.T) {
 	endsWith(t, out, "org.apache.kafka.common.errors.TimeoutException: Topic nope not present in metadata after 3000 ms.")
 	r.expect(
 		sentence{"Consumer console-consumer waits for topic nope: it does not exist, and broker 1 does not create topics a client asks for (auto.create.topics.enable=false).",
-			"컨슈머 console-consumer가 토픽 nope을(를) 기다립니다: 토픽이 없고, 브로커 1는 클라이언트가 찾는 토픽을 만들지 않습니다(auto.create.topics.enable=false)."},
+			"컨슈머 console-consumer가 토픽 nope을(를) 기다립니다: 토픽이 없고, 브로커 1은 클라이언트가 찾는 토픽을 만들지 않습니다(auto.create.topics.enable=false)."},
 		sentence{"Producer console-producer cannot send to topic nope: it does not exist, and broker 1 does not create topics a client asks for (auto.create.topics.enable=false), so send() waits up to max.block.ms.",
-			"프로듀서 console-producer가 토픽 nope에 보내지 못합니다: 토픽이 없고 브로커 1는 클라이언트가 찾는 토픽을 만들지 않으므로(auto.create.topics.enable=false) send()가 max.block.ms까지 기다립니다."},
+			"프로듀서 console-producer가 토픽 nope에 보내지 못합니다: 토픽이 없고 브로커 1은 클라이언트가 찾는 토픽을 만들지 않으므로(auto.create.topics.enable=false) send()가 max.block.ms까지 기다립니다."},
 	)
 }
 
