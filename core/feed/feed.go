@@ -29,6 +29,19 @@ func (e Entry) Marks() bool {
 	return e.Category == CatCrash || e.Category == CatElection && (e.Key == "leader.elected" || strings.HasPrefix(e.Key, "leader.elected.")) || e.Key == "isr.changed" || e.Key == "raft.transition.leader"
 }
 
+// retrying are the entries a node writes again at every attempt of a
+// loop that can last as long as a fault does: a lone voter asking for
+// votes no majority can give. The feed keeps the newest of each (Replaces).
+var retrying = map[string]bool{"raft.transition.candidate": true, "raft.election.backoff": true}
+
+// Replaces reports whether e is the next round of old, the same attempt
+// of the same node again (only its epoch and wait differ): the feed shows
+// the newest in its place, so the loop does not push everything else (why
+// a client is stuck, for one) out of sight.
+func (e Entry) Replaces(old Entry) bool {
+	return retrying[e.Key] && e.Key == old.Key && e.Fields["node"] == old.Fields["node"]
+}
+
 // Text renders the entry in lang.
 func (e Entry) Text(lang Lang) string {
 	t, ok := catalog[e.Key]

@@ -18,6 +18,7 @@ type FeedLog struct {
 // Drain reads the trace events not read yet.
 func (l *FeedLog) Drain(tr *sim.Trace) {
 	for _, e := range feed.Recent(tr, l.seen, 0) {
+		l.dropRound(e)
 		l.feed = append(l.feed, e)
 		if e.Marks() {
 			l.marks = append(l.marks, e)
@@ -26,6 +27,22 @@ func (l *FeedLog) Drain(tr *sim.Trace) {
 	l.seen = tr.Count()
 	if over := len(l.feed) - MaxFeed; over > 0 {
 		l.feed = append([]feed.Entry(nil), l.feed[over:]...)
+	}
+}
+
+// retryWindow is how far back the feed looks for the previous round of a
+// retry loop (feed.Entry.Replaces): a loop's own entries alternate, with
+// at most a few others between.
+const retryWindow = 6
+
+// dropRound removes the previous round of e's retry loop from the newest
+// entries, so e takes its place at the end.
+func (l *FeedLog) dropRound(e feed.Entry) {
+	for i := len(l.feed) - 1; i >= max(0, len(l.feed)-retryWindow); i-- {
+		if e.Replaces(l.feed[i]) {
+			l.feed = append(l.feed[:i], l.feed[i+1:]...)
+			return
+		}
 	}
 }
 
