@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kafkascope/core/console"
 	"kafkascope/core/player"
 )
 
@@ -87,5 +88,25 @@ func TestReadmeEmbedExample(t *testing.T) {
 	p.Boot("", "#scenario=04-isr&step=2&lang=en")
 	if want := p.EmbedSnippet("https://example.org/kafkascope/"); example != want {
 		t.Errorf("the README's embed example:\n%s\nCopy embed code gives:\n%s", example, want)
+	}
+}
+
+// The README's terminal example is a transcript, and the engine prints it.
+func TestReadmeTerminalExample(t *testing.T) {
+	readme := section(t, repoFile(t, "README.md"), "Try it in a terminal")
+	m := regexp.MustCompile("(?s)```\n(.*?)```").FindStringSubmatch(readme)
+	if m == nil {
+		t.Fatal("no example in the README's terminal section")
+	}
+	tr, err := console.ParseTranscript(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Commands()) < 5 {
+		t.Fatalf("the example has %d commands", len(tr.Commands()))
+	}
+	_, bad := tr.Run()
+	for _, mm := range bad {
+		t.Errorf("$ %s prints\n%s\nthe README says\n%s", mm.Cmd.Cmd, strings.Join(mm.Actual, "\n"), strings.Join(mm.Cmd.Expected, "\n"))
 	}
 }
