@@ -38,21 +38,7 @@ func (at *appTest) click(what string, match func(n *vugu.VGNode) bool) {
 			visit(n.FirstChild)
 		}
 	}
-	seen := map[*vugu.BuildOut]bool{}
-	var visitOut func(bo *vugu.BuildOut)
-	visitOut = func(bo *vugu.BuildOut) {
-		if bo == nil || seen[bo] {
-			return
-		}
-		seen[bo] = true
-		for _, n := range bo.Out {
-			visit(n)
-		}
-		for _, c := range bo.Components {
-			visitOut(br.ResultFor(c))
-		}
-	}
-	visitOut(br.Out)
+	eachOut(br, visit)
 	if handler == nil {
 		at.t.Fatalf("nothing to click: %s", what)
 	}

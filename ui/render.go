@@ -36,6 +36,12 @@ import (
 //
 // onPanic runs with the event lock held, like the handler did.
 func Prepare(br *vugu.BuildResults, onPanic func(event string, r any)) {
+	eachOut(br, func(n *vugu.VGNode) { prepareNode(n, onPanic) })
+}
+
+// eachOut calls fn on every top-level node of a build's output, each
+// component's output once.
+func eachOut(br *vugu.BuildResults, fn func(n *vugu.VGNode)) {
 	if br == nil || br.Out == nil {
 		return
 	}
@@ -47,7 +53,7 @@ func Prepare(br *vugu.BuildResults, onPanic func(event string, r any)) {
 		}
 		seen[bo] = true
 		for _, n := range bo.Out {
-			prepareNode(n, onPanic)
+			fn(n)
 		}
 		for _, c := range bo.Components {
 			visitOut(br.ResultFor(c))

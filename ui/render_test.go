@@ -13,7 +13,6 @@ import (
 // renderStrings is every text node and attribute value a build would send
 // to the page, after Prepare.
 func renderStrings(br *vugu.BuildResults) (texts []string, attrs []string) {
-	seen := map[*vugu.BuildOut]bool{}
 	var walk func(n *vugu.VGNode)
 	walk = func(n *vugu.VGNode) {
 		for ; n != nil; n = n.NextSibling {
@@ -26,20 +25,7 @@ func renderStrings(br *vugu.BuildResults) (texts []string, attrs []string) {
 			walk(n.FirstChild)
 		}
 	}
-	var visit func(bo *vugu.BuildOut)
-	visit = func(bo *vugu.BuildOut) {
-		if bo == nil || seen[bo] {
-			return
-		}
-		seen[bo] = true
-		for _, n := range bo.Out {
-			walk(n)
-		}
-		for _, c := range bo.Components {
-			visit(br.ResultFor(c))
-		}
-	}
-	visit(br.Out)
+	eachOut(br, walk)
 	return texts, attrs
 }
 
