@@ -732,30 +732,7 @@ func (l *dgLayout) cards(s *view.Snapshot, t dgTranslator, changed func(string) 
 				break
 			}
 		}
-		barW := w - 20
-		switch {
-		case nd.State != "running":
-			b.Meta = t("metadata.down")
-			b.MetaBarW = "0"
-		default:
-			hw := s.Controller.HighWatermark
-			b.Meta = fmt.Sprintf(t("metadata.replayed"), nd.MetadataOffset)
-			frac := 1.0
-			if hw > 0 {
-				frac = min(max(float64(nd.MetadataOffset+1)/float64(hw), 0), 1)
-				if s.Controller.NodeID >= 0 && nd.MetadataOffset+1 < hw {
-					b.MetaLag = true
-					b.Meta += " · " + fmt.Sprintf(t("metadata.lag"), hw-nd.MetadataOffset-1)
-				}
-			}
-			b.MetaBarW = dgf(barW * frac)
-		}
-		if dgTextWidth(b.Meta, 11) > w-20 { // narrow cards: the number only
-			b.Meta = fmt.Sprintf(t("metadata.short"), nd.MetadataOffset)
-			if nd.State != "running" {
-				b.Meta = "—"
-			}
-		}
+		l.cardMeta(&b, s, nd, t)
 		b.Tip = b.Title + " (" + nd.Host + "): " + b.State
 		if nd.BrokerState != "" {
 			b.Tip += " · " + nd.BrokerState
@@ -764,6 +741,42 @@ func (l *dgLayout) cards(s *view.Snapshot, t dgTranslator, changed func(string) 
 			b.Tip += " · " + t("state.fenced")
 		}
 		l.Brokers = append(l.Brokers, b)
+	}
+}
+
+// cardMeta writes how far a broker replayed the metadata log, and how far
+// behind the controller's high watermark it is once that is more than the
+// normal trail (metadataLagShown, as the quorum tab counts it). The label
+// shortens on a narrow card but keeps the lag: both languages say the same.
+func (l *dgLayout) cardMeta(b *dgBroker, s *view.Snapshot, nd view.Node, t dgTranslator) {
+	room := b.W - 20
+	if nd.State != "running" {
+		b.Meta, b.MetaBarW = t("metadata.down"), "0"
+		if dgTextWidth(b.Meta, 11) > room {
+			b.Meta = "—"
+		}
+		return
+	}
+	hw := s.Controller.HighWatermark
+	frac, lag := 1.0, ""
+	if hw > 0 {
+		frac = min(max(float64(nd.MetadataOffset+1)/float64(hw), 0), 1)
+		if behind := hw - nd.MetadataOffset - 1; s.Controller.NodeID >= 0 && behind >= metadataLagShown {
+			b.MetaLag = true
+			lag = " · " + fmt.Sprintf(t("metadata.lag"), behind)
+		}
+	}
+	b.MetaBarW = dgf(room * frac)
+	at := strconv.FormatInt(nd.MetadataOffset, 10)
+	for _, m := range []string{
+		fmt.Sprintf(t("metadata.replayed"), nd.MetadataOffset) + lag,
+		fmt.Sprintf(t("metadata.short"), nd.MetadataOffset) + lag,
+		"@" + at + lag,
+	} {
+		b.Meta = m
+		if dgTextWidth(m, 11) <= room {
+			return
+		}
 	}
 }
 
