@@ -359,13 +359,20 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "circle", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-msg-dot"}, vugu.VGAttribute{Namespace: "", Key: "r", Val: "4.5"}}}
 									vgparent.AppendChild(vgn)
 									vgn.SetInnerHTML(vugu.HTML(""))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pill"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "-23"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "15"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "7.5"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("width", m.PillW)
-									vgn.AddAttrInterface("x", m.PillX)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-msg-label"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "-12.5"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(m.Label)
+									if m.Label != `` {
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pill"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "15"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "7.5"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("width", m.PillW)
+										vgn.AddAttrInterface("x", m.PillX)
+										vgn.AddAttrInterface("y", m.PillY)
+									}
+									if m.Label != `` {
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-msg-label"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("x", m.TextX)
+										vgn.AddAttrInterface("y", m.TextY)
+										vgn.SetInnerHTML(m.Label)
+									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute(nil)}
 									vgparent.AppendChild(vgn)
 									vgn.SetInnerHTML(m.Title)
@@ -1285,6 +1292,12 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
 							vgn.SetInnerHTML(c.t("cat.admin"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-conn"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("cat.conn"))
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-quorum"}}}
 							vgparent.AppendChild(vgn)
 							vgn.SetInnerHTML(vugu.HTML(""))

@@ -160,6 +160,7 @@ type dgLayout struct {
 	laneOf    map[int32]int
 	epochSeen [dgEpochPalette]bool
 	fx        dgEffects // what changed since the last frame (diagram_effects.go)
+	labels    dgLabels  // the network SVG's labels, kept apart (diagram_labels.go)
 }
 
 // dgGeometry is the vertical layout of a partition row (full or compact),
@@ -251,15 +252,26 @@ type dgLink struct {
 	selfLoop bool
 }
 
-// dgMsg is one message on the wire: a dot on its link and a label above.
+// dgMsg is one message on the wire: a dot on its link and a label above
+// (moved when another label is there, or left out without room: dgLabels;
+// Label is then "").
 type dgMsg struct {
-	T     string
-	Class string
-	Label string
-	PillX string
-	PillW string
-	Title string
+	T            string
+	Class        string
+	Label        string
+	PillX, PillY string
+	PillW        string
+	TextX, TextY string
+	Title        string
 }
+
+// A message's label: its pill's top and height, and its text's baseline,
+// relative to the dot.
+const (
+	dgPillTop  = -23.0
+	dgPillH    = 15.0
+	dgPillText = -12.5
+)
 
 // dgMsgEnds is how much of each end of a link a message dot never reaches
 // (the ends touch the cards; a label there would cover them).
@@ -434,6 +446,7 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.producers(s, t, o)
 	l.groups(s, t, o)
 	l.coordinators(s, t)
+	l.blockDrawn()
 	l.messages(s, t, o)
 	l.partitions(s, t, o, changed)
 	l.legendEpochs(t)
@@ -811,7 +824,16 @@ var dgMsgWords = []struct{ en, key string }{
 	{"Fetch metadata @", "msg.fetch.metadata"},
 	{"Fetch response", "msg.fetch.response"},
 	{"ack @", "msg.ack"},
-	{"Disconnected", "msg.disconnected"}, // the connection reset a dead host's OS answers with
+}
+
+// dgConnKinds are the messages that are TCP events, not Kafka requests: a
+// reset from the operating system of a host whose process is not running
+// (sim.Disconnected: a tool that exited, a broker that crashed) and a
+// client closing its connection (sim.Closed, a FIN). They are drawn muted,
+// in words: UI key of the label and of the tooltip.
+var dgConnKinds = map[string][2]string{
+	"Disconnected": {"msg.reset", "msg.reset.tip"},
+	"Closed":       {"msg.closed", "msg.closed.tip"},
 }
 
 // dgMsgLabel is a message's label in the UI's language.
@@ -853,7 +875,12 @@ func (l *dgLayout) messages(s *view.Snapshot, t dgTranslator, o dgOptions) {
 		pt := dgBezier(lk.p, at)
 		// The label says which way the message goes: a still picture (a
 		// paused session, a screenshot) shows no motion.
-		label := dgMsgLabel(m.Label, t)
+		label, class := dgMsgLabel(m.Label, t), dgMsgClass(m.Category)
+		title := dgMsgLabel(m.Kind, t) + ": " + m.FromHost + " → " + m.ToHost
+		if keys, ok := dgConnKinds[m.Kind]; ok {
+			label, class = t(keys[0]), "kd-msg kd-cat-conn"
+			title = fmt.Sprintf(t(keys[1]), m.FromHost, m.ToHost)
+		}
 		switch {
 		case a < b:
 			label += " →"
@@ -861,10 +888,14 @@ func (l *dgLayout) messages(s *view.Snapshot, t dgTranslator, o dgOptions) {
 			label = "← " + label
 		}
 		lw := dgTextWidth(label, 10) + 12
-		mv := dgMsg{Class: dgMsgClass(m.Category), Label: label, PillW: dgf(lw)}
+		mv := dgMsg{Class: class, Label: label, PillW: dgf(lw), Title: title}
 		mv.T = dgTranslate(pt[0], pt[1])
-		mv.PillX = dgf(-lw / 2)
-		mv.Title = dgMsgLabel(m.Kind, t) + ": " + m.FromHost + " → " + m.ToHost
+		dx, dy, ok := l.labels.place(pt[0]-lw/2, pt[1]+dgPillTop, lw, dgPillH, l.W, l.TopH)
+		mv.PillX, mv.TextX = dgf(dx-lw/2), dgf(dx)
+		mv.PillY, mv.TextY = dgf(dgPillTop+dy), dgf(dgPillText+dy)
+		if !ok {
+			mv.Label = ""
+		}
 		l.Msgs = append(l.Msgs, mv)
 	}
 }

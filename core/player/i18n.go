@@ -109,15 +109,23 @@ var uiText = map[string][2]string{
 	"msg.fetch.metadata": {"Fetch metadata @%s", "메타데이터 Fetch @%s"},
 	"msg.fetch.response": {"Fetch response%s", "Fetch 응답%s"},
 	"msg.ack":            {"ack @%s", "확인 @%s"},
-	"msg.disconnected":   {"Disconnected%s", "연결 끊김%s"},
-	"isr.in":             {"in ISR", "ISR 안"},
-	"isr.out":            {"out of ISR", "ISR 밖"},
-	"legend.epoch":       {"leader epoch", "리더 에포크"},
-	"legend.hw":          {"HW (high watermark)", "HW(하이 워터마크)"},
-	"legend.leo":         {"LEO (log end offset)", "LEO(로그 끝 오프셋)"},
-	"cat.data":           {"data", "데이터"},
-	"cat.admin":          {"admin", "관리"},
-	"no.cluster":         {"No cluster yet. Create one in the terminal: cluster create --brokers 3", "아직 클러스터가 없습니다. 터미널에서 만들어 보세요: cluster create --brokers 3"},
+	// A sim.Disconnected (the operating system of a host whose process is
+	// not running answers with a TCP reset) and a sim.Closed (a client
+	// closes its connection, a TCP FIN, after giving up on a request):
+	// connection events, not Kafka requests.
+	"msg.reset":      {"connection reset", "연결 리셋"},
+	"msg.reset.tip":  {"%[1]s → %[2]s: a TCP reset. The process on %[1]s is not running (it exited or crashed), so its operating system resets the connection.", "%[1]s → %[2]s: TCP 리셋. %[1]s 호스트의 프로세스가 실행 중이 아니어서(종료 또는 충돌) 그 운영체제가 연결을 끊습니다."},
+	"msg.closed":     {"connection closed", "연결 닫음"},
+	"msg.closed.tip": {"%[1]s → %[2]s: %[1]s closes its connection (a TCP FIN): it gave up on a request that timed out, so %[2]s never sends that answer.", "%[1]s → %[2]s: 연결을 닫습니다(TCP FIN). 클라이언트가 시간 초과된 요청을 포기했으므로 %[2]s 쪽은 그 응답을 보내지 않습니다."},
+	"cat.conn":       {"connection", "연결"},
+	"isr.in":         {"in ISR", "ISR 안"},
+	"isr.out":        {"out of ISR", "ISR 밖"},
+	"legend.epoch":   {"leader epoch", "리더 에포크"},
+	"legend.hw":      {"HW (high watermark)", "HW(하이 워터마크)"},
+	"legend.leo":     {"LEO (log end offset)", "LEO(로그 끝 오프셋)"},
+	"cat.data":       {"data", "데이터"},
+	"cat.admin":      {"admin", "관리"},
+	"no.cluster":     {"No cluster yet. Create one in the terminal: cluster create --brokers 3", "아직 클러스터가 없습니다. 터미널에서 만들어 보세요: cluster create --brokers 3"},
 	// The app around the diagram (ui/app, terminal, timeline, story, gallery, feed).
 	"lang.title":           {"Language", "언어"},
 	"lang.en":              {"EN", "EN"},
