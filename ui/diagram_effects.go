@@ -122,9 +122,11 @@ func (l *dgLayout) lostMarks(p view.Partition, start int64) []dgMark {
 // dgMark is a highlighted span of a strip.
 type dgMark struct{ X, W string }
 
-// alert is the row's warning line: how long the partition has had no
-// serving leader, or what committed data it lost.
-func dgAlert(s *view.Snapshot, p view.Partition, t dgTranslator) (text, tip string) {
+// dgAlert is the row's warning line (how long the partition has had no
+// serving leader, or what committed data it lost) in three lengths, the
+// first that fits is drawn (dgFit), and its tooltip. All empty: no
+// warning.
+func dgAlert(s *view.Snapshot, p view.Partition, t dgTranslator) (forms [3]string, tip string) {
 	if len(p.Lost) > 0 {
 		n := int64(0)
 		var parts []string
@@ -133,16 +135,18 @@ func dgAlert(s *view.Snapshot, p view.Partition, t dgTranslator) (text, tip stri
 			vals := strings.Join(quoteAll(lr.Values), ", ")
 			parts = append(parts, fmt.Sprintf(t("lost.tip"), lr.From, lr.To-1, lr.Leader, lr.Epoch, vals))
 		}
-		text, tip = fmt.Sprintf(t("lost.records"), n), strings.Join(parts, "\n")
+		long := fmt.Sprintf(t("lost.records"), n)
+		forms, tip = [3]string{long, fmt.Sprintf(t("lost.records.short"), n), "✕ " + strconv.FormatInt(n, 10)}, strings.Join(parts, "\n")
 	}
 	if p.Down {
-		secs := float64(s.Now.Sub(p.DownSince)) / 1e9
-		text = fmt.Sprintf(t("unavailable.for"), fmt.Sprintf("%.1f s", secs))
+		secs := fmt.Sprintf("%.1f s", float64(s.Now.Sub(p.DownSince))/1e9)
+		long := fmt.Sprintf(t("unavailable.for"), secs)
+		forms = [3]string{long, fmt.Sprintf(t("unavailable.short"), secs), "✕ " + secs}
 		if tip == "" {
-			tip = text
+			tip = long
 		}
 	}
-	return text, tip
+	return forms, tip
 }
 
 func quoteAll(vs []string) []string {

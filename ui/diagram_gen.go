@@ -973,6 +973,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									{
 										vgparent := vgn
 										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-tip"}}}
+										vgparent.AppendChild(vgn)
+										vgn.SetInnerHTML(r.Tip)
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}}}
 										vgparent.AppendChild(vgn)
 										vgn.AddAttrInterface("height", r.BgH)

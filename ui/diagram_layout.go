@@ -320,6 +320,9 @@ type dgRow struct {
 	// lost committed records); AlertTip explains it.
 	Alert    string
 	AlertTip string
+	// Tip is a partition row's tooltip: its lines in their longest forms
+	// (a narrow first column shortens them).
+	Tip string
 }
 
 // dgReplica is one replica's log strip inside its broker's lane.
@@ -1010,7 +1013,7 @@ func dgNextRow(rows *[]dgRow) *dgRow {
 func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t dgTranslator, compact bool, rowH float64, changed func(string) bool) {
 	name := p.Topic + "-" + strconv.Itoa(int(p.Index))
 	r.Topic, r.Compact = false, compact
-	r.Name = dgCutTail(name, l.labelRunes())
+	r.Name = dgCutTail(name, min(l.labelRunes(), int(l.rowTextRoom()/(dgNamePx*0.6))))
 	r.Key = ""
 	r.Partition, r.TopicName = name, ""
 	r.SubX = "24"
@@ -1026,38 +1029,46 @@ func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t 
 	if l.fx.elected[name] > 0 {
 		r.Class += " kd-elected"
 	}
-	r.Alert, r.AlertTip = dgAlert(s, p, t)
-	defer func() { // compact rows have no line for it: it joins the leader line
-		if compact && r.Alert != "" {
-			r.Sub += " · " + r.Alert
-		}
-	}()
+	// Every line of the first column stops short of the first lane
+	// (dgFit): the longest form that fits, else a shorter one.
+	room := l.rowTextRoom()
+	alerts, tip := dgAlert(s, p, t)
+	r.Alert, r.AlertTip = "", tip
+	if alerts[0] != "" {
+		r.Alert = dgFit(room, dgAlertPx, alerts[:]...)
+	}
 	// The leader as the metadata says; marked when its broker is down (no
 	// active controller to elect another, or not yet noticed).
 	leaderDown := false
 	if lane, ok := l.laneOf[p.Leader]; ok && s.Nodes[lane].State != "running" {
 		leaderDown = true
 	}
-	epoch := " · " + t("epoch") + " " + strconv.Itoa(int(p.LeaderEpoch))
+	leader, epoch := strconv.Itoa(int(p.Leader)), strconv.Itoa(int(p.LeaderEpoch))
+	var subs []string // the leader line, longest first
 	switch {
 	case p.Leader < 0:
 		r.Class += " kd-noleader"
-		r.Sub = t("leader.none") + epoch
+		subs = []string{t("leader.none") + " · " + t("epoch") + " " + epoch, t("leader.none")}
 	case leaderDown:
 		r.Class += " kd-noleader"
-		r.Sub = fmt.Sprintf(t("leader.down"), p.Leader) + epoch
+		subs = []string{fmt.Sprintf(t("leader.down"), p.Leader) + " · " + t("epoch") + " " + epoch, fmt.Sprintf(t("leader.down"), p.Leader), "L" + leader + "✕ · e" + epoch}
 	default:
-		r.Sub = t("leader") + " " + strconv.Itoa(int(p.Leader)) + epoch
+		subs = []string{t("leader") + " " + leader + " · " + t("epoch") + " " + epoch, "L" + leader + " · e" + epoch}
 	}
+	longSub := subs[0]      // for the tooltip
 	if compact || l.touch { // the short form: L2 · e0
-		switch {
-		case p.Leader < 0:
-			r.Sub = t("leader.none")
-		case leaderDown:
-			r.Sub = "L" + strconv.Itoa(int(p.Leader)) + "✕ · e" + strconv.Itoa(int(p.LeaderEpoch))
-		default:
-			r.Sub = "L" + strconv.Itoa(int(p.Leader)) + " · e" + strconv.Itoa(int(p.LeaderEpoch))
+		subs = subs[len(subs)-1:]
+	}
+	if !compact {
+		r.Sub = dgFit(room, dgSubPx, subs...)
+	} else { // no line of its own for the warning: it joins the leader line
+		var line []string
+		for _, a := range alerts {
+			if a != "" {
+				line = append(line, subs[0]+" · "+a)
+			}
 		}
+		r.Sub = dgFit(room-(dgTextWidth(r.Name, dgNamePx)+10), dgSubPx, append(line, subs[0])...)
 	}
 	var isr strings.Builder
 	isr.WriteString(t("isr"))
@@ -1070,6 +1081,10 @@ func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t 
 	}
 	isr.WriteByte(']')
 	r.ISR = isr.String()
+	r.Tip = name + ": " + longSub + " · " + r.ISR
+	if alerts[0] != "" {
+		r.Tip += " · " + alerts[0]
+	}
 
 	// Every replica of the partition shows the same window of offsets, so
 	// logs line up across lanes: the last MaxCells offsets of the longest.
@@ -1296,6 +1311,38 @@ func dgTextWidth(s string, px float64) float64 {
 		}
 	}
 	return w
+}
+
+// The first column's lines, from dgRowTextX: the font sizes diagram.css
+// gives them (.kd-pname, .kd-psub, .kd-palert).
+const (
+	dgRowTextX = 24.0
+	dgNamePx   = 13.0
+	dgSubPx    = 11.0
+	dgAlertPx  = 10.5
+)
+
+// rowTextRoom is how wide a line of a partition row's first column may be:
+// from where it starts to the first broker's lane, less a gap, so that no
+// text runs under a replica's L or F chip.
+func (l *dgLayout) rowTextRoom() float64 {
+	return l.cardX(0) - dgRowTextX - 4
+}
+
+// dgFit is the first of forms (longest first) that is at most room wide
+// at font size px (dgTextWidth), else the last one cut to fit with an
+// ellipsis.
+func dgFit(room, px float64, forms ...string) string {
+	for _, f := range forms {
+		if dgTextWidth(f, px) <= room {
+			return f
+		}
+	}
+	r := []rune(forms[len(forms)-1])
+	for len(r) > 1 && dgTextWidth(string(r)+"…", px) > room {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
 }
 
 // labelRunes is how long a label in the first column may be.
