@@ -247,6 +247,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgin.BuildEnv.WireComponent(vgcomp)
 					}
 					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+					vgcomp.Focus = c.Host.Focus
 					vgcomp.OnReplica = c.OpenDisk
 					vgcomp.Player = c.Player
 					vgcomp.Width = c.StageWidth

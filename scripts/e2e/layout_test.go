@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -63,14 +64,15 @@ func (s *layoutServer) host(name, body string) string {
 
 // activeID is the id of the focused element ("BODY" when nothing is).
 func activeID(ctx context.Context) string {
-	return evalString(ctx, `document.activeElement === document.body ? "BODY" : (document.activeElement.id || document.activeElement.tagName + "." + document.activeElement.className)`)
+	return evalString(ctx, `document.activeElement === document.body ? "BODY" : (document.activeElement.id || document.activeElement.tagName + "." + document.activeElement.getAttribute("class"))`)
 }
 
 // TestKeyboardFocusAndHeading: the page has one h1; choosing a scenario
 // from the gallery with the keyboard leaves the focus on the story's Next
 // button (not on the body); Tab in an empty terminal input moves the focus
 // on (completion keeps Tab only when there is something to complete), and
-// the hint line says how to leave the terminal.
+// the hint line says how to leave the terminal; a broker's menu opens from
+// the keyboard with the focus in it, and closes back to its card.
 func TestKeyboardFocusAndHeading(t *testing.T) {
 	requireChromium(t)
 	srv := newLayoutServer(t)
@@ -105,6 +107,37 @@ func TestKeyboardFocusAndHeading(t *testing.T) {
 		t.Errorf("the terminal's hint does not say how to leave it with the keyboard: %q", hint)
 	}
 
+	// A broker's menu from the keyboard (the WAI-ARIA menu button
+	// pattern): Enter on its card puts the focus on the menu's first item,
+	// Tab and ↓ move within the menu, Escape closes it and puts the focus
+	// back on the card.
+	if err := chromedp.Do(tab, chromedp.Focus(chromedp.CSS(`.kd-net .kd-card[data-broker="1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	keyNames := map[string]string{kb.Enter: "Enter", kb.Tab: "Tab", kb.ArrowDown: "ArrowDown", kb.Escape: "Escape"}
+	menuKey := func(key, want string) {
+		t.Helper()
+		var err error
+		if key == kb.Enter {
+			err = pressEnter(tab)
+		} else {
+			err = chromedp.Do(tab, chromedp.KeyEvent(key))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.activeElement && document.activeElement.id === "`+want+`"`, chromedp.WithPollingTimeout(3*time.Second))); err != nil {
+			t.Errorf("after %s in the broker menu the focus is on %s, want #%s (menu open: %s)", keyNames[key], activeID(tab), want, evalString(tab, `!!document.querySelector(".kd-menu")`))
+		}
+	}
+	menuKey(kb.Enter, "kd-menu-kill")
+	menuKey(kb.Tab, "kd-menu-power-loss")
+	menuKey(kb.ArrowDown, "kd-menu-stop")
+	menuKey(kb.Escape, "kd-broker-1")
+	if open := evalString(tab, `!!document.querySelector(".kd-menu")`); open != "false" {
+		t.Errorf("Escape left the broker menu open")
+	}
+
 	// The gallery from the keyboard: Enter on Scenarios, Enter on a card.
 	if err := chromedp.Do(tab, chromedp.Focus(chromedp.ID("open-gallery"))); err != nil {
 		t.Fatal(err)
@@ -133,6 +166,21 @@ func TestKeyboardFocusAndHeading(t *testing.T) {
 	if got := activeID(tab); got != "story-next" {
 		t.Errorf("after Next the focus is on %s, want it kept on Next", got)
 	}
+}
+
+// pressEnter presses Enter as a keyboard does: a keyDown that carries the
+// key's text, then keyUp. (chromedp.KeyEvent sends the text as a separate
+// char event, which a handler that cancels the keydown cannot stop: Enter
+// on a card would then also press the menu item the keydown focused.)
+func pressEnter(ctx context.Context) error {
+	key := input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: "Enter", Code: "Enter",
+		WindowsVirtualKeyCode: 13, NativeVirtualKeyCode: 13, Text: "\r", UnmodifiedText: "\r"}
+	if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, key); err != nil {
+		return err
+	}
+	key.Type, key.Text, key.UnmodifiedText = input.DispatchKeyEventTypeKeyUp, "", ""
+	_, err := chromedp.Call(ctx, input.DispatchKeyEvent, key)
+	return err
 }
 
 // navigateAt loads url in the tab at a viewport of width×height (with the
