@@ -234,6 +234,11 @@ func shot(t *testing.T, tab context.Context, name string) {
 //     text.
 //   - smallTargets(win, min): the interactive elements a pointer can hit
 //     that are smaller than min CSS pixels either way.
+//   - wholeIn(win, sel, box): "" when the element is wholly inside the
+//     visible part of its ancestor box (a scroller), else where it is.
+//   - rowLabelsClear(win): "" when no line of a partition row's first
+//     column (name, leader, ISR, warning) reaches the first broker's lane
+//     (where the replicas' L/F chips are), else which do.
 const layoutJS = `
 window.kdDescribe = function (el) {
 	if (!el) return "nothing";
@@ -277,6 +282,25 @@ window.smallTargets = function (win, min) {
 		if (r.width === 0 && r.height === 0) continue; // not displayed
 		if (r.width < min - 0.5 || r.height < min - 0.5)
 			out.push(kdDescribe(el) + " " + Math.round(r.width) + "×" + Math.round(r.height));
+	}
+	return out.join("\n");
+};
+window.wholeIn = function (win, sel, box) {
+	const el = win.document.querySelector(sel), b = el && el.closest(box);
+	if (!el || !b) return sel + " in " + box + " is missing";
+	const r = el.getBoundingClientRect(), o = b.getBoundingClientRect();
+	if (r.top < o.top - 0.5 || r.bottom > o.bottom + 0.5)
+		return sel + " spans y " + Math.round(r.top) + ".." + Math.round(r.bottom) + " but " + box + " shows " + Math.round(o.top) + ".." + Math.round(o.bottom) + " (" + b.scrollHeight + " px of content in " + b.clientHeight + ")";
+	return "";
+};
+window.rowLabelsClear = function (win) {
+	const lanes = [...win.document.querySelectorAll(".kd-parts .kd-lane")].map(l => l.getBoundingClientRect().left);
+	if (!lanes.length) return "";
+	const left = Math.min(...lanes), out = [];
+	for (const t of win.document.querySelectorAll(".kd-prow :is(.kd-pname, .kd-psub, .kd-pisr, .kd-palert)")) {
+		const r = t.getBoundingClientRect();
+		if (r.width > 0 && r.right > left + 0.5)
+			out.push("\"" + (t.firstChild ? t.firstChild.textContent : "") + "\" ends at x " + Math.round(r.right) + ", over the first lane from x " + Math.round(left));
 	}
 	return out.join("\n");
 };
