@@ -139,14 +139,29 @@ func dgAlert(s *view.Snapshot, p view.Partition, t dgTranslator) (forms [3]strin
 		forms, tip = [3]string{long, fmt.Sprintf(t("lost.records.short"), n), "✕ " + strconv.FormatInt(n, 10)}, strings.Join(parts, "\n")
 	}
 	if p.Down {
-		secs := fmt.Sprintf("%.1f s", float64(s.Now.Sub(p.DownSince))/1e9)
-		long := fmt.Sprintf(t("unavailable.for"), secs)
-		forms = [3]string{long, fmt.Sprintf(t("unavailable.short"), secs), "✕ " + secs}
+		secs := float64(s.Now.Sub(p.DownSince)) / 1e9
+		long := fmt.Sprintf(t("unavailable.for"), fmt.Sprintf("%.1f s", secs))
+		short := dgShortSecs(secs)
+		forms = [3]string{long, fmt.Sprintf(t("unavailable.short"), short), "✕ " + short}
 		if tip == "" {
 			tip = long
 		}
 	}
 	return forms, tip
+}
+
+// dgShortSecs is a duration in at most four characters or so: 3.8s, 66s,
+// 20m, 3h (a narrow first column's warning line).
+func dgShortSecs(secs float64) string {
+	switch {
+	case secs < 10:
+		return strconv.FormatFloat(secs, 'f', 1, 64) + "s"
+	case secs < 100:
+		return strconv.Itoa(int(secs)) + "s"
+	case secs < 100*60:
+		return strconv.Itoa(int(secs/60)) + "m"
+	}
+	return strconv.Itoa(int(secs/3600)) + "h"
 }
 
 func quoteAll(vs []string) []string {

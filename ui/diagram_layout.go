@@ -442,7 +442,7 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	}
 
 	l.fx.observe(s)
-	l.summary(s, t)
+	l.summary(s, t, o.Width)
 	l.links(s, o)
 	l.cards(s, t, changed)
 	l.clients(s, t)
@@ -488,7 +488,17 @@ func dgCellGap(w float64) float64 {
 	return 0.75
 }
 
-func (l *dgLayout) summary(s *view.Snapshot, t dgTranslator) {
+// dgBarRoom is what the diagram's title bar needs besides its summary (the
+// title and the two message toggles), in CSS px; dgSummaryPx is the
+// summary's font size (.kd-summary).
+const (
+	dgBarRoom   = 360.0
+	dgSummaryPx = 13.6
+)
+
+// summary is the line beside the diagram's title; a panel too narrow for
+// it whole gets the short form (the bar never cuts it).
+func (l *dgLayout) summary(s *view.Snapshot, t dgTranslator, width float64) {
 	brokers := fmt.Sprintf(t("diagram.brokers"), len(s.Nodes))
 	if len(s.Nodes) == 1 {
 		brokers = t("diagram.broker1")
@@ -497,7 +507,11 @@ func (l *dgLayout) summary(s *view.Snapshot, t dgTranslator) {
 		l.Summary = brokers
 		return
 	}
-	l.Summary = brokers + " · " + fmt.Sprintf(t("controller.summary"), s.Controller.NodeID, s.Controller.Epoch, s.Controller.HighWatermark)
+	c := s.Controller
+	l.Summary = brokers + " · " + fmt.Sprintf(t("controller.summary"), c.NodeID, c.Epoch, c.HighWatermark)
+	if width > 0 && dgTextWidth(l.Summary, dgSummaryPx)+dgBarRoom > width {
+		l.Summary = brokers + " · " + fmt.Sprintf(t("summary.short"), c.NodeID, c.Epoch, c.HighWatermark)
+	}
 }
 
 // links decides which lines to draw and their curves: one arc above the
@@ -783,12 +797,14 @@ func (l *dgLayout) cardMeta(b *dgBroker, s *view.Snapshot, nd view.Node, t dgTra
 		}
 	}
 	b.MetaBarW = dgf(room * frac)
-	at := strconv.FormatInt(nd.MetadataOffset, 10)
-	for _, m := range []string{
+	forms := []string{ // the last is drawn when none fits
 		fmt.Sprintf(t("metadata.replayed"), nd.MetadataOffset) + lag,
 		fmt.Sprintf(t("metadata.short"), nd.MetadataOffset) + lag,
-		"@" + at + lag,
-	} {
+	}
+	if lag != "" { // the lag before the word
+		forms = append(forms, "@"+strconv.FormatInt(nd.MetadataOffset, 10)+lag)
+	}
+	for _, m := range forms {
 		b.Meta = m
 		if dgTextWidth(m, 11) <= room {
 			return
