@@ -490,10 +490,13 @@ func dgCellGap(w float64) float64 {
 
 // dgBarRoom is what the diagram's title bar needs besides its summary (the
 // title and the two message toggles), in CSS px; dgSummaryPx is the
-// summary's font size (.kd-summary).
+// summary's font size (.kd-summary), and dgSansFactor how much narrower
+// than dgTextWidth's monospace-ish estimate a sans-serif line is drawn
+// (the English summary: 460 px drawn, 555 estimated).
 const (
-	dgBarRoom   = 360.0
-	dgSummaryPx = 13.6
+	dgBarRoom    = 360.0
+	dgSummaryPx  = 13.6
+	dgSansFactor = 0.85
 )
 
 // summary is the line beside the diagram's title; a panel too narrow for
@@ -509,7 +512,7 @@ func (l *dgLayout) summary(s *view.Snapshot, t dgTranslator, width float64) {
 	}
 	c := s.Controller
 	l.Summary = brokers + " · " + fmt.Sprintf(t("controller.summary"), c.NodeID, c.Epoch, c.HighWatermark)
-	if width > 0 && dgTextWidth(l.Summary, dgSummaryPx)+dgBarRoom > width {
+	if width > 0 && dgTextWidth(l.Summary, dgSummaryPx)*dgSansFactor+dgBarRoom > width {
 		l.Summary = brokers + " · " + fmt.Sprintf(t("summary.short"), c.NodeID, c.Epoch, c.HighWatermark)
 	}
 }
