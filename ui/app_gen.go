@@ -247,6 +247,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgin.BuildEnv.WireComponent(vgcomp)
 					}
 					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+					vgcomp.Focus = c.Host.Focus
 					vgcomp.OnReplica = c.OpenDisk
 					vgcomp.Player = c.Player
 					vgcomp.Width = c.StageWidth
@@ -345,54 +346,66 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
-					if !c.Player.Embed && c.SideTab == "events" {
+					if !c.Player.Embed {
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "side-panels"}}}
+						vgparent.AppendChild(vgn)
 						{
-							var vgcomp vugu.Builder = c.Events
-							if vgcomp != nil {
-								vgin.BuildEnv.WireComponent(vgcomp)
-								vgout.Components = append(vgout.Components, vgcomp)
-								vgn = &vugu.VGNode{Component: vgcomp}
-								vgparent.AppendChild(vgn)
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							if c.SideTab == "events" {
+								{
+									var vgcomp vugu.Builder = c.Events
+									if vgcomp != nil {
+										vgin.BuildEnv.WireComponent(vgcomp)
+										vgout.Components = append(vgout.Components, vgcomp)
+										vgn = &vugu.VGNode{Component: vgcomp}
+										vgparent.AppendChild(vgn)
+									}
+								}
 							}
-						}
-					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					if !c.Player.Embed && c.SideTab == "kraft" {
-						{
-							var vgcomp vugu.Builder = c.Quorum
-							if vgcomp != nil {
-								vgin.BuildEnv.WireComponent(vgcomp)
-								vgout.Components = append(vgout.Components, vgcomp)
-								vgn = &vugu.VGNode{Component: vgcomp}
-								vgparent.AppendChild(vgn)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							if c.SideTab == "kraft" {
+								{
+									var vgcomp vugu.Builder = c.Quorum
+									if vgcomp != nil {
+										vgin.BuildEnv.WireComponent(vgcomp)
+										vgout.Components = append(vgout.Components, vgcomp)
+										vgn = &vugu.VGNode{Component: vgcomp}
+										vgparent.AppendChild(vgn)
+									}
+								}
 							}
-						}
-					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					if !c.Player.Embed && c.SideTab == "kraft" {
-						{
-							var vgcomp vugu.Builder = c.MetaLog
-							if vgcomp != nil {
-								vgin.BuildEnv.WireComponent(vgcomp)
-								vgout.Components = append(vgout.Components, vgcomp)
-								vgn = &vugu.VGNode{Component: vgcomp}
-								vgparent.AppendChild(vgn)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							if c.SideTab == "kraft" {
+								{
+									var vgcomp vugu.Builder = c.MetaLog
+									if vgcomp != nil {
+										vgin.BuildEnv.WireComponent(vgcomp)
+										vgout.Components = append(vgout.Components, vgcomp)
+										vgn = &vugu.VGNode{Component: vgcomp}
+										vgparent.AppendChild(vgn)
+									}
+								}
 							}
-						}
-					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					if !c.Player.Embed && c.SideTab == "disk" {
-						{
-							var vgcomp vugu.Builder = c.Disk
-							if vgcomp != nil {
-								vgin.BuildEnv.WireComponent(vgcomp)
-								vgout.Components = append(vgout.Components, vgcomp)
-								vgn = &vugu.VGNode{Component: vgcomp}
-								vgparent.AppendChild(vgn)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+							vgparent.AppendChild(vgn)
+							if c.SideTab == "disk" {
+								{
+									var vgcomp vugu.Builder = c.Disk
+									if vgcomp != nil {
+										vgin.BuildEnv.WireComponent(vgcomp)
+										vgout.Components = append(vgout.Components, vgcomp)
+										vgn = &vugu.VGNode{Component: vgcomp}
+										vgparent.AppendChild(vgn)
+									}
+								}
 							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+							vgparent.AppendChild(vgn)
 						}
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}

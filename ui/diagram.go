@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/vugu/vugu"
 
@@ -30,6 +31,10 @@ type Diagram struct {
 	// Width is the panel's width in CSS px, as the page last measured it
 	// (0: unknown): a narrow panel gets narrower lanes (dgLayout.size).
 	Width float64
+	// Focus, when set, focuses the element with this id after the next
+	// render (Host.Focus): the broker menu moves the keyboard focus into
+	// itself and back to its card (dgMenuKeys).
+	Focus func(id string)
 
 	lay       dgLayout
 	snap      *view.Snapshot
@@ -183,18 +188,115 @@ func (c *Diagram) clickBroker(id int32) {
 	c.menu = id
 }
 
-// keyBroker opens the menu from the keyboard (Enter or Space on a card).
+// The broker menu follows the WAI-ARIA menu button pattern: a card is the
+// button (aria-haspopup), Enter, Space or ↓ on it opens the menu with the
+// focus on the first item it can run (↑: the last); in the menu ↓ and ↑
+// move between the items (round), Home and End go to the ends, Tab moves
+// on through them and closes the menu when it leaves, and Escape closes it
+// with the focus back on the card, as an action run from it does.
+
+// dgCardID is the DOM id of broker id's card; dgMenuItemID of a menu entry.
+func dgCardID(id int32) string          { return "kd-broker-" + strconv.Itoa(int(id)) }
+func dgMenuItemID(action string) string { return "kd-menu-" + action }
+
+// keyBroker opens the menu from the keyboard and moves the focus into it.
 func (c *Diagram) keyBroker(e vugu.DOMEvent, id int32) {
 	switch e.PropString("key") {
-	case "Enter", " ":
+	case "Enter", " ", "ArrowDown", "ArrowUp":
 		e.PreventDefault()
-		c.clickBroker(id)
+		if c.Player == nil {
+			return
+		}
+		c.menu = id
+		items := c.menuItems()
+		if e.PropString("key") == "ArrowUp" {
+			c.focusItem(items, len(items)-1, -1)
+		} else {
+			c.focusItem(items, 0, 1)
+		}
 	case "Escape":
 		c.menu = 0
 	}
 }
 
-func (c *Diagram) closeMenu() { c.menu = 0 }
+// keyMenu moves the focus inside the open menu.
+func (c *Diagram) keyMenu(e vugu.DOMEvent) {
+	items := c.menuItems()
+	at := -1
+	for i, it := range items {
+		if it.ID == e.PropString("target", "id") {
+			at = i
+		}
+	}
+	switch key := e.PropString("key"); key {
+	case "Escape":
+		e.PreventDefault()
+		c.closeMenu()
+	case "ArrowDown", "ArrowUp":
+		e.PreventDefault()
+		step := 1
+		if key == "ArrowUp" {
+			step = -1
+		}
+		if at < 0 { // on the close button
+			at = len(items)
+			if step > 0 {
+				at = -1
+			}
+		}
+		c.focusItem(items, (at+step+len(items))%len(items), step)
+	case "Home":
+		e.PreventDefault()
+		c.focusItem(items, 0, 1)
+	case "End":
+		e.PreventDefault()
+		c.focusItem(items, len(items)-1, -1)
+	case "Tab": // the browser moves the focus; past the last item it leaves
+		if !e.PropBool("shiftKey") && at >= 0 && c.lastEnabled(items) == at {
+			c.menu = 0
+		}
+	}
+}
+
+// focusItem focuses the first item from i on (going by step, round) that
+// can run; with none, the menu's close button.
+func (c *Diagram) focusItem(items []dgMenuItem, i, step int) {
+	for range items {
+		if i >= 0 && i < len(items) && !items[i].Disabled {
+			c.focus(items[i].ID)
+			return
+		}
+		i = (i + step + len(items)) % len(items)
+	}
+	c.focus("kd-menu-close")
+}
+
+func (c *Diagram) lastEnabled(items []dgMenuItem) int {
+	for i := len(items) - 1; i >= 0; i-- {
+		if !items[i].Disabled {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *Diagram) focus(id string) {
+	if c.Focus != nil {
+		c.Focus(id)
+	}
+}
+
+// closeMenu closes the menu; the focus goes back to its card.
+func (c *Diagram) closeMenu() {
+	if c.menu != 0 {
+		c.focus(dgCardID(c.menu))
+	}
+	c.menu = 0
+}
+
+// closeMenuBg closes the menu from a click on the diagram's background:
+// the focus stays where the pointer put it.
+func (c *Diagram) closeMenuBg() { c.menu = 0 }
 
 // clickReplica hands a clicked replica strip to OnReplica. (The handler
 // takes the row's slice and an index, not the replica: a closure that
@@ -218,6 +320,7 @@ func (c *Diagram) keyReplica(e vugu.DOMEvent, reps []dgReplica, i int) {
 
 // dgMenuItem is one entry of a broker's menu.
 type dgMenuItem struct {
+	ID       string // its DOM id (dgMenuItemID)
 	Action   string
 	Label    string
 	Disabled bool
@@ -268,7 +371,7 @@ func (c *Diagram) menuItems() []dgMenuItem {
 		if action == "kill" || action == "power-loss" {
 			cls += " kd-menu-danger"
 		}
-		return dgMenuItem{Action: action, Label: c.t("action." + action), Disabled: !enabled, Class: cls}
+		return dgMenuItem{ID: dgMenuItemID(action), Action: action, Label: c.t("action." + action), Disabled: !enabled, Class: cls}
 	}
 	return []dgMenuItem{
 		item("kill", b.Running),
@@ -280,10 +383,11 @@ func (c *Diagram) menuItems() []dgMenuItem {
 	}
 }
 
-// act runs a menu entry on the open broker.
+// act runs a menu entry on the open broker; the focus goes back to its
+// card.
 func (c *Diagram) act(action string) {
 	id := c.menu
-	c.menu = 0
+	c.closeMenu()
 	if c.Player == nil || id == 0 {
 		return
 	}

@@ -122,9 +122,11 @@ func (l *dgLayout) lostMarks(p view.Partition, start int64) []dgMark {
 // dgMark is a highlighted span of a strip.
 type dgMark struct{ X, W string }
 
-// alert is the row's warning line: how long the partition has had no
-// serving leader, or what committed data it lost.
-func dgAlert(s *view.Snapshot, p view.Partition, t dgTranslator) (text, tip string) {
+// dgAlert is the row's warning line (how long the partition has had no
+// serving leader, or what committed data it lost) in three lengths, the
+// first that fits is drawn (dgFit), and its tooltip. All empty: no
+// warning.
+func dgAlert(s *view.Snapshot, p view.Partition, t dgTranslator) (forms [3]string, tip string) {
 	if len(p.Lost) > 0 {
 		n := int64(0)
 		var parts []string
@@ -133,16 +135,33 @@ func dgAlert(s *view.Snapshot, p view.Partition, t dgTranslator) (text, tip stri
 			vals := strings.Join(quoteAll(lr.Values), ", ")
 			parts = append(parts, fmt.Sprintf(t("lost.tip"), lr.From, lr.To-1, lr.Leader, lr.Epoch, vals))
 		}
-		text, tip = fmt.Sprintf(t("lost.records"), n), strings.Join(parts, "\n")
+		long := fmt.Sprintf(t("lost.records"), n)
+		forms, tip = [3]string{long, fmt.Sprintf(t("lost.records.short"), n), "✕ " + strconv.FormatInt(n, 10)}, strings.Join(parts, "\n")
 	}
 	if p.Down {
 		secs := float64(s.Now.Sub(p.DownSince)) / 1e9
-		text = fmt.Sprintf(t("unavailable.for"), fmt.Sprintf("%.1f s", secs))
+		long := fmt.Sprintf(t("unavailable.for"), fmt.Sprintf("%.1f s", secs))
+		short := dgShortSecs(secs)
+		forms = [3]string{long, fmt.Sprintf(t("unavailable.short"), short), "✕ " + short}
 		if tip == "" {
-			tip = text
+			tip = long
 		}
 	}
-	return text, tip
+	return forms, tip
+}
+
+// dgShortSecs is a duration in at most four characters or so: 3.8s, 66s,
+// 20m, 3h (a narrow first column's warning line).
+func dgShortSecs(secs float64) string {
+	switch {
+	case secs < 10:
+		return strconv.FormatFloat(secs, 'f', 1, 64) + "s"
+	case secs < 100:
+		return strconv.Itoa(int(secs)) + "s"
+	case secs < 100*60:
+		return strconv.Itoa(int(secs/60)) + "m"
+	}
+	return strconv.Itoa(int(secs/3600)) + "h"
 }
 
 func quoteAll(vs []string) []string {

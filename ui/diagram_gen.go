@@ -157,20 +157,26 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent.AppendChild(vgn)
 							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 								EventType:	"click",
-								Func:		func(event vugu.DOMEvent) { c.closeMenu() },
+								Func:		func(event vugu.DOMEvent) { c.closeMenuBg() },
 								// TODO: implement capture, etc. mostly need to decide syntax
 							})
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 							vgparent.AppendChild(vgn)
-							for vgiterkeyt, k := range c.lay.Links {
-								var vgiterkey interface{} = vgiterkeyt
-								_ = vgiterkey
-								k := k
-								_ = k
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "path", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("class", k.Class)
-								vgn.AddAttrInterface("d", k.D)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-links"}}}
+							vgparent.AppendChild(vgn)
+							{
+								vgparent := vgn
+								_ = vgparent
+								for vgiterkeyt, k := range c.lay.Links {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									k := k
+									_ = k
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "path", Attr: []vugu.VGAttribute(nil)}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("class", k.Class)
+									vgn.AddAttrInterface("d", k.D)
+								}
 							}
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 							vgparent.AppendChild(vgn)
@@ -215,12 +221,13 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgiterkey
 								b := b
 								_ = b
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}}}
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "aria-haspopup", Val: "menu"}}}
 								vgparent.AppendChild(vgn)
 								vgn.AddAttrInterface("aria-expanded", dgPressed(c.menu == b.ID))
 								vgn.AddAttrInterface("aria-label", b.Tip)
 								vgn.AddAttrInterface("class", b.Class)
 								vgn.AddAttrInterface("data-broker", b.ID)
+								vgn.AddAttrInterface("id", dgCardID(b.ID))
 								vgn.AddAttrInterface("transform", b.T)
 								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 									EventType:	"click",
@@ -359,13 +366,20 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "circle", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-msg-dot"}, vugu.VGAttribute{Namespace: "", Key: "r", Val: "4.5"}}}
 									vgparent.AppendChild(vgn)
 									vgn.SetInnerHTML(vugu.HTML(""))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pill"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "-23"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "15"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "7.5"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("width", m.PillW)
-									vgn.AddAttrInterface("x", m.PillX)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-msg-label"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "-12.5"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(m.Label)
+									if m.Label != `` {
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pill"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "15"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "7.5"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("width", m.PillW)
+										vgn.AddAttrInterface("x", m.PillX)
+										vgn.AddAttrInterface("y", m.PillY)
+									}
+									if m.Label != `` {
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-msg-label"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("x", m.TextX)
+										vgn.AddAttrInterface("y", m.TextY)
+										vgn.SetInnerHTML(m.Label)
+									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute(nil)}
 									vgparent.AppendChild(vgn)
 									vgn.SetInnerHTML(m.Title)
@@ -377,10 +391,15 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 						vgparent.AppendChild(vgn)
 						if c.menu != 0 {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-menu"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "menu"}}}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-menu"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "kd-menu"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "menu"}}}
 							vgparent.AppendChild(vgn)
 							vgn.AddAttrInterface("aria-label", c.menuTitle())
 							vgn.AddAttrInterface("style", c.menuStyle())
+							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+								EventType:	"keydown",
+								Func:		func(event vugu.DOMEvent) { c.keyMenu(event) },
+								// TODO: implement capture, etc. mostly need to decide syntax
+							})
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -394,7 +413,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-menu-title"}}}
 									vgparent.AppendChild(vgn)
 									vgn.SetInnerHTML(c.menuTitle())
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kd-menu-close"}}}
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kd-menu-close"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "kd-menu-close"}}}
 									vgparent.AppendChild(vgn)
 									vgn.AddAttrInterface("aria-label", c.t("close"))
 									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
@@ -420,6 +439,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgparent.AppendChild(vgn)
 									vgn.AddAttrInterface("class", it.Class)
 									vgn.AddAttrInterface("disabled", it.Disabled)
+									vgn.AddAttrInterface("id", it.ID)
 									vgn.SetInnerHTML(it.Label)
 									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 										EventType:	"click",
@@ -966,6 +986,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									{
 										vgparent := vgn
 										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-tip"}}}
+										vgparent.AppendChild(vgn)
+										vgn.SetInnerHTML(r.Tip)
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}}}
 										vgparent.AppendChild(vgn)
 										vgn.AddAttrInterface("height", r.BgH)
@@ -1285,6 +1308,12 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
 							vgn.SetInnerHTML(c.t("cat.admin"))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-conn"}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(c.t("cat.conn"))
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-quorum"}}}
 							vgparent.AppendChild(vgn)
 							vgn.SetInnerHTML(vugu.HTML(""))

@@ -160,6 +160,7 @@ type dgLayout struct {
 	laneOf    map[int32]int
 	epochSeen [dgEpochPalette]bool
 	fx        dgEffects // what changed since the last frame (diagram_effects.go)
+	labels    dgLabels  // the network SVG's labels, kept apart (diagram_labels.go)
 }
 
 // dgGeometry is the vertical layout of a partition row (full or compact),
@@ -251,15 +252,26 @@ type dgLink struct {
 	selfLoop bool
 }
 
-// dgMsg is one message on the wire: a dot on its link and a label above.
+// dgMsg is one message on the wire: a dot on its link and a label above
+// (moved when another label is there, or left out without room: dgLabels;
+// Label is then "").
 type dgMsg struct {
-	T     string
-	Class string
-	Label string
-	PillX string
-	PillW string
-	Title string
+	T            string
+	Class        string
+	Label        string
+	PillX, PillY string
+	PillW        string
+	TextX, TextY string
+	Title        string
 }
+
+// A message's label: its pill's top and height, and its text's baseline,
+// relative to the dot.
+const (
+	dgPillTop  = -23.0
+	dgPillH    = 15.0
+	dgPillText = -12.5
+)
 
 // dgMsgEnds is how much of each end of a link a message dot never reaches
 // (the ends touch the cards; a label there would cover them).
@@ -308,6 +320,9 @@ type dgRow struct {
 	// lost committed records); AlertTip explains it.
 	Alert    string
 	AlertTip string
+	// Tip is a partition row's tooltip: its lines in their longest forms
+	// (a narrow first column shortens them).
+	Tip string
 }
 
 // dgReplica is one replica's log strip inside its broker's lane.
@@ -427,13 +442,14 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	}
 
 	l.fx.observe(s)
-	l.summary(s, t)
+	l.summary(s, t, o.Width)
 	l.links(s, o)
 	l.cards(s, t, changed)
 	l.clients(s, t)
 	l.producers(s, t, o)
 	l.groups(s, t, o)
 	l.coordinators(s, t)
+	l.blockDrawn()
 	l.messages(s, t, o)
 	l.partitions(s, t, o, changed)
 	l.legendEpochs(t)
@@ -472,7 +488,20 @@ func dgCellGap(w float64) float64 {
 	return 0.75
 }
 
-func (l *dgLayout) summary(s *view.Snapshot, t dgTranslator) {
+// dgBarRoom is what the diagram's title bar needs besides its summary (the
+// title and the two message toggles), in CSS px; dgSummaryPx is the
+// summary's font size (.kd-summary), and dgSansFactor how much narrower
+// than dgTextWidth's monospace-ish estimate a sans-serif line is drawn
+// (the English summary: 460 px drawn, 555 estimated).
+const (
+	dgBarRoom    = 360.0
+	dgSummaryPx  = 13.6
+	dgSansFactor = 0.85
+)
+
+// summary is the line beside the diagram's title; a panel too narrow for
+// it whole gets the short form (the bar never cuts it).
+func (l *dgLayout) summary(s *view.Snapshot, t dgTranslator, width float64) {
 	brokers := fmt.Sprintf(t("diagram.brokers"), len(s.Nodes))
 	if len(s.Nodes) == 1 {
 		brokers = t("diagram.broker1")
@@ -481,7 +510,11 @@ func (l *dgLayout) summary(s *view.Snapshot, t dgTranslator) {
 		l.Summary = brokers
 		return
 	}
-	l.Summary = brokers + " · " + fmt.Sprintf(t("controller.summary"), s.Controller.NodeID, s.Controller.Epoch, s.Controller.HighWatermark)
+	c := s.Controller
+	l.Summary = brokers + " · " + fmt.Sprintf(t("controller.summary"), c.NodeID, c.Epoch, c.HighWatermark)
+	if width > 0 && dgTextWidth(l.Summary, dgSummaryPx)*dgSansFactor+dgBarRoom > width {
+		l.Summary = brokers + " · " + fmt.Sprintf(t("summary.short"), c.NodeID, c.Epoch, c.HighWatermark)
+	}
 }
 
 // links decides which lines to draw and their curves: one arc above the
@@ -732,30 +765,7 @@ func (l *dgLayout) cards(s *view.Snapshot, t dgTranslator, changed func(string) 
 				break
 			}
 		}
-		barW := w - 20
-		switch {
-		case nd.State != "running":
-			b.Meta = t("metadata.down")
-			b.MetaBarW = "0"
-		default:
-			hw := s.Controller.HighWatermark
-			b.Meta = fmt.Sprintf(t("metadata.replayed"), nd.MetadataOffset)
-			frac := 1.0
-			if hw > 0 {
-				frac = min(max(float64(nd.MetadataOffset+1)/float64(hw), 0), 1)
-				if s.Controller.NodeID >= 0 && nd.MetadataOffset+1 < hw {
-					b.MetaLag = true
-					b.Meta += " · " + fmt.Sprintf(t("metadata.lag"), hw-nd.MetadataOffset-1)
-				}
-			}
-			b.MetaBarW = dgf(barW * frac)
-		}
-		if dgTextWidth(b.Meta, 11) > w-20 { // narrow cards: the number only
-			b.Meta = fmt.Sprintf(t("metadata.short"), nd.MetadataOffset)
-			if nd.State != "running" {
-				b.Meta = "—"
-			}
-		}
+		l.cardMeta(&b, s, nd, t)
 		b.Tip = b.Title + " (" + nd.Host + "): " + b.State
 		if nd.BrokerState != "" {
 			b.Tip += " · " + nd.BrokerState
@@ -764,6 +774,44 @@ func (l *dgLayout) cards(s *view.Snapshot, t dgTranslator, changed func(string) 
 			b.Tip += " · " + t("state.fenced")
 		}
 		l.Brokers = append(l.Brokers, b)
+	}
+}
+
+// cardMeta writes how far a broker replayed the metadata log, and how far
+// behind the controller's high watermark it is once that is more than the
+// normal trail (metadataLagShown, as the quorum tab counts it). The label
+// shortens on a narrow card but keeps the lag: both languages say the same.
+func (l *dgLayout) cardMeta(b *dgBroker, s *view.Snapshot, nd view.Node, t dgTranslator) {
+	room := b.W - 20
+	if nd.State != "running" {
+		b.Meta, b.MetaBarW = t("metadata.down"), "0"
+		if dgTextWidth(b.Meta, 11) > room {
+			b.Meta = "—"
+		}
+		return
+	}
+	hw := s.Controller.HighWatermark
+	frac, lag := 1.0, ""
+	if hw > 0 {
+		frac = min(max(float64(nd.MetadataOffset+1)/float64(hw), 0), 1)
+		if behind := hw - nd.MetadataOffset - 1; s.Controller.NodeID >= 0 && behind >= metadataLagShown {
+			b.MetaLag = true
+			lag = " · " + fmt.Sprintf(t("metadata.lag"), behind)
+		}
+	}
+	b.MetaBarW = dgf(room * frac)
+	forms := []string{ // the last is drawn when none fits
+		fmt.Sprintf(t("metadata.replayed"), nd.MetadataOffset) + lag,
+		fmt.Sprintf(t("metadata.short"), nd.MetadataOffset) + lag,
+	}
+	if lag != "" { // the lag before the word
+		forms = append(forms, "@"+strconv.FormatInt(nd.MetadataOffset, 10)+lag)
+	}
+	for _, m := range forms {
+		b.Meta = m
+		if dgTextWidth(m, 11) <= room {
+			return
+		}
 	}
 }
 
@@ -798,7 +846,16 @@ var dgMsgWords = []struct{ en, key string }{
 	{"Fetch metadata @", "msg.fetch.metadata"},
 	{"Fetch response", "msg.fetch.response"},
 	{"ack @", "msg.ack"},
-	{"Disconnected", "msg.disconnected"}, // the connection reset a dead host's OS answers with
+}
+
+// dgConnKinds are the messages that are TCP events, not Kafka requests: a
+// reset from the operating system of a host whose process is not running
+// (sim.Disconnected: a tool that exited, a broker that crashed) and a
+// client closing its connection (sim.Closed, a FIN). They are drawn muted,
+// in words: UI key of the label and of the tooltip.
+var dgConnKinds = map[string][2]string{
+	"Disconnected": {"msg.reset", "msg.reset.tip"},
+	"Closed":       {"msg.closed", "msg.closed.tip"},
 }
 
 // dgMsgLabel is a message's label in the UI's language.
@@ -840,7 +897,12 @@ func (l *dgLayout) messages(s *view.Snapshot, t dgTranslator, o dgOptions) {
 		pt := dgBezier(lk.p, at)
 		// The label says which way the message goes: a still picture (a
 		// paused session, a screenshot) shows no motion.
-		label := dgMsgLabel(m.Label, t)
+		label, class := dgMsgLabel(m.Label, t), dgMsgClass(m.Category)
+		title := dgMsgLabel(m.Kind, t) + ": " + m.FromHost + " → " + m.ToHost
+		if keys, ok := dgConnKinds[m.Kind]; ok {
+			label, class = t(keys[0]), "kd-msg kd-cat-conn"
+			title = fmt.Sprintf(t(keys[1]), m.FromHost, m.ToHost)
+		}
 		switch {
 		case a < b:
 			label += " →"
@@ -848,10 +910,14 @@ func (l *dgLayout) messages(s *view.Snapshot, t dgTranslator, o dgOptions) {
 			label = "← " + label
 		}
 		lw := dgTextWidth(label, 10) + 12
-		mv := dgMsg{Class: dgMsgClass(m.Category), Label: label, PillW: dgf(lw)}
+		mv := dgMsg{Class: class, Label: label, PillW: dgf(lw), Title: title}
 		mv.T = dgTranslate(pt[0], pt[1])
-		mv.PillX = dgf(-lw / 2)
-		mv.Title = dgMsgLabel(m.Kind, t) + ": " + m.FromHost + " → " + m.ToHost
+		dx, dy, ok := l.labels.place(pt[0]-lw/2, pt[1]+dgPillTop, lw, dgPillH, l.W, l.TopH)
+		mv.PillX, mv.TextX = dgf(dx-lw/2), dgf(dx)
+		mv.PillY, mv.TextY = dgf(dgPillTop+dy), dgf(dgPillText+dy)
+		if !ok {
+			mv.Label = ""
+		}
 		l.Msgs = append(l.Msgs, mv)
 	}
 }
@@ -966,7 +1032,7 @@ func dgNextRow(rows *[]dgRow) *dgRow {
 func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t dgTranslator, compact bool, rowH float64, changed func(string) bool) {
 	name := p.Topic + "-" + strconv.Itoa(int(p.Index))
 	r.Topic, r.Compact = false, compact
-	r.Name = dgCutTail(name, l.labelRunes())
+	r.Name = dgCutTail(name, min(l.labelRunes(), int(l.rowTextRoom()/(dgNamePx*0.6))))
 	r.Key = ""
 	r.Partition, r.TopicName = name, ""
 	r.SubX = "24"
@@ -982,38 +1048,46 @@ func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t 
 	if l.fx.elected[name] > 0 {
 		r.Class += " kd-elected"
 	}
-	r.Alert, r.AlertTip = dgAlert(s, p, t)
-	defer func() { // compact rows have no line for it: it joins the leader line
-		if compact && r.Alert != "" {
-			r.Sub += " · " + r.Alert
-		}
-	}()
+	// Every line of the first column stops short of the first lane
+	// (dgFit): the longest form that fits, else a shorter one.
+	room := l.rowTextRoom()
+	alerts, tip := dgAlert(s, p, t)
+	r.Alert, r.AlertTip = "", tip
+	if alerts[0] != "" {
+		r.Alert = dgFit(room, dgAlertPx, alerts[:]...)
+	}
 	// The leader as the metadata says; marked when its broker is down (no
 	// active controller to elect another, or not yet noticed).
 	leaderDown := false
 	if lane, ok := l.laneOf[p.Leader]; ok && s.Nodes[lane].State != "running" {
 		leaderDown = true
 	}
-	epoch := " · " + t("epoch") + " " + strconv.Itoa(int(p.LeaderEpoch))
+	leader, epoch := strconv.Itoa(int(p.Leader)), strconv.Itoa(int(p.LeaderEpoch))
+	var subs []string // the leader line, longest first
 	switch {
 	case p.Leader < 0:
 		r.Class += " kd-noleader"
-		r.Sub = t("leader.none") + epoch
+		subs = []string{t("leader.none") + " · " + t("epoch") + " " + epoch, t("leader.none")}
 	case leaderDown:
 		r.Class += " kd-noleader"
-		r.Sub = fmt.Sprintf(t("leader.down"), p.Leader) + epoch
+		subs = []string{fmt.Sprintf(t("leader.down"), p.Leader) + " · " + t("epoch") + " " + epoch, fmt.Sprintf(t("leader.down"), p.Leader), "L" + leader + "✕ · e" + epoch}
 	default:
-		r.Sub = t("leader") + " " + strconv.Itoa(int(p.Leader)) + epoch
+		subs = []string{t("leader") + " " + leader + " · " + t("epoch") + " " + epoch, "L" + leader + " · e" + epoch}
 	}
+	longSub := subs[0]      // for the tooltip
 	if compact || l.touch { // the short form: L2 · e0
-		switch {
-		case p.Leader < 0:
-			r.Sub = t("leader.none")
-		case leaderDown:
-			r.Sub = "L" + strconv.Itoa(int(p.Leader)) + "✕ · e" + strconv.Itoa(int(p.LeaderEpoch))
-		default:
-			r.Sub = "L" + strconv.Itoa(int(p.Leader)) + " · e" + strconv.Itoa(int(p.LeaderEpoch))
+		subs = subs[len(subs)-1:]
+	}
+	if !compact {
+		r.Sub = dgFit(room, dgSubPx, subs...)
+	} else { // no line of its own for the warning: it joins the leader line
+		var line []string
+		for _, a := range alerts {
+			if a != "" {
+				line = append(line, subs[0]+" · "+a)
+			}
 		}
+		r.Sub = dgFit(room-(dgTextWidth(r.Name, dgNamePx)+10), dgSubPx, append(line, subs[0])...)
 	}
 	var isr strings.Builder
 	isr.WriteString(t("isr"))
@@ -1026,6 +1100,10 @@ func (l *dgLayout) partitionRow(r *dgRow, s *view.Snapshot, p view.Partition, t 
 	}
 	isr.WriteByte(']')
 	r.ISR = isr.String()
+	r.Tip = name + ": " + longSub + " · " + r.ISR
+	if alerts[0] != "" {
+		r.Tip += " · " + alerts[0]
+	}
 
 	// Every replica of the partition shows the same window of offsets, so
 	// logs line up across lanes: the last MaxCells offsets of the longest.
@@ -1252,6 +1330,38 @@ func dgTextWidth(s string, px float64) float64 {
 		}
 	}
 	return w
+}
+
+// The first column's lines, from dgRowTextX: the font sizes diagram.css
+// gives them (.kd-pname, .kd-psub, .kd-palert).
+const (
+	dgRowTextX = 24.0
+	dgNamePx   = 13.0
+	dgSubPx    = 11.0
+	dgAlertPx  = 10.5
+)
+
+// rowTextRoom is how wide a line of a partition row's first column may be:
+// from where it starts to the first broker's lane, less a gap, so that no
+// text runs under a replica's L or F chip.
+func (l *dgLayout) rowTextRoom() float64 {
+	return l.cardX(0) - dgRowTextX - 4
+}
+
+// dgFit is the first of forms (longest first) that is at most room wide
+// at font size px (dgTextWidth), else the last one cut to fit with an
+// ellipsis.
+func dgFit(room, px float64, forms ...string) string {
+	for _, f := range forms {
+		if dgTextWidth(f, px) <= room {
+			return f
+		}
+	}
+	r := []rune(forms[len(forms)-1])
+	for len(r) > 1 && dgTextWidth(string(r)+"…", px) > room {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
 }
 
 // labelRunes is how long a label in the first column may be.

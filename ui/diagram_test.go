@@ -370,8 +370,13 @@ func TestDiagramControllerDownFreezesMetadata(t *testing.T) {
 		}
 		name := fmt.Sprintf("t-%d", part.Index)
 		row := doc.one(nil, name, dgByAttr("data-partition", name))
-		if got, want := dgText(dg1(doc, row, "kd-psub")), fmt.Sprintf("leader 1 is down · epoch %d", part.LeaderEpoch); got != want || !dgHasClass(row, "kd-noleader") {
+		// The first column has room for the leader; the epoch is in the
+		// row's tooltip (and in each replica's caption).
+		if got, want := dgText(dg1(doc, row, "kd-psub")), "leader 1 is down"; got != want || !dgHasClass(row, "kd-noleader") {
 			t.Errorf("%s: %q (class %q), want %q", name, got, dgAttr(row, "class"), want)
+		}
+		if got, want := dgText(dg1(doc, row, "kd-prow-tip")), fmt.Sprintf("leader 1 is down · epoch %d", part.LeaderEpoch); !strings.Contains(got, want) {
+			t.Errorf("%s: tooltip %q, want it to say %q", name, got, want)
 		}
 		known := int64(0)
 		for _, r := range part.Replicas {
@@ -841,8 +846,11 @@ func TestDiagramUnavailableTimerAndElection(t *testing.T) {
 	dgAdvance(p, 3*time.Second)
 	doc := dgRender(t, d)
 	row := doc.one(nil, led, dgByAttr("data-partition", led))
-	if got := dgText(dg1(doc, row, "kd-palert")); !strings.HasPrefix(got, "unavailable for 3.") {
-		t.Fatalf("%s warning %q, want unavailable for 3.x s", led, got)
+	if got := dgText(dg1(doc, row, "kd-palert")); !strings.HasPrefix(got, "unavailable 3.") {
+		t.Fatalf("%s warning %q, want unavailable 3.x s (the first column's short form)", led, got)
+	}
+	if got := dgText(dg1(doc, row, "kd-prow-tip")); !strings.Contains(got, "unavailable for 3.") {
+		t.Errorf("%s tooltip %q, want it to say unavailable for 3.x s", led, got)
 	}
 	dgAdvance(p, 9*time.Second)
 	doc = dgRender(t, d)
@@ -880,8 +888,11 @@ func TestDiagramLostDataAndTruncation(t *testing.T) {
 	d := &Diagram{Player: p}
 	doc := dgRender(t, d)
 	row := doc.one(nil, "u-0", dgByAttr("data-partition", "u-0"))
-	if got := dgText(dg1(doc, row, "kd-palert")); got != "lost 1 committed record(s)" {
+	if got := dgText(dg1(doc, row, "kd-palert")); got != "lost 1 record(s)" {
 		t.Fatalf("u-0 warning %q", got)
+	}
+	if got := dgText(dg1(doc, row, "kd-prow-tip")); !strings.Contains(got, "lost 1 committed record(s)") {
+		t.Errorf("u-0 tooltip %q", got)
 	}
 	if n := len(dgAll(doc.replica("u-0", 3), dgByClass("kd-lost"))); n != 1 {
 		t.Errorf("broker 3's strip has %d lost marks, want 1", n)

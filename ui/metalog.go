@@ -178,7 +178,7 @@ func (c *MetaLog) chips(q *view.Quorum) {
 			continue
 		}
 		ch := mlChip{Text: strconv.Itoa(int(n.ID)), Class: "ml-applied", Tip: fmt.Sprintf(c.t("metalog.applied"), n.ID)}
-		if n.Lag >= kqLagShown {
+		if n.Lag >= metadataLagShown {
 			ch.Class += " ml-lagging"
 			ch.Tip += " · " + fmt.Sprintf(c.t("metadata.lag"), n.Lag)
 		}

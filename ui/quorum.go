@@ -65,11 +65,12 @@ func (c *Quorum) BeforeBuild() {
 
 func (c *Quorum) t(key string) string { return c.App.T(key) }
 
-// kqLagShown is the lag (in records) from which a node is shown behind.
-// Below it is the normal trail: a follower learns of a new high watermark
-// with its next fetch, so right after a commit (a NoOpRecord every 500 ms)
-// every broker but the leader's is a record or two behind.
-const kqLagShown = 3
+// metadataLagShown is the lag (in records) from which a node is shown
+// behind, here and on the diagram's broker cards. Below it is the normal
+// trail: a follower learns of a new high watermark with its next fetch, so
+// right after a commit (a NoOpRecord every 500 ms) every broker but the
+// leader's is a record or two behind.
+const metadataLagShown = 3
 
 // kqEpochClass colours an epoch as the diagram colours leader epochs.
 func kqEpochClass(epoch int32) string {
@@ -158,7 +159,7 @@ func (c *Quorum) applied(row *kqRow, r view.MetadataReplay, tip *[]string) {
 	if r.Applied >= 0 {
 		*tip = append(*tip, fmt.Sprintf(c.t("quorum.tip.applied"), r.Applied))
 	}
-	if r.Lag >= kqLagShown {
+	if r.Lag >= metadataLagShown {
 		row.Lag = fmt.Sprintf(c.t("metadata.lag"), r.Lag)
 		row.Class += " kq-lagging"
 		*tip = append(*tip, row.Lag)

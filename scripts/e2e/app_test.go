@@ -311,11 +311,14 @@ func TestApp(t *testing.T) {
 
 	phase("lost data")
 	// The unclean election scenario at the step where Message2 is gone: the
-	// partition's row names the lost committed record and its strips mark it.
+	// partition's row names the lost committed record (in the short form
+	// the first column has room for; its tooltip has the whole sentence)
+	// and its strips mark it.
 	lost := b.newTab()
 	b.open(lost, srv.URL+"/#scenario=10-unclean-election&step=4&lang=en")
 	waitText(t, lost, "#story-step", "Step 5 of 6")
-	waitFor(t, lost, `[...document.querySelectorAll('.kd-parts [data-partition="peter-test03-0"] .kd-palert')].some(e => e.textContent.startsWith("lost 1 committed record"))`)
+	waitFor(t, lost, `[...document.querySelectorAll('.kd-parts [data-partition="peter-test03-0"] .kd-palert')].some(e => e.textContent.startsWith("lost 1 record"))`)
+	waitFor(t, lost, `[...document.querySelectorAll('.kd-parts [data-partition="peter-test03-0"] .kd-prow-tip')].some(e => e.textContent.includes("lost 1 committed record"))`)
 	waitFor(t, lost, `document.querySelectorAll('.kd-parts [data-partition="peter-test03-0"] .kd-lost').length > 0`)
 	screenshot(t, lost, filepath.Join(shots, "lost-data-1280x800.png"), 1280, 800)
 	b.closeTab(lost)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -63,14 +64,15 @@ func (s *layoutServer) host(name, body string) string {
 
 // activeID is the id of the focused element ("BODY" when nothing is).
 func activeID(ctx context.Context) string {
-	return evalString(ctx, `document.activeElement === document.body ? "BODY" : (document.activeElement.id || document.activeElement.tagName + "." + document.activeElement.className)`)
+	return evalString(ctx, `document.activeElement === document.body ? "BODY" : (document.activeElement.id || document.activeElement.tagName + "." + document.activeElement.getAttribute("class"))`)
 }
 
 // TestKeyboardFocusAndHeading: the page has one h1; choosing a scenario
 // from the gallery with the keyboard leaves the focus on the story's Next
 // button (not on the body); Tab in an empty terminal input moves the focus
 // on (completion keeps Tab only when there is something to complete), and
-// the hint line says how to leave the terminal.
+// the hint line says how to leave the terminal; a broker's menu opens from
+// the keyboard with the focus in it, and closes back to its card.
 func TestKeyboardFocusAndHeading(t *testing.T) {
 	requireChromium(t)
 	srv := newLayoutServer(t)
@@ -105,6 +107,37 @@ func TestKeyboardFocusAndHeading(t *testing.T) {
 		t.Errorf("the terminal's hint does not say how to leave it with the keyboard: %q", hint)
 	}
 
+	// A broker's menu from the keyboard (the WAI-ARIA menu button
+	// pattern): Enter on its card puts the focus on the menu's first item,
+	// Tab and ↓ move within the menu, Escape closes it and puts the focus
+	// back on the card.
+	if err := chromedp.Do(tab, chromedp.Focus(chromedp.CSS(`.kd-net .kd-card[data-broker="1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	keyNames := map[string]string{kb.Enter: "Enter", kb.Tab: "Tab", kb.ArrowDown: "ArrowDown", kb.Escape: "Escape"}
+	menuKey := func(key, want string) {
+		t.Helper()
+		var err error
+		if key == kb.Enter {
+			err = pressEnter(tab)
+		} else {
+			err = chromedp.Do(tab, chromedp.KeyEvent(key))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.activeElement && document.activeElement.id === "`+want+`"`, chromedp.WithPollingTimeout(3*time.Second))); err != nil {
+			t.Errorf("after %s in the broker menu the focus is on %s, want #%s (menu open: %s)", keyNames[key], activeID(tab), want, evalString(tab, `!!document.querySelector(".kd-menu")`))
+		}
+	}
+	menuKey(kb.Enter, "kd-menu-kill")
+	menuKey(kb.Tab, "kd-menu-power-loss")
+	menuKey(kb.ArrowDown, "kd-menu-stop")
+	menuKey(kb.Escape, "kd-broker-1")
+	if open := evalString(tab, `!!document.querySelector(".kd-menu")`); open != "false" {
+		t.Errorf("Escape left the broker menu open")
+	}
+
 	// The gallery from the keyboard: Enter on Scenarios, Enter on a card.
 	if err := chromedp.Do(tab, chromedp.Focus(chromedp.ID("open-gallery"))); err != nil {
 		t.Fatal(err)
@@ -133,6 +166,21 @@ func TestKeyboardFocusAndHeading(t *testing.T) {
 	if got := activeID(tab); got != "story-next" {
 		t.Errorf("after Next the focus is on %s, want it kept on Next", got)
 	}
+}
+
+// pressEnter presses Enter as a keyboard does: a keyDown that carries the
+// key's text, then keyUp. (chromedp.KeyEvent sends the text as a separate
+// char event, which a handler that cancels the keydown cannot stop: Enter
+// on a card would then also press the menu item the keydown focused.)
+func pressEnter(ctx context.Context) error {
+	key := input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: "Enter", Code: "Enter",
+		WindowsVirtualKeyCode: 13, NativeVirtualKeyCode: 13, Text: "\r", UnmodifiedText: "\r"}
+	if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, key); err != nil {
+		return err
+	}
+	key.Type, key.Text, key.UnmodifiedText = input.DispatchKeyEventTypeKeyUp, "", ""
+	_, err := chromedp.Call(ctx, input.DispatchKeyEvent, key)
+	return err
 }
 
 // navigateAt loads url in the tab at a viewport of width×height (with the
@@ -186,6 +234,13 @@ func shot(t *testing.T, tab context.Context, name string) {
 //     text.
 //   - smallTargets(win, min): the interactive elements a pointer can hit
 //     that are smaller than min CSS pixels either way.
+//   - wholeIn(win, sel, box): "" when the element is wholly inside the
+//     visible part of its ancestor box (a scroller), else where it is.
+//   - fadeShown(win, sel): "" when a scroller fades at the bottom exactly
+//     while it has more below to scroll to, else what is wrong.
+//   - rowLabelsClear(win): "" when no line of a partition row's first
+//     column (name, leader, ISR, warning) reaches the first broker's lane
+//     (where the replicas' L/F chips are), else which do.
 const layoutJS = `
 window.kdDescribe = function (el) {
 	if (!el) return "nothing";
@@ -232,6 +287,34 @@ window.smallTargets = function (win, min) {
 	}
 	return out.join("\n");
 };
+window.wholeIn = function (win, sel, box) {
+	const el = win.document.querySelector(sel), b = el && el.closest(box);
+	if (!el || !b) return sel + " in " + box + " is missing";
+	const r = el.getBoundingClientRect(), o = b.getBoundingClientRect();
+	if (r.top < o.top - 0.5 || r.bottom > o.bottom + 0.5)
+		return sel + " spans y " + Math.round(r.top) + ".." + Math.round(r.bottom) + " but " + box + " shows " + Math.round(o.top) + ".." + Math.round(o.bottom) + " (" + b.scrollHeight + " px of content in " + b.clientHeight + ")";
+	return "";
+};
+window.fadeShown = function (win, sel) {
+	const el = win.document.querySelector(sel);
+	if (!el) return sel + " is missing";
+	const fade = () => parseFloat(win.getComputedStyle(el).getPropertyValue("--scroll-fade")) || 0;
+	const more = el.scrollHeight > el.clientHeight + 1 && el.scrollTop + el.clientHeight < el.scrollHeight - 1;
+	if (more && fade() < 8) return sel + " has more to scroll to (" + el.scrollHeight + " px in " + el.clientHeight + ") but does not fade";
+	if (!more && fade() > 0) return sel + " fades with nothing more to scroll to (" + el.scrollHeight + " px in " + el.clientHeight + ", at " + el.scrollTop + ")";
+	return "";
+};
+window.rowLabelsClear = function (win) {
+	const lanes = [...win.document.querySelectorAll(".kd-parts .kd-lane")].map(l => l.getBoundingClientRect().left);
+	if (!lanes.length) return "";
+	const left = Math.min(...lanes), out = [];
+	for (const t of win.document.querySelectorAll(".kd-prow :is(.kd-pname, .kd-psub, .kd-pisr, .kd-palert)")) {
+		const r = t.getBoundingClientRect();
+		if (r.width > 0 && r.right > left + 0.5)
+			out.push("\"" + (t.firstChild ? t.firstChild.textContent : "") + "\" ends at x " + Math.round(r.right) + ", over the first lane from x " + Math.round(left));
+	}
+	return out.join("\n");
+};
 true`
 
 // installLayoutJS defines the layout checks in the tab's page.
@@ -270,12 +353,17 @@ h1{font-size:30px;line-height:1.2;margin:0 0 16px}p{margin:0 0 20px}</style></he
 </main></body></html>`
 }
 
-// TestEmbedFitsABlogColumn puts the copied embed snippet in blog columns
-// 480, 680 and 960 px wide (and, as a blogger might paste it, in a fixed
-// 680×450 frame): in each, the story, its Back and Next, the playback
-// controls and every broker of the diagram are inside the iframe, not
-// covered and not scrolled away, and the frame itself does not scroll.
-// Next plays the next step from inside the frame.
+// TestEmbedFitsABlogColumn puts the copied embed snippet (scenario 11 at
+// step 3: a controller just killed) in blog columns 480, 680 and 960 px
+// wide (and, as a blogger might paste it, in a fixed 680×450 frame): in
+// each, the story, its Back and Next, the playback controls and every
+// broker of the diagram are inside the iframe, not covered and not
+// scrolled away, and the frame itself does not scroll; the diagram's
+// summary is whole, the first partition row is in view, and no label of
+// the partition rows runs under the first broker's lane; a story or a
+// diagram with more to scroll to fades at the bottom until its end is in
+// view, and one without does not. Next plays the next step from inside
+// the frame.
 func TestEmbedFitsABlogColumn(t *testing.T) {
 	requireChromium(t)
 	srv := newLayoutServer(t)
@@ -283,7 +371,7 @@ func TestEmbedFitsABlogColumn(t *testing.T) {
 	tab := b.root
 
 	p := player.New()
-	p.Boot("", "#scenario=04-isr&step=2&lang=en")
+	p.Boot("", "#scenario=11-kraft&step=2&lang=en")
 	snippet := p.EmbedSnippet(srv.URL + "/")
 	fixed := regexp.MustCompile(`style="[^"]*"`).ReplaceAllString(snippet, `style="border:0"`)
 	fixed = regexp.MustCompile(`width="\d+"`).ReplaceAllString(fixed, `width="680"`)
@@ -311,8 +399,13 @@ func TestEmbedFitsABlogColumn(t *testing.T) {
 		if _, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil || w != c.column || h < c.minH {
 			t.Errorf("%s: the frame is %s, want %d wide and at least %d tall", c.name, size, c.column, c.minH)
 		}
-		waitFor(t, tab, frame+`.document.getElementById("story-step").textContent === "Step 3 of 6"`)
+		waitFor(t, tab, frame+`.document.getElementById("story-step").textContent === "Step 3 of 7"`)
 		checks := []string{
+			`inView(` + frame + `, ".kd-prow .kd-pname")`,
+			`rowLabelsClear(` + frame + `)`,
+			`(() => { const s = ` + frame + `.document.querySelector(".kd-summary"); return s && s.offsetWidth > 0 && s.scrollWidth > s.clientWidth + 1 ? "the diagram's summary is cut: " + s.scrollWidth + " px in " + s.clientWidth : ""; })()`,
+			`fadeShown(` + frame + `, ".story-body")`,
+			`fadeShown(` + frame + `, ".kd-scroll")`,
 			`inView(` + frame + `, "#story-title")`,
 			`textInView(` + frame + `, "#story-text")`,
 			`inView(` + frame + `, "#story-back")`,
@@ -329,12 +422,25 @@ func TestEmbedFitsABlogColumn(t *testing.T) {
 			t.Errorf("%s (%s): %s", c.name, size, strings.ReplaceAll(got, "\n", "\n\t"))
 		}
 		shot(t, tab, c.name+".png")
+		// Scrolled to their ends, the story and the diagram fade no more
+		// (the fade follows the scroll on the next frame).
+		for _, sc := range []string{".story-body", ".kd-scroll"} {
+			el := frame + `.document.querySelector("` + sc + `")`
+			if evalString(tab, el+`.scrollHeight > `+el+`.clientHeight + 1`) != "true" {
+				continue
+			}
+			evalString(tab, `(`+el+`.scrollTop = `+el+`.scrollHeight, 0)`)
+			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`fadeShown(`+frame+`, "`+sc+`") === ""`, chromedp.WithPollingTimeout(3*time.Second))); err != nil {
+				t.Errorf("%s: scrolled to its end: %s", c.name, evalString(tab, `fadeShown(`+frame+`, "`+sc+`")`))
+			}
+			evalString(tab, `(`+el+`.scrollTop = 0, 0)`)
+		}
 		if c.column == 480 {
 			// Next, from inside the frame, plays step 4; the controls stay.
 			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](frame+`.document.getElementById("story-next").click(), true`)); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, tab, frame+`.document.getElementById("story-step").textContent === "Step 4 of 6"`)
+			waitFor(t, tab, frame+`.document.getElementById("story-step").textContent === "Step 4 of 7"`)
 			if got := layoutProblems(t, tab, `inView(`+frame+`, "#story-next")`, `textInView(`+frame+`, "#story-text")`); got != "" {
 				t.Errorf("%s after Next: %s", c.name, got)
 			}
@@ -342,18 +448,36 @@ func TestEmbedFitsABlogColumn(t *testing.T) {
 	}
 }
 
-// TestPhoneLayout: on a phone (390×844, touch), every broker of the default
-// three-broker cluster is drawn across the screen's width; after Next in a
-// scenario, the story and the diagram are both on the screen; and every
-// target a finger can hit is at least 40 px either way.
+// feedUsable is a check (layoutJS's kind): the event list shows at least
+// three events whole.
+const feedUsable = `(() => { const l = document.getElementById("feed-list"), r = l.getBoundingClientRect();
+	const whole = [...l.children].filter(li => { const q = li.getBoundingClientRect(); return q.top >= r.top - 0.5 && q.bottom <= r.bottom + 0.5; }).length;
+	return whole >= 3 ? "" : "the event list is " + Math.round(r.height) + " px tall and shows " + whole + " of its " + l.children.length + " events whole"; })()`
+
+// TestPhoneLayout: on a phone (390×844, touch), the event list has room
+// for a few events; every broker of the default three-broker cluster is
+// drawn across the screen's width; after Next in a scenario (scenario 8,
+// whose producer's card is drawn too), the story (its step counter, its
+// text and Next) and the diagram (the brokers and the partition row the
+// narration is about) are all on the screen together, and scrolling the page to the events keeps the story there;
+// and every target a finger can hit is at least 40 px either way.
 func TestPhoneLayout(t *testing.T) {
 	requireChromium(t)
 	srv := newLayoutServer(t)
 	b := startBrowser(t)
 	tab := b.root
-	openAt(t, tab, srv.URL+"/#scenario=04-isr&step=1&lang=en", 390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	openAt(t, tab, srv.URL+"/#lang=en", 390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	waitFor(t, tab, `document.querySelectorAll("#feed-list li").length >= 5`)
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.getElementById("feed").scrollIntoView({block: "nearest"}), true`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(tab, feedUsable); got != "" {
+		t.Errorf("the default page on a phone: %s", got)
+	}
+
+	openAt(t, tab, srv.URL+"/#scenario=08-leader-election-on-crash&step=1&lang=en", 390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	installLayoutJS(t, tab)
-	waitText(t, tab, "#story-step", "Step 2 of 6")
+	waitText(t, tab, "#story-step", "Step 2 of 5")
 	if got := evalString(tab, `String(matchMedia("(pointer: coarse)").matches)`); got != "true" {
 		t.Logf("the emulated phone does not report a coarse pointer (%s)", got)
 	}
@@ -372,9 +496,9 @@ func TestPhoneLayout(t *testing.T) {
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("story-next"))); err != nil {
 		t.Fatalf("tapping Next: %v", err)
 	}
-	waitText(t, tab, "#story-step", "Step 3 of 6")
+	waitText(t, tab, "#story-step", "Step 3 of 5")
 	waitFor(t, tab, `document.getElementById("story-next").getAttribute("aria-disabled") === "false"`)
-	checks := []string{`textInView(window, "#story-text")`, `inView(window, "#story-next")`}
+	checks := []string{`inView(window, "#story-step")`, `textInView(window, "#story-text")`, `inView(window, "#story-next")`, `inView(window, ".kd-prow .kd-pname")`}
 	for id := 1; id <= 3; id++ {
 		checks = append(checks, `inView(window, '.kd-net .kd-card[data-broker="`+strconv.Itoa(id)+`"]')`)
 	}
@@ -382,6 +506,15 @@ func TestPhoneLayout(t *testing.T) {
 		t.Errorf("after tapping Next the story and the diagram are not both on the screen:\n\t%s", strings.ReplaceAll(got, "\n", "\n\t"))
 	}
 	shot(t, tab, "phone-390x844-next.png")
+
+	// The reader scrolls down to the events: the story stays.
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.getElementById("feed").scrollIntoView({block: "nearest"}), true`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := layoutProblems(t, tab, feedUsable, `inView(window, "#story-step")`, `inView(window, "#story-next")`, `inView(window, "#feed-list li:last-child")`); got != "" {
+		t.Errorf("scrolled to the events in a scenario:\n\t%s", strings.ReplaceAll(got, "\n", "\n\t"))
+	}
+	shot(t, tab, "phone-390x844-events.png")
 
 	if small := evalString(tab, `smallTargets(window, 40)`); small != "" {
 		t.Errorf("touch targets smaller than 40 px:\n\t%s", strings.ReplaceAll(small, "\n", "\n\t"))
