@@ -170,6 +170,15 @@ func (c *Timeline) playLabel() string {
 
 // playState is the play control's state: playing, paused, or ended (a
 // simulator run that is over: nothing plays, whatever Paused says).
+// seekingAttr marks the bar while the scrubber is held or just let go and
+// the session has not reached the thumb's moment yet ("" once it has).
+func (c *Timeline) seekingAttr() string {
+	if c.drag {
+		return "true"
+	}
+	return ""
+}
+
 func (c *Timeline) playState() string {
 	if c.p().SimEnded() {
 		return "ended"

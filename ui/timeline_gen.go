@@ -20,6 +20,7 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
 	vgn.AddAttrInterface("aria-label", c.App.T("timeline"))
+	vgn.AddAttrInterface("data-seeking", c.seekingAttr())
 	vgn.AddAttrInterface("data-state", c.playState())
 	{
 		vgparent := vgn

@@ -255,7 +255,8 @@ func seek(t *testing.T, tab context.Context, fraction float64) {
 		return true; })()`)); err != nil {
 		t.Fatalf("seeking: %v", err)
 	}
-	waitFor(t, tab, `document.getElementById("time-now").textContent !== `+strconv.Quote(before))
+	waitFor(t, tab, `document.getElementById("time-now").textContent !== `+strconv.Quote(before)+
+		` && !document.querySelector(".timebar").dataset.seeking`)
 }
 
 func closeBrowser(t *testing.T, b *browser) {
