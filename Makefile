@@ -5,7 +5,7 @@
 #   make wasm     build public/main.wasm only
 #   make dist     the files a static host needs, in build/dist/ (see the README)
 #   make test     everything CI checks, in order, stopping at the first failure
-#   make bench    benchmarks of core/
+#   make bench    benchmarks of core/ (make test runs each once: bench-short)
 #   make bench-browser  load time, wasm speed and frame times in headless Chromium
 #   make simtest  the randomized fault simulator over a fixed seed range (SIMSEEDS=...)
 #   make fuzz     fuzz every Fuzz target under core/, 60s each (FUZZTIME=...; make test runs FUZZSHORT=3s each)
@@ -30,7 +30,7 @@ WASM_FLAGS = -trimpath -ldflags='-s -w'
 # few: make transcripts TRANSCRIPTS=core/scenario/scenarios/foo.txt
 TRANSCRIPTS != find core -type f -name '*.txt' \( -path '*/testdata/*' -o -path '*/scenarios/*' \) 2>/dev/null | LC_ALL=C sort
 
-.PHONY: generate generate-check help serve wasm assets dist test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short simtest bench bench-browser fuzz clean
+.PHONY: generate generate-check help serve wasm assets dist bench-short test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short simtest bench bench-browser fuzz clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -89,6 +89,7 @@ test:
 	@$(MAKE) --no-print-directory transcripts
 	@$(MAKE) --no-print-directory simtest
 	@$(MAKE) --no-print-directory fuzz-short
+	@$(MAKE) --no-print-directory bench-short
 	@echo "make test: all checks passed"
 
 # gofmt over tracked and untracked (not ignored) Go files; generated *_gen.go
@@ -157,6 +158,12 @@ simtest:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+
+# Every benchmark once (make test): a benchmark that cannot run fails the
+# build instead of rotting until someone measures.
+bench-short:
+	@echo "==> every benchmark once"
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./core/...
 
 # The page in headless Chromium: load time, engine speed against native,
 # frame times while a scenario plays (figures in build/bench-browser.txt).

@@ -526,9 +526,17 @@ func BenchmarkDiskCache(b *testing.B) {
 	for i := range lines {
 		lines[i] = fmt.Sprintf("record number %d with some payload", i)
 	}
-	s.Exec("kafka-console-producer.sh --topic t --producer-property linger.ms=0", lines)
+	// Batches must fit the 4 KiB segments: a larger one is refused
+	// (RecordBatchTooLargeException), as Kafka refuses it.
+	if out := s.Exec("kafka-console-producer.sh --topic t --producer-property linger.ms=0 --producer-property batch.size=1024", lines); len(out) != 0 {
+		b.Fatal(out[0])
+	}
 	c := s.Cluster()
 	leader := Take(c).Topics[0].Partitions[0].Leader
+	var probe DiskCache
+	if pd := probe.Partition(c, leader, "t", 0); len(pd.Segments) < 2 || len(pd.Segments[0].Batches) == 0 {
+		b.Fatalf("the log has %d segments, the first with %d batches: nothing to read", len(pd.Segments), len(pd.Segments[0].Batches))
+	}
 	b.Run("hit", func(b *testing.B) {
 		var dc DiskCache
 		for b.Loop() {
