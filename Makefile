@@ -168,7 +168,7 @@ bench-short:
 # The page in headless Chromium: load time, engine speed against native,
 # frame times while a scenario plays (figures in build/bench-browser.txt).
 bench-browser:
-	KAFKASCOPE_BENCH=1 $(GO) test -count=1 -timeout 30m -run '^TestBrowserBenchmark$$' -v ./scripts/e2e/
+	KAFKASCOPE_BENCH=1 $(GO) test -count=1 -timeout 30m -run '^TestBrowserBenchmark' -v ./scripts/e2e/
 
 # Every func FuzzXxx in a _test.go file under core/, one after another
 # (go test fuzzes one target per run). A failing input is written to the
