@@ -218,6 +218,99 @@ func TestGzipNegotiation(t *testing.T) {
 	}
 }
 
+// With a brotli sibling too, br wins wherever the client accepts it at least
+// as much as gzip; an encoded response says the decoded size.
+func TestBrotliNegotiation(t *testing.T) {
+	dir := newTestRoot(t)
+	wasmPath := filepath.Join(dir, "public", "main.wasm")
+	fi, err := os.Stat(wasmPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := fi.ModTime().Add(time.Second)
+	writeGzip(t, wasmPath, wasmBody, newer)
+	// The server never decodes: any bytes stand for the brotli copy.
+	brBody := []byte("brotli stands in here")
+	write(t, wasmPath+".br", brBody)
+	if err := os.Chtimes(wasmPath+".br", newer, newer); err != nil {
+		t.Fatal(err)
+	}
+	h := mustHandler(t, dir)
+
+	tests := []struct {
+		acceptEncoding, want string
+	}{
+		{"", ""},
+		{"gzip", "gzip"},
+		{"gzip, deflate, br, zstd", "br"},
+		{"br", "br"},
+		{"br;q=1.0, gzip;q=0.8", "br"},
+		{"br;q=0.5, gzip;q=0.8", "gzip"},
+		{"br;q=0, gzip", "gzip"},
+		{"*", "br"},
+		{"*;q=0, gzip", "gzip"},
+		{"deflate", ""},
+		{"identity", ""},
+	}
+	for _, tt := range tests {
+		rec := get(h, http.MethodGet, "/public/main.wasm", map[string]string{"Accept-Encoding": tt.acceptEncoding})
+		if rec.Code != http.StatusOK {
+			t.Fatalf("Accept-Encoding %q: status %d", tt.acceptEncoding, rec.Code)
+		}
+		if got := rec.Header().Get("Content-Encoding"); got != tt.want {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", tt.acceptEncoding, got, tt.want)
+			continue
+		}
+		if got := rec.Header().Get("Vary"); got != "Accept-Encoding" {
+			t.Errorf("Accept-Encoding %q: Vary %q, want Accept-Encoding", tt.acceptEncoding, got)
+		}
+		if got := rec.Header().Get("Content-Type"); got != "application/wasm" {
+			t.Errorf("Accept-Encoding %q: Content-Type %q, want application/wasm", tt.acceptEncoding, got)
+		}
+		body := rec.Body.Bytes()
+		if got, want := rec.Header().Get("Content-Length"), strconv.Itoa(len(body)); got != want {
+			t.Errorf("Accept-Encoding %q: Content-Length %q, want %s", tt.acceptEncoding, got, want)
+		}
+		decoded := rec.Header().Get("X-Decoded-Content-Length")
+		switch tt.want {
+		case "br":
+			if !bytes.Equal(body, brBody) {
+				t.Errorf("Accept-Encoding %q: body is not main.wasm.br", tt.acceptEncoding)
+			}
+		case "gzip":
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatalf("Accept-Encoding %q: body is not gzip: %v", tt.acceptEncoding, err)
+			}
+			if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, wasmBody) {
+				t.Errorf("Accept-Encoding %q: the gzip body is not main.wasm (%v)", tt.acceptEncoding, err)
+			}
+		default:
+			if !bytes.Equal(body, wasmBody) {
+				t.Errorf("Accept-Encoding %q: body differs from main.wasm", tt.acceptEncoding)
+			}
+			if decoded != "" {
+				t.Errorf("Accept-Encoding %q: X-Decoded-Content-Length %q on an unencoded response", tt.acceptEncoding, decoded)
+			}
+			continue
+		}
+		if want := strconv.Itoa(len(wasmBody)); decoded != want {
+			t.Errorf("Accept-Encoding %q: X-Decoded-Content-Length %q, want %s", tt.acceptEncoding, decoded, want)
+		}
+	}
+
+	// A stale .br (from before the last make wasm) is passed over for the
+	// fresh .gz.
+	older := fi.ModTime().Add(-time.Minute)
+	if err := os.Chtimes(wasmPath+".br", older, older); err != nil {
+		t.Fatal(err)
+	}
+	rec := get(h, http.MethodGet, "/public/main.wasm", map[string]string{"Accept-Encoding": "br, gzip"})
+	if got := rec.Header().Get("Content-Encoding"); got != "gzip" {
+		t.Errorf("with a stale .br: Content-Encoding %q, want gzip", got)
+	}
+}
+
 // A .gz older than the file it compresses is left over from an earlier build
 // (`make wasm` rebuilds main.wasm only): serving it would run a stale engine.
 func TestStaleGzipIgnored(t *testing.T) {

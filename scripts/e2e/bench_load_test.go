@@ -1,0 +1,305 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// Goals of issue 15 for loading the app, printed beside each figure.
+const (
+	goalTransferMB = 2.0  // compressed bytes a first visit downloads
+	goalFreshMs    = 1500 // first drawn cluster, fresh browser profile
+	goalWarmMs     = 500  // first drawn cluster, warm cache
+	loadRuns       = 5    // loads of each kind
+)
+
+// TestBrowserBenchmarkLoad measures loading the app as `make serve` serves
+// it (scripts/serve over the assets `make assets` writes: main.wasm with its
+// .gz and .br copies) in headless Chromium, and reports:
+//   - main.wasm raw, gzip -9 and brotli, and the bytes a first visit
+//     transfers (every resource of the page, as the browser counted them);
+//   - the first drawn cluster (data-ready-ms: performance.now() when the
+//     first render is in the DOM) on a fresh browser profile per load (no
+//     HTTP cache, no compiled-code cache), min/median/max of loadRuns, with
+//     where the time went (download, compile, Go start-up, first render);
+//   - the same warm: one profile, loaded again loadRuns times.
+//
+// It asserts nothing about speed. It runs only with KAFKASCOPE_BENCH=1 (make
+// bench-browser) and writes its figures to build/bench-load.txt as well as
+// the test log.
+func TestBrowserBenchmarkLoad(t *testing.T) {
+	if os.Getenv("KAFKASCOPE_BENCH") != "1" {
+		t.Skip("set KAFKASCOPE_BENCH=1 (make bench-browser) to run the browser benchmark")
+	}
+	requireChromium(t)
+	repo := repoRoot(t)
+	site := buildSite(t, repo)
+	url := startServe(t, repo, site)
+
+	var report []string
+	add := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		t.Log(line)
+		report = append(report, line)
+	}
+	size := func(name string) float64 {
+		fi, err := os.Stat(filepath.Join(site, "public", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return float64(fi.Size()) / 1e6
+	}
+	add("main.wasm: %.2f MB raw, %.2f MB gzip -9, %.2f MB brotli (goal: ≤ %.1f MB compressed)",
+		size("main.wasm"), size("main.wasm.gz"), size("main.wasm.br"), goalTransferMB)
+
+	var fresh []loadFigures
+	for i := 0; i < loadRuns; i++ {
+		ctx, cancel := newProfile(t)
+		fresh = append(fresh, measureLoad(t, ctx, url))
+		cancel()
+	}
+	add("first visit transfers %.2f MB (%s; br where the browser accepts it) (goal: ≤ %.1f MB)",
+		fresh[0].Transfer/1e6, fresh[0].WasmEncoding, goalTransferMB)
+	add("first drawn cluster, fresh profile: %s (goal: ≤ %d ms)", spread(fresh, func(f loadFigures) float64 { return f.Ready }), goalFreshMs)
+	add("  of which: %s", breakdown(fresh))
+
+	ctx, cancel := newProfile(t)
+	defer cancel()
+	measureLoad(t, ctx, url) // fills the HTTP cache and V8's code cache
+	var warm []loadFigures
+	for i := 0; i < loadRuns; i++ {
+		if _, err := chromedp.Run(ctx, chromedp.Navigate("about:blank")); err != nil {
+			t.Fatal(err)
+		}
+		warm = append(warm, measureLoad(t, ctx, url))
+	}
+	add("first drawn cluster, warm: %s, transferring %.3f MB (goal: ≤ %d ms)",
+		spread(warm, func(f loadFigures) float64 { return f.Ready }), warm[len(warm)-1].Transfer/1e6, goalWarmMs)
+	add("  of which: %s", breakdown(warm))
+
+	out := filepath.Join(repo, "build", "bench-load.txt")
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err == nil {
+		_ = os.WriteFile(out, []byte(strings.Join(report, "\n")+"\n"), 0o644)
+	}
+}
+
+// loadFigures is what one load of the page measured, in ms since the
+// navigation started (performance.now()) and bytes.
+type loadFigures struct {
+	Ready      float64 `json:"ready"`      // first render in the DOM (data-ready-ms)
+	Fetch      float64 `json:"fetch"`      // the loader asks for main.wasm
+	Downloaded float64 `json:"downloaded"` // its last byte has arrived
+	Compiled   float64 `json:"compiled"`   // the module is compiled and instantiated
+	Main       float64 `json:"main"`       // Go's main starts
+	Transfer   float64 `json:"transfer"`   // bytes over the network, every resource
+	Brokers    int     `json:"brokers"`    // broker cards drawn
+
+	WasmEncoding string `json:"wasmEncoding"`
+}
+
+// measureLoad opens url in the tab and reads the figures once the engine has
+// drawn the page.
+func measureLoad(t *testing.T, ctx context.Context, url string) loadFigures {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatalf("sizing the viewport: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("loading %s: %v", url, err)
+	}
+	state, err := chromedp.Run(ctx, chromedp.PollFunction[string](`function() {
+		const s = document.getElementById("status");
+		if (!s || (s.dataset.state !== "loaded" && s.dataset.state !== "error")) return false;
+		return s.dataset.state + "|" + s.textContent;
+	}`, chromedp.WithPollingTimeout(time.Minute)))
+	if err != nil {
+		t.Fatalf("waiting for the engine at %s: %v", url, err)
+	}
+	if !strings.HasPrefix(state, "loaded|") {
+		t.Fatalf("#status ended %q", state)
+	}
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		const mark = n => { const m = performance.getEntriesByName(n, "mark")[0]; return m ? m.startTime : -1; };
+		const entries = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")];
+		const wasm = performance.getEntriesByType("resource").find(r => r.name.endsWith("/public/main.wasm"));
+		return JSON.stringify({
+			ready: Number(document.getElementById("status").dataset.readyMs),
+			fetch: mark("kafkascope:fetch"),
+			downloaded: mark("kafkascope:downloaded"),
+			compiled: mark("kafkascope:compiled"),
+			main: mark("kafkascope:main"),
+			transfer: entries.reduce((sum, e) => sum + e.transferSize, 0),
+			brokers: document.querySelectorAll(".kd-card-title").length,
+			wasmEncoding: wasm ? (wasm.encodedBodySize < wasm.decodedBodySize ? "main.wasm " + (wasm.encodedBodySize / 1e6).toFixed(2) + " MB encoded" : "main.wasm raw") : "main.wasm not seen",
+		});
+	})()`))
+	if err != nil {
+		t.Fatalf("reading the load figures: %v", err)
+	}
+	var f loadFigures
+	if err := json.Unmarshal([]byte(raw), &f); err != nil {
+		t.Fatalf("load figures %s: %v", raw, err)
+	}
+	if f.Brokers == 0 {
+		t.Errorf("the page is loaded but draws no broker")
+	}
+	t.Logf("load: %s", raw)
+	return f
+}
+
+// newProfile starts Chromium on a new, empty profile (no HTTP cache, no
+// code cache) and returns its first tab; cancel closes the browser.
+func newProfile(t *testing.T) (context.Context, context.CancelFunc) {
+	t.Helper()
+	ctx, cancelAll := context.WithTimeout(context.Background(), browserTimeout)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 800),
+	)
+	tab, cancelTab := chromedp.NewContext(alloc, chromedp.WithErrorf(t.Logf))
+	exceptions := 0
+	var exceptionsMu sync.Mutex
+	if err := chromedp.Listen(tab, func(ev any) {
+		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
+			exceptionsMu.Lock()
+			exceptions++
+			exceptionsMu.Unlock()
+			if d := e.ExceptionDetails; d != nil {
+				t.Logf("uncaught exception: %s", d.Text)
+			}
+		}
+	}); err != nil {
+		t.Fatalf("listening to the tab: %v", err)
+	}
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[string](`navigator.userAgent`)); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	return tab, func() {
+		cancelTab()
+		cancelAlloc()
+		cancelAll()
+		exceptionsMu.Lock()
+		defer exceptionsMu.Unlock()
+		if exceptions > 0 {
+			t.Errorf("the page threw %d uncaught exceptions", exceptions)
+		}
+	}
+}
+
+// buildSite runs `make assets` into a fresh directory (the flags and the
+// compressed copies are the Makefile's) and lays the page beside it as the
+// repository has it, the way `make serve` serves it.
+func buildSite(t *testing.T, repo string) string {
+	t.Helper()
+	site := t.TempDir()
+	public := filepath.Join(site, "public")
+	if err := os.MkdirAll(public, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*buildTimeout)
+	defer cancel()
+	began := time.Now()
+	cmd := exec.CommandContext(ctx, "make", "--no-print-directory", "assets",
+		"WASM_OUT="+filepath.Join(public, "main.wasm"), "WASM_EXEC="+filepath.Join(public, "wasm_exec.js"))
+	cmd.Dir = repo
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("make assets: %v\n%s", err, out)
+	}
+	t.Logf("make assets took %v", time.Since(began).Round(time.Millisecond))
+	for _, name := range []string{"index.html", "public/style.css", "public/diagram.css", "public/favicon.svg"} {
+		data, err := os.ReadFile(filepath.Join(repo, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(site, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return site
+}
+
+// startServe builds and starts scripts/serve on a free port over site, and
+// returns the page's URL; the server stops when the test ends.
+func startServe(t *testing.T, repo, site string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "serve")
+	build := exec.Command("go", "build", "-o", bin, "./scripts/serve")
+	build.Dir = repo
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./scripts/serve: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-port", "0", "-root", site)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading scripts/serve's serving line: %v", err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "kafkascope: serving on ")
+	if !ok {
+		t.Fatalf("scripts/serve said %q", line)
+	}
+	return url
+}
+
+// spread is "median M ms (min A, max B) of N".
+func spread(runs []loadFigures, of func(loadFigures) float64) string {
+	xs := make([]float64, len(runs))
+	for i, r := range runs {
+		xs[i] = of(r)
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return fmt.Sprintf("median %.0f ms (min %.0f, max %.0f of %d: %s)", median(xs), s[0], s[len(s)-1], len(xs), joinMs(xs))
+}
+
+// breakdown gives the median of each phase of the loads.
+func breakdown(runs []loadFigures) string {
+	med := func(of func(loadFigures) float64) float64 {
+		xs := make([]float64, len(runs))
+		for i, r := range runs {
+			xs[i] = of(r)
+		}
+		return median(xs)
+	}
+	return fmt.Sprintf("page and script until the fetch %.0f ms, download %.0f ms, compile after the last byte %.0f ms, Go start-up %.0f ms, boot and first render %.0f ms (medians)",
+		med(func(f loadFigures) float64 { return f.Fetch }),
+		med(func(f loadFigures) float64 { return f.Downloaded - f.Fetch }),
+		med(func(f loadFigures) float64 { return f.Compiled - f.Downloaded }),
+		med(func(f loadFigures) float64 { return f.Main - f.Compiled }),
+		med(func(f loadFigures) float64 { return f.Ready - f.Main }))
+}
