@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -39,7 +40,8 @@ const statusRecorder = `(() => {
 // then compiling, starting and loaded. The percentage counts the decoded
 // bytes against the raw size: Content-Length for a plain response, the
 // X-Decoded-Content-Length header for a gzip-encoded one; with neither, the
-// line counts megabytes and shows no percentage.
+// line counts megabytes and shows no percentage. A revisit (the page from
+// the browser's cache) counts nothing: loading, starting, loaded.
 func TestLoadProgress(t *testing.T) {
 	requireChromium(t)
 	repo := repoRoot(t)
@@ -97,27 +99,23 @@ func TestLoadProgress(t *testing.T) {
 				t.Fatalf("installing the status recorder: %v", err)
 			}
 			b.open(tab, srv.URL+"/")
-			logJSON := evalString(tab, `JSON.stringify({
-				states: [...window.__kafkascopeStatusLog.states, document.getElementById("status").dataset.state],
-				texts: [...window.__kafkascopeStatusLog.texts, document.getElementById("status").textContent]})`)
-			var log struct{ States, Texts []string }
-			if err := json.Unmarshal([]byte(logJSON), &log); err != nil {
-				t.Fatalf("reading the status log %s: %v", logJSON, err)
-			}
-
-			var states []string // without repeats: "downloading" is set at every step
-			for _, s := range log.States {
-				if len(states) == 0 || states[len(states)-1] != s {
-					states = append(states, s)
-				}
-			}
+			states, texts := statusLog(t, tab)
 			if got, want := strings.Join(states, " → "), "loading → downloading → compiling → starting → loaded"; got != want {
 				t.Errorf("#status went through %s, want %s", got, want)
+			}
+			if tc.name == "plain" {
+				// Loaded again, the page comes from the browser's cache
+				// (revalidated): no download is counted.
+				b.open(tab, srv.URL+"/")
+				again, againTexts := statusLog(t, tab)
+				if got, want := strings.Join(again, " → "), "loading → starting → loaded"; got != want {
+					t.Errorf("on a revisit #status went through %s (%q), want %s", got, againTexts, want)
+				}
 			}
 
 			var percents []int
 			downloading := 0
-			for _, text := range log.Texts {
+			for _, text := range texts {
 				if !strings.HasPrefix(text, "Downloading") {
 					continue
 				}
@@ -131,7 +129,7 @@ func TestLoadProgress(t *testing.T) {
 			}
 			if !tc.wantPercent {
 				if len(percents) > 0 || downloading < 3 {
-					t.Errorf("without a size to count against, want several lines in MB and no percentage; got %q", log.Texts)
+					t.Errorf("without a size to count against, want several lines in MB and no percentage; got %q", texts)
 				}
 				return
 			}
@@ -149,6 +147,26 @@ func TestLoadProgress(t *testing.T) {
 			}
 		})
 	}
+}
+
+// statusLog is what the status recorder saw on the tab's page: the states
+// (consecutive repeats merged: "downloading" is set at every step) and the
+// texts, the current ones last.
+func statusLog(t *testing.T, tab context.Context) (states, texts []string) {
+	t.Helper()
+	logJSON := evalString(tab, `JSON.stringify({
+		states: [...window.__kafkascopeStatusLog.states, document.getElementById("status").dataset.state],
+		texts: [...window.__kafkascopeStatusLog.texts, document.getElementById("status").textContent]})`)
+	var log struct{ States, Texts []string }
+	if err := json.Unmarshal([]byte(logJSON), &log); err != nil {
+		t.Fatalf("reading the status log %s: %v", logJSON, err)
+	}
+	for _, s := range log.States {
+		if len(states) == 0 || states[len(states)-1] != s {
+			states = append(states, s)
+		}
+	}
+	return states, log.Texts
 }
 
 // sendSlowly writes body in parts of chunks, flushing each and pausing
