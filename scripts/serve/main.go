@@ -20,11 +20,16 @@
 // sent brotli-encoded to clients that accept br, else gzip-encoded to those
 // that accept gzip, but only while the sibling is at least as new as the
 // file it compresses: after a plain `make wasm` a stale sibling is ignored.
-// An encoded response carries X-Decoded-Content-Length, the raw file's size,
-// against which the page counts the progress of its download.
+// The page's other text files (index.html, the CSS, wasm_exec.js) are
+// compressed on the fly, as static hosts do, and kept compressed in memory
+// while unchanged. An encoded response carries X-Decoded-Content-Length, the
+// raw file's size, against which the page counts the progress of its
+// download.
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -41,8 +46,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 func main() {
@@ -141,6 +149,17 @@ func openBrowser(url string, stderr io.Writer) {
 // even through a symlink) reaches outside the served directory.
 type handler struct {
 	root *os.Root
+
+	mu         sync.Mutex
+	compressed map[string]*compressedFile // by name and coding
+}
+
+// compressedFile is a text file compressed on the fly, kept while the file
+// is unchanged.
+type compressedFile struct {
+	modTime time.Time
+	size    int64
+	data    []byte
 }
 
 // newHandler returns the handler for the repository at dir. It fails if dir
@@ -155,7 +174,7 @@ func newHandler(dir string) (http.Handler, error) {
 		abs, _ := filepath.Abs(dir)
 		return nil, fmt.Errorf("%s has no index.html: run from the repository root or pass -root", abs)
 	}
-	return &handler{root: root}, nil
+	return &handler{root: root, compressed: map[string]*compressedFile{}}, nil
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -237,12 +256,35 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string)
 			enc, encInfo, coding, bestQ = sib, sibInfo, e.coding, q
 		}
 	}
+	// The page's own text files (index.html, the CSS, wasm_exec.js) have no
+	// precompressed copies: they are compressed here, as static hosts do.
+	var onTheFly []byte
+	if enc == nil && f != nil && compressible(name, fi) {
+		varies = true
+		for _, e := range encodings {
+			if q := acceptQ(accept, e.coding); q > bestQ {
+				coding, bestQ = e.coding, q
+			}
+		}
+		if coding != "" && r.Header.Get("Range") == "" {
+			if onTheFly, err = h.compress(name, fi, f, coding); err != nil {
+				http.Error(w, "500 internal server error", http.StatusInternalServerError)
+				return
+			}
+		}
+	}
 	if varies {
 		w.Header().Add("Vary", "Accept-Encoding")
 	}
 
 	w.Header().Set("Content-Type", contentType(name))
 	switch {
+	case onTheFly != nil:
+		w.Header().Set("Content-Encoding", coding)
+		w.Header().Set("ETag", etag(fi, "-"+coding))
+		w.Header().Set("X-Decoded-Content-Length", strconv.FormatInt(fi.Size(), 10))
+		w.Header().Set("Content-Length", strconv.Itoa(len(onTheFly)))
+		http.ServeContent(w, r, name, fi.ModTime(), bytes.NewReader(onTheFly))
 	case enc != nil:
 		w.Header().Set("Content-Encoding", coding)
 		w.Header().Set("ETag", etag(encInfo, "-"+coding))
@@ -265,6 +307,56 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string)
 		w.Header().Del("Content-Type")
 		http.NotFound(w, r)
 	}
+}
+
+// compressible reports whether a file is text worth compressing on the fly:
+// at least 1 KiB (below that the encoding's overhead eats the gain) and at
+// most 4 MiB (larger files come with precompressed copies).
+func compressible(name string, fi fs.FileInfo) bool {
+	if fi.Size() < 1<<10 || fi.Size() > 4<<20 {
+		return false
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt":
+		return true
+	}
+	return false
+}
+
+// compress returns f's bytes encoded with coding ("br" or "gzip"), from the
+// cache while the file is unchanged (same size and modification time).
+func (h *handler) compress(name string, fi fs.FileInfo, f *os.File, coding string) ([]byte, error) {
+	key := name + "\x00" + coding
+	h.mu.Lock()
+	c := h.compressed[key]
+	h.mu.Unlock()
+	if c != nil && c.size == fi.Size() && c.modTime.Equal(fi.ModTime()) {
+		return c.data, nil
+	}
+	raw, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	var zw io.WriteCloser
+	if coding == "br" {
+		zw = brotli.NewWriterLevel(&buf, brotli.BestCompression)
+	} else {
+		zw, _ = gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	}
+	if _, err := zw.Write(raw); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	h.compressed[key] = &compressedFile{modTime: fi.ModTime(), size: fi.Size(), data: buf.Bytes()}
+	h.mu.Unlock()
+	return buf.Bytes(), nil
 }
 
 // openRegular opens name under the root if it is a regular file (a directory
