@@ -9,13 +9,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 )
 
@@ -66,6 +70,10 @@ func TestBrowserBenchmarkLoad(t *testing.T) {
 		}
 		return float64(fi.Size()) / 1e6
 	}
+	if avg, err := os.ReadFile("/proc/loadavg"); err == nil {
+		// Other work on the machine moves every timing below.
+		add("machine: %d cores, load average %s", goruntime.NumCPU(), strings.Join(strings.Fields(string(avg))[:3], " "))
+	}
 	add("main.wasm: %.2f MB raw, %.2f MB gzip -9, %.2f MB brotli (goal: ≤ %.1f MB compressed)",
 		size("main.wasm"), size("main.wasm.gz"), size("main.wasm.br"), goalTransferMB)
 
@@ -79,6 +87,7 @@ func TestBrowserBenchmarkLoad(t *testing.T) {
 		fresh[0].Transfer/1e6, fresh[0].WasmEncoding, goalTransferMB)
 	add("first drawn cluster, fresh profile: %s (goal: ≤ %d ms)", spread(fresh, func(f loadFigures) float64 { return f.Ready }), goalFreshMs)
 	add("  of which: %s", breakdown(fresh))
+	add("  one traced fresh load: %s", traceFreshLoad(t, url))
 
 	// Warm: the page loaded again in the same tab, as a reload does (the
 	// browser revalidates every file and finds it unchanged).
@@ -187,6 +196,70 @@ func measureLoad(t *testing.T, ctx context.Context, url string) loadFigures {
 	}
 	t.Logf("load: %s", raw)
 	return f
+}
+
+// traceFreshLoad loads url once on a fresh profile under Chromium's tracing
+// and sums the main-thread work that stands between the bytes and the first
+// drawn cluster: wasm functions compiled lazily at their first call, and
+// style and layout forced by the page's reads of element sizes. (Tracing
+// slows the load: these are not timings of the runs above.)
+func traceFreshLoad(t *testing.T, url string) string {
+	t.Helper()
+	ctx, cancel := newProfile(t, t.TempDir())
+	defer cancel()
+	var mu sync.Mutex
+	var events []jsonv2.Value
+	complete := make(chan struct{})
+	if err := chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
+			events = append(events, e.Value...)
+			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			close(complete)
+		}
+	}); err != nil {
+		t.Fatalf("listening for the trace: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, tracing.Start, tracing.StartParams{TraceConfig: &tracing.TraceConfig{
+		IncludedCategories: []string{"devtools.timeline", "v8.wasm", "blink"},
+	}}); err != nil {
+		t.Fatalf("starting the trace: %v", err)
+	}
+	f := measureLoad(t, ctx, url)
+	if _, err := chromedp.Call(ctx, tracing.End, cdp.Empty{}); err != nil {
+		t.Fatalf("ending the trace: %v", err)
+	}
+	select {
+	case <-complete:
+	case <-time.After(time.Minute):
+		t.Fatal("the trace did not complete")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var lazy, lazyMs, layoutMs, topTierMs float64
+	for _, raw := range events {
+		var e struct {
+			Name string  `json:"name"`
+			Ph   string  `json:"ph"`
+			Dur  float64 `json:"dur"` // µs
+		}
+		if json.Unmarshal([]byte(raw), &e) != nil || e.Ph != "X" {
+			continue
+		}
+		switch e.Name {
+		case "wasm.CompileLazy":
+			lazy++
+			lazyMs += e.Dur / 1000
+		case "Blink.ForcedStyleAndLayout.UpdateTime":
+			layoutMs += e.Dur / 1000
+		case "wasm.TopTierCompilation":
+			topTierMs += e.Dur / 1000
+		}
+	}
+	return fmt.Sprintf("first drawn at %.0f ms; %.0f wasm functions compiled at their first call, %.0f ms on the main thread; style and layout forced by reads of sizes %.0f ms; optimizing compilation in the background %.0f ms",
+		f.Ready, lazy, lazyMs, layoutMs, topTierMs)
 }
 
 // newProfile starts Chromium on the profile in dir (a new, empty directory:
