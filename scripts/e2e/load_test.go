@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -79,11 +80,13 @@ func TestLoadProgress(t *testing.T) {
 			b.t = t // the browser's helpers report to the subtest
 			defer func() { b.t = parent }()
 			pageHandler := newPageHandler(repo, built)
+			var wasmRequests atomic.Int32
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path != "/public/main.wasm" {
 					pageHandler.ServeHTTP(w, r)
 					return
 				}
+				wasmRequests.Add(1)
 				w.Header().Set("Content-Type", "application/wasm")
 				w.Header().Set("Cache-Control", "no-store")
 				for k, v := range tc.header {
@@ -99,6 +102,11 @@ func TestLoadProgress(t *testing.T) {
 				t.Fatalf("installing the status recorder: %v", err)
 			}
 			b.open(tab, srv.URL+"/")
+			// The preload in index.html and the loader's fetch share one
+			// download.
+			if n := wasmRequests.Load(); n != 1 {
+				t.Errorf("main.wasm was requested %d times for one load of the page", n)
+			}
 			states, texts := statusLog(t, tab)
 			if got, want := strings.Join(states, " → "), "loading → downloading → compiling → starting → loaded"; got != want {
 				t.Errorf("#status went through %s, want %s", got, want)
