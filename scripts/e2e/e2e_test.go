@@ -251,7 +251,7 @@ var wasmBuild struct {
 	err  error
 }
 
-// buildWasm builds ./wasm for js/wasm as `make wasm` does and copies the
+// buildWasm builds ./wasm for js/wasm with `make wasm` and copies the
 // matching wasm_exec.js, into build/e2e-wasm/ under the repository (the
 // first call of the test binary builds; later calls reuse it). It returns
 // that directory.
@@ -278,11 +278,11 @@ func buildWasmInto(t *testing.T, repo, dir string) error {
 	wasmPath := filepath.Join(dir, "main.wasm")
 
 	began := time.Now()
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", wasmPath, "./wasm")
+	// The Makefile's wasm target, so that the flags are those of the app.
+	cmd := exec.CommandContext(ctx, "make", "--no-print-directory", "wasm", "WASM_OUT="+wasmPath)
 	cmd.Dir = repo
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("GOOS=js GOARCH=wasm go build ./wasm: %v\n%s", err, out)
+		return fmt.Errorf("make wasm: %v\n%s", err, out)
 	}
 	buildTime := time.Since(began)
 

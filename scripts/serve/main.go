@@ -15,13 +15,21 @@
 //
 // Responses carry Cache-Control: no-cache and an ETag that changes on every
 // rebuild, so the browser always revalidates and never runs a stale engine.
-// A file with a precompressed sibling (public/main.wasm.gz next to
-// public/main.wasm) is sent gzip-encoded to clients that accept gzip, but only
-// while the .gz is at least as new as the file it compresses: after a plain
-// `make wasm` the stale .gz is ignored.
+// A file with precompressed siblings (public/main.wasm.br and
+// public/main.wasm.gz next to public/main.wasm, written by `make assets`) is
+// sent brotli-encoded to clients that accept br, else gzip-encoded to those
+// that accept gzip, but only while the sibling is at least as new as the
+// file it compresses: after a plain `make wasm` a stale sibling is ignored.
+// The page's other text files (index.html, the CSS, wasm_exec.js) are
+// compressed on the fly, as static hosts do, and kept compressed in memory
+// while unchanged. An encoded response carries X-Decoded-Content-Length, the
+// raw file's size, against which the page counts the progress of its
+// download.
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -38,8 +46,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 func main() {
@@ -138,6 +149,17 @@ func openBrowser(url string, stderr io.Writer) {
 // even through a symlink) reaches outside the served directory.
 type handler struct {
 	root *os.Root
+
+	mu         sync.Mutex
+	compressed map[string]*compressedFile // by name and coding
+}
+
+// compressedFile is a text file compressed on the fly, kept while the file
+// is unchanged.
+type compressedFile struct {
+	modTime time.Time
+	size    int64
+	data    []byte
 }
 
 // newHandler returns the handler for the repository at dir. It fails if dir
@@ -152,7 +174,7 @@ func newHandler(dir string) (http.Handler, error) {
 		abs, _ := filepath.Abs(dir)
 		return nil, fmt.Errorf("%s has no index.html: run from the repository root or pass -root", abs)
 	}
-	return &handler{root: root}, nil
+	return &handler{root: root, compressed: map[string]*compressedFile{}}, nil
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -189,9 +211,18 @@ func fileFor(urlPath string) (string, bool) {
 	return name, true
 }
 
-// serveFile sends name, or its gzip sibling when that is fresh and the client
-// accepts gzip. Conditional and range requests are handled by
-// http.ServeContent.
+// encodings are the precompressed siblings serveFile looks for, the
+// smallest first: main.wasm.br (brotli, make assets writes it) and
+// main.wasm.gz.
+var encodings = []struct{ coding, suffix string }{
+	{"br", ".br"},
+	{"gzip", ".gz"},
+}
+
+// serveFile sends name, or a precompressed sibling of it when that is fresh
+// and the client accepts its encoding (the smaller brotli copy first, unless
+// the client prefers gzip by its q-values). Conditional and range requests
+// are handled by http.ServeContent.
 func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string) {
 	f, fi, err := h.openRegular(name)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -202,33 +233,73 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string)
 		defer f.Close()
 	}
 
-	var gz *os.File
-	var gzInfo fs.FileInfo
-	if !strings.HasSuffix(name, ".gz") {
-		gz, gzInfo, _ = h.openRegular(name + ".gz")
-		if gz != nil {
-			defer gz.Close()
-			if fi != nil && gzInfo.ModTime().Before(fi.ModTime()) {
-				gz, gzInfo = nil, nil // stale: built before the file it compresses
+	accept := r.Header.Values("Accept-Encoding")
+	var enc *os.File
+	var encInfo fs.FileInfo
+	var coding string
+	bestQ := 0.0
+	varies := false
+	for _, e := range encodings {
+		if strings.HasSuffix(name, e.suffix) {
+			continue // a compressed file is sent as it is
+		}
+		sib, sibInfo, _ := h.openRegular(name + e.suffix)
+		if sib == nil {
+			continue
+		}
+		defer sib.Close()
+		if fi != nil && sibInfo.ModTime().Before(fi.ModTime()) {
+			continue // stale: built before the file it compresses
+		}
+		varies = true
+		if q := acceptQ(accept, e.coding); q > bestQ {
+			enc, encInfo, coding, bestQ = sib, sibInfo, e.coding, q
+		}
+	}
+	// The page's own text files (index.html, the CSS, wasm_exec.js) have no
+	// precompressed copies: they are compressed here, as static hosts do.
+	var onTheFly []byte
+	if enc == nil && f != nil && compressible(name, fi) {
+		varies = true
+		for _, e := range encodings {
+			if q := acceptQ(accept, e.coding); q > bestQ {
+				coding, bestQ = e.coding, q
+			}
+		}
+		if coding != "" && r.Header.Get("Range") == "" {
+			if onTheFly, err = h.compress(name, fi, f, coding); err != nil {
+				http.Error(w, "500 internal server error", http.StatusInternalServerError)
+				return
 			}
 		}
 	}
-	if gz != nil {
+	if varies {
 		w.Header().Add("Vary", "Accept-Encoding")
 	}
 
 	w.Header().Set("Content-Type", contentType(name))
 	switch {
-	case gz != nil && acceptsGzip(r.Header.Values("Accept-Encoding")):
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Header().Set("ETag", etag(gzInfo, "-gz"))
+	case onTheFly != nil:
+		w.Header().Set("Content-Encoding", coding)
+		w.Header().Set("ETag", etag(fi, "-"+coding))
+		w.Header().Set("X-Decoded-Content-Length", strconv.FormatInt(fi.Size(), 10))
+		w.Header().Set("Content-Length", strconv.Itoa(len(onTheFly)))
+		http.ServeContent(w, r, name, fi.ModTime(), bytes.NewReader(onTheFly))
+	case enc != nil:
+		w.Header().Set("Content-Encoding", coding)
+		w.Header().Set("ETag", etag(encInfo, "-"+coding))
+		if fi != nil {
+			// The page counts the decoded bytes of its download against
+			// this (index.html): Content-Length is the encoded size.
+			w.Header().Set("X-Decoded-Content-Length", strconv.FormatInt(fi.Size(), 10))
+		}
 		if r.Header.Get("Range") == "" {
 			// ServeContent leaves Content-Length out when Content-Encoding
 			// is set (it cannot know the encoded size); here the encoded
 			// bytes are the file, and the length lets browsers show progress.
-			w.Header().Set("Content-Length", strconv.FormatInt(gzInfo.Size(), 10))
+			w.Header().Set("Content-Length", strconv.FormatInt(encInfo.Size(), 10))
 		}
-		http.ServeContent(w, r, name, gzInfo.ModTime(), gz)
+		http.ServeContent(w, r, name, encInfo.ModTime(), enc)
 	case f != nil:
 		w.Header().Set("ETag", etag(fi, ""))
 		http.ServeContent(w, r, name, fi.ModTime(), f)
@@ -236,6 +307,56 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string)
 		w.Header().Del("Content-Type")
 		http.NotFound(w, r)
 	}
+}
+
+// compressible reports whether a file is text worth compressing on the fly:
+// at least 1 KiB (below that the encoding's overhead eats the gain) and at
+// most 4 MiB (larger files come with precompressed copies).
+func compressible(name string, fi fs.FileInfo) bool {
+	if fi.Size() < 1<<10 || fi.Size() > 4<<20 {
+		return false
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt":
+		return true
+	}
+	return false
+}
+
+// compress returns f's bytes encoded with coding ("br" or "gzip"), from the
+// cache while the file is unchanged (same size and modification time).
+func (h *handler) compress(name string, fi fs.FileInfo, f *os.File, coding string) ([]byte, error) {
+	key := name + "\x00" + coding
+	h.mu.Lock()
+	c := h.compressed[key]
+	h.mu.Unlock()
+	if c != nil && c.size == fi.Size() && c.modTime.Equal(fi.ModTime()) {
+		return c.data, nil
+	}
+	raw, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	var zw io.WriteCloser
+	if coding == "br" {
+		zw = brotli.NewWriterLevel(&buf, brotli.BestCompression)
+	} else {
+		zw, _ = gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	}
+	if _, err := zw.Write(raw); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	h.compressed[key] = &compressedFile{modTime: fi.ModTime(), size: fi.Size(), data: buf.Bytes()}
+	h.mu.Unlock()
+	return buf.Bytes(), nil
 }
 
 // openRegular opens name under the root if it is a regular file (a directory
@@ -297,13 +418,14 @@ func contentType(name string) string {
 	return "application/octet-stream"
 }
 
-// acceptsGzip reports whether Accept-Encoding values allow gzip: "gzip" or
-// "*" with a non-zero quality, unless gzip itself is refused with q=0.
-func acceptsGzip(values []string) bool {
-	gzipQ, starQ := -1.0, -1.0
+// acceptQ is the quality Accept-Encoding values give a coding ("gzip" or
+// "br"): its own q, else that of "*", else 0 (not acceptable). "x-gzip"
+// counts as gzip; an unparsable q counts as 0.
+func acceptQ(values []string, coding string) float64 {
+	ownQ, starQ := -1.0, -1.0
 	for _, v := range values {
 		for _, item := range strings.Split(v, ",") {
-			coding, params, _ := strings.Cut(strings.TrimSpace(item), ";")
+			name, params, _ := strings.Cut(strings.TrimSpace(item), ";")
 			q := 1.0
 			for _, param := range strings.Split(params, ";") {
 				key, value, ok := strings.Cut(strings.TrimSpace(param), "=")
@@ -315,16 +437,20 @@ func acceptsGzip(values []string) bool {
 					q = parsed
 				}
 			}
-			switch strings.ToLower(strings.TrimSpace(coding)) {
-			case "gzip", "x-gzip":
-				gzipQ = max(gzipQ, q)
+			name = strings.ToLower(strings.TrimSpace(name))
+			if name == "x-gzip" {
+				name = "gzip"
+			}
+			switch name {
+			case coding:
+				ownQ = max(ownQ, q)
 			case "*":
 				starQ = max(starQ, q)
 			}
 		}
 	}
-	if gzipQ >= 0 {
-		return gzipQ > 0
+	if ownQ >= 0 {
+		return ownQ
 	}
-	return starQ > 0
+	return max(starQ, 0)
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 const (
@@ -215,6 +217,185 @@ func TestGzipNegotiation(t *testing.T) {
 	}
 	if got := rec.Header().Get("Vary"); got != "" {
 		t.Errorf("style.css: Vary %q, want none", got)
+	}
+}
+
+// With a brotli sibling too, br wins wherever the client accepts it at least
+// as much as gzip; an encoded response says the decoded size.
+func TestBrotliNegotiation(t *testing.T) {
+	dir := newTestRoot(t)
+	wasmPath := filepath.Join(dir, "public", "main.wasm")
+	fi, err := os.Stat(wasmPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := fi.ModTime().Add(time.Second)
+	writeGzip(t, wasmPath, wasmBody, newer)
+	// The server never decodes: any bytes stand for the brotli copy.
+	brBody := []byte("brotli stands in here")
+	write(t, wasmPath+".br", brBody)
+	if err := os.Chtimes(wasmPath+".br", newer, newer); err != nil {
+		t.Fatal(err)
+	}
+	h := mustHandler(t, dir)
+
+	tests := []struct {
+		acceptEncoding, want string
+	}{
+		{"", ""},
+		{"gzip", "gzip"},
+		{"gzip, deflate, br, zstd", "br"},
+		{"br", "br"},
+		{"br;q=1.0, gzip;q=0.8", "br"},
+		{"br;q=0.5, gzip;q=0.8", "gzip"},
+		{"br;q=0, gzip", "gzip"},
+		{"*", "br"},
+		{"*;q=0, gzip", "gzip"},
+		{"deflate", ""},
+		{"identity", ""},
+	}
+	for _, tt := range tests {
+		rec := get(h, http.MethodGet, "/public/main.wasm", map[string]string{"Accept-Encoding": tt.acceptEncoding})
+		if rec.Code != http.StatusOK {
+			t.Fatalf("Accept-Encoding %q: status %d", tt.acceptEncoding, rec.Code)
+		}
+		if got := rec.Header().Get("Content-Encoding"); got != tt.want {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", tt.acceptEncoding, got, tt.want)
+			continue
+		}
+		if got := rec.Header().Get("Vary"); got != "Accept-Encoding" {
+			t.Errorf("Accept-Encoding %q: Vary %q, want Accept-Encoding", tt.acceptEncoding, got)
+		}
+		if got := rec.Header().Get("Content-Type"); got != "application/wasm" {
+			t.Errorf("Accept-Encoding %q: Content-Type %q, want application/wasm", tt.acceptEncoding, got)
+		}
+		body := rec.Body.Bytes()
+		if got, want := rec.Header().Get("Content-Length"), strconv.Itoa(len(body)); got != want {
+			t.Errorf("Accept-Encoding %q: Content-Length %q, want %s", tt.acceptEncoding, got, want)
+		}
+		decoded := rec.Header().Get("X-Decoded-Content-Length")
+		switch tt.want {
+		case "br":
+			if !bytes.Equal(body, brBody) {
+				t.Errorf("Accept-Encoding %q: body is not main.wasm.br", tt.acceptEncoding)
+			}
+		case "gzip":
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatalf("Accept-Encoding %q: body is not gzip: %v", tt.acceptEncoding, err)
+			}
+			if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, wasmBody) {
+				t.Errorf("Accept-Encoding %q: the gzip body is not main.wasm (%v)", tt.acceptEncoding, err)
+			}
+		default:
+			if !bytes.Equal(body, wasmBody) {
+				t.Errorf("Accept-Encoding %q: body differs from main.wasm", tt.acceptEncoding)
+			}
+			if decoded != "" {
+				t.Errorf("Accept-Encoding %q: X-Decoded-Content-Length %q on an unencoded response", tt.acceptEncoding, decoded)
+			}
+			continue
+		}
+		if want := strconv.Itoa(len(wasmBody)); decoded != want {
+			t.Errorf("Accept-Encoding %q: X-Decoded-Content-Length %q, want %s", tt.acceptEncoding, decoded, want)
+		}
+	}
+
+	// A stale .br (from before the last make wasm) is passed over for the
+	// fresh .gz.
+	older := fi.ModTime().Add(-time.Minute)
+	if err := os.Chtimes(wasmPath+".br", older, older); err != nil {
+		t.Fatal(err)
+	}
+	rec := get(h, http.MethodGet, "/public/main.wasm", map[string]string{"Accept-Encoding": "br, gzip"})
+	if got := rec.Header().Get("Content-Encoding"); got != "gzip" {
+		t.Errorf("with a stale .br: Content-Encoding %q, want gzip", got)
+	}
+}
+
+// The page's text files have no precompressed copies: they are compressed
+// on the fly (brotli or gzip, as the client prefers), and the copy is made
+// again once the file changes.
+func TestTextCompressedOnTheFly(t *testing.T) {
+	dir := newTestRoot(t)
+	css := bytes.Repeat([]byte(".kd-card { fill: var(--panel); }\n"), 100)
+	cssPath := filepath.Join(dir, "public", "diagram.css")
+	write(t, cssPath, css)
+	h := mustHandler(t, dir)
+
+	decode := func(coding string, body []byte) []byte {
+		t.Helper()
+		var r io.Reader
+		switch coding {
+		case "br":
+			r = brotli.NewReader(bytes.NewReader(body))
+		case "gzip":
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatalf("gzip: %v", err)
+			}
+			r = zr
+		default:
+			return body
+		}
+		plain, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatalf("decoding %s: %v", coding, err)
+		}
+		return plain
+	}
+	for _, tt := range []struct{ accept, want string }{
+		{"gzip, deflate, br", "br"},
+		{"gzip", "gzip"},
+		{"", ""},
+	} {
+		rec := get(h, http.MethodGet, "/public/diagram.css", map[string]string{"Accept-Encoding": tt.accept})
+		if got := rec.Header().Get("Content-Encoding"); got != tt.want {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", tt.accept, got, tt.want)
+			continue
+		}
+		if got := rec.Header().Get("Vary"); got != "Accept-Encoding" {
+			t.Errorf("Accept-Encoding %q: Vary %q", tt.accept, got)
+		}
+		if got := rec.Header().Get("Content-Type"); got != "text/css; charset=utf-8" {
+			t.Errorf("Accept-Encoding %q: Content-Type %q", tt.accept, got)
+		}
+		body := rec.Body.Bytes()
+		if tt.want != "" && len(body) >= len(css)/4 {
+			t.Errorf("Accept-Encoding %q: %d bytes for %d of repetitive CSS", tt.accept, len(body), len(css))
+		}
+		if got, want := rec.Header().Get("Content-Length"), strconv.Itoa(len(body)); got != want {
+			t.Errorf("Accept-Encoding %q: Content-Length %q, want %s", tt.accept, got, want)
+		}
+		if !bytes.Equal(decode(tt.want, body), css) {
+			t.Errorf("Accept-Encoding %q: the body does not decode to the file", tt.accept)
+		}
+	}
+
+	// Revalidation with the encoded copy's ETag is a 304.
+	rec := get(h, http.MethodGet, "/public/diagram.css", map[string]string{"Accept-Encoding": "br"})
+	if rec = get(h, http.MethodGet, "/public/diagram.css", map[string]string{"Accept-Encoding": "br", "If-None-Match": rec.Header().Get("ETag")}); rec.Code != http.StatusNotModified {
+		t.Errorf("If-None-Match: status %d, want 304", rec.Code)
+	}
+
+	// A changed file is compressed again.
+	css = append(css, "/* changed */\n"...)
+	write(t, cssPath, css)
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(cssPath, later, later); err != nil {
+		t.Fatal(err)
+	}
+	rec = get(h, http.MethodGet, "/public/diagram.css", map[string]string{"Accept-Encoding": "br"})
+	if !bytes.Equal(decode("br", rec.Body.Bytes()), css) {
+		t.Error("after a change, the compressed copy is stale")
+	}
+
+	// Small files and binary ones are sent as they are.
+	for _, target := range []string{"/public/style.css", "/public/main.wasm"} {
+		rec := get(h, http.MethodGet, target, map[string]string{"Accept-Encoding": "br, gzip"})
+		if got := rec.Header().Get("Content-Encoding"); got != "" {
+			t.Errorf("%s: Content-Encoding %q, want none", target, got)
+		}
 	}
 }
 

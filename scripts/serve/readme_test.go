@@ -49,11 +49,13 @@ func TestReadmeCommandsAndHostedFiles(t *testing.T) {
 	for _, m := range loads {
 		page = append(page, m[1]+m[2])
 	}
-	page = append(page, "public/main.wasm.gz") // what a host sends in main.wasm's place
+	// What a host sends in main.wasm's place, to browsers that accept gzip or brotli.
+	page = append(page, "public/main.wasm.gz", "public/main.wasm.br")
 	slices.Sort(page)
+	page = slices.Compact(page) // main.wasm is named by its preload and by the loader
 
 	host := section(t, readme, "Host it for a workshop")
-	listed := regexp.MustCompile(`(?m)^    ((?:public/)?[\w.]+\.(?:html|css|svg|js|wasm|gz))\b`).FindAllStringSubmatch(host, -1)
+	listed := regexp.MustCompile(`(?m)^    ((?:public/)?[\w.]+\.(?:html|css|svg|js|wasm|gz|br))\b`).FindAllStringSubmatch(host, -1)
 	var readmeFiles []string
 	for _, m := range listed {
 		readmeFiles = append(readmeFiles, m[1])
@@ -68,7 +70,7 @@ func TestReadmeCommandsAndHostedFiles(t *testing.T) {
 	if dist == nil {
 		t.Fatal("the Makefile has no DIST_PUBLIC")
 	}
-	expand := strings.NewReplacer("$(WASM_EXEC)", "public/wasm_exec.js", "$(WASM_OUT).gz", "public/main.wasm.gz", "$(WASM_OUT)", "public/main.wasm")
+	expand := strings.NewReplacer("$(WASM_EXEC)", "public/wasm_exec.js", "$(WASM_OUT).gz", "public/main.wasm.gz", "$(WASM_OUT).br", "public/main.wasm.br", "$(WASM_OUT)", "public/main.wasm")
 	copied := append(strings.Fields(expand.Replace(dist[1])), "index.html")
 	slices.Sort(copied)
 	if !slices.Equal(copied, page) {
