@@ -13,7 +13,6 @@ import (
 
 	"github.com/hack-pad/safejs"
 	"github.com/vugu/vugu"
-	"github.com/vugu/vugu/domrender"
 
 	"kafkascope/core/feed"
 	"kafkascope/core/player"
@@ -37,7 +36,7 @@ func main() {
 // page is the running app: the player, the Vugu root and its renderer, and
 // the animation frame loop that plays the cluster.
 type page struct {
-	renderer *domrender.JSRenderer
+	renderer *renderer
 	ee       vugu.EventEnv
 	env      *vugu.BuildEnv
 	app      *ui.App
@@ -49,7 +48,8 @@ type page struct {
 	// budget adapts the events a frame runs to what frames cost here.
 	budget player.FrameBudget
 
-	follow      map[string]*followState
+	follows     map[string]*followState
+	prepare     ui.Preparer
 	buildFailed int
 }
 
@@ -87,14 +87,12 @@ func newPage() (pg *page, err error) {
 	p := bootPlayer(search, hash)
 	setDocumentLang(string(p.Lang))
 
-	if _, err := safejs.Global().Call("eval", rendererShim); err != nil {
-		return nil, fmt.Errorf("installing the renderer shim: %w", err)
-	}
-	// The loading placeholder goes: Vugu syncs the mount point's children.
+	// The loading placeholder goes: the renderer draws the app's children
+	// into the mount point.
 	if err := mount.Set("textContent", ""); err != nil {
 		return nil, fmt.Errorf("clearing #app: %w", err)
 	}
-	renderer, err := domrender.New("#app")
+	renderer, err := newRenderer("#app")
 	if err != nil {
 		return nil, fmt.Errorf("starting the renderer: %w", err)
 	}
@@ -113,7 +111,7 @@ func newPage() (pg *page, err error) {
 		app:      app,
 		host:     h,
 		frames:   make(chan struct{}, 1),
-		follow:   map[string]*followState{},
+		follows:  map[string]*followState{},
 	}, nil
 }
 
@@ -209,11 +207,10 @@ func (pg *page) render() {
 		pg.buildFailed = 0
 		pg.showReady()
 	}
-	pg.measureFollow()
 	if err := pg.draw(br); err != nil {
 		fmt.Fprintln(os.Stderr, "kafkascope: rendering:", err)
 	}
-	pg.applyFollow()
+	pg.followGrown()
 	pg.host.afterRender()
 	pg.stats.rendered(time.Since(began))
 }
@@ -239,7 +236,7 @@ func (pg *page) build() (br *vugu.BuildResults, err error) {
 		}
 	}()
 	br = pg.env.RunBuild(pg.app)
-	ui.Prepare(br, pg.app.HandlerPanic)
+	pg.prepare.Prepare(br, pg.app.HandlerPanic)
 	return br, nil
 }
 
@@ -277,6 +274,7 @@ func (pg *page) frameLoop() {
 		now := time.Now()
 		wall := now.Sub(last)
 		last = now
+		pg.followMeasure()
 		width, measured := 0.0, false
 		if !now.Before(nextMeasure) {
 			nextMeasure = now.Add(measureEvery)
@@ -327,44 +325,54 @@ func stageWidth() (float64, bool) {
 	return w, true
 }
 
-// measureFollow notes, before the DOM changes, which following lists the
-// user has scrolled away from their end. Layout changes (the diagram
-// growing) move the end without the user: only a scroll up unsticks.
-func (pg *page) measureFollow() {
+// Following lists (the terminal, the event feed, the metadata log) stay
+// at their newest line until the user scrolls up, and stick again once
+// they scroll back to the end. Reading a list's scroll position right
+// after a render makes the browser lay the page out there and then
+// (issue 15's profile of a 9-broker cluster: a quarter of each frame in
+// syscall/js.valueGet under the old after-render measure), so positions
+// are read at the start of a frame, when the last paint has just laid the
+// page out (followMeasure), and after a render only for a list that grew
+// while stuck (followGrown): the layout that forces is the one the next
+// paint needs anyway.
+
+// followMeasure notes which lists the user scrolled away from their end,
+// and brings a stuck list whose end moved (a resize) back to it.
+func (pg *page) followMeasure() {
 	for _, id := range followIDs {
-		st := pg.follow[id]
-		if st == nil {
-			st = &followState{stuck: true}
-			pg.follow[id] = st
-		}
+		st := pg.followState(id)
 		el, err := byID(id)
 		if err != nil {
 			st.seen, st.stuck = false, true
 			continue
 		}
-		top, e1 := numProp(el, "scrollTop")
-		height, e2 := numProp(el, "clientHeight")
-		total, e3 := numProp(el, "scrollHeight")
-		if e1 != nil || e2 != nil || e3 != nil {
+		top, height, total, ok := scrollMetrics(el)
+		if !ok {
 			continue
 		}
 		switch {
 		case top+height >= total-24:
 			st.stuck = true
 		case st.seen && top < st.lastTop-2:
-			st.stuck = false
+			st.stuck = false // only a scroll up unsticks
 		}
 		st.seen, st.lastTop = true, top
+		if st.stuck && top+height < total-1 {
+			pg.scrollToEnd(id, el, st, total, height)
+		}
 	}
 }
 
-// applyFollow scrolls a stuck list to its end when it grew or when its end
-// moved away.
-func (pg *page) applyFollow() {
+// followGrown scrolls each stuck list whose content changed (its
+// data-follow) to its end, after a render.
+func (pg *page) followGrown() {
 	for _, id := range followIDs {
-		st := pg.follow[id]
+		st := pg.followState(id)
+		if !st.stuck {
+			continue
+		}
 		el, err := byID(id)
-		if err != nil || !st.stuck {
+		if err != nil {
 			continue
 		}
 		v, err := el.Call("getAttribute", "data-follow")
@@ -372,24 +380,40 @@ func (pg *page) applyFollow() {
 			continue
 		}
 		key, _ := v.String()
-		top, e1 := numProp(el, "scrollTop")
-		height, e2 := numProp(el, "clientHeight")
-		total, e3 := numProp(el, "scrollHeight")
-		if e1 != nil || e2 != nil || e3 != nil {
-			continue
-		}
-		if key == st.key && top+height >= total-1 {
+		if key == st.key {
 			continue
 		}
 		st.key = key
-		err = el.Set("scrollTop", total)
-		if err == nil {
-			if top, err = numProp(el, "scrollTop"); err == nil {
-				st.lastTop = top
-			}
+		if _, height, total, ok := scrollMetrics(el); ok {
+			pg.scrollToEnd(id, el, st, total, height)
 		}
-		logErr("scrolling #"+id, err)
 	}
+}
+
+func (pg *page) followState(id string) *followState {
+	st := pg.follows[id]
+	if st == nil {
+		st = &followState{stuck: true}
+		pg.follows[id] = st
+	}
+	return st
+}
+
+func (pg *page) scrollToEnd(id string, el safejs.Value, st *followState, total, height float64) {
+	err := el.Set("scrollTop", total)
+	if err == nil {
+		st.lastTop = max(total-height, 0) // where the browser clamps it
+	}
+	logErr("scrolling #"+id, err)
+}
+
+// scrollMetrics reads an element's scrollTop, clientHeight and
+// scrollHeight.
+func scrollMetrics(el safejs.Value) (top, height, total float64, ok bool) {
+	top, e1 := numProp(el, "scrollTop")
+	height, e2 := numProp(el, "clientHeight")
+	total, e3 := numProp(el, "scrollHeight")
+	return top, height, total, e1 == nil && e2 == nil && e3 == nil
 }
 
 func numProp(v safejs.Value, name string) (float64, error) {
