@@ -237,7 +237,7 @@ func (a *App) HandlerPanic(event string, r any) {
 // action, and at most every hashEvery while only time moves.
 func (a *App) syncURL(now time.Time) {
 	p := a.Player
-	ch := appChanges{tl: p.TL, lines: len(a.Term.lines), step: -2, lang: p.Lang}
+	ch := appChanges{tl: p.TL, lines: a.Term.base + a.Term.count, step: -2, lang: p.Lang}
 	if p.Scenario != nil {
 		ch.step = p.Scenario.Step
 	}

@@ -3,6 +3,7 @@ package player
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -143,12 +144,30 @@ func (p *Player) Lines() []timeline.Line {
 	return p.TL.Lines()
 }
 
-// feedEntries is the event feed of what is shown.
-func (p *Player) feedEntries() []feed.Entry {
+// LineCount is how many lines Lines returns.
+func (p *Player) LineCount() int {
 	if p.Sim != nil {
-		return p.Sim.log.Feed()
+		return len(p.Sim.lines)
 	}
-	return p.TL.Feed()
+	return p.TL.LineCount()
+}
+
+// Line is Lines()[i], without copying the terminal (a frame reads only
+// what it draws).
+func (p *Player) Line(i int) timeline.Line {
+	if p.Sim != nil {
+		return p.Sim.lines[i]
+	}
+	return p.TL.Line(i)
+}
+
+// LineBase is how many lines scrolled out before Lines (timeline's
+// LineBase; a simulator run keeps all of its lines).
+func (p *Player) LineBase() int {
+	if p.Sim != nil {
+		return 0
+	}
+	return p.TL.LineBase()
 }
 
 // refresh re-reads the cluster for drawing.
@@ -386,27 +405,50 @@ func (p *Player) Timeline() Timeline {
 	return tl
 }
 
-// FeedLine is one event of the feed, in the chosen language.
+// FeedLine is one event of the feed, in the chosen language. Seq is its
+// place in the feed: it stays while newer events arrive, so a view can
+// key what it draws by it.
 type FeedLine struct {
+	Seq      int
 	At       sim.Time
 	Category string
 	Text     string
 }
 
+// feedLog is the feed of what is shown.
+func (p *Player) feedLog() *timeline.FeedLog {
+	if p.Sim != nil {
+		return &p.Sim.log
+	}
+	return p.TL.FeedLog()
+}
+
+// FeedVersion changes whenever the feed Feed reads does (another session
+// or simulator run shown, or an event added or replaced).
+type FeedVersion struct {
+	log *timeline.FeedLog
+	gen uint64
+}
+
+// FeedVersion is the feed's version now.
+func (p *Player) FeedVersion() FeedVersion {
+	l := p.feedLog()
+	return FeedVersion{log: l, gen: l.FeedGen()}
+}
+
 // Feed returns the newest n events (data events only when withData).
 func (p *Player) Feed(n int, withData bool) []FeedLine {
-	entries := p.feedEntries()
+	l := p.feedLog()
+	entries, base := l.Feed(), l.FeedBase()
 	var out []FeedLine
 	for i := len(entries) - 1; i >= 0 && len(out) < n; i-- {
 		e := entries[i]
 		if e.Category == feed.CatData && !withData {
 			continue
 		}
-		out = append(out, FeedLine{At: e.At, Category: e.Category, Text: e.Text(p.Lang)})
+		out = append(out, FeedLine{Seq: base + i, At: e.At, Category: e.Category, Text: e.Text(p.Lang)})
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
+	slices.Reverse(out)
 	return out
 }
 

@@ -90,8 +90,25 @@ func (s *Session) Actions() []Action { return append([]Action(nil), s.actions...
 // timeline's lines up to now.
 func (s *Session) Lines() []Line {
 	out := append([]Line(nil), s.before...)
-	return append(out, s.lines...)
+	return append(out, s.shown()...)
 }
+
+// LineCount is how many lines Lines returns.
+func (s *Session) LineCount() int { return len(s.before) + len(s.shown()) }
+
+// Line is Lines()[i], without copying them all (a frame reads the
+// terminal's newest lines only).
+func (s *Session) Line(i int) Line {
+	if i < len(s.before) {
+		return s.before[i]
+	}
+	return s.shown()[i-len(s.before)]
+}
+
+// LineBase is how many of this timeline's lines have scrolled out of
+// Lines (beyond MaxLines): a line stays at LineBase()+i while newer ones
+// arrive, so a view can key what it draws by that number.
+func (s *Session) LineBase() int { return s.base() }
 
 // Do takes an action now: runs a command line with its input. Taking an
 // action before the end of the branch forks it. "cluster create" starts a
@@ -106,8 +123,8 @@ func (s *Session) Do(line string, stdin []string) {
 		s.echo(0, line, stdin)
 		s.con.Start(line, stdin)
 		s.drain()
-		s.before = append(s.before, s.lines...)
-		s.lines = nil
+		s.before = append(s.before, s.shown()...)
+		s.lines, s.dropped = nil, 0
 		return
 	}
 	s.fork()
@@ -140,8 +157,8 @@ func (s *Session) create(line string, stdin []string) {
 		s.drain()
 		return
 	}
-	s.before = append(s.before, s.lines[:shown]...)
-	s.lines = nil
+	s.before = append(s.before, s.lines[max(0, shown-MaxLines):shown]...)
+	s.lines, s.dropped = nil, 0
 	s.log.Reset()
 	s.standby.reset()
 	a := Action{At: 0, Line: line, Stdin: append([]string(nil), stdin...)}
@@ -268,6 +285,10 @@ func (s *Session) Markers() []feed.Entry { return s.log.Markers() }
 
 // Feed is the event feed, oldest first (at most MaxFeed entries).
 func (s *Session) Feed() []feed.Entry { return s.log.Feed() }
+
+// FeedLog is the live replay's feed (its places and changes: FeedBase,
+// FeedGen).
+func (s *Session) FeedLog() *FeedLog { return &s.log }
 
 func isClusterCreate(line string) bool {
 	f := strings.Fields(line)
