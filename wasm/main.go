@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hack-pad/safejs"
@@ -19,7 +20,20 @@ import (
 	"kafkascope/ui"
 )
 
+// The garbage collector's settings in the page. Go's collector marks on
+// the page's only thread, in the middle of the frames: with the default
+// GOGC of 100 it took 16-18% of the main thread while a 9-broker cluster
+// played (issue 15's profile). Collecting when the heap has grown four
+// times past what was live, not twice, collects a quarter as often; the
+// soft limit keeps a large cluster's heap from growing that far.
+const (
+	gcPercent   = 300
+	memoryLimit = 768 << 20
+)
+
 func main() {
+	debug.SetGCPercent(gcPercent)
+	debug.SetMemoryLimit(memoryLimit)
 	pg, err := newPage()
 	if err != nil {
 		// Never panic: a panic exits the Go program, and the page would only
@@ -50,6 +64,7 @@ type page struct {
 
 	follows     map[string]*followState
 	prepare     ui.Preparer
+	renderTook  atomic.Int64 // the renders since a frame last read it (ns)
 	buildFailed int
 }
 
@@ -212,8 +227,13 @@ func (pg *page) render() {
 	}
 	pg.followGrown()
 	pg.host.afterRender()
-	pg.stats.rendered(time.Since(began))
+	took := time.Since(began)
+	pg.stats.rendered(took)
+	pg.renderTook.Add(int64(took))
 }
+
+// takeRender is the time the renders since the last call took.
+func (pg *page) takeRender() time.Duration { return time.Duration(pg.renderTook.Swap(0)) }
 
 // draw syncs the DOM with a build; a JavaScript exception inside Vugu's
 // renderer (a panic in syscall/js) comes back as an error.
@@ -270,10 +290,15 @@ func (pg *page) frameLoop() {
 	last := time.Now()
 	nextStats := last.Add(time.Second)
 	var nextMeasure time.Time
+	var took time.Duration // the last frame's tick
 	for range pg.frames {
 		now := time.Now()
 		wall := now.Sub(last)
 		last = now
+		// The last frame's cost (its render, if it asked for one, ran
+		// since) sets this frame's events.
+		pg.app.Player.SetFrameEvents(pg.budget.Observe(player.FrameCost{
+			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall}))
 		pg.followMeasure()
 		width, measured := 0.0, false
 		if !now.Before(nextMeasure) {
@@ -291,9 +316,8 @@ func (pg *page) frameLoop() {
 		} else {
 			pg.ee.UnlockOnly()
 		}
-		took := time.Since(now)
+		took = time.Since(now)
 		pg.stats.ticked(took, render)
-		pg.app.Player.SetFrameEvents(pg.budget.Observe(pg.app.Player.LastFrameEvents(), took))
 		if now.After(nextStats) {
 			nextStats = now.Add(time.Second)
 			pg.stats.publish()

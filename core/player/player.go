@@ -200,7 +200,7 @@ func (p *Player) Tick(wall time.Duration) {
 	}
 	_, ff := p.fastForward()
 	if p.Paused && !ff && !p.TL.Busy() {
-		p.useIdleFrame()
+		p.useIdleFrame(p.events(idleSteps))
 		return
 	}
 	d := time.Duration(float64(wall) * p.Speed)
@@ -212,8 +212,9 @@ func (p *Player) Tick(wall time.Duration) {
 		if _, err := p.TL.Play(d, p.events(stepsPerFrame)); err != nil {
 			p.Error = err.Error()
 		}
-		if p.steps()-before < idleSteps {
-			p.useIdleFrame()
+		if used := int(p.steps() - before); used < idleSteps {
+			// What the frame's budget has left goes to the standbys.
+			p.useIdleFrame(min(p.events(idleSteps), p.events(stepsPerFrame)-used))
 		}
 	}
 	p.refresh()
@@ -246,9 +247,12 @@ func (p *Player) steps() uint64 {
 }
 
 // useIdleFrame gives a frame with little to do to the timeline's standby
-// replays.
-func (p *Player) useIdleFrame() {
-	if _, err := p.TL.Background(idleSteps); err != nil {
+// replays: steps events at most.
+func (p *Player) useIdleFrame(steps int) {
+	if steps <= 0 {
+		return
+	}
+	if _, err := p.TL.Background(steps); err != nil {
 		p.Error = err.Error()
 	}
 }

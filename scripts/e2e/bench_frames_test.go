@@ -130,6 +130,7 @@ type framesBench struct {
 	tab      context.Context
 	url      string
 	metrics0 map[string]float64
+	cpu0     float64 // rendererCPU at start
 	report   []string
 	profile  string // where CPU profiles go ("" none)
 }
@@ -153,6 +154,7 @@ func (fb *framesBench) start() {
 		fb.t.Fatalf("starting the frame recorder: %v", err)
 	}
 	fb.metrics0 = fb.metrics()
+	fb.cpu0 = rendererCPU(fb.b)
 }
 
 // metrics reads the browser's cumulative counters of the main thread's
@@ -184,8 +186,9 @@ func (fb *framesBench) split(frames int) string {
 	m := fb.metrics()
 	d := func(k string) float64 { return 1000 * (m[k] - fb.metrics0[k]) / float64(max(frames, 1)) }
 	task, script, style, layout := d("TaskDuration"), d("ScriptDuration"), d("RecalcStyleDuration"), d("LayoutDuration")
-	return fmt.Sprintf("main thread per frame: %.1f ms busy = script %.1f + style %.1f + layout %.1f + other (paint, GC, ...) %.1f",
-		task, script, style, layout, task-script-style-layout)
+	cpu := (rendererCPU(fb.b) - fb.cpu0) / float64(max(frames, 1))
+	return fmt.Sprintf("main thread per frame: %.1f ms busy = script %.1f + style %.1f + layout %.1f + other (paint, GC, ...) %.1f; the renderer's CPU %.1f ms a frame",
+		task, script, style, layout, task-script-style-layout, cpu)
 }
 
 func (fb *framesBench) stop() []float64 {
@@ -204,7 +207,7 @@ func (fb *framesBench) stop() []float64 {
 // the engine's tick plus the render, without the browser's share.
 func (fb *framesBench) pageWork() string {
 	ds := func(k string) string { return evalString(fb.tab, `document.getElementById("status").dataset.`+k) }
-	return fmt.Sprintf("the page's work per frame: p50 %s ms, p95 %s ms, max %s ms", ds("frameP50Ms"), ds("frameP95Ms"), ds("frameMaxMs"))
+	return fmt.Sprintf("the page's work per frame: p50 %s ms, p95 %s ms, max %s ms; Go memory %s MB", ds("frameP50Ms"), ds("frameP95Ms"), ds("frameMaxMs"), ds("goMemMb"))
 }
 
 // profileStart starts the CPU profiler when profiles are asked for.
@@ -333,6 +336,65 @@ func (fb *framesBench) tabMemory() (string, float64) {
 	rss := rendererRSS(fb.b)
 	total := math.Max(rss, goMB+jsHeap/1e6)
 	return fmt.Sprintf("tab memory: renderer process %.0f MB resident; Go (wasm) %.0f MB, JS heap %.0f MB, %d DOM nodes", rss, goMB, jsHeap/1e6, nodes), total
+}
+
+// rendererCPU is the CPU time the browser's renderer processes have
+// used, in ms (user and system; 0 when it cannot be read: not Linux). On
+// a busy machine a frame's wall time includes waiting for a core; its
+// CPU time does not.
+func rendererCPU(b *browser) float64 {
+	total := 0.0
+	for _, pid := range rendererPIDs(b) {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) < 13 {
+			continue
+		}
+		user, _ := strconv.ParseFloat(f[11], 64)
+		sys, _ := strconv.ParseFloat(f[12], 64)
+		total += (user + sys) * 10 // clock ticks of 10 ms (USER_HZ 100)
+	}
+	return total
+}
+
+// rendererPIDs are the browser's renderer processes.
+func rendererPIDs(b *browser) []int {
+	proc := chromedp.FromContext(b.root).Browser.Process()
+	if proc == nil {
+		return nil
+	}
+	out, err := exec.Command("ps", "-o", "pid=,ppid=,args=", "-ax").Output()
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	renderer := map[int]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			continue
+		}
+		pid, _ := strconv.Atoi(f[0])
+		ppid, _ := strconv.Atoi(f[1])
+		children[ppid] = append(children[ppid], pid)
+		renderer[pid] = strings.Contains(line, "--type=renderer")
+	}
+	var pids []int
+	var walk func(pid int)
+	walk = func(pid int) {
+		if renderer[pid] {
+			pids = append(pids, pid)
+		}
+		for _, c := range children[pid] {
+			walk(c)
+		}
+	}
+	walk(proc.Pid)
+	return pids
 }
 
 // rendererRSS is the largest resident set of the browser's renderer
