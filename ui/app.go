@@ -139,6 +139,7 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 	a.frames++
 	a.now = now
 	beforeNow, beforeBusy, beforeTL := p.Now(), p.TL.Busy(), p.TL
+	_, beforeSeeking := p.Seeking()
 	if a.runDue() {
 		render = true
 	}
@@ -148,8 +149,8 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 	if a.Term.pump() {
 		render = true
 	}
-	if !a.Bar.dragging() {
-		p.Tick(wall)
+	if _, seeking := p.Seeking(); seeking || !a.Bar.dragging() {
+		p.Tick(wall) // while the thumb is held, only a seek goes on
 	}
 	if a.toast != "" && a.toastUntil.IsZero() {
 		a.toastUntil = now.Add(toastFor)
@@ -158,7 +159,10 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 		a.toast = ""
 		render = true
 	}
-	if p.Now() != beforeNow || p.TL.Busy() != beforeBusy || p.TL != beforeTL || a.Busy() {
+	// A seek under way changes nothing on the page until it arrives (then
+	// the moment shown changes): its frames render nothing.
+	_, seeking := p.Seeking()
+	if p.Now() != beforeNow || p.TL.Busy() != beforeBusy || p.TL != beforeTL || seeking != beforeSeeking || len(a.jobs) > 0 || p.Scenario.Running() {
 		render = true
 	}
 	a.syncURL(now)
@@ -176,14 +180,20 @@ func (a *App) later(what string, f func()) {
 	a.working = what
 }
 
-// Busy reports whether deferred work is waiting, or a scenario step is
-// still playing (its text is shown).
-func (a *App) Busy() bool { return len(a.jobs) > 0 || a.Player.Scenario.Running() }
+// Busy reports whether deferred work is waiting, a scenario step is
+// still playing, or a seek is under way (its text is shown).
+func (a *App) Busy() bool {
+	_, seeking := a.Player.Seeking()
+	return len(a.jobs) > 0 || a.Player.Scenario.Running() || seeking
+}
 
 // Working says what the page is busy with.
 func (a *App) Working() string {
 	if a.working == "" && a.Player.Scenario.Running() {
 		return a.T("story.running")
+	}
+	if _, seeking := a.Player.Seeking(); a.working == "" && seeking {
+		return a.T("timeline.seeking")
 	}
 	return a.working
 }
@@ -214,12 +224,14 @@ func (a *App) runJob(j appJob) {
 	j.run()
 }
 
-// Flush runs every deferred job now (tests, and catchUp).
+// Flush runs every deferred job now, and carries a seek under way to its
+// end (tests, and catchUp).
 func (a *App) Flush() {
 	for _, j := range a.jobs {
 		a.runJob(j)
 	}
 	a.jobs, a.working = nil, ""
+	a.Player.FinishSeek()
 }
 
 // fail records an internal error to show and logs its stack.

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vugu/vugu"
+
+	"kafkascope/core/player"
 )
 
 // chunkOuts maps each terminal chunk drawn in a build to its output.
@@ -143,5 +146,55 @@ func TestFeedListIsReusedUntilTheFeedChanges(t *testing.T) {
 	}
 	if same == 0 || len(after) <= len(before) && same == len(before) {
 		t.Errorf("%d of %d items kept their keys, %d items after", same, len(before), len(after))
+	}
+}
+
+// A seek back replays over frames, each within the frame's events: the
+// bar shows the moment it is going to and marks the seek (data-seeking),
+// the page says it is seeking, and the cluster shown stays as it was until
+// the seek arrives.
+func TestScrubSeeksOverFrames(t *testing.T) {
+	at := newAppTest(t, "", "")
+	at.p.Run("kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3", nil)
+	at.idle()
+	at.p.Run("time advance 2m", nil)
+	at.idle()
+	end := at.p.Now()
+	target := end.Add(-90 * time.Second)
+	at.p.SetFrameEvents(player.MinFrameEvents)
+	bar := at.a.Bar
+	bar.Scrub(appValue(appMillis(target), "input"))
+	bar.ScrubDone(appValue(appMillis(target), "change"))
+	at.frames(2, 16*time.Millisecond)
+	if _, seeking := at.p.Seeking(); !seeking {
+		t.Fatal("a seek of 90 s with a frame budget of a few hundred events arrived at once")
+	}
+	doc := at.render(nil)
+	if at.p.Now() != end {
+		t.Errorf("the cluster shown moved to %s before the seek arrived", at.p.Now())
+	}
+	if got := doc.text("time-now"); got != fmtVirtualTime(target) {
+		t.Errorf("the bar shows %s while seeking, want %s", got, fmtVirtualTime(target))
+	}
+	if bars := doc.byClass("timebar"); len(bars) != 1 || appAttr(bars[0], "data-seeking") != "true" {
+		t.Error("the bar does not mark the seek")
+	}
+	if w := doc.byClass("working"); len(w) != 1 || appText(w[0]) != at.a.T("timeline.seeking") {
+		t.Error("the page does not say it is seeking")
+	}
+	for i := 0; i < 5000; i++ {
+		if _, seeking := at.p.Seeking(); !seeking {
+			break
+		}
+		at.frames(1, 16*time.Millisecond)
+		if most := at.p.LastFrameEvents(); most > 2*player.MinFrameEvents+2000 {
+			t.Fatalf("a seek frame ran %d events with a budget of %d", most, player.MinFrameEvents)
+		}
+	}
+	if at.p.Now() != target {
+		t.Fatalf("the seek ended at %s, want %s", at.p.Now(), target)
+	}
+	if bars := at.render(nil).byClass("timebar"); appAttr(bars[0], "data-seeking") != "" {
+		t.Error("the bar still marks a seek that arrived")
 	}
 }

@@ -190,6 +190,20 @@ func (p *Player) Tick(wall time.Duration) {
 		p.tickSim(wall)
 		return
 	}
+	if _, ok := p.TL.Seeking(); ok {
+		// A seek under way (StartSeek) takes the frame: the diagram keeps
+		// the moment it showed until the seek arrives, so the frame has no
+		// render and the browser nothing to lay out; the seek gets half as
+		// much again as a playing frame's events.
+		done, err := p.TL.SeekStep(min(p.events(stepsPerFrame)*3/2, stepsPerFrame))
+		if err != nil {
+			p.Error = err.Error()
+		}
+		if done {
+			p.refresh()
+		}
+		return
+	}
 	if p.Scenario.Running() {
 		// A scenario step plays at its own pace: each command as long as
 		// it would block, a share of events per frame.
@@ -381,6 +395,40 @@ func (p *Player) Seek(t sim.Time) {
 		p.Error = err.Error()
 	}
 	p.refresh()
+}
+
+// StartSeek begins a seek to virtual time t that the coming frames carry
+// out (Tick), each within its share of events, so that replaying from far
+// back never freezes the page; until it arrives the diagram shows the
+// moment it showed (Seeking reports where it is going). A simulator run
+// seeks at once.
+func (p *Player) StartSeek(t sim.Time) {
+	if p.Sim != nil {
+		p.seekSim(t)
+		return
+	}
+	if err := p.TL.StartSeek(t); err != nil {
+		p.Error = err.Error()
+	}
+}
+
+// Seeking reports the moment a seek under way is going to.
+func (p *Player) Seeking() (sim.Time, bool) {
+	if p.Sim != nil {
+		return 0, false
+	}
+	return p.TL.Seeking()
+}
+
+// FinishSeek carries a seek under way to its end now (a link copied must
+// hold the moment the scrubber shows).
+func (p *Player) FinishSeek() {
+	if _, ok := p.Seeking(); ok {
+		if _, err := p.TL.SeekStep(0); err != nil {
+			p.Error = err.Error()
+		}
+		p.refresh()
+	}
 }
 
 // Timeline is what the scrubber draws: its range, now, and markers.

@@ -146,8 +146,8 @@ func (st *standbys) nextTarget(live, end sim.Time) (sim.Time, bool) {
 // reports whether there was anything to do (false: the standbys are
 // complete for now).
 func (s *Session) Background(maxSteps int) (bool, error) {
-	if s.Cluster() == nil || len(s.actions) == 0 {
-		return false, nil
+	if s.Cluster() == nil || len(s.actions) == 0 || s.pending != nil {
+		return false, nil // a seek under way has the time
 	}
 	st := &s.standby
 	if st.building == nil {
