@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"html"
+	"math"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -60,6 +61,9 @@ type App struct {
 	// StageWidth is the diagram panel's width in CSS px as the page last
 	// measured it (0: not measured; the diagram lays out for its width).
 	StageWidth float64
+	// PartsView is the part of the partitions' drawing on the screen, as
+	// the page last measured it (a large topic is drawn where it shows).
+	PartsView PartsView
 
 	toast      string
 	toastUntil time.Time
@@ -267,6 +271,35 @@ func (a *App) syncURL(now time.Time) {
 		a.Host.ReplaceHash(h)
 	}
 }
+
+// SetPartsView takes the page's measure of the partitions' drawing and
+// reports whether the diagram must be drawn again: only when it holds a
+// topic large enough to be drawn where the viewer looks (dgDrawAllUpTo),
+// and the view moved by a step (partsViewStep CSS px; the diagram draws a
+// view's height around it, so a step is never seen).
+func (a *App) SetPartsView(v PartsView) bool {
+	q := func(x float64) float64 { return math.Round(x/partsViewStep) * partsViewStep }
+	v.Top, v.Bottom = q(v.Top), q(v.Bottom)
+	if v == a.PartsView {
+		return false
+	}
+	a.PartsView = v
+	s := a.Player.Snapshot()
+	if s == nil {
+		return false
+	}
+	n := 0
+	for _, t := range s.Topics {
+		if !t.Light {
+			n += len(t.Partitions)
+		}
+	}
+	return n > dgDrawAllUpTo
+}
+
+// partsViewStep is how far the view of the partitions moves before the
+// diagram is drawn again (CSS px).
+const partsViewStep = 32
 
 // WrittenHash is the hash the app last wrote to the URL.
 func (a *App) WrittenHash() string { return a.url.hash }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 
 	"kafkascope/core/feed"
 	"kafkascope/core/player"
+	"kafkascope/core/timeline"
 	"kafkascope/ui"
 )
 
@@ -24,12 +26,46 @@ import (
 // the page's only thread, in the middle of the frames: with the default
 // GOGC of 100 it took 16-18% of the main thread while a 9-broker cluster
 // played (issue 15's profile). Collecting when the heap has grown four
-// times past what was live, not twice, collects a quarter as often; the
-// soft limit keeps a large cluster's heap from growing that far.
+// times past what was live, not twice, collects a third as often. The
+// soft limit keeps a large cluster's heap from growing that far: a wasm
+// instance's memory never shrinks, and the tab (the heap, plus some
+// 300 MB of the browser's own) must stay under 1 GB; a 1000-partition
+// topic with 100000 records keeps ~360 MB live.
 const (
 	gcPercent   = 300
-	memoryLimit = 768 << 20
+	memoryLimit = 600 << 20
 )
+
+// standbyLimit is how many standby replays (each a whole cluster, for
+// fast seeks back) fit beside the live one in replayShare of the memory
+// limit, estimating a replay's size from the live heap shared by the
+// live replay and the n standbys kept now. A 1000-partition topic with
+// 100000 records makes a replay of about 360 MB: it gets none, and seeks
+// back replay from the start.
+func standbyLimit(n int) int {
+	live := liveHeapBytes()
+	if live == 0 {
+		return timeline.MaxStandbys
+	}
+	replay := float64(live) / float64(1+n)
+	fit := int(replayShare*float64(memoryLimit)/replay) - 1
+	return min(max(fit, 0), timeline.MaxStandbys)
+}
+
+// replayShare is the part of the memory limit the replays may hold (the
+// rest: the page, and room for the collector to work).
+const replayShare = 0.4
+
+var liveHeap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+
+// liveHeapBytes is the heap the last collection found live (0: unknown).
+func liveHeapBytes() uint64 {
+	metrics.Read(liveHeap)
+	if liveHeap[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return liveHeap[0].Value.Uint64()
+}
 
 func main() {
 	debug.SetGCPercent(gcPercent)
@@ -305,11 +341,15 @@ func (pg *page) frameLoop() {
 			nextMeasure = now.Add(measureEvery)
 			width, measured = stageWidth()
 		}
+		view := partsView()
 		pg.ee.Lock()
 		render := pg.app.Frame(now, wall)
 		if measured && width != pg.app.StageWidth {
 			pg.app.StageWidth = width // the diagram lays out for its panel
 			render = true
+		}
+		if pg.app.SetPartsView(view) {
+			render = true // a large topic scrolled: draw the rows in view
 		}
 		if render {
 			pg.ee.UnlockRender()
@@ -321,6 +361,9 @@ func (pg *page) frameLoop() {
 		if now.After(nextStats) {
 			nextStats = now.Add(time.Second)
 			pg.stats.publish()
+			pg.ee.Lock()
+			pg.app.Player.SetStandbyLimit(standbyLimit(pg.app.Player.StandbyCount()))
+			pg.ee.UnlockOnly()
 		}
 		pg.requestFrame()
 	}
@@ -330,6 +373,43 @@ func (pg *page) frameLoop() {
 // window or a side column that came or went lays the diagram out again
 // within this time.
 const measureEvery = 250 * time.Millisecond
+
+// partsView measures the part of the partitions' drawing (.kd-parts) on
+// the screen: inside the diagram's scrolling panel (.kd-scroll) and the
+// window, in CSS px from the drawing's top. It runs at the start of a
+// frame, when the last paint has laid the page out: reading positions
+// costs nothing then.
+func partsView() ui.PartsView {
+	doc, err := safejs.Global().Get("document")
+	if err != nil {
+		return ui.PartsView{}
+	}
+	rect := func(sel string) (top, bottom float64, ok bool) {
+		el, err := doc.Call("querySelector", sel)
+		if err != nil || el.IsNull() || el.IsUndefined() {
+			return 0, 0, false
+		}
+		r, err := el.Call("getBoundingClientRect")
+		if err != nil {
+			return 0, 0, false
+		}
+		top, e1 := numProp(r, "top")
+		bottom, e2 := numProp(r, "bottom")
+		return top, bottom, e1 == nil && e2 == nil
+	}
+	svgTop, _, ok1 := rect(".kd-parts")
+	panelTop, panelBottom, ok2 := rect(".kd-scroll")
+	win, err := safejs.Global().Get("innerHeight")
+	if !ok1 || !ok2 || err != nil {
+		return ui.PartsView{}
+	}
+	winH, err := win.Float()
+	if err != nil {
+		return ui.PartsView{}
+	}
+	top, bottom := max(panelTop, 0), min(panelBottom, winH)
+	return ui.PartsView{Known: true, Top: top - svgTop, Bottom: max(bottom, top) - svgTop}
+}
 
 // stageWidth is the diagram panel's width in whole CSS px (ok is false
 // when there is none to measure).

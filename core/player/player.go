@@ -431,6 +431,13 @@ func (p *Player) FinishSeek() {
 	}
 }
 
+// StandbyCount is how many standby replays the session keeps now.
+func (p *Player) StandbyCount() int { return len(p.TL.Standbys()) }
+
+// SetStandbyLimit keeps at most n standby replays (timeline's
+// SetStandbyLimit): the page fits them in its memory.
+func (p *Player) SetStandbyLimit(n int) { p.TL.SetStandbyLimit(n) }
+
 // Timeline is what the scrubber draws: its range, now, and markers.
 type Timeline struct {
 	Start, Now, End sim.Time

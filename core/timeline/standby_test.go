@@ -273,3 +273,39 @@ func TestSeekInSteps(t *testing.T) {
 		t.Fatal("the action did not fork the branch")
 	}
 }
+
+// SetStandbyLimit caps the standbys kept (the page lowers it when a large
+// cluster's replays would not fit in its memory): extra ones go at once,
+// idle time builds no more than the limit, and with none kept seeks still
+// arrive where a replay from the start does.
+func TestStandbyLimit(t *testing.T) {
+	s := longSession(t)
+	idle(t, s)
+	if n := len(s.Standbys()); n < 3 {
+		t.Fatalf("%d standbys after idle time, want several", n)
+	}
+	s.SetStandbyLimit(2)
+	if n := len(s.Standbys()); n != 2 {
+		t.Fatalf("%d standbys under a limit of 2", n)
+	}
+	idle(t, s)
+	if n := len(s.Standbys()); n != 2 {
+		t.Fatalf("idle time built %d standbys under a limit of 2", n)
+	}
+	s.SetStandbyLimit(0)
+	idle(t, s)
+	for _, at := range []sim.Time{sim.Time(8 * time.Minute), sim.Time(2 * time.Minute)} {
+		if err := s.Seek(at); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(s.Standbys()); n != 0 {
+			t.Fatalf("a seek left %d standbys with none to keep", n)
+		}
+		sameMoment(t, "seeking with no standbys", s, fromStart(t, s, at))
+	}
+	s.SetStandbyLimit(MaxStandbys)
+	idle(t, s)
+	if n := len(s.Standbys()); n < 3 {
+		t.Fatalf("%d standbys once the limit was lifted", n)
+	}
+}
