@@ -46,6 +46,8 @@ const (
 	// lateFrame: a frame that began this long after the previous one
 	// missed the display's next refresh.
 	lateFrame = 24 * time.Millisecond
+	// firstFrameEvents is the budget before any frame was measured.
+	firstFrameEvents = 2000
 )
 
 // Observe takes one frame's cost and returns the budget for the next:
@@ -55,7 +57,9 @@ const (
 // that ran too few events to measure its rate leaves that part as is.
 func (b *FrameBudget) Observe(c FrameCost) int {
 	if b.events == 0 {
-		b.events = stepsPerFrame
+		// Start low: the first frames of a page are often idle, and the
+		// first busy one would run the whole default unmeasured.
+		b.events = firstFrameEvents
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	if c.Render > 0 {

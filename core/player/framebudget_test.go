@@ -99,3 +99,37 @@ func TestFrameEventsCapAFrame(t *testing.T) {
 		t.Fatalf("the capped player ran %d events to %s", total, p.Now())
 	}
 }
+
+// Idle time starts a standby replay (which creates a cluster in one step,
+// a long frame in the page) only once the player has been paused and left
+// alone for standbyQuiet frames: never among the frames of a playing
+// cluster or of steps being clicked through.
+func TestStandbysStartWhenLeftAlone(t *testing.T) {
+	p := New()
+	p.Boot("", "")
+	p.Run("kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3", nil)
+	p.Run("time advance 3m", nil)
+	for i := 0; p.TL.Busy() && i < 10000; i++ {
+		p.Tick(16 * time.Millisecond)
+	}
+	p.Paused = false
+	for range 400 { // playing: frames with few events
+		p.Tick(16 * time.Millisecond)
+	}
+	if !p.TL.BackgroundStarts() || len(p.TL.Standbys()) != 0 {
+		t.Fatalf("a playing cluster started standbys: %v", p.TL.Standbys())
+	}
+	p.TogglePause()
+	for range standbyQuiet - 1 {
+		p.Tick(16 * time.Millisecond)
+	}
+	if !p.TL.BackgroundStarts() {
+		t.Fatal("a standby started before the player was left alone for standbyQuiet frames")
+	}
+	for range 2000 {
+		p.Tick(16 * time.Millisecond)
+	}
+	if len(p.TL.Standbys()) == 0 {
+		t.Fatal("no standby after 2000 quiet paused frames")
+	}
+}

@@ -54,6 +54,9 @@ type Player struct {
 	// last Tick ran.
 	frameEvents int
 	lastEvents  uint64
+	// quiet counts the frames since the viewer last did something (see
+	// standbyQuiet).
+	quiet int
 }
 
 // New makes a player with no session.
@@ -183,6 +186,7 @@ func (p *Player) refresh() {
 // Time moves at Speed unless paused; a running "time advance" skips ahead
 // (spread over frames when long).
 func (p *Player) Tick(wall time.Duration) {
+	p.quiet++
 	before := p.steps()
 	defer func() { p.lastEvents = max(p.steps(), before) - before }() // 0 if the cluster was replaced
 	wall = min(max(wall, 0), maxFrame)
@@ -260,10 +264,17 @@ func (p *Player) steps() uint64 {
 	return 0
 }
 
+// standbyQuiet is how many frames the player must have been left alone
+// (paused, no action) before idle time starts a standby replay: starting
+// one creates a cluster in one step (50-150 ms in the page), which must
+// not land among the frames of a scenario being stepped through or a
+// cluster playing. Carrying one on is cheap and is done in any idle time.
+const standbyQuiet = 90
+
 // useIdleFrame gives a frame with little to do to the timeline's standby
 // replays: steps events at most.
 func (p *Player) useIdleFrame(steps int) {
-	if steps <= 0 {
+	if steps <= 0 || p.TL.BackgroundStarts() && (!p.Paused || p.quiet < standbyQuiet) {
 		return
 	}
 	if _, err := p.TL.Background(steps); err != nil {
@@ -275,6 +286,7 @@ func (p *Player) fastForward() (sim.Time, bool) { return p.TL.FastForward() }
 
 // Run types a command line (with standard input for a producer).
 func (p *Player) Run(line string, stdin []string) {
+	p.quiet = 0
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return
@@ -293,6 +305,7 @@ func (p *Player) Run(line string, stdin []string) {
 
 // Interrupt is Ctrl-C.
 func (p *Player) Interrupt() {
+	p.quiet = 0
 	if p.Sim != nil {
 		p.Paused = true // nothing runs a command: Ctrl-C pauses the run
 		return
@@ -338,7 +351,7 @@ func (p *Player) BrokerAction(id int32, action string) error {
 }
 
 // TogglePause pauses or resumes playback.
-func (p *Player) TogglePause() { p.Paused = !p.Paused }
+func (p *Player) TogglePause() { p.Paused, p.quiet = !p.Paused, 0 }
 
 // SetSpeed picks a playback speed (clamped to the offered range).
 func (p *Player) SetSpeed(x float64) {
@@ -387,6 +400,7 @@ func (p *Player) seekForward(t sim.Time, steps int) {
 
 // Seek moves the session to virtual time t (replaying when going back).
 func (p *Player) Seek(t sim.Time) {
+	p.quiet = 0
 	if p.Sim != nil {
 		p.seekSim(t)
 		return
@@ -403,6 +417,7 @@ func (p *Player) Seek(t sim.Time) {
 // moment it showed (Seeking reports where it is going). A simulator run
 // seeks at once.
 func (p *Player) StartSeek(t sim.Time) {
+	p.quiet = 0
 	if p.Sim != nil {
 		p.seekSim(t)
 		return

@@ -195,6 +195,12 @@ func (s *Session) Background(maxSteps int) (bool, error) {
 	return true, nil
 }
 
+// BackgroundStarts reports whether the next Background call would start a
+// standby: that replays the branch's first action, which creates the
+// cluster in one step (cluster.New runs it to startup), the costliest
+// step of all.
+func (s *Session) BackgroundStarts() bool { return s.standby.building == nil }
+
 // SetStandbyLimit keeps at most n standby replays (n is capped at
 // MaxStandbys; 0 keeps none): each holds a whole cluster, and the page
 // lowers the limit when a large cluster's replays would not fit in its
