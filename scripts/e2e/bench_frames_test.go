@@ -718,10 +718,12 @@ func (fb *framesBench) benchPartitions() {
 	fb.add("%s  [%s]", mem, verdict)
 }
 
-// enterWithin is enter for a command that may run long.
+// enterWithin is enter for a command that may run long: it waits for the
+// terminal to have grown (its data-follow counts every line printed, even
+// once the oldest scroll out) and to be idle again.
 func (term *terminal) enterWithin(line string, limit time.Duration) {
 	term.t.Helper()
-	before := len([]rune(term.text()))
+	before := evalString(term.ctx, `document.getElementById("terminal").dataset.follow`)
 	if _, err := chromedp.Run(term.ctx, chromedp.PollFunction[bool](`function(line) {
 		const input = document.getElementById("command");
 		if (!input || input.disabled) return false;
@@ -734,10 +736,10 @@ func (term *terminal) enterWithin(line string, limit time.Duration) {
 		term.t.Fatalf("typing %q: %v", line, err)
 	}
 	began := time.Now()
-	if _, err := chromedp.Run(term.ctx, chromedp.PollFunction[bool](`function(from) {
+	if _, err := chromedp.Run(term.ctx, chromedp.PollFunction[bool](`function(before) {
 		const panel = document.querySelector(".terminal");
 		const screen = document.getElementById("terminal");
-		return !!panel && panel.dataset.state === "idle" && Array.from(screen.textContent).length > from;
+		return !!panel && panel.dataset.state === "idle" && screen.dataset.follow !== before;
 	}`, chromedp.WithPollingArgs(before), chromedp.WithPollingTimeout(limit))); err != nil {
 		term.t.Fatalf("waiting for %q to finish: %v", line, err)
 	}
