@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"html"
+	"math"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -60,6 +61,9 @@ type App struct {
 	// StageWidth is the diagram panel's width in CSS px as the page last
 	// measured it (0: not measured; the diagram lays out for its width).
 	StageWidth float64
+	// PartsView is the part of the partitions' drawing on the screen, as
+	// the page last measured it (a large topic is drawn where it shows).
+	PartsView PartsView
 
 	toast      string
 	toastUntil time.Time
@@ -139,6 +143,7 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 	a.frames++
 	a.now = now
 	beforeNow, beforeBusy, beforeTL := p.Now(), p.TL.Busy(), p.TL
+	_, beforeSeeking := p.Seeking()
 	if a.runDue() {
 		render = true
 	}
@@ -148,8 +153,8 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 	if a.Term.pump() {
 		render = true
 	}
-	if !a.Bar.dragging() {
-		p.Tick(wall)
+	if _, seeking := p.Seeking(); seeking || !a.Bar.dragging() {
+		p.Tick(wall) // while the thumb is held, only a seek goes on
 	}
 	if a.toast != "" && a.toastUntil.IsZero() {
 		a.toastUntil = now.Add(toastFor)
@@ -158,7 +163,10 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 		a.toast = ""
 		render = true
 	}
-	if p.Now() != beforeNow || p.TL.Busy() != beforeBusy || p.TL != beforeTL || a.Busy() {
+	// A seek under way changes nothing on the page until it arrives (then
+	// the moment shown changes): its frames render nothing.
+	_, seeking := p.Seeking()
+	if p.Now() != beforeNow || p.TL.Busy() != beforeBusy || p.TL != beforeTL || seeking != beforeSeeking || len(a.jobs) > 0 || p.Scenario.Running() {
 		render = true
 	}
 	a.syncURL(now)
@@ -176,14 +184,20 @@ func (a *App) later(what string, f func()) {
 	a.working = what
 }
 
-// Busy reports whether deferred work is waiting, or a scenario step is
-// still playing (its text is shown).
-func (a *App) Busy() bool { return len(a.jobs) > 0 || a.Player.Scenario.Running() }
+// Busy reports whether deferred work is waiting, a scenario step is
+// still playing, or a seek is under way (its text is shown).
+func (a *App) Busy() bool {
+	_, seeking := a.Player.Seeking()
+	return len(a.jobs) > 0 || a.Player.Scenario.Running() || seeking
+}
 
 // Working says what the page is busy with.
 func (a *App) Working() string {
 	if a.working == "" && a.Player.Scenario.Running() {
 		return a.T("story.running")
+	}
+	if _, seeking := a.Player.Seeking(); a.working == "" && seeking {
+		return a.T("timeline.seeking")
 	}
 	return a.working
 }
@@ -214,12 +228,14 @@ func (a *App) runJob(j appJob) {
 	j.run()
 }
 
-// Flush runs every deferred job now (tests, and catchUp).
+// Flush runs every deferred job now, and carries a seek under way to its
+// end (tests, and catchUp).
 func (a *App) Flush() {
 	for _, j := range a.jobs {
 		a.runJob(j)
 	}
 	a.jobs, a.working = nil, ""
+	a.Player.FinishSeek()
 }
 
 // fail records an internal error to show and logs its stack.
@@ -237,7 +253,7 @@ func (a *App) HandlerPanic(event string, r any) {
 // action, and at most every hashEvery while only time moves.
 func (a *App) syncURL(now time.Time) {
 	p := a.Player
-	ch := appChanges{tl: p.TL, lines: len(a.Term.lines), step: -2, lang: p.Lang}
+	ch := appChanges{tl: p.TL, lines: a.Term.base + a.Term.count, step: -2, lang: p.Lang}
 	if p.Scenario != nil {
 		ch.step = p.Scenario.Step
 	}
@@ -255,6 +271,35 @@ func (a *App) syncURL(now time.Time) {
 		a.Host.ReplaceHash(h)
 	}
 }
+
+// SetPartsView takes the page's measure of the partitions' drawing and
+// reports whether the diagram must be drawn again: only when it holds a
+// topic large enough to be drawn where the viewer looks (dgDrawAllUpTo),
+// and the view moved by a step (partsViewStep CSS px; the diagram draws a
+// view's height around it, so a step is never seen).
+func (a *App) SetPartsView(v PartsView) bool {
+	q := func(x float64) float64 { return math.Round(x/partsViewStep) * partsViewStep }
+	v.Top, v.Bottom = q(v.Top), q(v.Bottom)
+	if v == a.PartsView {
+		return false
+	}
+	a.PartsView = v
+	s := a.Player.Snapshot()
+	if s == nil {
+		return false
+	}
+	n := 0
+	for _, t := range s.Topics {
+		if !t.Light {
+			n += len(t.Partitions)
+		}
+	}
+	return n > dgDrawAllUpTo
+}
+
+// partsViewStep is how far the view of the partitions moves before the
+// diagram is drawn again (CSS px).
+const partsViewStep = 32
 
 // WrittenHash is the hash the app last wrote to the URL.
 func (a *App) WrittenHash() string { return a.url.hash }

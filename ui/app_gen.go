@@ -250,6 +250,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgcomp.Focus = c.Host.Focus
 					vgcomp.OnReplica = c.OpenDisk
 					vgcomp.Player = c.Player
+					vgcomp.View = c.PartsView
 					vgcomp.Width = c.StageWidth
 					vgout.Components = append(vgout.Components, vgcomp)
 					vgn = &vugu.VGNode{Component: vgcomp}

@@ -35,6 +35,10 @@ type Diagram struct {
 	// render (Host.Focus): the broker menu moves the keyboard focus into
 	// itself and back to its card (dgMenuKeys).
 	Focus func(id string)
+	// View is the part of the partitions' drawing on the screen (zero:
+	// unknown, everything is drawn): a topic of many partitions is drawn
+	// where the viewer looks (dgDrawAllUpTo).
+	View PartsView
 
 	lay       dgLayout
 	snap      *view.Snapshot
@@ -57,17 +61,31 @@ func (c *Diagram) BeforeBuild() {
 		return
 	}
 	c.snap = c.withDetail(c.snap)
-	c.lay.Compute(c.snap, p.T, dgOptions{
+	opts := dgOptions{
 		ShowHeartbeats: p.ShowHeartbeats,
 		ShowMetadata:   p.ShowMetadata,
 		Width:          c.Width,
 		Collapsed:      c.collapsed,
 		ClientFolded:   c.clientFolded,
 		Changed:        p.Changed,
-	})
+		View:           dgView(c.View),
+	}
+	if c.Player != nil && c.Snapshot == nil {
+		if cl := c.Player.Cluster(); cl != nil {
+			opts.Detail = func(topic string, index int32) (view.Partition, bool) { return view.PartitionDetail(cl, topic, index) }
+		}
+	}
+	c.lay.Compute(c.snap, p.T, opts)
 	if c.menu != 0 && c.menuBox() == nil {
 		c.menu = 0 // the broker is gone (a new cluster)
 	}
+}
+
+// PartsView is the part of the partitions' drawing (the .kd-parts SVG)
+// on the screen, in CSS px from its top, as the page measures it.
+type PartsView struct {
+	Known       bool
+	Top, Bottom float64
 }
 
 // withDetail is s with every unfolded Light topic (Kafka's internal

@@ -31,6 +31,11 @@ const (
 	dgTopicRowH    = 28.0
 	dgCompactAbove = 12 // more visible partitions than this: compact rows
 	dgFitRows      = 16 // partition rows that fit before the panel scrolls
+	// dgDrawAllUpTo: with more partition rows than this, and the panel's
+	// view known (dgOptions.View), only the rows in view (and a view's
+	// height around it) are drawn; the others keep their place (the
+	// drawing is as tall) and their topic's row says what they add up to.
+	dgDrawAllUpTo = 120
 
 	dgMaxClientLines = 3
 	dgAllLinksUpTo   = 5  // brokers; above, idle replication links are not drawn
@@ -118,6 +123,19 @@ type dgOptions struct {
 	Collapsed    map[string]bool   // topic name → folded (internal topics: folded unless false)
 	ClientFolded map[string]bool   // client card key → folded
 	Changed      func(string) bool // what the last scenario step changed
+	// View is the part of the partitions' drawing the page shows (dgView).
+	View dgView
+	// Detail reads a partition whole (view.PartitionDetail): Take reads
+	// a large topic's partitions Light, and the rows drawn need their
+	// replicas. nil: Light partitions are drawn without replicas.
+	Detail func(topic string, index int32) (view.Partition, bool)
+}
+
+// dgView is the part of the partitions' drawing (the .kd-parts SVG) on
+// the screen, in CSS px from its top, as the page last measured it.
+type dgView struct {
+	Known       bool
+	Top, Bottom float64
 }
 
 // dgLayout is everything the diagram draws, placed. It is computed from a
@@ -132,6 +150,7 @@ type dgLayout struct {
 	Empty           bool // no topics
 	More            int  // partition rows beyond what fits (the panel scrolls)
 	Partitions      int
+	Drawn           int // partition rows drawn (fewer than the visible ones when many)
 
 	Brokers []dgBroker
 	Clients dgClients
@@ -323,6 +342,16 @@ type dgRow struct {
 	// Tip is a partition row's tooltip: its lines in their longest forms
 	// (a narrow first column shortens them).
 	Tip string
+}
+
+// rowKey names a row among the rows drawn (ui/patch matches rows by it:
+// rows scrolling into view are added, those leaving removed, the others
+// left alone).
+func (r *dgRow) rowKey() string {
+	if r.Topic {
+		return "t/" + r.Key
+	}
+	return "p/" + r.Partition
 }
 
 // dgReplica is one replica's log strip inside its broker's lane.
@@ -959,6 +988,14 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 		l.G.TopicTY = dgf(3 + (topicH-4)/2 + 4.5)
 	}
 	l.G.HitW, l.G.HitH = dgf(l.colW-dgColGap), dgf(rowH)
+	// Many rows: draw those in view, a view's height around it, in SVG
+	// units (the page draws the SVG at l.scale CSS px a unit).
+	winTop, winBottom := math.Inf(-1), math.Inf(1)
+	if visible > dgDrawAllUpTo && o.View.Known {
+		h := (o.View.Bottom - o.View.Top) / l.scale
+		winTop, winBottom = o.View.Top/l.scale-h, o.View.Bottom/l.scale+h
+	}
+	l.Drawn = 0
 	// Reuse the rows (and their replica and cell slices) from the last frame.
 	rows := l.Rows[:0]
 	y := 6.0
@@ -971,6 +1008,9 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 		r.Sub = fmt.Sprintf(t("topic.partitions"), len(tp.Partitions))
 		if len(tp.Partitions) == 1 {
 			r.Sub = t("topic.partition1")
+		}
+		if agg := dgTopicHealth(tp, t); agg != "" {
+			r.Sub += " · " + agg
 		}
 		r.Fold = "▾"
 		if folded {
@@ -988,9 +1028,19 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 			continue
 		}
 		for _, p := range tp.Partitions {
+			if y+rowH < winTop || y > winBottom {
+				y += rowH // out of view: not drawn, its place kept
+				continue
+			}
+			if p.Light && o.Detail != nil {
+				if full, ok := o.Detail(p.Topic, p.Index); ok {
+					p = full
+				}
+			}
 			r := dgNextRow(&rows)
 			l.partitionRow(r, s, p, t, compact, rowH, changed)
 			r.T = dgTranslate(0, y)
+			l.Drawn++
 			y += rowH
 		}
 	}
@@ -1008,6 +1058,37 @@ func (l *dgLayout) partitions(s *view.Snapshot, t dgTranslator, o dgOptions, cha
 		}
 		l.Lanes = append(l.Lanes, dgLane{X: dgf(l.cardX(i)), W: dgf(l.cardW(i)), H: dgf(l.PartsH), Class: cls})
 	}
+}
+
+// dgTopicHealth sums up a large topic's partitions for its row (the
+// rows drawn are only those in view): how many have no leader and how
+// many have fewer replicas in sync than assigned, from the metadata of
+// every partition. "" for a topic of up to dgDrawAllUpTo partitions, or
+// when all are led and fully in sync.
+func dgTopicHealth(tp view.Topic, t dgTranslator) string {
+	if len(tp.Partitions) <= dgDrawAllUpTo {
+		return ""
+	}
+	offline, under := 0, 0
+	for _, p := range tp.Partitions {
+		if p.Leader < 0 {
+			offline++
+		}
+		if len(p.ISR) < len(p.Assignment) {
+			under++
+		}
+	}
+	var parts []string
+	if offline > 0 {
+		parts = append(parts, fmt.Sprintf(t("topic.offline"), offline))
+	}
+	if under > 0 {
+		parts = append(parts, fmt.Sprintf(t("topic.under"), under))
+	}
+	if len(parts) == 0 {
+		return t("topic.healthy")
+	}
+	return strings.Join(parts, " · ")
 }
 
 // dgFolded reports whether a topic is folded: as the viewer chose, else

@@ -21,7 +21,12 @@
 // Vugu's staticrender. wasm/ supplies the browser Host, runs the render
 // loop, and drives App.Frame from requestAnimationFrame.
 //
-// The render loop passes every build through Prepare, which makes a panic
-// in any handler a message on the page instead of a dead page, and works
-// around Vugu v0.4.0's DOM sync (see render.go).
+// The render loop passes every build through Prepare (a Preparer), which
+// makes a panic in any handler a message on the page instead of a dead
+// page (see render.go), and draws it with ui/patch, which sends the page
+// only what changed since the last build. The parts that change every
+// frame while a cluster plays are built so that the rest costs nothing: a
+// component handing back its last output is skipped whole (TermChunk,
+// FeedList), long lists are keyed (data-key), and a large topic is drawn
+// where the viewer looks (App.PartsView).
 package ui

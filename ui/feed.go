@@ -2,6 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
+
+	"github.com/vugu/vugu"
+
+	"kafkascope/core/feed"
+	"kafkascope/core/player"
 )
 
 // feedShown is how many events the feed draws (the newest).
@@ -13,14 +19,36 @@ type Feed struct {
 	App  *App
 	Data bool // show data events (appends, truncations)
 
-	list []feedItem // read once per build
+	list    []feedItem // what the list shows
+	listKey feedKey    // what list was read from
+	listGen int        // counts the changes to list
+	view    FeedList
 }
 
-// BeforeBuild reads the feed once per render.
-func (c *Feed) BeforeBuild() { c.list = c.items() }
+// feedKey is what the list shows: a feed at one version, in a language,
+// with or without data events.
+type feedKey struct {
+	version player.FeedVersion
+	lang    feed.Lang
+	data    bool
+}
+
+// BeforeBuild reads the feed when it changed since the last build (the
+// feed changes only when an event arrives; a frame that added none
+// formats nothing).
+func (c *Feed) BeforeBuild() {
+	p := c.App.Player
+	key := feedKey{version: p.FeedVersion(), lang: p.Lang, data: c.Data}
+	if key != c.listKey || c.list == nil {
+		c.list, c.listKey = c.items(), key
+		c.listGen++
+	}
+	c.view.Feed = c
+}
 
 // feedItem is one event as drawn.
 type feedItem struct {
+	Seq  int
 	Time string
 	Cat  string
 	Text string
@@ -30,21 +58,72 @@ func (c *Feed) items() []feedItem {
 	lines := c.App.Player.Feed(feedShown, c.Data)
 	out := make([]feedItem, len(lines))
 	for i, l := range lines {
-		out[i] = feedItem{Time: fmtVirtualTime(l.At), Cat: l.Category, Text: l.Text}
+		out[i] = feedItem{Seq: l.Seq, Time: fmtVirtualTime(l.At), Cat: l.Category, Text: l.Text}
 	}
 	return out
 }
 
 // followKey changes when a new event arrives, so the list scrolls to it.
 func (c *Feed) followKey() string {
-	lines := c.App.Player.Feed(1, c.Data)
-	if len(lines) == 0 {
+	if len(c.list) == 0 {
 		return "0"
 	}
-	return fmt.Sprintf("%d.%s", lines[0].At, lines[0].Text)
+	last := c.list[len(c.list)-1]
+	return fmt.Sprintf("%d.%s.%s", last.Seq, last.Time, last.Text)
 }
 
 // ToggleData shows or hides appends.
 func (c *Feed) ToggleData() { c.Data = !c.Data }
 
 func (c *Feed) dataPressed() string { return fmt.Sprint(c.Data) }
+
+// FeedList draws the feed's list:
+//
+//	<ol class="feed-list" id="feed-list" role="log" data-follow="…">
+//	  <li data-cat="CAT" data-key="SEQ"><span class="feed-time">T+1.000s</span><span class="feed-text" title="TEXT">TEXT</span></li>…
+//	</ol>
+//
+// Written by hand to hand back its last output while the feed is
+// unchanged (most frames add no event: they then cost nothing to build,
+// prepare or render), and keyed by each event's place in the feed, so
+// that a new event (which pushes the oldest out) adds one item and
+// removes one instead of rewriting all 150.
+type FeedList struct {
+	Feed *Feed
+
+	gen int // the Feed.listGen out shows
+	out *vugu.BuildOut
+}
+
+// Build draws the list, or returns the last output when it is unchanged.
+func (c *FeedList) Build(*vugu.BuildIn) *vugu.BuildOut {
+	f := c.Feed
+	if c.out != nil && c.gen == f.listGen {
+		return c.out
+	}
+	ol := &vugu.VGNode{Type: vugu.ElementNode, Data: "ol", Attr: []vugu.VGAttribute{
+		{Key: "class", Val: "feed-list"}, {Key: "id", Val: "feed-list"}, {Key: "role", Val: "log"},
+		{Key: "data-follow", Val: f.followKey()}}}
+	for _, it := range f.list {
+		li := &vugu.VGNode{Type: vugu.ElementNode, Data: "li", Attr: []vugu.VGAttribute{
+			{Key: "data-cat", Val: it.Cat}, {Key: "data-key", Val: strconv.Itoa(it.Seq)}}}
+		li.AppendChild(textSpan("feed-time", "", it.Time))
+		li.AppendChild(textSpan("feed-text", it.Text, it.Text))
+		ol.AppendChild(li)
+	}
+	c.gen, c.out = f.listGen, &vugu.BuildOut{Out: []*vugu.VGNode{ol}}
+	return c.out
+}
+
+// textSpan is <span class="CLASS" title="TITLE">TEXT</span> (no title
+// when it is empty).
+func textSpan(class, title, text string) *vugu.VGNode {
+	n := &vugu.VGNode{Type: vugu.ElementNode, Data: "span", Attr: []vugu.VGAttribute{{Key: "class", Val: class}}}
+	if title != "" {
+		n.Attr = append(n.Attr, vugu.VGAttribute{Key: "title", Val: title})
+	}
+	if text != "" {
+		n.AppendChild(&vugu.VGNode{Type: vugu.TextNode, Data: text})
+	}
+	return n
+}

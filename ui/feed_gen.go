@@ -52,36 +52,14 @@ func (c *Feed) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "feed-list"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "feed-list"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "log"}}}
-		vgparent.AppendChild(vgn)
-		vgn.AddAttrInterface("data-follow", c.followKey())
 		{
-			vgparent := vgn
-			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			for vgiterkeyt, it := range c.list {
-				var vgiterkey interface{} = vgiterkeyt
-				_ = vgiterkey
-				it := it
-				_ = it
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
+			var vgcomp vugu.Builder = &c.view
+			if vgcomp != nil {
+				vgin.BuildEnv.WireComponent(vgcomp)
+				vgout.Components = append(vgout.Components, vgcomp)
+				vgn = &vugu.VGNode{Component: vgcomp}
 				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("data-cat", it.Cat)
-				{
-					vgparent := vgn
-					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "feed-time"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(it.Time)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "feed-text"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("title", it.Text)
-					vgn.SetInnerHTML(it.Text)
-				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)

@@ -21,22 +21,53 @@ import (
 //     becomes empty (a cleared terminal, a new session's markers) would
 //     keep its old children on the page.
 //   - Text set with vg-content (a string, which Vugu HTML-escapes into
-//     innerHTML) becomes a text node. Vugu re-sends the whole tree on every
-//     render, and a render happens every animation frame while the cluster
-//     plays: innerHTML would be re-parsed 60 times a second, dropping the
-//     user's text selection in the terminal each time. A text node is only
-//     rewritten when its text differs (with the shim in wasm/).
+//     innerHTML) becomes a text node: the renderer (ui/patch) rewrites a
+//     text node only when its text changed, where innerHTML would be
+//     re-parsed, dropping the user's text selection in the terminal.
 //   - A text longer than MaxRenderString becomes several adjacent text
-//     nodes (the page shows the same text). Vugu's DOM renderer sends each
-//     string in one instruction of its 16 KiB buffer (domrender's
-//     instructionBuffer); a longer one fails that render and every one
-//     after it, and the page froze (a command that printed a few hundred
-//     lines in a row). An attribute cannot be split: one that long is left
-//     out, and onPanic hears of it, rather than freeze the page.
+//     nodes (the page shows the same text), and an attribute that long is
+//     left out (onPanic hears of it). Vugu's own DOM renderer sent each
+//     string in one instruction of its 16 KiB buffer, and a longer one
+//     froze the page; the page's renderer has no such limit, but a page
+//     built for either stays within it.
 //
 // onPanic runs with the event lock held, like the handler did.
 func Prepare(br *vugu.BuildResults, onPanic func(event string, r any)) {
 	eachOut(br, func(n *vugu.VGNode) { prepareNode(n, onPanic) })
+}
+
+// Preparer prepares builds (see Prepare) one after another, skipping a
+// component output it prepared in the previous build: a component that
+// handed back the same *vugu.BuildOut (TermChunk, for one) holds nodes
+// prepared already, and preparing them again would wrap their handlers
+// once more.
+type Preparer struct {
+	done map[*vugu.BuildOut]bool
+}
+
+// Prepare is Prepare for the next build.
+func (p *Preparer) Prepare(br *vugu.BuildResults, onPanic func(event string, r any)) {
+	if br == nil || br.Out == nil {
+		return
+	}
+	next := make(map[*vugu.BuildOut]bool, len(p.done))
+	var visit func(bo *vugu.BuildOut)
+	visit = func(bo *vugu.BuildOut) {
+		if bo == nil || next[bo] {
+			return
+		}
+		next[bo] = true
+		if !p.done[bo] {
+			for _, n := range bo.Out {
+				prepareNode(n, onPanic)
+			}
+		}
+		for _, c := range bo.Components {
+			visit(br.ResultFor(c))
+		}
+	}
+	visit(br.Out)
+	p.done = next
 }
 
 // eachOut calls fn on every top-level node of a build's output, each

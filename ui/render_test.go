@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"html"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -90,3 +91,45 @@ func TestRendersFitTheRenderer(t *testing.T) {
 		}
 	}
 }
+
+// sameOut is a component that hands back one output (as TermChunk does
+// while its chunk is unchanged).
+type sameOut struct{ out *vugu.BuildOut }
+
+func (c *sameOut) Build(*vugu.BuildIn) *vugu.BuildOut { return c.out }
+
+// A Preparer leaves alone an output it prepared in the previous build:
+// its handlers stay wrapped once, however many frames reuse it; a new
+// output is prepared.
+func TestPreparerSkipsReusedOutputs(t *testing.T) {
+	btn := &vugu.VGNode{Type: vugu.ElementNode, Data: "button",
+		DOMEventHandlerSpecList: []vugu.DOMEventHandlerSpec{{EventType: "click", Func: func(vugu.DOMEvent) {}}}}
+	comp := &sameOut{out: &vugu.BuildOut{Out: []*vugu.VGNode{btn}}}
+	root := &sameOut{}
+	env, err := vugu.NewBuildEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func() *vugu.BuildResults {
+		n := &vugu.VGNode{Type: vugu.ElementNode, Data: "div"}
+		n.AppendChild(&vugu.VGNode{Component: comp})
+		root.out = &vugu.BuildOut{Out: []*vugu.VGNode{n}, Components: []vugu.Builder{comp}}
+		return env.RunBuild(root)
+	}
+	var p Preparer
+	p.Prepare(build(), nil)
+	wrapped := reflect.ValueOf(btn.DOMEventHandlerSpecList[0].Func).Pointer()
+	for range 3 {
+		p.Prepare(build(), nil)
+	}
+	if reflect.ValueOf(btn.DOMEventHandlerSpecList[0].Func).Pointer() != wrapped {
+		t.Error("a reused output was prepared again")
+	}
+	comp.out = &vugu.BuildOut{Out: []*vugu.VGNode{{Type: vugu.ElementNode, Data: "p", InnerHTML: ptr("a &amp; b")}}}
+	p.Prepare(build(), nil)
+	if n := comp.out.Out[0]; n.InnerHTML != nil || n.FirstChild == nil || n.FirstChild.Data != "a & b" {
+		t.Error("a new output was not prepared")
+	}
+}
+
+func ptr(s string) *string { return &s }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/vugu/vugu"
@@ -34,9 +35,12 @@ const (
 type Terminal struct {
 	App *App
 
-	lines           []timeline.Line   // the session's terminal, read at each build
+	// base and count place the session's terminal (Player.Line), read at
+	// each build: lines are numbered from base (the lines scrolled out
+	// before them), count of them are kept.
+	base, count     int
 	tl              *timeline.Session // the session the view state below belongs to
-	hidden          int               // lines before this index were cleared away
+	hidden          int               // lines numbered below this were cleared away
 	notes           []termNote        // the page's own lines
 	queue           []string          // pasted lines waiting for the prompt
 	wasBusy, typing bool              // focus follows a command typed here
@@ -50,13 +54,14 @@ type Terminal struct {
 	producer   string
 	stdin      []string
 
-	shown    []termBlock // the scrollback last drawn
+	shown    []termChunk // the scrollback last drawn
 	shownKey termBlocksKey
 	noteGen  int // counts changes to notes
 }
 
-// termNote is a line from the page, shown after the session's first
-// `after` lines. key (translated when drawn) or text.
+// termNote is a line from the page, shown before the session's line
+// numbered `after` (see termChunkLines). key (translated when drawn) or
+// text.
 type termNote struct {
 	after int
 	kind  string // note, error, cmd (an echoed command), in (echoed input)
@@ -77,7 +82,7 @@ type termBlock struct {
 func (c *Terminal) BeforeBuild() {
 	p := c.App.Player
 	c.sync()
-	c.lines = p.Lines()
+	c.base, c.count = p.LineBase(), p.LineCount()
 	busy := p.TL.Busy()
 	if busy != c.wasBusy {
 		c.wasBusy = busy
@@ -146,14 +151,14 @@ func (c *Terminal) busyText() string {
 
 // followKey changes whenever the scrollback grows, so the page scrolls it.
 func (c *Terminal) followKey() string {
-	return fmt.Sprintf("%d.%d.%d.%d", len(c.lines), c.hidden, len(c.notes), len(c.stdin))
+	return fmt.Sprintf("%d.%d.%d.%d", c.base+c.count, c.hidden, c.noteGen, len(c.stdin))
 }
 
 // termBlocksKey says when the scrollback must be drawn anew. The session is
 // deterministic: the same number of lines ending in the same line are the
 // same lines (after a rewind too).
 type termBlocksKey struct {
-	lines      int
+	lines      int // base + count: every line ever printed
 	last       string
 	hidden     int
 	notes      int // noteGen
@@ -162,47 +167,80 @@ type termBlocksKey struct {
 	lang       string
 }
 
-// blocks is the scrollback (kept between builds while it is unchanged).
-func (c *Terminal) blocks() []termBlock {
-	key := termBlocksKey{lines: len(c.lines), hidden: c.hidden, notes: c.noteGen,
+// termChunkLines is how many session lines one chunk of the scrollback
+// holds. The scrollback is drawn in chunks cut at fixed line numbers (a
+// line's number counts every line printed before it: base + its index),
+// each keyed by its first line's number: a new line changes only the last
+// chunk, and a line scrolling out at the top only the first, so a render
+// sends only those and the page lays out only them (each chunk is an
+// inline-block: its own layout, see style.css) instead of rewriting and
+// laying out the whole scrollback every frame while a consumer prints
+// (issue 15: the terminal's layout was the biggest cost of the page's
+// frames with a consumer group running).
+const termChunkLines = 32
+
+// termChunk is one chunk of the scrollback.
+type termChunk struct {
+	Key    string
+	Blocks []termBlock
+}
+
+// chunks is the scrollback (kept between builds while it is unchanged).
+func (c *Terminal) chunks() []termChunk {
+	key := termBlocksKey{lines: c.base + c.count, hidden: c.hidden, notes: c.noteGen,
 		collecting: c.collecting, stdin: len(c.stdin), lang: string(c.App.Player.Lang)}
-	if len(c.lines) > 0 {
-		key.last = c.lines[len(c.lines)-1].Text
+	if c.count > 0 {
+		key.last = c.App.Player.Line(c.count - 1).Text
 	}
 	if c.shown == nil || key != c.shownKey {
-		c.shown, c.shownKey = c.makeBlocks(), key
+		c.shown, c.shownKey = c.makeChunks(), key
 	}
 	return c.shown
 }
 
-// makeBlocks draws the scrollback: the session's lines since the last
+// makeChunks draws the scrollback: the session's lines since the last
 // clear, with the page's notes in place, then the producer input being
 // typed.
-func (c *Terminal) makeBlocks() []termBlock {
-	var out []termBlock
-	from := min(c.hidden, len(c.lines))
-	if shown := len(c.lines) - from; shown > termShownMax {
+func (c *Terminal) makeChunks() []termChunk {
+	p := c.App.Player
+	var out []termChunk
+	from := min(max(c.hidden-c.base, 0), c.count) // an index into the session's lines
+	if shown := c.count - from; shown > termShownMax {
 		skip := shown - termShownMax
-		out = append(out, termBlock{Class: "terminal-note", Text: c.App.Tf("terminal.more", skip) + "\n"})
+		out = append(out, termChunk{Key: "more", Blocks: []termBlock{{Class: "terminal-note", Text: c.App.Tf("terminal.more", skip) + "\n"}}})
 		from += skip
 	}
+	// at starts the chunk of line number n (notes go with the line they
+	// come before).
+	chunk := -1
+	at := func(n int) {
+		if k := n / termChunkLines; k != chunk || len(out) == 0 {
+			chunk = k
+			out = append(out, termChunk{Key: strconv.Itoa(k)})
+		}
+	}
+	add := func(kind, text string) {
+		last := &out[len(out)-1]
+		last.Blocks = c.appendBlock(last.Blocks, kind, text)
+	}
 	ni := 0
-	addNotes := func(upto int) {
+	addNotes := func(upto int) { // upto: a line number
 		for ; ni < len(c.notes) && c.notes[ni].after <= upto; ni++ {
 			n := c.notes[ni]
-			if n.after < from {
+			if n.after < c.base+from {
 				continue // scrolled out, or cleared
 			}
 			text := n.text
 			if n.key != "" {
 				text = c.App.T(n.key)
 			}
-			out = c.appendBlock(out, n.kind, text)
+			at(n.after)
+			add(n.kind, text)
 		}
 	}
-	for i := from; i < len(c.lines); i++ {
-		addNotes(i)
-		l := c.lines[i]
+	for i := from; i < c.count; i++ {
+		addNotes(c.base + i)
+		l := p.Line(i)
 		kind := "out"
 		switch l.Kind {
 		case timeline.Command:
@@ -213,26 +251,31 @@ func (c *Terminal) makeBlocks() []termBlock {
 				kind = "intr"
 			}
 		}
-		out = c.appendBlock(out, kind, l.Text)
+		at(c.base + i)
+		add(kind, l.Text)
 	}
-	addNotes(len(c.lines))
+	addNotes(c.base + c.count)
 	for ; ni < len(c.notes); ni++ { // notes past a shorter (rewound) session
 		n := c.notes[ni]
 		text := n.text
 		if n.key != "" {
 			text = c.App.T(n.key)
 		}
-		out = c.appendBlock(out, n.kind, text)
+		at(c.base + c.count)
+		add(n.kind, text)
 	}
 	if c.collecting {
-		out = c.appendBlock(out, "pending-cmd", c.producer)
+		out = append(out, termChunk{Key: "pending"})
+		add("pending-cmd", c.producer)
 		for _, in := range c.stdin {
-			out = c.appendBlock(out, "pending-in", in)
+			add("pending-in", in)
 		}
 	}
 	for i := range out {
-		if out[i].more != nil {
-			out[i].Text, out[i].more = out[i].more.String(), nil
+		for j := range out[i].Blocks {
+			if b := &out[i].Blocks[j]; b.more != nil {
+				b.Text, b.more = b.more.String(), nil
+			}
 		}
 	}
 	return out
@@ -275,7 +318,8 @@ func (c *Terminal) appendBlock(out []termBlock, kind, text string) []termBlock {
 func (c *Terminal) note(kind, text string) {
 	c.sync()
 	c.noteGen++
-	c.notes = append(c.notes, termNote{after: len(c.App.Player.Lines()), kind: kind, text: text})
+	p := c.App.Player
+	c.notes = append(c.notes, termNote{after: p.LineBase() + p.LineCount(), kind: kind, text: text})
 	if over := len(c.notes) - termNotesMax; over > 0 {
 		c.notes = append([]termNote(nil), c.notes[over:]...)
 	}
@@ -473,7 +517,8 @@ func (c *Terminal) Stop() {
 // rewind shows them again).
 func (c *Terminal) Clear() {
 	c.sync()
-	c.hidden = len(c.App.Player.Lines())
+	p := c.App.Player
+	c.hidden = p.LineBase() + p.LineCount()
 	c.notes = nil
 	c.noteGen++
 }

@@ -39,25 +39,25 @@ func (c *Terminal) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		{
 			vgparent := vgn
 			_ = vgparent
-			for vgiterkeyt, b := range c.blocks() {
-				var vgiterkey interface{} = vgiterkeyt
+			for _, ch := range c.chunks() {
+				var vgiterkey interface{} = ch.Key
 				_ = vgiterkey
-				b := b
-				_ = b
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("class", b.Class)
+				ch := ch
+				_ = ch
 				{
-					vgparent := vgn
-					_ = vgparent
-					if b.Prompt != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "terminal-ps"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(b.Prompt)
+					vgcompKey := vugu.MakeCompKey(0xEFE3D61534017E4D^vgin.CurrentPositionHash(), ch.Key)
+					// ask BuildEnv for prior instance of this specific component
+					vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TermChunk)
+					if vgcomp == nil {
+						// create new one if needed
+						vgcomp = new(TermChunk)
+						vgin.BuildEnv.WireComponent(vgcomp)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+					vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+					vgcomp.Chunk = ch
+					vgout.Components = append(vgout.Components, vgcomp)
+					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(b.Text)
 				}
 			}
 		}

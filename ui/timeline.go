@@ -95,11 +95,12 @@ func (c *Timeline) ScrubDone(e vugu.DOMEvent) {
 	}
 }
 
-// SeekTo moves to a marker's moment.
+// SeekTo moves to a marker's moment (over the coming frames: see
+// player.StartSeek).
 func (c *Timeline) SeekTo(at sim.Time) {
 	p := c.p()
 	p.Paused = true
-	c.App.later(c.App.T("timeline.seeking"), func() { p.Seek(at) })
+	p.StartSeek(at)
 }
 
 func (c *Timeline) clock() time.Time {
@@ -121,7 +122,7 @@ func (c *Timeline) settle(now time.Time) bool {
 		return false
 	}
 	if c.dragTo != c.seekedTo {
-		c.p().Seek(c.dragTo)
+		c.p().StartSeek(c.dragTo)
 		c.seekedTo = c.dragTo
 	}
 	if end {
@@ -130,10 +131,14 @@ func (c *Timeline) settle(now time.Time) bool {
 	return true
 }
 
-// shown is the moment the bar shows: the thumb while dragging.
+// shown is the moment the bar shows: the thumb while dragging, and the
+// moment a seek under way is going to.
 func (c *Timeline) shown() sim.Time {
 	if c.drag {
 		return c.dragTo
+	}
+	if t, ok := c.p().Seeking(); ok {
+		return t
 	}
 	return c.p().Now()
 }
@@ -173,7 +178,7 @@ func (c *Timeline) playLabel() string {
 // seekingAttr marks the bar while the scrubber is held or just let go and
 // the session has not reached the thumb's moment yet ("" once it has).
 func (c *Timeline) seekingAttr() string {
-	if c.drag {
+	if _, seeking := c.p().Seeking(); c.drag || seeking {
 		return "true"
 	}
 	return ""

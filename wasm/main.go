@@ -7,18 +7,65 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hack-pad/safejs"
 	"github.com/vugu/vugu"
-	"github.com/vugu/vugu/domrender"
 
 	"kafkascope/core/feed"
 	"kafkascope/core/player"
+	"kafkascope/core/timeline"
 	"kafkascope/ui"
 )
+
+// The garbage collector's settings in the page. Go's collector marks on
+// the page's only thread, in the middle of the frames: with the default
+// GOGC of 100 it took 16-18% of the main thread while a 9-broker cluster
+// played (issue 15's profile). Collecting when the heap has grown four
+// times past what was live, not twice, collects a third as often. The
+// soft limit keeps a large cluster's heap from growing that far: a wasm
+// instance's memory never shrinks, and the tab (the heap, plus some
+// 300 MB of the browser's own) must stay under 1 GB; a 1000-partition
+// topic with 100000 records keeps ~360 MB live.
+const (
+	gcPercent   = 300
+	memoryLimit = 600 << 20
+)
+
+// standbyLimit is how many standby replays (each a whole cluster, for
+// fast seeks back) fit beside the live one in replayShare of the memory
+// limit, estimating a replay's size from the live heap shared by the
+// live replay and the n standbys kept now. A 1000-partition topic with
+// 100000 records makes a replay of about 360 MB: it gets none, and seeks
+// back replay from the start.
+func standbyLimit(n int) int {
+	live := liveHeapBytes()
+	if live == 0 {
+		return timeline.MaxStandbys
+	}
+	replay := float64(live) / float64(1+n)
+	fit := int(replayShare*float64(memoryLimit)/replay) - 1
+	return min(max(fit, 0), timeline.MaxStandbys)
+}
+
+// replayShare is the part of the memory limit the replays may hold (the
+// rest: the page, and room for the collector to work).
+const replayShare = 0.4
+
+var liveHeap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+
+// liveHeapBytes is the heap the last collection found live (0: unknown).
+func liveHeapBytes() uint64 {
+	metrics.Read(liveHeap)
+	if liveHeap[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return liveHeap[0].Value.Uint64()
+}
 
 func main() {
 	// The loader marks the fetch, the download's end and the compiled
@@ -26,6 +73,8 @@ func main() {
 	// packages' start-up before main, and the app's boot and first render
 	// after it (data-ready-ms).
 	markPerformance("kafkascope:main")
+	debug.SetGCPercent(gcPercent)
+	debug.SetMemoryLimit(memoryLimit)
 	pg, err := newPage()
 	if err != nil {
 		// Never panic: a panic exits the Go program, and the page would only
@@ -42,7 +91,7 @@ func main() {
 // page is the running app: the player, the Vugu root and its renderer, and
 // the animation frame loop that plays the cluster.
 type page struct {
-	renderer *domrender.JSRenderer
+	renderer *renderer
 	ee       vugu.EventEnv
 	env      *vugu.BuildEnv
 	app      *ui.App
@@ -54,7 +103,9 @@ type page struct {
 	// budget adapts the events a frame runs to what frames cost here.
 	budget player.FrameBudget
 
-	follow      map[string]*followState
+	follows     map[string]*followState
+	prepare     ui.Preparer
+	renderTook  atomic.Int64 // the renders since a frame last read it (ns)
 	buildFailed int
 }
 
@@ -92,14 +143,12 @@ func newPage() (pg *page, err error) {
 	p := bootPlayer(search, hash)
 	setDocumentLang(string(p.Lang))
 
-	if _, err := safejs.Global().Call("eval", rendererShim); err != nil {
-		return nil, fmt.Errorf("installing the renderer shim: %w", err)
-	}
-	// The loading placeholder goes: Vugu syncs the mount point's children.
+	// The loading placeholder goes: the renderer draws the app's children
+	// into the mount point.
 	if err := mount.Set("textContent", ""); err != nil {
 		return nil, fmt.Errorf("clearing #app: %w", err)
 	}
-	renderer, err := domrender.New("#app")
+	renderer, err := newRenderer("#app")
 	if err != nil {
 		return nil, fmt.Errorf("starting the renderer: %w", err)
 	}
@@ -118,7 +167,7 @@ func newPage() (pg *page, err error) {
 		app:      app,
 		host:     h,
 		frames:   make(chan struct{}, 1),
-		follow:   map[string]*followState{},
+		follows:  map[string]*followState{},
 	}, nil
 }
 
@@ -214,14 +263,18 @@ func (pg *page) render() {
 		pg.buildFailed = 0
 		pg.showReady()
 	}
-	pg.measureFollow()
 	if err := pg.draw(br); err != nil {
 		fmt.Fprintln(os.Stderr, "kafkascope: rendering:", err)
 	}
-	pg.applyFollow()
+	pg.followGrown()
 	pg.host.afterRender()
-	pg.stats.rendered(time.Since(began))
+	took := time.Since(began)
+	pg.stats.rendered(took)
+	pg.renderTook.Add(int64(took))
 }
+
+// takeRender is the time the renders since the last call took.
+func (pg *page) takeRender() time.Duration { return time.Duration(pg.renderTook.Swap(0)) }
 
 // draw syncs the DOM with a build; a JavaScript exception inside Vugu's
 // renderer (a panic in syscall/js) comes back as an error.
@@ -244,7 +297,7 @@ func (pg *page) build() (br *vugu.BuildResults, err error) {
 		}
 	}()
 	br = pg.env.RunBuild(pg.app)
-	ui.Prepare(br, pg.app.HandlerPanic)
+	pg.prepare.Prepare(br, pg.app.HandlerPanic)
 	return br, nil
 }
 
@@ -278,32 +331,44 @@ func (pg *page) frameLoop() {
 	last := time.Now()
 	nextStats := last.Add(time.Second)
 	var nextMeasure time.Time
+	var took time.Duration // the last frame's tick
 	for range pg.frames {
 		now := time.Now()
 		wall := now.Sub(last)
 		last = now
+		// The last frame's cost (its render, if it asked for one, ran
+		// since) sets this frame's events.
+		pg.app.Player.SetFrameEvents(pg.budget.Observe(player.FrameCost{
+			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall}))
+		pg.followMeasure()
 		width, measured := 0.0, false
 		if !now.Before(nextMeasure) {
 			nextMeasure = now.Add(measureEvery)
 			width, measured = stageWidth()
 		}
+		view := partsView()
 		pg.ee.Lock()
 		render := pg.app.Frame(now, wall)
 		if measured && width != pg.app.StageWidth {
 			pg.app.StageWidth = width // the diagram lays out for its panel
 			render = true
 		}
+		if pg.app.SetPartsView(view) {
+			render = true // a large topic scrolled: draw the rows in view
+		}
 		if render {
 			pg.ee.UnlockRender()
 		} else {
 			pg.ee.UnlockOnly()
 		}
-		took := time.Since(now)
+		took = time.Since(now)
 		pg.stats.ticked(took, render)
-		pg.app.Player.SetFrameEvents(pg.budget.Observe(pg.app.Player.LastFrameEvents(), took))
 		if now.After(nextStats) {
 			nextStats = now.Add(time.Second)
 			pg.stats.publish()
+			pg.ee.Lock()
+			pg.app.Player.SetStandbyLimit(standbyLimit(pg.app.Player.StandbyCount()))
+			pg.ee.UnlockOnly()
 		}
 		pg.requestFrame()
 	}
@@ -313,6 +378,43 @@ func (pg *page) frameLoop() {
 // window or a side column that came or went lays the diagram out again
 // within this time.
 const measureEvery = 250 * time.Millisecond
+
+// partsView measures the part of the partitions' drawing (.kd-parts) on
+// the screen: inside the diagram's scrolling panel (.kd-scroll) and the
+// window, in CSS px from the drawing's top. It runs at the start of a
+// frame, when the last paint has laid the page out: reading positions
+// costs nothing then.
+func partsView() ui.PartsView {
+	doc, err := safejs.Global().Get("document")
+	if err != nil {
+		return ui.PartsView{}
+	}
+	rect := func(sel string) (top, bottom float64, ok bool) {
+		el, err := doc.Call("querySelector", sel)
+		if err != nil || el.IsNull() || el.IsUndefined() {
+			return 0, 0, false
+		}
+		r, err := el.Call("getBoundingClientRect")
+		if err != nil {
+			return 0, 0, false
+		}
+		top, e1 := numProp(r, "top")
+		bottom, e2 := numProp(r, "bottom")
+		return top, bottom, e1 == nil && e2 == nil
+	}
+	svgTop, _, ok1 := rect(".kd-parts")
+	panelTop, panelBottom, ok2 := rect(".kd-scroll")
+	win, err := safejs.Global().Get("innerHeight")
+	if !ok1 || !ok2 || err != nil {
+		return ui.PartsView{}
+	}
+	winH, err := win.Float()
+	if err != nil {
+		return ui.PartsView{}
+	}
+	top, bottom := max(panelTop, 0), min(panelBottom, winH)
+	return ui.PartsView{Known: true, Top: top - svgTop, Bottom: max(bottom, top) - svgTop}
+}
 
 // stageWidth is the diagram panel's width in whole CSS px (ok is false
 // when there is none to measure).
@@ -332,44 +434,54 @@ func stageWidth() (float64, bool) {
 	return w, true
 }
 
-// measureFollow notes, before the DOM changes, which following lists the
-// user has scrolled away from their end. Layout changes (the diagram
-// growing) move the end without the user: only a scroll up unsticks.
-func (pg *page) measureFollow() {
+// Following lists (the terminal, the event feed, the metadata log) stay
+// at their newest line until the user scrolls up, and stick again once
+// they scroll back to the end. Reading a list's scroll position right
+// after a render makes the browser lay the page out there and then
+// (issue 15's profile of a 9-broker cluster: a quarter of each frame in
+// syscall/js.valueGet under the old after-render measure), so positions
+// are read at the start of a frame, when the last paint has just laid the
+// page out (followMeasure), and after a render only for a list that grew
+// while stuck (followGrown): the layout that forces is the one the next
+// paint needs anyway.
+
+// followMeasure notes which lists the user scrolled away from their end,
+// and brings a stuck list whose end moved (a resize) back to it.
+func (pg *page) followMeasure() {
 	for _, id := range followIDs {
-		st := pg.follow[id]
-		if st == nil {
-			st = &followState{stuck: true}
-			pg.follow[id] = st
-		}
+		st := pg.followState(id)
 		el, err := byID(id)
 		if err != nil {
 			st.seen, st.stuck = false, true
 			continue
 		}
-		top, e1 := numProp(el, "scrollTop")
-		height, e2 := numProp(el, "clientHeight")
-		total, e3 := numProp(el, "scrollHeight")
-		if e1 != nil || e2 != nil || e3 != nil {
+		top, height, total, ok := scrollMetrics(el)
+		if !ok {
 			continue
 		}
 		switch {
 		case top+height >= total-24:
 			st.stuck = true
 		case st.seen && top < st.lastTop-2:
-			st.stuck = false
+			st.stuck = false // only a scroll up unsticks
 		}
 		st.seen, st.lastTop = true, top
+		if st.stuck && top+height < total-1 {
+			pg.scrollToEnd(id, el, st, total, height)
+		}
 	}
 }
 
-// applyFollow scrolls a stuck list to its end when it grew or when its end
-// moved away.
-func (pg *page) applyFollow() {
+// followGrown scrolls each stuck list whose content changed (its
+// data-follow) to its end, after a render.
+func (pg *page) followGrown() {
 	for _, id := range followIDs {
-		st := pg.follow[id]
+		st := pg.followState(id)
+		if !st.stuck {
+			continue
+		}
 		el, err := byID(id)
-		if err != nil || !st.stuck {
+		if err != nil {
 			continue
 		}
 		v, err := el.Call("getAttribute", "data-follow")
@@ -377,24 +489,40 @@ func (pg *page) applyFollow() {
 			continue
 		}
 		key, _ := v.String()
-		top, e1 := numProp(el, "scrollTop")
-		height, e2 := numProp(el, "clientHeight")
-		total, e3 := numProp(el, "scrollHeight")
-		if e1 != nil || e2 != nil || e3 != nil {
-			continue
-		}
-		if key == st.key && top+height >= total-1 {
+		if key == st.key {
 			continue
 		}
 		st.key = key
-		err = el.Set("scrollTop", total)
-		if err == nil {
-			if top, err = numProp(el, "scrollTop"); err == nil {
-				st.lastTop = top
-			}
+		if _, height, total, ok := scrollMetrics(el); ok {
+			pg.scrollToEnd(id, el, st, total, height)
 		}
-		logErr("scrolling #"+id, err)
 	}
+}
+
+func (pg *page) followState(id string) *followState {
+	st := pg.follows[id]
+	if st == nil {
+		st = &followState{stuck: true}
+		pg.follows[id] = st
+	}
+	return st
+}
+
+func (pg *page) scrollToEnd(id string, el safejs.Value, st *followState, total, height float64) {
+	err := el.Set("scrollTop", total)
+	if err == nil {
+		st.lastTop = max(total-height, 0) // where the browser clamps it
+	}
+	logErr("scrolling #"+id, err)
+}
+
+// scrollMetrics reads an element's scrollTop, clientHeight and
+// scrollHeight.
+func scrollMetrics(el safejs.Value) (top, height, total float64, ok bool) {
+	top, e1 := numProp(el, "scrollTop")
+	height, e2 := numProp(el, "clientHeight")
+	total, e3 := numProp(el, "scrollHeight")
+	return top, height, total, e1 == nil && e2 == nil && e3 == nil
 }
 
 func numProp(v safejs.Value, name string) (float64, error) {

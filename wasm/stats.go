@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"time"
@@ -12,10 +13,23 @@ import (
 // framesKept is how many recent frames the statistics cover.
 const framesKept = 600
 
+// goMemory reads the memory the Go runtime holds from the browser: in
+// wasm that is the instance's linear memory, which never shrinks.
+var goMemory = []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+
+func goMemoryMB() float64 {
+	metrics.Read(goMemory)
+	if goMemory[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return float64(goMemory[0].Value.Uint64()) / 1e6
+}
+
 // frameStats measures frames: a frame's cost is its tick (the player
 // playing, under the event lock) plus the render it asked for (build,
 // post-build pass, DOM sync). The figures are published on #status as
-// data-frame-p50-ms, data-frame-p95-ms and data-frame-max-ms once a second.
+// data-frame-p50-ms, data-frame-p95-ms and data-frame-max-ms once a second,
+// with the memory the Go program holds (data-go-mem-mb).
 type frameStats struct {
 	mu      sync.Mutex
 	ring    []time.Duration
@@ -81,6 +95,7 @@ func (s *frameStats) publish() {
 		{"data-frame-p95-ms", at(0.95)},
 		{"data-frame-max-ms", at(1)},
 		{"data-frames", fmt.Sprint(frames)},
+		{"data-go-mem-mb", fmt.Sprintf("%.1f", goMemoryMB())},
 	} {
 		if _, err := status.Call("setAttribute", kv[0], kv[1]); err != nil {
 			logErr("publishing frame times", err)

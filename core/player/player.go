@@ -3,6 +3,7 @@ package player
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,6 +54,9 @@ type Player struct {
 	// last Tick ran.
 	frameEvents int
 	lastEvents  uint64
+	// quiet counts the frames since the viewer last did something (see
+	// standbyQuiet).
+	quiet int
 }
 
 // New makes a player with no session.
@@ -143,12 +147,30 @@ func (p *Player) Lines() []timeline.Line {
 	return p.TL.Lines()
 }
 
-// feedEntries is the event feed of what is shown.
-func (p *Player) feedEntries() []feed.Entry {
+// LineCount is how many lines Lines returns.
+func (p *Player) LineCount() int {
 	if p.Sim != nil {
-		return p.Sim.log.Feed()
+		return len(p.Sim.lines)
 	}
-	return p.TL.Feed()
+	return p.TL.LineCount()
+}
+
+// Line is Lines()[i], without copying the terminal (a frame reads only
+// what it draws).
+func (p *Player) Line(i int) timeline.Line {
+	if p.Sim != nil {
+		return p.Sim.lines[i]
+	}
+	return p.TL.Line(i)
+}
+
+// LineBase is how many lines scrolled out before Lines (timeline's
+// LineBase; a simulator run keeps all of its lines).
+func (p *Player) LineBase() int {
+	if p.Sim != nil {
+		return 0
+	}
+	return p.TL.LineBase()
 }
 
 // refresh re-reads the cluster for drawing.
@@ -164,11 +186,26 @@ func (p *Player) refresh() {
 // Time moves at Speed unless paused; a running "time advance" skips ahead
 // (spread over frames when long).
 func (p *Player) Tick(wall time.Duration) {
+	p.quiet++
 	before := p.steps()
 	defer func() { p.lastEvents = max(p.steps(), before) - before }() // 0 if the cluster was replaced
 	wall = min(max(wall, 0), maxFrame)
 	if p.Sim != nil {
 		p.tickSim(wall)
+		return
+	}
+	if _, ok := p.TL.Seeking(); ok {
+		// A seek under way (StartSeek) takes the frame: the diagram keeps
+		// the moment it showed until the seek arrives, so the frame has no
+		// render and the browser nothing to lay out; the seek gets half as
+		// much again as a playing frame's events.
+		done, err := p.TL.SeekStep(min(p.events(stepsPerFrame)*3/2, stepsPerFrame))
+		if err != nil {
+			p.Error = err.Error()
+		}
+		if done {
+			p.refresh()
+		}
 		return
 	}
 	if p.Scenario.Running() {
@@ -181,7 +218,7 @@ func (p *Player) Tick(wall time.Duration) {
 	}
 	_, ff := p.fastForward()
 	if p.Paused && !ff && !p.TL.Busy() {
-		p.useIdleFrame()
+		p.useIdleFrame(p.events(idleSteps))
 		return
 	}
 	d := time.Duration(float64(wall) * p.Speed)
@@ -193,8 +230,9 @@ func (p *Player) Tick(wall time.Duration) {
 		if _, err := p.TL.Play(d, p.events(stepsPerFrame)); err != nil {
 			p.Error = err.Error()
 		}
-		if p.steps()-before < idleSteps {
-			p.useIdleFrame()
+		if used := int(p.steps() - before); used < idleSteps {
+			// What the frame's budget has left goes to the standbys.
+			p.useIdleFrame(min(p.events(idleSteps), p.events(stepsPerFrame)-used))
 		}
 	}
 	p.refresh()
@@ -226,10 +264,20 @@ func (p *Player) steps() uint64 {
 	return 0
 }
 
+// standbyQuiet is how many frames the player must have been left alone
+// (paused, no action) before idle time starts a standby replay: starting
+// one creates a cluster in one step (50-150 ms in the page), which must
+// not land among the frames of a scenario being stepped through or a
+// cluster playing. Carrying one on is cheap and is done in any idle time.
+const standbyQuiet = 90
+
 // useIdleFrame gives a frame with little to do to the timeline's standby
-// replays.
-func (p *Player) useIdleFrame() {
-	if _, err := p.TL.Background(idleSteps); err != nil {
+// replays: steps events at most.
+func (p *Player) useIdleFrame(steps int) {
+	if steps <= 0 || p.TL.BackgroundStarts() && (!p.Paused || p.quiet < standbyQuiet) {
+		return
+	}
+	if _, err := p.TL.Background(steps); err != nil {
 		p.Error = err.Error()
 	}
 }
@@ -238,6 +286,7 @@ func (p *Player) fastForward() (sim.Time, bool) { return p.TL.FastForward() }
 
 // Run types a command line (with standard input for a producer).
 func (p *Player) Run(line string, stdin []string) {
+	p.quiet = 0
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return
@@ -256,6 +305,7 @@ func (p *Player) Run(line string, stdin []string) {
 
 // Interrupt is Ctrl-C.
 func (p *Player) Interrupt() {
+	p.quiet = 0
 	if p.Sim != nil {
 		p.Paused = true // nothing runs a command: Ctrl-C pauses the run
 		return
@@ -301,7 +351,7 @@ func (p *Player) BrokerAction(id int32, action string) error {
 }
 
 // TogglePause pauses or resumes playback.
-func (p *Player) TogglePause() { p.Paused = !p.Paused }
+func (p *Player) TogglePause() { p.Paused, p.quiet = !p.Paused, 0 }
 
 // SetSpeed picks a playback speed (clamped to the offered range).
 func (p *Player) SetSpeed(x float64) {
@@ -350,6 +400,7 @@ func (p *Player) seekForward(t sim.Time, steps int) {
 
 // Seek moves the session to virtual time t (replaying when going back).
 func (p *Player) Seek(t sim.Time) {
+	p.quiet = 0
 	if p.Sim != nil {
 		p.seekSim(t)
 		return
@@ -359,6 +410,48 @@ func (p *Player) Seek(t sim.Time) {
 	}
 	p.refresh()
 }
+
+// StartSeek begins a seek to virtual time t that the coming frames carry
+// out (Tick), each within its share of events, so that replaying from far
+// back never freezes the page; until it arrives the diagram shows the
+// moment it showed (Seeking reports where it is going). A simulator run
+// seeks at once.
+func (p *Player) StartSeek(t sim.Time) {
+	p.quiet = 0
+	if p.Sim != nil {
+		p.seekSim(t)
+		return
+	}
+	if err := p.TL.StartSeek(t); err != nil {
+		p.Error = err.Error()
+	}
+}
+
+// Seeking reports the moment a seek under way is going to.
+func (p *Player) Seeking() (sim.Time, bool) {
+	if p.Sim != nil {
+		return 0, false
+	}
+	return p.TL.Seeking()
+}
+
+// FinishSeek carries a seek under way to its end now (a link copied must
+// hold the moment the scrubber shows).
+func (p *Player) FinishSeek() {
+	if _, ok := p.Seeking(); ok {
+		if _, err := p.TL.SeekStep(0); err != nil {
+			p.Error = err.Error()
+		}
+		p.refresh()
+	}
+}
+
+// StandbyCount is how many standby replays the session keeps now.
+func (p *Player) StandbyCount() int { return len(p.TL.Standbys()) }
+
+// SetStandbyLimit keeps at most n standby replays (timeline's
+// SetStandbyLimit): the page fits them in its memory.
+func (p *Player) SetStandbyLimit(n int) { p.TL.SetStandbyLimit(n) }
 
 // Timeline is what the scrubber draws: its range, now, and markers.
 type Timeline struct {
@@ -386,27 +479,50 @@ func (p *Player) Timeline() Timeline {
 	return tl
 }
 
-// FeedLine is one event of the feed, in the chosen language.
+// FeedLine is one event of the feed, in the chosen language. Seq is its
+// place in the feed: it stays while newer events arrive, so a view can
+// key what it draws by it.
 type FeedLine struct {
+	Seq      int
 	At       sim.Time
 	Category string
 	Text     string
 }
 
+// feedLog is the feed of what is shown.
+func (p *Player) feedLog() *timeline.FeedLog {
+	if p.Sim != nil {
+		return &p.Sim.log
+	}
+	return p.TL.FeedLog()
+}
+
+// FeedVersion changes whenever the feed Feed reads does (another session
+// or simulator run shown, or an event added or replaced).
+type FeedVersion struct {
+	log *timeline.FeedLog
+	gen uint64
+}
+
+// FeedVersion is the feed's version now.
+func (p *Player) FeedVersion() FeedVersion {
+	l := p.feedLog()
+	return FeedVersion{log: l, gen: l.FeedGen()}
+}
+
 // Feed returns the newest n events (data events only when withData).
 func (p *Player) Feed(n int, withData bool) []FeedLine {
-	entries := p.feedEntries()
+	l := p.feedLog()
+	entries, base := l.Feed(), l.FeedBase()
 	var out []FeedLine
 	for i := len(entries) - 1; i >= 0 && len(out) < n; i-- {
 		e := entries[i]
 		if e.Category == feed.CatData && !withData {
 			continue
 		}
-		out = append(out, FeedLine{At: e.At, Category: e.Category, Text: e.Text(p.Lang)})
+		out = append(out, FeedLine{Seq: base + i, At: e.At, Category: e.Category, Text: e.Text(p.Lang)})
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
+	slices.Reverse(out)
 	return out
 }
 

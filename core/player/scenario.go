@@ -125,6 +125,7 @@ const stepEvents = 8000
 // replayed at once to where it ended; a new one runs its commands over the
 // coming frames (Tick), and the diagram then shows what changed.
 func (p *Player) StartNext() error {
+	p.quiet = 0
 	sc := p.Scenario
 	if sc == nil || sc.run != nil || sc.Step+1 >= len(sc.steps) {
 		return nil
@@ -200,6 +201,7 @@ func (p *Player) Next() error {
 // Back shows the previous step again (the session is replayed to where that
 // step ended).
 func (p *Player) Back() error {
+	p.quiet = 0
 	sc := p.Scenario
 	if sc == nil || sc.Step <= 0 || sc.run != nil {
 		return nil

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -37,5 +38,46 @@ func TestFeedKeepsTheNewestRoundOfARetryLoop(t *testing.T) {
 			keys = append(keys, e.Key)
 		}
 		t.Errorf("why the consumer is stuck is not among the newest entries (index %d of %d): %s", stuck, len(f), strings.Join(keys, ", "))
+	}
+}
+
+// The feed shows its newest MaxFeed entries; an entry keeps its place
+// (FeedBase plus its index) while newer ones push older ones out, and
+// FeedGen changes with every change.
+func TestFeedKeepsPlaces(t *testing.T) {
+	s := New()
+	play(t, s, "cluster create --brokers 3")
+	gen := s.FeedLog().FeedGen()
+	play(t, s, "kafka-topics.sh --create --topic t0 --partitions 1 --replication-factor 3")
+	if s.FeedLog().FeedGen() == gen {
+		t.Fatal("FeedGen did not change as events arrived")
+	}
+	placeOf := func(text string) int {
+		f := s.Feed()
+		for i := len(f) - 1; i >= 0; i-- {
+			if f[i].Text("en") == text {
+				return s.FeedLog().FeedBase() + i
+			}
+		}
+		return -1
+	}
+	var mark string
+	for i := 1; len(s.Feed()) < MaxFeed || s.FeedLog().FeedBase() == 0; i++ {
+		play(t, s, fmt.Sprintf("kafka-topics.sh --create --topic t%d --partitions 8 --replication-factor 3", i))
+		if i == 3 {
+			f := s.Feed()
+			mark = f[len(f)-1].Text("en")
+		}
+		if i > 400 {
+			t.Fatal("the feed never filled")
+		}
+	}
+	if len(s.Feed()) != MaxFeed {
+		t.Fatalf("the feed shows %d entries, want MaxFeed (%d)", len(s.Feed()), MaxFeed)
+	}
+	place := placeOf(mark)
+	play(t, s, "kafka-topics.sh --create --topic more --partitions 8 --replication-factor 3")
+	if got := placeOf(mark); place >= 0 && got != place {
+		t.Fatalf("%q moved from place %d to %d", mark, place, got)
 	}
 }

@@ -13,7 +13,10 @@ import (
 type replay struct {
 	con     *console.Session
 	applied int // actions applied so far
+	// lines holds the terminal's newest lines: the last MaxLines of them
+	// are shown (shown); dropped counts those cut from its front.
 	lines   []Line
+	dropped int
 	log     FeedLog
 }
 
@@ -66,10 +69,19 @@ func (r *replay) drain() {
 	for _, l := range r.con.OutputLines() {
 		r.lines = append(r.lines, Line{At: l.At, Kind: Output, Text: l.Text})
 	}
-	if over := len(r.lines) - MaxLines; over > 0 {
+	// Cut in batches: cutting on every drain copied MaxLines lines each
+	// time once a long session reached the limit.
+	if over := len(r.lines) - MaxLines; over > MaxLines/4 {
 		r.lines = append([]Line(nil), r.lines[over:]...)
+		r.dropped += over
 	}
 }
+
+// shown is the terminal's newest lines, at most MaxLines.
+func (r *replay) shown() []Line { return r.lines[max(0, len(r.lines)-MaxLines):] }
+
+// base is how many of the replay's lines scrolled out before shown.
+func (r *replay) base() int { return r.dropped + max(0, len(r.lines)-MaxLines) }
 
 // runTo advances to target, applying actions on the way (actions are the
 // branch; the replay has applied actions[:applied]).

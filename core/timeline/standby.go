@@ -32,6 +32,20 @@ type standbys struct {
 	ready    []*replay
 	building *replay  // a standby being replayed towards target in idle time
 	target   sim.Time // where building stops
+	// limit caps ready below MaxStandbys (SetStandbyLimit); 0 means
+	// MaxStandbys, negative none.
+	limit int
+}
+
+// max is how many standbys may be kept.
+func (st *standbys) max() int {
+	switch {
+	case st.limit < 0:
+		return 0
+	case st.limit == 0:
+		return MaxStandbys
+	}
+	return min(st.limit, MaxStandbys)
 }
 
 // reset drops every standby (closing them: see replay.close).
@@ -40,7 +54,7 @@ func (st *standbys) reset() {
 		r.close()
 	}
 	st.building.close()
-	*st = standbys{}
+	*st = standbys{limit: st.limit}
 }
 
 // latest is the index of the latest standby at or before t, or -1.
@@ -81,7 +95,13 @@ func (st *standbys) park(r *replay) {
 	}
 	i, _ := slices.BinarySearchFunc(st.ready, r.at(), func(x *replay, t sim.Time) int { return int(x.at() - t) })
 	st.ready = slices.Insert(st.ready, i, r)
-	for len(st.ready) > MaxStandbys {
+	st.trim()
+}
+
+// trim drops standbys beyond the limit, each time the one whose
+// neighbours are closest together (it covers the least).
+func (st *standbys) trim() {
+	for len(st.ready) > st.max() {
 		drop, span := 0, sim.Time(-1)
 		for j := range st.ready {
 			prev := sim.Time(0)
@@ -121,7 +141,7 @@ func (st *standbys) dropAfter(applied int, now sim.Time) {
 // its start, the standbys, the live moment and its end) that no standby
 // covers, if it is worth a standby.
 func (st *standbys) nextTarget(live, end sim.Time) (sim.Time, bool) {
-	if len(st.ready) >= MaxStandbys {
+	if len(st.ready) >= st.max() {
 		return 0, false
 	}
 	points := []sim.Time{0, live, end}
@@ -146,8 +166,8 @@ func (st *standbys) nextTarget(live, end sim.Time) (sim.Time, bool) {
 // reports whether there was anything to do (false: the standbys are
 // complete for now).
 func (s *Session) Background(maxSteps int) (bool, error) {
-	if s.Cluster() == nil || len(s.actions) == 0 {
-		return false, nil
+	if s.Cluster() == nil || len(s.actions) == 0 || s.pending != nil {
+		return false, nil // a seek under way has the time
 	}
 	st := &s.standby
 	if st.building == nil {
@@ -173,6 +193,28 @@ func (s *Session) Background(maxSteps int) (bool, error) {
 		st.building = nil
 	}
 	return true, nil
+}
+
+// BackgroundStarts reports whether the next Background call would start a
+// standby: that replays the branch's first action, which creates the
+// cluster in one step (cluster.New runs it to startup), the costliest
+// step of all.
+func (s *Session) BackgroundStarts() bool { return s.standby.building == nil }
+
+// SetStandbyLimit keeps at most n standby replays (n is capped at
+// MaxStandbys; 0 keeps none): each holds a whole cluster, and the page
+// lowers the limit when a large cluster's replays would not fit in its
+// memory. Extra standbys are dropped at once, as is one being built when
+// none may be kept.
+func (s *Session) SetStandbyLimit(n int) {
+	st := &s.standby
+	st.limit = n
+	if n <= 0 {
+		st.limit = -1
+		st.building.close()
+		st.building = nil
+	}
+	st.trim()
 }
 
 // Standbys reports the moments standby replays are paused at (for the

@@ -199,3 +199,113 @@ func TestDroppedReplaysLetTheirGoroutinesGo(t *testing.T) {
 		t.Fatalf("%d goroutines after 30 seeks, a fork and a new cluster; a cluster has %d, the limit is %d", n, perCluster, limit)
 	}
 }
+
+// A seek carried out in steps (StartSeek, SeekStep) runs no more than
+// each step allows, leaves the moment shown as it was until it arrives,
+// and arrives where a replay from the start is; a seek redirected on the
+// way (the thumb moved again) ends at the new moment; an action taken
+// mid-way is taken where the seek was going.
+func TestSeekInSteps(t *testing.T) {
+	s := longSession(t)
+	end := s.Now()
+	for _, at := range []sim.Time{sim.Time(5 * time.Minute), sim.Time(9 * time.Minute), sim.Time(time.Minute)} {
+		if err := s.StartSeek(at); err != nil {
+			t.Fatal(err)
+		}
+		shown := s.Now()
+		steps := 0
+		for {
+			before := s.Cluster().World.Steps()
+			done, err := s.SeekStep(500)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if done {
+				break
+			}
+			steps++
+			if s.Now() != shown && at < shown {
+				t.Fatalf("seeking back to %s: the moment shown moved from %s to %s before the seek arrived", at, shown, s.Now())
+			}
+			if target, ok := s.Seeking(); !ok || target != at {
+				t.Fatalf("seeking to %s: Seeking says %s, %v", at, target, ok)
+			}
+			if at > shown { // the live replay plays forward itself
+				if ran := s.Cluster().World.Steps() - before; ran > 500+stepsPerChunk/10 {
+					t.Fatalf("a step of 500 events ran %d", ran)
+				}
+			}
+		}
+		if steps == 0 {
+			t.Fatalf("seeking to %s took a single step of 500 events", at)
+		}
+		if _, ok := s.Seeking(); ok {
+			t.Fatal("Seeking after the seek arrived")
+		}
+		sameMoment(t, "after seeking in steps to "+at.String(), s, fromStart(t, s, at))
+	}
+	// Redirected on the way back.
+	if err := s.StartSeek(sim.Time(8 * time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SeekStep(300); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StartSeek(sim.Time(3 * time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SeekStep(0); err != nil {
+		t.Fatal(err)
+	}
+	sameMoment(t, "after a redirected seek", s, fromStart(t, s, sim.Time(3*time.Minute)))
+	// An action mid-way: taken at the seek's moment.
+	if err := s.StartSeek(sim.Time(6 * time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SeekStep(300); err != nil {
+		t.Fatal(err)
+	}
+	s.Do("kafka-topics.sh --list", nil)
+	if got := s.Actions()[len(s.Actions())-1].At; got != sim.Time(6*time.Minute) {
+		t.Fatalf("an action taken during a seek to 6m is at %s", got)
+	}
+	if s.End() == end {
+		t.Fatal("the action did not fork the branch")
+	}
+}
+
+// SetStandbyLimit caps the standbys kept (the page lowers it when a large
+// cluster's replays would not fit in its memory): extra ones go at once,
+// idle time builds no more than the limit, and with none kept seeks still
+// arrive where a replay from the start does.
+func TestStandbyLimit(t *testing.T) {
+	s := longSession(t)
+	idle(t, s)
+	if n := len(s.Standbys()); n < 3 {
+		t.Fatalf("%d standbys after idle time, want several", n)
+	}
+	s.SetStandbyLimit(2)
+	if n := len(s.Standbys()); n != 2 {
+		t.Fatalf("%d standbys under a limit of 2", n)
+	}
+	idle(t, s)
+	if n := len(s.Standbys()); n != 2 {
+		t.Fatalf("idle time built %d standbys under a limit of 2", n)
+	}
+	s.SetStandbyLimit(0)
+	idle(t, s)
+	for _, at := range []sim.Time{sim.Time(8 * time.Minute), sim.Time(2 * time.Minute)} {
+		if err := s.Seek(at); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(s.Standbys()); n != 0 {
+			t.Fatalf("a seek left %d standbys with none to keep", n)
+		}
+		sameMoment(t, "seeking with no standbys", s, fromStart(t, s, at))
+	}
+	s.SetStandbyLimit(MaxStandbys)
+	idle(t, s)
+	if n := len(s.Standbys()); n < 3 {
+		t.Fatalf("%d standbys once the limit was lifted", n)
+	}
+}

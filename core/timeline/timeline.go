@@ -57,7 +57,8 @@ type Session struct {
 	before  []Line   // terminal lines from before the current timeline
 	standby standbys // paused replays of this branch, for fast seeks back
 
-	lastSeekSteps uint64 // events the last seek ran (for tests and benchmarks)
+	pending       *pendingSeek // a seek under way (StartSeek), or nil
+	lastSeekSteps uint64       // events the last seek ran (for tests and benchmarks)
 }
 
 // MaxFeed bounds the event feed kept in memory (the newest entries).
@@ -90,13 +91,31 @@ func (s *Session) Actions() []Action { return append([]Action(nil), s.actions...
 // timeline's lines up to now.
 func (s *Session) Lines() []Line {
 	out := append([]Line(nil), s.before...)
-	return append(out, s.lines...)
+	return append(out, s.shown()...)
 }
+
+// LineCount is how many lines Lines returns.
+func (s *Session) LineCount() int { return len(s.before) + len(s.shown()) }
+
+// Line is Lines()[i], without copying them all (a frame reads the
+// terminal's newest lines only).
+func (s *Session) Line(i int) Line {
+	if i < len(s.before) {
+		return s.before[i]
+	}
+	return s.shown()[i-len(s.before)]
+}
+
+// LineBase is how many of this timeline's lines have scrolled out of
+// Lines (beyond MaxLines): a line stays at LineBase()+i while newer ones
+// arrive, so a view can key what it draws by that number.
+func (s *Session) LineBase() int { return s.base() }
 
 // Do takes an action now: runs a command line with its input. Taking an
 // action before the end of the branch forks it. "cluster create" starts a
 // new timeline.
 func (s *Session) Do(line string, stdin []string) {
+	s.finishSeek()
 	if isClusterCreate(line) {
 		s.create(line, stdin)
 		return
@@ -106,8 +125,8 @@ func (s *Session) Do(line string, stdin []string) {
 		s.echo(0, line, stdin)
 		s.con.Start(line, stdin)
 		s.drain()
-		s.before = append(s.before, s.lines...)
-		s.lines = nil
+		s.before = append(s.before, s.shown()...)
+		s.lines, s.dropped = nil, 0
 		return
 	}
 	s.fork()
@@ -140,8 +159,8 @@ func (s *Session) create(line string, stdin []string) {
 		s.drain()
 		return
 	}
-	s.before = append(s.before, s.lines[:shown]...)
-	s.lines = nil
+	s.before = append(s.before, s.lines[max(0, shown-MaxLines):shown]...)
+	s.lines, s.dropped = nil, 0
 	s.log.Reset()
 	s.standby.reset()
 	a := Action{At: 0, Line: line, Stdin: append([]string(nil), stdin...)}
@@ -153,6 +172,7 @@ func (s *Session) create(line string, stdin []string) {
 
 // Interrupt is Ctrl-C on the running command.
 func (s *Session) Interrupt() {
+	s.finishSeek()
 	if s.Cluster() == nil || !s.Busy() {
 		return
 	}
@@ -178,6 +198,7 @@ func (s *Session) fork() {
 // to its end. It runs at most maxSteps events (0: no limit) and reports
 // whether it got all the way (so a caller can spread long runs over frames).
 func (s *Session) Play(d time.Duration, maxSteps int) (bool, error) {
+	s.finishSeek()
 	c := s.Cluster()
 	if c == nil {
 		return true, nil
@@ -195,6 +216,7 @@ func (s *Session) Play(d time.Duration, maxSteps int) (bool, error) {
 // command starts when a transcript's would (Play would run on to its
 // target). At the branch's end only; elsewhere it plays a minute.
 func (s *Session) Finish(maxSteps int) (bool, error) {
+	s.finishSeek()
 	c := s.Cluster()
 	if c == nil || !s.Busy() {
 		return true, nil
@@ -221,18 +243,51 @@ func (s *Session) runTo(target sim.Time, maxSteps int) (bool, error) {
 // Seek moves to virtual time t: by resuming the latest standby replay at
 // or before t when that is closer than the live replay (always when going
 // back; replaying the branch from the start if there is none), then
-// playing the branch to t. The replay left behind becomes a standby. The state at t includes
-// every action taken at or before t.
+// playing the branch to t. The replay left behind becomes a standby. The
+// state at t includes every action taken at or before t.
 func (s *Session) Seek(t sim.Time) error {
+	if err := s.StartSeek(t); err != nil {
+		return err
+	}
+	_, err := s.SeekStep(0)
+	return err
+}
+
+// pendingSeek is a seek being carried out over several calls (StartSeek,
+// SeekStep): r is brought to target; when swap is set r is not the live
+// replay, which the user still sees, and r replaces it on arrival.
+type pendingSeek struct {
+	r      *replay
+	target sim.Time
+	swap   bool
+	steps  uint64 // events run so far
+}
+
+// StartSeek begins a seek to t that SeekStep carries out, a share of
+// events at a time, so that a long replay does not freeze the page: until
+// it arrives the live replay (what is shown) stays as it was, unless the
+// seek plays the live replay itself forward. A seek already under way is
+// redirected (a replay that has not passed t keeps going; one that has is
+// kept as a standby).
+func (s *Session) StartSeek(t sim.Time) error {
 	if s.Cluster() == nil || len(s.actions) == 0 {
 		return nil
 	}
 	end := s.End()
 	t = min(t, end)
+	if p := s.pending; p != nil {
+		if p.r.at() <= t && (p.swap || s.Now() <= t) {
+			p.target = t
+			return nil
+		}
+		if p.swap {
+			s.standby.park(p.r)
+		}
+		s.pending = nil
+	}
 	// Resume the latest standby at or before t when going back, or when
 	// going forward past one (it is closer than the live replay).
 	if base := s.standby.peek(t); t < s.Now() || base != nil && base.at() > s.Now() {
-		live := s.replay
 		base = s.standby.take(t)
 		if base == nil {
 			r, err := s.fresh()
@@ -241,14 +296,62 @@ func (s *Session) Seek(t sim.Time) error {
 			}
 			base = r
 		}
-		s.replay = base
 		s.end = end
+		s.pending = &pendingSeek{r: base, target: t, swap: true}
+		return nil
+	}
+	s.pending = &pendingSeek{r: s.replay, target: t}
+	return nil
+}
+
+// Seeking reports the moment a seek under way is going to.
+func (s *Session) Seeking() (sim.Time, bool) {
+	if s.pending == nil {
+		return 0, false
+	}
+	return s.pending.target, true
+}
+
+// SeekStep carries a seek under way on for at most maxSteps events (0: to
+// its end) and reports whether it arrived (true when there is none).
+func (s *Session) SeekStep(maxSteps int) (bool, error) {
+	p := s.pending
+	if p == nil {
+		return true, nil
+	}
+	c := p.r.Cluster()
+	before := c.World.Steps()
+	done, err := p.r.runTo(s.actions, p.target, maxSteps)
+	p.steps += p.r.Cluster().World.Steps() - before
+	if err != nil {
+		s.pending = nil
+		if p.swap {
+			p.r.close()
+		}
+		return true, err
+	}
+	if !done {
+		return false, nil
+	}
+	s.pending = nil
+	s.lastSeekSteps = p.steps
+	if p.swap {
+		live := s.replay
+		s.replay = p.r
 		s.standby.park(live)
 	}
-	before := s.Cluster().World.Steps()
-	_, err := s.runTo(t, 0)
-	s.lastSeekSteps = s.Cluster().World.Steps() - before
-	return err
+	s.end = max(s.end, s.Now())
+	return true, nil
+}
+
+// finishSeek carries a seek under way to its end before anything else
+// happens to the session (an action is taken where the seek was going).
+func (s *Session) finishSeek() {
+	if s.pending != nil {
+		if _, err := s.SeekStep(0); err != nil {
+			s.lines = append(s.lines, Line{At: s.Now(), Text: "kafkascope: seeking failed: " + err.Error()})
+		}
+	}
 }
 
 // fresh replays the first action (the cluster) into a new replay.
@@ -268,6 +371,10 @@ func (s *Session) Markers() []feed.Entry { return s.log.Markers() }
 
 // Feed is the event feed, oldest first (at most MaxFeed entries).
 func (s *Session) Feed() []feed.Entry { return s.log.Feed() }
+
+// FeedLog is the live replay's feed (its places and changes: FeedBase,
+// FeedGen).
+func (s *Session) FeedLog() *FeedLog { return &s.log }
 
 func isClusterCreate(line string) bool {
 	f := strings.Fields(line)

@@ -90,7 +90,18 @@ type Partition struct {
 	// Lost lists committed offsets this partition lost (unclean election,
 	// old-rule truncation, power loss), oldest first.
 	Lost []LostRange
+	// Light: Replicas are not read (a topic of more than
+	// DetailedPartitions partitions); the rest is. PartitionDetail reads
+	// one whole.
+	Light bool
 }
+
+// DetailedPartitions is the most partitions of a topic whose replicas
+// Take reads: a larger topic's partitions come Light. Reading every
+// replica's log of a 1000-partition topic every frame took most of the
+// frame (issue 15); the diagram draws the partitions in view, reading
+// those whole (PartitionDetail), and says what the others add up to.
+const DetailedPartitions = 64
 
 // LostRange is committed data a partition lost (cluster.LostRange).
 type LostRange struct {
@@ -237,15 +248,51 @@ func agreedImage(c *cluster.Cluster, ctl *controller.Controller, running map[int
 func topic(c *cluster.Cluster, running map[int32]bool, img *metadata.Image, name string, replicas bool) Topic {
 	t := img.Topics[name]
 	tv := Topic{Name: name, ID: t.ID.String(), Light: !replicas}
+	tv.Partitions = make([]Partition, 0, len(t.Partitions))
+	lightParts := replicas && len(t.Partitions) > DetailedPartitions
 	for i, ps := range t.Partitions {
-		if !replicas {
+		switch {
+		case !replicas:
 			tv.Partitions = append(tv.Partitions, Partition{Topic: name, Index: int32(i), Leader: ps.Leader, LeaderEpoch: ps.LeaderEpoch,
 				PartitionEpoch: ps.PartitionEpoch, Assignment: slices.Clone(ps.Replicas), ISR: slices.Clone(ps.ISR), CommittedHW: -1})
-			continue
+		case lightParts:
+			tv.Partitions = append(tv.Partitions, lightPartition(c, running, name, int32(i), ps.Replicas, ps.ISR, ps.Leader, ps.LeaderEpoch, ps.PartitionEpoch))
+		default:
+			tv.Partitions = append(tv.Partitions, partition(c, running, name, int32(i), ps.Replicas, ps.ISR, ps.Leader, ps.LeaderEpoch, ps.PartitionEpoch))
 		}
-		tv.Partitions = append(tv.Partitions, partition(c, running, name, int32(i), ps.Replicas, ps.ISR, ps.Leader, ps.LeaderEpoch, ps.PartitionEpoch))
 	}
 	return tv
+}
+
+// lightPartition is a partition of a large topic: what the metadata says,
+// the committed HW, whether it has a serving leader; no replicas.
+func lightPartition(c *cluster.Cluster, running map[int32]bool, topic string, index int32, assignment, isr []int32, leader, epoch, pepoch int32) Partition {
+	pv := Partition{Topic: topic, Index: index, Leader: leader, LeaderEpoch: epoch, PartitionEpoch: pepoch,
+		Assignment: assignment, ISR: isr, CommittedHW: -1, Light: true}
+	key := storage.TopicPartition{Topic: topic, Partition: index}
+	pv.DownSince, pv.Down = c.Availability().DownSince(key.String())
+	if leader >= 0 && running[leader] {
+		if lp := c.Node(leader).Broker.Partition(key); lp != nil && lp.IsLeader() {
+			pv.CommittedHW = lp.Log().HighWatermark()
+		}
+	}
+	return pv
+}
+
+// PartitionDetail reads one partition with its replicas, as Take reads
+// those of a smaller topic: the diagram asks for the partitions in view
+// of a topic Take reads Light.
+func PartitionDetail(c *cluster.Cluster, topic string, index int32) (Partition, bool) {
+	running := map[int32]bool{}
+	for _, id := range c.NodeIDs() {
+		running[id] = c.State(id) == cluster.NodeRunning
+	}
+	img := agreedImage(c, c.Controller(), running)
+	if img == nil || img.Topics[topic] == nil || index < 0 || int(index) >= len(img.Topics[topic].Partitions) {
+		return Partition{}, false
+	}
+	ps := img.Topics[topic].Partitions[index]
+	return partition(c, running, topic, index, ps.Replicas, ps.ISR, ps.Leader, ps.LeaderEpoch, ps.PartitionEpoch), true
 }
 
 // TopicDetail reads one topic with its replicas, as Take reads the user's
@@ -316,9 +363,27 @@ func partition(c *cluster.Cluster, running map[int32]bool, topic string, index i
 // from the segments' batch index (no record is decoded).
 func cells(log *storage.Log, committedHW int64) []Cell {
 	from := max(log.LogStartOffset(), log.LogEndOffset()-MaxCells)
+	// The newest batches hold the last offsets: find the first batch that
+	// reaches from, walking back from the end (a log of 100000 records
+	// has thousands of batches; reading them all every frame was most of
+	// Take for a large topic).
+	segs := log.Segments()
+	si, bi := len(segs), 0
+	for si > 0 {
+		bs := segs[si-1].Batches
+		j := len(bs)
+		for j > 0 && bs[j-1].LastOffset >= from {
+			j--
+		}
+		if j > 0 {
+			si, bi = si-1, j
+			break
+		}
+		si--
+	}
 	var out []Cell
-	for _, seg := range log.Segments() {
-		for _, b := range seg.Batches {
+	for ; si < len(segs); si, bi = si+1, 0 {
+		for _, b := range segs[si].Batches[bi:] {
 			if b.LastOffset < from {
 				continue
 			}

@@ -72,7 +72,14 @@ func repoRootOrEmpty() string {
 // that work here (TOOLING.md), under one deadline for the whole test.
 func startBrowser(t *testing.T) *browser {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
+	return startBrowserWithin(t, browserTimeout)
+}
+
+// startBrowserWithin is startBrowser with a deadline of its own (a
+// benchmark runs longer than a test).
+func startBrowserWithin(t *testing.T, deadline time.Duration) *browser {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	t.Cleanup(cancel)
 	out := &lockedBuffer{}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
