@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"path"
 	"reflect"
 	"strings"
 	"testing"
@@ -736,5 +737,18 @@ func TestDiskWritebackAfterTruncateAndRegrow(t *testing.T) {
 	d.PowerLoss()
 	if got := readStr(t, d, "/g"); got != "ab123456" {
 		t.Fatalf("after writeback and power loss: %q, want ab123456", got)
+	}
+}
+
+// clean agrees with path.Clean("/"+p) on every kind of path, clean or not.
+func TestCleanMatchesPathClean(t *testing.T) {
+	for _, p := range []string{
+		"", "/", "//", "a", "/a", "/a/", "/a//b", "/a/./b", "/a/../b", "/..", "/.", "./a", "a/b",
+		"/tmp/kafka-logs/t-0/00000000000000000000.log", "/tmp/kafka-logs/t-0/", "/tmp/kafka-logs/.t-0/x",
+		"/a/..b/c", "/a/b..", "/a/.b", "/...", "/a/b/c/..", "/a/b/c/.",
+	} {
+		if got, want := clean(p), path.Clean("/"+p); got != want {
+			t.Errorf("clean(%q) = %q, want %q", p, got, want)
+		}
 	}
 }

@@ -18,26 +18,52 @@ type batchPos struct {
 // at or below it, and the batch headers are read from there (the log is
 // never scanned from its start). ok is false if no such batch is in this
 // segment.
+//
+// The scan resumes where the previous one from the same index entry
+// stopped when it looked for a smaller offset (segmentScan): readers ask
+// for increasing offsets (a Raft listener reads each committed batch in
+// turn), and the headers between the entry and there were all read then.
 func (s *Segment) translateOffset(offset int64) (batchPos, bool, error) {
 	mapping, err := s.offsetIndex.lookup(offset)
 	if err != nil {
 		return batchPos{}, false, err
 	}
-	data, err := s.disk.ReadFile(s.Path)
+	data, f, rewrites, err := s.disk.readFileRewrites(s.Path)
 	if err != nil {
 		return batchPos{}, false, err
 	}
-	for pos := int64(mapping.Position); pos < s.Size; {
+	from := int64(mapping.Position)
+	pos := from
+	if h := s.scan; h.file == f && h.rewrites == rewrites && h.from == from && h.offset <= offset {
+		pos = h.pos
+	}
+	for pos < s.Size {
 		h, size, err := s.headerAt(data, pos)
 		if err != nil {
 			return batchPos{}, false, err
 		}
 		if h.LastOffset() >= offset {
+			s.scan = segmentScan{file: f, rewrites: rewrites, from: from, pos: pos, offset: offset}
 			return batchPos{position: pos, size: size}, true, nil
 		}
 		pos += size
 	}
+	s.scan = segmentScan{file: f, rewrites: rewrites, from: from, pos: pos, offset: offset}
 	return batchPos{}, false, nil
+}
+
+// segmentScan is where translateOffset's last scan stopped: walking the
+// headers of the segment file from the index position from, every batch
+// before pos ends below offset. While the file's bytes are the same (its
+// rewrite count has not moved; appends only add batches after them), a
+// scan from the same position for an offset at or above offset may start
+// at pos and find what a scan from the start would.
+type segmentScan struct {
+	file     *file
+	rewrites uint64
+	from     int64
+	pos      int64
+	offset   int64
 }
 
 // headerAt reads the header of the batch at pos of the segment's bytes.
