@@ -32,6 +32,7 @@ func BenchmarkIdleCluster(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer c.Close()
 	createTopic(b, c, "idle", 6, 3)
 	start := c.World.Steps()
 	b.ResetTimer()
