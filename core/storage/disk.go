@@ -62,6 +62,12 @@ type file struct {
 	dirtyPages int64
 	flushGen   uint64
 	id         uint64
+	// shared: data's backing array is also the flushed layer's, or a
+	// reader holds a view of it (readShared). Appends write past every
+	// shared byte (a truncation caps data's capacity, so the next append
+	// moves it), and an overwrite copies data first: bytes once shared
+	// never change.
+	shared bool
 	// rewrites counts the changes to bytes the file already had (a
 	// truncation, an overwrite, a replacement, a power loss reverting it);
 	// appends do not count. What a reader learned about the file's first
@@ -168,14 +174,15 @@ func (d *Disk) writeBack(f *file) {
 	d.cacheFlushed(f)
 }
 
-// flushLayer makes the page cache f's flushed layer. durable's backing
-// array belongs to f alone (every other use clones it), so appending past
-// the common prefix may reuse its spare capacity.
+// flushLayer makes the page cache f's flushed layer. The flushed layer
+// shares the page cache's bytes instead of copying them: the bytes a file
+// has are never changed in place while shared (see file.shared), so a
+// flush costs nothing and a flushed file is held in memory once.
 func flushLayer(f *file) {
-	k := min(f.same, len(f.durable), len(f.data))
-	f.durable = append(f.durable[:k], f.data[k:]...)
+	f.durable = f.data[:len(f.data):len(f.data)]
 	f.durableHole = f.hole
 	f.same = len(f.data)
+	f.shared = true
 }
 
 // commitTruncation applies f's pending truncation to its flushed layer.
@@ -294,6 +301,17 @@ func (f *file) read() []byte {
 	return f.data
 }
 
+// readShared is the file's content for a reader that keeps it (a fetch
+// answered from the log): a view of the file's bytes, not a copy, which
+// the file never changes (see file.shared).
+func (f *file) readShared() []byte {
+	if f.hole > 0 {
+		return f.read() // a copy already
+	}
+	f.shared = true
+	return f.data[:len(f.data):len(f.data)]
+}
+
 // readFileRewrites is ReadFile, with the file and its rewrite count.
 func (d *Disk) readFileRewrites(p string) ([]byte, *file, uint64, error) {
 	f, err := d.get(p)
@@ -344,6 +362,10 @@ func (d *Disk) WriteAt(p string, off int64, b []byte) error {
 	}
 	if err := d.fillHole(f, off+int64(len(b))); err != nil {
 		return err
+	}
+	if f.shared {
+		f.data = slices.Clone(f.data)
+		f.shared = false
 	}
 	copy(f.data[off:], b)
 	f.same = min(f.same, int(off))
@@ -565,7 +587,8 @@ func (d *Disk) PowerLoss() {
 			continue
 		}
 		d.bytes += int64(len(f.durable)) - int64(len(f.data))
-		f.data, f.hole = slices.Clone(f.durable), f.durableHole
+		f.data, f.hole = f.durable[:len(f.durable):len(f.durable)], f.durableHole
+		f.shared = true
 		f.same = len(f.data)
 		f.rewrites++
 		f.dirty = false

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"fmt"
-	"slices"
 
 	"kafkascope/core/record"
 )
@@ -94,12 +93,15 @@ func (s *Segment) read(startOffset int64, maxBytes int, maxOffset int64, minOneB
 	if err != nil || !ok {
 		return nil, FileSlice{}, false, err
 	}
-	data, _ := s.disk.ReadFile(s.Path)
+	// The bytes are a view of the file, not a copy (file.readShared): the
+	// file never changes them, and the reader must not either.
+	f, _ := s.disk.get(s.Path)
+	data := f.readShared()
 	end := at.position
 	for end < s.Size {
 		h, size, err := s.headerAt(data, end)
 		if err != nil {
-			return slices.Clone(data[at.position:end]), FileSlice{s.Path, at.position, end - at.position}, true, err
+			return data[at.position:end:end], FileSlice{s.Path, at.position, end - at.position}, true, err
 		}
 		if h.LastOffset() >= maxOffset {
 			break
@@ -109,7 +111,7 @@ func (s *Segment) read(startOffset int64, maxBytes int, maxOffset int64, minOneB
 		}
 		end += size
 	}
-	return slices.Clone(data[at.position:end]), FileSlice{s.Path, at.position, end - at.position}, true, nil
+	return data[at.position:end:end], FileSlice{s.Path, at.position, end - at.position}, true, nil
 }
 
 // largestTimestampAfter is the largest batch max timestamp at or after
