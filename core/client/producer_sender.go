@@ -74,13 +74,13 @@ func (p *Producer) ready(b *producerBatch, now sim.Time) bool {
 	if b.inFlight || (b.attempts > 0 && now < b.retryAt) {
 		return false
 	}
-	return p.closing || b.attempts > 0 || b.sizeBytes >= p.cfg.BatchSize || now.Sub(b.created) >= p.cfg.Linger || p.waiting(b.tp) > 1
+	return p.closing || b.attempts > 0 || b.sizeBytes >= p.cfg.BatchSize || now.Sub(b.created) >= p.cfg.Linger || waiting(b.pq) > 1
 }
 
 // waiting counts tp's batches not in flight: Kafka's deque for tp.
-func (p *Producer) waiting(tp topicPartition) int {
+func waiting(q *partitionQueue) int {
 	n := 0
-	for _, b := range p.queue[tp] {
+	for _, b := range q.batches {
 		if !b.inFlight {
 			n++
 		}
@@ -96,8 +96,8 @@ func (p *Producer) drain(env *sim.Env) {
 	}
 	byNode := map[int32]*req{}
 	var nodes []int32
-	for _, tp := range p.order {
-		q := p.queue[tp]
+	for _, pq := range p.order {
+		q, tp := pq.batches, pq.tp
 		if len(q) == 0 {
 			continue
 		}
@@ -269,9 +269,9 @@ func (p *Producer) backoff(attempts int) time.Duration {
 // remove takes a completed batch out of its queue and gives its memory
 // back to buffer.memory.
 func (p *Producer) remove(b *producerBatch) {
-	q := p.queue[b.tp]
+	q := b.pq.batches
 	if i := slices.Index(q, b); i >= 0 {
-		p.queue[b.tp] = slices.Delete(q, i, i+1)
+		b.pq.batches = slices.Delete(q, i, i+1)
 		p.memUsed -= int64(b.memory)
 	}
 }
@@ -285,7 +285,7 @@ func (p *Producer) reenqueue(b *producerBatch) {
 	if p.idem != nil {
 		return
 	}
-	q := p.queue[b.tp]
+	q := b.pq.batches
 	if i := slices.Index(q, b); i > 0 {
 		copy(q[1:i+1], q[:i])
 		q[0] = b
@@ -315,11 +315,11 @@ func (p *Producer) fail(env *sim.Env, b *producerBatch, err *Error) {
 // delivery.timeout.ms without being in flight.
 func (p *Producer) expireBatches(env *sim.Env) {
 	now := env.Now()
-	for _, tp := range p.order {
+	for _, pq := range p.order {
 		// A queue is in creation order (a retry put back in front is older
 		// than what it passes), so the scan stops at the first batch still
 		// within its time: a run costs O(partitions), not O(batches).
-		for _, b := range slices.Clone(p.queue[tp]) {
+		for _, b := range slices.Clone(pq.batches) {
 			if b.inFlight {
 				continue
 			}
@@ -361,8 +361,8 @@ func (p *Producer) schedule(env *sim.Env) {
 	// Per partition only two batches matter: the oldest (the next to reach
 	// delivery.timeout.ms) and the first not in flight (the only one drain
 	// looks at: its linger or retry backoff).
-	for _, tp := range p.order {
-		q := p.queue[tp]
+	for _, pq := range p.order {
+		q := pq.batches
 		if len(q) == 0 {
 			continue
 		}
