@@ -108,11 +108,11 @@ type waitingSend struct {
 // Produce request per leader, retries retriable errors with backoff, and
 // fails what cannot be delivered within delivery.timeout.ms.
 type Producer struct {
-	cfg   ProducerConfig
-	net   *rpc.Client
-	meta  *Metadata
-	log   func(level Level, msg, logger string)
-	rand  *sim.Rand
+	cfg  ProducerConfig
+	net  *rpc.Client
+	meta *Metadata
+	log  func(level Level, msg, logger string)
+	rand *sim.Rand
 	// The batches of each partition (RecordAccumulator's deques), found
 	// by partition through queues and walked in first-use order through
 	// order: the sender walks every partition after each send, and a walk
@@ -120,9 +120,9 @@ type Producer struct {
 	// partition were a sixth of a produce workload's time in wasm).
 	queues map[topicPartition]*partitionQueue
 	order  []*partitionQueue
-	wait  []*waitingSend
-	inFl  map[int32]int
-	timer *sim.Timer
+	wait   []*waitingSend
+	inFl   map[int32]int
+	timer  *sim.Timer
 
 	sticky      map[string]int32
 	stickyBytes map[string]int
