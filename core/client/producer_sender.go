@@ -90,12 +90,15 @@ func waiting(q *partitionQueue) int {
 
 func (p *Producer) drain(env *sim.Env) {
 	now := env.Now()
+	// One request per leader, in the order leaders first had a batch ready
+	// (a slice: the sender drains after every send, and mostly nothing is
+	// ready yet).
 	type req struct {
+		node    int32
 		addr    sim.Addr
 		batches []*producerBatch
 	}
-	byNode := map[int32]*req{}
-	var nodes []int32
+	var reqs []req
 	for _, pq := range p.order {
 		q, tp := pq.batches, pq.tp
 		if len(q) == 0 {
@@ -122,20 +125,19 @@ func (p *Producer) drain(env *sim.Env) {
 			}
 			if p.ready(b, now) {
 				p.assignSequence(b)
-				r, ok := byNode[leader]
-				if !ok {
-					r = &req{addr: addr}
-					byNode[leader] = r
-					nodes = append(nodes, leader)
+				i := slices.IndexFunc(reqs, func(r req) bool { return r.node == leader })
+				if i < 0 {
+					i = len(reqs)
+					reqs = append(reqs, req{node: leader, addr: addr})
 				}
 				b.closed = true
-				r.batches = append(r.batches, b)
+				reqs[i].batches = append(reqs[i].batches, b)
 			}
 			break // one batch per partition per request
 		}
 	}
-	for _, id := range nodes {
-		p.send(env, id, byNode[id].addr, byNode[id].batches)
+	for _, r := range reqs {
+		p.send(env, r.node, r.addr, r.batches)
 	}
 }
 
@@ -319,6 +321,11 @@ func (p *Producer) expireBatches(env *sim.Env) {
 		// A queue is in creation order (a retry put back in front is older
 		// than what it passes), so the scan stops at the first batch still
 		// within its time: a run costs O(partitions), not O(batches).
+		// Failing a batch takes it out of the queue, so the scan walks a
+		// copy, made only when something expires.
+		if !p.expiring(pq.batches, now) {
+			continue
+		}
 		for _, b := range slices.Clone(pq.batches) {
 			if b.inFlight {
 				continue
@@ -329,6 +336,17 @@ func (p *Producer) expireBatches(env *sim.Env) {
 			p.fail(env, b, &Error{Class: classTimeout, Message: fmt.Sprintf("Expiring %d record(s) for %s:%d ms has passed since batch creation", len(b.records), b.tp, now.Sub(b.created).Milliseconds())})
 		}
 	}
+}
+
+// expiring reports whether expireBatches fails a batch of q now: whether
+// its first batch not in flight is past delivery.timeout.ms.
+func (p *Producer) expiring(q []*producerBatch, now sim.Time) bool {
+	for _, b := range q {
+		if !b.inFlight {
+			return now.Sub(b.created) >= p.cfg.DeliveryTimeout
+		}
+	}
+	return false
 }
 
 func (p *Producer) maybeClose(env *sim.Env) {
