@@ -342,10 +342,32 @@ func (d *Disk) Append(p string, b []byte) error {
 	if err := d.grow(len(b)); err != nil {
 		return err
 	}
+	if cap(f.data)-len(f.data) < len(b) {
+		f.data = growFile(f.data, len(b))
+	}
 	f.data = append(f.data, b...)
 	d.touch(f)
 	d.cacheWrite(f, int64(len(f.data)-len(b)), int64(len(b)))
 	return nil
+}
+
+// growFile returns data with room for n more bytes. Up to a few MiB the
+// room doubles: a segment grows by appends of one batch, and Go's append
+// grows a large slice by a quarter, which copied a growing log about five
+// times over (a tenth of a produce workload's time went to those copies).
+func growFile(data []byte, n int) []byte {
+	const doubleUpTo = 8 << 20
+	need := len(data) + n
+	c := cap(data)
+	if c < doubleUpTo {
+		c *= 2
+	} else {
+		c += c / 4
+	}
+	c = max(c, need, 512)
+	grown := make([]byte, len(data), c)
+	copy(grown, data)
+	return grown
 }
 
 // WriteAt overwrites bytes at off (within the file's current length, which
