@@ -46,8 +46,9 @@ func (b *Broker) readFetch(env *sim.Env, req *protocol.FetchRequest, updateState
 	fromFollower := req.ReplicaID >= 0
 	total, stop := 0, false
 	var slices []storage.FileSlice
+	resp.Topics = make([]protocol.FetchTopicResponse, 0, len(req.Topics))
 	for _, t := range req.Topics {
-		tr := protocol.FetchTopicResponse{Name: t.Name}
+		tr := protocol.FetchTopicResponse{Name: t.Name, Partitions: make([]protocol.FetchPartitionResponse, 0, len(t.Partitions))}
 		for _, fp := range t.Partitions {
 			pr := protocol.FetchPartitionResponse{Index: fp.Index, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1, DivergingEpoch: protocol.EpochEndOffset{Epoch: -1, EndOffset: -1}}
 			p := b.partitions[tp(t.Name, fp.Index)]
