@@ -170,21 +170,25 @@ func (p *Producer) Handle(env *sim.Env, e *sim.Envelope) bool { return p.net.Han
 // (KafkaProducer.send blocks up to max.block.ms).
 func (p *Producer) Send(env *sim.Env, rec ProducerRecord, cb SendCallback) {
 	p.meta.Add(rec.Topic)
-	ws := &waitingSend{part: -1, rec: rec, cb: cb, deadline: env.Now().Add(p.cfg.MaxBlock), ts: env.Now().UnixMilli()}
+	// On the stack: most records go straight into a batch; one that must
+	// wait (for metadata or memory) is copied onto the waiting list.
+	ws := waitingSend{part: -1, rec: rec, cb: cb, deadline: env.Now().Add(p.cfg.MaxBlock), ts: env.Now().UnixMilli()}
 	if rec.Timestamp != 0 {
 		ws.ts = rec.Timestamp
 	}
 	if len(p.wait) > 0 || p.meta.Topic(rec.Topic) == nil {
-		p.wait = append(p.wait, ws)
+		w := ws
+		p.wait = append(p.wait, &w)
 		if p.meta.Topic(rec.Topic) == nil {
 			p.meta.RequestUpdate(env)
 		}
 		p.run(env)
 		return
 	}
-	done, failed := p.accumulate(env, ws)
+	done, failed := p.accumulate(env, &ws)
 	if !done {
-		p.wait = append(p.wait, ws)
+		w := ws
+		p.wait = append(p.wait, &w)
 	} else if failed != nil {
 		ws.cb(env, RecordMetadata{}, failed)
 	}
