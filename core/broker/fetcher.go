@@ -96,9 +96,9 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 	}
 	req := &protocol.FetchRequest{
 		ReplicaID: b.cfg.NodeID, ReplicaEpoch: b.brokerEpoch,
-		MaxWaitMs: int32(b.conf().BrokerInt("replica.fetch.wait.max.ms")),
-		MinBytes:  int32(b.conf().BrokerInt("replica.fetch.min.bytes")),
-		MaxBytes:  int32(b.conf().BrokerInt("replica.fetch.response.max.bytes")),
+		MaxWaitMs: int32(b.confInt("replica.fetch.wait.max.ms")),
+		MinBytes:  int32(b.confInt("replica.fetch.min.bytes")),
+		MaxBytes:  int32(b.confInt("replica.fetch.response.max.bytes")),
 	}
 	if host := b.hostOf(f.leader); host != f.leaderHost || f.leaderAddr == "" {
 		f.leaderHost, f.leaderAddr = host, sim.Addr(fmt.Sprintf("%s:%d", host, BrokerPort))
@@ -123,7 +123,7 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		fp := protocol.FetchPartition{
 			Index: key.Partition, CurrentLeaderEpoch: p.leaderEpoch, FetchOffset: p.log.LogEndOffset(),
 			LastFetchedEpoch: p.lastFetchedEpoch(), LogStartOffset: p.log.LogStartOffset(),
-			PartitionMaxBytes: int32(b.conf().BrokerInt("replica.fetch.max.bytes")),
+			PartitionMaxBytes: int32(b.confInt("replica.fetch.max.bytes")),
 		}
 		req.Add(key.Topic, fp)
 	}
