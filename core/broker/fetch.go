@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"slices"
 	"time"
 
 	"kafkascope/core/protocol"
@@ -176,6 +177,12 @@ func (b *Broker) fetchSatisfied(req *protocol.FetchRequest) bool {
 func (b *Broker) completeFetch(env *sim.Env, df *delayedFetch) {
 	df.done = true
 	df.timer.Stop()
+	// An answered fetch leaves the purgatory (checkParkedFetches only
+	// walks it when data or leadership changes, which an idle leader's
+	// expiring long polls never do).
+	if i := slices.Index(b.parked, df); i >= 0 {
+		b.parked = slices.Delete(b.parked, i, i+1)
+	}
 	resp, slices, _, _ := b.readFetch(env, df.req, false)
 	b.sendFetch(env, df.from, resp, slices)
 	b.done(env, df.from)
