@@ -71,7 +71,10 @@ type Broker struct {
 	cfg    Config
 	addr   sim.Addr
 	logDir string
-	net    *rpc.Client
+	// truncation is how followers find where to truncate, from the static
+	// inter.broker.protocol.version (read on every fetch).
+	truncation config.TruncationMode
+	net        *rpc.Client
 
 	state        State
 	incarnation  metadata.Uuid
@@ -82,6 +85,7 @@ type Broker struct {
 
 	image     *metadata.Image
 	published bool
+	confInts  confIntCache // confInt
 
 	partitions map[storage.TopicPartition]*Partition
 	fetchers   map[int32]*fetcher
@@ -117,6 +121,7 @@ func New(cfg Config) *Broker {
 		cfg:        cfg,
 		addr:       addr,
 		logDir:     cfg.Static.Broker("log.dirs"),
+		truncation: cfg.Static.Truncation(),
 		net:        rpc.NewClient(addr, fmt.Sprintf("broker-%d", cfg.NodeID)),
 		image:      metadata.NewImage(),
 		partitions: map[storage.TopicPartition]*Partition{},
@@ -181,7 +186,32 @@ func (b *Broker) conf() config.Layers {
 }
 
 func (b *Broker) ms(name string) time.Duration {
-	return time.Duration(b.conf().BrokerInt(name)) * time.Millisecond
+	return time.Duration(b.confInt(name)) * time.Millisecond
+}
+
+// confInt is conf().BrokerInt(name), remembered until the image or its
+// configs change (the static layer never does): the replica fetch paths
+// read several settings on every fetch, and parsing them each time was a
+// twentieth of an idle cluster's time.
+func (b *Broker) confInt(name string) int64 {
+	c := &b.confInts
+	if c.image != b.image || c.version != b.image.ConfigVersion() || c.values == nil {
+		*c = confIntCache{image: b.image, version: b.image.ConfigVersion(), values: map[string]int64{}}
+	}
+	v, ok := c.values[name]
+	if !ok {
+		v = b.conf().BrokerInt(name)
+		c.values[name] = v
+	}
+	return v
+}
+
+// confIntCache holds numeric broker configs as read from one image at one
+// config version.
+type confIntCache struct {
+	image   *metadata.Image
+	version uint64
+	values  map[string]int64
 }
 
 // Start runs when the process starts: recover the logs, then register with

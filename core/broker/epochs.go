@@ -40,7 +40,7 @@ func (b *Broker) handleOffsetForLeaderEpoch(env *sim.Env, from sim.Addr, req *pr
 // from 0.11 to 2.6 it first asks the leader where its latest epoch ended;
 // from 2.7 it learns that from its first Fetch.
 func (p *Partition) startFollowing(env *sim.Env, fs *fetchState) {
-	switch p.b.cfg.Static.Truncation() {
+	switch p.b.truncation {
 	case config.TruncateToHighWatermark:
 		p.truncateTo(env, p.log.HighWatermark(), "follower.truncated.to-hw")
 	case config.TruncateByOffsetsForLeaderEpoch:
@@ -68,7 +68,7 @@ func (p *Partition) truncateTo(env *sim.Env, offset int64, key string) {
 // lastFetchedEpoch is what a follower's Fetch reports: the epoch of its last
 // batch when the leader checks divergence on fetch, -1 otherwise.
 func (p *Partition) lastFetchedEpoch() int32 {
-	if p.b.cfg.Static.Truncation() == config.TruncateOnFetch {
+	if p.b.truncation == config.TruncateOnFetch {
 		return p.log.LatestEpoch()
 	}
 	return -1

@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"slices"
 	"time"
 
 	"kafkascope/core/protocol"
@@ -46,8 +47,9 @@ func (b *Broker) readFetch(env *sim.Env, req *protocol.FetchRequest, updateState
 	fromFollower := req.ReplicaID >= 0
 	total, stop := 0, false
 	var slices []storage.FileSlice
+	resp.Topics = make([]protocol.FetchTopicResponse, 0, len(req.Topics))
 	for _, t := range req.Topics {
-		tr := protocol.FetchTopicResponse{Name: t.Name}
+		tr := protocol.FetchTopicResponse{Name: t.Name, Partitions: make([]protocol.FetchPartitionResponse, 0, len(t.Partitions))}
 		for _, fp := range t.Partitions {
 			pr := protocol.FetchPartitionResponse{Index: fp.Index, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1, DivergingEpoch: protocol.EpochEndOffset{Epoch: -1, EndOffset: -1}}
 			p := b.partitions[tp(t.Name, fp.Index)]
@@ -175,6 +177,12 @@ func (b *Broker) fetchSatisfied(req *protocol.FetchRequest) bool {
 func (b *Broker) completeFetch(env *sim.Env, df *delayedFetch) {
 	df.done = true
 	df.timer.Stop()
+	// An answered fetch leaves the purgatory (checkParkedFetches only
+	// walks it when data or leadership changes, which an idle leader's
+	// expiring long polls never do).
+	if i := slices.Index(b.parked, df); i >= 0 {
+		b.parked = slices.Delete(b.parked, i, i+1)
+	}
 	resp, slices, _, _ := b.readFetch(env, df.req, false)
 	b.sendFetch(env, df.from, resp, slices)
 	b.done(env, df.from)

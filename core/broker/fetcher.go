@@ -21,6 +21,14 @@ type fetcher struct {
 	epochInFlight bool // an OffsetForLeaderEpoch is outstanding
 	wake          *sim.Timer
 	stopped       bool
+	// keys is parts' keys in order, kept while parts does not change (it
+	// is walked for every fetch: sorting it each time was a tenth of an
+	// idle cluster's garbage).
+	keys []storage.TopicPartition
+	// leaderAddr is the address fetches went to, and the host it was made
+	// for (the leader's registration may change).
+	leaderAddr sim.Addr
+	leaderHost string
 }
 
 type fetchState struct {
@@ -43,13 +51,17 @@ func (b *Broker) addToFetcher(env *sim.Env, leader int32, p *Partition) {
 	}
 	fs := &fetchState{p: p}
 	f.parts[p.tp] = fs
+	f.keys = nil
 	p.startFollowing(env, fs)
 	f.maybeFetch(env)
 }
 
 func (b *Broker) removeFromFetchers(key storage.TopicPartition) {
 	for id, f := range b.fetchers {
-		delete(f.parts, key)
+		if _, ok := f.parts[key]; ok {
+			delete(f.parts, key)
+			f.keys = nil
+		}
 		if len(f.parts) == 0 && !f.inFlight {
 			f.stop()
 			delete(b.fetchers, id)
@@ -58,12 +70,14 @@ func (b *Broker) removeFromFetchers(key storage.TopicPartition) {
 }
 
 func (f *fetcher) sortedKeys() []storage.TopicPartition {
-	keys := make([]storage.TopicPartition, 0, len(f.parts))
-	for k := range f.parts {
-		keys = append(keys, k)
+	if f.keys == nil {
+		f.keys = make([]storage.TopicPartition, 0, len(f.parts))
+		for k := range f.parts {
+			f.keys = append(f.keys, k)
+		}
+		slices.SortFunc(f.keys, compareTP)
 	}
-	slices.SortFunc(keys, compareTP)
-	return keys
+	return f.keys
 }
 
 // maybeFetch sends a Fetch for every partition that is not backing off, or
@@ -82,11 +96,14 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 	}
 	req := &protocol.FetchRequest{
 		ReplicaID: b.cfg.NodeID, ReplicaEpoch: b.brokerEpoch,
-		MaxWaitMs: int32(b.conf().BrokerInt("replica.fetch.wait.max.ms")),
-		MinBytes:  int32(b.conf().BrokerInt("replica.fetch.min.bytes")),
-		MaxBytes:  int32(b.conf().BrokerInt("replica.fetch.response.max.bytes")),
+		MaxWaitMs: int32(b.confInt("replica.fetch.wait.max.ms")),
+		MinBytes:  int32(b.confInt("replica.fetch.min.bytes")),
+		MaxBytes:  int32(b.confInt("replica.fetch.response.max.bytes")),
 	}
-	leaderAddr := sim.Addr(fmt.Sprintf("%s:%d", b.hostOf(f.leader), BrokerPort))
+	if host := b.hostOf(f.leader); host != f.leaderHost || f.leaderAddr == "" {
+		f.leaderHost, f.leaderAddr = host, sim.Addr(fmt.Sprintf("%s:%d", host, BrokerPort))
+	}
+	leaderAddr := f.leaderAddr
 	if !f.epochInFlight {
 		f.askEpochEnds(env, leaderAddr)
 	}
@@ -106,7 +123,7 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		fp := protocol.FetchPartition{
 			Index: key.Partition, CurrentLeaderEpoch: p.leaderEpoch, FetchOffset: p.log.LogEndOffset(),
 			LastFetchedEpoch: p.lastFetchedEpoch(), LogStartOffset: p.log.LogStartOffset(),
-			PartitionMaxBytes: int32(b.conf().BrokerInt("replica.fetch.max.bytes")),
+			PartitionMaxBytes: int32(b.confInt("replica.fetch.max.bytes")),
 		}
 		req.Add(key.Topic, fp)
 	}

@@ -496,3 +496,32 @@ type fixedQuorum struct{}
 
 func (fixedQuorum) ActiveController() (sim.Addr, bool) { return "controller:9093", true }
 func (fixedQuorum) HighWatermark() int64               { return 0 }
+
+// A fetch parked in purgatory leaves it when it is answered, also when its
+// replica.fetch.wait.max.ms runs out: an idle leader answers each
+// follower's long poll every 500 ms, and a purgatory that kept the
+// answered ones grew without end (a simulated week held millions of them,
+// each with its request).
+func TestExpiredFetchLeavesThePurgatory(t *testing.T) {
+	h := newHarness(t, []int32{1, 2}, []int32{1, 2}, 1, 0, nil)
+	h.produce(1)
+	h.fetch(2, 1, 0) // caught up
+	for round := 0; round < 10; round++ {
+		h.do(func(env *sim.Env) {
+			req := &protocol.FetchRequest{ReplicaID: 2, ReplicaEpoch: brokerEpochOf(2), MaxWaitMs: 500, MinBytes: 1, MaxBytes: 1 << 20,
+				Topics: []protocol.FetchTopic{{Name: "t", Partitions: []protocol.FetchPartition{{
+					Index: 0, CurrentLeaderEpoch: h.p().leaderEpoch, FetchOffset: 1, LastFetchedEpoch: 0, PartitionMaxBytes: 1 << 20,
+				}}}}}
+			if h.b.handleFetch(env, "kafka-2:9092", req) {
+				t.Fatal("a fetch at the log end was answered at once")
+			}
+		})
+		if len(h.b.parked) != 1 {
+			t.Fatalf("round %d: %d fetches parked, want the one just made", round, len(h.b.parked))
+		}
+		h.at(time.Duration(h.w.Now()) + 600*time.Millisecond) // it expires and is answered
+		if len(h.b.parked) != 0 {
+			t.Fatalf("round %d: %d answered fetches still parked", round, len(h.b.parked))
+		}
+	}
+}

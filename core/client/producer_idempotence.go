@@ -185,7 +185,7 @@ func (p *Producer) stopDrainForPartition(first *producerBatch) bool {
 	// After an epoch bump nothing of the new epoch goes while batches of the
 	// old one are in flight (hasStaleProducerIdAndEpoch): sequence 0 of the
 	// new epoch must not overtake them.
-	for _, b := range p.queue[first.tp] {
+	for _, b := range first.pq.batches {
 		if b.inFlight && b.baseSeq >= 0 && b.gen != tm.gen {
 			return true
 		}
@@ -193,16 +193,16 @@ func (p *Producer) stopDrainForPartition(first *producerBatch) bool {
 	if first.baseSeq < 0 || first.gen != tm.gen {
 		return false
 	}
-	fs := p.firstInFlightSequence(first.tp)
+	fs := p.firstInFlightSequence(first.pq)
 	return fs >= 0 && first.baseSeq != fs
 }
 
 // firstInFlightSequence is the lowest sequence of the partition's batches
 // of the current epoch that were sent and are not complete (retries
 // included), or -1.
-func (p *Producer) firstInFlightSequence(tp topicPartition) int32 {
+func (p *Producer) firstInFlightSequence(q *partitionQueue) int32 {
 	fs := int32(-1)
-	for _, b := range p.queue[tp] {
+	for _, b := range q.batches {
 		if b.baseSeq >= 0 && b.gen == p.idem.gen && (fs < 0 || b.baseSeq < fs) {
 			fs = b.baseSeq
 		}

@@ -74,13 +74,13 @@ func (p *Producer) ready(b *producerBatch, now sim.Time) bool {
 	if b.inFlight || (b.attempts > 0 && now < b.retryAt) {
 		return false
 	}
-	return p.closing || b.attempts > 0 || b.sizeBytes >= p.cfg.BatchSize || now.Sub(b.created) >= p.cfg.Linger || p.waiting(b.tp) > 1
+	return p.closing || b.attempts > 0 || b.sizeBytes >= p.cfg.BatchSize || now.Sub(b.created) >= p.cfg.Linger || waiting(b.pq) > 1
 }
 
 // waiting counts tp's batches not in flight: Kafka's deque for tp.
-func (p *Producer) waiting(tp topicPartition) int {
+func waiting(q *partitionQueue) int {
 	n := 0
-	for _, b := range p.queue[tp] {
+	for _, b := range q.batches {
 		if !b.inFlight {
 			n++
 		}
@@ -90,14 +90,17 @@ func (p *Producer) waiting(tp topicPartition) int {
 
 func (p *Producer) drain(env *sim.Env) {
 	now := env.Now()
+	// One request per leader, in the order leaders first had a batch ready
+	// (a slice: the sender drains after every send, and mostly nothing is
+	// ready yet).
 	type req struct {
+		node    int32
 		addr    sim.Addr
 		batches []*producerBatch
 	}
-	byNode := map[int32]*req{}
-	var nodes []int32
-	for _, tp := range p.order {
-		q := p.queue[tp]
+	var reqs []req
+	for _, pq := range p.order {
+		q, tp := pq.batches, pq.tp
 		if len(q) == 0 {
 			continue
 		}
@@ -122,20 +125,19 @@ func (p *Producer) drain(env *sim.Env) {
 			}
 			if p.ready(b, now) {
 				p.assignSequence(b)
-				r, ok := byNode[leader]
-				if !ok {
-					r = &req{addr: addr}
-					byNode[leader] = r
-					nodes = append(nodes, leader)
+				i := slices.IndexFunc(reqs, func(r req) bool { return r.node == leader })
+				if i < 0 {
+					i = len(reqs)
+					reqs = append(reqs, req{node: leader, addr: addr})
 				}
 				b.closed = true
-				r.batches = append(r.batches, b)
+				reqs[i].batches = append(reqs[i].batches, b)
 			}
 			break // one batch per partition per request
 		}
 	}
-	for _, id := range nodes {
-		p.send(env, id, byNode[id].addr, byNode[id].batches)
+	for _, r := range reqs {
+		p.send(env, r.node, r.addr, r.batches)
 	}
 }
 
@@ -269,9 +271,9 @@ func (p *Producer) backoff(attempts int) time.Duration {
 // remove takes a completed batch out of its queue and gives its memory
 // back to buffer.memory.
 func (p *Producer) remove(b *producerBatch) {
-	q := p.queue[b.tp]
+	q := b.pq.batches
 	if i := slices.Index(q, b); i >= 0 {
-		p.queue[b.tp] = slices.Delete(q, i, i+1)
+		b.pq.batches = slices.Delete(q, i, i+1)
 		p.memUsed -= int64(b.memory)
 	}
 }
@@ -285,7 +287,7 @@ func (p *Producer) reenqueue(b *producerBatch) {
 	if p.idem != nil {
 		return
 	}
-	q := p.queue[b.tp]
+	q := b.pq.batches
 	if i := slices.Index(q, b); i > 0 {
 		copy(q[1:i+1], q[:i])
 		q[0] = b
@@ -315,11 +317,16 @@ func (p *Producer) fail(env *sim.Env, b *producerBatch, err *Error) {
 // delivery.timeout.ms without being in flight.
 func (p *Producer) expireBatches(env *sim.Env) {
 	now := env.Now()
-	for _, tp := range p.order {
+	for _, pq := range p.order {
 		// A queue is in creation order (a retry put back in front is older
 		// than what it passes), so the scan stops at the first batch still
 		// within its time: a run costs O(partitions), not O(batches).
-		for _, b := range slices.Clone(p.queue[tp]) {
+		// Failing a batch takes it out of the queue, so the scan walks a
+		// copy, made only when something expires.
+		if !p.expiring(pq.batches, now) {
+			continue
+		}
+		for _, b := range slices.Clone(pq.batches) {
 			if b.inFlight {
 				continue
 			}
@@ -329,6 +336,17 @@ func (p *Producer) expireBatches(env *sim.Env) {
 			p.fail(env, b, &Error{Class: classTimeout, Message: fmt.Sprintf("Expiring %d record(s) for %s:%d ms has passed since batch creation", len(b.records), b.tp, now.Sub(b.created).Milliseconds())})
 		}
 	}
+}
+
+// expiring reports whether expireBatches fails a batch of q now: whether
+// its first batch not in flight is past delivery.timeout.ms.
+func (p *Producer) expiring(q []*producerBatch, now sim.Time) bool {
+	for _, b := range q {
+		if !b.inFlight {
+			return now.Sub(b.created) >= p.cfg.DeliveryTimeout
+		}
+	}
+	return false
 }
 
 func (p *Producer) maybeClose(env *sim.Env) {
@@ -361,8 +379,8 @@ func (p *Producer) schedule(env *sim.Env) {
 	// Per partition only two batches matter: the oldest (the next to reach
 	// delivery.timeout.ms) and the first not in flight (the only one drain
 	// looks at: its linger or retry backoff).
-	for _, tp := range p.order {
-		q := p.queue[tp]
+	for _, pq := range p.order {
+		q := pq.batches
 		if len(q) == 0 {
 			continue
 		}

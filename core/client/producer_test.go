@@ -110,15 +110,16 @@ func TestIncrementSequenceWraps(t *testing.T) {
 func TestIdempotentOrdering(t *testing.T) {
 	p := testProducer(t, DefaultProducerConfig(), "t", 1)
 	tp := topicPartition{"t", 0}
-	if !p.stopDrainForPartition(&producerBatch{tp: tp, baseSeq: -1}) {
+	q := p.queue(tp)
+	if !p.stopDrainForPartition(&producerBatch{tp: tp, pq: q, baseSeq: -1}) {
 		t.Fatal("nothing may be drained before the producer has an id")
 	}
 	p.idem.producerID, p.idem.epoch = 0, 0
-	b1 := &producerBatch{tp: tp, baseSeq: -1, records: make([]record.Record, 1)}
-	b2 := &producerBatch{tp: tp, baseSeq: -1, records: make([]record.Record, 2)}
-	b3 := &producerBatch{tp: tp, baseSeq: -1, records: make([]record.Record, 1)}
-	p.queue[tp] = []*producerBatch{b1, b2, b3}
-	for _, b := range p.queue[tp] {
+	b1 := &producerBatch{tp: tp, pq: q, baseSeq: -1, records: make([]record.Record, 1)}
+	b2 := &producerBatch{tp: tp, pq: q, baseSeq: -1, records: make([]record.Record, 2)}
+	b3 := &producerBatch{tp: tp, pq: q, baseSeq: -1, records: make([]record.Record, 1)}
+	q.batches = []*producerBatch{b1, b2, b3}
+	for _, b := range q.batches {
 		p.assignSequence(b)
 	}
 	if b1.baseSeq != 0 || b2.baseSeq != 1 || b3.baseSeq != 3 || p.idem.nextSeq[tp] != 4 {
@@ -162,10 +163,14 @@ func TestIdempotentOrdering(t *testing.T) {
 		t.Fatalf("after the bump: b2 %d@%d, b3 %d@%d", b2.baseSeq, b2.epoch, b3.baseSeq, b3.epoch)
 	}
 	// A non-idempotent producer puts a retried batch back in front.
-	q := testProducer(t, ProducerConfig{EnableIdempotence: false}, "t", 1)
-	q.queue[tp] = []*producerBatch{b1, b2, b3}
-	q.reenqueue(b3)
-	if q.queue[tp][0] != b3 || q.queue[tp][1] != b1 || q.queue[tp][2] != b2 {
+	np := testProducer(t, ProducerConfig{EnableIdempotence: false}, "t", 1)
+	nq := np.queue(tp)
+	nq.batches = []*producerBatch{b1, b2, b3}
+	for _, b := range nq.batches {
+		b.pq = nq
+	}
+	np.reenqueue(b3)
+	if nq.batches[0] != b3 || nq.batches[1] != b1 || nq.batches[2] != b2 {
 		t.Fatal("reenqueue without idempotence puts the batch first")
 	}
 }
@@ -191,9 +196,10 @@ func TestBatchBehindInFlightStillLingers(t *testing.T) {
 	cfg.Linger = 100 * time.Millisecond
 	p := testProducer(t, cfg, "t", 1)
 	tp := topicPartition{"t", 0}
-	sent := &producerBatch{tp: tp, inFlight: true, sizeBytes: 100}
-	lone := &producerBatch{tp: tp, created: sim.Time(0), sizeBytes: 100}
-	p.queue[tp] = []*producerBatch{sent, lone}
+	q := p.queue(tp)
+	sent := &producerBatch{tp: tp, pq: q, inFlight: true, sizeBytes: 100}
+	lone := &producerBatch{tp: tp, pq: q, created: sim.Time(0), sizeBytes: 100}
+	q.batches = []*producerBatch{sent, lone}
 	at := sim.Time(0).Add(10 * time.Millisecond)
 	if p.ready(lone, at) {
 		t.Fatal("a lone batch behind an in-flight one was sent before its linger.ms")
@@ -201,7 +207,7 @@ func TestBatchBehindInFlightStillLingers(t *testing.T) {
 	if !p.ready(lone, sim.Time(0).Add(100*time.Millisecond)) {
 		t.Fatal("the batch is not ready once linger.ms is over")
 	}
-	p.queue[tp] = append(p.queue[tp], &producerBatch{tp: tp, created: at})
+	q.batches = append(q.batches, &producerBatch{tp: tp, pq: q, created: at})
 	if !p.ready(lone, at) {
 		t.Fatal("a batch with another waiting behind it must be ready")
 	}

@@ -92,7 +92,8 @@ func (p *Producer) State(now sim.Time) ProducerState {
 	if len(p.wait) > 0 {
 		s.WaitingForMemory = p.meta.Topic(p.wait[0].rec.Topic) != nil
 	}
-	for _, tp := range p.order {
+	for _, pq := range p.order {
+		tp := pq.tp
 		ps := ProducerPartitionState{Topic: tp.topic, Partition: tp.partition, NextSequence: -1, LastAckedSequence: -1}
 		if p.idem != nil {
 			ps.NextSequence = p.idem.nextSeq[tp]
@@ -100,7 +101,7 @@ func (p *Producer) State(now sim.Time) ProducerState {
 				ps.LastAckedSequence = v
 			}
 		}
-		for _, b := range p.queue[tp] {
+		for _, b := range pq.batches {
 			ps.Batches = append(ps.Batches, ProducerBatchState{
 				Records: len(b.records), SizeBytes: b.sizeBytes, Created: b.created,
 				Attempts: b.attempts, RetryAt: b.retryAt, InFlight: b.inFlight, Closed: b.closed,

@@ -74,7 +74,13 @@ type Image struct {
 	// NextProducerID is the first producer id of the next block the
 	// controller hands out (ProducerIdsImage); blocks start at 0.
 	NextProducerID int64
+	// configChanges counts the config records applied (ConfigVersion).
+	configChanges uint64
 }
+
+// ConfigVersion changes whenever a config record changes the image's
+// configs, so a reader may keep what it derived from them until then.
+func (img *Image) ConfigVersion() uint64 { return img.configChanges }
 
 // NewImage returns the empty image.
 func NewImage() *Image {
@@ -184,6 +190,7 @@ func (img *Image) Apply(offset int64, r Record) error {
 		delete(img.TopicIDs, r.TopicID)
 		delete(img.Configs, ConfigResource{ResourceTopic, name})
 	case *ConfigRecord:
+		img.configChanges++
 		res := ConfigResource{r.ResourceType, r.ResourceName}
 		if r.Value == nil {
 			delete(img.Configs[res], r.Name)
@@ -279,6 +286,7 @@ func (img *Image) BrokerConfig(name string) map[string]string {
 func (img *Image) Clone() *Image {
 	c := NewImage()
 	c.Offset = img.Offset
+	c.configChanges = img.configChanges
 	for k, v := range img.Features {
 		c.Features[k] = v
 	}

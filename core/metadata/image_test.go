@@ -465,3 +465,23 @@ func TestApplyRefusesDuplicateTopicID(t *testing.T) {
 		t.Fatal("the refused record changed the image")
 	}
 }
+
+// ConfigVersion moves with every config record, and only then, so a
+// reader may keep what it derived from the configs until it moves.
+func TestConfigVersionMovesWithConfigRecords(t *testing.T) {
+	img := baseImage(t)
+	v := img.ConfigVersion()
+	if err := img.Apply(img.Offset+1, &NoOpRecord{}); err != nil || img.ConfigVersion() != v {
+		t.Fatalf("a NoOpRecord moved the config version (%v)", err)
+	}
+	value := "1000"
+	if err := img.Apply(img.Offset+1, &ConfigRecord{ResourceType: ResourceBroker, ResourceName: "", Name: "replica.fetch.wait.max.ms", Value: &value}); err != nil {
+		t.Fatal(err)
+	}
+	if img.ConfigVersion() == v {
+		t.Fatal("a config record left the config version as it was")
+	}
+	if c := img.Clone(); c.ConfigVersion() != img.ConfigVersion() {
+		t.Fatal("a clone has another config version")
+	}
+}

@@ -98,7 +98,7 @@ func (n *Node) deliverTo(env *sim.Env, c *listenerContext) {
 			n.loadSnapshot(env, c, snap)
 			continue
 		}
-		data, err := n.log.log.Read(c.nextOffset, MaxBatchSizeBytes, hw, true)
+		data, _, err := n.log.log.ReadSlice(c.nextOffset, MaxBatchSizeBytes, hw, true) // a view: only decoded
 		if err != nil {
 			panic(fmt.Sprintf("raft: node %d reading committed entries at %d: %v", n.cfg.NodeID, c.nextOffset, err))
 		}

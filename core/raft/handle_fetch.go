@@ -86,7 +86,7 @@ func (n *Node) tryCompleteFetchRequest(env *sim.Env, r *FetchRequest) *FetchResp
 	switch v.kind {
 	case validOffset:
 		maxBytes := int(min(r.MaxBytes, MaxBatchSizeBytes))
-		data, err := n.log.log.Read(r.FetchOffset, max(maxBytes, 1), n.log.endOffset(), true)
+		data, _, err := n.log.log.ReadSlice(r.FetchOffset, max(maxBytes, 1), n.log.endOffset(), true) // a view: sent as it is
 		if err != nil {
 			return n.emptyFetchResponse(r.CorrelationID, protocol.UNKNOWN_SERVER_ERROR)
 		}

@@ -123,7 +123,7 @@ func (s *leaderState) updateCheckQuorum(id int32, now sim.Time) {
 		s.fetchedVoters[id] = true
 	}
 	if len(s.fetchedVoters) >= len(s.voterStates)/2 {
-		s.fetchedVoters = map[int32]bool{}
+		clear(s.fetchedVoters)
 		s.checkQuorumDeadline = now.Add(s.checkQuorumTimeout)
 	}
 }

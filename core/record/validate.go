@@ -26,3 +26,22 @@ func Validate(buf []byte) error {
 	}
 	return nil
 }
+
+// ValidateShallow checks that buf is exactly one batch whose header and
+// CRC are right (sane batchLength, magic 2, matching CRC, uncompressed, a
+// recordCount that can fit), without parsing its records: what a follower
+// checks of the batches it replicates. Kafka's UnifiedLog
+// .analyzeAndValidateRecords verifies each batch's size and CRC
+// (batch.isValid) on every append; only the leader's LogValidator goes
+// through the records of a client's batch. The CRC covers the records, so
+// a batch that passes was written whole by a leader that validated it.
+func ValidateShallow(buf []byte) error {
+	h, err := checkBatch(buf)
+	if err != nil {
+		return err
+	}
+	if size := h.SizeInBytes(); len(buf) != size {
+		return fmt.Errorf("%w: %d bytes after a %d-byte batch", ErrCorrupt, len(buf)-size, size)
+	}
+	return nil
+}

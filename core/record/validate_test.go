@@ -145,3 +145,40 @@ func TestValidateRecordLevel(t *testing.T) {
 	expectErr(t, "extra record", rawBatch(1, append(bytes.Clone(good), good...)), ErrCorrupt)
 	expectErr(t, "missing record", rawBatch(3, append(bytes.Clone(good), good...)), ErrCorrupt)
 }
+
+// ValidateShallow refuses what Validate refuses at the batch level (the
+// CRC covers the records, so damage there is caught too) and accepts a
+// batch whose records it does not parse.
+func TestValidateShallow(t *testing.T) {
+	good := threeRecordBatch()
+	if err := ValidateShallow(good); err != nil {
+		t.Fatal(err)
+	}
+	damaged := bytes.Clone(good)
+	damaged[len(damaged)-1] ^= 1 // inside the last record: the CRC no longer matches
+	bad := map[string][]byte{
+		"record damaged": damaged,
+		"cut":            good[:len(good)-1],
+		"trailing byte":  append(bytes.Clone(good), 0),
+		"nothing":        nil,
+	}
+	count := bytes.Clone(good)
+	binary.BigEndian.PutUint32(count[recordsCountOffset:], 1<<30)
+	fixCRC(count)
+	bad["record count cannot fit"] = count
+	for name, buf := range bad {
+		if ValidateShallow(buf) == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	// A record that does not parse, under a correct CRC (no leader writes
+	// one): only the full validation goes through the records.
+	pad := bytes.Repeat([]byte{0}, 10)
+	junk := rawBatch(1, append(AppendVarint(nil, -2), pad...))
+	if err := ValidateShallow(junk); err != nil {
+		t.Errorf("shallow validation parsed the records: %v", err)
+	}
+	if Validate(junk) == nil {
+		t.Error("full validation accepted a record that does not parse")
+	}
+}

@@ -9,13 +9,19 @@
 //     reads the wall clock.
 //   - Randomness only comes from a Rand stream derived from the seed and a
 //     stream name, so adding a new stream never perturbs an existing one.
-//   - Exactly one process handler runs at a time. The scheduler hands an event
-//     to the owning process goroutine and waits until it has been handled, so
-//     process state needs no locks, and everything a handler sends or schedules
-//     is ordered by the global sequence number. The same seed and the same
-//     driver actions therefore give the same run, byte for byte.
+//   - Exactly one process handler runs at a time. Whoever holds the
+//     scheduler's baton (the driver, or the goroutine of the process that ran
+//     the last event) pops the next event and runs it if it is its own, or
+//     hands the baton with the event to the owning process's goroutine
+//     (scheduler.go). So process state needs no locks, and everything a
+//     handler sends or schedules is ordered by the global sequence number.
+//     The same seed and the same driver actions therefore give the same run,
+//     byte for byte.
 //   - Between steps (when the driver holds the World) no process goroutine is
-//     running, so the driver may read any process state directly.
+//     running, so the driver may read any process state directly. A run's stop
+//     condition may be evaluated on a process goroutine, under the baton: it
+//     must only read state (a panic in it is raised again on the driver).
+//   - Spawn, Kill, Exit, Call and Close are the driver's, between runs.
 //
 // The package knows nothing about Kafka. It must never import another
 // kafkascope package.

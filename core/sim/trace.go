@@ -75,8 +75,9 @@ const DefaultTraceLimit = 50000
 // were. The hash covers time, kind, hosts, message kinds and details; with
 // HashContent it also covers each message's summary (offsets, errors, HWs).
 type Trace struct {
-	detail bool // also hash message summaries (slower; for determinism tests)
-	ring   []TraceEvent
+	detail bool         // also hash message summaries (slower; for determinism tests)
+	ring   []TraceEvent // grows up to limit, then wraps
+	limit  int
 	next   int
 	full   bool
 	count  uint64
@@ -87,7 +88,9 @@ func newTrace(limit int) *Trace {
 	if limit <= 0 {
 		limit = DefaultTraceLimit
 	}
-	return &Trace{ring: make([]TraceEvent, limit), hash: fnvOffset}
+	// The ring grows as events come (a world that runs briefly, like a
+	// benchmark's, does not pay for 50,000 entries up front: 4.4 MB).
+	return &Trace{ring: make([]TraceEvent, 0, min(limit, 1024)), limit: limit, hash: fnvOffset}
 }
 
 const (
@@ -136,9 +139,13 @@ func (t *Trace) add(e TraceEvent) {
 	for _, f := range e.Fields {
 		t.mixString(f)
 	}
-	t.ring[t.next] = e
+	if len(t.ring) < t.limit {
+		t.ring = append(t.ring, e)
+	} else {
+		t.ring[t.next] = e
+	}
 	t.next++
-	if t.next == len(t.ring) {
+	if t.next == t.limit {
 		t.next = 0
 		t.full = true
 	}

@@ -3,7 +3,6 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"sort"
 	"time"
 )
@@ -36,12 +35,14 @@ const (
 type proc struct {
 	host        string
 	p           Process
+	exiter      Exiter // p, if it can end itself
 	state       ProcState
 	incarnation uint64
 	env         *Env
 	ports       int // ephemeral ports handed out (EphemeralPort)
-	work        chan func()
-	done        chan struct{}
+	// baton wakes the process goroutine to run the scheduler (see
+	// scheduler.go); closed when the process stops.
+	baton chan struct{}
 }
 
 // Limits that keep a run bounded. Hitting one is an error, never a hang.
@@ -65,6 +66,9 @@ type World struct {
 	err     error
 	// running is the process whose handler is executing, nil between events.
 	running *proc
+	// sched is the scheduler's state: the run in progress, the event
+	// handed over with the baton, the driver's baton (scheduler.go).
+	sched scheduler
 	// noteHook, if set, sees every Note as it is made.
 	noteHook func(TraceEvent)
 	// conns are the connections messages have opened: a delivery from A to
@@ -88,6 +92,7 @@ func NewWorld(seed uint64) *World {
 		conns:   map[conn]bool{},
 		streams: map[string]int{},
 		procs:   map[string]*proc{},
+		sched:   scheduler{driver: make(chan struct{}, 1)},
 		net:     newNetwork(),
 		trace:   newTrace(DefaultTraceLimit),
 	}
@@ -109,7 +114,7 @@ func (w *World) Trace() *Trace { return w.trace }
 func (w *World) Steps() uint64 { return w.stepped }
 
 // Pending is how many events are queued.
-func (w *World) Pending() int { return len(w.queue) }
+func (w *World) Pending() int { return w.queue.len() }
 
 // Err is the first fatal error of the run (a handler panicked or a limit was
 // hit). Once set, the world does not step any more.
@@ -133,16 +138,16 @@ func (w *World) Rand(name string) *Rand {
 
 // NextEventAt is the time of the next queued event, if any.
 func (w *World) NextEventAt() (Time, bool) {
-	if len(w.queue) == 0 {
+	if w.queue.len() == 0 {
 		return 0, false
 	}
-	return w.queue[0].at, true
+	return w.queue.peek().at, true
 }
 
 // InFlight lists the messages on the wire now, in delivery order.
 func (w *World) InFlight() []*Envelope {
 	var out []*Envelope
-	for _, e := range w.queue {
+	for _, e := range w.queue.h {
 		if e.kind == evDeliver {
 			out = append(out, e.env)
 		}
@@ -196,14 +201,17 @@ func (w *World) Spawn(host string, p Process) error {
 	if !exists && len(w.procs) >= MaxProcesses {
 		return fmt.Errorf("sim: too many processes (limit %d)", MaxProcesses)
 	}
-	pr := &proc{host: host, p: p, state: ProcRunning, work: make(chan func()), done: make(chan struct{})}
+	pr := &proc{host: host, p: p, state: ProcRunning, baton: make(chan struct{}, 1)}
+	pr.exiter, _ = p.(Exiter)
 	if exists {
 		pr.incarnation = old.incarnation + 1
 	}
 	pr.env = &Env{w: w, pr: pr}
 	w.procs[host] = pr
-	go pr.loop()
-	w.push(&event{at: w.now, kind: evStart, proc: pr, inc: pr.incarnation})
+	go w.procLoop(pr)
+	e := w.queue.alloc()
+	e.at, e.kind, e.proc, e.inc = w.now, evStart, pr, pr.incarnation
+	w.push(e)
 	return nil
 }
 
@@ -222,7 +230,7 @@ func (w *World) Close() {
 	w.closed = true
 	for _, host := range w.Hosts() {
 		if pr := w.procs[host]; pr.state == ProcRunning {
-			close(pr.work)
+			close(pr.baton)
 		}
 	}
 	if w.err == nil {
@@ -253,7 +261,7 @@ func (w *World) Kill(host string, powerOff bool) error {
 		pr.state = ProcHostDown
 		detail = "power loss"
 	}
-	close(pr.work)
+	close(pr.baton)
 	w.trace.add(TraceEvent{At: w.now, Kind: TraceStop, Host: host, Detail: detail})
 	w.closeConns(host, !powerOff)
 	return nil
@@ -270,7 +278,7 @@ func (w *World) Exit(host string) error {
 		return nil
 	}
 	pr.state = ProcDead
-	close(pr.work)
+	close(pr.baton)
 	w.trace.add(TraceEvent{At: w.now, Kind: TraceStop, Host: host, Detail: "exited"})
 	w.closeConns(host, true)
 	return nil
@@ -301,101 +309,19 @@ func (w *World) closeConns(host string, reset bool) {
 	}
 }
 
-func (pr *proc) loop() {
-	for f := range pr.work {
-		f()
-		pr.done <- struct{}{}
-	}
-}
-
 func (w *World) push(e *event) {
 	if w.err != nil {
+		w.queue.recycle(e)
 		return
 	}
-	if len(w.queue) >= MaxQueuedEvents {
+	if w.queue.len() >= MaxQueuedEvents {
 		w.err = fmt.Errorf("sim: event queue limit reached (%d events)", MaxQueuedEvents)
+		w.queue.recycle(e)
 		return
 	}
 	w.seq++
 	e.seq = w.seq
 	w.queue.push(e)
-}
-
-// run hands f to pr's goroutine and waits until it has finished. A panic in a
-// handler becomes the world's error (with the stack), never a crash of the
-// driver.
-func (w *World) run(pr *proc, f func(env *Env)) {
-	w.running = pr
-	pr.work <- func() {
-		defer func() {
-			if r := recover(); r != nil {
-				w.err = fmt.Errorf("sim: %s at %s panicked: %v\n%s", pr.host, w.now, r, debug.Stack())
-			}
-		}()
-		f(pr.env)
-	}
-	<-pr.done
-	w.running = nil
-	if ex, ok := pr.p.(Exiter); ok && pr.state == ProcRunning && w.err == nil && ex.Exited() {
-		_ = w.Exit(pr.host)
-	}
-}
-
-// Step processes the next event. It returns false when there is nothing left
-// to do or the run has failed.
-func (w *World) Step() bool {
-	if w.err != nil || len(w.queue) == 0 {
-		return false
-	}
-	e := w.queue.pop()
-	w.now = e.at
-	w.stepped++
-	switch e.kind {
-	case evStart:
-		if e.proc.state == ProcRunning && e.proc.incarnation == e.inc {
-			w.trace.add(TraceEvent{At: w.now, Kind: TraceStart, Host: e.proc.host})
-			w.run(e.proc, func(env *Env) { e.proc.p.Start(env) })
-		}
-	case evTimer:
-		t := e.timer
-		if t.stopped || e.proc.state != ProcRunning || e.proc.incarnation != e.inc {
-			return true
-		}
-		t.fired = true
-		w.trace.add(TraceEvent{At: w.now, Kind: TraceTimer, Host: e.proc.host, Detail: t.name})
-		w.run(e.proc, t.fn)
-	case evDeliver:
-		w.deliver(e.env)
-	}
-	return w.err == nil
-}
-
-func (w *World) deliver(env *Envelope) {
-	from, to := env.From.Host(), env.To.Host()
-	if w.net.IsCut(from, to) {
-		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "network cut"})
-		return
-	}
-	pr, ok := w.procs[to]
-	if !ok {
-		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "unknown host"})
-		return
-	}
-	switch pr.state {
-	case ProcRunning:
-		w.trace.add(TraceEvent{At: w.now, Kind: TraceDeliver, Host: to, Env: env})
-		if _, isReset := env.Msg.(*Disconnected); !isReset && from != to {
-			w.conns[conn{env.From, env.To}] = true
-		}
-		w.run(pr, func(e *Env) { pr.p.Receive(e, env) })
-	case ProcDead:
-		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "process not running (connection reset)"})
-		if _, isReset := env.Msg.(*Disconnected); !isReset {
-			w.send(env.To, env.From, &Disconnected{Peer: env.To, Request: env.Msg})
-		}
-	default:
-		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "host down"})
-	}
 }
 
 func (w *World) send(from, to Addr, m Message) *Envelope {
@@ -410,66 +336,11 @@ func (w *World) send(from, to Addr, m Message) *Envelope {
 	}
 	env.Msg = w.net.maybeCorrupt(th, m)
 	env.DeliverAt = w.net.deliveryTime(w.now, fh, th)
-	ev := &event{at: env.DeliverAt, kind: evDeliver, env: env}
+	ev := w.queue.alloc()
+	ev.at, ev.kind, ev.env = env.DeliverAt, evDeliver, env
 	w.push(ev)
 	env.ID = ev.seq
 	return env
-}
-
-// RunUntil processes every event up to and including time t, then sets the
-// clock to t. It stops early (returning the error) if the run fails.
-func (w *World) RunUntil(t Time) error {
-	for w.err == nil && len(w.queue) > 0 && w.queue[0].at <= t {
-		w.Step()
-	}
-	if w.err != nil {
-		return w.err
-	}
-	if t > w.now {
-		w.now = t
-	}
-	return nil
-}
-
-// RunUntilBudget is RunUntil that processes at most maxSteps events. It
-// reports whether it reached t (false: the budget ran out first and the
-// clock stands at the last event processed).
-func (w *World) RunUntilBudget(t Time, maxSteps int) (bool, error) {
-	for n := 0; w.err == nil && len(w.queue) > 0 && w.queue[0].at <= t; n++ {
-		if n >= maxSteps {
-			return false, nil
-		}
-		w.Step()
-	}
-	if w.err != nil {
-		return false, w.err
-	}
-	if t > w.now {
-		w.now = t
-	}
-	return true, nil
-}
-
-// RunFor advances the clock by d, processing every event on the way.
-func (w *World) RunFor(d time.Duration) error { return w.RunUntil(w.now.Add(d)) }
-
-// RunWhile steps while cond holds, up to virtual time limit. It returns
-// whether cond became false; if the limit is reached first the clock stands
-// at limit.
-func (w *World) RunWhile(cond func() bool, limit Time) (bool, error) {
-	for cond() {
-		if w.err != nil {
-			return false, w.err
-		}
-		if len(w.queue) == 0 || w.queue[0].at > limit {
-			if limit > w.now {
-				w.now = limit
-			}
-			return !cond(), nil
-		}
-		w.Step()
-	}
-	return true, w.err
 }
 
 // Env is a process's handle on the world, valid only inside its handlers.
@@ -576,7 +447,9 @@ func (e *Env) After(d time.Duration, name string, fn func(env *Env)) *Timer {
 		d = 0
 	}
 	t := &Timer{name: name, fn: fn, at: e.w.now.Add(d)}
-	e.w.push(&event{at: t.at, kind: evTimer, proc: e.pr, inc: e.pr.incarnation, timer: t})
+	ev := e.w.queue.alloc()
+	ev.at, ev.kind, ev.proc, ev.inc, ev.timer = t.at, evTimer, e.pr, e.pr.incarnation, t
+	e.w.push(ev)
 	return t
 }
 
@@ -595,6 +468,8 @@ func (w *World) Call(host, name string, fn func(env *Env)) error {
 		return fmt.Errorf("sim: host %s is not running", host)
 	}
 	t := &Timer{name: name, fn: fn, at: w.now}
-	w.push(&event{at: w.now, kind: evTimer, proc: pr, inc: pr.incarnation, timer: t})
+	ev := w.queue.alloc()
+	ev.at, ev.kind, ev.proc, ev.inc, ev.timer = w.now, evTimer, pr, pr.incarnation, t
+	w.push(ev)
 	return nil
 }

@@ -59,7 +59,8 @@ func unflushed(f *file) int64 {
 	size, dsize := f.size(), int64(len(f.durable))+f.durableHole
 	common := min(size, dsize)
 	written := min(common, int64(max(len(f.data), len(f.durable))))
-	for i := int64(0); i < written; i++ {
+	// The first same bytes are known to be equal.
+	for i := min(int64(f.same), written); i < written; i++ {
 		if byteAt(f.data, i) != byteAt(f.durable, i) {
 			return size - i
 		}

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"path"
 	"reflect"
 	"strings"
 	"testing"
@@ -736,5 +737,62 @@ func TestDiskWritebackAfterTruncateAndRegrow(t *testing.T) {
 	d.PowerLoss()
 	if got := readStr(t, d, "/g"); got != "ab123456" {
 		t.Fatalf("after writeback and power loss: %q, want ab123456", got)
+	}
+}
+
+// clean agrees with path.Clean("/"+p) on every kind of path, clean or not.
+func TestCleanMatchesPathClean(t *testing.T) {
+	for _, p := range []string{
+		"", "/", "//", "a", "/a", "/a/", "/a//b", "/a/./b", "/a/../b", "/..", "/.", "./a", "a/b",
+		"/tmp/kafka-logs/t-0/00000000000000000000.log", "/tmp/kafka-logs/t-0/", "/tmp/kafka-logs/.t-0/x",
+		"/a/..b/c", "/a/b..", "/a/.b", "/...", "/a/b/c/..", "/a/b/c/.",
+	} {
+		if got, want := clean(p), path.Clean("/"+p); got != want {
+			t.Errorf("clean(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// The flushed layer and readers' views share the file's bytes instead of
+// copying them; no later change to the file may show through them: an
+// overwrite, a truncation followed by appends, a power loss.
+func TestSharedBytesNeverChange(t *testing.T) {
+	d, _ := newTestDisk()
+	const p = "/data/f"
+	if err := d.Append(p, []byte("0123456789")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Fsync(p); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := d.get(p)
+	view := f.readShared()[2:6:6]
+	if err := d.WriteAt(p, 3, []byte("xx")); err != nil { // unflushed
+		t.Fatal(err)
+	}
+	if err := d.Truncate(p, 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Append(p, []byte("abcdef")); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(fileContent(t, d, p)); got != "012xabcdef" {
+		t.Fatalf("file %q, want 012xabcdef", got)
+	}
+	if string(view) != "2345" {
+		t.Fatalf("a reader's view changed to %q", view)
+	}
+	d.PowerLoss()
+	if got := string(fileContent(t, d, p)); got != "0123456789" {
+		t.Fatalf("after a power loss the file is %q, want what was flushed", got)
+	}
+	// The reverted file shares the flushed bytes; writing to it again
+	// must not change them.
+	if err := d.WriteAt(p, 0, []byte("Z")); err != nil {
+		t.Fatal(err)
+	}
+	d.PowerLoss()
+	if got := string(fileContent(t, d, p)); got != "0123456789" {
+		t.Fatalf("after a second power loss the file is %q, want what was flushed", got)
 	}
 }

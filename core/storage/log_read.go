@@ -1,6 +1,9 @@
 package storage
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Read returns whole batches starting with the one that contains
 // startOffset, stopping before any batch that reaches maxOffset (exclusive:
@@ -12,9 +15,11 @@ import "sort"
 // above it. The next fetch continues in the next segment. Within the
 // segment, the offset index finds where to start reading. A startOffset
 // outside [logStartOffset, logEndOffset] is ErrOffsetOutOfRange.
+//
+// The bytes are the caller's own copy; ReadSlice gives a view instead.
 func (l *Log) Read(startOffset int64, maxBytes int, maxOffset int64, minOneBatch bool) ([]byte, error) {
 	data, _, err := l.ReadSlice(startOffset, maxBytes, maxOffset, minOneBatch)
-	return data, err
+	return slices.Clone(data), err
 }
 
 // FileSlice is where a read's bytes lie: Size bytes of the segment file
@@ -27,7 +32,11 @@ type FileSlice struct {
 	Size     int64
 }
 
-// ReadSlice is Read, and where in which segment file the bytes lie.
+// ReadSlice is Read, and where in which segment file the bytes lie. The
+// bytes are not a copy but a view of the segment file, which they stay
+// equal to: the disk never changes bytes a reader holds (file.shared), and
+// the caller must not change them either. The fetch paths send them on
+// as they are, as Kafka sends a FileRecords slice.
 func (l *Log) ReadSlice(startOffset int64, maxBytes int, maxOffset int64, minOneBatch bool) ([]byte, FileSlice, error) {
 	if startOffset < l.logStartOffset || startOffset > l.logEndOffset {
 		return nil, FileSlice{}, ErrOffsetOutOfRange

@@ -929,3 +929,58 @@ func TestSegmentFindAndNextOffset(t *testing.T) {
 		t.Error("empty segment's next offset is not its base")
 	}
 }
+
+// Lookups resume the previous scan of a segment (segmentScan); after a
+// truncation and appends of batches laid out differently, or a power loss
+// that reverted the file, they must find what a scan from the index entry
+// finds, never a position of the old layout.
+func TestOffsetLookupAfterTheFileChanged(t *testing.T) {
+	d, _ := newTestDisk()
+	l := mustCreate(t, d, DefaultLogConfig)
+	for i := 0; i < 10; i++ {
+		mustLeaderAppend(t, l, producerBatch(1), 0)
+	}
+	if err := l.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	baseOf := func(o int64) int64 {
+		t.Helper()
+		got := spans(t, mustRead(t, l, o, 1, l.LogEndOffset(), true))
+		if len(got) != 1 {
+			t.Fatalf("read at %d gave %v", o, got)
+		}
+		return got[0].base
+	}
+	for o := int64(0); o < 10; o++ {
+		if b := baseOf(o); b != o {
+			t.Fatalf("offset %d is in the batch at %d", o, b)
+		}
+	}
+	if err := l.TruncateTo(4); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		mustLeaderAppend(t, l, producerBatch(3), 0) // 4-6, 7-9, 10-12
+	}
+	for _, c := range []struct{ o, base int64 }{{10, 10}, {12, 10}, {9, 7}, {4, 4}, {11, 10}} {
+		if b := baseOf(c.o); b != c.base {
+			t.Fatalf("after the truncation offset %d is in the batch at %d, want %d", c.o, b, c.base)
+		}
+	}
+	// A power loss reverts the file to what was flushed, the first
+	// layout with one record a batch (the truncation was not committed),
+	// while this Log still holds the second. A lookup must walk the
+	// reverted bytes as a scan from the index entry does, not resume in
+	// the middle of a batch where the second layout had one.
+	d.PowerLoss()
+	for _, o := range []int64{11, 12} {
+		data, err := l.Read(o, 1, l.LogEndOffset(), true)
+		for _, seg := range l.Segments() {
+			seg.scan = segmentScan{}
+		}
+		want, wantErr := l.Read(o, 1, l.LogEndOffset(), true)
+		if !bytes.Equal(data, want) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("read at %d after the power loss: %d bytes, %v; a scan from the index entry gives %d bytes, %v", o, len(data), err, len(want), wantErr)
+		}
+	}
+}

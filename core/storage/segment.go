@@ -72,6 +72,8 @@ type Segment struct {
 	// restart, as Kafka does.
 	maxTimestampSoFar TimestampOffset
 	maxTimestampKnown bool
+	// scan is where the last offset lookup stopped (translateOffset).
+	scan segmentScan
 }
 
 // SegmentFileName is the base offset zero-padded to 20 digits, plus suffix.

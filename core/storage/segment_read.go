@@ -2,7 +2,6 @@ package storage
 
 import (
 	"fmt"
-	"slices"
 
 	"kafkascope/core/record"
 )
@@ -18,26 +17,52 @@ type batchPos struct {
 // at or below it, and the batch headers are read from there (the log is
 // never scanned from its start). ok is false if no such batch is in this
 // segment.
+//
+// The scan resumes where the previous one from the same index entry
+// stopped when it looked for a smaller offset (segmentScan): readers ask
+// for increasing offsets (a Raft listener reads each committed batch in
+// turn), and the headers between the entry and there were all read then.
 func (s *Segment) translateOffset(offset int64) (batchPos, bool, error) {
 	mapping, err := s.offsetIndex.lookup(offset)
 	if err != nil {
 		return batchPos{}, false, err
 	}
-	data, err := s.disk.ReadFile(s.Path)
+	data, f, rewrites, err := s.disk.readFileRewrites(s.Path)
 	if err != nil {
 		return batchPos{}, false, err
 	}
-	for pos := int64(mapping.Position); pos < s.Size; {
+	from := int64(mapping.Position)
+	pos := from
+	if h := s.scan; h.file == f && h.rewrites == rewrites && h.from == from && h.offset <= offset {
+		pos = h.pos
+	}
+	for pos < s.Size {
 		h, size, err := s.headerAt(data, pos)
 		if err != nil {
 			return batchPos{}, false, err
 		}
 		if h.LastOffset() >= offset {
+			s.scan = segmentScan{file: f, rewrites: rewrites, from: from, pos: pos, offset: offset}
 			return batchPos{position: pos, size: size}, true, nil
 		}
 		pos += size
 	}
+	s.scan = segmentScan{file: f, rewrites: rewrites, from: from, pos: pos, offset: offset}
 	return batchPos{}, false, nil
+}
+
+// segmentScan is where translateOffset's last scan stopped: walking the
+// headers of the segment file from the index position from, every batch
+// before pos ends below offset. While the file's bytes are the same (its
+// rewrite count has not moved; appends only add batches after them), a
+// scan from the same position for an offset at or above offset may start
+// at pos and find what a scan from the start would.
+type segmentScan struct {
+	file     *file
+	rewrites uint64
+	from     int64
+	pos      int64
+	offset   int64
 }
 
 // headerAt reads the header of the batch at pos of the segment's bytes.
@@ -68,12 +93,15 @@ func (s *Segment) read(startOffset int64, maxBytes int, maxOffset int64, minOneB
 	if err != nil || !ok {
 		return nil, FileSlice{}, false, err
 	}
-	data, _ := s.disk.ReadFile(s.Path)
+	// The bytes are a view of the file, not a copy (file.readShared): the
+	// file never changes them, and the reader must not either.
+	f, _ := s.disk.get(s.Path)
+	data := f.readShared()
 	end := at.position
 	for end < s.Size {
 		h, size, err := s.headerAt(data, end)
 		if err != nil {
-			return slices.Clone(data[at.position:end]), FileSlice{s.Path, at.position, end - at.position}, true, err
+			return data[at.position:end:end], FileSlice{s.Path, at.position, end - at.position}, true, err
 		}
 		if h.LastOffset() >= maxOffset {
 			break
@@ -83,7 +111,7 @@ func (s *Segment) read(startOffset int64, maxBytes int, maxOffset int64, minOneB
 		}
 		end += size
 	}
-	return slices.Clone(data[at.position:end]), FileSlice{s.Path, at.position, end - at.position}, true, nil
+	return data[at.position:end:end], FileSlice{s.Path, at.position, end - at.position}, true, nil
 }
 
 // largestTimestampAfter is the largest batch max timestamp at or after

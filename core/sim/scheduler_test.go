@@ -1,0 +1,132 @@
+package sim
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ticker counts its own timer firings, one a millisecond: a run of
+// consecutive events that all belong to one process, which the scheduler
+// runs on that process's goroutine without handing the baton back.
+func ticker(n *int) *funcProc {
+	return &funcProc{start: func(env *Env) {
+		var tick func(env *Env)
+		tick = func(env *Env) {
+			*n++
+			env.After(time.Millisecond, "tick", tick)
+		}
+		tick(env)
+	}}
+}
+
+// The stop condition is checked before every event, also between events
+// that one process runs back to back, so a run stops at the exact event
+// that made it false.
+func TestRunWhileChecksBetweenEventsOfOneProcess(t *testing.T) {
+	w := NewWorld(1)
+	n := 0
+	w.Spawn("a", ticker(&n))
+	done, err := w.RunWhile(func() bool { return n < 5 }, Time(time.Second))
+	if err != nil || !done || n != 5 || w.Now() != Time(4*time.Millisecond) {
+		t.Fatalf("RunWhile = %v, %v with n=%d at %s; want true, nil, 5 at T+4ms", done, err, n, w.Now())
+	}
+	// A budget is exact too.
+	before := w.Steps()
+	if reached, err := w.RunUntilBudget(Time(time.Second), 3); reached || err != nil || w.Steps()-before != 3 || n != 8 {
+		t.Fatalf("RunUntilBudget = %v, %v after %d steps (n=%d); want false, nil after 3 (n=8)", reached, err, w.Steps()-before, n)
+	}
+}
+
+// A stop condition that panics, wherever it was evaluated (on a process
+// goroutine, mid-run), panics on the driver's goroutine, where the caller
+// can see it.
+func TestConditionPanicReachesTheDriver(t *testing.T) {
+	w := NewWorld(1)
+	n := 0
+	w.Spawn("a", ticker(&n))
+	w.RunFor(2 * time.Millisecond)
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(fmt.Sprint(r), "cond broke at 6") {
+			t.Fatalf("recovered %v, want the condition's panic", r)
+		}
+	}()
+	w.RunWhile(func() bool {
+		if n == 6 {
+			panic(fmt.Sprintf("cond broke at %d", n))
+		}
+		return true
+	}, Time(time.Second))
+	t.Fatal("RunWhile returned after its condition panicked")
+}
+
+// exiter ends itself in its third handler.
+type exiter struct {
+	funcProc
+	n int
+}
+
+func (e *exiter) Exited() bool { e.n++; return e.n >= 3 }
+
+// A process that ends itself in its own handler stops at that event (its
+// timers never fire again) and its goroutine ends, although it held the
+// baton when it ended.
+func TestProcessThatExitsEndsItsGoroutine(t *testing.T) {
+	w := NewWorld(1)
+	fired := 0
+	x := &exiter{}
+	x.start = func(env *Env) {
+		var tick func(env *Env)
+		tick = func(env *Env) {
+			fired++
+			env.After(time.Millisecond, "tick", tick)
+		}
+		tick(env)
+	}
+	w.Spawn("x", x)
+	n := 0
+	w.Spawn("other", ticker(&n))
+	before := runtime.NumGoroutine()
+	if err := w.RunFor(10 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := w.State("x"); st != ProcDead || fired != 3 {
+		t.Fatalf("x is %v after %d firings; want dead after 3", st, fired)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before-1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if runtime.NumGoroutine() > before-1 {
+		t.Fatalf("the exited process's goroutine is still there (%d goroutines, %d before)", runtime.NumGoroutine(), before)
+	}
+	if n != 11 {
+		t.Fatalf("the other process ran %d times, want 11", n)
+	}
+}
+
+// A process's consecutive events run on its goroutine without a switch:
+// a lone ticker takes the baton once for a whole run; two processes whose
+// events alternate switch once an event.
+func TestConsecutiveEventsOfOneProcessNeedNoSwitch(t *testing.T) {
+	w := NewWorld(1)
+	n := 0
+	w.Spawn("a", ticker(&n))
+	if err := w.RunFor(99 * time.Millisecond); err != nil || n != 100 {
+		t.Fatalf("ran %d ticks (%v), want 100", n, err)
+	}
+	if h := w.Handoffs(); h != 1 {
+		t.Fatalf("%d handoffs for 100 events of one process, want 1", h)
+	}
+	w2 := NewWorld(1)
+	m := 0
+	w2.Spawn("a", ticker(&n))
+	w2.Spawn("b", ticker(&m))
+	w2.RunFor(99 * time.Millisecond)
+	if h, s := w2.Handoffs(), w2.Steps(); h != s {
+		t.Fatalf("%d handoffs for %d alternating events, want one each", h, s)
+	}
+}

@@ -1,0 +1,41 @@
+package sim
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The ring keeps the newest events in order before and after it fills and
+// wraps, and Since picks up where a reader left off.
+func TestTraceRingKeepsTheNewestInOrder(t *testing.T) {
+	tr := newTrace(5)
+	seqs := func(es []TraceEvent) string {
+		var out []uint64
+		for _, e := range es {
+			out = append(out, e.Seq)
+		}
+		return fmt.Sprint(out)
+	}
+	for i := 1; i <= 12; i++ {
+		tr.add(TraceEvent{Kind: TraceNote, Host: "h", Detail: fmt.Sprint(i)})
+		want := []uint64{}
+		for s := max(1, i-4); s <= i; s++ {
+			want = append(want, uint64(s))
+		}
+		if got := seqs(tr.Recent(0)); got != fmt.Sprint(want) {
+			t.Fatalf("after %d events Recent(0) = %s, want %v", i, got, want)
+		}
+	}
+	if got := seqs(tr.Recent(2)); got != "[11 12]" {
+		t.Fatalf("Recent(2) = %s", got)
+	}
+	if got := seqs(tr.Since(9)); got != "[10 11 12]" {
+		t.Fatalf("Since(9) = %s", got)
+	}
+	if got := seqs(tr.Since(2)); got != "[8 9 10 11 12]" {
+		t.Fatalf("Since(2) = %s (only the retained ones)", got)
+	}
+	if tr.Since(12) != nil || tr.Count() != 12 {
+		t.Fatalf("Since(12) = %v, Count %d", tr.Since(12), tr.Count())
+	}
+}
