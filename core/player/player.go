@@ -217,6 +217,12 @@ func (p *Player) Tick(wall time.Duration) {
 		return
 	}
 	_, ff := p.fastForward()
+	// A "time advance" under way skips to its end while playing, and when
+	// the user has just typed it (at the branch's end); a paused moment in
+	// its middle, where a seek back landed, stays where it is (it jumped to
+	// the end of the advance on the next frame, and a link copied then
+	// held that later moment).
+	ff = ff && (!p.Paused || p.TL.Now() >= p.TL.End())
 	if p.Paused && !ff && !p.TL.Busy() {
 		p.useIdleFrame(p.events(idleSteps))
 		return

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kafkascope/core/feed"
+	"kafkascope/core/sim"
 )
 
 func TestBootDefaultAndPlay(t *testing.T) {
@@ -200,5 +201,34 @@ func TestScenarioStepPlaysOverFrames(t *testing.T) {
 	}
 	if longest < 2 {
 		t.Fatalf("every step finished within one frame (longest %d): nothing was spread", longest)
+	}
+}
+
+// A seek back into the middle of a "time advance", paused, stays at the
+// moment chosen; playing on skips to the advance's end as before.
+func TestPausedSeekIntoATimeAdvanceStays(t *testing.T) {
+	p := New()
+	p.Boot("", "")
+	p.Run("time advance 30s", nil)
+	for i := 0; i < 1000 && p.TL.Busy(); i++ {
+		p.Tick(16 * time.Millisecond)
+	}
+	end := p.Now()
+	p.Paused = true
+	target := end - sim.Time(15*time.Second)
+	p.Seek(target)
+	if p.Now() != target || !p.TL.Busy() {
+		t.Fatalf("the seek: now %s (want %s), a command running %v", p.Now(), target, p.TL.Busy())
+	}
+	for range 10 {
+		p.Tick(16 * time.Millisecond)
+	}
+	if p.Now() != target {
+		t.Fatalf("paused in the middle of time advance 30s, the player moved from %s to %s", target, p.Now())
+	}
+	p.Paused = false
+	p.Tick(16 * time.Millisecond)
+	if p.Now() < end-sim.Time(time.Second) {
+		t.Fatalf("playing on, the time advance did not skip ahead: %s, its end %s", p.Now(), end)
 	}
 }

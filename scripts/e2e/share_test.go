@@ -62,7 +62,15 @@ func TestShareLinks(t *testing.T) {
 	term.enter("cluster create --brokers 100000000", "cluster create: --brokers must be between")
 	share(t, tab, "after a refused cluster create", false)
 	seek(t, tab, 0.5)
+	if !strings.Contains(textOf(tab, "#time-now"), "T+") || evalString(tab, `String(document.querySelector(".terminal-stop") !== null)`) != "true" {
+		t.Fatalf("the seek did not land inside time advance 15s (at %s), paused with the command running", textOf(tab, "#time-now"))
+	}
 	share(t, tab, "after a seek", false)
+	// Paused in the middle of "time advance 15s", the terminal waits for
+	// it, as a shell would; Stop (Ctrl-C) ends it there, and the next
+	// command forks the session at that moment.
+	clickCSS(t, tab, ".terminal-stop")
+	term.waitIdle(0, "^C")
 	term.enter("kafka-topics.sh --create --topic forked --partitions 1 --replication-factor 1", "Created topic forked.")
 	if got := evalString(tab, `(document.getElementById("error-banner") || {}).textContent`); got != "" {
 		t.Errorf("after a fork the page shows an error: %q", got)
