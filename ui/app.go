@@ -143,6 +143,7 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 	a.frames++
 	a.now = now
 	beforeNow, beforeBusy, beforeTL := p.Now(), p.TL.Busy(), p.TL
+	beforeRunning := p.Scenario.Running()
 	_, beforeSeeking := p.Seeking()
 	if a.runDue() {
 		render = true
@@ -166,7 +167,10 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 	// A seek under way changes nothing on the page until it arrives (then
 	// the moment shown changes): its frames render nothing.
 	_, seeking := p.Seeking()
-	if p.Now() != beforeNow || p.TL.Busy() != beforeBusy || p.TL != beforeTL || seeking != beforeSeeking || len(a.jobs) > 0 || p.Scenario.Running() {
+	// A step can end in a frame of no events (the frame before ran out
+	// of time just as its last command finished): its end still draws.
+	if p.Now() != beforeNow || p.TL.Busy() != beforeBusy || p.TL != beforeTL || seeking != beforeSeeking || len(a.jobs) > 0 ||
+		p.Scenario.Running() || beforeRunning {
 		render = true
 	}
 	a.syncURL(now)

@@ -926,3 +926,33 @@ func TestReopenShowsTheNewSession(t *testing.T) {
 		t.Errorf("after reopening: step %q, gallery shown %v", doc.text("story-step"), doc.byID("gallery") != nil)
 	}
 }
+
+// With the host's frame deadline always passed (the engine's share of
+// every frame spent on heavy events), a step plays a chunk per frame and
+// may end in a frame that runs no event: that frame must still draw, or
+// the page keeps showing the step as running (the browser benchmark froze
+// on scenario 1's second step).
+func TestStepEndingInAnEmptyFrameIsDrawn(t *testing.T) {
+	at := newAppTest(t, "", "#scenario=01-replication-basics")
+	at.frames(3, 16*time.Millisecond)
+	at.p.SetFrameDeadline(func() bool { return true })
+	sc := at.p.Scenario
+	if sc == nil || sc.Step != 0 {
+		t.Fatalf("the scenario did not open: %+v", sc)
+	}
+	at.a.Story.Next()
+	drawn := false
+	for i := 0; sc.Running(); i++ {
+		at.now = at.now.Add(16 * time.Millisecond)
+		drawn = at.a.Frame(at.now, 16*time.Millisecond)
+		if i > 100000 {
+			t.Fatal("the step never ends")
+		}
+	}
+	if !drawn {
+		t.Fatal("the frame in which the step ended asked for no render")
+	}
+	if got := at.render(nil).text("story-step"); got != "Step 2 of 7" {
+		t.Fatalf("after the step: %q", got)
+	}
+}

@@ -102,6 +102,10 @@ type page struct {
 	stats   frameStats
 	// budget adapts the events a frame runs to what frames cost here.
 	budget player.FrameBudget
+	// engineUntil ends this frame's engine work (engineOver, the
+	// player's frame deadline).
+	engineUntil time.Time
+	engineOver  func() bool
 
 	follows     map[string]*followState
 	prepare     ui.Preparer
@@ -316,6 +320,7 @@ func (pg *page) startFrames() {
 		return
 	}
 	pg.frameFn = fn
+	pg.engineOver = func() bool { return !time.Now().Before(pg.engineUntil) }
 	go pg.frameLoop()
 	pg.requestFrame()
 }
@@ -340,6 +345,11 @@ func (pg *page) frameLoop() {
 		// since) sets this frame's events.
 		pg.app.Player.SetFrameEvents(pg.budget.Observe(player.FrameCost{
 			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall}))
+		// The count above follows recent frames; the deadline stops a
+		// frame whose events turned out heavy (a player may be new: set
+		// it every frame).
+		pg.engineUntil = now.Add(pg.budget.EngineTime())
+		pg.app.Player.SetFrameDeadline(pg.engineOver)
 		pg.followMeasure()
 		width, measured := 0.0, false
 		if !now.Before(nextMeasure) {

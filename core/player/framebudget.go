@@ -50,6 +50,13 @@ const (
 	firstFrameEvents = 2000
 )
 
+// EngineTime is the engine's share of a frame: what FrameWork leaves after
+// the render, and never less than minEngine. The host ends a frame's
+// engine work there (Player.SetFrameDeadline) whatever the event count.
+func (b *FrameBudget) EngineTime() time.Duration {
+	return max(FrameWork-time.Duration(b.render*float64(time.Millisecond)), minEngine)
+}
+
 // Observe takes one frame's cost and returns the budget for the next:
 // the events the engine runs, at this frame's rate, in what FrameWork
 // leaves after the render, halfway from the current budget (so one odd
@@ -74,7 +81,7 @@ func (b *FrameBudget) Observe(c FrameCost) int {
 		b.late *= 1.05
 	}
 	if c.Events >= 200 && c.Tick > 0 {
-		engine := max(ms(FrameWork)-b.render, ms(minEngine))
+		engine := ms(b.EngineTime())
 		want := int(float64(c.Events) * engine / ms(c.Tick))
 		b.events = (b.events + want) / 2
 	}

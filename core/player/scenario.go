@@ -152,14 +152,21 @@ func (p *Player) advanceStep(budget int) error {
 		return nil
 	}
 	r := sc.run
-	for budget > 0 {
+	for ran := false; budget > 0; ran = true {
+		if ran && p.overDeadline() {
+			break // the frame's time is spent; the next frame carries on
+		}
 		if p.TL.Busy() {
 			if p.TL.Now() >= r.limit {
 				sc.run = nil
 				return fmt.Errorf("step %d: %q did not finish", r.next+1, sc.steps[r.next].Commands[r.cmd-1].Cmd)
 			}
 			before := p.steps()
-			if _, err := p.TL.Finish(budget); err != nil {
+			chunk := budget
+			if p.frameOver != nil {
+				chunk = min(budget, frameChunk)
+			}
+			if _, err := p.TL.Finish(chunk); err != nil {
 				sc.run = nil
 				return err
 			}

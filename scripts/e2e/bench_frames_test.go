@@ -28,11 +28,15 @@ import (
 
 // The goals the frame benchmark prints its figures beside (issue 15).
 const (
-	goalP95Ms   = 16.7 // p95 frame while anything plays
-	goalMaxMs   = 100  // no frame longer
-	goalSeekMs  = 100  // a seek anywhere in a 1-hour session
-	goalTabMB   = 1000 // the tab with a 1000-partition topic
-	framesTotal = 25 * time.Minute
+	goalP95Ms  = 16.7 // p95 frame while anything plays
+	goalMaxMs  = 100  // no frame longer
+	goalSeekMs = 100  // a seek anywhere in a 1-hour session
+	goalTabMB  = 1000 // the tab with a 1000-partition topic
+	// vsyncJitterMs: requestAnimationFrame's times are the display's
+	// refreshes, so one refresh apart reads 16.6 to 16.8 ms and a missed
+	// one 33.3 ms; a p95 of 16.8 ms is every frame on time.
+	vsyncJitterMs = 0.5
+	framesTotal   = 25 * time.Minute
 )
 
 // frameRecorder is installed in every document before the page's own
@@ -106,7 +110,7 @@ func summarize(xs []float64) frameStats {
 // verdict is "ok" when the frames meet the goal, else what misses it.
 func (st frameStats) verdict() string {
 	var miss []string
-	if st.p95 > goalP95Ms {
+	if st.p95 > goalP95Ms+vsyncJitterMs {
 		miss = append(miss, fmt.Sprintf("p95 > %.1f", goalP95Ms))
 	}
 	if st.max > goalMaxMs {
