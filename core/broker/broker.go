@@ -91,6 +91,7 @@ type Broker struct {
 	fetchers   map[int32]*fetcher
 	conns      map[sim.Addr]*conn
 	parked     []*delayedFetch
+	fetchDraft fetchDraft      // readFetch's storage, reused while no answer holds it
 	held       []*sim.Envelope // client requests that arrived before the broker could serve
 
 	heartbeatInFlight bool

@@ -79,8 +79,8 @@ func (p *Partition) lastFetchedEpoch() int32 {
 func (f *fetcher) askEpochEnds(env *sim.Env, addr sim.Addr) {
 	b := f.b
 	req := &protocol.OffsetForLeaderEpochRequest{ReplicaID: b.cfg.NodeID}
-	for _, key := range f.sortedKeys() {
-		fs := f.parts[key]
+	for _, fs := range f.sortedParts() {
+		key := fs.p.tp
 		if !fs.truncating || fs.delayedUntil > env.Now() {
 			continue
 		}

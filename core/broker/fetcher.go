@@ -21,10 +21,13 @@ type fetcher struct {
 	epochInFlight bool // an OffsetForLeaderEpoch is outstanding
 	wake          *sim.Timer
 	stopped       bool
-	// keys is parts' keys in order, kept while parts does not change (it
-	// is walked for every fetch: sorting it each time was a tenth of an
-	// idle cluster's garbage).
-	keys []storage.TopicPartition
+	// sorted is parts' values in key order, kept while parts does not
+	// change (nil once it does). It is walked for every fetch: sorting the
+	// keys each time was a tenth of an idle cluster's garbage, and looking
+	// each key up again in parts was a twentieth of its time (hashing the
+	// topic name). Invariant: when not nil, it holds exactly parts' values,
+	// and each value's key is its partition's tp.
+	sorted []*fetchState
 	// leaderAddr is the address fetches went to, and the host it was made
 	// for (the leader's registration may change).
 	leaderAddr sim.Addr
@@ -51,7 +54,7 @@ func (b *Broker) addToFetcher(env *sim.Env, leader int32, p *Partition) {
 	}
 	fs := &fetchState{p: p}
 	f.parts[p.tp] = fs
-	f.keys = nil
+	f.sorted = nil
 	p.startFollowing(env, fs)
 	f.maybeFetch(env)
 }
@@ -60,7 +63,7 @@ func (b *Broker) removeFromFetchers(key storage.TopicPartition) {
 	for id, f := range b.fetchers {
 		if _, ok := f.parts[key]; ok {
 			delete(f.parts, key)
-			f.keys = nil
+			f.sorted = nil
 		}
 		if len(f.parts) == 0 && !f.inFlight {
 			f.stop()
@@ -69,15 +72,16 @@ func (b *Broker) removeFromFetchers(key storage.TopicPartition) {
 	}
 }
 
-func (f *fetcher) sortedKeys() []storage.TopicPartition {
-	if f.keys == nil {
-		f.keys = make([]storage.TopicPartition, 0, len(f.parts))
-		for k := range f.parts {
-			f.keys = append(f.keys, k)
+// sortedParts is the fetched partitions' states by topic and partition.
+func (f *fetcher) sortedParts() []*fetchState {
+	if f.sorted == nil {
+		f.sorted = make([]*fetchState, 0, len(f.parts))
+		for _, fs := range f.parts {
+			f.sorted = append(f.sorted, fs)
 		}
-		slices.SortFunc(f.keys, compareTP)
+		slices.SortFunc(f.sorted, func(a, b *fetchState) int { return compareTP(a.p.tp, b.p.tp) })
 	}
-	return f.keys
+	return f.sorted
 }
 
 // maybeFetch sends a Fetch for every partition that is not backing off, or
@@ -108,8 +112,15 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		f.askEpochEnds(env, leaderAddr)
 	}
 	var next sim.Time = -1
-	for _, key := range f.sortedKeys() {
-		fs := f.parts[key]
+	sorted := f.sortedParts()
+	// Every partition of the request shares one backing array (sorted by
+	// topic, a topic's partitions are consecutive in it); FetchRequest.Add
+	// made one per topic and grew it partition by partition. Each topic's
+	// slice is capped at its own end, so appending to it cannot overwrite
+	// the next topic's.
+	parts := make([]protocol.FetchPartition, 0, len(sorted))
+	for _, fs := range sorted {
+		key := fs.p.tp
 		if fs.truncating || fs.resetting {
 			continue
 		}
@@ -125,7 +136,13 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 			LastFetchedEpoch: p.lastFetchedEpoch(), LogStartOffset: p.log.LogStartOffset(),
 			PartitionMaxBytes: int32(b.confInt("replica.fetch.max.bytes")),
 		}
-		req.Add(key.Topic, fp)
+		parts = append(parts, fp)
+		if n := len(req.Topics); n > 0 && req.Topics[n-1].Name == key.Topic {
+			t := &req.Topics[n-1]
+			t.Partitions = parts[len(parts)-len(t.Partitions)-1 : len(parts) : len(parts)]
+		} else {
+			req.Topics = append(req.Topics, protocol.FetchTopic{Name: key.Topic, Partitions: parts[len(parts)-1 : len(parts) : len(parts)]})
+		}
 	}
 	if len(req.Topics) == 0 {
 		if next >= 0 {

@@ -36,6 +36,17 @@ type Partition struct {
 	leaderEpochStartOffset int64
 	pendingISR             []int32 // an AlterPartition in flight, nil if none
 	delayedProduces        []*delayedProduce
+
+	// minISR is min.insync.replicas as resolved from minISRImage at
+	// minISRVersion (effectiveMinISR). The HW check reads it on every
+	// follower fetch: resolving it through the config layers each time (a
+	// string-keyed lookup per layer, a parse) was 2% of an idle cluster.
+	// The static layer never changes and the image's config version moves
+	// with every change of the others, so the value holds until one of the
+	// two moves.
+	minISR        int64
+	minISRImage   *metadata.Image
+	minISRVersion uint64
 }
 
 // replicaState is what a leader knows of one follower, learned from its
@@ -83,8 +94,12 @@ func (p *Partition) topicConfig(name string) config.Effective {
 
 // effectiveMinISR is min(min.insync.replicas, replication factor).
 func (p *Partition) effectiveMinISR() int {
-	n := int(p.b.conf().TopicInt(p.b.image.TopicConfig(p.tp.Topic), config.MinInsyncReplicas))
-	return min(n, len(p.replicas))
+	img := p.b.image
+	if p.minISRImage != img || p.minISRVersion != img.ConfigVersion() {
+		p.minISR = p.b.conf().TopicInt(img.TopicConfig(p.tp.Topic), config.MinInsyncReplicas)
+		p.minISRImage, p.minISRVersion = img, img.ConfigVersion()
+	}
+	return min(int(p.minISR), len(p.replicas))
 }
 
 // maximalISR is the committed ISR plus a pending expansion (KIP-497): a

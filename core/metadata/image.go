@@ -74,12 +74,14 @@ type Image struct {
 	// NextProducerID is the first producer id of the next block the
 	// controller hands out (ProducerIdsImage); blocks start at 0.
 	NextProducerID int64
-	// configChanges counts the config records applied (ConfigVersion).
+	// configChanges counts the changes of Configs: config records and
+	// topic removals, which drop the topic's configs (ConfigVersion).
 	configChanges uint64
 }
 
-// ConfigVersion changes whenever a config record changes the image's
-// configs, so a reader may keep what it derived from them until then.
+// ConfigVersion changes whenever the image's configs change (a config
+// record, or a topic removal taking its configs), so a reader may keep
+// what it derived from them until then.
 func (img *Image) ConfigVersion() uint64 { return img.configChanges }
 
 // NewImage returns the empty image.
@@ -189,6 +191,7 @@ func (img *Image) Apply(offset int64, r Record) error {
 		delete(img.Topics, name)
 		delete(img.TopicIDs, r.TopicID)
 		delete(img.Configs, ConfigResource{ResourceTopic, name})
+		img.configChanges++ // the topic's configs went with it
 	case *ConfigRecord:
 		img.configChanges++
 		res := ConfigResource{r.ResourceType, r.ResourceName}

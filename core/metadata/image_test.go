@@ -466,7 +466,8 @@ func TestApplyRefusesDuplicateTopicID(t *testing.T) {
 	}
 }
 
-// ConfigVersion moves with every config record, and only then, so a
+// ConfigVersion moves with every change of the configs (a config record,
+// a topic removal that drops the topic's configs), and only then, so a
 // reader may keep what it derived from the configs until it moves.
 func TestConfigVersionMovesWithConfigRecords(t *testing.T) {
 	img := baseImage(t)
@@ -483,5 +484,12 @@ func TestConfigVersionMovesWithConfigRecords(t *testing.T) {
 	}
 	if c := img.Clone(); c.ConfigVersion() != img.ConfigVersion() {
 		t.Fatal("a clone has another config version")
+	}
+	v = img.ConfigVersion()
+	if err := img.Apply(img.Offset+1, &RemoveTopicRecord{TopicID: barID}); err != nil {
+		t.Fatal(err)
+	}
+	if img.ConfigVersion() == v || img.TopicConfig("bar") != nil {
+		t.Fatal("removing a topic with configs left the config version as it was")
 	}
 }

@@ -1,7 +1,9 @@
 package raft
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -173,23 +175,34 @@ func (s *leaderState) updateReplicaState(id int32, now sim.Time, fetchOffset int
 }
 
 // votersByDescendingEndOffset orders voters by end offset, largest first,
-// unknown last, ties by id (ReplicaState.compareTo).
+// unknown last, ties by id (ReplicaState.compareTo). Ids are unique, so
+// the order is total and any sort gives the same result: slices.SortFunc,
+// not sort.SliceStable, whose reflection (a swapper allocated per call) was
+// 2% of an idle cluster (the leader runs this on every Fetch it answers).
 func (s *leaderState) votersByDescendingEndOffset() []*replicaState {
 	out := make([]*replicaState, 0, len(s.voterStates))
 	for _, id := range s.voters {
 		out = append(out, s.voterStates[id])
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.endOffset != b.endOffset {
-			if a.endOffset < 0 || b.endOffset < 0 {
-				return b.endOffset < 0
-			}
-			return a.endOffset > b.endOffset
-		}
-		return a.id < b.id
-	})
+	slices.SortFunc(out, compareByDescendingEndOffset)
 	return out
+}
+
+// compareByDescendingEndOffset is votersByDescendingEndOffset's order.
+func compareByDescendingEndOffset(a, b *replicaState) int {
+	if a.endOffset != b.endOffset {
+		if a.endOffset < 0 || b.endOffset < 0 {
+			if b.endOffset < 0 {
+				return -1 // unknown last
+			}
+			return 1
+		}
+		if a.endOffset > b.endOffset {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.id, b.id)
 }
 
 // maybeUpdateHighWatermark moves the high watermark to the largest offset a

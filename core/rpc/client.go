@@ -52,6 +52,10 @@ type Client struct {
 	local     map[sim.Addr]sim.Addr // peer -> the open connection's local address
 	used      map[sim.Addr]bool     // peers connected to before
 	ephemeral map[sim.Addr]bool     // local ports this client opened
+	// timerNames is "request-timeout "+kind per request kind, built once:
+	// concatenating it for every request was an allocation each (a broker
+	// sends a Fetch per follower every few hundred milliseconds).
+	timerNames map[string]string
 }
 
 // NewClient makes a client sending from self with the given client id.
@@ -110,7 +114,7 @@ func (c *Client) Send(env *sim.Env, to sim.Addr, req protocol.Request, timeout t
 	cl := &call{id: id, from: from, to: to, kind: req.Kind(), cb: cb}
 	c.inflight[id] = cl
 	if timeout > 0 {
-		cl.timer = env.After(timeout, "request-timeout "+req.Kind(), func(env *sim.Env) {
+		cl.timer = env.After(timeout, c.timerName(cl.kind), func(env *sim.Env) {
 			if cur, ok := c.inflight[id]; ok && cur == cl {
 				// Like Kafka's NetworkClient, a timed-out request closes the
 				// connection: every call still waiting on it fails too.
@@ -120,6 +124,19 @@ func (c *Client) Send(env *sim.Env, to sim.Addr, req protocol.Request, timeout t
 	}
 	env.Send(from, to, req)
 	return id
+}
+
+// timerName names the timeout timer of a request of kind.
+func (c *Client) timerName(kind string) string {
+	name, ok := c.timerNames[kind]
+	if !ok {
+		if c.timerNames == nil {
+			c.timerNames = map[string]string{}
+		}
+		name = "request-timeout " + kind
+		c.timerNames[kind] = name
+	}
+	return name
 }
 
 // SendOneWay sends a request that gets no response (Produce with acks=0).

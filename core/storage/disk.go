@@ -127,6 +127,13 @@ func isClean(p string) bool {
 	if len(p) < 2 || p[0] != '/' || p[len(p)-1] == '/' {
 		return false
 	}
+	// An empty element needs "//", a "." or ".." one "/.": without either
+	// (the engine's paths), p is clean. Searching for them is vectorized;
+	// the walk below, for the rest, was 3% of an idle cluster's time (a
+	// few file accesses per event, each path some 60 bytes).
+	if !strings.Contains(p, "//") && !strings.Contains(p, "/.") {
+		return true
+	}
 	// Every element starts after a slash; check each one.
 	for i := 1; i < len(p); {
 		j := i
