@@ -202,7 +202,7 @@ func (p *Player) Tick(wall time.Duration) {
 		// the moment it showed until the seek arrives, so the frame has no
 		// render and the browser nothing to lay out; the seek gets half as
 		// much again as a playing frame's events.
-		done, err := p.chunked(min(p.events(stepsPerFrame)*3/2, stepsPerFrame), p.TL.SeekStep)
+		done, err := p.TL.SeekStep(min(p.events(stepsPerFrame)*3/2, stepsPerFrame))
 		if err != nil {
 			p.Error = err.Error()
 		}
@@ -236,7 +236,7 @@ func (p *Player) Tick(wall time.Duration) {
 	}
 	if d > 0 || ff {
 		before := p.steps()
-		if _, err := p.play(d, p.events(stepsPerFrame)); err != nil {
+		if _, err := p.TL.Play(d, p.events(stepsPerFrame)); err != nil {
 			p.Error = err.Error()
 		}
 		if used := int(p.steps() - before); used < idleSteps {
@@ -286,13 +286,7 @@ func (p *Player) useIdleFrame(steps int) {
 	if steps <= 0 || p.TL.BackgroundStarts() && (!p.Paused || p.quiet < standbyQuiet) {
 		return
 	}
-	// A chunk that finished a standby stops the frame's share: the next
-	// would start one, which only a quiet frame may (above).
-	_, err := p.chunked(steps, func(n int) (bool, error) {
-		more, err := p.TL.Background(n)
-		return !more || p.TL.BackgroundStarts(), err
-	})
-	if err != nil {
+	if _, err := p.TL.Background(steps); err != nil {
 		p.Error = err.Error()
 	}
 }
