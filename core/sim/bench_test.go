@@ -7,7 +7,7 @@ import (
 
 // BenchmarkHandoff measures the scheduler alone: two processes that keep a
 // timer firing and a message in flight, with trivial handlers. Every event is
-// one lockstep handoff to a process goroutine.
+// one resume of a process's coroutine, and its yield back.
 func BenchmarkHandoff(b *testing.B) {
 	w := NewWorld(1)
 	a := &funcProc{}

@@ -9,17 +9,16 @@
 //     reads the wall clock.
 //   - Randomness only comes from a Rand stream derived from the seed and a
 //     stream name, so adding a new stream never perturbs an existing one.
-//   - Exactly one process handler runs at a time. Whoever holds the
-//     scheduler's baton (the driver, or the goroutine of the process that ran
-//     the last event) pops the next event and runs it if it is its own, or
-//     hands the baton with the event to the owning process's goroutine
-//     (scheduler.go). So process state needs no locks, and everything a
-//     handler sends or schedules is ordered by the global sequence number.
-//     The same seed and the same driver actions therefore give the same run,
-//     byte for byte.
+//   - Exactly one process handler runs at a time. Each process goroutine is
+//     a coroutine: the driver resumes the process that owns the next event,
+//     which runs it and every next event of its own, then yields back naming
+//     the owner of the following one (scheduler.go). So process state needs
+//     no locks, and everything a handler sends or schedules is ordered by
+//     the global sequence number. The same seed and the same driver actions
+//     therefore give the same run, byte for byte.
 //   - Between steps (when the driver holds the World) no process goroutine is
 //     running, so the driver may read any process state directly. A run's stop
-//     condition may be evaluated on a process goroutine, under the baton: it
+//     condition may be evaluated on a process goroutine, in its turn: it
 //     must only read state (a panic in it is raised again on the driver).
 //   - Spawn, Kill, Exit, Call and Close are the driver's, between runs.
 //

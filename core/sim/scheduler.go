@@ -10,32 +10,40 @@ import (
 // The scheduler runs events in (time, sequence) order, each handler on its
 // process's own goroutine, one at a time.
 //
-// Whoever holds the baton runs the scheduler: it pops the next event and,
-// when the event belongs to a process whose goroutine is not this one,
-// hands the baton to that goroutine together with the event, and waits to
-// be handed the baton again. A process goroutine therefore runs every
-// consecutive event of its own without a switch, and an event costs at
-// most one switch, from the process that ran the previous event to the
-// next one (the driver sends the baton out once per run, and gets it back
-// when the run stops). A goroutine switch is the most expensive part of
-// an event in WebAssembly, where it unwinds and rewinds the stack.
+// Each process goroutine is a coroutine (iter.Pull): it runs only when
+// resumed, and hands control straight back when it yields, without the Go
+// scheduler in between. The driver resumes the process that owns the next
+// event, with that event handed over; the process handles it, then goes on
+// popping events while they are its own, so a process runs every
+// consecutive event of its own without a switch. When the next event
+// belongs to another process it yields, naming that process, and the driver
+// resumes it. A change of process costs two coroutine switches (to the
+// driver and out), each a direct handoff of the thread without the Go
+// scheduler. The goroutines used to pass a baton over channels instead:
+// one switch, but through the scheduler, which natively also woke an idle
+// thread that found nothing to do (issue 15's profile: a fifth of an idle
+// cluster's time in futex, findRunnable and stopm). BenchmarkHandoff went
+// from 484 to 205 ns an event; a bare two-goroutine ping-pong costs 120 ns
+// a switch over channels and 28 ns as coroutines natively, 570 and 85 ns
+// in WebAssembly under Node.
 //
-// Exactly one goroutine holds the baton at a time, and the baton travels
-// over channels, so every access to the world and to process state is
-// ordered (for the race detector as for the memory model): handlers, the
-// run's stop condition and note hooks all run under the baton.
+// Exactly one goroutine runs at a time (a coroutine switch orders every
+// access to the world and to process state, for the race detector as for
+// the memory model): handlers, the run's stop condition and note hooks all
+// run in that order.
 type scheduler struct {
-	// driver carries the baton back to the driver when a run stops.
-	driver chan struct{}
-	job    runJob
-	// handed is the event handed over with the baton, for the receiving
+	job runJob
+	// handed is the event handed over with control, for the receiving
 	// process to handle first.
 	handed handed
+	// next is the process a yielding coroutine named: the owner of the
+	// event it popped and handed over (nil: the job stopped).
+	next *proc
 	// condPanic is a panic of the run's stop condition on a process
 	// goroutine, raised again on the driver's.
 	condPanic any
 	condStack []byte
-	// handoffs counts the times the baton went to another goroutine.
+	// handoffs counts the times the driver resumed a process.
 	handoffs uint64
 }
 
@@ -49,7 +57,7 @@ type runJob struct {
 	condFalse bool
 }
 
-// handed is what a process must run when handed the baton.
+// handed is what a process must run first when it is resumed.
 type handed struct {
 	kind  eventKind
 	timer *Timer
@@ -83,12 +91,15 @@ func (w *World) callCond() (ok bool) {
 	return w.sched.job.cond()
 }
 
-// runJob runs the scheduler from the driver until the job stops, and
-// returns with the baton back on the driver.
+// runJob runs the scheduler from the driver until the job stops: it
+// resumes each process whose event comes next, until none does.
 func (w *World) runJob(j runJob) {
 	w.sched.job = j
-	if w.dispatch(nil) {
-		<-w.sched.driver
+	for pr := w.dispatch(nil); pr != nil; pr = w.dispatch(nil) {
+		for pr != nil {
+			w.resume(pr)
+			pr, w.sched.next = w.sched.next, nil
+		}
 	}
 	if p := w.sched.condPanic; p != nil {
 		stack := w.sched.condStack
@@ -97,20 +108,12 @@ func (w *World) runJob(j runJob) {
 	}
 }
 
-// dispatch runs events on the goroutine of self (nil: the driver) while
-// the job goes on, and returns once the baton has left this goroutine:
-// handed to a process goroutine with its event, or, from a process
-// goroutine, back to the driver when the job stops. On the driver it
-// reports whether the baton went out (the driver must wait for it);
-// false means the job stopped without running a handler elsewhere.
-func (w *World) dispatch(self *proc) bool {
-	for {
-		if !w.due() {
-			if self != nil {
-				w.sched.driver <- struct{}{}
-			}
-			return self != nil
-		}
+// dispatch pops events while the job goes on: it runs those of self (nil:
+// the driver, which owns none) on this goroutine, and returns the first
+// process that must run elsewhere, with its event handed over, or nil once
+// the job stops.
+func (w *World) dispatch(self *proc) *proc {
+	for w.due() {
 		e := w.queue.pop()
 		w.now = e.at
 		w.stepped++
@@ -120,23 +123,42 @@ func (w *World) dispatch(self *proc) bool {
 		if pr == nil {
 			continue
 		}
-		if pr == self {
-			w.handle(pr)
-			continue
+		if pr != self {
+			return pr
 		}
-		w.sched.handoffs++
-		pr.baton <- struct{}{}
-		return true
+		w.handle(pr)
+		if pr.state != ProcRunning {
+			return nil // it ended itself: prepare gives it no more events
+		}
 	}
+	return nil
 }
 
-// procLoop is a process goroutine: each time it is handed the baton it
-// handles the event handed over, then runs the scheduler until the baton
-// leaves it. It ends when its process stops (the baton channel is closed).
-func (w *World) procLoop(pr *proc) {
-	for range pr.baton {
-		w.handle(pr)
-		w.dispatch(pr)
+// resume runs pr's coroutine until it yields or ends: it handles the event
+// handed over, and every next one of its own.
+func (w *World) resume(pr *proc) {
+	w.sched.handoffs++
+	pr.active = true
+	pr.resume()
+	pr.active = false
+}
+
+// body is a process's coroutine: each time it is resumed it handles the
+// event handed over, then runs the scheduler while the events are its own,
+// and yields the next process to run (sched.next). It ends when its process
+// stops: killed while suspended (the yield reports false), or ended by its
+// own handler.
+func (w *World) body(pr *proc) func(yield func(struct{}) bool) {
+	return func(yield func(struct{}) bool) {
+		for {
+			w.handle(pr)
+			if pr.state == ProcRunning {
+				w.sched.next = w.dispatch(pr)
+			}
+			if pr.state != ProcRunning || !yield(struct{}{}) {
+				return
+			}
+		}
 	}
 }
 
@@ -269,9 +291,8 @@ func (w *World) RunUntilBudget(t Time, maxSteps int) (bool, error) {
 	return true, nil
 }
 
-// Handoffs is how many times the scheduler has handed the baton from one
-// goroutine to another (a goroutine switch); the driver's getting it back
-// at the end of a run is not counted.
+// Handoffs is how many times the driver resumed a process: each is a
+// switch to the process's goroutine and one back.
 func (w *World) Handoffs() uint64 { return w.sched.handoffs }
 
 // RunFor advances the clock by d, processing every event on the way.

@@ -10,7 +10,7 @@ import (
 
 // ticker counts its own timer firings, one a millisecond: a run of
 // consecutive events that all belong to one process, which the scheduler
-// runs on that process's goroutine without handing the baton back.
+// runs on that process's goroutine without yielding to the driver.
 func ticker(n *int) *funcProc {
 	return &funcProc{start: func(env *Env) {
 		var tick func(env *Env)
@@ -72,8 +72,8 @@ type exiter struct {
 func (e *exiter) Exited() bool { e.n++; return e.n >= 3 }
 
 // A process that ends itself in its own handler stops at that event (its
-// timers never fire again) and its goroutine ends, although it held the
-// baton when it ended.
+// timers never fire again) and its goroutine ends, although it was the
+// one running when it ended.
 func TestProcessThatExitsEndsItsGoroutine(t *testing.T) {
 	w := NewWorld(1)
 	fired := 0
@@ -109,8 +109,8 @@ func TestProcessThatExitsEndsItsGoroutine(t *testing.T) {
 }
 
 // A process's consecutive events run on its goroutine without a switch:
-// a lone ticker takes the baton once for a whole run; two processes whose
-// events alternate switch once an event.
+// a lone ticker is resumed once for a whole run; two processes whose
+// events alternate are resumed once an event.
 func TestConsecutiveEventsOfOneProcessNeedNoSwitch(t *testing.T) {
 	w := NewWorld(1)
 	n := 0

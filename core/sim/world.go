@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"sort"
 	"time"
 )
@@ -40,9 +41,28 @@ type proc struct {
 	incarnation uint64
 	env         *Env
 	ports       int // ephemeral ports handed out (EphemeralPort)
-	// baton wakes the process goroutine to run the scheduler (see
-	// scheduler.go); closed when the process stops.
-	baton chan struct{}
+	// resume runs the process's coroutine until it yields; stop ends it
+	// (scheduler.go). active: the coroutine is running now, so it must
+	// end itself rather than be stopped.
+	resume func()
+	stop   func()
+	active bool
+}
+
+// start makes pr's coroutine. Its goroutine exists from now on, suspended
+// until the first resume, which hands it its start event.
+func (w *World) start(pr *proc) {
+	next, stop := iter.Pull(w.body(pr))
+	pr.resume = func() { next() }
+	pr.stop = stop
+}
+
+// end stops pr's coroutine unless it is the one running (a process that
+// ended itself: its coroutine returns when its handler does).
+func (pr *proc) end() {
+	if !pr.active {
+		pr.stop()
+	}
 }
 
 // Limits that keep a run bounded. Hitting one is an error, never a hang.
@@ -67,7 +87,7 @@ type World struct {
 	// running is the process whose handler is executing, nil between events.
 	running *proc
 	// sched is the scheduler's state: the run in progress, the event
-	// handed over with the baton, the driver's baton (scheduler.go).
+	// handed over with control, the process to run next (scheduler.go).
 	sched scheduler
 	// noteHook, if set, sees every Note as it is made.
 	noteHook func(TraceEvent)
@@ -92,7 +112,7 @@ func NewWorld(seed uint64) *World {
 		conns:   map[conn]bool{},
 		streams: map[string]int{},
 		procs:   map[string]*proc{},
-		sched:   scheduler{driver: make(chan struct{}, 1)},
+		sched:   scheduler{},
 		net:     newNetwork(),
 		trace:   newTrace(DefaultTraceLimit),
 	}
@@ -201,14 +221,14 @@ func (w *World) Spawn(host string, p Process) error {
 	if !exists && len(w.procs) >= MaxProcesses {
 		return fmt.Errorf("sim: too many processes (limit %d)", MaxProcesses)
 	}
-	pr := &proc{host: host, p: p, state: ProcRunning, baton: make(chan struct{}, 1)}
+	pr := &proc{host: host, p: p, state: ProcRunning}
 	pr.exiter, _ = p.(Exiter)
 	if exists {
 		pr.incarnation = old.incarnation + 1
 	}
 	pr.env = &Env{w: w, pr: pr}
 	w.procs[host] = pr
-	go w.procLoop(pr)
+	w.start(pr)
 	e := w.queue.alloc()
 	e.at, e.kind, e.proc, e.inc = w.now, evStart, pr, pr.incarnation
 	w.push(e)
@@ -230,7 +250,7 @@ func (w *World) Close() {
 	w.closed = true
 	for _, host := range w.Hosts() {
 		if pr := w.procs[host]; pr.state == ProcRunning {
-			close(pr.baton)
+			pr.end()
 		}
 	}
 	if w.err == nil {
@@ -261,7 +281,7 @@ func (w *World) Kill(host string, powerOff bool) error {
 		pr.state = ProcHostDown
 		detail = "power loss"
 	}
-	close(pr.baton)
+	pr.end()
 	w.trace.add(TraceEvent{At: w.now, Kind: TraceStop, Host: host, Detail: detail})
 	w.closeConns(host, !powerOff)
 	return nil
@@ -278,7 +298,7 @@ func (w *World) Exit(host string) error {
 		return nil
 	}
 	pr.state = ProcDead
-	close(pr.baton)
+	pr.end()
 	w.trace.add(TraceEvent{At: w.now, Kind: TraceStop, Host: host, Detail: "exited"})
 	w.closeConns(host, true)
 	return nil
