@@ -28,6 +28,12 @@ type fetcher struct {
 	// topic name). Invariant: when not nil, it holds exactly parts' values,
 	// and each value's key is its partition's tp.
 	sorted []*fetchState
+	// sortedTopics is how many distinct topics sorted holds (valid while
+	// sorted is not nil): a fetch's topic list is made that long at once
+	// instead of growing topic by topic (1, 2, 4: three arrays for the
+	// three topics of an idle cluster's fetch, which were two fifths of
+	// the fetch request's bytes).
+	sortedTopics int
 	// leaderAddr is the address fetches went to, and the host it was made
 	// for (the leader's registration may change).
 	leaderAddr sim.Addr
@@ -80,6 +86,12 @@ func (f *fetcher) sortedParts() []*fetchState {
 			f.sorted = append(f.sorted, fs)
 		}
 		slices.SortFunc(f.sorted, func(a, b *fetchState) int { return compareTP(a.p.tp, b.p.tp) })
+		f.sortedTopics = 0
+		for i, fs := range f.sorted {
+			if i == 0 || fs.p.tp.Topic != f.sorted[i-1].p.tp.Topic {
+				f.sortedTopics++
+			}
+		}
 	}
 	return f.sorted
 }
@@ -119,6 +131,7 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 	// slice is capped at its own end, so appending to it cannot overwrite
 	// the next topic's.
 	parts := make([]protocol.FetchPartition, 0, len(sorted))
+	req.Topics = make([]protocol.FetchTopic, 0, f.sortedTopics)
 	for _, fs := range sorted {
 		key := fs.p.tp
 		if fs.truncating || fs.resetting {
