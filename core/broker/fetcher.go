@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"kafkascope/core/protocol"
+	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -38,6 +39,16 @@ type fetcher struct {
 	// for (the leader's registration may change).
 	leaderAddr sim.Addr
 	leaderHost string
+	// onFetched handles the answer to this fetcher's Fetch. It captures
+	// nothing but the fetcher, so it is made once (newFetcher) rather than
+	// as a closure per fetch, twice a second per leader.
+	onFetched rpc.Callback
+}
+
+func newFetcher(b *Broker, leader int32) *fetcher {
+	f := &fetcher{b: b, leader: leader, parts: map[storage.TopicPartition]*fetchState{}}
+	f.onFetched = f.fetched
+	return f
 }
 
 type fetchState struct {
@@ -55,7 +66,7 @@ func (f *fetcher) stop() {
 func (b *Broker) addToFetcher(env *sim.Env, leader int32, p *Partition) {
 	f, ok := b.fetchers[leader]
 	if !ok {
-		f = &fetcher{b: b, leader: leader, parts: map[storage.TopicPartition]*fetchState{}}
+		f = newFetcher(b, leader)
 		b.fetchers[leader] = f
 	}
 	fs := &fetchState{p: p}
@@ -165,21 +176,25 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		return
 	}
 	f.inFlight = true
-	b.net.Send(env, leaderAddr, req, b.ms("replica.socket.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
-		f.inFlight = false
-		if f.stopped || b.state == StateStopped {
-			return
+	b.net.Send(env, leaderAddr, req, b.ms("replica.socket.timeout.ms"), f.onFetched)
+}
+
+// fetched handles the answer to the fetch maybeFetch sent (onFetched).
+func (f *fetcher) fetched(env *sim.Env, resp protocol.Response, err error) {
+	b := f.b
+	f.inFlight = false
+	if f.stopped || b.state == StateStopped {
+		return
+	}
+	if err != nil {
+		// The whole request failed: every partition backs off.
+		for _, fs := range f.parts {
+			fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
 		}
-		if err != nil {
-			// The whole request failed: every partition backs off.
-			for _, fs := range f.parts {
-				fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
-			}
-		} else {
-			f.process(env, resp.(*protocol.FetchResponse))
-		}
-		f.maybeFetch(env)
-	})
+	} else {
+		f.process(env, resp.(*protocol.FetchResponse))
+	}
+	f.maybeFetch(env)
 }
 
 // hostOf finds a broker's host from its registration.
