@@ -167,11 +167,11 @@ func (w *World) NextEventAt() (Time, bool) {
 // InFlight lists the messages on the wire now, in delivery order.
 func (w *World) InFlight() []*Envelope {
 	var out []*Envelope
-	for _, e := range w.queue.h {
+	w.queue.each(func(e *event) {
 		if e.kind == evDeliver {
 			out = append(out, e.env)
 		}
-	}
+	})
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].DeliverAt != out[j].DeliverAt {
 			return out[i].DeliverAt < out[j].DeliverAt
