@@ -78,11 +78,16 @@ func (p *Partition) lastFetchedEpoch() int32 {
 // fetcher that is waiting to learn where to truncate.
 func (f *fetcher) askEpochEnds(env *sim.Env, addr sim.Addr) {
 	b := f.b
-	req := &protocol.OffsetForLeaderEpochRequest{ReplicaID: b.cfg.NodeID}
+	// The request is made only once a partition needs it: every fetch asks,
+	// and almost always no partition is truncating.
+	var req *protocol.OffsetForLeaderEpochRequest
 	for _, fs := range f.sortedParts() {
 		key := fs.p.tp
 		if !fs.truncating || fs.delayedUntil > env.Now() {
 			continue
+		}
+		if req == nil {
+			req = &protocol.OffsetForLeaderEpochRequest{ReplicaID: b.cfg.NodeID}
 		}
 		q := protocol.OffsetForLeaderPartition{Index: key.Partition, CurrentLeaderEpoch: fs.p.leaderEpoch, LeaderEpoch: fs.p.log.LatestEpoch()}
 		if n := len(req.Topics); n > 0 && req.Topics[n-1].Name == key.Topic {
@@ -91,7 +96,7 @@ func (f *fetcher) askEpochEnds(env *sim.Env, addr sim.Addr) {
 			req.Topics = append(req.Topics, protocol.OffsetForLeaderTopic{Name: key.Topic, Partitions: []protocol.OffsetForLeaderPartition{q}})
 		}
 	}
-	if len(req.Topics) == 0 {
+	if req == nil {
 		return
 	}
 	f.epochInFlight = true

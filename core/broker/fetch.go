@@ -12,10 +12,21 @@ import (
 // delayedFetch is a fetch with nothing to return yet, parked until data
 // arrives or MaxWaitMs passes (Kafka's DelayedFetch, the long poll).
 type delayedFetch struct {
-	from  sim.Addr
-	req   *protocol.FetchRequest
-	timer *sim.Timer
+	b    *Broker
+	from sim.Addr
+	req  *protocol.FetchRequest
+	// timer is the MaxWaitMs expiry; held here, with the fetch its own
+	// task, so parking a fetch (every idle follower's, twice a second)
+	// allocates only this.
+	timer sim.Timer
 	done  bool
+}
+
+// Fire is the long poll's expiry: the fetch is answered with what there is.
+func (df *delayedFetch) Fire(env *sim.Env) {
+	if !df.done {
+		df.b.completeFetch(env, df)
+	}
 }
 
 // handleFetch serves followers (ReplicaID >= 0: up to the LEO; the fetch
@@ -30,12 +41,8 @@ func (b *Broker) handleFetch(env *sim.Env, from sim.Addr, req *protocol.FetchReq
 	// The answer is not sent (the fetch is read again when it completes):
 	// the next fetch may build in its storage.
 	b.fetchDraft.release(resp)
-	df := &delayedFetch{from: from, req: req}
-	df.timer = env.After(time.Duration(req.MaxWaitMs)*time.Millisecond, "delayed-fetch-expiry", func(env *sim.Env) {
-		if !df.done {
-			b.completeFetch(env, df)
-		}
-	})
+	df := &delayedFetch{b: b, from: from, req: req}
+	env.Arm(&df.timer, time.Duration(req.MaxWaitMs)*time.Millisecond, "delayed-fetch-expiry", df)
 	b.parked = append(b.parked, df)
 	return false
 }

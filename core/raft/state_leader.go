@@ -72,6 +72,8 @@ type leaderState struct {
 	checkQuorumTimeout  time.Duration
 	checkQuorumDeadline sim.Time
 	resignRequested     bool
+	// byEndOffset is sortedVotersScratch's storage (never kept elsewhere).
+	byEndOffset []*replicaState
 }
 
 // maxObservers bounds the observers a leader tracks (brokers of the
@@ -188,6 +190,21 @@ func (s *leaderState) votersByDescendingEndOffset() []*replicaState {
 	return out
 }
 
+// sortedVotersScratch is votersByDescendingEndOffset in s.byEndOffset,
+// reused from call to call: the leader takes the median end offset on
+// every Fetch it answers, and a new slice each time was a thirtieth of an
+// idle cluster's allocations. The result is valid until the next call; it
+// must not be kept.
+func (s *leaderState) sortedVotersScratch() []*replicaState {
+	out := s.byEndOffset[:0]
+	for _, id := range s.voters {
+		out = append(out, s.voterStates[id])
+	}
+	slices.SortFunc(out, compareByDescendingEndOffset)
+	s.byEndOffset = out
+	return out
+}
+
 // compareByDescendingEndOffset is votersByDescendingEndOffset's order.
 func compareByDescendingEndOffset(a, b *replicaState) int {
 	if a.endOffset != b.endOffset {
@@ -211,7 +228,7 @@ func compareByDescendingEndOffset(a, b *replicaState) int {
 // before it exposes any entry of an earlier epoch
 // (LeaderState.maybeUpdateHighWatermark, LeaderState.java:212-270).
 func (s *leaderState) maybeUpdateHighWatermark() bool {
-	sorted := s.votersByDescendingEndOffset()
+	sorted := s.sortedVotersScratch()
 	candidate := sorted[len(s.voterStates)/2].endOffset
 	if candidate < 0 || candidate <= s.epochStartOffset {
 		return false

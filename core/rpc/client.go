@@ -24,12 +24,26 @@ var (
 type Callback func(env *sim.Env, resp protocol.Response, err error)
 
 type call struct {
-	id    int32
-	from  sim.Addr // the local address of the connection it went on
-	to    sim.Addr
-	kind  string
-	cb    Callback
-	timer *sim.Timer
+	id   int32
+	from sim.Addr // the local address of the connection it went on
+	to   sim.Addr
+	kind string
+	cb   Callback
+	c    *Client
+	// timer is the call's timeout (a zero Timer, never armed, when the
+	// call has none: stopping it is harmless). It is held here, and the
+	// call is its own task, so a request's timeout allocates nothing.
+	timer sim.Timer
+}
+
+// Fire is the call's timeout.
+func (cl *call) Fire(env *sim.Env) {
+	c := cl.c
+	if cur, ok := c.inflight[cl.id]; ok && cur == cl {
+		// Like Kafka's NetworkClient, a timed-out request closes the
+		// connection: every call still waiting on it fails too.
+		c.failPeer(env, cl.to, ErrTimeout)
+	}
 }
 
 // MaxInFlight bounds the calls one client may have outstanding.
@@ -111,16 +125,10 @@ func (c *Client) Send(env *sim.Env, to sim.Addr, req protocol.Request, timeout t
 		h.ClientID = c.clientID
 	}
 	from := c.conn(env, to)
-	cl := &call{id: id, from: from, to: to, kind: req.Kind(), cb: cb}
+	cl := &call{id: id, from: from, to: to, kind: req.Kind(), cb: cb, c: c}
 	c.inflight[id] = cl
 	if timeout > 0 {
-		cl.timer = env.After(timeout, c.timerName(cl.kind), func(env *sim.Env) {
-			if cur, ok := c.inflight[id]; ok && cur == cl {
-				// Like Kafka's NetworkClient, a timed-out request closes the
-				// connection: every call still waiting on it fails too.
-				c.failPeer(env, to, ErrTimeout)
-			}
-		})
+		env.Arm(&cl.timer, timeout, c.timerName(cl.kind), cl)
 	}
 	env.Send(from, to, req)
 	return id

@@ -19,47 +19,77 @@ type event struct {
 	inc   uint64 // the process incarnation a start or timer belongs to
 	env   *Envelope
 	timer *Timer
+	// idx is the event's place in eventQueue.events, for life (it is kept
+	// when the event is recycled).
+	idx int32
 }
 
-func (e *event) before(f *event) bool {
-	if e.at != f.at {
-		return e.at < f.at
+// queued is an event's place in the heap: its order key and its index in
+// eventQueue.events. It holds no pointer, so moving it costs no write
+// barrier: with *event in the heap, each swap of a push or pop went through
+// the collector's write barrier while it marked (in WebAssembly, where the
+// collector shares the page's thread, the barrier's buffer flushes under
+// push and pop were a twentieth of an idle cluster's time), and comparing
+// two events read both from memory.
+type queued struct {
+	at  Time
+	seq uint64
+	idx int32
+}
+
+func (a queued) before(b queued) bool {
+	if a.at != b.at {
+		return a.at < b.at
 	}
-	return e.seq < f.seq
+	return a.seq < b.seq
 }
 
-// eventQueue is a binary min-heap of events by (at, seq), written out for
-// *event (container/heap's interface calls and boxing cost a fifth of an
-// idle cluster's scheduling), with a free list: a popped event is recycled
-// by the next push, so a long run allocates no events.
+// eventQueue is a binary min-heap of events by (at, seq), written out
+// (container/heap's interface calls and boxing cost a fifth of an idle
+// cluster's scheduling), with a free list: a popped event is recycled by the
+// next push, so a long run allocates no events.
+//
+// Invariants: events[i].idx == i; every event is either in h (by its
+// index, with its at and seq, which do not change while it is queued), in
+// free, or handed out by alloc or pop and not yet pushed or recycled.
 type eventQueue struct {
-	h    []*event
-	free []*event
+	h      []queued
+	events []*event // every event this queue made, by idx
+	free   []int32  // indexes of recycled events
 }
 
 func (q *eventQueue) len() int { return len(q.h) }
 
 // peek is the next event; the queue must not be empty.
-func (q *eventQueue) peek() *event { return q.h[0] }
+func (q *eventQueue) peek() *event { return q.events[q.h[0].idx] }
+
+// each calls fn for every queued event, in no particular order.
+func (q *eventQueue) each(fn func(e *event)) {
+	for _, k := range q.h {
+		fn(q.events[k.idx])
+	}
+}
 
 // alloc returns a zeroed event to fill in and push.
 func (q *eventQueue) alloc() *event {
 	if n := len(q.free); n > 0 {
-		e := q.free[n-1]
+		i := q.free[n-1]
 		q.free = q.free[:n-1]
-		return e
+		return q.events[i]
 	}
-	return &event{}
+	e := &event{idx: int32(len(q.events))}
+	q.events = append(q.events, e)
+	return e
 }
 
 // recycle gives back a popped event no one refers to any more.
 func (q *eventQueue) recycle(e *event) {
-	*e = event{}
-	q.free = append(q.free, e)
+	*e = event{idx: e.idx}
+	q.free = append(q.free, e.idx)
 }
 
 func (q *eventQueue) push(e *event) {
-	q.h = append(q.h, e)
+	q.h = append(q.h, queued{at: e.at, seq: e.seq, idx: e.idx})
 	h := q.h
 	i := len(h) - 1
 	for i > 0 {
@@ -77,7 +107,6 @@ func (q *eventQueue) pop() *event {
 	n := len(h) - 1
 	top := h[0]
 	h[0] = h[n]
-	h[n] = nil
 	h = h[:n]
 	q.h = h
 	i := 0
@@ -96,5 +125,5 @@ func (q *eventQueue) pop() *event {
 		h[i], h[m] = h[m], h[i]
 		i = m
 	}
-	return top
+	return q.events[top.idx]
 }

@@ -245,7 +245,7 @@ func (w *World) call(pr *proc, h handed) {
 	case evStart:
 		pr.p.Start(pr.env)
 	case evTimer:
-		h.timer.fn(pr.env)
+		h.timer.task.Fire(pr.env)
 	case evDeliver:
 		pr.p.Receive(pr.env, h.env)
 	}

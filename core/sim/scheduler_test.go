@@ -130,3 +130,53 @@ func TestConsecutiveEventsOfOneProcessNeedNoSwitch(t *testing.T) {
 		t.Fatalf("%d handoffs for %d alternating events, want one each", h, s)
 	}
 }
+
+// armedTask is a Task that holds its own Timer, as a request's state does.
+type armedTask struct {
+	timer Timer
+	fired []Time
+}
+
+func (a *armedTask) Fire(env *Env) { a.fired = append(a.fired, env.Now()) }
+
+// An armed Timer fires its task once, in its process and its turn, is
+// named in the trace like After's, stops like After's, and cannot be armed
+// twice.
+func TestArmFiresTheTaskItsTimerBelongsTo(t *testing.T) {
+	w := NewWorld(1)
+	fires, stopped := &armedTask{}, &armedTask{}
+	var twice any
+	w.Spawn("a", &funcProc{start: func(env *Env) {
+		env.Arm(&fires.timer, 3*time.Millisecond, "armed", fires)
+		env.Arm(&stopped.timer, time.Millisecond, "stopped", stopped)
+		stopped.timer.Stop()
+		func() {
+			defer func() { twice = recover() }()
+			env.Arm(&fires.timer, time.Millisecond, "again", fires)
+		}()
+	}})
+	if err := w.RunFor(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if len(fires.fired) != 1 || fires.fired[0] != Time(3*time.Millisecond) || fires.timer.Pending() || fires.timer.At() != Time(3*time.Millisecond) {
+		t.Fatalf("armed task fired at %v (pending %v); want once at T+3ms", fires.fired, fires.timer.Pending())
+	}
+	if len(stopped.fired) != 0 {
+		t.Fatalf("stopped task fired at %v", stopped.fired)
+	}
+	if twice == nil {
+		t.Fatal("arming a Timer twice did not panic")
+	}
+	named := 0
+	for _, e := range w.Trace().Recent(0) {
+		if e.Kind == TraceTimer {
+			if e.Detail != "armed" {
+				t.Fatalf("timer event %q; want only \"armed\"", e.Detail)
+			}
+			named++
+		}
+	}
+	if named != 1 {
+		t.Fatalf("%d timer events in the trace; want 1", named)
+	}
+}
