@@ -268,19 +268,7 @@ func traceFreshLoad(t *testing.T, url string) string {
 func newProfile(t *testing.T, dir string) (context.Context, context.CancelFunc) {
 	t.Helper()
 	ctx, cancelAll := context.WithTimeout(context.Background(), browserTimeout)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1280, 800),
-	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, chromiumOptions(dir)...)
 	tab, cancelTab := chromedp.NewContext(alloc, chromedp.WithErrorf(t.Logf))
 	exceptions := 0
 	var exceptionsMu sync.Mutex

@@ -78,21 +78,7 @@ func TestBrowserBenchmark(t *testing.T) {
 		}
 		natives = append(natives, float64(time.Since(began))/float64(time.Millisecond))
 	}
-	if _, err := chromedp.Run(tab, chromedp.Evaluate[any](fmt.Sprintf(`kafkascopeBench(%d); null`, benchRecords))); err != nil {
-		t.Fatalf("starting the in-page benchmark: %v", err)
-	}
-	result, err := chromedp.Run(tab, chromedp.PollFunction[string](`function() {
-		const s = document.getElementById("status");
-		return s.dataset.bench || (s.dataset.benchError ? "error " + s.dataset.benchError : false);
-	}`, chromedp.WithPollingTimeout(3*time.Minute)))
-	if err != nil {
-		t.Fatalf("waiting for the in-page benchmark: %v", err)
-	}
-	fields := strings.Fields(result)
-	if len(fields) != 3 || fields[0] == "error" {
-		t.Fatalf("in-page benchmark: %q", result)
-	}
-	wasmMs, _ := strconv.ParseFloat(fields[2], 64)
+	wasmMs := runPageWorkload(t, tab)
 	nativeMs := median(natives)
 	add("workload of %d acks=all records on 3 brokers: native %.0f ms, wasm %.0f ms: wasm/native = %.1f×", benchRecords, nativeMs, wasmMs, wasmMs/nativeMs)
 

@@ -69,20 +69,18 @@ func repoRootOrEmpty() string {
 }
 
 // startBrowser starts Chromium with a window of 1280×800 and the flags
-// that work here (TOOLING.md), under one deadline for the whole test.
+// a container needs (no sandbox, no GPU), under one deadline for the
+// whole test.
 func startBrowser(t *testing.T) *browser {
 	t.Helper()
 	return startBrowserWithin(t, browserTimeout)
 }
 
-// startBrowserWithin is startBrowser with a deadline of its own (a
-// benchmark runs longer than a test).
-func startBrowserWithin(t *testing.T, deadline time.Duration) *browser {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	t.Cleanup(cancel)
-	out := &lockedBuffer{}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
+// chromiumOptions start a headless Chromium on the profile in dir, with
+// nothing of its own on the network (no QUIC, updates or sync) and a
+// 1280x800 window: every browser the tests and benchmarks start.
+func chromiumOptions(dir string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Headless,
 		chromedp.NoSandbox,
@@ -92,10 +90,19 @@ func startBrowserWithin(t *testing.T, deadline time.Duration) *browser {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 800),
-		chromedp.CombinedOutput(out),
-	)
+	}
+}
+
+// startBrowserWithin is startBrowser with a deadline of its own (a
+// benchmark runs longer than a test).
+func startBrowserWithin(t *testing.T, deadline time.Duration) *browser {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	t.Cleanup(cancel)
+	out := &lockedBuffer{}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromiumOptions(t.TempDir()), chromedp.CombinedOutput(out))...)
 	t.Cleanup(cancelAlloc)
 	b := &browser{t: t, alloc: alloc, out: out}
 	began := time.Now()
