@@ -121,11 +121,10 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		}
 		return
 	}
+	conf := b.replicaFetchConf()
 	req := &protocol.FetchRequest{
 		ReplicaID: b.cfg.NodeID, ReplicaEpoch: b.brokerEpoch,
-		MaxWaitMs: int32(b.confInt("replica.fetch.wait.max.ms")),
-		MinBytes:  int32(b.confInt("replica.fetch.min.bytes")),
-		MaxBytes:  int32(b.confInt("replica.fetch.response.max.bytes")),
+		MaxWaitMs: conf.waitMaxMs, MinBytes: conf.minBytes, MaxBytes: conf.responseMaxBytes,
 	}
 	if host := b.hostOf(f.leader); host != f.leaderHost || f.leaderAddr == "" {
 		f.leaderHost, f.leaderAddr = host, sim.Addr(fmt.Sprintf("%s:%d", host, BrokerPort))
@@ -158,7 +157,7 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		fp := protocol.FetchPartition{
 			Index: key.Partition, CurrentLeaderEpoch: p.leaderEpoch, FetchOffset: p.log.LogEndOffset(),
 			LastFetchedEpoch: p.lastFetchedEpoch(), LogStartOffset: p.log.LogStartOffset(),
-			PartitionMaxBytes: int32(b.confInt("replica.fetch.max.bytes")),
+			PartitionMaxBytes: conf.partitionMaxBytes,
 		}
 		parts = append(parts, fp)
 		if n := len(req.Topics); n > 0 && req.Topics[n-1].Name == key.Topic {
