@@ -44,6 +44,17 @@ func checkDecoded(t *testing.T, text string) {
 	if !reflect.DeepEqual(back.Actions(), s.Actions()) || back.Now() != s.Now() {
 		t.Fatalf("re-encoded session differs: %d actions at %v, want %d at %v", len(back.Actions()), back.Now(), len(s.Actions()), s.Now())
 	}
+	if s.Busy() {
+		// The link was shared while a command ran in the foreground (a
+		// console consumer without &): the prompt waits for it, as it
+		// did for the sender. Ctrl-C gives it back, as on the page.
+		s.Interrupt()
+		for i := 0; s.Busy() && i < 100; i++ {
+			if _, err := s.Finish(10000); err != nil {
+				t.Fatalf("the interrupted command fails: %v", err)
+			}
+		}
+	}
 	n := len(s.Lines())
 	s.Do("jobs", nil)
 	if s.Busy() || len(s.Lines()) <= n {
