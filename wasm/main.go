@@ -343,8 +343,10 @@ func (pg *page) frameLoop() {
 		last = now
 		// The last frame's cost (its render, if it asked for one, ran
 		// since) sets this frame's events.
-		pg.app.Player.SetFrameEvents(pg.budget.Observe(player.FrameCost{
-			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall}))
+		events := pg.budget.Observe(player.FrameCost{
+			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall})
+		pg.app.Player.SetFrameEvents(events)
+		pg.app.Player.SetFastForwardEvents(pg.budget.FastForwardEvents(events))
 		// The count above follows recent frames; the deadline stops a
 		// frame whose events turned out heavy (a player may be new: set
 		// it every frame).

@@ -133,3 +133,21 @@ func TestStandbysStartWhenLeftAlone(t *testing.T) {
 		t.Fatal("no standby after 2000 quiet paused frames")
 	}
 }
+
+// A frame that fast-forwards a time advance gets FastForwardWork instead
+// of FrameWork, at the rate the frames measured: with 2 ms renders the
+// engine's 8 ms become 10 ms.
+func TestFastForwardGetsMoreOfTheFrame(t *testing.T) {
+	var b FrameBudget
+	n := 0
+	for range 30 {
+		n = b.Observe(FrameCost{Events: 2000, Tick: 2 * time.Millisecond, Render: 2 * time.Millisecond, Interval: 16 * time.Millisecond})
+	}
+	ff := b.FastForwardEvents(n)
+	if want := n * 10 / 8; ff < want*95/100 || ff > want*105/100 {
+		t.Fatalf("a fast-forwarding frame gets %d events, want about %d (%d for any frame)", ff, want, n)
+	}
+	if got := b.FastForwardEvents(stepsPerFrame); got != stepsPerFrame {
+		t.Fatalf("the fast-forward budget %d passes the frame's limit %d", got, stepsPerFrame)
+	}
+}

@@ -53,6 +53,7 @@ type Player struct {
 	// cost on this machine (SetFrameEvents). lastEvents is how many the
 	// last Tick ran.
 	frameEvents int
+	ffEvents    int // a fast-forwarding frame's events (0: frameEvents)
 	lastEvents  uint64
 	// frameOver is the host's deadline for a frame's engine work
 	// (framedeadline.go); nil: none.
@@ -236,7 +237,11 @@ func (p *Player) Tick(wall time.Duration) {
 	}
 	if d > 0 || ff {
 		before := p.steps()
-		if _, err := p.TL.Play(d, p.events(stepsPerFrame)); err != nil {
+		budget := p.events(stepsPerFrame)
+		if ff && p.ffEvents > 0 {
+			budget = min(p.ffEvents, stepsPerFrame)
+		}
+		if _, err := p.TL.Play(d, budget); err != nil {
 			p.Error = err.Error()
 		}
 		if used := int(p.steps() - before); used < idleSteps {
@@ -252,6 +257,11 @@ func (p *Player) Tick(wall time.Duration) {
 // time then moves slower than the chosen speed, never differently (the
 // same events run in the same order however frames split them).
 func (p *Player) SetFrameEvents(n int) { p.frameEvents = max(n, 0) }
+
+// SetFastForwardEvents caps the events of a frame that fast-forwards a
+// "time advance" (0: the same as any frame's). The host gives such frames
+// more of its time (FrameBudget.FastForwardEvents).
+func (p *Player) SetFastForwardEvents(n int) { p.ffEvents = max(n, 0) }
 
 // LastFrameEvents is how many events the last Tick ran.
 func (p *Player) LastFrameEvents() uint64 { return p.lastEvents }

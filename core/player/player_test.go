@@ -232,3 +232,21 @@ func TestPausedSeekIntoATimeAdvanceStays(t *testing.T) {
 		t.Fatalf("playing on, the time advance did not skip ahead: %s, its end %s", p.Now(), end)
 	}
 }
+
+// A frame that fast-forwards a running "time advance" runs the host's
+// fast-forward budget; any other frame its frame budget.
+func TestFastForwardFramesRunTheirOwnBudget(t *testing.T) {
+	p := New()
+	p.Boot("", "")
+	p.SetFrameEvents(1000)
+	p.SetFastForwardEvents(1300)
+	p.Tick(16 * time.Millisecond)
+	if got := p.LastFrameEvents(); got > 1000 {
+		t.Fatalf("a playing frame ran %d events, over its budget of 1000", got)
+	}
+	p.Run("time advance 1h", nil)
+	p.Tick(16 * time.Millisecond)
+	if got := p.LastFrameEvents(); got != 1300 {
+		t.Fatalf("a frame fast-forwarding an hour ran %d events, want its budget of 1300", got)
+	}
+}
