@@ -65,9 +65,12 @@ func (h *appTestHost) answerCopies() {
 
 // appTestEvent is a DOM event with the properties a handler reads.
 type appTestEvent struct {
-	summary   map[string]any
+	summary
 	prevented bool
 }
+
+// summary is how a test writes an event's properties.
+type summary = EventProps
 
 func appKey(key, targetID, value string, mods ...string) *appTestEvent {
 	s := map[string]any{"key": key, "target": map[string]any{"id": targetID, "value": value}}
@@ -81,24 +84,6 @@ func appValue(value string, typ string) *appTestEvent {
 	return &appTestEvent{summary: map[string]any{"type": typ, "target": map[string]any{"value": value}}}
 }
 
-func (e *appTestEvent) Prop(keys ...string) any {
-	var v any = e.summary
-	for _, k := range keys {
-		m, _ := v.(map[string]any)
-		if m == nil {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
-}
-func (e *appTestEvent) PropString(keys ...string) string { s, _ := e.Prop(keys...).(string); return s }
-func (e *appTestEvent) PropFloat64(keys ...string) float64 {
-	f, _ := e.Prop(keys...).(float64)
-	return f
-}
-func (e *appTestEvent) PropBool(keys ...string) bool   { b, _ := e.Prop(keys...).(bool); return b }
-func (e *appTestEvent) EventSummary() map[string]any   { return e.summary }
 func (e *appTestEvent) JSEvent() js.Value              { return js.Value{} }
 func (e *appTestEvent) JSEventTarget() js.Value        { return js.Value{} }
 func (e *appTestEvent) JSEventCurrentTarget() js.Value { return js.Value{} }

@@ -12,6 +12,7 @@ import (
 	"github.com/vugu/vugu"
 	vjs "github.com/vugu/vugu/js"
 
+	"kafkascope/ui"
 	"kafkascope/ui/patch"
 )
 
@@ -118,40 +119,19 @@ func (r *renderer) event(args []safejs.Value) {
 	if f == nil {
 		return // its element went away in a render since
 	}
-	f(&domEvent{summary: summary, ee: r.ee})
+	f(&domEvent{EventProps: summary, ee: r.ee})
 }
 
 // domEvent is vugu.DOMEvent for a delivered event: the summary, and the
 // event itself while its handler runs.
 type domEvent struct {
-	summary map[string]any
-	ee      vugu.EventEnv
+	ui.EventProps
+	ee vugu.EventEnv
 }
 
-func (e *domEvent) Prop(keys ...string) any {
-	var v any = e.summary
-	for _, k := range keys {
-		m, _ := v.(map[string]any)
-		if m == nil {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
-}
-
-func (e *domEvent) PropString(keys ...string) string { s, _ := e.Prop(keys...).(string); return s }
-
-func (e *domEvent) PropFloat64(keys ...string) float64 {
-	f, _ := e.Prop(keys...).(float64)
-	return f
-}
-
-func (e *domEvent) PropBool(keys ...string) bool { b, _ := e.Prop(keys...).(bool); return b }
-func (e *domEvent) EventSummary() map[string]any { return e.summary }
-func (e *domEvent) EventEnv() vugu.EventEnv      { return e.ee }
-func (e *domEvent) JSEvent() vjs.Value           { return vjs.Value(activeEvent()) }
-func (e *domEvent) JSEventTarget() vjs.Value     { return vjs.Value(activeEvent().Get("target")) }
+func (e *domEvent) EventEnv() vugu.EventEnv  { return e.ee }
+func (e *domEvent) JSEvent() vjs.Value       { return vjs.Value(activeEvent()) }
+func (e *domEvent) JSEventTarget() vjs.Value { return vjs.Value(activeEvent().Get("target")) }
 func (e *domEvent) JSEventCurrentTarget() vjs.Value {
 	return vjs.Value(activeEvent().Get("currentTarget"))
 }

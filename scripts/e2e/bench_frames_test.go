@@ -331,21 +331,9 @@ func (fb *framesBench) playStep(step, steps int) {
 // (the DevTools protocol's Performance and Memory metrics), and the
 // renderer process's resident set.
 func (fb *framesBench) tabMemory() (string, float64) {
-	var jsHeap float64
+	jsHeap := fb.metrics()["JSHeapTotalSize"]
 	var nodes int64
 	err := chromedp.Do(fb.tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, t, performance.Enable, performance.EnableParams{}); err != nil {
-			return err
-		}
-		m, err := cdp.Call(ctx, t, performance.GetMetrics, cdp.Empty{})
-		if err != nil {
-			return err
-		}
-		for _, x := range m.Metrics {
-			if x.Name == "JSHeapTotalSize" {
-				jsHeap = x.Value
-			}
-		}
 		dc, err := cdp.Call(ctx, t, memory.GetDOMCounters, cdp.Empty{})
 		if err != nil {
 			return err
@@ -354,7 +342,7 @@ func (fb *framesBench) tabMemory() (string, float64) {
 		return nil
 	}))
 	if err != nil {
-		fb.t.Fatalf("reading the tab's metrics: %v", err)
+		fb.t.Fatalf("reading the tab's DOM counters: %v", err)
 	}
 	goMB, _ := strconv.ParseFloat(evalString(fb.tab, `document.getElementById("status").dataset.goMemMb`), 64)
 	rss := rendererRSS(fb.b)
