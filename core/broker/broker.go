@@ -228,24 +228,25 @@ func (b *Broker) replicaFetchConf() fetchConf {
 	return c.fetch
 }
 
-// confCache is the broker's config cache, emptied first if the image it
-// was read from was replaced or its configs changed since.
+// confCache is the broker's config cache, emptied first if the configs
+// it was read from are not the image's any more (their stamp moved: a
+// config changed, or the image was rebuilt from a snapshot).
 func (b *Broker) confCache() *confIntCache {
 	c := &b.confInts
-	if c.image != b.image || c.version != b.image.ConfigVersion() || c.values == nil {
-		*c = confIntCache{image: b.image, version: b.image.ConfigVersion(), values: map[string]int64{}}
+	if c.stamp != b.image.ConfigStamp() || c.values == nil {
+		*c = confIntCache{stamp: b.image.ConfigStamp(), values: map[string]int64{}}
 	}
 	return c
 }
 
-// confIntCache holds numeric broker configs as read from one image at one
-// config version.
+// confIntCache holds numeric broker configs as read from the image's
+// configs with one stamp (the images a broker publishes share it until a
+// config changes, so the cache outlives them).
 //
-// Invariant: every value in it was read from image at version; fetch holds
-// fetchConf's values only if fetchRead.
+// Invariant: every value in it was read from configs with stamp; fetch
+// holds fetchConf's values only if fetchRead.
 type confIntCache struct {
-	image     *metadata.Image
-	version   uint64
+	stamp     metadata.ConfigStamp
 	values    map[string]int64
 	fetch     fetchConf
 	fetchRead bool

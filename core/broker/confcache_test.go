@@ -9,8 +9,8 @@ import (
 // TestReplicaFetchConfFollowsConfigChanges: the fetcher's settings are
 // cached (replicaFetchConf), and every way a broker config can change
 // reaches them: a cluster default set, a per-broker value over it, the
-// per-broker value deleted, and the broker's image replaced by another
-// (a snapshot load, a restart).
+// per-broker value deleted, and the broker's image replaced by a new one
+// (a snapshot load, a restart); a clone with the same configs keeps it.
 func TestReplicaFetchConfFollowsConfigChanges(t *testing.T) {
 	h := newHarness(t, []int32{1, 2}, []int32{1, 2}, 1, 0, nil)
 	b := h.b
@@ -52,8 +52,16 @@ func TestReplicaFetchConfFollowsConfigChanges(t *testing.T) {
 	}
 	set("2", "replica.fetch.min.bytes", v("99"))
 	check("another broker's value set")
-	// A replaced image (as a snapshot load gives the broker) whose config
-	// version happens to equal the old one's must not reuse the cache.
+	// The image copies a broker publishes share the configs' stamp: the
+	// cache outlives them (an idle broker publishes twice a second).
+	kept := len(b.confInts.values)
+	b.image = b.image.Clone()
+	if b.confCache(); len(b.confInts.values) != kept || kept == 0 {
+		t.Fatalf("a clone of the image with the same configs emptied the cache (%d values, %d before)", len(b.confInts.values), kept)
+	}
+	check("image cloned")
+	// A new image (as a snapshot load gives the broker) has a stamp of
+	// its own: the cache is read again.
 	img := metadata.NewImage()
 	b.image = img
 	check("image replaced")

@@ -37,16 +37,14 @@ type Partition struct {
 	pendingISR             []int32 // an AlterPartition in flight, nil if none
 	delayedProduces        []*delayedProduce
 
-	// minISR is min.insync.replicas as resolved from minISRImage at
-	// minISRVersion (effectiveMinISR). The HW check reads it on every
-	// follower fetch: resolving it through the config layers each time (a
-	// string-keyed lookup per layer, a parse) was 2% of an idle cluster.
-	// The static layer never changes and the image's config version moves
-	// with every change of the others, so the value holds until one of the
-	// two moves.
-	minISR        int64
-	minISRImage   *metadata.Image
-	minISRVersion uint64
+	// minISR is min.insync.replicas as resolved from the image's configs
+	// with stamp minISRStamp (effectiveMinISR). The HW check reads it on
+	// every follower fetch: resolving it through the config layers each
+	// time (a string-keyed lookup per layer, a parse) was 2% of an idle
+	// cluster. The static layer never changes and the stamp changes with
+	// every change of the others, so the value holds until it does.
+	minISR      int64
+	minISRStamp metadata.ConfigStamp
 }
 
 // replicaState is what a leader knows of one follower, learned from its
@@ -95,9 +93,9 @@ func (p *Partition) topicConfig(name string) config.Effective {
 // effectiveMinISR is min(min.insync.replicas, replication factor).
 func (p *Partition) effectiveMinISR() int {
 	img := p.b.image
-	if p.minISRImage != img || p.minISRVersion != img.ConfigVersion() {
+	if p.minISRStamp != img.ConfigStamp() {
 		p.minISR = p.b.conf().TopicInt(img.TopicConfig(p.tp.Topic), config.MinInsyncReplicas)
-		p.minISRImage, p.minISRVersion = img, img.ConfigVersion()
+		p.minISRStamp = img.ConfigStamp()
 	}
 	return min(int(p.minISR), len(p.replicas))
 }

@@ -31,15 +31,13 @@ type snapshotPolicy struct {
 }
 
 // snapshotRules are the two settings afterCommit reads after every
-// committed batch, kept until the controller's image is replaced or its
-// configs change: resolving them by name through the config layers each
+// committed batch, kept until the configs change (their stamp): resolving them by name through the config layers each
 // time was 1% of an idle cluster's time in wasm, where the runtime's
 // string hash has no AES instructions.
 //
-// Invariant: maxBytes and interval were read from image at version.
+// Invariant: maxBytes and interval were read from configs with stamp.
 type snapshotRules struct {
-	image    *metadata.Image
-	version  uint64
+	stamp    metadata.ConfigStamp
 	maxBytes int64
 	interval time.Duration
 }
@@ -47,11 +45,10 @@ type snapshotRules struct {
 // rules are the snapshot settings of c's current image and configs.
 func (p *snapshotPolicy) rules(c *Controller) snapshotRules {
 	r := &p.cachedRules
-	if r.image != c.image || r.version != c.image.ConfigVersion() {
+	if r.stamp != c.image.ConfigStamp() {
 		conf := c.conf()
 		*r = snapshotRules{
-			image:    c.image,
-			version:  c.image.ConfigVersion(),
+			stamp:    c.image.ConfigStamp(),
 			maxBytes: conf.BrokerInt("metadata.log.max.record.bytes.between.snapshots"),
 			interval: time.Duration(conf.BrokerInt("metadata.log.max.snapshot.interval.ms")) * time.Millisecond,
 		}

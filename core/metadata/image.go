@@ -74,15 +74,27 @@ type Image struct {
 	// NextProducerID is the first producer id of the next block the
 	// controller hands out (ProducerIdsImage); blocks start at 0.
 	NextProducerID int64
-	// configChanges counts the changes of Configs: config records and
-	// topic removals, which drop the topic's configs (ConfigVersion).
-	configChanges uint64
+	// configs is the state of Configs (ConfigStamp): a new one with every
+	// config record, and every topic removal, which drops the topic's
+	// configs; a clone shares it.
+	configs ConfigStamp
 }
 
-// ConfigVersion changes whenever the image's configs change (a config
-// record, or a topic removal taking its configs), so a reader may keep
-// what it derived from them until then.
-func (img *Image) ConfigVersion() uint64 { return img.configChanges }
+// ConfigStamp names one state of an image's configs. Two images with the
+// same stamp have the same configs: every change gives the changed image
+// a new stamp, and only a clone (a copy with the same configs) shares
+// one. So a reader may keep what it derived from the configs under their
+// stamp, across the image copies a broker publishes, until it changes.
+type ConfigStamp struct{ state *configState }
+
+// configState is what a ConfigStamp points to. It has a size, so that
+// each is a distinct pointer (zero-size ones need not be).
+type configState struct{ _ byte }
+
+func newConfigStamp() ConfigStamp { return ConfigStamp{&configState{}} }
+
+// ConfigStamp is the state of the image's configs (see ConfigStamp).
+func (img *Image) ConfigStamp() ConfigStamp { return img.configs }
 
 // NewImage returns the empty image.
 func NewImage() *Image {
@@ -93,6 +105,7 @@ func NewImage() *Image {
 		Topics:   map[string]*Topic{},
 		TopicIDs: map[Uuid]string{},
 		Configs:  map[ConfigResource]map[string]string{},
+		configs:  newConfigStamp(),
 	}
 }
 
@@ -191,9 +204,9 @@ func (img *Image) Apply(offset int64, r Record) error {
 		delete(img.Topics, name)
 		delete(img.TopicIDs, r.TopicID)
 		delete(img.Configs, ConfigResource{ResourceTopic, name})
-		img.configChanges++ // the topic's configs went with it
+		img.configs = newConfigStamp() // the topic's configs went with it
 	case *ConfigRecord:
-		img.configChanges++
+		img.configs = newConfigStamp()
 		res := ConfigResource{r.ResourceType, r.ResourceName}
 		if r.Value == nil {
 			delete(img.Configs[res], r.Name)
@@ -289,7 +302,7 @@ func (img *Image) BrokerConfig(name string) map[string]string {
 func (img *Image) Clone() *Image {
 	c := NewImage()
 	c.Offset = img.Offset
-	c.configChanges = img.configChanges
+	c.configs = img.configs
 	for k, v := range img.Features {
 		c.Features[k] = v
 	}

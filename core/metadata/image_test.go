@@ -466,30 +466,41 @@ func TestApplyRefusesDuplicateTopicID(t *testing.T) {
 	}
 }
 
-// ConfigVersion moves with every change of the configs (a config record,
+// ConfigStamp moves with every change of the configs (a config record,
 // a topic removal that drops the topic's configs), and only then, so a
-// reader may keep what it derived from the configs until it moves.
-func TestConfigVersionMovesWithConfigRecords(t *testing.T) {
+// reader may keep what it derived from the configs until it moves; a
+// clone keeps it until one of the two changes its configs.
+func TestConfigStampMovesWithConfigRecords(t *testing.T) {
 	img := baseImage(t)
-	v := img.ConfigVersion()
-	if err := img.Apply(img.Offset+1, &NoOpRecord{}); err != nil || img.ConfigVersion() != v {
-		t.Fatalf("a NoOpRecord moved the config version (%v)", err)
+	v := img.ConfigStamp()
+	if err := img.Apply(img.Offset+1, &NoOpRecord{}); err != nil || img.ConfigStamp() != v {
+		t.Fatalf("a NoOpRecord moved the config stamp (%v)", err)
 	}
 	value := "1000"
 	if err := img.Apply(img.Offset+1, &ConfigRecord{ResourceType: ResourceBroker, ResourceName: "", Name: "replica.fetch.wait.max.ms", Value: &value}); err != nil {
 		t.Fatal(err)
 	}
-	if img.ConfigVersion() == v {
-		t.Fatal("a config record left the config version as it was")
+	if img.ConfigStamp() == v {
+		t.Fatal("a config record left the config stamp as it was")
 	}
-	if c := img.Clone(); c.ConfigVersion() != img.ConfigVersion() {
-		t.Fatal("a clone has another config version")
+	c := img.Clone()
+	if c.ConfigStamp() != img.ConfigStamp() {
+		t.Fatal("a clone has another config stamp")
 	}
-	v = img.ConfigVersion()
+	if err := c.Apply(c.Offset+1, &ConfigRecord{ResourceType: ResourceBroker, ResourceName: "", Name: "replica.fetch.wait.max.ms", Value: &value}); err != nil {
+		t.Fatal(err)
+	}
+	if c.ConfigStamp() == img.ConfigStamp() {
+		t.Fatal("a clone's config record left it with the original's stamp")
+	}
+	if NewImage().ConfigStamp() == NewImage().ConfigStamp() {
+		t.Fatal("two new images share a config stamp")
+	}
+	v = img.ConfigStamp()
 	if err := img.Apply(img.Offset+1, &RemoveTopicRecord{TopicID: barID}); err != nil {
 		t.Fatal(err)
 	}
-	if img.ConfigVersion() == v || img.TopicConfig("bar") != nil {
-		t.Fatal("removing a topic with configs left the config version as it was")
+	if img.ConfigStamp() == v || img.TopicConfig("bar") != nil {
+		t.Fatal("removing a topic with configs left the config stamp as it was")
 	}
 }
