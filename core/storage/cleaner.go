@@ -74,7 +74,7 @@ func Clean(t *LogToClean, m *OffsetMap, nowMs int64) (CleanResult, error) {
 			}
 			var cleaned []byte
 			for _, b := range s.Batches {
-				end := b.Position + int64(b.Size)
+				end := b.End()
 				if end > int64(len(data)) {
 					return res, fmt.Errorf("%w: %s", ErrSegmentShorterThanIndex, s.Path)
 				}
@@ -118,7 +118,7 @@ func mapSegment(l *Log, s *Segment, m *OffsetMap, start, nextSegmentStart int64,
 		return false, err
 	}
 	for _, bi := range s.Batches[s.find(start):] {
-		end := bi.Position + int64(bi.Size)
+		end := bi.End()
 		if end > int64(len(data)) {
 			return false, fmt.Errorf("%w: %s", ErrSegmentShorterThanIndex, s.Path)
 		}

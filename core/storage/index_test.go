@@ -221,7 +221,7 @@ func TestIndexLookupEqualsScan(t *testing.T) {
 				t.Fatalf("interval %d: Read(%d) = %d bytes, the scan finds %d from position %d", interval, start, len(got), len(want), seg.Batches[i].Position)
 			}
 			at, ok, err := seg.translateOffset(start)
-			if err != nil || !ok || at.position != seg.Batches[i].Position {
+			if err != nil || !ok || at.position != int64(seg.Batches[i].Position) {
 				t.Fatalf("interval %d: translateOffset(%d) = %+v %v %v", interval, start, at, ok, err)
 			}
 		}

@@ -263,7 +263,7 @@ func loadIndexes(seg *Segment, recovered bool, rep *RecoveryReport) error {
 func indexPointsAtBatches(seg *Segment) bool {
 	starts := make(map[int64]int64, len(seg.Batches))
 	for _, b := range seg.Batches {
-		starts[b.Position] = b.BaseOffset
+		starts[int64(b.Position)] = b.BaseOffset
 	}
 	prev := int64(-1)
 	for _, e := range seg.offsetIndex.ents {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"kafkascope/core/record"
 	"kafkascope/core/sim"
 )
 
@@ -17,27 +16,6 @@ const (
 	TimeIndexFileSuffix = ".timeindex"
 	DeletedFileSuffix   = ".deleted"
 )
-
-// BatchInfo describes one record batch inside a segment file. The list of
-// BatchInfo per segment is the simulator's directory of batches, for views
-// and tools (a replica's offsets and epochs) and for the epoch cache at
-// load. Kafka keeps no such list: the log itself finds batches through the
-// sparse .index and a scan of the file (Segment.translateOffset), as Kafka
-// does. It is rebuilt from the file's bytes when a log is opened.
-type BatchInfo struct {
-	BaseOffset   int64
-	LastOffset   int64
-	Position     int64 // byte position in the .log file
-	Size         int32 // bytes, including the 12-byte log overhead
-	Epoch        int32 // partition leader epoch stamped in the batch
-	MaxTimestamp int64
-	RecordCount  int32
-	// The producer that wrote the batch (-1, -1, -1 for a non-idempotent
-	// one): the producer state is rebuilt from these.
-	ProducerID    int64
-	ProducerEpoch int16
-	BaseSequence  int32
-}
 
 // Segment is one segment of a partition: <base>.log with its .index and
 // .timeindex (Kafka's LogSegment).
@@ -146,15 +124,6 @@ func (s *Segment) find(offset int64) int {
 		}
 	}
 	return lo
-}
-
-// addBatchInfo records a batch appended at the end of the file.
-func (s *Segment) addBatchInfo(h record.BatchHeader, pos int64) {
-	s.Batches = append(s.Batches, BatchInfo{
-		BaseOffset: h.BaseOffset, LastOffset: h.LastOffset(), Position: pos, Size: int32(h.SizeInBytes()),
-		Epoch: h.PartitionLeaderEpoch, MaxTimestamp: h.MaxTimestamp, RecordCount: h.RecordCount,
-		ProducerID: h.ProducerID, ProducerEpoch: h.ProducerEpoch, BaseSequence: h.BaseSequence,
-	})
 }
 
 // readMaxTimestampSoFar is the largest timestamp seen and its offset.
