@@ -316,7 +316,7 @@ func (r *replicatedLog) epochOfOffset(offset int64) (int32, bool) {
 // read from the batch's header in the segment file.
 func (r *replicatedLog) batchEndingBefore(end int64) (int64, bool, error) {
 	for _, seg := range r.log.Segments() {
-		for _, b := range seg.Batches {
+		for b := range seg.Batches() {
 			if b.LastOffset+1 == end {
 				h, err := seg.Header(b)
 				if err != nil {

@@ -73,7 +73,7 @@ func Clean(t *LogToClean, m *OffsetMap, nowMs int64) (CleanResult, error) {
 				return res, err
 			}
 			var cleaned []byte
-			for _, b := range s.Batches {
+			for b := range s.Batches() {
 				end := b.End()
 				if end > int64(len(data)) {
 					return res, fmt.Errorf("%w: %s", ErrSegmentShorterThanIndex, s.Path)
@@ -117,7 +117,7 @@ func mapSegment(l *Log, s *Segment, m *OffsetMap, start, nextSegmentStart int64,
 	if err != nil {
 		return false, err
 	}
-	for _, bi := range s.Batches[s.find(start):] {
+	for bi := range s.batchesFrom(s.find(start)) {
 		end := bi.End()
 		if end > int64(len(data)) {
 			return false, fmt.Errorf("%w: %s", ErrSegmentShorterThanIndex, s.Path)

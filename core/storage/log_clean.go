@@ -78,10 +78,10 @@ func (s *Segment) largestTimestamp() (int64, bool) {
 // LogSegment.getFirstBatchTimestamp, which also reads it from the file);
 // a file that cannot be read counts as having none, as largestTimestamp.
 func (s *Segment) firstBatchTimestamp() int64 {
-	if len(s.Batches) == 0 {
+	if s.NumBatches() == 0 {
 		return math.MaxInt64
 	}
-	h, err := s.Header(s.Batches[0])
+	h, err := s.Header(s.Batch(0))
 	if err != nil || h.MaxTimestamp < 0 {
 		return math.MaxInt64
 	}

@@ -20,15 +20,16 @@ const (
 // Segment is one segment of a partition: <base>.log with its .index and
 // .timeindex (Kafka's LogSegment).
 //
-// Invariants: Batches are in file order with strictly increasing offsets,
-// and Size equals the sum of their sizes and the .log file's length; the
-// offset index's entries point at batch starts inside the file, in
+// Invariants: the directory of batches (batches) is in file order with
+// strictly increasing offsets, each batch starting where the previous one
+// ends, and Size equals the sum of their sizes and the .log file's length;
+// the offset index's entries point at batch starts inside the file, in
 // increasing offset order.
 type Segment struct {
 	BaseOffset int64
 	Path       string // the .log file
 	Size       int64
-	Batches    []BatchInfo
+	batches    []batchEntry // see BatchInfo
 
 	disk        *Disk
 	offsetIndex offsetIndex
@@ -105,19 +106,19 @@ func (s *Segment) TimeIndexPath() string { return s.timeIndex.path }
 // NextOffset is the offset after the segment's last batch (its base offset if
 // empty).
 func (s *Segment) NextOffset() int64 {
-	if len(s.Batches) == 0 {
+	if len(s.batches) == 0 {
 		return s.BaseOffset
 	}
-	return s.Batches[len(s.Batches)-1].LastOffset + 1
+	return s.lastOffsetOf(len(s.batches)-1) + 1
 }
 
 // find returns the index of the first batch whose LastOffset >= offset, or
-// len(Batches).
+// NumBatches().
 func (s *Segment) find(offset int64) int {
-	lo, hi := 0, len(s.Batches)
+	lo, hi := 0, len(s.batches)
 	for lo < hi {
 		m := (lo + hi) / 2
-		if s.Batches[m].LastOffset < offset {
+		if s.lastOffsetOf(m) < offset {
 			lo = m + 1
 		} else {
 			hi = m

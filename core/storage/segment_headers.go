@@ -8,7 +8,7 @@ import (
 
 // Header reads batch b's header from the segment's .log file: the fields
 // the directory of batches does not keep (BatchInfo: the max timestamp, the
-// producer). b must be one of the segment's Batches. While the log is open
+// producer). b must be one of the segment's batches. While the log is open
 // its file holds every batch of the directory (appends, truncations and
 // the cleaner change both together); a file cut short under a log whose
 // process is gone (a power loss) is an error here.
@@ -24,14 +24,14 @@ func (s *Segment) Header(b BatchInfo) (record.BatchHeader, error) {
 // read from one look at the .log file, in file order; it stops at fn's
 // first error.
 func (s *Segment) eachHeader(fn func(b BatchInfo, h record.BatchHeader) error) error {
-	if len(s.Batches) == 0 {
+	if len(s.batches) == 0 {
 		return nil
 	}
 	data, err := s.disk.ReadFile(s.Path)
 	if err != nil {
 		return err
 	}
-	for _, b := range s.Batches {
+	for b := range s.Batches() {
 		h, err := headerAt(s.Path, data, b)
 		if err != nil {
 			return err
