@@ -202,9 +202,10 @@ func loadBatches(d *Disk, seg *Segment, validate, cleanShutdown bool, rep *Recov
 	valid, scanErr := record.Scan(data, func(pos int, h record.BatchHeader) bool {
 		// Offsets that go backwards, or beyond what the segment's index
 		// can address: the log is damaged from here. (Kafka splits a
-		// segment whose offsets overflow its index, which only segments
-		// written before KAFKA-5413 can have, at LogSegmentOffsetOverflow-
-		// Exception; the simulator never writes one, so it cuts the batch.)
+		// segment whose offsets overflow its index, on its
+		// LogSegmentOffsetOverflowException: only segments written before
+		// KAFKA-5413 can have one. The simulator never writes one, and its
+		// directory of batches could not hold it: it cuts the batch.)
 		switch {
 		case h.BaseOffset <= prev:
 			refusedAt, refusal = pos, "offsets out of order"
