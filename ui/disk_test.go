@@ -354,7 +354,7 @@ func TestDiskSegmentsBatchesAndLongBatches(t *testing.T) {
 	if r := rows[0].hex[0]; r.field != view.FieldBaseOffset || r.text != fmt.Sprintf("00 00 00 00 00 00 00 %02x", b2.BaseOffset) {
 		t.Errorf("the second batch's base offset %+v", r)
 	}
-	if !strings.Contains(doc.text("disk-batch-sub"), first.Name+" from byte "+strconv.FormatInt(b2.Position, 10)) {
+	if !strings.Contains(doc.text("disk-batch-sub"), first.Name+" from byte "+strconv.FormatInt(int64(b2.Position), 10)) {
 		t.Errorf("sub %q", doc.text("disk-batch-sub"))
 	}
 

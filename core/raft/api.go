@@ -110,7 +110,10 @@ func (n *Node) CreateSnapshot(env *sim.Env, endOffset int64, payloads [][]byte) 
 	if !ok {
 		return SnapshotID{}, fmt.Errorf("raft: no epoch known for offset %d", endOffset-1)
 	}
-	lastTs, ok := n.log.batchEndingBefore(endOffset)
+	lastTs, ok, err := n.log.batchEndingBefore(endOffset)
+	if err != nil {
+		return SnapshotID{}, fmt.Errorf("raft: reading the batch before snapshot end offset %d: %w", endOffset, err)
+	}
 	if !ok {
 		return SnapshotID{}, fmt.Errorf("raft: snapshot end offset %d is not the end of a batch", endOffset)
 	}

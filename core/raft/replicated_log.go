@@ -312,14 +312,19 @@ func (r *replicatedLog) epochOfOffset(offset int64) (int32, bool) {
 }
 
 // batchEndingBefore finds the batch whose next offset is end: the batch a
-// snapshot ending at end closes on. It reports the batch's max timestamp.
-func (r *replicatedLog) batchEndingBefore(end int64) (int64, bool) {
+// snapshot ending at end closes on. It reports the batch's max timestamp,
+// read from the batch's header in the segment file.
+func (r *replicatedLog) batchEndingBefore(end int64) (int64, bool, error) {
 	for _, seg := range r.log.Segments() {
-		for _, b := range seg.Batches {
+		for b := range seg.Batches() {
 			if b.LastOffset+1 == end {
-				return b.MaxTimestamp, true
+				h, err := seg.Header(b)
+				if err != nil {
+					return 0, false, err
+				}
+				return h.MaxTimestamp, true, nil
 			}
 		}
 	}
-	return 0, false
+	return 0, false, nil
 }

@@ -73,8 +73,8 @@ func Clean(t *LogToClean, m *OffsetMap, nowMs int64) (CleanResult, error) {
 				return res, err
 			}
 			var cleaned []byte
-			for _, b := range s.Batches {
-				end := b.Position + int64(b.Size)
+			for b := range s.Batches() {
+				end := b.End()
 				if end > int64(len(data)) {
 					return res, fmt.Errorf("%w: %s", ErrSegmentShorterThanIndex, s.Path)
 				}
@@ -117,8 +117,8 @@ func mapSegment(l *Log, s *Segment, m *OffsetMap, start, nextSegmentStart int64,
 	if err != nil {
 		return false, err
 	}
-	for _, bi := range s.Batches[s.find(start):] {
-		end := bi.Position + int64(bi.Size)
+	for bi := range s.batchesFrom(s.find(start)) {
+		end := bi.End()
 		if end > int64(len(data)) {
 			return false, fmt.Errorf("%w: %s", ErrSegmentShorterThanIndex, s.Path)
 		}

@@ -536,7 +536,7 @@ func TestCleanedSegmentHasIndexes(t *testing.T) {
 	}
 	seg := l.Segments()[0]
 	// Appends at 0-1, 2-3, 4-5: entries for the second and the third.
-	if got := seg.offsetIndex.ents; !reflect.DeepEqual(got, []OffsetPosition{{3, int32(seg.Batches[2].Position)}, {5, int32(seg.Batches[4].Position)}}) {
+	if got := seg.offsetIndex.ents; !reflect.DeepEqual(got, []OffsetPosition{{3, int32(seg.Batch(2).Position)}, {5, int32(seg.Batch(4).Position)}}) {
 		t.Fatalf("offset index %v", got)
 	}
 	if sz, _ := d.Size(seg.IndexPath()); sz != 2*OffsetIndexEntrySize {

@@ -134,17 +134,31 @@ func checkInvariants(t *testing.T, l *Log) {
 			t.Errorf("segments out of order: %d after %d", s.BaseOffset, segs[i-1].BaseOffset)
 		}
 		var sum int64
-		for j, b := range s.Batches {
-			if j > 0 && b.BaseOffset <= s.Batches[j-1].LastOffset {
-				t.Errorf("segment %d: batch %d starts at %d, previous ends at %d", s.BaseOffset, j, b.BaseOffset, s.Batches[j-1].LastOffset)
+		for j := range s.NumBatches() {
+			b := s.Batch(j)
+			if j > 0 && b.BaseOffset <= s.Batch(j-1).LastOffset {
+				t.Errorf("segment %d: batch %d starts at %d, previous ends at %d", s.BaseOffset, j, b.BaseOffset, s.Batch(j-1).LastOffset)
 			}
-			if b.Position != sum {
+			if int64(b.Position) != sum {
 				t.Errorf("segment %d: batch %d at position %d, want %d", s.BaseOffset, j, b.Position, sum)
 			}
 			sum += int64(b.Size)
 		}
 		if s.Size != sum {
 			t.Errorf("segment %d: Size %d, sum of batch sizes %d", s.BaseOffset, s.Size, sum)
+		}
+		// The fields BatchInfo does not keep are read from the file, and
+		// a batch's size is where the next one starts: each batch must be
+		// what the header at its position says.
+		if err := s.eachHeader(func(b BatchInfo, h record.BatchHeader) error {
+			want := BatchInfo{BaseOffset: h.BaseOffset, LastOffset: h.LastOffset(), Position: b.Position, Size: int32(h.SizeInBytes()),
+				Epoch: h.PartitionLeaderEpoch, RecordCount: h.RecordCount}
+			if b != want {
+				t.Errorf("segment %d: the directory lists %+v, the file's header at %d says %+v", s.BaseOffset, b, b.Position, want)
+			}
+			return nil
+		}); err != nil {
+			t.Errorf("segment %d: reading the batch headers: %v", s.BaseOffset, err)
 		}
 		if sz, err := l.disk.Size(s.Path); err != nil || sz != s.Size {
 			t.Errorf("segment %d: file size %d (%v), Size %d", s.BaseOffset, sz, err, s.Size)

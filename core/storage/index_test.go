@@ -213,23 +213,23 @@ func TestIndexLookupEqualsScan(t *testing.T) {
 			seg := l.segments[l.floorSegment(start)]
 			file := fileContent(t, d, seg.Path)
 			i := seg.find(start)
-			if i == len(seg.Batches) {
+			if i == seg.NumBatches() {
 				t.Fatalf("interval %d: no batch for %d in its segment", interval, start)
 			}
-			want := file[seg.Batches[i].Position:seg.Size]
+			want := file[seg.Batch(i).Position:seg.Size]
 			if string(got) != string(want) {
-				t.Fatalf("interval %d: Read(%d) = %d bytes, the scan finds %d from position %d", interval, start, len(got), len(want), seg.Batches[i].Position)
+				t.Fatalf("interval %d: Read(%d) = %d bytes, the scan finds %d from position %d", interval, start, len(got), len(want), seg.Batch(i).Position)
 			}
 			at, ok, err := seg.translateOffset(start)
-			if err != nil || !ok || at.position != seg.Batches[i].Position {
+			if err != nil || !ok || at.position != int64(seg.Batch(i).Position) {
 				t.Fatalf("interval %d: translateOffset(%d) = %+v %v %v", interval, start, at, ok, err)
 			}
 		}
 		if interval == 0 {
 			// Every append after the first in a segment has an entry.
 			seg := l.Segments()[0]
-			if n := len(offsetEntries(t, d, seg.IndexPath(), seg.BaseOffset)); n == 0 || n != len(seg.Batches)-1 {
-				t.Fatalf("interval 0: %d entries for %d batches", n, len(seg.Batches))
+			if n := len(offsetEntries(t, d, seg.IndexPath(), seg.BaseOffset)); n == 0 || n != seg.NumBatches()-1 {
+				t.Fatalf("interval 0: %d entries for %d batches", n, seg.NumBatches())
 			}
 		}
 	}

@@ -163,7 +163,10 @@ func (l *Log) append(a appendSet) (int64, string, error) {
 // repeats a cached one makes the whole append a duplicate: nothing is
 // written and the original offsets are returned, as UnifiedLog does.
 func (l *Log) checkProducers(hs []record.BatchHeader) (AppendInfo, bool, error) {
-	ps := l.ProducerState()
+	ps, err := l.ProducerState()
+	if err != nil {
+		return AppendInfo{Rolled: -1, FirstOffset: -1, LastOffset: -1}, false, err
+	}
 	for _, h := range hs {
 		if h.ProducerID < 0 || h.Attributes&record.ControlFlagMask != 0 {
 			continue

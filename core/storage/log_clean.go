@@ -60,23 +60,32 @@ func segmentsSize(segs []*Segment) int64 {
 
 // largestTimestamp is the largest record timestamp in s, or ok=false if no
 // batch carries one (Kafka then uses the file's last-modified time, which
-// the simulated disk does not keep).
+// the simulated disk does not keep). The timestamps are read from the
+// batch headers in the file (BatchInfo keeps none); a file that cannot be
+// read counts as having none, which keeps the segment from being cleaned
+// (an open log's file always holds its batches: see Segment.Header).
 func (s *Segment) largestTimestamp() (int64, bool) {
 	ts := int64(-1)
-	for _, b := range s.Batches {
-		ts = max(ts, b.MaxTimestamp)
-	}
-	return ts, ts >= 0
+	err := s.eachHeader(func(_ BatchInfo, h record.BatchHeader) error {
+		ts = max(ts, h.MaxTimestamp)
+		return nil
+	})
+	return ts, err == nil && ts >= 0
 }
 
 // firstBatchTimestamp is the first batch's max timestamp, or MaxInt64 when
 // the segment is empty or that batch has none (Kafka's
-// LogSegment.getFirstBatchTimestamp).
+// LogSegment.getFirstBatchTimestamp, which also reads it from the file);
+// a file that cannot be read counts as having none, as largestTimestamp.
 func (s *Segment) firstBatchTimestamp() int64 {
-	if len(s.Batches) == 0 || s.Batches[0].MaxTimestamp < 0 {
+	if s.NumBatches() == 0 {
 		return math.MaxInt64
 	}
-	return s.Batches[0].MaxTimestamp
+	h, err := s.Header(s.Batch(0))
+	if err != nil || h.MaxTimestamp < 0 {
+		return math.MaxInt64
+	}
+	return h.MaxTimestamp
 }
 
 // lastDataOffsetOfProducers maps each producer id (>= 0) to the last offset
@@ -87,18 +96,14 @@ func (s *Segment) firstBatchTimestamp() int64 {
 func (l *Log) lastDataOffsetOfProducers() (map[int64]int64, error) {
 	out := map[int64]int64{}
 	for _, s := range l.segments {
-		data, err := l.disk.ReadFile(s.Path)
-		if err != nil {
-			return nil, err
-		}
-		for _, b := range s.Batches {
-			h, err := record.ParseHeader(data[b.Position:])
-			if err != nil {
-				return nil, err
-			}
+		err := s.eachHeader(func(_ BatchInfo, h record.BatchHeader) error {
 			if h.ProducerID >= 0 && !h.IsControl() {
 				out[h.ProducerID] = h.LastOffset()
 			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -90,7 +90,7 @@ func OpenLog(d *Disk, logDir string, tp TopicPartition, cfg LogConfig, recoveryP
 	l.epochs.TruncateFromEnd(l.logEndOffset)
 	// Batches the checkpoint did not know about still carry their epochs.
 	for _, s := range l.segments {
-		for _, b := range s.Batches {
+		for b := range s.Batches() {
 			if b.Epoch > l.epochs.LatestEpoch() {
 				l.epochs.Assign(b.Epoch, b.BaseOffset)
 			}
@@ -198,10 +198,20 @@ func loadBatches(d *Disk, seg *Segment, validate, cleanShutdown bool, rep *Recov
 		return false, err
 	}
 	prev := seg.BaseOffset - 1
-	refusedAt := -1
+	refusedAt, refusal := -1, ""
 	valid, scanErr := record.Scan(data, func(pos int, h record.BatchHeader) bool {
-		if h.BaseOffset <= prev {
-			refusedAt = pos // offsets went backwards: the log is damaged from here
+		// Offsets that go backwards, or beyond what the segment's index
+		// can address: the log is damaged from here. (Kafka splits a
+		// segment whose offsets overflow its index, on its
+		// LogSegmentOffsetOverflowException: only segments written before
+		// KAFKA-5413 can have one. The simulator never writes one, and its
+		// directory of batches could not hold it: it cuts the batch.)
+		switch {
+		case h.BaseOffset <= prev:
+			refusedAt, refusal = pos, "offsets out of order"
+			return false
+		case !fitsEntry(seg.BaseOffset, h):
+			refusedAt, refusal = pos, "offset beyond the segment's index range"
 			return false
 		}
 		prev = h.LastOffset()
@@ -225,7 +235,7 @@ func loadBatches(d *Disk, seg *Segment, validate, cleanShutdown bool, rep *Recov
 	if scanErr != nil {
 		rep.Reason = scanErr.Error()
 	} else {
-		rep.Reason = "offsets out of order"
+		rep.Reason = refusal
 	}
 	return true, d.Truncate(seg.Path, int64(valid))
 }
@@ -261,9 +271,9 @@ func loadIndexes(seg *Segment, recovered bool, rep *RecoveryReport) error {
 // indexPointsAtBatches checks that every offset index entry names a batch
 // start and an offset inside that batch's append.
 func indexPointsAtBatches(seg *Segment) bool {
-	starts := make(map[int64]int64, len(seg.Batches))
-	for _, b := range seg.Batches {
-		starts[b.Position] = b.BaseOffset
+	starts := make(map[int64]int64, seg.NumBatches())
+	for b := range seg.Batches() {
+		starts[int64(b.Position)] = b.BaseOffset
 	}
 	prev := int64(-1)
 	for _, e := range seg.offsetIndex.ents {

@@ -36,8 +36,8 @@ func (l *Log) TruncateTo(offset int64) error {
 	// [compaction] The LEO becomes offset, as in Kafka, even where the
 	// cleaner left a gap before it; a batch straddling offset goes whole.
 	end := offset
-	if i := seg.find(offset); i < len(seg.Batches) {
-		end = min(end, seg.Batches[i].BaseOffset)
+	if i := seg.find(offset); i < seg.NumBatches() {
+		end = min(end, seg.Batch(i).BaseOffset)
 	}
 	if err := seg.truncateTo(offset); err != nil {
 		return err

@@ -167,30 +167,27 @@ func (m *ProducerStateManager) Update(producerID int64, epoch int16, b BatchMeta
 	e.addBatch(epoch, b)
 }
 
-// updateFromInfo records one stored batch.
-func (m *ProducerStateManager) updateFromInfo(b *BatchInfo) {
-	if b.ProducerID < 0 {
-		return
-	}
-	m.Update(b.ProducerID, b.ProducerEpoch, BatchMetadata{
-		FirstSeq: b.BaseSequence, LastSeq: lastSequence(b.BaseSequence, int32(b.LastOffset-b.BaseOffset)),
-		FirstOffset: b.BaseOffset, LastOffset: b.LastOffset, Timestamp: b.MaxTimestamp,
-	})
-}
-
-// ProducerState is the partition's producer state, rebuilt from the log's
-// batches after the log was opened or truncated.
-func (l *Log) ProducerState() *ProducerStateManager {
+// ProducerState is the partition's producer state, rebuilt from the
+// headers of the log's batches (in the .log files: BatchInfo keeps no
+// producer) after the log was opened or truncated. Every batch with a
+// producer id counts, control batches included.
+func (l *Log) ProducerState() (*ProducerStateManager, error) {
 	if l.producers == nil {
 		m := NewProducerStateManager()
 		for _, s := range l.segments {
-			for i := range s.Batches {
-				m.updateFromInfo(&s.Batches[i])
+			err := s.eachHeader(func(_ BatchInfo, h record.BatchHeader) error {
+				if h.ProducerID >= 0 {
+					m.Update(h.ProducerID, h.ProducerEpoch, batchMetadata(h))
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
 			}
 		}
 		l.producers = m
 	}
-	return l.producers
+	return l.producers, nil
 }
 
 // forgetProducerState drops the state so it is rebuilt from the log.

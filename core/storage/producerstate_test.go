@@ -164,7 +164,9 @@ func TestProducerStateRebuiltFromLog(t *testing.T) {
 	if err := l2.TruncateTo(2); err != nil {
 		t.Fatal(err)
 	}
-	if e := l2.ProducerState().LastEntry(5); e == nil || e.LastSeq() != 1 {
+	if ps, err := l2.ProducerState(); err != nil {
+		t.Fatal(err)
+	} else if e := ps.LastEntry(5); e == nil || e.LastSeq() != 1 {
 		t.Fatalf("after truncation: %+v", e)
 	}
 	info, err = l2.AppendAsLeader(idemBatch(5, 0, 2, 1), 1)

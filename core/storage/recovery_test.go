@@ -543,3 +543,28 @@ func TestReadOfStaleLogAfterPowerLossFails(t *testing.T) {
 		t.Fatal("Batches of the stale log succeeded")
 	}
 }
+
+// A batch whose offset is more than 2^31-1 past its segment's base cannot
+// be in the segment (its .index could not address it; a segment rolls
+// before that): recovery cuts it off like a batch out of order.
+func TestOpenLogCutsBatchBeyondTheIndexRange(t *testing.T) {
+	d, _ := newTestDisk()
+	l, sizes := threeBatches(t, d)
+	seg := l.Segments()[0].Path
+	good := int64(sizes[0] + sizes[1] + sizes[2])
+	bad := batchAt(1<<31, 1, 1)
+	if err := d.Append(seg, bad); err != nil {
+		t.Fatal(err)
+	}
+	l2, rep, err := OpenLog(d, testLogDir, fooTP, DefaultLogConfig, 0, 10, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l2.LogEndOffset() != 10 || rep.TruncatedBytes != int64(len(bad)) || rep.Reason != "offset beyond the segment's index range" {
+		t.Errorf("LEO %d, cut %d bytes (want %d): %q", l2.LogEndOffset(), rep.TruncatedBytes, len(bad), rep.Reason)
+	}
+	if sz, _ := d.Size(seg); sz != good {
+		t.Errorf("segment is %d bytes after recovery, want %d", sz, good)
+	}
+	checkInvariants(t, l2)
+}

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"kafkascope/core/record"
 	"kafkascope/core/sim"
 )
 
@@ -18,39 +17,19 @@ const (
 	DeletedFileSuffix   = ".deleted"
 )
 
-// BatchInfo describes one record batch inside a segment file. The list of
-// BatchInfo per segment is the simulator's directory of batches, for views
-// and tools (a replica's offsets and epochs) and for the epoch cache at
-// load. Kafka keeps no such list: the log itself finds batches through the
-// sparse .index and a scan of the file (Segment.translateOffset), as Kafka
-// does. It is rebuilt from the file's bytes when a log is opened.
-type BatchInfo struct {
-	BaseOffset   int64
-	LastOffset   int64
-	Position     int64 // byte position in the .log file
-	Size         int32 // bytes, including the 12-byte log overhead
-	Epoch        int32 // partition leader epoch stamped in the batch
-	MaxTimestamp int64
-	RecordCount  int32
-	// The producer that wrote the batch (-1, -1, -1 for a non-idempotent
-	// one): the producer state is rebuilt from these.
-	ProducerID    int64
-	ProducerEpoch int16
-	BaseSequence  int32
-}
-
 // Segment is one segment of a partition: <base>.log with its .index and
 // .timeindex (Kafka's LogSegment).
 //
-// Invariants: Batches are in file order with strictly increasing offsets,
-// and Size equals the sum of their sizes and the .log file's length; the
-// offset index's entries point at batch starts inside the file, in
+// Invariants: the directory of batches (batches) is in file order with
+// strictly increasing offsets, each batch starting where the previous one
+// ends, and Size equals the sum of their sizes and the .log file's length;
+// the offset index's entries point at batch starts inside the file, in
 // increasing offset order.
 type Segment struct {
 	BaseOffset int64
 	Path       string // the .log file
 	Size       int64
-	Batches    []BatchInfo
+	batches    []batchEntry // see BatchInfo
 
 	disk        *Disk
 	offsetIndex offsetIndex
@@ -127,34 +106,25 @@ func (s *Segment) TimeIndexPath() string { return s.timeIndex.path }
 // NextOffset is the offset after the segment's last batch (its base offset if
 // empty).
 func (s *Segment) NextOffset() int64 {
-	if len(s.Batches) == 0 {
+	if len(s.batches) == 0 {
 		return s.BaseOffset
 	}
-	return s.Batches[len(s.Batches)-1].LastOffset + 1
+	return s.lastOffsetOf(len(s.batches)-1) + 1
 }
 
 // find returns the index of the first batch whose LastOffset >= offset, or
-// len(Batches).
+// NumBatches().
 func (s *Segment) find(offset int64) int {
-	lo, hi := 0, len(s.Batches)
+	lo, hi := 0, len(s.batches)
 	for lo < hi {
 		m := (lo + hi) / 2
-		if s.Batches[m].LastOffset < offset {
+		if s.lastOffsetOf(m) < offset {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
 	return lo
-}
-
-// addBatchInfo records a batch appended at the end of the file.
-func (s *Segment) addBatchInfo(h record.BatchHeader, pos int64) {
-	s.Batches = append(s.Batches, BatchInfo{
-		BaseOffset: h.BaseOffset, LastOffset: h.LastOffset(), Position: pos, Size: int32(h.SizeInBytes()),
-		Epoch: h.PartitionLeaderEpoch, MaxTimestamp: h.MaxTimestamp, RecordCount: h.RecordCount,
-		ProducerID: h.ProducerID, ProducerEpoch: h.ProducerEpoch, BaseSequence: h.BaseSequence,
-	})
 }
 
 // readMaxTimestampSoFar is the largest timestamp seen and its offset.

@@ -1,6 +1,10 @@
 package storage
 
-import "strings"
+import (
+	"strings"
+
+	"kafkascope/core/record"
+)
 
 // rebuildIndexes recreates both indexes from the segment's batches, as
 // LogSegment.recover does after a crash or when an index is missing: an
@@ -18,9 +22,9 @@ func (s *Segment) rebuildIndexes() error {
 	}
 	maxSoFar, _ := s.timeIndex.lastEntry()
 	var validBytes, lastIndexEntry int64
-	for _, b := range s.Batches {
-		if b.MaxTimestamp > maxSoFar.Timestamp {
-			maxSoFar = TimestampOffset{Timestamp: b.MaxTimestamp, Offset: b.LastOffset}
+	err := s.eachHeader(func(b BatchInfo, h record.BatchHeader) error {
+		if h.MaxTimestamp > maxSoFar.Timestamp {
+			maxSoFar = TimestampOffset{Timestamp: h.MaxTimestamp, Offset: b.LastOffset}
 		}
 		if validBytes-lastIndexEntry > s.indexIntervalBytes {
 			if err := s.offsetIndex.append(b.LastOffset, int32(validBytes)); err != nil {
@@ -32,6 +36,10 @@ func (s *Segment) rebuildIndexes() error {
 			lastIndexEntry = validBytes
 		}
 		validBytes += int64(b.Size)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	s.maxTimestampSoFar, s.maxTimestampKnown = maxSoFar, true
 	if err := s.offsetIndex.trimToValidSize(); err != nil {
@@ -64,7 +72,7 @@ func (s *Segment) truncateTo(offset int64) error {
 		if err := s.disk.Truncate(s.Path, at.position); err != nil {
 			return err
 		}
-		s.Batches = s.Batches[:s.find(offset)]
+		s.batches = s.batches[:s.find(offset)]
 		s.Size = at.position
 	}
 	if s.Size == 0 {

@@ -358,14 +358,14 @@ func (dc *DiskCache) Batch(c *cluster.Cluster, pd *PartitionDisk, base int64) *B
 		return nil
 	}
 	data, _ := c.Disk(pd.Broker).ReadFile(path.Join(pd.Dir, seg.Name))
-	from := min(info.Position, int64(len(data)))
-	to := min(info.Position+int64(info.Size), int64(len(data)))
+	from := min(int64(info.Position), int64(len(data)))
+	to := min(info.End(), int64(len(data)))
 	have := data[from:to]
 	if bb := dc.batch; bb != nil && dc.batchOf == (batchOwner{c, pd.Broker, pd.Dir}) && bb.Segment == seg.BaseOffset &&
 		bb.Info == info && bytes.Equal(bb.Bytes, have) {
 		return bb
 	}
-	bb := &BatchBytes{Segment: seg.BaseOffset, File: seg.Name, Position: info.Position, Info: info,
+	bb := &BatchBytes{Segment: seg.BaseOffset, File: seg.Name, Position: int64(info.Position), Info: info,
 		Bytes: bytes.Clone(have), Missing: int64(info.Size) - int64(len(have))}
 	if bb.Bytes == nil {
 		bb.Bytes = []byte{}

@@ -202,7 +202,10 @@ func takePartitionDisk(c *cluster.Cluster, broker int32, tp storage.TopicPartiti
 	for i, s := range segs {
 		name := path.Base(s.Path)
 		ds := DiskSegment{BaseOffset: s.BaseOffset, NextOffset: s.NextOffset(), Size: s.Size, FileSize: -1, Name: name,
-			Active: i == len(segs)-1, Batches: slices.Clone(s.Batches)}
+			Active: i == len(segs)-1}
+		if n := s.NumBatches(); n > 0 {
+			ds.Batches = slices.AppendSeq(make([]storage.BatchInfo, 0, n), s.Batches())
+		}
 		if n, ok := sizes[name]; ok {
 			ds.FileSize = n
 		}

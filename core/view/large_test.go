@@ -69,7 +69,7 @@ func cellsByScan(log *storage.Log, committedHW int64) []Cell {
 	from := max(log.LogStartOffset(), log.LogEndOffset()-MaxCells)
 	var out []Cell
 	for _, seg := range log.Segments() {
-		for _, b := range seg.Batches {
+		for b := range seg.Batches() {
 			if b.LastOffset < from {
 				continue
 			}

@@ -370,9 +370,9 @@ func cells(log *storage.Log, committedHW int64) []Cell {
 	segs := log.Segments()
 	si, bi := len(segs), 0
 	for si > 0 {
-		bs := segs[si-1].Batches
-		j := len(bs)
-		for j > 0 && bs[j-1].LastOffset >= from {
+		s := segs[si-1]
+		j := s.NumBatches()
+		for j > 0 && s.Batch(j-1).LastOffset >= from {
 			j--
 		}
 		if j > 0 {
@@ -383,7 +383,8 @@ func cells(log *storage.Log, committedHW int64) []Cell {
 	}
 	var out []Cell
 	for ; si < len(segs); si, bi = si+1, 0 {
-		for _, b := range segs[si].Batches[bi:] {
+		for j := bi; j < segs[si].NumBatches(); j++ {
+			b := segs[si].Batch(j)
 			if b.LastOffset < from {
 				continue
 			}
