@@ -222,7 +222,7 @@ func TestGroupMemberRecoversAfterLongerThanASessionCutOff(t *testing.T) {
 	if err := c.Heal(0, 0, true); err != nil {
 		t.Fatal(err)
 	}
-	before := c.World.Trace().Count()
+	before := messagesFrom(c)
 	advance(t, c, time.Minute)
 	// Each drop of the coordinator is followed by a FindCoordinator (the
 	// feed's consumer.coordinator-unknown note only tells of coordinators

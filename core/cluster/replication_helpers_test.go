@@ -225,6 +225,14 @@ func lastDelivery(c *Cluster, from string, to sim.Addr, kind string) sim.Time {
 	return at
 }
 
+// messagesFrom makes the trace keep every message from now on (the ring's
+// length, not sim.MessageWindow) and returns where now is, for a test that
+// reads the messages of what follows with traceSince.
+func messagesFrom(c *Cluster) uint64 {
+	c.World.Trace().SetMessageWindow(sim.DefaultTraceLimit)
+	return c.World.Trace().Count()
+}
+
 // traceSince returns the events recorded after sequence number seq.
 func traceSince(c *Cluster, seq uint64) []sim.TraceEvent {
 	return c.World.Trace().Since(seq)

@@ -421,7 +421,7 @@ func failoverScenarioWith(t testing.TB, seed uint64, check bool, extra time.Dura
 
 	// The old leader restarts with x still in its log (a crash loses nothing
 	// from the page cache, and recovery does not truncate to the HW).
-	seq := c.World.Trace().Count()
+	seq := messagesFrom(c)
 	if err := c.Start(2); err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ type TraceEvent struct {
 	At     Time
 	Kind   TraceKind
 	Host   string    // the process it happened in (the receiver, for messages)
-	Env    *Envelope // the message, for deliver and drop
+	Env    *Envelope // the message, for deliver and drop (nil once MessageWindow newer events came)
 	Detail string    // timer name, drop reason, or a note's event key
 	Fields []string  // a note's fields as name, value pairs
 }
@@ -70,6 +70,17 @@ func (e TraceEvent) String() string {
 // DefaultTraceLimit is how many recent events a trace keeps.
 const DefaultTraceLimit = 50000
 
+// MessageWindow is how many of the most recent events keep the message
+// they delivered or dropped (TraceEvent.Env); older events keep their
+// time, kind, host and note. The event feed reads only notes, starts and
+// stops, which are a small share of the events, so the ring is long; but a
+// message can be large (a follower's Fetch of a 1000-partition topic and
+// its answer are tens of kilobytes), and holding the last 50,000 events'
+// messages was over half the live heap of a 1000-partition topic in the
+// page (issue 15's heap profile: 143 of 269 MB), which the collector marks
+// in whole frames.
+const MessageWindow = 1024
+
 // Trace keeps the most recent events in a ring and a running hash over every
 // event of the run, so two runs can be compared exactly however long they
 // were. The hash covers time, kind, hosts, message kinds and details; with
@@ -82,6 +93,9 @@ type Trace struct {
 	full   bool
 	count  uint64
 	hash   uint64
+	// window is how many of the newest events keep their message
+	// (MessageWindow unless a test asks for more: SetMessageWindow).
+	window int
 }
 
 func newTrace(limit int) *Trace {
@@ -90,7 +104,7 @@ func newTrace(limit int) *Trace {
 	}
 	// The ring grows as events come (a world that runs briefly, like a
 	// benchmark's, does not pay for 50,000 entries up front: 4.4 MB).
-	return &Trace{ring: make([]TraceEvent, 0, min(limit, 1024)), limit: limit, hash: fnvOffset}
+	return &Trace{ring: make([]TraceEvent, 0, min(limit, 1024)), limit: limit, hash: fnvOffset, window: MessageWindow}
 }
 
 const (
@@ -162,12 +176,34 @@ func (t *Trace) add(e TraceEvent) {
 	} else {
 		t.ring[t.next] = e
 	}
+	t.forgetMessage(t.next - t.window)
 	t.next++
 	if t.next == t.limit {
 		t.next = 0
 		t.full = true
 	}
 }
+
+// forgetMessage drops the message of the event at ring position i, the one
+// recorded window events before the newest (i < 0: before the ring's
+// start, which holds an event only once the ring has wrapped).
+func (t *Trace) forgetMessage(i int) {
+	if t.limit <= t.window {
+		return // the ring is no longer than the window
+	}
+	if i < 0 {
+		if !t.full {
+			return
+		}
+		i += t.limit
+	}
+	t.ring[i].Env = nil
+}
+
+// SetMessageWindow makes the newest n events keep their messages from now
+// on (at most the ring's length; events already recorded keep what they
+// have): for a test that reads the messages of a longer stretch of a run.
+func (t *Trace) SetMessageWindow(n int) { t.window = max(n, 1) }
 
 // Count is how many events the run has recorded in total.
 func (t *Trace) Count() uint64 { return t.count }

@@ -39,3 +39,27 @@ func TestTraceRingKeepsTheNewestInOrder(t *testing.T) {
 		t.Fatalf("Since(12) = %v, Count %d", tr.Since(12), tr.Count())
 	}
 }
+
+// Only the newest MessageWindow events keep their message, before and
+// after the ring wraps; every event keeps its kind and host.
+func TestTraceKeepsMessagesOfTheNewestWindowOnly(t *testing.T) {
+	limit := 3*MessageWindow + 7
+	tr := newTrace(limit)
+	env := &Envelope{From: "a:1", To: "b:1", Msg: &Closed{}}
+	for i := 1; i <= 2*limit+5; i++ {
+		tr.add(TraceEvent{Kind: TraceDeliver, Host: "b", Env: env})
+		events := tr.Recent(0)
+		for j, e := range events {
+			fromNewest := len(events) - 1 - j
+			if keeps := fromNewest < MessageWindow; (e.Env != nil) != keeps || e.Host != "b" {
+				t.Fatalf("after %d events, the event %d from the newest has message %v, host %q", i, fromNewest, e.Env != nil, e.Host)
+			}
+		}
+		if i == MessageWindow+2 {
+			i = limit - 3 // skip ahead to just before the ring wraps
+			for k := MessageWindow + 3; k <= i; k++ {
+				tr.add(TraceEvent{Kind: TraceDeliver, Host: "b", Env: env})
+			}
+		}
+	}
+}
