@@ -57,6 +57,9 @@ type Node struct {
 	// inCallback: a listener callback is running; deliveries its calls
 	// cause are left to the poll loop, so callbacks never nest.
 	inCallback bool
+	// chunk is the delivery pass's last read of committed batches, shared
+	// by the listeners that need the same read (updateListenersProgress).
+	chunk committedChunk
 }
 
 // NewNode makes a node; it does nothing until Start.
