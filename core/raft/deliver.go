@@ -87,11 +87,11 @@ func (n *Node) updateListenersProgress(env *sim.Env) {
 		n.dirty = true
 		return
 	}
-	n.chunk = committedChunk{}
+	n.chunk.reset()
 	for i := 0; i < len(n.listeners); i++ {
 		n.deliverTo(env, n.listeners[i])
 	}
-	n.chunk = committedChunk{} // drop the batches (and the log view they alias)
+	n.chunk.reset()
 }
 
 func (n *Node) deliverTo(env *sim.Env, c *listenerContext) {
@@ -140,12 +140,20 @@ func (n *Node) deliverTo(env *sim.Env, c *listenerContext) {
 // the snapshot path comes first); truncation happens only while handling a
 // Fetch response, never inside a callback. The view the bytes come from is
 // never written to (storage keeps read views immutable). The chunk is
-// dropped at the end of the pass, so a later truncation never meets it.
+// forgotten at the end of the pass, so a later truncation never meets it.
 type committedChunk struct {
 	valid    bool
 	from, hw int64
 	rest     []byte
 	batches  []CommittedBatch
+}
+
+// reset forgets the read, keeping the array that holds the batches for
+// the next pass (listeners get copies of the CommittedBatch values, never
+// this array; the entries themselves are dropped so they can be freed).
+func (ch *committedChunk) reset() {
+	clear(ch.batches)
+	*ch = committedChunk{batches: ch.batches[:0]}
 }
 
 // empty: the read found no batch wholly below hw.
@@ -162,7 +170,8 @@ func (n *Node) readCommitted(from, hw int64) *committedChunk {
 	if err != nil {
 		panic(fmt.Sprintf("raft: node %d reading committed entries at %d: %v", n.cfg.NodeID, from, err))
 	}
-	*ch = committedChunk{valid: true, from: from, hw: hw, rest: data}
+	ch.reset()
+	ch.valid, ch.from, ch.hw, ch.rest = true, from, hw, data
 	return ch
 }
 
