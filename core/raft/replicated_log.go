@@ -313,12 +313,17 @@ func (r *replicatedLog) epochOfOffset(offset int64) (int32, bool) {
 
 // batchEndingBefore finds the batch whose next offset is end: the batch a
 // snapshot ending at end closes on. It reports the batch's max timestamp.
+// A segment's batches have strictly increasing offsets (storage.Segment),
+// so each segment is binary-searched for a batch whose last offset is
+// end-1: a snapshot is taken every hour while the metadata log keeps a
+// week, and a walk over every batch made each snapshot cost more than the
+// one before.
 func (r *replicatedLog) batchEndingBefore(end int64) (int64, bool) {
 	for _, seg := range r.log.Segments() {
-		for _, b := range seg.Batches {
-			if b.LastOffset+1 == end {
-				return b.MaxTimestamp, true
-			}
+		bs := seg.Batches
+		i := sort.Search(len(bs), func(i int) bool { return bs[i].LastOffset >= end-1 })
+		if i < len(bs) && bs[i].LastOffset+1 == end {
+			return bs[i].MaxTimestamp, true
 		}
 	}
 	return 0, false
