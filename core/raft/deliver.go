@@ -72,14 +72,26 @@ const maxDeliverySteps = 1 << 22
 // scratch and a snapshot exists) up to the high watermark. Re-entrant calls
 // from a listener's callbacks only mark the poll dirty; the pass in progress
 // re-reads the high watermark after every batch.
+//
+// Listeners are served one after the other, as Kafka's
+// KafkaRaftClient.updateListenersProgress does (KafkaRaftClient.java:344-374),
+// and usually need the same read: every listener of a node is at the same
+// offset once caught up. The pass keeps its last read, decoded (n.chunk),
+// so the next listener that asks for the same read gets the same decoded
+// batches instead of reading and decoding them again. Kafka gives each
+// listener its own reader of the records; here the listeners share one
+// decoded CommittedBatch, which they must treat as read-only (see
+// Listener.HandleCommit).
 func (n *Node) updateListenersProgress(env *sim.Env) {
 	if n.inCallback {
 		n.dirty = true
 		return
 	}
+	n.chunk.reset()
 	for i := 0; i < len(n.listeners); i++ {
 		n.deliverTo(env, n.listeners[i])
 	}
+	n.chunk.reset()
 }
 
 func (n *Node) deliverTo(env *sim.Env, c *listenerContext) {
@@ -98,27 +110,91 @@ func (n *Node) deliverTo(env *sim.Env, c *listenerContext) {
 			n.loadSnapshot(env, c, snap)
 			continue
 		}
-		data, _, err := n.log.log.ReadSlice(c.nextOffset, MaxBatchSizeBytes, hw, true) // a view: only decoded
-		if err != nil {
-			panic(fmt.Sprintf("raft: node %d reading committed entries at %d: %v", n.cfg.NodeID, c.nextOffset, err))
-		}
-		if len(data) == 0 {
+		ch := n.readCommitted(c.nextOffset, hw)
+		if ch.empty() {
 			return // the next batch ends above the high watermark
 		}
-		for len(data) > 0 {
-			b, size, err := record.Decode(data)
-			if err != nil {
-				panic(fmt.Sprintf("raft: node %d decoding committed batch at %d: %v", n.cfg.NodeID, c.nextOffset, err))
+		for i := 0; ; i++ {
+			cb, ok := n.chunkBatch(ch, i, c.nextOffset)
+			if !ok {
+				break
 			}
-			data = data[size:]
-			if b.LastOffset() < c.nextOffset {
+			if cb.LastOffset < c.nextOffset {
 				continue // already delivered (a snapshot ended inside this batch)
 			}
-			cb := committedBatch(b)
 			c.nextOffset = cb.LastOffset + 1
 			n.notify(func() { c.l.HandleCommit(env, cb) })
 		}
 	}
+}
+
+// committedChunk is one read of the log for the listeners, ReadSlice(from,
+// MaxBatchSizeBytes, hw), decoded lazily: batches holds the batches decoded
+// so far, in log order, and rest the bytes after them.
+//
+// Invariant: while a delivery pass runs, a chunk is what reading the log
+// with the same from and hw would return again. The log below its end
+// offset cannot change inside a pass: listener callbacks may only append
+// (above every batch read, and a read stops before any batch reaching hw),
+// write snapshots, and move the log start (checked before every read, as
+// the snapshot path comes first); truncation happens only while handling a
+// Fetch response, never inside a callback. The view the bytes come from is
+// never written to (storage keeps read views immutable). The chunk is
+// forgotten at the end of the pass, so a later truncation never meets it.
+type committedChunk struct {
+	valid    bool
+	from, hw int64
+	rest     []byte
+	batches  []CommittedBatch
+}
+
+// reset forgets the read, keeping the array that holds the batches for
+// the next pass (listeners get copies of the CommittedBatch values, never
+// this array; the entries themselves are dropped so they can be freed).
+func (ch *committedChunk) reset() {
+	clear(ch.batches)
+	*ch = committedChunk{batches: ch.batches[:0]}
+}
+
+// empty: the read found no batch wholly below hw.
+func (ch *committedChunk) empty() bool { return len(ch.batches) == 0 && len(ch.rest) == 0 }
+
+// readCommitted returns the pass's chunk for a read from from up to hw,
+// reading the log only when the last read was a different one.
+func (n *Node) readCommitted(from, hw int64) *committedChunk {
+	ch := &n.chunk
+	if ch.valid && ch.from == from && ch.hw == hw {
+		return ch
+	}
+	data, _, err := n.log.log.ReadSlice(from, MaxBatchSizeBytes, hw, true) // a view: only decoded
+	if err != nil {
+		panic(fmt.Sprintf("raft: node %d reading committed entries at %d: %v", n.cfg.NodeID, from, err))
+	}
+	ch.reset()
+	ch.valid, ch.from, ch.hw, ch.rest = true, from, hw, data
+	return ch
+}
+
+// chunkBatch is the i-th batch of the chunk, decoded now if no listener
+// needed it before (batches are decoded one at a time, as they are
+// delivered, so a listener gets every batch before a corrupt one, as a
+// reader walking the bytes would hand them out). next is the listener's
+// next offset, for the error.
+func (n *Node) chunkBatch(ch *committedChunk, i int, next int64) (CommittedBatch, bool) {
+	if i < len(ch.batches) {
+		return ch.batches[i], true
+	}
+	if len(ch.rest) == 0 {
+		return CommittedBatch{}, false
+	}
+	b, size, err := record.Decode(ch.rest)
+	if err != nil {
+		panic(fmt.Sprintf("raft: node %d decoding committed batch at %d: %v", n.cfg.NodeID, next, err))
+	}
+	ch.rest = ch.rest[size:]
+	cb := committedBatch(b)
+	ch.batches = append(ch.batches, cb)
+	return cb, true
 }
 
 // committedOffset is the high watermark the listeners may read up to (a
@@ -134,6 +210,11 @@ func (n *Node) committedOffset() int64 {
 func committedBatch(b record.Batch) CommittedBatch {
 	cb := CommittedBatch{BaseOffset: b.BaseOffset, LastOffset: b.LastOffset(), Epoch: b.PartitionLeaderEpoch,
 		AppendTimestamp: b.MaxTimestamp, Control: b.IsControl()}
+	// Exactly as long as it needs to be: a listener that appends to the
+	// shared Entries gets its own copy and never writes into another's.
+	if len(b.Records) > 0 {
+		cb.Entries = make([]Entry, 0, len(b.Records))
+	}
 	for _, r := range b.Records {
 		e := Entry{Offset: r.Offset, Epoch: b.PartitionLeaderEpoch, Payload: r.Value, Control: cb.Control}
 		if cb.Control {

@@ -11,13 +11,28 @@ import (
 // parkedFetch is a Fetch the leader holds (Kafka's fetch purgatory) until
 // its log end offset grows past the fetch offset or MaxWaitMs passes.
 type parkedFetch struct {
+	n        *Node
 	from, to sim.Addr
 	req      *FetchRequest
 	// resp is the answer computed when the fetch was parked; on expiry it
 	// is sent as is ("no new data").
-	resp  *FetchResponse
-	timer *sim.Timer
+	resp *FetchResponse
+	// timer is the expiry (MaxWaitMs), armed with the fetch itself as its
+	// task: one allocation a parked fetch, where a closure would add two.
+	timer sim.Timer
 	done  bool
+}
+
+// Fire (sim.Task) expires the fetch: it is answered with the response
+// computed when it was parked.
+func (pf *parkedFetch) Fire(env *sim.Env) {
+	pf.n.run(env, func() {
+		if !pf.done {
+			pf.done = true
+			env.Send(pf.to, pf.from, pf.resp)
+			pf.n.dropDoneFetches()
+		}
+	})
 }
 
 // maxParkedFetches bounds the purgatory (one fetch per replica is normal).
@@ -47,16 +62,8 @@ func (n *Node) handleFetchRequest(env *sim.Env, e *sim.Envelope, r *FetchRequest
 		resp.DivergingEpoch.Epoch >= 0 || resp.SnapshotID.Epoch >= 0 || len(n.parked) >= maxParkedFetches {
 		return resp
 	}
-	pf := &parkedFetch{from: e.From, to: e.To, req: r, resp: resp}
-	pf.timer = env.After(time.Duration(r.MaxWaitMs)*time.Millisecond, "raft fetch expiry", func(env *sim.Env) {
-		n.run(env, func() {
-			if !pf.done {
-				pf.done = true
-				env.Send(pf.to, pf.from, pf.resp)
-				n.dropDoneFetches()
-			}
-		})
-	})
+	pf := &parkedFetch{n: n, from: e.From, to: e.To, req: r, resp: resp}
+	env.Arm(&pf.timer, time.Duration(r.MaxWaitMs)*time.Millisecond, "raft fetch expiry", pf)
 	n.parked = append(n.parked, pf)
 	return nil
 }
@@ -108,8 +115,22 @@ func (n *Node) tryCompleteFetchRequest(env *sim.Env, r *FetchRequest) *FetchResp
 // value), recomputing each answer now.
 func (n *Node) maybeCompleteParkedFetches(env *sim.Env, leo int64) {
 	// A copy: answering may reach a listener that appends, which completes
-	// parked fetches again further down the stack.
-	for _, pf := range slices.Clone(n.parked) {
+	// parked fetches again further down the stack. The copy goes into a
+	// scratch slice kept between calls; a nested call finds it in use and
+	// makes its own.
+	var parked []*parkedFetch
+	if n.parkedScratchBusy {
+		parked = slices.Clone(n.parked)
+	} else {
+		n.parkedScratchBusy = true
+		n.parkedScratch = append(n.parkedScratch[:0], n.parked...)
+		parked = n.parkedScratch
+		defer func() {
+			clear(n.parkedScratch)
+			n.parkedScratchBusy = false
+		}()
+	}
+	for _, pf := range parked {
 		if pf.done || pf.req.FetchOffset > leo {
 			continue
 		}

@@ -45,7 +45,9 @@ type LoadedSnapshot struct {
 // snapshot when there is one (then continues at its end offset), exactly as
 // Kafka replays the metadata log into a starting controller or broker.
 type Listener interface {
-	// HandleCommit delivers the next committed batch.
+	// HandleCommit delivers the next committed batch. Every listener of the
+	// node may be handed the same batch, sharing its Entries and their
+	// Payloads: the listener must not modify them.
 	HandleCommit(env *sim.Env, b CommittedBatch)
 	// HandleLoadSnapshot replaces the listener's state with a snapshot;
 	// the next batch starts at s.ID.EndOffset.

@@ -38,12 +38,16 @@ type Node struct {
 
 	listeners []*listenerContext
 
-	rnd      *sim.Rand
-	log      *replicatedLog
-	quorum   *quorumState
-	reqs     *requestManager
-	parked   []*parkedFetch
-	recovery storage.RecoveryReport
+	rnd    *sim.Rand
+	log    *replicatedLog
+	quorum *quorumState
+	reqs   *requestManager
+	parked []*parkedFetch
+	// parkedScratch holds the copy of parked that maybeCompleteParkedFetches
+	// walks, while parkedScratchBusy.
+	parkedScratch     []*parkedFetch
+	parkedScratchBusy bool
+	recovery          storage.RecoveryReport
 
 	nextCorrelationID int32
 	wake              *sim.Timer
@@ -57,6 +61,9 @@ type Node struct {
 	// inCallback: a listener callback is running; deliveries its calls
 	// cause are left to the poll loop, so callbacks never nest.
 	inCallback bool
+	// chunk is the delivery pass's last read of committed batches, shared
+	// by the listeners that need the same read (updateListenersProgress).
+	chunk committedChunk
 }
 
 // NewNode makes a node; it does nothing until Start.
@@ -219,8 +226,16 @@ func (n *Node) scheduleWake(env *sim.Env, d time.Duration) {
 		return
 	}
 	n.wake.Stop()
-	n.wake = env.After(d, "raft poll", func(env *sim.Env) { n.run(env, nil) })
+	n.wake = &sim.Timer{}
+	env.Arm(n.wake, d, "raft poll", (*pollTask)(n))
 }
+
+// pollTask is the node as the task of its wake-up timer: a pointer to the
+// node, so arming it allocates only the timer (a closure would be a second
+// allocation on every re-arm).
+type pollTask Node
+
+func (p *pollTask) Fire(env *sim.Env) { (*Node)(p).run(env, nil) }
 
 // Close flushes the log and stops the node (KafkaRaftClient.close, which
 // runs log.flush(true)): a broker stopping cleanly keeps even an

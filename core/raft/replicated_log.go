@@ -313,11 +313,17 @@ func (r *replicatedLog) epochOfOffset(offset int64) (int32, bool) {
 
 // batchEndingBefore finds the batch whose next offset is end: the batch a
 // snapshot ending at end closes on. It reports the batch's max timestamp,
-// read from the batch's header in the segment file.
+// read from the batch's header in the segment file. A segment's batches
+// have strictly increasing offsets (storage.Segment), so each segment is
+// binary-searched for a batch whose last offset is end-1: a snapshot is
+// taken every hour while the metadata log keeps a week, and a walk over
+// every batch made each snapshot cost more than the one before.
 func (r *replicatedLog) batchEndingBefore(end int64) (int64, bool, error) {
 	for _, seg := range r.log.Segments() {
-		for b := range seg.Batches() {
-			if b.LastOffset+1 == end {
+		n := seg.NumBatches()
+		i := sort.Search(n, func(i int) bool { return seg.Batch(i).LastOffset >= end-1 })
+		if i < n {
+			if b := seg.Batch(i); b.LastOffset+1 == end {
 				h, err := seg.Header(b)
 				if err != nil {
 					return 0, false, err
