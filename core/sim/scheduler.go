@@ -176,10 +176,10 @@ func (w *World) prepare(e *event) *proc {
 		return e.proc
 	case evTimer:
 		t := e.timer
-		if t.stopped || e.proc.state != ProcRunning || e.proc.incarnation != e.inc {
-			return nil
+		if t == nil || t.stopped || e.proc.state != ProcRunning || e.proc.incarnation != e.inc {
+			return nil // stopped (Stop let go of it), or its process is gone
 		}
-		t.fired = true
+		t.fired, t.ev = true, nil
 		w.trace.add(TraceEvent{At: w.now, Kind: TraceTimer, Host: e.proc.host, Detail: t.name})
 		w.sched.handed = handed{kind: evTimer, timer: t}
 		return e.proc

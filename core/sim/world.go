@@ -441,6 +441,9 @@ type Timer struct {
 	at      Time
 	stopped bool
 	fired   bool
+	// ev is the queued event that fires the timer, while it is queued
+	// (see Stop).
+	ev *event
 }
 
 // Task is what a timer runs when it fires. After takes a function; Arm
@@ -459,11 +462,23 @@ func (f funcTask) Fire(env *Env) { f(env) }
 
 // Stop cancels the timer; it is safe to call more than once, or after it
 // fired. It reports whether the call stopped a pending timer.
+//
+// A stopped timer's event stays queued until its time (removing it from
+// the heap would cost every event a position to keep up to date), but it
+// lets go of the timer at once: a request's timeout (30 s) is stopped when
+// the answer comes, and the queue held each stopped timer, with the call
+// around it and all the call's callback captured (a producer's batches and
+// their records), until the timeout's time. A perf test of 100,000 records
+// kept 25 MB alive that way.
 func (t *Timer) Stop() bool {
 	if t == nil || t.stopped || t.fired {
 		return false
 	}
 	t.stopped = true
+	if t.ev != nil && t.ev.timer == t {
+		t.ev.timer = nil
+	}
+	t.ev = nil
 	return true
 }
 
@@ -496,6 +511,7 @@ func (e *Env) Arm(t *Timer, d time.Duration, name string, task Task) {
 	*t = Timer{name: name, task: task, at: e.w.now.Add(d)}
 	ev := e.w.queue.alloc()
 	ev.at, ev.kind, ev.proc, ev.inc, ev.timer = t.at, evTimer, e.pr, e.pr.incarnation, t
+	t.ev = ev
 	e.w.push(ev)
 }
 
@@ -516,6 +532,7 @@ func (w *World) Call(host, name string, fn func(env *Env)) error {
 	t := &Timer{name: name, task: funcTask(fn), at: w.now}
 	ev := w.queue.alloc()
 	ev.at, ev.kind, ev.proc, ev.inc, ev.timer = w.now, evTimer, pr, pr.incarnation, t
+	t.ev = ev
 	w.push(ev)
 	return nil
 }

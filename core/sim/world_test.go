@@ -365,3 +365,35 @@ func TestCloseEndsTheGoroutines(t *testing.T) {
 		t.Fatalf("the state of a closed world is not readable: %v %v", st, ok)
 	}
 }
+
+// A stopped timer stays in the queue until its time but the queue lets go
+// of it at once, so what the timer's task holds can be collected; it never
+// fires, and a timer that fires is let go of too.
+func TestStoppedTimerIsLetGoOf(t *testing.T) {
+	w := NewWorld(1)
+	defer w.Close()
+	var stopped, kept *Timer
+	fired := map[string]bool{}
+	_ = w.Spawn("a", &funcProc{start: func(env *Env) {
+		stopped = env.After(30*time.Second, "timeout", func(*Env) { fired["timeout"] = true })
+		kept = env.After(time.Second, "tick", func(*Env) { fired["tick"] = true })
+		env.After(time.Millisecond, "answer", func(*Env) { stopped.Stop() })
+	}})
+	holds := func(tm *Timer) bool {
+		found := false
+		w.queue.each(func(e *event) { found = found || e.timer == tm })
+		return found
+	}
+	if err := w.RunFor(10 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if holds(stopped) || !holds(kept) || w.Pending() != 2 {
+		t.Fatalf("after Stop: the queue holds the stopped timer %v, the pending one %v; %d events queued (want 2: the stopped one's stays until its time)", holds(stopped), holds(kept), w.Pending())
+	}
+	if err := w.RunFor(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if fired["timeout"] || !fired["tick"] || kept.ev != nil || w.Pending() != 0 {
+		t.Fatalf("fired %v; the fired timer still names its event: %v; %d events queued", fired, kept.ev != nil, w.Pending())
+	}
+}
