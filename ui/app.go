@@ -75,6 +75,8 @@ type App struct {
 
 	frames int64
 	now    time.Time
+	// drawnAt is when Frame last asked for a render.
+	drawnAt time.Time
 
 	url appURLState
 }
@@ -169,12 +171,30 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 	_, seeking := p.Seeking()
 	// A step can end in a frame of no events (the frame before ran out
 	// of time just as its last command finished): its end still draws.
-	if p.Now() != beforeNow || p.TL.Busy() != beforeBusy || p.TL != beforeTL || seeking != beforeSeeking || len(a.jobs) > 0 ||
+	if p.TL.Busy() != beforeBusy || p.TL != beforeTL || seeking != beforeSeeking || len(a.jobs) > 0 ||
 		p.Scenario.Running() || beforeRunning {
 		render = true
 	}
+	// Time that moved draws, but a "time advance" fast-forwarding draws
+	// every player.FastForwardRedraw only (its end draws at once: the
+	// command is then no longer busy).
+	if p.Now() != beforeNow && !a.FastForwardQuiet(now) {
+		render = true
+	}
+	if render {
+		a.drawnAt = now
+	}
 	a.syncURL(now)
 	return render
+}
+
+// FastForwardQuiet reports whether a frame at now draws nothing for the
+// fast-forward under way: the player fast-forwarded a "time advance" in
+// its last frame, and the page drew less than player.FastForwardRedraw
+// ago. The host gives such a frame's engine more events
+// (player.FrameBudget.FastForwardEvents).
+func (a *App) FastForwardQuiet(now time.Time) bool {
+	return a.Player.FastForwarding() && now.Sub(a.drawnAt) < player.FastForwardRedraw
 }
 
 // later runs f a couple of frames from now, showing what it does until

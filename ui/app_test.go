@@ -941,3 +941,44 @@ func TestStepEndingInAnEmptyFrameIsDrawn(t *testing.T) {
 		t.Fatalf("after the step: %q", got)
 	}
 }
+
+// While a "time advance" fast-forwards, the page draws every
+// player.FastForwardRedraw, not every frame, and the frames between run
+// the engine only; the advance's end draws at once.
+func TestFastForwardDrawsTenTimesASecond(t *testing.T) {
+	at := newAppTest(t, "", "")
+	at.frames(3, 16*time.Millisecond)
+	at.p.SetFastForwardEvents(300) // an hour takes many frames
+	at.p.Run("time advance 1h", nil)
+	drawn, frames := 0, 0
+	var lastDrawn time.Time
+	for at.p.TL.Busy() {
+		at.now = at.now.Add(16 * time.Millisecond)
+		quiet := at.a.FastForwardQuiet(at.now)
+		before := at.p.Now()
+		draws := at.a.Frame(at.now, 16*time.Millisecond)
+		frames++
+		if draws {
+			drawn++
+			if at.p.TL.Busy() && !lastDrawn.IsZero() && at.now.Sub(lastDrawn) < player.FastForwardRedraw {
+				t.Fatalf("frame %d drew %v after the last drawing, mid-advance", frames, at.now.Sub(lastDrawn))
+			}
+			lastDrawn = at.now
+		}
+		if quiet && draws && at.p.TL.Busy() {
+			t.Fatalf("frame %d was announced quiet but drew", frames)
+		}
+		if at.p.Now() == before && at.p.TL.Busy() {
+			t.Fatalf("frame %d did not advance the clock", frames)
+		}
+		if frames > 100000 {
+			t.Fatal("the advance never ends")
+		}
+	}
+	if frames < 20 || drawn > frames/5+2 {
+		t.Fatalf("%d frames drew %d times; want about one in six", frames, drawn)
+	}
+	if lastDrawn != at.now {
+		t.Fatal("the frame that ended the advance did not draw")
+	}
+}

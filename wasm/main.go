@@ -346,7 +346,7 @@ func (pg *page) frameLoop() {
 		events := pg.budget.Observe(player.FrameCost{
 			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall})
 		pg.app.Player.SetFrameEvents(events)
-		pg.app.Player.SetFastForwardEvents(pg.budget.FastForwardEvents(events))
+		pg.app.Player.SetFastForwardEvents(pg.budget.FastForwardEvents(events, pg.app.FastForwardQuiet(now)))
 		// The count above follows recent frames; the deadline stops a
 		// frame whose events turned out heavy (a player may be new: set
 		// it every frame).

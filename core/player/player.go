@@ -54,7 +54,9 @@ type Player struct {
 	// last Tick ran.
 	frameEvents int
 	ffEvents    int // a fast-forwarding frame's events (0: frameEvents)
-	lastEvents  uint64
+	// ffLast: the last Tick fast-forwarded a "time advance" (FastForwarding).
+	ffLast     bool
+	lastEvents uint64
 	// frameOver is the host's deadline for a frame's engine work
 	// (framedeadline.go); nil: none.
 	frameOver func() bool
@@ -194,6 +196,7 @@ func (p *Player) Tick(wall time.Duration) {
 	before := p.steps()
 	defer func() { p.lastEvents = max(p.steps(), before) - before }() // 0 if the cluster was replaced
 	wall = min(max(wall, 0), maxFrame)
+	p.ffLast = false
 	if p.Sim != nil {
 		p.tickSim(wall)
 		return
@@ -227,6 +230,7 @@ func (p *Player) Tick(wall time.Duration) {
 	// the end of the advance on the next frame, and a link copied then
 	// held that later moment).
 	ff = ff && (!p.Paused || p.TL.Now() >= p.TL.End())
+	p.ffLast = ff
 	if p.Paused && !ff && !p.TL.Busy() {
 		p.useIdleFrame(p.events(idleSteps))
 		return
@@ -257,6 +261,11 @@ func (p *Player) Tick(wall time.Duration) {
 // time then moves slower than the chosen speed, never differently (the
 // same events run in the same order however frames split them).
 func (p *Player) SetFrameEvents(n int) { p.frameEvents = max(n, 0) }
+
+// FastForwarding reports whether the last Tick fast-forwarded a "time
+// advance" (it ran the frame's fast-forward budget toward the advance's
+// end, rather than playing at the chosen speed).
+func (p *Player) FastForwarding() bool { return p.ffLast }
 
 // SetFastForwardEvents caps the events of a frame that fast-forwards a
 // "time advance" (0: the same as any frame's). The host gives such frames
