@@ -239,6 +239,9 @@ var catalog = map[string]template{
 	"raft.log.start": {CatQuorum,
 		"Node {node}'s metadata log now starts at offset {log_start_offset}; older entries are covered by a snapshot.",
 		"노드 {node}의 메타데이터 로그가 이제 오프셋 {log_start_offset}에서 시작합니다. 그 이전 항목은 스냅샷에 들어 있습니다."},
+	"raft.log.segments.deleted": {CatQuorum,
+		"Node {node} deleted {segments} metadata log segment(s) ({bytes} bytes) that lay wholly before its log start {log_start_offset}: a snapshot now holds what they said.",
+		"노드 {node}가 로그 시작 {log_start_offset}보다 완전히 앞에 있던 메타데이터 로그 세그먼트 {segments}개({bytes}바이트)를 삭제했습니다. 그 내용은 이제 스냅샷에 들어 있습니다."},
 }
 
 // reasons explain fencing reasons in each language.

@@ -138,7 +138,8 @@ func (n *Node) CreateSnapshot(env *sim.Env, endOffset int64, payloads [][]byte) 
 }
 
 // DeleteBeforeSnapshot moves the log start offset up to snapshot id's end
-// offset and deletes older snapshots (Kafka's deleteBeforeSnapshot, which
+// offset, deletes the segments wholly below it and older snapshots
+// (Kafka's deleteBeforeSnapshot, which
 // its metadata log cleaner calls when metadata.max.retention.bytes or .ms
 // is exceeded). Fetches from below the new log start get the snapshot.
 // It reports whether anything changed.
@@ -146,9 +147,13 @@ func (n *Node) DeleteBeforeSnapshot(env *sim.Env, id SnapshotID) (bool, error) {
 	if !n.started {
 		return false, ErrNotStarted
 	}
-	changed, err := n.log.deleteBeforeSnapshot(id, n.quorum.state.highWatermark())
+	changed, deleted, err := n.log.deleteBeforeSnapshot(id, n.quorum.state.highWatermark(), env.Now().UnixMilli())
 	if changed {
 		env.Note("raft.log.start", "node", itoa(n.cfg.NodeID), "log_start_offset", i64(n.log.startOffset))
+	}
+	for _, d := range deleted {
+		env.Note("raft.log.segments.deleted", "node", itoa(n.cfg.NodeID), "segments", fmt.Sprint(len(d.Bases)),
+			"bytes", fmt.Sprint(d.Bytes), "log_start_offset", i64(d.LogStartOffset))
 	}
 	return changed, err
 }

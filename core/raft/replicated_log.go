@@ -44,10 +44,14 @@ type replicatedLog struct {
 // downloading a snapshot and truncating; KafkaMetadataLog.scala:621-623).
 func openReplicatedLog(d *storage.Disk, logDir string, segmentBytes int64) (*replicatedLog, storage.RecoveryReport, error) {
 	dir := path.Join(logDir, MetadataPartition.DirName())
-	// Kafka's defaults, but segment.bytes from metadata.log.segment.bytes;
-	// retention is the snapshots' business (KafkaMetadataLog).
+	// Kafka's defaults, but segment.bytes from metadata.log.segment.bytes
+	// (segment.ms is metadata.log.segment.ms's default, 7 days, as is the
+	// log default), and no time or size retention: retention is the
+	// snapshots' business, and deleting segments removes only those wholly
+	// below the log start (KafkaMetadataLog.apply).
 	cfg := storage.DefaultLogConfig
 	cfg.SegmentBytes = segmentBytes
+	cfg.RetentionMs, cfg.RetentionBytes = -1, -1
 	var (
 		l   *storage.Log
 		rep storage.RecoveryReport
@@ -284,13 +288,27 @@ func (r *replicatedLog) freezeSnapshot(id SnapshotID, tmpPath string) error {
 // It needs start < id.EndOffset <= the latest snapshot's end offset, and
 // id.EndOffset <= hw (UnifiedLog refuses to move the log start past the
 // high watermark).
-func (r *replicatedLog) deleteBeforeSnapshot(id SnapshotID, hw int64) (bool, error) {
+//
+// As KafkaMetadataLog.deleteBeforeSnapshot does, the log's own start offset
+// moves up to the snapshot and the segments wholly below it are deleted
+// (UnifiedLog.deleteOldSegments, with no retention besides): the metadata
+// log rolls every metadata.log.segment.ms (7 days), and without this a
+// week's NoOpRecords stayed on disk, and in memory, for good. It returns
+// the segments deleted, if any.
+func (r *replicatedLog) deleteBeforeSnapshot(id SnapshotID, hw int64, nowMs int64) (bool, []storage.SegmentDeletion, error) {
 	latest, ok := r.latestSnapshot()
 	if !ok || !r.hasSnapshot(id) || r.startOffset >= id.EndOffset || id.EndOffset > latest.EndOffset || id.EndOffset > hw {
-		return false, nil
+		return false, nil, nil
 	}
 	r.startOffset = id.EndOffset
-	return true, r.forgetSnapshotsBefore(id)
+	if err := r.log.MaybeIncrementLogStartOffset(id.EndOffset); err != nil {
+		return true, nil, err
+	}
+	deleted, err := r.log.DeleteOldSegments(nowMs)
+	if err != nil {
+		return true, deleted, err
+	}
+	return true, deleted, r.forgetSnapshotsBefore(id)
 }
 
 // epochOfOffset is the epoch of the entry at offset: from the epoch cache

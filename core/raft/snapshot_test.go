@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
 
 // TestSnapshotInstallForFarBehindObserver: the voters snapshot their state
@@ -120,4 +121,69 @@ func TestFetchFromZeroGetsSnapshot(t *testing.T) {
 		t.Fatalf("observer did not start from the snapshot: %s", c.describe())
 	}
 	c.checkSafe()
+}
+
+// TestDeleteBeforeSnapshotDeletesSegmentsBelowTheLogStart: moving the log
+// start up to a snapshot deletes the segments wholly below it, files and
+// all, as KafkaMetadataLog.deleteBeforeSnapshot does with
+// UnifiedLog.deleteOldSegments; the segment holding the new start stays.
+func TestDeleteBeforeSnapshotDeletesSegmentsBelowTheLogStart(t *testing.T) {
+	c := newCluster(t, 11, clusterOpts{voters: 3, tweak: func(id int32, cfg *Config) {
+		cfg.SegmentBytes = 600 // a segment every few batches
+	}})
+	for _, id := range c.ids {
+		c.hosts[id].snapshotEvery = 10
+		c.start(id)
+	}
+	l := c.waitLeader(5 * time.Second)
+	var want []string
+	for i := 0; i < 30; i++ {
+		p, err := c.appendOn(l, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, p...)
+	}
+	if !c.runUntil(func() bool { return slices.Equal(c.committedData(l), want) }, 3*time.Second) {
+		t.Fatalf("not committed: %s", c.describe())
+	}
+	log := c.node(l).Log()
+	before := log.Segments()
+	snaps := c.node(l).Snapshots()
+	latest := snaps[len(snaps)-1]
+	if len(before) < 4 || before[1].BaseOffset > latest.EndOffset {
+		t.Fatalf("%d segments, the second at %d, for a snapshot at %d: the test needs segments below it", len(before), before[1].BaseOffset, latest.EndOffset)
+	}
+	c.call(l, func(env *sim.Env) {
+		if ok, err := c.node(l).DeleteBeforeSnapshot(env, latest); err != nil || !ok {
+			t.Errorf("DeleteBeforeSnapshot(%s) = %v, %v", latest, ok, err)
+		}
+	})
+	after := log.Segments()
+	if len(after) == 0 || after[0].BaseOffset > latest.EndOffset || len(after) > 1 && after[1].BaseOffset <= latest.EndOffset {
+		t.Fatalf("after moving the log start to %d the segments start at %v", latest.EndOffset, bases(after))
+	}
+	if log.LogStartOffset() != latest.EndOffset {
+		t.Fatalf("the log's own start is %d, want %d", log.LogStartOffset(), latest.EndOffset)
+	}
+	for _, s := range before {
+		if s.BaseOffset < after[0].BaseOffset && c.hosts[l].disk.Exists(s.Path) {
+			t.Fatalf("segment %d is deleted but its file %s is still there", s.BaseOffset, s.Path)
+		}
+	}
+	deleted := false
+	for _, e := range c.w.Trace().Recent(0) {
+		deleted = deleted || e.Kind == sim.TraceNote && e.Detail == "raft.log.segments.deleted"
+	}
+	if !deleted {
+		t.Fatal("no raft.log.segments.deleted note")
+	}
+}
+
+func bases(segs []*storage.Segment) []int64 {
+	var out []int64
+	for _, s := range segs {
+		out = append(out, s.BaseOffset)
+	}
+	return out
 }
