@@ -45,7 +45,7 @@
 //	off, epoch, err := n.Append(env, payloads) // leader only; one batch per call
 //	n.Resign(env, epoch)            // graceful: EndQuorumEpoch to the others
 //	id, err := n.CreateSnapshot(env, endOffset, payloads) // any node, committed state
-//	n.DeleteBeforeSnapshot(env, id) // move the log start up to a snapshot
+//	n.DeleteBeforeSnapshot(env, id) // move the log start up to a snapshot, deleting segments below it
 //	n.Role(); n.LeaderAndEpoch(); n.HighWatermark(); n.LogEndOffset()
 //	n.LogStartOffset(); n.Snapshots(); n.Log(); n.DescribeQuorum(now)
 //
@@ -89,12 +89,12 @@
 //   - No append linger (controller.quorum.append.linger.ms): each Append is
 //     written, flushed and offered to followers at once, as one batch (what
 //     Kafka's atomic append guarantees about its records).
-//   - The log start offset moves only logically: storage has no operation to
-//     drop a prefix of a log, so reads and fetches below it are refused (a
-//     snapshot is sent) while the bytes stay in the segment. With Kafka's
-//     1 GiB metadata segments Kafka would not delete them yet either. Like
-//     Kafka's metadata log it is not persisted (a restart falls back to the
-//     first segment's base offset).
+//   - Moving the log start offset to a snapshot (DeleteBeforeSnapshot)
+//     deletes the segments wholly below it, as Kafka does; the bytes below
+//     it in the segment that holds it stay, and reads and fetches below it
+//     are refused (a snapshot is sent). Like Kafka's metadata log the log
+//     start is not persisted (a restart falls back to the first segment's
+//     base offset).
 //   - Snapshot retention (metadata.max.retention.bytes/.ms) and when to
 //     snapshot (metadata.log.max.record.bytes.between.snapshots) are the
 //     caller's decision: CreateSnapshot and DeleteBeforeSnapshot.
