@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -980,5 +981,28 @@ func TestFastForwardDrawsTenTimesASecond(t *testing.T) {
 	}
 	if lastDrawn != at.now {
 		t.Fatal("the frame that ended the advance did not draw")
+	}
+}
+
+// While a time advance fast-forwards, the terminal says how far it has
+// come, and the share only grows.
+func TestFastForwardShowsItsProgress(t *testing.T) {
+	at := newAppTest(t, "", "")
+	at.frames(3, 16*time.Millisecond)
+	at.p.SetFastForwardEvents(300)
+	at.p.Run("time advance 1h", nil)
+	last := -1
+	for i := 0; i < 40 && at.p.TL.Busy(); i++ {
+		at.frames(1, 16*time.Millisecond)
+		var pct int
+		var done string
+		got := at.a.Term.busyText()
+		if _, err := fmt.Sscanf(got, "advancing… %d%% (%s", &pct, &done); err != nil || !strings.HasSuffix(got, " of 1h)") || pct < last {
+			t.Fatalf("frame %d: the terminal says %q (after %d%%)", i, got, last)
+		}
+		last = pct
+	}
+	if last <= 0 {
+		t.Fatalf("the advance's share stayed at %d%%", last)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"kafkascope/core/console"
 	"kafkascope/core/hashing"
+	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
 )
 
@@ -143,6 +144,13 @@ func (c *Terminal) hint() string {
 
 // busyText says why the prompt waits.
 func (c *Terminal) busyText() string {
+	if from, to, ok := c.App.Player.TL.Advancing(); ok && c.App.Player.FastForwarding() && to > from {
+		// A long advance shows how far it has come (the clock alone moves
+		// by hours a second).
+		now := c.App.Player.Now()
+		pct := int(100 * float64(now-from) / float64(to-from))
+		return c.App.Tf("terminal.busy.advance", min(max(pct, 0), 100), sim.FormatDuration(now.Sub(from)), sim.FormatDuration(to.Sub(from)))
+	}
 	if c.App.Player.Paused {
 		return c.App.T("terminal.busy.paused")
 	}

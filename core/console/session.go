@@ -42,6 +42,7 @@ type pending struct {
 	onTimeout func(p *pending) // nil: just end
 	after     func()           // runs once when the command is finished
 	fast      bool             // time advance: a driver may skip straight to the deadline
+	since     sim.Time         // a time advance: when it began
 	tool      *toolRun         // the foreground tool, for Ctrl-C
 }
 
@@ -182,6 +183,17 @@ func (s *Session) FastForward() (sim.Time, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Advancing is the time advance under way, if any: the moment it began and
+// the one it runs to (for a progress figure while a driver fast-forwards).
+func (s *Session) Advancing() (from, to sim.Time, ok bool) {
+	for _, op := range s.ops {
+		if op.fast {
+			return op.since, op.deadline, true
+		}
+	}
+	return 0, 0, false
 }
 
 // Interrupt is Ctrl-C: the foreground tool gets SIGTERM (its shutdown hooks

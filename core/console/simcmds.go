@@ -357,5 +357,5 @@ func (s *Session) cmdTime(args []string) {
 		next, ok := s.world().NextEventAt()
 		return s.world().Now() >= target && (!ok || next > target)
 	}
-	s.wait(&pending{done: done, deadline: target, fast: true})
+	s.wait(&pending{done: done, deadline: target, fast: true, since: s.world().Now()})
 }

@@ -384,3 +384,7 @@ func isClusterCreate(line string) bool {
 // FastForward reports the end of a running "time advance": a player skips
 // straight there rather than playing it.
 func (s *Session) FastForward() (sim.Time, bool) { return s.con.FastForward() }
+
+// Advancing is the time advance under way, if any: when it began and the
+// moment it runs to (console.Session.Advancing).
+func (s *Session) Advancing() (from, to sim.Time, ok bool) { return s.con.Advancing() }
