@@ -49,7 +49,8 @@ func TestRoundRobinPartitioner(t *testing.T) {
 }
 
 // The VIP example: vip keys over partitions 0-3, others over the rest, by
-// murmur2 within the group (KAFKA-FACTS §2 values).
+// murmur2 within the group (Utils.murmur2, as Kafka's
+// BuiltInPartitioner hashes keys).
 func TestVipPartitioner(t *testing.T) {
 	cfg := DefaultProducerConfig()
 	cfg.Partitioner = VipPartitioner

@@ -74,7 +74,7 @@ func New(cfg Config) (*Cluster, error) {
 		return nil, fmt.Errorf("--brokers must be between 1 and %d", MaxBrokers)
 	}
 	if cfg.Controllers == 0 {
-		cfg.Controllers = min(3, cfg.Brokers) // DESIGN.md: the first three nodes are voters, as in the usual docker-compose
+		cfg.Controllers = min(3, cfg.Brokers) // the first three nodes are voters, as in apache/kafka's usual docker-compose
 	}
 	if cfg.Controllers < 1 || cfg.Controllers > cfg.Brokers {
 		return nil, fmt.Errorf("--controllers must be between 1 and the number of brokers (%d)", cfg.Brokers)

@@ -15,11 +15,11 @@ import (
 	"kafkascope/core/storage"
 )
 
-// Log compaction through real brokers (KAFKA-FACTS §5): every replica's
+// Log compaction through real brokers (LogCleaner.scala): every replica's
 // cleaner thread compacts its own copy on log.cleaner.backoff.ms wake-ups,
 // and consumers read the survivors at their original offsets.
 
-// notesExample is SCENARIOS.md 15's sequence (see the storage test of the
+// notesExample is scenario 15's sequence (15-log-compaction) (see the storage test of the
 // same example): with segment.bytes=300 each segment holds four of these
 // one-record batches (71 bytes each), so the active segment starts at 8.
 var notesExample = [][2]string{

@@ -12,8 +12,8 @@ import (
 	"kafkascope/core/storage"
 )
 
-// Replication rules of KAFKA-FACTS.md §3 and §4, driven through real brokers
-// over the simulated network. Node 1 hosts the only controller, so scenarios
+// Replication rules (Partition.scala, KIP-101 and KIP-279), driven through
+// real brokers over the simulated network. Node 1 hosts the only controller, so scenarios
 // that cut or kill brokers use brokers 2 and 3 for that and keep node 1
 // reachable.
 

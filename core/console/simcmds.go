@@ -143,7 +143,7 @@ func (s *Session) cmdCluster(args []string) {
 		return
 	}
 	if !p.has("controllers") {
-		cfg.Controllers = min(3, cfg.Brokers) // every node, at most 3 (DESIGN.md)
+		cfg.Controllers = min(3, cfg.Brokers) // every node, at most 3 (as cluster.New)
 	}
 	if _, ok := cfg.Static["offsets.topic.replication.factor"]; !ok {
 		// Kafka's default (3) makes __consumer_offsets impossible to create

@@ -6,8 +6,7 @@ import (
 	"kafkascope/core/metadata"
 )
 
-// Vectors from Kafka's PartitionChangeBuilderTest.testElectLeader
-// (KAFKA-FACTS.md §9).
+// Vectors from Kafka's PartitionChangeBuilderTest.testElectLeader.
 func TestElectLeaderVectors(t *testing.T) {
 	foo := func() *metadata.PartitionState {
 		return &metadata.PartitionState{Replicas: []int32{2, 1, 3}, ISR: []int32{2, 1, 3}, Leader: 1, LeaderEpoch: 100, PartitionEpoch: 200}

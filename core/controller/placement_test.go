@@ -6,7 +6,7 @@ import (
 	"kafkascope/core/sim"
 )
 
-// The testable property of the striped placer (KAFKA-FACTS.md §10): within
+// The testable property of the striped placer (StripedReplicaPlacer): within
 // the first n partitions each list is a rotation of the sorted brokers, each
 // partition starts one broker after the previous, and leadership is even.
 func TestStripedPlacementRotates(t *testing.T) {

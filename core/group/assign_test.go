@@ -20,8 +20,7 @@ func render(a Assignment, order ...string) string {
 
 func dyn(id string, topics ...string) Member { return Member{ID: id, Topics: topics} }
 
-// Vectors from Kafka's RangeAssignorTest and RoundRobinAssignorTest
-// (KAFKA-FACTS.md §8).
+// Vectors from Kafka's RangeAssignorTest and RoundRobinAssignorTest.
 func TestAssignorsMatchKafkasTests(t *testing.T) {
 	both := []string{"topic1", "topic2"}
 	cases := []struct {

@@ -3,7 +3,7 @@ package protocol
 import "testing"
 
 func TestErrorTableMatchesKafka(t *testing.T) {
-	// Codes and classes checked against KAFKA-FACTS.md §3.6.
+	// Codes and classes checked against Kafka's Errors.java.
 	cases := []struct {
 		code      ErrorCode
 		num       int16

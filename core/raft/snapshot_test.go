@@ -19,22 +19,7 @@ func TestSnapshotInstallForFarBehindObserver(t *testing.T) {
 	c := newCluster(t, 10, clusterOpts{voters: 3, observers: 1, tweak: func(id int32, cfg *Config) {
 		cfg.FetchSnapshotMaxBytes = 200 // several FetchSnapshot round trips
 	}})
-	for _, id := range c.ids[:3] {
-		c.hosts[id].snapshotEvery = 10
-		c.start(id)
-	}
-	l := c.waitLeader(5 * time.Second)
-	var want []string
-	for i := 0; i < 30; i++ {
-		p, err := c.appendOn(l, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, p...)
-	}
-	if !c.runUntil(func() bool { return slices.Equal(c.committedData(l), want) }, 3*time.Second) {
-		t.Fatalf("not committed: %s", c.describe())
-	}
+	l, want := commitSnapshotted(t, c, c.ids[:3])
 	snaps := c.node(l).Snapshots()
 	if len(snaps) < 3 {
 		t.Fatalf("leader has snapshots %v", snaps)
@@ -131,22 +116,7 @@ func TestDeleteBeforeSnapshotDeletesSegmentsBelowTheLogStart(t *testing.T) {
 	c := newCluster(t, 11, clusterOpts{voters: 3, tweak: func(id int32, cfg *Config) {
 		cfg.SegmentBytes = 600 // a segment every few batches
 	}})
-	for _, id := range c.ids {
-		c.hosts[id].snapshotEvery = 10
-		c.start(id)
-	}
-	l := c.waitLeader(5 * time.Second)
-	var want []string
-	for i := 0; i < 30; i++ {
-		p, err := c.appendOn(l, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, p...)
-	}
-	if !c.runUntil(func() bool { return slices.Equal(c.committedData(l), want) }, 3*time.Second) {
-		t.Fatalf("not committed: %s", c.describe())
-	}
+	l, _ := commitSnapshotted(t, c, c.ids)
 	log := c.node(l).Log()
 	before := log.Segments()
 	snaps := c.node(l).Snapshots()
@@ -178,6 +148,30 @@ func TestDeleteBeforeSnapshotDeletesSegmentsBelowTheLogStart(t *testing.T) {
 	if !deleted {
 		t.Fatal("no raft.log.segments.deleted note")
 	}
+}
+
+// commitSnapshotted starts voters that snapshot every 10 entries, has the
+// leader append 30 batches of 2 entries and waits until they are
+// committed: it returns the leader and the entries.
+func commitSnapshotted(t *testing.T, c *cluster, voters []int32) (int32, []string) {
+	t.Helper()
+	for _, id := range voters {
+		c.hosts[id].snapshotEvery = 10
+		c.start(id)
+	}
+	l := c.waitLeader(5 * time.Second)
+	var want []string
+	for i := 0; i < 30; i++ {
+		p, err := c.appendOn(l, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, p...)
+	}
+	if !c.runUntil(func() bool { return slices.Equal(c.committedData(l), want) }, 3*time.Second) {
+		t.Fatalf("not committed: %s", c.describe())
+	}
+	return l, want
 }
 
 func bases(segs []*storage.Segment) []int64 {

@@ -10,7 +10,7 @@ import (
 	"kafkascope/core/record"
 )
 
-// SCENARIOS.md 15, the notes' example: keys K1..K3 at offsets 0-10, the
+// Scenario 15 (15-log-compaction)'s example: keys K1..K3 at offsets 0-10, the
 // active segment starting at 8. K1's last value before it is 4 at offset
 // 3, K3's is 5 at offset 7 (K2's is 3 at offset 5). The values K1, K2 and
 // K3 get again in the active segment do not count: the active segment is
@@ -61,7 +61,7 @@ func TestCleanNotesExampleKeepsLastValuePerKeyWithItsOffset(t *testing.T) {
 	}
 }
 
-// Kafka's testPartialSegmentClean (KAFKA-FACTS §5): keys 0,1,0,1,0 at
+// Kafka's testPartialSegmentClean (LogCleanerTest): keys 0,1,0,1,0 at
 // offsets 0..4 with a map of one key. Each pass maps as far as one key
 // takes it and cleans up to there; the next pass goes on from there.
 func TestCleanPartialSegmentWithOneKeyMap(t *testing.T) {
@@ -99,7 +99,7 @@ func TestCleanPartialSegmentWithOneKeyMap(t *testing.T) {
 	}
 }
 
-// KAFKA-FACTS §5's tombstone example: the first pass keeps k2's tombstone
+// A tombstone example (LogCleaner's delete.retention.ms rule): the first pass keeps k2's tombstone
 // and stamps its batch with a delete horizon (cleaning time +
 // delete.retention.ms) in the base timestamp; a pass before the horizon
 // keeps it, a pass at the horizon removes it. Record timestamps survive

@@ -61,7 +61,7 @@ func TestEpochCacheAssignReportsChange(t *testing.T) {
 	}
 }
 
-// The fresh-topic checkpoint from KAFKA-FACTS §4.3 and Kafka's doc example.
+// The fresh-topic checkpoint from Kafka's leader-epoch-checkpoint format and its doc example.
 func TestEpochCheckpointLiteralExamples(t *testing.T) {
 	if got := string(cacheOf([2]int64{0, 0}).Encode()); got != "0\n1\n0 0\n" {
 		t.Errorf("fresh topic checkpoint %q", got)

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Vectors from Kafka's LeaderEpochFileCacheTest (KAFKA-FACTS.md §4.1).
+// Vectors from Kafka's LeaderEpochFileCacheTest.
 func TestEndOffsetForVectors(t *testing.T) {
 	type as = [2]int64
 	cases := []struct {

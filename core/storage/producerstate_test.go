@@ -35,8 +35,7 @@ func expectOffsets(t *testing.T, step string, info AppendInfo, err error, first,
 	}
 }
 
-// TestDuplicateAppends follows Kafka's UnifiedLogTest.testDuplicateAppends
-// (KAFKA-FACTS §7).
+// TestDuplicateAppends follows Kafka's UnifiedLogTest.testDuplicateAppends.
 func TestDuplicateAppends(t *testing.T) {
 	d, _ := newTestDisk()
 	l := mustCreate(t, d, DefaultLogConfig)

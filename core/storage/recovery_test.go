@@ -431,7 +431,7 @@ func TestOpenLogLearnsEpochsMissingFromCheckpoint(t *testing.T) {
 	}
 }
 
-// KIP-101 scenario 2 (KAFKA-FACTS §4.4), in storage terms: A led epoch 0
+// KIP-101 scenario 2, in storage terms: A led epoch 0
 // with m1@0 and m2@1; B holds only m1. B leads epoch 1 and writes m3@1. A
 // asks B for the end of epoch 0, gets 1, truncates there and refetches:
 // both logs end up byte-identical, m2 gone.
