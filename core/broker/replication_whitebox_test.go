@@ -14,12 +14,13 @@ import (
 	"kafkascope/core/storage"
 )
 
-// White-box tests of the leader-side replication rules (Partition.scala:
-// ISR expansion and shrink, HW advancement), modelled on Kafka's
-// PartitionTest. Broker 1 runs alone in a world as host kafka-1; the test plays the controller (it writes the metadata image and
-// reconciles) and the followers (it calls the fetch path with their
-// offsets). Nothing answers the broker's own requests: an AlterPartition
-// stays pending until the test commits it through the image.
+// White-box tests of the leader-side replication rules (Partition.scala: ISR
+// expansion and shrink, HW advancement), modelled on Kafka's PartitionTest.
+// Broker 1 runs alone in a world as host kafka-1; the test plays the
+// controller (it writes the metadata image and reconciles) and the followers
+// (it calls the fetch path with their offsets). Nothing answers the broker's
+// own requests: an AlterPartition stays pending until the test commits it
+// through the image.
 
 type harness struct {
 	t     *testing.T

@@ -13,9 +13,9 @@ import (
 )
 
 // Replication rules (Partition.scala, KIP-101 and KIP-279), driven through
-// real brokers over the simulated network. Node 1 hosts the only controller, so scenarios
-// that cut or kill brokers use brokers 2 and 3 for that and keep node 1
-// reachable.
+// real brokers over the simulated network. Node 1 hosts the only controller,
+// so scenarios that cut or kill brokers use brokers 2 and 3 for that and
+// keep node 1 reachable.
 
 const lat = sim.DefaultLatency // one network hop between two hosts
 

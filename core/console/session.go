@@ -177,12 +177,8 @@ func (s *Session) Poll() {
 // FastForward reports the virtual time a running "time advance" wants to
 // reach: a driver may run the cluster straight there instead of playing it.
 func (s *Session) FastForward() (sim.Time, bool) {
-	for _, op := range s.ops {
-		if op.fast {
-			return op.deadline, true
-		}
-	}
-	return 0, false
+	_, to, ok := s.Advancing()
+	return to, ok
 }
 
 // Advancing is the time advance under way, if any: the moment it began and
