@@ -54,11 +54,11 @@ type file struct {
 	truncSize    int64
 	truncAt      sim.Time
 
-	// The page cache's bookkeeping (pagecache.go): the resident pages by
-	// index (nil: not cached), how many of them are dirty, the count of
+	// The page cache's bookkeeping (pagecache.go): the resident pages'
+	// slots by page index (lruHead, 0: not cached), how many of them are dirty, the count of
 	// flushes that cleaned them, and an id that orders files dirtied at
 	// the same instant.
-	pages      []*cachePage
+	pages      []pageSlot
 	dirtyPages int64
 	flushGen   uint64
 	id         uint64

@@ -64,11 +64,11 @@ const DirtyBackgroundRatio = 10
 
 // cachePage is one resident page of a file: page index of f (its bytes are
 // [index*PageSize, (index+1)*PageSize) of the file), linked into the
-// cache's LRU list.
+// cache's LRU list by its neighbours' slots.
 type cachePage struct {
 	f          *file
 	index      int64
-	prev, next *cachePage
+	prev, next pageSlot
 	// writtenGen is f.flushGen+1 when the page was last written: the page
 	// is dirty while writtenGen > f.flushGen (a flush bumps flushGen,
 	// cleaning every page of the file at once).
@@ -77,17 +77,36 @@ type cachePage struct {
 
 func (p *cachePage) dirty() bool { return p.writtenGen > p.f.flushGen }
 
+// pageSlot is a page's place in pageCache.slab. Slot 0 is the LRU list's
+// head, never a page, so a file's page table reads 0 for a page that is
+// not resident.
+type pageSlot int32
+
+// lruHead is the slot of the LRU list's head: its next is the most
+// recently used page, its prev the least.
+const lruHead pageSlot = 0
+
 // pageCache is a Disk's page cache.
 //
-// Invariants: resident is the length of the LRU list and the number of
-// non-nil entries of every file's pages; dirty is the number of resident
-// pages that are dirty, and the sum of f.dirtyPages; dirtyFiles holds
-// exactly the files with f.dirtyPages > 0. Between two Disk calls,
+// The pages live in one slab, linked by slot, rather than one object each
+// linked by pointer: a cache holds up to capacity pages (16,384 at the
+// default 64 MiB, and an idle week's metadata log keeps each machine's
+// cache full), and in WebAssembly the collector marks every object on the
+// page's only thread, inside a frame. The slab is a single object, and
+// the files' page tables hold slots, which it never scans.
+//
+// Invariants: slab[lruHead] is the list's head; every other slot is either
+// a resident page (f != nil, f.pages[index] == its slot, in the list) or
+// free (f == nil, in free). resident is the length of the LRU list and the
+// number of non-zero entries of every file's pages; dirty is the number of
+// resident pages that are dirty, and the sum of f.dirtyPages; dirtyFiles
+// holds exactly the files with f.dirtyPages > 0. Between two Disk calls,
 // resident <= capacity unless every resident page is dirty (possible only
 // with a tiny cache and one write larger than its dirty share).
 type pageCache struct {
 	capacity   int64 // pages
-	lru        cachePage
+	slab       []cachePage
+	free       []pageSlot
 	resident   int64
 	dirty      int64
 	dirtyFiles map[*file]bool
@@ -98,40 +117,62 @@ type pageCache struct {
 
 func (pc *pageCache) init(capacityBytes int64) {
 	pc.capacity = capacityBytes / PageSize
-	pc.lru.next, pc.lru.prev = &pc.lru, &pc.lru
+	clear(pc.slab) // let go of the files a power loss emptied
+	pc.slab = append(pc.slab[:0], cachePage{})
+	pc.free = pc.free[:0]
 	pc.resident, pc.dirty = 0, 0
 	pc.dirtyFiles = map[*file]bool{}
 }
 
-func (pc *pageCache) unlink(p *cachePage) {
-	p.prev.next, p.next.prev = p.next, p.prev
-	p.prev, p.next = nil, nil
+// page is the page in slot s.
+func (pc *pageCache) page(s pageSlot) *cachePage { return &pc.slab[s] }
+
+func (pc *pageCache) unlink(s pageSlot) {
+	p := pc.page(s)
+	pc.slab[p.prev].next, pc.slab[p.next].prev = p.next, p.prev
+	p.prev, p.next = lruHead, lruHead
 }
 
-func (pc *pageCache) pushFront(p *cachePage) {
-	p.prev, p.next = &pc.lru, pc.lru.next
-	pc.lru.next.prev = p
-	pc.lru.next = p
+func (pc *pageCache) pushFront(s pageSlot) {
+	head := pc.page(lruHead)
+	p := pc.page(s)
+	p.prev, p.next = lruHead, head.next
+	pc.slab[head.next].prev = s
+	head.next = s
+}
+
+// newPage takes a free slot (or a new one) for page index of f.
+func (pc *pageCache) newPage(f *file, index int64) pageSlot {
+	var s pageSlot
+	if n := len(pc.free); n > 0 {
+		s = pc.free[n-1]
+		pc.free = pc.free[:n-1]
+	} else {
+		s = pageSlot(len(pc.slab))
+		pc.slab = append(pc.slab, cachePage{})
+	}
+	pc.slab[s] = cachePage{f: f, index: index}
+	return s
 }
 
 // access makes page index of f the most recently used, caching it if it
 // is not; write marks it dirty. It reports whether the page was resident.
 func (pc *pageCache) access(f *file, index int64, write bool) bool {
-	var p *cachePage
-	hit := index < int64(len(f.pages)) && f.pages[index] != nil
+	var s pageSlot
+	hit := index < int64(len(f.pages)) && f.pages[index] != lruHead
 	if hit {
-		p = f.pages[index]
-		pc.unlink(p)
+		s = f.pages[index]
+		pc.unlink(s)
 	} else {
 		for int64(len(f.pages)) <= index {
-			f.pages = append(f.pages, nil)
+			f.pages = append(f.pages, lruHead)
 		}
-		p = &cachePage{f: f, index: index}
-		f.pages[index] = p
+		s = pc.newPage(f, index)
+		f.pages[index] = s
 		pc.resident++
 	}
-	pc.pushFront(p)
-	if write && !p.dirty() {
+	pc.pushFront(s)
+	if p := pc.page(s); write && !p.dirty() {
 		p.writtenGen = f.flushGen + 1
 		f.dirtyPages++
 		pc.dirty++
@@ -140,8 +181,9 @@ func (pc *pageCache) access(f *file, index int64, write bool) bool {
 	return hit
 }
 
-// drop removes p from the cache.
-func (pc *pageCache) drop(p *cachePage) {
+// drop removes the page in slot s from the cache, freeing its slot.
+func (pc *pageCache) drop(s pageSlot) {
+	p := pc.page(s)
 	f := p.f
 	if p.dirty() {
 		f.dirtyPages--
@@ -150,8 +192,10 @@ func (pc *pageCache) drop(p *cachePage) {
 			delete(pc.dirtyFiles, f)
 		}
 	}
-	pc.unlink(p)
-	f.pages[p.index] = nil
+	pc.unlink(s)
+	f.pages[p.index] = lruHead
+	*p = cachePage{}
+	pc.free = append(pc.free, s)
 	pc.resident--
 }
 
@@ -190,8 +234,8 @@ func (d *Disk) cacheFlushed(f *file) {
 // a replaced or removed file).
 func (d *Disk) cacheDropFrom(f *file, from int64) {
 	for i := from; i < int64(len(f.pages)); i++ {
-		if p := f.pages[i]; p != nil {
-			d.cache.drop(p)
+		if s := f.pages[i]; s != lruHead {
+			d.cache.drop(s)
 		}
 	}
 	if from < int64(len(f.pages)) {
@@ -245,14 +289,14 @@ func (d *Disk) backgroundWriteback() {
 func (d *Disk) reclaim() {
 	pc := &d.cache
 	for budget := pc.resident; pc.resident > pc.capacity && budget > 0; budget-- {
-		p := pc.lru.prev
-		d.settle(p.f) // a writeback that is due cleans it
-		if p.dirty() {
-			pc.unlink(p)
-			pc.pushFront(p)
+		s := pc.page(lruHead).prev
+		d.settle(pc.page(s).f) // a writeback that is due cleans it
+		if pc.page(s).dirty() {
+			pc.unlink(s)
+			pc.pushFront(s)
 			continue
 		}
-		pc.drop(p)
+		pc.drop(s)
 	}
 }
 
@@ -335,5 +379,5 @@ func (d *Disk) PageCache() PageCacheStats {
 func (d *Disk) PageCached(p string, off int64) bool {
 	f, ok := d.files[clean(p)]
 	i := off / PageSize
-	return ok && off >= 0 && i < int64(len(f.pages)) && f.pages[i] != nil
+	return ok && off >= 0 && i < int64(len(f.pages)) && f.pages[i] != lruHead
 }

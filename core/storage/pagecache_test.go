@@ -14,9 +14,9 @@ func checkCache(t *testing.T, d *Disk) {
 	t.Helper()
 	pc := &d.cache
 	var listed int64
-	for p := pc.lru.next; p != &pc.lru; p = p.next {
+	for s := pc.page(lruHead).next; s != lruHead; s = pc.page(s).next {
 		listed++
-		if p.f.pages[p.index] != p {
+		if p := pc.page(s); p.f.pages[p.index] != s {
 			t.Fatalf("page %d of a file is listed but not in its file's table", p.index)
 		}
 	}
@@ -24,12 +24,12 @@ func checkCache(t *testing.T, d *Disk) {
 	for _, name := range d.Walk("/") {
 		f := d.files[name]
 		var fd int64
-		for _, p := range f.pages {
-			if p == nil {
+		for _, s := range f.pages {
+			if s == lruHead {
 				continue
 			}
 			tabled++
-			if p.dirty() {
+			if pc.page(s).dirty() {
 				fd++
 			}
 		}
@@ -46,6 +46,15 @@ func checkCache(t *testing.T, d *Disk) {
 	}
 	if listed != pc.resident || tabled != pc.resident || dirty != pc.dirty {
 		t.Fatalf("listed %d, in tables %d, resident %d; dirty %d, counted %d", listed, tabled, pc.resident, dirty, pc.dirty)
+	}
+	var used int64
+	for _, p := range pc.slab[lruHead+1:] {
+		if p.f != nil {
+			used++
+		}
+	}
+	if used != pc.resident || int64(len(pc.free)) != int64(len(pc.slab))-1-pc.resident {
+		t.Fatalf("slab of %d slots: %d pages, %d free, resident %d", len(pc.slab), used, len(pc.free), pc.resident)
 	}
 	if len(pc.dirtyFiles) > 0 && dirty == 0 {
 		t.Fatal("files in the dirty set without dirty pages")
@@ -323,4 +332,36 @@ func TestPageCacheTailReadsHitAndOldReadsMiss(t *testing.T) {
 		t.Fatalf("from the beginning (%d pages): %d hits, %d misses", pages, hits, misses)
 	}
 	checkCache(t, d)
+}
+
+// Evicted and removed pages give their slots back: a cache that has seen
+// far more pages than it holds takes no more memory than its capacity.
+func TestPageCacheReusesTheSlotsOfEvictedPages(t *testing.T) {
+	d, _ := newTestDisk()
+	if err := d.SetPageCacheBytes(MinPageCacheBytes); err != nil { // 16 pages
+		t.Fatal(err)
+	}
+	for _, name := range []string{"/a", "/b"} {
+		for i := 0; i < 200; i++ {
+			if err := d.Append(name, page(1)); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Fsync(name); err != nil { // clean, so reclaim may evict it
+				t.Fatal(err)
+			}
+		}
+		checkCache(t, d)
+		if err := d.Remove(name); err != nil {
+			t.Fatal(err)
+		}
+		checkCache(t, d)
+	}
+	// The head, the capacity, and the one page a write caches before
+	// reclaim makes room.
+	if capacity := d.cache.capacity; int64(len(d.cache.slab)) > capacity+2 {
+		t.Fatalf("after 400 pages through a %d-page cache, its slab has %d slots", capacity, len(d.cache.slab))
+	}
+	if st := d.PageCache(); st.CachedBytes != 0 {
+		t.Fatalf("both files removed, %d bytes still cached", st.CachedBytes)
+	}
 }
