@@ -56,6 +56,7 @@ type eventQueue struct {
 	h      []queued
 	events []*event // every event this queue made, by idx
 	free   []int32  // indexes of recycled events
+	chunk  []event  // events made but not handed out yet
 }
 
 func (q *eventQueue) len() int { return len(q.h) }
@@ -77,10 +78,21 @@ func (q *eventQueue) alloc() *event {
 		q.free = q.free[:n-1]
 		return q.events[i]
 	}
-	e := &event{idx: int32(len(q.events))}
+	if len(q.chunk) == 0 {
+		q.chunk = make([]event, eventChunk)
+	}
+	e := &q.chunk[0]
+	q.chunk = q.chunk[1:]
+	e.idx = int32(len(q.events))
 	q.events = append(q.events, e)
 	return e
 }
+
+// eventChunk is how many events the queue makes at a time. Events live as
+// long as the queue (recycled, never freed), so making them in chunks
+// costs no memory, and the collector has a chunk's worth fewer objects to
+// mark: a 1000-partition topic's fetches keep about 18,000 events.
+const eventChunk = 256
 
 // recycle gives back a popped event no one refers to any more.
 func (q *eventQueue) recycle(e *event) {
