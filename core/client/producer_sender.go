@@ -25,7 +25,7 @@ func (p *Producer) run(env *sim.Env) {
 		known := p.meta.Topic(ws.rec.Topic) != nil
 		if known {
 			if done, failed := p.accumulate(env, ws); done {
-				p.wait = p.wait[1:]
+				p.popWait()
 				if len(p.wait) > 0 {
 					// The sending thread calls send() for the next record
 					// only now: its max.block.ms starts now.
@@ -40,7 +40,7 @@ func (p *Producer) run(env *sim.Env) {
 		if now < ws.deadline {
 			break
 		}
-		p.wait = p.wait[1:]
+		p.popWait()
 		if known {
 			// BufferPool.allocate gave up: BufferExhaustedException.
 			need := p.batchMemory(ws.rec)
@@ -63,6 +63,15 @@ func (p *Producer) run(env *sim.Env) {
 	if wasBlocked && len(p.wait) == 0 && p.onUnblock != nil {
 		p.onUnblock(env)
 	}
+}
+
+// popWait removes the first waiting send. Its slot is cleared first: the
+// slice's backing array outlives the pop (appends reuse it), and the slot
+// would keep the record and its callback alive until the array is
+// replaced.
+func (p *Producer) popWait() {
+	p.wait[0] = nil
+	p.wait = p.wait[1:]
 }
 
 // ready reports whether a batch may be sent now: it is full, or another
