@@ -175,6 +175,9 @@ func TestScenarioStepPlaysOverFrames(t *testing.T) {
 	if err := async.OpenScenario("12-leader-balance", 0); err != nil {
 		t.Fatal(err)
 	}
+	// The page's smallest frame budget: the steps must spread whatever
+	// the default share, which a step of this scenario can fit in.
+	async.SetFrameEvents(MinFrameEvents)
 	longest := 0
 	for sync.Scenario.Step+1 < sync.Scenario.Steps() {
 		if err := sync.Next(); err != nil {

@@ -47,7 +47,8 @@ func (a queued) before(b queued) bool {
 // eventQueue is a binary min-heap of events by (at, seq), written out
 // (container/heap's interface calls and boxing cost a fifth of an idle
 // cluster's scheduling), with a free list: a popped event is recycled by the
-// next push, so a long run allocates no events.
+// next push, so a long run allocates no events. Stopped timers' events are
+// taken out in bulk as the heap grows (compact).
 //
 // Invariants: events[i].idx == i; every event is either in h (by its
 // index, with its at and seq, which do not change while it is queued), in
@@ -57,6 +58,10 @@ type eventQueue struct {
 	events []*event // every event this queue made, by idx
 	free   []int32  // indexes of recycled events
 	chunk  []event  // events made but not handed out yet
+	// compactAt is the heap length at which the next push compacts it
+	// first (0 until the first push sets it: compact runs on an empty
+	// heap at once and sets it to minCompact).
+	compactAt int
 }
 
 func (q *eventQueue) len() int { return len(q.h) }
@@ -101,6 +106,9 @@ func (q *eventQueue) recycle(e *event) {
 }
 
 func (q *eventQueue) push(e *event) {
+	if len(q.h) >= q.compactAt {
+		q.compact()
+	}
 	q.h = append(q.h, queued{at: e.at, seq: e.seq, idx: e.idx})
 	h := q.h
 	i := len(h) - 1
@@ -119,9 +127,15 @@ func (q *eventQueue) pop() *event {
 	n := len(h) - 1
 	top := h[0]
 	h[0] = h[n]
-	h = h[:n]
-	q.h = h
-	i := 0
+	q.h = h[:n]
+	q.down(0)
+	return q.events[top.idx]
+}
+
+// down moves the entry at i down the heap to its place.
+func (q *eventQueue) down(i int) {
+	h := q.h
+	n := len(h)
 	for {
 		l := 2*i + 1
 		if l >= n {
@@ -137,5 +151,35 @@ func (q *eventQueue) pop() *event {
 		h[i], h[m] = h[m], h[i]
 		i = m
 	}
-	return q.events[top.idx]
+}
+
+// minCompact is the smallest heap compact looks at: below it, a few dead
+// entries cost less than the scan.
+const minCompact = 64
+
+// compact takes the events of stopped timers out of the heap, recycling
+// them, and re-heapifies what is left; it then waits until the heap has
+// doubled again (so its scan costs a push at most two steps, amortized).
+//
+// Timer.Stop leaves its event in the heap (finding it there would cost
+// every event a position to keep up to date), and most timers are stopped:
+// every request's timeout (30 s for a follower's Fetch, answered within
+// 502 ms) is. On an idle cluster the heap held about 400 entries of which
+// some 30 were live, and a quarter of the events popped were dead ones;
+// every push and pop walked the extra levels. Live events pop in the same
+// (at, seq) order however the heap is arranged, so runs are unchanged.
+func (q *eventQueue) compact() {
+	live := q.h[:0]
+	for _, k := range q.h {
+		if e := q.events[k.idx]; e.kind == evTimer && e.timer == nil {
+			q.recycle(e)
+			continue
+		}
+		live = append(live, k)
+	}
+	q.h = live
+	for i := len(live)/2 - 1; i >= 0; i-- {
+		q.down(i)
+	}
+	q.compactAt = max(2*len(live), minCompact)
 }

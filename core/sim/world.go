@@ -463,9 +463,10 @@ func (f funcTask) Fire(env *Env) { f(env) }
 // Stop cancels the timer; it is safe to call more than once, or after it
 // fired. It reports whether the call stopped a pending timer.
 //
-// A stopped timer's event stays queued until its time (removing it from
-// the heap would cost every event a position to keep up to date), but it
-// lets go of the timer at once: a request's timeout (30 s) is stopped when
+// A stopped timer's event stays queued until its time or until the queue
+// compacts (finding it in the heap would cost every event a position to
+// keep up to date: see eventQueue.compact), but it lets go of the timer at
+// once: a request's timeout (30 s) is stopped when
 // the answer comes, and the queue held each stopped timer, with the call
 // around it and all the call's callback captured (a producer's batches and
 // their records), until the timeout's time. A perf test of 100,000 records

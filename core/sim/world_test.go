@@ -397,3 +397,38 @@ func TestStoppedTimerIsLetGoOf(t *testing.T) {
 		t.Fatalf("fired %v; the fired timer still names its event: %v; %d events queued", fired, kept.ev != nil, w.Pending())
 	}
 }
+
+// Stopped timers leave the queue as it grows: a request loop whose every
+// call arms a 30 s timeout and stops it when answered keeps the queue at a
+// few times its live events instead of a timeout per request of the last
+// 30 s, and the live timers still fire in order.
+func TestStoppedTimersLeaveTheQueue(t *testing.T) {
+	w := NewWorld(1)
+	defer w.Close()
+	var fired []int
+	var request func(env *Env, n int)
+	request = func(env *Env, n int) {
+		timeout := env.After(30*time.Second, "request-timeout", func(*Env) { t.Error("a stopped timeout fired") })
+		env.After(10*time.Millisecond, "answer", func(env *Env) {
+			timeout.Stop()
+			fired = append(fired, n)
+			if n < 5000 {
+				request(env, n+1)
+			}
+		})
+	}
+	_ = w.Spawn("a", &funcProc{start: func(env *Env) { request(env, 1) }})
+	most := 0
+	for range 50 {
+		if err := w.RunFor(time.Second); err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, w.Pending())
+	}
+	if most > 2*minCompact {
+		t.Fatalf("%d events queued at most, for 2 live ones (each second stops 100 timeouts of 30 s)", most)
+	}
+	if len(fired) != 5000 || !slices.IsSorted(fired) || fired[4999] != 5000 {
+		t.Fatalf("%d answers fired, in order %v", len(fired), slices.IsSorted(fired))
+	}
+}
