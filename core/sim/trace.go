@@ -96,6 +96,7 @@ type Trace struct {
 	// window is how many of the newest events keep their message
 	// (MessageWindow unless a test asks for more: SetMessageWindow).
 	window int
+	strs   stringHashes
 }
 
 func newTrace(limit int) *Trace {
@@ -112,29 +113,10 @@ const (
 	fnvPrime  = 1099511628211
 )
 
-// mixString folds s into the hash eight bytes at a time (a multiply per
-// word, where byte-at-a-time FNV took one per byte: an event's host names,
-// addresses and message kind are about forty bytes, hashed on every event
-// of every run), then its length, so "ab"+"c" differs from "a"+"bc".
-// The hash only has to tell runs apart, not resist an adversary.
-func (t *Trace) mixString(s string) {
-	h := t.hash
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		h = (h ^ w) * fnvPrime
-		h ^= h >> 32
-	}
-	var w uint64
-	for j := 0; i < len(s); i, j = i+1, j+8 {
-		w |= uint64(s[i]) << j
-	}
-	h = (h ^ w) * fnvPrime
-	h ^= h >> 32
-	t.hash = h
-	t.mixUint(uint64(len(s)))
-}
+// mixString folds s into the hash: its own hash (hashString, remembered
+// in strs), so the trace's hash depends on each string's bytes and on the
+// order of the strings.
+func (t *Trace) mixString(s string) { t.mixUint(t.strs.of(s)) }
 
 // mixUint folds v into the hash.
 func (t *Trace) mixUint(v uint64) {
