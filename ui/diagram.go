@@ -46,6 +46,9 @@ type Diagram struct {
 	collapsed map[string]bool // folded topics
 	// clientFolded: the clients' cards the viewer folded (by card key).
 	clientFolded map[string]bool
+	// noRowMemo builds every partition row anew (DgRowMemo), for tests
+	// that compare the rows handed back with rows built afresh.
+	noRowMemo bool
 }
 
 // BeforeBuild lays the snapshot out once per render.

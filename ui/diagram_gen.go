@@ -933,248 +933,28 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						{
 							vgparent := vgn
 							_ = vgparent
-							for vgiterkeyt, r := range c.lay.Rows {
-								var vgiterkey interface{} = vgiterkeyt
+							for _, r := range c.lay.Rows {
+								var vgiterkey interface{} = r.rowKey()
 								_ = vgiterkey
 								r := r
 								_ = r
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("class", r.Class)
-								vgn.AddAttrInterface("data-key", r.rowKey())
-								vgn.AddAttrInterface("data-partition", r.Partition)
-								vgn.AddAttrInterface("data-topic", r.TopicName)
-								vgn.AddAttrInterface("transform", r.T)
 								{
-									vgparent := vgn
-									_ = vgparent
-									if r.Topic {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-row"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}}}
-										vgparent.AppendChild(vgn)
-										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-											EventType:	"click",
-											Func:		func(event vugu.DOMEvent) { c.toggleTopic(r.Key) },
-											// TODO: implement capture, etc. mostly need to decide syntax
-										})
-										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-											EventType:	"keydown",
-											Func:		func(event vugu.DOMEvent) { c.keyTopic(event, r.Key) },
-											// TODO: implement capture, etc. mostly need to decide syntax
-										})
-										{
-											vgparent := vgn
-											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "5"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("height", c.lay.G.TopicBgH)
-											vgn.AddAttrInterface("width", r.BgW)
-											vgn.AddAttrInterface("x", c.lay.G.PadX)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-fold"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("x", c.lay.G.FoldX)
-											vgn.AddAttrInterface("y", c.lay.G.TopicTY)
-											vgn.SetInnerHTML(r.Fold)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-name"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("x", c.lay.G.NameX)
-											vgn.AddAttrInterface("y", c.lay.G.TopicTY)
-											vgn.SetInnerHTML(r.Name)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-sub"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("x", r.SubX)
-											vgn.AddAttrInterface("y", c.lay.G.TopicTY)
-											vgn.SetInnerHTML(r.Sub)
-										}
+									vgcompKey := vugu.MakeCompKey(0x94B5578A8E3A0C33^vgin.CurrentPositionHash(), r.rowKey())
+									// ask BuildEnv for prior instance of this specific component
+									vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*DgRowMemo)
+									if vgcomp == nil {
+										// create new one if needed
+										vgcomp = new(DgRowMemo)
+										vgin.BuildEnv.WireComponent(vgcomp)
 									}
-									if !r.Topic {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
-										{
-											vgparent := vgn
-											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-tip"}}}
-											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(r.Tip)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("height", r.BgH)
-											vgn.AddAttrInterface("width", r.BgW)
-											vgn.AddAttrInterface("x", c.lay.G.PadX)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "line", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-sep"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("x1", c.lay.G.PadX)
-											vgn.AddAttrInterface("x2", c.lay.SepX2)
-											vgn.AddAttrInterface("y1", c.lay.G.SepY)
-											vgn.AddAttrInterface("y2", c.lay.G.SepY)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pname"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("y", c.lay.G.NameY)
-											vgn.SetInnerHTML(r.Name)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-psub"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("x", r.SubX)
-											vgn.AddAttrInterface("y", c.lay.G.SubY)
-											vgn.SetInnerHTML(r.Sub)
-											if !r.Compact && r.Alert == `` {
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pisr"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
-												vgparent.AppendChild(vgn)
-												vgn.AddAttrInterface("y", c.lay.G.ISRY)
-												vgn.SetInnerHTML(r.ISR)
-											}
-											if r.Alert != `` && !r.Compact {
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-palert"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
-												vgparent.AppendChild(vgn)
-												vgn.AddAttrInterface("y", c.lay.G.ISRY)
-												vgn.SetInnerHTML(r.Alert)
-												{
-													vgparent := vgn
-													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
-													vgn.SetInnerHTML(r.AlertTip)
-												}
-											}
-											for ri, rp := range r.Replicas {
-												var vgiterkey interface{} = ri
-												_ = vgiterkey
-												ri := ri
-												_ = ri
-												rp := rp
-												_ = rp
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}}}
-												vgparent.AppendChild(vgn)
-												vgn.AddAttrInterface("class", rp.Class)
-												vgn.AddAttrInterface("data-broker", rp.Broker)
-												vgn.AddAttrInterface("data-role", rp.Role)
-												vgn.AddAttrInterface("transform", rp.T)
-												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-													EventType:	"click",
-													Func:		func(event vugu.DOMEvent) { c.clickReplica(r.Replicas, ri) },
-													// TODO: implement capture, etc. mostly need to decide syntax
-												})
-												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-													EventType:	"keydown",
-													Func:		func(event vugu.DOMEvent) { c.keyReplica(event, r.Replicas, ri) },
-													// TODO: implement capture, etc. mostly need to decide syntax
-												})
-												{
-													vgparent := vgn
-													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-hit"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}}}
-													vgparent.AppendChild(vgn)
-													vgn.AddAttrInterface("height", c.lay.G.HitH)
-													vgn.AddAttrInterface("width", c.lay.G.HitW)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-track"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "2"}}}
-													vgparent.AppendChild(vgn)
-													vgn.AddAttrInterface("height", c.lay.G.StripH)
-													vgn.AddAttrInterface("width", rp.StripW)
-													vgn.AddAttrInterface("x", c.lay.G.StripX)
-													vgn.AddAttrInterface("y", c.lay.G.StripY)
-													for vgiterkeyt, run := range rp.Runs {
-														var vgiterkey interface{} = vgiterkeyt
-														_ = vgiterkey
-														run := run
-														_ = run
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "path", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
-														vgn.AddAttrInterface("class", run.Class)
-														vgn.AddAttrInterface("d", run.D)
-														vgn.AddAttrInterface("opacity", run.Op)
-													}
-													for vgiterkeyt, m := range rp.Lost {
-														var vgiterkey interface{} = vgiterkeyt
-														_ = vgiterkey
-														m := m
-														_ = m
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lost"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "2"}}}
-														vgparent.AppendChild(vgn)
-														vgn.AddAttrInterface("height", c.lay.G.StripH)
-														vgn.AddAttrInterface("width", m.W)
-														vgn.AddAttrInterface("x", m.X)
-														vgn.AddAttrInterface("y", c.lay.G.StripY)
-													}
-													if len(rp.Cells) > 0 {
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-offsets"}}}
-														vgparent.AppendChild(vgn)
-														{
-															vgparent := vgn
-															_ = vgparent
-															for vgiterkeyt, cl := range rp.Cells {
-																var vgiterkey interface{} = vgiterkeyt
-																_ = vgiterkey
-																cl := cl
-																_ = cl
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute(nil)}
-																vgparent.AppendChild(vgn)
-																vgn.AddAttrInterface("class", cl.TClass)
-																vgn.AddAttrInterface("x", cl.TX)
-																vgn.AddAttrInterface("y", c.lay.G.OffY)
-																vgn.SetInnerHTML(cl.Text)
-															}
-														}
-													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "x", Val: "4"}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "22"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "4"}}}
-													vgparent.AppendChild(vgn)
-													vgn.AddAttrInterface("class", rp.ChipClass)
-													vgn.AddAttrInterface("height", c.lay.G.StripH)
-													vgn.AddAttrInterface("y", c.lay.G.StripY)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-chip-text"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "15"}}}
-													vgparent.AppendChild(vgn)
-													vgn.AddAttrInterface("y", c.lay.G.ChipTY)
-													vgn.SetInnerHTML(rp.Chip)
-													if rp.HW {
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-hw"}}}
-														vgparent.AppendChild(vgn)
-														{
-															vgparent := vgn
-															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "line", Attr: []vugu.VGAttribute(nil)}
-															vgparent.AppendChild(vgn)
-															vgn.AddAttrInterface("x1", rp.HWX)
-															vgn.AddAttrInterface("x2", rp.HWX)
-															vgn.AddAttrInterface("y1", c.lay.G.HWY1)
-															vgn.AddAttrInterface("y2", c.lay.G.HWY2)
-															if !r.Compact {
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute(nil)}
-																vgparent.AppendChild(vgn)
-																vgn.AddAttrInterface("x", rp.HWTextX)
-																vgn.AddAttrInterface("y", c.lay.G.HWTY)
-																{
-																	vgparent := vgn
-																	_ = vgparent
-																	vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "HW"}
-																	vgparent.AppendChild(vgn)
-																}
-															}
-														}
-													}
-													if rp.LEO {
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "path", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-leo"}}}
-														vgparent.AppendChild(vgn)
-														vgn.AddAttrInterface("d", rp.LEOPath)
-													}
-													if rp.CaptionL != `` {
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
-														vgn.AddAttrInterface("class", rp.CaptionCls)
-														vgn.AddAttrInterface("x", rp.CaptionLX)
-														vgn.AddAttrInterface("y", c.lay.G.CapY)
-														vgn.SetInnerHTML(rp.CaptionL)
-													}
-													if rp.CaptionR != `` {
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-caption kd-caption-r"}}}
-														vgparent.AppendChild(vgn)
-														vgn.AddAttrInterface("x", rp.CaptionRX)
-														vgn.AddAttrInterface("y", c.lay.G.CapY)
-														vgn.SetInnerHTML(rp.CaptionR)
-													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
-													vgn.SetInnerHTML(rp.Tip)
-												}
-											}
-										}
-									}
+									vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+									vgcomp.D = c
+									vgcomp.G = c.lay.G
+									vgcomp.Row = r
+									vgcomp.SepX2 = c.lay.SepX2
+									vgout.Components = append(vgout.Components, vgcomp)
+									vgn = &vugu.VGNode{Component: vgcomp}
+									vgparent.AppendChild(vgn)
 								}
 							}
 						}

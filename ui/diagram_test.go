@@ -765,7 +765,8 @@ func TestDiagramManyPartitions(t *testing.T) {
 
 // TestDiagramSVGNamespace checks what the DOM renderer relies on: every
 // element inside an <svg> is built in the SVG namespace (domrender creates
-// it with createElementNS), and the HTML around it is not.
+// it with createElementNS), and the HTML around it is not; the partition
+// rows, components of their own (DgRowMemo), included.
 func TestDiagramSVGNamespace(t *testing.T) {
 	p := dgCluster(t)
 	d := &Diagram{Player: p}
@@ -774,10 +775,17 @@ func TestDiagramSVGNamespace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := env.RunBuild(d).Out.Out[0]
+	br := env.RunBuild(d)
+	out := br.Out.Out[0]
 	svgs, htmls := 0, 0
 	var walk func(n *vugu.VGNode, inSVG bool)
 	walk = func(n *vugu.VGNode, inSVG bool) {
+		if n.Component != nil { // a partition row (DgRowMemo): its output goes here
+			for _, c := range br.ResultFor(n.Component).Out {
+				walk(c, inSVG)
+			}
+			return
+		}
 		if n.Type == vugu.ElementNode {
 			if n.Data == "svg" {
 				inSVG = true

@@ -27,6 +27,7 @@
 // only what changed since the last build. The parts that change every
 // frame while a cluster plays are built so that the rest costs nothing: a
 // component handing back its last output is skipped whole (TermChunk,
-// FeedList), long lists are keyed (data-key), and a large topic is drawn
-// where the viewer looks (App.PartsView).
+// FeedList, and each partition row of the diagram: DgRowMemo), long
+// lists are keyed (data-key), and a large topic is drawn where the
+// viewer looks (App.PartsView).
 package ui

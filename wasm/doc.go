@@ -6,7 +6,9 @@
 // the URL (query and #part), mounts the Vugu app (ui.App) on #app, runs the
 // render loop (drawing each build with ui/patch: render.go), and plays the
 // cluster one requestAnimationFrame at a time under the event lock, each
-// frame's events set by player.FrameBudget from what frames cost here. The bridges to the page (clipboard, URL,
+// frame's events set by player.FrameBudget from what frames cost here. A
+// DOM event's handler runs at once and the next frame draws what it
+// changed (one render before each paint). The bridges to the page (clipboard, URL,
 // localStorage, focus, scrolling lists that follow their newest line) go
 // through github.com/hack-pad/safejs, so every JavaScript error comes back as
 // a Go error instead of a panic. It holds no simulation logic (core/) and no

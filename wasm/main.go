@@ -361,6 +361,9 @@ func (pg *page) frameLoop() {
 		view := partsView()
 		pg.ee.Lock()
 		render := pg.app.Frame(now, wall)
+		if pg.renderer.takeRenderDue() {
+			render = true // a handler ran: draw what it changed
+		}
 		if measured && width != pg.app.StageWidth {
 			pg.app.StageWidth = width // the diagram lays out for its panel
 			render = true

@@ -29,6 +29,8 @@ type renderer struct {
 	mu   sync.RWMutex
 	ee   *vugu.EventEnvImpl
 	wait chan bool
+	// renderDue: a handler ran since the last frame (guarded by ee).
+	renderDue bool
 
 	buffer  safejs.Value // kfPatchBuffer
 	apply   safejs.Value // kfPatch
@@ -96,7 +98,18 @@ func (r *renderer) Render(br *vugu.BuildResults) error {
 // event delivers one DOM event: args are the listener's slot and the
 // event's summary (JSON). The handler runs at once, inside the browser's
 // dispatch (so it can prevent the default action), with the write lock
-// held; a render follows.
+// held; the next animation frame renders what it changed (renderDue).
+//
+// The render waits for the frame because the browser paints only there:
+// drawn at once, inside the event's task, a click on the story's Next
+// was drawn twice before the next paint, once by its handler and once by
+// the frame that plays the step's first events, and each render's DOM
+// changes were laid out on their own (the page reads the lists' scroll
+// sizes after a render). The frames of the built-in scenarios' step
+// changes (issue 15's long frames) spent 40-250 ms of script in that
+// handler on a loaded machine (Long Animation Frame entries), a third
+// of such a frame. The page asks for a frame every frame, so the render
+// comes before the next paint all the same.
 func (r *renderer) event(args []safejs.Value) {
 	if len(args) < 2 {
 		return
@@ -114,12 +127,21 @@ func (r *renderer) event(args []safejs.Value) {
 		return
 	}
 	r.ee.Lock()
-	defer r.ee.UnlockRender()
+	defer r.ee.UnlockOnly()
 	f := r.diff.Handler(uint32(slot))
 	if f == nil {
 		return // its element went away in a render since
 	}
+	r.renderDue = true
 	f(&domEvent{EventProps: summary, ee: r.ee})
+}
+
+// takeRenderDue reports whether a handler ran since the last call (the
+// caller holds the event lock): the frame then renders.
+func (r *renderer) takeRenderDue() bool {
+	due := r.renderDue
+	r.renderDue = false
+	return due
 }
 
 // domEvent is vugu.DOMEvent for a delivered event: the summary, and the

@@ -1,0 +1,48 @@
+package e2e
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestClickDrawsInTheNextFrame clicks the story's Next and checks when the
+// page shows it: not inside the click's own task (a render there was a
+// second render before the same paint: the frame that plays the step's
+// first events renders again, and each render's changes were laid out on
+// their own), and by the next animation frame, before the browser paints
+// (nothing the click changed may be left undrawn).
+func TestClickDrawsInTheNextFrame(t *testing.T) {
+	requireChromium(t)
+	srv := newLayoutServer(t)
+	b := startBrowser(t)
+	tab := b.root
+	openAt(t, tab, srv.URL+"/#lang=en&scenario=01-replication-basics&step=0", 1280, 800)
+	waitFor(t, tab, `document.getElementById("story-next").getAttribute("aria-disabled") === "false"`)
+	// The Go handler runs inside the click's dispatch; a listener on the
+	// window hears the click after it. The page's own frame callback was
+	// asked for before this one, so it runs first in the next frame.
+	const js = `new Promise((resolve) => {
+  const story = () => document.getElementById("story").outerHTML;
+  const before = story();
+  let inTask = "";
+  window.addEventListener("click", () => { inTask = story(); }, { once: true });
+  document.getElementById("story-next").click();
+  requestAnimationFrame(() => resolve(JSON.stringify({ drawnInTask: inTask !== before, drawnByFrame: story() !== before })));
+})`
+	out, err := chromedp.Run(tab, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ DrawnInTask, DrawnByFrame bool }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.DrawnInTask {
+		t.Errorf("the click was drawn inside its own task: the frame that follows draws again before the same paint")
+	}
+	if !got.DrawnByFrame {
+		t.Errorf("the next animation frame did not draw the click: the page shows the story as it was before Next")
+	}
+}
