@@ -35,6 +35,8 @@ type standbys struct {
 	// limit caps ready below MaxStandbys (SetStandbyLimit); 0 means
 	// MaxStandbys, negative none.
 	limit int
+	// events counts the events idle time ran on standbys (Background).
+	events uint64
 }
 
 // max is how many standbys may be kept.
@@ -54,7 +56,7 @@ func (st *standbys) reset() {
 		r.close()
 	}
 	st.building.close()
-	*st = standbys{limit: st.limit}
+	*st = standbys{limit: st.limit, events: st.events}
 }
 
 // latest is the index of the latest standby at or before t, or -1.
@@ -182,7 +184,10 @@ func (s *Session) Background(maxSteps int) (bool, error) {
 		st.building, st.target = r, target
 		return true, nil
 	}
+	c := st.building.Cluster()
+	before := c.World.Steps()
 	done, err := st.building.runTo(s.actions, st.target, maxSteps)
+	st.events += c.World.Steps() - before
 	if err != nil {
 		st.building.close()
 		st.building = nil
@@ -194,6 +199,10 @@ func (s *Session) Background(maxSteps int) (bool, error) {
 	}
 	return true, nil
 }
+
+// BackgroundEvents is how many events idle time (Background) has run on
+// standbys, for the frames that count them and for tests.
+func (s *Session) BackgroundEvents() uint64 { return s.standby.events }
 
 // BackgroundStarts reports whether the next Background call would start a
 // standby: that replays the branch's first action, which creates the
