@@ -71,21 +71,33 @@ func (st *standbys) latest(t sim.Time) int {
 }
 
 // peek returns the latest standby at or before t (keeping it), or nil.
+// The one being built counts too, where it has got to: it is a replay of
+// the branch like the others, paused at an event (replays of the same
+// actions to the same moment are identical, however their runs were
+// split), and a seek soon after the page was left alone would otherwise
+// replay from the start what idle time had half replayed already.
 func (st *standbys) peek(t sim.Time) *replay {
+	var best *replay
 	if i := st.latest(t); i >= 0 {
-		return st.ready[i]
+		best = st.ready[i]
 	}
-	return nil
+	if b := st.building; b != nil && b.at() <= t && (best == nil || b.at() > best.at()) {
+		best = b
+	}
+	return best
 }
 
-// take removes and returns the latest standby at or before t, or nil.
+// take removes and returns the latest standby at or before t (peek), or
+// nil.
 func (st *standbys) take(t sim.Time) *replay {
-	i := st.latest(t)
-	if i < 0 {
-		return nil
+	r := st.peek(t)
+	switch {
+	case r == nil:
+	case r == st.building:
+		st.building = nil
+	default:
+		st.ready = slices.DeleteFunc(st.ready, func(x *replay) bool { return x == r })
 	}
-	r := st.ready[i]
-	st.ready = slices.Delete(st.ready, i, i+1)
 	return r
 }
 
