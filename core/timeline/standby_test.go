@@ -340,3 +340,20 @@ func TestSeekResumesTheStandbyBeingBuilt(t *testing.T) {
 		t.Fatalf("%d standbys after idle time, want several", n)
 	}
 }
+
+// Idle time spreads MaxStandbys over a long branch so that no stretch a
+// seek may have to replay is longer than an eighth of it (with 6
+// standbys this 14-minute branch kept a stretch of a quarter).
+func TestIdleTimeLeavesShortStretches(t *testing.T) {
+	s := longSession(t)
+	idle(t, s)
+	points := append([]sim.Time{0}, s.Standbys()...)
+	points = append(points, s.End())
+	var most sim.Time
+	for i := 1; i < len(points); i++ {
+		most = max(most, points[i]-points[i-1])
+	}
+	if most > s.End()/8 {
+		t.Fatalf("after idle time the standbys are at %v over %s: a stretch of %s, want at most an eighth", s.Standbys(), s.End(), most)
+	}
+}
