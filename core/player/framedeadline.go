@@ -43,6 +43,19 @@ func (p *Player) overDeadline() bool { return p.frameOver != nil && p.frameOver(
 // counts).
 func (p *Player) SetQuietDeadline(over func() bool) { p.quietOver = over }
 
+// LastFrameQuiet reports whether the last Tick ran until the quiet
+// deadline (FrameCost.Quiet: the host shortens that deadline while such
+// frames come late, FrameBudget.QuietTime).
+func (p *Player) LastFrameQuiet() bool { return p.quietLast }
+
+// overQuiet reports whether the quiet deadline passed, and notes it.
+func (p *Player) overQuiet() bool {
+	if p.quietOver() {
+		p.quietLast = true
+	}
+	return p.quietLast
+}
+
 // seekFrame carries a seek under way on for one frame and reports whether
 // it arrived. Such a frame draws nothing (the diagram keeps its moment
 // until the seek arrives), so the host gives it the quiet deadline
@@ -63,7 +76,7 @@ func (p *Player) seekFrame() (bool, error) {
 	}
 	start := p.TL.SeekEvents()
 	for ran := false; ; ran = true {
-		if ran && p.quietOver() {
+		if ran && p.overQuiet() {
 			return false, nil
 		}
 		chunk := min(frameChunk, stepsPerFrame-int(p.TL.SeekEvents()-start))
@@ -98,7 +111,7 @@ func (p *Player) idleFrame() {
 			p.Error = err.Error()
 			return
 		}
-		if !more || starts || p.TL.BackgroundStarts() || p.quietOver() ||
+		if !more || starts || p.TL.BackgroundStarts() || p.overQuiet() ||
 			p.TL.BackgroundEvents()-start >= stepsPerFrame {
 			return
 		}
