@@ -15,7 +15,7 @@ package player
 // 19 s to send instead of 12 s). Frames that draw nothing (a seek under
 // way, a paused session's idle time on the standbys) are chunked against
 // a deadline of their own, the quiet deadline (SetQuietDeadline,
-// QuietWork): with the usual frame's share and count a seek left a third
+// FrameBudget.QuietTime): with the usual frame's share and count a seek left a third
 // of the time idle (seekFrame), and a count for the larger share overran.
 //
 // Only the pace changes: a chunked step does exactly what one run with
@@ -38,7 +38,8 @@ func (p *Player) SetFrameDeadline(over func() bool) { p.frameOver = over }
 func (p *Player) overDeadline() bool { return p.frameOver != nil && p.frameOver() }
 
 // SetQuietDeadline installs the host's deadline for a frame that draws
-// nothing (QuietWork after the frame began): over reports whether it
+// nothing (FrameBudget.QuietTime after the frame began): over reports
+// whether it
 // passed. nil removes it (tests and tools run such frames by their event
 // counts).
 func (p *Player) SetQuietDeadline(over func() bool) { p.quietOver = over }
@@ -59,7 +60,7 @@ func (p *Player) overQuiet() bool {
 // seekFrame carries a seek under way on for one frame and reports whether
 // it arrived. Such a frame draws nothing (the diagram keeps its moment
 // until the seek arrives), so the host gives it the quiet deadline
-// (QuietWork) rather than what a render leaves; the seek runs in chunks
+// (QuietTime) rather than what a render leaves; the seek runs in chunks
 // of frameChunk events until that deadline passes, at most stepsPerFrame
 // events. A count cannot stand in for the deadline: issue 15's hour-long
 // session gave seek frames the quiet fast-forward's count, and because

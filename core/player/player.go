@@ -61,7 +61,7 @@ type Player struct {
 	// (framedeadline.go); nil: none.
 	frameOver func() bool
 	// quietOver is the host's deadline for a frame that draws nothing (a
-	// seek under way, a paused session's idle time): QuietWork; nil: none.
+	// seek under way, a paused session's idle time): QuietTime; nil: none.
 	quietOver func() bool
 	// quietLast: the last Tick ran until the quiet deadline (LastFrameQuiet).
 	quietLast bool
