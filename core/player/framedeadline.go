@@ -39,9 +39,8 @@ func (p *Player) overDeadline() bool { return p.frameOver != nil && p.frameOver(
 
 // SetQuietDeadline installs the host's deadline for a frame that draws
 // nothing (FrameBudget.QuietTime after the frame began): over reports
-// whether it
-// passed. nil removes it (tests and tools run such frames by their event
-// counts).
+// whether it passed. nil removes it (tests and tools run such frames by
+// their event counts).
 func (p *Player) SetQuietDeadline(over func() bool) { p.quietOver = over }
 
 // LastFrameQuiet reports whether the last Tick ran until the quiet
