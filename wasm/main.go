@@ -107,8 +107,8 @@ type page struct {
 	engineUntil time.Time
 	engineOver  func() bool
 	// quietUntil ends the engine work of a frame that draws nothing
-	// (quietOver, Player.SetQuietDeadline): the budget's QuietTime after
-	// its start.
+	// (quietOver, Player.SetQuietDeadline): player.QuietWork after its
+	// start.
 	quietUntil time.Time
 	quietOver  func() bool
 
@@ -350,8 +350,7 @@ func (pg *page) frameLoop() {
 		// The last frame's cost (its render, if it asked for one, ran
 		// since) sets this frame's events.
 		events := pg.budget.Observe(player.FrameCost{
-			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall,
-			Quiet: pg.app.Player.LastFrameQuiet()})
+			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall})
 		pg.app.Player.SetFrameEvents(events)
 		pg.app.Player.SetFastForwardEvents(pg.budget.FastForwardEvents(events, pg.app.FastForwardQuiet(now)))
 		// The count above follows recent frames; the deadline stops a
@@ -359,7 +358,7 @@ func (pg *page) frameLoop() {
 		// it every frame).
 		pg.engineUntil = now.Add(pg.budget.EngineTime())
 		pg.app.Player.SetFrameDeadline(pg.engineOver)
-		pg.quietUntil = now.Add(pg.budget.QuietTime())
+		pg.quietUntil = now.Add(player.QuietWork)
 		pg.app.Player.SetQuietDeadline(pg.quietOver)
 		pg.followMeasure()
 		width, measured := 0.0, false

@@ -21,10 +21,9 @@ import "time"
 //
 // Invariant: the budget stays within [MinFrameEvents, stepsPerFrame].
 type FrameBudget struct {
-	events int           // the current budget (0 until the first observation)
-	render float64       // the render's cost, smoothed (ms)
-	late   float64       // a cap from late frames (events; 0: none yet)
-	quiet  time.Duration // QuietTime (0: QuietWork)
+	events int     // the current budget (0 until the first observation)
+	render float64 // the render's cost, smoothed (ms)
+	late   float64 // a cap from late frames (events; 0: none yet)
 }
 
 // FrameCost is what one frame cost.
@@ -33,8 +32,6 @@ type FrameCost struct {
 	Tick     time.Duration // the tick: the engine and the snapshot
 	Render   time.Duration // the render the frame asked for (0: none)
 	Interval time.Duration // since the previous frame began
-	// Quiet: the tick ran until the quiet deadline (Player.LastFrameQuiet).
-	Quiet bool
 }
 
 const (
@@ -102,41 +99,13 @@ const fastForwardQuietWork = 15 * time.Millisecond
 // carries a seek on (the diagram keeps its moment until the seek
 // arrives) or spends a paused session's idle time on standbys. As in a
 // quiet fast-forwarding frame, the browser has no style, layout or paint
-// to do; the host ends such a frame's engine work there, or sooner while
-// such frames come late (QuietTime, Player.SetQuietDeadline), and leaves
-// the browser the rest.
+// to do; the host ends such a frame's engine work there
+// (Player.SetQuietDeadline) and leaves the browser the rest. (A deadline
+// that shortened while such frames came late was tried and dropped: on a
+// machine loaded by other programs frames came late whatever the engine
+// did, the deadline fell to its floor, and seeks in the browser benchmark
+// took longer, one of them 13.8 s, with frames no better.)
 const QuietWork = 12 * time.Millisecond
-
-// QuietTime is the engine's share of a frame that draws nothing: QuietWork,
-// less while such frames come late, growing back while they come on time.
-// A late frame whose engine ran to this deadline means the rest of the
-// frame did not fit in what it left: on a machine busy with more than
-// this page, the browser's share of the frame takes longer (issue 15's
-// browser benchmark on a machine loaded by other programs: with a fixed
-// 12 ms, frames during the hour session's seeks had p95 50 ms where
-// frames of the old event count had 33 ms).
-func (b *FrameBudget) QuietTime() time.Duration {
-	if b.quiet == 0 {
-		return QuietWork
-	}
-	return b.quiet
-}
-
-// observeQuiet follows a frame that ran to the quiet deadline: a late one
-// cuts QuietTime by a quarter, one on time lets it grow back by a
-// twentieth; it stays within [minEngine, QuietWork].
-func (b *FrameBudget) observeQuiet(c FrameCost) {
-	if !c.Quiet || c.Interval <= 0 {
-		return
-	}
-	q := b.QuietTime()
-	if c.Interval >= lateFrame {
-		q = q * 3 / 4
-	} else {
-		q = q * 21 / 20
-	}
-	b.quiet = min(max(q, minEngine), QuietWork)
-}
 
 // EngineTime is the engine's share of a frame: what FrameWork leaves after
 // the render, and never less than minEngine. The host ends a frame's
@@ -156,7 +125,6 @@ func (b *FrameBudget) Observe(c FrameCost) int {
 		// first busy one would run the whole default unmeasured.
 		b.events = firstFrameEvents
 	}
-	b.observeQuiet(c)
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	if c.Render > 0 {
 		b.render += (ms(c.Render) - b.render) / 4

@@ -156,37 +156,3 @@ func TestFastForwardGetsMoreOfTheFrame(t *testing.T) {
 		t.Fatalf("the fast-forward budget %d passes the frame's limit %d", got, stepsPerFrame)
 	}
 }
-
-// Frames that ran to the quiet deadline and came late shorten it (the
-// browser's share did not fit in what it left); on-time ones let it grow
-// back to QuietWork; late frames that did not run to it leave it alone.
-func TestQuietTimeShrinksWhileQuietFramesAreLate(t *testing.T) {
-	var b FrameBudget
-	if got := b.QuietTime(); got != QuietWork {
-		t.Fatalf("the quiet time starts at %s, want %s", got, QuietWork)
-	}
-	for range 5 {
-		b.Observe(FrameCost{Interval: 40 * time.Millisecond})
-	}
-	if got := b.QuietTime(); got != QuietWork {
-		t.Fatalf("late frames that did not run to the quiet deadline moved it to %s", got)
-	}
-	for range 3 {
-		b.Observe(FrameCost{Interval: 33 * time.Millisecond, Quiet: true})
-	}
-	if got, most := b.QuietTime(), QuietWork/2; got > most {
-		t.Fatalf("after 3 late quiet frames the quiet time is %s, want at most %s", got, most)
-	}
-	for range 50 {
-		b.Observe(FrameCost{Interval: 40 * time.Millisecond, Quiet: true})
-	}
-	if got := b.QuietTime(); got != minEngine {
-		t.Fatalf("after many late quiet frames the quiet time is %s, want the floor %s", got, minEngine)
-	}
-	for range 60 {
-		b.Observe(FrameCost{Interval: 16 * time.Millisecond, Quiet: true})
-	}
-	if got := b.QuietTime(); got != QuietWork {
-		t.Fatalf("after on-time quiet frames the quiet time is %s, want %s back", got, QuietWork)
-	}
-}

@@ -15,7 +15,7 @@ package player
 // 19 s to send instead of 12 s). Frames that draw nothing (a seek under
 // way, a paused session's idle time on the standbys) are chunked against
 // a deadline of their own, the quiet deadline (SetQuietDeadline,
-// FrameBudget.QuietTime): with the usual frame's share and count a seek left a third
+// QuietWork): with the usual frame's share and count a seek left a third
 // of the time idle (seekFrame), and a count for the larger share overran.
 //
 // Only the pace changes: a chunked step does exactly what one run with
@@ -38,28 +38,15 @@ func (p *Player) SetFrameDeadline(over func() bool) { p.frameOver = over }
 func (p *Player) overDeadline() bool { return p.frameOver != nil && p.frameOver() }
 
 // SetQuietDeadline installs the host's deadline for a frame that draws
-// nothing (FrameBudget.QuietTime after the frame began): over reports
-// whether it passed. nil removes it (tests and tools run such frames by
-// their event counts).
+// nothing (QuietWork after the frame began): over reports whether it
+// passed. nil removes it (tests and tools run such frames by their event
+// counts).
 func (p *Player) SetQuietDeadline(over func() bool) { p.quietOver = over }
-
-// LastFrameQuiet reports whether the last Tick ran until the quiet
-// deadline (FrameCost.Quiet: the host shortens that deadline while such
-// frames come late, FrameBudget.QuietTime).
-func (p *Player) LastFrameQuiet() bool { return p.quietLast }
-
-// overQuiet reports whether the quiet deadline passed, and notes it.
-func (p *Player) overQuiet() bool {
-	if p.quietOver() {
-		p.quietLast = true
-	}
-	return p.quietLast
-}
 
 // seekFrame carries a seek under way on for one frame and reports whether
 // it arrived. Such a frame draws nothing (the diagram keeps its moment
 // until the seek arrives), so the host gives it the quiet deadline
-// (QuietTime) rather than what a render leaves; the seek runs in chunks
+// (QuietWork) rather than what a render leaves; the seek runs in chunks
 // of frameChunk events until that deadline passes, at most stepsPerFrame
 // events. A count cannot stand in for the deadline: issue 15's hour-long
 // session gave seek frames the quiet fast-forward's count, and because
@@ -76,7 +63,7 @@ func (p *Player) seekFrame() (bool, error) {
 	}
 	start := p.TL.SeekEvents()
 	for ran := false; ; ran = true {
-		if ran && p.overQuiet() {
+		if ran && p.quietOver() {
 			return false, nil
 		}
 		chunk := min(frameChunk, stepsPerFrame-int(p.TL.SeekEvents()-start))
@@ -111,7 +98,7 @@ func (p *Player) idleFrame() {
 			p.Error = err.Error()
 			return
 		}
-		if !more || starts || p.TL.BackgroundStarts() || p.overQuiet() ||
+		if !more || starts || p.TL.BackgroundStarts() || p.quietOver() ||
 			p.TL.BackgroundEvents()-start >= stepsPerFrame {
 			return
 		}

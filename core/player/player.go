@@ -61,10 +61,8 @@ type Player struct {
 	// (framedeadline.go); nil: none.
 	frameOver func() bool
 	// quietOver is the host's deadline for a frame that draws nothing (a
-	// seek under way, a paused session's idle time): QuietTime; nil: none.
+	// seek under way, a paused session's idle time): QuietWork; nil: none.
 	quietOver func() bool
-	// quietLast: the last Tick ran until the quiet deadline (LastFrameQuiet).
-	quietLast bool
 	// quiet counts the frames since the viewer last did something (see
 	// standbyQuiet).
 	quiet int
@@ -198,7 +196,6 @@ func (p *Player) refresh() {
 // (spread over frames when long).
 func (p *Player) Tick(wall time.Duration) {
 	p.quiet++
-	p.quietLast = false
 	before := p.steps()
 	defer func() { p.lastEvents = max(p.steps(), before) - before }() // 0 if the cluster was replaced
 	wall = min(max(wall, 0), maxFrame)
