@@ -106,6 +106,11 @@ type page struct {
 	// player's frame deadline).
 	engineUntil time.Time
 	engineOver  func() bool
+	// quietUntil ends the engine work of a frame that draws nothing
+	// (quietOver, Player.SetQuietDeadline): player.QuietWork after its
+	// start.
+	quietUntil time.Time
+	quietOver  func() bool
 
 	follows     map[string]*followState
 	prepare     ui.Preparer
@@ -321,6 +326,7 @@ func (pg *page) startFrames() {
 	}
 	pg.frameFn = fn
 	pg.engineOver = func() bool { return !time.Now().Before(pg.engineUntil) }
+	pg.quietOver = func() bool { return !time.Now().Before(pg.quietUntil) }
 	go pg.frameLoop()
 	pg.requestFrame()
 }
@@ -352,6 +358,8 @@ func (pg *page) frameLoop() {
 		// it every frame).
 		pg.engineUntil = now.Add(pg.budget.EngineTime())
 		pg.app.Player.SetFrameDeadline(pg.engineOver)
+		pg.quietUntil = now.Add(player.QuietWork)
+		pg.app.Player.SetQuietDeadline(pg.quietOver)
 		pg.followMeasure()
 		width, measured := 0.0, false
 		if !now.Before(nextMeasure) {

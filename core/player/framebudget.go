@@ -95,6 +95,18 @@ const FastForwardRedraw = 100 * time.Millisecond
 // frames still one refresh apart at p95 and none over 50 ms.
 const fastForwardQuietWork = 15 * time.Millisecond
 
+// QuietWork is the engine's share of a frame that draws nothing: one that
+// carries a seek on (the diagram keeps its moment until the seek
+// arrives) or spends a paused session's idle time on standbys. As in a
+// quiet fast-forwarding frame, the browser has no style, layout or paint
+// to do; the host ends such a frame's engine work there
+// (Player.SetQuietDeadline) and leaves the browser the rest. (A deadline
+// that shortened while such frames came late was tried and dropped: on a
+// machine loaded by other programs frames came late whatever the engine
+// did, the deadline fell to its floor, and seeks in the browser benchmark
+// took longer, one of them 13.8 s, with frames no better.)
+const QuietWork = 12 * time.Millisecond
+
 // EngineTime is the engine's share of a frame: what FrameWork leaves after
 // the render, and never less than minEngine. The host ends a frame's
 // engine work there (Player.SetFrameDeadline) whatever the event count.

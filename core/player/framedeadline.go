@@ -10,11 +10,13 @@ package player
 // chunks of frameChunk events with the deadline checked between them: a
 // frame overruns its share by at most one chunk.
 //
-// Only steps: playing, seeking and the standbys keep their event counts.
-// Chunking them too cost more than it gave in the browser benchmark (a
-// 1000-partition topic's 100,000 records took 19 s to send instead of
-// 12 s, seeks in an hour's session took twice as long, and their
-// longest frames were no shorter).
+// Playing keeps its event count: chunking it too cost more than it gave
+// in the browser benchmark (a 1000-partition topic's 100,000 records took
+// 19 s to send instead of 12 s). Frames that draw nothing (a seek under
+// way, a paused session's idle time on the standbys) are chunked against
+// a deadline of their own, the quiet deadline (SetQuietDeadline,
+// QuietWork): with the usual frame's share and count a seek left a third
+// of the time idle (seekFrame), and a count for the larger share overran.
 //
 // Only the pace changes: a chunked step does exactly what one run with
 // the same total would have done up to where it stopped (it stops only at
@@ -34,3 +36,71 @@ func (p *Player) SetFrameDeadline(over func() bool) { p.frameOver = over }
 
 // overDeadline reports whether the host's deadline for this frame passed.
 func (p *Player) overDeadline() bool { return p.frameOver != nil && p.frameOver() }
+
+// SetQuietDeadline installs the host's deadline for a frame that draws
+// nothing (QuietWork after the frame began): over reports whether it
+// passed. nil removes it (tests and tools run such frames by their event
+// counts).
+func (p *Player) SetQuietDeadline(over func() bool) { p.quietOver = over }
+
+// seekFrame carries a seek under way on for one frame and reports whether
+// it arrived. Such a frame draws nothing (the diagram keeps its moment
+// until the seek arrives), so the host gives it the quiet deadline
+// (QuietWork) rather than what a render leaves; the seek runs in chunks
+// of frameChunk events until that deadline passes, at most stepsPerFrame
+// events. A count cannot stand in for the deadline: issue 15's hour-long
+// session gave seek frames the quiet fast-forward's count, and because
+// the events a replay runs cost more or less than those the count was
+// measured on, frames during seeks went from p95 16.8 ms to 33-50 ms with
+// one of 133 ms; with the usual count they left a third of the time idle
+// (a Chrome profile of the seeks: 33% idle, 46% engine). Without a
+// deadline (tests, tools) a frame runs half as much again as a playing
+// frame's events. Only the pace changes: a seek in steps of any size
+// arrives where one in a single run does (timeline.SeekStep).
+func (p *Player) seekFrame() (bool, error) {
+	if p.quietOver == nil {
+		return p.TL.SeekStep(min(p.events(stepsPerFrame)*3/2, stepsPerFrame))
+	}
+	start := p.TL.SeekEvents()
+	for ran := false; ; ran = true {
+		if ran && p.quietOver() {
+			return false, nil
+		}
+		chunk := min(frameChunk, stepsPerFrame-int(p.TL.SeekEvents()-start))
+		if chunk <= 0 {
+			return false, nil
+		}
+		if done, err := p.TL.SeekStep(chunk); done || err != nil {
+			return done, err
+		}
+	}
+}
+
+// idleFrame spends a paused frame with nothing to do on the standby
+// replays. It draws nothing, so with the quiet deadline it runs chunks of
+// frameChunk events until that passes (at most stepsPerFrame); a standby
+// that starts (creating a cluster, the costliest step of all) or is
+// parked ends the frame, so that the next one starts in a frame of its
+// own. Without a deadline it runs the idle frame's count.
+func (p *Player) idleFrame() {
+	if p.quietOver == nil {
+		p.useIdleFrame(p.events(idleSteps))
+		return
+	}
+	if p.TL.BackgroundStarts() && p.quiet < standbyQuiet {
+		return
+	}
+	start := p.TL.BackgroundEvents()
+	for {
+		starts := p.TL.BackgroundStarts()
+		more, err := p.TL.Background(frameChunk)
+		if err != nil {
+			p.Error = err.Error()
+			return
+		}
+		if !more || starts || p.TL.BackgroundStarts() || p.quietOver() ||
+			p.TL.BackgroundEvents()-start >= stepsPerFrame {
+			return
+		}
+	}
+}

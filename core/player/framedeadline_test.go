@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"kafkascope/core/sim"
 )
 
 // always is a host deadline that has always passed: every frame does the
@@ -55,5 +57,159 @@ func TestFrameDeadlineSplitsAStepNotItsResult(t *testing.T) {
 		if a, b := lineTexts(framed), lineTexts(whole); !slices.Equal(a, b) {
 			t.Fatalf("step %d: the terminals differ:\nchunked %q\none run %q", whole.Scenario.Step, a, b)
 		}
+	}
+}
+
+// seekPlayer is a paused player whose session has a topic, a time
+// advance of 3 minutes and then 2 minutes played with no command running,
+// so that seeking back to seekAt replays thousands of events and lands
+// where the terminal is idle.
+func seekPlayer(t *testing.T) *Player {
+	t.Helper()
+	p := New()
+	p.Boot("", "")
+	p.Run("kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3", nil)
+	p.Run("time advance 3m", nil)
+	for i := 0; p.TL.Busy(); i++ {
+		p.Tick(16 * time.Millisecond)
+		if i > 100_000 {
+			t.Fatal("the time advance never ends")
+		}
+	}
+	if _, err := p.TL.Play(2*time.Minute, 0); err != nil {
+		t.Fatal(err)
+	}
+	p.Paused = true
+	return p
+}
+
+// seekAt is where the tests seek back to: after the time advance.
+const seekAt = sim.Time(4 * time.Minute)
+
+// A seek's frames run until the host's deadline passes, in chunks of
+// frameChunk events, whatever the frame's event count (which would stop a
+// frame at half as much again as MinFrameEvents); the seek still arrives
+// exactly where a seek in one go does.
+func TestSeekFramesRunToTheirDeadline(t *testing.T) {
+	whole, framed := seekPlayer(t), seekPlayer(t)
+	whole.Seek(seekAt)
+
+	framed.SetFrameEvents(MinFrameEvents)
+	const looks = 12 // the deadline passes at the frame's 12th look
+	n := 0
+	framed.SetQuietDeadline(func() bool { n++; return n >= looks })
+	framed.StartSeek(seekAt)
+	frames := 0
+	for {
+		_, seeking := framed.Seeking()
+		if !seeking {
+			break
+		}
+		n = 0
+		before := framed.TL.SeekEvents()
+		framed.Tick(16 * time.Millisecond)
+		if _, still := framed.Seeking(); still {
+			ran := framed.TL.SeekEvents() - before
+			if ran < (looks-1)*frameChunk || ran > looks*frameChunk {
+				t.Fatalf("a seek frame whose deadline passed at its %dth look ran %d events, want %d to %d chunks of %d",
+					looks, ran, looks-1, looks, frameChunk)
+			}
+		}
+		if frames++; frames > 100_000 {
+			t.Fatal("the seek never arrives")
+		}
+	}
+	if framed.Error != "" {
+		t.Fatal(framed.Error)
+	}
+	if frames < 3 {
+		t.Fatalf("the seek took %d frames; the test needs a longer one", frames)
+	}
+	wt, ft := whole.Cluster().World.Trace(), framed.Cluster().World.Trace()
+	if framed.Now() != whole.Now() || ft.Count() != wt.Count() || ft.Hash() != wt.Hash() {
+		t.Fatalf("a seek in frames arrived at %s with %d events (hash %x), one in one go at %s with %d (hash %x)",
+			framed.Now(), ft.Count(), ft.Hash(), whole.Now(), wt.Count(), wt.Hash())
+	}
+	if a, b := lineTexts(framed), lineTexts(whole); !slices.Equal(a, b) {
+		t.Fatalf("the terminals differ:\nin frames %q\nin one go %q", a, b)
+	}
+}
+
+// A seek's frames are the viewer's doing: a seek that took more than
+// standbyQuiet frames does not let a standby start (creating a cluster, a
+// long frame in the page) in the frames right after it arrives.
+func TestNoStandbyStartsRightAfterALongSeek(t *testing.T) {
+	p := seekPlayer(t)
+	p.SetQuietDeadline(always) // a chunk a frame: the seek takes many frames
+	p.StartSeek(seekAt)
+	frames := 0
+	for ; ; frames++ {
+		if _, seeking := p.Seeking(); !seeking {
+			break
+		}
+		p.Tick(16 * time.Millisecond)
+	}
+	if frames <= standbyQuiet {
+		t.Fatalf("the seek took %d frames; the test needs more than %d", frames, standbyQuiet)
+	}
+	for range standbyQuiet - 2 {
+		p.Tick(16 * time.Millisecond)
+		if !p.TL.BackgroundStarts() {
+			t.Fatal("a standby started right after a long seek arrived")
+		}
+	}
+}
+
+// A paused frame with nothing to do spends its idle time on the standby
+// replays until the quiet deadline passes, in chunks of frameChunk
+// events, whatever the frame's event count; starting a standby (creating
+// a cluster) takes a frame of its own. A seek that resumes a standby
+// built this way arrives where one in a player without standbys does.
+func TestIdleFramesRunToTheQuietDeadline(t *testing.T) {
+	p, ref := seekPlayer(t), seekPlayer(t)
+	ref.SetStandbyLimit(0)
+	p.SetFrameEvents(MinFrameEvents)
+	const looks = 12
+	n := 0
+	p.SetQuietDeadline(func() bool { n++; return n >= looks })
+	building := 0
+	for frames := 0; len(p.TL.Standbys()) < 2; frames++ {
+		n = 0
+		starts := p.TL.BackgroundStarts()
+		before := p.TL.BackgroundEvents()
+		p.Tick(16 * time.Millisecond)
+		ran := p.TL.BackgroundEvents() - before
+		switch {
+		case starts && !p.TL.BackgroundStarts():
+			if ran != 0 {
+				t.Fatalf("the frame that started a standby also ran %d of its events", ran)
+			}
+		case !starts && !p.TL.BackgroundStarts():
+			building++
+			if ran < (looks-1)*frameChunk || ran > looks*frameChunk {
+				t.Fatalf("an idle frame whose deadline passed at its %dth look ran %d events, want %d to %d chunks of %d",
+					looks, ran, looks-1, looks, frameChunk)
+			}
+		}
+		if frames > 100_000 {
+			t.Fatal("idle frames never build two standbys")
+		}
+	}
+	if building < 3 {
+		t.Fatalf("%d idle frames built the standbys; the test needs more", building)
+	}
+	if p.Error != "" {
+		t.Fatal(p.Error)
+	}
+	at := p.TL.Standbys()[0] + sim.Time(10*time.Second)
+	p.Seek(at)
+	ref.Seek(at)
+	pt, rt := p.Cluster().World.Trace(), ref.Cluster().World.Trace()
+	if p.Now() != ref.Now() || pt.Count() != rt.Count() || pt.Hash() != rt.Hash() {
+		t.Fatalf("a seek from a standby built in idle frames arrived at %s with %d events (hash %x), one from the start at %s with %d (hash %x)",
+			p.Now(), pt.Count(), pt.Hash(), ref.Now(), rt.Count(), rt.Hash())
+	}
+	if a, b := lineTexts(p), lineTexts(ref); !slices.Equal(a, b) {
+		t.Fatalf("the terminals differ:\nfrom a standby %q\nfrom the start %q", a, b)
 	}
 }

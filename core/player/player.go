@@ -60,6 +60,9 @@ type Player struct {
 	// frameOver is the host's deadline for a frame's engine work
 	// (framedeadline.go); nil: none.
 	frameOver func() bool
+	// quietOver is the host's deadline for a frame that draws nothing (a
+	// seek under way, a paused session's idle time): QuietWork; nil: none.
+	quietOver func() bool
 	// quiet counts the frames since the viewer last did something (see
 	// standbyQuiet).
 	quiet int
@@ -204,9 +207,11 @@ func (p *Player) Tick(wall time.Duration) {
 	if _, ok := p.TL.Seeking(); ok {
 		// A seek under way (StartSeek) takes the frame: the diagram keeps
 		// the moment it showed until the seek arrives, so the frame has no
-		// render and the browser nothing to lay out; the seek gets half as
-		// much again as a playing frame's events.
-		done, err := p.TL.SeekStep(min(p.events(stepsPerFrame)*3/2, stepsPerFrame))
+		// render and the browser nothing to lay out (seekFrame). Its
+		// frames are the viewer's doing, not time left alone: a standby
+		// must not start (a long frame) right after a long seek arrives.
+		p.quiet = 0
+		done, err := p.seekFrame()
 		if err != nil {
 			p.Error = err.Error()
 		}
@@ -232,7 +237,7 @@ func (p *Player) Tick(wall time.Duration) {
 	ff = ff && (!p.Paused || p.TL.Now() >= p.TL.End())
 	p.ffLast = ff
 	if p.Paused && !ff && !p.TL.Busy() {
-		p.useIdleFrame(p.events(idleSteps))
+		p.idleFrame()
 		return
 	}
 	d := time.Duration(float64(wall) * p.Speed)

@@ -11,6 +11,7 @@
 // session keeps up to MaxStandbys replays paused at moments spread over
 // the branch (built in idle time by Background, plus the live replay a
 // seek leaves behind) and resumes the nearest one at or before the target
+// (the one idle time is still building counts, where it has got to)
 // instead of replaying from the cluster's creation.
 //
 // A session encodes to a compact string (for share links) and decodes from

@@ -309,3 +309,51 @@ func TestStandbyLimit(t *testing.T) {
 		t.Fatalf("%d standbys once the limit was lifted", n)
 	}
 }
+
+// A seek soon after the page was left alone resumes the standby that
+// idle time is still building, where it has got to, rather than
+// replaying from the start what was half replayed already; it arrives
+// where a replay from the start does, and idle time then builds on.
+func TestSeekResumesTheStandbyBeingBuilt(t *testing.T) {
+	s := longSession(t)
+	for s.standby.building == nil || s.standby.building.at() < sim.Time(2*time.Minute) {
+		if _, err := s.Background(1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(s.Standbys()); n != 0 {
+		t.Fatalf("the test wants no standby ready yet, got %v", s.Standbys())
+	}
+	half := s.standby.building.at()
+	at := half + sim.Time(30*time.Second)
+	if err := s.Seek(at); err != nil {
+		t.Fatal(err)
+	}
+	ref := fromStart(t, s, at)
+	if all := ref.Cluster().World.Steps(); s.lastSeekSteps >= all/2 {
+		t.Fatalf("seeking to %s with a standby built up to %s ran %d events; from the start it runs %d",
+			at, half, s.lastSeekSteps, all)
+	}
+	sameMoment(t, "after resuming the standby being built", s, ref)
+	idle(t, s)
+	if n := len(s.Standbys()); n < 3 {
+		t.Fatalf("%d standbys after idle time, want several", n)
+	}
+}
+
+// Idle time spreads MaxStandbys over a long branch so that no stretch a
+// seek may have to replay is longer than an eighth of it (with 6
+// standbys this 14-minute branch kept a stretch of a quarter).
+func TestIdleTimeLeavesShortStretches(t *testing.T) {
+	s := longSession(t)
+	idle(t, s)
+	points := append([]sim.Time{0}, s.Standbys()...)
+	points = append(points, s.End())
+	var most sim.Time
+	for i := 1; i < len(points); i++ {
+		most = max(most, points[i]-points[i-1])
+	}
+	if most > s.End()/8 {
+		t.Fatalf("after idle time the standbys are at %v over %s: a stretch of %s, want at most an eighth", s.Standbys(), s.End(), most)
+	}
+}

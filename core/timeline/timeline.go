@@ -312,6 +312,16 @@ func (s *Session) Seeking() (sim.Time, bool) {
 	return s.pending.target, true
 }
 
+// SeekEvents is how many events the seek under way has run so far, or
+// the last seek ran when none is under way (a seek that resumes a
+// standby runs them on a replay the session does not show yet).
+func (s *Session) SeekEvents() uint64 {
+	if s.pending != nil {
+		return s.pending.steps
+	}
+	return s.lastSeekSteps
+}
+
 // SeekStep carries a seek under way on for at most maxSteps events (0: to
 // its end) and reports whether it arrived (true when there is none).
 func (s *Session) SeekStep(maxSteps int) (bool, error) {
