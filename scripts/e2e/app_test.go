@@ -416,10 +416,25 @@ func (term *terminal) enter(line string, want ...string) string {
 	if err := chromedp.Do(term.ctx, chromedp.SendKeys(chromedp.ID("command"), kb.Enter)); err != nil {
 		term.t.Fatalf("pressing Enter after %q: %v", line, err)
 	}
+	nextFrame(term.t, term.ctx)
 	added := term.waitIdle(before, want...)
 	term.t.Logf("$ %-76s typed in %6v; done %6v after Enter", line,
 		enter.Sub(typing).Round(time.Millisecond), time.Since(enter).Round(time.Millisecond))
 	return added
+}
+
+// nextFrame waits until the page has drawn its next animation frame. A
+// key's or a click's handler runs at once but the page draws what it
+// changed in the next frame (one render before each paint), so until then
+// the terminal still shows the state from before the key: idle, with its
+// input enabled, while the command Enter started is already running.
+func nextFrame(t *testing.T, ctx context.Context) {
+	t.Helper()
+	// The page asked for its frame before this callback, so its render
+	// has run when the callback does.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise((resolve) => requestAnimationFrame(() => resolve(true)))`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatalf("waiting for the next frame: %v", err)
+	}
 }
 
 // waitIdle waits until the terminal is idle with its input enabled and every
