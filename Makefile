@@ -48,8 +48,12 @@ help:
 serve: assets
 	$(GO) run ./scripts/serve -open -port $(PORT)
 
+# scripts/wasmdata then rewrites the module's data section in a few long
+# segments instead of the linker's 100,000 short ones: the same memory
+# image, 1 MB larger raw but 108 KB smaller in brotli and 181 KB gzipped.
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $(WASM_OUT) ./wasm
+	$(GO) run ./scripts/wasmdata $(WASM_OUT)
 
 # The wasm build plus what serving it needs: wasm_exec.js from the same Go
 # that built it, a gzipped copy (written to a temporary name first so an
