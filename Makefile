@@ -30,8 +30,9 @@ WASM_EXEC  = public/wasm_exec.js
 # unicode and time. It stays on in the simulation's core (sim, storage,
 # record, protocol, cluster), the page's packages and the runtime. In wasm
 # an inlined call is a full copy of the callee inside a function that the
-# browser must compile before it first runs. Off in the command-line tools, the scenarios, the metadata record codec and the
-# standard packages, it made main.wasm 0.6 MB smaller (7% of its brotli
+# browser must compile before it first runs. Off in the command-line
+# tools, the scenarios, the metadata record codec and the standard
+# packages, it made main.wasm 0.6 MB smaller (7% of its brotli
 # size); off in the brokers, clients, Raft, the controller, configs, views,
 # group assignors and the fault simulator, 85 KB of brotli more. Neither
 # changed the engine's measured speed under node: BenchmarkTimeAdvance
