@@ -25,25 +25,28 @@ WASM_OUT   = public/main.wasm
 WASM_EXEC  = public/wasm_exec.js
 # Inlining is off (-l) in the packages listed: kafkascope's command-line
 # tools, scenarios, metadata record codec, brokers, clients, Raft,
-# controller, configs, views, group assignors and fault simulator, and the
-# standard library's regexp, encoding/json, compress/flate, fmt, reflect,
-# unicode and time. It stays on in the simulation's core (sim, storage,
-# record, protocol, cluster), the page's packages and the runtime. In wasm
-# an inlined call is a full copy of the callee inside a function that the
-# browser must compile before it first runs. Off in the command-line
-# tools, the scenarios, the metadata record codec and the standard
-# packages, it made main.wasm 0.6 MB smaller (7% of its brotli
-# size); off in the brokers, clients, Raft, the controller, configs, views,
-# group assignors and the fault simulator, 85 KB of brotli more. Neither
-# changed the engine's measured speed under node: BenchmarkTimeAdvance
-# (core/console) and BenchmarkFrame9x30 (ui: nine brokers, producers and a
-# group, one frame per op) took the same time within noise either way
-# (fastest of interleaved runs: 1.55 s and 21.5 ms per op with inlining,
-# 1.55 s and 21.3 ms without). Off everywhere, runtime included, it would
-# save 0.16 MB of brotli more but made BenchmarkTimeAdvance twice as slow.
+# controller, configs, views, group assignors, fault simulator and page
+# components (ui, whose generated Build methods inlined vugu's AppendChild
+# at every element), and the standard library's regexp, encoding/json,
+# compress/flate, fmt, reflect, unicode and time. It stays on in the
+# simulation's core (sim, storage, record, protocol, cluster), the page's
+# other packages and the runtime. In wasm an inlined call is a full copy
+# of the callee inside a function that the browser must compile before it
+# first runs. Off in the command-line tools, the scenarios, the metadata
+# codec and the standard packages, it made main.wasm 0.6 MB smaller (7% of
+# its brotli size); off in the engine's other packages listed, 85 KB of
+# brotli more; off in ui, 72 KB more. None changed the measured speed
+# under node, with inlining against without, within noise (interleaved
+# runs on a shared machine): engine packages, BenchmarkTimeAdvance
+# (core/console) 1.55 against 1.55 s per op and BenchmarkFrame9x30 (ui:
+# nine brokers, producers and a group; one frame per op) 21.5 against
+# 21.3 ms, fastest of each; ui, BenchmarkFrame9x30 19.7 against 21.9 ms
+# fastest but 26.1 against 23.3 ms median of 8, BenchmarkDiagramBuild 5.6
+# against 5.3 ms fastest. Off everywhere, runtime included, it would save
+# 94 KB of brotli more but made BenchmarkTimeAdvance twice as slow.
 WASM_NOINLINE = kafkascope/core/console kafkascope/core/scenario kafkascope/core/metadata \
 	kafkascope/core/broker kafkascope/core/client kafkascope/core/raft kafkascope/core/controller \
-	kafkascope/core/config kafkascope/core/view kafkascope/core/group kafkascope/core/simulate \
+	kafkascope/core/config kafkascope/core/view kafkascope/core/group kafkascope/core/simulate kafkascope/ui \
 	regexp regexp/syntax encoding/json compress/flate fmt reflect unicode time
 WASM_FLAGS = -trimpath -ldflags='-s -w' $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
