@@ -23,15 +23,30 @@ FUZZSHORT = 3s
 
 WASM_OUT   = public/main.wasm
 WASM_EXEC  = public/wasm_exec.js
-# Inlining is off (-l) in the packages whose code runs per command, per link
-# or per metadata record rather than per simulated event or per frame: the
-# command-line tools, the scenarios, the metadata record codec, and regexp,
-# encoding/json, compress/flate, fmt, reflect, unicode and time. In wasm an
-# inlined call is a full copy of the callee inside a function that the
-# browser must compile before it first runs; here that made main.wasm 0.6 MB
-# larger (7% of its brotli size) for no measurable speed: the engine's
-# benchmarks (core/cluster under node) take the same CPU time either way.
+# Inlining is off (-l) in the packages listed: kafkascope's command-line
+# tools, scenarios, metadata record codec, brokers, clients, Raft,
+# controller, configs, views, group assignors, fault simulator and page
+# components (ui, whose generated Build methods inlined vugu's AppendChild
+# at every element), and the standard library's regexp, encoding/json,
+# compress/flate, fmt, reflect, unicode and time. It stays on in the
+# simulation's core (sim, storage, record, protocol, cluster), the page's
+# other packages and the runtime. In wasm an inlined call is a full copy
+# of the callee inside a function that the browser must compile before it
+# first runs. Off in the command-line tools, the scenarios, the metadata
+# codec and the standard packages, it made main.wasm 0.6 MB smaller (7% of
+# its brotli size); off in the engine's other packages listed, 85 KB of
+# brotli more; off in ui, 72 KB more. None changed the measured speed
+# under node, with inlining against without, within noise (interleaved
+# runs on a shared machine): engine packages, BenchmarkTimeAdvance
+# (core/console) 1.55 against 1.55 s per op and BenchmarkFrame9x30 (ui:
+# nine brokers, producers and a group; one frame per op) 21.5 against
+# 21.3 ms, fastest of each; ui, BenchmarkFrame9x30 19.7 against 21.9 ms
+# fastest but 26.1 against 23.3 ms median of 8, BenchmarkDiagramBuild 5.6
+# against 5.3 ms fastest. Off everywhere, runtime included, it would save
+# 94 KB of brotli more but made BenchmarkTimeAdvance twice as slow.
 WASM_NOINLINE = kafkascope/core/console kafkascope/core/scenario kafkascope/core/metadata \
+	kafkascope/core/broker kafkascope/core/client kafkascope/core/raft kafkascope/core/controller \
+	kafkascope/core/config kafkascope/core/view kafkascope/core/group kafkascope/core/simulate kafkascope/ui \
 	regexp regexp/syntax encoding/json compress/flate fmt reflect unicode time
 WASM_FLAGS = -trimpath -ldflags='-s -w' $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 
@@ -48,8 +63,12 @@ help:
 serve: assets
 	$(GO) run ./scripts/serve -open -port $(PORT)
 
+# scripts/wasmdata then rewrites the module's data section in a few long
+# segments instead of the linker's 100,000 short ones: the same memory
+# image, 1 MB larger raw but 108 KB smaller in brotli and 181 KB gzipped.
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $(WASM_OUT) ./wasm
+	$(GO) run ./scripts/wasmdata $(WASM_OUT)
 
 # The wasm build plus what serving it needs: wasm_exec.js from the same Go
 # that built it, a gzipped copy (written to a temporary name first so an

@@ -1,11 +1,10 @@
 package broker
 
 import (
-	"slices"
-
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // groupRecord is one __consumer_offsets record (value nil: a tombstone).
@@ -156,7 +155,7 @@ func (g *group) offsetTopics() []protocol.OffsetFetchRequestTopics {
 	for k := range g.offsets {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b offsetTopicPartition) int {
+	sorts.Func(keys, func(a, b offsetTopicPartition) int {
 		return compareTP(tp(a.topic, a.partition), tp(b.topic, b.partition))
 	})
 	var out []protocol.OffsetFetchRequestTopics

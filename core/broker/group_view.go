@@ -1,9 +1,8 @@
 package broker
 
 import (
-	"slices"
-
 	"kafkascope/core/protocol"
+	"kafkascope/core/sorts"
 )
 
 // GroupView is what views show of one group this broker coordinates.
@@ -59,7 +58,7 @@ func (b *Broker) Groups() []GroupView {
 		}
 		out = append(out, v)
 	}
-	slices.SortFunc(out, func(a, b GroupView) int {
+	sorts.Func(out, func(a, b GroupView) int {
 		switch {
 		case a.ID < b.ID:
 			return -1

@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/protocol"
 	"kafkascope/core/raft"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 	"kafkascope/core/storage"
 )
 
@@ -127,7 +128,7 @@ func (b *Broker) publish(env *sim.Env, changed map[storage.TopicPartition]bool, 
 	for key := range changed {
 		keys = append(keys, key)
 	}
-	slices.SortFunc(keys, compareTP)
+	sorts.Func(keys, compareTP)
 	for _, key := range keys {
 		b.reconcile(env, key)
 	}

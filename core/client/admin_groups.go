@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/hashing"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // The admin client's consumer-group calls, as KafkaAdminClient 3.8 makes
@@ -524,7 +525,7 @@ func sortedTPs[V any](m map[group.TopicPartition]V) []group.TopicPartition {
 	for tp := range m {
 		out = append(out, tp)
 	}
-	slices.SortFunc(out, func(x, y group.TopicPartition) int {
+	sorts.Func(out, func(x, y group.TopicPartition) int {
 		if x.Topic != y.Topic {
 			if x.Topic < y.Topic {
 				return -1

@@ -7,6 +7,7 @@ import (
 
 	"kafkascope/core/group"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // deliver is the application's poll loop: while it is not busy it takes up
@@ -135,7 +136,7 @@ func (c *Consumer) addAssigned(env *sim.Env, tps []topicPartition) {
 		c.pos[tp] = &position{offset: -1, epoch: -1, awaiting: true}
 		fresh = append(fresh, tp)
 	}
-	slices.SortFunc(c.assigned, func(a, b topicPartition) int {
+	sorts.Func(c.assigned, func(a, b topicPartition) int {
 		if a.topic != b.topic {
 			if a.topic < b.topic {
 				return -1

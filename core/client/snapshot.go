@@ -2,10 +2,10 @@ package client
 
 import (
 	"cmp"
-	"slices"
 	"time"
 
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // This file gives views a read-only copy of a client's internals at one
@@ -116,7 +116,7 @@ func (p *Producer) State(now sim.Time) ProducerState {
 			s.InFlight = append(s.InFlight, ProducerInFlight{Broker: id, Requests: n})
 		}
 	}
-	slices.SortFunc(s.InFlight, func(a, b ProducerInFlight) int { return cmp.Compare(a.Broker, b.Broker) })
+	sorts.Func(s.InFlight, func(a, b ProducerInFlight) int { return cmp.Compare(a.Broker, b.Broker) })
 	return s
 }
 

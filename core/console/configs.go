@@ -13,6 +13,7 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // Entity types of kafka-configs.sh (ConfigType), in the order its messages
@@ -465,7 +466,7 @@ func (cc *configCommand) resourceConfig(env *sim.Env, typ, name string, all bool
 				out = append(out, e)
 			}
 		}
-		slices.SortFunc(out, func(a, b protocol.DescribedConfig) int { return strings.Compare(a.Name, b.Name) })
+		sorts.Func(out, func(a, b protocol.DescribedConfig) int { return strings.Compare(a.Name, b.Name) })
 		next(env, out)
 	}
 	if resType == metadata.ResourceBroker && name != "" {

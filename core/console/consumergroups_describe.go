@@ -11,6 +11,7 @@ import (
 	"kafkascope/core/hashing"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // The --list and --describe actions of kafka-consumer-groups.sh.
@@ -288,7 +289,7 @@ func (c *consumerGroupCommand) collectOffsets(env *sim.Env, ds []*client.GroupDe
 		}
 		members := slices.Clone(d.Members)
 		members = slices.DeleteFunc(members, func(m client.GroupMember) bool { return len(m.Assignment) == 0 })
-		slices.SortStableFunc(members, func(a, b client.GroupMember) int { return len(b.Assignment) - len(a.Assignment) })
+		sorts.StableFunc(members, func(a, b client.GroupMember) int { return len(b.Assignment) - len(a.Assignment) })
 		var assigned []group.TopicPartition
 		type block struct {
 			tps                    []group.TopicPartition
@@ -318,7 +319,7 @@ func (c *consumerGroupCommand) collectOffsets(env *sim.Env, ds []*client.GroupDe
 			bl := blocks[b]
 			// Sorted by partition, then through a HashMap (toMap).
 			tps := slices.Clone(bl.tps)
-			slices.SortStableFunc(tps, func(x, y group.TopicPartition) int { return int(x.Partition - y.Partition) })
+			sorts.StableFunc(tps, func(x, y group.TopicPartition) int { return int(x.Partition - y.Partition) })
 			tps = javaTPOrder(tps)
 			c.admin.ListOffsets(env, tps, protocol.LatestTimestamp, c.timeout, func(env *sim.Env, leo map[group.TopicPartition]int64, err *client.Error) {
 				if err != nil {
@@ -357,7 +358,7 @@ func sortedCommitted(m map[group.TopicPartition]int64) []group.TopicPartition {
 	for tp := range m {
 		out = append(out, tp)
 	}
-	slices.SortFunc(out, func(x, y group.TopicPartition) int {
+	sorts.Func(out, func(x, y group.TopicPartition) int {
 		if x.Topic != y.Topic {
 			return strings.Compare(x.Topic, y.Topic)
 		}

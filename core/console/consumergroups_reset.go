@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/group"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // The --reset-offsets, --delete and --delete-offsets actions of
@@ -611,7 +612,7 @@ func (c *consumerGroupCommand) deleteOffsets(env *sim.Env) {
 			for tp := range results {
 				keys = append(keys, tp)
 			}
-			slices.SortFunc(keys, func(x, y group.TopicPartition) int {
+			sorts.Func(keys, func(x, y group.TopicPartition) int {
 				return strings.Compare(x.Topic+strconv.Itoa(int(x.Partition)), y.Topic+strconv.Itoa(int(y.Partition)))
 			})
 			for _, tp := range keys {

@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // describe prints topics in TopicCommand's format: a header line per topic
@@ -115,7 +116,7 @@ func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.Des
 		}
 	}
 	parts := slices.Clone(t.Partitions)
-	slices.SortFunc(parts, func(a, b protocol.MetadataPartition) int { return int(a.Index - b.Index) })
+	sorts.Func(parts, func(a, b protocol.MetadataPartition) int { return int(a.Index - b.Index) })
 	reassignment := func(mp protocol.MetadataPartition) *protocol.OngoingPartitionReassignment {
 		if ra, ok := reassigning[fmt.Sprintf("%s-%d", t.Name, mp.Index)]; ok {
 			return &ra

@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 const unknownTopicException = "org.apache.kafka.common.errors.UnknownTopicOrPartitionException"
@@ -71,7 +72,7 @@ func (rc *reassignCommand) listReassignments(env *sim.Env, targets []reassignTar
 					replicas: p.Replicas, adding: p.AddingReplicas, removing: p.RemovingReplicas})
 			}
 		}
-		slices.SortFunc(out, func(a, b ongoing) int { return compareTopicPartition(a.topic, a.partition, b.topic, b.partition) })
+		sorts.Func(out, func(a, b ongoing) int { return compareTopicPartition(a.topic, a.partition, b.topic, b.partition) })
 		next(env, out)
 	})
 }
@@ -323,7 +324,7 @@ func (rc *reassignCommand) execute(env *sim.Env) {
 
 func sortedTargets(plan []reassignTarget) []reassignTarget {
 	out := slices.Clone(plan)
-	slices.SortFunc(out, func(a, b reassignTarget) int {
+	sorts.Func(out, func(a, b reassignTarget) int {
 		return compareTopicPartition(a.topic, a.partition, b.topic, b.partition)
 	})
 	return out

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kafkascope/core/hashing"
+	"kafkascope/core/sorts"
 )
 
 // parseTopicsJSON reads --topics-to-move-json-file:
@@ -184,7 +185,7 @@ func checkExecutePlan(plan []reassignTarget) error {
 // partitions sorted by topic then number, every log dir "any".
 func formatReassignmentJSON(plan []reassignTarget) string {
 	sorted := slices.Clone(plan)
-	slices.SortFunc(sorted, func(a, b reassignTarget) int {
+	sorts.Func(sorted, func(a, b reassignTarget) int {
 		if c := strings.Compare(a.topic, b.topic); c != 0 {
 			return c
 		}

@@ -12,6 +12,7 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 const topicCommandLogger = "org.apache.kafka.tools.TopicCommand"
@@ -279,7 +280,7 @@ func (tc *topicCommand) matchTopics(md *protocol.MetadataResponse, required bool
 		}
 		out = append(out, t)
 	}
-	slices.SortFunc(out, func(a, b protocol.MetadataTopic) int { return strings.Compare(a.Name, b.Name) })
+	sorts.Func(out, func(a, b protocol.MetadataTopic) int { return strings.Compare(a.Name, b.Name) })
 	if len(out) == 0 && required && tc.p.has("topic") && !tc.p.has("if-exists") {
 		tc.fail("java.lang.IllegalArgumentException", fmt.Sprintf("Topic 'Optional[%s]' does not exist as expected", tc.p.str("topic")))
 		return nil, false

@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/group"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // kafka-verifiable-consumer.sh: Kafka 3.8's VerifiableConsumer, the system
@@ -316,7 +317,7 @@ func (vc *verifiableConsumer) checkMembership(env *sim.Env) {
 		p, _ := strconv.Atoi(s[i+1:])
 		now = append(now, group.TopicPartition{Topic: s[:i], Partition: int32(p)})
 	}
-	slices.SortFunc(now, compareTP)
+	sorts.Func(now, compareTP)
 	if vc.lastGen >= 0 && !vc.revoked {
 		var revoked []group.TopicPartition
 		for _, tp := range vc.lastAssigned {

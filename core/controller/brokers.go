@@ -7,6 +7,7 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 func (c *Controller) sessionTimeout() time.Duration {
@@ -41,7 +42,7 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 	rec := &metadata.RegisterBrokerRecord{
 		BrokerID: req.BrokerID, IncarnationID: req.IncarnationID, Endpoints: req.Listeners, Rack: req.Rack,
 		Fenced: true, BrokerEpoch: c.nextOffset(),
-		LogDirs: slices.SortedFunc(slices.Values(req.LogDirs), metadata.CompareUuids),
+		LogDirs: sortedLogDirs(req.LogDirs),
 	}
 	if existing != nil && existing.IncarnationID == req.IncarnationID {
 		rec.Fenced, rec.InControlledShutdown, rec.BrokerEpoch = existing.Fenced, existing.InControlledShutdown, existing.Epoch
@@ -58,6 +59,13 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 
 // handleHeartbeat renews a broker's session and moves it between fenced,
 // unfenced and controlled shutdown, as Kafka's BrokerHeartbeatManager does.
+// sortedLogDirs is a registration's log directories in CompareUuids order.
+func sortedLogDirs(dirs []metadata.Uuid) []metadata.Uuid {
+	out := slices.Collect(slices.Values(dirs))
+	sorts.Func(out, metadata.CompareUuids)
+	return out
+}
+
 func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.BrokerHeartbeatRequest) {
 	resp := &protocol.BrokerHeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	b := c.image.Brokers[req.BrokerID]

@@ -3,6 +3,8 @@ package group
 import (
 	"slices"
 	"strings"
+
+	"kafkascope/core/sorts"
 )
 
 // Member is a group member as the leader's assignor sees it: its ids and
@@ -54,7 +56,7 @@ func compareMembers(a, b Member) int {
 
 func sortedMembers(members []Member) []Member {
 	out := slices.Clone(members)
-	slices.SortStableFunc(out, compareMembers)
+	sorts.StableFunc(out, compareMembers)
 	return out
 }
 

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"kafkascope/core/sorts"
 )
 
 // constrainedBuilder is AbstractStickyAssignor's ConstrainedAssignmentBuilder,
@@ -62,7 +64,7 @@ func (b *constrainedBuilder) build() Assignment {
 func (b *constrainedBuilder) assignOwned() {
 	for _, id := range b.order {
 		owned := slices.Clone(b.owned[id])
-		slices.SortStableFunc(owned, func(x, y TopicPartition) int {
+		sorts.StableFunc(owned, func(x, y TopicPartition) int {
 			return cmp.Or(cmp.Compare(x.Partition, y.Partition), cmp.Compare(x.Topic, y.Topic))
 		})
 		owned = slices.DeleteFunc(owned, func(tp TopicPartition) bool { return b.multiple[tp] })

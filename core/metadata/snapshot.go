@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"kafkascope/core/sorts"
 )
 
 // SnapshotRecords restates img as records, in the order Kafka's
@@ -56,7 +58,7 @@ func SnapshotRecords(img *Image) []Record {
 	for r := range img.Configs {
 		res = append(res, r)
 	}
-	slices.SortFunc(res, func(a, b ConfigResource) int {
+	sorts.Func(res, func(a, b ConfigResource) int {
 		if a.Type != b.Type {
 			return int(a.Type) - int(b.Type)
 		}

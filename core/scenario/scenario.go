@@ -3,8 +3,6 @@ package scenario
 import (
 	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
 	"strings"
 
 	"kafkascope/core/console"
@@ -22,13 +20,19 @@ type Scenario struct {
 
 // All returns every built-in scenario, in file-name order.
 func All() ([]*Scenario, error) {
-	names, err := fs.Glob(files, "scenarios/*.txt")
+	// The embedded directory's entries, sorted by file name as every
+	// fs.ReadDirFS lists them. (fs.Glob would do, but it brings a sort of
+	// fs.DirEntry values and path.Match into main.wasm: 25 KB of code.)
+	entries, err := files.ReadDir("scenarios")
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(names)
 	var out []*Scenario
-	for _, n := range names {
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".txt") {
+			continue
+		}
+		n := "scenarios/" + e.Name()
 		data, err := files.ReadFile(n)
 		if err != nil {
 			return nil, err

@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/cluster"
 	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 	"kafkascope/core/storage"
 )
 
@@ -138,5 +139,7 @@ type commitMark struct {
 }
 
 func sortedCommitKeys(m map[commitKey]commitMark) []commitKey {
-	return slices.SortedFunc(maps.Keys(m), func(a, b commitKey) int { return strings.Compare(a.String(), b.String()) })
+	keys := slices.Collect(maps.Keys(m))
+	sorts.Func(keys, func(a, b commitKey) int { return strings.Compare(a.String(), b.String()) })
+	return keys
 }

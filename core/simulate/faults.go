@@ -13,6 +13,7 @@ import (
 	"kafkascope/core/raft"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 	"kafkascope/core/storage"
 )
 
@@ -248,12 +249,14 @@ func (run *Run) partitionDirs(id int32) map[storage.TopicPartition]string {
 
 // sortedTPs lists m's partitions by topic, then partition.
 func sortedTPs[V any](m map[storage.TopicPartition]V) []storage.TopicPartition {
-	return slices.SortedFunc(maps.Keys(m), func(a, b storage.TopicPartition) int {
+	keys := slices.Collect(maps.Keys(m))
+	sorts.Func(keys, func(a, b storage.TopicPartition) int {
 		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
 			return c
 		}
 		return int(a.Partition - b.Partition)
 	})
+	return keys
 }
 
 // logRecords lists a log's records in offset order.

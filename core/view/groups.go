@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/cluster"
 	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // Group is one consumer group as its coordinator holds it, with the lag of
@@ -116,7 +117,7 @@ func takeGroups(c *cluster.Cluster, s *Snapshot, running map[int32]bool, consume
 			s.Groups = append(s.Groups, group(c, id, gs, hw, consumers))
 		}
 	}
-	slices.SortFunc(s.Groups, func(a, b Group) int { return cmp.Compare(a.GroupID, b.GroupID) })
+	sorts.Func(s.Groups, func(a, b Group) int { return cmp.Compare(a.GroupID, b.GroupID) })
 }
 
 func group(c *cluster.Cluster, coordinator int32, gs broker.GroupView, hw map[TopicPartition]int64, consumers []client.ConsumerState) Group {
@@ -154,7 +155,7 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupView, hw map[To
 				gp.MemberID, gp.ClientID = m.ID, m.ClientID
 			}
 		}
-		slices.SortFunc(mv.Assigned, compareTP)
+		sorts.Func(mv.Assigned, compareTP)
 		g.Members = append(g.Members, mv)
 	}
 	for _, cs := range consumers {
@@ -162,7 +163,7 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupView, hw map[To
 			g.Joining = append(g.Joining, GroupMember{MemberID: cs.MemberID, ClientID: cs.ClientID, ClientState: cs.MemberState, ClientGeneration: cs.Generation})
 		}
 	}
-	slices.SortFunc(order, compareTP)
+	sorts.Func(order, compareTP)
 	for _, tp := range order {
 		p := parts[tp]
 		if h, ok := hw[tp]; ok && h >= 0 {
