@@ -57,15 +57,16 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 	c.reply(env, from, resp)
 }
 
-// handleHeartbeat renews a broker's session and moves it between fenced,
-// unfenced and controlled shutdown, as Kafka's BrokerHeartbeatManager does.
-// sortedLogDirs is a registration's log directories in CompareUuids order.
+// sortedLogDirs is a registration's log directories in CompareUuids order
+// (a copy: the request's slice is left as it came).
 func sortedLogDirs(dirs []metadata.Uuid) []metadata.Uuid {
-	out := slices.Collect(slices.Values(dirs))
+	out := slices.Clone(dirs)
 	sorts.Func(out, metadata.CompareUuids)
 	return out
 }
 
+// handleHeartbeat renews a broker's session and moves it between fenced,
+// unfenced and controlled shutdown, as Kafka's BrokerHeartbeatManager does.
 func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.BrokerHeartbeatRequest) {
 	resp := &protocol.BrokerHeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	b := c.image.Brokers[req.BrokerID]
