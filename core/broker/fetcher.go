@@ -43,6 +43,9 @@ type fetcher struct {
 	// nothing but the fetcher, so it is made once (newFetcher) rather than
 	// as a closure per fetch, twice a second per leader.
 	onFetched rpc.Callback
+	// sent is the Fetch this fetcher sent last (the one in flight while
+	// inFlight): a leap recognizes the fetcher's long poll by it.
+	sent *protocol.FetchRequest
 }
 
 func newFetcher(b *Broker, leader int32) *fetcher {
@@ -121,19 +124,42 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		}
 		return
 	}
+	f.resolveLeader()
+	if !f.epochInFlight {
+		f.askEpochEnds(env, f.leaderAddr)
+	}
+	req, next := f.nextFetch(env.Now())
+	if req == nil {
+		if next >= 0 {
+			f.wake.Stop()
+			f.wake = env.After(next.Sub(env.Now()), "replica-fetcher-backoff", f.maybeFetch)
+		}
+		return
+	}
+	f.inFlight = true
+	f.sent = req
+	b.net.Send(env, f.leaderAddr, req, b.ms("replica.socket.timeout.ms"), f.onFetched)
+}
+
+// resolveLeader points leaderAddr at the leader's registered host.
+func (f *fetcher) resolveLeader() {
+	if host := f.b.hostOf(f.leader); host != f.leaderHost || f.leaderAddr == "" {
+		f.leaderHost, f.leaderAddr = host, sim.Addr(fmt.Sprintf("%s:%d", host, BrokerPort))
+	}
+}
+
+// nextFetch builds the Fetch the fetcher sends at now: every partition
+// not truncating, resetting or backing off, at its LEO. With none, it is
+// nil, and next is when the earliest backoff ends (-1: none backs off).
+// It changes nothing (a leap compares it with the fetch last sent).
+func (f *fetcher) nextFetch(now sim.Time) (req *protocol.FetchRequest, next sim.Time) {
+	b := f.b
 	conf := b.replicaFetchConf()
-	req := &protocol.FetchRequest{
+	req = &protocol.FetchRequest{
 		ReplicaID: b.cfg.NodeID, ReplicaEpoch: b.brokerEpoch,
 		MaxWaitMs: conf.waitMaxMs, MinBytes: conf.minBytes, MaxBytes: conf.responseMaxBytes,
 	}
-	if host := b.hostOf(f.leader); host != f.leaderHost || f.leaderAddr == "" {
-		f.leaderHost, f.leaderAddr = host, sim.Addr(fmt.Sprintf("%s:%d", host, BrokerPort))
-	}
-	leaderAddr := f.leaderAddr
-	if !f.epochInFlight {
-		f.askEpochEnds(env, leaderAddr)
-	}
-	var next sim.Time = -1
+	next = -1
 	sorted := f.sortedParts()
 	// Every partition of the request shares one backing array (sorted by
 	// topic, a topic's partitions are consecutive in it); FetchRequest.Add
@@ -147,7 +173,7 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		if fs.truncating || fs.resetting {
 			continue
 		}
-		if fs.delayedUntil > env.Now() {
+		if fs.delayedUntil > now {
 			if next < 0 || fs.delayedUntil < next {
 				next = fs.delayedUntil
 			}
@@ -168,14 +194,9 @@ func (f *fetcher) maybeFetch(env *sim.Env) {
 		}
 	}
 	if len(req.Topics) == 0 {
-		if next >= 0 {
-			f.wake.Stop()
-			f.wake = env.After(next.Sub(env.Now()), "replica-fetcher-backoff", f.maybeFetch)
-		}
-		return
+		return nil, next
 	}
-	f.inFlight = true
-	b.net.Send(env, leaderAddr, req, b.ms("replica.socket.timeout.ms"), f.onFetched)
+	return req, next
 }
 
 // fetched handles the answer to the fetch maybeFetch sent (onFetched).

@@ -33,6 +33,12 @@ type Config struct {
 	// storage.DefaultPageCacheBytes). A simulator setting, not a Kafka
 	// config: the operating system's, like the writeback timers.
 	PageCacheBytes int64
+	// Leap lets the cluster leap spans in which only steady loops run
+	// (leap.go): a leaped run reaches the same state as one that steps
+	// every event. Off by default while the loops it can leap are too few
+	// to repay the search for them (an idle cluster's KRaft and heartbeat
+	// events still bound every span to under 500 ms).
+	Leap bool
 }
 
 // NodeState is a node's life as the user sees it.
@@ -110,6 +116,7 @@ func New(cfg Config) (*Cluster, error) {
 			return nil, err
 		}
 	}
+	c.SetLeaping(cfg.Leap)
 	if err := c.RunUntil(c.AllUnfenced, startupDeadline); err != nil {
 		return nil, err
 	}

@@ -23,6 +23,9 @@ type Session struct {
 	// TraceContent is passed to clusters this session creates (see
 	// cluster.Config).
 	TraceContent bool
+	// Leap is passed to clusters this session creates (see
+	// cluster.Config): they leap spans of steady loops.
+	Leap bool
 
 	cluster *cluster.Cluster
 	out     []Line

@@ -1,6 +1,9 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // ConsumerReplicaID is the ReplicaID of a Fetch from a consumer (not a
 // follower).
@@ -90,4 +93,21 @@ func (r *FetchResponse) Summary() string {
 		}
 	}
 	return s
+}
+
+// SameAs reports whether r asks for exactly what o asks for: every field
+// but the header, which the client stamps (a leap recognizes a follower's
+// repeated long poll by it).
+func (r *FetchRequest) SameAs(o *FetchRequest) bool {
+	if r.ReplicaID != o.ReplicaID || r.ReplicaEpoch != o.ReplicaEpoch ||
+		r.MaxWaitMs != o.MaxWaitMs || r.MinBytes != o.MinBytes || r.MaxBytes != o.MaxBytes || len(r.Topics) != len(o.Topics) {
+		return false
+	}
+	for i := range r.Topics {
+		a, b := &r.Topics[i], &o.Topics[i]
+		if a.Name != b.Name || a.TopicID != b.TopicID || !slices.Equal(a.Partitions, b.Partitions) {
+			return false
+		}
+	}
+	return true
 }

@@ -228,3 +228,49 @@ func (c *Client) Abandon() {
 		delete(c.inflight, id)
 	}
 }
+
+// The calls of a leap (sim.World.Leap): a long poll's cycles run in closed
+// form, and the leap keeps the client as the cycles would have left it.
+
+// CallTimer is outstanding call id's timeout timer and the peer it went
+// to (nil if there is no such call).
+func (c *Client) CallTimer(id int32) (*sim.Timer, sim.Addr) {
+	cl, ok := c.inflight[id]
+	if !ok {
+		return nil, ""
+	}
+	return &cl.timer, cl.to
+}
+
+// LeapAnswered forgets call id: its answer came within a leap, which did
+// the callback's work. Its timer left the queue with the leap.
+func (c *Client) LeapAnswered(id int32) { delete(c.inflight, id) }
+
+// LeapSent records a call Send made within a leap, on the open connection
+// to to: req is stamped with id (ids count on from there). The leap arms
+// the returned timeout timer, as task, under name.
+func (c *Client) LeapSent(id int32, to sim.Addr, req protocol.Request, cb Callback) (t *sim.Timer, name string, task sim.Task) {
+	from, ok := c.local[to]
+	if !ok {
+		panic(fmt.Sprintf("rpc: %s leaped a call to %s with no connection open", c.self, to))
+	}
+	h := req.Header()
+	h.CorrelationID = id
+	if h.ClientID == "" {
+		h.ClientID = c.clientID
+	}
+	cl := &call{id: id, from: from, to: to, kind: req.Kind(), cb: cb, c: c}
+	c.inflight[id] = cl
+	return &cl.timer, c.timerName(cl.kind), cl
+}
+
+// Connected reports whether the client has a connection open to peer (a
+// leap sends only on open connections), and from which local address.
+func (c *Client) Connected(peer sim.Addr) (sim.Addr, bool) {
+	l, ok := c.local[peer]
+	return l, ok
+}
+
+// SetNextCorrelationID sets the id the next request will carry (a leap's
+// count of the requests its cycles sent).
+func (c *Client) SetNextCorrelationID(id int32) { c.next = id }

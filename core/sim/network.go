@@ -127,6 +127,15 @@ func (n *Network) deliveryTime(now Time, a, b string) Time {
 	return at
 }
 
+// LastDelivery is when the latest message sent from a to b arrives (or
+// arrived): a message sent now arrives no earlier (FIFO).
+func (n *Network) LastDelivery(a, b string) Time {
+	if last := n.lastDeliver[link{a, b}]; last != nil {
+		return *last
+	}
+	return 0
+}
+
 func sortPairs(p [][2]string) {
 	for i := 1; i < len(p); i++ {
 		for j := i; j > 0 && less(p[j], p[j-1]); j-- {

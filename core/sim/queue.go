@@ -169,9 +169,16 @@ const minCompact = 64
 // every push and pop walked the extra levels. Live events pop in the same
 // (at, seq) order however the heap is arranged, so runs are unchanged.
 func (q *eventQueue) compact() {
+	q.remove(func(*event) bool { return false })
+}
+
+// remove takes out of the heap every stopped timer's event and every event
+// drop reports, recycling them, re-heapifies what is left, and waits until
+// the heap has doubled again before compact runs next.
+func (q *eventQueue) remove(drop func(e *event) bool) {
 	live := q.h[:0]
 	for _, k := range q.h {
-		if e := q.events[k.idx]; e.kind == evTimer && e.timer == nil {
+		if e := q.events[k.idx]; e.kind == evTimer && e.timer == nil || drop(e) {
 			q.recycle(e)
 			continue
 		}

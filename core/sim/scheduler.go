@@ -114,6 +114,12 @@ func (w *World) runJob(j runJob) {
 // the job stops.
 func (w *World) dispatch(self *proc) *proc {
 	for w.due() {
+		if w.leaper != nil && w.queue.peek().at > w.leapRetry && w.leapable() {
+			w.tryLeap()
+			if !w.due() {
+				break
+			}
+		}
 		e := w.queue.pop()
 		w.now = e.at
 		w.stepped++

@@ -100,6 +100,11 @@ type World struct {
 	streams map[string]int
 	// closed: Close has ended every process goroutine.
 	closed bool
+	// leaper, if set, is offered spans to leap (leap.go); the scheduler
+	// offers none while the next event is due at or before leapRetry.
+	leaper    Leaper
+	leapRetry Time
+	leaps     uint64
 }
 
 // conn is a connection from a sender's address to a receiver's.
@@ -489,6 +494,9 @@ func (t *Timer) Pending() bool { return t != nil && !t.stopped && !t.fired }
 // At is when the timer fires (or fired).
 func (t *Timer) At() Time { return t.at }
 
+// Name is what the timer was armed as (the trace's name for it).
+func (t *Timer) Name() string { return t.name }
+
 // After schedules fn to run in this process after d. The timer dies with the
 // process incarnation that set it.
 func (e *Env) After(d time.Duration, name string, fn func(env *Env)) *Timer {
@@ -503,17 +511,10 @@ func (e *Env) After(d time.Duration, name string, fn func(env *Env)) *Timer {
 // to it until it is due, so re-arming would make the old event fire it).
 func (e *Env) Arm(t *Timer, d time.Duration, name string, task Task) {
 	e.assertRunning()
-	if t.task != nil {
-		panic("sim: a Timer is armed twice")
-	}
 	if d < 0 {
 		d = 0
 	}
-	*t = Timer{name: name, task: task, at: e.w.now.Add(d)}
-	ev := e.w.queue.alloc()
-	ev.at, ev.kind, ev.proc, ev.inc, ev.timer = t.at, evTimer, e.pr, e.pr.incarnation, t
-	t.ev = ev
-	e.w.push(ev)
+	e.w.arm(e.pr, t, e.w.now.Add(d), name, task)
 }
 
 func (e *Env) assertRunning() {

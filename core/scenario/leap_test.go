@@ -1,0 +1,108 @@
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"kafkascope/core/console"
+	"kafkascope/core/sim"
+	"kafkascope/core/view"
+)
+
+// A leaped run (spans of steady loops computed in closed form,
+// core/cluster/leap.go) must be indistinguishable from one that steps
+// every event. Every built-in scenario runs both ways; after each command
+// the two must print the same output and show the same picture (the view's
+// whole snapshot: nodes, replicas, logs, the quorum, messages in flight with
+// their progress, groups), and over the whole run the engine must make the
+// same notes at the same instants (the notes carry every later consequence
+// of a clock a leap set: an ISR shrink, a fencing, an election).
+func TestLeapMatchesSteps(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		all = all[:4]
+	}
+	for _, sc := range all {
+		t.Run(sc.ID, func(t *testing.T) {
+			tr, err := console.ParseTranscript(sc.Source)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stepped, leaped := newRecorder(false), newRecorder(true)
+			leaps := uint64(0)
+			for i, c := range tr.Commands() {
+				a, b := stepped.exec(c.Cmd, c.Stdin), leaped.exec(c.Cmd, c.Stdin)
+				if a != b {
+					t.Fatalf("command %d %q: stepped and leaped runs differ:\n%s", i+1, c.Cmd, firstDifference(a, b))
+				}
+				if cl := leaped.s.Cluster(); cl != nil {
+					leaps = cl.World.Leaps()
+				}
+			}
+			if a, b := strings.Join(stepped.notes, "\n"), strings.Join(leaped.notes, "\n"); a != b {
+				t.Fatalf("the engine's notes differ:\n%s", firstDifference(a, b))
+			}
+			t.Logf("%d notes, %d leaps", len(leaped.notes), leaps)
+		})
+	}
+}
+
+// recorder runs commands in a session and records what a user sees.
+type recorder struct {
+	s      *console.Session
+	notes  []string
+	hooked any // the cluster whose notes are recorded
+}
+
+func newRecorder(leap bool) *recorder {
+	s := console.NewSession()
+	s.Leap = leap
+	return &recorder{s: s}
+}
+
+// exec runs one command and returns its output and the picture after it.
+func (r *recorder) exec(cmd string, stdin []string) string {
+	out := r.s.Exec(cmd, stdin)
+	c := r.s.Cluster()
+	if c == nil {
+		return strings.Join(out, "\n")
+	}
+	if r.hooked != any(c) {
+		r.hooked = c
+		c.OnNote(func(e sim.TraceEvent) {
+			r.notes = append(r.notes, fmt.Sprintf("%s %s %s %v", e.At, e.Host, e.Detail, e.Fields))
+		})
+	}
+	snap := view.Take(c)
+	for i := range snap.InFlight {
+		snap.InFlight[i].ID = 0 // a sequence number: a key, not state
+	}
+	pic, err := json.MarshalIndent(snap, "", " ")
+	if err != nil {
+		return fmt.Sprintf("the picture does not encode: %v", err)
+	}
+	return strings.Join(out, "\n") + "\n--- picture\n" + string(pic) + "\n--- digest\n" + c.Digest()
+}
+
+// firstDifference shows where two texts part.
+func firstDifference(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(la) || i < len(lb); i++ {
+		var x, y string
+		if i < len(la) {
+			x = la[i]
+		}
+		if i < len(lb) {
+			y = lb[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\n  stepped: %.2000s\n  leaped:  %.2000s", i+1, x, y)
+		}
+	}
+	return "(equal)"
+}

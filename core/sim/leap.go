@@ -1,0 +1,260 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime/debug"
+	"slices"
+	"time"
+)
+
+// A leap skips a span of virtual time in which nothing happens but
+// periodic loops whose every event a caller can compute in closed form (a
+// follower's empty long poll, repeated every replica.fetch.wait.max.ms
+// plus two link latencies). The caller (a cluster, which knows its
+// processes' loops) proves each loop steady, advances the processes' state
+// across the span itself, and hands the world the loops' events that are
+// still pending at its end. The world drops the events the span consumed
+// and queues the new ones as if the loops had run event by event.
+//
+// What a leap keeps exact, and what it does not:
+//   - Events queued by the span are pushed in the order a stepped run would
+//     have pushed them (LeapEvent.PushedAt, then Rank). Every event a leap
+//     leaves alone was pushed at or before the span began, and every event
+//     it adds was pushed in the span, after it: so events due at the same
+//     instant still run in the order a stepped run gives them.
+//   - Not kept: the trace entries of the skipped events, World.Steps, and
+//     sequence numbers (so message IDs, which are only keys).
+
+// QueuedEvent is one live event in the queue: a timer that will fire (Timer
+// set) or a message in flight (Env set).
+type QueuedEvent struct {
+	At    Time
+	Seq   uint64 // the push order; unique
+	Host  string // the timer's process, or the message's receiver
+	Timer *Timer
+	Env   *Envelope
+}
+
+// Queued lists the live queued events in the order they will run (at, seq).
+// Stopped timers are left out: they never run.
+func (w *World) Queued() []QueuedEvent {
+	out := make([]QueuedEvent, 0, w.queue.len())
+	w.queue.each(func(e *event) {
+		switch e.kind {
+		case evTimer:
+			if e.timer == nil {
+				return
+			}
+			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, Host: e.proc.host, Timer: e.timer})
+		case evDeliver:
+			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, Host: e.env.To.Host(), Env: e.env})
+		case evStart:
+			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, Host: e.proc.host})
+		}
+	})
+	slices.SortFunc(out, func(a, b QueuedEvent) int {
+		if a.At != b.At {
+			return compareTime(a.At, b.At)
+		}
+		return compareSeq(a.Seq, b.Seq)
+	})
+	return out
+}
+
+func compareTime(a, b Time) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func compareSeq(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// LeapEvent is an event a leap queues: a timer of Host's process (Timer,
+// armed here with Name and Task to fire At) or a message in flight (Env,
+// whose From, To, Msg, SentAt and DeliverAt the caller fills in).
+type LeapEvent struct {
+	// PushedAt is when a stepped run would have queued the event: the
+	// timer's arming, the message's sending.
+	PushedAt Time
+	// Rank orders events pushed at the same instant, as a stepped run
+	// would have (lower first).
+	Rank int
+
+	Host  string
+	Timer *Timer
+	At    Time
+	Name  string
+	Task  Task
+
+	Env *Envelope
+}
+
+// ErrLeap is the error of a leap the world refuses.
+var ErrLeap = errors.New("sim: leap refused")
+
+// Leap ends a span the caller advanced in closed form: the events of drop
+// (found by Queued) happened in the span and leave the queue, stopped
+// timers' events leave it too (their time may be in the span), the clock
+// moves to now, and add is queued in (PushedAt, Rank) order. No handler
+// runs. Every event left in the queue must be due at or after now, and
+// every added one after now; a leap that breaks this changes nothing and
+// fails.
+func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
+	if w.closed || w.err != nil {
+		return fmt.Errorf("%w: the world has stopped", ErrLeap)
+	}
+	if w.running != nil {
+		return fmt.Errorf("%w: inside a handler", ErrLeap)
+	}
+	if now < w.now {
+		return fmt.Errorf("%w: the clock would go back from %s to %s", ErrLeap, w.now, now)
+	}
+	dropped := make(map[uint64]bool, len(drop))
+	for _, d := range drop {
+		dropped[d.Seq] = true
+	}
+	var bad error
+	w.queue.each(func(e *event) {
+		if bad == nil && !dropped[e.seq] && !(e.kind == evTimer && e.timer == nil) && e.at < now {
+			bad = fmt.Errorf("%w: an event at %s is not in the span's drop list but due before %s", ErrLeap, e.at, now)
+		}
+	})
+	for _, a := range add {
+		at := a.At
+		if a.Env != nil {
+			at = a.Env.DeliverAt
+		}
+		switch {
+		case bad != nil:
+		case (a.Env == nil) == (a.Timer == nil):
+			bad = fmt.Errorf("%w: an added event must be a timer or a message", ErrLeap)
+		case at < now || a.PushedAt > now:
+			bad = fmt.Errorf("%w: an added event due at %s, pushed at %s, is not after %s", ErrLeap, at, a.PushedAt, now)
+		case a.Timer != nil && w.runningProc(a.Host) == nil:
+			bad = fmt.Errorf("%w: host %s is not running", ErrLeap, a.Host)
+		}
+	}
+	if bad != nil {
+		return bad
+	}
+	for _, d := range drop {
+		if d.Timer != nil {
+			d.Timer.fired, d.Timer.ev = true, nil
+		}
+	}
+	w.leaps++
+	w.queue.remove(func(e *event) bool { return dropped[e.seq] })
+	w.now = now
+	add = slices.Clone(add)
+	slices.SortStableFunc(add, func(a, b LeapEvent) int {
+		if c := compareTime(a.PushedAt, b.PushedAt); c != 0 {
+			return c
+		}
+		return a.Rank - b.Rank
+	})
+	for _, a := range add {
+		if a.Env != nil {
+			w.queueMessage(a.Env)
+			continue
+		}
+		w.arm(w.procs[a.Host], a.Timer, a.At, a.Name, a.Task)
+	}
+	return nil
+}
+
+// runningProc is host's process if it runs.
+func (w *World) runningProc(host string) *proc {
+	if pr, ok := w.procs[host]; ok && pr.state == ProcRunning {
+		return pr
+	}
+	return nil
+}
+
+// queueMessage puts env in flight as it is (a leap's message): it keeps
+// its link FIFO from here on and takes its ID from its place in the queue.
+func (w *World) queueMessage(env *Envelope) {
+	l := link{env.From.Host(), env.To.Host()}
+	last := w.net.lastDeliver[l]
+	if last == nil {
+		last = new(Time)
+		w.net.lastDeliver[l] = last
+	}
+	*last = max(*last, env.DeliverAt)
+	ev := w.queue.alloc()
+	ev.at, ev.kind, ev.env = env.DeliverAt, evDeliver, env
+	w.push(ev)
+	env.ID = ev.seq
+}
+
+// arm queues t to run task in pr at at (Env.Arm's work, for a caller
+// outside pr's handlers).
+func (w *World) arm(pr *proc, t *Timer, at Time, name string, task Task) {
+	if t.task != nil {
+		panic("sim: a Timer is armed twice")
+	}
+	*t = Timer{name: name, task: task, at: at}
+	ev := w.queue.alloc()
+	ev.at, ev.kind, ev.proc, ev.inc, ev.timer = at, evTimer, pr, pr.incarnation, t
+	t.ev = ev
+	w.push(ev)
+}
+
+// Latency is the one-way delay of a message sent now from host a to host
+// b, as Env.Send would give it (the link's FIFO order aside).
+func (w *World) Latency(a, b string) time.Duration { return w.net.Latency(a, b) }
+
+// Leaper advances a world in closed form across spans where only steady
+// loops run (a cluster: it knows its processes' loops).
+type Leaper interface {
+	// Leap may advance w through the events due at or before limit that
+	// it can compute, ending with World.Leap. It returns when to try
+	// again (the scheduler does not call it while the next event is due
+	// at or before retry) and what the leap cost, counted in events for
+	// the run's budget.
+	Leap(w *World, limit Time) (retry Time, work int)
+}
+
+// SetLeaper makes the scheduler offer l every span it could leap: before
+// it runs an event of a run bounded in time (RunUntil, RunUntilBudget,
+// RunFor, RunWhile; not Step). A RunWhile condition is checked before and
+// after each span, as before and after each event: it must not depend on
+// what only a loop changes (a follower's fetch times). Nil turns leaping
+// off.
+func (w *World) SetLeaper(l Leaper) {
+	w.leaper, w.leapRetry = l, w.now
+}
+
+// Leaps is how many leaps the world took.
+func (w *World) Leaps() uint64 { return w.leaps }
+
+// leapable reports whether the run in progress may leap.
+func (w *World) leapable() bool {
+	return w.sched.job.limit < math.MaxInt64
+}
+
+// tryLeap offers the leaper the span up to the run's limit. A panic in
+// it (a loop computed wrong) is the world's error, as a handler's is.
+func (w *World) tryLeap() {
+	defer func() {
+		if r := recover(); r != nil {
+			w.err = fmt.Errorf("sim: a leap at %s panicked: %v\n%s", w.now, r, debug.Stack())
+		}
+	}()
+	retry, work := w.leaper.Leap(w, w.sched.job.limit)
+	w.leapRetry = retry
+	w.sched.job.ran += work
+}
