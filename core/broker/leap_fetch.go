@@ -46,9 +46,9 @@ type FetchLoop struct {
 	// The cycle's constants: the links' latencies, the leader's wait
 	// (the Fetch's MaxWaitMs) and the Fetch's timeout.
 	toLeader, toFollower, wait, timeout time.Duration
-	// rank is the loop's place among all loops by its pending event:
-	// events of two loops pushed at the same instant were pushed in this
-	// order (their cycles have run in step since before the span).
+	// rank is the place of the loop's pending event in the queue: events
+	// of two loops pushed at the same instant were pushed in this order
+	// (their cycles have run in step since before the span).
 	rank int
 }
 
@@ -107,14 +107,13 @@ func FetchLoops(w *sim.World, queued []sim.QueuedEvent, brokers map[string]*Brok
 		}
 	}
 	// Rank by the pending event's place in the queue (queued is in run
-	// order).
+	// order), as every loop kind ranks.
 	pos := make(map[uint64]int, len(queued))
 	for i, q := range queued {
 		pos[q.Seq] = i
 	}
-	slices.SortFunc(loops, func(a, b *FetchLoop) int { return pos[a.event.Seq] - pos[b.event.Seq] })
-	for i, l := range loops {
-		l.rank = i
+	for _, l := range loops {
+		l.rank = pos[l.event.Seq]
 	}
 	return loops
 }

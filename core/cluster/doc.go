@@ -6,5 +6,8 @@
 // read any node's state between steps.
 //
 // It owns composition and lifecycles only; Kafka's rules live in the node
-// packages.
+// packages. With Config.Leap it also leaps the spans in which only an idle
+// cluster's steady loops run (leap.go), computed in closed form by the
+// node packages; Digest describes the moving state a leaped run must share
+// with a stepped one.
 package cluster

@@ -40,6 +40,15 @@ func (c *Cluster) SetLeaping(on bool) {
 	}
 }
 
+// MayLeap implements sim.Leaper: next may be a loop's if it is one of
+// the events the loops leaped today are made of.
+func (c *Cluster) MayLeap(next sim.QueuedEvent) bool {
+	if next.Timer != nil {
+		return broker.LoopTimer(next.Timer.Name())
+	}
+	return next.Env != nil && broker.LoopMessage(next.Env.Msg)
+}
+
 // Leap implements sim.Leaper.
 func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 	now := w.Now()
@@ -51,8 +60,14 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 		}
 	}
 	loops := broker.FetchLoops(w, queued, brokers)
-	claimed := make(map[uint64]bool, 2*len(loops))
+	tasks := broker.TaskLoops(queued, brokers)
+	claimed := make(map[uint64]bool, 2*len(loops)+len(tasks))
 	for _, l := range loops {
+		for _, q := range l.Claims() {
+			claimed[q.Seq] = true
+		}
+	}
+	for _, l := range tasks {
 		for _, q := range l.Claims() {
 			claimed[q.Seq] = true
 		}
@@ -75,16 +90,18 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 		return max(horizon, now.Add(leapBackoff)), len(loops)
 	}
 	drop, add, last := broker.LeapFetchLoops(now, horizon, loops)
+	tdrop, tadd, tlast := broker.LeapTaskLoops(w, now, horizon, tasks)
+	drop, add, last = append(drop, tdrop...), append(add, tadd...), max(last, tlast)
 	if err := w.Leap(min(last, limit), drop, add); err != nil {
-		panic(fmt.Sprintf("cluster: leaping %d fetch loops from %s to %s: %v", len(loops), now, horizon, err))
+		panic(fmt.Sprintf("cluster: leaping %d fetch loops and %d tasks from %s to %s: %v", len(loops), len(tasks), now, horizon, err))
 	}
-	return horizon, len(loops)
+	return horizon, len(loops) + len(tasks)
 }
 
 // Digest describes the cluster's moving state: every live event in the
 // queue, in the order it will run (timers by process and name, messages by
 // link, kind, correlation id and summary, with their times), and each
-// running broker's Digest. A leaped run and a stepped one of the same
+// running broker's Digest, and every machine's disk. A leaped run and a stepped one of the same
 // actions must reach the same digest at every pause.
 func (c *Cluster) Digest() string {
 	var s strings.Builder
@@ -114,6 +131,7 @@ func (c *Cluster) Digest() string {
 		if c.state[id] == NodeRunning && c.World.Process(Host(id)) != nil {
 			s.WriteString(c.nodes[id].Broker.Digest())
 		}
+		fmt.Fprintf(&s, "disk of %s:\n%s", Host(id), c.disks[id].Digest())
 	}
 	return s.String()
 }

@@ -27,6 +27,7 @@ func TestLeapMatchesSteps(t *testing.T) {
 	if testing.Short() {
 		all = all[:4]
 	}
+	all = append(all, &Scenario{ID: "idle-then-faults", Source: idleThenFaults})
 	for _, sc := range all {
 		t.Run(sc.ID, func(t *testing.T) {
 			tr, err := console.ParseTranscript(sc.Source)
@@ -106,3 +107,35 @@ func firstDifference(a, b string) string {
 	}
 	return "(equal)"
 }
+
+// idleThenFaults leaves a cluster idle for long spans (a leaped run leaps
+// most of them) and then disturbs it, so that every clock a leap set is
+// read again: the ISR shrinks after a kill (the followers' last caught-up
+// times), a killed broker's session expires (its last heartbeat), delays
+// and cuts move the loops' phases, and records end the idle polls.
+const idleThenFaults = `$ cluster create
+$ kafka-topics.sh --create --topic idle --partitions 6 --replication-factor 3
+$ kafka-topics.sh --create --topic quiet --partitions 2 --replication-factor 2
+$ time advance 10m
+$ broker kill 2
+$ time advance 1m
+$ kafka-topics.sh --describe --topic idle
+$ broker start 2
+$ time advance 2m
+$ network delay 1 20ms
+$ time advance 1m
+$ network delay 1 0
+$ network cut 3 1
+$ time advance 45s
+$ network heal 3 1
+$ time advance 1m
+$ kafka-console-producer.sh --topic idle
+> one
+> two
+$ time advance 5m
+$ broker stop 3
+$ time advance 1m
+$ broker start 3
+$ time advance 20m
+$ kafka-topics.sh --describe --topic idle
+`

@@ -21,6 +21,12 @@
 //     condition may be evaluated on a process goroutine, in its turn: it
 //     must only read state (a panic in it is raised again on the driver).
 //   - Spawn, Kill, Exit, Call and Close are the driver's, between runs.
+//   - A Leaper (leap.go) may skip a span in which only loops it can compute
+//     in closed form run: it changes the processes' state as the span's
+//     events would have, and World.Leap swaps the span's events for the
+//     ones pending at its end, queued in the order a stepped run would have
+//     queued them. Nothing else differs from a stepped run but the trace,
+//     World.Steps and sequence numbers.
 //
 // The package knows nothing about Kafka. It must never import another
 // kafkascope package.

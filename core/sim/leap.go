@@ -38,15 +38,16 @@ type QueuedEvent struct {
 }
 
 // Queued lists the live queued events in the order they will run (at, seq).
-// Stopped timers are left out: they never run.
+// Stopped timers are left out, and so are the timers and starts of a
+// process incarnation that ended: they never run.
 func (w *World) Queued() []QueuedEvent {
 	out := make([]QueuedEvent, 0, w.queue.len())
 	w.queue.each(func(e *event) {
+		if e.stale() {
+			return
+		}
 		switch e.kind {
 		case evTimer:
-			if e.timer == nil {
-				return
-			}
 			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, Host: e.proc.host, Timer: e.timer})
 		case evDeliver:
 			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, Host: e.env.To.Host(), Env: e.env})
@@ -129,7 +130,7 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 	}
 	var bad error
 	w.queue.each(func(e *event) {
-		if bad == nil && !dropped[e.seq] && !(e.kind == evTimer && e.timer == nil) && e.at < now {
+		if bad == nil && !dropped[e.seq] && !e.stale() && e.at < now {
 			bad = fmt.Errorf("%w: an event at %s is not in the span's drop list but due before %s", ErrLeap, e.at, now)
 		}
 	})
@@ -157,7 +158,7 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 		}
 	}
 	w.leaps++
-	w.queue.remove(func(e *event) bool { return dropped[e.seq] })
+	w.queue.remove(func(e *event) bool { return dropped[e.seq] || e.stale() })
 	w.now = now
 	add = slices.Clone(add)
 	slices.SortStableFunc(add, func(a, b LeapEvent) int {
@@ -174,6 +175,32 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 		w.arm(w.procs[a.Host], a.Timer, a.At, a.Name, a.Task)
 	}
 	return nil
+}
+
+// stale reports whether e will never run: a stopped timer's, or a timer or
+// start of a process incarnation that ended (prepare drops them).
+func (e *event) stale() bool {
+	switch e.kind {
+	case evTimer:
+		return e.timer == nil || e.proc.state != ProcRunning || e.proc.incarnation != e.inc
+	case evStart:
+		return e.proc.state != ProcRunning || e.proc.incarnation != e.inc
+	}
+	return false
+}
+
+// LeapAt runs fn with the clock at t, a time inside the span a leap
+// covers, for work a loop does at that moment that reads the clock (a
+// checkpoint's write: the disk dates its pages by it). No handler runs and
+// nothing may be queued; the clock goes back to where it was.
+func (w *World) LeapAt(t Time, fn func()) {
+	if w.running != nil {
+		panic("sim: LeapAt inside a handler")
+	}
+	saved := w.now
+	w.now = t
+	defer func() { w.now = saved }()
+	fn()
 }
 
 // runningProc is host's process if it runs.
@@ -226,6 +253,11 @@ type Leaper interface {
 	// at or before retry) and what the leap cost, counted in events for
 	// the run's budget.
 	Leap(w *World, limit Time) (retry Time, work int)
+	// MayLeap reports whether next, the event the scheduler would run
+	// next, may be a loop's. A span begins with a loop's event, so the
+	// scheduler offers a span only then: a quick look that spares a
+	// search of the whole queue before every other event.
+	MayLeap(next QueuedEvent) bool
 }
 
 // SetLeaper makes the scheduler offer l every span it could leap: before
@@ -244,6 +276,24 @@ func (w *World) Leaps() uint64 { return w.leaps }
 // leapable reports whether the run in progress may leap.
 func (w *World) leapable() bool {
 	return w.sched.job.limit < math.MaxInt64
+}
+
+// mayLeap asks the leaper whether the next event may begin a span.
+func (w *World) mayLeap() bool {
+	e := w.queue.peek()
+	if e.stale() {
+		return false
+	}
+	q := QueuedEvent{At: e.at, Seq: e.seq}
+	switch e.kind {
+	case evTimer:
+		q.Host, q.Timer = e.proc.host, e.timer
+	case evDeliver:
+		q.Host, q.Env = e.env.To.Host(), e.env
+	default:
+		return false
+	}
+	return w.leaper.MayLeap(q)
 }
 
 // tryLeap offers the leaper the span up to the run's limit. A panic in

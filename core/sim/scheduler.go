@@ -114,7 +114,7 @@ func (w *World) runJob(j runJob) {
 // the job stops.
 func (w *World) dispatch(self *proc) *proc {
 	for w.due() {
-		if w.leaper != nil && w.queue.peek().at > w.leapRetry && w.leapable() {
+		if w.leaper != nil && w.queue.peek().at > w.leapRetry && w.leapable() && w.mayLeap() {
 			w.tryLeap()
 			if !w.due() {
 				break

@@ -497,6 +497,10 @@ func (t *Timer) At() Time { return t.at }
 // Name is what the timer was armed as (the trace's name for it).
 func (t *Timer) Name() string { return t.name }
 
+// Task is what the timer runs (a leap re-arms a periodic task's timer with
+// its own task).
+func (t *Timer) Task() Task { return t.task }
+
 // After schedules fn to run in this process after d. The timer dies with the
 // process incarnation that set it.
 func (e *Env) After(d time.Duration, name string, fn func(env *Env)) *Timer {

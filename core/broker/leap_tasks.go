@@ -1,0 +1,225 @@
+package broker
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// A broker's periodic tasks in closed form, for a leap (sim.World.Leap).
+//
+// While nothing changes, each periodic task finds nothing to do, or does
+// the same thing again: the ISR expiration finds every follower caught up,
+// the log cleaner finds no compacted log, and the checkpoints rewrite the
+// same offsets. Each then re-arms itself one period later. A TaskLoop
+// proves that of one task's timer; leapTaskLoops fires it in closed form:
+// the checkpoints' writes happen for real, at their own instants (the
+// disk dates its pages and journal by the clock), in the order a stepped
+// run gives them; the other tasks leave nothing behind but their next
+// timer.
+
+// LoopTimer reports whether a timer of this name may be a loop's: a
+// parked fetch's expiry, a fetch's timeout, or a periodic task a leap
+// fires.
+func LoopTimer(name string) bool {
+	switch name {
+	case "delayed-fetch-expiry", "request-timeout Fetch", "isr-expiration", "highwatermark-checkpoint",
+		"kafka-recovery-point-checkpoint", cleanerThreadName:
+		return true
+	}
+	return false
+}
+
+// LoopMessage reports whether m may be a loop's: a follower's Fetch or
+// its answer.
+func LoopMessage(m sim.Message) bool {
+	switch m.(type) {
+	case *protocol.FetchRequest, *protocol.FetchResponse:
+		return true
+	}
+	return false
+}
+
+// taskKind is a periodic task a leap can fire.
+type taskKind uint8
+
+const (
+	taskISRExpiration taskKind = iota + 1
+	taskHWCheckpoint
+	taskRecoveryCheckpoint
+	taskCleaner
+)
+
+// TaskLoop is one periodic task whose every run in a span does nothing
+// that could change what it does next.
+type TaskLoop struct {
+	b      *Broker
+	kind   taskKind
+	event  sim.QueuedEvent // its timer
+	period time.Duration
+	rank   int
+}
+
+// Claims are the queued events the loop owns: its timer.
+func (l *TaskLoop) Claims() []sim.QueuedEvent { return []sim.QueuedEvent{l.event} }
+
+// TaskLoops finds the periodic tasks of brokers (running brokers' by host)
+// that a leap can fire in closed form now.
+func TaskLoops(queued []sim.QueuedEvent, brokers map[string]*Broker) []*TaskLoop {
+	var loops []*TaskLoop
+	for i, q := range queued {
+		if q.Timer == nil {
+			continue
+		}
+		b := brokers[q.Host]
+		if b == nil || b.state != StateRunning {
+			continue
+		}
+		l := &TaskLoop{b: b, event: q, rank: i}
+		switch q.Timer.Name() {
+		case "isr-expiration":
+			l.kind, l.period = taskISRExpiration, b.ms("replica.lag.time.max.ms")/2
+			if !b.isrsStayCaughtUp() {
+				continue
+			}
+		case "highwatermark-checkpoint":
+			l.kind, l.period = taskHWCheckpoint, b.ms("replica.high.watermark.checkpoint.interval.ms")
+		case "kafka-recovery-point-checkpoint":
+			l.kind, l.period = taskRecoveryCheckpoint, time.Duration(b.conf().BrokerInt("log.flush.offset.checkpoint.interval.ms"))*time.Millisecond
+		case cleanerThreadName:
+			l.kind, l.period = taskCleaner, b.ms("log.cleaner.backoff.ms")
+			if !b.cleanerIdle() {
+				continue
+			}
+		default:
+			continue
+		}
+		if l.period <= 0 {
+			continue
+		}
+		loops = append(loops, l)
+	}
+	return loops
+}
+
+// isrsStayCaughtUp reports whether the ISR expiration would shrink no ISR
+// at any time while nothing changes: every ISR follower of every led
+// partition has the leader's LEO (isCaughtUp whatever the clock).
+func (b *Broker) isrsStayCaughtUp() bool {
+	for _, p := range b.partitions {
+		if !p.isLeader || p.pendingISR != nil {
+			continue
+		}
+		leo := p.log.LogEndOffset()
+		for _, id := range p.isr {
+			if id == b.cfg.NodeID {
+				continue
+			}
+			if st := p.followers[id]; st == nil || st.logEndOffset != leo {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cleanerIdle reports whether the log cleaner's runs find nothing to do
+// while nothing changes: no compacted log at all (so nothing to clean and
+// no compacted log's old segments to delete), and nothing marked
+// uncleanable.
+func (b *Broker) cleanerIdle() bool {
+	c := b.cleaner
+	if c == nil || len(c.uncleanable) > 0 {
+		return false
+	}
+	var seen map[string]bool
+	for _, p := range b.partitions {
+		if p.log.Config().Compact {
+			return false
+		}
+		if t := p.tp.Topic; !seen[t] {
+			if b.cleanerLogConfig(t).Compact {
+				return false
+			}
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			seen[t] = true
+		}
+	}
+	return true
+}
+
+// taskRun is one run of a task inside a span.
+type taskRun struct {
+	l      *TaskLoop
+	at     sim.Time
+	pushed sim.Time // when its timer was armed
+}
+
+// LeapTaskLoops fires loops' timers due before horizon in closed form,
+// running the checkpoints' writes at their instants (through w.LeapAt,
+// in (time, arming, rank) order), and returns the timers consumed, the
+// timers pending at the end, and the time of the last run (now if none).
+func LeapTaskLoops(w *sim.World, now, horizon sim.Time, loops []*TaskLoop) (drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
+	last = now
+	var writes []taskRun
+	for _, l := range loops {
+		first := l.event.At
+		if first >= horizon {
+			continue
+		}
+		p := sim.Time(l.period)
+		n := int((horizon-1-first)/p) + 1
+		final := first + sim.Time(n-1)*p
+		last = max(last, final)
+		drop = append(drop, l.event)
+		old := l.event.Timer
+		add = append(add, sim.LeapEvent{PushedAt: final, Rank: l.rank, Host: l.event.Host, Timer: &sim.Timer{}, At: final + p, Name: old.Name(), Task: old.Task()})
+		switch l.kind {
+		case taskHWCheckpoint, taskRecoveryCheckpoint:
+			// A run's timer was armed by the run a period before it,
+			// in the span; the first run's, before the span began, so
+			// before any other's (first runs at one instant run in
+			// queue order: rank).
+			for i := 0; i < n; i++ {
+				at := first + sim.Time(i)*p
+				pushed := at - p
+				if i == 0 {
+					pushed = math.MinInt64
+				}
+				writes = append(writes, taskRun{l: l, at: at, pushed: pushed})
+			}
+		case taskCleaner:
+			if c := l.b.cleaner; c.passesAt != final {
+				c.passesAt, c.passesNow = final, 0
+			}
+		}
+	}
+	slices.SortStableFunc(writes, func(a, b taskRun) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.pushed, b.pushed); c != 0 {
+			return c
+		}
+		return a.l.rank - b.l.rank
+	})
+	for _, r := range writes {
+		b := r.l.b
+		w.LeapAt(r.at, func() {
+			if r.l.kind == taskHWCheckpoint {
+				if len(b.partitions) > 0 {
+					b.writeHWCheckpoint()
+				}
+			} else {
+				b.writeRecoveryCheckpoints()
+			}
+		})
+	}
+	return drop, add, last
+}
