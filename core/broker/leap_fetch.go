@@ -417,10 +417,12 @@ func (s *fetchLeap) apply() (drop []sim.QueuedEvent, add []sim.LeapEvent) {
 		req = &next
 		send := s.arrive.Add(-l.toLeader)
 		timer, name, task := fb.net.LeapSent(s.id, f.leaderAddr, req, f.onFetched)
-		add = append(add, sim.LeapEvent{PushedAt: send, Rank: 2 * l.rank, Host: fb.cfg.Host, Timer: timer, At: send.Add(l.timeout), Name: name, Task: task})
+		// Sent when the answer came, queued at the leader's expiry.
+		cause := send.Add(-l.toFollower)
+		add = append(add, sim.LeapEvent{PushedAt: send, Cause: cause, Rank: 2 * l.rank, Host: fb.cfg.Host, Timer: timer, At: send.Add(l.timeout), Name: name, Task: task})
 		f.sent = req
 		if s.phase == fetchSent {
-			add = append(add, sim.LeapEvent{PushedAt: send, Rank: 2*l.rank + 1, Env: &sim.Envelope{From: l.local, To: f.leaderAddr, Msg: req, SentAt: send, DeliverAt: s.arrive}})
+			add = append(add, sim.LeapEvent{PushedAt: send, Cause: cause, Rank: 2*l.rank + 1, Env: &sim.Envelope{From: l.local, To: f.leaderAddr, Msg: req, SentAt: send, DeliverAt: s.arrive}})
 		}
 	}
 	// The leader: a parked fetch that expired left its purgatory and
@@ -443,13 +445,13 @@ func (s *fetchLeap) apply() (drop []sim.QueuedEvent, add []sim.LeapEvent) {
 	switch s.phase {
 	case fetchParked:
 		df := &delayedFetch{b: lb, from: l.local, req: req}
-		add = append(add, sim.LeapEvent{PushedAt: s.arrive, Rank: 2 * l.rank, Host: lb.cfg.Host, Timer: &df.timer, At: s.arrive.Add(l.wait), Name: "delayed-fetch-expiry", Task: df})
+		add = append(add, sim.LeapEvent{PushedAt: s.arrive, Cause: s.arrive.Add(-l.toLeader), Rank: 2 * l.rank, Host: lb.cfg.Host, Timer: &df.timer, At: s.arrive.Add(l.wait), Name: "delayed-fetch-expiry", Task: df})
 		l.df = df
 		lb.conns[l.local] = &conn{busy: true}
 	case fetchAnswered:
 		expiry := s.arrive.Add(l.wait)
 		resp, _, _, _ := lb.readFetch(nil, req, false)
-		add = append(add, sim.LeapEvent{PushedAt: expiry, Rank: 2 * l.rank, Env: &sim.Envelope{From: lb.addr, To: l.local, Msg: resp, SentAt: expiry, DeliverAt: expiry.Add(l.toFollower)}})
+		add = append(add, sim.LeapEvent{PushedAt: expiry, Cause: s.arrive, Rank: 2 * l.rank, Env: &sim.Envelope{From: lb.addr, To: l.local, Msg: resp, SentAt: expiry, DeliverAt: expiry.Add(l.toFollower)}})
 	}
 	return drop, add
 }

@@ -1,9 +1,7 @@
 package broker
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"time"
 
 	"kafkascope/core/protocol"
@@ -16,7 +14,7 @@ import (
 // the same thing again: the ISR expiration finds every follower caught up,
 // the log cleaner finds no compacted log, and the checkpoints rewrite the
 // same offsets. Each then re-arms itself one period later. A TaskLoop
-// proves that of one task's timer; leapTaskLoops fires it in closed form:
+// proves that of one task's timer; LeapTaskLoops fires it in closed form:
 // the checkpoints' writes happen for real, at their own instants (the
 // disk dates its pages and journal by the clock), in the order a stepped
 // run gives them; the other tasks leave nothing behind but their next
@@ -161,13 +159,13 @@ type taskRun struct {
 	pushed sim.Time // when its timer was armed
 }
 
-// LeapTaskLoops fires loops' timers due before horizon in closed form,
-// running the checkpoints' writes at their instants (through w.LeapAt,
-// in (time, arming, rank) order), and returns the timers consumed, the
-// timers pending at the end, and the time of the last run (now if none).
-func LeapTaskLoops(w *sim.World, now, horizon sim.Time, loops []*TaskLoop) (drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
+// LeapTaskLoops fires loops' timers due before horizon in closed form. It
+// returns the checkpoints' writes, to run at their instants in a stepped
+// run's order with other loops' disk work (sim.World.RunLeapOps), the
+// timers consumed, the timers pending at the end, and the time of the last
+// run (now if none).
+func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops []sim.LeapOp, drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
 	last = now
-	var writes []taskRun
 	for _, l := range loops {
 		first := l.event.At
 		if first >= horizon {
@@ -179,20 +177,33 @@ func LeapTaskLoops(w *sim.World, now, horizon sim.Time, loops []*TaskLoop) (drop
 		last = max(last, final)
 		drop = append(drop, l.event)
 		old := l.event.Timer
-		add = append(add, sim.LeapEvent{PushedAt: final, Rank: l.rank, Host: l.event.Host, Timer: &sim.Timer{}, At: final + p, Name: old.Name(), Task: old.Task()})
+		// The last run's timer was armed by the run before it, or before
+		// the span.
+		cause := sim.Time(math.MinInt64)
+		if n > 1 {
+			cause = final - p
+		}
+		add = append(add, sim.LeapEvent{PushedAt: final, Cause: cause, Rank: l.rank, Host: l.event.Host, Timer: &sim.Timer{}, At: final + p, Name: old.Name(), Task: old.Task()})
 		switch l.kind {
 		case taskHWCheckpoint, taskRecoveryCheckpoint:
 			// A run's timer was armed by the run a period before it,
 			// in the span; the first run's, before the span began, so
 			// before any other's (first runs at one instant run in
 			// queue order: rank).
+			b, hw := l.b, l.kind == taskHWCheckpoint
 			for i := 0; i < n; i++ {
 				at := first + sim.Time(i)*p
 				pushed := at - p
 				if i == 0 {
 					pushed = math.MinInt64
 				}
-				writes = append(writes, taskRun{l: l, at: at, pushed: pushed})
+				ops = append(ops, sim.LeapOp{At: at, PushedAt: pushed, Rank: l.rank, Do: func() {
+					if !hw {
+						b.writeRecoveryCheckpoints()
+					} else if len(b.partitions) > 0 {
+						b.writeHWCheckpoint()
+					}
+				}})
 			}
 		case taskCleaner:
 			if c := l.b.cleaner; c.passesAt != final {
@@ -200,26 +211,5 @@ func LeapTaskLoops(w *sim.World, now, horizon sim.Time, loops []*TaskLoop) (drop
 			}
 		}
 	}
-	slices.SortStableFunc(writes, func(a, b taskRun) int {
-		if c := cmp.Compare(a.at, b.at); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.pushed, b.pushed); c != 0 {
-			return c
-		}
-		return a.l.rank - b.l.rank
-	})
-	for _, r := range writes {
-		b := r.l.b
-		w.LeapAt(r.at, func() {
-			if r.l.kind == taskHWCheckpoint {
-				if len(b.partitions) > 0 {
-					b.writeHWCheckpoint()
-				}
-			} else {
-				b.writeRecoveryCheckpoints()
-			}
-		})
-	}
-	return drop, add, last
+	return ops, drop, add, last
 }

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"kafkascope/core/broker"
+	"kafkascope/core/controller"
 	"kafkascope/core/protocol"
+	"kafkascope/core/raft"
 	"kafkascope/core/sim"
 )
 
@@ -44,6 +46,10 @@ func (c *Cluster) SetLeaping(on bool) {
 // the events the loops leaped today are made of.
 func (c *Cluster) MayLeap(next sim.QueuedEvent) bool {
 	if next.Timer != nil {
+		switch next.Timer.Name() {
+		case "metadata-no-op", "raft poll", "raft fetch expiry":
+			return true
+		}
 		return broker.LoopTimer(next.Timer.Name())
 	}
 	return next.Env != nil && broker.LoopMessage(next.Env.Msg)
@@ -61,47 +67,127 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 	}
 	loops := broker.FetchLoops(w, queued, brokers)
 	tasks := broker.TaskLoops(queued, brokers)
-	claimed := make(map[uint64]bool, 2*len(loops)+len(tasks))
-	for _, l := range loops {
-		for _, q := range l.Claims() {
+	quorum, noop := c.quorumLoop(w, queued)
+	claimed := map[uint64]bool{}
+	claim := func(qs ...sim.QueuedEvent) {
+		for _, q := range qs {
 			claimed[q.Seq] = true
 		}
+	}
+	for _, l := range loops {
+		claim(l.Claims()...)
 	}
 	for _, l := range tasks {
-		for _, q := range l.Claims() {
-			claimed[q.Seq] = true
-		}
+		claim(l.Claims()...)
+	}
+	if quorum != nil {
+		claim(quorum.Claims()...)
+		claim(noop.Claim())
 	}
 	horizon := limit + 1
-	due := false // a loop's event is due before the horizon
 	for _, q := range queued {
 		if !claimed[q.Seq] {
 			horizon = min(horizon, q.At)
 			break
 		}
 	}
+	var noops raft.NoOps
+	if quorum != nil {
+		horizon, noops = c.quorumSpan(quorum, noop, horizon)
+	}
+	due := false // a loop's event is due before the horizon
 	for _, q := range queued {
 		if q.At >= horizon {
 			break
 		}
 		due = due || claimed[q.Seq]
 	}
+	work := len(loops) + len(tasks) + noops.Count
 	if !due {
-		return max(horizon, now.Add(leapBackoff)), len(loops)
+		return max(horizon, now.Add(leapBackoff)), work
 	}
 	drop, add, last := broker.LeapFetchLoops(now, horizon, loops)
-	tdrop, tadd, tlast := broker.LeapTaskLoops(w, now, horizon, tasks)
+	ops, tdrop, tadd, tlast := broker.LeapTaskLoops(now, horizon, tasks)
 	drop, add, last = append(drop, tdrop...), append(add, tadd...), max(last, tlast)
-	if err := w.Leap(min(last, limit), drop, add); err != nil {
-		panic(fmt.Sprintf("cluster: leaping %d fetch loops and %d tasks from %s to %s: %v", len(loops), len(tasks), now, horizon, err))
+	if quorum != nil {
+		ops = append(ops, quorum.Appends(noops)...)
 	}
-	return horizon, len(loops) + len(tasks)
+	w.RunLeapOps(ops)
+	if quorum != nil {
+		qdrop, qadd, qlast := quorum.Finish(noops, horizon)
+		drop, add, last = append(drop, qdrop...), append(add, qadd...), max(last, qlast)
+		if noops.Count > 0 {
+			drop = append(drop, noop.Claim())
+			rank := len(queued)
+			if err := noop.Finish(w, noops.Count, quorum.Leader().LogEndOffset()-1, rank); err != nil {
+				panic(err)
+			}
+			if err := quorum.Deliver(w, noops); err != nil {
+				panic(err)
+			}
+		}
+	}
+	if err := w.Leap(min(last, limit), drop, add); err != nil {
+		panic(fmt.Sprintf("cluster: leaping %d fetch loops, %d tasks and %d NoOps from %s to %s: %v", len(loops), len(tasks), noops.Count, now, horizon, err))
+	}
+	return horizon, work
+}
+
+// quorumLoop is the KRaft quorum and the active controller's NoOps as a
+// loop, if every node runs and the quorum is in its idle cycle.
+func (c *Cluster) quorumLoop(w *sim.World, queued []sim.QueuedEvent) (*raft.QuorumLoop, *controller.NoOpLoop) {
+	nodes := map[int32]*raft.Node{}
+	for id, n := range c.nodes {
+		if c.state[id] != NodeRunning || w.Process(Host(id)) == nil {
+			return nil, nil
+		}
+		nodes[id] = n.Raft
+	}
+	q := raft.FindQuorumLoop(w, queued, nodes)
+	if q == nil {
+		return nil, nil
+	}
+	leader := c.nodes[q.Leader().NodeID()]
+	if leader.Controller == nil {
+		return nil, nil
+	}
+	l := controller.FindNoOpLoop(queued, leader.Controller)
+	if l == nil || !q.CycleFits(l.Interval()) || l.Next() >= q.FirstParkedExpiry() {
+		return nil, nil
+	}
+	return q, l
+}
+
+// quorumSpan fits whole KRaft cycles into the span before horizon: the
+// NoOps whose every voter Fetch is back before it, and before any voter's
+// controller is due a snapshot. A NoOp whose cycle does not fit ends the
+// span (it runs stepped, as does the snapshot).
+func (c *Cluster) quorumSpan(q *raft.QuorumLoop, l *controller.NoOpLoop, horizon sim.Time) (sim.Time, raft.NoOps) {
+	count := int64(1) << 62
+	for _, n := range q.Nodes() {
+		ctl := c.nodes[n.NodeID()].Controller
+		if ctl == nil {
+			continue
+		}
+		until, left := controller.SnapshotLimits(ctl, l.Payload())
+		horizon = min(horizon, until)
+		count = min(count, left-1)
+	}
+	first, every, rt := l.Next(), sim.Time(l.Interval()), sim.Time(q.RoundTrip())
+	k := int64(0)
+	if first+rt < horizon {
+		k = min(int64((horizon-1-rt-first)/every)+1, max(count, 0))
+	}
+	if next := first + sim.Time(k)*every; next < horizon {
+		horizon = next
+	}
+	return horizon, l.NoOps(int(k))
 }
 
 // Digest describes the cluster's moving state: every live event in the
 // queue, in the order it will run (timers by process and name, messages by
-// link, kind, correlation id and summary, with their times), and each
-// running broker's Digest, and every machine's disk. A leaped run and a stepped one of the same
+// link, kind, correlation id and summary, with their times), each running
+// node's broker, raft and controller Digest, and every machine's disk. A leaped run and a stepped one of the same
 // actions must reach the same digest at every pause.
 func (c *Cluster) Digest() string {
 	var s strings.Builder
@@ -129,7 +215,12 @@ func (c *Cluster) Digest() string {
 	}
 	for _, id := range c.NodeIDs() {
 		if c.state[id] == NodeRunning && c.World.Process(Host(id)) != nil {
-			s.WriteString(c.nodes[id].Broker.Digest())
+			n := c.nodes[id]
+			s.WriteString(n.Broker.Digest())
+			s.WriteString(n.Raft.Digest())
+			if n.Controller != nil {
+				s.WriteString(n.Controller.Digest())
+			}
 		}
 		fmt.Fprintf(&s, "disk of %s:\n%s", Host(id), c.disks[id].Digest())
 	}

@@ -20,7 +20,7 @@ import (
 //
 // What a leap keeps exact, and what it does not:
 //   - Events queued by the span are pushed in the order a stepped run would
-//     have pushed them (LeapEvent.PushedAt, then Rank). Every event a leap
+//     have pushed them (LeapEvent.PushedAt, then Cause, then Rank). Every event a leap
 //     leaves alone was pushed at or before the span began, and every event
 //     it adds was pushed in the span, after it: so events due at the same
 //     instant still run in the order a stepped run gives them.
@@ -91,9 +91,12 @@ type LeapEvent struct {
 	// PushedAt is when a stepped run would have queued the event: the
 	// timer's arming, the message's sending.
 	PushedAt Time
-	// Rank orders events pushed at the same instant, as a stepped run
-	// would have (lower first).
-	Rank int
+	// Cause is when the event whose handler queued this one was itself
+	// queued: of two events queued at one instant, the one whose handler
+	// ran first (its own event queued earlier) comes first. Rank orders
+	// what is left (lower first): the loops' places in the queue.
+	Cause Time
+	Rank  int
 
 	Host  string
 	Timer *Timer
@@ -110,7 +113,7 @@ var ErrLeap = errors.New("sim: leap refused")
 // Leap ends a span the caller advanced in closed form: the events of drop
 // (found by Queued) happened in the span and leave the queue, stopped
 // timers' events leave it too (their time may be in the span), the clock
-// moves to now, and add is queued in (PushedAt, Rank) order. No handler
+// moves to now, and add is queued in (PushedAt, Cause, Rank) order. No handler
 // runs. Every event left in the queue must be due at or after now, and
 // every added one after now; a leap that breaks this changes nothing and
 // fails.
@@ -134,6 +137,11 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 			bad = fmt.Errorf("%w: an event at %s is not in the span's drop list but due before %s", ErrLeap, e.at, now)
 		}
 	})
+	for _, c := range w.captured {
+		if bad == nil && c.e.at < now {
+			bad = fmt.Errorf("%w: an event LeapRun queued is due at %s, before %s", ErrLeap, c.e.at, now)
+		}
+	}
 	for _, a := range add {
 		at := a.At
 		if a.Env != nil {
@@ -160,19 +168,41 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 	w.leaps++
 	w.queue.remove(func(e *event) bool { return dropped[e.seq] || e.stale() })
 	w.now = now
-	add = slices.Clone(add)
-	slices.SortStableFunc(add, func(a, b LeapEvent) int {
-		if c := compareTime(a.PushedAt, b.PushedAt); c != 0 {
+	// The added events and those LeapRun held back, in the order a
+	// stepped run would have pushed them.
+	type pending struct {
+		pushedAt, cause Time
+		rank            int
+		add             *LeapEvent
+		held            *event
+	}
+	all := make([]pending, 0, len(add)+len(w.captured))
+	for i := range add {
+		all = append(all, pending{pushedAt: add[i].PushedAt, cause: add[i].Cause, rank: add[i].Rank, add: &add[i]})
+	}
+	for _, c := range w.captured {
+		all = append(all, pending{pushedAt: c.pushedAt, cause: c.cause, rank: c.rank, held: c.e})
+	}
+	w.captured = nil
+	slices.SortStableFunc(all, func(a, b pending) int {
+		if c := compareTime(a.pushedAt, b.pushedAt); c != 0 {
 			return c
 		}
-		return a.Rank - b.Rank
-	})
-	for _, a := range add {
-		if a.Env != nil {
-			w.queueMessage(a.Env)
-			continue
+		if c := compareTime(a.cause, b.cause); c != 0 {
+			return c
 		}
-		w.arm(w.procs[a.Host], a.Timer, a.At, a.Name, a.Task)
+		return a.rank - b.rank
+	})
+	for _, p := range all {
+		switch {
+		case p.held != nil:
+			w.pushNow(p.held)
+		case p.add.Env != nil:
+			w.queueMessage(p.add.Env)
+		default:
+			a := p.add
+			w.arm(w.procs[a.Host], a.Timer, a.At, a.Name, a.Task)
+		}
 	}
 	return nil
 }
@@ -189,6 +219,34 @@ func (e *event) stale() bool {
 	return false
 }
 
+// LeapOp is work a loop does at one instant of a span that reads the
+// clock or shares state with other loops' work (a write to a disk, whose
+// pages and journal the disk dates by the clock): RunLeapOps runs every
+// loop's in the order a stepped run would (time, then when the event
+// doing it was queued, then rank).
+type LeapOp struct {
+	At, PushedAt Time
+	Rank         int
+	Do           func()
+}
+
+// RunLeapOps runs ops in a stepped run's order, each at its instant
+// (LeapAt).
+func (w *World) RunLeapOps(ops []LeapOp) {
+	slices.SortStableFunc(ops, func(a, b LeapOp) int {
+		if c := compareTime(a.At, b.At); c != 0 {
+			return c
+		}
+		if c := compareTime(a.PushedAt, b.PushedAt); c != 0 {
+			return c
+		}
+		return a.Rank - b.Rank
+	})
+	for _, op := range ops {
+		w.LeapAt(op.At, op.Do)
+	}
+}
+
 // LeapAt runs fn with the clock at t, a time inside the span a leap
 // covers, for work a loop does at that moment that reads the clock (a
 // checkpoint's write: the disk dates its pages by it). No handler runs and
@@ -201,6 +259,37 @@ func (w *World) LeapAt(t Time, fn func()) {
 	w.now = t
 	defer func() { w.now = saved }()
 	fn()
+}
+
+// LeapRun runs fn as host's handler at t, a time inside the span a leap
+// covers, handling an event queued at cause: the clock reads t, and what
+// fn queues (timers it arms, messages it sends) is held back and queued by
+// the World.Leap that ends the span, as if pushed at t (with this cause
+// and rank, in the order fn queued them). It lets a loop's closed form
+// hand the end of its last cycle to the code that does it in a stepped
+// run.
+func (w *World) LeapRun(host string, t, cause Time, rank int, fn func(env *Env)) error {
+	pr := w.runningProc(host)
+	switch {
+	case w.running != nil:
+		return fmt.Errorf("%w: LeapRun inside a handler", ErrLeap)
+	case pr == nil:
+		return fmt.Errorf("%w: host %s is not running", ErrLeap, host)
+	case t < w.now:
+		return fmt.Errorf("%w: LeapRun at %s, before the clock (%s)", ErrLeap, t, w.now)
+	}
+	saved := w.now
+	w.now, w.running, w.capturing, w.captureCause, w.captureRank = t, pr, true, cause, rank
+	defer func() { w.now, w.running, w.capturing = saved, nil, false }()
+	fn(pr.env)
+	return nil
+}
+
+// capturedEvent is an event LeapRun held back: pushed at pushedAt.
+type capturedEvent struct {
+	e               *event
+	pushedAt, cause Time
+	rank            int
 }
 
 // runningProc is host's process if it runs.

@@ -105,6 +105,12 @@ type World struct {
 	leaper    Leaper
 	leapRetry Time
 	leaps     uint64
+	// capturing: a LeapRun is under way, and what it queues is held in
+	// captured (with captureRank) until the leap ends.
+	capturing    bool
+	captureCause Time
+	captureRank  int
+	captured     []capturedEvent
 }
 
 // conn is a connection from a sender's address to a receiver's.
@@ -335,6 +341,16 @@ func (w *World) closeConns(host string, reset bool) {
 }
 
 func (w *World) push(e *event) {
+	if w.capturing {
+		w.captured = append(w.captured, capturedEvent{e: e, pushedAt: w.now, cause: w.captureCause, rank: w.captureRank})
+		return
+	}
+	w.pushNow(e)
+}
+
+// pushNow queues e with the next sequence number (a message takes it as
+// its ID).
+func (w *World) pushNow(e *event) {
 	if w.err != nil {
 		w.queue.recycle(e)
 		return
@@ -346,6 +362,9 @@ func (w *World) push(e *event) {
 	}
 	w.seq++
 	e.seq = w.seq
+	if e.kind == evDeliver {
+		e.env.ID = e.seq
+	}
 	w.queue.push(e)
 }
 

@@ -1,0 +1,512 @@
+package raft
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"kafkascope/core/sim"
+)
+
+// The KRaft quorum's idle cycle in closed form, for a leap
+// (sim.World.Leap).
+//
+// With nothing to replicate, the quorum still moves: every
+// metadata.max.idle.interval.ms (500 ms) the active controller appends a
+// NoOpRecord (Node.Append). The leader flushes it and answers the voters'
+// parked Fetches with it; each voter appends it, flushes, takes the HW the
+// answer carries (the NoOp before it becomes committed there) and fetches
+// again from its new end; the first fetch back commits the NoOp on the
+// leader; every fetch parks until the next NoOp. Between NoOps only the
+// nodes' raft poll timers fire, and they only re-arm: the leader's at its
+// check-quorum deadline, a voter's at its fetch deadline.
+//
+// A QuorumLoop proves the quorum is in that cycle between two NoOps: every
+// voter's Fetch is parked at the leader at its end offset, every log and
+// listener caught up. LeapQuorum then runs k whole cycles: the appends and
+// flushes happen for real, on each node's disk at their instants (returned
+// as sim.LeapOps, ordered with other loops' disk work by the caller); the
+// leader's view of the voters, the check-quorum deadline, the voters' high
+// watermarks, fetch deadlines and correlation ids, and the poll timers are
+// set as k cycles leave them; the listeners are then brought up to the new
+// high watermarks by the delivery code itself; and the cycle's pending
+// events (each voter's Fetch parked again, the poll timers) are queued.
+
+// QuorumLoop is the quorum in its idle cycle, between two NoOps.
+type QuorumLoop struct {
+	leader    *Node
+	ls        *leaderState
+	followers []*quorumFollower
+	// wakes are the nodes' pending raft poll timers (the leader's first),
+	// and wakeRanks their places in the queue: timers of two nodes armed
+	// at the same instant were armed in this order (they have fired in
+	// step since before the span).
+	wakes     []sim.QueuedEvent
+	wakeNodes []*Node
+	wakeRanks []int
+	// lastReset is when the leader's check-quorum deadline was last reset
+	// (a voter's fetch).
+	lastReset sim.Time
+	rank      int
+}
+
+// quorumFollower is one voter fetching from the leader.
+type quorumFollower struct {
+	n  *Node
+	fs *followerState
+	// pf is its Fetch, parked at the leader; parked its expiry, and
+	// parkedRank that event's place in the queue (the order the voters'
+	// Fetches arrive in when they arrive at once).
+	pf         *parkedFetch
+	parked     sim.QueuedEvent
+	parkedRank int
+	// toF and toL are the links' latencies, leader to voter and back.
+	toF, toL time.Duration
+	// lastResp is when its last answer arrived (and its Fetch left).
+	lastResp sim.Time
+}
+
+// Claims are the queued events the loop owns: the parked Fetches' expiries
+// and the poll timers.
+func (q *QuorumLoop) Claims() []sim.QueuedEvent {
+	out := slices.Clone(q.wakes)
+	for _, f := range q.followers {
+		out = append(out, f.parked)
+	}
+	return out
+}
+
+// Leader is the node that leads the quorum.
+func (q *QuorumLoop) Leader() *Node { return q.leader }
+
+// Nodes are the quorum's nodes, the leader first.
+func (q *QuorumLoop) Nodes() []*Node {
+	out := []*Node{q.leader}
+	for _, f := range q.followers {
+		out = append(out, f.n)
+	}
+	return out
+}
+
+// RoundTrip is the longest time from an append on the leader to the last
+// voter's Fetch back: a cycle is whole once that much has passed.
+func (q *QuorumLoop) RoundTrip() time.Duration {
+	var rt time.Duration
+	for _, f := range q.followers {
+		rt = max(rt, f.toF+f.toL)
+	}
+	return rt
+}
+
+// FindQuorumLoop returns the quorum of nodes (every node of the cluster,
+// running, by id) as a loop if it is in its idle cycle now, nil otherwise.
+// Observers are not handled: every node must be a voter, two or three of
+// them (one follower's fetch then makes a majority with the leader).
+func FindQuorumLoop(w *sim.World, queued []sim.QueuedEvent, nodes map[int32]*Node) *QuorumLoop {
+	timers := map[*sim.Timer]sim.QueuedEvent{}
+	for _, e := range queued {
+		if e.Timer != nil {
+			timers[e.Timer] = e
+		}
+		if e.Env != nil {
+			switch e.Env.Msg.(type) {
+			case *FetchRequest, *FetchResponse, *VoteRequest, *VoteResponse, *BeginQuorumEpochRequest, *BeginQuorumEpochResponse,
+				*EndQuorumEpochRequest, *EndQuorumEpochResponse, *FetchSnapshotRequest, *FetchSnapshotResponse:
+				return nil // the quorum is talking
+			}
+		}
+	}
+	var leader *Node
+	for _, n := range nodes {
+		if !n.started || n.observer {
+			return nil
+		}
+		if _, ok := n.quorum.state.(*leaderState); ok {
+			if leader != nil {
+				return nil
+			}
+			leader = n
+		}
+	}
+	if leader == nil || len(nodes) != len(leader.voters) || len(leader.voters) < 2 || len(leader.voters) > 3 {
+		return nil
+	}
+	ls := leader.quorum.state.(*leaderState)
+	leo := leader.log.endOffset()
+	if ls.resignRequested || ls.hw != leo || ls.hw <= ls.epochStartOffset || len(ls.observerStates) > 0 || len(ls.fetchedVoters) > 0 ||
+		len(leader.parked) != len(leader.voters)-1 || leader.log.log.HighWatermark() != leo {
+		return nil
+	}
+	q := &QuorumLoop{leader: leader, ls: ls, lastReset: -1}
+	ids := append([]int32{leader.cfg.NodeID}, slices.DeleteFunc(slices.Clone(leader.voters), func(id int32) bool { return id == leader.cfg.NodeID })...)
+	for _, id := range ids {
+		n := nodes[id]
+		if n == nil {
+			return nil
+		}
+		if !n.listenersCaughtUp() {
+			return nil
+		}
+		wake, ok := timers[n.wake]
+		if !ok || !n.wake.Pending() {
+			return nil
+		}
+		q.wakes, q.wakeNodes = append(q.wakes, wake), append(q.wakeNodes, n)
+		if n == leader {
+			if r := ls.voterStates[id]; r.endOffset != leo {
+				return nil
+			}
+			continue
+		}
+		f := q.follower(w, timers, n, leo)
+		if f == nil {
+			return nil
+		}
+		q.followers = append(q.followers, f)
+		q.lastReset = max(q.lastReset, f.lastResp.Add(f.toL))
+	}
+	// The check-quorum deadline runs from the last fetch.
+	if ls.checkQuorumDeadline != q.lastReset.Add(ls.checkQuorumTimeout) {
+		return nil
+	}
+	pos := make(map[uint64]int, len(queued))
+	for i, e := range queued {
+		pos[e.Seq] = i
+	}
+	for _, wk := range q.wakes {
+		q.wakeRanks = append(q.wakeRanks, pos[wk.Seq])
+	}
+	for _, f := range q.followers {
+		f.parkedRank = pos[f.parked.Seq]
+	}
+	q.rank = q.wakeRanks[0]
+	return q
+}
+
+// listenersCaughtUp: every listener has every committed entry, and no
+// leader change is waiting to be told.
+func (n *Node) listenersCaughtUp() bool {
+	hw := n.quorum.state.highWatermark()
+	le := n.quorum.leaderAndEpoch()
+	for _, c := range n.listeners {
+		if c.nextOffset != hw || c.shouldFireLeaderChange(le) {
+			return false
+		}
+	}
+	return !n.busy && !n.inCallback && !n.dirty
+}
+
+// follower checks voter n's side of the cycle: following the leader in its
+// epoch, its Fetch (from the leader's end offset) parked there and nothing
+// else outstanding, its log one NoOp ahead of its HW, as a cycle leaves it.
+func (q *QuorumLoop) follower(w *sim.World, timers map[*sim.Timer]sim.QueuedEvent, n *Node, leo int64) *quorumFollower {
+	leader, ls := q.leader, q.ls
+	fs, ok := n.quorum.state.(*followerState)
+	if !ok || fs.leaderID != leader.cfg.NodeID || fs.epochNum != ls.epochNum || fs.download != nil || n.log.endOffset() != leo || fs.hw != leo-1 {
+		return nil
+	}
+	if n.log.log.HighWatermark() != fs.hw || n.log.lastFetchedEpoch() != ls.epochNum {
+		return nil
+	}
+	f := &quorumFollower{n: n, fs: fs}
+	for _, pf := range leader.parked {
+		if pf.req.ReplicaID == n.cfg.NodeID && !pf.done {
+			f.pf = pf
+		}
+	}
+	if f.pf == nil {
+		return nil
+	}
+	if f.parked, ok = timers[&f.pf.timer]; !ok {
+		return nil
+	}
+	lh, fh := leader.cfg.Addr.Host(), n.cfg.Addr.Host()
+	if w.Net().IsCut(lh, fh) || w.Net().IsCut(fh, lh) {
+		return nil
+	}
+	f.toF, f.toL = w.Latency(lh, fh), w.Latency(fh, lh)
+	req := f.pf.req
+	arrived := f.parked.At.Add(-time.Duration(req.MaxWaitMs) * time.Millisecond)
+	f.lastResp = arrived.Add(-f.toL)
+	conn := n.reqs.conns[leader.cfg.NodeID]
+	if len(n.reqs.conns) != 1 || conn == nil || !conn.awaiting || conn.backingOff || conn.inflightID != req.CorrelationID || conn.apiKey != APIKeyFetch || conn.lastSend != f.lastResp {
+		return nil
+	}
+	if fs.fetchDeadline != f.lastResp.Add(fs.fetchTimeout) || n.nextCorrelationID != req.CorrelationID+1 {
+		return nil
+	}
+	// The Fetch the voter sends each cycle is this one, one NoOp on.
+	want := n.buildFetchRequest(req.CorrelationID).(*FetchRequest)
+	if *want != *req || req.FetchOffset != leo || time.Duration(req.MaxWaitMs)*time.Millisecond != n.cfg.FetchMaxWait {
+		return nil
+	}
+	r := q.ls.voterStates[n.cfg.NodeID]
+	if r == nil || r.endOffset != leo || r.lastFetchLeaderLEO != leo || r.lastFetch != arrived || r.lastCaughtUp != arrived || !r.acked {
+		return nil
+	}
+	resp := f.pf.resp
+	if resp.PartitionError != 0 || resp.ErrorCode != 0 || len(resp.Records) > 0 || resp.HighWatermark != leo || resp.DivergingEpoch.Epoch >= 0 || resp.SnapshotID.Epoch >= 0 {
+		return nil
+	}
+	// Each cycle's Fetch must still be parked when the next NoOp comes
+	// (its wait outlasts the cycle), and answered before the voter's
+	// request times out.
+	return f
+}
+
+// CycleFits reports whether a NoOp every interval keeps this loop steady:
+// each Fetch parked at the leader waits longer than the time to the next
+// NoOp, and each voter hears from the leader well within its timeouts.
+func (q *QuorumLoop) CycleFits(interval time.Duration) bool {
+	for _, f := range q.followers {
+		wait := time.Duration(f.pf.req.MaxWaitMs) * time.Millisecond
+		if f.toF+f.toL+wait <= interval || interval+f.toF >= f.n.cfg.RequestTimeout || interval+f.toF >= f.fs.fetchTimeout {
+			return false
+		}
+	}
+	return interval+q.RoundTrip() < q.ls.checkQuorumTimeout
+}
+
+// FirstParkedExpiry is when the first parked Fetch would expire: a NoOp
+// must come before it.
+func (q *QuorumLoop) FirstParkedExpiry() sim.Time {
+	t := sim.Time(1<<63 - 1)
+	for _, f := range q.followers {
+		t = min(t, f.parked.At)
+	}
+	return t
+}
+
+// NoOps are the NoOp appends of a leap: count of them, the first at
+// First, one every Interval; each NoOp's timer was armed at the one before
+// it (the first's at FirstPushed), and each carries Payload.
+type NoOps struct {
+	First, FirstPushed sim.Time
+	Interval           time.Duration
+	Count              int
+	Payload            []byte
+}
+
+// at is the i-th NoOp's time.
+func (b NoOps) at(i int) sim.Time { return b.First + sim.Time(i)*sim.Time(b.Interval) }
+
+// pushed is when the i-th NoOp's timer was armed.
+func (b NoOps) pushed(i int) sim.Time {
+	if i == 0 {
+		return b.FirstPushed
+	}
+	return b.at(i - 1)
+}
+
+// lastBefore is the latest NoOp time plus d that is before t (ok false if
+// none is).
+func (b NoOps) lastBefore(t sim.Time, d time.Duration) (sim.Time, bool) {
+	first := b.First.Add(d)
+	if b.Count == 0 || first >= t {
+		return 0, false
+	}
+	i := min(int((t-1-first)/sim.Time(b.Interval)), b.Count-1)
+	return first + sim.Time(i)*sim.Time(b.Interval), true
+}
+
+// Appends is the disk work of noops' cycles: each NoOp appended and
+// flushed on the leader at its instant, and on each voter when the answer
+// carrying it arrives. The caller runs it in time order with other loops'
+// disk work (sim.World.RunLeapOps), then calls Finish.
+func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
+	leader, epoch := q.leader, q.ls.epochNum
+	base := leader.log.endOffset()
+	var ops []sim.LeapOp
+	for i := 0; i < noops.Count; i++ {
+		off, at := base+int64(i), noops.at(i)
+		payload := noops.Payload
+		ops = append(ops, sim.LeapOp{At: at, PushedAt: noops.pushed(i), Rank: q.rank, Do: func() {
+			batch := dataBatch(off, epoch, at.UnixMilli(), [][]byte{payload})
+			if _, err := leader.log.log.AppendAsLeader(batch, epoch); err != nil {
+				panic("raft: leaping the leader's NoOp: " + err.Error())
+			}
+			leader.flushForLeap()
+		}})
+		for _, f := range q.followers {
+			ops = append(ops, sim.LeapOp{At: at.Add(f.toF), PushedAt: at, Rank: q.rank, Do: func() {
+				data, _, err := leader.log.log.ReadSlice(off, MaxBatchSizeBytes, off+1, true)
+				if err != nil {
+					panic("raft: leaping a voter's NoOp: " + err.Error())
+				}
+				if err := f.n.appendAsFollower(nil, data); err != nil {
+					panic("raft: leaping a voter's NoOp: " + err.Error())
+				}
+			}})
+		}
+	}
+	return ops
+}
+
+// Finish moves the quorum's state to the end of noops' cycles, once
+// their appends ran (the span ends at end, after the last cycle): it
+// returns the events consumed (the parked expiries and the poll timers
+// that fired), the events pending at the end (each Fetch parked again, the
+// poll timers re-armed), and the time of the last event. The caller then
+// runs Deliver.
+func (q *QuorumLoop) Finish(noops NoOps, end sim.Time) (drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
+	k := noops.Count
+	leader, ls := q.leader, q.ls
+	newLEO := leader.log.endOffset()
+	// The poll timers, from the state before the span.
+	for i, n := range q.wakeNodes {
+		w := q.wakes[i].At
+		if w >= end {
+			continue
+		}
+		drop = append(drop, q.wakes[i])
+		fired, cause := sim.Time(0), sim.Time(math.MinInt64)
+		for w < end {
+			if fired != 0 || cause != math.MinInt64 {
+				cause = fired
+			}
+			fired, w = w, q.nextWake(i, noops, w)
+		}
+		last = max(last, fired)
+		t := &sim.Timer{}
+		n.wake = t
+		add = append(add, sim.LeapEvent{PushedAt: fired, Cause: cause, Rank: q.wakeRanks[i], Host: n.cfg.Addr.Host(), Timer: t, At: w, Name: "raft poll", Task: (*pollTask)(n)})
+	}
+	if k == 0 {
+		return drop, add, last
+	}
+	lastNoOp := noops.at(k - 1)
+	last = max(last, lastNoOp)
+	// The leader's view of each voter after the last cycle's Fetch, and
+	// each voter after the last answer.
+	type arrival struct {
+		f  *quorumFollower
+		at sim.Time
+	}
+	var arrivals []arrival
+	for _, f := range q.followers {
+		arrived := lastNoOp.Add(f.toF + f.toL)
+		arrivals = append(arrivals, arrival{f, arrived})
+		r := ls.voterStates[f.n.cfg.NodeID]
+		r.endOffset, r.lastFetchLeaderLEO, r.lastFetch, r.lastCaughtUp = newLEO, newLEO, arrived, arrived
+		q.lastReset = max(q.lastReset, arrived)
+		last = max(last, arrived)
+		drop = append(drop, f.parked)
+		f.pf.done = true
+		resp := lastNoOp.Add(f.toF)
+		f.fs.hw = newLEO - 1
+		f.fs.fetchDeadline = resp.Add(f.fs.fetchTimeout)
+		f.n.nextCorrelationID += int32(k)
+		conn := f.n.reqs.conns[leader.cfg.NodeID]
+		conn.inflightID, conn.lastSend = f.n.nextCorrelationID-1, resp
+		f.lastResp = resp
+	}
+	ls.voterStates[leader.cfg.NodeID].endOffset = newLEO
+	ls.hw = newLEO
+	leader.log.log.UpdateHighWatermark(newLEO)
+	for _, f := range q.followers {
+		f.n.log.log.UpdateHighWatermark(f.fs.hw)
+	}
+	ls.checkQuorumDeadline = q.lastReset.Add(ls.checkQuorumTimeout)
+	// Each voter's Fetch, parked again in arrival order.
+	slices.SortFunc(arrivals, func(a, b arrival) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		return a.f.parkedRank - b.f.parkedRank
+	})
+	leader.parked = leader.parked[:0]
+	for _, a := range arrivals {
+		f := a.f
+		req := f.n.buildFetchRequest(f.n.nextCorrelationID - 1).(*FetchRequest)
+		pf := &parkedFetch{n: leader, from: f.pf.from, to: f.pf.to, req: req, resp: leader.parkedAnswer(req)}
+		leader.parked = append(leader.parked, pf)
+		add = append(add, sim.LeapEvent{PushedAt: a.at, Cause: a.at.Add(-f.toL), Rank: f.parkedRank, Host: leader.cfg.Addr.Host(), Timer: &pf.timer, At: a.at.Add(time.Duration(req.MaxWaitMs) * time.Millisecond), Name: "raft fetch expiry", Task: pf})
+		f.pf = pf
+	}
+	return drop, add, last
+}
+
+// flushForLeap is flushLeaderLog's fsync.
+func (n *Node) flushForLeap() {
+	if n.cfg.hooks == nil || !n.cfg.hooks.skipFlush {
+		if err := n.log.log.Flush(); err != nil {
+			panic("raft: flushing the leader's log: " + err.Error())
+		}
+	}
+}
+
+// parkedAnswer is the answer tryCompleteFetchRequest builds for a voter's
+// Fetch at the leader's end offset (what a parked Fetch is answered with
+// when it expires).
+func (n *Node) parkedAnswer(r *FetchRequest) *FetchResponse {
+	resp := n.emptyFetchResponse(r.CorrelationID, 0)
+	data, _, err := n.log.log.ReadSlice(r.FetchOffset, int(min(r.MaxBytes, MaxBatchSizeBytes)), n.log.endOffset(), true)
+	if err != nil {
+		panic("raft: leaping a parked Fetch: " + err.Error())
+	}
+	resp.Records = data
+	resp.HighWatermark = n.quorum.state.highWatermark()
+	return resp
+}
+
+// nextWake is where node i's poll at w re-arms its timer. A poll only
+// re-arms it: the leader's for its check-quorum deadline (the last reset
+// before the wake: a voter's Fetch arriving, or the leader answering it
+// with a NoOp, plus the timeout), a voter's for its request and fetch
+// deadlines (its last answer before the wake plus the timeouts). A wake
+// due at the instant of another event of its node fires first (it was
+// armed earlier), so it sees only what came strictly before.
+func (q *QuorumLoop) nextWake(i int, noops NoOps, w sim.Time) sim.Time {
+	n := q.wakeNodes[i]
+	if n == q.leader {
+		last := q.lastReset
+		if t, ok := noops.lastBefore(w, 0); ok {
+			last = max(last, t)
+		}
+		for _, f := range q.followers {
+			if t, ok := noops.lastBefore(w, f.toF+f.toL); ok {
+				last = max(last, t)
+			}
+		}
+		return last.Add(q.ls.checkQuorumTimeout)
+	}
+	f := q.followers[i-1]
+	last := f.lastResp
+	if t, ok := noops.lastBefore(w, f.toF); ok {
+		last = max(last, t)
+	}
+	return last.Add(min(n.cfg.RequestTimeout, f.fs.fetchTimeout))
+}
+
+// Deliver brings every node's listeners up to its high watermark, as the
+// last cycle's deliveries did (the leader's when the first Fetch back
+// committed the last NoOp, a voter's when the last answer arrived): the
+// delivery code runs (through w.LeapRun) at that instant.
+func (q *QuorumLoop) Deliver(w *sim.World, noops NoOps) error {
+	if noops.Count == 0 {
+		return nil
+	}
+	lastNoOp := noops.at(noops.Count - 1)
+	first := sim.Time(1<<63 - 1)
+	for _, f := range q.followers {
+		first = min(first, lastNoOp.Add(f.toF+f.toL))
+	}
+	deliver := func(n *Node, at, cause sim.Time) error {
+		return w.LeapRun(n.cfg.Addr.Host(), at, cause, q.rank, func(env *sim.Env) { n.updateListenersProgress(env) })
+	}
+	for _, f := range q.followers {
+		if a := lastNoOp.Add(f.toF + f.toL); a == first {
+			if err := deliver(q.leader, first, a.Add(-f.toL)); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	for _, f := range q.followers {
+		if err := deliver(f.n, lastNoOp.Add(f.toF), lastNoOp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
