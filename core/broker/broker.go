@@ -102,6 +102,7 @@ type Broker struct {
 	recoveries        []string
 	quorumCalls       *quorumForwards   // forwarded DescribeQuorum requests (describequorum.go)
 	cleaner           *logCleaner       // the log cleaner (cleaner.go), from the first publish
+	retentionEvery    time.Duration     // the retention task's period, read when it started (retention.go)
 	controllerPick    *sim.Rand         // which alive broker a Metadata answer names as controller
 	groupCoord        *groupCoordinator // the group coordinator (group_coordinator.go), made on first use
 	producerIDs       producerIDManager // producer-id blocks for InitProducerId (producerids.go)

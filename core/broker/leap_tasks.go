@@ -12,8 +12,9 @@ import (
 //
 // While nothing changes, each periodic task finds nothing to do, or does
 // the same thing again: the ISR expiration finds every follower caught up,
-// the log cleaner finds no compacted log, and the checkpoints rewrite the
-// same offsets. Each then re-arms itself one period later. A TaskLoop
+// the log cleaner finds no compacted log, the retention task no segment to
+// delete (until one ages past retention.ms), and the checkpoints rewrite
+// the same offsets. Each then re-arms itself one period later. A TaskLoop
 // proves that of one task's timer; LeapTaskLoops fires it in closed form:
 // the checkpoints' writes happen for real, at their own instants (the
 // disk dates its pages and journal by the clock), in the order a stepped
@@ -26,7 +27,7 @@ import (
 func LoopTimer(name string) bool {
 	switch name {
 	case "delayed-fetch-expiry", "request-timeout Fetch", "isr-expiration", "highwatermark-checkpoint",
-		"kafka-recovery-point-checkpoint", cleanerThreadName:
+		"kafka-recovery-point-checkpoint", cleanerThreadName, "kafka-log-retention":
 		return true
 	}
 	return false
@@ -50,6 +51,7 @@ const (
 	taskHWCheckpoint
 	taskRecoveryCheckpoint
 	taskCleaner
+	taskRetention
 )
 
 // TaskLoop is one periodic task whose every run in a span does nothing
@@ -60,6 +62,19 @@ type TaskLoop struct {
 	event  sim.QueuedEvent // its timer
 	period time.Duration
 	rank   int
+	// until is when a run would first do something (the retention task
+	// deleting a segment): runs from then on are stepped.
+	until sim.Time
+}
+
+// Until is the first run a leap must not fire: the first at or after the
+// time the task would do something (never: the largest time).
+func (l *TaskLoop) Until() sim.Time {
+	if l.until == math.MaxInt64 || l.until <= l.event.At {
+		return max(l.until, l.event.At)
+	}
+	p := sim.Time(l.period)
+	return l.event.At + (l.until-l.event.At+p-1)/p*p
 }
 
 // Claims are the queued events the loop owns: its timer.
@@ -77,7 +92,7 @@ func TaskLoops(queued []sim.QueuedEvent, brokers map[string]*Broker) []*TaskLoop
 		if b == nil || b.state != StateRunning {
 			continue
 		}
-		l := &TaskLoop{b: b, event: q, rank: i}
+		l := &TaskLoop{b: b, event: q, rank: i, until: math.MaxInt64}
 		switch q.Timer.Name() {
 		case "isr-expiration":
 			l.kind, l.period = taskISRExpiration, b.ms("replica.lag.time.max.ms")/2
@@ -93,6 +108,13 @@ func TaskLoops(queued []sim.QueuedEvent, brokers map[string]*Broker) []*TaskLoop
 			if !b.cleanerIdle() {
 				continue
 			}
+		case "kafka-log-retention":
+			l.kind, l.period = taskRetention, b.retentionEvery
+			due, ok := b.retentionDue()
+			if !ok {
+				continue
+			}
+			l.until = due
 		default:
 			continue
 		}
@@ -152,11 +174,27 @@ func (b *Broker) cleanerIdle() bool {
 	return true
 }
 
-// taskRun is one run of a task inside a span.
-type taskRun struct {
-	l      *TaskLoop
-	at     sim.Time
-	pushed sim.Time // when its timer was armed
+// retentionDue is when the retention task would first delete something
+// while nothing changes (ok false if it cannot tell).
+func (b *Broker) retentionDue() (sim.Time, bool) {
+	due := int64(math.MaxInt64)
+	for _, p := range b.partitions {
+		if p.log.Config().Compact {
+			continue
+		}
+		ms, err := p.log.RetentionDueMs()
+		if err != nil {
+			return 0, false
+		}
+		due = min(due, ms)
+	}
+	switch {
+	case due == math.MaxInt64:
+		return math.MaxInt64, true
+	case due <= sim.EpochUnixMilli:
+		return math.MinInt64, true
+	}
+	return sim.Time((due - sim.EpochUnixMilli) * int64(time.Millisecond)), true
 }
 
 // LeapTaskLoops fires loops' timers due before horizon in closed form. It
@@ -167,23 +205,14 @@ type taskRun struct {
 func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops []sim.LeapOp, drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
 	last = now
 	for _, l := range loops {
-		first := l.event.At
-		if first >= horizon {
+		n, final, next := sim.LeapPeriodic(l.event, l.period, horizon, l.rank)
+		if n == 0 {
 			continue
 		}
-		p := sim.Time(l.period)
-		n := int((horizon-1-first)/p) + 1
-		final := first + sim.Time(n-1)*p
+		first, p := l.event.At, sim.Time(l.period)
 		last = max(last, final)
 		drop = append(drop, l.event)
-		old := l.event.Timer
-		// The last run's timer was armed by the run before it, or before
-		// the span.
-		cause := sim.Time(math.MinInt64)
-		if n > 1 {
-			cause = final - p
-		}
-		add = append(add, sim.LeapEvent{PushedAt: final, Cause: cause, Rank: l.rank, Host: l.event.Host, Timer: &sim.Timer{}, At: final + p, Name: old.Name(), Task: old.Task()})
+		add = append(add, next)
 		switch l.kind {
 		case taskHWCheckpoint, taskRecoveryCheckpoint:
 			// A run's timer was armed by the run a period before it,

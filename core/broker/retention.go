@@ -21,6 +21,7 @@ const logInitialTaskDelay = 30 * time.Second
 // at a fixed rate.
 func (b *Broker) startRetention(env *sim.Env) {
 	interval := b.ms("log.retention.check.interval.ms")
+	b.retentionEvery = interval
 	var run func(env *sim.Env)
 	run = func(env *sim.Env) {
 		if b.state == StateStopped {

@@ -47,7 +47,7 @@ func (c *Cluster) SetLeaping(on bool) {
 func (c *Cluster) MayLeap(next sim.QueuedEvent) bool {
 	if next.Timer != nil {
 		switch next.Timer.Name() {
-		case "metadata-no-op", "raft poll", "raft fetch expiry":
+		case "metadata-no-op", "raft poll", "raft fetch expiry", "leader-imbalance-check":
 			return true
 		}
 		return broker.LoopTimer(next.Timer.Name())
@@ -68,6 +68,10 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 	loops := broker.FetchLoops(w, queued, brokers)
 	tasks := broker.TaskLoops(queued, brokers)
 	quorum, noop := c.quorumLoop(w, queued)
+	var balance *controller.BalanceLoop
+	if ctl := c.Controller(); ctl != nil {
+		balance = controller.FindBalanceLoop(queued, ctl)
+	}
 	claimed := map[uint64]bool{}
 	claim := func(qs ...sim.QueuedEvent) {
 		for _, q := range qs {
@@ -84,12 +88,18 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 		claim(quorum.Claims()...)
 		claim(noop.Claim())
 	}
+	if balance != nil {
+		claim(balance.Claim())
+	}
 	horizon := limit + 1
 	for _, q := range queued {
 		if !claimed[q.Seq] {
 			horizon = min(horizon, q.At)
 			break
 		}
+	}
+	for _, l := range tasks {
+		horizon = min(horizon, l.Until())
 	}
 	var noops raft.NoOps
 	if quorum != nil {
@@ -113,6 +123,11 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 		ops = append(ops, quorum.Appends(noops)...)
 	}
 	w.RunLeapOps(ops)
+	if balance != nil {
+		if bdrop, badd, blast, ok := balance.Leap(horizon); ok {
+			drop, add, last = append(drop, bdrop), append(add, badd), max(last, blast)
+		}
+	}
 	if quorum != nil {
 		qdrop, qadd, qlast := quorum.Finish(noops, horizon)
 		drop, add, last = append(drop, qdrop...), append(add, qadd...), max(last, qlast)

@@ -96,6 +96,15 @@ func (c *Controller) scheduleLeaderBalance(env *sim.Env) {
 }
 
 func (c *Controller) balanceLeaders(env *sim.Env) {
+	if recs := c.leaderBalanceRecords(); len(recs) > 0 {
+		env.Note("leaders.rebalanced", "count", fmt.Sprint(len(recs)))
+		c.appendRecords(env, recs...)
+	}
+}
+
+// leaderBalanceRecords are the preferred elections a leader rebalance
+// would make now (none: the check does nothing). It changes nothing.
+func (c *Controller) leaderBalanceRecords() []metadata.Record {
 	limit := float64(c.conf().BrokerInt("leader.imbalance.per.broker.percentage")) / 100
 	preferred := map[int32]int{}
 	notLeading := map[int32]int{}
@@ -122,8 +131,5 @@ func (c *Controller) balanceLeaders(env *sim.Env) {
 			recs = append(recs, rec)
 		}
 	})
-	if len(recs) > 0 {
-		env.Note("leaders.rebalanced", "count", fmt.Sprint(len(recs)))
-		c.appendRecords(env, recs...)
-	}
+	return recs
 }

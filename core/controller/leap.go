@@ -107,3 +107,49 @@ func (l *NoOpLoop) Finish(w *sim.World, count int, lastOffset int64, rank int) e
 	last := l.event.At.Add(time.Duration(count-1) * l.interval)
 	return w.LeapRun(c.cfg.Addr.Host(), last, last.Add(-l.interval), rank, func(env *sim.Env) { c.scheduleNoOp(env) })
 }
+
+// BalanceLoop is the active controller's leader-imbalance check when each
+// run finds nothing to move (auto.leader.rebalance.enable off, or every
+// partition led by its preferred replica or within the allowed imbalance):
+// a leap fires it in closed form (sim.LeapPeriodic).
+type BalanceLoop struct {
+	event  sim.QueuedEvent
+	period time.Duration
+	rank   int
+}
+
+// Claim is the queued event the loop owns: the check's timer.
+func (l *BalanceLoop) Claim() sim.QueuedEvent { return l.event }
+
+// FindBalanceLoop returns the active controller c's leader-imbalance
+// check as a loop if its runs do nothing while nothing changes.
+func FindBalanceLoop(queued []sim.QueuedEvent, c *Controller) *BalanceLoop {
+	if c == nil || !c.active {
+		return nil
+	}
+	host := c.cfg.Addr.Host()
+	var l *BalanceLoop
+	for i, q := range queued {
+		if q.Timer != nil && q.Host == host && q.Timer.Name() == "leader-imbalance-check" {
+			if l != nil {
+				return nil // a stale activation's timer as well
+			}
+			l = &BalanceLoop{event: q, rank: i}
+		}
+	}
+	if l == nil {
+		return nil
+	}
+	l.period = time.Duration(c.conf().BrokerInt("leader.imbalance.check.interval.seconds")) * time.Second
+	if l.period <= 0 || c.conf().BrokerBool("auto.leader.rebalance.enable") && len(c.leaderBalanceRecords()) > 0 {
+		return nil
+	}
+	return l
+}
+
+// Leap fires the check's runs before end: the timer consumed, the timer
+// armed by the last run, and the last run's time (ok false: none ran).
+func (l *BalanceLoop) Leap(end sim.Time) (drop sim.QueuedEvent, add sim.LeapEvent, last sim.Time, ok bool) {
+	runs, last, next := sim.LeapPeriodic(l.event, l.period, end, l.rank)
+	return l.event, next, last, runs > 0
+}

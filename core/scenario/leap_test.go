@@ -27,7 +27,7 @@ func TestLeapMatchesSteps(t *testing.T) {
 	if testing.Short() {
 		all = all[:4]
 	}
-	all = append(all, &Scenario{ID: "idle-then-faults", Source: idleThenFaults})
+	all = append(all, &Scenario{ID: "idle-then-faults", Source: idleThenFaults}, &Scenario{ID: "snapshots-then-failover", Source: snapshotsThenFailover})
 	for _, sc := range all {
 		t.Run(sc.ID, func(t *testing.T) {
 			tr, err := console.ParseTranscript(sc.Source)
@@ -138,4 +138,29 @@ $ time advance 1m
 $ broker start 3
 $ time advance 20m
 $ kafka-topics.sh --describe --topic idle
+$ kafka-topics.sh --create --topic short --partitions 1 --replication-factor 3 --config retention.ms=600000 --config segment.ms=60000
+$ kafka-console-producer.sh --topic short
+> a
+$ time advance 2m
+$ kafka-console-producer.sh --topic short
+> b
+$ time advance 30m
+$ kafka-get-offsets.sh --topic short --time -2
+$ time advance 2h
+`
+
+// snapshotsThenFailover snapshots the metadata log every 5 minutes and
+// keeps 15 minutes of it, so that leaps stop short of snapshots and of the
+// log start moving, then moves the quorum's leadership: the new leader
+// starts from what the leaps left on every voter.
+const snapshotsThenFailover = `$ cluster create --config metadata.log.max.snapshot.interval.ms=300000 --config metadata.max.retention.ms=900000
+$ kafka-topics.sh --create --topic idle --partitions 3 --replication-factor 3
+$ time advance 1h
+$ kafka-metadata-quorum.sh --bootstrap-server kafka-1:9092 describe --replication
+$ broker kill 3
+$ time advance 1m
+$ broker start 3
+$ time advance 30m
+$ kafka-metadata-quorum.sh --bootstrap-server kafka-1:9092 describe --status
+$ ls /tmp/kafka-logs/__cluster_metadata-0 --broker 1
 `

@@ -219,6 +219,28 @@ func (e *event) stale() bool {
 	return false
 }
 
+// LeapPeriodic is the closed form of a periodic timer, e, that runs its
+// task every period and re-arms itself with the same task and name: how
+// many of its runs fall before end, the last of them, and the timer to
+// queue after them (armed by the last run, for rank). runs is 0 when e is
+// due at or after end.
+func LeapPeriodic(e QueuedEvent, period time.Duration, end Time, rank int) (runs int, last Time, next LeapEvent) {
+	p := Time(period)
+	if e.At >= end || p <= 0 {
+		return 0, 0, LeapEvent{}
+	}
+	runs = int((end-1-e.At)/p) + 1
+	last = e.At + Time(runs-1)*p
+	// The last run's timer was armed by the run before it, or before the
+	// span (first runs at one instant run in queue order: rank).
+	cause := Time(math.MinInt64)
+	if runs > 1 {
+		cause = last - p
+	}
+	next = LeapEvent{PushedAt: last, Cause: cause, Rank: rank, Host: e.Host, Timer: &Timer{}, At: last + p, Name: e.Timer.Name(), Task: e.Timer.Task()}
+	return runs, last, next
+}
+
 // LeapOp is work a loop does at one instant of a span that reads the
 // clock or shares state with other loops' work (a write to a disk, whose
 // pages and journal the disk dates by the clock): RunLeapOps runs every

@@ -1,6 +1,10 @@
 package storage
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"math"
+)
 
 // Why segments were deleted (Kafka's SegmentDeletionReason).
 const (
@@ -137,4 +141,80 @@ func (l *Log) MaybeIncrementLogStartOffset(newStart int64) error {
 		return l.writeEpochCheckpoint()
 	}
 	return nil
+}
+
+// ErrTimestampUnread is RetentionDueMs's answer when the segment it must
+// look at has not had its largest timestamp read yet.
+var ErrTimestampUnread = errors.New("storage: the segment's largest timestamp was never read")
+
+// RetentionDueMs is the earliest clock, in Kafka's milliseconds, at which
+// DeleteOldSegments would delete something if the log does not change
+// until then: now (any nowMs) when a segment below the log start or over
+// retention.bytes may go already, else when the oldest segment outlives
+// retention.ms, else never (math.MaxInt64). It changes nothing: a
+// segment whose largest timestamp was never read (ErrTimestampUnread) is
+// left for the task itself to read. A leap runs the retention task in
+// closed form up to it.
+func (l *Log) RetentionDueMs() (int64, error) {
+	const never = math.MaxInt64
+	first := func(pred func(s, next *Segment) (bool, error)) (bool, error) {
+		for i, s := range l.segments {
+			var next *Segment
+			upper := l.logEndOffset
+			if i+1 < len(l.segments) {
+				next, upper = l.segments[i+1], l.segments[i+1].BaseOffset
+			}
+			if l.highWatermark < upper {
+				return false, nil
+			}
+			ok, err := pred(s, next)
+			if err != nil || !ok || (next == nil && s.Size == 0) {
+				return false, err
+			}
+			return true, nil
+		}
+		return false, nil
+	}
+	if ok, err := first(func(s, next *Segment) (bool, error) { return next != nil && next.BaseOffset <= l.logStartOffset, nil }); ok || err != nil {
+		return math.MinInt64, err
+	}
+	if !l.cfg.Delete {
+		return never, nil
+	}
+	if rb := l.cfg.RetentionBytes; rb >= 0 && l.Size() >= rb {
+		diff := l.Size() - rb
+		if ok, err := first(func(s, _ *Segment) (bool, error) { return diff-s.Size >= 0, nil }); ok || err != nil {
+			return math.MinInt64, err
+		}
+	}
+	rm := l.cfg.RetentionMs
+	if rm < 0 {
+		return never, nil
+	}
+	due := int64(never)
+	_, err := first(func(s, _ *Segment) (bool, error) {
+		// Not LargestTimestamp: the first read of a segment's time
+		// opens its time index, a disk operation of its own that a
+		// stepped run makes only when the task reads it.
+		if !s.maxTimestampKnown {
+			return true, ErrTimestampUnread
+		}
+		ts := s.maxTimestampSoFar.Timestamp
+		if ts < 0 {
+			ts = s.created.UnixMilli()
+		}
+		if ts <= math.MaxInt64-rm-1 {
+			due = ts + rm + 1
+		}
+		return true, nil
+	})
+	if err != nil {
+		return math.MinInt64, err
+	}
+	// first stopped before the time pass's first segment (the HW guard, an
+	// empty active segment): nothing will go.
+	if ok, _ := first(func(*Segment, *Segment) (bool, error) { return true, nil }); !ok {
+		return never, nil
+	}
+	return due, nil
 }
