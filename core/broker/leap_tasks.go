@@ -162,7 +162,8 @@ func (b *Broker) cleanerIdle() bool {
 			return false
 		}
 		if t := p.tp.Topic; !seen[t] {
-			if b.cleanerLogConfig(t).Compact {
+			// cleanFilthiestLog's test: cleanerLogConfig(t).Compact.
+			if compact, _ := b.cleanupPolicy(t); compact {
 				return false
 			}
 			if seen == nil {

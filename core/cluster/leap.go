@@ -13,19 +13,26 @@ import (
 )
 
 // Leaping: an idle cluster spends nearly all its events on loops that
-// change nothing but clocks and counters (followers' empty long polls,
-// 502 ms a cycle). The cluster, which knows its processes' loops, finds
-// every loop that is steady and the first event that belongs to none
-// (the horizon), and moves the loops across the span to it in closed form
-// (sim.World.Leap). The world then runs the horizon's event as usual.
+// change nothing but clocks, counters and the metadata log's NoOps. The
+// cluster, which knows its processes' loops, finds every loop that is
+// steady and the first event that belongs to none (the horizon), and moves
+// the loops across the span to it in closed form (sim.World.Leap). The
+// world then runs the horizon's event as usual.
 //
-// Loops leaped today: replica fetchers in an idle long poll
-// (broker.FetchLoop). Every other event (KRaft's NoOp records and fetches,
-// heartbeats, periodic tasks) bounds a span.
+// Loops leaped today: followers' empty replica-fetch long polls
+// (broker.FetchLoop); the brokers' periodic tasks while they do nothing or
+// rewrite the same checkpoints, and retention until a segment expires
+// (broker.TaskLoop); the KRaft quorum's NoOp cycle, whole cycles only,
+// short of a snapshot (raft.QuorumLoop with controller.NoOpLoop); the
+// controller's leader-imbalance check while balanced
+// (controller.BalanceLoop). Every other event bounds a span: heartbeats,
+// clients, anything a fault or a command starts.
 //
 // A leaped run ends every span in the state a stepped run reaches: the
-// same brokers, logs, in-flight messages and timers. TestLeapMatchesSteps
-// compares the two on scenarios that stop and disturb idle clusters.
+// same brokers, controllers, raft nodes, logs and disks (page cache
+// included), in-flight messages and timers. TestLeapMatchesSteps compares
+// the two (outputs, pictures, notes and Digest) after every command of
+// every built-in scenario and of scripts that idle, disturb and snapshot.
 
 // leapBackoff is how long the cluster waits, in virtual time, before it
 // looks for a span again after finding none worth leaping: a busy cluster
@@ -56,7 +63,7 @@ func (c *Cluster) MayLeap(next sim.QueuedEvent) bool {
 }
 
 // Leap implements sim.Leaper.
-func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
+func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int) {
 	now := w.Now()
 	queued := w.Queued()
 	brokers := map[string]*broker.Broker{}
@@ -103,7 +110,13 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 	}
 	var noops raft.NoOps
 	if quorum != nil {
-		horizon, noops = c.quorumSpan(quorum, noop, horizon)
+		// A NoOp's cycle costs about an event per node (its appends and
+		// flushes); the other loops' work does not grow with the span.
+		maxNoOps := int64(1) << 62
+		if budget >= 0 {
+			maxNoOps = int64(budget / len(quorum.Nodes()))
+		}
+		horizon, noops = c.quorumSpan(quorum, noop, horizon, maxNoOps)
 	}
 	due := false // a loop's event is due before the horizon
 	for _, q := range queued {
@@ -112,7 +125,7 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 		}
 		due = due || claimed[q.Seq]
 	}
-	work := len(loops) + len(tasks) + noops.Count
+	work := len(loops) + len(tasks) + noops.Count*len(c.nodes)
 	if !due {
 		return max(horizon, now.Add(leapBackoff)), work
 	}
@@ -177,8 +190,8 @@ func (c *Cluster) quorumLoop(w *sim.World, queued []sim.QueuedEvent) (*raft.Quor
 // NoOps whose every voter Fetch is back before it, and before any voter's
 // controller is due a snapshot. A NoOp whose cycle does not fit ends the
 // span (it runs stepped, as does the snapshot).
-func (c *Cluster) quorumSpan(q *raft.QuorumLoop, l *controller.NoOpLoop, horizon sim.Time) (sim.Time, raft.NoOps) {
-	count := int64(1) << 62
+func (c *Cluster) quorumSpan(q *raft.QuorumLoop, l *controller.NoOpLoop, horizon sim.Time, maxNoOps int64) (sim.Time, raft.NoOps) {
+	count := maxNoOps + 1
 	for _, n := range q.Nodes() {
 		ctl := c.nodes[n.NodeID()].Controller
 		if ctl == nil {

@@ -24,8 +24,10 @@ import (
 //     leaves alone was pushed at or before the span began, and every event
 //     it adds was pushed in the span, after it: so events due at the same
 //     instant still run in the order a stepped run gives them.
-//   - Not kept: the trace entries of the skipped events, World.Steps, and
-//     sequence numbers (so message IDs, which are only keys).
+//   - Not kept: the trace entries of the skipped events, World.Steps (a
+//     leap adds what it cost, in events, as the pacing of a page's frames
+//     reads it), and sequence numbers (so message IDs, which are only
+//     keys).
 
 // QueuedEvent is one live event in the queue: a timer that will fire (Timer
 // set) or a message in flight (Env set).
@@ -359,11 +361,12 @@ func (w *World) Latency(a, b string) time.Duration { return w.net.Latency(a, b) 
 // loops run (a cluster: it knows its processes' loops).
 type Leaper interface {
 	// Leap may advance w through the events due at or before limit that
-	// it can compute, ending with World.Leap. It returns when to try
-	// again (the scheduler does not call it while the next event is due
-	// at or before retry) and what the leap cost, counted in events for
-	// the run's budget.
-	Leap(w *World, limit Time) (retry Time, work int)
+	// it can compute, ending with World.Leap, doing at most about budget
+	// events' worth of work (budget < 0: no bound; a page's frame gives a
+	// run a budget). It returns when to try again (the scheduler does not
+	// call it while the next event is due at or before retry) and what
+	// the leap cost, counted in events for the run's budget.
+	Leap(w *World, limit Time, budget int) (retry Time, work int)
 	// MayLeap reports whether next, the event the scheduler would run
 	// next, may be a loop's. A span begins with a loop's event, so the
 	// scheduler offers a span only then: a quick look that spares a
@@ -415,7 +418,13 @@ func (w *World) tryLeap() {
 			w.err = fmt.Errorf("sim: a leap at %s panicked: %v\n%s", w.now, r, debug.Stack())
 		}
 	}()
-	retry, work := w.leaper.Leap(w, w.sched.job.limit)
+	j := &w.sched.job
+	budget := -1
+	if j.maxSteps >= 0 {
+		budget = max(j.maxSteps-j.ran, 0)
+	}
+	retry, work := w.leaper.Leap(w, j.limit, budget)
 	w.leapRetry = retry
-	w.sched.job.ran += work
+	j.ran += work
+	w.stepped += uint64(work)
 }

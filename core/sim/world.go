@@ -141,7 +141,8 @@ func (w *World) Net() *Network { return w.net }
 // Trace is the run's event trace.
 func (w *World) Trace() *Trace { return w.trace }
 
-// Steps is how many events have been processed.
+// Steps is how many events have been processed, counting a leap as the
+// events' worth of work it did (leap.go): drivers pace frames by it.
 func (w *World) Steps() uint64 { return w.stepped }
 
 // Pending is how many events are queued.
