@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -61,30 +62,26 @@ func (w *World) Queued() []QueuedEvent {
 		if a.At != b.At {
 			return compareTime(a.At, b.At)
 		}
-		return compareSeq(a.Seq, b.Seq)
+		return cmp.Compare(a.Seq, b.Seq)
 	})
 	return out
 }
 
-func compareTime(a, b Time) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// compareOrder orders two events by two times, then a rank: the order of
+// a stepped run's events (due time, then when they were queued) and of
+// its pushes (when, then when their cause was queued).
+func compareOrder(a1, a2 Time, ar int, b1, b2 Time, br int) int {
+	if c := compareTime(a1, b1); c != 0 {
+		return c
 	}
-	return 0
+	if c := compareTime(a2, b2); c != 0 {
+		return c
+	}
+	return ar - br
 }
 
-func compareSeq(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+// compareTime is cmp.Compare for times.
+func compareTime(a, b Time) int { return cmp.Compare(a, b) }
 
 // LeapEvent is an event a leap queues: a timer of Host's process (Timer,
 // armed here with Name and Task to fire At) or a message in flight (Env,
@@ -187,13 +184,7 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 	}
 	w.captured = nil
 	slices.SortStableFunc(all, func(a, b pending) int {
-		if c := compareTime(a.pushedAt, b.pushedAt); c != 0 {
-			return c
-		}
-		if c := compareTime(a.cause, b.cause); c != 0 {
-			return c
-		}
-		return a.rank - b.rank
+		return compareOrder(a.pushedAt, a.cause, a.rank, b.pushedAt, b.cause, b.rank)
 	})
 	for _, p := range all {
 		switch {
@@ -258,13 +249,7 @@ type LeapOp struct {
 // (LeapAt).
 func (w *World) RunLeapOps(ops []LeapOp) {
 	slices.SortStableFunc(ops, func(a, b LeapOp) int {
-		if c := compareTime(a.At, b.At); c != 0 {
-			return c
-		}
-		if c := compareTime(a.PushedAt, b.PushedAt); c != 0 {
-			return c
-		}
-		return a.Rank - b.Rank
+		return compareOrder(a.At, a.PushedAt, a.Rank, b.At, b.PushedAt, b.Rank)
 	})
 	for _, op := range ops {
 		w.LeapAt(op.At, op.Do)

@@ -83,12 +83,8 @@ func (l *Log) DeleteOldSegments(nowMs int64) ([]SegmentDeletion, error) {
 func (l *Log) deleteOldSegments(reason string, pred func(s, next *Segment) (bool, error)) (*SegmentDeletion, error) {
 	var deletable []*Segment
 	for i, s := range l.segments {
-		var next *Segment
-		upper := l.logEndOffset
-		if i+1 < len(l.segments) {
-			next, upper = l.segments[i+1], l.segments[i+1].BaseOffset
-		}
-		if l.highWatermark < upper {
+		next, guarded := l.retentionGuard(i)
+		if guarded {
 			break
 		}
 		ok, err := pred(s, next)
@@ -124,6 +120,18 @@ func (l *Log) deleteOldSegments(reason string, pred func(s, next *Segment) (bool
 	return d, nil
 }
 
+// retentionGuard is segment i's successor (nil for the active segment)
+// and whether the high watermark keeps it from being deleted: a segment
+// may go only once the HW is at or above its end, the next segment's base
+// or the LEO.
+func (l *Log) retentionGuard(i int) (next *Segment, guarded bool) {
+	upper := l.logEndOffset
+	if i+1 < len(l.segments) {
+		next, upper = l.segments[i+1], l.segments[i+1].BaseOffset
+	}
+	return next, l.highWatermark < upper
+}
+
 // MaybeIncrementLogStartOffset moves the log start offset up to newStart
 // (UnifiedLog.maybeIncrementLogStartOffset): after retention deleted
 // segments, or on a follower when the leader's log start moved. It may not
@@ -157,23 +165,22 @@ var ErrTimestampUnread = errors.New("storage: the segment's largest timestamp wa
 // closed form up to it.
 func (l *Log) RetentionDueMs() (int64, error) {
 	const never = math.MaxInt64
+	// first is whether a pass of pred deletes anything: its first
+	// segment (a pass deletes a prefix).
 	first := func(pred func(s, next *Segment) (bool, error)) (bool, error) {
-		for i, s := range l.segments {
-			var next *Segment
-			upper := l.logEndOffset
-			if i+1 < len(l.segments) {
-				next, upper = l.segments[i+1], l.segments[i+1].BaseOffset
-			}
-			if l.highWatermark < upper {
-				return false, nil
-			}
-			ok, err := pred(s, next)
-			if err != nil || !ok || (next == nil && s.Size == 0) {
-				return false, err
-			}
-			return true, nil
+		if len(l.segments) == 0 {
+			return false, nil
 		}
-		return false, nil
+		s := l.segments[0]
+		next, guarded := l.retentionGuard(0)
+		if guarded {
+			return false, nil
+		}
+		ok, err := pred(s, next)
+		if err != nil || !ok || (next == nil && s.Size == 0) {
+			return false, err
+		}
+		return true, nil
 	}
 	if ok, err := first(func(s, next *Segment) (bool, error) { return next != nil && next.BaseOffset <= l.logStartOffset, nil }); ok || err != nil {
 		return math.MinInt64, err
