@@ -46,10 +46,8 @@ type FetchLoop struct {
 	// The cycle's constants: the links' latencies, the leader's wait
 	// (the Fetch's MaxWaitMs) and the Fetch's timeout.
 	toLeader, toFollower, wait, timeout time.Duration
-	// rank is the loop's place among all loops by its pending event:
-	// events of two loops pushed at the same instant were pushed in this
-	// order (their cycles have run in step since before the span).
-	rank int
+	// ch is the loop's events from its pending one on.
+	ch *chain
 }
 
 // Claims are the queued events the loop owns: its Fetch's timeout and the
@@ -105,16 +103,6 @@ func FetchLoops(w *sim.World, queued []sim.QueuedEvent, brokers map[string]*Brok
 				loops = append(loops, l)
 			}
 		}
-	}
-	// Rank by the pending event's place in the queue (queued is in run
-	// order).
-	pos := make(map[uint64]int, len(queued))
-	for i, q := range queued {
-		pos[q.Seq] = i
-	}
-	slices.SortFunc(loops, func(a, b *FetchLoop) int { return pos[a.event.Seq] - pos[b.event.Seq] })
-	for i, l := range loops {
-		l.rank = i
 	}
 	return loops
 }
@@ -216,6 +204,8 @@ func findFetchLoop(w *sim.World, ix leapIndex, answers map[answerKey]sim.QueuedE
 	if !lb.parksIdle(req, f) {
 		return nil
 	}
+	step := map[fetchPhase]int{fetchSent: fetchArriveStep, fetchParked: fetchExpireStep, fetchAnswered: fetchAnswerStep}[l.phase]
+	l.ch = newChain(l.event, step, []time.Duration{l.wait, l.toFollower, l.toLeader}, []int{0, 0, 1})
 	return l
 }
 
@@ -287,141 +277,55 @@ func (f *fetcher) emptyAnswer(resp *protocol.FetchResponse) bool {
 	return true
 }
 
-// fetchLeap is a loop's span: how many cycles it completes before the
-// horizon and where its last cycle stands.
-type fetchLeap struct {
-	l      *FetchLoop
-	cycles int      // answers received (= Fetches sent) in the span
-	first  sim.Time // the first answer's arrival (the first send)
-	// The last cycle: its arrival at the leader, and where it stands at
-	// the horizon.
-	arrive sim.Time
-	phase  fetchPhase
-	id     int32 // its Fetch's correlation id (cycles > 0)
+// Each fetch loop's cycle as a chain (leap_order.go): the Fetch arrives
+// at the leader (step 0) and is parked, the parked fetch expires (step 1)
+// and the empty answer goes back, the answer arrives (step 2) and the
+// follower sends the next Fetch: its timeout timer first, then the Fetch.
+const (
+	fetchArriveStep = iota
+	fetchExpireStep
+	fetchAnswerStep
+)
+
+// fetchSpan is a fetch loop across a span.
+type fetchSpan struct {
+	l   *FetchLoop
+	n   int     // the loop's events due in the span
+	snd *sender // its Fetches (one at each answer)
 }
 
-// sentBefore counts this span's sends before t, and at t if the loop
-// ranks before rank (the order a stepped run gives sends at one instant).
-func (s *fetchLeap) sentBefore(t sim.Time, rank int) int {
-	if s.cycles == 0 || t < s.first {
-		return 0
-	}
-	p := sim.Time(s.l.period())
-	k := int((t - s.first) / p) // sends at first + i*p for i <= k are at or before t
-	n := min(s.cycles, k+1)
-	if k < s.cycles && s.first+sim.Time(k)*p == t && s.l.rank >= rank {
-		n-- // the send at t itself comes after
-	}
-	return n
-}
-
-// LeapFetchLoops moves loops across the span from now to just before
-// horizon: every event of theirs due before it happens, in closed form.
-// It updates the brokers and returns the events consumed, the events
-// pending at the end, and the time of the last event it ran (now if none).
-func LeapFetchLoops(now, horizon sim.Time, loops []*FetchLoop) (drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
-	last = now
-	spans := make([]*fetchLeap, len(loops))
-	for i, l := range loops {
-		p := sim.Time(l.period())
-		answer := l.arrive.Add(l.wait + l.toFollower) // the cycle's answer arrives
-		s := &fetchLeap{l: l, arrive: l.arrive}
-		if answer < horizon {
-			s.cycles = int((horizon-1-answer)/p) + 1
-			s.first = answer
-			s.arrive = l.arrive + sim.Time(s.cycles)*p
-		}
-		switch expiry := s.arrive.Add(l.wait); {
-		case s.arrive >= horizon:
-			s.phase = fetchSent
-			if s.cycles > 0 {
-				last = max(last, s.arrive.Add(-l.toLeader))
-			}
-		case expiry >= horizon:
-			s.phase = fetchParked
-			last = max(last, s.arrive)
-		default:
-			s.phase = fetchAnswered
-			last = max(last, expiry)
-		}
-		spans[i] = s
-	}
-	// Correlation ids: each follower's client numbers its Fetches in the
-	// order they were sent, across its fetchers.
-	byFollower := map[*Broker][]*fetchLeap{}
-	var followers []*Broker
-	for _, s := range spans {
-		if _, ok := byFollower[s.l.follower]; !ok {
-			followers = append(followers, s.l.follower)
-		}
-		byFollower[s.l.follower] = append(byFollower[s.l.follower], s)
-	}
-	for _, fb := range followers {
-		group := byFollower[fb]
-		next := fb.net.NextCorrelationID()
-		total := 0
-		for _, s := range group {
-			total += s.cycles
-			if s.cycles == 0 {
-				continue
-			}
-			lastSend := s.arrive.Add(-s.l.toLeader)
-			before := 0
-			for _, o := range group {
-				before += o.sentBefore(lastSend, s.l.rank)
-			}
-			s.id = next + int32(before)
-		}
-		fb.net.SetNextCorrelationID(next + int32(total))
-	}
-	for _, s := range spans {
-		d, a := s.apply()
-		drop = append(drop, d...)
-		add = append(add, a...)
-	}
-	// The leader holds parked fetches in their arrival order.
-	var parked []*fetchLeap
-	for _, s := range spans {
-		if s.phase == fetchParked && (s.cycles > 0 || s.l.phase != fetchParked) {
-			parked = append(parked, s)
-		}
-	}
-	slices.SortStableFunc(parked, func(a, b *fetchLeap) int {
-		if c := cmp.Compare(a.arrive, b.arrive); c != 0 {
-			return c
-		}
-		return a.l.rank - b.l.rank
-	})
-	for _, s := range parked {
-		lb := s.l.leader
-		lb.parked = append(lb.parked, s.l.df)
-	}
-	return drop, add, last
+func newFetchSpan(l *FetchLoop, horizon sim.Time) *fetchSpan {
+	n := l.ch.before(horizon)
+	return &fetchSpan{l: l, n: n, snd: &sender{b: l.follower, c: l.ch, step: fetchAnswerStep, n: n}}
 }
 
 // apply moves one loop's brokers to the end of its span and returns its
-// events consumed and pending.
-func (s *fetchLeap) apply() (drop []sim.QueuedEvent, add []sim.LeapEvent) {
+// events consumed and pending, and its Fetch's arrival at the leader if
+// the leader holds it parked at the end (a leap put it there).
+func (s *fetchSpan) apply() (drop []sim.QueuedEvent, add []leapAdd, parkedAt *ev) {
 	l := s.l
-	if s.cycles == 0 && s.phase == l.phase {
-		return nil, nil // nothing of it happened in the span
+	if s.n == 0 {
+		return nil, nil, nil // nothing of it happened in the span
 	}
-	fb, lb, f := l.follower, l.leader, l.f
+	fb, lb, f, ch := l.follower, l.leader, l.f, l.ch
 	drop = append(drop, l.event)
 	req := l.req
-	if s.cycles > 0 {
+	last := ev{ch, s.n - 1}
+	final := ch.stepOf(last.j)
+	if s.snd.sends() > 0 {
 		// The last answer came back: the follower sent the same Fetch
 		// again, with the next correlation id.
 		drop = append(drop, l.call)
 		fb.net.LeapAnswered(l.req.CorrelationID)
 		next := *l.req
 		req = &next
-		send := s.arrive.Add(-l.toLeader)
-		timer, name, task := fb.net.LeapSent(s.id, f.leaderAddr, req, f.onFetched)
-		add = append(add, sim.LeapEvent{PushedAt: send, Rank: 2 * l.rank, Host: fb.cfg.Host, Timer: timer, At: send.Add(l.timeout), Name: name, Task: task})
+		sent := ev{ch, ch.lastOf(fetchAnswerStep, s.n)}
+		at := sent.at()
+		timer, name, task := fb.net.LeapSent(s.snd.id, f.leaderAddr, req, f.onFetched)
+		add = append(add, leapAdd{sim.LeapEvent{Host: fb.cfg.Host, Timer: timer, At: at.Add(l.timeout), Name: name, Task: task}, pushed{sent, 0}})
 		f.sent = req
-		if s.phase == fetchSent {
-			add = append(add, sim.LeapEvent{PushedAt: send, Rank: 2*l.rank + 1, Env: &sim.Envelope{From: l.local, To: f.leaderAddr, Msg: req, SentAt: send, DeliverAt: s.arrive}})
+		if final == fetchAnswerStep {
+			add = append(add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: l.local, To: f.leaderAddr, Msg: req, SentAt: at, DeliverAt: at.Add(l.toLeader)}}, nextPush(sent)})
 		}
 	}
 	// The leader: a parked fetch that expired left its purgatory and
@@ -434,23 +338,47 @@ func (s *fetchLeap) apply() (drop []sim.QueuedEvent, add []sim.LeapEvent) {
 		delete(lb.conns, l.local)
 	}
 	// The follower's latest arrival in the span set its fetch times.
-	arrived := s.arrive
-	if s.phase == fetchSent {
-		arrived = s.arrive.Add(-l.period())
+	if a := ch.lastOf(fetchArriveStep, s.n); a >= 0 {
+		lb.leapFollowerFetched(req, fb.cfg.NodeID, ch.eventAt(a))
 	}
-	if arrived > l.arrive || (arrived == l.arrive && l.phase == fetchSent) {
-		lb.leapFollowerFetched(req, fb.cfg.NodeID, arrived)
-	}
-	switch s.phase {
-	case fetchParked:
+	switch at := last.at(); final {
+	case fetchArriveStep:
 		df := &delayedFetch{b: lb, from: l.local, req: req}
-		add = append(add, sim.LeapEvent{PushedAt: s.arrive, Rank: 2 * l.rank, Host: lb.cfg.Host, Timer: &df.timer, At: s.arrive.Add(l.wait), Name: "delayed-fetch-expiry", Task: df})
+		add = append(add, leapAdd{sim.LeapEvent{Host: lb.cfg.Host, Timer: &df.timer, At: at.Add(l.wait), Name: "delayed-fetch-expiry", Task: df}, nextPush(last)})
 		l.df = df
 		lb.conns[l.local] = &conn{busy: true}
-	case fetchAnswered:
-		expiry := s.arrive.Add(l.wait)
+		parkedAt = &last
+	case fetchExpireStep:
 		resp, _, _, _ := lb.readFetch(nil, req, false)
-		add = append(add, sim.LeapEvent{PushedAt: expiry, Rank: 2 * l.rank, Env: &sim.Envelope{From: lb.addr, To: l.local, Msg: resp, SentAt: expiry, DeliverAt: expiry.Add(l.toFollower)}})
+		add = append(add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: lb.addr, To: l.local, Msg: resp, SentAt: at, DeliverAt: at.Add(l.toFollower)}}, nextPush(last)})
+	}
+	return drop, add, parkedAt
+}
+
+// leapFetchSpans applies the fetch loops' spans. The leader holds the
+// fetches it parked in their arrival order.
+func leapFetchSpans(spans []*fetchSpan) (drop []sim.QueuedEvent, add []leapAdd) {
+	type park struct {
+		s  *fetchSpan
+		at ev
+	}
+	var parks []park
+	for _, s := range spans {
+		d, a, p := s.apply()
+		drop = append(drop, d...)
+		add = append(add, a...)
+		if p != nil {
+			parks = append(parks, park{s, *p})
+		}
+	}
+	slices.SortStableFunc(parks, func(a, b park) int {
+		if c := cmp.Compare(a.at.at(), b.at.at()); c != 0 {
+			return c
+		}
+		return seqCmp(a.at, b.at)
+	})
+	for _, p := range parks {
+		p.s.l.leader.parked = append(p.s.l.leader.parked, p.s.l.df)
 	}
 	return drop, add
 }

@@ -45,17 +45,25 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 	now := w.Now()
 	queued := w.Queued()
 	brokers := map[string]*broker.Broker{}
+	controllers := map[sim.Addr]broker.HeartbeatController{}
 	for id, n := range c.nodes {
 		if c.state[id] == NodeRunning && w.Process(Host(id)) != nil {
 			brokers[Host(id)] = n.Broker
+			if n.Controller != nil && n.Controller.Active() {
+				controllers[n.Controller.Addr()] = n.Controller
+			}
 		}
 	}
 	loops := broker.FetchLoops(w, queued, brokers)
+	hbs := broker.FindHeartbeatLoops(w, queued, brokers, controllers)
 	claimed := make(map[uint64]bool, 2*len(loops))
 	for _, l := range loops {
 		for _, q := range l.Claims() {
 			claimed[q.Seq] = true
 		}
+	}
+	for _, q := range hbs.Claims() {
+		claimed[q.Seq] = true
 	}
 	horizon := limit + 1
 	due := false // a loop's event is due before the horizon
@@ -71,20 +79,21 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 		}
 		due = due || claimed[q.Seq]
 	}
+	work := len(loops) + hbs.Len()
 	if !due {
-		return max(horizon, now.Add(leapBackoff)), len(loops)
+		return max(horizon, now.Add(leapBackoff)), work
 	}
-	drop, add, last := broker.LeapFetchLoops(now, horizon, loops)
+	drop, add, last := broker.LeapLoops(now, horizon, loops, hbs)
 	if err := w.Leap(min(last, limit), drop, add); err != nil {
-		panic(fmt.Sprintf("cluster: leaping %d fetch loops from %s to %s: %v", len(loops), now, horizon, err))
+		panic(fmt.Sprintf("cluster: leaping %d fetch and %d heartbeat loops from %s to %s: %v", len(loops), hbs.Len(), now, horizon, err))
 	}
-	return horizon, len(loops)
+	return horizon, work
 }
 
 // Digest describes the cluster's moving state: every live event in the
 // queue, in the order it will run (timers by process and name, messages by
 // link, kind, correlation id and summary, with their times), and each
-// running broker's Digest. A leaped run and a stepped one of the same
+// running node's broker and controller Digest. A leaped run and a stepped one of the same
 // actions must reach the same digest at every pause.
 func (c *Cluster) Digest() string {
 	var s strings.Builder
@@ -113,6 +122,9 @@ func (c *Cluster) Digest() string {
 	for _, id := range c.NodeIDs() {
 		if c.state[id] == NodeRunning && c.World.Process(Host(id)) != nil {
 			s.WriteString(c.nodes[id].Broker.Digest())
+			if ctl := c.nodes[id].Controller; ctl != nil {
+				s.WriteString(ctl.Digest())
+			}
 		}
 	}
 	return s.String()
