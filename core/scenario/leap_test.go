@@ -33,23 +33,76 @@ func TestLeapMatchesSteps(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			stepped, leaped := newRecorder(false), newRecorder(true)
-			leaps := uint64(0)
+			var cmds [][2]string
+			stdin := map[int][]string{}
 			for i, c := range tr.Commands() {
-				a, b := stepped.exec(c.Cmd, c.Stdin), leaped.exec(c.Cmd, c.Stdin)
-				if a != b {
-					t.Fatalf("command %d %q: stepped and leaped runs differ:\n%s", i+1, c.Cmd, firstDifference(a, b))
-				}
-				if cl := leaped.s.Cluster(); cl != nil {
-					leaps = cl.World.Leaps()
-				}
+				cmds = append(cmds, [2]string{c.Cmd})
+				stdin[i] = c.Stdin
 			}
-			if a, b := strings.Join(stepped.notes, "\n"), strings.Join(leaped.notes, "\n"); a != b {
-				t.Fatalf("the engine's notes differ:\n%s", firstDifference(a, b))
-			}
-			t.Logf("%d notes, %d leaps", len(leaped.notes), leaps)
+			compareRuns(t, cmds, stdin)
 		})
 	}
+}
+
+// TestLeapHeartbeatsMatchSteps leaps long idle spans, where every
+// broker's heartbeats run in closed form beside the fetchers' long polls,
+// and then disturbs them: a killed broker is fenced at its last leaped
+// contact plus the session timeout, a restarted one registers and joins
+// the loops again, a slower link changes a loop's period, a cut makes
+// heartbeats time out and retry on the leaped call's deadline, and the
+// active controller's death moves every session to a new controller.
+func TestLeapHeartbeatsMatchSteps(t *testing.T) {
+	script := []string{
+		"cluster create",
+		"kafka-topics.sh --create --topic idle-a --partitions 3 --replication-factor 3",
+		"kafka-topics.sh --create --topic idle-b --partitions 2 --replication-factor 2",
+		"time advance 10m",
+		"broker kill 2",
+		"time advance 1m",
+		"broker start 2",
+		"time advance 2m",
+		"network delay 1 7ms",
+		"time advance 1m",
+		"network delay 1 0ms",
+		"network cut 1 3",
+		"time advance 1m",
+		"network heal",
+		"time advance 1m",
+		"broker kill 3",
+		"time advance 30s",
+		"broker start 3",
+		"time advance 2m",
+		"broker stop 1",
+		"time advance 20s",
+		"broker start 1",
+		"time advance 1m",
+	}
+	var cmds [][2]string
+	for _, c := range script {
+		cmds = append(cmds, [2]string{c})
+	}
+	compareRuns(t, cmds, nil)
+}
+
+// compareRuns runs commands stepped and leaped and fails at the first
+// difference in what they print and show, or in the engine's notes.
+func compareRuns(t *testing.T, cmds [][2]string, stdin map[int][]string) {
+	t.Helper()
+	stepped, leaped := newRecorder(false), newRecorder(true)
+	leaps := uint64(0)
+	for i, c := range cmds {
+		a, b := stepped.exec(c[0], stdin[i]), leaped.exec(c[0], stdin[i])
+		if a != b {
+			t.Fatalf("command %d %q: stepped and leaped runs differ:\n%s", i+1, c[0], firstDifference(a, b))
+		}
+		if cl := leaped.s.Cluster(); cl != nil {
+			leaps = cl.World.Leaps()
+		}
+	}
+	if a, b := strings.Join(stepped.notes, "\n"), strings.Join(leaped.notes, "\n"); a != b {
+		t.Fatalf("the engine's notes differ:\n%s", firstDifference(a, b))
+	}
+	t.Logf("%d notes, %d leaps", len(leaped.notes), leaps)
 }
 
 // recorder runs commands in a session and records what a user sees.
