@@ -58,30 +58,9 @@ func (l *FetchLoop) Claims() []sim.QueuedEvent { return []sim.QueuedEvent{l.call
 // back.
 func (l *FetchLoop) period() time.Duration { return l.toLeader + l.wait + l.toFollower }
 
-// Index of the queue, for finding loops' events.
-type leapIndex struct {
-	timers map[*sim.Timer]sim.QueuedEvent
-	msgs   map[sim.Message]sim.QueuedEvent
-}
-
-func newLeapIndex(queued []sim.QueuedEvent) leapIndex {
-	ix := leapIndex{timers: map[*sim.Timer]sim.QueuedEvent{}, msgs: map[sim.Message]sim.QueuedEvent{}}
-	for _, q := range queued {
-		switch {
-		case q.Timer != nil:
-			ix.timers[q.Timer] = q
-		case q.Env != nil:
-			ix.msgs[q.Env.Msg] = q
-		}
-	}
-	return ix
-}
-
 // FetchLoops finds every replica fetcher of brokers (running brokers'
 // by host) that is in a steady long poll now, given the world's queue.
-func FetchLoops(w *sim.World, queued []sim.QueuedEvent, brokers map[string]*Broker) []*FetchLoop {
-	ix := newLeapIndex(queued)
-	var answers map[answerKey]sim.QueuedEvent // made on first need
+func FetchLoops(w *sim.World, ix *LeapIndex, brokers map[string]*Broker) []*FetchLoop {
 	var loops []*FetchLoop
 	hosts := make([]string, 0, len(brokers))
 	for h := range brokers {
@@ -96,10 +75,7 @@ func FetchLoops(w *sim.World, queued []sim.QueuedEvent, brokers map[string]*Brok
 		}
 		slices.Sort(ids)
 		for _, id := range ids {
-			if answers == nil {
-				answers = fetchAnswers(queued)
-			}
-			if l := findFetchLoop(w, ix, answers, b, b.fetchers[id], brokers); l != nil {
+			if l := findFetchLoop(w, ix, b, b.fetchers[id], brokers); l != nil {
 				loops = append(loops, l)
 			}
 		}
@@ -107,29 +83,9 @@ func FetchLoops(w *sim.World, queued []sim.QueuedEvent, brokers map[string]*Brok
 	return loops
 }
 
-type answerKey struct {
-	to   sim.Addr
-	corr int32
-}
-
-// fetchAnswers indexes the Fetch answers in flight by receiver and
-// correlation id.
-func fetchAnswers(queued []sim.QueuedEvent) map[answerKey]sim.QueuedEvent {
-	out := map[answerKey]sim.QueuedEvent{}
-	for _, q := range queued {
-		if q.Env == nil {
-			continue
-		}
-		if r, ok := q.Env.Msg.(*protocol.FetchResponse); ok {
-			out[answerKey{q.Env.To, r.CorrelationID}] = q
-		}
-	}
-	return out
-}
-
 // findFetchLoop returns f as a loop if it is in a steady long poll: every
 // event of its next cycles is one it would repeat (nil otherwise).
-func findFetchLoop(w *sim.World, ix leapIndex, answers map[answerKey]sim.QueuedEvent, fb *Broker, f *fetcher, brokers map[string]*Broker) *FetchLoop {
+func findFetchLoop(w *sim.World, ix *LeapIndex, fb *Broker, f *fetcher, brokers map[string]*Broker) *FetchLoop {
 	lb := brokers[f.leaderHost]
 	if lb == nil || lb == fb || fb.state != StateRunning || lb.state != StateRunning || !lb.readyToServe || len(lb.held) > 0 {
 		return nil
@@ -174,9 +130,9 @@ func findFetchLoop(w *sim.World, ix leapIndex, answers map[answerKey]sim.QueuedE
 			return nil
 		}
 		l.phase, l.event, l.df, l.arrive = fetchParked, q, df, q.At.Add(-l.wait)
-	} else if q, ok := answers[answerKey{l.local, req.CorrelationID}]; ok {
-		resp := q.Env.Msg.(*protocol.FetchResponse)
-		if q.Env.From != lb.addr || q.Env.DeliverAt.Sub(q.Env.SentAt) != l.toFollower || conn != nil || !f.emptyAnswer(resp) {
+	} else if q, ok := ix.answers[answerKey{l.local, req.CorrelationID}]; ok {
+		resp, isFetch := q.Env.Msg.(*protocol.FetchResponse)
+		if !isFetch || q.Env.From != lb.addr || q.Env.DeliverAt.Sub(q.Env.SentAt) != l.toFollower || conn != nil || !f.emptyAnswer(resp) {
 			return nil
 		}
 		l.phase, l.event, l.arrive = fetchAnswered, q, q.Env.SentAt.Add(-l.wait)

@@ -119,9 +119,7 @@ func (h *HeartbeatLoops) Len() int {
 // FindHeartbeatLoops finds the brokers (running brokers by host) whose
 // heartbeats are in a steady cycle now, given the world's queue and the
 // active controllers by listener address.
-func FindHeartbeatLoops(w *sim.World, queued []sim.QueuedEvent, brokers map[string]*Broker, controllers map[sim.Addr]HeartbeatController) *HeartbeatLoops {
-	ix := newLeapIndex(queued)
-	answers := heartbeatAnswers(queued)
+func FindHeartbeatLoops(w *sim.World, ix *LeapIndex, brokers map[string]*Broker, controllers map[sim.Addr]HeartbeatController) *HeartbeatLoops {
 	groups := map[sim.Addr]*sessionGroup{}
 	refused := map[sim.Addr]bool{}
 	hosts := make([]string, 0, len(brokers))
@@ -136,7 +134,7 @@ func FindHeartbeatLoops(w *sim.World, queued []sim.QueuedEvent, brokers map[stri
 		if !ok || ctl == nil || refused[addr] {
 			continue
 		}
-		l := findHeartbeatLoop(w, ix, answers, b, ctl)
+		l := findHeartbeatLoop(w, ix, b, ctl)
 		if l == nil {
 			refused[addr] = true // its expiry timer cannot be leaped
 			continue
@@ -166,7 +164,7 @@ func FindHeartbeatLoops(w *sim.World, queued []sim.QueuedEvent, brokers map[stri
 // and its expiry timer never fires while they run: each loop's next
 // heartbeat arrives before its session expires, and so does every one
 // after it (the cycle is shorter than the expiry delay).
-func (g *sessionGroup) steady(ix leapIndex) bool {
+func (g *sessionGroup) steady(ix *LeapIndex) bool {
 	timer, watched := g.ctl.SessionExpiry()
 	if timer == nil || len(watched) != len(g.loops) {
 		return false
@@ -191,30 +189,10 @@ func (g *sessionGroup) steady(ix leapIndex) bool {
 	return true
 }
 
-type hbAnswerKey struct {
-	to   sim.Addr
-	corr int32
-}
-
-// heartbeatAnswers indexes the heartbeat answers in flight by receiver
-// and correlation id.
-func heartbeatAnswers(queued []sim.QueuedEvent) map[hbAnswerKey]sim.QueuedEvent {
-	out := map[hbAnswerKey]sim.QueuedEvent{}
-	for _, q := range queued {
-		if q.Env == nil {
-			continue
-		}
-		if r, ok := q.Env.Msg.(*protocol.BrokerHeartbeatResponse); ok {
-			out[hbAnswerKey{q.Env.To, r.CorrelationID}] = q
-		}
-	}
-	return out
-}
-
 // findHeartbeatLoop returns b's heartbeats as a loop if they are in a
 // steady cycle towards ctl: every event of its next cycles is one it
 // would repeat (nil otherwise).
-func findHeartbeatLoop(w *sim.World, ix leapIndex, answers map[hbAnswerKey]sim.QueuedEvent, b *Broker, ctl HeartbeatController) *HeartbeatLoop {
+func findHeartbeatLoop(w *sim.World, ix *LeapIndex, b *Broker, ctl HeartbeatController) *HeartbeatLoop {
 	if b.state != StateRunning || !b.registered || b.wantShutdown || !b.readyToUnfence() || b.heartbeatFailures != 0 {
 		return nil
 	}
@@ -273,9 +251,10 @@ func findHeartbeatLoop(w *sim.World, ix leapIndex, answers map[hbAnswerKey]sim.Q
 				return nil
 			}
 			step, l.event = hbArriveStep, q
-		} else if q, ok := answers[hbAnswerKey{l.local, cc.id}]; ok {
+		} else if q, ok := ix.answers[answerKey{l.local, cc.id}]; ok {
 			e := q.Env
-			if e.From != addr || e.DeliverAt.Sub(e.SentAt) != l.fromCtl || e.Msg.(*protocol.BrokerHeartbeatResponse).ErrorCode != protocol.NONE {
+			resp, isHB := e.Msg.(*protocol.BrokerHeartbeatResponse)
+			if !isHB || e.From != addr || e.DeliverAt.Sub(e.SentAt) != l.fromCtl || resp.ErrorCode != protocol.NONE {
 				return nil
 			}
 			step, l.event = hbAnswerStep, q

@@ -54,8 +54,9 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time) (sim.Time, int) {
 			}
 		}
 	}
-	loops := broker.FetchLoops(w, queued, brokers)
-	hbs := broker.FindHeartbeatLoops(w, queued, brokers, controllers)
+	ix := broker.NewLeapIndex(queued)
+	loops := broker.FetchLoops(w, ix, brokers)
+	hbs := broker.FindHeartbeatLoops(w, ix, brokers, controllers)
 	claimed := make(map[uint64]bool, 2*len(loops))
 	for _, l := range loops {
 		for _, q := range l.Claims() {
