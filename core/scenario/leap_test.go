@@ -52,7 +52,12 @@ func TestLeapMatchesSteps(t *testing.T) {
 // heartbeats time out and retry on the leaped call's deadline, and the
 // active controller's death moves every session to a new controller.
 func TestLeapHeartbeatsMatchSteps(t *testing.T) {
-	script := []string{
+	t.Run("three-nodes", func(t *testing.T) { compareScript(t, threeNodes) })
+	t.Run("five-nodes", func(t *testing.T) { compareScript(t, fiveNodes) })
+}
+
+var (
+	threeNodes = []string{
 		"cluster create",
 		"kafka-topics.sh --create --topic idle-a --partitions 3 --replication-factor 3",
 		"kafka-topics.sh --create --topic idle-b --partitions 2 --replication-factor 2",
@@ -77,6 +82,28 @@ func TestLeapHeartbeatsMatchSteps(t *testing.T) {
 		"broker start 1",
 		"time advance 1m",
 	}
+	// Two brokers that are not voters heartbeat to a remote controller
+	// beside the voters; the controller's own links slow down, so every
+	// remote loop's period changes at once.
+	fiveNodes = []string{
+		"cluster create --brokers 5",
+		"kafka-topics.sh --create --topic wide --partitions 5 --replication-factor 3",
+		"time advance 5m",
+		"network delay 3 4ms",
+		"time advance 1m",
+		"broker kill 5",
+		"time advance 1m",
+		"broker start 5",
+		"time advance 1m",
+		"network delay 3 0ms",
+		"network delay 4 250ms",
+		"time advance 1m",
+		"network delay 4 0ms",
+		"time advance 30s",
+	}
+)
+
+func compareScript(t *testing.T, script []string) {
 	var cmds [][2]string
 	for _, c := range script {
 		cmds = append(cmds, [2]string{c})
