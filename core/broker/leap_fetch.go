@@ -19,8 +19,8 @@ import (
 // cluster, and changes nothing but clocks and counters: the leader's
 // lastCaughtUpTime and lastFetchTime of the follower (the arrival time),
 // the follower's correlation ids, and which of the cycle's three events
-// is pending. A FetchLoop proves a fetcher is in that cycle, and
-// leapFetchLoops moves it across a span in closed form.
+// is pending. A FetchLoop proves a fetcher is in that cycle, and a
+// fetchSpan moves it across a span in closed form (LeapLoops).
 
 // fetchPhase is where a long poll's cycle stands.
 type fetchPhase uint8
@@ -160,8 +160,7 @@ func findFetchLoop(w *sim.World, ix *LeapIndex, fb *Broker, f *fetcher, brokers 
 	if !lb.parksIdle(req, f) {
 		return nil
 	}
-	step := map[fetchPhase]int{fetchSent: fetchArriveStep, fetchParked: fetchExpireStep, fetchAnswered: fetchAnswerStep}[l.phase]
-	l.ch = newChain(l.event, step, []time.Duration{l.wait, l.toFollower, l.toLeader}, []int{0, 0, 1})
+	l.ch = newChain(l.event, int(l.phase-fetchSent), []time.Duration{l.wait, l.toFollower, l.toLeader}, []int{0, 0, 1})
 	return l
 }
 
@@ -237,6 +236,7 @@ func (f *fetcher) emptyAnswer(resp *protocol.FetchResponse) bool {
 // at the leader (step 0) and is parked, the parked fetch expires (step 1)
 // and the empty answer goes back, the answer arrives (step 2) and the
 // follower sends the next Fetch: its timeout timer first, then the Fetch.
+// A loop in phase p waits for step p-fetchSent.
 const (
 	fetchArriveStep = iota
 	fetchExpireStep

@@ -18,12 +18,17 @@ import (
 // (sim.World.Leap). The world then runs the horizon's event as usual.
 //
 // Loops leaped today: replica fetchers in an idle long poll
-// (broker.FetchLoop). Every other event (KRaft's NoOp records and fetches,
-// heartbeats, periodic tasks) bounds a span.
+// (broker.FetchLoop) and brokers' heartbeats to the active controller with
+// its session-expiry timer (broker.HeartbeatLoop). Every other event
+// (KRaft's NoOp records and fetches, periodic tasks) bounds a span. Events
+// of different loops due at one instant keep the order a stepped run gives
+// them (broker's leap_order.go).
 //
 // A leaped run ends every span in the state a stepped run reaches: the
-// same brokers, logs, in-flight messages and timers. TestLeapMatchesSteps
-// compares the two on scenarios that stop and disturb idle clusters.
+// same brokers, controllers, logs, in-flight messages and timers.
+// TestLeapMatchesSteps compares the two on scenarios that stop and disturb
+// idle clusters, TestLeapHeartbeatsMatchSteps on long idle spans followed
+// by kills, restarts, slow links and cuts.
 
 // leapBackoff is how long the cluster waits, in virtual time, before it
 // looks for a span again after finding none worth leaping: a busy cluster
