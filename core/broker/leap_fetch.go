@@ -47,7 +47,7 @@ type FetchLoop struct {
 	// (the Fetch's MaxWaitMs) and the Fetch's timeout.
 	toLeader, toFollower, wait, timeout time.Duration
 	// ch is the loop's events from its pending one on.
-	ch *chain
+	ch chain
 }
 
 // Claims are the queued events the loop owns: its Fetch's timeout and the
@@ -160,7 +160,7 @@ func findFetchLoop(w *sim.World, ix *LeapIndex, fb *Broker, f *fetcher, brokers 
 	if !lb.parksIdle(req, f) {
 		return nil
 	}
-	l.ch = newChain(l.event, int(l.phase-fetchSent), []time.Duration{l.wait, l.toFollower, l.toLeader}, []int{0, 0, 1})
+	l.ch.init(l.event, int(l.phase-fetchSent), []time.Duration{l.wait, l.toFollower, l.toLeader}, []int{0, 0, 1})
 	return l
 }
 
@@ -246,42 +246,43 @@ const (
 // fetchSpan is a fetch loop across a span.
 type fetchSpan struct {
 	l   *FetchLoop
-	n   int     // the loop's events due in the span
-	snd *sender // its Fetches (one at each answer)
+	n   int    // the loop's events due in the span
+	snd sender // its Fetches (one at each answer)
 }
 
-func newFetchSpan(l *FetchLoop, horizon sim.Time) *fetchSpan {
+func (s *fetchSpan) init(l *FetchLoop, horizon sim.Time) {
 	n := l.ch.before(horizon)
-	return &fetchSpan{l: l, n: n, snd: &sender{b: l.follower, c: l.ch, step: fetchAnswerStep, n: n}}
+	*s = fetchSpan{l: l, n: n, snd: sender{b: l.follower, c: &l.ch, step: fetchAnswerStep, n: n}}
 }
 
-// apply moves one loop's brokers to the end of its span and returns its
-// events consumed and pending, and its Fetch's arrival at the leader if
-// the leader holds it parked at the end (a leap put it there).
-func (s *fetchSpan) apply() (drop []sim.QueuedEvent, add []leapAdd, parkedAt *ev) {
+// apply moves one loop's brokers to the end of its span and adds its
+// events consumed and pending to out. It returns its Fetch's arrival at
+// the leader if the leader holds it parked at the end (a leap put it
+// there).
+func (s *fetchSpan) apply(out *leapOut) (parkedAt *ev) {
 	l := s.l
 	if s.n == 0 {
-		return nil, nil, nil // nothing of it happened in the span
+		return nil // nothing of it happened in the span
 	}
-	fb, lb, f, ch := l.follower, l.leader, l.f, l.ch
-	drop = append(drop, l.event)
+	fb, lb, f, ch := l.follower, l.leader, l.f, &l.ch
+	out.drop = append(out.drop, l.event)
 	req := l.req
 	last := ev{ch, s.n - 1}
 	final := ch.stepOf(last.j)
 	if s.snd.sends() > 0 {
 		// The last answer came back: the follower sent the same Fetch
 		// again, with the next correlation id.
-		drop = append(drop, l.call)
+		out.drop = append(out.drop, l.call)
 		fb.net.LeapAnswered(l.req.CorrelationID)
 		next := *l.req
 		req = &next
 		sent := ev{ch, ch.lastOf(fetchAnswerStep, s.n)}
 		at := sent.at()
 		timer, name, task := fb.net.LeapSent(s.snd.id, f.leaderAddr, req, f.onFetched)
-		add = append(add, leapAdd{sim.LeapEvent{Host: fb.cfg.Host, Timer: timer, At: at.Add(l.timeout), Name: name, Task: task}, pushed{sent, 0}})
+		out.add = append(out.add, leapAdd{sim.LeapEvent{Host: fb.cfg.Host, Timer: timer, At: at.Add(l.timeout), Name: name, Task: task}, pushed{sent, 0}})
 		f.sent = req
 		if final == fetchAnswerStep {
-			add = append(add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: l.local, To: f.leaderAddr, Msg: req, SentAt: at, DeliverAt: at.Add(l.toLeader)}}, nextPush(sent)})
+			out.add = append(out.add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: l.local, To: f.leaderAddr, Msg: req, SentAt: at, DeliverAt: at.Add(l.toLeader)}}, nextPush(sent)})
 		}
 	}
 	// The leader: a parked fetch that expired left its purgatory and
@@ -300,31 +301,28 @@ func (s *fetchSpan) apply() (drop []sim.QueuedEvent, add []leapAdd, parkedAt *ev
 	switch at := last.at(); final {
 	case fetchArriveStep:
 		df := &delayedFetch{b: lb, from: l.local, req: req}
-		add = append(add, leapAdd{sim.LeapEvent{Host: lb.cfg.Host, Timer: &df.timer, At: at.Add(l.wait), Name: "delayed-fetch-expiry", Task: df}, nextPush(last)})
+		out.add = append(out.add, leapAdd{sim.LeapEvent{Host: lb.cfg.Host, Timer: &df.timer, At: at.Add(l.wait), Name: "delayed-fetch-expiry", Task: df}, nextPush(last)})
 		l.df = df
 		lb.conns[l.local] = &conn{busy: true}
 		parkedAt = &last
 	case fetchExpireStep:
 		resp, _, _, _ := lb.readFetch(nil, req, false)
-		add = append(add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: lb.addr, To: l.local, Msg: resp, SentAt: at, DeliverAt: at.Add(l.toFollower)}}, nextPush(last)})
+		out.add = append(out.add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: lb.addr, To: l.local, Msg: resp, SentAt: at, DeliverAt: at.Add(l.toFollower)}}, nextPush(last)})
 	}
-	return drop, add, parkedAt
+	return parkedAt
 }
 
 // leapFetchSpans applies the fetch loops' spans. The leader holds the
 // fetches it parked in their arrival order.
-func leapFetchSpans(spans []*fetchSpan) (drop []sim.QueuedEvent, add []leapAdd) {
+func leapFetchSpans(spans []fetchSpan, out *leapOut) {
 	type park struct {
 		s  *fetchSpan
 		at ev
 	}
 	var parks []park
-	for _, s := range spans {
-		d, a, p := s.apply()
-		drop = append(drop, d...)
-		add = append(add, a...)
-		if p != nil {
-			parks = append(parks, park{s, *p})
+	for i := range spans {
+		if p := spans[i].apply(out); p != nil {
+			parks = append(parks, park{&spans[i], *p})
 		}
 	}
 	slices.SortStableFunc(parks, func(a, b park) int {
@@ -336,7 +334,6 @@ func leapFetchSpans(spans []*fetchSpan) (drop []sim.QueuedEvent, add []leapAdd) 
 	for _, p := range parks {
 		p.s.l.leader.parked = append(p.s.l.leader.parked, p.s.l.df)
 	}
-	return drop, add
 }
 
 // leapFollowerFetched is what the follower's Fetch at offsets it already

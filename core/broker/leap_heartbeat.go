@@ -73,7 +73,7 @@ type HeartbeatLoop struct {
 	// channel's timeout.
 	toCtl, fromCtl, interval, timeout time.Duration
 	contact                           sim.Time // the session's last contact now
-	ch                                *chain
+	ch                                chain
 }
 
 // HeartbeatLoops are the steady heartbeat loops of a world, grouped by the
@@ -120,43 +120,40 @@ func (h *HeartbeatLoops) Len() int {
 // heartbeats are in a steady cycle now, given the world's queue and the
 // active controllers by listener address.
 func FindHeartbeatLoops(w *sim.World, ix *LeapIndex, brokers map[string]*Broker, controllers map[sim.Addr]HeartbeatController) *HeartbeatLoops {
-	groups := map[sim.Addr]*sessionGroup{}
-	refused := map[sim.Addr]bool{}
+	out := &HeartbeatLoops{}
 	hosts := make([]string, 0, len(brokers))
 	for h := range brokers {
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
+	var refused []*sessionGroup // a loop to it is not steady: its expiry timer cannot be leaped
 	for _, h := range hosts {
 		b := brokers[h]
 		addr, ok := b.cfg.Quorum.ActiveController()
 		ctl := controllers[addr]
-		if !ok || ctl == nil || refused[addr] {
+		if !ok || ctl == nil {
 			continue
 		}
-		l := findHeartbeatLoop(w, ix, b, ctl)
-		if l == nil {
-			refused[addr] = true // its expiry timer cannot be leaped
-			continue
+		var g *sessionGroup
+		for _, o := range out.groups {
+			if o.ctl == ctl {
+				g = o
+			}
 		}
-		g := groups[addr]
 		if g == nil {
 			g = &sessionGroup{ctl: ctl, host: addr.Host()}
-			groups[addr] = g
-		}
-		g.loops = append(g.loops, l)
-	}
-	out := &HeartbeatLoops{}
-	addrs := make([]sim.Addr, 0, len(groups))
-	for a := range groups {
-		addrs = append(addrs, a)
-	}
-	slices.Sort(addrs)
-	for _, a := range addrs {
-		if g := groups[a]; !refused[a] && g.steady(ix) {
 			out.groups = append(out.groups, g)
 		}
+		if slices.Contains(refused, g) {
+			continue
+		}
+		if l := findHeartbeatLoop(w, ix, b, ctl); l != nil {
+			g.loops = append(g.loops, l)
+		} else {
+			refused = append(refused, g)
+		}
 	}
+	out.groups = slices.DeleteFunc(out.groups, func(g *sessionGroup) bool { return slices.Contains(refused, g) || !g.steady(ix) })
 	return out
 }
 
@@ -181,7 +178,7 @@ func (g *sessionGroup) steady(ix *LeapIndex) bool {
 			return false
 		}
 		l.contact = contact
-		first := ev{l.ch, l.ch.lastOf(hbArriveStep, len(l.ch.delta))}.at()
+		first := ev{&l.ch, l.ch.lastOf(hbArriveStep, l.ch.m)}.at()
 		if first >= contact.Add(delay) {
 			return false
 		}
@@ -266,36 +263,36 @@ func findHeartbeatLoop(w *sim.World, ix *LeapIndex, b *Broker, ctl HeartbeatCont
 	if net.LastDelivery(bh, ch) > w.Now().Add(l.toCtl) || net.LastDelivery(ch, bh) > w.Now().Add(l.fromCtl) {
 		return nil
 	}
-	l.ch = newChain(l.event, step, []time.Duration{l.toCtl, l.fromCtl, l.interval}, []int{1, 1, 0})
+	l.ch.init(l.event, step, []time.Duration{l.toCtl, l.fromCtl, l.interval}, []int{1, 1, 0})
 	return l
 }
 
 // hbSpan is a heartbeat loop across a span.
 type hbSpan struct {
 	l   *HeartbeatLoop
-	n   int
-	snd *sender
+	n   int    // the loop's events due in the span
+	snd sender // its heartbeats (one at each timer)
 }
 
-func newHBSpan(l *HeartbeatLoop, horizon sim.Time) *hbSpan {
+func (s *hbSpan) init(l *HeartbeatLoop, horizon sim.Time) {
 	n := l.ch.before(horizon)
-	return &hbSpan{l: l, n: n, snd: &sender{b: l.b, c: l.ch, step: hbFireStep, n: n}}
+	*s = hbSpan{l: l, n: n, snd: sender{b: l.b, c: &l.ch, step: hbFireStep, n: n}}
 }
 
-// apply moves the broker to the end of its span and returns its events
-// consumed and pending. The controller's side is the group's.
-func (s *hbSpan) apply() (drop []sim.QueuedEvent, add []leapAdd) {
-	l, ch, b := s.l, s.l.ch, s.l.b
+// apply moves the broker to the end of its span and adds its events
+// consumed and pending to out. The controller's side is the group's.
+func (s *hbSpan) apply(out *leapOut) {
+	l, ch, b := s.l, &s.l.ch, s.l.b
 	if s.n == 0 {
-		return nil, nil
+		return
 	}
-	drop = append(drop, l.event)
+	out.drop = append(out.drop, l.event)
 	last := ev{ch, s.n - 1}
 	final := ch.stepOf(last.j)
 	cc := l.cc // the heartbeat in flight at the end, if any
 	if l.cc != nil && ch.ofStep(hbAnswerStep, s.n) > 0 {
 		// The heartbeat in flight at the start was answered.
-		drop = append(drop, l.call)
+		out.drop = append(out.drop, l.call)
 		b.net.LeapAnswered(l.cc.id)
 		cc = nil
 	}
@@ -308,9 +305,9 @@ func (s *hbSpan) apply() (drop []sim.QueuedEvent, add []leapAdd) {
 		req := *l.req
 		cc = &controllerCall{b: b, req: &req, deadline: at.Add(l.timeout), cb: b.heartbeatAnswered, id: s.snd.id}
 		timer, name, task := b.net.LeapSent(cc.id, addr, &req, cc.answered)
-		add = append(add, leapAdd{sim.LeapEvent{Host: b.cfg.Host, Timer: timer, At: at.Add(min(l.timeout, controllerSocketTimeout)), Name: name, Task: task}, pushed{e, 0}})
+		out.add = append(out.add, leapAdd{sim.LeapEvent{Host: b.cfg.Host, Timer: timer, At: at.Add(min(l.timeout, controllerSocketTimeout)), Name: name, Task: task}, pushed{e, 0}})
 		if final == hbFireStep {
-			add = append(add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: l.local, To: addr, Msg: &req, SentAt: at, DeliverAt: at.Add(l.toCtl)}}, nextPush(e)})
+			out.add = append(out.add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: l.local, To: addr, Msg: &req, SentAt: at, DeliverAt: at.Add(l.toCtl)}}, nextPush(e)})
 		}
 	}
 	at := last.at()
@@ -322,38 +319,44 @@ func (s *hbSpan) apply() (drop []sim.QueuedEvent, add []leapAdd) {
 		if !ok {
 			panic("broker: a leaped heartbeat is no longer steady")
 		}
-		add = append(add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: addr, To: l.local, Msg: resp, SentAt: at, DeliverAt: at.Add(l.fromCtl)}}, nextPush(last)})
+		out.add = append(out.add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: addr, To: l.local, Msg: resp, SentAt: at, DeliverAt: at.Add(l.fromCtl)}}, nextPush(last)})
 		b.heartbeatInFlight, b.heartbeatCall = true, cc
 	case hbAnswerStep:
 		b.heartbeatInFlight, b.heartbeatCall, b.heartbeatFailures = false, nil, 0
 		b.heartbeatTimer = &sim.Timer{}
-		add = append(add, leapAdd{sim.LeapEvent{Host: b.cfg.Host, Timer: b.heartbeatTimer, At: at.Add(l.interval), Name: heartbeatTimerName, Task: heartbeatTick{b}}, nextPush(last)})
+		out.add = append(out.add, leapAdd{sim.LeapEvent{Host: b.cfg.Host, Timer: b.heartbeatTimer, At: at.Add(l.interval), Name: heartbeatTimerName, Task: heartbeatTick{b}}, nextPush(last)})
 	}
-	return drop, add
 }
 
 // apply renews the controller's sessions as the span's heartbeats did and
 // re-arms its expiry timer as the last of them did.
-func (g *sessionGroup) apply(spans map[*HeartbeatLoop]*hbSpan) (drop []sim.QueuedEvent, add []leapAdd) {
+// spans are its loops', in order.
+func (g *sessionGroup) apply(spans []hbSpan, out *leapOut) {
 	contacts := map[int32]sim.Time{}
 	var lastArrival *ev
-	for _, l := range g.loops {
-		s := spans[l]
-		j := l.ch.lastOf(hbArriveStep, s.n)
+	for i, l := range g.loops {
+		j := l.ch.lastOf(hbArriveStep, spans[i].n)
 		if j < 0 {
 			continue
 		}
-		e := ev{l.ch, j}
+		e := ev{&l.ch, j}
 		contacts[l.b.cfg.NodeID] = e.at()
 		if lastArrival == nil || e.at() > lastArrival.at() || (e.at() == lastArrival.at() && seqCmp(e, *lastArrival) > 0) {
 			lastArrival = &e
 		}
 	}
 	if lastArrival == nil {
-		return nil, nil
+		return
 	}
 	e := g.ctl.LeapSessions(contacts, lastArrival.at(), g.host)
-	return []sim.QueuedEvent{g.expiry}, []leapAdd{{e, pushed{*lastArrival, 0}}}
+	out.drop = append(out.drop, g.expiry)
+	out.add = append(out.add, leapAdd{e, pushed{*lastArrival, 0}})
+}
+
+// leapOut gathers a leap's events consumed and pending.
+type leapOut struct {
+	drop []sim.QueuedEvent
+	add  []leapAdd
 }
 
 // LeapLoops moves the loops across the span from now to just before
@@ -363,40 +366,38 @@ func (g *sessionGroup) apply(spans map[*HeartbeatLoop]*hbSpan) (drop []sim.Queue
 // (now if none).
 func LeapLoops(now, horizon sim.Time, fetches []*FetchLoop, hb *HeartbeatLoops) (drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
 	last = now
-	var senders []*sender
-	fspans := make([]*fetchSpan, len(fetches))
+	senders := make([]*sender, 0, len(fetches)+hb.Len())
+	fspans := make([]fetchSpan, len(fetches))
 	for i, l := range fetches {
-		s := newFetchSpan(l, horizon)
-		fspans[i] = s
-		senders = append(senders, s.snd)
+		s := &fspans[i]
+		s.init(l, horizon)
+		senders = append(senders, &s.snd)
 		if s.n > 0 {
 			last = max(last, l.ch.eventAt(s.n-1))
 		}
 	}
-	hspans := map[*HeartbeatLoop]*hbSpan{}
-	var hlist []*hbSpan
+	hspans := make([]hbSpan, 0, hb.Len())
 	for _, g := range hb.groups {
 		for _, l := range g.loops {
-			s := newHBSpan(l, horizon)
-			hspans[l] = s
-			hlist = append(hlist, s)
-			senders = append(senders, s.snd)
+			hspans = append(hspans, hbSpan{})
+			s := &hspans[len(hspans)-1]
+			s.init(l, horizon)
+			senders = append(senders, &s.snd)
 			if s.n > 0 {
 				last = max(last, l.ch.eventAt(s.n-1))
 			}
 		}
 	}
 	numberSends(senders)
-	drop, adds := leapFetchSpans(fspans)
-	for _, s := range hlist {
-		d, a := s.apply()
-		drop = append(drop, d...)
-		adds = append(adds, a...)
+	out := &leapOut{drop: make([]sim.QueuedEvent, 0, 3*len(senders)), add: make([]leapAdd, 0, 3*len(senders))}
+	leapFetchSpans(fspans, out)
+	for i := range hspans {
+		hspans[i].apply(out)
 	}
+	off := 0
 	for _, g := range hb.groups {
-		d, a := g.apply(hspans)
-		drop = append(drop, d...)
-		adds = append(adds, a...)
+		g.apply(hspans[off:off+len(g.loops)], out)
+		off += len(g.loops)
 	}
-	return drop, ranked(adds), last
+	return out.drop, ranked(out.add), last
 }

@@ -21,10 +21,17 @@ type answerKey struct {
 
 // NewLeapIndex indexes queued.
 func NewLeapIndex(queued []sim.QueuedEvent) *LeapIndex {
+	timers := 0
+	for _, q := range queued {
+		if q.Timer != nil {
+			timers++
+		}
+	}
+	msgs := len(queued) - timers
 	ix := &LeapIndex{
-		timers:  make(map[*sim.Timer]sim.QueuedEvent, len(queued)),
-		msgs:    make(map[sim.Message]sim.QueuedEvent, len(queued)),
-		answers: make(map[answerKey]sim.QueuedEvent, len(queued)/2),
+		timers:  make(map[*sim.Timer]sim.QueuedEvent, timers),
+		msgs:    make(map[sim.Message]sim.QueuedEvent, msgs),
+		answers: make(map[answerKey]sim.QueuedEvent, msgs),
 	}
 	for _, q := range queued {
 		switch {

@@ -27,30 +27,47 @@ import (
 
 // chain is a loop's events in a span: event 0 is the base, event j+1 is
 // pushed by event j's handler, due delta[s] after it (s: event j's step in
-// the loop's cycle).
+// the loop's cycle of m steps).
 type chain struct {
 	seq    uint64 // the base event's sequence number
 	at     sim.Time
-	step   int             // the base event's step
-	delta  []time.Duration // from each step's event to the next step's
-	rank   []int           // the place of the next step's push among its pusher's pushes
-	period sim.Time        // the sum of delta
+	step   int                     // the base event's step
+	m      int                     // steps in a cycle
+	delta  [maxSteps]time.Duration // from each step's event to the next step's
+	rank   [maxSteps]int           // the place of the next step's push among its pusher's pushes
+	period sim.Time                // the sum of delta
 }
 
-func newChain(base sim.QueuedEvent, step int, delta []time.Duration, rank []int) *chain {
-	c := &chain{seq: base.Seq, at: base.At, step: step, delta: delta, rank: rank}
+// maxSteps bounds a loop's cycle (held in arrays: a leap looks for loops
+// often, and a chain is part of its loop's value).
+const maxSteps = 4
+
+// init makes c the chain from base, at step of a cycle of len(delta)
+// steps.
+func (c *chain) init(base sim.QueuedEvent, step int, delta []time.Duration, rank []int) {
+	if len(delta) > maxSteps || len(rank) != len(delta) {
+		panic("broker: a loop's cycle has more steps than a chain holds")
+	}
+	*c = chain{seq: base.Seq, at: base.At, step: step, m: len(delta)}
+	copy(c.delta[:], delta)
+	copy(c.rank[:], rank)
 	for _, d := range delta {
 		c.period += sim.Time(d)
 	}
+}
+
+func newChain(base sim.QueuedEvent, step int, delta []time.Duration, rank []int) *chain {
+	c := new(chain)
+	c.init(base, step, delta, rank)
 	return c
 }
 
 // stepOf is event j's step.
-func (c *chain) stepOf(j int) int { return (c.step + j) % len(c.delta) }
+func (c *chain) stepOf(j int) int { return (c.step + j) % c.m }
 
 // eventAt is when event j is due.
 func (c *chain) eventAt(j int) sim.Time {
-	m := len(c.delta)
+	m := c.m
 	t := c.at + sim.Time(j/m)*c.period
 	for i := 0; i < j%m; i++ {
 		t += sim.Time(c.delta[(c.step+i)%m])
@@ -63,7 +80,7 @@ func (c *chain) before(t sim.Time) int {
 	if c.at >= t {
 		return 0
 	}
-	m := len(c.delta)
+	m := c.m
 	k := int((t - 1 - c.at) / c.period) // event k*m is the last cycle start before t
 	n, at := k*m+1, c.at+sim.Time(k)*c.period
 	for i := 0; i < m-1; i++ {
@@ -78,11 +95,11 @@ func (c *chain) before(t sim.Time) int {
 
 // ofStep counts the events of step s among events 0..n-1.
 func (c *chain) ofStep(s, n int) int {
-	first := (s - c.step + len(c.delta)) % len(c.delta)
+	first := (s - c.step + c.m) % c.m
 	if n <= first {
 		return 0
 	}
-	return (n-1-first)/len(c.delta) + 1
+	return (n-1-first)/c.m + 1
 }
 
 // lastOf is the last event of step s among events 0..n-1 (-1: none).
@@ -91,7 +108,7 @@ func (c *chain) lastOf(s, n int) int {
 	if k == 0 {
 		return -1
 	}
-	return (s-c.step+len(c.delta))%len(c.delta) + (k-1)*len(c.delta)
+	return (s-c.step+c.m)%c.m + (k-1)*c.m
 }
 
 // ev is event j of a chain.
@@ -180,7 +197,7 @@ func (s *sender) sends() int { return s.c.ofStep(s.step, s.n) }
 func (s *sender) sentBefore(e ev) int {
 	t := e.at()
 	k := s.c.ofStep(s.step, min(s.c.before(t), s.n)) // sends before t
-	j := (s.step-s.c.step+len(s.c.delta))%len(s.c.delta) + k*len(s.c.delta)
+	j := (s.step-s.c.step+s.c.m)%s.c.m + k*s.c.m
 	if j < s.n && s.c.eventAt(j) == t && seqCmp(ev{s.c, j}, e) < 0 {
 		k++ // its send at t itself runs first
 	}
@@ -191,22 +208,23 @@ func (s *sender) sentBefore(e ev) int {
 // broker's client numbers requests in the order they were sent, across
 // its loops. It moves the clients' next ids past the span's sends.
 func numberSends(senders []*sender) {
-	by := map[*Broker][]*sender{}
-	var order []*Broker
-	for _, s := range senders {
-		if _, ok := by[s.b]; !ok {
-			order = append(order, s.b)
+	// A leap's loops come grouped by host; sort them so that each
+	// broker's are contiguous, in their order.
+	slices.SortStableFunc(senders, func(a, b *sender) int { return cmp.Compare(a.b.cfg.Host, b.b.cfg.Host) })
+	for i := 0; i < len(senders); {
+		b := senders[i].b
+		k := i + 1
+		for k < len(senders) && senders[k].b == b {
+			k++
 		}
-		by[s.b] = append(by[s.b], s)
-	}
-	for _, b := range order {
-		group := by[b]
+		group := senders[i:k]
+		i = k
 		next := b.net.NextCorrelationID()
 		total := 0
 		for _, s := range group {
-			k := s.sends()
-			total += k
-			if k == 0 {
+			n := s.sends()
+			total += n
+			if n == 0 {
 				continue
 			}
 			last := ev{s.c, s.c.lastOf(s.step, s.n)}

@@ -92,7 +92,7 @@ func TestChainOrderMatchesQueue(t *testing.T) {
 				t.Fatalf("round %d: before(horizon) = %d, the run ran %d", round, got, count[c])
 			}
 			n := count[c]
-			for s := range c.delta {
+			for s := 0; s < c.m; s++ {
 				k, last := 0, -1
 				for j := 0; j < n; j++ {
 					if c.stepOf(j) == s {
