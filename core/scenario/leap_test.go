@@ -54,6 +54,7 @@ func TestLeapMatchesSteps(t *testing.T) {
 func TestLeapHeartbeatsMatchSteps(t *testing.T) {
 	t.Run("three-nodes", func(t *testing.T) { compareScript(t, threeNodes) })
 	t.Run("five-nodes", func(t *testing.T) { compareScript(t, fiveNodes) })
+	t.Run("one-node", func(t *testing.T) { compareScript(t, oneNode) })
 }
 
 var (
@@ -100,6 +101,17 @@ var (
 		"time advance 1m",
 		"network delay 4 0ms",
 		"time advance 30s",
+	}
+	// A broker heartbeating to the controller in its own process: each
+	// cycle's three events at one instant.
+	oneNode = []string{
+		"cluster create --brokers 1",
+		"kafka-topics.sh --create --topic solo --partitions 2 --replication-factor 1",
+		"time advance 10m",
+		"broker stop 1",
+		"time advance 10s",
+		"broker start 1",
+		"time advance 3m",
 	}
 )
 
