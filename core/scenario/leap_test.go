@@ -55,6 +55,7 @@ func TestLeapHeartbeatsMatchSteps(t *testing.T) {
 	t.Run("three-nodes", func(t *testing.T) { compareScript(t, threeNodes) })
 	t.Run("five-nodes", func(t *testing.T) { compareScript(t, fiveNodes) })
 	t.Run("one-node", func(t *testing.T) { compareScript(t, oneNode) })
+	t.Run("controller-dies-mid-heartbeat", func(t *testing.T) { compareScript(t, controllerDiesMidHeartbeat) })
 }
 
 var (
@@ -101,6 +102,21 @@ var (
 		"time advance 1m",
 		"network delay 4 0ms",
 		"time advance 30s",
+	}
+	// Broker 1's links are slow (401 ms each way), so its heartbeat is in
+	// flight most of the time; the active controller dies while a
+	// heartbeat a leap sent is on its way: the channel retries towards the
+	// next controller until the leaped call's deadline.
+	controllerDiesMidHeartbeat = []string{
+		"cluster create",
+		"kafka-topics.sh --create --topic x --partitions 3 --replication-factor 3",
+		"time advance 2m",
+		"network delay 1 400ms",
+		"time advance 63s",
+		"broker kill 3",
+		"time advance 20s",
+		"broker start 3",
+		"time advance 1m",
 	}
 	// A broker heartbeating to the controller in its own process: each
 	// cycle's three events at one instant.
