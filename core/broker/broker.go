@@ -97,6 +97,7 @@ type Broker struct {
 	heartbeatInFlight bool
 	heartbeatFailures int // heartbeats in a row that no controller answered
 	heartbeatTimer    *sim.Timer
+	heartbeatCall     *controllerCall // the heartbeat in flight, if any
 	registerBackoff   time.Duration
 	cleanShutdown     bool // the previous run ended cleanly
 	recoveries        []string

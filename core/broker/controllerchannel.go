@@ -33,36 +33,55 @@ const (
 // now knows as the leader. After timeout from the first try cb gets
 // rpc.ErrTimeout: with the quorum's majority gone, every metadata change
 // a broker asks for ends this way.
-func (b *Broker) sendToController(env *sim.Env, req protocol.Request, timeout time.Duration, cb func(env *sim.Env, resp protocol.Response, err error)) {
-	deadline := sim.Time(1<<63 - 1)
+func (b *Broker) sendToController(env *sim.Env, req protocol.Request, timeout time.Duration, cb rpc.Callback) *controllerCall {
+	cc := &controllerCall{b: b, req: req, deadline: sim.Time(1<<63 - 1), cb: cb}
 	if timeout < neverGiveUp {
-		deadline = env.Now().Add(timeout)
+		cc.deadline = env.Now().Add(timeout)
 	}
-	var try func(env *sim.Env)
-	try = func(env *sim.Env) {
-		if b.state == StateStopped {
-			return
-		}
-		left := deadline.Sub(env.Now())
-		if left <= 0 {
-			cb(env, nil, rpc.ErrTimeout)
-			return
-		}
-		addr, ok := b.cfg.Quorum.ActiveController()
-		if !ok {
-			env.After(min(controllerRetryBackoff, left), "controller-channel-wait", try)
-			return
-		}
-		b.net.Send(env, addr, req, min(left, controllerSocketTimeout), func(env *sim.Env, resp protocol.Response, err error) {
-			switch {
-			case err == rpc.ErrTimeout && env.Now() >= deadline:
-				cb(env, nil, err)
-			case err != nil || protocol.IsNotController(resp):
-				env.After(min(controllerRetryBackoff, max(deadline.Sub(env.Now()), 0)), "controller-channel-retry", try)
-			default:
-				cb(env, resp, nil)
-			}
-		})
+	cc.try(env)
+	return cc
+}
+
+// controllerCall is one request on the controller channel, across its
+// tries. It is an object rather than closures so that a leap (a steady
+// heartbeat computed in closed form, leap_heartbeat.go) can make the call
+// a stepped run would have made: the same deadline, the same callback.
+type controllerCall struct {
+	b        *Broker
+	req      protocol.Request
+	deadline sim.Time // the first try's time plus the timeout
+	cb       rpc.Callback
+	id       int32 // the correlation id of the latest try sent
+}
+
+// try sends the request to the active controller, or waits for one.
+func (cc *controllerCall) try(env *sim.Env) {
+	b := cc.b
+	if b.state == StateStopped {
+		return
 	}
-	try(env)
+	left := cc.deadline.Sub(env.Now())
+	if left <= 0 {
+		cc.cb(env, nil, rpc.ErrTimeout)
+		return
+	}
+	addr, ok := b.cfg.Quorum.ActiveController()
+	if !ok {
+		env.After(min(controllerRetryBackoff, left), "controller-channel-wait", cc.try)
+		return
+	}
+	cc.id = b.net.Send(env, addr, cc.req, min(left, controllerSocketTimeout), cc.answered)
+}
+
+// answered takes a try's outcome: the answer, the end of the deadline, or
+// another try.
+func (cc *controllerCall) answered(env *sim.Env, resp protocol.Response, err error) {
+	switch {
+	case err == rpc.ErrTimeout && env.Now() >= cc.deadline:
+		cc.cb(env, nil, err)
+	case err != nil || protocol.IsNotController(resp):
+		env.After(min(controllerRetryBackoff, max(cc.deadline.Sub(env.Now()), 0)), "controller-channel-retry", cc.try)
+	default:
+		cc.cb(env, resp, nil)
+	}
 }

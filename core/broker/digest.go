@@ -10,12 +10,21 @@ import (
 // Digest describes the broker's moving state that later behaviour depends
 // on and no tool prints whole: each led partition's view of its followers
 // (their fetch times decide when the ISR shrinks), the purgatory of parked
-// fetches, muted connections, the fetchers and the client's correlation
-// ids. Two runs that reach the same digest on every broker (and the same
+// fetches, muted connections, the fetchers, the heartbeats and the
+// client's correlation ids. Two runs that reach the same digest on every broker (and the same
 // queue) go on the same way: the leap's tests compare them.
 func (b *Broker) Digest() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "broker %d state=%s epoch=%d next-correlation=%d in-flight=%d\n", b.cfg.NodeID, b.state, b.brokerEpoch, b.net.NextCorrelationID(), b.net.InFlight(""))
+	hb := "none"
+	if b.heartbeatTimer.Pending() {
+		hb = b.heartbeatTimer.At().String()
+	}
+	fmt.Fprintf(&s, " heartbeat in-flight=%v failures=%d registered=%v next=%s", b.heartbeatInFlight, b.heartbeatFailures, b.registered, hb)
+	if cc := b.heartbeatCall; cc != nil {
+		fmt.Fprintf(&s, " call=%d deadline=%s", cc.id, cc.deadline)
+	}
+	s.WriteString("\n")
 	for _, p := range b.Partitions() {
 		fmt.Fprintf(&s, " %s\n", p)
 		for _, id := range slices.Sorted(maps.Keys(p.followers)) {

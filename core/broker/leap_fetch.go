@@ -19,8 +19,8 @@ import (
 // cluster, and changes nothing but clocks and counters: the leader's
 // lastCaughtUpTime and lastFetchTime of the follower (the arrival time),
 // the follower's correlation ids, and which of the cycle's three events
-// is pending. A FetchLoop proves a fetcher is in that cycle, and
-// leapFetchLoops moves it across a span in closed form.
+// is pending. A FetchLoop proves a fetcher is in that cycle, and a
+// fetchSpan moves it across a span in closed form (LeapLoops).
 
 // fetchPhase is where a long poll's cycle stands.
 type fetchPhase uint8
@@ -46,10 +46,8 @@ type FetchLoop struct {
 	// The cycle's constants: the links' latencies, the leader's wait
 	// (the Fetch's MaxWaitMs) and the Fetch's timeout.
 	toLeader, toFollower, wait, timeout time.Duration
-	// rank is the place of the loop's pending event in the queue: events
-	// of two loops pushed at the same instant were pushed in this order
-	// (their cycles have run in step since before the span).
-	rank int
+	// ch is the loop's events from its pending one on.
+	ch chain
 }
 
 // Claims are the queued events the loop owns: its Fetch's timeout and the
@@ -60,30 +58,9 @@ func (l *FetchLoop) Claims() []sim.QueuedEvent { return []sim.QueuedEvent{l.call
 // back.
 func (l *FetchLoop) period() time.Duration { return l.toLeader + l.wait + l.toFollower }
 
-// Index of the queue, for finding loops' events.
-type leapIndex struct {
-	timers map[*sim.Timer]sim.QueuedEvent
-	msgs   map[sim.Message]sim.QueuedEvent
-}
-
-func newLeapIndex(queued []sim.QueuedEvent) leapIndex {
-	ix := leapIndex{timers: map[*sim.Timer]sim.QueuedEvent{}, msgs: map[sim.Message]sim.QueuedEvent{}}
-	for _, q := range queued {
-		switch {
-		case q.Timer != nil:
-			ix.timers[q.Timer] = q
-		case q.Env != nil:
-			ix.msgs[q.Env.Msg] = q
-		}
-	}
-	return ix
-}
-
 // FetchLoops finds every replica fetcher of brokers (running brokers'
 // by host) that is in a steady long poll now, given the world's queue.
-func FetchLoops(w *sim.World, queued []sim.QueuedEvent, brokers map[string]*Broker) []*FetchLoop {
-	ix := newLeapIndex(queued)
-	var answers map[answerKey]sim.QueuedEvent // made on first need
+func FetchLoops(w *sim.World, ix *LeapIndex, brokers map[string]*Broker) []*FetchLoop {
 	var loops []*FetchLoop
 	hosts := make([]string, 0, len(brokers))
 	for h := range brokers {
@@ -98,49 +75,17 @@ func FetchLoops(w *sim.World, queued []sim.QueuedEvent, brokers map[string]*Brok
 		}
 		slices.Sort(ids)
 		for _, id := range ids {
-			if answers == nil {
-				answers = fetchAnswers(queued)
-			}
-			if l := findFetchLoop(w, ix, answers, b, b.fetchers[id], brokers); l != nil {
+			if l := findFetchLoop(w, ix, b, b.fetchers[id], brokers); l != nil {
 				loops = append(loops, l)
 			}
 		}
 	}
-	// Rank by the pending event's place in the queue (queued is in run
-	// order), as every loop kind ranks.
-	pos := make(map[uint64]int, len(queued))
-	for i, q := range queued {
-		pos[q.Seq] = i
-	}
-	for _, l := range loops {
-		l.rank = pos[l.event.Seq]
-	}
 	return loops
-}
-
-type answerKey struct {
-	to   sim.Addr
-	corr int32
-}
-
-// fetchAnswers indexes the Fetch answers in flight by receiver and
-// correlation id.
-func fetchAnswers(queued []sim.QueuedEvent) map[answerKey]sim.QueuedEvent {
-	out := map[answerKey]sim.QueuedEvent{}
-	for _, q := range queued {
-		if q.Env == nil {
-			continue
-		}
-		if r, ok := q.Env.Msg.(*protocol.FetchResponse); ok {
-			out[answerKey{q.Env.To, r.CorrelationID}] = q
-		}
-	}
-	return out
 }
 
 // findFetchLoop returns f as a loop if it is in a steady long poll: every
 // event of its next cycles is one it would repeat (nil otherwise).
-func findFetchLoop(w *sim.World, ix leapIndex, answers map[answerKey]sim.QueuedEvent, fb *Broker, f *fetcher, brokers map[string]*Broker) *FetchLoop {
+func findFetchLoop(w *sim.World, ix *LeapIndex, fb *Broker, f *fetcher, brokers map[string]*Broker) *FetchLoop {
 	lb := brokers[f.leaderHost]
 	if lb == nil || lb == fb || fb.state != StateRunning || lb.state != StateRunning || !lb.readyToServe || len(lb.held) > 0 {
 		return nil
@@ -185,9 +130,9 @@ func findFetchLoop(w *sim.World, ix leapIndex, answers map[answerKey]sim.QueuedE
 			return nil
 		}
 		l.phase, l.event, l.df, l.arrive = fetchParked, q, df, q.At.Add(-l.wait)
-	} else if q, ok := answers[answerKey{l.local, req.CorrelationID}]; ok {
-		resp := q.Env.Msg.(*protocol.FetchResponse)
-		if q.Env.From != lb.addr || q.Env.DeliverAt.Sub(q.Env.SentAt) != l.toFollower || conn != nil || !f.emptyAnswer(resp) {
+	} else if q, ok := ix.answers[answerKey{l.local, req.CorrelationID}]; ok {
+		resp, isFetch := q.Env.Msg.(*protocol.FetchResponse)
+		if !isFetch || q.Env.From != lb.addr || q.Env.DeliverAt.Sub(q.Env.SentAt) != l.toFollower || conn != nil || !f.emptyAnswer(resp) {
 			return nil
 		}
 		l.phase, l.event, l.arrive = fetchAnswered, q, q.Env.SentAt.Add(-l.wait)
@@ -215,6 +160,7 @@ func findFetchLoop(w *sim.World, ix leapIndex, answers map[answerKey]sim.QueuedE
 	if !lb.parksIdle(req, f) {
 		return nil
 	}
+	l.ch.init(l.event, int(l.phase-fetchSent), []time.Duration{l.wait, l.toFollower, l.toLeader}, []int{0, 0, 1})
 	return l
 }
 
@@ -286,143 +232,57 @@ func (f *fetcher) emptyAnswer(resp *protocol.FetchResponse) bool {
 	return true
 }
 
-// fetchLeap is a loop's span: how many cycles it completes before the
-// horizon and where its last cycle stands.
-type fetchLeap struct {
-	l      *FetchLoop
-	cycles int      // answers received (= Fetches sent) in the span
-	first  sim.Time // the first answer's arrival (the first send)
-	// The last cycle: its arrival at the leader, and where it stands at
-	// the horizon.
-	arrive sim.Time
-	phase  fetchPhase
-	id     int32 // its Fetch's correlation id (cycles > 0)
+// Each fetch loop's cycle as a chain (leap_order.go): the Fetch arrives
+// at the leader (step 0) and is parked, the parked fetch expires (step 1)
+// and the empty answer goes back, the answer arrives (step 2) and the
+// follower sends the next Fetch: its timeout timer first, then the Fetch.
+// A loop in phase p waits for step p-fetchSent.
+const (
+	fetchArriveStep = iota
+	fetchExpireStep
+	fetchAnswerStep
+)
+
+// fetchSpan is a fetch loop across a span.
+type fetchSpan struct {
+	l   *FetchLoop
+	n   int    // the loop's events due in the span
+	snd sender // its Fetches (one at each answer)
 }
 
-// sentBefore counts this span's sends before t, and at t if the loop
-// ranks before rank (the order a stepped run gives sends at one instant).
-func (s *fetchLeap) sentBefore(t sim.Time, rank int) int {
-	if s.cycles == 0 || t < s.first {
-		return 0
-	}
-	p := sim.Time(s.l.period())
-	k := int((t - s.first) / p) // sends at first + i*p for i <= k are at or before t
-	n := min(s.cycles, k+1)
-	if k < s.cycles && s.first+sim.Time(k)*p == t && s.l.rank >= rank {
-		n-- // the send at t itself comes after
-	}
-	return n
+func (s *fetchSpan) init(l *FetchLoop, horizon sim.Time) {
+	n := l.ch.before(horizon)
+	*s = fetchSpan{l: l, n: n, snd: sender{b: l.follower, c: &l.ch, step: fetchAnswerStep, n: n}}
 }
 
-// LeapFetchLoops moves loops across the span from now to just before
-// horizon: every event of theirs due before it happens, in closed form.
-// It updates the brokers and returns the events consumed, the events
-// pending at the end, and the time of the last event it ran (now if none).
-func LeapFetchLoops(now, horizon sim.Time, loops []*FetchLoop) (drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
-	last = now
-	spans := make([]*fetchLeap, len(loops))
-	for i, l := range loops {
-		p := sim.Time(l.period())
-		answer := l.arrive.Add(l.wait + l.toFollower) // the cycle's answer arrives
-		s := &fetchLeap{l: l, arrive: l.arrive}
-		if answer < horizon {
-			s.cycles = int((horizon-1-answer)/p) + 1
-			s.first = answer
-			s.arrive = l.arrive + sim.Time(s.cycles)*p
-		}
-		switch expiry := s.arrive.Add(l.wait); {
-		case s.arrive >= horizon:
-			s.phase = fetchSent
-			if s.cycles > 0 {
-				last = max(last, s.arrive.Add(-l.toLeader))
-			}
-		case expiry >= horizon:
-			s.phase = fetchParked
-			last = max(last, s.arrive)
-		default:
-			s.phase = fetchAnswered
-			last = max(last, expiry)
-		}
-		spans[i] = s
-	}
-	// Correlation ids: each follower's client numbers its Fetches in the
-	// order they were sent, across its fetchers.
-	byFollower := map[*Broker][]*fetchLeap{}
-	var followers []*Broker
-	for _, s := range spans {
-		if _, ok := byFollower[s.l.follower]; !ok {
-			followers = append(followers, s.l.follower)
-		}
-		byFollower[s.l.follower] = append(byFollower[s.l.follower], s)
-	}
-	for _, fb := range followers {
-		group := byFollower[fb]
-		next := fb.net.NextCorrelationID()
-		total := 0
-		for _, s := range group {
-			total += s.cycles
-			if s.cycles == 0 {
-				continue
-			}
-			lastSend := s.arrive.Add(-s.l.toLeader)
-			before := 0
-			for _, o := range group {
-				before += o.sentBefore(lastSend, s.l.rank)
-			}
-			s.id = next + int32(before)
-		}
-		fb.net.SetNextCorrelationID(next + int32(total))
-	}
-	for _, s := range spans {
-		d, a := s.apply()
-		drop = append(drop, d...)
-		add = append(add, a...)
-	}
-	// The leader holds parked fetches in their arrival order.
-	var parked []*fetchLeap
-	for _, s := range spans {
-		if s.phase == fetchParked && (s.cycles > 0 || s.l.phase != fetchParked) {
-			parked = append(parked, s)
-		}
-	}
-	slices.SortStableFunc(parked, func(a, b *fetchLeap) int {
-		if c := cmp.Compare(a.arrive, b.arrive); c != 0 {
-			return c
-		}
-		return a.l.rank - b.l.rank
-	})
-	for _, s := range parked {
-		lb := s.l.leader
-		lb.parked = append(lb.parked, s.l.df)
-	}
-	return drop, add, last
-}
-
-// apply moves one loop's brokers to the end of its span and returns its
-// events consumed and pending.
-func (s *fetchLeap) apply() (drop []sim.QueuedEvent, add []sim.LeapEvent) {
+// apply moves one loop's brokers to the end of its span and adds its
+// events consumed and pending to out. It returns its Fetch's arrival at
+// the leader if the leader holds it parked at the end (a leap put it
+// there).
+func (s *fetchSpan) apply(out *leapOut) (parkedAt *ev) {
 	l := s.l
-	if s.cycles == 0 && s.phase == l.phase {
-		return nil, nil // nothing of it happened in the span
+	if s.n == 0 {
+		return nil // nothing of it happened in the span
 	}
-	fb, lb, f := l.follower, l.leader, l.f
-	drop = append(drop, l.event)
+	fb, lb, f, ch := l.follower, l.leader, l.f, &l.ch
+	out.drop = append(out.drop, l.event)
 	req := l.req
-	if s.cycles > 0 {
+	last := ev{ch, s.n - 1}
+	final := ch.stepOf(last.j)
+	if s.snd.sends() > 0 {
 		// The last answer came back: the follower sent the same Fetch
 		// again, with the next correlation id.
-		drop = append(drop, l.call)
+		out.drop = append(out.drop, l.call)
 		fb.net.LeapAnswered(l.req.CorrelationID)
 		next := *l.req
 		req = &next
-		send := s.arrive.Add(-l.toLeader)
-		timer, name, task := fb.net.LeapSent(s.id, f.leaderAddr, req, f.onFetched)
-		// Sent when the answer came, queued at the leader's expiry.
-		cause := send.Add(-l.toFollower)
-		add = append(add, sim.LeapEvent{PushedAt: send, Cause: cause, Rank: 2 * l.rank, Host: fb.cfg.Host, Timer: timer, At: send.Add(l.timeout), Name: name, Task: task})
+		sent := ev{ch, ch.lastOf(fetchAnswerStep, s.n)}
+		at := sent.at()
+		timer, name, task := fb.net.LeapSent(s.snd.id, f.leaderAddr, req, f.onFetched)
+		out.add = append(out.add, leapAdd{sim.LeapEvent{Host: fb.cfg.Host, Timer: timer, At: at.Add(l.timeout), Name: name, Task: task}, pushed{sent, 0}})
 		f.sent = req
-		if s.phase == fetchSent {
-			add = append(add, sim.LeapEvent{PushedAt: send, Cause: cause, Rank: 2*l.rank + 1, Env: &sim.Envelope{From: l.local, To: f.leaderAddr, Msg: req, SentAt: send, DeliverAt: s.arrive}})
+		if final == fetchAnswerStep {
+			out.add = append(out.add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: l.local, To: f.leaderAddr, Msg: req, SentAt: at, DeliverAt: at.Add(l.toLeader)}}, nextPush(sent)})
 		}
 	}
 	// The leader: a parked fetch that expired left its purgatory and
@@ -435,25 +295,45 @@ func (s *fetchLeap) apply() (drop []sim.QueuedEvent, add []sim.LeapEvent) {
 		delete(lb.conns, l.local)
 	}
 	// The follower's latest arrival in the span set its fetch times.
-	arrived := s.arrive
-	if s.phase == fetchSent {
-		arrived = s.arrive.Add(-l.period())
+	if a := ch.lastOf(fetchArriveStep, s.n); a >= 0 {
+		lb.leapFollowerFetched(req, fb.cfg.NodeID, ch.eventAt(a))
 	}
-	if arrived > l.arrive || (arrived == l.arrive && l.phase == fetchSent) {
-		lb.leapFollowerFetched(req, fb.cfg.NodeID, arrived)
-	}
-	switch s.phase {
-	case fetchParked:
+	switch at := last.at(); final {
+	case fetchArriveStep:
 		df := &delayedFetch{b: lb, from: l.local, req: req}
-		add = append(add, sim.LeapEvent{PushedAt: s.arrive, Cause: s.arrive.Add(-l.toLeader), Rank: 2 * l.rank, Host: lb.cfg.Host, Timer: &df.timer, At: s.arrive.Add(l.wait), Name: "delayed-fetch-expiry", Task: df})
+		out.add = append(out.add, leapAdd{sim.LeapEvent{Host: lb.cfg.Host, Timer: &df.timer, At: at.Add(l.wait), Name: "delayed-fetch-expiry", Task: df}, nextPush(last)})
 		l.df = df
 		lb.conns[l.local] = &conn{busy: true}
-	case fetchAnswered:
-		expiry := s.arrive.Add(l.wait)
+		parkedAt = &last
+	case fetchExpireStep:
 		resp, _, _, _ := lb.readFetch(nil, req, false)
-		add = append(add, sim.LeapEvent{PushedAt: expiry, Cause: s.arrive, Rank: 2 * l.rank, Env: &sim.Envelope{From: lb.addr, To: l.local, Msg: resp, SentAt: expiry, DeliverAt: expiry.Add(l.toFollower)}})
+		out.add = append(out.add, leapAdd{sim.LeapEvent{Env: &sim.Envelope{From: lb.addr, To: l.local, Msg: resp, SentAt: at, DeliverAt: at.Add(l.toFollower)}}, nextPush(last)})
 	}
-	return drop, add
+	return parkedAt
+}
+
+// leapFetchSpans applies the fetch loops' spans. The leader holds the
+// fetches it parked in their arrival order.
+func leapFetchSpans(spans []fetchSpan, out *leapOut) {
+	type park struct {
+		s  *fetchSpan
+		at ev
+	}
+	var parks []park
+	for i := range spans {
+		if p := spans[i].apply(out); p != nil {
+			parks = append(parks, park{&spans[i], *p})
+		}
+	}
+	slices.SortStableFunc(parks, func(a, b park) int {
+		if c := cmp.Compare(a.at.at(), b.at.at()); c != 0 {
+			return c
+		}
+		return seqCmp(a.at, b.at)
+	})
+	for _, p := range parks {
+		p.s.l.leader.parked = append(p.s.l.leader.parked, p.s.l.df)
+	}
 }
 
 // leapFollowerFetched is what the follower's Fetch at offsets it already

@@ -22,22 +22,23 @@ import (
 // timer.
 
 // LoopTimer reports whether a timer of this name may be a loop's: a
-// parked fetch's expiry, a fetch's timeout, or a periodic task a leap
-// fires.
+// parked fetch's expiry, a fetch's or a heartbeat's timeout, a heartbeat
+// or a session's expiry, or a periodic task a leap fires.
 func LoopTimer(name string) bool {
 	switch name {
 	case "delayed-fetch-expiry", "request-timeout Fetch", "isr-expiration", "highwatermark-checkpoint",
-		"kafka-recovery-point-checkpoint", cleanerThreadName, "kafka-log-retention":
+		"kafka-recovery-point-checkpoint", cleanerThreadName, "kafka-log-retention",
+		heartbeatTimerName, "request-timeout BrokerHeartbeat", "broker-session-expiry":
 		return true
 	}
 	return false
 }
 
-// LoopMessage reports whether m may be a loop's: a follower's Fetch or
-// its answer.
+// LoopMessage reports whether m may be a loop's: a follower's Fetch, a
+// broker's heartbeat, or their answers.
 func LoopMessage(m sim.Message) bool {
 	switch m.(type) {
-	case *protocol.FetchRequest, *protocol.FetchResponse:
+	case *protocol.FetchRequest, *protocol.FetchResponse, *protocol.BrokerHeartbeatRequest, *protocol.BrokerHeartbeatResponse:
 		return true
 	}
 	return false
@@ -61,7 +62,6 @@ type TaskLoop struct {
 	kind   taskKind
 	event  sim.QueuedEvent // its timer
 	period time.Duration
-	rank   int
 	// until is when a run would first do something (the retention task
 	// deleting a segment): runs from then on are stepped.
 	until sim.Time
@@ -84,7 +84,7 @@ func (l *TaskLoop) Claims() []sim.QueuedEvent { return []sim.QueuedEvent{l.event
 // that a leap can fire in closed form now.
 func TaskLoops(queued []sim.QueuedEvent, brokers map[string]*Broker) []*TaskLoop {
 	var loops []*TaskLoop
-	for i, q := range queued {
+	for _, q := range queued {
 		if q.Timer == nil {
 			continue
 		}
@@ -92,7 +92,7 @@ func TaskLoops(queued []sim.QueuedEvent, brokers map[string]*Broker) []*TaskLoop
 		if b == nil || b.state != StateRunning {
 			continue
 		}
-		l := &TaskLoop{b: b, event: q, rank: i, until: math.MaxInt64}
+		l := &TaskLoop{b: b, event: q, until: math.MaxInt64}
 		switch q.Timer.Name() {
 		case "isr-expiration":
 			l.kind, l.period = taskISRExpiration, b.ms("replica.lag.time.max.ms")/2
@@ -206,7 +206,7 @@ func (b *Broker) retentionDue() (sim.Time, bool) {
 func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops []sim.LeapOp, drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
 	last = now
 	for _, l := range loops {
-		n, final, next := sim.LeapPeriodic(l.event, l.period, horizon, l.rank)
+		n, final, next := sim.LeapPeriodic(l.event, l.period, horizon)
 		if n == 0 {
 			continue
 		}
@@ -216,18 +216,11 @@ func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops []sim.LeapOp, 
 		add = append(add, next)
 		switch l.kind {
 		case taskHWCheckpoint, taskRecoveryCheckpoint:
-			// A run's timer was armed by the run a period before it,
-			// in the span; the first run's, before the span began, so
-			// before any other's (first runs at one instant run in
-			// queue order: rank).
+			// A run's timer was armed by the run before it.
 			b, hw := l.b, l.kind == taskHWCheckpoint
 			for i := 0; i < n; i++ {
 				at := first + sim.Time(i)*p
-				pushed := at - p
-				if i == 0 {
-					pushed = math.MinInt64
-				}
-				ops = append(ops, sim.LeapOp{At: at, PushedAt: pushed, Rank: l.rank, Do: func() {
+				ops = append(ops, sim.LeapOp{At: at, Path: sim.PeriodicRuns(l.event, l.period, i), Do: func() {
 					if !hw {
 						b.writeRecoveryCheckpoints()
 					} else if len(b.partitions) > 0 {

@@ -51,48 +51,69 @@ func (b *Broker) sendHeartbeat(env *sim.Env) {
 	}
 	b.heartbeatTimer.Stop()
 	b.heartbeatInFlight = true
-	req := &protocol.BrokerHeartbeatRequest{
+	b.heartbeatCall = b.sendToController(env, b.heartbeatRequest(), b.heartbeatTimeout(), b.heartbeatAnswered)
+}
+
+// heartbeatRequest is the heartbeat the broker sends now.
+func (b *Broker) heartbeatRequest() *protocol.BrokerHeartbeatRequest {
+	return &protocol.BrokerHeartbeatRequest{
 		BrokerID: b.cfg.NodeID, BrokerEpoch: b.brokerEpoch, CurrentMetadataOffset: b.image.Offset,
 		WantFence: !b.readyToUnfence(), WantShutDown: b.wantShutdown,
 	}
-	timeout := b.ms("broker.session.timeout.ms") / 2
-	b.sendToController(env, req, timeout, func(env *sim.Env, resp protocol.Response, err error) {
-		b.heartbeatInFlight = false
-		if b.state == StateStopped {
-			return
-		}
-		next := b.ms("broker.heartbeat.interval.ms")
-		r, _ := resp.(*protocol.BrokerHeartbeatResponse)
-		if err != nil {
-			b.heartbeatFailures++
-		} else {
-			b.heartbeatFailures = 0
-		}
-		switch {
-		case err != nil:
-			// No controller answered within half the session timeout: try
-			// again after 100 ms, doubling up to the session timeout
-			// (BrokerLifecycleManager's backoff, without its 2 % jitter).
-			// The broker keeps serving with the metadata it has.
-			next = min(100*time.Millisecond<<min(b.heartbeatFailures-1, 20), b.ms("broker.session.timeout.ms"))
-		case r.ErrorCode == protocol.STALE_BROKER_EPOCH || r.ErrorCode == protocol.BROKER_ID_NOT_REGISTERED:
-			// The controller no longer knows this incarnation: register again.
-			b.registered = false
-			b.register(env)
-			return
-		case r.ErrorCode != protocol.NONE:
-			next = 100 * time.Millisecond
-		default:
-			b.onHeartbeatResponse(env, r)
-			if b.state == StateStarting || b.state == StatePendingControlledShutdown {
-				next = 10 * time.Millisecond
-			}
-		}
-		if b.state != StateStopped {
-			b.heartbeatTimer = env.After(next, "broker-heartbeat", b.sendHeartbeat)
-		}
-	})
 }
+
+// heartbeatTimeout is how long a heartbeat waits for an answer, across
+// the channel's tries: half the session timeout.
+func (b *Broker) heartbeatTimeout() time.Duration { return b.ms("broker.session.timeout.ms") / 2 }
+
+// heartbeatAnswered takes a heartbeat's answer (or its failure) and arms
+// the next one.
+func (b *Broker) heartbeatAnswered(env *sim.Env, resp protocol.Response, err error) {
+	b.heartbeatInFlight, b.heartbeatCall = false, nil
+	if b.state == StateStopped {
+		return
+	}
+	next := b.ms("broker.heartbeat.interval.ms")
+	r, _ := resp.(*protocol.BrokerHeartbeatResponse)
+	if err != nil {
+		b.heartbeatFailures++
+	} else {
+		b.heartbeatFailures = 0
+	}
+	switch {
+	case err != nil:
+		// No controller answered within half the session timeout: try
+		// again after 100 ms, doubling up to the session timeout
+		// (BrokerLifecycleManager's backoff, without its 2 % jitter).
+		// The broker keeps serving with the metadata it has.
+		next = min(100*time.Millisecond<<min(b.heartbeatFailures-1, 20), b.ms("broker.session.timeout.ms"))
+	case r.ErrorCode == protocol.STALE_BROKER_EPOCH || r.ErrorCode == protocol.BROKER_ID_NOT_REGISTERED:
+		// The controller no longer knows this incarnation: register again.
+		b.registered = false
+		b.register(env)
+		return
+	case r.ErrorCode != protocol.NONE:
+		next = 100 * time.Millisecond
+	default:
+		b.onHeartbeatResponse(env, r)
+		if b.state == StateStarting || b.state == StatePendingControlledShutdown {
+			next = 10 * time.Millisecond
+		}
+	}
+	if b.state != StateStopped {
+		b.heartbeatTimer = &sim.Timer{}
+		env.Arm(b.heartbeatTimer, next, heartbeatTimerName, heartbeatTick{b})
+	}
+}
+
+// heartbeatTimerName names the timer of the next heartbeat.
+const heartbeatTimerName = "broker-heartbeat"
+
+// heartbeatTick is the heartbeat timer's task (a Task rather than a
+// closure: a leap arms the timer a stepped run would have).
+type heartbeatTick struct{ b *Broker }
+
+func (t heartbeatTick) Fire(env *sim.Env) { t.b.sendHeartbeat(env) }
 
 func (b *Broker) readyToUnfence() bool { return b.published && !b.wantShutdown }
 

@@ -67,12 +67,18 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 	now := w.Now()
 	queued := w.Queued()
 	brokers := map[string]*broker.Broker{}
+	controllers := map[sim.Addr]broker.HeartbeatController{}
 	for id, n := range c.nodes {
 		if c.state[id] == NodeRunning && w.Process(Host(id)) != nil {
 			brokers[Host(id)] = n.Broker
+			if n.Controller != nil && n.Controller.Active() {
+				controllers[n.Controller.Addr()] = n.Controller
+			}
 		}
 	}
-	loops := broker.FetchLoops(w, queued, brokers)
+	ix := broker.NewLeapIndex(queued)
+	loops := broker.FetchLoops(w, ix, brokers)
+	hbs := broker.FindHeartbeatLoops(w, ix, brokers, controllers)
 	tasks := broker.TaskLoops(queued, brokers)
 	quorum, noop := c.quorumLoop(w, queued)
 	var balance *controller.BalanceLoop
@@ -88,6 +94,7 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 	for _, l := range loops {
 		claim(l.Claims()...)
 	}
+	claim(hbs.Claims()...)
 	for _, l := range tasks {
 		claim(l.Claims()...)
 	}
@@ -117,6 +124,12 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 			maxNoOps = int64(budget / len(quorum.Nodes()))
 		}
 		horizon, noops = c.quorumSpan(quorum, noop, horizon, maxNoOps)
+		// A heartbeat reaching the controller between a NoOp's append and
+		// its commit is answered only at the commit: that heartbeat is
+		// stepped (fewer NoOps then fit, and none of them collides).
+		if hit := hbs.FirstArrival(horizon, func(t sim.Time) bool { return quorum.InCommitWindow(noops, t) }); hit < horizon {
+			horizon, noops = c.quorumSpan(quorum, noop, hit, maxNoOps)
+		}
 	}
 	due := false // a loop's event is due before the horizon
 	for _, q := range queued {
@@ -125,11 +138,20 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 		}
 		due = due || claimed[q.Seq]
 	}
-	work := len(loops) + len(tasks) + noops.Count*len(c.nodes)
+	work := len(loops) + hbs.Len() + len(tasks) + noops.Count*len(c.nodes)
 	if !due {
 		return max(horizon, now.Add(leapBackoff)), work
 	}
-	drop, add, last := broker.LeapFetchLoops(now, horizon, loops)
+	var metadataOffset func(id int32, t sim.Time) int64
+	if quorum != nil && noops.Count > 0 {
+		metadataOffset = func(id int32, t sim.Time) int64 {
+			if off, ok := quorum.DeliveredBefore(id, noops, t); ok {
+				return off
+			}
+			panic(fmt.Sprintf("cluster: a leaped heartbeat from node %d, outside the quorum", id))
+		}
+	}
+	drop, add, last := broker.LeapLoops(now, horizon, loops, hbs, metadataOffset)
 	ops, tdrop, tadd, tlast := broker.LeapTaskLoops(now, horizon, tasks)
 	drop, add, last = append(drop, tdrop...), append(add, tadd...), max(last, tlast)
 	if quorum != nil {
@@ -146,8 +168,7 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 		drop, add, last = append(drop, qdrop...), append(add, qadd...), max(last, qlast)
 		if noops.Count > 0 {
 			drop = append(drop, noop.Claim())
-			rank := len(queued)
-			if err := noop.Finish(w, noops.Count, quorum.Leader().LogEndOffset()-1, rank); err != nil {
+			if err := noop.Finish(w, noops.Count, quorum.Leader().LogEndOffset()-1); err != nil {
 				panic(err)
 			}
 			if err := quorum.Deliver(w, noops); err != nil {
@@ -156,7 +177,7 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 		}
 	}
 	if err := w.Leap(min(last, limit), drop, add); err != nil {
-		panic(fmt.Sprintf("cluster: leaping %d fetch loops, %d tasks and %d NoOps from %s to %s: %v", len(loops), len(tasks), noops.Count, now, horizon, err))
+		panic(fmt.Sprintf("cluster: leaping %d fetch loops, %d heartbeats, %d tasks and %d NoOps from %s to %s: %v", len(loops), hbs.Len(), len(tasks), noops.Count, now, horizon, err))
 	}
 	return horizon, work
 }
@@ -214,7 +235,7 @@ func (c *Cluster) quorumSpan(q *raft.QuorumLoop, l *controller.NoOpLoop, horizon
 
 // Digest describes the cluster's moving state: every live event in the
 // queue, in the order it will run (timers by process and name, messages by
-// link, kind, correlation id and summary, with their times), each running
+// link, kind, correlation id and content, with their times), each running
 // node's broker, raft and controller Digest, and every machine's disk. A leaped run and a stepped one of the same
 // actions must reach the same digest at every pause.
 func (c *Cluster) Digest() string {
@@ -232,11 +253,8 @@ func (c *Cluster) Digest() string {
 			case protocol.Response:
 				corr = m.Correlation()
 			}
-			summary := ""
-			if sm, ok := e.Msg.(sim.Summarizer); ok {
-				summary = sm.Summary()
-			}
-			fmt.Fprintf(&s, "%s message %s->%s sent %s %s #%d %s\n", q.At, e.From, e.To, e.SentAt, e.Msg.Kind(), corr, summary)
+			// The whole message: a leap rebuilds what is in flight.
+			fmt.Fprintf(&s, "%s message %s->%s sent %s %s #%d %s\n", q.At, e.From, e.To, e.SentAt, e.Msg.Kind(), corr, digestMessage(e.Msg))
 		default:
 			fmt.Fprintf(&s, "%s start %s\n", q.At, q.Host)
 		}
@@ -253,4 +271,17 @@ func (c *Cluster) Digest() string {
 		fmt.Fprintf(&s, "disk of %s:\n%s", Host(id), c.disks[id].Digest())
 	}
 	return s.String()
+}
+
+// digestMessage prints a message's content: its fields, and a reset's
+// refused request rather than its address.
+func digestMessage(m sim.Message) string {
+	if d, ok := m.(*sim.Disconnected); ok {
+		req := "none"
+		if d.Request != nil {
+			req = d.Request.Kind() + " " + digestMessage(d.Request)
+		}
+		return fmt.Sprintf("{Peer:%s Request:%s}", d.Peer, req)
+	}
+	return fmt.Sprintf("%+v", m)
 }

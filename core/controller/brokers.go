@@ -91,16 +91,32 @@ func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.
 		c.fence(env, b, "asked")
 	}
 	c.scheduleExpiry(env)
-	b = c.image.Brokers[req.BrokerID]
-	resp.IsCaughtUp = caughtUp
+	c.heartbeatAnswer(resp, req, c.image.Brokers[req.BrokerID])
+	c.reply(env, from, resp)
+}
+
+// heartbeatAnswer fills in what a heartbeat's answer tells broker b once
+// its session was renewed.
+func (c *Controller) heartbeatAnswer(resp *protocol.BrokerHeartbeatResponse, req *protocol.BrokerHeartbeatRequest, b *metadata.BrokerRegistration) {
+	resp.IsCaughtUp = req.CurrentMetadataOffset >= b.Epoch
 	resp.IsFenced = b.Fenced
 	resp.ShouldShutDown = b.InControlledShutdown && c.leadsNothing(b.ID) && req.CurrentMetadataOffset >= c.lastCommitted()
-	c.reply(env, from, resp)
 }
 
 // scheduleExpiry arms one timer for the earliest session that can expire.
 func (c *Controller) scheduleExpiry(env *sim.Env) {
 	c.expiry.Stop()
+	next, ok := c.nextExpiry()
+	if !ok {
+		return
+	}
+	c.expiry = &sim.Timer{}
+	env.Arm(c.expiry, next.Sub(env.Now()), sessionExpiryName, sessionExpiry{c, c.gen})
+}
+
+// nextExpiry is when the earliest session of an unfenced broker expires
+// (false: there is none).
+func (c *Controller) nextExpiry() (sim.Time, bool) {
 	var next sim.Time = -1
 	for _, id := range c.image.BrokerIDs() {
 		b := c.image.Brokers[id]
@@ -113,18 +129,31 @@ func (c *Controller) scheduleExpiry(env *sim.Env) {
 			next = at
 		}
 	}
-	if next < 0 {
+	return next, next >= 0
+}
+
+const sessionExpiryName = "broker-session-expiry"
+
+// sessionExpiry is the session-expiry timer's task: it fences every
+// unfenced broker whose session expired, if the controller is still
+// active in the activation that armed it (gen), and arms the next.
+type sessionExpiry struct {
+	c   *Controller
+	gen int
+}
+
+func (t sessionExpiry) Fire(env *sim.Env) {
+	c := t.c
+	if !c.active || c.gen != t.gen {
 		return
 	}
-	c.expiry = c.after(env, next.Sub(env.Now()), "broker-session-expiry", func(env *sim.Env) {
-		for _, id := range c.image.BrokerIDs() {
-			b := c.image.Brokers[id]
-			if !b.Fenced && !c.hasValidSession(id, env.Now()) {
-				c.fence(env, b, "session")
-			}
+	for _, id := range c.image.BrokerIDs() {
+		b := c.image.Brokers[id]
+		if !b.Fenced && !c.hasValidSession(id, env.Now()) {
+			c.fence(env, b, "session")
 		}
-		c.scheduleExpiry(env)
-	})
+	}
+	c.scheduleExpiry(env)
 }
 
 // fence fences a broker: it leaves every ISR (unless it is the last member)

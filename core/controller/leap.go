@@ -63,7 +63,7 @@ func FindNoOpLoop(queued []sim.QueuedEvent, c *Controller) *NoOpLoop {
 
 // NoOps are the next count NoOps, as the raft loop appends them.
 func (l *NoOpLoop) NoOps(count int) raft.NoOps {
-	return raft.NoOps{First: l.event.At, FirstPushed: l.event.At.Add(-l.interval), Interval: l.interval, Count: count, Payload: l.payload}
+	return raft.NoOps{Timer: l.event, Interval: l.interval, Count: count, Payload: l.payload}
 }
 
 // SnapshotLimits is how far committed NoOps can go on voter c before its
@@ -94,8 +94,8 @@ func (l *NoOpLoop) Payload() int { return len(l.payload) }
 // Finish moves the controller past count NoOps appended by the leap: its
 // working image's offset and lastWritten (the committed image follows by
 // delivery), and its timer, re-armed by the last NoOp (through
-// w.LeapRun at that instant, with rank).
-func (l *NoOpLoop) Finish(w *sim.World, count int, lastOffset int64, rank int) error {
+// w.LeapRun at that instant).
+func (l *NoOpLoop) Finish(w *sim.World, count int, lastOffset int64) error {
 	if count == 0 {
 		return nil
 	}
@@ -104,8 +104,9 @@ func (l *NoOpLoop) Finish(w *sim.World, count int, lastOffset int64, rank int) e
 		return fmt.Errorf("controller: leaping NoOps: %w", err)
 	}
 	c.lastWritten = lastOffset
+	// The last NoOp's timer, armed by the NoOp before it.
 	last := l.event.At.Add(time.Duration(count-1) * l.interval)
-	return w.LeapRun(c.cfg.Addr.Host(), last, last.Add(-l.interval), rank, func(env *sim.Env) { c.scheduleNoOp(env) })
+	return w.LeapRun(c.cfg.Addr.Host(), last, sim.PeriodicRuns(l.event, l.interval, count-1), func(env *sim.Env) { c.scheduleNoOp(env) })
 }
 
 // BalanceLoop is the active controller's leader-imbalance check when each
@@ -115,7 +116,6 @@ func (l *NoOpLoop) Finish(w *sim.World, count int, lastOffset int64, rank int) e
 type BalanceLoop struct {
 	event  sim.QueuedEvent
 	period time.Duration
-	rank   int
 }
 
 // Claim is the queued event the loop owns: the check's timer.
@@ -129,12 +129,12 @@ func FindBalanceLoop(queued []sim.QueuedEvent, c *Controller) *BalanceLoop {
 	}
 	host := c.cfg.Addr.Host()
 	var l *BalanceLoop
-	for i, q := range queued {
+	for _, q := range queued {
 		if q.Timer != nil && q.Host == host && q.Timer.Name() == "leader-imbalance-check" {
 			if l != nil {
 				return nil // a stale activation's timer as well
 			}
-			l = &BalanceLoop{event: q, rank: i}
+			l = &BalanceLoop{event: q}
 		}
 	}
 	if l == nil {
@@ -150,6 +150,6 @@ func FindBalanceLoop(queued []sim.QueuedEvent, c *Controller) *BalanceLoop {
 // Leap fires the check's runs before end: the timer consumed, the timer
 // armed by the last run, and the last run's time (ok false: none ran).
 func (l *BalanceLoop) Leap(end sim.Time) (drop sim.QueuedEvent, add sim.LeapEvent, last sim.Time, ok bool) {
-	runs, last, next := sim.LeapPeriodic(l.event, l.period, end, l.rank)
+	runs, last, next := sim.LeapPeriodic(l.event, l.period, end)
 	return l.event, next, last, runs > 0
 }

@@ -2,7 +2,6 @@ package raft
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"time"
 
@@ -38,17 +37,14 @@ type QuorumLoop struct {
 	leader    *Node
 	ls        *leaderState
 	followers []*quorumFollower
-	// wakes are the nodes' pending raft poll timers (the leader's first),
-	// and wakeRanks their places in the queue: timers of two nodes armed
-	// at the same instant were armed in this order (they have fired in
-	// step since before the span).
+	// wakes are the nodes' pending raft poll timers (the leader's first).
 	wakes     []sim.QueuedEvent
 	wakeNodes []*Node
-	wakeRanks []int
 	// lastReset is when the leader's check-quorum deadline was last reset
 	// (a voter's fetch).
 	lastReset sim.Time
-	rank      int
+	// base is the leader's log end offset before the span.
+	base int64
 }
 
 // quorumFollower is one voter fetching from the leader.
@@ -56,11 +52,11 @@ type quorumFollower struct {
 	n  *Node
 	fs *followerState
 	// pf is its Fetch, parked at the leader; parked its expiry, and
-	// parkedRank that event's place in the queue (the order the voters'
-	// Fetches arrive in when they arrive at once).
-	pf         *parkedFetch
-	parked     sim.QueuedEvent
-	parkedRank int
+	// parkedIndex its place among the leader's parked Fetches (the order
+	// a NoOp answers them in, which each cycle keeps).
+	pf          *parkedFetch
+	parked      sim.QueuedEvent
+	parkedIndex int
 	// toF and toL are the links' latencies, leader to voter and back.
 	toF, toL time.Duration
 	// lastResp is when its last answer arrived (and its Fetch left).
@@ -138,7 +134,7 @@ func FindQuorumLoop(w *sim.World, queued []sim.QueuedEvent, nodes map[int32]*Nod
 		len(leader.parked) != len(leader.voters)-1 || leader.log.log.HighWatermark() != leo {
 		return nil
 	}
-	q := &QuorumLoop{leader: leader, ls: ls, lastReset: -1}
+	q := &QuorumLoop{leader: leader, ls: ls, lastReset: -1, base: leo}
 	ids := append([]int32{leader.cfg.NodeID}, slices.DeleteFunc(slices.Clone(leader.voters), func(id int32) bool { return id == leader.cfg.NodeID })...)
 	for _, id := range ids {
 		n := nodes[id]
@@ -170,17 +166,6 @@ func FindQuorumLoop(w *sim.World, queued []sim.QueuedEvent, nodes map[int32]*Nod
 	if ls.checkQuorumDeadline != q.lastReset.Add(ls.checkQuorumTimeout) {
 		return nil
 	}
-	pos := make(map[uint64]int, len(queued))
-	for i, e := range queued {
-		pos[e.Seq] = i
-	}
-	for _, wk := range q.wakes {
-		q.wakeRanks = append(q.wakeRanks, pos[wk.Seq])
-	}
-	for _, f := range q.followers {
-		f.parkedRank = pos[f.parked.Seq]
-	}
-	q.rank = q.wakeRanks[0]
 	return q
 }
 
@@ -210,9 +195,9 @@ func (q *QuorumLoop) follower(w *sim.World, timers map[*sim.Timer]sim.QueuedEven
 		return nil
 	}
 	f := &quorumFollower{n: n, fs: fs}
-	for _, pf := range leader.parked {
+	for i, pf := range leader.parked {
 		if pf.req.ReplicaID == n.cfg.NodeID && !pf.done {
-			f.pf = pf
+			f.pf, f.parkedIndex = pf, i
 		}
 	}
 	if f.pf == nil {
@@ -278,31 +263,34 @@ func (q *QuorumLoop) FirstParkedExpiry() sim.Time {
 	return t
 }
 
-// NoOps are the NoOp appends of a leap: count of them, the first at
-// First, one every Interval; each NoOp's timer was armed at the one before
-// it (the first's at FirstPushed), and each carries Payload.
+// NoOps are the NoOp appends of a leap: Count of them, the first when
+// Timer (the active controller's NoOp timer, pending when the span began)
+// fires, one every Interval (each NoOp's timer armed by the NoOp before
+// it), each carrying Payload.
 type NoOps struct {
-	First, FirstPushed sim.Time
-	Interval           time.Duration
-	Count              int
-	Payload            []byte
+	Timer    sim.QueuedEvent
+	Interval time.Duration
+	Count    int
+	Payload  []byte
 }
 
 // at is the i-th NoOp's time.
-func (b NoOps) at(i int) sim.Time { return b.First + sim.Time(i)*sim.Time(b.Interval) }
+func (b NoOps) at(i int) sim.Time { return b.Timer.At + sim.Time(i)*sim.Time(b.Interval) }
 
-// pushed is when the i-th NoOp's timer was armed.
-func (b NoOps) pushed(i int) sim.Time {
-	if i == 0 {
-		return b.FirstPushed
-	}
-	return b.at(i - 1)
+// path is the i-th NoOp timer's push path: armed by the NoOp before it.
+func (b NoOps) path(i int) sim.PushPath { return sim.PeriodicRuns(b.Timer, b.Interval, i) }
+
+// answer is the path of the i-th NoOp's answer to a parked Fetch: queued
+// by the NoOp's handler at its instant, rank-th of its pushes (the
+// handler answers the parked Fetches in their order).
+func (b NoOps) answer(i, rank int) sim.PushPath {
+	return sim.LeadPath{Lead: []sim.Time{b.at(i)}, Ranks: []int{rank}, Then: b.path(i)}
 }
 
 // lastBefore is the latest NoOp time plus d that is before t (ok false if
 // none is).
 func (b NoOps) lastBefore(t sim.Time, d time.Duration) (sim.Time, bool) {
-	first := b.First.Add(d)
+	first := b.Timer.At.Add(d)
 	if b.Count == 0 || first >= t {
 		return 0, false
 	}
@@ -321,7 +309,7 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 	for i := 0; i < noops.Count; i++ {
 		off, at := base+int64(i), noops.at(i)
 		payload := noops.Payload
-		ops = append(ops, sim.LeapOp{At: at, PushedAt: noops.pushed(i), Rank: q.rank, Do: func() {
+		ops = append(ops, sim.LeapOp{At: at, Path: noops.path(i), Do: func() {
 			batch := dataBatch(off, epoch, at.UnixMilli(), [][]byte{payload})
 			if _, err := leader.log.log.AppendAsLeader(batch, epoch); err != nil {
 				panic("raft: leaping the leader's NoOp: " + err.Error())
@@ -329,7 +317,7 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 			leader.flushForLeap()
 		}})
 		for _, f := range q.followers {
-			ops = append(ops, sim.LeapOp{At: at.Add(f.toF), PushedAt: at, Rank: q.rank, Do: func() {
+			ops = append(ops, sim.LeapOp{At: at.Add(f.toF), Path: noops.answer(i, f.parkedIndex), Rank: f.parkedIndex, Do: func() {
 				data, _, err := leader.log.log.ReadSlice(off, MaxBatchSizeBytes, off+1, true)
 				if err != nil {
 					panic("raft: leaping a voter's NoOp: " + err.Error())
@@ -360,17 +348,18 @@ func (q *QuorumLoop) Finish(noops NoOps, end sim.Time) (drop []sim.QueuedEvent, 
 			continue
 		}
 		drop = append(drop, q.wakes[i])
-		fired, cause := sim.Time(0), sim.Time(math.MinInt64)
+		// Each wake is armed by the one before; the first was queued
+		// before the span.
+		var fired []sim.Time // most recent first
 		for w < end {
-			if fired != 0 || cause != math.MinInt64 {
-				cause = fired
-			}
-			fired, w = w, q.nextWake(i, noops, w)
+			fired = append(fired, w)
+			w = q.nextWake(i, noops, w)
 		}
-		last = max(last, fired)
+		slices.Reverse(fired)
+		last = max(last, fired[0])
 		t := &sim.Timer{}
 		n.wake = t
-		add = append(add, sim.LeapEvent{PushedAt: fired, Cause: cause, Rank: q.wakeRanks[i], Host: n.cfg.Addr.Host(), Timer: t, At: w, Name: "raft poll", Task: (*pollTask)(n)})
+		add = append(add, sim.LeapEvent{PushedAt: fired[0], Path: sim.LeadPath{Lead: fired, Then: sim.PathOf(q.wakes[i])}, Host: n.cfg.Addr.Host(), Timer: t, At: w, Name: "raft poll", Task: (*pollTask)(n)})
 	}
 	if k == 0 {
 		return drop, add, last
@@ -408,12 +397,17 @@ func (q *QuorumLoop) Finish(noops NoOps, end sim.Time) (drop []sim.QueuedEvent, 
 		f.n.log.log.UpdateHighWatermark(f.fs.hw)
 	}
 	ls.checkQuorumDeadline = q.lastReset.Add(ls.checkQuorumTimeout)
-	// Each voter's Fetch, parked again in arrival order.
+	// Each voter's Fetch, parked again in arrival order: at one instant,
+	// in the order the arrivals were queued (sent when the last NoOp's
+	// answer arrived).
+	sentPath := func(a arrival) sim.PushPath {
+		return sim.LeadPath{Lead: []sim.Time{a.at.Add(-a.f.toL)}, Then: noops.answer(k-1, a.f.parkedIndex)}
+	}
 	slices.SortFunc(arrivals, func(a, b arrival) int {
 		if c := cmp.Compare(a.at, b.at); c != 0 {
 			return c
 		}
-		return a.f.parkedRank - b.f.parkedRank
+		return sim.ComparePaths(sentPath(a), 0, sentPath(b), 0)
 	})
 	leader.parked = leader.parked[:0]
 	for _, a := range arrivals {
@@ -421,7 +415,10 @@ func (q *QuorumLoop) Finish(noops NoOps, end sim.Time) (drop []sim.QueuedEvent, 
 		req := f.n.buildFetchRequest(f.n.nextCorrelationID - 1).(*FetchRequest)
 		pf := &parkedFetch{n: leader, from: f.pf.from, to: f.pf.to, req: req, resp: leader.parkedAnswer(req)}
 		leader.parked = append(leader.parked, pf)
-		add = append(add, sim.LeapEvent{PushedAt: a.at, Cause: a.at.Add(-f.toL), Rank: f.parkedRank, Host: leader.cfg.Addr.Host(), Timer: &pf.timer, At: a.at.Add(time.Duration(req.MaxWaitMs) * time.Millisecond), Name: "raft fetch expiry", Task: pf})
+		// Parked by the Fetch's arrival, sent when the last NoOp's answer
+		// arrived.
+		path := sim.LeadPath{Lead: []sim.Time{a.at, a.at.Add(-f.toL)}, Then: noops.answer(k-1, f.parkedIndex)}
+		add = append(add, sim.LeapEvent{PushedAt: a.at, Path: path, Host: leader.cfg.Addr.Host(), Timer: &pf.timer, At: a.at.Add(time.Duration(req.MaxWaitMs) * time.Millisecond), Name: "raft fetch expiry", Task: pf})
 		f.pf = pf
 	}
 	return drop, add, last
@@ -492,21 +489,67 @@ func (q *QuorumLoop) Deliver(w *sim.World, noops NoOps) error {
 	for _, f := range q.followers {
 		first = min(first, lastNoOp.Add(f.toF+f.toL))
 	}
-	deliver := func(n *Node, at, cause sim.Time) error {
-		return w.LeapRun(n.cfg.Addr.Host(), at, cause, q.rank, func(env *sim.Env) { n.updateListenersProgress(env) })
+	deliver := func(n *Node, at sim.Time, by sim.PushPath) error {
+		return w.LeapRun(n.cfg.Addr.Host(), at, by, func(env *sim.Env) { n.updateListenersProgress(env) })
 	}
+	k := noops.Count
 	for _, f := range q.followers {
 		if a := lastNoOp.Add(f.toF + f.toL); a == first {
-			if err := deliver(q.leader, first, a.Add(-f.toL)); err != nil {
+			// The first Fetch back, sent when the answer arrived.
+			by := sim.LeadPath{Lead: []sim.Time{a.Add(-f.toL)}, Then: noops.answer(k-1, f.parkedIndex)}
+			if err := deliver(q.leader, first, by); err != nil {
 				return err
 			}
 			break
 		}
 	}
 	for _, f := range q.followers {
-		if err := deliver(f.n, lastNoOp.Add(f.toF), lastNoOp); err != nil {
+		if err := deliver(f.n, lastNoOp.Add(f.toF), noops.answer(k-1, f.parkedIndex)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// DeliveredBefore is the offset of the last entry node id's listeners have
+// been handed before instant t of noops' span (a delivery due at t itself
+// comes after other events of t, armed earlier): the leader's when the
+// first Fetch back commits each NoOp, a voter's when the answer carrying
+// the next NoOp arrives. ok is false for a node not in the quorum.
+func (q *QuorumLoop) DeliveredBefore(id int32, noops NoOps, t sim.Time) (int64, bool) {
+	base := q.base
+	if id == q.leader.cfg.NodeID {
+		if last, ok := noops.lastBefore(t, q.minRoundTrip()); ok {
+			return base + int64((last-noops.Timer.At-sim.Time(q.minRoundTrip()))/sim.Time(noops.Interval)), true
+		}
+		return base - 1, true
+	}
+	for _, f := range q.followers {
+		if f.n.cfg.NodeID != id {
+			continue
+		}
+		if last, ok := noops.lastBefore(t, f.toF); ok {
+			return base - 1 + int64((last-noops.Timer.At-sim.Time(f.toF))/sim.Time(noops.Interval)), true
+		}
+		return base - 2, true
+	}
+	return 0, false
+}
+
+// minRoundTrip is the first voter Fetch's way back after a NoOp: when the
+// leader commits it.
+func (q *QuorumLoop) minRoundTrip() time.Duration {
+	rt := time.Duration(1<<63 - 1)
+	for _, f := range q.followers {
+		rt = min(rt, f.toF+f.toL)
+	}
+	return rt
+}
+
+// InCommitWindow reports whether t lies in a NoOp's commit window of
+// noops' span, from its append to its commit by the first Fetch back
+// (both ends included): the active controller holds every reply then.
+func (q *QuorumLoop) InCommitWindow(noops NoOps, t sim.Time) bool {
+	last, ok := noops.lastBefore(t+1, 0)
+	return ok && t <= last.Add(q.minRoundTrip())
 }

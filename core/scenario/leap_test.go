@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"kafkascope/core/console"
 	"kafkascope/core/sim"
@@ -34,23 +35,131 @@ func TestLeapMatchesSteps(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			stepped, leaped := newRecorder(false), newRecorder(true)
-			leaps := uint64(0)
+			var cmds [][2]string
+			stdin := map[int][]string{}
 			for i, c := range tr.Commands() {
-				a, b := stepped.exec(c.Cmd, c.Stdin), leaped.exec(c.Cmd, c.Stdin)
-				if a != b {
-					t.Fatalf("command %d %q: stepped and leaped runs differ:\n%s", i+1, c.Cmd, firstDifference(a, b))
-				}
-				if cl := leaped.s.Cluster(); cl != nil {
-					leaps = cl.World.Leaps()
-				}
+				cmds = append(cmds, [2]string{c.Cmd})
+				stdin[i] = c.Stdin
 			}
-			if a, b := strings.Join(stepped.notes, "\n"), strings.Join(leaped.notes, "\n"); a != b {
-				t.Fatalf("the engine's notes differ:\n%s", firstDifference(a, b))
-			}
-			t.Logf("%d notes, %d leaps", len(leaped.notes), leaps)
+			compareRuns(t, cmds, stdin)
 		})
 	}
+}
+
+// TestLeapHeartbeatsMatchSteps leaps long idle spans, where every
+// broker's heartbeats run in closed form beside the fetchers' long polls,
+// and then disturbs them: a killed broker is fenced at its last leaped
+// contact plus the session timeout, a restarted one registers and joins
+// the loops again, a slower link changes a loop's period, a cut makes
+// heartbeats time out and retry on the leaped call's deadline, and the
+// active controller's death moves every session to a new controller.
+func TestLeapHeartbeatsMatchSteps(t *testing.T) {
+	t.Run("three-nodes", func(t *testing.T) { compareScript(t, threeNodes) })
+	t.Run("five-nodes", func(t *testing.T) { compareScript(t, fiveNodes) })
+	t.Run("one-node", func(t *testing.T) { compareScript(t, oneNode) })
+	t.Run("controller-dies-mid-heartbeat", func(t *testing.T) { compareScript(t, controllerDiesMidHeartbeat) })
+}
+
+var (
+	threeNodes = []string{
+		"cluster create",
+		"kafka-topics.sh --create --topic idle-a --partitions 3 --replication-factor 3",
+		"kafka-topics.sh --create --topic idle-b --partitions 2 --replication-factor 2",
+		"time advance 10m",
+		"broker kill 2",
+		"time advance 1m",
+		"broker start 2",
+		"time advance 2m",
+		"network delay 1 7ms",
+		"time advance 1m",
+		"network delay 1 0ms",
+		"network cut 1 3",
+		"time advance 1m",
+		"network heal",
+		"time advance 1m",
+		"broker kill 3",
+		"time advance 30s",
+		"broker start 3",
+		"time advance 2m",
+		"broker stop 1",
+		"time advance 20s",
+		"broker start 1",
+		"time advance 1m",
+	}
+	// Two brokers that are not voters heartbeat to a remote controller
+	// beside the voters; the controller's own links slow down, so every
+	// remote loop's period changes at once.
+	fiveNodes = []string{
+		"cluster create --brokers 5",
+		"kafka-topics.sh --create --topic wide --partitions 5 --replication-factor 3",
+		"time advance 5m",
+		"network delay 3 4ms",
+		"time advance 1m",
+		"broker kill 5",
+		"time advance 1m",
+		"broker start 5",
+		"time advance 1m",
+		"network delay 3 0ms",
+		"network delay 4 250ms",
+		"time advance 1m",
+		"network delay 4 0ms",
+		"time advance 30s",
+	}
+	// Broker 1's links are slow (401 ms each way), so its heartbeat is in
+	// flight most of the time; the active controller dies while a
+	// heartbeat a leap sent is on its way: the channel retries towards the
+	// next controller until the leaped call's deadline.
+	controllerDiesMidHeartbeat = []string{
+		"cluster create",
+		"kafka-topics.sh --create --topic x --partitions 3 --replication-factor 3",
+		"time advance 2m",
+		"network delay 1 400ms",
+		"time advance 63s",
+		"broker kill 3",
+		"time advance 20s",
+		"broker start 3",
+		"time advance 1m",
+	}
+	// A broker heartbeating to the controller in its own process: each
+	// cycle's three events at one instant.
+	oneNode = []string{
+		"cluster create --brokers 1",
+		"kafka-topics.sh --create --topic solo --partitions 2 --replication-factor 1",
+		"time advance 10m",
+		"broker stop 1",
+		"time advance 10s",
+		"broker start 1",
+		"time advance 3m",
+	}
+)
+
+func compareScript(t *testing.T, script []string) {
+	var cmds [][2]string
+	for _, c := range script {
+		cmds = append(cmds, [2]string{c})
+	}
+	compareRuns(t, cmds, nil)
+}
+
+// compareRuns runs commands stepped and leaped and fails at the first
+// difference in what they print and show, or in the engine's notes.
+func compareRuns(t *testing.T, cmds [][2]string, stdin map[int][]string) {
+	t.Helper()
+	stepped, leaped := newRecorder(false), newRecorder(true)
+	leaps := uint64(0)
+	for i, c := range cmds {
+		a, b := stepped.exec(c[0], stdin[i]), leaped.exec(c[0], stdin[i])
+		if a != b {
+			t.Fatalf("command %d %q: stepped and leaped runs differ:\n%s", i+1, c[0], firstDifference(a, b))
+		}
+		if cl := leaped.s.Cluster(); cl != nil {
+			leaps = cl.World.Leaps()
+		}
+	}
+	if a, b := strings.Join(stepped.notes, "\n"), strings.Join(leaped.notes, "\n"); a != b {
+		t.Fatalf("the engine's notes differ:\n%s", firstDifference(a, b))
+	}
+	t.Logf("%d notes, %d leaps", len(leaped.notes), leaps)
 }
 
 // recorder runs commands in a session and records what a user sees.
@@ -164,3 +273,56 @@ $ time advance 30m
 $ kafka-metadata-quorum.sh --bootstrap-server kafka-1:9092 describe --status
 $ ls /tmp/kafka-logs/__cluster_metadata-0 --broker 1
 `
+
+// TestLeapMatchesStepsAtEveryMillisecond pauses a leaped and a stepped run
+// of an idle cluster at every millisecond of a few seconds, after long
+// leaps, then at the ends of leaps of a few seconds each: a pause lands
+// anywhere in a loop's cycle (a heartbeat or a Fetch in flight, a NoOp not
+// yet committed), and the two runs must show the same state there, down
+// to the content of every message in flight.
+func TestLeapMatchesStepsAtEveryMillisecond(t *testing.T) {
+	setup := []string{
+		"cluster create",
+		"kafka-topics.sh --create --topic idle --partitions 3 --replication-factor 3",
+		"network delay 2 3ms",
+		"network delay 1 40ms",
+		"time advance 17m",
+	}
+	stepped, leaped := newRecorder(false), newRecorder(true)
+	for _, c := range setup {
+		if a, b := stepped.exec(c, nil), leaped.exec(c, nil); a != b {
+			t.Fatalf("%q: stepped and leaped runs differ:\n%s", c, firstDifference(a, b))
+		}
+	}
+	ms := 4100
+	if testing.Short() {
+		ms = 600
+	}
+	sc, lc := stepped.s.Cluster(), leaped.s.Cluster()
+	advance := func(d time.Duration) {
+		t.Helper()
+		if err := sc.Advance(d); err != nil {
+			t.Fatal(err)
+		}
+		if err := lc.Advance(d); err != nil {
+			t.Fatal(err)
+		}
+		if a, b := sc.Digest(), lc.Digest(); a != b {
+			t.Fatalf("at %s: stepped and leaped runs differ:\n%s", sc.World.Now(), firstDifference(a, b))
+		}
+	}
+	for i := 0; i < ms; i++ {
+		advance(time.Millisecond)
+	}
+	// Then leaps of a few seconds each (NoOps, heartbeats and fetches
+	// leaped together), ending at ever other points of their cycles: a
+	// heartbeat on the slow link is in flight at the end of some, carrying
+	// the metadata offset of the moment it left.
+	for i := 0; i < ms/20; i++ {
+		advance(3*time.Second + time.Duration(i)*7*time.Millisecond)
+	}
+	if a, b := strings.Join(stepped.notes, "\n"), strings.Join(leaped.notes, "\n"); a != b {
+		t.Fatalf("the engine's notes differ:\n%s", firstDifference(a, b))
+	}
+	t.Logf("%d leaps", leaped.s.Cluster().World.Leaps())
+}

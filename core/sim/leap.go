@@ -21,7 +21,7 @@ import (
 //
 // What a leap keeps exact, and what it does not:
 //   - Events queued by the span are pushed in the order a stepped run would
-//     have pushed them (LeapEvent.PushedAt, then Cause, then Rank). Every event a leap
+//     have pushed them (LeapEvent.Path, then Rank: leap_path.go). Every event a leap
 //     leaves alone was pushed at or before the span began, and every event
 //     it adds was pushed in the span, after it: so events due at the same
 //     instant still run in the order a stepped run gives them.
@@ -33,11 +33,12 @@ import (
 // QueuedEvent is one live event in the queue: a timer that will fire (Timer
 // set) or a message in flight (Env set).
 type QueuedEvent struct {
-	At    Time
-	Seq   uint64 // the push order; unique
-	Host  string // the timer's process, or the message's receiver
-	Timer *Timer
-	Env   *Envelope
+	At       Time
+	Seq      uint64 // the push order; unique
+	PushedAt Time   // when it was queued
+	Host     string // the timer's process, or the message's receiver
+	Timer    *Timer
+	Env      *Envelope
 }
 
 // Queued lists the live queued events in the order they will run (at, seq).
@@ -51,11 +52,11 @@ func (w *World) Queued() []QueuedEvent {
 		}
 		switch e.kind {
 		case evTimer:
-			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, Host: e.proc.host, Timer: e.timer})
+			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, PushedAt: e.pushed, Host: e.proc.host, Timer: e.timer})
 		case evDeliver:
-			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, Host: e.env.To.Host(), Env: e.env})
+			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, PushedAt: e.pushed, Host: e.env.To.Host(), Env: e.env})
 		case evStart:
-			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, Host: e.proc.host})
+			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, PushedAt: e.pushed, Host: e.proc.host})
 		}
 	})
 	slices.SortFunc(out, func(a, b QueuedEvent) int {
@@ -67,19 +68,6 @@ func (w *World) Queued() []QueuedEvent {
 	return out
 }
 
-// compareOrder orders two events by two times, then a rank: the order of
-// a stepped run's events (due time, then when they were queued) and of
-// its pushes (when, then when their cause was queued).
-func compareOrder(a1, a2 Time, ar int, b1, b2 Time, br int) int {
-	if c := compareTime(a1, b1); c != 0 {
-		return c
-	}
-	if c := compareTime(a2, b2); c != 0 {
-		return c
-	}
-	return ar - br
-}
-
 // compareTime is cmp.Compare for times.
 func compareTime(a, b Time) int { return cmp.Compare(a, b) }
 
@@ -88,14 +76,15 @@ func compareTime(a, b Time) int { return cmp.Compare(a, b) }
 // whose From, To, Msg, SentAt and DeliverAt the caller fills in).
 type LeapEvent struct {
 	// PushedAt is when a stepped run would have queued the event: the
-	// timer's arming, the message's sending.
+	// timer's arming, the message's sending (Path.Push(0)).
 	PushedAt Time
-	// Cause is when the event whose handler queued this one was itself
-	// queued: of two events queued at one instant, the one whose handler
-	// ran first (its own event queued earlier) comes first. Rank orders
-	// what is left (lower first): the loops' places in the queue.
-	Cause Time
-	Rank  int
+	// Path is how it came to be queued, back to an event queued before
+	// the span (leap_path.go), and Rank its place among the pushes of the
+	// handler that queued it (Path.Rank(0) is not read): together they
+	// order the events a leap queues as a stepped run would have pushed
+	// them.
+	Path PushPath
+	Rank int
 
 	Host  string
 	Timer *Timer
@@ -112,7 +101,8 @@ var ErrLeap = errors.New("sim: leap refused")
 // Leap ends a span the caller advanced in closed form: the events of drop
 // (found by Queued) happened in the span and leave the queue, stopped
 // timers' events leave it too (their time may be in the span), the clock
-// moves to now, and add is queued in (PushedAt, Cause, Rank) order. No handler
+// moves to now, and add is queued in a stepped run's push order (Path,
+// then Rank). No handler
 // runs. Every event left in the queue must be due at or after now, and
 // every added one after now; a leap that breaks this changes nothing and
 // fails.
@@ -150,6 +140,10 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 		case bad != nil:
 		case (a.Env == nil) == (a.Timer == nil):
 			bad = fmt.Errorf("%w: an added event must be a timer or a message", ErrLeap)
+		case a.Path == nil:
+			bad = fmt.Errorf("%w: an added event has no push path", ErrLeap)
+		case func() bool { t, _ := a.Path.Push(0); return t != a.PushedAt }():
+			bad = fmt.Errorf("%w: an added event's path does not start when it was pushed", ErrLeap)
 		case at < now || a.PushedAt > now:
 			bad = fmt.Errorf("%w: an added event due at %s, pushed at %s, is not after %s", ErrLeap, at, a.PushedAt, now)
 		case a.Timer != nil && w.runningProc(a.Host) == nil:
@@ -170,31 +164,29 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 	// The added events and those LeapRun held back, in the order a
 	// stepped run would have pushed them.
 	type pending struct {
-		pushedAt, cause Time
-		rank            int
-		add             *LeapEvent
-		held            *event
+		path PushPath
+		rank int
+		add  *LeapEvent
+		held *event
 	}
 	all := make([]pending, 0, len(add)+len(w.captured))
 	for i := range add {
-		all = append(all, pending{pushedAt: add[i].PushedAt, cause: add[i].Cause, rank: add[i].Rank, add: &add[i]})
+		all = append(all, pending{path: add[i].Path, rank: add[i].Rank, add: &add[i]})
 	}
 	for _, c := range w.captured {
-		all = append(all, pending{pushedAt: c.pushedAt, cause: c.cause, rank: c.rank, held: c.e})
+		all = append(all, pending{path: c.path, rank: c.rank, held: c.e})
 	}
 	w.captured = nil
-	slices.SortStableFunc(all, func(a, b pending) int {
-		return compareOrder(a.pushedAt, a.cause, a.rank, b.pushedAt, b.cause, b.rank)
-	})
+	slices.SortStableFunc(all, func(a, b pending) int { return ComparePaths(a.path, a.rank, b.path, b.rank) })
 	for _, p := range all {
 		switch {
 		case p.held != nil:
 			w.pushNow(p.held)
 		case p.add.Env != nil:
-			w.queueMessage(p.add.Env)
+			w.queueMessage(p.add.Env, p.add.PushedAt)
 		default:
 			a := p.add
-			w.arm(w.procs[a.Host], a.Timer, a.At, a.Name, a.Task)
+			w.armAt(w.procs[a.Host], a.Timer, a.At, a.Name, a.Task, a.PushedAt)
 		}
 	}
 	return nil
@@ -215,41 +207,45 @@ func (e *event) stale() bool {
 // LeapPeriodic is the closed form of a periodic timer, e, that runs its
 // task every period and re-arms itself with the same task and name: how
 // many of its runs fall before end, the last of them, and the timer to
-// queue after them (armed by the last run, for rank). runs is 0 when e is
-// due at or after end.
-func LeapPeriodic(e QueuedEvent, period time.Duration, end Time, rank int) (runs int, last Time, next LeapEvent) {
+// queue after them (armed by the last run). runs is 0 when e is due at or
+// after end.
+func LeapPeriodic(e QueuedEvent, period time.Duration, end Time) (runs int, last Time, next LeapEvent) {
 	p := Time(period)
 	if e.At >= end || p <= 0 {
 		return 0, 0, LeapEvent{}
 	}
 	runs = int((end-1-e.At)/p) + 1
 	last = e.At + Time(runs-1)*p
-	// The last run's timer was armed by the run before it, or before the
-	// span (first runs at one instant run in queue order: rank).
-	cause := Time(math.MinInt64)
-	if runs > 1 {
-		cause = last - p
-	}
-	next = LeapEvent{PushedAt: last, Cause: cause, Rank: rank, Host: e.Host, Timer: &Timer{}, At: last + p, Name: e.Timer.Name(), Task: e.Timer.Task()}
+	next = LeapEvent{PushedAt: last, Path: PeriodicRuns(e, period, runs), Host: e.Host, Timer: &Timer{}, At: last + p, Name: e.Timer.Name(), Task: e.Timer.Task()}
 	return runs, last, next
+}
+
+// PeriodicRuns is the path of what the last of runs runs of periodic event
+// e (each run queuing the next, every period) queues.
+func PeriodicRuns(e QueuedEvent, period time.Duration, runs int) PeriodicPath {
+	return PeriodicPath{Last: e.At + Time(runs-1)*Time(period), Period: period, Runs: runs, From: PathOf(e)}
 }
 
 // LeapOp is work a loop does at one instant of a span that reads the
 // clock or shares state with other loops' work (a write to a disk, whose
-// pages and journal the disk dates by the clock): RunLeapOps runs every
-// loop's in the order a stepped run would (time, then when the event
-// doing it was queued, then rank).
+// pages and journal the disk dates by the clock): the handler of an event
+// due At, queued along Path. RunLeapOps runs every loop's in the order a
+// stepped run would run those events.
 type LeapOp struct {
-	At, PushedAt Time
-	Rank         int
-	Do           func()
+	At   Time
+	Path PushPath
+	Rank int // the event's place among its pusher's pushes
+	Do   func()
 }
 
 // RunLeapOps runs ops in a stepped run's order, each at its instant
 // (LeapAt).
 func (w *World) RunLeapOps(ops []LeapOp) {
 	slices.SortStableFunc(ops, func(a, b LeapOp) int {
-		return compareOrder(a.At, a.PushedAt, a.Rank, b.At, b.PushedAt, b.Rank)
+		if c := compareTime(a.At, b.At); c != 0 {
+			return c
+		}
+		return ComparePaths(a.Path, a.Rank, b.Path, b.Rank)
 	})
 	for _, op := range ops {
 		w.LeapAt(op.At, op.Do)
@@ -271,13 +267,13 @@ func (w *World) LeapAt(t Time, fn func()) {
 }
 
 // LeapRun runs fn as host's handler at t, a time inside the span a leap
-// covers, handling an event queued at cause: the clock reads t, and what
-// fn queues (timers it arms, messages it sends) is held back and queued by
-// the World.Leap that ends the span, as if pushed at t (with this cause
-// and rank, in the order fn queued them). It lets a loop's closed form
-// hand the end of its last cycle to the code that does it in a stepped
-// run.
-func (w *World) LeapRun(host string, t, cause Time, rank int, fn func(env *Env)) error {
+// covers, handling an event whose path is by (by.Push(0) is when that
+// event was queued): the clock reads t, and what fn queues (timers it
+// arms, messages it sends) is held back and queued by the World.Leap that
+// ends the span, in the order a stepped run would have pushed it (its path
+// is t, then by's). It lets a loop's closed form hand the end of its last
+// cycle to the code that does it in a stepped run.
+func (w *World) LeapRun(host string, t Time, by PushPath, fn func(env *Env)) error {
 	pr := w.runningProc(host)
 	switch {
 	case w.running != nil:
@@ -288,17 +284,18 @@ func (w *World) LeapRun(host string, t, cause Time, rank int, fn func(env *Env))
 		return fmt.Errorf("%w: LeapRun at %s, before the clock (%s)", ErrLeap, t, w.now)
 	}
 	saved := w.now
-	w.now, w.running, w.capturing, w.captureCause, w.captureRank = t, pr, true, cause, rank
+	w.now, w.running, w.capturing, w.capturePath, w.captureRank = t, pr, true, LeadPath{Lead: []Time{t}, Then: by}, 0
 	defer func() { w.now, w.running, w.capturing = saved, nil, false }()
 	fn(pr.env)
 	return nil
 }
 
-// capturedEvent is an event LeapRun held back: pushed at pushedAt.
+// capturedEvent is an event LeapRun held back, with the path of its
+// push and its rank among the handler's pushes.
 type capturedEvent struct {
-	e               *event
-	pushedAt, cause Time
-	rank            int
+	e    *event
+	path PushPath
+	rank int
 }
 
 // runningProc is host's process if it runs.
@@ -311,7 +308,7 @@ func (w *World) runningProc(host string) *proc {
 
 // queueMessage puts env in flight as it is (a leap's message): it keeps
 // its link FIFO from here on and takes its ID from its place in the queue.
-func (w *World) queueMessage(env *Envelope) {
+func (w *World) queueMessage(env *Envelope, pushed Time) {
 	l := link{env.From.Host(), env.To.Host()}
 	last := w.net.lastDeliver[l]
 	if last == nil {
@@ -320,14 +317,19 @@ func (w *World) queueMessage(env *Envelope) {
 	}
 	*last = max(*last, env.DeliverAt)
 	ev := w.queue.alloc()
-	ev.at, ev.kind, ev.env = env.DeliverAt, evDeliver, env
-	w.push(ev)
-	env.ID = ev.seq
+	ev.at, ev.kind, ev.env, ev.pushed = env.DeliverAt, evDeliver, env, pushed
+	w.pushNow(ev)
 }
 
 // arm queues t to run task in pr at at (Env.Arm's work, for a caller
 // outside pr's handlers).
 func (w *World) arm(pr *proc, t *Timer, at Time, name string, task Task) {
+	w.armAt(pr, t, at, name, task, w.now)
+}
+
+// armAt is arm for a timer armed at pushed (a leap's, armed as of an
+// instant of its span).
+func (w *World) armAt(pr *proc, t *Timer, at Time, name string, task Task, pushed Time) {
 	if t.task != nil {
 		panic("sim: a Timer is armed twice")
 	}
@@ -335,7 +337,12 @@ func (w *World) arm(pr *proc, t *Timer, at Time, name string, task Task) {
 	ev := w.queue.alloc()
 	ev.at, ev.kind, ev.proc, ev.inc, ev.timer = at, evTimer, pr, pr.incarnation, t
 	t.ev = ev
-	w.push(ev)
+	if w.capturing {
+		w.push(ev)
+		return
+	}
+	ev.pushed = pushed
+	w.pushNow(ev)
 }
 
 // Latency is the one-way delay of a message sent now from host a to host
@@ -383,7 +390,7 @@ func (w *World) mayLeap() bool {
 	if e.stale() {
 		return false
 	}
-	q := QueuedEvent{At: e.at, Seq: e.seq}
+	q := QueuedEvent{At: e.at, Seq: e.seq, PushedAt: e.pushed}
 	switch e.kind {
 	case evTimer:
 		q.Host, q.Timer = e.proc.host, e.timer

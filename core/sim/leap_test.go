@@ -58,8 +58,9 @@ func TestLeapRefusesToSkipAnEventItDoesNotDrop(t *testing.T) {
 }
 
 // Events a leap queues run, at one instant, in the order a stepped run
-// would have pushed them (PushedAt, then Rank), after the events already
-// queued for that instant (pushed before the span).
+// would have pushed them (their push paths, as deep as they agree, then
+// Rank), after the events already queued for that instant (pushed before
+// the span).
 func TestLeapQueuesInPushOrder(t *testing.T) {
 	w := NewWorld(1)
 	r := &recorderProc{}
@@ -73,12 +74,21 @@ func TestLeapQueuesInPushOrder(t *testing.T) {
 		env.Arm(&Timer{}, 10*time.Millisecond, "old", recordFire{r, "old"})
 	})
 	_ = w.RunUntil(0)
-	var t1, t2, t3 Timer
+	var t1, t2, t3, t4 Timer
+	// Two bases queued before the span (seq 7 before seq 9), and pushes
+	// in the span that go back to them.
+	early, late := BasePath{Pushed: 0, SeqNo: 7}, BasePath{Pushed: 0, SeqNo: 9}
+	at := func(ts ...Time) []Time { return ts }
 	add := []LeapEvent{
-		{PushedAt: ms(5), Rank: 1, Host: "r", Timer: &t1, At: ms(10), Name: "b", Task: recordFire{r, "b"}},
-		{PushedAt: ms(5), Rank: 0, Host: "r", Timer: &t2, At: ms(10), Name: "a", Task: recordFire{r, "a"}},
-		{PushedAt: ms(4), Rank: 9, Host: "r", Timer: &t3, At: ms(10), Name: "first", Task: recordFire{r, "first"}},
-		{PushedAt: ms(5), Rank: 2, Env: &Envelope{From: "x:1", To: "r:1", Msg: named("Msg"), SentAt: ms(5), DeliverAt: ms(10)}},
+		{PushedAt: ms(5), Path: LeadPath{Lead: at(ms(5), ms(3)), Then: early}, Rank: 1, Host: "r", Timer: &t1, At: ms(10), Name: "b", Task: recordFire{r, "b"}},
+		{PushedAt: ms(5), Path: LeadPath{Lead: at(ms(5), ms(3)), Then: early}, Rank: 0, Host: "r", Timer: &t2, At: ms(10), Name: "a", Task: recordFire{r, "a"}},
+		{PushedAt: ms(4), Path: LeadPath{Lead: at(ms(4)), Then: late}, Rank: 9, Host: "r", Timer: &t3, At: ms(10), Name: "first", Task: recordFire{r, "first"}},
+		// Pushed at 5 ms too, by a handler whose own event was pushed at
+		// 3 ms as well: the bases decide (seq 9 after seq 7).
+		{PushedAt: ms(5), Path: LeadPath{Lead: at(ms(5), ms(3)), Then: late}, Rank: 0, Env: &Envelope{From: "x:1", To: "r:1", Msg: named("Msg"), SentAt: ms(5), DeliverAt: ms(10)}},
+		// Pushed at 5 ms by a handler whose event was pushed at 2 ms: first
+		// of the 5 ms pushes.
+		{PushedAt: ms(5), Path: PeriodicPath{Last: ms(5), Period: 3 * time.Millisecond, Runs: 2, From: late}, Rank: 5, Host: "r", Timer: &t4, At: ms(10), Name: "periodic", Task: recordFire{r, "periodic"}},
 	}
 	if err := w.Leap(ms(5), nil, add); err != nil {
 		t.Fatal(err)
@@ -86,7 +96,7 @@ func TestLeapQueuesInPushOrder(t *testing.T) {
 	if err := w.RunUntil(ms(20)); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"old@T+10ms", "first@T+10ms", "a@T+10ms", "b@T+10ms", "Msg@T+10ms"}
+	want := []string{"old@T+10ms", "first@T+10ms", "periodic@T+10ms", "a@T+10ms", "b@T+10ms", "Msg@T+10ms"}
 	if !slices.Equal(r.got, want) {
 		t.Fatalf("ran %v, want %v", r.got, want)
 	}

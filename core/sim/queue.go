@@ -12,13 +12,16 @@ const (
 // seq); seq is unique, so the order is total and every run pops events in the
 // same order.
 type event struct {
-	at    Time
-	seq   uint64
-	kind  eventKind
-	proc  *proc
-	inc   uint64 // the process incarnation a start or timer belongs to
-	env   *Envelope
-	timer *Timer
+	at  Time
+	seq uint64
+	// pushed is when the event was queued (a leap queues some as of an
+	// earlier instant: World.Leap).
+	pushed Time
+	kind   eventKind
+	proc   *proc
+	inc    uint64 // the process incarnation a start or timer belongs to
+	env    *Envelope
+	timer  *Timer
 	// idx is the event's place in eventQueue.events, for life (it is kept
 	// when the event is recycled).
 	idx int32

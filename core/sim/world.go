@@ -107,10 +107,10 @@ type World struct {
 	leaps     uint64
 	// capturing: a LeapRun is under way, and what it queues is held in
 	// captured (with captureRank) until the leap ends.
-	capturing    bool
-	captureCause Time
-	captureRank  int
-	captured     []capturedEvent
+	capturing   bool
+	capturePath PushPath
+	captureRank int
+	captured    []capturedEvent
 }
 
 // conn is a connection from a sender's address to a receiver's.
@@ -342,8 +342,10 @@ func (w *World) closeConns(host string, reset bool) {
 }
 
 func (w *World) push(e *event) {
+	e.pushed = w.now
 	if w.capturing {
-		w.captured = append(w.captured, capturedEvent{e: e, pushedAt: w.now, cause: w.captureCause, rank: w.captureRank})
+		w.captured = append(w.captured, capturedEvent{e: e, path: w.capturePath, rank: w.captureRank})
+		w.captureRank++
 		return
 	}
 	w.pushNow(e)

@@ -1,0 +1,264 @@
+package broker
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"kafkascope/core/sim"
+)
+
+// The order of a leap's events (sim.World.Leap), shared by every loop
+// kind.
+//
+// A loop's events in a span form a chain: the loop's pending event at the
+// span's start (its base, already queued), then each event pushed by the
+// handler of the one before (a follower's Fetch arrives, the leader parks
+// it, the expiry answers it, the answer makes the follower send again).
+// A stepped run orders events due at one instant by sequence number, that
+// is by push order: by the time each was pushed, then by the order in
+// which the handlers that pushed them ran at that instant (themselves
+// events due at one instant, so ordered the same way), then by the order
+// of the pushes within one handler. Base events were pushed before the
+// span, so before every event the span pushes, and among themselves in
+// their sequence order. seqCmp follows these rules back along the chains;
+// it decides which of two sends at one instant takes the lower
+// correlation id, and the Rank of every event a leap queues.
+
+// chain is a loop's events in a span: event 0 is the base, event j+1 is
+// pushed by event j's handler, due delta[s] after it (s: event j's step in
+// the loop's cycle of m steps).
+type chain struct {
+	seq    uint64 // the base event's sequence number
+	at     sim.Time
+	pushed sim.Time                // when the base event was queued
+	step   int                     // the base event's step
+	m      int                     // steps in a cycle
+	delta  [maxSteps]time.Duration // from each step's event to the next step's
+	rank   [maxSteps]int           // the place of the next step's push among its pusher's pushes
+	period sim.Time                // the sum of delta
+}
+
+// maxSteps bounds a loop's cycle (held in arrays: a leap looks for loops
+// often, and a chain is part of its loop's value).
+const maxSteps = 4
+
+// init makes c the chain from base, at step of a cycle of len(delta)
+// steps.
+func (c *chain) init(base sim.QueuedEvent, step int, delta []time.Duration, rank []int) {
+	if len(delta) > maxSteps || len(rank) != len(delta) {
+		panic("broker: a loop's cycle has more steps than a chain holds")
+	}
+	*c = chain{seq: base.Seq, at: base.At, pushed: base.PushedAt, step: step, m: len(delta)}
+	copy(c.delta[:], delta)
+	copy(c.rank[:], rank)
+	for _, d := range delta {
+		c.period += sim.Time(d)
+	}
+}
+
+func newChain(base sim.QueuedEvent, step int, delta []time.Duration, rank []int) *chain {
+	c := new(chain)
+	c.init(base, step, delta, rank)
+	return c
+}
+
+// stepOf is event j's step.
+func (c *chain) stepOf(j int) int { return (c.step + j) % c.m }
+
+// eventAt is when event j is due.
+func (c *chain) eventAt(j int) sim.Time {
+	m := c.m
+	t := c.at + sim.Time(j/m)*c.period
+	for i := 0; i < j%m; i++ {
+		t += sim.Time(c.delta[(c.step+i)%m])
+	}
+	return t
+}
+
+// before counts the events due before t: events 0..n-1.
+func (c *chain) before(t sim.Time) int {
+	if c.at >= t {
+		return 0
+	}
+	m := c.m
+	k := int((t - 1 - c.at) / c.period) // event k*m is the last cycle start before t
+	n, at := k*m+1, c.at+sim.Time(k)*c.period
+	for i := 0; i < m-1; i++ {
+		at += sim.Time(c.delta[(c.step+i)%m])
+		if at >= t {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// ofStep counts the events of step s among events 0..n-1.
+func (c *chain) ofStep(s, n int) int {
+	first := (s - c.step + c.m) % c.m
+	if n <= first {
+		return 0
+	}
+	return (n-1-first)/c.m + 1
+}
+
+// lastOf is the last event of step s among events 0..n-1 (-1: none).
+func (c *chain) lastOf(s, n int) int {
+	k := c.ofStep(s, n)
+	if k == 0 {
+		return -1
+	}
+	return (s-c.step+c.m)%c.m + (k-1)*c.m
+}
+
+// ev is event j of a chain.
+type ev struct {
+	c *chain
+	j int
+}
+
+func (e ev) at() sim.Time { return e.c.eventAt(e.j) }
+
+// seqCmp orders two events of the span due at the same instant as a
+// stepped run runs them (their sequence order).
+func seqCmp(a, b ev) int {
+	for a != b {
+		switch {
+		case a.j == 0 && b.j == 0:
+			return cmp.Compare(a.c.seq, b.c.seq)
+		case a.j == 0:
+			return -1
+		case b.j == 0:
+			return 1
+		}
+		pa, pb := ev{a.c, a.j - 1}, ev{b.c, b.j - 1}
+		if c := cmp.Compare(pa.at(), pb.at()); c != 0 {
+			return c
+		}
+		a, b = pa, pb // distinct chains' events: distinct pushers
+	}
+	return 0
+}
+
+// pushed is an event a leap queues: pushed by event by's handler, rank-th
+// among its pushes.
+type pushed struct {
+	by   ev
+	rank int
+}
+
+// nextPush is the push of chain event j+1 by event j.
+func nextPush(e ev) pushed { return pushed{e, e.c.rank[e.c.stepOf(e.j)]} }
+
+// pushCmp orders two events a leap queues as a stepped run would have
+// pushed them.
+func pushCmp(x, y pushed) int {
+	if c := cmp.Compare(x.by.at(), y.by.at()); c != 0 {
+		return c
+	}
+	if c := seqCmp(x.by, y.by); c != 0 {
+		return c
+	}
+	return x.rank - y.rank
+}
+
+// leapAdd is an event to queue and the push that queues it.
+type leapAdd struct {
+	e  sim.LeapEvent
+	by pushed
+}
+
+// ranked sets each event's PushedAt, Path and Rank from its push: the
+// pusher's time, the pusher's chain back to its base (sim.PushPath), and
+// its place among the pusher's pushes. Every loop kind's events order
+// against these by their paths.
+func ranked(adds []leapAdd) []sim.LeapEvent {
+	out := make([]sim.LeapEvent, len(adds))
+	for i, a := range adds {
+		a.e.PushedAt, a.e.Path, a.e.Rank = a.by.by.at(), chainPath(a.by.by), a.by.rank
+		out[i] = a.e
+	}
+	return out
+}
+
+// chainPath is the push path (sim.PushPath) of what chain event e's
+// handler queues: e's time, then each earlier event's back to the base,
+// then when the base was queued.
+type chainPath ev
+
+func (p chainPath) Push(l int) (sim.Time, bool) {
+	if l <= p.j {
+		return p.c.eventAt(p.j - l), false
+	}
+	return p.c.pushed, true
+}
+
+// Rank: chain event j-l+1's place among event j-l's pushes.
+func (p chainPath) Rank(l int) int {
+	if l < 1 || l > p.j {
+		return 0
+	}
+	return p.c.rank[p.c.stepOf(p.j-l)]
+}
+
+func (p chainPath) Seq() uint64 { return p.c.seq }
+
+// sender is a loop that sends requests through its broker's client, one
+// at each of its chain's events of step step, n of its events in the
+// span. Its last send's correlation id is set in id.
+type sender struct {
+	b    *Broker
+	c    *chain
+	step int
+	n    int
+	id   int32
+}
+
+// sends is how many requests it sends in the span.
+func (s *sender) sends() int { return s.c.ofStep(s.step, s.n) }
+
+// sentBefore counts its sends in the span that run before event e.
+func (s *sender) sentBefore(e ev) int {
+	t := e.at()
+	k := s.c.ofStep(s.step, min(s.c.before(t), s.n)) // sends before t
+	j := (s.step-s.c.step+s.c.m)%s.c.m + k*s.c.m
+	if j < s.n && s.c.eventAt(j) == t && seqCmp(ev{s.c, j}, e) < 0 {
+		k++ // its send at t itself runs first
+	}
+	return k
+}
+
+// numberSends gives each loop's last send its correlation id: each
+// broker's client numbers requests in the order they were sent, across
+// its loops. It moves the clients' next ids past the span's sends.
+func numberSends(senders []*sender) {
+	// A leap's loops come grouped by host; sort them so that each
+	// broker's are contiguous, in their order.
+	slices.SortStableFunc(senders, func(a, b *sender) int { return cmp.Compare(a.b.cfg.Host, b.b.cfg.Host) })
+	for i := 0; i < len(senders); {
+		b := senders[i].b
+		k := i + 1
+		for k < len(senders) && senders[k].b == b {
+			k++
+		}
+		group := senders[i:k]
+		i = k
+		next := b.net.NextCorrelationID()
+		total := 0
+		for _, s := range group {
+			n := s.sends()
+			total += n
+			if n == 0 {
+				continue
+			}
+			last := ev{s.c, s.c.lastOf(s.step, s.n)}
+			before := 0
+			for _, o := range group {
+				before += o.sentBefore(last)
+			}
+			s.id = next + int32(before)
+		}
+		b.net.SetNextCorrelationID(next + int32(total))
+	}
+}
