@@ -6,6 +6,7 @@ import (
 
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
 
 // A broker's periodic tasks in closed form, for a leap (sim.World.Leap).
@@ -216,17 +217,24 @@ func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops []sim.LeapOp, 
 		add = append(add, next)
 		switch l.kind {
 		case taskHWCheckpoint, taskRecoveryCheckpoint:
-			// A run's timer was armed by the run before it.
-			b, hw := l.b, l.kind == taskHWCheckpoint
+			// A run's timer was armed by the run before it. Every run
+			// writes the same offsets (nothing changes them in a span):
+			// they are encoded once.
+			b := l.b
+			var do func()
+			switch {
+			case l.kind == taskRecoveryCheckpoint:
+				data := b.recoveryCheckpoints()
+				do = func() { b.writeRecoveryCheckpointData(data) }
+			case len(b.partitions) > 0:
+				data := b.hwCheckpoint()
+				do = func() { b.mustWrite(storage.ReplicationOffsetCheckpoint, data) }
+			default:
+				continue
+			}
 			for i := 0; i < n; i++ {
 				at := first + sim.Time(i)*p
-				ops = append(ops, sim.LeapOp{At: at, Path: sim.PeriodicRuns(l.event, l.period, i), Do: func() {
-					if !hw {
-						b.writeRecoveryCheckpoints()
-					} else if len(b.partitions) > 0 {
-						b.writeHWCheckpoint()
-					}
-				}})
+				ops = append(ops, sim.LeapOp{At: at, Path: sim.PeriodicRuns(l.event, l.period, i), Do: do})
 			}
 		case taskCleaner:
 			if c := l.b.cleaner; c.passesAt != final {

@@ -126,14 +126,25 @@ func (b *Broker) recoveryPointCheckpointTask(env *sim.Env) {
 }
 
 func (b *Broker) writeHWCheckpoint() {
+	b.mustWrite(storage.ReplicationOffsetCheckpoint, b.hwCheckpoint())
+}
+
+// hwCheckpoint is replication-offset-checkpoint's content now.
+func (b *Broker) hwCheckpoint() []byte {
 	hws := map[storage.TopicPartition]int64{}
 	for tp, p := range b.partitions {
 		hws[tp] = p.log.HighWatermark()
 	}
-	b.mustWrite(storage.ReplicationOffsetCheckpoint, storage.EncodeOffsetCheckpoint(hws))
+	return storage.EncodeOffsetCheckpoint(hws)
 }
 
 func (b *Broker) writeRecoveryCheckpoints() {
+	b.writeRecoveryCheckpointData(b.recoveryCheckpoints())
+}
+
+// recoveryCheckpoints are recovery-point-offset-checkpoint's and
+// log-start-offset-checkpoint's contents now.
+func (b *Broker) recoveryCheckpoints() [2][]byte {
 	rps := map[storage.TopicPartition]int64{}
 	starts := map[storage.TopicPartition]int64{}
 	for tp, p := range b.partitions {
@@ -142,8 +153,12 @@ func (b *Broker) writeRecoveryCheckpoints() {
 			starts[tp] = p.log.LogStartOffset()
 		}
 	}
-	b.mustWrite(storage.RecoveryPointCheckpoint, storage.EncodeOffsetCheckpoint(rps))
-	b.mustWrite(storage.LogStartOffsetCheckpoint, storage.EncodeOffsetCheckpoint(starts))
+	return [2][]byte{storage.EncodeOffsetCheckpoint(rps), storage.EncodeOffsetCheckpoint(starts)}
+}
+
+func (b *Broker) writeRecoveryCheckpointData(data [2][]byte) {
+	b.mustWrite(storage.RecoveryPointCheckpoint, data[0])
+	b.mustWrite(storage.LogStartOffsetCheckpoint, data[1])
 }
 
 func (b *Broker) writeCheckpoints() {

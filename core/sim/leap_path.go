@@ -42,6 +42,9 @@ type PushPath interface {
 // handler: the one it made first). Paths of equal times reach their bases
 // at one level (a base was queued before the span, the others within it).
 func ComparePaths(a PushPath, ra int, b PushPath, rb int) int {
+	// byRank is what the ranks decide, at the deepest level (the nearest
+	// the bases) where they differ.
+	byRank := cmp.Compare(ra, rb)
 	for l := 0; ; l++ {
 		ta, ba := a.Push(l)
 		tb, bb := b.Push(l)
@@ -53,18 +56,37 @@ func ComparePaths(a PushPath, ra int, b PushPath, rb int) int {
 			if c := cmp.Compare(a.Seq(), b.Seq()); c != 0 {
 				return c
 			}
-			for k := l - 1; k > 0; k-- {
-				if c := cmp.Compare(a.Rank(k), b.Rank(k)); c != 0 {
-					return c
-				}
-			}
-			return cmp.Compare(ra, rb)
+			return byRank
 		case ba:
 			return -1 // queued before the span, the other within it
 		case bb:
 			return 1
 		}
+		if l > 0 {
+			if c := cmp.Compare(a.Rank(l), b.Rank(l)); c != 0 {
+				byRank = c
+			}
+		}
+		// Two runs of one period from the same time agree on as many
+		// levels as the shorter has, ranks included (a periodic run's
+		// are 0): go to the last of them at once, or a long span's
+		// paths would cost their length.
+		if pa, ok := a.(periodicRun); ok {
+			if pb, ok := b.(periodicRun); ok {
+				na, da := pa.run(l)
+				nb, db := pb.run(l)
+				if n := min(na, nb); n > 1 && da == db {
+					l += n - 1
+				}
+			}
+		}
 	}
+}
+
+// periodicRun is a path that can tell how many levels from level l on go
+// back by one period each (n, counting l itself; n <= 1: none).
+type periodicRun interface {
+	run(l int) (n int, period Time)
 }
 
 // BasePath is the path of an event queued before the span: queued at
@@ -99,6 +121,16 @@ func (p PeriodicPath) Push(l int) (Time, bool) {
 	return p.From.Push(l - p.Runs)
 }
 
+func (p PeriodicPath) run(l int) (int, Time) {
+	if l < p.Runs {
+		return p.Runs - l, Time(p.Period)
+	}
+	if r, ok := p.From.(periodicRun); ok {
+		return r.run(l - p.Runs)
+	}
+	return 0, 0
+}
+
 // Rank: a run queues the next run's event first of its pushes.
 func (p PeriodicPath) Rank(l int) int {
 	if l < p.Runs {
@@ -123,6 +155,16 @@ func (p LeadPath) Push(l int) (Time, bool) {
 		return p.Lead[l], false
 	}
 	return p.Then.Push(l - len(p.Lead))
+}
+
+func (p LeadPath) run(l int) (int, Time) {
+	if l < len(p.Lead) {
+		return 0, 0
+	}
+	if r, ok := p.Then.(periodicRun); ok {
+		return r.run(l - len(p.Lead))
+	}
+	return 0, 0
 }
 
 func (p LeadPath) Rank(l int) int {
