@@ -30,7 +30,7 @@ func BenchmarkReplicatedProduce(b *testing.B) {
 // time on a 3-broker cluster with 6 replicated partitions and no clients
 // (heartbeats, metadata fetches, follower long polls, checkpoints).
 func BenchmarkIdleCluster(b *testing.B) {
-	c, err := New(Config{Brokers: 3, Seed: 1})
+	c, err := New(Config{Brokers: 3, Seed: 1, Stepped: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 func newCluster(t testing.TB, static config.Static) *Cluster {
 	t.Helper()
-	c, err := New(Config{Brokers: 3, Controllers: 1, Seed: 1, Static: static})
+	c, err := New(Config{Brokers: 3, Controllers: 1, Seed: 1, Static: static, Stepped: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestClusterStartsAndReplicates(t *testing.T) {
 
 func TestSameSeedSameTrace(t *testing.T) {
 	run := func() uint64 {
-		c, err := New(Config{Brokers: 3, Seed: 1, TraceContent: true})
+		c, err := New(Config{Brokers: 3, Seed: 1, TraceContent: true, Stepped: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,7 +28,7 @@ var idleHeapProfile = flag.String("idleheap.profile", "", "write a heap profile 
 // -args -idleheap.profile=heap.out, then go tool pprof
 // -sample_index=inuse_space heap.out.
 func BenchmarkIdleHeap(b *testing.B) {
-	c, err := New(Config{Brokers: 3, Seed: 1})
+	c, err := New(Config{Brokers: 3, Seed: 1, Stepped: true})
 	if err != nil {
 		b.Fatal(err)
 	}

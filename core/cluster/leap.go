@@ -39,8 +39,8 @@ import (
 // would otherwise search its queue before every event.
 const leapBackoff = 50 * time.Millisecond
 
-// SetLeaping turns leaping on or off (New does as the config's Leap
-// says).
+// SetLeaping turns leaping on or off (New turns it on unless the config
+// is Stepped).
 func (c *Cluster) SetLeaping(on bool) {
 	if on {
 		c.World.SetLeaper(c)
@@ -115,13 +115,21 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 	for _, l := range tasks {
 		horizon = min(horizon, l.Until())
 	}
+	// A leap's work, counted in events for the run's budget: a unit per
+	// loop, and for each NoOp's cycle one per node (its appends and
+	// flushes). A run with too little budget left steps instead.
+	fixed := len(loops) + hbs.Len() + len(tasks)
+	if balance != nil {
+		fixed++
+	}
+	if budget >= 0 && fixed > budget {
+		return now, 0
+	}
 	var noops raft.NoOps
 	if quorum != nil {
-		// A NoOp's cycle costs about an event per node (its appends and
-		// flushes); the other loops' work does not grow with the span.
 		maxNoOps := int64(1) << 62
 		if budget >= 0 {
-			maxNoOps = int64(budget / len(quorum.Nodes()))
+			maxNoOps = int64((budget - fixed) / len(quorum.Nodes()))
 		}
 		horizon, noops = c.quorumSpan(quorum, noop, horizon, maxNoOps)
 		// A heartbeat reaching the controller between a NoOp's append and
@@ -138,7 +146,7 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 		}
 		due = due || claimed[q.Seq]
 	}
-	work := len(loops) + hbs.Len() + len(tasks) + noops.Count*len(c.nodes)
+	work := fixed + noops.Count*len(c.nodes)
 	if !due {
 		return max(horizon, now.Add(leapBackoff)), work
 	}
@@ -212,7 +220,7 @@ func (c *Cluster) quorumLoop(w *sim.World, queued []sim.QueuedEvent) (*raft.Quor
 // controller is due a snapshot. A NoOp whose cycle does not fit ends the
 // span (it runs stepped, as does the snapshot).
 func (c *Cluster) quorumSpan(q *raft.QuorumLoop, l *controller.NoOpLoop, horizon sim.Time, maxNoOps int64) (sim.Time, raft.NoOps) {
-	count := maxNoOps + 1
+	count := maxNoOps // the most NoOps the span may take
 	for _, n := range q.Nodes() {
 		ctl := c.nodes[n.NodeID()].Controller
 		if ctl == nil {

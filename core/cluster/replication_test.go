@@ -343,7 +343,7 @@ func failoverScenarioWith(t testing.TB, seed uint64, check bool, extra time.Dura
 			t.Fatalf(format, args...)
 		}
 	}
-	c, err := New(Config{Brokers: 3, Controllers: 1, Seed: seed})
+	c, err := New(Config{Brokers: 3, Controllers: 1, Seed: seed, Stepped: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ type WorkloadResult struct {
 // and 100-byte values in rounds of 1000, until records are acknowledged.
 func RunWorkload(records int) (WorkloadResult, error) {
 	var res WorkloadResult
-	c, err := New(Config{Brokers: 3, Seed: 1})
+	c, err := New(Config{Brokers: 3, Seed: 1, Stepped: true})
 	if err != nil {
 		return res, err
 	}

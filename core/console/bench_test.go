@@ -26,7 +26,7 @@ func BenchmarkTimeAdvance(b *testing.B) {
 // leap.go).
 func benchTimeAdvance(b *testing.B, leap bool) {
 	s := NewSession()
-	s.Leap = leap
+	s.Stepped = !leap
 	s.Exec("cluster create", nil)
 	defer s.Cluster().Close()
 	for _, topic := range []string{"orders", "payments", "audit"} {

@@ -13,6 +13,7 @@ import (
 // wakes every 2 s.
 func TestDynamicBrokerConfigReachesTheBroker(t *testing.T) {
 	s := NewSession()
+	s.Stepped = true // the cleaner's wake-ups are counted in the trace
 	s.Exec("cluster create --brokers 3", nil)
 	defer s.Cluster().Close()
 	s.Exec("time advance 20s", nil)

@@ -23,9 +23,9 @@ type Session struct {
 	// TraceContent is passed to clusters this session creates (see
 	// cluster.Config).
 	TraceContent bool
-	// Leap is passed to clusters this session creates (see
-	// cluster.Config): they leap spans of steady loops.
-	Leap bool
+	// Stepped is passed to clusters this session creates (see
+	// cluster.Config): they run every event, leaping none.
+	Stepped bool
 
 	cluster *cluster.Cluster
 	out     []Line
@@ -127,7 +127,11 @@ func (s *Session) WaitBudget(maxSteps int) bool {
 		stop := func() bool {
 			return anyDone() || maxSteps > 0 && spent+int(s.world().Steps()-before) >= maxSteps
 		}
-		err := s.cluster.RunUntil(stop, limit.Sub(s.world().Now()))
+		budget := -1
+		if maxSteps > 0 {
+			budget = maxSteps - spent
+		}
+		err := s.cluster.RunUntilBudget(stop, limit.Sub(s.world().Now()), budget)
 		spent += int(s.world().Steps() - before)
 		if err != nil {
 			s.printf("kafkascope: the simulation stopped: %v", err)

@@ -84,7 +84,7 @@ func (s *Session) cmdCluster(args []string) {
 		s.print("usage: cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]... [--page-cache-bytes N]")
 		return
 	}
-	cfg := cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{}, TraceContent: s.TraceContent, Leap: s.Leap}
+	cfg := cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{}, TraceContent: s.TraceContent, Stepped: s.Stepped}
 	specs := []*optSpec{
 		{name: "brokers", arg: requiredArg, typ: "Integer"},
 		{name: "controllers", arg: requiredArg, typ: "Integer"},

@@ -171,7 +171,7 @@ type recorder struct {
 
 func newRecorder(leap bool) *recorder {
 	s := console.NewSession()
-	s.Leap = leap
+	s.Stepped = !leap
 	return &recorder{s: s}
 }
 

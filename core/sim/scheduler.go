@@ -308,7 +308,17 @@ func (w *World) RunFor(d time.Duration) error { return w.RunUntil(w.now.Add(d)) 
 // whether cond became false; if the limit is reached first the clock stands
 // at limit.
 func (w *World) RunWhile(cond func() bool, limit Time) (bool, error) {
-	w.runJob(runJob{limit: limit, maxSteps: -1, cond: cond})
+	return w.RunWhileBudget(cond, limit, -1)
+}
+
+// RunWhileBudget is RunWhile that runs at most maxSteps events' worth of
+// work (a leap's counted as World.Steps counts it; <0: no bound). When the
+// budget runs out first the clock stands at the last event run.
+func (w *World) RunWhileBudget(cond func() bool, limit Time, maxSteps int) (bool, error) {
+	w.runJob(runJob{limit: limit, maxSteps: maxSteps, cond: cond})
+	if maxSteps >= 0 && w.sched.job.ran >= maxSteps && !w.sched.job.condFalse {
+		return !cond(), w.err
+	}
 	if w.sched.job.condFalse {
 		return true, w.err
 	}

@@ -141,10 +141,10 @@ func newRun(seed uint64, opts Options) *Run {
 
 func (run *Run) simulate() error {
 	p, opts := run.Plan, run.Opts
-	// No Leap: a run's trace hash is its fingerprint (--trace, the page's
+	// Stepped: a run's trace hash is its fingerprint (--trace, the page's
 	// replay of a seed), and a leaped run traces only the events it did
 	// not leap, which depends on where its driver paused.
-	c, err := cluster.New(cluster.Config{Brokers: p.Brokers, Controllers: p.Voters, Seed: p.Seed, TraceContent: opts.TraceContent, Static: brokerConfig(opts.Overrides)})
+	c, err := cluster.New(cluster.Config{Brokers: p.Brokers, Controllers: p.Voters, Seed: p.Seed, TraceContent: opts.TraceContent, Static: brokerConfig(opts.Overrides), Stepped: true})
 	if err != nil {
 		return err
 	}
