@@ -157,9 +157,12 @@ func TestScrubSeeksOverFrames(t *testing.T) {
 	at := newAppTest(t, "", "")
 	at.p.Run("kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3", nil)
 	at.idle()
-	at.p.Run("time advance 2m", nil)
+	at.p.Run("time advance 20m", nil)
 	at.idle()
 	end := at.p.Now()
+	// A long session: the seek replays from a moment minutes before the
+	// target, which takes frames even where the idle cluster leaps (a
+	// frame's worth at a time).
 	target := end.Add(-90 * time.Second)
 	at.p.SetFrameEvents(player.MinFrameEvents)
 	bar := at.a.Bar
@@ -167,7 +170,7 @@ func TestScrubSeeksOverFrames(t *testing.T) {
 	bar.ScrubDone(appValue(appMillis(target), "change"))
 	at.frames(2, 16*time.Millisecond)
 	if _, seeking := at.p.Seeking(); !seeking {
-		t.Fatal("a seek of 90 s with a frame budget of a few hundred events arrived at once")
+		t.Fatal("a seek back 90 s in 20 minutes with a frame budget of a few hundred events arrived at once")
 	}
 	doc := at.render(nil)
 	if at.p.Now() != end {
