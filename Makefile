@@ -192,7 +192,8 @@ transcripts:
 # A short pass of every Fuzz target (FUZZSHORT each; the seed corpora
 # already ran as plain tests in test-core): the record batch, metadata and
 # group protocol decoders, the command line against a live cluster, the
-# transcript parser, share links and the page URL.
+# transcript parser, share links and the page URL, and the JSON and URL
+# query readers against encoding/json and net/url.
 fuzz-short:
 	@echo "==> fuzz every target ($(FUZZSHORT) each)"
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZSHORT)

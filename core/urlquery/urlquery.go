@@ -2,10 +2,9 @@
 // (?embed=1, #scenario=...&step=..., #s=..., #sim=...) as net/url's
 // ParseQuery, Values.Encode and QueryEscape do.
 //
-// Importing net/url linked net/netip and unique (for host names the page
-// never parses) and internal/godebug into main.wasm: 0.14 MB of its code,
-// 10 KB of its brotli size, for these three functions. The tests hold each
-// to net/url's.
+// Importing net/url linked net/netip, unique and weak (for host names the
+// page never parses) into main.wasm: 0.14 MB of it, 8 KB of its brotli
+// size, for these three functions. The tests hold each to net/url's.
 package urlquery
 
 import (
