@@ -1,5 +1,7 @@
 package ui
 
+import "kafkascope/core/jsonvalue"
+
 // EventProps is a DOM event's properties as the page hands them to a
 // handler (the page's renderer reads them from the event once, into
 // nested maps): Vugu's DOMEvent property getters over them, for the page's
@@ -31,3 +33,21 @@ func (s EventProps) PropBool(keys ...string) bool { v, _ := s.Prop(keys...).(boo
 
 // EventSummary is the summary itself.
 func (s EventProps) EventSummary() map[string]any { return s }
+
+// ParseEventProps reads the summary the page hands over as JSON (its
+// script's JSON.stringify) as json.Unmarshal into a map[string]any read
+// it: nested objects as maps, numbers as float64; null is a nil map.
+func ParseEventProps(text string) (EventProps, error) {
+	v, err := jsonvalue.Parse(text)
+	if err != nil || v.Kind == jsonvalue.Null {
+		return nil, err
+	}
+	if v.Kind != jsonvalue.Object {
+		return nil, jsonvalue.ErrType
+	}
+	m, err := v.Any()
+	if err != nil {
+		return nil, err
+	}
+	return m.(map[string]any), nil
+}

@@ -88,13 +88,7 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn.SetInnerHTML(c.App.T("speed"))
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "speed"}}}
 				vgparent.AppendChild(vgn)
-				{
-					b, err := vjson.Marshal(c.speedValue())
-					if err != nil {
-						panic(err)
-					}
-					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
-				}
+				vgn.AddAttrInterface(".value", c.speedValue())
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 					EventType:	"change",
 					Func:		func(event vugu.DOMEvent) { c.SetSpeed(event) },
@@ -170,16 +164,10 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "scrubber"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "scrubber"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "step", Val: "1"}}}
 			vgparent.AppendChild(vgn)
+			vgn.AddAttrInterface(".value", c.value())
 			vgn.AddAttrInterface("aria-label", c.App.T("timeline.scrub"))
 			vgn.AddAttrInterface("aria-valuetext", c.nowText())
 			vgn.AddAttrInterface("max", c.maxValue())
-			{
-				b, err := vjson.Marshal(c.value())
-				if err != nil {
-					panic(err)
-				}
-				vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
-			}
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType:	"input",
 				Func:		func(event vugu.DOMEvent) { c.Scrub(event) },

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"sync"
 	"syscall/js"
@@ -122,8 +121,8 @@ func (r *renderer) event(args []safejs.Value) {
 	if err != nil {
 		return
 	}
-	var summary map[string]any
-	if err := json.Unmarshal([]byte(text), &summary); err != nil {
+	summary, err := ui.ParseEventProps(text)
+	if err != nil {
 		return
 	}
 	r.ee.Lock()

@@ -17,32 +17,32 @@ func parseTopicsJSON(text string) ([]string, error) {
 	if err != nil || text == "" {
 		return nil, &toolError{adminOperation, "The input string is not a valid JSON"}
 	}
-	obj, err := js.object()
+	obj, err := jsonObject(js)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkJSONVersion(obj); err != nil {
 		return nil, err
 	}
-	list, ok := obj.fields["topics"]
+	list, ok := obj.Field("topics")
 	if !ok {
 		return nil, nil
 	}
-	items, err := list.array()
+	items, err := jsonArray(list)
 	if err != nil {
 		return nil, err
 	}
 	var topics []string
 	for _, it := range items {
-		o, err := it.object()
+		o, err := jsonObject(it)
 		if err != nil {
 			return nil, err
 		}
-		f, err := o.field("topic")
+		f, err := jsonField(o, "topic")
 		if err != nil {
 			return nil, err
 		}
-		name, err := f.toString()
+		name, err := jsonToString(f)
 		if err != nil {
 			return nil, err
 		}
@@ -52,11 +52,11 @@ func parseTopicsJSON(text string) ([]string, error) {
 }
 
 func checkJSONVersion(obj *jsonNode) error {
-	v, ok := obj.fields["version"]
+	v, ok := obj.Field("version")
 	if !ok {
 		return nil
 	}
-	n, err := v.toInt()
+	n, err := jsonToInt(v)
 	if err != nil {
 		return err
 	}
@@ -78,49 +78,49 @@ func parseReassignmentJSON(text string) ([]reassignTarget, error) {
 	if err != nil {
 		return nil, &toolError{adminOperation, err.Error()}
 	}
-	obj, err := js.object()
+	obj, err := jsonObject(js)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkJSONVersion(obj); err != nil {
 		return nil, err
 	}
-	list, ok := obj.fields["partitions"]
+	list, ok := obj.Field("partitions")
 	if !ok {
 		return nil, nil
 	}
-	items, err := list.array()
+	items, err := jsonArray(list)
 	if err != nil {
 		return nil, err
 	}
 	var plan []reassignTarget
 	for _, it := range items {
-		o, err := it.object()
+		o, err := jsonObject(it)
 		if err != nil {
 			return nil, err
 		}
 		var r reassignTarget
-		f, err := o.field("topic")
+		f, err := jsonField(o, "topic")
 		if err == nil {
-			r.topic, err = f.toString()
+			r.topic, err = jsonToString(f)
 		}
 		if err == nil {
-			f, err = o.field("partition")
+			f, err = jsonField(o, "partition")
 		}
 		if err == nil {
-			r.partition, err = f.toInt()
+			r.partition, err = jsonToInt(f)
 		}
 		if err == nil {
-			f, err = o.field("replicas")
+			f, err = jsonField(o, "replicas")
 		}
 		if err == nil {
-			r.replicas, err = f.toIntList()
+			r.replicas, err = jsonToIntList(f)
 		}
 		if err != nil {
 			return nil, err
 		}
-		if d, ok := o.fields["log_dirs"]; ok {
-			if r.logDirs, err = d.toStringList(); err != nil {
+		if d, ok := o.Field("log_dirs"); ok {
+			if r.logDirs, err = jsonToStringList(d); err != nil {
 				return nil, err
 			}
 		} else {

@@ -53,16 +53,10 @@ type schema struct {
 	fields     []fieldSpec
 }
 
-func fld(name string, t ftype) fieldSpec {
-	return fieldSpec{name: name, typ: t, nullable: never, tagged: never}
-}
-
-func (f fieldSpec) from(v int16) fieldSpec           { f.since = v; return f }
-func (f fieldSpec) arr() fieldSpec                   { f.array = true; return f }
-func (f fieldSpec) of(s *schema) fieldSpec           { f.typ, f.elem, f.array = tStruct, s, true; return f }
-func (f fieldSpec) null(v int16) fieldSpec           { f.nullable = v; return f }
-func (f fieldSpec) dflt(d string) fieldSpec          { f.def = d; return f }
-func (f fieldSpec) tagAt(t int32, v int16) fieldSpec { f.tag, f.tagged = t, v; return f }
+// The tables below are composite literals, which the linker lays out as
+// data: built with helper calls (fld("x", tInt32).from(2)...), they were
+// 33 KB of init code in main.wasm, 14 KB of its brotli size. Every field
+// says nullable and tagged (never, or a version) because 0 is a version.
 
 // canBeNull reports whether the field is nullable in some version (Kafka's
 // "nullableVersions" is not empty).
@@ -74,176 +68,176 @@ func (f *fieldSpec) firstTaggedVersion() int16 { return max(f.since, f.tagged) }
 
 var (
 	brokerEndpointSchema = &schema{name: "BrokerEndpoint", apiKey: -1, fields: []fieldSpec{
-		fld("name", tString),
-		fld("host", tString),
-		fld("port", tUint16),
-		fld("securityProtocol", tInt16),
+		{name: "name", typ: tString, nullable: never, tagged: never},
+		{name: "host", typ: tString, nullable: never, tagged: never},
+		{name: "port", typ: tUint16, nullable: never, tagged: never},
+		{name: "securityProtocol", typ: tInt16, nullable: never, tagged: never},
 	}}
 	brokerFeatureSchema = &schema{name: "BrokerFeature", apiKey: -1, fields: []fieldSpec{
-		fld("name", tString),
-		fld("minSupportedVersion", tInt16),
-		fld("maxSupportedVersion", tInt16),
+		{name: "name", typ: tString, nullable: never, tagged: never},
+		{name: "minSupportedVersion", typ: tInt16, nullable: never, tagged: never},
+		{name: "maxSupportedVersion", typ: tInt16, nullable: never, tagged: never},
 	}}
 	entityDataSchema = &schema{name: "EntityData", apiKey: -1, fields: []fieldSpec{
-		fld("entityType", tString),
-		fld("entityName", tString).null(0),
+		{name: "entityType", typ: tString, nullable: never, tagged: never},
+		{name: "entityName", typ: tString, nullable: 0, tagged: never},
 	}}
 	controllerEndpointSchema = &schema{name: "ControllerEndpoint", apiKey: -1, fields: []fieldSpec{
-		fld("name", tString),
-		fld("host", tString),
-		fld("port", tUint16),
-		fld("securityProtocol", tInt16),
+		{name: "name", typ: tString, nullable: never, tagged: never},
+		{name: "host", typ: tString, nullable: never, tagged: never},
+		{name: "port", typ: tUint16, nullable: never, tagged: never},
+		{name: "securityProtocol", typ: tInt16, nullable: never, tagged: never},
 	}}
 	controllerFeatureSchema = &schema{name: "ControllerFeature", apiKey: -1, fields: []fieldSpec{
-		fld("name", tString),
-		fld("minSupportedVersion", tInt16),
-		fld("maxSupportedVersion", tInt16),
+		{name: "name", typ: tString, nullable: never, tagged: never},
+		{name: "minSupportedVersion", typ: tInt16, nullable: never, tagged: never},
+		{name: "maxSupportedVersion", typ: tInt16, nullable: never, tagged: never},
 	}}
 )
 
 // schemas lists every metadata record type of Kafka 3.8.0 by api key.
 var schemas = []*schema{
 	{name: "RegisterBrokerRecord", apiKey: 0, maxVersion: 3, fields: []fieldSpec{
-		fld("brokerId", tInt32),
-		fld("isMigratingZkBroker", tBool).from(2).dflt("false"),
-		fld("incarnationId", tUuid),
-		fld("brokerEpoch", tInt64),
-		fld("endPoints", 0).of(brokerEndpointSchema),
-		fld("features", 0).of(brokerFeatureSchema),
-		fld("rack", tString).null(0),
-		fld("fenced", tBool).dflt("true"),
-		fld("inControlledShutdown", tBool).from(1).dflt("false"),
-		fld("logDirs", tUuid).arr().from(3).tagAt(0, 3),
+		{name: "brokerId", typ: tInt32, nullable: never, tagged: never},
+		{name: "isMigratingZkBroker", typ: tBool, since: 2, nullable: never, tagged: never, def: "false"},
+		{name: "incarnationId", typ: tUuid, nullable: never, tagged: never},
+		{name: "brokerEpoch", typ: tInt64, nullable: never, tagged: never},
+		{name: "endPoints", typ: tStruct, array: true, elem: brokerEndpointSchema, nullable: never, tagged: never},
+		{name: "features", typ: tStruct, array: true, elem: brokerFeatureSchema, nullable: never, tagged: never},
+		{name: "rack", typ: tString, nullable: 0, tagged: never},
+		{name: "fenced", typ: tBool, nullable: never, tagged: never, def: "true"},
+		{name: "inControlledShutdown", typ: tBool, since: 1, nullable: never, tagged: never, def: "false"},
+		{name: "logDirs", typ: tUuid, array: true, since: 3, nullable: never, tagged: 3, tag: 0},
 	}},
 	{name: "UnregisterBrokerRecord", apiKey: 1, fields: []fieldSpec{
-		fld("brokerId", tInt32),
-		fld("brokerEpoch", tInt64),
+		{name: "brokerId", typ: tInt32, nullable: never, tagged: never},
+		{name: "brokerEpoch", typ: tInt64, nullable: never, tagged: never},
 	}},
 	{name: "TopicRecord", apiKey: 2, fields: []fieldSpec{
-		fld("name", tString),
-		fld("topicId", tUuid),
+		{name: "name", typ: tString, nullable: never, tagged: never},
+		{name: "topicId", typ: tUuid, nullable: never, tagged: never},
 	}},
 	{name: "PartitionRecord", apiKey: 3, maxVersion: 2, fields: []fieldSpec{
-		fld("partitionId", tInt32).dflt("-1"),
-		fld("topicId", tUuid),
-		fld("replicas", tInt32).arr(),
-		fld("isr", tInt32).arr(),
-		fld("removingReplicas", tInt32).arr(),
-		fld("addingReplicas", tInt32).arr(),
-		fld("leader", tInt32).dflt("-1"),
-		fld("leaderRecoveryState", tInt8).dflt("0").tagAt(0, 0),
-		fld("leaderEpoch", tInt32).dflt("-1"),
-		fld("partitionEpoch", tInt32).dflt("-1"),
-		fld("directories", tUuid).arr().from(1),
-		fld("eligibleLeaderReplicas", tInt32).arr().from(2).dflt("null").null(2).tagAt(1, 2),
-		fld("lastKnownElr", tInt32).arr().from(2).dflt("null").null(2).tagAt(2, 2),
+		{name: "partitionId", typ: tInt32, nullable: never, tagged: never, def: "-1"},
+		{name: "topicId", typ: tUuid, nullable: never, tagged: never},
+		{name: "replicas", typ: tInt32, array: true, nullable: never, tagged: never},
+		{name: "isr", typ: tInt32, array: true, nullable: never, tagged: never},
+		{name: "removingReplicas", typ: tInt32, array: true, nullable: never, tagged: never},
+		{name: "addingReplicas", typ: tInt32, array: true, nullable: never, tagged: never},
+		{name: "leader", typ: tInt32, nullable: never, tagged: never, def: "-1"},
+		{name: "leaderRecoveryState", typ: tInt8, nullable: never, tagged: 0, tag: 0, def: "0"},
+		{name: "leaderEpoch", typ: tInt32, nullable: never, tagged: never, def: "-1"},
+		{name: "partitionEpoch", typ: tInt32, nullable: never, tagged: never, def: "-1"},
+		{name: "directories", typ: tUuid, array: true, since: 1, nullable: never, tagged: never},
+		{name: "eligibleLeaderReplicas", typ: tInt32, array: true, since: 2, nullable: 2, tagged: 2, tag: 1, def: "null"},
+		{name: "lastKnownElr", typ: tInt32, array: true, since: 2, nullable: 2, tagged: 2, tag: 2, def: "null"},
 	}},
 	{name: "ConfigRecord", apiKey: 4, fields: []fieldSpec{
-		fld("resourceType", tInt8),
-		fld("resourceName", tString),
-		fld("name", tString),
-		fld("value", tString).null(0),
+		{name: "resourceType", typ: tInt8, nullable: never, tagged: never},
+		{name: "resourceName", typ: tString, nullable: never, tagged: never},
+		{name: "name", typ: tString, nullable: never, tagged: never},
+		{name: "value", typ: tString, nullable: 0, tagged: never},
 	}},
 	{name: "PartitionChangeRecord", apiKey: 5, maxVersion: 2, fields: []fieldSpec{
-		fld("partitionId", tInt32).dflt("-1"),
-		fld("topicId", tUuid),
-		fld("isr", tInt32).arr().dflt("null").null(0).tagAt(0, 0),
-		fld("leader", tInt32).dflt("-2").tagAt(1, 0),
-		fld("replicas", tInt32).arr().dflt("null").null(0).tagAt(2, 0),
-		fld("removingReplicas", tInt32).arr().dflt("null").null(0).tagAt(3, 0),
-		fld("addingReplicas", tInt32).arr().dflt("null").null(0).tagAt(4, 0),
-		fld("leaderRecoveryState", tInt8).dflt("-1").tagAt(5, 0),
-		fld("directories", tUuid).arr().from(1).dflt("null").null(1).tagAt(8, 1),
-		fld("eligibleLeaderReplicas", tInt32).arr().from(2).dflt("null").null(2).tagAt(6, 2),
-		fld("lastKnownElr", tInt32).arr().from(2).dflt("null").null(2).tagAt(7, 2),
+		{name: "partitionId", typ: tInt32, nullable: never, tagged: never, def: "-1"},
+		{name: "topicId", typ: tUuid, nullable: never, tagged: never},
+		{name: "isr", typ: tInt32, array: true, nullable: 0, tagged: 0, tag: 0, def: "null"},
+		{name: "leader", typ: tInt32, nullable: never, tagged: 0, tag: 1, def: "-2"},
+		{name: "replicas", typ: tInt32, array: true, nullable: 0, tagged: 0, tag: 2, def: "null"},
+		{name: "removingReplicas", typ: tInt32, array: true, nullable: 0, tagged: 0, tag: 3, def: "null"},
+		{name: "addingReplicas", typ: tInt32, array: true, nullable: 0, tagged: 0, tag: 4, def: "null"},
+		{name: "leaderRecoveryState", typ: tInt8, nullable: never, tagged: 0, tag: 5, def: "-1"},
+		{name: "directories", typ: tUuid, array: true, since: 1, nullable: 1, tagged: 1, tag: 8, def: "null"},
+		{name: "eligibleLeaderReplicas", typ: tInt32, array: true, since: 2, nullable: 2, tagged: 2, tag: 6, def: "null"},
+		{name: "lastKnownElr", typ: tInt32, array: true, since: 2, nullable: 2, tagged: 2, tag: 7, def: "null"},
 	}},
 	{name: "FenceBrokerRecord", apiKey: 7, fields: []fieldSpec{
-		fld("id", tInt32),
-		fld("epoch", tInt64),
+		{name: "id", typ: tInt32, nullable: never, tagged: never},
+		{name: "epoch", typ: tInt64, nullable: never, tagged: never},
 	}},
 	{name: "UnfenceBrokerRecord", apiKey: 8, fields: []fieldSpec{
-		fld("id", tInt32),
-		fld("epoch", tInt64),
+		{name: "id", typ: tInt32, nullable: never, tagged: never},
+		{name: "epoch", typ: tInt64, nullable: never, tagged: never},
 	}},
 	{name: "RemoveTopicRecord", apiKey: 9, fields: []fieldSpec{
-		fld("topicId", tUuid),
+		{name: "topicId", typ: tUuid, nullable: never, tagged: never},
 	}},
 	{name: "DelegationTokenRecord", apiKey: 10, fields: []fieldSpec{
-		fld("owner", tString),
-		fld("requester", tString),
-		fld("renewers", tString).arr(),
-		fld("issueTimestamp", tInt64),
-		fld("maxTimestamp", tInt64),
-		fld("expirationTimestamp", tInt64),
-		fld("tokenId", tString),
+		{name: "owner", typ: tString, nullable: never, tagged: never},
+		{name: "requester", typ: tString, nullable: never, tagged: never},
+		{name: "renewers", typ: tString, array: true, nullable: never, tagged: never},
+		{name: "issueTimestamp", typ: tInt64, nullable: never, tagged: never},
+		{name: "maxTimestamp", typ: tInt64, nullable: never, tagged: never},
+		{name: "expirationTimestamp", typ: tInt64, nullable: never, tagged: never},
+		{name: "tokenId", typ: tString, nullable: never, tagged: never},
 	}},
 	{name: "UserScramCredentialRecord", apiKey: 11, fields: []fieldSpec{
-		fld("name", tString),
-		fld("mechanism", tInt8),
-		fld("salt", tBytes),
-		fld("storedKey", tBytes),
-		fld("serverKey", tBytes),
-		fld("iterations", tInt32),
+		{name: "name", typ: tString, nullable: never, tagged: never},
+		{name: "mechanism", typ: tInt8, nullable: never, tagged: never},
+		{name: "salt", typ: tBytes, nullable: never, tagged: never},
+		{name: "storedKey", typ: tBytes, nullable: never, tagged: never},
+		{name: "serverKey", typ: tBytes, nullable: never, tagged: never},
+		{name: "iterations", typ: tInt32, nullable: never, tagged: never},
 	}},
 	{name: "FeatureLevelRecord", apiKey: 12, fields: []fieldSpec{
-		fld("name", tString),
-		fld("featureLevel", tInt16),
+		{name: "name", typ: tString, nullable: never, tagged: never},
+		{name: "featureLevel", typ: tInt16, nullable: never, tagged: never},
 	}},
 	{name: "ClientQuotaRecord", apiKey: 14, fields: []fieldSpec{
-		fld("entity", 0).of(entityDataSchema),
-		fld("key", tString),
-		fld("value", tFloat64),
-		fld("remove", tBool),
+		{name: "entity", typ: tStruct, array: true, elem: entityDataSchema, nullable: never, tagged: never},
+		{name: "key", typ: tString, nullable: never, tagged: never},
+		{name: "value", typ: tFloat64, nullable: never, tagged: never},
+		{name: "remove", typ: tBool, nullable: never, tagged: never},
 	}},
 	{name: "ProducerIdsRecord", apiKey: 15, fields: []fieldSpec{
-		fld("brokerId", tInt32),
-		fld("brokerEpoch", tInt64).dflt("-1"),
-		fld("nextProducerId", tInt64),
+		{name: "brokerId", typ: tInt32, nullable: never, tagged: never},
+		{name: "brokerEpoch", typ: tInt64, nullable: never, tagged: never, def: "-1"},
+		{name: "nextProducerId", typ: tInt64, nullable: never, tagged: never},
 	}},
 	{name: "BrokerRegistrationChangeRecord", apiKey: 17, maxVersion: 2, fields: []fieldSpec{
-		fld("brokerId", tInt32),
-		fld("brokerEpoch", tInt64),
-		fld("fenced", tInt8).tagAt(0, 0),
-		fld("inControlledShutdown", tInt8).from(1).tagAt(1, 1),
-		fld("logDirs", tUuid).arr().from(2).tagAt(2, 2),
+		{name: "brokerId", typ: tInt32, nullable: never, tagged: never},
+		{name: "brokerEpoch", typ: tInt64, nullable: never, tagged: never},
+		{name: "fenced", typ: tInt8, nullable: never, tagged: 0, tag: 0},
+		{name: "inControlledShutdown", typ: tInt8, since: 1, nullable: never, tagged: 1, tag: 1},
+		{name: "logDirs", typ: tUuid, array: true, since: 2, nullable: never, tagged: 2, tag: 2},
 	}},
 	{name: "AccessControlEntryRecord", apiKey: 18, fields: []fieldSpec{
-		fld("id", tUuid),
-		fld("resourceType", tInt8),
-		fld("resourceName", tString),
-		fld("patternType", tInt8),
-		fld("principal", tString),
-		fld("host", tString),
-		fld("operation", tInt8),
-		fld("permissionType", tInt8),
+		{name: "id", typ: tUuid, nullable: never, tagged: never},
+		{name: "resourceType", typ: tInt8, nullable: never, tagged: never},
+		{name: "resourceName", typ: tString, nullable: never, tagged: never},
+		{name: "patternType", typ: tInt8, nullable: never, tagged: never},
+		{name: "principal", typ: tString, nullable: never, tagged: never},
+		{name: "host", typ: tString, nullable: never, tagged: never},
+		{name: "operation", typ: tInt8, nullable: never, tagged: never},
+		{name: "permissionType", typ: tInt8, nullable: never, tagged: never},
 	}},
 	{name: "RemoveAccessControlEntryRecord", apiKey: 19, fields: []fieldSpec{
-		fld("id", tUuid),
+		{name: "id", typ: tUuid, nullable: never, tagged: never},
 	}},
 	{name: "NoOpRecord", apiKey: 20},
 	{name: "ZkMigrationStateRecord", apiKey: 21, fields: []fieldSpec{
-		fld("zkMigrationState", tInt8),
+		{name: "zkMigrationState", typ: tInt8, nullable: never, tagged: never},
 	}},
 	{name: "RemoveUserScramCredentialRecord", apiKey: 22, fields: []fieldSpec{
-		fld("name", tString),
-		fld("mechanism", tInt8),
+		{name: "name", typ: tString, nullable: never, tagged: never},
+		{name: "mechanism", typ: tInt8, nullable: never, tagged: never},
 	}},
 	{name: "BeginTransactionRecord", apiKey: 23, fields: []fieldSpec{
-		fld("name", tString).dflt("null").null(0).tagAt(0, 0),
+		{name: "name", typ: tString, nullable: 0, tagged: 0, tag: 0, def: "null"},
 	}},
 	{name: "EndTransactionRecord", apiKey: 24},
 	{name: "AbortTransactionRecord", apiKey: 25, fields: []fieldSpec{
-		fld("reason", tString).dflt("null").null(0).tagAt(0, 0),
+		{name: "reason", typ: tString, nullable: 0, tagged: 0, tag: 0, def: "null"},
 	}},
 	{name: "RemoveDelegationTokenRecord", apiKey: 26, fields: []fieldSpec{
-		fld("tokenId", tString),
+		{name: "tokenId", typ: tString, nullable: never, tagged: never},
 	}},
 	{name: "RegisterControllerRecord", apiKey: 27, fields: []fieldSpec{
-		fld("controllerId", tInt32),
-		fld("incarnationId", tUuid),
-		fld("zkMigrationReady", tBool),
-		fld("endPoints", 0).of(controllerEndpointSchema),
-		fld("features", 0).of(controllerFeatureSchema),
+		{name: "controllerId", typ: tInt32, nullable: never, tagged: never},
+		{name: "incarnationId", typ: tUuid, nullable: never, tagged: never},
+		{name: "zkMigrationReady", typ: tBool, nullable: never, tagged: never},
+		{name: "endPoints", typ: tStruct, array: true, elem: controllerEndpointSchema, nullable: never, tagged: never},
+		{name: "features", typ: tStruct, array: true, elem: controllerFeatureSchema, nullable: never, tagged: never},
 	}},
 }
 

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 
 	"kafkascope/core/feed"
 	"kafkascope/core/timeline"
+	"kafkascope/core/urlquery"
 )
 
 // URLState is what a URL asks for.
@@ -39,11 +39,11 @@ func ParseURL(query, hash string) (URLState, error) {
 	if len(query) > 1024 || len(hash) > MaxHashBytes {
 		return st, fmt.Errorf("%w: it is too long", ErrBadLink)
 	}
-	if q, err := url.ParseQuery(trimPrefix(query, "?")); err == nil {
+	if q, err := urlquery.Parse(trimPrefix(query, "?")); err == nil {
 		st.Embed = q.Get("embed") == "1"
 		st.Lang = lang(q.Get("lang"))
 	}
-	h, err := url.ParseQuery(trimPrefix(hash, "#"))
+	h, err := urlquery.Parse(trimPrefix(hash, "#"))
 	if err != nil {
 		return st, fmt.Errorf("%w: its #part is malformed", ErrBadLink)
 	}
@@ -108,9 +108,9 @@ func trimPrefix(s, p string) string {
 // Hash is the URL #part that reproduces what is shown now: the scenario
 // step, or the whole session.
 func (p *Player) Hash() string {
-	v := url.Values{}
+	v := urlquery.Values{}
 	if p.Sim != nil {
-		return p.Sim.Link.Hash() + "&lang=" + url.QueryEscape(string(p.Lang))
+		return p.Sim.Link.Hash() + "&lang=" + urlquery.QueryEscape(string(p.Lang))
 	}
 	v.Set("lang", string(p.Lang))
 	if sc := p.Scenario; sc != nil {

@@ -3,11 +3,11 @@ package player
 import (
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strconv"
 
 	"kafkascope/core/simulate"
+	"kafkascope/core/urlquery"
 )
 
 // SimLink is a simulator run a link asks for: the seed and the options
@@ -27,7 +27,7 @@ var simParts = map[string]bool{"sim": true, "config": true, "faults": true, "min
 // [&groups=1], as simulate.LinkHash writes it, with the CLI's bounds. The
 // input is untrusted: every part is checked, an unknown config key is
 // refused as the CLI refuses it.
-func parseSimLink(h url.Values) (*SimLink, error) {
+func parseSimLink(h urlquery.Values) (*SimLink, error) {
 	for _, k := range slices.Sorted(maps.Keys(h)) {
 		switch {
 		case !simParts[k]:
@@ -74,7 +74,7 @@ func parseSimLink(h url.Values) (*SimLink, error) {
 }
 
 // linkInt reads an optional whole number 0..most (0 when absent).
-func linkInt(h url.Values, key string, most int) (int, error) {
+func linkInt(h urlquery.Values, key string, most int) (int, error) {
 	s := h.Get(key)
 	if s == "" {
 		return 0, nil

@@ -3,9 +3,10 @@ package simulate
 import (
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
+
+	"kafkascope/core/urlquery"
 )
 
 // PageURL is the page `make serve` serves (scripts/serve, port 8080): the
@@ -20,7 +21,7 @@ func LinkHash(seed uint64, opts Options) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#sim=%d", seed)
 	for _, k := range slices.Sorted(maps.Keys(opts.Overrides)) {
-		fmt.Fprintf(&b, "&config=%s=%s", url.QueryEscape(k), url.QueryEscape(opts.Overrides[k]))
+		fmt.Fprintf(&b, "&config=%s=%s", urlquery.QueryEscape(k), urlquery.QueryEscape(opts.Overrides[k]))
 	}
 	if opts.Faults > 0 {
 		fmt.Fprintf(&b, "&faults=%d", opts.Faults)

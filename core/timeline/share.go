@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,7 +32,8 @@ const (
 	MaxLinkTime = sim.Time(MaxActionTime + console.MaxAdvance + time.Hour)
 )
 
-// shared is the encoded form: a version, the actions, and the moment shown.
+// shared is the encoded form: a version, the actions, and the moment shown,
+// as JSON (share_json.go writes and reads it; the tags name its fields).
 type shared struct {
 	V       int      `json:"v"`
 	Actions []Action `json:"a"`
@@ -44,7 +44,7 @@ type shared struct {
 // Encode renders the session (its branch up to its end, and the current
 // moment) as URL-safe text.
 func (s *Session) Encode() string {
-	data, _ := json.Marshal(shared{V: 1, Actions: s.actions, At: s.Now(), End: s.End()})
+	data := encodeShared(shared{V: 1, Actions: s.actions, At: s.Now(), End: s.End()})
 	var buf bytes.Buffer
 	w, _ := flate.NewWriter(&buf, flate.BestCompression)
 	_, _ = w.Write(data)
@@ -97,9 +97,7 @@ func decodeShared(text string) (shared, error) {
 		return fail("it expands beyond %d bytes", maxDecodedBytes)
 	}
 	var sh shared
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&sh); err != nil {
+	if err := parseShared(data, &sh); err != nil {
 		return fail("its data is malformed")
 	}
 	if sh.V != 1 {

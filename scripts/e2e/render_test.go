@@ -46,3 +46,42 @@ func TestClickDrawsInTheNextFrame(t *testing.T) {
 		t.Errorf("the next animation frame did not draw the click: the page shows the story as it was before Next")
 	}
 }
+
+// TestControlsFollowThePlayer checks the properties the timeline asserts
+// on every render (:.value, ui/patch): once the user has moved the
+// scrubber, only its value property moves it (the value attribute no
+// longer does), so after a seek to the start and a step forward it must
+// show the new moment; and the speed selector shows the player's speed.
+func TestControlsFollowThePlayer(t *testing.T) {
+	requireChromium(t)
+	srv := newLayoutServer(t)
+	b := startBrowser(t)
+	tab := b.root
+	openAt(t, tab, srv.URL+"/#lang=en&scenario=01-replication-basics&step=0", 1280, 800)
+	waitFor(t, tab, `document.getElementById("story-next").getAttribute("aria-disabled") === "false"`)
+	if got := evalString(tab, `document.getElementById("speed").value`); got != "1" {
+		t.Errorf("the speed selector shows %q at load, want the player's 1", got)
+	}
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(() => {
+		const s = document.getElementById("speed");
+		s.value = "5";
+		s.dispatchEvent(new Event("change", {bubbles: true}));
+		return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tab, `document.getElementById("speed").value === "5"`)
+	// Play the first step, then drag the scrubber back to the start.
+	clickCSS(t, tab, "#story-next")
+	waitFor(t, tab, `Number(document.getElementById("scrubber").max) > 0`)
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(() => {
+		const s = document.getElementById("scrubber");
+		s.value = "0";
+		s.dispatchEvent(new Event("input", {bubbles: true}));
+		s.dispatchEvent(new Event("change", {bubbles: true}));
+		return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tab, `!document.querySelector(".timebar").dataset.seeking && document.getElementById("scrubber").value === "0"`)
+	clickCSS(t, tab, "#skip-idle")
+	waitFor(t, tab, `document.getElementById("scrubber").value !== "0"`)
+}

@@ -18,6 +18,15 @@
 // nothing: its subtree is not even walked unless components nested in it
 // were rebuilt.
 //
+// A component sets a DOM property (an input's value) with a dynamic
+// attribute named after it behind a dot, :.value="expr", rather than with
+// Vugu's .value="expr": Vugu compiles the latter to a call of
+// encoding/json's reflection-based Marshal, which kept 0.4 MB of code in
+// main.wasm (48 KB of its brotli size) for two string values. An
+// attribute whose name starts with a dot cannot be set in the DOM
+// (setAttribute throws on it), so the renderer never sends one as an
+// attribute: it asserts the property on every render, as a .prop.
+//
 // The package is plain Go: it builds and is tested natively against a
 // model of the DOM (patch_test.go). The browser side (applying the
 // operations, delivering events) is in wasm/.
@@ -25,8 +34,11 @@ package patch
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vugu/vugu"
+
+	"kafkascope/core/jsonvalue"
 )
 
 // node is the shadow of one DOM node the Renderer made.
@@ -74,6 +86,7 @@ type Renderer struct {
 	br    *vugu.BuildResults
 	ops   ops
 	stack []child // flattened children of the nodes being diffed
+	js    []byte  // a property's value as JSON (propAttrs' scratch)
 
 	nextID  uint32
 	freeIDs []uint32
@@ -210,6 +223,7 @@ func (r *Renderer) patch(k *node, c child) error {
 		// Vugu does: the user may have changed it since.
 		r.ops.prop(k.id, p.Key, p.JSONVal)
 	}
+	r.propAttrs(k, n)
 	if n.InnerHTML != nil {
 		if !k.hasHTML || k.html != *n.InnerHTML {
 			r.freeKids(k)
@@ -490,6 +504,7 @@ func (r *Renderer) create(c child) (*node, error) {
 	for _, p := range n.Prop {
 		r.ops.prop(k.id, p.Key, p.JSONVal)
 	}
+	r.propAttrs(k, n)
 	if n.InnerHTML != nil {
 		r.ops.html(k.id, *n.InnerHTML)
 		k.hasHTML, k.html = true, *n.InnerHTML
@@ -542,9 +557,25 @@ func (r *Renderer) freeKids(k *node) {
 
 // skipAttr leaves out what domrender leaves out: an xmlns attribute on a
 // namespaced element (createElementNS already set it; setting it again
-// throws).
+// throws); and a property written as an attribute (isPropAttr).
 func skipAttr(n *vugu.VGNode, a vugu.VGAttribute) bool {
-	return n.Namespace != "" && a.Namespace == "" && a.Key == "xmlns"
+	return n.Namespace != "" && a.Namespace == "" && a.Key == "xmlns" || isPropAttr(a)
+}
+
+// isPropAttr reports whether a sets a property rather than an attribute:
+// its name is the property's behind a dot (see the package comment).
+func isPropAttr(a vugu.VGAttribute) bool {
+	return a.Namespace == "" && strings.HasPrefix(a.Key, ".")
+}
+
+// propAttrs asserts the properties n sets with attributes, each a string.
+func (r *Renderer) propAttrs(k *node, n *vugu.VGNode) {
+	for _, a := range n.Attr {
+		if isPropAttr(a) {
+			r.js = jsonvalue.AppendString(r.js[:0], a.Val)
+			r.ops.prop(k.id, a.Key[1:], r.js)
+		}
+	}
 }
 
 // diffAttrs sets the attributes of n that k lacks or has otherwise, and

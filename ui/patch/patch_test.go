@@ -74,6 +74,12 @@ func want(br *vugu.BuildResults) string {
 			props[p.Key] = v
 			pk = append(pk, p.Key)
 		}
+		for _, a := range n.Attr {
+			if isPropAttr(a) {
+				props[a.Key[1:]] = a.Val
+				pk = append(pk, a.Key[1:])
+			}
+		}
 		sort.Strings(pk)
 		for _, k := range pk {
 			fmt.Fprintf(&b, " .%s=%v", k, props[k])
@@ -264,6 +270,9 @@ func (g *gen) element(depth int, svg bool, bo *vugu.BuildOut) *vugu.VGNode {
 	if tag == "p" {
 		n.Prop = append(n.Prop, vugu.VGProperty{Key: "value", JSONVal: []byte(`"v"`)})
 	}
+	if tag == "span" { // always: a property left out stays in the DOM
+		n.Attr = append(n.Attr, vugu.VGAttribute{Key: ".title", Val: g.text() + "<\"\u2028>"})
+	}
 	for _, ev := range []string{"click", "keydown", "input"} {
 		if g.rng.IntN(3) == 0 {
 			g.seq++
@@ -410,6 +419,36 @@ func TestUnchangedSendsNothing(t *testing.T) {
 	}
 	if got := m.mounted["#app"].String(); !strings.HasPrefix(got, "<:div>T+2s<:ul><:li>0</li>") {
 		t.Errorf("page: %.60s", got)
+	}
+}
+
+// A property set with an attribute (:.value="expr" in a component) is sent
+// as a property, on every render as a Vugu .prop is (the user may have
+// moved the control since), and never as an attribute.
+func TestPropAttr(t *testing.T) {
+	env, err := vugu.NewBuildEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(v string) *vugu.BuildResults {
+		in := &vugu.VGNode{Type: vugu.ElementNode, Data: "input", Attr: []vugu.VGAttribute{{Key: "type", Val: "range"}, {Key: ".value", Val: v}}}
+		return env.RunBuild(&fakeComp{name: "root", out: &vugu.BuildOut{Out: []*vugu.VGNode{in}}})
+	}
+	r := New("#app")
+	m := newModel()
+	for _, v := range []string{"12", "12", "a \"quoted\" <value>"} {
+		ops, err := r.Render(mk(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.apply(ops)
+		in := m.mounted["#app"]
+		if got := in.props["value"]; got != v {
+			t.Errorf("value property %q, want %q", got, v)
+		}
+		if _, ok := in.attrs["|.value"]; ok || r.Stats.Ops == 0 {
+			t.Errorf("render of %q: attributes %v, %d operations", v, in.attrs, r.Stats.Ops)
+		}
 	}
 }
 
