@@ -7,6 +7,7 @@ import (
 
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // A follower's long poll in closed form, for a leap (sim.World.Leap).
@@ -325,7 +326,7 @@ func leapFetchSpans(spans []fetchSpan, out *leapOut) {
 			parks = append(parks, park{&spans[i], *p})
 		}
 	}
-	slices.SortStableFunc(parks, func(a, b park) int {
+	sorts.StableFunc(parks, func(a, b park) int {
 		if c := cmp.Compare(a.at.at(), b.at.at()); c != 0 {
 			return c
 		}

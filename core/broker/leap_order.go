@@ -2,10 +2,10 @@ package broker
 
 import (
 	"cmp"
-	"slices"
 	"time"
 
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // The order of a leap's events (sim.World.Leap), shared by every loop
@@ -235,7 +235,7 @@ func (s *sender) sentBefore(e ev) int {
 func numberSends(senders []*sender) {
 	// A leap's loops come grouped by host; sort them so that each
 	// broker's are contiguous, in their order.
-	slices.SortStableFunc(senders, func(a, b *sender) int { return cmp.Compare(a.b.cfg.Host, b.b.cfg.Host) })
+	sorts.StableFunc(senders, func(a, b *sender) int { return cmp.Compare(a.b.cfg.Host, b.b.cfg.Host) })
 	for i := 0; i < len(senders); {
 		b := senders[i].b
 		k := i + 1

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kafkascope/core/sim"
+	"kafkascope/core/sorts"
 )
 
 // The KRaft quorum's idle cycle in closed form, for a leap
@@ -403,7 +404,7 @@ func (q *QuorumLoop) Finish(noops NoOps, end sim.Time) (drop []sim.QueuedEvent, 
 	sentPath := func(a arrival) sim.PushPath {
 		return sim.LeadPath{Lead: []sim.Time{a.at.Add(-a.f.toL)}, Then: noops.answer(k-1, a.f.parkedIndex)}
 	}
-	slices.SortFunc(arrivals, func(a, b arrival) int {
+	sorts.Func(arrivals, func(a, b arrival) int {
 		if c := cmp.Compare(a.at, b.at); c != 0 {
 			return c
 		}

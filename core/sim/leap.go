@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
-	"slices"
+	"sort"
 	"time"
 )
 
@@ -59,11 +59,11 @@ func (w *World) Queued() []QueuedEvent {
 			out = append(out, QueuedEvent{At: e.at, Seq: e.seq, PushedAt: e.pushed, Host: e.proc.host})
 		}
 	})
-	slices.SortFunc(out, func(a, b QueuedEvent) int {
-		if a.At != b.At {
-			return compareTime(a.At, b.At)
-		}
-		return cmp.Compare(a.Seq, b.Seq)
+	// sort.Slice, not slices.SortFunc: each element type slices sorts
+	// is its own copy of the sort's code in main.wasm.
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.At < b.At || a.At == b.At && a.Seq < b.Seq
 	})
 	return out
 }
@@ -177,7 +177,7 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 		all = append(all, pending{path: c.path, rank: c.rank, held: c.e})
 	}
 	w.captured = nil
-	slices.SortStableFunc(all, func(a, b pending) int { return ComparePaths(a.path, a.rank, b.path, b.rank) })
+	sort.SliceStable(all, func(i, j int) bool { return ComparePaths(all[i].path, all[i].rank, all[j].path, all[j].rank) < 0 })
 	for _, p := range all {
 		switch {
 		case p.held != nil:
@@ -241,11 +241,12 @@ type LeapOp struct {
 // RunLeapOps runs ops in a stepped run's order, each at its instant
 // (LeapAt).
 func (w *World) RunLeapOps(ops []LeapOp) {
-	slices.SortStableFunc(ops, func(a, b LeapOp) int {
-		if c := compareTime(a.At, b.At); c != 0 {
-			return c
+	sort.SliceStable(ops, func(i, j int) bool {
+		a, b := &ops[i], &ops[j]
+		if a.At != b.At {
+			return a.At < b.At
 		}
-		return ComparePaths(a.Path, a.Rank, b.Path, b.Rank)
+		return ComparePaths(a.Path, a.Rank, b.Path, b.Rank) < 0
 	})
 	for _, op := range ops {
 		w.LeapAt(op.At, op.Do)
