@@ -239,16 +239,46 @@ type LeapOp struct {
 }
 
 // RunLeapOps runs ops in a stepped run's order, each at its instant
-// (LeapAt).
+// (LeapAt). A loop lists its ops in time order: ops is a few such runs
+// one after another (a span's thousands of NoOps, its checkpoints), merged
+// here by time, and ops of one instant are put in their paths' order.
 func (w *World) RunLeapOps(ops []LeapOp) {
-	sort.SliceStable(ops, func(i, j int) bool {
-		a, b := &ops[i], &ops[j]
-		if a.At != b.At {
-			return a.At < b.At
+	var runs [][]LeapOp
+	for i := 0; i < len(ops); {
+		j := i + 1
+		for j < len(ops) && ops[j].At >= ops[j-1].At {
+			j++
 		}
-		return ComparePaths(a.Path, a.Rank, b.Path, b.Rank) < 0
-	})
-	for _, op := range ops {
+		runs = append(runs, ops[i:j])
+		i = j
+	}
+	merged := make([]LeapOp, 0, len(ops))
+	for len(merged) < len(ops) {
+		r := -1
+		for k, run := range runs {
+			if len(run) > 0 && (r < 0 || run[0].At < runs[r][0].At) {
+				r = k
+			}
+		}
+		merged = append(merged, runs[r][0])
+		runs[r] = runs[r][1:]
+	}
+	for i := 0; i < len(merged); {
+		j := i + 1
+		for j < len(merged) && merged[j].At == merged[i].At {
+			j++
+		}
+		// An insertion sort: a group is a few ops (the voters' appends of
+		// one NoOp), and sort.SliceStable's reflection costs more.
+		g := merged[i:j]
+		for a := 1; a < len(g); a++ {
+			for b := a; b > 0 && ComparePaths(g[b].Path, g[b].Rank, g[b-1].Path, g[b-1].Rank) < 0; b-- {
+				g[b], g[b-1] = g[b-1], g[b]
+			}
+		}
+		i = j
+	}
+	for _, op := range merged {
 		w.LeapAt(op.At, op.Do)
 	}
 }
