@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -14,12 +15,7 @@ import (
 // their own), and by the next animation frame, before the browser paints
 // (nothing the click changed may be left undrawn).
 func TestClickDrawsInTheNextFrame(t *testing.T) {
-	requireChromium(t)
-	srv := newLayoutServer(t)
-	b := startBrowser(t)
-	tab := b.root
-	openAt(t, tab, srv.URL+"/#lang=en&scenario=01-replication-basics&step=0", 1280, 800)
-	waitFor(t, tab, `document.getElementById("story-next").getAttribute("aria-disabled") === "false"`)
+	tab := openFirstScenario(t)
 	// The Go handler runs inside the click's dispatch; a listener on the
 	// window hears the click after it. The page's own frame callback was
 	// asked for before this one, so it runs first in the next frame.
@@ -53,12 +49,7 @@ func TestClickDrawsInTheNextFrame(t *testing.T) {
 // longer does), so after a seek to the start and a step forward it must
 // show the new moment; and the speed selector shows the player's speed.
 func TestControlsFollowThePlayer(t *testing.T) {
-	requireChromium(t)
-	srv := newLayoutServer(t)
-	b := startBrowser(t)
-	tab := b.root
-	openAt(t, tab, srv.URL+"/#lang=en&scenario=01-replication-basics&step=0", 1280, 800)
-	waitFor(t, tab, `document.getElementById("story-next").getAttribute("aria-disabled") === "false"`)
+	tab := openFirstScenario(t)
 	if got := evalString(tab, `document.getElementById("speed").value`); got != "1" {
 		t.Errorf("the speed selector shows %q at load, want the player's 1", got)
 	}
@@ -84,4 +75,17 @@ func TestControlsFollowThePlayer(t *testing.T) {
 	waitFor(t, tab, `!document.querySelector(".timebar").dataset.seeking && document.getElementById("scrubber").value === "0"`)
 	clickCSS(t, tab, "#skip-idle")
 	waitFor(t, tab, `document.getElementById("scrubber").value !== "0"`)
+}
+
+// openFirstScenario opens scenario 1's first step in a 1280x800 tab and
+// waits until its Next button works.
+func openFirstScenario(t *testing.T) context.Context {
+	t.Helper()
+	requireChromium(t)
+	srv := newLayoutServer(t)
+	b := startBrowser(t)
+	tab := b.root
+	openAt(t, tab, srv.URL+"/#lang=en&scenario=01-replication-basics&step=0", 1280, 800)
+	waitFor(t, tab, `document.getElementById("story-next").getAttribute("aria-disabled") === "false"`)
+	return tab
 }
