@@ -2,6 +2,7 @@ package raft
 
 import (
 	"fmt"
+	"math"
 
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
@@ -87,19 +88,25 @@ func (n *Node) updateListenersProgress(env *sim.Env) {
 		n.dirty = true
 		return
 	}
+	n.updateListenersUpTo(env, math.MaxInt64)
+}
+
+// updateListenersUpTo is updateListenersProgress that stops before offset
+// limit.
+func (n *Node) updateListenersUpTo(env *sim.Env, limit int64) {
 	n.chunk.reset()
 	for i := 0; i < len(n.listeners); i++ {
-		n.deliverTo(env, n.listeners[i])
+		n.deliverTo(env, n.listeners[i], limit)
 	}
 	n.chunk.reset()
 }
 
-func (n *Node) deliverTo(env *sim.Env, c *listenerContext) {
+func (n *Node) deliverTo(env *sim.Env, c *listenerContext, limit int64) {
 	for step := 0; ; step++ {
 		if step >= maxDeliverySteps {
 			panic(fmt.Sprintf("raft: node %d delivery did not finish in %d steps", n.cfg.NodeID, step))
 		}
-		hw := n.committedOffset()
+		hw := min(n.committedOffset(), limit)
 		if hw < 0 || c.nextOffset >= hw {
 			return
 		}

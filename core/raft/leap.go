@@ -491,7 +491,7 @@ func (q *QuorumLoop) Deliver(w *sim.World, noops NoOps) error {
 		first = min(first, lastNoOp.Add(f.toF+f.toL))
 	}
 	deliver := func(n *Node, at sim.Time, by sim.PushPath) error {
-		return w.LeapRun(n.cfg.Addr.Host(), at, by, func(env *sim.Env) { n.updateListenersProgress(env) })
+		return w.LeapRun(n.cfg.Addr.Host(), at, by, func(env *sim.Env) { q.deliverNoOps(env, n, noops) })
 	}
 	k := noops.Count
 	for _, f := range q.followers {
@@ -510,6 +510,35 @@ func (q *QuorumLoop) Deliver(w *sim.World, noops NoOps) error {
 		}
 	}
 	return nil
+}
+
+// deliverNoOps is updateListenersProgress for node n after noops' span:
+// what lies before the span's NoOps is read from the log as usual; the
+// NoOps themselves are handed over as the batches the leap appended (the
+// same batches a read would decode: one NoOpRecord each, in the leader's
+// epoch, stamped with its append time), without reading them back.
+func (q *QuorumLoop) deliverNoOps(env *sim.Env, n *Node, noops NoOps) {
+	if n.inCallback {
+		n.dirty = true
+		return
+	}
+	n.updateListenersUpTo(env, q.base)
+	hw, epoch := n.committedOffset(), q.ls.epochNum
+	for _, c := range n.listeners {
+		for c.nextOffset >= q.base && c.nextOffset < hw {
+			off := c.nextOffset
+			cb := leapedNoOp(noops, q.base, epoch, off)
+			c.nextOffset = off + 1
+			n.notify(func() { c.l.HandleCommit(env, cb) })
+		}
+	}
+}
+
+// leapedNoOp is the committed batch of the NoOp at offset off of noops'
+// span, which begins at offset base, in epoch.
+func leapedNoOp(noops NoOps, base int64, epoch int32, off int64) CommittedBatch {
+	return CommittedBatch{BaseOffset: off, LastOffset: off, Epoch: epoch, AppendTimestamp: noops.at(int(off - base)).UnixMilli(),
+		Entries: []Entry{{Offset: off, Epoch: epoch, Payload: noops.Payload}}}
 }
 
 // DeliveredBefore is the offset of the last entry node id's listeners have

@@ -1,0 +1,31 @@
+package raft
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"kafkascope/core/record"
+	"kafkascope/core/sim"
+)
+
+// A leap hands the listeners each NoOp's batch as deliverNoOps builds it,
+// without reading it back: it must be the batch a read decodes from what
+// the leader appended (dataBatch).
+func TestLeapedNoOpBatchIsTheDecodedOne(t *testing.T) {
+	payload := []byte{0, 20, 0, 0}
+	noops := NoOps{Timer: sim.QueuedEvent{At: sim.Time(90 * time.Second)}, Interval: 500 * time.Millisecond, Count: 3, Payload: payload}
+	const base, epoch = int64(41), int32(7)
+	for i := 0; i < noops.Count; i++ {
+		off := base + int64(i)
+		b, _, err := record.Decode(dataBatch(off, epoch, noops.at(i).UnixMilli(), [][]byte{payload}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := committedBatch(b)
+		got := leapedNoOp(noops, base, epoch, off)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("NoOp %d: the leap hands over %+v, a read decodes %+v", i, got, want)
+		}
+	}
+}
