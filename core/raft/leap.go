@@ -310,8 +310,12 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 	for i := 0; i < noops.Count; i++ {
 		off, at := base+int64(i), noops.at(i)
 		payload := noops.Payload
+		// The batch as the leader appends it, and as its answers carry it
+		// to the voters: AppendAsLeader stores it as it is (it sets the
+		// base offset and epoch dataBatch already wrote).
+		var batch []byte
 		ops = append(ops, sim.LeapOp{At: at, Path: noops.path(i), Do: func() {
-			batch := dataBatch(off, epoch, at.UnixMilli(), [][]byte{payload})
+			batch = dataBatch(off, epoch, at.UnixMilli(), [][]byte{payload})
 			if _, err := leader.log.log.AppendAsLeader(batch, epoch); err != nil {
 				panic("raft: leaping the leader's NoOp: " + err.Error())
 			}
@@ -319,11 +323,7 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 		}})
 		for _, f := range q.followers {
 			ops = append(ops, sim.LeapOp{At: at.Add(f.toF), Path: noops.answer(i, f.parkedIndex), Rank: f.parkedIndex, Do: func() {
-				data, _, err := leader.log.log.ReadSlice(off, MaxBatchSizeBytes, off+1, true)
-				if err != nil {
-					panic("raft: leaping a voter's NoOp: " + err.Error())
-				}
-				if err := f.n.appendAsFollower(nil, data); err != nil {
+				if err := f.n.appendAsFollower(nil, batch); err != nil {
 					panic("raft: leaping a voter's NoOp: " + err.Error())
 				}
 			}})
