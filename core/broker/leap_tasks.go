@@ -200,11 +200,12 @@ func (b *Broker) retentionDue() (sim.Time, bool) {
 }
 
 // LeapTaskLoops fires loops' timers due before horizon in closed form. It
-// returns the checkpoints' writes, to run at their instants in a stepped
-// run's order with other loops' disk work (sim.World.RunLeapOps), the
+// returns the checkpoints' writes (a run of them per task), to run at their
+// instants in a stepped run's order with other loops' disk work
+// (sim.World.RunLeapOps), the
 // timers consumed, the timers pending at the end, and the time of the last
 // run (now if none).
-func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops []sim.LeapOp, drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
+func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops [][]sim.LeapOp, drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
 	last = now
 	for _, l := range loops {
 		n, final, next := sim.LeapPeriodic(l.event, l.period, horizon)
@@ -232,10 +233,11 @@ func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops []sim.LeapOp, 
 			default:
 				continue
 			}
-			for i := 0; i < n; i++ {
-				at := first + sim.Time(i)*p
-				ops = append(ops, sim.LeapOp{At: at, Path: sim.PeriodicRuns(l.event, l.period, i), Do: do})
+			run := make([]sim.LeapOp, n)
+			for i := range run {
+				run[i] = sim.LeapOp{At: first + sim.Time(i)*p, Path: sim.PeriodicRuns(l.event, l.period, i), Do: do}
 			}
+			ops = append(ops, run)
 		case taskCleaner:
 			if c := l.b.cleaner; c.passesAt != final {
 				c.passesAt, c.passesNow = final, 0

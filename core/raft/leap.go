@@ -46,6 +46,10 @@ type QuorumLoop struct {
 	lastReset sim.Time
 	// base is the leader's log end offset before the span.
 	base int64
+	// byParked are the followers in the order a NoOp answers them (the
+	// order of their parked Fetches), so their appends of one instant
+	// are listed as a stepped run makes them.
+	byParked []*quorumFollower
 }
 
 // quorumFollower is one voter fetching from the leader.
@@ -167,6 +171,8 @@ func FindQuorumLoop(w *sim.World, queued []sim.QueuedEvent, nodes map[int32]*Nod
 	if ls.checkQuorumDeadline != q.lastReset.Add(ls.checkQuorumTimeout) {
 		return nil
 	}
+	q.byParked = slices.Clone(q.followers)
+	slices.SortFunc(q.byParked, func(a, b *quorumFollower) int { return a.parkedIndex - b.parkedIndex })
 	return q
 }
 
@@ -321,7 +327,7 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 			}
 			leader.flushForLeap()
 		}})
-		for _, f := range q.followers {
+		for _, f := range q.byParked {
 			ops = append(ops, sim.LeapOp{At: at.Add(f.toF), Path: noops.answer(i, f.parkedIndex), Rank: f.parkedIndex, Do: func() {
 				if err := f.n.appendAsFollower(nil, batch); err != nil {
 					panic("raft: leaping a voter's NoOp: " + err.Error())

@@ -238,48 +238,51 @@ type LeapOp struct {
 	Do   func()
 }
 
-// RunLeapOps runs ops in a stepped run's order, each at its instant
-// (LeapAt). A loop lists its ops in time order: ops is a few such runs
-// one after another (a span's thousands of NoOps, its checkpoints), merged
-// here by time, and ops of one instant are put in their paths' order.
-func (w *World) RunLeapOps(ops []LeapOp) {
-	var runs [][]LeapOp
-	for i := 0; i < len(ops); {
-		j := i + 1
-		for j < len(ops) && ops[j].At >= ops[j-1].At {
-			j++
-		}
-		runs = append(runs, ops[i:j])
-		i = j
+// RunLeapOps runs the loops' ops in a stepped run's order, each at its
+// instant (LeapAt). Each loop lists its ops (a run) in the order a stepped
+// run runs them: the runs are merged by time, and ops of one instant from
+// different runs are put in their paths' order.
+func (w *World) RunLeapOps(runs [][]LeapOp) {
+	type runOp struct {
+		op  *LeapOp
+		run int
 	}
-	merged := make([]LeapOp, 0, len(ops))
-	for len(merged) < len(ops) {
+	n := 0
+	for _, run := range runs {
+		n += len(run)
+	}
+	merged := make([]runOp, 0, n)
+	for len(merged) < n {
 		r := -1
 		for k, run := range runs {
 			if len(run) > 0 && (r < 0 || run[0].At < runs[r][0].At) {
 				r = k
 			}
 		}
-		merged = append(merged, runs[r][0])
+		merged = append(merged, runOp{&runs[r][0], r})
 		runs[r] = runs[r][1:]
 	}
 	for i := 0; i < len(merged); {
 		j := i + 1
-		for j < len(merged) && merged[j].At == merged[i].At {
+		mixed := false
+		for j < len(merged) && merged[j].op.At == merged[i].op.At {
+			mixed = mixed || merged[j].run != merged[i].run
 			j++
 		}
-		// An insertion sort: a group is a few ops (the voters' appends of
-		// one NoOp), and sort.SliceStable's reflection costs more.
-		g := merged[i:j]
-		for a := 1; a < len(g); a++ {
-			for b := a; b > 0 && ComparePaths(g[b].Path, g[b].Rank, g[b-1].Path, g[b-1].Rank) < 0; b-- {
-				g[b], g[b-1] = g[b-1], g[b]
+		// Ops of one instant from one loop come in their order; from
+		// several, they are put in their paths' order by an insertion
+		// sort (a few ops; sort.SliceStable's reflection costs more).
+		if g := merged[i:j]; mixed {
+			for a := 1; a < len(g); a++ {
+				for b := a; b > 0 && ComparePaths(g[b].op.Path, g[b].op.Rank, g[b-1].op.Path, g[b-1].op.Rank) < 0; b-- {
+					g[b], g[b-1] = g[b-1], g[b]
+				}
 			}
 		}
 		i = j
 	}
-	for _, op := range merged {
-		w.LeapAt(op.At, op.Do)
+	for _, m := range merged {
+		w.LeapAt(m.op.At, m.op.Do)
 	}
 }
 
