@@ -46,8 +46,9 @@ func TestClickDrawsInTheNextFrame(t *testing.T) {
 // TestControlsFollowThePlayer checks the properties the timeline asserts
 // on every render (:.value, ui/patch): once the user has moved the
 // scrubber, only its value property moves it (the value attribute no
-// longer does), so after a seek to the start and a step forward it must
-// show the new moment; and the speed selector shows the player's speed.
+// longer does), so after a seek back it must show the moment the seek
+// landed on (not where it was dragged), and after a step forward the new
+// moment; and the speed selector shows the player's speed.
 func TestControlsFollowThePlayer(t *testing.T) {
 	tab := openFirstScenario(t)
 	if got := evalString(tab, `document.getElementById("speed").value`); got != "1" {
@@ -64,6 +65,10 @@ func TestControlsFollowThePlayer(t *testing.T) {
 	// Play the first step, then drag the scrubber back to the start.
 	clickCSS(t, tab, "#story-next")
 	waitFor(t, tab, `Number(document.getElementById("scrubber").max) > 0`)
+	// The step has played when Next works again, past its cluster create
+	// (which ends 2.068 s in: the first moment a seek can land on).
+	waitFor(t, tab, `document.getElementById("story-next").getAttribute("aria-disabled") === "false" && !document.querySelector(".timebar").dataset.seeking && Number(document.getElementById("scrubber").value) > 2100`)
+	played := evalString(tab, `document.getElementById("scrubber").value`)
 	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(() => {
 		const s = document.getElementById("scrubber");
 		s.value = "0";
@@ -72,9 +77,14 @@ func TestControlsFollowThePlayer(t *testing.T) {
 		return true; })()`)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, tab, `!document.querySelector(".timebar").dataset.seeking && document.getElementById("scrubber").value === "0"`)
+	// The seek lands on the first moment there is, where the cluster
+	// create ended (not 0): the scrubber shows it, whatever the user
+	// dragged it to.
+	landed := `!document.querySelector(".timebar").dataset.seeking && Number(document.getElementById("scrubber").value) > 0 && Number(document.getElementById("scrubber").value) < ` + played
+	waitFor(t, tab, landed)
+	start := evalString(tab, `document.getElementById("scrubber").value`)
 	clickCSS(t, tab, "#skip-idle")
-	waitFor(t, tab, `document.getElementById("scrubber").value !== "0"`)
+	waitFor(t, tab, `document.getElementById("scrubber").value !== "`+start+`"`)
 }
 
 // openFirstScenario opens scenario 1's first step in a 1280x800 tab and
