@@ -20,13 +20,15 @@ import (
 // world then runs the horizon's event as usual.
 //
 // Loops leaped today: followers' empty replica-fetch long polls
-// (broker.FetchLoop); the brokers' periodic tasks while they do nothing or
-// rewrite the same checkpoints, and retention until a segment expires
-// (broker.TaskLoop); the KRaft quorum's NoOp cycle, whole cycles only,
-// short of a snapshot (raft.QuorumLoop with controller.NoOpLoop); the
-// controller's leader-imbalance check while balanced
-// (controller.BalanceLoop). Every other event bounds a span: heartbeats,
-// clients, anything a fault or a command starts.
+// (broker.FetchLoop); brokers' heartbeats with the controller's sessions
+// and expiry timer (broker.HeartbeatLoop); the brokers' periodic tasks
+// while they do nothing or rewrite the same checkpoints, and retention
+// until a segment expires (broker.TaskLoop); the KRaft quorum's NoOp
+// cycle, whole cycles only, short of a snapshot (raft.QuorumLoop with
+// controller.NoOpLoop); the controller's leader-imbalance check while
+// balanced (controller.BalanceLoop). Every other event bounds a span:
+// clients, anything a fault or a command starts, a heartbeat reaching the
+// controller between a NoOp's append and its commit (its answer waits).
 //
 // A leaped run ends every span in the state a stepped run reaches: the
 // same brokers, controllers, raft nodes, logs and disks (page cache
