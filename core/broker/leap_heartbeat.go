@@ -23,8 +23,11 @@ import (
 // only when every session it watches belongs to a steady loop (so it never
 // fires in the span, and the span's last heartbeat re-armed it), and it
 // never takes a heartbeat the controller would answer late (a reply held
-// until a commit: KRaft's events bound every span, so what is committed
-// does not change within one).
+// until a commit): nothing is uncommitted when a span begins, and the
+// cluster ends a span before a heartbeat that would reach the controller
+// between a leaped NoOp's append and its commit. A heartbeat sent in the
+// span carries the metadata offset of its instant (LeapLoops'
+// metadataOffset: the leaped NoOps move it).
 
 // HeartbeatController is the active controller's side of heartbeats
 // (controller.Controller).
