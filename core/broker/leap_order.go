@@ -23,7 +23,9 @@ import (
 // span, so before every event the span pushes, and among themselves in
 // their sequence order. seqCmp follows these rules back along the chains;
 // it decides which of two sends at one instant takes the lower
-// correlation id, and the Rank of every event a leap queues.
+// correlation id, and which of two fetches a leader parks first. The
+// events a leap queues carry the same rules as a push path (chainPath,
+// sim.PushPath), which orders them against every other loop kind's.
 
 // chain is a loop's events in a span: event 0 is the base, event j+1 is
 // pushed by event j's handler, due delta[s] after it (s: event j's step in
@@ -150,18 +152,6 @@ type pushed struct {
 
 // nextPush is the push of chain event j+1 by event j.
 func nextPush(e ev) pushed { return pushed{e, e.c.rank[e.c.stepOf(e.j)]} }
-
-// pushCmp orders two events a leap queues as a stepped run would have
-// pushed them.
-func pushCmp(x, y pushed) int {
-	if c := cmp.Compare(x.by.at(), y.by.at()); c != 0 {
-		return c
-	}
-	if c := seqCmp(x.by, y.by); c != 0 {
-		return c
-	}
-	return x.rank - y.rank
-}
 
 // leapAdd is an event to queue and the push that queues it.
 type leapAdd struct {

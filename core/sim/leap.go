@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -67,9 +66,6 @@ func (w *World) Queued() []QueuedEvent {
 	})
 	return out
 }
-
-// compareTime is cmp.Compare for times.
-func compareTime(a, b Time) int { return cmp.Compare(a, b) }
 
 // LeapEvent is an event a leap queues: a timer of Host's process (Timer,
 // armed here with Name and Task to fire At) or a message in flight (Env,
