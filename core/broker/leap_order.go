@@ -39,6 +39,10 @@ type chain struct {
 	delta  [maxSteps]time.Duration // from each step's event to the next step's
 	rank   [maxSteps]int           // the place of the next step's push among its pusher's pushes
 	period sim.Time                // the sum of delta
+	// within[r] is how long after a cycle's first event its r-th comes
+	// (the first r deltas from step on): eventAt is asked for often
+	// (every comparison of two paths), so it adds, not loops.
+	within [maxSteps]sim.Time
 }
 
 // maxSteps bounds a loop's cycle (held in arrays: a leap looks for loops
@@ -57,6 +61,9 @@ func (c *chain) init(base sim.QueuedEvent, step int, delta []time.Duration, rank
 	for _, d := range delta {
 		c.period += sim.Time(d)
 	}
+	for r := 1; r < c.m; r++ {
+		c.within[r] = c.within[r-1] + sim.Time(c.delta[(c.step+r-1)%c.m])
+	}
 }
 
 func newChain(base sim.QueuedEvent, step int, delta []time.Duration, rank []int) *chain {
@@ -70,12 +77,7 @@ func (c *chain) stepOf(j int) int { return (c.step + j) % c.m }
 
 // eventAt is when event j is due.
 func (c *chain) eventAt(j int) sim.Time {
-	m := c.m
-	t := c.at + sim.Time(j/m)*c.period
-	for i := 0; i < j%m; i++ {
-		t += sim.Time(c.delta[(c.step+i)%m])
-	}
-	return t
+	return c.at + sim.Time(j/c.m)*c.period + c.within[j%c.m]
 }
 
 // before counts the events due before t: events 0..n-1.

@@ -159,21 +159,17 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 	w.now = now
 	// The added events and those LeapRun held back, in the order a
 	// stepped run would have pushed them.
-	type pending struct {
-		path PushPath
-		rank int
-		add  *LeapEvent
-		held *event
-	}
-	all := make([]pending, 0, len(add)+len(w.captured))
+	all := make(pendingPushes, 0, len(add)+len(w.captured))
 	for i := range add {
-		all = append(all, pending{path: add[i].Path, rank: add[i].Rank, add: &add[i]})
+		t, _ := add[i].Path.Push(0)
+		all = append(all, pendingPush{pushed: t, path: add[i].Path, rank: add[i].Rank, add: &add[i]})
 	}
 	for _, c := range w.captured {
-		all = append(all, pending{path: c.path, rank: c.rank, held: c.e})
+		t, _ := c.path.Push(0)
+		all = append(all, pendingPush{pushed: t, path: c.path, rank: c.rank, held: c.e})
 	}
 	w.captured = nil
-	sort.SliceStable(all, func(i, j int) bool { return ComparePaths(all[i].path, all[i].rank, all[j].path, all[j].rank) < 0 })
+	sort.Stable(all)
 	for _, p := range all {
 		switch {
 		case p.held != nil:
@@ -186,6 +182,32 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 		}
 	}
 	return nil
+}
+
+// pendingPush is an event a leap queues at its end: added (add) or held
+// back by LeapRun (held). pushed is its path's first level, which
+// ComparePaths compares first, read once: most pairs differ there.
+type pendingPush struct {
+	pushed Time
+	path   PushPath
+	rank   int
+	add    *LeapEvent
+	held   *event
+}
+
+// pendingPushes sorts into the order a stepped run would have pushed them
+// (sort.Stable over an interface: neither sort.SliceStable's reflection
+// nor another copy of slices' generic sort in main.wasm).
+type pendingPushes []pendingPush
+
+func (p pendingPushes) Len() int      { return len(p) }
+func (p pendingPushes) Swap(i, j int) { p[i], p[j] = p[j], p[i] }
+func (p pendingPushes) Less(i, j int) bool {
+	a, b := &p[i], &p[j]
+	if a.pushed != b.pushed {
+		return a.pushed < b.pushed
+	}
+	return ComparePaths(a.path, a.rank, b.path, b.rank) < 0
 }
 
 // stale reports whether e will never run: a stopped timer's, or a timer or
