@@ -42,6 +42,25 @@ func (b *Broker) HandleCommit(env *sim.Env, batch raft.CommittedBatch) {
 	b.publish(env, changed, removed)
 }
 
+// HandleCommitRun (raft.RunListener) replays a leap's run of NoOps: a
+// NoOpRecord moves only the image's offset, and publishing with nothing
+// changed does nothing until the last (before it, the image is short of
+// the high watermark that a first publish waits for), so the run is one
+// offset move and one publish.
+func (b *Broker) HandleCommitRun(env *sim.Env, run raft.CommittedRun) bool {
+	if b.state == StateStopped {
+		return true
+	}
+	if r, err := metadata.Decode(run.Payload); err != nil || run.First <= b.image.Offset {
+		return false // HandleCommit reports it
+	} else if _, ok := r.(*metadata.NoOpRecord); !ok {
+		return false
+	}
+	b.image.Offset = run.Last
+	b.publish(env, map[storage.TopicPartition]bool{}, nil)
+	return true
+}
+
 // HandleLoadSnapshot (raft.Listener) replaces the image with a snapshot's:
 // every partition may have changed.
 func (b *Broker) HandleLoadSnapshot(env *sim.Env, s raft.LoadedSnapshot) {

@@ -175,6 +175,27 @@ func (c *Controller) HandleCommit(env *sim.Env, b raft.CommittedBatch) {
 	c.snapshots.afterCommit(env, c, bytes)
 }
 
+// HandleCommitRun (raft.RunListener) replays a leap's run of NoOps: each
+// moves only the committed offset, releases the replies waiting for it
+// (in offset order, at this one instant either way) and counts its bytes
+// towards a snapshot. A run during which a snapshot falls due goes batch
+// by batch: the snapshot ends at the batch that made it due.
+func (c *Controller) HandleCommitRun(env *sim.Env, run raft.CommittedRun) bool {
+	bytes := (run.Last - run.First + 1) * int64(len(run.Payload))
+	if r, err := metadata.Decode(run.Payload); err != nil || run.First <= c.committed.Offset || c.snapshots.dueAfter(env, c, bytes) {
+		return false
+	} else if _, ok := r.(*metadata.NoOpRecord); !ok {
+		return false
+	}
+	c.committed.Offset = run.Last
+	if !c.active {
+		c.image = c.committed
+	}
+	c.releaseReplies(env)
+	c.snapshots.afterCommit(env, c, bytes)
+	return true
+}
+
 // HandleLoadSnapshot (raft.Listener) starts the image from a snapshot.
 func (c *Controller) HandleLoadSnapshot(env *sim.Env, s raft.LoadedSnapshot) {
 	img, err := imageFromSnapshot(s)

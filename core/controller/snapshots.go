@@ -68,11 +68,9 @@ func (p *snapshotPolicy) afterCommit(env *sim.Env, c *Controller, bytes int64) {
 	if !p.started {
 		p.started, p.lastAt = true, env.Now()
 	}
+	due := p.dueAfter(env, c, bytes)
 	p.newBytes += bytes
 	p.retainedBytes += bytes
-	rules := p.rules(c)
-	maxBytes, interval := rules.maxBytes, rules.interval
-	due := p.newBytes >= maxBytes || interval > 0 && p.newBytes > 0 && env.Now().Sub(p.lastAt) >= interval
 	if !due {
 		return
 	}
@@ -88,6 +86,19 @@ func (p *snapshotPolicy) afterCommit(env *sim.Env, c *Controller, bytes int64) {
 	p.last, p.lastAt, p.newBytes = id, env.Now(), 0
 	p.history = append(p.history, snapshotAt{id, env.Now()})
 	p.clean(env, c)
+}
+
+// dueAfter reports whether a snapshot falls due once bytes more are
+// committed now (metadata.log.max.record.bytes.between.snapshots, or
+// metadata.log.max.snapshot.interval.ms since the last one).
+func (p *snapshotPolicy) dueAfter(env *sim.Env, c *Controller, bytes int64) bool {
+	lastAt := p.lastAt
+	if !p.started {
+		lastAt = env.Now()
+	}
+	rules := p.rules(c)
+	newBytes := p.newBytes + bytes
+	return newBytes >= rules.maxBytes || rules.interval > 0 && newBytes > 0 && env.Now().Sub(lastAt) >= rules.interval
 }
 
 // clean moves the log start up to the newest snapshot when the log keeps

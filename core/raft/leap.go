@@ -522,7 +522,8 @@ func (q *QuorumLoop) Deliver(w *sim.World, noops NoOps) error {
 // what lies before the span's NoOps is read from the log as usual; the
 // NoOps themselves are handed over as the batches the leap appended (the
 // same batches a read would decode: one NoOpRecord each, in the leader's
-// epoch, stamped with its append time), without reading them back.
+// epoch, stamped with its append time), without reading them back; a
+// RunListener takes them in one call.
 func (q *QuorumLoop) deliverNoOps(env *sim.Env, n *Node, noops NoOps) {
 	if n.inCallback {
 		n.dirty = true
@@ -531,6 +532,15 @@ func (q *QuorumLoop) deliverNoOps(env *sim.Env, n *Node, noops NoOps) {
 	n.updateListenersUpTo(env, q.base)
 	hw, epoch := n.committedOffset(), q.ls.epochNum
 	for _, c := range n.listeners {
+		if rl, ok := c.l.(RunListener); ok && c.nextOffset >= q.base && c.nextOffset < hw {
+			run := CommittedRun{First: c.nextOffset, Last: hw - 1, Epoch: epoch, Payload: noops.Payload}
+			c.nextOffset = hw
+			var done bool
+			n.notify(func() { done = rl.HandleCommitRun(env, run) })
+			if !done {
+				c.nextOffset = run.First
+			}
+		}
 		for c.nextOffset >= q.base && c.nextOffset < hw {
 			off := c.nextOffset
 			cb := leapedNoOp(noops, q.base, epoch, off)

@@ -66,6 +66,25 @@ type Listener interface {
 	HandleResign(env *sim.Env, epoch int32)
 }
 
+// CommittedRun is a run of committed batches First..Last, one entry each,
+// all in Epoch and all with the same Payload: the NoOpRecords an idle
+// leader appends every metadata.max.idle.interval.ms (KIP-835), as a leap
+// hands them over (QuorumLoop.Deliver). Their append timestamps differ;
+// a RunListener does not read them.
+type CommittedRun struct {
+	First, Last int64
+	Epoch       int32
+	Payload     []byte
+}
+
+// RunListener is a Listener that can take a CommittedRun in one call. It
+// answers true once it is left exactly as HandleCommit of each batch in
+// turn would have left it, and false, having changed nothing, when it
+// cannot tell that cheaply; then each batch goes to HandleCommit.
+type RunListener interface {
+	HandleCommitRun(env *sim.Env, run CommittedRun) bool
+}
+
 // BaseListener implements every Listener method as a no-op, for embedding.
 type BaseListener struct{}
 
