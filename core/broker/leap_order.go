@@ -196,6 +196,26 @@ func (p chainPath) Rank(l int) int {
 
 func (p chainPath) Seq() uint64 { return p.c.seq }
 
+// SameLevels (sim.SameRun): two chains whose cycles have the same steps
+// (delays and push ranks, read from the events at level l on) and that
+// agree at level l agree down to the shorter one's first event. A
+// comparison of two such paths walked every event of the span before.
+func (p chainPath) SameLevels(other sim.PushPath, l int) int {
+	q, ok := other.(chainPath)
+	if !ok || l > p.j || l > q.j || p.c.m != q.c.m {
+		return 0
+	}
+	m, sp, sq := p.c.m, p.c.stepOf(p.j-l), q.c.stepOf(q.j-l)
+	for r := 0; r < m; r++ {
+		// Going back from step s, the event before is at step s-1.
+		a, b := (sp-r+m)%m, (sq-r+m)%m
+		if p.c.delta[a] != q.c.delta[b] || p.c.rank[a] != q.c.rank[b] {
+			return 0
+		}
+	}
+	return min(p.j, q.j) - l + 1
+}
+
 // sender is a loop that sends requests through its broker's client, one
 // at each of its chain's events of step step, n of its events in the
 // span. Its last send's correlation id is set in id.

@@ -106,3 +106,47 @@ func TestChainOrderMatchesQueue(t *testing.T) {
 		}
 	}
 }
+
+// walkedPath hides a chain path's SameRun, so that ComparePaths walks it
+// level by level.
+type walkedPath struct{ p chainPath }
+
+func (w walkedPath) Push(l int) (sim.Time, bool) { return w.p.Push(l) }
+func (w walkedPath) Rank(l int) int              { return w.p.Rank(l) }
+func (w walkedPath) Seq() uint64                 { return w.p.Seq() }
+
+// TestSameLevelsSkipsOnlyWhatAgrees compares random chain paths with
+// ComparePaths, once skipping the levels SameLevels vouches for and once
+// walking every level: the orders must be the same. Chains share their
+// base time and period often, so that many pairs agree for long.
+func TestSameLevelsSkipsOnlyWhatAgrees(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	var chains []*chain
+	for i := 0; i < 40; i++ {
+		m := 1 + rng.Intn(3)
+		delta, rank := make([]time.Duration, m), make([]int, m)
+		for s := range delta {
+			delta[s] = time.Duration(1+rng.Intn(2)) * time.Millisecond
+			rank[s] = rng.Intn(2)
+		}
+		base := sim.QueuedEvent{At: sim.Time(rng.Intn(3)) * sim.Time(time.Millisecond), Seq: uint64(rng.Intn(3)), PushedAt: 0}
+		chains = append(chains, newChain(base, rng.Intn(m), delta, rank))
+	}
+	skipped := 0
+	for n := 0; n < 20000; n++ {
+		a := chainPath{chains[rng.Intn(len(chains))], rng.Intn(30)}
+		b := chainPath{chains[rng.Intn(len(chains))], rng.Intn(30)}
+		ra, rb := rng.Intn(2), rng.Intn(2)
+		got := sim.ComparePaths(a, ra, b, rb)
+		want := sim.ComparePaths(walkedPath{a}, ra, walkedPath{b}, rb)
+		if got != want {
+			t.Fatalf("chains %+v j=%d and %+v j=%d: %d with SameLevels, %d walked", *a.c, a.j, *b.c, b.j, got, want)
+		}
+		if a.SameLevels(b, 0) > 1 {
+			skipped++
+		}
+	}
+	if skipped < 100 {
+		t.Fatalf("only %d pairs had levels to skip: the test does not exercise SameLevels", skipped)
+	}
+}

@@ -80,6 +80,14 @@ func ComparePaths(a PushPath, ra int, b PushPath, rb int) int {
 				}
 			}
 		}
+		// Two loops running in step (two followers fetching from one
+		// leader over links of one latency) agree from here to the
+		// shorter one's base: skip to it.
+		if sa, ok := a.(SameRun); ok {
+			if n := sa.SameLevels(b, l); n > 1 {
+				l += n - 1
+			}
+		}
 	}
 }
 
@@ -87,6 +95,14 @@ func ComparePaths(a PushPath, ra int, b PushPath, rb int) int {
 // back by one period each (n, counting l itself; n <= 1: none).
 type periodicRun interface {
 	run(l int) (n int, period Time)
+}
+
+// SameRun is a path that can tell, once it agrees with other at level l,
+// for how many levels from l on (l included) the two push at equal times
+// with equal ranks without being at their bases (0 or 1: it cannot tell),
+// so that ComparePaths need not walk them one by one.
+type SameRun interface {
+	SameLevels(other PushPath, l int) int
 }
 
 // BasePath is the path of an event queued before the span: queued at
