@@ -100,7 +100,39 @@ type Disk struct {
 	truncating map[*file]bool
 	cache      pageCache
 	nextFileID uint64
+	recent     recentFiles
 }
+
+// recentFiles are the files last looked up by path: a segment's .log,
+// .index and .timeindex take turns, and a hit compares a string where a
+// map lookup hashes one (WebAssembly has no hardware hash: hashing paths
+// was a twentieth of a leaped idle week in the page). Invariant: every
+// entry is a live file under its current name; a removal or a rename
+// empties the list (forget).
+type recentFiles struct {
+	path [4]string
+	f    [4]*file
+	next int
+}
+
+// lookup is the file named p exactly (no cleaning).
+func (d *Disk) lookup(p string) (*file, bool) {
+	r := &d.recent
+	for i := range r.f {
+		if r.f[i] != nil && r.path[i] == p {
+			return r.f[i], true
+		}
+	}
+	f, ok := d.files[p]
+	if ok {
+		r.path[r.next], r.f[r.next] = p, f
+		r.next = (r.next + 1) % len(r.f)
+	}
+	return f, ok
+}
+
+// forget empties the recent files: a file was removed or renamed.
+func (d *Disk) forget() { d.recent = recentFiles{} }
 
 // NewDisk makes an empty disk whose writeback follows clock, with a page
 // cache of DefaultPageCacheBytes.
@@ -207,13 +239,18 @@ func (d *Disk) commitTruncation(f *file) {
 }
 
 func (d *Disk) dropTruncation(f *file) {
-	f.truncPending = false
-	delete(d.truncating, f)
+	if f.truncPending { // truncating holds exactly these files
+		f.truncPending = false
+		delete(d.truncating, f)
+	}
 }
 
 // commitJournal makes every pending truncation durable (an fsync commits
 // the whole journal, not just the file's own changes).
 func (d *Disk) commitJournal() {
+	if len(d.truncating) == 0 {
+		return // ranging over an empty map still costs (every fsync asks)
+	}
 	for f := range d.truncating {
 		d.commitTruncation(f)
 	}
@@ -244,7 +281,7 @@ func (d *Disk) get(p string) (*file, error) {
 	// Every key is a clean path, so a hit on p as given needs no cleaning
 	// (the engine's paths are clean; cleaning each was 6% of a leaped
 	// idle week).
-	f, ok := d.files[p]
+	f, ok := d.lookup(p)
 	if !ok {
 		f, ok = d.files[clean(p)]
 	}
@@ -256,7 +293,7 @@ func (d *Disk) get(p string) (*file, error) {
 }
 
 func (d *Disk) create(p string) (*file, error) {
-	if f, ok := d.files[p]; ok { // p is clean: see get
+	if f, ok := d.lookup(p); ok { // p is clean: see get
 		d.settle(f)
 		return f, nil
 	}
@@ -497,6 +534,7 @@ func (d *Disk) Remove(p string) error {
 	p = clean(p)
 	if f, ok := d.files[p]; ok {
 		d.bytes -= int64(len(f.data))
+		d.forget()
 		delete(d.files, p)
 		d.dropTruncation(f)
 		d.cacheDropFrom(f, 0)
@@ -519,6 +557,7 @@ func (d *Disk) RemoveAll(p string) {
 	for name, f := range d.files {
 		if name == p || strings.HasPrefix(name, prefix) {
 			d.bytes -= int64(len(f.data))
+			d.forget()
 			delete(d.files, name)
 			d.dropTruncation(f)
 			d.cacheDropFrom(f, 0)
@@ -542,6 +581,7 @@ func (d *Disk) Rename(from, to string) error {
 		if err := d.mkdirs(path.Dir(to)); err != nil {
 			return err
 		}
+		d.forget()
 		delete(d.files, from)
 		d.files[to] = f
 		return nil
@@ -568,6 +608,7 @@ func (d *Disk) Rename(from, to string) error {
 	}
 	for _, name := range files {
 		f := d.files[name]
+		d.forget()
 		delete(d.files, name)
 		d.files[to+"/"+name[len(prefix):]] = f
 	}
@@ -629,6 +670,7 @@ func (d *Disk) PowerLoss() {
 		d.dropTruncation(f) // not committed: undone
 		if !f.onDisk {
 			d.bytes -= int64(len(f.data))
+			d.forget()
 			delete(d.files, name)
 			continue
 		}

@@ -31,3 +31,51 @@ func TestRenameDirectory(t *testing.T) {
 		t.Fatal("the old tree is still there")
 	}
 }
+
+// TestRecentFilesFollowRenamesAndRemovals: the disk remembers the files
+// it last looked up (recentFiles); a rename, a removal and a new
+// file under an old name must each be seen at once.
+func TestRecentFilesFollowRenamesAndRemovals(t *testing.T) {
+	d := NewDisk(func() sim.Time { return 0 })
+	read := func(p string) string {
+		b, err := d.ReadFile(p)
+		if err != nil {
+			return err.Error()
+		}
+		return string(b)
+	}
+	for _, f := range []struct{ p, b string }{{"/x/a", "A"}, {"/x/b", "B"}, {"/x/c", "C"}} {
+		if err := d.WriteFile(f.p, []byte(f.b)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read("/x/a")
+	read("/x/b") // both remembered
+	if err := d.Rename("/x/a", "/x/d"); err != nil {
+		t.Fatal(err)
+	}
+	if got := read("/x/d"); got != "A" {
+		t.Fatalf("after renaming a to d, d reads %q", got)
+	}
+	if got := read("/x/a"); got != "/x/a: No such file or directory" {
+		t.Fatalf("after renaming a away, a reads %q", got)
+	}
+	read("/x/b")
+	if err := d.Remove("/x/b"); err != nil {
+		t.Fatal(err)
+	}
+	if got := read("/x/b"); got != "/x/b: No such file or directory" {
+		t.Fatalf("after removing b, b reads %q", got)
+	}
+	if err := d.Append("/x/b", []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if got := read("/x/b"); got != "new" {
+		t.Fatalf("a new b reads %q", got)
+	}
+	read("/x/c")
+	d.RemoveAll("/x")
+	if got := read("/x/c"); got != "/x/c: No such file or directory" {
+		t.Fatalf("after removing /x, c reads %q", got)
+	}
+}

@@ -225,9 +225,11 @@ func (d *Disk) cacheWrite(f *file, off, n int64) {
 // cacheFlushed cleans every page of f: its content was just made durable.
 func (d *Disk) cacheFlushed(f *file) {
 	f.flushGen++
-	d.cache.dirty -= f.dirtyPages
-	f.dirtyPages = 0
-	delete(d.cache.dirtyFiles, f)
+	if f.dirtyPages > 0 { // dirtyFiles holds exactly these files
+		d.cache.dirty -= f.dirtyPages
+		f.dirtyPages = 0
+		delete(d.cache.dirtyFiles, f)
+	}
 }
 
 // cacheDropFrom removes f's pages from page index from on (a truncation,
