@@ -29,3 +29,18 @@ func TestLeapedNoOpBatchIsTheDecodedOne(t *testing.T) {
 		}
 	}
 }
+
+// A leap builds its NoOps' batches from the first (NoOps.batches): each
+// must be the batch the leader's Append would build at its offset and
+// time.
+func TestLeapedNoOpBatchesAreBuiltOnes(t *testing.T) {
+	payload := []byte{0, 20, 0, 0}
+	noops := NoOps{Timer: sim.QueuedEvent{At: sim.Time(90*time.Second + 7*time.Millisecond)}, Interval: 500 * time.Millisecond, Count: 4, Payload: payload}
+	const base, epoch = int64(41), int32(7)
+	for i, got := range noops.batches(base, epoch) {
+		want := dataBatch(base+int64(i), epoch, noops.at(i).UnixMilli(), [][]byte{payload})
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("NoOp %d:\n%x\nbuilt\n%x", i, got, want)
+		}
+	}
+}

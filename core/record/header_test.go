@@ -131,6 +131,25 @@ func TestSetBaseOffsetAndEpochKeepCRC(t *testing.T) {
 	}
 }
 
+// Restamp gives the bytes Build gives for the same records at the new
+// time: every timestamp moved by the same amount, the CRC recomputed.
+func TestRestampIsBuildAtAnotherTime(t *testing.T) {
+	build := func(base int64) []byte {
+		return Build(7, 3, NoProducer(), []Record{
+			{Timestamp: base, Value: []byte("x")},
+			{Timestamp: base + 2, Key: []byte("k"), Value: []byte("y")},
+		})
+	}
+	buf := build(1000)
+	Restamp(buf, 1_733_000_000_500)
+	if want := build(1_733_000_000_500); !bytes.Equal(buf, want) {
+		t.Fatalf("restamped\n%x\nbuilt\n%x", buf, want)
+	}
+	if err := Validate(buf); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestComputeCRCNeverPanics(t *testing.T) {
 	buf := threeRecordBatch()
 	for n := 0; n <= len(buf); n++ {
