@@ -35,6 +35,11 @@ var (
 //	the epoch cache has no entry starting at or beyond logEndOffset... except
 //	the current leader epoch, which a new leader assigns at its LEO.
 type Log struct {
+	// headers is an append's scratch list of batch headers (nothing keeps
+	// it past the call): a new list each append was a tenth of a leaped
+	// week's allocations.
+	headers []record.BatchHeader
+
 	disk     *Disk
 	dir      string
 	tp       TopicPartition

@@ -28,10 +28,13 @@ type AppendInfo struct {
 // the log end offset and stamps them with leaderEpoch, then appends them.
 // data is not modified.
 func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error) {
-	buf := slices.Clone(data)
+	// buf is data until a batch needs its offset or epoch changed, then
+	// a copy (a KRaft leader's batches come with both already set).
+	buf, copied := data, false
 	info := AppendInfo{FirstOffset: l.logEndOffset, Rolled: -1}
 	next := l.logEndOffset
-	var hs []record.BatchHeader
+	hs := l.headers[:0]
+	defer func() { l.headers = hs[:0] }()
 	pos := 0
 	for pos < len(buf) {
 		h, err := record.ParseHeader(buf[pos:])
@@ -50,8 +53,13 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 		if h.RecordCount <= 0 || h.LastOffsetDelta != h.RecordCount-1 {
 			return info, fmt.Errorf("%w: inconsistent batch offset range (lastOffsetDelta %d, %d records)", ErrInvalidRecord, h.LastOffsetDelta, h.RecordCount)
 		}
-		record.SetBaseOffset(buf[pos:end], next)
-		record.SetPartitionLeaderEpoch(buf[pos:end], leaderEpoch)
+		if !copied && (h.BaseOffset != next || h.PartitionLeaderEpoch != leaderEpoch) {
+			buf, copied = slices.Clone(data), true
+		}
+		if copied {
+			record.SetBaseOffset(buf[pos:end], next)
+			record.SetPartitionLeaderEpoch(buf[pos:end], leaderEpoch)
+		}
 		h.BaseOffset = next
 		h.PartitionLeaderEpoch = leaderEpoch
 		next = h.NextOffset()
@@ -92,7 +100,8 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 	info := AppendInfo{FirstOffset: -1, LastOffset: -1, Rolled: -1}
 	pos := 0
-	var hs []record.BatchHeader
+	hs := l.headers[:0]
+	defer func() { l.headers = hs[:0] }()
 	prev := l.logEndOffset - 1
 	for pos < len(data) {
 		h, err := record.ParseHeader(data[pos:])
