@@ -60,6 +60,7 @@ type file struct {
 	// the same instant.
 	pages      []pageSlot
 	dirtyPages int64
+	dirtyIndex int // in the cache's dirtyFiles, plus one (0: not there)
 	flushGen   uint64
 	id         uint64
 	// shared: data's first shared bytes are also the flushed layer's, or

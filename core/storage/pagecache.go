@@ -100,7 +100,8 @@ const lruHead pageSlot = 0
 // free (f == nil, in free). resident is the length of the LRU list and the
 // number of non-zero entries of every file's pages; dirty is the number of
 // resident pages that are dirty, and the sum of f.dirtyPages; dirtyFiles
-// holds exactly the files with f.dirtyPages > 0. Between two Disk calls,
+// holds exactly the files with f.dirtyPages > 0, each f at
+// dirtyFiles[f.dirtyIndex-1] (f.dirtyIndex is 0 for the others). Between two Disk calls,
 // resident <= capacity unless every resident page is dirty (possible only
 // with a tiny cache and one write larger than its dirty share).
 type pageCache struct {
@@ -109,7 +110,7 @@ type pageCache struct {
 	free       []pageSlot
 	resident   int64
 	dirty      int64
-	dirtyFiles map[*file]bool
+	dirtyFiles dirtySet
 	hits       int64
 	misses     int64
 	sentBytes  int64
@@ -121,7 +122,52 @@ func (pc *pageCache) init(capacityBytes int64) {
 	pc.slab = append(pc.slab[:0], cachePage{})
 	pc.free = pc.free[:0]
 	pc.resident, pc.dirty = 0, 0
-	pc.dirtyFiles = map[*file]bool{}
+	pc.dirtyFiles.clear()
+}
+
+// dirtySet is the files with dirty pages, in no particular order (every
+// use of it is independent of the order). A slice with each file's place
+// in it, not a map: a file enters and leaves it on every append and
+// fsync, and a map's delete was a twentieth of a leaped idle week.
+type dirtySet []*file
+
+func (s *dirtySet) add(f *file) {
+	if f.dirtyIndex == 0 {
+		*s = append(*s, f)
+		f.dirtyIndex = len(*s)
+	}
+}
+
+func (s *dirtySet) remove(f *file) {
+	if i := f.dirtyIndex - 1; i >= 0 {
+		last := (*s)[len(*s)-1]
+		(*s)[i], last.dirtyIndex = last, i+1
+		(*s)[len(*s)-1] = nil
+		*s = (*s)[:len(*s)-1]
+		f.dirtyIndex = 0
+	}
+}
+
+func (s *dirtySet) has(f *file) bool { return f.dirtyIndex > 0 }
+
+func (s *dirtySet) clear() {
+	for _, f := range *s {
+		f.dirtyIndex = 0
+	}
+	clear(*s)
+	*s = (*s)[:0]
+}
+
+// settleDirty settles each file in the set; settling may write a file back
+// and remove it: going from the end, a removal moves only a file already
+// settled.
+func (d *Disk) settleDirty() {
+	s := &d.cache.dirtyFiles
+	for i := len(*s) - 1; i >= 0; i-- {
+		if i < len(*s) {
+			d.settle((*s)[i])
+		}
+	}
 }
 
 // page is the page in slot s.
@@ -176,7 +222,7 @@ func (pc *pageCache) access(f *file, index int64, write bool) bool {
 		p.writtenGen = f.flushGen + 1
 		f.dirtyPages++
 		pc.dirty++
-		pc.dirtyFiles[f] = true
+		pc.dirtyFiles.add(f)
 	}
 	return hit
 }
@@ -189,7 +235,7 @@ func (pc *pageCache) drop(s pageSlot) {
 		f.dirtyPages--
 		pc.dirty--
 		if f.dirtyPages == 0 {
-			delete(pc.dirtyFiles, f)
+			pc.dirtyFiles.remove(f)
 		}
 	}
 	pc.unlink(s)
@@ -228,7 +274,7 @@ func (d *Disk) cacheFlushed(f *file) {
 	if f.dirtyPages > 0 { // dirtyFiles holds exactly these files
 		d.cache.dirty -= f.dirtyPages
 		f.dirtyPages = 0
-		delete(d.cache.dirtyFiles, f)
+		d.cache.dirtyFiles.remove(f)
 	}
 }
 
@@ -266,14 +312,12 @@ func (d *Disk) backgroundWriteback() {
 	if pc.dirty <= limit {
 		return
 	}
-	for f := range pc.dirtyFiles {
-		d.settle(f) // may write f back, deleting it from dirtyFiles (allowed while ranging)
-	}
+	d.settleDirty()
 	// Each pass writes one file back and removes it from dirtyFiles, so
 	// the loop ends.
 	for pc.dirty > limit {
 		var oldest *file
-		for f := range pc.dirtyFiles {
+		for _, f := range pc.dirtyFiles {
 			if oldest == nil || f.dirtySince < oldest.dirtySince || f.dirtySince == oldest.dirtySince && f.id < oldest.id {
 				oldest = f
 			}
@@ -363,9 +407,7 @@ type PageCacheStats struct {
 // first, as every Disk read does).
 func (d *Disk) PageCache() PageCacheStats {
 	pc := &d.cache
-	for f := range pc.dirtyFiles {
-		d.settle(f)
-	}
+	d.settleDirty()
 	return PageCacheStats{
 		CapacityBytes: pc.capacity * PageSize,
 		CachedBytes:   pc.resident * PageSize,

@@ -36,8 +36,8 @@ func checkCache(t *testing.T, d *Disk) {
 		if fd != f.dirtyPages {
 			t.Fatalf("%s: %d dirty pages, counted %d", name, fd, f.dirtyPages)
 		}
-		if pc.dirtyFiles[f] != (fd > 0) {
-			t.Fatalf("%s: %d dirty pages, in the dirty set: %v", name, fd, pc.dirtyFiles[f])
+		if pc.dirtyFiles.has(f) != (fd > 0) {
+			t.Fatalf("%s: %d dirty pages, in the dirty set: %v", name, fd, pc.dirtyFiles.has(f))
 		}
 		if fd > 0 && !f.dirty {
 			t.Fatalf("%s has dirty pages but is not dirty", name)
@@ -55,6 +55,11 @@ func checkCache(t *testing.T, d *Disk) {
 	}
 	if used != pc.resident || int64(len(pc.free)) != int64(len(pc.slab))-1-pc.resident {
 		t.Fatalf("slab of %d slots: %d pages, %d free, resident %d", len(pc.slab), used, len(pc.free), pc.resident)
+	}
+	for i, f := range pc.dirtyFiles {
+		if f.dirtyIndex != i+1 || f.dirtyPages == 0 {
+			t.Fatalf("dirty set entry %d: its file says %d, with %d dirty pages", i, f.dirtyIndex, f.dirtyPages)
+		}
 	}
 	if len(pc.dirtyFiles) > 0 && dirty == 0 {
 		t.Fatal("files in the dirty set without dirty pages")
