@@ -314,24 +314,39 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 	leader, epoch := q.leader, q.ls.epochNum
 	base := leader.log.endOffset()
 	batches := noops.batches(base, epoch)
-	var ops []sim.LeapOp
-	for i := 0; i < noops.Count; i++ {
-		// The batch as the leader appends it, and as its answers carry it
-		// to the voters: AppendAsLeader stores it as it is (it sets the
-		// base offset and epoch the batch already has).
-		at, batch := noops.at(i), batches[i]
-		ops = append(ops, sim.LeapOp{At: at, Path: noops.path(i), Do: func() {
-			if _, err := leader.log.log.AppendAsLeader(batch, epoch); err != nil {
-				panic("raft: leaping the leader's NoOp: " + err.Error())
-			}
-			leader.flushForLeap()
-		}})
-		for _, f := range q.byParked {
-			ops = append(ops, sim.LeapOp{At: at.Add(f.toF), Path: noops.answer(i, f.parkedIndex), Rank: f.parkedIndex, Do: func() {
-				if err := f.n.appendAsFollower(nil, batch); err != nil {
+	// One function for each kind of op, shared by the NoOps (sim.LeapOp's
+	// DoAt and PathAt): the leader's append, and each voter's.
+	leaderDo := func(i int) {
+		// AppendAsLeader stores the batch as it is: it has the base
+		// offset and epoch already.
+		if _, err := leader.log.log.AppendAsLeader(batches[i], epoch); err != nil {
+			panic("raft: leaping the leader's NoOp: " + err.Error())
+		}
+		leader.flushForLeap()
+	}
+	type voterOps struct {
+		f      *quorumFollower
+		doAt   func(int)
+		pathAt func(int) sim.PushPath
+	}
+	voters := make([]voterOps, len(q.byParked))
+	for k, f := range q.byParked {
+		voters[k] = voterOps{f: f,
+			// The batch its answer carries, as the leader stored it.
+			doAt: func(i int) {
+				if err := f.n.appendAsFollower(nil, batches[i]); err != nil {
 					panic("raft: leaping a voter's NoOp: " + err.Error())
 				}
-			}})
+			},
+			pathAt: func(i int) sim.PushPath { return noops.answer(i, f.parkedIndex) },
+		}
+	}
+	ops := make([]sim.LeapOp, 0, noops.Count*(1+len(voters)))
+	for i := 0; i < noops.Count; i++ {
+		at := noops.at(i)
+		ops = append(ops, sim.LeapOp{At: at, Arg: i, DoAt: leaderDo, PathAt: noops.path})
+		for _, v := range voters {
+			ops = append(ops, sim.LeapOp{At: at.Add(v.f.toF), Rank: v.f.parkedIndex, Arg: i, DoAt: v.doAt, PathAt: v.pathAt})
 		}
 	}
 	return ops

@@ -249,11 +249,37 @@ func PeriodicRuns(e QueuedEvent, period time.Duration, runs int) PeriodicPath {
 // pages and journal the disk dates by the clock): the handler of an event
 // due At, queued along Path. RunLeapOps runs every loop's in the order a
 // stepped run would run those events.
+//
+// A loop with many ops of one kind (a NoOp's append on each voter) gives
+// them one function of an argument instead, DoAt(Arg) and PathAt(Arg),
+// shared by the ops: a closure and a boxed path for each op were a
+// sixth of a leaped idle week, and a path is needed only when ops of two
+// loops fall on one instant.
 type LeapOp struct {
-	At   Time
-	Path PushPath
-	Rank int // the event's place among its pusher's pushes
-	Do   func()
+	At     Time
+	Path   PushPath
+	Rank   int // the event's place among its pusher's pushes
+	Do     func()
+	Arg    int
+	DoAt   func(arg int)
+	PathAt func(arg int) PushPath
+}
+
+// path is the op's push path.
+func (op *LeapOp) path() PushPath {
+	if op.Path == nil && op.PathAt != nil {
+		return op.PathAt(op.Arg)
+	}
+	return op.Path
+}
+
+// run does the op's work.
+func (op *LeapOp) run() {
+	if op.Do != nil {
+		op.Do()
+	} else {
+		op.DoAt(op.Arg)
+	}
 }
 
 // RunLeapOps runs the loops' ops in a stepped run's order, each at its
@@ -292,7 +318,7 @@ func (w *World) RunLeapOps(runs [][]LeapOp) {
 		// sort (a few ops; sort.SliceStable's reflection costs more).
 		if g := merged[i:j]; mixed {
 			for a := 1; a < len(g); a++ {
-				for b := a; b > 0 && ComparePaths(g[b].op.Path, g[b].op.Rank, g[b-1].op.Path, g[b-1].op.Rank) < 0; b-- {
+				for b := a; b > 0 && ComparePaths(g[b].op.path(), g[b].op.Rank, g[b-1].op.path(), g[b-1].op.Rank) < 0; b-- {
 					g[b], g[b-1] = g[b-1], g[b]
 				}
 			}
@@ -300,7 +326,7 @@ func (w *World) RunLeapOps(runs [][]LeapOp) {
 		i = j
 	}
 	for _, m := range merged {
-		w.LeapAt(m.op.At, m.op.Do)
+		w.LeapAt(m.op.At, m.op.run)
 	}
 }
 
