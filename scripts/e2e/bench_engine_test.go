@@ -51,7 +51,10 @@ var benchTopics = []string{"orders", "payments", "audit"}
 //     printed when it does not finish).
 //
 // It runs only with KAFKASCOPE_BENCH=1 (make bench-browser) and writes its
-// figures to build/bench-engine.txt as well as the test log.
+// figures to build/bench-engine.txt as well as the test log. With
+// KAFKASCOPE_BENCH_PROFILE=1 it also records a CPU profile of the week's
+// advance in the page (build/profiles/frames-advance-7d.cpuprofile) and
+// logs the functions with the most self time.
 func TestBrowserBenchmarkEngine(t *testing.T) {
 	if os.Getenv("KAFKASCOPE_BENCH") != "1" {
 		t.Skip("set KAFKASCOPE_BENCH=1 (make bench-browser) to run the browser benchmark")
@@ -66,7 +69,23 @@ func TestBrowserBenchmarkEngine(t *testing.T) {
 	}
 	requireChromium(t)
 	repo := repoRoot(t)
-	built := buildWasm(t, repo)
+	// With KAFKASCOPE_BENCH_PROFILE=1, a CPU profile of the week's advance
+	// in the page (build/profiles/frames-advance-7d.cpuprofile), from a
+	// build with the wasm's function names.
+	prof := &framesBench{t: t}
+	var built string
+	if os.Getenv("KAFKASCOPE_BENCH_PROFILE") == "1" {
+		built = filepath.Join(repo, "build", "e2e-wasm-profile")
+		prof.profile = filepath.Join(repo, "build", "profiles")
+		if err := os.MkdirAll(prof.profile, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := buildProfileWasm(t, repo, built); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		built = buildWasm(t, repo)
+	}
 	var report []string
 	add := func(format string, args ...any) {
 		line := fmt.Sprintf(format, args...)
@@ -128,7 +147,10 @@ func TestBrowserBenchmarkEngine(t *testing.T) {
 		term.enter(fmt.Sprintf(benchAdvanceSetup, topic), "Created topic "+topic+".")
 	}
 	limit = min(limit, browserTimeout-time.Since(started)-30*time.Second)
+	prof.tab = tab
+	prof.profileStart()
 	took, done, reached := pageAdvance(t, term, "time advance 7d", limit)
+	prof.profileStop("advance-7d")
 	if done {
 		add("time advance 7d in the page: %.1f s (goal: at most %v)", took.Seconds(), goalWeekInPage)
 	} else {
