@@ -46,6 +46,7 @@ type Player struct {
 	Error    string    // a problem to show (bad link, failed replay)
 
 	snap    *view.Snapshot
+	stale   bool            // snap is out of date (refresh): Snapshot takes a new one
 	changed map[string]bool // keys of what the last scenario step changed
 
 	// frameEvents caps the events one frame may run (0: the defaults,
@@ -120,7 +121,17 @@ func (p *Player) Boot(query, hash string) {
 }
 
 // Snapshot is the cluster now (nil without a cluster).
-func (p *Player) Snapshot() *view.Snapshot { return p.snap }
+func (p *Player) Snapshot() *view.Snapshot {
+	if p.stale {
+		p.stale = false
+		if c := p.Cluster(); c != nil {
+			p.snap = view.Take(c)
+		} else {
+			p.snap = nil
+		}
+	}
+	return p.snap
+}
 
 // Now is the virtual time now.
 func (p *Player) Now() sim.Time {
@@ -182,14 +193,11 @@ func (p *Player) LineBase() int {
 	return p.TL.LineBase()
 }
 
-// refresh re-reads the cluster for drawing.
-func (p *Player) refresh() {
-	if c := p.Cluster(); c != nil {
-		p.snap = view.Take(c)
-	} else {
-		p.snap = nil
-	}
-}
+// refresh marks the snapshot out of date: the next Snapshot re-reads the
+// cluster. A frame that draws nothing (a quiet fast-forward frame, a
+// seek's) then takes none: taking one every frame was a tenth of a week's
+// "time advance" in the page (the metadata log's view reads every NoOp).
+func (p *Player) refresh() { p.stale = true }
 
 // Tick is one animation frame: wall real time passed since the last one.
 // Time moves at Speed unless paused; a running "time advance" skips ahead

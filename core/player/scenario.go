@@ -132,16 +132,16 @@ func (p *Player) StartNext() error {
 	}
 	next := sc.Step + 1
 	if next < len(sc.ends) {
-		before := p.snap
+		before := p.Snapshot()
 		if err := p.TL.Seek(sc.ends[next]); err != nil {
 			return err
 		}
 		sc.Step = next
 		p.refresh()
-		p.changed = diff(before, p.snap)
+		p.changed = diff(before, p.Snapshot())
 		return nil
 	}
-	sc.run = &stepRun{next: next, before: p.snap}
+	sc.run = &stepRun{next: next, before: p.Snapshot()}
 	return p.advanceStep(p.events(stepEvents))
 }
 
@@ -184,7 +184,7 @@ func (p *Player) advanceStep(budget int) error {
 		sc.Step = r.next
 		sc.run = nil
 		p.refresh()
-		p.changed = diff(r.before, p.snap)
+		p.changed = diff(r.before, p.Snapshot())
 		return nil
 	}
 	p.refresh()
