@@ -88,6 +88,10 @@ type Broker struct {
 	confInts  confIntCache // confInt
 
 	partitions map[storage.TopicPartition]*Partition
+	// sortedParts is partitions sorted (Partitions), nil until asked for
+	// after a change (setPartition): a view of a broker with a thousand
+	// partitions sorted them every frame (9% of a frame's time).
+	sortedParts []*Partition
 	fetchers   map[int32]*fetcher
 	conns      map[sim.Addr]*conn
 	parked     []*delayedFetch
@@ -160,14 +164,28 @@ func (b *Broker) Recoveries() []string { return b.recoveries }
 // Partition returns the local replica of tp, or nil.
 func (b *Broker) Partition(tp storage.TopicPartition) *Partition { return b.partitions[tp] }
 
-// Partitions lists local replicas sorted by topic and partition.
+// Partitions lists local replicas sorted by topic and partition (a new
+// slice: the caller may keep or change it).
 func (b *Broker) Partitions() []*Partition {
-	out := make([]*Partition, 0, len(b.partitions))
-	for _, p := range b.partitions {
-		out = append(out, p)
+	if b.sortedParts == nil {
+		b.sortedParts = make([]*Partition, 0, len(b.partitions))
+		for _, p := range b.partitions {
+			b.sortedParts = append(b.sortedParts, p)
+		}
+		slices.SortFunc(b.sortedParts, func(x, y *Partition) int { return compareTP(x.tp, y.tp) })
 	}
-	slices.SortFunc(out, func(x, y *Partition) int { return compareTP(x.tp, y.tp) })
-	return out
+	return slices.Clone(b.sortedParts)
+}
+
+// setPartition makes p the local replica of tp (nil: none), the only way
+// b.partitions changes.
+func (b *Broker) setPartition(tp storage.TopicPartition, p *Partition) {
+	if p == nil {
+		delete(b.partitions, tp)
+	} else {
+		b.partitions[tp] = p
+	}
+	b.sortedParts = nil
 }
 
 func compareTP(a, b storage.TopicPartition) int {

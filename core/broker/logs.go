@@ -85,7 +85,7 @@ func (b *Broker) loadLogs(env *sim.Env) error {
 			env.Note("log.recovered", "broker", id32(b.cfg.NodeID), "tp", tp.String(), "from", i64(rp), "leo", i64(log.LogEndOffset()),
 				"truncated", i64(rep.TruncatedBytes), "reason", rep.Reason)
 		}
-		b.partitions[tp] = newPartition(b, tp, log)
+		b.setPartition(tp, newPartition(b, tp, log))
 	}
 	return nil
 }

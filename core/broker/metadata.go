@@ -167,7 +167,7 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 				b.groupsResign(env, key.Partition)
 			}
 			p.log.Delete()
-			delete(b.partitions, key)
+			b.setPartition(key, nil)
 			b.dropCleanerState(key)
 			env.Note("replica.deleted", "broker", id32(me), "tp", key.String())
 			b.checkParkedFetches(env)
@@ -183,11 +183,11 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 		}
 		b.attachLog(env, log)
 		p = newPartition(b, key, log)
-		b.partitions[key] = p
+		b.setPartition(key, p)
 	} else if p.topicID != topic.ID && p.topicID != (metadata.Uuid{}) {
 		// A stale replica of a deleted topic with the same name: start over.
 		p.log.Delete()
-		delete(b.partitions, key)
+		b.setPartition(key, nil)
 		b.dropCleanerState(key)
 		log, err := storage.CreateLog(b.cfg.Disk, b.logDir, key, topic.ID.String(), b.logConfig(key.Topic))
 		if err != nil {
@@ -196,7 +196,7 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 		}
 		b.attachLog(env, log)
 		p = newPartition(b, key, log)
-		b.partitions[key] = p
+		b.setPartition(key, p)
 	}
 	p.log.SetConfig(b.logConfig(key.Topic))
 	p.apply(env, st, topic.ID)
