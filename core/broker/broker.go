@@ -92,11 +92,11 @@ type Broker struct {
 	// after a change (setPartition): a view of a broker with a thousand
 	// partitions sorted them every frame (9% of a frame's time).
 	sortedParts []*Partition
-	fetchers   map[int32]*fetcher
-	conns      map[sim.Addr]*conn
-	parked     []*delayedFetch
-	fetchDraft fetchDraft      // readFetch's storage, reused while no answer holds it
-	held       []*sim.Envelope // client requests that arrived before the broker could serve
+	fetchers    map[int32]*fetcher
+	conns       map[sim.Addr]*conn
+	parked      []*delayedFetch
+	fetchDraft  fetchDraft      // readFetch's storage, reused while no answer holds it
+	held        []*sim.Envelope // client requests that arrived before the broker could serve
 
 	heartbeatInFlight bool
 	heartbeatFailures int // heartbeats in a row that no controller answered
