@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -128,6 +129,9 @@ type metaCache struct {
 	next    int64 // the committed offsets below next have been read
 	entries []MetaEntry
 	topics  map[metadata.Uuid]string // names from the TopicRecords read
+	// noop is the last NoOpRecord read, decoded from noopPayload.
+	noop        *metadata.NoOpRecord
+	noopPayload []byte
 }
 
 // cacheFor returns c's list, made on first use.
@@ -226,12 +230,21 @@ func (mc *metaCache) entry(e raft.Entry, img *metadata.Image, pending bool) Meta
 		}
 		return me
 	}
+	// An idle leader writes the same NoOpRecord twice a second: decode
+	// its payload once (the view reads every entry it lists).
+	if mc.noop != nil && bytes.Equal(e.Payload, mc.noopPayload) {
+		me.Type, me.Record = mc.noop.RecordType(), mc.noop
+		return me
+	}
 	r, err := metadata.Decode(e.Payload)
 	if err != nil {
 		me.Type, me.Err = "?", err.Error()
 		return me
 	}
 	me.Type, me.Record = r.RecordType(), r
+	if noop, ok := r.(*metadata.NoOpRecord); ok {
+		mc.noop, mc.noopPayload = noop, e.Payload
+	}
 	name := func(id metadata.Uuid) string {
 		if n, ok := mc.topics[id]; ok {
 			return n
