@@ -299,6 +299,7 @@ func TestLeapMatchesStepsAtEveryMillisecond(t *testing.T) {
 		ms = 600
 	}
 	sc, lc := stepped.s.Cluster(), leaped.s.Cluster()
+	lc.World.SetLeapMinSpan(0) // leap inside a millisecond's run too
 	advance := func(d time.Duration) {
 		t.Helper()
 		if err := sc.Advance(d); err != nil {
@@ -311,8 +312,14 @@ func TestLeapMatchesStepsAtEveryMillisecond(t *testing.T) {
 			t.Fatalf("at %s: stepped and leaped runs differ:\n%s", sc.World.Now(), firstDifference(a, b))
 		}
 	}
+	before := lc.World.Leaps()
 	for i := 0; i < ms; i++ {
 		advance(time.Millisecond)
+	}
+	// About one run in forty begins with a loop's event and leaps to the
+	// millisecond's end.
+	if n := lc.World.Leaps() - before; n < uint64(ms/80) {
+		t.Fatalf("%d leaps in %d runs of a millisecond: the test pauses inside too few spans", n, ms)
 	}
 	// Then leaps of a few seconds each (NoOps, heartbeats and fetches
 	// leaped together), ending at ever other points of their cycles: a

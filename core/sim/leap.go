@@ -457,9 +457,15 @@ func (w *World) SetLeaper(l Leaper) {
 // Leaps is how many leaps the world took.
 func (w *World) Leaps() uint64 { return w.leaps }
 
-// leapable reports whether the run in progress may leap.
+// SetLeapMinSpan makes the scheduler offer a span only to a run that
+// goes on at least d past now (0: any run bounded in time).
+func (w *World) SetLeapMinSpan(d time.Duration) { w.leapMin = d }
+
+// leapable reports whether the run in progress may leap: it is bounded in
+// time, and ends at least leapMin from now.
 func (w *World) leapable() bool {
-	return w.sched.job.limit < math.MaxInt64
+	limit := w.sched.job.limit
+	return limit < math.MaxInt64 && limit-w.now >= Time(w.leapMin)
 }
 
 // mayLeap asks the leaper whether the next event may begin a span.

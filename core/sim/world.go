@@ -105,6 +105,7 @@ type World struct {
 	leaper    Leaper
 	leapRetry Time
 	leaps     uint64
+	leapMin   time.Duration // SetLeapMinSpan
 	// capturing: a LeapRun is under way, and what it queues is held in
 	// captured (with captureRank) until the leap ends.
 	capturing   bool
