@@ -680,7 +680,9 @@ func (fb *framesBench) benchPartitions() {
 	// At --throughput -1 the tool sends all 100000 records in one
 	// simulation event (seconds even natively): a paced perf test sends
 	// them over 5 s of simulated time.
+	fb.profileStart()
 	term.enterWithin("kafka-producer-perf-test.sh --topic big --num-records 100000 --throughput 20000 --record-size 100 --producer-props bootstrap.servers=kafka-1:9092", 8*time.Minute)
+	fb.profileStop("partitions-send")
 	st = summarize(fb.stop())
 	fb.add("sending 100000 records (%.0f s): %s  [%s]", time.Since(began).Seconds(), st, st.verdict())
 	fb.ensurePlaying()
