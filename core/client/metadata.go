@@ -36,6 +36,12 @@ type Metadata struct {
 	brokers   map[int32]sim.Addr
 	info      map[string]*TopicInfo
 	log       func(level Level, msg string)
+	// last is the topic last looked up, what info held for it (nil: none)
+	// and whether it is tracked: a producer asks about the same topic at
+	// every send and every drain, and a map lookup hashes the name (in
+	// software in wasm: a twentieth of a produce workload there). Every
+	// change to topics or info empties it.
+	last topicMemo
 
 	inFlight    bool
 	needUpdate  bool
@@ -69,10 +75,11 @@ func (m *Metadata) Add(topic string) bool {
 	if m.topics == nil {
 		m.topics = map[string]bool{}
 	}
-	if m.topics[topic] {
+	if m.lookup(topic).tracked {
 		return false
 	}
 	m.topics[topic] = true
+	m.forget()
 	m.needUpdate = true
 	m.backoff = 0 // a new topic resets the backoff (requestUpdateForNewTopics)
 	m.nextAllowed = 0
@@ -85,14 +92,36 @@ func (m *Metadata) Add(topic string) bool {
 func (m *Metadata) Remove(topic string) {
 	delete(m.topics, topic)
 	delete(m.info, topic)
+	m.forget()
 }
 
+// lookup is the memo of topic (last), filled from the maps if it holds
+// another topic.
+func (m *Metadata) lookup(topic string) *topicMemo {
+	if !m.last.ok || m.last.name != topic {
+		m.last.name, m.last.info, m.last.tracked, m.last.ok = topic, m.info[topic], m.topics[topic], true
+	}
+	return &m.last
+}
+
+// topicMemo is what Metadata knew of one topic when it last looked (ok:
+// it holds a topic).
+type topicMemo struct {
+	name    string
+	info    *TopicInfo
+	tracked bool
+	ok      bool
+}
+
+// forget empties the memo: topics or info changed.
+func (m *Metadata) forget() { m.last.ok, m.last.info = false, nil }
+
 // Topic returns what is known of topic, or nil.
-func (m *Metadata) Topic(topic string) *TopicInfo { return m.info[topic] }
+func (m *Metadata) Topic(topic string) *TopicInfo { return m.lookup(topic).info }
 
 // Leader returns the address and id of a partition's leader, if known.
 func (m *Metadata) Leader(topic string, p int32) (sim.Addr, int32, bool) {
-	t := m.info[topic]
+	t := m.lookup(topic).info
 	if t == nil || p < 0 || int(p) >= len(t.Partitions) {
 		return "", -1, false
 	}
@@ -227,6 +256,7 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse, waiters []f
 		if t.ErrorCode != protocol.NONE {
 			errs[t.Name] = t.ErrorCode
 			delete(m.info, t.Name)
+			m.forget()
 			m.stuck.stuck(env, scopeTopic(t.Name), t.Cause)
 			continue
 		}
@@ -235,6 +265,7 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse, waiters []f
 		}
 		m.stuck.cleared(scopeTopic(t.Name))
 		m.info[t.Name] = ti
+		m.forget()
 	}
 	// MetadataResponse.errors() holds topic-level errors only (a leaderless
 	// partition is not reported), in HashMap order.
