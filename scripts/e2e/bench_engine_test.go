@@ -73,19 +73,7 @@ func TestBrowserBenchmarkEngine(t *testing.T) {
 	// in the page (build/profiles/frames-advance-7d.cpuprofile), from a
 	// build with the wasm's function names.
 	prof := &framesBench{t: t}
-	var built string
-	if os.Getenv("KAFKASCOPE_BENCH_PROFILE") == "1" {
-		built = filepath.Join(repo, "build", "e2e-wasm-profile")
-		prof.profile = filepath.Join(repo, "build", "profiles")
-		if err := os.MkdirAll(prof.profile, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := buildProfileWasm(t, repo, built); err != nil {
-			t.Fatal(err)
-		}
-	} else {
-		built = buildWasm(t, repo)
-	}
+	built := prof.buildForProfiles(repo)
 	var report []string
 	add := func(format string, args ...any) {
 		line := fmt.Sprintf(format, args...)

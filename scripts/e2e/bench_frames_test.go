@@ -234,6 +234,25 @@ func (fb *framesBench) pageWork() string {
 	return fmt.Sprintf("the page's work per frame: p50 %s ms, p95 %s ms, max %s ms; Go memory %s MB", ds("frameP50Ms"), ds("frameP95Ms"), ds("frameMaxMs"), ds("goMemMb"))
 }
 
+// buildForProfiles builds the page's wasm and returns its directory: with
+// KAFKASCOPE_BENCH_PROFILE=1 a build that keeps the function names (the
+// wasm's name section, which -s drops), with profiles written to
+// build/profiles.
+func (fb *framesBench) buildForProfiles(repo string) string {
+	if os.Getenv("KAFKASCOPE_BENCH_PROFILE") != "1" {
+		return buildWasm(fb.t, repo)
+	}
+	built := filepath.Join(repo, "build", "e2e-wasm-profile")
+	fb.profile = filepath.Join(repo, "build", "profiles")
+	if err := os.MkdirAll(fb.profile, 0o755); err != nil {
+		fb.t.Fatal(err)
+	}
+	if err := buildProfileWasm(fb.t, repo, built); err != nil {
+		fb.t.Fatal(err)
+	}
+	return built
+}
+
 // profileStart starts the CPU profiler when profiles are asked for.
 func (fb *framesBench) profileStart() {
 	if fb.profile == "" {
@@ -471,21 +490,8 @@ func TestBrowserBenchmarkFrames(t *testing.T) {
 	}
 	requireChromium(t)
 	repo := repoRoot(t)
-	var built string
 	fb := &framesBench{t: t}
-	if os.Getenv("KAFKASCOPE_BENCH_PROFILE") == "1" {
-		// Function names need the wasm's name section, which -s drops.
-		built = filepath.Join(repo, "build", "e2e-wasm-profile")
-		fb.profile = filepath.Join(repo, "build", "profiles")
-		if err := os.MkdirAll(fb.profile, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := buildProfileWasm(t, repo, built); err != nil {
-			t.Fatal(err)
-		}
-	} else {
-		built = buildWasm(t, repo)
-	}
+	built := fb.buildForProfiles(repo)
 	srv := httptest.NewServer(newPageHandler(repo, built))
 	t.Cleanup(srv.Close)
 	fb.url = srv.URL
