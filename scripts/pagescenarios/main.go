@@ -91,7 +91,7 @@ func write(src, dir string) error {
 	ov := overlay{Replace: map[string]string{}}
 	for name, page := range copies {
 		to := filepath.Join(dir, name)
-		if err := os.WriteFile(to, []byte(page), 0o644); err != nil {
+		if err := writeFile(to, []byte(page)); err != nil {
 			return err
 		}
 		ov.Replace[filepath.ToSlash(filepath.Join(src, name))] = to
@@ -100,7 +100,31 @@ func write(src, dir string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "overlay.json"), append(js, '\n'), 0o644)
+	return writeFile(filepath.Join(dir, "overlay.json"), append(js, '\n'))
+}
+
+// writeFile replaces name with data through a temporary file, so that a
+// build reading it at the same time (another make wasm) never sees it
+// half written.
+func writeFile(name string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // pageCopy is text without its commands' expected output and its state
