@@ -72,8 +72,8 @@ func dgInSVG(n *vugu.VGNode) {
 
 // dgSameRow reports whether two rows draw the same: every field equal (a
 // nil slice and an empty one draw the same). It compares with == and
-// slices.Equal rather than reflect.DeepEqual, which took 57 KB of
-// main.wasm (9 KB gzipped) for this one use.
+// slices.Equal rather than reflect.DeepEqual, which took 39 KB of
+// main.wasm (11 KB gzipped, 5 KB brotli) for this one use.
 func dgSameRow(a, b *dgRow) bool {
 	return a.dgRowLine == b.dgRowLine && slices.EqualFunc(a.Replicas, b.Replicas, func(x, y dgReplica) bool {
 		return x.dgReplicaLine == y.dgReplicaLine && slices.Equal(x.Runs, y.Runs) && slices.Equal(x.Cells, y.Cells) && slices.Equal(x.Lost, y.Lost)

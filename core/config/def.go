@@ -38,7 +38,7 @@ type Def struct {
 // Check is a config's validator, Kafka's ConfigDef.Validator, as data: a
 // kind and its bounds or valid strings. The tables of configs are then
 // data the linker lays out, where validator closures had to be built by
-// code at start-up (12 KB of main.wasm).
+// code at start-up (14 KB of main.wasm).
 type Check struct {
 	Kind     CheckKind
 	Min, Max float64  // AtLeast: Min; Between: Min and Max
