@@ -9,7 +9,6 @@ require (
 	github.com/hack-pad/safejs v0.1.0
 	github.com/twmb/franz-go/pkg/kmsg v1.15.0
 	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289
-	github.com/vugu/vjson v0.0.0-20200505061711-f9cbed27d3d9
 	github.com/vugu/vugu v0.4.0
 )
 

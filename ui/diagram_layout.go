@@ -318,6 +318,13 @@ type dgLane struct {
 
 // dgRow is a topic header or a partition.
 type dgRow struct {
+	dgRowLine
+	Replicas []dgReplica
+}
+
+// dgRowLine is all of a row but its replicas: comparable with ==, so that
+// dgSameRow sees every field, including any added later.
+type dgRowLine struct {
 	T       string
 	Topic   bool // a topic header row
 	Compact bool
@@ -334,7 +341,6 @@ type dgRow struct {
 	// tests and tools (data-partition, data-topic); empty otherwise.
 	Partition string
 	TopicName string
-	Replicas  []dgReplica
 	// Alert is a warning line under the name (no serving leader for N s, or
 	// lost committed records); AlertTip explains it.
 	Alert    string
@@ -356,6 +362,16 @@ func (r *dgRow) rowKey() string {
 
 // dgReplica is one replica's log strip inside its broker's lane.
 type dgReplica struct {
+	dgReplicaLine
+	Runs  []dgRun
+	Cells []dgCell // offsets written in the cells; empty when too narrow
+	// Lost marks the offsets of committed records this partition lost.
+	Lost []dgMark
+}
+
+// dgReplicaLine is all of a replica's strip but its slices: comparable
+// with ==, as dgRowLine.
+type dgReplicaLine struct {
 	Broker     int32
 	Topic      string // the partition (a click opens its disk panel)
 	Part       int32
@@ -365,8 +381,6 @@ type dgReplica struct {
 	Chip       string
 	ChipClass  string
 	StripW     string
-	Runs       []dgRun
-	Cells      []dgCell // offsets written in the cells; empty when too narrow
 	HW         bool
 	HWX        string
 	HWTextX    string
@@ -378,8 +392,6 @@ type dgReplica struct {
 	CaptionRX  string
 	CaptionCls string
 	Tip        string
-	// Lost marks the offsets of committed records this partition lost.
-	Lost []dgMark
 }
 
 // dgRun is adjacent cells of one leader epoch, committed or not: one path.

@@ -5,10 +5,8 @@ package ui
 
 import "fmt"
 import "reflect"
-import "github.com/vugu/vjson"
 import "github.com/vugu/vugu"
 import js "github.com/vugu/vugu/js"
-import "log"
 
 func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 
@@ -225,6 +223,4 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 // 'fix' unused imports
 var _ fmt.Stringer
 var _ reflect.Type
-var _ vjson.RawMessage
 var _ js.Value
-var _ log.Logger

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"html"
 	"strings"
 	"unicode/utf8"
 
@@ -113,10 +112,11 @@ func prepareNode(n *vugu.VGNode, onPanic func(string, any)) {
 		if n.InnerHTML != nil && n.FirstChild == nil && !strings.ContainsRune(*n.InnerHTML, '<') {
 			// Escaped text (vg-content of a string, or static text): no
 			// markup to keep.
-			text := html.UnescapeString(*n.InnerHTML)
-			n.InnerHTML = nil
-			if text != "" {
-				n.AppendChild(&vugu.VGNode{Type: vugu.TextNode, Data: text}) // split below if long
+			if text, ok := unescapeText(*n.InnerHTML); ok {
+				n.InnerHTML = nil
+				if text != "" {
+					n.AppendChild(&vugu.VGNode{Type: vugu.TextNode, Data: text}) // split below if long
+				}
 			}
 		}
 		if n.FirstChild != nil {

@@ -1,8 +1,8 @@
 package config
 
 import (
-	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,8 +31,68 @@ type Def struct {
 	Default string // "" with NoDefault means null
 	// NullDefault marks a key whose default is null (e.g. log.retention.ms).
 	NullDefault bool
-	// Validate checks a parsed value; the message is Kafka's validator text.
-	Validate func(v any) string
+	// Validate checks a parsed value (the zero Check: none).
+	Validate Check
+}
+
+// Check is a config's validator, Kafka's ConfigDef.Validator, as data: a
+// kind and its bounds or valid strings. The tables of configs are then
+// data the linker lays out, where validator closures had to be built by
+// code at start-up (14 KB of main.wasm).
+type Check struct {
+	Kind     CheckKind
+	Min, Max float64  // AtLeast: Min; Between: Min and Max
+	Valid    []string // OneOf, ListIn
+}
+
+// CheckKind names a validator of Kafka's ConfigDef.
+type CheckKind uint8
+
+const (
+	NoCheck CheckKind = iota
+	// AtLeast is ConfigDef.Range.atLeast(Min).
+	AtLeast
+	// Between is ConfigDef.Range.between(Min, Max).
+	Between
+	// OneOf is ConfigDef.ValidString.in(Valid...).
+	OneOf
+	// ListIn is ConfigDef.ValidList.in(Valid...) (cleanup.policy).
+	ListIn
+	// ValidVersion is a MetadataVersion that ParseProtocolVersion reads
+	// (inter.broker.protocol.version).
+	ValidVersion
+)
+
+// Reason is the validator's message for a parsed value it rejects, as
+// Kafka words it, or "" for a valid one.
+func (c *Check) Reason(v any) string {
+	switch c.Kind {
+	case AtLeast:
+		if num(v) < c.Min {
+			return "Value must be at least " + fmtNum(c.Min)
+		}
+	case Between:
+		if n := num(v); n < c.Min {
+			return "Value must be at least " + fmtNum(c.Min)
+		} else if n > c.Max {
+			return "Value must be no more than " + fmtNum(c.Max)
+		}
+	case OneOf:
+		if !slices.Contains(c.Valid, v.(string)) {
+			return "String must be one of: " + strings.Join(c.Valid, ", ")
+		}
+	case ListIn:
+		for _, item := range v.([]string) {
+			if !slices.Contains(c.Valid, item) {
+				return "Invalid value " + item + " for configuration cleanup.policy: String must be one of: " + strings.Join(c.Valid, ", ")
+			}
+		}
+	case ValidVersion:
+		if _, err := ParseProtocolVersion(v.(string)); err != nil {
+			return "Version " + v.(string) + " is not a valid version"
+		}
+	}
+	return ""
 }
 
 // ConfigError is Kafka's ConfigException: "Invalid value X for configuration
@@ -55,10 +115,8 @@ func (d *Def) Parse(value string) (any, error) {
 	if reason != "" {
 		return nil, &ConfigError{d.Name, value, reason}
 	}
-	if d.Validate != nil {
-		if r := d.Validate(v); r != "" {
-			return nil, &ConfigError{d.Name, value, r}
-		}
+	if r := d.Validate.Reason(v); r != "" {
+		return nil, &ConfigError{d.Name, value, r}
 	}
 	return v, nil
 }
@@ -108,52 +166,6 @@ func parseTyped(t Type, s string) (any, string) {
 		return parts, ""
 	}
 	return s, ""
-}
-
-func atLeast(min float64) func(any) string {
-	return func(v any) string {
-		if num(v) < min {
-			return "Value must be at least " + fmtNum(min)
-		}
-		return ""
-	}
-}
-
-func between(min, max float64) func(any) string {
-	return func(v any) string {
-		if n := num(v); n < min {
-			return "Value must be at least " + fmtNum(min)
-		} else if n > max {
-			return "Value must be no more than " + fmtNum(max)
-		}
-		return ""
-	}
-}
-
-func oneOf(valid ...string) func(any) string {
-	return func(v any) string {
-		for _, s := range valid {
-			if v.(string) == s {
-				return ""
-			}
-		}
-		return "String must be one of: " + strings.Join(valid, ", ")
-	}
-}
-
-func listIn(valid ...string) func(any) string {
-	return func(v any) string {
-		for _, item := range v.([]string) {
-			ok := false
-			for _, s := range valid {
-				ok = ok || item == s
-			}
-			if !ok {
-				return fmt.Sprintf("Invalid value %s for configuration cleanup.policy: String must be one of: %s", item, strings.Join(valid, ", "))
-			}
-		}
-		return ""
-	}
 }
 
 func num(v any) float64 {

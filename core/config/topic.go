@@ -1,10 +1,5 @@
 package config
 
-import (
-	"math"
-	"strconv"
-)
-
 // Topic-level config names.
 const (
 	CleanupPolicy               = "cleanup.policy"
@@ -30,30 +25,32 @@ const (
 	UncleanLeaderElectionEnable = "unclean.leader.election.enable"
 )
 
-var maxLong = strconv.FormatInt(math.MaxInt64, 10)
+// maxLong is Long.MAX_VALUE (math.MaxInt64), a constant so that the tables
+// of configs stay static data.
+const maxLong = "9223372036854775807"
 
 // TopicDefs are the topic-level configs, in the order Kafka documents them.
 var TopicDefs = []*Def{
-	{Name: CleanupPolicy, Type: List, Default: "delete", Validate: listIn("compact", "delete")},
-	{Name: CompressionType, Type: String, Default: "producer", Validate: oneOf("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")},
-	{Name: DeleteRetentionMs, Type: Long, Default: "86400000", Validate: atLeast(0)},
-	{Name: FileDeleteDelayMs, Type: Long, Default: "60000", Validate: atLeast(0)},
-	{Name: FlushMessages, Type: Long, Default: maxLong, Validate: atLeast(1)},
-	{Name: FlushMs, Type: Long, Default: maxLong, Validate: atLeast(0)},
-	{Name: IndexIntervalBytes, Type: Int, Default: "4096", Validate: atLeast(0)},
-	{Name: MaxCompactionLagMs, Type: Long, Default: maxLong, Validate: atLeast(1)},
-	{Name: MaxMessageBytes, Type: Int, Default: "1048588", Validate: atLeast(0)},
-	{Name: MessageTimestampType, Type: String, Default: "CreateTime", Validate: oneOf("CreateTime", "LogAppendTime")},
-	{Name: MinCleanableDirtyRatio, Type: Double, Default: "0.5", Validate: between(0, 1)},
-	{Name: MinCompactionLagMs, Type: Long, Default: "0", Validate: atLeast(0)},
-	{Name: MinInsyncReplicas, Type: Int, Default: "1", Validate: atLeast(1)},
+	{Name: CleanupPolicy, Type: List, Default: "delete", Validate: Check{Kind: ListIn, Valid: []string{"compact", "delete"}}},
+	{Name: CompressionType, Type: String, Default: "producer", Validate: Check{Kind: OneOf, Valid: []string{"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"}}},
+	{Name: DeleteRetentionMs, Type: Long, Default: "86400000", Validate: Check{Kind: AtLeast, Min: 0}},
+	{Name: FileDeleteDelayMs, Type: Long, Default: "60000", Validate: Check{Kind: AtLeast, Min: 0}},
+	{Name: FlushMessages, Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: FlushMs, Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 0}},
+	{Name: IndexIntervalBytes, Type: Int, Default: "4096", Validate: Check{Kind: AtLeast, Min: 0}},
+	{Name: MaxCompactionLagMs, Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: MaxMessageBytes, Type: Int, Default: "1048588", Validate: Check{Kind: AtLeast, Min: 0}},
+	{Name: MessageTimestampType, Type: String, Default: "CreateTime", Validate: Check{Kind: OneOf, Valid: []string{"CreateTime", "LogAppendTime"}}},
+	{Name: MinCleanableDirtyRatio, Type: Double, Default: "0.5", Validate: Check{Kind: Between, Min: 0, Max: 1}},
+	{Name: MinCompactionLagMs, Type: Long, Default: "0", Validate: Check{Kind: AtLeast, Min: 0}},
+	{Name: MinInsyncReplicas, Type: Int, Default: "1", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: Preallocate, Type: Boolean, Default: "false"},
 	{Name: RetentionBytes, Type: Long, Default: "-1"},
-	{Name: RetentionMs, Type: Long, Default: "604800000", Validate: atLeast(-1)},
-	{Name: SegmentBytes, Type: Int, Default: "1073741824", Validate: atLeast(14)},
-	{Name: SegmentIndexBytes, Type: Int, Default: "10485760", Validate: atLeast(4)},
-	{Name: SegmentJitterMs, Type: Long, Default: "0", Validate: atLeast(0)},
-	{Name: SegmentMs, Type: Long, Default: "604800000", Validate: atLeast(1)},
+	{Name: RetentionMs, Type: Long, Default: "604800000", Validate: Check{Kind: AtLeast, Min: -1}},
+	{Name: SegmentBytes, Type: Int, Default: "1073741824", Validate: Check{Kind: AtLeast, Min: 14}},
+	{Name: SegmentIndexBytes, Type: Int, Default: "10485760", Validate: Check{Kind: AtLeast, Min: 4}},
+	{Name: SegmentJitterMs, Type: Long, Default: "0", Validate: Check{Kind: AtLeast, Min: 0}},
+	{Name: SegmentMs, Type: Long, Default: "604800000", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: UncleanLeaderElectionEnable, Type: Boolean, Default: "false"},
 }
 

@@ -645,16 +645,18 @@ func javaDateTime(s string) (int64, string) {
 		bad = `Unparseable date: "` + s + `"`
 		clock += "Z"
 	}
-	var y, mo, d, h, mi, sec, ms int
-	if n, err := fmt.Sscanf(date, "%4d-%2d-%2d", &y, &mo, &d); n != 3 || err != nil || len(date) != 10 {
+	ymd, ok := scanfInts(date, "%4d-%2d-%2d")
+	if !ok || len(date) != 10 {
 		return 0, bad
 	}
 	if len(clock) < 13 || clock[2] != ':' || clock[5] != ':' || clock[8] != '.' {
 		return 0, bad
 	}
-	if n, err := fmt.Sscanf(clock[:12], "%2d:%2d:%2d.%3d", &h, &mi, &sec, &ms); n != 4 || err != nil {
+	hms, ok := scanfInts(clock[:12], "%2d:%2d:%2d.%3d")
+	if !ok {
 		return 0, bad
 	}
+	y, mo, d, h, mi, sec, ms := ymd[0], ymd[1], ymd[2], hms[0], hms[1], hms[2], hms[3]
 	zone := clock[12:]
 	offsetMin := 0
 	switch {

@@ -3,6 +3,7 @@ package console
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"kafkascope/core/client"
@@ -346,9 +347,11 @@ func failureLines(failed map[string]string) string {
 
 func splitTopicPartition(tp string) (string, int32) {
 	i := strings.LastIndexByte(tp, '-')
-	var n int32
-	fmt.Sscan(tp[i+1:], &n)
-	return tp[:i], n
+	n, err := strconv.ParseInt(tp[i+1:], 10, 32) // tp() wrote it in decimal
+	if err != nil {
+		n = 0
+	}
+	return tp[:i], int32(n)
 }
 
 // alter sends AlterPartitionReassignments: the plan's targets, or with
@@ -572,9 +575,11 @@ func (rc *reassignCommand) alterConfigsEach(env *sim.Env, resources []protocol.A
 		rc.alterConfigsEach(env, resources[1:], done)
 	}
 	if res.ResourceType == metadata.ResourceBroker {
-		var id int32
-		fmt.Sscan(res.ResourceName, &id)
-		rc.admin.CallNode(env, "incrementalAlterConfigs", id, build, answer)
+		id, err := strconv.ParseInt(res.ResourceName, 10, 32) // a broker id, in decimal
+		if err != nil {
+			id = 0
+		}
+		rc.admin.CallNode(env, "incrementalAlterConfigs", int32(id), build, answer)
 		return
 	}
 	rc.admin.Call(env, "incrementalAlterConfigs", build, answer)

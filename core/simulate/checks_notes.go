@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"strconv"
 
 	"kafkascope/core/sim"
 )
@@ -19,12 +20,12 @@ func (run *Run) observe(e sim.TraceEvent) {
 		run.checkUniqueLeader("one-leader-per-epoch", e.Field("tp")+"/"+e.Field("epoch"), e.Field("broker"),
 			"%s leader epoch %s", e.Field("tp"), e.Field("epoch"))
 	case "leader.elected":
-		var epoch int32
-		if _, err := fmt.Sscan(e.Field("epoch"), &epoch); err == nil {
+		// Notes write ids and epochs in decimal (strconv.Itoa).
+		if epoch, err := strconv.ParseInt(e.Field("epoch"), 10, 32); err == nil {
 			if run.x.elected == nil {
 				run.x.elected = map[string][]electedEpoch{}
 			}
-			run.x.elected[e.Field("tp")] = append(run.x.elected[e.Field("tp")], electedEpoch{e.At, epoch})
+			run.x.elected[e.Field("tp")] = append(run.x.elected[e.Field("tp")], electedEpoch{e.At, int32(epoch)})
 		}
 	case "raft.transition":
 		if e.Field("role") == "Leader" {
@@ -42,10 +43,11 @@ func (run *Run) checkUniqueLeader(invariant, key, node string, what string, args
 	if invariant == "one-quorum-leader-per-epoch" {
 		seen = run.quorumLeader
 	}
-	var id int32
-	if _, err := fmt.Sscan(node, &id); err != nil {
+	id64, err := strconv.ParseInt(node, 10, 32)
+	if err != nil {
 		return
 	}
+	id := int32(id64)
 	if prev, ok := seen[key]; ok && prev != id {
 		run.violate(invariant, "%s: led by %d, then by %d", fmt.Sprintf(what, args...), prev, id)
 		return

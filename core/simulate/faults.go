@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -145,11 +146,11 @@ func (run *Run) activeController() int32 {
 }
 
 func hostID(host string) int32 {
-	var id int32
-	if _, err := fmt.Sscanf(host, "kafka-%d", &id); err != nil {
-		panic(err)
+	id, err := strconv.ParseInt(strings.TrimPrefix(host, "kafka-"), 10, 32)
+	if err != nil || !strings.HasPrefix(host, "kafka-") {
+		panic(fmt.Sprintf("simulate: %q is not a broker's host name", host))
 	}
-	return id
+	return int32(id)
 }
 
 // stopping reports whether a running node is in a controlled shutdown.
