@@ -34,7 +34,6 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 	info := AppendInfo{FirstOffset: l.logEndOffset, Rolled: -1}
 	next := l.logEndOffset
 	hs := l.headers[:0]
-	defer func() { l.headers = hs[:0] }()
 	pos := 0
 	for pos < len(buf) {
 		h, err := record.ParseHeader(buf[pos:])
@@ -68,6 +67,7 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 		info.MaxTimestamp = max(info.MaxTimestamp, h.MaxTimestamp)
 		pos = end
 	}
+	l.headers = hs[:0] // kept for the next append; hs is read, not grown, from here on
 	if len(hs) == 0 {
 		return info, fmt.Errorf("%w: no record batches", ErrInvalidRecord)
 	}
@@ -101,7 +101,6 @@ func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 	info := AppendInfo{FirstOffset: -1, LastOffset: -1, Rolled: -1}
 	pos := 0
 	hs := l.headers[:0]
-	defer func() { l.headers = hs[:0] }()
 	prev := l.logEndOffset - 1
 	for pos < len(data) {
 		h, err := record.ParseHeader(data[pos:])
@@ -124,6 +123,7 @@ func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 		hs = append(hs, h)
 		pos = end
 	}
+	l.headers = hs[:0] // kept for the next append; hs is read, not grown, from here on
 	if len(hs) == 0 {
 		return info, nil
 	}
