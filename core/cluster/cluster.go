@@ -53,18 +53,22 @@ const (
 
 // Cluster is a running simulated cluster.
 type Cluster struct {
-	World     *sim.World
-	cfg       Config
-	ClusterID string
-	disks     map[int32]*storage.Disk
-	nodes     map[int32]*Node
-	state     map[int32]NodeState
-	dirIDs    map[int32]string
-	clients   int
-	avail     *Availability
-	losses    []LostRange
-	groups    groupLog // coordinators' notes per group (clients.go)
-	onNote    func(sim.TraceEvent)
+	World *sim.World
+	// leapMisses counts the searches for a span in a row that found none
+	// (busyBackoff); leapSearches all of them.
+	leapMisses   int
+	leapSearches uint64
+	cfg          Config
+	ClusterID    string
+	disks        map[int32]*storage.Disk
+	nodes        map[int32]*Node
+	state        map[int32]NodeState
+	dirIDs       map[int32]string
+	clients      int
+	avail        *Availability
+	losses       []LostRange
+	groups       groupLog // coordinators' notes per group (clients.go)
+	onNote       func(sim.TraceEvent)
 
 	// ViewState is where a view of this cluster keeps what it computes
 	// incrementally (core/view's metadata-log list); the cluster never

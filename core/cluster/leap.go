@@ -41,6 +41,24 @@ import (
 // would otherwise search its queue before every event.
 const leapBackoff = 50 * time.Millisecond
 
+// maxBackoffDoublings bounds how far the wait grows while searches find
+// nothing (busyBackoff): to 64 × leapBackoff, 3.2 s of virtual time.
+const maxBackoffDoublings = 6
+
+// busyBackoff is the wait before the next search: leapBackoff, doubled
+// for each search in a row that found no span. A cluster with clients
+// finds none search after search, and each search reads every partition
+// of every broker: half of the page's time went to them while it sought
+// through an hour with a producer and a consumer (profile frames-seeks).
+// The first span leaped resets it.
+func (c *Cluster) busyBackoff() time.Duration {
+	return leapBackoff << min(c.leapMisses, maxBackoffDoublings)
+}
+
+// LeapSearches counts the times the scheduler offered the cluster a span
+// (for tests and benchmarks: what the backoff saves).
+func (c *Cluster) LeapSearches() uint64 { return c.leapSearches }
+
 // MinLeapSpan is the shortest run the cluster looks for a span in. A
 // search looks at every partition of every broker; a run shorter than
 // this has few events to skip, and stepping them is cheaper (a page
@@ -81,10 +99,13 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 	// when it is due within leapBackoff, no span is worth the search (it
 	// looks at every partition of every broker: a tenth of a busy
 	// 1000-partition cluster's time went to searches that found none).
+	c.leapSearches++
+	backoff := c.busyBackoff()
 	for _, q := range queued {
 		if !c.MayLeap(q) {
-			if q.At < now.Add(leapBackoff) {
-				return now.Add(leapBackoff), 0
+			if q.At < now.Add(backoff) {
+				c.leapMisses++
+				return now.Add(backoff), 0
 			}
 			break
 		}
@@ -146,7 +167,7 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 		fixed++
 	}
 	if budget >= 0 && fixed > budget {
-		return now, 0
+		return now.Add(leapBackoff), 0
 	}
 	var noops raft.NoOps
 	if quorum != nil {
@@ -171,8 +192,10 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 	}
 	work := fixed + noops.Count*len(c.nodes)
 	if !due {
-		return max(horizon, now.Add(leapBackoff)), work
+		c.leapMisses++
+		return max(horizon, now.Add(backoff)), work
 	}
+	c.leapMisses = 0
 	var metadataOffset func(id int32, t sim.Time) int64
 	if quorum != nil && noops.Count > 0 {
 		metadataOffset = func(id int32, t sim.Time) int64 {
