@@ -96,7 +96,7 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 	now := w.Now()
 	queued := w.Queued()
 	// An event no loop can run (a client's, a command's) bounds the span:
-	// when it is due within leapBackoff, no span is worth the search (it
+	// when it is due within the backoff, no span is worth the search (it
 	// looks at every partition of every broker: a tenth of a busy
 	// 1000-partition cluster's time went to searches that found none).
 	c.leapSearches++

@@ -162,7 +162,7 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 	w.now = now
 	// The added events and those LeapRun held back, in the order a
 	// stepped run would have pushed them.
-	all := make(pendingPushes, 0, len(add)+len(w.captured))
+	all := make([]pendingPush, 0, len(add)+len(w.captured))
 	for i := range add {
 		t, _ := add[i].Path.Push(0)
 		all = append(all, pendingPush{pushed: t, path: add[i].Path, rank: add[i].Rank, add: &add[i]})
@@ -197,9 +197,6 @@ type pendingPush struct {
 	add    *LeapEvent
 	held   *event
 }
-
-// pendingPushes are a leap's pending pushes.
-type pendingPushes []pendingPush
 
 // comparePushes orders two pending pushes as a stepped run would have
 // pushed them (sorts.StableFunc: sort.SliceStable's code, already in
