@@ -244,16 +244,15 @@ const (
 	fetchAnswerStep
 )
 
-// fetchSpan is a fetch loop across a span.
+// fetchSpan is a fetch loop across a span: its Fetches are sent one at
+// each answer (its sender's n is the loop's events due in the span).
 type fetchSpan struct {
-	l   *FetchLoop
-	n   int    // the loop's events due in the span
-	snd sender // its Fetches (one at each answer)
+	l *FetchLoop
+	sender
 }
 
 func (s *fetchSpan) init(l *FetchLoop, horizon sim.Time) {
-	n := l.ch.before(horizon)
-	*s = fetchSpan{l: l, n: n, snd: sender{b: l.follower, c: &l.ch, step: fetchAnswerStep, n: n}}
+	*s = fetchSpan{l: l, sender: spanSender(l.follower, &l.ch, fetchAnswerStep, horizon)}
 }
 
 // apply moves one loop's brokers to the end of its span and adds its
@@ -270,7 +269,7 @@ func (s *fetchSpan) apply(out *leapOut) (parkedAt *ev) {
 	req := l.req
 	last := ev{ch, s.n - 1}
 	final := ch.stepOf(last.j)
-	if s.snd.sends() > 0 {
+	if s.sends() > 0 {
 		// The last answer came back: the follower sent the same Fetch
 		// again, with the next correlation id.
 		out.drop = append(out.drop, l.call)
@@ -279,7 +278,7 @@ func (s *fetchSpan) apply(out *leapOut) (parkedAt *ev) {
 		req = &next
 		sent := ev{ch, ch.lastOf(fetchAnswerStep, s.n)}
 		at := sent.at()
-		timer, name, task := fb.net.LeapSent(s.snd.id, f.leaderAddr, req, f.onFetched)
+		timer, name, task := fb.net.LeapSent(s.id, f.leaderAddr, req, f.onFetched)
 		out.add = append(out.add, leapAdd{sim.LeapEvent{Host: fb.cfg.Host, Timer: timer, At: at.Add(l.timeout), Name: name, Task: task}, pushed{sent, 0}})
 		f.sent = req
 		if final == fetchAnswerStep {

@@ -290,16 +290,15 @@ func findHeartbeatLoop(w *sim.World, ix *LeapIndex, b *Broker, ctl HeartbeatCont
 	return l
 }
 
-// hbSpan is a heartbeat loop across a span.
+// hbSpan is a heartbeat loop across a span: its heartbeats are sent one
+// at each timer (its sender's n is the loop's events due in the span).
 type hbSpan struct {
-	l   *HeartbeatLoop
-	n   int    // the loop's events due in the span
-	snd sender // its heartbeats (one at each timer)
+	l *HeartbeatLoop
+	sender
 }
 
 func (s *hbSpan) init(l *HeartbeatLoop, horizon sim.Time) {
-	n := l.ch.before(horizon)
-	*s = hbSpan{l: l, n: n, snd: sender{b: l.b, c: &l.ch, step: hbFireStep, n: n}}
+	*s = hbSpan{l: l, sender: spanSender(l.b, &l.ch, hbFireStep, horizon)}
 }
 
 // apply moves the broker to the end of its span and adds its events
@@ -329,7 +328,7 @@ func (s *hbSpan) apply(out *leapOut, metadataOffset func(id int32, t sim.Time) i
 		if metadataOffset != nil {
 			req.CurrentMetadataOffset = metadataOffset(b.cfg.NodeID, at)
 		}
-		cc = &controllerCall{b: b, req: &req, deadline: at.Add(l.timeout), cb: b.heartbeatAnswered, id: s.snd.id}
+		cc = &controllerCall{b: b, req: &req, deadline: at.Add(l.timeout), cb: b.heartbeatAnswered, id: s.id}
 		timer, name, task := b.net.LeapSent(cc.id, addr, &req, cc.answered)
 		out.add = append(out.add, leapAdd{sim.LeapEvent{Host: b.cfg.Host, Timer: timer, At: at.Add(min(l.timeout, controllerSocketTimeout)), Name: name, Task: task}, pushed{e, 0}})
 		if final == hbFireStep {
@@ -401,7 +400,7 @@ func LeapLoops(now, horizon sim.Time, fetches []*FetchLoop, hb *HeartbeatLoops, 
 	for i, l := range fetches {
 		s := &fspans[i]
 		s.init(l, horizon)
-		senders = append(senders, &s.snd)
+		senders = append(senders, &s.sender)
 		if s.n > 0 {
 			last = max(last, l.ch.eventAt(s.n-1))
 		}
@@ -412,7 +411,7 @@ func LeapLoops(now, horizon sim.Time, fetches []*FetchLoop, hb *HeartbeatLoops, 
 			hspans = append(hspans, hbSpan{})
 			s := &hspans[len(hspans)-1]
 			s.init(l, horizon)
-			senders = append(senders, &s.snd)
+			senders = append(senders, &s.sender)
 			if s.n > 0 {
 				last = max(last, l.ch.eventAt(s.n-1))
 			}

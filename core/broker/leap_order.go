@@ -227,6 +227,12 @@ type sender struct {
 	id   int32
 }
 
+// spanSender is the sender of a loop on chain c that sends at each event
+// of step step, for the span up to horizon.
+func spanSender(b *Broker, c *chain, step int, horizon sim.Time) sender {
+	return sender{b: b, c: c, step: step, n: c.before(horizon)}
+}
+
 // sends is how many requests it sends in the span.
 func (s *sender) sends() int { return s.c.ofStep(s.step, s.n) }
 
