@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"kafkascope/core/protocol"
+	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -71,6 +72,21 @@ func (n *Node) truncateDiverging(env *sim.Env, s *followerState, d EpochEndOffse
 // Observers do not count, and do not flush.
 func (n *Node) appendAsFollower(env *sim.Env, records []byte) error {
 	_, err := n.log.log.AppendAsFollower(records)
+	return n.appendedAsFollower(err)
+}
+
+// appendValidAsFollower is appendAsFollower of one batch validated
+// already (a leaped NoOp: record.Valid).
+func (n *Node) appendValidAsFollower(v record.Valid) error {
+	_, err := n.log.log.AppendValidAsFollower(v)
+	return n.appendedAsFollower(err)
+}
+
+// appendedAsFollower finishes a follower's append that returned err: a
+// batch out of order or invalid is the caller's to handle, any other
+// failure is the disk's (a bug), and an appended batch is flushed before
+// the next Fetch says it is held.
+func (n *Node) appendedAsFollower(err error) error {
 	if err != nil {
 		if errors.Is(err, storage.ErrOffsetOrder) || errors.Is(err, storage.ErrInvalidRecord) {
 			return err

@@ -317,9 +317,9 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 	// One function for each kind of op, shared by the NoOps (sim.LeapOp's
 	// DoAt and PathAt): the leader's append, and each voter's.
 	leaderDo := func(i int) {
-		// AppendAsLeader stores the batch as it is: it has the base
-		// offset and epoch already.
-		if _, err := leader.log.log.AppendAsLeader(batches[i], epoch); err != nil {
+		// The batch has the base offset and epoch already, and was
+		// validated once for the whole run (record.Valid).
+		if _, err := leader.log.log.AppendValidAsLeader(batches[i], epoch); err != nil {
 			panic("raft: leaping the leader's NoOp: " + err.Error())
 		}
 		leader.flushForLeap()
@@ -334,7 +334,7 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 		voters[k] = voterOps{f: f,
 			// The batch its answer carries, as the leader stored it.
 			doAt: func(i int) {
-				if err := f.n.appendAsFollower(nil, batches[i]); err != nil {
+				if err := f.n.appendValidAsFollower(batches[i]); err != nil {
 					panic("raft: leaping a voter's NoOp: " + err.Error())
 				}
 			},
@@ -353,24 +353,24 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 }
 
 // batches are the NoOps' record batches, from offset base in epoch: the
-// first as the leader's Append builds it (dataBatch), each next one a
-// copy with its offset and time changed (record.Restamp), all in one
-// allocation (building each was a twentieth of a leaped week).
-func (b NoOps) batches(base int64, epoch int32) [][]byte {
+// first as the leader's Append builds it (dataBatch), validated once, and
+// each next one a copy with its offset and time changed
+// (record.Valid.Restamped), all in one allocation (building each was a
+// twentieth of a leaped week; validating each on every voter, a tenth).
+func (b NoOps) batches(base int64, epoch int32) []record.Valid {
 	if b.Count == 0 {
 		return nil
 	}
-	first := dataBatch(base, epoch, b.at(0).UnixMilli(), [][]byte{b.Payload})
-	n := len(first)
+	first, err := record.ValidateBatch(dataBatch(base, epoch, b.at(0).UnixMilli(), [][]byte{b.Payload}))
+	if err != nil {
+		panic("raft: a NoOp batch the leader built is invalid: " + err.Error())
+	}
+	n := len(first.Bytes())
 	buf := make([]byte, n*b.Count)
-	out := make([][]byte, b.Count)
-	for i := range out {
-		out[i] = buf[i*n : (i+1)*n : (i+1)*n]
-		copy(out[i], first)
-		if i > 0 {
-			record.SetBaseOffset(out[i], base+int64(i))
-			record.Restamp(out[i], b.at(i).UnixMilli())
-		}
+	out := make([]record.Valid, b.Count)
+	out[0] = first
+	for i := 1; i < len(out); i++ {
+		out[i] = first.Restamped(buf[i*n:(i+1)*n:(i+1)*n], base+int64(i), b.at(i).UnixMilli())
 	}
 	return out
 }

@@ -28,29 +28,59 @@ type AppendInfo struct {
 // the log end offset and stamps them with leaderEpoch, then appends them.
 // data is not modified.
 func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error) {
+	hs := l.headers[:0]
+	for pos := 0; pos < len(data); {
+		h, err := record.ParseHeader(data[pos:])
+		if err != nil {
+			return l.refused(fmt.Errorf("%w: %v", ErrInvalidRecord, err))
+		}
+		end := pos + h.SizeInBytes()
+		if end > len(data) {
+			return l.refused(fmt.Errorf("%w: truncated batch", ErrInvalidRecord))
+		}
+		if err := record.Validate(data[pos:end]); err != nil {
+			return l.refused(fmt.Errorf("%w: %v", ErrInvalidRecord, err))
+		}
+		hs = append(hs, h)
+		pos = end
+	}
+	l.headers = hs[:0] // kept for the next append; hs is read, not grown, from here on
+	return l.appendLeader(data, hs, leaderEpoch)
+}
+
+// AppendValidAsLeader is AppendAsLeader of one batch validated already
+// (record.Valid): the same append, without parsing and checking it again.
+func (l *Log) AppendValidAsLeader(v record.Valid, leaderEpoch int32) (AppendInfo, error) {
+	hs := append(l.headers[:0], v.Header())
+	l.headers = hs[:0]
+	return l.appendLeader(v.Bytes(), hs, leaderEpoch)
+}
+
+// refused is the AppendInfo of an append refused before anything changed.
+func (l *Log) refused(err error) (AppendInfo, error) {
+	return AppendInfo{FirstOffset: l.logEndOffset, Rolled: -1}, err
+}
+
+// appendLeader is a leader's append of data, whose batches (headers hs)
+// passed record.Validate: it assigns offsets and the epoch, runs the
+// producer checks and appends.
+func (l *Log) appendLeader(data []byte, hs []record.BatchHeader, leaderEpoch int32) (AppendInfo, error) {
+	if len(hs) == 0 {
+		return l.refused(fmt.Errorf("%w: no record batches", ErrInvalidRecord))
+	}
 	// buf is data until a batch needs its offset or epoch changed, then
 	// a copy (a KRaft leader's batches come with both already set).
 	buf, copied := data, false
 	info := AppendInfo{FirstOffset: l.logEndOffset, Rolled: -1}
 	next := l.logEndOffset
-	hs := l.headers[:0]
 	pos := 0
-	for pos < len(buf) {
-		h, err := record.ParseHeader(buf[pos:])
-		if err != nil {
-			return info, fmt.Errorf("%w: %v", ErrInvalidRecord, err)
-		}
+	for i := range hs {
+		h := &hs[i]
 		end := pos + h.SizeInBytes()
-		if end > len(buf) {
-			return info, fmt.Errorf("%w: truncated batch", ErrInvalidRecord)
-		}
-		if err := record.Validate(buf[pos:end]); err != nil {
-			return info, fmt.Errorf("%w: %v", ErrInvalidRecord, err)
-		}
 		// A client's batch has consecutive offsets: Kafka's LogValidator
 		// refuses one whose offset range does not match its record count.
 		if h.RecordCount <= 0 || h.LastOffsetDelta != h.RecordCount-1 {
-			return info, fmt.Errorf("%w: inconsistent batch offset range (lastOffsetDelta %d, %d records)", ErrInvalidRecord, h.LastOffsetDelta, h.RecordCount)
+			return l.refused(fmt.Errorf("%w: inconsistent batch offset range (lastOffsetDelta %d, %d records)", ErrInvalidRecord, h.LastOffsetDelta, h.RecordCount))
 		}
 		if !copied && (h.BaseOffset != next || h.PartitionLeaderEpoch != leaderEpoch) {
 			buf, copied = slices.Clone(data), true
@@ -62,14 +92,9 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 		h.BaseOffset = next
 		h.PartitionLeaderEpoch = leaderEpoch
 		next = h.NextOffset()
-		hs = append(hs, h)
 		info.Records += int(h.RecordCount)
 		info.MaxTimestamp = max(info.MaxTimestamp, h.MaxTimestamp)
 		pos = end
-	}
-	l.headers = hs[:0] // kept for the next append; hs is read, not grown, from here on
-	if len(hs) == 0 {
-		return info, fmt.Errorf("%w: no record batches", ErrInvalidRecord)
 	}
 	if dup, ok, err := l.checkProducers(hs); err != nil || ok {
 		return dup, err
@@ -98,32 +123,54 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 // leader at an offset where the leader it now follows still wrote an
 // older epoch).
 func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
-	info := AppendInfo{FirstOffset: -1, LastOffset: -1, Rolled: -1}
 	pos := 0
 	hs := l.headers[:0]
-	prev := l.logEndOffset - 1
 	for pos < len(data) {
 		h, err := record.ParseHeader(data[pos:])
 		if err != nil {
-			return info, fmt.Errorf("%w: %v", ErrInvalidRecord, err)
+			return replicaRefused(fmt.Errorf("%w: %v", ErrInvalidRecord, err))
 		}
 		end := pos + h.SizeInBytes()
 		if end > len(data) {
-			return info, fmt.Errorf("%w: truncated batch", ErrInvalidRecord)
+			return replicaRefused(fmt.Errorf("%w: truncated batch", ErrInvalidRecord))
 		}
 		// Header and CRC, as Kafka checks a replicated batch; the records
 		// were validated by the leader (record.ValidateShallow).
 		if err := record.ValidateShallow(data[pos:end]); err != nil {
-			return info, fmt.Errorf("%w: %v", ErrInvalidRecord, err)
+			return replicaRefused(fmt.Errorf("%w: %v", ErrInvalidRecord, err))
 		}
-		if h.BaseOffset <= prev {
-			return info, fmt.Errorf("%w: batch at %d, log end offset %d", ErrOffsetOrder, h.BaseOffset, l.logEndOffset)
-		}
-		prev = h.LastOffset()
 		hs = append(hs, h)
 		pos = end
 	}
 	l.headers = hs[:0] // kept for the next append; hs is read, not grown, from here on
+	return l.appendReplicated(data, hs)
+}
+
+// AppendValidAsFollower is AppendAsFollower of one batch validated already
+// (record.Valid), without checking it again.
+func (l *Log) AppendValidAsFollower(v record.Valid) (AppendInfo, error) {
+	hs := append(l.headers[:0], v.Header())
+	l.headers = hs[:0]
+	return l.appendReplicated(v.Bytes(), hs)
+}
+
+// replicaRefused is the AppendInfo of a follower's append refused before
+// anything changed.
+func replicaRefused(err error) (AppendInfo, error) {
+	return AppendInfo{FirstOffset: -1, LastOffset: -1, Rolled: -1}, err
+}
+
+// appendReplicated is a follower's append of data, whose batches (headers
+// hs) passed at least record.ValidateShallow.
+func (l *Log) appendReplicated(data []byte, hs []record.BatchHeader) (AppendInfo, error) {
+	info := AppendInfo{FirstOffset: -1, LastOffset: -1, Rolled: -1}
+	prev := l.logEndOffset - 1
+	for _, h := range hs {
+		if h.BaseOffset <= prev {
+			return replicaRefused(fmt.Errorf("%w: batch at %d, log end offset %d", ErrOffsetOrder, h.BaseOffset, l.logEndOffset))
+		}
+		prev = h.LastOffset()
+	}
 	if len(hs) == 0 {
 		return info, nil
 	}
