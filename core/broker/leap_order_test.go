@@ -55,6 +55,13 @@ func TestChainOrderMatchesQueue(t *testing.T) {
 				rank[s] = rnd.Intn(2)
 			}
 			delta[m-1] += time.Duration(1+rnd.Intn(4)) * ms
+			if len(chains) > 0 && rnd.Intn(2) == 0 {
+				// A chain in step with an earlier one (seqCmp skips
+				// the levels where two such agree).
+				o := chains[rnd.Intn(len(chains))]
+				m = o.m
+				delta, rank = append([]time.Duration(nil), o.delta[:m]...), append([]int(nil), o.rank[:m]...)
+			}
 			seq += uint64(1 + rnd.Intn(3))
 			c := newChain(sim.QueuedEvent{At: sim.Time(rnd.Intn(4)) * sim.Time(ms), Seq: seq}, rnd.Intn(m), delta, rank)
 			chains = append(chains, c)
