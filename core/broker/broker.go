@@ -88,6 +88,13 @@ type Broker struct {
 	confInts  confIntCache // confInt
 
 	partitions map[storage.TopicPartition]*Partition
+	// byTopic is partitions by topic, each indexed by partition number
+	// (nil: no local replica there; no trailing nils, no empty topic).
+	// Fetches and produces name every partition they touch: the topic is
+	// hashed once a request, the partitions are indexed (hashing each
+	// partition's key was a tenth of sending to a 1000-partition topic in
+	// the page, where WebAssembly hashes in software).
+	byTopic map[string][]*Partition
 	// sortedParts is partitions sorted (Partitions), nil until asked for
 	// after a change (setPartition): a view of a broker with a thousand
 	// partitions sorted them every frame (9% of a frame's time).
@@ -132,6 +139,7 @@ func New(cfg Config) *Broker {
 		net:        rpc.NewClient(addr, fmt.Sprintf("broker-%d", cfg.NodeID)),
 		image:      metadata.NewImage(),
 		partitions: map[storage.TopicPartition]*Partition{},
+		byTopic:    map[string][]*Partition{},
 		fetchers:   map[int32]*fetcher{},
 		conns:      map[sim.Addr]*conn{},
 	}
@@ -180,12 +188,39 @@ func (b *Broker) Partitions() []*Partition {
 // setPartition makes p the local replica of tp (nil: none), the only way
 // b.partitions changes.
 func (b *Broker) setPartition(tp storage.TopicPartition, p *Partition) {
+	ps := b.byTopic[tp.Topic]
 	if p == nil {
 		delete(b.partitions, tp)
+		if int(tp.Partition) < len(ps) {
+			ps[tp.Partition] = nil
+		}
+		for len(ps) > 0 && ps[len(ps)-1] == nil {
+			ps = ps[:len(ps)-1]
+		}
 	} else {
 		b.partitions[tp] = p
+		for int(tp.Partition) >= len(ps) {
+			ps = append(ps, nil)
+		}
+		ps[tp.Partition] = p
+	}
+	if len(ps) == 0 {
+		delete(b.byTopic, tp.Topic)
+	} else {
+		b.byTopic[tp.Topic] = ps
 	}
 	b.sortedParts = nil
+}
+
+// topicPartitions is the local replicas of topic, by partition number.
+func (b *Broker) topicPartitions(topic string) []*Partition { return b.byTopic[topic] }
+
+// partitionAt is ps's partition i, or nil.
+func partitionAt(ps []*Partition, i int32) *Partition {
+	if i < 0 || int(i) >= len(ps) {
+		return nil
+	}
+	return ps[i]
 }
 
 func compareTP(a, b storage.TopicPartition) int {

@@ -27,8 +27,8 @@ func (b *Broker) Digest() string {
 	s.WriteString("\n")
 	for _, p := range b.Partitions() {
 		fmt.Fprintf(&s, " %s\n", p)
-		for _, id := range slices.Sorted(maps.Keys(p.followers)) {
-			st := p.followers[id]
+		for _, st := range p.followers {
+			id := st.id
 			fmt.Fprintf(&s, "  follower %d leo=%d caught-up=%s fetched=%s leader-leo=%d epoch=%d\n", id, st.logEndOffset, st.lastCaughtUpTime, st.lastFetchTime, st.lastFetchLeaderLogEndOffset, st.brokerEpoch)
 		}
 	}

@@ -59,11 +59,12 @@ func (b *Broker) readFetch(env *sim.Env, req *protocol.FetchRequest, updateState
 	var slices []storage.FileSlice
 	for _, t := range req.Topics {
 		first := len(parts)
+		local, topic := b.topicPartitions(t.Name), b.image.Topics[t.Name]
 		for _, fp := range t.Partitions {
 			parts = append(parts, protocol.FetchPartitionResponse{Index: fp.Index, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1, DivergingEpoch: protocol.EpochEndOffset{Epoch: -1, EndOffset: -1}})
 			pr := &parts[len(parts)-1]
-			p := b.partitions[tp(t.Name, fp.Index)]
-			st := b.image.Partition(t.Name, fp.Index)
+			p := partitionAt(local, fp.Index)
+			st := topic.Partition(fp.Index)
 			switch {
 			case st == nil:
 				pr.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
@@ -212,8 +213,9 @@ func (b *Broker) checkParkedFetches(env *sim.Env) {
 
 func (b *Broker) fetchSatisfied(req *protocol.FetchRequest) bool {
 	for _, t := range req.Topics {
+		local := b.topicPartitions(t.Name)
 		for _, fp := range t.Partitions {
-			p := b.partitions[tp(t.Name, fp.Index)]
+			p := partitionAt(local, fp.Index)
 			if p == nil || !p.isLeader || fp.CurrentLeaderEpoch >= 0 && fp.CurrentLeaderEpoch != p.leaderEpoch {
 				return true
 			}

@@ -17,7 +17,7 @@ func (b *Broker) eligible(id int32) bool {
 // maybeExpandISR adds a follower that has caught up: its LEO has reached the
 // HW and the start of the leader's current epoch.
 func (p *Partition) maybeExpandISR(env *sim.Env, id int32) {
-	st := p.followers[id]
+	st := p.followers.get(id)
 	if p.pendingISR != nil || slices.Contains(p.isr, id) || st == nil {
 		return
 	}
@@ -53,7 +53,7 @@ func (p *Partition) maybeShrinkISR(env *sim.Env) {
 		if id == p.b.cfg.NodeID {
 			continue
 		}
-		st := p.followers[id]
+		st := p.followers.get(id)
 		if st == nil || !p.isCaughtUp(env, st) {
 			out = append(out, id)
 		}

@@ -183,16 +183,17 @@ func (b *Broker) parkedFetch(req *protocol.FetchRequest) *delayedFetch {
 func (b *Broker) parksIdle(req *protocol.FetchRequest, f *fetcher) bool {
 	id := f.b.cfg.NodeID
 	for _, t := range req.Topics {
+		local, topic := b.topicPartitions(t.Name), b.image.Topics[t.Name]
 		for _, fp := range t.Partitions {
-			p := b.partitions[tp(t.Name, fp.Index)]
-			if p == nil || !p.isLeader || p.leaderEpoch != fp.CurrentLeaderEpoch || p.pendingISR != nil || b.image.Partition(t.Name, fp.Index) == nil {
+			p := partitionAt(local, fp.Index)
+			if p == nil || !p.isLeader || p.leaderEpoch != fp.CurrentLeaderEpoch || p.pendingISR != nil || topic.Partition(fp.Index) == nil {
 				return false
 			}
 			leo := p.log.LogEndOffset()
 			if fp.FetchOffset != leo || p.log.HighWatermark() != leo || !slices.Contains(p.isr, id) {
 				return false
 			}
-			st := p.followers[id]
+			st := p.followers.get(id)
 			if st == nil || st.logEndOffset != leo || st.lastFetchLeaderLogEndOffset != leo || st.brokerEpoch != req.ReplicaEpoch {
 				return false
 			}
@@ -341,8 +342,9 @@ func leapFetchSpans(spans []fetchSpan, out *leapOut) {
 // (updateFollowerFetchState with a caught-up follower).
 func (b *Broker) leapFollowerFetched(req *protocol.FetchRequest, id int32, at sim.Time) {
 	for _, t := range req.Topics {
+		local := b.topicPartitions(t.Name)
 		for _, fp := range t.Partitions {
-			st := b.partitions[tp(t.Name, fp.Index)].followers[id]
+			st := local[fp.Index].followers.get(id)
 			st.lastCaughtUpTime = max(st.lastCaughtUpTime, at)
 			st.lastFetchTime = at
 		}

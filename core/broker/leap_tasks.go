@@ -140,7 +140,7 @@ func (b *Broker) isrsStayCaughtUp() bool {
 			if id == b.cfg.NodeID {
 				continue
 			}
-			if st := p.followers[id]; st == nil || st.logEndOffset != leo {
+			if st := p.followers.get(id); st == nil || st.logEndOffset != leo {
 				return false
 			}
 		}

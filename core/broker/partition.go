@@ -32,7 +32,7 @@ type Partition struct {
 	known          bool // metadata has described this partition at least once
 
 	// Leader state.
-	followers              map[int32]*replicaState
+	followers              followerStates
 	leaderEpochStartOffset int64
 	pendingISR             []int32 // an AlterPartition in flight, nil if none
 	delayedProduces        []*delayedProduce
@@ -50,6 +50,7 @@ type Partition struct {
 // replicaState is what a leader knows of one follower, learned from its
 // fetches (Kafka's Replica).
 type replicaState struct {
+	id                          int32 // the follower
 	logEndOffset                int64 // -1 until the follower's first fetch in this epoch
 	lastCaughtUpTime            sim.Time
 	lastFetchLeaderLogEndOffset int64
@@ -62,7 +63,7 @@ type replicaState struct {
 const neverCaughtUp sim.Time = -1 << 62
 
 func newPartition(b *Broker, tp storage.TopicPartition, log *storage.Log) *Partition {
-	p := &Partition{b: b, tp: tp, log: log, leader: metadata.NoLeader, followers: map[int32]*replicaState{}}
+	p := &Partition{b: b, tp: tp, log: log, leader: metadata.NoLeader}
 	if id, err := metadata.ParseUuid(log.TopicID()); err == nil {
 		p.topicID = id
 	}
@@ -80,7 +81,7 @@ func (p *Partition) PendingISR() []int32                    { return slices.Clon
 
 // FollowerLogEndOffset is the leader's view of a follower's LEO (-1 unknown).
 func (p *Partition) FollowerLogEndOffset(id int32) int64 {
-	if st, ok := p.followers[id]; ok {
+	if st := p.followers.get(id); st != nil {
 		return st.logEndOffset
 	}
 	return -1
@@ -139,15 +140,11 @@ func (p *Partition) apply(env *sim.Env, st *metadata.PartitionState, topicID met
 // replicas start as never caught up, dropped ones are forgotten.
 func (p *Partition) syncFollowers() {
 	for _, r := range p.replicas {
-		if _, ok := p.followers[r]; !ok && r != p.b.cfg.NodeID {
-			p.followers[r] = &replicaState{logEndOffset: -1, lastFetchLeaderLogEndOffset: -1, brokerEpoch: -1, lastCaughtUpTime: neverCaughtUp}
+		if p.followers.get(r) == nil && r != p.b.cfg.NodeID {
+			p.followers.add(&replicaState{id: r, logEndOffset: -1, lastFetchLeaderLogEndOffset: -1, brokerEpoch: -1, lastCaughtUpTime: neverCaughtUp})
 		}
 	}
-	for r := range p.followers {
-		if !slices.Contains(p.replicas, r) {
-			delete(p.followers, r)
-		}
-	}
+	p.followers.keepOnly(p.replicas)
 }
 
 // makeLeader starts a new leader epoch at this replica's LEO.
@@ -160,18 +157,18 @@ func (p *Partition) makeLeader(env *sim.Env, st *metadata.PartitionState) {
 		panic(err)
 	}
 	p.leaderEpochStartOffset = p.log.LogEndOffset()
-	p.followers = map[int32]*replicaState{}
+	p.followers = nil
 	for _, r := range p.replicas {
 		if r == p.b.cfg.NodeID {
 			continue
 		}
 		// ISR members count as caught up from now; the others as never
 		// (Kafka uses time 0, the Unix epoch: long before any virtual time).
-		rs := &replicaState{logEndOffset: -1, lastFetchLeaderLogEndOffset: -1, brokerEpoch: -1, lastCaughtUpTime: neverCaughtUp}
+		rs := &replicaState{id: r, logEndOffset: -1, lastFetchLeaderLogEndOffset: -1, brokerEpoch: -1, lastCaughtUpTime: neverCaughtUp}
 		if slices.Contains(p.isr, r) {
 			rs.lastCaughtUpTime = env.Now()
 		}
-		p.followers[r] = rs
+		p.followers.add(rs)
 	}
 	env.Note("leader.started", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "epoch", id32(p.leaderEpoch), "leo", i64(p.log.LogEndOffset()), "isr", ids(p.isr))
 	p.maybeIncrementHW(env)
@@ -188,7 +185,7 @@ func (p *Partition) makeFollower(env *sim.Env, st *metadata.PartitionState) {
 	p.isLeader = false
 	p.leader = st.Leader
 	p.leaderEpoch = st.LeaderEpoch
-	p.followers = map[int32]*replicaState{}
+	p.followers = nil
 	p.pendingISR = nil
 	p.failDelayedProduces(env, protocol.NOT_LEADER_OR_FOLLOWER)
 	p.b.removeFromFetchers(p.tp)
@@ -214,11 +211,11 @@ func (p *Partition) maybeIncrementHW(env *sim.Env) bool {
 	leo := p.log.LogEndOffset()
 	newHW := leo
 	maximal := p.maximalISR()
-	for id, st := range p.followers {
+	for _, st := range p.followers {
 		if st.logEndOffset >= newHW {
 			continue
 		}
-		if slices.Contains(maximal, id) || (p.isCaughtUp(env, st) && p.b.eligible(id)) {
+		if slices.Contains(maximal, st.id) || (p.isCaughtUp(env, st) && p.b.eligible(st.id)) {
 			newHW = st.logEndOffset
 		}
 	}
@@ -242,8 +239,8 @@ func (p *Partition) isCaughtUp(env *sim.Env, st *replicaState) bool {
 // updateFollowerFetchState records what a follower's fetch says about it:
 // its LEO is the fetch offset (the fetch is the acknowledgement).
 func (p *Partition) updateFollowerFetchState(env *sim.Env, id int32, fetchOffset int64, brokerEpoch int64) {
-	st, ok := p.followers[id]
-	if !ok {
+	st := p.followers.get(id)
+	if st == nil {
 		return
 	}
 	leo := p.log.LogEndOffset()

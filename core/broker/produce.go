@@ -49,15 +49,16 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 		resp.Topics = append(resp.Topics, tr)
 	}
 	for ti, t := range req.Topics {
+		local, topic := b.topicPartitions(t.Name), b.image.Topics[t.Name]
 		for pi, pd := range t.Partitions {
 			pr := &resp.Topics[ti].Partitions[pi]
 			if req.Acks != -1 && req.Acks != 0 && req.Acks != 1 {
 				pr.ErrorCode = protocol.INVALID_REQUIRED_ACKS
 				continue
 			}
-			p := b.partitions[tp(t.Name, pd.Index)]
+			p := partitionAt(local, pd.Index)
 			switch {
-			case b.image.Partition(t.Name, pd.Index) == nil:
+			case topic.Partition(pd.Index) == nil:
 				pr.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
 				continue
 			case p == nil || !p.isLeader:

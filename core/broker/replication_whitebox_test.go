@@ -297,10 +297,10 @@ func TestLastCaughtUpTimeRules(t *testing.T) {
 	h.at(t0 + 3*time.Second)
 	h.fetch(2, 1, 0) // below the LEO 2, but at the LEO (1) of its fetch at t0+1s
 	p := h.p()
-	if got := p.followers[2].lastCaughtUpTime; got != sim.Time(t0+time.Second) {
+	if got := p.followers.get(2).lastCaughtUpTime; got != sim.Time(t0+time.Second) {
 		t.Fatalf("follower 2 lastCaughtUp %s, want t0+1s", got)
 	}
-	if got := p.followers[3].lastCaughtUpTime; got != sim.Time(t0) {
+	if got := p.followers.get(3).lastCaughtUpTime; got != sim.Time(t0) {
 		t.Fatalf("follower 3 lastCaughtUp %s, want t0", got)
 	}
 
@@ -362,7 +362,7 @@ func TestNonISRReplicaDoesNotHoldHWEarlyInTheRun(t *testing.T) {
 	h.fetch(2, 10, 0)
 	if h.hw() != 10 {
 		t.Fatalf("HW %d, want 10: ISR {1,2} both have 10; replica 3 is outside the ISR and has never fetched (lastCaughtUp %s, LEO %d)",
-			h.hw(), h.p().followers[3].lastCaughtUpTime, h.p().followers[3].logEndOffset)
+			h.hw(), h.p().followers.get(3).lastCaughtUpTime, h.p().followers.get(3).logEndOffset)
 	}
 }
 

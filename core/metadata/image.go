@@ -246,7 +246,12 @@ func (img *Image) TopicByID(id Uuid) *Topic { return img.topicByID(id) }
 
 // Partition returns a partition's state, or nil.
 func (img *Image) Partition(topic string, p int32) *PartitionState {
-	t := img.Topics[topic]
+	return img.Topics[topic].Partition(p)
+}
+
+// Partition returns partition p's state, or nil (also for a nil topic:
+// a request's topic is looked up once, its partitions by index).
+func (t *Topic) Partition(p int32) *PartitionState {
 	if t == nil || p < 0 || int(p) >= len(t.Partitions) {
 		return nil
 	}
