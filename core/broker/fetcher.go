@@ -230,11 +230,14 @@ func (b *Broker) hostOf(id int32) string {
 // diverge.
 func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
 	b := f.b
+	var c stateCursor
+	c.sorted = f.sortedParts()
 	for _, t := range resp.Topics {
+		c.seekTopic(t.Name)
 		for _, pr := range t.Partitions {
 			key := tp(t.Name, pr.Index)
-			fs, ok := f.parts[key]
-			if !ok {
+			fs := c.find(f, key)
+			if fs == nil {
 				continue // no longer fetched from this leader
 			}
 			p := fs.p
