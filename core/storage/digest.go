@@ -2,7 +2,6 @@ package storage
 
 import (
 	"fmt"
-	"hash/crc32"
 	"maps"
 	"slices"
 	"strings"
@@ -19,7 +18,7 @@ func (d *Disk) Digest() string {
 	for _, p := range slices.Sorted(maps.Keys(d.files)) {
 		f := d.files[p]
 		fmt.Fprintf(&s, "%s data=%d+%d/%08x durable=%d+%d/%08x same=%d onDisk=%v dirty=%v@%d trunc=%v:%d@%d flushGen=%d dirtyPages=%d id=%d rewrites=%d\n",
-			p, len(f.data), f.hole, crc32.ChecksumIEEE(f.data), len(f.durable), f.durableHole, crc32.ChecksumIEEE(f.durable),
+			p, f.data.length(), f.hole, f.data.checksum(), f.durable.length(), f.durableHole, f.durable.checksum(),
 			f.same, f.onDisk, f.dirty, f.dirtySince, f.truncPending, f.truncSize, f.truncAt, f.flushGen, f.dirtyPages, f.id, f.rewrites)
 	}
 	pc := &d.cache

@@ -31,8 +31,8 @@ const (
 )
 
 type file struct {
-	data    []byte // the page cache: what reads see
-	durable []byte // the flushed content
+	data    content // the page cache: what reads see
+	durable content // the flushed content
 	// hole and durableHole are zero bytes after data and durable that take
 	// no space: a file extended by SetLength (Kafka preallocating an index
 	// with RandomAccessFile.setLength) is sparse, as on ext4. The file's
@@ -225,16 +225,16 @@ func (d *Disk) writeBack(f *file) {
 // has are never changed in place while shared (see file.shared), so a
 // flush costs nothing and a flushed file is held in memory once.
 func flushLayer(f *file) {
-	f.durable = f.data[:len(f.data):len(f.data)]
+	f.durable = f.data.share()
 	f.durableHole = f.hole
-	f.same = len(f.data)
-	f.shared = len(f.data)
+	f.same = f.data.length()
+	f.shared = f.data.length()
 }
 
 // commitTruncation applies f's pending truncation to its flushed layer.
 func (d *Disk) commitTruncation(f *file) {
-	if n := int64(len(f.durable)); f.truncSize < n {
-		f.durable = f.durable[:f.truncSize:f.truncSize]
+	if n := int64(f.durable.length()); f.truncSize < n {
+		f.durable.cut(int(f.truncSize))
 		f.durableHole = 0
 	} else {
 		f.durableHole = min(f.durableHole, f.truncSize-n)
@@ -354,33 +354,53 @@ func (d *Disk) ReadFile(p string) ([]byte, error) {
 	return f.read(), nil
 }
 
-// read is the file's content (a hole's zeros included).
-func (f *file) read() []byte {
-	if f.hole > 0 {
-		return append(slices.Clone(f.data), make([]byte, f.hole)...)
-	}
-	return f.data
-}
-
-// readShared is the file's content for a reader that keeps it (a fetch
-// answered from the log): a view of the file's bytes, not a copy, which
-// the file never changes (see file.shared).
-func (f *file) readShared() []byte {
-	if f.hole > 0 {
-		return f.read() // a copy already
-	}
-	f.shared = len(f.data)
-	return f.data[:len(f.data):len(f.data)]
-}
-
-// readFileRewrites is ReadFile, with the file and its rewrite count.
-func (d *Disk) readFileRewrites(p string) ([]byte, *file, uint64, error) {
+// ReadAt returns n bytes of p from off, fewer at its end (none if off is
+// past it), a sparse file's zeros included. Like ReadFile's, the slice
+// may be the disk's own: callers must not modify it. A range of a large
+// file is read without the rest (ReadFile copies a file of several
+// chunks whole).
+func (d *Disk) ReadAt(p string, off, n int64) ([]byte, error) {
 	f, err := d.get(p)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, err
 	}
-	return f.read(), f, f.rewrites, nil
+	off = min(max(off, 0), f.size())
+	n = min(max(n, 0), f.size()-off)
+	if w := f.written(); off+n > w {
+		out := make([]byte, n)
+		if off < w {
+			copy(out, f.readAt(off, w-off))
+		}
+		return out, nil
+	}
+	return f.readAt(off, n), nil
 }
+
+// read is the file's content (a hole's zeros included): the file's own
+// memory when it is one chunk without a hole, else a copy.
+func (f *file) read() []byte {
+	if f.hole > 0 {
+		return append(slices.Clone(f.data.bytes()), make([]byte, f.hole)...)
+	}
+	return f.data.bytes()
+}
+
+// readAt is bytes [off, off+n) of the file, which must lie within its
+// written bytes (not its hole): a view of them when they lie in one chunk,
+// else a copy. The caller must not change it, and must not keep it past a
+// change to the file (readShared keeps).
+func (f *file) readAt(off, n int64) []byte { return f.data.view(int(off), int(n)) }
+
+// readShared is readAt for a reader that keeps the bytes (a fetch
+// answered from the log): a view the file never changes (see
+// file.shared).
+func (f *file) readShared(off, n int64) []byte {
+	f.shared = max(f.shared, int(off+n))
+	return f.readAt(off, n)
+}
+
+// written is how many bytes the file holds before its hole.
+func (f *file) written() int64 { return int64(f.data.length()) }
 
 // Size is a file's length (a sparse file's zeros included).
 func (d *Disk) Size(p string) (int64, error) {
@@ -403,36 +423,10 @@ func (d *Disk) Append(p string, b []byte) error {
 	if err := d.grow(len(b)); err != nil {
 		return err
 	}
-	if cap(f.data)-len(f.data) < len(b) {
-		f.data = growFile(f.data, len(b))
-	}
-	f.data = append(f.data, b...)
+	f.data.append(b)
 	d.touch(f)
-	d.cacheWrite(f, int64(len(f.data)-len(b)), int64(len(b)))
+	d.cacheWrite(f, int64(f.data.length()-len(b)), int64(len(b)))
 	return nil
-}
-
-// growFile returns data with room for n more bytes. Up to a few MiB the
-// room doubles: a segment grows by appends of one batch, and Go's append
-// grows a large slice by a quarter, which copied a growing log about five
-// times over (a tenth of a produce workload's time went to those copies).
-// Past that it grows by half: the metadata log of an idle week (some 84
-// MB a node, one segment until metadata.log.segment.ms) grown by a
-// quarter was copied four times over, 15% of a leaped week's time; by
-// half, twice, for at most a third of the file's bytes unused.
-func growFile(data []byte, n int) []byte {
-	const doubleUpTo = 8 << 20
-	need := len(data) + n
-	c := cap(data)
-	if c < doubleUpTo {
-		c *= 2
-	} else {
-		c += c / 2
-	}
-	c = max(c, need, 512)
-	grown := make([]byte, len(data), c)
-	copy(grown, data)
-	return grown
 }
 
 // WriteAt overwrites bytes at off (within the file's current length, which
@@ -450,11 +444,7 @@ func (d *Disk) WriteAt(p string, off int64, b []byte) error {
 	if err := d.fillHole(f, off+int64(len(b))); err != nil {
 		return err
 	}
-	if off < int64(f.shared) {
-		f.data = slices.Clone(f.data)
-		f.shared = 0
-	}
-	copy(f.data[off:], b)
+	f.data.writeAt(int(off), b, &f.shared)
 	f.same = min(f.same, int(off))
 	d.touch(f)
 	d.cacheWrite(f, off, int64(len(b)))
@@ -471,11 +461,11 @@ func (d *Disk) Truncate(p string, size int64) error {
 		return fmt.Errorf("%s: invalid truncation to %d", clean(p), size)
 	}
 	f.rewrites++
-	if size >= int64(len(f.data)) {
-		f.hole = size - int64(len(f.data)) // the cut is inside the hole
+	if size >= f.written() {
+		f.hole = size - f.written() // the cut is inside the hole
 	} else {
-		d.bytes -= int64(len(f.data)) - size
-		f.data = f.data[:size:size]
+		d.bytes -= f.written() - size
+		f.data.cut(int(size))
 		f.hole = 0
 	}
 	f.same = min(f.same, int(size))
@@ -495,10 +485,16 @@ func (d *Disk) WriteFile(p string, b []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := d.grow(len(b) - len(f.data)); err != nil {
+	if err := d.grow(len(b) - f.data.length()); err != nil {
 		return err
 	}
-	f.data = slices.Clone(b)
+	f.data = content{}
+	if len(b) < chunkSize {
+		f.data.tail = slices.Clone(b) // a checkpoint's few bytes, exactly
+	} else {
+		f.data.append(b)
+	}
+	f.shared = 0 // new memory: nobody else holds it
 	f.hole = 0
 	f.same = 0
 	f.rewrites++
@@ -537,7 +533,7 @@ func (d *Disk) Fsync(p string) error {
 func (d *Disk) Remove(p string) error {
 	p = clean(p)
 	if f, ok := d.files[p]; ok {
-		d.bytes -= int64(len(f.data))
+		d.bytes -= f.written()
 		d.forget()
 		delete(d.files, p)
 		d.dropTruncation(f)
@@ -560,7 +556,7 @@ func (d *Disk) RemoveAll(p string) {
 	prefix := p + "/"
 	for name, f := range d.files {
 		if name == p || strings.HasPrefix(name, prefix) {
-			d.bytes -= int64(len(f.data))
+			d.bytes -= f.written()
 			d.forget()
 			delete(d.files, name)
 			d.dropTruncation(f)
@@ -673,15 +669,15 @@ func (d *Disk) PowerLoss() {
 		d.settle(f)
 		d.dropTruncation(f) // not committed: undone
 		if !f.onDisk {
-			d.bytes -= int64(len(f.data))
+			d.bytes -= f.written()
 			d.forget()
 			delete(d.files, name)
 			continue
 		}
-		d.bytes += int64(len(f.durable)) - int64(len(f.data))
-		f.data, f.hole = f.durable[:len(f.durable):len(f.durable)], f.durableHole
-		f.shared = len(f.data)
-		f.same = len(f.data)
+		d.bytes += int64(f.durable.length()) - f.written()
+		f.data, f.hole = f.durable.share(), f.durableHole
+		f.shared = f.data.length()
+		f.same = f.data.length()
 		f.rewrites++
 		f.dirty = false
 	}

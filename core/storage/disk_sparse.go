@@ -8,18 +8,18 @@ package storage
 // partitions costs memory for the entries it wrote, not 10 MiB an index.
 
 // size is the file's length: its bytes and the hole after them.
-func (f *file) size() int64 { return int64(len(f.data)) + f.hole }
+func (f *file) size() int64 { return f.written() + f.hole }
 
 // fillHole turns the hole's zeros up to end into real (allocated) bytes.
 func (d *Disk) fillHole(f *file, end int64) error {
-	n := end - int64(len(f.data))
+	n := end - f.written()
 	if n <= 0 {
 		return nil
 	}
 	if err := d.grow(int(n)); err != nil {
 		return err
 	}
-	f.data = append(f.data, make([]byte, n)...)
+	f.data.append(make([]byte, n))
 	f.hole -= n
 	return nil
 }
@@ -43,25 +43,17 @@ func (d *Disk) SetLength(p string, n int64) error {
 	return nil
 }
 
-// byteAt reads b[i], with the zeros of a hole past its end.
-func byteAt(b []byte, i int64) byte {
-	if i < int64(len(b)) {
-		return b[i]
-	}
-	return 0
-}
-
 // unflushed counts the bytes of f from the first one that differs from its
 // flushed layer to its end: what a power loss right now would lose or
 // change. Zeros of a hole count like written zeros; past both written
 // prefixes both sides are zeros, so only the lengths can differ there.
 func unflushed(f *file) int64 {
-	size, dsize := f.size(), int64(len(f.durable))+f.durableHole
+	size, dsize := f.size(), int64(f.durable.length())+f.durableHole
 	common := min(size, dsize)
-	written := min(common, int64(max(len(f.data), len(f.durable))))
+	written := min(common, int64(max(f.data.length(), f.durable.length())))
 	// The first same bytes are known to be equal.
 	for i := min(int64(f.same), written); i < written; i++ {
-		if byteAt(f.data, i) != byteAt(f.durable, i) {
+		if f.data.at(i) != f.durable.at(i) {
 			return size - i
 		}
 	}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"reflect"
@@ -766,7 +767,7 @@ func TestSharedBytesNeverChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, _ := d.get(p)
-	view := f.readShared()[2:6:6]
+	view := f.readShared(2, 4)
 	if err := d.WriteAt(p, 3, []byte("xx")); err != nil { // unflushed
 		t.Fatal(err)
 	}
@@ -794,5 +795,37 @@ func TestSharedBytesNeverChange(t *testing.T) {
 	d.PowerLoss()
 	if got := string(fileContent(t, d, p)); got != "0123456789" {
 		t.Fatalf("after a second power loss the file is %q, want what was flushed", got)
+	}
+}
+
+// ReadAt reads a range as ReadFile holds it: across chunks, into a sparse
+// file's hole, and clipped at the file's end.
+func TestReadAtIsARangeOfReadFile(t *testing.T) {
+	d, _ := newTestDisk()
+	const p = "/data/big"
+	b := make([]byte, 2*chunkSize+100)
+	for i := range b {
+		b[i] = byte(i * 7)
+	}
+	if err := d.Append(p, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetLength(p, int64(len(b))+50); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := d.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range [][2]int64{{0, 10}, {chunkSize - 5, 10}, {chunkSize, chunkSize}, {2*chunkSize + 90, 40}, {int64(len(whole)) - 3, 10}, {int64(len(whole)) + 5, 10}, {-4, 8}} {
+		got, err := d.ReadAt(p, r[0], r[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		from := min(max(r[0], 0), int64(len(whole)))
+		to := min(from+max(r[1], 0), int64(len(whole)))
+		if !bytes.Equal(got, whole[from:to]) {
+			t.Fatalf("ReadAt(%d, %d): %d bytes, not ReadFile's [%d:%d]", r[0], r[1], len(got), from, to)
+		}
 	}
 }

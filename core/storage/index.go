@@ -96,9 +96,10 @@ func (x *index[E]) load() error {
 	// Capacity for the entries the file holds data for, not for the whole
 	// preallocated length (10 MiB of zeros would be 1.3M entries per index,
 	// and a restarting broker loads an index per partition).
-	x.ents = make([]E, 0, min(n, len(f.data)/x.codec.size))
-	for i := 0; i < n && (i+1)*x.codec.size <= len(f.data); i++ {
-		x.ents = append(x.ents, x.codec.decode(x.base, f.data[i*x.codec.size:]))
+	data := f.data.bytes()
+	x.ents = make([]E, 0, min(n, len(data)/x.codec.size))
+	for i := 0; i < n && (i+1)*x.codec.size <= len(data); i++ {
+		x.ents = append(x.ents, x.codec.decode(x.base, data[i*x.codec.size:]))
 	}
 	x.loaded = true
 	return nil

@@ -102,11 +102,11 @@ func (s *Segment) loadFirstBatchTimestamp() error {
 	if s.rollingBasedTimestampKnown || s.Size == 0 {
 		return nil
 	}
-	data, err := s.disk.ReadFile(s.Path)
+	f, err := s.disk.get(s.Path)
 	if err != nil {
 		return err
 	}
-	h, err := record.ParseHeader(data)
+	h, err := record.ParseHeader(headerBytes(f, 0))
 	if err != nil {
 		return err
 	}

@@ -13,11 +13,11 @@ import (
 // the cleaner change both together); a file cut short under a log whose
 // process is gone (a power loss) is an error here.
 func (s *Segment) Header(b BatchInfo) (record.BatchHeader, error) {
-	data, err := s.disk.ReadFile(s.Path)
+	f, err := s.disk.get(s.Path)
 	if err != nil {
 		return record.BatchHeader{}, err
 	}
-	return headerAt(s.Path, data, b)
+	return headerAt(s.Path, f, b)
 }
 
 // eachHeader calls fn with every batch of the directory and its header,
@@ -27,12 +27,12 @@ func (s *Segment) eachHeader(fn func(b BatchInfo, h record.BatchHeader) error) e
 	if len(s.batches) == 0 {
 		return nil
 	}
-	data, err := s.disk.ReadFile(s.Path)
+	f, err := s.disk.get(s.Path)
 	if err != nil {
 		return err
 	}
 	for b := range s.Batches() {
-		h, err := headerAt(s.Path, data, b)
+		h, err := headerAt(s.Path, f, b)
 		if err != nil {
 			return err
 		}
@@ -43,13 +43,13 @@ func (s *Segment) eachHeader(fn func(b BatchInfo, h record.BatchHeader) error) e
 	return nil
 }
 
-// headerAt parses b's header from the file's bytes and checks that it is
-// the batch the directory lists.
-func headerAt(path string, data []byte, b BatchInfo) (record.BatchHeader, error) {
-	if b.Position < 0 || b.End() > int64(len(data)) {
-		return record.BatchHeader{}, fmt.Errorf("%w: %s: the batch at %d (%d bytes) is past the file's end (%d bytes)", ErrSegmentShorterThanIndex, path, b.Position, b.Size, len(data))
+// headerAt parses b's header from the file f and checks that it is the
+// batch the directory lists.
+func headerAt(path string, f *file, b BatchInfo) (record.BatchHeader, error) {
+	if b.Position < 0 || b.End() > f.written() {
+		return record.BatchHeader{}, fmt.Errorf("%w: %s: the batch at %d (%d bytes) is past the file's end (%d bytes)", ErrSegmentShorterThanIndex, path, b.Position, b.Size, f.written())
 	}
-	h, err := record.ParseHeader(data[b.Position:b.End()])
+	h, err := record.ParseHeader(f.readAt(int64(b.Position), min(int64(b.Size), record.HeaderSize)))
 	if err != nil {
 		return record.BatchHeader{}, fmt.Errorf("%s: the batch at %d: %w", path, b.Position, err)
 	}

@@ -27,17 +27,18 @@ func (s *Segment) translateOffset(offset int64) (batchPos, bool, error) {
 	if err != nil {
 		return batchPos{}, false, err
 	}
-	data, f, rewrites, err := s.disk.readFileRewrites(s.Path)
+	f, err := s.disk.get(s.Path)
 	if err != nil {
 		return batchPos{}, false, err
 	}
+	rewrites := f.rewrites
 	from := int64(mapping.Position)
 	pos := from
 	if h := s.scan; h.file == f && h.rewrites == rewrites && h.from == from && h.offset <= offset {
 		pos = h.pos
 	}
 	for pos < s.Size {
-		h, size, err := s.headerAt(data, pos)
+		h, size, err := s.headerAt(f, pos)
 		if err != nil {
 			return batchPos{}, false, err
 		}
@@ -65,14 +66,15 @@ type segmentScan struct {
 	offset   int64
 }
 
-// headerAt reads the header of the batch at pos of the segment's bytes.
-func (s *Segment) headerAt(data []byte, pos int64) (record.BatchHeader, int64, error) {
-	h, err := record.ParseHeader(data[min(pos, int64(len(data))):])
-	if err == nil && pos+int64(h.SizeInBytes()) > int64(len(data)) || err != nil && int64(len(data)) < s.Size {
+// headerAt reads the header of the batch at pos of the segment's file f.
+func (s *Segment) headerAt(f *file, pos int64) (record.BatchHeader, int64, error) {
+	n := f.written()
+	h, err := record.ParseHeader(headerBytes(f, pos))
+	if err == nil && pos+int64(h.SizeInBytes()) > n || err != nil && n < s.Size {
 		// The file lost bytes this Log still holds: a log of a process
 		// that is gone, read after a power loss reverted its files (a
 		// running broker's log never sees this).
-		return h, 0, fmt.Errorf("%w: %s holds %d bytes, the log wrote %d", ErrSegmentShorterThanIndex, s.Path, len(data), s.Size)
+		return h, 0, fmt.Errorf("%w: %s holds %d bytes, the log wrote %d", ErrSegmentShorterThanIndex, s.Path, n, s.Size)
 	}
 	if err != nil {
 		return h, 0, fmt.Errorf("segment %s at position %d: %w", s.Path, pos, err)
@@ -95,13 +97,15 @@ func (s *Segment) read(startOffset int64, maxBytes int, maxOffset int64, minOneB
 	}
 	// The bytes are a view of the file, not a copy (file.readShared): the
 	// file never changes them, and the reader must not either.
-	f, _ := s.disk.get(s.Path)
-	data := f.readShared()
+	f, err := s.disk.get(s.Path)
+	if err != nil {
+		return nil, FileSlice{}, false, err
+	}
 	end := at.position
 	for end < s.Size {
-		h, size, err := s.headerAt(data, end)
+		h, size, err := s.headerAt(f, end)
 		if err != nil {
-			return data[at.position:end:end], FileSlice{s.Path, at.position, end - at.position}, true, err
+			return f.readShared(at.position, end-at.position), FileSlice{s.Path, at.position, end - at.position}, true, err
 		}
 		if h.LastOffset() >= maxOffset {
 			break
@@ -111,19 +115,28 @@ func (s *Segment) read(startOffset int64, maxBytes int, maxOffset int64, minOneB
 		}
 		end += size
 	}
-	return data[at.position:end:end], FileSlice{s.Path, at.position, end - at.position}, true, nil
+	return f.readShared(at.position, end-at.position), FileSlice{s.Path, at.position, end - at.position}, true, nil
+}
+
+// headerBytes is the bytes of f from pos that a batch header there takes
+// (fewer at the file's end): a header is parsed where it lies, without
+// reading the whole file.
+func headerBytes(f *file, pos int64) []byte {
+	n := f.written()
+	pos = min(pos, n)
+	return f.readAt(pos, min(record.HeaderSize, n-pos))
 }
 
 // largestTimestampAfter is the largest batch max timestamp at or after
 // position, and the last offset of the batch that has it.
 func (s *Segment) largestTimestampAfter(position int64) (TimestampOffset, error) {
 	best := TimestampOffset{Timestamp: record.NoTimestamp, Offset: -1}
-	data, err := s.disk.ReadFile(s.Path)
+	f, err := s.disk.get(s.Path)
 	if err != nil {
 		return best, err
 	}
-	for pos := position; pos < s.Size && pos < int64(len(data)); {
-		h, err := record.ParseHeader(data[pos:])
+	for pos := position; pos < s.Size && pos < f.written(); {
+		h, err := record.ParseHeader(headerBytes(f, pos))
 		if err != nil {
 			return best, err
 		}

@@ -357,10 +357,9 @@ func (dc *DiskCache) Batch(c *cluster.Cluster, pd *PartitionDisk, base int64) *B
 	if !found {
 		return nil
 	}
-	data, _ := c.Disk(pd.Broker).ReadFile(path.Join(pd.Dir, seg.Name))
-	from := min(int64(info.Position), int64(len(data)))
-	to := min(info.End(), int64(len(data)))
-	have := data[from:to]
+	// The batch's bytes only (a whole metadata log is tens of MB, held
+	// in chunks that ReadFile would copy).
+	have, _ := c.Disk(pd.Broker).ReadAt(path.Join(pd.Dir, seg.Name), int64(info.Position), int64(info.Size))
 	if bb := dc.batch; bb != nil && dc.batchOf == (batchOwner{c, pd.Broker, pd.Dir}) && bb.Segment == seg.BaseOffset &&
 		bb.Info == info && bytes.Equal(bb.Bytes, have) {
 		return bb
