@@ -59,15 +59,15 @@ func fitsEntry(base int64, h record.BatchHeader) bool {
 }
 
 // NumBatches is the number of batches in the segment.
-func (s *Segment) NumBatches() int { return len(s.batches) }
+func (s *Segment) NumBatches() int { return s.batches.len() }
 
 // Batch is the segment's i-th batch in file order.
 func (s *Segment) Batch(i int) BatchInfo {
-	e := s.batches[i]
+	e := s.batches.at(i)
 	base := s.BaseOffset + int64(e.baseDelta)
 	end := int32(s.Size)
-	if i+1 < len(s.batches) {
-		end = s.batches[i+1].position
+	if i+1 < s.batches.len() {
+		end = s.batches.at(i + 1).position
 	}
 	return BatchInfo{BaseOffset: base, LastOffset: base + int64(e.lastDelta), Position: e.position, Size: end - e.position,
 		Epoch: e.epoch, RecordCount: e.recordCount}
@@ -79,7 +79,7 @@ func (s *Segment) Batches() iter.Seq[BatchInfo] { return s.batchesFrom(0) }
 // batchesFrom is the batches from the i-th on.
 func (s *Segment) batchesFrom(i int) iter.Seq[BatchInfo] {
 	return func(yield func(BatchInfo) bool) {
-		for ; i < len(s.batches); i++ {
+		for ; i < s.batches.len(); i++ {
 			if !yield(s.Batch(i)) {
 				return
 			}
@@ -89,7 +89,7 @@ func (s *Segment) batchesFrom(i int) iter.Seq[BatchInfo] {
 
 // lastOffsetOf is the last offset of the i-th batch.
 func (s *Segment) lastOffsetOf(i int) int64 {
-	e := &s.batches[i]
+	e := s.batches.at(i)
 	return s.BaseOffset + int64(e.baseDelta) + int64(e.lastDelta)
 }
 
@@ -97,6 +97,6 @@ func (s *Segment) lastOffsetOf(i int) int64 {
 // directory; the caller sets Size to the file's new end. Its offsets must
 // fit (fitsEntry).
 func (s *Segment) addBatchInfo(h record.BatchHeader, pos int64) {
-	s.batches = append(s.batches, batchEntry{baseDelta: int32(h.BaseOffset - s.BaseOffset), lastDelta: h.LastOffsetDelta,
+	s.batches.push(batchEntry{baseDelta: int32(h.BaseOffset - s.BaseOffset), lastDelta: h.LastOffsetDelta,
 		position: int32(pos), epoch: h.PartitionLeaderEpoch, recordCount: h.RecordCount})
 }

@@ -916,7 +916,10 @@ func TestSegmentFileNames(t *testing.T) {
 }
 
 func TestSegmentFindAndNextOffset(t *testing.T) {
-	s := &Segment{BaseOffset: 10, batches: []batchEntry{{baseDelta: 0, lastDelta: 2}, {baseDelta: 5, lastDelta: 0}, {baseDelta: 6, lastDelta: 4}}}
+	s := &Segment{BaseOffset: 10}
+	for _, e := range []batchEntry{{baseDelta: 0, lastDelta: 2}, {baseDelta: 5, lastDelta: 0}, {baseDelta: 6, lastDelta: 4}} {
+		s.batches.push(e)
+	}
 	for off, want := range map[int64]int{0: 0, 10: 0, 12: 0, 13: 1, 14: 1, 15: 1, 16: 2, 20: 2, 21: 3} {
 		if got := s.find(off); got != want {
 			t.Errorf("find(%d) = %d, want %d", off, got, want)

@@ -29,7 +29,7 @@ type Segment struct {
 	BaseOffset int64
 	Path       string // the .log file
 	Size       int64
-	batches    []batchEntry // see BatchInfo
+	batches    batchDir // see BatchInfo
 
 	disk        *Disk
 	offsetIndex offsetIndex
@@ -106,16 +106,16 @@ func (s *Segment) TimeIndexPath() string { return s.timeIndex.path }
 // NextOffset is the offset after the segment's last batch (its base offset if
 // empty).
 func (s *Segment) NextOffset() int64 {
-	if len(s.batches) == 0 {
+	if s.batches.len() == 0 {
 		return s.BaseOffset
 	}
-	return s.lastOffsetOf(len(s.batches)-1) + 1
+	return s.lastOffsetOf(s.batches.len()-1) + 1
 }
 
 // find returns the index of the first batch whose LastOffset >= offset, or
 // NumBatches().
 func (s *Segment) find(offset int64) int {
-	lo, hi := 0, len(s.batches)
+	lo, hi := 0, s.batches.len()
 	for lo < hi {
 		m := (lo + hi) / 2
 		if s.lastOffsetOf(m) < offset {

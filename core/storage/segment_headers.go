@@ -24,7 +24,7 @@ func (s *Segment) Header(b BatchInfo) (record.BatchHeader, error) {
 // read from one look at the .log file, in file order; it stops at fn's
 // first error.
 func (s *Segment) eachHeader(fn func(b BatchInfo, h record.BatchHeader) error) error {
-	if len(s.batches) == 0 {
+	if s.batches.len() == 0 {
 		return nil
 	}
 	f, err := s.disk.get(s.Path)

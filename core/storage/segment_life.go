@@ -72,7 +72,7 @@ func (s *Segment) truncateTo(offset int64) error {
 		if err := s.disk.Truncate(s.Path, at.position); err != nil {
 			return err
 		}
-		s.batches = s.batches[:s.find(offset)]
+		s.batches.truncate(s.find(offset))
 		s.Size = at.position
 	}
 	if s.Size == 0 {
