@@ -205,7 +205,7 @@ func (b *Broker) retentionDue() (sim.Time, bool) {
 // (sim.World.RunLeapOps), the
 // timers consumed, the timers pending at the end, and the time of the last
 // run (now if none).
-func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops [][]sim.LeapOp, drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
+func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops []sim.LeapRun, drop []sim.QueuedEvent, add []sim.LeapEvent, last sim.Time) {
 	last = now
 	for _, l := range loops {
 		n, final, next := sim.LeapPeriodic(l.event, l.period, horizon)
@@ -233,11 +233,7 @@ func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops [][]sim.LeapOp
 			default:
 				continue
 			}
-			run := make([]sim.LeapOp, n)
-			for i := range run {
-				run[i] = sim.LeapOp{At: first + sim.Time(i)*p, Path: sim.PeriodicRuns(l.event, l.period, i), Do: do}
-			}
-			ops = append(ops, run)
+			ops = append(ops, &checkpointRun{first: first, every: p, n: n, event: l.event, period: l.period, do: do})
 		case taskCleaner:
 			if c := l.b.cleaner; c.passesAt != final {
 				c.passesAt, c.passesNow = final, 0
@@ -245,4 +241,21 @@ func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops [][]sim.LeapOp
 		}
 	}
 	return ops, drop, add, last
+}
+
+// checkpointRun is a task's checkpoint writes in a span as a run of ops
+// (sim.LeapRun): n writes, every period from first, each armed by the one
+// before.
+type checkpointRun struct {
+	first, every sim.Time
+	n            int
+	event        sim.QueuedEvent
+	period       time.Duration
+	do           func()
+}
+
+func (r *checkpointRun) Len() int { return r.n }
+
+func (r *checkpointRun) Op(i int) sim.LeapOp {
+	return sim.LeapOp{At: r.first + sim.Time(i)*r.every, Path: sim.PeriodicRuns(r.event, r.period, i), Do: r.do}
 }

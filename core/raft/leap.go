@@ -310,13 +310,14 @@ func (b NoOps) lastBefore(t sim.Time, d time.Duration) (sim.Time, bool) {
 // flushed on the leader at its instant, and on each voter when the answer
 // carrying it arrives. The caller runs it in time order with other loops'
 // disk work (sim.World.RunLeapOps), then calls Finish.
-func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
+func (q *QuorumLoop) Appends(noops NoOps) sim.LeapRun {
 	leader, epoch := q.leader, q.ls.epochNum
 	base := leader.log.endOffset()
 	batches := noops.batches(base, epoch)
 	// One function for each kind of op, shared by the NoOps (sim.LeapOp's
 	// DoAt and PathAt): the leader's append, and each voter's.
-	leaderDo := func(i int) {
+	r := &appendRun{noops: noops, path: noops.path}
+	r.leaderDo = func(i int) {
 		// The batch has the base offset and epoch already, and was
 		// validated once for the whole run (record.Valid).
 		if _, err := leader.log.log.AppendValidAsLeader(batches[i], epoch); err != nil {
@@ -324,14 +325,9 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 		}
 		leader.flushForLeap()
 	}
-	type voterOps struct {
-		f      *quorumFollower
-		doAt   func(int)
-		pathAt func(int) sim.PushPath
-	}
-	voters := make([]voterOps, len(q.byParked))
+	r.voters = make([]voterOps, len(q.byParked))
 	for k, f := range q.byParked {
-		voters[k] = voterOps{f: f,
+		r.voters[k] = voterOps{f: f,
 			// The batch its answer carries, as the leader stored it.
 			doAt: func(i int) {
 				if err := f.n.appendValidAsFollower(batches[i]); err != nil {
@@ -341,15 +337,35 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapOp {
 			pathAt: func(i int) sim.PushPath { return noops.answer(i, f.parkedIndex) },
 		}
 	}
-	ops := make([]sim.LeapOp, 0, noops.Count*(1+len(voters)))
-	for i := 0; i < noops.Count; i++ {
-		at := noops.at(i)
-		ops = append(ops, sim.LeapOp{At: at, Arg: i, DoAt: leaderDo, PathAt: noops.path})
-		for _, v := range voters {
-			ops = append(ops, sim.LeapOp{At: at.Add(v.f.toF), Rank: v.f.parkedIndex, Arg: i, DoAt: v.doAt, PathAt: v.pathAt})
-		}
+	return r
+}
+
+// appendRun is the NoOps' appends as a run of ops (sim.LeapRun), made as
+// they are run: NoOp i's op on the leader, then one on each voter.
+type appendRun struct {
+	noops    NoOps
+	path     func(int) sim.PushPath // noops.path, made once
+	leaderDo func(int)
+	voters   []voterOps
+}
+
+// voterOps is a voter's op of each NoOp.
+type voterOps struct {
+	f      *quorumFollower
+	doAt   func(int)
+	pathAt func(int) sim.PushPath
+}
+
+func (r *appendRun) Len() int { return r.noops.Count * (1 + len(r.voters)) }
+
+func (r *appendRun) Op(j int) sim.LeapOp {
+	i, k := j/(1+len(r.voters)), j%(1+len(r.voters))
+	at := r.noops.at(i)
+	if k == 0 {
+		return sim.LeapOp{At: at, Arg: i, DoAt: r.leaderDo, PathAt: r.path}
 	}
-	return ops
+	v := &r.voters[k-1]
+	return sim.LeapOp{At: at.Add(v.f.toF), Rank: v.f.parkedIndex, Arg: i, DoAt: v.doAt, PathAt: v.pathAt}
 }
 
 // batches are the NoOps' record batches, from offset base in epoch: the

@@ -280,52 +280,89 @@ func (op *LeapOp) run() {
 	}
 }
 
+// LeapRun is one loop's ops in a span, in the order a stepped run runs
+// them: Len ops, the j-th made by Op when RunLeapOps comes to it. A
+// week's NoOps are millions of ops, and holding them all in slices at
+// once was a quarter of what a leaped week allocated.
+type LeapRun interface {
+	Len() int
+	Op(j int) LeapOp
+}
+
+// LeapOps is a run held in a slice.
+type LeapOps []LeapOp
+
+func (r LeapOps) Len() int        { return len(r) }
+func (r LeapOps) Op(j int) LeapOp { return r[j] }
+
 // RunLeapOps runs the loops' ops in a stepped run's order, each at its
 // instant (LeapAt). Each loop lists its ops (a run) in the order a stepped
 // run runs them: the runs are merged by time, and ops of one instant from
-// different runs are put in their paths' order.
-func (w *World) RunLeapOps(runs [][]LeapOp) {
+// different runs are put in their paths' order. The runs are read as
+// they are merged, an instant at a time.
+func (w *World) RunLeapOps(runs []LeapRun) {
 	type runOp struct {
-		op  *LeapOp
+		op  LeapOp
 		run int
 	}
-	n := 0
-	for _, run := range runs {
-		n += len(run)
+	next := make([]int, len(runs))     // each run's next op
+	heads := make([]LeapOp, len(runs)) // each run's op next[r], when it has one
+	for r, run := range runs {
+		if run.Len() > 0 {
+			heads[r] = run.Op(0)
+		}
 	}
-	merged := make([]runOp, 0, n)
-	for len(merged) < n {
-		r := -1
-		for k, run := range runs {
-			if len(run) > 0 && (r < 0 || run[0].At < runs[r][0].At) {
-				r = k
+	var group []runOp
+	for {
+		// The earliest instant any run is at; at it, every run's ops of
+		// that instant, run by run (the first run's first).
+		r0 := -1
+		for r, run := range runs {
+			if next[r] < run.Len() && (r0 < 0 || heads[r].At < heads[r0].At) {
+				r0 = r
 			}
 		}
-		merged = append(merged, runOp{&runs[r][0], r})
-		runs[r] = runs[r][1:]
-	}
-	for i := 0; i < len(merged); {
-		j := i + 1
+		if r0 < 0 {
+			return
+		}
+		t := heads[r0].At
+		group = group[:0]
 		mixed := false
-		for j < len(merged) && merged[j].op.At == merged[i].op.At {
-			mixed = mixed || merged[j].run != merged[i].run
-			j++
+		for r, run := range runs {
+			for next[r] < run.Len() && heads[r].At == t {
+				mixed = mixed || len(group) > 0 && group[0].run != r
+				group = append(group, runOp{heads[r], r})
+				if next[r]++; next[r] < run.Len() {
+					heads[r] = run.Op(next[r])
+				}
+			}
 		}
 		// Ops of one instant from one loop come in their order; from
 		// several, they are put in their paths' order by an insertion
 		// sort (a few ops; sort.SliceStable's reflection costs more).
-		if g := merged[i:j]; mixed {
-			for a := 1; a < len(g); a++ {
-				for b := a; b > 0 && ComparePaths(g[b].op.path(), g[b].op.Rank, g[b-1].op.path(), g[b-1].op.Rank) < 0; b-- {
-					g[b], g[b-1] = g[b-1], g[b]
+		if mixed {
+			for a := 1; a < len(group); a++ {
+				for b := a; b > 0 && ComparePaths(group[b].op.path(), group[b].op.Rank, group[b-1].op.path(), group[b-1].op.Rank) < 0; b-- {
+					group[b], group[b-1] = group[b-1], group[b]
 				}
 			}
 		}
-		i = j
+		for i := range group {
+			w.leapOpAt(&group[i].op)
+		}
 	}
-	for _, m := range merged {
-		w.LeapAt(m.op.At, m.op.run)
+}
+
+// leapOpAt runs op at its instant, as LeapAt(op.At, op.run) would,
+// without making a function value for each op.
+func (w *World) leapOpAt(op *LeapOp) {
+	if w.running != nil {
+		panic("sim: LeapAt inside a handler")
 	}
+	saved := w.now
+	w.now = op.At
+	defer func() { w.now = saved }()
+	op.run()
 }
 
 // LeapAt runs fn with the clock at t, a time inside the span a leap
