@@ -1006,3 +1006,60 @@ func TestFastForwardShowsItsProgress(t *testing.T) {
 		t.Fatalf("the advance's share stayed at %d%%", last)
 	}
 }
+
+// The event feed drops its oldest events in batches: while fewer than
+// feedShown+feedSlack are drawn, a new event is only added at the end (the
+// items already drawn keep their places, so the browser lays out and
+// paints only the new one); once the list is full, it goes back to the
+// newest feedShown at once. It always shows at least the newest
+// feedShown, the newest last.
+func TestFeedDropsItsOldestEventsInBatches(t *testing.T) {
+	at := newAppTest(t, "", "")
+	shown := func() (first string, n int, last string) {
+		items := at.render(nil).byID("feed-list")
+		for c := items.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode {
+				if n == 0 {
+					first = appAttr(c, "data-key")
+				}
+				last = appAttr(c, "data-key")
+				n++
+			}
+		}
+		return
+	}
+	topic := 0
+	create := func() {
+		topic++
+		at.p.Run(fmt.Sprintf("kafka-topics.sh --create --topic t%d --partitions 1 --replication-factor 3", topic), nil)
+		at.idle()
+	}
+	for len(at.p.Feed(feedShown+feedSlack+1, false)) <= feedShown+feedSlack {
+		create()
+	}
+	first, n, _ := shown()
+	drops, grew := 0, 0
+	for i := 0; i < 40; i++ {
+		create()
+		f, m, last := shown()
+		newest := at.p.Feed(1, false)[0]
+		if last != strconv.Itoa(newest.Seq) {
+			t.Fatalf("after topic %d the last item is %s, want the newest event %d", topic, last, newest.Seq)
+		}
+		if m < feedShown || m > feedShown+feedSlack {
+			t.Fatalf("after topic %d the feed shows %d events, want %d to %d", topic, m, feedShown, feedShown+feedSlack)
+		}
+		switch {
+		case f == first && m > n:
+			grew++
+		case f != first && m == feedShown:
+			drops++
+		default:
+			t.Fatalf("after topic %d the feed went from %d events from %s to %d from %s: neither added at the end nor cut to the newest %d", topic, n, first, m, f, feedShown)
+		}
+		first, n = f, m
+	}
+	if drops == 0 || grew < 2*drops {
+		t.Errorf("over 40 topics the feed dropped its oldest events %d times and only added at its end %d times", drops, grew)
+	}
+}
