@@ -26,38 +26,42 @@ WASM_EXEC  = public/wasm_exec.js
 # Inlining is off (-l) in the packages listed: kafkascope's command-line
 # tools, scenarios, metadata record codec, brokers, clients, Raft,
 # controller, configs, views, group assignors, fault simulator, timeline,
-# player, cold-path sorts, JSON and URL query helpers, page components (ui,
-# whose generated Build methods inlined vugu's AppendChild at every
-# element), page renderer (ui/patch) and entry point (wasm), Vugu, its and
-# safejs's JavaScript bindings, and the standard library's regexp,
-# encoding/json, compress/flate, fmt, reflect, unicode, time, html,
-# internal/fmtsort and syscall/js. It stays on in the simulation's core
-# (sim, storage, record, protocol, cluster, rpc, feed), the standard
-# library's other packages and the runtime. In wasm an inlined call is a
-# full copy of the callee inside a function that the browser must compile
-# before it first runs. Off in the command-line tools, the scenarios, the
-# metadata codec and the standard packages, it made main.wasm 0.6 MB
-# smaller (7% of its brotli size); off in the engine's other packages
-# listed, 85 KB of brotli more; off in ui, 72 KB more; off in the page's
-# other packages and the last standard ones, 18 KB more. None changed the
-# measured speed under node, with inlining against without, within noise
-# (interleaved runs on a shared machine): engine packages,
-# BenchmarkTimeAdvance (core/console) 1.55 against 1.55 s per op and
-# BenchmarkFrame9x30 (ui: nine brokers, producers and a group; one frame
-# per op) 21.5 against 21.3 ms, fastest of each; ui, BenchmarkFrame9x30
-# 19.7 against 21.9 ms fastest but 26.1 against 23.3 ms median of 8,
-# BenchmarkDiagramBuild 5.6 against 5.3 ms fastest; the page's packages,
-# BenchmarkFrame9x30 13.4 against 13.5 ms fastest and 15.9 against 16.8 ms
-# median of six processes' fastest warm runs. Off in the simulation's core
-# it would save 30 KB of brotli more, and off in strings 20 KB, but they
-# made BenchmarkTimeAdvance 9% and 5% slower (medians of 32 runs); off
-# everywhere, runtime included, 94 KB more but BenchmarkTimeAdvance twice
-# as slow.
+# player, cold-path sorts, JSON and URL query helpers, request and response
+# types, RPC, event feed, page components (ui, whose generated Build methods
+# inlined vugu's AppendChild at every element), page renderer (ui/patch) and
+# entry point (wasm), Vugu, its and safejs's JavaScript bindings, and the
+# standard library's regexp, encoding/json, compress/flate, fmt, reflect,
+# unicode, time, html, internal/fmtsort and syscall/js. It stays on in the
+# simulation's core (sim, storage, record, cluster), the standard library's
+# other packages and the runtime. In wasm an inlined call is a full copy of
+# the callee inside a function that the browser must compile before it first
+# runs. Off in the command-line tools, the scenarios, the metadata codec and
+# the standard packages, it made main.wasm 0.6 MB smaller (7% of its brotli
+# size); off in the engine's other packages listed, 85 KB of brotli more;
+# off in ui, 72 KB more; off in the page's other packages and the last
+# standard ones, 18 KB more. None changed the measured speed under node,
+# with inlining against without, within noise (interleaved runs on a shared
+# machine): engine packages, BenchmarkTimeAdvance (core/console) 1.55
+# against 1.55 s per op and BenchmarkFrame9x30 (ui: nine brokers, producers
+# and a group; one frame per op) 21.5 against 21.3 ms, fastest of each; ui,
+# BenchmarkFrame9x30 19.7 against 21.9 ms fastest but 26.1 against 23.3 ms
+# median of 8, BenchmarkDiagramBuild 5.6 against 5.3 ms fastest; the page's
+# packages, BenchmarkFrame9x30 13.4 against 13.5 ms fastest and 15.9 against
+# 16.8 ms median of six processes' fastest warm runs. Off in protocol, rpc
+# and feed, 5 KB of brotli more, with no change measured under node (load
+# 2-4, interleaved): BenchmarkTimeAdvance/stepped fastest 0.90 against
+# 0.90 s, median 0.98 against 1.00 s of 8; BenchmarkFrame9x30 median 17.1
+# against 16.2 ms of 10. Off in the whole simulation's core (these three,
+# sim, storage, record, cluster) it saved 30 KB of brotli, and off in
+# strings 20 KB, but they made BenchmarkTimeAdvance 9% and 5% slower
+# (medians of 32 runs); off everywhere, runtime included, 94 KB more but
+# BenchmarkTimeAdvance twice as slow.
 WASM_NOINLINE = kafkascope/core/console kafkascope/core/scenario kafkascope/core/metadata \
 	kafkascope/core/broker kafkascope/core/client kafkascope/core/raft kafkascope/core/controller \
 	kafkascope/core/config kafkascope/core/view kafkascope/core/group kafkascope/core/simulate \
 	kafkascope/core/timeline kafkascope/core/player kafkascope/core/sorts kafkascope/core/jsonvalue \
-	kafkascope/core/urlquery kafkascope/ui kafkascope/ui/patch kafkascope/wasm \
+	kafkascope/core/urlquery kafkascope/core/protocol kafkascope/core/rpc kafkascope/core/feed \
+	kafkascope/ui kafkascope/ui/patch kafkascope/wasm \
 	github.com/vugu/vugu github.com/vugu/vugu/js github.com/hack-pad/safejs \
 	regexp regexp/syntax encoding/json compress/flate fmt reflect unicode time \
 	html internal/fmtsort syscall/js
@@ -79,14 +83,18 @@ serve: assets
 # The page embeds the built-in scenarios without their expected output and
 # state claims, which only make test reads (scripts/pagescenarios writes
 # those copies and the go build overlay that puts them in place: 16 KB of
-# brotli). scripts/wasmdata then rewrites the module's data section in a
-# few long segments instead of the linker's 100,000 short ones: the same
-# memory image, 1 MB larger raw but 108 KB smaller in brotli and 181 KB
-# gzipped.
+# brotli). scripts/lazyentities adds to that overlay a copy of the standard
+# library's html/entity.go whose table of character references is built on
+# first use, not kept by the package's initialization (19 KB of brotli:
+# the page never unescapes HTML). scripts/wasmdata then rewrites the
+# module's data section in a few long segments instead of the linker's
+# 100,000 short ones: the same memory image, 1 MB larger raw but 108 KB
+# smaller in brotli and 181 KB gzipped.
 PAGE_SCENARIOS = build/page-scenarios
 
 wasm:
 	$(GO) run ./scripts/pagescenarios $(PAGE_SCENARIOS)
+	$(GO) run ./scripts/lazyentities $(PAGE_SCENARIOS) "$$($(GO) env GOROOT)"
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -overlay=$(PAGE_SCENARIOS)/overlay.json -o $(WASM_OUT) ./wasm
 	$(GO) run ./scripts/wasmdata $(WASM_OUT)
 

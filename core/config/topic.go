@@ -63,29 +63,42 @@ type synonym struct {
 }
 
 // topicSynonyms lists, for each topic config, the broker configs consulted in
-// order (Kafka's ServerTopicConfigSynonyms).
-var topicSynonyms = map[string][]synonym{
-	SegmentBytes:                {{"log.segment.bytes", 1}},
-	SegmentMs:                   {{"log.roll.ms", 1}, {"log.roll.hours", 3600000}},
-	SegmentJitterMs:             {{"log.roll.jitter.ms", 1}, {"log.roll.jitter.hours", 3600000}},
-	SegmentIndexBytes:           {{"log.index.size.max.bytes", 1}},
-	FlushMessages:               {{"log.flush.interval.messages", 1}},
-	FlushMs:                     {{"log.flush.interval.ms", 1}, {"log.flush.scheduler.interval.ms", 1}},
-	RetentionBytes:              {{"log.retention.bytes", 1}},
-	RetentionMs:                 {{"log.retention.ms", 1}, {"log.retention.minutes", 60000}, {"log.retention.hours", 3600000}},
-	MaxMessageBytes:             {{"message.max.bytes", 1}},
-	IndexIntervalBytes:          {{"log.index.interval.bytes", 1}},
-	DeleteRetentionMs:           {{"log.cleaner.delete.retention.ms", 1}},
-	MinCompactionLagMs:          {{"log.cleaner.min.compaction.lag.ms", 1}},
-	MaxCompactionLagMs:          {{"log.cleaner.max.compaction.lag.ms", 1}},
-	FileDeleteDelayMs:           {{"log.segment.delete.delay.ms", 1}},
-	MinCleanableDirtyRatio:      {{"log.cleaner.min.cleanable.ratio", 1}},
-	CleanupPolicy:               {{"log.cleanup.policy", 1}},
-	UncleanLeaderElectionEnable: {{"unclean.leader.election.enable", 1}},
-	MinInsyncReplicas:           {{"min.insync.replicas", 1}},
-	CompressionType:             {{"compression.type", 1}},
-	Preallocate:                 {{"log.preallocate", 1}},
-	MessageTimestampType:        {{"log.message.timestamp.type", 1}},
+// order (Kafka's ServerTopicConfigSynonyms), made from topicSynonymList.
+var topicSynonyms = func() map[string][]synonym {
+	m := make(map[string][]synonym, len(topicSynonymList))
+	for _, e := range topicSynonymList {
+		m[e.topic] = e.synonyms
+	}
+	return m
+}()
+
+// topicSynonymList is topicSynonyms as a slice, which is static data: a map
+// literal of fewer than 25 entries compiles to code that assigns each.
+var topicSynonymList = []struct {
+	topic    string
+	synonyms []synonym
+}{
+	{SegmentBytes, []synonym{{"log.segment.bytes", 1}}},
+	{SegmentMs, []synonym{{"log.roll.ms", 1}, {"log.roll.hours", 3600000}}},
+	{SegmentJitterMs, []synonym{{"log.roll.jitter.ms", 1}, {"log.roll.jitter.hours", 3600000}}},
+	{SegmentIndexBytes, []synonym{{"log.index.size.max.bytes", 1}}},
+	{FlushMessages, []synonym{{"log.flush.interval.messages", 1}}},
+	{FlushMs, []synonym{{"log.flush.interval.ms", 1}, {"log.flush.scheduler.interval.ms", 1}}},
+	{RetentionBytes, []synonym{{"log.retention.bytes", 1}}},
+	{RetentionMs, []synonym{{"log.retention.ms", 1}, {"log.retention.minutes", 60000}, {"log.retention.hours", 3600000}}},
+	{MaxMessageBytes, []synonym{{"message.max.bytes", 1}}},
+	{IndexIntervalBytes, []synonym{{"log.index.interval.bytes", 1}}},
+	{DeleteRetentionMs, []synonym{{"log.cleaner.delete.retention.ms", 1}}},
+	{MinCompactionLagMs, []synonym{{"log.cleaner.min.compaction.lag.ms", 1}}},
+	{MaxCompactionLagMs, []synonym{{"log.cleaner.max.compaction.lag.ms", 1}}},
+	{FileDeleteDelayMs, []synonym{{"log.segment.delete.delay.ms", 1}}},
+	{MinCleanableDirtyRatio, []synonym{{"log.cleaner.min.cleanable.ratio", 1}}},
+	{CleanupPolicy, []synonym{{"log.cleanup.policy", 1}}},
+	{UncleanLeaderElectionEnable, []synonym{{"unclean.leader.election.enable", 1}}},
+	{MinInsyncReplicas, []synonym{{"min.insync.replicas", 1}}},
+	{CompressionType, []synonym{{"compression.type", 1}}},
+	{Preallocate, []synonym{{"log.preallocate", 1}}},
+	{MessageTimestampType, []synonym{{"log.message.timestamp.type", 1}}},
 }
 
 var topicDefByName = func() map[string]*Def {

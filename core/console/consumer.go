@@ -11,28 +11,28 @@ import (
 	"kafkascope/core/sim"
 )
 
-func consumerSpecs() []*optSpec {
-	return append(commonSpecs(),
-		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-		&optSpec{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "The topic to consume."},
-		&optSpec{name: "include", arg: requiredArg, typ: "String", argDesc: "Java regex (String)", desc: "Topics to consume, as a regular expression (not simulated yet)."},
-		&optSpec{name: "partition", arg: requiredArg, typ: "Integer", argDesc: "partition", desc: "Read only this partition (from the end unless --from-beginning or --offset)."},
-		&optSpec{name: "offset", arg: requiredArg, typ: "String", argDesc: "consume offset", desc: "With --partition: earliest, latest or an offset.", def: "latest"},
-		&optSpec{name: "from-beginning", desc: "Start with the earliest message when there is no committed offset."},
-		&optSpec{name: "max-messages", arg: requiredArg, typ: "Integer", argDesc: "num_messages", desc: "Exit after this many messages."},
-		&optSpec{name: "timeout-ms", arg: requiredArg, typ: "Long", argDesc: "timeout_ms", desc: "Exit when no message arrives for this long."},
-		&optSpec{name: "group", arg: requiredArg, typ: "String", argDesc: "consumer group id", desc: "The consumer group id of the consumer."},
-		&optSpec{name: "property", arg: requiredArg, typ: "String", argDesc: "prop", desc: "Formatter properties: print.timestamp, print.key, print.value, print.partition, print.offset, print.epoch, print.headers, key.separator, line.separator, null.literal."},
-		&optSpec{name: "consumer-property", arg: requiredArg, typ: "String", argDesc: "consumer_prop", desc: "A consumer config as key=value."},
-		&optSpec{name: "consumer.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Consumer config properties file (write it with cat > FILE). Simulator-only: kafkascope.record.processing.ms makes the application spend that long on each record between polls."},
-		&optSpec{name: "formatter", arg: requiredArg, typ: "String", argDesc: "class", desc: "Only the default formatter is simulated.", def: "org.apache.kafka.tools.consumer.DefaultMessageFormatter"},
-		&optSpec{name: "formatter-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Formatter config file (not read by the simulator)."},
-		&optSpec{name: "skip-message-on-error", desc: "Skip a message that cannot be formatted."},
-		&optSpec{name: "isolation-level", arg: requiredArg, typ: "String", desc: "read_uncommitted or read_committed.", def: "read_uncommitted"},
-		&optSpec{name: "key-deserializer", arg: requiredArg, typ: "String", argDesc: "deserializer for key", desc: "Accepted; keys print as their bytes."},
-		&optSpec{name: "value-deserializer", arg: requiredArg, typ: "String", argDesc: "deserializer for values", desc: "Accepted; values print as their bytes."},
-		&optSpec{name: "enable-systest-events", desc: "Accepted for compatibility."},
-	)
+func consumerSpecs() []*optSpec { return withCommon(consumerSpecList) }
+
+var consumerSpecList = []optSpec{
+	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "The topic to consume."},
+	{name: "include", arg: requiredArg, typ: "String", argDesc: "Java regex (String)", desc: "Topics to consume, as a regular expression (not simulated yet)."},
+	{name: "partition", arg: requiredArg, typ: "Integer", argDesc: "partition", desc: "Read only this partition (from the end unless --from-beginning or --offset)."},
+	{name: "offset", arg: requiredArg, typ: "String", argDesc: "consume offset", desc: "With --partition: earliest, latest or an offset.", def: "latest"},
+	{name: "from-beginning", desc: "Start with the earliest message when there is no committed offset."},
+	{name: "max-messages", arg: requiredArg, typ: "Integer", argDesc: "num_messages", desc: "Exit after this many messages."},
+	{name: "timeout-ms", arg: requiredArg, typ: "Long", argDesc: "timeout_ms", desc: "Exit when no message arrives for this long."},
+	{name: "group", arg: requiredArg, typ: "String", argDesc: "consumer group id", desc: "The consumer group id of the consumer."},
+	{name: "property", arg: requiredArg, typ: "String", argDesc: "prop", desc: "Formatter properties: print.timestamp, print.key, print.value, print.partition, print.offset, print.epoch, print.headers, key.separator, line.separator, null.literal."},
+	{name: "consumer-property", arg: requiredArg, typ: "String", argDesc: "consumer_prop", desc: "A consumer config as key=value."},
+	{name: "consumer.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Consumer config properties file (write it with cat > FILE). Simulator-only: kafkascope.record.processing.ms makes the application spend that long on each record between polls."},
+	{name: "formatter", arg: requiredArg, typ: "String", argDesc: "class", desc: "Only the default formatter is simulated.", def: "org.apache.kafka.tools.consumer.DefaultMessageFormatter"},
+	{name: "formatter-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Formatter config file (not read by the simulator)."},
+	{name: "skip-message-on-error", desc: "Skip a message that cannot be formatted."},
+	{name: "isolation-level", arg: requiredArg, typ: "String", desc: "read_uncommitted or read_committed.", def: "read_uncommitted"},
+	{name: "key-deserializer", arg: requiredArg, typ: "String", argDesc: "deserializer for key", desc: "Accepted; keys print as their bytes."},
+	{name: "value-deserializer", arg: requiredArg, typ: "String", argDesc: "deserializer for values", desc: "Accepted; values print as their bytes."},
+	{name: "enable-systest-events", desc: "Accepted for compatibility."},
 }
 
 // formatter is DefaultMessageFormatter.

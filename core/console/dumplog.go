@@ -16,23 +16,23 @@ import (
 	"kafkascope/core/storage"
 )
 
-func dumpLogSpecs() []*optSpec {
-	return append(commonSpecs(),
-		&optSpec{name: "files", arg: requiredArg, typ: "String", argDesc: "file1, file2, ...", desc: "REQUIRED: the data and index files to dump, separated by commas."},
-		&optSpec{name: "print-data-log", desc: "Print each record's key and value (implies --deep-iteration)."},
-		&optSpec{name: "deep-iteration", desc: "Print every record, not only batches."},
-		&optSpec{name: "verify-index-only", desc: "Only check an index against its log."},
-		&optSpec{name: "index-sanity-check", desc: "Only run the index check a broker runs at start-up."},
-		&optSpec{name: "max-message-size", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "The largest message size, for index checks.", def: "5242880"},
-		&optSpec{name: "max-bytes", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "Read only the batches within the first size bytes.", def: "2147483647"},
-		&optSpec{name: "key-decoder-class", arg: optionalArg, typ: "String", desc: "How to print keys: org.apache.kafka.tools.api.StringDecoder, LongDecoder or IntegerDecoder.", def: "org.apache.kafka.tools.api.StringDecoder"},
-		&optSpec{name: "value-decoder-class", arg: optionalArg, typ: "String", desc: "How to print values (as --key-decoder-class).", def: "org.apache.kafka.tools.api.StringDecoder"},
-		&optSpec{name: "offsets-decoder", desc: "Read the records as __consumer_offsets data (offset commits and group metadata)."},
-		&optSpec{name: "transaction-log-decoder", desc: "Read the records as __transaction_state data (not simulated)."},
-		&optSpec{name: "cluster-metadata-decoder", desc: "Read the records as KRaft metadata records (__cluster_metadata)."},
-		&optSpec{name: "skip-record-metadata", desc: "Print only keys and values, not each record's offset, timestamp and sizes."},
-		&optSpec{name: "broker", arg: requiredArg, typ: "Integer", argDesc: "id", desc: "kafkascope: the broker whose disk holds the files (default: the first running broker)."},
-	)
+func dumpLogSpecs() []*optSpec { return withCommon(dumpLogSpecList) }
+
+var dumpLogSpecList = []optSpec{
+	{name: "files", arg: requiredArg, typ: "String", argDesc: "file1, file2, ...", desc: "REQUIRED: the data and index files to dump, separated by commas."},
+	{name: "print-data-log", desc: "Print each record's key and value (implies --deep-iteration)."},
+	{name: "deep-iteration", desc: "Print every record, not only batches."},
+	{name: "verify-index-only", desc: "Only check an index against its log."},
+	{name: "index-sanity-check", desc: "Only run the index check a broker runs at start-up."},
+	{name: "max-message-size", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "The largest message size, for index checks.", def: "5242880"},
+	{name: "max-bytes", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "Read only the batches within the first size bytes.", def: "2147483647"},
+	{name: "key-decoder-class", arg: optionalArg, typ: "String", desc: "How to print keys: org.apache.kafka.tools.api.StringDecoder, LongDecoder or IntegerDecoder.", def: "org.apache.kafka.tools.api.StringDecoder"},
+	{name: "value-decoder-class", arg: optionalArg, typ: "String", desc: "How to print values (as --key-decoder-class).", def: "org.apache.kafka.tools.api.StringDecoder"},
+	{name: "offsets-decoder", desc: "Read the records as __consumer_offsets data (offset commits and group metadata)."},
+	{name: "transaction-log-decoder", desc: "Read the records as __transaction_state data (not simulated)."},
+	{name: "cluster-metadata-decoder", desc: "Read the records as KRaft metadata records (__cluster_metadata)."},
+	{name: "skip-record-metadata", desc: "Print only keys and values, not each record's offset, timestamp and sizes."},
+	{name: "broker", arg: requiredArg, typ: "Integer", argDesc: "id", desc: "kafkascope: the broker whose disk holds the files (default: the first running broker)."},
 }
 
 // dumpLogTool is kafka-dump-log.sh (DumpLogSegments). It reads files on a

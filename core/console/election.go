@@ -11,16 +11,16 @@ import (
 	"kafkascope/core/sim"
 )
 
-func electionSpecs() []*optSpec {
-	return append(commonSpecs(),
-		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "host:port", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-		&optSpec{name: "admin.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Admin client properties file (not read by the simulator)."},
-		&optSpec{name: "path-to-json-file", arg: requiredArg, typ: "String", argDesc: "Path to JSON file", desc: "Partitions to elect, as JSON (not read by the simulator: use --topic or --all-topic-partitions)."},
-		&optSpec{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic name", desc: "The topic whose partition gets the election (needs --partition)."},
-		&optSpec{name: "partition", arg: requiredArg, typ: "Integer", argDesc: "partition id", desc: "The partition that gets the election."},
-		&optSpec{name: "all-topic-partitions", desc: "Run the election for every partition."},
-		&optSpec{name: "election-type", arg: requiredArg, typ: "[PREFERRED,UNCLEAN]", argDesc: "election type", desc: "PREFERRED: move leadership to the first replica; UNCLEAN: give a leaderless partition any live replica, even one not in the ISR."},
-	)
+func electionSpecs() []*optSpec { return withCommon(electionSpecList) }
+
+var electionSpecList = []optSpec{
+	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "host:port", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{name: "admin.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Admin client properties file (not read by the simulator)."},
+	{name: "path-to-json-file", arg: requiredArg, typ: "String", argDesc: "Path to JSON file", desc: "Partitions to elect, as JSON (not read by the simulator: use --topic or --all-topic-partitions)."},
+	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic name", desc: "The topic whose partition gets the election (needs --partition)."},
+	{name: "partition", arg: requiredArg, typ: "Integer", argDesc: "partition id", desc: "The partition that gets the election."},
+	{name: "all-topic-partitions", desc: "Run the election for every partition."},
+	{name: "election-type", arg: requiredArg, typ: "[PREFERRED,UNCLEAN]", argDesc: "election type", desc: "PREFERRED: move leadership to the first replica; UNCLEAN: give a leaderless partition any live replica, even one not in the ISR."},
 }
 
 // electionTool is kafka-leader-election.sh.

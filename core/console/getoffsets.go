@@ -13,16 +13,16 @@ import (
 	"kafkascope/core/sim"
 )
 
-func getOffsetsSpecs() []*optSpec {
-	return append(commonSpecs(),
-		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "HOST1:PORT1,...,HOST3:PORT3", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-		&optSpec{name: "topic-partitions", arg: requiredArg, typ: "String", argDesc: "topic1:1,topic2:0-3,topic3,topic4:5-,topic5:-3", desc: "Topic-partition rules: a topic regex, optionally with :partition or :range."},
-		&optSpec{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "Topics to query, as a regular expression (default: all)."},
-		&optSpec{name: "partitions", arg: requiredArg, typ: "String", argDesc: "partition ids", desc: "Comma-separated partition ids (default: all)."},
-		&optSpec{name: "time", arg: requiredArg, typ: "String", argDesc: "<timestamp> / -1 or latest / -2 or earliest / -3 or max-timestamp", desc: "Which offset to get.", def: "latest"},
-		&optSpec{name: "command-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Admin client properties file (not read by the simulator)."},
-		&optSpec{name: "exclude-internal-topics", desc: "Leave internal topics out."},
-	)
+func getOffsetsSpecs() []*optSpec { return withCommon(getOffsetsSpecList) }
+
+var getOffsetsSpecList = []optSpec{
+	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "HOST1:PORT1,...,HOST3:PORT3", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{name: "topic-partitions", arg: requiredArg, typ: "String", argDesc: "topic1:1,topic2:0-3,topic3,topic4:5-,topic5:-3", desc: "Topic-partition rules: a topic regex, optionally with :partition or :range."},
+	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "Topics to query, as a regular expression (default: all)."},
+	{name: "partitions", arg: requiredArg, typ: "String", argDesc: "partition ids", desc: "Comma-separated partition ids (default: all)."},
+	{name: "time", arg: requiredArg, typ: "String", argDesc: "<timestamp> / -1 or latest / -2 or earliest / -3 or max-timestamp", desc: "Which offset to get.", def: "latest"},
+	{name: "command-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Admin client properties file (not read by the simulator)."},
+	{name: "exclude-internal-topics", desc: "Leave internal topics out."},
 }
 
 // partRule is one --topic-partitions rule.

@@ -9,29 +9,29 @@ import (
 	"kafkascope/core/sim"
 )
 
-func producerSpecs() []*optSpec {
-	return append(commonSpecs(),
-		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-		&optSpec{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "REQUIRED: the topic to produce to."},
-		&optSpec{name: "sync", desc: "Send each message synchronously, waiting for its acknowledgement."},
-		&optSpec{name: "compression-codec", arg: optionalArg, typ: "String", argDesc: "compression-codec", desc: "Compression codec (only none is simulated)."},
-		&optSpec{name: "batch-size", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "Bytes per batch (batch.size).", def: "16384"},
-		&optSpec{name: "message-send-max-retries", arg: requiredArg, typ: "Integer", desc: "How many times a failed send is retried (retries).", def: "3"},
-		&optSpec{name: "retry-backoff-ms", arg: requiredArg, typ: "Long", desc: "Wait before a retry (retry.backoff.ms).", def: "100"},
-		&optSpec{name: "timeout", arg: requiredArg, typ: "Long", argDesc: "timeout_ms", desc: "How long a message may wait for its batch to fill (linger.ms).", def: "1000"},
-		&optSpec{name: "request-required-acks", arg: requiredArg, typ: "String", argDesc: "request required acks", desc: "acks for produce requests.", def: "-1"},
-		&optSpec{name: "request-timeout-ms", arg: requiredArg, typ: "Integer", argDesc: "request timeout ms", desc: "request.timeout.ms.", def: "1500"},
-		&optSpec{name: "metadata-expiry-ms", arg: requiredArg, typ: "Long", argDesc: "metadata expiration interval", desc: "metadata.max.age.ms.", def: "300000"},
-		&optSpec{name: "max-block-ms", arg: requiredArg, typ: "Long", argDesc: "max block on send", desc: "max.block.ms.", def: "60000"},
-		&optSpec{name: "max-memory-bytes", arg: requiredArg, typ: "Long", argDesc: "total memory in bytes", desc: "buffer.memory.", def: "33554432"},
-		&optSpec{name: "max-partition-memory-bytes", arg: requiredArg, typ: "Integer", argDesc: "memory in bytes per partition", desc: "batch.size when --batch-size is not given.", def: "16384"},
-		&optSpec{name: "socket-buffer-size", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "send.buffer.bytes.", def: "102400"},
-		&optSpec{name: "property", arg: requiredArg, typ: "String", argDesc: "prop", desc: "Reader properties: parse.key, key.separator, ignore.error, null.marker."},
-		&optSpec{name: "producer-property", arg: requiredArg, typ: "String", argDesc: "producer_prop", desc: "A producer config as key=value."},
-		&optSpec{name: "producer.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Producer config file (not read by the simulator)."},
-		&optSpec{name: "reader-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Reader config file (not read by the simulator)."},
-		&optSpec{name: "line-reader", arg: requiredArg, typ: "String", argDesc: "reader_class", desc: "Only the default LineMessageReader is simulated.", def: "org.apache.kafka.tools.LineMessageReader"},
-	)
+func producerSpecs() []*optSpec { return withCommon(producerSpecList) }
+
+var producerSpecList = []optSpec{
+	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "REQUIRED: the topic to produce to."},
+	{name: "sync", desc: "Send each message synchronously, waiting for its acknowledgement."},
+	{name: "compression-codec", arg: optionalArg, typ: "String", argDesc: "compression-codec", desc: "Compression codec (only none is simulated)."},
+	{name: "batch-size", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "Bytes per batch (batch.size).", def: "16384"},
+	{name: "message-send-max-retries", arg: requiredArg, typ: "Integer", desc: "How many times a failed send is retried (retries).", def: "3"},
+	{name: "retry-backoff-ms", arg: requiredArg, typ: "Long", desc: "Wait before a retry (retry.backoff.ms).", def: "100"},
+	{name: "timeout", arg: requiredArg, typ: "Long", argDesc: "timeout_ms", desc: "How long a message may wait for its batch to fill (linger.ms).", def: "1000"},
+	{name: "request-required-acks", arg: requiredArg, typ: "String", argDesc: "request required acks", desc: "acks for produce requests.", def: "-1"},
+	{name: "request-timeout-ms", arg: requiredArg, typ: "Integer", argDesc: "request timeout ms", desc: "request.timeout.ms.", def: "1500"},
+	{name: "metadata-expiry-ms", arg: requiredArg, typ: "Long", argDesc: "metadata expiration interval", desc: "metadata.max.age.ms.", def: "300000"},
+	{name: "max-block-ms", arg: requiredArg, typ: "Long", argDesc: "max block on send", desc: "max.block.ms.", def: "60000"},
+	{name: "max-memory-bytes", arg: requiredArg, typ: "Long", argDesc: "total memory in bytes", desc: "buffer.memory.", def: "33554432"},
+	{name: "max-partition-memory-bytes", arg: requiredArg, typ: "Integer", argDesc: "memory in bytes per partition", desc: "batch.size when --batch-size is not given.", def: "16384"},
+	{name: "socket-buffer-size", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "send.buffer.bytes.", def: "102400"},
+	{name: "property", arg: requiredArg, typ: "String", argDesc: "prop", desc: "Reader properties: parse.key, key.separator, ignore.error, null.marker."},
+	{name: "producer-property", arg: requiredArg, typ: "String", argDesc: "producer_prop", desc: "A producer config as key=value."},
+	{name: "producer.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Producer config file (not read by the simulator)."},
+	{name: "reader-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Reader config file (not read by the simulator)."},
+	{name: "line-reader", arg: requiredArg, typ: "String", argDesc: "reader_class", desc: "Only the default LineMessageReader is simulated.", def: "org.apache.kafka.tools.LineMessageReader"},
 }
 
 // consoleRecord is one parsed stdin line.

@@ -17,25 +17,25 @@ const (
 	jsonMapping        = "com.fasterxml.jackson.databind.JsonMappingException"
 )
 
-func reassignSpecs() []*optSpec {
-	return append(commonSpecs(),
-		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "Server(s) to use for bootstrapping", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-		&optSpec{name: "command-config", arg: requiredArg, typ: "String", argDesc: "Admin client property file", desc: "Admin client properties file (a file written with cat > FILE)."},
-		&optSpec{name: "generate", desc: "Propose a reassignment of the topics in --topics-to-move-json-file onto --broker-list (it only prints the plan)."},
-		&optSpec{name: "execute", desc: "Start the reassignment in --reassignment-json-file."},
-		&optSpec{name: "verify", desc: "Report whether the reassignment in --reassignment-json-file has completed."},
-		&optSpec{name: "cancel", desc: "Cancel a reassignment in progress."},
-		&optSpec{name: "list", desc: "List the reassignments in progress."},
-		&optSpec{name: "reassignment-json-file", arg: requiredArg, typ: "String", argDesc: "manual assignment json file path", desc: `The plan, as JSON: {"version":1,"partitions":[{"topic":"foo","partition":0,"replicas":[1,2,3]}]} (write it with cat > FILE).`},
-		&optSpec{name: "topics-to-move-json-file", arg: requiredArg, typ: "String", argDesc: "topics to reassign json file path", desc: `For --generate: the topics, as JSON: {"topics":[{"topic":"foo"}],"version":1}.`},
-		&optSpec{name: "broker-list", arg: requiredArg, typ: "String", argDesc: "brokerlist", desc: `For --generate: the brokers to place replicas on, as "1,2,3".`},
-		&optSpec{name: "disable-rack-aware", desc: "For --generate: ignore racks."},
-		&optSpec{name: "throttle", arg: requiredArg, typ: "Long", argDesc: "throttle", desc: "Replication throttle in B/s (replication quotas are not simulated).", def: "-1"},
-		&optSpec{name: "replica-alter-log-dirs-throttle", arg: requiredArg, typ: "Long", argDesc: "replicaAlterLogDirsThrottle", desc: "Throttle for moves between log directories (not simulated).", def: "-1"},
-		&optSpec{name: "timeout", arg: requiredArg, typ: "Long", argDesc: "timeout", desc: "How long --execute waits for log directory moves to start, in ms.", def: "10000"},
-		&optSpec{name: "additional", desc: "Start this reassignment even though others are in progress."},
-		&optSpec{name: "preserve-throttles", desc: "Leave broker and topic throttles as they are."},
-	)
+func reassignSpecs() []*optSpec { return withCommon(reassignSpecList) }
+
+var reassignSpecList = []optSpec{
+	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "Server(s) to use for bootstrapping", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{name: "command-config", arg: requiredArg, typ: "String", argDesc: "Admin client property file", desc: "Admin client properties file (a file written with cat > FILE)."},
+	{name: "generate", desc: "Propose a reassignment of the topics in --topics-to-move-json-file onto --broker-list (it only prints the plan)."},
+	{name: "execute", desc: "Start the reassignment in --reassignment-json-file."},
+	{name: "verify", desc: "Report whether the reassignment in --reassignment-json-file has completed."},
+	{name: "cancel", desc: "Cancel a reassignment in progress."},
+	{name: "list", desc: "List the reassignments in progress."},
+	{name: "reassignment-json-file", arg: requiredArg, typ: "String", argDesc: "manual assignment json file path", desc: `The plan, as JSON: {"version":1,"partitions":[{"topic":"foo","partition":0,"replicas":[1,2,3]}]} (write it with cat > FILE).`},
+	{name: "topics-to-move-json-file", arg: requiredArg, typ: "String", argDesc: "topics to reassign json file path", desc: `For --generate: the topics, as JSON: {"topics":[{"topic":"foo"}],"version":1}.`},
+	{name: "broker-list", arg: requiredArg, typ: "String", argDesc: "brokerlist", desc: `For --generate: the brokers to place replicas on, as "1,2,3".`},
+	{name: "disable-rack-aware", desc: "For --generate: ignore racks."},
+	{name: "throttle", arg: requiredArg, typ: "Long", argDesc: "throttle", desc: "Replication throttle in B/s (replication quotas are not simulated).", def: "-1"},
+	{name: "replica-alter-log-dirs-throttle", arg: requiredArg, typ: "Long", argDesc: "replicaAlterLogDirsThrottle", desc: "Throttle for moves between log directories (not simulated).", def: "-1"},
+	{name: "timeout", arg: requiredArg, typ: "Long", argDesc: "timeout", desc: "How long --execute waits for log directory moves to start, in ms.", def: "10000"},
+	{name: "additional", desc: "Start this reassignment even though others are in progress."},
+	{name: "preserve-throttles", desc: "Leave broker and topic throttles as they are."},
 }
 
 // reassignActions are the actions, in the order the tool lists them.

@@ -17,32 +17,32 @@ import (
 
 const topicCommandLogger = "org.apache.kafka.tools.TopicCommand"
 
-func topicsSpecs() []*optSpec {
-	return append(commonSpecs(),
-		&optSpec{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-		&optSpec{name: "command-config", arg: requiredArg, typ: "String", argDesc: "command config property file", desc: "Admin client properties file (in kafkascope: a file written with cat > FILE)."},
-		&optSpec{name: "list", desc: "List all available topics."},
-		&optSpec{name: "create", desc: "Create a new topic."},
-		&optSpec{name: "delete", desc: "Delete a topic."},
-		&optSpec{name: "alter", desc: "Alter the number of partitions of a topic."},
-		&optSpec{name: "describe", desc: "List details for the given topics."},
-		&optSpec{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "The topic to create, alter, describe or delete (a regular expression for --list, --describe and --delete)."},
-		&optSpec{name: "topic-id", arg: requiredArg, typ: "String", argDesc: "topic-id", desc: "The topic id to describe."},
-		&optSpec{name: "config", arg: requiredArg, typ: "String", argDesc: "name=value", desc: "A topic config override for the topic being created."},
-		&optSpec{name: "delete-config", arg: requiredArg, typ: "String", argDesc: "name", desc: "Not supported any more: use kafka-configs.sh."},
-		&optSpec{name: "partitions", arg: requiredArg, typ: "Integer", argDesc: "# of partitions", desc: "The number of partitions for the topic being created or altered."},
-		&optSpec{name: "replication-factor", arg: requiredArg, typ: "Integer", argDesc: "replication factor", desc: "The replication factor of each partition of the topic being created."},
-		&optSpec{name: "replica-assignment", arg: requiredArg, typ: "String", argDesc: "broker_id_for_part1_replica1 : broker_id_for_part1_replica2 , broker_id_for_part2_replica1 : broker_id_for_part2_replica2 , ...", desc: "Manual replica assignment, partitions separated by commas and replicas by colons."},
-		&optSpec{name: "topics-with-overrides", desc: "With --describe: only topics that override configs."},
-		&optSpec{name: "unavailable-partitions", desc: "With --describe: only partitions whose leader is not available."},
-		&optSpec{name: "under-replicated-partitions", desc: "With --describe: only partitions whose ISR is smaller than the replica set."},
-		&optSpec{name: "under-min-isr-partitions", desc: "With --describe: only partitions whose ISR is below min.insync.replicas."},
-		&optSpec{name: "at-min-isr-partitions", desc: "With --describe: only partitions whose ISR equals min.insync.replicas."},
-		&optSpec{name: "if-exists", desc: "With --alter, --delete or --describe: do nothing if the topic does not exist."},
-		&optSpec{name: "if-not-exists", desc: "With --create: do nothing if the topic already exists."},
-		&optSpec{name: "exclude-internal", desc: "Leave internal topics out of --list and --describe."},
-		&optSpec{name: "partition-size-limit-per-response", arg: requiredArg, typ: "Integer", argDesc: "maximum number of partitions in one response", desc: "Accepted for compatibility."},
-	)
+func topicsSpecs() []*optSpec { return withCommon(topicsSpecList) }
+
+var topicsSpecList = []optSpec{
+	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{name: "command-config", arg: requiredArg, typ: "String", argDesc: "command config property file", desc: "Admin client properties file (in kafkascope: a file written with cat > FILE)."},
+	{name: "list", desc: "List all available topics."},
+	{name: "create", desc: "Create a new topic."},
+	{name: "delete", desc: "Delete a topic."},
+	{name: "alter", desc: "Alter the number of partitions of a topic."},
+	{name: "describe", desc: "List details for the given topics."},
+	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "The topic to create, alter, describe or delete (a regular expression for --list, --describe and --delete)."},
+	{name: "topic-id", arg: requiredArg, typ: "String", argDesc: "topic-id", desc: "The topic id to describe."},
+	{name: "config", arg: requiredArg, typ: "String", argDesc: "name=value", desc: "A topic config override for the topic being created."},
+	{name: "delete-config", arg: requiredArg, typ: "String", argDesc: "name", desc: "Not supported any more: use kafka-configs.sh."},
+	{name: "partitions", arg: requiredArg, typ: "Integer", argDesc: "# of partitions", desc: "The number of partitions for the topic being created or altered."},
+	{name: "replication-factor", arg: requiredArg, typ: "Integer", argDesc: "replication factor", desc: "The replication factor of each partition of the topic being created."},
+	{name: "replica-assignment", arg: requiredArg, typ: "String", argDesc: "broker_id_for_part1_replica1 : broker_id_for_part1_replica2 , broker_id_for_part2_replica1 : broker_id_for_part2_replica2 , ...", desc: "Manual replica assignment, partitions separated by commas and replicas by colons."},
+	{name: "topics-with-overrides", desc: "With --describe: only topics that override configs."},
+	{name: "unavailable-partitions", desc: "With --describe: only partitions whose leader is not available."},
+	{name: "under-replicated-partitions", desc: "With --describe: only partitions whose ISR is smaller than the replica set."},
+	{name: "under-min-isr-partitions", desc: "With --describe: only partitions whose ISR is below min.insync.replicas."},
+	{name: "at-min-isr-partitions", desc: "With --describe: only partitions whose ISR equals min.insync.replicas."},
+	{name: "if-exists", desc: "With --alter, --delete or --describe: do nothing if the topic does not exist."},
+	{name: "if-not-exists", desc: "With --create: do nothing if the topic already exists."},
+	{name: "exclude-internal", desc: "Leave internal topics out of --list and --describe."},
+	{name: "partition-size-limit-per-response", arg: requiredArg, typ: "Integer", argDesc: "maximum number of partitions in one response", desc: "Accepted for compatibility."},
 }
 
 // topicsTool is kafka-topics.sh.

@@ -3,6 +3,8 @@ package group
 import (
 	"cmp"
 	"slices"
+
+	"kafkascope/core/sorts"
 )
 
 // generalBuilder is AbstractStickyAssignor's GeneralAssignmentBuilder,
@@ -70,7 +72,7 @@ func newGeneralBuilder(core *stickyCore, partitionsPerTopic map[string]int32, or
 	for t := range partitionsPerTopic {
 		topics = append(topics, t)
 	}
-	slices.SortFunc(topics, b.compareTopics)
+	sorts.Func(topics, b.compareTopics)
 	b.allPartitions = allPartitionsOf(partitionsPerTopic, topics)
 	return b
 }
@@ -88,7 +90,7 @@ func (b *generalBuilder) sortedConsumers() []string {
 	for id := range b.sorted {
 		out = append(out, id)
 	}
-	slices.SortFunc(out, func(x, y string) int {
+	sorts.Func(out, func(x, y string) int {
 		return cmp.Or(cmp.Compare(len(b.current[x]), len(b.current[y])), cmp.Compare(x, y))
 	})
 	return out

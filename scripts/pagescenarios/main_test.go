@@ -71,3 +71,18 @@ func TestPageCopyKeepsWhatThePageReads(t *testing.T) {
 		t.Error("a copy that merges two steps was accepted")
 	}
 }
+
+// Comments go, titles stay, and a run of comments and blank lines becomes
+// one blank line, which still ends the narration before it: the two
+// steps stay two.
+func TestPageCopyDropsComments(t *testing.T) {
+	text := "# title: T\n# A comment about the scenario.\n# title.ko: 티\n#\n\n# More.\n## One.\n# between\n## Two.\n$ a\n# output, not a comment\n\n## Three.\n"
+	page, err := pageCopy(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# title: T\n\n# title.ko: 티\n\n## One.\n\n## Two.\n$ a\n## Three.\n"
+	if page != want {
+		t.Errorf("page copy:\n%q\nwant:\n%q", page, want)
+	}
+}
