@@ -34,6 +34,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"kafkascope/scripts/internal/atomicfile"
 )
 
 // The declaration that is rewritten and what it becomes; the closing
@@ -99,7 +101,7 @@ func write(src, dir string) error {
 		return fmt.Errorf("%s has no Replace", ovName)
 	}
 	to := filepath.Join(dir, "html_entity.go")
-	if err := writeFile(to, []byte(lazy)); err != nil {
+	if err := atomicfile.Write(to, []byte(lazy)); err != nil {
 		return err
 	}
 	ov["Replace"][src] = to
@@ -107,7 +109,7 @@ func write(src, dir string) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(ovName, append(js, '\n'))
+	return atomicfile.Write(ovName, append(js, '\n'))
 }
 
 // lazyCopy is text (html/entity.go) with entityMaps built on first use.
@@ -121,27 +123,4 @@ func lazyCopy(text string) (string, error) {
 	}
 	body = strings.TrimSuffix(body, onceEnd) + buildEnd
 	return head + buildDecl + body + lazyOnce, nil
-}
-
-// writeFile replaces name with data through a temporary file, so that a
-// build reading it at the same time never sees it half written.
-func writeFile(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }

@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"kafkascope/core/console"
+	"kafkascope/scripts/internal/atomicfile"
 )
 
 // scenarioDir is where the scenarios live, relative to the repository.
@@ -94,7 +95,7 @@ func write(src, dir string) error {
 	ov := overlay{Replace: map[string]string{}}
 	for name, page := range copies {
 		to := filepath.Join(dir, name)
-		if err := writeFile(to, []byte(page)); err != nil {
+		if err := atomicfile.Write(to, []byte(page)); err != nil {
 			return err
 		}
 		ov.Replace[filepath.ToSlash(filepath.Join(src, name))] = to
@@ -103,31 +104,7 @@ func write(src, dir string) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(dir, "overlay.json"), append(js, '\n'))
-}
-
-// writeFile replaces name with data through a temporary file, so that a
-// build reading it at the same time (another make wasm) never sees it
-// half written.
-func writeFile(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.Write(filepath.Join(dir, "overlay.json"), append(js, '\n'))
 }
 
 // pageCopy is text without its commands' expected output and its state
