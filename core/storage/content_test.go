@@ -19,12 +19,12 @@ func TestContentIsOneSliceAndSharesSafely(t *testing.T) {
 		view  []byte // a view taken with it
 		vwant []byte
 	}
-	for round := 0; round < 10; round++ {
+	for round := 0; round < 6; round++ {
 		var c content
 		var model []byte
 		shared := 0
 		var snaps []snapshot
-		for step := 0; step < 50; step++ {
+		for step := 0; step < 40; step++ {
 			switch op := rnd.Intn(10); {
 			case op < 4: // append, often across a chunk boundary
 				b := make([]byte, rnd.Intn(chunkSize/2+chunkSize/8))
