@@ -67,8 +67,9 @@ type file struct {
 	// a reader holds a view of them (readShared); every such view is
 	// capped at its length. Appends write past every shared byte (a
 	// truncation caps data's capacity, so the next append moves it), and
-	// an overwrite of a shared byte copies data first: bytes once shared
-	// never change. An overwrite past them (an index entry written into
+	// an overwrite of a shared byte copies the chunks holding shared bytes
+	// from its own on first (content.writeAt): bytes once shared never
+	// change. An overwrite past them (an index entry written into
 	// the hole after the last flush) writes in place: copying the whole
 	// file there was an eighth of a leaped idle week.
 	shared int
