@@ -27,7 +27,7 @@ import (
 // voter's Fetch is parked at the leader at its end offset, every log and
 // listener caught up. LeapQuorum then runs k whole cycles: the appends and
 // flushes happen for real, on each node's disk at their instants (returned
-// as sim.LeapOps, ordered with other loops' disk work by the caller); the
+// as a sim.LeapRun, ordered with other loops' disk work by the caller); the
 // leader's view of the voters, the check-quorum deadline, the voters' high
 // watermarks, fetch deadlines and correlation ids, and the poll timers are
 // set as k cycles leave them; the listeners are then brought up to the new

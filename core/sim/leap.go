@@ -289,12 +289,6 @@ type LeapRun interface {
 	Op(j int) LeapOp
 }
 
-// LeapOps is a run held in a slice.
-type LeapOps []LeapOp
-
-func (r LeapOps) Len() int        { return len(r) }
-func (r LeapOps) Op(j int) LeapOp { return r[j] }
-
 // RunLeapOps runs the loops' ops in a stepped run's order, each at its
 // instant (LeapAt). Each loop lists its ops (a run) in the order a stepped
 // run runs them: the runs are merged by time, and ops of one instant from

@@ -228,8 +228,8 @@ func (d *Disk) writeBack(f *file) {
 func flushLayer(f *file) {
 	f.durable = f.data.share()
 	f.durableHole = f.hole
-	f.same = f.data.length()
-	f.shared = f.data.length()
+	n := f.data.length()
+	f.same, f.shared = n, n
 }
 
 // commitTruncation applies f's pending truncation to its flushed layer.
