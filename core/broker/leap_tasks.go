@@ -222,18 +222,19 @@ func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops []sim.LeapRun,
 			// writes the same offsets (nothing changes them in a span):
 			// they are encoded once.
 			b := l.b
-			var do func()
+			var do func(int)
 			switch {
 			case l.kind == taskRecoveryCheckpoint:
-				data := b.recoveryCheckpoints()
-				do = func() { b.writeRecoveryCheckpointData(data) }
+				do = b.recoveryCheckpointWriter(b.recoveryCheckpoints())
 			case len(b.partitions) > 0:
-				data := b.hwCheckpoint()
-				do = func() { b.mustWrite(storage.ReplicationOffsetCheckpoint, data) }
+				data, p := b.hwCheckpoint(), b.file(storage.ReplicationOffsetCheckpoint)
+				do = func(int) { b.mustWritePath(p, data) }
 			default:
 				continue
 			}
-			ops = append(ops, &checkpointRun{first: first, every: p, n: n, event: l.event, period: l.period, do: do})
+			r := &checkpointRun{first: first, every: p, n: n, event: l.event, period: l.period, do: do}
+			r.pathAt = r.path
+			ops = append(ops, r)
 		case taskCleaner:
 			if c := l.b.cleaner; c.passesAt != final {
 				c.passesAt, c.passesNow = final, 0
@@ -251,11 +252,17 @@ type checkpointRun struct {
 	n            int
 	event        sim.QueuedEvent
 	period       time.Duration
-	do           func()
+	do           func(int) // the write (of every op: the argument is unused)
+	// pathAt is path, as a function value made once: a path boxed for
+	// each op was an allocation a write.
+	pathAt func(int) sim.PushPath
 }
 
 func (r *checkpointRun) Len() int { return r.n }
 
 func (r *checkpointRun) Op(i int) sim.LeapOp {
-	return sim.LeapOp{At: r.first + sim.Time(i)*r.every, Path: sim.PeriodicRuns(r.event, r.period, i), Do: r.do}
+	return sim.LeapOp{At: r.first + sim.Time(i)*r.every, Arg: i, PathAt: r.pathAt, DoAt: r.do}
 }
+
+// path is write i's push path: armed by the write before it.
+func (r *checkpointRun) path(i int) sim.PushPath { return sim.PeriodicRuns(r.event, r.period, i) }

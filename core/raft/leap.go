@@ -320,7 +320,7 @@ func (q *QuorumLoop) Appends(noops NoOps) sim.LeapRun {
 	r.leaderDo = func(i int) {
 		// The batch has the base offset and epoch already, and was
 		// validated once for the whole run (record.Valid).
-		if _, err := leader.log.log.AppendValidAsLeader(batches[i], epoch); err != nil {
+		if _, err := leader.log.log.AppendValidAsLeader(batches.at(i), epoch); err != nil {
 			panic("raft: leaping the leader's NoOp: " + err.Error())
 		}
 		leader.flushForLeap()
@@ -330,7 +330,7 @@ func (q *QuorumLoop) Appends(noops NoOps) sim.LeapRun {
 		r.voters[k] = voterOps{f: f,
 			// The batch its answer carries, as the leader stored it.
 			doAt: func(i int) {
-				if err := f.n.appendValidAsFollower(batches[i]); err != nil {
+				if err := f.n.appendValidAsFollower(batches.at(i)); err != nil {
 					panic("raft: leaping a voter's NoOp: " + err.Error())
 				}
 			},
@@ -371,9 +371,11 @@ func (r *appendRun) Op(j int) sim.LeapOp {
 // batches are the NoOps' record batches, from offset base in epoch: the
 // first as the leader's Append builds it (dataBatch), validated once, and
 // each next one a copy with its offset and time changed
-// (record.Valid.Restamped), all in one allocation (building each was a
-// twentieth of a leaped week; validating each on every voter, a tenth).
-func (b NoOps) batches(base int64, epoch int32) []record.Valid {
+// (record.Valid.Restamped) when its ops come to it (building each was a
+// twentieth of a leaped week; validating each on every voter, a tenth;
+// holding them all at once, in one allocation of the span's bytes and one
+// of their headers, a quarter of the week's garbage).
+func (b NoOps) batches(base int64, epoch int32) *noOpBatches {
 	if b.Count == 0 {
 		return nil
 	}
@@ -381,14 +383,36 @@ func (b NoOps) batches(base int64, epoch int32) []record.Valid {
 	if err != nil {
 		panic("raft: a NoOp batch the leader built is invalid: " + err.Error())
 	}
-	n := len(first.Bytes())
-	buf := make([]byte, n*b.Count)
-	out := make([]record.Valid, b.Count)
-	out[0] = first
-	for i := 1; i < len(out); i++ {
-		out[i] = first.Restamped(buf[i*n:(i+1)*n:(i+1)*n], base+int64(i), b.at(i).UnixMilli())
+	return &noOpBatches{noops: b, base: base, first: first, buf: make([]byte, len(first.Bytes())), i: 0, cur: first}
+}
+
+// noOpBatches makes a span's NoOp batches one at a time, into one buffer.
+// The ops of NoOp i (the leader's append, then each voter's) come before
+// those of NoOp i+1 (a cycle ends before the next NoOp: CycleFits), so
+// each batch is made once; a log copies what it appends, so the buffer
+// may be reused.
+//
+// Invariant: cur is batch i.
+type noOpBatches struct {
+	noops NoOps
+	base  int64
+	first record.Valid
+	buf   []byte
+	i     int
+	cur   record.Valid
+}
+
+// at is batch i (valid until at is called with another i).
+func (s *noOpBatches) at(i int) record.Valid {
+	if i != s.i {
+		if i == 0 {
+			s.cur = s.first
+		} else {
+			s.cur = s.first.Restamped(s.buf, s.base+int64(i), s.noops.at(i).UnixMilli())
+		}
+		s.i = i
 	}
-	return out
+	return s.cur
 }
 
 // Finish moves the quorum's state to the end of noops' cycles, once

@@ -295,68 +295,86 @@ type LeapRun interface {
 // different runs are put in their paths' order. The runs are read as
 // they are merged, an instant at a time.
 func (w *World) RunLeapOps(runs []LeapRun) {
+	if w.running != nil {
+		panic("sim: LeapAt inside a handler")
+	}
 	type runOp struct {
 		op  LeapOp
 		run int
 	}
+	// Each run's length, next op and that op's instant, read once: the
+	// merge below looks at every run's head at every instant, and in
+	// WebAssembly a method call through the interface for each look
+	// was a tenth of a leaped idle week.
+	lens := make([]int, len(runs))
 	next := make([]int, len(runs))     // each run's next op
 	heads := make([]LeapOp, len(runs)) // each run's op next[r], when it has one
+	live := 0
 	for r, run := range runs {
-		if run.Len() > 0 {
+		if lens[r] = run.Len(); lens[r] > 0 {
 			heads[r] = run.Op(0)
+			live++
 		}
 	}
+	saved := w.now
 	var group []runOp
-	for {
-		// The earliest instant any run is at; at it, every run's ops of
-		// that instant, run by run (the first run's first).
-		r0 := -1
-		for r, run := range runs {
-			if next[r] < run.Len() && (r0 < 0 || heads[r].At < heads[r0].At) {
-				r0 = r
+	for live > 0 {
+		// The earliest instant any run is at, and whether another run
+		// has an op at that instant too.
+		r0, shared := -1, false
+		for r := range runs {
+			switch {
+			case next[r] == lens[r]:
+			case r0 < 0 || heads[r].At < heads[r0].At:
+				r0, shared = r, false
+			case heads[r].At == heads[r0].At:
+				shared = true
 			}
-		}
-		if r0 < 0 {
-			return
 		}
 		t := heads[r0].At
+		w.now = t
+		if !shared {
+			// One run at this instant (nearly always): its ops run in
+			// its order, as they come.
+			for next[r0] < lens[r0] && heads[r0].At == t {
+				op := heads[r0]
+				if next[r0]++; next[r0] < lens[r0] {
+					heads[r0] = runs[r0].Op(next[r0])
+				} else {
+					live--
+				}
+				op.run()
+			}
+			continue
+		}
+		// Every run's ops of that instant, run by run (the first run's
+		// first), put in their paths' order by an insertion sort (a few
+		// ops; sort.SliceStable's reflection costs more). Ops of one run
+		// keep their order: their paths are in it.
 		group = group[:0]
-		mixed := false
-		for r, run := range runs {
-			for next[r] < run.Len() && heads[r].At == t {
-				mixed = mixed || len(group) > 0 && group[0].run != r
+		for r := range runs {
+			for next[r] < lens[r] && heads[r].At == t {
 				group = append(group, runOp{heads[r], r})
-				if next[r]++; next[r] < run.Len() {
-					heads[r] = run.Op(next[r])
+				if next[r]++; next[r] < lens[r] {
+					heads[r] = runs[r].Op(next[r])
+				} else {
+					live--
 				}
 			}
 		}
-		// Ops of one instant from one loop come in their order; from
-		// several, they are put in their paths' order by an insertion
-		// sort (a few ops; sort.SliceStable's reflection costs more).
-		if mixed {
-			for a := 1; a < len(group); a++ {
-				for b := a; b > 0 && ComparePaths(group[b].op.path(), group[b].op.Rank, group[b-1].op.path(), group[b-1].op.Rank) < 0; b-- {
-					group[b], group[b-1] = group[b-1], group[b]
-				}
+		for a := 1; a < len(group); a++ {
+			for b := a; b > 0 && ComparePaths(group[b].op.path(), group[b].op.Rank, group[b-1].op.path(), group[b-1].op.Rank) < 0; b-- {
+				group[b], group[b-1] = group[b-1], group[b]
 			}
 		}
 		for i := range group {
-			w.leapOpAt(&group[i].op)
+			group[i].op.run()
 		}
 	}
-}
-
-// leapOpAt runs op at its instant, as LeapAt(op.At, op.run) would,
-// without making a function value for each op.
-func (w *World) leapOpAt(op *LeapOp) {
-	if w.running != nil {
-		panic("sim: LeapAt inside a handler")
-	}
-	saved := w.now
-	w.now = op.At
-	defer func() { w.now = saved }()
-	op.run()
+	// The clock goes back to where it was (LeapAt). Not deferred: an op
+	// that panics ends the run (a bug), and a defer per op was a cost of
+	// its own in WebAssembly.
+	w.now = saved
 }
 
 // LeapAt runs fn with the clock at t, a time inside the span a leap

@@ -103,6 +103,32 @@ type Disk struct {
 	cache      pageCache
 	nextFileID uint64
 	recent     recentFiles
+	// names counts the changes to which file a path names (a removal or
+	// a rename): a fileRef taken before the last one is stale.
+	names uint64
+}
+
+// fileRef is a file its holder found by path, kept to skip the lookup
+// while no path changed (Disk.names): a segment's .log is appended to
+// and fsynced at every append, and finding it by its path each time was
+// a tenth of a KRaft voter's work per NoOp.
+type fileRef struct {
+	f     *file
+	names uint64
+}
+
+// resolve is the file p names: r's if it is current, else looked up (and
+// kept in r). Like get, it settles the file's due writeback.
+func (d *Disk) resolve(p string, r *fileRef) (*file, error) {
+	if r.f != nil && r.names == d.names {
+		d.settle(r.f)
+		return r.f, nil
+	}
+	f, err := d.get(p)
+	if err == nil {
+		r.f, r.names = f, d.names
+	}
+	return f, err
 }
 
 // recentFiles are the files last looked up by path: a segment's .log,
@@ -137,7 +163,10 @@ func (d *Disk) lookup(p string) (*file, bool) {
 }
 
 // forget empties the recent files: a file was removed or renamed.
-func (d *Disk) forget() { d.recent = recentFiles{} }
+func (d *Disk) forget() {
+	d.recent = recentFiles{}
+	d.names++
+}
 
 // NewDisk makes an empty disk whose writeback follows clock, with a page
 // cache of DefaultPageCacheBytes.
@@ -418,6 +447,11 @@ func (d *Disk) Append(p string, b []byte) error {
 	if err != nil {
 		return err
 	}
+	return d.appendFile(f, b)
+}
+
+// appendFile is Append to the file f.
+func (d *Disk) appendFile(f *file, b []byte) error {
 	if err := d.fillHole(f, f.size()); err != nil {
 		return err
 	}
@@ -522,12 +556,17 @@ func (d *Disk) Fsync(p string) error {
 	if err != nil {
 		return err
 	}
+	d.fsyncFile(f)
+	return nil
+}
+
+// fsyncFile is Fsync of the file f.
+func (d *Disk) fsyncFile(f *file) {
 	d.commitJournal()
 	flushLayer(f)
 	f.onDisk = true
 	f.dirty = false
 	d.cacheFlushed(f)
-	return nil
 }
 
 // Remove deletes a file or an empty directory.

@@ -28,6 +28,7 @@ const (
 type Segment struct {
 	BaseOffset int64
 	Path       string // the .log file
+	logFile    fileRef
 	Size       int64
 	batches    batchDir // see BatchInfo
 

@@ -134,7 +134,7 @@ func (s *Segment) append(a appendSet) error {
 	} else if !ok {
 		return fmt.Errorf("segment %s: offset %d overflows the index's relative offsets", s.Path, a.lastOffset)
 	}
-	if err := s.disk.Append(s.Path, a.data); err != nil {
+	if err := s.appendToFile(a.data); err != nil {
 		return err
 	}
 	pos := physicalPosition
@@ -161,4 +161,14 @@ func (s *Segment) append(a appendSet) error {
 	}
 	s.bytesSinceLastIndexEntry += int64(len(a.data))
 	return nil
+}
+
+// appendToFile adds b to the .log file (Disk.Append, the file found
+// through logFile).
+func (s *Segment) appendToFile(b []byte) error {
+	f, err := s.disk.resolve(s.Path, &s.logFile)
+	if err != nil {
+		return s.disk.Append(s.Path, b) // gone: Append creates it
+	}
+	return s.disk.appendFile(f, b)
 }

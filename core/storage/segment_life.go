@@ -158,9 +158,11 @@ func (s *Segment) close() error {
 
 // flush makes the segment's files durable.
 func (s *Segment) flush() error {
-	if err := s.disk.Fsync(s.Path); err != nil {
+	f, err := s.disk.resolve(s.Path, &s.logFile)
+	if err != nil {
 		return err
 	}
+	s.disk.fsyncFile(f)
 	if err := s.offsetIndex.flush(); err != nil {
 		return err
 	}
