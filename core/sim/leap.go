@@ -283,7 +283,9 @@ func (op *LeapOp) run() {
 // LeapRun is one loop's ops in a span, in the order a stepped run runs
 // them: Len ops, the j-th made by Op when RunLeapOps comes to it. A
 // week's NoOps are millions of ops, and holding them all in slices at
-// once was a quarter of what a leaped week allocated.
+// once was a quarter of what a leaped week allocated. Op depends only on
+// j, not on what earlier ops did: RunLeapOps may make an op before or
+// after the ops before it ran.
 type LeapRun interface {
 	Len() int
 	Op(j int) LeapOp
@@ -336,14 +338,15 @@ func (w *World) RunLeapOps(runs []LeapRun) {
 		if !shared {
 			// One run at this instant (nearly always): its ops run in
 			// its order, as they come.
-			for next[r0] < lens[r0] && heads[r0].At == t {
-				op := heads[r0]
-				if next[r0]++; next[r0] < lens[r0] {
-					heads[r0] = runs[r0].Op(next[r0])
-				} else {
+			for {
+				heads[r0].run()
+				if next[r0]++; next[r0] == lens[r0] {
 					live--
+					break
 				}
-				op.run()
+				if heads[r0] = runs[r0].Op(next[r0]); heads[r0].At != t {
+					break
+				}
 			}
 			continue
 		}
