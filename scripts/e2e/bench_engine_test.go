@@ -145,6 +145,11 @@ func TestBrowserBenchmarkEngine(t *testing.T) {
 		add("time advance 7d in the page: not finished after %v; the clock had reached %s (goal: at most %v)", limit.Round(time.Second), reached, goalWeekInPage)
 	}
 
+	// Last (it leaves the app): the floor under the wasm/native ratio.
+	items, floor := wasmFloor(t, repo, tab)
+	add("Go's own code, no engine in it, in this browser against natively (the toolchain's floor under the ratio above): %s; median %.1f×",
+		strings.Join(items, ", "), floor)
+
 	out := filepath.Join(repo, "build", "bench-engine.txt")
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err == nil {
 		_ = os.WriteFile(out, []byte(strings.Join(report, "\n")+"\n"), 0o644)
