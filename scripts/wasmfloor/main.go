@@ -66,8 +66,8 @@ var kinds = []kind{
 	{"structs", func(b *testing.B) {
 		type header struct {
 			base, ts, maxTS, pid int64
-			length, epoch, delta  int32
-			attrs                 int16
+			length, epoch, delta int32
+			attrs                int16
 		}
 		var hs [256]header
 		for i := 0; i < b.N; i++ {
