@@ -68,12 +68,19 @@ const FastForwardWork = 12 * time.Millisecond
 // redraws a fast-forward only every FastForwardRedraw), and its engine
 // gets fastForwardQuietWork.
 func (b *FrameBudget) FastForwardEvents(events int, quiet bool) int {
-	engine := b.EngineTime()
-	ff := fastForwardQuietWork
-	if !quiet {
-		ff = max(FastForwardWork-time.Duration(b.render*float64(time.Millisecond)), minEngine)
+	return min(int(float64(events)*float64(b.FastForwardTime(quiet))/float64(b.EngineTime())), stepsPerFrame)
+}
+
+// FastForwardTime is the engine's share of a frame that fast-forwards:
+// fastForwardQuietWork for a quiet frame (it draws nothing), else what
+// FastForwardWork leaves after the render (never less than minEngine).
+// The host ends such a frame's engine work there
+// (Player.SetFastForwardDeadline).
+func (b *FrameBudget) FastForwardTime(quiet bool) time.Duration {
+	if quiet {
+		return fastForwardQuietWork
 	}
-	return min(int(float64(events)*float64(ff)/float64(engine)), stepsPerFrame)
+	return max(FastForwardWork-time.Duration(b.render*float64(time.Millisecond)), minEngine)
 }
 
 // FastForwardRedraw is how often the page draws a "time advance" while it

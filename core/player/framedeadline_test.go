@@ -214,3 +214,68 @@ func TestIdleFramesRunToTheQuietDeadline(t *testing.T) {
 		t.Fatalf("the terminals differ:\nfrom a standby %q\nfrom the start %q", a, b)
 	}
 }
+
+// never is a host deadline that never passes.
+func never() bool { return false }
+
+// A "time advance" fast-forwarded under a deadline runs its count of
+// events a frame once the deadline has passed, and ends where one run by
+// event counts ends: same moment, same terminal. With time to spare, a
+// frame runs on past its count to the advance's end and stops there: the
+// rest of the frame does not play on at the chosen speed.
+func TestFastForwardDeadlineSplitsAnAdvanceNotItsResult(t *testing.T) {
+	counted, chunked, spare := New(), New(), New()
+	for _, p := range []*Player{counted, chunked, spare} {
+		p.Boot("", "")
+		p.Run("kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3", nil)
+		for i := 0; p.TL.Busy(); i++ {
+			p.Tick(16 * time.Millisecond)
+			if i > 100_000 {
+				t.Fatal("creating the topic never ends")
+			}
+		}
+	}
+	for _, p := range []*Player{counted, chunked, spare} {
+		p.SetFastForwardEvents(500)
+	}
+	chunked.SetFastForwardDeadline(always)
+	spare.SetFastForwardDeadline(never)
+	for _, p := range []*Player{counted, chunked, spare} {
+		p.Run("time advance 2m", nil)
+	}
+	end := counted.Now().Add(2 * time.Minute)
+	frames := 0
+	for ; counted.TL.Busy(); frames++ {
+		counted.Tick(16 * time.Millisecond)
+		if frames > 1_000_000 {
+			t.Fatal("the counted advance never ends")
+		}
+	}
+	if frames < 2 {
+		t.Fatalf("the advance took %d frame of its count: the test needs more", frames)
+	}
+	for frames := 0; chunked.TL.Busy(); frames++ {
+		chunked.Tick(16 * time.Millisecond)
+		if got := chunked.LastFrameEvents(); chunked.FastForwarding() && got > 500 {
+			t.Fatalf("a fast-forwarding frame past its deadline ran %d events, over its count of 500", got)
+		}
+		if frames > 1_000_000 {
+			t.Fatal("the chunked advance never ends")
+		}
+	}
+	spare.Tick(16 * time.Millisecond)
+	if spare.TL.Busy() {
+		t.Fatalf("a frame with time to spare ran %d events and left the advance at %s, before its end %s", spare.LastFrameEvents(), spare.Now(), end)
+	}
+	for _, p := range []*Player{counted, chunked, spare} {
+		if p.Error != "" {
+			t.Fatal(p.Error)
+		}
+		if p.Now() != end {
+			t.Fatalf("the advance ended at %s, want %s", p.Now(), end)
+		}
+	}
+	if a, b := lineTexts(chunked), lineTexts(counted); !slices.Equal(a, b) {
+		t.Fatalf("the terminals differ:\nchunked %q\ncounted %q", a, b)
+	}
+}

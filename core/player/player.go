@@ -64,6 +64,9 @@ type Player struct {
 	// quietOver is the host's deadline for a frame that draws nothing (a
 	// seek under way, a paused session's idle time): QuietWork; nil: none.
 	quietOver func() bool
+	// ffOver is the host's deadline for a frame that fast-forwards a
+	// "time advance" (FrameBudget.FastForwardTime); nil: its event count.
+	ffOver func() bool
 	// quiet counts the frames since the viewer last did something (see
 	// standbyQuiet).
 	quiet int
@@ -254,12 +257,16 @@ func (p *Player) Tick(wall time.Duration) {
 	}
 	if d > 0 || ff {
 		before := p.steps()
-		budget := p.events(stepsPerFrame)
-		if ff && p.ffEvents > 0 {
-			budget = min(p.ffEvents, stepsPerFrame)
-		}
-		if _, err := p.TL.Play(d, budget); err != nil {
-			p.Error = err.Error()
+		if ff && p.ffOver != nil {
+			p.fastForwardFrame(d)
+		} else {
+			budget := p.events(stepsPerFrame)
+			if ff && p.ffEvents > 0 {
+				budget = min(p.ffEvents, stepsPerFrame)
+			}
+			if _, err := p.TL.Play(d, budget); err != nil {
+				p.Error = err.Error()
+			}
 		}
 		if used := int(p.steps() - before); used < idleSteps {
 			// What the frame's budget has left goes to the standbys.
