@@ -111,10 +111,12 @@ type page struct {
 	// start.
 	quietUntil time.Time
 	quietOver  func() bool
-	// ffUntil ends the engine work of a frame that fast-forwards a "time
-	// advance" (ffOver, Player.SetFastForwardDeadline).
-	ffUntil time.Time
-	ffOver  func() bool
+	// ffStart and ffShare are the engine's share of a frame that
+	// fast-forwards a "time advance" (ffLeft, the part of it left, for
+	// Player.SetFastForwardDeadline).
+	ffStart time.Time
+	ffShare time.Duration
+	ffLeft  func() float64
 
 	follows     map[string]*followState
 	prepare     ui.Preparer
@@ -331,7 +333,7 @@ func (pg *page) startFrames() {
 	pg.frameFn = fn
 	pg.engineOver = func() bool { return !time.Now().Before(pg.engineUntil) }
 	pg.quietOver = func() bool { return !time.Now().Before(pg.quietUntil) }
-	pg.ffOver = func() bool { return !time.Now().Before(pg.ffUntil) }
+	pg.ffLeft = func() float64 { return 1 - float64(time.Since(pg.ffStart))/float64(pg.ffShare) }
 	go pg.frameLoop()
 	pg.requestFrame()
 }
@@ -359,8 +361,8 @@ func (pg *page) frameLoop() {
 		pg.app.Player.SetFrameEvents(events)
 		quiet := pg.app.FastForwardQuiet(now)
 		pg.app.Player.SetFastForwardEvents(pg.budget.FastForwardEvents(events, quiet))
-		pg.ffUntil = now.Add(pg.budget.FastForwardTime(quiet))
-		pg.app.Player.SetFastForwardDeadline(pg.ffOver)
+		pg.ffStart, pg.ffShare = now, pg.budget.FastForwardTime(quiet)
+		pg.app.Player.SetFastForwardDeadline(pg.ffLeft)
 		// The count above follows recent frames; the deadline stops a
 		// frame whose events turned out heavy (a player may be new: set
 		// it every frame).

@@ -45,28 +45,30 @@ func (p *Player) overDeadline() bool { return p.frameOver != nil && p.frameOver(
 // counts).
 func (p *Player) SetQuietDeadline(over func() bool) { p.quietOver = over }
 
-// SetFastForwardDeadline installs the host's deadline for a frame that
-// fast-forwards a "time advance" (FrameBudget.FastForwardTime after the
-// frame began): over reports whether it passed. nil removes it (tests and
-// tools run such frames by their event counts, SetFastForwardEvents).
-func (p *Player) SetFastForwardDeadline(over func() bool) { p.ffOver = over }
+// SetFastForwardDeadline installs the host's clock for a frame that
+// fast-forwards a "time advance": left reports the part of the frame's
+// time for it (FrameBudget.FastForwardTime) still left, 1 as the frame
+// begins and 0 or less once spent. nil removes it (tests and tools run
+// such frames by their event counts, SetFastForwardEvents).
+func (p *Player) SetFastForwardDeadline(left func() float64) { p.ffLeft = left }
 
 // fastForwardFrame runs a "time advance" on for one frame: first the
-// host's count for such a frame (SetFastForwardEvents), then, while the
-// fast-forward deadline has not passed and the advance goes on, a quarter
-// of that count at a time (at most stepsPerFrame events in all). When the
-// advance ends the frame ends too, and time plays on at the chosen speed
-// from the next. The first run plays wall (the frame's time at the chosen
-// speed), the others nothing more (the advance's end is their target).
+// host's count for such a frame (SetFastForwardEvents), then, while time
+// is left and the advance goes on, that count scaled to the part left
+// (at least minFastForwardShare of it; at most stepsPerFrame events in
+// all). When the advance ends the frame ends too, and time plays on at
+// the chosen speed from the next. The first run plays wall (the frame's
+// time at the chosen speed), the others nothing more (the advance's end
+// is their target).
 //
 // The count alone left the frame short: a leaped span is one event that
 // costs far more than the events around it, so the count measured on the
 // frames before undershot as often as not, and a Chrome profile of
 // `time advance 7d` in the page had the main thread idle a fifth of the
-// time. Chunks must stay large, though: a leap is offered only the
-// chunk's budget (each NoOp a unit per node), and a chunk of 64 events
-// left the week stepping most of its events, three times slower. Only
-// the pace changes: the same events run in the same order.
+// time. Runs must stay large, though: a leap is offered only its run's
+// budget (each NoOp a unit per node), and runs of 64 events left the week
+// stepping most of its events, three times slower. Only the pace
+// changes: the same events run in the same order.
 func (p *Player) fastForwardFrame(wall time.Duration) {
 	before := p.steps()
 	count := p.events(stepsPerFrame)
@@ -76,13 +78,14 @@ func (p *Player) fastForwardFrame(wall time.Duration) {
 	chunk := count
 	for first := true; ; first = false {
 		if !first {
-			if p.ffOver() {
+			left := p.ffLeft()
+			if left <= minFastForwardShare {
 				return
 			}
 			if _, ff := p.fastForward(); !ff {
 				return
 			}
-			wall, chunk = 0, max(count/4, frameChunk)
+			wall, chunk = 0, max(int(float64(count)*left), frameChunk)
 		}
 		chunk = min(chunk, stepsPerFrame-int(p.steps()-before))
 		if chunk <= 0 {
@@ -94,6 +97,11 @@ func (p *Player) fastForwardFrame(wall time.Duration) {
 		}
 	}
 }
+
+// minFastForwardShare: with less of a fast-forwarding frame's time left,
+// the frame ends (a run that small would add a leap's fixed cost for
+// little time).
+const minFastForwardShare = 0.1
 
 // seekFrame carries a seek under way on for one frame and reports whether
 // it arrived. Such a frame draws nothing (the diagram keeps its moment

@@ -215,8 +215,10 @@ func TestIdleFramesRunToTheQuietDeadline(t *testing.T) {
 	}
 }
 
-// never is a host deadline that never passes.
-func never() bool { return false }
+// spent and unspent are a fast-forward clock whose time is always
+// spent, and one that never is.
+func spent() float64   { return 0 }
+func unspent() float64 { return 1 }
 
 // A "time advance" fast-forwarded under a deadline runs its count of
 // events a frame once the deadline has passed, and ends where one run by
@@ -238,8 +240,8 @@ func TestFastForwardDeadlineSplitsAnAdvanceNotItsResult(t *testing.T) {
 	for _, p := range []*Player{counted, chunked, spare} {
 		p.SetFastForwardEvents(500)
 	}
-	chunked.SetFastForwardDeadline(always)
-	spare.SetFastForwardDeadline(never)
+	chunked.SetFastForwardDeadline(spent)
+	spare.SetFastForwardDeadline(unspent)
 	for _, p := range []*Player{counted, chunked, spare} {
 		p.Run("time advance 2m", nil)
 	}

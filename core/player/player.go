@@ -64,9 +64,10 @@ type Player struct {
 	// quietOver is the host's deadline for a frame that draws nothing (a
 	// seek under way, a paused session's idle time): QuietWork; nil: none.
 	quietOver func() bool
-	// ffOver is the host's deadline for a frame that fast-forwards a
-	// "time advance" (FrameBudget.FastForwardTime); nil: its event count.
-	ffOver func() bool
+	// ffLeft is the part left of the host's time for a frame that
+	// fast-forwards a "time advance" (FrameBudget.FastForwardTime): 1 as
+	// the frame begins, 0 or less once spent; nil: its event count.
+	ffLeft func() float64
 	// quiet counts the frames since the viewer last did something (see
 	// standbyQuiet).
 	quiet int
@@ -257,7 +258,7 @@ func (p *Player) Tick(wall time.Duration) {
 	}
 	if d > 0 || ff {
 		before := p.steps()
-		if ff && p.ffOver != nil {
+		if ff && p.ffLeft != nil {
 			p.fastForwardFrame(d)
 		} else {
 			budget := p.events(stepsPerFrame)
