@@ -26,88 +26,66 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent := vgn
 		_ = vgparent
 		if c.Row.Topic {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-row"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.D.toggleTopic(c.Row.Key) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"keydown",
-				Func:		func(event vugu.DOMEvent) { c.D.keyTopic(event, c.Row.Key) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgElem(vgparent, "", "g", "class\x00kd-topic-row\x00tabindex\x000\x00role\x00button")
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.D.toggleTopic(c.Row.Key) })
+			vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.D.keyTopic(event, c.Row.Key) })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "5"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "rect", "class\x00kd-topic-bg\x00y\x003\x00rx\x005")
 				vgn.AddAttrInterface("height", c.G.TopicBgH)
 				vgn.AddAttrInterface("width", c.Row.BgW)
 				vgn.AddAttrInterface("x", c.G.PadX)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-fold"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "text", "class\x00kd-fold")
 				vgn.AddAttrInterface("x", c.G.FoldX)
 				vgn.AddAttrInterface("y", c.G.TopicTY)
 				vgn.SetInnerHTML(c.Row.Fold)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-name"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "text", "class\x00kd-topic-name")
 				vgn.AddAttrInterface("x", c.G.NameX)
 				vgn.AddAttrInterface("y", c.G.TopicTY)
 				vgn.SetInnerHTML(c.Row.Name)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-sub"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "text", "class\x00kd-topic-sub")
 				vgn.AddAttrInterface("x", c.Row.SubX)
 				vgn.AddAttrInterface("y", c.G.TopicTY)
 				vgn.SetInnerHTML(c.Row.Sub)
 			}
 		}
 		if !c.Row.Topic {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "g", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "title", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-tip"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "title", "class\x00kd-prow-tip")
 				vgn.SetInnerHTML(c.Row.Tip)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "rect", "class\x00kd-prow-bg\x00y\x000")
 				vgn.AddAttrInterface("height", c.Row.BgH)
 				vgn.AddAttrInterface("width", c.Row.BgW)
 				vgn.AddAttrInterface("x", c.G.PadX)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "line", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-sep"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "line", "class\x00kd-sep")
 				vgn.AddAttrInterface("x1", c.G.PadX)
 				vgn.AddAttrInterface("x2", c.SepX2)
 				vgn.AddAttrInterface("y1", c.G.SepY)
 				vgn.AddAttrInterface("y2", c.G.SepY)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pname"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "text", "class\x00kd-pname\x00x\x0024")
 				vgn.AddAttrInterface("y", c.G.NameY)
 				vgn.SetInnerHTML(c.Row.Name)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-psub"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "text", "class\x00kd-psub")
 				vgn.AddAttrInterface("x", c.Row.SubX)
 				vgn.AddAttrInterface("y", c.G.SubY)
 				vgn.SetInnerHTML(c.Row.Sub)
 				if !c.Row.Compact && c.Row.Alert == `` {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pisr"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "text", "class\x00kd-pisr\x00x\x0024")
 					vgn.AddAttrInterface("y", c.G.ISRY)
 					vgn.SetInnerHTML(c.Row.ISR)
 				}
 				if c.Row.Alert != `` && !c.Row.Compact {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-palert"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "text", "class\x00kd-palert\x00x\x0024")
 					vgn.AddAttrInterface("y", c.G.ISRY)
 					vgn.SetInnerHTML(c.Row.Alert)
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "title", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "title", "")
 						vgn.SetInnerHTML(c.Row.AlertTip)
 					}
 				}
@@ -118,31 +96,20 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = ri
 					rp := rp
 					_ = rp
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "g", "tabindex\x000\x00role\x00button")
 					vgn.AddAttrInterface("class", rp.Class)
 					vgn.AddAttrInterface("data-broker", rp.Broker)
 					vgn.AddAttrInterface("data-role", rp.Role)
 					vgn.AddAttrInterface("transform", rp.T)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.D.clickReplica(c.Row.Replicas, ri) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"keydown",
-						Func:		func(event vugu.DOMEvent) { c.D.keyReplica(event, c.Row.Replicas, ri) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.D.clickReplica(c.Row.Replicas, ri) })
+					vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.D.keyReplica(event, c.Row.Replicas, ri) })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-hit"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "rect", "class\x00kd-hit\x00x\x000\x00y\x000")
 						vgn.AddAttrInterface("height", c.G.HitH)
 						vgn.AddAttrInterface("width", c.G.HitW)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-track"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "2"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "rect", "class\x00kd-track\x00rx\x002")
 						vgn.AddAttrInterface("height", c.G.StripH)
 						vgn.AddAttrInterface("width", rp.StripW)
 						vgn.AddAttrInterface("x", c.G.StripX)
@@ -152,8 +119,7 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgiterkey
 							run := run
 							_ = run
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "path", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "path", "")
 							vgn.AddAttrInterface("class", run.Class)
 							vgn.AddAttrInterface("d", run.D)
 							vgn.AddAttrInterface("opacity", run.Op)
@@ -163,16 +129,14 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgiterkey
 							m := m
 							_ = m
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lost"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "2"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "rect", "class\x00kd-lost\x00rx\x002")
 							vgn.AddAttrInterface("height", c.G.StripH)
 							vgn.AddAttrInterface("width", m.W)
 							vgn.AddAttrInterface("x", m.X)
 							vgn.AddAttrInterface("y", c.G.StripY)
 						}
 						if len(rp.Cells) > 0 {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-offsets"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "g", "class\x00kd-offsets")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -181,8 +145,7 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									_ = vgiterkey
 									cl := cl
 									_ = cl
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "text", "")
 									vgn.AddAttrInterface("class", cl.TClass)
 									vgn.AddAttrInterface("x", cl.TX)
 									vgn.AddAttrInterface("y", c.G.OffY)
@@ -190,63 +153,53 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								}
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "x", Val: "4"}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "22"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "4"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "rect", "x\x004\x00width\x0022\x00rx\x004")
 						vgn.AddAttrInterface("class", rp.ChipClass)
 						vgn.AddAttrInterface("height", c.G.StripH)
 						vgn.AddAttrInterface("y", c.G.StripY)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-chip-text"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "15"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "text", "class\x00kd-chip-text\x00x\x0015")
 						vgn.AddAttrInterface("y", c.G.ChipTY)
 						vgn.SetInnerHTML(rp.Chip)
 						if rp.HW {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-hw"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "g", "class\x00kd-hw")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "line", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "line", "")
 								vgn.AddAttrInterface("x1", rp.HWX)
 								vgn.AddAttrInterface("x2", rp.HWX)
 								vgn.AddAttrInterface("y1", c.G.HWY1)
 								vgn.AddAttrInterface("y2", c.G.HWY2)
 								if !c.Row.Compact {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "text", "")
 									vgn.AddAttrInterface("x", rp.HWTextX)
 									vgn.AddAttrInterface("y", c.G.HWTY)
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "HW"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "HW")
 									}
 								}
 							}
 						}
 						if rp.LEO {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "path", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-leo"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "path", "class\x00kd-leo")
 							vgn.AddAttrInterface("d", rp.LEOPath)
 						}
 						if rp.CaptionL != `` {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "text", "")
 							vgn.AddAttrInterface("class", rp.CaptionCls)
 							vgn.AddAttrInterface("x", rp.CaptionLX)
 							vgn.AddAttrInterface("y", c.G.CapY)
 							vgn.SetInnerHTML(rp.CaptionL)
 						}
 						if rp.CaptionR != `` {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-caption kd-caption-r"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "text", "class\x00kd-caption kd-caption-r")
 							vgn.AddAttrInterface("x", rp.CaptionRX)
 							vgn.AddAttrInterface("y", c.G.CapY)
 							vgn.SetInnerHTML(rp.CaptionR)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "title", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "title", "")
 						vgn.SetInnerHTML(rp.Tip)
 					}
 				}

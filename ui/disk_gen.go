@@ -21,72 +21,50 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-head"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgElem(vgparent, "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
 			vgn.SetInnerHTML(c.t("disk"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-info"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "note"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
 			vgn.AddAttrInterface("aria-label", c.t("disk.tip"))
 			vgn.AddAttrInterface("title", c.t("disk.tip"))
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "i"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "i")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.empty != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "feed-empty"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-empty"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty\x00id\x00disk-empty")
 			vgn.SetInnerHTML(c.empty)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.pd != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-body"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "div", "class\x00dk-body")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-pick"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgElem(vgparent, "", "div", "class\x00dk-pick")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-picker"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgElem(vgparent, "", "label", "class\x00dk-picker")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "span", "")
 						vgn.SetInnerHTML(c.t("disk.partition"))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "disk-partition"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.PickPartition(event) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgElem(vgparent, "", "select", "id\x00disk-partition")
+						vgOn(vgn, "change", func(event vugu.DOMEvent) { c.PickPartition(event) })
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -95,31 +73,22 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgiterkey
 								o := o
 								_ = o
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "option", "")
 								vgn.AddAttrInterface("selected", o.Selected)
 								vgn.AddAttrInterface("value", o.Value)
 								vgn.SetInnerHTML(o.Label)
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-picker"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgElem(vgparent, "", "label", "class\x00dk-picker")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "span", "")
 						vgn.SetInnerHTML(c.t("disk.broker"))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "disk-broker"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.PickBroker(event) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgElem(vgparent, "", "select", "id\x00disk-broker")
+						vgOn(vgn, "change", func(event vugu.DOMEvent) { c.PickBroker(event) })
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -128,29 +97,23 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgiterkey
 								o := o
 								_ = o
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "option", "")
 								vgn.AddAttrInterface("selected", o.Selected)
 								vgn.AddAttrInterface("value", o.Value)
 								vgn.SetInnerHTML(o.Label)
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.note() != "" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-note"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-note"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "p", "class\x00dk-note\x00id\x00disk-note\x00role\x00status")
 					vgn.SetInnerHTML(c.note())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.pd.Present {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-offsets"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-offsets"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "div", "class\x00dk-offsets\x00id\x00disk-offsets")
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -159,121 +122,93 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgiterkey
 							o := o
 							_ = o
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "span", "")
 							vgn.AddAttrInterface("class", o.Class)
 							vgn.AddAttrInterface("title", o.Tip)
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-o-k"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "span", "class\x00dk-o-k")
 								vgn.SetInnerHTML(o.Label)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-o-v"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "span", "class\x00dk-o-v")
 								vgn.SetInnerHTML(o.Value)
 							}
 						}
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h dk-h-ls"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n\n    ")
+				vgn = vgElem(vgparent, "", "h3", "class\x00dk-h dk-h-ls")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h-cmd"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "code", "class\x00dk-h-cmd")
 					vgn.SetInnerHTML(vugu.HTML("ls -l"))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-path"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-path"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "code", "class\x00dk-path\x00id\x00disk-path")
 					vgn.SetInnerHTML(c.pathText())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-on"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "span", "class\x00dk-on")
 					vgn.SetInnerHTML(c.onText())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.pd.Present {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-ls"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-files"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "list"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "div", "class\x00dk-ls\x00id\x00disk-files\x00role\x00list")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						for vgiterkeyt, f := range c.files {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							f := f
 							_ = f
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "role", Val: "listitem"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "div", "role\x00listitem")
 							vgn.AddAttrInterface("class", f.Class)
 							vgn.AddAttrInterface("data-dirty", f.Unflushed)
 							vgn.AddAttrInterface("data-name", f.Name)
 							vgn.AddAttrInterface("title", f.Tip)
 							vgn.SetInnerHTML(f.Line)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-table dk-pc"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-pagecache"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n\n    ")
+				vgn = vgElem(vgparent, "", "table", "class\x00dk-table dk-pc\x00id\x00disk-pagecache")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgElem(vgparent, "", "caption", "")
 					vgn.AddAttrInterface("title", c.t("disk.pc.tip"))
 					vgn.SetInnerHTML(c.t("disk.pc"))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgElem(vgparent, "", "thead", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "tr", "")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "th", "scope\x00col")
 							vgn.SetInnerHTML(c.t("disk.broker"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
 							vgn.AddAttrInterface("title", c.t("disk.pc.cached.tip"))
 							vgn.SetInnerHTML(c.t("disk.pc.cached"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
 							vgn.AddAttrInterface("title", c.t("disk.pc.dirty.tip"))
 							vgn.SetInnerHTML(c.t("disk.pc.dirty"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
 							vgn.AddAttrInterface("title", c.t("disk.pc.hits.tip"))
 							vgn.SetInnerHTML(c.t("disk.pc.hits"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
 							vgn.AddAttrInterface("title", c.t("disk.pc.misses.tip"))
 							vgn.SetInnerHTML(c.t("disk.pc.misses"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
 							vgn.AddAttrInterface("title", c.t("disk.pc.sent.tip"))
 							vgn.SetInnerHTML(c.t("disk.pc.sent"))
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgElem(vgparent, "", "tbody", "")
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -282,8 +217,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgiterkey
 							r := r
 							_ = r
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "tr", "")
 							vgn.AddAttrInterface("class", r.Class)
 							vgn.AddAttrInterface("data-broker", r.Broker)
 							vgn.AddAttrInterface("data-cached", r.CachedBytes)
@@ -294,71 +228,54 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "th", "scope\x00row")
 								vgn.SetInnerHTML(r.Name)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
 								vgn.SetInnerHTML(r.Cached)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
 								vgn.SetInnerHTML(r.Dirty)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
 								vgn.SetInnerHTML(r.Hits)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
 								vgn.SetInnerHTML(r.Misses)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
 								vgn.SetInnerHTML(r.Sent)
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-hint"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-pagecache-hint"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgElem(vgparent, "", "p", "class\x00dk-hint\x00id\x00disk-pagecache-hint")
 				vgn.SetInnerHTML(c.t("disk.pc.hint"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n\n    ")
 				if c.pd.Present {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "h3", "class\x00dk-h")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "span", "")
 						vgn.SetInnerHTML(c.t("disk.segments"))
 						if c.segsMore() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h-more"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "span", "class\x00dk-h-more")
 							vgn.SetInnerHTML(c.segsMore())
 						}
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.pd.Present {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-segs"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-segments"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "div", "class\x00dk-segs\x00id\x00disk-segments\x00role\x00group")
 					vgn.AddAttrInterface("aria-label", c.t("disk.segments"))
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						for vgiterkeyt, s := range c.segs {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							s := s
 							_ = s
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "button", "type\x00button")
 							vgn.AddAttrInterface("aria-pressed", s.Pressed)
 							vgn.AddAttrInterface("class", s.Class)
 							vgn.AddAttrInterface("data-badge", s.Badge)
@@ -366,36 +283,25 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn.AddAttrInterface("style", s.Style)
 							vgn.AddAttrInterface("title", s.Tip)
 							vgn.SetInnerHTML(s.Text)
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType:	"click",
-								Func:		func(event vugu.DOMEvent) { c.PickSegment(s.Base) },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickSegment(s.Base) })
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.seg != nil && c.seg.Empty() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-more"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "p", "class\x00dk-more")
 					vgn.SetInnerHTML(c.t("disk.batches.none"))
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.seg != nil && !c.seg.Empty() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-batches"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-batches"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "div", "class\x00dk-batches\x00id\x00disk-batches\x00role\x00group")
 					vgn.AddAttrInterface("aria-label", c.batchesTitle())
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-batches-k"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgElem(vgparent, "", "span", "class\x00dk-batches-k")
 						vgn.SetInnerHTML(c.t("disk.batches.k"))
 						for vgiterkeyt, b := range c.batches {
 							var vgiterkey interface{} = vgiterkeyt
@@ -408,95 +314,69 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgparent := vgn
 								_ = vgparent
 								if b.Gap {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-gap"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "span", "class\x00dk-gap")
 									vgn.SetInnerHTML(b.Label)
 								}
 								if !b.Gap {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "button", "type\x00button")
 									vgn.AddAttrInterface("aria-pressed", b.Pressed)
 									vgn.AddAttrInterface("class", b.Class)
 									vgn.AddAttrInterface("data-base", b.Base)
 									vgn.AddAttrInterface("title", b.Tip)
 									vgn.SetInnerHTML(b.Label)
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType:	"click",
-										Func:		func(event vugu.DOMEvent) { c.PickBatch(b.Base) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickBatch(b.Base) })
 								}
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n\n    ")
 				if c.hasBatch() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-batch-view"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-batch"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "div", "class\x00dk-batch-view\x00id\x00disk-batch")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h dk-h-batch"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgElem(vgparent, "", "h3", "class\x00dk-h dk-h-batch")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "span", "")
 							vgn.SetInnerHTML(c.batchTitle())
 							if c.crcText() != "" {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "disk-crc"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "span", "id\x00disk-crc")
 								vgn.AddAttrInterface("class", c.crcClass())
 								vgn.SetInnerHTML(c.crcText())
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-sub"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-batch-sub"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgElem(vgparent, "", "p", "class\x00dk-sub\x00id\x00disk-batch-sub")
 						vgn.SetInnerHTML(c.batchSub())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.missingText() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-note"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "p", "class\x00dk-note")
 							vgn.SetInnerHTML(c.missingText())
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-hex"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-hex"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgElem(vgparent, "", "div", "class\x00dk-hex\x00id\x00disk-hex\x00role\x00group")
 						vgn.AddAttrInterface("aria-label", c.t("disk.hex"))
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.ClickHex(event) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ClickHex(event) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							for vgiterkeyt, row := range c.hexRows() {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								row := row
 								_ = row
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-row"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "div", "class\x00dk-row")
 								vgn.AddAttrInterface("data-offset", row.Off)
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-hexb"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "span", "class\x00dk-hexb")
 									{
 										vgparent := vgn
 										_ = vgparent
@@ -505,8 +385,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											_ = vgiterkey
 											hr := hr
 											_ = hr
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgElem(vgparent, "", "span", "")
 											vgn.AddAttrInterface("class", hr.Class)
 											vgn.AddAttrInterface("data-field", hr.Name)
 											vgn.AddAttrInterface("id", hr.ID)
@@ -514,8 +393,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgn.SetInnerHTML(hr.Text)
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-asc"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "span", "class\x00dk-asc")
 									{
 										vgparent := vgn
 										_ = vgparent
@@ -524,8 +402,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											_ = vgiterkey
 											ar := ar
 											_ = ar
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgElem(vgparent, "", "span", "")
 											vgn.AddAttrInterface("class", ar.Class)
 											vgn.AddAttrInterface("data-field", ar.Name)
 											vgn.AddAttrInterface("id", ar.ID)
@@ -535,87 +412,61 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.hexMore() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-more"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "p", "class\x00dk-more")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "span", "")
 								vgn.SetInnerHTML(c.hexMore())
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, " ")
 								if c.canShowAll() {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "chip"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-hex-all"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00chip\x00id\x00disk-hex-all")
 									vgn.SetInnerHTML(c.t("disk.hex.all"))
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType:	"click",
-										Func:		func(event vugu.DOMEvent) { c.ShowAllBytes() },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowAllBytes() })
 								}
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.fieldDetail() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "pre", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-field"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-field"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "pre", "class\x00dk-field\x00id\x00disk-field")
 							vgn.SetInnerHTML(c.fieldDetail())
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.fieldDetail() == "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-hint"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "p", "class\x00dk-hint")
 							vgn.SetInnerHTML(c.t("disk.field.hint"))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-table"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-header"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgElem(vgparent, "", "table", "class\x00dk-table\x00id\x00disk-header")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgElem(vgparent, "", "caption", "")
 							vgn.SetInnerHTML(c.t("disk.header"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgElem(vgparent, "", "thead", "")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "tr", "")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "th", "scope\x00col")
 									vgn.SetInnerHTML(c.t("disk.col.field"))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
 									vgn.SetInnerHTML(c.t("disk.col.bytes"))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "th", "scope\x00col")
 									vgn.SetInnerHTML(c.t("disk.col.value"))
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgElem(vgparent, "", "tbody", "")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -624,84 +475,61 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									_ = vgiterkey
 									r := r
 									_ = r
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "tr", "")
 									vgn.AddAttrInterface("class", r.Class)
 									vgn.AddAttrInterface("data-field", r.Name)
 									vgn.AddAttrInterface("title", r.Tip)
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "th", "scope\x00row")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgElem(vgparent, "", "button", "type\x00button")
 											vgn.AddAttrInterface("class", r.Swatch)
 											vgn.SetInnerHTML(r.Name)
-											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-												EventType:	"click",
-												Func:		func(event vugu.DOMEvent) { c.PickField(r.Field) },
-												// TODO: implement capture, etc. mostly need to decide syntax
-											})
+											vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickField(r.Field) })
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
 										vgn.SetInnerHTML(r.Bytes)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-val"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "td", "class\x00dk-val")
 										vgn.SetInnerHTML(r.Value)
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if len(c.recordRowsOf()) > 0 {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-table"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-records"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "table", "class\x00dk-table\x00id\x00disk-records")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgElem(vgparent, "", "caption", "")
 								vgn.SetInnerHTML(c.t("disk.records"))
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgElem(vgparent, "", "thead", "")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "tr", "")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
 										vgn.SetInnerHTML(c.t("disk.col.offset"))
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "th", "scope\x00col")
 										vgn.SetInnerHTML(c.t("disk.col.key"))
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "th", "scope\x00col")
 										vgn.SetInnerHTML(c.t("disk.col.value"))
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
 										vgn.SetInnerHTML(c.t("disk.col.headers"))
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgElem(vgparent, "", "tbody", "")
 								{
 									vgparent := vgn
 									_ = vgparent
@@ -710,59 +538,43 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										_ = vgiterkey
 										r := r
 										_ = r
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "tr", "")
 										vgn.AddAttrInterface("class", r.Class)
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgElem(vgparent, "", "th", "scope\x00row\x00class\x00dk-num")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-fbtn"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00dk-fbtn")
 												vgn.SetInnerHTML(r.Offset)
-												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-													EventType:	"click",
-													Func:		func(event vugu.DOMEvent) { c.PickField(r.Field) },
-													// TODO: implement capture, etc. mostly need to decide syntax
-												})
+												vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickField(r.Field) })
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-val"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgElem(vgparent, "", "td", "class\x00dk-val")
 											vgn.SetInnerHTML(r.Key)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-val"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgElem(vgparent, "", "td", "class\x00dk-val")
 											vgn.SetInnerHTML(r.Value)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
 											vgn.SetInnerHTML(r.Heads)
 										}
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.recordsMore() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-more"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "p", "class\x00dk-more")
 							vgn.SetInnerHTML(c.recordsMore())
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

@@ -21,76 +21,54 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-head"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgElem(vgparent, "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
 			vgn.SetInnerHTML(c.t("metalog"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-info"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "note"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
 			vgn.AddAttrInterface("aria-label", c.t("metalog.tip"))
 			vgn.AddAttrInterface("title", c.t("metalog.tip"))
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "i"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "i")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "chip"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "metalog-noops"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00chip\x00id\x00metalog-noops")
 			vgn.AddAttrInterface("aria-pressed", c.noOpsPressed())
 			vgn.AddAttrInterface("title", c.t("metalog.noops.title"))
 			vgn.SetInnerHTML(c.t("metalog.noops"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.ToggleNoOps() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ToggleNoOps() })
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.ml != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-sub"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "metalog-sub"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "p", "class\x00ml-sub\x00id\x00metalog-sub")
 			vgn.SetInnerHTML(c.subText())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-list"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "metalog-list"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "log"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgElem(vgparent, "", "ol", "class\x00ml-list\x00id\x00metalog-list\x00role\x00log")
 		vgn.AddAttrInterface("data-follow", c.followKey())
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.moreText() != "" {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-more"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "li", "class\x00ml-more")
 				vgn.SetInnerHTML(c.moreText())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			for vgiterkeyt, r := range c.rows {
 				var vgiterkey interface{} = vgiterkeyt
 				_ = vgiterkey
 				r := r
 				_ = r
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "li", "")
 				vgn.AddAttrInterface("class", r.Class)
 				vgn.AddAttrInterface("data-offset", r.Offset)
 				vgn.AddAttrInterface("data-type", r.Type)
@@ -98,61 +76,46 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "ml-line"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00ml-line")
 					vgn.AddAttrInterface("aria-expanded", r.expanded())
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.Toggle(r.Key) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Toggle(r.Key) })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-off"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "span", "class\x00ml-off")
 						vgn.SetInnerHTML(r.Off)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "span", "")
 						vgn.AddAttrInterface("class", r.EpochClass)
 						vgn.SetInnerHTML(r.Epoch)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-type"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "span", "class\x00ml-type")
 						vgn.SetInnerHTML(r.Type)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-sum"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "span", "class\x00ml-sum")
 						vgn.SetInnerHTML(r.Summary)
 						for vgiterkeyt, ch := range r.Applied {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							ch := ch
 							_ = ch
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "span", "")
 							vgn.AddAttrInterface("class", ch.Class)
 							vgn.AddAttrInterface("title", ch.Tip)
 							vgn.SetInnerHTML(ch.Text)
 						}
 					}
 					if r.Open {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "pre", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-json"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "pre", "class\x00ml-json")
 						vgn.SetInnerHTML(r.json())
 					}
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.ml != nil && len(c.rows) == 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "feed-empty"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty")
 			vgn.SetInnerHTML(c.t("metalog.empty"))
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

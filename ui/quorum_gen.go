@@ -21,166 +21,119 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-head"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgElem(vgparent, "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
 			vgn.SetInnerHTML(c.t("quorum"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-info"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "note"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
 			vgn.AddAttrInterface("aria-label", c.tip())
 			vgn.AddAttrInterface("title", c.tip())
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "i"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "i")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.q != nil {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "quorum-status"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "span", "id\x00quorum-status")
 				vgn.AddAttrInterface("class", c.statusClass())
 				vgn.SetInnerHTML(c.statusText())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.q == nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "feed-empty"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty")
 			vgn.SetInnerHTML(c.t("no.cluster"))
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.frozen() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "quorum-banner"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "div", "id\x00quorum-banner\x00role\x00alert")
 			vgn.AddAttrInterface("class", c.bannerClass())
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgElem(vgparent, "", "strong", "")
 				vgn.SetInnerHTML(c.bannerTitle())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgElem(vgparent, "", "span", "")
 				vgn.SetInnerHTML(c.bannerText())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.q != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-scroll"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "div", "class\x00kq-scroll")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-table"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "quorum-table"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgElem(vgparent, "", "table", "class\x00kq-table\x00id\x00quorum-table")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgElem(vgparent, "", "thead", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgElem(vgparent, "", "tr", "")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgElem(vgparent, "", "th", "scope\x00col")
 							vgn.SetInnerHTML(c.t("quorum.col.node"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgElem(vgparent, "", "th", "scope\x00col")
 							vgn.AddAttrInterface("title", c.t("quorum.col.role.tip"))
 							vgn.SetInnerHTML(c.t("quorum.col.role"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgElem(vgparent, "", "th", "scope\x00col")
 							vgn.SetInnerHTML(c.t("quorum.col.epoch"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kq-num"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00kq-num")
 							vgn.AddAttrInterface("title", c.t("quorum.col.leo.tip"))
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "LEO"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "LEO")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kq-num"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00kq-num")
 							vgn.AddAttrInterface("title", c.t("quorum.col.hw.tip"))
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "HW"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "HW")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kq-num"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00kq-num")
 							vgn.AddAttrInterface("title", c.t("quorum.col.applied.tip"))
 							vgn.SetInnerHTML(c.t("quorum.col.applied"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgElem(vgparent, "", "tbody", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						for vgiterkeyt, r := range c.rows {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							r := r
 							_ = r
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "tr", "")
 							vgn.AddAttrInterface("class", r.Class)
 							vgn.AddAttrInterface("data-node", r.ID)
 							vgn.AddAttrInterface("data-role", r.Role)
@@ -188,89 +141,66 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgElem(vgparent, "", "th", "scope\x00row")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-name"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "span", "class\x00kq-name")
 									vgn.SetInnerHTML(r.Name)
 									if r.Active {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-ctl"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "span", "class\x00kq-ctl")
 										vgn.AddAttrInterface("title", c.t("quorum.active.tip"))
 										vgn.SetInnerHTML(c.t("controller"))
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgElem(vgparent, "", "td", "")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "span", "")
 									vgn.AddAttrInterface("class", r.RoleClass)
 									vgn.SetInnerHTML(r.Role)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgElem(vgparent, "", "td", "")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "span", "")
 									vgn.AddAttrInterface("class", r.EpochClass)
 									vgn.SetInnerHTML(r.Epoch)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-num kq-leo"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgElem(vgparent, "", "td", "class\x00kq-num kq-leo")
 								vgn.SetInnerHTML(r.LEO)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-num kq-hw"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgElem(vgparent, "", "td", "class\x00kq-num kq-hw")
 								vgn.SetInnerHTML(r.HW)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-num kq-applied"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgElem(vgparent, "", "td", "class\x00kq-num kq-applied")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "span", "")
 									vgn.SetInnerHTML(r.Applied)
 									if r.Lag != "" {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-lag"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "span", "class\x00kq-lag")
 										vgn.SetInnerHTML(r.Lag)
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

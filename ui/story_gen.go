@@ -21,52 +21,34 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-head"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgElem(vgparent, "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-kicker"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "span", "class\x00panel-kicker")
 			vgn.SetInnerHTML(c.App.T("story.label"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-step"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-step"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "span", "class\x00story-step\x00id\x00story-step")
 			vgn.SetInnerHTML(c.stepText())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn-icon"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-icon")
 			vgn.AddAttrInterface("aria-label", c.App.T("story.leave"))
 			vgn.AddAttrInterface("title", c.App.T("story.leave"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Leave() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Leave() })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "×"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "×")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-title"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-title"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgElem(vgparent, "", "h2", "class\x00story-title\x00id\x00story-title")
 		vgn.SetInnerHTML(c.title())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-dots"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgElem(vgparent, "", "ol", "class\x00story-dots\x00aria-hidden\x00true")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -75,29 +57,22 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgiterkey
 				d := d
 				_ = d
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "li", "")
 				vgn.AddAttrInterface("data-state", d.State)
 				vgn.SetInnerHTML(d.Label)
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-body"}, vugu.VGAttribute{Namespace: "", Key: "aria-live", Val: "polite"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgElem(vgparent, "", "div", "class\x00story-body\x00aria-live\x00polite")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-text"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-text"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "p", "class\x00story-text\x00id\x00story-text")
 			vgn.SetInnerHTML(c.text())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if len(c.commands()) > 0 {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-commands"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "div", "class\x00story-commands")
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -106,65 +81,43 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgiterkey
 						cmd := cmd
 						_ = cmd
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "code", "")
 						vgn.SetInnerHTML("$ " + cmd)
 					}
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.atEnd() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-end"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "p", "class\x00story-end")
 				vgn.SetInnerHTML(c.App.T("story.end"))
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-nav"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgElem(vgparent, "", "div", "class\x00story-nav")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.App.Busy() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-working"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "span", "class\x00story-working")
 				vgn.SetInnerHTML(c.App.Working())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-back"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00story-back")
 			vgn.AddAttrInterface("aria-disabled", c.waitAttr())
 			vgn.AddAttrInterface("disabled", c.sc().Step <= 0)
 			vgn.SetInnerHTML("← " + c.App.T("back"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Back() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn btn-primary"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-next"}}}
-			vgparent.AppendChild(vgn)
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Back() })
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn btn-primary\x00id\x00story-next")
 			vgn.AddAttrInterface("aria-disabled", c.waitAttr())
 			vgn.AddAttrInterface("disabled", c.atEnd())
 			vgn.SetInnerHTML(c.App.T("next") + " →")
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Next() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Next() })
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
