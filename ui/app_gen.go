@@ -17,8 +17,8 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "app"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "app"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("data-view", c.embedAttr())
-	vgn.AddAttrInterface("lang", string(c.Player.Lang))
+	vgAddAttr(vgn, "data-view", c.embedAttr())
+	vgAddAttr(vgn, "lang", string(c.Player.Lang))
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -43,9 +43,9 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgElem(vgparent, "", "h1", "class\x00wordmark")
-					vgn.SetInnerHTML(vugu.HTML("kafkascope"))
+					vgSetHTML(vgn, vugu.HTML("kafkascope"))
 					vgn = vgElem(vgparent, "", "span", "class\x00tagline")
-					vgn.SetInnerHTML(c.T("app.tagline"))
+					vgSetHTML(vgn, c.T("app.tagline"))
 				}
 				vgn = vgText(vgparent, "\n    ")
 				vgn = vgElem(vgparent, "", "nav", "class\x00actions")
@@ -54,32 +54,32 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgparent
 					vgn = vgText(vgparent, "\n      ")
 					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00open-gallery")
-					vgn.AddAttrInterface("title", c.T("scenarios.title"))
-					vgn.SetInnerHTML(c.T("scenarios"))
+					vgAddAttr(vgn, "title", c.T("scenarios.title"))
+					vgSetHTML(vgn, c.T("scenarios"))
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.OpenGallery() })
 					vgn = vgText(vgparent, "\n      ")
 					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00copy-link")
-					vgn.AddAttrInterface("title", c.T("share.title"))
-					vgn.SetInnerHTML(c.T("share"))
+					vgAddAttr(vgn, "title", c.T("share.title"))
+					vgSetHTML(vgn, c.T("share"))
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.CopyLink() })
 					vgn = vgText(vgparent, "\n      ")
 					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00copy-embed")
-					vgn.AddAttrInterface("title", c.T("embed.title"))
-					vgn.SetInnerHTML(c.T("embed"))
+					vgAddAttr(vgn, "title", c.T("embed.title"))
+					vgSetHTML(vgn, c.T("embed"))
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.CopyEmbed() })
 					vgn = vgText(vgparent, "\n      ")
 					vgn = vgElem(vgparent, "", "div", "class\x00lang-switch\x00role\x00group")
-					vgn.AddAttrInterface("aria-label", c.T("lang.title"))
+					vgAddAttr(vgn, "aria-label", c.T("lang.title"))
 					{
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgElem(vgparent, "", "button", "type\x00button\x00id\x00lang-en\x00lang\x00en")
-						vgn.AddAttrInterface("aria-pressed", c.langPressed("en"))
-						vgn.SetInnerHTML(c.T("lang.en"))
+						vgAddAttr(vgn, "aria-pressed", c.langPressed("en"))
+						vgSetHTML(vgn, c.T("lang.en"))
 						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.SetLang("en") })
 						vgn = vgElem(vgparent, "", "button", "type\x00button\x00id\x00lang-ko\x00lang\x00ko")
-						vgn.AddAttrInterface("aria-pressed", c.langPressed("ko"))
-						vgn.SetInnerHTML(c.T("lang.ko"))
+						vgAddAttr(vgn, "aria-pressed", c.langPressed("ko"))
+						vgSetHTML(vgn, c.T("lang.ko"))
 						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.SetLang("ko") })
 					}
 					vgn = vgText(vgparent, "\n    ")
@@ -95,22 +95,22 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = vgText(vgparent, "\n    ")
 				vgn = vgElem(vgparent, "", "span", "class\x00banner-icon\x00aria-hidden\x00true")
-				vgn.SetInnerHTML(vugu.HTML("!"))
+				vgSetHTML(vgn, vugu.HTML("!"))
 				vgn = vgText(vgparent, "\n    ")
 				vgn = vgElem(vgparent, "", "div", "class\x00banner-text")
 				{
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgElem(vgparent, "", "strong", "")
-					vgn.SetInnerHTML(c.errorTitle())
+					vgSetHTML(vgn, c.errorTitle())
 					vgn = vgText(vgparent, " ")
 					vgn = vgElem(vgparent, "", "span", "id\x00error-text")
-					vgn.SetInnerHTML(c.errorText())
+					vgSetHTML(vgn, c.errorText())
 				}
 				vgn = vgText(vgparent, "\n    ")
 				vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-icon")
-				vgn.AddAttrInterface("aria-label", c.T("dismiss"))
-				vgn.AddAttrInterface("title", c.T("dismiss"))
+				vgAddAttr(vgn, "aria-label", c.T("dismiss"))
+				vgAddAttr(vgn, "title", c.T("dismiss"))
 				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.DismissError() })
 				{
 					vgparent := vgn
@@ -128,20 +128,20 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = vgText(vgparent, "\n    ")
 				vgn = vgElem(vgparent, "", "span", "class\x00banner-icon\x00aria-hidden\x00true")
-				vgn.SetInnerHTML(vugu.HTML("i"))
+				vgSetHTML(vgn, vugu.HTML("i"))
 				vgn = vgText(vgparent, "\n    ")
 				vgn = vgElem(vgparent, "", "div", "class\x00banner-text")
 				{
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgElem(vgparent, "", "strong", "id\x00sim-status")
-					vgn.SetInnerHTML(c.Player.SimStatus())
+					vgSetHTML(vgn, c.Player.SimStatus())
 					vgn = vgText(vgparent, " ")
 					vgn = vgElem(vgparent, "", "span", "id\x00sim-text")
-					vgn.SetInnerHTML(c.Player.SimBanner())
+					vgSetHTML(vgn, c.Player.SimBanner())
 					vgn = vgText(vgparent, " ")
 					vgn = vgElem(vgparent, "", "code", "class\x00sim-command")
-					vgn.SetInnerHTML(c.Player.SimCommand())
+					vgSetHTML(vgn, c.Player.SimCommand())
 				}
 				vgn = vgText(vgparent, "\n  ")
 			}
@@ -153,7 +153,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "section", "class\x00stage")
-			vgn.AddAttrInterface("aria-label", c.T("diagram"))
+			vgAddAttr(vgn, "aria-label", c.T("diagram"))
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -200,28 +200,28 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = vgText(vgparent, "\n      ")
 					if !c.Player.Embed {
 						vgn = vgElem(vgparent, "", "div", "class\x00side-tabs\x00role\x00tablist")
-						vgn.AddAttrInterface("aria-label", c.T("side.tabs"))
+						vgAddAttr(vgn, "aria-label", c.T("side.tabs"))
 						{
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgText(vgparent, "\n        ")
 							vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-events\x00aria-controls\x00feed")
-							vgn.AddAttrInterface("aria-selected", c.tabSelected("events"))
-							vgn.SetInnerHTML(c.T("events"))
+							vgAddAttr(vgn, "aria-selected", c.tabSelected("events"))
+							vgSetHTML(vgn, c.T("events"))
 							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("events") })
 							vgn = vgText(vgparent, "\n        ")
 							vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-kraft\x00aria-controls\x00quorum")
-							vgn.AddAttrInterface("aria-selected", c.tabSelected("kraft"))
+							vgAddAttr(vgn, "aria-selected", c.tabSelected("kraft"))
 							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("kraft") })
 							{
 								vgparent := vgn
 								_ = vgparent
 								vgn = vgElem(vgparent, "", "span", "")
-								vgn.SetInnerHTML(c.T("tab.kraft"))
+								vgSetHTML(vgn, c.T("tab.kraft"))
 								if c.quorumFrozen() {
 									vgn = vgElem(vgparent, "", "span", "class\x00side-tab-alert\x00role\x00img")
-									vgn.AddAttrInterface("aria-label", c.T("tab.kraft.alert"))
-									vgn.AddAttrInterface("title", c.T("tab.kraft.alert"))
+									vgAddAttr(vgn, "aria-label", c.T("tab.kraft.alert"))
+									vgAddAttr(vgn, "title", c.T("tab.kraft.alert"))
 									{
 										vgparent := vgn
 										_ = vgparent
@@ -231,9 +231,9 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 							vgn = vgText(vgparent, "\n        ")
 							vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-disk\x00aria-controls\x00disk")
-							vgn.AddAttrInterface("aria-selected", c.tabSelected("disk"))
-							vgn.AddAttrInterface("title", c.T("tab.disk.title"))
-							vgn.SetInnerHTML(c.T("tab.disk"))
+							vgAddAttr(vgn, "aria-selected", c.tabSelected("disk"))
+							vgAddAttr(vgn, "title", c.T("tab.disk.title"))
+							vgSetHTML(vgn, c.T("tab.disk"))
 							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("disk") })
 							vgn = vgText(vgparent, "\n      ")
 						}
@@ -332,12 +332,12 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn = vgText(vgparent, "\n  ")
 		if c.Busy() {
 			vgn = vgElem(vgparent, "", "div", "class\x00working\x00role\x00status")
-			vgn.SetInnerHTML(c.Working())
+			vgSetHTML(vgn, c.Working())
 		}
 		vgn = vgText(vgparent, "\n  ")
 		if c.toast != "" {
 			vgn = vgElem(vgparent, "", "div", "class\x00toast\x00id\x00toast\x00role\x00status")
-			vgn.SetInnerHTML(c.toast)
+			vgSetHTML(vgn, c.toast)
 		}
 		vgn = vgText(vgparent, "\n  ")
 		if c.Gallery.Open {
@@ -370,11 +370,11 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgparent
 						vgn = vgText(vgparent, "\n        ")
 						vgn = vgElem(vgparent, "", "h2", "id\x00manual-copy-title")
-						vgn.SetInnerHTML(c.T("copy.manual"))
+						vgSetHTML(vgn, c.T("copy.manual"))
 						vgn = vgText(vgparent, "\n        ")
 						vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-icon")
-						vgn.AddAttrInterface("aria-label", c.T("close"))
-						vgn.AddAttrInterface("title", c.T("close"))
+						vgAddAttr(vgn, "aria-label", c.T("close"))
+						vgAddAttr(vgn, "title", c.T("close"))
 						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.CloseManualCopy() })
 						{
 							vgparent := vgn
@@ -385,10 +385,10 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn = vgText(vgparent, "\n      ")
 					vgn = vgElem(vgparent, "", "p", "class\x00dialog-intro")
-					vgn.SetInnerHTML(c.T("copy.manual.hint"))
+					vgSetHTML(vgn, c.T("copy.manual.hint"))
 					vgn = vgText(vgparent, "\n      ")
 					vgn = vgElem(vgparent, "", "textarea", "id\x00manual-copy\x00class\x00manual-copy\x00readonly\x00readonly\x00rows\x004")
-					vgn.SetInnerHTML(c.manualCopy)
+					vgSetHTML(vgn, c.manualCopy)
 					vgn = vgText(vgparent, "\n    ")
 				}
 				vgn = vgText(vgparent, "\n  ")

@@ -17,11 +17,11 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute(nil)}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("class", c.Row.Class)
-	vgn.AddAttrInterface("data-key", c.Row.rowKey())
-	vgn.AddAttrInterface("data-partition", c.Row.Partition)
-	vgn.AddAttrInterface("data-topic", c.Row.TopicName)
-	vgn.AddAttrInterface("transform", c.Row.T)
+	vgAddAttr(vgn, "class", c.Row.Class)
+	vgAddAttr(vgn, "data-key", c.Row.rowKey())
+	vgAddAttr(vgn, "data-partition", c.Row.Partition)
+	vgAddAttr(vgn, "data-topic", c.Row.TopicName)
+	vgAddAttr(vgn, "transform", c.Row.T)
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -33,21 +33,21 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent := vgn
 				_ = vgparent
 				vgn = vgElem(vgparent, "", "rect", "class\x00kd-topic-bg\x00y\x003\x00rx\x005")
-				vgn.AddAttrInterface("height", c.G.TopicBgH)
-				vgn.AddAttrInterface("width", c.Row.BgW)
-				vgn.AddAttrInterface("x", c.G.PadX)
+				vgAddAttr(vgn, "height", c.G.TopicBgH)
+				vgAddAttr(vgn, "width", c.Row.BgW)
+				vgAddAttr(vgn, "x", c.G.PadX)
 				vgn = vgElem(vgparent, "", "text", "class\x00kd-fold")
-				vgn.AddAttrInterface("x", c.G.FoldX)
-				vgn.AddAttrInterface("y", c.G.TopicTY)
-				vgn.SetInnerHTML(c.Row.Fold)
+				vgAddAttr(vgn, "x", c.G.FoldX)
+				vgAddAttr(vgn, "y", c.G.TopicTY)
+				vgSetHTML(vgn, c.Row.Fold)
 				vgn = vgElem(vgparent, "", "text", "class\x00kd-topic-name")
-				vgn.AddAttrInterface("x", c.G.NameX)
-				vgn.AddAttrInterface("y", c.G.TopicTY)
-				vgn.SetInnerHTML(c.Row.Name)
+				vgAddAttr(vgn, "x", c.G.NameX)
+				vgAddAttr(vgn, "y", c.G.TopicTY)
+				vgSetHTML(vgn, c.Row.Name)
 				vgn = vgElem(vgparent, "", "text", "class\x00kd-topic-sub")
-				vgn.AddAttrInterface("x", c.Row.SubX)
-				vgn.AddAttrInterface("y", c.G.TopicTY)
-				vgn.SetInnerHTML(c.Row.Sub)
+				vgAddAttr(vgn, "x", c.Row.SubX)
+				vgAddAttr(vgn, "y", c.G.TopicTY)
+				vgSetHTML(vgn, c.Row.Sub)
 			}
 		}
 		if !c.Row.Topic {
@@ -56,37 +56,37 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent := vgn
 				_ = vgparent
 				vgn = vgElem(vgparent, "", "title", "class\x00kd-prow-tip")
-				vgn.SetInnerHTML(c.Row.Tip)
+				vgSetHTML(vgn, c.Row.Tip)
 				vgn = vgElem(vgparent, "", "rect", "class\x00kd-prow-bg\x00y\x000")
-				vgn.AddAttrInterface("height", c.Row.BgH)
-				vgn.AddAttrInterface("width", c.Row.BgW)
-				vgn.AddAttrInterface("x", c.G.PadX)
+				vgAddAttr(vgn, "height", c.Row.BgH)
+				vgAddAttr(vgn, "width", c.Row.BgW)
+				vgAddAttr(vgn, "x", c.G.PadX)
 				vgn = vgElem(vgparent, "", "line", "class\x00kd-sep")
-				vgn.AddAttrInterface("x1", c.G.PadX)
-				vgn.AddAttrInterface("x2", c.SepX2)
-				vgn.AddAttrInterface("y1", c.G.SepY)
-				vgn.AddAttrInterface("y2", c.G.SepY)
+				vgAddAttr(vgn, "x1", c.G.PadX)
+				vgAddAttr(vgn, "x2", c.SepX2)
+				vgAddAttr(vgn, "y1", c.G.SepY)
+				vgAddAttr(vgn, "y2", c.G.SepY)
 				vgn = vgElem(vgparent, "", "text", "class\x00kd-pname\x00x\x0024")
-				vgn.AddAttrInterface("y", c.G.NameY)
-				vgn.SetInnerHTML(c.Row.Name)
+				vgAddAttr(vgn, "y", c.G.NameY)
+				vgSetHTML(vgn, c.Row.Name)
 				vgn = vgElem(vgparent, "", "text", "class\x00kd-psub")
-				vgn.AddAttrInterface("x", c.Row.SubX)
-				vgn.AddAttrInterface("y", c.G.SubY)
-				vgn.SetInnerHTML(c.Row.Sub)
+				vgAddAttr(vgn, "x", c.Row.SubX)
+				vgAddAttr(vgn, "y", c.G.SubY)
+				vgSetHTML(vgn, c.Row.Sub)
 				if !c.Row.Compact && c.Row.Alert == `` {
 					vgn = vgElem(vgparent, "", "text", "class\x00kd-pisr\x00x\x0024")
-					vgn.AddAttrInterface("y", c.G.ISRY)
-					vgn.SetInnerHTML(c.Row.ISR)
+					vgAddAttr(vgn, "y", c.G.ISRY)
+					vgSetHTML(vgn, c.Row.ISR)
 				}
 				if c.Row.Alert != `` && !c.Row.Compact {
 					vgn = vgElem(vgparent, "", "text", "class\x00kd-palert\x00x\x0024")
-					vgn.AddAttrInterface("y", c.G.ISRY)
-					vgn.SetInnerHTML(c.Row.Alert)
+					vgAddAttr(vgn, "y", c.G.ISRY)
+					vgSetHTML(vgn, c.Row.Alert)
 					{
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgElem(vgparent, "", "title", "")
-						vgn.SetInnerHTML(c.Row.AlertTip)
+						vgSetHTML(vgn, c.Row.AlertTip)
 					}
 				}
 				for ri, rp := range c.Row.Replicas {
@@ -97,32 +97,32 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					rp := rp
 					_ = rp
 					vgn = vgElem(vgparent, "", "g", "tabindex\x000\x00role\x00button")
-					vgn.AddAttrInterface("class", rp.Class)
-					vgn.AddAttrInterface("data-broker", rp.Broker)
-					vgn.AddAttrInterface("data-role", rp.Role)
-					vgn.AddAttrInterface("transform", rp.T)
+					vgAddAttr(vgn, "class", rp.Class)
+					vgAddAttr(vgn, "data-broker", rp.Broker)
+					vgAddAttr(vgn, "data-role", rp.Role)
+					vgAddAttr(vgn, "transform", rp.T)
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.D.clickReplica(c.Row.Replicas, ri) })
 					vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.D.keyReplica(event, c.Row.Replicas, ri) })
 					{
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgElem(vgparent, "", "rect", "class\x00kd-hit\x00x\x000\x00y\x000")
-						vgn.AddAttrInterface("height", c.G.HitH)
-						vgn.AddAttrInterface("width", c.G.HitW)
+						vgAddAttr(vgn, "height", c.G.HitH)
+						vgAddAttr(vgn, "width", c.G.HitW)
 						vgn = vgElem(vgparent, "", "rect", "class\x00kd-track\x00rx\x002")
-						vgn.AddAttrInterface("height", c.G.StripH)
-						vgn.AddAttrInterface("width", rp.StripW)
-						vgn.AddAttrInterface("x", c.G.StripX)
-						vgn.AddAttrInterface("y", c.G.StripY)
+						vgAddAttr(vgn, "height", c.G.StripH)
+						vgAddAttr(vgn, "width", rp.StripW)
+						vgAddAttr(vgn, "x", c.G.StripX)
+						vgAddAttr(vgn, "y", c.G.StripY)
 						for vgiterkeyt, run := range rp.Runs {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							run := run
 							_ = run
 							vgn = vgElem(vgparent, "", "path", "")
-							vgn.AddAttrInterface("class", run.Class)
-							vgn.AddAttrInterface("d", run.D)
-							vgn.AddAttrInterface("opacity", run.Op)
+							vgAddAttr(vgn, "class", run.Class)
+							vgAddAttr(vgn, "d", run.D)
+							vgAddAttr(vgn, "opacity", run.Op)
 						}
 						for vgiterkeyt, m := range rp.Lost {
 							var vgiterkey interface{} = vgiterkeyt
@@ -130,10 +130,10 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							m := m
 							_ = m
 							vgn = vgElem(vgparent, "", "rect", "class\x00kd-lost\x00rx\x002")
-							vgn.AddAttrInterface("height", c.G.StripH)
-							vgn.AddAttrInterface("width", m.W)
-							vgn.AddAttrInterface("x", m.X)
-							vgn.AddAttrInterface("y", c.G.StripY)
+							vgAddAttr(vgn, "height", c.G.StripH)
+							vgAddAttr(vgn, "width", m.W)
+							vgAddAttr(vgn, "x", m.X)
+							vgAddAttr(vgn, "y", c.G.StripY)
 						}
 						if len(rp.Cells) > 0 {
 							vgn = vgElem(vgparent, "", "g", "class\x00kd-offsets")
@@ -146,34 +146,34 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									cl := cl
 									_ = cl
 									vgn = vgElem(vgparent, "", "text", "")
-									vgn.AddAttrInterface("class", cl.TClass)
-									vgn.AddAttrInterface("x", cl.TX)
-									vgn.AddAttrInterface("y", c.G.OffY)
-									vgn.SetInnerHTML(cl.Text)
+									vgAddAttr(vgn, "class", cl.TClass)
+									vgAddAttr(vgn, "x", cl.TX)
+									vgAddAttr(vgn, "y", c.G.OffY)
+									vgSetHTML(vgn, cl.Text)
 								}
 							}
 						}
 						vgn = vgElem(vgparent, "", "rect", "x\x004\x00width\x0022\x00rx\x004")
-						vgn.AddAttrInterface("class", rp.ChipClass)
-						vgn.AddAttrInterface("height", c.G.StripH)
-						vgn.AddAttrInterface("y", c.G.StripY)
+						vgAddAttr(vgn, "class", rp.ChipClass)
+						vgAddAttr(vgn, "height", c.G.StripH)
+						vgAddAttr(vgn, "y", c.G.StripY)
 						vgn = vgElem(vgparent, "", "text", "class\x00kd-chip-text\x00x\x0015")
-						vgn.AddAttrInterface("y", c.G.ChipTY)
-						vgn.SetInnerHTML(rp.Chip)
+						vgAddAttr(vgn, "y", c.G.ChipTY)
+						vgSetHTML(vgn, rp.Chip)
 						if rp.HW {
 							vgn = vgElem(vgparent, "", "g", "class\x00kd-hw")
 							{
 								vgparent := vgn
 								_ = vgparent
 								vgn = vgElem(vgparent, "", "line", "")
-								vgn.AddAttrInterface("x1", rp.HWX)
-								vgn.AddAttrInterface("x2", rp.HWX)
-								vgn.AddAttrInterface("y1", c.G.HWY1)
-								vgn.AddAttrInterface("y2", c.G.HWY2)
+								vgAddAttr(vgn, "x1", rp.HWX)
+								vgAddAttr(vgn, "x2", rp.HWX)
+								vgAddAttr(vgn, "y1", c.G.HWY1)
+								vgAddAttr(vgn, "y2", c.G.HWY2)
 								if !c.Row.Compact {
 									vgn = vgElem(vgparent, "", "text", "")
-									vgn.AddAttrInterface("x", rp.HWTextX)
-									vgn.AddAttrInterface("y", c.G.HWTY)
+									vgAddAttr(vgn, "x", rp.HWTextX)
+									vgAddAttr(vgn, "y", c.G.HWTY)
 									{
 										vgparent := vgn
 										_ = vgparent
@@ -184,23 +184,23 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						if rp.LEO {
 							vgn = vgElem(vgparent, "", "path", "class\x00kd-leo")
-							vgn.AddAttrInterface("d", rp.LEOPath)
+							vgAddAttr(vgn, "d", rp.LEOPath)
 						}
 						if rp.CaptionL != `` {
 							vgn = vgElem(vgparent, "", "text", "")
-							vgn.AddAttrInterface("class", rp.CaptionCls)
-							vgn.AddAttrInterface("x", rp.CaptionLX)
-							vgn.AddAttrInterface("y", c.G.CapY)
-							vgn.SetInnerHTML(rp.CaptionL)
+							vgAddAttr(vgn, "class", rp.CaptionCls)
+							vgAddAttr(vgn, "x", rp.CaptionLX)
+							vgAddAttr(vgn, "y", c.G.CapY)
+							vgSetHTML(vgn, rp.CaptionL)
 						}
 						if rp.CaptionR != `` {
 							vgn = vgElem(vgparent, "", "text", "class\x00kd-caption kd-caption-r")
-							vgn.AddAttrInterface("x", rp.CaptionRX)
-							vgn.AddAttrInterface("y", c.G.CapY)
-							vgn.SetInnerHTML(rp.CaptionR)
+							vgAddAttr(vgn, "x", rp.CaptionRX)
+							vgAddAttr(vgn, "y", c.G.CapY)
+							vgSetHTML(vgn, rp.CaptionR)
 						}
 						vgn = vgElem(vgparent, "", "title", "")
-						vgn.SetInnerHTML(rp.Tip)
+						vgSetHTML(vgn, rp.Tip)
 					}
 				}
 			}

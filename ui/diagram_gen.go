@@ -17,7 +17,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("lang", c.langAttr())
+	vgAddAttr(vgn, "lang", c.langAttr())
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -28,52 +28,52 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "h2", "class\x00kd-title")
-			vgn.SetInnerHTML(c.t("diagram"))
+			vgSetHTML(vgn, c.t("diagram"))
 			vgn = vgText(vgparent, "\n    ")
 			if c.snap != nil {
 				vgn = vgElem(vgparent, "", "span", "class\x00kd-summary")
-				vgn.SetInnerHTML(c.lay.Summary)
+				vgSetHTML(vgn, c.lay.Summary)
 			}
 			vgn = vgText(vgparent, "\n    ")
 			if c.snap != nil && c.lay.Frozen {
 				vgn = vgElem(vgparent, "", "span", "class\x00kd-frozen\x00role\x00status")
-				vgn.SetInnerHTML(c.lay.FrozenText)
+				vgSetHTML(vgn, c.lay.FrozenText)
 			}
 			vgn = vgText(vgparent, "\n    ")
 			if c.lay.More > 0 && c.snap != nil {
 				vgn = vgElem(vgparent, "", "span", "class\x00kd-more")
-				vgn.SetInnerHTML(c.moreText())
+				vgSetHTML(vgn, c.moreText())
 			}
 			vgn = vgText(vgparent, "\n    ")
 			if c.snap != nil && c.Player != nil {
 				vgn = vgElem(vgparent, "", "span", "class\x00kd-tools\x00role\x00group")
-				vgn.AddAttrInterface("aria-label", c.t("messages"))
+				vgAddAttr(vgn, "aria-label", c.t("messages"))
 				{
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgText(vgparent, "\n      ")
 					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-toggle")
-					vgn.AddAttrInterface("aria-pressed", dgPressed(c.Player.ShowHeartbeats))
+					vgAddAttr(vgn, "aria-pressed", dgPressed(c.Player.ShowHeartbeats))
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleHeartbeats() })
 					{
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-heartbeat")
-						vgn.SetInnerHTML(vugu.HTML(""))
+						vgSetHTML(vgn, vugu.HTML(""))
 						vgn = vgElem(vgparent, "", "span", "")
-						vgn.SetInnerHTML(c.t("show.heartbeats"))
+						vgSetHTML(vgn, c.t("show.heartbeats"))
 					}
 					vgn = vgText(vgparent, "\n      ")
 					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-toggle")
-					vgn.AddAttrInterface("aria-pressed", dgPressed(c.Player.ShowMetadata))
+					vgAddAttr(vgn, "aria-pressed", dgPressed(c.Player.ShowMetadata))
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleMetadata() })
 					{
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-metadata")
-						vgn.SetInnerHTML(vugu.HTML(""))
+						vgSetHTML(vgn, vugu.HTML(""))
 						vgn = vgElem(vgparent, "", "span", "")
-						vgn.SetInnerHTML(c.t("show.metadata"))
+						vgSetHTML(vgn, c.t("show.metadata"))
 					}
 					vgn = vgText(vgparent, "\n    ")
 				}
@@ -83,12 +83,12 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn = vgText(vgparent, "\n  ")
 		if c.snap == nil {
 			vgn = vgElem(vgparent, "", "p", "class\x00kd-empty")
-			vgn.SetInnerHTML(c.t("no.cluster"))
+			vgSetHTML(vgn, c.t("no.cluster"))
 		}
 		vgn = vgText(vgparent, "\n  ")
 		if c.snap != nil {
 			vgn = vgElem(vgparent, "", "div", "class\x00kd-scroll")
-			vgn.AddAttrInterface("data-fit", c.fitAttr())
+			vgAddAttr(vgn, "data-fit", c.fitAttr())
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -98,15 +98,15 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgElem(vgparent, "", "div", "class\x00kd-frame")
-					vgn.AddAttrInterface("style", c.svgStyle())
+					vgAddAttr(vgn, "style", c.svgStyle())
 					{
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "svg", "svg", "class\x00kd-svg kd-net\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00xMidYMin meet\x00role\x00group")
-						vgn.AddAttrInterface("aria-label", c.t("diagram"))
-						vgn.AddAttrInterface("viewBox", c.topViewBox())
-						vgn.AddAttrInterface("width", dgf(c.lay.W))
+						vgAddAttr(vgn, "aria-label", c.t("diagram"))
+						vgAddAttr(vgn, "viewBox", c.topViewBox())
+						vgAddAttr(vgn, "width", dgf(c.lay.W))
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -124,23 +124,23 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									k := k
 									_ = k
 									vgn = vgElem(vgparent, "svg", "path", "")
-									vgn.AddAttrInterface("class", k.Class)
-									vgn.AddAttrInterface("d", k.D)
+									vgAddAttr(vgn, "class", k.Class)
+									vgAddAttr(vgn, "d", k.D)
 								}
 							}
 							vgn = vgText(vgparent, "\n        ")
 							vgn = vgElem(vgparent, "svg", "g", "class\x00kd-clients")
-							vgn.AddAttrInterface("transform", c.lay.Clients.T)
+							vgAddAttr(vgn, "transform", c.lay.Clients.T)
 							{
 								vgparent := vgn
 								_ = vgparent
 								vgn = vgText(vgparent, "\n          ")
 								vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-client-box\x00x\x000\x00y\x000\x00rx\x008")
-								vgn.AddAttrInterface("height", c.lay.Clients.Hs)
-								vgn.AddAttrInterface("width", c.lay.Clients.Ws)
+								vgAddAttr(vgn, "height", c.lay.Clients.Hs)
+								vgAddAttr(vgn, "width", c.lay.Clients.Ws)
 								vgn = vgText(vgparent, "\n          ")
 								vgn = vgElem(vgparent, "svg", "text", "class\x00kd-client-title\x00x\x0010\x00y\x0019")
-								vgn.SetInnerHTML(c.lay.Clients.Title)
+								vgSetHTML(vgn, c.lay.Clients.Title)
 								vgn = vgText(vgparent, "\n          ")
 								for i, line := range c.lay.Clients.Lines {
 									var vgiterkey interface{} = i
@@ -150,8 +150,8 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									line := line
 									_ = line
 									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-client-line\x00x\x0010")
-									vgn.AddAttrInterface("y", dgf(38+15*float64(i)))
-									vgn.SetInnerHTML(line)
+									vgAddAttr(vgn, "y", dgf(38+15*float64(i)))
+									vgSetHTML(vgn, line)
 								}
 								vgn = vgText(vgparent, "\n        ")
 							}
@@ -162,12 +162,12 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								b := b
 								_ = b
 								vgn = vgElem(vgparent, "svg", "g", "tabindex\x000\x00role\x00button\x00aria-haspopup\x00menu")
-								vgn.AddAttrInterface("aria-expanded", dgPressed(c.menu == b.ID))
-								vgn.AddAttrInterface("aria-label", b.Tip)
-								vgn.AddAttrInterface("class", b.Class)
-								vgn.AddAttrInterface("data-broker", b.ID)
-								vgn.AddAttrInterface("id", dgCardID(b.ID))
-								vgn.AddAttrInterface("transform", b.T)
+								vgAddAttr(vgn, "aria-expanded", dgPressed(c.menu == b.ID))
+								vgAddAttr(vgn, "aria-label", b.Tip)
+								vgAddAttr(vgn, "class", b.Class)
+								vgAddAttr(vgn, "data-broker", b.ID)
+								vgAddAttr(vgn, "id", dgCardID(b.ID))
+								vgAddAttr(vgn, "transform", b.T)
 								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.clickBroker(b.ID) })
 								vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.keyBroker(event, b.ID) })
 								{
@@ -175,31 +175,31 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									_ = vgparent
 									if b.Changed {
 										vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-glow\x00x\x00-4\x00y\x00-4\x00rx\x0011")
-										vgn.AddAttrInterface("height", b.GlowHs)
-										vgn.AddAttrInterface("width", b.GlowWs)
+										vgAddAttr(vgn, "height", b.GlowHs)
+										vgAddAttr(vgn, "width", b.GlowWs)
 									}
 									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-card-bg\x00x\x000\x00y\x000\x00rx\x008")
-									vgn.AddAttrInterface("height", b.Hs)
-									vgn.AddAttrInterface("width", b.Ws)
+									vgAddAttr(vgn, "height", b.Hs)
+									vgAddAttr(vgn, "width", b.Ws)
 									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-title\x00x\x0012\x00y\x0021")
-									vgn.SetInnerHTML(b.Title)
+									vgSetHTML(vgn, b.Title)
 									vgn = vgElem(vgparent, "svg", "rect", "height\x0018\x00rx\x009")
-									vgn.AddAttrInterface("class", b.StateClass)
-									vgn.AddAttrInterface("width", b.StateW)
-									vgn.AddAttrInterface("x", b.StateX)
-									vgn.AddAttrInterface("y", b.StateY)
+									vgAddAttr(vgn, "class", b.StateClass)
+									vgAddAttr(vgn, "width", b.StateW)
+									vgAddAttr(vgn, "x", b.StateX)
+									vgAddAttr(vgn, "y", b.StateY)
 									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-state-text")
-									vgn.AddAttrInterface("x", b.StateTX)
-									vgn.AddAttrInterface("y", b.StateTY)
-									vgn.SetInnerHTML(b.State)
+									vgAddAttr(vgn, "x", b.StateTX)
+									vgAddAttr(vgn, "y", b.StateTY)
+									vgSetHTML(vgn, b.State)
 									if b.Host != `` {
 										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-host\x00x\x0012\x00y\x0038")
-										vgn.SetInnerHTML(b.Host)
+										vgSetHTML(vgn, b.Host)
 									}
 									if b.Right != `` {
 										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-right\x00y\x0038")
-										vgn.AddAttrInterface("x", b.RightX)
-										vgn.SetInnerHTML(b.Right)
+										vgAddAttr(vgn, "x", b.RightX)
+										vgSetHTML(vgn, b.Right)
 									}
 									if b.Ctl {
 										vgn = vgElem(vgparent, "svg", "g", "")
@@ -207,43 +207,43 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgparent := vgn
 											_ = vgparent
 											vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-ctl\x00x\x0010\x00y\x0044\x00height\x0017\x00rx\x004")
-											vgn.AddAttrInterface("width", b.CtlW)
+											vgAddAttr(vgn, "width", b.CtlW)
 											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-ctl-text\x00y\x0056.5")
-											vgn.AddAttrInterface("x", b.CtlTX)
-											vgn.SetInnerHTML(b.CtlText)
+											vgAddAttr(vgn, "x", b.CtlTX)
+											vgSetHTML(vgn, b.CtlText)
 											if b.CtlInfo != `` {
 												vgn = vgElem(vgparent, "svg", "text", "class\x00kd-ctl-info\x00y\x0056.5")
-												vgn.AddAttrInterface("x", b.CtlInfoX)
-												vgn.SetInnerHTML(b.CtlInfo)
+												vgAddAttr(vgn, "x", b.CtlInfoX)
+												vgSetHTML(vgn, b.CtlInfo)
 											}
 										}
 									}
 									if !b.Ctl {
 										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-leads\x00x\x0012\x00y\x0057")
-										vgn.SetInnerHTML(b.Leads)
+										vgSetHTML(vgn, b.Leads)
 									}
 									vgn = vgElem(vgparent, "svg", "text", "x\x0012\x00y\x0073")
-									vgn.AddAttrInterface("class", dgMetaClass(b.MetaLag))
-									vgn.SetInnerHTML(b.Meta)
+									vgAddAttr(vgn, "class", dgMetaClass(b.MetaLag))
+									vgSetHTML(vgn, b.Meta)
 									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-meta-track\x00x\x0010\x00y\x0077\x00height\x003\x00rx\x001.5")
-									vgn.AddAttrInterface("width", b.MetaTrackW)
+									vgAddAttr(vgn, "width", b.MetaTrackW)
 									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-meta-bar\x00x\x0010\x00y\x0077\x00height\x003\x00rx\x001.5")
-									vgn.AddAttrInterface("width", b.MetaBarW)
+									vgAddAttr(vgn, "width", b.MetaBarW)
 									if b.Coord != `` {
 										vgn = vgElem(vgparent, "svg", "g", "class\x00kd-coord")
 										{
 											vgparent := vgn
 											_ = vgparent
 											vgn = vgElem(vgparent, "svg", "rect", "y\x00-8\x00height\x0015\x00rx\x007.5")
-											vgn.AddAttrInterface("width", b.CoordW)
-											vgn.AddAttrInterface("x", b.CoordX)
+											vgAddAttr(vgn, "width", b.CoordW)
+											vgAddAttr(vgn, "x", b.CoordX)
 											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-coord-text\x00y\x003")
-											vgn.AddAttrInterface("x", b.CoordTX)
-											vgn.SetInnerHTML(b.Coord)
+											vgAddAttr(vgn, "x", b.CoordTX)
+											vgSetHTML(vgn, b.Coord)
 										}
 									}
 									vgn = vgElem(vgparent, "svg", "title", "")
-									vgn.SetInnerHTML(b.Tip)
+									vgSetHTML(vgn, b.Tip)
 								}
 							}
 							vgn = vgText(vgparent, "\n        ")
@@ -254,9 +254,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = k
 								if k.Cut != `` {
 									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-cut-label")
-									vgn.AddAttrInterface("x", k.CutX)
-									vgn.AddAttrInterface("y", k.CutY)
-									vgn.SetInnerHTML(k.Cut)
+									vgAddAttr(vgn, "x", k.CutX)
+									vgAddAttr(vgn, "y", k.CutY)
+									vgSetHTML(vgn, k.Cut)
 								}
 							}
 							vgn = vgText(vgparent, "\n        ")
@@ -266,27 +266,27 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								m := m
 								_ = m
 								vgn = vgElem(vgparent, "svg", "g", "")
-								vgn.AddAttrInterface("class", m.Class)
-								vgn.AddAttrInterface("transform", m.T)
+								vgAddAttr(vgn, "class", m.Class)
+								vgAddAttr(vgn, "transform", m.T)
 								{
 									vgparent := vgn
 									_ = vgparent
 									vgn = vgElem(vgparent, "svg", "circle", "class\x00kd-msg-dot\x00r\x004.5")
-									vgn.SetInnerHTML(vugu.HTML(""))
+									vgSetHTML(vgn, vugu.HTML(""))
 									if m.Label != `` {
 										vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-pill\x00height\x0015\x00rx\x007.5")
-										vgn.AddAttrInterface("width", m.PillW)
-										vgn.AddAttrInterface("x", m.PillX)
-										vgn.AddAttrInterface("y", m.PillY)
+										vgAddAttr(vgn, "width", m.PillW)
+										vgAddAttr(vgn, "x", m.PillX)
+										vgAddAttr(vgn, "y", m.PillY)
 									}
 									if m.Label != `` {
 										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-msg-label")
-										vgn.AddAttrInterface("x", m.TextX)
-										vgn.AddAttrInterface("y", m.TextY)
-										vgn.SetInnerHTML(m.Label)
+										vgAddAttr(vgn, "x", m.TextX)
+										vgAddAttr(vgn, "y", m.TextY)
+										vgSetHTML(vgn, m.Label)
 									}
 									vgn = vgElem(vgparent, "svg", "title", "")
-									vgn.SetInnerHTML(m.Title)
+									vgSetHTML(vgn, m.Title)
 								}
 							}
 							vgn = vgText(vgparent, "\n      ")
@@ -294,8 +294,8 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = vgText(vgparent, "\n      ")
 						if c.menu != 0 {
 							vgn = vgElem(vgparent, "", "div", "class\x00kd-menu\x00id\x00kd-menu\x00role\x00menu")
-							vgn.AddAttrInterface("aria-label", c.menuTitle())
-							vgn.AddAttrInterface("style", c.menuStyle())
+							vgAddAttr(vgn, "aria-label", c.menuTitle())
+							vgAddAttr(vgn, "style", c.menuStyle())
 							vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.keyMenu(event) })
 							{
 								vgparent := vgn
@@ -306,9 +306,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgparent := vgn
 									_ = vgparent
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-menu-title")
-									vgn.SetInnerHTML(c.menuTitle())
+									vgSetHTML(vgn, c.menuTitle())
 									vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-menu-close\x00id\x00kd-menu-close")
-									vgn.AddAttrInterface("aria-label", c.t("close"))
+									vgAddAttr(vgn, "aria-label", c.t("close"))
 									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.closeMenu() })
 									{
 										vgparent := vgn
@@ -323,10 +323,10 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									it := it
 									_ = it
 									vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00menuitem")
-									vgn.AddAttrInterface("class", it.Class)
-									vgn.AddAttrInterface("disabled", it.Disabled)
-									vgn.AddAttrInterface("id", it.ID)
-									vgn.SetInnerHTML(it.Label)
+									vgAddAttr(vgn, "class", it.Class)
+									vgAddAttr(vgn, "disabled", it.Disabled)
+									vgAddAttr(vgn, "id", it.ID)
+									vgSetHTML(vgn, it.Label)
 									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.act(it.Action) })
 								}
 								vgn = vgText(vgparent, "\n      ")
@@ -338,7 +338,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = vgText(vgparent, "\n    ")
 				if len(c.lay.Prods) > 0 || len(c.lay.Groups) > 0 {
 					vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-list\x00role\x00list")
-					vgn.AddAttrInterface("aria-label", c.t("clients.section"))
+					vgAddAttr(vgn, "aria-label", c.t("clients.section"))
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -349,25 +349,25 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							pc := pc
 							_ = pc
 							vgn = vgElem(vgparent, "", "section", "class\x00kd-cc kd-prod\x00role\x00listitem")
-							vgn.AddAttrInterface("data-producer", pc.Host)
+							vgAddAttr(vgn, "data-producer", pc.Host)
 							{
 								vgparent := vgn
 								_ = vgparent
 								vgn = vgText(vgparent, "\n        ")
 								vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-cc-head")
-								vgn.AddAttrInterface("aria-expanded", dgPressed(pc.Open))
+								vgAddAttr(vgn, "aria-expanded", dgPressed(pc.Open))
 								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleClient(pc.Key) })
 								{
 									vgparent := vgn
 									_ = vgparent
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-fold")
-									vgn.SetInnerHTML(pc.Fold)
+									vgSetHTML(vgn, pc.Fold)
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-kind")
-									vgn.SetInnerHTML(c.t("producer"))
+									vgSetHTML(vgn, c.t("producer"))
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-name")
-									vgn.SetInnerHTML(pc.Name)
+									vgSetHTML(vgn, pc.Name)
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-sub")
-									vgn.SetInnerHTML(pc.Sub)
+									vgSetHTML(vgn, pc.Sub)
 								}
 								vgn = vgText(vgparent, "\n        ")
 								if pc.Open {
@@ -377,11 +377,11 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										_ = vgparent
 										vgn = vgText(vgparent, "\n          ")
 										vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-cfg")
-										vgn.SetInnerHTML(pc.Config)
+										vgSetHTML(vgn, pc.Config)
 										vgn = vgText(vgparent, "\n          ")
 										if pc.Note != `` {
 											vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note")
-											vgn.SetInnerHTML(pc.Note)
+											vgSetHTML(vgn, pc.Note)
 										}
 										vgn = vgText(vgparent, "\n          ")
 										vgn = vgElem(vgparent, "", "div", "class\x00kd-flights")
@@ -389,7 +389,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgparent := vgn
 											_ = vgparent
 											vgn = vgElem(vgparent, "", "span", "")
-											vgn.AddAttrInterface("class", pc.Buffer.Class)
+											vgAddAttr(vgn, "class", pc.Buffer.Class)
 											{
 												vgparent := vgn
 												_ = vgparent
@@ -398,14 +398,14 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 													vgparent := vgn
 													_ = vgparent
 													vgn = vgElem(vgparent, "", "span", "class\x00kd-meter-fill")
-													vgn.AddAttrInterface("style", pc.Buffer.Fill)
+													vgAddAttr(vgn, "style", pc.Buffer.Fill)
 												}
 												vgn = vgElem(vgparent, "", "span", "")
-												vgn.SetInnerHTML(pc.Buffer.Text)
+												vgSetHTML(vgn, pc.Buffer.Text)
 											}
 											if pc.Idem != `` {
 												vgn = vgElem(vgparent, "", "span", "class\x00kd-idem")
-												vgn.SetInnerHTML(pc.Idem)
+												vgSetHTML(vgn, pc.Idem)
 											}
 										}
 										vgn = vgText(vgparent, "\n          ")
@@ -419,7 +419,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												f := f
 												_ = f
 												vgn = vgElem(vgparent, "", "span", "")
-												vgn.AddAttrInterface("class", f.Class)
+												vgAddAttr(vgn, "class", f.Class)
 												{
 													vgparent := vgn
 													_ = vgparent
@@ -428,10 +428,10 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 														vgparent := vgn
 														_ = vgparent
 														vgn = vgElem(vgparent, "", "span", "class\x00kd-meter-fill")
-														vgn.AddAttrInterface("style", f.Fill)
+														vgAddAttr(vgn, "style", f.Fill)
 													}
 													vgn = vgElem(vgparent, "", "span", "")
-													vgn.SetInnerHTML(f.Text)
+													vgSetHTML(vgn, f.Text)
 												}
 											}
 										}
@@ -442,21 +442,21 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											q := q
 											_ = q
 											vgn = vgElem(vgparent, "", "div", "class\x00kd-queue")
-											vgn.AddAttrInterface("data-partition", q.Name)
+											vgAddAttr(vgn, "data-partition", q.Name)
 											{
 												vgparent := vgn
 												_ = vgparent
 												vgn = vgElem(vgparent, "", "span", "class\x00kd-q-name")
-												vgn.SetInnerHTML(q.Name)
+												vgSetHTML(vgn, q.Name)
 												vgn = vgElem(vgparent, "", "span", "class\x00kd-q-leader")
-												vgn.SetInnerHTML(q.Leader)
+												vgSetHTML(vgn, q.Leader)
 												if q.Seq != `` {
 													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-leader")
-													vgn.SetInnerHTML(q.Seq)
+													vgSetHTML(vgn, q.Seq)
 												}
 												if q.Empty != `` {
 													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-empty")
-													vgn.SetInnerHTML(q.Empty)
+													vgSetHTML(vgn, q.Empty)
 												}
 												for vgiterkeyt, b := range q.Batches {
 													var vgiterkey interface{} = vgiterkeyt
@@ -464,29 +464,29 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 													b := b
 													_ = b
 													vgn = vgElem(vgparent, "", "span", "")
-													vgn.AddAttrInterface("class", b.Class)
-													vgn.AddAttrInterface("title", b.Tip)
+													vgAddAttr(vgn, "class", b.Class)
+													vgAddAttr(vgn, "title", b.Tip)
 													{
 														vgparent := vgn
 														_ = vgparent
 														vgn = vgElem(vgparent, "", "span", "class\x00kd-b-fill")
-														vgn.AddAttrInterface("style", b.Fill)
+														vgAddAttr(vgn, "style", b.Fill)
 														vgn = vgElem(vgparent, "", "span", "class\x00kd-b-text")
-														vgn.SetInnerHTML(b.Text)
+														vgSetHTML(vgn, b.Text)
 														vgn = vgElem(vgparent, "", "span", "class\x00kd-b-sub")
-														vgn.SetInnerHTML(b.Sub)
+														vgSetHTML(vgn, b.Sub)
 													}
 												}
 												if q.More != `` {
 													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-more")
-													vgn.SetInnerHTML(q.More)
+													vgSetHTML(vgn, q.More)
 												}
 											}
 										}
 										vgn = vgText(vgparent, "\n          ")
 										if pc.More != `` {
 											vgn = vgElem(vgparent, "", "div", "class\x00kd-q-more")
-											vgn.SetInnerHTML(pc.More)
+											vgSetHTML(vgn, pc.More)
 										}
 										vgn = vgText(vgparent, "\n        ")
 									}
@@ -501,28 +501,28 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							gc := gc
 							_ = gc
 							vgn = vgElem(vgparent, "", "section", "class\x00kd-cc kd-group\x00role\x00listitem")
-							vgn.AddAttrInterface("data-group", gc.ID)
+							vgAddAttr(vgn, "data-group", gc.ID)
 							{
 								vgparent := vgn
 								_ = vgparent
 								vgn = vgText(vgparent, "\n        ")
 								vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-cc-head")
-								vgn.AddAttrInterface("aria-expanded", dgPressed(gc.Open))
+								vgAddAttr(vgn, "aria-expanded", dgPressed(gc.Open))
 								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleClient(gc.Key) })
 								{
 									vgparent := vgn
 									_ = vgparent
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-fold")
-									vgn.SetInnerHTML(gc.Fold)
+									vgSetHTML(vgn, gc.Fold)
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-kind")
-									vgn.SetInnerHTML(c.t("group"))
+									vgSetHTML(vgn, c.t("group"))
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-name")
-									vgn.SetInnerHTML(gc.ID)
+									vgSetHTML(vgn, gc.ID)
 									vgn = vgElem(vgparent, "", "span", "")
-									vgn.AddAttrInterface("class", gc.StateClass)
-									vgn.SetInnerHTML(gc.State)
+									vgAddAttr(vgn, "class", gc.StateClass)
+									vgSetHTML(vgn, gc.State)
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-sub")
-									vgn.SetInnerHTML(gc.Sub)
+									vgSetHTML(vgn, gc.Sub)
 								}
 								vgn = vgText(vgparent, "\n        ")
 								if gc.Open {
@@ -532,11 +532,11 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										_ = vgparent
 										vgn = vgText(vgparent, "\n          ")
 										vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-cfg")
-										vgn.SetInnerHTML(gc.Info)
+										vgSetHTML(vgn, gc.Info)
 										vgn = vgText(vgparent, "\n          ")
 										if gc.Empty != `` {
 											vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note")
-											vgn.SetInnerHTML(gc.Empty)
+											vgSetHTML(vgn, gc.Empty)
 										}
 										vgn = vgText(vgparent, "\n          ")
 										for vgiterkeyt, m := range gc.Members {
@@ -545,21 +545,21 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											m := m
 											_ = m
 											vgn = vgElem(vgparent, "", "div", "")
-											vgn.AddAttrInterface("class", m.Class)
-											vgn.AddAttrInterface("title", m.Tip)
+											vgAddAttr(vgn, "class", m.Class)
+											vgAddAttr(vgn, "title", m.Tip)
 											{
 												vgparent := vgn
 												_ = vgparent
 												vgn = vgElem(vgparent, "", "span", "class\x00kd-m-client")
-												vgn.SetInnerHTML(m.Client)
+												vgSetHTML(vgn, m.Client)
 												vgn = vgElem(vgparent, "", "span", "class\x00kd-m-id")
-												vgn.SetInnerHTML(m.ID)
+												vgSetHTML(vgn, m.ID)
 												if m.Leader != `` {
 													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-leader")
-													vgn.SetInnerHTML(m.Leader)
+													vgSetHTML(vgn, m.Leader)
 												}
 												vgn = vgElem(vgparent, "", "span", "class\x00kd-m-assigned")
-												vgn.SetInnerHTML(m.Assigned)
+												vgSetHTML(vgn, m.Assigned)
 											}
 										}
 										vgn = vgText(vgparent, "\n          ")
@@ -577,18 +577,18 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 														vgparent := vgn
 														_ = vgparent
 														vgn = vgElem(vgparent, "", "th", "")
-														vgn.SetInnerHTML(vugu.HTML("PARTITION"))
+														vgSetHTML(vgn, vugu.HTML("PARTITION"))
 														vgn = vgElem(vgparent, "", "th", "")
-														vgn.SetInnerHTML(vugu.HTML("CURRENT-OFFSET"))
+														vgSetHTML(vgn, vugu.HTML("CURRENT-OFFSET"))
 														vgn = vgElem(vgparent, "", "th", "")
-														vgn.SetInnerHTML(vugu.HTML("LOG-END-OFFSET"))
+														vgSetHTML(vgn, vugu.HTML("LOG-END-OFFSET"))
 														vgn = vgElem(vgparent, "", "th", "")
-														vgn.SetInnerHTML(vugu.HTML("LAG"))
+														vgSetHTML(vgn, vugu.HTML("LAG"))
 														vgn = vgElem(vgparent, "", "th", "")
-														vgn.SetInnerHTML(vugu.HTML("CLIENT-ID"))
+														vgSetHTML(vgn, vugu.HTML("CLIENT-ID"))
 														vgn = vgElem(vgparent, "", "th", "class\x00kd-lag-pos")
-														vgn.AddAttrInterface("title", c.t("group.position.tip"))
-														vgn.SetInnerHTML(c.t("group.position"))
+														vgAddAttr(vgn, "title", c.t("group.position.tip"))
+														vgSetHTML(vgn, c.t("group.position"))
 													}
 												}
 												vgn = vgElem(vgparent, "", "tbody", "")
@@ -601,22 +601,22 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 														r := r
 														_ = r
 														vgn = vgElem(vgparent, "", "tr", "")
-														vgn.AddAttrInterface("class", r.Class)
+														vgAddAttr(vgn, "class", r.Class)
 														{
 															vgparent := vgn
 															_ = vgparent
 															vgn = vgElem(vgparent, "", "td", "")
-															vgn.SetInnerHTML(r.Part)
+															vgSetHTML(vgn, r.Part)
 															vgn = vgElem(vgparent, "", "td", "")
-															vgn.SetInnerHTML(r.Committed)
+															vgSetHTML(vgn, r.Committed)
 															vgn = vgElem(vgparent, "", "td", "")
-															vgn.SetInnerHTML(r.LogEnd)
+															vgSetHTML(vgn, r.LogEnd)
 															vgn = vgElem(vgparent, "", "td", "")
-															vgn.SetInnerHTML(r.Lag)
+															vgSetHTML(vgn, r.Lag)
 															vgn = vgElem(vgparent, "", "td", "")
-															vgn.SetInnerHTML(r.Client)
+															vgSetHTML(vgn, r.Client)
 															vgn = vgElem(vgparent, "", "td", "class\x00kd-lag-pos")
-															vgn.SetInnerHTML(r.Position)
+															vgSetHTML(vgn, r.Position)
 														}
 													}
 												}
@@ -625,7 +625,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgn = vgText(vgparent, "\n          ")
 										if gc.More != `` {
 											vgn = vgElem(vgparent, "", "div", "class\x00kd-q-more")
-											vgn.SetInnerHTML(gc.More)
+											vgSetHTML(vgn, gc.More)
 										}
 										vgn = vgText(vgparent, "\n          ")
 										if len(gc.Events) > 0 {
@@ -639,18 +639,18 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 													e := e
 													_ = e
 													vgn = vgElem(vgparent, "", "li", "")
-													vgn.AddAttrInterface("title", e.Tip)
+													vgAddAttr(vgn, "title", e.Tip)
 													{
 														vgparent := vgn
 														_ = vgparent
 														vgn = vgElem(vgparent, "", "span", "class\x00kd-ev-at")
-														vgn.SetInnerHTML(e.At)
+														vgSetHTML(vgn, e.At)
 														vgn = vgElem(vgparent, "", "span", "")
-														vgn.SetInnerHTML(e.Text)
+														vgSetHTML(vgn, e.Text)
 														if e.Reason != `` {
 															vgn = vgElem(vgparent, "", "span", "class\x00kd-ev-reason\x00lang\x00en")
-															vgn.AddAttrInterface("title", e.ReasonTip)
-															vgn.SetInnerHTML(e.Reason)
+															vgAddAttr(vgn, "title", e.ReasonTip)
+															vgSetHTML(vgn, e.Reason)
 														}
 													}
 												}
@@ -665,7 +665,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = vgText(vgparent, "\n      ")
 						if len(c.lay.Prods) > 0 {
 							vgn = vgElem(vgparent, "", "p", "class\x00kd-cc-fine")
-							vgn.SetInnerHTML(c.t("clients.simplified"))
+							vgSetHTML(vgn, c.t("clients.simplified"))
 						}
 						vgn = vgText(vgparent, "\n    ")
 					}
@@ -673,14 +673,14 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = vgText(vgparent, "\n    ")
 				if c.lay.Empty {
 					vgn = vgElem(vgparent, "", "p", "class\x00kd-empty")
-					vgn.SetInnerHTML(c.t("no.topics"))
+					vgSetHTML(vgn, c.t("no.topics"))
 				}
 				vgn = vgText(vgparent, "\n    ")
 				if !c.lay.Empty {
 					vgn = vgElem(vgparent, "svg", "svg", "class\x00kd-svg kd-parts\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00xMidYMin meet\x00role\x00group")
-					vgn.AddAttrInterface("style", c.svgStyle())
-					vgn.AddAttrInterface("viewBox", c.partsViewBox())
-					vgn.AddAttrInterface("width", dgf(c.lay.W))
+					vgAddAttr(vgn, "style", c.svgStyle())
+					vgAddAttr(vgn, "viewBox", c.partsViewBox())
+					vgAddAttr(vgn, "width", dgf(c.lay.W))
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -691,10 +691,10 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							ln := ln
 							_ = ln
 							vgn = vgElem(vgparent, "svg", "rect", "y\x000\x00rx\x008")
-							vgn.AddAttrInterface("class", ln.Class)
-							vgn.AddAttrInterface("height", ln.H)
-							vgn.AddAttrInterface("width", ln.W)
-							vgn.AddAttrInterface("x", ln.X)
+							vgAddAttr(vgn, "class", ln.Class)
+							vgAddAttr(vgn, "height", ln.H)
+							vgAddAttr(vgn, "width", ln.W)
+							vgAddAttr(vgn, "x", ln.X)
 						}
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "svg", "g", "class\x00kd-rows")
@@ -741,15 +741,15 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-k")
-							vgn.SetInnerHTML(c.t("legend.epoch"))
+							vgSetHTML(vgn, c.t("legend.epoch"))
 							for vgiterkeyt, e := range c.lay.Epochs {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								e := e
 								_ = e
 								vgn = vgElem(vgparent, "", "span", "")
-								vgn.AddAttrInterface("class", e.Class)
-								vgn.SetInnerHTML(e.Label)
+								vgAddAttr(vgn, "class", e.Class)
+								vgSetHTML(vgn, e.Label)
 							}
 						}
 						vgn = vgText(vgparent, "\n      ")
@@ -758,9 +758,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-cell kd-lg-committed")
-							vgn.SetInnerHTML(vugu.HTML(""))
+							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("committed"))
+							vgSetHTML(vgn, c.t("committed"))
 						}
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
@@ -768,9 +768,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-cell kd-lg-uncommitted")
-							vgn.SetInnerHTML(vugu.HTML(""))
+							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("uncommitted"))
+							vgSetHTML(vgn, c.t("uncommitted"))
 						}
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
@@ -778,9 +778,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-hw")
-							vgn.SetInnerHTML(vugu.HTML(""))
+							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("legend.hw"))
+							vgSetHTML(vgn, c.t("legend.hw"))
 						}
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
@@ -788,9 +788,9 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-leo")
-							vgn.SetInnerHTML(vugu.HTML(""))
+							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("legend.leo"))
+							vgSetHTML(vgn, c.t("legend.leo"))
 						}
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
@@ -798,17 +798,17 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip kd-lg-leader")
-							vgn.SetInnerHTML(vugu.HTML("L"))
+							vgSetHTML(vgn, vugu.HTML("L"))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("leader"))
+							vgSetHTML(vgn, c.t("leader"))
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip")
-							vgn.SetInnerHTML(vugu.HTML("F"))
+							vgSetHTML(vgn, vugu.HTML("F"))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("follower"))
+							vgSetHTML(vgn, c.t("follower"))
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip kd-lg-out")
-							vgn.SetInnerHTML(vugu.HTML("F"))
+							vgSetHTML(vgn, vugu.HTML("F"))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("isr.out"))
+							vgSetHTML(vgn, c.t("isr.out"))
 						}
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
@@ -816,31 +816,31 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-k")
-							vgn.SetInnerHTML(c.t("messages"))
+							vgSetHTML(vgn, c.t("messages"))
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-data")
-							vgn.SetInnerHTML(vugu.HTML(""))
+							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("cat.data"))
+							vgSetHTML(vgn, c.t("cat.data"))
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-admin")
-							vgn.SetInnerHTML(vugu.HTML(""))
+							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("cat.admin"))
+							vgSetHTML(vgn, c.t("cat.admin"))
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-conn")
-							vgn.SetInnerHTML(vugu.HTML(""))
+							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("cat.conn"))
+							vgSetHTML(vgn, c.t("cat.conn"))
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-quorum")
-							vgn.SetInnerHTML(vugu.HTML(""))
+							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("cat.quorum"))
+							vgSetHTML(vgn, c.t("cat.quorum"))
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-heartbeat")
-							vgn.SetInnerHTML(vugu.HTML(""))
+							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("show.heartbeats"))
+							vgSetHTML(vgn, c.t("show.heartbeats"))
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-metadata")
-							vgn.SetInnerHTML(vugu.HTML(""))
+							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.t("show.metadata"))
+							vgSetHTML(vgn, c.t("show.metadata"))
 						}
 						vgn = vgText(vgparent, "\n    ")
 					}

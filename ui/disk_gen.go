@@ -17,7 +17,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel disk kq"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.t("disk"))
+	vgAddAttr(vgn, "aria-label", c.t("disk"))
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -28,11 +28,11 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
-			vgn.SetInnerHTML(c.t("disk"))
+			vgSetHTML(vgn, c.t("disk"))
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
-			vgn.AddAttrInterface("aria-label", c.t("disk.tip"))
-			vgn.AddAttrInterface("title", c.t("disk.tip"))
+			vgAddAttr(vgn, "aria-label", c.t("disk.tip"))
+			vgAddAttr(vgn, "title", c.t("disk.tip"))
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -43,7 +43,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn = vgText(vgparent, "\n  ")
 		if c.empty != "" {
 			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty\x00id\x00disk-empty")
-			vgn.SetInnerHTML(c.empty)
+			vgSetHTML(vgn, c.empty)
 		}
 		vgn = vgText(vgparent, "\n  ")
 		if c.pd != nil {
@@ -62,7 +62,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgElem(vgparent, "", "span", "")
-						vgn.SetInnerHTML(c.t("disk.partition"))
+						vgSetHTML(vgn, c.t("disk.partition"))
 						vgn = vgElem(vgparent, "", "select", "id\x00disk-partition")
 						vgOn(vgn, "change", func(event vugu.DOMEvent) { c.PickPartition(event) })
 						{
@@ -74,9 +74,9 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								o := o
 								_ = o
 								vgn = vgElem(vgparent, "", "option", "")
-								vgn.AddAttrInterface("selected", o.Selected)
-								vgn.AddAttrInterface("value", o.Value)
-								vgn.SetInnerHTML(o.Label)
+								vgAddAttr(vgn, "selected", o.Selected)
+								vgAddAttr(vgn, "value", o.Value)
+								vgSetHTML(vgn, o.Label)
 							}
 						}
 					}
@@ -86,7 +86,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgElem(vgparent, "", "span", "")
-						vgn.SetInnerHTML(c.t("disk.broker"))
+						vgSetHTML(vgn, c.t("disk.broker"))
 						vgn = vgElem(vgparent, "", "select", "id\x00disk-broker")
 						vgOn(vgn, "change", func(event vugu.DOMEvent) { c.PickBroker(event) })
 						{
@@ -98,9 +98,9 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								o := o
 								_ = o
 								vgn = vgElem(vgparent, "", "option", "")
-								vgn.AddAttrInterface("selected", o.Selected)
-								vgn.AddAttrInterface("value", o.Value)
-								vgn.SetInnerHTML(o.Label)
+								vgAddAttr(vgn, "selected", o.Selected)
+								vgAddAttr(vgn, "value", o.Value)
+								vgSetHTML(vgn, o.Label)
 							}
 						}
 					}
@@ -109,7 +109,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = vgText(vgparent, "\n    ")
 				if c.note() != "" {
 					vgn = vgElem(vgparent, "", "p", "class\x00dk-note\x00id\x00disk-note\x00role\x00status")
-					vgn.SetInnerHTML(c.note())
+					vgSetHTML(vgn, c.note())
 				}
 				vgn = vgText(vgparent, "\n    ")
 				if c.pd.Present {
@@ -123,15 +123,15 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							o := o
 							_ = o
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.AddAttrInterface("class", o.Class)
-							vgn.AddAttrInterface("title", o.Tip)
+							vgAddAttr(vgn, "class", o.Class)
+							vgAddAttr(vgn, "title", o.Tip)
 							{
 								vgparent := vgn
 								_ = vgparent
 								vgn = vgElem(vgparent, "", "span", "class\x00dk-o-k")
-								vgn.SetInnerHTML(o.Label)
+								vgSetHTML(vgn, o.Label)
 								vgn = vgElem(vgparent, "", "span", "class\x00dk-o-v")
-								vgn.SetInnerHTML(o.Value)
+								vgSetHTML(vgn, o.Value)
 							}
 						}
 					}
@@ -142,11 +142,11 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgElem(vgparent, "", "code", "class\x00dk-h-cmd")
-					vgn.SetInnerHTML(vugu.HTML("ls -l"))
+					vgSetHTML(vgn, vugu.HTML("ls -l"))
 					vgn = vgElem(vgparent, "", "code", "class\x00dk-path\x00id\x00disk-path")
-					vgn.SetInnerHTML(c.pathText())
+					vgSetHTML(vgn, c.pathText())
 					vgn = vgElem(vgparent, "", "span", "class\x00dk-on")
-					vgn.SetInnerHTML(c.onText())
+					vgSetHTML(vgn, c.onText())
 				}
 				vgn = vgText(vgparent, "\n    ")
 				if c.pd.Present {
@@ -161,11 +161,11 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							f := f
 							_ = f
 							vgn = vgElem(vgparent, "", "div", "role\x00listitem")
-							vgn.AddAttrInterface("class", f.Class)
-							vgn.AddAttrInterface("data-dirty", f.Unflushed)
-							vgn.AddAttrInterface("data-name", f.Name)
-							vgn.AddAttrInterface("title", f.Tip)
-							vgn.SetInnerHTML(f.Line)
+							vgAddAttr(vgn, "class", f.Class)
+							vgAddAttr(vgn, "data-dirty", f.Unflushed)
+							vgAddAttr(vgn, "data-name", f.Name)
+							vgAddAttr(vgn, "title", f.Tip)
+							vgSetHTML(vgn, f.Line)
 						}
 						vgn = vgText(vgparent, "\n    ")
 					}
@@ -177,8 +177,8 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgparent
 					vgn = vgText(vgparent, "\n      ")
 					vgn = vgElem(vgparent, "", "caption", "")
-					vgn.AddAttrInterface("title", c.t("disk.pc.tip"))
-					vgn.SetInnerHTML(c.t("disk.pc"))
+					vgAddAttr(vgn, "title", c.t("disk.pc.tip"))
+					vgSetHTML(vgn, c.t("disk.pc"))
 					vgn = vgText(vgparent, "\n      ")
 					vgn = vgElem(vgparent, "", "thead", "")
 					{
@@ -189,22 +189,22 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "th", "scope\x00col")
-							vgn.SetInnerHTML(c.t("disk.broker"))
+							vgSetHTML(vgn, c.t("disk.broker"))
 							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
-							vgn.AddAttrInterface("title", c.t("disk.pc.cached.tip"))
-							vgn.SetInnerHTML(c.t("disk.pc.cached"))
+							vgAddAttr(vgn, "title", c.t("disk.pc.cached.tip"))
+							vgSetHTML(vgn, c.t("disk.pc.cached"))
 							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
-							vgn.AddAttrInterface("title", c.t("disk.pc.dirty.tip"))
-							vgn.SetInnerHTML(c.t("disk.pc.dirty"))
+							vgAddAttr(vgn, "title", c.t("disk.pc.dirty.tip"))
+							vgSetHTML(vgn, c.t("disk.pc.dirty"))
 							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
-							vgn.AddAttrInterface("title", c.t("disk.pc.hits.tip"))
-							vgn.SetInnerHTML(c.t("disk.pc.hits"))
+							vgAddAttr(vgn, "title", c.t("disk.pc.hits.tip"))
+							vgSetHTML(vgn, c.t("disk.pc.hits"))
 							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
-							vgn.AddAttrInterface("title", c.t("disk.pc.misses.tip"))
-							vgn.SetInnerHTML(c.t("disk.pc.misses"))
+							vgAddAttr(vgn, "title", c.t("disk.pc.misses.tip"))
+							vgSetHTML(vgn, c.t("disk.pc.misses"))
 							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
-							vgn.AddAttrInterface("title", c.t("disk.pc.sent.tip"))
-							vgn.SetInnerHTML(c.t("disk.pc.sent"))
+							vgAddAttr(vgn, "title", c.t("disk.pc.sent.tip"))
+							vgSetHTML(vgn, c.t("disk.pc.sent"))
 						}
 					}
 					vgn = vgText(vgparent, "\n      ")
@@ -218,28 +218,28 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							r := r
 							_ = r
 							vgn = vgElem(vgparent, "", "tr", "")
-							vgn.AddAttrInterface("class", r.Class)
-							vgn.AddAttrInterface("data-broker", r.Broker)
-							vgn.AddAttrInterface("data-cached", r.CachedBytes)
-							vgn.AddAttrInterface("data-dirty", r.DirtyBytes)
-							vgn.AddAttrInterface("data-hits", r.Hits)
-							vgn.AddAttrInterface("data-misses", r.Misses)
-							vgn.AddAttrInterface("data-sent", r.SentBytes)
+							vgAddAttr(vgn, "class", r.Class)
+							vgAddAttr(vgn, "data-broker", r.Broker)
+							vgAddAttr(vgn, "data-cached", r.CachedBytes)
+							vgAddAttr(vgn, "data-dirty", r.DirtyBytes)
+							vgAddAttr(vgn, "data-hits", r.Hits)
+							vgAddAttr(vgn, "data-misses", r.Misses)
+							vgAddAttr(vgn, "data-sent", r.SentBytes)
 							{
 								vgparent := vgn
 								_ = vgparent
 								vgn = vgElem(vgparent, "", "th", "scope\x00row")
-								vgn.SetInnerHTML(r.Name)
+								vgSetHTML(vgn, r.Name)
 								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
-								vgn.SetInnerHTML(r.Cached)
+								vgSetHTML(vgn, r.Cached)
 								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
-								vgn.SetInnerHTML(r.Dirty)
+								vgSetHTML(vgn, r.Dirty)
 								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
-								vgn.SetInnerHTML(r.Hits)
+								vgSetHTML(vgn, r.Hits)
 								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
-								vgn.SetInnerHTML(r.Misses)
+								vgSetHTML(vgn, r.Misses)
 								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
-								vgn.SetInnerHTML(r.Sent)
+								vgSetHTML(vgn, r.Sent)
 							}
 						}
 					}
@@ -247,7 +247,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = vgText(vgparent, "\n    ")
 				vgn = vgElem(vgparent, "", "p", "class\x00dk-hint\x00id\x00disk-pagecache-hint")
-				vgn.SetInnerHTML(c.t("disk.pc.hint"))
+				vgSetHTML(vgn, c.t("disk.pc.hint"))
 				vgn = vgText(vgparent, "\n\n    ")
 				if c.pd.Present {
 					vgn = vgElem(vgparent, "", "h3", "class\x00dk-h")
@@ -255,17 +255,17 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgElem(vgparent, "", "span", "")
-						vgn.SetInnerHTML(c.t("disk.segments"))
+						vgSetHTML(vgn, c.t("disk.segments"))
 						if c.segsMore() != "" {
 							vgn = vgElem(vgparent, "", "span", "class\x00dk-h-more")
-							vgn.SetInnerHTML(c.segsMore())
+							vgSetHTML(vgn, c.segsMore())
 						}
 					}
 				}
 				vgn = vgText(vgparent, "\n    ")
 				if c.pd.Present {
 					vgn = vgElem(vgparent, "", "div", "class\x00dk-segs\x00id\x00disk-segments\x00role\x00group")
-					vgn.AddAttrInterface("aria-label", c.t("disk.segments"))
+					vgAddAttr(vgn, "aria-label", c.t("disk.segments"))
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -276,13 +276,13 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							s := s
 							_ = s
 							vgn = vgElem(vgparent, "", "button", "type\x00button")
-							vgn.AddAttrInterface("aria-pressed", s.Pressed)
-							vgn.AddAttrInterface("class", s.Class)
-							vgn.AddAttrInterface("data-badge", s.Badge)
-							vgn.AddAttrInterface("data-base", s.DataBase)
-							vgn.AddAttrInterface("style", s.Style)
-							vgn.AddAttrInterface("title", s.Tip)
-							vgn.SetInnerHTML(s.Text)
+							vgAddAttr(vgn, "aria-pressed", s.Pressed)
+							vgAddAttr(vgn, "class", s.Class)
+							vgAddAttr(vgn, "data-badge", s.Badge)
+							vgAddAttr(vgn, "data-base", s.DataBase)
+							vgAddAttr(vgn, "style", s.Style)
+							vgAddAttr(vgn, "title", s.Tip)
+							vgSetHTML(vgn, s.Text)
 							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickSegment(s.Base) })
 						}
 						vgn = vgText(vgparent, "\n    ")
@@ -291,18 +291,18 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = vgText(vgparent, "\n    ")
 				if c.seg != nil && c.seg.Empty() {
 					vgn = vgElem(vgparent, "", "p", "class\x00dk-more")
-					vgn.SetInnerHTML(c.t("disk.batches.none"))
+					vgSetHTML(vgn, c.t("disk.batches.none"))
 				}
 				vgn = vgText(vgparent, "\n    ")
 				if c.seg != nil && !c.seg.Empty() {
 					vgn = vgElem(vgparent, "", "div", "class\x00dk-batches\x00id\x00disk-batches\x00role\x00group")
-					vgn.AddAttrInterface("aria-label", c.batchesTitle())
+					vgAddAttr(vgn, "aria-label", c.batchesTitle())
 					{
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "", "span", "class\x00dk-batches-k")
-						vgn.SetInnerHTML(c.t("disk.batches.k"))
+						vgSetHTML(vgn, c.t("disk.batches.k"))
 						for vgiterkeyt, b := range c.batches {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
@@ -315,15 +315,15 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgparent
 								if b.Gap {
 									vgn = vgElem(vgparent, "", "span", "class\x00dk-gap")
-									vgn.SetInnerHTML(b.Label)
+									vgSetHTML(vgn, b.Label)
 								}
 								if !b.Gap {
 									vgn = vgElem(vgparent, "", "button", "type\x00button")
-									vgn.AddAttrInterface("aria-pressed", b.Pressed)
-									vgn.AddAttrInterface("class", b.Class)
-									vgn.AddAttrInterface("data-base", b.Base)
-									vgn.AddAttrInterface("title", b.Tip)
-									vgn.SetInnerHTML(b.Label)
+									vgAddAttr(vgn, "aria-pressed", b.Pressed)
+									vgAddAttr(vgn, "class", b.Class)
+									vgAddAttr(vgn, "data-base", b.Base)
+									vgAddAttr(vgn, "title", b.Tip)
+									vgSetHTML(vgn, b.Label)
 									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickBatch(b.Base) })
 								}
 							}
@@ -343,24 +343,24 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.batchTitle())
+							vgSetHTML(vgn, c.batchTitle())
 							if c.crcText() != "" {
 								vgn = vgElem(vgparent, "", "span", "id\x00disk-crc")
-								vgn.AddAttrInterface("class", c.crcClass())
-								vgn.SetInnerHTML(c.crcText())
+								vgAddAttr(vgn, "class", c.crcClass())
+								vgSetHTML(vgn, c.crcText())
 							}
 						}
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "", "p", "class\x00dk-sub\x00id\x00disk-batch-sub")
-						vgn.SetInnerHTML(c.batchSub())
+						vgSetHTML(vgn, c.batchSub())
 						vgn = vgText(vgparent, "\n      ")
 						if c.missingText() != "" {
 							vgn = vgElem(vgparent, "", "p", "class\x00dk-note")
-							vgn.SetInnerHTML(c.missingText())
+							vgSetHTML(vgn, c.missingText())
 						}
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "", "div", "class\x00dk-hex\x00id\x00disk-hex\x00role\x00group")
-						vgn.AddAttrInterface("aria-label", c.t("disk.hex"))
+						vgAddAttr(vgn, "aria-label", c.t("disk.hex"))
 						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ClickHex(event) })
 						{
 							vgparent := vgn
@@ -372,7 +372,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								row := row
 								_ = row
 								vgn = vgElem(vgparent, "", "div", "class\x00dk-row")
-								vgn.AddAttrInterface("data-offset", row.Off)
+								vgAddAttr(vgn, "data-offset", row.Off)
 								{
 									vgparent := vgn
 									_ = vgparent
@@ -386,11 +386,11 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											hr := hr
 											_ = hr
 											vgn = vgElem(vgparent, "", "span", "")
-											vgn.AddAttrInterface("class", hr.Class)
-											vgn.AddAttrInterface("data-field", hr.Name)
-											vgn.AddAttrInterface("id", hr.ID)
-											vgn.AddAttrInterface("title", hr.Tip)
-											vgn.SetInnerHTML(hr.Text)
+											vgAddAttr(vgn, "class", hr.Class)
+											vgAddAttr(vgn, "data-field", hr.Name)
+											vgAddAttr(vgn, "id", hr.ID)
+											vgAddAttr(vgn, "title", hr.Tip)
+											vgSetHTML(vgn, hr.Text)
 										}
 									}
 									vgn = vgElem(vgparent, "", "span", "class\x00dk-asc")
@@ -403,11 +403,11 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											ar := ar
 											_ = ar
 											vgn = vgElem(vgparent, "", "span", "")
-											vgn.AddAttrInterface("class", ar.Class)
-											vgn.AddAttrInterface("data-field", ar.Name)
-											vgn.AddAttrInterface("id", ar.ID)
-											vgn.AddAttrInterface("title", ar.Tip)
-											vgn.SetInnerHTML(ar.Text)
+											vgAddAttr(vgn, "class", ar.Class)
+											vgAddAttr(vgn, "data-field", ar.Name)
+											vgAddAttr(vgn, "id", ar.ID)
+											vgAddAttr(vgn, "title", ar.Tip)
+											vgSetHTML(vgn, ar.Text)
 										}
 									}
 								}
@@ -421,11 +421,11 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgparent := vgn
 								_ = vgparent
 								vgn = vgElem(vgparent, "", "span", "")
-								vgn.SetInnerHTML(c.hexMore())
+								vgSetHTML(vgn, c.hexMore())
 								vgn = vgText(vgparent, " ")
 								if c.canShowAll() {
 									vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00chip\x00id\x00disk-hex-all")
-									vgn.SetInnerHTML(c.t("disk.hex.all"))
+									vgSetHTML(vgn, c.t("disk.hex.all"))
 									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowAllBytes() })
 								}
 							}
@@ -433,12 +433,12 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = vgText(vgparent, "\n      ")
 						if c.fieldDetail() != "" {
 							vgn = vgElem(vgparent, "", "pre", "class\x00dk-field\x00id\x00disk-field")
-							vgn.SetInnerHTML(c.fieldDetail())
+							vgSetHTML(vgn, c.fieldDetail())
 						}
 						vgn = vgText(vgparent, "\n      ")
 						if c.fieldDetail() == "" {
 							vgn = vgElem(vgparent, "", "p", "class\x00dk-hint")
-							vgn.SetInnerHTML(c.t("disk.field.hint"))
+							vgSetHTML(vgn, c.t("disk.field.hint"))
 						}
 						vgn = vgText(vgparent, "\n      ")
 						vgn = vgElem(vgparent, "", "table", "class\x00dk-table\x00id\x00disk-header")
@@ -447,7 +447,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = vgText(vgparent, "\n        ")
 							vgn = vgElem(vgparent, "", "caption", "")
-							vgn.SetInnerHTML(c.t("disk.header"))
+							vgSetHTML(vgn, c.t("disk.header"))
 							vgn = vgText(vgparent, "\n        ")
 							vgn = vgElem(vgparent, "", "thead", "")
 							{
@@ -458,11 +458,11 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgparent := vgn
 									_ = vgparent
 									vgn = vgElem(vgparent, "", "th", "scope\x00col")
-									vgn.SetInnerHTML(c.t("disk.col.field"))
+									vgSetHTML(vgn, c.t("disk.col.field"))
 									vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
-									vgn.SetInnerHTML(c.t("disk.col.bytes"))
+									vgSetHTML(vgn, c.t("disk.col.bytes"))
 									vgn = vgElem(vgparent, "", "th", "scope\x00col")
-									vgn.SetInnerHTML(c.t("disk.col.value"))
+									vgSetHTML(vgn, c.t("disk.col.value"))
 								}
 							}
 							vgn = vgText(vgparent, "\n        ")
@@ -476,9 +476,9 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									r := r
 									_ = r
 									vgn = vgElem(vgparent, "", "tr", "")
-									vgn.AddAttrInterface("class", r.Class)
-									vgn.AddAttrInterface("data-field", r.Name)
-									vgn.AddAttrInterface("title", r.Tip)
+									vgAddAttr(vgn, "class", r.Class)
+									vgAddAttr(vgn, "data-field", r.Name)
+									vgAddAttr(vgn, "title", r.Tip)
 									{
 										vgparent := vgn
 										_ = vgparent
@@ -487,14 +487,14 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgparent := vgn
 											_ = vgparent
 											vgn = vgElem(vgparent, "", "button", "type\x00button")
-											vgn.AddAttrInterface("class", r.Swatch)
-											vgn.SetInnerHTML(r.Name)
+											vgAddAttr(vgn, "class", r.Swatch)
+											vgSetHTML(vgn, r.Name)
 											vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickField(r.Field) })
 										}
 										vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
-										vgn.SetInnerHTML(r.Bytes)
+										vgSetHTML(vgn, r.Bytes)
 										vgn = vgElem(vgparent, "", "td", "class\x00dk-val")
-										vgn.SetInnerHTML(r.Value)
+										vgSetHTML(vgn, r.Value)
 									}
 								}
 							}
@@ -508,7 +508,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgparent
 								vgn = vgText(vgparent, "\n        ")
 								vgn = vgElem(vgparent, "", "caption", "")
-								vgn.SetInnerHTML(c.t("disk.records"))
+								vgSetHTML(vgn, c.t("disk.records"))
 								vgn = vgText(vgparent, "\n        ")
 								vgn = vgElem(vgparent, "", "thead", "")
 								{
@@ -519,13 +519,13 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgparent := vgn
 										_ = vgparent
 										vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
-										vgn.SetInnerHTML(c.t("disk.col.offset"))
+										vgSetHTML(vgn, c.t("disk.col.offset"))
 										vgn = vgElem(vgparent, "", "th", "scope\x00col")
-										vgn.SetInnerHTML(c.t("disk.col.key"))
+										vgSetHTML(vgn, c.t("disk.col.key"))
 										vgn = vgElem(vgparent, "", "th", "scope\x00col")
-										vgn.SetInnerHTML(c.t("disk.col.value"))
+										vgSetHTML(vgn, c.t("disk.col.value"))
 										vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
-										vgn.SetInnerHTML(c.t("disk.col.headers"))
+										vgSetHTML(vgn, c.t("disk.col.headers"))
 									}
 								}
 								vgn = vgText(vgparent, "\n        ")
@@ -539,7 +539,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										r := r
 										_ = r
 										vgn = vgElem(vgparent, "", "tr", "")
-										vgn.AddAttrInterface("class", r.Class)
+										vgAddAttr(vgn, "class", r.Class)
 										{
 											vgparent := vgn
 											_ = vgparent
@@ -548,15 +548,15 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												vgparent := vgn
 												_ = vgparent
 												vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00dk-fbtn")
-												vgn.SetInnerHTML(r.Offset)
+												vgSetHTML(vgn, r.Offset)
 												vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickField(r.Field) })
 											}
 											vgn = vgElem(vgparent, "", "td", "class\x00dk-val")
-											vgn.SetInnerHTML(r.Key)
+											vgSetHTML(vgn, r.Key)
 											vgn = vgElem(vgparent, "", "td", "class\x00dk-val")
-											vgn.SetInnerHTML(r.Value)
+											vgSetHTML(vgn, r.Value)
 											vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
-											vgn.SetInnerHTML(r.Heads)
+											vgSetHTML(vgn, r.Heads)
 										}
 									}
 								}
@@ -566,7 +566,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = vgText(vgparent, "\n      ")
 						if c.recordsMore() != "" {
 							vgn = vgElem(vgparent, "", "p", "class\x00dk-more")
-							vgn.SetInnerHTML(c.recordsMore())
+							vgSetHTML(vgn, c.recordsMore())
 						}
 						vgn = vgText(vgparent, "\n    ")
 					}

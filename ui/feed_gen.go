@@ -17,7 +17,7 @@ func (c *Feed) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel feed"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "feed"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.App.T("events"))
+	vgAddAttr(vgn, "aria-label", c.App.T("events"))
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -28,12 +28,12 @@ func (c *Feed) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
-			vgn.SetInnerHTML(c.App.T("events"))
+			vgSetHTML(vgn, c.App.T("events"))
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00chip\x00id\x00feed-data")
-			vgn.AddAttrInterface("aria-pressed", c.dataPressed())
-			vgn.AddAttrInterface("title", c.App.T("events.data.title"))
-			vgn.SetInnerHTML(c.App.T("events.data"))
+			vgAddAttr(vgn, "aria-pressed", c.dataPressed())
+			vgAddAttr(vgn, "title", c.App.T("events.data.title"))
+			vgSetHTML(vgn, c.App.T("events.data"))
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ToggleData() })
 			vgn = vgText(vgparent, "\n  ")
 		}
@@ -50,7 +50,7 @@ func (c *Feed) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn = vgText(vgparent, "\n  ")
 		if len(c.list) == 0 {
 			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty")
-			vgn.SetInnerHTML(c.App.T("events.none"))
+			vgSetHTML(vgn, c.App.T("events.none"))
 		}
 		vgn = vgText(vgparent, "\n")
 	}

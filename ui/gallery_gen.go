@@ -34,11 +34,11 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = vgText(vgparent, "\n      ")
 				vgn = vgElem(vgparent, "", "h2", "id\x00gallery-title")
-				vgn.SetInnerHTML(c.App.T("scenarios"))
+				vgSetHTML(vgn, c.App.T("scenarios"))
 				vgn = vgText(vgparent, "\n      ")
 				vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-icon\x00id\x00gallery-close")
-				vgn.AddAttrInterface("aria-label", c.App.T("close"))
-				vgn.AddAttrInterface("title", c.App.T("close"))
+				vgAddAttr(vgn, "aria-label", c.App.T("close"))
+				vgAddAttr(vgn, "title", c.App.T("close"))
 				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Close() })
 				{
 					vgparent := vgn
@@ -49,7 +49,7 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "p", "class\x00dialog-intro")
-			vgn.SetInnerHTML(c.App.T("scenarios.intro"))
+			vgSetHTML(vgn, c.App.T("scenarios.intro"))
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "ul", "class\x00gallery-list")
 			{
@@ -66,17 +66,17 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00gallery-card")
-						vgn.AddAttrInterface("data-scenario", it.ID)
+						vgAddAttr(vgn, "data-scenario", it.ID)
 						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Choose(it.ID) })
 						{
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "class\x00gallery-num")
-							vgn.SetInnerHTML(it.Number)
+							vgSetHTML(vgn, it.Number)
 							vgn = vgElem(vgparent, "", "span", "class\x00gallery-title")
-							vgn.SetInnerHTML(it.Title)
+							vgSetHTML(vgn, it.Title)
 							vgn = vgElem(vgparent, "", "span", "class\x00gallery-steps")
-							vgn.SetInnerHTML(it.Steps)
+							vgSetHTML(vgn, it.Steps)
 						}
 					}
 				}
@@ -84,10 +84,10 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "h3", "class\x00gallery-section\x00id\x00gallery-sim-title")
-			vgn.SetInnerHTML(c.App.T("gallery.sim"))
+			vgSetHTML(vgn, c.App.T("gallery.sim"))
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "p", "class\x00dialog-intro")
-			vgn.SetInnerHTML(c.App.T("gallery.sim.intro"))
+			vgSetHTML(vgn, c.App.T("gallery.sim.intro"))
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "ul", "class\x00gallery-list gallery-sim")
 			{
@@ -105,28 +105,28 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgparent
 						vgn = vgText(vgparent, "\n        ")
 						vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00sim-card")
-						vgn.AddAttrInterface("data-sim", it.Config)
+						vgAddAttr(vgn, "data-sim", it.Config)
 						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ChooseSim(it.Index) })
 						{
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "class\x00gallery-num")
-							vgn.SetInnerHTML(it.SeedNum)
+							vgSetHTML(vgn, it.SeedNum)
 							vgn = vgElem(vgparent, "", "span", "class\x00gallery-title")
-							vgn.SetInnerHTML(it.Title)
+							vgSetHTML(vgn, it.Title)
 							vgn = vgElem(vgparent, "", "span", "class\x00gallery-steps")
-							vgn.SetInnerHTML(it.Seed)
+							vgSetHTML(vgn, it.Seed)
 						}
 						vgn = vgText(vgparent, "\n        ")
 						vgn = vgElem(vgparent, "", "p", "class\x00gallery-story")
-						vgn.SetInnerHTML(it.Story)
+						vgSetHTML(vgn, it.Story)
 						vgn = vgText(vgparent, "\n        ")
 						vgn = vgElem(vgparent, "", "p", "class\x00gallery-see")
 						{
 							vgparent := vgn
 							_ = vgparent
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.SetInnerHTML(c.App.T("gallery.sim.see"))
+							vgSetHTML(vgn, c.App.T("gallery.sim.see"))
 							vgn = vgText(vgparent, " ")
 							for vgiterkeyt, sc := range it.Scenarios {
 								var vgiterkey interface{} = vgiterkeyt
@@ -134,8 +134,8 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								sc := sc
 								_ = sc
 								vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-link")
-								vgn.AddAttrInterface("data-scenario", sc.ID)
-								vgn.SetInnerHTML(sc.Number + " " + sc.Title)
+								vgAddAttr(vgn, "data-scenario", sc.ID)
+								vgSetHTML(vgn, sc.Number + " " + sc.Title)
 								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Choose(sc.ID) })
 							}
 						}

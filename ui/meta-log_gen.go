@@ -17,7 +17,7 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel metalog kq"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "metalog"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.t("metalog"))
+	vgAddAttr(vgn, "aria-label", c.t("metalog"))
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -28,11 +28,11 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
-			vgn.SetInnerHTML(c.t("metalog"))
+			vgSetHTML(vgn, c.t("metalog"))
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
-			vgn.AddAttrInterface("aria-label", c.t("metalog.tip"))
-			vgn.AddAttrInterface("title", c.t("metalog.tip"))
+			vgAddAttr(vgn, "aria-label", c.t("metalog.tip"))
+			vgAddAttr(vgn, "title", c.t("metalog.tip"))
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -40,27 +40,27 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00chip\x00id\x00metalog-noops")
-			vgn.AddAttrInterface("aria-pressed", c.noOpsPressed())
-			vgn.AddAttrInterface("title", c.t("metalog.noops.title"))
-			vgn.SetInnerHTML(c.t("metalog.noops"))
+			vgAddAttr(vgn, "aria-pressed", c.noOpsPressed())
+			vgAddAttr(vgn, "title", c.t("metalog.noops.title"))
+			vgSetHTML(vgn, c.t("metalog.noops"))
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ToggleNoOps() })
 			vgn = vgText(vgparent, "\n  ")
 		}
 		vgn = vgText(vgparent, "\n  ")
 		if c.ml != nil {
 			vgn = vgElem(vgparent, "", "p", "class\x00ml-sub\x00id\x00metalog-sub")
-			vgn.SetInnerHTML(c.subText())
+			vgSetHTML(vgn, c.subText())
 		}
 		vgn = vgText(vgparent, "\n  ")
 		vgn = vgElem(vgparent, "", "ol", "class\x00ml-list\x00id\x00metalog-list\x00role\x00log")
-		vgn.AddAttrInterface("data-follow", c.followKey())
+		vgAddAttr(vgn, "data-follow", c.followKey())
 		{
 			vgparent := vgn
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			if c.moreText() != "" {
 				vgn = vgElem(vgparent, "", "li", "class\x00ml-more")
-				vgn.SetInnerHTML(c.moreText())
+				vgSetHTML(vgn, c.moreText())
 			}
 			vgn = vgText(vgparent, "\n    ")
 			for vgiterkeyt, r := range c.rows {
@@ -69,42 +69,42 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				r := r
 				_ = r
 				vgn = vgElem(vgparent, "", "li", "")
-				vgn.AddAttrInterface("class", r.Class)
-				vgn.AddAttrInterface("data-offset", r.Offset)
-				vgn.AddAttrInterface("data-type", r.Type)
-				vgn.AddAttrInterface("title", r.Tip)
+				vgAddAttr(vgn, "class", r.Class)
+				vgAddAttr(vgn, "data-offset", r.Offset)
+				vgAddAttr(vgn, "data-type", r.Type)
+				vgAddAttr(vgn, "title", r.Tip)
 				{
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00ml-line")
-					vgn.AddAttrInterface("aria-expanded", r.expanded())
+					vgAddAttr(vgn, "aria-expanded", r.expanded())
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Toggle(r.Key) })
 					{
 						vgparent := vgn
 						_ = vgparent
 						vgn = vgElem(vgparent, "", "span", "class\x00ml-off")
-						vgn.SetInnerHTML(r.Off)
+						vgSetHTML(vgn, r.Off)
 						vgn = vgElem(vgparent, "", "span", "")
-						vgn.AddAttrInterface("class", r.EpochClass)
-						vgn.SetInnerHTML(r.Epoch)
+						vgAddAttr(vgn, "class", r.EpochClass)
+						vgSetHTML(vgn, r.Epoch)
 						vgn = vgElem(vgparent, "", "span", "class\x00ml-type")
-						vgn.SetInnerHTML(r.Type)
+						vgSetHTML(vgn, r.Type)
 						vgn = vgElem(vgparent, "", "span", "class\x00ml-sum")
-						vgn.SetInnerHTML(r.Summary)
+						vgSetHTML(vgn, r.Summary)
 						for vgiterkeyt, ch := range r.Applied {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							ch := ch
 							_ = ch
 							vgn = vgElem(vgparent, "", "span", "")
-							vgn.AddAttrInterface("class", ch.Class)
-							vgn.AddAttrInterface("title", ch.Tip)
-							vgn.SetInnerHTML(ch.Text)
+							vgAddAttr(vgn, "class", ch.Class)
+							vgAddAttr(vgn, "title", ch.Tip)
+							vgSetHTML(vgn, ch.Text)
 						}
 					}
 					if r.Open {
 						vgn = vgElem(vgparent, "", "pre", "class\x00ml-json")
-						vgn.SetInnerHTML(r.json())
+						vgSetHTML(vgn, r.json())
 					}
 				}
 			}
@@ -113,7 +113,7 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn = vgText(vgparent, "\n  ")
 		if c.ml != nil && len(c.rows) == 0 {
 			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty")
-			vgn.SetInnerHTML(c.t("metalog.empty"))
+			vgSetHTML(vgn, c.t("metalog.empty"))
 		}
 		vgn = vgText(vgparent, "\n")
 	}

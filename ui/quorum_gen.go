@@ -17,7 +17,7 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel quorum kq"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "quorum"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.t("quorum"))
+	vgAddAttr(vgn, "aria-label", c.t("quorum"))
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -28,11 +28,11 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
-			vgn.SetInnerHTML(c.t("quorum"))
+			vgSetHTML(vgn, c.t("quorum"))
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
-			vgn.AddAttrInterface("aria-label", c.tip())
-			vgn.AddAttrInterface("title", c.tip())
+			vgAddAttr(vgn, "aria-label", c.tip())
+			vgAddAttr(vgn, "title", c.tip())
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -41,29 +41,29 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = vgText(vgparent, "\n    ")
 			if c.q != nil {
 				vgn = vgElem(vgparent, "", "span", "id\x00quorum-status")
-				vgn.AddAttrInterface("class", c.statusClass())
-				vgn.SetInnerHTML(c.statusText())
+				vgAddAttr(vgn, "class", c.statusClass())
+				vgSetHTML(vgn, c.statusText())
 			}
 			vgn = vgText(vgparent, "\n  ")
 		}
 		vgn = vgText(vgparent, "\n  ")
 		if c.q == nil {
 			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty")
-			vgn.SetInnerHTML(c.t("no.cluster"))
+			vgSetHTML(vgn, c.t("no.cluster"))
 		}
 		vgn = vgText(vgparent, "\n  ")
 		if c.frozen() {
 			vgn = vgElem(vgparent, "", "div", "id\x00quorum-banner\x00role\x00alert")
-			vgn.AddAttrInterface("class", c.bannerClass())
+			vgAddAttr(vgn, "class", c.bannerClass())
 			{
 				vgparent := vgn
 				_ = vgparent
 				vgn = vgText(vgparent, "\n    ")
 				vgn = vgElem(vgparent, "", "strong", "")
-				vgn.SetInnerHTML(c.bannerTitle())
+				vgSetHTML(vgn, c.bannerTitle())
 				vgn = vgText(vgparent, "\n    ")
 				vgn = vgElem(vgparent, "", "span", "")
-				vgn.SetInnerHTML(c.bannerText())
+				vgSetHTML(vgn, c.bannerText())
 				vgn = vgText(vgparent, "\n  ")
 			}
 		}
@@ -90,17 +90,17 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = vgText(vgparent, "\n          ")
 							vgn = vgElem(vgparent, "", "th", "scope\x00col")
-							vgn.SetInnerHTML(c.t("quorum.col.node"))
+							vgSetHTML(vgn, c.t("quorum.col.node"))
 							vgn = vgText(vgparent, "\n          ")
 							vgn = vgElem(vgparent, "", "th", "scope\x00col")
-							vgn.AddAttrInterface("title", c.t("quorum.col.role.tip"))
-							vgn.SetInnerHTML(c.t("quorum.col.role"))
+							vgAddAttr(vgn, "title", c.t("quorum.col.role.tip"))
+							vgSetHTML(vgn, c.t("quorum.col.role"))
 							vgn = vgText(vgparent, "\n          ")
 							vgn = vgElem(vgparent, "", "th", "scope\x00col")
-							vgn.SetInnerHTML(c.t("quorum.col.epoch"))
+							vgSetHTML(vgn, c.t("quorum.col.epoch"))
 							vgn = vgText(vgparent, "\n          ")
 							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00kq-num")
-							vgn.AddAttrInterface("title", c.t("quorum.col.leo.tip"))
+							vgAddAttr(vgn, "title", c.t("quorum.col.leo.tip"))
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -108,7 +108,7 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 							vgn = vgText(vgparent, "\n          ")
 							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00kq-num")
-							vgn.AddAttrInterface("title", c.t("quorum.col.hw.tip"))
+							vgAddAttr(vgn, "title", c.t("quorum.col.hw.tip"))
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -116,8 +116,8 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 							vgn = vgText(vgparent, "\n          ")
 							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00kq-num")
-							vgn.AddAttrInterface("title", c.t("quorum.col.applied.tip"))
-							vgn.SetInnerHTML(c.t("quorum.col.applied"))
+							vgAddAttr(vgn, "title", c.t("quorum.col.applied.tip"))
+							vgSetHTML(vgn, c.t("quorum.col.applied"))
 							vgn = vgText(vgparent, "\n        ")
 						}
 						vgn = vgText(vgparent, "\n      ")
@@ -134,10 +134,10 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							r := r
 							_ = r
 							vgn = vgElem(vgparent, "", "tr", "")
-							vgn.AddAttrInterface("class", r.Class)
-							vgn.AddAttrInterface("data-node", r.ID)
-							vgn.AddAttrInterface("data-role", r.Role)
-							vgn.AddAttrInterface("title", r.Tip)
+							vgAddAttr(vgn, "class", r.Class)
+							vgAddAttr(vgn, "data-node", r.ID)
+							vgAddAttr(vgn, "data-role", r.Role)
+							vgAddAttr(vgn, "title", r.Tip)
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -147,11 +147,11 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgparent := vgn
 									_ = vgparent
 									vgn = vgElem(vgparent, "", "span", "class\x00kq-name")
-									vgn.SetInnerHTML(r.Name)
+									vgSetHTML(vgn, r.Name)
 									if r.Active {
 										vgn = vgElem(vgparent, "", "span", "class\x00kq-ctl")
-										vgn.AddAttrInterface("title", c.t("quorum.active.tip"))
-										vgn.SetInnerHTML(c.t("controller"))
+										vgAddAttr(vgn, "title", c.t("quorum.active.tip"))
+										vgSetHTML(vgn, c.t("controller"))
 									}
 								}
 								vgn = vgText(vgparent, "\n          ")
@@ -160,8 +160,8 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgparent := vgn
 									_ = vgparent
 									vgn = vgElem(vgparent, "", "span", "")
-									vgn.AddAttrInterface("class", r.RoleClass)
-									vgn.SetInnerHTML(r.Role)
+									vgAddAttr(vgn, "class", r.RoleClass)
+									vgSetHTML(vgn, r.Role)
 								}
 								vgn = vgText(vgparent, "\n          ")
 								vgn = vgElem(vgparent, "", "td", "")
@@ -169,25 +169,25 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgparent := vgn
 									_ = vgparent
 									vgn = vgElem(vgparent, "", "span", "")
-									vgn.AddAttrInterface("class", r.EpochClass)
-									vgn.SetInnerHTML(r.Epoch)
+									vgAddAttr(vgn, "class", r.EpochClass)
+									vgSetHTML(vgn, r.Epoch)
 								}
 								vgn = vgText(vgparent, "\n          ")
 								vgn = vgElem(vgparent, "", "td", "class\x00kq-num kq-leo")
-								vgn.SetInnerHTML(r.LEO)
+								vgSetHTML(vgn, r.LEO)
 								vgn = vgText(vgparent, "\n          ")
 								vgn = vgElem(vgparent, "", "td", "class\x00kq-num kq-hw")
-								vgn.SetInnerHTML(r.HW)
+								vgSetHTML(vgn, r.HW)
 								vgn = vgText(vgparent, "\n          ")
 								vgn = vgElem(vgparent, "", "td", "class\x00kq-num kq-applied")
 								{
 									vgparent := vgn
 									_ = vgparent
 									vgn = vgElem(vgparent, "", "span", "")
-									vgn.SetInnerHTML(r.Applied)
+									vgSetHTML(vgn, r.Applied)
 									if r.Lag != "" {
 										vgn = vgElem(vgparent, "", "span", "class\x00kq-lag")
-										vgn.SetInnerHTML(r.Lag)
+										vgSetHTML(vgn, r.Lag)
 									}
 								}
 								vgn = vgText(vgparent, "\n        ")

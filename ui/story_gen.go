@@ -17,7 +17,7 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel story"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.App.T("story"))
+	vgAddAttr(vgn, "aria-label", c.App.T("story"))
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -28,14 +28,14 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "span", "class\x00panel-kicker")
-			vgn.SetInnerHTML(c.App.T("story.label"))
+			vgSetHTML(vgn, c.App.T("story.label"))
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "span", "class\x00story-step\x00id\x00story-step")
-			vgn.SetInnerHTML(c.stepText())
+			vgSetHTML(vgn, c.stepText())
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-icon")
-			vgn.AddAttrInterface("aria-label", c.App.T("story.leave"))
-			vgn.AddAttrInterface("title", c.App.T("story.leave"))
+			vgAddAttr(vgn, "aria-label", c.App.T("story.leave"))
+			vgAddAttr(vgn, "title", c.App.T("story.leave"))
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Leave() })
 			{
 				vgparent := vgn
@@ -46,7 +46,7 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = vgText(vgparent, "\n  ")
 		vgn = vgElem(vgparent, "", "h2", "class\x00story-title\x00id\x00story-title")
-		vgn.SetInnerHTML(c.title())
+		vgSetHTML(vgn, c.title())
 		vgn = vgText(vgparent, "\n  ")
 		vgn = vgElem(vgparent, "", "ol", "class\x00story-dots\x00aria-hidden\x00true")
 		{
@@ -58,8 +58,8 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				d := d
 				_ = d
 				vgn = vgElem(vgparent, "", "li", "")
-				vgn.AddAttrInterface("data-state", d.State)
-				vgn.SetInnerHTML(d.Label)
+				vgAddAttr(vgn, "data-state", d.State)
+				vgSetHTML(vgn, d.Label)
 			}
 		}
 		vgn = vgText(vgparent, "\n  ")
@@ -69,7 +69,7 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "p", "class\x00story-text\x00id\x00story-text")
-			vgn.SetInnerHTML(c.text())
+			vgSetHTML(vgn, c.text())
 			vgn = vgText(vgparent, "\n    ")
 			if len(c.commands()) > 0 {
 				vgn = vgElem(vgparent, "", "div", "class\x00story-commands")
@@ -82,14 +82,14 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						cmd := cmd
 						_ = cmd
 						vgn = vgElem(vgparent, "", "code", "")
-						vgn.SetInnerHTML("$ " + cmd)
+						vgSetHTML(vgn, "$ " + cmd)
 					}
 				}
 			}
 			vgn = vgText(vgparent, "\n    ")
 			if c.atEnd() {
 				vgn = vgElem(vgparent, "", "p", "class\x00story-end")
-				vgn.SetInnerHTML(c.App.T("story.end"))
+				vgSetHTML(vgn, c.App.T("story.end"))
 			}
 			vgn = vgText(vgparent, "\n  ")
 		}
@@ -101,19 +101,19 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = vgText(vgparent, "\n    ")
 			if c.App.Busy() {
 				vgn = vgElem(vgparent, "", "span", "class\x00story-working")
-				vgn.SetInnerHTML(c.App.Working())
+				vgSetHTML(vgn, c.App.Working())
 			}
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00story-back")
-			vgn.AddAttrInterface("aria-disabled", c.waitAttr())
-			vgn.AddAttrInterface("disabled", c.sc().Step <= 0)
-			vgn.SetInnerHTML("← " + c.App.T("back"))
+			vgAddAttr(vgn, "aria-disabled", c.waitAttr())
+			vgAddAttr(vgn, "disabled", c.sc().Step <= 0)
+			vgSetHTML(vgn, "← " + c.App.T("back"))
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Back() })
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn btn-primary\x00id\x00story-next")
-			vgn.AddAttrInterface("aria-disabled", c.waitAttr())
-			vgn.AddAttrInterface("disabled", c.atEnd())
-			vgn.SetInnerHTML(c.App.T("next") + " →")
+			vgAddAttr(vgn, "aria-disabled", c.waitAttr())
+			vgAddAttr(vgn, "disabled", c.atEnd())
+			vgSetHTML(vgn, c.App.T("next") + " →")
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Next() })
 			vgn = vgText(vgparent, "\n  ")
 		}

@@ -17,17 +17,17 @@ func (c *Terminal) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "terminal"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "terminal-panel"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-busy", c.ariaBusy())
-	vgn.AddAttrInterface("aria-label", c.App.T("terminal"))
-	vgn.AddAttrInterface("data-mode", c.mode())
-	vgn.AddAttrInterface("data-state", c.state())
+	vgAddAttr(vgn, "aria-busy", c.ariaBusy())
+	vgAddAttr(vgn, "aria-label", c.App.T("terminal"))
+	vgAddAttr(vgn, "data-mode", c.mode())
+	vgAddAttr(vgn, "data-state", c.state())
 	vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.Key(event) })
 	{
 		vgparent := vgn
 		_ = vgparent
 		vgn = vgText(vgparent, "\n  ")
 		vgn = vgElem(vgparent, "", "pre", "id\x00terminal\x00class\x00terminal-screen\x00role\x00log\x00tabindex\x00-1")
-		vgn.AddAttrInterface("data-follow", c.followKey())
+		vgAddAttr(vgn, "data-follow", c.followKey())
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -60,29 +60,29 @@ func (c *Terminal) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "label", "class\x00terminal-prompt\x00for\x00command")
-			vgn.SetInnerHTML(c.prompt())
+			vgSetHTML(vgn, c.prompt())
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "input", "id\x00command\x00class\x00terminal-command\x00type\x00text\x00autocomplete\x00off\x00autocapitalize\x00off\x00autocorrect\x00off\x00spellcheck\x00false\x00enterkeyhint\x00send\x00maxlength\x0065536")
-			vgn.AddAttrInterface("aria-label", c.App.T("terminal.input"))
-			vgn.AddAttrInterface("disabled", c.busy())
+			vgAddAttr(vgn, "aria-label", c.App.T("terminal.input"))
+			vgAddAttr(vgn, "disabled", c.busy())
 			vgOn(vgn, "paste", func(event vugu.DOMEvent) { c.Paste(event) })
 			vgn = vgText(vgparent, "\n    ")
 			if c.busy() {
 				vgn = vgElem(vgparent, "", "span", "class\x00terminal-busy")
-				vgn.SetInnerHTML(c.busyText())
+				vgSetHTML(vgn, c.busyText())
 			}
 			vgn = vgText(vgparent, "\n    ")
 			if c.busy() {
 				vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00terminal-stop")
-				vgn.AddAttrInterface("title", c.App.T("terminal.stop.title"))
-				vgn.SetInnerHTML(c.App.T("terminal.stop"))
+				vgAddAttr(vgn, "title", c.App.T("terminal.stop.title"))
+				vgSetHTML(vgn, c.App.T("terminal.stop"))
 				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Stop() })
 			}
 			vgn = vgText(vgparent, "\n  ")
 		}
 		vgn = vgText(vgparent, "\n  ")
 		vgn = vgElem(vgparent, "", "p", "class\x00terminal-hint")
-		vgn.SetInnerHTML(c.hint())
+		vgSetHTML(vgn, c.hint())
 		vgn = vgText(vgparent, "\n")
 	}
 	return vgout

@@ -17,9 +17,9 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.App.T("timeline"))
-	vgn.AddAttrInterface("data-seeking", c.seekingAttr())
-	vgn.AddAttrInterface("data-state", c.playState())
+	vgAddAttr(vgn, "aria-label", c.App.T("timeline"))
+	vgAddAttr(vgn, "data-seeking", c.seekingAttr())
+	vgAddAttr(vgn, "data-state", c.playState())
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -30,37 +30,37 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn btn-play\x00id\x00play")
-			vgn.AddAttrInterface("data-state", c.playState())
-			vgn.AddAttrInterface("title", c.playTitle())
+			vgAddAttr(vgn, "data-state", c.playState())
+			vgAddAttr(vgn, "title", c.playTitle())
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.TogglePlay() })
 			{
 				vgparent := vgn
 				_ = vgparent
 				vgn = vgElem(vgparent, "", "span", "class\x00icon\x00aria-hidden\x00true")
-				vgn.SetInnerHTML(vugu.HTML(""))
+				vgSetHTML(vgn, vugu.HTML(""))
 				vgn = vgElem(vgparent, "", "span", "")
-				vgn.SetInnerHTML(c.playLabel())
+				vgSetHTML(vgn, c.playLabel())
 			}
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00step-event")
-			vgn.AddAttrInterface("title", c.App.T("step.title"))
-			vgn.SetInnerHTML(c.App.T("step"))
+			vgAddAttr(vgn, "title", c.App.T("step.title"))
+			vgSetHTML(vgn, c.App.T("step"))
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.StepEvent() })
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00skip-idle")
-			vgn.AddAttrInterface("title", c.App.T("skip.title"))
-			vgn.SetInnerHTML(c.App.T("skip"))
+			vgAddAttr(vgn, "title", c.App.T("skip.title"))
+			vgSetHTML(vgn, c.App.T("skip"))
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.SkipIdle() })
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "label", "class\x00timebar-speed")
-			vgn.AddAttrInterface("title", c.App.T("speed.title"))
+			vgAddAttr(vgn, "title", c.App.T("speed.title"))
 			{
 				vgparent := vgn
 				_ = vgparent
 				vgn = vgElem(vgparent, "", "span", "")
-				vgn.SetInnerHTML(c.App.T("speed"))
+				vgSetHTML(vgn, c.App.T("speed"))
 				vgn = vgElem(vgparent, "", "select", "id\x00speed")
-				vgn.AddAttrInterface(".value", c.speedValue())
+				vgAddAttr(vgn, ".value", c.speedValue())
 				vgOn(vgn, "change", func(event vugu.DOMEvent) { c.SetSpeed(event) })
 				{
 					vgparent := vgn
@@ -71,9 +71,9 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						s := s
 						_ = s
 						vgn = vgElem(vgparent, "", "option", "")
-						vgn.AddAttrInterface("selected", s.Value == c.speedValue())
-						vgn.AddAttrInterface("value", s.Value)
-						vgn.SetInnerHTML(s.Label)
+						vgAddAttr(vgn, "selected", s.Value == c.speedValue())
+						vgAddAttr(vgn, "value", s.Value)
+						vgSetHTML(vgn, s.Label)
 					}
 				}
 			}
@@ -81,14 +81,14 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = vgText(vgparent, "\n  ")
 		vgn = vgElem(vgparent, "", "div", "class\x00timebar-clock")
-		vgn.AddAttrInterface("title", c.App.T("time.title"))
+		vgAddAttr(vgn, "title", c.App.T("time.title"))
 		{
 			vgparent := vgn
 			_ = vgparent
 			vgn = vgElem(vgparent, "", "span", "class\x00timebar-now\x00id\x00time-now")
-			vgn.SetInnerHTML(c.nowText())
+			vgSetHTML(vgn, c.nowText())
 			vgn = vgElem(vgparent, "", "span", "class\x00timebar-wall\x00id\x00time-wall")
-			vgn.SetInnerHTML(c.clockText())
+			vgSetHTML(vgn, c.clockText())
 		}
 		vgn = vgText(vgparent, "\n  ")
 		vgn = vgElem(vgparent, "", "div", "class\x00timebar-track")
@@ -106,19 +106,19 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					m := m
 					_ = m
 					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00marker")
-					vgn.AddAttrInterface("aria-label", m.Title)
-					vgn.AddAttrInterface("data-cat", m.Cat)
-					vgn.AddAttrInterface("style", m.Left)
-					vgn.AddAttrInterface("title", m.Title)
+					vgAddAttr(vgn, "aria-label", m.Title)
+					vgAddAttr(vgn, "data-cat", m.Cat)
+					vgAddAttr(vgn, "style", m.Left)
+					vgAddAttr(vgn, "title", m.Title)
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.SeekTo(m.At) })
 				}
 			}
 			vgn = vgText(vgparent, "\n    ")
 			vgn = vgElem(vgparent, "", "input", "id\x00scrubber\x00class\x00scrubber\x00type\x00range\x00min\x000\x00step\x001")
-			vgn.AddAttrInterface(".value", c.value())
-			vgn.AddAttrInterface("aria-label", c.App.T("timeline.scrub"))
-			vgn.AddAttrInterface("aria-valuetext", c.nowText())
-			vgn.AddAttrInterface("max", c.maxValue())
+			vgAddAttr(vgn, ".value", c.value())
+			vgAddAttr(vgn, "aria-label", c.App.T("timeline.scrub"))
+			vgAddAttr(vgn, "aria-valuetext", c.nowText())
+			vgAddAttr(vgn, "max", c.maxValue())
 			vgOn(vgn, "input", func(event vugu.DOMEvent) { c.Scrub(event) })
 			vgOn(vgn, "change", func(event vugu.DOMEvent) { c.ScrubDone(event) })
 			vgOn(vgn, "pointerup", func(event vugu.DOMEvent) { c.ScrubDone(event) })
@@ -126,18 +126,18 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = vgText(vgparent, "\n  ")
 		vgn = vgElem(vgparent, "", "span", "class\x00timebar-end")
-		vgn.AddAttrInterface("title", c.App.T("timeline.end"))
-		vgn.SetInnerHTML(c.endText())
+		vgAddAttr(vgn, "title", c.App.T("timeline.end"))
+		vgSetHTML(vgn, c.endText())
 		vgn = vgText(vgparent, "\n  ")
 		if c.App.Player.Embed && !c.App.openFullLong() {
 			vgn = vgElem(vgparent, "", "a", "class\x00open-full\x00id\x00open-full\x00target\x00_blank\x00rel\x00noopener")
-			vgn.AddAttrInterface("href", c.App.openFullHref())
-			vgn.SetInnerHTML(c.App.T("open.full") + " ↗")
+			vgAddAttr(vgn, "href", c.App.openFullHref())
+			vgSetHTML(vgn, c.App.T("open.full") + " ↗")
 		}
 		vgn = vgText(vgparent, "\n  ")
 		if c.App.Player.Embed && c.App.openFullLong() {
 			vgn = vgElem(vgparent, "", "span", "class\x00open-full-wrap")
-			vgn.SetInnerHTML(c.App.openFullHTML())
+			vgSetHTML(vgn, c.App.openFullHTML())
 		}
 		vgn = vgText(vgparent, "\n")
 	}

@@ -41,3 +41,17 @@ func vgElem(parent *vugu.VGNode, ns, tag, attrs string) *vugu.VGNode {
 func vgOn(n *vugu.VGNode, event string, f func(vugu.DOMEvent)) {
 	n.DOMEventHandlerSpecList = append(n.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{EventType: event, Func: f})
 }
+
+// vgAddAttr adds the attribute key with the value v to n, as
+// n.AddAttrInterface(key, v) does. Generic, so that the value becomes an
+// interface here, once for each type, not at every attribute of every
+// template (a runtime call each, in wasm).
+func vgAddAttr[T any](n *vugu.VGNode, key string, v T) {
+	n.AddAttrInterface(key, v)
+}
+
+// vgSetHTML sets n's content to v, as n.SetInnerHTML(v) does (generic for the
+// same reason as vgAddAttr).
+func vgSetHTML[T any](n *vugu.VGNode, v T) {
+	n.SetInnerHTML(v)
+}

@@ -12,8 +12,9 @@ import (
 )
 
 // compact rewrites the statements vugugen writes for every static text
-// node, every element whose attributes are all static, and every event
-// handler, into calls of small helpers in the package (ui/vgbuild.go):
+// node, every element whose attributes are all static, every event
+// handler, and every dynamic attribute and content, into calls of small
+// helpers in the package (ui/vgbuild.go):
 //
 //	vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 //	vgparent.AppendChild(vgn)
@@ -32,7 +33,9 @@ import (
 //		Func:      func(event vugu.DOMEvent) { c.act() },
 //	})
 //
-// becomes vgOn(vgn, "click", func(event vugu.DOMEvent) { c.act() }).
+// becomes vgOn(vgn, "click", func(event vugu.DOMEvent) { c.act() }); and
+// vgn.AddAttrInterface("title", c.tip()) and vgn.SetInnerHTML(c.label())
+// become vgAddAttr(vgn, "title", c.tip()) and vgSetHTML(vgn, c.label()).
 //
 // Why: each composite literal compiles, in wasm, to an allocation and one
 // store per field at every element of every template, and the page's
@@ -59,6 +62,12 @@ func compact(name string, src []byte) ([]byte, error) {
 			return true
 		}
 		for i, stmt := range block.List {
+			if helper, ok := valueCall(stmt); ok {
+				// Only the callee changes: vgn.SetInnerHTML(v) becomes vgSetHTML(vgn, v).
+				call := stmt.(*ast.ExprStmt).X.(*ast.CallExpr)
+				edits = append(edits, edit{fset.Position(call.Fun.Pos()).Offset, fset.Position(call.Lparen).Offset + 1, helper + "(vgn, "})
+				continue
+			}
 			if call, ok := handlerCall(stmt, src, fset); ok {
 				edits = append(edits, edit{fset.Position(stmt.Pos()).Offset, fset.Position(stmt.End()).Offset, call})
 				continue
@@ -247,6 +256,41 @@ func handlerCall(stmt ast.Stmt, src []byte, fset *token.FileSet) (string, bool) 
 	}
 	fnText := src[fset.Position(fn.Pos()).Offset:fset.Position(fn.End()).Offset]
 	return "vgOn(vgn, " + strconv.Quote(event) + ", " + string(fnText) + ")", true
+}
+
+// valueHelpers are the generic helpers that take the place of the
+// methods vugugen calls with a value of any type, converted to an
+// interface at every call (a runtime call each, in wasm): the helpers
+// convert it inside, once for each type.
+var valueHelpers = map[string]struct {
+	helper string
+	args   int
+}{
+	"AddAttrInterface": {"vgAddAttr", 2},
+	"SetInnerHTML":     {"vgSetHTML", 1},
+}
+
+// valueCall returns the helper that takes the place of the statement
+// vgn.AddAttrInterface(key, v) or vgn.SetInnerHTML(v). An untyped nil
+// argument (which a generic helper could not take) keeps the method.
+func valueCall(stmt ast.Stmt) (string, bool) {
+	es, ok := stmt.(*ast.ExprStmt)
+	if !ok {
+		return "", false
+	}
+	call, ok := es.X.(*ast.CallExpr)
+	if !ok || call.Ellipsis.IsValid() {
+		return "", false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || !isIdent(sel.X, "vgn") {
+		return "", false
+	}
+	h, ok := valueHelpers[sel.Sel.Name]
+	if !ok || len(call.Args) != h.args || isIdent(call.Args[h.args-1], "nil") {
+		return "", false
+	}
+	return h.helper, true
 }
 
 // isHandlerList reports vgn.DOMEventHandlerSpecList.

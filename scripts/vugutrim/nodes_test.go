@@ -51,6 +51,7 @@ func TestCompactRewritesStaticNodes(t *testing.T) {
 		`vgn = vgElem(vgparent, "", "button", "")`,
 		"vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{\n\t\t\tEventType:\t\"click\",\n\t\t\tFunc:\t\tfunc(event vugu.DOMEvent) { c.act(\"x\\n\") },\n\t\t\t// TODO: implement capture, etc. mostly need to decide syntax\n\t\t})",
 		`vgOn(vgn, "click", func(event vugu.DOMEvent) { c.act("x\n") })`,
+		`vgn.AddAttrInterface("title", c.t("close"))`, `vgAddAttr(vgn, "title", c.t("close"))`,
 	).Replace(build)
 	if want == build {
 		t.Fatal("the test's replacements match nothing")
@@ -84,5 +85,19 @@ func TestCompactLeavesOtherShapes(t *testing.T) {
 		if string(out) != src {
 			t.Errorf("rewrote\n%s\ninto\n%s", stmt, out)
 		}
+	}
+}
+
+// Attributes and contents of any type go through the generic helpers; an
+// untyped nil, which they could not take, keeps the method.
+func TestCompactValueCalls(t *testing.T) {
+	src := "package ui\n\nfunc (c *C) Build() {\n\tvgn.AddAttrInterface(\"title\", c.t(\"x\"))\n\tvgn.SetInnerHTML(vugu.HTML(\"&times;\"))\n\tvgn.AddAttrInterface(\"x\", nil)\n\tvgn.SetInnerHTML(nil)\n\tother.SetInnerHTML(v)\n}\n"
+	want := "package ui\n\nfunc (c *C) Build() {\n\tvgAddAttr(vgn, \"title\", c.t(\"x\"))\n\tvgSetHTML(vgn, vugu.HTML(\"&times;\"))\n\tvgn.AddAttrInterface(\"x\", nil)\n\tvgn.SetInnerHTML(nil)\n\tother.SetInnerHTML(v)\n}\n"
+	out, err := compact("c_gen.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
 	}
 }
