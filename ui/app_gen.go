@@ -37,8 +37,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "div", "class\x00brand")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00brand")
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -47,28 +46,23 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = vgElem(vgparent, "", "span", "class\x00tagline")
 					vgSetHTML(vgn, c.T("app.tagline"))
 				}
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "nav", "class\x00actions")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "nav", "class\x00actions")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00open-gallery")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00btn\x00id\x00open-gallery")
 					vgAddAttr(vgn, "title", c.T("scenarios.title"))
 					vgSetHTML(vgn, c.T("scenarios"))
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.OpenGallery() })
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00copy-link")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00btn\x00id\x00copy-link")
 					vgAddAttr(vgn, "title", c.T("share.title"))
 					vgSetHTML(vgn, c.T("share"))
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.CopyLink() })
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00copy-embed")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00btn\x00id\x00copy-embed")
 					vgAddAttr(vgn, "title", c.T("embed.title"))
 					vgSetHTML(vgn, c.T("embed"))
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.CopyEmbed() })
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "div", "class\x00lang-switch\x00role\x00group")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "div", "class\x00lang-switch\x00role\x00group")
 					vgAddAttr(vgn, "aria-label", c.T("lang.title"))
 					{
 						vgparent := vgn
@@ -93,22 +87,18 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "span", "class\x00banner-icon\x00aria-hidden\x00true")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00banner-icon\x00aria-hidden\x00true")
 				vgSetHTML(vgn, vugu.HTML("!"))
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "div", "class\x00banner-text")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00banner-text")
 				{
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgElem(vgparent, "", "strong", "")
 					vgSetHTML(vgn, c.errorTitle())
-					vgn = vgText(vgparent, " ")
-					vgn = vgElem(vgparent, "", "span", "id\x00error-text")
+					vgn = vgElemAfter(vgparent, " ", "", "span", "id\x00error-text")
 					vgSetHTML(vgn, c.errorText())
 				}
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-icon")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn-icon")
 				vgAddAttr(vgn, "aria-label", c.T("dismiss"))
 				vgAddAttr(vgn, "title", c.T("dismiss"))
 				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.DismissError() })
@@ -126,33 +116,27 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "span", "class\x00banner-icon\x00aria-hidden\x00true")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00banner-icon\x00aria-hidden\x00true")
 				vgSetHTML(vgn, vugu.HTML("i"))
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "div", "class\x00banner-text")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00banner-text")
 				{
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgElem(vgparent, "", "strong", "id\x00sim-status")
 					vgSetHTML(vgn, c.Player.SimStatus())
-					vgn = vgText(vgparent, " ")
-					vgn = vgElem(vgparent, "", "span", "id\x00sim-text")
+					vgn = vgElemAfter(vgparent, " ", "", "span", "id\x00sim-text")
 					vgSetHTML(vgn, c.Player.SimBanner())
-					vgn = vgText(vgparent, " ")
-					vgn = vgElem(vgparent, "", "code", "class\x00sim-command")
+					vgn = vgElemAfter(vgparent, " ", "", "code", "class\x00sim-command")
 					vgSetHTML(vgn, c.Player.SimCommand())
 				}
 				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "main", "class\x00workspace")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "main", "class\x00workspace")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "section", "class\x00stage")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "section", "class\x00stage")
 			vgAddAttr(vgn, "aria-label", c.T("diagram"))
 			{
 				vgparent := vgn
@@ -204,13 +188,11 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = vgText(vgparent, "\n        ")
-							vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-events\x00aria-controls\x00feed")
+							vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-events\x00aria-controls\x00feed")
 							vgAddAttr(vgn, "aria-selected", c.tabSelected("events"))
 							vgSetHTML(vgn, c.T("events"))
 							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("events") })
-							vgn = vgText(vgparent, "\n        ")
-							vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-kraft\x00aria-controls\x00quorum")
+							vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-kraft\x00aria-controls\x00quorum")
 							vgAddAttr(vgn, "aria-selected", c.tabSelected("kraft"))
 							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("kraft") })
 							{
@@ -229,8 +211,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 								}
 							}
-							vgn = vgText(vgparent, "\n        ")
-							vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-disk\x00aria-controls\x00disk")
+							vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-disk\x00aria-controls\x00disk")
 							vgAddAttr(vgn, "aria-selected", c.tabSelected("disk"))
 							vgAddAttr(vgn, "title", c.T("tab.disk.title"))
 							vgSetHTML(vgn, c.T("tab.disk"))
@@ -300,8 +281,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00dock")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00dock")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -358,21 +338,17 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "div", "class\x00dialog\x00role\x00dialog\x00aria-modal\x00true\x00aria-labelledby\x00manual-copy-title")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00dialog\x00role\x00dialog\x00aria-modal\x00true\x00aria-labelledby\x00manual-copy-title")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "div", "class\x00dialog-head")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "div", "class\x00dialog-head")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = vgText(vgparent, "\n        ")
-						vgn = vgElem(vgparent, "", "h2", "id\x00manual-copy-title")
+						vgn = vgElemAfter(vgparent, "\n        ", "", "h2", "id\x00manual-copy-title")
 						vgSetHTML(vgn, c.T("copy.manual"))
-						vgn = vgText(vgparent, "\n        ")
-						vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-icon")
+						vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00btn-icon")
 						vgAddAttr(vgn, "aria-label", c.T("close"))
 						vgAddAttr(vgn, "title", c.T("close"))
 						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.CloseManualCopy() })
@@ -383,11 +359,9 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "p", "class\x00dialog-intro")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "p", "class\x00dialog-intro")
 					vgSetHTML(vgn, c.T("copy.manual.hint"))
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "textarea", "id\x00manual-copy\x00class\x00manual-copy\x00readonly\x00readonly\x00rows\x004")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "textarea", "id\x00manual-copy\x00class\x00manual-copy\x00readonly\x00readonly\x00rows\x004")
 					vgSetHTML(vgn, c.manualCopy)
 					vgn = vgText(vgparent, "\n    ")
 				}

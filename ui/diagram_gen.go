@@ -21,13 +21,11 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00kd-bar")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00kd-bar")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "h2", "class\x00kd-title")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00kd-title")
 			vgSetHTML(vgn, c.t("diagram"))
 			vgn = vgText(vgparent, "\n    ")
 			if c.snap != nil {
@@ -51,8 +49,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-toggle")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00kd-toggle")
 					vgAddAttr(vgn, "aria-pressed", dgPressed(c.Player.ShowHeartbeats))
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleHeartbeats() })
 					{
@@ -63,8 +60,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = vgElem(vgparent, "", "span", "")
 						vgSetHTML(vgn, c.t("show.heartbeats"))
 					}
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-toggle")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00kd-toggle")
 					vgAddAttr(vgn, "aria-pressed", dgPressed(c.Player.ShowMetadata))
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleMetadata() })
 					{
@@ -92,8 +88,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "div", "class\x00kd-top")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00kd-top")
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -102,19 +97,16 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "svg", "svg", "class\x00kd-svg kd-net\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00xMidYMin meet\x00role\x00group")
+						vgn = vgElemAfter(vgparent, "\n      ", "svg", "svg", "class\x00kd-svg kd-net\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00xMidYMin meet\x00role\x00group")
 						vgAddAttr(vgn, "aria-label", c.t("diagram"))
 						vgAddAttr(vgn, "viewBox", c.topViewBox())
 						vgAddAttr(vgn, "width", dgf(c.lay.W))
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = vgText(vgparent, "\n        ")
-							vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-bg\x00x\x000\x00y\x000\x00width\x00100%\x00height\x00100%")
+							vgn = vgElemAfter(vgparent, "\n        ", "svg", "rect", "class\x00kd-bg\x00x\x000\x00y\x000\x00width\x00100%\x00height\x00100%")
 							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.closeMenuBg() })
-							vgn = vgText(vgparent, "\n        ")
-							vgn = vgElem(vgparent, "svg", "g", "class\x00kd-links")
+							vgn = vgElemAfter(vgparent, "\n        ", "svg", "g", "class\x00kd-links")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -128,18 +120,15 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgAddAttr(vgn, "d", k.D)
 								}
 							}
-							vgn = vgText(vgparent, "\n        ")
-							vgn = vgElem(vgparent, "svg", "g", "class\x00kd-clients")
+							vgn = vgElemAfter(vgparent, "\n        ", "svg", "g", "class\x00kd-clients")
 							vgAddAttr(vgn, "transform", c.lay.Clients.T)
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = vgText(vgparent, "\n          ")
-								vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-client-box\x00x\x000\x00y\x000\x00rx\x008")
+								vgn = vgElemAfter(vgparent, "\n          ", "svg", "rect", "class\x00kd-client-box\x00x\x000\x00y\x000\x00rx\x008")
 								vgAddAttr(vgn, "height", c.lay.Clients.Hs)
 								vgAddAttr(vgn, "width", c.lay.Clients.Ws)
-								vgn = vgText(vgparent, "\n          ")
-								vgn = vgElem(vgparent, "svg", "text", "class\x00kd-client-title\x00x\x0010\x00y\x0019")
+								vgn = vgElemAfter(vgparent, "\n          ", "svg", "text", "class\x00kd-client-title\x00x\x0010\x00y\x0019")
 								vgSetHTML(vgn, c.lay.Clients.Title)
 								vgn = vgText(vgparent, "\n          ")
 								for i, line := range c.lay.Clients.Lines {
@@ -300,8 +289,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = vgText(vgparent, "\n        ")
-								vgn = vgElem(vgparent, "", "div", "class\x00kd-menu-head")
+								vgn = vgElemAfter(vgparent, "\n        ", "", "div", "class\x00kd-menu-head")
 								{
 									vgparent := vgn
 									_ = vgparent
@@ -353,8 +341,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = vgText(vgparent, "\n        ")
-								vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-cc-head")
+								vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00kd-cc-head")
 								vgAddAttr(vgn, "aria-expanded", dgPressed(pc.Open))
 								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleClient(pc.Key) })
 								{
@@ -375,16 +362,14 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = vgText(vgparent, "\n          ")
-										vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-cfg")
+										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-cc-cfg")
 										vgSetHTML(vgn, pc.Config)
 										vgn = vgText(vgparent, "\n          ")
 										if pc.Note != `` {
 											vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note")
 											vgSetHTML(vgn, pc.Note)
 										}
-										vgn = vgText(vgparent, "\n          ")
-										vgn = vgElem(vgparent, "", "div", "class\x00kd-flights")
+										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-flights")
 										{
 											vgparent := vgn
 											_ = vgparent
@@ -408,8 +393,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												vgSetHTML(vgn, pc.Idem)
 											}
 										}
-										vgn = vgText(vgparent, "\n          ")
-										vgn = vgElem(vgparent, "", "div", "class\x00kd-flights")
+										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-flights")
 										{
 											vgparent := vgn
 											_ = vgparent
@@ -505,8 +489,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = vgText(vgparent, "\n        ")
-								vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-cc-head")
+								vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00kd-cc-head")
 								vgAddAttr(vgn, "aria-expanded", dgPressed(gc.Open))
 								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleClient(gc.Key) })
 								{
@@ -530,8 +513,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = vgText(vgparent, "\n          ")
-										vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-cfg")
+										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-cc-cfg")
 										vgSetHTML(vgn, gc.Info)
 										vgn = vgText(vgparent, "\n          ")
 										if gc.Empty != `` {
@@ -696,8 +678,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgAddAttr(vgn, "width", ln.W)
 							vgAddAttr(vgn, "x", ln.X)
 						}
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "svg", "g", "class\x00kd-rows")
+						vgn = vgElemAfter(vgparent, "\n      ", "svg", "g", "class\x00kd-rows")
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -735,8 +716,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -752,8 +732,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgSetHTML(vgn, e.Label)
 							}
 						}
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -762,8 +741,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = vgElem(vgparent, "", "span", "")
 							vgSetHTML(vgn, c.t("committed"))
 						}
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -772,8 +750,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = vgElem(vgparent, "", "span", "")
 							vgSetHTML(vgn, c.t("uncommitted"))
 						}
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -782,8 +759,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = vgElem(vgparent, "", "span", "")
 							vgSetHTML(vgn, c.t("legend.hw"))
 						}
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -792,8 +768,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = vgElem(vgparent, "", "span", "")
 							vgSetHTML(vgn, c.t("legend.leo"))
 						}
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -810,8 +785,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = vgElem(vgparent, "", "span", "")
 							vgSetHTML(vgn, c.t("isr.out"))
 						}
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent

@@ -21,16 +21,13 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00panel-head")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00panel-title")
 			vgSetHTML(vgn, c.t("disk"))
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
 			vgAddAttr(vgn, "aria-label", c.t("disk.tip"))
 			vgAddAttr(vgn, "title", c.t("disk.tip"))
 			{
@@ -51,13 +48,11 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "div", "class\x00dk-pick")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00dk-pick")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "label", "class\x00dk-picker")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "label", "class\x00dk-picker")
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -80,8 +75,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 						}
 					}
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "label", "class\x00dk-picker")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "label", "class\x00dk-picker")
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -136,8 +130,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 					}
 				}
-				vgn = vgText(vgparent, "\n\n    ")
-				vgn = vgElem(vgparent, "", "h3", "class\x00dk-h dk-h-ls")
+				vgn = vgElemAfter(vgparent, "\n\n    ", "", "h3", "class\x00dk-h dk-h-ls")
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -170,17 +163,14 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = vgText(vgparent, "\n\n    ")
-				vgn = vgElem(vgparent, "", "table", "class\x00dk-table dk-pc\x00id\x00disk-pagecache")
+				vgn = vgElemAfter(vgparent, "\n\n    ", "", "table", "class\x00dk-table dk-pc\x00id\x00disk-pagecache")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "caption", "")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "caption", "")
 					vgAddAttr(vgn, "title", c.t("disk.pc.tip"))
 					vgSetHTML(vgn, c.t("disk.pc"))
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "thead", "")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "thead", "")
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -207,8 +197,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgSetHTML(vgn, c.t("disk.pc.sent"))
 						}
 					}
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "tbody", "")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "tbody", "")
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -245,8 +234,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "p", "class\x00dk-hint\x00id\x00disk-pagecache-hint")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00dk-hint\x00id\x00disk-pagecache-hint")
 				vgSetHTML(vgn, c.t("disk.pc.hint"))
 				vgn = vgText(vgparent, "\n\n    ")
 				if c.pd.Present {
@@ -300,8 +288,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "span", "class\x00dk-batches-k")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00dk-batches-k")
 						vgSetHTML(vgn, c.t("disk.batches.k"))
 						for vgiterkeyt, b := range c.batches {
 							var vgiterkey interface{} = vgiterkeyt
@@ -337,8 +324,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "h3", "class\x00dk-h dk-h-batch")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "h3", "class\x00dk-h dk-h-batch")
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -350,16 +336,14 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgSetHTML(vgn, c.crcText())
 							}
 						}
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "p", "class\x00dk-sub\x00id\x00disk-batch-sub")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "p", "class\x00dk-sub\x00id\x00disk-batch-sub")
 						vgSetHTML(vgn, c.batchSub())
 						vgn = vgText(vgparent, "\n      ")
 						if c.missingText() != "" {
 							vgn = vgElem(vgparent, "", "p", "class\x00dk-note")
 							vgSetHTML(vgn, c.missingText())
 						}
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "div", "class\x00dk-hex\x00id\x00disk-hex\x00role\x00group")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "div", "class\x00dk-hex\x00id\x00disk-hex\x00role\x00group")
 						vgAddAttr(vgn, "aria-label", c.t("disk.hex"))
 						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ClickHex(event) })
 						{
@@ -440,16 +424,13 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = vgElem(vgparent, "", "p", "class\x00dk-hint")
 							vgSetHTML(vgn, c.t("disk.field.hint"))
 						}
-						vgn = vgText(vgparent, "\n      ")
-						vgn = vgElem(vgparent, "", "table", "class\x00dk-table\x00id\x00disk-header")
+						vgn = vgElemAfter(vgparent, "\n      ", "", "table", "class\x00dk-table\x00id\x00disk-header")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = vgText(vgparent, "\n        ")
-							vgn = vgElem(vgparent, "", "caption", "")
+							vgn = vgElemAfter(vgparent, "\n        ", "", "caption", "")
 							vgSetHTML(vgn, c.t("disk.header"))
-							vgn = vgText(vgparent, "\n        ")
-							vgn = vgElem(vgparent, "", "thead", "")
+							vgn = vgElemAfter(vgparent, "\n        ", "", "thead", "")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -465,8 +446,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgSetHTML(vgn, c.t("disk.col.value"))
 								}
 							}
-							vgn = vgText(vgparent, "\n        ")
-							vgn = vgElem(vgparent, "", "tbody", "")
+							vgn = vgElemAfter(vgparent, "\n        ", "", "tbody", "")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -506,11 +486,9 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = vgText(vgparent, "\n        ")
-								vgn = vgElem(vgparent, "", "caption", "")
+								vgn = vgElemAfter(vgparent, "\n        ", "", "caption", "")
 								vgSetHTML(vgn, c.t("disk.records"))
-								vgn = vgText(vgparent, "\n        ")
-								vgn = vgElem(vgparent, "", "thead", "")
+								vgn = vgElemAfter(vgparent, "\n        ", "", "thead", "")
 								{
 									vgparent := vgn
 									_ = vgparent
@@ -528,8 +506,7 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgSetHTML(vgn, c.t("disk.col.headers"))
 									}
 								}
-								vgn = vgText(vgparent, "\n        ")
-								vgn = vgElem(vgparent, "", "tbody", "")
+								vgn = vgElemAfter(vgparent, "\n        ", "", "tbody", "")
 								{
 									vgparent := vgn
 									_ = vgparent

@@ -21,16 +21,13 @@ func (c *Feed) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00panel-head")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00panel-title")
 			vgSetHTML(vgn, c.App.T("events"))
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00chip\x00id\x00feed-data")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00chip\x00id\x00feed-data")
 			vgAddAttr(vgn, "aria-pressed", c.dataPressed())
 			vgAddAttr(vgn, "title", c.App.T("events.data.title"))
 			vgSetHTML(vgn, c.App.T("events.data"))

@@ -22,21 +22,17 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00dialog gallery\x00role\x00dialog\x00aria-modal\x00true\x00aria-labelledby\x00gallery-title")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00dialog gallery\x00role\x00dialog\x00aria-modal\x00true\x00aria-labelledby\x00gallery-title")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "div", "class\x00dialog-head")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00dialog-head")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = vgText(vgparent, "\n      ")
-				vgn = vgElem(vgparent, "", "h2", "id\x00gallery-title")
+				vgn = vgElemAfter(vgparent, "\n      ", "", "h2", "id\x00gallery-title")
 				vgSetHTML(vgn, c.App.T("scenarios"))
-				vgn = vgText(vgparent, "\n      ")
-				vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-icon\x00id\x00gallery-close")
+				vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00btn-icon\x00id\x00gallery-close")
 				vgAddAttr(vgn, "aria-label", c.App.T("close"))
 				vgAddAttr(vgn, "title", c.App.T("close"))
 				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Close() })
@@ -47,11 +43,9 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "p", "class\x00dialog-intro")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00dialog-intro")
 			vgSetHTML(vgn, c.App.T("scenarios.intro"))
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "ul", "class\x00gallery-list")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "ul", "class\x00gallery-list")
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -82,14 +76,11 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "h3", "class\x00gallery-section\x00id\x00gallery-sim-title")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h3", "class\x00gallery-section\x00id\x00gallery-sim-title")
 			vgSetHTML(vgn, c.App.T("gallery.sim"))
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "p", "class\x00dialog-intro")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00dialog-intro")
 			vgSetHTML(vgn, c.App.T("gallery.sim.intro"))
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "ul", "class\x00gallery-list gallery-sim")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "ul", "class\x00gallery-list gallery-sim")
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -103,8 +94,7 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = vgText(vgparent, "\n        ")
-						vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00sim-card")
+						vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00sim-card")
 						vgAddAttr(vgn, "data-sim", it.Config)
 						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ChooseSim(it.Index) })
 						{
@@ -117,11 +107,9 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = vgElem(vgparent, "", "span", "class\x00gallery-steps")
 							vgSetHTML(vgn, it.Seed)
 						}
-						vgn = vgText(vgparent, "\n        ")
-						vgn = vgElem(vgparent, "", "p", "class\x00gallery-story")
+						vgn = vgElemAfter(vgparent, "\n        ", "", "p", "class\x00gallery-story")
 						vgSetHTML(vgn, it.Story)
-						vgn = vgText(vgparent, "\n        ")
-						vgn = vgElem(vgparent, "", "p", "class\x00gallery-see")
+						vgn = vgElemAfter(vgparent, "\n        ", "", "p", "class\x00gallery-see")
 						{
 							vgparent := vgn
 							_ = vgparent

@@ -21,16 +21,13 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00panel-head")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00panel-title")
 			vgSetHTML(vgn, c.t("metalog"))
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
 			vgAddAttr(vgn, "aria-label", c.t("metalog.tip"))
 			vgAddAttr(vgn, "title", c.t("metalog.tip"))
 			{
@@ -38,8 +35,7 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = vgText(vgparent, "i")
 			}
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00chip\x00id\x00metalog-noops")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00chip\x00id\x00metalog-noops")
 			vgAddAttr(vgn, "aria-pressed", c.noOpsPressed())
 			vgAddAttr(vgn, "title", c.t("metalog.noops.title"))
 			vgSetHTML(vgn, c.t("metalog.noops"))
@@ -51,8 +47,7 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = vgElem(vgparent, "", "p", "class\x00ml-sub\x00id\x00metalog-sub")
 			vgSetHTML(vgn, c.subText())
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "ol", "class\x00ml-list\x00id\x00metalog-list\x00role\x00log")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "ol", "class\x00ml-list\x00id\x00metalog-list\x00role\x00log")
 		vgAddAttr(vgn, "data-follow", c.followKey())
 		{
 			vgparent := vgn

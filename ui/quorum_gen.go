@@ -21,16 +21,13 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00panel-head")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "h2", "class\x00panel-title")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00panel-title")
 			vgSetHTML(vgn, c.t("quorum"))
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
 			vgAddAttr(vgn, "aria-label", c.tip())
 			vgAddAttr(vgn, "title", c.tip())
 			{
@@ -58,11 +55,9 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "strong", "")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "strong", "")
 				vgSetHTML(vgn, c.bannerTitle())
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "span", "")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "span", "")
 				vgSetHTML(vgn, c.bannerText())
 				vgn = vgText(vgparent, "\n  ")
 			}
@@ -73,57 +68,47 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = vgText(vgparent, "\n    ")
-				vgn = vgElem(vgparent, "", "table", "class\x00kq-table\x00id\x00quorum-table")
+				vgn = vgElemAfter(vgparent, "\n    ", "", "table", "class\x00kq-table\x00id\x00quorum-table")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "thead", "")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "thead", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = vgText(vgparent, "\n        ")
-						vgn = vgElem(vgparent, "", "tr", "")
+						vgn = vgElemAfter(vgparent, "\n        ", "", "tr", "")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = vgText(vgparent, "\n          ")
-							vgn = vgElem(vgparent, "", "th", "scope\x00col")
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col")
 							vgSetHTML(vgn, c.t("quorum.col.node"))
-							vgn = vgText(vgparent, "\n          ")
-							vgn = vgElem(vgparent, "", "th", "scope\x00col")
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col")
 							vgAddAttr(vgn, "title", c.t("quorum.col.role.tip"))
 							vgSetHTML(vgn, c.t("quorum.col.role"))
-							vgn = vgText(vgparent, "\n          ")
-							vgn = vgElem(vgparent, "", "th", "scope\x00col")
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col")
 							vgSetHTML(vgn, c.t("quorum.col.epoch"))
-							vgn = vgText(vgparent, "\n          ")
-							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00kq-num")
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col\x00class\x00kq-num")
 							vgAddAttr(vgn, "title", c.t("quorum.col.leo.tip"))
 							{
 								vgparent := vgn
 								_ = vgparent
 								vgn = vgText(vgparent, "LEO")
 							}
-							vgn = vgText(vgparent, "\n          ")
-							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00kq-num")
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col\x00class\x00kq-num")
 							vgAddAttr(vgn, "title", c.t("quorum.col.hw.tip"))
 							{
 								vgparent := vgn
 								_ = vgparent
 								vgn = vgText(vgparent, "HW")
 							}
-							vgn = vgText(vgparent, "\n          ")
-							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00kq-num")
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col\x00class\x00kq-num")
 							vgAddAttr(vgn, "title", c.t("quorum.col.applied.tip"))
 							vgSetHTML(vgn, c.t("quorum.col.applied"))
 							vgn = vgText(vgparent, "\n        ")
 						}
 						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = vgText(vgparent, "\n      ")
-					vgn = vgElem(vgparent, "", "tbody", "")
+					vgn = vgElemAfter(vgparent, "\n      ", "", "tbody", "")
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -141,8 +126,7 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = vgText(vgparent, "\n          ")
-								vgn = vgElem(vgparent, "", "th", "scope\x00row")
+								vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00row")
 								{
 									vgparent := vgn
 									_ = vgparent
@@ -154,8 +138,7 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgSetHTML(vgn, c.t("controller"))
 									}
 								}
-								vgn = vgText(vgparent, "\n          ")
-								vgn = vgElem(vgparent, "", "td", "")
+								vgn = vgElemAfter(vgparent, "\n          ", "", "td", "")
 								{
 									vgparent := vgn
 									_ = vgparent
@@ -163,8 +146,7 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgAddAttr(vgn, "class", r.RoleClass)
 									vgSetHTML(vgn, r.Role)
 								}
-								vgn = vgText(vgparent, "\n          ")
-								vgn = vgElem(vgparent, "", "td", "")
+								vgn = vgElemAfter(vgparent, "\n          ", "", "td", "")
 								{
 									vgparent := vgn
 									_ = vgparent
@@ -172,14 +154,11 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgAddAttr(vgn, "class", r.EpochClass)
 									vgSetHTML(vgn, r.Epoch)
 								}
-								vgn = vgText(vgparent, "\n          ")
-								vgn = vgElem(vgparent, "", "td", "class\x00kq-num kq-leo")
+								vgn = vgElemAfter(vgparent, "\n          ", "", "td", "class\x00kq-num kq-leo")
 								vgSetHTML(vgn, r.LEO)
-								vgn = vgText(vgparent, "\n          ")
-								vgn = vgElem(vgparent, "", "td", "class\x00kq-num kq-hw")
+								vgn = vgElemAfter(vgparent, "\n          ", "", "td", "class\x00kq-num kq-hw")
 								vgSetHTML(vgn, r.HW)
-								vgn = vgText(vgparent, "\n          ")
-								vgn = vgElem(vgparent, "", "td", "class\x00kq-num kq-applied")
+								vgn = vgElemAfter(vgparent, "\n          ", "", "td", "class\x00kq-num kq-applied")
 								{
 									vgparent := vgn
 									_ = vgparent

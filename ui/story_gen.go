@@ -21,19 +21,15 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00panel-head")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "span", "class\x00panel-kicker")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00panel-kicker")
 			vgSetHTML(vgn, c.App.T("story.label"))
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "span", "class\x00story-step\x00id\x00story-step")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00story-step\x00id\x00story-step")
 			vgSetHTML(vgn, c.stepText())
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-icon")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn-icon")
 			vgAddAttr(vgn, "aria-label", c.App.T("story.leave"))
 			vgAddAttr(vgn, "title", c.App.T("story.leave"))
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Leave() })
@@ -44,11 +40,9 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "h2", "class\x00story-title\x00id\x00story-title")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "h2", "class\x00story-title\x00id\x00story-title")
 		vgSetHTML(vgn, c.title())
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "ol", "class\x00story-dots\x00aria-hidden\x00true")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "ol", "class\x00story-dots\x00aria-hidden\x00true")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -62,13 +56,11 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgSetHTML(vgn, d.Label)
 			}
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00story-body\x00aria-live\x00polite")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00story-body\x00aria-live\x00polite")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "p", "class\x00story-text\x00id\x00story-text")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00story-text\x00id\x00story-text")
 			vgSetHTML(vgn, c.text())
 			vgn = vgText(vgparent, "\n    ")
 			if len(c.commands()) > 0 {
@@ -93,8 +85,7 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00story-nav")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00story-nav")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -103,14 +94,12 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = vgElem(vgparent, "", "span", "class\x00story-working")
 				vgSetHTML(vgn, c.App.Working())
 			}
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00story-back")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn\x00id\x00story-back")
 			vgAddAttr(vgn, "aria-disabled", c.waitAttr())
 			vgAddAttr(vgn, "disabled", c.sc().Step <= 0)
 			vgSetHTML(vgn, "← " + c.App.T("back"))
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Back() })
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn btn-primary\x00id\x00story-next")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn btn-primary\x00id\x00story-next")
 			vgAddAttr(vgn, "aria-disabled", c.waitAttr())
 			vgAddAttr(vgn, "disabled", c.atEnd())
 			vgSetHTML(vgn, c.App.T("next") + " →")

@@ -25,8 +25,7 @@ func (c *Terminal) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "pre", "id\x00terminal\x00class\x00terminal-screen\x00role\x00log\x00tabindex\x00-1")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "pre", "id\x00terminal\x00class\x00terminal-screen\x00role\x00log\x00tabindex\x00-1")
 		vgAddAttr(vgn, "data-follow", c.followKey())
 		{
 			vgparent := vgn
@@ -53,16 +52,13 @@ func (c *Terminal) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 			}
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00terminal-input")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00terminal-input")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "label", "class\x00terminal-prompt\x00for\x00command")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "label", "class\x00terminal-prompt\x00for\x00command")
 			vgSetHTML(vgn, c.prompt())
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "input", "id\x00command\x00class\x00terminal-command\x00type\x00text\x00autocomplete\x00off\x00autocapitalize\x00off\x00autocorrect\x00off\x00spellcheck\x00false\x00enterkeyhint\x00send\x00maxlength\x0065536")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "input", "id\x00command\x00class\x00terminal-command\x00type\x00text\x00autocomplete\x00off\x00autocapitalize\x00off\x00autocorrect\x00off\x00spellcheck\x00false\x00enterkeyhint\x00send\x00maxlength\x0065536")
 			vgAddAttr(vgn, "aria-label", c.App.T("terminal.input"))
 			vgAddAttr(vgn, "disabled", c.busy())
 			vgOn(vgn, "paste", func(event vugu.DOMEvent) { c.Paste(event) })
@@ -80,8 +76,7 @@ func (c *Terminal) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "p", "class\x00terminal-hint")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "p", "class\x00terminal-hint")
 		vgSetHTML(vgn, c.hint())
 		vgn = vgText(vgparent, "\n")
 	}

@@ -23,13 +23,11 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00timebar-controls")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00timebar-controls")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn btn-play\x00id\x00play")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn btn-play\x00id\x00play")
 			vgAddAttr(vgn, "data-state", c.playState())
 			vgAddAttr(vgn, "title", c.playTitle())
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.TogglePlay() })
@@ -41,18 +39,15 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = vgElem(vgparent, "", "span", "")
 				vgSetHTML(vgn, c.playLabel())
 			}
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00step-event")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn\x00id\x00step-event")
 			vgAddAttr(vgn, "title", c.App.T("step.title"))
 			vgSetHTML(vgn, c.App.T("step"))
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.StepEvent() })
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn\x00id\x00skip-idle")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn\x00id\x00skip-idle")
 			vgAddAttr(vgn, "title", c.App.T("skip.title"))
 			vgSetHTML(vgn, c.App.T("skip"))
 			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.SkipIdle() })
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "label", "class\x00timebar-speed")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "label", "class\x00timebar-speed")
 			vgAddAttr(vgn, "title", c.App.T("speed.title"))
 			{
 				vgparent := vgn
@@ -79,8 +74,7 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00timebar-clock")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00timebar-clock")
 		vgAddAttr(vgn, "title", c.App.T("time.title"))
 		{
 			vgparent := vgn
@@ -90,13 +84,11 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = vgElem(vgparent, "", "span", "class\x00timebar-wall\x00id\x00time-wall")
 			vgSetHTML(vgn, c.clockText())
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "div", "class\x00timebar-track")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00timebar-track")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "div", "class\x00timebar-markers")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00timebar-markers")
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -113,8 +105,7 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.SeekTo(m.At) })
 				}
 			}
-			vgn = vgText(vgparent, "\n    ")
-			vgn = vgElem(vgparent, "", "input", "id\x00scrubber\x00class\x00scrubber\x00type\x00range\x00min\x000\x00step\x001")
+			vgn = vgElemAfter(vgparent, "\n    ", "", "input", "id\x00scrubber\x00class\x00scrubber\x00type\x00range\x00min\x000\x00step\x001")
 			vgAddAttr(vgn, ".value", c.value())
 			vgAddAttr(vgn, "aria-label", c.App.T("timeline.scrub"))
 			vgAddAttr(vgn, "aria-valuetext", c.nowText())
@@ -124,8 +115,7 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgOn(vgn, "pointerup", func(event vugu.DOMEvent) { c.ScrubDone(event) })
 			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = vgText(vgparent, "\n  ")
-		vgn = vgElem(vgparent, "", "span", "class\x00timebar-end")
+		vgn = vgElemAfter(vgparent, "\n  ", "", "span", "class\x00timebar-end")
 		vgAddAttr(vgn, "title", c.App.T("timeline.end"))
 		vgSetHTML(vgn, c.endText())
 		vgn = vgText(vgparent, "\n  ")

@@ -37,6 +37,14 @@ func vgElem(parent *vugu.VGNode, ns, tag, attrs string) *vugu.VGNode {
 	return n
 }
 
+// vgElemAfter appends a text node holding text to parent, then the
+// element vgElem appends, and returns the element: one call for the
+// indentation before an element and the element.
+func vgElemAfter(parent *vugu.VGNode, text, ns, tag, attrs string) *vugu.VGNode {
+	vgText(parent, text)
+	return vgElem(parent, ns, tag, attrs)
+}
+
 // vgOn adds a handler of the DOM event named event to n.
 func vgOn(n *vugu.VGNode, event string, f func(vugu.DOMEvent)) {
 	n.DOMEventHandlerSpecList = append(n.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{EventType: event, Func: f})

@@ -13,14 +13,15 @@ func TestVGBuildHelpers(t *testing.T) {
 	lit := &vugu.VGNode{Type: vugu.ElementNode, Data: "div"}
 	lit.AppendChild(&vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "})
 	lit.AppendChild(&vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-bg"}, {Namespace: "", Key: "x", Val: ""}}})
+	lit.AppendChild(&vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"})
 	lit.AppendChild(&vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)})
 
 	got := &vugu.VGNode{Type: vugu.ElementNode, Data: "div"}
 	vgText(got, "\n  ")
 	rect := vgElem(got, "svg", "rect", "class\x00kd-bg\x00x\x00")
-	button := vgElem(got, "", "button", "")
+	button := vgElemAfter(got, "\n", "", "button", "")
 
-	if rect != got.FirstChild.NextSibling || button != got.LastChild {
+	if rect != got.FirstChild.NextSibling || button != got.LastChild || button.Attr != nil {
 		t.Fatal("the helpers return other nodes than they append")
 	}
 	var ln, gn []vugu.VGNode

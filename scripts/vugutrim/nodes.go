@@ -26,7 +26,9 @@ import (
 //
 // becomes vgn = vgElem(vgparent, "", "div", "class\x00kd-bar") (the
 // attributes' keys and values joined by NUL bytes, which no template's
-// attribute holds); and
+// attribute holds); a text node directly before such an element (mostly
+// the template's indentation) and the element become one call,
+// vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00kd-bar"); and
 //
 //	vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 //		EventType: "click",
@@ -37,10 +39,12 @@ import (
 // vgn.AddAttrInterface("title", c.tip()) and vgn.SetInnerHTML(c.label())
 // become vgAddAttr(vgn, "title", c.tip()) and vgSetHTML(vgn, c.label()).
 //
-// Why: each composite literal compiles, in wasm, to an allocation and one
-// store per field at every element of every template, and the page's
-// Build methods were 417 KB of main.wasm's code (41 KB of brotli). The
-// helpers build the same nodes, in the same order, with the same fields.
+// Why: in wasm each composite literal compiles to an allocation and one
+// store per field, and each call to a resumable call site, at every node
+// of every template: the page's Build methods were 417 KB of main.wasm's
+// code (41 KB of brotli). The helpers build the same nodes, in the same
+// order, with the same fields; after each rewritten statement vgn holds
+// the node it held before, the last one built.
 //
 // Statements of any other shape are left as they are: a node with an
 // attribute in a namespace, or a NUL byte in an attribute, keeps its
@@ -61,7 +65,8 @@ func compact(name string, src []byte) ([]byte, error) {
 		if !ok {
 			return true
 		}
-		for i, stmt := range block.List {
+		for i := 0; i < len(block.List); i++ {
+			stmt := block.List[i]
 			if helper, ok := valueCall(stmt); ok {
 				// Only the callee changes: vgn.SetInnerHTML(v) becomes vgSetHTML(vgn, v).
 				call := stmt.(*ast.ExprStmt).X.(*ast.CallExpr)
@@ -75,9 +80,20 @@ func compact(name string, src []byte) ([]byte, error) {
 			if i+1 == len(block.List) || !isAppendChild(block.List[i+1]) {
 				continue
 			}
-			if call, ok := nodeCall(stmt); ok {
-				edits = append(edits, edit{fset.Position(stmt.Pos()).Offset, fset.Position(block.List[i+1].End()).Offset, call})
+			helper, args, ok := nodeCall(stmt)
+			if !ok {
+				continue
 			}
+			last := i + 1 // the node's AppendChild
+			if helper == "vgText" && i+3 < len(block.List) && isAppendChild(block.List[i+3]) {
+				if next, nextArgs, ok := nodeCall(block.List[i+2]); ok && next == "vgElem" {
+					// A text node (mostly indentation) then an element: one call.
+					helper, args, last = "vgElemAfter", args+", "+nextArgs, i+3
+				}
+			}
+			call := "vgn = " + helper + "(vgparent, " + args + ")"
+			edits = append(edits, edit{fset.Position(stmt.Pos()).Offset, fset.Position(block.List[last].End()).Offset, call})
+			i = last
 		}
 		return true
 	})
@@ -113,56 +129,57 @@ func isAppendChild(stmt ast.Stmt) bool {
 	return ok && isIdent(sel.X, "vgparent") && sel.Sel.Name == "AppendChild"
 }
 
-// nodeCall returns the helper call that builds what the statement
-// vgn = &vugu.VGNode{...} builds, if its fields are all literals.
-func nodeCall(stmt ast.Stmt) (string, bool) {
+// nodeCall returns the helper, vgText or vgElem, and its arguments after
+// the parent, that build what the statement vgn = &vugu.VGNode{...}
+// builds, if its fields are all literals.
+func nodeCall(stmt ast.Stmt) (helper, args string, ok bool) {
 	lit, ok := assignedTo(stmt, "vgn")
 	if !ok {
-		return "", false
+		return "", "", false
 	}
 	ul, ok := lit.(*ast.UnaryExpr)
 	if !ok || ul.Op != token.AND {
-		return "", false
+		return "", "", false
 	}
 	node, ok := ul.X.(*ast.CompositeLit)
 	if !ok || !isSelector(node.Type, "vugu", "VGNode") {
-		return "", false
+		return "", "", false
 	}
 	fields := map[string]ast.Expr{}
 	for _, elt := range node.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
 		if !ok {
-			return "", false
+			return "", "", false
 		}
 		key, ok := kv.Key.(*ast.Ident)
 		if !ok {
-			return "", false
+			return "", "", false
 		}
 		fields[key.Name] = kv.Value
 	}
 	typ, ok := nodeType(fields["Type"])
 	if !ok {
-		return "", false
+		return "", "", false
 	}
 	data, ok := stringLit(fields["Data"])
 	if !ok {
-		return "", false
+		return "", "", false
 	}
 	switch {
 	case typ == 1 && len(fields) == 2: // a text node
-		return "vgn = vgText(vgparent, " + strconv.Quote(data) + ")", true
+		return "vgText", strconv.Quote(data), true
 	case typ == 3 && len(fields) == 4:
 		ns, ok := stringLit(fields["Namespace"])
 		if !ok {
-			return "", false
+			return "", "", false
 		}
 		attrs, ok := attrList(fields["Attr"])
 		if !ok {
-			return "", false
+			return "", "", false
 		}
-		return "vgn = vgElem(vgparent, " + strconv.Quote(ns) + ", " + strconv.Quote(data) + ", " + strconv.Quote(attrs) + ")", true
+		return "vgElem", strconv.Quote(ns) + ", " + strconv.Quote(data) + ", " + strconv.Quote(attrs), true
 	}
-	return "", false
+	return "", "", false
 }
 
 // nodeType reads vugu.VGNodeType(N).
