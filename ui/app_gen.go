@@ -17,224 +17,131 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "app"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "app"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("data-view", c.embedAttr())
-	vgn.AddAttrInterface("lang", string(c.Player.Lang))
+	vgAddAttr(vgn, "data-view", c.embedAttr())
+	vgAddAttr(vgn, "lang", string(c.Player.Lang))
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Player.Embed {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h1", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sr-only"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "h1", "class\x00sr-only")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "kafkascope"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "kafkascope")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if !c.Player.Embed {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "header", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "topbar"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "header", "class\x00topbar")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "brand"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00brand")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h1", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "wordmark"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(vugu.HTML("kafkascope"))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tagline"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.T("app.tagline"))
+					vgn = vgElem(vgparent, "", "h1", "class\x00wordmark")
+					vgSetHTML(vgn, vugu.HTML("kafkascope"))
+					vgn = vgElem(vgparent, "", "span", "class\x00tagline")
+					vgSetHTML(vgn, c.T("app.tagline"))
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "nav", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n    ", "", "nav", "class\x00actions")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "open-gallery"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("title", c.T("scenarios.title"))
-					vgn.SetInnerHTML(c.T("scenarios"))
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.OpenGallery() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "copy-link"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("title", c.T("share.title"))
-					vgn.SetInnerHTML(c.T("share"))
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.CopyLink() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "copy-embed"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("title", c.T("embed.title"))
-					vgn.SetInnerHTML(c.T("embed"))
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.CopyEmbed() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "lang-switch"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("aria-label", c.T("lang.title"))
+					vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00btn\x00id\x00open-gallery")
+					vgAddAttr(vgn, "title", c.T("scenarios.title"))
+					vgSetHTML(vgn, c.T("scenarios"))
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.OpenGallery() })
+					vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00btn\x00id\x00copy-link")
+					vgAddAttr(vgn, "title", c.T("share.title"))
+					vgSetHTML(vgn, c.T("share"))
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.CopyLink() })
+					vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00btn\x00id\x00copy-embed")
+					vgAddAttr(vgn, "title", c.T("embed.title"))
+					vgSetHTML(vgn, c.T("embed"))
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.CopyEmbed() })
+					vgn = vgElemAfter(vgparent, "\n      ", "", "div", "class\x00lang-switch\x00role\x00group")
+					vgAddAttr(vgn, "aria-label", c.T("lang.title"))
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lang-en"}, vugu.VGAttribute{Namespace: "", Key: "lang", Val: "en"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("aria-pressed", c.langPressed("en"))
-						vgn.SetInnerHTML(c.T("lang.en"))
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.SetLang("en") },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lang-ko"}, vugu.VGAttribute{Namespace: "", Key: "lang", Val: "ko"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("aria-pressed", c.langPressed("ko"))
-						vgn.SetInnerHTML(c.T("lang.ko"))
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.SetLang("ko") },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgElem(vgparent, "", "button", "type\x00button\x00id\x00lang-en\x00lang\x00en")
+						vgAddAttr(vgn, "aria-pressed", c.langPressed("en"))
+						vgSetHTML(vgn, c.T("lang.en"))
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.SetLang("en") })
+						vgn = vgElem(vgparent, "", "button", "type\x00button\x00id\x00lang-ko\x00lang\x00ko")
+						vgAddAttr(vgn, "aria-pressed", c.langPressed("ko"))
+						vgSetHTML(vgn, c.T("lang.ko"))
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.SetLang("ko") })
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.hasError() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "error-banner"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "div", "class\x00banner\x00id\x00error-banner\x00role\x00alert")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner-icon"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(vugu.HTML("!"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner-text"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00banner-icon\x00aria-hidden\x00true")
+				vgSetHTML(vgn, vugu.HTML("!"))
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00banner-text")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.errorTitle())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "error-text"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.errorText())
+					vgn = vgElem(vgparent, "", "strong", "")
+					vgSetHTML(vgn, c.errorTitle())
+					vgn = vgElemAfter(vgparent, " ", "", "span", "id\x00error-text")
+					vgSetHTML(vgn, c.errorText())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn-icon"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("aria-label", c.T("dismiss"))
-				vgn.AddAttrInterface("title", c.T("dismiss"))
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.DismissError() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn-icon")
+				vgAddAttr(vgn, "aria-label", c.T("dismiss"))
+				vgAddAttr(vgn, "title", c.T("dismiss"))
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.DismissError() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "×"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "×")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Player.Sim != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner sim-banner"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sim-banner"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "div", "class\x00banner sim-banner\x00id\x00sim-banner\x00role\x00status")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner-icon"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(vugu.HTML("i"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "banner-text"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00banner-icon\x00aria-hidden\x00true")
+				vgSetHTML(vgn, vugu.HTML("i"))
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00banner-text")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-status"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.Player.SimStatus())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-text"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.Player.SimBanner())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sim-command"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.Player.SimCommand())
+					vgn = vgElem(vgparent, "", "strong", "id\x00sim-status")
+					vgSetHTML(vgn, c.Player.SimStatus())
+					vgn = vgElemAfter(vgparent, " ", "", "span", "id\x00sim-text")
+					vgSetHTML(vgn, c.Player.SimBanner())
+					vgn = vgElemAfter(vgparent, " ", "", "code", "class\x00sim-command")
+					vgSetHTML(vgn, c.Player.SimCommand())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "main", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "workspace"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "main", "class\x00workspace")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "stage"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-label", c.T("diagram"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "section", "class\x00stage")
+			vgAddAttr(vgn, "aria-label", c.T("diagram"))
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
 				{
 					vgcompKey := vugu.MakeCompKey(0x451088D13C3353F3^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
@@ -254,19 +161,15 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.showSide() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "aside", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "side"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "aside", "class\x00side")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.Player.Scenario != nil {
 						{
 							var vgcomp vugu.Builder = c.Story
@@ -278,81 +181,51 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if !c.Player.Embed {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "side-tabs"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "tablist"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("aria-label", c.T("side.tabs"))
+						vgn = vgElem(vgparent, "", "div", "class\x00side-tabs\x00role\x00tablist")
+						vgAddAttr(vgn, "aria-label", c.T("side.tabs"))
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "tab"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "side-tab"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tab-events"}, vugu.VGAttribute{Namespace: "", Key: "aria-controls", Val: "feed"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("aria-selected", c.tabSelected("events"))
-							vgn.SetInnerHTML(c.T("events"))
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType:	"click",
-								Func:		func(event vugu.DOMEvent) { c.ShowTab("events") },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "tab"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "side-tab"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tab-kraft"}, vugu.VGAttribute{Namespace: "", Key: "aria-controls", Val: "quorum"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("aria-selected", c.tabSelected("kraft"))
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType:	"click",
-								Func:		func(event vugu.DOMEvent) { c.ShowTab("kraft") },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-events\x00aria-controls\x00feed")
+							vgAddAttr(vgn, "aria-selected", c.tabSelected("events"))
+							vgSetHTML(vgn, c.T("events"))
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("events") })
+							vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-kraft\x00aria-controls\x00quorum")
+							vgAddAttr(vgn, "aria-selected", c.tabSelected("kraft"))
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("kraft") })
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(c.T("tab.kraft"))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.T("tab.kraft"))
 								if c.quorumFrozen() {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "side-tab-alert"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "img"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("aria-label", c.T("tab.kraft.alert"))
-									vgn.AddAttrInterface("title", c.T("tab.kraft.alert"))
+									vgn = vgElem(vgparent, "", "span", "class\x00side-tab-alert\x00role\x00img")
+									vgAddAttr(vgn, "aria-label", c.T("tab.kraft.alert"))
+									vgAddAttr(vgn, "title", c.T("tab.kraft.alert"))
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "!"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "!")
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "tab"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "side-tab"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tab-disk"}, vugu.VGAttribute{Namespace: "", Key: "aria-controls", Val: "disk"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("aria-selected", c.tabSelected("disk"))
-							vgn.AddAttrInterface("title", c.T("tab.disk.title"))
-							vgn.SetInnerHTML(c.T("tab.disk"))
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType:	"click",
-								Func:		func(event vugu.DOMEvent) { c.ShowTab("disk") },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-disk\x00aria-controls\x00disk")
+							vgAddAttr(vgn, "aria-selected", c.tabSelected("disk"))
+							vgAddAttr(vgn, "title", c.T("tab.disk.title"))
+							vgSetHTML(vgn, c.T("tab.disk"))
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("disk") })
+							vgn = vgText(vgparent, "\n      ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if !c.Player.Embed {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "side-panels"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "div", "class\x00side-panels")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.SideTab == "events" {
 								{
 									var vgcomp vugu.Builder = c.Events
@@ -364,8 +237,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.SideTab == "kraft" {
 								{
 									var vgcomp vugu.Builder = c.Quorum
@@ -377,8 +249,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.SideTab == "kraft" {
 								{
 									var vgcomp vugu.Builder = c.MetaLog
@@ -390,8 +261,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.SideTab == "disk" {
 								{
 									var vgcomp vugu.Builder = c.Disk
@@ -403,26 +273,19 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dock"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00dock")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			{
 				var vgcomp vugu.Builder = c.Bar
 				if vgcomp != nil {
@@ -432,8 +295,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if !c.Player.Embed {
 				{
 					var vgcomp vugu.Builder = c.Term
@@ -445,25 +307,19 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Busy() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "working"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.Working())
+			vgn = vgElem(vgparent, "", "div", "class\x00working\x00role\x00status")
+			vgSetHTML(vgn, c.Working())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.toast != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "toast"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "toast"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.toast)
+			vgn = vgElem(vgparent, "", "div", "class\x00toast\x00id\x00toast\x00role\x00status")
+			vgSetHTML(vgn, c.toast)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Gallery.Open {
 			{
 				var vgcomp vugu.Builder = c.Gallery
@@ -475,77 +331,44 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.manualCopy != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "overlay"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "manual-copy-overlay"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"keydown",
-				Func:		func(event vugu.DOMEvent) { c.ManualCopyKey(event) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgElem(vgparent, "", "div", "class\x00overlay\x00id\x00manual-copy-overlay")
+			vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.ManualCopyKey(event) })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dialog"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "dialog"}, vugu.VGAttribute{Namespace: "", Key: "aria-modal", Val: "true"}, vugu.VGAttribute{Namespace: "", Key: "aria-labelledby", Val: "manual-copy-title"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00dialog\x00role\x00dialog\x00aria-modal\x00true\x00aria-labelledby\x00manual-copy-title")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dialog-head"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElemAfter(vgparent, "\n      ", "", "div", "class\x00dialog-head")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "manual-copy-title"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.T("copy.manual"))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn-icon"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("aria-label", c.T("close"))
-						vgn.AddAttrInterface("title", c.T("close"))
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.CloseManualCopy() },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgElemAfter(vgparent, "\n        ", "", "h2", "id\x00manual-copy-title")
+						vgSetHTML(vgn, c.T("copy.manual"))
+						vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00btn-icon")
+						vgAddAttr(vgn, "aria-label", c.T("close"))
+						vgAddAttr(vgn, "title", c.T("close"))
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.CloseManualCopy() })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "×"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "×")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dialog-intro"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.T("copy.manual.hint"))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "textarea", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "manual-copy"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "manual-copy"}, vugu.VGAttribute{Namespace: "", Key: "readonly", Val: "readonly"}, vugu.VGAttribute{Namespace: "", Key: "rows", Val: "4"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.manualCopy)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgElemAfter(vgparent, "\n      ", "", "p", "class\x00dialog-intro")
+					vgSetHTML(vgn, c.T("copy.manual.hint"))
+					vgn = vgElemAfter(vgparent, "\n      ", "", "textarea", "id\x00manual-copy\x00class\x00manual-copy\x00readonly\x00readonly\x00rows\x004")
+					vgSetHTML(vgn, c.manualCopy)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

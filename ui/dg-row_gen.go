@@ -17,98 +17,76 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute(nil)}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("class", c.Row.Class)
-	vgn.AddAttrInterface("data-key", c.Row.rowKey())
-	vgn.AddAttrInterface("data-partition", c.Row.Partition)
-	vgn.AddAttrInterface("data-topic", c.Row.TopicName)
-	vgn.AddAttrInterface("transform", c.Row.T)
+	vgAddAttr(vgn, "class", c.Row.Class)
+	vgAddAttr(vgn, "data-key", c.Row.rowKey())
+	vgAddAttr(vgn, "data-partition", c.Row.Partition)
+	vgAddAttr(vgn, "data-topic", c.Row.TopicName)
+	vgAddAttr(vgn, "transform", c.Row.T)
 	{
 		vgparent := vgn
 		_ = vgparent
 		if c.Row.Topic {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-row"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.D.toggleTopic(c.Row.Key) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"keydown",
-				Func:		func(event vugu.DOMEvent) { c.D.keyTopic(event, c.Row.Key) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgElem(vgparent, "", "g", "class\x00kd-topic-row\x00tabindex\x000\x00role\x00button")
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.D.toggleTopic(c.Row.Key) })
+			vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.D.keyTopic(event, c.Row.Key) })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "5"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("height", c.G.TopicBgH)
-				vgn.AddAttrInterface("width", c.Row.BgW)
-				vgn.AddAttrInterface("x", c.G.PadX)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-fold"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("x", c.G.FoldX)
-				vgn.AddAttrInterface("y", c.G.TopicTY)
-				vgn.SetInnerHTML(c.Row.Fold)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-name"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("x", c.G.NameX)
-				vgn.AddAttrInterface("y", c.G.TopicTY)
-				vgn.SetInnerHTML(c.Row.Name)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-topic-sub"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("x", c.Row.SubX)
-				vgn.AddAttrInterface("y", c.G.TopicTY)
-				vgn.SetInnerHTML(c.Row.Sub)
+				vgn = vgElem(vgparent, "", "rect", "class\x00kd-topic-bg\x00y\x003\x00rx\x005")
+				vgAddAttr(vgn, "height", c.G.TopicBgH)
+				vgAddAttr(vgn, "width", c.Row.BgW)
+				vgAddAttr(vgn, "x", c.G.PadX)
+				vgn = vgElem(vgparent, "", "text", "class\x00kd-fold")
+				vgAddAttr(vgn, "x", c.G.FoldX)
+				vgAddAttr(vgn, "y", c.G.TopicTY)
+				vgSetHTML(vgn, c.Row.Fold)
+				vgn = vgElem(vgparent, "", "text", "class\x00kd-topic-name")
+				vgAddAttr(vgn, "x", c.G.NameX)
+				vgAddAttr(vgn, "y", c.G.TopicTY)
+				vgSetHTML(vgn, c.Row.Name)
+				vgn = vgElem(vgparent, "", "text", "class\x00kd-topic-sub")
+				vgAddAttr(vgn, "x", c.Row.SubX)
+				vgAddAttr(vgn, "y", c.G.TopicTY)
+				vgSetHTML(vgn, c.Row.Sub)
 			}
 		}
 		if !c.Row.Topic {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "g", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "title", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-tip"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.Row.Tip)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-prow-bg"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("height", c.Row.BgH)
-				vgn.AddAttrInterface("width", c.Row.BgW)
-				vgn.AddAttrInterface("x", c.G.PadX)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "line", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-sep"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("x1", c.G.PadX)
-				vgn.AddAttrInterface("x2", c.SepX2)
-				vgn.AddAttrInterface("y1", c.G.SepY)
-				vgn.AddAttrInterface("y2", c.G.SepY)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pname"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("y", c.G.NameY)
-				vgn.SetInnerHTML(c.Row.Name)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-psub"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("x", c.Row.SubX)
-				vgn.AddAttrInterface("y", c.G.SubY)
-				vgn.SetInnerHTML(c.Row.Sub)
+				vgn = vgElem(vgparent, "", "title", "class\x00kd-prow-tip")
+				vgSetHTML(vgn, c.Row.Tip)
+				vgn = vgElem(vgparent, "", "rect", "class\x00kd-prow-bg\x00y\x000")
+				vgAddAttr(vgn, "height", c.Row.BgH)
+				vgAddAttr(vgn, "width", c.Row.BgW)
+				vgAddAttr(vgn, "x", c.G.PadX)
+				vgn = vgElem(vgparent, "", "line", "class\x00kd-sep")
+				vgAddAttr(vgn, "x1", c.G.PadX)
+				vgAddAttr(vgn, "x2", c.SepX2)
+				vgAddAttr(vgn, "y1", c.G.SepY)
+				vgAddAttr(vgn, "y2", c.G.SepY)
+				vgn = vgElem(vgparent, "", "text", "class\x00kd-pname\x00x\x0024")
+				vgAddAttr(vgn, "y", c.G.NameY)
+				vgSetHTML(vgn, c.Row.Name)
+				vgn = vgElem(vgparent, "", "text", "class\x00kd-psub")
+				vgAddAttr(vgn, "x", c.Row.SubX)
+				vgAddAttr(vgn, "y", c.G.SubY)
+				vgSetHTML(vgn, c.Row.Sub)
 				if !c.Row.Compact && c.Row.Alert == `` {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pisr"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("y", c.G.ISRY)
-					vgn.SetInnerHTML(c.Row.ISR)
+					vgn = vgElem(vgparent, "", "text", "class\x00kd-pisr\x00x\x0024")
+					vgAddAttr(vgn, "y", c.G.ISRY)
+					vgSetHTML(vgn, c.Row.ISR)
 				}
 				if c.Row.Alert != `` && !c.Row.Compact {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-palert"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "24"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("y", c.G.ISRY)
-					vgn.SetInnerHTML(c.Row.Alert)
+					vgn = vgElem(vgparent, "", "text", "class\x00kd-palert\x00x\x0024")
+					vgAddAttr(vgn, "y", c.G.ISRY)
+					vgSetHTML(vgn, c.Row.Alert)
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "title", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.Row.AlertTip)
+						vgn = vgElem(vgparent, "", "title", "")
+						vgSetHTML(vgn, c.Row.AlertTip)
 					}
 				}
 				for ri, rp := range c.Row.Replicas {
@@ -118,61 +96,47 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = ri
 					rp := rp
 					_ = rp
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("class", rp.Class)
-					vgn.AddAttrInterface("data-broker", rp.Broker)
-					vgn.AddAttrInterface("data-role", rp.Role)
-					vgn.AddAttrInterface("transform", rp.T)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.D.clickReplica(c.Row.Replicas, ri) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"keydown",
-						Func:		func(event vugu.DOMEvent) { c.D.keyReplica(event, c.Row.Replicas, ri) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgElem(vgparent, "", "g", "tabindex\x000\x00role\x00button")
+					vgAddAttr(vgn, "class", rp.Class)
+					vgAddAttr(vgn, "data-broker", rp.Broker)
+					vgAddAttr(vgn, "data-role", rp.Role)
+					vgAddAttr(vgn, "transform", rp.T)
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.D.clickReplica(c.Row.Replicas, ri) })
+					vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.D.keyReplica(event, c.Row.Replicas, ri) })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-hit"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("height", c.G.HitH)
-						vgn.AddAttrInterface("width", c.G.HitW)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-track"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "2"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("height", c.G.StripH)
-						vgn.AddAttrInterface("width", rp.StripW)
-						vgn.AddAttrInterface("x", c.G.StripX)
-						vgn.AddAttrInterface("y", c.G.StripY)
+						vgn = vgElem(vgparent, "", "rect", "class\x00kd-hit\x00x\x000\x00y\x000")
+						vgAddAttr(vgn, "height", c.G.HitH)
+						vgAddAttr(vgn, "width", c.G.HitW)
+						vgn = vgElem(vgparent, "", "rect", "class\x00kd-track\x00rx\x002")
+						vgAddAttr(vgn, "height", c.G.StripH)
+						vgAddAttr(vgn, "width", rp.StripW)
+						vgAddAttr(vgn, "x", c.G.StripX)
+						vgAddAttr(vgn, "y", c.G.StripY)
 						for vgiterkeyt, run := range rp.Runs {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							run := run
 							_ = run
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "path", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("class", run.Class)
-							vgn.AddAttrInterface("d", run.D)
-							vgn.AddAttrInterface("opacity", run.Op)
+							vgn = vgElem(vgparent, "", "path", "")
+							vgAddAttr(vgn, "class", run.Class)
+							vgAddAttr(vgn, "d", run.D)
+							vgAddAttr(vgn, "opacity", run.Op)
 						}
 						for vgiterkeyt, m := range rp.Lost {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							m := m
 							_ = m
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lost"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "2"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("height", c.G.StripH)
-							vgn.AddAttrInterface("width", m.W)
-							vgn.AddAttrInterface("x", m.X)
-							vgn.AddAttrInterface("y", c.G.StripY)
+							vgn = vgElem(vgparent, "", "rect", "class\x00kd-lost\x00rx\x002")
+							vgAddAttr(vgn, "height", c.G.StripH)
+							vgAddAttr(vgn, "width", m.W)
+							vgAddAttr(vgn, "x", m.X)
+							vgAddAttr(vgn, "y", c.G.StripY)
 						}
 						if len(rp.Cells) > 0 {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-offsets"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "g", "class\x00kd-offsets")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -181,73 +145,62 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									_ = vgiterkey
 									cl := cl
 									_ = cl
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("class", cl.TClass)
-									vgn.AddAttrInterface("x", cl.TX)
-									vgn.AddAttrInterface("y", c.G.OffY)
-									vgn.SetInnerHTML(cl.Text)
+									vgn = vgElem(vgparent, "", "text", "")
+									vgAddAttr(vgn, "class", cl.TClass)
+									vgAddAttr(vgn, "x", cl.TX)
+									vgAddAttr(vgn, "y", c.G.OffY)
+									vgSetHTML(vgn, cl.Text)
 								}
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "x", Val: "4"}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "22"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "4"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("class", rp.ChipClass)
-						vgn.AddAttrInterface("height", c.G.StripH)
-						vgn.AddAttrInterface("y", c.G.StripY)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-chip-text"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "15"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("y", c.G.ChipTY)
-						vgn.SetInnerHTML(rp.Chip)
+						vgn = vgElem(vgparent, "", "rect", "x\x004\x00width\x0022\x00rx\x004")
+						vgAddAttr(vgn, "class", rp.ChipClass)
+						vgAddAttr(vgn, "height", c.G.StripH)
+						vgAddAttr(vgn, "y", c.G.StripY)
+						vgn = vgElem(vgparent, "", "text", "class\x00kd-chip-text\x00x\x0015")
+						vgAddAttr(vgn, "y", c.G.ChipTY)
+						vgSetHTML(vgn, rp.Chip)
 						if rp.HW {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-hw"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "g", "class\x00kd-hw")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "line", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("x1", rp.HWX)
-								vgn.AddAttrInterface("x2", rp.HWX)
-								vgn.AddAttrInterface("y1", c.G.HWY1)
-								vgn.AddAttrInterface("y2", c.G.HWY2)
+								vgn = vgElem(vgparent, "", "line", "")
+								vgAddAttr(vgn, "x1", rp.HWX)
+								vgAddAttr(vgn, "x2", rp.HWX)
+								vgAddAttr(vgn, "y1", c.G.HWY1)
+								vgAddAttr(vgn, "y2", c.G.HWY2)
 								if !c.Row.Compact {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("x", rp.HWTextX)
-									vgn.AddAttrInterface("y", c.G.HWTY)
+									vgn = vgElem(vgparent, "", "text", "")
+									vgAddAttr(vgn, "x", rp.HWTextX)
+									vgAddAttr(vgn, "y", c.G.HWTY)
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "HW"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "HW")
 									}
 								}
 							}
 						}
 						if rp.LEO {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "path", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-leo"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("d", rp.LEOPath)
+							vgn = vgElem(vgparent, "", "path", "class\x00kd-leo")
+							vgAddAttr(vgn, "d", rp.LEOPath)
 						}
 						if rp.CaptionL != `` {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("class", rp.CaptionCls)
-							vgn.AddAttrInterface("x", rp.CaptionLX)
-							vgn.AddAttrInterface("y", c.G.CapY)
-							vgn.SetInnerHTML(rp.CaptionL)
+							vgn = vgElem(vgparent, "", "text", "")
+							vgAddAttr(vgn, "class", rp.CaptionCls)
+							vgAddAttr(vgn, "x", rp.CaptionLX)
+							vgAddAttr(vgn, "y", c.G.CapY)
+							vgSetHTML(vgn, rp.CaptionL)
 						}
 						if rp.CaptionR != `` {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-caption kd-caption-r"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("x", rp.CaptionRX)
-							vgn.AddAttrInterface("y", c.G.CapY)
-							vgn.SetInnerHTML(rp.CaptionR)
+							vgn = vgElem(vgparent, "", "text", "class\x00kd-caption kd-caption-r")
+							vgAddAttr(vgn, "x", rp.CaptionRX)
+							vgAddAttr(vgn, "y", c.G.CapY)
+							vgSetHTML(vgn, rp.CaptionR)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "title", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(rp.Tip)
+						vgn = vgElem(vgparent, "", "title", "")
+						vgSetHTML(vgn, rp.Tip)
 					}
 				}
 			}

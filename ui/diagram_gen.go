@@ -17,151 +17,96 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("lang", c.langAttr())
+	vgAddAttr(vgn, "lang", c.langAttr())
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-bar"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00kd-bar")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-title"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.t("diagram"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00kd-title")
+			vgSetHTML(vgn, c.t("diagram"))
+			vgn = vgText(vgparent, "\n    ")
 			if c.snap != nil {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-summary"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.lay.Summary)
+				vgn = vgElem(vgparent, "", "span", "class\x00kd-summary")
+				vgSetHTML(vgn, c.lay.Summary)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.snap != nil && c.lay.Frozen {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-frozen"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.lay.FrozenText)
+				vgn = vgElem(vgparent, "", "span", "class\x00kd-frozen\x00role\x00status")
+				vgSetHTML(vgn, c.lay.FrozenText)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.lay.More > 0 && c.snap != nil {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-more"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.moreText())
+				vgn = vgElem(vgparent, "", "span", "class\x00kd-more")
+				vgSetHTML(vgn, c.moreText())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.snap != nil && c.Player != nil {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-tools"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("aria-label", c.t("messages"))
+				vgn = vgElem(vgparent, "", "span", "class\x00kd-tools\x00role\x00group")
+				vgAddAttr(vgn, "aria-label", c.t("messages"))
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kd-toggle"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("aria-pressed", dgPressed(c.Player.ShowHeartbeats))
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.toggleHeartbeats() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00kd-toggle")
+					vgAddAttr(vgn, "aria-pressed", dgPressed(c.Player.ShowHeartbeats))
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleHeartbeats() })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-heartbeat"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(vugu.HTML(""))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.t("show.heartbeats"))
+						vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-heartbeat")
+						vgSetHTML(vgn, vugu.HTML(""))
+						vgn = vgElem(vgparent, "", "span", "")
+						vgSetHTML(vgn, c.t("show.heartbeats"))
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kd-toggle"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("aria-pressed", dgPressed(c.Player.ShowMetadata))
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.toggleMetadata() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00kd-toggle")
+					vgAddAttr(vgn, "aria-pressed", dgPressed(c.Player.ShowMetadata))
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleMetadata() })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-metadata"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(vugu.HTML(""))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.t("show.metadata"))
+						vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-metadata")
+						vgSetHTML(vgn, vugu.HTML(""))
+						vgn = vgElem(vgparent, "", "span", "")
+						vgSetHTML(vgn, c.t("show.metadata"))
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.snap == nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-empty"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.t("no.cluster"))
+			vgn = vgElem(vgparent, "", "p", "class\x00kd-empty")
+			vgSetHTML(vgn, c.t("no.cluster"))
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.snap != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-scroll"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("data-fit", c.fitAttr())
+			vgn = vgElem(vgparent, "", "div", "class\x00kd-scroll")
+			vgAddAttr(vgn, "data-fit", c.fitAttr())
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-top"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00kd-top")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-frame"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("style", c.svgStyle())
+					vgn = vgElem(vgparent, "", "div", "class\x00kd-frame")
+					vgAddAttr(vgn, "style", c.svgStyle())
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "svg", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-svg kd-net"}, vugu.VGAttribute{Namespace: "", Key: "xmlns", Val: "http://www.w3.org/2000/svg"}, vugu.VGAttribute{Namespace: "", Key: "preserveAspectRatio", Val: "xMidYMin meet"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("aria-label", c.t("diagram"))
-						vgn.AddAttrInterface("viewBox", c.topViewBox())
-						vgn.AddAttrInterface("width", dgf(c.lay.W))
+						vgn = vgElemAfter(vgparent, "\n      ", "svg", "svg", "class\x00kd-svg kd-net\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00xMidYMin meet\x00role\x00group")
+						vgAddAttr(vgn, "aria-label", c.t("diagram"))
+						vgAddAttr(vgn, "viewBox", c.topViewBox())
+						vgAddAttr(vgn, "width", dgf(c.lay.W))
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-bg"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "100%"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "100%"}}}
-							vgparent.AppendChild(vgn)
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType:	"click",
-								Func:		func(event vugu.DOMEvent) { c.closeMenuBg() },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-links"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElemAfter(vgparent, "\n        ", "svg", "rect", "class\x00kd-bg\x00x\x000\x00y\x000\x00width\x00100%\x00height\x00100%")
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.closeMenuBg() })
+							vgn = vgElemAfter(vgparent, "\n        ", "svg", "g", "class\x00kd-links")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -170,33 +115,22 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									_ = vgiterkey
 									k := k
 									_ = k
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "path", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("class", k.Class)
-									vgn.AddAttrInterface("d", k.D)
+									vgn = vgElem(vgparent, "svg", "path", "")
+									vgAddAttr(vgn, "class", k.Class)
+									vgAddAttr(vgn, "d", k.D)
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-clients"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("transform", c.lay.Clients.T)
+							vgn = vgElemAfter(vgparent, "\n        ", "svg", "g", "class\x00kd-clients")
+							vgAddAttr(vgn, "transform", c.lay.Clients.T)
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-client-box"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "8"}}}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("height", c.lay.Clients.Hs)
-								vgn.AddAttrInterface("width", c.lay.Clients.Ws)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-client-title"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "10"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "19"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(c.lay.Clients.Title)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgElemAfter(vgparent, "\n          ", "svg", "rect", "class\x00kd-client-box\x00x\x000\x00y\x000\x00rx\x008")
+								vgAddAttr(vgn, "height", c.lay.Clients.Hs)
+								vgAddAttr(vgn, "width", c.lay.Clients.Ws)
+								vgn = vgElemAfter(vgparent, "\n          ", "svg", "text", "class\x00kd-client-title\x00x\x0010\x00y\x0019")
+								vgSetHTML(vgn, c.lay.Clients.Title)
+								vgn = vgText(vgparent, "\n          ")
 								for i, line := range c.lay.Clients.Lines {
 									var vgiterkey interface{} = i
 									_ = vgiterkey
@@ -204,359 +138,262 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									_ = i
 									line := line
 									_ = line
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-client-line"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "10"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("y", dgf(38+15*float64(i)))
-									vgn.SetInnerHTML(line)
+									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-client-line\x00x\x0010")
+									vgAddAttr(vgn, "y", dgf(38+15*float64(i)))
+									vgSetHTML(vgn, line)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							for vgiterkeyt, b := range c.lay.Brokers {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								b := b
 								_ = b
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "aria-haspopup", Val: "menu"}}}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("aria-expanded", dgPressed(c.menu == b.ID))
-								vgn.AddAttrInterface("aria-label", b.Tip)
-								vgn.AddAttrInterface("class", b.Class)
-								vgn.AddAttrInterface("data-broker", b.ID)
-								vgn.AddAttrInterface("id", dgCardID(b.ID))
-								vgn.AddAttrInterface("transform", b.T)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType:	"click",
-									Func:		func(event vugu.DOMEvent) { c.clickBroker(b.ID) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType:	"keydown",
-									Func:		func(event vugu.DOMEvent) { c.keyBroker(event, b.ID) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgn = vgElem(vgparent, "svg", "g", "tabindex\x000\x00role\x00button\x00aria-haspopup\x00menu")
+								vgAddAttr(vgn, "aria-expanded", dgPressed(c.menu == b.ID))
+								vgAddAttr(vgn, "aria-label", b.Tip)
+								vgAddAttr(vgn, "class", b.Class)
+								vgAddAttr(vgn, "data-broker", b.ID)
+								vgAddAttr(vgn, "id", dgCardID(b.ID))
+								vgAddAttr(vgn, "transform", b.T)
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.clickBroker(b.ID) })
+								vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.keyBroker(event, b.ID) })
 								{
 									vgparent := vgn
 									_ = vgparent
 									if b.Changed {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-glow"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "-4"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "-4"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "11"}}}
-										vgparent.AppendChild(vgn)
-										vgn.AddAttrInterface("height", b.GlowHs)
-										vgn.AddAttrInterface("width", b.GlowWs)
+										vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-glow\x00x\x00-4\x00y\x00-4\x00rx\x0011")
+										vgAddAttr(vgn, "height", b.GlowHs)
+										vgAddAttr(vgn, "width", b.GlowWs)
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-card-bg"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "8"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("height", b.Hs)
-									vgn.AddAttrInterface("width", b.Ws)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-card-title"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "12"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "21"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(b.Title)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "height", Val: "18"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "9"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("class", b.StateClass)
-									vgn.AddAttrInterface("width", b.StateW)
-									vgn.AddAttrInterface("x", b.StateX)
-									vgn.AddAttrInterface("y", b.StateY)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-state-text"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("x", b.StateTX)
-									vgn.AddAttrInterface("y", b.StateTY)
-									vgn.SetInnerHTML(b.State)
+									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-card-bg\x00x\x000\x00y\x000\x00rx\x008")
+									vgAddAttr(vgn, "height", b.Hs)
+									vgAddAttr(vgn, "width", b.Ws)
+									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-title\x00x\x0012\x00y\x0021")
+									vgSetHTML(vgn, b.Title)
+									vgn = vgElem(vgparent, "svg", "rect", "height\x0018\x00rx\x009")
+									vgAddAttr(vgn, "class", b.StateClass)
+									vgAddAttr(vgn, "width", b.StateW)
+									vgAddAttr(vgn, "x", b.StateX)
+									vgAddAttr(vgn, "y", b.StateY)
+									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-state-text")
+									vgAddAttr(vgn, "x", b.StateTX)
+									vgAddAttr(vgn, "y", b.StateTY)
+									vgSetHTML(vgn, b.State)
 									if b.Host != `` {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-card-host"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "12"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "38"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(b.Host)
+										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-host\x00x\x0012\x00y\x0038")
+										vgSetHTML(vgn, b.Host)
 									}
 									if b.Right != `` {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-card-right"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "38"}}}
-										vgparent.AppendChild(vgn)
-										vgn.AddAttrInterface("x", b.RightX)
-										vgn.SetInnerHTML(b.Right)
+										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-right\x00y\x0038")
+										vgAddAttr(vgn, "x", b.RightX)
+										vgSetHTML(vgn, b.Right)
 									}
 									if b.Ctl {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "svg", "g", "")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-ctl"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "10"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "44"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "17"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "4"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("width", b.CtlW)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-ctl-text"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "56.5"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("x", b.CtlTX)
-											vgn.SetInnerHTML(b.CtlText)
+											vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-ctl\x00x\x0010\x00y\x0044\x00height\x0017\x00rx\x004")
+											vgAddAttr(vgn, "width", b.CtlW)
+											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-ctl-text\x00y\x0056.5")
+											vgAddAttr(vgn, "x", b.CtlTX)
+											vgSetHTML(vgn, b.CtlText)
 											if b.CtlInfo != `` {
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-ctl-info"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "56.5"}}}
-												vgparent.AppendChild(vgn)
-												vgn.AddAttrInterface("x", b.CtlInfoX)
-												vgn.SetInnerHTML(b.CtlInfo)
+												vgn = vgElem(vgparent, "svg", "text", "class\x00kd-ctl-info\x00y\x0056.5")
+												vgAddAttr(vgn, "x", b.CtlInfoX)
+												vgSetHTML(vgn, b.CtlInfo)
 											}
 										}
 									}
 									if !b.Ctl {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-card-leads"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "12"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "57"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(b.Leads)
+										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-leads\x00x\x0012\x00y\x0057")
+										vgSetHTML(vgn, b.Leads)
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "x", Val: "12"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "73"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("class", dgMetaClass(b.MetaLag))
-									vgn.SetInnerHTML(b.Meta)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-meta-track"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "10"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "77"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "1.5"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("width", b.MetaTrackW)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-meta-bar"}, vugu.VGAttribute{Namespace: "", Key: "x", Val: "10"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "77"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "1.5"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("width", b.MetaBarW)
+									vgn = vgElem(vgparent, "svg", "text", "x\x0012\x00y\x0073")
+									vgAddAttr(vgn, "class", dgMetaClass(b.MetaLag))
+									vgSetHTML(vgn, b.Meta)
+									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-meta-track\x00x\x0010\x00y\x0077\x00height\x003\x00rx\x001.5")
+									vgAddAttr(vgn, "width", b.MetaTrackW)
+									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-meta-bar\x00x\x0010\x00y\x0077\x00height\x003\x00rx\x001.5")
+									vgAddAttr(vgn, "width", b.MetaBarW)
 									if b.Coord != `` {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-coord"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "svg", "g", "class\x00kd-coord")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "y", Val: "-8"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "15"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "7.5"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("width", b.CoordW)
-											vgn.AddAttrInterface("x", b.CoordX)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-coord-text"}, vugu.VGAttribute{Namespace: "", Key: "y", Val: "3"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("x", b.CoordTX)
-											vgn.SetInnerHTML(b.Coord)
+											vgn = vgElem(vgparent, "svg", "rect", "y\x00-8\x00height\x0015\x00rx\x007.5")
+											vgAddAttr(vgn, "width", b.CoordW)
+											vgAddAttr(vgn, "x", b.CoordX)
+											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-coord-text\x00y\x003")
+											vgAddAttr(vgn, "x", b.CoordTX)
+											vgSetHTML(vgn, b.Coord)
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(b.Tip)
+									vgn = vgElem(vgparent, "svg", "title", "")
+									vgSetHTML(vgn, b.Tip)
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							for vgiterkeyt, k := range c.lay.Links {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								k := k
 								_ = k
 								if k.Cut != `` {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cut-label"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("x", k.CutX)
-									vgn.AddAttrInterface("y", k.CutY)
-									vgn.SetInnerHTML(k.Cut)
+									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-cut-label")
+									vgAddAttr(vgn, "x", k.CutX)
+									vgAddAttr(vgn, "y", k.CutY)
+									vgSetHTML(vgn, k.Cut)
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							for vgiterkeyt, m := range c.lay.Msgs {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								m := m
 								_ = m
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("class", m.Class)
-								vgn.AddAttrInterface("transform", m.T)
+								vgn = vgElem(vgparent, "svg", "g", "")
+								vgAddAttr(vgn, "class", m.Class)
+								vgAddAttr(vgn, "transform", m.T)
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "circle", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-msg-dot"}, vugu.VGAttribute{Namespace: "", Key: "r", Val: "4.5"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(vugu.HTML(""))
+									vgn = vgElem(vgparent, "svg", "circle", "class\x00kd-msg-dot\x00r\x004.5")
+									vgSetHTML(vgn, vugu.HTML(""))
 									if m.Label != `` {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-pill"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "15"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "7.5"}}}
-										vgparent.AppendChild(vgn)
-										vgn.AddAttrInterface("width", m.PillW)
-										vgn.AddAttrInterface("x", m.PillX)
-										vgn.AddAttrInterface("y", m.PillY)
+										vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-pill\x00height\x0015\x00rx\x007.5")
+										vgAddAttr(vgn, "width", m.PillW)
+										vgAddAttr(vgn, "x", m.PillX)
+										vgAddAttr(vgn, "y", m.PillY)
 									}
 									if m.Label != `` {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "text", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-msg-label"}}}
-										vgparent.AppendChild(vgn)
-										vgn.AddAttrInterface("x", m.TextX)
-										vgn.AddAttrInterface("y", m.TextY)
-										vgn.SetInnerHTML(m.Label)
+										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-msg-label")
+										vgAddAttr(vgn, "x", m.TextX)
+										vgAddAttr(vgn, "y", m.TextY)
+										vgSetHTML(vgn, m.Label)
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "title", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(m.Title)
+									vgn = vgElem(vgparent, "svg", "title", "")
+									vgSetHTML(vgn, m.Title)
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.menu != 0 {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-menu"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "kd-menu"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "menu"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("aria-label", c.menuTitle())
-							vgn.AddAttrInterface("style", c.menuStyle())
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType:	"keydown",
-								Func:		func(event vugu.DOMEvent) { c.keyMenu(event) },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgn = vgElem(vgparent, "", "div", "class\x00kd-menu\x00id\x00kd-menu\x00role\x00menu")
+							vgAddAttr(vgn, "aria-label", c.menuTitle())
+							vgAddAttr(vgn, "style", c.menuStyle())
+							vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.keyMenu(event) })
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-menu-head"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElemAfter(vgparent, "\n        ", "", "div", "class\x00kd-menu-head")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-menu-title"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(c.menuTitle())
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kd-menu-close"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "kd-menu-close"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("aria-label", c.t("close"))
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType:	"click",
-										Func:		func(event vugu.DOMEvent) { c.closeMenu() },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgn = vgElem(vgparent, "", "span", "class\x00kd-menu-title")
+									vgSetHTML(vgn, c.menuTitle())
+									vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-menu-close\x00id\x00kd-menu-close")
+									vgAddAttr(vgn, "aria-label", c.t("close"))
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.closeMenu() })
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "×"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "×")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 								for vgiterkeyt, it := range c.menuItems() {
 									var vgiterkey interface{} = vgiterkeyt
 									_ = vgiterkey
 									it := it
 									_ = it
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "menuitem"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("class", it.Class)
-									vgn.AddAttrInterface("disabled", it.Disabled)
-									vgn.AddAttrInterface("id", it.ID)
-									vgn.SetInnerHTML(it.Label)
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType:	"click",
-										Func:		func(event vugu.DOMEvent) { c.act(it.Action) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00menuitem")
+									vgAddAttr(vgn, "class", it.Class)
+									vgAddAttr(vgn, "disabled", it.Disabled)
+									vgAddAttr(vgn, "id", it.ID)
+									vgSetHTML(vgn, it.Label)
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.act(it.Action) })
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if len(c.lay.Prods) > 0 || len(c.lay.Groups) > 0 {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-list"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "list"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("aria-label", c.t("clients.section"))
+					vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-list\x00role\x00list")
+					vgAddAttr(vgn, "aria-label", c.t("clients.section"))
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						for vgiterkeyt, pc := range c.lay.Prods {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							pc := pc
 							_ = pc
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc kd-prod"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "listitem"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("data-producer", pc.Host)
+							vgn = vgElem(vgparent, "", "section", "class\x00kd-cc kd-prod\x00role\x00listitem")
+							vgAddAttr(vgn, "data-producer", pc.Host)
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kd-cc-head"}}}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("aria-expanded", dgPressed(pc.Open))
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType:	"click",
-									Func:		func(event vugu.DOMEvent) { c.toggleClient(pc.Key) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00kd-cc-head")
+								vgAddAttr(vgn, "aria-expanded", dgPressed(pc.Open))
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleClient(pc.Key) })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-fold"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(pc.Fold)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-kind"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(c.t("producer"))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-name"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(pc.Name)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-sub"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(pc.Sub)
+									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-fold")
+									vgSetHTML(vgn, pc.Fold)
+									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-kind")
+									vgSetHTML(vgn, c.t("producer"))
+									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-name")
+									vgSetHTML(vgn, pc.Name)
+									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-sub")
+									vgSetHTML(vgn, pc.Sub)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 								if pc.Open {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-body"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-body")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-cfg"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(pc.Config)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-cc-cfg")
+										vgSetHTML(vgn, pc.Config)
+										vgn = vgText(vgparent, "\n          ")
 										if pc.Note != `` {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-note"}}}
-											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(pc.Note)
+											vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note")
+											vgSetHTML(vgn, pc.Note)
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-flights"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-flights")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("class", pc.Buffer.Class)
+											vgn = vgElem(vgparent, "", "span", "")
+											vgAddAttr(vgn, "class", pc.Buffer.Class)
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-meter"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgElem(vgparent, "", "span", "class\x00kd-meter")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-meter-fill"}}}
-													vgparent.AppendChild(vgn)
-													vgn.AddAttrInterface("style", pc.Buffer.Fill)
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-meter-fill")
+													vgAddAttr(vgn, "style", pc.Buffer.Fill)
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
-												vgn.SetInnerHTML(pc.Buffer.Text)
+												vgn = vgElem(vgparent, "", "span", "")
+												vgSetHTML(vgn, pc.Buffer.Text)
 											}
 											if pc.Idem != `` {
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-idem"}}}
-												vgparent.AppendChild(vgn)
-												vgn.SetInnerHTML(pc.Idem)
+												vgn = vgElem(vgparent, "", "span", "class\x00kd-idem")
+												vgSetHTML(vgn, pc.Idem)
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-flights"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-flights")
 										{
 											vgparent := vgn
 											_ = vgparent
@@ -565,235 +402,178 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												_ = vgiterkey
 												f := f
 												_ = f
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
-												vgn.AddAttrInterface("class", f.Class)
+												vgn = vgElem(vgparent, "", "span", "")
+												vgAddAttr(vgn, "class", f.Class)
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-meter"}}}
-													vgparent.AppendChild(vgn)
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-meter")
 													{
 														vgparent := vgn
 														_ = vgparent
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-meter-fill"}}}
-														vgparent.AppendChild(vgn)
-														vgn.AddAttrInterface("style", f.Fill)
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-meter-fill")
+														vgAddAttr(vgn, "style", f.Fill)
 													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
-													vgn.SetInnerHTML(f.Text)
+													vgn = vgElem(vgparent, "", "span", "")
+													vgSetHTML(vgn, f.Text)
 												}
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 										for vgiterkeyt, q := range pc.Queues {
 											var vgiterkey interface{} = vgiterkeyt
 											_ = vgiterkey
 											q := q
 											_ = q
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-queue"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("data-partition", q.Name)
+											vgn = vgElem(vgparent, "", "div", "class\x00kd-queue")
+											vgAddAttr(vgn, "data-partition", q.Name)
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-q-name"}}}
-												vgparent.AppendChild(vgn)
-												vgn.SetInnerHTML(q.Name)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-q-leader"}}}
-												vgparent.AppendChild(vgn)
-												vgn.SetInnerHTML(q.Leader)
+												vgn = vgElem(vgparent, "", "span", "class\x00kd-q-name")
+												vgSetHTML(vgn, q.Name)
+												vgn = vgElem(vgparent, "", "span", "class\x00kd-q-leader")
+												vgSetHTML(vgn, q.Leader)
 												if q.Seq != `` {
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-q-leader"}}}
-													vgparent.AppendChild(vgn)
-													vgn.SetInnerHTML(q.Seq)
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-leader")
+													vgSetHTML(vgn, q.Seq)
 												}
 												if q.Empty != `` {
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-q-empty"}}}
-													vgparent.AppendChild(vgn)
-													vgn.SetInnerHTML(q.Empty)
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-empty")
+													vgSetHTML(vgn, q.Empty)
 												}
 												for vgiterkeyt, b := range q.Batches {
 													var vgiterkey interface{} = vgiterkeyt
 													_ = vgiterkey
 													b := b
 													_ = b
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
-													vgn.AddAttrInterface("class", b.Class)
-													vgn.AddAttrInterface("title", b.Tip)
+													vgn = vgElem(vgparent, "", "span", "")
+													vgAddAttr(vgn, "class", b.Class)
+													vgAddAttr(vgn, "title", b.Tip)
 													{
 														vgparent := vgn
 														_ = vgparent
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-b-fill"}}}
-														vgparent.AppendChild(vgn)
-														vgn.AddAttrInterface("style", b.Fill)
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-b-text"}}}
-														vgparent.AppendChild(vgn)
-														vgn.SetInnerHTML(b.Text)
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-b-sub"}}}
-														vgparent.AppendChild(vgn)
-														vgn.SetInnerHTML(b.Sub)
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-b-fill")
+														vgAddAttr(vgn, "style", b.Fill)
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-b-text")
+														vgSetHTML(vgn, b.Text)
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-b-sub")
+														vgSetHTML(vgn, b.Sub)
 													}
 												}
 												if q.More != `` {
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-q-more"}}}
-													vgparent.AppendChild(vgn)
-													vgn.SetInnerHTML(q.More)
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-more")
+													vgSetHTML(vgn, q.More)
 												}
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 										if pc.More != `` {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-q-more"}}}
-											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(pc.More)
+											vgn = vgElem(vgparent, "", "div", "class\x00kd-q-more")
+											vgSetHTML(vgn, pc.More)
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						for vgiterkeyt, gc := range c.lay.Groups {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							gc := gc
 							_ = gc
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc kd-group"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "listitem"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("data-group", gc.ID)
+							vgn = vgElem(vgparent, "", "section", "class\x00kd-cc kd-group\x00role\x00listitem")
+							vgAddAttr(vgn, "data-group", gc.ID)
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kd-cc-head"}}}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("aria-expanded", dgPressed(gc.Open))
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType:	"click",
-									Func:		func(event vugu.DOMEvent) { c.toggleClient(gc.Key) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00kd-cc-head")
+								vgAddAttr(vgn, "aria-expanded", dgPressed(gc.Open))
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleClient(gc.Key) })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-fold"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(gc.Fold)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-kind"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(c.t("group"))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-name"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(gc.ID)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("class", gc.StateClass)
-									vgn.SetInnerHTML(gc.State)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-sub"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(gc.Sub)
+									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-fold")
+									vgSetHTML(vgn, gc.Fold)
+									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-kind")
+									vgSetHTML(vgn, c.t("group"))
+									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-name")
+									vgSetHTML(vgn, gc.ID)
+									vgn = vgElem(vgparent, "", "span", "")
+									vgAddAttr(vgn, "class", gc.StateClass)
+									vgSetHTML(vgn, gc.State)
+									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-sub")
+									vgSetHTML(vgn, gc.Sub)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 								if gc.Open {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-body"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-body")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-cfg"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(gc.Info)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-cc-cfg")
+										vgSetHTML(vgn, gc.Info)
+										vgn = vgText(vgparent, "\n          ")
 										if gc.Empty != `` {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-note"}}}
-											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(gc.Empty)
+											vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note")
+											vgSetHTML(vgn, gc.Empty)
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 										for vgiterkeyt, m := range gc.Members {
 											var vgiterkey interface{} = vgiterkeyt
 											_ = vgiterkey
 											m := m
 											_ = m
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("class", m.Class)
-											vgn.AddAttrInterface("title", m.Tip)
+											vgn = vgElem(vgparent, "", "div", "")
+											vgAddAttr(vgn, "class", m.Class)
+											vgAddAttr(vgn, "title", m.Tip)
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-m-client"}}}
-												vgparent.AppendChild(vgn)
-												vgn.SetInnerHTML(m.Client)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-m-id"}}}
-												vgparent.AppendChild(vgn)
-												vgn.SetInnerHTML(m.ID)
+												vgn = vgElem(vgparent, "", "span", "class\x00kd-m-client")
+												vgSetHTML(vgn, m.Client)
+												vgn = vgElem(vgparent, "", "span", "class\x00kd-m-id")
+												vgSetHTML(vgn, m.ID)
 												if m.Leader != `` {
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-m-leader"}}}
-													vgparent.AppendChild(vgn)
-													vgn.SetInnerHTML(m.Leader)
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-leader")
+													vgSetHTML(vgn, m.Leader)
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-m-assigned"}}}
-												vgparent.AppendChild(vgn)
-												vgn.SetInnerHTML(m.Assigned)
+												vgn = vgElem(vgparent, "", "span", "class\x00kd-m-assigned")
+												vgSetHTML(vgn, m.Assigned)
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 										if len(gc.Rows) > 0 {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lag"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgElem(vgparent, "", "table", "class\x00kd-lag")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgElem(vgparent, "", "thead", "")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
+													vgn = vgElem(vgparent, "", "tr", "")
 													{
 														vgparent := vgn
 														_ = vgparent
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
-														vgn.SetInnerHTML(vugu.HTML("PARTITION"))
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
-														vgn.SetInnerHTML(vugu.HTML("CURRENT-OFFSET"))
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
-														vgn.SetInnerHTML(vugu.HTML("LOG-END-OFFSET"))
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
-														vgn.SetInnerHTML(vugu.HTML("LAG"))
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
-														vgn.SetInnerHTML(vugu.HTML("CLIENT-ID"))
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lag-pos"}}}
-														vgparent.AppendChild(vgn)
-														vgn.AddAttrInterface("title", c.t("group.position.tip"))
-														vgn.SetInnerHTML(c.t("group.position"))
+														vgn = vgElem(vgparent, "", "th", "")
+														vgSetHTML(vgn, vugu.HTML("PARTITION"))
+														vgn = vgElem(vgparent, "", "th", "")
+														vgSetHTML(vgn, vugu.HTML("CURRENT-OFFSET"))
+														vgn = vgElem(vgparent, "", "th", "")
+														vgSetHTML(vgn, vugu.HTML("LOG-END-OFFSET"))
+														vgn = vgElem(vgparent, "", "th", "")
+														vgSetHTML(vgn, vugu.HTML("LAG"))
+														vgn = vgElem(vgparent, "", "th", "")
+														vgSetHTML(vgn, vugu.HTML("CLIENT-ID"))
+														vgn = vgElem(vgparent, "", "th", "class\x00kd-lag-pos")
+														vgAddAttr(vgn, "title", c.t("group.position.tip"))
+														vgSetHTML(vgn, c.t("group.position"))
 													}
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgElem(vgparent, "", "tbody", "")
 												{
 													vgparent := vgn
 													_ = vgparent
@@ -802,47 +582,36 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 														_ = vgiterkey
 														r := r
 														_ = r
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
-														vgn.AddAttrInterface("class", r.Class)
+														vgn = vgElem(vgparent, "", "tr", "")
+														vgAddAttr(vgn, "class", r.Class)
 														{
 															vgparent := vgn
 															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-															vgparent.AppendChild(vgn)
-															vgn.SetInnerHTML(r.Part)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-															vgparent.AppendChild(vgn)
-															vgn.SetInnerHTML(r.Committed)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-															vgparent.AppendChild(vgn)
-															vgn.SetInnerHTML(r.LogEnd)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-															vgparent.AppendChild(vgn)
-															vgn.SetInnerHTML(r.Lag)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-															vgparent.AppendChild(vgn)
-															vgn.SetInnerHTML(r.Client)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lag-pos"}}}
-															vgparent.AppendChild(vgn)
-															vgn.SetInnerHTML(r.Position)
+															vgn = vgElem(vgparent, "", "td", "")
+															vgSetHTML(vgn, r.Part)
+															vgn = vgElem(vgparent, "", "td", "")
+															vgSetHTML(vgn, r.Committed)
+															vgn = vgElem(vgparent, "", "td", "")
+															vgSetHTML(vgn, r.LogEnd)
+															vgn = vgElem(vgparent, "", "td", "")
+															vgSetHTML(vgn, r.Lag)
+															vgn = vgElem(vgparent, "", "td", "")
+															vgSetHTML(vgn, r.Client)
+															vgn = vgElem(vgparent, "", "td", "class\x00kd-lag-pos")
+															vgSetHTML(vgn, r.Position)
 														}
 													}
 												}
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 										if gc.More != `` {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-q-more"}}}
-											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(gc.More)
+											vgn = vgElem(vgparent, "", "div", "class\x00kd-q-more")
+											vgSetHTML(vgn, gc.More)
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 										if len(gc.Events) > 0 {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-gevents"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgElem(vgparent, "", "ol", "class\x00kd-gevents")
 											{
 												vgparent := vgn
 												_ = vgparent
@@ -851,83 +620,65 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 													_ = vgiterkey
 													e := e
 													_ = e
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
-													vgn.AddAttrInterface("title", e.Tip)
+													vgn = vgElem(vgparent, "", "li", "")
+													vgAddAttr(vgn, "title", e.Tip)
 													{
 														vgparent := vgn
 														_ = vgparent
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-ev-at"}}}
-														vgparent.AppendChild(vgn)
-														vgn.SetInnerHTML(e.At)
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
-														vgn.SetInnerHTML(e.Text)
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-ev-at")
+														vgSetHTML(vgn, e.At)
+														vgn = vgElem(vgparent, "", "span", "")
+														vgSetHTML(vgn, e.Text)
 														if e.Reason != `` {
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-ev-reason"}, vugu.VGAttribute{Namespace: "", Key: "lang", Val: "en"}}}
-															vgparent.AppendChild(vgn)
-															vgn.AddAttrInterface("title", e.ReasonTip)
-															vgn.SetInnerHTML(e.Reason)
+															vgn = vgElem(vgparent, "", "span", "class\x00kd-ev-reason\x00lang\x00en")
+															vgAddAttr(vgn, "title", e.ReasonTip)
+															vgSetHTML(vgn, e.Reason)
 														}
 													}
 												}
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if len(c.lay.Prods) > 0 {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-cc-fine"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("clients.simplified"))
+							vgn = vgElem(vgparent, "", "p", "class\x00kd-cc-fine")
+							vgSetHTML(vgn, c.t("clients.simplified"))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.lay.Empty {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-empty"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.t("no.topics"))
+					vgn = vgElem(vgparent, "", "p", "class\x00kd-empty")
+					vgSetHTML(vgn, c.t("no.topics"))
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if !c.lay.Empty {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "svg", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-svg kd-parts"}, vugu.VGAttribute{Namespace: "", Key: "xmlns", Val: "http://www.w3.org/2000/svg"}, vugu.VGAttribute{Namespace: "", Key: "preserveAspectRatio", Val: "xMidYMin meet"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("style", c.svgStyle())
-					vgn.AddAttrInterface("viewBox", c.partsViewBox())
-					vgn.AddAttrInterface("width", dgf(c.lay.W))
+					vgn = vgElem(vgparent, "svg", "svg", "class\x00kd-svg kd-parts\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00xMidYMin meet\x00role\x00group")
+					vgAddAttr(vgn, "style", c.svgStyle())
+					vgAddAttr(vgn, "viewBox", c.partsViewBox())
+					vgAddAttr(vgn, "width", dgf(c.lay.W))
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						for vgiterkeyt, ln := range c.lay.Lanes {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							ln := ln
 							_ = ln
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "rect", Attr: []vugu.VGAttribute{{Namespace: "", Key: "y", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "rx", Val: "8"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("class", ln.Class)
-							vgn.AddAttrInterface("height", ln.H)
-							vgn.AddAttrInterface("width", ln.W)
-							vgn.AddAttrInterface("x", ln.X)
+							vgn = vgElem(vgparent, "svg", "rect", "y\x000\x00rx\x008")
+							vgAddAttr(vgn, "class", ln.Class)
+							vgAddAttr(vgn, "height", ln.H)
+							vgAddAttr(vgn, "width", ln.W)
+							vgAddAttr(vgn, "x", ln.X)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "svg", Data: "g", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-rows"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "svg", "g", "class\x00kd-rows")
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -956,178 +707,122 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								}
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if !c.lay.Empty {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-legend"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "div", "class\x00kd-legend")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-k"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("legend.epoch"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-k")
+							vgSetHTML(vgn, c.t("legend.epoch"))
 							for vgiterkeyt, e := range c.lay.Epochs {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								e := e
 								_ = e
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("class", e.Class)
-								vgn.SetInnerHTML(e.Label)
+								vgn = vgElem(vgparent, "", "span", "")
+								vgAddAttr(vgn, "class", e.Class)
+								vgSetHTML(vgn, e.Label)
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-cell kd-lg-committed"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML(""))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("committed"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-cell kd-lg-committed")
+							vgSetHTML(vgn, vugu.HTML(""))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("committed"))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-cell kd-lg-uncommitted"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML(""))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("uncommitted"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-cell kd-lg-uncommitted")
+							vgSetHTML(vgn, vugu.HTML(""))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("uncommitted"))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-hw"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML(""))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("legend.hw"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-hw")
+							vgSetHTML(vgn, vugu.HTML(""))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("legend.hw"))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-leo"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML(""))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("legend.leo"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-leo")
+							vgSetHTML(vgn, vugu.HTML(""))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("legend.leo"))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-chip kd-lg-leader"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML("L"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("leader"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-chip"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML("F"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("follower"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-chip kd-lg-out"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML("F"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("isr.out"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip kd-lg-leader")
+							vgSetHTML(vgn, vugu.HTML("L"))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("leader"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip")
+							vgSetHTML(vgn, vugu.HTML("F"))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("follower"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip kd-lg-out")
+							vgSetHTML(vgn, vugu.HTML("F"))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("isr.out"))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-lg-k"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("messages"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-data"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML(""))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("cat.data"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-admin"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML(""))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("cat.admin"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-conn"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML(""))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("cat.conn"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-quorum"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML(""))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("cat.quorum"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-heartbeat"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML(""))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("show.heartbeats"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kd-dot kd-cat-metadata"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(vugu.HTML(""))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("show.metadata"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-k")
+							vgSetHTML(vgn, c.t("messages"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-data")
+							vgSetHTML(vgn, vugu.HTML(""))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("cat.data"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-admin")
+							vgSetHTML(vgn, vugu.HTML(""))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("cat.admin"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-conn")
+							vgSetHTML(vgn, vugu.HTML(""))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("cat.conn"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-quorum")
+							vgSetHTML(vgn, vugu.HTML(""))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("cat.quorum"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-heartbeat")
+							vgSetHTML(vgn, vugu.HTML(""))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("show.heartbeats"))
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-metadata")
+							vgSetHTML(vgn, vugu.HTML(""))
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.t("show.metadata"))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

@@ -17,76 +17,49 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel disk kq"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.t("disk"))
+	vgAddAttr(vgn, "aria-label", c.t("disk"))
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-head"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.t("disk"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-info"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "note"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-label", c.t("disk.tip"))
-			vgn.AddAttrInterface("title", c.t("disk.tip"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00panel-title")
+			vgSetHTML(vgn, c.t("disk"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
+			vgAddAttr(vgn, "aria-label", c.t("disk.tip"))
+			vgAddAttr(vgn, "title", c.t("disk.tip"))
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "i"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "i")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.empty != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "feed-empty"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-empty"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.empty)
+			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty\x00id\x00disk-empty")
+			vgSetHTML(vgn, c.empty)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.pd != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-body"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "div", "class\x00dk-body")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-pick"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00dk-pick")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-picker"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElemAfter(vgparent, "\n      ", "", "label", "class\x00dk-picker")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.t("disk.partition"))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "disk-partition"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.PickPartition(event) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgElem(vgparent, "", "span", "")
+						vgSetHTML(vgn, c.t("disk.partition"))
+						vgn = vgElem(vgparent, "", "select", "id\x00disk-partition")
+						vgOn(vgn, "change", func(event vugu.DOMEvent) { c.PickPartition(event) })
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -95,31 +68,21 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgiterkey
 								o := o
 								_ = o
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("selected", o.Selected)
-								vgn.AddAttrInterface("value", o.Value)
-								vgn.SetInnerHTML(o.Label)
+								vgn = vgElem(vgparent, "", "option", "")
+								vgAddAttr(vgn, "selected", o.Selected)
+								vgAddAttr(vgn, "value", o.Value)
+								vgSetHTML(vgn, o.Label)
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-picker"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElemAfter(vgparent, "\n      ", "", "label", "class\x00dk-picker")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.t("disk.broker"))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "disk-broker"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.PickBroker(event) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgElem(vgparent, "", "span", "")
+						vgSetHTML(vgn, c.t("disk.broker"))
+						vgn = vgElem(vgparent, "", "select", "id\x00disk-broker")
+						vgOn(vgn, "change", func(event vugu.DOMEvent) { c.PickBroker(event) })
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -128,29 +91,23 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgiterkey
 								o := o
 								_ = o
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("selected", o.Selected)
-								vgn.AddAttrInterface("value", o.Value)
-								vgn.SetInnerHTML(o.Label)
+								vgn = vgElem(vgparent, "", "option", "")
+								vgAddAttr(vgn, "selected", o.Selected)
+								vgAddAttr(vgn, "value", o.Value)
+								vgSetHTML(vgn, o.Label)
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.note() != "" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-note"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-note"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.note())
+					vgn = vgElem(vgparent, "", "p", "class\x00dk-note\x00id\x00disk-note\x00role\x00status")
+					vgSetHTML(vgn, c.note())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.pd.Present {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-offsets"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-offsets"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "div", "class\x00dk-offsets\x00id\x00disk-offsets")
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -159,121 +116,88 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgiterkey
 							o := o
 							_ = o
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("class", o.Class)
-							vgn.AddAttrInterface("title", o.Tip)
+							vgn = vgElem(vgparent, "", "span", "")
+							vgAddAttr(vgn, "class", o.Class)
+							vgAddAttr(vgn, "title", o.Tip)
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-o-k"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(o.Label)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-o-v"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(o.Value)
+								vgn = vgElem(vgparent, "", "span", "class\x00dk-o-k")
+								vgSetHTML(vgn, o.Label)
+								vgn = vgElem(vgparent, "", "span", "class\x00dk-o-v")
+								vgSetHTML(vgn, o.Value)
 							}
 						}
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h dk-h-ls"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n\n    ", "", "h3", "class\x00dk-h dk-h-ls")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h-cmd"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(vugu.HTML("ls -l"))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-path"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-path"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.pathText())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-on"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.onText())
+					vgn = vgElem(vgparent, "", "code", "class\x00dk-h-cmd")
+					vgSetHTML(vgn, vugu.HTML("ls -l"))
+					vgn = vgElem(vgparent, "", "code", "class\x00dk-path\x00id\x00disk-path")
+					vgSetHTML(vgn, c.pathText())
+					vgn = vgElem(vgparent, "", "span", "class\x00dk-on")
+					vgSetHTML(vgn, c.onText())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.pd.Present {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-ls"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-files"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "list"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "div", "class\x00dk-ls\x00id\x00disk-files\x00role\x00list")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						for vgiterkeyt, f := range c.files {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							f := f
 							_ = f
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "role", Val: "listitem"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("class", f.Class)
-							vgn.AddAttrInterface("data-dirty", f.Unflushed)
-							vgn.AddAttrInterface("data-name", f.Name)
-							vgn.AddAttrInterface("title", f.Tip)
-							vgn.SetInnerHTML(f.Line)
+							vgn = vgElem(vgparent, "", "div", "role\x00listitem")
+							vgAddAttr(vgn, "class", f.Class)
+							vgAddAttr(vgn, "data-dirty", f.Unflushed)
+							vgAddAttr(vgn, "data-name", f.Name)
+							vgAddAttr(vgn, "title", f.Tip)
+							vgSetHTML(vgn, f.Line)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-table dk-pc"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-pagecache"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n\n    ", "", "table", "class\x00dk-table dk-pc\x00id\x00disk-pagecache")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("title", c.t("disk.pc.tip"))
-					vgn.SetInnerHTML(c.t("disk.pc"))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgElemAfter(vgparent, "\n      ", "", "caption", "")
+					vgAddAttr(vgn, "title", c.t("disk.pc.tip"))
+					vgSetHTML(vgn, c.t("disk.pc"))
+					vgn = vgElemAfter(vgparent, "\n      ", "", "thead", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgElem(vgparent, "", "tr", "")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("disk.broker"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", c.t("disk.pc.cached.tip"))
-							vgn.SetInnerHTML(c.t("disk.pc.cached"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", c.t("disk.pc.dirty.tip"))
-							vgn.SetInnerHTML(c.t("disk.pc.dirty"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", c.t("disk.pc.hits.tip"))
-							vgn.SetInnerHTML(c.t("disk.pc.hits"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", c.t("disk.pc.misses.tip"))
-							vgn.SetInnerHTML(c.t("disk.pc.misses"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", c.t("disk.pc.sent.tip"))
-							vgn.SetInnerHTML(c.t("disk.pc.sent"))
+							vgn = vgElem(vgparent, "", "th", "scope\x00col")
+							vgSetHTML(vgn, c.t("disk.broker"))
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
+							vgAddAttr(vgn, "title", c.t("disk.pc.cached.tip"))
+							vgSetHTML(vgn, c.t("disk.pc.cached"))
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
+							vgAddAttr(vgn, "title", c.t("disk.pc.dirty.tip"))
+							vgSetHTML(vgn, c.t("disk.pc.dirty"))
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
+							vgAddAttr(vgn, "title", c.t("disk.pc.hits.tip"))
+							vgSetHTML(vgn, c.t("disk.pc.hits"))
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
+							vgAddAttr(vgn, "title", c.t("disk.pc.misses.tip"))
+							vgSetHTML(vgn, c.t("disk.pc.misses"))
+							vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
+							vgAddAttr(vgn, "title", c.t("disk.pc.sent.tip"))
+							vgSetHTML(vgn, c.t("disk.pc.sent"))
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgElemAfter(vgparent, "\n      ", "", "tbody", "")
 					{
 						vgparent := vgn
 						_ = vgparent
@@ -282,121 +206,90 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgiterkey
 							r := r
 							_ = r
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("class", r.Class)
-							vgn.AddAttrInterface("data-broker", r.Broker)
-							vgn.AddAttrInterface("data-cached", r.CachedBytes)
-							vgn.AddAttrInterface("data-dirty", r.DirtyBytes)
-							vgn.AddAttrInterface("data-hits", r.Hits)
-							vgn.AddAttrInterface("data-misses", r.Misses)
-							vgn.AddAttrInterface("data-sent", r.SentBytes)
+							vgn = vgElem(vgparent, "", "tr", "")
+							vgAddAttr(vgn, "class", r.Class)
+							vgAddAttr(vgn, "data-broker", r.Broker)
+							vgAddAttr(vgn, "data-cached", r.CachedBytes)
+							vgAddAttr(vgn, "data-dirty", r.DirtyBytes)
+							vgAddAttr(vgn, "data-hits", r.Hits)
+							vgAddAttr(vgn, "data-misses", r.Misses)
+							vgAddAttr(vgn, "data-sent", r.SentBytes)
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(r.Name)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(r.Cached)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(r.Dirty)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(r.Hits)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(r.Misses)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(r.Sent)
+								vgn = vgElem(vgparent, "", "th", "scope\x00row")
+								vgSetHTML(vgn, r.Name)
+								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
+								vgSetHTML(vgn, r.Cached)
+								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
+								vgSetHTML(vgn, r.Dirty)
+								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
+								vgSetHTML(vgn, r.Hits)
+								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
+								vgSetHTML(vgn, r.Misses)
+								vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
+								vgSetHTML(vgn, r.Sent)
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-hint"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-pagecache-hint"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.t("disk.pc.hint"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00dk-hint\x00id\x00disk-pagecache-hint")
+				vgSetHTML(vgn, c.t("disk.pc.hint"))
+				vgn = vgText(vgparent, "\n\n    ")
 				if c.pd.Present {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "h3", "class\x00dk-h")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.t("disk.segments"))
+						vgn = vgElem(vgparent, "", "span", "")
+						vgSetHTML(vgn, c.t("disk.segments"))
 						if c.segsMore() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h-more"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.segsMore())
+							vgn = vgElem(vgparent, "", "span", "class\x00dk-h-more")
+							vgSetHTML(vgn, c.segsMore())
 						}
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.pd.Present {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-segs"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-segments"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("aria-label", c.t("disk.segments"))
+					vgn = vgElem(vgparent, "", "div", "class\x00dk-segs\x00id\x00disk-segments\x00role\x00group")
+					vgAddAttr(vgn, "aria-label", c.t("disk.segments"))
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						for vgiterkeyt, s := range c.segs {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							s := s
 							_ = s
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("aria-pressed", s.Pressed)
-							vgn.AddAttrInterface("class", s.Class)
-							vgn.AddAttrInterface("data-badge", s.Badge)
-							vgn.AddAttrInterface("data-base", s.DataBase)
-							vgn.AddAttrInterface("style", s.Style)
-							vgn.AddAttrInterface("title", s.Tip)
-							vgn.SetInnerHTML(s.Text)
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType:	"click",
-								Func:		func(event vugu.DOMEvent) { c.PickSegment(s.Base) },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgn = vgElem(vgparent, "", "button", "type\x00button")
+							vgAddAttr(vgn, "aria-pressed", s.Pressed)
+							vgAddAttr(vgn, "class", s.Class)
+							vgAddAttr(vgn, "data-badge", s.Badge)
+							vgAddAttr(vgn, "data-base", s.DataBase)
+							vgAddAttr(vgn, "style", s.Style)
+							vgAddAttr(vgn, "title", s.Tip)
+							vgSetHTML(vgn, s.Text)
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickSegment(s.Base) })
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.seg != nil && c.seg.Empty() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-more"}}}
-					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.t("disk.batches.none"))
+					vgn = vgElem(vgparent, "", "p", "class\x00dk-more")
+					vgSetHTML(vgn, c.t("disk.batches.none"))
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.seg != nil && !c.seg.Empty() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-batches"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-batches"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("aria-label", c.batchesTitle())
+					vgn = vgElem(vgparent, "", "div", "class\x00dk-batches\x00id\x00disk-batches\x00role\x00group")
+					vgAddAttr(vgn, "aria-label", c.batchesTitle())
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-batches-k"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.t("disk.batches.k"))
+						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00dk-batches-k")
+						vgSetHTML(vgn, c.t("disk.batches.k"))
 						for vgiterkeyt, b := range c.batches {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
@@ -408,95 +301,66 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgparent := vgn
 								_ = vgparent
 								if b.Gap {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-gap"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(b.Label)
+									vgn = vgElem(vgparent, "", "span", "class\x00dk-gap")
+									vgSetHTML(vgn, b.Label)
 								}
 								if !b.Gap {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}}}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("aria-pressed", b.Pressed)
-									vgn.AddAttrInterface("class", b.Class)
-									vgn.AddAttrInterface("data-base", b.Base)
-									vgn.AddAttrInterface("title", b.Tip)
-									vgn.SetInnerHTML(b.Label)
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType:	"click",
-										Func:		func(event vugu.DOMEvent) { c.PickBatch(b.Base) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgn = vgElem(vgparent, "", "button", "type\x00button")
+									vgAddAttr(vgn, "aria-pressed", b.Pressed)
+									vgAddAttr(vgn, "class", b.Class)
+									vgAddAttr(vgn, "data-base", b.Base)
+									vgAddAttr(vgn, "title", b.Tip)
+									vgSetHTML(vgn, b.Label)
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickBatch(b.Base) })
 								}
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n\n    ")
 				if c.hasBatch() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-batch-view"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-batch"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "div", "class\x00dk-batch-view\x00id\x00disk-batch")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-h dk-h-batch"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "", "h3", "class\x00dk-h dk-h-batch")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.batchTitle())
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.batchTitle())
 							if c.crcText() != "" {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "disk-crc"}}}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("class", c.crcClass())
-								vgn.SetInnerHTML(c.crcText())
+								vgn = vgElem(vgparent, "", "span", "id\x00disk-crc")
+								vgAddAttr(vgn, "class", c.crcClass())
+								vgSetHTML(vgn, c.crcText())
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-sub"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-batch-sub"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.batchSub())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "", "p", "class\x00dk-sub\x00id\x00disk-batch-sub")
+						vgSetHTML(vgn, c.batchSub())
+						vgn = vgText(vgparent, "\n      ")
 						if c.missingText() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-note"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.missingText())
+							vgn = vgElem(vgparent, "", "p", "class\x00dk-note")
+							vgSetHTML(vgn, c.missingText())
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-hex"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-hex"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("aria-label", c.t("disk.hex"))
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.ClickHex(event) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgElemAfter(vgparent, "\n      ", "", "div", "class\x00dk-hex\x00id\x00disk-hex\x00role\x00group")
+						vgAddAttr(vgn, "aria-label", c.t("disk.hex"))
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ClickHex(event) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							for vgiterkeyt, row := range c.hexRows() {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								row := row
 								_ = row
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-row"}}}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("data-offset", row.Off)
+								vgn = vgElem(vgparent, "", "div", "class\x00dk-row")
+								vgAddAttr(vgn, "data-offset", row.Off)
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-hexb"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "span", "class\x00dk-hexb")
 									{
 										vgparent := vgn
 										_ = vgparent
@@ -505,17 +369,15 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											_ = vgiterkey
 											hr := hr
 											_ = hr
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("class", hr.Class)
-											vgn.AddAttrInterface("data-field", hr.Name)
-											vgn.AddAttrInterface("id", hr.ID)
-											vgn.AddAttrInterface("title", hr.Tip)
-											vgn.SetInnerHTML(hr.Text)
+											vgn = vgElem(vgparent, "", "span", "")
+											vgAddAttr(vgn, "class", hr.Class)
+											vgAddAttr(vgn, "data-field", hr.Name)
+											vgAddAttr(vgn, "id", hr.ID)
+											vgAddAttr(vgn, "title", hr.Tip)
+											vgSetHTML(vgn, hr.Text)
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-asc"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "span", "class\x00dk-asc")
 									{
 										vgparent := vgn
 										_ = vgparent
@@ -524,98 +386,67 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											_ = vgiterkey
 											ar := ar
 											_ = ar
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("class", ar.Class)
-											vgn.AddAttrInterface("data-field", ar.Name)
-											vgn.AddAttrInterface("id", ar.ID)
-											vgn.AddAttrInterface("title", ar.Tip)
-											vgn.SetInnerHTML(ar.Text)
+											vgn = vgElem(vgparent, "", "span", "")
+											vgAddAttr(vgn, "class", ar.Class)
+											vgAddAttr(vgn, "data-field", ar.Name)
+											vgAddAttr(vgn, "id", ar.ID)
+											vgAddAttr(vgn, "title", ar.Tip)
+											vgSetHTML(vgn, ar.Text)
 										}
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.hexMore() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-more"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "p", "class\x00dk-more")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(c.hexMore())
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.hexMore())
+								vgn = vgText(vgparent, " ")
 								if c.canShowAll() {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "chip"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-hex-all"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(c.t("disk.hex.all"))
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType:	"click",
-										Func:		func(event vugu.DOMEvent) { c.ShowAllBytes() },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00chip\x00id\x00disk-hex-all")
+									vgSetHTML(vgn, c.t("disk.hex.all"))
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowAllBytes() })
 								}
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.fieldDetail() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "pre", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-field"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-field"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.fieldDetail())
+							vgn = vgElem(vgparent, "", "pre", "class\x00dk-field\x00id\x00disk-field")
+							vgSetHTML(vgn, c.fieldDetail())
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.fieldDetail() == "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-hint"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("disk.field.hint"))
+							vgn = vgElem(vgparent, "", "p", "class\x00dk-hint")
+							vgSetHTML(vgn, c.t("disk.field.hint"))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-table"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-header"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n      ", "", "table", "class\x00dk-table\x00id\x00disk-header")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("disk.header"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgElemAfter(vgparent, "\n        ", "", "caption", "")
+							vgSetHTML(vgn, c.t("disk.header"))
+							vgn = vgElemAfter(vgparent, "\n        ", "", "thead", "")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgElem(vgparent, "", "tr", "")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(c.t("disk.col.field"))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(c.t("disk.col.bytes"))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(c.t("disk.col.value"))
+									vgn = vgElem(vgparent, "", "th", "scope\x00col")
+									vgSetHTML(vgn, c.t("disk.col.field"))
+									vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
+									vgSetHTML(vgn, c.t("disk.col.bytes"))
+									vgn = vgElem(vgparent, "", "th", "scope\x00col")
+									vgSetHTML(vgn, c.t("disk.col.value"))
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgElemAfter(vgparent, "\n        ", "", "tbody", "")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -624,84 +455,58 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									_ = vgiterkey
 									r := r
 									_ = r
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("class", r.Class)
-									vgn.AddAttrInterface("data-field", r.Name)
-									vgn.AddAttrInterface("title", r.Tip)
+									vgn = vgElem(vgparent, "", "tr", "")
+									vgAddAttr(vgn, "class", r.Class)
+									vgAddAttr(vgn, "data-field", r.Name)
+									vgAddAttr(vgn, "title", r.Tip)
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgElem(vgparent, "", "th", "scope\x00row")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}}}
-											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("class", r.Swatch)
-											vgn.SetInnerHTML(r.Name)
-											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-												EventType:	"click",
-												Func:		func(event vugu.DOMEvent) { c.PickField(r.Field) },
-												// TODO: implement capture, etc. mostly need to decide syntax
-											})
+											vgn = vgElem(vgparent, "", "button", "type\x00button")
+											vgAddAttr(vgn, "class", r.Swatch)
+											vgSetHTML(vgn, r.Name)
+											vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickField(r.Field) })
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(r.Bytes)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-val"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(r.Value)
+										vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
+										vgSetHTML(vgn, r.Bytes)
+										vgn = vgElem(vgparent, "", "td", "class\x00dk-val")
+										vgSetHTML(vgn, r.Value)
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if len(c.recordRowsOf()) > 0 {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-table"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "disk-records"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "table", "class\x00dk-table\x00id\x00disk-records")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(c.t("disk.records"))
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgElemAfter(vgparent, "\n        ", "", "caption", "")
+								vgSetHTML(vgn, c.t("disk.records"))
+								vgn = vgElemAfter(vgparent, "\n        ", "", "thead", "")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgElem(vgparent, "", "tr", "")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(c.t("disk.col.offset"))
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(c.t("disk.col.key"))
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(c.t("disk.col.value"))
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(c.t("disk.col.headers"))
+										vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
+										vgSetHTML(vgn, c.t("disk.col.offset"))
+										vgn = vgElem(vgparent, "", "th", "scope\x00col")
+										vgSetHTML(vgn, c.t("disk.col.key"))
+										vgn = vgElem(vgparent, "", "th", "scope\x00col")
+										vgSetHTML(vgn, c.t("disk.col.value"))
+										vgn = vgElem(vgparent, "", "th", "scope\x00col\x00class\x00dk-num")
+										vgSetHTML(vgn, c.t("disk.col.headers"))
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgElemAfter(vgparent, "\n        ", "", "tbody", "")
 								{
 									vgparent := vgn
 									_ = vgparent
@@ -710,59 +515,43 @@ func (c *Disk) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										_ = vgiterkey
 										r := r
 										_ = r
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
-										vgn.AddAttrInterface("class", r.Class)
+										vgn = vgElem(vgparent, "", "tr", "")
+										vgAddAttr(vgn, "class", r.Class)
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-num"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgElem(vgparent, "", "th", "scope\x00row\x00class\x00dk-num")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "dk-fbtn"}}}
-												vgparent.AppendChild(vgn)
-												vgn.SetInnerHTML(r.Offset)
-												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-													EventType:	"click",
-													Func:		func(event vugu.DOMEvent) { c.PickField(r.Field) },
-													// TODO: implement capture, etc. mostly need to decide syntax
-												})
+												vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00dk-fbtn")
+												vgSetHTML(vgn, r.Offset)
+												vgOn(vgn, "click", func(event vugu.DOMEvent) { c.PickField(r.Field) })
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-val"}}}
-											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(r.Key)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-val"}}}
-											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(r.Value)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-num"}}}
-											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(r.Heads)
+											vgn = vgElem(vgparent, "", "td", "class\x00dk-val")
+											vgSetHTML(vgn, r.Key)
+											vgn = vgElem(vgparent, "", "td", "class\x00dk-val")
+											vgSetHTML(vgn, r.Value)
+											vgn = vgElem(vgparent, "", "td", "class\x00dk-num")
+											vgSetHTML(vgn, r.Heads)
 										}
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.recordsMore() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dk-more"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.recordsMore())
+							vgn = vgElem(vgparent, "", "p", "class\x00dk-more")
+							vgSetHTML(vgn, c.recordsMore())
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

@@ -1,8 +1,10 @@
 // Package ui holds kafkascope's Vugu components (.vugu files, their paired
-// .go files, and the generated *_gen.go): the app frame (app), the cluster
-// diagram (diagram), the terminal, the timeline bar, the story panel, the
-// scenario gallery, the event feed, and beside it (a tab of the side
-// column) the KRaft controller quorum (quorum) and the __cluster_metadata
+// .go files, and the generated *_gen.go, whose Build methods build their
+// nodes through the helpers of vgbuild.go: scripts/vugutrim rewrites
+// vugugen's output so, for a smaller main.wasm): the app frame (app), the
+// cluster diagram (diagram), the terminal, the timeline bar, the story
+// panel, the scenario gallery, the event feed, and beside it (a tab of the
+// side column) the KRaft controller quorum (quorum) and the __cluster_metadata
 // log as a list of events (meta-log.vugu, the MetaLog component: vugugen
 // names a component after its file, so the file is hyphenated), and a
 // partition on one broker's disk (disk: its files, its segments, a record

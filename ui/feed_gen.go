@@ -17,39 +17,24 @@ func (c *Feed) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel feed"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "feed"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.App.T("events"))
+	vgAddAttr(vgn, "aria-label", c.App.T("events"))
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-head"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.App.T("events"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "chip"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "feed-data"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-pressed", c.dataPressed())
-			vgn.AddAttrInterface("title", c.App.T("events.data.title"))
-			vgn.SetInnerHTML(c.App.T("events.data"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.ToggleData() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00panel-title")
+			vgSetHTML(vgn, c.App.T("events"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00chip\x00id\x00feed-data")
+			vgAddAttr(vgn, "aria-pressed", c.dataPressed())
+			vgAddAttr(vgn, "title", c.App.T("events.data.title"))
+			vgSetHTML(vgn, c.App.T("events.data"))
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ToggleData() })
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		{
 			var vgcomp vugu.Builder = &c.view
 			if vgcomp != nil {
@@ -59,15 +44,12 @@ func (c *Feed) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.list) == 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "feed-empty"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.App.T("events.none"))
+			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty")
+			vgSetHTML(vgn, c.App.T("events.none"))
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

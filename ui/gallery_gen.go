@@ -17,205 +17,124 @@ func (c *Gallery) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "overlay"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "gallery"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-		EventType:	"click",
-		Func:		func(event vugu.DOMEvent) { c.Backdrop(event) },
-		// TODO: implement capture, etc. mostly need to decide syntax
-	})
-	vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-		EventType:	"keydown",
-		Func:		func(event vugu.DOMEvent) { c.Key(event) },
-		// TODO: implement capture, etc. mostly need to decide syntax
-	})
+	vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Backdrop(event) })
+	vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.Key(event) })
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dialog gallery"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "dialog"}, vugu.VGAttribute{Namespace: "", Key: "aria-modal", Val: "true"}, vugu.VGAttribute{Namespace: "", Key: "aria-labelledby", Val: "gallery-title"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00dialog gallery\x00role\x00dialog\x00aria-modal\x00true\x00aria-labelledby\x00gallery-title")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dialog-head"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00dialog-head")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "gallery-title"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.App.T("scenarios"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn-icon"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "gallery-close"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("aria-label", c.App.T("close"))
-				vgn.AddAttrInterface("title", c.App.T("close"))
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.Close() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgElemAfter(vgparent, "\n      ", "", "h2", "id\x00gallery-title")
+				vgSetHTML(vgn, c.App.T("scenarios"))
+				vgn = vgElemAfter(vgparent, "\n      ", "", "button", "type\x00button\x00class\x00btn-icon\x00id\x00gallery-close")
+				vgAddAttr(vgn, "aria-label", c.App.T("close"))
+				vgAddAttr(vgn, "title", c.App.T("close"))
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Close() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "×"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "×")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dialog-intro"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.App.T("scenarios.intro"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-list"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00dialog-intro")
+			vgSetHTML(vgn, c.App.T("scenarios.intro"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "ul", "class\x00gallery-list")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
 				for vgiterkeyt, it := range c.items() {
 					var vgiterkey interface{} = vgiterkeyt
 					_ = vgiterkey
 					it := it
 					_ = it
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "li", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "gallery-card"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("data-scenario", it.ID)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.Choose(it.ID) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00gallery-card")
+						vgAddAttr(vgn, "data-scenario", it.ID)
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Choose(it.ID) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-num"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(it.Number)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-title"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(it.Title)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-steps"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(it.Steps)
+							vgn = vgElem(vgparent, "", "span", "class\x00gallery-num")
+							vgSetHTML(vgn, it.Number)
+							vgn = vgElem(vgparent, "", "span", "class\x00gallery-title")
+							vgSetHTML(vgn, it.Title)
+							vgn = vgElem(vgparent, "", "span", "class\x00gallery-steps")
+							vgSetHTML(vgn, it.Steps)
 						}
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-section"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "gallery-sim-title"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.App.T("gallery.sim"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "dialog-intro"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.App.T("gallery.sim.intro"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-list gallery-sim"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h3", "class\x00gallery-section\x00id\x00gallery-sim-title")
+			vgSetHTML(vgn, c.App.T("gallery.sim"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00dialog-intro")
+			vgSetHTML(vgn, c.App.T("gallery.sim.intro"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "ul", "class\x00gallery-list gallery-sim")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
 				for vgiterkeyt, it := range c.simItems() {
 					var vgiterkey interface{} = vgiterkeyt
 					_ = vgiterkey
 					it := it
 					_ = it
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-finding"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgElem(vgparent, "", "li", "class\x00gallery-finding")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "sim-card"}}}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("data-sim", it.Config)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.ChooseSim(it.Index) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00sim-card")
+						vgAddAttr(vgn, "data-sim", it.Config)
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ChooseSim(it.Index) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-num"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(it.SeedNum)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-title"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(it.Title)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-steps"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(it.Seed)
+							vgn = vgElem(vgparent, "", "span", "class\x00gallery-num")
+							vgSetHTML(vgn, it.SeedNum)
+							vgn = vgElem(vgparent, "", "span", "class\x00gallery-title")
+							vgSetHTML(vgn, it.Title)
+							vgn = vgElem(vgparent, "", "span", "class\x00gallery-steps")
+							vgSetHTML(vgn, it.Seed)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-story"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(it.Story)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gallery-see"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n        ", "", "p", "class\x00gallery-story")
+						vgSetHTML(vgn, it.Story)
+						vgn = vgElemAfter(vgparent, "\n        ", "", "p", "class\x00gallery-see")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.App.T("gallery.sim.see"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-							vgparent.AppendChild(vgn)
+							vgn = vgElem(vgparent, "", "span", "")
+							vgSetHTML(vgn, c.App.T("gallery.sim.see"))
+							vgn = vgText(vgparent, " ")
 							for vgiterkeyt, sc := range it.Scenarios {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								sc := sc
 								_ = sc
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn-link"}}}
-								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("data-scenario", sc.ID)
-								vgn.SetInnerHTML(sc.Number + " " + sc.Title)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType:	"click",
-									Func:		func(event vugu.DOMEvent) { c.Choose(sc.ID) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00btn-link")
+								vgAddAttr(vgn, "data-scenario", sc.ID)
+								vgSetHTML(vgn, sc.Number + " " + sc.Title)
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Choose(sc.ID) })
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

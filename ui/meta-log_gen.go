@@ -17,142 +17,100 @@ func (c *MetaLog) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel metalog kq"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "metalog"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.t("metalog"))
+	vgAddAttr(vgn, "aria-label", c.t("metalog"))
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-head"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.t("metalog"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-info"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "note"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-label", c.t("metalog.tip"))
-			vgn.AddAttrInterface("title", c.t("metalog.tip"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00panel-title")
+			vgSetHTML(vgn, c.t("metalog"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
+			vgAddAttr(vgn, "aria-label", c.t("metalog.tip"))
+			vgAddAttr(vgn, "title", c.t("metalog.tip"))
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "i"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "i")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "chip"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "metalog-noops"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-pressed", c.noOpsPressed())
-			vgn.AddAttrInterface("title", c.t("metalog.noops.title"))
-			vgn.SetInnerHTML(c.t("metalog.noops"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.ToggleNoOps() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00chip\x00id\x00metalog-noops")
+			vgAddAttr(vgn, "aria-pressed", c.noOpsPressed())
+			vgAddAttr(vgn, "title", c.t("metalog.noops.title"))
+			vgSetHTML(vgn, c.t("metalog.noops"))
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ToggleNoOps() })
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.ml != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-sub"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "metalog-sub"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.subText())
+			vgn = vgElem(vgparent, "", "p", "class\x00ml-sub\x00id\x00metalog-sub")
+			vgSetHTML(vgn, c.subText())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-list"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "metalog-list"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "log"}}}
-		vgparent.AppendChild(vgn)
-		vgn.AddAttrInterface("data-follow", c.followKey())
+		vgn = vgElemAfter(vgparent, "\n  ", "", "ol", "class\x00ml-list\x00id\x00metalog-list\x00role\x00log")
+		vgAddAttr(vgn, "data-follow", c.followKey())
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.moreText() != "" {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-more"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.moreText())
+				vgn = vgElem(vgparent, "", "li", "class\x00ml-more")
+				vgSetHTML(vgn, c.moreText())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			for vgiterkeyt, r := range c.rows {
 				var vgiterkey interface{} = vgiterkeyt
 				_ = vgiterkey
 				r := r
 				_ = r
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("class", r.Class)
-				vgn.AddAttrInterface("data-offset", r.Offset)
-				vgn.AddAttrInterface("data-type", r.Type)
-				vgn.AddAttrInterface("title", r.Tip)
+				vgn = vgElem(vgparent, "", "li", "")
+				vgAddAttr(vgn, "class", r.Class)
+				vgAddAttr(vgn, "data-offset", r.Offset)
+				vgAddAttr(vgn, "data-type", r.Type)
+				vgAddAttr(vgn, "title", r.Tip)
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "ml-line"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("aria-expanded", r.expanded())
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.Toggle(r.Key) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00ml-line")
+					vgAddAttr(vgn, "aria-expanded", r.expanded())
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Toggle(r.Key) })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-off"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(r.Off)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("class", r.EpochClass)
-						vgn.SetInnerHTML(r.Epoch)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-type"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(r.Type)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-sum"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(r.Summary)
+						vgn = vgElem(vgparent, "", "span", "class\x00ml-off")
+						vgSetHTML(vgn, r.Off)
+						vgn = vgElem(vgparent, "", "span", "")
+						vgAddAttr(vgn, "class", r.EpochClass)
+						vgSetHTML(vgn, r.Epoch)
+						vgn = vgElem(vgparent, "", "span", "class\x00ml-type")
+						vgSetHTML(vgn, r.Type)
+						vgn = vgElem(vgparent, "", "span", "class\x00ml-sum")
+						vgSetHTML(vgn, r.Summary)
 						for vgiterkeyt, ch := range r.Applied {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							ch := ch
 							_ = ch
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("class", ch.Class)
-							vgn.AddAttrInterface("title", ch.Tip)
-							vgn.SetInnerHTML(ch.Text)
+							vgn = vgElem(vgparent, "", "span", "")
+							vgAddAttr(vgn, "class", ch.Class)
+							vgAddAttr(vgn, "title", ch.Tip)
+							vgSetHTML(vgn, ch.Text)
 						}
 					}
 					if r.Open {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "pre", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ml-json"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(r.json())
+						vgn = vgElem(vgparent, "", "pre", "class\x00ml-json")
+						vgSetHTML(vgn, r.json())
 					}
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.ml != nil && len(c.rows) == 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "feed-empty"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.t("metalog.empty"))
+			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty")
+			vgSetHTML(vgn, c.t("metalog.empty"))
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

@@ -17,260 +17,169 @@ func (c *Quorum) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel quorum kq"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "quorum"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.t("quorum"))
+	vgAddAttr(vgn, "aria-label", c.t("quorum"))
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-head"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-title"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.t("quorum"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-info"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "note"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-label", c.tip())
-			vgn.AddAttrInterface("title", c.tip())
+			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00panel-title")
+			vgSetHTML(vgn, c.t("quorum"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
+			vgAddAttr(vgn, "aria-label", c.tip())
+			vgAddAttr(vgn, "title", c.tip())
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "i"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "i")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.q != nil {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "quorum-status"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("class", c.statusClass())
-				vgn.SetInnerHTML(c.statusText())
+				vgn = vgElem(vgparent, "", "span", "id\x00quorum-status")
+				vgAddAttr(vgn, "class", c.statusClass())
+				vgSetHTML(vgn, c.statusText())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.q == nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "feed-empty"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.t("no.cluster"))
+			vgn = vgElem(vgparent, "", "p", "class\x00feed-empty")
+			vgSetHTML(vgn, c.t("no.cluster"))
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.frozen() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "quorum-banner"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("class", c.bannerClass())
+			vgn = vgElem(vgparent, "", "div", "id\x00quorum-banner\x00role\x00alert")
+			vgAddAttr(vgn, "class", c.bannerClass())
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.bannerTitle())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.bannerText())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n    ", "", "strong", "")
+				vgSetHTML(vgn, c.bannerTitle())
+				vgn = vgElemAfter(vgparent, "\n    ", "", "span", "")
+				vgSetHTML(vgn, c.bannerText())
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.q != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-scroll"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElem(vgparent, "", "div", "class\x00kq-scroll")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-table"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "quorum-table"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElemAfter(vgparent, "\n    ", "", "table", "class\x00kq-table\x00id\x00quorum-table")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgElemAfter(vgparent, "\n      ", "", "thead", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgElemAfter(vgparent, "\n        ", "", "tr", "")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("quorum.col.node"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", c.t("quorum.col.role.tip"))
-							vgn.SetInnerHTML(c.t("quorum.col.role"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.t("quorum.col.epoch"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kq-num"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", c.t("quorum.col.leo.tip"))
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col")
+							vgSetHTML(vgn, c.t("quorum.col.node"))
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col")
+							vgAddAttr(vgn, "title", c.t("quorum.col.role.tip"))
+							vgSetHTML(vgn, c.t("quorum.col.role"))
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col")
+							vgSetHTML(vgn, c.t("quorum.col.epoch"))
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col\x00class\x00kq-num")
+							vgAddAttr(vgn, "title", c.t("quorum.col.leo.tip"))
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "LEO"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "LEO")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kq-num"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", c.t("quorum.col.hw.tip"))
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col\x00class\x00kq-num")
+							vgAddAttr(vgn, "title", c.t("quorum.col.hw.tip"))
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "HW"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "HW")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "kq-num"}}}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("title", c.t("quorum.col.applied.tip"))
-							vgn.SetInnerHTML(c.t("quorum.col.applied"))
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00col\x00class\x00kq-num")
+							vgAddAttr(vgn, "title", c.t("quorum.col.applied.tip"))
+							vgSetHTML(vgn, c.t("quorum.col.applied"))
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgElemAfter(vgparent, "\n      ", "", "tbody", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						for vgiterkeyt, r := range c.rows {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							r := r
 							_ = r
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
-							vgn.AddAttrInterface("class", r.Class)
-							vgn.AddAttrInterface("data-node", r.ID)
-							vgn.AddAttrInterface("data-role", r.Role)
-							vgn.AddAttrInterface("title", r.Tip)
+							vgn = vgElem(vgparent, "", "tr", "")
+							vgAddAttr(vgn, "class", r.Class)
+							vgAddAttr(vgn, "data-node", r.ID)
+							vgAddAttr(vgn, "data-role", r.Role)
+							vgAddAttr(vgn, "title", r.Tip)
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElemAfter(vgparent, "\n          ", "", "th", "scope\x00row")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-name"}}}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(r.Name)
+									vgn = vgElem(vgparent, "", "span", "class\x00kq-name")
+									vgSetHTML(vgn, r.Name)
 									if r.Active {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-ctl"}}}
-										vgparent.AppendChild(vgn)
-										vgn.AddAttrInterface("title", c.t("quorum.active.tip"))
-										vgn.SetInnerHTML(c.t("controller"))
+										vgn = vgElem(vgparent, "", "span", "class\x00kq-ctl")
+										vgAddAttr(vgn, "title", c.t("quorum.active.tip"))
+										vgSetHTML(vgn, c.t("controller"))
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgElemAfter(vgparent, "\n          ", "", "td", "")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("class", r.RoleClass)
-									vgn.SetInnerHTML(r.Role)
+									vgn = vgElem(vgparent, "", "span", "")
+									vgAddAttr(vgn, "class", r.RoleClass)
+									vgSetHTML(vgn, r.Role)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgElemAfter(vgparent, "\n          ", "", "td", "")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.AddAttrInterface("class", r.EpochClass)
-									vgn.SetInnerHTML(r.Epoch)
+									vgn = vgElem(vgparent, "", "span", "")
+									vgAddAttr(vgn, "class", r.EpochClass)
+									vgSetHTML(vgn, r.Epoch)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-num kq-leo"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(r.LEO)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-num kq-hw"}}}
-								vgparent.AppendChild(vgn)
-								vgn.SetInnerHTML(r.HW)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-num kq-applied"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgElemAfter(vgparent, "\n          ", "", "td", "class\x00kq-num kq-leo")
+								vgSetHTML(vgn, r.LEO)
+								vgn = vgElemAfter(vgparent, "\n          ", "", "td", "class\x00kq-num kq-hw")
+								vgSetHTML(vgn, r.HW)
+								vgn = vgElemAfter(vgparent, "\n          ", "", "td", "class\x00kq-num kq-applied")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(r.Applied)
+									vgn = vgElem(vgparent, "", "span", "")
+									vgSetHTML(vgn, r.Applied)
 									if r.Lag != "" {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kq-lag"}}}
-										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(r.Lag)
+										vgn = vgElem(vgparent, "", "span", "class\x00kq-lag")
+										vgSetHTML(vgn, r.Lag)
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

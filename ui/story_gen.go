@@ -17,56 +17,32 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel story"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.App.T("story"))
+	vgAddAttr(vgn, "aria-label", c.App.T("story"))
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-head"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00panel-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel-kicker"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.App.T("story.label"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-step"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-step"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.stepText())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn-icon"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-label", c.App.T("story.leave"))
-			vgn.AddAttrInterface("title", c.App.T("story.leave"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Leave() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00panel-kicker")
+			vgSetHTML(vgn, c.App.T("story.label"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00story-step\x00id\x00story-step")
+			vgSetHTML(vgn, c.stepText())
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn-icon")
+			vgAddAttr(vgn, "aria-label", c.App.T("story.leave"))
+			vgAddAttr(vgn, "title", c.App.T("story.leave"))
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Leave() })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "×"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "×")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-title"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-title"}}}
-		vgparent.AppendChild(vgn)
-		vgn.SetInnerHTML(c.title())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-dots"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "h2", "class\x00story-title\x00id\x00story-title")
+		vgSetHTML(vgn, c.title())
+		vgn = vgElemAfter(vgparent, "\n  ", "", "ol", "class\x00story-dots\x00aria-hidden\x00true")
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -75,29 +51,20 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgiterkey
 				d := d
 				_ = d
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("data-state", d.State)
-				vgn.SetInnerHTML(d.Label)
+				vgn = vgElem(vgparent, "", "li", "")
+				vgAddAttr(vgn, "data-state", d.State)
+				vgSetHTML(vgn, d.Label)
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-body"}, vugu.VGAttribute{Namespace: "", Key: "aria-live", Val: "polite"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00story-body\x00aria-live\x00polite")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-text"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-text"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.text())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00story-text\x00id\x00story-text")
+			vgSetHTML(vgn, c.text())
+			vgn = vgText(vgparent, "\n    ")
 			if len(c.commands()) > 0 {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-commands"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgElem(vgparent, "", "div", "class\x00story-commands")
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -106,65 +73,40 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgiterkey
 						cmd := cmd
 						_ = cmd
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML("$ " + cmd)
+						vgn = vgElem(vgparent, "", "code", "")
+						vgSetHTML(vgn, "$ " + cmd)
 					}
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.atEnd() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-end"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.App.T("story.end"))
+				vgn = vgElem(vgparent, "", "p", "class\x00story-end")
+				vgSetHTML(vgn, c.App.T("story.end"))
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-nav"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00story-nav")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.App.Busy() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-working"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.App.Working())
+				vgn = vgElem(vgparent, "", "span", "class\x00story-working")
+				vgSetHTML(vgn, c.App.Working())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-back"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-disabled", c.waitAttr())
-			vgn.AddAttrInterface("disabled", c.sc().Step <= 0)
-			vgn.SetInnerHTML("← " + c.App.T("back"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Back() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn btn-primary"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-next"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-disabled", c.waitAttr())
-			vgn.AddAttrInterface("disabled", c.atEnd())
-			vgn.SetInnerHTML(c.App.T("next") + " →")
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Next() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn\x00id\x00story-back")
+			vgAddAttr(vgn, "aria-disabled", c.waitAttr())
+			vgAddAttr(vgn, "disabled", c.sc().Step <= 0)
+			vgSetHTML(vgn, "← " + c.App.T("back"))
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Back() })
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn btn-primary\x00id\x00story-next")
+			vgAddAttr(vgn, "aria-disabled", c.waitAttr())
+			vgAddAttr(vgn, "disabled", c.atEnd())
+			vgSetHTML(vgn, c.App.T("next") + " →")
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Next() })
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

@@ -17,23 +17,16 @@ func (c *Terminal) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "terminal"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "terminal-panel"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-busy", c.ariaBusy())
-	vgn.AddAttrInterface("aria-label", c.App.T("terminal"))
-	vgn.AddAttrInterface("data-mode", c.mode())
-	vgn.AddAttrInterface("data-state", c.state())
-	vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-		EventType:	"keydown",
-		Func:		func(event vugu.DOMEvent) { c.Key(event) },
-		// TODO: implement capture, etc. mostly need to decide syntax
-	})
+	vgAddAttr(vgn, "aria-busy", c.ariaBusy())
+	vgAddAttr(vgn, "aria-label", c.App.T("terminal"))
+	vgAddAttr(vgn, "data-mode", c.mode())
+	vgAddAttr(vgn, "data-state", c.state())
+	vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.Key(event) })
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "pre", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "terminal"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "terminal-screen"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "log"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
-		vgparent.AppendChild(vgn)
-		vgn.AddAttrInterface("data-follow", c.followKey())
+		vgn = vgElemAfter(vgparent, "\n  ", "", "pre", "id\x00terminal\x00class\x00terminal-screen\x00role\x00log\x00tabindex\x00-1")
+		vgAddAttr(vgn, "data-follow", c.followKey())
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -59,59 +52,33 @@ func (c *Terminal) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "terminal-input"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00terminal-input")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "terminal-prompt"}, vugu.VGAttribute{Namespace: "", Key: "for", Val: "command"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.prompt())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "command"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "terminal-command"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "autocomplete", Val: "off"}, vugu.VGAttribute{Namespace: "", Key: "autocapitalize", Val: "off"}, vugu.VGAttribute{Namespace: "", Key: "autocorrect", Val: "off"}, vugu.VGAttribute{Namespace: "", Key: "spellcheck", Val: "false"}, vugu.VGAttribute{Namespace: "", Key: "enterkeyhint", Val: "send"}, vugu.VGAttribute{Namespace: "", Key: "maxlength", Val: "65536"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-label", c.App.T("terminal.input"))
-			vgn.AddAttrInterface("disabled", c.busy())
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"paste",
-				Func:		func(event vugu.DOMEvent) { c.Paste(event) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "label", "class\x00terminal-prompt\x00for\x00command")
+			vgSetHTML(vgn, c.prompt())
+			vgn = vgElemAfter(vgparent, "\n    ", "", "input", "id\x00command\x00class\x00terminal-command\x00type\x00text\x00autocomplete\x00off\x00autocapitalize\x00off\x00autocorrect\x00off\x00spellcheck\x00false\x00enterkeyhint\x00send\x00maxlength\x0065536")
+			vgAddAttr(vgn, "aria-label", c.App.T("terminal.input"))
+			vgAddAttr(vgn, "disabled", c.busy())
+			vgOn(vgn, "paste", func(event vugu.DOMEvent) { c.Paste(event) })
+			vgn = vgText(vgparent, "\n    ")
 			if c.busy() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "terminal-busy"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.busyText())
+				vgn = vgElem(vgparent, "", "span", "class\x00terminal-busy")
+				vgSetHTML(vgn, c.busyText())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.busy() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "terminal-stop"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("title", c.App.T("terminal.stop.title"))
-				vgn.SetInnerHTML(c.App.T("terminal.stop"))
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.Stop() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00terminal-stop")
+				vgAddAttr(vgn, "title", c.App.T("terminal.stop.title"))
+				vgSetHTML(vgn, c.App.T("terminal.stop"))
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Stop() })
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "terminal-hint"}}}
-		vgparent.AppendChild(vgn)
-		vgn.SetInnerHTML(c.hint())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "p", "class\x00terminal-hint")
+		vgSetHTML(vgn, c.hint())
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

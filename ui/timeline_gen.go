@@ -17,81 +17,46 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
-	vgn.AddAttrInterface("aria-label", c.App.T("timeline"))
-	vgn.AddAttrInterface("data-seeking", c.seekingAttr())
-	vgn.AddAttrInterface("data-state", c.playState())
+	vgAddAttr(vgn, "aria-label", c.App.T("timeline"))
+	vgAddAttr(vgn, "data-seeking", c.seekingAttr())
+	vgAddAttr(vgn, "data-state", c.playState())
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar-controls"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00timebar-controls")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn btn-play"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "play"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("data-state", c.playState())
-			vgn.AddAttrInterface("title", c.playTitle())
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.TogglePlay() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn btn-play\x00id\x00play")
+			vgAddAttr(vgn, "data-state", c.playState())
+			vgAddAttr(vgn, "title", c.playTitle())
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.TogglePlay() })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "icon"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(vugu.HTML(""))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.playLabel())
+				vgn = vgElem(vgparent, "", "span", "class\x00icon\x00aria-hidden\x00true")
+				vgSetHTML(vgn, vugu.HTML(""))
+				vgn = vgElem(vgparent, "", "span", "")
+				vgSetHTML(vgn, c.playLabel())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "step-event"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("title", c.App.T("step.title"))
-			vgn.SetInnerHTML(c.App.T("step"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.StepEvent() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "btn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "skip-idle"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("title", c.App.T("skip.title"))
-			vgn.SetInnerHTML(c.App.T("skip"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.SkipIdle() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar-speed"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("title", c.App.T("speed.title"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn\x00id\x00step-event")
+			vgAddAttr(vgn, "title", c.App.T("step.title"))
+			vgSetHTML(vgn, c.App.T("step"))
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.StepEvent() })
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn\x00id\x00skip-idle")
+			vgAddAttr(vgn, "title", c.App.T("skip.title"))
+			vgSetHTML(vgn, c.App.T("skip"))
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.SkipIdle() })
+			vgn = vgElemAfter(vgparent, "\n    ", "", "label", "class\x00timebar-speed")
+			vgAddAttr(vgn, "title", c.App.T("speed.title"))
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.App.T("speed"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "speed"}}}
-				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface(".value", c.speedValue())
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"change",
-					Func:		func(event vugu.DOMEvent) { c.SetSpeed(event) },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgElem(vgparent, "", "span", "")
+				vgSetHTML(vgn, c.App.T("speed"))
+				vgn = vgElem(vgparent, "", "select", "id\x00speed")
+				vgAddAttr(vgn, ".value", c.speedValue())
+				vgOn(vgn, "change", func(event vugu.DOMEvent) { c.SetSpeed(event) })
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -100,43 +65,30 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgiterkey
 						s := s
 						_ = s
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
-						vgn.AddAttrInterface("selected", s.Value == c.speedValue())
-						vgn.AddAttrInterface("value", s.Value)
-						vgn.SetInnerHTML(s.Label)
+						vgn = vgElem(vgparent, "", "option", "")
+						vgAddAttr(vgn, "selected", s.Value == c.speedValue())
+						vgAddAttr(vgn, "value", s.Value)
+						vgSetHTML(vgn, s.Label)
 					}
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar-clock"}}}
-		vgparent.AppendChild(vgn)
-		vgn.AddAttrInterface("title", c.App.T("time.title"))
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00timebar-clock")
+		vgAddAttr(vgn, "title", c.App.T("time.title"))
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar-now"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "time-now"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.nowText())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar-wall"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "time-wall"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.clockText())
+			vgn = vgElem(vgparent, "", "span", "class\x00timebar-now\x00id\x00time-now")
+			vgSetHTML(vgn, c.nowText())
+			vgn = vgElem(vgparent, "", "span", "class\x00timebar-wall\x00id\x00time-wall")
+			vgSetHTML(vgn, c.clockText())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar-track"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00timebar-track")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar-markers"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00timebar-markers")
 			{
 				vgparent := vgn
 				_ = vgparent
@@ -145,68 +97,39 @@ func (c *Timeline) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgiterkey
 					m := m
 					_ = m
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "marker"}}}
-					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("aria-label", m.Title)
-					vgn.AddAttrInterface("data-cat", m.Cat)
-					vgn.AddAttrInterface("style", m.Left)
-					vgn.AddAttrInterface("title", m.Title)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.SeekTo(m.At) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00marker")
+					vgAddAttr(vgn, "aria-label", m.Title)
+					vgAddAttr(vgn, "data-cat", m.Cat)
+					vgAddAttr(vgn, "style", m.Left)
+					vgAddAttr(vgn, "title", m.Title)
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { c.SeekTo(m.At) })
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "scrubber"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "scrubber"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "step", Val: "1"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface(".value", c.value())
-			vgn.AddAttrInterface("aria-label", c.App.T("timeline.scrub"))
-			vgn.AddAttrInterface("aria-valuetext", c.nowText())
-			vgn.AddAttrInterface("max", c.maxValue())
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"input",
-				Func:		func(event vugu.DOMEvent) { c.Scrub(event) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"change",
-				Func:		func(event vugu.DOMEvent) { c.ScrubDone(event) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"pointerup",
-				Func:		func(event vugu.DOMEvent) { c.ScrubDone(event) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgElemAfter(vgparent, "\n    ", "", "input", "id\x00scrubber\x00class\x00scrubber\x00type\x00range\x00min\x000\x00step\x001")
+			vgAddAttr(vgn, ".value", c.value())
+			vgAddAttr(vgn, "aria-label", c.App.T("timeline.scrub"))
+			vgAddAttr(vgn, "aria-valuetext", c.nowText())
+			vgAddAttr(vgn, "max", c.maxValue())
+			vgOn(vgn, "input", func(event vugu.DOMEvent) { c.Scrub(event) })
+			vgOn(vgn, "change", func(event vugu.DOMEvent) { c.ScrubDone(event) })
+			vgOn(vgn, "pointerup", func(event vugu.DOMEvent) { c.ScrubDone(event) })
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "timebar-end"}}}
-		vgparent.AppendChild(vgn)
-		vgn.AddAttrInterface("title", c.App.T("timeline.end"))
-		vgn.SetInnerHTML(c.endText())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgElemAfter(vgparent, "\n  ", "", "span", "class\x00timebar-end")
+		vgAddAttr(vgn, "title", c.App.T("timeline.end"))
+		vgSetHTML(vgn, c.endText())
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Player.Embed && !c.App.openFullLong() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "a", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "open-full"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "open-full"}, vugu.VGAttribute{Namespace: "", Key: "target", Val: "_blank"}, vugu.VGAttribute{Namespace: "", Key: "rel", Val: "noopener"}}}
-			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("href", c.App.openFullHref())
-			vgn.SetInnerHTML(c.App.T("open.full") + " ↗")
+			vgn = vgElem(vgparent, "", "a", "class\x00open-full\x00id\x00open-full\x00target\x00_blank\x00rel\x00noopener")
+			vgAddAttr(vgn, "href", c.App.openFullHref())
+			vgSetHTML(vgn, c.App.T("open.full") + " ↗")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Player.Embed && c.App.openFullLong() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "open-full-wrap"}}}
-			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.App.openFullHTML())
+			vgn = vgElem(vgparent, "", "span", "class\x00open-full-wrap")
+			vgSetHTML(vgn, c.App.openFullHTML())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }

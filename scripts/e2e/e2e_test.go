@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,6 +19,8 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"kafkascope/scripts/internal/pagemin"
 )
 
 // chromiumPath is where Debian's chromium package puts the browser; CI
@@ -332,8 +335,8 @@ func buildWasmInto(t *testing.T, repo, dir string) error {
 // newPageHandler serves the page as scripts/serve does, for the paths the page
 // uses: "/" and "/index.html" from the repository, /public/main.wasm and
 // /public/wasm_exec.js from the fresh build (never a stale copy in public/),
-// and the rest of /public/ from the repository. (scripts/serve's handler is
-// in a main package, so it cannot be imported.)
+// and the rest of /public/ from the repository, the text files minified.
+// (scripts/serve's handler is in a main package, so it cannot be imported.)
 func newPageHandler(repo, built string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
@@ -370,6 +373,19 @@ func newPageHandler(repo, built string) http.Handler {
 			w.Header().Set("Content-Type", "application/wasm") // instantiateStreaming needs it
 		case ".js":
 			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		}
+		if pagemin.Applies(file) {
+			// Minified, as scripts/serve and make dist send the page.
+			raw, err := io.ReadAll(f)
+			if err == nil {
+				raw, err = pagemin.Minify(file, raw)
+			}
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			http.ServeContent(w, r, fi.Name(), fi.ModTime(), bytes.NewReader(raw))
+			return
 		}
 		http.ServeContent(w, r, fi.Name(), fi.ModTime(), f)
 	})

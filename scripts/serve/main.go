@@ -21,9 +21,10 @@
 // that accept gzip, but only while the sibling is at least as new as the
 // file it compresses: after a plain `make wasm` a stale sibling is ignored.
 // The page's other text files (index.html, the CSS, wasm_exec.js) are
-// compressed on the fly, as static hosts do, and kept compressed in memory
-// while unchanged. An encoded response carries X-Decoded-Content-Length, the
-// raw file's size, against which the page counts the progress of its
+// sent minified (scripts/internal/pagemin; the sources stay readable) and
+// compressed on the fly, as static hosts do, and kept so in memory while
+// unchanged. An encoded response carries X-Decoded-Content-Length, the size
+// of what it decodes to, against which the page counts the progress of its
 // download.
 package main
 
@@ -51,6 +52,8 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"kafkascope/scripts/internal/pagemin"
 )
 
 func main() {
@@ -150,13 +153,13 @@ func openBrowser(url string, stderr io.Writer) {
 type handler struct {
 	root *os.Root
 
-	mu         sync.Mutex
-	compressed map[string]*compressedFile // by name and coding
+	mu       sync.Mutex
+	prepared map[string]*preparedFile // by name and coding ("" for none)
 }
 
-// compressedFile is a text file compressed on the fly, kept while the file
-// is unchanged.
-type compressedFile struct {
+// preparedFile is a text file as it is sent, minified and compressed on the
+// fly, kept while the file is unchanged.
+type preparedFile struct {
 	modTime time.Time
 	size    int64
 	data    []byte
@@ -174,7 +177,7 @@ func newHandler(dir string) (http.Handler, error) {
 		abs, _ := filepath.Abs(dir)
 		return nil, fmt.Errorf("%s has no index.html: run from the repository root or pass -root", abs)
 	}
-	return &handler{root: root, compressed: map[string]*compressedFile{}}, nil
+	return &handler{root: root, prepared: map[string]*preparedFile{}}, nil
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -257,17 +260,23 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string)
 		}
 	}
 	// The page's own text files (index.html, the CSS, wasm_exec.js) have no
-	// precompressed copies: they are compressed here, as static hosts do.
+	// precompressed copies: they are minified and compressed here.
 	var onTheFly []byte
-	if enc == nil && f != nil && compressible(name, fi) {
-		varies = true
-		for _, e := range encodings {
-			if q := acceptQ(accept, e.coding); q > bestQ {
-				coding, bestQ = e.coding, q
+	var decodedSize int64
+	if enc == nil && f != nil && (compressible(name, fi) || pagemin.Applies(name)) {
+		if compressible(name, fi) {
+			varies = true
+			for _, e := range encodings {
+				if q := acceptQ(accept, e.coding); q > bestQ {
+					coding, bestQ = e.coding, q
+				}
 			}
 		}
-		if coding != "" && r.Header.Get("Range") == "" {
-			if onTheFly, err = h.compress(name, fi, f, coding); err != nil {
+		if coding != "" && r.Header.Get("Range") != "" {
+			coding = "" // a range of the file as it is, not of an encoding
+		}
+		if coding != "" || pagemin.Applies(name) {
+			if onTheFly, decodedSize, err = h.prepare(name, fi, f, coding); err != nil {
 				http.Error(w, "500 internal server error", http.StatusInternalServerError)
 				return
 			}
@@ -279,11 +288,14 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string)
 
 	w.Header().Set("Content-Type", contentType(name))
 	switch {
-	case onTheFly != nil:
+	case onTheFly != nil && coding != "":
 		w.Header().Set("Content-Encoding", coding)
 		w.Header().Set("ETag", etag(fi, "-"+coding))
-		w.Header().Set("X-Decoded-Content-Length", strconv.FormatInt(fi.Size(), 10))
+		w.Header().Set("X-Decoded-Content-Length", strconv.FormatInt(decodedSize, 10))
 		w.Header().Set("Content-Length", strconv.Itoa(len(onTheFly)))
+		http.ServeContent(w, r, name, fi.ModTime(), bytes.NewReader(onTheFly))
+	case onTheFly != nil:
+		w.Header().Set("ETag", etag(fi, "-min"))
 		http.ServeContent(w, r, name, fi.ModTime(), bytes.NewReader(onTheFly))
 	case enc != nil:
 		w.Header().Set("Content-Encoding", coding)
@@ -323,40 +335,65 @@ func compressible(name string, fi fs.FileInfo) bool {
 	return false
 }
 
-// compress returns f's bytes encoded with coding ("br" or "gzip"), from the
-// cache while the file is unchanged (same size and modification time).
-func (h *handler) compress(name string, fi fs.FileInfo, f *os.File, coding string) ([]byte, error) {
+// prepare returns f's bytes as they are sent: minified if pagemin applies
+// to name, then encoded with coding ("br", "gzip", or "" for none); and the
+// size they decode to. It answers from memory while the file is unchanged
+// (same size and modification time). A file that does not minify (a syntax
+// error being edited) is sent as it is.
+func (h *handler) prepare(name string, fi fs.FileInfo, f *os.File, coding string) (data []byte, decodedSize int64, err error) {
+	plain, err := h.cached(name, fi, "", func() ([]byte, error) {
+		raw, err := io.ReadAll(f)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		if small, err := pagemin.Minify(name, raw); err == nil {
+			return small, nil
+		}
+		return raw, nil
+	})
+	if err != nil || coding == "" {
+		return plain, int64(len(plain)), err
+	}
+	data, err = h.cached(name, fi, coding, func() ([]byte, error) {
+		var buf bytes.Buffer
+		var zw io.WriteCloser
+		if coding == "br" {
+			zw = brotli.NewWriterLevel(&buf, brotli.BestCompression)
+		} else {
+			zw, _ = gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		}
+		if _, err := zw.Write(plain); err != nil {
+			return nil, err
+		}
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	})
+	return data, int64(len(plain)), err
+}
+
+// cached returns the kept copy of name under coding while the file is
+// unchanged, else makes and keeps a new one.
+func (h *handler) cached(name string, fi fs.FileInfo, coding string, build func() ([]byte, error)) ([]byte, error) {
 	key := name + "\x00" + coding
 	h.mu.Lock()
-	c := h.compressed[key]
+	c := h.prepared[key]
 	h.mu.Unlock()
 	if c != nil && c.size == fi.Size() && c.modTime.Equal(fi.ModTime()) {
 		return c.data, nil
 	}
-	raw, err := io.ReadAll(f)
+	data, err := build()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	var zw io.WriteCloser
-	if coding == "br" {
-		zw = brotli.NewWriterLevel(&buf, brotli.BestCompression)
-	} else {
-		zw, _ = gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	}
-	if _, err := zw.Write(raw); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
 	h.mu.Lock()
-	h.compressed[key] = &compressedFile{modTime: fi.ModTime(), size: fi.Size(), data: buf.Bytes()}
+	h.prepared[key] = &preparedFile{modTime: fi.ModTime(), size: fi.Size(), data: data}
 	h.mu.Unlock()
-	return buf.Bytes(), nil
+	return data, nil
 }
 
 // openRegular opens name under the root if it is a regular file (a directory

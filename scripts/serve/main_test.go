@@ -16,12 +16,16 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"kafkascope/scripts/internal/pagemin"
 )
 
+// The test root's page files are already minified (TestContentTypes reads
+// them back as they are; TestPageTextMinified sends commented ones).
 const (
 	indexBody = "<!doctype html><title>kafkascope</title>"
-	cssBody   = "body { margin: 0 }"
-	jsBody    = "// wasm_exec.js"
+	cssBody   = "body{margin:0}"
+	jsBody    = "globalThis.kafkascope=1"
 )
 
 // wasmBody looks like a wasm module (magic and version) and compresses well.
@@ -325,24 +329,7 @@ func TestTextCompressedOnTheFly(t *testing.T) {
 
 	decode := func(coding string, body []byte) []byte {
 		t.Helper()
-		var r io.Reader
-		switch coding {
-		case "br":
-			r = brotli.NewReader(bytes.NewReader(body))
-		case "gzip":
-			zr, err := gzip.NewReader(bytes.NewReader(body))
-			if err != nil {
-				t.Fatalf("gzip: %v", err)
-			}
-			r = zr
-		default:
-			return body
-		}
-		plain, err := io.ReadAll(r)
-		if err != nil {
-			t.Fatalf("decoding %s: %v", coding, err)
-		}
-		return plain
+		return decodeBody(t, coding, body)
 	}
 	for _, tt := range []struct{ accept, want string }{
 		{"gzip, deflate, br", "br"},
@@ -367,8 +354,8 @@ func TestTextCompressedOnTheFly(t *testing.T) {
 		if got, want := rec.Header().Get("Content-Length"), strconv.Itoa(len(body)); got != want {
 			t.Errorf("Accept-Encoding %q: Content-Length %q, want %s", tt.accept, got, want)
 		}
-		if !bytes.Equal(decode(tt.want, body), css) {
-			t.Errorf("Accept-Encoding %q: the body does not decode to the file", tt.accept)
+		if !bytes.Equal(decode(tt.want, body), minified(t, "diagram.css", css)) {
+			t.Errorf("Accept-Encoding %q: the body does not decode to the minified file", tt.accept)
 		}
 	}
 
@@ -379,14 +366,14 @@ func TestTextCompressedOnTheFly(t *testing.T) {
 	}
 
 	// A changed file is compressed again.
-	css = append(css, "/* changed */\n"...)
+	css = append(css, ".kd-changed { fill: none; }\n"...)
 	write(t, cssPath, css)
 	later := time.Now().Add(time.Minute)
 	if err := os.Chtimes(cssPath, later, later); err != nil {
 		t.Fatal(err)
 	}
 	rec = get(h, http.MethodGet, "/public/diagram.css", map[string]string{"Accept-Encoding": "br"})
-	if !bytes.Equal(decode("br", rec.Body.Bytes()), css) {
+	if !bytes.Equal(decode("br", rec.Body.Bytes()), minified(t, "diagram.css", css)) {
 		t.Error("after a change, the compressed copy is stale")
 	}
 
@@ -511,6 +498,85 @@ func TestRunRejectsBadFlags(t *testing.T) {
 	} {
 		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
 			t.Errorf("run %q succeeded", args)
+		}
+	}
+}
+
+// decodeBody decodes a response body sent with Content-Encoding coding.
+func decodeBody(t *testing.T, coding string, body []byte) []byte {
+	t.Helper()
+	var r io.Reader
+	switch coding {
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(body))
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatalf("gzip: %v", err)
+		}
+		r = zr
+	default:
+		return body
+	}
+	plain, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("decoding %s: %v", coding, err)
+	}
+	return plain
+}
+
+// minified is what pagemin makes of a file named name holding data.
+func minified(t *testing.T, name string, data []byte) []byte {
+	t.Helper()
+	out, err := pagemin.Minify(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// The page's text files are sent minified, with or without an encoding,
+// and a range is of the minified file; an encoded response says the size
+// it decodes to. The files in the root stay as they are.
+func TestPageTextMinified(t *testing.T) {
+	dir := newTestRoot(t)
+	files := map[string]string{
+		"index.html":          "<!doctype html>\n<html>\n  <!-- the page -->\n  <body>\n    <p class=\"tagline\">A real Apache Kafka engine.</p>\n  </body>\n</html>\n",
+		"public/style.css":    "/* the theme */\nbody {\n  margin: 0;\n  color: #1d2330;\n}\n",
+		"public/wasm_exec.js": "// Go's support\n(() => {\n\tconst longName = 1;\n\tglobalThis.kafkascope = longName;\n})();\n",
+	}
+	for name, body := range files {
+		body = strings.Repeat(body, 40) // over 1 KiB: compressed too
+		write(t, filepath.Join(dir, filepath.FromSlash(name)), []byte(body))
+		files[name] = body
+	}
+	h := mustHandler(t, dir)
+	for name, body := range files {
+		want := minified(t, name, []byte(body))
+		if len(want) >= len(body) || bytes.Contains(want, []byte("  ")) {
+			t.Fatalf("%s: pagemin made %d bytes of %d: %q", name, len(want), len(body), want)
+		}
+		for _, coding := range []string{"", "gzip", "br"} {
+			rec := get(h, http.MethodGet, "/"+name, map[string]string{"Accept-Encoding": coding})
+			if got := rec.Header().Get("Content-Encoding"); got != coding {
+				t.Errorf("%s, Accept-Encoding %q: Content-Encoding %q", name, coding, got)
+				continue
+			}
+			if got := decodeBody(t, coding, rec.Body.Bytes()); !bytes.Equal(got, want) {
+				t.Errorf("%s, Accept-Encoding %q: sent %q, want %q", name, coding, got, want)
+			}
+			if coding != "" {
+				if got := rec.Header().Get("X-Decoded-Content-Length"); got != strconv.Itoa(len(want)) {
+					t.Errorf("%s, Accept-Encoding %q: X-Decoded-Content-Length %s, want %d", name, coding, got, len(want))
+				}
+			}
+		}
+		rec := get(h, http.MethodGet, "/"+name, map[string]string{"Range": "bytes=0-9"})
+		if rec.Code != http.StatusPartialContent || !bytes.Equal(rec.Body.Bytes(), want[:10]) {
+			t.Errorf("%s, bytes 0-9: status %d, %q, want %q", name, rec.Code, rec.Body.Bytes(), want[:10])
+		}
+		if on, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name))); err != nil || string(on) != body {
+			t.Errorf("%s changed on disk (%v)", name, err)
 		}
 	}
 }

@@ -1,7 +1,9 @@
 // Command vugutrim removes the imports that vugugen adds to every generated
 // component only to keep them in use, where nothing else in the file uses
 // them: "log" and "github.com/vugu/vjson", each with its blank variable
-// (var _ log.Logger, var _ vjson.RawMessage).
+// (var _ log.Logger, var _ vjson.RawMessage). It then writes the static
+// text nodes, static elements and event handlers of the Build methods as
+// calls of the package's vgText, vgElem and vgOn (nodes.go says why).
 //
 // Usage (make generate runs it after vugugen):
 //
@@ -13,9 +15,9 @@
 // of main.wasm (15 KB gzipped, 10 KB brotli). The page never logs through
 // log nor encodes JSON through vjson.
 //
-// Only DIR/*_gen.go files are read, and only those two imports touched. A
-// file whose code uses log or vjson elsewhere keeps the import; the file
-// is rewritten only if it changed, and otherwise left as vugugen wrote it.
+// Only DIR/*_gen.go files are read. A file whose code uses log or vjson
+// elsewhere keeps the import; the file is rewritten only if it changed, and
+// otherwise left as vugugen wrote it.
 package main
 
 import (
@@ -62,6 +64,9 @@ func trimFile(name string) error {
 		return err
 	}
 	out, err := trim(name, src)
+	if err == nil {
+		out, err = compact(name, out)
+	}
 	if err != nil || bytes.Equal(out, src) {
 		return err
 	}
