@@ -357,3 +357,21 @@ func TestIdleTimeLeavesShortStretches(t *testing.T) {
 		t.Fatalf("after idle time the standbys are at %v over %s: a stretch of %s, want at most an eighth", s.Standbys(), s.End(), most)
 	}
 }
+
+// A seek to the moment a standby stands at, as the scrubber names it (in
+// whole milliseconds), resumes that standby and runs nothing: standbys
+// built in idle time stand at whole milliseconds.
+func TestSeekToAStandbysMillisecondResumesIt(t *testing.T) {
+	s := longSession(t)
+	idle(t, s)
+	for _, at := range s.Standbys() {
+		ms := sim.Time(time.Duration(at.Millis()) * time.Millisecond)
+		if err := s.Seek(ms); err != nil {
+			t.Fatal(err)
+		}
+		if _, events := s.LastSeek(); events != 0 {
+			t.Fatalf("seeking to %s, where a standby stood at %s, ran %d events", ms, at, events)
+		}
+		idle(t, s)
+	}
+}
