@@ -24,9 +24,18 @@ const (
 	// 6 standbys built in idle time, gaps of 7.5 to 15 minutes, and
 	// 103,000 with 12; the 12 hold 120 MB natively.
 	MaxStandbys = 12
-	// minStandbyGap: closer standbys would save too little to be worth a
-	// cluster's memory.
-	minStandbyGap = 20 * time.Second
+	// minStandbyGap and minStandbyEvents: standbys closer than both this
+	// much virtual time and this many events apart would save too little
+	// to be worth a cluster's memory (the page replays 2,000 events in
+	// about 20 ms: 8 to 13 µs an event in issue 15's benchmarks). Events
+	// count too because a seek's cost is the events it replays: an idle
+	// cluster runs a few dozen events a simulated second, a 9-broker
+	// cluster with two producers at 200 records/s 3,000, and with the
+	// time floor alone such a cluster's branch of 25 seconds got no
+	// standby at all (each seek back replayed it from the cluster's
+	// creation: 1.5 s in the page).
+	minStandbyGap    = 20 * time.Second
+	minStandbyEvents = 2000
 )
 
 // standbys holds the paused replays of the current branch.
@@ -158,17 +167,20 @@ func (st *standbys) dropAfter(applied int, now sim.Time) {
 }
 
 // nextTarget is where idle time builds the next standby (splitStretch),
-// if there is room for one.
-func (st *standbys) nextTarget(live, end sim.Time) (sim.Time, bool) {
-	if len(st.ready) >= st.max() {
+// if there is room for one. It splits no stretch shorter than twice
+// minGap: minStandbyGap, or less where the branch runs minStandbyEvents
+// in less on average (events is how many it ran up to live).
+func (st *standbys) nextTarget(live, end sim.Time, events uint64) (sim.Time, bool) {
+	if len(st.ready) >= st.max() || events == 0 {
 		return 0, false
 	}
+	minGap := min(sim.Time(minStandbyGap), sim.Time(float64(live)*minStandbyEvents/float64(events)))
 	points := []sim.Time{0, live, end}
 	for _, r := range st.ready {
 		points = append(points, r.at())
 	}
 	slices.Sort(points)
-	return splitStretch(points)
+	return splitStretch(points, max(minGap, sim.Time(time.Millisecond)))
 }
 
 // splitStretch picks the middle of a long stretch between the sorted
@@ -182,13 +194,13 @@ func (st *standbys) nextTarget(live, end sim.Time) (sim.Time, bool) {
 // instead of 5m23s. Halving the longest made later stretches win ties
 // they should lose: cutting moments to milliseconds, and the live
 // moment past the last halving point, make them a little longer. None
-// is worth splitting below twice minStandbyGap.
-func splitStretch(points []sim.Time) (sim.Time, bool) {
+// is worth splitting below twice minGap.
+func splitStretch(points []sim.Time, minGap sim.Time) (sim.Time, bool) {
 	var longest sim.Time
 	for i := 1; i < len(points); i++ {
 		longest = max(longest, points[i]-points[i-1])
 	}
-	if time.Duration(longest) < 2*minStandbyGap {
+	if longest < 2*minGap {
 		return 0, false
 	}
 	for i := 1; i < len(points); i++ {
@@ -221,7 +233,7 @@ func (s *Session) Background(maxSteps int) (bool, error) {
 	}
 	st := &s.standby
 	if st.building == nil {
-		target, ok := st.nextTarget(s.Now(), s.End())
+		target, ok := st.nextTarget(s.Now(), s.End(), s.Cluster().World.Steps())
 		if !ok {
 			return false, nil
 		}
