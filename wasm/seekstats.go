@@ -19,37 +19,38 @@ import (
 // ms). The bench reads them beside each seek's latency, so a slow seek
 // says whether it replayed far or spent its time elsewhere.
 type seekStats struct {
-	on       bool // a seek was under way at the end of the last frame
-	frames   int
+	seeks    int // seeks arrived by the last frame (timeline LastSeek)
+	frames   int // frames of the seek under way
 	tick     time.Duration
-	standbys []sim.Time // before the frame that started the seek
+	standbys []sim.Time // before the frame that started it
 }
 
 // before looks at the standbys before a frame, which may start a seek
 // (a seek takes one).
 func (s *seekStats) before(p *player.Player) {
-	if !s.on && p.Sim == nil {
+	if _, seeking := p.Seeking(); !seeking && p.Sim == nil {
 		s.standbys = p.TL.Standbys()
+		s.frames, s.tick = 0, 0
 	}
 }
 
-// frame records one frame's tick (took), under the event lock: p is
-// the player after it.
+// frame records one frame's tick (took), under the event lock: p is the
+// player after it. A seek may start and arrive in the same frame.
 func (s *seekStats) frame(p *player.Player, took time.Duration) {
-	_, seeking := p.Seeking()
-	if !s.on && !seeking {
+	if p.Sim != nil {
 		return
 	}
-	if !s.on {
-		s.on, s.frames, s.tick = true, 0, 0
+	_, seeking := p.Seeking()
+	from, events, seeks := p.TL.LastSeek()
+	if !seeking && seeks == s.seeks {
+		return
 	}
 	s.frames++
 	s.tick += took
 	if seeking {
 		return
 	}
-	s.on = false
-	from, events := p.TL.LastSeek()
+	s.seeks = seeks
 	status, err := byID("status")
 	if err != nil {
 		return

@@ -60,6 +60,7 @@ type Session struct {
 	pending       *pendingSeek // a seek under way (StartSeek), or nil
 	lastSeekSteps uint64       // events the last seek ran (for tests and benchmarks)
 	lastSeekFrom  sim.Time     // where the last seek's replay stood when it began
+	seeks         int          // seeks that arrived
 }
 
 // MaxFeed bounds the event feed kept in memory (the newest entries).
@@ -326,8 +327,11 @@ func (s *Session) SeekEvents() uint64 {
 
 // LastSeek is where the last seek that arrived replayed from (the
 // standby, fresh replay or live replay it ran on, at the moment the seek
-// began) and how many events it ran: what a seek cost, for benchmarks.
-func (s *Session) LastSeek() (from sim.Time, events uint64) { return s.lastSeekFrom, s.lastSeekSteps }
+// began) and how many events it ran, and how many seeks have arrived:
+// what a seek cost, for benchmarks.
+func (s *Session) LastSeek() (from sim.Time, events uint64, seeks int) {
+	return s.lastSeekFrom, s.lastSeekSteps, s.seeks
+}
 
 // SeekStep carries a seek under way on for at most maxSteps events (0: to
 // its end) and reports whether it arrived (true when there is none).
@@ -352,6 +356,7 @@ func (s *Session) SeekStep(maxSteps int) (bool, error) {
 	}
 	s.pending = nil
 	s.lastSeekSteps, s.lastSeekFrom = p.steps, p.from
+	s.seeks++
 	if p.swap {
 		live := s.replay
 		s.replay = p.r
