@@ -22,7 +22,12 @@ const (
 	// of one simulated hour (a producer, a consumer group, a broker
 	// restarted), ten seeks anywhere replayed 259,000 events in all with
 	// 6 standbys built in idle time, gaps of 7.5 to 15 minutes, and
-	// 103,000 with 12; the 12 hold 120 MB natively.
+	// 103,000 with 12; the 12 hold 120 MB natively. A higher limit gives
+	// nothing unless idle time builds that many: each standby replays
+	// from the cluster's creation, so twelve spread over that hour cost
+	// about 6 simulated hours of replay (1.7 million events, some 20 s of
+	// the page's idle time), and the 10 s the benchmark leaves the page
+	// paused build 5 or 6 (BenchmarkHourSeeks).
 	MaxStandbys = 12
 	// minStandbyGap and minStandbyEvents: standbys closer than both this
 	// much virtual time and this many events apart would save too little
@@ -188,13 +193,15 @@ func (st *standbys) nextTarget(live, end sim.Time, events uint64) (sim.Time, boo
 // moment and the end): of the stretches at least cheapStretch of the
 // longest, the earliest. A standby costs every event up to its moment
 // (it replays from the cluster's creation), so of two stretches about
-// as long, the earlier gives as much for less: in issue 15's hour
-// session, the idle time the page had in its benchmark (714,000 events)
-// left a seek to a moment picked at random 4m27s of replay on average
-// instead of 5m23s. Halving the longest made later stretches win ties
-// they should lose: cutting moments to milliseconds, and the live
-// moment past the last halving point, make them a little longer. None
-// is worth splitting below twice minGap.
+// as long, the earlier gives as much for less. Halving the longest let
+// later stretches win such ties by a hair (cutting moments to
+// milliseconds, or the live moment just past a halving point, makes
+// them a little longer): in issue 15's hour session, with the idle time
+// the page had in its benchmark (714,000 events), that rule built 5
+// standbys and left a seek to a moment picked at random 5m34s of replay
+// on average; this one builds 6 and leaves 4m35s, as halving did before
+// moments were cut to milliseconds (BenchmarkHourSeeks). None is worth
+// splitting below twice minGap.
 func splitStretch(points []sim.Time, minGap sim.Time) (sim.Time, bool) {
 	var longest sim.Time
 	for i := 1; i < len(points); i++ {
