@@ -122,6 +122,7 @@ type page struct {
 	prepare     ui.Preparer
 	renderTook  atomic.Int64 // the renders since a frame last read it (ns)
 	buildFailed int
+	seeks       seekStats
 }
 
 // followState is a scrolling list that sticks to its newest line until the
@@ -384,7 +385,9 @@ func (pg *page) frameLoop() {
 		}
 		view := partsView()
 		pg.ee.Lock()
+		pg.seeks.before(pg.app.Player)
 		render := pg.app.Frame(now, wall)
+		pg.seeks.frame(pg.app.Player, time.Since(now))
 		if pg.renderer.takeRenderDue() {
 			render = true // a handler ran: draw what it changed
 		}

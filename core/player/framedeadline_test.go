@@ -281,3 +281,31 @@ func TestFastForwardDeadlineSplitsAnAdvanceNotItsResult(t *testing.T) {
 		t.Fatalf("the terminals differ:\nchunked %q\ncounted %q", a, b)
 	}
 }
+
+// Playing at a speed leaves the session on a whole millisecond, with time
+// moving at that speed, so a seek to the moment the scrubber names (it
+// speaks whole milliseconds) where the session stands runs nothing: a
+// session left a fraction of a millisecond past its last one replayed
+// from the previous standby (or the cluster's creation) when the thumb
+// was dragged back to the bar's end.
+func TestPlayingStandsOnWholeMilliseconds(t *testing.T) {
+	p := seekPlayer(t)
+	p.Paused = false
+	start := p.Now()
+	const frames = 60
+	for range frames {
+		p.Tick(16666667 * time.Nanosecond)
+	}
+	want := time.Duration(frames * 16666667)
+	if got := p.Now().Sub(start); got > want || got < want-time.Millisecond {
+		t.Fatalf("%d frames of %v at speed 1 moved time %v", frames, 16666667*time.Nanosecond, got)
+	}
+	p.Paused = true
+	end := p.TL.End()
+	bar := sim.Time(time.Duration(end.Millis()) * time.Millisecond)
+	p.StartSeek(bar)
+	p.FinishSeek()
+	if _, events, _ := p.TL.LastSeek(); events != 0 || p.Now() != end {
+		t.Fatalf("seeking to the bar's end (%s, the session's end at %d ns) ran %d events and arrived at %d ns", bar, int64(end), events, int64(p.Now()))
+	}
+}

@@ -71,6 +71,8 @@ type Player struct {
 	// quiet counts the frames since the viewer last did something (see
 	// standbyQuiet).
 	quiet int
+	// carry is the virtual time playing at a speed still owes (paced).
+	carry time.Duration
 }
 
 // New makes a player with no session.
@@ -255,6 +257,8 @@ func (p *Player) Tick(wall time.Duration) {
 	d := time.Duration(float64(wall) * p.Speed)
 	if p.Paused && !ff {
 		d = 0 // paused: a running command waits too
+	} else if !ff {
+		d = p.paced(d)
 	}
 	if d > 0 || ff {
 		before := p.steps()

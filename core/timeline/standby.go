@@ -22,11 +22,25 @@ const (
 	// of one simulated hour (a producer, a consumer group, a broker
 	// restarted), ten seeks anywhere replayed 259,000 events in all with
 	// 6 standbys built in idle time, gaps of 7.5 to 15 minutes, and
-	// 103,000 with 12; the 12 hold 120 MB natively.
+	// 103,000 with 12; the 12 hold 120 MB natively. A higher limit gives
+	// nothing unless idle time builds that many: each standby replays
+	// from the cluster's creation, so twelve spread over that hour cost
+	// about 6 simulated hours of replay (1.7 million events, some 20 s of
+	// the page's idle time), and the 10 s the benchmark leaves the page
+	// paused build 5 or 6 (BenchmarkHourSeeks).
 	MaxStandbys = 12
-	// minStandbyGap: closer standbys would save too little to be worth a
-	// cluster's memory.
-	minStandbyGap = 20 * time.Second
+	// minStandbyGap and minStandbyEvents: standbys closer than both this
+	// much virtual time and this many events apart would save too little
+	// to be worth a cluster's memory (the page replays 2,000 events in
+	// about 20 ms: 8 to 13 µs an event in issue 15's benchmarks). Events
+	// count too because a seek's cost is the events it replays: an idle
+	// cluster runs a few dozen events a simulated second, a 9-broker
+	// cluster with two producers at 200 records/s 3,000, and with the
+	// time floor alone such a cluster's branch of 25 seconds got no
+	// standby at all (each seek back replayed it from the cluster's
+	// creation: 1.5 s in the page).
+	minStandbyGap    = 20 * time.Second
+	minStandbyEvents = 2000
 )
 
 // standbys holds the paused replays of the current branch.
@@ -157,29 +171,64 @@ func (st *standbys) dropAfter(applied int, now sim.Time) {
 	}
 }
 
-// nextTarget is the middle of the largest stretch of the branch (between
-// its start, the standbys, the live moment and its end) that no standby
-// covers, if it is worth a standby.
-func (st *standbys) nextTarget(live, end sim.Time) (sim.Time, bool) {
-	if len(st.ready) >= st.max() {
+// nextTarget is where idle time builds the next standby (splitStretch),
+// if there is room for one. It splits no stretch shorter than twice
+// minGap: minStandbyGap, or less where the branch runs minStandbyEvents
+// in less on average (events is how many it ran up to live).
+func (st *standbys) nextTarget(live, end sim.Time, events uint64) (sim.Time, bool) {
+	if len(st.ready) >= st.max() || events == 0 {
 		return 0, false
 	}
+	minGap := min(sim.Time(minStandbyGap), sim.Time(float64(live)*minStandbyEvents/float64(events)))
 	points := []sim.Time{0, live, end}
 	for _, r := range st.ready {
 		points = append(points, r.at())
 	}
 	slices.Sort(points)
-	var best, from sim.Time
+	return splitStretch(points, max(minGap, sim.Time(time.Millisecond)))
+}
+
+// splitStretch picks the middle of a long stretch between the sorted
+// moments already covered (the branch's start, the standbys, the live
+// moment and the end): of the stretches at least cheapStretch of the
+// longest, the earliest. A standby costs every event up to its moment
+// (it replays from the cluster's creation), so of two stretches about
+// as long, the earlier gives as much for less. Halving the longest let
+// later stretches win such ties by a hair (cutting moments to
+// milliseconds, or the live moment just past a halving point, makes
+// them a little longer): in issue 15's hour session, with the idle time
+// the page had in its benchmark (714,000 events), that rule built 5
+// standbys and left a seek to a moment picked at random 5m34s of replay
+// on average; this one builds 6 and leaves 4m35s, as halving did before
+// moments were cut to milliseconds (BenchmarkHourSeeks). None is worth
+// splitting below twice minGap.
+func splitStretch(points []sim.Time, minGap sim.Time) (sim.Time, bool) {
+	var longest sim.Time
 	for i := 1; i < len(points); i++ {
-		if gap := points[i] - points[i-1]; gap > best {
-			best, from = gap, points[i-1]
-		}
+		longest = max(longest, points[i]-points[i-1])
 	}
-	if time.Duration(best) < 2*minStandbyGap {
+	if longest < 2*minGap {
 		return 0, false
 	}
-	return from + best/2, true
+	for i := 1; i < len(points); i++ {
+		if gap := points[i] - points[i-1]; float64(gap) >= cheapStretch*float64(longest) {
+			return onMillis(points[i-1] + gap/2), true
+		}
+	}
+	return 0, false // not reached: the longest qualifies
 }
+
+// cheapStretch: a stretch this share of the longest counts as about as
+// long (splitStretch).
+const cheapStretch = 2.0 / 3
+
+// onMillis is t cut down to a whole millisecond. A standby stands where a
+// seek can name it: the scrubber, links and the terminal speak whole
+// milliseconds, and a seek resumes only a standby at or before its
+// target, so one at 30m3.5875s served no seek to 30m3.587s (issue 15's
+// benchmark seeks to the middle of its hour, where idle time had put a
+// standby, and replayed 7.5 minutes from the one before it).
+func onMillis(t sim.Time) sim.Time { return t - t%sim.Time(time.Millisecond) }
 
 // Background spends up to maxSteps simulation events of idle time on
 // standbys: it continues the one being built, or starts the next. It
@@ -191,7 +240,7 @@ func (s *Session) Background(maxSteps int) (bool, error) {
 	}
 	st := &s.standby
 	if st.building == nil {
-		target, ok := st.nextTarget(s.Now(), s.End())
+		target, ok := st.nextTarget(s.Now(), s.End(), s.Cluster().World.Steps())
 		if !ok {
 			return false, nil
 		}

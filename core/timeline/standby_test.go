@@ -353,7 +353,73 @@ func TestIdleTimeLeavesShortStretches(t *testing.T) {
 	for i := 1; i < len(points); i++ {
 		most = max(most, points[i]-points[i-1])
 	}
-	if most > s.End()/8 {
+	// A standby stands at a whole millisecond, cut down from the middle.
+	if most > s.End()/8+sim.Time(time.Millisecond) {
 		t.Fatalf("after idle time the standbys are at %v over %s: a stretch of %s, want at most an eighth", s.Standbys(), s.End(), most)
+	}
+}
+
+// A seek to the moment a standby stands at, as the scrubber names it (in
+// whole milliseconds), resumes that standby and runs nothing: standbys
+// built in idle time stand at whole milliseconds.
+func TestSeekToAStandbysMillisecondResumesIt(t *testing.T) {
+	s := longSession(t)
+	idle(t, s)
+	for _, at := range s.Standbys() {
+		ms := sim.Time(time.Duration(at.Millis()) * time.Millisecond)
+		if err := s.Seek(ms); err != nil {
+			t.Fatal(err)
+		}
+		if _, events, _ := s.LastSeek(); events != 0 {
+			t.Fatalf("seeking to %s, where a standby stood at %s, ran %d events", ms, at, events)
+		}
+		idle(t, s)
+	}
+}
+
+// Idle time builds the cheaper of two stretches about as long: a standby
+// replays every event up to its moment, so the earlier one costs less
+// and shortens the seeks into it as much.
+func TestIdleTimeSplitsTheEarlierOfLikeStretches(t *testing.T) {
+	s := longSession(t)
+	for len(s.Standbys()) < 2 {
+		if _, err := s.Background(5000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, second := s.Standbys()[0], s.Standbys()[1]
+	if first > s.End()/3 || second < s.End()/3 {
+		t.Fatalf("over %s the first two standbys stand at %v; want the middle first and then the middle of the first half", s.End(), s.Standbys())
+	}
+}
+
+// A short branch dense with events gets standbys too: what a seek costs
+// is the events it replays, not the virtual time (a 9-broker cluster
+// with two producers at 200 records/s runs about 3,000 events a
+// simulated second, and its 25 seconds took 1.5 s to replay in the page).
+func TestIdleTimeCoversAShortDenseBranch(t *testing.T) {
+	s := New()
+	s.Do("cluster create", nil)
+	s.Do("kafka-topics.sh --create --topic t --partitions 6 --replication-factor 3", nil)
+	s.Do("kafka-producer-perf-test.sh --topic t --num-records 20000 --throughput 1000 --record-size 100 --producer-props bootstrap.servers=kafka-1:9092", nil)
+	for s.Busy() {
+		if _, err := s.Play(time.Second, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end, events := s.End(), s.Cluster().World.Steps()
+	idle(t, s)
+	if n := len(s.Standbys()); n < MaxStandbys/2 {
+		t.Fatalf("a branch of %s with %d events got %d standbys in idle time: %v", end, events, n, s.Standbys())
+	}
+	for _, at := range []sim.Time{end / 3, end * 3 / 4} {
+		if err := s.Seek(at); err != nil {
+			t.Fatal(err)
+		}
+		if _, ran, _ := s.LastSeek(); ran > events/8 {
+			t.Errorf("seeking to %s ran %d of the branch's %d events", at, ran, events)
+		}
+		sameMoment(t, "after seeking to "+at.String(), s, fromStart(t, s, at))
+		idle(t, s)
 	}
 }

@@ -59,6 +59,8 @@ type Session struct {
 
 	pending       *pendingSeek // a seek under way (StartSeek), or nil
 	lastSeekSteps uint64       // events the last seek ran (for tests and benchmarks)
+	lastSeekFrom  sim.Time     // where the last seek's replay stood when it began
+	seeks         int          // seeks that arrived
 }
 
 // MaxFeed bounds the event feed kept in memory (the newest entries).
@@ -260,7 +262,8 @@ type pendingSeek struct {
 	r      *replay
 	target sim.Time
 	swap   bool
-	steps  uint64 // events run so far
+	steps  uint64   // events run so far
+	from   sim.Time // where r stood when the seek began
 }
 
 // StartSeek begins a seek to t that SeekStep carries out, a share of
@@ -297,10 +300,10 @@ func (s *Session) StartSeek(t sim.Time) error {
 			base = r
 		}
 		s.end = end
-		s.pending = &pendingSeek{r: base, target: t, swap: true}
+		s.pending = &pendingSeek{r: base, target: t, swap: true, from: base.at()}
 		return nil
 	}
-	s.pending = &pendingSeek{r: s.replay, target: t}
+	s.pending = &pendingSeek{r: s.replay, target: t, from: s.Now()}
 	return nil
 }
 
@@ -320,6 +323,14 @@ func (s *Session) SeekEvents() uint64 {
 		return s.pending.steps
 	}
 	return s.lastSeekSteps
+}
+
+// LastSeek is where the last seek that arrived replayed from (the
+// standby, fresh replay or live replay it ran on, at the moment the seek
+// began) and how many events it ran, and how many seeks have arrived:
+// what a seek cost, for benchmarks.
+func (s *Session) LastSeek() (from sim.Time, events uint64, seeks int) {
+	return s.lastSeekFrom, s.lastSeekSteps, s.seeks
 }
 
 // SeekStep carries a seek under way on for at most maxSteps events (0: to
@@ -344,7 +355,8 @@ func (s *Session) SeekStep(maxSteps int) (bool, error) {
 		return false, nil
 	}
 	s.pending = nil
-	s.lastSeekSteps = p.steps
+	s.lastSeekSteps, s.lastSeekFrom = p.steps, p.from
+	s.seeks++
 	if p.swap {
 		live := s.replay
 		s.replay = p.r

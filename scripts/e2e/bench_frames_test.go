@@ -606,6 +606,7 @@ func (fb *framesBench) seeks(what string, fractions []float64) {
 			fb.t.Fatalf("seeking to %g: %v", f, err)
 		}
 		lat = append(lat, ms)
+		fb.t.Logf("  seek to %.0f%%: %.0f ms; %s", 100*f, ms, seekDetail(fb.tab))
 		time.Sleep(300 * time.Millisecond)
 	}
 	fb.profileStop("seeks")
@@ -621,6 +622,26 @@ func (fb *framesBench) seeks(what string, fractions []float64) {
 	}
 	fb.add("seeks in the %s: latency median %.0f ms, max %.0f ms (%s ms)  [%s]", what, ls.p50, ls.max, strings.Join(parts, ", "), verdict)
 	fb.add("frames during the seeks: %s  [%s]", st, st.verdict())
+}
+
+// seekDetail is what the page says the last seek cost (wasm's
+// seekStats): where it replayed from, the events it ran, its frames and
+// the engine's time in them, and the standby replays there were.
+func seekDetail(tab context.Context) string {
+	f := strings.Fields(evalString(tab, `document.getElementById("status").dataset.seek`))
+	if len(f) != 5 {
+		return "no figures from the page"
+	}
+	ms := func(s string) string {
+		x, _ := strconv.ParseInt(s, 10, 64)
+		return (time.Duration(x) * time.Millisecond).String()
+	}
+	var standbys []string
+	for _, x := range strings.Fields(evalString(tab, `document.getElementById("status").dataset.standbys`)) {
+		standbys = append(standbys, ms(x))
+	}
+	return fmt.Sprintf("replayed %s to %s, %s events in %s frames, %s ms of engine; standbys before it: [%s]",
+		ms(f[0]), ms(f[1]), f[2], f[3], f[4], strings.Join(standbys, " "))
 }
 
 func countOver(xs []float64, limit float64) int {
