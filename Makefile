@@ -232,13 +232,13 @@ simtest:
 	$(GO) run ./scripts/kafkasim simulate --seeds $(SIMSEEDS)
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+	$(GO) test -run '^$$' -bench . -benchmem ./core/... ./ui/...
 
 # Every benchmark once (make test): a benchmark that cannot run fails the
 # build instead of rotting until someone measures.
 bench-short:
 	@echo "==> every benchmark once"
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./core/...
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./core/... ./ui/...
 
 # The page in headless Chromium: load time, engine speed against native,
 # frame times while a scenario plays (figures in build/bench-browser.txt).

@@ -435,17 +435,21 @@ func TestDiskListingIsBounded(t *testing.T) {
 }
 
 // BenchmarkDiskBuild is the disk panel's cost per frame on a busy
-// partition (a few hundred segments): "hit" when nothing changed since
+// partition (over a hundred segments; a batch must fit segment.bytes, or
+// the broker refuses it with RecordBatchTooLargeException, as Kafka does): "hit" when nothing changed since
 // the last frame, "miss" when the log grew (the partition is read again).
 func BenchmarkDiskBuild(b *testing.B) {
 	at := newAppTest(b, "", "")
-	at.a.Term.Enter("kafka-topics.sh --create --topic busy --partitions 1 --replication-factor 3 --config segment.bytes=2000")
+	at.a.Term.Enter("kafka-topics.sh --create --topic busy --partitions 1 --replication-factor 3 --config segment.bytes=20000")
 	at.idle()
-	at.a.Term.Enter("kafka-producer-perf-test.sh --topic busy --num-records 20000 --record-size 100 --throughput 2000 --producer-props linger.ms=20")
+	at.a.Term.Enter("kafka-producer-perf-test.sh --topic busy --num-records 20000 --record-size 100 --throughput 2000 --producer-props bootstrap.servers=kafka-1:9092 linger.ms=20")
 	at.idle()
 	at.a.ShowTab(sideTabDisk)
 	at.render(nil)
 	if pd := at.a.Disk.pd; pd == nil || len(pd.Segments) < 100 {
+		for _, l := range at.p.TL.Lines() {
+			b.Log(l.Text)
+		}
 		b.Fatalf("disk %+v", pd)
 	}
 	b.Logf("%d segments, %d files", len(at.a.Disk.pd.Segments), len(at.a.Disk.pd.Files))
