@@ -50,3 +50,19 @@ func BenchmarkIdleCluster(b *testing.B) {
 	b.ReportMetric(float64(c.World.Handoffs()-handoffs)/events, "switches/event")
 	b.Logf("%.0f events/s natively (goal: at least 1,000,000)", events/b.Elapsed().Seconds())
 }
+
+// BenchmarkCreate is making the default cluster (3 combined nodes) and
+// running it until every broker is registered and unfenced: what every
+// seek that replays from the start, and every standby replay, pays first.
+func BenchmarkCreate(b *testing.B) {
+	for b.Loop() {
+		c, err := New(Config{Brokers: 3, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := c.Advance(3 * time.Second); err != nil {
+			b.Fatal(err)
+		}
+		c.Close()
+	}
+}
