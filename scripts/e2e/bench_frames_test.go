@@ -136,7 +136,8 @@ type framesBench struct {
 	metrics0 map[string]float64
 	cpu0     float64 // rendererCPU at start
 	report   []string
-	profile  string // where CPU profiles go ("" none)
+	profile  string  // where CPU profiles go ("" none)
+	trace    *tracer // Chrome traces (KAFKASCOPE_BENCH_TRACE=1: bench_trace_test.go)
 }
 
 func (fb *framesBench) add(format string, args ...any) {
@@ -544,6 +545,7 @@ func (fb *framesBench) benchScenarios() {
 		fb.open("#scenario=" + s.ID)
 		fb.start()
 		fb.profileStart()
+		fb.traceStart()
 		began := time.Now()
 		for i := 1; i < steps; i++ {
 			fb.playStep(i, steps)
@@ -551,6 +553,7 @@ func (fb *framesBench) benchScenarios() {
 		took := time.Since(began)
 		fb.profileStop("scenario-" + s.ID)
 		xs := fb.stop()
+		fb.traceStop("scenario-"+s.ID, len(xs))
 		every = append(every, xs...)
 		st := summarize(xs)
 		fb.add("scenario %-32s %2d steps in %5.1f s: %s  [%s]", s.ID, steps, took.Seconds(), st, st.verdict())
