@@ -102,6 +102,9 @@ type page struct {
 	stats   frameStats
 	// budget adapts the events a frame runs to what frames cost here.
 	budget player.FrameBudget
+	// split gives a step with more work than a frame alternate frames
+	// for the engine and the render.
+	split player.FrameSplit
 	// engineUntil ends this frame's engine work (engineOver, the
 	// player's frame deadline).
 	engineUntil time.Time
@@ -351,14 +354,20 @@ func (pg *page) frameLoop() {
 		// since) sets this frame's events.
 		events := pg.budget.Observe(player.FrameCost{
 			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall})
-		pg.app.Player.SetFrameEvents(events)
+		// A step with more work than a frame runs the engine and draws
+		// in alternate frames (player.FrameSplit).
+		kind := pg.split.Next(pg.app.Player.TickCut())
+		pg.app.Player.SetFrameEvents(pg.budget.EventsFor(kind, events))
 		pg.app.Player.SetFastForwardEvents(pg.budget.FastForwardEvents(events, pg.app.FastForwardQuiet(now)))
 		// The count above follows recent frames; the deadline stops a
 		// frame whose events turned out heavy (a player may be new: set
 		// it every frame).
-		pg.engineUntil = now.Add(pg.budget.EngineTime())
+		pg.engineUntil = now.Add(pg.budget.EngineTimeFor(kind))
 		pg.app.Player.SetFrameDeadline(pg.engineOver)
 		pg.quietUntil = now.Add(player.QuietWork)
+		if kind == player.FrameDraw {
+			pg.quietUntil = now // the frame's time is the render's
+		}
 		pg.app.Player.SetQuietDeadline(pg.quietOver)
 		pg.followMeasure()
 		width, measured := 0.0, false
@@ -379,6 +388,7 @@ func (pg *page) frameLoop() {
 		if pg.app.SetPartsView(view) {
 			render = true // a large topic scrolled: draw the rows in view
 		}
+		render = pg.split.Render(kind, render, time.Since(now), pg.budget.EngineTime())
 		if render {
 			pg.ee.UnlockRender()
 		} else {

@@ -64,6 +64,9 @@ type Player struct {
 	// quietOver is the host's deadline for a frame that draws nothing (a
 	// seek under way, a paused session's idle time): QuietWork; nil: none.
 	quietOver func() bool
+	// tickCut: the last Tick stopped a scenario step at frameOver with
+	// the step unfinished (TickCut).
+	tickCut bool
 	// quiet counts the frames since the viewer last did something (see
 	// standbyQuiet).
 	quiet int
@@ -204,6 +207,7 @@ func (p *Player) refresh() { p.stale = true }
 // (spread over frames when long).
 func (p *Player) Tick(wall time.Duration) {
 	p.quiet++
+	p.tickCut = false
 	before := p.steps()
 	defer func() { p.lastEvents = max(p.steps(), before) - before }() // 0 if the cluster was replaced
 	wall = min(max(wall, 0), maxFrame)

@@ -154,6 +154,7 @@ func (p *Player) advanceStep(budget int) error {
 	r := sc.run
 	for ran := false; budget > 0; ran = true {
 		if ran && p.overDeadline() {
+			p.tickCut = true
 			break // the frame's time is spent; the next frame carries on
 		}
 		if p.TL.Busy() {

@@ -1,0 +1,104 @@
+package player
+
+import "time"
+
+// A frame that runs the engine to its deadline and then draws does both
+// on the page's only thread, and the browser's style, layout and paint of
+// what the render changed come on top: issue 15's traces of the built-in
+// scenarios found the renderer's main thread at 10-11 ms of CPU a frame
+// while a step played (the engine's share, the build and patch, the
+// browser's work), which fits a 60 Hz frame only on an idle machine;
+// with the engine's background compiler and the compositor on the other
+// core it came to 33 ms a frame. While a step has more work than a frame
+// (its last tick stopped at the deadline, Player.TickCut), the host
+// therefore splits the work over two frames: one runs the engine alone
+// for QuietWork and draws nothing, so the browser has nothing to lay out
+// or paint; the next draws what both did with one chunk of engine work at
+// most (frameChunk). Per two frames the engine gets about what two frames
+// of EngineTime gave it, the render and the browser's work on it come
+// once instead of twice, and no frame carries both. The picture shows
+// every other frame's moment while such a step plays, and the step ends
+// on the same moment with the same picture (only the pace changes, as
+// with every frame budget).
+
+// FrameKind is what one animation frame does.
+type FrameKind int
+
+const (
+	// FrameBoth runs the engine for FrameBudget.EngineTime and draws
+	// whatever changed: every frame while nothing has more work than a
+	// frame.
+	FrameBoth FrameKind = iota
+	// FrameEngine runs the engine alone for QuietWork; it draws only
+	// when its work ended early enough to leave the render its time,
+	// else the next frame draws (FrameDraw).
+	FrameEngine
+	// FrameDraw draws what the frame before it deferred, after one
+	// chunk of engine work at most (its deadline has passed as it
+	// starts).
+	FrameDraw
+)
+
+// FrameSplit decides frame by frame which kind of frame comes next. Its
+// zero value is ready; a render it defers always comes in the very next
+// frame (no frame defers twice in a row).
+type FrameSplit struct {
+	owed bool // the last frame deferred its render
+}
+
+// Next is the coming frame's kind: tickCut is Player.TickCut after the
+// last frame's tick.
+func (s *FrameSplit) Next(tickCut bool) FrameKind {
+	switch {
+	case s.owed:
+		return FrameDraw
+	case tickCut:
+		return FrameEngine
+	}
+	return FrameBoth
+}
+
+// Render reports whether a frame of kind k draws now. want: something
+// changed (or a handler ran); elapsed: the frame's work so far; engine:
+// FrameBudget.EngineTime, the part of FrameWork the render leaves. A
+// FrameEngine whose work ran past engine defers its render to the next
+// frame; a FrameDraw always draws, since the frame before it left its
+// render owed.
+func (s *FrameSplit) Render(k FrameKind, want bool, elapsed, engine time.Duration) bool {
+	switch k {
+	case FrameDraw:
+		s.owed = false
+		return true
+	case FrameEngine:
+		if want && elapsed > engine {
+			s.owed = true
+			return false
+		}
+	}
+	return want
+}
+
+// EngineTimeFor is the engine's share of a frame of kind k: EngineTime for
+// FrameBoth, QuietWork for FrameEngine (it draws nothing), none for
+// FrameDraw (the player still runs one chunk: a deadline is only looked
+// at between chunks).
+func (b *FrameBudget) EngineTimeFor(k FrameKind) time.Duration {
+	switch k {
+	case FrameEngine:
+		return QuietWork
+	case FrameDraw:
+		return 0
+	}
+	return b.EngineTime()
+}
+
+// EventsFor is the event budget of a frame of kind k, from events (a
+// budget for EngineTime, Observe's): a FrameEngine gets as many more as
+// its longer share allows at the same rate, so that its count does not
+// stop it long before its deadline.
+func (b *FrameBudget) EventsFor(k FrameKind, events int) int {
+	if k != FrameEngine {
+		return events
+	}
+	return min(int(float64(events)*float64(QuietWork)/float64(b.EngineTime())), stepsPerFrame)
+}
