@@ -10,11 +10,14 @@ import "time"
 // browser's work), which fits a 60 Hz frame only on an idle machine;
 // with the engine's background compiler and the compositor on the other
 // core it came to 33 ms a frame. While a step has more work than a frame
-// (its last tick stopped at the deadline, Player.TickCut), the host
+// (its last tick stopped at the deadline or at the frame's event budget
+// with the step unfinished, Player.TickCut), the host
 // therefore splits the work over two frames: one runs the engine alone
-// for QuietWork and draws nothing, so the browser has nothing to lay out
+// for FrameWork and draws nothing, so the browser has nothing to lay out
 // or paint; the next draws what both did with one chunk of engine work at
-// most (frameChunk). Per two frames the engine gets about what two frames
+// most (frameChunk). (QuietWork, the share of the other frames that draw
+// nothing, left such frames at 14 ms of the main thread's CPU in the
+// traces, too close to a 60 Hz frame on a loaded machine.) Per two frames the engine gets about what two frames
 // of EngineTime gave it, the render and the browser's work on it come
 // once instead of twice, and no frame carries both. The picture shows
 // every other frame's moment while such a step plays, and the step ends
@@ -29,7 +32,7 @@ const (
 	// whatever changed: every frame while nothing has more work than a
 	// frame.
 	FrameBoth FrameKind = iota
-	// FrameEngine runs the engine alone for QuietWork; it draws only
+	// FrameEngine runs the engine alone for FrameWork; it draws only
 	// when its work ended early enough to leave the render its time,
 	// else the next frame draws (FrameDraw).
 	FrameEngine
@@ -79,13 +82,13 @@ func (s *FrameSplit) Render(k FrameKind, want bool, elapsed, engine time.Duratio
 }
 
 // EngineTimeFor is the engine's share of a frame of kind k: EngineTime for
-// FrameBoth, QuietWork for FrameEngine (it draws nothing), none for
+// FrameBoth, all of FrameWork for FrameEngine (it draws nothing), none for
 // FrameDraw (the player still runs one chunk: a deadline is only looked
 // at between chunks).
 func (b *FrameBudget) EngineTimeFor(k FrameKind) time.Duration {
 	switch k {
 	case FrameEngine:
-		return QuietWork
+		return FrameWork
 	case FrameDraw:
 		return 0
 	}
@@ -100,5 +103,5 @@ func (b *FrameBudget) EventsFor(k FrameKind, events int) int {
 	if k != FrameEngine {
 		return events
 	}
-	return min(int(float64(events)*float64(QuietWork)/float64(b.EngineTime())), stepsPerFrame)
+	return min(int(float64(events)*float64(FrameWork)/float64(b.EngineTime())), stepsPerFrame)
 }

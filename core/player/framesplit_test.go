@@ -42,7 +42,7 @@ func TestFrameSplitAlternatesEngineAndRender(t *testing.T) {
 	}
 }
 
-// An engine frame gets QuietWork and the events to fill it; a draw frame
+// An engine frame gets all of FrameWork and the events to fill it; a draw frame
 // none (one chunk); any other frame what the render leaves.
 func TestFrameBudgetForEachKindOfFrame(t *testing.T) {
 	var b FrameBudget
@@ -50,8 +50,8 @@ func TestFrameBudgetForEachKindOfFrame(t *testing.T) {
 	if got := b.EngineTimeFor(FrameBoth); got != b.EngineTime() {
 		t.Fatalf("FrameBoth: %v, want EngineTime %v", got, b.EngineTime())
 	}
-	if got := b.EngineTimeFor(FrameEngine); got != QuietWork {
-		t.Fatalf("FrameEngine: %v, want QuietWork %v", got, QuietWork)
+	if got := b.EngineTimeFor(FrameEngine); got != FrameWork {
+		t.Fatalf("FrameEngine: %v, want FrameWork %v", got, FrameWork)
 	}
 	if got := b.EngineTimeFor(FrameDraw); got != 0 {
 		t.Fatalf("FrameDraw: %v, want 0", got)
@@ -59,54 +59,55 @@ func TestFrameBudgetForEachKindOfFrame(t *testing.T) {
 	if got := b.EventsFor(FrameBoth, events); got != events {
 		t.Fatalf("FrameBoth events %d, want %d", got, events)
 	}
-	want := min(int(float64(events)*float64(QuietWork)/float64(b.EngineTime())), stepsPerFrame)
+	want := min(int(float64(events)*float64(FrameWork)/float64(b.EngineTime())), stepsPerFrame)
 	if got := b.EventsFor(FrameEngine, events); got != want || got <= events {
 		t.Fatalf("FrameEngine events %d, want %d (more than %d)", got, want, events)
 	}
 }
 
-// TickCut says when a step's tick stopped at the host's deadline with
-// work left, and only then: not without a deadline, not once the step
-// has ended.
+// TickCut says when a step's tick stopped with work left, at the host's
+// deadline or at the frame's event budget, and only then: not once the
+// step has ended.
 func TestTickCutWhileAStepOutrunsItsFrames(t *testing.T) {
-	const id = "23-why-kafka-is-fast"
-	p := New()
-	if err := p.OpenScenario(id, 0); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.StartNext(); err != nil {
-		t.Fatal(err)
-	}
-	for p.Scenario.Running() {
-		p.Tick(16 * time.Millisecond)
-		if p.TickCut() {
-			t.Fatal("a tick with no deadline reports being cut")
-		}
-	}
-	p.SetFrameDeadline(always)
-	cut := 0
-	for p.Scenario.Step+1 < p.Scenario.Steps() {
-		if err := p.StartNext(); err != nil {
+	for _, c := range []struct {
+		name   string
+		events int
+		over   func() bool
+	}{
+		{"a count the steps outrun", MinFrameEvents, nil},
+		{"a deadline that has always passed", 0, always},
+	} {
+		p := New()
+		if err := p.OpenScenario("23-why-kafka-is-fast", 0); err != nil {
 			t.Fatal(err)
 		}
-		for frames := 0; p.Scenario.Running(); frames++ {
-			p.Tick(16 * time.Millisecond)
-			if p.TickCut() {
-				cut++
+		p.SetFrameEvents(c.events)
+		p.SetFrameDeadline(c.over)
+		cut := 0
+		for p.Scenario.Step+1 < p.Scenario.Steps() {
+			if err := p.StartNext(); err != nil {
+				t.Fatal(err)
 			}
-			if p.TickCut() != p.Scenario.Running() {
-				t.Fatalf("step %d, frame %d: TickCut %v with the step running %v", p.Scenario.Step+1, frames, p.TickCut(), p.Scenario.Running())
-			}
-			if frames > 1_000_000 {
-				t.Fatal("the step never ends")
+			for frames := 0; p.Scenario.Running(); frames++ {
+				p.Tick(16 * time.Millisecond)
+				if p.TickCut() != p.Scenario.Running() {
+					t.Fatalf("%s: step %d, frame %d: TickCut %v with the step running %v",
+						c.name, p.Scenario.Step+1, frames, p.TickCut(), p.Scenario.Running())
+				}
+				if p.TickCut() {
+					cut++
+				}
+				if frames > 1_000_000 {
+					t.Fatal("the step never ends")
+				}
 			}
 		}
-	}
-	if cut == 0 {
-		t.Fatal("no tick was cut by a deadline that had always passed")
-	}
-	p.Tick(16 * time.Millisecond)
-	if p.TickCut() {
-		t.Fatal("a tick after the step reports being cut")
+		if cut == 0 {
+			t.Fatalf("%s: no tick was cut", c.name)
+		}
+		p.Tick(16 * time.Millisecond)
+		if p.TickCut() {
+			t.Fatalf("%s: a tick after the last step reports being cut", c.name)
+		}
 	}
 }

@@ -64,8 +64,8 @@ type Player struct {
 	// quietOver is the host's deadline for a frame that draws nothing (a
 	// seek under way, a paused session's idle time): QuietWork; nil: none.
 	quietOver func() bool
-	// tickCut: the last Tick stopped a scenario step at frameOver with
-	// the step unfinished (TickCut).
+	// tickCut: the last Tick stopped a scenario step unfinished, at
+	// frameOver or at its event budget (TickCut).
 	tickCut bool
 	// quiet counts the frames since the viewer last did something (see
 	// standbyQuiet).

@@ -154,7 +154,6 @@ func (p *Player) advanceStep(budget int) error {
 	r := sc.run
 	for ran := false; budget > 0; ran = true {
 		if ran && p.overDeadline() {
-			p.tickCut = true
 			break // the frame's time is spent; the next frame carries on
 		}
 		if p.TL.Busy() {
@@ -188,6 +187,7 @@ func (p *Player) advanceStep(budget int) error {
 		p.changed = diff(r.before, p.Snapshot())
 		return nil
 	}
+	p.tickCut = true // the budget or the deadline ran out first
 	p.refresh()
 	return nil
 }
