@@ -8,21 +8,21 @@ import "time"
 // scenarios found the renderer's main thread at 10-11 ms of CPU a frame
 // while a step played (the engine's share, the build and patch, the
 // browser's work), which fits a 60 Hz frame only on an idle machine;
-// with the engine's background compiler and the compositor on the other
-// core it came to 33 ms a frame. While a step has more work than a frame
-// (its last tick stopped at the deadline or at the frame's event budget
-// with the step unfinished, Player.TickCut), the host
-// therefore splits the work over two frames: one runs the engine alone
-// for FrameWork and draws nothing, so the browser has nothing to lay out
-// or paint; the next draws what both did with one chunk of engine work at
-// most (frameChunk). (QuietWork, the share of the other frames that draw
-// nothing, left such frames at 14 ms of the main thread's CPU in the
-// traces, too close to a 60 Hz frame on a loaded machine.) Per two frames the engine gets about what two frames
-// of EngineTime gave it, the render and the browser's work on it come
-// once instead of twice, and no frame carries both. The picture shows
-// every other frame's moment while such a step plays, and the step ends
-// on the same moment with the same picture (only the pace changes, as
-// with every frame budget).
+// with V8 compiling the engine's hot functions and the compositor on the
+// other core it came to 33 ms a frame. While a step has more work than a
+// frame (its last tick stopped at the deadline or at the frame's event
+// budget with the step unfinished, Player.TickCut), the host therefore
+// splits the work over two frames: one runs the engine alone for
+// FrameWork and draws nothing, so the browser has nothing to lay out or
+// paint; the next draws what both did after a single event. Per two
+// frames the engine gets about what two frames of EngineTime gave it, the
+// render and the browser's work on it come once instead of twice, and no
+// frame carries both. The picture shows every other frame's moment while
+// such a step plays, and the step ends on the same moment with the same
+// picture (only the pace changes, as with every frame budget). (QuietWork,
+// the share of the other frames that draw nothing, left engine frames at
+// 14 ms of the main thread's CPU in the traces: too close to a 60 Hz
+// frame on a loaded machine.)
 
 // FrameKind is what one animation frame does.
 type FrameKind int
@@ -37,8 +37,7 @@ const (
 	// else the next frame draws (FrameDraw).
 	FrameEngine
 	// FrameDraw draws what the frame before it deferred, after one
-	// chunk of engine work at most (its deadline has passed as it
-	// starts).
+	// event of engine work (EventsFor).
 	FrameDraw
 )
 
@@ -83,8 +82,7 @@ func (s *FrameSplit) Render(k FrameKind, want bool, elapsed, engine time.Duratio
 
 // EngineTimeFor is the engine's share of a frame of kind k: EngineTime for
 // FrameBoth, all of FrameWork for FrameEngine (it draws nothing), none for
-// FrameDraw (the player still runs one chunk: a deadline is only looked
-// at between chunks).
+// FrameDraw (its event budget, EventsFor, keeps it to one event).
 func (b *FrameBudget) EngineTimeFor(k FrameKind) time.Duration {
 	switch k {
 	case FrameEngine:
@@ -98,10 +96,20 @@ func (b *FrameBudget) EngineTimeFor(k FrameKind) time.Duration {
 // EventsFor is the event budget of a frame of kind k, from events (a
 // budget for EngineTime, Observe's): a FrameEngine gets as many more as
 // its longer share allows at the same rate, so that its count does not
-// stop it long before its deadline.
+// stop it long before its deadline; a FrameDraw gets drawEvents, so that
+// its render does not come after a chunk of heavy events (the deadline
+// alone lets a chunk of frameChunk run).
 func (b *FrameBudget) EventsFor(k FrameKind, events int) int {
-	if k != FrameEngine {
-		return events
+	switch k {
+	case FrameEngine:
+		return min(int(float64(events)*float64(FrameWork)/float64(b.EngineTime())), stepsPerFrame)
+	case FrameDraw:
+		return drawEvents
 	}
-	return min(int(float64(events)*float64(FrameWork)/float64(b.EngineTime())), stepsPerFrame)
+	return events
 }
+
+// drawEvents is a FrameDraw's event budget: one event keeps a step moving
+// (a frame that runs none would look like a step that stopped), and the
+// next frame is the engine's.
+const drawEvents = 1

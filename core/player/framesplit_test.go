@@ -42,8 +42,8 @@ func TestFrameSplitAlternatesEngineAndRender(t *testing.T) {
 	}
 }
 
-// An engine frame gets all of FrameWork and the events to fill it; a draw frame
-// none (one chunk); any other frame what the render leaves.
+// An engine frame gets all of FrameWork and the events to fill it; a
+// draw frame a single event; any other frame what the render leaves.
 func TestFrameBudgetForEachKindOfFrame(t *testing.T) {
 	var b FrameBudget
 	events := b.Observe(FrameCost{Events: 4000, Tick: 5 * time.Millisecond, Render: 4 * time.Millisecond, Interval: 16 * time.Millisecond})
@@ -55,6 +55,9 @@ func TestFrameBudgetForEachKindOfFrame(t *testing.T) {
 	}
 	if got := b.EngineTimeFor(FrameDraw); got != 0 {
 		t.Fatalf("FrameDraw: %v, want 0", got)
+	}
+	if got := b.EventsFor(FrameDraw, events); got != drawEvents {
+		t.Fatalf("FrameDraw events %d, want %d", got, drawEvents)
 	}
 	if got := b.EventsFor(FrameBoth, events); got != events {
 		t.Fatalf("FrameBoth events %d, want %d", got, events)
