@@ -231,6 +231,7 @@ func traceSummary(raw []json.RawMessage, frames int) string {
 	}
 	per := func(ms float64) float64 { return ms / float64(max(frames, 1)) }
 	var b strings.Builder
+	b.WriteString(frameCPU(evs, threads))
 	var total float64
 	for _, v := range phase {
 		total += v
@@ -278,4 +279,30 @@ func traceSummary(raw []json.RawMessage, frames int) string {
 		fmt.Fprintf(&b, " %s %.1f;", e.k, per(e.v))
 	}
 	return b.String()
+}
+
+// frameCPU is the distribution of the CPU time of the renderer main
+// thread's frames (ProxyMain::BeginMainFrame: the animation frame
+// callbacks, style, layout, paint): a frame of more than a 60 Hz frame's
+// CPU is late whatever else runs on the machine.
+func frameCPU(evs []traceEvent, threads map[[2]int]string) string {
+	var cpu []float64
+	for _, e := range evs {
+		if e.Name == "ProxyMain::BeginMainFrame" && threads[[2]int{e.Pid, e.Tid}] == "CrRendererMain" {
+			cpu = append(cpu, e.Tdur/1000)
+		}
+	}
+	if len(cpu) == 0 {
+		return ""
+	}
+	sort.Float64s(cpu)
+	over := 0
+	for _, x := range cpu {
+		if x > 16 {
+			over++
+		}
+	}
+	n := len(cpu)
+	return fmt.Sprintf("  main-thread frames' CPU: %d frames: p50 %.1f ms, p95 %.1f ms, max %.1f ms; over 16 ms: %d\n",
+		n, cpu[n/2], cpu[min(int(0.95*float64(n)), n-1)], cpu[n-1], over)
 }
