@@ -388,7 +388,7 @@ func (pg *page) frameLoop() {
 		if pg.app.SetPartsView(view) {
 			render = true // a large topic scrolled: draw the rows in view
 		}
-		render = pg.split.Render(kind, render, time.Since(now), pg.budget.EngineTime())
+		render = pg.split.Render(kind, render, time.Since(now))
 		if render {
 			pg.ee.UnlockRender()
 		} else {

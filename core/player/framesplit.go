@@ -61,24 +61,32 @@ func (s *FrameSplit) Next(tickCut bool) FrameKind {
 }
 
 // Render reports whether a frame of kind k draws now. want: something
-// changed (or a handler ran); elapsed: the frame's work so far; engine:
-// FrameBudget.EngineTime, the part of FrameWork the render leaves. A
-// FrameEngine whose work ran past engine defers its render to the next
-// frame; a FrameDraw always draws, since the frame before it left its
-// render owed.
-func (s *FrameSplit) Render(k FrameKind, want bool, elapsed, engine time.Duration) bool {
+// changed (or a handler ran); elapsed: the frame's work so far. A
+// FrameEngine whose engine work took more than engineAlone defers its
+// render to the next frame; a FrameDraw always draws, since the frame
+// before it left its render owed.
+func (s *FrameSplit) Render(k FrameKind, want bool, elapsed time.Duration) bool {
 	switch k {
 	case FrameDraw:
 		s.owed = false
 		return true
 	case FrameEngine:
-		if want && elapsed > engine {
+		if want && elapsed > engineAlone {
 			s.owed = true
 			return false
 		}
 	}
 	return want
 }
+
+// engineAlone is how much engine work a FrameEngine may have done and
+// still draw at once (its step ended, or its count ran out, early in the
+// frame). A frame that drew after an engine's share of EngineTime, what
+// the render leaves of FrameWork, came to 15-20 ms of the main thread's
+// CPU in the traces, the browser's style, layout and paint included; a
+// render after at most minEngine of engine work leaves the browser its
+// part of the frame.
+const engineAlone = minEngine
 
 // EngineTimeFor is the engine's share of a frame of kind k: EngineTime for
 // FrameBoth, all of FrameWork for FrameEngine (it draws nothing), none for

@@ -7,10 +7,10 @@ import (
 
 // While a step has more work than a frame, frames alternate between the
 // engine alone and the render; a render deferred is never deferred
-// again, and an engine frame that ended early draws at once.
+// again, and an engine frame whose work ended within engineAlone draws
+// at once.
 func TestFrameSplitAlternatesEngineAndRender(t *testing.T) {
 	var s FrameSplit
-	const engine = 6 * time.Millisecond // what the render leaves of FrameWork
 	type frame struct {
 		tickCut bool
 		want    bool
@@ -28,15 +28,19 @@ func TestFrameSplitAlternatesEngineAndRender(t *testing.T) {
 		{tickCut: true, want: false, elapsed: 1 * time.Millisecond, kind: FrameDraw, render: true},
 		{tickCut: true, want: true, elapsed: 12 * time.Millisecond, kind: FrameEngine, render: false},
 		{tickCut: true, want: true, elapsed: 1 * time.Millisecond, kind: FrameDraw, render: true},
+		// An engine frame past engineAlone defers even what its step's
+		// end changed.
+		{tickCut: true, want: true, elapsed: engineAlone + time.Millisecond, kind: FrameEngine, render: false},
+		{tickCut: false, want: false, elapsed: 0, kind: FrameDraw, render: true},
 		// The step ended early in an engine frame: it draws at once.
-		{tickCut: true, want: true, elapsed: 3 * time.Millisecond, kind: FrameEngine, render: true},
+		{tickCut: true, want: true, elapsed: engineAlone, kind: FrameEngine, render: true},
 		{tickCut: false, want: false, elapsed: 0, kind: FrameBoth, render: false},
 	} {
 		kind := s.Next(f.tickCut)
 		if kind != f.kind {
 			t.Fatalf("frame %d: kind %d, want %d", i, kind, f.kind)
 		}
-		if got := s.Render(kind, f.want, f.elapsed, engine); got != f.render {
+		if got := s.Render(kind, f.want, f.elapsed); got != f.render {
 			t.Fatalf("frame %d (kind %d): render %v, want %v", i, kind, got, f.render)
 		}
 	}
