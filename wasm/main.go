@@ -356,7 +356,10 @@ func (pg *page) frameLoop() {
 			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall})
 		// A step with more work than a frame runs the engine and draws
 		// in alternate frames (player.FrameSplit).
-		kind := pg.split.Next(pg.app.Player.TickCut())
+		pg.ee.Lock()
+		handled := pg.renderer.takeRenderDue()
+		pg.ee.UnlockOnly()
+		kind := pg.split.Next(pg.app.Player.TickCut(), handled)
 		pg.app.Player.SetFrameEvents(pg.budget.EventsFor(kind, events))
 		pg.app.Player.SetFastForwardEvents(pg.budget.FastForwardEvents(events, pg.app.FastForwardQuiet(now)))
 		// The count above follows recent frames; the deadline stops a
@@ -378,7 +381,7 @@ func (pg *page) frameLoop() {
 		view := partsView()
 		pg.ee.Lock()
 		render := pg.app.Frame(now, wall)
-		if pg.renderer.takeRenderDue() {
+		if handled || pg.renderer.takeRenderDue() {
 			render = true // a handler ran: draw what it changed
 		}
 		if measured && width != pg.app.StageWidth {

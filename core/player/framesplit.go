@@ -49,10 +49,14 @@ type FrameSplit struct {
 }
 
 // Next is the coming frame's kind: tickCut is Player.TickCut after the
-// last frame's tick.
-func (s *FrameSplit) Next(tickCut bool) FrameKind {
+// last frame's tick; handled: a handler ran since the last frame (a
+// click, a key). What a handler changed is drawn in the very next frame,
+// so while a step has more work than a frame that frame is a FrameDraw
+// (the click on Next that starts a step, whose handler ran the step's
+// first chunk, shows at once); otherwise handlers change nothing here.
+func (s *FrameSplit) Next(tickCut, handled bool) FrameKind {
 	switch {
-	case s.owed:
+	case s.owed, tickCut && handled:
 		return FrameDraw
 	case tickCut:
 		return FrameEngine

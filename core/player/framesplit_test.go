@@ -7,12 +7,13 @@ import (
 
 // While a step has more work than a frame, frames alternate between the
 // engine alone and the render; a render deferred is never deferred
-// again, and an engine frame whose work ended within engineAlone draws
-// at once.
+// again, an engine frame whose work ended within engineAlone draws at
+// once, and so does the frame after a handler ran.
 func TestFrameSplitAlternatesEngineAndRender(t *testing.T) {
 	var s FrameSplit
 	type frame struct {
 		tickCut bool
+		handled bool
 		want    bool
 		elapsed time.Duration
 		kind    FrameKind
@@ -32,11 +33,18 @@ func TestFrameSplitAlternatesEngineAndRender(t *testing.T) {
 		// end changed.
 		{tickCut: true, want: true, elapsed: engineAlone + time.Millisecond, kind: FrameEngine, render: false},
 		{tickCut: false, want: false, elapsed: 0, kind: FrameDraw, render: true},
+		// A handler ran (a click): the next frame draws it, even in
+		// the middle of a step.
+		{tickCut: true, handled: true, want: true, elapsed: 1 * time.Millisecond, kind: FrameDraw, render: true},
+		{tickCut: true, want: true, elapsed: 12 * time.Millisecond, kind: FrameEngine, render: false},
+		{tickCut: true, handled: true, want: true, elapsed: 1 * time.Millisecond, kind: FrameDraw, render: true},
+		// Outside a step, a handler's frame is any other frame.
+		{tickCut: false, handled: true, want: true, elapsed: 5 * time.Millisecond, kind: FrameBoth, render: true},
 		// The step ended early in an engine frame: it draws at once.
 		{tickCut: true, want: true, elapsed: engineAlone, kind: FrameEngine, render: true},
 		{tickCut: false, want: false, elapsed: 0, kind: FrameBoth, render: false},
 	} {
-		kind := s.Next(f.tickCut)
+		kind := s.Next(f.tickCut, f.handled)
 		if kind != f.kind {
 			t.Fatalf("frame %d: kind %d, want %d", i, kind, f.kind)
 		}
