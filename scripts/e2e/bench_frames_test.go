@@ -484,7 +484,9 @@ func rendererRSS(b *browser) float64 {
 // figures to build/bench-frames.txt as well as the test log. With
 // KAFKASCOPE_BENCH_PROFILE=1 it also records a CPU profile of each part
 // (build/profiles/frames-*.cpuprofile, with the wasm's function names) and
-// logs the functions with the most self time.
+// logs the functions with the most self time; with KAFKASCOPE_BENCH_TRACE=1
+// a Chrome trace of each scenario (build/traces, bench_trace_test.go) and
+// where the renderer's CPU went per frame.
 func TestBrowserBenchmarkFrames(t *testing.T) {
 	if os.Getenv("KAFKASCOPE_BENCH") != "1" {
 		t.Skip("set KAFKASCOPE_BENCH=1 (make bench-browser) to run the browser benchmark")
