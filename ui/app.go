@@ -529,3 +529,16 @@ func (a *App) quorumFrozen() bool {
 // showSide reports whether the side column has anything: the story, or
 // (outside embeds) the event feed.
 func (a *App) showSide() bool { return a.Player.Scenario != nil || !a.Player.Embed }
+
+// sideClass is the side column's class: side-story while it holds the
+// story. The stylesheet keys the feed's compact lines on it rather than
+// on .side:has(.story): with :has() the browser restyled every line of
+// the feed (hundreds of elements) whenever a render inserted or removed
+// nodes anywhere in the app (issue 15's traces of the built-in
+// scenarios, with invalidation tracking).
+func (a *App) sideClass() string {
+	if a.Player.Scenario != nil {
+		return "side side-story"
+	}
+	return "side"
+}

@@ -165,7 +165,8 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = vgText(vgparent, "\n    ")
 			if c.showSide() {
-				vgn = vgElem(vgparent, "", "aside", "class\x00side")
+				vgn = vgElem(vgparent, "", "aside", "")
+				vgAddAttr(vgn, "class", c.sideClass())
 				{
 					vgparent := vgn
 					_ = vgparent

@@ -6,9 +6,12 @@
 // the URL (query and #part), mounts the Vugu app (ui.App) on #app, runs the
 // render loop (drawing each build with ui/patch: render.go), and plays the
 // cluster one requestAnimationFrame at a time under the event lock, each
-// frame's events set by player.FrameBudget from what frames cost here. A
-// DOM event's handler runs at once and the next frame draws what it
-// changed (one render before each paint). The bridges to the page (clipboard, URL,
+// frame's events set by player.FrameBudget from what frames cost here;
+// while a scenario step has more work than a frame, frames alternate
+// between the engine and the render (player.FrameSplit). A DOM event's
+// handler runs at once and the next frame draws what it changed (one
+// render before each paint; the frame after, when that frame ran the
+// engine alone). The bridges to the page (clipboard, URL,
 // localStorage, focus, scrolling lists that follow their newest line) go
 // through github.com/hack-pad/safejs, so every JavaScript error comes back as
 // a Go error instead of a panic. It holds no simulation logic (core/) and no

@@ -102,6 +102,9 @@ type page struct {
 	stats   frameStats
 	// budget adapts the events a frame runs to what frames cost here.
 	budget player.FrameBudget
+	// split gives a step with more work than a frame alternate frames
+	// for the engine and the render.
+	split player.FrameSplit
 	// engineUntil ends this frame's engine work (engineOver, the
 	// player's frame deadline).
 	engineUntil time.Time
@@ -359,7 +362,13 @@ func (pg *page) frameLoop() {
 		// since) sets this frame's events.
 		events := pg.budget.Observe(player.FrameCost{
 			Events: pg.app.Player.LastFrameEvents(), Tick: took, Render: pg.takeRender(), Interval: wall})
-		pg.app.Player.SetFrameEvents(events)
+		// A step with more work than a frame runs the engine and draws
+		// in alternate frames (player.FrameSplit).
+		pg.ee.Lock()
+		handled := pg.renderer.takeRenderDue()
+		pg.ee.UnlockOnly()
+		kind := pg.split.Next(pg.app.Player.TickCut(), handled)
+		pg.app.Player.SetFrameEvents(pg.budget.EventsFor(kind, events))
 		quiet := pg.app.FastForwardQuiet(now)
 		pg.app.Player.SetFastForwardEvents(pg.budget.FastForwardEvents(events, quiet))
 		pg.ffStart, pg.ffShare = now, pg.budget.FastForwardTime(quiet)
@@ -367,9 +376,12 @@ func (pg *page) frameLoop() {
 		// The count above follows recent frames; the deadline stops a
 		// frame whose events turned out heavy (a player may be new: set
 		// it every frame).
-		pg.engineUntil = now.Add(pg.budget.EngineTime())
+		pg.engineUntil = now.Add(pg.budget.EngineTimeFor(kind))
 		pg.app.Player.SetFrameDeadline(pg.engineOver)
 		pg.quietUntil = now.Add(player.QuietWork)
+		if kind == player.FrameDraw {
+			pg.quietUntil = now // the frame's time is the render's
+		}
 		pg.app.Player.SetQuietDeadline(pg.quietOver)
 		if !quiet {
 			// A quiet frame draws nothing, so no list moved: reading
@@ -388,7 +400,7 @@ func (pg *page) frameLoop() {
 		pg.seeks.before(pg.app.Player)
 		render := pg.app.Frame(now, wall)
 		pg.seeks.frame(pg.app.Player, time.Since(now))
-		if pg.renderer.takeRenderDue() {
+		if handled || pg.renderer.takeRenderDue() {
 			render = true // a handler ran: draw what it changed
 		}
 		if measured && width != pg.app.StageWidth {
@@ -398,6 +410,7 @@ func (pg *page) frameLoop() {
 		if pg.app.SetPartsView(view) {
 			render = true // a large topic scrolled: draw the rows in view
 		}
+		render = pg.split.Render(kind, render, time.Since(now))
 		if render {
 			pg.ee.UnlockRender()
 		} else {

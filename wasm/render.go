@@ -108,7 +108,8 @@ func (r *renderer) Render(br *vugu.BuildResults) error {
 // changes (issue 15's long frames) spent 40-250 ms of script in that
 // handler on a loaded machine (Long Animation Frame entries), a third
 // of such a frame. The page asks for a frame every frame, so the render
-// comes before the next paint all the same.
+// comes before the next paint all the same (or the one after, when the
+// next frame runs a step's engine work alone: player.FrameSplit).
 func (r *renderer) event(args []safejs.Value) {
 	if len(args) < 2 {
 		return

@@ -39,6 +39,12 @@ func (p *Player) SetFrameDeadline(over func() bool) { p.frameOver = over }
 // overDeadline reports whether the host's deadline for this frame passed.
 func (p *Player) overDeadline() bool { return p.frameOver != nil && p.frameOver() }
 
+// TickCut reports whether the last Tick stopped a scenario step with the
+// step unfinished, at the host's deadline or at the frame's event budget:
+// the engine has more work than a frame (the host then splits frames:
+// FrameSplit).
+func (p *Player) TickCut() bool { return p.tickCut }
+
 // SetQuietDeadline installs the host's deadline for a frame that draws
 // nothing (QuietWork after the frame began): over reports whether it
 // passed. nil removes it (tests and tools run such frames by their event

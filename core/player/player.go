@@ -68,6 +68,9 @@ type Player struct {
 	// fast-forwards a "time advance" (FrameBudget.FastForwardTime): 1 as
 	// the frame begins, 0 or less once spent; nil: its event count.
 	ffLeft func() float64
+	// tickCut: the last Tick stopped a scenario step unfinished, at
+	// frameOver or at its event budget (TickCut).
+	tickCut bool
 	// quiet counts the frames since the viewer last did something (see
 	// standbyQuiet).
 	quiet int
@@ -210,6 +213,7 @@ func (p *Player) refresh() { p.stale = true }
 // (spread over frames when long).
 func (p *Player) Tick(wall time.Duration) {
 	p.quiet++
+	p.tickCut = false
 	before := p.steps()
 	defer func() { p.lastEvents = max(p.steps(), before) - before }() // 0 if the cluster was replaced
 	wall = min(max(wall, 0), maxFrame)

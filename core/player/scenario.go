@@ -187,6 +187,7 @@ func (p *Player) advanceStep(budget int) error {
 		p.changed = diff(r.before, p.Snapshot())
 		return nil
 	}
+	p.tickCut = true // the budget or the deadline ran out first
 	p.refresh()
 	return nil
 }

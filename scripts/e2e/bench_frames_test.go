@@ -136,7 +136,8 @@ type framesBench struct {
 	metrics0 map[string]float64
 	cpu0     float64 // rendererCPU at start
 	report   []string
-	profile  string // where CPU profiles go ("" none)
+	profile  string  // where CPU profiles go ("" none)
+	trace    *tracer // Chrome traces (KAFKASCOPE_BENCH_TRACE=1: bench_trace_test.go)
 }
 
 func (fb *framesBench) add(format string, args ...any) {
@@ -483,7 +484,9 @@ func rendererRSS(b *browser) float64 {
 // figures to build/bench-frames.txt as well as the test log. With
 // KAFKASCOPE_BENCH_PROFILE=1 it also records a CPU profile of each part
 // (build/profiles/frames-*.cpuprofile, with the wasm's function names) and
-// logs the functions with the most self time.
+// logs the functions with the most self time; with KAFKASCOPE_BENCH_TRACE=1
+// a Chrome trace of each scenario (build/traces, bench_trace_test.go) and
+// where the renderer's CPU went per frame.
 func TestBrowserBenchmarkFrames(t *testing.T) {
 	if os.Getenv("KAFKASCOPE_BENCH") != "1" {
 		t.Skip("set KAFKASCOPE_BENCH=1 (make bench-browser) to run the browser benchmark")
@@ -544,6 +547,7 @@ func (fb *framesBench) benchScenarios() {
 		fb.open("#scenario=" + s.ID)
 		fb.start()
 		fb.profileStart()
+		fb.traceStart()
 		began := time.Now()
 		for i := 1; i < steps; i++ {
 			fb.playStep(i, steps)
@@ -551,6 +555,7 @@ func (fb *framesBench) benchScenarios() {
 		took := time.Since(began)
 		fb.profileStop("scenario-" + s.ID)
 		xs := fb.stop()
+		fb.traceStop("scenario-"+s.ID, len(xs))
 		every = append(every, xs...)
 		st := summarize(xs)
 		fb.add("scenario %-32s %2d steps in %5.1f s: %s  [%s]", s.ID, steps, took.Seconds(), st, st.verdict())
