@@ -83,8 +83,8 @@ func TestBrowserBenchmarkLoad(t *testing.T) {
 		fresh = append(fresh, measureLoad(t, ctx, url))
 		cancel()
 	}
-	add("first visit transfers %.2f MB (%s; br where the browser accepts it) (goal: ≤ %.1f MB)",
-		fresh[0].Transfer/1e6, fresh[0].WasmEncoding, goalTransferMB)
+	add("first visit transfers %.2f MB, %.0f bytes (%s; br where the browser accepts it) (goal: ≤ %.1f MB)",
+		fresh[0].Transfer/1e6, fresh[0].Transfer, fresh[0].WasmEncoding, goalTransferMB)
 	add("first drawn cluster, fresh profile: %s (goal: ≤ %d ms)", spread(fresh, func(f loadFigures) float64 { return f.Ready }), goalFreshMs)
 	add("  of which: %s", breakdown(fresh))
 	add("  one traced fresh load: %s", traceFreshLoad(t, url))
