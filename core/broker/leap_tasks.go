@@ -261,7 +261,7 @@ type checkpointRun struct {
 func (r *checkpointRun) Len() int { return r.n }
 
 func (r *checkpointRun) Op(i int) sim.LeapOp {
-	return sim.LeapOp{At: r.first + sim.Time(i)*r.every, Arg: i, PathAt: r.pathAt, DoAt: r.do}
+	return sim.LeapOp{At: r.first + sim.Time(i)*r.every, Arg: i, Path: r.pathAt, Do: r.do}
 }
 
 // path is write i's push path: armed by the write before it.

@@ -139,7 +139,7 @@ func (b *Broker) hwCheckpoint() []byte {
 }
 
 func (b *Broker) writeRecoveryCheckpoints() {
-	b.writeRecoveryCheckpointData(b.recoveryCheckpoints())
+	b.recoveryCheckpointWriter(b.recoveryCheckpoints())(0)
 }
 
 // recoveryCheckpoints are recovery-point-offset-checkpoint's and
@@ -156,13 +156,10 @@ func (b *Broker) recoveryCheckpoints() [2][]byte {
 	return [2][]byte{storage.EncodeOffsetCheckpoint(rps), storage.EncodeOffsetCheckpoint(starts)}
 }
 
-func (b *Broker) writeRecoveryCheckpointData(data [2][]byte) {
-	b.mustWrite(storage.RecoveryPointCheckpoint, data[0])
-	b.mustWrite(storage.LogStartOffsetCheckpoint, data[1])
-}
-
-// recoveryCheckpointWriter is writeRecoveryCheckpointData with the files'
-// paths joined once, for a leap's run of the same write.
+// recoveryCheckpointWriter writes data (recoveryCheckpoints) to
+// recovery-point-offset-checkpoint and log-start-offset-checkpoint each
+// time it is called, with the files' paths joined once: a leap runs the
+// same write every log.flush.offset.checkpoint.interval.ms of its span.
 func (b *Broker) recoveryCheckpointWriter(data [2][]byte) func(int) {
 	recovery, logStart := b.file(storage.RecoveryPointCheckpoint), b.file(storage.LogStartOffsetCheckpoint)
 	return func(int) {

@@ -77,10 +77,7 @@ func (p *Player) SetFastForwardDeadline(left func() float64) { p.ffLeft = left }
 // changes: the same events run in the same order.
 func (p *Player) fastForwardFrame(wall time.Duration) {
 	before := p.steps()
-	count := p.events(stepsPerFrame)
-	if p.ffEvents > 0 {
-		count = min(p.ffEvents, stepsPerFrame)
-	}
+	count := p.fastForwardCount()
 	chunk := count
 	for first := true; ; first = false {
 		if !first {

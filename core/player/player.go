@@ -270,8 +270,8 @@ func (p *Player) Tick(wall time.Duration) {
 			p.fastForwardFrame(d)
 		} else {
 			budget := p.events(stepsPerFrame)
-			if ff && p.ffEvents > 0 {
-				budget = min(p.ffEvents, stepsPerFrame)
+			if ff {
+				budget = p.fastForwardCount()
 			}
 			if _, err := p.TL.Play(d, budget); err != nil {
 				p.Error = err.Error()
@@ -300,6 +300,15 @@ func (p *Player) FastForwarding() bool { return p.ffLast }
 // "time advance" (0: the same as any frame's). The host gives such frames
 // more of its time (FrameBudget.FastForwardEvents).
 func (p *Player) SetFastForwardEvents(n int) { p.ffEvents = max(n, 0) }
+
+// fastForwardCount is a fast-forwarding frame's events: the host's count
+// (SetFastForwardEvents), else any frame's.
+func (p *Player) fastForwardCount() int {
+	if p.ffEvents > 0 {
+		return min(p.ffEvents, stepsPerFrame)
+	}
+	return p.events(stepsPerFrame)
+}
 
 // LastFrameEvents is how many events the last Tick ran.
 func (p *Player) LastFrameEvents() uint64 { return p.lastEvents }

@@ -315,7 +315,7 @@ func (q *QuorumLoop) Appends(noops NoOps) sim.LeapRun {
 	base := leader.log.endOffset()
 	batches := noops.batches(base, epoch)
 	// One function for each kind of op, shared by the NoOps (sim.LeapOp's
-	// DoAt and PathAt): the leader's append, and each voter's.
+	// Do and Path): the leader's append, and each voter's.
 	r := &appendRun{noops: noops, path: noops.path}
 	r.leaderDo = func(i int) {
 		// The batch has the base offset and epoch already, and was
@@ -362,10 +362,10 @@ func (r *appendRun) Op(j int) sim.LeapOp {
 	i, k := j/(1+len(r.voters)), j%(1+len(r.voters))
 	at := r.noops.at(i)
 	if k == 0 {
-		return sim.LeapOp{At: at, Arg: i, DoAt: r.leaderDo, PathAt: r.path}
+		return sim.LeapOp{At: at, Arg: i, Do: r.leaderDo, Path: r.path}
 	}
 	v := &r.voters[k-1]
-	return sim.LeapOp{At: at.Add(v.f.toF), Rank: v.f.parkedIndex, Arg: i, DoAt: v.doAt, PathAt: v.pathAt}
+	return sim.LeapOp{At: at.Add(v.f.toF), Rank: v.f.parkedIndex, Arg: i, Do: v.doAt, Path: v.pathAt}
 }
 
 // batches are the NoOps' record batches, from offset base in epoch: the

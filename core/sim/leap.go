@@ -245,39 +245,19 @@ func PeriodicRuns(e QueuedEvent, period time.Duration, runs int) PeriodicPath {
 // LeapOp is work a loop does at one instant of a span that reads the
 // clock or shares state with other loops' work (a write to a disk, whose
 // pages and journal the disk dates by the clock): the handler of an event
-// due At, queued along Path. RunLeapOps runs every loop's in the order a
-// stepped run would run those events.
+// due At, queued along Path(Arg). RunLeapOps runs every loop's in the
+// order a stepped run would run those events, with the clock at At.
 //
-// A loop with many ops of one kind (a NoOp's append on each voter) gives
-// them one function of an argument instead, DoAt(Arg) and PathAt(Arg),
-// shared by the ops: a closure and a boxed path for each op were a
-// sixth of a leaped idle week, and a path is needed only when ops of two
-// loops fall on one instant.
+// A loop's ops share one function of an argument for their work, Do(Arg),
+// and one for their push path, Path(Arg): a closure and a boxed path for
+// each op were a sixth of a leaped idle week, and a path is needed only
+// when ops of two loops fall on one instant.
 type LeapOp struct {
-	At     Time
-	Path   PushPath
-	Rank   int // the event's place among its pusher's pushes
-	Do     func()
-	Arg    int
-	DoAt   func(arg int)
-	PathAt func(arg int) PushPath
-}
-
-// path is the op's push path.
-func (op *LeapOp) path() PushPath {
-	if op.Path == nil && op.PathAt != nil {
-		return op.PathAt(op.Arg)
-	}
-	return op.Path
-}
-
-// run does the op's work.
-func (op *LeapOp) run() {
-	if op.Do != nil {
-		op.Do()
-	} else {
-		op.DoAt(op.Arg)
-	}
+	At   Time
+	Rank int // the event's place among its pusher's pushes
+	Arg  int
+	Do   func(arg int)
+	Path func(arg int) PushPath
 }
 
 // LeapRun is one loop's ops in a span, in the order a stepped run runs
@@ -291,14 +271,15 @@ type LeapRun interface {
 	Op(j int) LeapOp
 }
 
-// RunLeapOps runs the loops' ops in a stepped run's order, each at its
-// instant (LeapAt). Each loop lists its ops (a run) in the order a stepped
+// RunLeapOps runs the loops' ops in a stepped run's order, each with the
+// clock at its instant (no handler runs, and an op may queue nothing).
+// Each loop lists its ops (a run) in the order a stepped
 // run runs them: the runs are merged by time, and ops of one instant from
 // different runs are put in their paths' order. The runs are read as
 // they are merged, an instant at a time.
 func (w *World) RunLeapOps(runs []LeapRun) {
 	if w.running != nil {
-		panic("sim: LeapAt inside a handler")
+		panic("sim: RunLeapOps inside a handler")
 	}
 	type runOp struct {
 		op  LeapOp
@@ -339,7 +320,7 @@ func (w *World) RunLeapOps(runs []LeapRun) {
 			// One run at this instant (nearly always): its ops run in
 			// its order, as they come.
 			for {
-				heads[r0].run()
+				heads[r0].Do(heads[r0].Arg)
 				if next[r0]++; next[r0] == lens[r0] {
 					live--
 					break
@@ -366,32 +347,18 @@ func (w *World) RunLeapOps(runs []LeapRun) {
 			}
 		}
 		for a := 1; a < len(group); a++ {
-			for b := a; b > 0 && ComparePaths(group[b].op.path(), group[b].op.Rank, group[b-1].op.path(), group[b-1].op.Rank) < 0; b-- {
+			for b := a; b > 0 && ComparePaths(group[b].op.Path(group[b].op.Arg), group[b].op.Rank, group[b-1].op.Path(group[b-1].op.Arg), group[b-1].op.Rank) < 0; b-- {
 				group[b], group[b-1] = group[b-1], group[b]
 			}
 		}
 		for i := range group {
-			group[i].op.run()
+			group[i].op.Do(group[i].op.Arg)
 		}
 	}
-	// The clock goes back to where it was (LeapAt). Not deferred: an op
+	// The clock goes back to where it was. Not deferred: an op
 	// that panics ends the run (a bug), and a defer per op was a cost of
 	// its own in WebAssembly.
 	w.now = saved
-}
-
-// LeapAt runs fn with the clock at t, a time inside the span a leap
-// covers, for work a loop does at that moment that reads the clock (a
-// checkpoint's write: the disk dates its pages by it). No handler runs and
-// nothing may be queued; the clock goes back to where it was.
-func (w *World) LeapAt(t Time, fn func()) {
-	if w.running != nil {
-		panic("sim: LeapAt inside a handler")
-	}
-	saved := w.now
-	w.now = t
-	defer func() { w.now = saved }()
-	fn()
 }
 
 // LeapRun runs fn as host's handler at t, a time inside the span a leap

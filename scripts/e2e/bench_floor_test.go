@@ -44,11 +44,10 @@ func wasmFloor(t *testing.T, repo string, tab context.Context) (items []string, 
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building scripts/wasmfloor for js/wasm: %v\n%s", err, out)
 	}
-	goroot, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output()
+	execJS, err := wasmExecPath(ctx)
 	if err != nil {
-		t.Fatalf("go env GOROOT: %v", err)
+		t.Fatal(err)
 	}
-	execJS := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

@@ -785,13 +785,5 @@ func buildProfileWasm(t *testing.T, repo, dir string) error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building the profiling wasm: %v\n%s", err, out)
 	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return err
-	}
-	js, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), js, 0o644)
+	return copyWasmExec(context.Background(), dir)
 }

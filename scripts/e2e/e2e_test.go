@@ -303,15 +303,7 @@ func buildWasmInto(t *testing.T, repo, dir string) error {
 	}
 	buildTime := time.Since(began)
 
-	goroot, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output()
-	if err != nil {
-		return fmt.Errorf("go env GOROOT: %v", err)
-	}
-	execJS, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		return fmt.Errorf("reading wasm_exec.js: %v", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), execJS, 0o644); err != nil {
+	if err := copyWasmExec(ctx, dir); err != nil {
 		return err
 	}
 
@@ -330,6 +322,30 @@ func buildWasmInto(t *testing.T, repo, dir string) error {
 	t.Logf("built main.wasm in %v: %.2f MB raw, %.2f MB gzip -9",
 		buildTime.Round(time.Millisecond), float64(len(wasm))/1e6, float64(gz.Len())/1e6)
 	return nil
+}
+
+// wasmExecPath is the Go runtime glue of the Go that builds the wasm:
+// $(go env GOROOT)/lib/wasm/wasm_exec.js.
+func wasmExecPath(ctx context.Context) (string, error) {
+	goroot, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %v", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), nil
+}
+
+// copyWasmExec puts wasm_exec.js (wasmExecPath) into dir, beside a wasm
+// built by the same Go.
+func copyWasmExec(ctx context.Context, dir string) error {
+	p, err := wasmExecPath(ctx)
+	if err != nil {
+		return err
+	}
+	js, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("reading wasm_exec.js: %v", err)
+	}
+	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), js, 0o644)
 }
 
 // newPageHandler serves the page as scripts/serve does, for the paths the page
