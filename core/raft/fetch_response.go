@@ -82,6 +82,13 @@ func (n *Node) appendValidAsFollower(v record.Valid) error {
 	return n.appendedAsFollower(err)
 }
 
+// appendRunAsFollower is appendValidAsFollower of a run's batch (a leap's
+// NoOp), which the log holds as the run's.
+func (n *Node) appendRunAsFollower(b storage.RunBatch) error {
+	_, err := n.log.log.AppendRunAsFollower(b)
+	return n.appendedAsFollower(err)
+}
+
 // appendedAsFollower finishes a follower's append that returned err: a
 // batch out of order or invalid is the caller's to handle, any other
 // failure is the disk's (a bug), and an appended batch is flushed before

@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
+	"kafkascope/core/storage"
 )
 
 // The KRaft quorum's idle cycle in closed form, for a leap
@@ -320,7 +321,7 @@ func (q *QuorumLoop) Appends(noops NoOps) sim.LeapRun {
 	r.leaderDo = func(i int) {
 		// The batch has the base offset and epoch already, and was
 		// validated once for the whole run (record.Valid).
-		if _, err := leader.log.log.AppendValidAsLeader(batches.at(i), epoch); err != nil {
+		if _, err := leader.log.log.AppendRunAsLeader(batches.at(i), epoch); err != nil {
 			panic("raft: leaping the leader's NoOp: " + err.Error())
 		}
 		leader.flushForLeap()
@@ -330,7 +331,7 @@ func (q *QuorumLoop) Appends(noops NoOps) sim.LeapRun {
 		r.voters[k] = voterOps{f: f,
 			// The batch its answer carries, as the leader stored it.
 			doAt: func(i int) {
-				if err := f.n.appendValidAsFollower(batches.at(i)); err != nil {
+				if err := f.n.appendRunAsFollower(batches.at(i)); err != nil {
 					panic("raft: leaping a voter's NoOp: " + err.Error())
 				}
 			},
@@ -374,7 +375,9 @@ func (r *appendRun) Op(j int) sim.LeapOp {
 // (record.Valid.Restamped) when its ops come to it (building each was a
 // twentieth of a leaped week; validating each on every voter, a tenth;
 // holding them all at once, in one allocation of the span's bytes and one
-// of their headers, a quarter of the week's garbage).
+// of their headers, a quarter of the week's garbage). The logs hold them
+// as the run they are (noOpRun): their bytes, written out, were a third
+// of a leaped week's native time.
 func (b NoOps) batches(base int64, epoch int32) *noOpBatches {
 	if b.Count == 0 {
 		return nil
@@ -383,36 +386,58 @@ func (b NoOps) batches(base int64, epoch int32) *noOpBatches {
 	if err != nil {
 		panic("raft: a NoOp batch the leader built is invalid: " + err.Error())
 	}
-	return &noOpBatches{noops: b, base: base, first: first, buf: make([]byte, len(first.Bytes())), i: 0, cur: first}
+	run := &noOpRun{first: first, base: base, start: b.Timer.At, interval: b.Interval}
+	return &noOpBatches{run: run, buf: make([]byte, len(first.Bytes())), i: 0, cur: first}
+}
+
+// noOpRun is a span's NoOp batches as a storage.BatchRun: batch i is the
+// first one with offset base+i and the time of NoOp i. It holds nothing
+// else (a log keeps it as long as it keeps the batches).
+type noOpRun struct {
+	first    record.Valid
+	base     int64
+	start    sim.Time
+	interval time.Duration
+}
+
+func (r *noOpRun) BatchSize() int { return len(r.first.Bytes()) }
+
+func (r *noOpRun) Batch(i int, dst []byte) { r.restamped(i, dst) }
+
+// restamped is batch i, made in dst.
+func (r *noOpRun) restamped(i int, dst []byte) record.Valid {
+	if i == 0 {
+		copy(dst, r.first.Bytes())
+		return r.first
+	}
+	return r.first.Restamped(dst, r.base+int64(i), r.start.Add(time.Duration(i)*r.interval).UnixMilli())
 }
 
 // noOpBatches makes a span's NoOp batches one at a time, into one buffer.
 // The ops of NoOp i (the leader's append, then each voter's) come before
 // those of NoOp i+1 (a cycle ends before the next NoOp: CycleFits), so
-// each batch is made once; a log copies what it appends, so the buffer
-// may be reused.
+// each batch is made once; a log copies what it appends, or keeps the
+// run, so the buffer may be reused.
 //
 // Invariant: cur is batch i.
 type noOpBatches struct {
-	noops NoOps
-	base  int64
-	first record.Valid
-	buf   []byte
-	i     int
-	cur   record.Valid
+	run *noOpRun
+	buf []byte
+	i   int
+	cur record.Valid
 }
 
-// at is batch i (valid until at is called with another i).
-func (s *noOpBatches) at(i int) record.Valid {
+// at is batch i (its bytes valid until at is called with another i).
+func (s *noOpBatches) at(i int) storage.RunBatch {
 	if i != s.i {
 		if i == 0 {
-			s.cur = s.first
+			s.cur = s.run.first
 		} else {
-			s.cur = s.first.Restamped(s.buf, s.base+int64(i), s.noops.at(i).UnixMilli())
+			s.cur = s.run.restamped(i, s.buf)
 		}
 		s.i = i
 	}
-	return s.cur
+	return storage.RunBatch{V: s.cur, Run: s.run, I: i}
 }
 
 // Finish moves the quorum's state to the end of noops' cycles, once

@@ -33,20 +33,25 @@ func TestLeapedNoOpBatchIsTheDecodedOne(t *testing.T) {
 // A leap builds its NoOps' batches from the first (NoOps.batches): each
 // must be the batch the leader's Append would build at its offset and
 // time, whatever order they are asked for in (the batches share one
-// buffer).
+// buffer), and the run a log keeps must make the same bytes.
 func TestLeapedNoOpBatchesAreBuiltOnes(t *testing.T) {
 	payload := []byte{0, 20, 0, 0}
 	noops := NoOps{Timer: sim.QueuedEvent{At: sim.Time(90*time.Second + 7*time.Millisecond)}, Interval: 500 * time.Millisecond, Count: 4, Payload: payload}
 	const base, epoch = int64(41), int32(7)
 	batches := noops.batches(base, epoch)
 	for _, i := range []int{0, 1, 1, 2, 3, 0, 2, 1} {
-		got := batches.at(i)
+		rb := batches.at(i)
+		got := rb.V
 		want := dataBatch(base+int64(i), epoch, noops.at(i).UnixMilli(), [][]byte{payload})
 		if !reflect.DeepEqual(got.Bytes(), want) {
 			t.Fatalf("NoOp %d:\n%x\nbuilt\n%x", i, got.Bytes(), want)
 		}
 		if h, _ := record.ParseHeader(want); got.Header() != h {
 			t.Fatalf("NoOp %d: header %+v, built %+v", i, got.Header(), h)
+		}
+		made := make([]byte, rb.Run.BatchSize())
+		if rb.Run.Batch(rb.I, made); rb.I != i || !reflect.DeepEqual(made, want) {
+			t.Fatalf("NoOp %d: the run makes batch %d as\n%x\nbuilt\n%x", i, rb.I, made, want)
 		}
 	}
 }

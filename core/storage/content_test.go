@@ -8,7 +8,8 @@ import (
 )
 
 // content behaves as one slice of bytes under every operation, across
-// chunk boundaries, and what it shared never changes afterwards: the
+// piece boundaries and inside runs held in closed form, and what it
+// shared never changes afterwards: the
 // durable layers and readers' views that share a file's bytes see them
 // as they were.
 func TestContentIsOneSliceAndSharesSafely(t *testing.T) {
@@ -24,13 +25,29 @@ func TestContentIsOneSliceAndSharesSafely(t *testing.T) {
 		var model []byte
 		shared := 0
 		var snaps []snapshot
+		var runs []*testRun
+		next := 0
 		for step := 0; step < 40; step++ {
-			switch op := rnd.Intn(10); {
+			switch op := rnd.Intn(12); {
 			case op < 4: // append, often across a chunk boundary
 				b := make([]byte, rnd.Intn(chunkSize/2+chunkSize/8))
 				rnd.Read(b)
 				c.append(b)
 				model = append(model, b...)
+			case op >= 10: // a run's batches, often going on from its last one
+				if len(runs) == 0 || rnd.Intn(4) == 0 {
+					runs = append(runs, &testRun{size: 1 + rnd.Intn(300), seed: byte(rnd.Intn(256))})
+					next = rnd.Intn(1000)
+				}
+				r := runs[len(runs)-1]
+				if rnd.Intn(5) == 0 {
+					next += 1 + rnd.Intn(3) // a gap: a new piece
+				}
+				for k := rnd.Intn(8000); k >= 0; k-- {
+					c.appendRun(r, next)
+					model = append(model, r.batch(next)...)
+					next++
+				}
 			case op < 5 && len(snaps) > 0 && rnd.Intn(3) == 0: // revert to a snapshot (a power loss)
 				s := snaps[rnd.Intn(len(snaps))]
 				c, model = s.c.share(), bytes.Clone(s.want)
@@ -62,14 +79,7 @@ func TestContentIsOneSliceAndSharesSafely(t *testing.T) {
 			if c.length() != len(model) || !bytes.Equal(c.bytes(), model) {
 				t.Fatalf("round %d step %d: content differs from the model (%d bytes, want %d)", round, step, c.length(), len(model))
 			}
-			for i, ch := range c.full {
-				if len(ch) != chunkSize || cap(ch) != chunkSize {
-					t.Fatalf("round %d step %d: full chunk %d has len %d cap %d", round, step, i, len(ch), cap(ch))
-				}
-			}
-			if len(c.tail) >= chunkSize {
-				t.Fatalf("round %d step %d: a tail of %d bytes", round, step, len(c.tail))
-			}
+			checkPieces(t, c, round, step)
 			if c.checksum() != crc32.ChecksumIEEE(model) {
 				t.Fatalf("round %d step %d: checksum", round, step)
 			}
@@ -111,5 +121,69 @@ func TestContentFromAnOlderShareAppendsApart(t *testing.T) {
 		if got := r.bytes(); !bytes.Equal(got[:first], fill(first, 1)) || !bytes.Equal(got[first:], fill(2*chunkSize, 3)) {
 			t.Fatalf("first %d: the reverted content is wrong", first)
 		}
+	}
+}
+
+// testRun is a BatchRun whose batch i is size bytes made from i and seed.
+type testRun struct {
+	size int
+	seed byte
+}
+
+func (r *testRun) BatchSize() int { return r.size }
+
+func (r *testRun) Batch(i int, dst []byte) {
+	if len(dst) != r.size {
+		panic("testRun: a buffer of another size")
+	}
+	for j := range dst {
+		dst[j] = r.seed + byte(i*7) + byte(j*13) + byte(i>>8)
+	}
+}
+
+func (r *testRun) batch(i int) []byte {
+	b := make([]byte, r.size)
+	r.Batch(i, b)
+	return b
+}
+
+// checkPieces checks content's invariants: pieces end to end, none empty
+// but the open one, no bytes piece over chunkSize, the length their sum.
+func checkPieces(t *testing.T, c content, round, step int) {
+	t.Helper()
+	at := 0
+	for k := 0; k <= len(c.done); k++ {
+		p := c.piece(k)
+		if p.at != at {
+			t.Fatalf("round %d step %d: piece %d starts at %d, want %d", round, step, k, p.at, at)
+		}
+		if k < len(c.done) && p.len() == 0 {
+			t.Fatalf("round %d step %d: sealed piece %d is empty", round, step, k)
+		}
+		if p.run == nil && (len(p.b) > chunkSize || cap(p.b) > chunkSize) {
+			t.Fatalf("round %d step %d: bytes piece %d has len %d cap %d", round, step, k, len(p.b), cap(p.b))
+		}
+		at += p.len()
+	}
+	if at != c.n {
+		t.Fatalf("round %d step %d: pieces hold %d bytes, length %d", round, step, at, c.n)
+	}
+}
+
+// A run held in closed form costs no memory for its batches: a million
+// of them take one piece.
+func TestContentHoldsARunInOnePiece(t *testing.T) {
+	var c content
+	c.append([]byte("head"))
+	r := &testRun{size: 75, seed: 3}
+	for i := 0; i < 1_000_000; i++ {
+		c.appendRun(r, i)
+	}
+	c.append([]byte("tail"))
+	if len(c.done) != 2 || c.length() != 8+75_000_000 {
+		t.Fatalf("%d sealed pieces, %d bytes; want 2 and %d", len(c.done), c.length(), 8+75_000_000)
+	}
+	if got, want := c.view(4+75*500_000+10, 100), append(r.batch(500_000)[10:], r.batch(500_001)[:35]...); !bytes.Equal(got, want) {
+		t.Fatalf("a view inside the run: %x, want %x", got, want)
 	}
 }

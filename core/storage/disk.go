@@ -464,6 +464,22 @@ func (d *Disk) appendFile(f *file, b []byte) error {
 	return nil
 }
 
+// appendRun adds batch i of run to f as appendFile adds its bytes, the
+// content holding it in closed form (content.appendRun).
+func (d *Disk) appendRun(f *file, run BatchRun, i int) error {
+	if err := d.fillHole(f, f.size()); err != nil {
+		return err
+	}
+	n := run.BatchSize()
+	if err := d.grow(n); err != nil {
+		return err
+	}
+	f.data.appendRun(run, i)
+	d.touch(f)
+	d.cacheWrite(f, int64(f.data.length()-n), int64(n))
+	return nil
+}
+
 // WriteAt overwrites bytes at off (within the file's current length, which
 // may end in a sparse hole: writing there allocates it up to the write's
 // end, as a write through Kafka's mmap of a preallocated index does).
@@ -523,13 +539,8 @@ func (d *Disk) WriteFile(p string, b []byte) error {
 	if err := d.grow(len(b) - f.data.length()); err != nil {
 		return err
 	}
-	f.data = content{}
-	if len(b) < chunkSize {
-		f.data.tail = slices.Clone(b) // a checkpoint's few bytes, exactly
-	} else {
-		f.data.append(b)
-	}
-	f.shared = 0 // new memory: nobody else holds it
+	f.data = contentOf(b) // a checkpoint's few bytes, exactly
+	f.shared = 0          // new memory: nobody else holds it
 	f.hole = 0
 	f.same = 0
 	f.rewrites++

@@ -52,8 +52,8 @@ func unflushed(f *file) int64 {
 	common := min(size, dsize)
 	written := min(common, int64(max(f.data.length(), f.durable.length())))
 	// The first same bytes are known to be equal.
-	for i := min(int64(f.same), written); i < written; i++ {
-		if f.data.at(i) != f.durable.at(i) {
+	if from := min(int64(f.same), written); from < written {
+		if i := int64(f.data.firstDiff(f.durable, int(from), int(written))); i < written {
 			return size - i
 		}
 	}

@@ -45,7 +45,7 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 		pos = end
 	}
 	l.headers = hs[:0] // kept for the next append; hs is read, not grown, from here on
-	return l.appendLeader(data, hs, leaderEpoch)
+	return l.appendLeader(data, hs, leaderEpoch, runRef{})
 }
 
 // AppendValidAsLeader is AppendAsLeader of one batch validated already
@@ -53,7 +53,31 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 func (l *Log) AppendValidAsLeader(v record.Valid, leaderEpoch int32) (AppendInfo, error) {
 	hs := append(l.headers[:0], v.Header())
 	l.headers = hs[:0]
-	return l.appendLeader(v.Bytes(), hs, leaderEpoch)
+	return l.appendLeader(v.Bytes(), hs, leaderEpoch, runRef{})
+}
+
+// RunBatch is batch I of Run, validated: V's bytes are those Run.Batch
+// makes for I. Appended, it is held in closed form (content.appendRun).
+type RunBatch struct {
+	V   record.Valid
+	Run BatchRun
+	I   int
+}
+
+// runRef is where an append's bytes come from when they are one batch of
+// a run (run nil: they are only bytes).
+type runRef struct {
+	run BatchRun
+	i   int
+}
+
+// AppendRunAsLeader is AppendValidAsLeader of a run's batch: the same
+// append, its bytes held as the run's (unless the leader had to change
+// them).
+func (l *Log) AppendRunAsLeader(b RunBatch, leaderEpoch int32) (AppendInfo, error) {
+	hs := append(l.headers[:0], b.V.Header())
+	l.headers = hs[:0]
+	return l.appendLeader(b.V.Bytes(), hs, leaderEpoch, runRef{b.Run, b.I})
 }
 
 // refused is the AppendInfo of an append refused before anything changed.
@@ -64,7 +88,7 @@ func (l *Log) refused(err error) (AppendInfo, error) {
 // appendLeader is a leader's append of data, whose batches (headers hs)
 // passed record.Validate: it assigns offsets and the epoch, runs the
 // producer checks and appends.
-func (l *Log) appendLeader(data []byte, hs []record.BatchHeader, leaderEpoch int32) (AppendInfo, error) {
+func (l *Log) appendLeader(data []byte, hs []record.BatchHeader, leaderEpoch int32, src runRef) (AppendInfo, error) {
 	if len(hs) == 0 {
 		return l.refused(fmt.Errorf("%w: no record batches", ErrInvalidRecord))
 	}
@@ -84,6 +108,7 @@ func (l *Log) appendLeader(data []byte, hs []record.BatchHeader, leaderEpoch int
 		}
 		if !copied && (h.BaseOffset != next || h.PartitionLeaderEpoch != leaderEpoch) {
 			buf, copied = slices.Clone(data), true
+			src = runRef{} // not the run's bytes any more
 		}
 		if copied {
 			record.SetBaseOffset(buf[pos:end], next)
@@ -105,7 +130,9 @@ func (l *Log) appendLeader(data []byte, hs []record.BatchHeader, leaderEpoch int
 		}
 	}
 	var err error
-	info.Rolled, info.RollReason, err = l.append(newAppendSet(buf, hs))
+	a := newAppendSet(buf, hs)
+	a.src = src
+	info.Rolled, info.RollReason, err = l.append(a)
 	if err != nil {
 		return info, err
 	}
@@ -143,7 +170,7 @@ func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 		pos = end
 	}
 	l.headers = hs[:0] // kept for the next append; hs is read, not grown, from here on
-	return l.appendReplicated(data, hs)
+	return l.appendReplicated(data, hs, runRef{})
 }
 
 // AppendValidAsFollower is AppendAsFollower of one batch validated already
@@ -151,7 +178,15 @@ func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 func (l *Log) AppendValidAsFollower(v record.Valid) (AppendInfo, error) {
 	hs := append(l.headers[:0], v.Header())
 	l.headers = hs[:0]
-	return l.appendReplicated(v.Bytes(), hs)
+	return l.appendReplicated(v.Bytes(), hs, runRef{})
+}
+
+// AppendRunAsFollower is AppendValidAsFollower of a run's batch, its
+// bytes held as the run's.
+func (l *Log) AppendRunAsFollower(b RunBatch) (AppendInfo, error) {
+	hs := append(l.headers[:0], b.V.Header())
+	l.headers = hs[:0]
+	return l.appendReplicated(b.V.Bytes(), hs, runRef{b.Run, b.I})
 }
 
 // replicaRefused is the AppendInfo of a follower's append refused before
@@ -162,7 +197,7 @@ func replicaRefused(err error) (AppendInfo, error) {
 
 // appendReplicated is a follower's append of data, whose batches (headers
 // hs) passed at least record.ValidateShallow.
-func (l *Log) appendReplicated(data []byte, hs []record.BatchHeader) (AppendInfo, error) {
+func (l *Log) appendReplicated(data []byte, hs []record.BatchHeader, src runRef) (AppendInfo, error) {
 	info := AppendInfo{FirstOffset: -1, LastOffset: -1, Rolled: -1}
 	prev := l.logEndOffset - 1
 	for _, h := range hs {
@@ -185,7 +220,9 @@ func (l *Log) appendReplicated(data []byte, hs []record.BatchHeader) (AppendInfo
 	}
 	var err error
 	// The disk copies the bytes: data is neither kept nor changed.
-	info.Rolled, info.RollReason, err = l.append(newAppendSet(data, hs))
+	a := newAppendSet(data, hs)
+	a.src = src
+	info.Rolled, info.RollReason, err = l.append(a)
 	if err != nil {
 		return info, err
 	}

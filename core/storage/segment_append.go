@@ -17,6 +17,9 @@ type appendSet struct {
 	// offset of the first batch that has it (LogValidator's rule).
 	firstOffset, lastOffset                   int64
 	maxTimestamp, shallowOffsetOfMaxTimestamp int64
+	// src is the run data is a batch of, if it is one (the file holds
+	// it as the run's).
+	src runRef
 }
 
 func newAppendSet(data []byte, hs []record.BatchHeader) appendSet {
@@ -134,7 +137,7 @@ func (s *Segment) append(a appendSet) error {
 	} else if !ok {
 		return fmt.Errorf("segment %s: offset %d overflows the index's relative offsets", s.Path, a.lastOffset)
 	}
-	if err := s.appendToFile(a.data); err != nil {
+	if err := s.appendToFile(a); err != nil {
 		return err
 	}
 	pos := physicalPosition
@@ -163,12 +166,15 @@ func (s *Segment) append(a appendSet) error {
 	return nil
 }
 
-// appendToFile adds b to the .log file (Disk.Append, the file found
-// through logFile).
-func (s *Segment) appendToFile(b []byte) error {
+// appendToFile adds a's bytes to the .log file (Disk.Append, the file
+// found through logFile), as its run's batch when it is one.
+func (s *Segment) appendToFile(a appendSet) error {
 	f, err := s.disk.resolve(s.Path, &s.logFile)
 	if err != nil {
-		return s.disk.Append(s.Path, b) // gone: Append creates it
+		return s.disk.Append(s.Path, a.data) // gone: Append creates it
 	}
-	return s.disk.appendFile(f, b)
+	if a.src.run != nil {
+		return s.disk.appendRun(f, a.src.run, a.src.i)
+	}
+	return s.disk.appendFile(f, a.data)
 }
