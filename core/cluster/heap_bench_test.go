@@ -23,12 +23,19 @@ var idleHeapProfile = flag.String("idleheap.profile", "", "write a heap profile 
 // log, its indexes and the simulator's directory of batches grow all week.
 // It reports the live heap (after a collection) gained per simulated hour
 // and per simulated day; the first hour (the cluster starting, the
-// collector's first cycles) is run before measuring. Take a heap profile
+// collector's first cycles) is run before measuring. Stepped, every NoOp's
+// bytes are written out; leaped (what `time advance` does), a span's
+// NoOps are held as the run they are (storage.BatchRun). Take a heap profile
 // with: go test -run '^$' -bench IdleHeap -benchtime 24x ./core/cluster/
 // -args -idleheap.profile=heap.out, then go tool pprof
 // -sample_index=inuse_space heap.out.
 func BenchmarkIdleHeap(b *testing.B) {
-	c, err := New(Config{Brokers: 3, Seed: 1, Stepped: true})
+	b.Run("stepped", func(b *testing.B) { benchIdleHeap(b, true) })
+	b.Run("leaped", func(b *testing.B) { benchIdleHeap(b, false) })
+}
+
+func benchIdleHeap(b *testing.B, stepped bool) {
+	c, err := New(Config{Brokers: 3, Seed: 1, Stepped: stepped})
 	if err != nil {
 		b.Fatal(err)
 	}
