@@ -319,14 +319,6 @@ func (c content) bytes() []byte {
 	return c.view(0, c.n)
 }
 
-// at is byte i, or 0 past the end (a sparse file's hole).
-func (c content) at(i int64) byte {
-	if i >= int64(c.n) {
-		return 0
-	}
-	return c.view(int(i), 1)[0]
-}
-
 // firstDiff is the first offset in [from, to) where c and o differ (to if
 // none), either read as zeros past its end (a sparse file's hole).
 func (c content) firstDiff(o content, from, to int) int {

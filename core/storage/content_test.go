@@ -89,8 +89,8 @@ func TestContentIsOneSliceAndSharesSafely(t *testing.T) {
 				if i < int64(len(model)) {
 					want = model[i]
 				}
-				if c.at(i) != want {
-					t.Fatalf("round %d step %d: at(%d)", round, step, i)
+				if c.padded(int(i), 1)[0] != want {
+					t.Fatalf("round %d step %d: byte %d", round, step, i)
 				}
 			}
 			for k, s := range snaps {
