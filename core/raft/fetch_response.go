@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"kafkascope/core/protocol"
-	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -75,15 +74,8 @@ func (n *Node) appendAsFollower(env *sim.Env, records []byte) error {
 	return n.appendedAsFollower(err)
 }
 
-// appendValidAsFollower is appendAsFollower of one batch validated
-// already (a leaped NoOp: record.Valid).
-func (n *Node) appendValidAsFollower(v record.Valid) error {
-	_, err := n.log.log.AppendValidAsFollower(v)
-	return n.appendedAsFollower(err)
-}
-
-// appendRunAsFollower is appendValidAsFollower of a run's batch (a leap's
-// NoOp), which the log holds as the run's.
+// appendRunAsFollower is appendAsFollower of one batch of a run, validated
+// already (a leaped NoOp), which the log holds as the run's.
 func (n *Node) appendRunAsFollower(b storage.RunBatch) error {
 	_, err := n.log.log.AppendRunAsFollower(b)
 	return n.appendedAsFollower(err)

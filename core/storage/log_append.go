@@ -48,14 +48,6 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 	return l.appendLeader(data, hs, leaderEpoch, runRef{})
 }
 
-// AppendValidAsLeader is AppendAsLeader of one batch validated already
-// (record.Valid): the same append, without parsing and checking it again.
-func (l *Log) AppendValidAsLeader(v record.Valid, leaderEpoch int32) (AppendInfo, error) {
-	hs := append(l.headers[:0], v.Header())
-	l.headers = hs[:0]
-	return l.appendLeader(v.Bytes(), hs, leaderEpoch, runRef{})
-}
-
 // RunBatch is batch I of Run, validated: V's bytes are those Run.Batch
 // makes for I. Appended, it is held in closed form (content.appendRun).
 type RunBatch struct {
@@ -71,8 +63,9 @@ type runRef struct {
 	i   int
 }
 
-// AppendRunAsLeader is AppendValidAsLeader of a run's batch: the same
-// append, its bytes held as the run's (unless the leader had to change
+// AppendRunAsLeader is AppendAsLeader of a run's batch, validated
+// already (record.Valid): the same append without parsing and checking
+// it again, its bytes held as the run's (unless the leader had to change
 // them).
 func (l *Log) AppendRunAsLeader(b RunBatch, leaderEpoch int32) (AppendInfo, error) {
 	hs := append(l.headers[:0], b.V.Header())
@@ -173,16 +166,9 @@ func (l *Log) AppendAsFollower(data []byte) (AppendInfo, error) {
 	return l.appendReplicated(data, hs, runRef{})
 }
 
-// AppendValidAsFollower is AppendAsFollower of one batch validated already
-// (record.Valid), without checking it again.
-func (l *Log) AppendValidAsFollower(v record.Valid) (AppendInfo, error) {
-	hs := append(l.headers[:0], v.Header())
-	l.headers = hs[:0]
-	return l.appendReplicated(v.Bytes(), hs, runRef{})
-}
-
-// AppendRunAsFollower is AppendValidAsFollower of a run's batch, its
-// bytes held as the run's.
+// AppendRunAsFollower is AppendAsFollower of a run's batch, validated
+// already (record.Valid), without checking it again, its bytes held as
+// the run's.
 func (l *Log) AppendRunAsFollower(b RunBatch) (AppendInfo, error) {
 	hs := append(l.headers[:0], b.V.Header())
 	l.headers = hs[:0]
