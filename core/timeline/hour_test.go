@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,18 +12,18 @@ import (
 // hourSession is issue 15's browser benchmark session (scripts/e2e
 // benchHour) on its own: a 3-broker cluster, a consumer group and a
 // producer at 2 records/s running throughout, a broker killed and
-// restarted, an hour of virtual time. It runs about 280,000 events.
+// restarted, an hour of virtual time. It runs about 280,000 events. Its
+// commands are testdata/hour-session.txt, which the browser benchmark
+// types too.
 func hourSession(tb testing.TB) *Session {
 	tb.Helper()
+	script, err := os.ReadFile("testdata/hour-session.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
 	s := New()
 	s.Do("cluster create --brokers 3", nil)
-	for _, line := range []string{
-		"kafka-topics.sh --create --topic orders --partitions 3 --replication-factor 3",
-		"kafka-console-consumer.sh --topic orders --group app --consumer-property client.id=a1 &",
-		"kafka-verifiable-producer.sh --bootstrap-server kafka-1:9092 --topic orders --throughput 2 --max-messages 100000 &",
-		"time advance 10m", "broker kill 2", "time advance 10m", "broker start 2",
-		"time advance 10m", "time advance 10m", "time advance 10m", "time advance 10m",
-	} {
+	for _, line := range strings.Split(strings.TrimSpace(string(script)), "\n") {
 		s.Do(line, nil)
 		for s.Busy() {
 			if _, err := s.Play(time.Minute, 0); err != nil {

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -315,18 +314,9 @@ func profileTop(p *profiler.Profile, n int) string {
 		self[name] += ms
 		total += ms
 	}
-	type kv struct {
-		k string
-		v float64
-	}
-	var all []kv
-	for k, v := range self {
-		all = append(all, kv{k, v})
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v })
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d samples; self time:\n", int(total))
-	for i, e := range all {
+	for i, e := range largestFirst(self) {
 		if i >= n {
 			break
 		}
@@ -675,13 +665,12 @@ func (fb *framesBench) benchHour() {
 	fb.open("")
 	term := &terminal{t: fb.t, ctx: fb.tab}
 	began := time.Now()
-	for _, line := range []string{
-		"kafka-topics.sh --create --topic orders --partitions 3 --replication-factor 3",
-		"kafka-console-consumer.sh --topic orders --group app --consumer-property client.id=a1 &",
-		"kafka-verifiable-producer.sh --bootstrap-server kafka-1:9092 --topic orders --throughput 2 --max-messages 100000 &",
-		"time advance 10m", "broker kill 2", "time advance 10m", "broker start 2",
-		"time advance 10m", "time advance 10m", "time advance 10m", "time advance 10m",
-	} {
+	// The session core/timeline's seek benchmarks run natively.
+	script, err := os.ReadFile(filepath.Join(repoRoot(fb.t), "core/timeline/testdata/hour-session.txt"))
+	if err != nil {
+		fb.t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(script)), "\n") {
 		term.enterWithin(line, 5*time.Minute)
 	}
 	fb.add("building the hour took %.0f s in the page", time.Since(began).Seconds())

@@ -241,16 +241,7 @@ func traceSummary(raw []json.RawMessage, frames int) string {
 		fmt.Fprintf(&b, " %s %.1f", p, per(phase[p]))
 	}
 	b.WriteString("\n  main thread self CPU time per frame, by event:\n")
-	type kv struct {
-		k string
-		v float64
-	}
-	var all []kv
-	for k, v := range self {
-		all = append(all, kv{k, v})
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v })
-	for i, e := range all {
+	for i, e := range largestFirst(self) {
 		if i >= 18 || e.v <= 0 {
 			break
 		}
@@ -267,12 +258,7 @@ func traceSummary(raw []json.RawMessage, frames int) string {
 	}
 	fmt.Fprintf(&b, "  wasm compiled by V8's optimizing tier (worker threads): %.1f ms CPU a frame\n", per(tierUp))
 	b.WriteString("  other threads' CPU per frame:")
-	var ths []kv
-	for k, v := range other {
-		ths = append(ths, kv{k, v})
-	}
-	sort.Slice(ths, func(i, j int) bool { return ths[i].v > ths[j].v })
-	for i, e := range ths {
+	for i, e := range largestFirst(other) {
 		if i >= 8 {
 			break
 		}
@@ -305,4 +291,26 @@ func frameCPU(evs []traceEvent, threads map[[2]int]string) string {
 	n := len(cpu)
 	return fmt.Sprintf("  main-thread frames' CPU: %d frames: p50 %.1f ms, p95 %.1f ms, max %.1f ms; over 16 ms: %d\n",
 		n, cpu[n/2], cpu[min(int(0.95*float64(n)), n-1)], cpu[n-1], over)
+}
+
+// kv is one entry of a map of costs.
+type kv struct {
+	k string
+	v float64
+}
+
+// largestFirst is m's entries, the largest value first (equal values by
+// name, so a report does not depend on map order).
+func largestFirst(m map[string]float64) []kv {
+	all := make([]kv, 0, len(m))
+	for k, v := range m {
+		all = append(all, kv{k, v})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].v != all[j].v {
+			return all[i].v > all[j].v
+		}
+		return all[i].k < all[j].k
+	})
+	return all
 }
