@@ -13,11 +13,12 @@ import (
 // benchHour) on its own: a 3-broker cluster, a consumer group and a
 // producer at 2 records/s running throughout, a broker killed and
 // restarted, an hour of virtual time. It runs about 280,000 events. Its
-// commands are testdata/hour-session.txt, which the browser benchmark
-// types too.
+// commands are testdata/hour-session.commands (one a line, no output to
+// check: not a transcript, whose files end in .txt), which the browser
+// benchmark types too.
 func hourSession(tb testing.TB) *Session {
 	tb.Helper()
-	script, err := os.ReadFile("testdata/hour-session.txt")
+	script, err := os.ReadFile("testdata/hour-session.commands")
 	if err != nil {
 		tb.Fatal(err)
 	}

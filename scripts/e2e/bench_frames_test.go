@@ -666,7 +666,7 @@ func (fb *framesBench) benchHour() {
 	term := &terminal{t: fb.t, ctx: fb.tab}
 	began := time.Now()
 	// The session core/timeline's seek benchmarks run natively.
-	script, err := os.ReadFile(filepath.Join(repoRoot(fb.t), "core/timeline/testdata/hour-session.txt"))
+	script, err := os.ReadFile(filepath.Join(repoRoot(fb.t), "core/timeline/testdata/hour-session.commands"))
 	if err != nil {
 		fb.t.Fatal(err)
 	}
