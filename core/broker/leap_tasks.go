@@ -232,7 +232,7 @@ func LeapTaskLoops(now, horizon sim.Time, loops []*TaskLoop) (ops []sim.LeapRun,
 			default:
 				continue
 			}
-			r := &checkpointRun{first: first, every: p, n: n, event: l.event, period: l.period, do: do}
+			r := &checkpointRun{first: first, every: p, n: n, event: l.event, period: l.period, do: do, machine: b.addr.Host()}
 			r.pathAt = r.path
 			ops = append(ops, r)
 		case taskCleaner:
@@ -253,12 +253,17 @@ type checkpointRun struct {
 	event        sim.QueuedEvent
 	period       time.Duration
 	do           func(int) // the write (of every op: the argument is unused)
+	machine      string    // the broker's host: its writes go to that disk
 	// pathAt is path, as a function value made once: a path boxed for
 	// each op was an allocation a write.
 	pathAt func(int) sim.PushPath
 }
 
 func (r *checkpointRun) Len() int { return r.n }
+
+// Machine implements sim.LeapMachine: the writes change the broker's
+// disk only.
+func (r *checkpointRun) Machine() string { return r.machine }
 
 func (r *checkpointRun) Op(i int) sim.LeapOp {
 	return sim.LeapOp{At: r.first + sim.Time(i)*r.every, Arg: i, Path: r.pathAt, Do: r.do}

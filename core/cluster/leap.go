@@ -209,7 +209,7 @@ func (c *Cluster) Leap(w *sim.World, limit sim.Time, budget int) (sim.Time, int)
 	ops, tdrop, tadd, tlast := broker.LeapTaskLoops(now, horizon, tasks)
 	drop, add, last = append(drop, tdrop...), append(add, tadd...), max(last, tlast)
 	if quorum != nil {
-		ops = append(ops, quorum.Appends(noops))
+		ops = append(ops, quorum.Appends(noops)...)
 	}
 	w.RunLeapOps(ops)
 	if balance != nil {

@@ -2,6 +2,7 @@ package raft
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"time"
 
@@ -309,76 +310,113 @@ func (b NoOps) lastBefore(t sim.Time, d time.Duration) (sim.Time, bool) {
 
 // Appends is the disk work of noops' cycles: each NoOp appended and
 // flushed on the leader at its instant, and on each voter when the answer
-// carrying it arrives. The caller runs it in time order with other loops'
-// disk work (sim.World.RunLeapOps), then calls Finish.
-func (q *QuorumLoop) Appends(noops NoOps) sim.LeapRun {
+// carrying it arrives. It is a run of ops for each node (each node's disk
+// is its own), which the caller runs in time order with other loops' disk
+// work (sim.World.RunLeapOps), then calls Finish.
+func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapRun {
 	leader, epoch := q.leader, q.ls.epochNum
-	base := leader.log.endOffset()
-	batches := noops.batches(base, epoch)
-	// One function for each kind of op, shared by the NoOps (sim.LeapOp's
-	// Do and Path): the leader's append, and each voter's.
-	r := &appendRun{noops: noops, path: noops.path}
-	r.leaderDo = func(i int) {
+	run := noops.run(leader.log.endOffset(), epoch)
+	flushes := leader.cfg.hooks == nil || !leader.cfg.hooks.skipFlush
+	l := &nodeAppends{noops: noops, n: leader, batches: run.batches(), path: noops.path, leader: true, epoch: epoch, flushes: flushes}
+	l.do = func(i int) {
 		// The batch has the base offset and epoch already, and was
 		// validated once for the whole run (record.Valid).
-		if _, err := leader.log.log.AppendRunAsLeader(batches.at(i), epoch); err != nil {
+		if _, err := leader.log.log.AppendRunAsLeader(l.batches.at(i), epoch); err != nil {
 			panic("raft: leaping the leader's NoOp: " + err.Error())
 		}
 		leader.flushForLeap()
 	}
-	r.voters = make([]voterOps, len(q.byParked))
-	for k, f := range q.byParked {
-		r.voters[k] = voterOps{f: f,
+	runs := []sim.LeapRun{l}
+	for _, f := range q.byParked {
+		v := &nodeAppends{noops: noops, n: f.n, batches: run.batches(), delay: f.toF, rank: f.parkedIndex,
+			flushes: !f.n.observer && (f.n.cfg.hooks == nil || !f.n.cfg.hooks.skipFlush)}
+		v.path = func(i int) sim.PushPath { return noops.answer(i, f.parkedIndex) }
+		v.do = func(i int) {
 			// The batch its answer carries, as the leader stored it.
-			doAt: func(i int) {
-				if err := f.n.appendRunAsFollower(batches.at(i)); err != nil {
-					panic("raft: leaping a voter's NoOp: " + err.Error())
-				}
-			},
-			pathAt: func(i int) sim.PushPath { return noops.answer(i, f.parkedIndex) },
+			if err := f.n.appendRunAsFollower(v.batches.at(i)); err != nil {
+				panic("raft: leaping a voter's NoOp: " + err.Error())
+			}
 		}
+		runs = append(runs, v)
 	}
-	return r
+	return runs
 }
 
-// appendRun is the NoOps' appends as a run of ops (sim.LeapRun), made as
-// they are run: NoOp i's op on the leader, then one on each voter.
-type appendRun struct {
-	noops    NoOps
-	path     func(int) sim.PushPath // noops.path, made once
-	leaderDo func(int)
-	voters   []voterOps
+// nodeAppends is one node's NoOp appends in a span as a run of ops
+// (sim.LeapRun): the leader's at each NoOp's instant, a voter's when the
+// answer carrying it arrives (delay later). Ops of one node share its
+// disk, and nothing with other nodes' ops; where no other loop's op on
+// its machine comes between them, a stretch of them runs at once
+// (sim.LeapStretch), most of it appended in place
+// (storage.Log.AppendRunAsLeaderFlushed).
+type nodeAppends struct {
+	noops   NoOps
+	n       *Node
+	batches *noOpBatches
+	delay   time.Duration
+	rank    int
+	leader  bool
+	epoch   int32 // the leader's
+	flushes bool  // every append is flushed at once
+	// One function for each of Do and Path, shared by the NoOps (sim.LeapOp).
+	do   func(int)
+	path func(int) sim.PushPath
 }
 
-// voterOps is a voter's op of each NoOp.
-type voterOps struct {
-	f      *quorumFollower
-	doAt   func(int)
-	pathAt func(int) sim.PushPath
+func (r *nodeAppends) Len() int { return r.noops.Count }
+
+func (r *nodeAppends) at(i int) sim.Time { return r.noops.at(i).Add(r.delay) }
+
+func (r *nodeAppends) Op(i int) sim.LeapOp {
+	return sim.LeapOp{At: r.at(i), Rank: r.rank, Arg: i, Do: r.do, Path: r.path}
 }
 
-func (r *appendRun) Len() int { return r.noops.Count * (1 + len(r.voters)) }
+func (r *nodeAppends) Machine() string { return r.n.cfg.Addr.Host() }
 
-func (r *appendRun) Op(j int) sim.LeapOp {
-	i, k := j/(1+len(r.voters)), j%(1+len(r.voters))
-	at := r.noops.at(i)
-	if k == 0 {
-		return sim.LeapOp{At: at, Arg: i, Do: r.leaderDo, Path: r.path}
+// Stretch implements sim.LeapStretch: the appends due before `before`,
+// in place where the log can, else one by one.
+func (r *nodeAppends) Stretch(j int, before sim.Time, setNow func(sim.Time)) int {
+	end := j + 1
+	if t := r.at(j); before > t {
+		end = min(r.noops.Count, j+int((before-1-t)/sim.Time(r.noops.Interval))+1)
 	}
-	v := &r.voters[k-1]
-	return sim.LeapOp{At: at.Add(v.f.toF), Rank: v.f.parkedIndex, Arg: i, Do: v.doAt, Path: v.pathAt}
+	for i := j; i < end; {
+		setNow(r.at(i))
+		if r.flushes && end-i > 1 {
+			m, err := r.inPlace(i, end-i)
+			if err != nil {
+				panic(fmt.Sprintf("raft: node %d appending NoOps in place: %v", r.n.cfg.NodeID, err))
+			}
+			if m > 0 {
+				i += m
+				continue
+			}
+		}
+		r.do(i)
+		i++
+	}
+	return end - j
 }
 
-// batches are the NoOps' record batches, from offset base in epoch: the
-// first as the leader's Append builds it (dataBatch), validated once, and
-// each next one a copy with its offset and time changed
-// (record.Valid.Restamped) when its ops come to it (building each was a
-// twentieth of a leaped week; validating each on every voter, a tenth;
-// holding them all at once, in one allocation of the span's bytes and one
-// of their headers, a quarter of the week's garbage). The logs hold them
-// as the run they are (noOpRun): their bytes, written out, were a third
-// of a leaped week's native time.
-func (b NoOps) batches(base int64, epoch int32) *noOpBatches {
+// inPlace appends as many of the n NoOps from i in place as the log can.
+func (r *nodeAppends) inPlace(i, n int) (int, error) {
+	instant := func(k int) sim.Time { return r.at(i + k) }
+	if r.leader {
+		return r.n.log.log.AppendRunAsLeaderFlushed(r.batches.run, i, n, r.epoch, instant)
+	}
+	return r.n.log.log.AppendRunAsFollowerFlushed(r.batches.run, i, n, instant)
+}
+
+// run is the NoOps' record batches, from offset base in epoch, as a run
+// (nil if there are none): the first as the leader's Append builds it
+// (dataBatch), validated once, and each next one a copy with its offset
+// and time changed (record.Valid.Restamped) when an append needs its bytes
+// (building each was a twentieth of a leaped week; validating each on
+// every voter, a tenth; holding them all at once, in one allocation of the
+// span's bytes and one of their headers, a quarter of the week's garbage).
+// The logs hold them as the run they are: their bytes, written out, were a
+// third of a leaped week's native time.
+func (b NoOps) run(base int64, epoch int32) *noOpRun {
 	if b.Count == 0 {
 		return nil
 	}
@@ -386,8 +424,7 @@ func (b NoOps) batches(base int64, epoch int32) *noOpBatches {
 	if err != nil {
 		panic("raft: a NoOp batch the leader built is invalid: " + err.Error())
 	}
-	run := &noOpRun{first: first, base: base, start: b.Timer.At, interval: b.Interval}
-	return &noOpBatches{run: run, buf: make([]byte, len(first.Bytes())), i: 0, cur: first}
+	return &noOpRun{first: first, base: base, start: b.Timer.At, interval: b.Interval}
 }
 
 // noOpRun is a span's NoOp batches as a storage.BatchRun: batch i is the
@@ -413,11 +450,18 @@ func (r *noOpRun) restamped(i int, dst []byte) record.Valid {
 	return r.first.Restamped(dst, r.base+int64(i), r.start.Add(time.Duration(i)*r.interval).UnixMilli())
 }
 
-// noOpBatches makes a span's NoOp batches one at a time, into one buffer.
-// The ops of NoOp i (the leader's append, then each voter's) come before
-// those of NoOp i+1 (a cycle ends before the next NoOp: CycleFits), so
-// each batch is made once; a log copies what it appends, or keeps the
-// run, so the buffer may be reused.
+// batches makes the run's batches one at a time, into a buffer of its
+// own (nil for no run).
+func (r *noOpRun) batches() *noOpBatches {
+	if r == nil {
+		return nil
+	}
+	return &noOpBatches{run: r, buf: make([]byte, len(r.first.Bytes())), i: 0, cur: r.first}
+}
+
+// noOpBatches makes a span's NoOp batches for one node's appends, one at a
+// time, into one buffer: a log copies what it appends, or keeps the run,
+// so the buffer may be reused.
 //
 // Invariant: cur is batch i.
 type noOpBatches struct {

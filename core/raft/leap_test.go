@@ -30,7 +30,7 @@ func TestLeapedNoOpBatchIsTheDecodedOne(t *testing.T) {
 	}
 }
 
-// A leap builds its NoOps' batches from the first (NoOps.batches): each
+// A leap builds its NoOps' batches from the first (NoOps.run): each
 // must be the batch the leader's Append would build at its offset and
 // time, whatever order they are asked for in (the batches share one
 // buffer), and the run a log keeps must make the same bytes.
@@ -38,7 +38,7 @@ func TestLeapedNoOpBatchesAreBuiltOnes(t *testing.T) {
 	payload := []byte{0, 20, 0, 0}
 	noops := NoOps{Timer: sim.QueuedEvent{At: sim.Time(90*time.Second + 7*time.Millisecond)}, Interval: 500 * time.Millisecond, Count: 4, Payload: payload}
 	const base, epoch = int64(41), int32(7)
-	batches := noops.batches(base, epoch)
+	batches := noops.run(base, epoch).batches()
 	for _, i := range []int{0, 1, 1, 2, 3, 0, 2, 1} {
 		rb := batches.at(i)
 		got := rb.V

@@ -271,6 +271,26 @@ type LeapRun interface {
 	Op(j int) LeapOp
 }
 
+// LeapMachine is a run (LeapRun) whose ops all change one machine's state
+// (its host's processes and disk): ops of runs on other machines share
+// nothing with them but the clock. A run that does not say runs on every
+// machine.
+type LeapMachine interface {
+	Machine() string
+}
+
+// LeapStretch is a run that can run several of its ops at a time: the
+// ops of one machine where no other run's op comes between them.
+type LeapStretch interface {
+	LeapRun
+	LeapMachine
+	// Stretch runs ops j, j+1, … due before `before` (at least op j,
+	// which is) and returns how many it ran. It runs them as one op after
+	// another would, calling at(t) to set the clock to an op's instant t
+	// before work that reads it; work done in closed form reads no clock.
+	Stretch(j int, before Time, at func(Time)) int
+}
+
 // RunLeapOps runs the loops' ops in a stepped run's order, each with the
 // clock at its instant (no handler runs, and an op may queue nothing).
 // Each loop lists its ops (a run) in the order a stepped
@@ -299,6 +319,19 @@ func (w *World) RunLeapOps(runs []LeapRun) {
 			live++
 		}
 	}
+	// Stretches: each run's machine ("" for every machine), and its
+	// stretching if it has any.
+	machines := make([]string, len(runs))
+	stretch := make([]LeapStretch, len(runs))
+	for r, run := range runs {
+		if m, ok := run.(LeapMachine); ok {
+			machines[r] = m.Machine()
+		}
+		if s, ok := run.(LeapStretch); ok && machines[r] != "" {
+			stretch[r] = s
+		}
+	}
+	setNow := func(t Time) { w.now = t }
 	saved := w.now
 	var group []runOp
 	for live > 0 {
@@ -316,6 +349,26 @@ func (w *World) RunLeapOps(runs []LeapRun) {
 		}
 		t := heads[r0].At
 		w.now = t
+		if stretch[r0] != nil {
+			// The run's ops on its machine up to the next op of another
+			// run there (or on every machine) run as a stretch: ops of
+			// other machines, due in between or at the same instants,
+			// share nothing with them.
+			before := Time(math.MaxInt64)
+			for r := range runs {
+				if r != r0 && next[r] < lens[r] && (machines[r] == "" || machines[r] == machines[r0]) {
+					before = min(before, heads[r].At)
+				}
+			}
+			if before > t {
+				if next[r0] += stretch[r0].Stretch(next[r0], before, setNow); next[r0] == lens[r0] {
+					live--
+				} else {
+					heads[r0] = runs[r0].Op(next[r0])
+				}
+				continue
+			}
+		}
 		if !shared {
 			// One run at this instant (nearly always): its ops run in
 			// its order, as they come.

@@ -107,6 +107,24 @@ func (d *batchDir) push(e batchEntry) {
 	d.n++
 }
 
+// pushAlike adds n entries, e and each next one step after the one
+// before it, as n pushes would: a listed span takes them until it gathers
+// them, an arithmetic one at once.
+func (d *batchDir) pushAlike(e batchEntry, n int, step batchEntry) {
+	for ; n > 0; n-- {
+		if k := len(d.spans) - 1; k >= 0 {
+			if s := &d.spans[k]; s.list == nil && s.step == step && follows(s.entry(s.count-1), e, step) {
+				s.count += n
+				d.n += n
+				return
+			}
+		}
+		d.push(e)
+		e.baseDelta += step.baseDelta
+		e.position += step.position
+	}
+}
+
 // gather moves the last listed span's last minArithmetic entries to an
 // arithmetic span when they are alike.
 func (d *batchDir) gather() {

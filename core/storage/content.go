@@ -149,6 +149,17 @@ func (c *content) appendRun(run BatchRun, i int) {
 	c.n += size
 }
 
+// appendRunN adds batches i..i+n-1 of run at the end, as n appendRun
+// calls would.
+func (c *content) appendRunN(run BatchRun, i, n int) {
+	if n <= 0 {
+		return
+	}
+	c.appendRun(run, i)
+	c.open.count += n - 1
+	c.n += (n - 1) * run.BatchSize()
+}
+
 // share is a view of c that c's later changes leave as it is.
 func (c content) share() content {
 	o := c.open

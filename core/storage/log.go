@@ -39,6 +39,9 @@ type Log struct {
 	// it past the call): a new list each append was a tenth of a leaped
 	// week's allocations.
 	headers []record.BatchHeader
+	// runScratch holds a run's batch while an append in place reads its
+	// header (appendFlushed).
+	runScratch []byte
 
 	disk     *Disk
 	dir      string
