@@ -9,9 +9,10 @@ import (
 // batch and fsyncs its log before it answers (the leader before it counts
 // itself, a follower before its next Fetch), a few hundred thousand times
 // a node in an idle week. Most of those appends change only counters: the
-// batch lands on the page of the .log file the last one dirtied (already
-// the most recently used page of the cache), adds no index entry, does not
-// roll, and the fsync that follows cleans that page again. Such appends
+// batch lands on the page of the .log file the last one dirtied (still in
+// the cache: the first append makes it the most recently used, the others
+// find it there), adds no index entry, does not roll, and the fsync that
+// follows cleans that page again. Such appends
 // are done in place, as a whole, rather than one after another: the same
 // batches, directory entries, sizes, offsets, timestamps and flushed
 // layer, the same page cache (same pages, same order, all clean), so the
@@ -139,8 +140,7 @@ func (l *Log) appendFlushed(run BatchRun, i, n int, epoch int32, instant func(k 
 
 // inPlace is how many of n appends of bs bytes each, then an fsync, the
 // segment can take in place: none unless its .log file is clean, ends on a
-// page that is the cache's most recently used, and the disk has no
-// truncation to journal; then as many as end on that page, add no offset
+// page in the cache, and the disk has no truncation to journal; then as many as end on that page, add no offset
 // index entry, fit the disk and leave the dirty pages under the background
 // writeback threshold (the one page an append dirties).
 func (s *Segment) inPlace(n, bs int, d *Disk) (int, error) {
@@ -166,7 +166,7 @@ func (s *Segment) inPlace(n, bs int, d *Disk) (int, error) {
 	}
 	page := size / PageSize
 	pc := &d.cache
-	if size%PageSize == 0 || page >= int64(len(f.pages)) || f.pages[page] == lruHead || pc.page(lruHead).next != f.pages[page] {
+	if size%PageSize == 0 || page >= int64(len(f.pages)) || f.pages[page] == lruHead {
 		return 0, nil
 	}
 	if pc.dirty+1 > pc.capacity*DirtyBackgroundRatio/100 {
@@ -201,6 +201,13 @@ func (s *Segment) appendInPlace(run BatchRun, i, m int, first, last record.Batch
 		return err
 	}
 	f.data.appendRunN(run, i, m)
+	// The first append makes the page the most recently used (a hit: the
+	// cache neither grows nor reclaims); the others find it there.
+	pc := &d.cache
+	if slot := f.pages[(s.Size)/PageSize]; pc.page(lruHead).next != slot {
+		pc.unlink(slot)
+		pc.pushFront(slot)
+	}
 	f.dirtySince = at // each append dirtied the file; its flush cleaned it
 	e := batchEntry{baseDelta: int32(first.BaseOffset - s.BaseOffset), lastDelta: first.LastOffsetDelta,
 		position: int32(s.Size), epoch: first.PartitionLeaderEpoch, recordCount: first.RecordCount}
