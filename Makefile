@@ -27,7 +27,7 @@ WASM_EXEC  = public/wasm_exec.js
 # tools, scenarios, metadata record codec, brokers, clients, Raft,
 # controller, configs, views, group assignors, fault simulator, timeline,
 # player, cold-path sorts, JSON and URL query helpers, request and response
-# types, RPC, event feed, page components (ui, whose generated Build methods
+# types, RPC, event feed, share links' deflate writer, page components (ui, whose generated Build methods
 # inlined vugu's AppendChild at every element), page renderer (ui/patch) and
 # entry point (wasm), Vugu, its and safejs's JavaScript bindings, and the
 # standard library's regexp, encoding/json, compress/flate, fmt, reflect,
@@ -60,7 +60,7 @@ WASM_NOINLINE = kafkascope/core/console kafkascope/core/scenario kafkascope/core
 	kafkascope/core/broker kafkascope/core/client kafkascope/core/raft kafkascope/core/controller \
 	kafkascope/core/config kafkascope/core/view kafkascope/core/group kafkascope/core/simulate \
 	kafkascope/core/timeline kafkascope/core/player kafkascope/core/sorts kafkascope/core/jsonvalue \
-	kafkascope/core/urlquery kafkascope/core/protocol kafkascope/core/rpc kafkascope/core/feed \
+	kafkascope/core/urlquery kafkascope/core/protocol kafkascope/core/rpc kafkascope/core/feed kafkascope/core/deflate \
 	kafkascope/ui kafkascope/ui/patch kafkascope/wasm \
 	github.com/vugu/vugu github.com/vugu/vugu/js github.com/hack-pad/safejs \
 	regexp regexp/syntax encoding/json compress/flate fmt reflect unicode time \

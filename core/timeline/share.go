@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"kafkascope/core/console"
+	"kafkascope/core/deflate"
 	"kafkascope/core/sim"
 )
 
@@ -45,11 +46,7 @@ type shared struct {
 // moment) as URL-safe text.
 func (s *Session) Encode() string {
 	data := encodeShared(shared{V: 1, Actions: s.actions, At: s.Now(), End: s.End()})
-	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestCompression)
-	_, _ = w.Write(data)
-	_ = w.Close()
-	return base64.RawURLEncoding.EncodeToString(buf.Bytes())
+	return base64.RawURLEncoding.EncodeToString(deflate.Encode(data))
 }
 
 // ErrBadSession is wrapped by every decoding failure.
