@@ -129,4 +129,5 @@ func main() {
 		fmt.Println(k.name, strconv.FormatFloat(float64(r.T.Nanoseconds())/float64(r.N), 'f', 1, 64))
 	}
 	fmt.Println("done")
+	stay()
 }
