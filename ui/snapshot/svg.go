@@ -1,0 +1,144 @@
+package snapshot
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/vugu/vugu"
+
+	"kafkascope/core/player"
+	"kafkascope/ui"
+)
+
+// SVG writes the diagram of p's moment (its scenario step, or its
+// session's moment, in its language) as a standalone SVG document.
+// style is the CSS it carries (Style), as character data.
+func SVG(w io.Writer, p *player.Player, style string) error {
+	env, err := vugu.NewBuildEnv()
+	if err != nil {
+		return err
+	}
+	x := &svgWriter{results: env.RunBuild(&ui.Diagram{Player: p})}
+	x.find(x.results.Out)
+	if len(x.drawings) == 0 {
+		return fmt.Errorf("ui: the diagram drew no SVG")
+	}
+	// The drawings one under the other, each at its own size.
+	width, height := 0.0, 0.0
+	for _, d := range x.drawings {
+		var vw, vh float64
+		if _, err := fmt.Sscanf(vgAttrOf(d, "viewBox"), "0 0 %g %g", &vw, &vh); err != nil {
+			return fmt.Errorf("ui: a diagram drawing has no viewBox: %w", err)
+		}
+		x.element(d, fmt.Sprintf(` y="%s" width="%s" height="%s"`, num(height), num(vw), num(vh)))
+		width, height = max(width, vw), height+vh
+	}
+	_, err = fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" class="kd" lang="%s" width="%s" height="%s" viewBox="0 0 %s %s"><style><![CDATA[%s]]></style><rect width="100%%" height="100%%" fill="var(--kd-panel)"/>%s</svg>`,
+		html.EscapeString(string(p.Lang)), num(width), num(height), num(width), num(height), strings.ReplaceAll(style, "]]>", ""), x.b.String())
+	return err
+}
+
+// svgWriter writes a build's nodes as XML, each component's where the
+// component stands.
+type svgWriter struct {
+	results  *vugu.BuildResults
+	drawings []*vugu.VGNode // the outermost <svg> elements, in order
+	b        bytes.Buffer
+}
+
+// find collects the outermost <svg> elements under the output.
+func (x *svgWriter) find(out *vugu.BuildOut) {
+	for _, n := range out.Out {
+		x.findIn(n)
+	}
+}
+
+func (x *svgWriter) findIn(n *vugu.VGNode) {
+	switch {
+	case n.Component != nil:
+		x.find(x.results.ResultFor(n.Component))
+	case n.Type == vugu.ElementNode && n.Data == "svg":
+		x.drawings = append(x.drawings, n)
+	default:
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			x.findIn(c)
+		}
+	}
+}
+
+// node writes n: a component's output, a template's children, text, or
+// an element.
+func (x *svgWriter) node(n *vugu.VGNode) {
+	switch {
+	case n.Component != nil:
+		for _, c := range x.results.ResultFor(n.Component).Out {
+			x.node(c)
+		}
+	case n.IsTemplate():
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			x.node(c)
+		}
+	case n.Type == vugu.TextNode:
+		x.b.WriteString(html.EscapeString(n.Data))
+	case n.Type == vugu.ElementNode:
+		x.element(n, "")
+	}
+}
+
+// element writes element n with its attributes (but for its size,
+// position and style when extra replaces them) and its content: its
+// InnerHTML (text the build escaped already) or its children.
+func (x *svgWriter) element(n *vugu.VGNode, extra string) {
+	x.b.WriteString("<" + n.Data)
+	for _, a := range n.Attr {
+		if extra != "" {
+			switch a.Key {
+			case "style", "width", "height", "xmlns", "y":
+				continue
+			}
+		}
+		x.b.WriteString(" " + a.Key + `="` + html.EscapeString(a.Val) + `"`)
+	}
+	x.b.WriteString(extra + ">")
+	if n.InnerHTML != nil {
+		x.b.WriteString(*n.InnerHTML)
+	} else {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			x.node(c)
+		}
+	}
+	x.b.WriteString("</" + n.Data + ">")
+}
+
+// vgAttrOf is n's attribute key ("" if it has none).
+func vgAttrOf(n *vugu.VGNode, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// Style is the CSS a snapshot carries: the page's diagram rules
+// (public/diagram.css) and the two font stacks they take from the page's
+// theme (public/style.css's --sans and --mono); every colour has its
+// fallback in diagram.css, light and dark.
+func Style(styleCSS, diagramCSS string) string {
+	var fonts []string
+	for _, name := range []string{"--sans:", "--mono:"} {
+		if i := strings.Index(styleCSS, name); i >= 0 {
+			if j := strings.IndexByte(styleCSS[i:], ';'); j >= 0 {
+				fonts = append(fonts, styleCSS[i:i+j])
+			}
+		}
+	}
+	return "svg.kd{" + strings.Join(fonts, ";") + "}" + diagramCSS
+}
+
+// num is a length as SVG takes it: the shortest decimal that reads back.
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -1,0 +1,236 @@
+package snapshot
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vugu/html"
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/staticrender"
+
+	"kafkascope/core/player"
+	"kafkascope/ui"
+)
+
+// snapshotStyle is the style a snapshot carries, from the page's files.
+func snapshotStyle(t *testing.T) string {
+	t.Helper()
+	style, err := os.ReadFile("../../public/style.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	diagram, err := os.ReadFile("../../public/diagram.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Style(string(style), string(diagram))
+}
+
+// A snapshot of a scenario step is a well-formed SVG document holding the
+// page's own drawings of that moment, element for element: the same
+// broker cards, partition rows and replica strips, in the link's
+// language, with the page's styles.
+func TestSVGIsThePagesDiagram(t *testing.T) {
+	for _, link := range []string{"#scenario=04-isr&step=3&lang=ko", "#scenario=08-leader-election-on-crash&step=2&lang=en"} {
+		t.Run(link, func(t *testing.T) {
+			p := player.New()
+			p.Boot("", link)
+			if p.Error != "" {
+				t.Fatalf("booting %s: %s", link, p.Error)
+			}
+			var out bytes.Buffer
+			if err := SVG(&out, p, snapshotStyle(t)); err != nil {
+				t.Fatal(err)
+			}
+			svg := out.String()
+
+			// Well-formed XML, an SVG root with a size.
+			dec := xml.NewDecoder(strings.NewReader(svg))
+			var root *xml.StartElement
+			for {
+				tok, err := dec.Token()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatalf("not well-formed XML: %v\n%.400s", err, svg)
+				}
+				if se, ok := tok.(xml.StartElement); ok && root == nil {
+					root = &se
+				}
+			}
+			if root == nil || root.Name.Local != "svg" || root.Name.Space != "http://www.w3.org/2000/svg" {
+				t.Fatalf("root element %+v, want an svg in the SVG namespace", root)
+			}
+			for _, want := range []string{`width="`, `height="`, `viewBox="0 0 `, "--kd-panel", "--mono:"} {
+				if !strings.Contains(svg, want) {
+					t.Errorf("the snapshot lacks %q", want)
+				}
+			}
+
+			// The page's drawings, element for element.
+			want := htmlDrawings(pageRender(t, p))
+			doc, err := html.Parse(strings.NewReader(svg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := htmlDrawings(doc) // the root: the drawings are in it
+			if len(got) != 1 {
+				t.Fatalf("%d outermost svg elements, want the root alone", len(got))
+			}
+			var drawn []*html.Node
+			for c := got[0].FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && c.Data == "svg" {
+					drawn = append(drawn, c)
+				}
+			}
+			if len(drawn) != len(want) {
+				t.Fatalf("%d drawings in the root, the page has %d", len(drawn), len(want))
+			}
+			for i := range want {
+				if a, b := outline(want[i]), outline(drawn[i]); a != b {
+					t.Fatalf("drawing %d differs from the page's:\n%s", i, firstLineDiff(a, b))
+				}
+			}
+
+			// What the outline compares is there: every broker's card and
+			// every replica strip of the moment's partitions.
+			snap := p.Snapshot()
+			for _, b := range snap.Nodes {
+				if n := len(findAll(doc, func(n *html.Node) bool {
+					return hasClass(n, "kd-card") && attr(n, "data-broker") == fmt.Sprint(b.ID)
+				})); n != 1 {
+					t.Errorf("broker %d: %d cards in the snapshot", b.ID, n)
+				}
+			}
+			if reps := len(findAll(doc, func(n *html.Node) bool { return hasClass(n, "kd-rep") })); reps == 0 {
+				t.Error("the snapshot draws no replica strip")
+			}
+			if strings.HasSuffix(link, "lang=ko") && !strings.Contains(svg, "브로커") {
+				t.Error("a Korean link's snapshot has no Korean text")
+			}
+		})
+	}
+}
+
+// pageRender is the page's diagram of p's moment, as the page's own tests
+// render it (vugu's static renderer), parsed.
+func pageRender(t *testing.T, p *player.Player) *html.Node {
+	t.Helper()
+	var buf bytes.Buffer
+	r := staticrender.New(&buf)
+	env, err := vugu.NewBuildEnv(r.EventEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Render(env.RunBuild(&ui.Diagram{Player: p})); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// findAll is every element under n that matches.
+func findAll(n *html.Node, match func(*html.Node) bool) []*html.Node {
+	var out []*html.Node
+	if n.Type == html.ElementNode && match(n) {
+		out = append(out, n)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		out = append(out, findAll(c, match)...)
+	}
+	return out
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasClass(n *html.Node, class string) bool {
+	return slices.Contains(strings.Fields(attr(n, "class")), class)
+}
+
+// htmlDrawings are the outermost <svg> elements under n, in order.
+func htmlDrawings(n *html.Node) []*html.Node {
+	if n.Type == html.ElementNode && n.Data == "svg" {
+		return []*html.Node{n}
+	}
+	var out []*html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		out = append(out, htmlDrawings(c)...)
+	}
+	return out
+}
+
+// outline is a drawing's elements, one a line: name, class, data-*
+// attributes and direct text (positions aside: the snapshot places each
+// drawing at its own offset).
+func outline(n *html.Node) string {
+	var s strings.Builder
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		if n.Type != html.ElementNode {
+			return
+		}
+		fmt.Fprintf(&s, "%s%s class=%q", strings.Repeat(" ", depth), n.Data, attr(n, "class"))
+		for _, a := range n.Attr {
+			if strings.HasPrefix(a.Key, "data-") {
+				fmt.Fprintf(&s, " %s=%q", a.Key, a.Val)
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" {
+				fmt.Fprintf(&s, " %q", strings.TrimSpace(c.Data))
+			}
+		}
+		s.WriteString("\n")
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return s.String()
+}
+
+func firstLineDiff(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return fmt.Sprintf("line %d:\npage:     %s\nsnapshot: %s", i+1, la[i], lb[i])
+		}
+	}
+	return fmt.Sprintf("%d lines in the page, %d in the snapshot", len(la), len(lb))
+}
+
+// BenchmarkSVG is what a /snapshot.svg request does: replay a scenario
+// link to its step, then draw it.
+func BenchmarkSVG(b *testing.B) {
+	style, err := os.ReadFile("../../public/diagram.css")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		p := player.New()
+		p.Boot("", "#scenario=04-isr&step=3&lang=ko")
+		var out bytes.Buffer
+		if err := SVG(&out, p, string(style)); err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(out.Len()))
+	}
+}
