@@ -7,6 +7,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/hack-pad/safejs v0.1.0
+	github.com/syumai/workers v0.32.0
 	github.com/tdewolff/minify/v2 v2.25.0
 	github.com/twmb/franz-go/pkg/kmsg v1.15.0
 	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289

@@ -1,0 +1,5 @@
+package main
+
+import "github.com/syumai/workers"
+
+func main() { workers.Serve(newServer(pageAssets())) }

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"kafkascope/core/player"
+	"kafkascope/core/timeline"
+	"kafkascope/ui/snapshot"
+)
+
+// get asks the Worker's handler (natively: net/http) for path.
+func get(t *testing.T, method, path string) *httptest.ResponseRecorder {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	newServer(dirAssets("../../public")).ServeHTTP(rec, httptest.NewRequest(method, path, nil))
+	return rec
+}
+
+// The same link gives the picture the page's renderer draws for it
+// (ui/snapshot over the player booted on the link, as the page boots):
+// for a scenario step and for a typed session.
+func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
+	s := timeline.New()
+	s.Do("cluster create", nil)
+	s.Do("kafka-topics.sh --create --topic orders --partitions 2 --replication-factor 3", nil)
+	s.Do("broker kill 2", nil)
+	s.Do("time advance 20s", nil)
+	for _, query := range []string{"scenario=04-isr&step=3&lang=ko", "s=" + url.QueryEscape(s.Encode()) + "&lang=en"} {
+		rec := get(t, http.MethodGet, "/snapshot.svg?"+query)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%.60s: %d %s", query, rec.Code, rec.Body)
+		}
+		if ct := rec.Header().Get("Content-Type"); ct != "image/svg+xml; charset=utf-8" {
+			t.Errorf("%.60s: Content-Type %q", query, ct)
+		}
+		p := player.New()
+		p.Boot("", "#"+query)
+		if p.Error != "" {
+			t.Fatal(p.Error)
+		}
+		style, err := (&snapshotHandler{assets: dirAssets("../../public")}).style()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		if err := snapshot.SVG(&want, p, style); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Body.String() != want.String() {
+			t.Errorf("%.60s: the Worker's picture differs from the page renderer's for the same link", query)
+		}
+		if !strings.Contains(rec.Body.String(), `class="kd-card`) {
+			t.Errorf("%.60s: no broker card in the picture", query)
+		}
+	}
+}
+
+// Bad requests get a status and a one-line reason, never a picture of
+// something else.
+func TestSnapshotRefusesBadLinks(t *testing.T) {
+	cases := []struct {
+		method, path string
+		status       int
+		says         string
+	}{
+		{http.MethodGet, "/snapshot.svg", http.StatusBadRequest, "give a share link's fields"},
+		{http.MethodGet, "/snapshot.svg?lang=ko", http.StatusBadRequest, "give a share link's fields"},
+		{http.MethodGet, "/snapshot.svg?scenario=no-such-scenario&step=1", http.StatusBadRequest, "no-such-scenario"},
+		{http.MethodGet, "/snapshot.svg?s=not-a-session", http.StatusBadRequest, "session"},
+		{http.MethodGet, "/snapshot.svg?s=" + strings.Repeat("a", player.MaxHashBytes), http.StatusRequestURITooLong, "longer than"},
+		{http.MethodPost, "/snapshot.svg?scenario=04-isr&step=3", http.StatusMethodNotAllowed, "GET"},
+	}
+	for _, c := range cases {
+		rec := get(t, c.method, c.path)
+		if rec.Code != c.status || !strings.Contains(rec.Body.String(), c.says) || !strings.HasPrefix(rec.Body.String(), "kafkascope: ") {
+			t.Errorf("%s %.70s: %d %q, want %d saying %q", c.method, c.path, rec.Code, rec.Body.String(), c.status, c.says)
+		}
+	}
+	if rec := get(t, http.MethodHead, "/snapshot.svg?scenario=04-isr&step=3"); rec.Code != http.StatusOK || rec.Body.Len() != 0 {
+		t.Errorf("HEAD: %d with %d bytes, want 200 and no body", rec.Code, rec.Body.Len())
+	}
+}
