@@ -8,6 +8,8 @@ import (
 
 	"github.com/vugu/vugu"
 	"github.com/vugu/vugu/staticrender"
+
+	"kafkascope/core/textdiff"
 )
 
 // dgTree is a build as the page is given it, as text: every element with
@@ -51,24 +53,6 @@ func dgVGAttr(n *vugu.VGNode, key string) string {
 	return ""
 }
 
-// dgFirstDiff is the first line where two trees differ, with its number.
-func dgFirstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
-		}
-		if i < len(w) {
-			b = w[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n got  %s\n want %s", i+1, a, b)
-		}
-	}
-	return ""
-}
-
 // TestDiagramRowsRedrawEveryChange plays a cluster frame by frame while
 // records are written to one partition and then to all, a second topic
 // comes before the first (every row moves), a topic is folded and
@@ -102,7 +86,7 @@ func TestDiagramRowsRedrawEveryChange(t *testing.T) {
 		br := envMemo.RunBuild(memo)
 		got, want := dgTree(br), dgTree(envFresh.RunBuild(fresh))
 		if got != want {
-			t.Fatalf("%s: the rows handed back differ from rows built anew: %s", what, dgFirstDiff(got, want))
+			t.Fatalf("%s: the rows handed back differ from rows built anew: %s", what, textdiff.FirstLine(got, want, "got", "want"))
 		}
 		now := map[*vugu.BuildOut]bool{}
 		for _, c := range br.Out.Components {

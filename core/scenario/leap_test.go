@@ -9,6 +9,7 @@ import (
 
 	"kafkascope/core/console"
 	"kafkascope/core/sim"
+	"kafkascope/core/textdiff"
 	"kafkascope/core/view"
 )
 
@@ -150,14 +151,14 @@ func compareRuns(t *testing.T, cmds [][2]string, stdin map[int][]string) {
 	for i, c := range cmds {
 		a, b := stepped.exec(c[0], stdin[i]), leaped.exec(c[0], stdin[i])
 		if a != b {
-			t.Fatalf("command %d %q: stepped and leaped runs differ:\n%s", i+1, c[0], firstDifference(a, b))
+			t.Fatalf("command %d %q: stepped and leaped runs differ:\n%s", i+1, c[0], textdiff.FirstLine(a, b, "stepped", "leaped"))
 		}
 		if cl := leaped.s.Cluster(); cl != nil {
 			leaps = cl.World.Leaps()
 		}
 	}
 	if a, b := strings.Join(stepped.notes, "\n"), strings.Join(leaped.notes, "\n"); a != b {
-		t.Fatalf("the engine's notes differ:\n%s", firstDifference(a, b))
+		t.Fatalf("the engine's notes differ:\n%s", textdiff.FirstLine(a, b, "stepped", "leaped"))
 	}
 	t.Logf("%d notes, %d leaps", len(leaped.notes), leaps)
 }
@@ -197,24 +198,6 @@ func (r *recorder) exec(cmd string, stdin []string) string {
 		return fmt.Sprintf("the picture does not encode: %v", err)
 	}
 	return strings.Join(out, "\n") + "\n--- picture\n" + string(pic) + "\n--- digest\n" + c.Digest()
-}
-
-// firstDifference shows where two texts part.
-func firstDifference(a, b string) string {
-	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < len(la) || i < len(lb); i++ {
-		var x, y string
-		if i < len(la) {
-			x = la[i]
-		}
-		if i < len(lb) {
-			y = lb[i]
-		}
-		if x != y {
-			return fmt.Sprintf("line %d:\n  stepped: %.2000s\n  leaped:  %.2000s", i+1, x, y)
-		}
-	}
-	return "(equal)"
 }
 
 // idleThenFaults leaves a cluster idle for long spans (a leaped run leaps
@@ -291,7 +274,7 @@ func TestLeapMatchesStepsAtEveryMillisecond(t *testing.T) {
 	stepped, leaped := newRecorder(false), newRecorder(true)
 	for _, c := range setup {
 		if a, b := stepped.exec(c, nil), leaped.exec(c, nil); a != b {
-			t.Fatalf("%q: stepped and leaped runs differ:\n%s", c, firstDifference(a, b))
+			t.Fatalf("%q: stepped and leaped runs differ:\n%s", c, textdiff.FirstLine(a, b, "stepped", "leaped"))
 		}
 	}
 	ms := 4100
@@ -309,7 +292,7 @@ func TestLeapMatchesStepsAtEveryMillisecond(t *testing.T) {
 			t.Fatal(err)
 		}
 		if a, b := sc.Digest(), lc.Digest(); a != b {
-			t.Fatalf("at %s: stepped and leaped runs differ:\n%s", sc.World.Now(), firstDifference(a, b))
+			t.Fatalf("at %s: stepped and leaped runs differ:\n%s", sc.World.Now(), textdiff.FirstLine(a, b, "stepped", "leaped"))
 		}
 	}
 	before := lc.World.Leaps()
@@ -329,7 +312,7 @@ func TestLeapMatchesStepsAtEveryMillisecond(t *testing.T) {
 		advance(3*time.Second + time.Duration(i)*7*time.Millisecond)
 	}
 	if a, b := strings.Join(stepped.notes, "\n"), strings.Join(leaped.notes, "\n"); a != b {
-		t.Fatalf("the engine's notes differ:\n%s", firstDifference(a, b))
+		t.Fatalf("the engine's notes differ:\n%s", textdiff.FirstLine(a, b, "stepped", "leaped"))
 	}
 	t.Logf("%d leaps", leaped.s.Cluster().World.Leaps())
 }

@@ -8,6 +8,7 @@ import (
 
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
+	"kafkascope/core/textdiff"
 )
 
 // Appends in place (AppendRunAsLeaderFlushed, AppendRunAsFollowerFlushed)
@@ -62,7 +63,7 @@ func TestAppendsInPlaceMatchOneByOne(t *testing.T) {
 					i = end
 				}
 				if a, b := oneByOne.state(), inPlace.state(); a != b {
-					t.Fatalf("appended one by one and in place, the logs differ:\n%s", firstDifference(a, b))
+					t.Fatalf("appended one by one and in place, the logs differ:\n%s", textdiff.FirstLine(a, b, "one by one", "in place"))
 				}
 				// Most appends must have been in place: else this test
 				// checks nothing.
@@ -86,7 +87,7 @@ type flushedRunLog struct {
 	buf   []byte
 }
 
-func newFlushedRunLog(t *testing.T, cfg LogConfig, cache int64) *flushedRunLog {
+func newFlushedRunLog(t testing.TB, cfg LogConfig, cache int64) *flushedRunLog {
 	d, clock := newTestDisk()
 	if err := d.SetPageCacheBytes(cache); err != nil {
 		t.Fatal(err)
@@ -106,7 +107,7 @@ func newFlushedRunLog(t *testing.T, cfg LogConfig, cache int64) *flushedRunLog {
 func (r *flushedRunLog) instant(i int) sim.Time { return sim.Time(i) * sim.Time(r.run.interval) }
 
 // appendOne appends batch i and flushes, at its instant.
-func (r *flushedRunLog) appendOne(t *testing.T, i int, leader bool) {
+func (r *flushedRunLog) appendOne(t testing.TB, i int, leader bool) {
 	t.Helper()
 	r.clock.now = r.instant(i)
 	b := RunBatch{V: r.run.batch(i, r.buf), Run: r.run, I: i}
@@ -125,7 +126,7 @@ func (r *flushedRunLog) appendOne(t *testing.T, i int, leader bool) {
 }
 
 // appendInPlace appends what it can of batches i..i+n-1 in place.
-func (r *flushedRunLog) appendInPlace(t *testing.T, i, n int, leader bool) int {
+func (r *flushedRunLog) appendInPlace(t testing.TB, i, n int, leader bool) int {
 	t.Helper()
 	r.clock.now = r.instant(i)
 	instant := func(k int) sim.Time { return r.instant(i + k) }
@@ -167,15 +168,4 @@ func (r *flushedRunLog) state() string {
 	}
 	s.WriteString(r.disk.Digest())
 	return s.String()
-}
-
-// firstDifference is the first line where a and b differ.
-func firstDifference(a, b string) string {
-	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range min(len(la), len(lb)) {
-		if la[i] != lb[i] {
-			return fmt.Sprintf("line %d:\none by one: %s\nin place:   %s", i+1, la[i], lb[i])
-		}
-	}
-	return fmt.Sprintf("%d lines one by one, %d in place", len(la), len(lb))
 }

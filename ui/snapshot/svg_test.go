@@ -16,6 +16,7 @@ import (
 	"github.com/vugu/vugu/staticrender"
 
 	"kafkascope/core/player"
+	"kafkascope/core/textdiff"
 	"kafkascope/ui"
 )
 
@@ -96,7 +97,7 @@ func TestSVGIsThePagesDiagram(t *testing.T) {
 			}
 			for i := range want {
 				if a, b := outline(want[i]), outline(drawn[i]); a != b {
-					t.Fatalf("drawing %d differs from the page's:\n%s", i, firstLineDiff(a, b))
+					t.Fatalf("drawing %d differs from the page's:\n%s", i, textdiff.FirstLine(a, b, "page", "snapshot"))
 				}
 			}
 
@@ -205,16 +206,6 @@ func outline(n *html.Node) string {
 	}
 	walk(n, 0)
 	return s.String()
-}
-
-func firstLineDiff(a, b string) string {
-	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range min(len(la), len(lb)) {
-		if la[i] != lb[i] {
-			return fmt.Sprintf("line %d:\npage:     %s\nsnapshot: %s", i+1, la[i], lb[i])
-		}
-	}
-	return fmt.Sprintf("%d lines in the page, %d in the snapshot", len(la), len(lb))
 }
 
 // BenchmarkSVG is what a /snapshot.svg request does: replay a scenario
