@@ -123,13 +123,13 @@ func (p *Player) Hash() string {
 }
 
 // The embed frame: as wide as the column it is pasted in, up to
-// embedWidthMax px, and embedHeight px tall at every width. The embed view
+// EmbedWidthMax px, and EmbedHeight px tall at every width. The embed view
 // lays out from 450 px high at 480 to 960 px wide; a wide frame puts the
 // story beside the diagram, a narrow one (under 600 px) under it, which
 // needs this height to leave the diagram room.
 const (
-	embedWidthMax = 960
-	embedHeight   = 600
+	EmbedWidthMax = 960
+	EmbedHeight   = 600
 )
 
 // EmbedSnippet is the iframe HTML for embedding what is shown now; base is
@@ -139,14 +139,20 @@ const (
 // A host that drops the style attribute still gets width="100%" and the
 // height.
 func (p *Player) EmbedSnippet(base string) string {
+	return p.EmbedFrame(base, EmbedWidthMax, EmbedHeight)
+}
+
+// EmbedFrame is EmbedSnippet's iframe at most maxWidth px wide and height
+// px tall (an oEmbed consumer's maxwidth and maxheight).
+func (p *Player) EmbedFrame(base string, maxWidth, height int) string {
 	src := base + "?embed=1" + p.Hash()
 	title := "kafkascope"
 	if p.Scenario != nil {
 		title += ": " + p.Scenario.Title(p.Lang)
 	}
-	style := fmt.Sprintf("display:block;width:100%%;max-width:%dpx;height:%dpx;border:0", embedWidthMax, embedHeight)
+	style := fmt.Sprintf("display:block;width:100%%;max-width:%dpx;height:%dpx;border:0", maxWidth, height)
 	return fmt.Sprintf(`<iframe src="%s" width="100%%" height="%d" style="%s" title="%s" loading="lazy"></iframe>`,
-		htmlAttr(src), embedHeight, style, htmlAttr(title))
+		htmlAttr(src), height, style, htmlAttr(title))
 }
 
 func htmlAttr(s string) string {

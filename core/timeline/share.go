@@ -74,6 +74,24 @@ func Decode(text string) (*Session, error) {
 	return s, nil
 }
 
+// Commands reads and checks Encode's text as Decode does, limits and
+// all, and answers the command lines its session typed, without replaying
+// it: what a server that stores or describes links can afford to do for
+// each one it is given.
+func Commands(text string) ([]string, error) {
+	sh, err := decodeShared(text)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, a := range sh.Actions {
+		if !a.Interrupt {
+			lines = append(lines, a.Line)
+		}
+	}
+	return lines, nil
+}
+
 // decodeShared reads and checks a link's data without replaying it.
 func decodeShared(text string) (shared, error) {
 	fail := func(format string, args ...any) (shared, error) {

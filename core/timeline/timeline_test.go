@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -178,8 +179,16 @@ func TestDecodeRejectsGarbage(t *testing.T) {
 		if _, err := Decode(in); !errors.Is(err, ErrBadSession) {
 			t.Errorf("%s: err = %v, want ErrBadSession", name, err)
 		}
+		// Commands refuses what Decode refuses, for the same reason.
+		_, derr := Decode(in)
+		if _, cerr := Commands(in); fmt.Sprint(cerr) != fmt.Sprint(derr) {
+			t.Errorf("%s: Commands says %v, Decode %v", name, cerr, derr)
+		}
 	}
 	if _, err := Decode(good); err != nil {
 		t.Fatalf("a good link failed: %v", err)
+	}
+	if lines, err := Commands(good); err != nil || len(lines) != 1 || lines[0] != "cluster create" {
+		t.Fatalf("Commands of a good link: %q, %v", lines, err)
 	}
 }

@@ -14,32 +14,36 @@ import (
 	"kafkascope/ui"
 )
 
+// Size is a picture's width and height in CSS pixels.
+type Size struct{ Width, Height float64 }
+
 // SVG writes the diagram of p's moment (its scenario step, or its
-// session's moment, in its language) as a standalone SVG document.
-// style is the CSS it carries (Style), as character data.
-func SVG(w io.Writer, p *player.Player, style string) error {
+// session's moment, in its language) as a standalone SVG document, and
+// answers its size. style is the CSS it carries (Style), as character
+// data.
+func SVG(w io.Writer, p *player.Player, style string) (Size, error) {
 	env, err := vugu.NewBuildEnv()
 	if err != nil {
-		return err
+		return Size{}, err
 	}
 	x := &svgWriter{results: env.RunBuild(&ui.Diagram{Player: p})}
 	x.find(x.results.Out)
 	if len(x.drawings) == 0 {
-		return fmt.Errorf("ui: the diagram drew no SVG")
+		return Size{}, fmt.Errorf("ui: the diagram drew no SVG")
 	}
 	// The drawings one under the other, each at its own size.
 	width, height := 0.0, 0.0
 	for _, d := range x.drawings {
 		var vw, vh float64
 		if _, err := fmt.Sscanf(vgAttrOf(d, "viewBox"), "0 0 %g %g", &vw, &vh); err != nil {
-			return fmt.Errorf("ui: a diagram drawing has no viewBox: %w", err)
+			return Size{}, fmt.Errorf("ui: a diagram drawing has no viewBox: %w", err)
 		}
 		x.element(d, fmt.Sprintf(` y="%s" width="%s" height="%s"`, num(height), num(vw), num(vh)))
 		width, height = max(width, vw), height+vh
 	}
 	_, err = fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" class="kd" lang="%s" width="%s" height="%s" viewBox="0 0 %s %s"><style><![CDATA[%s]]></style><rect width="100%%" height="100%%" fill="var(--kd-panel)"/>%s</svg>`,
 		html.EscapeString(string(p.Lang)), num(width), num(height), num(width), num(height), strings.ReplaceAll(style, "]]>", ""), x.b.String())
-	return err
+	return Size{width, height}, err
 }
 
 // svgWriter writes a build's nodes as XML, each component's where the

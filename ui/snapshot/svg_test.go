@@ -47,7 +47,8 @@ func TestSVGIsThePagesDiagram(t *testing.T) {
 				t.Fatalf("booting %s: %s", link, p.Error)
 			}
 			var out bytes.Buffer
-			if err := SVG(&out, p, snapshotStyle(t)); err != nil {
+			size, err := SVG(&out, p, snapshotStyle(t))
+			if err != nil {
 				t.Fatal(err)
 			}
 			svg := out.String()
@@ -70,7 +71,12 @@ func TestSVGIsThePagesDiagram(t *testing.T) {
 			if root == nil || root.Name.Local != "svg" || root.Name.Space != "http://www.w3.org/2000/svg" {
 				t.Fatalf("root element %+v, want an svg in the SVG namespace", root)
 			}
-			for _, want := range []string{`width="`, `height="`, `viewBox="0 0 `, "--kd-panel", "--mono:"} {
+			// The size answered is the root's.
+			if w, h := num(size.Width), num(size.Height); size.Width < 100 || size.Height < 100 ||
+				attrOf(root, "width") != w || attrOf(root, "height") != h || attrOf(root, "viewBox") != "0 0 "+w+" "+h {
+				t.Errorf("size %v, root %+v", size, root.Attr)
+			}
+			for _, want := range []string{"--kd-panel", "--mono:"} {
 				if !strings.Contains(svg, want) {
 					t.Errorf("the snapshot lacks %q", want)
 				}
@@ -219,9 +225,19 @@ func BenchmarkSVG(b *testing.B) {
 		p := player.New()
 		p.Boot("", "#scenario=04-isr&step=3&lang=ko")
 		var out bytes.Buffer
-		if err := SVG(&out, p, string(style)); err != nil {
+		if _, err := SVG(&out, p, string(style)); err != nil {
 			b.Fatal(err)
 		}
 		b.SetBytes(int64(out.Len()))
 	}
+}
+
+// attrOf is an XML element's attribute ("" if it has none).
+func attrOf(e *xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
 }

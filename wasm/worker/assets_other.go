@@ -4,12 +4,12 @@ package main
 
 import "os"
 
-// pageAssets reads the page's files from $KAFKASCOPE_PUBLIC, or ./public
-// (run from the repository's root).
+// pageAssets reads the site's files from $KAFKASCOPE_SITE, or the
+// current directory (the repository's root: index.html and public/).
 func pageAssets() assetReader {
-	dir := os.Getenv("KAFKASCOPE_PUBLIC")
+	dir := os.Getenv("KAFKASCOPE_SITE")
 	if dir == "" {
-		dir = "public"
+		dir = "."
 	}
 	return dirAssets(dir)
 }

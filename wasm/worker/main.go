@@ -2,4 +2,4 @@ package main
 
 import "github.com/syumai/workers"
 
-func main() { workers.Serve(newServer(pageAssets())) }
+func main() { workers.Serve(newServer(pageAssets(), newLinkStore(), newResponseCache())) }

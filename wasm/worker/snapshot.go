@@ -2,82 +2,105 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 
 	"kafkascope/core/player"
+	"kafkascope/core/urlquery"
 	"kafkascope/ui/snapshot"
 )
 
-// snapshotHandler answers /snapshot.svg: the query holds a share link's
-// #part (the same fields, the same limits: player.ParseURL); the link is
-// replayed to its moment, deterministically, and drawn.
-type snapshotHandler struct {
-	assets assetReader
-}
-
-func (h *snapshotHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		httpError(w, http.StatusMethodNotAllowed, "a snapshot is read with GET")
+// snapshot answers /snapshot.svg: the query holds a share link's #part
+// (the same fields, the same limits: player.ParseURL), or id=ID, a short
+// link's; the link is replayed to its moment, deterministically, and
+// drawn.
+func (s *server) snapshot(w http.ResponseWriter, r *http.Request) {
+	if !readOnly(w, r, "a snapshot") {
 		return
 	}
-	if len(r.URL.RawQuery) > player.MaxHashBytes {
-		httpError(w, http.StatusRequestURITooLong, fmt.Sprintf("the link is longer than %d characters", player.MaxHashBytes))
+	fields, status, err := s.queryFields(r.URL.RawQuery)
+	if err != nil {
+		httpError(w, status, err.Error())
 		return
 	}
-	st, err := player.ParseURL("", "#"+r.URL.RawQuery)
-	switch {
-	case err != nil:
+	p, err := replay(fields)
+	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
-	case st.Scenario == "" && st.Session == "" && st.Sim == nil:
-		httpError(w, http.StatusBadRequest, "give a share link's fields: scenario=ID&step=N, or s=SESSION (lang=en or ko)")
-		return
 	}
-	p := player.New()
-	p.Boot("", "#"+r.URL.RawQuery)
-	if p.Error != "" {
-		httpError(w, http.StatusBadRequest, p.Error)
-		return
-	}
-	style, err := h.style()
+	svg, _, err := s.picture(p)
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, "the page's styles: "+err.Error())
-		return
-	}
-	var out bytes.Buffer
-	if err := snapshot.SVG(&out, p, style); err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	w.Header().Set("Content-Type", "image/svg+xml; charset=utf-8")
-	// The same link always draws the same picture (the engine is
-	// deterministic); a new deployment may draw it differently.
+	// The same link always draws the same picture; a new deployment may
+	// draw it differently.
 	w.Header().Set("Cache-Control", "public, max-age=3600")
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodGet {
-		_, _ = w.Write(out.Bytes())
+	write(w, r, http.StatusOK, "image/svg+xml; charset=utf-8", svg)
+}
+
+// queryFields reads a share link's #part from a query: the fields
+// themselves, or id=ID for a short link.
+func (s *server) queryFields(query string) (fields string, status int, err error) {
+	if len(query) > player.MaxHashBytes {
+		return "", http.StatusRequestURITooLong, fmt.Errorf("the link is longer than %d characters", player.MaxHashBytes)
 	}
+	q, err := urlquery.Parse(query)
+	if err != nil {
+		return "", http.StatusBadRequest, fmt.Errorf("%w: its fields are malformed", player.ErrBadLink)
+	}
+	if id := q.Get("id"); id != "" {
+		if len(q) > 1 {
+			return "", http.StatusBadRequest, fmt.Errorf("%w: id= comes alone", player.ErrBadLink)
+		}
+		fields, err := s.resolve(id)
+		switch {
+		case errors.Is(err, errNoLink):
+			return "", http.StatusNotFound, err
+		case err != nil:
+			return "", http.StatusServiceUnavailable, err
+		}
+		return fields, 0, nil
+	}
+	if err := checkFields(query); err != nil {
+		return "", http.StatusBadRequest, err
+	}
+	return query, 0, nil
+}
+
+// replay opens a share link's #part as the page does (player.Boot): its
+// scenario played to the step, or its session replayed to its moment.
+func replay(fields string) (*player.Player, error) {
+	p := player.New()
+	p.Boot("", "#"+fields)
+	if p.Error != "" {
+		return nil, errors.New(p.Error)
+	}
+	return p, nil
+}
+
+// picture draws p's moment as the page's diagram (ui/snapshot), with the
+// page's own CSS.
+func (s *server) picture(p *player.Player) ([]byte, snapshot.Size, error) {
+	style, err := s.style()
+	if err != nil {
+		return nil, snapshot.Size{}, fmt.Errorf("the page's styles: %w", err)
+	}
+	var out bytes.Buffer
+	size, err := snapshot.SVG(&out, p, style)
+	return out.Bytes(), size, err
 }
 
 // style is the CSS a snapshot carries, from the page's own files.
-func (h *snapshotHandler) style() (string, error) {
-	page, err := h.assets("style.css")
+func (s *server) style() (string, error) {
+	page, err := s.assets("public/style.css")
 	if err != nil {
 		return "", err
 	}
-	diagram, err := h.assets("diagram.css")
+	diagram, err := s.assets("public/diagram.css")
 	if err != nil {
 		return "", err
 	}
 	return snapshot.Style(string(page), string(diagram)), nil
-}
-
-// httpError answers status with a one-line explanation.
-func httpError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	fmt.Fprintf(w, "kafkascope: %s\n", msg)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,24 +14,48 @@ import (
 	"kafkascope/ui/snapshot"
 )
 
-// get asks the Worker's handler (natively: net/http) for path.
+// site is the repository's root: index.html and public/, as the Worker's
+// static assets hold them.
+const site = "../.."
+
+// testServer is the Worker's handler natively (net/http), with its short
+// links and cache in memory.
+func testServer() http.Handler {
+	return newServer(dirAssets(site), newLinkStore(), newResponseCache())
+}
+
+// ask sends the handler one request (to http://example.com).
+func ask(h http.Handler, method, path, body string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	h.ServeHTTP(rec, httptest.NewRequest(method, path, r))
+	return rec
+}
+
+// get asks a fresh handler for path.
 func get(t *testing.T, method, path string) *httptest.ResponseRecorder {
 	t.Helper()
-	rec := httptest.NewRecorder()
-	newServer(dirAssets("../../public")).ServeHTTP(rec, httptest.NewRequest(method, path, nil))
-	return rec
+	return ask(testServer(), method, path, "")
+}
+
+// sessionLink is a typed session's #part: a topic, a broker down.
+func sessionLink() string {
+	s := timeline.New()
+	s.Do("cluster create", nil)
+	s.Do("kafka-topics.sh --create --topic orders --partitions 2 --replication-factor 3", nil)
+	s.Do("broker kill 2", nil)
+	s.Do("time advance 20s", nil)
+	return "s=" + url.QueryEscape(s.Encode()) + "&lang=en"
 }
 
 // The same link gives the picture the page's renderer draws for it
 // (ui/snapshot over the player booted on the link, as the page boots):
 // for a scenario step and for a typed session.
 func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
-	s := timeline.New()
-	s.Do("cluster create", nil)
-	s.Do("kafka-topics.sh --create --topic orders --partitions 2 --replication-factor 3", nil)
-	s.Do("broker kill 2", nil)
-	s.Do("time advance 20s", nil)
-	for _, query := range []string{"scenario=04-isr&step=3&lang=ko", "s=" + url.QueryEscape(s.Encode()) + "&lang=en"} {
+	for _, query := range []string{"scenario=04-isr&step=3&lang=ko", sessionLink()} {
 		rec := get(t, http.MethodGet, "/snapshot.svg?"+query)
 		if rec.Code != http.StatusOK {
 			t.Fatalf("%.60s: %d %s", query, rec.Code, rec.Body)
@@ -43,12 +68,12 @@ func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
 		if p.Error != "" {
 			t.Fatal(p.Error)
 		}
-		style, err := (&snapshotHandler{assets: dirAssets("../../public")}).style()
+		style, err := (&server{assets: dirAssets(site)}).style()
 		if err != nil {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
-		if err := snapshot.SVG(&want, p, style); err != nil {
+		if _, err := snapshot.SVG(&want, p, style); err != nil {
 			t.Fatal(err)
 		}
 		if rec.Body.String() != want.String() {
@@ -74,6 +99,9 @@ func TestSnapshotRefusesBadLinks(t *testing.T) {
 		{http.MethodGet, "/snapshot.svg?s=not-a-session", http.StatusBadRequest, "session"},
 		{http.MethodGet, "/snapshot.svg?s=" + strings.Repeat("a", player.MaxHashBytes), http.StatusRequestURITooLong, "longer than"},
 		{http.MethodPost, "/snapshot.svg?scenario=04-isr&step=3", http.StatusMethodNotAllowed, "GET"},
+		{http.MethodGet, "/snapshot.svg?id=AAAAAAAAAAAA", http.StatusNotFound, "no such short link"},
+		{http.MethodGet, "/snapshot.svg?id=../etc", http.StatusNotFound, "not a short link's id"},
+		{http.MethodGet, "/snapshot.svg?id=AAAAAAAAAAAA&scenario=04-isr", http.StatusBadRequest, "id= comes alone"},
 	}
 	for _, c := range cases {
 		rec := get(t, c.method, c.path)
