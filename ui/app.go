@@ -365,7 +365,7 @@ func (a *App) CopyLink() {
 // CopyEmbed copies the iframe snippet for what is shown now.
 func (a *App) CopyEmbed() {
 	a.catchUp()
-	a.copy(a.Player.EmbedSnippet(a.Host.BaseURL()), a.T("embed.done"))
+	a.copy(a.Player.EmbedSnippet(a.Host.BaseURL(), player.EmbedWidthMax, player.EmbedHeight), a.T("embed.done"))
 }
 
 // catchUp does now what the frame loop has not done yet of what the page

@@ -792,7 +792,7 @@ func TestCopyLinkAndEmbedCode(t *testing.T) {
 	at.a.CopyLink()
 	at.a.CopyEmbed()
 	if len(at.host.copied) != 2 || at.host.copied[0] != "https://k.test/app/?x=1"+at.p.Hash() ||
-		at.host.copied[1] != at.p.EmbedSnippet("https://k.test/app/") {
+		at.host.copied[1] != at.p.EmbedSnippet("https://k.test/app/", player.EmbedWidthMax, player.EmbedHeight) {
 		t.Fatalf("copied %q", at.host.copied)
 	}
 	at.host.answerCopies()
@@ -807,7 +807,7 @@ func TestCopyLinkAndEmbedCode(t *testing.T) {
 	at.a.CopyEmbed()
 	at.host.answerCopies()
 	doc := at.render(nil)
-	if got := doc.text("manual-copy"); got != at.p.EmbedSnippet("https://k.test/app/") {
+	if got := doc.text("manual-copy"); got != at.p.EmbedSnippet("https://k.test/app/", player.EmbedWidthMax, player.EmbedHeight) {
 		t.Errorf("the copy-by-hand box holds %q", got)
 	}
 	at.a.CloseManualCopy()

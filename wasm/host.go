@@ -86,7 +86,9 @@ func (h *host) Copy(text string, done func(ok bool)) {
 	}
 }
 
-// clipboardWrite starts navigator.clipboard.writeText(text).
+// clipboardWrite starts navigator.clipboard.writeText(text), through the
+// page's kafkascopeCopy (index.html: it copies a short link instead where
+// the host makes them) when the page has it.
 func clipboardWrite(text string) (safejs.Value, error) {
 	nav, err := safejs.Global().Get("navigator")
 	if err != nil {
@@ -95,6 +97,9 @@ func clipboardWrite(text string) (safejs.Value, error) {
 	cb, err := nav.Get("clipboard")
 	if err != nil || cb.IsUndefined() || cb.IsNull() {
 		return safejs.Undefined(), fmt.Errorf("no navigator.clipboard (%v)", err)
+	}
+	if f, err := safejs.Global().Get("kafkascopeCopy"); err == nil && f.Type() == safejs.TypeFunction {
+		return f.Invoke(text)
 	}
 	return cb.Call("writeText", text)
 }

@@ -147,7 +147,7 @@ func TestEveryUIStringHasBothLanguages(t *testing.T) {
 func TestEmbedSnippetEscapes(t *testing.T) {
 	p := New()
 	p.Boot("", "")
-	s := p.EmbedSnippet(`https://x.test/"><script>`)
+	s := p.EmbedSnippet(`https://x.test/"><script>`, EmbedWidthMax, EmbedHeight)
 	if strings.Contains(s, "<script>") || !strings.HasPrefix(s, "<iframe src=") {
 		t.Fatalf("snippet %q", s)
 	}

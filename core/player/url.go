@@ -133,18 +133,14 @@ const (
 )
 
 // EmbedSnippet is the iframe HTML for embedding what is shown now; base is
-// the page's address without query or hash. The frame's width follows the
-// column with HTML and CSS alone (no script in the host page): what
+// the page's address without query or hash, and the frame is at most
+// maxWidth px wide (EmbedWidthMax, or an oEmbed consumer's maxwidth) and
+// height px tall (EmbedHeight, or its maxheight). The frame's width follows
+// the column with HTML and CSS alone (no script in the host page): what
 // WordPress's Custom HTML block, Ghost's HTML card and a plain page keep.
 // A host that drops the style attribute still gets width="100%" and the
 // height.
-func (p *Player) EmbedSnippet(base string) string {
-	return p.EmbedFrame(base, EmbedWidthMax, EmbedHeight)
-}
-
-// EmbedFrame is EmbedSnippet's iframe at most maxWidth px wide and height
-// px tall (an oEmbed consumer's maxwidth and maxheight).
-func (p *Player) EmbedFrame(base string, maxWidth, height int) string {
+func (p *Player) EmbedSnippet(base string, maxWidth, height int) string {
 	src := base + "?embed=1" + p.Hash()
 	title := "kafkascope"
 	if p.Scenario != nil {

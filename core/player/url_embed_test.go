@@ -12,7 +12,7 @@ import (
 func TestEmbedSnippetIsResponsive(t *testing.T) {
 	p := New()
 	p.Boot("", "#scenario=04-isr&step=1&lang=en")
-	s := p.EmbedSnippet("https://k.test/")
+	s := p.EmbedSnippet("https://k.test/", EmbedWidthMax, EmbedHeight)
 	for _, want := range []string{
 		`src="https://k.test/?embed=1#lang=en&amp;scenario=04-isr&amp;step=1"`,
 		`width="100%"`, `height="600"`,

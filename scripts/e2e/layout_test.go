@@ -372,7 +372,7 @@ func TestEmbedFitsABlogColumn(t *testing.T) {
 
 	p := player.New()
 	p.Boot("", "#scenario=11-kraft&step=2&lang=en")
-	snippet := p.EmbedSnippet(srv.URL + "/")
+	snippet := p.EmbedSnippet(srv.URL+"/", player.EmbedWidthMax, player.EmbedHeight)
 	fixed := regexp.MustCompile(`style="[^"]*"`).ReplaceAllString(snippet, `style="border:0"`)
 	fixed = regexp.MustCompile(`width="\d+"`).ReplaceAllString(fixed, `width="680"`)
 	fixed = regexp.MustCompile(`height="\d+"`).ReplaceAllString(fixed, `height="450"`)

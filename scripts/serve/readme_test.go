@@ -88,7 +88,7 @@ func TestReadmeEmbedExample(t *testing.T) {
 	example := strings.Join(strings.Fields(m[1]), " ")
 	p := player.New()
 	p.Boot("", "#scenario=04-isr&step=2&lang=en")
-	if want := p.EmbedSnippet("https://example.org/kafkascope/"); example != want {
+	if want := p.EmbedSnippet("https://example.org/kafkascope/", player.EmbedWidthMax, player.EmbedHeight); example != want {
 		t.Errorf("the README's embed example:\n%s\nCopy embed code gives:\n%s", example, want)
 	}
 }

@@ -177,7 +177,7 @@ func TestOEmbed(t *testing.T) {
 			t.Fatal(err)
 		}
 		if a.Version != "1.0" || a.Type != "rich" || a.ProviderName != "kafkascope" || a.ProviderURL != "http://example.com/" ||
-			a.Width != player.EmbedWidthMax || a.Height != player.EmbedHeight || a.HTML != p.EmbedSnippet("http://example.com/") ||
+			a.Width != player.EmbedWidthMax || a.Height != player.EmbedHeight || a.HTML != p.EmbedSnippet("http://example.com/", player.EmbedWidthMax, player.EmbedHeight) ||
 			!strings.HasPrefix(a.Title, "The ISR") {
 			t.Errorf("%s: %+v", link, a)
 		}

@@ -104,7 +104,7 @@ func (s *server) oembed(w http.ResponseWriter, r *http.Request) {
 		ProviderName:    "kafkascope",
 		ProviderURL:     site + "/",
 		Title:           meta.Title,
-		HTML:            p.EmbedFrame(site+"/", maxW, maxH),
+		HTML:            p.EmbedSnippet(site+"/", maxW, maxH),
 		Width:           maxW,
 		Height:          maxH,
 		ThumbnailURL:    thumb,
