@@ -7,6 +7,7 @@ import (
 
 	"kafkascope/core/feed"
 	"kafkascope/core/sim"
+	"kafkascope/core/timeline"
 )
 
 func TestBootDefaultAndPlay(t *testing.T) {
@@ -251,5 +252,37 @@ func TestFastForwardFramesRunTheirOwnBudget(t *testing.T) {
 	p.Tick(16 * time.Millisecond)
 	if got := p.LastFrameEvents(); got != 1300 {
 		t.Fatalf("a frame fast-forwarding an hour ran %d events, want its budget of 1300", got)
+	}
+}
+
+// A link copied just after "time advance" was typed opens, as the page
+// shows it, at the advance's end: Settle runs the frames that get it
+// there, and stops once the picture rests.
+func TestSettleRunsWhatThePageRunsAfterOpening(t *testing.T) {
+	s := timeline.New()
+	s.Do("cluster create", nil)
+	s.Do("broker kill 2", nil)
+	s.Do("time advance 20s", nil)
+	link := "#s=" + s.Encode()
+
+	settled := New()
+	settled.Boot("", link)
+	start := settled.Now()
+	settled.Settle(100000)
+	if settled.Now() != start.Add(20*time.Second) {
+		t.Fatalf("settled at %s, want the advance's end %s", settled.Now(), start.Add(20*time.Second))
+	}
+	framed := New()
+	framed.Boot("", link)
+	for range 200 {
+		framed.Tick(16 * time.Millisecond)
+	}
+	if framed.Now() != settled.Now() {
+		t.Errorf("the page's frames rest at %s, Settle at %s", framed.Now(), settled.Now())
+	}
+	at := settled.Now()
+	settled.Settle(100000)
+	if settled.Now() != at {
+		t.Errorf("Settle moved a player at rest from %s to %s", at, settled.Now())
 	}
 }

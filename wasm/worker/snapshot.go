@@ -69,11 +69,21 @@ func (s *server) queryFields(query string) (fields string, status int, err error
 	return query, 0, nil
 }
 
+// maxSettleFrames bounds the frames a replay runs after opening a link
+// (player.Settle): a month's "time advance" typed last needs some
+// thousands.
+const maxSettleFrames = 100000
+
 // replay opens a share link's #part as the page does (player.Boot): its
-// scenario played to the step, or its session replayed to its moment.
+// scenario played to the step, or its session replayed to its moment;
+// then the frames the page runs until its picture rests (a "time
+// advance" typed last runs to its end).
 func replay(fields string) (*player.Player, error) {
 	p := player.New()
 	p.Boot("", "#"+fields)
+	if p.Error == "" {
+		p.Settle(maxSettleFrames)
+	}
 	if p.Error != "" {
 		return nil, errors.New(p.Error)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"kafkascope/core/player"
 	"kafkascope/core/timeline"
@@ -52,8 +53,9 @@ func sessionLink() string {
 }
 
 // The same link gives the picture the page's renderer draws for it
-// (ui/snapshot over the player booted on the link, as the page boots):
-// for a scenario step and for a typed session.
+// (ui/snapshot over the player booted on the link and run for the
+// frames the page runs): for a scenario step and for a typed session
+// that ends in a "time advance" (which the page runs to its end).
 func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
 	for _, query := range []string{"scenario=04-isr&step=3&lang=ko", sessionLink()} {
 		rec := get(t, http.MethodGet, "/snapshot.svg?"+query)
@@ -63,8 +65,13 @@ func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
 		if ct := rec.Header().Get("Content-Type"); ct != "image/svg+xml; charset=utf-8" {
 			t.Errorf("%.60s: Content-Type %q", query, ct)
 		}
+		// The page: booted on the link, then its frames (a second of
+		// them, paused, as a link opens).
 		p := player.New()
 		p.Boot("", "#"+query)
+		for range 60 {
+			p.Tick(16 * time.Millisecond)
+		}
 		if p.Error != "" {
 			t.Fatal(p.Error)
 		}
