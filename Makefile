@@ -198,7 +198,7 @@ worker-wasm:
 
 # The Worker's static assets (scripts/workersite): the page as make dist
 # writes it, without compressed copies, the engine under a hashed name,
-# a _headers file, and the short links meta tag.
+# a _headers file, and the script that copies short links.
 worker-site:
 	@$(MAKE) --no-print-directory dist-files DIST_DIR=$(WORKER_DIR)/dist
 	$(GO) run ./scripts/workersite $(WORKER_DIR)/dist $(WORKER_DIR)/site

@@ -86,9 +86,10 @@ func (h *host) Copy(text string, done func(ok bool)) {
 	}
 }
 
-// clipboardWrite starts navigator.clipboard.writeText(text), through the
-// page's kafkascopeCopy (index.html: it copies a short link instead where
-// the host makes them) when the page has it.
+// clipboardWrite starts navigator.clipboard.writeText(text), or the
+// page's kafkascopeCopy(text) where the page has one: the Worker's copy of
+// the page copies a short link in place of a link to itself
+// (scripts/workersite).
 func clipboardWrite(text string) (safejs.Value, error) {
 	nav, err := safejs.Global().Get("navigator")
 	if err != nil {

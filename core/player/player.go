@@ -246,7 +246,13 @@ func (p *Player) Tick(wall time.Duration) {
 		}
 		return
 	}
-	ff := p.skipsAhead()
+	_, ff := p.fastForward()
+	// A "time advance" under way skips to its end while playing, and when
+	// the user has just typed it (at the branch's end); a paused moment in
+	// its middle, where a seek back landed, stays where it is (it jumped to
+	// the end of the advance on the next frame, and a link copied then
+	// held that later moment).
+	ff = ff && (!p.Paused || p.TL.Now() >= p.TL.End())
 	p.ffLast = ff
 	if p.Paused && !ff && !p.TL.Busy() {
 		p.idleFrame()
@@ -279,17 +285,6 @@ func (p *Player) Tick(wall time.Duration) {
 	p.refresh()
 }
 
-// skipsAhead reports whether the next frame fast-forwards a "time
-// advance": one under way skips to its end while playing, and when the
-// user has just typed it (at the branch's end); a paused moment in its
-// middle, where a seek back landed, stays where it is (it jumped to the
-// end of the advance on the next frame, and a link copied then held that
-// later moment).
-func (p *Player) skipsAhead() bool {
-	_, ff := p.fastForward()
-	return ff && (!p.Paused || p.TL.Now() >= p.TL.End())
-}
-
 // Settle runs the frames a page runs after opening a link, until the
 // picture comes to rest: a scenario step's commands to their end, a
 // "time advance" typed last to its end, a seek to its moment (a
@@ -297,12 +292,13 @@ func (p *Player) skipsAhead() bool {
 // frames run. A picture of a link (the Worker's snapshot) is what the
 // page shows then.
 func (p *Player) Settle(maxFrames int) {
-	for range maxFrames {
-		_, seeking := p.TL.Seeking()
-		if p.Sim != nil || !seeking && !p.Scenario.Running() && !p.skipsAhead() {
+	for i := 0; i < maxFrames && p.Sim == nil; i++ {
+		p.Tick(maxFrame)
+		// A frame that fast-forwarded may have reached the advance's end:
+		// the next one says whether it rests.
+		if _, seeking := p.TL.Seeking(); !seeking && !p.Scenario.Running() && !p.ffLast {
 			return
 		}
-		p.Tick(maxFrame)
 	}
 }
 

@@ -352,8 +352,8 @@ func checkWorkerSite(t *testing.T, w *runningWorker) {
 	if !page.want(t, "GET /", http.StatusOK, "text/html") {
 		return
 	}
-	if !strings.Contains(page.body, `<meta name="kafkascope-short-links" content="/s">`) {
-		t.Errorf("GET /: the page has no kafkascope-short-links meta tag")
+	if !strings.Contains(page.body, `<script>window.kafkascopeCopy=`) {
+		t.Errorf("GET /: the page does not copy short links (no kafkascopeCopy)")
 	}
 	names := hashedWasm.FindAllString(page.body, -1)
 	if len(names) != 2 || names[0] != names[1] || strings.Contains(page.body, `"public/main.wasm"`) {

@@ -19,9 +19,8 @@
 //     then keep the 13 MB engine for a year, and a new engine is a new
 //     name. A reference that is not found, or one left over, is an error:
 //     the page would load a file that is not there;
-//   - in index.html's head, <meta name="kafkascope-short-links"
-//     content="/s">: the page offers short links only where it is served
-//     by the Worker, which answers /s;
+//   - in index.html's head, a script that makes "Copy link" copy a
+//     short link (shortLinksScript): only the Worker answers /s;
 //   - _headers (read by Cloudflare's static assets, not served): the
 //     hashed engine cached for a year and immutable, index.html revalidated
 //     on every visit (no-cache), every other file cached for 5 minutes.
@@ -50,8 +49,16 @@ import (
 // wasmName is the engine's name in DIST, relative to it.
 const wasmName = "public/main.wasm"
 
-// shortLinksMeta tells the page that this host answers /s (short links).
-const shortLinksMeta = `<meta name="kafkascope-short-links" content="/s">`
+// shortLinksScript makes "Copy link" copy a short link: the page's
+// clipboard writes go through window.kafkascopeCopy where it is defined
+// (wasm/host.go). A link to this page is posted to /s (wasm/worker) and
+// the short link it answers copied; any other text, or the link itself
+// should the POST fail, is copied as it is. Only the Worker's copy of the
+// page has it: no other host answers /s.
+const shortLinksScript = `<script>window.kafkascopeCopy=function(t){var c=navigator.clipboard;` +
+	`if(t.indexOf(location.origin+"/")!==0||t.indexOf("#")<0)return c.writeText(t);` +
+	`return fetch("/s",{method:"POST",body:t}).then(function(r){return r.ok?r.text():t},function(){return t})` +
+	`.then(function(s){return c.writeText(s.trim())})}</script>`
 
 // Cache-Control of the site's files.
 const (
@@ -208,13 +215,13 @@ func rewritePage(page []byte, hashed string) ([]byte, error) {
 	if left := anyRef.FindString(s); left != "" {
 		return nil, fmt.Errorf("another reference to the engine (%s) is left: workersite does not know it", left)
 	}
-	if strings.Contains(s, `<meta name="kafkascope-short-links"`) {
-		return nil, fmt.Errorf("it already has a kafkascope-short-links meta")
+	if strings.Contains(s, "kafkascopeCopy") {
+		return nil, fmt.Errorf("it already defines kafkascopeCopy")
 	}
 	if n := strings.Count(s, "</head>"); n != 1 {
 		return nil, fmt.Errorf("</head>: found %d times, want once", n)
 	}
-	s = strings.Replace(s, "</head>", shortLinksMeta+"</head>", 1)
+	s = strings.Replace(s, "</head>", shortLinksScript+"</head>", 1)
 	return []byte(s), nil
 }
 

@@ -36,8 +36,8 @@ func TestRewritePageWrittenAndMinified(t *testing.T) {
 			t.Errorf("%s: the preload link does not name the hashed engine", name)
 		}
 		head, _, ok := strings.Cut(s, "</head>")
-		if !ok || !strings.Contains(head, shortLinksMeta) {
-			t.Errorf("%s: no %s in the head", name, shortLinksMeta)
+		if !ok || !strings.Contains(head, shortLinksScript) {
+			t.Errorf("%s: no %s in the head", name, shortLinksScript)
 		}
 	}
 }
@@ -53,7 +53,7 @@ func TestRewritePageRefusesUnknownReferences(t *testing.T) {
 		"a third reference":   `<html><head>` + preload + `</head><body>` + loader + `<script>fetch('public/main.wasm')</script></body></html>`,
 		"two loader URLs":     `<html><head>` + preload + `</head><body>` + loader + loader + `</body></html>`,
 		"no head end tag":     `<html><head>` + preload + `<body>` + loader + `</body></html>`,
-		"short links already": `<html><head>` + preload + shortLinksMeta + `</head><body>` + loader + `</body></html>`,
+		"short links already": `<html><head>` + preload + shortLinksScript + `</head><body>` + loader + `</body></html>`,
 	}
 	for name, page := range cases {
 		if _, err := rewritePage([]byte(page), "public/main.0123456789ab.wasm"); err == nil {
