@@ -210,7 +210,10 @@ wrangler-check:
 	@test -x scripts/worker/node_modules/.bin/wrangler || { echo "wrangler is not installed: run npm ci --prefix scripts/worker"; exit 1; }
 
 # Local state (short links in KV, the cache) is kept in build/worker/state.
+# The cache is emptied at each start: its keys name the build's commit,
+# and a local build changes without one.
 worker: wrangler-check worker-build
+	rm -rf $(WORKER_DIR)/state/v3/cache
 	$(WRANGLER) dev --ip 127.0.0.1 --port $(WORKER_PORT) --persist-to $(CURDIR)/$(WORKER_DIR)/state --show-interactive-dev-session=false
 
 # wrangler bundles what it would upload (no network) and says how large

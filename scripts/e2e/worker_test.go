@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/vugu/html"
 
 	"kafkascope/core/textdiff"
@@ -427,10 +428,52 @@ func checkSnapshotIsThePage(t *testing.T, w *runningWorker, b *browser, fields s
 			t.Errorf("the snapshot's drawings have no %s", want)
 		}
 	}
+	// And it looks like it: opened on its own, as an <img> shows it, each
+	// element of the drawings has the page's computed colours and text
+	// size (the snapshot carries the page's CSS).
+	pageLook := evalString(ctx, drawingsLookJS)
+	alone := b.newTab()
+	defer b.closeTab(alone)
+	actx, acancel := context.WithTimeout(alone, workerTabTimeout)
+	defer acancel()
+	if err := chromedp.Do(actx, chromedp.Navigate(w.url+"/snapshot.svg?"+fields)); err != nil {
+		t.Fatalf("opening the snapshot on its own: %v", err)
+	}
+	waitFor(t, actx, `document.querySelectorAll(".kd-card").length > 0`)
+	if d := textdiff.FirstLine(pageLook, evalString(actx, drawingsLookJS), "page", "snapshot"); d != "" {
+		t.Errorf("the snapshot, opened on its own, does not look like the page's diagram; the first element that differs:\n%s", d)
+	}
 	if !t.Failed() {
-		t.Logf("%d drawings, %d elements alike", len(got), strings.Count(all, "\n"))
+		t.Logf("%d drawings, %d elements alike, in structure and look", len(got), strings.Count(all, "\n"))
 	}
 }
+
+// drawingsLookJS is the computed look of every element of the diagram's
+// drawings, an element a line: the colours, line and text sizes an <img>
+// of the snapshot must show as the page does.
+const drawingsLookJS = `(() => {
+	const props = ["fill", "stroke", "stroke-width", "opacity", "visibility", "display", "font-size", "font-weight"];
+	const lines = [];
+	const walk = (el, depth) => {
+		const cs = getComputedStyle(el);
+		lines.push(" ".repeat(depth) + el.localName + "." + [...el.classList].join(".") + " " + props.map(p => p + "=" + cs.getPropertyValue(p)).join(" "));
+		for (const c of el.children) walk(c, depth + 1);
+	};
+	const find = (el) => {
+		if (el.localName === "svg" && el.closest("svg") === el && el.parentElement && el.parentElement.closest("svg") === null) {
+			for (const c of el.children) walk(c, 0);
+			return;
+		}
+		for (const c of el.children) find(c);
+	};
+	const root = document.querySelector(".kd");
+	if (root.localName === "svg") {
+		for (const d of root.children) if (d.localName === "svg") for (const c of d.children) walk(c, 0);
+	} else {
+		find(root);
+	}
+	return lines.join("\n");
+})()`
 
 // settledDrawings waits until the page's drawings and clock stay the same
 // over a second (a link whose session ends in a "time advance" plays to

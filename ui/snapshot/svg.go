@@ -129,20 +129,72 @@ func vgAttrOf(n *vugu.VGNode, key string) string {
 }
 
 // Style is the CSS a snapshot carries: the page's diagram rules
-// (public/diagram.css) and the two font stacks they take from the page's
-// theme (public/style.css's --sans and --mono); every colour has its
-// fallback in diagram.css, light and dark.
+// (public/diagram.css) and the page's theme variables they read
+// (public/style.css: the font stacks, and the colours diagram.css takes
+// with var(--panel, fallback) and the like), as the light theme declares
+// them first. A snapshot is drawn light: the dark rules of diagram.css
+// apply to a .kd inside the page's root, and the snapshot's root is the
+// .kd itself.
+//
+// A declaration ends at a ';' or, the last of its block, at the '}': the
+// site's minified CSS drops the last ';' of each block.
 func Style(styleCSS, diagramCSS string) string {
-	var fonts []string
-	for _, name := range []string{"--sans:", "--mono:"} {
-		if i := strings.Index(styleCSS, name); i >= 0 {
-			if j := strings.IndexByte(styleCSS[i:], ';'); j >= 0 {
-				fonts = append(fonts, styleCSS[i:i+j])
-			}
+	decls := []string{pageFontSize}
+	for _, name := range pageVars(diagramCSS) {
+		if d := firstDeclaration(styleCSS, name); d != "" {
+			decls = append(decls, d)
 		}
 	}
-	return "svg.kd{" + strings.Join(fonts, ";") + "}" + diagramCSS
+	return "svg.kd{" + strings.Join(decls, ";") + "}" + diagramCSS
 }
+
+// pageVars are the custom properties that css reads and does not set
+// itself (var(--NAME…) without a "--NAME:"), each once, in order.
+func pageVars(css string) []string {
+	var names []string
+	seen := map[string]bool{}
+	for rest := css; ; {
+		i := strings.Index(rest, "var(--")
+		if i < 0 {
+			return names
+		}
+		rest = rest[i+len("var("):]
+		end := strings.IndexFunc(rest, func(r rune) bool { return r == ',' || r == ')' || r == ' ' })
+		if end < 0 {
+			return names
+		}
+		name := rest[:end]
+		if !seen[name] && firstDeclaration(css, name) == "" {
+			names = append(names, name)
+		}
+		seen[name] = true
+	}
+}
+
+// firstDeclaration is css's first "NAME: value" of a custom property
+// (without its ';'), or "".
+func firstDeclaration(css, name string) string {
+	for from := 0; ; {
+		i := strings.Index(css[from:], name+":")
+		if i < 0 {
+			return ""
+		}
+		i += from
+		if i == 0 || strings.ContainsRune("{; \t\n", rune(css[i-1])) {
+			if j := strings.IndexAny(css[i:], ";}"); j >= 0 {
+				return css[i : i+j]
+			}
+			return ""
+		}
+		from = i + len(name)
+	}
+}
+
+// pageFontSize is the text size the page's diagram inherits from its body
+// (public/style.css: body's font, 14px), which text without a size of its
+// own takes. scripts/e2e's TestWorker compares every element's computed
+// size in the page and in a snapshot.
+const pageFontSize = "font-size:14px"
 
 // num is a length as SVG takes it: the shortest decimal that reads back.
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -241,3 +241,21 @@ func attrOf(e *xml.StartElement, name string) string {
 	}
 	return ""
 }
+
+// The page's variables that the diagram reads are taken from the page's
+// CSS as written and as the site minifies it (no ';' before a block's
+// '}'), the light theme's (the first) where the dark one follows; nothing
+// else of the page's CSS comes along, and the diagram's rules follow
+// whole.
+func TestStyleTakesThePagesVariables(t *testing.T) {
+	const diagram = `.kd{--kd-panel:var(--panel, #fff);--kd-x:var(--kd-panel);font:var(--mono)}.kd-t{font-family:var(--sans,serif)}`
+	for name, page := range map[string]string{
+		"as written": ":root {\n  --bg: #fff;\n  --panel:#eee;\n  --sans:a, b;\n  --mono:c;\n}\n@media (x) { :root { --panel: #000; } }",
+		"minified":   `:root{--bg:#fff;--panel:#eee;--sans:a, b;--mono:c}@media(x){:root{--panel:#000}}`,
+		"last first": `:root{--x-panel:#111;--panel:#eee;--sans:a, b}@media(x){:root{--bg:#000;--mono:c}}`,
+	} {
+		if got, want := Style(page, diagram), `svg.kd{font-size:14px;--panel:#eee;--mono:c;--sans:a, b}`+diagram; got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}

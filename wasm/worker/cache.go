@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
+	"runtime/debug"
+	"strings"
 )
 
 // stored is an answer kept in the cache: always a 200, its headers and
@@ -26,17 +30,16 @@ type responseCache interface {
 const cacheHeader = "X-Kafkascope-Cache"
 
 // cached answers GET and HEAD from the cache when it can, and keeps h's
-// 200s there: the same URL always draws the same picture (the engine is
-// deterministic, and a short link's id is its content's hash). A new
-// deployment may draw it differently: entries live as long as their
-// Cache-Control says.
+// 200s there: the same URL always draws the same picture in one build
+// (the engine is deterministic, and a short link's id is its content's
+// hash); the key names the build (cacheKey).
 func (s *server) cached(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			h.ServeHTTP(w, r)
 			return
 		}
-		key := origin(r) + r.URL.RequestURI()
+		key := cacheKey(origin(r) + r.URL.RequestURI())
 		if hit, ok := s.cache.Get(key); ok {
 			for k, v := range hit.header {
 				w.Header()[k] = v
@@ -65,6 +68,28 @@ func (s *server) cached(h http.Handler) http.Handler {
 			_, _ = w.Write(rec.body.Bytes())
 		}
 	})
+}
+
+// buildVersion names this build of the Worker: its module's VCS revision
+// (and whether the tree had changes) and its dependencies, as the Go
+// toolchain stamps them. A new deployment draws with new keys: the Cache
+// API keeps entries across deployments.
+var buildVersion = func() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	sum := sha256.Sum256([]byte(info.String()))
+	return hex.EncodeToString(sum[:6])
+}()
+
+// cacheKey is the cache's key for an answer to url in this build.
+func cacheKey(url string) string {
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	return url + sep + "kafkascope-build=" + buildVersion
 }
 
 // recorder keeps an answer to copy it to the cache and to the client.
