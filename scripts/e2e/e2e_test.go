@@ -233,16 +233,23 @@ func containsLine(lines []string, want string) bool {
 // browser tests must run: in CI (CI=true) or with KAFKASCOPE_E2E=1.
 func requireChromium(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err == nil {
+	requireTool(t, chromiumPath, "the browser test", "apt-get install -y chromium")
+}
+
+// requireTool skips test when the file at path is missing, saying how to
+// install it, except where the end-to-end tests must run (CI=true or
+// KAFKASCOPE_E2E=1): there it fails.
+func requireTool(t *testing.T, path, test, install string) {
+	t.Helper()
+	if _, err := os.Stat(path); err == nil {
 		return
 	}
 	ci := strings.ToLower(os.Getenv("CI"))
 	if ci == "true" || ci == "1" || os.Getenv("KAFKASCOPE_E2E") == "1" {
-		t.Fatalf("%s is missing, and browser tests must run here (CI=%q, KAFKASCOPE_E2E=%q): "+
-			"install it with `apt-get install -y chromium`", chromiumPath, os.Getenv("CI"), os.Getenv("KAFKASCOPE_E2E"))
+		t.Fatalf("%s is missing, and %s must run here (CI=%q, KAFKASCOPE_E2E=%q): install it with `%s`",
+			path, test, os.Getenv("CI"), os.Getenv("KAFKASCOPE_E2E"), install)
 	}
-	t.Skipf("skipping the browser test: %s is missing (install it with `apt-get install -y chromium`; "+
-		"set KAFKASCOPE_E2E=1 to make a missing browser fail instead)", chromiumPath)
+	t.Skipf("skipping %s: %s is missing (install it with `%s`; set KAFKASCOPE_E2E=1 to make it fail instead)", test, path, install)
 }
 
 // repoRoot is the repository root: two levels above this package.

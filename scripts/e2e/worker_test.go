@@ -104,17 +104,7 @@ func TestWorker(t *testing.T) {
 // KAFKASCOPE_E2E=1): there it fails.
 func requireWrangler(t *testing.T, repo string) {
 	t.Helper()
-	bin := wranglerPath(repo)
-	if _, err := os.Stat(bin); err == nil {
-		return
-	}
-	ci := strings.ToLower(os.Getenv("CI"))
-	if ci == "true" || ci == "1" || os.Getenv("KAFKASCOPE_E2E") == "1" {
-		t.Fatalf("%s is missing, and the Worker test must run here (CI=%q, KAFKASCOPE_E2E=%q): "+
-			"install it with `npm ci --prefix scripts/worker`", bin, os.Getenv("CI"), os.Getenv("KAFKASCOPE_E2E"))
-	}
-	t.Skipf("skipping the Worker test: wrangler is not installed (run `npm ci --prefix scripts/worker`; "+
-		"set KAFKASCOPE_E2E=1 to make a missing wrangler fail instead): %s is missing", bin)
+	requireTool(t, wranglerPath(repo), "the Worker test", "npm ci --prefix scripts/worker")
 }
 
 // wranglerPath is the wrangler npm ci installs (pinned in

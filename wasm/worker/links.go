@@ -143,6 +143,22 @@ var errNoFields = errors.New("give a share link's fields: scenario=ID&step=N, or
 // errNoLink: a short id that names no stored link.
 var errNoLink = errors.New("no such short link")
 
+// failLink answers a link that could not be read, if err says so: 404
+// for one this site does not know (no such short link, a bad or empty
+// link), 503 for short links that could not be read. It reports whether
+// it answered.
+func failLink(w http.ResponseWriter, err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, errNoLink) || errors.Is(err, player.ErrBadLink) || errors.Is(err, errNoFields):
+		httpError(w, http.StatusNotFound, err.Error())
+	default:
+		httpError(w, http.StatusServiceUnavailable, err.Error())
+	}
+	return true
+}
+
 // resolve answers the #part a short id stands for.
 func (s *server) resolve(id string) (string, error) {
 	if !validID(id) {

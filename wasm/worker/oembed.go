@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -53,17 +52,11 @@ func (s *server) oembed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fields, id, err := s.fieldsOfURL(r, link)
-	switch {
-	case errors.Is(err, errNoLink) || errors.Is(err, player.ErrBadLink) || errors.Is(err, errNoFields):
-		httpError(w, http.StatusNotFound, err.Error())
-		return
-	case err != nil:
-		httpError(w, http.StatusServiceUnavailable, err.Error())
+	if failLink(w, err) {
 		return
 	}
 	meta, err := metaOf(fields)
-	if err != nil {
-		httpError(w, http.StatusNotFound, err.Error())
+	if failLink(w, err) {
 		return
 	}
 	p, err := replay(fields)

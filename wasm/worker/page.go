@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html"
 	"net/http"
@@ -24,17 +23,11 @@ func (s *server) sharePage(w http.ResponseWriter, r *http.Request) {
 	}
 	id := strings.TrimPrefix(r.URL.Path, "/s/")
 	fields, err := s.resolve(id)
-	switch {
-	case errors.Is(err, errNoLink):
-		httpError(w, http.StatusNotFound, err.Error())
-		return
-	case err != nil:
-		httpError(w, http.StatusServiceUnavailable, err.Error())
+	if failLink(w, err) {
 		return
 	}
 	meta, err := metaOf(fields)
-	if err != nil {
-		httpError(w, http.StatusNotFound, err.Error())
+	if failLink(w, err) {
 		return
 	}
 	index, err := s.assets("index.html")
