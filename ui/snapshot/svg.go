@@ -14,6 +14,9 @@ import (
 	"kafkascope/ui"
 )
 
+// bottomMargin is the panel's colour below the drawings, in px.
+const bottomMargin = 12
+
 // Size is a picture's width and height in CSS pixels.
 type Size struct{ Width, Height float64 }
 
@@ -41,6 +44,9 @@ func SVG(w io.Writer, p *player.Player, style string) (Size, error) {
 		x.element(d, fmt.Sprintf(` y="%s" width="%s" height="%s"`, num(height), num(vw), num(vh)))
 		width, height = max(width, vw), height+vh
 	}
+	// The last drawing's lanes run to its bottom edge, where the page's
+	// panel goes on: a margin keeps them from looking cut off.
+	height += bottomMargin
 	_, err = fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" class="kd" lang="%s" width="%s" height="%s" viewBox="0 0 %s %s"><style><![CDATA[%s]]></style><rect width="100%%" height="100%%" fill="var(--kd-panel)"/>%s</svg>`,
 		html.EscapeString(string(p.Lang)), num(width), num(height), num(width), num(height), strings.ReplaceAll(style, "]]>", ""), x.b.String())
 	return Size{width, height}, err

@@ -151,7 +151,7 @@ func failLink(w http.ResponseWriter, err error) bool {
 	switch {
 	case err == nil:
 		return false
-	case errors.Is(err, errNoLink) || errors.Is(err, player.ErrBadLink) || errors.Is(err, errNoFields):
+	case errors.Is(err, errNoLink) || errors.Is(err, errNotOurs) || errors.Is(err, player.ErrBadLink) || errors.Is(err, errNoFields):
 		httpError(w, http.StatusNotFound, err.Error())
 	default:
 		httpError(w, http.StatusServiceUnavailable, err.Error())
@@ -174,17 +174,20 @@ func (s *server) resolve(id string) (string, error) {
 	return fields, nil
 }
 
+// errNotOurs: a link this site does not serve (oEmbed answers 404 for
+// it, as the spec asks).
+var errNotOurs = errors.New("not a kafkascope link of this site")
+
 // fieldsOfURL answers the #part that a link to this site stands for: a
-// short link (/s/ID) or the page's address with its #part. ok is false for
-// a link elsewhere.
+// short link (/s/ID) or the page's address with its #part.
 func (s *server) fieldsOfURL(r *http.Request, link string) (fields, short string, err error) {
 	u, err := url.Parse(link)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "", "", fmt.Errorf("%w: %q is not a link to a page", errNoLink, link)
+		return "", "", fmt.Errorf("%w: %q is not a web address", errNotOurs, link)
 	}
 	here, _ := url.Parse(origin(r))
 	if !strings.EqualFold(u.Host, here.Host) {
-		return "", "", fmt.Errorf("%w: %s is not this site (%s)", errNoLink, u.Host, here.Host)
+		return "", "", fmt.Errorf("%w (%s): it is on %s", errNotOurs, here.Host, u.Host)
 	}
 	if id, ok := strings.CutPrefix(u.Path, "/s/"); ok {
 		fields, err := s.resolve(id)
@@ -193,5 +196,5 @@ func (s *server) fieldsOfURL(r *http.Request, link string) (fields, short string
 	if (u.Path == "" || u.Path == "/" || u.Path == "/index.html") && u.Fragment != "" {
 		return u.EscapedFragment(), "", checkFields(u.EscapedFragment())
 	}
-	return "", "", fmt.Errorf("%w: %s is not a share link (the page's address with its #part, or /s/ID)", errNoLink, link)
+	return "", "", fmt.Errorf("%w: %s is not a share link (the page's address with its #part, or /s/ID)", errNotOurs, link)
 }

@@ -75,7 +75,7 @@ func TestShortLinkRoundTrip(t *testing.T) {
 		"og:url":         short,
 		"og:image":       "http://example.com/snapshot.svg?id=" + id,
 		"og:locale":      "ko_KR",
-		"twitter:card":   "summary_large_image",
+		"twitter:card":   "summary",
 		"twitter:image":  "http://example.com/snapshot.svg?id=" + id,
 		"description":    "",
 	}
@@ -86,6 +86,9 @@ func TestShortLinkRoundTrip(t *testing.T) {
 	}
 	if d := metaContent(page, "og:description"); !strings.ContainsAny(d, "가나다라마바사아자차카타파하") || d != metaContent(page, "description") {
 		t.Errorf("the description %q is not the step's Korean narration, or differs from the page's description", d)
+	}
+	if !strings.Contains(page, `<html lang="ko">`) {
+		t.Errorf("the Korean link's page is not marked Korean")
 	}
 	if strings.Count(page, `<meta name="description"`) != 1 || strings.Count(page, "<title>") != 1 {
 		t.Errorf("the page has not exactly one title and one description")
@@ -117,6 +120,7 @@ func TestShortLinkRoundTrip(t *testing.T) {
 		says               string
 	}{
 		{http.MethodGet, "/s/AAAAAAAAAAAA", "", http.StatusNotFound, "no such short link: /s/AAAAAAAAAAAA"},
+		{http.MethodGet, "/nowhere", "", http.StatusNotFound, "no such page: /nowhere"},
 		{http.MethodGet, "/s/a/b", "", http.StatusNotFound, "not a short link's id"},
 		{http.MethodPost, "/s/" + id, "", http.StatusMethodNotAllowed, "GET"},
 		{http.MethodGet, "/s", "", http.StatusMethodNotAllowed, "POST /s"},
@@ -217,11 +221,11 @@ func TestOEmbed(t *testing.T) {
 		says   string
 	}{
 		{"url=" + url.QueryEscape(short) + "&format=xml", http.StatusNotImplemented, "format=json"},
-		{"url=" + url.QueryEscape("https://elsewhere.example/s/"+strings.TrimPrefix(short, "http://example.com/s/")), http.StatusNotFound, "is not this site"},
+		{"url=" + url.QueryEscape("https://elsewhere.example/s/"+strings.TrimPrefix(short, "http://example.com/s/")), http.StatusNotFound, "not a kafkascope link of this site (example.com): it is on elsewhere.example"},
 		{"url=" + url.QueryEscape("http://example.com/s/AAAAAAAAAAAA"), http.StatusNotFound, "no such short link"},
 		{"url=" + url.QueryEscape("http://example.com/#scenario=nope&step=1"), http.StatusNotFound, "nope"},
 		{"url=" + url.QueryEscape("http://example.com/docs"), http.StatusNotFound, "not a share link"},
-		{"url=" + url.QueryEscape("not a url"), http.StatusNotFound, "not a link"},
+		{"url=" + url.QueryEscape("not a url"), http.StatusNotFound, "is not a web address"},
 		{"", http.StatusBadRequest, "give url="},
 		{"url=" + url.QueryEscape(short) + "&maxwidth=wide", http.StatusBadRequest, "maxwidth"},
 	} {

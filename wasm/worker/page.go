@@ -90,12 +90,17 @@ func previewPage(index []byte, site, id, fields string, m linkMeta) ([]byte, err
 		fmt.Fprintf(&head, `<meta property="%s" content="%s">`, p[0], a(p[1]))
 	}
 	for _, p := range [][2]string{
-		{"twitter:card", "summary_large_image"}, {"twitter:title", m.Title}, {"twitter:description", m.Description}, {"twitter:image", image},
+		// A large-image card needs a PNG or JPEG: X and the chat apps show
+		// no SVG, and a summary card then reads better.
+		{"twitter:card", "summary"}, {"twitter:title", m.Title}, {"twitter:description", m.Description}, {"twitter:image", image},
 	} {
 		fmt.Fprintf(&head, `<meta name="%s" content="%s">`, p[0], a(p[1]))
 	}
 	desc := fmt.Sprintf(`<meta name="description" content="%s">`, a(m.Description))
-	return []byte(page[:t] + head.String() + page[t+len(titleTag):d] + desc + page[dEnd:]), nil
+	out := page[:t] + head.String() + page[t+len(titleTag):d] + desc + page[dEnd:]
+	// The document's language is the link's (the app sets it once it
+	// runs; a crawler reads it here).
+	return []byte(strings.Replace(out, `<html lang="en">`, `<html lang="`+string(m.Lang)+`">`, 1)), nil
 }
 
 func locale(m linkMeta) string {

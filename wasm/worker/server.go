@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // assetReader reads one of the site's static files by its path under the
@@ -30,6 +29,9 @@ func newServer(assets assetReader, links linkStore, cache responseCache) http.Ha
 	mux.Handle("/oembed", s.cached(http.HandlerFunc(s.oembed)))
 	mux.HandleFunc("/s", s.shorten)
 	mux.Handle("/s/", s.cached(http.HandlerFunc(s.sharePage)))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpError(w, http.StatusNotFound, "no such page: "+r.URL.Path)
+	})
 	return mux
 }
 
@@ -72,10 +74,13 @@ func write(w http.ResponseWriter, r *http.Request, status int, contentType strin
 	}
 }
 
-// httpError answers status with a one-line explanation.
+// httpError answers status with a one-line explanation, clipped to
+// maxErrorText characters (a reason may quote the request).
 func httpError(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
-	_, _ = w.Write([]byte("kafkascope: " + strings.TrimSpace(msg) + "\n"))
+	_, _ = w.Write([]byte("kafkascope: " + clip(msg, maxErrorText) + "\n"))
 }
+
+const maxErrorText = 300

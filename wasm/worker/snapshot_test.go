@@ -116,6 +116,10 @@ func TestSnapshotRefusesBadLinks(t *testing.T) {
 			t.Errorf("%s %.70s: %d %q, want %d saying %q", c.method, c.path, rec.Code, rec.Body.String(), c.status, c.says)
 		}
 	}
+	// A reason that quotes the request is clipped.
+	if rec := get(t, http.MethodGet, "/snapshot.svg?scenario="+strings.Repeat("x", 5000)); rec.Code != http.StatusBadRequest || rec.Body.Len() > 2*maxErrorText {
+		t.Errorf("a long bad link: %d with %d bytes", rec.Code, rec.Body.Len())
+	}
 	if rec := get(t, http.MethodHead, "/snapshot.svg?scenario=04-isr&step=3"); rec.Code != http.StatusOK || rec.Body.Len() != 0 {
 		t.Errorf("HEAD: %d with %d bytes, want 200 and no body", rec.Code, rec.Body.Len())
 	}
