@@ -23,13 +23,15 @@ type Size struct{ Width, Height float64 }
 // SVG writes the diagram of p's moment (its scenario step, or its
 // session's moment, in its language) as a standalone SVG document, and
 // answers its size. style is the CSS it carries (Style), as character
-// data.
-func SVG(w io.Writer, p *player.Player, style string) (Size, error) {
+// data. panelWidth lays the diagram out as the page does in a panel that
+// many CSS px wide (narrower lanes, and under 600 px the touch layout's
+// short labels); 0 is the page's default layout.
+func SVG(w io.Writer, p *player.Player, style string, panelWidth float64) (Size, error) {
 	env, err := vugu.NewBuildEnv()
 	if err != nil {
 		return Size{}, err
 	}
-	x := &svgWriter{results: env.RunBuild(&ui.Diagram{Player: p})}
+	x := &svgWriter{results: env.RunBuild(&ui.Diagram{Player: p, Width: panelWidth})}
 	x.find(x.results.Out)
 	if len(x.drawings) == 0 {
 		return Size{}, fmt.Errorf("ui: the diagram drew no SVG")

@@ -39,19 +39,30 @@ func snapshotStyle(t *testing.T) string {
 // broker cards, partition rows and replica strips, in the link's
 // language, with the page's styles.
 func TestSVGIsThePagesDiagram(t *testing.T) {
-	for _, link := range []string{"#scenario=04-isr&step=3&lang=ko", "#scenario=08-leader-election-on-crash&step=2&lang=en"} {
-		t.Run(link, func(t *testing.T) {
+	for _, c := range []struct {
+		link  string
+		width float64 // the panel's, 0 for the default layout
+	}{
+		{"#scenario=04-isr&step=3&lang=ko", 0},
+		{"#scenario=08-leader-election-on-crash&step=2&lang=en", 0},
+		{"#scenario=08-leader-election-on-crash&step=2&lang=en", 390}, // a phone: the touch layout
+	} {
+		link := c.link
+		t.Run(fmt.Sprintf("%s@%g", link, c.width), func(t *testing.T) {
 			p := player.New()
 			p.Boot("", link)
 			if p.Error != "" {
 				t.Fatalf("booting %s: %s", link, p.Error)
 			}
 			var out bytes.Buffer
-			size, err := SVG(&out, p, snapshotStyle(t))
+			size, err := SVG(&out, p, snapshotStyle(t), c.width)
 			if err != nil {
 				t.Fatal(err)
 			}
 			svg := out.String()
+			if c.width > 0 && size.Width > 2*c.width {
+				t.Errorf("in a %g px panel the picture is %g px wide: not the narrow layout", c.width, size.Width)
+			}
 
 			// Well-formed XML, an SVG root with a size.
 			dec := xml.NewDecoder(strings.NewReader(svg))
@@ -83,7 +94,7 @@ func TestSVGIsThePagesDiagram(t *testing.T) {
 			}
 
 			// The page's drawings, element for element.
-			want := htmlDrawings(pageRender(t, p))
+			want := htmlDrawings(pageRender(t, p, c.width))
 			doc, err := html.Parse(strings.NewReader(svg))
 			if err != nil {
 				t.Fatal(err)
@@ -129,7 +140,7 @@ func TestSVGIsThePagesDiagram(t *testing.T) {
 
 // pageRender is the page's diagram of p's moment, as the page's own tests
 // render it (vugu's static renderer), parsed.
-func pageRender(t *testing.T, p *player.Player) *html.Node {
+func pageRender(t *testing.T, p *player.Player, width float64) *html.Node {
 	t.Helper()
 	var buf bytes.Buffer
 	r := staticrender.New(&buf)
@@ -137,7 +148,7 @@ func pageRender(t *testing.T, p *player.Player) *html.Node {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Render(env.RunBuild(&ui.Diagram{Player: p})); err != nil {
+	if err := r.Render(env.RunBuild(&ui.Diagram{Player: p, Width: width})); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := html.Parse(&buf)
@@ -225,7 +236,7 @@ func BenchmarkSVG(b *testing.B) {
 		p := player.New()
 		p.Boot("", "#scenario=04-isr&step=3&lang=ko")
 		var out bytes.Buffer
-		if _, err := SVG(&out, p, string(style)); err != nil {
+		if _, err := SVG(&out, p, string(style), 0); err != nil {
 			b.Fatal(err)
 		}
 		b.SetBytes(int64(out.Len()))

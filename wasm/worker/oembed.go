@@ -64,7 +64,7 @@ func (s *server) oembed(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, err.Error())
 		return
 	}
-	_, size, err := s.picture(p)
+	_, size, err := s.picture(p, 0)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"kafkascope/core/player"
 	"kafkascope/core/urlquery"
@@ -19,7 +21,12 @@ func (s *server) snapshot(w http.ResponseWriter, r *http.Request) {
 	if !readOnly(w, r, "a snapshot") {
 		return
 	}
-	fields, status, err := s.queryFields(r.URL.RawQuery)
+	query, width, err := panelWidth(r.URL.RawQuery)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	fields, status, err := s.queryFields(query)
 	if err != nil {
 		httpError(w, status, err.Error())
 		return
@@ -29,7 +36,7 @@ func (s *server) snapshot(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	svg, _, err := s.picture(p)
+	svg, _, err := s.picture(p, width)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
@@ -38,6 +45,37 @@ func (s *server) snapshot(w http.ResponseWriter, r *http.Request) {
 	// draw it differently.
 	w.Header().Set("Cache-Control", "public, max-age=3600")
 	write(w, r, http.StatusOK, "image/svg+xml; charset=utf-8", svg)
+}
+
+// The widths w= may ask for: a phone's to a wide screen's.
+const (
+	minPanelWidth = 320
+	maxPanelWidth = 1920
+)
+
+// panelWidth takes w=N (the panel's width in CSS px, laid out as the page
+// lays out a panel that wide: ui/snapshot.SVG) out of a snapshot's query,
+// and answers the rest: the link's fields. Without w=, the width is 0:
+// the page's default layout.
+func panelWidth(query string) (string, float64, error) {
+	if !strings.HasPrefix(query, "w=") && !strings.Contains(query, "&w=") {
+		return query, 0, nil
+	}
+	var rest []string
+	width := -1
+	for _, part := range strings.Split(query, "&") {
+		v, ok := strings.CutPrefix(part, "w=")
+		if !ok {
+			rest = append(rest, part)
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < minPanelWidth || n > maxPanelWidth || width >= 0 {
+			return "", 0, fmt.Errorf("w= is a width in CSS px from %d to %d, given once", minPanelWidth, maxPanelWidth)
+		}
+		width = n
+	}
+	return strings.Join(rest, "&"), float64(width), nil
 }
 
 // queryFields reads a share link's #part from a query: the fields
@@ -91,14 +129,15 @@ func replay(fields string) (*player.Player, error) {
 }
 
 // picture draws p's moment as the page's diagram (ui/snapshot), with the
-// page's own CSS.
-func (s *server) picture(p *player.Player) ([]byte, snapshot.Size, error) {
+// page's own CSS, laid out for a panel panelWidth px wide (0: the page's
+// default layout).
+func (s *server) picture(p *player.Player, panelWidth float64) ([]byte, snapshot.Size, error) {
 	style, err := s.style()
 	if err != nil {
 		return nil, snapshot.Size{}, fmt.Errorf("the page's styles: %w", err)
 	}
 	var out bytes.Buffer
-	size, err := snapshot.SVG(&out, p, style)
+	size, err := snapshot.SVG(&out, p, style, panelWidth)
 	return out.Bytes(), size, err
 }
 

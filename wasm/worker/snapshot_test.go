@@ -55,9 +55,14 @@ func sessionLink() string {
 // The same link gives the picture the page's renderer draws for it
 // (ui/snapshot over the player booted on the link and run for the
 // frames the page runs): for a scenario step and for a typed session
-// that ends in a "time advance" (which the page runs to its end).
+// that ends in a "time advance" (which the page runs to its end); and
+// with w=, as a panel that wide lays it out.
 func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
-	for _, query := range []string{"scenario=04-isr&step=3&lang=ko", sessionLink()} {
+	for _, c := range []struct {
+		query string
+		width float64
+	}{{"scenario=04-isr&step=3&lang=ko", 0}, {sessionLink(), 0}, {"w=390&scenario=04-isr&step=3&lang=ko", 390}} {
+		query := c.query
 		rec := get(t, http.MethodGet, "/snapshot.svg?"+query)
 		if rec.Code != http.StatusOK {
 			t.Fatalf("%.60s: %d %s", query, rec.Code, rec.Body)
@@ -68,7 +73,7 @@ func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
 		// The page: booted on the link, then its frames (a second of
 		// them, paused, as a link opens).
 		p := player.New()
-		p.Boot("", "#"+query)
+		p.Boot("", "#"+strings.TrimPrefix(query, "w=390&"))
 		for range 60 {
 			p.Tick(16 * time.Millisecond)
 		}
@@ -80,7 +85,7 @@ func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
-		if _, err := snapshot.SVG(&want, p, style); err != nil {
+		if _, err := snapshot.SVG(&want, p, style, c.width); err != nil {
 			t.Fatal(err)
 		}
 		if rec.Body.String() != want.String() {
@@ -107,6 +112,9 @@ func TestSnapshotRefusesBadLinks(t *testing.T) {
 		{http.MethodGet, "/snapshot.svg?s=" + strings.Repeat("a", player.MaxHashBytes), http.StatusRequestURITooLong, "longer than"},
 		{http.MethodPost, "/snapshot.svg?scenario=04-isr&step=3", http.StatusMethodNotAllowed, "GET"},
 		{http.MethodGet, "/snapshot.svg?id=AAAAAAAAAAAA", http.StatusNotFound, "no such short link"},
+		{http.MethodGet, "/snapshot.svg?scenario=04-isr&w=100", http.StatusBadRequest, "w= is a width in CSS px from 320 to 1920"},
+		{http.MethodGet, "/snapshot.svg?scenario=04-isr&w=400&w=500", http.StatusBadRequest, "given once"},
+		{http.MethodGet, "/snapshot.svg?w=400", http.StatusBadRequest, "give a share link's fields"},
 		{http.MethodGet, "/snapshot.svg?id=../etc", http.StatusNotFound, "not a short link's id"},
 		{http.MethodGet, "/snapshot.svg?id=AAAAAAAAAAAA&scenario=04-isr", http.StatusBadRequest, "id= comes alone"},
 	}
