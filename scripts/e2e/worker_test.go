@@ -89,8 +89,13 @@ func TestWorker(t *testing.T) {
 		{"scenario", "scenario=04-isr&step=3&lang=ko"},
 		{"session", "s=" + url.QueryEscape(s.Encode()) + "&lang=en"},
 	} {
-		t.Run("snapshot-"+link.name, func(t *testing.T) { checkSnapshotIsThePage(t, w, b, link.fields) })
+		t.Run("snapshot-"+link.name, func(t *testing.T) { checkSnapshotIsThePage(t, w, b, link.fields, 1920, 1080) })
 	}
+	// On a phone the page lays the diagram out for its narrow panel: a
+	// snapshot asked for with w= set to that panel's width draws the same.
+	t.Run("snapshot-phone", func(t *testing.T) {
+		checkSnapshotIsThePage(t, w, b, "scenario=08-leader-election-on-crash&step=2&lang=en", 390, 844)
+	})
 
 	t.Run("bad-input", func(t *testing.T) { checkWorkerRefuses(t, w) })
 	t.Run("short-links", func(t *testing.T) { checkShortLinks(t, w, b) })
@@ -381,28 +386,34 @@ func checkWorkerSite(t *testing.T, w *runningWorker) {
 
 // checkSnapshotIsThePage compares /snapshot.svg?fields with the page's
 // diagram at /#fields, loaded from the same Worker.
-func checkSnapshotIsThePage(t *testing.T, w *runningWorker, b *browser, fields string) {
-	a := w.get(t, "/snapshot.svg?"+fields)
-	if !a.want(t, "GET /snapshot.svg?"+fields[:min(len(fields), 40)], http.StatusOK, "image/svg+xml") {
+func checkSnapshotIsThePage(t *testing.T, w *runningWorker, b *browser, fields string, width, height int64) {
+	// The page at this viewport. A panel of 980 CSS px or more has the
+	// default layout, which a snapshot without w= draws (ui.Diagram's
+	// Width 0): at 1920x1080 the page's is. A narrower panel's layout is
+	// asked for with w= set to its width (the page measures .stage).
+	tab := b.newTab()
+	defer b.closeTab(tab)
+	ctx, cancel := context.WithTimeout(tab, workerTabTimeout)
+	defer cancel()
+	openAt(t, ctx, w.url+"/#"+fields, width, height)
+	waitFor(t, ctx, `document.querySelectorAll('.kd-net .kd-card[data-broker]').length > 0`)
+	if banner := textOf(ctx, "#error-banner"); banner != "" {
+		t.Fatalf("the page shows an error: %q", banner)
+	}
+	page := settledDrawings(t, ctx)
+	query := fields
+	if stage := evalString(ctx, `String(document.querySelector(".stage").clientWidth)`); width < 1280 {
+		query += "&w=" + stage
+	}
+
+	a := w.get(t, "/snapshot.svg?"+query)
+	if !a.want(t, "GET /snapshot.svg?"+query[:min(len(query), 40)], http.StatusOK, "image/svg+xml") {
 		return
 	}
 	got, err := svgDrawings(a.body)
 	if err != nil {
 		t.Fatalf("the snapshot: %v\n%.400s", err, a.body)
 	}
-
-	// A panel of 980 CSS px or more has the default layout, which the
-	// snapshot draws (ui.Diagram's Width 0): at 1920x1080 the page's is.
-	tab := b.newTab()
-	defer b.closeTab(tab)
-	ctx, cancel := context.WithTimeout(tab, workerTabTimeout)
-	defer cancel()
-	openAt(t, ctx, w.url+"/#"+fields, 1920, 1080)
-	waitFor(t, ctx, `document.querySelectorAll('.kd-net .kd-card[data-broker]').length > 0`)
-	if banner := textOf(ctx, "#error-banner"); banner != "" {
-		t.Fatalf("the page shows an error: %q", banner)
-	}
-	page := settledDrawings(t, ctx)
 	if len(page) != len(got) {
 		t.Errorf("the page has %d drawings (%s), the snapshot %d (%s)", len(page), drawingNames(page), len(got), drawingNames(got))
 	}
@@ -426,7 +437,7 @@ func checkSnapshotIsThePage(t *testing.T, w *runningWorker, b *browser, fields s
 	defer b.closeTab(alone)
 	actx, acancel := context.WithTimeout(alone, workerTabTimeout)
 	defer acancel()
-	if err := chromedp.Do(actx, chromedp.Navigate(w.url+"/snapshot.svg?"+fields)); err != nil {
+	if err := chromedp.Do(actx, chromedp.Navigate(w.url+"/snapshot.svg?"+query)); err != nil {
 		t.Fatalf("opening the snapshot on its own: %v", err)
 	}
 	waitFor(t, actx, `document.querySelectorAll(".kd-card").length > 0`)

@@ -49,7 +49,7 @@ func (s *server) snapshot(w http.ResponseWriter, r *http.Request) {
 
 // The widths w= may ask for: a phone's to a wide screen's.
 const (
-	minPanelWidth = 320
+	minPanelWidth = 240
 	maxPanelWidth = 1920
 )
 

@@ -112,7 +112,7 @@ func TestSnapshotRefusesBadLinks(t *testing.T) {
 		{http.MethodGet, "/snapshot.svg?s=" + strings.Repeat("a", player.MaxHashBytes), http.StatusRequestURITooLong, "longer than"},
 		{http.MethodPost, "/snapshot.svg?scenario=04-isr&step=3", http.StatusMethodNotAllowed, "GET"},
 		{http.MethodGet, "/snapshot.svg?id=AAAAAAAAAAAA", http.StatusNotFound, "no such short link"},
-		{http.MethodGet, "/snapshot.svg?scenario=04-isr&w=100", http.StatusBadRequest, "w= is a width in CSS px from 320 to 1920"},
+		{http.MethodGet, "/snapshot.svg?scenario=04-isr&w=100", http.StatusBadRequest, "w= is a width in CSS px from 240 to 1920"},
 		{http.MethodGet, "/snapshot.svg?scenario=04-isr&w=400&w=500", http.StatusBadRequest, "given once"},
 		{http.MethodGet, "/snapshot.svg?w=400", http.StatusBadRequest, "give a share link's fields"},
 		{http.MethodGet, "/snapshot.svg?id=../etc", http.StatusNotFound, "not a short link's id"},
