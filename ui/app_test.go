@@ -18,6 +18,8 @@ import (
 	"kafkascope/core/player"
 	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // The app's components are tested as they run: a player booted natively on
@@ -178,15 +180,6 @@ func (d *appDoc) find(match func(n *html.Node) bool) []*html.Node {
 	return out
 }
 
-func appAttr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
 func appHasAttr(n *html.Node, key string) bool {
 	for _, a := range n.Attr {
 		if a.Key == key {
@@ -213,7 +206,7 @@ func appText(n *html.Node) string {
 
 // byID is the element with the id, or nil.
 func (d *appDoc) byID(id string) *html.Node {
-	ns := d.find(func(n *html.Node) bool { return appAttr(n, "id") == id })
+	ns := d.find(func(n *html.Node) bool { return htmltest.Attr(n, "id") == id })
 	if len(ns) == 0 {
 		return nil
 	}
@@ -231,7 +224,7 @@ func (d *appDoc) text(id string) string {
 // byClass lists the elements with the class.
 func (d *appDoc) byClass(class string) []*html.Node {
 	return d.find(func(n *html.Node) bool {
-		for _, c := range strings.Fields(appAttr(n, "class")) {
+		for _, c := range strings.Fields(htmltest.Attr(n, "class")) {
 			if c == class {
 				return true
 			}
@@ -290,7 +283,7 @@ func TestTerminalProducerInputAndCtrlC(t *testing.T) {
 	if got := doc.byClass("terminal-prompt"); len(got) != 1 || appText(got[0]) != "> " {
 		t.Fatalf("the producer does not prompt for input")
 	}
-	if appAttr(doc.byID("terminal-panel"), "data-mode") != "stdin" {
+	if htmltest.Attr(doc.byID("terminal-panel"), "data-mode") != "stdin" {
 		t.Errorf("the panel is not in stdin mode")
 	}
 	term.Enter("hello <world>")
@@ -467,7 +460,7 @@ func TestTerminalBusyDisablesTheInputAndStops(t *testing.T) {
 	at.frames(2, 16*time.Millisecond)
 	doc := at.render(nil)
 	panel := doc.byID("terminal-panel")
-	if appAttr(panel, "data-state") != "running" || appAttr(panel, "aria-busy") != "true" {
+	if htmltest.Attr(panel, "data-state") != "running" || htmltest.Attr(panel, "aria-busy") != "true" {
 		t.Fatalf("the panel does not say it is running")
 	}
 	if !appHasAttr(doc.byID("command"), "disabled") || len(doc.byClass("terminal-busy")) != 1 {
@@ -480,7 +473,7 @@ func TestTerminalBusyDisablesTheInputAndStops(t *testing.T) {
 	term.Key(ev)
 	at.idle()
 	doc = at.render(nil)
-	if appAttr(doc.byID("terminal-panel"), "data-state") != "idle" || appHasAttr(doc.byID("command"), "disabled") {
+	if htmltest.Attr(doc.byID("terminal-panel"), "data-state") != "idle" || appHasAttr(doc.byID("command"), "disabled") {
 		t.Errorf("Ctrl-C did not stop the consumer")
 	}
 	if got := doc.text("terminal"); !strings.Contains(got, "^C\n") || !strings.Contains(got, "Processed a total of 0 messages") {
@@ -502,12 +495,12 @@ func TestTimelineMarkersControlsAndScrub(t *testing.T) {
 	markers := doc.byClass("marker")
 	cats := map[string]bool{}
 	for _, m := range markers {
-		cats[appAttr(m, "data-cat")] = true
-		if title := appAttr(m, "title"); !strings.HasPrefix(title, "T+") || !strings.Contains(title, " · ") {
+		cats[htmltest.Attr(m, "data-cat")] = true
+		if title := htmltest.Attr(m, "title"); !strings.HasPrefix(title, "T+") || !strings.Contains(title, " · ") {
 			t.Errorf("a marker's tooltip is %q", title)
 		}
-		if !strings.HasPrefix(appAttr(m, "style"), "left:") {
-			t.Errorf("a marker is not placed: %q", appAttr(m, "style"))
+		if !strings.HasPrefix(htmltest.Attr(m, "style"), "left:") {
+			t.Errorf("a marker is not placed: %q", htmltest.Attr(m, "style"))
 		}
 	}
 	if !cats[feed.CatCrash] || !cats[feed.CatElection] {
@@ -645,7 +638,7 @@ func TestGalleryListsEveryScenario(t *testing.T) {
 		t.Fatalf("%d cards for %d scenarios", len(cards), len(infos))
 	}
 	for i, info := range infos {
-		if appAttr(cards[i], "data-scenario") != info.ID || !strings.Contains(appText(cards[i]), info.Title) {
+		if htmltest.Attr(cards[i], "data-scenario") != info.ID || !strings.Contains(appText(cards[i]), info.Title) {
 			t.Errorf("card %d: %q", i, appText(cards[i]))
 		}
 		if !strings.Contains(appText(cards[i]), at.a.Tf("steps.count", info.Steps)) {
@@ -678,7 +671,7 @@ func TestFeedShowsEventsAndAppendsOnRequest(t *testing.T) {
 		for c := items.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode {
 				all++
-				if appAttr(c, "data-cat") == feed.CatData {
+				if htmltest.Attr(c, "data-cat") == feed.CatData {
 					data++
 				}
 			}
@@ -703,7 +696,7 @@ func TestEmbedViewIsCompact(t *testing.T) {
 	at := newAppTest(t, "?embed=1", "#scenario=04-isr&step=1&lang=en")
 	at.a.syncURL(at.now)
 	doc := at.render(nil)
-	if appAttr(doc.byID("app"), "data-view") != "embed" {
+	if htmltest.Attr(doc.byID("app"), "data-view") != "embed" {
 		t.Fatalf("not the embed view")
 	}
 	for _, id := range []string{"command", "open-gallery", "copy-link", "feed"} {
@@ -719,7 +712,7 @@ func TestEmbedViewIsCompact(t *testing.T) {
 	if len(doc.byClass("kd")) == 0 {
 		t.Errorf("the embed view has no diagram")
 	}
-	if href := appAttr(doc.byID("open-full"), "href"); href != "https://k.test/app/"+at.p.Hash() {
+	if href := htmltest.Attr(doc.byID("open-full"), "href"); href != "https://k.test/app/"+at.p.Hash() {
 		t.Errorf("Open in kafkascope goes to %q", href)
 	}
 }
@@ -826,10 +819,10 @@ func TestLanguageSwitchRelabelsTheApp(t *testing.T) {
 			t.Errorf("#%s reads %q in English and %q in Korean", id, en.text(id), ko.text(id))
 		}
 	}
-	if appAttr(ko.byID("lang-ko"), "aria-pressed") != "true" || appAttr(ko.byID("lang-en"), "aria-pressed") != "false" {
+	if htmltest.Attr(ko.byID("lang-ko"), "aria-pressed") != "true" || htmltest.Attr(ko.byID("lang-en"), "aria-pressed") != "false" {
 		t.Errorf("the switch does not show the choice")
 	}
-	if appAttr(ko.byID("app"), "lang") != "ko" {
+	if htmltest.Attr(ko.byID("app"), "lang") != "ko" {
 		t.Errorf("the app is not marked Korean")
 	}
 }
@@ -1020,9 +1013,9 @@ func TestFeedDropsItsOldestEventsInBatches(t *testing.T) {
 		for c := items.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode {
 				if n == 0 {
-					first = appAttr(c, "data-key")
+					first = htmltest.Attr(c, "data-key")
 				}
-				last = appAttr(c, "data-key")
+				last = htmltest.Attr(c, "data-key")
 				n++
 			}
 		}

@@ -17,6 +17,8 @@ import (
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 	"kafkascope/core/view"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // dgProducer starts a producer with cfg in its own client process on the
@@ -292,7 +294,7 @@ func TestDiagramConsumerOffsetsReadOnlyWhenOpen(t *testing.T) {
 	doc = dgRender(t, d)
 	n, reps := 0, 0
 	for _, r := range dgAll(doc.root, dgByClass("kd-prow")) {
-		if strings.HasPrefix(dgAttr(r, "data-partition"), "__consumer_offsets-") {
+		if strings.HasPrefix(htmltest.Attr(r, "data-partition"), "__consumer_offsets-") {
 			n++
 			reps += len(dgAll(r, dgByClass("kd-rep")))
 		}

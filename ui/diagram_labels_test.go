@@ -10,6 +10,8 @@ import (
 	"kafkascope/core/feed"
 	"kafkascope/core/player"
 	"kafkascope/core/view"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // dgLangs are a player per UI language, for hand-made snapshots.
@@ -34,7 +36,7 @@ func TestDiagramMetadataLagOnCards(t *testing.T) {
 			what := fmt.Sprintf("%s at width %v", lang, width)
 			meta := func(id int32) (string, string) {
 				n := doc.one(doc.card(id), "metadata line", dgByClass("kd-meta"))
-				return dgAttr(n, "class"), dgText(n)
+				return htmltest.Attr(n, "class"), dgText(n)
 			}
 			behind := strings.TrimSpace(strings.ReplaceAll(p.T("metadata.lag"), "%d", ""))
 			if class, text := meta(1); class != "kd-meta" || strings.Contains(text, behind) {
@@ -65,8 +67,8 @@ func dgPills(t *testing.T, doc *dgDoc) (labels []string, boxes []dgRect) {
 	t.Helper()
 	for _, g := range dgAll(doc.root, dgByClass("kd-msg")) {
 		var x, y float64
-		if _, err := fmt.Sscanf(dgAttr(g, "transform"), "translate(%g,%g)", &x, &y); err != nil {
-			t.Fatalf("message transform %q: %v", dgAttr(g, "transform"), err)
+		if _, err := fmt.Sscanf(htmltest.Attr(g, "transform"), "translate(%g,%g)", &x, &y); err != nil {
+			t.Fatalf("message transform %q: %v", htmltest.Attr(g, "transform"), err)
 		}
 		pill := doc.one(g, "pill", dgByClass("kd-pill"))
 		var px, py, pw, ph float64
@@ -74,8 +76,8 @@ func dgPills(t *testing.T, doc *dgDoc) (labels []string, boxes []dgRect) {
 			key string
 			v   *float64
 		}{{"x", &px}, {"y", &py}, {"width", &pw}, {"height", &ph}} {
-			if _, err := fmt.Sscanf(dgAttr(pill, f.key), "%g", f.v); err != nil {
-				t.Fatalf("pill %s %q: %v", f.key, dgAttr(pill, f.key), err)
+			if _, err := fmt.Sscanf(htmltest.Attr(pill, f.key), "%g", f.v); err != nil {
+				t.Fatalf("pill %s %q: %v", f.key, htmltest.Attr(pill, f.key), err)
 			}
 		}
 		labels = append(labels, dgText(doc.one(g, "label", dgByClass("kd-msg-label"))))
@@ -105,7 +107,7 @@ func TestDiagramConnectionResetsAreLabelledApart(t *testing.T) {
 			if l == want {
 				resets++
 				if g := dgAll(doc.root, dgByClass("kd-msg"))[i]; !dgHasClass(g, "kd-cat-conn") {
-					t.Errorf("%v: %q drawn as %q, want the connection category", lang, l, dgAttr(g, "class"))
+					t.Errorf("%v: %q drawn as %q, want the connection category", lang, l, htmltest.Attr(g, "class"))
 				}
 			}
 			if strings.Contains(l, "Disconnected") {

@@ -8,6 +8,8 @@ import (
 	"github.com/vugu/html"
 
 	"kafkascope/core/player"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // A topic of many partitions is drawn where the viewer looks: with the
@@ -28,7 +30,7 @@ func TestLargeTopicIsDrawnWhereTheViewerLooks(t *testing.T) {
 	rows := dgAll(doc.root, dgByAttr("data-topic", "")) // partition rows carry data-partition
 	parts := 0
 	for _, r := range rows {
-		if strings.HasPrefix(dgAttr(r, "data-partition"), "big-") {
+		if strings.HasPrefix(htmltest.Attr(r, "data-partition"), "big-") {
 			parts++
 		}
 	}
@@ -43,16 +45,16 @@ func TestLargeTopicIsDrawnWhereTheViewerLooks(t *testing.T) {
 	if d.lay.PartsH != fullH {
 		t.Errorf("the drawing is %v tall with a view, %v without", d.lay.PartsH, fullH)
 	}
-	drawn := dgAll(doc.root, func(n *html.Node) bool { return strings.HasPrefix(dgAttr(n, "data-partition"), "big-") })
+	drawn := dgAll(doc.root, func(n *html.Node) bool { return strings.HasPrefix(htmltest.Attr(n, "data-partition"), "big-") })
 	if len(drawn) == 0 || len(drawn) > 100 || d.lay.Drawn != len(drawn) {
 		t.Fatalf("with a view of 600 px, %d rows are drawn (layout says %d)", len(drawn), d.lay.Drawn)
 	}
 	for _, r := range drawn {
 		if reps := dgAll(r, dgByClass("kd-rep")); len(reps) != 3 {
-			t.Fatalf("row %s has %d replicas drawn, want 3", dgAttr(r, "data-partition"), len(reps))
+			t.Fatalf("row %s has %d replicas drawn, want 3", htmltest.Attr(r, "data-partition"), len(reps))
 		}
-		if dgAttr(r, "data-key") != "p/"+dgAttr(r, "data-partition") {
-			t.Fatalf("row %s is keyed %q", dgAttr(r, "data-partition"), dgAttr(r, "data-key"))
+		if htmltest.Attr(r, "data-key") != "p/"+htmltest.Attr(r, "data-partition") {
+			t.Fatalf("row %s is keyed %q", htmltest.Attr(r, "data-partition"), htmltest.Attr(r, "data-key"))
 		}
 	}
 	// The rows drawn are those around the view, in order, at their place.

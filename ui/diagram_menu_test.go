@@ -7,6 +7,8 @@ import (
 	"github.com/vugu/html"
 
 	"kafkascope/core/view"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // The broker menu from the keyboard (the WAI-ARIA menu button pattern):
@@ -26,8 +28,8 @@ func TestDiagramBrokerMenuKeyboard(t *testing.T) {
 	}
 	doc := dgRender(t, d)
 	card := doc.card(2)
-	if dgAttr(card, "id") != "kd-broker-2" || dgAttr(card, "aria-haspopup") != "menu" {
-		t.Errorf("broker 2's card: id %q, aria-haspopup %q", dgAttr(card, "id"), dgAttr(card, "aria-haspopup"))
+	if htmltest.Attr(card, "id") != "kd-broker-2" || htmltest.Attr(card, "aria-haspopup") != "menu" {
+		t.Errorf("broker 2's card: id %q, aria-haspopup %q", htmltest.Attr(card, "id"), htmltest.Attr(card, "aria-haspopup"))
 	}
 
 	enter := appKey("Enter", "kd-broker-2", "")
@@ -38,7 +40,7 @@ func TestDiagramBrokerMenuKeyboard(t *testing.T) {
 	doc = dgRender(t, d)
 	var ids []string
 	for _, it := range dgAll(doc.root, dgByClass("kd-menu-item")) {
-		ids = append(ids, dgAttr(it, "id"))
+		ids = append(ids, htmltest.Attr(it, "id"))
 	}
 	if want := []string{"kd-menu-kill", "kd-menu-power-loss", "kd-menu-stop", "kd-menu-start", "kd-menu-isolate", "kd-menu-heal"}; !slices.Equal(ids, want) {
 		t.Fatalf("menu item ids %q, want %q", ids, want)

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	"kafkascope/core/feed"
 	"kafkascope/core/player"
 	"kafkascope/core/view"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // The diagram is tested the way it runs: real players on the real engine,
@@ -31,33 +32,12 @@ type dgDoc struct {
 
 func dgRender(t *testing.T, d *Diagram) *dgDoc {
 	t.Helper()
-	var buf bytes.Buffer
-	r := staticrender.New(&buf)
-	env, err := vugu.NewBuildEnv(r.EventEnv())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Render(env.RunBuild(d)); err != nil {
-		t.Fatal(err)
-	}
-	root, err := html.Parse(strings.NewReader(buf.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &dgDoc{t: t, root: root, src: buf.String()}
-}
-
-func dgAttr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if strings.EqualFold(a.Key, key) {
-			return a.Val
-		}
-	}
-	return ""
+	root, src := htmltest.Render(t, d)
+	return &dgDoc{t: t, root: root, src: src}
 }
 
 func dgHasClass(n *html.Node, class string) bool {
-	return slices.Contains(strings.Fields(dgAttr(n, "class")), class)
+	return slices.Contains(strings.Fields(htmltest.Attr(n, "class")), class)
 }
 
 func dgText(n *html.Node) string {
@@ -96,7 +76,7 @@ func dgByClass(class string) func(*html.Node) bool {
 }
 
 func dgByAttr(key, val string) func(*html.Node) bool {
-	return func(n *html.Node) bool { return dgAttr(n, key) == val }
+	return func(n *html.Node) bool { return htmltest.Attr(n, key) == val }
 }
 
 // one is the single element under n that matches.
@@ -116,7 +96,7 @@ func (d *dgDoc) one(n *html.Node, what string, match func(*html.Node) bool) *htm
 func (d *dgDoc) card(id int32) *html.Node {
 	d.t.Helper()
 	return d.one(nil, fmt.Sprintf("card of broker %d", id), func(n *html.Node) bool {
-		return dgHasClass(n, "kd-card") && dgAttr(n, "data-broker") == fmt.Sprint(id)
+		return dgHasClass(n, "kd-card") && htmltest.Attr(n, "data-broker") == fmt.Sprint(id)
 	})
 }
 
@@ -125,7 +105,7 @@ func (d *dgDoc) replica(partition string, id int32) *html.Node {
 	d.t.Helper()
 	row := d.one(nil, "row "+partition, dgByAttr("data-partition", partition))
 	return d.one(row, fmt.Sprintf("replica of %s on %d", partition, id), func(n *html.Node) bool {
-		return dgHasClass(n, "kd-rep") && dgAttr(n, "data-broker") == fmt.Sprint(id)
+		return dgHasClass(n, "kd-rep") && htmltest.Attr(n, "data-broker") == fmt.Sprint(id)
 	})
 }
 
@@ -142,7 +122,7 @@ func (d *dgDoc) texts(class string) []string {
 func dgCells(rep *html.Node) map[string]int {
 	out := map[string]int{}
 	for _, run := range dgAll(rep, dgByClass("kd-cell")) {
-		out[dgAttr(run, "class")] += strings.Count(dgAttr(run, "d"), "M")
+		out[htmltest.Attr(run, "class")] += strings.Count(htmltest.Attr(run, "d"), "M")
 	}
 	return out
 }
@@ -263,8 +243,8 @@ func TestDiagramPartitionsAndLeaders(t *testing.T) {
 			if r.Broker == part.Leader {
 				wantChip, wantRole = "L", "leader"
 			}
-			if chip != wantChip || dgAttr(rep, "data-role") != wantRole {
-				t.Errorf("%s on broker %d: chip %q role %q, want %q %q", name, r.Broker, chip, dgAttr(rep, "data-role"), wantChip, wantRole)
+			if chip != wantChip || htmltest.Attr(rep, "data-role") != wantRole {
+				t.Errorf("%s on broker %d: chip %q role %q, want %q %q", name, r.Broker, chip, htmltest.Attr(rep, "data-role"), wantChip, wantRole)
 			}
 			cells := dgCells(rep)
 			if n := dgCount(cells, "kd-cell"); n != len(r.Cells) {
@@ -308,12 +288,12 @@ func TestDiagramKilledBrokerThenNewLeader(t *testing.T) {
 	doc := dgRender(t, d)
 	card := doc.card(2)
 	if !dgHasClass(card, "kd-st-killed") || dgText(dg1(doc, card, "kd-state-text")) != "killed" {
-		t.Fatalf("broker 2 is not drawn killed: class %q", dgAttr(card, "class"))
+		t.Fatalf("broker 2 is not drawn killed: class %q", htmltest.Attr(card, "class"))
 	}
 	// Its replicas keep their last log, dimmed, and say offline.
 	rep := doc.replica(led, 2)
-	if !dgHasClass(rep, "kd-rep-down") || dgAttr(rep, "data-role") != "offline" {
-		t.Errorf("the dead broker's replica: class %q role %q", dgAttr(rep, "class"), dgAttr(rep, "data-role"))
+	if !dgHasClass(rep, "kd-rep-down") || htmltest.Attr(rep, "data-role") != "offline" {
+		t.Errorf("the dead broker's replica: class %q role %q", htmltest.Attr(rep, "class"), htmltest.Attr(rep, "data-role"))
 	}
 
 	dgAdvance(p, 12*time.Second) // past broker.session.timeout.ms (9 s)
@@ -327,7 +307,7 @@ func TestDiagramKilledBrokerThenNewLeader(t *testing.T) {
 	if part.Leader == 2 || part.Leader < 0 || part.LeaderEpoch < 1 {
 		t.Fatalf("%s after the session timeout: leader %d epoch %d", led, part.Leader, part.LeaderEpoch)
 	}
-	if role := dgAttr(doc.replica(led, part.Leader), "data-role"); role != "leader" {
+	if role := htmltest.Attr(doc.replica(led, part.Leader), "data-role"); role != "leader" {
 		t.Errorf("the new leader %d of %s is drawn as %q", part.Leader, led, role)
 	}
 	row := doc.one(nil, led, dgByAttr("data-partition", led))
@@ -338,7 +318,7 @@ func TestDiagramKilledBrokerThenNewLeader(t *testing.T) {
 		t.Errorf("%s: %q still lists broker 2 in the ISR", led, got)
 	}
 	if chip := dg1(doc, doc.replica(led, 2), "kd-chip"); !dgHasClass(chip, "kd-chip-out") {
-		t.Errorf("broker 2's replica is not drawn out of the ISR: %q", dgAttr(chip, "class"))
+		t.Errorf("broker 2's replica is not drawn out of the ISR: %q", htmltest.Attr(chip, "class"))
 	}
 }
 
@@ -373,7 +353,7 @@ func TestDiagramControllerDownFreezesMetadata(t *testing.T) {
 		// The first column has room for the leader; the epoch is in the
 		// row's tooltip (and in each replica's caption).
 		if got, want := dgText(dg1(doc, row, "kd-psub")), "leader 1 is down"; got != want || !dgHasClass(row, "kd-noleader") {
-			t.Errorf("%s: %q (class %q), want %q", name, got, dgAttr(row, "class"), want)
+			t.Errorf("%s: %q (class %q), want %q", name, got, htmltest.Attr(row, "class"), want)
 		}
 		if got, want := dgText(dg1(doc, row, "kd-prow-tip")), fmt.Sprintf("leader 1 is down · epoch %d", part.LeaderEpoch); !strings.Contains(got, want) {
 			t.Errorf("%s: tooltip %q, want it to say %q", name, got, want)
@@ -442,7 +422,7 @@ func TestDiagramKoreanLegend(t *testing.T) {
 	p := dgCluster(t)
 	p.SetLang(feed.Korean)
 	doc := dgRender(t, &Diagram{Player: p})
-	if lang := dgAttr(dg1(doc, doc.root, "kd"), "lang"); lang != "ko" {
+	if lang := htmltest.Attr(dg1(doc, doc.root, "kd"), "lang"); lang != "ko" {
 		t.Errorf("lang %q", lang)
 	}
 	legend := dgText(dg1(doc, doc.root, "kd-legend"))
@@ -472,7 +452,7 @@ func TestDiagramBrokerMenu(t *testing.T) {
 	var labels, disabled []string
 	for _, it := range items {
 		labels = append(labels, dgText(it))
-		if dgAttr(it, "disabled") != "" {
+		if htmltest.Attr(it, "disabled") != "" {
 			disabled = append(disabled, dgText(it))
 		}
 	}
@@ -494,7 +474,7 @@ func TestDiagramBrokerMenu(t *testing.T) {
 	doc = dgRender(t, d)
 	disabled = nil
 	for _, it := range dgAll(doc.root, dgByClass("kd-menu-item")) {
-		if dgAttr(it, "disabled") != "" {
+		if htmltest.Attr(it, "disabled") != "" {
 			disabled = append(disabled, dgText(it))
 		}
 	}
@@ -517,8 +497,8 @@ func TestDiagramToggles(t *testing.T) {
 	d := &Diagram{Player: p}
 	doc := dgRender(t, d)
 	toggles := dgAll(doc.root, dgByClass("kd-toggle"))
-	if len(toggles) != 2 || dgAttr(toggles[0], "aria-pressed") != "false" {
-		t.Fatalf("toggles %d, first pressed %q", len(toggles), dgAttr(toggles[0], "aria-pressed"))
+	if len(toggles) != 2 || htmltest.Attr(toggles[0], "aria-pressed") != "false" {
+		t.Fatalf("toggles %d, first pressed %q", len(toggles), htmltest.Attr(toggles[0], "aria-pressed"))
 	}
 	d.toggleHeartbeats()
 	d.toggleMetadata()
@@ -527,7 +507,7 @@ func TestDiagramToggles(t *testing.T) {
 	}
 	doc = dgRender(t, d)
 	for _, tg := range dgAll(doc.root, dgByClass("kd-toggle")) {
-		if dgAttr(tg, "aria-pressed") != "true" {
+		if htmltest.Attr(tg, "aria-pressed") != "true" {
 			t.Errorf("toggle %q not pressed", dgText(tg))
 		}
 	}
@@ -635,7 +615,7 @@ func TestDiagramHandMadeSnapshot(t *testing.T) {
 
 	card := doc.card(2)
 	if !dgHasClass(card, "kd-st-power-off") || dgText(dg1(doc, card, "kd-state-text")) != "power off" {
-		t.Errorf("broker 2: class %q", dgAttr(card, "class"))
+		t.Errorf("broker 2: class %q", htmltest.Attr(card, "class"))
 	}
 	if got := doc.texts("kd-cut-label"); !slices.Equal(got, []string{"✕ 1→3"}) {
 		t.Errorf("cut labels %q, want the one-way cut 1→3", got)
@@ -668,7 +648,7 @@ func TestDiagramHandMadeSnapshot(t *testing.T) {
 	}
 	// HW lines: where each replica believes the HW is.
 	hwX := func(broker int32) string {
-		return dgAttr(doc.one(doc.replica("orders-0", broker), "HW line", func(n *html.Node) bool { return n.Data == "line" }), "x1")
+		return htmltest.Attr(doc.one(doc.replica("orders-0", broker), "HW line", func(n *html.Node) bool { return n.Data == "line" }), "x1")
 	}
 	if hwX(1) == hwX(3) {
 		t.Errorf("the leader (HW 18) and the follower (HW 17) draw the HW at the same x %s", hwX(1))
@@ -696,7 +676,7 @@ func TestDiagramHandMadeSnapshot(t *testing.T) {
 	quiet.InFlight = nil
 	q := dgRender(t, &Diagram{Snapshot: quiet})
 	top := func(doc *dgDoc) string {
-		return dgAttr(dg1(doc, doc.root, "kd-net"), "viewbox") + dgAttr(doc.card(1), "transform")
+		return htmltest.Attr(dg1(doc, doc.root, "kd-net"), "viewbox") + htmltest.Attr(doc.card(1), "transform")
 	}
 	if top(doc) != top(q) {
 		t.Errorf("the network moved: %s vs %s", top(doc), top(q))
@@ -867,7 +847,7 @@ func TestDiagramUnavailableTimerAndElection(t *testing.T) {
 		t.Errorf("%s still warns after the new leader took over", led)
 	}
 	if !dgHasClass(row, "kd-elected") {
-		t.Errorf("%s does not mark the election: class %q", led, dgAttr(row, "class"))
+		t.Errorf("%s does not mark the election: class %q", led, htmltest.Attr(row, "class"))
 	}
 }
 
@@ -911,7 +891,7 @@ func TestDiagramLostDataAndTruncation(t *testing.T) {
 	dgAdvance(p, 2*time.Second) // it follows broker 3 and cuts "lost"
 	doc = dgRender(t, d)
 	cuts := dgAll(doc.replica("u-0", 2), dgByClass("kd-cut"))
-	if len(cuts) != 1 || dgAttr(cuts[0], "opacity") == "" {
+	if len(cuts) != 1 || htmltest.Attr(cuts[0], "opacity") == "" {
 		t.Errorf("broker 2's truncated cell is not drawn fading (%d kd-cut paths)", len(cuts))
 	}
 }

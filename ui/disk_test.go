@@ -11,6 +11,8 @@ import (
 
 	"kafkascope/core/storage"
 	"kafkascope/core/view"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // The disk panel is tested on the real engine, as the quorum panel is:
@@ -61,13 +63,13 @@ func dkRowsOf(t *testing.T, doc *appDoc) []dkTestRow {
 		var rs []dkTestRun
 		for c := col.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode {
-				rs = append(rs, dkTestRun{field: appAttr(c, "data-field"), text: appText(c), class: appAttr(c, "class"), id: appAttr(c, "id"), title: appAttr(c, "title")})
+				rs = append(rs, dkTestRun{field: htmltest.Attr(c, "data-field"), text: appText(c), class: htmltest.Attr(c, "class"), id: htmltest.Attr(c, "id"), title: htmltest.Attr(c, "title")})
 			}
 		}
 		return rs
 	}
 	for _, row := range dgAll(hex, dgByClass("dk-row")) {
-		r := dkTestRow{off: appAttr(row, "data-offset")}
+		r := dkTestRow{off: htmltest.Attr(row, "data-offset")}
 		if col := dg1n(row, "dk-hexb"); col != nil {
 			r.hex = runs(col)
 		}
@@ -114,7 +116,7 @@ func selectedOption(doc *appDoc, id string) string {
 	}
 	for _, o := range dgAll(sel, func(n *html.Node) bool { return n.Data == "option" }) {
 		if appHasAttr(o, "selected") {
-			return appAttr(o, "value")
+			return htmltest.Attr(o, "value")
 		}
 	}
 	return ""
@@ -130,7 +132,7 @@ func TestDiskTabShowsABatchFieldByField(t *testing.T) {
 	at.run("kafka-console-producer.sh --topic t", "hello disk")
 	at.diskTab()
 	doc := at.render(nil)
-	if doc.byID("disk") == nil || doc.byID("feed") != nil || appAttr(doc.byID("tab-disk"), "aria-selected") != "true" {
+	if doc.byID("disk") == nil || doc.byID("feed") != nil || htmltest.Attr(doc.byID("tab-disk"), "aria-selected") != "true" {
 		t.Fatal("the disk tab does not show the disk panel alone")
 	}
 	leader := at.p.Snapshot().Topics[0].Partitions[0].Leader
@@ -150,8 +152,8 @@ func TestDiskTabShowsABatchFieldByField(t *testing.T) {
 	dirty := ""
 	for _, f := range dgAll(doc.byID("disk-files"), dgByClass("dk-file")) {
 		got = append(got, appText(f))
-		if appAttr(f, "data-name") == "00000000000000000000.log" {
-			dirty = appAttr(f, "data-dirty")
+		if htmltest.Attr(f, "data-name") == "00000000000000000000.log" {
+			dirty = htmltest.Attr(f, "data-dirty")
 		}
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -161,7 +163,7 @@ func TestDiskTabShowsABatchFieldByField(t *testing.T) {
 		t.Errorf("the log's unflushed bytes: %q", dirty)
 	}
 	segs := dgAll(doc.byID("disk-segments"), dgByClass("dk-seg"))
-	if len(segs) != 1 || !dgHasClass(segs[0], "dk-seg-active") || appAttr(segs[0], "data-base") != "0" || !strings.HasPrefix(appText(segs[0]), "0 · ") || appAttr(segs[0], "data-badge") != "active" {
+	if len(segs) != 1 || !dgHasClass(segs[0], "dk-seg-active") || htmltest.Attr(segs[0], "data-base") != "0" || !strings.HasPrefix(appText(segs[0]), "0 · ") || htmltest.Attr(segs[0], "data-badge") != "active" {
 		t.Fatalf("segments %v", appText(doc.byID("disk-segments")))
 	}
 	if offs := doc.text("disk-offsets"); !strings.Contains(offs, "HW1") || !strings.Contains(offs, "LEO1") || !strings.Contains(offs, "log start0") {
@@ -196,18 +198,18 @@ func TestDiskTabShowsABatchFieldByField(t *testing.T) {
 	if got := doc.text("disk-crc"); got != "CRC-32C verified" {
 		t.Errorf("crc %q", got)
 	}
-	header := dgAll(doc.byID("disk-header"), func(n *html.Node) bool { return n.Data == "tr" && appAttr(n, "data-field") != "" })
+	header := dgAll(doc.byID("disk-header"), func(n *html.Node) bool { return n.Data == "tr" && htmltest.Attr(n, "data-field") != "" })
 	if len(header) != 13 {
 		t.Fatalf("%d header rows", len(header))
 	}
 	for _, r := range header {
-		if appAttr(r, "data-field") == view.FieldMagic && cellText(r, "dk-val") != "2" {
+		if htmltest.Attr(r, "data-field") == view.FieldMagic && cellText(r, "dk-val") != "2" {
 			t.Errorf("magic's row %q", appText(r))
 		}
 		// The console producer is idempotent (enable.idempotence=true by
 		// default): its batch carries the first producer id the
 		// controller hands out, 0.
-		if appAttr(r, "data-field") == view.FieldProducerID && cellText(r, "dk-val") != "0" {
+		if htmltest.Attr(r, "data-field") == view.FieldProducerID && cellText(r, "dk-val") != "0" {
 			t.Errorf("producerId's row %q", appText(r))
 		}
 	}
@@ -295,7 +297,9 @@ func TestDiskOpensFromAReplicaAndFollowsThePickers(t *testing.T) {
 	if note := doc.text("disk-note"); !strings.Contains(note, fmt.Sprintf("kafka-%d holds no replica of orders-1", other)) || doc.byID("disk-files") != nil {
 		t.Errorf("a broker without the replica: note %q", note)
 	}
-	if opt := dgAll(doc.byID("disk-broker"), func(n *html.Node) bool { return n.Data == "option" && appAttr(n, "value") == strconv.Itoa(int(other)) }); len(opt) != 1 || !strings.Contains(appText(opt[0]), "no replica") {
+	if opt := dgAll(doc.byID("disk-broker"), func(n *html.Node) bool {
+		return n.Data == "option" && htmltest.Attr(n, "value") == strconv.Itoa(int(other))
+	}); len(opt) != 1 || !strings.Contains(appText(opt[0]), "no replica") {
 		t.Errorf("the broker picker does not say so")
 	}
 
@@ -328,7 +332,7 @@ func TestDiskSegmentsBatchesAndLongBatches(t *testing.T) {
 		t.Fatalf("segments %q", doc.text("disk-segments"))
 	}
 	for _, s := range segs {
-		if strings.Contains(appAttr(s, "class"), "dk-seg-clean") || strings.Contains(appAttr(s, "class"), "dk-seg-dirty") {
+		if strings.Contains(htmltest.Attr(s, "class"), "dk-seg-clean") || strings.Contains(htmltest.Attr(s, "class"), "dk-seg-dirty") {
 			t.Error("clean or dirty marks before the cleaner ever ran")
 		}
 	}
@@ -496,7 +500,7 @@ func TestDiskSweepsTheSegmentsACleaningRewrote(t *testing.T) {
 			if dgHasClass(s, "dk-seg-swept") {
 				n++
 				if !dgHasClass(s, "dk-seg-clean") {
-					t.Errorf("a swept segment is not drawn clean: %q", appAttr(s, "class"))
+					t.Errorf("a swept segment is not drawn clean: %q", htmltest.Attr(s, "class"))
 				}
 			}
 		}
@@ -533,11 +537,11 @@ func TestDiskTabShowsEveryMachinesPageCache(t *testing.T) {
 		for i, tr := range trs {
 			id := int32(i + 1)
 			st := cl.Disk(id).PageCache()
-			if appAttr(tr, "data-broker") != strconv.Itoa(int(id)) {
-				t.Fatalf("row %d is broker %q", i, appAttr(tr, "data-broker"))
+			if htmltest.Attr(tr, "data-broker") != strconv.Itoa(int(id)) {
+				t.Fatalf("row %d is broker %q", i, htmltest.Attr(tr, "data-broker"))
 			}
 			for attr, want := range map[string]int64{"data-cached": st.CachedBytes, "data-dirty": st.DirtyBytes, "data-hits": st.HitPages, "data-misses": st.MissPages, "data-sent": st.SentBytes} {
-				if got := appAttr(tr, attr); got != strconv.FormatInt(want, 10) {
+				if got := htmltest.Attr(tr, attr); got != strconv.FormatInt(want, 10) {
 					t.Errorf("broker %d %s = %s, the engine says %d", id, attr, got, want)
 				}
 			}
@@ -562,10 +566,10 @@ func TestDiskTabShowsEveryMachinesPageCache(t *testing.T) {
 	if !dgHasClass(r[1], "dk-pc-on") || dgHasClass(r[2], "dk-pc-on") {
 		t.Error("the chosen broker's row is not the one marked")
 	}
-	if appAttr(r[1], "data-hits") == "0" || appAttr(r[1], "data-sent") == "0" || appAttr(r[1], "data-misses") != "0" {
-		t.Errorf("the leader's machine: hits %s, misses %s, sent %s", appAttr(r[1], "data-hits"), appAttr(r[1], "data-misses"), appAttr(r[1], "data-sent"))
+	if htmltest.Attr(r[1], "data-hits") == "0" || htmltest.Attr(r[1], "data-sent") == "0" || htmltest.Attr(r[1], "data-misses") != "0" {
+		t.Errorf("the leader's machine: hits %s, misses %s, sent %s", htmltest.Attr(r[1], "data-hits"), htmltest.Attr(r[1], "data-misses"), htmltest.Attr(r[1], "data-sent"))
 	}
-	if doc.text("disk-pagecache-hint") == "" || !strings.Contains(appAttr(dgAll(doc.byID("disk-pagecache"), func(n *html.Node) bool { return n.Data == "caption" })[0], "title"), "sendfile") {
+	if doc.text("disk-pagecache-hint") == "" || !strings.Contains(htmltest.Attr(dgAll(doc.byID("disk-pagecache"), func(n *html.Node) bool { return n.Data == "caption" })[0], "title"), "sendfile") {
 		t.Error("the table does not explain itself")
 	}
 
@@ -575,8 +579,8 @@ func TestDiskTabShowsEveryMachinesPageCache(t *testing.T) {
 	at.run("broker kill 3")
 	doc = at.render(nil)
 	r = rows(doc, "%s of %s")
-	if appAttr(r[1], "data-misses") == "0" || appAttr(r[1], "data-cached") != "65536" {
-		t.Errorf("after reading an overrun log: misses %s, cached %s", appAttr(r[1], "data-misses"), appAttr(r[1], "data-cached"))
+	if htmltest.Attr(r[1], "data-misses") == "0" || htmltest.Attr(r[1], "data-cached") != "65536" {
+		t.Errorf("after reading an overrun log: misses %s, cached %s", htmltest.Attr(r[1], "data-misses"), htmltest.Attr(r[1], "data-cached"))
 	}
 	if got := appText(r[3].FirstChild); got != "kafka-3 · killed" {
 		t.Errorf("a killed broker's row is named %q", got)

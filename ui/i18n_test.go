@@ -13,6 +13,8 @@ import (
 	"github.com/vugu/vugu"
 
 	"kafkascope/core/player"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // The Korean page must show no English of its own: every string the UI
@@ -112,7 +114,7 @@ func koEnglish() map[string]bool {
 // feed is core/feed's sentences, checked there.
 func koSkip(n *html.Node) bool {
 	switch {
-	case appAttr(n, "id") == "terminal", appAttr(n, "id") == "feed-list", n.Data == "code", appAttr(n, "lang") == "en":
+	case htmltest.Attr(n, "id") == "terminal", htmltest.Attr(n, "id") == "feed-list", n.Data == "code", htmltest.Attr(n, "lang") == "en":
 		return true
 	}
 	return false
@@ -138,13 +140,13 @@ func koFind(root *html.Node, vocab map[string]bool) []string {
 			if koSkip(n) {
 				return
 			}
-			if c := appAttr(n, "class"); c != "" {
+			if c := htmltest.Attr(n, "class"); c != "" {
 				where = n.Data + "." + strings.Fields(c)[0]
-			} else if id := appAttr(n, "id"); id != "" {
+			} else if id := htmltest.Attr(n, "id"); id != "" {
 				where = n.Data + "#" + id
 			}
 			for _, a := range []string{"title", "aria-label", "placeholder", "alt"} {
-				if v := appAttr(n, a); v != "" {
+				if v := htmltest.Attr(n, a); v != "" {
 					check(where+"["+a+"]", v)
 				}
 			}

@@ -12,6 +12,8 @@ import (
 
 	"kafkascope/core/raft"
 	"kafkascope/core/view"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // The quorum panel and the metadata log are tested on the real engine:
@@ -85,8 +87,8 @@ func kqRows(t *testing.T, doc *appDoc) map[int32]*html.Node {
 		t.Fatal("no quorum table")
 	}
 	out := map[int32]*html.Node{}
-	for _, n := range doc.find(func(n *html.Node) bool { return n.Data == "tr" && appAttr(n, "data-node") != "" }) {
-		id, _ := strconv.Atoi(appAttr(n, "data-node"))
+	for _, n := range doc.find(func(n *html.Node) bool { return n.Data == "tr" && htmltest.Attr(n, "data-node") != "" }) {
+		id, _ := strconv.Atoi(htmltest.Attr(n, "data-node"))
 		out[int32(id)] = n
 	}
 	return out
@@ -98,7 +100,7 @@ func cellText(row *html.Node, class string) string {
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for ; n != nil; n = n.NextSibling {
-			if n.Type == html.ElementNode && strings.Contains(" "+appAttr(n, "class")+" ", " "+class+" ") && found == "" {
+			if n.Type == html.ElementNode && strings.Contains(" "+htmltest.Attr(n, "class")+" ", " "+class+" ") && found == "" {
 				found = appText(n)
 			}
 			walk(n.FirstChild)
@@ -126,16 +128,16 @@ func mlRowsOf(t *testing.T, doc *appDoc) []mlTestRow {
 		t.Fatal("no metadata log list")
 	}
 	var out []mlTestRow
-	for _, n := range doc.find(func(n *html.Node) bool { return n.Data == "li" && appAttr(n, "data-type") != "" }) {
-		off, _ := strconv.ParseInt(appAttr(n, "data-offset"), 10, 64)
-		r := mlTestRow{offset: off, typ: appAttr(n, "data-type"), class: appAttr(n, "class"),
+	for _, n := range doc.find(func(n *html.Node) bool { return n.Data == "li" && htmltest.Attr(n, "data-type") != "" }) {
+		off, _ := strconv.ParseInt(htmltest.Attr(n, "data-offset"), 10, 64)
+		r := mlTestRow{offset: off, typ: htmltest.Attr(n, "data-type"), class: htmltest.Attr(n, "class"),
 			epoch: cellText(n, "kq-epoch"), summary: cellText(n, "ml-sum"), json: cellText(n, "ml-json")}
 		var walk func(c *html.Node)
 		walk = func(c *html.Node) {
 			for ; c != nil; c = c.NextSibling {
-				if c.Type == html.ElementNode && strings.Contains(appAttr(c, "class"), "ml-applied") {
+				if c.Type == html.ElementNode && strings.Contains(htmltest.Attr(c, "class"), "ml-applied") {
 					r.applied = append(r.applied, appText(c))
-					if strings.Contains(appAttr(c, "class"), "ml-lagging") {
+					if strings.Contains(htmltest.Attr(c, "class"), "ml-lagging") {
 						r.lagging = append(r.lagging, appText(c))
 					}
 				}
@@ -161,7 +163,7 @@ func mlOfType(rows []mlTestRow, typ string) []mlTestRow {
 func TestKRaftTabShowsTheQuorum(t *testing.T) {
 	at := newAppTest(t, "", "")
 	doc := at.render(nil)
-	if doc.byID("feed") == nil || doc.byID("quorum") != nil || appAttr(doc.byID("tab-events"), "aria-selected") != "true" {
+	if doc.byID("feed") == nil || doc.byID("quorum") != nil || htmltest.Attr(doc.byID("tab-events"), "aria-selected") != "true" {
 		t.Fatal("the side column does not open on the event feed")
 	}
 	at.kraftTab()
@@ -169,7 +171,7 @@ func TestKRaftTabShowsTheQuorum(t *testing.T) {
 	if doc.byID("feed") != nil || doc.byID("quorum") == nil || doc.byID("metalog") == nil {
 		t.Fatal("the KRaft tab does not show the quorum and the metadata log")
 	}
-	if appAttr(doc.byID("tab-kraft"), "aria-selected") != "true" {
+	if htmltest.Attr(doc.byID("tab-kraft"), "aria-selected") != "true" {
 		t.Error("the KRaft tab is not marked selected")
 	}
 	q := at.p.Snapshot().Quorum
@@ -178,7 +180,7 @@ func TestKRaftTabShowsTheQuorum(t *testing.T) {
 		t.Fatalf("%d rows", len(rows))
 	}
 	for id, row := range rows {
-		role := appAttr(row, "data-role")
+		role := htmltest.Attr(row, "data-role")
 		want := "Follower"
 		if id == q.LeaderID {
 			want = "Leader"
@@ -193,7 +195,7 @@ func TestKRaftTabShowsTheQuorum(t *testing.T) {
 		if got := cellText(row, "kq-epoch"); got != strconv.Itoa(int(q.Epoch)) {
 			t.Errorf("kafka-%d epoch %q, want %d", id, got, q.Epoch)
 		}
-		if !strings.Contains(cellText(row, "kq-epoch")+" "+dgAttr(dg1n(row, "kq-epoch"), "class"), fmt.Sprintf("kd-e%d", q.Epoch%8)) {
+		if !strings.Contains(cellText(row, "kq-epoch")+" "+htmltest.Attr(dg1n(row, "kq-epoch"), "class"), fmt.Sprintf("kd-e%d", q.Epoch%8)) {
 			t.Errorf("kafka-%d epoch is not coloured as the diagram colours epoch %d", id, q.Epoch)
 		}
 		if cellText(row, "kq-hw") == "—" || cellText(row, "kq-leo") == "—" || cellText(row, "kq-applied") == "—" {
@@ -263,7 +265,7 @@ func TestMetadataLogShowsATopicCreate(t *testing.T) {
 			t.Fatalf("rows out of order: %+v then %+v", rows[i-1], rows[i])
 		}
 	}
-	if doc.text("metalog-sub") == "" || appAttr(doc.byID("metalog-list"), "data-follow") == "" {
+	if doc.text("metalog-sub") == "" || htmltest.Attr(doc.byID("metalog-list"), "data-follow") == "" {
 		t.Error("no source line or follow key")
 	}
 	// Every broker's mark sits on the record it applied last: the
@@ -339,7 +341,7 @@ func TestQuorumFailoverElectsANewLeader(t *testing.T) {
 	if got := squash(doc.text("quorum-banner")); !strings.HasPrefix(got, at.a.T("quorum.electing")) {
 		t.Errorf("right after the kill the banner says %q", got)
 	}
-	if got := appAttr(kqRows(t, doc)[old], "data-role"); got != at.a.T("state.killed") {
+	if got := htmltest.Attr(kqRows(t, doc)[old], "data-role"); got != at.a.T("state.killed") {
 		t.Errorf("the killed voter's role reads %q", got)
 	}
 	if got := doc.texts("kd-frozen"); len(got) != 1 || got[0] != at.a.T("quorum.electing.short") {
@@ -360,7 +362,7 @@ func TestQuorumFailoverElectsANewLeader(t *testing.T) {
 	}
 	t.Logf("kafka-%d leads epoch %d, %s after kafka-%d died in epoch %d", q.LeaderID, q.Epoch, took, old, first.Epoch)
 	row := kqRows(t, doc)[q.LeaderID]
-	if appAttr(row, "data-role") != "Leader" || cellText(row, "kq-epoch") != strconv.Itoa(int(q.Epoch)) {
+	if htmltest.Attr(row, "data-role") != "Leader" || cellText(row, "kq-epoch") != strconv.Itoa(int(q.Epoch)) {
 		t.Errorf("the new leader's row: %q", appText(row))
 	}
 	if doc.byID("quorum-banner") != nil {
@@ -448,7 +450,7 @@ func TestBrokerCutFromTheQuorumLags(t *testing.T) {
 	at.kraftTab()
 	doc := at.render(nil)
 	rows := kqRows(t, doc)
-	if len(rows) != 4 || appAttr(rows[4], "data-role") != "Observer" {
+	if len(rows) != 4 || htmltest.Attr(rows[4], "data-role") != "Observer" {
 		t.Fatalf("broker 4 is not an observer: %v", rows)
 	}
 	for _, id := range []int32{1, 2, 3} {
@@ -479,7 +481,7 @@ func TestBrokerCutFromTheQuorumLags(t *testing.T) {
 			t.Errorf("lag %d reads %q", lags[i], s)
 		}
 	}
-	if !strings.Contains(appAttr(kqRows(t, doc)[4], "class"), "kq-lagging") {
+	if !strings.Contains(htmltest.Attr(kqRows(t, doc)[4], "class"), "kq-lagging") {
 		t.Error("the row is not marked lagging")
 	}
 	// Its mark in the log says it is behind (a run of NoOpRecords may

@@ -8,6 +8,8 @@ import (
 	"github.com/vugu/html"
 
 	"kafkascope/core/player"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // The gallery's "What the simulator found" lists one card per known-unsafe
@@ -23,7 +25,7 @@ func TestGalleryOpensASimulatorRun(t *testing.T) {
 		t.Fatalf("%d simulator cards for %d findings", len(cards), len(player.SimFindings))
 	}
 	for i, f := range player.SimFindings {
-		if appAttr(cards[i], "data-sim") != f.Key+"="+f.Value || !strings.Contains(appText(cards[i]), f.Title[0]) {
+		if htmltest.Attr(cards[i], "data-sim") != f.Key+"="+f.Value || !strings.Contains(appText(cards[i]), f.Title[0]) {
 			t.Errorf("card %d: %q", i, appText(cards[i]))
 		}
 	}
@@ -31,7 +33,7 @@ func TestGalleryOpensASimulatorRun(t *testing.T) {
 		t.Errorf("the stories: %d", len(stories))
 	}
 	if see := doc.find(func(n *html.Node) bool {
-		return appAttr(n, "data-scenario") == "10-unclean-election" && appAttr(n, "class") == "btn-link"
+		return htmltest.Attr(n, "data-scenario") == "10-unclean-election" && htmltest.Attr(n, "class") == "btn-link"
 	}); len(see) != 1 {
 		t.Errorf("the unclean finding does not point at scenario 10")
 	}
@@ -80,8 +82,8 @@ func TestSimRunEndedShowsItIsOver(t *testing.T) {
 	if at.p.Paused {
 		t.Fatal("a simulator run starts playing")
 	}
-	if doc := at.render(nil); at.a.T("pause") != appText(doc.byID("play")) || appAttr(doc.byID("play"), "data-state") != "playing" {
-		t.Fatalf("while running, #play reads %q (%s)", appText(doc.byID("play")), appAttr(doc.byID("play"), "data-state"))
+	if doc := at.render(nil); at.a.T("pause") != appText(doc.byID("play")) || htmltest.Attr(doc.byID("play"), "data-state") != "playing" {
+		t.Fatalf("while running, #play reads %q (%s)", appText(doc.byID("play")), htmltest.Attr(doc.byID("play"), "data-state"))
 	}
 	at.p.SetSpeed(100)
 	for i := 0; i < 5000 && !at.p.Sim.Done(); i++ {
@@ -96,7 +98,7 @@ func TestSimRunEndedShowsItIsOver(t *testing.T) {
 	if got := appText(play); got == at.a.T("pause") || got != at.a.T("sim.replay.button") {
 		t.Errorf("after the run ended #play reads %q, want %q", got, at.a.T("sim.replay.button"))
 	}
-	if got := appAttr(play, "data-state"); got != "ended" {
+	if got := htmltest.Attr(play, "data-state"); got != "ended" {
 		t.Errorf("after the run ended #play has data-state=%q, want ended", got)
 	}
 	if !strings.Contains(doc.text("terminal"), "violations") {

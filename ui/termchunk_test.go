@@ -9,6 +9,8 @@ import (
 	"github.com/vugu/vugu"
 
 	"kafkascope/core/player"
+
+	"kafkascope/ui/internal/htmltest"
 )
 
 // chunkOuts maps each terminal chunk drawn in a build to its output.
@@ -179,7 +181,7 @@ func TestScrubSeeksOverFrames(t *testing.T) {
 	if got := doc.text("time-now"); got != fmtVirtualTime(target) {
 		t.Errorf("the bar shows %s while seeking, want %s", got, fmtVirtualTime(target))
 	}
-	if bars := doc.byClass("timebar"); len(bars) != 1 || appAttr(bars[0], "data-seeking") != "true" {
+	if bars := doc.byClass("timebar"); len(bars) != 1 || htmltest.Attr(bars[0], "data-seeking") != "true" {
 		t.Error("the bar does not mark the seek")
 	}
 	if w := doc.byClass("working"); len(w) != 1 || appText(w[0]) != at.a.T("timeline.seeking") {
@@ -197,7 +199,7 @@ func TestScrubSeeksOverFrames(t *testing.T) {
 	if at.p.Now() != target {
 		t.Fatalf("the seek ended at %s, want %s", at.p.Now(), target)
 	}
-	if bars := at.render(nil).byClass("timebar"); appAttr(bars[0], "data-seeking") != "" {
+	if bars := at.render(nil).byClass("timebar"); htmltest.Attr(bars[0], "data-seeking") != "" {
 		t.Error("the bar still marks a seek that arrived")
 	}
 }

@@ -12,12 +12,11 @@ import (
 	"testing"
 
 	"github.com/vugu/html"
-	"github.com/vugu/vugu"
-	"github.com/vugu/vugu/staticrender"
 
 	"kafkascope/core/player"
 	"kafkascope/core/textdiff"
 	"kafkascope/ui"
+	"kafkascope/ui/internal/htmltest"
 )
 
 // snapshotStyle is the style a snapshot carries, from the page's files.
@@ -123,7 +122,7 @@ func TestSVGIsThePagesDiagram(t *testing.T) {
 			snap := p.Snapshot()
 			for _, b := range snap.Nodes {
 				if n := len(findAll(doc, func(n *html.Node) bool {
-					return hasClass(n, "kd-card") && attr(n, "data-broker") == fmt.Sprint(b.ID)
+					return hasClass(n, "kd-card") && htmltest.Attr(n, "data-broker") == fmt.Sprint(b.ID)
 				})); n != 1 {
 					t.Errorf("broker %d: %d cards in the snapshot", b.ID, n)
 				}
@@ -142,19 +141,7 @@ func TestSVGIsThePagesDiagram(t *testing.T) {
 // render it (vugu's static renderer), parsed.
 func pageRender(t *testing.T, p *player.Player, width float64) *html.Node {
 	t.Helper()
-	var buf bytes.Buffer
-	r := staticrender.New(&buf)
-	env, err := vugu.NewBuildEnv(r.EventEnv())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Render(env.RunBuild(&ui.Diagram{Player: p, Width: width})); err != nil {
-		t.Fatal(err)
-	}
-	doc, err := html.Parse(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, _ := htmltest.Render(t, &ui.Diagram{Player: p, Width: width})
 	return doc
 }
 
@@ -170,17 +157,8 @@ func findAll(n *html.Node, match func(*html.Node) bool) []*html.Node {
 	return out
 }
 
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
 func hasClass(n *html.Node, class string) bool {
-	return slices.Contains(strings.Fields(attr(n, "class")), class)
+	return slices.Contains(strings.Fields(htmltest.Attr(n, "class")), class)
 }
 
 // htmlDrawings are the outermost <svg> elements under n, in order.
@@ -205,7 +183,7 @@ func outline(n *html.Node) string {
 		if n.Type != html.ElementNode {
 			return
 		}
-		fmt.Fprintf(&s, "%s%s class=%q", strings.Repeat(" ", depth), n.Data, attr(n, "class"))
+		fmt.Fprintf(&s, "%s%s class=%q", strings.Repeat(" ", depth), n.Data, htmltest.Attr(n, "class"))
 		for _, a := range n.Attr {
 			if strings.HasPrefix(a.Key, "data-") {
 				fmt.Fprintf(&s, " %s=%q", a.Key, a.Val)

@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"kafkascope/core/player"
-	"kafkascope/core/scenario"
-	"kafkascope/core/timeline"
 )
 
 // linkStore keeps short links: an id and the #part of the share link it
@@ -115,27 +113,11 @@ func (s *server) store(fields string) (string, error) {
 
 // checkFields checks a share link's #part as the page reads it: its
 // fields (player.ParseURL) and, for a session, its data with its limits
-// (timeline.Commands), but not its replay.
+// (timeline.Commands), but not its replay. Describing a link (metaOf)
+// reads it so.
 func checkFields(fields string) error {
-	if len(fields) > player.MaxHashBytes {
-		return fmt.Errorf("the link is longer than %d characters", player.MaxHashBytes)
-	}
-	st, err := player.ParseURL("", "#"+fields)
-	switch {
-	case err != nil:
-		return err
-	case st.Scenario == "" && st.Session == "" && st.Sim == nil:
-		return errNoFields
-	case st.Session != "":
-		if _, err := timeline.Commands(st.Session); err != nil {
-			return fmt.Errorf("%w: %w", player.ErrBadLink, err)
-		}
-	case st.Scenario != "":
-		if _, err := scenario.Get(st.Scenario); err != nil {
-			return fmt.Errorf("%w: %w", player.ErrBadLink, err)
-		}
-	}
-	return nil
+	_, err := metaOf(fields)
+	return err
 }
 
 var errNoFields = errors.New("give a share link's fields: scenario=ID&step=N, or s=SESSION (lang=en or ko), or id=SHORT-ID")
@@ -179,7 +161,8 @@ func (s *server) resolve(id string) (string, error) {
 var errNotOurs = errors.New("not a kafkascope link of this site")
 
 // fieldsOfURL answers the #part that a link to this site stands for: a
-// short link (/s/ID) or the page's address with its #part.
+// short link (/s/ID) or the page's address with its #part (unchecked:
+// metaOf reads it next).
 func (s *server) fieldsOfURL(r *http.Request, link string) (fields, short string, err error) {
 	u, err := url.Parse(link)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
@@ -194,7 +177,7 @@ func (s *server) fieldsOfURL(r *http.Request, link string) (fields, short string
 		return fields, id, err
 	}
 	if (u.Path == "" || u.Path == "/" || u.Path == "/index.html") && u.Fragment != "" {
-		return u.EscapedFragment(), "", checkFields(u.EscapedFragment())
+		return u.EscapedFragment(), "", nil // read by metaOf, as a short link's
 	}
 	return "", "", fmt.Errorf("%w: %s is not a share link (the page's address with its #part, or /s/ID)", errNotOurs, link)
 }

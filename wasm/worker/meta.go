@@ -24,8 +24,13 @@ type linkMeta struct {
 // or three lines of it.
 const maxDescription = 300
 
-// metaOf describes a share link's #part (checked: checkFields).
+// metaOf reads a share link's #part as the page does, checking it
+// without its replay (its fields, its scenario, a session's data and
+// limits), and describes it.
 func metaOf(fields string) (linkMeta, error) {
+	if len(fields) > player.MaxHashBytes {
+		return linkMeta{}, fmt.Errorf("the link is longer than %d characters", player.MaxHashBytes)
+	}
 	st, err := player.ParseURL("", "#"+fields)
 	if err != nil {
 		return linkMeta{}, err
