@@ -70,14 +70,17 @@ func TestShortLinkRoundTrip(t *testing.T) {
 		t.Errorf("the page's body differs from index.html's")
 	}
 	want := map[string]string{
-		"og:title":       "ISR: 뒤처진 팔로워는 빠졌다가 다시 돌아온다 (4/",
-		"og:description": "",
-		"og:url":         short,
-		"og:image":       "http://example.com/snapshot.svg?id=" + id,
-		"og:locale":      "ko_KR",
-		"twitter:card":   "summary",
-		"twitter:image":  "http://example.com/snapshot.svg?id=" + id,
-		"description":    "",
+		"og:title":        "ISR: 뒤처진 팔로워는 빠졌다가 다시 돌아온다 (4/",
+		"og:description":  "",
+		"og:url":          short,
+		"og:image":        "http://example.com/card.png?id=" + id,
+		"og:image:type":   "image/png",
+		"og:image:width":  "1200",
+		"og:image:height": "630",
+		"og:locale":       "ko_KR",
+		"twitter:card":    "summary_large_image",
+		"twitter:image":   "http://example.com/card.png?id=" + id,
+		"description":     "",
 	}
 	for key, prefix := range want {
 		if got := metaContent(page, key); got == "" || !strings.HasPrefix(got, prefix) {

@@ -7,6 +7,7 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -69,7 +70,7 @@ func previewPage(index []byte, site, id, fields string, m linkMeta) ([]byte, err
 	dEnd++
 
 	short := site + "/s/" + id
-	image := site + "/snapshot.svg?id=" + id
+	image := site + "/card.png?id=" + id
 	oembed := site + "/oembed?" + url.Values{"url": {short}, "format": {"json"}}.Encode()
 	full, err := json.Marshal("/#" + fields) // escapes <, > and & too
 	if err != nil {
@@ -85,14 +86,16 @@ func previewPage(index []byte, site, id, fields string, m linkMeta) ([]byte, err
 	fmt.Fprintf(&head, `<link rel="alternate" type="application/json+oembed" href="%s" title="%s">`, a(oembed), a(m.Title))
 	for _, p := range [][2]string{
 		{"og:type", "website"}, {"og:site_name", "kafkascope"}, {"og:title", m.Title}, {"og:description", m.Description},
-		{"og:url", short}, {"og:image", image}, {"og:image:type", "image/svg+xml"}, {"og:locale", locale(m)},
+		{"og:url", short}, {"og:image", image}, {"og:image:type", "image/png"},
+		{"og:image:width", strconv.Itoa(cardWidth)}, {"og:image:height", strconv.Itoa(cardHeight)},
+		{"og:image:alt", m.Title}, {"og:locale", locale(m)},
 	} {
 		fmt.Fprintf(&head, `<meta property="%s" content="%s">`, p[0], a(p[1]))
 	}
 	for _, p := range [][2]string{
-		// A large-image card needs a PNG or JPEG: X and the chat apps show
-		// no SVG, and a summary card then reads better.
-		{"twitter:card", "summary"}, {"twitter:title", m.Title}, {"twitter:description", m.Description}, {"twitter:image", image},
+		// The card is a PNG (/card.png): X and the chat apps show no SVG.
+		{"twitter:card", "summary_large_image"}, {"twitter:title", m.Title}, {"twitter:description", m.Description},
+		{"twitter:image", image}, {"twitter:image:alt", m.Title},
 	} {
 		fmt.Fprintf(&head, `<meta name="%s" content="%s">`, p[0], a(p[1]))
 	}

@@ -26,6 +26,8 @@ func newServer(assets assetReader, links linkStore, cache responseCache) http.Ha
 	s := &server{assets: assets, links: links, cache: cache}
 	mux := http.NewServeMux()
 	mux.Handle("/snapshot.svg", s.cached(http.HandlerFunc(s.snapshot)))
+	mux.Handle("/snapshot.png", s.cached(http.HandlerFunc(s.snapshotPNG)))
+	mux.Handle("/card.png", s.cached(http.HandlerFunc(s.cardPNG)))
 	mux.Handle("/oembed", s.cached(http.HandlerFunc(s.oembed)))
 	mux.HandleFunc("/s", s.shorten)
 	mux.Handle("/s/", s.cached(http.HandlerFunc(s.sharePage)))

@@ -18,33 +18,48 @@ import (
 // link's; the link is replayed to its moment, deterministically, and
 // drawn.
 func (s *server) snapshot(w http.ResponseWriter, r *http.Request) {
-	if !readOnly(w, r, "a snapshot") {
+	svg, ok := s.moment(w, r)
+	if !ok {
 		return
+	}
+	answerPicture(w, r, "image/svg+xml; charset=utf-8", svg)
+}
+
+// moment is the SVG of the moment a snapshot's query names (package
+// ui/snapshot), laid out for its w=; ok is false when it answered an
+// error instead.
+func (s *server) moment(w http.ResponseWriter, r *http.Request) (svg []byte, ok bool) {
+	if !readOnly(w, r, "a snapshot") {
+		return nil, false
 	}
 	query, width, err := panelWidth(r.URL.RawQuery)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
-		return
+		return nil, false
 	}
 	fields, status, err := s.queryFields(query)
 	if err != nil {
 		httpError(w, status, err.Error())
-		return
+		return nil, false
 	}
 	p, err := replay(fields)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
-		return
+		return nil, false
 	}
-	svg, _, err := s.picture(p, width)
+	svg, _, err = s.picture(p, width)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
-		return
+		return nil, false
 	}
-	// The same link always draws the same picture; a new deployment may
-	// draw it differently.
+	return svg, true
+}
+
+// answerPicture answers a snapshot. The same link always draws the same
+// picture; a new deployment may draw it differently.
+func answerPicture(w http.ResponseWriter, r *http.Request, contentType string, body []byte) {
 	w.Header().Set("Cache-Control", "public, max-age=3600")
-	write(w, r, http.StatusOK, "image/svg+xml; charset=utf-8", svg)
+	write(w, r, http.StatusOK, contentType, body)
 }
 
 // The widths w= may ask for: a phone's to a wide screen's.
