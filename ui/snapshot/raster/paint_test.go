@@ -154,4 +154,3 @@ func TestRenderRefusesBadDocuments(t *testing.T) {
 		t.Errorf("scale 0: no error")
 	}
 }
-

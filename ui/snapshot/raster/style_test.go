@@ -70,12 +70,12 @@ func TestCascade(t *testing.T) {
 		{"inline", "fill", "#121212"}, // the style attribute over rules
 		{"c2", "fill", "#777777"},     // :nth-child(2) under g >, and :hover never matches
 		{"c1", "fill", "#333333"},
-		{"c2", "opacity", "0.5"},     // :is() on both sides of a descendant combinator
-		{"c2", "font-size", "7px"},   // em of the inherited 14px, under :not()
-		{"c1", "font-size", "14px"},  // inherited, computed in px
-		{"c2", "stroke-width", "3"},  // next-sibling combinator
-		{"v", "fill", "#999999"},     // the later of two declarations
-		{"c1", "--b", "#111111"},     // custom properties inherit, substituted
+		{"c2", "opacity", "0.5"},    // :is() on both sides of a descendant combinator
+		{"c2", "font-size", "7px"},  // em of the inherited 14px, under :not()
+		{"c1", "font-size", "14px"}, // inherited, computed in px
+		{"c2", "stroke-width", "3"}, // next-sibling combinator
+		{"v", "fill", "#999999"},    // the later of two declarations
+		{"c1", "--b", "#111111"},    // custom properties inherit, substituted
 	} {
 		e := byID(root, c.id)
 		if got := e.style.get(c.prop); got != c.want {
