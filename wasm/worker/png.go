@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"math"
 	"net/http"
 
+	"kafkascope/ui/snapshot"
 	"kafkascope/ui/snapshot/raster"
 )
 
@@ -22,20 +24,21 @@ const (
 )
 
 // snapshotPNG answers /snapshot.png: /snapshot.svg's picture (the same
-// query) drawn in pixels by ui/snapshot/raster, twice its size.
+// query) drawn in pixels by ui/snapshot/raster, twice its size (at most
+// raster.MaxPixels in all).
 func (s *server) snapshotPNG(w http.ResponseWriter, r *http.Request) {
-	svg, ok := s.moment(w, r)
+	svg, size, ok := s.moment(w, r)
 	if !ok {
 		return
 	}
-	img, err := raster.Render(svg, pngScale)
+	img, err := raster.Render(svg, pngScaleFor(size))
 	s.answerPNG(w, r, img, err)
 }
 
 // cardPNG answers /card.png: the same picture fitted to a 1200×630 card,
 // the image a share link's page names for link previews.
 func (s *server) cardPNG(w http.ResponseWriter, r *http.Request) {
-	svg, ok := s.moment(w, r)
+	svg, _, ok := s.moment(w, r)
 	if !ok {
 		return
 	}
@@ -45,8 +48,7 @@ func (s *server) cardPNG(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) answerPNG(w http.ResponseWriter, r *http.Request, img *image.RGBA, err error) {
 	if err != nil {
-		// A drawing too large to draw (w= wide and many partitions).
-		httpError(w, http.StatusUnprocessableEntity, err.Error())
+		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	var out bytes.Buffer
@@ -58,4 +60,16 @@ func (s *server) answerPNG(w http.ResponseWriter, r *http.Request, img *image.RG
 		return
 	}
 	answerPicture(w, r, "image/png", out.Bytes())
+}
+
+// pngScaleFor is /snapshot.png's scale for a picture of size: pngScale,
+// or less for a picture that would have more than raster.MaxPixels (a
+// session's many partitions laid out w=1920 wide), so that it fits them.
+func pngScaleFor(size snapshot.Size) float64 {
+	scale := min(pngScale, math.Sqrt(raster.MaxPixels/(size.Width*size.Height)))
+	// The picture's pixels are its size times the scale, rounded up.
+	for math.Ceil(size.Width*scale)*math.Ceil(size.Height*scale) > raster.MaxPixels {
+		scale *= 0.999
+	}
+	return scale
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"testing"
 
+	"kafkascope/ui/snapshot"
 	"kafkascope/ui/snapshot/raster"
 )
 
@@ -112,6 +113,21 @@ func TestPNGsRefuseBadLinks(t *testing.T) {
 			if rec := get(t, http.MethodGet, path+c.query); rec.Code != c.status || rec.Header().Get("Content-Type") == "image/png" {
 				t.Errorf("%s%s: %d %q, want %d", path, c.query, rec.Code, rec.Body.String(), c.status)
 			}
+		}
+	}
+}
+
+// A picture too large for twice its size is drawn as large as fits in
+// raster.MaxPixels; others at twice their size.
+func TestPNGScaleFitsMaxPixels(t *testing.T) {
+	for _, c := range []struct {
+		size snapshot.Size
+		want float64 // 0: less than 2, filling MaxPixels
+	}{{snapshot.Size{Width: 979, Height: 278}, 2}, {snapshot.Size{Width: 1920, Height: 1080}, 2}, {snapshot.Size{Width: 1920, Height: 1081}, 0}, {snapshot.Size{Width: 1920, Height: 9000}, 0}, {snapshot.Size{Width: 1919.5, Height: 7777.3}, 0}} {
+		s := pngScaleFor(c.size)
+		pixels := math.Ceil(c.size.Width*s) * math.Ceil(c.size.Height*s)
+		if c.want != 0 && s != c.want || pixels > raster.MaxPixels || c.want == 0 && (s >= 2 || pixels < raster.MaxPixels*0.99) {
+			t.Errorf("%v: scale %g, %g pixels", c.size, s, pixels)
 		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 // link's; the link is replayed to its moment, deterministically, and
 // drawn.
 func (s *server) snapshot(w http.ResponseWriter, r *http.Request) {
-	svg, ok := s.moment(w, r)
+	svg, _, ok := s.moment(w, r)
 	if !ok {
 		return
 	}
@@ -26,33 +26,33 @@ func (s *server) snapshot(w http.ResponseWriter, r *http.Request) {
 }
 
 // moment is the SVG of the moment a snapshot's query names (package
-// ui/snapshot), laid out for its w=; ok is false when it answered an
-// error instead.
-func (s *server) moment(w http.ResponseWriter, r *http.Request) (svg []byte, ok bool) {
+// ui/snapshot), laid out for its w=, and its size; ok is false when it
+// answered an error instead.
+func (s *server) moment(w http.ResponseWriter, r *http.Request) (svg []byte, size snapshot.Size, ok bool) {
 	if !readOnly(w, r, "a snapshot") {
-		return nil, false
+		return nil, size, false
 	}
 	query, width, err := panelWidth(r.URL.RawQuery)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
-		return nil, false
+		return nil, size, false
 	}
 	fields, status, err := s.queryFields(query)
 	if err != nil {
 		httpError(w, status, err.Error())
-		return nil, false
+		return nil, size, false
 	}
 	p, err := replay(fields)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
-		return nil, false
+		return nil, size, false
 	}
-	svg, _, err = s.picture(p, width)
+	svg, size, err = s.picture(p, width)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
-		return nil, false
+		return nil, size, false
 	}
-	return svg, true
+	return svg, size, true
 }
 
 // answerPicture answers a snapshot. The same link always draws the same
