@@ -6,6 +6,8 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"image/color"
+	"image/png"
 	"io"
 	"net"
 	"net/http"
@@ -25,6 +27,7 @@ import (
 
 	"kafkascope/core/textdiff"
 	"kafkascope/core/timeline"
+	"kafkascope/ui/snapshot/raster"
 )
 
 // Budgets of the Worker test: wrangler dev answers its first request some
@@ -97,6 +100,7 @@ func TestWorker(t *testing.T) {
 		checkSnapshotIsThePage(t, w, b, "scenario=08-leader-election-on-crash&step=2&lang=en", 390, 844)
 	})
 
+	t.Run("png", func(t *testing.T) { checkPNGIsTheSnapshot(t, w, "scenario=04-isr&step=3&lang=ko") })
 	t.Run("bad-input", func(t *testing.T) { checkWorkerRefuses(t, w) })
 	t.Run("short-links", func(t *testing.T) { checkShortLinks(t, w, b) })
 	t.Run("oembed", func(t *testing.T) { checkOEmbed(t, w) })
@@ -736,13 +740,17 @@ func checkShortLinks(t *testing.T, w *runningWorker, b *browser) {
 				t.Errorf("GET /s/%s: no %s in the head", id, key)
 			}
 		}
+		// The preview image is the moment's card, a PNG in Open Graph's
+		// size, as chat apps and social sites take it.
 		image := head["og:image"]
-		if u, err := url.Parse(image); err != nil || !u.IsAbs() || u.Path != "/snapshot.svg" || u.Query().Get("id") != id {
-			t.Errorf("GET /s/%s: og:image %q, want an absolute URL of /snapshot.svg?id=%s", id, image, id)
+		if u, err := url.Parse(image); err != nil || !u.IsAbs() || u.Path != "/card.png" || u.Query().Get("id") != id {
+			t.Errorf("GET /s/%s: og:image %q, want an absolute URL of /card.png?id=%s", id, image, id)
+		} else if head["twitter:image"] != image || head["twitter:card"] != "summary_large_image" || head["og:image:width"] != "1200" || head["og:image:height"] != "630" || head["og:image:type"] != "image/png" {
+			t.Errorf("GET /s/%s: the image's tags disagree: %v", id, head)
 		} else {
 			img := w.get(t, image)
-			if img.want(t, "og:image "+image, http.StatusOK, "image/svg+xml") && !strings.Contains(img.body, `class="kd-card`) {
-				t.Errorf("og:image %s: no broker card in the picture", image)
+			if img.want(t, "og:image "+image, http.StatusOK, "image/png") {
+				checkPNG(t, "og:image "+image, img.body, 1200, 630)
 			}
 		}
 		oembed := head["alternate application/json+oembed"]
@@ -882,4 +890,72 @@ func checkSnapshotCache(t *testing.T, w *runningWorker) {
 		t.Errorf("GET %s: the cached answer differs from the first", target)
 	}
 	t.Logf("snapshot of %s: cold %v, cached %v (by this test's clock)", target, took[0].Round(time.Millisecond), took[1].Round(time.Millisecond))
+}
+
+// checkPNG checks that body is a PNG of width×height with a picture in
+// it: more than its background colour, and more than a few colours.
+func checkPNG(t *testing.T, what, body string, width, height int) {
+	t.Helper()
+	img, err := png.Decode(strings.NewReader(body))
+	if err != nil {
+		t.Errorf("%s: not a PNG: %v", what, err)
+		return
+	}
+	if img.Bounds().Dx() != width || img.Bounds().Dy() != height {
+		t.Errorf("%s: %v, want %dx%d", what, img.Bounds(), width, height)
+		return
+	}
+	colours := map[color.Color]bool{}
+	for y := 0; y < height; y += 3 {
+		for x := 0; x < width; x += 3 {
+			colours[img.At(x, y)] = true
+		}
+	}
+	if len(colours) < 20 {
+		t.Errorf("%s: %d colours: no diagram drawn", what, len(colours))
+	}
+}
+
+// checkPNGIsTheSnapshot: the Worker's /snapshot.png (drawn in its wasm)
+// is its /snapshot.svg drawn by ui/snapshot/raster natively, at twice
+// its size. The two builds may round a few edge pixels differently
+// (golang.org/x/image/vector accumulates with SIMD natively, in plain Go
+// in wasm); nothing more may differ.
+func checkPNGIsTheSnapshot(t *testing.T, w *runningWorker, fields string) {
+	svg := w.get(t, "/snapshot.svg?"+fields)
+	pic := w.get(t, "/snapshot.png?"+fields)
+	if !svg.want(t, "/snapshot.svg", http.StatusOK, "image/svg+xml") || !pic.want(t, "/snapshot.png", http.StatusOK, "image/png") {
+		return
+	}
+	want, err := raster.Render([]byte(svg.body), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := png.Decode(strings.NewReader(pic.body))
+	if err != nil {
+		t.Fatalf("/snapshot.png: %v", err)
+	}
+	if got.Bounds() != want.Bounds() {
+		t.Fatalf("/snapshot.png: %v, want %v (the SVG at twice its size)", got.Bounds(), want.Bounds())
+	}
+	differ := 0
+	for y := 0; y < want.Bounds().Dy(); y++ {
+		for x := 0; x < want.Bounds().Dx(); x++ {
+			r1, g1, b1, _ := got.At(x, y).RGBA()
+			r2, g2, b2, _ := want.At(x, y).RGBA()
+			if max(absDiff(r1, r2), absDiff(g1, g2), absDiff(b1, b2)) > 8<<8 {
+				differ++
+			}
+		}
+	}
+	if total := want.Bounds().Dx() * want.Bounds().Dy(); differ > total/1000 {
+		t.Errorf("/snapshot.png: %d of %d pixels differ from the SVG drawn natively", differ, total)
+	}
+}
+
+func absDiff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }
