@@ -305,3 +305,36 @@ func fuzzyCompare(a, b *image.RGBA, limit int) float64 {
 	}
 	return float64(n) / float64(W*H)
 }
+
+func TestRasterExploreCoverage(t *testing.T) {
+	all, _ := scenario.All()
+	root := repoRoot(t)
+	style := rasterStyle(t, root)
+	re := regexp.MustCompile(`class="([^"]*)"`)
+	for _, s := range all {
+		for step := range s.Transcript.Steps {
+			for _, w := range []float64{0} {
+				p := player.New()
+				p.Boot("", fmt.Sprintf("#scenario=%s&step=%d&lang=en", s.ID, step))
+				p.Settle(100000)
+				var out bytes.Buffer
+				if _, err := snapshot.SVG(&out, p, style, w); err != nil {
+					t.Fatal(err)
+				}
+				seen := map[string]bool{}
+				for _, m := range re.FindAllSubmatch(out.Bytes(), -1) {
+					for _, c := range strings.Fields(string(m[1])) {
+						seen[c] = true
+					}
+				}
+				var rare []string
+				for _, c := range []string{"kd-st-power-off", "kd-st-fenced", "kd-st-isolated", "kd-st-stopping", "kd-st-starting", "kd-st-stopped", "kd-unc", "kd-lost", "kd-elected", "kd-rep-absent", "kd-cat-data", "kd-cat-admin", "kd-cat-heartbeat", "kd-cat-metadata", "kd-cat-quorum", "kd-meta-lag", "kd-cut", "kd-link-cut", "kd-chip-out", "kd-glow", "kd-changed", "kd-coord", "kd-lane-down", "kd-noleader", "kd-off-unc"} {
+					if seen[c] {
+						rare = append(rare, c)
+					}
+				}
+				t.Logf("%s step=%d: %d bytes %v", s.ID, step, out.Len(), rare)
+			}
+		}
+	}
+}
