@@ -20,7 +20,8 @@
 //     with opacity, dashes and group layers;
 //   - text.go lays out and draws text with fonts embedded here: Go Mono
 //     for the monospaced labels and a subset of Noto Sans KR for the rest
-//     and for Korean (fonts/README.md).
+//     and for Korean (fonts/README.md); decoration.go strikes it through
+//     (a killed broker's title).
 //
 // Where it differs from a browser, on purpose: the fonts are these and
 // not the reader's (a browser picks system-ui), text has pair kerning

@@ -25,11 +25,12 @@ var (
 // each regular and bold.
 type fontSet struct {
 	sans, sansBold, mono, monoBold *sfnt.Font
+	strikeouts                     map[*sfnt.Font]strikeout
 }
 
 // loadFonts parses the fonts once; they are read-only after.
 var loadFonts = sync.OnceValues(func() (*fontSet, error) {
-	var fs fontSet
+	fs := fontSet{strikeouts: map[*sfnt.Font]strikeout{}}
 	for _, f := range []struct {
 		to  **sfnt.Font
 		ttf []byte
@@ -39,6 +40,7 @@ var loadFonts = sync.OnceValues(func() (*fontSet, error) {
 			return nil, err
 		}
 		*f.to = parsed
+		fs.strikeouts[parsed] = strikeoutOf(f.ttf, parsed)
 	}
 	return &fs, nil
 })

@@ -154,3 +154,30 @@ func TestRenderRefusesBadDocuments(t *testing.T) {
 		t.Errorf("scale 0: no error")
 	}
 }
+
+// line-through draws a bar across the text at the font's strikeout
+// height (Noto Sans KR: 0.325 em up, 0.05 em thick), as wide as the
+// text.
+func TestLineThrough(t *testing.T) {
+	plain := drawDoc(t, `<text x="10" y="40" font-size="20">broker 2</text>`)
+	struck := drawDoc(t, `<text x="10" y="40" font-size="20" style="text-decoration: line-through">broker 2</text>`)
+	// Between the letters "r" and " " the plain text has no ink at the
+	// bar's height; the struck one does, all along.
+	bar := 40 - 7 // 0.325 em of 20 px, and the bar is 1 px thick around it
+	box := inkBox(plain)
+	gaps := 0
+	for x := box.Min.X + 1; x < box.Max.X-1; x++ {
+		if plain.RGBAAt(x, bar).A < 64 {
+			gaps++
+			if struck.RGBAAt(x, bar).A < 200 {
+				t.Fatalf("no bar at (%d,%d)", x, bar)
+			}
+		}
+	}
+	if gaps == 0 {
+		t.Fatalf("the plain text has ink all along y=%d: the test sees nothing", bar)
+	}
+	if struck.RGBAAt(box.Min.X+2, bar-3).A > 64 && plain.RGBAAt(box.Min.X+2, bar-3).A < 64 {
+		t.Errorf("the bar is thicker than 0.05 em")
+	}
+}

@@ -89,6 +89,7 @@ func textPath(e *element, fs *fontSet, ppemScale float64) path {
 		x -= pen
 	}
 	var p path
+	p.decorate(s, fs.strikeouts[faces[0]], x, y, pen, size)
 	for _, g := range glyphs {
 		ox := x + g.x
 		if g.f == nil {
