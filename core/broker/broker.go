@@ -32,9 +32,6 @@ type Config struct {
 	Quorum Quorum
 	Static config.Static
 	Disk   *storage.Disk
-	// ReplaceDisk is set by the driver for a restart after a power loss,
-	// only to say so in the notes.
-	AfterPowerLoss bool
 	// OnShutdown runs when a controlled shutdown has finished, before the
 	// process exits (a combined node's controller resigns there).
 	OnShutdown func(env *sim.Env)

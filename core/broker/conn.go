@@ -66,13 +66,16 @@ func (b *Broker) dispatch(env *sim.Env, e *sim.Envelope) {
 	}
 }
 
-// done unmutes a connection after its request was answered and handles the
-// next queued one.
+// done ends the request in progress on a connection, once it was answered:
+// a connection its client closed meanwhile is forgotten; the next queued
+// request is handed over in an event of its own, the connection staying
+// busy (muted) until then; with none queued, the connection is idle and
+// forgotten (drainConn).
 //
-// The next request is handled in an event of its own, as Kafka's network
-// thread picks it up after the response went out: handled inline, it would
-// run in the middle of whatever completed this one (a follower's fetch
-// moving the HW), and that fetch, not yet parked, would miss its data.
+// The next request waits for its own event as Kafka's network thread
+// picks it up after the response went out: handled inline, it would run
+// in the middle of whatever completed this one (a follower's fetch moving
+// the HW), and that fetch, not yet parked, would miss its data.
 func (b *Broker) done(env *sim.Env, from sim.Addr) {
 	c := b.conn(from)
 	if c.closed {

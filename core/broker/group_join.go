@@ -237,8 +237,10 @@ func (b *Broker) completeJoin(env *sim.Env, g *group) {
 	g.protocolName = g.selectProtocol()
 	g.transition(groupCompletingRebalance, msTime(env))
 	env.Note("group.generation", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "protocol", g.protocolName, "leader", g.leader)
-	// Answer after building every response: answering unmutes a
-	// connection, whose queued requests may change the group.
+	// Answer after building every response, so that every member's
+	// answer is built from the same group: each answer ends a request
+	// (done), and a connection's next request, which may change the
+	// group, runs in an event after this one.
 	type answer struct {
 		rep  *reply
 		resp *protocol.JoinGroupResponse

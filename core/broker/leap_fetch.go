@@ -287,7 +287,7 @@ func (s *fetchSpan) apply(out *leapOut) (parkedAt *ev) {
 		}
 	}
 	// The leader: a parked fetch that expired left its purgatory and
-	// unmuted the connection.
+	// was answered, which ended the connection's request (done).
 	if l.phase == fetchParked {
 		l.df.done = true
 		if i := slices.Index(lb.parked, l.df); i >= 0 {

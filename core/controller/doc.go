@@ -6,10 +6,14 @@
 // leaders propose with AlterPartition, and serves the committed log to
 // brokers, which replay it.
 //
-// This build runs a single voter: the active controller commits a record as
-// soon as it appends it. The Raft quorum (several voters, elections,
-// replication of the log among them) plugs in behind appendRecords and
-// committed offsets; nothing outside this package assumes one voter.
+// Every controller voter (controller.quorum.voters, the first nodes of the
+// cluster) runs one Controller over its KRaft node (core/raft), which
+// replicates the log among the voters and elects their leader. The voter
+// that leads is the active controller: it decides, appends its records
+// through raft and answers a request once its records are committed; every
+// voter replays the committed log into its image, so a new leader takes
+// over from what was committed (QuorumController's active and standby
+// roles).
 //
 // The controller decides; it never touches a partition's data and never
 // imports core/broker.
