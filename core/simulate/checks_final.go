@@ -266,7 +266,7 @@ func (run *Run) consume(leader int32, tp storage.TopicPartition, hw int64) ([]re
 		// retried batch may commit meanwhile (seed 954). What a fetch may
 		// return is checked against the HW of its own moment (read-above-hw).
 		for _, r := range res.records {
-			if r.Offset < hw {
+			if r.Offset < hw || !run.exempt(exemptRetriedDuringCheck) {
 				out = append(out, r)
 			}
 		}

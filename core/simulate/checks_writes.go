@@ -56,7 +56,7 @@ func (run *Run) lostWrites(tp storage.TopicPartition, leaderID int32, leader *br
 			continue
 		}
 		k := lostRecord{tp, s.offset, s.value}
-		if powerLossExempt(len(run.lostToPowerLoss[k]), t.MinISR, inForce) {
+		if run.exempt(exemptPowerLoss) && powerLossExempt(len(run.lostToPowerLoss[k]), t.MinISR, inForce) {
 			run.Stats.Exempt++
 			continue
 		}

@@ -102,6 +102,9 @@ func (run *Run) consumed(m *member, recs []client.ConsumerRecord) {
 func (run *Run) highestHW(tp storage.TopicPartition) int64 {
 	hw := run.maxHW[tp]
 	for _, id := range run.C.NodeIDs() {
+		if !run.exempt(exemptStoppedBrokersHW) && run.C.State(id) != cluster.NodeRunning {
+			continue
+		}
 		if p := run.C.Node(id).Broker.Partition(tp); p != nil {
 			hw = max(hw, p.Log().HighWatermark())
 		}

@@ -34,6 +34,9 @@ type Options struct {
 	NoPowerLoss bool
 	// TraceContent makes the trace hash cover message contents.
 	TraceContent bool
+	// strict turns exemptions off, for the tests that pin each to its
+	// seed (exemptions.go).
+	strict [numExemptions]bool
 	// Notes, if set, receives every engine note of the run.
 	Notes func(e sim.TraceEvent)
 	// Trace, if set, receives the run's event trace as it happens: each

@@ -1,0 +1,38 @@
+package simulate
+
+import (
+	"strings"
+	"testing"
+)
+
+// Each exemption is what saves the seed that found it: off, the seed
+// breaks the invariant the exemption relaxes; on, the seed passes.
+func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		e         exemption
+		seed      uint64
+		invariant string
+	}{
+		{"power loss", exemptPowerLoss, 516, "acked-write-lost"},
+		{"deposed coordinator", exemptDeposedCoordinator, 88, "committed-offset-monotonic"},
+		{"deposed coordinator", exemptDeposedCoordinator, 280, "committed-offset-monotonic"},
+		{"retried during the check", exemptRetriedDuringCheck, 954, "liveness"},
+		{"a stopped broker's HW", exemptStoppedBrokersHW, 1722, "read-above-hw"},
+	} {
+		if run := mustSimulate(t, c.seed, Options{}); len(run.Violations) > 0 {
+			t.Errorf("%s: seed %d fails with the exemption on:\n%s", c.name, c.seed, run.Report())
+			continue
+		}
+		var strict Options
+		strict.strict[c.e] = true
+		run := mustSimulate(t, c.seed, strict)
+		var found []string
+		for _, v := range run.Violations {
+			found = append(found, v.Invariant)
+		}
+		if !strings.Contains(strings.Join(found, " "), c.invariant) {
+			t.Errorf("%s: seed %d without the exemption breaks %v, not %s: the exemption no longer saves it", c.name, c.seed, found, c.invariant)
+		}
+	}
+}
