@@ -16,6 +16,8 @@ import (
 //
 // Invariants (leader): HW = log.HighWatermark() never decreases within an
 // epoch; HW <= min LEO of the maximal ISR; ISR always contains the leader.
+// They are checked where the HW moves (partition_invariants.go): a
+// violation stops the run (core/invariant).
 type Partition struct {
 	b       *Broker
 	tp      storage.TopicPartition
@@ -34,7 +36,8 @@ type Partition struct {
 	// Leader state.
 	followers              followerStates
 	leaderEpochStartOffset int64
-	pendingISR             []int32 // an AlterPartition in flight, nil if none
+	pendingISR             []int32  // an AlterPartition in flight, nil if none
+	hwSeen                 leaderHW // checked: never down within an epoch
 	delayedProduces        []*delayedProduce
 
 	// minISR is min.insync.replicas as resolved from the image's configs
@@ -205,7 +208,11 @@ func (p *Partition) makeFollower(env *sim.Env, st *metadata.PartitionState) {
 // (Kafka >= 3.7, KIP-966). It reports whether the HW moved, and completes
 // what waited for it.
 func (p *Partition) maybeIncrementHW(env *sim.Env) bool {
-	if !p.isLeader || len(p.isr) < p.effectiveMinISR() {
+	if !p.isLeader {
+		return false
+	}
+	p.checkLeader("moving its HW")
+	if len(p.isr) < p.effectiveMinISR() {
 		return false
 	}
 	leo := p.log.LogEndOffset()
@@ -223,6 +230,7 @@ func (p *Partition) maybeIncrementHW(env *sim.Env) bool {
 	if newHW <= old {
 		return false
 	}
+	p.checkHWAdvance(newHW)
 	p.log.UpdateHighWatermark(newHW)
 	p.completeDelayedProduces(env)
 	p.b.groupAppendsHWMoved(env, p)

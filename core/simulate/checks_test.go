@@ -3,6 +3,7 @@ package simulate
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"kafkascope/core/broker"
 	"kafkascope/core/client"
@@ -299,5 +300,19 @@ func TestPowerLossExemption(t *testing.T) {
 			t.Errorf("lost by %d brokers, min.insync.replicas drawn %d in force %d: exempt %v, want %v",
 				c.lost, c.drawn, c.inForce, got, c.exempt)
 		}
+	}
+}
+
+// An invariant the engine checks in running code (core/invariant) stops
+// the run where it breaks, with what was found: here a leader's HW set
+// lower within its epoch, which the leader finds the next time a fetch
+// moves its HW.
+func TestEngineInvariantStopsTheRun(t *testing.T) {
+	run, s, leader, _ := cleanRun(t)
+	p := partitionOf(run, leader, s)
+	plant(t, run, leader, func(*sim.Env) { p.Log().UpdateHighWatermark(s.offset) })
+	err := run.C.World.RunUntil(run.C.World.Now().Add(10 * time.Second))
+	if err == nil || !strings.Contains(err.Error(), "invariant violated") || !strings.Contains(err.Error(), "the leader's HW went down") {
+		t.Fatalf("the run went on: %v", err)
 	}
 }

@@ -14,7 +14,8 @@ type EpochEntry struct {
 
 // LeaderEpochCache is Kafka's LeaderEpochFileCache: for each leader epoch the
 // first offset written in it. Invariant: entries are strictly increasing in
-// both Epoch and StartOffset. Every change is written to
+// both Epoch and StartOffset (checked with its Log's offsets:
+// log_invariants.go). Every change is written to
 // leader-epoch-checkpoint (durably) by the owner.
 type LeaderEpochCache struct {
 	entries []EpochEntry

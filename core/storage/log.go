@@ -34,6 +34,9 @@ var (
 //	the active segment's base
 //	the epoch cache has no entry starting at or beyond logEndOffset... except
 //	the current leader epoch, which a new leader assigns at its LEO.
+//
+// They are checked after every change of the offsets (checkOffsets in
+// log_invariants.go): a violation stops the run (core/invariant).
 type Log struct {
 	// headers is an append's scratch list of batch headers (nothing keeps
 	// it past the call): a new list each append was a tenth of a leaped
@@ -150,6 +153,7 @@ func (l *Log) EndOffsetForEpoch(epoch int32) (int32, int64) {
 // (called when this replica becomes leader).
 func (l *Log) AssignEpoch(leaderEpoch int32) error {
 	if l.epochs.Assign(leaderEpoch, l.logEndOffset) {
+		l.checkOffsets("assigning an epoch")
 		return l.writeEpochCheckpoint()
 	}
 	return nil
@@ -159,6 +163,7 @@ func (l *Log) AssignEpoch(leaderEpoch int32) error {
 // It returns the value set.
 func (l *Log) UpdateHighWatermark(hw int64) int64 {
 	l.highWatermark = min(max(hw, l.logStartOffset), l.logEndOffset)
+	l.checkOffsets("updating the HW")
 	return l.highWatermark
 }
 

@@ -234,6 +234,7 @@ func (l *Log) append(a appendSet) (int64, string, error) {
 		return rolled, reason, err
 	}
 	l.logEndOffset = a.lastOffset + 1
+	l.checkOffsets("appending")
 	return rolled, reason, nil
 }
 

@@ -124,6 +124,7 @@ func (l *Log) appendFlushed(run BatchRun, i, n int, epoch int32, instant func(k 
 		return 0, err
 	}
 	l.logEndOffset = h.LastOffset() + 1
+	l.checkOffsets("appending a run")
 	if err := l.Flush(); err != nil {
 		return m, err
 	}

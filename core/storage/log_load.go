@@ -105,6 +105,7 @@ func OpenLog(d *Disk, logDir string, tp TopicPartition, cfg LogConfig, recoveryP
 	if !cleanShutdown {
 		l.recoveryPoint = min(max(recoveryPoint, 0), l.logEndOffset)
 	}
+	l.checkOffsets("loading")
 	return l, rep, nil
 }
 

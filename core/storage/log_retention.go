@@ -145,7 +145,9 @@ func (l *Log) MaybeIncrementLogStartOffset(newStart int64) error {
 		return nil
 	}
 	l.logStartOffset = newStart
-	if l.epochs.TruncateFromStart(newStart) {
+	changed := l.epochs.TruncateFromStart(newStart)
+	l.checkOffsets("moving the log start")
+	if changed {
 		return l.writeEpochCheckpoint()
 	}
 	return nil

@@ -46,7 +46,9 @@ func (l *Log) TruncateTo(offset int64) error {
 	l.logStartOffset = min(l.logStartOffset, l.logEndOffset)
 	l.highWatermark = min(l.highWatermark, l.logEndOffset)
 	l.recoveryPoint = min(l.recoveryPoint, l.logEndOffset)
-	if l.epochs.TruncateFromEnd(l.logEndOffset) {
+	changed := l.epochs.TruncateFromEnd(l.logEndOffset)
+	l.checkOffsets("truncating")
+	if changed {
 		return l.writeEpochCheckpoint()
 	}
 	return nil
@@ -67,5 +69,6 @@ func (l *Log) TruncateFullyAndStartAt(offset int64) error {
 	l.logStartOffset, l.logEndOffset, l.highWatermark, l.recoveryPoint = offset, offset, offset, offset
 	l.epochs.Clear()
 	l.forgetProducerState()
+	l.checkOffsets("truncating fully")
 	return l.writeEpochCheckpoint()
 }
