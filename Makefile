@@ -29,7 +29,8 @@ FUZZSHORT = 3s
 WASM_OUT   = public/main.wasm
 WASM_EXEC  = public/wasm_exec.js
 # Inlining is off (-l) in the packages listed: kafkascope's command-line
-# tools, scenarios, metadata record codec, brokers, clients, Raft,
+# tools (with their Java command-line parsers, JDK behaviours and
+# transcript format), scenarios, metadata record codec, brokers, clients, Raft,
 # controller, configs, views, group assignors, fault simulator, timeline,
 # player, cold-path sorts, JSON and URL query helpers, request and response
 # types, RPC, event feed, share links' deflate writer, page components (ui, whose generated Build methods
@@ -61,7 +62,8 @@ WASM_EXEC  = public/wasm_exec.js
 # strings 20 KB, but they made BenchmarkTimeAdvance 9% and 5% slower
 # (medians of 32 runs); off everywhere, runtime included, 94 KB more but
 # BenchmarkTimeAdvance twice as slow.
-WASM_NOINLINE = kafkascope/core/console kafkascope/core/scenario kafkascope/core/metadata \
+WASM_NOINLINE = kafkascope/core/console kafkascope/core/javacli kafkascope/core/jdk kafkascope/core/transcript \
+	kafkascope/core/scenario kafkascope/core/metadata \
 	kafkascope/core/broker kafkascope/core/client kafkascope/core/raft kafkascope/core/controller \
 	kafkascope/core/config kafkascope/core/view kafkascope/core/group kafkascope/core/simulate \
 	kafkascope/core/timeline kafkascope/core/player kafkascope/core/sorts kafkascope/core/jsonvalue \

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kafkascope/core/client"
+	"kafkascope/core/jdk"
 )
 
 // adminConfigLogger is the logger KafkaAdminClient logs under.
@@ -64,7 +65,7 @@ func (t *toolRun) commandConfigProps(path string) (props map[string]string, exc 
 	if !found {
 		return nil, "", false
 	}
-	props, exc = javaLoadProperties(text)
+	props, exc = jdk.LoadProperties(text)
 	return props, exc, true
 }
 

@@ -3,6 +3,8 @@ package console
 import (
 	"sort"
 	"strings"
+
+	"kafkascope/core/javacli"
 )
 
 // commandNames are the first words the terminal completes.
@@ -28,7 +30,7 @@ var subcommands = map[string][]string{
 }
 
 // toolSpecs returns a tool's options (for completion).
-func toolSpecs(tool string) []*optSpec {
+func toolSpecs(tool string) []*javacli.OptionSpec {
 	switch tool {
 	case "kafka-topics":
 		return topicsSpecs()
@@ -43,7 +45,7 @@ func toolSpecs(tool string) []*optSpec {
 	case "kafka-consumer-groups":
 		return consumerGroupsSpecs()
 	case "cluster":
-		return []*optSpec{{name: "brokers"}, {name: "controllers"}, {name: "seed"}, {name: "config"}, {name: "page-cache-bytes"}}
+		return []*javacli.OptionSpec{{Name: "brokers"}, {Name: "controllers"}, {Name: "seed"}, {Name: "config"}, {Name: "page-cache-bytes"}}
 	}
 	return nil
 }
@@ -66,7 +68,7 @@ func Complete(line string) []string {
 		cands = quorumCompletions(words[1:len(words)-1], last)
 	case strings.HasPrefix(last, "-") || last == "":
 		for _, s := range toolSpecs(toolName(words[0])) {
-			cands = append(cands, "--"+s.name)
+			cands = append(cands, "--"+s.Name)
 		}
 	}
 	var out []string
@@ -84,19 +86,20 @@ func Complete(line string) []string {
 // sub-command, after it the sub-command's flags.
 func quorumCompletions(before []string, last string) []string {
 	p := quorumParser()
+	top := true
 	for _, w := range before {
 		if w == "describe" {
-			p = p.commands[0].parser
+			p, top = p.Command("describe"), false
 			break
 		}
 	}
 	var out []string
-	for _, a := range p.args {
-		if f := a.flags[len(a.flags)-1]; strings.HasPrefix(f, "--") {
+	for _, a := range p.Args {
+		if f := a.Flags[len(a.Flags)-1]; strings.HasPrefix(f, "--") {
 			out = append(out, f)
 		}
 	}
-	if p.parent == nil && !strings.HasPrefix(last, "-") {
+	if top && !strings.HasPrefix(last, "-") {
 		out = append(out, "describe")
 	}
 	return out

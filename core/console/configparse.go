@@ -3,6 +3,8 @@ package console
 import (
 	"regexp"
 	"strings"
+
+	"kafkascope/core/jdk"
 )
 
 // addConfigError is the IllegalArgumentException ConfigCommand raises for a
@@ -61,8 +63,8 @@ func parseAddConfig(s string) ([]string, map[string]string, string) {
 		if len(kv) != 2 {
 			return nil, nil, addConfigFormatError
 		}
-		k := javaTrim(kv[0])
-		v := javaTrim(strings.NewReplacer("[", "", "]", "").Replace(kv[1]))
+		k := jdk.Trim(kv[0])
+		v := jdk.Trim(strings.NewReplacer("[", "", "]", "").Replace(kv[1]))
 		if _, seen := values[k]; !seen {
 			keys = append(keys, k)
 		}
@@ -74,9 +76,4 @@ func parseAddConfig(s string) ([]string, map[string]string, string) {
 		}
 	}
 	return keys, values, ""
-}
-
-// javaTrim is String.trim: it strips characters up to and including ' '.
-func javaTrim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
 }

@@ -10,6 +10,7 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/hashing"
+	"kafkascope/core/javacli"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -30,40 +31,40 @@ var configDefaultShortcuts = []struct{ flag, typ string }{
 	{"client-defaults", "clients"}, {"user-defaults", "users"}, {"broker-defaults", "brokers"}, {"ip-defaults", "ips"},
 }
 
-func configsSpecs() []*optSpec { return withCommon(configsSpecList) }
+func configsSpecs() []*javacli.OptionSpec { return withCommon(configsSpecList) }
 
-var configsSpecList = []optSpec{
-	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-	{name: "bootstrap-controller", arg: requiredArg, typ: "String", argDesc: "controller to connect to", desc: "The controllers to connect to (not simulated: use --bootstrap-server)."},
-	{name: "zookeeper", arg: requiredArg, typ: "String", argDesc: "urls", desc: "DEPRECATED. ZooKeeper to connect to (kafkascope clusters run in KRaft mode and have none)."},
-	{name: "command-config", arg: requiredArg, typ: "String", argDesc: "command config property file", desc: "Admin client properties file (the simulator has no local files)."},
-	{name: "alter", desc: "Change the configs of the entity."},
-	{name: "describe", desc: "Show the configs of the entity (only dynamic ones unless --all)."},
-	{name: "all", desc: "With --describe: every config of the topic or broker, with where its value comes from."},
-	{name: "entity-type", arg: requiredArg, typ: "String", desc: "What kind of entity: topics/clients/users/brokers/broker-loggers/ips/client-metrics."},
-	{name: "entity-name", arg: requiredArg, typ: "String", desc: "The entity's name: a topic name or a broker id, ..."},
-	{name: "entity-default", desc: "The cluster-wide default entity (for brokers: configs every broker uses unless it has its own)."},
-	{name: "add-config", arg: requiredArg, typ: "String", desc: "Configs to set, as 'k1=v1,k2=[v1,v2],k3=v3' (square brackets group a value that contains commas)."},
-	{name: "add-config-file", arg: requiredArg, typ: "String", desc: "A properties file of configs to set (the simulator has no local files)."},
-	{name: "delete-config", arg: requiredArg, typ: "String", desc: "Config names to remove, as 'k1,k2'."},
-	{name: "force", desc: "Do not prompt (accepted, has no effect)."},
-	{name: "topic", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type topics --entity-name <topic>."},
-	{name: "client", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type clients --entity-name <client id>."},
-	{name: "client-defaults", desc: "Shortcut for the default of all clients."},
-	{name: "user", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type users --entity-name <principal>."},
-	{name: "user-defaults", desc: "Shortcut for the default of all users."},
-	{name: "broker", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type brokers --entity-name <id>."},
-	{name: "broker-defaults", desc: "Shortcut for --entity-type brokers --entity-default."},
-	{name: "broker-logger", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type broker-loggers --entity-name <id>."},
-	{name: "ip", arg: requiredArg, typ: "String", desc: "Shortcut for --entity-type ips --entity-name <ip>."},
-	{name: "ip-defaults", desc: "Shortcut for the default of all IPs."},
-	{name: "zk-tls-config-file", arg: requiredArg, typ: "String", argDesc: "ZooKeeper TLS configuration", desc: "ZooKeeper TLS settings file (only with --zookeeper)."},
+var configsSpecList = []javacli.OptionSpec{
+	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{Name: "bootstrap-controller", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "controller to connect to", Desc: "The controllers to connect to (not simulated: use --bootstrap-server)."},
+	{Name: "zookeeper", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "urls", Desc: "DEPRECATED. ZooKeeper to connect to (kafkascope clusters run in KRaft mode and have none)."},
+	{Name: "command-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "command config property file", Desc: "Admin client properties file (the simulator has no local files)."},
+	{Name: "alter", Desc: "Change the configs of the entity."},
+	{Name: "describe", Desc: "Show the configs of the entity (only dynamic ones unless --all)."},
+	{Name: "all", Desc: "With --describe: every config of the topic or broker, with where its value comes from."},
+	{Name: "entity-type", Arg: javacli.RequiredArg, Type: "String", Desc: "What kind of entity: topics/clients/users/brokers/broker-loggers/ips/client-metrics."},
+	{Name: "entity-name", Arg: javacli.RequiredArg, Type: "String", Desc: "The entity's name: a topic name or a broker id, ..."},
+	{Name: "entity-default", Desc: "The cluster-wide default entity (for brokers: configs every broker uses unless it has its own)."},
+	{Name: "add-config", Arg: javacli.RequiredArg, Type: "String", Desc: "Configs to set, as 'k1=v1,k2=[v1,v2],k3=v3' (square brackets group a value that contains commas)."},
+	{Name: "add-config-file", Arg: javacli.RequiredArg, Type: "String", Desc: "A properties file of configs to set (the simulator has no local files)."},
+	{Name: "delete-config", Arg: javacli.RequiredArg, Type: "String", Desc: "Config names to remove, as 'k1,k2'."},
+	{Name: "force", Desc: "Do not prompt (accepted, has no effect)."},
+	{Name: "topic", Arg: javacli.RequiredArg, Type: "String", Desc: "Shortcut for --entity-type topics --entity-name <topic>."},
+	{Name: "client", Arg: javacli.RequiredArg, Type: "String", Desc: "Shortcut for --entity-type clients --entity-name <client id>."},
+	{Name: "client-defaults", Desc: "Shortcut for the default of all clients."},
+	{Name: "user", Arg: javacli.RequiredArg, Type: "String", Desc: "Shortcut for --entity-type users --entity-name <principal>."},
+	{Name: "user-defaults", Desc: "Shortcut for the default of all users."},
+	{Name: "broker", Arg: javacli.RequiredArg, Type: "String", Desc: "Shortcut for --entity-type brokers --entity-name <id>."},
+	{Name: "broker-defaults", Desc: "Shortcut for --entity-type brokers --entity-default."},
+	{Name: "broker-logger", Arg: javacli.RequiredArg, Type: "String", Desc: "Shortcut for --entity-type broker-loggers --entity-name <id>."},
+	{Name: "ip", Arg: javacli.RequiredArg, Type: "String", Desc: "Shortcut for --entity-type ips --entity-name <ip>."},
+	{Name: "ip-defaults", Desc: "Shortcut for the default of all IPs."},
+	{Name: "zk-tls-config-file", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "ZooKeeper TLS configuration", Desc: "ZooKeeper TLS settings file (only with --zookeeper)."},
 }
 
 // configCommand is one run of kafka-configs.sh.
 type configCommand struct {
 	t       *toolRun
-	p       *parsedOpts
+	p       *javacli.OptionSet
 	rawArgs string
 	types   []string
 	names   []string
@@ -76,9 +77,9 @@ type configCommand struct {
 // configsTool is kafka-configs.sh (ConfigCommand), for topics and brokers.
 func configsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	specs := configsSpecs()
-	p, err := parseOptions(specs, args)
+	p, err := javacli.ParseOptions(specs, args)
 	if err != nil { // an OptionException: its message alone
-		t.println(err.(*optionError).msg)
+		t.println(err.(*javacli.OptionError).Msg)
 		t.finish(1)
 		return nil
 	}
@@ -90,26 +91,26 @@ func configsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if !cc.checkArgs(specs) {
 		return nil
 	}
-	if p.has("zookeeper") {
+	if p.Has("zookeeper") {
 		t.println("Warning: --zookeeper is deprecated and will be removed in a future version of Kafka.")
 		t.println("Use --bootstrap-server instead to specify a broker to connect to.")
 		return cc.unsupported("this cluster runs in KRaft mode and has no ZooKeeper: use --bootstrap-server")
 	}
-	if p.has("bootstrap-controller") {
+	if p.Has("bootstrap-controller") {
 		return cc.unsupported("--bootstrap-controller is not simulated: use --bootstrap-server")
 	}
-	if p.has("command-config") {
-		cc.generic("java.nio.file.NoSuchFileException: " + p.str("command-config"))
+	if p.Has("command-config") {
+		cc.generic("java.nio.file.NoSuchFileException: " + p.Value("command-config"))
 		return nil
 	}
-	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
 		t.bootstrapFailed(berr, "Error while executing config command with args '"+cc.rawArgs+"'",
 			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
 			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
 		return nil
 	}
-	if p.has("alter") && len(cc.types) != len(cc.names) {
+	if p.Has("alter") && len(cc.types) != len(cc.names) {
 		cc.fail("An entity name must be specified for every entity type")
 		return nil
 	}
@@ -122,7 +123,7 @@ func configsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		cfg := client.DefaultAdminConfig()
 		cc.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
 		start := func(env *sim.Env) {
-			if p.has("alter") {
+			if p.Has("alter") {
 				cc.alter(env)
 			} else {
 				cc.describe(env)
@@ -138,19 +139,19 @@ func configsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 // default), then the shortcut flags' values, then "" per *-defaults flag.
 func (cc *configCommand) collectEntities() {
 	p := cc.p
-	cc.types = append(cc.types, p.all("entity-type")...)
+	cc.types = append(cc.types, p.Values("entity-type")...)
 	for _, s := range configShortcuts {
-		if p.has(s.flag) {
+		if p.Has(s.flag) {
 			cc.types = append(cc.types, s.typ)
 		}
 	}
 	for _, s := range configDefaultShortcuts {
-		if p.has(s.flag) {
+		if p.Has(s.flag) {
 			cc.types = append(cc.types, s.typ)
 		}
 	}
-	names := p.all("entity-name")
-	for _, o := range p.order {
+	names := p.Values("entity-name")
+	for _, o := range p.Order {
 		switch o {
 		case "entity-name":
 			cc.names = append(cc.names, names[0])
@@ -160,12 +161,12 @@ func (cc *configCommand) collectEntities() {
 		}
 	}
 	for _, s := range configShortcuts {
-		if p.has(s.flag) {
-			cc.names = append(cc.names, p.str(s.flag))
+		if p.Has(s.flag) {
+			cc.names = append(cc.names, p.Value(s.flag))
 		}
 	}
 	for _, s := range configDefaultShortcuts {
-		if p.has(s.flag) {
+		if p.Has(s.flag) {
 			cc.names = append(cc.names, "")
 		}
 	}
@@ -173,11 +174,11 @@ func (cc *configCommand) collectEntities() {
 
 // checkArgs applies ConfigCommandOptions.checkArgs in its order. It reports
 // whether the command may go on.
-func (cc *configCommand) checkArgs(specs []*optSpec) bool {
+func (cc *configCommand) checkArgs(specs []*javacli.OptionSpec) bool {
 	p, t := cc.p, cc.t
 	actions := 0
 	for _, a := range []string{"alter", "describe"} {
-		if p.has(a) {
+		if p.Has(a) {
 			actions++
 		}
 	}
@@ -185,9 +186,9 @@ func (cc *configCommand) checkArgs(specs []*optSpec) bool {
 		t.usage("Command must include exactly one action: --describe, --alter", specs)
 		return false
 	}
-	if p.has("describe") {
+	if p.Has("describe") {
 		for _, o := range []string{"alter", "add-config", "delete-config"} {
-			if p.has(o) {
+			if p.Has(o) {
 				t.usage(fmt.Sprintf(`Option "[describe]" can't be used with option "[%s]"`, o), specs)
 				return false
 			}
@@ -205,7 +206,7 @@ func (cc *configCommand) checkArgs(specs []*optSpec) bool {
 	// The simulator takes a missing --bootstrap-server as "every broker",
 	// so the broker-side entity types apply unless --zookeeper was given.
 	allowed, connect := configEntityTypes, "--bootstrap-server or --bootstrap-controller"
-	if p.has("zookeeper") && !p.has("bootstrap-server") && !p.has("bootstrap-controller") {
+	if p.Has("zookeeper") && !p.Has("bootstrap-server") && !p.Has("bootstrap-controller") {
 		allowed, connect = []string{"users", "brokers"}, "--zookeeper"
 	}
 	for _, ty := range cc.types {
@@ -221,9 +222,9 @@ func (cc *configCommand) checkArgs(specs []*optSpec) bool {
 	}
 	shortcut := false
 	for _, s := range append(slices.Clone(configShortcuts), configDefaultShortcuts...) {
-		shortcut = shortcut || p.has(s.flag)
+		shortcut = shortcut || p.Has(s.flag)
 	}
-	if (p.has("entity-name") || p.has("entity-type") || p.has("entity-default")) && shortcut {
+	if (p.Has("entity-name") || p.Has("entity-type") || p.Has("entity-default")) && shortcut {
 		return cc.fail("--entity-{type,name,default} should not be used in conjunction with specific entity flags")
 	}
 	hasName, hasDefault := false, false
@@ -233,32 +234,32 @@ func (cc *configCommand) checkArgs(specs []*optSpec) bool {
 	}
 	connects := 0
 	for _, o := range []string{"bootstrap-server", "bootstrap-controller", "zookeeper"} {
-		if p.has(o) {
+		if p.Has(o) {
 			connects++
 		}
 	}
 	if connects > 1 {
 		return cc.fail("Only one of --bootstrap-server, --boostrap-controller, and --zookeeper can be specified")
 	}
-	if p.has("all") && p.has("zookeeper") {
+	if p.Has("all") && p.Has("zookeeper") {
 		return cc.fail("--bootstrap-server must be specified for --all")
 	}
-	if p.has("zk-tls-config-file") && !p.has("zookeeper") {
+	if p.Has("zk-tls-config-file") && !p.Has("zookeeper") {
 		return cc.fail("Only the --zookeeper option can be used with the --zk-tls-config-file option.")
 	}
 	if hasName && (slices.Contains(cc.types, "brokers") || slices.Contains(cc.types, "broker-loggers")) {
 		for _, o := range []string{"entity-name", "broker", "broker-logger"} {
-			if p.has(o) {
-				if _, err := strconv.ParseInt(p.values[o][0], 10, 32); err != nil {
-					return cc.fail(fmt.Sprintf("The entity name for %s must be a valid integer broker id, but it is: %s", cc.types[0], p.values[o][0]))
+			if p.Has(o) {
+				if _, err := strconv.ParseInt(p.Values(o)[0], 10, 32); err != nil {
+					return cc.fail(fmt.Sprintf("The entity name for %s must be a valid integer broker id, but it is: %s", cc.types[0], p.Values(o)[0]))
 				}
 			}
 		}
 	}
-	if p.has("describe") && slices.Contains(cc.types, "broker-loggers") && !hasName {
+	if p.Has("describe") && slices.Contains(cc.types, "broker-loggers") && !hasName {
 		return cc.fail("an entity name must be specified with --describe of " + strings.Join(cc.types, ","))
 	}
-	if p.has("alter") {
+	if p.Has("alter") {
 		quota := false
 		for _, ty := range []string{"users", "clients", "brokers", "ips"} {
 			quota = quota || slices.Contains(cc.types, ty)
@@ -269,10 +270,10 @@ func (cc *configCommand) checkArgs(specs []*optSpec) bool {
 		if !quota && !hasName {
 			return cc.fail("an entity name must be specified with --alter of " + strings.Join(cc.types, ","))
 		}
-		if p.has("add-config") && p.has("add-config-file") {
+		if p.Has("add-config") && p.Has("add-config-file") {
 			return cc.fail("Only one of --add-config or --add-config-file must be specified")
 		}
-		if !p.has("add-config") && !p.has("add-config-file") && !p.has("delete-config") {
+		if !p.Has("add-config") && !p.Has("add-config-file") && !p.Has("delete-config") {
 			return cc.fail("At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter")
 		}
 	}
@@ -386,12 +387,12 @@ func (cc *configCommand) describeEach(env *sim.Env, typ string, names []string) 
 	switch {
 	case name == "":
 		cc.t.println("Default configs for " + typ + " in the cluster are:")
-	case cc.p.has("all"):
+	case cc.p.Has("all"):
 		cc.t.println("All configs for " + entityLabel(typ, name) + " are:")
 	default:
 		cc.t.println("Dynamic configs for " + entityLabel(typ, name) + " are:")
 	}
-	cc.resourceConfig(env, typ, name, cc.p.has("all"), func(env *sim.Env, entries []protocol.DescribedConfig) {
+	cc.resourceConfig(env, typ, name, cc.p.Has("all"), func(env *sim.Env, entries []protocol.DescribedConfig) {
 		for _, e := range entries {
 			syns := make([]string, len(e.Synonyms))
 			for i, s := range e.Synonyms {
@@ -487,13 +488,13 @@ func (cc *configCommand) alter(env *sim.Env) {
 	typ, name := cc.types[0], cc.names[0]
 	added := map[string]string{}
 	var addedKeys []string
-	if cc.p.has("add-config-file") {
-		cc.generic("java.nio.file.NoSuchFileException: " + cc.p.str("add-config-file"))
+	if cc.p.Has("add-config-file") {
+		cc.generic("java.nio.file.NoSuchFileException: " + cc.p.Value("add-config-file"))
 		return
 	}
-	if cc.p.has("add-config") {
+	if cc.p.Has("add-config") {
 		var msg string
-		if addedKeys, added, msg = parseAddConfig(cc.p.str("add-config")); msg != "" {
+		if addedKeys, added, msg = parseAddConfig(cc.p.Value("add-config")); msg != "" {
 			cc.fail(msg)
 			return
 		}
@@ -502,7 +503,7 @@ func (cc *configCommand) alter(env *sim.Env) {
 		}
 	}
 	var deleted []string
-	for _, v := range cc.p.all("delete-config") {
+	for _, v := range cc.p.Values("delete-config") {
 		for _, k := range strings.Split(v, ",") {
 			deleted = append(deleted, strings.TrimSpace(k))
 		}

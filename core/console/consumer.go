@@ -8,31 +8,32 @@ import (
 	"time"
 
 	"kafkascope/core/client"
+	"kafkascope/core/javacli"
 	"kafkascope/core/sim"
 )
 
-func consumerSpecs() []*optSpec { return withCommon(consumerSpecList) }
+func consumerSpecs() []*javacli.OptionSpec { return withCommon(consumerSpecList) }
 
-var consumerSpecList = []optSpec{
-	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "The topic to consume."},
-	{name: "include", arg: requiredArg, typ: "String", argDesc: "Java regex (String)", desc: "Topics to consume, as a regular expression (not simulated yet)."},
-	{name: "partition", arg: requiredArg, typ: "Integer", argDesc: "partition", desc: "Read only this partition (from the end unless --from-beginning or --offset)."},
-	{name: "offset", arg: requiredArg, typ: "String", argDesc: "consume offset", desc: "With --partition: earliest, latest or an offset.", def: "latest"},
-	{name: "from-beginning", desc: "Start with the earliest message when there is no committed offset."},
-	{name: "max-messages", arg: requiredArg, typ: "Integer", argDesc: "num_messages", desc: "Exit after this many messages."},
-	{name: "timeout-ms", arg: requiredArg, typ: "Long", argDesc: "timeout_ms", desc: "Exit when no message arrives for this long."},
-	{name: "group", arg: requiredArg, typ: "String", argDesc: "consumer group id", desc: "The consumer group id of the consumer."},
-	{name: "property", arg: requiredArg, typ: "String", argDesc: "prop", desc: "Formatter properties: print.timestamp, print.key, print.value, print.partition, print.offset, print.epoch, print.headers, key.separator, line.separator, null.literal."},
-	{name: "consumer-property", arg: requiredArg, typ: "String", argDesc: "consumer_prop", desc: "A consumer config as key=value."},
-	{name: "consumer.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Consumer config properties file (write it with cat > FILE). Simulator-only: kafkascope.record.processing.ms makes the application spend that long on each record between polls."},
-	{name: "formatter", arg: requiredArg, typ: "String", argDesc: "class", desc: "Only the default formatter is simulated.", def: "org.apache.kafka.tools.consumer.DefaultMessageFormatter"},
-	{name: "formatter-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Formatter config file (not read by the simulator)."},
-	{name: "skip-message-on-error", desc: "Skip a message that cannot be formatted."},
-	{name: "isolation-level", arg: requiredArg, typ: "String", desc: "read_uncommitted or read_committed.", def: "read_uncommitted"},
-	{name: "key-deserializer", arg: requiredArg, typ: "String", argDesc: "deserializer for key", desc: "Accepted; keys print as their bytes."},
-	{name: "value-deserializer", arg: requiredArg, typ: "String", argDesc: "deserializer for values", desc: "Accepted; values print as their bytes."},
-	{name: "enable-systest-events", desc: "Accepted for compatibility."},
+var consumerSpecList = []javacli.OptionSpec{
+	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{Name: "topic", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "topic", Desc: "The topic to consume."},
+	{Name: "include", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "Java regex (String)", Desc: "Topics to consume, as a regular expression (not simulated yet)."},
+	{Name: "partition", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "partition", Desc: "Read only this partition (from the end unless --from-beginning or --offset)."},
+	{Name: "offset", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "consume offset", Desc: "With --partition: earliest, latest or an offset.", Default: "latest"},
+	{Name: "from-beginning", Desc: "Start with the earliest message when there is no committed offset."},
+	{Name: "max-messages", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "num_messages", Desc: "Exit after this many messages."},
+	{Name: "timeout-ms", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "timeout_ms", Desc: "Exit when no message arrives for this long."},
+	{Name: "group", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "consumer group id", Desc: "The consumer group id of the consumer."},
+	{Name: "property", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "prop", Desc: "Formatter properties: print.timestamp, print.key, print.value, print.partition, print.offset, print.epoch, print.headers, key.separator, line.separator, null.literal."},
+	{Name: "consumer-property", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "consumer_prop", Desc: "A consumer config as key=value."},
+	{Name: "consumer.config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "config file", Desc: "Consumer config properties file (write it with cat > FILE). Simulator-only: kafkascope.record.processing.ms makes the application spend that long on each record between polls."},
+	{Name: "formatter", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "class", Desc: "Only the default formatter is simulated.", Default: "org.apache.kafka.tools.consumer.DefaultMessageFormatter"},
+	{Name: "formatter-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "config file", Desc: "Formatter config file (not read by the simulator)."},
+	{Name: "skip-message-on-error", Desc: "Skip a message that cannot be formatted."},
+	{Name: "isolation-level", Arg: javacli.RequiredArg, Type: "String", Desc: "read_uncommitted or read_committed.", Default: "read_uncommitted"},
+	{Name: "key-deserializer", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "deserializer for key", Desc: "Accepted; keys print as their bytes."},
+	{Name: "value-deserializer", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "deserializer for values", Desc: "Accepted; values print as their bytes."},
+	{Name: "enable-systest-events", Desc: "Accepted for compatibility."},
 }
 
 // formatter is DefaultMessageFormatter.
@@ -122,7 +123,7 @@ func (f *formatter) format(r client.ConsumerRecord) string {
 // consumerTool is kafka-console-consumer.sh.
 func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	specs := consumerSpecs()
-	p, err := parseOptions(specs, args)
+	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
 		t.usage(err.Error(), specs)
 		return nil
@@ -130,41 +131,41 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if t.helpOrVersion(p, args, "This tool helps to read data from Kafka topics and outputs it to standard output.", specs) {
 		return nil
 	}
-	if p.has("topic") == p.has("include") {
+	if p.Has("topic") == p.Has("include") {
 		t.usage("Exactly one of --include/--topic is required. ", specs)
 		return nil
 	}
-	if p.has("include") {
+	if p.Has("include") {
 		t.println("kafka-console-consumer.sh: --include is not simulated yet; use --topic")
 		t.finish(1)
 		return nil
 	}
 	partition := int32(-1)
-	if p.has("partition") {
-		n, err := p.intVal("partition", 32)
+	if p.Has("partition") {
+		n, err := p.Int("partition", 32)
 		if err != nil {
-			t.println(`Exception in thread "main" ` + err.(*optionError).class + ": " + err.Error())
+			t.println(`Exception in thread "main" ` + err.(*javacli.OptionError).Class + ": " + err.Error())
 			t.finish(1)
 			return nil
 		}
 		partition = int32(n)
-		if p.has("from-beginning") && p.has("offset") {
+		if p.Has("from-beginning") && p.Has("offset") {
 			t.usage("Options from-beginning and offset cannot be specified together.", specs)
 			return nil
 		}
-	} else if p.has("offset") {
+	} else if p.Has("offset") {
 		t.usage("The partition is required when offset is specified.", specs)
 		return nil
 	}
-	if p.has("bootstrap-server") && !validBootstrapSyntax(p.str("bootstrap-server")) {
+	if p.Has("bootstrap-server") && !validBootstrapSyntax(p.Value("bootstrap-server")) {
 		t.usage("Please provide valid host:port like host1:9091,host2:9092\n", specs)
 		return nil
 	}
 	cprops := map[string]string{}
-	if p.has("consumer.config") {
-		file, exc, ok := t.commandConfigProps(p.str("consumer.config"))
+	if p.Has("consumer.config") {
+		file, exc, ok := t.commandConfigProps(p.Value("consumer.config"))
 		if !ok {
-			t.println(`Exception in thread "main" java.nio.file.NoSuchFileException: ` + p.str("consumer.config"))
+			t.println(`Exception in thread "main" java.nio.file.NoSuchFileException: ` + p.Value("consumer.config"))
 			t.finish(1)
 			return nil
 		}
@@ -177,10 +178,10 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			cprops[k] = v
 		}
 	}
-	extra, _ := parseKeyValues(p.all("consumer-property"))
+	extra, _ := parseKeyValues(p.Values("consumer-property"))
 	var groupIDs []string
-	if p.has("group") {
-		groupIDs = append(groupIDs, p.str("group"))
+	if p.Has("group") {
+		groupIDs = append(groupIDs, p.Value("group"))
 	}
 	for _, src := range []map[string]string{cprops, extra} {
 		if g, ok := src["group.id"]; ok && !slices.Contains(groupIDs, g) {
@@ -205,11 +206,11 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	start := client.SeekLatest
 	reset := "latest"
-	if p.has("from-beginning") {
+	if p.Has("from-beginning") {
 		start, reset = client.SeekEarliest, "earliest"
 	}
 	if v, ok := cprops["auto.offset.reset"]; ok {
-		if p.has("from-beginning") && v != "earliest" {
+		if p.Has("from-beginning") && v != "earliest" {
 			t.println(fmt.Sprintf("Can't simultaneously specify --from-beginning and 'auto.offset.reset=%s', please remove one option", v))
 			t.finish(1)
 			return nil
@@ -230,26 +231,26 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			return nil
 		}
 	}
-	if p.has("offset") {
-		switch o := strings.ToLower(p.str("offset")); o {
+	if p.Has("offset") {
+		switch o := strings.ToLower(p.Value("offset")); o {
 		case "earliest":
 			start = client.SeekEarliest
 		case "latest":
 			start = client.SeekLatest
 		default:
-			n, err := strconv.ParseInt(p.str("offset"), 10, 64)
+			n, err := strconv.ParseInt(p.Value("offset"), 10, 64)
 			if err != nil || n < 0 {
-				t.usage(fmt.Sprintf("The provided offset value '%s' is incorrect. Valid values are 'earliest', 'latest', or a non-negative long.", p.str("offset")), specs)
+				t.usage(fmt.Sprintf("The provided offset value '%s' is incorrect. Valid values are 'earliest', 'latest', or a non-negative long.", p.Value("offset")), specs)
 				return nil
 			}
 			start = n
 		}
 	}
 	timeout := time.Duration(-1)
-	if p.has("timeout-ms") {
-		n, err := p.intVal("timeout-ms", 64)
+	if p.Has("timeout-ms") {
+		n, err := p.Int("timeout-ms", 64)
 		if err != nil {
-			t.println(`Exception in thread "main" ` + err.(*optionError).class + ": " + err.Error())
+			t.println(`Exception in thread "main" ` + err.(*javacli.OptionError).Class + ": " + err.Error())
 			t.finish(1)
 			return nil
 		}
@@ -258,19 +259,19 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		}
 	}
 	maxMessages := int64(-1)
-	if p.has("max-messages") {
-		n, err := p.intVal("max-messages", 32)
+	if p.Has("max-messages") {
+		n, err := p.Int("max-messages", 32)
 		if err != nil {
 			t.println("Processed a total of 0 messages")
 			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
-			t.println(err.(*optionError).class + ": " + err.Error())
+			t.println(err.(*javacli.OptionError).Class + ": " + err.Error())
 			t.finish(1)
 			return nil
 		}
 		maxMessages = n
 	}
-	fprops, _ := parseKeyValues(p.all("property"))
-	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	fprops, _ := parseKeyValues(p.Values("property"))
+	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
 		t.bootstrapFailed(berr, client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger),
 			"org.apache.kafka.common.KafkaException: Failed to construct kafka consumer",
@@ -309,7 +310,7 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if t.refusesStaticMembership(cprops) {
 		return nil
 	}
-	run := &consumerRun{t: t, topic: p.str("topic"), partition: partition, start: start, max: maxMessages, timeout: timeout, f: newFormatter(fprops)}
+	run := &consumerRun{t: t, topic: p.Value("topic"), partition: partition, start: start, max: maxMessages, timeout: timeout, f: newFormatter(fprops)}
 	return func(host string) sim.Process {
 		run.coordAddr = sim.Addr(host + ":50001")
 		run.c = client.NewConsumer(sim.Addr(host+":50000"), bootstrap, cfg, t.logger())

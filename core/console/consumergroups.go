@@ -8,6 +8,8 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/hashing"
+	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/sim"
 )
 
@@ -21,37 +23,37 @@ const consumerGroupCommandLogger = "org.apache.kafka.tools.consumer.group.Consum
 
 const consumerGroupsHelp = "This tool helps to list all consumer groups, describe a consumer group, delete consumer group info, or reset consumer group offsets."
 
-func consumerGroupsSpecs() []*optSpec { return withCommon(consumerGroupsSpecList) }
+func consumerGroupsSpecs() []*javacli.OptionSpec { return withCommon(consumerGroupsSpecList) }
 
-var consumerGroupsSpecList = []optSpec{
-	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The broker(s) to connect to (optional in kafkascope: every broker)."},
-	{name: "group", arg: requiredArg, typ: "String", argDesc: "consumer group", desc: "A consumer group to act on (repeatable)."},
-	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "A topic for --reset-offsets or --delete-offsets; topic:0,1 names partitions (repeatable)."},
-	{name: "all-topics", desc: "With --reset-offsets: every topic the group has committed offsets for."},
-	{name: "list", desc: "List the consumer groups."},
-	{name: "describe", desc: "Describe groups: their partitions with committed offset, log end offset and lag."},
-	{name: "all-groups", desc: "Act on every consumer group."},
-	{name: "delete", desc: "Delete groups (they must have no members) with their committed offsets."},
-	{name: "timeout", arg: requiredArg, typ: "Long", argDesc: "timeout (ms)", desc: "How long each admin request may take.", def: "5000"},
-	{name: "command-config", arg: requiredArg, typ: "String", argDesc: "command config property file", desc: "Admin client properties file (in kafkascope: a file written with cat > FILE)."},
-	{name: "reset-offsets", desc: "Reset a group's committed offsets while it has no members: --dry-run (the default) shows the plan, --execute commits it. Choose one of --to-earliest, --to-latest, --to-offset, --shift-by, --to-current, --to-datetime, --by-duration, --from-file, and --topic or --all-topics."},
-	{name: "delete-offsets", desc: "Delete a group's committed offsets for the given topics."},
-	{name: "dry-run", desc: "With --reset-offsets: only show the new offsets."},
-	{name: "execute", desc: "With --reset-offsets: commit the new offsets."},
-	{name: "export", desc: "With --reset-offsets: print the plan as CSV."},
-	{name: "to-offset", arg: requiredArg, typ: "Long", argDesc: "offset", desc: "Reset to this offset."},
-	{name: "from-file", arg: requiredArg, typ: "String", argDesc: "path to CSV file", desc: "Reset to the offsets in a CSV file."},
-	{name: "to-datetime", arg: requiredArg, typ: "String", argDesc: "datetime", desc: "Reset to the first offset at or after a time, YYYY-MM-DDTHH:mm:SS.sss."},
-	{name: "by-duration", arg: requiredArg, typ: "String", argDesc: "duration", desc: "Reset to the first offset at or after now minus a duration, PnDTnHnMnS."},
-	{name: "to-earliest", desc: "Reset to the log start offset."},
-	{name: "to-latest", desc: "Reset to the log end offset."},
-	{name: "to-current", desc: "Reset to the committed offset (the log end offset where none)."},
-	{name: "shift-by", arg: requiredArg, typ: "Long", argDesc: "number-of-offsets", desc: "Move the committed offset by n (negative goes back)."},
-	{name: "members", desc: "With --describe: the members and how many partitions each has."},
-	{name: "verbose", desc: "With --describe --members: also each member's partitions."},
-	{name: "offsets", desc: "With --describe: the partitions with offsets and lag (the default)."},
-	{name: "state", arg: optionalArg, typ: "String", desc: "With --describe: the group's coordinator, assignor, state and member count. With --list: each group's state, optionally only groups in the given states (e.g. stable,empty)."},
-	{name: "type", arg: optionalArg, typ: "String", desc: "With --list: each group's type, optionally only the given types (classic,consumer)."},
+var consumerGroupsSpecList = []javacli.OptionSpec{
+	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The broker(s) to connect to (optional in kafkascope: every broker)."},
+	{Name: "group", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "consumer group", Desc: "A consumer group to act on (repeatable)."},
+	{Name: "topic", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "topic", Desc: "A topic for --reset-offsets or --delete-offsets; topic:0,1 names partitions (repeatable)."},
+	{Name: "all-topics", Desc: "With --reset-offsets: every topic the group has committed offsets for."},
+	{Name: "list", Desc: "List the consumer groups."},
+	{Name: "describe", Desc: "Describe groups: their partitions with committed offset, log end offset and lag."},
+	{Name: "all-groups", Desc: "Act on every consumer group."},
+	{Name: "delete", Desc: "Delete groups (they must have no members) with their committed offsets."},
+	{Name: "timeout", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "timeout (ms)", Desc: "How long each admin request may take.", Default: "5000"},
+	{Name: "command-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "command config property file", Desc: "Admin client properties file (in kafkascope: a file written with cat > FILE)."},
+	{Name: "reset-offsets", Desc: "Reset a group's committed offsets while it has no members: --dry-run (the default) shows the plan, --execute commits it. Choose one of --to-earliest, --to-latest, --to-offset, --shift-by, --to-current, --to-datetime, --by-duration, --from-file, and --topic or --all-topics."},
+	{Name: "delete-offsets", Desc: "Delete a group's committed offsets for the given topics."},
+	{Name: "dry-run", Desc: "With --reset-offsets: only show the new offsets."},
+	{Name: "execute", Desc: "With --reset-offsets: commit the new offsets."},
+	{Name: "export", Desc: "With --reset-offsets: print the plan as CSV."},
+	{Name: "to-offset", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "offset", Desc: "Reset to this offset."},
+	{Name: "from-file", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "path to CSV file", Desc: "Reset to the offsets in a CSV file."},
+	{Name: "to-datetime", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "datetime", Desc: "Reset to the first offset at or after a time, YYYY-MM-DDTHH:mm:SS.sss."},
+	{Name: "by-duration", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "duration", Desc: "Reset to the first offset at or after now minus a duration, PnDTnHnMnS."},
+	{Name: "to-earliest", Desc: "Reset to the log start offset."},
+	{Name: "to-latest", Desc: "Reset to the log end offset."},
+	{Name: "to-current", Desc: "Reset to the committed offset (the log end offset where none)."},
+	{Name: "shift-by", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "number-of-offsets", Desc: "Move the committed offset by n (negative goes back)."},
+	{Name: "members", Desc: "With --describe: the members and how many partitions each has."},
+	{Name: "verbose", Desc: "With --describe --members: also each member's partitions."},
+	{Name: "offsets", Desc: "With --describe: the partitions with offsets and lag (the default)."},
+	{Name: "state", Arg: javacli.OptionalArg, Type: "String", Desc: "With --describe: the group's coordinator, assignor, state and member count. With --list: each group's state, optionally only groups in the given states (e.g. stable,empty)."},
+	{Name: "type", Arg: javacli.OptionalArg, Type: "String", Desc: "With --list: each group's type, optionally only the given types (classic,consumer)."},
 }
 
 // joptSetOrder lists option names in the iteration order of a
@@ -90,16 +92,16 @@ func minus(all []string, drop ...string) []string {
 // returns the usage message to print ("" when the arguments are good), or
 // unavailable: the options jopt refuses before checkArgs runs. warn is
 // the stderr warning a reset without --dry-run or --execute prints.
-func consumerGroupsCheck(p *parsedOpts) (usage string, unavailable []string, warn string) {
-	for _, name := range p.order {
+func consumerGroupsCheck(p *javacli.OptionSet) (usage string, unavailable []string, warn string) {
+	for _, name := range p.Order {
 		ok := true
 		switch name {
 		case "members", "verbose", "offsets":
-			ok = p.has("describe")
+			ok = p.Has("describe")
 		case "state":
-			ok = p.has("describe") || p.has("list")
+			ok = p.Has("describe") || p.Has("list")
 		case "type":
-			ok = p.has("list")
+			ok = p.Has("list")
 		}
 		if !ok && !contains(unavailable, name) {
 			unavailable = append(unavailable, name)
@@ -110,42 +112,42 @@ func consumerGroupsCheck(p *parsedOpts) (usage string, unavailable []string, war
 	}
 	groupScope := strings.Join(joptSetOrder("group", "all-groups"), ", ")
 	levels := []string{"list", "describe", "delete", "reset-offsets"}
-	if p.has("describe") {
-		if !p.has("group") && !p.has("all-groups") {
+	if p.Has("describe") {
+		if !p.Has("group") && !p.Has("all-groups") {
 			return "Option [describe] takes one of these options: " + strings.Join(joptSetOrder(levels...), ", "), nil, ""
 		}
 		n := 0
 		for _, o := range []string{"members", "offsets", "state"} {
-			if p.has(o) {
+			if p.Has(o) {
 				n++
 			}
 		}
 		if n > 1 {
 			return "Option [describe] takes at most one of these options: [members], [offsets], [state]", nil, ""
 		}
-		if p.has("state") && len(p.all("state")) > 0 {
+		if p.Has("state") && len(p.Values("state")) > 0 {
 			return "Option [describe] does not take a value for [state]", nil, ""
 		}
 	}
-	if p.has("delete") {
-		if !p.has("group") && !p.has("all-groups") {
+	if p.Has("delete") {
+		if !p.Has("group") && !p.Has("all-groups") {
 			return "Option [delete] takes one of these options: " + groupScope, nil, ""
 		}
-		if p.has("topic") {
+		if p.Has("topic") {
 			return "The consumer does not support topic-specific offset deletion from a consumer group.", nil, ""
 		}
 	}
-	if p.has("delete-offsets") && (!p.has("group") || !p.has("topic")) {
+	if p.Has("delete-offsets") && (!p.Has("group") || !p.Has("topic")) {
 		return "Option [delete-offsets] takes the following options: " + groupScope, nil, ""
 	}
-	if p.has("reset-offsets") {
-		if p.has("dry-run") && p.has("execute") {
+	if p.Has("reset-offsets") {
+		if p.Has("dry-run") && p.Has("execute") {
 			return "Option [reset-offsets] only accepts one of [execute] and [dry-run]", nil, ""
 		}
-		if !p.has("dry-run") && !p.has("execute") {
+		if !p.Has("dry-run") && !p.Has("execute") {
 			warn = "WARN: No action will be performed as the --execute option is missing.In a future major release, the default behavior of this command will be to prompt the user before executing the reset rather than doing a dry run. You should add the --dry-run option explicitly if you are scripting this command and want to keep the current default behavior without prompting."
 		}
-		if !p.has("group") && !p.has("all-groups") {
+		if !p.Has("group") && !p.Has("all-groups") {
 			return "Option [reset-offsets] takes one of these options: " + groupScope, nil, warn
 		}
 		for _, used := range resetScenarios {
@@ -165,7 +167,7 @@ func consumerGroupsCheck(p *parsedOpts) (usage string, unavailable []string, war
 	}
 	actions := 0
 	for _, a := range []string{"list", "describe", "delete", "reset-offsets", "delete-offsets"} {
-		if p.has(a) {
+		if p.Has(a) {
 			actions++
 		}
 	}
@@ -177,12 +179,12 @@ func consumerGroupsCheck(p *parsedOpts) (usage string, unavailable []string, war
 
 // invalidWithSet is CommandLineUtils.checkInvalidArgs with a HashSet of
 // invalid options: the first present one in the set's order.
-func invalidWithSet(p *parsedOpts, used string, invalid []string) string {
-	if !p.has(used) {
+func invalidWithSet(p *javacli.OptionSet, used string, invalid []string) string {
+	if !p.Has(used) {
 		return ""
 	}
 	for _, o := range joptSetOrder(invalid...) {
-		if p.has(strings.Trim(o, "[]")) {
+		if p.Has(strings.Trim(o, "[]")) {
 			return fmt.Sprintf(`Option "[%s]" can't be used with option "%s"`, used, o)
 		}
 	}
@@ -201,10 +203,10 @@ func contains(list []string, s string) bool {
 // consumerGroupsTool is kafka-consumer-groups.sh.
 func consumerGroupsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	specs := consumerGroupsSpecs()
-	p, err := parseOptions(specs, args)
+	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
-		oe := err.(*optionError)
-		t.mainException(oe.class + ": " + oe.msg)
+		oe := err.(*javacli.OptionError)
+		t.mainException(oe.Class + ": " + oe.Msg)
 		return nil
 	}
 	usage, unavailable, warn := consumerGroupsCheck(p)
@@ -223,12 +225,12 @@ func consumerGroupsTool(t *toolRun, args, _ []string) func(host string) sim.Proc
 		return nil
 	}
 	cfg := client.DefaultAdminConfig()
-	if p.has("command-config") {
-		path := p.str("command-config")
+	if p.Has("command-config") {
+		path := p.Value("command-config")
 		props, exc, ok := t.commandConfigProps(path)
 		switch {
 		case !ok:
-			t.cgError("Executing consumer group command failed due to java.nio.file.NoSuchFileException: "+javaPath(path), "java.nio.file.NoSuchFileException: "+javaPath(path))
+			t.cgError("Executing consumer group command failed due to java.nio.file.NoSuchFileException: "+jdk.Path(path), "java.nio.file.NoSuchFileException: "+jdk.Path(path))
 			return nil
 		case exc != "":
 			_, msg, _ := strings.Cut(exc, ": ")
@@ -238,7 +240,7 @@ func consumerGroupsTool(t *toolRun, args, _ []string) func(host string) sim.Proc
 			return nil
 		}
 	}
-	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
 		for _, w := range berr.warnings {
 			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
@@ -268,8 +270,8 @@ func (t *toolRun) cgError(msg string, trace ...string) {
 // consumerGroupCommand runs one action.
 type consumerGroupCommand struct {
 	t       *toolRun
-	p       *parsedOpts
-	specs   []*optSpec
+	p       *javacli.OptionSet
+	specs   []*javacli.OptionSpec
 	admin   *client.Admin
 	timeout time.Duration
 }
@@ -277,7 +279,7 @@ type consumerGroupCommand struct {
 // longOpt reads a Long option as jopt converts it when the tool first
 // uses it.
 func (c *consumerGroupCommand) longOpt(name string) (int64, bool) {
-	v := c.p.str(name)
+	v := c.p.Value(name)
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
 		c.failed("Cannot parse argument '"+v+"' of option "+name,
@@ -328,15 +330,15 @@ func (c *consumerGroupCommand) run(env *sim.Env) {
 	// withTimeoutMs takes the value's int part.
 	c.timeout = time.Duration(int32(ms)) * time.Millisecond
 	switch {
-	case c.p.has("list"):
+	case c.p.Has("list"):
 		c.list(env)
-	case c.p.has("describe"):
+	case c.p.Has("describe"):
 		c.describe(env)
-	case c.p.has("delete"):
+	case c.p.Has("delete"):
 		c.deleteGroups(env)
-	case c.p.has("reset-offsets"):
+	case c.p.Has("reset-offsets"):
 		c.resetOffsets(env)
-	case c.p.has("delete-offsets"):
+	case c.p.Has("delete-offsets"):
 		c.deleteOffsets(env)
 	}
 }

@@ -46,16 +46,16 @@ func parseEnumList(input string, valid []string) ([]string, bool) {
 }
 
 func (c *consumerGroupCommand) list(env *sim.Env) {
-	includeType, includeState := c.p.has("type"), c.p.has("state")
+	includeType, includeState := c.p.Has("type"), c.p.Has("state")
 	var states, types []string
-	if v := c.p.str("state"); includeState && v != "" {
+	if v := c.p.Value("state"); includeState && v != "" {
 		var ok bool
 		if states, ok = parseEnumList(v, groupStates); !ok {
 			c.illegalArgument("Invalid state list '" + v + "'. Valid states are: " + strings.Join(groupStates, ", "))
 			return
 		}
 	}
-	if v := c.p.str("type"); includeType && v != "" {
+	if v := c.p.Value("type"); includeType && v != "" {
 		var ok bool
 		if types, ok = parseEnumList(strings.ToLower(v), groupTypes); !ok {
 			c.illegalArgument("Invalid types list '" + v + "'. Valid types are: " + strings.Join(groupTypes, ", "))
@@ -127,8 +127,8 @@ func padRight(s string, n int) string {
 // --all-groups, otherwise the --group values (the description calls take
 // them as a set).
 func (c *consumerGroupCommand) groupIDs(env *sim.Env, next func(env *sim.Env, ids []string)) {
-	if !c.p.has("all-groups") {
-		next(env, c.p.all("group"))
+	if !c.p.Has("all-groups") {
+		next(env, c.p.Values("group"))
 		return
 	}
 	c.admin.ListConsumerGroups(env, nil, c.timeout, func(env *sim.Env, groups []client.GroupListing, err *client.Error) {
@@ -247,10 +247,10 @@ func (c *consumerGroupCommand) describe(env *sim.Env) {
 	c.groupIDs(env, func(env *sim.Env, ids []string) {
 		c.describeAll(env, ids, func(env *sim.Env, ds []*client.GroupDescription) {
 			switch {
-			case c.p.has("members"):
-				c.printMembers(ds, c.p.has("verbose"))
+			case c.p.Has("members"):
+				c.printMembers(ds, c.p.Has("verbose"))
 				c.t.finish(0)
-			case c.p.has("state"):
+			case c.p.Has("state"):
 				c.printStates(ds)
 				c.t.finish(0)
 			default:

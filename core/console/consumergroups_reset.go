@@ -8,6 +8,7 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/group"
+	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
@@ -16,24 +17,14 @@ import (
 // The --reset-offsets, --delete and --delete-offsets actions of
 // kafka-consumer-groups.sh.
 
-// javaSplit is String.split with a literal separator: trailing empty
-// strings are dropped.
-func javaSplit(s, sep string) []string {
-	parts := strings.Split(s, sep)
-	for len(parts) > 0 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	return parts
-}
-
 // parseTopicWithPartitions is parseTopicsWithPartitions: "topic:0,1,2".
 func parseTopicWithPartitions(arg string) ([]group.TopicPartition, string) {
-	arr := javaSplit(arg, ":")
+	arr := jdk.Split(arg, ":")
 	if len(arr) != 2 {
 		return nil, "Invalid topic arg '" + arg + "', expected topic name and partitions"
 	}
 	var out []group.TopicPartition
-	for _, p := range javaSplit(arr[1], ",") {
+	for _, p := range jdk.Split(arr[1], ",") {
 		n, err := strconv.ParseInt(p, 10, 32)
 		if err != nil {
 			return nil, "Invalid partition '" + p + "' specified in topic arg '" + arg + "''"
@@ -82,7 +73,7 @@ func (c *consumerGroupCommand) resetOffsets(env *sim.Env) {
 			case "Empty", "Dead":
 				c.partitionsToReset(env, g, func(env *sim.Env, tps []group.TopicPartition) {
 					c.prepareOffsets(env, g, tps, func(env *sim.Env, plan resetPlan) {
-						if c.p.has("dry-run") || !c.p.has("execute") {
+						if c.p.Has("dry-run") || !c.p.Has("execute") {
 							plans = append(plans, plan)
 							step(env, i+1)
 							return
@@ -125,7 +116,7 @@ func (c *consumerGroupCommand) resetOffsets(env *sim.Env) {
 // means all its partitions).
 func (c *consumerGroupCommand) partitionsToReset(env *sim.Env, g string, next func(env *sim.Env, tps []group.TopicPartition)) {
 	switch {
-	case c.p.has("all-topics"):
+	case c.p.Has("all-topics"):
 		c.admin.ListConsumerGroupOffsets(env, g, c.timeout, func(env *sim.Env, committed map[group.TopicPartition]int64, err *client.Error) {
 			if err != nil {
 				c.failedWrapped(err)
@@ -133,10 +124,10 @@ func (c *consumerGroupCommand) partitionsToReset(env *sim.Env, g string, next fu
 			}
 			next(env, javaTPOrder(sortedCommitted(committed)))
 		})
-	case c.p.has("topic"):
+	case c.p.Has("topic"):
 		var specified []group.TopicPartition
 		var bare []string
-		for _, arg := range c.p.all("topic") {
+		for _, arg := range c.p.Values("topic") {
 			if !strings.Contains(arg, ":") {
 				bare = append(bare, arg)
 				continue
@@ -169,7 +160,7 @@ func (c *consumerGroupCommand) partitionsToReset(env *sim.Env, g string, next fu
 			}
 			next(env, specified)
 		})
-	case c.p.has("from-file"):
+	case c.p.Has("from-file"):
 		next(env, nil)
 	default:
 		c.illegalArgument("One of the reset scopes should be defined: --all-topics, --topic.")
@@ -197,7 +188,7 @@ func (c *consumerGroupCommand) prepareOffsets(env *sim.Env, g string, tps []grou
 		})
 	}
 	switch {
-	case c.p.has("to-offset"):
+	case c.p.Has("to-offset"):
 		n, ok := c.longOpt("to-offset")
 		if !ok {
 			return
@@ -207,11 +198,11 @@ func (c *consumerGroupCommand) prepareOffsets(env *sim.Env, g string, tps []grou
 			req[tp] = n
 		}
 		c.checkOffsetsRange(env, tps, req, done)
-	case c.p.has("to-earliest"):
+	case c.p.Has("to-earliest"):
 		fromLog(protocol.EarliestTimestamp, "starting")
-	case c.p.has("to-latest"):
+	case c.p.Has("to-latest"):
 		fromLog(protocol.LatestTimestamp, "ending")
-	case c.p.has("shift-by"):
+	case c.p.Has("shift-by"):
 		c.admin.ListConsumerGroupOffsets(env, g, c.timeout, func(env *sim.Env, committed map[group.TopicPartition]int64, err *client.Error) {
 			if err != nil {
 				c.failedWrapped(err)
@@ -232,24 +223,24 @@ func (c *consumerGroupCommand) prepareOffsets(env *sim.Env, g string, tps []grou
 			}
 			c.checkOffsetsRange(env, tps, req, done)
 		})
-	case c.p.has("to-datetime"):
-		ts, msg := javaDateTime(c.p.str("to-datetime"))
+	case c.p.Has("to-datetime"):
+		ts, msg := javaDateTime(c.p.Value("to-datetime"))
 		if msg != "" {
 			c.failed("java.text.ParseException: "+msg, "java.lang.RuntimeException: java.text.ParseException: "+msg, "Caused by: java.text.ParseException: "+msg)
 			return
 		}
 		c.offsetsForTime(env, tps, ts, done)
-	case c.p.has("by-duration"):
-		d, ok := javaDuration(c.p.str("by-duration"))
+	case c.p.Has("by-duration"):
+		d, ok := javaDuration(c.p.Value("by-duration"))
 		if !ok {
 			msg := "Text cannot be parsed to a Duration"
 			c.failed(msg, "java.time.format.DateTimeParseException: "+msg)
 			return
 		}
 		c.offsetsForTime(env, tps, env.Now().UnixMilli()-d, done)
-	case c.p.has("from-file"):
+	case c.p.Has("from-file"):
 		c.offsetsFromFile(env, g, done)
-	case c.p.has("to-current"):
+	case c.p.Has("to-current"):
 		c.admin.ListConsumerGroupOffsets(env, g, c.timeout, func(env *sim.Env, committed map[group.TopicPartition]int64, err *client.Error) {
 			if err != nil {
 				c.failedWrapped(err)
@@ -374,14 +365,14 @@ func (c *consumerGroupCommand) checkOffsetsRange(env *sim.Env, tps []group.Topic
 // offsetsFromFile reads a --from-file CSV plan: "topic,partition,offset"
 // lines for a single --group, otherwise "group,topic,partition,offset".
 func (c *consumerGroupCommand) offsetsFromFile(env *sim.Env, g string, done func(env *sim.Env, offsets map[group.TopicPartition]int64)) {
-	path := c.p.str("from-file")
+	path := c.p.Value("from-file")
 	data, ok := c.t.s.readWorkspace(path)
 	if !ok {
-		c.failed("java.nio.file.NoSuchFileException: "+javaPath(path), "java.lang.RuntimeException: java.nio.file.NoSuchFileException: "+javaPath(path), "Caused by: java.nio.file.NoSuchFileException: "+javaPath(path))
+		c.failed("java.nio.file.NoSuchFileException: "+jdk.Path(path), "java.lang.RuntimeException: java.nio.file.NoSuchFileException: "+jdk.Path(path), "Caused by: java.nio.file.NoSuchFileException: "+jdk.Path(path))
 		return
 	}
-	lines := javaSplit(data, "\n")
-	single := len(c.p.all("group")) == 1 && len(lines) > 0 && len(strings.Split(lines[0], ",")) == 3
+	lines := jdk.Split(data, "\n")
+	single := len(c.p.Values("group")) == 1 && len(lines) > 0 && len(strings.Split(lines[0], ",")) == 3
 	plan := map[string]map[group.TopicPartition]int64{}
 	for _, l := range lines {
 		f := strings.Split(strings.TrimSpace(l), ",")
@@ -425,8 +416,8 @@ func (c *consumerGroupCommand) printResetPlans(plans []resetPlan) {
 		byGroup[p.group] = p
 		ids = append(ids, p.group)
 	}
-	if c.p.has("export") {
-		single := len(c.p.all("group")) == 1
+	if c.p.Has("export") {
+		single := len(c.p.Values("group")) == 1
 		var sb strings.Builder
 		for _, g := range javaStringOrder(ids) {
 			p := byGroup[g]
@@ -524,8 +515,8 @@ func (c *consumerGroupCommand) deleteGroups(env *sim.Env) {
 }
 
 func (c *consumerGroupCommand) deleteOffsets(env *sim.Env) {
-	g := c.p.str("group")
-	topics := c.p.all("topic")
+	g := c.p.Value("group")
+	topics := c.p.Values("topic")
 	var known []group.TopicPartition
 	var bare []string
 	for _, t := range topics {

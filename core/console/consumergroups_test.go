@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kafkascope/core/group"
+	"kafkascope/core/javacli"
 )
 
 // The HashSet orders Kafka's messages list options in, measured on
@@ -51,7 +52,7 @@ func TestConsumerGroupsArgumentRules(t *testing.T) {
 		{"--list --state --type classic", "", "", ""},
 	}
 	for _, c := range cases {
-		p, err := parseOptions(consumerGroupsSpecs(), strings.Fields(c.args))
+		p, err := javacli.ParseOptions(consumerGroupsSpecs(), strings.Fields(c.args))
 		if err != nil {
 			t.Fatalf("%s: %v", c.args, err)
 		}

@@ -104,7 +104,7 @@ func joinIDs(ids []int32) string {
 
 func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.DescribedConfig, live map[int32]bool, reassigning map[string]protocol.OngoingPartitionReassignment) {
 	p := tc.p
-	reports := p.has("under-replicated-partitions") || p.has("unavailable-partitions") || p.has("under-min-isr-partitions") || p.has("at-min-isr-partitions")
+	reports := p.Has("under-replicated-partitions") || p.Has("unavailable-partitions") || p.Has("under-min-isr-partitions") || p.Has("at-min-isr-partitions")
 	var nonDefault []string
 	minISR := 1
 	for _, c := range cfgs {
@@ -123,20 +123,20 @@ func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.Des
 		}
 		return nil
 	}
-	if !reports && (!p.has("topics-with-overrides") || len(nonDefault) > 0) && len(parts) > 0 {
+	if !reports && (!p.Has("topics-with-overrides") || len(nonDefault) > 0) && len(parts) > 0 {
 		tc.t.println(fmt.Sprintf("Topic: %s\tTopicId: %s\tPartitionCount: %d\tReplicationFactor: %d\tConfigs: %s",
 			t.Name, t.TopicID, len(parts), replicationFactor(parts[0], reassignment(parts[0])), strings.Join(nonDefault, ",")))
 	}
-	if p.has("topics-with-overrides") {
+	if p.Has("topics-with-overrides") {
 		return
 	}
 	for _, mp := range parts {
 		hasLeader := mp.LeaderID >= 0 && live[mp.LeaderID]
 		show := !reports ||
-			p.has("under-replicated-partitions") && replicationFactor(mp, reassignment(mp))-len(mp.ISR) > 0 ||
-			p.has("unavailable-partitions") && !hasLeader ||
-			p.has("under-min-isr-partitions") && (!hasLeader || len(mp.ISR) < minISR) ||
-			p.has("at-min-isr-partitions") && len(mp.ISR) == minISR
+			p.Has("under-replicated-partitions") && replicationFactor(mp, reassignment(mp))-len(mp.ISR) > 0 ||
+			p.Has("unavailable-partitions") && !hasLeader ||
+			p.Has("under-min-isr-partitions") && (!hasLeader || len(mp.ISR) < minISR) ||
+			p.Has("at-min-isr-partitions") && len(mp.ISR) == minISR
 		if !show {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"kafkascope/core/javacli"
 	"kafkascope/core/metadata"
 	"kafkascope/core/raft"
 	"kafkascope/core/record"
@@ -16,23 +17,23 @@ import (
 	"kafkascope/core/storage"
 )
 
-func dumpLogSpecs() []*optSpec { return withCommon(dumpLogSpecList) }
+func dumpLogSpecs() []*javacli.OptionSpec { return withCommon(dumpLogSpecList) }
 
-var dumpLogSpecList = []optSpec{
-	{name: "files", arg: requiredArg, typ: "String", argDesc: "file1, file2, ...", desc: "REQUIRED: the data and index files to dump, separated by commas."},
-	{name: "print-data-log", desc: "Print each record's key and value (implies --deep-iteration)."},
-	{name: "deep-iteration", desc: "Print every record, not only batches."},
-	{name: "verify-index-only", desc: "Only check an index against its log."},
-	{name: "index-sanity-check", desc: "Only run the index check a broker runs at start-up."},
-	{name: "max-message-size", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "The largest message size, for index checks.", def: "5242880"},
-	{name: "max-bytes", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "Read only the batches within the first size bytes.", def: "2147483647"},
-	{name: "key-decoder-class", arg: optionalArg, typ: "String", desc: "How to print keys: org.apache.kafka.tools.api.StringDecoder, LongDecoder or IntegerDecoder.", def: "org.apache.kafka.tools.api.StringDecoder"},
-	{name: "value-decoder-class", arg: optionalArg, typ: "String", desc: "How to print values (as --key-decoder-class).", def: "org.apache.kafka.tools.api.StringDecoder"},
-	{name: "offsets-decoder", desc: "Read the records as __consumer_offsets data (offset commits and group metadata)."},
-	{name: "transaction-log-decoder", desc: "Read the records as __transaction_state data (not simulated)."},
-	{name: "cluster-metadata-decoder", desc: "Read the records as KRaft metadata records (__cluster_metadata)."},
-	{name: "skip-record-metadata", desc: "Print only keys and values, not each record's offset, timestamp and sizes."},
-	{name: "broker", arg: requiredArg, typ: "Integer", argDesc: "id", desc: "kafkascope: the broker whose disk holds the files (default: the first running broker)."},
+var dumpLogSpecList = []javacli.OptionSpec{
+	{Name: "files", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "file1, file2, ...", Desc: "REQUIRED: the data and index files to dump, separated by commas."},
+	{Name: "print-data-log", Desc: "Print each record's key and value (implies --deep-iteration)."},
+	{Name: "deep-iteration", Desc: "Print every record, not only batches."},
+	{Name: "verify-index-only", Desc: "Only check an index against its log."},
+	{Name: "index-sanity-check", Desc: "Only run the index check a broker runs at start-up."},
+	{Name: "max-message-size", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "size", Desc: "The largest message size, for index checks.", Default: "5242880"},
+	{Name: "max-bytes", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "size", Desc: "Read only the batches within the first size bytes.", Default: "2147483647"},
+	{Name: "key-decoder-class", Arg: javacli.OptionalArg, Type: "String", Desc: "How to print keys: org.apache.kafka.tools.api.StringDecoder, LongDecoder or IntegerDecoder.", Default: "org.apache.kafka.tools.api.StringDecoder"},
+	{Name: "value-decoder-class", Arg: javacli.OptionalArg, Type: "String", Desc: "How to print values (as --key-decoder-class).", Default: "org.apache.kafka.tools.api.StringDecoder"},
+	{Name: "offsets-decoder", Desc: "Read the records as __consumer_offsets data (offset commits and group metadata)."},
+	{Name: "transaction-log-decoder", Desc: "Read the records as __transaction_state data (not simulated)."},
+	{Name: "cluster-metadata-decoder", Desc: "Read the records as KRaft metadata records (__cluster_metadata)."},
+	{Name: "skip-record-metadata", Desc: "Print only keys and values, not each record's offset, timestamp and sizes."},
+	{Name: "broker", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "id", Desc: "kafkascope: the broker whose disk holds the files (default: the first running broker)."},
 }
 
 // dumpLogTool is kafka-dump-log.sh (DumpLogSegments). It reads files on a
@@ -41,23 +42,23 @@ var dumpLogSpecList = []optSpec{
 // as the JVM reports an uncaught exception, after what it already printed.
 func dumpLogTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	specs := dumpLogSpecs()
-	p, err := parseOptions(specs, args)
+	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
-		oe := err.(*optionError)
-		t.println(`Exception in thread "main" ` + oe.class + ": " + oe.msg)
+		oe := err.(*javacli.OptionError)
+		t.println(`Exception in thread "main" ` + oe.Class + ": " + oe.Msg)
 		t.finish(1)
 		return nil
 	}
 	if t.helpOrVersion(p, args, "This tool helps to parse a log file and dump its contents to the console, useful for debugging a seemingly corrupt log segment.", specs) {
 		return nil
 	}
-	if !p.has("files") {
+	if !p.Has("files") {
 		t.usage(`Missing required argument "[files]"`, specs)
 		return nil
 	}
 	var bargs []string
-	if p.has("broker") {
-		bargs = []string{"--broker", p.str("broker")}
+	if p.Has("broker") {
+		bargs = []string{"--broker", p.Value("broker")}
 	}
 	disk, _, _, ok := t.s.diskArgs("kafka-dump-log.sh", bargs)
 	if !ok {
@@ -65,7 +66,7 @@ func dumpLogTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		return nil
 	}
 	for _, dec := range []string{"transaction-log-decoder"} {
-		if p.has(dec) {
+		if p.Has(dec) {
 			t.println("kafkascope: --" + dec + " is not simulated yet")
 			t.finish(1)
 			return nil
@@ -79,7 +80,7 @@ func dumpLogTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 
 type dumpLog struct {
 	t    *toolRun
-	p    *parsedOpts
+	p    *javacli.OptionSet
 	disk *storage.Disk
 	// nonConsecutive collects, per file, offsets that do not follow each
 	// other (reported on stderr at the end, newest first, as Kafka does).
@@ -105,7 +106,7 @@ func exceptionText(class, msg string) string {
 func (d *dumpLog) run() int {
 	d.nonConsecutive = map[string][][2]int64{}
 	d.indexErrs = newIndexErrors()
-	for _, arg := range strings.Split(d.p.str("files"), ",") {
+	for _, arg := range strings.Split(d.p.Value("files"), ",") {
 		d.t.println("Dumping " + arg)
 		name := path.Base(arg)
 		if arg == "" {
@@ -149,7 +150,7 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 	// The message parser (and its decoders, with their deprecation notes)
 	// is made before the file is opened.
 	keyDec, valDec := "org.apache.kafka.tools.api.StringDecoder", "org.apache.kafka.tools.api.StringDecoder"
-	if !d.p.has("cluster-metadata-decoder") && !d.p.has("offsets-decoder") {
+	if !d.p.Has("cluster-metadata-decoder") && !d.p.Has("offsets-decoder") {
 		var ok bool
 		if valDec, ok = d.decoder("value-decoder-class"); !ok {
 			return 1
@@ -175,7 +176,7 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 		}
 		d.t.println(fmt.Sprintf("Snapshot end offset: %d, epoch: %d", end, epoch))
 	}
-	maxBytes, err := d.p.intVal("max-bytes", 32)
+	maxBytes, err := d.p.Int("max-bytes", 32)
 	if err != nil {
 		return d.uncaught("joptsimple.OptionArgumentConversionException", err.Error())
 	}
@@ -194,8 +195,8 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 	if int64(len(view)) > maxBytes {
 		view = view[:maxBytes]
 	}
-	printData := d.p.has("print-data-log") || d.p.has("offsets-decoder") || d.p.has("cluster-metadata-decoder") || d.p.has("key-decoder-class") || d.p.has("value-decoder-class")
-	deep := d.p.has("deep-iteration") || printData
+	printData := d.p.Has("print-data-log") || d.p.Has("offsets-decoder") || d.p.Has("cluster-metadata-decoder") || d.p.Has("key-decoder-class") || d.p.Has("value-decoder-class")
+	deep := d.p.Has("deep-iteration") || printData
 	valid := 0
 	last := int64(-1)
 	for pos := 0; len(view)-pos >= record.LogOverhead; {
@@ -241,8 +242,8 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 
 // decoder resolves a --*-decoder-class to one the simulator knows.
 func (d *dumpLog) decoder(opt string) (string, bool) {
-	name := d.p.str(opt)
-	if v := d.p.all(opt); len(v) > 0 && v[len(v)-1] == "" {
+	name := d.p.Value(opt)
+	if v := d.p.Values(opt); len(v) > 0 && v[len(v)-1] == "" {
 		name = "org.apache.kafka.tools.api.StringDecoder"
 	}
 	for _, old := range []string{"StringDecoder", "LongDecoder", "IntegerDecoder", "DefaultDecoder"} {
@@ -276,7 +277,7 @@ func (d *dumpLog) printBatch(h record.BatchHeader, position int, valid bool) {
 func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, keyDec, valDec string) string {
 	var s strings.Builder
 	prefix := "| "
-	if !d.p.has("skip-record-metadata") {
+	if !d.p.Has("skip-record-metadata") {
 		seq := int32(-1)
 		if b.BaseSequence >= 0 {
 			seq = record.IncrementSequence(b.BaseSequence, int32(r.Offset-b.BaseOffset))
@@ -293,7 +294,7 @@ func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, 
 		}
 	}
 	if printData && !b.IsControl() {
-		if d.p.has("offsets-decoder") {
+		if d.p.Has("offsets-decoder") {
 			k, payload, ok := offsetsRecord(r.Offset, r.Key, r.Value)
 			s.WriteString(prefix + "key: " + k)
 			if ok {
@@ -301,7 +302,7 @@ func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, 
 			}
 			return s.String()
 		}
-		if d.p.has("cluster-metadata-decoder") {
+		if d.p.Has("cluster-metadata-decoder") {
 			s.WriteString(" payload: " + metadata.DumpPayload(r.Offset, r.Value))
 			return s.String()
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kafkascope/core/jdk"
 	"kafkascope/core/record"
 )
 
@@ -320,9 +321,9 @@ func dumpTimeIndexFile(out func(string), errs *indexErrors, arg, abs, logAbs str
 // paths on a broker's disk resolve against (homeDir).
 func fileAbsPath(arg string) string {
 	if strings.HasPrefix(arg, "/") {
-		return javaPath(arg)
+		return jdk.Path(arg)
 	}
-	return javaPath(homeDir + "/" + arg)
+	return jdk.Path(homeDir + "/" + arg)
 }
 
 // dumpIndex opens what dumpIndex and dumpTimeIndex open, in their order:
@@ -366,13 +367,13 @@ func (d *dumpLog) dumpIndex(arg, name string) int {
 	}
 	var ex *javaException
 	if timeIdx {
-		ex = dumpTimeIndexFile(d.t.println, d.indexErrs, arg, abs, logAbs, base, data, idx, log, d.p.has("index-sanity-check"), d.p.has("verify-index-only"))
+		ex = dumpTimeIndexFile(d.t.println, d.indexErrs, arg, abs, logAbs, base, data, idx, log, d.p.Has("index-sanity-check"), d.p.Has("verify-index-only"))
 	} else {
-		maxSize, err := d.p.intVal("max-message-size", 32)
+		maxSize, err := d.p.Int("max-message-size", 32)
 		if err != nil {
 			return d.uncaught("joptsimple.OptionArgumentConversionException", err.Error())
 		}
-		ex = dumpOffsetIndex(d.t.println, d.indexErrs, arg, abs, logAbs, base, data, log, d.p.has("index-sanity-check"), d.p.has("verify-index-only"), maxSize)
+		ex = dumpOffsetIndex(d.t.println, d.indexErrs, arg, abs, logAbs, base, data, log, d.p.Has("index-sanity-check"), d.p.Has("verify-index-only"), maxSize)
 	}
 	if ex != nil {
 		return d.uncaught(ex.class, ex.msg)

@@ -7,20 +7,21 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/hashing"
+	"kafkascope/core/javacli"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
 
-func electionSpecs() []*optSpec { return withCommon(electionSpecList) }
+func electionSpecs() []*javacli.OptionSpec { return withCommon(electionSpecList) }
 
-var electionSpecList = []optSpec{
-	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "host:port", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-	{name: "admin.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Admin client properties file (not read by the simulator)."},
-	{name: "path-to-json-file", arg: requiredArg, typ: "String", argDesc: "Path to JSON file", desc: "Partitions to elect, as JSON (not read by the simulator: use --topic or --all-topic-partitions)."},
-	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic name", desc: "The topic whose partition gets the election (needs --partition)."},
-	{name: "partition", arg: requiredArg, typ: "Integer", argDesc: "partition id", desc: "The partition that gets the election."},
-	{name: "all-topic-partitions", desc: "Run the election for every partition."},
-	{name: "election-type", arg: requiredArg, typ: "[PREFERRED,UNCLEAN]", argDesc: "election type", desc: "PREFERRED: move leadership to the first replica; UNCLEAN: give a leaderless partition any live replica, even one not in the ISR."},
+var electionSpecList = []javacli.OptionSpec{
+	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "host:port", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{Name: "admin.config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "config file", Desc: "Admin client properties file (not read by the simulator)."},
+	{Name: "path-to-json-file", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "Path to JSON file", Desc: "Partitions to elect, as JSON (not read by the simulator: use --topic or --all-topic-partitions)."},
+	{Name: "topic", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "topic name", Desc: "The topic whose partition gets the election (needs --partition)."},
+	{Name: "partition", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "partition id", Desc: "The partition that gets the election."},
+	{Name: "all-topic-partitions", Desc: "Run the election for every partition."},
+	{Name: "election-type", Arg: javacli.RequiredArg, Type: "[PREFERRED,UNCLEAN]", ArgDesc: "election type", Desc: "PREFERRED: move leadership to the first replica; UNCLEAN: give a leaderless partition any live replica, even one not in the ISR."},
 }
 
 // electionTool is kafka-leader-election.sh.
@@ -33,54 +34,54 @@ func electionTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.finish(1)
 		return nil
 	}
-	p, err := parseOptions(specs, args)
+	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
-		oe := err.(*optionError)
-		return fail(oe.class, oe.msg)
+		oe := err.(*javacli.OptionError)
+		return fail(oe.Class, oe.Msg)
 	}
 	if t.helpOrVersion(p, args, "This tool attempts to elect a new leader for a set of topic partitions. The type of elections supported are preferred replicas and unclean replicas.", specs) {
 		return nil
 	}
 	const cmdFailed = "org.apache.kafka.server.common.AdminCommandFailedException"
-	if !p.has("election-type") { // (--bootstrap-server may be omitted in the simulator)
+	if !p.Has("election-type") { // (--bootstrap-server may be omitted in the simulator)
 		return fail(cmdFailed, "Missing required option(s): election-type")
 	}
 	sources := 0
 	for _, o := range []string{"topic", "all-topic-partitions", "path-to-json-file"} {
-		if p.has(o) {
+		if p.Has(o) {
 			sources++
 		}
 	}
 	switch {
 	case sources != 1:
 		return fail(cmdFailed, "One and only one of the following options is required: topic, all-topic-partitions, path-to-json-file")
-	case p.has("topic") && !p.has("partition"):
+	case p.Has("topic") && !p.Has("partition"):
 		return fail(cmdFailed, "Missing required option(s): partition")
-	case p.has("partition") && !p.has("topic"):
+	case p.Has("partition") && !p.Has("topic"):
 		return fail(cmdFailed, "Option partition is only allowed if topic is used")
 	}
 	var etype int8
 	var typeName string
-	switch strings.ToUpper(p.str("election-type")) {
+	switch strings.ToUpper(p.Value("election-type")) {
 	case "PREFERRED":
 		etype, typeName = protocol.ElectPreferred, "PREFERRED"
 	case "UNCLEAN":
 		etype, typeName = protocol.ElectUnclean, "UNCLEAN"
 	default:
-		return fail("joptsimple.OptionArgumentConversionException", fmt.Sprintf("Cannot parse argument '%s' of option election-type", p.str("election-type")))
+		return fail("joptsimple.OptionArgumentConversionException", fmt.Sprintf("Cannot parse argument '%s' of option election-type", p.Value("election-type")))
 	}
-	if p.has("path-to-json-file") {
-		return fail("java.io.IOException", "Unable to read file "+p.str("path-to-json-file")+" (the simulator has no local files: use --topic and --partition, or --all-topic-partitions)")
+	if p.Has("path-to-json-file") {
+		return fail("java.io.IOException", "Unable to read file "+p.Value("path-to-json-file")+" (the simulator has no local files: use --topic and --partition, or --all-topic-partitions)")
 	}
 	var targets []protocol.ElectTopicPartitions
-	if p.has("topic") {
-		n, err := p.intVal("partition", 32)
+	if p.Has("topic") {
+		n, err := p.Int("partition", 32)
 		if err != nil {
 			return fail("joptsimple.OptionArgumentConversionException", err.Error())
 		}
-		targets = []protocol.ElectTopicPartitions{{Topic: p.str("topic"), Partitions: []int32{int32(n)}}}
+		targets = []protocol.ElectTopicPartitions{{Topic: p.Value("topic"), Partitions: []int32{int32(n)}}}
 	}
-	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
 		t.bootstrapFailed(berr, "Failed to create new KafkaAdminClient",
 			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kafkascope/core/transcript"
 )
 
 // fuzzSeedLines are real command lines: up to seedsPerCommand commands of
@@ -29,7 +31,7 @@ func fuzzSeedLines(tb testing.TB) []string {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		tr, err := ParseTranscript(string(data))
+		tr, err := transcript.Parse(string(data))
 		if err != nil {
 			tb.Fatalf("%s: %v", f, err)
 		}

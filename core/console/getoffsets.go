@@ -8,21 +8,22 @@ import (
 	"strings"
 
 	"kafkascope/core/client"
+	"kafkascope/core/javacli"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
 
-func getOffsetsSpecs() []*optSpec { return withCommon(getOffsetsSpecList) }
+func getOffsetsSpecs() []*javacli.OptionSpec { return withCommon(getOffsetsSpecList) }
 
-var getOffsetsSpecList = []optSpec{
-	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "HOST1:PORT1,...,HOST3:PORT3", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-	{name: "topic-partitions", arg: requiredArg, typ: "String", argDesc: "topic1:1,topic2:0-3,topic3,topic4:5-,topic5:-3", desc: "Topic-partition rules: a topic regex, optionally with :partition or :range."},
-	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "Topics to query, as a regular expression (default: all)."},
-	{name: "partitions", arg: requiredArg, typ: "String", argDesc: "partition ids", desc: "Comma-separated partition ids (default: all)."},
-	{name: "time", arg: requiredArg, typ: "String", argDesc: "<timestamp> / -1 or latest / -2 or earliest / -3 or max-timestamp", desc: "Which offset to get.", def: "latest"},
-	{name: "command-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Admin client properties file (not read by the simulator)."},
-	{name: "exclude-internal-topics", desc: "Leave internal topics out."},
+var getOffsetsSpecList = []javacli.OptionSpec{
+	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "HOST1:PORT1,...,HOST3:PORT3", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{Name: "topic-partitions", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "topic1:1,topic2:0-3,topic3,topic4:5-,topic5:-3", Desc: "Topic-partition rules: a topic regex, optionally with :partition or :range."},
+	{Name: "topic", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "topic", Desc: "Topics to query, as a regular expression (default: all)."},
+	{Name: "partitions", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "partition ids", Desc: "Comma-separated partition ids (default: all)."},
+	{Name: "time", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "<timestamp> / -1 or latest / -2 or earliest / -3 or max-timestamp", Desc: "Which offset to get.", Default: "latest"},
+	{Name: "command-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "config file", Desc: "Admin client properties file (not read by the simulator)."},
+	{Name: "exclude-internal-topics", Desc: "Leave internal topics out."},
 }
 
 // partRule is one --topic-partitions rule.
@@ -49,27 +50,27 @@ func getOffsetsTool(t *toolRun, args, _ []string) func(host string) sim.Process 
 		t.usage("An interactive shell for getting topic-partition offsets.", specs)
 		return nil
 	}
-	p, err := parseOptions(specs, args)
+	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
 		return fail(err.Error())
 	}
 	if t.helpOrVersion(p, args, "An interactive shell for getting topic-partition offsets.", specs) {
 		return nil
 	}
-	if p.has("bootstrap-server") && !validBootstrapSyntax(p.str("bootstrap-server")) {
+	if p.Has("bootstrap-server") && !validBootstrapSyntax(p.Value("bootstrap-server")) {
 		t.usage("Please provide valid host:port like host1:9091,host2:9092\n", specs)
 		return nil
 	}
-	if p.has("topic-partitions") && (p.has("topic") || p.has("partitions")) {
+	if p.Has("topic-partitions") && (p.Has("topic") || p.Has("partitions")) {
 		return fail("--topic-partitions cannot be used with --topic or --partitions")
 	}
-	ts, ok := parseOffsetSpec(p.str("time"))
+	ts, ok := parseOffsetSpec(p.Value("time"))
 	if !ok {
-		return fail(fmt.Sprintf("Malformed time argument %s. Please use -1 or latest / -2 or earliest / -3 or max-timestamp, or a specified long format timestamp", p.str("time")))
+		return fail(fmt.Sprintf("Malformed time argument %s. Please use -1 or latest / -2 or earliest / -3 or max-timestamp, or a specified long format timestamp", p.Value("time")))
 	}
 	var rules []partRule
-	if p.has("topic-partitions") {
-		for _, spec := range strings.Split(p.str("topic-partitions"), ",") {
+	if p.Has("topic-partitions") {
+		for _, spec := range strings.Split(p.Value("topic-partitions"), ",") {
 			m := topicPartitionsRe.FindStringSubmatch(spec)
 			if m == nil {
 				return fail("org.apache.kafka.tools.TerseException: Invalid rule specification: " + spec)
@@ -113,13 +114,13 @@ func getOffsetsTool(t *toolRun, args, _ []string) func(host string) sim.Process 
 		}
 	} else {
 		re := regexp.MustCompile(".*")
-		if p.has("topic") {
+		if p.Has("topic") {
 			var err error
-			if re, err = topicFilter(p.str("topic")); err != nil {
+			if re, err = topicFilter(p.Value("topic")); err != nil {
 				return fail(err.Error())
 			}
 		}
-		if parts := p.str("partitions"); parts != "" {
+		if parts := p.Value("partitions"); parts != "" {
 			for _, s := range strings.Split(parts, ",") {
 				n, err := strconv.ParseInt(s, 10, 32)
 				if err != nil {
@@ -131,11 +132,11 @@ func getOffsetsTool(t *toolRun, args, _ []string) func(host string) sim.Process 
 			rules = append(rules, partRule{topic: re, from: 0, to: -1})
 		}
 	}
-	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
 		return fail("Failed to create new KafkaAdminClient")
 	}
-	g := &getOffsets{t: t, rules: rules, ts: ts, excludeInternal: p.has("exclude-internal-topics")}
+	g := &getOffsets{t: t, rules: rules, ts: ts, excludeInternal: p.Has("exclude-internal-topics")}
 	return func(host string) sim.Process {
 		cfg := client.DefaultAdminConfig()
 		cfg.ClientID = "GetOffsetShell"

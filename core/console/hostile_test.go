@@ -1,8 +1,6 @@
 package console
 
 import (
-	"os"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -97,62 +95,6 @@ func FuzzSplitWords(f *testing.F) {
 				if w == "" && !strings.ContainsAny(s, `"'`) {
 					t.Fatalf("empty word from %q", s)
 				}
-			}
-		}
-	})
-}
-
-// trimEnds drops each line's trailing blanks: Render writes output lines
-// without them, and MatchOutput ignores them.
-func trimEnds(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = strings.TrimRight(l, blanks)
-	}
-	return out
-}
-
-// FuzzParseTranscript: any text parses or fails with an error; what
-// parses renders back to text that parses to the same transcript (title,
-// steps' narration, and every command's line, input and expected output),
-// and its expected output matches itself. Trailing blanks on output lines
-// are not kept (testdata/fuzz/FuzzParseTranscript holds that case).
-func FuzzParseTranscript(f *testing.F) {
-	f.Add("# title: x\n## step\n## ko: 단계\n$ cmd\n> in\nout\n")
-	f.Add("$ a\n$ b\n\n\n## c\n")
-	f.Add("# title: t\n$ x\n{{...}}\nA {{*}} B\n\n\n")
-	for _, name := range []string{"testdata/restart.txt", "../scenario/scenarios/15-log-compaction.txt"} {
-		if data, err := os.ReadFile(name); err == nil {
-			f.Add(string(data))
-		}
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		tr, err := ParseTranscript(s)
-		if err != nil {
-			return
-		}
-		back, err := ParseTranscript(tr.Render(nil))
-		if err != nil {
-			t.Fatalf("render of a parsed transcript does not parse: %v", err)
-		}
-		if back.Title != tr.Title || back.TitleKo != tr.TitleKo || len(back.Steps) != len(tr.Steps) {
-			t.Fatalf("render changed the header or steps: %q/%q %d vs %q/%q %d", back.Title, back.TitleKo, len(back.Steps), tr.Title, tr.TitleKo, len(tr.Steps))
-		}
-		for i, st := range tr.Steps {
-			if back.Steps[i].Text != st.Text || back.Steps[i].TextKo != st.TextKo {
-				t.Fatalf("render changed step %d's text: %q vs %q", i, back.Steps[i].Text, st.Text)
-			}
-		}
-		got, want := back.Commands(), tr.Commands()
-		if len(got) != len(want) {
-			t.Fatalf("render changed the command count: %d vs %d", len(got), len(want))
-		}
-		for i, c := range want {
-			if got[i].Cmd != c.Cmd || !slices.Equal(got[i].Stdin, c.Stdin) || !slices.Equal(trimEnds(got[i].Expected), trimEnds(c.Expected)) {
-				t.Fatalf("render changed command %d: %+v vs %+v", i, got[i], c)
-			}
-			if !strings.Contains(strings.Join(c.Expected, "\n"), "{{") && !MatchOutput(c.Expected, c.Expected) {
-				t.Fatalf("command %d's output does not match itself: %q", i, c.Expected)
 			}
 		}
 	})

@@ -6,13 +6,16 @@ import (
 	"strings"
 
 	"kafkascope/core/client"
+	"kafkascope/core/hashing"
+	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
 
 // kafka-metadata-quorum.sh runs org.apache.kafka.tools.MetadataQuorumCommand
 // (Kafka 3.8.0: only the describe sub-command). It parses its arguments
-// with argparse4j (argparse.go) through parseArgsOrFail, so a bad command
+// with argparse4j (core/javacli) through parseArgsOrFail, so a bad command
 // line prints the usage and the error and exits 1, and -h prints the help
 // and exits 1 too. After parsing, TerseExceptions print their message
 // alone; anything else prints its message, its stack trace (without
@@ -21,28 +24,28 @@ import (
 
 const quorumProg = "kafka-metadata-quorum"
 
-func quorumParser() *apParser {
-	p := &apParser{
-		prog:        quorumProg,
-		description: "This tool describes kraft metadata quorum status.",
-		args: []*apArg{
-			{flags: []string{"-h", "--help"}, action: apHelp, help: "show this help message and exit"},
-			{flags: []string{"--bootstrap-server"}, metavar: "BOOTSTRAP_SERVER", typ: "String", grouped: true,
-				help: "Brokers to connect to, as host:port pairs separated by commas; a broker forwards the question to the active controller."},
-			{flags: []string{"--bootstrap-controller"}, metavar: "BOOTSTRAP_CONTROLLER", typ: "String", grouped: true,
-				help: "Controllers to connect to, as host:port pairs separated by commas (their controller listeners, e.g. kafka-1:9093)."},
-			{flags: []string{"--command-config"}, metavar: "COMMAND_CONFIG", typ: "String",
-				help: "A properties file of admin client settings (in kafkascope: a file written with cat > FILE)."},
+func quorumParser() *javacli.Parser {
+	p := &javacli.Parser{
+		Prog:        quorumProg,
+		Description: "This tool describes kraft metadata quorum status.",
+		Args: []*javacli.Argument{
+			{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"},
+			{Flags: []string{"--bootstrap-server"}, Metavar: "BOOTSTRAP_SERVER", Type: "String", Grouped: true,
+				Help: "Brokers to connect to, as host:port pairs separated by commas; a broker forwards the question to the active controller."},
+			{Flags: []string{"--bootstrap-controller"}, Metavar: "BOOTSTRAP_CONTROLLER", Type: "String", Grouped: true,
+				Help: "Controllers to connect to, as host:port pairs separated by commas (their controller listeners, e.g. kafka-1:9093)."},
+			{Flags: []string{"--command-config"}, Metavar: "COMMAND_CONFIG", Type: "String",
+				Help: "A properties file of admin client settings (in kafkascope: a file written with cat > FILE)."},
 		},
 	}
-	p.addCommand("describe", "Show the KRaft quorum of the metadata log", []*apArg{
-		{flags: []string{"-h", "--help"}, action: apHelp, help: "show this help message and exit"},
-		{flags: []string{"--status"}, action: apStoreTrue, section: "Status",
-			help: "A summary: the leader and its epoch, the high watermark, how far the slowest voter is behind, the voters and the observers."},
-		{flags: []string{"--replication"}, action: apStoreTrue, section: "Replication",
-			help: "One row per replica of the metadata log, with its log end offset, lag and last fetch"},
-		{flags: []string{"--human-readable"}, action: apStoreTrue, section: "Replication",
-			help: "Show times as how long ago"},
+	p.AddCommand("describe", "Show the KRaft quorum of the metadata log", []*javacli.Argument{
+		{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"},
+		{Flags: []string{"--status"}, Action: javacli.StoreTrue, Section: "Status",
+			Help: "A summary: the leader and its epoch, the high watermark, how far the slowest voter is behind, the voters and the observers."},
+		{Flags: []string{"--replication"}, Action: javacli.StoreTrue, Section: "Replication",
+			Help: "One row per replica of the metadata log, with its log end offset, lag and last fetch"},
+		{Flags: []string{"--human-readable"}, Action: javacli.StoreTrue, Section: "Replication",
+			Help: "Show times as how long ago"},
 	})
 	return p
 }
@@ -50,25 +53,25 @@ func quorumParser() *apParser {
 // quorumTool is kafka-metadata-quorum.sh.
 func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	p := quorumParser()
-	v, perr := p.parse(args)
+	v, perr := p.Parse(args)
 	if perr != nil {
-		if perr.help {
-			t.printLines(perr.parser.helpLines())
+		if perr.Help {
+			t.printLines(perr.Parser.HelpLines())
 		} else {
-			t.printLines(p.errorLines(perr))
+			t.printLines(p.ErrorLines(perr))
 		}
 		t.finish(1) // parseArgsOrFail exits 1 after the help screen too
 		return nil
 	}
-	sub := p.commands[0].parser
-	arg := func(parser *apParser, flag string) *apArg { return parser.arg(flag) }
+	sub := p.Command("describe")
+	arg := func(parser *javacli.Parser, flag string) *javacli.Argument { return parser.Arg(flag) }
 	props := map[string]string{}
-	if cc := arg(p, "--command-config"); v.given(cc) {
-		path := v.str[cc]
+	if cc := arg(p, "--command-config"); v.Given(cc) {
+		path := v.Str(cc)
 		var exc string
 		var ok bool
 		if props, exc, ok = t.commandConfigProps(path); !ok {
-			t.println("Properties file " + javaPath(path) + " does not exists!")
+			t.println("Properties file " + jdk.Path(path) + " does not exists!")
 			t.finish(1)
 			return nil
 		}
@@ -77,10 +80,10 @@ func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			return nil
 		}
 	}
-	controllers := v.given(arg(p, "--bootstrap-controller"))
-	list := v.str[arg(p, "--bootstrap-server")]
+	controllers := v.Given(arg(p, "--bootstrap-controller"))
+	list := v.Str(arg(p, "--bootstrap-server"))
 	if controllers {
-		list = v.str[arg(p, "--bootstrap-controller")]
+		list = v.Str(arg(p, "--bootstrap-controller"))
 	}
 	cfg := client.DefaultAdminConfig()
 	if !t.applyAdminConfig(&cfg, props) {
@@ -98,7 +101,7 @@ func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}", "")
 		return nil
 	}
-	status, replication, human := v.given(arg(sub, "--status")), v.given(arg(sub, "--replication")), v.given(arg(sub, "--human-readable"))
+	status, replication, human := v.Given(arg(sub, "--status")), v.Given(arg(sub, "--replication")), v.Given(arg(sub, "--human-readable"))
 	var terse string
 	switch {
 	case status && replication:
@@ -311,18 +314,18 @@ func quorumReplicationLines(r *protocol.DescribeQuorumResponse, human bool, nowM
 func prettyPrintTable(headers []string, rows [][]string) []string {
 	widths := make([]int, len(headers))
 	for i, h := range headers {
-		widths[i] = jlen(h)
+		widths[i] = hashing.JavaStringLength(h)
 	}
 	for _, r := range rows {
 		for i := range headers {
-			widths[i] = max(widths[i], jlen(r[i]))
+			widths[i] = max(widths[i], hashing.JavaStringLength(r[i]))
 		}
 	}
 	line := func(cells []string) string {
 		var b strings.Builder
 		for i, c := range cells {
 			b.WriteString(c)
-			b.WriteString(strings.Repeat(" ", max(widths[i]-jlen(c), 0)))
+			b.WriteString(strings.Repeat(" ", max(widths[i]-hashing.JavaStringLength(c), 0)))
 			b.WriteByte('\t')
 		}
 		return b.String()

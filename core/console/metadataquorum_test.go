@@ -396,15 +396,15 @@ func TestQuorumArgsMatchArgparse4j(t *testing.T) {
 		}
 		want := lines[1:]
 		p := quorumParser()
-		_, perr := p.parse(args)
+		_, perr := p.Parse(args)
 		var got []string
 		switch {
 		case perr == nil:
 			got = []string{"OK"}
-		case perr.help:
-			got = perr.parser.helpLines()
+		case perr.Help:
+			got = perr.Parser.HelpLines()
 		default:
-			got = p.errorLines(perr)
+			got = p.ErrorLines(perr)
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%q:\ngot:\n%s\nwant:\n%s", args, strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -414,14 +414,14 @@ func TestQuorumArgsMatchArgparse4j(t *testing.T) {
 
 func TestQuorumParseValues(t *testing.T) {
 	p := quorumParser()
-	v, perr := p.parse([]string{"--bootstrap-s=kafka-1:9092", "desc", "--re", "--hu"})
+	v, perr := p.Parse([]string{"--bootstrap-s=kafka-1:9092", "desc", "--re", "--hu"})
 	if perr != nil {
 		t.Fatalf("parse: %+v", perr)
 	}
-	sub := p.commands[0].parser
-	if v.command != "describe" || v.str[p.arg("--bootstrap-server")] != "kafka-1:9092" ||
-		!v.given(sub.arg("--replication")) || !v.given(sub.arg("--human-readable")) || v.given(sub.arg("--status")) {
-		t.Fatalf("values: command %q, %v", v.command, v.str)
+	sub := p.Command("describe")
+	if v.Command() != "describe" || v.Str(p.Arg("--bootstrap-server")) != "kafka-1:9092" ||
+		!v.Given(sub.Arg("--replication")) || !v.Given(sub.Arg("--human-readable")) || v.Given(sub.Arg("--status")) {
+		t.Fatalf("values: command %q, %v", v.Command(), v)
 	}
 }
 

@@ -10,13 +10,15 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/hashing"
+	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
 )
 
 // kafka-producer-perf-test.sh runs org.apache.kafka.tools.ProducerPerformance
 // (Kafka 3.8). Unlike the jopt-simple tools, it parses its arguments with
-// argparse4j 0.7.0 (emulated in argparse.go). Help texts are our own words;
+// argparse4j 0.7.0 (emulated by core/javacli). Help texts are our own words;
 // the layout around them is argparse4j's.
 
 // Limits that keep one run bounded. The real tool has none; a browser tab
@@ -33,31 +35,31 @@ const (
 // script).
 const perfProg = "producer-performance"
 
-func perfParser() *apParser {
-	return &apParser{
-		prog:             perfProg,
-		description:      "Measure how fast a producer sends records to a topic, and how long each send takes to be acknowledged.",
-		groupDescription: "Give the payload either as a size (--record-size) or as a file (--payload-file), never both.",
-		args: []*apArg{
-			{flags: []string{"-h", "--help"}, action: apHelp, help: "show this help message and exit"},
-			{flags: []string{"--topic"}, metavar: "TOPIC", typ: "String", required: true, help: "the topic that receives the records"},
-			{flags: []string{"--num-records"}, metavar: "NUM-RECORDS", typ: "Long", required: true, help: "how many records to send"},
-			{flags: []string{"--record-size"}, metavar: "RECORD-SIZE", typ: "Integer", grouped: true,
-				help: "payload size in bytes; each payload is random capital letters. Use either this or --payload-file."},
-			{flags: []string{"--payload-file"}, metavar: "PAYLOAD-FILE", typ: "String", grouped: true,
-				help: "a UTF-8 text file split into payloads at --payload-delimiter; each record takes one of them at random. Use either this or --record-size. (In kafkascope: a file written with cat > FILE.)"},
-			{flags: []string{"--payload-delimiter"}, metavar: "PAYLOAD-DELIMITER", typ: "String", def: `\n`, hasDef: true,
-				help: "what separates the payloads in --payload-file (a line break unless given); ignored without --payload-file."},
-			{flags: []string{"--throughput"}, metavar: "THROUGHPUT", typ: "Integer", required: true,
-				help: "the target rate in records per second, kept on average by pausing between sends; -1 sends as fast as the producer accepts records."},
-			{flags: []string{"--producer-props"}, metavar: "PROP-NAME=PROP-VALUE", typ: "String", many: true,
-				help: "producer configs as name=value, for example bootstrap.servers=kafka-1:9092 acks=1; they override --producer.config."},
-			{flags: []string{"--producer.config"}, metavar: "CONFIG-FILE", typ: "String", help: "a properties file with producer configs (in kafkascope: written with cat > FILE)."},
-			{flags: []string{"--print-metrics"}, action: apStoreTrue, def: "false", hasDef: true, help: "print the producer's metrics when the run ends."},
-			{flags: []string{"--transactional-id"}, metavar: "TRANSACTIONAL-ID", typ: "String", def: "performance-producer-default-transactional-id", hasDef: true,
-				help: "the transactional.id used when --transaction-duration-ms is positive."},
-			{flags: []string{"--transaction-duration-ms"}, metavar: "TRANSACTION-DURATION", typ: "Long", def: "0", hasDef: true,
-				help: "commit the open transaction once it is this old; a positive value turns transactions on."},
+func perfParser() *javacli.Parser {
+	return &javacli.Parser{
+		Prog:             perfProg,
+		Description:      "Measure how fast a producer sends records to a topic, and how long each send takes to be acknowledged.",
+		GroupDescription: "Give the payload either as a size (--record-size) or as a file (--payload-file), never both.",
+		Args: []*javacli.Argument{
+			{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"},
+			{Flags: []string{"--topic"}, Metavar: "TOPIC", Type: "String", Required: true, Help: "the topic that receives the records"},
+			{Flags: []string{"--num-records"}, Metavar: "NUM-RECORDS", Type: "Long", Required: true, Help: "how many records to send"},
+			{Flags: []string{"--record-size"}, Metavar: "RECORD-SIZE", Type: "Integer", Grouped: true,
+				Help: "payload size in bytes; each payload is random capital letters. Use either this or --payload-file."},
+			{Flags: []string{"--payload-file"}, Metavar: "PAYLOAD-FILE", Type: "String", Grouped: true,
+				Help: "a UTF-8 text file split into payloads at --payload-delimiter; each record takes one of them at random. Use either this or --record-size. (In kafkascope: a file written with cat > FILE.)"},
+			{Flags: []string{"--payload-delimiter"}, Metavar: "PAYLOAD-DELIMITER", Type: "String", Default: `\n`, HasDefault: true,
+				Help: "what separates the payloads in --payload-file (a line break unless given); ignored without --payload-file."},
+			{Flags: []string{"--throughput"}, Metavar: "THROUGHPUT", Type: "Integer", Required: true,
+				Help: "the target rate in records per second, kept on average by pausing between sends; -1 sends as fast as the producer accepts records."},
+			{Flags: []string{"--producer-props"}, Metavar: "PROP-NAME=PROP-VALUE", Type: "String", Many: true,
+				Help: "producer configs as name=value, for example bootstrap.servers=kafka-1:9092 acks=1; they override --producer.config."},
+			{Flags: []string{"--producer.config"}, Metavar: "CONFIG-FILE", Type: "String", Help: "a properties file with producer configs (in kafkascope: written with cat > FILE)."},
+			{Flags: []string{"--print-metrics"}, Action: javacli.StoreTrue, Default: "false", HasDefault: true, Help: "print the producer's metrics when the run ends."},
+			{Flags: []string{"--transactional-id"}, Metavar: "TRANSACTIONAL-ID", Type: "String", Default: "performance-producer-default-transactional-id", HasDefault: true,
+				Help: "the transactional.id used when --transaction-duration-ms is positive."},
+			{Flags: []string{"--transaction-duration-ms"}, Metavar: "TRANSACTION-DURATION", Type: "Long", Default: "0", HasDefault: true,
+				Help: "commit the open transaction once it is this old; a positive value turns transactions on."},
 		},
 	}
 }
@@ -101,10 +103,10 @@ func (s *perfStats) record(t *toolRun, latency int32, bytes int, nowMs int64) {
 		elapsed := float64(nowMs - s.windowStart)
 		t.println(fmt.Sprintf("%d records sent, %s records/sec (%s MB/sec), %s ms avg latency, %s ms max latency.",
 			s.windowCount,
-			javaFixed(1000.0*float64(s.windowCount)/elapsed, 1),
-			javaFixed(1000.0*float64(s.windowBytes)/elapsed/(1024.0*1024.0), 2),
-			javaFixed(float64(s.windowTotalLatency)/float64(s.windowCount), 1),
-			javaFixed(float64(s.windowMaxLatency), 1)))
+			jdk.FormatFixed(1000.0*float64(s.windowCount)/elapsed, 1),
+			jdk.FormatFixed(1000.0*float64(s.windowBytes)/elapsed/(1024.0*1024.0), 2),
+			jdk.FormatFixed(float64(s.windowTotalLatency)/float64(s.windowCount), 1),
+			jdk.FormatFixed(float64(s.windowMaxLatency), 1)))
 		s.windowStart = nowMs
 		s.windowCount, s.windowMaxLatency, s.windowTotalLatency, s.windowBytes = 0, 0, 0, 0
 	}
@@ -129,10 +131,10 @@ func (s *perfStats) total(nowMs int64) (string, string) {
 	}
 	return fmt.Sprintf("%d records sent, %s records/sec (%s MB/sec), %s ms avg latency, %s ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.",
 		s.count,
-		javaFixed(1000.0*float64(s.count)/elapsed, 6),
-		javaFixed(1000.0*float64(s.bytes)/elapsed/(1024.0*1024.0), 2),
-		javaFixed(float64(s.totalLatency)/float64(s.count), 2),
-		javaFixed(float64(s.maxLatency), 2),
+		jdk.FormatFixed(1000.0*float64(s.count)/elapsed, 6),
+		jdk.FormatFixed(1000.0*float64(s.bytes)/elapsed/(1024.0*1024.0), 2),
+		jdk.FormatFixed(float64(s.totalLatency)/float64(s.count), 2),
+		jdk.FormatFixed(float64(s.maxLatency), 2),
 		percs[0], percs[1], percs[2], percs[3]), ""
 }
 
@@ -162,7 +164,7 @@ func (t *toolRun) readPayloads(file, delimiter string) ([][]byte, bool) {
 		return nil, false
 	}
 	// Java decodes the bytes as UTF-8, replacing what is not.
-	pieces, err := javaRegexSplit(strings.ToValidUTF8(text, "\uFFFD"), delimiter)
+	pieces, err := jdk.SplitRegex(strings.ToValidUTF8(text, "\uFFFD"), delimiter)
 	if err != nil {
 		t.println(fmt.Sprintf("kafkascope: --payload-delimiter %q is not a regular expression the simulator can use: %v", delimiter, err))
 		t.finish(1)
@@ -176,6 +178,24 @@ func (t *toolRun) readPayloads(file, delimiter string) ([][]byte, bool) {
 	return out, true
 }
 
+// perfWorkDir is the working directory a relative path is resolved
+// against when the tool prints it. The terminal has none of its own; we
+// use /opt/kafka, the installation the tools' example paths
+// (/opt/kafka/bin/...) come from.
+const perfWorkDir = "/opt/kafka"
+
+// absPath is Paths.get(p).toAbsolutePath().
+func absPath(p string) string {
+	p = jdk.Path(p)
+	switch {
+	case strings.HasPrefix(p, "/"):
+		return p
+	case p == "":
+		return perfWorkDir
+	}
+	return perfWorkDir + "/" + p
+}
+
 // mainException prints an exception that ends main(), as the JVM reports
 // it (without stack frames, as the simulator prints every exception).
 func (t *toolRun) mainException(exc string) {
@@ -186,20 +206,20 @@ func (t *toolRun) mainException(exc string) {
 // perfArgs parses the command line as ProducerPerformance does. When the
 // tool ends there (help, or an argument error) v is nil and lines and code
 // are what it prints and its exit status.
-func perfArgs(p *apParser, args []string) (v *apValues, lines []string, code int) {
-	v, perr := p.parse(args)
+func perfArgs(p *javacli.Parser, args []string) (v *javacli.Namespace, lines []string, code int) {
+	v, perr := p.Parse(args)
 	switch {
 	case len(args) == 0:
 		// With no arguments the tool prints the help screen and exits 0.
-		return nil, p.helpLines(), 0
-	case perr != nil && perr.help:
+		return nil, p.HelpLines(), 0
+	case perr != nil && perr.Help:
 		// -h prints the help screen; the error handler then prints
 		// nothing more, but the tool still exits 1.
-		return nil, p.helpLines(), 1
+		return nil, p.HelpLines(), 1
 	case perr != nil:
-		return nil, p.errorLines(perr), 1
-	case !v.given(p.arg("--producer-props")) && !v.given(p.arg("--producer.config")):
-		return nil, p.errorLines(&apError{msg: "Either --producer-props or --producer.config must be specified."}), 1
+		return nil, p.ErrorLines(perr), 1
+	case !v.Given(p.Arg("--producer-props")) && !v.Given(p.Arg("--producer.config")):
+		return nil, p.ErrorLines(&javacli.ParseError{Msg: "Either --producer-props or --producer.config must be specified."}), 1
 	}
 	return v, nil, 0
 }
@@ -213,18 +233,18 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.finish(code)
 		return nil
 	}
-	arg := p.arg
-	propsList := v.list[arg("--producer-props")]
-	configFile, hasConfig := v.str[arg("--producer.config")], v.given(arg("--producer.config"))
+	arg := p.Arg
+	propsList := v.List(arg("--producer-props"))
+	configFile, hasConfig := v.Str(arg("--producer.config")), v.Given(arg("--producer.config"))
 	// Files come from the terminal's workspace ("cat > FILE").
 	var payloads [][]byte
-	if v.given(arg("--payload-file")) {
-		delimiter := v.str[arg("--payload-delimiter")]
-		if !v.given(arg("--payload-delimiter")) || delimiter == `\n` {
+	if v.Given(arg("--payload-file")) {
+		delimiter := v.Str(arg("--payload-delimiter"))
+		if !v.Given(arg("--payload-delimiter")) || delimiter == `\n` {
 			delimiter = "\n" // the default is shown as \n in the help and means a line break
 		}
 		var ok bool
-		if payloads, ok = t.readPayloads(v.str[arg("--payload-file")], delimiter); !ok {
+		if payloads, ok = t.readPayloads(v.Str(arg("--payload-file")), delimiter); !ok {
 			return nil
 		}
 	}
@@ -232,10 +252,10 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if hasConfig {
 		text, ok := t.s.readWorkspace(configFile)
 		if !ok {
-			t.mainException("java.nio.file.NoSuchFileException: " + javaPath(configFile))
+			t.mainException("java.nio.file.NoSuchFileException: " + jdk.Path(configFile))
 			return nil
 		}
-		fileProps, err := javaLoadProperties(text)
+		fileProps, err := jdk.LoadProperties(text)
 		if err != "" {
 			t.mainException(err)
 			return nil
@@ -245,7 +265,7 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		}
 	}
 	for _, prop := range propsList {
-		kv := javaPropSplit(prop)
+		kv := jdk.Split(prop, "=")
 		if len(kv) != 2 {
 			t.mainException("java.lang.IllegalArgumentException: Invalid property: " + prop)
 			return nil
@@ -254,9 +274,9 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	props["key.serializer"] = "org.apache.kafka.common.serialization.ByteArraySerializer"
 	props["value.serializer"] = "org.apache.kafka.common.serialization.ByteArraySerializer"
-	transactions := v.nums[arg("--transaction-duration-ms")] > 0
+	transactions := v.Num(arg("--transaction-duration-ms")) > 0
 	if transactions {
-		props["transactional.id"] = v.str[arg("--transactional-id")]
+		props["transactional.id"] = v.Str(arg("--transactional-id"))
 	}
 	if _, ok := props["client.id"]; !ok {
 		props["client.id"] = "perf-producer-client"
@@ -267,12 +287,12 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if !ok {
 		return nil
 	}
-	recordSize := int(v.nums[arg("--record-size")])
+	recordSize := int(v.Num(arg("--record-size")))
 	if recordSize < 0 {
 		t.mainException(fmt.Sprintf("java.lang.NegativeArraySizeException: %d", recordSize))
 		return nil
 	}
-	numRecords := v.nums[arg("--num-records")]
+	numRecords := v.Num(arg("--num-records"))
 	if _, exc := newPerfStats(numRecords, 0); exc != "" {
 		t.mainException(exc)
 		return nil
@@ -288,8 +308,8 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		return nil
 	}
 	run := &perfRun{
-		t: t, topic: v.str[arg("--topic")], numRecords: numRecords, recordSize: recordSize, payloads: payloads,
-		throughput: v.nums[arg("--throughput")], printMetrics: v.given(arg("--print-metrics")),
+		t: t, topic: v.Str(arg("--topic")), numRecords: numRecords, recordSize: recordSize, payloads: payloads,
+		throughput: v.Num(arg("--throughput")), printMetrics: v.Given(arg("--print-metrics")),
 		bufferMemory: cfg.BufferMemory, maxRequestSize: int64(cfg.MaxRequestSize), batchSize: int64(cfg.BatchSize), maxBlock: cfg.MaxBlock,
 	}
 	return func(host string) sim.Process {
@@ -366,7 +386,7 @@ type perfRun struct {
 
 	payloads [][]byte // from --payload-file; nil with --record-size
 	current  []byte   // the payload drawn for record next, not sent yet
-	rng      splitMix
+	rng      jdk.SplittableRandom
 	stats    *perfStats
 	start    sim.Time
 	next     int64
@@ -462,11 +482,11 @@ func (r *perfRun) wakeAt(env *sim.Env, at sim.Time) {
 // recordSize letters A-Z.
 func (r *perfRun) payload() []byte {
 	if r.payloads != nil {
-		return r.payloads[r.rng.nextInt(int32(len(r.payloads)))]
+		return r.payloads[r.rng.NextInt(int32(len(r.payloads)))]
 	}
 	b := make([]byte, r.recordSize)
 	for i := range b {
-		b[i] = byte(r.rng.nextInt(26) + 65)
+		b[i] = byte(r.rng.NextInt(26) + 65)
 	}
 	return b
 }

@@ -6,32 +6,33 @@ import (
 	"strings"
 
 	"kafkascope/core/client"
+	"kafkascope/core/javacli"
 	"kafkascope/core/sim"
 )
 
-func producerSpecs() []*optSpec { return withCommon(producerSpecList) }
+func producerSpecs() []*javacli.OptionSpec { return withCommon(producerSpecList) }
 
-var producerSpecList = []optSpec{
-	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "REQUIRED: the topic to produce to."},
-	{name: "sync", desc: "Send each message synchronously, waiting for its acknowledgement."},
-	{name: "compression-codec", arg: optionalArg, typ: "String", argDesc: "compression-codec", desc: "Compression codec (only none is simulated)."},
-	{name: "batch-size", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "Bytes per batch (batch.size).", def: "16384"},
-	{name: "message-send-max-retries", arg: requiredArg, typ: "Integer", desc: "How many times a failed send is retried (retries).", def: "3"},
-	{name: "retry-backoff-ms", arg: requiredArg, typ: "Long", desc: "Wait before a retry (retry.backoff.ms).", def: "100"},
-	{name: "timeout", arg: requiredArg, typ: "Long", argDesc: "timeout_ms", desc: "How long a message may wait for its batch to fill (linger.ms).", def: "1000"},
-	{name: "request-required-acks", arg: requiredArg, typ: "String", argDesc: "request required acks", desc: "acks for produce requests.", def: "-1"},
-	{name: "request-timeout-ms", arg: requiredArg, typ: "Integer", argDesc: "request timeout ms", desc: "request.timeout.ms.", def: "1500"},
-	{name: "metadata-expiry-ms", arg: requiredArg, typ: "Long", argDesc: "metadata expiration interval", desc: "metadata.max.age.ms.", def: "300000"},
-	{name: "max-block-ms", arg: requiredArg, typ: "Long", argDesc: "max block on send", desc: "max.block.ms.", def: "60000"},
-	{name: "max-memory-bytes", arg: requiredArg, typ: "Long", argDesc: "total memory in bytes", desc: "buffer.memory.", def: "33554432"},
-	{name: "max-partition-memory-bytes", arg: requiredArg, typ: "Integer", argDesc: "memory in bytes per partition", desc: "batch.size when --batch-size is not given.", def: "16384"},
-	{name: "socket-buffer-size", arg: requiredArg, typ: "Integer", argDesc: "size", desc: "send.buffer.bytes.", def: "102400"},
-	{name: "property", arg: requiredArg, typ: "String", argDesc: "prop", desc: "Reader properties: parse.key, key.separator, ignore.error, null.marker."},
-	{name: "producer-property", arg: requiredArg, typ: "String", argDesc: "producer_prop", desc: "A producer config as key=value."},
-	{name: "producer.config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Producer config file (not read by the simulator)."},
-	{name: "reader-config", arg: requiredArg, typ: "String", argDesc: "config file", desc: "Reader config file (not read by the simulator)."},
-	{name: "line-reader", arg: requiredArg, typ: "String", argDesc: "reader_class", desc: "Only the default LineMessageReader is simulated.", def: "org.apache.kafka.tools.LineMessageReader"},
+var producerSpecList = []javacli.OptionSpec{
+	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{Name: "topic", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "topic", Desc: "REQUIRED: the topic to produce to."},
+	{Name: "sync", Desc: "Send each message synchronously, waiting for its acknowledgement."},
+	{Name: "compression-codec", Arg: javacli.OptionalArg, Type: "String", ArgDesc: "compression-codec", Desc: "Compression codec (only none is simulated)."},
+	{Name: "batch-size", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "size", Desc: "Bytes per batch (batch.size).", Default: "16384"},
+	{Name: "message-send-max-retries", Arg: javacli.RequiredArg, Type: "Integer", Desc: "How many times a failed send is retried (retries).", Default: "3"},
+	{Name: "retry-backoff-ms", Arg: javacli.RequiredArg, Type: "Long", Desc: "Wait before a retry (retry.backoff.ms).", Default: "100"},
+	{Name: "timeout", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "timeout_ms", Desc: "How long a message may wait for its batch to fill (linger.ms).", Default: "1000"},
+	{Name: "request-required-acks", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "request required acks", Desc: "acks for produce requests.", Default: "-1"},
+	{Name: "request-timeout-ms", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "request timeout ms", Desc: "request.timeout.ms.", Default: "1500"},
+	{Name: "metadata-expiry-ms", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "metadata expiration interval", Desc: "metadata.max.age.ms.", Default: "300000"},
+	{Name: "max-block-ms", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "max block on send", Desc: "max.block.ms.", Default: "60000"},
+	{Name: "max-memory-bytes", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "total memory in bytes", Desc: "buffer.memory.", Default: "33554432"},
+	{Name: "max-partition-memory-bytes", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "memory in bytes per partition", Desc: "batch.size when --batch-size is not given.", Default: "16384"},
+	{Name: "socket-buffer-size", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "size", Desc: "send.buffer.bytes.", Default: "102400"},
+	{Name: "property", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "prop", Desc: "Reader properties: parse.key, key.separator, ignore.error, null.marker."},
+	{Name: "producer-property", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "producer_prop", Desc: "A producer config as key=value."},
+	{Name: "producer.config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "config file", Desc: "Producer config file (not read by the simulator)."},
+	{Name: "reader-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "config file", Desc: "Reader config file (not read by the simulator)."},
+	{Name: "line-reader", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "reader_class", Desc: "Only the default LineMessageReader is simulated.", Default: "org.apache.kafka.tools.LineMessageReader"},
 }
 
 // consoleRecord is one parsed stdin line.
@@ -85,7 +86,7 @@ func sizeText(b []byte) string {
 // for every acknowledgement.
 func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Process {
 	specs := producerSpecs()
-	p, err := parseOptions(specs, args)
+	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
 		t.usage(err.Error(), specs)
 		return nil
@@ -93,15 +94,15 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 	if t.helpOrVersion(p, args, "This tool helps to read data from standard input and publish it to Kafka.", specs) {
 		return nil
 	}
-	if !p.has("topic") {
+	if !p.Has("topic") {
 		t.usage(`Missing required argument "[topic]"`, specs)
 		return nil
 	}
-	if p.has("bootstrap-server") && !validBootstrapSyntax(p.str("bootstrap-server")) {
+	if p.Has("bootstrap-server") && !validBootstrapSyntax(p.Value("bootstrap-server")) {
 		t.usage("Please provide valid host:port like host1:9091,host2:9092\n", specs)
 		return nil
 	}
-	props, _ := parseKeyValues(p.all("producer-property"))
+	props, _ := parseKeyValues(p.Values("producer-property"))
 	cfg := client.DefaultProducerConfig()
 	cfg.ClientID = "console-producer"
 	// Each CLI option (its default included) sets its producer config, unless
@@ -123,10 +124,10 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		{"batch.size", "batch-size", func(n int64) { cfg.BatchSize = int(n) }},
 		{"buffer.memory", "max-memory-bytes", func(n int64) { cfg.BufferMemory = n }},
 	} {
-		if _, set := props[m.key]; set && !p.has(m.opt) {
+		if _, set := props[m.key]; set && !p.Has(m.opt) {
 			continue // the property wins over the option's default
 		}
-		n, err := p.intVal(m.opt, 64)
+		n, err := p.Int(m.opt, 64)
 		if err != nil {
 			t.println(err.Error())
 			t.finish(1)
@@ -135,8 +136,8 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		m.conv(n)
 		delete(rest, m.key)
 	}
-	if _, set := props["acks"]; !set || p.has("request-required-acks") {
-		rest["acks"] = p.str("request-required-acks")
+	if _, set := props["acks"]; !set || p.Has("request-required-acks") {
+		rest["acks"] = p.Value("request-required-acks")
 	}
 	warnings, cerr := producerConfig(&cfg, rest)
 	if cerr != nil {
@@ -149,7 +150,7 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		t.finish(1)
 		return nil
 	}
-	rp, _ := parseKeyValues(p.all("property"))
+	rp, _ := parseKeyValues(p.Values("property"))
 	reader := &lineReader{keySep: "\t"}
 	reader.parseKey = strings.EqualFold(strings.TrimSpace(rp["parse.key"]), "true")
 	reader.ignoreError = strings.EqualFold(strings.TrimSpace(rp["ignore.error"]), "true")
@@ -164,14 +165,14 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 			return nil
 		}
 	}
-	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
 		t.bootstrapFailed(berr, "org.apache.kafka.common.KafkaException: Failed to construct kafka producer",
 			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
 		return nil
 	}
-	topic := p.str("topic")
-	sync := p.has("sync")
+	topic := p.Value("topic")
+	sync := p.Has("sync")
 	lines := slices.Clone(stdin)
 	return func(host string) sim.Process {
 		log := t.logger()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kafkascope/core/client"
+	"kafkascope/core/javacli"
 	"kafkascope/core/sim"
 )
 
@@ -17,25 +18,25 @@ const (
 	jsonMapping        = "com.fasterxml.jackson.databind.JsonMappingException"
 )
 
-func reassignSpecs() []*optSpec { return withCommon(reassignSpecList) }
+func reassignSpecs() []*javacli.OptionSpec { return withCommon(reassignSpecList) }
 
-var reassignSpecList = []optSpec{
-	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "Server(s) to use for bootstrapping", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-	{name: "command-config", arg: requiredArg, typ: "String", argDesc: "Admin client property file", desc: "Admin client properties file (a file written with cat > FILE)."},
-	{name: "generate", desc: "Propose a reassignment of the topics in --topics-to-move-json-file onto --broker-list (it only prints the plan)."},
-	{name: "execute", desc: "Start the reassignment in --reassignment-json-file."},
-	{name: "verify", desc: "Report whether the reassignment in --reassignment-json-file has completed."},
-	{name: "cancel", desc: "Cancel a reassignment in progress."},
-	{name: "list", desc: "List the reassignments in progress."},
-	{name: "reassignment-json-file", arg: requiredArg, typ: "String", argDesc: "manual assignment json file path", desc: `The plan, as JSON: {"version":1,"partitions":[{"topic":"foo","partition":0,"replicas":[1,2,3]}]} (write it with cat > FILE).`},
-	{name: "topics-to-move-json-file", arg: requiredArg, typ: "String", argDesc: "topics to reassign json file path", desc: `For --generate: the topics, as JSON: {"topics":[{"topic":"foo"}],"version":1}.`},
-	{name: "broker-list", arg: requiredArg, typ: "String", argDesc: "brokerlist", desc: `For --generate: the brokers to place replicas on, as "1,2,3".`},
-	{name: "disable-rack-aware", desc: "For --generate: ignore racks."},
-	{name: "throttle", arg: requiredArg, typ: "Long", argDesc: "throttle", desc: "Replication throttle in B/s (replication quotas are not simulated).", def: "-1"},
-	{name: "replica-alter-log-dirs-throttle", arg: requiredArg, typ: "Long", argDesc: "replicaAlterLogDirsThrottle", desc: "Throttle for moves between log directories (not simulated).", def: "-1"},
-	{name: "timeout", arg: requiredArg, typ: "Long", argDesc: "timeout", desc: "How long --execute waits for log directory moves to start, in ms.", def: "10000"},
-	{name: "additional", desc: "Start this reassignment even though others are in progress."},
-	{name: "preserve-throttles", desc: "Leave broker and topic throttles as they are."},
+var reassignSpecList = []javacli.OptionSpec{
+	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "Server(s) to use for bootstrapping", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{Name: "command-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "Admin client property file", Desc: "Admin client properties file (a file written with cat > FILE)."},
+	{Name: "generate", Desc: "Propose a reassignment of the topics in --topics-to-move-json-file onto --broker-list (it only prints the plan)."},
+	{Name: "execute", Desc: "Start the reassignment in --reassignment-json-file."},
+	{Name: "verify", Desc: "Report whether the reassignment in --reassignment-json-file has completed."},
+	{Name: "cancel", Desc: "Cancel a reassignment in progress."},
+	{Name: "list", Desc: "List the reassignments in progress."},
+	{Name: "reassignment-json-file", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "manual assignment json file path", Desc: `The plan, as JSON: {"version":1,"partitions":[{"topic":"foo","partition":0,"replicas":[1,2,3]}]} (write it with cat > FILE).`},
+	{Name: "topics-to-move-json-file", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "topics to reassign json file path", Desc: `For --generate: the topics, as JSON: {"topics":[{"topic":"foo"}],"version":1}.`},
+	{Name: "broker-list", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "brokerlist", Desc: `For --generate: the brokers to place replicas on, as "1,2,3".`},
+	{Name: "disable-rack-aware", Desc: "For --generate: ignore racks."},
+	{Name: "throttle", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "throttle", Desc: "Replication throttle in B/s (replication quotas are not simulated).", Default: "-1"},
+	{Name: "replica-alter-log-dirs-throttle", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "replicaAlterLogDirsThrottle", Desc: "Throttle for moves between log directories (not simulated).", Default: "-1"},
+	{Name: "timeout", Arg: javacli.RequiredArg, Type: "Long", ArgDesc: "timeout", Desc: "How long --execute waits for log directory moves to start, in ms.", Default: "10000"},
+	{Name: "additional", Desc: "Start this reassignment even though others are in progress."},
+	{Name: "preserve-throttles", Desc: "Leave broker and topic throttles as they are."},
 }
 
 // reassignActions are the actions, in the order the tool lists them.
@@ -58,10 +59,10 @@ var reassignPermitted = map[string][]string{
 // reassignTool is kafka-reassign-partitions.sh.
 func reassignTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	specs := reassignSpecs()
-	p, err := parseOptions(specs, args)
+	p, err := javacli.ParseOptions(specs, args)
 	if err != nil { // not caught by the tool: the JVM reports it
-		oe := err.(*optionError)
-		t.println(`Exception in thread "main" ` + oe.class + ": " + oe.msg)
+		oe := err.(*javacli.OptionError)
+		t.println(`Exception in thread "main" ` + oe.Class + ": " + oe.Msg)
 		t.finish(1)
 		return nil
 	}
@@ -70,7 +71,7 @@ func reassignTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	var actions []string
 	for _, a := range reassignActions {
-		if p.has(a) {
+		if p.Has(a) {
 			actions = append(actions, a)
 		}
 	}
@@ -82,25 +83,25 @@ func reassignTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	// (The real 3.8 tool requires --bootstrap-server; the simulator takes
 	// its absence as "every broker", as its other tools do.)
 	for _, r := range reassignRequired[action] {
-		if !p.has(r) {
+		if !p.Has(r) {
 			t.usage(fmt.Sprintf(`Missing required argument "[%s]"`, r), specs)
 			return nil
 		}
 	}
-	for _, o := range p.order {
+	for _, o := range p.Order {
 		if o != action && !slices.Contains(reassignRequired[action], o) && !slices.Contains(reassignPermitted[action], o) {
 			t.usage(fmt.Sprintf(`Option "[%s]" can't be used with action "[%s]"`, o, action), specs)
 			return nil
 		}
 	}
 	rc := &reassignCommand{t: t, p: p, action: action}
-	if p.has("command-config") {
-		if _, ok := t.s.readWorkspace(p.str("command-config")); !ok {
-			rc.fail("java.nio.file.NoSuchFileException", p.str("command-config"))
+	if p.Has("command-config") {
+		if _, ok := t.s.readWorkspace(p.Value("command-config")); !ok {
+			rc.fail("java.nio.file.NoSuchFileException", p.Value("command-config"))
 			return nil
 		}
 	}
-	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
 		t.bootstrapFailed(berr, "Error: Failed to create new KafkaAdminClient",
 			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
@@ -121,7 +122,7 @@ func reassignTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 // reassignCommand is one run of the tool.
 type reassignCommand struct {
 	t      *toolRun
-	p      *parsedOpts
+	p      *javacli.OptionSet
 	action string
 	admin  *client.Admin
 
@@ -178,7 +179,7 @@ func (e *toolError) Error() string { return e.msg }
 
 // readFile reads a JSON file argument as Utils.readFileAsString does.
 func (rc *reassignCommand) readFile(opt string) (string, bool) {
-	path := rc.p.str(opt)
+	path := rc.p.Value(opt)
 	data, ok := rc.t.s.readWorkspace(path)
 	if !ok {
 		rc.fail("java.io.IOException", "Unable to read file "+path, "java.nio.file.NoSuchFileException: "+path)
@@ -196,7 +197,7 @@ func (rc *reassignCommand) prepare() bool {
 		if !ok {
 			return false
 		}
-		for _, piece := range strings.Split(rc.p.str("broker-list"), ",") {
+		for _, piece := range strings.Split(rc.p.Value("broker-list"), ",") {
 			n, err := strconv.ParseInt(piece, 10, 32)
 			if err != nil {
 				rc.fail("java.lang.NumberFormatException", fmt.Sprintf("For input string: %q", piece))
@@ -234,17 +235,17 @@ func (rc *reassignCommand) prepare() bool {
 				return false
 			}
 			for _, opt := range []string{"throttle", "replica-alter-log-dirs-throttle", "timeout"} {
-				if _, err := rc.p.intVal(opt, 64); err != nil {
+				if _, err := rc.p.Int(opt, 64); err != nil {
 					rc.fail("joptsimple.OptionArgumentConversionException", err.Error())
 					return false
 				}
 			}
-			if n, _ := rc.p.intVal("throttle", 64); n >= 0 {
+			if n, _ := rc.p.Int("throttle", 64); n >= 0 {
 				rc.t.println("kafkascope: --throttle is not simulated (replication quotas are outside the simulator); run without it")
 				rc.t.finish(1)
 				return false
 			}
-			if n, _ := rc.p.intVal("replica-alter-log-dirs-throttle", 64); n >= 0 {
+			if n, _ := rc.p.Int("replica-alter-log-dirs-throttle", 64); n >= 0 {
 				rc.t.println("kafkascope: --replica-alter-log-dirs-throttle is not simulated (each broker has one log directory)")
 				rc.t.finish(1)
 				return false

@@ -250,7 +250,7 @@ func firstInHashOrder(topic string, n int) int {
 // execute is --execute.
 func (rc *reassignCommand) execute(env *sim.Env) {
 	rc.listReassignments(env, nil, func(env *sim.Env, cur []ongoing) {
-		if len(cur) > 0 && !rc.p.has("additional") {
+		if len(cur) > 0 && !rc.p.Has("additional") {
 			rc.terse("Cannot execute because there is an existing partition assignment.  Use --additional to override this and create a new partition assignment in addition to the existing one. The --additional flag can also be used to change the throttle by resubmitting the current reassignment.")
 			return
 		}
@@ -445,7 +445,7 @@ func (rc *reassignCommand) verify(env *sim.Env) {
 			}
 			rc.t.printLines(lines)
 			rc.t.println("") // the (empty) log directory move states
-			if len(cur) > 0 || rc.p.has("preserve-throttles") {
+			if len(cur) > 0 || rc.p.Has("preserve-throttles") {
 				rc.t.finish(0)
 				return
 			}
@@ -467,7 +467,7 @@ func (rc *reassignCommand) cancel(env *sim.Env) {
 			// No log directory moves are simulated: the tool prints this
 			// without a newline, so the next line follows it directly.
 			const noMoves = "None of the specified partition moves are active."
-			if rc.p.has("preserve-throttles") {
+			if rc.p.Has("preserve-throttles") {
 				rc.t.println(noMoves)
 				rc.t.finish(0)
 				return

@@ -2,14 +2,14 @@ package console
 
 import (
 	"kafkascope/core/broker"
+	"kafkascope/core/cluster"
+	"kafkascope/core/config"
+	"kafkascope/core/javacli"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 	"strconv"
 	"strings"
 	"time"
-
-	"kafkascope/core/cluster"
-	"kafkascope/core/config"
-	"kafkascope/core/sim"
-	"kafkascope/core/storage"
 )
 
 type simCommand func(s *Session, args []string)
@@ -85,52 +85,52 @@ func (s *Session) cmdCluster(args []string) {
 		return
 	}
 	cfg := cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{}, TraceContent: s.TraceContent, Stepped: s.Stepped}
-	specs := []*optSpec{
-		{name: "brokers", arg: requiredArg, typ: "Integer"},
-		{name: "controllers", arg: requiredArg, typ: "Integer"},
-		{name: "seed", arg: requiredArg, typ: "Long"},
-		{name: "config", arg: requiredArg, typ: "String"},
-		{name: "page-cache-bytes", arg: requiredArg, typ: "Long"},
+	specs := []*javacli.OptionSpec{
+		{Name: "brokers", Arg: javacli.RequiredArg, Type: "Integer"},
+		{Name: "controllers", Arg: javacli.RequiredArg, Type: "Integer"},
+		{Name: "seed", Arg: javacli.RequiredArg, Type: "Long"},
+		{Name: "config", Arg: javacli.RequiredArg, Type: "String"},
+		{Name: "page-cache-bytes", Arg: javacli.RequiredArg, Type: "Long"},
 	}
-	p, err := parseOptions(specs, args[1:])
+	p, err := javacli.ParseOptions(specs, args[1:])
 	if err != nil {
 		s.printf("cluster create: %v", err)
 		return
 	}
-	if len(p.args) > 0 {
-		s.printf("cluster create: unexpected argument %q", p.args[0])
+	if len(p.Args) > 0 {
+		s.printf("cluster create: unexpected argument %q", p.Args[0])
 		return
 	}
 	for _, o := range []struct {
 		name string
 		dst  *int
 	}{{"brokers", &cfg.Brokers}, {"controllers", &cfg.Controllers}} {
-		if p.has(o.name) {
-			n, err := strconv.Atoi(p.str(o.name))
+		if p.Has(o.name) {
+			n, err := strconv.Atoi(p.Value(o.name))
 			if err != nil {
-				s.printf("cluster create: --%s expects a number, got %q", o.name, p.str(o.name))
+				s.printf("cluster create: --%s expects a number, got %q", o.name, p.Value(o.name))
 				return
 			}
 			*o.dst = n
 		}
 	}
-	if p.has("seed") {
-		n, err := strconv.ParseUint(p.str("seed"), 10, 64)
+	if p.Has("seed") {
+		n, err := strconv.ParseUint(p.Value("seed"), 10, 64)
 		if err != nil {
-			s.printf("cluster create: --seed expects a non-negative number, got %q", p.str("seed"))
+			s.printf("cluster create: --seed expects a non-negative number, got %q", p.Value("seed"))
 			return
 		}
 		cfg.Seed = n
 	}
-	if p.has("page-cache-bytes") {
-		n, err := strconv.ParseInt(p.str("page-cache-bytes"), 10, 64)
+	if p.Has("page-cache-bytes") {
+		n, err := strconv.ParseInt(p.Value("page-cache-bytes"), 10, 64)
 		if err != nil || n < storage.MinPageCacheBytes || n > storage.MaxPageCacheBytes {
-			s.printf("cluster create: --page-cache-bytes must be a number of bytes from %d to %d, not %q", storage.MinPageCacheBytes, storage.MaxPageCacheBytes, p.str("page-cache-bytes"))
+			s.printf("cluster create: --page-cache-bytes must be a number of bytes from %d to %d, not %q", storage.MinPageCacheBytes, storage.MaxPageCacheBytes, p.Value("page-cache-bytes"))
 			return
 		}
 		cfg.PageCacheBytes = n
 	}
-	for _, kv := range p.all("config") {
+	for _, kv := range p.Values("config") {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			s.printf("cluster create: --config expects key=value, got %q", kv)
@@ -142,7 +142,7 @@ func (s *Session) cmdCluster(args []string) {
 		s.printf("cluster create: --brokers must be between 1 and %d", cluster.MaxBrokers)
 		return
 	}
-	if !p.has("controllers") {
+	if !p.Has("controllers") {
 		cfg.Controllers = min(3, cfg.Brokers) // every node, at most 3 (as cluster.New)
 	}
 	if _, ok := cfg.Static["offsets.topic.replication.factor"]; !ok {

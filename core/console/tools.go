@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"kafkascope/core/client"
+	"kafkascope/core/javacli"
 	"kafkascope/core/sim"
 )
 
@@ -35,7 +36,10 @@ func init() {
 // KafkaVersion is the version the emulated tools report.
 const KafkaVersion = "3.8.0"
 
-// logTo returns a client logger that prints log4j lines on the terminal.
+// logger returns what the tool's clients log through: each line is printed
+// on the terminal, among the tool's output, in the tools' log4j layout
+// ("[time] LEVEL message (logger)", client.FormatLogLine) at the
+// simulation's current time.
 func (t *toolRun) logger() func(level client.Level, msg, logger string) {
 	return func(level client.Level, msg, logger string) {
 		t.println(client.FormatLogLine(t.s.world().Now(), level, msg, logger))
@@ -50,29 +54,29 @@ func (t *toolRun) logException(level client.Level, msg, logger string, exc []str
 
 // usage prints a message and the help table, as CommandLineUtils
 // .printUsageAndExit does, and ends the tool with status 1.
-func (t *toolRun) usage(msg string, specs []*optSpec) {
+func (t *toolRun) usage(msg string, specs []*javacli.OptionSpec) {
 	for _, l := range strings.Split(msg, "\n") {
 		t.println(l)
 	}
-	t.printLines(helpTable(specs))
+	t.printLines(javacli.HelpTable(specs))
 	t.finish(1)
 }
 
 // commonSpecs are the two options every Kafka tool has.
-func commonSpecs() []*optSpec {
-	return []*optSpec{
-		{name: "help", desc: "Print usage information."},
-		{name: "version", desc: "Display Kafka version."},
+func commonSpecs() []*javacli.OptionSpec {
+	return []*javacli.OptionSpec{
+		{Name: "help", Desc: "Print usage information."},
+		{Name: "version", Desc: "Display Kafka version."},
 	}
 }
 
 // withCommon is commonSpecs followed by pointers to a tool's specs. A
-// tool's list is a package-level slice of optSpec values, which is static
-// data: as &optSpec{...} literals, the nine lists were 35 KB of code that
-// built every spec on each call (as data, main.wasm is 16 KB smaller raw,
-// 2.8 KB in brotli). No spec is modified after it is made, so every call
-// shares them.
-func withCommon(list []optSpec) []*optSpec {
+// tool's list is a package-level slice of OptionSpec values, which is
+// static data: as &javacli.OptionSpec{...} literals, the nine lists were
+// 35 KB of code that built every spec on each call (as data, main.wasm is
+// 16 KB smaller raw, 2.8 KB in brotli). No spec is modified after it is
+// made, so every call shares them.
+func withCommon(list []javacli.OptionSpec) []*javacli.OptionSpec {
 	out := commonSpecs()
 	for i := range list {
 		out = append(out, &list[i])
@@ -82,12 +86,12 @@ func withCommon(list []optSpec) []*optSpec {
 
 // helpOrVersion handles --help and --version; it reports whether the tool
 // ended.
-func (t *toolRun) helpOrVersion(p *parsedOpts, args []string, helpMsg string, specs []*optSpec) bool {
-	if len(args) == 0 || p.has("help") {
+func (t *toolRun) helpOrVersion(p *javacli.OptionSet, args []string, helpMsg string, specs []*javacli.OptionSpec) bool {
+	if len(args) == 0 || p.Has("help") {
 		t.usage(helpMsg, specs)
 		return true
 	}
-	if p.has("version") {
+	if p.Has("version") {
 		t.println(KafkaVersion)
 		t.finish(0)
 		return true

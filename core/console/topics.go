@@ -9,6 +9,8 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/config"
+	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -17,42 +19,42 @@ import (
 
 const topicCommandLogger = "org.apache.kafka.tools.TopicCommand"
 
-func topicsSpecs() []*optSpec { return withCommon(topicsSpecList) }
+func topicsSpecs() []*javacli.OptionSpec { return withCommon(topicsSpecList) }
 
-var topicsSpecList = []optSpec{
-	{name: "bootstrap-server", arg: requiredArg, typ: "String", argDesc: "server to connect to", desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
-	{name: "command-config", arg: requiredArg, typ: "String", argDesc: "command config property file", desc: "Admin client properties file (in kafkascope: a file written with cat > FILE)."},
-	{name: "list", desc: "List all available topics."},
-	{name: "create", desc: "Create a new topic."},
-	{name: "delete", desc: "Delete a topic."},
-	{name: "alter", desc: "Alter the number of partitions of a topic."},
-	{name: "describe", desc: "List details for the given topics."},
-	{name: "topic", arg: requiredArg, typ: "String", argDesc: "topic", desc: "The topic to create, alter, describe or delete (a regular expression for --list, --describe and --delete)."},
-	{name: "topic-id", arg: requiredArg, typ: "String", argDesc: "topic-id", desc: "The topic id to describe."},
-	{name: "config", arg: requiredArg, typ: "String", argDesc: "name=value", desc: "A topic config override for the topic being created."},
-	{name: "delete-config", arg: requiredArg, typ: "String", argDesc: "name", desc: "Not supported any more: use kafka-configs.sh."},
-	{name: "partitions", arg: requiredArg, typ: "Integer", argDesc: "# of partitions", desc: "The number of partitions for the topic being created or altered."},
-	{name: "replication-factor", arg: requiredArg, typ: "Integer", argDesc: "replication factor", desc: "The replication factor of each partition of the topic being created."},
-	{name: "replica-assignment", arg: requiredArg, typ: "String", argDesc: "broker_id_for_part1_replica1 : broker_id_for_part1_replica2 , broker_id_for_part2_replica1 : broker_id_for_part2_replica2 , ...", desc: "Manual replica assignment, partitions separated by commas and replicas by colons."},
-	{name: "topics-with-overrides", desc: "With --describe: only topics that override configs."},
-	{name: "unavailable-partitions", desc: "With --describe: only partitions whose leader is not available."},
-	{name: "under-replicated-partitions", desc: "With --describe: only partitions whose ISR is smaller than the replica set."},
-	{name: "under-min-isr-partitions", desc: "With --describe: only partitions whose ISR is below min.insync.replicas."},
-	{name: "at-min-isr-partitions", desc: "With --describe: only partitions whose ISR equals min.insync.replicas."},
-	{name: "if-exists", desc: "With --alter, --delete or --describe: do nothing if the topic does not exist."},
-	{name: "if-not-exists", desc: "With --create: do nothing if the topic already exists."},
-	{name: "exclude-internal", desc: "Leave internal topics out of --list and --describe."},
-	{name: "partition-size-limit-per-response", arg: requiredArg, typ: "Integer", argDesc: "maximum number of partitions in one response", desc: "Accepted for compatibility."},
+var topicsSpecList = []javacli.OptionSpec{
+	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
+	{Name: "command-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "command config property file", Desc: "Admin client properties file (in kafkascope: a file written with cat > FILE)."},
+	{Name: "list", Desc: "List all available topics."},
+	{Name: "create", Desc: "Create a new topic."},
+	{Name: "delete", Desc: "Delete a topic."},
+	{Name: "alter", Desc: "Alter the number of partitions of a topic."},
+	{Name: "describe", Desc: "List details for the given topics."},
+	{Name: "topic", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "topic", Desc: "The topic to create, alter, describe or delete (a regular expression for --list, --describe and --delete)."},
+	{Name: "topic-id", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "topic-id", Desc: "The topic id to describe."},
+	{Name: "config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "name=value", Desc: "A topic config override for the topic being created."},
+	{Name: "delete-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "name", Desc: "Not supported any more: use kafka-configs.sh."},
+	{Name: "partitions", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "# of partitions", Desc: "The number of partitions for the topic being created or altered."},
+	{Name: "replication-factor", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "replication factor", Desc: "The replication factor of each partition of the topic being created."},
+	{Name: "replica-assignment", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "broker_id_for_part1_replica1 : broker_id_for_part1_replica2 , broker_id_for_part2_replica1 : broker_id_for_part2_replica2 , ...", Desc: "Manual replica assignment, partitions separated by commas and replicas by colons."},
+	{Name: "topics-with-overrides", Desc: "With --describe: only topics that override configs."},
+	{Name: "unavailable-partitions", Desc: "With --describe: only partitions whose leader is not available."},
+	{Name: "under-replicated-partitions", Desc: "With --describe: only partitions whose ISR is smaller than the replica set."},
+	{Name: "under-min-isr-partitions", Desc: "With --describe: only partitions whose ISR is below min.insync.replicas."},
+	{Name: "at-min-isr-partitions", Desc: "With --describe: only partitions whose ISR equals min.insync.replicas."},
+	{Name: "if-exists", Desc: "With --alter, --delete or --describe: do nothing if the topic does not exist."},
+	{Name: "if-not-exists", Desc: "With --create: do nothing if the topic already exists."},
+	{Name: "exclude-internal", Desc: "Leave internal topics out of --list and --describe."},
+	{Name: "partition-size-limit-per-response", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "maximum number of partitions in one response", Desc: "Accepted for compatibility."},
 }
 
 // topicsTool is kafka-topics.sh.
 func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	specs := topicsSpecs()
-	p, err := parseOptions(specs, args)
+	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
-		oe := err.(*optionError)
-		t.println(oe.msg)
-		t.println(oe.class + ": " + oe.msg)
+		oe := err.(*javacli.OptionError)
+		t.println(oe.Msg)
+		t.println(oe.Class + ": " + oe.Msg)
 		t.println("")
 		t.finish(1)
 		return nil
@@ -67,7 +69,7 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	actions := 0
 	action := ""
 	for _, a := range []string{"list", "describe", "create", "alter", "delete"} {
-		if p.has(a) {
+		if p.Has(a) {
 			actions++
 			action = a
 		}
@@ -76,18 +78,18 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.usage("Command must include exactly one action: --list, --describe, --create, --alter or --delete", specs)
 		return nil
 	}
-	if p.has("delete-config") {
+	if p.Has("delete-config") {
 		t.println("delete-config option is no longer supported and deprecated since version 4.0. The config will be fully removed in future releases.")
 	}
-	if action == "describe" && p.has("if-exists") && !p.has("topic") && !p.has("topic-id") {
+	if action == "describe" && p.Has("if-exists") && !p.Has("topic") && !p.Has("topic-id") {
 		t.usage("--topic or --topic-id is required to describe a topic", specs)
 		return nil
 	}
-	if (action == "create" || action == "alter" || action == "delete") && !p.has("topic") {
+	if (action == "create" || action == "alter" || action == "delete") && !p.Has("topic") {
 		t.usage(`Missing required argument "[topic]"`, specs)
 		return nil
 	}
-	if action == "alter" && !p.has("partitions") {
+	if action == "alter" && !p.Has("partitions") {
 		t.usage(`Missing required argument "[partitions]"`, specs)
 		return nil
 	}
@@ -98,12 +100,12 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	// TopicService reads --command-config and creates the admin client
 	// before anything else can fail.
 	cfg := client.DefaultAdminConfig()
-	if p.has("command-config") {
-		path := p.str("command-config")
+	if p.Has("command-config") {
+		path := p.Value("command-config")
 		props, exc, ok := t.commandConfigProps(path)
 		switch {
 		case !ok:
-			t.catchAll("java.nio.file.NoSuchFileException: " + javaPath(path))
+			t.catchAll("java.nio.file.NoSuchFileException: " + jdk.Path(path))
 			return nil
 		case exc != "":
 			t.catchAll(exc)
@@ -112,7 +114,7 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			return nil
 		}
 	}
-	bootstrap, berr := t.s.resolveBootstrap(p.str("bootstrap-server"))
+	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
 		t.bootstrapFailed(berr, "Failed to create new KafkaAdminClient",
 			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
@@ -128,14 +130,14 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 
 // topicsInvalidCombination applies TopicCommand's checkInvalidArgs rules in
 // their order.
-func topicsInvalidCombination(p *parsedOpts, action string) string {
+func topicsInvalidCombination(p *javacli.OptionSet, action string) string {
 	invalidWith := func(opt string, allowed ...string) string {
-		if p.has(opt) && !slices.Contains(allowed, action) {
+		if p.Has(opt) && !slices.Contains(allowed, action) {
 			return fmt.Sprintf(`Option "[%s]" can't be used with option "[%s]"`, opt, action)
 		}
 		return ""
 	}
-	if p.has("config") && action == "alter" && p.has("bootstrap-server") {
+	if p.Has("config") && action == "alter" && p.Has("bootstrap-server") {
 		return `Option combination "[[bootstrap-server], [config]]" can't be used with option "[alter]" (To alter topic configurations, the kafka-configs tool can be used.)`
 	}
 	checks := []string{
@@ -149,20 +151,20 @@ func topicsInvalidCombination(p *parsedOpts, action string) string {
 			return c
 		}
 	}
-	if action == "create" && p.has("replica-assignment") {
+	if action == "create" && p.Has("replica-assignment") {
 		for _, o := range []string{"partitions", "replication-factor"} {
-			if p.has(o) {
+			if p.Has(o) {
 				return fmt.Sprintf(`Option "[replica-assignment]" can't be used with option "[%s]"`, o)
 			}
 		}
 	}
 	reports := []string{"under-replicated-partitions", "under-min-isr-partitions", "at-min-isr-partitions", "unavailable-partitions"}
 	for _, r := range reports {
-		if p.has(r) {
+		if p.Has(r) {
 			if action != "describe" {
 				return fmt.Sprintf(`Option "[%s]" can't be used with option "[%s]"`, r, action)
 			}
-			if p.has("topics-with-overrides") {
+			if p.Has("topics-with-overrides") {
 				return fmt.Sprintf(`Option "[%s]" can't be used with option "[topics-with-overrides]"`, r)
 			}
 		}
@@ -184,7 +186,7 @@ func topicsInvalidCombination(p *parsedOpts, action string) string {
 // topicCommand runs one kafka-topics.sh action against the cluster.
 type topicCommand struct {
 	t     *toolRun
-	p     *parsedOpts
+	p     *javacli.OptionSet
 	admin *client.Admin
 }
 
@@ -263,9 +265,9 @@ func (tc *topicCommand) withTopics(env *sim.Env, next func(env *sim.Env, md *pro
 // including its literal Optional[...] wrapper.
 func (tc *topicCommand) matchTopics(md *protocol.MetadataResponse, required bool) ([]protocol.MetadataTopic, bool) {
 	var re *regexp.Regexp
-	if tc.p.has("topic") {
+	if tc.p.Has("topic") {
 		var err error
-		if re, err = topicFilter(tc.p.str("topic")); err != nil {
+		if re, err = topicFilter(tc.p.Value("topic")); err != nil {
 			tc.fail("java.lang.RuntimeException", err.Error())
 			return nil, false
 		}
@@ -275,14 +277,14 @@ func (tc *topicCommand) matchTopics(md *protocol.MetadataResponse, required bool
 		if t.ErrorCode != protocol.NONE || (re != nil && !re.MatchString(t.Name)) {
 			continue
 		}
-		if tc.p.has("exclude-internal") && metadata.IsInternalTopic(t.Name) {
+		if tc.p.Has("exclude-internal") && metadata.IsInternalTopic(t.Name) {
 			continue
 		}
 		out = append(out, t)
 	}
 	sorts.Func(out, func(a, b protocol.MetadataTopic) int { return strings.Compare(a.Name, b.Name) })
-	if len(out) == 0 && required && tc.p.has("topic") && !tc.p.has("if-exists") {
-		tc.fail("java.lang.IllegalArgumentException", fmt.Sprintf("Topic 'Optional[%s]' does not exist as expected", tc.p.str("topic")))
+	if len(out) == 0 && required && tc.p.Has("topic") && !tc.p.Has("if-exists") {
+		tc.fail("java.lang.IllegalArgumentException", fmt.Sprintf("Topic 'Optional[%s]' does not exist as expected", tc.p.Value("topic")))
 		return nil, false
 	}
 	return out, true
@@ -306,26 +308,26 @@ func (tc *topicCommand) list(md *protocol.MetadataResponse) {
 // cluster to create the topic.
 func (tc *topicCommand) create(env *sim.Env) {
 	p := tc.p
-	name := p.str("topic")
+	name := p.Value("topic")
 	topic := protocol.CreatableTopic{Name: name, NumPartitions: -1, ReplicationFactor: -1}
-	if p.has("partitions") {
-		n, err := p.intVal("partitions", 32)
+	if p.Has("partitions") {
+		n, err := p.Int("partitions", 32)
 		if err != nil {
-			tc.fail(err.(*optionError).class, err.Error())
+			tc.fail(err.(*javacli.OptionError).Class, err.Error())
 			return
 		}
 		topic.NumPartitions = int32(n)
 	}
 	rf := int64(-1)
-	if p.has("replication-factor") {
-		n, err := p.intVal("replication-factor", 32)
+	if p.Has("replication-factor") {
+		n, err := p.Int("replication-factor", 32)
 		if err != nil {
-			tc.fail(err.(*optionError).class, err.Error())
+			tc.fail(err.(*javacli.OptionError).Class, err.Error())
 			return
 		}
 		rf = n
 	}
-	if s := p.str("replica-assignment"); p.has("replica-assignment") && s != "" {
+	if s := p.Value("replica-assignment"); p.Has("replica-assignment") && s != "" {
 		asg, class, msg := parseReplicaAssignment(s)
 		if msg != "" {
 			tc.fail(class, msg)
@@ -333,7 +335,7 @@ func (tc *topicCommand) create(env *sim.Env) {
 		}
 		topic.Assignments = asg
 	}
-	for _, kv := range p.all("config") {
+	for _, kv := range p.Values("config") {
 		parts := regexp.MustCompile(`\s*=\s*`).Split(kv, -1)
 		if len(parts) != 2 || parts[0] == "" {
 			tc.fail("java.lang.IllegalArgumentException", `requirement failed: Invalid topic config: all configs to be added must be in the format "key=val".`)
@@ -353,14 +355,14 @@ func (tc *topicCommand) create(env *sim.Env) {
 	if metadata.HasCollisionChars(name) {
 		tc.t.println("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore ('_') could collide. To avoid issues it is best to use either, but not both.")
 	}
-	if p.has("replication-factor") {
+	if p.Has("replication-factor") {
 		if rf < 1 || rf > 32767 {
 			tc.fail("java.lang.IllegalArgumentException", "The replication factor must be between 1 and 32767 inclusive")
 			return
 		}
 		topic.ReplicationFactor = int16(rf)
 	}
-	if p.has("partitions") && topic.NumPartitions < 1 {
+	if p.Has("partitions") && topic.NumPartitions < 1 {
 		tc.fail("java.lang.IllegalArgumentException", "The partitions must be greater than 0")
 		return
 	}
@@ -380,7 +382,7 @@ func (tc *topicCommand) create(env *sim.Env) {
 		case r.ErrorCode == protocol.NONE:
 			tc.t.println("Created topic " + name + ".")
 			tc.t.finish(0)
-		case r.ErrorCode == protocol.TOPIC_ALREADY_EXISTS && p.has("if-not-exists"):
+		case r.ErrorCode == protocol.TOPIC_ALREADY_EXISTS && p.Has("if-not-exists"):
 			tc.t.finish(0)
 		default:
 			tc.failCode(r.ErrorCode, r.ErrorMessage)
@@ -437,13 +439,13 @@ func (tc *topicCommand) alter(env *sim.Env, md *protocol.MetadataResponse) {
 		tc.t.finish(0)
 		return
 	}
-	n, err := tc.p.intVal("partitions", 32)
+	n, err := tc.p.Int("partitions", 32)
 	if err != nil {
-		tc.fail(err.(*optionError).class, err.Error())
+		tc.fail(err.(*javacli.OptionError).Class, err.Error())
 		return
 	}
 	var asg [][]int32
-	if s := tc.p.str("replica-assignment"); tc.p.has("replica-assignment") && s != "" {
+	if s := tc.p.Value("replica-assignment"); tc.p.Has("replica-assignment") && s != "" {
 		all, class, msg := parseReplicaAssignment(s)
 		if msg != "" {
 			tc.fail(class, msg)

@@ -9,6 +9,8 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/group"
+	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
 )
@@ -24,36 +26,36 @@ import (
 
 const verifiableConsumerProg = "verifiable-consumer"
 
-func verifiableConsumerParser() *apParser {
-	return &apParser{
-		prog:             verifiableConsumerProg,
-		description:      "Consume a topic in a consumer group and print each consumer event (rebalances, records received, offsets committed) as a JSON object on stdout.",
-		groupDescription: "How to reach the brokers (one of the two).",
-		args: []*apArg{
-			{flags: []string{"-h", "--help"}, action: apHelp, help: "show this help message and exit"},
-			{flags: []string{"--bootstrap-server"}, metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", typ: "String", grouped: true,
-				help: "the brokers to connect to, comma-separated (in kafkascope kafka-N:9092; may be omitted: every broker)."},
-			{flags: []string{"--broker-list"}, metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", typ: "String", grouped: true,
-				help: "the old name of --bootstrap-server, used only when --bootstrap-server is not given."},
-			{flags: []string{"--topic"}, metavar: "TOPIC", typ: "String", required: true, help: "the topic to consume."},
-			{flags: []string{"--group-protocol"}, metavar: "GROUP_PROTOCOL", typ: "String", def: "classic", hasDef: true,
-				help: "group.protocol: classic or consumer (kafkascope simulates classic)."},
-			{flags: []string{"--group-remote-assignor"}, metavar: "GROUP_REMOTE_ASSIGNOR", typ: "String", def: "uniform", hasDef: true,
-				help: "the server-side assignor of the consumer group protocol (not used with classic)."},
-			{flags: []string{"--group-id"}, metavar: "GROUP_ID", typ: "String", required: true, help: "the group.id the consumers of the group share."},
-			{flags: []string{"--group-instance-id"}, metavar: "GROUP_INSTANCE_ID", typ: "String", help: "group.instance.id, for a static member (not simulated yet)."},
-			{flags: []string{"--max-messages"}, metavar: "MAX-MESSAGES", typ: "Integer", def: "-1", hasDef: true,
-				help: "stop after this many records; -1 consumes until the process is stopped."},
-			{flags: []string{"--session-timeout"}, metavar: "TIMEOUT_MS", typ: "Integer", def: "30000", hasDef: true, help: "session.timeout.ms."},
-			{flags: []string{"--verbose"}, action: apStoreTrue, def: "false", hasDef: true, help: "also print each record as a record_data event."},
-			{flags: []string{"--enable-autocommit"}, action: apStoreTrue, def: "false", hasDef: true,
-				help: "let the consumer commit automatically instead of committing after every poll."},
-			{flags: []string{"--reset-policy"}, metavar: "RESET_POLICY", typ: "String", def: "earliest", hasDef: true,
-				help: "auto.offset.reset: earliest, latest or none."},
-			{flags: []string{"--assignment-strategy"}, metavar: "ASSIGNMENT_STRATEGY", typ: "String", def: "org.apache.kafka.clients.consumer.RangeAssignor", hasDef: true,
-				help: "partition.assignment.strategy, a class name such as org.apache.kafka.clients.consumer.RoundRobinAssignor."},
-			{flags: []string{"--consumer.config"}, metavar: "CONFIG_FILE", typ: "String",
-				help: "a consumer properties file (in kafkascope: written with cat > FILE); the options above win over it."},
+func verifiableConsumerParser() *javacli.Parser {
+	return &javacli.Parser{
+		Prog:             verifiableConsumerProg,
+		Description:      "Consume a topic in a consumer group and print each consumer event (rebalances, records received, offsets committed) as a JSON object on stdout.",
+		GroupDescription: "How to reach the brokers (one of the two).",
+		Args: []*javacli.Argument{
+			{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"},
+			{Flags: []string{"--bootstrap-server"}, Metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", Type: "String", Grouped: true,
+				Help: "the brokers to connect to, comma-separated (in kafkascope kafka-N:9092; may be omitted: every broker)."},
+			{Flags: []string{"--broker-list"}, Metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", Type: "String", Grouped: true,
+				Help: "the old name of --bootstrap-server, used only when --bootstrap-server is not given."},
+			{Flags: []string{"--topic"}, Metavar: "TOPIC", Type: "String", Required: true, Help: "the topic to consume."},
+			{Flags: []string{"--group-protocol"}, Metavar: "GROUP_PROTOCOL", Type: "String", Default: "classic", HasDefault: true,
+				Help: "group.protocol: classic or consumer (kafkascope simulates classic)."},
+			{Flags: []string{"--group-remote-assignor"}, Metavar: "GROUP_REMOTE_ASSIGNOR", Type: "String", Default: "uniform", HasDefault: true,
+				Help: "the server-side assignor of the consumer group protocol (not used with classic)."},
+			{Flags: []string{"--group-id"}, Metavar: "GROUP_ID", Type: "String", Required: true, Help: "the group.id the consumers of the group share."},
+			{Flags: []string{"--group-instance-id"}, Metavar: "GROUP_INSTANCE_ID", Type: "String", Help: "group.instance.id, for a static member (not simulated yet)."},
+			{Flags: []string{"--max-messages"}, Metavar: "MAX-MESSAGES", Type: "Integer", Default: "-1", HasDefault: true,
+				Help: "stop after this many records; -1 consumes until the process is stopped."},
+			{Flags: []string{"--session-timeout"}, Metavar: "TIMEOUT_MS", Type: "Integer", Default: "30000", HasDefault: true, Help: "session.timeout.ms."},
+			{Flags: []string{"--verbose"}, Action: javacli.StoreTrue, Default: "false", HasDefault: true, Help: "also print each record as a record_data event."},
+			{Flags: []string{"--enable-autocommit"}, Action: javacli.StoreTrue, Default: "false", HasDefault: true,
+				Help: "let the consumer commit automatically instead of committing after every poll."},
+			{Flags: []string{"--reset-policy"}, Metavar: "RESET_POLICY", Type: "String", Default: "earliest", HasDefault: true,
+				Help: "auto.offset.reset: earliest, latest or none."},
+			{Flags: []string{"--assignment-strategy"}, Metavar: "ASSIGNMENT_STRATEGY", Type: "String", Default: "org.apache.kafka.clients.consumer.RangeAssignor", HasDefault: true,
+				Help: "partition.assignment.strategy, a class name such as org.apache.kafka.clients.consumer.RoundRobinAssignor."},
+			{Flags: []string{"--consumer.config"}, Metavar: "CONFIG_FILE", Type: "String",
+				Help: "a consumer properties file (in kafkascope: written with cat > FILE); the options above win over it."},
 		},
 	}
 }
@@ -62,7 +64,7 @@ func verifiableConsumerParser() *apParser {
 func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	p := verifiableConsumerParser()
 	if len(args) == 0 {
-		t.printLines(p.helpLines())
+		t.printLines(p.HelpLines())
 		t.finish(0)
 		return nil
 	}
@@ -74,46 +76,46 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		}) {
 		args = append([]string{"--bootstrap-server", ""}, args...)
 	}
-	v, perr := p.parse(args)
+	v, perr := p.Parse(args)
 	switch {
-	case perr != nil && perr.help:
-		t.printLines(p.helpLines())
+	case perr != nil && perr.Help:
+		t.printLines(p.HelpLines())
 		t.finish(1)
 		return nil
 	case perr != nil:
-		t.printLines(p.errorLines(perr))
+		t.printLines(p.ErrorLines(perr))
 		t.finish(1)
 		return nil
 	}
-	arg := p.arg
+	arg := p.Arg
 	// Defaults apply to options not given.
 	str := func(flag string) string {
 		a := arg(flag)
-		if v.given(a) {
-			return v.str[a]
+		if v.Given(a) {
+			return v.Str(a)
 		}
-		return a.def
+		return a.Default
 	}
 	num := func(flag string) int64 {
 		a := arg(flag)
-		if v.given(a) {
-			return v.nums[a]
+		if v.Given(a) {
+			return v.Num(a)
 		}
-		n, _ := strconv.ParseInt(a.def, 10, 64)
+		n, _ := strconv.ParseInt(a.Default, 10, 64)
 		return n
 	}
 	props := map[string]string{}
-	if v.given(arg("--consumer.config")) {
-		path := v.str[arg("--consumer.config")]
+	if v.Given(arg("--consumer.config")) {
+		path := v.Str(arg("--consumer.config"))
 		text, ok := t.s.readWorkspace(path)
 		if !ok {
-			t.printLines(p.errorLines(&apError{msg: javaPath(path), parser: p}))
+			t.printLines(p.ErrorLines(&javacli.ParseError{Msg: jdk.Path(path), Parser: p}))
 			t.finish(1)
 			return nil
 		}
-		fileProps, err := javaLoadProperties(text)
+		fileProps, err := jdk.LoadProperties(text)
 		if err != "" {
-			t.printLines(p.errorLines(&apError{msg: err, parser: p}))
+			t.printLines(p.ErrorLines(&javacli.ParseError{Msg: err, Parser: p}))
 			t.finish(1)
 			return nil
 		}
@@ -131,14 +133,14 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 	}
 	groupID := str("--group-id")
 	props["group.id"] = groupID
-	if v.given(arg("--group-instance-id")) {
+	if v.Given(arg("--group-instance-id")) {
 		props["group.instance.id"] = str("--group-instance-id")
 	}
-	bootstrapList := v.str[arg("--bootstrap-server")]
-	if !v.given(arg("--bootstrap-server")) || bootstrapList == "" && v.given(arg("--broker-list")) {
-		bootstrapList = v.str[arg("--broker-list")]
+	bootstrapList := v.Str(arg("--bootstrap-server"))
+	if !v.Given(arg("--bootstrap-server")) || bootstrapList == "" && v.Given(arg("--broker-list")) {
+		bootstrapList = v.Str(arg("--broker-list"))
 	}
-	useAutoCommit := v.given(arg("--enable-autocommit"))
+	useAutoCommit := v.Given(arg("--enable-autocommit"))
 	props["enable.auto.commit"] = strconv.FormatBool(useAutoCommit)
 	props["auto.offset.reset"] = str("--reset-policy")
 	props["session.timeout.ms"] = strconv.FormatInt(num("--session-timeout"), 10)
@@ -175,7 +177,7 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		return nil
 	}
 	vc := &verifiableConsumer{t: t, topic: str("--topic"), maxMessages: num("--max-messages"),
-		useAutoCommit: useAutoCommit, verbose: v.given(arg("--verbose"))}
+		useAutoCommit: useAutoCommit, verbose: v.Given(arg("--verbose"))}
 	return func(host string) sim.Process {
 		vc.c = client.NewConsumer(sim.Addr(host+":50000"), bootstrap, cfg, func(level client.Level, msg, logger string) {
 			// tools-log4j.properties: WARN and above, on stderr.

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"kafkascope/core/client"
+	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/sim"
 )
 
@@ -21,33 +23,33 @@ import (
 
 const verifiableProg = "verifiable-producer"
 
-func verifiableParser() *apParser {
-	return &apParser{
-		prog:             verifiableProg,
-		description:      "Send increasing integers to a topic and print a JSON line for every send's outcome, so that which records were acknowledged, at which offsets, is visible from outside.",
-		groupTitle:       "Connection Group",
-		groupDescription: "How to reach the brokers",
-		args: []*apArg{
-			{flags: []string{"-h", "--help"}, action: apHelp, help: "show this help message and exit"},
-			{flags: []string{"--topic"}, metavar: "TOPIC", typ: "String", required: true, help: "the topic to send to."},
-			{flags: []string{"--max-messages"}, metavar: "MAX-MESSAGES", typ: "Integer", def: "-1", hasDef: true,
-				help: "how many records to send; -1 sends until the tool is stopped (kill %N)."},
-			{flags: []string{"--throughput"}, metavar: "THROUGHPUT", typ: "Integer", def: "-1", hasDef: true,
-				help: "the highest rate in records per second, kept by pausing between sends; -1 does not pause."},
-			{flags: []string{"--acks"}, metavar: "ACKS", typ: "Integer", def: "-1", hasDef: true,
-				help: "acks for every record: 0, 1 or -1 (all)."},
-			{flags: []string{"--producer.config"}, metavar: "CONFIG_FILE", typ: "String",
-				help: "a properties file with producer configs (in kafkascope: written with cat > FILE); they override the tool's own."},
-			{flags: []string{"--message-create-time"}, metavar: "CREATETIME", typ: "Long", def: "-1", hasDef: true,
-				help: "give records creation times starting here (ms since the epoch) instead of the clock's."},
-			{flags: []string{"--value-prefix"}, metavar: "VALUE-PREFIX", typ: "Integer",
-				help: "put this number and a dot before every value."},
-			{flags: []string{"--repeating-keys"}, metavar: "REPEATING-KEYS", typ: "Integer",
-				help: "give records the keys 0, 1, ... up to this number (exclusive), then 0 again; without it records have no key."},
-			{flags: []string{"--bootstrap-server"}, metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", typ: "String", grouped: true,
-				help: "REQUIRED: the brokers to connect to, as host:port pairs separated by commas."},
-			{flags: []string{"--broker-list"}, metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", typ: "String", grouped: true,
-				help: "DEPRECATED, use --bootstrap-server; ignored when --bootstrap-server is given."},
+func verifiableParser() *javacli.Parser {
+	return &javacli.Parser{
+		Prog:             verifiableProg,
+		Description:      "Send increasing integers to a topic and print a JSON line for every send's outcome, so that which records were acknowledged, at which offsets, is visible from outside.",
+		GroupTitle:       "Connection Group",
+		GroupDescription: "How to reach the brokers",
+		Args: []*javacli.Argument{
+			{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"},
+			{Flags: []string{"--topic"}, Metavar: "TOPIC", Type: "String", Required: true, Help: "the topic to send to."},
+			{Flags: []string{"--max-messages"}, Metavar: "MAX-MESSAGES", Type: "Integer", Default: "-1", HasDefault: true,
+				Help: "how many records to send; -1 sends until the tool is stopped (kill %N)."},
+			{Flags: []string{"--throughput"}, Metavar: "THROUGHPUT", Type: "Integer", Default: "-1", HasDefault: true,
+				Help: "the highest rate in records per second, kept by pausing between sends; -1 does not pause."},
+			{Flags: []string{"--acks"}, Metavar: "ACKS", Type: "Integer", Default: "-1", HasDefault: true,
+				Help: "acks for every record: 0, 1 or -1 (all)."},
+			{Flags: []string{"--producer.config"}, Metavar: "CONFIG_FILE", Type: "String",
+				Help: "a properties file with producer configs (in kafkascope: written with cat > FILE); they override the tool's own."},
+			{Flags: []string{"--message-create-time"}, Metavar: "CREATETIME", Type: "Long", Default: "-1", HasDefault: true,
+				Help: "give records creation times starting here (ms since the epoch) instead of the clock's."},
+			{Flags: []string{"--value-prefix"}, Metavar: "VALUE-PREFIX", Type: "Integer",
+				Help: "put this number and a dot before every value."},
+			{Flags: []string{"--repeating-keys"}, Metavar: "REPEATING-KEYS", Type: "Integer",
+				Help: "give records the keys 0, 1, ... up to this number (exclusive), then 0 again; without it records have no key."},
+			{Flags: []string{"--bootstrap-server"}, Metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", Type: "String", Grouped: true,
+				Help: "REQUIRED: the brokers to connect to, as host:port pairs separated by commas."},
+			{Flags: []string{"--broker-list"}, Metavar: "HOST1:PORT1[,HOST2:PORT2[...]]", Type: "String", Grouped: true,
+				Help: "DEPRECATED, use --bootstrap-server; ignored when --bootstrap-server is given."},
 		},
 	}
 }
@@ -76,40 +78,40 @@ type verifiableRun struct {
 
 func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	p := verifiableParser()
-	v, perr := p.parse(args)
+	v, perr := p.Parse(args)
 	switch {
 	case len(args) == 0:
-		t.printLines(p.helpLines())
+		t.printLines(p.HelpLines())
 		t.finish(0)
 		return nil
-	case perr != nil && perr.help:
-		t.printLines(p.helpLines())
+	case perr != nil && perr.Help:
+		t.printLines(p.HelpLines())
 		t.finish(1)
 		return nil
 	case perr != nil:
-		t.printLines(p.errorLines(perr))
+		t.printLines(p.ErrorLines(perr))
 		t.finish(1)
 		return nil
 	}
-	arg := p.arg
+	arg := p.Arg
 	num := func(flag string) int64 { // a number argument, or its default
-		if a := arg(flag); v.given(a) {
-			return v.nums[a]
-		} else if a.hasDef {
-			n, _ := strconv.ParseInt(a.def, 10, 64)
+		if a := arg(flag); v.Given(a) {
+			return v.Num(a)
+		} else if a.HasDefault {
+			n, _ := strconv.ParseInt(a.Default, 10, 64)
 			return n
 		}
 		return 0
 	}
 	acks := num("--acks")
 	if acks != 0 && acks != 1 && acks != -1 {
-		t.printLines(p.errorLines(&apError{msg: fmt.Sprintf("argument --acks: invalid choice: '%d' (choose from {0,1,-1})", acks)}))
+		t.printLines(p.ErrorLines(&javacli.ParseError{Msg: fmt.Sprintf("argument --acks: invalid choice: '%d' (choose from {0,1,-1})", acks)}))
 		t.finish(1)
 		return nil
 	}
-	servers := v.str[arg("--bootstrap-server")]
-	if !v.given(arg("--bootstrap-server")) {
-		servers = v.str[arg("--broker-list")]
+	servers := v.Str(arg("--bootstrap-server"))
+	if !v.Given(arg("--bootstrap-server")) {
+		servers = v.Str(arg("--broker-list"))
 	}
 	props := map[string]string{
 		"bootstrap.servers": servers,
@@ -118,17 +120,17 @@ func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.
 		"acks":              strconv.FormatInt(acks, 10),
 		"retries":           "0", // the tool's own choice: no retries
 	}
-	if v.given(arg("--producer.config")) {
-		file := v.str[arg("--producer.config")]
+	if v.Given(arg("--producer.config")) {
+		file := v.Str(arg("--producer.config"))
 		text, ok := t.s.readWorkspace(file)
 		if !ok {
 			// The IOException becomes an ArgumentParserException, which
 			// main hands to the parser's error handler.
-			t.printLines(p.errorLines(&apError{msg: javaPath(file)}))
+			t.printLines(p.ErrorLines(&javacli.ParseError{Msg: jdk.Path(file)}))
 			t.finish(1)
 			return nil
 		}
-		fileProps, err := javaLoadProperties(text)
+		fileProps, err := jdk.LoadProperties(text)
 		if err != "" {
 			t.mainException(err)
 			return nil
@@ -147,15 +149,15 @@ func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.
 		return nil
 	}
 	run := &verifiableRun{
-		t: t, topic: v.str[arg("--topic")], max: num("--max-messages"), throughput: num("--throughput"),
+		t: t, topic: v.Str(arg("--topic")), max: num("--max-messages"), throughput: num("--throughput"),
 		createTime: num("--message-create-time"),
 	}
-	if v.given(arg("--value-prefix")) {
-		n := v.nums[arg("--value-prefix")]
+	if v.Given(arg("--value-prefix")) {
+		n := v.Num(arg("--value-prefix"))
 		run.prefix = &n
 	}
-	if v.given(arg("--repeating-keys")) {
-		run.repeating = v.nums[arg("--repeating-keys")]
+	if v.Given(arg("--repeating-keys")) {
+		run.repeating = v.Num(arg("--repeating-keys"))
 	}
 	switch {
 	case run.max > perfMaxRecords:

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"time"
 
-	"kafkascope/core/console"
 	"kafkascope/core/feed"
 	"kafkascope/core/scenario"
 	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
+	"kafkascope/core/transcript"
 	"kafkascope/core/view"
 )
 
@@ -16,7 +16,7 @@ import (
 type Scenario struct {
 	ID    string
 	title [2]string
-	steps []*console.Step
+	steps []*transcript.Step
 	Step  int        // the step shown; -1 before the first
 	ends  []sim.Time // when each step played so far ended
 	run   *stepRun   // the step whose commands are running, if any

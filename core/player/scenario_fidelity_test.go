@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"kafkascope/core/console"
 	"kafkascope/core/scenario"
 	"kafkascope/core/timeline"
 )
@@ -27,7 +28,7 @@ func TestScenarioPlaysAsItsTranscript(t *testing.T) {
 			continue
 		}
 		t.Run(sc.ID, func(t *testing.T) {
-			outs, _ := sc.Transcript.Run()
+			outs, _, _ := console.RunTranscript(sc.Transcript, nil)
 			var want []string
 			for _, o := range outs {
 				want = append(want, o...)

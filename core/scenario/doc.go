@@ -8,5 +8,6 @@
 // there a Scenario's Source is that copy, and its commands' Expected and
 // its steps' State are empty (scripts/pagescenarios).
 //
-// The package only lists and parses; running a scenario is the console's job.
+// The package only lists and parses (core/transcript); running a scenario
+// is the console's job (console.RunTranscript).
 package scenario

@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/console"
 	"kafkascope/core/sim"
 	"kafkascope/core/textdiff"
+	"kafkascope/core/transcript"
 	"kafkascope/core/view"
 )
 
@@ -32,7 +33,7 @@ func TestLeapMatchesSteps(t *testing.T) {
 	all = append(all, &Scenario{ID: "idle-then-faults", Source: idleThenFaults}, &Scenario{ID: "snapshots-then-failover", Source: snapshotsThenFailover})
 	for _, sc := range all {
 		t.Run(sc.ID, func(t *testing.T) {
-			tr, err := console.ParseTranscript(sc.Source)
+			tr, err := transcript.Parse(sc.Source)
 			if err != nil {
 				t.Fatal(err)
 			}

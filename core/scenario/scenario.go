@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"kafkascope/core/console"
+	"kafkascope/core/transcript"
 )
 
 //go:embed scenarios/*.txt
@@ -14,7 +14,7 @@ var files embed.FS
 // Scenario is one built-in scenario.
 type Scenario struct {
 	ID         string // file name without .txt, e.g. "03-high-watermark"
-	Transcript *console.Transcript
+	Transcript *transcript.Transcript
 	Source     string
 }
 
@@ -37,7 +37,7 @@ func All() ([]*Scenario, error) {
 		if err != nil {
 			return nil, err
 		}
-		tr, err := console.ParseTranscript(string(data))
+		tr, err := transcript.Parse(string(data))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kafkascope/core/console"
+	"kafkascope/core/transcript"
 	"kafkascope/core/view"
 )
 
@@ -31,7 +32,7 @@ func TestScenariosAreBilingualAndPass(t *testing.T) {
 				t.Errorf("%s: step %d is narrated in only one language", s.ID, i+1)
 			}
 		}
-		_, bad, states := tr.RunChecked(view.CheckClaims)
+		_, bad, states := console.RunTranscript(tr, view.CheckClaims)
 		if len(bad) > 0 {
 			t.Errorf("%s: %d command(s) differ, first at line %d: $ %s", s.ID, len(bad), bad[0].Cmd.Line, bad[0].Cmd.Cmd)
 		}
@@ -66,7 +67,7 @@ func TestNarrationAboutStateIsPinned(t *testing.T) {
 		func(text string) []string {
 			return namesState.FindAllString(consumerGroupLeader.ReplaceAllString(text, ""), -1)
 		},
-		func(claims []console.Claim) bool { return len(claims) > 0 },
+		func(claims []transcript.Claim) bool { return len(claims) > 0 },
 		unpinnable, "pins no claim: add a \"## state: \" line after its \"## ko: \" line")
 }
 
@@ -74,7 +75,7 @@ func TestNarrationAboutStateIsPinned(t *testing.T) {
 // narration talks of something (talk finds the words) without a claim
 // pinned finds, unless exceptions lists the step (and fails exceptions
 // that no step needs any more: they would hide a regression).
-func requirePinned(t *testing.T, listName string, talk func(string) []string, pinned func([]console.Claim) bool, exceptions map[string]string, missing string) {
+func requirePinned(t *testing.T, listName string, talk func(string) []string, pinned func([]transcript.Claim) bool, exceptions map[string]string, missing string) {
 	t.Helper()
 	all, err := All()
 	if err != nil {
@@ -162,7 +163,7 @@ func TestNarrationAboutGroupsIsPinned(t *testing.T) {
 }
 
 // pinsGroup reports whether a step's claims say something about a group.
-func pinsGroup(claims []console.Claim) bool {
+func pinsGroup(claims []transcript.Claim) bool {
 	for _, c := range claims {
 		for _, one := range strings.Split(c.Text, ";") {
 			f := strings.Fields(one)

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"kafkascope/core/console"
+	"kafkascope/core/transcript"
 	"kafkascope/core/view"
 )
 
@@ -54,8 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		outs, _ := tr.Run()
-		m := map[*console.Command][]string{}
+		outs, _, _ := console.RunTranscript(tr, nil)
+		m := map[*transcript.Command][]string{}
 		for i, c := range tr.Commands() {
 			m[c] = outs[i]
 		}
@@ -71,12 +72,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func load(path string) (*console.Transcript, error) {
+func load(path string) (*transcript.Transcript, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	tr, err := console.ParseTranscript(string(data))
+	tr, err := transcript.Parse(string(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
@@ -92,13 +93,13 @@ func check(paths []string, rewrite bool, stdout, stderr io.Writer) int {
 			failed++
 			continue
 		}
-		outs, bad, states := tr.RunChecked(view.CheckClaims)
+		outs, bad, states := console.RunTranscript(tr, view.CheckClaims)
 		if rewrite {
 			// Only outputs are rewritten: a claim that fails says the
 			// narration and the cluster disagree, which a person decides.
-			m := map[*console.Command][]string{}
+			m := map[*transcript.Command][]string{}
 			for i, c := range tr.Commands() {
-				if !console.MatchOutput(c.Expected, outs[i]) {
+				if !transcript.MatchOutput(c.Expected, outs[i]) {
 					m[c] = outs[i]
 				}
 			}

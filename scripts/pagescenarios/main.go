@@ -18,7 +18,7 @@
 //
 // Each copy keeps everything else, line for line: titles, narration,
 // commands and their input. Before writing it, the copy is
-// parsed (console.ParseTranscript) and must give the same titles and the
+// parsed (transcript.Parse) and must give the same titles and the
 // same steps, with the same narration in both languages and the same
 // commands with the same input, as the file itself; a file for which it
 // would not is an error, and nothing is written.
@@ -32,7 +32,7 @@ import (
 	"slices"
 	"strings"
 
-	"kafkascope/core/console"
+	"kafkascope/core/transcript"
 	"kafkascope/scripts/internal/atomicfile"
 )
 
@@ -114,7 +114,7 @@ func pageCopy(text string) (string, error) {
 	var out []string
 	reading, output := false, false // in a command's lines; past its input
 	for _, raw := range lines {
-		l := strings.TrimRight(raw, "\r") // as ParseTranscript reads it
+		l := strings.TrimRight(raw, "\r") // as transcript.Parse reads it
 		switch {
 		case strings.HasPrefix(l, "$ ") || l == "$":
 			reading, output = true, false
@@ -157,11 +157,11 @@ func isTitle(l string) bool {
 // sameToThePage checks that page parses to what the page reads of text:
 // the titles, and the steps with their narration, commands and input.
 func sameToThePage(text, page string) error {
-	want, err := console.ParseTranscript(text)
+	want, err := transcript.Parse(text)
 	if err != nil {
 		return err
 	}
-	got, err := console.ParseTranscript(page)
+	got, err := transcript.Parse(page)
 	if err != nil {
 		return fmt.Errorf("the page's copy does not parse: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"kafkascope/core/console"
 	"kafkascope/core/player"
+	"kafkascope/core/transcript"
 )
 
 func repoFile(t *testing.T, name string) string {
@@ -100,14 +101,14 @@ func TestReadmeTerminalExample(t *testing.T) {
 	if m == nil {
 		t.Fatal("no example in the README's terminal section")
 	}
-	tr, err := console.ParseTranscript(m[1])
+	tr, err := transcript.Parse(m[1])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tr.Commands()) < 5 {
 		t.Fatalf("the example has %d commands", len(tr.Commands()))
 	}
-	_, bad := tr.Run()
+	_, bad, _ := console.RunTranscript(tr, nil)
 	for _, mm := range bad {
 		t.Errorf("$ %s prints\n%s\nthe README says\n%s", mm.Cmd.Cmd, strings.Join(mm.Actual, "\n"), strings.Join(mm.Cmd.Expected, "\n"))
 	}

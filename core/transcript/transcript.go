@@ -1,11 +1,9 @@
-package console
+package transcript
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"kafkascope/core/cluster"
 )
 
 // Transcript is a parsed transcript file: a terminal session with narration,
@@ -57,16 +55,16 @@ type chunk struct {
 // and MatchOutput ignores them.
 const blanks = " \t\r"
 
-// MaxTranscriptLines bounds a transcript file.
-const MaxTranscriptLines = 200000
+// MaxLines bounds a transcript file.
+const MaxLines = 200000
 
-// ParseTranscript reads a transcript. Lines starting with "#" are comments
+// Parse reads a transcript. Lines starting with "#" are comments
 // only where no output is being read: in the header, and between a "## "
 // step and its first "$ ".
-func ParseTranscript(text string) (*Transcript, error) {
+func Parse(text string) (*Transcript, error) {
 	lines := strings.Split(text, "\n")
-	if len(lines) > MaxTranscriptLines {
-		return nil, fmt.Errorf("transcript too long (%d lines, limit %d)", len(lines), MaxTranscriptLines)
+	if len(lines) > MaxLines {
+		return nil, fmt.Errorf("transcript too long (%d lines, limit %d)", len(lines), MaxLines)
 	}
 	for i, l := range lines {
 		// CRLF line ends (and any stray carriage returns ending a line)
@@ -180,28 +178,24 @@ type Mismatch struct {
 	Actual []string
 }
 
-// Run executes the transcript in a fresh session and returns every
-// command's actual output (in order) and the mismatches.
-func (tr *Transcript) Run() ([][]string, []Mismatch) {
-	outs, bad, _ := tr.RunChecked(nil)
-	return outs, bad
+// Shell runs one command line with its standard input ("> " lines) and
+// returns everything it printed: a console.Session.
+type Shell interface {
+	Exec(cmd string, stdin []string) []string
 }
 
-// ClaimChecker checks one "## state: " line against a cluster (nil before
-// the first cluster create), returning a problem per claim that fails.
-type ClaimChecker func(c *cluster.Cluster, claims string) []error
-
-// RunChecked is Run that also checks each step's claims with check (nil:
-// none) when the step's last command has finished: the moment a browser
-// playing the step stops and shows its picture.
-func (tr *Transcript) RunChecked(check ClaimChecker) ([][]string, []Mismatch, []StateFailure) {
-	s := NewSession()
+// Run executes every command in sh, in order, and returns each command's
+// actual output and the mismatches. When a step's last command has
+// finished (the moment a browser playing the step stops and shows its
+// picture), check, if not nil, checks each of the step's claims and
+// returns a problem per claim that fails.
+func (tr *Transcript) Run(sh Shell, check func(claims string) []error) ([][]string, []Mismatch, []StateFailure) {
 	var outs [][]string
 	var bad []Mismatch
 	var states []StateFailure
 	for _, st := range tr.Steps {
 		for _, c := range st.Commands {
-			out := s.Exec(c.Cmd, c.Stdin)
+			out := sh.Exec(c.Cmd, c.Stdin)
 			outs = append(outs, out)
 			if !MatchOutput(c.Expected, out) {
 				bad = append(bad, Mismatch{Cmd: c, Actual: out})
@@ -211,7 +205,7 @@ func (tr *Transcript) RunChecked(check ClaimChecker) ([][]string, []Mismatch, []
 			continue
 		}
 		for _, cl := range st.State {
-			for _, err := range check(s.Cluster(), cl.Text) {
+			for _, err := range check(cl.Text) {
 				states = append(states, StateFailure{Claim: cl, Err: err})
 			}
 		}

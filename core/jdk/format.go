@@ -1,4 +1,4 @@
-package console
+package jdk
 
 import (
 	"math"
@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// javaFixed formats x as Java's Formatter does for %.Nf: the shortest
+// FormatFixed formats x as Java's Formatter does for %.Nf: the shortest
 // decimal that identifies the double, rounded half-up to prec places (so
 // 0.125 gives 0.13, where Go's fmt gives 0.12); NaN and Infinity as words.
-func javaFixed(x float64, prec int) string {
+func FormatFixed(x float64, prec int) string {
 	switch {
 	case math.IsNaN(x):
 		return "NaN"

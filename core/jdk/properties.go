@@ -1,4 +1,4 @@
-package console
+package jdk
 
 import (
 	"regexp"
@@ -6,48 +6,11 @@ import (
 	"strings"
 )
 
-// javaPropSplit is String.split("="): trailing empty pieces are dropped.
-func javaPropSplit(s string) []string {
-	parts := strings.Split(s, "=")
-	for len(parts) > 0 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	return parts
-}
-
-// javaRegexSplit is String.split(regex): pieces between matches, no empty
-// first piece for an empty match at the start, trailing empty pieces
-// dropped, the whole text when nothing matches. The expression is compiled
-// by Go (RE2), which accepts most delimiters the way Java does.
-func javaRegexSplit(s, expr string) ([]string, error) {
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	start := 0
-	for _, m := range re.FindAllStringIndex(s, -1) {
-		if m[0] == 0 && m[1] == 0 {
-			continue
-		}
-		out = append(out, s[start:m[0]])
-		start = m[1]
-	}
-	if start == 0 && len(out) == 0 {
-		return []string{s}, nil
-	}
-	out = append(out, s[start:])
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	return out, nil
-}
-
-// javaLoadProperties is Properties.load from a file: ISO-8859-1 text,
+// LoadProperties is Properties.load from a file: ISO-8859-1 text,
 // '#' and '!' comments, "key=value", "key: value" or "key value",
 // backslash escapes and line continuations. It returns the exception a
 // malformed \u escape raises.
-func javaLoadProperties(text string) (map[string]string, string) {
+func LoadProperties(text string) (map[string]string, string) {
 	// The file's bytes are read as ISO-8859-1: one character per byte.
 	latin := make([]rune, len(text))
 	for i := 0; i < len(text); i++ {
@@ -110,11 +73,11 @@ func javaLoadProperties(text string) (map[string]string, string) {
 				break
 			}
 		}
-		k, err := javaUnescape(l[:keyEnd])
+		k, err := unescape(l[:keyEnd])
 		if err != "" {
 			return nil, err
 		}
-		v, err := javaUnescape(l[min(valStart, len(l)):])
+		v, err := unescape(l[min(valStart, len(l)):])
 		if err != "" {
 			return nil, err
 		}
@@ -125,9 +88,9 @@ func javaLoadProperties(text string) (map[string]string, string) {
 
 var lineEndRe = regexp.MustCompile(`\r\n|\r|\n`)
 
-// javaUnescape is Properties.loadConvert: \t \n \r \f, \uXXXX, and a
+// unescape is Properties.loadConvert: \t \n \r \f, \uXXXX, and a
 // backslash before any other character keeps that character.
-func javaUnescape(rs []rune) (string, string) {
+func unescape(rs []rune) (string, string) {
 	var b strings.Builder
 	for i := 0; i < len(rs); i++ {
 		if rs[i] != '\\' || i+1 >= len(rs) {

@@ -1,13 +1,13 @@
-package console
+package jdk
 
-// splitMix is java.util.SplittableRandom created with seed 0, as
-// ProducerPerformance creates it, so the payloads are the real tool's
-// bytes. (It is seed-independent in the real tool too, and deterministic.)
-type splitMix struct{ seed uint64 }
+// SplittableRandom is java.util.SplittableRandom. Its zero value is new
+// SplittableRandom(0), the generator ProducerPerformance draws its payloads
+// from: the same seed and golden gamma give the same numbers as the JDK's.
+type SplittableRandom struct{ seed uint64 }
 
 const splitMixGamma = 0x9e3779b97f4a7c15
 
-func (r *splitMix) next() uint64 {
+func (r *SplittableRandom) next() uint64 {
 	r.seed += splitMixGamma
 	return r.seed
 }
@@ -17,8 +17,8 @@ func mix32(z uint64) int32 {
 	return int32(((z ^ (z >> 28)) * 0xcb24d0a5c88c35b3) >> 32)
 }
 
-// nextInt is SplittableRandom.nextInt(bound) for bound > 0.
-func (r *splitMix) nextInt(bound int32) int32 {
+// NextInt is SplittableRandom.nextInt(bound) for bound > 0.
+func (r *SplittableRandom) NextInt(bound int32) int32 {
 	v := mix32(r.next())
 	m := bound - 1
 	if bound&m == 0 {

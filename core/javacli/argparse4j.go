@@ -1,74 +1,76 @@
-package console
+package javacli
 
 // A small emulation of argparse4j 0.7.0, the parser behind the Java tools that
-// do not use jopt-simple (ProducerPerformance, MetadataQuorumCommand): the
-// usage line, the help screen, the error line and the parse rules (flag
-// prefixes, "--flag=value", mutually exclusive groups, titled argument
-// groups, sub-commands, the order in which missing arguments are reported).
+// do not use jopt-simple (ProducerPerformance, VerifiableProducer,
+// VerifiableConsumer, MetadataQuorumCommand): the usage line, the help
+// screen, the error line and the parse rules (flag prefixes,
+// "--flag=value", mutually exclusive groups, titled argument groups,
+// sub-commands, the order in which missing arguments are reported).
 
 import (
 	"fmt"
-	"kafkascope/core/hashing"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf16"
+
+	"kafkascope/core/hashing"
+	"kafkascope/core/jdk"
 )
 
-// apFormatWidth is argparse4j's text width: it detects the terminal's
+// formatWidth is argparse4j's text width: it detects the terminal's
 // columns and subtracts 5, and falls back to 75 without a terminal; both give
 // 75 on an 80-column terminal, which is what we emulate.
-const apFormatWidth = 75
+const formatWidth = 75
 
-// apAction is what an argument does when it is given.
-type apAction uint8
+// Action is what an argument does when it is given.
+type Action uint8
 
 const (
-	apStore     apAction = iota // keep the value (the last one wins)
-	apStoreTrue                 // a flag: true when present
-	apHelp                      // print the help screen and stop
+	Store     Action = iota // keep the value (the last one wins)
+	StoreTrue               // a flag: true when present
+	PrintHelp               // print the help screen and stop
 )
 
-// apArg is one argparse4j optional argument.
-type apArg struct {
-	flags    []string
-	metavar  string
-	typ      string // Java type for conversion: String, Long, Integer
-	action   apAction
-	many     bool // nargs("+")
-	required bool
-	grouped  bool   // member of the required mutually exclusive group
-	section  string // title of the (not exclusive) argument group it was added to; "" for none
-	def      string // default, shown as "(default: ...)" in the help
-	hasDef   bool
-	help     string // our own words
+// Argument is one argparse4j optional argument.
+type Argument struct {
+	Flags      []string // e.g. "-h", "--help"; the last one names it (Parser.Arg)
+	Metavar    string   // the value's name in the usage and help
+	Type       string   // Java type for conversion: String, Long, Integer
+	Action     Action   // what giving it does
+	Many       bool     // nargs("+")
+	Required   bool     // required(true)
+	Grouped    bool     // member of the required mutually exclusive group
+	Section    string   // title of the (not exclusive) argument group it was added to; "" for none
+	Default    string   // default, shown as "(default: ...)" in the help
+	HasDefault bool     // the help shows Default
+	Help       string   // the help text (the tool's words)
 }
 
-func (a *apArg) consumes() bool { return a.action == apStore }
+func (a *Argument) consumes() bool { return a.Action == Store }
 
 // name is argparse4j's textualName: the flags joined with "/".
-func (a *apArg) name() string { return strings.Join(a.flags, "/") }
+func (a *Argument) name() string { return strings.Join(a.Flags, "/") }
 
 // metavarText is formatMetavar: empty for flags, "X [X ...]" for nargs("+").
-func (a *apArg) metavarText() string {
+func (a *Argument) metavarText() string {
 	switch {
 	case !a.consumes():
 		return ""
-	case a.many:
-		return a.metavar + " [" + a.metavar + " ...]"
+	case a.Many:
+		return a.Metavar + " [" + a.Metavar + " ...]"
 	}
-	return a.metavar
+	return a.Metavar
 }
 
 // shortSyntax is the argument in the usage line, bracketed unless required.
-func (a *apArg) shortSyntax(brackets bool) string {
-	s := a.flags[0]
+func (a *Argument) shortSyntax(brackets bool) string {
+	s := a.Flags[0]
 	if mv := a.metavarText(); mv != "" {
 		s += " " + mv
 	}
-	if brackets && !a.required {
+	if brackets && !a.Required {
 		s = "[" + s + "]"
 	}
 	return s
@@ -76,9 +78,9 @@ func (a *apArg) shortSyntax(brackets bool) string {
 
 // helpTitle is the left column of the help screen: each flag with its
 // metavar, joined by ", ".
-func (a *apArg) helpTitle() string {
-	parts := make([]string, len(a.flags))
-	for i, f := range a.flags {
+func (a *Argument) helpTitle() string {
+	parts := make([]string, len(a.Flags))
+	for i, f := range a.Flags {
 		parts[i] = f
 		if mv := a.metavarText(); mv != "" {
 			parts[i] += " " + mv
@@ -87,41 +89,54 @@ func (a *apArg) helpTitle() string {
 	return strings.Join(parts, ", ")
 }
 
-// apParser is an argparse4j ArgumentParser with defaultHelp(true) and one
+// Parser is an argparse4j ArgumentParser with defaultHelp(true) and one
 // required mutually exclusive group (its arguments get their own help
 // section when the group has a description), optionally with sub-commands
 // (addSubparsers: the first word that is not a flag picks one, whose own
 // parser reads the rest).
-type apParser struct {
-	prog, description, groupDescription string
-	groupTitle                          string   // the exclusive group's title, if it has one
-	args                                []*apArg // in the order they were added
-	commands                            []*apCommand
+type Parser struct {
+	Prog             string      // the program's name in the usage and error lines
+	Description      string      // the help screen's paragraph under the usage
+	GroupDescription string      // the exclusive group's description, if it has one
+	GroupTitle       string      // the exclusive group's title, if it has one
+	Args             []*Argument // in the order they were added
+	commands         []*subparser
 	// parent and command are set on a sub-command's parser: its usage
 	// starts with the parent's required arguments and the command name.
-	parent  *apParser
+	parent  *Parser
 	command string
 }
 
-// apCommand is one sub-command (Subparsers.addParser).
-type apCommand struct {
+// subparser is one sub-command (Subparsers.addParser).
+type subparser struct {
 	name, help string
-	parser     *apParser
+	parser     *Parser
 }
 
-// addCommand adds a sub-command with its own parser.
-func (p *apParser) addCommand(name, help string, args []*apArg) *apParser {
-	sub := &apParser{prog: p.prog, args: args, parent: p, command: name}
-	p.commands = append(p.commands, &apCommand{name: name, help: help, parser: sub})
+// AddCommand adds a sub-command with its own parser.
+func (p *Parser) AddCommand(name, help string, args []*Argument) *Parser {
+	sub := &Parser{Prog: p.Prog, Args: args, parent: p, command: name}
+	p.commands = append(p.commands, &subparser{name: name, help: help, parser: sub})
 	return sub
+}
+
+// Command is the parser of the sub-command name, which AddCommand added
+// (nil if there is none).
+func (p *Parser) Command(name string) *Parser {
+	for _, c := range p.commands {
+		if c.name == name {
+			return c.parser
+		}
+	}
+	return nil
 }
 
 // groupTokens is the required mutually exclusive group in a usage line:
 // "(a", "|", "b)".
-func (p *apParser) groupTokens() []string {
-	var group []*apArg
-	for _, a := range p.args {
-		if a.grouped {
+func (p *Parser) groupTokens() []string {
+	var group []*Argument
+	for _, a := range p.Args {
+		if a.Grouped {
 			group = append(group, a)
 		}
 	}
@@ -139,25 +154,25 @@ func (p *apParser) groupTokens() []string {
 	return append(out, "|", group[len(group)-1].shortSyntax(false)+")")
 }
 
-// usageLines is printUsage: "usage: PROG", for a sub-command the parent's
+// UsageLines is printUsage: "usage: PROG", for a sub-command the parent's
 // required arguments and the command name, then each argument's short
 // syntax (required group after the others, as "(a | b)"), then the
 // sub-commands as "{a,b} ...", wrapped at the format width under the
 // program name.
-func (p *apParser) usageLines() []string {
-	head := "usage: " + p.prog
+func (p *Parser) UsageLines() []string {
+	head := "usage: " + p.Prog
 	var opts []string
 	if p.parent != nil {
-		for _, a := range p.parent.args {
-			if a.required && !a.grouped {
+		for _, a := range p.parent.Args {
+			if a.Required && !a.Grouped {
 				opts = append(opts, a.shortSyntax(true))
 			}
 		}
 		opts = append(opts, p.parent.groupTokens()...)
 		opts = append(opts, p.command)
 	}
-	for _, a := range p.args {
-		if !a.grouped {
+	for _, a := range p.Args {
+		if !a.Grouped {
 			opts = append(opts, a.shortSyntax(true))
 		}
 	}
@@ -175,7 +190,7 @@ func (p *apParser) usageLines() []string {
 	var lines []string
 	cur, width := head, jlen(head)
 	for i, o := range opts {
-		if i > 0 && width+jlen(o)+1 > apFormatWidth {
+		if i > 0 && width+jlen(o)+1 > formatWidth {
 			lines = append(lines, cur)
 			cur, width = indent+" "+o, jlen(indent)+1+jlen(o)
 			continue
@@ -186,15 +201,15 @@ func (p *apParser) usageLines() []string {
 	return append(lines, cur)
 }
 
-// helpLines is printHelp: usage, description, the sub-commands under
+// HelpLines is printHelp: usage, description, the sub-commands under
 // "positional arguments:", the arguments of no titled group under
 // "optional arguments:", then the exclusive group's description and
 // arguments (when it has one), then each titled group.
-func (p *apParser) helpLines() []string {
-	out := p.usageLines()
-	if p.description != "" {
+func (p *Parser) HelpLines() []string {
+	out := p.UsageLines()
+	if p.Description != "" {
 		out = append(out, "")
-		out = append(out, splitLines(apWrap(p.description, apFormatWidth, 0, "", ""))...)
+		out = append(out, splitLines(apWrap(p.Description, formatWidth, 0, "", ""))...)
 	}
 	if len(p.commands) > 0 {
 		names := make([]string, len(p.commands))
@@ -206,38 +221,38 @@ func (p *apParser) helpLines() []string {
 			out = append(out, apHelpEntry("  "+c.name, c.help)...)
 		}
 	}
-	separate := p.groupDescription != "" || p.groupTitle != ""
+	separate := p.GroupDescription != "" || p.GroupTitle != ""
 	out = append(out, "", "optional arguments:")
-	for _, a := range p.args {
-		if (!a.grouped || !separate) && a.section == "" {
+	for _, a := range p.Args {
+		if (!a.Grouped || !separate) && a.Section == "" {
 			out = append(out, apArgHelp(a)...)
 		}
 	}
 	if separate {
 		out = append(out, "")
-		if p.groupTitle != "" {
-			out = append(out, p.groupTitle+":")
+		if p.GroupTitle != "" {
+			out = append(out, p.GroupTitle+":")
 		}
-		if p.groupDescription != "" {
-			out = append(out, splitLines("  "+apWrap(p.groupDescription, apFormatWidth, 2, "", "  "))...)
+		if p.GroupDescription != "" {
+			out = append(out, splitLines("  "+apWrap(p.GroupDescription, formatWidth, 2, "", "  "))...)
 			out = append(out, "")
 		}
-		for _, a := range p.args {
-			if a.grouped {
+		for _, a := range p.Args {
+			if a.Grouped {
 				out = append(out, apArgHelp(a)...)
 			}
 		}
 	}
 	var sections []string
-	for _, a := range p.args {
-		if a.section != "" && !slices.Contains(sections, a.section) {
-			sections = append(sections, a.section)
+	for _, a := range p.Args {
+		if a.Section != "" && !slices.Contains(sections, a.Section) {
+			sections = append(sections, a.Section)
 		}
 	}
 	for _, sec := range sections {
 		out = append(out, "", sec+":")
-		for _, a := range p.args {
-			if a.section == sec {
+		for _, a := range p.Args {
+			if a.Section == sec {
 				out = append(out, apArgHelp(a)...)
 			}
 		}
@@ -248,10 +263,10 @@ func (p *apParser) helpLines() []string {
 // apArgHelp is one argument's help entry: the title indented by 2, the text
 // from column 25 (on the next line when the title is wider than 21), with
 // the default appended.
-func apArgHelp(a *apArg) []string {
-	help := a.help
-	if a.hasDef {
-		help += " (default: " + a.def + ")"
+func apArgHelp(a *Argument) []string {
+	help := a.Help
+	if a.HasDefault {
+		help += " (default: " + a.Default + ")"
 	}
 	return apHelpEntry(a.helpTitle(), help)
 }
@@ -266,18 +281,18 @@ func apHelpEntry(title, help string) []string {
 	} else {
 		head += "\n" + strings.Repeat(" ", indentWidth)
 	}
-	return splitLines(head + apWrap(help, apFormatWidth, indentWidth, "", strings.Repeat(" ", indentWidth)))
+	return splitLines(head + apWrap(help, formatWidth, indentWidth, "", strings.Repeat(" ", indentWidth)))
 }
 
-// errorLines is handleError: the usage of the parser that failed,
+// ErrorLines is handleError: the usage of the parser that failed,
 // "PROG: error: MESSAGE" wrapped at the format width, and for an unknown
 // flag or sub-command the closest known ones.
-func (p *apParser) errorLines(e *apError) []string {
-	if e.parser != nil {
-		p = e.parser
+func (p *Parser) ErrorLines(e *ParseError) []string {
+	if e.Parser != nil {
+		p = e.Parser
 	}
-	out := p.usageLines()
-	out = append(out, splitLines(apWrap(p.prog+": error: "+e.msg+"\n", apFormatWidth, 0, "", ""))...)
+	out := p.UsageLines()
+	out = append(out, splitLines(apWrap(p.Prog+": error: "+e.Msg+"\n", formatWidth, 0, "", ""))...)
 	switch {
 	case e.unknownCommand:
 		names := make([]string, len(p.commands))
@@ -296,10 +311,10 @@ func (p *apParser) errorLines(e *apError) []string {
 
 // flagCandidates is printFlagCandidates: the flags of this parser whose
 // body (without dashes) is longer than one character.
-func (p *apParser) flagCandidates(body string) []string {
+func (p *Parser) flagCandidates(body string) []string {
 	var subjects, bodies []string
-	for _, a := range p.args {
-		for _, f := range a.flags {
+	for _, a := range p.Args {
+		for _, f := range a.Flags {
 			fb := strings.TrimLeft(f, "-")
 			if jlen(fb) <= 1 {
 				continue
@@ -334,7 +349,7 @@ func apCandidates(typed string, subjects, bodies []string) []string {
 		if cands[i].score != cands[j].score {
 			return cands[i].score < cands[j].score
 		}
-		return javaLess(cands[i].subj, cands[j].subj)
+		return jdk.Less(cands[i].subj, cands[j].subj)
 	})
 	best := cands[0].score
 	if best >= 7 {
@@ -376,38 +391,56 @@ func gitLevenshtein(a, b string) int {
 	return rows[1][len(y)]
 }
 
-// apError is an ArgumentParserException (help is the HelpScreenException
-// the help action throws after printing the help screen; unknown is set for
-// an UnrecognizedArgumentException, whose flag gets suggestions, or with
-// unknownCommand for an UnrecognizedCommandException). parser is the parser
-// that raised it, whose usage the error shows (nil: the one called).
-type apError struct {
-	msg            string
+// ParseError is an ArgumentParserException. A tool may make its own (a
+// check of its own after parsing) for ErrorLines to print.
+type ParseError struct {
+	Msg string // the message after "PROG: error: "
+	// unknown is set for an UnrecognizedArgumentException, whose flag gets
+	// suggestions, or with unknownCommand for an
+	// UnrecognizedCommandException.
 	unknown        string
 	unknownCommand bool
-	help           bool
-	parser         *apParser
+	// Help marks the HelpScreenException the help action throws after
+	// printing the help screen: the tool prints Parser's help, no error.
+	Help bool
+	// Parser is the parser that raised it, whose usage the error shows
+	// (nil: the one whose ErrorLines is called).
+	Parser *Parser
 }
 
-func apErrorf(a *apArg, format string, args ...any) *apError {
+func apErrorf(a *Argument, format string, args ...any) *ParseError {
 	msg := fmt.Sprintf(format, args...)
 	if a != nil {
 		msg = "argument " + a.name() + ": " + msg
 	}
-	return &apError{msg: msg}
+	return &ParseError{Msg: msg}
 }
 
-// apValues holds what was parsed: a string per single-valued argument, a
+// Namespace holds what was parsed: a string per single-valued argument, a
 // list for nargs("+"), true for flags; converted numbers in nums.
-type apValues struct {
-	str     map[*apArg]string
-	list    map[*apArg][]string
-	nums    map[*apArg]int64
-	set     map[*apArg]bool
+type Namespace struct {
+	str     map[*Argument]string
+	list    map[*Argument][]string
+	nums    map[*Argument]int64
+	set     map[*Argument]bool
 	command string // the sub-command chosen, if the parser has any
 }
 
-func (v *apValues) given(a *apArg) bool { return v.set[a] }
+// Given reports whether a was on the command line.
+func (v *Namespace) Given(a *Argument) bool { return v.set[a] }
+
+// Str is a single-valued argument's value as typed ("" when not given:
+// defaults are shown in the help, not filled in).
+func (v *Namespace) Str(a *Argument) string { return v.str[a] }
+
+// List is an nargs("+") argument's values.
+func (v *Namespace) List(a *Argument) []string { return v.list[a] }
+
+// Num is an Integer or Long argument's value (0 when not given).
+func (v *Namespace) Num(a *Argument) int64 { return v.nums[a] }
+
+// Command is the sub-command chosen ("" for a parser without any).
+func (v *Namespace) Command() string { return v.command }
 
 var negNumberRe = regexp.MustCompile(`^-\d+$`)
 
@@ -426,11 +459,11 @@ func isFlag(w string, afterSeparator bool) bool {
 
 // lookup is resolveNextFlag: an exact flag, or the only flag the word is a
 // prefix of; several make the option ambiguous.
-func (p *apParser) lookup(flag string) (*apArg, *apError) {
+func (p *Parser) lookup(flag string) (*Argument, *ParseError) {
 	var cands []string
-	var found *apArg
-	for _, a := range p.args {
-		for _, f := range a.flags {
+	var found *Argument
+	for _, a := range p.Args {
+		for _, f := range a.Flags {
 			if f == flag {
 				return a, nil
 			}
@@ -449,8 +482,8 @@ func (p *apParser) lookup(flag string) (*apArg, *apError) {
 	if shortOptsRe.MatchString(flag) {
 		cands = append(cands, flag[:2])
 	}
-	sort.Slice(cands, func(i, j int) bool { return javaLess(cands[i], cands[j]) })
-	return nil, &apError{msg: fmt.Sprintf("ambiguous option: %s could match %s", flag, strings.Join(cands, ", ")), parser: p}
+	sort.Slice(cands, func(i, j int) bool { return jdk.Less(cands[i], cands[j]) })
+	return nil, &ParseError{Msg: fmt.Sprintf("ambiguous option: %s could match %s", flag, strings.Join(cands, ", ")), Parser: p}
 }
 
 // shortOptsRe is a word that could be concatenated short options ("-hx").
@@ -458,14 +491,14 @@ func (p *apParser) lookup(flag string) (*apArg, *apError) {
 // prefix-match and be short options: it is reported as ambiguous.
 var shortOptsRe = regexp.MustCompile(`^-[^-]`)
 
-// parse is ArgumentParserImpl.parseArgs for this parser. Conversion errors,
+// Parse is ArgumentParserImpl.parseArgs for this parser. Conversion errors,
 // unknown arguments and sub-command errors stop at once; a missing required
 // argument or group is found when the arguments (or the sub-command) are
 // reached and reported after everything was read, naming the last one
 // missing.
-func (p *apParser) parse(args []string) (*apValues, *apError) {
-	v := &apValues{str: map[*apArg]string{}, list: map[*apArg][]string{}, nums: map[*apArg]int64{}, set: map[*apArg]bool{}}
-	var deferred *apError
+func (p *Parser) Parse(args []string) (*Namespace, *ParseError) {
+	v := &Namespace{str: map[*Argument]string{}, list: map[*Argument][]string{}, nums: map[*Argument]int64{}, set: map[*Argument]bool{}}
+	var deferred *ParseError
 	if err := p.parseFrom(args, 0, v, &deferred); err != nil {
 		return nil, err
 	}
@@ -475,8 +508,8 @@ func (p *apParser) parse(args []string) (*apValues, *apError) {
 	return v, nil
 }
 
-func (p *apParser) parseFrom(args []string, i int, v *apValues, deferred **apError) *apError {
-	var groupUsed *apArg
+func (p *Parser) parseFrom(args []string, i int, v *Namespace, deferred **ParseError) *ParseError {
+	var groupUsed *Argument
 	afterSep := false
 	for i < len(args) {
 		w := args[i]
@@ -491,18 +524,18 @@ func (p *apParser) parseFrom(args []string, i int, v *apValues, deferred **apErr
 				// Concatenated short options: only -h exists, and it
 				// takes no value, so "-h..." shows the help.
 				if len(w) > 1 && w[1] == 'h' {
-					return &apError{help: true, parser: p}
+					return &ParseError{Help: true, Parser: p}
 				}
-				return &apError{msg: fmt.Sprintf("unrecognized arguments: '%s'", w), unknown: w, parser: p}
+				return &ParseError{Msg: fmt.Sprintf("unrecognized arguments: '%s'", w), unknown: w, Parser: p}
 			}
 			i++
-			if a.grouped {
+			if a.Grouped {
 				if groupUsed != nil && groupUsed != a {
 					return p.errorf(a, "not allowed with argument %s", groupUsed.name())
 				}
 				groupUsed = a
 			}
-			var err2 *apError
+			var err2 *ParseError
 			i, err2 = p.take(v, a, args, i, value, embedded, afterSep)
 			if err2 != nil {
 				return err2
@@ -520,11 +553,11 @@ func (p *apParser) parseFrom(args []string, i int, v *apValues, deferred **apErr
 			return cmd.parser.parseFrom(args, i+1, v, deferred)
 		default:
 			// No positional arguments: everything left is unrecognized.
-			return &apError{msg: fmt.Sprintf("unrecognized arguments: '%s'", strings.Join(args[i:], " ")), parser: p}
+			return &ParseError{Msg: fmt.Sprintf("unrecognized arguments: '%s'", strings.Join(args[i:], " ")), Parser: p}
 		}
 	}
 	if len(p.commands) > 0 {
-		return &apError{msg: "too few arguments", parser: p}
+		return &ParseError{Msg: "too few arguments", Parser: p}
 	}
 	p.checkRequired(v, groupUsed, deferred)
 	return nil
@@ -532,35 +565,35 @@ func (p *apParser) parseFrom(args []string, i int, v *apValues, deferred **apErr
 
 // checkRequired is checkRequiredArgument and checkRequiredMutex: the first
 // problem found is kept and reported once the parse ends.
-func (p *apParser) checkRequired(v *apValues, groupUsed *apArg, deferred **apError) {
+func (p *Parser) checkRequired(v *Namespace, groupUsed *Argument, deferred **ParseError) {
 	if *deferred != nil {
 		return
 	}
-	var missing *apArg
-	for _, a := range p.args {
-		if a.required && !v.given(a) {
+	var missing *Argument
+	for _, a := range p.Args {
+		if a.Required && !v.Given(a) {
 			missing = a
 		}
 	}
 	if missing != nil {
-		*deferred = &apError{msg: fmt.Sprintf("argument %s is required", missing.name()), parser: p}
+		*deferred = &ParseError{Msg: fmt.Sprintf("argument %s is required", missing.name()), Parser: p}
 		return
 	}
 	var names string
-	for _, a := range p.args {
-		if a.grouped {
+	for _, a := range p.Args {
+		if a.Grouped {
 			names += a.name() + " "
 		}
 	}
 	if groupUsed == nil && names != "" {
-		*deferred = &apError{msg: fmt.Sprintf("one of the arguments %sis required", names), parser: p}
+		*deferred = &ParseError{Msg: fmt.Sprintf("one of the arguments %sis required", names), Parser: p}
 	}
 }
 
 // resolveCommand is resolveNextSubparser: a command name, or the only one
 // the word is a prefix of.
-func (p *apParser) resolveCommand(w string) (*apCommand, *apError) {
-	var cands []*apCommand
+func (p *Parser) resolveCommand(w string) (*subparser, *ParseError) {
+	var cands []*subparser
 	for _, c := range p.commands {
 		if c.name == w {
 			return c, nil
@@ -577,38 +610,38 @@ func (p *apParser) resolveCommand(w string) (*apCommand, *apError) {
 		for i, c := range p.commands {
 			names[i] = "'" + c.name + "'"
 		}
-		return nil, &apError{msg: fmt.Sprintf("invalid choice: '%s' (choose from %s)", w, strings.Join(names, ", ")),
-			unknown: w, unknownCommand: true, parser: p}
+		return nil, &ParseError{Msg: fmt.Sprintf("invalid choice: '%s' (choose from %s)", w, strings.Join(names, ", ")),
+			unknown: w, unknownCommand: true, Parser: p}
 	}
 	names := make([]string, len(cands))
 	for i, c := range cands {
 		names[i] = c.name
 	}
-	sort.Slice(names, func(i, j int) bool { return javaLess(names[i], names[j]) })
-	return nil, &apError{msg: fmt.Sprintf("ambiguous command: %s could match %s", w, strings.Join(names, ", ")), parser: p}
+	sort.Slice(names, func(i, j int) bool { return jdk.Less(names[i], names[j]) })
+	return nil, &ParseError{Msg: fmt.Sprintf("ambiguous command: %s could match %s", w, strings.Join(names, ", ")), Parser: p}
 }
 
 // errorf is apErrorf raised by this parser.
-func (p *apParser) errorf(a *apArg, format string, args ...any) *apError {
+func (p *Parser) errorf(a *Argument, format string, args ...any) *ParseError {
 	e := apErrorf(a, format, args...)
-	e.parser = p
+	e.Parser = p
 	return e
 }
 
 // take is processArg: a flag's value comes after "=" or from the next words
 // that are not flags.
-func (p *apParser) take(v *apValues, a *apArg, args []string, i int, value string, embedded, afterSep bool) (int, *apError) {
+func (p *Parser) take(v *Namespace, a *Argument, args []string, i int, value string, embedded, afterSep bool) (int, *ParseError) {
 	if !a.consumes() {
 		if embedded {
 			return i, p.errorf(a, "ignore implicit argument '%s'", value)
 		}
-		if a.action == apHelp {
-			return i, &apError{help: true, parser: p}
+		if a.Action == PrintHelp {
+			return i, &ParseError{Help: true, Parser: p}
 		}
 		v.set[a] = true
 		return i, nil
 	}
-	if a.many {
+	if a.Many {
 		var list []string
 		if embedded {
 			list = []string{value}
@@ -630,15 +663,15 @@ func (p *apParser) take(v *apValues, a *apArg, args []string, i int, value strin
 		value = args[i]
 		i++
 	}
-	switch a.typ {
+	switch a.Type {
 	case "Long", "Integer":
 		bits := 64
-		if a.typ == "Integer" {
+		if a.Type == "Integer" {
 			bits = 32
 		}
-		n, ok := javaParseInt(value, bits)
+		n, ok := jdk.ParseInt(value, bits)
 		if !ok {
-			return i, p.errorf(a, "could not convert '%s' to %s (For input string: \"%s\")", value, a.typ, value)
+			return i, p.errorf(a, "could not convert '%s' to %s (For input string: \"%s\")", value, a.Type, value)
 		}
 		v.nums[a] = n
 	}
@@ -646,72 +679,17 @@ func (p *apParser) take(v *apValues, a *apArg, args []string, i int, value strin
 	return i, nil
 }
 
-// javaParseInt is Long.parseLong / Integer.parseInt in base 10: an optional
-// sign, then decimal digits of any script in the Basic Multilingual Plane,
-// within range.
-func javaParseInt(s string, bits int) (int64, bool) {
-	rs := []rune(s)
-	if len(rs) == 0 {
-		return 0, false
-	}
-	neg := false
-	if rs[0] == '-' || rs[0] == '+' {
-		neg = rs[0] == '-'
-		rs = rs[1:]
-		if len(rs) == 0 {
-			return 0, false
-		}
-	}
-	limit := uint64(1)<<(bits-1) - 1
-	if neg {
-		limit++
-	}
-	var n uint64
-	for _, r := range rs {
-		d, ok := decimalDigit(r)
-		if !ok {
-			return 0, false
-		}
-		if n > (limit-uint64(d))/10 {
-			return 0, false
-		}
-		n = n*10 + uint64(d)
-	}
-	if neg {
-		return -int64(n-1) - 1, true
-	}
-	return int64(n), true
-}
-
-// decimalDigit is Character.digit(ch, 10): the value of a decimal digit
-// (Unicode category Nd) in the BMP. Nd digits come in runs of ten from 0.
-func decimalDigit(r rune) (int, bool) {
-	if r > 0xFFFF || !unicode.Is(unicode.Nd, r) {
-		return 0, false
-	}
-	k := 0
-	for k < 100 && unicode.Is(unicode.Nd, r-rune(k)-1) {
-		k++
-	}
-	return k % 10, true
-}
-
-// javaLess is String.compareTo: UTF-16 code unit order.
-func javaLess(a, b string) bool {
-	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b))) < 0
-}
-
 // jlen is a string's width as argparse4j counts it: UTF-16 units.
 func jlen(s string) int { return hashing.JavaStringLength(s) }
 
 func splitLines(s string) []string { return strings.Split(strings.TrimSuffix(s, "\n"), "\n") }
 
-// arg finds an argument by its last flag.
-func (p *apParser) arg(flag string) *apArg {
-	for _, a := range p.args {
-		if a.flags[len(a.flags)-1] == flag {
+// Arg finds an argument by its last flag.
+func (p *Parser) Arg(flag string) *Argument {
+	for _, a := range p.Args {
+		if a.Flags[len(a.Flags)-1] == flag {
 			return a
 		}
 	}
-	panic("perf-test: no argument " + flag)
+	panic("javacli: " + p.Prog + " has no argument " + flag)
 }

@@ -1,0 +1,20 @@
+// Package jdk reproduces the Java standard library's behaviour where Kafka's
+// tools print its results, so that the simulated tools print the same text:
+//
+//   - java.util.Properties.load: LoadProperties (the tools' config files);
+//   - java.lang.String: split with a literal separator (Split) and with a
+//     regular expression (SplitRegex), trim (Trim), compareTo (Less);
+//   - java.lang.Long.parseLong and Integer.parseInt: ParseInt, with
+//     Character.digit's decimal digits of every script;
+//   - java.util.Formatter's %.Nf: FormatFixed, the shortest decimal that
+//     identifies the double rounded half-up (Go's fmt rounds the binary
+//     value half-to-even);
+//   - java.nio.file.Paths.get(p).toString(): Path;
+//   - java.util.SplittableRandom: SplittableRandom.
+//
+// Invariants: every function is pure (no clock, no I/O, no state but a
+// SplittableRandom's seed) and gives the JDK's result for the same input,
+// or says in its comment where it does not. Strings are Go strings read as
+// UTF-8; where Java counts, compares or indexes UTF-16 code units, so do
+// these functions. Nothing here knows Kafka.
+package jdk
