@@ -11,7 +11,7 @@ import (
 
 	"github.com/vugu/vugu"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/player"
 	"kafkascope/core/timeline"
 )
@@ -101,7 +101,7 @@ type appChanges struct {
 	tl    *timeline.Session
 	lines int
 	step  int
-	lang  feed.Lang
+	lang  i18n.Lang
 }
 
 // NewApp makes the app for a booted player.
@@ -397,9 +397,9 @@ func (a *App) CloseManualCopy() { a.manualCopy = "" }
 
 // SetLang switches the language (and remembers it).
 func (a *App) SetLang(lang string) {
-	l := feed.English
-	if lang == string(feed.Korean) {
-		l = feed.Korean
+	l := i18n.English
+	if lang == string(i18n.Korean) {
+		l = i18n.Korean
 	}
 	a.Player.SetLang(l)
 	a.Host.SaveLang(string(l))

@@ -15,6 +15,7 @@ import (
 
 	"kafkascope/core/console"
 	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/player"
 	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
@@ -578,10 +579,10 @@ func TestStoryStepsAndKorean(t *testing.T) {
 	if got := doc.text("story-step"); got != "Step 1 of 7" {
 		t.Errorf("step text %q", got)
 	}
-	if got := doc.text("story-title"); got != sc.Title(feed.English) {
+	if got := doc.text("story-title"); got != sc.Title(i18n.English) {
 		t.Errorf("title %q", got)
 	}
-	if got := doc.text("story-text"); got != sc.Text(feed.English) || got == "" {
+	if got := doc.text("story-text"); got != sc.Text(i18n.English) || got == "" {
 		t.Errorf("narration %q", got)
 	}
 	if len(doc.byClass("story-commands")) != 1 || !strings.Contains(doc.src, "$ cluster create") {
@@ -593,13 +594,13 @@ func TestStoryStepsAndKorean(t *testing.T) {
 
 	at.a.SetLang("ko")
 	doc = at.render(nil)
-	if got := doc.text("story-text"); got != sc.Text(feed.Korean) || got == sc.Text(feed.English) {
+	if got := doc.text("story-text"); got != sc.Text(i18n.Korean) || got == sc.Text(i18n.English) {
 		t.Errorf("Korean narration %q", got)
 	}
 	if got := doc.text("story-step"); got != "1 / 7 단계" {
 		t.Errorf("Korean step text %q", got)
 	}
-	if got := doc.text("story-title"); got != sc.Title(feed.Korean) {
+	if got := doc.text("story-title"); got != sc.Title(i18n.Korean) {
 		t.Errorf("Korean title %q", got)
 	}
 	if got := doc.text("story-next"); !strings.Contains(got, "다음") {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/vugu/vugu"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/player"
 	"kafkascope/core/view"
 )
@@ -119,7 +119,7 @@ func (c *Diagram) withDetail(s *view.Snapshot) *view.Snapshot {
 }
 
 // dgEnglish gives the UI text when the diagram has no player.
-var dgEnglish = &player.Player{Lang: feed.English}
+var dgEnglish = &player.Player{Lang: i18n.English}
 
 // t is the UI text in the player's language.
 func (c *Diagram) t(key string) string {
@@ -433,7 +433,7 @@ func (c *Diagram) keyTopic(e vugu.DOMEvent, name string) {
 
 // langAttr is the lang attribute, so the browser picks Korean glyphs.
 func (c *Diagram) langAttr() string {
-	if c.Player != nil && c.Player.Lang == feed.Korean { // Korean glyphs
+	if c.Player != nil && c.Player.Lang == i18n.Korean { // Korean glyphs
 		return "ko"
 	}
 	return "en"

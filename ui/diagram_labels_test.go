@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/player"
 	"kafkascope/core/view"
 
@@ -17,8 +17,8 @@ import (
 // dgLangs are a player per UI language, for hand-made snapshots.
 func dgLangs() map[string]*player.Player {
 	ko := player.New()
-	ko.SetLang(feed.Korean)
-	return map[string]*player.Player{"en": {Lang: feed.English}, "ko": ko}
+	ko.SetLang(i18n.Korean)
+	return map[string]*player.Player{"en": {Lang: i18n.English}, "ko": ko}
 }
 
 // A broker's card warns (in the warning colour, with "N behind") only when
@@ -93,7 +93,7 @@ func dgPills(t *testing.T, doc *dgDoc) (labels []string, boxes []dgRect) {
 // request; and two sent at the same instant (scenario 23, step 2: the
 // console producer leaves resets for brokers 1 and 2) have labels apart.
 func TestDiagramConnectionResetsAreLabelledApart(t *testing.T) {
-	for lang, want := range map[feed.Lang]string{feed.English: "connection reset →", feed.Korean: "연결 리셋 →"} {
+	for lang, want := range map[i18n.Lang]string{i18n.English: "connection reset →", i18n.Korean: "연결 리셋 →"} {
 		p := player.New()
 		p.Boot("", "")
 		p.SetLang(lang)

@@ -11,7 +11,7 @@ import (
 	"github.com/vugu/vugu"
 	"github.com/vugu/vugu/staticrender"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/player"
 	"kafkascope/core/view"
 
@@ -420,7 +420,7 @@ func TestDiagramMessagesInFlight(t *testing.T) {
 
 func TestDiagramKoreanLegend(t *testing.T) {
 	p := dgCluster(t)
-	p.SetLang(feed.Korean)
+	p.SetLang(i18n.Korean)
 	doc := dgRender(t, &Diagram{Player: p})
 	if lang := htmltest.Attr(dg1(doc, doc.root, "kd"), "lang"); lang != "ko" {
 		t.Errorf("lang %q", lang)

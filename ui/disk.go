@@ -8,7 +8,7 @@ import (
 
 	"github.com/vugu/vugu"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/storage"
 	"kafkascope/core/view"
 )
@@ -194,7 +194,7 @@ func (c *Disk) BeforeBuild() {
 type dkLayoutKey struct {
 	pd             *view.PartitionDisk
 	segment, batch int64
-	lang           feed.Lang
+	lang           i18n.Lang
 }
 
 // choosePartition is the chosen partition, else the first one, and fills

@@ -9,7 +9,7 @@ import (
 
 	"github.com/vugu/vugu"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/view"
 )
 
@@ -62,7 +62,7 @@ type dkHexCache struct {
 	bb      *view.BatchBytes
 	field   int
 	limit   int
-	lang    feed.Lang
+	lang    i18n.Lang
 	hovers  []string // per field: its name and value, shown on hover
 	detail  string   // the chosen field spelled out
 	rows    []dkHexRow

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"kafkascope/core/cluster"
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/view"
 )
 
@@ -30,7 +30,7 @@ type dkPageCache struct {
 // dkPageCacheKey is what the rows are drawn from.
 type dkPageCacheKey struct {
 	broker int32
-	lang   feed.Lang
+	lang   i18n.Lang
 }
 
 // drawPageCaches reads every machine's page cache from the engine (every

@@ -8,7 +8,7 @@ import (
 
 	"github.com/vugu/vugu"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/player"
 )
 
@@ -44,7 +44,7 @@ type Feed struct {
 // with or without data events.
 type feedKey struct {
 	version player.FeedVersion
-	lang    feed.Lang
+	lang    i18n.Lang
 	data    bool
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/metadata"
 	"kafkascope/core/raft"
 	"kafkascope/core/view"
@@ -63,7 +63,7 @@ type mlSummaryKey struct {
 	rec         metadata.Record
 	lc          *raft.LeaderChangeMessage
 	first, last int64
-	lang        feed.Lang
+	lang        i18n.Lang
 }
 
 // mlMaxSummaries bounds the summaries kept between frames.

@@ -16,7 +16,7 @@ import (
 	"github.com/hack-pad/safejs"
 	"github.com/vugu/vugu"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/player"
 	"kafkascope/core/timeline"
 	"kafkascope/ui"
@@ -206,10 +206,10 @@ func bootPlayer(search, hash string) (p *player.Player) {
 	p.Boot(search, hash)
 	if st, _ := player.ParseURL(search, hash); st.Lang == "" {
 		switch savedLang() {
-		case string(feed.Korean):
-			p.SetLang(feed.Korean)
-		case string(feed.English):
-			p.SetLang(feed.English)
+		case string(i18n.Korean):
+			p.SetLang(i18n.Korean)
+		case string(i18n.English):
+			p.SetLang(i18n.English)
 		}
 	}
 	return p

@@ -4,15 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"kafkascope/core/i18n"
 	"kafkascope/core/sim"
-)
-
-// Lang is a UI language.
-type Lang string
-
-const (
-	English Lang = "en"
-	Korean  Lang = "ko"
 )
 
 // Entry is one event of the feed.
@@ -43,13 +36,13 @@ func (e Entry) Replaces(old Entry) bool {
 }
 
 // Text renders the entry in lang.
-func (e Entry) Text(lang Lang) string {
+func (e Entry) Text(lang i18n.Lang) string {
 	t, ok := catalog[e.Key]
 	if !ok {
 		return e.Key
 	}
 	s := t.en
-	if lang == Korean {
+	if lang == i18n.Korean {
 		s = t.ko
 	}
 	text := fill(s, func(name string) (string, bool) {
@@ -57,14 +50,14 @@ func (e Entry) Text(lang Lang) string {
 		if ok && name == "reason" {
 			if r, known := reasons[v]; known {
 				v = r[0]
-				if lang == Korean {
+				if lang == i18n.Korean {
 					v = r[1]
 				}
 			}
 		}
 		return v, ok
 	})
-	if lang == Korean {
+	if lang == i18n.Korean {
 		text = FixKoreanParticles(text)
 	}
 	return text

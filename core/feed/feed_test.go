@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"kafkascope/core/i18n"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -32,13 +33,13 @@ func TestEveryEngineEventHasBothLanguages(t *testing.T) {
 	placeholder := regexp.MustCompile(`\{[a-z_]+\}`)
 	for _, e := range entries {
 		seen[e.Key] = true
-		for _, lang := range []Lang{English, Korean} {
+		for _, lang := range []i18n.Lang{i18n.English, i18n.Korean} {
 			text := e.Text(lang)
 			if placeholder.MatchString(text) {
 				t.Errorf("%s (%s): unfilled field in %q", e.Key, lang, text)
 			}
 		}
-		if e.Text(English) == e.Text(Korean) {
+		if e.Text(i18n.English) == e.Text(i18n.Korean) {
 			t.Errorf("%s: Korean text is the English text", e.Key)
 		}
 	}
@@ -99,12 +100,12 @@ func keys(m map[string]bool) []string {
 // whatever the order of the fields.
 func TestTextFillsFieldsInOnePass(t *testing.T) {
 	e := Entry{Key: "config.changed", Fields: map[string]string{"resource": "topic t", "name": "my.custom", "value": "{name}"}}
-	want := e.Text(English)
+	want := e.Text(i18n.English)
 	if !strings.Contains(want, "{name}") || !strings.Contains(want, "my.custom") {
 		t.Fatalf("text %q: the value {name} was replaced or the name is missing", want)
 	}
 	for range 50 {
-		if got := e.Text(English); got != want {
+		if got := e.Text(i18n.English); got != want {
 			t.Fatalf("text changed between renders: %q then %q", want, got)
 		}
 	}
@@ -124,12 +125,12 @@ func TestCompactionEventsFillTheirFields(t *testing.T) {
 		if e.Key != "log.cleaned" && e.Key != "produce.keyless" {
 			continue
 		}
-		for _, lang := range []Lang{English, Korean} {
+		for _, lang := range []i18n.Lang{i18n.English, i18n.Korean} {
 			if text := e.Text(lang); placeholder.MatchString(text) {
 				t.Errorf("%s (%s): unfilled field in %q", e.Key, lang, text)
 			}
 		}
-		seen[e.Key] = e.Text(English)
+		seen[e.Key] = e.Text(i18n.English)
 	}
 	if len(seen) != 2 {
 		t.Fatalf("events seen: %v", seen)

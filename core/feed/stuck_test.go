@@ -2,6 +2,7 @@ package feed
 
 import (
 	"fmt"
+	"kafkascope/core/i18n"
 	"maps"
 	"regexp"
 	"slices"
@@ -71,16 +72,16 @@ func (r *stuckRun) expect(want ...sentence) {
 	got := r.clientEntries()
 	var gotText []string
 	for _, e := range got {
-		gotText = append(gotText, e.Text(English)+"\n  "+e.Text(Korean))
+		gotText = append(gotText, e.Text(i18n.English)+"\n  "+e.Text(i18n.Korean))
 	}
 	if len(got) != len(want) {
 		r.t.Fatalf("%d client entries, want %d:\n%s", len(got), len(want), strings.Join(gotText, "\n"))
 	}
 	for i, w := range want {
-		if en := got[i].Text(English); en != w.en {
+		if en := got[i].Text(i18n.English); en != w.en {
 			r.t.Errorf("entry %d (%s) in English:\n got %s\nwant %s", i, got[i].Key, en, w.en)
 		}
-		if ko := got[i].Text(Korean); ko != w.ko {
+		if ko := got[i].Text(i18n.Korean); ko != w.ko {
 			r.t.Errorf("entry %d (%s) in Korean:\n got %s\nwant %s", i, got[i].Key, ko, w.ko)
 		}
 	}
@@ -233,7 +234,7 @@ func TestFeedSaysWhyAConsumerKeepsLosingItsCoordinatorWithoutAController(t *test
 	var got []string
 	for _, e := range Recent(r.trace(), before, 0) {
 		if strings.HasPrefix(e.Key, "consumer.") {
-			got = append(got, e.Text(English))
+			got = append(got, e.Text(i18n.English))
 		}
 	}
 	want := []string{
@@ -245,8 +246,8 @@ func TestFeedSaysWhyAConsumerKeepsLosingItsCoordinatorWithoutAController(t *test
 	}
 	last := r.clientEntries()[len(r.clientEntries())-1]
 	// The particles follow the numbers' sounds (3을 but 2를; 1이 but 2가).
-	if ko := FixKoreanParticles(fmt.Sprintf("컨슈머 console-consumer(그룹 g)가 코디네이터인 브로커 %d를 계속 잃는데(disconnected), 그룹을 살아 있는 브로커로 옮길 컨트롤러가 없습니다: 이 코디네이터를 알려 준 브로커 %d가 닿을 수 있는 활성 컨트롤러가 없습니다.", coordinator, alive)); last.Text(Korean) != ko || strings.Contains(ko, "브로커 1가") || strings.Contains(ko, "브로커 3를") {
-		t.Fatalf("in Korean:\n got %s\nwant %s", last.Text(Korean), ko)
+	if ko := FixKoreanParticles(fmt.Sprintf("컨슈머 console-consumer(그룹 g)가 코디네이터인 브로커 %d를 계속 잃는데(disconnected), 그룹을 살아 있는 브로커로 옮길 컨트롤러가 없습니다: 이 코디네이터를 알려 준 브로커 %d가 닿을 수 있는 활성 컨트롤러가 없습니다.", coordinator, alive)); last.Text(i18n.Korean) != ko || strings.Contains(ko, "브로커 1가") || strings.Contains(ko, "브로커 3를") {
+		t.Fatalf("in Korean:\n got %s\nwant %s", last.Text(i18n.Korean), ko)
 	}
 }
 
@@ -385,7 +386,7 @@ func TestEveryStuckCauseHasSentences(t *testing.T) {
 				t.Errorf("%s.stuck with cause %s: entry %q (shown %v)", role, kind, e.Key, ok)
 				continue
 			}
-			for _, lang := range []Lang{English, Korean} {
+			for _, lang := range []i18n.Lang{i18n.English, i18n.Korean} {
 				if text := e.Text(lang); placeholder.MatchString(text) || strings.Count(text, ". ") > 0 {
 					t.Errorf("%s (%s): %q has an unfilled field or more than one sentence", e.Key, lang, text)
 				}

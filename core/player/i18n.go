@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 )
 
 // uiText holds every UI string in English and Korean (the project's own
@@ -395,7 +395,7 @@ func (p *Player) T(key string) string {
 	if !ok {
 		return key
 	}
-	if p.Lang == feed.Korean && t[1] != "" {
+	if p.Lang == i18n.Korean && t[1] != "" {
 		return t[1]
 	}
 	return t[0]

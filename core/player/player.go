@@ -9,6 +9,7 @@ import (
 
 	"kafkascope/core/cluster"
 	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
 	"kafkascope/core/view"
@@ -34,7 +35,7 @@ type Player struct {
 	TL     *timeline.Session
 	Speed  float64
 	Paused bool
-	Lang   feed.Lang
+	Lang   i18n.Lang
 	Embed  bool
 
 	// ShowHeartbeats and ShowMetadata add those messages to the diagram.
@@ -80,7 +81,7 @@ type Player struct {
 
 // New makes a player with no session.
 func New() *Player {
-	return &Player{TL: timeline.New(), Speed: 1, Lang: feed.English}
+	return &Player{TL: timeline.New(), Speed: 1, Lang: i18n.English}
 }
 
 // Boot opens what the URL asks for: a shared session, a scenario step, or
@@ -614,10 +615,10 @@ func (p *Player) Feed(n int, withData bool) []FeedLine {
 func (p *Player) Changed(key string) bool { return p.changed[key] }
 
 // SetLang switches the UI language.
-func (p *Player) SetLang(l feed.Lang) {
-	if l == feed.Korean {
-		p.Lang = feed.Korean
+func (p *Player) SetLang(l i18n.Lang) {
+	if l == i18n.Korean {
+		p.Lang = i18n.Korean
 	} else {
-		p.Lang = feed.English
+		p.Lang = i18n.English
 	}
 }

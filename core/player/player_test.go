@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
 )
@@ -62,8 +62,8 @@ func TestScenarioStepsAndBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := p.Scenario
-	if sc.Step != 0 || sc.Text(feed.English) == "" || sc.Text(feed.Korean) == sc.Text(feed.English) {
-		t.Fatalf("step %d text %q", sc.Step, sc.Text(feed.English))
+	if sc.Step != 0 || sc.Text(i18n.English) == "" || sc.Text(i18n.Korean) == sc.Text(i18n.English) {
+		t.Fatalf("step %d text %q", sc.Step, sc.Text(i18n.English))
 	}
 	for sc.Step+1 < sc.Steps() {
 		if err := p.Next(); err != nil {
@@ -96,11 +96,11 @@ func TestHashReopensTheSameMoment(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		p.Tick(50 * time.Millisecond)
 	}
-	p.SetLang(feed.Korean)
+	p.SetLang(i18n.Korean)
 	hash := p.Hash()
 	q := New()
 	q.Boot("?embed=1", hash)
-	if q.Error != "" || !q.Embed || q.Lang != feed.Korean || q.Now() != p.Now() {
+	if q.Error != "" || !q.Embed || q.Lang != i18n.Korean || q.Now() != p.Now() {
 		t.Fatalf("reopened: error %q embed %v lang %s now %s (want %s)", q.Error, q.Embed, q.Lang, q.Now(), p.Now())
 	}
 	a, b := p.Snapshot(), q.Snapshot()
@@ -139,7 +139,7 @@ func TestEveryUIStringHasBothLanguages(t *testing.T) {
 		}
 	}
 	p := New()
-	p.SetLang(feed.Korean)
+	p.SetLang(i18n.Korean)
 	if p.T("play") != "재생" || p.T("no.such.key") != "no.such.key" {
 		t.Fatal("T does not translate")
 	}

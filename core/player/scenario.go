@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/scenario"
 	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
@@ -51,7 +51,7 @@ func (p *Player) Scenarios() []ScenarioInfo {
 	var out []ScenarioInfo
 	for _, s := range all {
 		title := s.Transcript.Title
-		if p.Lang == feed.Korean && s.Transcript.TitleKo != "" {
+		if p.Lang == i18n.Korean && s.Transcript.TitleKo != "" {
 			title = s.Transcript.TitleKo
 		}
 		out = append(out, ScenarioInfo{ID: s.ID, Title: title, Steps: len(s.Transcript.Steps)})
@@ -80,8 +80,8 @@ func (p *Player) OpenScenario(id string, step int) error {
 }
 
 // Title is the scenario's title in the current language.
-func (s *Scenario) Title(l feed.Lang) string {
-	if l == feed.Korean && s.title[1] != "" {
+func (s *Scenario) Title(l i18n.Lang) string {
+	if l == i18n.Korean && s.title[1] != "" {
 		return s.title[1]
 	}
 	return s.title[0]
@@ -91,12 +91,12 @@ func (s *Scenario) Title(l feed.Lang) string {
 func (s *Scenario) Steps() int { return len(s.steps) }
 
 // Text is the current step's narration in lang ("" before the first step).
-func (s *Scenario) Text(l feed.Lang) string {
+func (s *Scenario) Text(l i18n.Lang) string {
 	if s.Step < 0 {
 		return ""
 	}
 	st := s.steps[s.Step]
-	if l == feed.Korean && st.TextKo != "" {
+	if l == i18n.Korean && st.TextKo != "" {
 		return st.TextKo
 	}
 	return st.Text

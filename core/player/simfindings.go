@@ -1,7 +1,7 @@
 package player
 
 import (
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/simulate"
 )
 
@@ -63,8 +63,8 @@ func (f SimFinding) Link() SimLink {
 }
 
 // Text is a [2]string in the chosen language.
-func text(l feed.Lang, t [2]string) string {
-	if l == feed.Korean && t[1] != "" {
+func text(l i18n.Lang, t [2]string) string {
+	if l == i18n.Korean && t[1] != "" {
 		return t[1]
 	}
 	return t[0]

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/scenario"
 	"kafkascope/core/sim"
 	"kafkascope/core/simulate"
@@ -30,7 +30,7 @@ func TestSimLinkRoundTrips(t *testing.T) {
 			t.Fatalf("%s: %v", hash, err)
 		}
 		if st.Sim == nil || st.Sim.Seed != c.seed || st.Sim.Opts.Faults != c.opts.Faults || st.Sim.Opts.Minutes != c.opts.Minutes ||
-			st.Sim.Opts.NoGroups != c.opts.NoGroups || len(c.opts.Overrides) > 0 && !reflect.DeepEqual(st.Sim.Opts.Overrides, c.opts.Overrides) || st.Lang != feed.Korean {
+			st.Sim.Opts.NoGroups != c.opts.NoGroups || len(c.opts.Overrides) > 0 && !reflect.DeepEqual(st.Sim.Opts.Overrides, c.opts.Overrides) || st.Lang != i18n.Korean {
 			t.Fatalf("%s read as %+v", hash, st.Sim)
 		}
 		if got := st.Sim.Hash(); got != hash {

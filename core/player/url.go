@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/timeline"
 	"kafkascope/core/urlquery"
 )
@@ -16,7 +16,7 @@ import (
 // URLState is what a URL asks for.
 type URLState struct {
 	Embed    bool
-	Lang     feed.Lang
+	Lang     i18n.Lang
 	Session  string // an encoded timeline (s=...)
 	Scenario string // a built-in scenario id
 	Step     int
@@ -88,12 +88,12 @@ func ParseURL(query, hash string) (URLState, error) {
 	return st, nil
 }
 
-func lang(s string) feed.Lang {
+func lang(s string) i18n.Lang {
 	switch s {
 	case "en":
-		return feed.English
+		return i18n.English
 	case "ko":
-		return feed.Korean
+		return i18n.Korean
 	}
 	return ""
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 	"kafkascope/core/player"
 	"kafkascope/core/scenario"
 	"kafkascope/core/timeline"
@@ -15,7 +15,7 @@ import (
 // description, in the link's language. It is read from the link alone,
 // without its replay (a preview page is asked for by every visitor).
 type linkMeta struct {
-	Lang        feed.Lang
+	Lang        i18n.Lang
 	Title       string
 	Description string
 }
@@ -37,9 +37,9 @@ func metaOf(fields string) (linkMeta, error) {
 	}
 	m := linkMeta{Lang: st.Lang}
 	if m.Lang == "" {
-		m.Lang = feed.English
+		m.Lang = i18n.English
 	}
-	ko := m.Lang == feed.Korean
+	ko := m.Lang == i18n.Korean
 	switch {
 	case st.Scenario != "":
 		sc, err := scenario.Get(st.Scenario)
