@@ -14,7 +14,7 @@ func (c *Coordinator) handleListGroups(env *sim.Env, from sim.Addr, req *protoco
 	resp := &protocol.ListGroupsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	if len(c.loading) > 0 {
 		resp.ErrorCode = protocol.COORDINATOR_LOAD_IN_PROGRESS
-		c.host.Respond(env, from, resp)
+		c.respond(env, from, resp)
 		return
 	}
 	ids := make([]string, 0, len(c.groups))
@@ -34,7 +34,7 @@ func (c *Coordinator) handleListGroups(env *sim.Env, from sim.Addr, req *protoco
 		}
 		resp.Groups = append(resp.Groups, protocol.ListedGroup{GroupID: id, ProtocolType: g.protocolType, GroupState: g.state.String(), GroupType: "classic"})
 	}
-	c.host.Respond(env, from, resp)
+	c.respond(env, from, resp)
 }
 
 func equalFoldASCII(a, b string) bool {
@@ -88,7 +88,7 @@ func (c *Coordinator) handleDescribeGroups(env *sim.Env, from sim.Addr, req *pro
 		}
 		resp.Groups = append(resp.Groups, d)
 	}
-	c.host.Respond(env, from, resp)
+	c.respond(env, from, resp)
 }
 
 // handleDeleteGroups deletes empty groups: their offsets and metadata get
@@ -125,7 +125,7 @@ func (c *Coordinator) handleDeleteGroups(env *sim.Env, from sim.Addr, req *proto
 		resp.Results = append(resp.Results, r)
 	}
 	if len(parts) == 0 {
-		c.host.Respond(env, from, resp)
+		c.respond(env, from, resp)
 		return true
 	}
 	// Kafka answers once the tombstones are written; a failed write still
@@ -135,8 +135,8 @@ func (c *Coordinator) handleDeleteGroups(env *sim.Env, from sim.Addr, req *proto
 		c.host.Append(env, p, byPartition[p].records(), func(env *sim.Env, _ protocol.ErrorCode) {
 			left--
 			if left == 0 {
-				c.host.Respond(env, from, resp)
-				c.host.Done(env, from)
+				c.respond(env, from, resp)
+				c.done(env, from)
 			}
 		})
 	}

@@ -19,7 +19,7 @@ func msDur(ms int32) time.Duration { return time.Duration(ms) * time.Millisecond
 // ends; it reports whether the request is finished.
 func (c *Coordinator) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol.JoinGroupRequest) bool {
 	fail := func(code protocol.ErrorCode) bool {
-		c.host.Respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+		c.respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
 			ErrorCode: code, GenerationID: -1, MemberID: req.MemberID})
 		return true
 	}
@@ -64,7 +64,7 @@ func (c *Coordinator) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol
 				c.completeJoin(env, g)
 			}
 		})
-		c.host.Respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+		c.respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
 			ErrorCode: protocol.MEMBER_ID_REQUIRED, GenerationID: -1, MemberID: id})
 		return true
 	}
@@ -96,7 +96,7 @@ func (c *Coordinator) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol
 	case groupCompletingRebalance:
 		if protocolsEqual(m.protocols, req.Protocols) {
 			// The member missed its JoinGroup answer: send it again.
-			c.host.Respond(env, from, c.joinResponse(g, m, req.CorrelationID))
+			c.respond(env, from, c.joinResponse(g, m, req.CorrelationID))
 			return true
 		}
 		c.updateMember(env, g, m, req, rep)
@@ -108,7 +108,7 @@ func (c *Coordinator) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol
 			c.prepareRebalance(env, g, "leader "+m.id+" re-joining group during Stable; client reason: "+reasonOr(req.Reason))
 			return false
 		}
-		c.host.Respond(env, from, c.joinResponse(g, m, req.CorrelationID))
+		c.respond(env, from, c.joinResponse(g, m, req.CorrelationID))
 		return true
 	}
 	return fail(protocol.UNKNOWN_MEMBER_ID)
@@ -138,8 +138,8 @@ func (c *Coordinator) updateMember(env *sim.Env, g *group, m *member, req *proto
 		// A member re-sending JoinGroup replaces its parked one.
 		old := m.join
 		m.join = nil
-		c.host.Respond(env, old.from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: old.corr}, ErrorCode: protocol.REBALANCE_IN_PROGRESS, GenerationID: -1, MemberID: m.id})
-		c.host.Done(env, old.from)
+		c.respond(env, old.from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: old.corr}, ErrorCode: protocol.REBALANCE_IN_PROGRESS, GenerationID: -1, MemberID: m.id})
+		c.done(env, old.from)
 	}
 	m.protocols, m.rebalanceTimeout, m.sessionTimeout, m.join = req.Protocols, msDur(req.RebalanceTimeoutMs), msDur(req.SessionTimeoutMs), rep
 	if g.state == groupPreparingRebalance && g.allJoined() {
@@ -253,10 +253,10 @@ func (c *Coordinator) completeJoin(env *sim.Env, g *group) {
 	}
 	c.schedulePendingSync(env, g)
 	for _, a := range answers {
-		c.host.Respond(env, a.rep.from, a.resp)
+		c.respond(env, a.rep.from, a.resp)
 	}
 	for _, a := range answers {
-		c.host.Done(env, a.rep.from)
+		c.done(env, a.rep.from)
 	}
 }
 
@@ -280,8 +280,8 @@ func (c *Coordinator) answerJoin(env *sim.Env, g *group, m *member, r *protocol.
 	rep := m.join
 	m.join = nil
 	r.CorrelationID = rep.corr
-	c.host.Respond(env, rep.from, r)
-	c.host.Done(env, rep.from)
+	c.respond(env, rep.from, r)
+	c.done(env, rep.from)
 }
 
 // answerSync sends a parked SyncGroup its answer.
@@ -292,8 +292,8 @@ func (c *Coordinator) answerSync(env *sim.Env, m *member, r *protocol.SyncGroupR
 	rep := m.sync
 	m.sync = nil
 	r.CorrelationID = rep.corr
-	c.host.Respond(env, rep.from, r)
-	c.host.Done(env, rep.from)
+	c.respond(env, rep.from, r)
+	c.done(env, rep.from)
 }
 
 // scheduleExpiry (re)starts m's session timer: a member not heard from for
@@ -343,7 +343,7 @@ func (g *group) isInitialDelay() bool { return g.join != nil && g.initialDelay }
 // own; it reports whether the request is finished.
 func (c *Coordinator) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol.SyncGroupRequest) bool {
 	fail := func(code protocol.ErrorCode) bool {
-		c.host.Respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
+		c.respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
 		return true
 	}
 	if code := c.groupError(req.GroupID); code != protocol.NONE {
@@ -370,7 +370,7 @@ func (c *Coordinator) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol
 	case groupStable:
 		delete(g.pendingSync, m.id)
 		c.scheduleExpiry(env, g, m)
-		c.host.Respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+		c.respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
 			ProtocolType: g.protocolType, ProtocolName: g.protocolName, Assignment: m.assignment})
 		return true
 	case groupCompletingRebalance:
@@ -405,14 +405,14 @@ func (c *Coordinator) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol
 			var waiting []*reply
 			for _, o := range g.sortedMembers() {
 				if o.sync != nil {
-					c.host.Respond(env, o.sync.from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: o.sync.corr},
+					c.respond(env, o.sync.from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: o.sync.corr},
 						ProtocolType: g.protocolType, ProtocolName: g.protocolName, Assignment: o.assignment})
 					waiting = append(waiting, o.sync)
 					o.sync = nil
 				}
 			}
 			for _, r := range waiting {
-				c.host.Done(env, r.from)
+				c.done(env, r.from)
 			}
 		})
 		return false
@@ -429,7 +429,7 @@ func (c *Coordinator) storeGroup(env *sim.Env, g *group, done func(*sim.Env, pro
 // rebalance needs it to rejoin.
 func (c *Coordinator) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.HeartbeatRequest) {
 	code := c.heartbeat(env, req)
-	c.host.Respond(env, from, &protocol.HeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
+	c.respond(env, from, &protocol.HeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
 }
 
 func (c *Coordinator) heartbeat(env *sim.Env, req *protocol.HeartbeatRequest) protocol.ErrorCode {
@@ -462,13 +462,13 @@ func (c *Coordinator) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protoco
 	resp := &protocol.LeaveGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	if code := c.groupError(req.GroupID); code != protocol.NONE {
 		resp.ErrorCode = code
-		c.host.Respond(env, from, resp)
+		c.respond(env, from, resp)
 		return
 	}
 	g := c.groups[req.GroupID]
 	if g != nil && g.state == groupDead {
 		resp.ErrorCode = protocol.COORDINATOR_NOT_AVAILABLE
-		c.host.Respond(env, from, resp)
+		c.respond(env, from, resp)
 		return
 	}
 	for _, li := range req.Members {
@@ -490,7 +490,7 @@ func (c *Coordinator) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protoco
 		}
 		resp.Members = append(resp.Members, r)
 	}
-	c.host.Respond(env, from, resp)
+	c.respond(env, from, resp)
 }
 
 // schedulePendingSync gives the generation's members the rebalance timeout

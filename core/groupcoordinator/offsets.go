@@ -35,7 +35,7 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 			}
 			resp.Topics = append(resp.Topics, rt)
 		}
-		c.host.Respond(env, from, resp)
+		c.respond(env, from, resp)
 	}
 	all := func(c protocol.ErrorCode) func(string, int32) protocol.ErrorCode {
 		return func(string, int32) protocol.ErrorCode { return c }
@@ -104,7 +104,7 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 			}
 		}
 		answer(all(commitError(code)))
-		c.host.Done(env, from)
+		c.done(env, from)
 	})
 	return false
 }
@@ -145,7 +145,7 @@ func (c *Coordinator) handleOffsetFetch(env *sim.Env, from sim.Addr, req *protoc
 		}
 		resp.Groups = append(resp.Groups, out)
 	}
-	c.host.Respond(env, from, resp)
+	c.respond(env, from, resp)
 }
 
 // offsetTopics lists the group's committed partitions, sorted.
@@ -197,7 +197,7 @@ func (c *Coordinator) handleOffsetDelete(env *sim.Env, from sim.Addr, req *proto
 	resp := &protocol.OffsetDeleteResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	if code := c.groupError(req.GroupID); code != protocol.NONE {
 		resp.ErrorCode = code
-		c.host.Respond(env, from, resp)
+		c.respond(env, from, resp)
 		return true
 	}
 	g := c.groups[req.GroupID]
@@ -208,7 +208,7 @@ func (c *Coordinator) handleOffsetDelete(env *sim.Env, from sim.Addr, req *proto
 		resp.ErrorCode = protocol.NON_EMPTY_GROUP
 	}
 	if resp.ErrorCode != protocol.NONE {
-		c.host.Respond(env, from, resp)
+		c.respond(env, from, resp)
 		return true
 	}
 	subscribed := g.subscribedTopics()
@@ -232,15 +232,15 @@ func (c *Coordinator) handleOffsetDelete(env *sim.Env, from sim.Addr, req *proto
 		resp.Topics = append(resp.Topics, rt)
 	}
 	if len(recs) == 0 {
-		c.host.Respond(env, from, resp)
+		c.respond(env, from, resp)
 		return true
 	}
 	c.host.Append(env, g.partition, recs.records(), func(env *sim.Env, code protocol.ErrorCode) {
 		if code != protocol.NONE {
 			resp.ErrorCode = commitError(code)
 		}
-		c.host.Respond(env, from, resp)
-		c.host.Done(env, from)
+		c.respond(env, from, resp)
+		c.done(env, from)
 	})
 	return false
 }
