@@ -65,7 +65,7 @@ WASM_EXEC  = public/wasm_exec.js
 WASM_NOINLINE = kafkascope/core/console kafkascope/core/javacli kafkascope/core/jdk kafkascope/core/transcript \
 	kafkascope/core/scenario kafkascope/core/metadata \
 	kafkascope/core/broker kafkascope/core/client kafkascope/core/raft kafkascope/core/controller \
-	kafkascope/core/config kafkascope/core/view kafkascope/core/group kafkascope/core/simulate \
+	kafkascope/core/config kafkascope/core/view kafkascope/core/group kafkascope/core/groupcoordinator kafkascope/core/simulate \
 	kafkascope/core/timeline kafkascope/core/player kafkascope/core/sorts kafkascope/core/jsonvalue \
 	kafkascope/core/urlquery kafkascope/core/protocol kafkascope/core/rpc kafkascope/core/feed kafkascope/core/deflate \
 	kafkascope/ui kafkascope/ui/patch kafkascope/wasm \

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kafkascope/core/config"
+	"kafkascope/core/groupcoordinator"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/rpc"
@@ -113,7 +114,6 @@ type Broker struct {
 	cleaner           *logCleaner       // the log cleaner (cleaner.go), from the first publish
 	retentionEvery    time.Duration     // the retention task's period, read when it started (retention.go)
 	controllerPick    *sim.Rand         // which alive broker a Metadata answer names as controller
-	groupCoord        *groupCoordinator // the group coordinator (group_coordinator.go), made on first use
 	producerIDs       producerIDManager // producer-id blocks for InitProducerId (producerids.go)
 	// env is this process's handle on the world, kept for the logs'
 	// scheduler (schedule); like any Env it is used only while the broker
@@ -123,12 +123,19 @@ type Broker struct {
 	// create and has not seen yet, to explain its answers to clients
 	// (causes.go).
 	creations map[string]*topicCreation
+
+	// The group coordinator this broker hosts, its writes waiting for the
+	// HW, and whether a CreateTopics for __consumer_offsets is on its way
+	// (groups.go).
+	coordinator          *groupcoordinator.Coordinator
+	groupAppends         []*groupAppend
+	creatingOffsetsTopic bool
 }
 
 // New makes a broker; it starts when the process starts.
 func New(cfg Config) *Broker {
 	addr := sim.Addr(fmt.Sprintf("%s:%d", cfg.Host, BrokerPort))
-	return &Broker{
+	b := &Broker{
 		cfg:        cfg,
 		addr:       addr,
 		logDir:     cfg.Static.Broker("log.dirs"),
@@ -140,6 +147,8 @@ func New(cfg Config) *Broker {
 		fetchers:   map[int32]*fetcher{},
 		conns:      map[sim.Addr]*conn{},
 	}
+	b.coordinator = groupcoordinator.New(cfg.NodeID, (*coordinatorHost)(b))
+	return b
 }
 
 // ID is the broker's node id.

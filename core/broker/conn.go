@@ -148,8 +148,10 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 	case *protocol.DescribeQuorumRequest:
 		b.forwardDescribeQuorum(env, e.From, m)
 		return false
+	case *protocol.FindCoordinatorRequest:
+		b.handleFindCoordinator(env, e.From, m)
 	default:
-		return b.handleGroupRequest(env, e)
+		return b.coordinator.Handle(env, e.From, e.Msg)
 	}
 	return true
 }

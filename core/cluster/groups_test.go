@@ -124,7 +124,7 @@ func TestGroupFourMembersThreePartitions(t *testing.T) {
 	if d.GroupState != "Stable" || len(d.Members) != 4 || d.ProtocolData != "range" {
 		t.Fatalf("group %+v", d)
 	}
-	views := c.Node(coordinatorOf(t, c, "search")).Broker.Groups()
+	views := c.Node(coordinatorOf(t, c, "search")).Broker.GroupCoordinator().Groups()
 	if len(views) != 1 || views[0].ID != "search" || views[0].State != "Stable" || len(views[0].Members) != 4 {
 		t.Fatalf("coordinator's view %+v", views)
 	}

@@ -3,8 +3,8 @@ package feed
 // CatGroup: consumer groups, their coordinator and their members.
 const CatGroup = "group"
 
-// The group coordinator's and the consumers' events (core/broker/group*.go,
-// core/client/consumer*.go).
+// The group coordinator's and the consumers' events (core/groupcoordinator,
+// core/broker/groups.go, core/client/consumer*.go).
 func init() {
 	for _, e := range []entry{
 		{"group.offsets-topic", template{CatGroup,

@@ -6,8 +6,9 @@
 // hand-over in two rebalances) — behind the Assignor interface a consumer
 // configures by partition.assignment.strategy class name.
 //
-// The group coordinator and the consumer's membership state machine build
-// on it. Nothing here reads a clock or a random source; where Kafka's
+// The consumer's membership state machine (core/client) builds on it; the
+// group coordinator (core/groupcoordinator) only carries the assignors'
+// bytes between the members. Nothing here reads a clock or a random source; where Kafka's
 // result depends on a java.util.HashMap's iteration order, that order is
 // reproduced (javaorder.go).
 package group

@@ -52,7 +52,7 @@ func (run *Run) checkCommits() {
 		if run.C.State(id) != cluster.NodeRunning {
 			continue
 		}
-		for _, g := range run.C.Node(id).Broker.Groups() {
+		for _, g := range run.C.Node(id).Broker.GroupCoordinator().Groups() {
 			if run.x.offsetsLost[g.Partition] {
 				continue // an exempt group
 			}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"kafkascope/core/broker"
+	"kafkascope/core/groupcoordinator"
 	"kafkascope/core/hashing"
 	"kafkascope/core/metadata"
 
@@ -168,22 +168,22 @@ func (run *Run) groupsSettled() bool {
 // coordinatorView is what group id's coordinator shows of it: the broker
 // the controller names as leader of its __consumer_offsets partition, if
 // it runs and has the group loaded.
-func (run *Run) coordinatorView(id string) (broker.GroupView, bool) {
+func (run *Run) coordinatorView(id string) (groupcoordinator.GroupView, bool) {
 	ctl := run.C.Controller()
 	if ctl == nil {
-		return broker.GroupView{}, false
+		return groupcoordinator.GroupView{}, false
 	}
 	n := int32(run.C.Config().Static.BrokerInt("offsets.topic.num.partitions"))
 	st := ctl.Image().Partition(metadata.ConsumerOffsetsTopic, hashing.Abs(hashing.JavaStringHashCode(id))%n)
 	if st == nil || st.Leader < 0 || run.C.State(st.Leader) != cluster.NodeRunning {
-		return broker.GroupView{}, false
+		return groupcoordinator.GroupView{}, false
 	}
-	for _, v := range run.C.Node(st.Leader).Broker.Groups() {
+	for _, v := range run.C.Node(st.Leader).Broker.GroupCoordinator().Groups() {
 		if v.ID == id {
 			return v, true
 		}
 	}
-	return broker.GroupView{}, false
+	return groupcoordinator.GroupView{}, false
 }
 
 // describeGroups is every group as its coordinator shows it (for a

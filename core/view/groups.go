@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"slices"
 
-	"kafkascope/core/broker"
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
+	"kafkascope/core/groupcoordinator"
 	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
@@ -106,7 +106,7 @@ func takeGroups(c *cluster.Cluster, s *Snapshot, running map[int32]bool, consume
 		if !running[id] {
 			continue
 		}
-		for _, gs := range c.Node(id).Broker.Groups() {
+		for _, gs := range c.Node(id).Broker.GroupCoordinator().Groups() {
 			if i, dup := seen[gs.ID]; dup {
 				if int(gs.Partition) < len(offsetsLeaders) && offsetsLeaders[gs.Partition] == id {
 					s.Groups[i] = group(c, id, gs, hw, consumers)
@@ -120,7 +120,7 @@ func takeGroups(c *cluster.Cluster, s *Snapshot, running map[int32]bool, consume
 	sorts.Func(s.Groups, func(a, b Group) int { return cmp.Compare(a.GroupID, b.GroupID) })
 }
 
-func group(c *cluster.Cluster, coordinator int32, gs broker.GroupView, hw map[TopicPartition]int64, consumers []client.ConsumerState) Group {
+func group(c *cluster.Cluster, coordinator int32, gs groupcoordinator.GroupView, hw map[TopicPartition]int64, consumers []client.ConsumerState) Group {
 	g := Group{GroupID: gs.ID, Coordinator: coordinator, Partition: gs.Partition, State: gs.State,
 		Generation: gs.Generation, ProtocolType: gs.ProtocolType, Protocol: gs.Protocol}
 	parts := map[TopicPartition]*GroupPartition{}
@@ -159,7 +159,7 @@ func group(c *cluster.Cluster, coordinator int32, gs broker.GroupView, hw map[To
 		g.Members = append(g.Members, mv)
 	}
 	for _, cs := range consumers {
-		if cs.GroupID == gs.ID && !slices.ContainsFunc(gs.Members, func(m broker.GroupMemberView) bool { return m.ID == cs.MemberID }) {
+		if cs.GroupID == gs.ID && !slices.ContainsFunc(gs.Members, func(m groupcoordinator.GroupMemberView) bool { return m.ID == cs.MemberID }) {
 			g.Joining = append(g.Joining, GroupMember{MemberID: cs.MemberID, ClientID: cs.ClientID, ClientState: cs.MemberState, ClientGeneration: cs.Generation})
 		}
 	}

@@ -1,4 +1,4 @@
-package broker
+package groupcoordinator
 
 import (
 	"slices"
@@ -10,12 +10,11 @@ import (
 // handleListGroups lists the groups this broker coordinates (the admin
 // client asks every broker and merges), optionally filtered by state.
 // Partitions still loading make the answer COORDINATOR_LOAD_IN_PROGRESS.
-func (b *Broker) handleListGroups(env *sim.Env, from sim.Addr, req *protocol.ListGroupsRequest) {
+func (c *Coordinator) handleListGroups(env *sim.Env, from sim.Addr, req *protocol.ListGroupsRequest) {
 	resp := &protocol.ListGroupsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
-	c := b.coord()
 	if len(c.loading) > 0 {
 		resp.ErrorCode = protocol.COORDINATOR_LOAD_IN_PROGRESS
-		b.respond(env, from, resp)
+		c.respond(env, from, resp)
 		return
 	}
 	ids := make([]string, 0, len(c.groups))
@@ -35,7 +34,7 @@ func (b *Broker) handleListGroups(env *sim.Env, from sim.Addr, req *protocol.Lis
 		}
 		resp.Groups = append(resp.Groups, protocol.ListedGroup{GroupID: id, ProtocolType: g.protocolType, GroupState: g.state.String(), GroupType: "classic"})
 	}
-	b.respond(env, from, resp)
+	c.respond(env, from, resp)
 }
 
 func equalFoldASCII(a, b string) bool {
@@ -61,16 +60,16 @@ func equalFoldASCII(a, b string) bool {
 // does not know is described as Dead with no members (Kafka's answer for a
 // group id that does not exist). Members' metadata and assignments are
 // shown only once the group is Stable (as GroupMetadata.summary does).
-func (b *Broker) handleDescribeGroups(env *sim.Env, from sim.Addr, req *protocol.DescribeGroupsRequest) {
+func (c *Coordinator) handleDescribeGroups(env *sim.Env, from sim.Addr, req *protocol.DescribeGroupsRequest) {
 	resp := &protocol.DescribeGroupsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	for _, id := range req.Groups {
 		d := protocol.DescribedGroup{GroupID: id}
-		if code := b.groupError(id); code != protocol.NONE {
+		if code := c.groupError(id); code != protocol.NONE {
 			d.ErrorCode = code
 			resp.Groups = append(resp.Groups, d)
 			continue
 		}
-		g := b.coord().groups[id]
+		g := c.groups[id]
 		if g == nil || g.state == groupDead {
 			d.GroupState = groupDead.String()
 			resp.Groups = append(resp.Groups, d)
@@ -89,20 +88,19 @@ func (b *Broker) handleDescribeGroups(env *sim.Env, from sim.Addr, req *protocol
 		}
 		resp.Groups = append(resp.Groups, d)
 	}
-	b.respond(env, from, resp)
+	c.respond(env, from, resp)
 }
 
 // handleDeleteGroups deletes empty groups: their offsets and metadata get
 // tombstones; a group with members is NON_EMPTY_GROUP.
-func (b *Broker) handleDeleteGroups(env *sim.Env, from sim.Addr, req *protocol.DeleteGroupsRequest) bool {
+func (c *Coordinator) handleDeleteGroups(env *sim.Env, from sim.Addr, req *protocol.DeleteGroupsRequest) bool {
 	resp := &protocol.DeleteGroupsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	byPartition := map[int32]groupRecords{}
 	var parts []int32
-	c := b.coord()
 	for _, id := range req.GroupsNames {
 		r := protocol.DeletableGroupResult{GroupID: id}
 		g := c.groups[id]
-		switch code := b.groupError(id); {
+		switch code := c.groupError(id); {
 		case code != protocol.NONE:
 			r.ErrorCode = code
 		case g == nil || g.state == groupDead:
@@ -127,18 +125,18 @@ func (b *Broker) handleDeleteGroups(env *sim.Env, from sim.Addr, req *protocol.D
 		resp.Results = append(resp.Results, r)
 	}
 	if len(parts) == 0 {
-		b.respond(env, from, resp)
+		c.respond(env, from, resp)
 		return true
 	}
 	// Kafka answers once the tombstones are written; a failed write still
 	// leaves the group deleted in memory.
 	left := len(parts)
 	for _, p := range parts {
-		b.appendGroupRecords(env, p, byPartition[p].records(), func(env *sim.Env, _ protocol.ErrorCode) {
+		c.host.Append(env, p, byPartition[p].records(), func(env *sim.Env, _ protocol.ErrorCode) {
 			left--
 			if left == 0 {
-				b.respond(env, from, resp)
-				b.done(env, from)
+				c.respond(env, from, resp)
+				c.done(env, from)
 			}
 		})
 	}

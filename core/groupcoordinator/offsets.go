@@ -1,4 +1,4 @@
-package broker
+package groupcoordinator
 
 import (
 	"kafkascope/core/protocol"
@@ -25,7 +25,7 @@ func (rs groupRecords) records() []record.Record {
 // OffsetCommit record per partition and answers once they are replicated.
 // Commits are allowed during PreparingRebalance (eager consumers commit
 // while revoking) but not during CompletingRebalance.
-func (b *Broker) handleOffsetCommit(env *sim.Env, from sim.Addr, req *protocol.OffsetCommitRequest) bool {
+func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *protocol.OffsetCommitRequest) bool {
 	answer := func(code func(topic string, p int32) protocol.ErrorCode) {
 		resp := &protocol.OffsetCommitResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 		for _, t := range req.Topics {
@@ -35,7 +35,7 @@ func (b *Broker) handleOffsetCommit(env *sim.Env, from sim.Addr, req *protocol.O
 			}
 			resp.Topics = append(resp.Topics, rt)
 		}
-		b.respond(env, from, resp)
+		c.respond(env, from, resp)
 	}
 	all := func(c protocol.ErrorCode) func(string, int32) protocol.ErrorCode {
 		return func(string, int32) protocol.ErrorCode { return c }
@@ -44,22 +44,21 @@ func (b *Broker) handleOffsetCommit(env *sim.Env, from sim.Addr, req *protocol.O
 		answer(all(protocol.INVALID_GROUP_ID))
 		return true
 	}
-	if code := b.groupError(req.GroupID); code != protocol.NONE {
+	if code := c.groupError(req.GroupID); code != protocol.NONE {
 		answer(all(code))
 		return true
 	}
-	c := b.coord()
 	g := c.groups[req.GroupID]
 	if g == nil {
 		if req.GenerationIDOrMemberEpoch >= 0 {
 			answer(all(protocol.ILLEGAL_GENERATION))
 			return true
 		}
-		if c.atGroupLimit(b.groupPartition(req.GroupID)) {
-			answer(all(protocol.POLICY_VIOLATION)) // group_limits.go
+		if c.atGroupLimit(c.PartitionFor(req.GroupID)) {
+			answer(all(protocol.POLICY_VIOLATION)) // limits.go
 			return true
 		}
-		g = newGroup(req.GroupID, b.groupPartition(req.GroupID), msTime(env))
+		g = newGroup(req.GroupID, c.PartitionFor(req.GroupID), msTime(env))
 		c.groups[req.GroupID] = g
 	}
 	var code protocol.ErrorCode
@@ -74,7 +73,7 @@ func (b *Broker) handleOffsetCommit(env *sim.Env, from sim.Addr, req *protocol.O
 	case req.GenerationIDOrMemberEpoch != g.generation:
 		code = protocol.ILLEGAL_GENERATION
 	default:
-		b.scheduleExpiry(env, g, g.members[req.MemberID])
+		c.scheduleExpiry(env, g, g.members[req.MemberID])
 	}
 	if code != protocol.NONE {
 		answer(all(code))
@@ -97,7 +96,7 @@ func (b *Broker) handleOffsetCommit(env *sim.Env, from sim.Addr, req *protocol.O
 		return true
 	}
 	g.pendingOffsets++
-	b.appendGroupRecords(env, g.partition, recs.records(), func(env *sim.Env, code protocol.ErrorCode) {
+	c.host.Append(env, g.partition, recs.records(), func(env *sim.Env, code protocol.ErrorCode) {
 		g.pendingOffsets--
 		if code == protocol.NONE && g.state != groupDead {
 			for i, k := range keys {
@@ -105,23 +104,23 @@ func (b *Broker) handleOffsetCommit(env *sim.Env, from sim.Addr, req *protocol.O
 			}
 		}
 		answer(all(commitError(code)))
-		b.done(env, from)
+		c.done(env, from)
 	})
 	return false
 }
 
 // handleOffsetFetch answers a group's committed offsets (-1 for partitions
 // without one); no topics means every partition the group has.
-func (b *Broker) handleOffsetFetch(env *sim.Env, from sim.Addr, req *protocol.OffsetFetchRequest) {
+func (c *Coordinator) handleOffsetFetch(env *sim.Env, from sim.Addr, req *protocol.OffsetFetchRequest) {
 	resp := &protocol.OffsetFetchResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	for _, rg := range req.Groups {
 		out := protocol.OffsetFetchResponseGroup{GroupID: rg.GroupID}
-		if code := b.groupError(rg.GroupID); code != protocol.NONE {
+		if code := c.groupError(rg.GroupID); code != protocol.NONE {
 			out.ErrorCode = code
 			resp.Groups = append(resp.Groups, out)
 			continue
 		}
-		g := b.coord().groups[rg.GroupID]
+		g := c.groups[rg.GroupID]
 		if g != nil && req.RequireStable && g.pendingOffsets > 0 {
 			out.ErrorCode = protocol.UNSTABLE_OFFSET_COMMIT
 			resp.Groups = append(resp.Groups, out)
@@ -146,7 +145,7 @@ func (b *Broker) handleOffsetFetch(env *sim.Env, from sim.Addr, req *protocol.Of
 		}
 		resp.Groups = append(resp.Groups, out)
 	}
-	b.respond(env, from, resp)
+	c.respond(env, from, resp)
 }
 
 // offsetTopics lists the group's committed partitions, sorted.
@@ -156,7 +155,13 @@ func (g *group) offsetTopics() []protocol.OffsetFetchRequestTopics {
 		keys = append(keys, k)
 	}
 	sorts.Func(keys, func(a, b offsetTopicPartition) int {
-		return compareTP(tp(a.topic, a.partition), tp(b.topic, b.partition))
+		if a.topic != b.topic {
+			if a.topic < b.topic {
+				return -1
+			}
+			return 1
+		}
+		return int(a.partition - b.partition)
 	})
 	var out []protocol.OffsetFetchRequestTopics
 	for _, k := range keys {
@@ -188,14 +193,14 @@ func (g *group) subscribedTopics() map[string]bool {
 
 // handleOffsetDelete removes committed offsets of topics the group does not
 // consume, writing tombstones.
-func (b *Broker) handleOffsetDelete(env *sim.Env, from sim.Addr, req *protocol.OffsetDeleteRequest) bool {
+func (c *Coordinator) handleOffsetDelete(env *sim.Env, from sim.Addr, req *protocol.OffsetDeleteRequest) bool {
 	resp := &protocol.OffsetDeleteResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
-	if code := b.groupError(req.GroupID); code != protocol.NONE {
+	if code := c.groupError(req.GroupID); code != protocol.NONE {
 		resp.ErrorCode = code
-		b.respond(env, from, resp)
+		c.respond(env, from, resp)
 		return true
 	}
-	g := b.coord().groups[req.GroupID]
+	g := c.groups[req.GroupID]
 	switch {
 	case g == nil || g.state == groupDead:
 		resp.ErrorCode = protocol.GROUP_ID_NOT_FOUND
@@ -203,7 +208,7 @@ func (b *Broker) handleOffsetDelete(env *sim.Env, from sim.Addr, req *protocol.O
 		resp.ErrorCode = protocol.NON_EMPTY_GROUP
 	}
 	if resp.ErrorCode != protocol.NONE {
-		b.respond(env, from, resp)
+		c.respond(env, from, resp)
 		return true
 	}
 	subscribed := g.subscribedTopics()
@@ -227,15 +232,15 @@ func (b *Broker) handleOffsetDelete(env *sim.Env, from sim.Addr, req *protocol.O
 		resp.Topics = append(resp.Topics, rt)
 	}
 	if len(recs) == 0 {
-		b.respond(env, from, resp)
+		c.respond(env, from, resp)
 		return true
 	}
-	b.appendGroupRecords(env, g.partition, recs.records(), func(env *sim.Env, code protocol.ErrorCode) {
+	c.host.Append(env, g.partition, recs.records(), func(env *sim.Env, code protocol.ErrorCode) {
 		if code != protocol.NONE {
 			resp.ErrorCode = commitError(code)
 		}
-		b.respond(env, from, resp)
-		b.done(env, from)
+		c.respond(env, from, resp)
+		c.done(env, from)
 	})
 	return false
 }

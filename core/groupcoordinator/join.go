@@ -1,4 +1,4 @@
-package broker
+package groupcoordinator
 
 import (
 	"strings"
@@ -17,32 +17,31 @@ func msDur(ms int32) time.Duration { return time.Duration(ms) * time.Millisecond
 // handleJoinGroup answers at once (errors, MEMBER_ID_REQUIRED, a member of
 // a settled group) or parks the request until the rebalance's join phase
 // ends; it reports whether the request is finished.
-func (b *Broker) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol.JoinGroupRequest) bool {
+func (c *Coordinator) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol.JoinGroupRequest) bool {
 	fail := func(code protocol.ErrorCode) bool {
-		b.respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+		c.respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
 			ErrorCode: code, GenerationID: -1, MemberID: req.MemberID})
 		return true
 	}
 	if req.GroupID == "" {
 		return fail(protocol.INVALID_GROUP_ID)
 	}
-	if code := b.groupError(req.GroupID); code != protocol.NONE {
+	if code := c.groupError(req.GroupID); code != protocol.NONE {
 		return fail(code)
 	}
 	session := msDur(req.SessionTimeoutMs)
-	if session < b.ms("group.min.session.timeout.ms") || session > b.ms("group.max.session.timeout.ms") {
+	if session < c.ms("group.min.session.timeout.ms") || session > c.ms("group.max.session.timeout.ms") {
 		return fail(protocol.INVALID_SESSION_TIMEOUT)
 	}
-	c := b.coord()
 	g := c.groups[req.GroupID]
 	if g == nil {
 		if req.MemberID != "" {
 			return fail(protocol.UNKNOWN_MEMBER_ID)
 		}
-		if c.atGroupLimit(b.groupPartition(req.GroupID)) {
-			return fail(protocol.POLICY_VIOLATION) // group_limits.go
+		if c.atGroupLimit(c.PartitionFor(req.GroupID)) {
+			return fail(protocol.POLICY_VIOLATION) // limits.go
 		}
-		g = newGroup(req.GroupID, b.groupPartition(req.GroupID), msTime(env))
+		g = newGroup(req.GroupID, c.PartitionFor(req.GroupID), msTime(env))
 		c.groups[req.GroupID] = g
 	}
 	if g.state == groupDead {
@@ -55,17 +54,17 @@ func (b *Broker) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol.Join
 	if req.MemberID == "" {
 		// KIP-394: hand out an id and wait for the member to come back with
 		// it; the id expires if it does not within the session timeout.
-		if int64(len(g.members)+len(g.pending)) >= b.conf().BrokerInt("group.max.size") {
+		if int64(len(g.members)+len(g.pending)) >= c.host.Config("group.max.size") {
 			return fail(protocol.GROUP_MAX_SIZE_REACHED)
 		}
-		id := b.newMemberID(env, req.ClientID)
+		id := c.newMemberID(env, req.ClientID)
 		g.pending[id] = env.After(session, "group-pending-member-expiry", func(env *sim.Env) {
 			delete(g.pending, id)
 			if g.state == groupPreparingRebalance && g.allJoined() {
-				b.completeJoin(env, g)
+				c.completeJoin(env, g)
 			}
 		})
-		b.respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+		c.respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
 			ErrorCode: protocol.MEMBER_ID_REQUIRED, GenerationID: -1, MemberID: id})
 		return true
 	}
@@ -82,8 +81,8 @@ func (b *Broker) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol.Join
 		g.add(m)
 		// A new member's session starts counting only after its join
 		// completes (Kafka waits up to 5 minutes for it here).
-		b.scheduleExpiryAfter(env, g, m, 5*time.Minute)
-		b.maybePrepareRebalance(env, g, "Adding new member "+m.id+" with group instance id None; client reason: "+reasonOr(req.Reason))
+		c.scheduleExpiryAfter(env, g, m, 5*time.Minute)
+		c.maybePrepareRebalance(env, g, "Adding new member "+m.id+" with group instance id None; client reason: "+reasonOr(req.Reason))
 		return false
 	}
 	m := g.members[req.MemberID]
@@ -92,24 +91,24 @@ func (b *Broker) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol.Join
 	}
 	switch g.state {
 	case groupPreparingRebalance:
-		b.updateMember(env, g, m, req, rep)
+		c.updateMember(env, g, m, req, rep)
 		return false
 	case groupCompletingRebalance:
 		if protocolsEqual(m.protocols, req.Protocols) {
 			// The member missed its JoinGroup answer: send it again.
-			b.respond(env, from, b.joinResponse(g, m, req.CorrelationID))
+			c.respond(env, from, c.joinResponse(g, m, req.CorrelationID))
 			return true
 		}
-		b.updateMember(env, g, m, req, rep)
-		b.prepareRebalance(env, g, "Updating metadata for member "+m.id+" during CompletingRebalance; client reason: "+reasonOr(req.Reason))
+		c.updateMember(env, g, m, req, rep)
+		c.prepareRebalance(env, g, "Updating metadata for member "+m.id+" during CompletingRebalance; client reason: "+reasonOr(req.Reason))
 		return false
 	case groupStable:
 		if m.id == g.leader || !protocolsEqual(m.protocols, req.Protocols) {
-			b.updateMember(env, g, m, req, rep)
-			b.prepareRebalance(env, g, "leader "+m.id+" re-joining group during Stable; client reason: "+reasonOr(req.Reason))
+			c.updateMember(env, g, m, req, rep)
+			c.prepareRebalance(env, g, "leader "+m.id+" re-joining group during Stable; client reason: "+reasonOr(req.Reason))
 			return false
 		}
-		b.respond(env, from, b.joinResponse(g, m, req.CorrelationID))
+		c.respond(env, from, c.joinResponse(g, m, req.CorrelationID))
 		return true
 	}
 	return fail(protocol.UNKNOWN_MEMBER_ID)
@@ -134,29 +133,29 @@ func protocolsEqual(a, b []protocol.JoinGroupRequestProtocol) bool {
 	return true
 }
 
-func (b *Broker) updateMember(env *sim.Env, g *group, m *member, req *protocol.JoinGroupRequest, rep *reply) {
+func (c *Coordinator) updateMember(env *sim.Env, g *group, m *member, req *protocol.JoinGroupRequest, rep *reply) {
 	if m.join != nil && (m.join.from != rep.from || m.join.corr != rep.corr) {
 		// A member re-sending JoinGroup replaces its parked one.
 		old := m.join
 		m.join = nil
-		b.respond(env, old.from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: old.corr}, ErrorCode: protocol.REBALANCE_IN_PROGRESS, GenerationID: -1, MemberID: m.id})
-		b.done(env, old.from)
+		c.respond(env, old.from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: old.corr}, ErrorCode: protocol.REBALANCE_IN_PROGRESS, GenerationID: -1, MemberID: m.id})
+		c.done(env, old.from)
 	}
 	m.protocols, m.rebalanceTimeout, m.sessionTimeout, m.join = req.Protocols, msDur(req.RebalanceTimeoutMs), msDur(req.SessionTimeoutMs), rep
 	if g.state == groupPreparingRebalance && g.allJoined() {
-		b.completeJoin(env, g)
+		c.completeJoin(env, g)
 	}
 }
 
 // maybePrepareRebalance starts a rebalance unless one is under way; in
 // PreparingRebalance it completes the join phase once everyone is in.
-func (b *Broker) maybePrepareRebalance(env *sim.Env, g *group, reason string) {
+func (c *Coordinator) maybePrepareRebalance(env *sim.Env, g *group, reason string) {
 	switch g.state {
 	case groupStable, groupCompletingRebalance, groupEmpty:
-		b.prepareRebalance(env, g, reason)
+		c.prepareRebalance(env, g, reason)
 	case groupPreparingRebalance:
 		if g.join == nil && g.allJoined() {
-			b.completeJoin(env, g)
+			c.completeJoin(env, g)
 		}
 	}
 }
@@ -166,11 +165,11 @@ func (b *Broker) maybePrepareRebalance(env *sim.Env, g *group, reason string) {
 // the rebalance timeout, while new ones keep coming); otherwise the join
 // phase ends when every member has rejoined or the rebalance timeout
 // passes.
-func (b *Broker) prepareRebalance(env *sim.Env, g *group, reason string) {
+func (c *Coordinator) prepareRebalance(env *sim.Env, g *group, reason string) {
 	if g.state == groupCompletingRebalance {
 		for _, m := range g.sortedMembers() {
 			m.assignment = nil
-			b.answerSync(env, m, &protocol.SyncGroupResponse{ErrorCode: protocol.REBALANCE_IN_PROGRESS})
+			c.answerSync(env, m, &protocol.SyncGroupResponse{ErrorCode: protocol.REBALANCE_IN_PROGRESS})
 		}
 	}
 	g.join.Stop()
@@ -178,35 +177,35 @@ func (b *Broker) prepareRebalance(env *sim.Env, g *group, reason string) {
 	g.pendingSync = nil
 	wasEmpty := g.state == groupEmpty
 	g.transition(groupPreparingRebalance, msTime(env))
-	env.Note("group.rebalance", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "reason", reason)
+	env.Note("group.rebalance", "broker", id32(c.nodeID), "group", g.id, "generation", id32(g.generation), "reason", reason)
 	if wasEmpty {
-		delay := b.ms("group.initial.rebalance.delay.ms")
-		b.initialDelayedJoin(env, g, delay, g.rebalanceTimeout()-delay)
+		delay := c.ms("group.initial.rebalance.delay.ms")
+		c.initialDelayedJoin(env, g, delay, g.rebalanceTimeout()-delay)
 		return
 	}
 	g.initialDelay = false
 	g.join = env.After(g.rebalanceTimeout(), "group-delayed-join", func(env *sim.Env) {
 		g.join = nil
-		b.completeJoin(env, g)
+		c.completeJoin(env, g)
 	})
 	if g.allJoined() {
-		b.completeJoin(env, g)
+		c.completeJoin(env, g)
 	}
 }
 
 // initialDelayedJoin is Kafka's InitialDelayedJoin: it never completes
 // early; when it fires and new members arrived meanwhile it waits again.
-func (b *Broker) initialDelayedJoin(env *sim.Env, g *group, delay, remaining time.Duration) {
+func (c *Coordinator) initialDelayedJoin(env *sim.Env, g *group, delay, remaining time.Duration) {
 	g.newMemberAdded = false
 	g.initialDelay = true
 	g.join = env.After(delay, "group-initial-delayed-join", func(env *sim.Env) {
 		g.join = nil
 		if g.newMemberAdded && remaining > 0 {
-			d := min(b.ms("group.initial.rebalance.delay.ms"), remaining)
-			b.initialDelayedJoin(env, g, d, max(remaining-d, 0))
+			d := min(c.ms("group.initial.rebalance.delay.ms"), remaining)
+			c.initialDelayedJoin(env, g, d, max(remaining-d, 0))
 			return
 		}
-		b.completeJoin(env, g)
+		c.completeJoin(env, g)
 	})
 }
 
@@ -214,7 +213,7 @@ func (b *Broker) initialDelayedJoin(env *sim.Env, g *group, delay, remaining tim
 // rejoin are removed, the generation advances, a protocol is chosen and
 // every waiting member gets its JoinGroup answer (the leader with the
 // members' subscriptions).
-func (b *Broker) completeJoin(env *sim.Env, g *group) {
+func (c *Coordinator) completeJoin(env *sim.Env, g *group) {
 	if g.state != groupPreparingRebalance {
 		return
 	}
@@ -230,13 +229,13 @@ func (b *Broker) completeJoin(env *sim.Env, g *group) {
 	if len(g.members) == 0 {
 		g.protocolName = ""
 		g.transition(groupEmpty, msTime(env))
-		env.Note("group.emptied", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation))
-		b.storeGroup(env, g, func(*sim.Env, protocol.ErrorCode) {})
+		env.Note("group.emptied", "broker", id32(c.nodeID), "group", g.id, "generation", id32(g.generation))
+		c.storeGroup(env, g, func(*sim.Env, protocol.ErrorCode) {})
 		return
 	}
 	g.protocolName = g.selectProtocol()
 	g.transition(groupCompletingRebalance, msTime(env))
-	env.Note("group.generation", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "protocol", g.protocolName, "leader", g.leader)
+	env.Note("group.generation", "broker", id32(c.nodeID), "group", g.id, "generation", id32(g.generation), "protocol", g.protocolName, "leader", g.leader)
 	// Answer after building every response, so that every member's
 	// answer is built from the same group: each answer ends a request
 	// (done), and a connection's next request, which may change the
@@ -247,22 +246,22 @@ func (b *Broker) completeJoin(env *sim.Env, g *group) {
 	}
 	var answers []answer
 	for _, m := range g.sortedMembers() {
-		answers = append(answers, answer{m.join, b.joinResponse(g, m, m.join.corr)})
+		answers = append(answers, answer{m.join, c.joinResponse(g, m, m.join.corr)})
 		m.join = nil
 		m.isNew = false
-		b.scheduleExpiry(env, g, m)
+		c.scheduleExpiry(env, g, m)
 	}
-	b.schedulePendingSync(env, g)
+	c.schedulePendingSync(env, g)
 	for _, a := range answers {
-		b.respond(env, a.rep.from, a.resp)
+		c.respond(env, a.rep.from, a.resp)
 	}
 	for _, a := range answers {
-		b.done(env, a.rep.from)
+		c.done(env, a.rep.from)
 	}
 }
 
 // joinResponse is the generation's JoinGroup answer for m.
-func (b *Broker) joinResponse(g *group, m *member, corr int32) *protocol.JoinGroupResponse {
+func (c *Coordinator) joinResponse(g *group, m *member, corr int32) *protocol.JoinGroupResponse {
 	r := &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: corr}, GenerationID: g.generation,
 		ProtocolType: g.protocolType, ProtocolName: g.protocolName, Leader: g.leader, MemberID: m.id}
 	if m.id == g.leader {
@@ -274,36 +273,36 @@ func (b *Broker) joinResponse(g *group, m *member, corr int32) *protocol.JoinGro
 }
 
 // answerJoin sends a parked JoinGroup its answer.
-func (b *Broker) answerJoin(env *sim.Env, g *group, m *member, r *protocol.JoinGroupResponse) {
+func (c *Coordinator) answerJoin(env *sim.Env, g *group, m *member, r *protocol.JoinGroupResponse) {
 	if m.join == nil {
 		return
 	}
 	rep := m.join
 	m.join = nil
 	r.CorrelationID = rep.corr
-	b.respond(env, rep.from, r)
-	b.done(env, rep.from)
+	c.respond(env, rep.from, r)
+	c.done(env, rep.from)
 }
 
 // answerSync sends a parked SyncGroup its answer.
-func (b *Broker) answerSync(env *sim.Env, m *member, r *protocol.SyncGroupResponse) {
+func (c *Coordinator) answerSync(env *sim.Env, m *member, r *protocol.SyncGroupResponse) {
 	if m.sync == nil {
 		return
 	}
 	rep := m.sync
 	m.sync = nil
 	r.CorrelationID = rep.corr
-	b.respond(env, rep.from, r)
-	b.done(env, rep.from)
+	c.respond(env, rep.from, r)
+	c.done(env, rep.from)
 }
 
 // scheduleExpiry (re)starts m's session timer: a member not heard from for
 // session.timeout.ms is removed and the group rebalances.
-func (b *Broker) scheduleExpiry(env *sim.Env, g *group, m *member) {
-	b.scheduleExpiryAfter(env, g, m, m.sessionTimeout)
+func (c *Coordinator) scheduleExpiry(env *sim.Env, g *group, m *member) {
+	c.scheduleExpiryAfter(env, g, m, m.sessionTimeout)
 }
 
-func (b *Broker) scheduleExpiryAfter(env *sim.Env, g *group, m *member, d time.Duration) {
+func (c *Coordinator) scheduleExpiryAfter(env *sim.Env, g *group, m *member, d time.Duration) {
 	m.expiry.Stop()
 	m.expiry = env.After(d, "group-member-session-expiry", func(env *sim.Env) {
 		if g.members[m.id] != m || g.state == groupDead {
@@ -315,23 +314,23 @@ func (b *Broker) scheduleExpiryAfter(env *sim.Env, g *group, m *member, d time.D
 			// the rebalance answers it.
 			return
 		}
-		env.Note("group.member-expired", "broker", id32(b.cfg.NodeID), "group", g.id, "member", m.id)
-		b.removeMember(env, g, m, "removing member "+m.id+" on heartbeat expiration")
+		env.Note("group.member-expired", "broker", id32(c.nodeID), "group", g.id, "member", m.id)
+		c.removeMember(env, g, m, "removing member "+m.id+" on heartbeat expiration")
 	})
 }
 
 // removeMember takes m out of the group and rebalances what is left.
-func (b *Broker) removeMember(env *sim.Env, g *group, m *member, reason string) {
+func (c *Coordinator) removeMember(env *sim.Env, g *group, m *member, reason string) {
 	m.expiry.Stop()
-	b.answerJoin(env, g, m, &protocol.JoinGroupResponse{ErrorCode: protocol.UNKNOWN_MEMBER_ID, GenerationID: -1, MemberID: m.id})
-	b.answerSync(env, m, &protocol.SyncGroupResponse{ErrorCode: protocol.UNKNOWN_MEMBER_ID})
+	c.answerJoin(env, g, m, &protocol.JoinGroupResponse{ErrorCode: protocol.UNKNOWN_MEMBER_ID, GenerationID: -1, MemberID: m.id})
+	c.answerSync(env, m, &protocol.SyncGroupResponse{ErrorCode: protocol.UNKNOWN_MEMBER_ID})
 	g.remove(m.id)
 	switch g.state {
 	case groupStable, groupCompletingRebalance:
-		b.prepareRebalance(env, g, reason)
+		c.prepareRebalance(env, g, reason)
 	case groupPreparingRebalance:
 		if g.join != nil && g.allJoined() && !g.isInitialDelay() {
-			b.completeJoin(env, g)
+			c.completeJoin(env, g)
 		}
 	}
 }
@@ -342,15 +341,15 @@ func (g *group) isInitialDelay() bool { return g.join != nil && g.initialDelay }
 
 // handleSyncGroup stores the leader's assignment and hands each member its
 // own; it reports whether the request is finished.
-func (b *Broker) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol.SyncGroupRequest) bool {
+func (c *Coordinator) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol.SyncGroupRequest) bool {
 	fail := func(code protocol.ErrorCode) bool {
-		b.respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
+		c.respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
 		return true
 	}
-	if code := b.groupError(req.GroupID); code != protocol.NONE {
+	if code := c.groupError(req.GroupID); code != protocol.NONE {
 		return fail(code)
 	}
-	g := b.coord().groups[req.GroupID]
+	g := c.groups[req.GroupID]
 	if g == nil {
 		return fail(protocol.UNKNOWN_MEMBER_ID)
 	}
@@ -370,14 +369,14 @@ func (b *Broker) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol.Sync
 		return fail(protocol.REBALANCE_IN_PROGRESS)
 	case groupStable:
 		delete(g.pendingSync, m.id)
-		b.scheduleExpiry(env, g, m)
-		b.respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+		c.scheduleExpiry(env, g, m)
+		c.respond(env, from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
 			ProtocolType: g.protocolType, ProtocolName: g.protocolName, Assignment: m.assignment})
 		return true
 	case groupCompletingRebalance:
 		delete(g.pendingSync, m.id)
 		m.sync = &reply{from: from, corr: req.CorrelationID}
-		b.scheduleExpiry(env, g, m)
+		c.scheduleExpiry(env, g, m)
 		if m.id != g.leader {
 			return false
 		}
@@ -389,31 +388,31 @@ func (b *Broker) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol.Sync
 			o.assignment = given[o.id] // members the leader left out get nothing
 		}
 		gen := g.generation
-		b.storeGroup(env, g, func(env *sim.Env, code protocol.ErrorCode) {
+		c.storeGroup(env, g, func(env *sim.Env, code protocol.ErrorCode) {
 			if g.state != groupCompletingRebalance || g.generation != gen {
 				return
 			}
 			if code != protocol.NONE {
 				for _, o := range g.sortedMembers() {
 					o.assignment = nil
-					b.answerSync(env, o, &protocol.SyncGroupResponse{ErrorCode: commitError(code)})
+					c.answerSync(env, o, &protocol.SyncGroupResponse{ErrorCode: commitError(code)})
 				}
-				b.prepareRebalance(env, g, "Error "+code.String()+" when storing group assignment during SyncGroup")
+				c.prepareRebalance(env, g, "Error "+code.String()+" when storing group assignment during SyncGroup")
 				return
 			}
 			g.transition(groupStable, msTime(env))
-			env.Note("group.stable", "broker", id32(b.cfg.NodeID), "group", g.id, "generation", id32(g.generation), "members", id32(int32(len(g.members))))
+			env.Note("group.stable", "broker", id32(c.nodeID), "group", g.id, "generation", id32(g.generation), "members", id32(int32(len(g.members))))
 			var waiting []*reply
 			for _, o := range g.sortedMembers() {
 				if o.sync != nil {
-					b.respond(env, o.sync.from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: o.sync.corr},
+					c.respond(env, o.sync.from, &protocol.SyncGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: o.sync.corr},
 						ProtocolType: g.protocolType, ProtocolName: g.protocolName, Assignment: o.assignment})
 					waiting = append(waiting, o.sync)
 					o.sync = nil
 				}
 			}
 			for _, r := range waiting {
-				b.done(env, r.from)
+				c.done(env, r.from)
 			}
 		})
 		return false
@@ -422,22 +421,22 @@ func (b *Broker) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol.Sync
 }
 
 // storeGroup writes the group's metadata record (GroupMetadataKey/Value).
-func (b *Broker) storeGroup(env *sim.Env, g *group, done func(*sim.Env, protocol.ErrorCode)) {
-	b.appendGroupRecords(env, g.partition, groupRecords{{key: encodeGroupKey(g.id), value: encodeGroupValue(g.value())}}.records(), done)
+func (c *Coordinator) storeGroup(env *sim.Env, g *group, done func(*sim.Env, protocol.ErrorCode)) {
+	c.host.Append(env, g.partition, groupRecords{{key: encodeGroupKey(g.id), value: encodeGroupValue(g.value())}}.records(), done)
 }
 
 // handleHeartbeat keeps a member's session alive and tells it when a
 // rebalance needs it to rejoin.
-func (b *Broker) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.HeartbeatRequest) {
-	code := b.heartbeat(env, req)
-	b.respond(env, from, &protocol.HeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
+func (c *Coordinator) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.HeartbeatRequest) {
+	code := c.heartbeat(env, req)
+	c.respond(env, from, &protocol.HeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
 }
 
-func (b *Broker) heartbeat(env *sim.Env, req *protocol.HeartbeatRequest) protocol.ErrorCode {
-	if code := b.groupError(req.GroupID); code != protocol.NONE {
+func (c *Coordinator) heartbeat(env *sim.Env, req *protocol.HeartbeatRequest) protocol.ErrorCode {
+	if code := c.groupError(req.GroupID); code != protocol.NONE {
 		return code
 	}
-	g := b.coord().groups[req.GroupID]
+	g := c.groups[req.GroupID]
 	if g == nil {
 		return protocol.UNKNOWN_MEMBER_ID
 	}
@@ -450,7 +449,7 @@ func (b *Broker) heartbeat(env *sim.Env, req *protocol.HeartbeatRequest) protoco
 	case req.GenerationID != g.generation:
 		return protocol.ILLEGAL_GENERATION
 	}
-	b.scheduleExpiry(env, g, m)
+	c.scheduleExpiry(env, g, m)
 	if g.state == groupPreparingRebalance {
 		return protocol.REBALANCE_IN_PROGRESS
 	}
@@ -459,17 +458,17 @@ func (b *Broker) heartbeat(env *sim.Env, req *protocol.HeartbeatRequest) protoco
 
 // handleLeaveGroup removes the listed members (a consumer closing, or one
 // whose poll timed out).
-func (b *Broker) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protocol.LeaveGroupRequest) {
+func (c *Coordinator) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protocol.LeaveGroupRequest) {
 	resp := &protocol.LeaveGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
-	if code := b.groupError(req.GroupID); code != protocol.NONE {
+	if code := c.groupError(req.GroupID); code != protocol.NONE {
 		resp.ErrorCode = code
-		b.respond(env, from, resp)
+		c.respond(env, from, resp)
 		return
 	}
-	g := b.coord().groups[req.GroupID]
+	g := c.groups[req.GroupID]
 	if g != nil && g.state == groupDead {
 		resp.ErrorCode = protocol.COORDINATOR_NOT_AVAILABLE
-		b.respond(env, from, resp)
+		c.respond(env, from, resp)
 		return
 	}
 	for _, li := range req.Members {
@@ -481,23 +480,23 @@ func (b *Broker) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protocol.Lea
 			g.pending[li.MemberID].Stop()
 			delete(g.pending, li.MemberID)
 			if g.state == groupPreparingRebalance && g.join != nil && g.allJoined() && !g.isInitialDelay() {
-				b.completeJoin(env, g)
+				c.completeJoin(env, g)
 			}
 		case g.members[li.MemberID] == nil:
 			r.ErrorCode = protocol.UNKNOWN_MEMBER_ID
 		default:
-			env.Note("group.member-left", "broker", id32(b.cfg.NodeID), "group", g.id, "member", li.MemberID)
-			b.removeMember(env, g, g.members[li.MemberID], "Removing member "+li.MemberID+" on LeaveGroup; client reason: "+reasonOr(li.Reason))
+			env.Note("group.member-left", "broker", id32(c.nodeID), "group", g.id, "member", li.MemberID)
+			c.removeMember(env, g, g.members[li.MemberID], "Removing member "+li.MemberID+" on LeaveGroup; client reason: "+reasonOr(li.Reason))
 		}
 		resp.Members = append(resp.Members, r)
 	}
-	b.respond(env, from, resp)
+	c.respond(env, from, resp)
 }
 
 // schedulePendingSync gives the generation's members the rebalance timeout
 // to send SyncGroup (Kafka's DelayedSync); the ones that do not are removed
 // and the group rebalances.
-func (b *Broker) schedulePendingSync(env *sim.Env, g *group) {
+func (c *Coordinator) schedulePendingSync(env *sim.Env, g *group) {
 	g.pendingSync = map[string]bool{}
 	for id := range g.members {
 		g.pendingSync[id] = true
@@ -517,10 +516,10 @@ func (b *Broker) schedulePendingSync(env *sim.Env, g *group) {
 		for _, id := range ids {
 			if m := g.members[id]; m != nil {
 				m.expiry.Stop()
-				b.answerJoin(env, g, m, &protocol.JoinGroupResponse{ErrorCode: protocol.UNKNOWN_MEMBER_ID, GenerationID: -1, MemberID: m.id})
+				c.answerJoin(env, g, m, &protocol.JoinGroupResponse{ErrorCode: protocol.UNKNOWN_MEMBER_ID, GenerationID: -1, MemberID: m.id})
 				g.remove(id)
 			}
 		}
-		b.prepareRebalance(env, g, "Removing ["+strings.Join(ids, ", ")+"] on pending sync request expiration")
+		c.prepareRebalance(env, g, "Removing ["+strings.Join(ids, ", ")+"] on pending sync request expiration")
 	})
 }

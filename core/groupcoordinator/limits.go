@@ -1,4 +1,4 @@
-package broker
+package groupcoordinator
 
 import "kafkascope/core/protocol"
 
@@ -6,7 +6,7 @@ import "kafkascope/core/protocol"
 // would exceed protocol.MaxGroupsPerOffsetsPartition (the simulator's own
 // limit; Kafka has none). Deleted groups are gone from c.groups and free
 // their place; Empty groups keep theirs (they hold committed offsets).
-func (c *groupCoordinator) atGroupLimit(p int32) bool {
+func (c *Coordinator) atGroupLimit(p int32) bool {
 	n := 0
 	for _, g := range c.groups {
 		if g.partition == p && g.state != groupDead {

@@ -1,4 +1,4 @@
-package broker
+package groupcoordinator
 
 import (
 	"kafkascope/core/protocol"
@@ -33,12 +33,9 @@ type GroupOffsetView struct {
 
 // Groups lists the groups this broker coordinates (loaded partitions only),
 // sorted by id. Views read it between events.
-func (b *Broker) Groups() []GroupView {
-	if b.groupCoord == nil {
-		return nil
-	}
+func (c *Coordinator) Groups() []GroupView {
 	var out []GroupView
-	for _, g := range b.groupCoord.groups {
+	for _, g := range c.groups {
 		if g.state == groupDead {
 			continue
 		}
@@ -68,10 +65,4 @@ func (b *Broker) Groups() []GroupView {
 		return 0
 	})
 	return out
-}
-
-// CoordinatorLoading reports whether the broker is loading any
-// __consumer_offsets partition it now leads.
-func (b *Broker) CoordinatorLoading() bool {
-	return b.groupCoord != nil && len(b.groupCoord.loading) > 0
 }

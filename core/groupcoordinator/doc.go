@@ -1,0 +1,37 @@
+// Package groupcoordinator is a broker's classic consumer group
+// coordinator: it runs the groups whose __consumer_offsets partition the
+// broker leads — JoinGroup, SyncGroup, Heartbeat, LeaveGroup, the
+// rebalance's delayed join and sync, session expiry, OffsetCommit,
+// OffsetFetch, OffsetDelete, ListGroups, DescribeGroups, DeleteGroups —
+// and keeps them in that partition's log, from which a new leader loads
+// them.
+//
+// It is Kafka 3.8's coordinator as a broker runs it with
+// group.coordinator.new.enable=false: GroupCoordinator,
+// GroupMetadataManager, GroupMetadata, MemberMetadata, DelayedJoin
+// (with InitialDelayedJoin), DelayedSync and DelayedHeartbeat in
+// core/src/main/scala/kafka/coordinator/group/, which KafkaApis reaches
+// through GroupCoordinatorAdapter; its records are the schemas
+// OffsetCommitKey, OffsetCommitValue, GroupMetadataKey and
+// GroupMetadataValue of group-coordinator/src/main/resources/common/message/
+// (records.go). The assignors the group leader runs are core/group's:
+// nothing here assigns partitions.
+//
+// The broker hosts it through Host: it hands over the requests (Handle),
+// calls OnElection and OnResignation as it gains and loses leadership of
+// a __consumer_offsets partition, answers FindCoordinator itself (with
+// PartitionFor), and serves Host's appends to the partition and their
+// wait for the high watermark, as Kafka's ReplicaManager does. The
+// coordinator owns its groups and their timers; it reads no other
+// broker state and never imports core/broker.
+//
+// Invariants: a group is in memory only while its partition is loaded
+// here (none while it loads); a request about a group whose partition is
+// not loaded is answered NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS
+// before anything changes; a load that a later election or a resignation
+// overtook does not run; a stored assignment or commit takes effect only
+// once Host.Append reports it replicated (a deletion takes effect at
+// once, as in Kafka); every parked JoinGroup and SyncGroup is answered
+// exactly once (by the rebalance, an error, or the partition's unloading
+// with NOT_COORDINATOR), each answer followed by Host.Done.
+package groupcoordinator

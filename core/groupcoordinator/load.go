@@ -1,0 +1,155 @@
+package groupcoordinator
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// Loading and unloading a __consumer_offsets partition's groups as this
+// broker's replica of it gains and loses leadership
+// (GroupCoordinator.onElection and onResignation,
+// GroupMetadataManager.loadGroupsForPartition and removeGroupsForPartition).
+
+// OnElection is called when this broker becomes the leader of
+// __consumer_offsets partition `partition`, or starts a new leader epoch
+// of it: the groups it held are dropped and the partition loads from the
+// log in an event of its own (until then its groups' requests get
+// COORDINATOR_LOAD_IN_PROGRESS). A load that a later election or a
+// resignation overtook does not run.
+func (c *Coordinator) OnElection(env *sim.Env, partition int32) {
+	c.elections++
+	election := c.elections
+	c.loading[partition] = election
+	delete(c.owned, partition)
+	c.unloadGroups(env, partition) // a new epoch: reload what the log says
+	env.After(0, "group-load", func(env *sim.Env) {
+		if c.loading[partition] == election {
+			c.loadGroups(env, partition)
+		}
+	})
+}
+
+// OnResignation is called when this broker stops leading
+// __consumer_offsets partition `partition` (it follows, or its replica is
+// deleted): it forgets the partition's groups.
+func (c *Coordinator) OnResignation(env *sim.Env, partition int32) {
+	if !c.owned[partition] && c.loading[partition] == 0 {
+		return
+	}
+	delete(c.loading, partition)
+	delete(c.owned, partition)
+	c.unloadGroups(env, partition)
+}
+
+// loadGroups replays the partition's log: the last value of each key wins,
+// a tombstone removes it. Groups with members come back Stable with their
+// generation and assignment, waiting for the members' heartbeats.
+func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
+	batches := c.host.ReadLog(partition)
+	offsets := map[offsetKey]*offsetValue{}
+	var okeys []offsetKey
+	groups := map[string]*groupValue{}
+	var gkeys []string
+	for _, bt := range batches {
+		if bt.IsControl() {
+			continue
+		}
+		for _, r := range bt.Records {
+			k, isOffset, err := decodeCoordinatorKey(r.Key)
+			if err != nil {
+				continue
+			}
+			if isOffset {
+				if _, seen := offsets[k]; !seen {
+					okeys = append(okeys, k)
+				}
+				offsets[k] = nil
+				if r.Value != nil {
+					if v, err := decodeOffsetValue(r.Value); err == nil {
+						offsets[k] = &v
+					}
+				}
+				continue
+			}
+			if _, seen := groups[k.group]; !seen {
+				gkeys = append(gkeys, k.group)
+			}
+			groups[k.group] = nil
+			if r.Value != nil {
+				if v, err := decodeGroupValue(r.Value); err == nil {
+					groups[k.group] = &v
+				}
+			}
+		}
+	}
+	now := env.Now().UnixMilli()
+	get := func(id string) *group {
+		g := c.groups[id]
+		if g == nil {
+			g = newGroup(id, partition, now)
+			c.groups[id] = g
+		}
+		return g
+	}
+	for _, id := range gkeys {
+		v := groups[id]
+		if v == nil {
+			continue
+		}
+		g := get(id)
+		g.protocolType, g.generation, g.protocolName, g.leader, g.stateTimestamp = v.protocolType, v.generation, v.protocol, v.leader, v.currentStateTimestamp
+		for _, mv := range v.members {
+			m := &member{id: mv.memberID, instanceID: mv.groupInstanceID, clientID: mv.clientID, clientHost: mv.clientHost,
+				rebalanceTimeout: time.Duration(mv.rebalanceTimeout) * time.Millisecond, sessionTimeout: time.Duration(mv.sessionTimeout) * time.Millisecond,
+				protocolType: v.protocolType, protocols: []protocol.JoinGroupRequestProtocol{{Name: v.protocol, Metadata: mv.subscription}}, assignment: mv.assignment}
+			g.members[m.id] = m
+			g.order = append(g.order, m.id)
+		}
+		if len(g.members) > 0 {
+			g.state = groupStable
+			for _, m := range g.sortedMembers() {
+				c.scheduleExpiry(env, g, m)
+			}
+		}
+	}
+	for _, k := range okeys {
+		if v := offsets[k]; v != nil {
+			get(k.group).offsets[offsetTopicPartition{k.topic, k.partition}] = *v
+		}
+	}
+	delete(c.loading, partition)
+	c.owned[partition] = true
+	env.Note("group.loaded", "broker", id32(c.nodeID), "tp", metadata.ConsumerOffsetsTopic+"-"+strconv.Itoa(int(partition)), "groups", strconv.Itoa(len(gkeys)), "offsets", strconv.Itoa(len(okeys)))
+}
+
+// unloadGroups drops the partition's groups: parked requests get
+// NOT_COORDINATOR so their clients look for the new coordinator.
+func (c *Coordinator) unloadGroups(env *sim.Env, partition int32) {
+	var ids []string
+	for id, g := range c.groups {
+		if g.partition == partition {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		g := c.groups[id]
+		delete(c.groups, id)
+		g.join.Stop()
+		g.syncTimer.Stop()
+		for _, t := range g.pending {
+			t.Stop()
+		}
+		for _, m := range g.sortedMembers() {
+			m.expiry.Stop()
+			c.answerJoin(env, g, m, &protocol.JoinGroupResponse{ErrorCode: protocol.NOT_COORDINATOR, GenerationID: -1, MemberID: m.id})
+			c.answerSync(env, m, &protocol.SyncGroupResponse{ErrorCode: protocol.NOT_COORDINATOR})
+		}
+		g.transition(groupDead, 0)
+	}
+}
