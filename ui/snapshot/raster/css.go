@@ -30,7 +30,10 @@ func parseSheet(css string) []rule {
 			break
 		}
 		prelude := strings.TrimSpace(css[:open])
-		end := blockEnd(css, open)
+		end := closing(css, open, '{', '}')
+		if end < 0 {
+			end = len(css) // a block the sheet ends inside ends with it
+		}
 		body := css[open+1 : end]
 		css = css[min(end+1, len(css)):]
 		if strings.HasPrefix(prelude, "@") {
@@ -45,21 +48,22 @@ func parseSheet(css string) []rule {
 	return rules
 }
 
-// blockEnd is the index of the '}' that closes the block opened at open
-// (or len(css) if the sheet ends first).
-func blockEnd(css string, open int) int {
+// closing is the index of the closer that closes the opener at open (a
+// '{' of a block, a '(' of a function), counting those nested in
+// between; -1 if s ends first.
+func closing(s string, open int, opener, closer byte) int {
 	depth := 0
-	for i := open; i < len(css); i++ {
-		switch css[i] {
-		case '{':
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case opener:
 			depth++
-		case '}':
+		case closer:
 			if depth--; depth == 0 {
 				return i
 			}
 		}
 	}
-	return len(css)
+	return -1
 }
 
 // stripComments removes /* … */ comments.

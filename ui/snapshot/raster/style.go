@@ -278,7 +278,7 @@ func (s *style) substitute(v string, depth int) string {
 		if i < 0 {
 			return v
 		}
-		end := closingParen(v, i+3)
+		end := closing(v, i+3, '(', ')')
 		if end < 0 {
 			return ""
 		}
@@ -293,22 +293,6 @@ func (s *style) substitute(v string, depth int) string {
 		}
 		v = v[:i] + s.substitute(value, depth+1) + v[end+1:]
 	}
-}
-
-// closingParen is the index of the ')' that closes the '(' at open, or -1.
-func closingParen(v string, open int) int {
-	depth := 0
-	for i := open; i < len(v); i++ {
-		switch v[i] {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 // length reads a CSS length in px: px, em (of fontSize), rem (of
