@@ -6,7 +6,9 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"io"
 	"net"
@@ -938,24 +940,9 @@ func checkPNGIsTheSnapshot(t *testing.T, w *runningWorker, fields string) {
 	if got.Bounds() != want.Bounds() {
 		t.Fatalf("/snapshot.png: %v, want %v (the SVG at twice its size)", got.Bounds(), want.Bounds())
 	}
-	differ := 0
-	for y := 0; y < want.Bounds().Dy(); y++ {
-		for x := 0; x < want.Bounds().Dx(); x++ {
-			r1, g1, b1, _ := got.At(x, y).RGBA()
-			r2, g2, b2, _ := want.At(x, y).RGBA()
-			if max(absDiff(r1, r2), absDiff(g1, g2), absDiff(b1, b2)) > 8<<8 {
-				differ++
-			}
-		}
+	rgba := image.NewRGBA(got.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), got, got.Bounds().Min, draw.Src)
+	if d := comparePictures(rgba, want); d.faint > 0.001 {
+		t.Errorf("/snapshot.png differs from the SVG drawn natively: %v", d)
 	}
-	if total := want.Bounds().Dx() * want.Bounds().Dy(); differ > total/1000 {
-		t.Errorf("/snapshot.png: %d of %d pixels differ from the SVG drawn natively", differ, total)
-	}
-}
-
-func absDiff(a, b uint32) uint32 {
-	if a > b {
-		return a - b
-	}
-	return b - a
 }
