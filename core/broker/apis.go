@@ -100,7 +100,7 @@ func (b *Broker) autoCreateTopics(env *sim.Env, names []string) {
 		}
 	}
 	if len(first) > 0 {
-		env.Note("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", strings.Join(first, ","))
+		env.NoteText("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", strings.Join(first, ","))
 	}
 	b.sendToController(env, req, forwardingRetryTimeout, func(_ *sim.Env, resp protocol.Response, err error) {
 		r, ok := resp.(*protocol.CreateTopicsResponse)

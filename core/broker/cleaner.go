@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -106,16 +107,14 @@ func (b *Broker) cleanFilthiestLog(env *sim.Env) bool {
 		// Kafka checkpoints the first dirty offset and gives up on the log.
 		b.updateCleanerCheckpoint(map[storage.TopicPartition]int64{tp: ltc.FirstDirtyOffset})
 		c.uncleanable[tp] = true
-		env.Note("log.cleaner.failed", "broker", id32(b.cfg.NodeID), "tp", tp.String(), "error", err.Error())
+		env.NoteText("log.cleaner.failed", "broker", id32(b.cfg.NodeID), "tp", tp.String(), "error", err.Error())
 		return false
 	}
 	b.updateCleanerCheckpoint(map[storage.TopicPartition]int64{tp: res.EndOffset})
 	st := res.Stats
-	env.Note("log.cleaned", "broker", id32(b.cfg.NodeID), "tp", tp.String(),
-		"from", i64(res.FirstDirtyOffset), "to", i64(res.EndOffset),
-		"ratio", strconv.FormatFloat(ltc.CleanableRatio, 'f', 2, 64),
-		"read", i64(st.MessagesRead), "kept", i64(st.MessagesWritten), "removed", i64(st.MessagesRead-st.MessagesWritten),
-		"tombstones", i64(st.TombstonesRemoved), "segments", i64(int64(len(res.Segments))))
+	env.Note(event.LogCleaned{Broker: b.cfg.NodeID, TP: tp, From: res.FirstDirtyOffset, To: res.EndOffset,
+		CleanableRatio: ltc.CleanableRatio, Read: st.MessagesRead, Kept: st.MessagesWritten,
+		Tombstones: st.TombstonesRemoved, Segments: len(res.Segments)})
 	return true
 }
 

@@ -58,7 +58,7 @@ func (p *Partition) truncateTo(env *sim.Env, offset int64, key string) {
 	if offset >= leo {
 		return
 	}
-	env.Note(key, "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", i64(leo), "to", i64(offset))
+	env.NoteText(key, "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", i64(leo), "to", i64(offset))
 	if err := p.log.TruncateTo(offset); err != nil {
 		panic(err)
 	}

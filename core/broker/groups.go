@@ -201,7 +201,7 @@ func (b *Broker) createOffsetsTopic(env *sim.Env) {
 		Configs:           b.coordinator.OffsetsTopicConfigs(),
 	})
 	if b.askCreate(metadata.ConsumerOffsetsTopic) {
-		env.Note("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", metadata.ConsumerOffsetsTopic)
+		env.NoteText("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", metadata.ConsumerOffsetsTopic)
 	}
 	b.sendToController(env, req, forwardingRetryTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		b.creatingOffsetsTopic = false
@@ -210,7 +210,7 @@ func (b *Broker) createOffsetsTopic(env *sim.Env) {
 			code = r.Topics[0].ErrorCode
 		}
 		if b.createAnswered(metadata.ConsumerOffsetsTopic, code) {
-			env.Note("group.offsets-topic", "broker", id32(b.cfg.NodeID), "error", code.String())
+			env.NoteText("group.offsets-topic", "broker", id32(b.cfg.NodeID), "error", code.String())
 		}
 	})
 }

@@ -28,7 +28,7 @@ func (p *Partition) maybeExpandISR(env *sim.Env, id int32) {
 		return
 	}
 	newISR := append(slices.Clone(p.isr), id)
-	env.Note("isr.expand.requested", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", ids(p.isr), "to", ids(newISR), "replica", id32(id))
+	env.NoteText("isr.expand.requested", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", ids(p.isr), "to", ids(newISR), "replica", id32(id))
 	p.alterISR(env, newISR)
 }
 
@@ -62,7 +62,7 @@ func (p *Partition) maybeShrinkISR(env *sim.Env) {
 		return
 	}
 	newISR := slices.DeleteFunc(slices.Clone(p.isr), func(id int32) bool { return slices.Contains(out, id) })
-	env.Note("isr.shrink.requested", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", ids(p.isr), "to", ids(newISR), "replicas", ids(out))
+	env.NoteText("isr.shrink.requested", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", ids(p.isr), "to", ids(newISR), "replicas", ids(out))
 	p.alterISR(env, newISR)
 }
 

@@ -3,6 +3,7 @@ package broker
 import (
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -31,7 +32,7 @@ func (b *Broker) register(env *sim.Env) {
 		if err != nil || r.ErrorCode != protocol.NONE {
 			b.registerBackoff = min(max(2*b.registerBackoff, 100*time.Millisecond), b.ms("broker.session.timeout.ms"))
 			if r != nil {
-				env.Note("broker.registration.refused", "broker", id32(b.cfg.NodeID), "error", r.ErrorCode.String(), "backoff", sim.FormatDuration(b.registerBackoff))
+				env.NoteText("broker.registration.refused", "broker", id32(b.cfg.NodeID), "error", r.ErrorCode.String(), "backoff", sim.FormatDuration(b.registerBackoff))
 			}
 			env.After(b.registerBackoff, "broker-registration-retry", b.register)
 			return
@@ -127,7 +128,7 @@ func (b *Broker) onHeartbeatResponse(env *sim.Env, r *protocol.BrokerHeartbeatRe
 		if !r.IsFenced {
 			b.state = StateRunning
 			b.readyToServe = true
-			env.Note("broker.serving", "broker", id32(b.cfg.NodeID))
+			env.NoteText("broker.serving", "broker", id32(b.cfg.NodeID))
 			held := b.held
 			b.held = nil
 			for _, e := range held {
@@ -155,7 +156,7 @@ func (b *Broker) BeginControlledShutdown(env *sim.Env) {
 		return
 	}
 	b.state = StatePendingControlledShutdown
-	env.Note("broker.shutdown.started", "broker", id32(b.cfg.NodeID))
+	env.NoteText("broker.shutdown.started", "broker", id32(b.cfg.NodeID))
 	b.sendHeartbeat(env)
 	// Do not wait forever for a controller that cannot answer.
 	env.After(b.ms("broker.session.timeout.ms"), "controlled-shutdown-timeout", func(env *sim.Env) {
@@ -185,7 +186,7 @@ func (b *Broker) finishShutdown(env *sim.Env) {
 	b.writeCleanShutdownFile()
 	b.net.Abandon()
 	b.state = StateStopped
-	env.Note("broker.shutdown.finished", "broker", id32(b.cfg.NodeID))
+	env.Note(event.BrokerShutdownFinished{Broker: b.cfg.NodeID})
 	if b.cfg.OnShutdown != nil {
 		b.cfg.OnShutdown(env)
 	}

@@ -82,7 +82,7 @@ func (b *Broker) loadLogs(env *sim.Env) error {
 				line += fmt.Sprintf(", truncated %d bytes of an invalid tail (%s)", rep.TruncatedBytes, rep.Reason)
 			}
 			b.recoveries = append(b.recoveries, line)
-			env.Note("log.recovered", "broker", id32(b.cfg.NodeID), "tp", tp.String(), "from", i64(rp), "leo", i64(log.LogEndOffset()),
+			env.NoteText("log.recovered", "broker", id32(b.cfg.NodeID), "tp", tp.String(), "from", i64(rp), "leo", i64(log.LogEndOffset()),
 				"truncated", i64(rep.TruncatedBytes), "reason", rep.Reason)
 		}
 		b.setPartition(tp, newPartition(b, tp, log))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/raft"
@@ -169,7 +170,7 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 			p.log.Delete()
 			b.setPartition(key, nil)
 			b.dropCleanerState(key)
-			env.Note("replica.deleted", "broker", id32(me), "tp", key.String())
+			env.Note(event.ReplicaDeleted{Broker: me, TP: key})
 			b.checkParkedFetches(env)
 		}
 		return

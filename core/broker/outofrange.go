@@ -36,7 +36,7 @@ func (f *fetcher) handleOutOfRange(env *sim.Env, fs *fetchState) {
 			return
 		}
 		if leo := p.log.LogEndOffset(); leaderEnd < leo {
-			env.Note("follower.truncated.to-leader-end", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "from", i64(leo), "to", i64(leaderEnd))
+			env.NoteText("follower.truncated.to-leader-end", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "from", i64(leo), "to", i64(leaderEnd))
 			if err := p.log.TruncateTo(leaderEnd); err != nil {
 				panic(err)
 			}
@@ -49,7 +49,7 @@ func (f *fetcher) handleOutOfRange(env *sim.Env, fs *fetchState) {
 				return
 			}
 			if ok && leaderStart > p.log.LogEndOffset() {
-				env.Note("follower.reset", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "offset", i64(leaderStart))
+				env.NoteText("follower.reset", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "offset", i64(leaderStart))
 				if err := p.log.TruncateFullyAndStartAt(leaderStart); err != nil {
 					panic(err)
 				}

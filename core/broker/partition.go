@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"kafkascope/core/config"
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -173,7 +174,7 @@ func (p *Partition) makeLeader(env *sim.Env, st *metadata.PartitionState) {
 		}
 		p.followers.add(rs)
 	}
-	env.Note("leader.started", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "epoch", id32(p.leaderEpoch), "leo", i64(p.log.LogEndOffset()), "isr", ids(p.isr))
+	env.Note(event.LeaderStarted{Broker: p.b.cfg.NodeID, TP: p.tp, Epoch: p.leaderEpoch, LEO: p.log.LogEndOffset(), ISR: slices.Clone(p.isr)})
 	p.maybeIncrementHW(env)
 	p.b.checkParkedFetches(env)
 	p.b.groupsLeaderChange(env, p)
@@ -197,7 +198,7 @@ func (p *Partition) makeFollower(env *sim.Env, st *metadata.PartitionState) {
 	}
 	if wasLeader {
 		p.b.groupsLeaderChange(env, p)
-		env.Note("leader.stopped", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "leader", id32(p.leader), "epoch", id32(p.leaderEpoch))
+		env.Note(event.LeaderStopped{Broker: p.b.cfg.NodeID, TP: p.tp, Leader: p.leader, Epoch: p.leaderEpoch})
 	}
 	p.b.checkParkedFetches(env)
 }

@@ -71,14 +71,14 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 				// Checked before the append: nothing is written.
 				pr.ErrorCode = protocol.NOT_ENOUGH_REPLICAS
 				pr.Cause = b.notEnoughReplicasCause(p, p.isr, pr.ErrorCode)
-				env.Note("produce.rejected", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "isr", ids(p.isr), "min", strconv.Itoa(p.effectiveMinISR()))
+				env.NoteText("produce.rejected", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "isr", ids(p.isr), "min", strconv.Itoa(p.effectiveMinISR()))
 				continue
 			}
 			if compact, _ := b.cleanupPolicy(p.tp.Topic); compact {
 				if errs, ok := keylessRecordErrors(pd.Records, p.tp); ok && len(errs) > 0 {
 					pr.ErrorCode, pr.ErrorMessage, pr.RecordErrors = protocol.INVALID_RECORD, recordErrorsMessage(errs), errs
 					pr.LogStartOffset = p.log.LogStartOffset()
-					env.Note("produce.keyless", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "records", strconv.Itoa(len(errs)))
+					env.NoteText("produce.keyless", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "records", strconv.Itoa(len(errs)))
 					continue
 				}
 			}
@@ -94,7 +94,7 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 					// CorruptRecordException (a CRC mismatch) is answered
 					// without a custom message (ReplicaManager.appendToLocalLog).
 					pr.ErrorCode = protocol.CORRUPT_MESSAGE
-					env.Note("produce.corrupt", "broker", id32(b.cfg.NodeID), "tp", p.tp.String())
+					env.NoteText("produce.corrupt", "broker", id32(b.cfg.NodeID), "tp", p.tp.String())
 				case errors.Is(err, storage.ErrOutOfOrderSequence), errors.Is(err, storage.ErrInvalidProducerEpoch):
 					// Answered without a custom message, as
 					// ReplicaManager.appendToLocalLog does.
@@ -103,7 +103,7 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 						pr.ErrorCode = protocol.INVALID_PRODUCER_EPOCH
 					}
 					pr.LogStartOffset = p.log.LogStartOffset()
-					env.Note("produce.sequence.rejected", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "pid", producerIDOf(pd.Records), "error", pr.ErrorCode.String())
+					env.NoteText("produce.sequence.rejected", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "pid", producerIDOf(pd.Records), "error", pr.ErrorCode.String())
 				default:
 					pr.ErrorCode, pr.ErrorMessage = protocol.KAFKA_STORAGE_ERROR, err.Error()
 				}
@@ -112,9 +112,9 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 			pr.BaseOffset = info.FirstOffset
 			pr.LogStartOffset = p.log.LogStartOffset()
 			if info.Duplicate {
-				env.Note("produce.duplicate", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "pid", producerIDOf(pd.Records), "seq", sequenceOf(pd.Records), "first", i64(info.FirstOffset), "last", i64(info.LastOffset))
+				env.NoteText("produce.duplicate", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "pid", producerIDOf(pd.Records), "seq", sequenceOf(pd.Records), "first", i64(info.FirstOffset), "last", i64(info.LastOffset))
 			} else {
-				env.Note("produce.appended", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "first", i64(info.FirstOffset), "last", i64(info.LastOffset), "epoch", id32(p.leaderEpoch))
+				env.NoteText("produce.appended", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "first", i64(info.FirstOffset), "last", i64(info.LastOffset), "epoch", id32(p.leaderEpoch))
 			}
 			if dp != nil {
 				dp.pending[p.tp] = &pendingPart{resp: pr, requiredOffset: info.LastOffset + 1}

@@ -76,7 +76,7 @@ func (b *Broker) maybeRequestProducerIDBlock(env *sim.Env) {
 		}
 		if r.ErrorCode == protocol.NONE && r.ProducerIDStart >= 0 && r.ProducerIDLen > 0 {
 			m.nextBlock = &producerIDBlock{first: r.ProducerIDStart, next: r.ProducerIDStart, size: r.ProducerIDLen}
-			env.Note("producerids.block", "broker", id32(b.cfg.NodeID), "first", i64(r.ProducerIDStart), "last", i64(r.ProducerIDStart+int64(r.ProducerIDLen)-1))
+			env.NoteText("producerids.block", "broker", id32(b.cfg.NodeID), "first", i64(r.ProducerIDStart), "last", i64(r.ProducerIDStart+int64(r.ProducerIDLen)-1))
 			return
 		}
 		m.backoffUntil = env.Now().Add(allocateRetryBackoff)
@@ -96,7 +96,7 @@ func (b *Broker) handleInitProducerId(env *sim.Env, from sim.Addr, req *protocol
 	default:
 		if id, ok := b.generateProducerID(env); ok {
 			resp.ProducerID, resp.ProducerEpoch = id, 0
-			env.Note("producer.id.assigned", "broker", id32(b.cfg.NodeID), "pid", i64(id))
+			env.NoteText("producer.id.assigned", "broker", id32(b.cfg.NodeID), "pid", i64(id))
 		} else {
 			resp.ErrorCode = protocol.COORDINATOR_LOAD_IN_PROGRESS
 			if b.noController() {

@@ -58,12 +58,12 @@ func (b *Broker) deleteOldSegments(env *sim.Env, p *Partition) int {
 		for i, base := range d.Bases {
 			bases[i] = strconv.FormatInt(base, 10)
 		}
-		env.Note("log.segments.deleted", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "reason", retentionReason(d.Reason, p.log.Config()),
+		env.NoteText("log.segments.deleted", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "reason", retentionReason(d.Reason, p.log.Config()),
 			"count", strconv.Itoa(len(d.Bases)), "bases", strings.Join(bases, ","), "bytes", i64(d.Bytes), "start", i64(d.LogStartOffset),
 			"delay", sim.FormatDuration(time.Duration(p.log.Config().FileDeleteDelayMs)*time.Millisecond))
 	}
 	if err != nil {
-		env.Note("log.retention.failed", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "error", err.Error())
+		env.NoteText("log.retention.failed", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "error", err.Error())
 	}
 	return n
 }

@@ -69,7 +69,7 @@ func (g *coordinator) commit(env *sim.Env, offsets []commitOffset, done func(env
 		}
 		req.GenerationIDOrMemberEpoch, req.MemberID = g.generation, g.memberID
 	}
-	env.Note("consumer.commit", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "offsets", formatOffsets(offsets))
+	env.NoteText("consumer.commit", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "offsets", formatOffsets(offsets))
 	for _, o := range offsets {
 		req.Add(o.tp.topic, protocol.OffsetCommitRequestPartition{PartitionIndex: o.tp.partition, CommittedOffset: o.offset, CommittedLeaderEpoch: o.epoch})
 	}

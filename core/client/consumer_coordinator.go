@@ -471,7 +471,7 @@ func (g *coordinator) complete(env *sim.Env, a protocol.ConsumerProtocolAssignme
 			l.OnAssignment(owned, g.generation)
 		}
 	}
-	env.Note("consumer.assigned", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "generation", fmt.Sprint(g.generation), "partitions", fmt.Sprint(len(assigned)))
+	env.NoteText("consumer.assigned", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "generation", fmt.Sprint(g.generation), "partitions", fmt.Sprint(len(assigned)))
 	g.c.addAssigned(env, assigned)
 	g.nextCommit = env.Now().Add(g.c.cfg.AutoCommitInterval)
 	g.poll(env)
@@ -583,7 +583,7 @@ func (g *coordinator) leave(env *sim.Env, reason string, done func(env *sim.Env)
 	if done == nil {
 		req.Members[0].Reason = reason
 	}
-	env.Note("consumer.leave", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "member", g.memberID, "reason", reason)
+	env.NoteText("consumer.leave", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "member", g.memberID, "reason", reason)
 	g.resetGeneration(env, true)
 	g.joining = false
 	g.rejoin = true

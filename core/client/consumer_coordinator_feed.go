@@ -33,7 +33,7 @@ func (g *coordinator) found(env *sim.Env, co protocol.Coordinator) {
 		return
 	}
 	f.told, f.toldAny = co.NodeID, true
-	env.Note("consumer.coordinator", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "coordinator", fmt.Sprint(co.NodeID))
+	env.NoteText("consumer.coordinator", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "coordinator", fmt.Sprint(co.NodeID))
 }
 
 // lost tells the feed the coordinator was dropped for cause.
@@ -41,7 +41,7 @@ func (g *coordinator) lost(env *sim.Env, cause string) {
 	f := &g.feed
 	if f.confirmed {
 		f.confirmed, f.toldAny = false, false
-		env.Note("consumer.coordinator-unknown", "client", g.c.cfg.ClientID, "cause", cause)
+		env.NoteText("consumer.coordinator-unknown", "client", g.c.cfg.ClientID, "cause", cause)
 		return
 	}
 	if f.named != nil && f.named.Kind == protocol.CauseNoController {

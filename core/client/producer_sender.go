@@ -211,7 +211,7 @@ func (p *Producer) completeBatch(env *sim.Env, b *producerBatch, corr int32, pr 
 	code := pr.ErrorCode
 	if code == protocol.NONE {
 		if p.stuck.cleared(scopeProduce(b.tp)) {
-			env.Note("producer.recovered", "client", p.cfg.ClientID, "tp", b.tp.String())
+			env.NoteText("producer.recovered", "client", p.cfg.ClientID, "tp", b.tp.String())
 		}
 		p.ackedSequence(b)
 		p.complete(env, b, pr.BaseOffset)

@@ -64,9 +64,9 @@ func (s *stuckReporter) stuck(env *sim.Env, scope string, cause *protocol.Cause)
 	fields = append(fields, "cause", cause.Kind)
 	fields = append(fields, cause.Fields...)
 	if s.consumer {
-		env.Note("consumer.stuck", fields...)
+		env.NoteText("consumer.stuck", fields...)
 	} else {
-		env.Note("producer.stuck", fields...)
+		env.NoteText("producer.stuck", fields...)
 	}
 }
 

@@ -108,9 +108,10 @@ func (g *groupLog) observe(e sim.TraceEvent) {
 	}
 	ev := GroupEvent{At: e.At, Kind: kind, Generation: -1, Members: -1}
 	var group string
-	for i := 0; i+1 < len(e.Fields); i += 2 {
-		v := e.Fields[i+1]
-		switch e.Fields[i] {
+	fields := sim.NoteFields(e.Note)
+	for i := 0; i+1 < len(fields); i += 2 {
+		v := fields[i+1]
+		switch fields[i] {
 		case "group":
 			group = v
 		case "broker":

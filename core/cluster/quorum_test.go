@@ -265,7 +265,7 @@ func TestQuorumCheckersCatchPlantedDamage(t *testing.T) {
 		ctl := c.Controller()
 		other := ctl.NodeID()%3 + 1
 		q.observe(sim.TraceEvent{Kind: sim.TraceNote, Detail: "raft.transition",
-			Fields: []string{"node", fmt.Sprint(other), "role", "Leader", "epoch", fmt.Sprint(ctl.Epoch())}})
+			Note: sim.TextNote{Name: "raft.transition", Pairs: []string{"node", fmt.Sprint(other), "role", "Leader", "epoch", fmt.Sprint(ctl.Epoch())}}})
 		expect(t, q, "has two leaders")
 	})
 	t.Run("a committed entry changed", func(t *testing.T) {

@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"kafkascope/core/config"
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/raft"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
 
 // Config is what a controller needs to know at start.
@@ -104,7 +106,7 @@ func (c *Controller) HandleBecomeLeader(env *sim.Env, epoch int32) {
 	for _, id := range c.image.BrokerIDs() {
 		c.sessions[id] = &session{lastContact: env.Now()}
 	}
-	env.Note("controller.active", "node", id32(c.cfg.NodeID), "epoch", id32(epoch))
+	env.NoteText("controller.active", "node", id32(c.cfg.NodeID), "epoch", id32(epoch))
 	if _, ok := c.image.Features["metadata.version"]; !ok {
 		// An empty log: write the bootstrap records (kafka-storage format's
 		// bootstrap.checkpoint holds metadata.version) in a metadata
@@ -143,7 +145,7 @@ func (c *Controller) deactivate(env *sim.Env) {
 		}
 	}
 	c.replies = nil
-	env.Note("controller.inactive", "node", id32(c.cfg.NodeID), "epoch", id32(c.epoch))
+	env.NoteText("controller.inactive", "node", id32(c.cfg.NodeID), "epoch", id32(c.epoch))
 }
 
 // HandleCommit (raft.Listener) replays a committed batch.
@@ -342,9 +344,9 @@ func (c *Controller) explain(env *sim.Env, r metadata.Record) {
 			}
 		}
 		if cr.Value == nil {
-			env.Note("config.deleted", "resource", resource, "name", cr.Name)
+			env.NoteText("config.deleted", "resource", resource, "name", cr.Name)
 		} else {
-			env.Note("config.changed", "resource", resource, "name", cr.Name, "value", *cr.Value)
+			env.NoteText("config.changed", "resource", resource, "name", cr.Name, "value", *cr.Value)
 		}
 		return
 	}
@@ -357,17 +359,17 @@ func (c *Controller) explain(env *sim.Env, r metadata.Record) {
 		return
 	}
 	p := t.Partitions[pc.PartitionID]
-	tp := fmt.Sprintf("%s-%d", t.Name, pc.PartitionID)
+	tp := storage.TopicPartition{Topic: t.Name, Partition: pc.PartitionID}
 	if pc.Leader != metadata.NoLeaderChange {
-		leader := "none"
-		if p.Leader >= 0 {
-			leader = id32(p.Leader)
+		leader := p.Leader
+		if leader < 0 {
+			leader = event.NoLeader
 		}
 		unclean := pc.LeaderRecoveryState == metadata.LeaderRecovering
-		env.Note("leader.elected", "tp", tp, "leader", leader, "epoch", id32(p.LeaderEpoch), "isr", ids(p.ISR), "unclean", strconv.FormatBool(unclean))
+		env.Note(event.LeaderElected{TP: tp, Leader: leader, Epoch: p.LeaderEpoch, ISR: slices.Clone(p.ISR), Unclean: unclean})
 	}
 	if pc.ISR != nil {
-		env.Note("isr.changed", "tp", tp, "isr", ids(p.ISR), "leader", id32(p.Leader))
+		env.Note(event.ISRChanged{TP: tp, ISR: slices.Clone(p.ISR), Leader: p.Leader})
 	}
 }
 

@@ -97,7 +97,7 @@ func (c *Controller) scheduleLeaderBalance(env *sim.Env) {
 
 func (c *Controller) balanceLeaders(env *sim.Env) {
 	if recs := c.leaderBalanceRecords(); len(recs) > 0 {
-		env.Note("leaders.rebalanced", "count", fmt.Sprint(len(recs)))
+		env.NoteText("leaders.rebalanced", "count", fmt.Sprint(len(recs)))
 		c.appendRecords(env, recs...)
 	}
 }

@@ -32,6 +32,6 @@ func (c *Controller) handleAllocateProducerIds(env *sim.Env, from sim.Addr, req 
 	start := c.image.NextProducerID
 	c.appendRecords(env, &metadata.ProducerIdsRecord{BrokerID: req.BrokerID, BrokerEpoch: req.BrokerEpoch, NextProducerID: start + ProducerIDBlockSize})
 	resp.ProducerIDStart, resp.ProducerIDLen = start, ProducerIDBlockSize
-	env.Note("producerids.allocated", "broker", id32(req.BrokerID), "first", i64(start), "last", i64(start+ProducerIDBlockSize-1))
+	env.NoteText("producerids.allocated", "broker", id32(req.BrokerID), "first", i64(start), "last", i64(start+ProducerIDBlockSize-1))
 	c.reply(env, from, resp)
 }

@@ -35,7 +35,7 @@ func (c *Controller) handleAlterPartitionReassignments(env *sim.Env, from sim.Ad
 		resp.Responses = append(resp.Responses, tr)
 	}
 	if len(recs) > 0 {
-		env.Note("reassignment.changed", "partitions", fmt.Sprint(len(recs)))
+		env.NoteText("reassignment.changed", "partitions", fmt.Sprint(len(recs)))
 	}
 	c.reply(env, from, resp)
 }

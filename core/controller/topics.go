@@ -34,7 +34,7 @@ func (c *Controller) handleCreateTopics(env *sim.Env, from sim.Addr, req *protoc
 		res, recs := c.createTopic(t)
 		if res.ErrorCode == protocol.NONE && !req.ValidateOnly {
 			c.appendRecords(env, recs...)
-			env.Note("topic.created", "topic", t.Name, "partitions", id32(res.NumPartitions), "rf", strconv.Itoa(int(res.ReplicationFactor)))
+			env.NoteText("topic.created", "topic", t.Name, "partitions", id32(res.NumPartitions), "rf", strconv.Itoa(int(res.ReplicationFactor)))
 		}
 		resp.Topics = append(resp.Topics, res)
 	}
@@ -199,7 +199,7 @@ func (c *Controller) handleDeleteTopics(env *sim.Env, from sim.Addr, req *protoc
 		} else {
 			res.TopicID = t.ID
 			c.appendRecords(env, &metadata.RemoveTopicRecord{TopicID: t.ID})
-			env.Note("topic.deleted", "topic", name)
+			env.NoteText("topic.deleted", "topic", name)
 		}
 		resp.Responses = append(resp.Responses, res)
 	}
@@ -214,7 +214,7 @@ func (c *Controller) handleCreatePartitions(env *sim.Env, from sim.Addr, req *pr
 		res.ErrorCode, res.ErrorMessage = code, msg
 		if code == protocol.NONE && !req.ValidateOnly {
 			c.appendRecords(env, recs...)
-			env.Note("partitions.increased", "topic", t.Name, "count", id32(t.Count))
+			env.NoteText("partitions.increased", "topic", t.Name, "count", id32(t.Count))
 		}
 		resp.Results = append(resp.Results, res)
 	}

@@ -97,8 +97,9 @@ func FromTrace(ev sim.TraceEvent) (Entry, bool) {
 	switch ev.Kind {
 	case sim.TraceNote:
 		e.Key = ev.Detail
-		for i := 0; i+1 < len(ev.Fields); i += 2 {
-			e.Fields[ev.Fields[i]] = ev.Fields[i+1]
+		f := sim.NoteFields(ev.Note)
+		for i := 0; i+1 < len(f); i += 2 {
+			e.Fields[f[i]] = f[i+1]
 		}
 		if e.Key == "leader.elected" {
 			switch {

@@ -56,10 +56,10 @@ func TestEveryEngineEventHasBothLanguages(t *testing.T) {
 	}
 }
 
-// Every event key the engine's source notes (env.Note("key", ...)) has a
+// Every event key the engine's source notes (env.NoteText("key", ...)) has a
 // catalog entry, including events the run above does not produce.
 func TestCatalogCoversEveryNoteInTheSource(t *testing.T) {
-	noteRe := regexp.MustCompile(`\.Note\("([a-z.-]+)"`)
+	noteRe := regexp.MustCompile(`\.NoteText\("([a-z.-]+)"`)
 	dirs, err := filepath.Glob("../*")
 	if err != nil {
 		t.Fatal(err)

@@ -381,7 +381,7 @@ func TestEveryStuckCauseHasSentences(t *testing.T) {
 			for k, v := range fields {
 				f[k] = v
 			}
-			e, ok := FromTrace(sim.TraceEvent{Kind: sim.TraceNote, Detail: role + ".stuck", Fields: flatten(f)})
+			e, ok := FromTrace(sim.TraceEvent{Kind: sim.TraceNote, Detail: role + ".stuck", Note: sim.TextNote{Name: role + ".stuck", Pairs: flatten(f)}})
 			if !ok || e.Key != role+".stuck."+kind || e.Category != CatClient {
 				t.Errorf("%s.stuck with cause %s: entry %q (shown %v)", role, kind, e.Key, ok)
 				continue

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -177,7 +178,7 @@ func (c *Coordinator) prepareRebalance(env *sim.Env, g *group, reason string) {
 	g.pendingSync = nil
 	wasEmpty := g.state == groupEmpty
 	g.transition(groupPreparingRebalance, msTime(env))
-	env.Note("group.rebalance", "broker", id32(c.nodeID), "group", g.id, "generation", id32(g.generation), "reason", reason)
+	env.Note(event.GroupRebalancing{Broker: c.nodeID, Group: g.id, Generation: g.generation, Reason: reason})
 	if wasEmpty {
 		delay := c.ms("group.initial.rebalance.delay.ms")
 		c.initialDelayedJoin(env, g, delay, g.rebalanceTimeout()-delay)
@@ -229,13 +230,13 @@ func (c *Coordinator) completeJoin(env *sim.Env, g *group) {
 	if len(g.members) == 0 {
 		g.protocolName = ""
 		g.transition(groupEmpty, msTime(env))
-		env.Note("group.emptied", "broker", id32(c.nodeID), "group", g.id, "generation", id32(g.generation))
+		env.Note(event.GroupEmptied{Broker: c.nodeID, Group: g.id, Generation: g.generation})
 		c.storeGroup(env, g, func(*sim.Env, protocol.ErrorCode) {})
 		return
 	}
 	g.protocolName = g.selectProtocol()
 	g.transition(groupCompletingRebalance, msTime(env))
-	env.Note("group.generation", "broker", id32(c.nodeID), "group", g.id, "generation", id32(g.generation), "protocol", g.protocolName, "leader", g.leader)
+	env.Note(event.GroupGenerationStarted{Broker: c.nodeID, Group: g.id, Generation: g.generation, Protocol: g.protocolName, Leader: g.leader})
 	// Answer after building every response, so that every member's
 	// answer is built from the same group: each answer ends a request
 	// (done), and a connection's next request, which may change the
@@ -314,7 +315,7 @@ func (c *Coordinator) scheduleExpiryAfter(env *sim.Env, g *group, m *member, d t
 			// the rebalance answers it.
 			return
 		}
-		env.Note("group.member-expired", "broker", id32(c.nodeID), "group", g.id, "member", m.id)
+		env.Note(event.MemberExpired{Broker: c.nodeID, Group: g.id, Member: m.id})
 		c.removeMember(env, g, m, "removing member "+m.id+" on heartbeat expiration")
 	})
 }
@@ -401,7 +402,7 @@ func (c *Coordinator) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol
 				return
 			}
 			g.transition(groupStable, msTime(env))
-			env.Note("group.stable", "broker", id32(c.nodeID), "group", g.id, "generation", id32(g.generation), "members", id32(int32(len(g.members))))
+			env.Note(event.GroupStable{Broker: c.nodeID, Group: g.id, Generation: g.generation, Members: len(g.members)})
 			var waiting []*reply
 			for _, o := range g.sortedMembers() {
 				if o.sync != nil {
@@ -485,7 +486,7 @@ func (c *Coordinator) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protoco
 		case g.members[li.MemberID] == nil:
 			r.ErrorCode = protocol.UNKNOWN_MEMBER_ID
 		default:
-			env.Note("group.member-left", "broker", id32(c.nodeID), "group", g.id, "member", li.MemberID)
+			env.Note(event.MemberLeft{Broker: c.nodeID, Group: g.id, Member: li.MemberID})
 			c.removeMember(env, g, g.members[li.MemberID], "Removing member "+li.MemberID+" on LeaveGroup; client reason: "+reasonOr(li.Reason))
 		}
 		resp.Members = append(resp.Members, r)

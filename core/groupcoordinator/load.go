@@ -2,12 +2,13 @@ package groupcoordinator
 
 import (
 	"slices"
-	"strconv"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
 
 // Loading and unloading a __consumer_offsets partition's groups as this
@@ -124,7 +125,7 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 	}
 	delete(c.loading, partition)
 	c.owned[partition] = true
-	env.Note("group.loaded", "broker", id32(c.nodeID), "tp", metadata.ConsumerOffsetsTopic+"-"+strconv.Itoa(int(partition)), "groups", strconv.Itoa(len(gkeys)), "offsets", strconv.Itoa(len(okeys)))
+	env.Note(event.GroupsLoaded{Broker: c.nodeID, TP: storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: partition}, Groups: len(gkeys), Offsets: len(okeys)})
 }
 
 // unloadGroups drops the partition's groups: parked requests get

@@ -132,7 +132,7 @@ func (n *Node) CreateSnapshot(env *sim.Env, endOffset int64, payloads [][]byte) 
 	if err := n.log.freezeSnapshot(id, tmp); err != nil {
 		return SnapshotID{}, err
 	}
-	env.Note("raft.snapshot.created", "node", itoa(n.cfg.NodeID), "snapshot", id.String(), "bytes", fmt.Sprint(len(data)),
+	env.NoteText("raft.snapshot.created", "node", itoa(n.cfg.NodeID), "snapshot", id.String(), "bytes", fmt.Sprint(len(data)),
 		"file", path.Base(SnapshotFileName(id)))
 	return id, nil
 }
@@ -149,10 +149,10 @@ func (n *Node) DeleteBeforeSnapshot(env *sim.Env, id SnapshotID) (bool, error) {
 	}
 	changed, deleted, err := n.log.deleteBeforeSnapshot(id, n.quorum.state.highWatermark(), env.Now().UnixMilli())
 	if changed {
-		env.Note("raft.log.start", "node", itoa(n.cfg.NodeID), "log_start_offset", i64(n.log.startOffset))
+		env.NoteText("raft.log.start", "node", itoa(n.cfg.NodeID), "log_start_offset", i64(n.log.startOffset))
 	}
 	for _, d := range deleted {
-		env.Note("raft.log.segments.deleted", "node", itoa(n.cfg.NodeID), "segments", fmt.Sprint(len(d.Bases)),
+		env.NoteText("raft.log.segments.deleted", "node", itoa(n.cfg.NodeID), "segments", fmt.Sprint(len(d.Bases)),
 			"bytes", fmt.Sprint(d.Bytes), "log_start_offset", i64(d.LogStartOffset))
 	}
 	return changed, err

@@ -244,7 +244,7 @@ func (n *Node) loadSnapshot(env *sim.Env, c *listenerContext, id SnapshotID) {
 		panic(fmt.Sprintf("raft: node %d snapshot %s: %v", n.cfg.NodeID, id, err))
 	}
 	c.nextOffset = id.EndOffset
-	env.Note("raft.snapshot.load", "node", itoa(n.cfg.NodeID), "snapshot", id.String())
+	env.NoteText("raft.snapshot.load", "node", itoa(n.cfg.NodeID), "snapshot", id.String())
 	ls := LoadedSnapshot{ID: id, LastContainedLogTimestamp: s.header.LastContainedLogTimestamp, Payloads: s.payloads}
 	n.notify(func() { c.l.HandleLoadSnapshot(env, ls) })
 }

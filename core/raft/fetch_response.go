@@ -33,7 +33,7 @@ func (n *Node) handleFetchResponse(env *sim.Env, src int32, r *FetchResponse) bo
 	default:
 		if len(r.Records) > 0 {
 			if err := n.appendAsFollower(env, r.Records); err != nil {
-				env.Note("raft.append.error", "node", itoa(n.cfg.NodeID), "error", err.Error())
+				env.NoteText("raft.append.error", "node", itoa(n.cfg.NodeID), "error", err.Error())
 				return false
 			}
 		}
@@ -60,7 +60,7 @@ func (n *Node) truncateDiverging(env *sim.Env, s *followerState, d EpochEndOffse
 	if s.hw >= 0 && at < s.hw {
 		panic(fmt.Sprintf("raft: node %d truncated to %d, below its high watermark %d", n.cfg.NodeID, at, s.hw))
 	}
-	env.Note("raft.truncate", "node", itoa(n.cfg.NodeID), "from", i64(before), "to", i64(at),
+	env.NoteText("raft.truncate", "node", itoa(n.cfg.NodeID), "from", i64(before), "to", i64(at),
 		"diverging_epoch", itoa(d.Epoch), "diverging_end_offset", i64(d.EndOffset))
 }
 

@@ -120,7 +120,7 @@ func disconnectedResponse(req sim.Message) any {
 // other top-level error fails the response, so the connection backs off.
 func (n *Node) handleTopLevelError(env *sim.Env, err protocol.ErrorCode) bool {
 	if err != protocol.BROKER_NOT_AVAILABLE {
-		env.Note("raft.response.error", "node", itoa(n.cfg.NodeID), "error", err.String())
+		env.NoteText("raft.response.error", "node", itoa(n.cfg.NodeID), "error", err.String())
 	}
 	return false
 }

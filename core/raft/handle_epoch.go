@@ -55,7 +55,7 @@ func (n *Node) handleEndQuorumEpochRequest(env *sim.Env, r *EndQuorumEpochReques
 	if s, ok := n.quorum.state.(*followerState); ok && s.leaderID == r.LeaderID {
 		d := n.endEpochElectionBackoff(r.PreferredSuccessors)
 		s.overrideFetchTimeout(env.Now(), d)
-		env.Note("raft.leader.resigned", "node", itoa(n.cfg.NodeID), "leader", itoa(r.LeaderID), "epoch", itoa(r.LeaderEpoch), "election_in", sim.FormatDuration(d))
+		env.NoteText("raft.leader.resigned", "node", itoa(n.cfg.NodeID), "leader", itoa(r.LeaderID), "epoch", itoa(r.LeaderEpoch), "election_in", sim.FormatDuration(d))
 	}
 	return n.endEpochResponse(r.CorrelationID, protocol.NONE)
 }

@@ -61,7 +61,7 @@ func (n *Node) startSnapshotDownload(env *sim.Env, s *followerState, id Snapshot
 		panic(fmt.Sprintf("raft: node %d creating %s: %v", n.cfg.NodeID, tmp, err))
 	}
 	s.download = &snapshotDownload{id: id, tmpPath: tmp}
-	env.Note("raft.snapshot.fetch", "node", itoa(n.cfg.NodeID), "snapshot", id.String(), "leo", i64(n.log.endOffset()))
+	env.NoteText("raft.snapshot.fetch", "node", itoa(n.cfg.NodeID), "snapshot", id.String(), "leo", i64(n.log.endOffset()))
 }
 
 // handleFetchSnapshotResponse appends the slice; once the snapshot is whole
@@ -125,6 +125,6 @@ func (n *Node) finishSnapshotInstall(env *sim.Env, s *followerState, id Snapshot
 		panic(fmt.Sprintf("raft: node %d: full log truncation expected for snapshot %s; log end offset %d, last fetched epoch %d",
 			n.cfg.NodeID, id, n.log.endOffset(), n.log.lastFetchedEpoch()))
 	}
-	env.Note("raft.snapshot.installed", "node", itoa(n.cfg.NodeID), "snapshot", id.String())
+	env.NoteText("raft.snapshot.installed", "node", itoa(n.cfg.NodeID), "snapshot", id.String())
 	n.updateFollowerHighWatermark(env, s, n.log.log.HighWatermark())
 }

@@ -124,7 +124,7 @@ func (n *Node) Start(env *sim.Env) error {
 		return err
 	}
 	n.started = true
-	env.Note("raft.start", "node", itoa(n.cfg.NodeID), "role", n.quorum.role().String(),
+	env.NoteText("raft.start", "node", itoa(n.cfg.NodeID), "role", n.quorum.role().String(),
 		"epoch", itoa(n.quorum.epoch()), "leo", i64(l.endOffset()), "observer", fmt.Sprint(n.observer))
 	n.run(env, func() {
 		switch n.quorum.role() {

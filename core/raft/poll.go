@@ -77,7 +77,7 @@ func (n *Node) pollCandidate(env *sim.Env) time.Duration {
 	case now >= s.electionDeadline:
 		d := n.binaryExponentialElectionBackoff(s.retries)
 		s.backingOff, s.backoffDeadline = true, now.Add(d)
-		env.Note("raft.election.backoff", "node", itoa(n.cfg.NodeID), "epoch", itoa(s.epochNum), "backoff", sim.FormatDuration(d), "why", "election timed out")
+		env.NoteText("raft.election.backoff", "node", itoa(n.cfg.NodeID), "epoch", itoa(s.epochNum), "backoff", sim.FormatDuration(d), "why", "election timed out")
 		return d
 	default:
 		untilSend := n.maybeSendVoteRequests(env, s)

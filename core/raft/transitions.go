@@ -3,6 +3,7 @@ package raft
 import (
 	"fmt"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -35,8 +36,8 @@ func (n *Node) leaving(env *sim.Env) {
 
 func (n *Node) noteTransition(env *sim.Env, why string) {
 	le := n.quorum.leaderAndEpoch()
-	env.Note("raft.transition", "node", itoa(n.cfg.NodeID), "role", n.quorum.role().String(),
-		"epoch", itoa(le.Epoch), "leader", itoa(le.LeaderID), "why", why)
+	env.Note(event.RaftTransition{Node: n.cfg.NodeID, Role: n.quorum.role().String(),
+		Epoch: le.Epoch, Leader: le.LeaderID, Why: why})
 }
 
 func (n *Node) transitionToCandidate(env *sim.Env) {

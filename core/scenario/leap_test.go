@@ -187,7 +187,7 @@ func (r *recorder) exec(cmd string, stdin []string) string {
 	if r.hooked != any(c) {
 		r.hooked = c
 		c.OnNote(func(e sim.TraceEvent) {
-			r.notes = append(r.notes, fmt.Sprintf("%s %s %s %v", e.At, e.Host, e.Detail, e.Fields))
+			r.notes = append(r.notes, fmt.Sprintf("%s %s %s %v", e.At, e.Host, e.Detail, sim.NoteFields(e.Note)))
 		})
 	}
 	snap := view.Take(c)

@@ -42,8 +42,8 @@ type TraceEvent struct {
 	Kind   TraceKind
 	Host   string    // the process it happened in (the receiver, for messages)
 	Env    *Envelope // the message, for deliver and drop (nil once MessageWindow newer events came)
-	Detail string    // timer name, drop reason, or a note's event key
-	Fields []string  // a note's fields as name, value pairs
+	Detail string    // timer name, drop reason, or a note's key
+	Note   Note      // the note, for TraceNote
 }
 
 // String renders the event as one trace line.
@@ -61,8 +61,9 @@ func (e TraceEvent) String() string {
 	if e.Detail != "" {
 		b.WriteString(": " + e.Detail)
 	}
-	for i := 0; i+1 < len(e.Fields); i += 2 {
-		b.WriteString(" " + e.Fields[i] + "=" + e.Fields[i+1])
+	f := NoteFields(e.Note)
+	for i := 0; i+1 < len(f); i += 2 {
+		b.WriteString(" " + f[i] + "=" + f[i+1])
 	}
 	return b.String()
 }
@@ -141,8 +142,8 @@ func (t *Trace) add(e TraceEvent) {
 		}
 	}
 	t.mixString(e.Detail)
-	for _, f := range e.Fields {
-		t.mixString(f)
+	if e.Note != nil {
+		e.Note.Fields(noteHash{t})
 	}
 	if len(t.ring) < t.limit {
 		if len(t.ring) == cap(t.ring) {

@@ -200,12 +200,12 @@ func TestCheckersCatchPlantedBugs(t *testing.T) {
 		t.Run(c.invariant, func(t *testing.T) {
 			run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{}}
 			for _, f := range c.legal {
-				run.observe(sim.TraceEvent{Detail: c.note, Fields: f})
+				run.observe(sim.TraceEvent{Detail: c.note, Note: sim.TextNote{Name: c.note, Pairs: f}})
 			}
 			if len(run.Violations) > 0 {
 				t.Fatalf("legal leaders reported: %v", run.Violations)
 			}
-			run.observe(sim.TraceEvent{Detail: c.note, Fields: c.second})
+			run.observe(sim.TraceEvent{Detail: c.note, Note: sim.TextNote{Name: c.note, Pairs: c.second}})
 			wantViolation(t, run, c.invariant, c.want)
 		})
 	}

@@ -223,7 +223,7 @@ func TestNewFaultsAreDeterministic(t *testing.T) {
 func TestStaleLeadershipIsOnlyASupersededEpoch(t *testing.T) {
 	run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{}}
 	for _, f := range [][]string{{"tp", "a-0", "leader", "2", "epoch", "1"}, {"tp", "a-0", "leader", "3", "epoch", "2"}} {
-		run.observe(sim.TraceEvent{At: sim.Time(5 * time.Second), Detail: "leader.elected", Fields: f})
+		run.observe(sim.TraceEvent{At: sim.Time(5 * time.Second), Detail: "leader.elected", Note: sim.TextNote{Name: "leader.elected", Pairs: f}})
 	}
 	for _, c := range []struct {
 		tp    string
