@@ -8,6 +8,7 @@ import (
 
 	"github.com/vugu/vugu"
 
+	"kafkascope/core/event"
 	"kafkascope/core/i18n"
 	"kafkascope/core/storage"
 	"kafkascope/core/view"
@@ -504,20 +505,14 @@ const dkSweepFor = 3 * time.Second
 func (c *Disk) lastCleaning() (from, to int64) {
 	p := c.App.Player
 	entries := p.TL.Feed()
-	tp := c.pd.Topic + "-" + strconv.Itoa(int(c.pd.Partition))
-	broker := strconv.Itoa(int(c.pd.Broker))
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
 		if p.Now().Sub(e.At) > dkSweepFor {
 			break
 		}
-		if e.Key != "log.cleaned" || e.Fields["tp"] != tp || e.Fields["broker"] != broker {
-			continue
-		}
-		f, err1 := strconv.ParseInt(e.Fields["from"], 10, 64)
-		t, err2 := strconv.ParseInt(e.Fields["to"], 10, 64)
-		if err1 == nil && err2 == nil {
-			return f, t
+		n, ok := e.Note.(event.LogCleaned)
+		if ok && n.TP.Topic == c.pd.Topic && n.TP.Partition == c.pd.Partition && n.Broker == c.pd.Broker {
+			return n.From, n.To
 		}
 	}
 	return 0, 0

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 )
 
@@ -85,20 +86,19 @@ func (p *partitionAvailability) stopped(broker int32, now sim.Time) {
 
 // observe updates the record from one note.
 func (a *Availability) observe(e sim.TraceEvent) {
-	switch e.Detail {
-	case "leader.started":
-		tp, id := e.Field("tp"), brokerField(e)
-		p := a.part(tp)
-		p.leaders[id] = true
+	switch n := e.Note.(type) {
+	case event.LeaderStarted:
+		p := a.part(n.TP.String())
+		p.leaders[n.Broker] = true
 		p.settle(e.At)
-	case "leader.stopped":
-		if p := a.parts[e.Field("tp")]; p != nil {
-			p.stopped(brokerField(e), e.At)
+	case event.LeaderStopped:
+		if p := a.parts[n.TP.String()]; p != nil {
+			p.stopped(n.Broker, e.At)
 		}
-	case "replica.deleted":
-		delete(a.parts, e.Field("tp"))
-	case "broker.shutdown.finished":
-		a.brokerDied(brokerField(e), e.At)
+	case event.ReplicaDeleted:
+		delete(a.parts, n.TP.String())
+	case event.BrokerShutdownFinished:
+		a.brokerDied(n.Broker, e.At)
 	}
 }
 
@@ -149,11 +149,6 @@ func (a *Availability) DownSince(tp string) (sim.Time, bool) {
 		return p.downSince, true
 	}
 	return 0, false
-}
-
-func brokerField(e sim.TraceEvent) int32 {
-	n, _ := strconv.Atoi(e.Field("broker"))
-	return int32(n)
 }
 
 // partitionLess orders "topic-N" names by topic, then by N as a number.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kafkascope/core/client"
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 )
 
@@ -97,40 +98,21 @@ type groupLog struct {
 }
 
 func (g *groupLog) observe(e sim.TraceEvent) {
-	kind, ok := strings.CutPrefix(e.Detail, "group.")
-	if !ok {
-		return
-	}
-	switch kind {
-	case "rebalance", "generation", "stable", "member-left", "member-expired":
+	ev := GroupEvent{At: e.At, Generation: -1, Members: -1}
+	var group string
+	switch n := e.Note.(type) {
+	case event.GroupRebalancing:
+		group, ev.Kind, ev.Broker, ev.Generation, ev.Reason = n.Group, "rebalance", n.Broker, n.Generation, n.Reason
+	case event.GroupGenerationStarted:
+		group, ev.Kind, ev.Broker, ev.Generation = n.Group, "generation", n.Broker, n.Generation
+	case event.GroupStable:
+		group, ev.Kind, ev.Broker, ev.Generation, ev.Members = n.Group, "stable", n.Broker, n.Generation, int32(n.Members)
+	case event.MemberLeft:
+		group, ev.Kind, ev.Broker, ev.Member = n.Group, "member-left", n.Broker, n.Member
+	case event.MemberExpired:
+		group, ev.Kind, ev.Broker, ev.Member = n.Group, "member-expired", n.Broker, n.Member
 	default:
 		return
-	}
-	ev := GroupEvent{At: e.At, Kind: kind, Generation: -1, Members: -1}
-	var group string
-	fields := sim.NoteFields(e.Note)
-	for i := 0; i+1 < len(fields); i += 2 {
-		v := fields[i+1]
-		switch fields[i] {
-		case "group":
-			group = v
-		case "broker":
-			if n, err := strconv.Atoi(v); err == nil {
-				ev.Broker = int32(n)
-			}
-		case "generation":
-			if n, err := strconv.Atoi(v); err == nil {
-				ev.Generation = int32(n)
-			}
-		case "reason":
-			ev.Reason = v
-		case "member":
-			ev.Member = v
-		case "members":
-			if n, err := strconv.Atoi(v); err == nil {
-				ev.Members = int32(n)
-			}
-		}
 	}
 	if g.events == nil {
 		g.events = map[string][]GroupEvent{}

@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/broker"
 	"kafkascope/core/config"
 	"kafkascope/core/controller"
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/raft"
 	"kafkascope/core/sim"
@@ -131,8 +132,8 @@ func New(cfg Config) (*Cluster, error) {
 func (c *Cluster) observe(e sim.TraceEvent) {
 	c.avail.observe(e)
 	c.groups.observe(e)
-	if e.Detail == "leader.started" {
-		c.checkLoss(e)
+	if n, ok := e.Note.(event.LeaderStarted); ok {
+		c.checkLoss(n, e.At)
 	}
 	if c.onNote != nil {
 		c.onNote(e)

@@ -1,8 +1,7 @@
 package cluster
 
 import (
-	"strconv"
-
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -32,16 +31,8 @@ const MaxLostRanges = 1000
 // that is already superseded (some replica applied a newer epoch) is not
 // checked: no follower will follow it for long, and nothing is lost until
 // the newer leader starts without the data.
-func (c *Cluster) checkLoss(e sim.TraceEvent) {
-	tp, ok := storage.ParseDirName(e.Field("tp"))
-	if !ok {
-		return
-	}
-	leo, err1 := strconv.ParseInt(e.Field("leo"), 10, 64)
-	epoch, err2 := strconv.ParseInt(e.Field("epoch"), 10, 32)
-	if err1 != nil || err2 != nil {
-		return
-	}
+func (c *Cluster) checkLoss(e event.LeaderStarted, at sim.Time) {
+	tp, leo, epoch := e.TP, e.LEO, e.Epoch
 	var maxHW int64 = -1
 	var holder *storage.Log
 	for _, id := range c.NodeIDs() {
@@ -53,7 +44,7 @@ func (c *Cluster) checkLoss(e sim.TraceEvent) {
 		if p == nil {
 			continue
 		}
-		if p.LeaderEpoch() > int32(epoch) {
+		if p.LeaderEpoch() > epoch {
 			// A newer epoch has a leader already: this broker applies
 			// a stale leadership and gives it up at once, so nothing is
 			// cut at this epoch; the newer leader's own start is checked.
@@ -74,7 +65,7 @@ func (c *Cluster) checkLoss(e sim.TraceEvent) {
 			return // the same gap seen again (e.g. a later epoch on the same leader)
 		}
 	}
-	lr := LostRange{Partition: tp.String(), From: leo, To: maxHW, Leader: brokerField(e), Epoch: int32(epoch), At: e.At}
+	lr := LostRange{Partition: tp.String(), From: leo, To: maxHW, Leader: e.Broker, Epoch: epoch, At: at}
 	if batches, err := holder.Batches(leo, maxHW); err == nil {
 		for _, b := range batches {
 			for _, r := range b.Records {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kafkascope/core/client"
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -124,12 +125,11 @@ func (q *quorumChecker) fail(format string, args ...any) {
 }
 
 func (q *quorumChecker) observe(e sim.TraceEvent) {
-	if e.Detail != "raft.transition" || e.Field("role") != "Leader" {
+	n, ok := e.Note.(event.RaftTransition)
+	if !ok || n.Role != "Leader" {
 		return
 	}
-	var node, epoch int32
-	fmt.Sscan(e.Field("node"), &node)
-	fmt.Sscan(e.Field("epoch"), &epoch)
+	node, epoch := n.Node, n.Epoch
 	if prev, ok := q.leaders[epoch]; ok && prev != node {
 		q.fail("t=%s: epoch %d has two leaders, %d and %d", e.At, epoch, prev, node)
 	}

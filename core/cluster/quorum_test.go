@@ -8,6 +8,7 @@ import (
 
 	"kafkascope/core/broker"
 	"kafkascope/core/config"
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 )
 
@@ -264,8 +265,8 @@ func TestQuorumCheckersCatchPlantedDamage(t *testing.T) {
 		c, q := setup(t)
 		ctl := c.Controller()
 		other := ctl.NodeID()%3 + 1
-		q.observe(sim.TraceEvent{Kind: sim.TraceNote, Detail: "raft.transition",
-			Note: sim.TextNote{Name: "raft.transition", Pairs: []string{"node", fmt.Sprint(other), "role", "Leader", "epoch", fmt.Sprint(ctl.Epoch())}}})
+		n := event.RaftTransition{Node: other, Role: "Leader", Epoch: ctl.Epoch()}
+		q.observe(sim.TraceEvent{Kind: sim.TraceNote, Detail: n.Key(), Note: n})
 		expect(t, q, "has two leaders")
 	})
 	t.Run("a committed entry changed", func(t *testing.T) {

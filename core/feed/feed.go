@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kafkascope/core/event"
 	"kafkascope/core/i18n"
 	"kafkascope/core/sim"
 )
@@ -14,12 +15,23 @@ type Entry struct {
 	At       sim.Time
 	Key      string
 	Category string
-	Fields   map[string]string
+	// Fields are the note's fields in text (sim.NoteFields), the words
+	// the sentence is filled with.
+	Fields map[string]string
+	// Note is the engine's note itself (nil for a process starting or
+	// stopping), for readers that need its values.
+	Note sim.Note
 }
 
 // Marks reports whether the entry marks the timeline.
 func (e Entry) Marks() bool {
-	return e.Category == CatCrash || e.Category == CatElection && (e.Key == "leader.elected" || strings.HasPrefix(e.Key, "leader.elected.")) || e.Key == "isr.changed" || e.Key == "raft.transition.leader"
+	switch n := e.Note.(type) {
+	case event.LeaderElected, event.ISRChanged:
+		return true
+	case event.RaftTransition:
+		return n.Role == "Leader"
+	}
+	return e.Category == CatCrash
 }
 
 // retrying are the entries a node writes again at every attempt of a
@@ -96,20 +108,12 @@ func FromTrace(ev sim.TraceEvent) (Entry, bool) {
 	e := Entry{Seq: ev.Seq, At: ev.At, Fields: map[string]string{}}
 	switch ev.Kind {
 	case sim.TraceNote:
-		e.Key = ev.Detail
+		e.Note = ev.Note
 		f := sim.NoteFields(ev.Note)
 		for i := 0; i+1 < len(f); i += 2 {
 			e.Fields[f[i]] = f[i+1]
 		}
-		if e.Key == "leader.elected" {
-			switch {
-			case e.Fields["leader"] == "none":
-				e.Key = "leader.elected.none"
-			case e.Fields["unclean"] == "true":
-				e.Key = "leader.elected.unclean"
-			}
-		}
-		e.Key = refine(e.Key, e.Fields)
+		e.Key = sentenceKey(ev.Note, e.Fields)
 	case sim.TraceStart, sim.TraceStop:
 		id, ok := strings.CutPrefix(ev.Host, "kafka-")
 		if _, err := strconv.Atoi(id); !ok || err != nil {
@@ -152,14 +156,27 @@ func Recent(tr *sim.Trace, after uint64, limit int) []Entry {
 	return out
 }
 
-// refine picks a more specific sentence for a note when the catalog has
-// one: a KRaft role change by its new role, a vote by its answer, a stuck
-// client by its cause.
-func refine(key string, f map[string]string) string {
+// sentenceKey is the catalog key of a note's sentence: its own key, or a
+// more specific one when the catalog has it: an election by whether it
+// found a leader and how, a KRaft role change by its new role, a vote by
+// its answer, a stuck client by its cause.
+func sentenceKey(n sim.Note, f map[string]string) string {
+	key := n.Key()
 	var k string
+	switch n := n.(type) {
+	case event.LeaderElected:
+		switch {
+		case n.Leader == event.NoLeader:
+			return key + ".none"
+		case n.Unclean:
+			return key + ".unclean"
+		}
+		return key
+	case event.RaftTransition:
+		k = key + "." + strings.ToLower(n.Role)
+	}
 	switch key {
 	case "raft.transition":
-		k = key + "." + strings.ToLower(f["role"])
 	case "raft.vote":
 		k = key + ".rejected"
 		if f["granted"] == "true" {

@@ -2,35 +2,40 @@ package simulate
 
 import (
 	"fmt"
-	"strconv"
 
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
+
+// partitionEpoch is one leader epoch of one partition.
+type partitionEpoch struct {
+	tp    storage.TopicPartition
+	epoch int32
+}
 
 // observe sees every engine note as it is made and checks the uniqueness
 // invariants on them:
 //   - one-leader-per-epoch: at most one broker starts leading a partition
-//     in a given leader epoch (note "leader.started");
+//     in a given leader epoch (event.LeaderStarted);
 //   - one-quorum-leader-per-epoch: at most one KRaft voter becomes the
-//     quorum leader in a given quorum epoch (note "raft.transition" with
-//     role Leader).
+//     quorum leader in a given quorum epoch (event.RaftTransition to
+//     Leader).
 func (run *Run) observe(e sim.TraceEvent) {
-	switch e.Detail {
-	case "leader.started":
-		run.checkUniqueLeader("one-leader-per-epoch", e.Field("tp")+"/"+e.Field("epoch"), e.Field("broker"),
-			"%s leader epoch %s", e.Field("tp"), e.Field("epoch"))
-	case "leader.elected":
-		// Notes write ids and epochs in decimal (strconv.Itoa).
-		if epoch, err := strconv.ParseInt(e.Field("epoch"), 10, 32); err == nil {
-			if run.x.elected == nil {
-				run.x.elected = map[string][]electedEpoch{}
-			}
-			run.x.elected[e.Field("tp")] = append(run.x.elected[e.Field("tp")], electedEpoch{e.At, int32(epoch)})
+	switch n := e.Note.(type) {
+	case event.LeaderStarted:
+		checkUniqueLeader(run, "one-leader-per-epoch", run.leaderOfEpoch, partitionEpoch{n.TP, n.Epoch}, n.Broker,
+			fmt.Sprintf("%s leader epoch %d", n.TP, n.Epoch))
+	case event.LeaderElected:
+		if run.x.elected == nil {
+			run.x.elected = map[string][]electedEpoch{}
 		}
-	case "raft.transition":
-		if e.Field("role") == "Leader" {
-			run.checkUniqueLeader("one-quorum-leader-per-epoch", e.Field("epoch"), e.Field("node"),
-				"quorum epoch %s", e.Field("epoch"))
+		tp := n.TP.String()
+		run.x.elected[tp] = append(run.x.elected[tp], electedEpoch{e.At, n.Epoch})
+	case event.RaftTransition:
+		if n.Role == "Leader" {
+			checkUniqueLeader(run, "one-quorum-leader-per-epoch", run.quorumLeader, n.Epoch, n.Node,
+				fmt.Sprintf("quorum epoch %d", n.Epoch))
 		}
 	}
 }
@@ -38,21 +43,12 @@ func (run *Run) observe(e sim.TraceEvent) {
 // checkUniqueLeader records that node leads key; another node leading the
 // same key is a violation. (The same node leading it again, e.g. after a
 // restart that reloads its state, is not.)
-func (run *Run) checkUniqueLeader(invariant, key, node string, what string, args ...any) {
-	seen := run.leaderOfEpoch
-	if invariant == "one-quorum-leader-per-epoch" {
-		seen = run.quorumLeader
-	}
-	id64, err := strconv.ParseInt(node, 10, 32)
-	if err != nil {
+func checkUniqueLeader[K comparable](run *Run, invariant string, seen map[K]int32, key K, node int32, what string) {
+	if prev, ok := seen[key]; ok && prev != node {
+		run.violate(invariant, "%s: led by %d, then by %d", what, prev, node)
 		return
 	}
-	id := int32(id64)
-	if prev, ok := seen[key]; ok && prev != id {
-		run.violate(invariant, "%s: led by %d, then by %d", fmt.Sprintf(what, args...), prev, id)
-		return
-	}
-	seen[key] = id
+	seen[key] = node
 }
 
 // staleLeadership reports whether a broker that started leading tp in epoch

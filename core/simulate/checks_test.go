@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/broker"
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
+	"kafkascope/core/event"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -184,28 +185,29 @@ func TestCheckersCatchPlantedBugs(t *testing.T) {
 	})
 	// The uniqueness checkers see forged notes: legal ones first (nothing
 	// reported), then a second leader for an epoch already led.
+	a0 := storage.TopicPartition{Topic: "a"}
 	for _, c := range []struct {
-		invariant, note string
-		legal           [][]string
-		second          []string
-		want            string
+		invariant string
+		legal     []sim.Note
+		second    sim.Note
+		want      string
 	}{
-		{"one-leader-per-epoch", "leader.started",
-			[][]string{{"broker", "2", "tp", "a-0", "epoch", "4"}, {"broker", "2", "tp", "a-0", "epoch", "4"}, {"broker", "3", "tp", "a-0", "epoch", "5"}},
-			[]string{"broker", "1", "tp", "a-0", "epoch", "5"}, "a-0 leader epoch 5: led by 3, then by 1"},
-		{"one-quorum-leader-per-epoch", "raft.transition",
-			[][]string{{"node", "1", "role", "Leader", "epoch", "7"}, {"node", "2", "role", "Follower", "epoch", "7"}},
-			[]string{"node", "2", "role", "Leader", "epoch", "7"}, "quorum epoch 7: led by 1, then by 2"},
+		{"one-leader-per-epoch",
+			[]sim.Note{event.LeaderStarted{Broker: 2, TP: a0, Epoch: 4}, event.LeaderStarted{Broker: 2, TP: a0, Epoch: 4}, event.LeaderStarted{Broker: 3, TP: a0, Epoch: 5}},
+			event.LeaderStarted{Broker: 1, TP: a0, Epoch: 5}, "a-0 leader epoch 5: led by 3, then by 1"},
+		{"one-quorum-leader-per-epoch",
+			[]sim.Note{event.RaftTransition{Node: 1, Role: "Leader", Epoch: 7}, event.RaftTransition{Node: 2, Role: "Follower", Epoch: 7}},
+			event.RaftTransition{Node: 2, Role: "Leader", Epoch: 7}, "quorum epoch 7: led by 1, then by 2"},
 	} {
 		t.Run(c.invariant, func(t *testing.T) {
-			run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{}}
-			for _, f := range c.legal {
-				run.observe(sim.TraceEvent{Detail: c.note, Note: sim.TextNote{Name: c.note, Pairs: f}})
+			run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[partitionEpoch]int32{}, quorumLeader: map[int32]int32{}}
+			for _, n := range c.legal {
+				run.observe(sim.TraceEvent{Detail: n.Key(), Note: n})
 			}
 			if len(run.Violations) > 0 {
 				t.Fatalf("legal leaders reported: %v", run.Violations)
 			}
-			run.observe(sim.TraceEvent{Detail: c.note, Note: sim.TextNote{Name: c.note, Pairs: c.second}})
+			run.observe(sim.TraceEvent{Detail: c.second.Key(), Note: c.second})
 			wantViolation(t, run, c.invariant, c.want)
 		})
 	}

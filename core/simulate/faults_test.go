@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"kafkascope/core/cluster"
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
 
 // faultKinds names every fault the safety phase draws, by the schedule
@@ -221,9 +223,9 @@ func TestNewFaultsAreDeterministic(t *testing.T) {
 // already superseded (a lagging broker replaying old metadata), and only
 // that: the same epoch, or a later election, does not excuse it.
 func TestStaleLeadershipIsOnlyASupersededEpoch(t *testing.T) {
-	run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{}}
-	for _, f := range [][]string{{"tp", "a-0", "leader", "2", "epoch", "1"}, {"tp", "a-0", "leader", "3", "epoch", "2"}} {
-		run.observe(sim.TraceEvent{At: sim.Time(5 * time.Second), Detail: "leader.elected", Note: sim.TextNote{Name: "leader.elected", Pairs: f}})
+	run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}, leaderOfEpoch: map[partitionEpoch]int32{}, quorumLeader: map[int32]int32{}}
+	for _, n := range []event.LeaderElected{{TP: storage.TopicPartition{Topic: "a"}, Leader: 2, Epoch: 1}, {TP: storage.TopicPartition{Topic: "a"}, Leader: 3, Epoch: 2}} {
+		run.observe(sim.TraceEvent{At: sim.Time(5 * time.Second), Detail: n.Key(), Note: n})
 	}
 	for _, c := range []struct {
 		tp    string

@@ -57,8 +57,8 @@ type Run struct {
 	maxEpoch      map[replicaKey]int32
 	hwSeen        map[*broker.Partition]hwMark
 	maxHW         map[storage.TopicPartition]int64 // the highest HW any replica ever had
-	leaderOfEpoch map[string]int32                 // "tp/epoch" -> the broker that led it
-	quorumLeader  map[string]int32                 // quorum epoch -> its leader
+	leaderOfEpoch map[partitionEpoch]int32         // the broker that led each partition's epoch
+	quorumLeader  map[int32]int32                  // quorum epoch -> its leader
 	pendingReads  []pendingRead
 
 	// pace, when set, hands control to a frame-by-frame caller between
@@ -134,7 +134,7 @@ func newRun(seed uint64, opts Options) *Run {
 		lostToPowerLoss: map[lostRecord]map[int32]bool{}, tainted: map[int32]bool{},
 		epochSeen: map[*broker.Partition]int32{}, maxEpoch: map[replicaKey]int32{},
 		hwSeen: map[*broker.Partition]hwMark{}, maxHW: map[storage.TopicPartition]int64{},
-		leaderOfEpoch: map[string]int32{}, quorumLeader: map[string]int32{},
+		leaderOfEpoch: map[partitionEpoch]int32{}, quorumLeader: map[int32]int32{},
 		acked: map[commitKey]commitMark{},
 	}
 }
