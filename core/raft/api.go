@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -132,8 +133,8 @@ func (n *Node) CreateSnapshot(env *sim.Env, endOffset int64, payloads [][]byte) 
 	if err := n.log.freezeSnapshot(id, tmp); err != nil {
 		return SnapshotID{}, err
 	}
-	env.NoteText("raft.snapshot.created", "node", itoa(n.cfg.NodeID), "snapshot", id.String(), "bytes", fmt.Sprint(len(data)),
-		"file", path.Base(SnapshotFileName(id)))
+	env.Note(event.SnapshotCreated{Node: n.cfg.NodeID, Snapshot: event.SnapshotID(id), Bytes: int64(len(data)),
+		File: path.Base(SnapshotFileName(id))})
 	return id, nil
 }
 
@@ -149,11 +150,11 @@ func (n *Node) DeleteBeforeSnapshot(env *sim.Env, id SnapshotID) (bool, error) {
 	}
 	changed, deleted, err := n.log.deleteBeforeSnapshot(id, n.quorum.state.highWatermark(), env.Now().UnixMilli())
 	if changed {
-		env.NoteText("raft.log.start", "node", itoa(n.cfg.NodeID), "log_start_offset", i64(n.log.startOffset))
+		env.Note(event.RaftLogStartAdvanced{Node: n.cfg.NodeID, LogStartOffset: n.log.startOffset})
 	}
 	for _, d := range deleted {
-		env.NoteText("raft.log.segments.deleted", "node", itoa(n.cfg.NodeID), "segments", fmt.Sprint(len(d.Bases)),
-			"bytes", fmt.Sprint(d.Bytes), "log_start_offset", i64(d.LogStartOffset))
+		env.Note(event.RaftSegmentsDeleted{Node: n.cfg.NodeID, Segments: len(d.Bases), Bytes: d.Bytes,
+			LogStartOffset: d.LogStartOffset})
 	}
 	return changed, err
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"kafkascope/core/event"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
 )
@@ -244,7 +245,7 @@ func (n *Node) loadSnapshot(env *sim.Env, c *listenerContext, id SnapshotID) {
 		panic(fmt.Sprintf("raft: node %d snapshot %s: %v", n.cfg.NodeID, id, err))
 	}
 	c.nextOffset = id.EndOffset
-	env.NoteText("raft.snapshot.load", "node", itoa(n.cfg.NodeID), "snapshot", id.String())
+	env.Note(event.SnapshotLoaded{Node: n.cfg.NodeID, Snapshot: event.SnapshotID(id)})
 	ls := LoadedSnapshot{ID: id, LastContainedLogTimestamp: s.header.LastContainedLogTimestamp, Payloads: s.payloads}
 	n.notify(func() { c.l.HandleLoadSnapshot(env, ls) })
 }

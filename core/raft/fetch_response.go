@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -33,7 +34,7 @@ func (n *Node) handleFetchResponse(env *sim.Env, src int32, r *FetchResponse) bo
 	default:
 		if len(r.Records) > 0 {
 			if err := n.appendAsFollower(env, r.Records); err != nil {
-				env.NoteText("raft.append.error", "node", itoa(n.cfg.NodeID), "error", err.Error())
+				env.Note(event.RaftAppendFailed{Node: n.cfg.NodeID, Error: err.Error()})
 				return false
 			}
 		}
@@ -60,8 +61,8 @@ func (n *Node) truncateDiverging(env *sim.Env, s *followerState, d EpochEndOffse
 	if s.hw >= 0 && at < s.hw {
 		panic(fmt.Sprintf("raft: node %d truncated to %d, below its high watermark %d", n.cfg.NodeID, at, s.hw))
 	}
-	env.NoteText("raft.truncate", "node", itoa(n.cfg.NodeID), "from", i64(before), "to", i64(at),
-		"diverging_epoch", itoa(d.Epoch), "diverging_end_offset", i64(d.EndOffset))
+	env.Note(event.RaftTruncated{Node: n.cfg.NodeID, From: before, To: at,
+		DivergingEpoch: d.Epoch, DivergingEndOffset: d.EndOffset})
 }
 
 // appendAsFollower appends the leader's batches as they are. A voter

@@ -3,6 +3,7 @@ package raft
 import (
 	"fmt"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -120,7 +121,7 @@ func disconnectedResponse(req sim.Message) any {
 // other top-level error fails the response, so the connection backs off.
 func (n *Node) handleTopLevelError(env *sim.Env, err protocol.ErrorCode) bool {
 	if err != protocol.BROKER_NOT_AVAILABLE {
-		env.NoteText("raft.response.error", "node", itoa(n.cfg.NodeID), "error", err.String())
+		env.Note(event.RaftResponseFailed{Node: n.cfg.NodeID, Error: err})
 	}
 	return false
 }
@@ -169,7 +170,7 @@ func (n *Node) maybeHandleCommonResponse(env *sim.Env, err protocol.ErrorCode, l
 	case epoch < cur || err == protocol.UNKNOWN_LEADER_EPOCH:
 		return handledOK
 	case epoch > cur || err == protocol.FENCED_LEADER_EPOCH || err == protocol.NOT_LEADER_OR_FOLLOWER:
-		n.maybeTransition(env, leaderID, epoch, "response from epoch "+itoa(epoch))
+		n.maybeTransition(env, leaderID, epoch, fmt.Sprint("response from epoch ", epoch))
 		return handledOK
 	case epoch == cur && n.validLeader(leaderID) && !n.quorum.hasLeader():
 		n.transitionToFollower(env, epoch, leaderID, "learned the leader from a response")

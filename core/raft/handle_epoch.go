@@ -3,6 +3,7 @@ package raft
 import (
 	"fmt"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -55,7 +56,7 @@ func (n *Node) handleEndQuorumEpochRequest(env *sim.Env, r *EndQuorumEpochReques
 	if s, ok := n.quorum.state.(*followerState); ok && s.leaderID == r.LeaderID {
 		d := n.endEpochElectionBackoff(r.PreferredSuccessors)
 		s.overrideFetchTimeout(env.Now(), d)
-		env.NoteText("raft.leader.resigned", "node", itoa(n.cfg.NodeID), "leader", itoa(r.LeaderID), "epoch", itoa(r.LeaderEpoch), "election_in", sim.FormatDuration(d))
+		env.Note(event.RaftLeaderResigned{Node: n.cfg.NodeID, Leader: r.LeaderID, Epoch: r.LeaderEpoch, ElectionIn: d})
 	}
 	return n.endEpochResponse(r.CorrelationID, protocol.NONE)
 }

@@ -3,6 +3,7 @@ package raft
 import (
 	"fmt"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -61,7 +62,7 @@ func (n *Node) startSnapshotDownload(env *sim.Env, s *followerState, id Snapshot
 		panic(fmt.Sprintf("raft: node %d creating %s: %v", n.cfg.NodeID, tmp, err))
 	}
 	s.download = &snapshotDownload{id: id, tmpPath: tmp}
-	env.NoteText("raft.snapshot.fetch", "node", itoa(n.cfg.NodeID), "snapshot", id.String(), "leo", i64(n.log.endOffset()))
+	env.Note(event.SnapshotFetchStarted{Node: n.cfg.NodeID, Snapshot: event.SnapshotID(id), LEO: n.log.endOffset()})
 }
 
 // handleFetchSnapshotResponse appends the slice; once the snapshot is whole
@@ -125,6 +126,6 @@ func (n *Node) finishSnapshotInstall(env *sim.Env, s *followerState, id Snapshot
 		panic(fmt.Sprintf("raft: node %d: full log truncation expected for snapshot %s; log end offset %d, last fetched epoch %d",
 			n.cfg.NodeID, id, n.log.endOffset(), n.log.lastFetchedEpoch()))
 	}
-	env.NoteText("raft.snapshot.installed", "node", itoa(n.cfg.NodeID), "snapshot", id.String())
+	env.Note(event.SnapshotInstalled{Node: n.cfg.NodeID, Snapshot: event.SnapshotID(id)})
 	n.updateFollowerHighWatermark(env, s, n.log.log.HighWatermark())
 }

@@ -3,6 +3,7 @@ package raft
 import (
 	"fmt"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -41,7 +42,7 @@ func (n *Node) handleVoteRequest(env *sim.Env, r *VoteRequest) *VoteResponse {
 	if granted && n.quorum.role() == RoleUnattached {
 		n.transitionToVoted(env, r.CandidateID, r.CandidateEpoch)
 	}
-	env.NoteText("raft.vote", "node", itoa(n.cfg.NodeID), "candidate", itoa(r.CandidateID), "epoch", itoa(r.CandidateEpoch), "granted", fmt.Sprint(granted))
+	env.Note(event.VoteAnswered{Node: n.cfg.NodeID, Candidate: r.CandidateID, Epoch: r.CandidateEpoch, Granted: granted})
 	return n.voteResponse(r.CorrelationID, protocol.NONE, granted)
 }
 
@@ -84,7 +85,7 @@ func (n *Node) handleVoteResponse(env *sim.Env, src int32, r *VoteResponse) bool
 	if c.isVoteRejected() && !c.backingOff {
 		d := n.binaryExponentialElectionBackoff(c.retries)
 		c.backingOff, c.backoffDeadline = true, env.Now().Add(d)
-		env.NoteText("raft.election.backoff", "node", itoa(n.cfg.NodeID), "epoch", itoa(c.epochNum), "backoff", sim.FormatDuration(d), "why", "vote rejected by a majority")
+		env.Note(event.ElectionBackoff{Node: n.cfg.NodeID, Epoch: c.epochNum, Backoff: d, Why: "vote rejected by a majority"})
 	}
 	return true
 }

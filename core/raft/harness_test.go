@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -59,8 +60,8 @@ func newCluster(t testing.TB, seed uint64, o clusterOpts) *cluster {
 	c := &cluster{t: t, w: sim.NewWorld(seed), voters: map[int32]sim.Addr{}, hosts: map[int32]*testHost{}, hist: newHistory(), notes: map[string]int{}}
 	c.w.SetNoteHook(func(e sim.TraceEvent) {
 		key := e.Detail
-		if key == "raft.transition" {
-			key += "." + e.Field("role")
+		if tr, ok := e.Note.(event.RaftTransition); ok {
+			key += "." + tr.Role
 		}
 		c.notes[key]++
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -124,8 +125,8 @@ func (n *Node) Start(env *sim.Env) error {
 		return err
 	}
 	n.started = true
-	env.NoteText("raft.start", "node", itoa(n.cfg.NodeID), "role", n.quorum.role().String(),
-		"epoch", itoa(n.quorum.epoch()), "leo", i64(l.endOffset()), "observer", fmt.Sprint(n.observer))
+	env.Note(event.RaftStarted{Node: n.cfg.NodeID, Role: n.quorum.role().String(),
+		Epoch: n.quorum.epoch(), LEO: l.endOffset(), Observer: n.observer})
 	n.run(env, func() {
 		switch n.quorum.role() {
 		case RoleCandidate:
@@ -347,6 +348,3 @@ func (n *Node) DescribeQuorum(now sim.Time) (QuorumInfo, error) {
 	}
 	return ls.describe(now), nil
 }
-
-func itoa(v int32) string { return fmt.Sprint(v) }
-func i64(v int64) string  { return fmt.Sprint(v) }

@@ -3,6 +3,7 @@ package raft
 import (
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 )
 
@@ -77,7 +78,7 @@ func (n *Node) pollCandidate(env *sim.Env) time.Duration {
 	case now >= s.electionDeadline:
 		d := n.binaryExponentialElectionBackoff(s.retries)
 		s.backingOff, s.backoffDeadline = true, now.Add(d)
-		env.NoteText("raft.election.backoff", "node", itoa(n.cfg.NodeID), "epoch", itoa(s.epochNum), "backoff", sim.FormatDuration(d), "why", "election timed out")
+		env.Note(event.ElectionBackoff{Node: n.cfg.NodeID, Epoch: s.epochNum, Backoff: d, Why: "election timed out"})
 		return d
 	default:
 		untilSend := n.maybeSendVoteRequests(env, s)

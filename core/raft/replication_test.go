@@ -1,11 +1,11 @@
 package raft
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -143,7 +143,7 @@ func TestDivergingFollowerTruncates(t *testing.T) {
 	}
 	truncated := false
 	for _, e := range c.w.Trace().Recent(0) {
-		if e.Kind == 6 && e.Detail == "raft.truncate" && e.Field("node") == fmt.Sprint(old) {
+		if tr, ok := e.Note.(event.RaftTruncated); ok && tr.Node == old && tr.To < tr.From {
 			truncated = true
 			t.Logf("truncation: %s", e)
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kafkascope/core/event"
 	"kafkascope/core/record"
 	"kafkascope/core/storage"
 )
@@ -21,7 +22,8 @@ type SnapshotID struct {
 // noSnapshot is the "none" value on the wire (-1, -1).
 var noSnapshot = SnapshotID{EndOffset: -1, Epoch: -1}
 
-func (id SnapshotID) String() string { return fmt.Sprintf("(%d,%d)", id.EndOffset, id.Epoch) }
+// String renders the id as (endOffset,epoch), as event.SnapshotID does.
+func (id SnapshotID) String() string { return event.SnapshotID(id).String() }
 
 // less orders ids as OffsetAndEpoch.compareTo does (OffsetAndEpoch.java:63-67).
 func (id SnapshotID) less(o SnapshotID) bool {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -143,7 +144,12 @@ func TestDeleteBeforeSnapshotDeletesSegmentsBelowTheLogStart(t *testing.T) {
 	}
 	deleted := false
 	for _, e := range c.w.Trace().Recent(0) {
-		deleted = deleted || e.Kind == sim.TraceNote && e.Detail == "raft.log.segments.deleted"
+		if d, ok := e.Note.(event.RaftSegmentsDeleted); ok && d.Node == l {
+			deleted = true
+			if d.Segments != len(before)-len(after) || d.Bytes <= 0 || d.LogStartOffset != latest.EndOffset {
+				t.Errorf("%+v: want %d segments deleted up to log start %d", d, len(before)-len(after), latest.EndOffset)
+			}
+		}
 	}
 	if !deleted {
 		t.Fatal("no raft.log.segments.deleted note")
