@@ -2,9 +2,9 @@ package client
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -20,15 +20,16 @@ type commitOffset struct {
 // formatOffsets renders offsets as Java's Map<TopicPartition,
 // OffsetAndMetadata>.toString (assignment order here).
 func formatOffsets(offsets []commitOffset) string {
-	parts := make([]string, len(offsets))
+	return event.FormatOffsets(partitionOffsets(offsets))
+}
+
+// partitionOffsets is offsets as the notes hold them (a new slice).
+func partitionOffsets(offsets []commitOffset) []event.PartitionOffset {
+	out := make([]event.PartitionOffset, len(offsets))
 	for i, o := range offsets {
-		epoch := "null"
-		if o.epoch >= 0 {
-			epoch = fmt.Sprint(o.epoch)
-		}
-		parts[i] = fmt.Sprintf("%s=OffsetAndMetadata{offset=%d, leaderEpoch=%s, metadata=''}", o.tp, o.offset, epoch)
+		out[i] = event.PartitionOffset{TP: o.tp.storage(), Offset: o.offset, LeaderEpoch: o.epoch}
 	}
-	return "{" + strings.Join(parts, ", ") + "}"
+	return out
 }
 
 // consumed is SubscriptionState.allConsumed: the position of every
@@ -69,7 +70,7 @@ func (g *coordinator) commit(env *sim.Env, offsets []commitOffset, done func(env
 		}
 		req.GenerationIDOrMemberEpoch, req.MemberID = g.generation, g.memberID
 	}
-	env.NoteText("consumer.commit", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "offsets", formatOffsets(offsets))
+	env.Note(event.OffsetCommitSent{Client: g.c.cfg.ClientID, Group: g.c.cfg.GroupID, Offsets: partitionOffsets(offsets)})
 	for _, o := range offsets {
 		req.Add(o.tp.topic, protocol.OffsetCommitRequestPartition{PartitionIndex: o.tp.partition, CommittedOffset: o.offset, CommittedLeaderEpoch: o.epoch})
 	}

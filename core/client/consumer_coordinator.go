@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/group"
 	"kafkascope/core/protocol"
 	"kafkascope/core/rpc"
@@ -471,7 +472,7 @@ func (g *coordinator) complete(env *sim.Env, a protocol.ConsumerProtocolAssignme
 			l.OnAssignment(owned, g.generation)
 		}
 	}
-	env.NoteText("consumer.assigned", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "generation", fmt.Sprint(g.generation), "partitions", fmt.Sprint(len(assigned)))
+	env.Note(event.PartitionsAssigned{Client: g.c.cfg.ClientID, Group: g.c.cfg.GroupID, Generation: g.generation, Partitions: len(assigned)})
 	g.c.addAssigned(env, assigned)
 	g.nextCommit = env.Now().Add(g.c.cfg.AutoCommitInterval)
 	g.poll(env)
@@ -583,7 +584,7 @@ func (g *coordinator) leave(env *sim.Env, reason string, done func(env *sim.Env)
 	if done == nil {
 		req.Members[0].Reason = reason
 	}
-	env.NoteText("consumer.leave", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "member", g.memberID, "reason", reason)
+	env.Note(event.ConsumerLeavingGroup{Client: g.c.cfg.ClientID, Group: g.c.cfg.GroupID, Member: g.memberID, Reason: reason})
 	g.resetGeneration(env, true)
 	g.joining = false
 	g.rejoin = true

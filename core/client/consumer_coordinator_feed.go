@@ -3,6 +3,7 @@ package client
 import (
 	"fmt"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -33,7 +34,7 @@ func (g *coordinator) found(env *sim.Env, co protocol.Coordinator) {
 		return
 	}
 	f.told, f.toldAny = co.NodeID, true
-	env.NoteText("consumer.coordinator", "client", g.c.cfg.ClientID, "group", g.c.cfg.GroupID, "coordinator", fmt.Sprint(co.NodeID))
+	env.Note(event.CoordinatorDiscovered{Client: g.c.cfg.ClientID, Group: g.c.cfg.GroupID, Coordinator: co.NodeID})
 }
 
 // lost tells the feed the coordinator was dropped for cause.
@@ -41,7 +42,7 @@ func (g *coordinator) lost(env *sim.Env, cause string) {
 	f := &g.feed
 	if f.confirmed {
 		f.confirmed, f.toldAny = false, false
-		env.NoteText("consumer.coordinator-unknown", "client", g.c.cfg.ClientID, "cause", cause)
+		env.Note(event.CoordinatorUnknown{Client: g.c.cfg.ClientID, Cause: cause})
 		return
 	}
 	if f.named != nil && f.named.Kind == protocol.CauseNoController {

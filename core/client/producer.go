@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/record"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
 
 // ProducerConfig holds the producer settings the simulator implements, with
@@ -70,6 +71,11 @@ type topicPartition struct {
 }
 
 func (tp topicPartition) String() string { return fmt.Sprintf("%s-%d", tp.topic, tp.partition) }
+
+// storage is tp as core/storage (and the notes) name a partition.
+func (tp topicPartition) storage() storage.TopicPartition {
+	return storage.TopicPartition{Topic: tp.topic, Partition: tp.partition}
+}
 
 // producerBatch is a ProducerBatch: records for one partition sent together.
 type producerBatch struct {

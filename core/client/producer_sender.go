@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
 	"kafkascope/core/rpc"
@@ -211,7 +212,7 @@ func (p *Producer) completeBatch(env *sim.Env, b *producerBatch, corr int32, pr 
 	code := pr.ErrorCode
 	if code == protocol.NONE {
 		if p.stuck.cleared(scopeProduce(b.tp)) {
-			env.NoteText("producer.recovered", "client", p.cfg.ClientID, "tp", b.tp.String())
+			env.Note(event.ProducerRecovered{Client: p.cfg.ClientID, TP: b.tp.storage()})
 		}
 		p.ackedSequence(b)
 		p.complete(env, b, pr.BaseOffset)

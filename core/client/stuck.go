@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -57,16 +58,12 @@ func (s *stuckReporter) stuck(env *sim.Env, scope string, cause *protocol.Cause)
 		return
 	}
 	s.episodes[scope] = append(seen, key)
-	fields := []string{"client", s.client}
+	// The cause's fields are cloned: the note stays in the trace.
 	if s.consumer {
-		fields = append(fields, "group", s.group) // "" without a group, as Kafka's log prefix says groupId=
-	}
-	fields = append(fields, "cause", cause.Kind)
-	fields = append(fields, cause.Fields...)
-	if s.consumer {
-		env.NoteText("consumer.stuck", fields...)
+		// The group is "" without one, as Kafka's log prefix says groupId=.
+		env.Note(event.ConsumerStuck{Client: s.client, Group: s.group, Cause: cause.Kind, CauseFields: slices.Clone(cause.Fields)})
 	} else {
-		env.NoteText("producer.stuck", fields...)
+		env.Note(event.ProducerStuck{Client: s.client, Cause: cause.Kind, CauseFields: slices.Clone(cause.Fields)})
 	}
 }
 

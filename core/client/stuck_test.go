@@ -2,10 +2,11 @@ package client
 
 import (
 	"fmt"
-	"slices"
+	"reflect"
 	"testing"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -16,8 +17,8 @@ func (idleProcess) Start(*sim.Env)                  {}
 func (idleProcess) Receive(*sim.Env, *sim.Envelope) {}
 
 // inProcess runs fn inside a process of a fresh world and returns the
-// notes it made, as "key cause" lines.
-func inProcess(t *testing.T, fn func(env *sim.Env)) []string {
+// notes it made.
+func inProcess(t *testing.T, fn func(env *sim.Env)) []sim.Note {
 	t.Helper()
 	w := sim.NewWorld(1)
 	if err := w.Spawn("client", idleProcess{}); err != nil {
@@ -29,10 +30,10 @@ func inProcess(t *testing.T, fn func(env *sim.Env)) []string {
 	if err := w.RunFor(time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	var out []string
+	var out []sim.Note
 	for _, e := range w.Trace().Since(0) {
 		if e.Kind == sim.TraceNote {
-			out = append(out, e.Detail+" "+e.Field("cause")+" "+e.Field("isr"))
+			out = append(out, e.Note)
 		}
 	}
 	return out
@@ -61,10 +62,12 @@ func TestStuckReporterNotesOncePerEpisodeAndCause(t *testing.T) {
 		s.stuck(env, "produce", ner("1", "1")) // a new episode
 		s.stuck(env, "other", ner("1", "1"))   // another scope
 	})
-	want := []string{"producer.stuck produce.not-enough-replicas 1", "producer.stuck produce.not-enough-replicas 1,3",
-		"producer.stuck produce.not-enough-replicas 1", "producer.stuck produce.not-enough-replicas 1"}
-	if !slices.Equal(got, want) {
-		t.Fatalf("notes:\n%q\nwant\n%q", got, want)
+	stuck := func(isr string) sim.Note {
+		return event.ProducerStuck{Client: "p", Cause: protocol.CauseNotEnoughReplicas, CauseFields: ner("1", isr).Fields}
+	}
+	want := []sim.Note{stuck("1"), stuck("1,3"), stuck("1"), stuck("1")}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("notes:\n%+v\nwant\n%+v", got, want)
 	}
 }
 
@@ -84,5 +87,10 @@ func TestStuckReporterIsBounded(t *testing.T) {
 	})
 	if len(got) != maxStuckScopes+maxStuckCauses-1 {
 		t.Fatalf("%d notes, want %d", len(got), maxStuckScopes+maxStuckCauses-1)
+	}
+	for _, n := range got {
+		if cs, ok := n.(event.ConsumerStuck); !ok || cs.Client != "c" || cs.Group != "g" {
+			t.Fatalf("note %+v, want a ConsumerStuck of client c, group g", n)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -53,7 +54,7 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 	c.sessions[req.BrokerID] = &session{lastContact: env.Now()}
 	c.scheduleExpiry(env)
 	resp.BrokerEpoch = rec.BrokerEpoch
-	env.NoteText("broker.registered", "broker", id32(req.BrokerID), "epoch", i64(rec.BrokerEpoch))
+	env.Note(event.BrokerRegistered{Broker: req.BrokerID, Epoch: rec.BrokerEpoch})
 	c.reply(env, from, resp)
 }
 
@@ -159,7 +160,7 @@ func (t sessionExpiry) Fire(env *sim.Env) {
 // fence fences a broker: it leaves every ISR (unless it is the last member)
 // and loses its leaderships.
 func (c *Controller) fence(env *sim.Env, b *metadata.BrokerRegistration, why string) {
-	env.NoteText("broker.fenced", "broker", id32(b.ID), "reason", why)
+	env.Note(event.BrokerFenced{Broker: b.ID, Reason: why})
 	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, Fenced: metadata.FencingFence})
 	c.appendRecords(env, c.removeFromISRs(b.ID)...)
 }
@@ -167,7 +168,7 @@ func (c *Controller) fence(env *sim.Env, b *metadata.BrokerRegistration, why str
 // unfence lets a caught-up broker serve again and gives leaderless
 // partitions whose ISR holds it a leader.
 func (c *Controller) unfence(env *sim.Env, b *metadata.BrokerRegistration) {
-	env.NoteText("broker.unfenced", "broker", id32(b.ID))
+	env.Note(event.BrokerUnfenced{Broker: b.ID})
 	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, Fenced: metadata.FencingUnfence})
 	var recs []metadata.Record
 	c.eachPartition(func(t *metadata.Topic, i int32, p *metadata.PartitionState) {
@@ -183,7 +184,7 @@ func (c *Controller) unfence(env *sim.Env, b *metadata.BrokerRegistration) {
 // beginControlledShutdown marks the broker as shutting down and moves every
 // leadership and ISR membership off it before it is allowed to exit.
 func (c *Controller) beginControlledShutdown(env *sim.Env, b *metadata.BrokerRegistration) {
-	env.NoteText("broker.shutdown.controlled", "broker", id32(b.ID))
+	env.Note(event.ControlledShutdownStarted{Broker: b.ID})
 	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, InControlledShutdown: metadata.ShutdownRequested})
 	c.appendRecords(env, c.removeFromISRs(b.ID)...)
 }

@@ -106,7 +106,7 @@ func (c *Controller) HandleBecomeLeader(env *sim.Env, epoch int32) {
 	for _, id := range c.image.BrokerIDs() {
 		c.sessions[id] = &session{lastContact: env.Now()}
 	}
-	env.NoteText("controller.active", "node", id32(c.cfg.NodeID), "epoch", id32(epoch))
+	env.Note(event.ControllerActivated{Node: c.cfg.NodeID, Epoch: epoch})
 	if _, ok := c.image.Features["metadata.version"]; !ok {
 		// An empty log: write the bootstrap records (kafka-storage format's
 		// bootstrap.checkpoint holds metadata.version) in a metadata
@@ -145,7 +145,7 @@ func (c *Controller) deactivate(env *sim.Env) {
 		}
 	}
 	c.replies = nil
-	env.NoteText("controller.inactive", "node", id32(c.cfg.NodeID), "epoch", id32(c.epoch))
+	env.Note(event.ControllerDeactivated{Node: c.cfg.NodeID, Epoch: c.epoch})
 }
 
 // HandleCommit (raft.Listener) replays a committed batch.
@@ -336,17 +336,10 @@ func (c *Controller) assignDirectories(r metadata.Record) {
 // elections and ISR changes, the moments the timeline marks.
 func (c *Controller) explain(env *sim.Env, r metadata.Record) {
 	if cr, ok := r.(*metadata.ConfigRecord); ok {
-		resource := "topic " + cr.ResourceName
-		if cr.ResourceType == metadata.ResourceBroker {
-			resource = "broker " + cr.ResourceName
-			if cr.ResourceName == "" {
-				resource = "every broker (cluster default)"
-			}
-		}
 		if cr.Value == nil {
-			env.NoteText("config.deleted", "resource", resource, "name", cr.Name)
+			env.Note(event.ConfigDeleted{ResourceType: cr.ResourceType, ResourceName: cr.ResourceName, Name: cr.Name})
 		} else {
-			env.NoteText("config.changed", "resource", resource, "name", cr.Name, "value", *cr.Value)
+			env.Note(event.ConfigChanged{ResourceType: cr.ResourceType, ResourceName: cr.ResourceName, Name: cr.Name, Value: *cr.Value})
 		}
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -97,7 +98,7 @@ func (c *Controller) scheduleLeaderBalance(env *sim.Env) {
 
 func (c *Controller) balanceLeaders(env *sim.Env) {
 	if recs := c.leaderBalanceRecords(); len(recs) > 0 {
-		env.NoteText("leaders.rebalanced", "count", fmt.Sprint(len(recs)))
+		env.Note(event.LeadersRebalanced{Count: len(recs)})
 		c.appendRecords(env, recs...)
 	}
 }

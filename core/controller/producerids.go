@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -32,6 +33,6 @@ func (c *Controller) handleAllocateProducerIds(env *sim.Env, from sim.Addr, req 
 	start := c.image.NextProducerID
 	c.appendRecords(env, &metadata.ProducerIdsRecord{BrokerID: req.BrokerID, BrokerEpoch: req.BrokerEpoch, NextProducerID: start + ProducerIDBlockSize})
 	resp.ProducerIDStart, resp.ProducerIDLen = start, ProducerIDBlockSize
-	env.NoteText("producerids.allocated", "broker", id32(req.BrokerID), "first", i64(start), "last", i64(start+ProducerIDBlockSize-1))
+	env.Note(event.ProducerIDsAllocated{Broker: req.BrokerID, First: start, Size: ProducerIDBlockSize})
 	c.reply(env, from, resp)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -35,7 +36,7 @@ func (c *Controller) handleAlterPartitionReassignments(env *sim.Env, from sim.Ad
 		resp.Responses = append(resp.Responses, tr)
 	}
 	if len(recs) > 0 {
-		env.NoteText("reassignment.changed", "partitions", fmt.Sprint(len(recs)))
+		env.Note(event.ReassignmentsAltered{Partitions: len(recs)})
 	}
 	c.reply(env, from, resp)
 }

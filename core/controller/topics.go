@@ -3,9 +3,9 @@ package controller
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	"kafkascope/core/config"
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -34,7 +34,7 @@ func (c *Controller) handleCreateTopics(env *sim.Env, from sim.Addr, req *protoc
 		res, recs := c.createTopic(t)
 		if res.ErrorCode == protocol.NONE && !req.ValidateOnly {
 			c.appendRecords(env, recs...)
-			env.NoteText("topic.created", "topic", t.Name, "partitions", id32(res.NumPartitions), "rf", strconv.Itoa(int(res.ReplicationFactor)))
+			env.Note(event.TopicCreated{Topic: t.Name, Partitions: res.NumPartitions, ReplicationFactor: res.ReplicationFactor})
 		}
 		resp.Topics = append(resp.Topics, res)
 	}
@@ -199,7 +199,7 @@ func (c *Controller) handleDeleteTopics(env *sim.Env, from sim.Addr, req *protoc
 		} else {
 			res.TopicID = t.ID
 			c.appendRecords(env, &metadata.RemoveTopicRecord{TopicID: t.ID})
-			env.NoteText("topic.deleted", "topic", name)
+			env.Note(event.TopicDeleted{Topic: name})
 		}
 		resp.Responses = append(resp.Responses, res)
 	}
@@ -214,7 +214,7 @@ func (c *Controller) handleCreatePartitions(env *sim.Env, from sim.Addr, req *pr
 		res.ErrorCode, res.ErrorMessage = code, msg
 		if code == protocol.NONE && !req.ValidateOnly {
 			c.appendRecords(env, recs...)
-			env.NoteText("partitions.increased", "topic", t.Name, "count", id32(t.Count))
+			env.Note(event.PartitionsIncreased{Topic: t.Name, Count: t.Count})
 		}
 		resp.Results = append(resp.Results, res)
 	}
