@@ -3,8 +3,8 @@ package broker
 import (
 	"fmt"
 	"slices"
-	"strings"
 
+	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -100,7 +100,7 @@ func (b *Broker) autoCreateTopics(env *sim.Env, names []string) {
 		}
 	}
 	if len(first) > 0 {
-		env.NoteText("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", strings.Join(first, ","))
+		env.Note(event.TopicAutoCreateRequested{Broker: b.cfg.NodeID, Topics: first})
 	}
 	b.sendToController(env, req, forwardingRetryTimeout, func(_ *sim.Env, resp protocol.Response, err error) {
 		r, ok := resp.(*protocol.CreateTopicsResponse)

@@ -107,7 +107,7 @@ func (b *Broker) cleanFilthiestLog(env *sim.Env) bool {
 		// Kafka checkpoints the first dirty offset and gives up on the log.
 		b.updateCleanerCheckpoint(map[storage.TopicPartition]int64{tp: ltc.FirstDirtyOffset})
 		c.uncleanable[tp] = true
-		env.NoteText("log.cleaner.failed", "broker", id32(b.cfg.NodeID), "tp", tp.String(), "error", err.Error())
+		env.Note(event.LogCleanerFailed{Broker: b.cfg.NodeID, TP: tp, Error: err.Error()})
 		return false
 	}
 	b.updateCleanerCheckpoint(map[storage.TopicPartition]int64{tp: res.EndOffset})

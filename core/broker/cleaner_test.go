@@ -59,7 +59,7 @@ func TestCleanerCheckpointFollowsTruncationAndDeletion(t *testing.T) {
 	h := newHarness(t, []int32{1}, []int32{1}, 1, 0, map[string]string{"cleanup.policy": "compact", "segment.bytes": "150"})
 	h.produceKeyed("a", "b", "c", "d", "e") // segments 0, 2, 4
 	h.b.updateCleanerCheckpoint(map[storage.TopicPartition]int64{h.tp: 4})
-	h.do(func(env *sim.Env) { h.p().truncateTo(env, 3, "follower.truncated.to-hw") })
+	h.do(func(env *sim.Env) { h.p().truncateToHW(env, 3) })
 	if o, _ := h.checkpoint(); o != 2 {
 		t.Fatalf("checkpoint %d after truncating to 3, want 2 (the active segment's base)", o)
 	}

@@ -2,6 +2,7 @@ package broker
 
 import (
 	"kafkascope/core/config"
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -42,24 +43,25 @@ func (b *Broker) handleOffsetForLeaderEpoch(env *sim.Env, from sim.Addr, req *pr
 func (p *Partition) startFollowing(env *sim.Env, fs *fetchState) {
 	switch p.b.truncation {
 	case config.TruncateToHighWatermark:
-		p.truncateTo(env, p.log.HighWatermark(), "follower.truncated.to-hw")
+		p.truncateToHW(env, p.log.HighWatermark())
 	case config.TruncateByOffsetsForLeaderEpoch:
 		if p.log.LatestEpoch() < 0 {
-			p.truncateTo(env, p.log.HighWatermark(), "follower.truncated.to-hw")
+			p.truncateToHW(env, p.log.HighWatermark())
 		} else {
 			fs.truncating = true
 		}
 	}
 }
 
-// truncateTo cuts the follower's log to offset (if shorter) and notes why.
-func (p *Partition) truncateTo(env *sim.Env, offset int64, key string) {
+// truncateToHW cuts the follower's log to its high watermark hw (if
+// shorter), the rule before leader epochs, and notes it.
+func (p *Partition) truncateToHW(env *sim.Env, hw int64) {
 	leo := p.log.LogEndOffset()
-	if offset >= leo {
+	if hw >= leo {
 		return
 	}
-	env.NoteText(key, "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", i64(leo), "to", i64(offset))
-	if err := p.log.TruncateTo(offset); err != nil {
+	env.Note(event.FollowerTruncatedToHighWatermark{Broker: p.b.cfg.NodeID, TP: p.tp, From: leo, To: hw})
+	if err := p.log.TruncateTo(hw); err != nil {
 		panic(err)
 	}
 	p.b.truncateCleanerCheckpoint(p)

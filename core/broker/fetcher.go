@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
@@ -251,7 +252,7 @@ func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
 					info, err := p.log.AppendAsFollower(pr.Records)
 					p.noteRoll(env, info)
 					if err != nil {
-						env.NoteText("follower.append.failed", "broker", id32(b.cfg.NodeID), "tp", key.String(), "error", err.Error())
+						env.Note(event.FollowerAppendFailed{Broker: b.cfg.NodeID, TP: key, Error: err.Error()})
 						fs.delayedUntil = env.Now().Add(b.ms("replica.fetch.backoff.ms"))
 						continue
 					}
@@ -308,7 +309,7 @@ func (p *Partition) truncateByEpochEnd(env *sim.Env, div protocol.EpochEndOffset
 		}
 	}
 	if target < leo {
-		env.NoteText("follower.truncated", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", i64(leo), "to", i64(target), "epoch", id32(div.Epoch), "end", i64(div.EndOffset))
+		env.Note(event.FollowerTruncated{Broker: p.b.cfg.NodeID, TP: p.tp, From: leo, To: target, Epoch: div.Epoch, End: div.EndOffset})
 	}
 	// Even with nothing to cut, the truncation drops epoch-cache entries
 	// starting at the LEO (an epoch this replica began as leader without

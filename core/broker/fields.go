@@ -5,9 +5,8 @@ import (
 	"strings"
 )
 
-// Helpers that render note fields.
+// Helpers that render a stuck client's cause fields (causes.go).
 func id32(n int32) string { return strconv.Itoa(int(n)) }
-func i64(n int64) string  { return strconv.FormatInt(n, 10) }
 
 // ids renders a replica list as Kafka's tools print it: 1,2,3.
 func ids(v []int32) string {

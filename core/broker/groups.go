@@ -3,6 +3,7 @@ package broker
 import (
 	"slices"
 
+	"kafkascope/core/event"
 	"kafkascope/core/groupcoordinator"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
@@ -201,7 +202,7 @@ func (b *Broker) createOffsetsTopic(env *sim.Env) {
 		Configs:           b.coordinator.OffsetsTopicConfigs(),
 	})
 	if b.askCreate(metadata.ConsumerOffsetsTopic) {
-		env.NoteText("topic.autocreate", "broker", id32(b.cfg.NodeID), "topics", metadata.ConsumerOffsetsTopic)
+		env.Note(event.TopicAutoCreateRequested{Broker: b.cfg.NodeID, Topics: []string{metadata.ConsumerOffsetsTopic}})
 	}
 	b.sendToController(env, req, forwardingRetryTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		b.creatingOffsetsTopic = false
@@ -210,7 +211,7 @@ func (b *Broker) createOffsetsTopic(env *sim.Env) {
 			code = r.Topics[0].ErrorCode
 		}
 		if b.createAnswered(metadata.ConsumerOffsetsTopic, code) {
-			env.NoteText("group.offsets-topic", "broker", id32(b.cfg.NodeID), "error", code.String())
+			env.Note(event.OffsetsTopicCreateFailed{Broker: b.cfg.NodeID, Error: code})
 		}
 	})
 }

@@ -3,6 +3,7 @@ package broker
 import (
 	"slices"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -28,7 +29,7 @@ func (p *Partition) maybeExpandISR(env *sim.Env, id int32) {
 		return
 	}
 	newISR := append(slices.Clone(p.isr), id)
-	env.NoteText("isr.expand.requested", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", ids(p.isr), "to", ids(newISR), "replica", id32(id))
+	env.Note(event.ISRExpandRequested{Broker: p.b.cfg.NodeID, TP: p.tp, From: slices.Clone(p.isr), To: slices.Clone(newISR), Replica: id})
 	p.alterISR(env, newISR)
 }
 
@@ -62,7 +63,7 @@ func (p *Partition) maybeShrinkISR(env *sim.Env) {
 		return
 	}
 	newISR := slices.DeleteFunc(slices.Clone(p.isr), func(id int32) bool { return slices.Contains(out, id) })
-	env.NoteText("isr.shrink.requested", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "from", ids(p.isr), "to", ids(newISR), "replicas", ids(out))
+	env.Note(event.ISRShrinkRequested{Broker: p.b.cfg.NodeID, TP: p.tp, From: slices.Clone(p.isr), To: slices.Clone(newISR), Replicas: out})
 	p.alterISR(env, newISR)
 }
 

@@ -32,7 +32,7 @@ func (b *Broker) register(env *sim.Env) {
 		if err != nil || r.ErrorCode != protocol.NONE {
 			b.registerBackoff = min(max(2*b.registerBackoff, 100*time.Millisecond), b.ms("broker.session.timeout.ms"))
 			if r != nil {
-				env.NoteText("broker.registration.refused", "broker", id32(b.cfg.NodeID), "error", r.ErrorCode.String(), "backoff", sim.FormatDuration(b.registerBackoff))
+				env.Note(event.BrokerRegistrationRefused{Broker: b.cfg.NodeID, Error: r.ErrorCode, Backoff: b.registerBackoff})
 			}
 			env.After(b.registerBackoff, "broker-registration-retry", b.register)
 			return
@@ -128,7 +128,7 @@ func (b *Broker) onHeartbeatResponse(env *sim.Env, r *protocol.BrokerHeartbeatRe
 		if !r.IsFenced {
 			b.state = StateRunning
 			b.readyToServe = true
-			env.NoteText("broker.serving", "broker", id32(b.cfg.NodeID))
+			env.Note(event.BrokerServing{Broker: b.cfg.NodeID})
 			held := b.held
 			b.held = nil
 			for _, e := range held {
@@ -156,7 +156,7 @@ func (b *Broker) BeginControlledShutdown(env *sim.Env) {
 		return
 	}
 	b.state = StatePendingControlledShutdown
-	env.NoteText("broker.shutdown.started", "broker", id32(b.cfg.NodeID))
+	env.Note(event.BrokerShutdownStarted{Broker: b.cfg.NodeID})
 	b.sendHeartbeat(env)
 	// Do not wait forever for a controller that cannot answer.
 	env.After(b.ms("broker.session.timeout.ms"), "controlled-shutdown-timeout", func(env *sim.Env) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kafkascope/core/config"
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -55,7 +56,7 @@ func (b *Broker) schedule(delay time.Duration, name string, fn func()) {
 // noteRoll tells that an append rolled the log to a new segment.
 func (p *Partition) noteRoll(env *sim.Env, info storage.AppendInfo) {
 	if info.Rolled >= 0 {
-		env.NoteText("segment.rolled", "broker", id32(p.b.cfg.NodeID), "tp", p.tp.String(), "base", i64(info.Rolled), "reason", info.RollReason)
+		env.Note(event.SegmentRolled{Broker: p.b.cfg.NodeID, TP: p.tp, Base: info.Rolled, Reason: info.RollReason})
 	}
 }
 
@@ -66,5 +67,5 @@ func (p *Partition) noteRoll(env *sim.Env, info storage.AppendInfo) {
 // removed so a later attempt starts clean.
 func (b *Broker) logCreateFailed(env *sim.Env, key storage.TopicPartition, err error) {
 	b.cfg.Disk.RemoveAll(path.Join(b.logDir, key.DirName()))
-	env.NoteText("log.create.failed", "broker", id32(b.cfg.NodeID), "tp", key.String(), "error", err.Error())
+	env.Note(event.LogCreateFailed{Broker: b.cfg.NodeID, TP: key, Error: err.Error()})
 }

@@ -5,6 +5,7 @@ import (
 	"path"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -82,8 +83,8 @@ func (b *Broker) loadLogs(env *sim.Env) error {
 				line += fmt.Sprintf(", truncated %d bytes of an invalid tail (%s)", rep.TruncatedBytes, rep.Reason)
 			}
 			b.recoveries = append(b.recoveries, line)
-			env.NoteText("log.recovered", "broker", id32(b.cfg.NodeID), "tp", tp.String(), "from", i64(rp), "leo", i64(log.LogEndOffset()),
-				"truncated", i64(rep.TruncatedBytes), "reason", rep.Reason)
+			env.Note(event.LogRecovered{Broker: b.cfg.NodeID, TP: tp, From: rp, LEO: log.LogEndOffset(),
+				TruncatedBytes: rep.TruncatedBytes, Reason: rep.Reason})
 		}
 		b.setPartition(tp, newPartition(b, tp, log))
 	}

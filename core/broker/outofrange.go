@@ -3,6 +3,7 @@ package broker
 import (
 	"fmt"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -36,7 +37,7 @@ func (f *fetcher) handleOutOfRange(env *sim.Env, fs *fetchState) {
 			return
 		}
 		if leo := p.log.LogEndOffset(); leaderEnd < leo {
-			env.NoteText("follower.truncated.to-leader-end", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "from", i64(leo), "to", i64(leaderEnd))
+			env.Note(event.FollowerTruncatedToLeaderEnd{Broker: b.cfg.NodeID, TP: p.tp, From: leo, To: leaderEnd})
 			if err := p.log.TruncateTo(leaderEnd); err != nil {
 				panic(err)
 			}
@@ -49,7 +50,7 @@ func (f *fetcher) handleOutOfRange(env *sim.Env, fs *fetchState) {
 				return
 			}
 			if ok && leaderStart > p.log.LogEndOffset() {
-				env.NoteText("follower.reset", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "offset", i64(leaderStart))
+				env.Note(event.FollowerReset{Broker: b.cfg.NodeID, TP: p.tp, Offset: leaderStart})
 				if err := p.log.TruncateFullyAndStartAt(leaderStart); err != nil {
 					panic(err)
 				}

@@ -2,9 +2,10 @@ package broker
 
 import (
 	"errors"
-	"strconv"
+	"slices"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
@@ -71,14 +72,14 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 				// Checked before the append: nothing is written.
 				pr.ErrorCode = protocol.NOT_ENOUGH_REPLICAS
 				pr.Cause = b.notEnoughReplicasCause(p, p.isr, pr.ErrorCode)
-				env.NoteText("produce.rejected", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "isr", ids(p.isr), "min", strconv.Itoa(p.effectiveMinISR()))
+				env.Note(event.ProduceRejected{Broker: b.cfg.NodeID, TP: p.tp, ISR: slices.Clone(p.isr), MinISR: p.effectiveMinISR()})
 				continue
 			}
 			if compact, _ := b.cleanupPolicy(p.tp.Topic); compact {
 				if errs, ok := keylessRecordErrors(pd.Records, p.tp); ok && len(errs) > 0 {
 					pr.ErrorCode, pr.ErrorMessage, pr.RecordErrors = protocol.INVALID_RECORD, recordErrorsMessage(errs), errs
 					pr.LogStartOffset = p.log.LogStartOffset()
-					env.NoteText("produce.keyless", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "records", strconv.Itoa(len(errs)))
+					env.Note(event.ProduceKeylessRejected{Broker: b.cfg.NodeID, TP: p.tp, Records: len(errs)})
 					continue
 				}
 			}
@@ -94,7 +95,7 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 					// CorruptRecordException (a CRC mismatch) is answered
 					// without a custom message (ReplicaManager.appendToLocalLog).
 					pr.ErrorCode = protocol.CORRUPT_MESSAGE
-					env.NoteText("produce.corrupt", "broker", id32(b.cfg.NodeID), "tp", p.tp.String())
+					env.Note(event.ProduceCorruptRejected{Broker: b.cfg.NodeID, TP: p.tp})
 				case errors.Is(err, storage.ErrOutOfOrderSequence), errors.Is(err, storage.ErrInvalidProducerEpoch):
 					// Answered without a custom message, as
 					// ReplicaManager.appendToLocalLog does.
@@ -103,7 +104,7 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 						pr.ErrorCode = protocol.INVALID_PRODUCER_EPOCH
 					}
 					pr.LogStartOffset = p.log.LogStartOffset()
-					env.NoteText("produce.sequence.rejected", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "pid", producerIDOf(pd.Records), "error", pr.ErrorCode.String())
+					env.Note(event.ProduceSequenceRejected{Broker: b.cfg.NodeID, TP: p.tp, ProducerID: producerIDOf(pd.Records), Error: pr.ErrorCode})
 				default:
 					pr.ErrorCode, pr.ErrorMessage = protocol.KAFKA_STORAGE_ERROR, err.Error()
 				}
@@ -112,9 +113,10 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 			pr.BaseOffset = info.FirstOffset
 			pr.LogStartOffset = p.log.LogStartOffset()
 			if info.Duplicate {
-				env.NoteText("produce.duplicate", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "pid", producerIDOf(pd.Records), "seq", sequenceOf(pd.Records), "first", i64(info.FirstOffset), "last", i64(info.LastOffset))
+				env.Note(event.ProduceDuplicate{Broker: b.cfg.NodeID, TP: p.tp, ProducerID: producerIDOf(pd.Records), Sequence: sequenceOf(pd.Records),
+					First: info.FirstOffset, Last: info.LastOffset})
 			} else {
-				env.NoteText("produce.appended", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "first", i64(info.FirstOffset), "last", i64(info.LastOffset), "epoch", id32(p.leaderEpoch))
+				env.Note(event.ProduceAppended{Broker: b.cfg.NodeID, TP: p.tp, First: info.FirstOffset, Last: info.LastOffset, Epoch: p.leaderEpoch})
 			}
 			if dp != nil {
 				dp.pending[p.tp] = &pendingPart{resp: pr, requiredOffset: info.LastOffset + 1}
@@ -222,18 +224,18 @@ func (p *Partition) failDelayedProduces(env *sim.Env, code protocol.ErrorCode) {
 
 // producerIDOf and sequenceOf read the first batch's producer fields, for
 // the event feed.
-func producerIDOf(data []byte) string {
+func producerIDOf(data []byte) int64 {
 	h, err := record.ParseHeader(data)
 	if err != nil {
-		return "-1"
+		return -1
 	}
-	return i64(h.ProducerID)
+	return h.ProducerID
 }
 
-func sequenceOf(data []byte) string {
+func sequenceOf(data []byte) int32 {
 	h, err := record.ParseHeader(data)
 	if err != nil {
-		return "-1"
+		return -1
 	}
-	return strconv.Itoa(int(h.BaseSequence))
+	return h.BaseSequence
 }

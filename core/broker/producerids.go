@@ -3,6 +3,7 @@ package broker
 import (
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -76,7 +77,7 @@ func (b *Broker) maybeRequestProducerIDBlock(env *sim.Env) {
 		}
 		if r.ErrorCode == protocol.NONE && r.ProducerIDStart >= 0 && r.ProducerIDLen > 0 {
 			m.nextBlock = &producerIDBlock{first: r.ProducerIDStart, next: r.ProducerIDStart, size: r.ProducerIDLen}
-			env.NoteText("producerids.block", "broker", id32(b.cfg.NodeID), "first", i64(r.ProducerIDStart), "last", i64(r.ProducerIDStart+int64(r.ProducerIDLen)-1))
+			env.Note(event.ProducerIDBlockReceived{Broker: b.cfg.NodeID, First: r.ProducerIDStart, Last: r.ProducerIDStart + int64(r.ProducerIDLen) - 1})
 			return
 		}
 		m.backoffUntil = env.Now().Add(allocateRetryBackoff)
@@ -96,7 +97,7 @@ func (b *Broker) handleInitProducerId(env *sim.Env, from sim.Addr, req *protocol
 	default:
 		if id, ok := b.generateProducerID(env); ok {
 			resp.ProducerID, resp.ProducerEpoch = id, 0
-			env.NoteText("producer.id.assigned", "broker", id32(b.cfg.NodeID), "pid", i64(id))
+			env.Note(event.ProducerIDAssigned{Broker: b.cfg.NodeID, ProducerID: id})
 		} else {
 			resp.ErrorCode = protocol.COORDINATOR_LOAD_IN_PROGRESS
 			if b.noController() {

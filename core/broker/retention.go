@@ -1,10 +1,9 @@
 package broker
 
 import (
-	"strconv"
-	"strings"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -54,27 +53,24 @@ func (b *Broker) deleteOldSegments(env *sim.Env, p *Partition) int {
 	n := 0
 	for _, d := range dels {
 		n += len(d.Bases)
-		bases := make([]string, len(d.Bases))
-		for i, base := range d.Bases {
-			bases[i] = strconv.FormatInt(base, 10)
-		}
-		env.NoteText("log.segments.deleted", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "reason", retentionReason(d.Reason, p.log.Config()),
-			"count", strconv.Itoa(len(d.Bases)), "bases", strings.Join(bases, ","), "bytes", i64(d.Bytes), "start", i64(d.LogStartOffset),
-			"delay", sim.FormatDuration(time.Duration(p.log.Config().FileDeleteDelayMs)*time.Millisecond))
+		cfg := p.log.Config()
+		env.Note(event.SegmentsDeleted{Broker: b.cfg.NodeID, TP: p.tp, Reason: d.Reason, Limit: retentionLimit(d.Reason, cfg),
+			Bases: d.Bases, Bytes: d.Bytes, Start: d.LogStartOffset, Delay: time.Duration(cfg.FileDeleteDelayMs) * time.Millisecond})
 	}
 	if err != nil {
-		env.NoteText("log.retention.failed", "broker", id32(b.cfg.NodeID), "tp", p.tp.String(), "error", err.Error())
+		env.Note(event.LogRetentionFailed{Broker: b.cfg.NodeID, TP: p.tp, Error: err.Error()})
 	}
 	return n
 }
 
-// retentionReason words why segments went, with the limit that applied.
-func retentionReason(reason string, cfg storage.LogConfig) string {
+// retentionLimit is the limit a deletion for reason breached: retention.ms
+// or retention.bytes (0 for a deletion below the log start offset).
+func retentionLimit(reason string, cfg storage.LogConfig) int64 {
 	switch reason {
 	case storage.DeletedRetentionMs:
-		return "retention.ms=" + strconv.FormatInt(cfg.RetentionMs, 10)
+		return cfg.RetentionMs
 	case storage.DeletedRetentionBytes:
-		return "retention.bytes=" + strconv.FormatInt(cfg.RetentionBytes, 10)
+		return cfg.RetentionBytes
 	}
-	return "below the log start offset"
+	return 0
 }
