@@ -335,8 +335,11 @@ func TestMetadataSnapshotsBoundTheLog(t *testing.T) {
 	}, 20*time.Second, "broker 4 to catch up")
 	loaded := false
 	for _, e := range traceSince(c, seq) {
-		if (e.Detail == "raft.snapshot.fetch" || e.Detail == "raft.snapshot.load") && e.Field("node") == "4" {
-			loaded = true
+		switch n := e.Note.(type) {
+		case event.SnapshotFetchStarted:
+			loaded = loaded || n.Node == 4
+		case event.SnapshotLoaded:
+			loaded = loaded || n.Node == 4
 		}
 	}
 	if !loaded {

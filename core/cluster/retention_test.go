@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 )
 
@@ -75,8 +76,8 @@ func TestRetentionTaskSchedule(t *testing.T) {
 	if at := first[0].At; at < sim.Time(30*time.Second) || at > sim.Time(33*time.Second) {
 		t.Fatalf("first deletion at %s, want 30 s after the log manager started", at)
 	}
-	if got := first[0].Field("start"); got != "1" {
-		t.Fatalf("log start after the deletion %s, want 1", got)
+	if got := first[0].Note.(event.SegmentsDeleted).Start; got != 1 {
+		t.Fatalf("log start after the deletion %d, want 1", got)
 	}
 	for _, id := range []int32{1, 2, 3} {
 		if len(w.on(Host(id))) != 1 {

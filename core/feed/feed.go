@@ -102,6 +102,10 @@ func fill(tpl string, value func(name string) (string, bool)) string {
 	return b.String()
 }
 
+// unexplained are the notes the feed leaves out on purpose: bookkeeping
+// that the checkers read, too frequent to narrate.
+var unexplained = map[string]bool{}
+
 // FromTrace turns a trace event into a feed entry, if it is one the feed
 // explains: process notes, and brokers starting and stopping.
 func FromTrace(ev sim.TraceEvent) (Entry, bool) {
@@ -113,7 +117,7 @@ func FromTrace(ev sim.TraceEvent) (Entry, bool) {
 		for i := 0; i+1 < len(f); i += 2 {
 			e.Fields[f[i]] = f[i+1]
 		}
-		e.Key = sentenceKey(ev.Note, e.Fields)
+		e.Key = sentenceKey(ev.Note)
 	case sim.TraceStart, sim.TraceStop:
 		id, ok := strings.CutPrefix(ev.Host, "kafka-")
 		if _, err := strconv.Atoi(id); !ok || err != nil {
@@ -160,7 +164,7 @@ func Recent(tr *sim.Trace, after uint64, limit int) []Entry {
 // more specific one when the catalog has it: an election by whether it
 // found a leader and how, a KRaft role change by its new role, a vote by
 // its answer, a stuck client by its cause.
-func sentenceKey(n sim.Note, f map[string]string) string {
+func sentenceKey(n sim.Note) string {
 	key := n.Key()
 	var k string
 	switch n := n.(type) {
@@ -174,16 +178,15 @@ func sentenceKey(n sim.Note, f map[string]string) string {
 		return key
 	case event.RaftTransition:
 		k = key + "." + strings.ToLower(n.Role)
-	}
-	switch key {
-	case "raft.transition":
-	case "raft.vote":
+	case event.VoteAnswered:
 		k = key + ".rejected"
-		if f["granted"] == "true" {
+		if n.Granted {
 			k = key + ".granted"
 		}
-	case "consumer.stuck", "producer.stuck":
-		k = key + "." + f["cause"]
+	case event.ConsumerStuck:
+		k = key + "." + n.Cause
+	case event.ProducerStuck:
+		k = key + "." + n.Cause
 	default:
 		return key
 	}

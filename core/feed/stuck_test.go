@@ -2,6 +2,7 @@ package feed
 
 import (
 	"fmt"
+	"kafkascope/core/event"
 	"kafkascope/core/i18n"
 	"maps"
 	"regexp"
@@ -363,7 +364,7 @@ func TestFeedSaysNothingOfClientsThatWork(t *testing.T) {
 // Every kind of cause a client can note has a sentence of its own for each
 // client that can meet it, in both languages, with every field filled.
 func TestEveryStuckCauseHasSentences(t *testing.T) {
-	fields := map[string]string{"client": "c", "group": "g", "broker": "1", "registered": "2", "rf": "3", "error": "E",
+	fields := map[string]string{"broker": "1", "registered": "2", "rf": "3", "error": "E",
 		"tp": "t-0", "isr": "1", "min": "2", "topic": "t", "coordinator": "3", "leader": "3", "failure": "disconnected", "node": "2"}
 	kinds := map[string][]string{
 		"consumer": {protocol.CauseOffsetsTopicNoController, protocol.CauseOffsetsTopicReplication, protocol.CauseOffsetsTopicCreateFailed,
@@ -377,11 +378,11 @@ func TestEveryStuckCauseHasSentences(t *testing.T) {
 	placeholder := regexp.MustCompile(`\{[a-z_]+\}`)
 	for role, list := range kinds {
 		for _, kind := range list {
-			f := map[string]string{"cause": kind}
-			for k, v := range fields {
-				f[k] = v
+			var n sim.Note = event.ProducerStuck{Client: "c", Cause: kind, CauseFields: flatten(fields)}
+			if role == "consumer" {
+				n = event.ConsumerStuck{Client: "c", Group: "g", Cause: kind, CauseFields: flatten(fields)}
 			}
-			e, ok := FromTrace(sim.TraceEvent{Kind: sim.TraceNote, Detail: role + ".stuck", Note: sim.TextNote{Name: role + ".stuck", Pairs: flatten(f)}})
+			e, ok := FromTrace(sim.TraceEvent{Kind: sim.TraceNote, Detail: n.Key(), Note: n})
 			if !ok || e.Key != role+".stuck."+kind || e.Category != CatClient {
 				t.Errorf("%s.stuck with cause %s: entry %q (shown %v)", role, kind, e.Key, ok)
 				continue

@@ -442,15 +442,6 @@ func (e *Env) Note(n Note) {
 	}
 }
 
-// NoteText notes key with text fields (name, value pairs): the old form
-// of Note, left while the engine's notes move to core/event's types.
-func (e *Env) NoteText(key string, fields ...string) {
-	if len(fields)%2 != 0 {
-		panic("sim: NoteText needs name, value pairs")
-	}
-	e.Note(TextNote{Name: key, Pairs: fields})
-}
-
 // SetNoteHook registers fn to see every Note as it is made (in the process
 // that makes it, under the lockstep, so fn needs no locking). It lets the
 // harness keep measurements that the bounded trace cannot: fn must not
@@ -468,21 +459,6 @@ func (e TraceEvent) Field(name string) string {
 		}
 	}
 	return ""
-}
-
-// TextNote is a note given as its key and text fields, name, value pairs:
-// for tests that make notes by hand, and for a process whose facts are
-// words (TextNote's fields hash as strings).
-type TextNote struct {
-	Name  string
-	Pairs []string
-}
-
-func (n TextNote) Key() string { return n.Name }
-func (n TextNote) Fields(w FieldWriter) {
-	for i := 0; i+1 < len(n.Pairs); i += 2 {
-		w.Str(n.Pairs[i], n.Pairs[i+1])
-	}
 }
 
 // Timer is a pending callback in a process.
