@@ -214,6 +214,14 @@ func (b *Broker) dropCleanerState(tp storage.TopicPartition) {
 	}
 }
 
+// truncated follows a truncation of p's log: the cleaner's checkpoint
+// (truncateCleanerCheckpoint) and the HW, which the truncation may have
+// lowered.
+func (p *Partition) truncated(env *sim.Env) {
+	p.b.truncateCleanerCheckpoint(p)
+	p.noteHW(env)
+}
+
 // truncateCleanerCheckpoint follows a truncation of p's log: the log is
 // clean at most up to its active segment's base offset now
 // (LogManager.maybeTruncateCleanerCheckpointToActiveSegmentBaseOffset).

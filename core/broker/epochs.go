@@ -64,7 +64,7 @@ func (p *Partition) truncateToHW(env *sim.Env, hw int64) {
 	if err := p.log.TruncateTo(hw); err != nil {
 		panic(err)
 	}
-	p.b.truncateCleanerCheckpoint(p)
+	p.truncated(env)
 }
 
 // lastFetchedEpoch is what a follower's Fetch reports: the epoch of its last

@@ -260,6 +260,7 @@ func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
 				hw := min(pr.HighWatermark, p.log.LogEndOffset())
 				if hw != p.log.HighWatermark() {
 					p.log.UpdateHighWatermark(hw)
+					p.noteHW(env)
 				}
 				// The follower's log starts where the leader's does
 				// (ReplicaFetcherThread.processPartitionData); its own
@@ -318,6 +319,6 @@ func (p *Partition) truncateByEpochEnd(env *sim.Env, div protocol.EpochEndOffset
 	if err := p.log.TruncateTo(target); err != nil {
 		panic(err)
 	}
-	p.b.truncateCleanerCheckpoint(p)
+	p.truncated(env)
 	return askAgain
 }

@@ -86,7 +86,9 @@ func (b *Broker) loadLogs(env *sim.Env) error {
 			env.Note(event.LogRecovered{Broker: b.cfg.NodeID, TP: tp, From: rp, LEO: log.LogEndOffset(),
 				TruncatedBytes: rep.TruncatedBytes, Reason: rep.Reason})
 		}
-		b.setPartition(tp, newPartition(b, tp, log))
+		p := newPartition(b, tp, log)
+		b.setPartition(tp, p)
+		p.noteHW(env)
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func (f *fetcher) handleOutOfRange(env *sim.Env, fs *fetchState) {
 			if err := p.log.TruncateTo(leaderEnd); err != nil {
 				panic(err)
 			}
-			b.truncateCleanerCheckpoint(p)
+			p.truncated(env)
 			done(env, false)
 			return
 		}
@@ -54,7 +54,7 @@ func (f *fetcher) handleOutOfRange(env *sim.Env, fs *fetchState) {
 				if err := p.log.TruncateFullyAndStartAt(leaderStart); err != nil {
 					panic(err)
 				}
-				b.truncateCleanerCheckpoint(p)
+				p.truncated(env)
 			}
 			done(env, !ok)
 		})

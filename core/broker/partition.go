@@ -39,7 +39,11 @@ type Partition struct {
 	leaderEpochStartOffset int64
 	pendingISR             []int32  // an AlterPartition in flight, nil if none
 	hwSeen                 leaderHW // checked: never down within an epoch
-	delayedProduces        []*delayedProduce
+	// notedHW is the HW last noted (event.HighWatermarkUpdated), when
+	// hwNoted: noteHW notes only a change.
+	notedHW         int64
+	hwNoted         bool
+	delayedProduces []*delayedProduce
 
 	// minISR is min.insync.replicas as resolved from the image's configs
 	// with stamp minISRStamp (effectiveMinISR). The HW check reads it on
@@ -180,6 +184,18 @@ func (p *Partition) makeLeader(env *sim.Env, st *metadata.PartitionState) {
 	p.b.groupsLeaderChange(env, p)
 }
 
+// noteHW notes the replica's HW (event.HighWatermarkUpdated) if it is not
+// the one noted last. It runs wherever the HW can change: the leader
+// moving it, a follower taking the leader's, a truncation, the log's load.
+func (p *Partition) noteHW(env *sim.Env) {
+	hw := p.log.HighWatermark()
+	if p.hwNoted && hw == p.notedHW {
+		return
+	}
+	p.notedHW, p.hwNoted = hw, true
+	env.Note(event.HighWatermarkUpdated{Broker: p.b.cfg.NodeID, TP: p.tp, Epoch: p.leaderEpoch, HW: hw})
+}
+
 // makeFollower stops leading (if it did) and fetches from the new leader.
 // The follower does not truncate here: its first fetch carries the epoch of
 // its last batch, and the leader answers with a diverging epoch if the logs
@@ -200,6 +216,7 @@ func (p *Partition) makeFollower(env *sim.Env, st *metadata.PartitionState) {
 		p.b.groupsLeaderChange(env, p)
 		env.Note(event.LeaderStopped{Broker: p.b.cfg.NodeID, TP: p.tp, Leader: p.leader, Epoch: p.leaderEpoch})
 	}
+	env.Note(event.FollowerStarted{Broker: p.b.cfg.NodeID, TP: p.tp, Leader: p.leader, Epoch: p.leaderEpoch})
 	p.b.checkParkedFetches(env)
 }
 
@@ -233,6 +250,7 @@ func (p *Partition) maybeIncrementHW(env *sim.Env) bool {
 	}
 	p.checkHWAdvance(newHW)
 	p.log.UpdateHighWatermark(newHW)
+	p.noteHW(env)
 	p.completeDelayedProduces(env)
 	p.b.groupAppendsHWMoved(env, p)
 	p.b.checkParkedFetches(env)

@@ -68,7 +68,8 @@ type Cluster struct {
 	clients      int
 	avail        *Availability
 	losses       []LostRange
-	groups       groupLog // coordinators' notes per group (clients.go)
+	marks        replicaMarks // every replica's last epoch and HW, from the notes (loss.go)
+	groups       groupLog     // coordinators' notes per group (clients.go)
 	onNote       func(sim.TraceEvent)
 
 	// ViewState is where a view of this cluster keeps what it computes
@@ -108,7 +109,7 @@ func New(cfg Config) (*Cluster, error) {
 	c := &Cluster{
 		World: w, cfg: cfg, ClusterID: metadata.RandomUuid(ids.Uint64).String(),
 		disks: map[int32]*storage.Disk{}, nodes: map[int32]*Node{}, state: map[int32]NodeState{}, dirIDs: map[int32]string{},
-		avail: newAvailability(),
+		avail: newAvailability(), marks: replicaMarks{},
 	}
 	w.SetNoteHook(c.observe)
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
@@ -132,6 +133,7 @@ func New(cfg Config) (*Cluster, error) {
 func (c *Cluster) observe(e sim.TraceEvent) {
 	c.avail.observe(e)
 	c.groups.observe(e)
+	c.marks.observe(e.Note)
 	if n, ok := e.Note.(event.LeaderStarted); ok {
 		c.checkLoss(n, e.At)
 	}
@@ -196,6 +198,7 @@ func (c *Cluster) spawn(id int32) error {
 	})
 	c.nodes[id] = n
 	c.state[id] = NodeRunning
+	c.marks.forget(id)
 	return c.World.Spawn(Host(id), n)
 }
 

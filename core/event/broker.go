@@ -534,3 +534,41 @@ func (e LogRetentionFailed) Fields(w sim.FieldWriter) {
 	broker(w, e.Broker, e.TP)
 	w.Str("error", e.Error)
 }
+
+// HighWatermarkUpdated: a replica's high watermark is HW now, in leader
+// epoch Epoch: the leader moved it (Partition.maybeIncrementLeaderHW), a
+// follower took the leader's from a fetch response, a truncation lowered
+// it, or the broker loaded the log at start (from the
+// replication-offset-checkpoint). The loss check keeps every replica's
+// last HW from it; the feed does not narrate it (one per fetch round).
+type HighWatermarkUpdated struct {
+	Broker int32
+	TP     storage.TopicPartition
+	Epoch  int32
+	HW     int64
+}
+
+func (HighWatermarkUpdated) Key() string { return "hw.updated" }
+func (e HighWatermarkUpdated) Fields(w sim.FieldWriter) {
+	broker(w, e.Broker, e.TP)
+	w.Int("epoch", int64(e.Epoch))
+	w.Int("hw", e.HW)
+}
+
+// FollowerStarted: a replica follows Leader (-1: none yet) in leader epoch
+// Epoch (Partition.makeFollower): the counterpart of LeaderStarted, so
+// that every replica's epoch is known from the notes. The feed does not
+// narrate it (LeaderStopped and LeaderElected say what a reader needs).
+type FollowerStarted struct {
+	Broker int32
+	TP     storage.TopicPartition
+	Leader int32
+	Epoch  int32
+}
+
+func (FollowerStarted) Key() string { return "follower.started" }
+func (e FollowerStarted) Fields(w sim.FieldWriter) {
+	broker(w, e.Broker, e.TP)
+	w.Int("leader", int64(e.Leader))
+	w.Int("epoch", int64(e.Epoch))
+}

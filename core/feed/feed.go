@@ -104,7 +104,7 @@ func fill(tpl string, value func(name string) (string, bool)) string {
 
 // unexplained are the notes the feed leaves out on purpose: bookkeeping
 // that the checkers read, too frequent to narrate.
-var unexplained = map[string]bool{}
+var unexplained = map[string]bool{"hw.updated": true, "follower.started": true}
 
 // FromTrace turns a trace event into a feed entry, if it is one the feed
 // explains: process notes, and brokers starting and stopping.
