@@ -69,8 +69,11 @@ type Cluster struct {
 	avail        *Availability
 	losses       []LostRange
 	marks        replicaMarks // every replica's last epoch and HW, from the notes (loss.go)
-	groups       groupLog     // coordinators' notes per group (clients.go)
-	onNote       func(sim.TraceEvent)
+	// checkSuperseded makes the loss check look at leaderships already
+	// superseded too (tests only: loss_test.go pins the rule on its seed).
+	checkSuperseded bool
+	groups          groupLog // coordinators' notes per group (clients.go)
+	onNote          func(sim.TraceEvent)
 
 	// ViewState is where a view of this cluster keeps what it computes
 	// incrementally (core/view's metadata-log list); the cluster never

@@ -77,7 +77,8 @@ func (m replicaMarks) forget(broker int32) {
 // epoch) is not checked: no follower will follow it for long, and nothing
 // is lost until the newer leader starts without the data. (A replica that
 // led alone in the newer epoch may already have set its HW to its LEO:
-// seed 278 of issue 8.)
+// seeds 278 and 459 of the fault simulator, which
+// TestSupersededLeadershipLosesNothing pins.)
 //
 // The decision reads only the notes. The lost records' values, for the
 // `lost` tool and the page, are read from the log of the replica with the
@@ -90,7 +91,7 @@ func (c *Cluster) checkLoss(e event.LeaderStarted, at sim.Time) {
 	// The result does not depend on the map's order: any newer epoch
 	// ends the check, and ties go to the smallest broker id.
 	for id, r := range c.marks[tp] {
-		if r.epoch > epoch {
+		if r.epoch > epoch && !c.checkSuperseded {
 			return
 		}
 		if r.hwSet && (r.hw > maxHW || r.hw == maxHW && id < holder) {
