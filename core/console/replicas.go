@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/cluster"
 	"kafkascope/core/record"
 	"kafkascope/core/storage"
+	"kafkascope/core/view"
 )
 
 // MaxShownRecords bounds how many records "replicas" prints per replica.
@@ -15,8 +16,9 @@ const MaxShownRecords = 50
 
 // cmdReplicas prints every replica of one partition as its broker holds it:
 // role, LEO, HW, the leader-epoch cache, and the records with their offsets
-// and batch epochs. It reads the brokers' state directly (no Kafka tool can
-// show a follower's HW); it takes no simulated time.
+// and batch epochs. It reads the brokers' state through the view
+// (view.ReplicaLogs: no Kafka tool can show a follower's HW); it takes no
+// simulated time.
 func (s *Session) cmdReplicas(args []string) {
 	if len(args) != 1 {
 		s.print("usage: replicas TOPIC-PARTITION   (e.g. replicas peter-test01-0)")
@@ -30,52 +32,38 @@ func (s *Session) cmdReplicas(args []string) {
 		s.printf("replicas: %q is not TOPIC-PARTITION", args[0])
 		return
 	}
-	found := false
-	for _, id := range s.cluster.NodeIDs() {
-		n := s.cluster.Node(id)
-		state := s.cluster.State(id)
-		p := n.Broker.Partition(tp)
-		if p == nil {
-			continue
-		}
-		found = true
+	logs := view.ReplicaLogs(s.cluster, tp, MaxShownRecords)
+	if len(logs) == 0 {
+		s.printf("replicas: no broker has a replica of %s", args[0])
+	}
+	for _, r := range logs {
 		role := "follower"
-		if p.IsLeader() {
+		if r.Leader {
 			role = "leader"
 		}
-		if state != cluster.NodeRunning {
-			role = string(state)
+		if r.State != cluster.NodeRunning {
+			role = string(r.State)
 		}
-		log := p.Log()
-		line := fmt.Sprintf("broker %d (%s): LEO %d, HW %d, leader epoch %d", id, role, log.LogEndOffset(), log.HighWatermark(), p.LeaderEpoch())
-		if p.IsLeader() && state == cluster.NodeRunning {
-			line += ", ISR " + joinIDs(p.ISR())
+		line := fmt.Sprintf("broker %d (%s): LEO %d, HW %d, leader epoch %d", r.Broker, role, r.LEO, r.HW, r.LeaderEpoch)
+		if r.Leader && r.State == cluster.NodeRunning {
+			line += ", ISR " + joinIDs(r.ISR)
 		}
 		s.print(line)
 		var epochs []string
-		for _, e := range log.Epochs().Entries() {
+		for _, e := range r.Epochs {
 			epochs = append(epochs, fmt.Sprintf("%d@%d", e.Epoch, e.StartOffset))
 		}
 		s.print("  epochs: " + strings.Join(epochs, " "))
-		batches, err := log.Batches(log.LogStartOffset(), log.LogEndOffset())
-		if err != nil {
-			s.printf("  (unreadable: %v)", err)
+		if r.Err != nil {
+			s.printf("  (unreadable: %v)", r.Err)
 			continue
 		}
-		shown := 0
-		for _, b := range batches {
-			for _, r := range b.Records {
-				if shown == MaxShownRecords {
-					s.print("  ...")
-					break
-				}
-				s.printf("  %d: %s (epoch %d)%s", r.Offset, showRecord(r), b.PartitionLeaderEpoch, hwMark(r.Offset, log.HighWatermark()))
-				shown++
-			}
+		for _, rec := range r.Records {
+			s.printf("  %d: %s (epoch %d)%s", rec.Offset, showRecord(rec.Record), rec.BatchEpoch, hwMark(rec.Offset, r.HW))
 		}
-	}
-	if !found {
-		s.printf("replicas: no broker has a replica of %s", args[0])
+		if r.More {
+			s.print("  ...")
+		}
 	}
 }
 

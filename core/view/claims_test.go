@@ -1,10 +1,12 @@
-package view
+package view_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"kafkascope/core/view"
 )
 
 // Claims hold or fail against the cluster the page would draw: a topic on
@@ -16,7 +18,7 @@ func TestClaimsCheckWhatThePictureShows(t *testing.T) {
 	}
 	s.Exec("kafka-console-producer.sh --topic t", []string{"a", "b"})
 	advance(t, s, time.Second)
-	snap := Take(s.Cluster())
+	snap := view.Take(s.Cluster())
 	ctl := snap.Controller
 	holds := []string{
 		"leader t-0 2", "isr t-0 3,1,2", "epoch t-0 0", "hw t-0 2", "leo t-0@1 2", "hw t-0@3 2",
@@ -30,7 +32,7 @@ func TestClaimsCheckWhatThePictureShows(t *testing.T) {
 	}
 	s.Exec("broker kill 2", nil)
 	advance(t, s, 15*time.Second) // broker.session.timeout.ms: fenced, a new leader
-	snap = Take(s.Cluster())
+	snap = view.Take(s.Cluster())
 	for c, why := range map[string]string{
 		"leader t-0 2":      "it is 1",
 		"isr t-0 1,2,3":     "it is 1,3",
@@ -55,7 +57,7 @@ func TestClaimsCheckWhatThePictureShows(t *testing.T) {
 	if errs := snap.CheckClaims("leader t-0 1; isr t-0 3,1; leader t-0 3; broker 2 killed; broker 2 fenced"); len(errs) != 1 || !strings.Contains(errs[0].Error(), `"leader t-0 3"`) {
 		t.Errorf("a line of claims: %v, want just the third to fail", errs)
 	}
-	if errs := CheckClaims(nil, "leader t-0 1"); len(errs) != 1 {
+	if errs := view.CheckClaims(nil, "leader t-0 1"); len(errs) != 1 {
 		t.Errorf("no cluster: %v", errs)
 	}
 }
@@ -68,7 +70,7 @@ func TestGroupAndPartitionClaims(t *testing.T) {
 	s.Exec("kafka-console-producer.sh --topic g --property parse.key=true", []string{"a\t1", "b\t2", "c\t3"})
 	s.Exec("kafka-console-consumer.sh --topic g --group readers --from-beginning --consumer-property client.id=reader-1 &", nil)
 	advance(t, s, 10*time.Second)
-	snap := Take(s.Cluster())
+	snap := view.Take(s.Cluster())
 	if len(snap.Groups) != 1 {
 		t.Fatalf("groups: %+v", snap.Groups)
 	}
@@ -110,7 +112,7 @@ func TestGroupAndPartitionClaims(t *testing.T) {
 	}
 	s.Exec(fmt.Sprintf("broker kill %d", leader), nil)
 	advance(t, s, 15*time.Second)
-	if errs := Take(s.Cluster()).CheckClaims("down g-0; leader g-0 none"); len(errs) > 0 {
+	if errs := view.Take(s.Cluster()).CheckClaims("down g-0; leader g-0 none"); len(errs) > 0 {
 		t.Errorf("after its only replica's broker died: %v", errs)
 	}
 }

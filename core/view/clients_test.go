@@ -1,4 +1,4 @@
-package view
+package view_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
 	"kafkascope/core/sim"
+	"kafkascope/core/view"
 )
 
 // spawnProducer starts a client process running one producer with cfg.
@@ -44,7 +45,7 @@ func sendTo(t testing.TB, c *cluster.Cluster, host string, p *client.Producer, t
 	return acked
 }
 
-func producerOf(t *testing.T, s *Snapshot, host string) Producer {
+func producerOf(t *testing.T, s *view.Snapshot, host string) view.Producer {
 	t.Helper()
 	for _, p := range s.Producers {
 		if p.Host == host {
@@ -52,7 +53,7 @@ func producerOf(t *testing.T, s *Snapshot, host string) Producer {
 		}
 	}
 	t.Fatalf("no producer on %s in %+v", host, s.Producers)
-	return Producer{}
+	return view.Producer{}
 }
 
 // A producer with linger.ms=1000 holds its records in one open batch until
@@ -70,7 +71,7 @@ func TestProducerAccumulatorLinger(t *testing.T) {
 	acked := sendTo(t, c, host, p, "t", 1, "a", "b", "c")
 	advance(t, s, 300*time.Millisecond)
 
-	pv := producerOf(t, Take(c), host)
+	pv := producerOf(t, view.Take(c), host)
 	if pv.ClientID != "lingering" || pv.LingerMs != 1000 || pv.BatchSize != 16384 || pv.MaxInFlight != 5 {
 		t.Errorf("producer %+v", pv)
 	}
@@ -82,7 +83,7 @@ func TestProducerAccumulatorLinger(t *testing.T) {
 		t.Fatalf("t-1 holds %d batches, want 1", len(q.Batches))
 	}
 	b := q.Batches[0]
-	if b.State != BatchOpen || b.Records != 3 || b.Bytes <= 0 || b.Bytes >= pv.BatchSize {
+	if b.State != view.BatchOpen || b.Records != 3 || b.Bytes <= 0 || b.Bytes >= pv.BatchSize {
 		t.Errorf("batch %+v, want open with 3 records", b)
 	}
 	// The records went in (after metadata arrived) some time in the last
@@ -93,7 +94,7 @@ func TestProducerAccumulatorLinger(t *testing.T) {
 	if pv.Records != 3 || len(pv.InFlight) != 0 || *acked != 0 {
 		t.Errorf("records %d, in flight %+v, acked %d", pv.Records, pv.InFlight, *acked)
 	}
-	if q.Leader != Take(c).Topics[0].Partitions[1].Leader {
+	if q.Leader != view.Take(c).Topics[0].Partitions[1].Leader {
 		t.Errorf("queue leader %d", q.Leader)
 	}
 	// Idempotent (the default): a producer id, and no sequence given to a
@@ -107,7 +108,7 @@ func TestProducerAccumulatorLinger(t *testing.T) {
 	}
 
 	advance(t, s, time.Second)
-	pv = producerOf(t, Take(c), host)
+	pv = producerOf(t, view.Take(c), host)
 	if *acked != 3 || pv.Records != 0 || len(pv.Partitions) != 1 || len(pv.Partitions[0].Batches) != 0 || pv.BufferUsed != 0 {
 		t.Errorf("after linger.ms: acked %d, accumulator %+v", *acked, pv.Partitions)
 	}
@@ -125,7 +126,7 @@ func TestProducerInFlightAndRetry(t *testing.T) {
 	exec(t, s, "kafka-topics.sh --create --topic t --partitions 1 --replication-factor 3")
 	advance(t, s, time.Second)
 	c := s.Cluster()
-	leader := Take(c).Topics[0].Partitions[0].Leader
+	leader := view.Take(c).Topics[0].Partitions[0].Leader
 	cfg := client.DefaultProducerConfig()
 	cfg.ClientID = "slow"
 	cfg.Linger = time.Hour
@@ -142,14 +143,14 @@ func TestProducerInFlightAndRetry(t *testing.T) {
 	// these batches are ready at once while linger.ms (an hour) is not over.
 	sendTo(t, c, host, p, "t", 0, "1", "2", "3", "4", "5", "6")
 	advance(t, s, 10*time.Millisecond)
-	pv := producerOf(t, Take(c), host)
+	pv := producerOf(t, view.Take(c), host)
 	if len(pv.InFlight) != 1 || pv.InFlight[0].Broker != leader {
 		t.Fatalf("in flight %+v, want requests to broker %d only", pv.InFlight, leader)
 	}
 	// One partition: each request carries one batch of it.
 	inFlight, records := 0, 0
 	for _, b := range pv.Partitions[0].Batches {
-		if b.State == BatchInFlight {
+		if b.State == view.BatchInFlight {
 			inFlight++
 		}
 		records += b.Records
@@ -161,8 +162,8 @@ func TestProducerInFlightAndRetry(t *testing.T) {
 	var retried bool
 	for range 40 {
 		advance(t, s, 50*time.Millisecond)
-		pv = producerOf(t, Take(c), host)
-		if b := pv.Partitions[0].Batches[0]; b.Attempt == 1 && (b.State == BatchBackoff || b.State == BatchInFlight) {
+		pv = producerOf(t, view.Take(c), host)
+		if b := pv.Partitions[0].Batches[0]; b.Attempt == 1 && (b.State == view.BatchBackoff || b.State == view.BatchInFlight) {
 			retried = true
 			break
 		}

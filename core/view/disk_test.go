@@ -1,4 +1,4 @@
-package view
+package view_test
 
 import (
 	"bytes"
@@ -13,11 +13,12 @@ import (
 	"kafkascope/core/console"
 	"kafkascope/core/record"
 	"kafkascope/core/storage"
+	"kafkascope/core/view"
 )
 
 // checkCoverage fails unless m's fields cover [0, n) in order, each byte
 // exactly once, with no empty field.
-func checkCoverage(t *testing.T, m BatchMap, n int) {
+func checkCoverage(t *testing.T, m view.BatchMap, n int) {
 	t.Helper()
 	pos := 0
 	for i, f := range m.Fields {
@@ -38,8 +39,8 @@ func checkCoverage(t *testing.T, m BatchMap, n int) {
 
 // fieldsOf lists the fields of record r (-1: the batch header) by name;
 // a name that repeats (header fields) keeps its last occurrence.
-func fieldsOf(m BatchMap, r int) map[string]BatchField {
-	out := map[string]BatchField{}
+func fieldsOf(m view.BatchMap, r int) map[string]view.BatchField {
+	out := map[string]view.BatchField{}
 	for _, f := range m.Fields {
 		if f.Record == r {
 			out[f.Name] = f
@@ -73,7 +74,7 @@ func sampleBatches() map[string][]byte {
 func TestMapBatchLabelsEveryByte(t *testing.T) {
 	for name, b := range sampleBatches() {
 		t.Run(name, func(t *testing.T) {
-			m := MapBatch(b)
+			m := view.MapBatch(b)
 			checkCoverage(t, m, len(b))
 			if m.Err != "" || !m.HeaderOK || !m.CRCValid || m.Compressed {
 				t.Fatalf("map %+v", m)
@@ -91,13 +92,13 @@ func TestMapBatchLabelsEveryByte(t *testing.T) {
 				start, end int
 				value      int64
 			}{
-				{FieldBaseOffset, 0, 8, h.BaseOffset}, {FieldBatchLength, 8, 12, int64(h.BatchLength)},
-				{FieldPartitionLeaderEpoch, 12, 16, int64(h.PartitionLeaderEpoch)}, {FieldMagic, 16, 17, 2},
-				{FieldCRC, 17, 21, int64(h.CRC)}, {FieldAttributes, 21, 23, int64(h.Attributes)},
-				{FieldLastOffsetDelta, 23, 27, int64(h.LastOffsetDelta)}, {FieldBaseTimestamp, 27, 35, h.BaseTimestamp},
-				{FieldMaxTimestamp, 35, 43, h.MaxTimestamp}, {FieldProducerID, 43, 51, h.ProducerID},
-				{FieldProducerEpoch, 51, 53, int64(h.ProducerEpoch)}, {FieldBaseSequence, 53, 57, int64(h.BaseSequence)},
-				{FieldRecordsCount, 57, 61, int64(h.RecordCount)},
+				{view.FieldBaseOffset, 0, 8, h.BaseOffset}, {view.FieldBatchLength, 8, 12, int64(h.BatchLength)},
+				{view.FieldPartitionLeaderEpoch, 12, 16, int64(h.PartitionLeaderEpoch)}, {view.FieldMagic, 16, 17, 2},
+				{view.FieldCRC, 17, 21, int64(h.CRC)}, {view.FieldAttributes, 21, 23, int64(h.Attributes)},
+				{view.FieldLastOffsetDelta, 23, 27, int64(h.LastOffsetDelta)}, {view.FieldBaseTimestamp, 27, 35, h.BaseTimestamp},
+				{view.FieldMaxTimestamp, 35, 43, h.MaxTimestamp}, {view.FieldProducerID, 43, 51, h.ProducerID},
+				{view.FieldProducerEpoch, 51, 53, int64(h.ProducerEpoch)}, {view.FieldBaseSequence, 53, 57, int64(h.BaseSequence)},
+				{view.FieldRecordsCount, 57, 61, int64(h.RecordCount)},
 			}
 			for i, w := range want {
 				f := m.Fields[i]
@@ -115,7 +116,7 @@ func TestMapBatchLabelsEveryByte(t *testing.T) {
 			}
 			for i, r := range dec.Records {
 				fs := fieldsOf(m, i)
-				length := fs[FieldLength]
+				length := fs[view.FieldLength]
 				last := -1
 				for _, f := range m.Fields {
 					if f.Record == i {
@@ -125,13 +126,13 @@ func TestMapBatchLabelsEveryByte(t *testing.T) {
 				if int64(last-length.End) != length.Value {
 					t.Errorf("record %d: length %d, its fields end %d bytes after it", i, length.Value, last-length.End)
 				}
-				if got := dec.BaseOffset + fs[FieldOffsetDelta].Value; got != r.Offset {
+				if got := dec.BaseOffset + fs[view.FieldOffsetDelta].Value; got != r.Offset {
 					t.Errorf("record %d: offset %d, want %d", i, got, r.Offset)
 				}
-				if got := dec.BaseTimestamp + fs[FieldTimestampDelta].Value; got != r.Timestamp {
+				if got := dec.BaseTimestamp + fs[view.FieldTimestampDelta].Value; got != r.Timestamp {
 					t.Errorf("record %d: timestamp %d, want %d", i, got, r.Timestamp)
 				}
-				if a := fs[FieldAttributes]; a.End-a.Start != 1 || a.Value != 0 {
+				if a := fs[view.FieldAttributes]; a.End-a.Start != 1 || a.Value != 0 {
 					t.Errorf("record %d: attributes %+v", i, a)
 				}
 				checkData := func(lenName, dataName string, want []byte) {
@@ -156,9 +157,9 @@ func TestMapBatchLabelsEveryByte(t *testing.T) {
 						}
 					}
 				}
-				checkData(FieldKeyLength, FieldKey, r.Key)
-				checkData(FieldValueLength, FieldValue, r.Value)
-				if hc := fs[FieldHeadersCount]; hc.Value != int64(len(r.Headers)) {
+				checkData(view.FieldKeyLength, view.FieldKey, r.Key)
+				checkData(view.FieldValueLength, view.FieldValue, r.Value)
+				if hc := fs[view.FieldHeadersCount]; hc.Value != int64(len(r.Headers)) {
 					t.Errorf("record %d: headersCount %d, want %d", i, hc.Value, len(r.Headers))
 				}
 				for hi, hd := range r.Headers {
@@ -169,13 +170,13 @@ func TestMapBatchLabelsEveryByte(t *testing.T) {
 							continue
 						}
 						switch f.Name {
-						case FieldHeaderKeyLength:
+						case view.FieldHeaderKeyLength:
 							keyLen = f.Value
-						case FieldHeaderKey:
+						case view.FieldHeaderKey:
 							key = f.Data
-						case FieldHeaderValueLength:
+						case view.FieldHeaderValueLength:
 							valLen = f.Value
-						case FieldHeaderValue:
+						case view.FieldHeaderValue:
 							val = f.Data
 						}
 					}
@@ -197,14 +198,14 @@ func TestMapBatchDamagedAndCompressed(t *testing.T) {
 
 	bad := slices.Clone(b)
 	bad[len(bad)-1] ^= 0xff
-	m := MapBatch(bad)
+	m := view.MapBatch(bad)
 	checkCoverage(t, m, len(bad))
 	if m.CRCValid || m.ComputedCRC == m.Header.CRC || !m.HeaderOK {
 		t.Errorf("a flipped value byte verifies: %+v", m)
 	}
 
 	for _, n := range []int{0, 1, 16, 17, 60, 61, 62, 80, len(b) - 1} {
-		m := MapBatch(b[:n])
+		m := view.MapBatch(b[:n])
 		checkCoverage(t, m, n)
 		if n > 0 && m.Err == "" {
 			t.Errorf("%d bytes of %d: no error", n, len(b))
@@ -217,19 +218,19 @@ func TestMapBatchDamagedAndCompressed(t *testing.T) {
 	gz := slices.Clone(b)
 	binary.BigEndian.PutUint16(gz[21:], uint16(record.CompressionGzip))
 	binary.BigEndian.PutUint32(gz[17:], record.ComputeCRC(gz))
-	m = MapBatch(gz)
+	m = view.MapBatch(gz)
 	checkCoverage(t, m, len(gz))
 	if !m.Compressed || !m.CRCValid || m.Records != 0 || m.Err != "" {
 		t.Errorf("compressed: %+v", m)
 	}
-	if last := m.Fields[len(m.Fields)-1]; last.Name != FieldRecords || last.Start != record.HeaderSize {
+	if last := m.Fields[len(m.Fields)-1]; last.Name != view.FieldRecords || last.Start != record.HeaderSize {
 		t.Errorf("compressed records field %+v", last)
 	}
 
 	long := append(slices.Clone(b), 1, 2, 3)
-	m = MapBatch(long)
+	m = view.MapBatch(long)
 	checkCoverage(t, m, len(long))
-	if last := m.Fields[len(m.Fields)-1]; last.Name != FieldUnparsed || last.Start != len(b) || !m.CRCValid {
+	if last := m.Fields[len(m.Fields)-1]; last.Name != view.FieldUnparsed || last.Start != len(b) || !m.CRCValid {
 		t.Errorf("trailing bytes: %+v, crc %v", last, m.CRCValid)
 	}
 }
@@ -239,7 +240,7 @@ func FuzzMapBatch(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m := MapBatch(b)
+		m := view.MapBatch(b)
 		checkCoverage(t, m, len(b))
 		if _, n, err := record.Decode(b); err == nil && n == len(b) {
 			if !m.CRCValid || m.Err != "" || m.Records != int(m.Header.RecordCount) {
@@ -255,7 +256,7 @@ func TestMapBatchSurvivesMutations(t *testing.T) {
 			for _, x := range []byte{0x01, 0x80, 0xff} {
 				mut := slices.Clone(b)
 				mut[i] ^= x
-				checkCoverage(t, MapBatch(mut), len(mut))
+				checkCoverage(t, view.MapBatch(mut), len(mut))
 			}
 		}
 	}
@@ -289,9 +290,9 @@ func TestPartitionDiskOfAFreshTopic(t *testing.T) {
 	produce(t, s, "t", "", "no key here")
 	advance(t, s, time.Second)
 	c := s.Cluster()
-	snap := Take(c)
+	snap := view.Take(c)
 	leader := snap.Topics[0].Partitions[0].Leader
-	var dc DiskCache
+	var dc view.DiskCache
 	pd := dc.Partition(c, leader, "t", 0)
 	if pd == nil || !pd.Present || pd.State != "running" {
 		t.Fatalf("disk view %+v", pd)
@@ -353,10 +354,10 @@ func TestPartitionDiskOfAFreshTopic(t *testing.T) {
 	if !bytes.Equal(bb.Bytes, logData[:bb.Info.Size]) || bb.Position != 0 || bb.Missing != 0 || bb.File != seg.Name {
 		t.Fatalf("batch bytes %d at %d, file %s", len(bb.Bytes), bb.Position, bb.File)
 	}
-	if f := bb.Fields[bb.Field(0x10)]; f.Name != FieldMagic || f.Value != 2 || bb.Bytes[0x10] != 2 {
+	if f := bb.Fields[bb.Field(0x10)]; f.Name != view.FieldMagic || f.Value != 2 || bb.Bytes[0x10] != 2 {
 		t.Errorf("byte 0x10: %+v", f)
 	}
-	if f := bb.Fields[0]; f.Name != FieldBaseOffset || f.Value != 0 {
+	if f := bb.Fields[0]; f.Name != view.FieldBaseOffset || f.Value != 0 {
 		t.Errorf("first field %+v", f)
 	}
 	if !bb.CRCValid || bb.Records != 2 {
@@ -368,8 +369,8 @@ func TestPartitionDiskOfAFreshTopic(t *testing.T) {
 	}
 	for i, r := range batches[0].Records {
 		fs := fieldsOf(bb.BatchMap, i)
-		if string(fs[FieldKey].Data) != string(r.Key) || string(fs[FieldValue].Data) != string(r.Value) {
-			t.Errorf("record %d: key %q value %q, want %q %q", i, fs[FieldKey].Data, fs[FieldValue].Data, r.Key, r.Value)
+		if string(fs[view.FieldKey].Data) != string(r.Key) || string(fs[view.FieldValue].Data) != string(r.Value) {
+			t.Errorf("record %d: key %q value %q, want %q %q", i, fs[view.FieldKey].Data, fs[view.FieldValue].Data, r.Key, r.Value)
 		}
 	}
 	if !bytes.Contains(bb.Bytes, []byte("hello")) || !bytes.Contains(bb.Bytes, []byte("k2")) {
@@ -379,7 +380,7 @@ func TestPartitionDiskOfAFreshTopic(t *testing.T) {
 	if second == nil || second.Position != int64(bb.Info.Size) || second.Records != 1 || second.Header.BaseOffset != 2 {
 		t.Fatalf("second batch %+v", second)
 	}
-	if fs := fieldsOf(second.BatchMap, 0); fs[FieldKeyLength].Value != -1 || string(fs[FieldValue].Data) != "no key here" {
+	if fs := fieldsOf(second.BatchMap, 0); fs[view.FieldKeyLength].Value != -1 || string(fs[view.FieldValue].Data) != "no key here" {
 		t.Errorf("the keyless record: %+v", fs)
 	}
 	if dc.Batch(c, pd, 1) != nil || dc.Batch(c, pd, 7) != nil {
@@ -404,8 +405,8 @@ func TestDiskCacheFollowsTheLog(t *testing.T) {
 	exec(t, s, "kafka-topics.sh --create --topic t --partitions 1 --replication-factor 3")
 	produce(t, s, "t", "", "a")
 	c := s.Cluster()
-	leader := Take(c).Topics[0].Partitions[0].Leader
-	var dc DiskCache
+	leader := view.Take(c).Topics[0].Partitions[0].Leader
+	var dc view.DiskCache
 	first := dc.Partition(c, leader, "t", 0)
 	if dc.Partition(c, leader, "t", 0) != first {
 		t.Fatal("an unchanged partition is read again")
@@ -439,8 +440,8 @@ func TestPartitionDiskSegmentsAndCleanerCheckpoint(t *testing.T) {
 		produce(t, s, "small", "", fmt.Sprintf("value-%d", i))
 	}
 	c := s.Cluster()
-	p := Take(c).Topics[0].Partitions[0]
-	var dc DiskCache
+	p := view.Take(c).Topics[0].Partitions[0]
+	var dc view.DiskCache
 	pd := dc.Partition(c, p.Leader, "small", 0)
 	if len(pd.Segments) < 3 {
 		t.Fatalf("segments %+v", pd.Segments)
@@ -496,10 +497,10 @@ func TestPartitionDiskOfAKilledBroker(t *testing.T) {
 	exec(t, s, "kafka-topics.sh --create --topic t --partitions 1 --replication-factor 3")
 	produce(t, s, "t", "", "a", "b")
 	c := s.Cluster()
-	leader := Take(c).Topics[0].Partitions[0].Leader
+	leader := view.Take(c).Topics[0].Partitions[0].Leader
 	follower := leader%3 + 1
 	exec(t, s, fmt.Sprintf("broker kill %d --power-loss", follower))
-	var dc DiskCache
+	var dc view.DiskCache
 	pd := dc.Partition(c, follower, "t", 0)
 	if pd == nil || !pd.Present || pd.State != "power-off" {
 		t.Fatalf("a powered-off broker's view: %+v", pd)
@@ -532,13 +533,13 @@ func BenchmarkDiskCache(b *testing.B) {
 		b.Fatal(out[0])
 	}
 	c := s.Cluster()
-	leader := Take(c).Topics[0].Partitions[0].Leader
-	var probe DiskCache
+	leader := view.Take(c).Topics[0].Partitions[0].Leader
+	var probe view.DiskCache
 	if pd := probe.Partition(c, leader, "t", 0); len(pd.Segments) < 2 || len(pd.Segments[0].Batches) == 0 {
 		b.Fatalf("the log has %d segments, the first with %d batches: nothing to read", len(pd.Segments), len(pd.Segments[0].Batches))
 	}
 	b.Run("hit", func(b *testing.B) {
-		var dc DiskCache
+		var dc view.DiskCache
 		for b.Loop() {
 			pd := dc.Partition(c, leader, "t", 0)
 			dc.Batch(c, pd, pd.Segments[0].Batches[0].BaseOffset)
@@ -546,7 +547,7 @@ func BenchmarkDiskCache(b *testing.B) {
 	})
 	b.Run("miss", func(b *testing.B) {
 		for b.Loop() {
-			var dc DiskCache
+			var dc view.DiskCache
 			pd := dc.Partition(c, leader, "t", 0)
 			dc.Batch(c, pd, pd.Segments[0].Batches[0].BaseOffset)
 		}
@@ -586,7 +587,7 @@ func TestDiskViewDoesNotChangeTheRun(t *testing.T) {
 		return s, b.String()
 	}
 	_, alone := script(func(*console.Session) {})
-	var dc DiskCache
+	var dc view.DiskCache
 	_, watched := script(func(s *console.Session) {
 		c := s.Cluster()
 		for _, id := range c.NodeIDs() {
@@ -618,8 +619,8 @@ func TestPartitionDiskOfACleanedLog(t *testing.T) {
 	}
 	advance(t, s, 16*time.Second)
 	c := s.Cluster()
-	p := Take(c).Topics[0].Partitions[0]
-	var dc DiskCache
+	p := view.Take(c).Topics[0].Partitions[0]
+	var dc view.DiskCache
 	pd := dc.Partition(c, p.Leader, "c", 0)
 	var names []string
 	for _, f := range pd.Files {

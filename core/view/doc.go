@@ -28,4 +28,10 @@
 // the disk panel asks for them through a DiskCache it owns, only while it
 // is open, so a closed panel costs the frame loop nothing. The cache keeps
 // the last answer until the log, the node or the writeback tick changes.
+//
+// The view is the one reader of the nodes' internals for what is shown:
+// the page's components and the console's replicas command (ReplicaLogs,
+// every broker's copy of one partition with its records) read through it.
+// Its tests drive clusters through the console, so they are an external
+// test package (view_test).
 package view

@@ -1,4 +1,4 @@
-package view
+package view_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"kafkascope/core/protocol"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
+	"kafkascope/core/view"
 )
 
 // groupMember is a minimal classic-protocol consumer for these tests: it
@@ -163,7 +164,7 @@ func spawnMember(t *testing.T, c *cluster.Cluster, clientID, group, topic string
 	return host, m
 }
 
-func groupOf(t *testing.T, s *Snapshot, id string) Group {
+func groupOf(t *testing.T, s *view.Snapshot, id string) view.Group {
 	t.Helper()
 	for _, g := range s.Groups {
 		if g.GroupID == id {
@@ -171,7 +172,7 @@ func groupOf(t *testing.T, s *Snapshot, id string) Group {
 		}
 	}
 	t.Fatalf("no group %s in %+v", id, s.Groups)
-	return Group{}
+	return view.Group{}
 }
 
 // Two members of group g on a 3-partition topic: the view shows the group
@@ -191,12 +192,12 @@ func TestGroupTwoMembersAssignmentAndLag(t *testing.T) {
 	// group.initial.rebalance.delay.ms (3 s); the second join rebalances.
 	advance(t, s, 15*time.Second)
 
-	snap := Take(c)
+	snap := view.Take(c)
 	g := groupOf(t, snap, "g")
 	if g.State != "Stable" || g.ProtocolType != "consumer" || g.Protocol != "range" || g.Generation < 1 {
 		t.Errorf("group %s gen %d %s/%s", g.State, g.Generation, g.ProtocolType, g.Protocol)
 	}
-	var offsets Topic
+	var offsets view.Topic
 	for _, tp := range snap.Topics {
 		if tp.Name == "__consumer_offsets" {
 			offsets = tp
@@ -244,7 +245,7 @@ func TestGroupTwoMembersAssignmentAndLag(t *testing.T) {
 
 	// A commit shows as the partition's committed offset and lag, on the
 	// partition that holds the records.
-	busiest := slices.MaxFunc(g.Partitions, func(a, b GroupPartition) int { return int(a.LogEnd - b.LogEnd) })
+	busiest := slices.MaxFunc(g.Partitions, func(a, b view.GroupPartition) int { return int(a.LogEnd - b.LogEnd) })
 	if busiest.LogEnd < 2 {
 		t.Fatalf("the records are not there: %+v", g.Partitions)
 	}
@@ -252,7 +253,7 @@ func TestGroupTwoMembersAssignmentAndLag(t *testing.T) {
 		t.Fatal(err)
 	}
 	advance(t, s, time.Second)
-	p := groupOf(t, Take(c), "g").Partitions[busiest.Partition]
+	p := groupOf(t, view.Take(c), "g").Partitions[busiest.Partition]
 	if p.Committed != 1 || p.LogEnd != busiest.LogEnd || !p.HasLag || p.Lag != busiest.LogEnd-1 {
 		t.Errorf("t-%d after committing 1: %+v (log end %d)", busiest.Partition, p, busiest.LogEnd)
 	}
@@ -276,12 +277,12 @@ func BenchmarkTakeWithOffsetsTopic(b *testing.B) {
 		}
 	}
 	advance(b, s, 15*time.Second)
-	if n := len(Take(c).Groups); n != 1 {
+	if n := len(view.Take(c).Groups); n != 1 {
 		b.Fatalf("%d groups", n)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		Take(c)
+		view.Take(c)
 	}
 }
 
@@ -298,7 +299,7 @@ func TestGroupOfConsoleConsumers(t *testing.T) {
 	produce(t, s, "t", "--property parse.key=true --property key.separator=:", "a:1", "b:2", "c:3", "d:4", "e:5", "f:6")
 	advance(t, s, 12*time.Second) // auto.commit.interval.ms is 5 s
 	c := s.Cluster()
-	g := groupOf(t, Take(c), "g")
+	g := groupOf(t, view.Take(c), "g")
 	if g.State != "Stable" || len(g.Members) != 2 || len(g.Joining) != 0 {
 		t.Fatalf("group %s with %d members, %d joining", g.State, len(g.Members), len(g.Joining))
 	}

@@ -1,4 +1,4 @@
-package view
+package view_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kafkascope/core/storage"
+	"kafkascope/core/view"
 )
 
 // A topic of more than DetailedPartitions partitions comes Light,
@@ -20,8 +21,8 @@ func TestLargeTopicsComeLight(t *testing.T) {
 	s.Exec("kafka-topics.sh --create --topic small --partitions 2 --replication-factor 3", nil)
 	s.Exec("kafka-console-producer.sh --topic big --property parse.key=true --property key.separator=:", []string{"k1:a", "k2:b", "k3:c"})
 	advance(t, s, time.Second)
-	snap := Take(s.Cluster())
-	var big, small *Topic
+	snap := view.Take(s.Cluster())
+	var big, small *view.Topic
 	for i := range snap.Topics {
 		switch snap.Topics[i].Name {
 		case "big":
@@ -45,7 +46,7 @@ func TestLargeTopicsComeLight(t *testing.T) {
 				p.Index, p.Light, len(p.Replicas), p.Assignment, p.ISR, p.Leader, p.CommittedHW)
 		}
 		written += p.CommittedHW
-		full, ok := PartitionDetail(s.Cluster(), "big", p.Index)
+		full, ok := view.PartitionDetail(s.Cluster(), "big", p.Index)
 		if !ok || full.Light || len(full.Replicas) != 3 || full.CommittedHW != p.CommittedHW || full.Leader != p.Leader {
 			t.Fatalf("PartitionDetail(big-%d): ok %v, light %v, %d replicas, HW %d (light %d)", p.Index, ok, full.Light, len(full.Replicas), full.CommittedHW, p.CommittedHW)
 		}
@@ -58,30 +59,30 @@ func TestLargeTopicsComeLight(t *testing.T) {
 	if written != 3 {
 		t.Fatalf("the committed HWs add up to %d records, want the 3 sent", written)
 	}
-	if _, ok := PartitionDetail(s.Cluster(), "big", 100); ok {
+	if _, ok := view.PartitionDetail(s.Cluster(), "big", 100); ok {
 		t.Error("PartitionDetail read a partition that does not exist")
 	}
 }
 
 // cellsByScan is cells as it read a log before: every batch of every
 // segment.
-func cellsByScan(log *storage.Log, committedHW int64) []Cell {
-	from := max(log.LogStartOffset(), log.LogEndOffset()-MaxCells)
-	var out []Cell
+func cellsByScan(log *storage.Log, committedHW int64) []view.Cell {
+	from := max(log.LogStartOffset(), log.LogEndOffset()-view.MaxCells)
+	var out []view.Cell
 	for _, seg := range log.Segments() {
 		for b := range seg.Batches() {
 			if b.LastOffset < from {
 				continue
 			}
 			for o := max(b.BaseOffset, from); o <= b.LastOffset; o++ {
-				out = append(out, Cell{Offset: o, Epoch: b.Epoch, Committed: o < committedHW})
+				out = append(out, view.Cell{Offset: o, Epoch: b.Epoch, Committed: o < committedHW})
 			}
 		}
 	}
 	return out
 }
 
-// cells reads only the newest batches and gives what reading them all
+// view.Cells reads only the newest batches and gives what reading them all
 // gives, across segments, batches of many records, and a log whose
 // start moved (deleted segments).
 func TestCellsReadTheNewestBatches(t *testing.T) {
@@ -107,7 +108,7 @@ func TestCellsReadTheNewestBatches(t *testing.T) {
 			log := p.Log()
 			most, started = max(most, len(log.Segments())), started || log.LogStartOffset() > 0
 			for _, hw := range []int64{0, log.HighWatermark(), log.LogEndOffset()} {
-				if got, want := cells(log, hw), cellsByScan(log, hw); !slices.Equal(got, want) {
+				if got, want := view.Cells(log, hw), cellsByScan(log, hw); !slices.Equal(got, want) {
 					t.Fatalf("round %d, %d segments: cells %v, want %v", round, len(log.Segments()), got, want)
 				}
 			}

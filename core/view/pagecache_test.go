@@ -1,4 +1,4 @@
-package view
+package view_test
 
 import (
 	"crypto/sha256"
@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"kafkascope/core/console"
+	"kafkascope/core/view"
 )
 
 // The page caches the view reads are the disks' own, node by node: the
 // leader's machine counts the followers' and the consumer's fetches.
 func TestPageCachesAreTheDisks(t *testing.T) {
-	if PageCaches(nil) != nil {
+	if view.PageCaches(nil) != nil {
 		t.Fatal("page caches without a cluster")
 	}
 	s := session(t, "cluster create --brokers 3 --page-cache-bytes 65536")
@@ -23,7 +24,7 @@ func TestPageCachesAreTheDisks(t *testing.T) {
 	exec(t, s, "broker kill 3")
 	exec(t, s, "broker kill 2 --power-loss")
 	c := s.Cluster()
-	pcs := PageCaches(c)
+	pcs := view.PageCaches(c)
 	if len(pcs) != 3 {
 		t.Fatalf("%d page caches", len(pcs))
 	}
@@ -75,7 +76,7 @@ func TestPageCacheViewDoesNotChangeTheRun(t *testing.T) {
 		return b.String()
 	}
 	alone := script(func(*console.Session) {})
-	watched := script(func(s *console.Session) { PageCaches(s.Cluster()) })
+	watched := script(func(s *console.Session) { view.PageCaches(s.Cluster()) })
 	if alone != watched {
 		t.Fatalf("watching the page caches changed the run:\n--- alone\n%s\n--- watched\n%s", alone, watched)
 	}

@@ -1,4 +1,4 @@
-package view
+package view_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"kafkascope/core/console"
 	"kafkascope/core/metadata"
+	"kafkascope/core/view"
 )
 
 // session is a console session with a cluster (the default one unless
@@ -33,7 +34,7 @@ func advance(t testing.TB, s *console.Session, d time.Duration) {
 	}
 }
 
-func types(ml MetaLog) []string {
+func types(ml view.MetaLog) []string {
 	var out []string
 	for _, e := range ml.Entries {
 		out = append(out, e.Type)
@@ -41,8 +42,8 @@ func types(ml MetaLog) []string {
 	return out
 }
 
-func findEntries(ml MetaLog, typ string) []MetaEntry {
-	var out []MetaEntry
+func findEntries(ml view.MetaLog, typ string) []view.MetaEntry {
+	var out []view.MetaEntry
 	for _, e := range ml.Entries {
 		if e.Type == typ {
 			out = append(out, e)
@@ -53,9 +54,9 @@ func findEntries(ml MetaLog, typ string) []MetaEntry {
 
 func TestQuorumOfAFreshCluster(t *testing.T) {
 	s := session(t, "")
-	snap := Take(s.Cluster())
+	snap := view.Take(s.Cluster())
 	q := snap.Quorum
-	if q.Status != QuorumOK || q.Frozen() || q.Majority != 2 || q.Running != 3 || q.Connected != 3 {
+	if q.Status != view.QuorumOK || q.Frozen() || q.Majority != 2 || q.Running != 3 || q.Connected != 3 {
 		t.Fatalf("quorum %+v", q)
 	}
 	leaders := 0
@@ -129,12 +130,12 @@ func TestQuorumOfAFreshCluster(t *testing.T) {
 
 func TestMetaLogNamesTopicsAndGrows(t *testing.T) {
 	s := session(t, "")
-	before := Take(s.Cluster()).MetaLog
+	before := view.Take(s.Cluster()).MetaLog
 	out := s.Exec("kafka-topics.sh --create --topic orders --partitions 2 --replication-factor 3", nil)
 	if !slices.Contains(out, "Created topic orders.") {
 		t.Fatalf("create: %v", out)
 	}
-	after := Take(s.Cluster()).MetaLog
+	after := view.Take(s.Cluster()).MetaLog
 	if after.HighWatermark <= before.HighWatermark {
 		t.Fatalf("HW %d then %d", before.HighWatermark, after.HighWatermark)
 	}
@@ -154,19 +155,19 @@ func TestMetaLogNamesTopicsAndGrows(t *testing.T) {
 	}
 	// The list read incrementally is the list read from scratch.
 	s.Cluster().ViewState = nil // forget what was read incrementally
-	fresh := Take(s.Cluster()).MetaLog
+	fresh := view.Take(s.Cluster()).MetaLog
 	if fmt.Sprint(brief(fresh)) != fmt.Sprint(brief(after)) {
 		t.Errorf("incremental %v\nfrom scratch %v", brief(after), brief(fresh))
 	}
 	// Nothing new: the same entries, not a copy.
-	again := Take(s.Cluster()).MetaLog
+	again := view.Take(s.Cluster()).MetaLog
 	if len(again.Entries) > 0 && &again.Entries[0] != &fresh.Entries[0] {
 		t.Error("an unchanged log was copied")
 	}
 }
 
 // brief is what identifies the listed entries.
-func brief(ml MetaLog) []string {
+func brief(ml view.MetaLog) []string {
 	var out []string
 	for _, e := range ml.Entries {
 		out = append(out, fmt.Sprintf("%d-%d/%d/%s/%s/%t", e.Offset, e.LastOffset, e.Epoch, e.Type, e.Topic, e.Pending))
@@ -177,13 +178,13 @@ func brief(ml MetaLog) []string {
 func TestQuorumFailoverAndLoss(t *testing.T) {
 	s := session(t, "")
 	c := s.Cluster()
-	first := Take(c).Quorum
+	first := view.Take(c).Quorum
 	old := first.LeaderID
 	if err := c.Kill(old, false); err != nil {
 		t.Fatal(err)
 	}
-	q := Take(c).Quorum
-	if q.Status != QuorumElecting || q.LeaderID != -1 || q.Running != 2 || !q.Frozen() {
+	q := view.Take(c).Quorum
+	if q.Status != view.QuorumElecting || q.LeaderID != -1 || q.Running != 2 || !q.Frozen() {
 		t.Fatalf("right after the kill: %+v", q)
 	}
 	for _, v := range q.Voters {
@@ -194,15 +195,15 @@ func TestQuorumFailoverAndLoss(t *testing.T) {
 	// Kafka's controller.quorum.election.timeout.ms is 1 s, and the
 	// followers notice the leader is gone after the fetch timeout (2 s).
 	var at time.Duration
-	for at = 0; at < 10*time.Second && Take(c).Quorum.Status != QuorumOK; at += 100 * time.Millisecond {
+	for at = 0; at < 10*time.Second && view.Take(c).Quorum.Status != view.QuorumOK; at += 100 * time.Millisecond {
 		advance(t, s, 100*time.Millisecond)
 	}
-	q = Take(c).Quorum
-	if q.Status != QuorumOK || q.LeaderID == old || q.Epoch <= first.Epoch {
+	q = view.Take(c).Quorum
+	if q.Status != view.QuorumOK || q.LeaderID == old || q.Epoch <= first.Epoch {
 		t.Fatalf("after %s: %+v (was leader %d epoch %d)", at, q, old, first.Epoch)
 	}
 	t.Logf("voter %d leads epoch %d after %s", q.LeaderID, q.Epoch, at)
-	ml := Take(c).MetaLog
+	ml := view.Take(c).MetaLog
 	lcs := findEntries(ml, "LeaderChange")
 	if last := lcs[len(lcs)-1]; last.Epoch != q.Epoch || last.LeaderChange.LeaderID != q.LeaderID {
 		t.Errorf("last LeaderChange %+v, leader %d epoch %d", last, q.LeaderID, q.Epoch)
@@ -212,8 +213,8 @@ func TestQuorumFailoverAndLoss(t *testing.T) {
 		t.Fatal(err)
 	}
 	advance(t, s, 5*time.Second)
-	q = Take(c).Quorum
-	if q.Status != QuorumLost || q.LeaderID != -1 || q.Running != 1 || q.Connected != 1 {
+	q = view.Take(c).Quorum
+	if q.Status != view.QuorumLost || q.LeaderID != -1 || q.Running != 1 || q.Connected != 1 {
 		t.Fatalf("with 1 of 3 voters: %+v", q)
 	}
 	for _, n := range q.Nodes {
@@ -226,7 +227,7 @@ func TestQuorumFailoverAndLoss(t *testing.T) {
 func TestBrokerCutFromTheQuorumLags(t *testing.T) {
 	s := session(t, "cluster create --brokers 4")
 	c := s.Cluster()
-	q := Take(c).Quorum
+	q := view.Take(c).Quorum
 	if len(q.Voters) != 3 || len(q.Nodes) != 4 || q.Nodes[3].Voter {
 		t.Fatalf("quorum %+v", q)
 	}
@@ -238,7 +239,7 @@ func TestBrokerCutFromTheQuorumLags(t *testing.T) {
 	var lags []int64
 	for i := 0; i < 3; i++ {
 		advance(t, s, 3*time.Second)
-		q = Take(c).Quorum
+		q = view.Take(c).Quorum
 		n := q.Nodes[3]
 		if !n.CutFromLeader || !n.Running {
 			t.Fatalf("node 4 %+v", n)
@@ -257,7 +258,7 @@ func TestBrokerCutFromTheQuorumLags(t *testing.T) {
 		t.Fatal(err)
 	}
 	advance(t, s, 3*time.Second)
-	if n := Take(c).Quorum.Nodes[3]; n.Lag > 2 || n.CutFromLeader {
+	if n := view.Take(c).Quorum.Nodes[3]; n.Lag > 2 || n.CutFromLeader {
 		t.Errorf("after healing: %+v", n)
 	}
 }
@@ -265,7 +266,7 @@ func TestBrokerCutFromTheQuorumLags(t *testing.T) {
 func TestMessageCategories(t *testing.T) {
 	s := session(t, "")
 	c := s.Cluster()
-	if err := c.Kill(Take(c).Quorum.LeaderID, false); err != nil {
+	if err := c.Kill(view.Take(c).Quorum.LeaderID, false); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
@@ -273,7 +274,7 @@ func TestMessageCategories(t *testing.T) {
 		if !c.World.Step() {
 			break
 		}
-		for _, m := range Take(c).InFlight {
+		for _, m := range view.Take(c).InFlight {
 			if strings.HasPrefix(m.Kind, "Vote") {
 				if m.Category != "quorum" || !strings.HasPrefix(m.Label, "Vote") {
 					t.Fatalf("%+v", m)
@@ -287,7 +288,7 @@ func TestMessageCategories(t *testing.T) {
 	}
 }
 
-var benchSink *Snapshot
+var benchSink *view.Snapshot
 
 // Take runs every animation frame: with the metadata log cached it must
 // stay cheap.
@@ -298,7 +299,7 @@ func BenchmarkTake(b *testing.B) {
 	c := s.Cluster()
 	b.ReportAllocs()
 	for b.Loop() {
-		benchSink = Take(c)
+		benchSink = view.Take(c)
 	}
 }
 
@@ -311,7 +312,7 @@ func BenchmarkTakeMetaLogCold(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		c.ViewState = nil
-		benchSink = Take(c)
+		benchSink = view.Take(c)
 	}
 }
 
@@ -320,7 +321,7 @@ func BenchmarkTakeMetaLogCold(b *testing.B) {
 func TestMetaLogListsWhatIsNotCommitted(t *testing.T) {
 	s := session(t, "")
 	c := s.Cluster()
-	q := Take(c).Quorum
+	q := view.Take(c).Quorum
 	for _, v := range q.Voters {
 		if v.ID != q.LeaderID {
 			if err := c.Kill(v.ID, false); err != nil {
@@ -329,8 +330,8 @@ func TestMetaLogListsWhatIsNotCommitted(t *testing.T) {
 		}
 	}
 	advance(t, s, 1200*time.Millisecond)
-	snap := Take(c)
-	if snap.Quorum.Status != QuorumLost || snap.Quorum.LeaderID != q.LeaderID {
+	snap := view.Take(c)
+	if snap.Quorum.Status != view.QuorumLost || snap.Quorum.LeaderID != q.LeaderID {
 		t.Fatalf("quorum %+v", snap.Quorum)
 	}
 	ml := snap.MetaLog

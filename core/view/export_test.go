@@ -1,0 +1,4 @@
+package view
+
+// Cells is cells, for the external tests (large_test.go).
+var Cells = cells
