@@ -117,7 +117,7 @@ func (r *stuckRun) leaderOf(topic string, partition int) int {
 
 // offsetsPartition is the __consumer_offsets partition of group (50 of them).
 func offsetsPartition(group string) int {
-	return int(hashing.Abs(hashing.JavaStringHashCode(group)) % 50)
+	return int(hashing.CoordinatorPartition(group, 50))
 }
 
 func endsWith(t *testing.T, out []string, want ...string) {

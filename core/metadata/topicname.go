@@ -2,7 +2,7 @@ package metadata
 
 import (
 	"fmt"
-	"kafkascope/core/hashing"
+	"kafkascope/core/jdk"
 	"strings"
 )
 
@@ -31,7 +31,7 @@ func TopicNameProblem(name string) string {
 		return "'.' is not allowed"
 	case name == "..":
 		return "'..' is not allowed"
-	case hashing.JavaStringLength(name) > MaxTopicNameLength:
+	case jdk.StringLength(name) > MaxTopicNameLength:
 		return fmt.Sprintf("the length of '%s' is longer than the max allowed length %d", name, MaxTopicNameLength)
 	}
 	for i := 0; i < len(name); i++ {
