@@ -8,7 +8,7 @@ import (
 	"github.com/vugu/vugu"
 
 	"kafkascope/core/console"
-	"kafkascope/core/hashing"
+	"kafkascope/core/jdk"
 	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
 )
@@ -412,7 +412,7 @@ func (c *Terminal) Paste(e vugu.DOMEvent) {
 // selection [start, end) (UTF-16 offsets, as the browser counts), and
 // returns what stays in the input.
 func (c *Terminal) paste(value string, start, end int, text string) string {
-	units := hashing.JavaStringLength(value) // the browser's selection offsets are UTF-16 units too
+	units := jdk.StringLength(value) // the browser's selection offsets are UTF-16 units too
 	if start < 0 || end < start || end > units {
 		start, end = units, units
 	}

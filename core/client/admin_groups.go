@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"kafkascope/core/group"
-	"kafkascope/core/hashing"
+	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
@@ -327,13 +327,9 @@ func (a *Admin) ListConsumerGroups(env *sim.Env, states []string, timeout time.D
 				cb(env, nil, errs[0])
 				return
 			}
-			hashes := make([]int32, len(order))
-			for i, id := range order {
-				hashes[i] = hashing.JavaStringHashCode(id)
-			}
 			var out []GroupListing
-			for _, i := range hashing.JavaHashOrder(hashes) {
-				out = append(out, listings[order[i]])
+			for _, id := range jdk.HashSetOrder(order) {
+				out = append(out, listings[id])
 			}
 			cb(env, out, nil)
 		}

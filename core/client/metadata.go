@@ -2,10 +2,10 @@ package client
 
 import (
 	"fmt"
-	"kafkascope/core/hashing"
 	"slices"
 	"time"
 
+	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
@@ -270,17 +270,11 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse, waiters []f
 	// MetadataResponse.errors() holds topic-level errors only (a leaderless
 	// partition is not reported), in HashMap order.
 	var names []string
-	var hashes []int32
 	for n := range errs {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	for _, n := range names {
-		hashes = append(hashes, hashing.JavaStringHashCode(n))
-	}
-	for _, i := range hashing.JavaHashOrder(hashes) {
-		errNames = append(errNames, names[i])
-	}
+	errNames = jdk.HashSetOrder(names)
 	if len(errNames) > 0 {
 		s := "{"
 		for i, n := range errNames {

@@ -46,7 +46,7 @@ func startMember(t testing.TB, c *Cluster, group, topic string, strategy ...stri
 // as the controller sees it.
 func coordinatorOf(t testing.TB, c *Cluster, group string) int32 {
 	t.Helper()
-	return leaderOf(t, c, metadata.ConsumerOffsetsTopic, hashing.Abs(hashing.JavaStringHashCode(group))%50)
+	return leaderOf(t, c, metadata.ConsumerOffsetsTopic, hashing.CoordinatorPartition(group, 50))
 }
 
 // leaderOf is the controller's leader of topic-p.

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"kafkascope/core/client"
-	"kafkascope/core/hashing"
 	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -353,16 +353,12 @@ func (cc *configCommand) describe(env *sim.Env) {
 		if typ == "topics" {
 			// listTopics().names() is a HashSet: Java hash order.
 			var all []string
-			var hashes []int32
 			for _, t := range md.Topics {
 				if t.ErrorCode == protocol.NONE {
 					all = append(all, t.Name)
-					hashes = append(hashes, hashing.JavaStringHashCode(t.Name))
 				}
 			}
-			for _, i := range hashing.JavaHashOrder(hashes) {
-				names = append(names, all[i])
-			}
+			names = jdk.HashSetOrder(all)
 		} else {
 			ids := make([]int, 0, len(md.Brokers))
 			for _, b := range md.Brokers {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"kafkascope/core/client"
-	"kafkascope/core/hashing"
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
 	"kafkascope/core/sim"
@@ -62,10 +61,10 @@ var consumerGroupsSpecList = []javacli.OptionSpec{
 func joptSetOrder(names ...string) []string {
 	hashes := make([]int32, len(names))
 	for i, n := range names {
-		hashes[i] = 31 + hashing.JavaStringHashCode(n)
+		hashes[i] = 31 + jdk.StringHashCode(n)
 	}
 	var out []string
-	for _, i := range hashing.JavaHashOrder(hashes) {
+	for _, i := range jdk.HashOrder(hashes) {
 		out = append(out, "["+names[i]+"]")
 	}
 	return out

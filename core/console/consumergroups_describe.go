@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/group"
 	"kafkascope/core/hashing"
+	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
@@ -86,7 +87,7 @@ func (c *consumerGroupCommand) list(env *sim.Env) {
 		}
 		width := 15
 		for _, g := range rows {
-			width = max(width, hashing.JavaStringLength(g.GroupID))
+			width = max(width, jdk.StringLength(g.GroupID))
 		}
 		width += 10
 		line := func(id, typ, state string) {
@@ -120,7 +121,7 @@ func enumName(s string, valid []string) string {
 
 // padRight is Java's %-Ns (by UTF-16 length).
 func padRight(s string, n int) string {
-	return s + strings.Repeat(" ", max(0, n-hashing.JavaStringLength(s)))
+	return s + strings.Repeat(" ", max(0, n-jdk.StringLength(s)))
 }
 
 // groupIDs are the groups an action works on: every listed group with
@@ -159,7 +160,7 @@ func (c *consumerGroupCommand) describeAll(env *sim.Env, ids []string, next func
 	errs := map[string]*client.Error{}
 	left := len(unique)
 	finish := func(env *sim.Env) {
-		for _, id := range javaStringOrder(unique) {
+		for _, id := range jdk.HashSetOrder(unique) {
 			if errs[id] != nil {
 				c.failedCall(errs[id])
 				return
@@ -188,20 +189,6 @@ func (c *consumerGroupCommand) describeAll(env *sim.Env, ids []string, next func
 	}
 }
 
-// javaStringOrder is a HashMap<String, _>'s iteration order for keys
-// inserted in the given order.
-func javaStringOrder(keys []string) []string {
-	hashes := make([]int32, len(keys))
-	for i, k := range keys {
-		hashes[i] = hashing.JavaStringHashCode(k)
-	}
-	var out []string
-	for _, i := range hashing.JavaHashOrder(hashes) {
-		out = append(out, keys[i])
-	}
-	return out
-}
-
 // javaTPOrder is a HashMap<TopicPartition, _>'s iteration order for keys
 // inserted in the given order.
 func javaTPOrder(tps []group.TopicPartition) []group.TopicPartition {
@@ -210,7 +197,7 @@ func javaTPOrder(tps []group.TopicPartition) []group.TopicPartition {
 		hashes[i] = hashing.TopicPartitionHashCode(tp.Topic, tp.Partition)
 	}
 	var out []group.TopicPartition
-	for _, i := range hashing.JavaHashOrder(hashes) {
+	for _, i := range jdk.HashOrder(hashes) {
 		out = append(out, tps[i])
 	}
 	return out
@@ -377,10 +364,10 @@ func (c *consumerGroupCommand) printOffsets(groups []groupRows) {
 		}
 		wg, wt, wc, wh := 15, 15, 15, 15
 		for _, r := range g.rows {
-			wg = max(wg, hashing.JavaStringLength(r.group))
-			wt = max(wt, hashing.JavaStringLength(r.topic))
-			wc = max(wc, hashing.JavaStringLength(r.consumerID))
-			wh = max(wh, hashing.JavaStringLength(r.host))
+			wg = max(wg, jdk.StringLength(r.group))
+			wt = max(wt, jdk.StringLength(r.topic))
+			wc = max(wc, jdk.StringLength(r.consumerID))
+			wh = max(wh, jdk.StringLength(r.host))
 		}
 		line := func(r assignmentRow) string {
 			return padRight(r.group, wg) + " " + padRight(r.topic, wt) + " " + padRight(r.partition, 10) + " " +
@@ -404,11 +391,11 @@ func (c *consumerGroupCommand) printMembers(ds []*client.GroupDescription, verbo
 		withInstance := false
 		if c.shouldPrintMemberState(d.GroupID, d.State, len(d.Members)) {
 			for _, m := range d.Members {
-				wg = max(wg, hashing.JavaStringLength(d.GroupID))
-				wc = max(wc, hashing.JavaStringLength(m.MemberID))
-				wi = max(wi, hashing.JavaStringLength(m.InstanceID))
-				wh = max(wh, hashing.JavaStringLength(m.Host))
-				wcl = max(wcl, hashing.JavaStringLength(m.ClientID))
+				wg = max(wg, jdk.StringLength(d.GroupID))
+				wc = max(wc, jdk.StringLength(m.MemberID))
+				wi = max(wi, jdk.StringLength(m.InstanceID))
+				wh = max(wh, jdk.StringLength(m.Host))
+				wcl = max(wcl, jdk.StringLength(m.ClientID))
 				withInstance = withInstance || m.InstanceID != ""
 			}
 		}
@@ -468,7 +455,7 @@ func (c *consumerGroupCommand) printStates(ds []*client.GroupDescription) {
 			continue
 		}
 		coord := fmt.Sprintf("%s:%d  (%d)", d.Coordinator.Host, d.Coordinator.Port, d.Coordinator.ID)
-		w := max(25, hashing.JavaStringLength(coord))
+		w := max(25, jdk.StringLength(coord))
 		line := func(g, co, strategy, state, members string) string {
 			return padRight(g, w) + " " + padRight(co, 25) + " " + padRight(strategy, 20) + " " + padRight(state, 15) + " " + members
 		}

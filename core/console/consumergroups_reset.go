@@ -55,7 +55,7 @@ func (c *consumerGroupCommand) resetOffsets(env *sim.Env) {
 		descs := map[string]*client.GroupDescription{}
 		errs := map[string]*client.Error{}
 		left := len(unique)
-		order := javaStringOrder(unique)
+		order := jdk.HashSetOrder(unique)
 		var plans []resetPlan
 		var step func(env *sim.Env, i int)
 		step = func(env *sim.Env, i int) {
@@ -153,7 +153,7 @@ func (c *consumerGroupCommand) partitionsToReset(env *sim.Env, g string, next fu
 				topics = append(topics, t)
 			}
 			slices.Sort(topics)
-			for _, t := range javaStringOrder(topics) {
+			for _, t := range jdk.HashSetOrder(topics) {
 				for p := int32(0); p < counts[t]; p++ {
 					specified = append(specified, group.TopicPartition{Topic: t, Partition: p})
 				}
@@ -419,7 +419,7 @@ func (c *consumerGroupCommand) printResetPlans(plans []resetPlan) {
 	if c.p.Has("export") {
 		single := len(c.p.Values("group")) == 1
 		var sb strings.Builder
-		for _, g := range javaStringOrder(ids) {
+		for _, g := range jdk.HashSetOrder(ids) {
 			p := byGroup[g]
 			for _, tp := range javaTPOrder(keysOf(p.offsets, p.tps)) {
 				if !single {
@@ -439,7 +439,7 @@ func (c *consumerGroupCommand) printResetPlans(plans []resetPlan) {
 		return
 	}
 	c.t.println(line("GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"))
-	for _, g := range javaStringOrder(ids) {
+	for _, g := range jdk.HashSetOrder(ids) {
 		p := byGroup[g]
 		for _, tp := range javaTPOrder(keysOf(p.offsets, p.tps)) {
 			c.t.println(line(g, tp.Topic, strconv.Itoa(int(tp.Partition)), strconv.FormatInt(p.offsets[tp], 10)))
@@ -476,7 +476,7 @@ func (c *consumerGroupCommand) deleteGroups(env *sim.Env) {
 		left := len(unique)
 		finish := func() {
 			var ok, failed []string
-			for _, g := range javaStringOrder(unique) {
+			for _, g := range jdk.HashSetOrder(unique) {
 				if results[g] == nil {
 					ok = append(ok, g)
 				} else {
@@ -484,16 +484,16 @@ func (c *consumerGroupCommand) deleteGroups(env *sim.Env) {
 				}
 			}
 			if len(failed) == 0 {
-				c.t.println("Deletion of requested consumer groups ('" + strings.Join(javaStringOrder(ok), ", ") + "') was successful.")
+				c.t.println("Deletion of requested consumer groups ('" + strings.Join(jdk.HashSetOrder(ok), ", ") + "') was successful.")
 			} else {
 				c.t.println("")
 				c.t.println("Error: Deletion of some consumer groups failed:")
-				for _, g := range javaStringOrder(failed) {
+				for _, g := range jdk.HashSetOrder(failed) {
 					c.t.println("* Group '" + g + "' could not be deleted due to: java.util.concurrent.ExecutionException: " + results[g].Error())
 				}
 				if len(ok) > 0 {
 					c.t.println("")
-					c.t.println("These consumer groups were deleted successfully: '" + strings.Join(javaStringOrder(ok), "'") + "', '")
+					c.t.println("These consumer groups were deleted successfully: '" + strings.Join(jdk.HashSetOrder(ok), "'") + "', '")
 				}
 			}
 			c.t.finish(0)

@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/hashing"
 	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -128,14 +129,19 @@ func printElection(t *toolRun, typeName string, r *protocol.ElectLeadersResponse
 			all = append(all, result{fmt.Sprintf("%s-%d", tr.Topic, pr.PartitionID), hashing.TopicPartitionHashCode(tr.Topic, pr.PartitionID), pr.ErrorCode, pr.ErrorMessage})
 		}
 	}
-	hashes := make([]int32, len(all))
-	for i, x := range all {
-		hashes[i] = x.hash
+	// inHashOrder is the order of a HashMap/HashSet filled with rs.
+	inHashOrder := func(rs []result) []result {
+		hashes := make([]int32, len(rs))
+		for i, x := range rs {
+			hashes[i] = x.hash
+		}
+		var out []result
+		for _, i := range jdk.HashOrder(hashes) {
+			out = append(out, rs[i])
+		}
+		return out
 	}
-	var mapOrder []result
-	for _, i := range hashing.JavaHashOrder(hashes) {
-		mapOrder = append(mapOrder, all[i])
-	}
+	mapOrder := inHashOrder(all)
 	group := func(keep func(result) bool) []result {
 		var in []result
 		for _, x := range mapOrder {
@@ -143,15 +149,7 @@ func printElection(t *toolRun, typeName string, r *protocol.ElectLeadersResponse
 				in = append(in, x)
 			}
 		}
-		hs := make([]int32, len(in))
-		for i, x := range in {
-			hs[i] = x.hash
-		}
-		var out []result
-		for _, i := range hashing.JavaHashOrder(hs) {
-			out = append(out, in[i])
-		}
-		return out
+		return inHashOrder(in)
 	}
 	names := func(rs []result) string {
 		s := make([]string, len(rs))

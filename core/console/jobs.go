@@ -2,11 +2,11 @@ package console
 
 import (
 	"fmt"
-	"kafkascope/core/client"
 	"strconv"
 	"strings"
 	"time"
 
+	"kafkascope/core/client"
 	"kafkascope/core/sim"
 )
 

@@ -2,9 +2,10 @@ package console
 
 import (
 	"fmt"
-	"kafkascope/core/sim"
 	"strconv"
 	"strings"
+
+	"kafkascope/core/sim"
 )
 
 // cmdLost lists committed data the cluster lost (cluster.LostRange): what

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"kafkascope/core/client"
-	"kafkascope/core/hashing"
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
@@ -314,18 +313,18 @@ func quorumReplicationLines(r *protocol.DescribeQuorumResponse, human bool, nowM
 func prettyPrintTable(headers []string, rows [][]string) []string {
 	widths := make([]int, len(headers))
 	for i, h := range headers {
-		widths[i] = hashing.JavaStringLength(h)
+		widths[i] = jdk.StringLength(h)
 	}
 	for _, r := range rows {
 		for i := range headers {
-			widths[i] = max(widths[i], hashing.JavaStringLength(r[i]))
+			widths[i] = max(widths[i], jdk.StringLength(r[i]))
 		}
 	}
 	line := func(cells []string) string {
 		var b strings.Builder
 		for i, c := range cells {
 			b.WriteString(c)
-			b.WriteString(strings.Repeat(" ", max(widths[i]-hashing.JavaStringLength(c), 0)))
+			b.WriteString(strings.Repeat(" ", max(widths[i]-jdk.StringLength(c), 0)))
 			b.WriteByte('\t')
 		}
 		return b.String()

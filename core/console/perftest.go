@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"kafkascope/core/client"
-	"kafkascope/core/hashing"
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
 	"kafkascope/core/record"
@@ -343,9 +342,9 @@ func javaOrderWarnings(ws []string) []string {
 	sort.Strings(unknown) // a fixed insertion order for equal buckets
 	hashes := make([]int32, len(unknown))
 	for i, w := range unknown {
-		hashes[i] = hashing.JavaStringHashCode(unknownConfigRe.FindStringSubmatch(w)[1])
+		hashes[i] = jdk.StringHashCode(unknownConfigRe.FindStringSubmatch(w)[1])
 	}
-	for _, i := range hashing.JavaHashOrder(hashes) {
+	for _, i := range jdk.HashOrder(hashes) {
 		out = append(out, unknown[i])
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kafkascope/core/client"
+	"kafkascope/core/jdk"
 )
 
 // parseKeyValues reads "k=v" items as CommandLineUtils.parseKeyValueArgs
@@ -206,7 +207,7 @@ func producerConfig(cfg *client.ProducerConfig, props map[string]string) (warnin
 		supplied = append(supplied, k)
 	}
 	slices.Sort(supplied)
-	for _, k := range javaHashOrderStrings(supplied) {
+	for _, k := range jdk.HashSetOrder(supplied) {
 		if !knownProducerConfigs[k] {
 			warnings = append(warnings, fmt.Sprintf("The configuration '%s' was supplied but isn't a known config.", k))
 		}

@@ -8,6 +8,7 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/sim"
 )
 
@@ -302,19 +303,11 @@ func duplicateStrings(xs []string) []string {
 
 // javaIntSet prints a HashSet<Integer> as Java does: small non-negative
 // ints in ascending order (their hash is their value).
-func javaIntSet(xs []int32) string {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	parts := make([]string, len(s))
-	for i, x := range s {
-		parts[i] = strconv.Itoa(int(x))
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
+func javaIntSet(xs []int32) string { return "[" + javaIntSetString(xs, ", ") + "]" }
 
 // javaStringSet prints a HashSet<String> in Java's hash order.
 func javaStringSet(xs []string) string {
-	return "[" + strings.Join(javaHashOrderStrings(xs), ", ") + "]"
+	return "[" + strings.Join(jdk.HashSetOrder(xs), ", ") + "]"
 }
 
 func joinInts(xs []int32, sep string) string {

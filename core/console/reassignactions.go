@@ -8,6 +8,7 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/hashing"
+	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -140,7 +141,7 @@ func (rc *reassignCommand) describeTopics(env *sim.Env, topics []string, strict 
 			found[t.Name] = parts
 		}
 		if strict {
-			for _, t := range javaHashOrderStrings(uniq) { // the futures map's order
+			for _, t := range jdk.HashSetOrder(uniq) { // the futures map's order
 				switch code := codes[t]; {
 				case code == protocol.NONE && found[t] != nil:
 				case code == protocol.UNKNOWN_TOPIC_OR_PARTITION || code == protocol.NONE:
@@ -195,7 +196,7 @@ func (rc *reassignCommand) generate(env *sim.Env) {
 			}
 			var current, proposed []reassignTarget
 			rnd := env.Rand("kafka-reassign-partitions/generate")
-			for _, topic := range javaHashOrderStrings(uniqueStrings(rc.topics)) {
+			for _, topic := range jdk.HashSetOrder(uniqueStrings(rc.topics)) {
 				parts := found[topic]
 				for i, r := range parts {
 					current = append(current, reassignTarget{topic: topic, partition: int32(i), replicas: r})
@@ -244,7 +245,7 @@ func firstInHashOrder(topic string, n int) int {
 	for i := range hashes {
 		hashes[i] = hashing.TopicPartitionHashCode(topic, int32(i))
 	}
-	return hashing.JavaHashOrder(hashes)[0]
+	return jdk.HashOrder(hashes)[0]
 }
 
 // execute is --execute.
@@ -286,15 +287,7 @@ func (rc *reassignCommand) execute(env *sim.Env) {
 					current = append(current, reassignTarget{topic: r.topic, partition: r.partition, replicas: parts[r.partition]})
 				}
 				if len(missing) > 0 {
-					hashes := make([]int32, len(missing))
-					for i, m := range missing {
-						hashes[i] = hashing.TopicPartitionHashCode(m.topic, m.partition)
-					}
-					var names []string
-					for _, i := range hashing.JavaHashOrder(hashes) {
-						names = append(names, missing[i].tp())
-					}
-					rc.failUnknown("Unable to find partition: " + strings.Join(names, ", "))
+					rc.failUnknown("Unable to find partition: " + strings.Join(partitionsInHashOrder(missing), ", "))
 					return
 				}
 				rc.t.println("Current partition replica assignment")
@@ -530,7 +523,7 @@ func (rc *reassignCommand) clearThrottles(env *sim.Env, prefix string, done func
 			if len(topics) == 1 {
 				plural = ""
 			}
-			rc.t.println(fmt.Sprintf("Clearing topic-level throttles on topic%s %s", plural, strings.Join(javaHashOrderStrings(topics), ",")))
+			rc.t.println(fmt.Sprintf("Clearing topic-level throttles on topic%s %s", plural, strings.Join(jdk.HashSetOrder(topics), ",")))
 			var resources []protocol.AlterConfigsResource
 			for _, t := range topics {
 				resources = append(resources, deleteConfigs(metadata.ResourceTopic, t,

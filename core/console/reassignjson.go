@@ -3,10 +3,10 @@ package console
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"kafkascope/core/hashing"
+	"kafkascope/core/jdk"
 	"kafkascope/core/sorts"
 )
 
@@ -158,15 +158,7 @@ func checkExecutePlan(plan []reassignTarget) error {
 		seen = append(seen, r)
 	}
 	if len(dups) > 0 {
-		hashes := make([]int32, len(dups))
-		for i, d := range dups {
-			hashes[i] = hashing.TopicPartitionHashCode(d.topic, d.partition)
-		}
-		var names []string
-		for _, i := range hashing.JavaHashOrder(hashes) {
-			names = append(names, dups[i].tp())
-		}
-		return &toolError{adminCommandFailed, "Partition reassignment contains duplicate topic partitions: " + strings.Join(names, ",")}
+		return &toolError{adminCommandFailed, "Partition reassignment contains duplicate topic partitions: " + strings.Join(partitionsInHashOrder(dups), ",")}
 	}
 	var msgs []string
 	for _, r := range plan {
@@ -215,26 +207,23 @@ func formatReassignmentJSON(plan []reassignTarget) string {
 // javaList prints a List<Integer> as Java's toString does.
 func javaList(xs []int32) string { return "[" + joinInts(xs, ", ") + "]" }
 
-// javaHashOrderStrings orders strings as a Java HashSet<String> iterates.
-func javaHashOrderStrings(xs []string) []string {
-	hashes := make([]int32, len(xs))
-	for i, x := range xs {
-		hashes[i] = hashing.JavaStringHashCode(x)
+// partitionsInHashOrder names the targets' partitions ("t-0") in the order
+// a HashSet<TopicPartition> of them iterates.
+func partitionsInHashOrder(ts []reassignTarget) []string {
+	hashes := make([]int32, len(ts))
+	for i, r := range ts {
+		hashes[i] = hashing.TopicPartitionHashCode(r.topic, r.partition)
 	}
-	out := make([]string, 0, len(xs))
-	for _, i := range hashing.JavaHashOrder(hashes) {
-		out = append(out, xs[i])
+	names := make([]string, 0, len(ts))
+	for _, i := range jdk.HashOrder(hashes) {
+		names = append(names, ts[i].tp())
 	}
-	return out
+	return names
 }
 
 // javaIntSetString prints ints as a Java HashSet<Integer> joined by sep.
 func javaIntSetString(xs []int32, sep string) string {
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	parts := make([]string, len(s))
-	for i, x := range s {
-		parts[i] = strconv.Itoa(int(x))
-	}
-	return strings.Join(parts, sep)
+	return joinInts(s, sep)
 }

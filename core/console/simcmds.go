@@ -1,15 +1,16 @@
 package console
 
 import (
+	"strconv"
+	"strings"
+	"time"
+
 	"kafkascope/core/broker"
 	"kafkascope/core/cluster"
 	"kafkascope/core/config"
 	"kafkascope/core/javacli"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
-	"strconv"
-	"strings"
-	"time"
 )
 
 type simCommand func(s *Session, args []string)

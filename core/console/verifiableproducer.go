@@ -307,25 +307,5 @@ func jacksonDouble(x float64) string {
 	case math.IsInf(x, -1):
 		return `"-Infinity"`
 	}
-	return javaDoubleString(x)
-}
-
-// javaDoubleString is Double.toString: plain notation with at least one
-// decimal between 10^-3 and 10^7, computerized scientific notation outside.
-func javaDoubleString(x float64) string {
-	ax := math.Abs(x)
-	if x == 0 || (ax >= 1e-3 && ax < 1e7) {
-		s := strconv.FormatFloat(x, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(x, 'E', -1, 64)
-	mant, exp, _ := strings.Cut(s, "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
+	return jdk.DoubleToString(x)
 }

@@ -1,7 +1,6 @@
-package feed
+package feed_test
 
 import (
-	"kafkascope/core/i18n"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +8,8 @@ import (
 	"testing"
 
 	"kafkascope/core/console"
+	"kafkascope/core/feed"
+	"kafkascope/core/i18n"
 )
 
 // Every key the engine notes has a sentence in both languages, and every
@@ -25,7 +26,7 @@ func TestEveryEngineEventHasBothLanguages(t *testing.T) {
 		s.Exec(cmd, nil)
 	}
 	s.Exec("kafka-console-producer.sh --topic t", []string{"x"})
-	entries := Recent(s.Cluster().World.Trace(), 0, 0)
+	entries := feed.Recent(s.Cluster().World.Trace(), 0, 0)
 	if len(entries) < 20 {
 		t.Fatalf("only %d feed entries", len(entries))
 	}
@@ -49,8 +50,8 @@ func TestEveryEngineEventHasBothLanguages(t *testing.T) {
 			t.Errorf("no %s event in the run (saw %v)", key, keys(seen))
 		}
 	}
-	for key, tpl := range catalog {
-		if strings.TrimSpace(tpl.en) == "" || strings.TrimSpace(tpl.ko) == "" {
+	for key, tpl := range feed.Sentences() {
+		if strings.TrimSpace(tpl[0]) == "" || strings.TrimSpace(tpl[1]) == "" {
 			t.Errorf("%s: missing a language", key)
 		}
 	}
@@ -76,9 +77,9 @@ func TestCatalogCoversEveryNoteType(t *testing.T) {
 		}
 		for _, m := range keyRe.FindAllStringSubmatch(string(data), -1) {
 			found++
-			_, explained := catalog[m[1]]
-			if explained == unexplained[m[1]] {
-				t.Errorf("%s: note %q: in the catalog %v, left out on purpose %v", f, m[1], explained, unexplained[m[1]])
+			_, explained := feed.Sentences()[m[1]]
+			if explained == feed.Unexplained[m[1]] {
+				t.Errorf("%s: note %q: in the catalog %v, left out on purpose %v", f, m[1], explained, feed.Unexplained[m[1]])
 			}
 		}
 	}
@@ -98,7 +99,7 @@ func keys(m map[string]bool) []string {
 // A field's value is inserted as it is, never scanned for other fields,
 // whatever the order of the fields.
 func TestTextFillsFieldsInOnePass(t *testing.T) {
-	e := Entry{Key: "config.changed", Fields: map[string]string{"resource": "topic t", "name": "my.custom", "value": "{name}"}}
+	e := feed.Entry{Key: "config.changed", Fields: map[string]string{"resource": "topic t", "name": "my.custom", "value": "{name}"}}
 	want := e.Text(i18n.English)
 	if !strings.Contains(want, "{name}") || !strings.Contains(want, "my.custom") {
 		t.Fatalf("text %q: the value {name} was replaced or the name is missing", want)
@@ -120,7 +121,7 @@ func TestCompactionEventsFillTheirFields(t *testing.T) {
 	s.Exec("time advance 16s", nil)
 	placeholder := regexp.MustCompile(`\{[a-z_]+\}`)
 	seen := map[string]string{}
-	for _, e := range Recent(s.Cluster().World.Trace(), 0, 0) {
+	for _, e := range feed.Recent(s.Cluster().World.Trace(), 0, 0) {
 		if e.Key != "log.cleaned" && e.Key != "produce.keyless" {
 			continue
 		}

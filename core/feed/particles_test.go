@@ -1,6 +1,10 @@
-package feed
+package feed_test
 
-import "testing"
+import (
+	"testing"
+
+	"kafkascope/core/feed"
+)
 
 func TestFixKoreanParticles(t *testing.T) {
 	for in, want := range map[string]string{
@@ -24,7 +28,7 @@ func TestFixKoreanParticles(t *testing.T) {
 		"no Korean 3가 here":  "no Korean 3이 here",
 		"plain English 3 is": "plain English 3 is",
 	} {
-		if got := FixKoreanParticles(in); got != want {
+		if got := feed.FixKoreanParticles(in); got != want {
 			t.Errorf("FixKoreanParticles(%q) = %q, want %q", in, got, want)
 		}
 	}

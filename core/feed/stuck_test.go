@@ -1,9 +1,7 @@
-package feed
+package feed_test
 
 import (
 	"fmt"
-	"kafkascope/core/event"
-	"kafkascope/core/i18n"
 	"maps"
 	"regexp"
 	"slices"
@@ -12,7 +10,10 @@ import (
 	"testing"
 
 	"kafkascope/core/console"
+	"kafkascope/core/event"
+	"kafkascope/core/feed"
 	"kafkascope/core/hashing"
+	"kafkascope/core/i18n"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -54,10 +55,10 @@ func (r *stuckRun) run(cmds ...string) []string {
 func (r *stuckRun) trace() *sim.Trace { return r.s.Cluster().World.Trace() }
 
 // clientEntries are the feed's entries about stuck or recovered clients.
-func (r *stuckRun) clientEntries() []Entry {
-	var out []Entry
-	for _, e := range Recent(r.trace(), 0, 0) {
-		if e.Category == CatClient {
+func (r *stuckRun) clientEntries() []feed.Entry {
+	var out []feed.Entry
+	for _, e := range feed.Recent(r.trace(), 0, 0) {
+		if e.Category == feed.CatClient {
 			out = append(out, e)
 		}
 	}
@@ -117,7 +118,7 @@ func (r *stuckRun) leaderOf(topic string, partition int) int {
 
 // offsetsPartition is the __consumer_offsets partition of group (50 of them).
 func offsetsPartition(group string) int {
-	return int(hashing.Abs(hashing.JavaStringHashCode(group)) % 50)
+	return int(hashing.CoordinatorPartition(group, 50))
 }
 
 func endsWith(t *testing.T, out []string, want ...string) {
@@ -166,7 +167,7 @@ func TestFeedSaysWhyOffsetsTopicCannotBeCreated(t *testing.T) {
 	// The broker's own notes tell of its first request and first refusal,
 	// not of every retry.
 	asked, refused := 0, 0
-	for _, e := range Recent(r.trace(), 0, 0) {
+	for _, e := range feed.Recent(r.trace(), 0, 0) {
 		switch {
 		case e.Key == "topic.autocreate" && e.Fields["topics"] == "__consumer_offsets":
 			asked++
@@ -233,7 +234,7 @@ func TestFeedSaysWhyAConsumerKeepsLosingItsCoordinatorWithoutAController(t *test
 		t.Fatalf("the consumers asked for the coordinator %d times: the loop this test is about did not happen", n)
 	}
 	var got []string
-	for _, e := range Recent(r.trace(), before, 0) {
+	for _, e := range feed.Recent(r.trace(), before, 0) {
 		if strings.HasPrefix(e.Key, "consumer.") {
 			got = append(got, e.Text(i18n.English))
 		}
@@ -247,7 +248,7 @@ func TestFeedSaysWhyAConsumerKeepsLosingItsCoordinatorWithoutAController(t *test
 	}
 	last := r.clientEntries()[len(r.clientEntries())-1]
 	// The particles follow the numbers' sounds (3을 but 2를; 1이 but 2가).
-	if ko := FixKoreanParticles(fmt.Sprintf("컨슈머 console-consumer(그룹 g)가 코디네이터인 브로커 %d를 계속 잃는데(disconnected), 그룹을 살아 있는 브로커로 옮길 컨트롤러가 없습니다: 이 코디네이터를 알려 준 브로커 %d가 닿을 수 있는 활성 컨트롤러가 없습니다.", coordinator, alive)); last.Text(i18n.Korean) != ko || strings.Contains(ko, "브로커 1가") || strings.Contains(ko, "브로커 3를") {
+	if ko := feed.FixKoreanParticles(fmt.Sprintf("컨슈머 console-consumer(그룹 g)가 코디네이터인 브로커 %d를 계속 잃는데(disconnected), 그룹을 살아 있는 브로커로 옮길 컨트롤러가 없습니다: 이 코디네이터를 알려 준 브로커 %d가 닿을 수 있는 활성 컨트롤러가 없습니다.", coordinator, alive)); last.Text(i18n.Korean) != ko || strings.Contains(ko, "브로커 1가") || strings.Contains(ko, "브로커 3를") {
 		t.Fatalf("in Korean:\n got %s\nwant %s", last.Text(i18n.Korean), ko)
 	}
 }
@@ -382,8 +383,8 @@ func TestEveryStuckCauseHasSentences(t *testing.T) {
 			if role == "consumer" {
 				n = event.ConsumerStuck{Client: "c", Group: "g", Cause: kind, CauseFields: flatten(fields)}
 			}
-			e, ok := FromTrace(sim.TraceEvent{Kind: sim.TraceNote, Detail: n.Key(), Note: n})
-			if !ok || e.Key != role+".stuck."+kind || e.Category != CatClient {
+			e, ok := feed.FromTrace(sim.TraceEvent{Kind: sim.TraceNote, Detail: n.Key(), Note: n})
+			if !ok || e.Key != role+".stuck."+kind || e.Category != feed.CatClient {
 				t.Errorf("%s.stuck with cause %s: entry %q (shown %v)", role, kind, e.Key, ok)
 				continue
 			}

@@ -2,6 +2,8 @@ package group
 
 import (
 	"slices"
+
+	"kafkascope/core/jdk"
 )
 
 // The sticky assignors (StickyAssignor "sticky" and
@@ -74,7 +76,7 @@ func (c *stickyCore) assignPartitions(partitionsPerTopic map[string]int32, membe
 		}
 		byID[m.ID] = m
 	}
-	order := hashOrderStrings(ids)
+	order := jdk.HashSetOrder(ids)
 	owned := map[string][]TopicPartition{}
 	multiple := map[TopicPartition]bool{}
 	c.movements = nil

@@ -3,8 +3,10 @@ package group
 import (
 	"encoding/binary"
 	"errors"
-	"kafkascope/core/protocol"
 	"slices"
+
+	"kafkascope/core/jdk"
+	"kafkascope/core/protocol"
 )
 
 // StickyAssignor is Kafka's StickyAssignor ("sticky", eager): each member
@@ -73,7 +75,7 @@ func EncodeStickyUserData(partitions []TopicPartition, generation int32) []byte 
 		}
 		byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partition)
 	}
-	topics = hashOrderStrings(topics)
+	topics = jdk.HashSetOrder(topics)
 	b := binary.BigEndian.AppendUint32(nil, uint32(len(topics)))
 	for _, t := range topics {
 		b = binary.BigEndian.AppendUint16(b, uint16(len(t)))

@@ -71,7 +71,7 @@ func New(nodeID int32, host Host) *Coordinator {
 // (GroupCoordinator.partitionFor: Utils.abs(groupId.hashCode) %
 // offsets.topic.num.partitions).
 func (c *Coordinator) PartitionFor(groupID string) int32 {
-	return hashing.Abs(hashing.JavaStringHashCode(groupID)) % int32(c.host.Config("offsets.topic.num.partitions"))
+	return hashing.CoordinatorPartition(groupID, int32(c.host.Config("offsets.topic.num.partitions")))
 }
 
 // OffsetsTopicConfigs are the topic configs __consumer_offsets is created

@@ -3,6 +3,7 @@ package groupcoordinator
 import (
 	"encoding/binary"
 	"errors"
+
 	"kafkascope/core/protocol"
 )
 

@@ -9,9 +9,3 @@ func BenchmarkMurmur2(b *testing.B) {
 		Murmur2(key)
 	}
 }
-
-func BenchmarkJavaStringHashCode(b *testing.B) {
-	for b.Loop() {
-		JavaStringHashCode("console-consumer-1")
-	}
-}

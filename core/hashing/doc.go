@@ -4,11 +4,15 @@
 //
 //   - Murmur2 / ToPositive / KeyPartition: the Java producer's
 //     BuiltInPartitioner, toPositive(murmur2(serializedKey)) % numPartitions.
-//   - JavaStringHashCode / Abs: the coordinators' placement,
+//   - Abs / CoordinatorPartition: the coordinators' placement,
 //     abs(id.hashCode()) % partitionCount for __consumer_offsets and
 //     __transaction_state.
-//   - JavaStringLength: String.length() in UTF-16 code units, for Kafka's
-//     length limits and the tools' column widths.
+//   - TopicPartitionHashCode: TopicPartition.hashCode, for the order of
+//     the tools' HashMaps of partitions.
+//
+// What is the JDK's rather than Kafka's (String.hashCode, HashMap's
+// iteration order, String.length) lives in core/jdk; this package is
+// Kafka's Utils and its key classes' hashCodes.
 //
 // Every function here is pure: no state, no clock, no randomness, no I/O.
 // This package must never "improve" a hash (different seed, unsigned

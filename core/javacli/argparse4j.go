@@ -15,7 +15,6 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"kafkascope/core/hashing"
 	"kafkascope/core/jdk"
 )
 
@@ -680,7 +679,7 @@ func (p *Parser) take(v *Namespace, a *Argument, args []string, i int, value str
 }
 
 // jlen is a string's width as argparse4j counts it: UTF-16 units.
-func jlen(s string) int { return hashing.JavaStringLength(s) }
+func jlen(s string) int { return jdk.StringLength(s) }
 
 func splitLines(s string) []string { return strings.Split(strings.TrimSuffix(s, "\n"), "\n") }
 

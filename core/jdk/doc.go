@@ -1,9 +1,16 @@
 // Package jdk reproduces the Java standard library's behaviour where Kafka's
-// tools print its results, so that the simulated tools print the same text:
+// tools print its results, or Kafka's own code depends on it, so that the
+// simulator prints and decides what Java would. It is the one home of these
+// look-alikes; other packages call them rather than keep their own.
 //
 //   - java.util.Properties.load: LoadProperties (the tools' config files);
 //   - java.lang.String: split with a literal separator (Split) and with a
-//     regular expression (SplitRegex), trim (Trim), compareTo (Less);
+//     regular expression (SplitRegex), trim (Trim), compareTo (Less),
+//     length() (StringLength), hashCode() (StringHashCode);
+//   - java.util.HashMap and HashSet: the iteration order of a default map
+//     filled by put (HashOrder for any keys' hashCodes, HashSetOrder for
+//     Strings) and the table rules it follows (HashCapacity, HashBucket);
+//   - java.lang.Double.toString: DoubleToString, as JDK 19 and later;
 //   - java.lang.Long.parseLong and Integer.parseInt: ParseInt, with
 //     Character.digit's decimal digits of every script;
 //   - java.util.Formatter's %.Nf: FormatFixed, the shortest decimal that
@@ -15,6 +22,7 @@
 // Invariants: every function is pure (no clock, no I/O, no state but a
 // SplittableRandom's seed) and gives the JDK's result for the same input,
 // or says in its comment where it does not. Strings are Go strings read as
-// UTF-8; where Java counts, compares or indexes UTF-16 code units, so do
-// these functions. Nothing here knows Kafka.
+// UTF-8; where Java counts, compares, hashes or indexes UTF-16 code units,
+// so do these functions. Nothing here knows Kafka: Kafka's own hashes
+// (murmur2, Utils.abs, TopicPartition.hashCode) are core/hashing's.
 package jdk

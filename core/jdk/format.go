@@ -2,7 +2,6 @@ package jdk
 
 import (
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -10,23 +9,14 @@ import (
 // decimal that identifies the double, rounded half-up to prec places (so
 // 0.125 gives 0.13, where Go's fmt gives 0.12); NaN and Infinity as words.
 func FormatFixed(x float64, prec int) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
+	if s, ok := nonFinite(x); ok {
+		return s
 	}
 	sign := ""
 	if math.Signbit(x) {
 		sign, x = "-", -x
 	}
-	// d.ddddde±XX: digits and the decimal exponent of the first digit.
-	e := strconv.FormatFloat(x, 'e', -1, 64)
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expStr)
+	digits, exp := shortestDecimal(x)
 	point := exp + 1 // digits before the decimal point
 	// Work on a digit string with the point at a known place: pad so that
 	// both the integer part and prec fraction digits (plus one to round)

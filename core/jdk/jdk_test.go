@@ -121,6 +121,16 @@ func TestLessComparesUTF16Units(t *testing.T) {
 	}
 }
 
+// StringLength counts UTF-16 code units, as String.length() does; an
+// invalid byte is one U+FFFD, one unit.
+func TestStringLength(t *testing.T) {
+	for s, want := range map[string]int{"": 0, "topic": 5, "토픽": 2, "a😀b": 4, "\xff": 1} {
+		if got := StringLength(s); got != want {
+			t.Errorf("StringLength(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
 func TestParseIntLikeLongParseLong(t *testing.T) {
 	for _, c := range []struct {
 		s    string

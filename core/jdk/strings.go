@@ -58,3 +58,18 @@ func Trim(s string) string {
 func Less(a, b string) bool {
 	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b))) < 0
 }
+
+// StringLength is String.length(): s's UTF-16 code units (a rune outside
+// the Basic Multilingual Plane counts two). Kafka's limits on names and
+// the tools' column widths are in these units, and so are a browser's
+// string offsets.
+func StringLength(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"kafkascope/core/jdk"
 )
 
 // The JSON form is what kafka-dump-log.sh --cluster-metadata-decoder prints
@@ -120,7 +122,7 @@ func writeJSONValue(b *strings.Builder, f *fieldSpec, val any, v int16) {
 	case int64:
 		b.WriteString(strconv.FormatInt(x, 10))
 	case float64:
-		s := javaDouble(x)
+		s := jdk.DoubleToString(x)
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			writeJSONString(b, s) // QUOTE_NON_NUMERIC_NUMBERS is on by default
 		} else {
@@ -185,53 +187,4 @@ func writeJSONString(b *strings.Builder, s string) {
 		i += n
 	}
 	b.WriteByte('"')
-}
-
-// javaDouble formats a float64 as Java's Double.toString does (JDK 19+,
-// which prints the shortest decimal that reads back as the same double):
-// plain notation with at least one fraction digit for 1e-3 <= |d| < 1e7,
-// computerized scientific notation ("1.0E7", "1.5E-4") otherwise.
-func javaDouble(d float64) string {
-	switch {
-	case math.IsNaN(d):
-		return "NaN"
-	case math.IsInf(d, 1):
-		return "Infinity"
-	case math.IsInf(d, -1):
-		return "-Infinity"
-	case d == 0:
-		if math.Signbit(d) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	sign := ""
-	if d < 0 {
-		sign, d = "-", -d
-	}
-	// Shortest digits and exponent: "d.dddde±x".
-	e := strconv.FormatFloat(d, 'e', -1, 64)
-	mant, expPart, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(expPart)
-	digits := strings.Replace(mant, ".", "", 1)
-	if d >= 1e-3 && d < 1e7 {
-		var intPart, frac string
-		if exp >= 0 {
-			if len(digits) <= exp+1 {
-				intPart = digits + strings.Repeat("0", exp+1-len(digits))
-				frac = "0"
-			} else {
-				intPart, frac = digits[:exp+1], digits[exp+1:]
-			}
-		} else {
-			intPart = "0"
-			frac = strings.Repeat("0", -exp-1) + digits
-		}
-		return sign + intPart + "." + frac
-	}
-	frac := digits[1:]
-	if frac == "" {
-		frac = "0"
-	}
-	return sign + digits[:1] + "." + frac + "E" + strconv.Itoa(exp)
 }

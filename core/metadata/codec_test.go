@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
-	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -676,19 +675,6 @@ func TestJSONStrings(t *testing.T) {
 	writeJSONString(&b, "a\"b\\c/\b\t\n\f\r\x00\x1f\x7fé€\xff")
 	if got, want := b.String(), `"a\"b\\c/\b\t\n\f\r\u0000\u001F`+"\x7fé€\uFFFD"+`"`; got != want {
 		t.Errorf("got %s want %s", got, want)
-	}
-}
-
-func TestJavaDouble(t *testing.T) {
-	cases := map[float64]string{
-		0: "0.0", math.Copysign(0, -1): "-0.0", 1: "1.0", 1024: "1024.0", -2.5: "-2.5", 0.001: "0.001", 0.0001: "1.0E-4",
-		123456.789: "123456.789", 9999999: "9999999.0", 1e7: "1.0E7", 1.5e300: "1.5E300", 1.25e-7: "1.25E-7", 1e21: "1.0E21",
-		math.NaN(): "NaN", math.Inf(1): "Infinity", math.Inf(-1): "-Infinity", 0.1: "0.1", 100: "100.0",
-	}
-	for d, want := range cases {
-		if got := javaDouble(d); got != want {
-			t.Errorf("javaDouble(%v) = %s, want %s", d, got, want)
-		}
 	}
 }
 

@@ -2,8 +2,9 @@ package metadata
 
 import (
 	"fmt"
-	"kafkascope/core/hashing"
 	"strings"
+
+	"kafkascope/core/jdk"
 )
 
 // MaxTopicNameLength is Kafka's limit on topic names.
@@ -31,7 +32,7 @@ func TopicNameProblem(name string) string {
 		return "'.' is not allowed"
 	case name == "..":
 		return "'..' is not allowed"
-	case hashing.JavaStringLength(name) > MaxTopicNameLength:
+	case jdk.StringLength(name) > MaxTopicNameLength:
 		return fmt.Sprintf("the length of '%s' is longer than the max allowed length %d", name, MaxTopicNameLength)
 	}
 	for i := 0; i < len(name); i++ {

@@ -174,7 +174,7 @@ func (run *Run) coordinatorView(id string) (groupcoordinator.GroupView, bool) {
 		return groupcoordinator.GroupView{}, false
 	}
 	n := int32(run.C.Config().Static.BrokerInt("offsets.topic.num.partitions"))
-	st := ctl.Image().Partition(metadata.ConsumerOffsetsTopic, hashing.Abs(hashing.JavaStringHashCode(id))%n)
+	st := ctl.Image().Partition(metadata.ConsumerOffsetsTopic, hashing.CoordinatorPartition(id, n))
 	if st == nil || st.Leader < 0 || run.C.State(st.Leader) != cluster.NodeRunning {
 		return groupcoordinator.GroupView{}, false
 	}
