@@ -13,7 +13,6 @@ import (
 
 	"kafkascope/core/i18n"
 	"kafkascope/core/player"
-	"kafkascope/core/timeline"
 )
 
 // Timings of the page's own behaviour (wall-clock time).
@@ -98,7 +97,7 @@ type appURLState struct {
 // appChanges are the things that change the URL hash beyond the current
 // moment; any of them rewrites it soon, time alone only every hashEvery.
 type appChanges struct {
-	tl    *timeline.Session
+	shown player.Mode // another session or simulator run shown
 	lines int
 	step  int
 	lang  i18n.Lang
@@ -144,8 +143,8 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 	}()
 	a.frames++
 	a.now = now
-	beforeNow, beforeBusy, beforeTL := p.Now(), p.TL.Busy(), p.TL
-	beforeRunning := p.Scenario.Running()
+	beforeNow, beforeBusy, beforeShown := p.Now(), p.Busy(), p.Mode
+	beforeRunning := p.Scenario().Running()
 	_, beforeSeeking := p.Seeking()
 	if a.runDue() {
 		render = true
@@ -171,8 +170,8 @@ func (a *App) Frame(now time.Time, wall time.Duration) (render bool) {
 	_, seeking := p.Seeking()
 	// A step can end in a frame of no events (the frame before ran out
 	// of time just as its last command finished): its end still draws.
-	if p.TL.Busy() != beforeBusy || p.TL != beforeTL || seeking != beforeSeeking || len(a.jobs) > 0 ||
-		p.Scenario.Running() || beforeRunning {
+	if p.Busy() != beforeBusy || p.Mode != beforeShown || seeking != beforeSeeking || len(a.jobs) > 0 ||
+		p.Scenario().Running() || beforeRunning {
 		render = true
 	}
 	// Time that moved draws, but a "time advance" fast-forwarding draws
@@ -212,12 +211,12 @@ func (a *App) later(what string, f func()) {
 // still playing, or a seek is under way (its text is shown).
 func (a *App) Busy() bool {
 	_, seeking := a.Player.Seeking()
-	return len(a.jobs) > 0 || a.Player.Scenario.Running() || seeking
+	return len(a.jobs) > 0 || a.Player.Scenario().Running() || seeking
 }
 
 // Working says what the page is busy with.
 func (a *App) Working() string {
-	if a.working == "" && a.Player.Scenario.Running() {
+	if a.working == "" && a.Player.Scenario().Running() {
 		return a.T("story.running")
 	}
 	if _, seeking := a.Player.Seeking(); a.working == "" && seeking {
@@ -277,9 +276,9 @@ func (a *App) HandlerPanic(event string, r any) {
 // action, and at most every hashEvery while only time moves.
 func (a *App) syncURL(now time.Time) {
 	p := a.Player
-	ch := appChanges{tl: p.TL, lines: a.Term.base + a.Term.count, step: -2, lang: p.Lang}
-	if p.Scenario != nil {
-		ch.step = p.Scenario.Step
+	ch := appChanges{shown: p.Mode, lines: a.Term.base + a.Term.count, step: -2, lang: p.Lang}
+	if sc := p.Scenario(); sc != nil {
+		ch.step = sc.Step
 	}
 	since := now.Sub(a.url.at)
 	switch {
@@ -528,7 +527,7 @@ func (a *App) quorumFrozen() bool {
 
 // showSide reports whether the side column has anything: the story, or
 // (outside embeds) the event feed.
-func (a *App) showSide() bool { return a.Player.Scenario != nil || !a.Player.Embed }
+func (a *App) showSide() bool { return a.Player.Scenario() != nil || !a.Player.Embed }
 
 // sideClass is the side column's class: side-story while it holds the
 // story. The stylesheet keys the feed's compact lines on it rather than
@@ -537,7 +536,7 @@ func (a *App) showSide() bool { return a.Player.Scenario != nil || !a.Player.Emb
 // nodes anywhere in the app (issue 15's traces of the built-in
 // scenarios, with invalidation tracking).
 func (a *App) sideClass() string {
-	if a.Player.Scenario != nil {
+	if a.Player.Scenario() != nil {
 		return "side side-story"
 	}
 	return "side"

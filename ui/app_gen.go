@@ -111,7 +111,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 		}
 		vgn = vgText(vgparent, "\n  ")
-		if c.Player.Sim != nil {
+		if c.Player.Sim() != nil {
 			vgn = vgElem(vgparent, "", "div", "class\x00banner sim-banner\x00id\x00sim-banner\x00role\x00status")
 			{
 				vgparent := vgn
@@ -123,11 +123,11 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgElem(vgparent, "", "strong", "id\x00sim-status")
-					vgSetHTML(vgn, c.Player.SimStatus())
+					vgSetHTML(vgn, c.Player.Sim().Status())
 					vgn = vgElemAfter(vgparent, " ", "", "span", "id\x00sim-text")
-					vgSetHTML(vgn, c.Player.SimBanner())
+					vgSetHTML(vgn, c.Player.Sim().Banner())
 					vgn = vgElemAfter(vgparent, " ", "", "code", "class\x00sim-command")
-					vgSetHTML(vgn, c.Player.SimCommand())
+					vgSetHTML(vgn, c.Player.Sim().Command())
 				}
 				vgn = vgText(vgparent, "\n  ")
 			}
@@ -171,7 +171,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent := vgn
 					_ = vgparent
 					vgn = vgText(vgparent, "\n      ")
-					if c.Player.Scenario != nil {
+					if c.Player.Scenario() != nil {
 						{
 							var vgcomp vugu.Builder = c.Story
 							if vgcomp != nil {

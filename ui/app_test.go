@@ -119,6 +119,10 @@ func newAppTest(t testing.TB, query, hash string) *appTest {
 	return &appTest{t: t, p: p, a: NewApp(p, h), host: h, now: time.Unix(1_700_000_000, 0), env: env, r: r}
 }
 
+// sessionTL is the timeline of the session p shows (tests read the engine
+// through it; the page reads only what the player offers).
+func sessionTL(p *player.Player) *timeline.Session { return p.Mode.(*player.Session).TL }
+
 // frames plays n animation frames of dt each.
 func (at *appTest) frames(n int, dt time.Duration) {
 	for i := 0; i < n; i++ {
@@ -130,10 +134,10 @@ func (at *appTest) frames(n int, dt time.Duration) {
 // idle plays frames until no command runs (bounded).
 func (at *appTest) idle() {
 	at.t.Helper()
-	for i := 0; i < 2000 && (at.p.TL.Busy() || at.a.Busy() || len(at.a.Term.queue) > 0); i++ {
+	for i := 0; i < 2000 && (at.p.Busy() || at.a.Busy() || len(at.a.Term.queue) > 0); i++ {
 		at.frames(1, 50*time.Millisecond)
 	}
-	if at.p.TL.Busy() {
+	if at.p.Busy() {
 		at.t.Fatal("a command is still running after 100 s of frames")
 	}
 }
@@ -257,7 +261,7 @@ func TestTerminalShowsTheSessionExactly(t *testing.T) {
 	term.Enter("kafka-topics.sh --describe --topic t")
 	at.idle()
 	doc := at.render(nil)
-	want := at.a.T("terminal.welcome") + "\n" + terminalText(at.p.TL.Lines())
+	want := at.a.T("terminal.welcome") + "\n" + terminalText(at.p.Lines())
 	if got := doc.text("terminal"); got != want {
 		t.Fatalf("the scrollback is not the session:\n--- got\n%s\n--- want\n%s", got, want)
 	}
@@ -396,12 +400,12 @@ func TestTerminalKeysHistoryCompletionClear(t *testing.T) {
 	}
 
 	// clear empties the view, not the session; Ctrl-L too.
-	n := len(at.p.TL.Lines())
+	n := len(at.p.Lines())
 	key("Enter", "clear")
 	if got := at.render(nil).text("terminal"); got != "" {
 		t.Errorf("after clear the scrollback holds %q", got)
 	}
-	if len(at.p.TL.Lines()) != n {
+	if len(at.p.Lines()) != n {
 		t.Errorf("clear reached the session")
 	}
 	key("Enter", "kafka-topics.sh --list")
@@ -548,8 +552,8 @@ func TestTimelineMarkersControlsAndScrub(t *testing.T) {
 	}
 	bar.ScrubDone(appValue(appMillis(target), "change"))
 	at.frames(1, 16*time.Millisecond)
-	if bar.dragging() || at.p.TL.End() != end {
-		t.Errorf("after the release: dragging %v, end %s (want %s kept)", bar.dragging(), at.p.TL.End(), end)
+	if bar.dragging() || at.p.End() != end {
+		t.Errorf("after the release: dragging %v, end %s (want %s kept)", bar.dragging(), at.p.End(), end)
 	}
 	bar.SeekTo(end)
 	at.a.Flush()
@@ -571,7 +575,7 @@ func TestStoryStepsAndKorean(t *testing.T) {
 		t.Errorf("no working note while the scenario opens")
 	}
 	at.frames(3, 16*time.Millisecond)
-	sc := at.p.Scenario
+	sc := at.p.Scenario()
 	if sc == nil || sc.ID != "03-high-watermark" || sc.Step != 0 {
 		t.Fatalf("the scenario did not open: %+v", sc)
 	}
@@ -771,7 +775,7 @@ func TestURLFollowsTheSession(t *testing.T) {
 	}
 	q := player.New()
 	q.Boot("", last)
-	if q.Error != "" || len(q.TL.Lines()) != len(at.p.TL.Lines()) {
+	if q.Error != "" || len(q.Lines()) != len(at.p.Lines()) {
 		t.Errorf("the URL does not reopen the session: %q", q.Error)
 	}
 	at.a.SetLang("ko")
@@ -860,12 +864,12 @@ func TestPanicsAreShownNotFatal(t *testing.T) {
 	}
 	// A panic while playing pauses playback and is shown.
 	at.a.DismissError()
-	tl := at.p.TL
-	at.p.TL = nil
+	shown := at.p.Mode
+	at.p.Mode = nil
 	if !at.a.Frame(at.now.Add(time.Second), 16*time.Millisecond) || at.a.Problem == "" || !at.p.Paused {
 		t.Errorf("a panic in a frame: problem %q, paused %v", at.a.Problem, at.p.Paused)
 	}
-	at.p.TL = tl
+	at.p.Mode = shown
 }
 
 func TestPrepareMakesTextNodes(t *testing.T) {
@@ -899,8 +903,8 @@ func TestReopenShowsTheNewSession(t *testing.T) {
 	q.Boot("", "#scenario=01-replication-basics&step=1")
 	at.a.Reopen(q)
 	doc := at.render(nil)
-	if got := doc.text("terminal"); got != terminalText(q.TL.Lines()) {
-		t.Errorf("after reopening, the terminal shows\n%s\nwant\n%s", got, terminalText(q.TL.Lines()))
+	if got := doc.text("terminal"); got != terminalText(q.Lines()) {
+		t.Errorf("after reopening, the terminal shows\n%s\nwant\n%s", got, terminalText(q.Lines()))
 	}
 	if doc.text("story-step") != "Step 2 of 7" || doc.byID("gallery") != nil {
 		t.Errorf("after reopening: step %q, gallery shown %v", doc.text("story-step"), doc.byID("gallery") != nil)
@@ -916,7 +920,7 @@ func TestStepEndingInAnEmptyFrameIsDrawn(t *testing.T) {
 	at := newAppTest(t, "", "#scenario=01-replication-basics")
 	at.frames(3, 16*time.Millisecond)
 	at.p.SetFrameDeadline(func() bool { return true })
-	sc := at.p.Scenario
+	sc := at.p.Scenario()
 	if sc == nil || sc.Step != 0 {
 		t.Fatalf("the scenario did not open: %+v", sc)
 	}
@@ -947,7 +951,7 @@ func TestFastForwardDrawsTenTimesASecond(t *testing.T) {
 	at.p.Run("time advance 1h", nil)
 	drawn, frames := 0, 0
 	var lastDrawn time.Time
-	for at.p.TL.Busy() {
+	for at.p.Busy() {
 		at.now = at.now.Add(16 * time.Millisecond)
 		quiet := at.a.FastForwardQuiet(at.now)
 		before := at.p.Now()
@@ -955,15 +959,15 @@ func TestFastForwardDrawsTenTimesASecond(t *testing.T) {
 		frames++
 		if draws {
 			drawn++
-			if at.p.TL.Busy() && !lastDrawn.IsZero() && at.now.Sub(lastDrawn) < player.FastForwardRedraw {
+			if at.p.Busy() && !lastDrawn.IsZero() && at.now.Sub(lastDrawn) < player.FastForwardRedraw {
 				t.Fatalf("frame %d drew %v after the last drawing, mid-advance", frames, at.now.Sub(lastDrawn))
 			}
 			lastDrawn = at.now
 		}
-		if quiet && draws && at.p.TL.Busy() {
+		if quiet && draws && at.p.Busy() {
 			t.Fatalf("frame %d was announced quiet but drew", frames)
 		}
-		if at.p.Now() == before && at.p.TL.Busy() {
+		if at.p.Now() == before && at.p.Busy() {
 			t.Fatalf("frame %d did not advance the clock", frames)
 		}
 		if frames > 100000 {
@@ -986,7 +990,7 @@ func TestFastForwardShowsItsProgress(t *testing.T) {
 	at.p.SetFastForwardEvents(300)
 	at.p.Run("time advance 1h", nil)
 	last := -1
-	for i := 0; i < 40 && at.p.TL.Busy(); i++ {
+	for i := 0; i < 40 && at.p.Busy(); i++ {
 		at.frames(1, 16*time.Millisecond)
 		var pct int
 		var done string

@@ -74,9 +74,7 @@ func (c *Diagram) BeforeBuild() {
 		View:           dgView(c.View),
 	}
 	if c.Player != nil && c.Snapshot == nil {
-		if cl := c.Player.Cluster(); cl != nil {
-			opts.Detail = func(topic string, index int32) (view.Partition, bool) { return view.PartitionDetail(cl, topic, index) }
-		}
+		opts.Detail = c.Player.PartitionDetail
 	}
 	c.lay.Compute(c.snap, p.T, opts)
 	if c.menu != 0 && c.menuBox() == nil {
@@ -98,10 +96,10 @@ type PartsView struct {
 func (c *Diagram) withDetail(s *view.Snapshot) *view.Snapshot {
 	var out *view.Snapshot
 	for i, tp := range s.Topics {
-		if !tp.Light || dgFolded(c.collapsed, tp.Name) || c.Player == nil || c.Player.Cluster() == nil {
+		if !tp.Light || dgFolded(c.collapsed, tp.Name) || c.Player == nil {
 			continue
 		}
-		full, ok := view.TopicDetail(c.Player.Cluster(), tp.Name)
+		full, ok := c.Player.TopicDetail(tp.Name)
 		if !ok {
 			continue
 		}
@@ -385,7 +383,7 @@ func (c *Diagram) menuItems() []dgMenuItem {
 		return nil
 	}
 	// A simulator run's faults come from its seed: no clicks.
-	sim := c.Player != nil && c.Player.Sim != nil
+	sim := c.Player != nil && c.Player.Sim() != nil
 	item := func(action string, enabled bool) dgMenuItem {
 		enabled = enabled && !sim
 		cls := "kd-menu-item"

@@ -26,7 +26,7 @@ import (
 // process's host.
 func dgSpawnProducer(t *testing.T, p *player.Player, cfg client.ProducerConfig, topic string, partition int32, values ...string) string {
 	t.Helper()
-	c := p.TL.Cluster()
+	c := sessionTL(p).Cluster()
 	var prod *client.Producer
 	host, err := c.SpawnClient("ui-producer", func(host string) sim.Process {
 		prod = client.NewProducer(sim.Addr(host+":1"), []sim.Addr{cluster.BrokerAddr(1)}, cfg, c.World.Rand("ui/"+host), func(client.Level, string, string) {})
@@ -258,7 +258,7 @@ func TestDiagramConsumerGroupCard(t *testing.T) {
 // rows with three replicas each.
 func TestDiagramConsumerOffsetsReadOnlyWhenOpen(t *testing.T) {
 	p := dgCluster(t)
-	c := p.TL.Cluster()
+	c := sessionTL(p).Cluster()
 	var net *rpc.Client
 	host, err := c.SpawnClient("ui-find", func(host string) sim.Process {
 		net = rpc.NewClient(sim.Addr(host+":1"), "ui-find")

@@ -139,7 +139,7 @@ func dgCount(m map[string]int, class string) int {
 
 func dgSettle(t *testing.T, p *player.Player) {
 	t.Helper()
-	for i := 0; p.TL.Busy(); i++ {
+	for i := 0; p.Busy(); i++ {
 		if i > 4000 {
 			t.Fatal("the command is still running after 200 s of virtual time")
 		}

@@ -155,9 +155,9 @@ func (c *Disk) resetBatch() { c.Field, c.HexLimit = -1, dkHexLimit }
 func (c *Disk) BeforeBuild() {
 	c.pd, c.seg, c.bb, c.empty = nil, nil, nil, ""
 	c.parts, c.brokers = c.parts[:0], c.brokers[:0]
-	snap := c.App.Player.Snapshot()
-	cl := c.App.Player.Cluster()
-	if snap == nil || cl == nil {
+	p := c.App.Player
+	snap := p.Snapshot()
+	if snap == nil {
 		c.empty = c.t("no.cluster")
 		return
 	}
@@ -167,13 +167,13 @@ func (c *Disk) BeforeBuild() {
 		return
 	}
 	broker := c.chooseBroker(snap, part)
-	c.pd = c.cache.Partition(cl, broker, part.Topic, part.Index)
+	c.pd = p.PartitionDisk(&c.cache, broker, part.Topic, part.Index)
 	if c.pd == nil {
 		c.empty = c.t("no.cluster")
 		return
 	}
 	c.chooseSegment()
-	c.drawPageCaches(cl)
+	c.drawPageCaches(p.PageCaches())
 	// The listing, the blocks and the chips only change with the view or
 	// the choice (the view is the same one while the log stands still).
 	if k := (dkLayoutKey{c.pd, c.Segment, c.Batch, c.App.Player.Lang}); k != c.laid {
@@ -186,7 +186,7 @@ func (c *Disk) BeforeBuild() {
 		}
 	}
 	if c.Batch >= 0 {
-		c.bb = c.cache.Batch(cl, c.pd, c.Batch)
+		c.bb = p.BatchBytes(&c.cache, c.pd, c.Batch)
 	}
 }
 
@@ -504,7 +504,7 @@ const dkSweepFor = 3 * time.Second
 // (from the feed, so it follows time travel); otherwise an empty range.
 func (c *Disk) lastCleaning() (from, to int64) {
 	p := c.App.Player
-	entries := p.TL.Feed()
+	entries := p.FeedEntries()
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
 		if p.Now().Sub(e.At) > dkSweepFor {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-	"kafkascope/core/cluster"
 	"kafkascope/core/i18n"
 	"kafkascope/core/view"
 )
@@ -33,11 +32,10 @@ type dkPageCacheKey struct {
 	lang   i18n.Lang
 }
 
-// drawPageCaches reads every machine's page cache from the engine (every
-// frame the panel is drawn: a handful of numbers per node) and lays out
-// the rows again only when they changed.
-func (c *Disk) drawPageCaches(cl *cluster.Cluster) {
-	pcs := view.PageCaches(cl)
+// drawPageCaches lays out every machine's page cache, pcs, read from the
+// engine every frame the panel is drawn (a handful of numbers per node,
+// Player.PageCaches), again only when they changed.
+func (c *Disk) drawPageCaches(pcs []view.PageCache) {
 	k := dkPageCacheKey{c.Broker, c.App.Player.Lang}
 	if k == c.pcKey && slices.Equal(pcs, c.pcOf) {
 		return
@@ -52,7 +50,7 @@ func (c *Disk) drawPageCaches(cl *cluster.Cluster) {
 			Sent: dkBytes(pc.SentBytes), CachedBytes: strconv.FormatInt(pc.CachedBytes, 10),
 			DirtyBytes: strconv.FormatInt(pc.DirtyBytes, 10), SentBytes: strconv.FormatInt(pc.SentBytes, 10),
 		}
-		if pc.State != string(cluster.NodeRunning) {
+		if pc.State != "running" {
 			r.Name += " · " + c.t("state."+pc.State)
 		}
 		if pc.Broker == c.Broker {

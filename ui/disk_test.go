@@ -143,7 +143,7 @@ func TestDiskTabShowsABatchFieldByField(t *testing.T) {
 		t.Errorf("picked %s on %s, want t-0 on the leader %d", p, b, leader)
 	}
 	// The files, as the broker's disk lists them.
-	disk := at.p.TL.Cluster().Disk(leader)
+	disk := sessionTL(at.p).Cluster().Disk(leader)
 	var want []string
 	for _, e := range disk.List("/tmp/kafka-logs/t-0") {
 		want = append(want, fmt.Sprintf("-rw-r--r-- %8d %s", e.Size, e.Name))
@@ -364,7 +364,7 @@ func TestDiskSegmentsBatchesAndLongBatches(t *testing.T) {
 
 	// The hook for the log cleaner: once it writes its checkpoint, the
 	// segments below it are clean and the others dirty.
-	cl := at.p.TL.Cluster()
+	cl := sessionTL(at.p).Cluster()
 	d := cl.Disk(pd.Broker)
 	ckpt := storage.EncodeOffsetCheckpoint(map[storage.TopicPartition]int64{{Topic: "small", Partition: 0}: first.NextOffset})
 	if err := d.WriteFileDurable("/tmp/kafka-logs/"+storage.CleanerOffsetCheckpoint, ckpt); err != nil {
@@ -451,7 +451,7 @@ func BenchmarkDiskBuild(b *testing.B) {
 	at.a.ShowTab(sideTabDisk)
 	at.render(nil)
 	if pd := at.a.Disk.pd; pd == nil || len(pd.Segments) < 100 {
-		for _, l := range at.p.TL.Lines() {
+		for _, l := range at.p.Lines() {
 			b.Log(l.Text)
 		}
 		b.Fatalf("disk %+v", pd)
@@ -481,7 +481,7 @@ func TestDiskSweepsTheSegmentsACleaningRewrote(t *testing.T) {
 		"K1:1", "K2:2", "K1:3", "K1:4", "K3:2", "K2:3", "K3:4", "K3:5", "K2:6")
 	at.diskTab()
 	cleaned := func() bool {
-		for _, e := range at.p.TL.Feed() {
+		for _, e := range at.p.FeedEntries() {
 			if e.Key == "log.cleaned" && e.Fields["tp"] == "kv-0" {
 				return true
 			}
@@ -525,7 +525,7 @@ func TestDiskTabShowsEveryMachinesPageCache(t *testing.T) {
 	at.run("kafka-topics.sh --create --topic t --replica-assignment 1:2:3")
 	at.run("kafka-console-producer.sh --topic t", "hello", "cache")
 	at.diskTab()
-	cl := at.p.TL.Cluster()
+	cl := sessionTL(at.p).Cluster()
 	// rows checks every row against the engine and returns them by broker.
 	rows := func(doc *appDoc, of string) map[int32]*html.Node {
 		t.Helper()

@@ -239,8 +239,8 @@ func TestKoreanPageShowsNoEnglish(t *testing.T) {
 	at.a.Gallery.Choose("10-unclean-election")
 	at.a.Flush()
 	check("a scenario's first step")
-	for at.p.Scenario != nil && at.p.Scenario.Step+1 < at.p.Scenario.Steps() {
-		if err := at.p.Next(); err != nil {
+	for at.p.Scenario() != nil && at.p.Scenario().Step+1 < at.p.Scenario().Steps() {
+		if err := at.p.Scenario().Next(); err != nil {
 			t.Fatal(err)
 		}
 		check("a scenario's step")
@@ -249,7 +249,7 @@ func TestKoreanPageShowsNoEnglish(t *testing.T) {
 	sim := newAppTest(t, "", "#sim=3&minutes=1&faults=2&lang=ko")
 	koCheck(t, sim, "a simulator run", seen, vocab)
 	sim.p.SetSpeed(100)
-	for i := 0; i < 5000 && !sim.p.Sim.Done(); i++ {
+	for i := 0; i < 5000 && !sim.p.Sim().Done(); i++ {
 		sim.frames(1, 250*time.Millisecond)
 	}
 	koCheck(t, sim, "a simulator run that ended", seen, vocab)

@@ -40,7 +40,7 @@ func TestGalleryOpensASimulatorRun(t *testing.T) {
 
 	at.a.Gallery.ChooseSim(1)
 	at.a.Flush()
-	if at.p.Sim == nil || at.a.Gallery.Open {
+	if at.p.Sim() == nil || at.a.Gallery.Open {
 		t.Fatal("choosing a finding did not open its run")
 	}
 	doc = at.render(nil)
@@ -69,7 +69,7 @@ func TestSimLinkBootsAndLeaves(t *testing.T) {
 	}
 	at.a.Term.Enter("cluster create --brokers 3")
 	at.idle()
-	if doc := at.render(nil); doc.byID("sim-banner") != nil || at.p.Sim != nil || len(at.p.Snapshot().Nodes) != 3 {
+	if doc := at.render(nil); doc.byID("sim-banner") != nil || at.p.Sim() != nil || len(at.p.Snapshot().Nodes) != 3 {
 		t.Fatal("cluster create did not leave the simulator run")
 	}
 }
@@ -86,10 +86,10 @@ func TestSimRunEndedShowsItIsOver(t *testing.T) {
 		t.Fatalf("while running, #play reads %q (%s)", appText(doc.byID("play")), htmltest.Attr(doc.byID("play"), "data-state"))
 	}
 	at.p.SetSpeed(100)
-	for i := 0; i < 5000 && !at.p.Sim.Done(); i++ {
+	for i := 0; i < 5000 && !at.p.Sim().Done(); i++ {
 		at.frames(1, 250*time.Millisecond)
 	}
-	if !at.p.Sim.Done() {
+	if !at.p.Sim().Done() {
 		t.Fatal("the run did not end")
 	}
 	at.frames(2, 16*time.Millisecond)
@@ -108,7 +108,7 @@ func TestSimRunEndedShowsItIsOver(t *testing.T) {
 	at.a.Bar.TogglePlay()
 	at.a.Flush()
 	at.frames(1, 16*time.Millisecond)
-	if at.p.Sim == nil || at.p.Sim.Done() || at.p.Paused || at.p.Now() >= end {
+	if at.p.Sim() == nil || at.p.Sim().Done() || at.p.Paused || at.p.Now() >= end {
 		t.Errorf("pressing it did not replay the run from its start (now %v of %v, paused %v)", at.p.Now(), end, at.p.Paused)
 	}
 	if got := appText(at.render(nil).byID("play")); got != at.a.T("pause") {

@@ -14,7 +14,7 @@ type Story struct {
 	App *App
 }
 
-func (c *Story) sc() *player.Scenario { return c.App.Player.Scenario }
+func (c *Story) sc() *player.Scenario { return c.App.Player.Scenario() }
 
 func (c *Story) title() string { return c.sc().Title(c.App.Player.Lang) }
 
@@ -81,7 +81,7 @@ func (c *Story) Next() {
 	}
 	// The step's commands play over the coming frames (Player.Tick), so
 	// the diagram animates them and the page stays responsive.
-	if err := c.App.Player.StartNext(); err != nil {
+	if err := c.sc().StartNext(); err != nil {
 		c.App.Player.Error = err.Error()
 	}
 }
@@ -96,11 +96,11 @@ func (c *Story) Back() {
 		c.App.Host.Focus("story-next")
 	}
 	c.App.later(c.App.T("story.rewinding"), func() {
-		if err := p.Back(); err != nil {
+		if err := p.Scenario().Back(); err != nil { // nil (nothing) if it was left meanwhile
 			p.Error = err.Error()
 		}
 	})
 }
 
 // Leave closes the story; the cluster stays as it is.
-func (c *Story) Leave() { c.App.Player.Scenario = nil }
+func (c *Story) Leave() { c.sc().Leave() }

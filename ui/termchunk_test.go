@@ -45,7 +45,7 @@ func TestTerminalChunksChangeAtTheirEnds(t *testing.T) {
 	if len(before) < 300/termChunkLines {
 		t.Fatalf("%d chunks for more than 550 lines", len(before))
 	}
-	want := at.a.T("terminal.welcome") + "\n" + terminalText(at.p.TL.Lines())
+	want := at.a.T("terminal.welcome") + "\n" + terminalText(at.p.Lines())
 	if got := at.render(nil).text("terminal"); got != want {
 		t.Fatalf("the scrollback is not the session:\n--- got\n%.300s\n--- want\n%.300s", got, want)
 	}
@@ -63,7 +63,7 @@ func TestTerminalChunksChangeAtTheirEnds(t *testing.T) {
 	if changed > 2 {
 		t.Errorf("a command of a few lines rebuilt %d of %d chunks", changed, len(after))
 	}
-	want = at.a.T("terminal.welcome") + "\n" + terminalText(at.p.TL.Lines())
+	want = at.a.T("terminal.welcome") + "\n" + terminalText(at.p.Lines())
 	if got := at.render(nil).text("terminal"); got != want {
 		t.Fatalf("after a command the scrollback is not the session")
 	}
@@ -94,7 +94,7 @@ func TestTerminalChunksChangeAtTheirEnds(t *testing.T) {
 		t.Errorf("scrolling a few lines out rebuilt %d of %d chunks", changed, len(after))
 	}
 	text := at.render(nil).text("terminal")
-	lines := at.p.TL.Lines()
+	lines := at.p.Lines()
 	if !strings.HasSuffix(text, terminalText(lines[len(lines)-termShownMax:])) || !strings.HasPrefix(text, at.a.Tf("terminal.more", len(lines)-termShownMax)) {
 		t.Errorf("the scrollback does not show the newest %d lines under a note of the rest", termShownMax)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"kafkascope/core/console"
 	"kafkascope/core/jdk"
+	"kafkascope/core/player"
 	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
 )
@@ -26,8 +27,8 @@ const (
 )
 
 // Terminal is the command line on the session: the scrollback is the
-// session's own terminal (p.TL.Lines(), exactly what the transcript runner
-// prints), plus notes from the page itself (completions, a cancelled
+// player's own terminal (Player.Line: a session's is exactly what the
+// transcript runner prints), plus notes from the page itself (completions, a cancelled
 // input) that are not part of the session.
 //
 // The input element is not bound to state: the handlers read its value from
@@ -40,11 +41,11 @@ type Terminal struct {
 	// each build: lines are numbered from base (the lines scrolled out
 	// before them), count of them are kept.
 	base, count     int
-	tl              *timeline.Session // the session the view state below belongs to
-	hidden          int               // lines numbered below this were cleared away
-	notes           []termNote        // the page's own lines
-	queue           []string          // pasted lines waiting for the prompt
-	wasBusy, typing bool              // focus follows a command typed here
+	owner           player.Mode // the session or simulator run the view state below belongs to
+	hidden          int         // lines numbered below this were cleared away
+	notes           []termNote  // the page's own lines
+	queue           []string    // pasted lines waiting for the prompt
+	wasBusy, typing bool        // focus follows a command typed here
 
 	history []string
 	histPos int // len(history) means the draft
@@ -84,7 +85,7 @@ func (c *Terminal) BeforeBuild() {
 	p := c.App.Player
 	c.sync()
 	c.base, c.count = p.LineBase(), p.LineCount()
-	busy := p.TL.Busy()
+	busy := p.Busy()
 	if busy != c.wasBusy {
 		c.wasBusy = busy
 		if c.typing {
@@ -103,16 +104,16 @@ func (c *Terminal) BeforeBuild() {
 // scenario, a shared link) starts a fresh view, since the cleared lines and
 // the notes belonged to the old one.
 func (c *Terminal) sync() {
-	if tl := c.App.Player.TL; tl != c.tl {
-		if c.tl != nil {
+	if m := c.App.Player.Mode; m != c.owner {
+		if c.owner != nil {
 			c.hidden, c.notes = 0, nil
 			c.noteGen++
 		}
-		c.tl = tl
+		c.owner = m
 	}
 }
 
-func (c *Terminal) busy() bool { return c.App.Player.TL.Busy() }
+func (c *Terminal) busy() bool { return c.App.Player.Busy() }
 
 func (c *Terminal) state() string {
 	if c.busy() {
@@ -144,7 +145,7 @@ func (c *Terminal) hint() string {
 
 // busyText says why the prompt waits.
 func (c *Terminal) busyText() string {
-	if from, to, ok := c.App.Player.TL.Advancing(); ok && c.App.Player.FastForwarding() && to > from {
+	if from, to, ok := c.App.Player.Advancing(); ok && c.App.Player.FastForwarding() && to > from {
 		// A long advance shows how far it has come (the clock alone moves
 		// by hours a second).
 		now := c.App.Player.Now()
@@ -489,7 +490,7 @@ func (c *Terminal) inputLine(line string) {
 func (c *Terminal) run(line string, stdin []string) {
 	p := c.App.Player
 	p.Run(line, stdin)
-	if p.TL.Busy() && p.Paused {
+	if p.Busy() && p.Paused {
 		p.Paused = false
 	}
 }

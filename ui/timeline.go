@@ -43,15 +43,22 @@ type timeMarker struct {
 
 func (c *Timeline) p() *player.Player { return c.App.Player }
 
+// simEnded reports whether a simulator run is shown and has ended:
+// nothing plays any more, whatever Paused says (the play control offers
+// to replay the run instead of pausing it).
+func (c *Timeline) simEnded() bool {
+	r := c.p().Sim()
+	return r != nil && r.Done()
+}
+
 // TogglePlay plays or pauses; on a simulator run that has ended it replays
 // the run from its start (deferred: that is about a second of work).
 func (c *Timeline) TogglePlay() {
-	p := c.p()
-	if p.SimEnded() {
-		c.App.later(c.App.T("sim.replaying"), p.ReplaySim)
+	if c.simEnded() {
+		c.App.later(c.App.T("sim.replaying"), c.p().Sim().Replay)
 		return
 	}
-	p.TogglePause()
+	c.p().TogglePause()
 }
 
 // StepEvent runs exactly the next event.
@@ -157,14 +164,14 @@ func (c *Timeline) endText() string { return fmtVirtualTime(c.p().End()) }
 
 // playTitle is the play control's tooltip.
 func (c *Timeline) playTitle() string {
-	if c.p().SimEnded() {
+	if c.simEnded() {
 		return c.App.T("sim.replay.title")
 	}
 	return c.App.T("play.title")
 }
 
 func (c *Timeline) playLabel() string {
-	if c.p().SimEnded() {
+	if c.simEnded() {
 		return c.App.T("sim.replay.button")
 	}
 	if c.p().Paused {
@@ -185,7 +192,7 @@ func (c *Timeline) seekingAttr() string {
 }
 
 func (c *Timeline) playState() string {
-	if c.p().SimEnded() {
+	if c.simEnded() {
 		return "ended"
 	}
 	if c.p().Paused {

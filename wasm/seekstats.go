@@ -19,8 +19,9 @@ import (
 // ms). The bench reads them beside each seek's latency, so a slow seek
 // says whether it replayed far or spent its time elsewhere.
 type seekStats struct {
-	seeks    int // seeks arrived by the last frame (timeline LastSeek)
-	frames   int // frames of the seek under way
+	shown    player.Mode // the session or simulator run whose seeks are counted
+	seeks    int         // seeks arrived by the last frame (timeline LastSeek)
+	frames   int         // frames of the seek under way
 	tick     time.Duration
 	standbys []sim.Time // before the frame that started it
 }
@@ -28,8 +29,8 @@ type seekStats struct {
 // before looks at the standbys before a frame, which may start a seek
 // (a seek takes one).
 func (s *seekStats) before(p *player.Player) {
-	if _, seeking := p.Seeking(); !seeking && p.Sim == nil {
-		s.standbys = p.TL.Standbys()
+	if _, seeking := p.Seeking(); !seeking {
+		s.standbys = p.Standbys()
 		s.frames, s.tick = 0, 0
 	}
 }
@@ -37,11 +38,13 @@ func (s *seekStats) before(p *player.Player) {
 // frame records one frame's tick (took), under the event lock: p is the
 // player after it. A seek may start and arrive in the same frame.
 func (s *seekStats) frame(p *player.Player, took time.Duration) {
-	if p.Sim != nil {
-		return
-	}
 	_, seeking := p.Seeking()
-	from, events, seeks := p.TL.LastSeek()
+	from, events, seeks := p.LastSeek()
+	if p.Mode != s.shown {
+		// Another session or simulator run counts its seeks from none
+		// (a run's arrive at once and count none).
+		s.shown, s.seeks = p.Mode, seeks
+	}
 	if !seeking && seeks == s.seeks {
 		return
 	}

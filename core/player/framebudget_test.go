@@ -109,27 +109,27 @@ func TestStandbysStartWhenLeftAlone(t *testing.T) {
 	p.Boot("", "")
 	p.Run("kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3", nil)
 	p.Run("time advance 3m", nil)
-	for i := 0; p.TL.Busy() && i < 10000; i++ {
+	for i := 0; p.tl().Busy() && i < 10000; i++ {
 		p.Tick(16 * time.Millisecond)
 	}
 	p.Paused = false
 	for range 400 { // playing: frames with few events
 		p.Tick(16 * time.Millisecond)
 	}
-	if !p.TL.BackgroundStarts() || len(p.TL.Standbys()) != 0 {
-		t.Fatalf("a playing cluster started standbys: %v", p.TL.Standbys())
+	if !p.tl().BackgroundStarts() || len(p.tl().Standbys()) != 0 {
+		t.Fatalf("a playing cluster started standbys: %v", p.tl().Standbys())
 	}
 	p.TogglePause()
 	for range standbyQuiet - 1 {
 		p.Tick(16 * time.Millisecond)
 	}
-	if !p.TL.BackgroundStarts() {
+	if !p.tl().BackgroundStarts() {
 		t.Fatal("a standby started before the player was left alone for standbyQuiet frames")
 	}
 	for range 2000 {
 		p.Tick(16 * time.Millisecond)
 	}
-	if len(p.TL.Standbys()) == 0 {
+	if len(p.tl().Standbys()) == 0 {
 		t.Fatal("no standby after 2000 quiet paused frames")
 	}
 }

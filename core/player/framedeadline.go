@@ -75,27 +75,27 @@ func (p *Player) SetFastForwardDeadline(left func() float64) { p.ffLeft = left }
 // budget (each NoOp a unit per node), and runs of 64 events left the week
 // stepping most of its events, three times slower. Only the pace
 // changes: the same events run in the same order.
-func (p *Player) fastForwardFrame(wall time.Duration) {
-	before := p.steps()
-	count := p.fastForwardCount()
+func (s *Session) fastForwardFrame(wall time.Duration) {
+	before := s.p.steps()
+	count := s.p.fastForwardCount()
 	chunk := count
 	for first := true; ; first = false {
 		if !first {
-			left := p.ffLeft()
+			left := s.p.ffLeft()
 			if left <= minFastForwardShare {
 				return
 			}
-			if _, ff := p.fastForward(); !ff {
+			if _, ff := s.TL.FastForward(); !ff {
 				return
 			}
 			wall, chunk = 0, max(int(float64(count)*left), frameChunk)
 		}
-		chunk = min(chunk, stepsPerFrame-int(p.steps()-before))
+		chunk = min(chunk, stepsPerFrame-int(s.p.steps()-before))
 		if chunk <= 0 {
 			return
 		}
-		if _, err := p.TL.Play(wall, chunk); err != nil {
-			p.Error = err.Error()
+		if _, err := s.TL.Play(wall, chunk); err != nil {
+			s.p.Error = err.Error()
 			return
 		}
 	}
@@ -120,20 +120,20 @@ const minFastForwardShare = 0.1
 // deadline (tests, tools) a frame runs half as much again as a playing
 // frame's events. Only the pace changes: a seek in steps of any size
 // arrives where one in a single run does (timeline.SeekStep).
-func (p *Player) seekFrame() (bool, error) {
-	if p.quietOver == nil {
-		return p.TL.SeekStep(min(p.events(stepsPerFrame)*3/2, stepsPerFrame))
+func (s *Session) seekFrame() (bool, error) {
+	if s.p.quietOver == nil {
+		return s.TL.SeekStep(min(s.p.events(stepsPerFrame)*3/2, stepsPerFrame))
 	}
-	start := p.TL.SeekEvents()
+	start := s.TL.SeekEvents()
 	for ran := false; ; ran = true {
-		if ran && p.quietOver() {
+		if ran && s.p.quietOver() {
 			return false, nil
 		}
-		chunk := min(frameChunk, stepsPerFrame-int(p.TL.SeekEvents()-start))
+		chunk := min(frameChunk, stepsPerFrame-int(s.TL.SeekEvents()-start))
 		if chunk <= 0 {
 			return false, nil
 		}
-		if done, err := p.TL.SeekStep(chunk); done || err != nil {
+		if done, err := s.TL.SeekStep(chunk); done || err != nil {
 			return done, err
 		}
 	}
@@ -145,24 +145,24 @@ func (p *Player) seekFrame() (bool, error) {
 // that starts (creating a cluster, the costliest step of all) or is
 // parked ends the frame, so that the next one starts in a frame of its
 // own. Without a deadline it runs the idle frame's count.
-func (p *Player) idleFrame() {
-	if p.quietOver == nil {
-		p.useIdleFrame(p.events(idleSteps))
+func (s *Session) idleFrame() {
+	if s.p.quietOver == nil {
+		s.useIdleFrame(s.p.events(idleSteps))
 		return
 	}
-	if p.TL.BackgroundStarts() && p.quiet < standbyQuiet {
+	if s.TL.BackgroundStarts() && s.p.quiet < standbyQuiet {
 		return
 	}
-	start := p.TL.BackgroundEvents()
+	start := s.TL.BackgroundEvents()
 	for {
-		starts := p.TL.BackgroundStarts()
-		more, err := p.TL.Background(frameChunk)
+		starts := s.TL.BackgroundStarts()
+		more, err := s.TL.Background(frameChunk)
 		if err != nil {
-			p.Error = err.Error()
+			s.p.Error = err.Error()
 			return
 		}
-		if !more || starts || p.TL.BackgroundStarts() || p.quietOver() ||
-			p.TL.BackgroundEvents()-start >= stepsPerFrame {
+		if !more || starts || s.TL.BackgroundStarts() || s.p.quietOver() ||
+			s.TL.BackgroundEvents()-start >= stepsPerFrame {
 			return
 		}
 	}

@@ -32,17 +32,17 @@ func TestFrameDeadlineSplitsAStepNotItsResult(t *testing.T) {
 		}
 	}
 	framed.SetFrameDeadline(always)
-	for whole.Scenario.Step+1 < whole.Scenario.Steps() {
-		if err := whole.Next(); err != nil {
+	for whole.Scenario().Step+1 < whole.Scenario().Steps() {
+		if err := whole.Scenario().Next(); err != nil {
 			t.Fatal(err)
 		}
-		if err := framed.StartNext(); err != nil {
+		if err := framed.Scenario().StartNext(); err != nil {
 			t.Fatal(err)
 		}
-		for frames := 0; framed.Scenario.Running(); frames++ {
+		for frames := 0; framed.Scenario().Running(); frames++ {
 			framed.Tick(16 * time.Millisecond)
 			if got := framed.LastFrameEvents(); got > frameChunk {
-				t.Fatalf("step %d: a frame past its deadline ran %d events (a chunk is %d)", whole.Scenario.Step, got, frameChunk)
+				t.Fatalf("step %d: a frame past its deadline ran %d events (a chunk is %d)", whole.Scenario().Step, got, frameChunk)
 			}
 			if frames > 1_000_000 {
 				t.Fatal("the step never ends")
@@ -51,11 +51,11 @@ func TestFrameDeadlineSplitsAStepNotItsResult(t *testing.T) {
 		if framed.Error != "" {
 			t.Fatal(framed.Error)
 		}
-		if framed.Now() != whole.Now() || framed.Scenario.Step != whole.Scenario.Step {
-			t.Fatalf("step %d: chunked frames ended at %s, one run at %s", whole.Scenario.Step, framed.Now(), whole.Now())
+		if framed.Now() != whole.Now() || framed.Scenario().Step != whole.Scenario().Step {
+			t.Fatalf("step %d: chunked frames ended at %s, one run at %s", whole.Scenario().Step, framed.Now(), whole.Now())
 		}
 		if a, b := lineTexts(framed), lineTexts(whole); !slices.Equal(a, b) {
-			t.Fatalf("step %d: the terminals differ:\nchunked %q\none run %q", whole.Scenario.Step, a, b)
+			t.Fatalf("step %d: the terminals differ:\nchunked %q\none run %q", whole.Scenario().Step, a, b)
 		}
 	}
 }
@@ -73,13 +73,13 @@ func seekPlayerOf(t *testing.T, advance string) *Player {
 	p.Boot("", "")
 	p.Run("kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3", nil)
 	p.Run("time advance "+advance, nil)
-	for i := 0; p.TL.Busy(); i++ {
+	for i := 0; p.tl().Busy(); i++ {
 		p.Tick(16 * time.Millisecond)
 		if i > 100_000 {
 			t.Fatal("the time advance never ends")
 		}
 	}
-	if _, err := p.TL.Play(2*time.Minute, 0); err != nil {
+	if _, err := p.tl().Play(2*time.Minute, 0); err != nil {
 		t.Fatal(err)
 	}
 	p.Paused = true
@@ -109,10 +109,10 @@ func TestSeekFramesRunToTheirDeadline(t *testing.T) {
 			break
 		}
 		n = 0
-		before := framed.TL.SeekEvents()
+		before := framed.tl().SeekEvents()
 		framed.Tick(16 * time.Millisecond)
 		if _, still := framed.Seeking(); still {
-			ran := framed.TL.SeekEvents() - before
+			ran := framed.tl().SeekEvents() - before
 			if ran < (looks-1)*frameChunk || ran > looks*frameChunk {
 				t.Fatalf("a seek frame whose deadline passed at its %dth look ran %d events, want %d to %d chunks of %d",
 					looks, ran, looks-1, looks, frameChunk)
@@ -128,7 +128,7 @@ func TestSeekFramesRunToTheirDeadline(t *testing.T) {
 	if frames < 3 {
 		t.Fatalf("the seek took %d frames; the test needs a longer one", frames)
 	}
-	if framed.Now() != whole.Now() || framed.Cluster().Digest() != whole.Cluster().Digest() {
+	if framed.Now() != whole.Now() || framed.cluster().Digest() != whole.cluster().Digest() {
 		t.Fatalf("a seek in frames arrived at %s, one in one go at %s, in another state", framed.Now(), whole.Now())
 	}
 	if a, b := lineTexts(framed), lineTexts(whole); !slices.Equal(a, b) {
@@ -157,7 +157,7 @@ func TestNoStandbyStartsRightAfterALongSeek(t *testing.T) {
 	}
 	for range standbyQuiet - 2 {
 		p.Tick(16 * time.Millisecond)
-		if !p.TL.BackgroundStarts() {
+		if !p.tl().BackgroundStarts() {
 			t.Fatal("a standby started right after a long seek arrived")
 		}
 	}
@@ -176,18 +176,18 @@ func TestIdleFramesRunToTheQuietDeadline(t *testing.T) {
 	n := 0
 	p.SetQuietDeadline(func() bool { n++; return n >= looks })
 	building := 0
-	for frames := 0; len(p.TL.Standbys()) < 2; frames++ {
+	for frames := 0; len(p.tl().Standbys()) < 2; frames++ {
 		n = 0
-		starts := p.TL.BackgroundStarts()
-		before := p.TL.BackgroundEvents()
+		starts := p.tl().BackgroundStarts()
+		before := p.tl().BackgroundEvents()
 		p.Tick(16 * time.Millisecond)
-		ran := p.TL.BackgroundEvents() - before
+		ran := p.tl().BackgroundEvents() - before
 		switch {
-		case starts && !p.TL.BackgroundStarts():
+		case starts && !p.tl().BackgroundStarts():
 			if ran != 0 {
 				t.Fatalf("the frame that started a standby also ran %d of its events", ran)
 			}
-		case !starts && !p.TL.BackgroundStarts():
+		case !starts && !p.tl().BackgroundStarts():
 			building++
 			if ran < (looks-1)*frameChunk || ran > looks*frameChunk {
 				t.Fatalf("an idle frame whose deadline passed at its %dth look ran %d events, want %d to %d chunks of %d",
@@ -204,10 +204,10 @@ func TestIdleFramesRunToTheQuietDeadline(t *testing.T) {
 	if p.Error != "" {
 		t.Fatal(p.Error)
 	}
-	at := p.TL.Standbys()[0] + sim.Time(10*time.Second)
+	at := p.tl().Standbys()[0] + sim.Time(10*time.Second)
 	p.Seek(at)
 	ref.Seek(at)
-	if p.Now() != ref.Now() || p.Cluster().Digest() != ref.Cluster().Digest() {
+	if p.Now() != ref.Now() || p.cluster().Digest() != ref.cluster().Digest() {
 		t.Fatalf("a seek from a standby built in idle frames arrived at %s, one from the start at %s, in another state", p.Now(), ref.Now())
 	}
 	if a, b := lineTexts(p), lineTexts(ref); !slices.Equal(a, b) {
@@ -230,7 +230,7 @@ func TestFastForwardDeadlineSplitsAnAdvanceNotItsResult(t *testing.T) {
 	for _, p := range []*Player{counted, chunked, spare} {
 		p.Boot("", "")
 		p.Run("kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3", nil)
-		for i := 0; p.TL.Busy(); i++ {
+		for i := 0; p.tl().Busy(); i++ {
 			p.Tick(16 * time.Millisecond)
 			if i > 100_000 {
 				t.Fatal("creating the topic never ends")
@@ -247,7 +247,7 @@ func TestFastForwardDeadlineSplitsAnAdvanceNotItsResult(t *testing.T) {
 	}
 	end := counted.Now().Add(2 * time.Minute)
 	frames := 0
-	for ; counted.TL.Busy(); frames++ {
+	for ; counted.tl().Busy(); frames++ {
 		counted.Tick(16 * time.Millisecond)
 		if frames > 1_000_000 {
 			t.Fatal("the counted advance never ends")
@@ -256,7 +256,7 @@ func TestFastForwardDeadlineSplitsAnAdvanceNotItsResult(t *testing.T) {
 	if frames < 2 {
 		t.Fatalf("the advance took %d frame of its count: the test needs more", frames)
 	}
-	for frames := 0; chunked.TL.Busy(); frames++ {
+	for frames := 0; chunked.tl().Busy(); frames++ {
 		chunked.Tick(16 * time.Millisecond)
 		if got := chunked.LastFrameEvents(); chunked.FastForwarding() && got > 500 {
 			t.Fatalf("a fast-forwarding frame past its deadline ran %d events, over its count of 500", got)
@@ -266,7 +266,7 @@ func TestFastForwardDeadlineSplitsAnAdvanceNotItsResult(t *testing.T) {
 		}
 	}
 	spare.Tick(16 * time.Millisecond)
-	if spare.TL.Busy() {
+	if spare.tl().Busy() {
 		t.Fatalf("a frame with time to spare ran %d events and left the advance at %s, before its end %s", spare.LastFrameEvents(), spare.Now(), end)
 	}
 	for _, p := range []*Player{counted, chunked, spare} {
@@ -301,11 +301,11 @@ func TestPlayingStandsOnWholeMilliseconds(t *testing.T) {
 		t.Fatalf("%d frames of %v at speed 1 moved time %v", frames, 16666667*time.Nanosecond, got)
 	}
 	p.Paused = true
-	end := p.TL.End()
+	end := p.tl().End()
 	bar := sim.Time(time.Duration(end.Millis()) * time.Millisecond)
 	p.StartSeek(bar)
 	p.FinishSeek()
-	if _, events, _ := p.TL.LastSeek(); events != 0 || p.Now() != end {
+	if _, events, _ := p.tl().LastSeek(); events != 0 || p.Now() != end {
 		t.Fatalf("seeking to the bar's end (%s, the session's end at %d ns) ran %d events and arrived at %d ns", bar, int64(end), events, int64(p.Now()))
 	}
 }

@@ -99,15 +99,15 @@ func TestTickCutWhileAStepOutrunsItsFrames(t *testing.T) {
 		p.SetFrameEvents(c.events)
 		p.SetFrameDeadline(c.over)
 		cut := 0
-		for p.Scenario.Step+1 < p.Scenario.Steps() {
-			if err := p.StartNext(); err != nil {
+		for p.Scenario().Step+1 < p.Scenario().Steps() {
+			if err := p.Scenario().StartNext(); err != nil {
 				t.Fatal(err)
 			}
-			for frames := 0; p.Scenario.Running(); frames++ {
+			for frames := 0; p.Scenario().Running(); frames++ {
 				p.Tick(16 * time.Millisecond)
-				if p.TickCut() != p.Scenario.Running() {
+				if p.TickCut() != p.Scenario().Running() {
 					t.Fatalf("%s: step %d, frame %d: TickCut %v with the step running %v",
-						c.name, p.Scenario.Step+1, frames, p.TickCut(), p.Scenario.Running())
+						c.name, p.Scenario().Step+1, frames, p.TickCut(), p.Scenario().Running())
 				}
 				if p.TickCut() {
 					cut++

@@ -15,14 +15,14 @@ import (
 // from the previous standby, or from the cluster's creation. Where the
 // cut falls changes nothing else: the events run are the same however a
 // run is split.
-func (p *Player) paced(d time.Duration) time.Duration {
-	now := p.TL.Now()
-	target := now.Add(d + p.carry)
+func (s *Session) paced(d time.Duration) time.Duration {
+	now := s.TL.Now()
+	target := now.Add(d + s.carry)
 	cut := target - target%sim.Time(time.Millisecond)
 	if cut <= now {
-		p.carry += d
+		s.carry += d
 		return 0
 	}
-	p.carry = target.Sub(cut)
+	s.carry = target.Sub(cut)
 	return cut.Sub(now)
 }

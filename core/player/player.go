@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"kafkascope/core/cluster"
 	"kafkascope/core/feed"
 	"kafkascope/core/i18n"
 	"kafkascope/core/sim"
@@ -30,9 +29,12 @@ const (
 // DefaultCluster is what the app starts with.
 const DefaultCluster = "cluster create --brokers 3"
 
-// Player is the app.
+// Player is the app: the mode shown (Mode: the user's session or a
+// simulator run) and what every mode shares, the playback's speed and
+// pause, the language, the error to show, the host's frame budgets.
+// Make one with New: its Mode is then never nil.
 type Player struct {
-	TL     *timeline.Session
+	Mode   // what is shown: a *Session or a *SimRun (mode.go)
 	Speed  float64
 	Paused bool
 	Lang   i18n.Lang
@@ -42,9 +44,7 @@ type Player struct {
 	ShowHeartbeats bool
 	ShowMetadata   bool
 
-	Scenario *Scenario // nil outside a scenario
-	Sim      *SimRun   // nil outside a simulator run (simrun.go)
-	Error    string    // a problem to show (bad link, failed replay)
+	Error string // a problem to show (bad link, failed replay)
 
 	snap    *view.Snapshot
 	stale   bool            // snap is out of date (refresh): Snapshot takes a new one
@@ -75,18 +75,29 @@ type Player struct {
 	// quiet counts the frames since the viewer last did something (see
 	// standbyQuiet).
 	quiet int
-	// carry is the virtual time playing at a speed still owes (paced).
-	carry time.Duration
 }
 
-// New makes a player with no session.
+// New makes a player showing a session with no cluster.
 func New() *Player {
-	return &Player{TL: timeline.New(), Speed: 1, Lang: i18n.English}
+	p := &Player{Speed: 1, Lang: i18n.English}
+	p.Mode = newSession(p, timeline.New())
+	return p
 }
 
-// Boot opens what the URL asks for: a shared session, a scenario step, or
-// the default cluster. A link that cannot be read leaves an error to show
-// and opens the default cluster.
+// show makes m the mode shown: the mode it replaces stops, and what the
+// last scenario step changed is forgotten with it.
+func (p *Player) show(m Mode) {
+	if p.Mode != nil { // nil only in a Player not made by New
+		p.Mode.close()
+	}
+	p.Mode = m
+	p.changed = nil
+	p.refresh()
+}
+
+// Boot opens what the URL asks for: a shared session, a scenario step, a
+// simulator run, or the default cluster. A link that cannot be read leaves
+// an error to show and opens the default cluster.
 func (p *Player) Boot(query, hash string) {
 	st, err := ParseURL(query, hash)
 	p.Embed = st.Embed
@@ -101,9 +112,8 @@ func (p *Player) Boot(query, hash string) {
 		case st.Session != "":
 			tl, derr := timeline.Decode(st.Session)
 			if derr == nil {
-				p.TL = tl
+				p.show(newSession(p, tl))
 				p.Paused = true
-				p.refresh()
 				return
 			}
 			err = derr
@@ -124,9 +134,10 @@ func (p *Player) Boot(query, hash string) {
 		}
 		p.Error = err.Error()
 	}
-	p.Scenario = nil // a scenario that failed half-way is not shown
-	p.TL = timeline.New()
-	p.TL.Do(DefaultCluster, nil)
+	// A fresh session: a scenario that failed half-way is not shown.
+	s := newSession(p, timeline.New())
+	p.show(s)
+	s.TL.Do(DefaultCluster, nil)
 	p.refresh()
 }
 
@@ -134,7 +145,7 @@ func (p *Player) Boot(query, hash string) {
 func (p *Player) Snapshot() *view.Snapshot {
 	if p.stale {
 		p.stale = false
-		if c := p.Cluster(); c != nil {
+		if c := p.cluster(); c != nil {
 			p.snap = view.Take(c)
 		} else {
 			p.snap = nil
@@ -143,64 +154,13 @@ func (p *Player) Snapshot() *view.Snapshot {
 	return p.snap
 }
 
-// Now is the virtual time now.
-func (p *Player) Now() sim.Time {
-	if p.Sim != nil {
-		return p.Sim.Now()
-	}
-	return p.TL.Now()
-}
-
-// End is the furthest moment one can seek to.
-func (p *Player) End() sim.Time {
-	if p.Sim != nil {
-		return p.Sim.Now()
-	}
-	return p.TL.End()
-}
-
-// Cluster is the cluster shown: the simulator run's, or the session's (nil
-// without one).
-func (p *Player) Cluster() *cluster.Cluster {
-	if p.Sim != nil {
-		return p.Sim.Cluster()
-	}
-	return p.TL.Cluster()
-}
-
-// Lines is the terminal: the session's, or the simulator run's schedule
-// and verdict.
+// Lines is the terminal (LineCount lines, copied).
 func (p *Player) Lines() []timeline.Line {
-	if p.Sim != nil {
-		return append([]timeline.Line(nil), p.Sim.lines...)
+	out := make([]timeline.Line, p.LineCount())
+	for i := range out {
+		out[i] = p.Line(i)
 	}
-	return p.TL.Lines()
-}
-
-// LineCount is how many lines Lines returns.
-func (p *Player) LineCount() int {
-	if p.Sim != nil {
-		return len(p.Sim.lines)
-	}
-	return p.TL.LineCount()
-}
-
-// Line is Lines()[i], without copying the terminal (a frame reads only
-// what it draws).
-func (p *Player) Line(i int) timeline.Line {
-	if p.Sim != nil {
-		return p.Sim.lines[i]
-	}
-	return p.TL.Line(i)
-}
-
-// LineBase is how many lines scrolled out before Lines (timeline's
-// LineBase; a simulator run keeps all of its lines).
-func (p *Player) LineBase() int {
-	if p.Sim != nil {
-		return 0
-	}
-	return p.TL.LineBase()
+	return out
 }
 
 // refresh marks the snapshot out of date: the next Snapshot re-reads the
@@ -210,80 +170,14 @@ func (p *Player) LineBase() int {
 func (p *Player) refresh() { p.stale = true }
 
 // Tick is one animation frame: wall real time passed since the last one.
-// Time moves at Speed unless paused; a running "time advance" skips ahead
-// (spread over frames when long).
+// Time moves at Speed unless paused, as the mode plays it (a session's
+// running "time advance" skips ahead, spread over frames when long).
 func (p *Player) Tick(wall time.Duration) {
 	p.quiet++
-	p.tickCut = false
+	p.tickCut, p.ffLast = false, false
 	before := p.steps()
 	defer func() { p.lastEvents = max(p.steps(), before) - before }() // 0 if the cluster was replaced
-	wall = min(max(wall, 0), maxFrame)
-	p.ffLast = false
-	if p.Sim != nil {
-		p.tickSim(wall)
-		return
-	}
-	if _, ok := p.TL.Seeking(); ok {
-		// A seek under way (StartSeek) takes the frame: the diagram keeps
-		// the moment it showed until the seek arrives, so the frame has no
-		// render and the browser nothing to lay out (seekFrame). Its
-		// frames are the viewer's doing, not time left alone: a standby
-		// must not start (a long frame) right after a long seek arrives.
-		p.quiet = 0
-		done, err := p.seekFrame()
-		if err != nil {
-			p.Error = err.Error()
-		}
-		if done {
-			p.refresh()
-		}
-		return
-	}
-	if p.Scenario.Running() {
-		// A scenario step plays at its own pace: each command as long as
-		// it would block, a share of events per frame.
-		if err := p.advanceStep(p.events(stepEvents)); err != nil {
-			p.Error = err.Error()
-		}
-		return
-	}
-	_, ff := p.fastForward()
-	// A "time advance" under way skips to its end while playing, and when
-	// the user has just typed it (at the branch's end); a paused moment in
-	// its middle, where a seek back landed, stays where it is (it jumped to
-	// the end of the advance on the next frame, and a link copied then
-	// held that later moment).
-	ff = ff && (!p.Paused || p.TL.Now() >= p.TL.End())
-	p.ffLast = ff
-	if p.Paused && !ff && !p.TL.Busy() {
-		p.idleFrame()
-		return
-	}
-	d := time.Duration(float64(wall) * p.Speed)
-	if p.Paused && !ff {
-		d = 0 // paused: a running command waits too
-	} else if !ff {
-		d = p.paced(d)
-	}
-	if d > 0 || ff {
-		before := p.steps()
-		if ff && p.ffLeft != nil {
-			p.fastForwardFrame(d)
-		} else {
-			budget := p.events(stepsPerFrame)
-			if ff {
-				budget = p.fastForwardCount()
-			}
-			if _, err := p.TL.Play(d, budget); err != nil {
-				p.Error = err.Error()
-			}
-		}
-		if used := int(p.steps() - before); used < idleSteps {
-			// What the frame's budget has left goes to the standbys.
-			p.useIdleFrame(min(p.events(idleSteps), p.events(stepsPerFrame)-used))
-		}
-	}
-	p.refresh()
+	p.Mode.tick(min(max(wall, 0), maxFrame))
 }
 
 // Settle runs the frames a page runs after opening a link, until the
@@ -292,16 +186,7 @@ func (p *Player) Tick(wall time.Duration) {
 // simulator run plays on; it is left where it is). At most maxFrames
 // frames run. A picture of a link (the Worker's snapshot) is what the
 // page shows then.
-func (p *Player) Settle(maxFrames int) {
-	for i := 0; i < maxFrames && p.Sim == nil; i++ {
-		p.Tick(maxFrame)
-		// A frame that fast-forwarded may have reached the advance's end:
-		// the next one says whether it rests.
-		if _, seeking := p.TL.Seeking(); !seeking && !p.Scenario.Running() && !p.ffLast {
-			return
-		}
-	}
-}
+func (p *Player) Settle(maxFrames int) { p.Mode.settle(maxFrames) }
 
 // SetFrameEvents caps the events a frame may run, at most the defaults; 0
 // restores them. Fewer events per frame keep a slow machine's page smooth:
@@ -339,34 +224,13 @@ func (p *Player) events(def int) int {
 	return def
 }
 
-// steps counts the events the cluster on screen has run: the simulator
-// run's, or the session's (0 without one).
+// steps counts the events the cluster shown has run (0 without one).
 func (p *Player) steps() uint64 {
-	if c := p.Cluster(); c != nil {
+	if c := p.cluster(); c != nil {
 		return c.World.Steps()
 	}
 	return 0
 }
-
-// standbyQuiet is how many frames the player must have been left alone
-// (paused, no action) before idle time starts a standby replay: starting
-// one creates a cluster in one step (50-150 ms in the page), which must
-// not land among the frames of a scenario being stepped through or a
-// cluster playing. Carrying one on is cheap and is done in any idle time.
-const standbyQuiet = 90
-
-// useIdleFrame gives a frame with little to do to the timeline's standby
-// replays: steps events at most.
-func (p *Player) useIdleFrame(steps int) {
-	if steps <= 0 || p.TL.BackgroundStarts() && (!p.Paused || p.quiet < standbyQuiet) {
-		return
-	}
-	if _, err := p.TL.Background(steps); err != nil {
-		p.Error = err.Error()
-	}
-}
-
-func (p *Player) fastForward() (sim.Time, bool) { return p.TL.FastForward() }
 
 // Run types a command line (with standard input for a producer).
 func (p *Player) Run(line string, stdin []string) {
@@ -376,62 +240,13 @@ func (p *Player) Run(line string, stdin []string) {
 		return
 	}
 	p.Error = ""
-	if p.Sim != nil {
-		p.simCommand(line, stdin)
-		return
-	}
-	if p.Scenario != nil {
-		p.Scenario = nil // acting on your own leaves the story
-	}
-	p.TL.Do(line, stdin)
-	p.refresh()
+	p.command(line, stdin)
 }
 
 // Interrupt is Ctrl-C.
 func (p *Player) Interrupt() {
 	p.quiet = 0
-	if p.Sim != nil {
-		p.Paused = true // nothing runs a command: Ctrl-C pauses the run
-		return
-	}
-	p.TL.Interrupt()
-	p.refresh()
-}
-
-// BrokerAction runs what clicking a broker does: kill, power-loss, stop,
-// start, isolate (cut every link) or heal (undo its cuts). It goes through
-// the command language, so it shows in the terminal and replays.
-func (p *Player) BrokerAction(id int32, action string) error {
-	if p.Sim != nil {
-		return fmt.Errorf("%s", p.T("sim.noactions"))
-	}
-	c := p.TL.Cluster()
-	if c == nil || c.Node(id) == nil {
-		return fmt.Errorf("no broker %d", id)
-	}
-	switch action {
-	case "kill":
-		p.Run(fmt.Sprintf("broker kill %d", id), nil)
-	case "power-loss":
-		p.Run(fmt.Sprintf("broker kill %d --power-loss", id), nil)
-	case "stop":
-		p.Run(fmt.Sprintf("broker stop %d", id), nil)
-	case "start":
-		p.Run(fmt.Sprintf("broker start %d", id), nil)
-	case "isolate", "heal":
-		verb := "cut"
-		if action == "heal" {
-			verb = "heal"
-		}
-		for _, other := range c.NodeIDs() {
-			if other != id {
-				p.Run(fmt.Sprintf("network %s %d %d", verb, id, other), nil)
-			}
-		}
-	default:
-		return fmt.Errorf("unknown broker action %q", action)
-	}
-	return nil
+	p.interrupt()
 }
 
 // TogglePause pauses or resumes playback.
@@ -445,16 +260,12 @@ func (p *Player) SetSpeed(x float64) {
 // StepEvent runs exactly the next event of the simulation (paused).
 func (p *Player) StepEvent() {
 	p.Paused = true
-	c := p.Cluster()
+	c := p.cluster()
 	if c == nil {
 		return
 	}
 	if next, ok := c.World.NextEventAt(); ok {
-		if p.Sim != nil {
-			p.Sim.stepTo(next, 1)
-		} else {
-			p.seekForward(next, 1)
-		}
+		p.runTo(next, 1)
 	}
 	p.refresh()
 }
@@ -462,37 +273,20 @@ func (p *Player) StepEvent() {
 // SkipIdle jumps to the next moment something happens: the next event, or
 // the next recorded action when replaying.
 func (p *Player) SkipIdle() {
-	c := p.Cluster()
+	c := p.cluster()
 	if c == nil {
 		return
 	}
 	if next, ok := c.World.NextEventAt(); ok && next > c.World.Now() {
-		if p.Sim != nil {
-			p.Sim.stepTo(next, 0)
-		} else {
-			p.seekForward(next, 0)
-		}
+		p.runTo(next, 0)
 	}
 	p.refresh()
 }
 
-func (p *Player) seekForward(t sim.Time, steps int) {
-	if _, err := p.TL.Play(t.Sub(p.TL.Now()), steps); err != nil {
-		p.Error = err.Error()
-	}
-}
-
-// Seek moves the session to virtual time t (replaying when going back).
+// Seek moves to virtual time t (replaying when going back).
 func (p *Player) Seek(t sim.Time) {
 	p.quiet = 0
-	if p.Sim != nil {
-		p.seekSim(t)
-		return
-	}
-	if err := p.TL.Seek(t); err != nil {
-		p.Error = err.Error()
-	}
-	p.refresh()
+	p.seek(t)
 }
 
 // StartSeek begins a seek to virtual time t that the coming frames carry
@@ -502,40 +296,15 @@ func (p *Player) Seek(t sim.Time) {
 // seeks at once.
 func (p *Player) StartSeek(t sim.Time) {
 	p.quiet = 0
-	if p.Sim != nil {
-		p.seekSim(t)
-		return
-	}
-	if err := p.TL.StartSeek(t); err != nil {
-		p.Error = err.Error()
-	}
+	p.startSeek(t)
 }
 
-// Seeking reports the moment a seek under way is going to.
-func (p *Player) Seeking() (sim.Time, bool) {
-	if p.Sim != nil {
-		return 0, false
-	}
-	return p.TL.Seeking()
-}
+// StandbyCount is how many standby replays are kept now.
+func (p *Player) StandbyCount() int { return len(p.Standbys()) }
 
-// FinishSeek carries a seek under way to its end now (a link copied must
-// hold the moment the scrubber shows).
-func (p *Player) FinishSeek() {
-	if _, ok := p.Seeking(); ok {
-		if _, err := p.TL.SeekStep(0); err != nil {
-			p.Error = err.Error()
-		}
-		p.refresh()
-	}
-}
-
-// StandbyCount is how many standby replays the session keeps now.
-func (p *Player) StandbyCount() int { return len(p.TL.Standbys()) }
-
-// SetStandbyLimit keeps at most n standby replays (timeline's
-// SetStandbyLimit): the page fits them in its memory.
-func (p *Player) SetStandbyLimit(n int) { p.TL.SetStandbyLimit(n) }
+// Close stops what the player runs in the background (a simulator run's
+// coroutine); the page calls it when another player replaces this one.
+func (p *Player) Close() { p.close() }
 
 // Timeline is what the scrubber draws: its range, now, and markers.
 type Timeline struct {
@@ -553,11 +322,7 @@ type Marker struct {
 // Timeline describes the scrubber.
 func (p *Player) Timeline() Timeline {
 	tl := Timeline{Now: p.Now(), End: p.End()}
-	marks := p.TL.Markers()
-	if p.Sim != nil {
-		marks = p.Sim.log.Markers()
-	}
-	for _, e := range marks {
+	for _, e := range p.feedLog().Markers() {
 		tl.Markers = append(tl.Markers, Marker{At: e.At, Category: e.Category, Text: e.Text(p.Lang)})
 	}
 	return tl
@@ -571,14 +336,6 @@ type FeedLine struct {
 	At       sim.Time
 	Category string
 	Text     string
-}
-
-// feedLog is the feed of what is shown.
-func (p *Player) feedLog() *timeline.FeedLog {
-	if p.Sim != nil {
-		return &p.Sim.log
-	}
-	return p.TL.FeedLog()
 }
 
 // FeedVersion changes whenever the feed Feed reads does (another session
@@ -609,6 +366,12 @@ func (p *Player) Feed(n int, withData bool) []FeedLine {
 	slices.Reverse(out)
 	return out
 }
+
+// FeedEntries is the feed as the engine noted it, oldest first: each
+// entry with its typed note (core/event), for a view that reads what
+// happened rather than the sentence (the disk panel's cleaning passes).
+// The slice is the feed's own: not to be changed.
+func (p *Player) FeedEntries() []feed.Entry { return p.feedLog().Feed() }
 
 // Changed reports whether the last scenario step changed the thing named by
 // key ("broker/2", "partition/t-0", "replica/t-0/2").

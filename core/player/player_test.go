@@ -43,7 +43,7 @@ func TestBrokerClickGoesThroughTheTerminal(t *testing.T) {
 	if st := p.Snapshot().Nodes[1].State; st != "killed" {
 		t.Fatalf("broker 2 is %s after a kill click", st)
 	}
-	lines := p.TL.Lines()
+	lines := p.tl().Lines()
 	if lines[len(lines)-1].Text != "broker kill 2" {
 		t.Fatalf("the click is not in the terminal: %+v", lines[len(lines)-1])
 	}
@@ -61,12 +61,12 @@ func TestScenarioStepsAndBack(t *testing.T) {
 	if err := p.OpenScenario("04-isr", 0); err != nil {
 		t.Fatal(err)
 	}
-	sc := p.Scenario
+	sc := p.Scenario()
 	if sc.Step != 0 || sc.Text(i18n.English) == "" || sc.Text(i18n.Korean) == sc.Text(i18n.English) {
 		t.Fatalf("step %d text %q", sc.Step, sc.Text(i18n.English))
 	}
 	for sc.Step+1 < sc.Steps() {
-		if err := p.Next(); err != nil {
+		if err := p.Scenario().Next(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -74,11 +74,11 @@ func TestScenarioStepsAndBack(t *testing.T) {
 	if !p.Changed("partition/peter-test01-0") && !p.Changed("replica/peter-test01-0/3") {
 		t.Fatalf("the last step (the follower rejoins) highlights nothing: %v", p.changed)
 	}
-	p.Back()
+	p.Scenario().Back()
 	if p.Now() >= end || sc.Step != sc.Steps()-2 {
 		t.Fatalf("Back: step %d at %s (end %s)", sc.Step, p.Now(), end)
 	}
-	p.Next()
+	p.Scenario().Next()
 	if p.Now() != end {
 		t.Fatalf("Next after Back reached %s, want %s", p.Now(), end)
 	}
@@ -88,7 +88,7 @@ func TestHashReopensTheSameMoment(t *testing.T) {
 	p := New()
 	p.Boot("", "")
 	p.Run("kafka-topics.sh --create --topic t --partitions 2 --replication-factor 3", nil)
-	for p.TL.Busy() {
+	for p.tl().Busy() {
 		p.Tick(50 * time.Millisecond)
 	}
 	p.BrokerAction(1, "kill")
@@ -109,8 +109,8 @@ func TestHashReopensTheSameMoment(t *testing.T) {
 	}
 	s := New()
 	s.Boot("", "#scenario=03-high-watermark&step=2&lang=en")
-	if s.Error != "" || s.Scenario == nil || s.Scenario.Step != 2 {
-		t.Fatalf("scenario link: %q %+v", s.Error, s.Scenario)
+	if s.Error != "" || s.Scenario() == nil || s.Scenario().Step != 2 {
+		t.Fatalf("scenario link: %q %+v", s.Error, s.Scenario())
 	}
 	if !strings.Contains(s.Hash(), "scenario=03-high-watermark") {
 		t.Fatalf("hash %q", s.Hash())
@@ -121,8 +121,8 @@ func TestBadLinksShowAnErrorAndTheDefaultCluster(t *testing.T) {
 	for _, h := range []string{"#s=garbage", "#scenario=../../etc", "#scenario=nope", "#step=x&scenario=04-isr", "#lang=fr", "#%zz", "#s=a&scenario=b", "#" + strings.Repeat("x", MaxHashBytes)} {
 		p := New()
 		p.Boot("", h)
-		if p.Error == "" || p.Snapshot() == nil || p.Scenario != nil {
-			t.Errorf("%.40q: error %q, snapshot %v, scenario %v", h, p.Error, p.Snapshot() != nil, p.Scenario != nil)
+		if p.Error == "" || p.Snapshot() == nil || p.Scenario() != nil {
+			t.Errorf("%.40q: error %q, snapshot %v, scenario %v", h, p.Error, p.Snapshot() != nil, p.Scenario() != nil)
 		}
 		// The page titles the banner and adds "the default cluster opened
 		// instead" for exactly these: every fallback must say it is one.
@@ -180,15 +180,15 @@ func TestScenarioStepPlaysOverFrames(t *testing.T) {
 	// the default share, which a step of this scenario can fit in.
 	async.SetFrameEvents(MinFrameEvents)
 	longest := 0
-	for sync.Scenario.Step+1 < sync.Scenario.Steps() {
-		if err := sync.Next(); err != nil {
+	for sync.Scenario().Step+1 < sync.Scenario().Steps() {
+		if err := sync.Scenario().Next(); err != nil {
 			t.Fatal(err)
 		}
-		if err := async.StartNext(); err != nil {
+		if err := async.Scenario().StartNext(); err != nil {
 			t.Fatal(err)
 		}
 		frames := 0
-		for async.Scenario.Running() {
+		for async.Scenario().Running() {
 			async.Tick(16 * time.Millisecond)
 			frames++
 			if frames > 100000 {
@@ -198,8 +198,8 @@ func TestScenarioStepPlaysOverFrames(t *testing.T) {
 		if async.Error != "" {
 			t.Fatal(async.Error)
 		}
-		if async.Now() != sync.Now() || async.Scenario.Step != sync.Scenario.Step {
-			t.Fatalf("step %d: frames ended at %s, Next at %s", sync.Scenario.Step, async.Now(), sync.Now())
+		if async.Now() != sync.Now() || async.Scenario().Step != sync.Scenario().Step {
+			t.Fatalf("step %d: frames ended at %s, Next at %s", sync.Scenario().Step, async.Now(), sync.Now())
 		}
 		longest = max(longest, frames)
 	}
@@ -214,15 +214,15 @@ func TestPausedSeekIntoATimeAdvanceStays(t *testing.T) {
 	p := New()
 	p.Boot("", "")
 	p.Run("time advance 30s", nil)
-	for i := 0; i < 1000 && p.TL.Busy(); i++ {
+	for i := 0; i < 1000 && p.tl().Busy(); i++ {
 		p.Tick(16 * time.Millisecond)
 	}
 	end := p.Now()
 	p.Paused = true
 	target := end - sim.Time(15*time.Second)
 	p.Seek(target)
-	if p.Now() != target || !p.TL.Busy() {
-		t.Fatalf("the seek: now %s (want %s), a command running %v", p.Now(), target, p.TL.Busy())
+	if p.Now() != target || !p.tl().Busy() {
+		t.Fatalf("the seek: now %s (want %s), a command running %v", p.Now(), target, p.tl().Busy())
 	}
 	for range 10 {
 		p.Tick(16 * time.Millisecond)
@@ -286,3 +286,6 @@ func TestSettleRunsWhatThePageRunsAfterOpening(t *testing.T) {
 		t.Errorf("Settle moved a player at rest from %s to %s", at, settled.Now())
 	}
 }
+
+// tl is the timeline of the session p shows (tests read it directly).
+func (p *Player) tl() *timeline.Session { return p.Mode.(*Session).TL }

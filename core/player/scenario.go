@@ -13,6 +13,11 @@ import (
 )
 
 // Scenario is a built-in scenario being played.
+//
+// It plays in its session (Session.Scenario): its steps run the session's
+// console, and Back and Next seek its timeline. Running, StartNext, Next,
+// Back and Leave take a nil Scenario as none being played (they do
+// nothing).
 type Scenario struct {
 	ID    string
 	title [2]string
@@ -20,6 +25,7 @@ type Scenario struct {
 	Step  int        // the step shown; -1 before the first
 	ends  []sim.Time // when each step played so far ended
 	run   *stepRun   // the step whose commands are running, if any
+	s     *Session   // the session it plays in
 }
 
 // stepRun is a step being played over several frames: its commands run
@@ -59,19 +65,19 @@ func (p *Player) Scenarios() []ScenarioInfo {
 	return out
 }
 
-// OpenScenario starts a scenario afresh and plays it up to step (0-based).
+// OpenScenario starts a scenario afresh, in a session of its own, and
+// plays it up to step (0-based).
 func (p *Player) OpenScenario(id string, step int) error {
 	sc, err := scenario.Get(id)
 	if err != nil {
 		return err
 	}
-	p.leaveSim()
-	p.TL = timeline.New()
-	p.Scenario = &Scenario{ID: id, title: [2]string{sc.Transcript.Title, sc.Transcript.TitleKo}, steps: sc.Transcript.Steps, Step: -1}
+	s := newSession(p, timeline.New())
+	p.show(s)
+	s.sc = &Scenario{ID: id, title: [2]string{sc.Transcript.Title, sc.Transcript.TitleKo}, steps: sc.Transcript.Steps, Step: -1, s: s}
 	p.Paused = true
-	p.changed = nil
-	for p.Scenario.Step < step && p.Scenario.Step+1 < len(p.Scenario.steps) {
-		if err := p.Next(); err != nil {
+	for s.sc.Step < step && s.sc.Step+1 < len(s.sc.steps) {
+		if err := s.sc.Next(); err != nil {
 			return err
 		}
 	}
@@ -124,16 +130,19 @@ const stepEvents = 8000
 // StartNext starts the next step: a step played before (we came back) is
 // replayed at once to where it ended; a new one runs its commands over the
 // coming frames (Tick), and the diagram then shows what changed.
-func (p *Player) StartNext() error {
+func (sc *Scenario) StartNext() error {
+	if sc == nil {
+		return nil
+	}
+	p := sc.s.p
 	p.quiet = 0
-	sc := p.Scenario
-	if sc == nil || sc.run != nil || sc.Step+1 >= len(sc.steps) {
+	if sc.run != nil || sc.Step+1 >= len(sc.steps) {
 		return nil
 	}
 	next := sc.Step + 1
 	if next < len(sc.ends) {
 		before := p.Snapshot()
-		if err := p.TL.Seek(sc.ends[next]); err != nil {
+		if err := sc.s.TL.Seek(sc.ends[next]); err != nil {
 			return err
 		}
 		sc.Step = next
@@ -142,22 +151,21 @@ func (p *Player) StartNext() error {
 		return nil
 	}
 	sc.run = &stepRun{next: next, before: p.Snapshot()}
-	return p.advanceStep(p.events(stepEvents))
+	return sc.advance(p.events(stepEvents))
 }
 
-// advanceStep runs the step in progress for up to budget events.
-func (p *Player) advanceStep(budget int) error {
-	sc := p.Scenario
+// advance runs the step in progress for up to budget events.
+func (sc *Scenario) advance(budget int) error {
 	if sc == nil || sc.run == nil {
 		return nil
 	}
-	r := sc.run
+	tl, p, r := sc.s.TL, sc.s.p, sc.run
 	for ran := false; budget > 0; ran = true {
 		if ran && p.overDeadline() {
 			break // the frame's time is spent; the next frame carries on
 		}
-		if p.TL.Busy() {
-			if p.TL.Now() >= r.limit {
+		if tl.Busy() {
+			if tl.Now() >= r.limit {
 				sc.run = nil
 				return fmt.Errorf("step %d: %q did not finish", r.next+1, sc.steps[r.next].Commands[r.cmd-1].Cmd)
 			}
@@ -166,7 +174,7 @@ func (p *Player) advanceStep(budget int) error {
 			if p.frameOver != nil {
 				chunk = min(budget, frameChunk)
 			}
-			if _, err := p.TL.Finish(chunk); err != nil {
+			if _, err := tl.Finish(chunk); err != nil {
 				sc.run = nil
 				return err
 			}
@@ -176,11 +184,11 @@ func (p *Player) advanceStep(budget int) error {
 		if r.cmd < len(sc.steps[r.next].Commands) {
 			c := sc.steps[r.next].Commands[r.cmd]
 			r.cmd++
-			p.TL.Do(c.Cmd, c.Stdin)
-			r.limit = p.TL.Now().Add(maxStepTime)
+			tl.Do(c.Cmd, c.Stdin)
+			r.limit = tl.Now().Add(maxStepTime)
 			continue
 		}
-		sc.ends = append(sc.ends, p.TL.Now())
+		sc.ends = append(sc.ends, tl.Now())
 		sc.Step = r.next
 		sc.run = nil
 		p.refresh()
@@ -194,12 +202,12 @@ func (p *Player) advanceStep(budget int) error {
 
 // Next plays the next step to its end before returning (StartNext, then
 // every frame's share at once): for tests and tools without frames.
-func (p *Player) Next() error {
-	if err := p.StartNext(); err != nil {
+func (sc *Scenario) Next() error {
+	if err := sc.StartNext(); err != nil {
 		return err
 	}
-	for p.Scenario != nil && p.Scenario.run != nil {
-		if err := p.advanceStep(p.events(stepEvents)); err != nil {
+	for sc != nil && sc.run != nil {
+		if err := sc.advance(sc.s.p.events(stepEvents)); err != nil {
 			return err
 		}
 	}
@@ -208,19 +216,29 @@ func (p *Player) Next() error {
 
 // Back shows the previous step again (the session is replayed to where that
 // step ended).
-func (p *Player) Back() error {
+func (sc *Scenario) Back() error {
+	if sc == nil {
+		return nil
+	}
+	p := sc.s.p
 	p.quiet = 0
-	sc := p.Scenario
-	if sc == nil || sc.Step <= 0 || sc.run != nil {
+	if sc.Step <= 0 || sc.run != nil {
 		return nil
 	}
 	sc.Step--
-	if err := p.TL.Seek(sc.ends[sc.Step]); err != nil {
+	if err := sc.s.TL.Seek(sc.ends[sc.Step]); err != nil {
 		return err
 	}
 	p.refresh()
 	p.changed = nil
 	return nil
+}
+
+// Leave closes the story: the session goes on as it is, as the user's own.
+func (sc *Scenario) Leave() {
+	if sc != nil && sc.s.sc == sc {
+		sc.s.sc = nil
+	}
 }
 
 // diff names what differs between two snapshots: brokers whose state

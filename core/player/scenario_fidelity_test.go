@@ -37,11 +37,11 @@ func TestScenarioPlaysAsItsTranscript(t *testing.T) {
 			if err := p.OpenScenario(sc.ID, 0); err != nil {
 				t.Fatal(err)
 			}
-			for p.Scenario.Step+1 < p.Scenario.Steps() {
-				if err := p.StartNext(); err != nil {
+			for p.Scenario().Step+1 < p.Scenario().Steps() {
+				if err := p.Scenario().StartNext(); err != nil {
 					t.Fatal(err)
 				}
-				for frames := 0; p.Scenario.Running(); frames++ {
+				for frames := 0; p.Scenario().Running(); frames++ {
 					if frames > 100000 {
 						t.Fatal("the step never ends")
 					}
@@ -52,14 +52,14 @@ func TestScenarioPlaysAsItsTranscript(t *testing.T) {
 				}
 				// What the step's narration claims holds in the picture
 				// the page shows now.
-				for _, cl := range p.Scenario.steps[p.Scenario.Step].State {
+				for _, cl := range p.Scenario().steps[p.Scenario().Step].State {
 					for _, err := range p.Snapshot().CheckClaims(cl.Text) {
-						t.Errorf("line %d: step %d's claim does not hold in the picture: %v", cl.Line, p.Scenario.Step+1, err)
+						t.Errorf("line %d: step %d's claim does not hold in the picture: %v", cl.Line, p.Scenario().Step+1, err)
 					}
 				}
 			}
 			var got []string
-			for _, l := range p.TL.Lines() {
+			for _, l := range p.tl().Lines() {
 				if l.Kind == timeline.Output {
 					got = append(got, strings.TrimRight(l.Text, " \t"))
 				}

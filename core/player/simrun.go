@@ -9,24 +9,28 @@ import (
 	"kafkascope/core/sim"
 	"kafkascope/core/simulate"
 	"kafkascope/core/timeline"
+	"kafkascope/core/urlquery"
 )
 
 // maxSimFrame bounds the virtual time one frame plays of a simulator run
 // (with stepsPerFrame bounding its events), so a frame stays short.
 const maxSimFrame = time.Second
 
-// SimRun is a simulator run played in the page (a #sim= link): the seed's
-// cluster, workload and faults run frame by frame through a
-// simulate.Stepper — the very run `kafkasim simulate --seed N` makes. The
-// terminal shows the schedule (faults, heals, phases) as it happens and,
-// at the end, the checkers' verdict. Commands are not taken: the run is
-// the simulator's, not the user's (cluster create leaves it).
+// SimRun is a simulator run played in the page (a #sim= link), the Mode
+// a Player shows after OpenSim: the seed's cluster, workload and faults
+// run frame by frame through a simulate.Stepper — the very run
+// `kafkasim simulate --seed N` makes. The terminal shows the schedule
+// (faults, heals, phases) as it happens and, at the end, the checkers'
+// verdict. Commands are not taken: the run is the simulator's, not the
+// user's (cluster create leaves it for a Session of one's own).
 //
 // Seeking back replays the run from its start to the target (a whole run
-// is about a second of work); seeking forward runs ahead.
+// is about a second of work); seeking forward runs ahead. Seeks arrive at
+// once, so it keeps no standby replays.
 type SimRun struct {
 	Link SimLink
 
+	p     *Player
 	st    *simulate.Stepper
 	lines []timeline.Line // schedule lines so far, refusals, then the verdict
 	noted int             // schedule lines already copied to lines
@@ -34,8 +38,8 @@ type SimRun struct {
 	ended bool // the verdict is in lines
 }
 
-func newSimRun(l SimLink) *SimRun {
-	r := &SimRun{Link: l, st: simulate.NewStepper(l.Seed, l.Opts)}
+func newSimRun(p *Player, l SimLink) *SimRun {
+	r := &SimRun{Link: l, p: p, st: simulate.NewStepper(l.Seed, l.Opts)}
 	// The command that replays it, then what the seed drew (the CLI
 	// report's header).
 	r.lines = append(r.lines, timeline.Line{Kind: timeline.Command, Text: l.Command()},
@@ -44,18 +48,83 @@ func newSimRun(l SimLink) *SimRun {
 	return r
 }
 
-// Cluster is the run's cluster (nil only before it is created).
-func (r *SimRun) Cluster() *cluster.Cluster { return r.st.Run().C }
+// OpenSim starts a simulator run from a link and plays it.
+func (p *Player) OpenSim(l SimLink) {
+	r := newSimRun(p, l)
+	p.show(r)
+	p.Paused = false
+	r.noteError()
+}
+
+// Sim is the simulator run shown (nil while a session is): what the page
+// shows of a run alone (its banner, its end) reads it.
+func (p *Player) Sim() *SimRun {
+	r, _ := p.Mode.(*SimRun)
+	return r
+}
+
+// cluster is the run's cluster (nil only before it is created).
+func (r *SimRun) cluster() *cluster.Cluster { return r.st.Run().C }
+
+func (r *SimRun) feedLog() *timeline.FeedLog { return &r.log }
 
 // Now is the run's virtual time.
 func (r *SimRun) Now() sim.Time {
-	if c := r.Cluster(); c != nil {
+	if c := r.cluster(); c != nil {
 		return c.World.Now()
 	}
 	return 0
 }
 
-// Done reports whether the run has ended.
+// End is now: the run has not played further.
+func (r *SimRun) End() sim.Time { return r.Now() }
+
+// LineCount is how many lines the terminal holds.
+func (r *SimRun) LineCount() int { return len(r.lines) }
+
+// Line is the terminal's line i.
+func (r *SimRun) Line(i int) timeline.Line { return r.lines[i] }
+
+// LineBase is 0: a run keeps all of its lines.
+func (r *SimRun) LineBase() int { return 0 }
+
+// Busy is false: the run takes no commands, so none runs.
+func (r *SimRun) Busy() bool { return false }
+
+// Advancing is false: no "time advance" is typed in a run.
+func (r *SimRun) Advancing() (from, to sim.Time, ok bool) { return 0, 0, false }
+
+// Seeking is false: a run seeks at once.
+func (r *SimRun) Seeking() (sim.Time, bool) { return 0, false }
+
+// FinishSeek has nothing to finish: a run seeks at once.
+func (r *SimRun) FinishSeek() {}
+
+// Standbys is none: seeking back replays the run from its start.
+func (r *SimRun) Standbys() []sim.Time { return nil }
+
+// SetStandbyLimit changes nothing: a run keeps no standbys.
+func (r *SimRun) SetStandbyLimit(int) {}
+
+// LastSeek is zero: a run's seeks arrive at once, over no frames.
+func (r *SimRun) LastSeek() (from sim.Time, events uint64, seeks int) { return 0, 0, 0 }
+
+// Scenario is nil: a run plays no scenario.
+func (r *SimRun) Scenario() *Scenario { return nil }
+
+// BrokerAction refuses: the run's faults come from its seed.
+func (r *SimRun) BrokerAction(int32, string) error {
+	return fmt.Errorf("%s", r.p.T("sim.noactions"))
+}
+
+// Hash is the run's link, in the language shown.
+func (r *SimRun) Hash() string {
+	return r.Link.Hash() + "&lang=" + urlquery.QueryEscape(string(r.p.Lang))
+}
+
+// Done reports whether the run has ended: nothing plays any more, whatever
+// Paused says (the play control offers to replay the run instead of
+// pausing it).
 func (r *SimRun) Done() bool { return r.st.Done() }
 
 // Run is what the simulator recorded so far (its violations are final
@@ -118,145 +187,112 @@ func (r *SimRun) verdict() []string {
 // restart replays the run from its start (seeking back).
 func (r *SimRun) restart() {
 	r.st.Close()
-	*r = *newSimRun(r.Link)
+	*r = *newSimRun(r.p, r.Link)
 }
 
-// close abandons the run.
+// close abandons the run (its stepper's coroutine stops).
 func (r *SimRun) close() { r.st.Close() }
 
-// OpenSim starts a simulator run from a link and plays it.
-func (p *Player) OpenSim(l SimLink) {
-	if p.Sim != nil {
-		p.Sim.close()
-	}
-	p.TL = timeline.New()
-	p.Scenario = nil
-	p.changed = nil
-	p.Sim = newSimRun(l)
-	p.Paused = false
-	p.noteSimError()
-	p.refresh()
+// Replay plays the run again from its start (the same run, event for
+// event: the seed decides everything).
+func (r *SimRun) Replay() {
+	r.restart()
+	r.p.Paused = false
+	r.noteError()
+	r.p.refresh()
 }
 
-// SimEnded reports whether a simulator run is shown and has ended: nothing
-// plays any more, whatever Paused says (the play control offers to replay
-// the run instead of pausing it).
-func (p *Player) SimEnded() bool { return p.Sim != nil && p.Sim.Done() }
-
-// ReplaySim plays the simulator run again from its start (the same run,
-// event for event: the seed decides everything).
-func (p *Player) ReplaySim() {
-	if p.Sim == nil {
+// tick plays a frame of the run: wall time at Speed, at most maxSimFrame
+// of virtual time and stepsPerFrame events.
+func (r *SimRun) tick(wall time.Duration) {
+	if r.p.Paused || r.Done() {
 		return
 	}
-	p.Sim.restart()
-	p.Paused = false
-	p.noteSimError()
-	p.refresh()
-}
-
-// Close stops what the player runs in the background (a simulator run's
-// coroutine); the page calls it when another player replaces this one.
-func (p *Player) Close() { p.leaveSim() }
-
-// leaveSim ends the simulator mode (the page's own session follows).
-func (p *Player) leaveSim() {
-	if p.Sim != nil {
-		p.Sim.close()
-		p.Sim = nil
-	}
-}
-
-// tickSim plays a frame of the run: wall time at Speed, at most
-// maxSimFrame of virtual time and stepsPerFrame events.
-func (p *Player) tickSim(wall time.Duration) {
-	if p.Paused || p.Sim.Done() {
-		return
-	}
-	d := min(time.Duration(float64(wall)*p.Speed), maxSimFrame)
+	d := min(time.Duration(float64(wall)*r.p.Speed), maxSimFrame)
 	if d <= 0 {
 		return
 	}
-	p.Sim.stepTo(p.Sim.Now().Add(d), p.events(stepsPerFrame))
-	p.noteSimError()
-	p.refresh()
+	r.stepTo(r.Now().Add(d), r.p.events(stepsPerFrame))
+	r.noteError()
+	r.p.refresh()
 }
 
-// seekSim moves the run to t: forward by running on, back by replaying
+// settle leaves the run where it is: it plays on, and has no rest to
+// come to.
+func (r *SimRun) settle(int) {}
+
+// seek moves the run to t: forward by running on, back by replaying
 // from the start.
-func (p *Player) seekSim(t sim.Time) {
-	if t < p.Sim.Now() {
-		p.Sim.restart()
+func (r *SimRun) seek(t sim.Time) {
+	if t < r.Now() {
+		r.restart()
 	}
-	p.Sim.stepTo(t, 0)
-	p.noteSimError()
-	p.refresh()
+	r.stepTo(t, 0)
+	r.noteError()
+	r.p.refresh()
 }
 
-func (p *Player) noteSimError() {
-	if err := p.Sim.Err(); err != nil {
+// startSeek seeks at once (a whole run is about a second of work).
+func (r *SimRun) startSeek(t sim.Time) { r.seek(t) }
+
+func (r *SimRun) runTo(t sim.Time, steps int) { r.stepTo(t, steps) }
+
+// interrupt is Ctrl-C: nothing runs a command, so it pauses the run.
+func (r *SimRun) interrupt() { r.p.Paused = true }
+
+// noteError shows the failure that ended the run, if it failed as a run.
+func (r *SimRun) noteError() {
+	if err := r.Err(); err != nil {
 		line, _, _ := strings.Cut(err.Error(), "\n")
-		p.Error = line
+		r.p.Error = line
 	}
 }
 
-// simCommand answers a line typed during a simulator run: cluster create
-// leaves the run for a cluster of one's own; anything else is refused with
-// a note on how to replay the run in the CLI.
-func (p *Player) simCommand(line string, stdin []string) {
+// command answers a line typed during the run: cluster create leaves the
+// run for a session of one's own; anything else is refused with a note on
+// how to replay the run in the CLI.
+func (r *SimRun) command(line string, stdin []string) {
 	if f := strings.Fields(line); len(f) >= 2 && f[0] == "cluster" && f[1] == "create" {
-		p.leaveSim()
-		p.TL = timeline.New()
-		p.TL.Do(line, stdin)
-		p.refresh()
+		s := newSession(r.p, timeline.New())
+		r.p.show(s)
+		s.command(line, stdin)
 		return
 	}
-	at := p.Sim.Now()
-	p.Sim.lines = append(p.Sim.lines,
+	at := r.Now()
+	r.lines = append(r.lines,
 		timeline.Line{At: at, Kind: timeline.Command, Text: line},
-		timeline.Line{At: at, Text: p.T("sim.refused")},
-		timeline.Line{At: at, Text: fmt.Sprintf(p.T("sim.replay"), p.Sim.Link.Command())})
-	if over := len(p.Sim.lines) - timeline.MaxLines; over > 0 {
-		p.Sim.lines = append([]timeline.Line(nil), p.Sim.lines[over:]...)
+		timeline.Line{At: at, Text: r.p.T("sim.refused")},
+		timeline.Line{At: at, Text: fmt.Sprintf(r.p.T("sim.replay"), r.Link.Command())})
+	if over := len(r.lines) - timeline.MaxLines; over > 0 {
+		r.lines = append([]timeline.Line(nil), r.lines[over:]...)
 	}
 }
 
-// SimBanner is the banner of a simulator run: what it is, up to the
-// command that replays it in the CLI (SimCommand; empty outside one).
-func (p *Player) SimBanner() string {
-	if p.Sim == nil {
-		return ""
-	}
-	l := p.Sim.Link
-	configs := p.T("sim.defaults")
+// Banner is the run's banner: what it is, up to the command that
+// replays it in the CLI (Command; the banner shows it as code after).
+func (r *SimRun) Banner() string {
+	l := r.Link
+	configs := r.p.T("sim.defaults")
 	if flags := l.Opts.Flags(); flags != "" {
 		configs = strings.TrimSpace(strings.ReplaceAll(flags, "--config ", ""))
 	}
-	return fmt.Sprintf(p.T("sim.banner"), l.Seed, configs)
+	return fmt.Sprintf(r.p.T("sim.banner"), l.Seed, configs)
 }
 
-// SimCommand is the command that replays the simulator run in the CLI
-// (empty outside one); the banner shows it as code after SimBanner.
-func (p *Player) SimCommand() string {
-	if p.Sim == nil {
-		return ""
-	}
-	return p.Sim.Link.Command()
-}
+// Command is the command that replays the run in the CLI.
+func (r *SimRun) Command() string { return r.Link.Command() }
 
-// SimStatus is the run's state in a word or two: running, paused, the
-// verdict at the end.
-func (p *Player) SimStatus() string {
-	switch r := p.Sim; {
-	case r == nil:
-		return ""
+// Status is the run's state in a word or two: running, the verdict at
+// the end.
+func (r *SimRun) Status() string {
+	switch {
 	case !r.Done():
-		return p.T("sim.running")
+		return r.p.T("sim.running")
 	case r.Err() != nil:
-		return p.T("sim.failed")
+		return r.p.T("sim.failed")
 	case len(r.Run().Violations) == 0:
-		return p.T("sim.passed")
+		return r.p.T("sim.passed")
 	default:
-		return fmt.Sprintf(p.T("sim.violations"), len(r.Run().Violations), r.Run().Violations[0].Invariant)
+		return fmt.Sprintf(r.p.T("sim.violations"), len(r.Run().Violations), r.Run().Violations[0].Invariant)
 	}
 }

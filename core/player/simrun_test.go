@@ -72,8 +72,8 @@ func TestBadSimLinks(t *testing.T) {
 func TestBadSimLinkFallsBack(t *testing.T) {
 	p := New()
 	p.Boot("", "#sim=1&minutes=99")
-	if p.Sim != nil || !strings.Contains(p.Error, "minutes") || p.Snapshot() == nil || len(p.Snapshot().Nodes) != 3 {
-		t.Fatalf("sim %v, error %q", p.Sim != nil, p.Error)
+	if p.Sim() != nil || !strings.Contains(p.Error, "minutes") || p.Snapshot() == nil || len(p.Snapshot().Nodes) != 3 {
+		t.Fatalf("sim %v, error %q", p.Sim() != nil, p.Error)
 	}
 }
 
@@ -88,13 +88,13 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 	}
 	p := New()
 	p.Boot("", hash)
-	if p.Sim == nil || p.Error != "" || p.Snapshot() == nil || len(p.Snapshot().Nodes) != want.Plan.Brokers {
-		t.Fatalf("boot: sim %v, error %q", p.Sim != nil, p.Error)
+	if p.Sim() == nil || p.Error != "" || p.Snapshot() == nil || len(p.Snapshot().Nodes) != want.Plan.Brokers {
+		t.Fatalf("boot: sim %v, error %q", p.Sim() != nil, p.Error)
 	}
 	if got := p.Hash(); got != hash {
 		t.Fatalf("hash %s, want %s", got, hash)
 	}
-	if b, cmd := p.SimBanner(), p.SimCommand(); !strings.Contains(b, "seed 27, min.insync.replicas=1") || cmd != "go run ./scripts/kafkasim simulate --seed 27 --config min.insync.replicas=1 --trace" {
+	if b, cmd := p.Sim().Banner(), p.Sim().Command(); !strings.Contains(b, "seed 27, min.insync.replicas=1") || cmd != "go run ./scripts/kafkasim simulate --seed 27 --config min.insync.replicas=1 --trace" {
 		t.Fatalf("banner %q, command %q", b, cmd)
 	}
 	start := p.Now()
@@ -111,7 +111,7 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 	// Typing is refused with the way to replay; broker clicks too.
 	p.Run("broker kill 1", nil)
 	lines := p.Lines()
-	if n := len(lines); !strings.Contains(lines[n-2].Text, "takes no commands") || lines[n-1].Text != "Replay it in the CLI: "+p.Sim.Link.Command() || lines[n-3].Text != "broker kill 1" {
+	if n := len(lines); !strings.Contains(lines[n-2].Text, "takes no commands") || lines[n-1].Text != "Replay it in the CLI: "+p.Sim().Link.Command() || lines[n-3].Text != "broker kill 1" {
 		t.Fatalf("a typed command: %+v", lines[n-3:])
 	}
 	if err := p.BrokerAction(1, "kill"); err == nil {
@@ -120,7 +120,7 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 
 	p.SetSpeed(100)
 	var feedSeen bool
-	for i := 0; !p.Sim.Done(); i++ {
+	for i := 0; !p.Sim().Done(); i++ {
 		before := p.Now()
 		p.Tick(250 * time.Millisecond)
 		if d := p.Now().Sub(before); d > maxSimFrame {
@@ -145,16 +145,16 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 	}
 	// Drawing every frame only read the cluster: the played run is the
 	// CLI's, event for event.
-	if got := p.Sim.Run().Report(); got != want.Report() {
+	if got := p.Sim().Run().Report(); got != want.Report() {
 		t.Fatalf("the played run differs from the CLI's:\n%s\nwant\n%s", got, want.Report())
 	}
-	if got, w := p.Sim.Run().C.World.Trace().Hash(), want.C.World.Trace().Hash(); got != w {
+	if got, w := p.Sim().Run().C.World.Trace().Hash(), want.C.World.Trace().Hash(); got != w {
 		t.Fatalf("trace hash %x, the CLI's %x", got, w)
 	}
 	if !feedSeen || len(p.Timeline().Markers) == 0 {
 		t.Fatal("the event feed or the timeline markers stayed empty")
 	}
-	if s := p.SimStatus(); !strings.Contains(s, "acked-write-lost") {
+	if s := p.Sim().Status(); !strings.Contains(s, "acked-write-lost") {
 		t.Fatalf("status %q", s)
 	}
 
@@ -162,14 +162,14 @@ func TestSimRunPlaysToTheVerdict(t *testing.T) {
 	// until the run ends again.
 	mid := sim.Time(30 * time.Second)
 	p.Seek(mid)
-	if p.Now() != mid || p.Sim.Done() || strings.Contains(terminal(p), "violations:") {
-		t.Fatalf("after seeking back: at %s, done %v", p.Now(), p.Sim.Done())
+	if p.Now() != mid || p.Sim().Done() || strings.Contains(terminal(p), "violations:") {
+		t.Fatalf("after seeking back: at %s, done %v", p.Now(), p.Sim().Done())
 	}
 
 	// cluster create leaves the run for a cluster of one's own.
 	p.Run("cluster create --brokers 2", nil)
-	if p.Sim != nil || p.Snapshot() == nil || len(p.Snapshot().Nodes) != 2 || p.Hash() == hash {
-		t.Fatalf("after cluster create: sim %v", p.Sim != nil)
+	if p.Sim() != nil || p.Snapshot() == nil || len(p.Snapshot().Nodes) != 2 || p.Hash() == hash {
+		t.Fatalf("after cluster create: sim %v", p.Sim() != nil)
 	}
 }
 
@@ -221,15 +221,15 @@ func TestSimFindingsStillFail(t *testing.T) {
 func TestSimRunThatFailsAsARun(t *testing.T) {
 	p := New()
 	p.Boot("", "#sim=3&config=min.insync.replicas=banana")
-	if p.Sim == nil {
+	if p.Sim() == nil {
 		t.Fatalf("not a simulator run: %q", p.Error)
 	}
-	for i := 0; !p.Sim.Done() && i < 100; i++ {
+	for i := 0; !p.Sim().Done() && i < 100; i++ {
 		p.Tick(250 * time.Millisecond)
 	}
 	text := terminal(p)
-	if !p.Sim.Done() || p.Error == "" || !strings.Contains(text, "seed 3: the run itself failed: ") || !strings.Contains(p.SimStatus(), "failed") {
-		t.Fatalf("done %v, error %q, status %q, terminal:\n%s", p.Sim.Done(), p.Error, p.SimStatus(), text)
+	if !p.Sim().Done() || p.Error == "" || !strings.Contains(text, "seed 3: the run itself failed: ") || !strings.Contains(p.Sim().Status(), "failed") {
+		t.Fatalf("done %v, error %q, status %q, terminal:\n%s", p.Sim().Done(), p.Error, p.Sim().Status(), text)
 	}
 	t.Logf("%s", p.Error)
 }

@@ -105,23 +105,6 @@ func trimPrefix(s, p string) string {
 	return s
 }
 
-// Hash is the URL #part that reproduces what is shown now: the scenario
-// step, or the whole session.
-func (p *Player) Hash() string {
-	v := urlquery.Values{}
-	if p.Sim != nil {
-		return p.Sim.Link.Hash() + "&lang=" + urlquery.QueryEscape(string(p.Lang))
-	}
-	v.Set("lang", string(p.Lang))
-	if sc := p.Scenario; sc != nil {
-		v.Set("scenario", sc.ID)
-		v.Set("step", strconv.Itoa(max(sc.Step, 0)))
-	} else if p.TL.Cluster() != nil {
-		v.Set("s", p.TL.Encode())
-	}
-	return "#" + v.Encode()
-}
-
 // The embed frame: as wide as the column it is pasted in, up to
 // EmbedWidthMax px, and EmbedHeight px tall at every width. The embed view
 // lays out from 450 px high at 480 to 960 px wide; a wide frame puts the
@@ -143,8 +126,8 @@ const (
 func (p *Player) EmbedSnippet(base string, maxWidth, height int) string {
 	src := base + "?embed=1" + p.Hash()
 	title := "kafkascope"
-	if p.Scenario != nil {
-		title += ": " + p.Scenario.Title(p.Lang)
+	if sc := p.Scenario(); sc != nil {
+		title += ": " + sc.Title(p.Lang)
 	}
 	style := fmt.Sprintf("display:block;width:100%%;max-width:%dpx;height:%dpx;border:0", maxWidth, height)
 	return fmt.Sprintf(`<iframe src="%s" width="100%%" height="%d" style="%s" title="%s" loading="lazy"></iframe>`,

@@ -17,7 +17,7 @@ func TestEmbedSnippetIsResponsive(t *testing.T) {
 		`src="https://k.test/?embed=1#lang=en&amp;scenario=04-isr&amp;step=1"`,
 		`width="100%"`, `height="600"`,
 		`width:100%`, `max-width:960px`, `height:600px`, `border:0`,
-		`title="kafkascope: ` + p.Scenario.Title(p.Lang) + `"`,
+		`title="kafkascope: ` + p.Scenario().Title(p.Lang) + `"`,
 		`loading="lazy"`,
 	} {
 		if !strings.Contains(s, want) {
