@@ -12,8 +12,7 @@ import (
 	"github.com/vugu/html"
 	"github.com/vugu/vugu"
 
-	"kafkascope/core/player"
-
+	"kafkascope/core/i18n"
 	"kafkascope/ui/internal/htmltest"
 )
 
@@ -46,7 +45,7 @@ func TestEveryUIKeyIsInTheTable(t *testing.T) {
 		}
 		for _, m := range uiKeyCall.FindAllStringSubmatch(string(src), -1) {
 			seen++
-			if _, _, ok := player.UIText(m[1]); !ok {
+			if _, _, ok := i18n.UIText(m[1]); !ok {
 				t.Errorf("%s asks for the UI string %q, which the table does not have", f, m[1])
 			}
 		}
@@ -88,8 +87,8 @@ var koNames = []string{
 // its English texts that its Korean texts never use.
 func koEnglish() map[string]bool {
 	en, ko := map[string]bool{}, map[string]bool{}
-	for _, key := range player.UIKeys() {
-		e, k, _ := player.UIText(key)
+	for _, key := range i18n.UIKeys() {
+		e, k, _ := i18n.UIText(key)
 		for _, w := range koToken.FindAllString(e, -1) {
 			if w = strings.TrimRight(w, ".-'"); koWord.MatchString(w) && len(w) >= 3 {
 				en[strings.ToLower(w)] = true

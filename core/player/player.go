@@ -385,3 +385,6 @@ func (p *Player) SetLang(l i18n.Lang) {
 		p.Lang = i18n.English
 	}
 }
+
+// T returns a UI string in the current language (i18n.UI).
+func (p *Player) T(key string) string { return i18n.UI(p.Lang, key) }

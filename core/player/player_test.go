@@ -133,8 +133,8 @@ func TestBadLinksShowAnErrorAndTheDefaultCluster(t *testing.T) {
 }
 
 func TestEveryUIStringHasBothLanguages(t *testing.T) {
-	for key, t2 := range uiText {
-		if t2[0] == "" || t2[1] == "" {
+	for _, key := range i18n.UIKeys() {
+		if en, ko, _ := i18n.UIText(key); en == "" || ko == "" {
 			t.Errorf("%s: missing a language", key)
 		}
 	}

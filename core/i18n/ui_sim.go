@@ -1,4 +1,4 @@
-package player
+package i18n
 
 // The simulator run's strings (a #sim= link) and the gallery's "What the
 // simulator found". init adds them to uiText (a key defined twice panics).
@@ -33,7 +33,7 @@ var uiTextSim = []uiEntry{
 func init() {
 	for _, e := range uiTextSim {
 		if _, dup := uiText[e.key]; dup {
-			panic("player: UI string " + e.key + " defined twice")
+			panic("i18n: UI string " + e.key + " defined twice")
 		}
 		uiText[e.key] = e.text
 	}

@@ -1,4 +1,4 @@
-package player
+package i18n
 
 // The diagram's clients' cards: producers (accumulator and sender) and
 // consumer groups. Kept apart from i18n.go so the strings of one part of
@@ -57,7 +57,7 @@ var uiTextClients = map[string][2]string{
 func init() {
 	for k, v := range uiTextClients {
 		if _, dup := uiText[k]; dup {
-			panic("player: UI string " + k + " defined twice")
+			panic("i18n: UI string " + k + " defined twice")
 		}
 		uiText[k] = v
 	}

@@ -1,4 +1,4 @@
-package player
+package i18n
 
 import (
 	"regexp"

@@ -1,10 +1,8 @@
-package player
+package i18n
 
 import (
 	"maps"
 	"slices"
-
-	"kafkascope/core/i18n"
 )
 
 // uiText holds every UI string in English and Korean (the project's own
@@ -389,13 +387,14 @@ var uiText = map[string][2]string{
 	"disk.f.unparsed":             {"Bytes that do not follow the format.", "형식에 맞지 않는 바이트."},
 }
 
-// T returns a UI string in the current language.
-func (p *Player) T(key string) string {
+// UI returns the UI string key in lang (English where the table has no
+// Korean; the key itself for a key the table does not have).
+func UI(lang Lang, key string) string {
 	t, ok := uiText[key]
 	if !ok {
 		return key
 	}
-	if p.Lang == i18n.Korean && t[1] != "" {
+	if lang == Korean && t[1] != "" {
 		return t[1]
 	}
 	return t[0]
