@@ -17,7 +17,7 @@ import (
 )
 
 // The Korean page must show no English of its own: every string the UI
-// draws comes from the UI table (core/player/i18n*.go), which has both
+// draws comes from the UI table (core/i18n/ui*.go), which has both
 // languages (TestEveryUIStringIsTranslated), and a Korean render of every
 // part of the page, across the states a cluster goes through, shows none
 // of the table's English words. Kafka's own names (APIs, states, configs,
