@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kafkascope/core/metadata"
+	"kafkascope/core/sim"
 	"kafkascope/core/view"
 )
 
@@ -138,12 +139,5 @@ func mlIDs(ids []int32) string {
 	if len(ids) == 0 {
 		return "-"
 	}
-	var b strings.Builder
-	for i, id := range ids {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(int(id)))
-	}
-	return b.String()
+	return sim.FormatIDs(ids)
 }

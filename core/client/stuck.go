@@ -110,7 +110,7 @@ func noLeaderCause(m *Metadata, tp topicPartition) *protocol.Cause {
 	if t == nil || tp.partition < 0 || int(tp.partition) >= len(t.Partitions) || t.Partitions[tp.partition].Leader >= 0 {
 		return nil
 	}
-	return &protocol.Cause{Kind: protocol.CausePartitionNoLeader, Fields: []string{"tp", tp.String(), "isr", joinIDs(t.Partitions[tp.partition].ISR)}}
+	return &protocol.Cause{Kind: protocol.CausePartitionNoLeader, Fields: []string{"tp", tp.String(), "isr", sim.FormatIDs(t.Partitions[tp.partition].ISR)}}
 }
 
 // leaderAnswered follows a request to tp's leader: an answer (whatever its
@@ -144,13 +144,4 @@ func producerIDCause(m *Metadata, node sim.Addr, r *protocol.InitProducerIdRespo
 	}
 	return &protocol.Cause{Kind: protocol.CauseProducerIDUnreachable,
 		Fields: []string{"broker", nc.Field("broker"), "node", strconv.Itoa(int(id)), "failure", err.Error()}}
-}
-
-// joinIDs renders broker ids as Kafka's tools print a replica list: 1,2,3.
-func joinIDs(ids []int32) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = strconv.Itoa(int(id))
-	}
-	return strings.Join(s, ",")
 }

@@ -94,14 +94,6 @@ func replicationFactor(mp protocol.MetadataPartition, ra *protocol.OngoingPartit
 	return len(mp.Replicas)
 }
 
-func joinIDs(ids []int32) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = strconv.Itoa(int(id))
-	}
-	return strings.Join(s, ",")
-}
-
 func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.DescribedConfig, live map[int32]bool, reassigning map[string]protocol.OngoingPartitionReassignment) {
 	p := tc.p
 	reports := p.Has("under-replicated-partitions") || p.Has("unavailable-partitions") || p.Has("under-min-isr-partitions") || p.Has("at-min-isr-partitions")
@@ -146,9 +138,9 @@ func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.Des
 		}
 		moving := ""
 		if ra := reassignment(mp); ra != nil {
-			moving = fmt.Sprintf("\tAdding Replicas: %s\tRemoving Replicas: %s", joinIDs(ra.AddingReplicas), joinIDs(ra.RemovingReplicas))
+			moving = fmt.Sprintf("\tAdding Replicas: %s\tRemoving Replicas: %s", sim.FormatIDs(ra.AddingReplicas), sim.FormatIDs(ra.RemovingReplicas))
 		}
 		tc.t.println(fmt.Sprintf("\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s%s\tElr: \tLastKnownElr: ",
-			t.Name, mp.Index, leader, joinIDs(mp.Replicas), joinIDs(mp.ISR), moving))
+			t.Name, mp.Index, leader, sim.FormatIDs(mp.Replicas), sim.FormatIDs(mp.ISR), moving))
 	}
 }

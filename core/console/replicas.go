@@ -7,6 +7,7 @@ import (
 
 	"kafkascope/core/cluster"
 	"kafkascope/core/record"
+	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 	"kafkascope/core/view"
 )
@@ -46,7 +47,7 @@ func (s *Session) cmdReplicas(args []string) {
 		}
 		line := fmt.Sprintf("broker %d (%s): LEO %d, HW %d, leader epoch %d", r.Broker, role, r.LEO, r.HW, r.LeaderEpoch)
 		if r.Leader && r.State == cluster.NodeRunning {
-			line += ", ISR " + joinIDs(r.ISR)
+			line += ", ISR " + sim.FormatIDs(r.ISR)
 		}
 		s.print(line)
 		var epochs []string
