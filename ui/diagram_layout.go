@@ -543,9 +543,11 @@ const (
 // summary is the line beside the diagram's title; a panel too narrow for
 // it whole gets the short form (the bar never cuts it).
 func (l *dgLayout) summary(s *view.Snapshot, t dgTranslator, width float64) {
-	brokers := fmt.Sprintf(t("diagram.brokers"), len(s.Nodes))
+	// The release leads: the same commands mean other things on another
+	// Kafka (cluster create --version).
+	brokers := fmt.Sprintf(t("diagram.brokers"), s.Version, len(s.Nodes))
 	if len(s.Nodes) == 1 {
-		brokers = t("diagram.broker1")
+		brokers = fmt.Sprintf(t("diagram.broker1"), s.Version)
 	}
 	if s.Controller.NodeID < 0 {
 		l.Summary = brokers

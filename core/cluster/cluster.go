@@ -11,6 +11,7 @@ import (
 	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/raft"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -40,6 +41,9 @@ type Config struct {
 	// (the fault simulator's fingerprint, tests of the engine's
 	// mechanics) and the reference the leap is tested against.
 	Stepped bool
+	// Version is the Kafka release the cluster runs (zero:
+	// release.Default); New refuses a release the engine cannot run.
+	Version release.Version
 }
 
 // NodeState is a node's life as the user sees it.
@@ -60,6 +64,7 @@ type Cluster struct {
 	leapMisses   int
 	leapSearches uint64
 	cfg          Config
+	release      release.Release
 	ClusterID    string
 	disks        map[int32]*storage.Disk
 	nodes        map[int32]*Node
@@ -94,6 +99,13 @@ func New(cfg Config) (*Cluster, error) {
 	if cfg.Controllers < 1 || cfg.Controllers > cfg.Brokers {
 		return nil, fmt.Errorf("--controllers must be between 1 and the number of brokers (%d)", cfg.Brokers)
 	}
+	if cfg.Version == (release.Version{}) {
+		cfg.Version = release.Default
+	}
+	rel, err := release.Lookup(cfg.Version)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Static == nil {
 		cfg.Static = config.Static{}
 	}
@@ -110,7 +122,7 @@ func New(cfg Config) (*Cluster, error) {
 	w.Trace().HashContent(cfg.TraceContent)
 	ids := w.Rand("cluster/ids")
 	c := &Cluster{
-		World: w, cfg: cfg, ClusterID: metadata.RandomUuid(ids.Uint64).String(),
+		World: w, cfg: cfg, release: rel, ClusterID: metadata.RandomUuid(ids.Uint64).String(),
 		disks: map[int32]*storage.Disk{}, nodes: map[int32]*Node{}, state: map[int32]NodeState{}, dirIDs: map[int32]string{},
 		avail: newAvailability(), marks: replicaMarks{},
 	}
@@ -192,7 +204,7 @@ func (c *Cluster) spawn(id int32) error {
 		Disk: c.disks[id], LogDir: c.logDir(),
 	}, nil)
 	if c.IsVoter(id) {
-		n.Controller = controller.New(controller.Config{NodeID: id, Addr: ControllerAddr(id), ClusterID: c.ClusterID, Static: c.cfg.Static}, n.Raft)
+		n.Controller = controller.New(controller.Config{NodeID: id, Addr: ControllerAddr(id), ClusterID: c.ClusterID, Static: c.cfg.Static, Release: c.release}, n.Raft)
 	}
 	n.Broker = broker.New(broker.Config{
 		NodeID: id, Host: Host(id), ClusterID: c.ClusterID, DirectoryID: c.dirIDs[id],
@@ -207,6 +219,9 @@ func (c *Cluster) spawn(id int32) error {
 
 // Config returns the cluster's configuration.
 func (c *Cluster) Config() Config { return c.cfg }
+
+// Release is the Kafka release the cluster runs.
+func (c *Cluster) Release() release.Release { return c.release }
 
 // NodeIDs lists node ids in order.
 func (c *Cluster) NodeIDs() []int32 {

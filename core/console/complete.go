@@ -45,7 +45,7 @@ func toolSpecs(tool string) []*javacli.OptionSpec {
 	case "kafka-consumer-groups":
 		return consumerGroupsSpecs()
 	case "cluster":
-		return []*javacli.OptionSpec{{Name: "brokers"}, {Name: "controllers"}, {Name: "seed"}, {Name: "config"}, {Name: "page-cache-bytes"}}
+		return clusterCreateSpecs
 	}
 	return nil
 }

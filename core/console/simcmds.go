@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/cluster"
 	"kafkascope/core/config"
 	"kafkascope/core/javacli"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -41,10 +42,12 @@ func init() {
 var laterTools = map[string]bool{}
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
-  cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]...
-                 [--page-cache-bytes N]
+  cluster create [--version V] [--brokers N] [--controllers N] [--seed S]
+                 [--config key=value]... [--page-cache-bytes N]
                                  (sets offsets.topic.replication.factor=min(3, brokers) unless --config sets it;
-                                 --page-cache-bytes: each machine's memory for caching files, default 64 MiB)
+                                 --page-cache-bytes: each machine's memory for caching files, default 64 MiB;
+                                 --version: the Kafka release it runs, default 3.8; 2.8, 4.1 and 4.3 are
+                                 known and not simulated yet)
   broker kill N [--power-loss]   crash broker N (with --power-loss, unflushed writes are lost)
   broker stop N                  graceful shutdown (controlled shutdown, flush, clean exit)
   broker start N                 restart broker N; waits until it serves again
@@ -82,18 +85,11 @@ func (s *Session) needCluster(cmd string) bool {
 
 func (s *Session) cmdCluster(args []string) {
 	if len(args) == 0 || args[0] != "create" {
-		s.print("usage: cluster create [--brokers N] [--controllers N] [--seed S] [--config key=value]... [--page-cache-bytes N]")
+		s.print("usage: cluster create [--version V] [--brokers N] [--controllers N] [--seed S] [--config key=value]... [--page-cache-bytes N]")
 		return
 	}
 	cfg := cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{}, TraceContent: s.TraceContent, Stepped: s.Stepped}
-	specs := []*javacli.OptionSpec{
-		{Name: "brokers", Arg: javacli.RequiredArg, Type: "Integer"},
-		{Name: "controllers", Arg: javacli.RequiredArg, Type: "Integer"},
-		{Name: "seed", Arg: javacli.RequiredArg, Type: "Long"},
-		{Name: "config", Arg: javacli.RequiredArg, Type: "String"},
-		{Name: "page-cache-bytes", Arg: javacli.RequiredArg, Type: "Long"},
-	}
-	p, err := javacli.ParseOptions(specs, args[1:])
+	p, err := javacli.ParseOptions(clusterCreateSpecs, args[1:])
 	if err != nil {
 		s.printf("cluster create: %v", err)
 		return
@@ -122,6 +118,17 @@ func (s *Session) cmdCluster(args []string) {
 			return
 		}
 		cfg.Seed = n
+	}
+	if p.Has("version") {
+		v, err := release.Parse(p.Value("version"))
+		if err == nil {
+			_, err = release.Lookup(v)
+		}
+		if err != nil {
+			s.printf("cluster create: --version: %v", err)
+			return
+		}
+		cfg.Version = v
 	}
 	if p.Has("page-cache-bytes") {
 		n, err := strconv.ParseInt(p.Value("page-cache-bytes"), 10, 64)
@@ -167,6 +174,17 @@ func (s *Session) cmdCluster(args []string) {
 		s.cluster.Close() // replaced: let its goroutines go
 	}
 	s.cluster = c
+}
+
+// clusterCreateSpecs are cluster create's options (the parser's and the
+// terminal's completion).
+var clusterCreateSpecs = []*javacli.OptionSpec{
+	{Name: "brokers", Arg: javacli.RequiredArg, Type: "Integer"},
+	{Name: "controllers", Arg: javacli.RequiredArg, Type: "Integer"},
+	{Name: "seed", Arg: javacli.RequiredArg, Type: "Long"},
+	{Name: "config", Arg: javacli.RequiredArg, Type: "String"},
+	{Name: "page-cache-bytes", Arg: javacli.RequiredArg, Type: "Long"},
+	{Name: "version", Arg: javacli.RequiredArg, Type: "String"},
 }
 
 // brokerID parses a broker id argument.

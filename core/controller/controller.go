@@ -11,6 +11,7 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/raft"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -21,6 +22,9 @@ type Config struct {
 	Addr      sim.Addr // its listener, e.g. kafka-1:9093
 	ClusterID string
 	Static    config.Static
+	// Release is the Kafka release the cluster was formatted as: its
+	// metadata.version is the one the bootstrap records set.
+	Release release.Release
 }
 
 // Controller is one controller voter's state machine over the
@@ -86,9 +90,6 @@ func (c *Controller) Start(env *sim.Env) {
 	c.ids = env.Rand(fmt.Sprintf("controller-%d/ids", c.cfg.NodeID))
 }
 
-// MetadataVersionLevel is the feature level of metadata.version 3.8-IV0.
-const MetadataVersionLevel = 20
-
 // HandleBecomeLeader (raft.Listener) makes this the active controller of
 // epoch: it has replayed everything committed before the epoch.
 func (c *Controller) HandleBecomeLeader(env *sim.Env, epoch int32) {
@@ -113,7 +114,7 @@ func (c *Controller) HandleBecomeLeader(env *sim.Env, epoch int32) {
 		// transaction, as ActivationRecordsGenerator does from 3.6-IV1.
 		name := "Bootstrap records"
 		c.appendRecords(env, &metadata.BeginTransactionRecord{Name: &name},
-			&metadata.FeatureLevelRecord{Name: "metadata.version", FeatureLevel: MetadataVersionLevel},
+			&metadata.FeatureLevelRecord{Name: "metadata.version", FeatureLevel: c.cfg.Release.MetadataLevel},
 			&metadata.ZkMigrationStateRecord{State: metadata.ZkMigrationNone},
 			&metadata.EndTransactionRecord{})
 	}

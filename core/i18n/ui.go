@@ -81,8 +81,8 @@ var uiText = map[string][2]string{
 	"fidelity.latency":      {"1 ms links", "링크 지연 1ms"},
 
 	// The cluster diagram (ui/diagram.vugu).
-	"diagram.brokers":    {"%d brokers", "브로커 %d대"},
-	"diagram.broker1":    {"1 broker", "브로커 1대"},
+	"diagram.brokers":    {"Kafka %s · %d brokers", "Kafka %s · 브로커 %d대"},
+	"diagram.broker1":    {"Kafka %s · 1 broker", "Kafka %s · 브로커 1대"},
 	"controller.summary": {"KRaft controller on broker %d · epoch %d · metadata HW %d", "KRaft 컨트롤러: 브로커 %d · 에포크 %d · 메타데이터 HW %d"},
 	"summary.short":      {"controller\u00a0%d · epoch\u00a0%d · HW\u00a0%d", "컨트롤러\u00a0%d · 에포크\u00a0%d · HW\u00a0%d"}, // breaks only between parts
 	"controller.info":    {"epoch %d · HW %d", "에포크 %d · HW %d"},

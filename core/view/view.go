@@ -20,6 +20,7 @@ import (
 type Snapshot struct {
 	Now        sim.Time
 	Seed       uint64
+	Version    string // the Kafka release the cluster runs ("3.8")
 	Nodes      []Node
 	Controller Controller
 	Topics     []Topic
@@ -152,7 +153,7 @@ const MaxCells = 16
 // Take reads the cluster now.
 func Take(c *cluster.Cluster) *Snapshot {
 	w := c.World
-	s := &Snapshot{Now: w.Now(), Seed: w.Seed()}
+	s := &Snapshot{Now: w.Now(), Seed: w.Seed(), Version: c.Release().Version.String()}
 	ctl := c.Controller()
 	s.Controller.NodeID = -1
 	if ctl != nil {

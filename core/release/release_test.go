@@ -1,0 +1,61 @@
+package release
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	for in, want := range map[string]Version{"4.3": {4, 3}, "3.8.0": {3, 8}, "2.8.2": {2, 8}, "10.0": {10, 0}} {
+		got, err := Parse(in)
+		if err != nil || got != want {
+			t.Errorf("Parse(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "4", "4.", ".3", "4.3.0.1", "v4.3", "4.03", "4.-1", "4.3-IV0", "four.three", "100.0"} {
+		if v, err := Parse(in); err == nil {
+			t.Errorf("Parse(%q) = %v, want an error", in, v)
+		}
+	}
+}
+
+func TestAtLeast(t *testing.T) {
+	v := Version{4, 1}
+	for _, c := range []struct {
+		major, minor int
+		want         bool
+	}{{4, 1, true}, {4, 0, true}, {3, 9, true}, {4, 2, false}, {5, 0, false}} {
+		if got := v.AtLeast(c.major, c.minor); got != c.want {
+			t.Errorf("4.1.AtLeast(%d, %d) = %v", c.major, c.minor, got)
+		}
+	}
+}
+
+// TestLookup: the default runs; every other known line is either runnable
+// with a metadata.version or refused with a reason; an unknown line's
+// error names the known ones.
+func TestLookup(t *testing.T) {
+	r, err := Lookup(Default)
+	if err != nil || r.MetadataVersion == "" || r.MetadataLevel <= 0 {
+		t.Fatalf("Lookup(Default) = %+v, %v", r, err)
+	}
+	for i, r := range Known() {
+		if i > 0 && !r.Version.AtLeast(Known()[i-1].Version.Major, Known()[i-1].Version.Minor+1) {
+			t.Errorf("Known() out of order at %v", r.Version)
+		}
+		_, err := Lookup(r.Version)
+		if (err != nil) != (r.Refused != "") {
+			t.Errorf("Lookup(%v): %v, refused %q", r.Version, err, r.Refused)
+		}
+		if err != nil && !strings.Contains(err.Error(), r.Refused) {
+			t.Errorf("Lookup(%v): %q does not say why", r.Version, err)
+		}
+		if r.Refused == "" && (r.MetadataVersion == "" || r.MetadataLevel <= 0) {
+			t.Errorf("%v runs without a metadata.version", r.Version)
+		}
+	}
+	_, err = Lookup(Version{5, 0})
+	if err == nil || !strings.Contains(err.Error(), "known: 2.8, 3.8, 4.1, 4.3") {
+		t.Errorf("Lookup(5.0): %v", err)
+	}
+}

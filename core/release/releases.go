@@ -1,0 +1,59 @@
+package release
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Release is what the engine knows of one Kafka release line.
+type Release struct {
+	Version Version
+	// Tag is the apache/kafka tag whose behaviour the engine follows for
+	// this line.
+	Tag string
+	// MetadataVersion is the release's latest production metadata.version
+	// (MetadataVersion.LATEST_PRODUCTION), which `kafka-storage.sh format`
+	// writes to a new cluster's bootstrap, and MetadataLevel its feature
+	// level.
+	MetadataVersion string
+	MetadataLevel   int16
+	// Refused says why the engine cannot run this release yet (empty: it
+	// can). Asking for it is an error that says so.
+	Refused string
+}
+
+// Default is the release `cluster create` makes without --version.
+var Default = Version{3, 8}
+
+// releases are the release lines `cluster create --version` knows, oldest
+// first.
+var releases = []Release{
+	{Version: Version{2, 8}, Tag: "2.8.2",
+		Refused: "a ZooKeeper-era cluster (a ZooKeeper ensemble and a controller broker) is not simulated yet"},
+	{Version: Version{3, 8}, Tag: "3.8.0", MetadataVersion: "3.8-IV0", MetadataLevel: 20},
+	{Version: Version{4, 1}, Tag: "4.1.0", MetadataVersion: "4.1-IV1", MetadataLevel: 27,
+		Refused: "Kafka 4's replication and group rules (eligible leader replicas, the consumer rebalance protocol) are not simulated yet"},
+	{Version: Version{4, 3}, Tag: "4.3.0",
+		Refused: "Kafka 4's replication and group rules (eligible leader replicas, the consumer rebalance protocol) are not simulated yet"},
+}
+
+// Known lists the release lines `cluster create --version` knows, oldest
+// first.
+func Known() []Release { return releases }
+
+// Lookup returns the release line v, or an error naming the known ones.
+func Lookup(v Version) (Release, error) {
+	for _, r := range releases {
+		if r.Version == v {
+			if r.Refused != "" {
+				return r, fmt.Errorf("Kafka %s: %s; kafkascope runs Kafka %s", v, r.Refused, Default)
+			}
+			return r, nil
+		}
+	}
+	names := make([]string, len(releases))
+	for i, r := range releases {
+		names[i] = r.Version.String()
+	}
+	return Release{}, fmt.Errorf("Kafka %s is not a release kafkascope knows (known: %s)", v, strings.Join(names, ", "))
+}
