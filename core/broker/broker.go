@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/groupcoordinator"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -33,6 +34,9 @@ type Config struct {
 	Quorum Quorum
 	Static config.Static
 	Disk   *storage.Disk
+	// Release is the Kafka release the broker's software is: the features
+	// it supports (ApiVersions).
+	Release release.Release
 	// OnShutdown runs when a controlled shutdown has finished, before the
 	// process exits (a combined node's controller resigns there).
 	OnShutdown func(env *sim.Env)

@@ -150,6 +150,8 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		return false
 	case *protocol.FindCoordinatorRequest:
 		b.handleFindCoordinator(env, e.From, m)
+	case *protocol.ApiVersionsRequest:
+		b.handleApiVersions(env, e.From, m)
 	default:
 		return b.coordinator.Handle(env, e.From, e.Msg)
 	}

@@ -576,3 +576,21 @@ func sortedIDs[V any](m map[int32]V) []int32 {
 	}
 	return ids
 }
+
+// DescribeFeatures is Admin.describeFeatures (KIP-584): one broker's
+// ApiVersions answer, its supported feature ranges and the finalized
+// levels of the metadata it has applied.
+func (a *Admin) DescribeFeatures(env *sim.Env, cb func(env *sim.Env, f *protocol.ApiVersionsResponse, err *Error)) {
+	c := a.newCall(env, "describeFeatures", BrokerOrActiveController(), 0)
+	c.build = func(int32) sim.Message { return &protocol.ApiVersionsRequest{} }
+	c.onResponse = func(env *sim.Env, resp sim.Message) *Error {
+		f := resp.(*protocol.ApiVersionsResponse)
+		if f.ErrorCode != protocol.NONE {
+			return codeError(f.ErrorCode)
+		}
+		cb(env, f, nil)
+		return nil
+	}
+	c.onFailure = func(env *sim.Env, err *Error) { cb(env, nil, err) }
+	a.enqueue(env, c)
+}

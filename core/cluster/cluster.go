@@ -209,7 +209,7 @@ func (c *Cluster) spawn(id int32) error {
 	n.Broker = broker.New(broker.Config{
 		NodeID: id, Host: Host(id), ClusterID: c.ClusterID, DirectoryID: c.dirIDs[id],
 		Quorum: quorumView{rn: n.Raft, voters: voters}, Static: c.cfg.Static, Disk: c.disks[id],
-		OnShutdown: n.resignOnShutdown,
+		OnShutdown: n.resignOnShutdown, Release: c.release,
 	})
 	c.nodes[id] = n
 	c.state[id] = NodeRunning

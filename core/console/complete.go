@@ -64,8 +64,8 @@ func Complete(line string) []string {
 		cands = commandNames()
 	case len(words) == 2 && subcommands[words[0]] != nil && !strings.HasPrefix(last, "-"):
 		cands = subcommands[words[0]]
-	case toolName(words[0]) == "kafka-metadata-quorum":
-		cands = quorumCompletions(words[1:len(words)-1], last)
+	case argparseTools[toolName(words[0])] != nil:
+		cands = argparseCompletions(argparseTools[toolName(words[0])](), words[1:len(words)-1], last)
 	case strings.HasPrefix(last, "-") || last == "":
 		for _, s := range toolSpecs(toolName(words[0])) {
 			cands = append(cands, "--"+s.Name)
@@ -81,18 +81,24 @@ func Complete(line string) []string {
 	return out
 }
 
-// quorumCompletions completes kafka-metadata-quorum.sh, an argparse4j tool
-// with a sub-command: before "describe" the top-level flags and the
-// sub-command, after it the sub-command's flags.
-func quorumCompletions(before []string, last string) []string {
-	p := quorumParser()
+// argparseTools are the tools parsed with argparse4j, with sub-commands.
+var argparseTools = map[string]func() *javacli.Parser{
+	"kafka-metadata-quorum": quorumParser,
+	"kafka-features":        featuresParser,
+}
+
+// argparseCompletions completes an argparse4j tool with sub-commands:
+// before one the top-level flags and the sub-commands, after it the
+// sub-command's flags.
+func argparseCompletions(p *javacli.Parser, before []string, last string) []string {
 	top := true
 	for _, w := range before {
-		if w == "describe" {
-			p, top = p.Command("describe"), false
+		if sub := p.Command(w); sub != nil {
+			p, top = sub, false
 			break
 		}
 	}
+	commands := p.CommandNames()
 	var out []string
 	for _, a := range p.Args {
 		if f := a.Flags[len(a.Flags)-1]; strings.HasPrefix(f, "--") {
@@ -100,7 +106,7 @@ func quorumCompletions(before []string, last string) []string {
 		}
 	}
 	if top && !strings.HasPrefix(last, "-") {
-		out = append(out, "describe")
+		out = append(out, commands...)
 	}
 	return out
 }

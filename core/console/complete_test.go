@@ -19,6 +19,9 @@ func TestComplete(t *testing.T) {
 		"kafka-metadata-quorum.sh --boot":     "--bootstrap-controller --bootstrap-server",
 		"kafka-metadata-quorum.sh --bootstrap-server kafka-1:9092 d": "describe",
 		"kafka-metadata-quorum.sh --bootstrap-server x describe --":  "--help --human-readable --replication --status",
+		"kafka-features.sh --bootstrap-server x d":                   "describe disable downgrade",
+		"kafka-features.sh --bootstrap-server x upgrade --":          "--dry-run --feature --help --metadata",
+		"cluster create --v": "--version",
 	}
 	for in, want := range cases {
 		got := Complete(in)

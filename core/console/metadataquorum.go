@@ -79,25 +79,8 @@ func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			return nil
 		}
 	}
-	controllers := v.Given(arg(p, "--bootstrap-controller"))
-	list := v.Str(arg(p, "--bootstrap-server"))
-	if controllers {
-		list = v.Str(arg(p, "--bootstrap-controller"))
-	}
-	cfg := client.DefaultAdminConfig()
-	if !t.applyAdminConfig(&cfg, props) {
-		return nil
-	}
-	if len(trimList(list)) == 0 {
-		t.catchAll("org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
-			"org.apache.kafka.common.config.ConfigException: You must set either bootstrap.servers or bootstrap.controllers")
-		return nil
-	}
-	bootstrap, berr := t.s.resolveBootstrap(list)
-	if berr != nil {
-		t.bootstrapFailed(berr, "Failed to create new KafkaAdminClient",
-			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
-			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}", "")
+	cfg, bootstrap, controllers, ok := t.argparseAdmin(p, v, props)
+	if !ok {
 		return nil
 	}
 	status, replication, human := v.Given(arg(sub, "--status")), v.Given(arg(sub, "--replication")), v.Given(arg(sub, "--human-readable"))
@@ -132,6 +115,36 @@ func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		}
 		return &client.Process{Handlers: []client.Handler{q.admin}, OnStart: start}
 	}
+}
+
+// argparseAdmin reads the admin client's settings of a tool parsed with
+// argparse4j (its required --bootstrap-server | --bootstrap-controller
+// group) and the --command-config properties: the config, the bootstrap
+// addresses, and whether they are controllers. On an error it prints what
+// Admin.create throws and finishes the tool (ok false).
+func (t *toolRun) argparseAdmin(p *javacli.Parser, v *javacli.Namespace, props map[string]string) (cfg client.AdminConfig, bootstrap []sim.Addr, controllers, ok bool) {
+	controllers = v.Given(p.Arg("--bootstrap-controller"))
+	list := v.Str(p.Arg("--bootstrap-server"))
+	if controllers {
+		list = v.Str(p.Arg("--bootstrap-controller"))
+	}
+	cfg = client.DefaultAdminConfig()
+	if !t.applyAdminConfig(&cfg, props) {
+		return cfg, nil, false, false
+	}
+	if len(trimList(list)) == 0 {
+		t.catchAll("org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
+			"org.apache.kafka.common.config.ConfigException: You must set either bootstrap.servers or bootstrap.controllers")
+		return cfg, nil, false, false
+	}
+	bootstrap, berr := t.s.resolveBootstrap(list)
+	if berr != nil {
+		t.bootstrapFailed(berr, "Failed to create new KafkaAdminClient",
+			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
+			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}", "")
+		return cfg, nil, false, false
+	}
+	return cfg, bootstrap, controllers, true
 }
 
 // catchAll prints an exception as the tools' mainNoExit catch-all does

@@ -67,7 +67,7 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
                                  fetches it answered, bytes they sent with sendfile (zero-copy)
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
   kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh, kafka-producer-perf-test.sh,
-  kafka-verifiable-producer.sh, kafka-dump-log.sh, kafka-metadata-quorum.sh`
+  kafka-verifiable-producer.sh, kafka-dump-log.sh, kafka-metadata-quorum.sh, kafka-features.sh`
 
 func (s *Session) cmdHelp([]string) {
 	for _, l := range strings.Split(helpText, "\n") {

@@ -28,6 +28,7 @@ func init() {
 		"kafka-reassign-partitions": reassignTool,
 		"kafka-dump-log":            dumpLogTool,
 		"kafka-metadata-quorum":     quorumTool,
+		"kafka-features":            featuresTool,
 		"kafka-consumer-groups":     consumerGroupsTool,
 		"kafka-verifiable-consumer": verifiableConsumerTool,
 	}

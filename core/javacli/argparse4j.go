@@ -119,6 +119,15 @@ func (p *Parser) AddCommand(name, help string, args []*Argument) *Parser {
 	return sub
 }
 
+// CommandNames are the sub-commands AddCommand added, in order.
+func (p *Parser) CommandNames() []string {
+	names := make([]string, len(p.commands))
+	for i, c := range p.commands {
+		names[i] = c.name
+	}
+	return names
+}
+
 // Command is the parser of the sub-command name, which AddCommand added
 // (nil if there is none).
 func (p *Parser) Command(name string) *Parser {

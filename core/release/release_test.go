@@ -59,3 +59,22 @@ func TestLookup(t *testing.T) {
 		t.Errorf("Lookup(5.0): %v", err)
 	}
 }
+
+func TestLevelString(t *testing.T) {
+	for _, c := range []struct {
+		feature string
+		level   int16
+		want    string
+	}{{"metadata.version", 20, "3.8-IV0"}, {"metadata.version", 1, "3.0-IV1"}, {"metadata.version", 30, "4.3-IV0"},
+		{"metadata.version", 0, "UNKNOWN 0"}, {"metadata.version", 31, "UNKNOWN 31"}, {"group.version", 1, "1"}} {
+		if got := LevelString(c.feature, c.level); got != c.want {
+			t.Errorf("LevelString(%s, %d) = %q, want %q", c.feature, c.level, got, c.want)
+		}
+	}
+	// Every release's own metadata.version has the name the table gives it.
+	for _, r := range Known() {
+		if r.MetadataLevel > 0 && LevelString(MetadataVersionFeature, r.MetadataLevel) != r.MetadataVersion {
+			t.Errorf("%v: level %d is %s, the release says %s", r.Version, r.MetadataLevel, LevelString(MetadataVersionFeature, r.MetadataLevel), r.MetadataVersion)
+		}
+	}
+}

@@ -17,6 +17,11 @@ type Release struct {
 	// level.
 	MetadataVersion string
 	MetadataLevel   int16
+	// Features are the feature flags the release's brokers support
+	// (BrokerFeatures.defaultSupportedFeatures: metadata.version and the
+	// production features whose latest production level is above 0), by
+	// name.
+	Features []Feature
 	// Refused says why the engine cannot run this release yet (empty: it
 	// can). Asking for it is an error that says so.
 	Refused string
@@ -30,10 +35,13 @@ var Default = Version{3, 8}
 var releases = []Release{
 	{Version: Version{2, 8}, Tag: "2.8.2",
 		Refused: "a ZooKeeper-era cluster (a ZooKeeper ensemble and a controller broker) is not simulated yet"},
-	{Version: Version{3, 8}, Tag: "3.8.0", MetadataVersion: "3.8-IV0", MetadataLevel: 20},
+	// 3.8's only production feature is metadata.version, supported from
+	// 3.0-IV1 (MetadataVersion.MINIMUM_KRAFT_VERSION).
+	{Version: Version{3, 8}, Tag: "3.8.0", MetadataVersion: "3.8-IV0", MetadataLevel: 20,
+		Features: []Feature{{Name: MetadataVersionFeature, MinLevel: 1, MaxLevel: 20, Default: 20}}},
 	{Version: Version{4, 1}, Tag: "4.1.0", MetadataVersion: "4.1-IV1", MetadataLevel: 27,
 		Refused: "Kafka 4's replication and group rules (eligible leader replicas, the consumer rebalance protocol) are not simulated yet"},
-	{Version: Version{4, 3}, Tag: "4.3.0",
+	{Version: Version{4, 3}, Tag: "4.3.0", MetadataVersion: "4.3-IV0", MetadataLevel: 30,
 		Refused: "Kafka 4's replication and group rules (eligible leader replicas, the consumer rebalance protocol) are not simulated yet"},
 }
 

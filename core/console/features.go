@@ -1,0 +1,142 @@
+package console
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"kafkascope/core/client"
+	"kafkascope/core/javacli"
+	"kafkascope/core/protocol"
+	"kafkascope/core/release"
+	"kafkascope/core/sim"
+)
+
+// kafka-features.sh runs org.apache.kafka.tools.FeatureCommand (KIP-584),
+// parsed with argparse4j through parseArgsOrFail. describe prints one line
+// per feature the answering broker supports, sorted by name, with its
+// finalized level (0 when not finalized) and the epoch of the metadata the
+// broker has applied. upgrade, downgrade and disable parse but are not
+// simulated: a kafkascope cluster runs the features its release finalized
+// at format time (cluster create --version), and says so.
+
+const featuresProg = "kafka-features"
+
+func featuresParser() *javacli.Parser {
+	p := &javacli.Parser{
+		Prog:        featuresProg,
+		Description: "This tool manages feature flags in Kafka.",
+		Args: []*javacli.Argument{
+			{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"},
+			{Flags: []string{"--bootstrap-server"}, Metavar: "BOOTSTRAP_SERVER", Type: "String", Grouped: true,
+				Help: "Brokers to connect to, as host:port pairs separated by commas."},
+			{Flags: []string{"--bootstrap-controller"}, Metavar: "BOOTSTRAP_CONTROLLER", Type: "String", Grouped: true,
+				Help: "Controllers to connect to, as host:port pairs separated by commas (not simulated for this tool)."},
+			{Flags: []string{"--command-config"}, Metavar: "COMMAND_CONFIG", Type: "String",
+				Help: "A properties file of admin client settings (in kafkascope: a file written with cat > FILE)."},
+		},
+	}
+	help := javacli.Argument{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"}
+	dryRun := func(h string) *javacli.Argument {
+		return &javacli.Argument{Flags: []string{"--dry-run"}, Action: javacli.StoreTrue, Help: h}
+	}
+	feature := func(h string) *javacli.Argument {
+		return &javacli.Argument{Flags: []string{"--feature"}, Metavar: "FEATURE", Type: "String", Help: h}
+	}
+	unsafe := &javacli.Argument{Flags: []string{"--unsafe"}, Action: javacli.StoreTrue, Help: "Go ahead even where the change may lose metadata for good."}
+	p.AddCommand("describe", "Print the cluster's feature flags and their levels.", []*javacli.Argument{&help})
+	p.AddCommand("upgrade", "Raise the level of feature flags.", []*javacli.Argument{&help,
+		{Flags: []string{"--metadata"}, Metavar: "METADATA", Type: "String", Help: "The metadata.version to upgrade to, such as 3.8-IV0."},
+		feature("A feature=level to upgrade to, such as metadata.version=20."), dryRun("Check the upgrade without doing it.")})
+	p.AddCommand("downgrade", "Lower the level of feature flags.", []*javacli.Argument{&help,
+		{Flags: []string{"--metadata"}, Metavar: "METADATA", Type: "String", Help: "The metadata.version to downgrade to, such as 3.3-IV3."},
+		feature("A feature=level to downgrade to, such as metadata.version=7."), unsafe, dryRun("Check the downgrade without doing it.")})
+	p.AddCommand("disable", "Set feature flags to level 0.", []*javacli.Argument{&help,
+		feature("A feature flag to disable."), unsafe, dryRun("Check the change without doing it.")})
+	return p
+}
+
+// featuresTool is kafka-features.sh.
+func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
+	p := featuresParser()
+	v, perr := p.Parse(args)
+	if perr != nil {
+		if perr.Help {
+			t.printLines(perr.Parser.HelpLines())
+		} else {
+			t.printLines(p.ErrorLines(perr))
+		}
+		t.finish(1) // parseArgsOrFail exits 1 after the help screen too
+		return nil
+	}
+	if cmd := v.Command(); cmd != "describe" {
+		t.println(fmt.Sprintf("kafka-features: %s is not simulated: a kafkascope cluster keeps the feature levels its release set at format time (cluster create --version)", cmd))
+		t.finish(1)
+		return nil
+	}
+	props := map[string]string{}
+	if cc := p.Arg("--command-config"); v.Given(cc) {
+		var exc string
+		var ok bool
+		if props, exc, ok = t.commandConfigProps(v.Str(cc)); !ok {
+			// Utils.loadProps throws NoSuchFileException, whose message
+			// (all FeatureCommand prints) is the path.
+			t.println(v.Str(cc))
+			t.finish(1)
+			return nil
+		}
+		if exc != "" {
+			t.catchAll(exc)
+			return nil
+		}
+	}
+	cfg, bootstrap, controllers, ok := t.argparseAdmin(p, v, props)
+	if !ok {
+		return nil
+	}
+	if controllers {
+		t.println("kafka-features: --bootstrap-controller is not simulated for this tool (controllers do not answer ApiVersions here); use --bootstrap-server")
+		t.finish(1)
+		return nil
+	}
+	return func(host string) sim.Process {
+		admin := client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
+		describe := func(env *sim.Env) {
+			admin.DescribeFeatures(env, func(env *sim.Env, f *protocol.ApiVersionsResponse, err *client.Error) {
+				if err != nil {
+					// FeatureCommand's catch-all prints the
+					// ExecutionException's message: its cause.
+					t.println(err.Error())
+					t.finish(1)
+					return
+				}
+				t.printLines(featureLines(f))
+				t.finish(0)
+			})
+		}
+		return &client.Process{Handlers: []client.Handler{admin}, OnStart: describe}
+	}
+}
+
+// featureLines is handleDescribe (Kafka 3.8: tab-separated): a line per
+// supported feature, sorted by name.
+func featureLines(f *protocol.ApiVersionsResponse) []string {
+	epoch := "-"
+	if f.FinalizedFeaturesEpoch >= 0 {
+		epoch = fmt.Sprint(f.FinalizedFeaturesEpoch)
+	}
+	supported := slices.Clone(f.SupportedFeatures)
+	slices.SortFunc(supported, func(a, b protocol.SupportedFeature) int { return cmp.Compare(a.Name, b.Name) })
+	var lines []string
+	for _, s := range supported {
+		var level int16
+		for _, fin := range f.FinalizedFeatures {
+			if fin.Name == s.Name {
+				level = fin.MaxLevel
+			}
+		}
+		lines = append(lines, fmt.Sprintf("Feature: %s\tSupportedMinVersion: %s\tSupportedMaxVersion: %s\tFinalizedVersionLevel: %s\tEpoch: %s",
+			s.Name, release.LevelString(s.Name, s.MinLevel), release.LevelString(s.Name, s.MaxLevel), release.LevelString(s.Name, level), epoch))
+	}
+	return lines
+}
