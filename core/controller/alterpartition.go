@@ -56,6 +56,7 @@ func (c *Controller) handleAlterPartition(env *sim.Env, from sim.Addr, req *prot
 				// that now holds every target replica completes a reassignment
 				// in the same record.
 				b := newChangeBuilder(t.TopicID, p.PartitionIndex, st, c.electionFor(topic.Name), c.acceptable)
+				b.elr = c.elrFor(topic.Name, st)
 				b.isr = p.NewISR
 				rec := b.build()
 				if st.LeaderRecoveryState == metadata.LeaderRecovering && p.LeaderRecoveryState == metadata.LeaderRecovered {

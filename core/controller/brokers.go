@@ -173,7 +173,7 @@ func (c *Controller) unfence(env *sim.Env, b *metadata.BrokerRegistration) {
 	var recs []metadata.Record
 	c.eachPartition(func(t *metadata.Topic, i int32, p *metadata.PartitionState) {
 		if p.Leader == metadata.NoLeader && slices.Contains(p.Replicas, b.ID) {
-			if rec := partitionChange(t.ID, i, p, nil, c.electionFor(t.Name), c.acceptable); rec != nil {
+			if rec := partitionChange(t.ID, i, p, nil, c.electionFor(t.Name), c.acceptable, c.elrFor(t.Name, p)); rec != nil {
 				recs = append(recs, rec)
 			}
 		}
@@ -198,7 +198,7 @@ func (c *Controller) removeFromISRs(id int32) []metadata.Record {
 			return
 		}
 		target := slices.DeleteFunc(slices.Clone(p.ISR), func(x int32) bool { return x == id })
-		if rec := partitionChange(t.ID, i, p, target, c.electionFor(t.Name), c.acceptable); rec != nil {
+		if rec := partitionChange(t.ID, i, p, target, c.electionFor(t.Name), c.acceptable, c.elrFor(t.Name, p)); rec != nil {
 			recs = append(recs, rec)
 		}
 	})
@@ -221,6 +221,22 @@ func (c *Controller) electionFor(topic string) ElectionType {
 	}
 	return ElectionOnline
 }
+
+// elrFor is the ELR rules for a partition of topic, or nil while
+// eligible.leader.replicas.version is not finalized at 1 or more
+// (FeatureControlManager.isElrFeatureEnabled). The min ISR is the topic's
+// effective min.insync.replicas, capped at its replication factor
+// (ReplicationControlManager.getTopicEffectiveMinIsr).
+func (c *Controller) elrFor(topic string, p *metadata.PartitionState) *elrRules {
+	if c.image.Features[eligibleLeaderReplicasFeature] < 1 {
+		return nil
+	}
+	minISR := int(c.conf().TopicInt(c.image.TopicConfig(topic), "min.insync.replicas"))
+	return &elrRules{minISR: min(minISR, len(p.Replicas))}
+}
+
+// eligibleLeaderReplicasFeature is KIP-966's feature flag.
+const eligibleLeaderReplicasFeature = "eligible.leader.replicas.version"
 
 // eachPartition visits every partition in topic-name then index order.
 func (c *Controller) eachPartition(fn func(t *metadata.Topic, i int32, p *metadata.PartitionState)) {

@@ -70,7 +70,7 @@ func (c *Controller) electLeader(topic string, index int32, electionType int8) (
 		res.ErrorCode = protocol.ELECTION_NOT_NEEDED
 		return res, nil
 	}
-	rec := partitionChange(t.ID, index, p, nil, et, c.acceptable)
+	rec := partitionChange(t.ID, index, p, nil, et, c.acceptable, c.elrFor(t.Name, p))
 	if rec == nil {
 		res.ErrorCode = protocol.PREFERRED_LEADER_NOT_AVAILABLE
 		if et == ElectionUnclean {
@@ -128,7 +128,7 @@ func (c *Controller) leaderBalanceRecords() []metadata.Record {
 		if float64(notLeading[pref])/float64(preferred[pref]) <= limit {
 			return
 		}
-		if rec := partitionChange(t.ID, i, p, nil, ElectionPreferred, c.acceptable); rec != nil && rec.Leader == pref {
+		if rec := partitionChange(t.ID, i, p, nil, ElectionPreferred, c.acceptable, c.elrFor(t.Name, p)); rec != nil && rec.Leader == pref {
 			recs = append(recs, rec)
 		}
 	})

@@ -35,7 +35,7 @@ func TestElectLeaderVectors(t *testing.T) {
 		{"BAZ online", baz(), nil, ElectionOnline, all, 3, false},
 	}
 	for _, c := range cases {
-		rec := partitionChange(metadata.Uuid{1}, 0, c.p, c.isr, c.et, c.acceptable)
+		rec := partitionChange(metadata.Uuid{1}, 0, c.p, c.isr, c.et, c.acceptable, nil)
 		leader := c.p.Leader
 		unclean := false
 		if rec != nil {
@@ -52,11 +52,11 @@ func TestElectLeaderVectors(t *testing.T) {
 
 func TestLastISRMemberStaysRecorded(t *testing.T) {
 	p := &metadata.PartitionState{Replicas: []int32{2}, ISR: []int32{2}, Leader: 2}
-	rec := partitionChange(metadata.Uuid{1}, 0, p, []int32{}, ElectionOnline, func(id int32) bool { return id != 2 })
+	rec := partitionChange(metadata.Uuid{1}, 0, p, []int32{}, ElectionOnline, func(id int32) bool { return id != 2 }, nil)
 	if rec == nil || rec.Leader != metadata.NoLeader || rec.ISR != nil {
 		t.Fatalf("got %+v; want leader -1 and the ISR left as [2]", rec)
 	}
-	if rec := partitionChange(metadata.Uuid{1}, 0, p, nil, ElectionOnline, func(int32) bool { return true }); rec != nil {
+	if rec := partitionChange(metadata.Uuid{1}, 0, p, nil, ElectionOnline, func(int32) bool { return true }, nil); rec != nil {
 		t.Fatalf("a no-op change was emitted: %+v", rec)
 	}
 }

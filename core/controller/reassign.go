@@ -72,6 +72,7 @@ func (c *Controller) reassign(topic string, part protocol.ReassignablePartition)
 	slices.Sort(removing)
 	slices.Sort(adding)
 	b := newChangeBuilder(t.ID, part.PartitionIndex, p, c.electionFor(topic), c.acceptable)
+	b.elr = c.elrFor(topic, p)
 	b.replicas = append(slices.Clone(part.Replicas), removing...)
 	if len(removing) > 0 {
 		b.removing = removing
@@ -102,6 +103,7 @@ func (c *Controller) cancelReassignment(t *metadata.Topic, index int32, p *metad
 		isr = []int32{replicas[0]}
 	}
 	b := newChangeBuilder(t.ID, index, p, et, c.acceptable)
+	b.elr = c.elrFor(t.Name, p)
 	b.replicas, b.isr, b.adding, b.removing = replicas, isr, nil, nil
 	return b.build(), protocol.NONE, ""
 }

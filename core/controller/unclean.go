@@ -44,7 +44,7 @@ func (c *Controller) electUncleanLeaders(env *sim.Env) {
 		if p.Leader != metadata.NoLeader || c.electionFor(t.Name) != ElectionUnclean {
 			return
 		}
-		if rec := partitionChange(t.ID, i, p, nil, ElectionUnclean, c.acceptable); rec != nil {
+		if rec := partitionChange(t.ID, i, p, nil, ElectionUnclean, c.acceptable, c.elrFor(t.Name, p)); rec != nil {
 			recs = append(recs, rec)
 		}
 	})

@@ -36,6 +36,13 @@ type PartitionState struct {
 	// Directories is the log directory of each replica, parallel to
 	// Replicas (nil when the records carried none).
 	Directories []Uuid
+	// ELR and LastKnownElr are KIP-966's eligible leader replicas (replicas
+	// that left the ISR while it was below min.insync.replicas, so they
+	// hold every committed record) and, in Kafka 4.3's controller, the
+	// last leader of a partition left with neither ISR nor ELR. Both stay
+	// empty unless eligible.leader.replicas.version is finalized at 1+.
+	ELR          []int32
+	LastKnownElr []int32
 }
 
 // Clone returns a deep copy.
@@ -46,6 +53,8 @@ func (p *PartitionState) Clone() *PartitionState {
 	c.AddingReplicas = slices.Clone(p.AddingReplicas)
 	c.RemovingReplicas = slices.Clone(p.RemovingReplicas)
 	c.Directories = slices.Clone(p.Directories)
+	c.ELR = slices.Clone(p.ELR)
+	c.LastKnownElr = slices.Clone(p.LastKnownElr)
 	return &c
 }
 
@@ -166,6 +175,7 @@ func (img *Image) Apply(offset int64, r Record) error {
 			LeaderEpoch: r.LeaderEpoch, PartitionEpoch: r.PartitionEpoch, LeaderRecoveryState: r.LeaderRecoveryState,
 			AddingReplicas: nilIfEmpty(r.AddingReplicas), RemovingReplicas: nilIfEmpty(r.RemovingReplicas),
 			Directories: nilIfNoDirs(r.Directories),
+			ELR:         nilIfEmpty(r.EligibleLeaderReplicas), LastKnownElr: nilIfEmpty(r.LastKnownElr),
 		})
 	case *PartitionChangeRecord:
 		t := img.topicByID(r.TopicID)
@@ -187,6 +197,12 @@ func (img *Image) Apply(offset int64, r Record) error {
 		}
 		if r.RemovingReplicas != nil {
 			p.RemovingReplicas = nilIfEmpty(r.RemovingReplicas)
+		}
+		if r.EligibleLeaderReplicas != nil {
+			p.ELR = nilIfEmpty(r.EligibleLeaderReplicas)
+		}
+		if r.LastKnownElr != nil {
+			p.LastKnownElr = nilIfEmpty(r.LastKnownElr)
 		}
 		if r.Leader != NoLeaderChange {
 			p.Leader = r.Leader

@@ -51,6 +51,9 @@ func SnapshotRecords(img *Image) []Record {
 				Leader: p.Leader, LeaderRecoveryState: p.LeaderRecoveryState, LeaderEpoch: p.LeaderEpoch, PartitionEpoch: p.PartitionEpoch,
 				AddingReplicas: slices.Clone(p.AddingReplicas), RemovingReplicas: slices.Clone(p.RemovingReplicas),
 				Directories: slices.Clone(p.Directories),
+				// Empty ELR fields stay nil, the version-1 record a
+				// metadata.version without ELR support writes.
+				EligibleLeaderReplicas: slices.Clone(p.ELR), LastKnownElr: slices.Clone(p.LastKnownElr),
 			})
 		}
 	}
