@@ -43,11 +43,17 @@ func TestElrVectors(t *testing.T) {
 		want       *metadata.PartitionChangeRecord
 	}{
 		{"IsrShrinkBelowMinISR", part{Replicas: []int32{1, 2, 3, 4}, ISR: []int32{1, 2, 3, 4}, Leader: 1}, []int32{1, 2}, ElectionPreferred, not(3), nil,
-			change(func(r *metadata.PartitionChangeRecord) { r.ISR = []int32{1, 2}; r.EligibleLeaderReplicas = []int32{3, 4} })},
+			change(func(r *metadata.PartitionChangeRecord) {
+				r.ISR = []int32{1, 2}
+				r.EligibleLeaderReplicas = []int32{3, 4}
+			})},
 		{"lastKnownElrShouldBePopulatedWhenNoLeader", part{Replicas: []int32{1, 2, 3}, ISR: []int32{1}, ELR: []int32{2}, Leader: 1}, nil, ElectionPreferred, none, nil,
 			change(func(r *metadata.PartitionChangeRecord) { r.Leader = metadata.NoLeader; r.LastKnownElr = []int32{1} })},
 		{"IsrExpandAboveMinISR", part{Replicas: []int32{1, 2, 3, 4}, ISR: []int32{1, 2}, ELR: []int32{3}, Leader: 1}, []int32{1, 2, 3}, ElectionPreferred, not(3), nil,
-			change(func(r *metadata.PartitionChangeRecord) { r.ISR = []int32{1, 2, 3}; r.EligibleLeaderReplicas = []int32{} })},
+			change(func(r *metadata.PartitionChangeRecord) {
+				r.ISR = []int32{1, 2, 3}
+				r.EligibleLeaderReplicas = []int32{}
+			})},
 		{"IsrAddNewMemberNotInELR", part{Replicas: []int32{1, 2, 3, 4}, ISR: []int32{1}, ELR: []int32{3}, Leader: 1}, []int32{1, 4}, ElectionPreferred, not(3), nil,
 			change(func(r *metadata.PartitionChangeRecord) { r.ISR = []int32{1, 4} })},
 		{"RemoveUncleanShutdownReplicasFromElr", part{Replicas: []int32{1, 2, 3, 4}, ISR: []int32{1}, ELR: []int32{2, 3}, Leader: 1}, nil, ElectionPreferred, not(3), []int32{3},
