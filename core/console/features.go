@@ -99,6 +99,7 @@ func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.finish(1)
 		return nil
 	}
+	padded := t.s.cluster.Release().PaddedFeatures
 	return func(host string) sim.Process {
 		admin := client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
 		describe := func(env *sim.Env) {
@@ -110,7 +111,7 @@ func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 					t.finish(1)
 					return
 				}
-				t.printLines(featureLines(f))
+				t.printLines(featureLines(f, padded))
 				t.finish(0)
 			})
 		}
@@ -118,9 +119,9 @@ func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 }
 
-// featureLines is handleDescribe (Kafka 3.8: tab-separated): a line per
-// supported feature, sorted by name.
-func featureLines(f *protocol.ApiVersionsResponse) []string {
+// featureLines is handleDescribe: a line per supported feature, sorted by
+// name, tab-separated until Kafka 4.2 and in padded columns from 4.3.
+func featureLines(f *protocol.ApiVersionsResponse, padded bool) []string {
 	epoch := "-"
 	if f.FinalizedFeaturesEpoch >= 0 {
 		epoch = fmt.Sprint(f.FinalizedFeaturesEpoch)
@@ -135,7 +136,11 @@ func featureLines(f *protocol.ApiVersionsResponse) []string {
 				level = fin.MaxLevel
 			}
 		}
-		lines = append(lines, fmt.Sprintf("Feature: %s\tSupportedMinVersion: %s\tSupportedMaxVersion: %s\tFinalizedVersionLevel: %s\tEpoch: %s",
+		layout := "Feature: %s\tSupportedMinVersion: %s\tSupportedMaxVersion: %s\tFinalizedVersionLevel: %s\tEpoch: %s"
+		if padded {
+			layout = "Feature: %-40s  SupportedMinVersion: %-15s  SupportedMaxVersion: %-15s  FinalizedVersionLevel: %-15s  Epoch: %s"
+		}
+		lines = append(lines, fmt.Sprintf(layout,
 			s.Name, release.LevelString(s.Name, s.MinLevel), release.LevelString(s.Name, s.MaxLevel), release.LevelString(s.Name, level), epoch))
 	}
 	return lines

@@ -7,6 +7,7 @@ import (
 	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
 )
@@ -228,15 +229,12 @@ func (c *Controller) electionFor(topic string) ElectionType {
 // effective min.insync.replicas, capped at its replication factor
 // (ReplicationControlManager.getTopicEffectiveMinIsr).
 func (c *Controller) elrFor(topic string, p *metadata.PartitionState) *elrRules {
-	if c.image.Features[eligibleLeaderReplicasFeature] < 1 {
+	if c.image.Features[release.EligibleLeaderReplicasFeature] < 1 {
 		return nil
 	}
 	minISR := int(c.conf().TopicInt(c.image.TopicConfig(topic), "min.insync.replicas"))
 	return &elrRules{minISR: min(minISR, len(p.Replicas))}
 }
-
-// eligibleLeaderReplicasFeature is KIP-966's feature flag.
-const eligibleLeaderReplicasFeature = "eligible.leader.replicas.version"
 
 // eachPartition visits every partition in topic-name then index order.
 func (c *Controller) eachPartition(fn func(t *metadata.Topic, i int32, p *metadata.PartitionState)) {

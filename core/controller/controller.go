@@ -90,6 +90,28 @@ func (c *Controller) Start(env *sim.Env) {
 	c.ids = env.Rand(fmt.Sprintf("controller-%d/ids", c.cfg.NodeID))
 }
 
+// bootstrapRecords are what a fresh cluster's first active controller
+// writes: the release's metadata.version, the other features it finalizes
+// at format time (by name), and, where eligible leader replicas start on
+// (4.1+), the cluster-level min.insync.replicas that ELR's rules read,
+// set to the controller's own static value (ActivationRecordsGenerator,
+// KAFKA-16540).
+func (c *Controller) bootstrapRecords() []metadata.Record {
+	rel := c.cfg.Release
+	recs := []metadata.Record{&metadata.FeatureLevelRecord{Name: release.MetadataVersionFeature, FeatureLevel: rel.MetadataLevel}}
+	for _, f := range rel.Features {
+		if f.Name != release.MetadataVersionFeature && f.Default > 0 {
+			recs = append(recs, &metadata.FeatureLevelRecord{Name: f.Name, FeatureLevel: f.Default})
+		}
+	}
+	recs = append(recs, &metadata.ZkMigrationStateRecord{State: metadata.ZkMigrationNone})
+	if rel.FeatureDefault(release.EligibleLeaderReplicasFeature) > 0 {
+		v := c.cfg.Static.Broker("min.insync.replicas")
+		recs = append(recs, &metadata.ConfigRecord{ResourceType: metadata.ResourceBroker, ResourceName: "", Name: "min.insync.replicas", Value: &v})
+	}
+	return recs
+}
+
 // HandleBecomeLeader (raft.Listener) makes this the active controller of
 // epoch: it has replayed everything committed before the epoch.
 func (c *Controller) HandleBecomeLeader(env *sim.Env, epoch int32) {
@@ -113,10 +135,8 @@ func (c *Controller) HandleBecomeLeader(env *sim.Env, epoch int32) {
 		// bootstrap.checkpoint holds metadata.version) in a metadata
 		// transaction, as ActivationRecordsGenerator does from 3.6-IV1.
 		name := "Bootstrap records"
-		c.appendRecords(env, &metadata.BeginTransactionRecord{Name: &name},
-			&metadata.FeatureLevelRecord{Name: "metadata.version", FeatureLevel: c.cfg.Release.MetadataLevel},
-			&metadata.ZkMigrationStateRecord{State: metadata.ZkMigrationNone},
-			&metadata.EndTransactionRecord{})
+		c.appendRecords(env, append(append([]metadata.Record{&metadata.BeginTransactionRecord{Name: &name}},
+			c.bootstrapRecords()...), &metadata.EndTransactionRecord{})...)
 	}
 	c.scheduleExpiry(env)
 	c.scheduleLeaderBalance(env)

@@ -13,8 +13,11 @@ type Feature struct {
 	Default  int16
 }
 
-// MetadataVersionFeature is metadata.version's feature name.
-const MetadataVersionFeature = "metadata.version"
+// Feature names the engine reads.
+const (
+	MetadataVersionFeature        = "metadata.version"
+	EligibleLeaderReplicasFeature = "eligible.leader.replicas.version" // KIP-966
+)
 
 // metadataVersions are the metadata.version names by feature level, from
 // 1 (MetadataVersion.IBP_3_0_IV1, the first KRaft level) on, as Kafka's

@@ -53,6 +53,19 @@ func TestLookup(t *testing.T) {
 		if r.Refused == "" && (r.MetadataVersion == "" || r.MetadataLevel <= 0) {
 			t.Errorf("%v runs without a metadata.version", r.Version)
 		}
+		// A release with features supports and finalizes its own
+		// metadata.version, and finalizes every feature within its range.
+		for _, f := range r.Features {
+			if f.Name == MetadataVersionFeature && (f.MaxLevel != r.MetadataLevel || f.Default != r.MetadataLevel) {
+				t.Errorf("%v: metadata.version feature %+v, release level %d", r.Version, f, r.MetadataLevel)
+			}
+			if f.Default < f.MinLevel && f.Default != 0 || f.Default > f.MaxLevel {
+				t.Errorf("%v: %s finalizes %d outside %d-%d", r.Version, f.Name, f.Default, f.MinLevel, f.MaxLevel)
+			}
+		}
+		if r.Refused == "" && r.FeatureDefault(MetadataVersionFeature) != r.MetadataLevel {
+			t.Errorf("%v runs without metadata.version among its features", r.Version)
+		}
 	}
 	_, err = Lookup(Version{5, 0})
 	if err == nil || !strings.Contains(err.Error(), "known: 2.8, 3.8, 4.1, 4.3") {

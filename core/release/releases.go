@@ -22,9 +22,23 @@ type Release struct {
 	// production features whose latest production level is above 0), by
 	// name.
 	Features []Feature
+	// PaddedFeatures is kafka-features.sh describe's layout from 4.3
+	// (padded columns instead of tabs, FeatureCommand.handleDescribe).
+	PaddedFeatures bool
 	// Refused says why the engine cannot run this release yet (empty: it
 	// can). Asking for it is an error that says so.
 	Refused string
+}
+
+// FeatureDefault is the level a freshly formatted cluster of r finalizes
+// for feature (0: none).
+func (r Release) FeatureDefault(feature string) int16 {
+	for _, f := range r.Features {
+		if f.Name == feature {
+			return f.Default
+		}
+	}
+	return 0
 }
 
 // Default is the release `cluster create` makes without --version.
@@ -39,9 +53,35 @@ var releases = []Release{
 	// 3.0-IV1 (MetadataVersion.MINIMUM_KRAFT_VERSION).
 	{Version: Version{3, 8}, Tag: "3.8.0", MetadataVersion: "3.8-IV0", MetadataLevel: 20,
 		Features: []Feature{{Name: MetadataVersionFeature, MinLevel: 1, MaxLevel: 20, Default: 20}}},
+	// From 4.0 the brokers support every production feature whose latest
+	// production level is above 0 (BrokerFeatures), metadata.version from
+	// 3.3-IV3 (MetadataVersion.MINIMUM_VERSION). The defaults are
+	// Feature.defaultLevel for the release's metadata.version, except
+	// kraft.version: 0 for the static controller.quorum.voters every
+	// kafkascope cluster has (KIP-853's dynamic quorum is not simulated).
+	// 4.1 turned eligible leader replicas on for new clusters (4.1-IV0);
+	// its streams.version's latest production level is still 0.
 	{Version: Version{4, 1}, Tag: "4.1.0", MetadataVersion: "4.1-IV1", MetadataLevel: 27,
+		Features: []Feature{
+			{Name: EligibleLeaderReplicasFeature, MinLevel: 0, MaxLevel: 1, Default: 1},
+			{Name: "group.version", MinLevel: 0, MaxLevel: 1, Default: 1},
+			{Name: "kraft.version", MinLevel: 0, MaxLevel: 1, Default: 0},
+			{Name: MetadataVersionFeature, MinLevel: 7, MaxLevel: 27, Default: 27},
+			{Name: "share.version", MinLevel: 0, MaxLevel: 1, Default: 0},
+			{Name: "transaction.version", MinLevel: 0, MaxLevel: 2, Default: 2},
+		},
 		Refused: "Kafka 4's replication and group rules (eligible leader replicas, the consumer rebalance protocol) are not simulated yet"},
-	{Version: Version{4, 3}, Tag: "4.3.0", MetadataVersion: "4.3-IV0", MetadataLevel: 30,
+	// 4.2 made share groups (4.2-IV0) and streams groups (4.2-IV1) default.
+	{Version: Version{4, 3}, Tag: "4.3.0", MetadataVersion: "4.3-IV0", MetadataLevel: 30, PaddedFeatures: true,
+		Features: []Feature{
+			{Name: EligibleLeaderReplicasFeature, MinLevel: 0, MaxLevel: 1, Default: 1},
+			{Name: "group.version", MinLevel: 0, MaxLevel: 1, Default: 1},
+			{Name: "kraft.version", MinLevel: 0, MaxLevel: 1, Default: 0},
+			{Name: MetadataVersionFeature, MinLevel: 7, MaxLevel: 30, Default: 30},
+			{Name: "share.version", MinLevel: 0, MaxLevel: 1, Default: 1},
+			{Name: "streams.version", MinLevel: 0, MaxLevel: 1, Default: 1},
+			{Name: "transaction.version", MinLevel: 0, MaxLevel: 2, Default: 2},
+		},
 		Refused: "Kafka 4's replication and group rules (eligible leader replicas, the consumer rebalance protocol) are not simulated yet"},
 }
 
