@@ -63,6 +63,7 @@ func (b *Broker) handleMetadata(env *sim.Env, from sim.Addr, req *protocol.Metad
 			mp := protocol.MetadataPartition{
 				Index: int32(i), LeaderID: p.Leader, LeaderEpoch: p.LeaderEpoch,
 				Replicas: slices.Clone(p.Replicas), ISR: slices.Clone(p.ISR),
+				ELR: slices.Clone(p.ELR), LastKnownElr: slices.Clone(p.LastKnownElr),
 			}
 			for _, r := range p.Replicas {
 				if reg, ok := b.image.Brokers[r]; !ok || reg.Fenced {

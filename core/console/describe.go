@@ -140,7 +140,7 @@ func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.Des
 		if ra := reassignment(mp); ra != nil {
 			moving = fmt.Sprintf("\tAdding Replicas: %s\tRemoving Replicas: %s", sim.FormatIDs(ra.AddingReplicas), sim.FormatIDs(ra.RemovingReplicas))
 		}
-		tc.t.println(fmt.Sprintf("\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s%s\tElr: \tLastKnownElr: ",
-			t.Name, mp.Index, leader, sim.FormatIDs(mp.Replicas), sim.FormatIDs(mp.ISR), moving))
+		tc.t.println(fmt.Sprintf("\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s%s\tElr: %s\tLastKnownElr: %s",
+			t.Name, mp.Index, leader, sim.FormatIDs(mp.Replicas), sim.FormatIDs(mp.ISR), moving, sim.FormatIDs(mp.ELR), sim.FormatIDs(mp.LastKnownElr)))
 	}
 }

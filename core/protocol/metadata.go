@@ -48,6 +48,12 @@ type MetadataPartition struct {
 	Replicas        []int32
 	ISR             []int32
 	OfflineReplicas []int32
+	// ELR and LastKnownElr (KIP-966) are what Kafka's
+	// DescribeTopicPartitions answers and kafka-topics.sh --describe
+	// prints; the simulator's Metadata carries them instead of adding that
+	// API. Empty unless eligible leader replicas are on.
+	ELR          []int32
+	LastKnownElr []int32
 }
 
 func (*MetadataRequest) Kind() string  { return "Metadata" }
