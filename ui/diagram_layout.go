@@ -1269,7 +1269,12 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 	default:
 		rv.Chip, rv.ChipClass = "–", "kd-chip kd-chip-offline"
 	}
-	if !rp.InISR {
+	switch {
+	case rp.InELR:
+		// Out of the ISR, yet eligible to lead (KIP-966): not a
+		// warning, a replica that holds every committed record.
+		rv.ChipClass += " kd-chip-out kd-chip-elr"
+	case !rp.InISR:
 		rv.ChipClass += " kd-chip-out"
 	}
 
@@ -1344,7 +1349,11 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		rv.CaptionLX = dgf(dgStripX)
 		rv.CaptionRX = dgf(dgStripX + l.stripW)
 		isr := t("isr.in")
-		if !rp.InISR {
+		switch {
+		case rp.InELR:
+			isr = t("isr.elr")
+			rv.CaptionCls += " kd-caption-elr"
+		case !rp.InISR:
 			isr = t("isr.out")
 			rv.CaptionCls += " kd-caption-out"
 		}
@@ -1356,7 +1365,10 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		case l.stripW < 200:
 			rv.CaptionL = "e" + strconv.Itoa(int(rp.LeaderEpoch))
 			rv.CaptionR = "LEO " + dgItoa(rp.LEO) + " · HW " + dgItoa(rp.HW)
-			if !rp.InISR {
+			switch {
+			case rp.InELR:
+				rv.CaptionL += " · ELR"
+			case !rp.InISR:
 				rv.CaptionL += " · ∉ ISR"
 			}
 		default:
@@ -1372,9 +1384,12 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 	tip.WriteString(strconv.Itoa(int(rp.Broker)))
 	tip.WriteString(": ")
 	tip.WriteString(t(dgRoleKey(rp.Role)))
-	if rp.InISR {
+	switch {
+	case rp.InISR:
 		tip.WriteString(", " + t("isr.in"))
-	} else {
+	case rp.InELR:
+		tip.WriteString(", " + t("isr.elr"))
+	default:
 		tip.WriteString(", " + t("isr.out"))
 	}
 	if rp.Present {

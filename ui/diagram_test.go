@@ -895,3 +895,28 @@ func TestDiagramLostDataAndTruncation(t *testing.T) {
 		t.Errorf("broker 2's truncated cell is not drawn fading (%d kd-cut paths)", len(cuts))
 	}
 }
+
+// TestDiagramMarksEligibleLeaderReplicas: a replica out of the ISR but in
+// the ELR (KIP-966) is drawn as eligible, not as a warning; one merely out
+// of the ISR keeps the warning.
+func TestDiagramMarksEligibleLeaderReplicas(t *testing.T) {
+	s := dgHandMade()
+	p := &s.Topics[0].Partitions[0]
+	p.ISR, p.ELR = []int32{1}, []int32{3}
+	p.Replicas[2].InISR, p.Replicas[2].InELR = false, true
+	doc := dgRender(t, &Diagram{Snapshot: s})
+	elr := doc.replica("orders-0", 3)
+	if chip := dg1(doc, elr, "kd-chip"); !dgHasClass(chip, "kd-chip-elr") {
+		t.Errorf("ELR replica's chip: class %q", htmltest.Attr(chip, "class"))
+	}
+	if cap := dgAll(elr, dgByClass("kd-caption-elr")); len(cap) != 1 || !strings.Contains(dgText(cap[0]), "eligible leader (ELR)") {
+		t.Errorf("ELR replica's caption: %d drawn", len(cap))
+	}
+	if !strings.Contains(dgText(elr), "eligible leader (ELR)") {
+		t.Errorf("ELR replica says %q", dgText(elr))
+	}
+	out := doc.replica("orders-0", 2)
+	if chip := dg1(doc, out, "kd-chip"); dgHasClass(chip, "kd-chip-elr") || !dgHasClass(chip, "kd-chip-out") {
+		t.Errorf("out-of-ISR replica's chip: class %q", htmltest.Attr(chip, "class"))
+	}
+}

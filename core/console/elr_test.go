@@ -1,12 +1,15 @@
 package console
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"kafkascope/core/cluster"
 	"kafkascope/core/config"
 	"kafkascope/core/release"
+	"kafkascope/core/sim"
+	"kafkascope/core/view"
 )
 
 // TestEligibleLeaderReplicasOnKafka43 follows KIP-966 through a running
@@ -78,6 +81,25 @@ func TestEligibleLeaderReplicasOnKafka43(t *testing.T) {
 	}
 	if d["Leader"] != "none" || d["Isr"] != "" || d["Elr"] != strings.Join(want, ",") || d["LastKnownElr"] != leader {
 		t.Fatalf("after stopping the leader %s: %v", leader, d)
+	}
+	// The page draws the same: every ELR member marked, no one in the ISR.
+	for _, tv := range view.Take(s.cluster).Topics {
+		if tv.Name != "t" {
+			continue
+		}
+		p := tv.Partitions[0]
+		var marked []string
+		for _, r := range p.Replicas {
+			if r.InISR {
+				t.Errorf("view: %d in the ISR", r.Broker)
+			}
+			if r.InELR {
+				marked = append(marked, fmt.Sprint(r.Broker))
+			}
+		}
+		if strings.Join(marked, ",") != strings.Join(want, ",") || sim.FormatIDs(p.LastKnownElr) != leader {
+			t.Errorf("view: ELR marked on %v, last known %v", marked, p.LastKnownElr)
+		}
 	}
 	// The eligible follower returns and leads, alone in the ISR.
 	run("broker start " + followers[1])

@@ -126,6 +126,7 @@ var uiText = map[string][2]string{
 	"cat.conn":       {"connection", "연결"},
 	"isr.in":         {"in ISR", "ISR 안"},
 	"isr.out":        {"out of ISR", "ISR 밖"},
+	"isr.elr":        {"eligible leader (ELR)", "리더 후보(ELR)"},
 	"legend.epoch":   {"leader epoch", "리더 에포크"},
 	"legend.hw":      {"HW (high watermark)", "HW(하이 워터마크)"},
 	"legend.leo":     {"LEO (log end offset)", "LEO(로그 끝 오프셋)"},

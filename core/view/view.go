@@ -80,7 +80,11 @@ type Partition struct {
 	PartitionEpoch int32
 	Assignment     []int32
 	ISR            []int32
-	Replicas       []Replica // in assignment order
+	// ELR and LastKnownElr are KIP-966's eligible leader replicas and
+	// last known leader (empty unless the release has ELR on).
+	ELR          []int32
+	LastKnownElr []int32
+	Replicas     []Replica // in assignment order
 	// CommittedHW is the leader's HW: offsets below it are committed.
 	CommittedHW int64
 	// Down is true while no running broker serves as the partition's
@@ -119,6 +123,7 @@ type Replica struct {
 	Present     bool   // the broker holds the replica (false: node never created it)
 	Role        string // leader, follower, offline
 	InISR       bool
+	InELR       bool // an eligible leader replica (KIP-966): out of the ISR, yet holds every committed record
 	LogStart    int64
 	LEO         int64
 	HW          int64 // this replica's own knowledge of the HW
@@ -259,7 +264,7 @@ func topic(c *cluster.Cluster, running map[int32]bool, img *metadata.Image, name
 		case lightParts:
 			tv.Partitions = append(tv.Partitions, lightPartition(c, running, name, int32(i), ps.Replicas, ps.ISR, ps.Leader, ps.LeaderEpoch, ps.PartitionEpoch))
 		default:
-			tv.Partitions = append(tv.Partitions, partition(c, running, name, int32(i), ps.Replicas, ps.ISR, ps.Leader, ps.LeaderEpoch, ps.PartitionEpoch))
+			tv.Partitions = append(tv.Partitions, partition(c, running, name, int32(i), ps))
 		}
 	}
 	return tv
@@ -293,7 +298,7 @@ func PartitionDetail(c *cluster.Cluster, topic string, index int32) (Partition, 
 		return Partition{}, false
 	}
 	ps := img.Topics[topic].Partitions[index]
-	return partition(c, running, topic, index, ps.Replicas, ps.ISR, ps.Leader, ps.LeaderEpoch, ps.PartitionEpoch), true
+	return partition(c, running, topic, index, ps), true
 }
 
 // TopicDetail reads one topic with its replicas, as Take reads the user's
@@ -311,9 +316,10 @@ func TopicDetail(c *cluster.Cluster, name string) (Topic, bool) {
 	return topic(c, running, img, name, true), true
 }
 
-func partition(c *cluster.Cluster, running map[int32]bool, topic string, index int32, assignment, isr []int32, leader, epoch, pepoch int32) Partition {
-	pv := Partition{Topic: topic, Index: index, Leader: leader, LeaderEpoch: epoch, PartitionEpoch: pepoch,
-		Assignment: slices.Clone(assignment), ISR: slices.Clone(isr), CommittedHW: -1}
+func partition(c *cluster.Cluster, running map[int32]bool, topic string, index int32, ps *metadata.PartitionState) Partition {
+	assignment, isr, leader := ps.Replicas, ps.ISR, ps.Leader
+	pv := Partition{Topic: topic, Index: index, Leader: leader, LeaderEpoch: ps.LeaderEpoch, PartitionEpoch: ps.PartitionEpoch,
+		Assignment: slices.Clone(assignment), ISR: slices.Clone(isr), ELR: slices.Clone(ps.ELR), LastKnownElr: slices.Clone(ps.LastKnownElr), CommittedHW: -1}
 	key := storage.TopicPartition{Topic: topic, Partition: index}
 	pv.DownSince, pv.Down = c.Availability().DownSince(key.String())
 	for _, l := range c.Losses() {
@@ -333,7 +339,7 @@ func partition(c *cluster.Cluster, running map[int32]bool, topic string, index i
 		}
 	}
 	for _, id := range assignment {
-		rv := Replica{Broker: id, InISR: slices.Contains(isr, id), LeaderViewLEO: -1, Role: "offline"}
+		rv := Replica{Broker: id, InISR: slices.Contains(isr, id), InELR: slices.Contains(ps.ELR, id), LeaderViewLEO: -1, Role: "offline"}
 		n := c.Node(id)
 		if n == nil {
 			pv.Replicas = append(pv.Replicas, rv)
