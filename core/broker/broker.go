@@ -113,12 +113,16 @@ type Broker struct {
 	heartbeatCall     *controllerCall // the heartbeat in flight, if any
 	registerBackoff   time.Duration
 	cleanShutdown     bool // the previous run ended cleanly
-	recoveries        []string
-	quorumCalls       *quorumForwards   // forwarded DescribeQuorum requests (describequorum.go)
-	cleaner           *logCleaner       // the log cleaner (cleaner.go), from the first publish
-	retentionEvery    time.Duration     // the retention task's period, read when it started (retention.go)
-	controllerPick    *sim.Rand         // which alive broker a Metadata answer names as controller
-	producerIDs       producerIDManager // producer-id blocks for InitProducerId (producerids.go)
+	// previousBrokerEpoch is the broker epoch the clean-shutdown file
+	// recorded (-1 without one): the registration sends it so that the
+	// controller can tell a clean restart from a crash (KIP-966).
+	previousBrokerEpoch int64
+	recoveries          []string
+	quorumCalls         *quorumForwards   // forwarded DescribeQuorum requests (describequorum.go)
+	cleaner             *logCleaner       // the log cleaner (cleaner.go), from the first publish
+	retentionEvery      time.Duration     // the retention task's period, read when it started (retention.go)
+	controllerPick      *sim.Rand         // which alive broker a Metadata answer names as controller
+	producerIDs         producerIDManager // producer-id blocks for InitProducerId (producerids.go)
 	// env is this process's handle on the world, kept for the logs'
 	// scheduler (schedule); like any Env it is used only while the broker
 	// handles an event.

@@ -19,7 +19,7 @@ func (b *Broker) register(env *sim.Env) {
 	req := &protocol.BrokerRegistrationRequest{
 		BrokerID: b.cfg.NodeID, ClusterID: b.cfg.ClusterID, IncarnationID: b.incarnation,
 		Listeners:           []metadata.Endpoint{{Name: "PLAINTEXT", Host: b.cfg.Host, Port: BrokerPort}},
-		PreviousBrokerEpoch: -1,
+		PreviousBrokerEpoch: b.previousBrokerEpoch,
 	}
 	if dir, err := metadata.ParseUuid(b.cfg.DirectoryID); err == nil {
 		req.LogDirs = []metadata.Uuid{dir} // one log directory: log.dirs=/tmp/kafka-logs

@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"time"
@@ -27,8 +28,12 @@ func (b *Broker) loadLogs(env *sim.Env) error {
 		}
 		b.cleanShutdown = true
 	}
+	b.previousBrokerEpoch = -1
 	if d.Exists(b.file(storage.CleanShutdownFile)) {
 		b.cleanShutdown = true
+		if data, err := d.ReadFile(b.file(storage.CleanShutdownFile)); err == nil {
+			b.previousBrokerEpoch = cleanShutdownEpoch(data)
+		}
 		if err := d.Remove(b.file(storage.CleanShutdownFile)); err != nil {
 			return err
 		}
@@ -174,6 +179,19 @@ func (b *Broker) recoveryCheckpointWriter(data [2][]byte) func(int) {
 func (b *Broker) writeCheckpoints() {
 	b.writeHWCheckpoint()
 	b.writeRecoveryCheckpoints()
+}
+
+// cleanShutdownEpoch reads the broker epoch from a clean-shutdown file,
+// {"version":0,"brokerEpoch":N} (Kafka's CleanShutdownFileHandler), or
+// -1 where it holds none.
+func cleanShutdownEpoch(data []byte) int64 {
+	var f struct {
+		BrokerEpoch *int64 `json:"brokerEpoch"`
+	}
+	if json.Unmarshal(data, &f) != nil || f.BrokerEpoch == nil {
+		return -1
+	}
+	return *f.BrokerEpoch
 }
 
 func (b *Broker) writeCleanShutdownFile() {

@@ -107,3 +107,44 @@ func TestEligibleLeaderReplicasOnKafka43(t *testing.T) {
 		t.Fatalf("after starting %s: %v", followers[1], d)
 	}
 }
+
+// TestUncleanRestartLeavesTheELR: a replica that crashed (no clean-shutdown
+// file, so its registration's PreviousBrokerEpoch does not match) may have
+// lost acknowledged records: on its return it leaves the ELR and is not
+// elected, where a cleanly stopped one would be (the test above).
+func TestUncleanRestartLeavesTheELR(t *testing.T) {
+	s := NewSession()
+	c, err := cluster.New(cluster.Config{Brokers: 6, Seed: 1, Static: config.Static{"offsets.topic.replication.factor": "3"},
+		Version: release.Version{Major: 4, Minor: 3}, Unfinished: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cluster = c
+	describe := func() string {
+		t.Helper()
+		out := s.Exec("kafka-topics.sh --describe --topic t", nil)
+		if len(out) != 2 {
+			t.Fatalf("describe printed %q", out)
+		}
+		_, line, _ := strings.Cut(out[1], "Leader: ")
+		return "Leader: " + line
+	}
+	for _, line := range []string{
+		"kafka-topics.sh --create --topic t --replica-assignment 4:5:6 --config min.insync.replicas=2",
+		"broker stop 5", "broker kill 6", "time advance 15s", "broker stop 4",
+	} {
+		s.Exec(line, nil)
+	}
+	if got, want := describe(), "Leader: none\tReplicas: 4,5,6\tIsr: \tElr: 4,6\tLastKnownElr: 4"; got != want {
+		t.Fatalf("before the restart: %q, want %q", got, want)
+	}
+	s.Exec("broker start 6", nil)
+	if got, want := describe(), "Leader: none\tReplicas: 4,5,6\tIsr: \tElr: 4\tLastKnownElr: 4"; got != want {
+		t.Fatalf("after 6's unclean restart: %q, want %q", got, want)
+	}
+	// The cleanly stopped last leader returns and leads.
+	s.Exec("broker start 4", nil)
+	if got, want := describe(), "Leader: 4\tReplicas: 4,5,6\tIsr: 4"; !strings.HasPrefix(got, want) {
+		t.Fatalf("after 4's clean restart: %q, want it to start %q", got, want)
+	}
+}

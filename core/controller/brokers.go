@@ -46,17 +46,52 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 		Fenced: true, BrokerEpoch: c.nextOffset(),
 		LogDirs: sortedLogDirs(req.LogDirs),
 	}
+	var recs []metadata.Record
 	if existing != nil && existing.IncarnationID == req.IncarnationID {
 		rec.Fenced, rec.InControlledShutdown, rec.BrokerEpoch = existing.Fenced, existing.InControlledShutdown, existing.Epoch
 	} else {
 		delete(c.sessions, req.BrokerID)
+		stored := int64(-1)
+		if existing != nil {
+			stored = existing.Epoch
+		}
+		recs = c.restartRecords(req.BrokerID, stored == req.PreviousBrokerEpoch)
 	}
-	c.appendRecords(env, rec)
+	c.appendRecords(env, append(recs, rec)...)
 	c.sessions[req.BrokerID] = &session{lastContact: env.Now()}
 	c.scheduleExpiry(env)
 	resp.BrokerEpoch = rec.BrokerEpoch
 	env.Note(event.BrokerRegistered{Broker: req.BrokerID, Epoch: rec.BrokerEpoch})
 	c.reply(env, from, resp)
+}
+
+// restartRecords are the partition changes a new incarnation of broker id
+// brings before its registration, once eligible leader replicas are on
+// (Kafka 4.x's handleBrokerShutdown; 3.8's controller does nothing here
+// below metadata.version 3.9-IV0). A clean restart (the epoch in its
+// clean-shutdown file is the one it was registered with) counts as a
+// fencing: it leaves every ISR. A crash may have lost acknowledged
+// records, so the broker also leaves every ELR and may not be elected.
+func (c *Controller) restartRecords(id int32, clean bool) []metadata.Record {
+	if c.image.Features[release.EligibleLeaderReplicasFeature] < 1 {
+		return nil
+	}
+	acceptable := func(r int32) bool { return r != id && c.acceptable(r) }
+	var recs []metadata.Record
+	c.eachPartition(func(t *metadata.Topic, i int32, p *metadata.PartitionState) {
+		if !slices.Contains(p.ISR, id) && (clean || !slices.Contains(p.ELR, id)) {
+			return
+		}
+		elr := c.elrFor(t.Name, p)
+		if !clean {
+			elr.uncleanShutdown = []int32{id}
+		}
+		target := slices.DeleteFunc(slices.Clone(p.ISR), func(x int32) bool { return x == id })
+		if rec := partitionChange(t.ID, i, p, target, c.electionFor(t.Name), acceptable, elr); rec != nil {
+			recs = append(recs, rec)
+		}
+	})
+	return recs
 }
 
 // sortedLogDirs is a registration's log directories in CompareUuids order
