@@ -14,6 +14,7 @@ import (
 	"kafkascope/core/cluster"
 	"kafkascope/core/player"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 	"kafkascope/core/view"
@@ -52,7 +53,7 @@ func dgSpawnProducer(t *testing.T, p *player.Player, cfg client.ProducerConfig, 
 // gone. Folding the card leaves its one-line summary.
 func TestDiagramProducerAccumulator(t *testing.T) {
 	p := dgCluster(t)
-	cfg := client.DefaultProducerConfig()
+	cfg := client.DefaultProducerConfig(release.Default)
 	cfg.ClientID = "lingering"
 	cfg.Linger = time.Second
 	host := dgSpawnProducer(t, p, cfg, "t", 1, "a", "b", "c")

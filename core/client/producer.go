@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kafkascope/core/record"
+	"kafkascope/core/release"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -34,13 +35,18 @@ type ProducerConfig struct {
 	Partitioner       string // partitioner.class; "" is the built-in one
 }
 
-// DefaultProducerConfig has Kafka's producer defaults.
-func DefaultProducerConfig() ProducerConfig {
-	return ProducerConfig{
+// DefaultProducerConfig has the producer defaults of Kafka release v.
+func DefaultProducerConfig(v release.Version) ProducerConfig {
+	cfg := ProducerConfig{
 		Acks: -1, Retries: math.MaxInt32, RetryBackoff: 100 * time.Millisecond, RetryBackoffMax: time.Second,
 		RequestTimeout: 30 * time.Second, DeliveryTimeout: 120 * time.Second, Linger: 0, MaxBlock: 60 * time.Second,
 		BatchSize: 16384, MaxInFlight: 5, BufferMemory: 33554432, MaxRequestSize: 1048576, EnableIdempotence: true,
 	}
+	if v.AtLeast(4, 0) {
+		// KIP-1030: linger.ms 0 → 5, a little batching by default.
+		cfg.Linger = 5 * time.Millisecond
+	}
+	return cfg
 }
 
 // ProducerRecord is what the application sends. Partition -1 lets the

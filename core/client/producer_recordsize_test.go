@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -59,7 +60,7 @@ func TestRecordTooLargeFailsBeforeItIsQueued(t *testing.T) {
 		{"just fits", 135, 135, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := DefaultProducerConfig()
+			cfg := DefaultProducerConfig(release.Default)
 			cfg.MaxRequestSize, cfg.BufferMemory, cfg.BatchSize, cfg.Linger = c.maxRequest, int64(c.buffer), 100, time.Hour
 			r := newProducerRig(t, cfg)
 			var got []string
@@ -99,7 +100,7 @@ func TestRecordTooLargeFailsBeforeItIsQueued(t *testing.T) {
 // record must already be off the waiting list then, or the nested loop
 // fails it a second time and the outer one slices an empty list.
 func TestRecordTooLargeCallbackMayCloseTheProducer(t *testing.T) {
-	cfg := DefaultProducerConfig()
+	cfg := DefaultProducerConfig(release.Default)
 	cfg.MaxRequestSize = 100
 	r := newProducerRig(t, cfg)
 	calls, closed := 0, false
@@ -124,7 +125,7 @@ func TestRecordTooLargeCallbackMayCloseTheProducer(t *testing.T) {
 // in KafkaProducer.doSend: a refused record still moves
 // RoundRobinPartitioner's counter.
 func TestPartitionerClassRunsBeforeTheSizeCheck(t *testing.T) {
-	cfg := DefaultProducerConfig()
+	cfg := DefaultProducerConfig(release.Default)
 	cfg.MaxRequestSize, cfg.Partitioner = 100, RoundRobinPartitioner
 	p := testProducer(t, cfg, "t", 1, 1, 1)
 	w := sim.NewWorld(1)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"kafkascope/core/record"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -25,7 +26,7 @@ func testProducer(t *testing.T, cfg ProducerConfig, topic string, leaders ...int
 // RoundRobinPartitioner counts per topic over the available partitions,
 // or over all of them when none has a leader.
 func TestRoundRobinPartitioner(t *testing.T) {
-	cfg := DefaultProducerConfig()
+	cfg := DefaultProducerConfig(release.Default)
 	cfg.Partitioner = RoundRobinPartitioner
 	p := testProducer(t, cfg, "t", 1, -1, 3)
 	var got []int32
@@ -52,7 +53,7 @@ func TestRoundRobinPartitioner(t *testing.T) {
 // murmur2 within the group (Utils.murmur2, as Kafka's
 // BuiltInPartitioner hashes keys).
 func TestVipPartitioner(t *testing.T) {
-	cfg := DefaultProducerConfig()
+	cfg := DefaultProducerConfig(release.Default)
 	cfg.Partitioner = VipPartitioner
 	p := testProducer(t, cfg, "c", 1, 1, 1, 1, 1, 1)
 	for key, want := range map[string]int32{"vip-kim": 3, "vip-lee": 2, "vip-park": 1, "kim": 5, "lee": 4, "user-1": 4} {
@@ -73,11 +74,11 @@ func TestVipPartitioner(t *testing.T) {
 // Keys hash with murmur2 unless partitioner.ignore.keys (the sticky
 // partitioner with keys ignored) is set.
 func TestKeyedAndIgnoredKeys(t *testing.T) {
-	p := testProducer(t, DefaultProducerConfig(), "t", 1, 2, 3)
+	p := testProducer(t, DefaultProducerConfig(release.Default), "t", 1, 2, 3)
 	if got := p.partitionFor(ProducerRecord{Topic: "t", Partition: -1, Key: []byte("key1")}, 3); got != 2 {
 		t.Fatalf("key1 → %d, want 2", got)
 	}
-	cfg := DefaultProducerConfig()
+	cfg := DefaultProducerConfig(release.Default)
 	cfg.Partitioner = UniformStickyPartitioner
 	q := testProducer(t, cfg, "t", 1, 2, 3)
 	first := q.partitionFor(ProducerRecord{Topic: "t", Partition: -1, Key: []byte("key1")}, 3)
@@ -109,7 +110,7 @@ func TestIncrementSequenceWraps(t *testing.T) {
 // OUT_OF_ORDER_SEQUENCE_NUMBER is retried only for a batch that is not the
 // next after the last acknowledged sequence.
 func TestIdempotentOrdering(t *testing.T) {
-	p := testProducer(t, DefaultProducerConfig(), "t", 1)
+	p := testProducer(t, DefaultProducerConfig(release.Default), "t", 1)
 	tp := topicPartition{"t", 0}
 	q := p.queue(tp)
 	if !p.stopDrainForPartition(&producerBatch{tp: tp, pq: q, baseSeq: -1}) {
@@ -193,7 +194,7 @@ func equal32(a, b []int32) bool {
 // is not "full" (RecordAccumulator.ready). A second batch waiting behind
 // it makes it ready at once.
 func TestBatchBehindInFlightStillLingers(t *testing.T) {
-	cfg := DefaultProducerConfig()
+	cfg := DefaultProducerConfig(release.Default)
 	cfg.Linger = 100 * time.Millisecond
 	p := testProducer(t, cfg, "t", 1)
 	tp := topicPartition{"t", 0}
@@ -211,5 +212,18 @@ func TestBatchBehindInFlightStillLingers(t *testing.T) {
 	q.batches = append(q.batches, &producerBatch{tp: tp, pq: q, created: at})
 	if !p.ready(lone, at) {
 		t.Fatal("a batch with another waiting behind it must be ready")
+	}
+}
+
+// TestProducerDefaultsByRelease: KIP-1030 raised linger.ms from 0 to 5 in
+// Kafka 4.0; nothing else in the defaults moved.
+func TestProducerDefaultsByRelease(t *testing.T) {
+	old, now := DefaultProducerConfig(release.Version{Major: 3, Minor: 8}), DefaultProducerConfig(release.Version{Major: 4, Minor: 3})
+	if old.Linger != 0 || now.Linger != 5*time.Millisecond {
+		t.Errorf("linger.ms: 3.8 %v, 4.3 %v", old.Linger, now.Linger)
+	}
+	now.Linger = old.Linger
+	if old != now {
+		t.Errorf("other defaults differ: %+v vs %+v", old, now)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/config"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -56,7 +57,7 @@ func createTopic(t testing.TB, c *Cluster, name string, partitions int32, rf int
 
 func produce(t testing.TB, c *Cluster, topic string, acks int16, values ...string) []string {
 	t.Helper()
-	cfg := client.DefaultProducerConfig()
+	cfg := client.DefaultProducerConfig(release.Default)
 	cfg.ClientID = "test-producer"
 	cfg.Acks = acks
 	var out []string

@@ -32,7 +32,7 @@ func RunWorkload(records int) (WorkloadResult, error) {
 	if err := createTopicForWorkload(c, "bench", 6, 3); err != nil {
 		return res, err
 	}
-	cfg := client.DefaultProducerConfig()
+	cfg := client.DefaultProducerConfig(c.Release().Version)
 	cfg.ClientID = "bench"
 	cfg.Linger = 5 * time.Millisecond
 	var p *client.Producer

@@ -280,7 +280,7 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if _, ok := props["client.id"]; !ok {
 		props["client.id"] = "perf-producer-client"
 	}
-	cfg := client.DefaultProducerConfig()
+	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
 	warnings, cerr := producerConfig(&cfg, props)
 	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "run without --transaction-duration-ms and without transactional.id")
 	if !ok {

@@ -103,7 +103,7 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		return nil
 	}
 	props, _ := parseKeyValues(p.Values("producer-property"))
-	cfg := client.DefaultProducerConfig()
+	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
 	cfg.ClientID = "console-producer"
 	// Each CLI option (its default included) sets its producer config, unless
 	// a --producer-property set that key and the option was not given

@@ -5,6 +5,7 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/javacli"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -34,8 +35,15 @@ func init() {
 	}
 }
 
-// KafkaVersion is the version the emulated tools report.
-const KafkaVersion = "3.8.0"
+// kafkaVersion is the version the tools report (--version): the cluster's
+// release, or the default one's before there is a cluster.
+func (t *toolRun) kafkaVersion() string {
+	if t.s.cluster != nil {
+		return t.s.cluster.Release().Tag
+	}
+	r, _ := release.Lookup(release.Default)
+	return r.Tag
+}
 
 // logger returns what the tool's clients log through: each line is printed
 // on the terminal, among the tool's output, in the tools' log4j layout
@@ -93,7 +101,7 @@ func (t *toolRun) helpOrVersion(p *javacli.OptionSet, args []string, helpMsg str
 		return true
 	}
 	if p.Has("version") {
-		t.println(KafkaVersion)
+		t.println(t.kafkaVersion())
 		t.finish(0)
 		return true
 	}

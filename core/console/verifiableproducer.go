@@ -142,7 +142,7 @@ func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.
 	if _, ok := props["client.id"]; !ok {
 		props["client.id"] = "producer-1" // KafkaProducer's generated id, the first in the JVM
 	}
-	cfg := client.DefaultProducerConfig()
+	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
 	warnings, cerr := producerConfig(&cfg, props)
 	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "run without transactional.id")
 	if !ok {

@@ -38,7 +38,7 @@ type producer struct {
 }
 
 func (run *Run) startProducer(i int, pp ProducerPlan) (*producer, error) {
-	cfg := client.DefaultProducerConfig()
+	cfg := client.DefaultProducerConfig(run.C.Release().Version)
 	cfg.ClientID = pp.Name
 	cfg.Acks = pp.Acks
 	// ProducerConfig's post-processing: idempotence needs acks=all; a plain

@@ -6,6 +6,7 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/view"
 )
@@ -63,7 +64,7 @@ func TestProducerAccumulatorLinger(t *testing.T) {
 	exec(t, s, "kafka-topics.sh --create --topic t --partitions 2 --replication-factor 3")
 	advance(t, s, time.Second)
 	c := s.Cluster()
-	cfg := client.DefaultProducerConfig()
+	cfg := client.DefaultProducerConfig(release.Default)
 	cfg.ClientID = "lingering"
 	cfg.Linger = time.Second
 	host, p := spawnProducer(t, c, cfg)
@@ -127,7 +128,7 @@ func TestProducerInFlightAndRetry(t *testing.T) {
 	advance(t, s, time.Second)
 	c := s.Cluster()
 	leader := view.Take(c).Topics[0].Partitions[0].Leader
-	cfg := client.DefaultProducerConfig()
+	cfg := client.DefaultProducerConfig(release.Default)
 	cfg.ClientID = "slow"
 	cfg.Linger = time.Hour
 	cfg.BatchSize = 100
