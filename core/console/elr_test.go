@@ -148,3 +148,63 @@ func TestUncleanRestartLeavesTheELR(t *testing.T) {
 		t.Fatalf("after 4's clean restart: %q, want it to start %q", got, want)
 	}
 }
+
+// TestKafka43Outputs: what a fresh 4.3 cluster prints where 3.8 differs:
+// the cluster-level min.insync.replicas that ELR writes (a fresh topic
+// shows it among its configs, KAFKA-16540), the features a 4.3 broker
+// reports in 4.3's padded layout, ELR's refusals of per-broker and
+// removed cluster-level min.insync.replicas, and the tools' version.
+func TestKafka43Outputs(t *testing.T) {
+	s := NewSession()
+	c, err := cluster.New(cluster.Config{Brokers: 3, Seed: 1, Version: release.Version{Major: 4, Minor: 3}, Unfinished: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cluster = c
+	pad := func(name, lo, hi, fin string) string {
+		return fmt.Sprintf("Feature: %-40s  SupportedMinVersion: %-15s  SupportedMaxVersion: %-15s  FinalizedVersionLevel: %-15s  Epoch: ", name, lo, hi, fin)
+	}
+	for _, c := range []struct {
+		line string
+		want []string // each output line starts with its want
+	}{
+		{"kafka-topics.sh --create --topic a --partitions 1 --replication-factor 3", []string{"Created topic a."}},
+		{"kafka-topics.sh --describe --topic a", []string{
+			"Topic: a\tTopicId: ", // ... PartitionCount: 1	ReplicationFactor: 3	Configs: min.insync.replicas=1 (checked below)
+			"\tTopic: a\tPartition: 0\tLeader: "}},
+		{"kafka-features.sh --bootstrap-server localhost:9092 describe", []string{
+			pad("eligible.leader.replicas.version", "0", "1", "1"),
+			pad("group.version", "0", "1", "1"),
+			pad("kraft.version", "0", "1", "0"),
+			pad("metadata.version", "3.3-IV3", "4.3-IV0", "4.3-IV0"),
+			pad("share.version", "0", "1", "1"),
+			pad("streams.version", "0", "1", "1"),
+			pad("transaction.version", "0", "2", "2")}},
+		{"kafka-configs.sh --bootstrap-server localhost:9092 --describe --entity-type brokers --entity-default", []string{
+			"Default configs for brokers in the cluster are:",
+			"  min.insync.replicas=1 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:min.insync.replicas=1}"}},
+		{"kafka-configs.sh --bootstrap-server localhost:9092 --alter --entity-type brokers --entity-name 1 --add-config min.insync.replicas=2", []string{
+			"Error while executing config command with args '--bootstrap-server localhost:9092 --alter --entity-type brokers --entity-name 1 --add-config min.insync.replicas=2'",
+			"java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.InvalidConfigurationException: Broker-level min.insync.replicas cannot be altered while ELR is enabled.",
+			"Caused by: org.apache.kafka.common.errors.InvalidConfigurationException: Broker-level min.insync.replicas cannot be altered while ELR is enabled."}},
+		{"kafka-configs.sh --bootstrap-server localhost:9092 --alter --entity-type brokers --entity-default --delete-config min.insync.replicas", []string{
+			"Error while executing config command with args '--bootstrap-server localhost:9092 --alter --entity-type brokers --entity-default --delete-config min.insync.replicas'",
+			"java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.InvalidConfigurationException: Cluster-level min.insync.replicas cannot be removed while ELR is enabled.",
+			"Caused by: org.apache.kafka.common.errors.InvalidConfigurationException: Cluster-level min.insync.replicas cannot be removed while ELR is enabled."}},
+		{"kafka-console-producer.sh --version", []string{"4.3.0"}},
+	} {
+		out := s.Exec(c.line, nil)
+		if len(out) != len(c.want) {
+			t.Errorf("$ %s\n%s\nwant %d lines", c.line, strings.Join(out, "\n"), len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.HasPrefix(out[i], w) {
+				t.Errorf("$ %s: line %d\n got %q\nwant %q...", c.line, i, out[i], w)
+			}
+		}
+		if strings.HasPrefix(c.line, "kafka-topics.sh --describe") && !strings.HasSuffix(out[0], "\tPartitionCount: 1\tReplicationFactor: 3\tConfigs: min.insync.replicas=1") {
+			t.Errorf("a fresh topic on 4.3: %q", out[0])
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/config"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -199,9 +200,29 @@ func (c *Controller) configRecords(resType int8, name string, current map[string
 		if unchanged && resType != metadata.ResourceBroker {
 			continue
 		}
+		if msg := c.elrMinISRProblem(resType, name, k, v); msg != "" {
+			return nil, protocol.INVALID_CONFIG, msg
+		}
 		recs = append(recs, &metadata.ConfigRecord{ResourceType: resType, ResourceName: name, Name: k, Value: v})
 	}
 	return recs, protocol.NONE, ""
+}
+
+// elrMinISRProblem is what ConfigurationControlManager refuses while
+// eligible leader replicas are on: ELR's safety rests on one cluster-wide
+// min.insync.replicas (KAFKA-16540), so a broker may not have its own and
+// the cluster-level one may not be removed.
+func (c *Controller) elrMinISRProblem(resType int8, name, key string, value *string) string {
+	if key != "min.insync.replicas" || resType != metadata.ResourceBroker || c.image.Features[release.EligibleLeaderReplicasFeature] < 1 {
+		return ""
+	}
+	switch {
+	case name != "":
+		return "Broker-level min.insync.replicas cannot be altered while ELR is enabled."
+	case value == nil:
+		return "Cluster-level min.insync.replicas cannot be removed while ELR is enabled."
+	}
+	return ""
 }
 
 // compactionLagConflict is LogConfig's check that a topic's
