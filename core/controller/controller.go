@@ -385,6 +385,9 @@ func (c *Controller) explain(env *sim.Env, r metadata.Record) {
 	if pc.ISR != nil {
 		env.Note(event.ISRChanged{TP: tp, ISR: slices.Clone(p.ISR), Leader: p.Leader})
 	}
+	if pc.EligibleLeaderReplicas != nil {
+		env.Note(event.ELRChanged{TP: tp, ELR: slices.Clone(p.ELR)})
+	}
 }
 
 // Receive dispatches a request addressed to the controller listener. Only

@@ -50,6 +50,22 @@ func (e ISRChanged) Fields(w sim.FieldWriter) {
 	w.Int("leader", int64(e.Leader))
 }
 
+// ELRChanged: the controller committed a partition's eligible leader
+// replicas (KIP-966, a PartitionChangeRecord with an ELR): replicas that
+// left the ISR while it was below min.insync.replicas and so still hold
+// every committed record. Empty once the ISR is back at min ISR, or after
+// an unclean election.
+type ELRChanged struct {
+	TP  storage.TopicPartition
+	ELR []int32
+}
+
+func (ELRChanged) Key() string { return "elr.changed" }
+func (e ELRChanged) Fields(w sim.FieldWriter) {
+	w.Str("tp", e.TP.String())
+	w.IDs("elr", e.ELR)
+}
+
 // ControllerActivated: node Node became the active controller, leader of
 // the metadata quorum in epoch Epoch (QuorumController's
 // QuorumMetaLogListener.handleLeaderChange, claim).

@@ -183,6 +183,11 @@ func sentenceKey(n sim.Note) string {
 		if n.Granted {
 			k = key + ".granted"
 		}
+	case event.ELRChanged:
+		if len(n.ELR) == 0 {
+			return key + ".empty"
+		}
+		return key
 	case event.ConsumerStuck:
 		k = key + "." + n.Cause
 	case event.ProducerStuck:

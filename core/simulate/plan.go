@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kafkascope/core/config"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -34,6 +35,11 @@ type Options struct {
 	NoPowerLoss bool
 	// TraceContent makes the trace hash cover message contents.
 	TraceContent bool
+	// Version is the Kafka release the cluster runs (zero: the default).
+	Version release.Version
+	// unfinished lets the engine's tests simulate a release users cannot
+	// choose yet (cluster.Config.Unfinished).
+	unfinished bool
 	// strict turns exemptions off, for the tests that pin each to its
 	// seed (exemptions.go).
 	strict [numExemptions]bool
