@@ -113,6 +113,12 @@ func New(cfg Config) (*Cluster, error) {
 	if cfg.Static == nil {
 		cfg.Static = config.Static{}
 	}
+	if _, ok := cfg.Static["inter.broker.protocol.version"]; ok && cfg.Version.AtLeast(4, 0) {
+		// Kafka 4.0 removed it (its docs' zk2kraft.md: metadata.version,
+		// set with kafka-features.sh, replaces it); a 4.x broker ignores
+		// the unknown key, and the simulator will not pretend it applies.
+		return nil, fmt.Errorf("inter.broker.protocol.version does not exist in Kafka %s (removed in 4.0; metadata.version replaces it); use --version 3.8 to try older protocol rules", cfg.Version)
+	}
 	if cfg.PageCacheBytes == 0 {
 		cfg.PageCacheBytes = storage.DefaultPageCacheBytes
 	}

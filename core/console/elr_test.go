@@ -208,3 +208,17 @@ func TestKafka43Outputs(t *testing.T) {
 		}
 	}
 }
+
+// TestKafka4RefusesTheProtocolVersion: inter.broker.protocol.version, the
+// simulator's knob for older replication rules, does not exist from Kafka
+// 4.0 on; a cluster of such a release is not made with it.
+func TestKafka4RefusesTheProtocolVersion(t *testing.T) {
+	_, err := cluster.New(cluster.Config{Brokers: 3, Seed: 1, Version: release.Version{Major: 4, Minor: 3}, Unfinished: true,
+		Static: config.Static{"inter.broker.protocol.version": "0.10"}})
+	if err == nil || !strings.Contains(err.Error(), "inter.broker.protocol.version does not exist in Kafka 4.3") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := cluster.New(cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{"inter.broker.protocol.version": "0.10"}}); err != nil {
+		t.Fatalf("3.8: %v", err)
+	}
+}
