@@ -26,15 +26,8 @@ func featuresParser() *javacli.Parser {
 	p := &javacli.Parser{
 		Prog:        featuresProg,
 		Description: "This tool manages feature flags in Kafka.",
-		Args: []*javacli.Argument{
-			{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"},
-			{Flags: []string{"--bootstrap-server"}, Metavar: "BOOTSTRAP_SERVER", Type: "String", Grouped: true,
-				Help: "Brokers to connect to, as host:port pairs separated by commas."},
-			{Flags: []string{"--bootstrap-controller"}, Metavar: "BOOTSTRAP_CONTROLLER", Type: "String", Grouped: true,
-				Help: "Controllers to connect to, as host:port pairs separated by commas (not simulated for this tool)."},
-			{Flags: []string{"--command-config"}, Metavar: "COMMAND_CONFIG", Type: "String",
-				Help: "A properties file of admin client settings (in kafkascope: a file written with cat > FILE)."},
-		},
+		Args: adminToolArgs("Brokers to connect to, as host:port pairs separated by commas.",
+			"Controllers to connect to, as host:port pairs separated by commas (not simulated for this tool)."),
 	}
 	help := javacli.Argument{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"}
 	dryRun := func(h string) *javacli.Argument {
@@ -59,14 +52,8 @@ func featuresParser() *javacli.Parser {
 // featuresTool is kafka-features.sh.
 func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	p := featuresParser()
-	v, perr := p.Parse(args)
-	if perr != nil {
-		if perr.Help {
-			t.printLines(perr.Parser.HelpLines())
-		} else {
-			t.printLines(p.ErrorLines(perr))
-		}
-		t.finish(1) // parseArgsOrFail exits 1 after the help screen too
+	v, ok := t.parseArgsOrFail(p, args)
+	if !ok {
 		return nil
 	}
 	if cmd := v.Command(); cmd != "describe" {

@@ -27,15 +27,8 @@ func quorumParser() *javacli.Parser {
 	p := &javacli.Parser{
 		Prog:        quorumProg,
 		Description: "This tool describes kraft metadata quorum status.",
-		Args: []*javacli.Argument{
-			{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"},
-			{Flags: []string{"--bootstrap-server"}, Metavar: "BOOTSTRAP_SERVER", Type: "String", Grouped: true,
-				Help: "Brokers to connect to, as host:port pairs separated by commas; a broker forwards the question to the active controller."},
-			{Flags: []string{"--bootstrap-controller"}, Metavar: "BOOTSTRAP_CONTROLLER", Type: "String", Grouped: true,
-				Help: "Controllers to connect to, as host:port pairs separated by commas (their controller listeners, e.g. kafka-1:9093)."},
-			{Flags: []string{"--command-config"}, Metavar: "COMMAND_CONFIG", Type: "String",
-				Help: "A properties file of admin client settings (in kafkascope: a file written with cat > FILE)."},
-		},
+		Args: adminToolArgs("Brokers to connect to, as host:port pairs separated by commas; a broker forwards the question to the active controller.",
+			"Controllers to connect to, as host:port pairs separated by commas (their controller listeners, e.g. kafka-1:9093)."),
 	}
 	p.AddCommand("describe", "Show the KRaft quorum of the metadata log", []*javacli.Argument{
 		{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"},
@@ -52,14 +45,8 @@ func quorumParser() *javacli.Parser {
 // quorumTool is kafka-metadata-quorum.sh.
 func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	p := quorumParser()
-	v, perr := p.Parse(args)
-	if perr != nil {
-		if perr.Help {
-			t.printLines(perr.Parser.HelpLines())
-		} else {
-			t.printLines(p.ErrorLines(perr))
-		}
-		t.finish(1) // parseArgsOrFail exits 1 after the help screen too
+	v, ok := t.parseArgsOrFail(p, args)
+	if !ok {
 		return nil
 	}
 	sub := p.Command("describe")
@@ -115,6 +102,36 @@ func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		}
 		return &client.Process{Handlers: []client.Handler{q.admin}, OnStart: start}
 	}
+}
+
+// adminToolArgs are the top-level arguments of the argparse4j admin tools
+// (MetadataQuorumCommand, FeatureCommand): -h, the required
+// --bootstrap-server | --bootstrap-controller group and --command-config,
+// with each tool's words for the two addresses.
+func adminToolArgs(serverHelp, controllerHelp string) []*javacli.Argument {
+	return []*javacli.Argument{
+		{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"},
+		{Flags: []string{"--bootstrap-server"}, Metavar: "BOOTSTRAP_SERVER", Type: "String", Grouped: true, Help: serverHelp},
+		{Flags: []string{"--bootstrap-controller"}, Metavar: "BOOTSTRAP_CONTROLLER", Type: "String", Grouped: true, Help: controllerHelp},
+		{Flags: []string{"--command-config"}, Metavar: "COMMAND_CONFIG", Type: "String",
+			Help: "A properties file of admin client settings (in kafkascope: a file written with cat > FILE)."},
+	}
+}
+
+// parseArgsOrFail is argparse4j's: a bad command line prints the usage
+// and the error, -h the help screen, and either way the tool exits 1.
+func (t *toolRun) parseArgsOrFail(p *javacli.Parser, args []string) (*javacli.Namespace, bool) {
+	v, perr := p.Parse(args)
+	if perr != nil {
+		if perr.Help {
+			t.printLines(perr.Parser.HelpLines())
+		} else {
+			t.printLines(p.ErrorLines(perr))
+		}
+		t.finish(1)
+		return nil, false
+	}
+	return v, true
 }
 
 // argparseAdmin reads the admin client's settings of a tool parsed with
