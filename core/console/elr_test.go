@@ -12,6 +12,21 @@ import (
 	"kafkascope/core/view"
 )
 
+// kafka43Session is a session on a running Kafka 4.3 cluster of brokers
+// nodes (the first three are the controller quorum), made with Unfinished
+// while users cannot choose 4.3 yet.
+func kafka43Session(t *testing.T, brokers int) *Session {
+	t.Helper()
+	c, err := cluster.New(cluster.Config{Brokers: brokers, Seed: 1, Static: config.Static{"offsets.topic.replication.factor": "3"},
+		Version: release.Version{Major: 4, Minor: 3}, Unfinished: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession()
+	s.cluster = c
+	return s
+}
+
 // TestEligibleLeaderReplicasOnKafka43 follows KIP-966 through a running
 // 4.3 cluster (not yet offered to users, so made with Unfinished): with
 // min.insync.replicas=2 on three replicas, a follower that shuts down
@@ -19,13 +34,7 @@ import (
 // replica; when the last ISR member goes too the ISR empties, and the
 // follower is elected from the ELR when it returns.
 func TestEligibleLeaderReplicasOnKafka43(t *testing.T) {
-	s := NewSession()
-	c, err := cluster.New(cluster.Config{Brokers: 6, Seed: 1, Static: config.Static{"offsets.topic.replication.factor": "3"},
-		Version: release.Version{Major: 4, Minor: 3}, Unfinished: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.cluster = c
+	s := kafka43Session(t, 6)
 	run := func(line string) []string {
 		t.Helper()
 		out := s.Exec(line, nil)
@@ -113,13 +122,7 @@ func TestEligibleLeaderReplicasOnKafka43(t *testing.T) {
 // lost acknowledged records: on its return it leaves the ELR and is not
 // elected, where a cleanly stopped one would be (the test above).
 func TestUncleanRestartLeavesTheELR(t *testing.T) {
-	s := NewSession()
-	c, err := cluster.New(cluster.Config{Brokers: 6, Seed: 1, Static: config.Static{"offsets.topic.replication.factor": "3"},
-		Version: release.Version{Major: 4, Minor: 3}, Unfinished: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.cluster = c
+	s := kafka43Session(t, 6)
 	describe := func() string {
 		t.Helper()
 		out := s.Exec("kafka-topics.sh --describe --topic t", nil)
@@ -155,12 +158,7 @@ func TestUncleanRestartLeavesTheELR(t *testing.T) {
 // reports in 4.3's padded layout, ELR's refusals of per-broker and
 // removed cluster-level min.insync.replicas, and the tools' version.
 func TestKafka43Outputs(t *testing.T) {
-	s := NewSession()
-	c, err := cluster.New(cluster.Config{Brokers: 3, Seed: 1, Version: release.Version{Major: 4, Minor: 3}, Unfinished: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.cluster = c
+	s := kafka43Session(t, 3)
 	pad := func(name, lo, hi, fin string) string {
 		return fmt.Sprintf("Feature: %-40s  SupportedMinVersion: %-15s  SupportedMaxVersion: %-15s  FinalizedVersionLevel: %-15s  Epoch: ", name, lo, hi, fin)
 	}

@@ -33,7 +33,7 @@ func TestElrVectors(t *testing.T) {
 		f(r)
 		return r
 	}
-	cases := []struct {
+	type elrCase struct {
 		name       string
 		p          part
 		isr        []int32
@@ -41,7 +41,8 @@ func TestElrVectors(t *testing.T) {
 		acceptable func(int32) bool
 		unclean    []int32
 		want       *metadata.PartitionChangeRecord
-	}{
+	}
+	cases := []elrCase{
 		{"IsrShrinkBelowMinISR", part{Replicas: []int32{1, 2, 3, 4}, ISR: []int32{1, 2, 3, 4}, Leader: 1}, []int32{1, 2}, ElectionPreferred, not(3), nil,
 			change(func(r *metadata.PartitionChangeRecord) {
 				r.ISR = []int32{1, 2}
@@ -81,15 +82,7 @@ func TestElrVectors(t *testing.T) {
 		{"ElectLastKnownLeaderShouldFail", part{Replicas: []int32{1, 2, 3, 4}, ISR: []int32{}, ELR: []int32{3}, LastKnownElr: []int32{1}, Leader: metadata.NoLeader}, []int32{}, ElectionPreferred, not(3), nil, nil},
 	}
 	for _, et := range []ElectionType{ElectionOnline, ElectionPreferred, ElectionUnclean} {
-		cases = append(cases, struct {
-			name       string
-			p          part
-			isr        []int32
-			et         ElectionType
-			acceptable func(int32) bool
-			unclean    []int32
-			want       *metadata.PartitionChangeRecord
-		}{"NotEligibleLastKnownLeader", part{Replicas: []int32{1, 2, 3, 4}, ISR: []int32{}, LastKnownElr: []int32{1}, Leader: metadata.NoLeader}, []int32{}, et, none, nil, nil})
+		cases = append(cases, elrCase{"NotEligibleLastKnownLeader", part{Replicas: []int32{1, 2, 3, 4}, ISR: []int32{}, LastKnownElr: []int32{1}, Leader: metadata.NoLeader}, []int32{}, et, none, nil, nil})
 	}
 	for _, c := range cases {
 		got := partitionChange(metadata.Uuid{1}, 0, &c.p, c.isr, c.et, c.acceptable, &elrRules{minISR: 3, uncleanShutdown: c.unclean})
