@@ -73,25 +73,10 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 // fencing: it leaves every ISR. A crash may have lost acknowledged
 // records, so the broker also leaves every ELR and may not be elected.
 func (c *Controller) restartRecords(id int32, clean bool) []metadata.Record {
-	if c.image.Features[release.EligibleLeaderReplicasFeature] < 1 {
+	if !c.elrEnabled() {
 		return nil
 	}
-	acceptable := func(r int32) bool { return r != id && c.acceptable(r) }
-	var recs []metadata.Record
-	c.eachPartition(func(t *metadata.Topic, i int32, p *metadata.PartitionState) {
-		if !slices.Contains(p.ISR, id) && (clean || !slices.Contains(p.ELR, id)) {
-			return
-		}
-		elr := c.elrFor(t.Name, p)
-		if !clean {
-			elr.uncleanShutdown = []int32{id}
-		}
-		target := slices.DeleteFunc(slices.Clone(p.ISR), func(x int32) bool { return x == id })
-		if rec := partitionChange(t.ID, i, p, target, c.electionFor(t.Name), acceptable, elr); rec != nil {
-			recs = append(recs, rec)
-		}
-	})
-	return recs
+	return c.leaveISRs(id, !clean)
 }
 
 // sortedLogDirs is a registration's log directories in CompareUuids order
@@ -227,20 +212,31 @@ func (c *Controller) beginControlledShutdown(env *sim.Env, b *metadata.BrokerReg
 
 // removeFromISRs builds the changes that take broker id out of every ISR it
 // is in, electing new leaders where it led.
-func (c *Controller) removeFromISRs(id int32) []metadata.Record {
+func (c *Controller) removeFromISRs(id int32) []metadata.Record { return c.leaveISRs(id, false) }
+
+// leaveISRs is generateLeaderAndIsrUpdates for a broker leaving: id
+// leaves every ISR it is in and may not be elected (it is excluded even
+// before its fencing is applied, as Kafka's brokerToRemove is); with
+// unclean (a crash, ELR on) it leaves every ELR too, as a replica that
+// may have lost acknowledged records.
+func (c *Controller) leaveISRs(id int32, unclean bool) []metadata.Record {
+	acceptable := func(r int32) bool { return r != id && c.acceptable(r) }
 	var recs []metadata.Record
 	c.eachPartition(func(t *metadata.Topic, i int32, p *metadata.PartitionState) {
-		if !slices.Contains(p.ISR, id) && p.Leader != id {
+		if !slices.Contains(p.ISR, id) && p.Leader != id && !(unclean && slices.Contains(p.ELR, id)) {
 			return
 		}
+		elr := c.elrFor(t.Name, p)
+		if unclean && elr != nil {
+			elr.uncleanShutdown = []int32{id}
+		}
 		target := slices.DeleteFunc(slices.Clone(p.ISR), func(x int32) bool { return x == id })
-		if rec := partitionChange(t.ID, i, p, target, c.electionFor(t.Name), c.acceptable, c.elrFor(t.Name, p)); rec != nil {
+		if rec := partitionChange(t.ID, i, p, target, c.electionFor(t.Name), acceptable, elr); rec != nil {
 			recs = append(recs, rec)
 		}
 	})
 	return recs
 }
-
 func (c *Controller) leadsNothing(id int32) bool {
 	leads := false
 	c.eachPartition(func(_ *metadata.Topic, _ int32, p *metadata.PartitionState) {
@@ -264,11 +260,17 @@ func (c *Controller) electionFor(topic string) ElectionType {
 // effective min.insync.replicas, capped at its replication factor
 // (ReplicationControlManager.getTopicEffectiveMinIsr).
 func (c *Controller) elrFor(topic string, p *metadata.PartitionState) *elrRules {
-	if c.image.Features[release.EligibleLeaderReplicasFeature] < 1 {
+	if !c.elrEnabled() {
 		return nil
 	}
 	minISR := int(c.conf().TopicInt(c.image.TopicConfig(topic), "min.insync.replicas"))
 	return &elrRules{minISR: min(minISR, len(p.Replicas))}
+}
+
+// elrEnabled is FeatureControlManager.isElrFeatureEnabled: KIP-966's
+// feature finalized at 1 or more.
+func (c *Controller) elrEnabled() bool {
+	return c.image.Features[release.EligibleLeaderReplicasFeature] >= 1
 }
 
 // eachPartition visits every partition in topic-name then index order.

@@ -9,7 +9,6 @@ import (
 	"kafkascope/core/config"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
-	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -213,7 +212,7 @@ func (c *Controller) configRecords(resType int8, name string, current map[string
 // min.insync.replicas (KAFKA-16540), so a broker may not have its own and
 // the cluster-level one may not be removed.
 func (c *Controller) elrMinISRProblem(resType int8, name, key string, value *string) string {
-	if key != "min.insync.replicas" || resType != metadata.ResourceBroker || c.image.Features[release.EligibleLeaderReplicasFeature] < 1 {
+	if key != "min.insync.replicas" || resType != metadata.ResourceBroker || !c.elrEnabled() {
 		return ""
 	}
 	switch {
