@@ -36,7 +36,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "check":
 		fs := flag.NewFlagSet("check", flag.ContinueOnError)
 		fs.SetOutput(stderr)
-		rewrite := fs.Bool("rewrite", false, "write the actual output into the transcript files")
+		rewrite := fs.Bool("rewrite", false, "write the actual output into the transcript files (keeping the wildcards of lines that changed)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return 2
 		}
@@ -100,7 +100,7 @@ func check(paths []string, rewrite bool, stdout, stderr io.Writer) int {
 			m := map[*transcript.Command][]string{}
 			for i, c := range tr.Commands() {
 				if !transcript.MatchOutput(c.Expected, outs[i]) {
-					m[c] = outs[i]
+					m[c] = transcript.Reconcile(c.Expected, outs[i])
 				}
 			}
 			if err := os.WriteFile(path, []byte(tr.Render(m)), 0o644); err != nil {
