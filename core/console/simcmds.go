@@ -176,6 +176,23 @@ func (s *Session) cmdCluster(args []string) {
 	s.cluster = c
 }
 
+// PinClusterVersion returns a cluster create line that makes release v
+// when the line names no --version itself: a link saved when v was the
+// default must keep opening the cluster it showed after the default moved
+// on. Lines that do not parse are returned as they are (replaying them
+// reports the error).
+func PinClusterVersion(line string, v release.Version) string {
+	f := strings.Fields(line)
+	if len(f) < 2 || f[0] != "cluster" || f[1] != "create" {
+		return line
+	}
+	p, err := javacli.ParseOptions(clusterCreateSpecs, f[2:])
+	if err != nil || p.Has("version") {
+		return line
+	}
+	return strings.TrimRight(line, " \t") + " --version " + v.String()
+}
+
 // clusterCreateSpecs are cluster create's options (the parser's and the
 // terminal's completion).
 var clusterCreateSpecs = []*javacli.OptionSpec{

@@ -13,6 +13,7 @@ import (
 
 	"kafkascope/core/console"
 	"kafkascope/core/deflate"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -35,6 +36,9 @@ const (
 
 // shared is the encoded form: a version, the actions, and the moment shown,
 // as JSON (share_json.go writes and reads it; the tags name its fields).
+// Version 1 links were made when every cluster ran Kafka 3.8: their
+// cluster create line is read with --version 3.8 (linkVersion1Release).
+// Version 2 links say what their line says.
 type shared struct {
 	V       int      `json:"v"`
 	Actions []Action `json:"a"`
@@ -45,9 +49,13 @@ type shared struct {
 // Encode renders the session (its branch up to its end, and the current
 // moment) as URL-safe text.
 func (s *Session) Encode() string {
-	data := encodeShared(shared{V: 1, Actions: s.actions, At: s.Now(), End: s.End()})
+	data := encodeShared(shared{V: 2, Actions: s.actions, At: s.Now(), End: s.End()})
 	return base64.RawURLEncoding.EncodeToString(deflate.Encode(data))
 }
+
+// linkVersion1Release is the Kafka release every cluster ran when links
+// had version 1.
+var linkVersion1Release = release.Version{Major: 3, Minor: 8}
 
 // ErrBadSession is wrapped by every decoding failure.
 var ErrBadSession = errors.New("it does not hold a valid kafkascope session")
@@ -115,14 +123,17 @@ func decodeShared(text string) (shared, error) {
 	if err := parseShared(data, &sh); err != nil {
 		return fail("its data is malformed")
 	}
-	if sh.V != 1 {
-		return fail("it has version %d (this build reads version 1)", sh.V)
+	if sh.V != 1 && sh.V != 2 {
+		return fail("it has version %d (this build reads versions 1 and 2)", sh.V)
 	}
 	if len(sh.Actions) == 0 || len(sh.Actions) > MaxActions {
 		return fail("it has %d actions (1 to %d allowed)", len(sh.Actions), MaxActions)
 	}
 	if !isClusterCreate(sh.Actions[0].Line) {
 		return fail("it does not start with cluster create")
+	}
+	if sh.V == 1 {
+		sh.Actions[0].Line = console.PinClusterVersion(sh.Actions[0].Line, linkVersion1Release)
 	}
 	// The first action runs at its own cluster's time 0. Links copied
 	// before Session.create stamped it so carry the previous cluster's

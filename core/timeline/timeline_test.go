@@ -192,3 +192,26 @@ func TestDecodeRejectsGarbage(t *testing.T) {
 		t.Fatalf("Commands of a good link: %q, %v", lines, err)
 	}
 }
+
+// A link made when every cluster ran Kafka 3.8 (version 1) opens a 3.8
+// cluster whatever the default is now; a version 2 link runs its line as
+// it is.
+func TestVersion1LinksOpenKafka38(t *testing.T) {
+	for _, c := range []struct{ in, line string }{
+		{`{"v":1,"a":[{"c":"cluster create --brokers 2"}],"at":1}`, "cluster create --brokers 2 --version 3.8"},
+		{`{"v":1,"a":[{"c":"cluster create --version 3.8.0"}],"at":1}`, "cluster create --version 3.8.0"},
+		{`{"v":2,"a":[{"c":"cluster create --brokers 2"}],"at":1}`, "cluster create --brokers 2"},
+	} {
+		lines, err := Commands(link(c.in))
+		if err != nil || len(lines) != 1 || lines[0] != c.line {
+			t.Errorf("%s: Commands = %q, %v; want %q", c.in, lines, err, c.line)
+		}
+		s, err := Decode(link(c.in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		if got := s.Cluster().Release().Version.String(); c.line != "cluster create --brokers 2" && got != "3.8" {
+			t.Errorf("%s: the cluster runs Kafka %s, want 3.8", c.in, got)
+		}
+	}
+}
