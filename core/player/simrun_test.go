@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"kafkascope/core/i18n"
+	"kafkascope/core/release"
 	"kafkascope/core/scenario"
 	"kafkascope/core/sim"
 	"kafkascope/core/simulate"
@@ -22,6 +23,7 @@ func TestSimLinkRoundTrips(t *testing.T) {
 	}{
 		{7, simulate.Options{}},
 		{34, simulate.Options{Overrides: map[string]string{"inter.broker.protocol.version": "0.10"}}},
+		{9, simulate.Options{Version: release.Version{Major: 3, Minor: 8}}},
 		{18446744073709551615, simulate.Options{Overrides: map[string]string{"min.insync.replicas": "1", "unclean.leader.election.enable": "true"}, Faults: 12, Minutes: 3, NoGroups: true}},
 	} {
 		hash := simulate.LinkHash(c.seed, c.opts)
@@ -30,7 +32,7 @@ func TestSimLinkRoundTrips(t *testing.T) {
 			t.Fatalf("%s: %v", hash, err)
 		}
 		if st.Sim == nil || st.Sim.Seed != c.seed || st.Sim.Opts.Faults != c.opts.Faults || st.Sim.Opts.Minutes != c.opts.Minutes ||
-			st.Sim.Opts.NoGroups != c.opts.NoGroups || len(c.opts.Overrides) > 0 && !reflect.DeepEqual(st.Sim.Opts.Overrides, c.opts.Overrides) || st.Lang != i18n.Korean {
+			st.Sim.Opts.NoGroups != c.opts.NoGroups || st.Sim.Opts.Version != c.opts.Version || len(c.opts.Overrides) > 0 && !reflect.DeepEqual(st.Sim.Opts.Overrides, c.opts.Overrides) || st.Lang != i18n.Korean {
 			t.Fatalf("%s read as %+v", hash, st.Sim)
 		}
 		if got := st.Sim.Hash(); got != hash {
@@ -56,6 +58,9 @@ func TestBadSimLinks(t *testing.T) {
 		"#sim=1&faults=-1":       "faults",
 		"#sim=1&minutes=61":      `minutes="61": expected a whole number from 0 to 60`,
 		"#sim=1&groups=yes":      `groups="yes": expected 1 or 0`,
+		"#sim=1&version=2.8":     `version="2.8": Kafka 2.8: a ZooKeeper-era cluster`,
+		"#sim=1&version=9.9":     `version="9.9": Kafka 9.9 is not a release kafkascope knows`,
+		"#sim=1&version=four":    `version="four"`,
 		"#sim=1&step=2":          `unknown part "step" of a simulator link`,
 		"#sim=1&scenario=04-isr": "names both a simulator run and a session or scenario",
 		"#sim=1&s=abc":           "names both a simulator run and a session or scenario",

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"kafkascope/core/release"
 	"kafkascope/core/simulate"
 	"kafkascope/core/urlquery"
 )
@@ -21,10 +22,10 @@ type SimLink struct {
 const maxLinkConfigs = 16
 
 // simParts are the parts a #sim= link may have.
-var simParts = map[string]bool{"sim": true, "config": true, "faults": true, "minutes": true, "groups": true, "lang": true}
+var simParts = map[string]bool{"sim": true, "config": true, "faults": true, "minutes": true, "groups": true, "version": true, "lang": true}
 
 // parseSimLink reads sim=<seed>[&config=k=v]...[&faults=N][&minutes=N]
-// [&groups=1], as simulate.LinkHash writes it, with the CLI's bounds. The
+// [&groups=1][&version=V], as simulate.LinkHash writes it, with the CLI's bounds. The
 // input is untrusted: every part is checked, an unknown config key is
 // refused as the CLI refuses it.
 func parseSimLink(h urlquery.Values) (*SimLink, error) {
@@ -69,6 +70,16 @@ func parseSimLink(h urlquery.Values) (*SimLink, error) {
 		sl.Opts.NoGroups = true
 	default:
 		return nil, fmt.Errorf("%w: groups=%q: expected 1 or 0", ErrBadLink, g)
+	}
+	if v := h.Get("version"); v != "" {
+		rv, err := release.Parse(v)
+		if err == nil {
+			_, err = release.Lookup(rv)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: version=%q: %v", ErrBadLink, v, err)
+		}
+		sl.Opts.Version = rv
 	}
 	return sl, nil
 }

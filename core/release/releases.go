@@ -89,6 +89,18 @@ var releases = []Release{
 // first.
 func Known() []Release { return releases }
 
+// Simulated lists the release lines the engine runs (Known without the
+// refused ones), oldest first: the simulator draws each seed's from them.
+func Simulated() []Release {
+	var out []Release
+	for _, r := range releases {
+		if r.Refused == "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Lookup returns the release line v, or an error naming the known ones.
 func Lookup(v Version) (Release, error) {
 	for _, r := range releases {

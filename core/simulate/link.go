@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"kafkascope/core/release"
 	"kafkascope/core/urlquery"
 )
 
@@ -15,7 +16,7 @@ const PageURL = "http://127.0.0.1:8080/"
 
 // LinkHash is the browser's #part that replays seed under opts:
 // sim=<seed>, then the options Flags() prints, in the same order
-// (config=k=v repeated by key, faults=N, minutes=N, groups=0).
+// (config=k=v repeated by key, faults=N, minutes=N, groups=0, version=V).
 // core/player's ParseURL reads it back.
 func LinkHash(seed uint64, opts Options) string {
 	var b strings.Builder
@@ -31,6 +32,9 @@ func LinkHash(seed uint64, opts Options) string {
 	}
 	if opts.NoGroups {
 		b.WriteString("&groups=0")
+	}
+	if opts.Version != (release.Version{}) {
+		fmt.Fprintf(&b, "&version=%s", opts.Version)
 	}
 	return b.String()
 }

@@ -35,7 +35,8 @@ type Options struct {
 	NoPowerLoss bool
 	// TraceContent makes the trace hash cover message contents.
 	TraceContent bool
-	// Version is the Kafka release the cluster runs (zero: the default).
+	// Version is the Kafka release the cluster runs (zero: drawn for each
+	// seed from the releases the engine runs, release.Simulated).
 	Version release.Version
 	// unfinished lets the engine's tests simulate a release users cannot
 	// choose yet (cluster.Config.Unfinished).
@@ -99,6 +100,7 @@ type GroupPlan struct {
 // Plan is a run's shape, drawn from its seed.
 type Plan struct {
 	Seed      uint64
+	Version   release.Version
 	Brokers   int
 	Voters    int
 	Topics    []Topic
@@ -152,6 +154,20 @@ func Draw(seed uint64, opts Options) Plan {
 		}
 		p.Producers = append(p.Producers, pp)
 	}
+	p.Version = opts.Version
+	if p.Version == (release.Version{}) {
+		// Its own stream too: the releases to draw from grow, and every
+		// seed keeps its cluster, topics and producers when they do.
+		// A release that lacks an overridden config is not drawn
+		// (inter.broker.protocol.version went in 4.0).
+		var rels []release.Version
+		for _, r := range release.Simulated() {
+			if _, ibp := opts.Overrides["inter.broker.protocol.version"]; !ibp || !r.Version.AtLeast(4, 0) {
+				rels = append(rels, r.Version)
+			}
+		}
+		p.Version = rels[sim.NewRand(seed, "simulate/plan/version").Intn(len(rels))]
+	}
 	// Drawn from their own stream, so adding groups kept every earlier
 	// seed's cluster, topics and producers.
 	g := sim.NewRand(seed, "simulate/plan/groups")
@@ -166,7 +182,7 @@ func Draw(seed uint64, opts Options) Plan {
 // Describe is the plan in one paragraph (the replay record's header).
 func (p Plan) Describe(opts Options) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "seed %d: %d brokers, %d voter(s), %d faults; topics", p.Seed, p.Brokers, p.Voters, p.Faults)
+	fmt.Fprintf(&b, "seed %d: Kafka %s, %d brokers, %d voter(s), %d faults; topics", p.Seed, p.Version, p.Brokers, p.Voters, p.Faults)
 	for _, t := range p.Topics {
 		fmt.Fprintf(&b, " %s%v(min.insync.replicas=%d", t.Name, t.Assignment, t.MinISR)
 		if t.SegmentBytes > 0 {

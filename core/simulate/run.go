@@ -9,6 +9,7 @@ import (
 
 	"kafkascope/core/broker"
 	"kafkascope/core/cluster"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -145,7 +146,7 @@ func (run *Run) simulate() error {
 	// replay of a seed), and a leaped run traces only the events it did
 	// not leap, which depends on where its driver paused.
 	c, err := cluster.New(cluster.Config{Brokers: p.Brokers, Controllers: p.Voters, Seed: p.Seed, TraceContent: opts.TraceContent, Static: brokerConfig(opts.Overrides), Stepped: true,
-		Version: opts.Version, Unfinished: opts.unfinished})
+		Version: p.Version, Unfinished: opts.unfinished})
 	if err != nil {
 		return err
 	}
@@ -275,8 +276,12 @@ func (run *Run) advanceUntil(cond func() bool, limit time.Duration) error {
 // the violations.
 func (run *Run) Report() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\nreplay: go run ./scripts/kafkasim simulate --seed %d%s --trace\n", run.Plan.Describe(run.Opts), run.Plan.Seed, run.Opts.Flags())
-	fmt.Fprintf(&b, "open: %s%s\n", PageURL, LinkHash(run.Plan.Seed, run.Opts))
+	// The replay names the release even when it was drawn, so that it
+	// keeps replaying this run when the releases to draw from change.
+	pinned := run.Opts
+	pinned.Version = run.Plan.Version
+	fmt.Fprintf(&b, "%s\nreplay: go run ./scripts/kafkasim simulate --seed %d%s --trace\n", run.Plan.Describe(run.Opts), run.Plan.Seed, pinned.Flags())
+	fmt.Fprintf(&b, "open: %s%s\n", PageURL, LinkHash(run.Plan.Seed, pinned))
 	b.WriteString("schedule:\n")
 	for _, line := range run.Schedule {
 		b.WriteString("  " + line + "\n")
@@ -305,6 +310,9 @@ func (opts Options) Flags() string {
 	}
 	if opts.NoGroups {
 		b.WriteString(" --groups=false")
+	}
+	if opts.Version != (release.Version{}) {
+		fmt.Fprintf(&b, " --version %s", opts.Version)
 	}
 	return b.String()
 }

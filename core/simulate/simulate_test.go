@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"kafkascope/core/release"
 )
 
 // More seeds: go test ./core/simulate -run TestSimulateSeeds -sim.seeds=1-200
@@ -89,6 +91,33 @@ func TestDrawCoversTheRanges(t *testing.T) {
 	for _, want := range []string{"brokers=3", "brokers=5", "voters=1", "voters=3", "rf=1", "rf=3", "minisr=1", "minisr=2", "acks=0", "acks=1", "acks=all", "idempotent"} {
 		if !seen[want] {
 			t.Errorf("no seed in 1-300 draws %s", want)
+		}
+	}
+}
+
+// Each seed draws its Kafka release from the ones the engine runs, unless
+// --version pins it; a run that overrides inter.broker.protocol.version
+// draws only releases that still have it (before 4.0).
+func TestDrawVersion(t *testing.T) {
+	seen := map[release.Version]bool{}
+	ibp := Options{Overrides: map[string]string{"inter.broker.protocol.version": "0.10"}}
+	pinned := Options{Version: release.Version{Major: 3, Minor: 8}}
+	for seed := uint64(1); seed <= 60; seed++ {
+		v := Draw(seed, Options{}).Version
+		if _, err := release.Lookup(v); err != nil {
+			t.Fatalf("seed %d draws %s: %v", seed, v, err)
+		}
+		seen[v] = true
+		if v := Draw(seed, ibp).Version; v.AtLeast(4, 0) {
+			t.Errorf("seed %d with inter.broker.protocol.version draws Kafka %s", seed, v)
+		}
+		if v := Draw(seed, pinned).Version; v != pinned.Version {
+			t.Errorf("seed %d with --version 3.8 runs Kafka %s", seed, v)
+		}
+	}
+	for _, r := range release.Simulated() {
+		if !seen[r.Version] {
+			t.Errorf("no seed in 1-60 draws Kafka %s", r.Version)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"kafkascope/core/release"
 	"kafkascope/core/simulate"
 )
 
@@ -52,13 +53,14 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	groups := fs.Bool("groups", true, "the consumer groups drawn for each seed in the workload (--groups=false leaves them out)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "seeds run at once, each in its own world (output stays in seed order)")
 	replay := fs.Bool("replay", true, "run every failing seed again and require the same failure line")
+	version := fs.String("version", "", "the Kafka release every run's cluster runs (default: drawn for each seed from the releases the engine runs)")
 	ov := overrides{}
 	fs.Var(ov, "config", "override a broker or topic config, key=value (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 || (*seeds == "") == (*seed == 0) {
-		fmt.Fprintln(stderr, "usage: kafkasim simulate (--seeds A-B | --seed N [--trace]) [--config k=v]... [--minutes N] [--faults N] [--groups=false] [--jobs N] [--replay=false] [-v]")
+		fmt.Fprintln(stderr, "usage: kafkasim simulate (--seeds A-B | --seed N [--trace]) [--config k=v]... [--minutes N] [--faults N] [--groups=false] [--version V] [--jobs N] [--replay=false] [-v]")
 		return 2
 	}
 	if *minutes < 0 || *minutes > simulate.MaxMinutes || *faults < 0 || *faults > simulate.MaxFaults {
@@ -74,6 +76,17 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	opts := simulate.Options{Overrides: ov, Minutes: *minutes, Faults: *faults, NoGroups: !*groups}
+	if *version != "" {
+		v, err := release.Parse(*version)
+		if err == nil {
+			_, err = release.Lookup(v)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "kafkasim simulate: --version:", err)
+			return 2
+		}
+		opts.Version = v
+	}
 	if *trace {
 		opts.Trace = func(line string) { fmt.Fprintln(stdout, line) }
 	}

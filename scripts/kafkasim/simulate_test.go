@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"kafkascope/core/simulate"
 )
 
 func simulateOut(t *testing.T, args ...string) (string, int) {
@@ -17,7 +19,7 @@ func simulateOut(t *testing.T, args ...string) (string, int) {
 // summary counts it, the exit status is 1, and --seed replays the same
 // violation.
 func TestSimulateReportsAndReplaysAViolation(t *testing.T) {
-	out, rc := simulateOut(t, "--seeds", "26-27", "--config", "min.insync.replicas=1")
+	out, rc := simulateOut(t, "--seeds", "26-27", "--config", "min.insync.replicas=1", "--version", "3.8")
 	if rc != 1 {
 		t.Fatalf("exit %d, want 1:\n%s", rc, out)
 	}
@@ -29,18 +31,18 @@ func TestSimulateReportsAndReplaysAViolation(t *testing.T) {
 	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "simulate: 2 seeds (26-27), 1 with violations (acked-write-lost 1), 0 runs failed, 0 failing seeds did not replay; ") || !strings.Contains(last, "runs/s") {
 		t.Fatalf("summary %q", last)
 	}
-	replay, rc := simulateOut(t, "--seed", "27", "--config", "min.insync.replicas=1")
+	replay, rc := simulateOut(t, "--seed", "27", "--config", "min.insync.replicas=1", "--version", "3.8")
 	if rc != 1 || !strings.HasPrefix(replay, first+"\n") {
 		t.Fatalf("replay (exit %d) does not start with %q:\n%s", rc, first, replay)
 	}
-	if !strings.Contains(replay, "replay: go run ./scripts/kafkasim simulate --seed 27 --config min.insync.replicas=1 --trace") {
+	if !strings.Contains(replay, "replay: go run ./scripts/kafkasim simulate --seed 27 --config min.insync.replicas=1 --version 3.8 --trace") {
 		t.Fatalf("the report does not say how to replay:\n%s", replay)
 	}
-	if !strings.Contains(replay, "\n  open: http://127.0.0.1:8080/#sim=27&config=min.insync.replicas=1\n") {
+	if !strings.Contains(replay, "\n  open: http://127.0.0.1:8080/#sim=27&config=min.insync.replicas=1&version=3.8\n") {
 		t.Fatalf("the report does not give the browser link:\n%s", replay)
 	}
 	// -v gives each failing seed's report, with its link.
-	if verbose, _ := simulateOut(t, "--seeds", "26-27", "--config", "min.insync.replicas=1", "-v"); !strings.Contains(verbose, first+"\n") ||
+	if verbose, _ := simulateOut(t, "--seeds", "26-27", "--config", "min.insync.replicas=1", "--version", "3.8", "-v"); !strings.Contains(verbose, first+"\n") ||
 		strings.Count(verbose, "open: http://127.0.0.1:8080/#sim=") != 1 {
 		t.Fatalf("-v does not give the failing seed's link:\n%s", verbose)
 	}
@@ -50,13 +52,15 @@ func TestSimulateReportsAndReplaysAViolation(t *testing.T) {
 // every option that shapes the run.
 func TestSimulateSeedPrintsTheBrowserLink(t *testing.T) {
 	out, rc := simulateOut(t, "--seed", "2", "--faults", "3", "--groups=false")
-	if rc != 0 || !strings.Contains(out, "\n  open: http://127.0.0.1:8080/#sim=2&faults=3&groups=0\n") || !strings.Contains(out, "replay: go run ./scripts/kafkasim simulate --seed 2 --faults 3 --groups=false --trace") {
+	// The release was drawn for the seed; the replay and the link name it.
+	v := simulate.Draw(2, simulate.Options{}).Version
+	if rc != 0 || !strings.Contains(out, "\n  open: http://127.0.0.1:8080/#sim=2&faults=3&groups=0&version="+v.String()+"\n") || !strings.Contains(out, "replay: go run ./scripts/kafkasim simulate --seed 2 --faults 3 --groups=false --version "+v.String()+" --trace") {
 		t.Fatalf("exit %d:\n%s", rc, out)
 	}
 }
 
 func TestSimulateUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{}, {"--seeds", "0-3"}, {"--seeds", "1-2", "--config", "foo=bar"}, {"--seeds", "1-2", "--seed", "3"}, {"--seeds", "1", "--minutes", "-1"}, {"--seeds", "1", "--jobs", "0"}} {
+	for _, args := range [][]string{{}, {"--seeds", "0-3"}, {"--seeds", "1-2", "--config", "foo=bar"}, {"--seeds", "1-2", "--seed", "3"}, {"--seeds", "1", "--minutes", "-1"}, {"--seeds", "1", "--jobs", "0"}, {"--seeds", "1", "--version", "2.8"}, {"--seeds", "1", "--version", "x"}} {
 		if out, rc := simulateOut(t, args...); rc != 2 {
 			t.Errorf("%q: exit %d, want 2:\n%s", args, rc, out)
 		}
