@@ -46,8 +46,7 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
                  [--config key=value]... [--page-cache-bytes N]
                                  (sets offsets.topic.replication.factor=min(3, brokers) unless --config sets it;
                                  --page-cache-bytes: each machine's memory for caching files, default 64 MiB;
-                                 --version: the Kafka release it runs, default 3.8; 2.8, 4.1 and 4.3 are
-                                 known and not simulated yet)
+                                 --version: the Kafka release it runs: @RELEASES@)
   broker kill N [--power-loss]   crash broker N (with --power-loss, unflushed writes are lost)
   broker stop N                  graceful shutdown (controlled shutdown, flush, clean exit)
   broker start N                 restart broker N; waits until it serves again
@@ -69,8 +68,30 @@ Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.
   kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh, kafka-producer-perf-test.sh,
   kafka-verifiable-producer.sh, kafka-dump-log.sh, kafka-metadata-quorum.sh, kafka-features.sh`
 
+// releasesHelp names the releases cluster create runs, its default, and
+// the ones it knows and refuses, from the release table.
+func releasesHelp() string {
+	var run, refused []string
+	for _, r := range release.Known() {
+		if r.Refused != "" {
+			refused = append(refused, r.Version.String())
+		} else {
+			run = append(run, r.Version.String())
+		}
+	}
+	out := strings.Join(run, ", ") + " (default " + release.Default.String() + ")"
+	switch len(refused) {
+	case 0:
+	case 1:
+		out += "; " + refused[0] + " is known and not simulated yet"
+	default:
+		out += "; " + strings.Join(refused[:len(refused)-1], ", ") + " and " + refused[len(refused)-1] + " are known\n                                 and not simulated yet"
+	}
+	return out
+}
+
 func (s *Session) cmdHelp([]string) {
-	for _, l := range strings.Split(helpText, "\n") {
+	for _, l := range strings.Split(strings.Replace(helpText, "@RELEASES@", releasesHelp(), 1), "\n") {
 		s.print(l)
 	}
 }
