@@ -80,6 +80,9 @@ type Broker struct {
 
 	state        State
 	incarnation  metadata.Uuid
+	// features is what this incarnation registers as supported
+	// (registrationFeatures).
+	features []metadata.BrokerFeature
 	brokerEpoch  int64
 	registered   bool
 	readyToServe bool // the first metadata publish happened
@@ -328,6 +331,7 @@ func (b *Broker) Start(env *sim.Env) {
 	b.env = env
 	rnd := env.Rand(fmt.Sprintf("broker-%d/incarnation/%d", b.cfg.NodeID, env.Now()))
 	b.incarnation = metadata.RandomUuid(rnd.Uint64)
+	b.features = registrationFeatures(b.cfg.Release, rnd)
 	if err := b.loadLogs(env); err != nil {
 		panic(fmt.Sprintf("broker %d: loading logs: %v", b.cfg.NodeID, err))
 	}

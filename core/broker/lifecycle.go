@@ -1,11 +1,14 @@
 package broker
 
 import (
+	"slices"
 	"time"
 
 	"kafkascope/core/event"
+	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -19,7 +22,7 @@ func (b *Broker) register(env *sim.Env) {
 	req := &protocol.BrokerRegistrationRequest{
 		BrokerID: b.cfg.NodeID, ClusterID: b.cfg.ClusterID, IncarnationID: b.incarnation,
 		Listeners:           []metadata.Endpoint{{Name: "PLAINTEXT", Host: b.cfg.Host, Port: BrokerPort}},
-		PreviousBrokerEpoch: b.previousBrokerEpoch,
+		PreviousBrokerEpoch: b.previousBrokerEpoch, Features: b.features,
 	}
 	if dir, err := metadata.ParseUuid(b.cfg.DirectoryID); err == nil {
 		req.LogDirs = []metadata.Uuid{dir} // one log directory: log.dirs=/tmp/kafka-logs
@@ -55,12 +58,53 @@ func (b *Broker) sendHeartbeat(env *sim.Env) {
 	b.heartbeatCall = b.sendToController(env, b.heartbeatRequest(), b.heartbeatTimeout(), b.heartbeatAnswered)
 }
 
-// heartbeatRequest is the heartbeat the broker sends now.
+// heartbeatRequest is the heartbeat the broker sends now. A 4.3 broker
+// reports its cordoned log directories (cordoned.log.dirs: none here)
+// from the first heartbeat after it caught up with the metadata log
+// (BrokerLifecycleManager, KIP-1066).
 func (b *Broker) heartbeatRequest() *protocol.BrokerHeartbeatRequest {
-	return &protocol.BrokerHeartbeatRequest{
+	req := &protocol.BrokerHeartbeatRequest{
 		BrokerID: b.cfg.NodeID, BrokerEpoch: b.brokerEpoch, CurrentMetadataOffset: b.image.Offset,
 		WantFence: !b.readyToUnfence(), WantShutDown: b.wantShutdown,
 	}
+	if b.cfg.Release.MetadataLevel >= cordonedLogDirsLevel && b.state != StateStarting {
+		req.CordonedLogDirs = []metadata.Uuid{}
+	}
+	return req
+}
+
+// cordonedLogDirsLevel is 4.3-IV0, the metadata.version of Kafka 4.3's
+// BrokerHeartbeat v2 and its CordonedLogDirs.
+const cordonedLogDirsLevel = 30
+
+// registrationFeatures is what a broker of rel registers as supported.
+// A 3.8 broker's default (metadata.version 1-20) is nil. From 4.0 it is
+// every feature of the release (BrokerRegistrationRequest v4 keeps those
+// whose minimum is 0), in the order the broker's map iterates: a HashMap
+// in 4.1's BrokerLifecycleManager, and in 4.3's Map.copyOf, whose order
+// changes with every JVM: rnd, drawn per incarnation, stands for that.
+func registrationFeatures(rel release.Release, rnd *sim.Rand) []metadata.BrokerFeature {
+	if !rel.Version.AtLeast(4, 0) {
+		return nil
+	}
+	names := make([]string, 0, len(rel.Features))
+	byName := map[string]release.Feature{}
+	for _, f := range rel.Features {
+		names = append(names, f.Name)
+		byName[f.Name] = f
+	}
+	slices.Sort(names)
+	if rel.Version.AtLeast(4, 3) {
+		rnd.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+	} else {
+		names = jdk.HashSetOrder(names)
+	}
+	out := make([]metadata.BrokerFeature, len(names))
+	for i, n := range names {
+		f := byName[n]
+		out[i] = metadata.BrokerFeature{Name: n, MinSupportedVersion: f.MinLevel, MaxSupportedVersion: f.MaxLevel}
+	}
+	return out
 }
 
 // heartbeatTimeout is how long a heartbeat waits for an answer, across

@@ -223,7 +223,7 @@ func sameImage(a, b *metadata.Image) bool {
 		return false
 	}
 	for i := range ra {
-		if !bytes.Equal(metadata.Encode(ra[i]), metadata.Encode(rb[i])) {
+		if !bytes.Equal(metadata.Encode(ra[i], 0), metadata.Encode(rb[i], 0)) {
 			return false
 		}
 	}

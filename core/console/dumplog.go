@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +14,7 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/raft"
 	"kafkascope/core/record"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -90,6 +92,9 @@ type dumpLog struct {
 	indexErrs *indexErrors
 }
 
+// rel is the Kafka release the tool is (the cluster's).
+func (d *dumpLog) rel() release.Version { return d.t.s.cluster.Release().Version }
+
 // uncaught prints an exception the JVM reports for an uncaught throw.
 func (d *dumpLog) uncaught(class, msg string) int {
 	d.t.println(`Exception in thread "main" ` + exceptionText(class, msg))
@@ -113,6 +118,10 @@ func (d *dumpLog) run() int {
 			name = ""
 		}
 		dot := strings.LastIndexByte(name, '.')
+		if dot < 0 && d.rel().AtLeast(4, 3) {
+			d.t.println("Ignoring unknown file " + arg) // the Java tool checks for a suffix
+			continue
+		}
 		if dot < 0 {
 			return d.uncaught("java.lang.StringIndexOutOfBoundsException", fmt.Sprintf("begin -1, end %d, length %d", len(name), len(name)))
 		}
@@ -137,6 +146,13 @@ func (d *dumpLog) run() int {
 	for _, f := range d.order {
 		d.t.println("Non-consecutive offsets in " + f)
 		pairs := d.nonConsecutive[f]
+		if d.rel().AtLeast(4, 3) {
+			// A TreeMap from 4.3: ascending.
+			for _, p := range pairs {
+				d.t.println(fmt.Sprintf("  %d is followed by %d", p[0], p[1]))
+			}
+			continue
+		}
 		for i := len(pairs) - 1; i >= 0; i-- {
 			d.t.println(fmt.Sprintf("  %d is followed by %d", pairs[i][0], pairs[i][1]))
 		}
@@ -221,7 +237,9 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 			}
 			for i := range b.Records {
 				r := &b.Records[i]
-				if last >= 0 && r.Offset != last+1 {
+				// 4.3's Java DumpLogSegments starts from -1, so a file
+				// whose first record is not offset 0 is reported too.
+				if (last >= 0 || d.rel().AtLeast(4, 3)) && r.Offset != last+1 {
 					if _, seen := d.nonConsecutive[full]; !seen {
 						d.order = append(d.order, full)
 					}
@@ -290,7 +308,7 @@ func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, 
 			r.Offset, b.TimestampType(), b.RecordTimestamp(r), nullableSize(r.Key), nullableSize(r.Value), seq, strings.Join(keys, ","))
 		prefix = " "
 		if b.IsControl() {
-			s.WriteString(controlText(r.Key, r.Value))
+			s.WriteString(controlText(r.Key, r.Value, d.rel()))
 		}
 	}
 	if printData && !b.IsControl() {
@@ -303,7 +321,13 @@ func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, 
 			return s.String()
 		}
 		if d.p.Has("cluster-metadata-decoder") {
-			s.WriteString(" payload: " + metadata.DumpPayload(r.Offset, r.Value))
+			// Up to 4.2 the payload follows a literal " payload: "; 4.3's
+			// Java tool puts the key prefix ("| " without metadata) first.
+			p := " "
+			if d.rel().AtLeast(4, 3) {
+				p = prefix
+			}
+			s.WriteString(p + "payload: " + metadata.DumpPayload(r.Offset, r.Value))
 			return s.String()
 		}
 		if r.Key != nil {
@@ -325,9 +349,10 @@ func nullableSize(b []byte) int {
 
 // controlText is what a control record adds to its line: transaction
 // markers and KRaft's snapshot header and footer print their contents
-// (the footer and header as their JSON converters write them), other types
-// (KRaft's LEADER_CHANGE) only their name and id.
-func controlText(key, value []byte) string {
+// (the footer and header as their JSON converters write them), and so
+// does KRaft's LEADER_CHANGE from 4.1 (3.8 prints only its name and id,
+// as it does for every other type).
+func controlText(key, value []byte, rel release.Version) string {
 	if len(key) < 4 {
 		return " controlType: UNKNOWN(-1)"
 	}
@@ -344,6 +369,22 @@ func controlText(key, value []byte) string {
 	case raft.ControlSnapshotFooter:
 		if f, err := raft.DecodeSnapshotFooterRecord(value); err == nil {
 			return fmt.Sprintf(` SnapshotFooter {"version":%d}`, f.Version)
+		}
+	case raft.ControlLeaderChange:
+		if m, err := raft.DecodeLeaderChangeMessage(value); err == nil && rel.AtLeast(4, 1) {
+			// LeaderChangeMessageJsonConverter at version 0: voters are a
+			// HashMap's keys (ascending for small ids); grantingVoters a
+			// Set.copyOf, whose order changes with every JVM: ascending
+			// here, one of the orders Kafka prints.
+			voters := func(ids []int32) string {
+				ids = slices.Sorted(slices.Values(ids))
+				parts := make([]string, len(ids))
+				for i, id := range ids {
+					parts[i] = fmt.Sprintf(`{"voterId":%d}`, id)
+				}
+				return "[" + strings.Join(parts, ",") + "]"
+			}
+			return fmt.Sprintf(` LeaderChange: {"version":%d,"leaderId":%d,"voters":%s,"grantingVoters":%s}`, m.Version, m.LeaderID, voters(m.Voters), voters(m.GrantingVoters))
 		}
 	}
 	return fmt.Sprintf(" controlType: %s(%d)", raft.ControlType(typ), typ)

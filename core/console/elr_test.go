@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -218,5 +219,55 @@ func TestKafka4RefusesTheProtocolVersion(t *testing.T) {
 	}
 	if _, err := cluster.New(cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{"inter.broker.protocol.version": "0.10"}}); err != nil {
 		t.Fatalf("3.8: %v", err)
+	}
+}
+
+// TestKafka43MetadataRecords reads a 4.3 cluster's metadata log: no
+// ZooKeeper migration state at bootstrap, registrations at version 4 with
+// every feature the broker supports, the cordoned directories each broker
+// reports once it caught up (an empty list, version 3), partition records
+// at version 2 without ELR fields, and a ClearElrRecord after each
+// min.insync.replicas change.
+func TestKafka43MetadataRecords(t *testing.T) {
+	s := kafka43Session(t, 3)
+	for _, line := range []string{
+		"kafka-topics.sh --create --topic a --partitions 1 --replication-factor 3 --config min.insync.replicas=2",
+		"kafka-configs.sh --bootstrap-server localhost:9092 --alter --entity-type topics --entity-name a --add-config min.insync.replicas=1",
+		"kafka-configs.sh --bootstrap-server localhost:9092 --alter --entity-type brokers --entity-default --add-config min.insync.replicas=1",
+		"time advance 1s",
+	} {
+		s.Exec(line, nil)
+	}
+	dump := strings.Join(s.Exec("kafka-dump-log.sh --cluster-metadata-decoder --files /tmp/kafka-logs/__cluster_metadata-0/00000000000000000000.log", nil), "\n")
+	payloads := regexp.MustCompile(`payload: (\{.*\})`).FindAllStringSubmatch(dump, -1)
+	var got []string
+	for _, p := range payloads {
+		got = append(got, p[1])
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{
+		`{"type":"FEATURE_LEVEL_RECORD","version":0,"data":{"name":"metadata.version","featureLevel":30}}`,
+		`{"type":"CONFIG_RECORD","version":0,"data":{"resourceType":4,"resourceName":"","name":"min.insync.replicas","value":"1"}}`,
+		`"maxSupportedVersion":30}`,
+		`{"name":"streams.version","minSupportedVersion":0,"maxSupportedVersion":1}`,
+		`"cordonedLogDirs":[]}}`,
+		`{"type":"CONFIG_RECORD","version":0,"data":{"resourceType":2,"resourceName":"a","name":"min.insync.replicas","value":"2"}}` + "\n" +
+			`{"type":"CLEAR_ELR_RECORD","version":0,"data":{"topicName":"a"}}` + "\n" + `{"type":"PARTITION_RECORD","version":2,`,
+		`{"type":"CONFIG_RECORD","version":0,"data":{"resourceType":2,"resourceName":"a","name":"min.insync.replicas","value":"1"}}` + "\n" +
+			`{"type":"CLEAR_ELR_RECORD","version":0,"data":{"topicName":"a"}}`,
+		`{"type":"CONFIG_RECORD","version":0,"data":{"resourceType":4,"resourceName":"","name":"min.insync.replicas","value":"1"}}` + "\n" +
+			`{"type":"CLEAR_ELR_RECORD","version":0,"data":{"topicName":""}}`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the metadata log lacks\n%s\nin\n%s", want, all)
+		}
+	}
+	for _, absent := range []string{"ZK_MIGRATION_STATE_RECORD", `"type":"REGISTER_BROKER_RECORD","version":3`, `"type":"PARTITION_RECORD","version":1`, "eligibleLeaderReplicas"} {
+		if strings.Contains(all, absent) {
+			t.Errorf("a 4.3 metadata log holds %s:\n%s", absent, all)
+		}
+	}
+	if n := strings.Count(all, `"cordonedLogDirs":[]`); n != 3 {
+		t.Errorf("%d cordoned-directory reports, want one per broker (3)", n)
 	}
 }

@@ -44,14 +44,14 @@ func (c *Controller) handleRegistration(env *sim.Env, from sim.Addr, req *protoc
 	rec := &metadata.RegisterBrokerRecord{
 		BrokerID: req.BrokerID, IncarnationID: req.IncarnationID, Endpoints: req.Listeners, Rack: req.Rack,
 		Fenced: true, BrokerEpoch: c.nextOffset(),
-		LogDirs: sortedLogDirs(req.LogDirs),
+		LogDirs: sortedLogDirs(req.LogDirs), Features: req.Features,
 	}
 	var recs []metadata.Record
 	if existing != nil && existing.IncarnationID == req.IncarnationID {
 		rec.Fenced, rec.InControlledShutdown, rec.BrokerEpoch = existing.Fenced, existing.InControlledShutdown, existing.Epoch
 	} else {
 		delete(c.sessions, req.BrokerID)
-		stored := int64(-1)
+		stored := int64(-2) // no registration: never a clean restart (ClusterControlManager)
 		if existing != nil {
 			stored = existing.Epoch
 		}
@@ -79,6 +79,26 @@ func (c *Controller) restartRecords(id int32, clean bool) []metadata.Record {
 	return c.leaveISRs(id, !clean)
 }
 
+// cordonedLogDirsLevel is 4.3-IV0, from which the controller records the
+// cordoned log directories brokers report (isCordonedLogDirsSupported).
+const cordonedLogDirsLevel = 30
+
+// sameDirSet says whether two directory lists hold the same ids
+// (BrokerRegistration.cordonedDirChanged compares sets).
+func sameDirSet(a, b []metadata.Uuid) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			return false
+		}
+	}
+	return true
+}
+
 // sortedLogDirs is a registration's log directories in CompareUuids order
 // (a copy: the request's slice is left as it came).
 func sortedLogDirs(dirs []metadata.Uuid) []metadata.Uuid {
@@ -103,7 +123,7 @@ func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.
 		return
 	}
 	c.sessions[req.BrokerID] = &session{lastContact: env.Now()}
-	caughtUp := req.CurrentMetadataOffset >= b.Epoch
+	caughtUp := req.CurrentMetadataOffset >= b.RegisteredAt
 	switch {
 	case req.WantShutDown && !b.InControlledShutdown:
 		c.beginControlledShutdown(env, b)
@@ -111,6 +131,12 @@ func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.
 		c.unfence(env, b)
 	case !b.Fenced && req.WantFence:
 		c.fence(env, b, "asked")
+	}
+	if b := c.image.Brokers[req.BrokerID]; req.CordonedLogDirs != nil && c.image.Features[release.MetadataVersionFeature] >= cordonedLogDirsLevel &&
+		(b.CordonedLogDirs == nil || !sameDirSet(b.CordonedLogDirs, req.CordonedLogDirs)) {
+		// handleDirectoriesCordoned: a registration holds none until the
+		// broker reports, so the first report is always written.
+		c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, CordonedLogDirs: slices.Clone(req.CordonedLogDirs)})
 	}
 	c.scheduleExpiry(env)
 	c.heartbeatAnswer(resp, req, c.image.Brokers[req.BrokerID])
@@ -120,7 +146,7 @@ func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.
 // heartbeatAnswer fills in what a heartbeat's answer tells broker b once
 // its session was renewed.
 func (c *Controller) heartbeatAnswer(resp *protocol.BrokerHeartbeatResponse, req *protocol.BrokerHeartbeatRequest, b *metadata.BrokerRegistration) {
-	resp.IsCaughtUp = req.CurrentMetadataOffset >= b.Epoch
+	resp.IsCaughtUp = req.CurrentMetadataOffset >= b.RegisteredAt
 	resp.IsFenced = b.Fenced
 	resp.ShouldShutDown = b.InControlledShutdown && c.leadsNothing(b.ID) && req.CurrentMetadataOffset >= c.lastCommitted()
 }
@@ -182,32 +208,43 @@ func (t sessionExpiry) Fire(env *sim.Env) {
 // and loses its leaderships.
 func (c *Controller) fence(env *sim.Env, b *metadata.BrokerRegistration, why string) {
 	env.Note(event.BrokerFenced{Broker: b.ID, Reason: why})
-	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, Fenced: metadata.FencingFence})
-	c.appendRecords(env, c.removeFromISRs(b.ID)...)
+	// One batch, the partition changes first (handleBrokerFenced).
+	c.appendRecords(env, append(c.removeFromISRs(b.ID),
+		&metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, Fenced: metadata.FencingFence})...)
 }
 
 // unfence lets a caught-up broker serve again and gives leaderless
-// partitions whose ISR holds it a leader.
+// partitions whose ISR holds it a leader: one batch, the registration
+// change first (handleBrokerUnfenced), so the elections see it unfenced.
 func (c *Controller) unfence(env *sim.Env, b *metadata.BrokerRegistration) {
+	if !c.active {
+		return
+	}
 	env.Note(event.BrokerUnfenced{Broker: b.ID})
-	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, Fenced: metadata.FencingUnfence})
-	var recs []metadata.Record
+	var bt batch
+	c.stage(&bt, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, Fenced: metadata.FencingUnfence})
 	c.eachPartition(func(t *metadata.Topic, i int32, p *metadata.PartitionState) {
 		if p.Leader == metadata.NoLeader && slices.Contains(p.Replicas, b.ID) {
 			if rec := partitionChange(t.ID, i, p, nil, c.electionFor(t.Name), c.acceptable, c.elrFor(t.Name, p)); rec != nil {
-				recs = append(recs, rec)
+				c.stage(&bt, rec)
 			}
 		}
 	})
-	c.appendRecords(env, recs...)
+	c.flush(env, &bt)
 }
 
 // beginControlledShutdown marks the broker as shutting down and moves every
-// leadership and ISR membership off it before it is allowed to exit.
+// leadership and ISR membership off it before it is allowed to exit: one
+// batch, the registration change first (handleBrokerInControlledShutdown).
 func (c *Controller) beginControlledShutdown(env *sim.Env, b *metadata.BrokerRegistration) {
+	if !c.active {
+		return
+	}
 	env.Note(event.ControlledShutdownStarted{Broker: b.ID})
-	c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, InControlledShutdown: metadata.ShutdownRequested})
-	c.appendRecords(env, c.removeFromISRs(b.ID)...)
+	var bt batch
+	c.stage(&bt, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, InControlledShutdown: metadata.ShutdownRequested})
+	c.stage(&bt, c.removeFromISRs(b.ID)...)
+	c.flush(env, &bt)
 }
 
 // removeFromISRs builds the changes that take broker id out of every ISR it

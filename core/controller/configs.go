@@ -52,7 +52,7 @@ func (c *Controller) handleIncrementalAlterConfigs(env *sim.Env, from sim.Addr, 
 		}
 		resp.Responses = append(resp.Responses, out)
 	}
-	c.appendRecords(env, recs...)
+	c.appendRecords(env, append(recs, c.clearElrRecords(recs)...)...)
 	c.reply(env, from, resp)
 }
 
@@ -142,7 +142,7 @@ func (c *Controller) handleAlterConfigs(env *sim.Env, from sim.Addr, req *protoc
 		}
 		resp.Responses = append(resp.Responses, out)
 	}
-	c.appendRecords(env, recs...)
+	c.appendRecords(env, append(recs, c.clearElrRecords(recs)...)...)
 	c.reply(env, from, resp)
 }
 
@@ -205,6 +205,28 @@ func (c *Controller) configRecords(resType int8, name string, current map[string
 		recs = append(recs, &metadata.ConfigRecord{ResourceType: resType, ResourceName: name, Name: k, Value: v})
 	}
 	return recs, protocol.NONE, ""
+}
+
+// clearElrRecords are the ClearElrRecords that follow a request's config
+// records while eligible leader replicas are on
+// (ConfigurationControlManager.createClearElrRecordsAsNeeded): each
+// min.insync.replicas that is set or removed invalidates the ELRs chosen
+// against it, of its topic or, for a broker-level value, of every topic.
+func (c *Controller) clearElrRecords(recs []metadata.Record) []metadata.Record {
+	if !c.elrEnabled() {
+		return nil
+	}
+	var out []metadata.Record
+	for _, r := range recs {
+		if cr, ok := r.(*metadata.ConfigRecord); ok && cr.Name == "min.insync.replicas" {
+			topic := ""
+			if cr.ResourceType == metadata.ResourceTopic {
+				topic = cr.ResourceName
+			}
+			out = append(out, &metadata.ClearElrRecord{TopicName: topic})
+		}
+	}
+	return out
 }
 
 // elrMinISRProblem is what ConfigurationControlManager refuses while

@@ -92,7 +92,7 @@ func (c *Controller) Start(env *sim.Env) {
 
 // bootstrapRecords are what a fresh cluster's first active controller
 // writes: the release's metadata.version, the other features it finalizes
-// at format time (by name), and, where eligible leader replicas start on
+// at format time (by name), before 4.0 the ZooKeeper migration state, and, where eligible leader replicas start on
 // (4.1+), the cluster-level min.insync.replicas that ELR's rules read,
 // set to the controller's own static value (ActivationRecordsGenerator,
 // KAFKA-16540).
@@ -104,9 +104,13 @@ func (c *Controller) bootstrapRecords() []metadata.Record {
 			recs = append(recs, &metadata.FeatureLevelRecord{Name: f.Name, FeatureLevel: f.Default})
 		}
 	}
-	recs = append(recs, &metadata.ZkMigrationStateRecord{State: metadata.ZkMigrationNone})
+	if metadata.WritesZkMigrationState(rel.MetadataLevel) {
+		recs = append(recs, &metadata.ZkMigrationStateRecord{State: metadata.ZkMigrationNone})
+	}
 	if rel.FeatureDefault(release.EligibleLeaderReplicasFeature) > 0 {
-		v := c.cfg.Static.Broker("min.insync.replicas")
+		// The static value parsed as an INT and written back
+		// (KafkaConfigSchema), so " 2" is stored as "2".
+		v := strconv.FormatInt(c.cfg.Static.BrokerInt("min.insync.replicas"), 10)
 		recs = append(recs, &metadata.ConfigRecord{ResourceType: metadata.ResourceBroker, ResourceName: "", Name: "min.insync.replicas", Value: &v})
 	}
 	return recs
@@ -293,22 +297,47 @@ func (c *Controller) appendRecords(env *sim.Env, recs ...metadata.Record) {
 	if len(recs) == 0 || !c.active {
 		return
 	}
-	off := c.nextOffset()
-	payloads := make([][]byte, len(recs))
-	for i, r := range recs {
+	var b batch
+	c.stage(&b, recs...)
+	c.flush(env, &b)
+}
+
+// batch is records staged for one append: applied to the working image
+// already, so that records computed after them see their effect (an
+// unfenced broker is electable in the same batch, as one ControllerResult
+// of Kafka's is one batch).
+type batch struct {
+	off      int64
+	payloads [][]byte
+}
+
+// stage applies recs to the working image at the offsets they will get in
+// b and encodes them.
+func (c *Controller) stage(b *batch, recs ...metadata.Record) {
+	if b.payloads == nil {
+		b.off = c.nextOffset()
+	}
+	for _, r := range recs {
 		c.assignDirectories(r)
-		if err := c.image.Apply(off+int64(i), r); err != nil {
+		if err := c.image.Apply(b.off+int64(len(b.payloads)), r); err != nil {
 			panic(fmt.Sprintf("controller: %v", err))
 		}
-		payloads[i] = metadata.Encode(r)
+		b.payloads = append(b.payloads, metadata.Encode(r, c.image.Features[release.MetadataVersionFeature]))
 	}
-	last, _, err := c.raft.Append(env, payloads)
+}
+
+// flush appends a staged batch through raft.
+func (c *Controller) flush(env *sim.Env, b *batch) {
+	if len(b.payloads) == 0 || !c.active {
+		return
+	}
+	last, _, err := c.raft.Append(env, b.payloads)
 	if err != nil {
 		c.deactivate(env)
 		return
 	}
-	if last != off+int64(len(recs))-1 {
-		panic(fmt.Sprintf("controller: raft put records %d..%d at %d", off, off+int64(len(recs))-1, last))
+	if end := b.off + int64(len(b.payloads)) - 1; last != end {
+		panic(fmt.Sprintf("controller: raft put records %d..%d at %d", b.off, end, last))
 	}
 	c.lastWritten = last
 	c.maybeScheduleUncleanCheck(env)

@@ -57,7 +57,7 @@ func FindNoOpLoop(queued []sim.QueuedEvent, c *Controller) *NoOpLoop {
 	if l.interval <= 0 {
 		return nil
 	}
-	l.payload = metadata.Encode(&metadata.NoOpRecord{})
+	l.payload = metadata.Encode(&metadata.NoOpRecord{}, 0) // version 0 at every metadata.version
 	return l
 }
 

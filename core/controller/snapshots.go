@@ -6,6 +6,7 @@ import (
 
 	"kafkascope/core/metadata"
 	"kafkascope/core/raft"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -77,7 +78,7 @@ func (p *snapshotPolicy) afterCommit(env *sim.Env, c *Controller, bytes int64) {
 	end := c.committed.Offset + 1
 	var payloads [][]byte
 	for _, r := range metadata.SnapshotRecords(c.committed) {
-		payloads = append(payloads, metadata.Encode(r))
+		payloads = append(payloads, metadata.Encode(r, c.committed.Features[release.MetadataVersionFeature]))
 	}
 	id, err := c.raft.CreateSnapshot(env, end, payloads)
 	if err != nil {

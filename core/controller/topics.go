@@ -129,6 +129,10 @@ func (c *Controller) createTopic(t protocol.CreatableTopic) (protocol.CreatableT
 		v := *cfg.Value
 		recs = append(recs, &metadata.ConfigRecord{ResourceType: metadata.ResourceTopic, ResourceName: t.Name, Name: cfg.Name, Value: &v})
 	}
+	// The topic's own min.insync.replicas clears its (still empty) ELRs,
+	// between its configs and its partitions, as createTopic's
+	// incrementalAlterConfig writes it.
+	recs = append(recs, c.clearElrRecords(recs)...)
 	for i, replicas := range assignments {
 		recs = append(recs, c.newPartitionRecord(id, int32(i), replicas))
 	}

@@ -41,8 +41,32 @@ func HashBucket(h int32, capacity int) int {
 // into hashes. It takes hash codes rather than keys so that one compiled
 // function serves every key type (a generic one would be compiled again
 // for each).
-func HashOrder(hashes []int32) []int {
-	capacity := HashCapacity(len(hashes))
+func HashOrder(hashes []int32) []int { return hashOrderIn(hashes, HashCapacity(len(hashes))) }
+
+// PresizedHashSetOrder is HashSetOrder for a map made with
+// new HashMap<>(n) for its n keys (the table holds n keys without
+// resizing: the power of two at least n, doubled if n passes 3/4 of it),
+// as Kafka's FeaturesDelta builds the finalized features.
+func PresizedHashSetOrder(keys []string) []string {
+	capacity := 1
+	for capacity < len(keys) {
+		capacity *= 2
+	}
+	if len(keys) > capacity*3/4 {
+		capacity *= 2
+	}
+	hashes := make([]int32, len(keys))
+	for i, k := range keys {
+		hashes[i] = StringHashCode(k)
+	}
+	out := make([]string, 0, len(keys))
+	for _, i := range hashOrderIn(hashes, capacity) {
+		out = append(out, keys[i])
+	}
+	return out
+}
+
+func hashOrderIn(hashes []int32, capacity int) []int {
 	idx := make([]int, len(hashes))
 	for i := range idx {
 		idx[i] = i

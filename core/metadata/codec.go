@@ -57,16 +57,42 @@ import (
 // (version 0, ProducerIdControlManager) is written when a broker asks for
 // a block of producer ids.
 
-// WriteVersion is the record version Kafka 3.8's controller writes for r at
-// metadata.version 3.8-IV0 (see the table above). Where the choice depends on
-// the content (BrokerRegistrationChangeRecord, and records carrying KIP-966
-// fields) it is the lowest version that holds every non-default field.
-func WriteVersion(r Record) int16 {
+// Metadata.version levels at which the controller writes newer records
+// (MetadataVersion: isElrSupported from 4.0-IV1 in 4.x, 3.9-IV0 in 3.8,
+// neither reached by a 3.8-IV0 cluster; isCordonedLogDirsSupported from
+// 4.3-IV0).
+const (
+	levelElr          int16 = 23 // 4.0-IV1
+	levelCordonedDirs int16 = 30 // 4.3-IV0
+	// levelNoZkMigration: from 4.0 (4.0-IV0) the controller no longer
+	// writes a ZkMigrationStateRecord, at bootstrap or in snapshots.
+	levelNoZkMigration int16 = 22
+)
+
+// WritesZkMigrationState says whether a cluster at metadata.version level
+// mv writes a ZkMigrationStateRecord (Kafka 3.x; 4.0 removed the ZooKeeper
+// migration).
+func WritesZkMigrationState(mv int16) bool { return mv < levelNoZkMigration }
+
+// WriteVersion is the record version Kafka's controller writes for r at
+// metadata.version level mv (see the table above, and for 4.x
+// MetadataVersion.registerBrokerRecordVersion, partitionRecordVersion and
+// partitionChangeRecordVersion: from 4.0-IV1 partition records are version
+// 2 whatever they hold, and from 4.3-IV0 RegisterBrokerRecord is version
+// 4). Where the choice depends on the content (BrokerRegistrationChangeRecord,
+// and records carrying KIP-966 fields) it is at least the lowest version
+// that holds every non-default field.
+func WriteVersion(r Record, mv int16) int16 {
 	switch r := r.(type) {
 	case *RegisterBrokerRecord:
+		if mv >= levelCordonedDirs || r.CordonedLogDirs != nil {
+			return 4
+		}
 		return 3
 	case *BrokerRegistrationChangeRecord:
 		switch {
+		case r.CordonedLogDirs != nil:
+			return 3
 		case len(r.LogDirs) > 0:
 			return 2
 		case r.InControlledShutdown != 0:
@@ -74,12 +100,12 @@ func WriteVersion(r Record) int16 {
 		}
 		return 0
 	case *PartitionRecord:
-		if r.EligibleLeaderReplicas != nil || r.LastKnownElr != nil {
+		if mv >= levelElr || r.EligibleLeaderReplicas != nil || r.LastKnownElr != nil {
 			return 2
 		}
 		return 1
 	case *PartitionChangeRecord:
-		if r.EligibleLeaderReplicas != nil || r.LastKnownElr != nil {
+		if mv >= levelElr || r.EligibleLeaderReplicas != nil || r.LastKnownElr != nil {
 			return 2
 		}
 		return 1
@@ -88,10 +114,11 @@ func WriteVersion(r Record) int16 {
 }
 
 // Encode serializes r as a __cluster_metadata record value at
-// WriteVersion(r). It panics if r cannot be written (a port outside 0-65535,
-// a string over 32767 bytes, or a Record type this package does not define).
-func Encode(r Record) []byte {
-	b, err := EncodeVersion(r, WriteVersion(r))
+// WriteVersion(r, mv), mv being the cluster's metadata.version level. It
+// panics if r cannot be written (a port outside 0-65535, a string over
+// 32767 bytes, or a Record type this package does not define).
+func Encode(r Record, mv int16) []byte {
+	b, err := EncodeVersion(r, WriteVersion(r, mv))
 	if err != nil {
 		panic(err)
 	}
@@ -130,10 +157,10 @@ func DecodeVersion(b []byte) (Record, int16, error) {
 }
 
 // JSON is the text kafka-dump-log.sh --cluster-metadata-decoder prints after
-// "payload: " for r written at WriteVersion(r), e.g.
+// "payload: " for r written at WriteVersion(r, mv), e.g.
 // {"type":"FEATURE_LEVEL_RECORD","version":0,"data":{"name":"metadata.version","featureLevel":20}}.
-func JSON(r Record) string {
-	s, err := JSONVersion(r, WriteVersion(r))
+func JSON(r Record, mv int16) string {
+	s, err := JSONVersion(r, WriteVersion(r, mv))
 	if err != nil {
 		panic(err)
 	}
@@ -303,6 +330,8 @@ func schemaFor(r Record) *schema {
 		key = 23
 	case *EndTransactionRecord:
 		key = 24
+	case *ClearElrRecord:
+		key = 28
 	}
 	return schemaByKey[key]
 }
@@ -362,6 +391,7 @@ func toGeneric(r Record) (*gmsg, error) {
 		m.set("fenced", r.Fenced)
 		m.set("inControlledShutdown", r.InControlledShutdown)
 		m.set("logDirs", uuids(r.LogDirs))
+		m.set("cordonedLogDirs", nullableUuids(r.CordonedLogDirs))
 	case *UnregisterBrokerRecord:
 		m.set("brokerId", r.BrokerID)
 		m.set("brokerEpoch", r.BrokerEpoch)
@@ -371,6 +401,7 @@ func toGeneric(r Record) (*gmsg, error) {
 		m.set("fenced", r.Fenced)
 		m.set("inControlledShutdown", r.InControlledShutdown)
 		m.set("logDirs", uuids(r.LogDirs))
+		m.set("cordonedLogDirs", nullableUuids(r.CordonedLogDirs))
 	case *TopicRecord:
 		m.set("name", r.Name)
 		m.set("topicId", r.TopicID)
@@ -432,6 +463,8 @@ func toGeneric(r Record) (*gmsg, error) {
 			m.set("name", nil)
 		}
 	case *EndTransactionRecord:
+	case *ClearElrRecord:
+		m.set("topicName", r.TopicName)
 	}
 	return m, nil
 }
@@ -449,6 +482,27 @@ func uuids(v []Uuid) any {
 		return []Uuid{}
 	}
 	return v
+}
+
+// nullableUuids maps a nullable array of ids: nil is null.
+func nullableUuids(v []Uuid) any {
+	if v == nil {
+		return nil
+	}
+	return v
+}
+
+// uuidsOrNil reads a nullable array of ids back: null is nil, an empty
+// array is empty and not nil.
+func uuidsOrNil(v any) []Uuid {
+	x, ok := v.([]Uuid)
+	if !ok {
+		return nil
+	}
+	if x == nil {
+		return []Uuid{}
+	}
+	return x
 }
 
 // nullableInts maps a nullable array: nil is null.
@@ -475,6 +529,7 @@ func fromGeneric(m *gmsg) (Record, error) {
 			Fenced:               m.get("fenced").(bool),
 			InControlledShutdown: m.get("inControlledShutdown").(bool),
 			LogDirs:              nilIfNoUuids(m.get("logDirs")),
+			CordonedLogDirs:      uuidsOrNil(m.get("cordonedLogDirs")),
 		}
 		if rack, ok := m.get("rack").(string); ok {
 			r.Rack = rack
@@ -564,6 +619,7 @@ func fromGeneric(m *gmsg) (Record, error) {
 			Fenced:               m.get("fenced").(int8),
 			InControlledShutdown: m.get("inControlledShutdown").(int8),
 			LogDirs:              nilIfNoUuids(m.get("logDirs")),
+			CordonedLogDirs:      uuidsOrNil(m.get("cordonedLogDirs")),
 		}, nil
 	case 15:
 		return &ProducerIdsRecord{BrokerID: m.get("brokerId").(int32), BrokerEpoch: m.get("brokerEpoch").(int64), NextProducerID: m.get("nextProducerId").(int64)}, nil
@@ -579,6 +635,8 @@ func fromGeneric(m *gmsg) (Record, error) {
 		return r, nil
 	case 24:
 		return &EndTransactionRecord{}, nil
+	case 28:
+		return &ClearElrRecord{TopicName: m.get("topicName").(string)}, nil
 	}
 	return nil, fmt.Errorf("metadata: %s (type %d) is not modelled by this package", m.s.name, m.s.apiKey)
 }

@@ -5,9 +5,11 @@ import (
 	"strings"
 )
 
-// The schemas of Kafka 3.8.0's metadata records, transcribed from
+// The schemas of Kafka's metadata records, transcribed from
 // metadata/src/main/resources/common/metadata/*.json at tag 3.8.0 (identical
-// to commit 21caf6b123d for these files). Only the facts the wire format and
+// to commit 21caf6b123d for these files), with what 4.1 and 4.3 added:
+// ClearElrRecord (4.1), and cordonedLogDirs on RegisterBrokerRecord v4 and
+// BrokerRegistrationChangeRecord v3 (4.3). Only the facts the wire format and
 // the JSON form depend on are kept: field order, type, the version from which
 // a field exists, is nullable and is tagged, its tag and its default. Every
 // record has "flexibleVersions": "0+" and every version range in these files
@@ -95,9 +97,9 @@ var (
 	}}
 )
 
-// schemas lists every metadata record type of Kafka 3.8.0 by api key.
+// schemas lists every metadata record type by api key.
 var schemas = []*schema{
-	{name: "RegisterBrokerRecord", apiKey: 0, maxVersion: 3, fields: []fieldSpec{
+	{name: "RegisterBrokerRecord", apiKey: 0, maxVersion: 4, fields: []fieldSpec{
 		{name: "brokerId", typ: tInt32, nullable: never, tagged: never},
 		{name: "isMigratingZkBroker", typ: tBool, since: 2, nullable: never, tagged: never, def: "false"},
 		{name: "incarnationId", typ: tUuid, nullable: never, tagged: never},
@@ -108,6 +110,7 @@ var schemas = []*schema{
 		{name: "fenced", typ: tBool, nullable: never, tagged: never, def: "true"},
 		{name: "inControlledShutdown", typ: tBool, since: 1, nullable: never, tagged: never, def: "false"},
 		{name: "logDirs", typ: tUuid, array: true, since: 3, nullable: never, tagged: 3, tag: 0},
+		{name: "cordonedLogDirs", typ: tUuid, array: true, since: 4, nullable: 4, tagged: 4, tag: 1, def: "null"}, // 4.3
 	}},
 	{name: "UnregisterBrokerRecord", apiKey: 1, fields: []fieldSpec{
 		{name: "brokerId", typ: tInt32, nullable: never, tagged: never},
@@ -194,12 +197,13 @@ var schemas = []*schema{
 		{name: "brokerEpoch", typ: tInt64, nullable: never, tagged: never, def: "-1"},
 		{name: "nextProducerId", typ: tInt64, nullable: never, tagged: never},
 	}},
-	{name: "BrokerRegistrationChangeRecord", apiKey: 17, maxVersion: 2, fields: []fieldSpec{
+	{name: "BrokerRegistrationChangeRecord", apiKey: 17, maxVersion: 3, fields: []fieldSpec{
 		{name: "brokerId", typ: tInt32, nullable: never, tagged: never},
 		{name: "brokerEpoch", typ: tInt64, nullable: never, tagged: never},
 		{name: "fenced", typ: tInt8, nullable: never, tagged: 0, tag: 0},
 		{name: "inControlledShutdown", typ: tInt8, since: 1, nullable: never, tagged: 1, tag: 1},
 		{name: "logDirs", typ: tUuid, array: true, since: 2, nullable: never, tagged: 2, tag: 2},
+		{name: "cordonedLogDirs", typ: tUuid, array: true, since: 3, nullable: 3, tagged: 3, tag: 3, def: "null"}, // 4.3
 	}},
 	{name: "AccessControlEntryRecord", apiKey: 18, fields: []fieldSpec{
 		{name: "id", typ: tUuid, nullable: never, tagged: never},
@@ -238,6 +242,9 @@ var schemas = []*schema{
 		{name: "zkMigrationReady", typ: tBool, nullable: never, tagged: never},
 		{name: "endPoints", typ: tStruct, array: true, elem: controllerEndpointSchema, nullable: never, tagged: never},
 		{name: "features", typ: tStruct, array: true, elem: controllerFeatureSchema, nullable: never, tagged: never},
+	}},
+	{name: "ClearElrRecord", apiKey: 28, fields: []fieldSpec{ // 4.x (KIP-966)
+		{name: "topicName", typ: tString, nullable: never, tagged: never},
 	}},
 }
 

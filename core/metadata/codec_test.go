@@ -222,14 +222,14 @@ func TestDerivedVectors(t *testing.T) {
 	for _, v := range derivedVectors() {
 		t.Run(v.name, func(t *testing.T) {
 			want := hx(t, v.hex...)
-			if got := WriteVersion(v.rec); got != v.version {
+			if got := WriteVersion(v.rec, level38); got != v.version {
 				t.Fatalf("WriteVersion = %d, want %d", got, v.version)
 			}
-			got := Encode(v.rec)
+			got := Encode(v.rec, level38)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("Encode\n got %x\nwant %x", got, want)
 			}
-			if js := JSON(v.rec); js != v.json {
+			if js := JSON(v.rec, level38); js != v.json {
 				t.Fatalf("JSON\n got %s\nwant %s", js, v.json)
 			}
 			if p := DumpPayload(9, want); p != v.json {
@@ -283,7 +283,7 @@ func TestKafkaOutputVectors(t *testing.T) {
 			`{"type":"PARTITION_RECORD","version":1,"data":{"partitionId":2,"topicId":"xOxBrcYuSRWgtFuZIBiXIA","replicas":[4,5,3],"isr":[4,5,3],"removingReplicas":[],"addingReplicas":[],"leader":4,"leaderEpoch":0,"partitionEpoch":0,"directories":["p2UpbSD99eygD2ZToiSMzg","SaZDxfHKu3NMZ7OnFP7YnA","uHY7hO6-42Q7O4k0zLMmtg"]}}`},
 	}
 	for _, c := range cases {
-		b := Encode(c.rec)
+		b := Encode(c.rec, level38)
 		if len(b) != c.valueSize {
 			t.Errorf("%s: valueSize %d, Kafka printed %d", c.rec.RecordType(), len(b), c.valueSize)
 		}
@@ -404,7 +404,7 @@ func TestParseErrorsDerived(t *testing.T) {
 			hx(t, "01 00 03", "00000001", "00", hInc, "0000000000000001", "01 01 00 01 00", "01", "00 01 01")},
 		{"unknown tag longer than the bytes left", hx(t, "01 14 00", "01", "09 05 00"), "Failed to deserialize record with type 20",
 			hx(t, "01 14 00", "01", "09 01 00")},
-		{"nested struct past the record's versions", hx(t, "01 00 04", "00000001", "00", hInc, "0000000000000001", "02 02 61 02 62 0001 0000 00", "01", "00", "01", "00", "00"), "Failed to deserialize record with type 0",
+		{"nested struct past the record's versions", hx(t, "01 00 05", "00000001", "00", hInc, "0000000000000001", "02 02 61 02 62 0001 0000 00", "01", "00", "01", "00", "00"), "Failed to deserialize record with type 0",
 			hx(t, "01 00 03", "00000001", "00", hInc, "0000000000000001", "02 02 61 02 62 0001 0000 00", "01", "00", "01", "00", "00")},
 		{"six-byte varint in the tagged count", hx(t, "01 14 00", "80 80 80 80 80 00"), "Failed to deserialize record with type 20",
 			hx(t, "01 14 00", "80 80 80 80 00")},
@@ -505,8 +505,8 @@ func TestProducerIdsRecord(t *testing.T) {
 	if got := r.(*ProducerIdsRecord); *got != (ProducerIdsRecord{BrokerID: 1, BrokerEpoch: 5, NextProducerID: 1000}) {
 		t.Fatalf("decoded %+v", got)
 	}
-	if !bytes.Equal(Encode(r), in) {
-		t.Fatalf("Encode: %x", Encode(r))
+	if !bytes.Equal(Encode(r, level38), in) {
+		t.Fatalf("Encode: %x", Encode(r, level38))
 	}
 }
 
@@ -520,6 +520,7 @@ func TestTypeNames(t *testing.T) {
 		19: "REMOVE_ACCESS_CONTROL_ENTRY_RECORD", 20: "NO_OP_RECORD", 21: "ZK_MIGRATION_STATE_RECORD",
 		22: "REMOVE_USER_SCRAM_CREDENTIAL_RECORD", 23: "BEGIN_TRANSACTION_RECORD", 24: "END_TRANSACTION_RECORD",
 		25: "ABORT_TRANSACTION_RECORD", 26: "REMOVE_DELEGATION_TOKEN_RECORD", 27: "REGISTER_CONTROLLER_RECORD",
+		28: "CLEAR_ELR_RECORD",
 	}
 	if len(schemaByKey) != len(want) {
 		t.Fatalf("%d schemas, want %d", len(schemaByKey), len(want))
@@ -559,7 +560,7 @@ func TestRoundTripAllVersions(t *testing.T) {
 		s := schemaFor(r)
 		for ver := int16(0); ver <= s.maxVersion; ver++ {
 			b, err := EncodeVersion(r, ver)
-			if ver >= WriteVersion(r) && err != nil {
+			if ver >= WriteVersion(r, level38) && err != nil {
 				t.Errorf("%s v%d: %v", r.RecordType(), ver, err)
 			}
 			if err != nil {
@@ -603,7 +604,7 @@ func TestEncodeRefusals(t *testing.T) {
 			t.Error("Encode of a foreign Record type did not panic")
 		}
 	}()
-	Encode(foreignRecord{})
+	Encode(foreignRecord{}, level38)
 }
 
 type foreignRecord struct{}
@@ -654,7 +655,7 @@ func TestImageFromDecodedLog(t *testing.T) {
 	}
 	a, b := NewImage(), NewImage()
 	for i, r := range recs {
-		d, err := Decode(Encode(r))
+		d, err := Decode(Encode(r, level38))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -798,5 +799,60 @@ func TestSchemaInvariants(t *testing.T) {
 	}
 	for _, s := range schemas {
 		check(s)
+	}
+}
+
+// level38 is Kafka 3.8's metadata.version (3.8-IV0), which the vectors
+// above were written at.
+const level38 int16 = 20
+
+// Kafka 4.x's record versions follow metadata.version, not the content
+// (MetadataVersion@4.3.0: partition records are version 2 from 4.0-IV1,
+// RegisterBrokerRecord version 4 from 4.3-IV0), and 4.x adds
+// ClearElrRecord and the cordoned directories. The payloads are what the
+// JSON converter prints: a tagged field at its default is left out, so a
+// null cordonedLogDirs is absent and an empty one is printed.
+func TestKafka4Versions(t *testing.T) {
+	const level41, level43 int16 = 27, 30
+	p := &PartitionRecord{PartitionID: 0, TopicID: tTopic, Replicas: []int32{1}, ISR: []int32{1}, Leader: 1, LeaderEpoch: 0, PartitionEpoch: 0, Directories: []Uuid{tD1}}
+	reg := &RegisterBrokerRecord{BrokerID: 3, IncarnationID: tTopic, BrokerEpoch: 9, Endpoints: []Endpoint{{Name: "PLAINTEXT", Host: "kafka-3", Port: 9092}}, Fenced: true, LogDirs: []Uuid{tD1}}
+	for _, c := range []struct {
+		name    string
+		rec     Record
+		mv      int16
+		version int16
+		json    string
+		size    int
+	}{
+		{"partition record on 3.8", p, level38, 1, "", 0},
+		{"partition record on 4.1", p, level41, 2, `{"type":"PARTITION_RECORD","version":2,"data":{"partitionId":0,"topicId":"AAECAwQFBgcICQoLDA0ODw","replicas":[1],"isr":[1],"removingReplicas":[],"addingReplicas":[],"leader":1,"leaderEpoch":0,"partitionEpoch":0,"directories":["0QAAAAAAAAAAAAAAAAAAAQ"]}}`, 0},
+		{"partition change on 4.3", &PartitionChangeRecord{PartitionID: 0, TopicID: tTopic, ISR: []int32{1, 2}, Leader: 1, LeaderRecoveryState: NoRecoveryChange}, level43, 2,
+			`{"type":"PARTITION_CHANGE_RECORD","version":2,"data":{"partitionId":0,"topicId":"AAECAwQFBgcICQoLDA0ODw","isr":[1,2],"leader":1}}`, 0},
+		{"register broker on 4.1", reg, level41, 3, "", 0},
+		{"register broker on 4.3", reg, level43, 4, "", 0},
+		{"cordoned dirs reported on 4.3", &BrokerRegistrationChangeRecord{BrokerID: 3, BrokerEpoch: 9, CordonedLogDirs: []Uuid{}}, level43, 3,
+			`{"type":"BROKER_REGISTRATION_CHANGE_RECORD","version":3,"data":{"brokerId":3,"brokerEpoch":9,"cordonedLogDirs":[]}}`, 19},
+		{"clear one topic's ELR", &ClearElrRecord{TopicName: "orders"}, level43, 0, `{"type":"CLEAR_ELR_RECORD","version":0,"data":{"topicName":"orders"}}`, 11},
+		{"clear every ELR", &ClearElrRecord{}, level41, 0, `{"type":"CLEAR_ELR_RECORD","version":0,"data":{"topicName":""}}`, 5},
+	} {
+		if v := WriteVersion(c.rec, c.mv); v != c.version {
+			t.Errorf("%s: version %d, want %d", c.name, v, c.version)
+		}
+		b := Encode(c.rec, c.mv)
+		if c.json != "" {
+			if js := JSON(c.rec, c.mv); js != c.json {
+				t.Errorf("%s:\n got %s\nwant %s", c.name, js, c.json)
+			}
+		}
+		if c.size > 0 && len(b) != c.size {
+			t.Errorf("%s: valueSize %d, want %d", c.name, len(b), c.size)
+		}
+		r, err := Decode(b)
+		if err != nil || !reflect.DeepEqual(r, c.rec) {
+			t.Errorf("%s: decoded %#v, %v", c.name, r, err)
+		}
+	}
+	if !strings.Contains(JSON(reg, level43), `"version":4,`) || strings.Contains(JSON(reg, level43), "cordoned") {
+		t.Errorf("a 4.3 registration: %s", JSON(reg, level43))
 	}
 }

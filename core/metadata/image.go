@@ -9,13 +9,23 @@ import (
 // BrokerRegistration is what the metadata knows of a broker.
 type BrokerRegistration struct {
 	ID                   int32
-	Epoch                int64 // the broker epoch: the offset of its latest RegisterBrokerRecord
+	Epoch                int64 // the broker epoch: the offset of its registration's first record
+	// RegisteredAt is the offset of its latest RegisterBrokerRecord (after
+	// any partition changes its restart brought): the broker has caught up
+	// once it replayed that far.
+	RegisteredAt int64
 	IncarnationID        Uuid
 	Endpoints            []Endpoint
 	Rack                 string
 	Fenced               bool
 	InControlledShutdown bool
 	LogDirs              []Uuid // the broker's online log directories (directory.id of each)
+	// Features is what the broker registered as supported (nil: a 3.8
+	// broker's default, DefaultBrokerFeatures), in its order.
+	Features []BrokerFeature
+	// CordonedLogDirs is what the broker last reported as cordoned
+	// (Kafka 4.3); nil until it reports.
+	CordonedLogDirs []Uuid
 }
 
 // PartitionState is one partition's replicated state.
@@ -128,9 +138,9 @@ func (img *Image) Apply(offset int64, r Record) error {
 	switch r := r.(type) {
 	case *RegisterBrokerRecord:
 		img.Brokers[r.BrokerID] = &BrokerRegistration{
-			ID: r.BrokerID, Epoch: r.BrokerEpoch, IncarnationID: r.IncarnationID,
+			ID: r.BrokerID, Epoch: r.BrokerEpoch, RegisteredAt: offset, IncarnationID: r.IncarnationID,
 			Endpoints: slices.Clone(r.Endpoints), Rack: r.Rack, Fenced: r.Fenced, InControlledShutdown: r.InControlledShutdown,
-			LogDirs: slices.Clone(r.LogDirs),
+			LogDirs: slices.Clone(r.LogDirs), Features: slices.Clone(r.Features), CordonedLogDirs: slices.Clone(r.CordonedLogDirs),
 		}
 	case *BrokerRegistrationChangeRecord:
 		b, ok := img.Brokers[r.BrokerID]
@@ -145,6 +155,9 @@ func (img *Image) Apply(offset int64, r Record) error {
 		}
 		if r.InControlledShutdown == ShutdownRequested {
 			b.InControlledShutdown = true
+		}
+		if r.CordonedLogDirs != nil {
+			b.CordonedLogDirs = append([]Uuid{}, r.CordonedLogDirs...)
 		}
 	case *UnregisterBrokerRecord:
 		b, ok := img.Brokers[r.BrokerID]
@@ -239,6 +252,28 @@ func (img *Image) Apply(offset int64, r Record) error {
 		img.Features[r.Name] = r.FeatureLevel
 	case *ProducerIdsRecord:
 		img.NextProducerID = r.NextProducerID
+	case *ClearElrRecord:
+		// ReplicationControlManager.replay(ClearElrRecord): every partition
+		// that has an ELR or a last known ELR gets both emptied, as a
+		// partition change, which bumps its partition epoch.
+		var topics []*Topic
+		if r.TopicName == "" {
+			for _, name := range img.TopicNames() {
+				topics = append(topics, img.Topics[name])
+			}
+		} else if t, ok := img.Topics[r.TopicName]; ok {
+			topics = []*Topic{t}
+		} else {
+			return fmt.Errorf("metadata: ELR cleared for unknown topic %s", r.TopicName)
+		}
+		for _, t := range topics {
+			for _, p := range t.Partitions {
+				if len(p.ELR) > 0 || len(p.LastKnownElr) > 0 {
+					p.ELR, p.LastKnownElr = nil, nil
+					p.PartitionEpoch++
+				}
+			}
+		}
 	case *NoOpRecord, *BeginTransactionRecord, *EndTransactionRecord, *ZkMigrationStateRecord:
 		// Transactions only group records (every record here applies at
 		// once, and a controller never leaves one open); the migration
@@ -331,6 +366,8 @@ func (img *Image) Clone() *Image {
 		bc := *b
 		bc.Endpoints = slices.Clone(b.Endpoints)
 		bc.LogDirs = slices.Clone(b.LogDirs)
+		bc.Features = slices.Clone(b.Features)
+		bc.CordonedLogDirs = slices.Clone(b.CordonedLogDirs)
 		c.Brokers[id] = &bc
 	}
 	for name, t := range img.Topics {

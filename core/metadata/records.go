@@ -72,6 +72,10 @@ type RegisterBrokerRecord struct {
 	// A 3.8 controller at metadata.version 3.8-IV0 requires at least one;
 	// nil writes none.
 	LogDirs []Uuid
+	// CordonedLogDirs (version 4, Kafka 4.3): the directories that take no
+	// new partitions. nil is null: a registration never carries it; a
+	// snapshot restates what a heartbeat set.
+	CordonedLogDirs []Uuid
 }
 
 // BrokerFeature is one feature range a broker supports.
@@ -92,6 +96,10 @@ type BrokerRegistrationChangeRecord struct {
 	// (Kafka writes it, at record version 2, when directories go offline).
 	// Ignored by Image.Apply.
 	LogDirs []Uuid
+	// CordonedLogDirs (version 3, Kafka 4.3), when non-nil, replaces the
+	// broker's cordoned directories: a 4.3 broker reports them (none, by
+	// default) in its first heartbeat after it caught up.
+	CordonedLogDirs []Uuid
 }
 
 // UnregisterBrokerRecord: a broker was removed from the cluster.
@@ -214,6 +222,14 @@ type ZkMigrationStateRecord struct {
 	State int8
 }
 
+// ClearElrRecord (Kafka 4.1+, KIP-966): min.insync.replicas changed, so
+// the eligible leader replicas, which were chosen against the old value,
+// no longer mean anything. Replaying it empties ELR and LastKnownElr of
+// every partition of TopicName ("": of every topic) that has either.
+type ClearElrRecord struct {
+	TopicName string
+}
+
 // ZkMigrationNone is the migration state of a cluster that never ran on
 // ZooKeeper.
 const ZkMigrationNone int8 = 0
@@ -231,6 +247,8 @@ func (*BeginTransactionRecord) RecordType() string         { return "BeginTransa
 func (*EndTransactionRecord) RecordType() string           { return "EndTransactionRecord" }
 func (*ZkMigrationStateRecord) RecordType() string         { return "ZkMigrationStateRecord" }
 func (*NoOpRecord) RecordType() string                     { return "NoOpRecord" }
+func (*ClearElrRecord) RecordType() string                 { return "ClearElrRecord" }
+func (r *ClearElrRecord) Describe() string                 { return "topicName=" + r.TopicName }
 
 func ids(v []int32) string {
 	s := make([]string, len(v))

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"kafkascope/core/jdk"
 	"kafkascope/core/sorts"
 )
 
@@ -15,23 +16,26 @@ import (
 // Replaying them into an empty image gives img back (ImageFromSnapshot).
 func SnapshotRecords(img *Image) []Record {
 	var out []Record
-	// metadata.version first, then the other features, then the
-	// ZooKeeper-migration state (FeaturesImage.write; a cluster born in
-	// KRaft is NONE).
+	// metadata.version first, then the other features in the order of
+	// FeaturesDelta's presized HashMap, filled from the bootstrap's
+	// changes (a default HashMap) (4.x; 3.8 has no other), then, before 4.0,
+	// the ZooKeeper-migration state (FeaturesImage.write; a cluster born
+	// in KRaft is NONE).
 	names := make([]string, 0, len(img.Features))
 	for n := range img.Features {
 		if n != "metadata.version" {
 			names = append(names, n)
 		}
 	}
-	slices.Sort(names)
-	if lvl, ok := img.Features["metadata.version"]; ok {
-		out = append(out, &FeatureLevelRecord{Name: "metadata.version", FeatureLevel: lvl})
+	slices.Sort(names) // HashSetOrder's input order decides ties
+	mv, hasMV := img.Features["metadata.version"]
+	if hasMV {
+		out = append(out, &FeatureLevelRecord{Name: "metadata.version", FeatureLevel: mv})
 	}
-	for _, n := range names {
+	for _, n := range jdk.PresizedHashSetOrder(jdk.HashSetOrder(names)) {
 		out = append(out, &FeatureLevelRecord{Name: n, FeatureLevel: img.Features[n]})
 	}
-	if _, ok := img.Features["metadata.version"]; ok {
+	if hasMV && WritesZkMigrationState(mv) {
 		out = append(out, &ZkMigrationStateRecord{State: ZkMigrationNone})
 	}
 	for _, id := range img.BrokerIDs() {
@@ -39,7 +43,7 @@ func SnapshotRecords(img *Image) []Record {
 		out = append(out, &RegisterBrokerRecord{
 			BrokerID: b.ID, IncarnationID: b.IncarnationID, BrokerEpoch: b.Epoch,
 			Endpoints: slices.Clone(b.Endpoints), Rack: b.Rack, Fenced: b.Fenced, InControlledShutdown: b.InControlledShutdown,
-			LogDirs: slices.Clone(b.LogDirs),
+			LogDirs: slices.Clone(b.LogDirs), Features: hashOrderedFeatures(b.Features), CordonedLogDirs: slices.Clone(b.CordonedLogDirs),
 		})
 	}
 	for _, name := range img.TopicNames() {
@@ -81,6 +85,29 @@ func SnapshotRecords(img *Image) []Record {
 	// Producer ids after configs, as MetadataImage.write orders them.
 	if img.NextProducerID > 0 {
 		out = append(out, &ProducerIdsRecord{BrokerID: -1, BrokerEpoch: -1, NextProducerID: img.NextProducerID})
+	}
+	return out
+}
+
+// hashOrderedFeatures is a registration's features as BrokerRegistration
+// holds them, a HashMap by name, so a snapshot lists them in its order
+// whatever order the broker sent (4.3 brokers send a random one).
+func hashOrderedFeatures(fs []BrokerFeature) []BrokerFeature {
+	if fs == nil {
+		return nil
+	}
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.Name
+	}
+	slices.Sort(names)
+	out := make([]BrokerFeature, 0, len(fs))
+	for _, n := range jdk.HashSetOrder(names) {
+		for _, f := range fs {
+			if f.Name == n {
+				out = append(out, f)
+			}
+		}
 	}
 	return out
 }

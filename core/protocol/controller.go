@@ -17,6 +17,9 @@ type BrokerRegistrationRequest struct {
 	Rack                string
 	PreviousBrokerEpoch int64
 	LogDirs             []metadata.Uuid // the directory.id of each online log directory
+	// Features is the broker's supported feature ranges (nil: Kafka 3.8's
+	// default, metadata.version 1-20).
+	Features []metadata.BrokerFeature
 }
 
 // BrokerRegistrationResponse carries the new broker epoch.
@@ -36,6 +39,9 @@ type BrokerHeartbeatRequest struct {
 	CurrentMetadataOffset int64
 	WantFence             bool
 	WantShutDown          bool
+	// CordonedLogDirs (v2, Kafka 4.3): the broker's cordoned directories,
+	// nil when it does not report them.
+	CordonedLogDirs []metadata.Uuid
 }
 
 // BrokerHeartbeatResponse tells the broker its state.
