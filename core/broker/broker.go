@@ -78,11 +78,11 @@ type Broker struct {
 	truncation config.TruncationMode
 	net        *rpc.Client
 
-	state        State
-	incarnation  metadata.Uuid
+	state       State
+	incarnation metadata.Uuid
 	// features is what this incarnation registers as supported
 	// (registrationFeatures).
-	features []metadata.BrokerFeature
+	features     []metadata.BrokerFeature
 	brokerEpoch  int64
 	registered   bool
 	readyToServe bool // the first metadata publish happened

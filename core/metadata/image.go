@@ -8,12 +8,12 @@ import (
 
 // BrokerRegistration is what the metadata knows of a broker.
 type BrokerRegistration struct {
-	ID                   int32
-	Epoch                int64 // the broker epoch: the offset of its registration's first record
+	ID    int32
+	Epoch int64 // the broker epoch: the offset of its registration's first record
 	// RegisteredAt is the offset of its latest RegisterBrokerRecord (after
 	// any partition changes its restart brought): the broker has caught up
 	// once it replayed that far.
-	RegisteredAt int64
+	RegisteredAt         int64
 	IncarnationID        Uuid
 	Endpoints            []Endpoint
 	Rack                 string
