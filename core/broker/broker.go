@@ -255,7 +255,7 @@ func compareTP(a, b storage.TopicPartition) int {
 // id). Read at each use, so a kafka-configs.sh change takes effect as soon
 // as the broker has replayed its ConfigRecord.
 func (b *Broker) conf() config.Layers {
-	return config.Layers{Static: b.cfg.Static, ClusterDefault: b.image.BrokerConfig(""), PerBroker: b.image.BrokerConfig(strconv.Itoa(int(b.cfg.NodeID)))}
+	return config.Layers{Static: b.cfg.Static, ClusterDefault: b.image.BrokerConfig(""), PerBroker: b.image.BrokerConfig(strconv.Itoa(int(b.cfg.NodeID))), Release: b.cfg.Release.Version}
 }
 
 func (b *Broker) ms(name string) time.Duration {

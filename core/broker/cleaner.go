@@ -160,7 +160,7 @@ func (b *Broker) cleanerLogConfig(topic string) storage.CleanerLogConfig {
 		DeleteRetentionMs:  conf.TopicInt(over, "delete.retention.ms"),
 		MinCompactionLagMs: conf.TopicInt(over, "min.compaction.lag.ms"),
 		MaxCompactionLagMs: conf.TopicInt(over, "max.compaction.lag.ms"),
-		SegmentBytes:       conf.TopicInt(over, "segment.bytes"),
+		SegmentBytes:       conf.SegmentBytes(over),
 		SegmentIndexBytes:  conf.TopicInt(over, "segment.index.bytes"),
 	}
 	cfg.Compact, cfg.Delete = b.cleanupPolicy(topic)

@@ -99,16 +99,20 @@ func (b *Broker) checkBrokerConfigChange(name string, set []protocol.ConfigEntry
 	}
 	var readOnly []string
 	for _, e := range set {
-		if config.IsReadOnlyBrokerConfig(e.Name) {
+		if config.IsReadOnlyBrokerConfig(e.Name, b.cfg.Release.Version) {
 			readOnly = append(readOnly, e.Name)
 		}
 	}
 	if len(readOnly) > 0 {
+		if b.cfg.Release.Version.AtLeast(4, 3) {
+			// DynamicBrokerConfig moved to Java in 4.3: a List prints [a, b].
+			return protocol.INVALID_REQUEST, "Cannot update these configs dynamically: [" + strings.Join(readOnly, ", ") + "]"
+		}
 		return protocol.INVALID_REQUEST, "Cannot update these configs dynamically: " + scalaSet(readOnly)
 	}
 	for _, e := range set {
-		if d, ok := config.BrokerDef(e.Name); ok && e.Value != nil {
-			if _, err := d.Parse(*e.Value); err != nil {
+		if d, ok := config.BrokerDef(e.Name, b.cfg.Release.Version); ok && e.Value != nil {
+			if _, err := d.Parse(*e.Value, b.cfg.Release.Version); err != nil {
 				return protocol.INVALID_REQUEST, err.Error()
 			}
 		}

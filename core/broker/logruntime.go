@@ -24,7 +24,7 @@ func (b *Broker) logConfig(topic string) storage.LogConfig {
 		policy = append(policy, strings.ToLower(strings.TrimSpace(p)))
 	}
 	return storage.LogConfig{
-		SegmentBytes: n(config.SegmentBytes), SegmentMs: n(config.SegmentMs), SegmentJitterMs: n(config.SegmentJitterMs),
+		SegmentBytes: conf.SegmentBytes(over), SegmentMs: n(config.SegmentMs), SegmentJitterMs: n(config.SegmentJitterMs),
 		SegmentIndexBytes: n(config.SegmentIndexBytes), IndexIntervalBytes: n(config.IndexIntervalBytes),
 		RetentionMs: n(config.RetentionMs), RetentionBytes: n(config.RetentionBytes), FileDeleteDelayMs: n(config.FileDeleteDelayMs),
 		Delete: slices.Contains(policy, "delete"), Compact: slices.Contains(policy, "compact"),

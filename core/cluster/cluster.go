@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -125,7 +126,14 @@ func New(cfg Config) (*Cluster, error) {
 	if cfg.PageCacheBytes < storage.MinPageCacheBytes || cfg.PageCacheBytes > storage.MaxPageCacheBytes {
 		return nil, fmt.Errorf("--page-cache-bytes must be between %d and %d", storage.MinPageCacheBytes, storage.MaxPageCacheBytes)
 	}
-	if err := config.ValidateStatic(cfg.Static); err != nil {
+	for _, k := range slices.Sorted(maps.Keys(cfg.Static)) {
+		if gone, ok := config.RemovedIn(k); ok && cfg.Version.AtLeast(gone.Major, gone.Minor) {
+			// A broker of that release ignores the key; kafkascope says so
+			// rather than run a config that does nothing.
+			return nil, fmt.Errorf("%s does not exist in Kafka %s (removed in %s); use --version 3.8 to run it", k, cfg.Version, gone)
+		}
+	}
+	if err := config.ValidateStatic(cfg.Static, cfg.Version); err != nil {
 		return nil, err
 	}
 	w := sim.NewWorld(cfg.Seed)

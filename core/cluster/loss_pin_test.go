@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"kafkascope/core/cluster"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/simulate"
 )
@@ -13,7 +14,7 @@ import (
 // losses its cluster recorded, with the loss check's rule for superseded
 // leaderships on or off.
 func lossesOfSeed(t *testing.T, seed uint64, checkSuperseded bool) []cluster.LostRange {
-	st := simulate.NewStepper(seed, simulate.Options{})
+	st := simulate.NewStepper(seed, simulate.Options{Version: release.Version{Major: 3, Minor: 8}})
 	defer st.Close()
 	st.StepTo(sim.Time(time.Millisecond), 0) // the cluster exists from the first step
 	if checkSuperseded {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"kafkascope/core/console"
+	"kafkascope/core/release"
 	"kafkascope/core/scenario"
 	"kafkascope/core/sim"
 	"kafkascope/core/simulate"
@@ -58,7 +59,7 @@ func TestReplicaMarksThroughFaults(t *testing.T) {
 		{8, map[string]string{"unclean.leader.election.enable": "true"}},
 	} {
 		for seed := uint64(1); seed <= uint64(c.seeds); seed++ {
-			st := simulate.NewStepper(seed, simulate.Options{Overrides: c.overrides})
+			st := simulate.NewStepper(seed, simulate.Options{Overrides: c.overrides, Version: release.Version{Major: 3, Minor: 8}})
 			for at := sim.Time(time.Second); !st.StepTo(at, 0); at = at.Add(time.Second) {
 				if cl := st.Run().C; cl != nil {
 					if err := cl.CheckReplicaMarks(); err != nil {

@@ -1,5 +1,7 @@
 package config
 
+import "kafkascope/core/release"
+
 // BrokerDefs are the broker configs the simulator uses (a subset of Kafka's),
 // with Kafka's defaults.
 var BrokerDefs = []*Def{
@@ -15,9 +17,9 @@ var BrokerDefs = []*Def{
 	{Name: "group.max.session.timeout.ms", Type: Int, Default: "1800000"},
 	{Name: "group.max.size", Type: Int, Default: "2147483647", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "group.min.session.timeout.ms", Type: Int, Default: "6000"},
-	{Name: "inter.broker.protocol.version", Type: String, Default: "3.8-IV0", Validate: Check{Kind: ValidVersion}},
+	{Name: "inter.broker.protocol.version", Type: String, Default: "3.8-IV0", Validate: Check{Kind: ValidVersion}, Until: v40}, // KAFKA-18360
 	{Name: "leader.imbalance.check.interval.seconds", Type: Long, Default: "300", Validate: Check{Kind: AtLeast, Min: 1}},
-	{Name: "leader.imbalance.per.broker.percentage", Type: Int, Default: "10"},
+	{Name: "leader.imbalance.per.broker.percentage", Type: Int, Default: "10", Until: v40}, // KAFKA-18743
 	{Name: "log.cleaner.backoff.ms", Type: Long, Default: "15000", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: "log.cleaner.dedupe.buffer.size", Type: Long, Default: "134217728"},
 	{Name: "log.cleaner.delete.retention.ms", Type: Long, Default: "86400000", Validate: Check{Kind: AtLeast, Min: 0}},
@@ -47,7 +49,7 @@ var BrokerDefs = []*Def{
 	{Name: "log.roll.jitter.hours", Type: Int, Default: "0", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: "log.roll.jitter.ms", Type: Long, NullDefault: true},
 	{Name: "log.roll.ms", Type: Long, NullDefault: true},
-	{Name: "log.segment.bytes", Type: Int, Default: "1073741824", Validate: Check{Kind: AtLeast, Min: 14}},
+	{Name: "log.segment.bytes", Type: Int, Default: "1073741824", Validate: Check{Kind: AtLeast, Min: 14}, Raised: &Raise{From: v40, Validate: Check{Kind: AtLeast, Min: 1048576}}}, // KIP-1030
 	{Name: "log.segment.delete.delay.ms", Type: Long, Default: "60000", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: "message.max.bytes", Type: Int, Default: "1048588", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: "metadata.log.max.record.bytes.between.snapshots", Type: Long, Default: "20971520", Validate: Check{Kind: AtLeast, Min: 1}},
@@ -57,7 +59,7 @@ var BrokerDefs = []*Def{
 	{Name: "metadata.max.retention.ms", Type: Long, Default: "604800000"},
 	{Name: "min.insync.replicas", Type: Int, Default: "1", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "num.partitions", Type: Int, Default: "1", Validate: Check{Kind: AtLeast, Min: 1}},
-	{Name: "offsets.commit.required.acks", Type: Short, Default: "-1"},
+	{Name: "offsets.commit.required.acks", Type: Short, Default: "-1", Until: v40}, // KIP-1041
 	{Name: "offsets.commit.timeout.ms", Type: Int, Default: "5000", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "offsets.retention.minutes", Type: Int, Default: "10080", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "offsets.topic.compression.codec", Type: Int, Default: "0"},
@@ -85,10 +87,23 @@ var brokerDefByName = func() map[string]*Def {
 	return m
 }()
 
-// BrokerDef returns the definition of a broker config.
-func BrokerDef(name string) (*Def, bool) {
+// RemovedIn is the release that removed broker config name (false: no
+// release did).
+func RemovedIn(name string) (release.Version, bool) {
 	d, ok := brokerDefByName[name]
-	return d, ok
+	if !ok || d.Until == (release.Version{}) {
+		return release.Version{}, false
+	}
+	return d.Until, true
+}
+
+// BrokerDef returns the definition of a broker config in release rel.
+func BrokerDef(name string, rel release.Version) (*Def, bool) {
+	d, ok := brokerDefByName[name]
+	if !ok || !d.In(rel) {
+		return nil, false
+	}
+	return d, true
 }
 
 // dynamicBrokerConfigs are the broker configs that can change at runtime
@@ -119,13 +134,13 @@ var staticOnlyBrokerConfigs = map[string]bool{
 // runtime.
 func IsDynamicBrokerConfig(name string) bool { return dynamicBrokerConfigs[name] }
 
-// IsReadOnlyBrokerConfig says whether a name is a Kafka broker config that
-// cannot be updated at runtime. Names Kafka does not know are custom
+// IsReadOnlyBrokerConfig says whether a name is a broker config of release
+// rel that cannot be updated at runtime. Names it does not know are custom
 // configs, which Kafka accepts and stores.
-func IsReadOnlyBrokerConfig(name string) bool {
+func IsReadOnlyBrokerConfig(name string, rel release.Version) bool {
 	if staticOnlyBrokerConfigs[name] {
 		return true
 	}
-	_, known := BrokerDef(name)
+	_, known := BrokerDef(name, rel)
 	return known && !dynamicBrokerConfigs[name]
 }

@@ -21,7 +21,7 @@ func TestChecksReadLikeKafka(t *testing.T) {
 		{Preallocate, "true", ""},
 	}
 	for _, c := range cases {
-		err := ValidateTopic(c.name, c.value)
+		err := ValidateTopic(c.name, c.value, v38)
 		if got := ""; err != nil {
 			got = err.Error()
 			if got != c.want {
@@ -31,11 +31,11 @@ func TestChecksReadLikeKafka(t *testing.T) {
 			t.Errorf("%s=%s accepted, want %q", c.name, c.value, c.want)
 		}
 	}
-	d, _ := BrokerDef("inter.broker.protocol.version")
-	if _, err := d.Parse("x.y"); err == nil || err.Error() != "Invalid value x.y for configuration inter.broker.protocol.version: Version x.y is not a valid version" {
+	d, _ := BrokerDef("inter.broker.protocol.version", v38)
+	if _, err := d.Parse("x.y", v38); err == nil || err.Error() != "Invalid value x.y for configuration inter.broker.protocol.version: Version x.y is not a valid version" {
 		t.Errorf("inter.broker.protocol.version=x.y: %v", err)
 	}
-	if _, err := d.Parse("3.8-IV0"); err != nil {
+	if _, err := d.Parse("3.8-IV0", v38); err != nil {
 		t.Errorf("inter.broker.protocol.version=3.8-IV0: %v", err)
 	}
 	if maxLong != strconv.FormatInt(math.MaxInt64, 10) {

@@ -15,7 +15,7 @@ func TestValidateStaticCleanerMemory(t *testing.T) {
 		{Static{"log.cleaner.threads": "2", "log.cleaner.dedupe.buffer.size": "2097152"}, "requirement failed: log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread."},
 		{Static{"log.cleaner.threads": "0"}, "java.lang.ArithmeticException: / by zero"},
 	} {
-		err := ValidateStatic(c.static)
+		err := ValidateStatic(c.static, v38)
 		got := ""
 		if err != nil {
 			got = err.Error()

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"kafkascope/core/release"
 )
 
 // Type is a config's value type, named as Kafka's ConfigDef.Type.
@@ -33,6 +35,45 @@ type Def struct {
 	NullDefault bool
 	// Validate checks a parsed value (the zero Check: none).
 	Validate Check
+	// Since and Until bound the Kafka releases that define the key: Since
+	// is the first (zero: every release kafkascope knows), Until the one
+	// that removed it (zero: still defined).
+	Since, Until release.Version
+	// Internal keys (ConfigDef.defineInternal) are accepted when set and
+	// otherwise not listed.
+	Internal bool
+	// Raised is a stricter validator from a later release on (KIP-1030's
+	// 1 MiB minimum segment size).
+	Raised *Raise
+}
+
+// Raise is a validator that replaces a key's Validate from release From.
+type Raise struct {
+	From     release.Version
+	Validate Check
+}
+
+// In says whether release v defines the key (the zero Version: the
+// default release).
+func (d *Def) In(v release.Version) bool {
+	v = orDefault(v)
+	return (d.Since == release.Version{} || v.AtLeast(d.Since.Major, d.Since.Minor)) &&
+		(d.Until == release.Version{} || !v.AtLeast(d.Until.Major, d.Until.Minor))
+}
+
+// check is the validator release v applies.
+func (d *Def) check(v release.Version) *Check {
+	if d.Raised != nil && orDefault(v).AtLeast(d.Raised.From.Major, d.Raised.From.Minor) {
+		return &d.Raised.Validate
+	}
+	return &d.Validate
+}
+
+func orDefault(v release.Version) release.Version {
+	if v == (release.Version{}) {
+		return release.Default
+	}
+	return v
 }
 
 // Check is a config's validator, Kafka's ConfigDef.Validator, as data: a
@@ -109,13 +150,14 @@ func (e *ConfigError) Error() string {
 	return s
 }
 
-// Parse converts a string value to the key's type and validates it.
-func (d *Def) Parse(value string) (any, error) {
+// Parse converts a string value to the key's type and validates it as
+// release rel does.
+func (d *Def) Parse(value string, rel release.Version) (any, error) {
 	v, reason := parseTyped(d.Type, strings.TrimSpace(value))
 	if reason != "" {
 		return nil, &ConfigError{d.Name, value, reason}
 	}
-	if r := d.Validate.Reason(v); r != "" {
+	if r := d.check(rel).Reason(v); r != "" {
 		return nil, &ConfigError{d.Name, value, r}
 	}
 	return v, nil

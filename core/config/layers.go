@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"kafkascope/core/release"
 )
 
 // Layers is what one node knows of its broker-level configs: the static
@@ -20,6 +22,10 @@ type Layers struct {
 	Static         Static
 	ClusterDefault map[string]string // ConfigRecord(BROKER, "")
 	PerBroker      map[string]string // ConfigRecord(BROKER, "<this node's id>")
+	// Release is the Kafka release whose keys are listed (zero: the
+	// default). Values do not depend on it: no default of a modelled key
+	// changed between the releases kafkascope runs.
+	Release release.Version
 }
 
 // Synonym is one place a config's value could come from, as DescribeConfigs'
@@ -49,8 +55,8 @@ func (l Layers) Broker(name string) string {
 	if v, _, ok := l.lookup(name); ok {
 		return v
 	}
-	if d, ok := BrokerDef(name); ok {
-		return d.Default
+	if d, ok := brokerDefByName[name]; ok {
+		return d.Default // whether or not l.Release still has the key
 	}
 	panic("config: unknown broker config " + name)
 }
@@ -86,7 +92,7 @@ func (l Layers) Topic(overrides map[string]string, name string) Effective {
 			return Effective{name, v, src}
 		}
 	}
-	d, ok := TopicDef(name)
+	d, ok := topicDefByName[name]
 	if !ok {
 		panic("config: unknown topic config " + name)
 	}
@@ -111,7 +117,9 @@ func (l Layers) TopicBool(overrides map[string]string, name string) bool {
 func (l Layers) TopicAll(overrides map[string]string) []Effective {
 	out := make([]Effective, 0, len(TopicDefs))
 	for _, d := range TopicDefs {
-		out = append(out, l.Topic(overrides, d.Name))
+		if _, set := overrides[d.Name]; d.In(l.Release) && (!d.Internal || set) {
+			out = append(out, l.Topic(overrides, d.Name))
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -153,7 +161,7 @@ func (l Layers) brokerSynonyms(name string) []Synonym {
 	add(l.ClusterDefault, SourceDynamicDefaultBroker)
 	add(l.Static, SourceStaticBroker)
 	for _, n := range group {
-		if d, ok := BrokerDef(n); ok && !d.NullDefault {
+		if d, ok := BrokerDef(n, l.Release); ok && !d.NullDefault {
 			all = append(all, Synonym{n, d.Default, SourceDefault})
 		}
 	}
@@ -197,7 +205,9 @@ func (l Layers) BrokerAll(perBroker bool) []BrokerEntry {
 	names := map[string]bool{}
 	if perBroker {
 		for _, d := range BrokerDefs {
-			names[d.Name] = true
+			if d.In(l.Release) && !d.Internal {
+				names[d.Name] = true
+			}
 		}
 		for k := range l.Static {
 			names[k] = true
@@ -225,7 +235,7 @@ func (l Layers) BrokerAll(perBroker bool) []BrokerEntry {
 		if perBroker {
 			e.Value, e.Source, _ = l.lookup(name)
 			if e.Source == 0 {
-				d, known := BrokerDef(name)
+				d, known := BrokerDef(name, l.Release)
 				e.Source, e.Null = SourceDefault, !known || d.NullDefault
 				if !e.Null {
 					e.Value = d.Default
@@ -249,4 +259,13 @@ func sortedSet(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// SegmentBytes is a topic's segment size: internal.segment.bytes when the
+// topic sets it (LogConfig.segmentSize, Kafka 4.1+), else segment.bytes.
+func (l Layers) SegmentBytes(overrides map[string]string) int64 {
+	if _, ok := overrides[InternalSegmentBytes]; ok {
+		return l.TopicInt(overrides, InternalSegmentBytes)
+	}
+	return l.TopicInt(overrides, SegmentBytes)
 }

@@ -90,8 +90,8 @@ func TestBrokerEntries(t *testing.T) {
 	}
 	for name, ro := range map[string]bool{"log.retention.ms": false, "log.retention.hours": true, "auto.create.topics.enable": true,
 		"broker.id": true, "my.custom": false, "unclean.leader.election.enable": false, "min.insync.replicas": false} {
-		if IsReadOnlyBrokerConfig(name) != ro {
-			t.Errorf("IsReadOnlyBrokerConfig(%s) = %v", name, !ro)
+		if IsReadOnlyBrokerConfig(name, v38) != ro {
+			t.Errorf("IsReadOnlyBrokerConfig(%s, v38) = %v", name, !ro)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"sort"
+
+	"kafkascope/core/release"
 )
 
 // Source says where an effective value came from, as DescribeConfigs names
@@ -34,17 +36,18 @@ func (s Source) String() string {
 // Static is a broker's server.properties: the values set at start.
 type Static map[string]string
 
-// ValidateStatic checks broker configs given at cluster creation.
-func ValidateStatic(s Static) error {
+// ValidateStatic checks broker configs given at cluster creation of
+// release rel.
+func ValidateStatic(s Static, rel release.Version) error {
 	for _, name := range sortedKeys(s) {
-		d, ok := BrokerDef(name)
+		d, ok := BrokerDef(name, rel)
 		if !ok {
 			if syn := BrokerSynonym(name); syn != "" {
 				return fmt.Errorf("unknown broker config %s (the broker default for the topic config %s is %s)", name, name, syn)
 			}
 			return fmt.Errorf("unknown broker config %s", name)
 		}
-		if _, err := d.Parse(s[name]); err != nil {
+		if _, err := d.Parse(s[name], rel); err != nil {
 			return err
 		}
 	}
@@ -92,13 +95,14 @@ func (s Static) TopicBool(overrides map[string]string, name string) bool {
 }
 
 // ValidateTopic checks one topic config as CreateTopics / AlterConfigs do. An
-// unknown name gives Kafka's InvalidConfigurationException text.
-func ValidateTopic(name, value string) error {
-	d, ok := TopicDef(name)
+// ValidateTopic checks a topic config as release rel's LogConfig.validate
+// does.
+func ValidateTopic(name, value string, rel release.Version) error {
+	d, ok := TopicDef(name, rel)
 	if !ok {
 		return fmt.Errorf("Unknown topic config name: %s", name)
 	}
-	_, err := d.Parse(value)
+	_, err := d.Parse(value, rel)
 	return err
 }
 

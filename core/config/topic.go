@@ -1,5 +1,7 @@
 package config
 
+import "kafkascope/core/release"
+
 // Topic-level config names.
 const (
 	CleanupPolicy               = "cleanup.policy"
@@ -19,10 +21,17 @@ const (
 	RetentionBytes              = "retention.bytes"
 	RetentionMs                 = "retention.ms"
 	SegmentBytes                = "segment.bytes"
+	InternalSegmentBytes        = "internal.segment.bytes"
 	SegmentIndexBytes           = "segment.index.bytes"
 	SegmentJitterMs             = "segment.jitter.ms"
 	SegmentMs                   = "segment.ms"
 	UncleanLeaderElectionEnable = "unclean.leader.election.enable"
+)
+
+// Releases that changed the tables below.
+var (
+	v40 = release.Version{Major: 4, Minor: 0}
+	v41 = release.Version{Major: 4, Minor: 1}
 )
 
 // maxLong is Long.MAX_VALUE (math.MaxInt64), a constant so that the tables
@@ -47,7 +56,12 @@ var TopicDefs = []*Def{
 	{Name: Preallocate, Type: Boolean, Default: "false"},
 	{Name: RetentionBytes, Type: Long, Default: "-1"},
 	{Name: RetentionMs, Type: Long, Default: "604800000", Validate: Check{Kind: AtLeast, Min: -1}},
-	{Name: SegmentBytes, Type: Int, Default: "1073741824", Validate: Check{Kind: AtLeast, Min: 14}},
+	// KIP-1030 raised the minimum to 1 MiB: the broker's log.segment.bytes
+	// in 4.0, the topic's segment.bytes in 4.1 (KAFKA-19080, which added
+	// internal.segment.bytes for tests that need small segments).
+	{Name: SegmentBytes, Type: Int, Default: "1073741824", Validate: Check{Kind: AtLeast, Min: 14}, Raised: &Raise{From: v41, Validate: Check{Kind: AtLeast, Min: 1048576}}},
+	// internal.segment.bytes overrides segment.bytes (LogConfig.segmentSize).
+	{Name: InternalSegmentBytes, Type: Int, NullDefault: true, Since: v41, Internal: true},
 	{Name: SegmentIndexBytes, Type: Int, Default: "10485760", Validate: Check{Kind: AtLeast, Min: 4}},
 	{Name: SegmentJitterMs, Type: Long, Default: "0", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: SegmentMs, Type: Long, Default: "604800000", Validate: Check{Kind: AtLeast, Min: 1}},
@@ -109,10 +123,13 @@ var topicDefByName = func() map[string]*Def {
 	return m
 }()
 
-// TopicDef returns the definition of a topic config.
-func TopicDef(name string) (*Def, bool) {
+// TopicDef returns the definition of a topic config in release rel.
+func TopicDef(name string, rel release.Version) (*Def, bool) {
 	d, ok := topicDefByName[name]
-	return d, ok
+	if !ok || !d.In(rel) {
+		return nil, false
+	}
+	return d, true
 }
 
 // BrokerSynonym is the first broker config that backs a topic config ("" if

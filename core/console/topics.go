@@ -341,7 +341,7 @@ func (tc *topicCommand) create(env *sim.Env) {
 			tc.fail("java.lang.IllegalArgumentException", `requirement failed: Invalid topic config: all configs to be added must be in the format "key=val".`)
 			return
 		}
-		if err := config.ValidateTopic(parts[0], parts[1]); err != nil {
+		if err := config.ValidateTopic(parts[0], parts[1], tc.t.s.cluster.Release().Version); err != nil {
 			class := "org.apache.kafka.common.config.ConfigException"
 			if strings.HasPrefix(err.Error(), "Unknown topic config name") {
 				class = "org.apache.kafka.common.errors.InvalidConfigurationException"

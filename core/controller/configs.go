@@ -69,9 +69,9 @@ func (c *Controller) applyOp(ch *configChange, resType int8, current map[string]
 		if op.ConfigOperation == protocol.OpSubtract {
 			opName = "SUBTRACT"
 		}
-		d, ok := config.TopicDef(op.Name)
+		d, ok := config.TopicDef(op.Name, c.cfg.Release.Version)
 		if resType == metadata.ResourceBroker {
-			d, ok = config.BrokerDef(op.Name)
+			d, ok = config.BrokerDef(op.Name, c.cfg.Release.Version)
 		}
 		if !ok || d.Type != config.List {
 			return protocol.INVALID_CONFIG, fmt.Sprintf("Can't %s to key %s because its type is not LIST.", opName, op.Name)
@@ -168,7 +168,7 @@ func (c *Controller) configRecords(resType int8, name string, current map[string
 			}
 		}
 		for _, k := range sortedKeys(after) {
-			if err := config.ValidateTopic(k, after[k]); err != nil {
+			if err := config.ValidateTopic(k, after[k], c.cfg.Release.Version); err != nil {
 				return nil, protocol.INVALID_CONFIG, err.Error()
 			}
 		}

@@ -506,7 +506,7 @@ func (c *Controller) acceptable(id int32) bool {
 // server.properties under the cluster-default and its own node's dynamic
 // configs (ConfigurationControlManager.getTopicConfig's order).
 func (c *Controller) conf() config.Layers {
-	return config.Layers{Static: c.cfg.Static, ClusterDefault: c.image.BrokerConfig(""), PerBroker: c.image.BrokerConfig(strconv.Itoa(int(c.cfg.NodeID)))}
+	return config.Layers{Static: c.cfg.Static, ClusterDefault: c.image.BrokerConfig(""), PerBroker: c.image.BrokerConfig(strconv.Itoa(int(c.cfg.NodeID))), Release: c.cfg.Release.Version}
 }
 
 // topicConfig resolves a topic config for id's topic.

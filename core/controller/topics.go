@@ -70,7 +70,7 @@ func (c *Controller) createTopic(t protocol.CreatableTopic) (protocol.CreatableT
 		return fail(protocol.INVALID_CONFIG, fmt.Sprintf("Null value not supported for topic configs: %s", joinComma(nulls)))
 	}
 	for _, cfg := range t.Configs {
-		if err := config.ValidateTopic(cfg.Name, *cfg.Value); err != nil {
+		if err := config.ValidateTopic(cfg.Name, *cfg.Value, c.cfg.Release.Version); err != nil {
 			return fail(protocol.INVALID_CONFIG, err.Error())
 		}
 	}

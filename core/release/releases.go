@@ -69,8 +69,7 @@ var releases = []Release{
 			{Name: MetadataVersionFeature, MinLevel: 7, MaxLevel: 27, Default: 27},
 			{Name: "share.version", MinLevel: 0, MaxLevel: 1, Default: 0},
 			{Name: "transaction.version", MinLevel: 0, MaxLevel: 2, Default: 2},
-		},
-		Refused: "Kafka 4's replication and group rules (eligible leader replicas, the consumer rebalance protocol) are not simulated yet"},
+		}},
 	// 4.2 made share groups (4.2-IV0) and streams groups (4.2-IV1) default.
 	{Version: Version{4, 3}, Tag: "4.3.0", MetadataVersion: "4.3-IV0", MetadataLevel: 30, PaddedFeatures: true,
 		Features: []Feature{
@@ -81,8 +80,7 @@ var releases = []Release{
 			{Name: "share.version", MinLevel: 0, MaxLevel: 1, Default: 1},
 			{Name: "streams.version", MinLevel: 0, MaxLevel: 1, Default: 1},
 			{Name: "transaction.version", MinLevel: 0, MaxLevel: 2, Default: 2},
-		},
-		Refused: "Kafka 4's replication and group rules (eligible leader replicas, the consumer rebalance protocol) are not simulated yet"},
+		}},
 }
 
 // Known lists the release lines `cluster create --version` knows, oldest

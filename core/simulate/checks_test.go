@@ -24,7 +24,7 @@ const plantSeed = 2
 // acks=all record on a replicated partition held to the no-loss rule.
 func cleanRun(t *testing.T) (*Run, *send, int32, []int32) {
 	t.Helper()
-	run := mustSimulate(t, plantSeed, Options{Faults: 4, NoPowerLoss: true})
+	run := mustSimulate(t, plantSeed, Options{Faults: 4, NoPowerLoss: true, Version: kafka38})
 	if len(run.Violations) > 0 {
 		t.Fatalf("clean run failed:\n%s", run.Report())
 	}

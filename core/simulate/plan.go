@@ -65,7 +65,15 @@ func ParseOverride(s string) (string, string, error) {
 		return "", "", fmt.Errorf("--config %q: expected key=value", s)
 	}
 	if !topicConfigs[k] {
-		if err := config.ValidateStatic(config.Static{k: v}); err != nil {
+		// Valid in some release the simulator runs (the seed's release is
+		// drawn later, among those that have the key).
+		var err error
+		for _, r := range release.Simulated() {
+			if err = config.ValidateStatic(config.Static{k: v}, r.Version); err == nil {
+				break
+			}
+		}
+		if err != nil {
 			return "", "", err
 		}
 	}
@@ -218,14 +226,21 @@ func acksName(a int16) string {
 	return fmt.Sprint(a)
 }
 
-// topicConfig is the config a topic is created with: drawn, then overridden.
-func (t Topic) config(overrides map[string]string) map[string]string {
+// topicConfig is the config a topic of release v is created with: drawn,
+// then overridden.
+func (t Topic) config(overrides map[string]string, v release.Version) map[string]string {
 	m := map[string]string{
 		"min.insync.replicas":            fmt.Sprint(t.MinISR),
 		"unclean.leader.election.enable": fmt.Sprint(t.Unclean),
 	}
 	if t.SegmentBytes > 0 {
-		m["segment.bytes"] = fmt.Sprint(t.SegmentBytes)
+		// From 4.1 segment.bytes is at least 1 MiB (KIP-1030); Kafka's
+		// own tests make small segments with internal.segment.bytes.
+		key := config.SegmentBytes
+		if v.AtLeast(4, 1) {
+			key = config.InternalSegmentBytes
+		}
+		m[key] = fmt.Sprint(t.SegmentBytes)
 	}
 	for k, v := range overrides {
 		if topicConfigs[k] {

@@ -161,7 +161,7 @@ func (run *Run) simulate() error {
 		}
 	})
 	for _, t := range p.Topics {
-		if err := createTopic(c, t.Name, t.Assignment, t.config(opts.Overrides)); err != nil {
+		if err := createTopic(c, t.Name, t.Assignment, t.config(opts.Overrides, p.Version)); err != nil {
 			return err
 		}
 	}

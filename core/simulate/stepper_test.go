@@ -19,7 +19,7 @@ func TestStepperMatchesTheStraightRun(t *testing.T) {
 	}{
 		{2, Options{Faults: 8, TraceContent: true}, false},
 		{5, Options{TraceContent: true}, false},
-		{27, Options{TraceContent: true, Overrides: map[string]string{"min.insync.replicas": "1"}}, true},
+		{27, Options{TraceContent: true, Overrides: map[string]string{"min.insync.replicas": "1"}, Version: kafka38}, true},
 	} {
 		want := mustSimulate(t, c.seed, c.opts)
 		if got := len(want.Violations) > 0; got != c.fail {

@@ -9,7 +9,7 @@ import (
 // order (under -race in make test, this also shows runs share no state),
 // and replays each failing seed to the same failure line.
 func TestParallelSweepMatchesSequentialRuns(t *testing.T) {
-	opts := Options{Overrides: map[string]string{"min.insync.replicas": "1"}}
+	opts := Options{Overrides: map[string]string{"min.insync.replicas": "1"}, Version: kafka38}
 	var got []SeedResult
 	Sweep(26, 28, opts, SweepOptions{Jobs: 2, Replay: true}, func(r SeedResult) { got = append(got, r) })
 	if len(got) != 3 {

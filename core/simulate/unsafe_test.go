@@ -19,7 +19,7 @@ func TestKnownUnsafeConfigsFail(t *testing.T) {
 		{"min.insync.replicas", "1", 1, 12},
 	} {
 		t.Run(c.key+"="+c.value, func(t *testing.T) {
-			opts := Options{Overrides: map[string]string{c.key: c.value}}
+			opts := Options{Overrides: map[string]string{c.key: c.value}, Version: kafka38}
 			for seed := c.minSeed; seed <= c.maxSeed; seed++ {
 				run := mustSimulate(t, seed, opts)
 				if len(run.Violations) == 0 {
