@@ -93,7 +93,7 @@ type dumpLog struct {
 }
 
 // rel is the Kafka release the tool is (the cluster's).
-func (d *dumpLog) rel() release.Version { return d.t.s.cluster.Release().Version }
+func (d *dumpLog) rel() release.Version { return d.t.rel() }
 
 // uncaught prints an exception the JVM reports for an uncaught throw.
 func (d *dumpLog) uncaught(class, msg string) int {

@@ -37,6 +37,15 @@ func init() {
 
 // kafkaVersion is the version the tools report (--version): the cluster's
 // release, or the default one's before there is a cluster.
+// rel is the Kafka release the tool is: the cluster's (the default
+// release before any cluster exists). A tool's output follows it.
+func (t *toolRun) rel() release.Version {
+	if t.s.cluster != nil {
+		return t.s.cluster.Release().Version
+	}
+	return release.Default
+}
+
 func (t *toolRun) kafkaVersion() string {
 	if t.s.cluster != nil {
 		return t.s.cluster.Release().Tag
