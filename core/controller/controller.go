@@ -185,11 +185,17 @@ func (c *Controller) HandleCommit(env *sim.Env, b raft.CommittedBatch) {
 		if err != nil {
 			panic(fmt.Sprintf("controller %d: metadata record at offset %d: %v", c.cfg.NodeID, e.Offset, err))
 		}
+		var before *metadata.PartitionState
+		if pc, ok := r.(*metadata.PartitionChangeRecord); ok && c.active {
+			if t := c.committed.TopicByID(pc.TopicID); t != nil && int(pc.PartitionID) < len(t.Partitions) {
+				before = t.Partitions[pc.PartitionID].Clone()
+			}
+		}
 		if err := c.committed.Apply(e.Offset, r); err != nil {
 			panic(fmt.Sprintf("controller %d: %v", c.cfg.NodeID, err))
 		}
 		if c.active {
-			c.explain(env, r)
+			c.explain(env, r, before)
 		}
 	}
 	if b.LastOffset > c.committed.Offset {
@@ -383,8 +389,9 @@ func (c *Controller) assignDirectories(r metadata.Record) {
 }
 
 // explain notes the partition changes a committed record made: leader
-// elections and ISR changes, the moments the timeline marks.
-func (c *Controller) explain(env *sim.Env, r metadata.Record) {
+// elections and ISR changes, the moments the timeline marks. before is
+// the partition a PartitionChangeRecord changed, as it was.
+func (c *Controller) explain(env *sim.Env, r metadata.Record, before *metadata.PartitionState) {
 	if cr, ok := r.(*metadata.ConfigRecord); ok {
 		if cr.Value == nil {
 			env.Note(event.ConfigDeleted{ResourceType: cr.ResourceType, ResourceName: cr.ResourceName, Name: cr.Name})
@@ -409,7 +416,11 @@ func (c *Controller) explain(env *sim.Env, r metadata.Record) {
 			leader = event.NoLeader
 		}
 		unclean := pc.LeaderRecoveryState == metadata.LeaderRecovering
-		env.Note(event.LeaderElected{TP: tp, Leader: leader, Epoch: p.LeaderEpoch, ISR: slices.Clone(p.ISR), Unclean: unclean})
+		n := event.LeaderElected{TP: tp, Leader: leader, Epoch: p.LeaderEpoch, ISR: slices.Clone(p.ISR), Unclean: unclean}
+		if before != nil {
+			n.PrevISR, n.PrevELR = before.ISR, before.ELR
+		}
+		env.Note(n)
 	}
 	if pc.ISR != nil {
 		env.Note(event.ISRChanged{TP: tp, ISR: slices.Clone(p.ISR), Leader: p.Leader})

@@ -17,6 +17,10 @@ type LeaderElected struct {
 	Epoch   int32
 	ISR     []int32
 	Unclean bool
+	// PrevISR and PrevELR are the partition's ISR and eligible leader
+	// replicas before the change: the replicas the election could pick
+	// from cleanly.
+	PrevISR, PrevELR []int32
 }
 
 // NoLeader is LeaderElected.Leader when no replica can lead.

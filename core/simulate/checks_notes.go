@@ -20,7 +20,9 @@ type partitionEpoch struct {
 //     in a given leader epoch (event.LeaderStarted);
 //   - one-quorum-leader-per-epoch: at most one KRaft voter becomes the
 //     quorum leader in a given quorum epoch (event.RaftTransition to
-//     Leader).
+//     Leader);
+//   - election-allowed: every leader the controller elects is one the
+//     cluster's release allows (checks_elections.go).
 func (run *Run) observe(e sim.TraceEvent) {
 	switch n := e.Note.(type) {
 	case event.LeaderStarted:
@@ -32,6 +34,7 @@ func (run *Run) observe(e sim.TraceEvent) {
 		}
 		tp := n.TP.String()
 		run.x.elected[tp] = append(run.x.elected[tp], electedEpoch{e.At, n.Epoch})
+		run.checkElection(n)
 	case event.RaftTransition:
 		if n.Role == "Leader" {
 			checkUniqueLeader(run, "one-quorum-leader-per-epoch", run.quorumLeader, n.Epoch, n.Node,
