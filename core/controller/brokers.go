@@ -301,7 +301,7 @@ func (c *Controller) elrFor(topic string, p *metadata.PartitionState) *elrRules 
 		return nil
 	}
 	minISR := int(c.conf().TopicInt(c.image.TopicConfig(topic), "min.insync.replicas"))
-	return &elrRules{minISR: min(minISR, len(p.Replicas))}
+	return &elrRules{minISR: min(minISR, len(p.Replicas)), lastKnownOnEmptyISR: !c.cfg.Release.Version.AtLeast(4, 3)}
 }
 
 // elrEnabled is FeatureControlManager.isElrFeatureEnabled: KIP-966's

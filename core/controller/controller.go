@@ -416,9 +416,16 @@ func (c *Controller) explain(env *sim.Env, r metadata.Record, before *metadata.P
 			leader = event.NoLeader
 		}
 		unclean := pc.LeaderRecoveryState == metadata.LeaderRecovering
+		if before != nil && before.LeaderRecoveryState == metadata.LeaderRecovering && leader >= 0 &&
+			!slices.Contains(before.ISR, leader) && !slices.Contains(before.ELR, leader) {
+			// Elected uncleanly again while the partition still recovers
+			// from an earlier unclean election: the record leaves the
+			// recovery state as it is (PartitionChangeBuilder.tryElection).
+			unclean = true
+		}
 		n := event.LeaderElected{TP: tp, Leader: leader, Epoch: p.LeaderEpoch, ISR: slices.Clone(p.ISR), Unclean: unclean}
 		if before != nil {
-			n.PrevISR, n.PrevELR = before.ISR, before.ELR
+			n.PrevISR, n.PrevELR, n.PrevLastKnownElr = before.ISR, before.ELR, before.LastKnownElr
 		}
 		env.Note(n)
 	}

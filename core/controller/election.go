@@ -47,6 +47,10 @@ type changeBuilder struct {
 type elrRules struct {
 	minISR          int
 	uncleanShutdown []int32
+	// lastKnownOnEmptyISR is Kafka 4.1's rule for the last known leader:
+	// kept when a change empties the ISR, where 4.3 keeps it when the
+	// partition loses its leader (maybeUpdateLastKnownLeader).
+	lastKnownOnEmptyISR bool
 }
 
 func newChangeBuilder(topicID metadata.Uuid, index int32, p *metadata.PartitionState, et ElectionType, acceptable func(int32) bool) *changeBuilder {
@@ -185,6 +189,17 @@ func (b *changeBuilder) build() *metadata.PartitionChangeRecord {
 		// loses its leader with no last known leader yet, and dropped
 		// once it has a leader (maybeUpdateLastKnownLeader).
 		switch {
+		case b.elr.lastKnownOnEmptyISR:
+			// 4.1: when the record empties the ISR, unless the partition's
+			// leader is already the one kept; dropped once the partition
+			// has, or keeps, a leader.
+			if !slices.Equal(isr, p.ISR) && len(isr) == 0 && (len(p.LastKnownElr) != 1 || p.LastKnownElr[0] != p.Leader) {
+				rec.LastKnownElr = []int32{p.Leader}
+				changed = true
+			} else if (rec.Leader >= 0 || (p.Leader != metadata.NoLeader && rec.Leader != metadata.NoLeader)) && len(p.LastKnownElr) > 0 {
+				rec.LastKnownElr = []int32{}
+				changed = true
+			}
 		case rec.Leader == metadata.NoLeader && len(p.LastKnownElr) == 0:
 			rec.LastKnownElr = []int32{p.Leader}
 			changed = true

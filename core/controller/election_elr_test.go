@@ -102,3 +102,33 @@ func TestElrAfterLastKnownLeaderStaysSet(t *testing.T) {
 		t.Fatalf("got %+v; want the unclean replica 2 out of the ELR and LastKnownElr untouched", rec)
 	}
 }
+
+// Kafka 4.1 keeps the last known leader when a change empties the ISR;
+// 4.3 when the partition loses its leader (maybeUpdateLastKnownLeader at
+// each release). A partition that lost its leader while its ISR still
+// had members shows the difference when the ISR then empties: 4.1 writes
+// the leader it has then (none, -1), 4.3 writes nothing.
+func TestLastKnownLeaderRulePerRelease(t *testing.T) {
+	p := func() *metadata.PartitionState {
+		return &metadata.PartitionState{Replicas: []int32{1, 2, 3}, ISR: []int32{2, 3}, Leader: metadata.NoLeader}
+	}
+	none := func(int32) bool { return false }
+	r41 := partitionChange(metadata.Uuid{1}, 0, p(), []int32{}, ElectionOnline, none, &elrRules{minISR: 2, lastKnownOnEmptyISR: true})
+	if r41 == nil || !reflect.DeepEqual(r41.LastKnownElr, []int32{metadata.NoLeader}) {
+		t.Errorf("4.1: got %+v, want LastKnownElr [-1]", r41)
+	}
+	r43 := partitionChange(metadata.Uuid{1}, 0, p(), []int32{}, ElectionOnline, none, &elrRules{minISR: 2})
+	if r43 == nil || r43.LastKnownElr != nil {
+		t.Errorf("4.3: got %+v, want LastKnownElr untouched", r43)
+	}
+	// Both keep the leader a partition loses with its last ISR member.
+	q := func() *metadata.PartitionState {
+		return &metadata.PartitionState{Replicas: []int32{1, 2}, ISR: []int32{1}, ELR: []int32{2}, Leader: 1}
+	}
+	for _, rules := range []*elrRules{{minISR: 2, lastKnownOnEmptyISR: true}, {minISR: 2}} {
+		rec := partitionChange(metadata.Uuid{1}, 0, q(), []int32{}, ElectionOnline, none, rules)
+		if rec == nil || !reflect.DeepEqual(rec.LastKnownElr, []int32{1}) {
+			t.Errorf("4.1 rule %v: got %+v, want LastKnownElr [1]", rules.lastKnownOnEmptyISR, rec)
+		}
+	}
+}

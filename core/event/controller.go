@@ -17,10 +17,10 @@ type LeaderElected struct {
 	Epoch   int32
 	ISR     []int32
 	Unclean bool
-	// PrevISR and PrevELR are the partition's ISR and eligible leader
-	// replicas before the change: the replicas the election could pick
-	// from cleanly.
-	PrevISR, PrevELR []int32
+	// PrevISR, PrevELR and PrevLastKnownElr are the partition's ISR,
+	// eligible leader replicas and last known leader before the change:
+	// what the election could pick from.
+	PrevISR, PrevELR, PrevLastKnownElr []int32
 }
 
 // NoLeader is LeaderElected.Leader when no replica can lead.

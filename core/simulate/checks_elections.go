@@ -13,8 +13,10 @@ import (
 // (the leader recovering, LeaderRecoveryState RECOVERING) needs
 // unclean.leader.election.enable on the topic, except under ELR, whose
 // controller also elects the last known leader when the ISR and the ELR
-// are both empty (PartitionChangeBuilder.canElectLastKnownLeader).
-// PrevISR and PrevELR are the partition as it was before the change.
+// are both empty (PartitionChangeBuilder.canElectLastKnownLeader; the
+// same change may first take an uncleanly restarted broker out of the
+// ELR, so the ELR the partition had may not be empty).
+// The Prev fields are the partition as it was before the change.
 func (run *Run) checkElection(n event.LeaderElected) {
 	if n.Leader < 0 {
 		return
@@ -28,10 +30,10 @@ func (run *Run) checkElection(n event.LeaderElected) {
 	if run.topicUnclean(n.TP.Topic) {
 		return
 	}
-	if run.Plan.Version.AtLeast(4, 1) && len(n.PrevISR) == 0 && len(n.PrevELR) == 0 {
+	if run.Plan.Version.AtLeast(4, 1) && len(n.PrevISR) == 0 && slices.Equal(n.PrevLastKnownElr, []int32{n.Leader}) {
 		return
 	}
-	run.violate("election-allowed", "%s: broker %d elected uncleanly (epoch %d) with unclean.leader.election.enable off (ISR %v, ELR %v)", n.TP, n.Leader, n.Epoch, n.PrevISR, n.PrevELR)
+	run.violate("election-allowed", "%s: broker %d elected uncleanly (epoch %d) with unclean.leader.election.enable off (ISR %v, ELR %v, last known leader %v)", n.TP, n.Leader, n.Epoch, n.PrevISR, n.PrevELR, n.PrevLastKnownElr)
 }
 
 // topicUnclean says whether a topic of the run allows unclean elections,
