@@ -2,9 +2,7 @@ package console
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -281,7 +279,7 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		props["client.id"] = "perf-producer-client"
 	}
 	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
-	warnings, cerr := producerConfig(&cfg, props)
+	warnings, cerr := producerConfig(&cfg, props, t.rel())
 	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "run without --transaction-duration-ms and without transactional.id")
 	if !ok {
 		return nil
@@ -323,31 +321,6 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		// printing nothing.
 		return &client.Process{Handlers: []client.Handler{run.prod}, OnStart: run.begin}
 	}
-}
-
-var unknownConfigRe = regexp.MustCompile(`^The configuration '(.*)' was supplied but isn't a known config\.$`)
-
-// javaOrderWarnings puts the "isn't a known config" warnings in the order
-// Kafka logs them: the iteration order of a Java HashSet of their names
-// (producerConfig returns them in Go map order).
-func javaOrderWarnings(ws []string) []string {
-	var out, unknown []string
-	for _, w := range ws {
-		if unknownConfigRe.MatchString(w) {
-			unknown = append(unknown, w)
-		} else {
-			out = append(out, w)
-		}
-	}
-	sort.Strings(unknown) // a fixed insertion order for equal buckets
-	hashes := make([]int32, len(unknown))
-	for i, w := range unknown {
-		hashes[i] = jdk.StringHashCode(unknownConfigRe.FindStringSubmatch(w)[1])
-	}
-	for _, i := range jdk.HashOrder(hashes) {
-		out = append(out, unknown[i])
-	}
-	return out
 }
 
 // perfRun is the send loop and its callbacks.

@@ -143,7 +143,7 @@ func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.
 		props["client.id"] = "producer-1" // KafkaProducer's generated id, the first in the JVM
 	}
 	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
-	warnings, cerr := producerConfig(&cfg, props)
+	warnings, cerr := producerConfig(&cfg, props, t.rel())
 	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "run without transactional.id")
 	if !ok {
 		return nil
