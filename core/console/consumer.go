@@ -9,10 +9,38 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/javacli"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
+// consumerSpecs are the console consumer's options (3.8's, for completion).
 func consumerSpecs() []*javacli.OptionSpec { return withCommon(consumerSpecList) }
+
+// consumerSpecsFor are the console consumer's options in release v:
+// KIP-1147 (Kafka 4.2) added --command-property, --command-config and
+// --formatter-property, the new names of --consumer-property,
+// --consumer.config and --property (ConsoleConsumerOptions.java).
+func consumerSpecsFor(v release.Version) []*javacli.OptionSpec {
+	if !v.AtLeast(4, 2) {
+		return withCommon(consumerSpecList)
+	}
+	return append(withCommon(consumerSpecList), withKIP1147(consumerSpecs42)...)
+}
+
+var consumerSpecs42 = []javacli.OptionSpec{
+	{Name: "command-property", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "consumer_prop", Desc: "A consumer config as key=value (the new name of --consumer-property)."},
+	{Name: "command-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "config file", Desc: "Consumer config properties file (the new name of --consumer.config)."},
+	{Name: "formatter-property", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "prop", Desc: "Formatter properties (the new name of --property)."},
+}
+
+// withKIP1147 is pointers to a list of options added by KIP-1147.
+func withKIP1147(list []javacli.OptionSpec) []*javacli.OptionSpec {
+	out := make([]*javacli.OptionSpec, len(list))
+	for i := range list {
+		out[i] = &list[i]
+	}
+	return out
+}
 
 var consumerSpecList = []javacli.OptionSpec{
 	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
@@ -42,7 +70,11 @@ type formatter struct {
 	keySep, lineSep, headersSep, nullLiteral                           string
 }
 
-func newFormatter(props map[string]string) *formatter {
+// newFormatter configures the formatter from its properties as release v's
+// DefaultMessageFormatter does: print.delivery and print.epoch exist from
+// Kafka 4.0 (tools/.../consumer/DefaultMessageFormatter.java); 3.8's
+// formatter ignores them.
+func newFormatter(props map[string]string, v release.Version) *formatter {
 	b := func(name string, def bool) bool {
 		v, ok := props[name]
 		if !ok {
@@ -59,7 +91,7 @@ func newFormatter(props map[string]string) *formatter {
 	return &formatter{
 		timestamp: b("print.timestamp", false), key: b("print.key", false), value: b("print.value", true),
 		partition: b("print.partition", false), offset: b("print.offset", false), headers: b("print.headers", false),
-		delivery: b("print.delivery", false), epoch: b("print.epoch", false),
+		delivery: v.AtLeast(4, 0) && b("print.delivery", false), epoch: v.AtLeast(4, 0) && b("print.epoch", false),
 		keySep: s("key.separator", "\t"), lineSep: s("line.separator", "\n"), headersSep: s("headers.separator", ","),
 		nullLiteral: s("null.literal", "null"),
 	}
@@ -82,10 +114,10 @@ func (f *formatter) format(r client.ConsumerRecord) string {
 		fields = append(fields, "Delivery:NOT_PRESENT") // only share-group records carry a delivery count
 	}
 	if f.epoch {
-		// The record's batch leader epoch. (Kafka 4.0's console consumer drops
-		// it when it re-wraps records and prints Epoch:NOT_PRESENT; the
-		// simulator prints the value the formatter is meant to show.)
-		fields = append(fields, fmt.Sprintf("Epoch:%d", r.LeaderEpoch))
+		// ConsoleConsumer.process re-wraps each record with an empty
+		// leader epoch before formatting it (ConsoleConsumer.java, 4.x), so
+		// the field never shows the batch's epoch.
+		fields = append(fields, "Epoch:NOT_PRESENT")
 	}
 	if f.headers {
 		if len(r.Headers) == 0 {
@@ -122,7 +154,8 @@ func (f *formatter) format(r client.ConsumerRecord) string {
 
 // consumerTool is kafka-console-consumer.sh.
 func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	specs := consumerSpecs()
+	rel := t.rel()
+	specs := consumerSpecsFor(rel)
 	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
 		t.usage(err.Error(), specs)
@@ -132,7 +165,12 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		return nil
 	}
 	if p.Has("topic") == p.Has("include") {
-		t.usage("Exactly one of --include/--topic is required. ", specs)
+		if rel.AtLeast(4, 3) {
+			// CommandLineUtils.checkOneOfArgs (ConsoleConsumerOptions, 4.3).
+			t.usage("Exactly one of the following arguments is required: [topic], [include]", specs)
+		} else {
+			t.usage("Exactly one of --include/--topic is required. ", specs)
+		}
 		return nil
 	}
 	if p.Has("include") {
@@ -161,11 +199,36 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.usage("Please provide valid host:port like host1:9091,host2:9092\n", specs)
 		return nil
 	}
+	// KIP-1147 (4.2): the old option names still work, with a line on
+	// stdout each (ConsoleConsumerOptions' constructor); old and new
+	// together are refused.
+	propOpt, configOpt, fmtOpt := "consumer-property", "consumer.config", "property"
+	if rel.AtLeast(4, 2) {
+		for _, pair := range [][2]string{{"consumer-property", "command-property"}, {"consumer.config", "command-config"}} {
+			if p.Has(pair[0]) && p.Has(pair[1]) {
+				t.usage(fmt.Sprintf("Options --%s and --%s cannot be specified together.", pair[0], pair[1]), specs)
+				return nil
+			}
+		}
+		if p.Has("consumer-property") {
+			t.println("Option --consumer-property is deprecated and will be removed in a future version. Use --command-property instead.")
+		} else {
+			propOpt = "command-property"
+		}
+		if p.Has("consumer.config") {
+			t.println("Option --consumer.config is deprecated and will be removed in a future version. Use --command-config instead.")
+		} else {
+			configOpt = "command-config"
+		}
+		if !p.Has("property") {
+			fmtOpt = "formatter-property"
+		}
+	}
 	cprops := map[string]string{}
-	if p.Has("consumer.config") {
-		file, exc, ok := t.commandConfigProps(p.Value("consumer.config"))
+	if p.Has(configOpt) {
+		file, exc, ok := t.commandConfigProps(p.Value(configOpt))
 		if !ok {
-			t.println(`Exception in thread "main" java.nio.file.NoSuchFileException: ` + p.Value("consumer.config"))
+			t.println(`Exception in thread "main" java.nio.file.NoSuchFileException: ` + p.Value(configOpt))
 			t.finish(1)
 			return nil
 		}
@@ -178,7 +241,7 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			cprops[k] = v
 		}
 	}
-	extra, _ := parseKeyValues(p.Values("consumer-property"))
+	extra, _ := parseKeyValues(p.Values(propOpt))
 	var groupIDs []string
 	if p.Has("group") {
 		groupIDs = append(groupIDs, p.Value("group"))
@@ -225,8 +288,13 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			// to find one: its first poll fails.
 			start, reset = client.SeekNone, v
 		default:
+			if rel.AtLeast(4, 0) && strings.HasPrefix(strings.ToLower(v), "by_duration:") {
+				t.println("kafkascope: auto.offset.reset=" + v + " (KIP-1106) is not simulated yet: use earliest, latest or none")
+				t.finish(1)
+				return nil
+			}
 			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
-			t.println("org.apache.kafka.common.config.ConfigException: Invalid value " + v + " for configuration auto.offset.reset: String must be one of: latest, earliest, none")
+			t.println("org.apache.kafka.common.config.ConfigException: " + autoOffsetResetInvalid(v, rel))
 			t.finish(1)
 			return nil
 		}
@@ -258,6 +326,16 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			timeout = ms(n)
 		}
 	}
+	if rel.AtLeast(4, 2) {
+		// buildFormatter, the constructor's last step.
+		if p.Has("property") && p.Has("formatter-property") {
+			t.usage("Options --property and --formatter-property cannot be specified together.", specs)
+			return nil
+		}
+		if p.Has("property") {
+			t.println("Option --property is deprecated and will be removed in a future version. Use --formatter-property instead.")
+		}
+	}
 	maxMessages := int64(-1)
 	if p.Has("max-messages") {
 		n, err := p.Int("max-messages", 32)
@@ -270,7 +348,7 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		}
 		maxMessages = n
 	}
-	fprops, _ := parseKeyValues(p.Values("property"))
+	fprops, _ := parseKeyValues(p.Values(fmtOpt))
 	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
 		t.bootstrapFailed(berr, client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger),
@@ -307,10 +385,29 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.finish(1)
 		return nil
 	}
+	if rel.AtLeast(4, 0) && cfg.GroupID == "" {
+		// Kafka 4.0 removed the empty group id: the consumer's constructor
+		// refuses it (ClassicKafkaConsumer.java), before run()'s finally
+		// that prints the total.
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
+		t.println("org.apache.kafka.common.KafkaException: Failed to construct kafka consumer")
+		t.println("Caused by: org.apache.kafka.common.errors.InvalidGroupIdException: The configured group.id should not be an empty string or whitespace.")
+		t.finish(1)
+		return nil
+	}
 	if t.refusesStaticMembership(cprops) {
 		return nil
 	}
-	run := &consumerRun{t: t, topic: p.Value("topic"), partition: partition, start: start, max: maxMessages, timeout: timeout, f: newFormatter(fprops)}
+	run := &consumerRun{t: t, topic: p.Value("topic"), partition: partition, start: start, max: maxMessages, timeout: timeout, f: newFormatter(fprops, rel)}
+	// Kafka 4.3 advertises KIP-848 on stderr once the consumer is built,
+	// unless --partition assigns it by hand or group.protocol is not
+	// classic (ConsoleConsumer.maybePrintConsumerProtocolMessage); the
+	// tools' log4j2 config keeps the INFO line it replaces hidden.
+	if rel.AtLeast(4, 3) && partition < 0 {
+		if gp, ok := cprops["group.protocol"]; !ok || strings.EqualFold(gp, "classic") {
+			t.println("The consumer rebalance protocol (KIP-848) is production-ready! Set group.protocol=consumer to try it out. See https://kafka.apache.org/documentation/#consumer_rebalance_protocol")
+		}
+	}
 	return func(host string) sim.Process {
 		run.coordAddr = sim.Addr(host + ":50001")
 		run.c = client.NewConsumer(sim.Addr(host+":50000"), bootstrap, cfg, t.logger())
@@ -438,4 +535,14 @@ func (r *consumerRun) end(env *sim.Env, code int) {
 		r.t.println(fmt.Sprintf("Processed a total of %d messages", r.count))
 		r.t.finish(code)
 	})
+}
+
+// autoOffsetResetInvalid is the ConfigException message for an unknown
+// auto.offset.reset: ConfigDef's ValidString list in 3.8, and from 4.0
+// AutoOffsetResetStrategy.Validator's, which knows by_duration (KIP-1106).
+func autoOffsetResetInvalid(v string, rel release.Version) string {
+	if rel.AtLeast(4, 0) {
+		return "Invalid value " + v + " for configuration auto.offset.reset: Invalid value `" + v + "` for configuration auto.offset.reset. The value must be either 'earliest', 'latest', 'none' or of the format 'by_duration:<PnDTnHnMn.nS.>'."
+	}
+	return "Invalid value " + v + " for configuration auto.offset.reset: String must be one of: latest, earliest, none"
 }

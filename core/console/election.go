@@ -10,10 +10,25 @@ import (
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
 func electionSpecs() []*javacli.OptionSpec { return withCommon(electionSpecList) }
+
+// electionSpecsFor are the options in release v: KIP-1147 (Kafka 4.2)
+// added --command-config, the new name of --admin.config
+// (LeaderElectionCommand.java).
+func electionSpecsFor(v release.Version) []*javacli.OptionSpec {
+	if !v.AtLeast(4, 2) {
+		return electionSpecs()
+	}
+	return append(electionSpecs(), withKIP1147(electionSpecs42)...)
+}
+
+var electionSpecs42 = []javacli.OptionSpec{
+	{Name: "command-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "config file", Desc: "Admin client properties file (the new name of --admin.config; not read by the simulator)."},
+}
 
 var electionSpecList = []javacli.OptionSpec{
 	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "host:port", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
@@ -27,7 +42,8 @@ var electionSpecList = []javacli.OptionSpec{
 
 // electionTool is kafka-leader-election.sh.
 func electionTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	specs := electionSpecs()
+	rel := t.rel()
+	specs := electionSpecsFor(rel)
 	fail := func(class, msg string) func(string) sim.Process {
 		t.println(msg)
 		t.println(client.Exception(class, msg))
@@ -46,6 +62,11 @@ func electionTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	const cmdFailed = "org.apache.kafka.server.common.AdminCommandFailedException"
 	if !p.Has("election-type") { // (--bootstrap-server may be omitted in the simulator)
 		return fail(cmdFailed, "Missing required option(s): election-type")
+	}
+	if rel.AtLeast(4, 2) && p.Has("admin.config") && p.Has("command-config") {
+		// CommandLineUtils.checkInvalidArgs in validate().
+		t.usage(`Option "[admin.config]" can't be used with option "[command-config]"`, specs)
+		return nil
 	}
 	sources := 0
 	for _, o := range []string{"topic", "all-topic-partitions", "path-to-json-file"} {
@@ -81,6 +102,10 @@ func electionTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			return fail("joptsimple.OptionArgumentConversionException", err.Error())
 		}
 		targets = []protocol.ElectTopicPartitions{{Topic: p.Value("topic"), Partitions: []int32{int32(n)}}}
+	}
+	if rel.AtLeast(4, 2) && p.Has("admin.config") {
+		// KIP-1147: printed just before the config file is read.
+		t.println("Option --admin.config has been deprecated and will be removed in a future version. Use --command-config instead.")
 	}
 	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {

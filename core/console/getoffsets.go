@@ -11,10 +11,42 @@ import (
 	"kafkascope/core/javacli"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
 func getOffsetsSpecs() []*javacli.OptionSpec { return withCommon(getOffsetsSpecList) }
+
+// getOffsetsSpecsFor are the options in release v: --time's description
+// lists the offset specs GetOffsetShell knows (offsetTimes).
+func getOffsetsSpecsFor(v release.Version) []*javacli.OptionSpec {
+	specs := getOffsetsSpecs()
+	if names := offsetTimes(v); names != offsetTimes(release.Default) {
+		for i, s := range specs {
+			if s.Name == "time" {
+				c := *s
+				c.ArgDesc = "<timestamp> / " + names
+				specs[i] = &c
+			}
+		}
+	}
+	return specs
+}
+
+// offsetTimes is the list of named offset specs GetOffsetShell prints in
+// --time's help and its "Malformed time argument" error: Kafka 4.0 added
+// earliest-local and latest-tiered (KIP-1005), 4.3 earliest-pending-upload
+// (GetOffsetShell.java).
+func offsetTimes(v release.Version) string {
+	names := "-1 or latest / -2 or earliest / -3 or max-timestamp"
+	if v.AtLeast(4, 0) {
+		names += " / -4 or earliest-local / -5 or latest-tiered"
+	}
+	if v.AtLeast(4, 3) {
+		names += " / -6 or earliest-pending-upload"
+	}
+	return names
+}
 
 var getOffsetsSpecList = []javacli.OptionSpec{
 	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "HOST1:PORT1,...,HOST3:PORT3", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
@@ -40,7 +72,8 @@ var topicPartitionsRe = regexp.MustCompile(`^([^:,]*)(?::(?:([0-9]*)|(?:([0-9]*)
 
 // getOffsetsTool is kafka-get-offsets.sh.
 func getOffsetsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	specs := getOffsetsSpecs()
+	rel := t.rel()
+	specs := getOffsetsSpecsFor(rel)
 	fail := func(msg string) func(string) sim.Process {
 		t.println("Error occurred: " + msg)
 		t.finish(1)
@@ -66,7 +99,12 @@ func getOffsetsTool(t *toolRun, args, _ []string) func(host string) sim.Process 
 	}
 	ts, ok := parseOffsetSpec(p.Value("time"))
 	if !ok {
-		return fail(fmt.Sprintf("Malformed time argument %s. Please use -1 or latest / -2 or earliest / -3 or max-timestamp, or a specified long format timestamp", p.Value("time")))
+		if tieredSpec(p.Value("time"), rel) {
+			t.println("kafkascope: --time " + p.Value("time") + " asks about tiered storage (KIP-405), which is not simulated")
+			t.finish(1)
+			return nil
+		}
+		return fail(fmt.Sprintf("Malformed time argument %s. Please use %s, or a specified long format timestamp", p.Value("time"), offsetTimes(rel)))
 	}
 	var rules []partRule
 	if p.Has("topic-partitions") {
@@ -159,6 +197,18 @@ func parseOffsetSpec(s string) (int64, bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// tieredSpec reports whether s names one of the tiered-storage offset specs
+// release v knows (offsetTimes).
+func tieredSpec(s string, v release.Version) bool {
+	switch s {
+	case "earliest-local", "latest-tiered", "-4", "-5":
+		return v.AtLeast(4, 0)
+	case "earliest-pending-upload", "-6":
+		return v.AtLeast(4, 3)
+	}
+	return false
 }
 
 type getOffsets struct {

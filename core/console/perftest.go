@@ -2,9 +2,7 @@ package console
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -12,6 +10,7 @@ import (
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
 	"kafkascope/core/record"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -33,6 +32,27 @@ const (
 // error lines (ProducerPerformance names its parser so, not after the
 // script).
 const perfProg = "producer-performance"
+
+// perfParserFor is the parser in release v: Kafka 4.3 names it after the
+// script, and from 4.0 --transactional-id has no default
+// (ProducerPerformance.argParser).
+func perfParserFor(v release.Version) *javacli.Parser {
+	p := perfParser()
+	if v.AtLeast(4, 3) {
+		p.Prog = "kafka-producer-perf-test"
+	}
+	if v.AtLeast(4, 0) {
+		for i, a := range p.Args {
+			if a.Flags[0] == "--transactional-id" {
+				c := *a
+				c.Default, c.HasDefault = "", false
+				c.Help = "the transactional.id; giving it turns transactions on."
+				p.Args[i] = &c
+			}
+		}
+	}
+	return p
+}
 
 func perfParser() *javacli.Parser {
 	return &javacli.Parser{
@@ -113,7 +133,7 @@ func (s *perfStats) record(t *toolRun, latency int32, bytes int, nowMs int64) {
 
 // total is printTotal's line, or the exception it throws when it has no
 // latency sample to read (a negative --num-records).
-func (s *perfStats) total(nowMs int64) (string, string) {
+func (s *perfStats) total(nowMs int64, rel release.Version) (string, string) {
 	elapsed := float64(nowMs - s.start)
 	size := min(s.index, len(s.latencies))
 	sorted := slices.Clone(s.latencies[:size])
@@ -130,11 +150,20 @@ func (s *perfStats) total(nowMs int64) (string, string) {
 	}
 	return fmt.Sprintf("%d records sent, %s records/sec (%s MB/sec), %s ms avg latency, %s ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.",
 		s.count,
-		jdk.FormatFixed(1000.0*float64(s.count)/elapsed, 6),
+		jdk.FormatFixed(1000.0*float64(s.count)/elapsed, totalRateDigits(rel)),
 		jdk.FormatFixed(1000.0*float64(s.bytes)/elapsed/(1024.0*1024.0), 2),
 		jdk.FormatFixed(float64(s.totalLatency)/float64(s.count), 2),
 		jdk.FormatFixed(float64(s.maxLatency), 2),
 		percs[0], percs[1], percs[2], percs[3]), ""
+}
+
+// totalRateDigits is the precision of the summary's records/sec: "%f" in
+// 3.8, "%.1f" from 4.0, "%f" again in 4.3 (Stats.printTotal).
+func totalRateDigits(rel release.Version) int {
+	if rel.AtLeast(4, 0) && !rel.AtLeast(4, 3) {
+		return 1
+	}
+	return 6
 }
 
 // newPerfStats is the Stats constructor, with the exceptions it throws for
@@ -155,7 +184,7 @@ func newPerfStats(numRecords, nowMs int64) (*perfStats, string) {
 // readPayloads is readPayloadFile: the file's text split at the delimiter
 // (a regular expression, as String.split takes it), trailing empty pieces
 // dropped. ok is false when the tool ended.
-func (t *toolRun) readPayloads(file, delimiter string) ([][]byte, bool) {
+func (t *toolRun) readPayloads(file, delimiter string, rel release.Version) ([][]byte, bool) {
 	t.println("Reading payloads from: " + absPath(file))
 	text, ok := t.s.readWorkspace(file)
 	if !ok || text == "" {
@@ -169,7 +198,11 @@ func (t *toolRun) readPayloads(file, delimiter string) ([][]byte, bool) {
 		t.finish(1)
 		return nil, false
 	}
-	t.println(fmt.Sprintf("Number of messages read: %d", len(pieces)))
+	if rel.AtLeast(4, 3) {
+		t.println(fmt.Sprintf("Number of records read: %d", len(pieces)))
+	} else {
+		t.println(fmt.Sprintf("Number of messages read: %d", len(pieces)))
+	}
 	out := make([][]byte, len(pieces))
 	for i, pc := range pieces {
 		out[i] = []byte(pc)
@@ -206,6 +239,14 @@ func (t *toolRun) mainException(exc string) {
 // tool ends there (help, or an argument error) v is nil and lines and code
 // are what it prints and its exit status.
 func perfArgs(p *javacli.Parser, args []string) (v *javacli.Namespace, lines []string, code int) {
+	return perfArgsFor(p, args, release.Default)
+}
+
+// perfArgsFor is perfArgs in release rel: from 4.0 ConfigPostProcessor
+// refuses a non-positive --num-records or --record-size (4.3 ends the
+// messages with a period), and 4.3 words the missing-config error for its
+// new options.
+func perfArgsFor(p *javacli.Parser, args []string, rel release.Version) (v *javacli.Namespace, lines []string, code int) {
 	v, perr := p.Parse(args)
 	switch {
 	case len(args) == 0:
@@ -217,16 +258,33 @@ func perfArgs(p *javacli.Parser, args []string) (v *javacli.Namespace, lines []s
 		return nil, p.HelpLines(), 1
 	case perr != nil:
 		return nil, p.ErrorLines(perr), 1
+	}
+	dot := ""
+	if rel.AtLeast(4, 3) {
+		dot = "."
+	}
+	switch {
+	case rel.AtLeast(4, 0) && v.Num(p.Arg("--num-records")) <= 0:
+		return nil, p.ErrorLines(&javacli.ParseError{Msg: "--num-records should be greater than zero" + dot}), 1
+	case rel.AtLeast(4, 0) && v.Given(p.Arg("--record-size")) && v.Num(p.Arg("--record-size")) <= 0:
+		return nil, p.ErrorLines(&javacli.ParseError{Msg: "--record-size should be greater than zero" + dot}), 1
 	case !v.Given(p.Arg("--producer-props")) && !v.Given(p.Arg("--producer.config")):
-		return nil, p.ErrorLines(&javacli.ParseError{Msg: "Either --producer-props or --producer.config must be specified."}), 1
+		msg := "Either --producer-props or --producer.config must be specified."
+		if rel.AtLeast(4, 3) {
+			msg = "At least one of --bootstrap-server, --command-property, --producer-props, --producer.config or --command-config must be specified."
+		}
+		return nil, p.ErrorLines(&javacli.ParseError{Msg: msg}), 1
+	case rel.AtLeast(4, 0) && v.Given(p.Arg("--transaction-duration-ms")) && v.Num(p.Arg("--transaction-duration-ms")) <= 0:
+		return nil, p.ErrorLines(&javacli.ParseError{Msg: "--transaction-duration-ms should be greater than zero" + dot}), 1
 	}
 	return v, nil, 0
 }
 
 // perfTestTool is kafka-producer-perf-test.sh (ProducerPerformance).
 func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	p := perfParser()
-	v, lines, code := perfArgs(p, args)
+	rel := t.rel()
+	p := perfParserFor(rel)
+	v, lines, code := perfArgsFor(p, args, rel)
 	if v == nil {
 		t.printLines(lines)
 		t.finish(code)
@@ -243,8 +301,18 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			delimiter = "\n" // the default is shown as \n in the help and means a line break
 		}
 		var ok bool
-		if payloads, ok = t.readPayloads(v.Str(arg("--payload-file")), delimiter); !ok {
+		if payloads, ok = t.readPayloads(v.Str(arg("--payload-file")), delimiter, rel); !ok {
 			return nil
+		}
+	}
+	if rel.AtLeast(4, 3) {
+		// KIP-1147: announced once the payloads are read, before the
+		// properties are (ConfigPostProcessor).
+		if v.Given(arg("--producer-props")) {
+			t.println("Option --producer-props has been deprecated and will be removed in a future version. Use --command-property instead.")
+		}
+		if hasConfig {
+			t.println("Option --producer.config has been deprecated and will be removed in a future version. Use --command-config instead.")
 		}
 	}
 	props := map[string]string{}
@@ -274,6 +342,12 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	props["key.serializer"] = "org.apache.kafka.common.serialization.ByteArraySerializer"
 	props["value.serializer"] = "org.apache.kafka.common.serialization.ByteArraySerializer"
 	transactions := v.Num(arg("--transaction-duration-ms")) > 0
+	if rel.AtLeast(4, 0) {
+		// From 4.0 either option, or a transactional.id property, turns
+		// transactions on (ConfigPostProcessor).
+		_, idProp := props["transactional.id"]
+		transactions = v.Given(arg("--transaction-duration-ms")) || v.Given(arg("--transactional-id")) || idProp
+	}
 	if transactions {
 		props["transactional.id"] = v.Str(arg("--transactional-id"))
 	}
@@ -281,7 +355,7 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		props["client.id"] = "perf-producer-client"
 	}
 	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
-	warnings, cerr := producerConfig(&cfg, props)
+	warnings, cerr := producerConfig(&cfg, props, t.rel())
 	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "run without --transaction-duration-ms and without transactional.id")
 	if !ok {
 		return nil
@@ -323,31 +397,6 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		// printing nothing.
 		return &client.Process{Handlers: []client.Handler{run.prod}, OnStart: run.begin}
 	}
-}
-
-var unknownConfigRe = regexp.MustCompile(`^The configuration '(.*)' was supplied but isn't a known config\.$`)
-
-// javaOrderWarnings puts the "isn't a known config" warnings in the order
-// Kafka logs them: the iteration order of a Java HashSet of their names
-// (producerConfig returns them in Go map order).
-func javaOrderWarnings(ws []string) []string {
-	var out, unknown []string
-	for _, w := range ws {
-		if unknownConfigRe.MatchString(w) {
-			unknown = append(unknown, w)
-		} else {
-			out = append(out, w)
-		}
-	}
-	sort.Strings(unknown) // a fixed insertion order for equal buckets
-	hashes := make([]int32, len(unknown))
-	for i, w := range unknown {
-		hashes[i] = jdk.StringHashCode(unknownConfigRe.FindStringSubmatch(w)[1])
-	}
-	for _, i := range jdk.HashOrder(hashes) {
-		out = append(out, unknown[i])
-	}
-	return out
 }
 
 // perfRun is the send loop and its callbacks.
@@ -456,7 +505,7 @@ func (r *perfRun) pump(env *sim.Env) {
 	r.timer.Stop()
 	r.closing = true
 	r.prod.Close(env, func(env *sim.Env) {
-		line, exc := r.stats.total(env.Now().UnixMilli())
+		line, exc := r.stats.total(env.Now().UnixMilli(), r.t.rel())
 		if exc != "" {
 			r.t.mainException(exc)
 			return

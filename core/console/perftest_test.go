@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"kafkascope/core/release"
 )
 
 // The expected texts in this file were printed by the real libraries:
@@ -133,7 +135,7 @@ func TestPerfStatsEdges(t *testing.T) {
 			s.record(tr, l, 100, c.nowMs)
 			s.iteration++
 		}
-		total, exc := s.total(c.nowMs)
+		total, exc := s.total(c.nowMs, release.Default)
 		if total != c.total || exc != c.totalExc {
 			t.Errorf("%d: total %q, exception %q", c.n, total, exc)
 		}

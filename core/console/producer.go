@@ -7,10 +7,29 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/javacli"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
+// producerSpecs are the console producer's options (3.8's, for completion).
 func producerSpecs() []*javacli.OptionSpec { return withCommon(producerSpecList) }
+
+// producerSpecsFor are the console producer's options in release v:
+// KIP-1147 (Kafka 4.2) added --command-property, --command-config and
+// --reader-property, the new names of --producer-property,
+// --producer.config and --property (ConsoleProducer.java).
+func producerSpecsFor(v release.Version) []*javacli.OptionSpec {
+	if !v.AtLeast(4, 2) {
+		return producerSpecs()
+	}
+	return append(producerSpecs(), withKIP1147(producerSpecs42)...)
+}
+
+var producerSpecs42 = []javacli.OptionSpec{
+	{Name: "command-property", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "producer_prop", Desc: "A producer config as key=value (the new name of --producer-property)."},
+	{Name: "command-config", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "config file", Desc: "Producer config file (the new name of --producer.config; not read by the simulator)."},
+	{Name: "reader-property", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "prop", Desc: "Reader properties (the new name of --property)."},
+}
 
 var producerSpecList = []javacli.OptionSpec{
 	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
@@ -85,7 +104,8 @@ func sizeText(b []byte) string {
 // at end of input the producer is closed, which sends what is left and waits
 // for every acknowledgement.
 func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Process {
-	specs := producerSpecs()
+	rel := t.rel()
+	specs := producerSpecsFor(rel)
 	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
 		t.usage(err.Error(), specs)
@@ -98,11 +118,46 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		t.usage(`Missing required argument "[topic]"`, specs)
 		return nil
 	}
+	// KIP-1147 (4.2): the old option names still work, with a line on
+	// stdout each (ConsoleProducer.checkArgs); old and new together are
+	// refused.
+	propOpt, readerOpt := "producer-property", "property"
+	if rel.AtLeast(4, 2) {
+		for _, pair := range [][2]string{{"command-config", "producer.config"}, {"command-property", "producer-property"}, {"reader-property", "property"}} {
+			if p.Has(pair[0]) && p.Has(pair[1]) {
+				t.usage(fmt.Sprintf("Options --%s and --%s cannot be specified together.", pair[0], pair[1]), specs)
+				return nil
+			}
+		}
+		if p.Has("producer-property") {
+			t.println("Warning: --producer-property is deprecated and will be removed in a future version. Use --command-property instead.")
+		} else {
+			propOpt = "command-property"
+		}
+		if p.Has("producer.config") {
+			t.println("Warning: --producer.config is deprecated and will be removed in a future version. Use --command-config instead.")
+		}
+		if p.Has("property") {
+			t.println("Warning: --property is deprecated and will be removed in a future version. Use --reader-property instead.")
+		} else {
+			readerOpt = "reader-property"
+		}
+		if p.Has("max-partition-memory-bytes") {
+			t.println("Warning: --max-partition-memory-bytes is deprecated and will be removed in Apache Kafka 5.0. Use --batch-size instead.")
+		}
+	}
 	if p.Has("bootstrap-server") && !validBootstrapSyntax(p.Value("bootstrap-server")) {
-		t.usage("Please provide valid host:port like host1:9091,host2:9092\n", specs)
+		// ToolsUtils.validateBootstrapServer: 3.8's Scala version ends its
+		// message with "\n " (a line holding one space), 4.x's Java one
+		// with "\n".
+		msg := "Please provide valid host:port like host1:9091,host2:9092\n "
+		if rel.AtLeast(4, 0) {
+			msg = strings.TrimSuffix(msg, " ")
+		}
+		t.usage(msg, specs)
 		return nil
 	}
-	props, _ := parseKeyValues(p.Values("producer-property"))
+	props, _ := parseKeyValues(p.Values(propOpt))
 	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
 	cfg.ClientID = "console-producer"
 	// Each CLI option (its default included) sets its producer config, unless
@@ -139,7 +194,7 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 	if _, set := props["acks"]; !set || p.Has("request-required-acks") {
 		rest["acks"] = p.Value("request-required-acks")
 	}
-	warnings, cerr := producerConfig(&cfg, rest)
+	warnings, cerr := producerConfig(&cfg, rest, rel)
 	if cerr != nil {
 		t.println("org.apache.kafka.common.config.ConfigException: " + cerr.Error())
 		t.finish(1)
@@ -150,7 +205,7 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		t.finish(1)
 		return nil
 	}
-	rp, _ := parseKeyValues(p.Values("property"))
+	rp, _ := parseKeyValues(p.Values(readerOpt))
 	reader := &lineReader{keySep: "\t"}
 	reader.parseKey = strings.EqualFold(strings.TrimSpace(rp["parse.key"]), "true")
 	reader.ignoreError = strings.EqualFold(strings.TrimSpace(rp["ignore.error"]), "true")

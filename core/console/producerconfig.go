@@ -3,13 +3,12 @@ package console
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"kafkascope/core/client"
-	"kafkascope/core/jdk"
+	"kafkascope/core/release"
 )
 
 // parseKeyValues reads "k=v" items as CommandLineUtils.parseKeyValueArgs
@@ -70,17 +69,6 @@ func longProp(props map[string]string, name string, min int64, dst func(int64)) 
 
 func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 
-// knownProducerConfigs are ProducerConfig names the simulator accepts; the
-// ones it does not act on are accepted silently, as Kafka accepts them.
-var knownProducerConfigs = map[string]bool{
-	"acks": true, "retries": true, "retry.backoff.ms": true, "retry.backoff.max.ms": true, "request.timeout.ms": true,
-	"delivery.timeout.ms": true, "linger.ms": true, "batch.size": true, "max.block.ms": true, "client.id": true,
-	"max.in.flight.requests.per.connection": true, "enable.idempotence": true, "compression.type": true,
-	"buffer.memory": true, "send.buffer.bytes": true, "metadata.max.age.ms": true, "bootstrap.servers": true,
-	"key.serializer": true, "value.serializer": true, "partitioner.class": true, "partitioner.ignore.keys": true,
-	"transactional.id": true, "max.request.size": true,
-}
-
 // producerWarning splits a producerConfig warning into the logger that logs
 // it and its message: KafkaProducer's own warning (delivery.timeout.ms)
 // carries the client id, as its LogContext does; ProducerConfig's
@@ -95,7 +83,7 @@ func producerWarning(clientID, w string) (msg, logger string) {
 // producerConfig applies producer properties to cfg, checking them as
 // ProducerConfig does. explicit lists the names the user set (for the
 // idempotence and delivery-timeout rules).
-func producerConfig(cfg *client.ProducerConfig, props map[string]string) (warnings []string, err error) {
+func producerConfig(cfg *client.ProducerConfig, props map[string]string, rel release.Version) (warnings []string, err error) {
 	if v, ok := props["acks"]; ok {
 		switch strings.TrimSpace(v) {
 		case "all", "-1":
@@ -170,7 +158,28 @@ func producerConfig(cfg *client.ProducerConfig, props map[string]string) (warnin
 			return nil, invalidValue("enable.idempotence", v, "Expected value to be either true or false")
 		}
 	}
-	if cfg.EnableIdempotence {
+	if cfg.EnableIdempotence && rel.AtLeast(4, 0) {
+		// Kafka 4.0 made the 3.8 max.in.flight warning an error, checked
+		// after retries and acks whether or not those switched idempotence
+		// off (ProducerConfig.postProcessAndValidateIdempotenceConfigs, 4.x).
+		disable := false
+		if cfg.Retries == 0 {
+			if explicit {
+				return nil, &configError{"Must set retries to non-zero when using the idempotent producer."}
+			}
+			disable = true // logged at INFO
+		}
+		if cfg.Acks != -1 {
+			if explicit {
+				return nil, &configError{"Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence."}
+			}
+			disable = true // logged at INFO
+		}
+		if cfg.MaxInFlight > 5 {
+			return nil, &configError{fmt.Sprintf("To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is %d.", cfg.MaxInFlight)}
+		}
+		cfg.EnableIdempotence = !disable
+	} else if cfg.EnableIdempotence {
 		switch {
 		case cfg.Retries == 0:
 			if explicit {
@@ -200,17 +209,8 @@ func producerConfig(cfg *client.ProducerConfig, props map[string]string) (warnin
 		cfg.DeliveryTimeout = min
 		warnings = append(warnings, fmt.Sprintf("delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms. Setting it to %d.", min.Milliseconds()))
 	}
-	// AbstractConfig.logUnused walks the supplied keys as a Java HashMap
-	// does; Go's map order would differ from run to run.
-	var supplied []string
-	for k := range props {
-		supplied = append(supplied, k)
-	}
-	slices.Sort(supplied)
-	for _, k := range jdk.HashSetOrder(supplied) {
-		if !knownProducerConfigs[k] {
-			warnings = append(warnings, fmt.Sprintf("The configuration '%s' was supplied but isn't a known config.", k))
-		}
-	}
+	// Unknown names are accepted silently: AbstractConfig.logUnused lists
+	// them at INFO ("These configurations ... were supplied but are not
+	// used yet."), below the tools' WARN level.
 	return warnings, nil
 }

@@ -23,7 +23,7 @@ func (t *toolRun) constructProducer(cfg client.ProducerConfig, props map[string]
 			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
 		return nil, false
 	}
-	for _, w := range javaOrderWarnings(warnings) {
+	for _, w := range warnings {
 		msg, logger := producerWarning(cfg.ClientID, w)
 		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, msg, logger))
 	}

@@ -11,6 +11,7 @@ import (
 	"kafkascope/core/group"
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
 )
@@ -26,7 +27,39 @@ import (
 
 const verifiableConsumerProg = "verifiable-consumer"
 
-func verifiableConsumerParser() *javacli.Parser {
+// verifiableConsumerParser is VerifiableConsumer's parser in release v:
+// Kafka 4.0 removed --broker-list and --session-timeout's default (the
+// consumer's own, 45 s, applies); 4.3 writes its metavars with hyphens
+// and adds --command-config, the KIP-1147 name of --consumer.config
+// (VerifiableConsumer.argParser).
+func verifiableConsumerParser(v release.Version) *javacli.Parser {
+	p := verifiableConsumerParser38()
+	if !v.AtLeast(4, 0) {
+		return p
+	}
+	var args []*javacli.Argument
+	for _, a := range p.Args {
+		if a.Flags[0] == "--broker-list" {
+			continue
+		}
+		c := *a
+		if c.Flags[0] == "--session-timeout" {
+			c.Default, c.HasDefault = "", false
+		}
+		if v.AtLeast(4, 3) && c.Flags[0] != "--bootstrap-server" {
+			c.Metavar = strings.ReplaceAll(c.Metavar, "_", "-")
+		}
+		args = append(args, &c)
+	}
+	if v.AtLeast(4, 3) {
+		args = append(args, &javacli.Argument{Flags: []string{"--command-config"}, Metavar: "CONFIG-FILE", Type: "String",
+			Help: "a consumer properties file (the new name of --consumer.config)."})
+	}
+	p.Args = args
+	return p
+}
+
+func verifiableConsumerParser38() *javacli.Parser {
 	return &javacli.Parser{
 		Prog:             verifiableConsumerProg,
 		Description:      "Consume a topic in a consumer group and print each consumer event (rebalances, records received, offsets committed) as a JSON object on stdout.",
@@ -62,7 +95,8 @@ func verifiableConsumerParser() *javacli.Parser {
 
 // verifiableConsumerTool is kafka-verifiable-consumer.sh.
 func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	p := verifiableConsumerParser()
+	rel := t.rel()
+	p := verifiableConsumerParser(rel)
 	if len(args) == 0 {
 		t.printLines(p.HelpLines())
 		t.finish(0)
@@ -70,9 +104,9 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 	}
 	// The connection group is required; kafkascope lets the bootstrap be
 	// omitted, as for every tool, meaning every broker.
-	if !slices.Contains(args, "--bootstrap-server") && !slices.Contains(args, "--broker-list") &&
+	if !slices.Contains(args, "--bootstrap-server") && (rel.AtLeast(4, 0) || !slices.Contains(args, "--broker-list")) &&
 		!slices.ContainsFunc(args, func(a string) bool {
-			return strings.HasPrefix(a, "--bootstrap-server=") || strings.HasPrefix(a, "--broker-list=")
+			return strings.HasPrefix(a, "--bootstrap-server=") || !rel.AtLeast(4, 0) && strings.HasPrefix(a, "--broker-list=")
 		}) {
 		args = append([]string{"--bootstrap-server", ""}, args...)
 	}
@@ -105,8 +139,23 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		return n
 	}
 	props := map[string]string{}
-	if v.Given(arg("--consumer.config")) {
-		path := v.Str(arg("--consumer.config"))
+	configOpt := "--consumer.config"
+	if rel.AtLeast(4, 3) {
+		// createFromArgs (4.3): the two names are refused together, and
+		// the old one is announced before its file is read.
+		if v.Given(arg("--consumer.config")) && v.Given(arg("--command-config")) {
+			t.printLines(p.ErrorLines(&javacli.ParseError{Msg: "Options --consumer.config and --command-config are mutually exclusive.", Parser: p}))
+			t.finish(1)
+			return nil
+		}
+		if v.Given(arg("--consumer.config")) {
+			t.println("Option --consumer.config has been deprecated and will be removed in a future version. Use --command-config instead.")
+		} else {
+			configOpt = "--command-config"
+		}
+	}
+	if v.Given(arg(configOpt)) {
+		path := v.Str(arg(configOpt))
 		text, ok := t.s.readWorkspace(path)
 		if !ok {
 			t.printLines(p.ErrorLines(&javacli.ParseError{Msg: jdk.Path(path), Parser: p}))
@@ -137,13 +186,15 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		props["group.instance.id"] = str("--group-instance-id")
 	}
 	bootstrapList := v.Str(arg("--bootstrap-server"))
-	if !v.Given(arg("--bootstrap-server")) || bootstrapList == "" && v.Given(arg("--broker-list")) {
+	if !rel.AtLeast(4, 0) && (!v.Given(arg("--bootstrap-server")) || bootstrapList == "" && v.Given(arg("--broker-list"))) {
 		bootstrapList = v.Str(arg("--broker-list"))
 	}
 	useAutoCommit := v.Given(arg("--enable-autocommit"))
 	props["enable.auto.commit"] = strconv.FormatBool(useAutoCommit)
 	props["auto.offset.reset"] = str("--reset-policy")
-	props["session.timeout.ms"] = strconv.FormatInt(num("--session-timeout"), 10)
+	if v.Given(arg("--session-timeout")) || !rel.AtLeast(4, 0) {
+		props["session.timeout.ms"] = strconv.FormatInt(num("--session-timeout"), 10)
+	}
 
 	cfg := client.DefaultConsumerConfig()
 	// KafkaConsumer's generated client.id: consumer-<group>-<n>, n counting
@@ -157,7 +208,7 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 	case "earliest", "latest", "none":
 		cfg.AutoOffsetReset = r
 	default:
-		t.println(`Exception in thread "main" org.apache.kafka.common.config.ConfigException: Invalid value ` + r + ` for configuration auto.offset.reset: Invalid value ` + r + ` for configuration auto.offset.reset: String must be one of: latest, earliest, none`)
+		t.println(`Exception in thread "main" org.apache.kafka.common.config.ConfigException: ` + autoOffsetResetInvalid(r, rel))
 		t.finish(1)
 		return nil
 	}
@@ -176,7 +227,7 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
 		return nil
 	}
-	vc := &verifiableConsumer{t: t, topic: str("--topic"), maxMessages: num("--max-messages"),
+	vc := &verifiableConsumer{t: t, rel: rel, topic: str("--topic"), maxMessages: num("--max-messages"),
 		useAutoCommit: useAutoCommit, verbose: v.Given(arg("--verbose"))}
 	return func(host string) sim.Process {
 		vc.c = client.NewConsumer(sim.Addr(host+":50000"), bootstrap, cfg, func(level client.Level, msg, logger string) {
@@ -222,6 +273,7 @@ type verifiableConsumer struct {
 	t             *toolRun
 	c             *client.Consumer
 	coordAddr     sim.Addr
+	rel           release.Version
 	topic         string
 	maxMessages   int64
 	useAutoCommit bool
@@ -229,6 +281,7 @@ type verifiableConsumer struct {
 
 	consumed   int64
 	closing    bool
+	requested  bool // shutdown_requested was printed
 	committing bool
 	pending    [][]client.ConsumerRecord // polls waiting for a commit to finish (commitSync blocks the loop)
 
@@ -449,8 +502,21 @@ func (vc *verifiableConsumer) finished() bool {
 }
 
 // close is the shutdown hook (SIGTERM): wake the loop, which closes the
-// consumer.
-func (vc *verifiableConsumer) close(env *sim.Env) { vc.shutdown(env, 143) }
+// consumer. From Kafka 4.3 the hook first prints shutdown_requested
+// (VerifiableConsumer.close).
+func (vc *verifiableConsumer) close(env *sim.Env) {
+	vc.requestShutdown()
+	vc.shutdown(env, 143)
+}
+
+// requestShutdown prints 4.3's shutdown_requested, once: the JVM runs the
+// hook once, on SIGTERM or when main returns.
+func (vc *verifiableConsumer) requestShutdown() {
+	if vc.rel.AtLeast(4, 3) && !vc.requested {
+		vc.requested = true
+		vc.event("shutdown_requested")
+	}
+}
 
 // shutdown closes the consumer (with auto-commit it commits, and it leaves
 // the group), then prints shutdown_complete.
@@ -462,6 +528,8 @@ func (vc *verifiableConsumer) shutdown(env *sim.Env, code int) {
 	vc.watch.Stop()
 	vc.c.Close(env, func(env *sim.Env) {
 		vc.event("shutdown_complete")
+		// main returns, and the JVM's exit runs the shutdown hook.
+		vc.requestShutdown()
 		vc.t.finish(code)
 	})
 }

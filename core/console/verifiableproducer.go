@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -23,7 +24,45 @@ import (
 
 const verifiableProg = "verifiable-producer"
 
-func verifiableParser() *javacli.Parser {
+// verifiableParser is VerifiableProducer's parser in release v: Kafka 4.0
+// removed --broker-list, so the connection group holds --bootstrap-server
+// alone; 4.3 renamed two metavars and added --command-config, the KIP-1147
+// name of --producer.config (VerifiableProducer.argParser).
+func verifiableParser(v release.Version) *javacli.Parser {
+	p := verifiableParser38()
+	if !v.AtLeast(4, 0) {
+		return p
+	}
+	args := p.Args[:0:0]
+	for _, a := range p.Args {
+		switch a.Flags[0] {
+		case "--broker-list":
+			continue
+		case "--producer.config":
+			if v.AtLeast(4, 3) {
+				c := *a
+				c.Metavar = "CONFIG-FILE"
+				a = &c
+			}
+		case "--message-create-time":
+			if v.AtLeast(4, 3) {
+				c := *a
+				c.Metavar = "CREATE-TIME"
+				a = &c
+			}
+		case "--bootstrap-server":
+			if v.AtLeast(4, 3) {
+				args = append(args, &javacli.Argument{Flags: []string{"--command-config"}, Metavar: "CONFIG-FILE", Type: "String",
+					Help: "a properties file with producer configs (the new name of --producer.config)."})
+			}
+		}
+		args = append(args, a)
+	}
+	p.Args = args
+	return p
+}
+
+func verifiableParser38() *javacli.Parser {
 	return &javacli.Parser{
 		Prog:             verifiableProg,
 		Description:      "Send increasing integers to a topic and print a JSON line for every send's outcome, so that which records were acknowledged, at which offsets, is visible from outside.",
@@ -77,7 +116,8 @@ type verifiableRun struct {
 }
 
 func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	p := verifiableParser()
+	rel := t.rel()
+	p := verifiableParser(rel)
 	v, perr := p.Parse(args)
 	switch {
 	case len(args) == 0:
@@ -110,7 +150,7 @@ func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.
 		return nil
 	}
 	servers := v.Str(arg("--bootstrap-server"))
-	if !v.Given(arg("--bootstrap-server")) {
+	if !v.Given(arg("--bootstrap-server")) && !rel.AtLeast(4, 0) {
 		servers = v.Str(arg("--broker-list"))
 	}
 	props := map[string]string{
@@ -120,8 +160,23 @@ func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.
 		"acks":              strconv.FormatInt(acks, 10),
 		"retries":           "0", // the tool's own choice: no retries
 	}
-	if v.Given(arg("--producer.config")) {
-		file := v.Str(arg("--producer.config"))
+	configOpt := "--producer.config"
+	if rel.AtLeast(4, 3) {
+		// createFromArgs (4.3): the two names are refused together, and
+		// the old one is announced before its file is read.
+		if v.Given(arg("--producer.config")) && v.Given(arg("--command-config")) {
+			t.printLines(p.ErrorLines(&javacli.ParseError{Msg: "Options --producer.config and --command-config are mutually exclusive."}))
+			t.finish(1)
+			return nil
+		}
+		if v.Given(arg("--producer.config")) {
+			t.println("Option --producer.config has been deprecated and will be removed in a future version. Use --command-config instead.")
+		} else {
+			configOpt = "--command-config"
+		}
+	}
+	if v.Given(arg(configOpt)) {
+		file := v.Str(arg(configOpt))
 		text, ok := t.s.readWorkspace(file)
 		if !ok {
 			// The IOException becomes an ArgumentParserException, which
@@ -143,7 +198,7 @@ func verifiableProducerTool(t *toolRun, args, _ []string) func(host string) sim.
 		props["client.id"] = "producer-1" // KafkaProducer's generated id, the first in the JVM
 	}
 	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
-	warnings, cerr := producerConfig(&cfg, props)
+	warnings, cerr := producerConfig(&cfg, props, t.rel())
 	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "run without transactional.id")
 	if !ok {
 		return nil
