@@ -463,9 +463,9 @@ func (c *consumerGroupCommand) offsetsFromFile(env *sim.Env, g string, done func
 
 // printResetPlans prints the new offsets as a table (or, with --export,
 // as CSV). Kafka 3.8's table puts its rows on the header's line (its
-// format has no line separator); kafkascope prints the layout Kafka 4.0
-// fixed it to: each line after a line break, then a final one. From Kafka
-// 4.2 (OffsetsUtils.printOffsetsToReset) GROUP and TOPIC fit the longest
+// format has no line separator) after an empty line, and prints nothing
+// for no groups; Kafka 4.0 prints each line after a line break, then a
+// final one (an empty line for no groups). From Kafka 4.2 (OffsetsUtils.printOffsetsToReset) GROUP and TOPIC fit the longest
 // name (at least 15) and NEW-OFFSET is not padded.
 func (c *consumerGroupCommand) printResetPlans(plans []resetPlan) {
 	byGroup := map[string]resetPlan{}
@@ -503,6 +503,24 @@ func (c *consumerGroupCommand) printResetPlans(plans []resetPlan) {
 		line = func(g, t, p, o string) string {
 			return padRight(g, wg) + " " + padRight(t, wt) + " " + padRight(p, 10) + " " + o
 		}
+	}
+	if !c.t.rel().AtLeast(4, 0) {
+		if len(plans) == 0 {
+			return
+		}
+		// One line (the tool prints no final line break; the terminal's
+		// next line starts after it).
+		var sb strings.Builder
+		sb.WriteString(line("GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"))
+		for _, g := range jdk.HashSetOrder(ids) {
+			p := byGroup[g]
+			for _, tp := range javaTPOrder(keysOf(p.offsets, p.tps)) {
+				sb.WriteString(line(g, tp.Topic, strconv.Itoa(int(tp.Partition)), strconv.FormatInt(p.offsets[tp], 10)))
+			}
+		}
+		c.t.println("")
+		c.t.println(sb.String())
+		return
 	}
 	c.t.println("")
 	if len(plans) == 0 {
@@ -691,11 +709,11 @@ func (c *consumerGroupCommand) deleteOffsets(env *sim.Env) {
 				c.t.println("")
 				c.t.println("Error: Encounter some unknown error: " + top.String())
 			}
-			// Kafka 3.8 prints the rows on the header's line; kafkascope
-			// uses Kafka 4.0's layout, a row per line (see printResetPlans).
+			// Kafka 3.8 prints the rows on the header's line, with no
+			// final line break (its format has no line separator).
 			line := func(t, p, s string) string { return padRight(t, 30) + " " + padRight(p, 15) + " " + padRight(s, 15) }
-			c.t.println("")
-			c.t.println(line("TOPIC", "PARTITION", "STATUS"))
+			var sb strings.Builder
+			sb.WriteString(line("TOPIC", "PARTITION", "STATUS"))
 			var keys []group.TopicPartition
 			for tp := range results {
 				keys = append(keys, tp)
@@ -712,8 +730,10 @@ func (c *consumerGroupCommand) deleteOffsets(env *sim.Env) {
 				if results[tp] != "" {
 					status = "Error: :" + results[tp]
 				}
-				c.t.println(line(tp.Topic, p, status))
+				sb.WriteString(line(tp.Topic, p, status))
 			}
+			c.t.println("")
+			c.t.println(sb.String())
 			c.t.finish(0)
 		})
 	}
