@@ -178,6 +178,15 @@ func (a *Admin) DescribeConsumerGroup(env *sim.Env, groupID string, timeout time
 // none. Partitions answered with an error are left out, as Kafka skips
 // them.
 func (a *Admin) ListConsumerGroupOffsets(env *sim.Env, groupID string, timeout time.Duration, cb func(env *sim.Env, offsets map[group.TopicPartition]int64, err *Error)) {
+	a.ListConsumerGroupOffsetsWithEpochs(env, groupID, timeout, func(env *sim.Env, offsets map[group.TopicPartition]int64, _ map[group.TopicPartition]int32, err *Error) {
+		cb(env, offsets, err)
+	})
+}
+
+// ListConsumerGroupOffsetsWithEpochs is ListConsumerGroupOffsets with each
+// committed offset's leader epoch (OffsetAndMetadata.leaderEpoch; -1 when
+// the commit carried none).
+func (a *Admin) ListConsumerGroupOffsetsWithEpochs(env *sim.Env, groupID string, timeout time.Duration, cb func(env *sim.Env, offsets map[group.TopicPartition]int64, epochs map[group.TopicPartition]int32, err *Error)) {
 	a.groupCall(env, "offsetFetch", "OFFSET_FETCH", groupID, timeout,
 		func() protocol.Request {
 			return &protocol.OffsetFetchRequest{Groups: []protocol.OffsetFetchRequestGroup{{GroupID: groupID, MemberEpoch: -1}}}
@@ -191,19 +200,21 @@ func (a *Admin) ListConsumerGroupOffsets(env *sim.Env, groupID string, timeout t
 					return g.ErrorCode, nil
 				}
 				out := map[group.TopicPartition]int64{}
+				epochs := map[group.TopicPartition]int32{}
 				for _, t := range g.Topics {
 					for _, p := range t.Partitions {
 						if p.ErrorCode == protocol.NONE {
-							out[group.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}] = p.CommittedOffset
+							tp := group.TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}
+							out[tp], epochs[tp] = p.CommittedOffset, p.CommittedLeaderEpoch
 						}
 					}
 				}
-				cb(env, out, nil)
+				cb(env, out, epochs, nil)
 				return protocol.NONE, nil
 			}
 			return protocol.COORDINATOR_NOT_AVAILABLE, nil
 		},
-		func(env *sim.Env, err *Error) { cb(env, nil, err) })
+		func(env *sim.Env, err *Error) { cb(env, nil, nil, err) })
 }
 
 // DeleteConsumerGroup is deleteConsumerGroups for one group.

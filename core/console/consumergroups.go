@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -9,20 +10,38 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
-// kafka-consumer-groups.sh: Kafka 3.8's ConsumerGroupCommand and
-// ConsumerGroupCommandOptions. Parse errors escape main (an uncaught
-// joptsimple exception, exit 1); checkArgs' errors print the usage (exit
-// 1); errors while running print "Error: ..." on a line of their own after
-// an empty one and exit 0, as the real tool does.
+// kafka-consumer-groups.sh: Kafka's ConsumerGroupCommand and
+// ConsumerGroupCommandOptions as 3.8, 4.1 and 4.3 print them (the tool
+// follows the cluster's release, t.rel()). Parse errors escape main (an
+// uncaught joptsimple exception, exit 1); checkArgs' errors print the usage
+// (exit 1); errors while running print "Error: ..." on a line of their own
+// after an empty one and exit 0, as the real tool does.
 
 const consumerGroupCommandLogger = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
 
 const consumerGroupsHelp = "This tool helps to list all consumer groups, describe a consumer group, delete consumer group info, or reset consumer group offsets."
 
 func consumerGroupsSpecs() []*javacli.OptionSpec { return withCommon(consumerGroupsSpecList) }
+
+// consumerGroupsSpecsFor is the option table of a release: --timeout
+// defaults to 30000 ms from Kafka 4.1 (ConsumerGroupCommandOptions.java,
+// 5000 in 3.8 and 4.0).
+func consumerGroupsSpecsFor(rel release.Version) []*javacli.OptionSpec {
+	if !rel.AtLeast(4, 1) {
+		return consumerGroupsSpecs()
+	}
+	list := slices.Clone(consumerGroupsSpecList)
+	for i := range list {
+		if list[i].Name == "timeout" {
+			list[i].Default = "30000"
+		}
+	}
+	return withCommon(list)
+}
 
 var consumerGroupsSpecList = []javacli.OptionSpec{
 	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The broker(s) to connect to (optional in kafkascope: every broker)."},
@@ -91,7 +110,12 @@ func minus(all []string, drop ...string) []string {
 // returns the usage message to print ("" when the arguments are good), or
 // unavailable: the options jopt refuses before checkArgs runs. warn is
 // the stderr warning a reset without --dry-run or --execute prints.
-func consumerGroupsCheck(p *javacli.OptionSet) (usage string, unavailable []string, warn string) {
+//
+// From Kafka 4.2 the option sets below are Set.of(...), whose iteration
+// order changes from one JVM run to the next (ConsumerGroupCommandOptions
+// .java@4.2); kafkascope prints the order of 4.1's HashSets, one of the
+// orders a 4.2+ JVM can print.
+func consumerGroupsCheck(p *javacli.OptionSet, rel release.Version) (usage string, unavailable []string, warn string) {
 	for _, name := range p.Order {
 		ok := true
 		switch name {
@@ -113,7 +137,13 @@ func consumerGroupsCheck(p *javacli.OptionSet) (usage string, unavailable []stri
 	levels := []string{"list", "describe", "delete", "reset-offsets"}
 	if p.Has("describe") {
 		if !p.Has("group") && !p.Has("all-groups") {
-			return "Option [describe] takes one of these options: " + strings.Join(joptSetOrder(levels...), ", "), nil, ""
+			// Kafka 3.8 names the wrong set here, the actions; 4.0 the
+			// group scopes.
+			scope := joptSetOrder(levels...)
+			if rel.AtLeast(4, 0) {
+				scope = joptSetOrder("group", "all-groups")
+			}
+			return "Option [describe] takes one of these options: " + strings.Join(scope, ", "), nil, ""
 		}
 		n := 0
 		for _, o := range []string{"members", "offsets", "state"} {
@@ -137,14 +167,19 @@ func consumerGroupsCheck(p *javacli.OptionSet) (usage string, unavailable []stri
 		}
 	}
 	if p.Has("delete-offsets") && (!p.Has("group") || !p.Has("topic")) {
-		return "Option [delete-offsets] takes the following options: " + groupScope, nil, ""
+		// 3.8 names the group scopes; 4.0 the options it needs.
+		need := groupScope
+		if rel.AtLeast(4, 0) {
+			need = strings.Join(joptSetOrder("group", "topic"), ", ")
+		}
+		return "Option [delete-offsets] takes the following options: " + need, nil, ""
 	}
 	if p.Has("reset-offsets") {
 		if p.Has("dry-run") && p.Has("execute") {
 			return "Option [reset-offsets] only accepts one of [execute] and [dry-run]", nil, ""
 		}
 		if !p.Has("dry-run") && !p.Has("execute") {
-			warn = "WARN: No action will be performed as the --execute option is missing.In a future major release, the default behavior of this command will be to prompt the user before executing the reset rather than doing a dry run. You should add the --dry-run option explicitly if you are scripting this command and want to keep the current default behavior without prompting."
+			warn = resetWarning(rel)
 		}
 		if !p.Has("group") && !p.Has("all-groups") {
 			return "Option [reset-offsets] takes one of these options: " + groupScope, nil, warn
@@ -171,9 +206,30 @@ func consumerGroupsCheck(p *javacli.OptionSet) (usage string, unavailable []stri
 		}
 	}
 	if actions != 1 {
-		return "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets", nil, warn
+		msg := "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets"
+		if rel.AtLeast(4, 0) {
+			// Kafka 4.0 added the --validate-regex action (KIP-848's
+			// regular expression subscriptions), which kafkascope does
+			// not offer.
+			msg += ", --validate-regex"
+		}
+		return msg, nil, warn
 	}
 	return "", nil, warn
+}
+
+// resetWarning is what a reset without --dry-run or --execute prints on
+// stderr: 3.8 runs two sentences together ("missing.In"), 4.0 adds the
+// space, 4.2 announces 5.0 (ConsumerGroupCommandOptions.java).
+func resetWarning(rel release.Version) string {
+	const tail = "You should add the --dry-run option explicitly if you are scripting this command and want to keep the current default behavior without prompting."
+	switch {
+	case rel.AtLeast(4, 2):
+		return "WARN: No action will be performed as the --execute option is missing. In version 5.0, this command will require either --dry-run or --execute to be specified. " + tail
+	case rel.AtLeast(4, 0):
+		return "WARN: No action will be performed as the --execute option is missing. In a future major release, the default behavior of this command will be to prompt the user before executing the reset rather than doing a dry run. " + tail
+	}
+	return "WARN: No action will be performed as the --execute option is missing.In a future major release, the default behavior of this command will be to prompt the user before executing the reset rather than doing a dry run. " + tail
 }
 
 // invalidWithSet is CommandLineUtils.checkInvalidArgs with a HashSet of
@@ -201,14 +257,14 @@ func contains(list []string, s string) bool {
 
 // consumerGroupsTool is kafka-consumer-groups.sh.
 func consumerGroupsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	specs := consumerGroupsSpecs()
+	specs := consumerGroupsSpecsFor(t.rel())
 	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
 		oe := err.(*javacli.OptionError)
 		t.mainException(oe.Class + ": " + oe.Msg)
 		return nil
 	}
-	usage, unavailable, warn := consumerGroupsCheck(p)
+	usage, unavailable, warn := consumerGroupsCheck(p, t.rel())
 	if len(unavailable) > 0 {
 		t.mainException("joptsimple.UnavailableOptionException: Option(s) [" + strings.Join(unavailable, ", ") + "] are unavailable given other options on the command line")
 		return nil

@@ -20,7 +20,10 @@ import (
 const missingColumn = "-"
 
 // groupStates are ConsumerGroupState's names (without Unknown), in the
-// enum's order.
+// enum's order. Kafka 4.x lists the valid ones from
+// GroupState.groupStatesForType(CONSUMER), a Set.of whose order changes
+// from one JVM run to the next (GroupState.java@4.1); kafkascope prints
+// the enum's order there too, one of the orders Kafka can print.
 var groupStates = []string{"PreparingRebalance", "CompletingRebalance", "Stable", "Dead", "Empty", "Assigning", "Reconciling"}
 
 // groupTypes are GroupType's names in Kafka 3.8 (without Unknown).
@@ -160,6 +163,13 @@ func (c *consumerGroupCommand) describeAll(env *sim.Env, ids []string, next func
 	errs := map[string]*client.Error{}
 	left := len(unique)
 	finish := func(env *sim.Env) {
+		if c.t.rel().AtLeast(4, 0) {
+			for _, id := range unique {
+				if errs[id] == nil && results[id].State == "Dead" {
+					errs[id] = groupNotFound(id)
+				}
+			}
+		}
 		for _, id := range jdk.HashSetOrder(unique) {
 			if errs[id] != nil {
 				c.failedCall(errs[id])
@@ -187,6 +197,16 @@ func (c *consumerGroupCommand) describeAll(env *sim.Env, ids []string, next func
 			}
 		})
 	}
+}
+
+// groupNotFound is what Kafka 4.0's admin client reports for a group the
+// coordinator does not know: ConsumerGroupDescribe's GROUP_ID_NOT_FOUND
+// message, kept when the DescribeGroups fallback (v6) fails the same way
+// (DescribeConsumerGroupsHandler.java@4.1, GroupMetadataManager.java
+// "Group %s not found."). kafkascope's coordinator answers such a group
+// as Dead, as 3.8's did; from 4.0 the tool turns that into the error.
+func groupNotFound(id string) *client.Error {
+	return &client.Error{Class: "org.apache.kafka.common.errors.GroupIdNotFoundException", Message: "Group " + id + " not found."}
 }
 
 // javaTPOrder is a HashMap<TopicPartition, _>'s iteration order for keys
@@ -250,6 +270,7 @@ func (c *consumerGroupCommand) describe(env *sim.Env) {
 // assignmentRow is PartitionAssignmentState: one row of the offsets view.
 type assignmentRow struct {
 	group, topic, partition, offset, logEnd, lag, consumerID, host, clientID string
+	leaderEpoch                                                              string // the committed offset's (--verbose, 4.0+)
 }
 
 // groupRows is one group's state and rows.
@@ -269,7 +290,7 @@ func (c *consumerGroupCommand) collectOffsets(env *sim.Env, ds []*client.GroupDe
 		return
 	}
 	d := ds[i]
-	c.admin.ListConsumerGroupOffsets(env, d.GroupID, c.timeout, func(env *sim.Env, committed map[group.TopicPartition]int64, err *client.Error) {
+	c.admin.ListConsumerGroupOffsetsWithEpochs(env, d.GroupID, c.timeout, func(env *sim.Env, committed map[group.TopicPartition]int64, epochs map[group.TopicPartition]int32, err *client.Error) {
 		if err != nil {
 			c.failedWrapped(err)
 			return
@@ -313,15 +334,25 @@ func (c *consumerGroupCommand) collectOffsets(env *sim.Env, ds []*client.GroupDe
 					c.failedWrapped(err)
 					return
 				}
+				if c.t.rel().AtLeast(4, 2) {
+					// Kafka 4.2 sorts each block's rows by topic, then
+					// partition (ConsumerGroupCommand.describePartitions).
+					tps = slices.Clone(tps)
+					sorts.Func(tps, compareTP)
+				}
 				for _, tp := range tps {
 					r := assignmentRow{group: d.GroupID, topic: tp.Topic, partition: strconv.Itoa(int(tp.Partition)),
-						offset: missingColumn, logEnd: missingColumn, lag: missingColumn, consumerID: bl.consumer, host: bl.host, clientID: bl.client}
+						offset: missingColumn, logEnd: missingColumn, lag: missingColumn, consumerID: bl.consumer, host: bl.host, clientID: bl.client,
+						leaderEpoch: missingColumn}
 					off, hasOff := committed[tp]
 					end, hasEnd := leo[tp]
 					// The admin client maps an offset of -1 to null (none).
 					hasOff = hasOff && off != -1
 					if hasOff {
 						r.offset = strconv.FormatInt(off, 10)
+						if e := epochs[tp]; e >= 0 {
+							r.leaderEpoch = strconv.Itoa(int(e))
+						}
 					}
 					if hasEnd {
 						r.logEnd = strconv.FormatInt(end, 10)
@@ -345,19 +376,16 @@ func sortedCommitted(m map[group.TopicPartition]int64) []group.TopicPartition {
 	for tp := range m {
 		out = append(out, tp)
 	}
-	sorts.Func(out, func(x, y group.TopicPartition) int {
-		if x.Topic != y.Topic {
-			return strings.Compare(x.Topic, y.Topic)
-		}
-		return int(x.Partition - y.Partition)
-	})
+	sorts.Func(out, compareTP)
 	return out
 }
 
 // printOffsets is printOffsets: per group, a header and rows in a format
 // whose group, topic, consumer id and host columns fit the widest value
-// (at least 15).
+// (at least 15). From Kafka 4.0, --verbose adds the committed offset's
+// LEADER-EPOCH after PARTITION.
 func (c *consumerGroupCommand) printOffsets(groups []groupRows) {
+	withEpoch := c.t.rel().AtLeast(4, 0) && c.p.Has("verbose")
 	for _, g := range groups {
 		if !c.shouldPrintMemberState(g.id, g.state, len(g.rows)) {
 			continue
@@ -370,12 +398,16 @@ func (c *consumerGroupCommand) printOffsets(groups []groupRows) {
 			wh = max(wh, jdk.StringLength(r.host))
 		}
 		line := func(r assignmentRow) string {
-			return padRight(r.group, wg) + " " + padRight(r.topic, wt) + " " + padRight(r.partition, 10) + " " +
+			epoch := ""
+			if withEpoch {
+				epoch = padRight(r.leaderEpoch, 15) + " "
+			}
+			return padRight(r.group, wg) + " " + padRight(r.topic, wt) + " " + padRight(r.partition, 10) + " " + epoch +
 				padRight(r.offset, 15) + " " + padRight(r.logEnd, 15) + " " + padRight(r.lag, 15) + " " +
 				padRight(r.consumerID, wc) + " " + padRight(r.host, wh) + " " + r.clientID
 		}
 		c.t.println("")
-		c.t.println(line(assignmentRow{"GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"}))
+		c.t.println(line(assignmentRow{"GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID", "LEADER-EPOCH"}))
 		for _, r := range g.rows {
 			c.t.println(line(r))
 		}
@@ -384,10 +416,13 @@ func (c *consumerGroupCommand) printOffsets(groups []groupRows) {
 
 // printMembers is printMembers: the header (printed even for a group that
 // does not exist), then every member with its partition count and, with
-// --verbose, its partitions per topic.
+// --verbose, its partitions: 3.8's ASSIGNMENT column, or from Kafka 4.0
+// CURRENT-EPOCH CURRENT-ASSIGNMENT TARGET-EPOCH TARGET-ASSIGNMENT, where a
+// classic group's member has no epochs and no target assignment ("-").
 func (c *consumerGroupCommand) printMembers(ds []*client.GroupDescription, verbose bool) {
+	kafka4 := c.t.rel().AtLeast(4, 0)
 	for _, d := range ds {
-		wg, wc, wi, wh, wcl := 15, 15, 17, 15, 15
+		wg, wc, wi, wh, wcl, wca, wta := 15, 15, 17, 15, 15, 20, 20
 		withInstance := false
 		if c.shouldPrintMemberState(d.GroupID, d.State, len(d.Members)) {
 			for _, m := range d.Members {
@@ -397,7 +432,11 @@ func (c *consumerGroupCommand) printMembers(ds []*client.GroupDescription, verbo
 				wh = max(wh, jdk.StringLength(m.Host))
 				wcl = max(wcl, jdk.StringLength(m.ClientID))
 				withInstance = withInstance || m.InstanceID != ""
+				wca = max(wca, jdk.StringLength(assignmentString(m.Assignment)))
 			}
+		}
+		epochs := func(currentEpoch, current, targetEpoch, target string) string {
+			return padRight(currentEpoch, 15) + " " + padRight(current, wca) + " " + padRight(targetEpoch, 15) + " " + padRight(target, wta)
 		}
 		line := func(g, consumer, instance, host, clientID, parts string) string {
 			s := padRight(g, wg) + " " + padRight(consumer, wc) + " "
@@ -407,14 +446,20 @@ func (c *consumerGroupCommand) printMembers(ds []*client.GroupDescription, verbo
 			return s + padRight(host, wh) + " " + padRight(clientID, wcl) + " " + padRight(parts, 15) + " "
 		}
 		header := line("GROUP", "CONSUMER-ID", "GROUP-INSTANCE-ID", "HOST", "CLIENT-ID", "#PARTITIONS")
-		if verbose {
+		switch {
+		case verbose && kafka4:
+			header += epochs("CURRENT-EPOCH", "CURRENT-ASSIGNMENT", "TARGET-EPOCH", "TARGET-ASSIGNMENT")
+		case verbose:
 			header += "ASSIGNMENT"
 		}
 		c.t.println("")
 		c.t.println(header)
 		for _, m := range d.Members {
 			row := line(d.GroupID, m.MemberID, m.InstanceID, m.Host, m.ClientID, strconv.Itoa(len(m.Assignment)))
-			if verbose {
+			switch {
+			case verbose && kafka4:
+				row += epochs(missingColumn, assignmentString(m.Assignment), missingColumn, missingColumn)
+			case verbose:
 				row += verboseAssignment(m.Assignment)
 			}
 			c.t.println(row)
@@ -447,14 +492,61 @@ func verboseAssignment(tps []group.TopicPartition) string {
 	return strings.Join(parts, ", ")
 }
 
-// printStates is printStates: GROUP uses the coordinator column's width
-// (as Kafka's format does), COORDINATOR (ID) a fixed 25.
+// assignmentString is Kafka 4.0's --members --verbose assignment: per
+// topic "topic:0,1,2" (partitions in numeric order), topics sorted and
+// joined with ";", "-" for none (ConsumerGroupCommand.getAssignmentString).
+func assignmentString(tps []group.TopicPartition) string {
+	if len(tps) == 0 {
+		return missingColumn
+	}
+	byTopic := map[string][]int32{}
+	for _, tp := range tps {
+		byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partition)
+	}
+	var parts []string
+	for t, ps := range byTopic {
+		slices.Sort(ps)
+		s := make([]string, len(ps))
+		for i, p := range ps {
+			s[i] = strconv.Itoa(int(p))
+		}
+		parts = append(parts, t+":"+strings.Join(s, ","))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ";")
+}
+
+// printStates is printStates. In 3.8, GROUP uses the coordinator column's
+// width (as Kafka's format does), COORDINATOR (ID) a fixed 25. From Kafka
+// 4.0, GROUP fits the group id (at least 15), COORDINATOR (ID) the
+// coordinator, STATE is 20 wide, an empty assignor prints "-", and
+// --verbose adds GROUP-EPOCH and TARGET-ASSIGNMENT-EPOCH ("-" for a
+// classic group).
 func (c *consumerGroupCommand) printStates(ds []*client.GroupDescription) {
 	for _, d := range ds {
 		if !c.shouldPrintMemberState(d.GroupID, d.State, 1) {
 			continue
 		}
 		coord := fmt.Sprintf("%s:%d  (%d)", d.Coordinator.Host, d.Coordinator.Port, d.Coordinator.ID)
+		if c.t.rel().AtLeast(4, 0) {
+			wg, wco := max(15, jdk.StringLength(d.GroupID)), max(25, jdk.StringLength(coord))
+			verbose := c.p.Has("verbose")
+			line := func(g, co, strategy, state, groupEpoch, targetEpoch, members string) string {
+				s := padRight(g, wg) + " " + padRight(co, wco) + " " + padRight(strategy, 20) + " " + padRight(state, 20) + " "
+				if verbose {
+					s += padRight(groupEpoch, 15) + " " + padRight(targetEpoch, 25) + " "
+				}
+				return s + members
+			}
+			strategy := d.Assignor
+			if strategy == "" {
+				strategy = missingColumn
+			}
+			c.t.println("")
+			c.t.println(line("GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS"))
+			c.t.println(line(d.GroupID, coord, strategy, d.State, missingColumn, missingColumn, strconv.Itoa(len(d.Members))))
+			continue
+		}
 		w := max(25, jdk.StringLength(coord))
 		line := func(g, co, strategy, state, members string) string {
 			return padRight(g, w) + " " + padRight(co, 25) + " " + padRight(strategy, 20) + " " + padRight(state, 15) + " " + members

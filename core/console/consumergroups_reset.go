@@ -72,19 +72,21 @@ func (c *consumerGroupCommand) resetOffsets(env *sim.Env) {
 			switch state := descs[g].State; state {
 			case "Empty", "Dead":
 				c.partitionsToReset(env, g, func(env *sim.Env, tps []group.TopicPartition) {
-					c.prepareOffsets(env, g, tps, func(env *sim.Env, plan resetPlan) {
-						if c.p.Has("dry-run") || !c.p.Has("execute") {
-							plans = append(plans, plan)
-							step(env, i+1)
-							return
-						}
-						c.admin.AlterConsumerGroupOffsets(env, g, plan.offsets, c.timeout, func(env *sim.Env, err *client.Error) {
-							if err != nil {
-								c.failedWrapped(err)
+					c.checkPartitionsValid(env, tps, func(env *sim.Env) {
+						c.prepareOffsets(env, g, tps, func(env *sim.Env, plan resetPlan) {
+							if c.p.Has("dry-run") || !c.p.Has("execute") {
+								plans = append(plans, plan)
+								step(env, i+1)
 								return
 							}
-							plans = append(plans, plan)
-							step(env, i+1)
+							c.admin.AlterConsumerGroupOffsets(env, g, plan.offsets, c.timeout, func(env *sim.Env, err *client.Error) {
+								if err != nil {
+									c.failedInactiveReset(err)
+									return
+								}
+								plans = append(plans, plan)
+								step(env, i+1)
+							})
 						})
 					})
 				})
@@ -108,6 +110,54 @@ func (c *consumerGroupCommand) resetOffsets(env *sim.Env) {
 				}
 			})
 		}
+	})
+}
+
+// failedInactiveReset reports a failed admin call of
+// resetOffsetsForInactiveGroup: 3.8 wraps the ExecutionException in a
+// RuntimeException; from Kafka 4.0 the cause (a KafkaException) is thrown
+// as it is (ConsumerGroupCommand.java@4.1).
+func (c *consumerGroupCommand) failedInactiveReset(err *client.Error) {
+	if !c.t.rel().AtLeast(4, 0) {
+		c.failedWrapped(err)
+		return
+	}
+	c.failed(err.Message, err.Lines()...)
+}
+
+// checkPartitionsValid is Kafka 4.2's OffsetsUtils
+// .checkAllTopicPartitionsValid, run before the new offsets are prepared:
+// partitions that do not exist fail the command. (Its second check,
+// partitions without a leader, is not modelled: ListOffsets waits for a
+// leader instead.)
+func (c *consumerGroupCommand) checkPartitionsValid(env *sim.Env, tps []group.TopicPartition, next func(env *sim.Env)) {
+	if !c.t.rel().AtLeast(4, 2) || len(tps) == 0 {
+		next(env)
+		return
+	}
+	var topics []string
+	for _, tp := range tps {
+		if !slices.Contains(topics, tp.Topic) {
+			topics = append(topics, tp.Topic)
+		}
+	}
+	c.admin.TopicPartitionCounts(env, topics, c.timeout, func(env *sim.Env, counts map[string]int32, err *client.Error) {
+		if err != nil {
+			c.failedWrapped(err)
+			return
+		}
+		var missing []string
+		for _, tp := range tps {
+			if tp.Partition < 0 || tp.Partition >= counts[tp.Topic] {
+				missing = append(missing, tpString(tp))
+			}
+		}
+		if len(missing) > 0 {
+			msg := `The partitions "` + strings.Join(missing, ",") + `" do not exist`
+			c.failed(msg, "org.apache.kafka.common.errors.UnknownTopicOrPartitionException: "+msg)
+			return
+		}
+		next(env)
 	})
 }
 
@@ -145,7 +195,7 @@ func (c *consumerGroupCommand) partitionsToReset(env *sim.Env, g string, next fu
 		}
 		c.admin.TopicPartitionCounts(env, bare, c.timeout, func(env *sim.Env, counts map[string]int32, err *client.Error) {
 			if err != nil {
-				c.failedWrapped(err)
+				c.failedInactiveReset(err)
 				return
 			}
 			var topics []string
@@ -336,8 +386,14 @@ func (c *consumerGroupCommand) checkOffsetsRange(env *sim.Env, tps []group.Topic
 				return
 			}
 			out := map[group.TopicPartition]int64{}
+			logger := consumerGroupCommandLogger
+			if c.t.rel().AtLeast(4, 2) {
+				// Kafka 4.2 moved the check to OffsetsUtils, whose logger it
+				// is.
+				logger = "org.apache.kafka.tools.OffsetsUtils"
+			}
 			warn := func(msg string) {
-				c.t.println(client.FormatLogLine(env.Now(), client.LevelWarn, msg, consumerGroupCommandLogger))
+				c.t.println(client.FormatLogLine(env.Now(), client.LevelWarn, msg, logger))
 			}
 			for _, tp := range javaTPOrder(tps) {
 				off := req[tp]
@@ -407,8 +463,10 @@ func (c *consumerGroupCommand) offsetsFromFile(env *sim.Env, g string, done func
 
 // printResetPlans prints the new offsets as a table (or, with --export,
 // as CSV). Kafka 3.8's table puts its rows on the header's line (its
-// format has no line separator); kafkascope prints the layout Kafka 4.0
-// fixed it to: each line after a line break, then a final one.
+// format has no line separator) after an empty line, and prints nothing
+// for no groups; Kafka 4.0 prints each line after a line break, then a
+// final one (an empty line for no groups). From Kafka 4.2 (OffsetsUtils.printOffsetsToReset) GROUP and TOPIC fit the longest
+// name (at least 15) and NEW-OFFSET is not padded.
 func (c *consumerGroupCommand) printResetPlans(plans []resetPlan) {
 	byGroup := map[string]resetPlan{}
 	var ids []string
@@ -433,6 +491,36 @@ func (c *consumerGroupCommand) printResetPlans(plans []resetPlan) {
 	}
 	line := func(g, t, p, o string) string {
 		return padRight(g, 30) + " " + padRight(t, 30) + " " + padRight(p, 10) + " " + padRight(o, 15)
+	}
+	if c.t.rel().AtLeast(4, 2) {
+		wg, wt := 15, 15
+		for _, p := range plans {
+			wg = max(wg, jdk.StringLength(p.group))
+			for tp := range p.offsets {
+				wt = max(wt, jdk.StringLength(tp.Topic))
+			}
+		}
+		line = func(g, t, p, o string) string {
+			return padRight(g, wg) + " " + padRight(t, wt) + " " + padRight(p, 10) + " " + o
+		}
+	}
+	if !c.t.rel().AtLeast(4, 0) {
+		if len(plans) == 0 {
+			return
+		}
+		// One line (the tool prints no final line break; the terminal's
+		// next line starts after it).
+		var sb strings.Builder
+		sb.WriteString(line("GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"))
+		for _, g := range jdk.HashSetOrder(ids) {
+			p := byGroup[g]
+			for _, tp := range javaTPOrder(keysOf(p.offsets, p.tps)) {
+				sb.WriteString(line(g, tp.Topic, strconv.Itoa(int(tp.Partition)), strconv.FormatInt(p.offsets[tp], 10)))
+			}
+		}
+		c.t.println("")
+		c.t.println(sb.String())
+		return
 	}
 	c.t.println("")
 	if len(plans) == 0 {
@@ -483,17 +571,40 @@ func (c *consumerGroupCommand) deleteGroups(env *sim.Env) {
 					failed = append(failed, g)
 				}
 			}
+			// Kafka 4.1 quotes each group, and reports the failure's
+			// cause rather than the ExecutionException
+			// (ConsumerGroupCommand.deleteGroups@4.1).
+			kafka41 := c.t.rel().AtLeast(4, 1)
+			quoted := func(ids []string) string {
+				q := make([]string, len(ids))
+				for i, id := range ids {
+					q[i] = "'" + id + "'"
+				}
+				return strings.Join(q, ", ")
+			}
 			if len(failed) == 0 {
-				c.t.println("Deletion of requested consumer groups ('" + strings.Join(jdk.HashSetOrder(ok), ", ") + "') was successful.")
+				if kafka41 {
+					c.t.println("Deletion of requested consumer groups (" + quoted(jdk.HashSetOrder(ok)) + ") was successful.")
+				} else {
+					c.t.println("Deletion of requested consumer groups ('" + strings.Join(jdk.HashSetOrder(ok), ", ") + "') was successful.")
+				}
 			} else {
 				c.t.println("")
 				c.t.println("Error: Deletion of some consumer groups failed:")
 				for _, g := range jdk.HashSetOrder(failed) {
-					c.t.println("* Group '" + g + "' could not be deleted due to: java.util.concurrent.ExecutionException: " + results[g].Error())
+					if kafka41 {
+						c.t.println("* Group '" + g + "' could not be deleted due to: " + results[g].Error())
+					} else {
+						c.t.println("* Group '" + g + "' could not be deleted due to: java.util.concurrent.ExecutionException: " + results[g].Error())
+					}
 				}
 				if len(ok) > 0 {
 					c.t.println("")
-					c.t.println("These consumer groups were deleted successfully: '" + strings.Join(jdk.HashSetOrder(ok), "'") + "', '")
+					if kafka41 {
+						c.t.println("These consumer groups were deleted successfully: " + quoted(jdk.HashSetOrder(ok)))
+					} else {
+						c.t.println("These consumer groups were deleted successfully: '" + strings.Join(jdk.HashSetOrder(ok), "'") + "', '")
+					}
 				}
 			}
 			c.t.finish(0)
@@ -572,6 +683,10 @@ func (c *consumerGroupCommand) deleteOffsets(env *sim.Env) {
 					results[tp] = ""
 				}
 			}
+			if c.t.rel().AtLeast(4, 1) {
+				c.printDeleteOffsets41(g, top, results)
+				return
+			}
 			switch top {
 			case protocol.NONE:
 				c.t.println("Request succeed for deleting offsets with topic " + strings.Join(topics, ", ") + " group " + g)
@@ -594,11 +709,11 @@ func (c *consumerGroupCommand) deleteOffsets(env *sim.Env) {
 				c.t.println("")
 				c.t.println("Error: Encounter some unknown error: " + top.String())
 			}
-			// Kafka 3.8 prints the rows on the header's line; kafkascope
-			// uses Kafka 4.0's layout, a row per line (see printResetPlans).
+			// Kafka 3.8 prints the rows on the header's line, with no
+			// final line break (its format has no line separator).
 			line := func(t, p, s string) string { return padRight(t, 30) + " " + padRight(p, 15) + " " + padRight(s, 15) }
-			c.t.println("")
-			c.t.println(line("TOPIC", "PARTITION", "STATUS"))
+			var sb strings.Builder
+			sb.WriteString(line("TOPIC", "PARTITION", "STATUS"))
 			var keys []group.TopicPartition
 			for tp := range results {
 				keys = append(keys, tp)
@@ -615,12 +730,58 @@ func (c *consumerGroupCommand) deleteOffsets(env *sim.Env) {
 				if results[tp] != "" {
 					status = "Error: :" + results[tp]
 				}
-				c.t.println(line(tp.Topic, p, status))
+				sb.WriteString(line(tp.Topic, p, status))
 			}
+			c.t.println("")
+			c.t.println(sb.String())
 			c.t.finish(0)
 		})
 	}
 	describe(env, 0)
+}
+
+// printDeleteOffsets41 is Kafka 4.1's deleteOffsets report: new wording,
+// the group errors' default messages, a TOPIC column that fits the longest
+// name, "-" for a topic's failure, no "Error: :" (ConsumerGroupCommand
+// .deleteOffsets@4.1).
+func (c *consumerGroupCommand) printDeleteOffsets41(g string, top protocol.ErrorCode, results map[group.TopicPartition]string) {
+	switch top {
+	case protocol.NONE:
+		c.t.println("Request succeeded for deleting offsets from group " + g + ".")
+	case protocol.INVALID_GROUP_ID, protocol.GROUP_ID_NOT_FOUND, protocol.GROUP_AUTHORIZATION_FAILED, protocol.NON_EMPTY_GROUP:
+		c.t.println("")
+		c.t.println("Error: " + top.Message())
+	case protocol.GROUP_SUBSCRIBED_TO_TOPIC, protocol.TOPIC_AUTHORIZATION_FAILED, protocol.UNKNOWN_TOPIC_OR_PARTITION:
+		c.t.println("")
+		c.t.println("Error: Encountered some partition-level error, see the follow-up details.")
+	default:
+		c.t.println("")
+		c.t.println("Error: Encountered some unknown error: " + top.String())
+	}
+	wt := 15
+	var keys []group.TopicPartition
+	for tp := range results {
+		keys = append(keys, tp)
+		wt = max(wt, jdk.StringLength(tp.Topic))
+	}
+	sorts.Func(keys, func(x, y group.TopicPartition) int {
+		return strings.Compare(x.Topic+strconv.Itoa(int(x.Partition)), y.Topic+strconv.Itoa(int(y.Partition)))
+	})
+	line := func(t, p, s string) string { return padRight(t, wt) + " " + padRight(p, 10) + " " + padRight(s, 15) }
+	c.t.println("")
+	c.t.println(line("TOPIC", "PARTITION", "STATUS"))
+	for _, tp := range keys {
+		p := missingColumn
+		if tp.Partition >= 0 {
+			p = strconv.Itoa(int(tp.Partition))
+		}
+		status := "Successful"
+		if results[tp] != "" {
+			status = "Error: " + results[tp]
+		}
+		c.t.println(line(tp.Topic, p, status))
+	}
+	c.t.finish(0)
 }
 
 // javaDateTime is Utils.getDateTime: yyyy-MM-dd'T'HH:mm:ss.SSS with an

@@ -6,6 +6,7 @@ import (
 
 	"kafkascope/core/group"
 	"kafkascope/core/javacli"
+	"kafkascope/core/release"
 )
 
 // The HashSet orders Kafka's messages list options in, measured on
@@ -56,10 +57,40 @@ func TestConsumerGroupsArgumentRules(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.args, err)
 		}
-		usage, unavailable, warn := consumerGroupsCheck(p)
+		usage, unavailable, warn := consumerGroupsCheck(p, release.Version{Major: 3, Minor: 8})
 		if usage != c.usage || strings.Join(unavailable, ", ") != c.unavailable || !strings.HasPrefix(warn, c.warn) || (c.warn == "" && warn != "") {
 			t.Errorf("%s:\n got usage %q unavailable %v warn %q\nwant usage %q unavailable %q warn %q", c.args, usage, unavailable, warn, c.usage, c.unavailable, c.warn)
 		}
+	}
+}
+
+// Kafka 4.x's argument messages (ConsumerGroupCommandOptions.java@4.1,
+// @4.3).
+func TestConsumerGroupsArgumentRules4(t *testing.T) {
+	v41, v43 := release.Version{Major: 4, Minor: 1}, release.Version{Major: 4, Minor: 3}
+	cases := []struct {
+		rel         release.Version
+		args        string
+		usage, warn string
+	}{
+		{v41, "--describe", "Option [describe] takes one of these options: [all-groups], [group]", ""},
+		{v43, "--delete-offsets --group g", "Option [delete-offsets] takes the following options: [topic], [group]", ""},
+		{v41, "--group g", "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets, --validate-regex", ""},
+		{v41, "--reset-offsets --all-groups --topic t --to-latest", "", "WARN: No action will be performed as the --execute option is missing. In a future major release,"},
+		{v43, "--reset-offsets --all-groups --topic t --to-latest", "", "WARN: No action will be performed as the --execute option is missing. In version 5.0,"},
+	}
+	for _, c := range cases {
+		p, err := javacli.ParseOptions(consumerGroupsSpecsFor(c.rel), strings.Fields(c.args))
+		if err != nil {
+			t.Fatalf("%s: %v", c.args, err)
+		}
+		usage, _, warn := consumerGroupsCheck(p, c.rel)
+		if usage != c.usage || !strings.HasPrefix(warn, c.warn) || (c.warn == "" && warn != "") {
+			t.Errorf("%v %s:\n got usage %q warn %q\nwant usage %q warn %q", c.rel, c.args, usage, warn, c.usage, c.warn)
+		}
+	}
+	if got := resetWarning(release.Version{Major: 3, Minor: 8}); !strings.Contains(got, "missing.In a future") {
+		t.Errorf("3.8 warning: %q", got)
 	}
 }
 
