@@ -43,6 +43,7 @@ func configShortcuts(rel release.Version) []struct{ flag, typ string } {
 	}
 	return named
 }
+
 var configDefaultShortcuts = []struct{ flag, typ string }{
 	{"client-defaults", "clients"}, {"user-defaults", "users"}, {"broker-defaults", "brokers"}, {"ip-defaults", "ips"},
 }
