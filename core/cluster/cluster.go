@@ -205,6 +205,10 @@ func (c *Cluster) Voters() map[int32]sim.Addr {
 	return v
 }
 
+// DirectoryID is node id's directory.id (meta.properties of its one log
+// dir, which is also its metadata log dir); "" for an unknown node.
+func (c *Cluster) DirectoryID(id int32) string { return c.dirIDs[id] }
+
 // IsVoter reports whether node id is a controller voter.
 func (c *Cluster) IsVoter(id int32) bool { return id >= 1 && int(id) <= c.cfg.Controllers }
 

@@ -5,11 +5,16 @@ import (
 	"strings"
 
 	"kafkascope/core/jdk"
+	"kafkascope/core/release"
 )
 
-// addConfigError is the IllegalArgumentException ConfigCommand raises for a
-// malformed --add-config.
-const addConfigFormatError = `requirement failed: Invalid entity config: all configs to be added must be in the format "key=val".`
+// addConfigFormatError is the IllegalArgumentException ConfigCommand raises
+// for a malformed --add-config; from 4.0 it goes on about brackets (with
+// two spaces before "key=[", as ConfigCommand.parseConfigsToBeAdded has it).
+const (
+	addConfigFormatError   = `requirement failed: Invalid entity config: all configs to be added must be in the format "key=val".`
+	addConfigFormatError40 = `requirement failed: Invalid entity config: all configs to be added must be in the format "key=val" or  "key=[val1,val2]" to group values which contain commas.`
+)
 
 // outsideBrackets reports whether the text after a separator is outside a
 // [...] group: ConfigCommand's lookahead (?=[^\]]*(?:\[|$)), which holds
@@ -48,19 +53,25 @@ var (
 	commaRe     = regexp.MustCompile(`,`)
 	equalsRe    = regexp.MustCompile(`\s*=\s*`)
 	configKeyRe = regexp.MustCompile(`^[a-zA-Z0-9._-]*$`)
+	// configKeyRe43: 4.3 also allows '$' (logger names of inner classes).
+	configKeyRe43 = regexp.MustCompile(`^[$a-zA-Z0-9._-]*$`)
 )
 
 // parseAddConfig parses --add-config as ConfigCommand.parseConfigsToBeAdded
 // does: pairs separated by commas outside [...], each "key=value" (spaces
 // around '=' allowed), every '[' and ']' removed from values, keys of
 // [a-zA-Z0-9._-] only (empty allowed), the last duplicate wins. It returns
-// the keys in first-seen order, the values, and the error line.
-func parseAddConfig(s string) ([]string, map[string]string, string) {
+// the keys in first-seen order, the values, and the error line. rel is the
+// release whose messages and key rule apply.
+func parseAddConfig(s string, rel release.Version) ([]string, map[string]string, string) {
 	var keys []string
 	values := map[string]string{}
 	for _, pair := range splitOutsideBrackets(s, commaRe, false) {
 		kv := splitOutsideBrackets(pair, equalsRe, true)
 		if len(kv) != 2 {
+			if rel.AtLeast(4, 0) {
+				return nil, nil, addConfigFormatError40
+			}
 			return nil, nil, addConfigFormatError
 		}
 		k := jdk.Trim(kv[0])
@@ -70,8 +81,12 @@ func parseAddConfig(s string) ([]string, map[string]string, string) {
 		}
 		values[k] = v
 	}
+	keyRe := configKeyRe
+	if rel.AtLeast(4, 3) {
+		keyRe = configKeyRe43
+	}
 	for _, k := range keys {
-		if !configKeyRe.MatchString(k) {
+		if !keyRe.MatchString(k) {
 			return nil, nil, "Invalid character found for config key: " + k
 		}
 	}

@@ -3,6 +3,8 @@ package console
 import (
 	"fmt"
 	"testing"
+
+	"kafkascope/core/release"
 )
 
 // The cases are ConfigCommand's measured behaviour (Java regex on JDK 17).
@@ -19,7 +21,7 @@ func TestParseAddConfigLikeConfigCommand(t *testing.T) {
 		"a=1,a=2":              "a=2",
 	}
 	for in, want := range ok {
-		keys, vals, err := parseAddConfig(in)
+		keys, vals, err := parseAddConfig(in, release.Version{Major: 3, Minor: 8})
 		if err != "" {
 			t.Errorf("%q: unexpected error %s", in, err)
 			continue
@@ -36,11 +38,11 @@ func TestParseAddConfigLikeConfigCommand(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"a=b=c", "a", "", "a=b,,c=d", "a,=b", ",a=b", "k=[a,b", "k=a,b]", "k=[a,[b,c]]"} {
-		if _, _, err := parseAddConfig(in); err != addConfigFormatError {
+		if _, _, err := parseAddConfig(in, release.Version{Major: 3, Minor: 8}); err != addConfigFormatError {
 			t.Errorf("%q: error %q, want the format error", in, err)
 		}
 	}
-	if _, _, err := parseAddConfig("a;c=b"); err != "Invalid character found for config key: a;c" {
+	if _, _, err := parseAddConfig("a;c=b", release.Version{Major: 3, Minor: 8}); err != "Invalid character found for config key: a;c" {
 		t.Errorf("bad key: %q", err)
 	}
 }

@@ -13,25 +13,65 @@ import (
 	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
 )
 
-// Entity types of kafka-configs.sh (ConfigType), in the order its messages
-// list them.
-var configEntityTypes = []string{"topics", "clients", "users", "brokers", "ips", "broker-loggers", "client-metrics"}
+// configEntityTypes are the entity types of kafka-configs.sh, in the order
+// its messages list them: 3.8 lists ConfigType's constants with
+// broker-loggers before client-metrics; from 4.1 ConfigType is an enum that
+// ends with groups, and BrokerSupportedConfigTypes appends broker-loggers
+// (ConfigCommand.scala, ConfigType.java in 4.1).
+func configEntityTypes(rel release.Version) []string {
+	if rel.AtLeast(4, 1) {
+		return []string{"topics", "clients", "users", "brokers", "ips", "client-metrics", "groups", "broker-loggers"}
+	}
+	return []string{"topics", "clients", "users", "brokers", "ips", "broker-loggers", "client-metrics"}
+}
 
 // configShortcuts are the entity flags in the order ConfigCommand collects
-// them: the named ones, then the *-defaults flags.
-var configShortcuts = []struct{ flag, typ string }{
-	{"topic", "topics"}, {"client", "clients"}, {"user", "users"}, {"broker", "brokers"},
-	{"broker-logger", "broker-loggers"}, {"ip", "ips"},
+// them: the named ones, then the *-defaults flags. 4.1 added --client-metrics
+// and --group after --ip.
+func configShortcuts(rel release.Version) []struct{ flag, typ string } {
+	named := []struct{ flag, typ string }{
+		{"topic", "topics"}, {"client", "clients"}, {"user", "users"}, {"broker", "brokers"},
+		{"broker-logger", "broker-loggers"}, {"ip", "ips"},
+	}
+	if rel.AtLeast(4, 1) {
+		named = append(named, struct{ flag, typ string }{"client-metrics", "client-metrics"}, struct{ flag, typ string }{"group", "groups"})
+	}
+	return named
 }
+
 var configDefaultShortcuts = []struct{ flag, typ string }{
 	{"client-defaults", "clients"}, {"user-defaults", "users"}, {"broker-defaults", "brokers"}, {"ip-defaults", "ips"},
 }
 
-func configsSpecs() []*javacli.OptionSpec { return withCommon(configsSpecList) }
+// configsSpecs are kafka-configs.sh's options in release rel: 4.0 removed
+// --zookeeper and --zk-tls-config-file, 4.1 removed --force and added
+// --client-metrics and --group (ConfigCommandOptions).
+func configsSpecs(rel release.Version) []*javacli.OptionSpec {
+	var list []javacli.OptionSpec
+	for _, o := range configsSpecList {
+		switch o.Name {
+		case "zookeeper", "zk-tls-config-file":
+			if rel.AtLeast(4, 0) {
+				continue
+			}
+		case "force":
+			if rel.AtLeast(4, 1) {
+				continue
+			}
+		case "client-metrics", "group":
+			if !rel.AtLeast(4, 1) {
+				continue
+			}
+		}
+		list = append(list, o)
+	}
+	return withCommon(list)
+}
 
 var configsSpecList = []javacli.OptionSpec{
 	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
@@ -58,6 +98,8 @@ var configsSpecList = []javacli.OptionSpec{
 	{Name: "broker-logger", Arg: javacli.RequiredArg, Type: "String", Desc: "Shortcut for --entity-type broker-loggers --entity-name <id>."},
 	{Name: "ip", Arg: javacli.RequiredArg, Type: "String", Desc: "Shortcut for --entity-type ips --entity-name <ip>."},
 	{Name: "ip-defaults", Desc: "Shortcut for the default of all IPs."},
+	{Name: "client-metrics", Arg: javacli.RequiredArg, Type: "String", Desc: "Shortcut for --entity-type client-metrics --entity-name <name>."},
+	{Name: "group", Arg: javacli.RequiredArg, Type: "String", Desc: "Shortcut for --entity-type groups --entity-name <group id>."},
 	{Name: "zk-tls-config-file", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "ZooKeeper TLS configuration", Desc: "ZooKeeper TLS settings file (only with --zookeeper)."},
 }
 
@@ -76,14 +118,18 @@ type configCommand struct {
 
 // configsTool is kafka-configs.sh (ConfigCommand), for topics and brokers.
 func configsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	specs := configsSpecs()
+	specs := configsSpecs(t.rel())
 	p, err := javacli.ParseOptions(specs, args)
 	if err != nil { // an OptionException: its message alone
 		t.println(err.(*javacli.OptionError).Msg)
 		t.finish(1)
 		return nil
 	}
-	if t.helpOrVersion(p, args, "This tool helps to manipulate and describe entity config for a topic, client, user, broker, ip or client-metrics", specs) {
+	about := "This tool helps to manipulate and describe entity config for a topic, client, user, broker, ip or client-metrics"
+	if t.rel().AtLeast(4, 1) {
+		about = "This tool helps to manipulate and describe entity config for a topic, client, user, broker, ip, client-metrics or group"
+	}
+	if t.helpOrVersion(p, args, about, specs) {
 		return nil
 	}
 	cc := &configCommand{t: t, p: p, rawArgs: strings.Join(args, " ")}
@@ -139,8 +185,9 @@ func configsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 // default), then the shortcut flags' values, then "" per *-defaults flag.
 func (cc *configCommand) collectEntities() {
 	p := cc.p
+	shortcuts := configShortcuts(cc.t.rel())
 	cc.types = append(cc.types, p.Values("entity-type")...)
-	for _, s := range configShortcuts {
+	for _, s := range shortcuts {
 		if p.Has(s.flag) {
 			cc.types = append(cc.types, s.typ)
 		}
@@ -160,7 +207,7 @@ func (cc *configCommand) collectEntities() {
 			cc.names = append(cc.names, "")
 		}
 	}
-	for _, s := range configShortcuts {
+	for _, s := range shortcuts {
 		if p.Has(s.flag) {
 			cc.names = append(cc.names, p.Value(s.flag))
 		}
@@ -204,8 +251,10 @@ func (cc *configCommand) checkArgs(specs []*javacli.OptionSpec) bool {
 		return cc.fail("Duplicate entity type(s) specified: " + strings.Join(dups, ","))
 	}
 	// The simulator takes a missing --bootstrap-server as "every broker",
-	// so the broker-side entity types apply unless --zookeeper was given.
-	allowed, connect := configEntityTypes, "--bootstrap-server or --bootstrap-controller"
+	// so the broker-side entity types apply unless --zookeeper (3.8) was
+	// given.
+	rel := t.rel()
+	allowed, connect := configEntityTypes(rel), "--bootstrap-server or --bootstrap-controller"
 	if p.Has("zookeeper") && !p.Has("bootstrap-server") && !p.Has("bootstrap-controller") {
 		allowed, connect = []string{"users", "brokers"}, "--zookeeper"
 	}
@@ -221,7 +270,7 @@ func (cc *configCommand) checkArgs(specs []*javacli.OptionSpec) bool {
 		return cc.fail("Only 'users' and 'clients' entity types may be specified together")
 	}
 	shortcut := false
-	for _, s := range append(slices.Clone(configShortcuts), configDefaultShortcuts...) {
+	for _, s := range append(configShortcuts(rel), configDefaultShortcuts...) {
 		shortcut = shortcut || p.Has(s.flag)
 	}
 	if (p.Has("entity-name") || p.Has("entity-type") || p.Has("entity-default")) && shortcut {
@@ -239,6 +288,9 @@ func (cc *configCommand) checkArgs(specs []*javacli.OptionSpec) bool {
 		}
 	}
 	if connects > 1 {
+		if rel.AtLeast(4, 0) {
+			return cc.fail("Only one of --bootstrap-server or --bootstrap-controller can be specified")
+		}
 		return cc.fail("Only one of --bootstrap-server, --boostrap-controller, and --zookeeper can be specified")
 	}
 	if p.Has("all") && p.Has("zookeeper") {
@@ -256,19 +308,31 @@ func (cc *configCommand) checkArgs(specs []*javacli.OptionSpec) bool {
 			}
 		}
 	}
-	if p.Has("describe") && slices.Contains(cc.types, "broker-loggers") && !hasName {
-		return cc.fail("an entity name must be specified with --describe of " + strings.Join(cc.types, ","))
+	// From 4.0 these messages start with a capital letter.
+	an := "an"
+	if rel.AtLeast(4, 0) {
+		an = "An"
+	}
+	quota := false
+	for _, ty := range []string{"users", "clients", "brokers", "ips"} {
+		quota = quota || slices.Contains(cc.types, ty)
+	}
+	if p.Has("describe") {
+		// 4.0 refuses --entity-default for the types that have no default
+		// entity (ConfigCommandOptions.checkArgs).
+		if rel.AtLeast(4, 0) && !quota && p.Has("entity-default") {
+			return cc.fail("--entity-default must not be specified with --describe of " + strings.Join(cc.types, ","))
+		}
+		if slices.Contains(cc.types, "broker-loggers") && !hasName {
+			return cc.fail(an + " entity name must be specified with --describe of " + strings.Join(cc.types, ","))
+		}
 	}
 	if p.Has("alter") {
-		quota := false
-		for _, ty := range []string{"users", "clients", "brokers", "ips"} {
-			quota = quota || slices.Contains(cc.types, ty)
-		}
 		if quota && !hasName && !hasDefault {
-			return cc.fail("an entity-name or default entity must be specified with --alter of users, clients, brokers or ips")
+			return cc.fail(an + " entity-name or default entity must be specified with --alter of users, clients, brokers or ips")
 		}
 		if !quota && !hasName {
-			return cc.fail("an entity name must be specified with --alter of " + strings.Join(cc.types, ","))
+			return cc.fail(an + " entity name must be specified with --alter of " + strings.Join(cc.types, ","))
 		}
 		if p.Has("add-config") && p.Has("add-config-file") {
 			return cc.fail("Only one of --add-config or --add-config-file must be specified")
@@ -340,6 +404,10 @@ func entityLabel(typ, name string) string { return typ[:len(typ)-1] + " " + name
 func (cc *configCommand) describe(env *sim.Env) {
 	typ := cc.types[0]
 	if len(cc.names) > 0 {
+		if cc.t.rel().AtLeast(4, 1) && !cc.p.Has("all") && cc.names[0] != "" {
+			cc.describeIfExists(env, typ, cc.names[0])
+			return
+		}
 		cc.describeEach(env, typ, cc.names[:1])
 		return
 	}
@@ -371,6 +439,45 @@ func (cc *configCommand) describe(env *sim.Env) {
 			names = append(names, "")
 		}
 		cc.describeEach(env, typ, names)
+	})
+}
+
+// describeIfExists is 4.1's check before describing one named entity
+// without --all (ConfigCommand.describeResourceConfig): a topic name is
+// validated first, then a topic that listTopics does not return, or a broker
+// that describeCluster does not, is reported in one line and the tool ends
+// with status 0.
+func (cc *configCommand) describeIfExists(env *sim.Env, typ, name string) {
+	if typ == "topics" {
+		if msg := metadata.TopicNameProblem(name); msg != "" {
+			// From 4.1 InvalidTopicException is an InvalidConfigurationException,
+			// which ConfigCommand.main prints alone.
+			cc.fail("Topic name is invalid: " + msg)
+			return
+		}
+	}
+	cc.admin.Call(env, "listTopics", func() protocol.Request { return &protocol.MetadataRequest{} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			cc.failed(err)
+			return
+		}
+		md := resp.(*protocol.MetadataResponse)
+		found := false
+		if typ == "topics" {
+			for _, t := range md.Topics {
+				found = found || (t.ErrorCode == protocol.NONE && t.Name == name)
+			}
+		} else {
+			for _, b := range md.Brokers {
+				found = found || strconv.Itoa(int(b.NodeID)) == name
+			}
+		}
+		if !found {
+			cc.t.println("The " + typ[:len(typ)-1] + " '" + name + "' doesn't exist and doesn't have dynamic config.")
+			cc.t.finish(0)
+			return
+		}
+		cc.describeEach(env, typ, []string{name})
 	})
 }
 
@@ -431,6 +538,10 @@ func (cc *configCommand) resourceConfig(env *sim.Env, typ, name string, all bool
 	resType, keep := metadata.ResourceTopic, protocol.SourceDynamicTopicConfig
 	if typ == "topics" {
 		if msg := metadata.TopicNameProblem(name); msg != "" {
+			if cc.t.rel().AtLeast(4, 1) {
+				cc.fail("Topic name is invalid: " + msg) // an InvalidConfigurationException from 4.1
+				return
+			}
 			cc.generic("org.apache.kafka.common.errors.InvalidTopicException: Topic name is invalid: " + msg)
 			return
 		}
@@ -477,11 +588,15 @@ func (cc *configCommand) resourceConfig(env *sim.Env, typ, name string, all bool
 	cc.admin.Call(env, "describeConfigs", build, answer)
 }
 
-// alter runs --alter for a topic (IncrementalAlterConfigs) or a broker
-// (the legacy AlterConfigs with the full new set), after checking that
-// every --delete-config key is currently set.
+// alter runs --alter for a topic or a broker. Up to 4.2 it first checks
+// that every --delete-config key is currently set (Invalid config(s));
+// 4.3 drops the check, so deleting an unset key does nothing (KAFKA-20506).
+// Topics change through IncrementalAlterConfigs; brokers too from 4.0
+// (KIP-1011), while 3.8 sent them the legacy AlterConfigs with the full
+// new set.
 func (cc *configCommand) alter(env *sim.Env) {
 	typ, name := cc.types[0], cc.names[0]
+	rel := cc.t.rel()
 	added := map[string]string{}
 	var addedKeys []string
 	if cc.p.Has("add-config-file") {
@@ -490,11 +605,11 @@ func (cc *configCommand) alter(env *sim.Env) {
 	}
 	if cc.p.Has("add-config") {
 		var msg string
-		if addedKeys, added, msg = parseAddConfig(cc.p.Value("add-config")); msg != "" {
+		if addedKeys, added, msg = parseAddConfig(cc.p.Value("add-config"), rel); msg != "" {
 			cc.fail(msg)
 			return
 		}
-		if v, ok := added["message.format.version"]; ok {
+		if v, ok := added["message.format.version"]; ok && !rel.AtLeast(4, 0) {
 			cc.t.println("WARNING: The configuration message.format.version=" + v + " is specified. This configuration will be ignored if the version is newer than the inter.broker.protocol.version specified in the broker or if the inter.broker.protocol.version is 3.0 or newer. This configuration is deprecated and it will be removed in Apache Kafka 4.0.")
 		}
 	}
@@ -503,6 +618,63 @@ func (cc *configCommand) alter(env *sim.Env) {
 		for _, k := range strings.Split(v, ",") {
 			deleted = append(deleted, strings.TrimSpace(k))
 		}
+	}
+	finish := func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			cc.failed(err)
+			return
+		}
+		rs := protocol.AlterConfigsResults(resp)
+		for _, r := range rs {
+			if r.ErrorCode != protocol.NONE {
+				cc.failedCode(r.ErrorCode, r.ErrorMessage)
+				return
+			}
+		}
+		if name == "" {
+			cc.t.println("Completed updating default config for " + typ + " in the cluster.")
+		} else {
+			cc.t.println("Completed updating config for " + entityLabel(typ, name) + ".")
+		}
+		cc.t.finish(0)
+	}
+	target := client.BrokerOrActiveController()
+	if typ == "brokers" && name != "" {
+		id, _ := strconv.ParseInt(name, 10, 32)
+		target = client.BrokerNode(int32(id))
+	}
+	incremental := func(env *sim.Env) {
+		resType := metadata.ResourceTopic
+		if typ == "brokers" {
+			resType = metadata.ResourceBroker
+		}
+		res := protocol.AlterConfigsResource{ResourceType: resType, ResourceName: name}
+		set := func() {
+			for _, k := range addedKeys {
+				v := added[k]
+				res.Configs = append(res.Configs, protocol.AlterableConfig{Name: k, ConfigOperation: protocol.OpSet, Value: &v})
+			}
+		}
+		del := func() {
+			for _, k := range deleted {
+				empty := ""
+				res.Configs = append(res.Configs, protocol.AlterableConfig{Name: k, ConfigOperation: protocol.OpDelete, Value: &empty})
+			}
+		}
+		if rel.AtLeast(4, 0) {
+			del() // (deleteEntries ++ addEntries)
+			set()
+		} else {
+			set()
+			del()
+		}
+		cc.admin.CallTarget(env, "incrementalAlterConfigs", target, 30*time.Second, func(int32) protocol.Request {
+			return &protocol.IncrementalAlterConfigsRequest{Resources: []protocol.AlterConfigsResource{res}}
+		}, finish)
+	}
+	if rel.AtLeast(4, 3) {
+		incremental(env)
+		return
 	}
 	cc.resourceConfig(env, typ, name, false, func(env *sim.Env, current []protocol.DescribedConfig) {
 		old := map[string]string{}
@@ -519,41 +691,11 @@ func (cc *configCommand) alter(env *sim.Env) {
 			cc.fail("Invalid config(s): " + strings.Join(invalid, ","))
 			return
 		}
-		finish := func(env *sim.Env, resp protocol.Response, err *client.Error) {
-			if err != nil {
-				cc.failed(err)
-				return
-			}
-			rs := protocol.AlterConfigsResults(resp)
-			for _, r := range rs {
-				if r.ErrorCode != protocol.NONE {
-					cc.failedCode(r.ErrorCode, r.ErrorMessage)
-					return
-				}
-			}
-			if name == "" {
-				cc.t.println("Completed updating default config for " + typ + " in the cluster.")
-			} else {
-				cc.t.println("Completed updating config for " + entityLabel(typ, name) + ".")
-			}
-			cc.t.finish(0)
-		}
-		if typ == "topics" {
-			res := protocol.AlterConfigsResource{ResourceType: metadata.ResourceTopic, ResourceName: name}
-			for _, k := range addedKeys {
-				v := added[k]
-				res.Configs = append(res.Configs, protocol.AlterableConfig{Name: k, ConfigOperation: protocol.OpSet, Value: &v})
-			}
-			for _, k := range deleted {
-				empty := ""
-				res.Configs = append(res.Configs, protocol.AlterableConfig{Name: k, ConfigOperation: protocol.OpDelete, Value: &empty})
-			}
-			cc.admin.CallTarget(env, "incrementalAlterConfigs", client.BrokerOrActiveController(), 30*time.Second, func(int32) protocol.Request {
-				return &protocol.IncrementalAlterConfigsRequest{Resources: []protocol.AlterConfigsResource{res}}
-			}, finish)
+		if typ == "topics" || rel.AtLeast(4, 0) {
+			incremental(env)
 			return
 		}
-		// Brokers: old ++ added -- deleted, sent whole.
+		// 3.8 brokers: old ++ added -- deleted, sent whole.
 		merged := map[string]string{}
 		for k, v := range old {
 			merged[k] = v
@@ -571,11 +713,6 @@ func (cc *configCommand) alter(env *sim.Env) {
 		}
 		build := func() protocol.Request {
 			return &protocol.AlterConfigsRequest{Resources: []protocol.LegacyAlterConfigsResource{res}}
-		}
-		target := client.BrokerOrActiveController()
-		if name != "" {
-			id, _ := strconv.ParseInt(name, 10, 32)
-			target = client.BrokerNode(int32(id))
 		}
 		cc.admin.CallTarget(env, "alterConfigs", target, 30*time.Second, func(int32) protocol.Request { return build() }, finish)
 	})

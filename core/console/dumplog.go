@@ -265,6 +265,19 @@ func (d *dumpLog) decoder(opt string) (string, bool) {
 		name = "org.apache.kafka.tools.api.StringDecoder"
 	}
 	for _, old := range []string{"StringDecoder", "LongDecoder", "IntegerDecoder", "DefaultDecoder"} {
+		if name == "kafka.serializer."+old && d.rel().AtLeast(4, 0) {
+			// 4.0 removed the kafka.serializer decoders and the mapping to
+			// their replacements: Utils.newInstance fails to load the class.
+			// 4.3's Java tool wraps that in a RuntimeException
+			// (DumpLogSegments.java, 4.3).
+			if d.rel().AtLeast(4, 3) {
+				d.uncaught("java.lang.RuntimeException", "Failed to load decoder class")
+				d.t.println("Caused by: java.lang.ClassNotFoundException: " + name)
+				return "", false
+			}
+			d.uncaught("java.lang.ClassNotFoundException", name)
+			return "", false
+		}
 		if name == "kafka.serializer."+old {
 			d.t.println("kafka.serializer." + old + " is deprecated. Please use org.apache.kafka.tools.api." + old + " instead")
 			name = "org.apache.kafka.tools.api." + old

@@ -22,7 +22,12 @@ import (
 
 const featuresProg = "kafka-features"
 
-func featuresParser() *javacli.Parser {
+// featuresParser is the 3.8 parser; featuresParserFor adds 4.x's
+// version-mapping and feature-dependencies sub-commands (FeatureCommand,
+// 4.1).
+func featuresParser() *javacli.Parser { return featuresParserFor(release.Version{Major: 3, Minor: 8}) }
+
+func featuresParserFor(rel release.Version) *javacli.Parser {
 	p := &javacli.Parser{
 		Prog:        featuresProg,
 		Description: "This tool manages feature flags in Kafka.",
@@ -46,15 +51,41 @@ func featuresParser() *javacli.Parser {
 		feature("A feature=level to downgrade to, such as metadata.version=7."), unsafe, dryRun("Check the downgrade without doing it.")})
 	p.AddCommand("disable", "Set feature flags to level 0.", []*javacli.Argument{&help,
 		feature("A feature flag to disable."), unsafe, dryRun("Check the change without doing it.")})
+	if rel.AtLeast(4, 0) {
+		p.AddCommand("version-mapping", "Print the feature levels a metadata.version or release implies.", []*javacli.Argument{&help,
+			{Flags: []string{"--release-version"}, Metavar: "RELEASE_VERSION", Type: "String", Help: "The release, such as 4.1-IV1 (default: the latest production one)."}})
+		p.AddCommand("feature-dependencies", "Print the features a feature level depends on.", []*javacli.Argument{&help,
+			{Flags: []string{"--feature"}, Metavar: "FEATURE", Type: "String", Required: true, Help: "A feature=level, such as transaction.version=2 (repeatable)."}})
+	}
 	return p
 }
 
 // featuresTool is kafka-features.sh.
 func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	p := featuresParser()
-	v, ok := t.parseArgsOrFail(p, args)
-	if !ok {
-		return nil
+	rel := t.rel()
+	p := featuresParserFor(rel)
+	var v *javacli.Namespace
+	if rel.AtLeast(4, 3) {
+		// 4.3 calls parseArgs and prints any ArgumentParserException as
+		// "Command line error: MSG. Type --help for help." on stderr, with
+		// no usage and no newline (FeatureCommand.mainNoExit); the help
+		// screen ends the tool with status 0.
+		var perr *javacli.ParseError
+		if v, perr = p.Parse(args); perr != nil {
+			if perr.Help {
+				t.printLines(perr.Parser.HelpLines())
+				t.finish(0)
+				return nil
+			}
+			t.println("Command line error: " + perr.Msg + ". Type --help for help.")
+			t.finish(1)
+			return nil
+		}
+	} else {
+		var ok bool
+		if v, ok = t.parseArgsOrFail(p, args); !ok {
+			return nil
+		}
 	}
 	if cmd := v.Command(); cmd != "describe" {
 		t.println(fmt.Sprintf("kafka-features: %s is not simulated: a kafkascope cluster keeps the feature levels its release set at format time (cluster create --version)", cmd))

@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -23,7 +25,11 @@ import (
 
 const quorumProg = "kafka-metadata-quorum"
 
-func quorumParser() *javacli.Parser {
+// quorumParser is the 3.8 parser (describe only); quorumParserFor adds, from
+// 3.9 (KIP-853), add-controller and remove-controller.
+func quorumParser() *javacli.Parser { return quorumParserFor(release.Version{Major: 3, Minor: 8}) }
+
+func quorumParserFor(rel release.Version) *javacli.Parser {
 	p := &javacli.Parser{
 		Prog:        quorumProg,
 		Description: "This tool describes kraft metadata quorum status.",
@@ -39,14 +45,31 @@ func quorumParser() *javacli.Parser {
 		{Flags: []string{"--human-readable"}, Action: javacli.StoreTrue, Section: "Replication",
 			Help: "Show times as how long ago"},
 	})
+	if rel.AtLeast(3, 9) {
+		help := javacli.Argument{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"}
+		dryRun := javacli.Argument{Flags: []string{"--dry-run"}, Action: javacli.StoreTrue, Help: "Print what would be done without doing it."}
+		p.AddCommand("add-controller", "Add a controller to a dynamic KRaft quorum (kraft.version 1)", []*javacli.Argument{&help, &dryRun})
+		p.AddCommand("remove-controller", "Remove a controller from a dynamic KRaft quorum (kraft.version 1)", []*javacli.Argument{&help,
+			{Flags: []string{"--controller-id", "-i"}, Metavar: "CONTROLLER_ID", Type: "Integer", Required: true, Help: "The node id of the controller to remove."},
+			{Flags: []string{"--controller-directory-id", "-d"}, Metavar: "CONTROLLER_DIRECTORY_ID", Type: "String", Required: true, Help: "The directory id of the controller's metadata log directory."},
+			&dryRun})
+	}
 	return p
 }
 
 // quorumTool is kafka-metadata-quorum.sh.
 func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	p := quorumParser()
+	rel := t.rel()
+	p := quorumParserFor(rel)
 	v, ok := t.parseArgsOrFail(p, args)
 	if !ok {
+		return nil
+	}
+	if cmd := v.Command(); cmd != "describe" {
+		// A kafkascope cluster has a static quorum (controller.quorum.voters,
+		// kraft.version 0), which cannot change its voters.
+		t.println(fmt.Sprintf("kafka-metadata-quorum: %s is not simulated: a kafkascope cluster has a static controller quorum (kraft.version 0)", cmd))
+		t.finish(1)
 		return nil
 	}
 	sub := p.Command("describe")
@@ -94,6 +117,9 @@ func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		}
 	}
 	q := &quorumCommand{t: t, humanReadable: human}
+	if rel.AtLeast(3, 9) {
+		q.nodes = quorumNodesOf(t)
+	}
 	return func(host string) sim.Process {
 		q.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
 		start := q.replication
@@ -183,6 +209,62 @@ type quorumCommand struct {
 	t             *toolRun
 	admin         *client.Admin
 	humanReadable bool
+	nodes         *quorumNodes // nil: 3.8's output
+}
+
+// quorumNodes is what the tool prints of each replica from 3.9 (KIP-853):
+// its metadata log directory's id (DescribeQuorum's ReplicaDirectoryId)
+// and, for voters, the endpoints of the response's nodes.
+//
+// kafkascope's quorum is static (controller.quorum.voters, kraft.version
+// 0): voters are keyed with Uuid.ZERO_UUID (VoterSet.fromInetSocketAddresses)
+// and their endpoints are on the first controller listener, named
+// CONTROLLER here as in Kafka's sample configs. Observers report the
+// directory id of their metadata log dir in their Fetch requests; a broker
+// has one log dir, so that is its directory.id in meta.properties.
+type quorumNodes struct {
+	dirs      map[int32]string   // replica id → directory id; absent: ZERO_UUID
+	endpoints map[int32][]string // voter id → "LISTENER://host:port"
+}
+
+// zeroUuid is Uuid.ZERO_UUID.toString().
+const zeroUuid = "AAAAAAAAAAAAAAAAAAAAAA"
+
+func quorumNodesOf(t *toolRun) *quorumNodes {
+	n := &quorumNodes{dirs: map[int32]string{}, endpoints: map[int32][]string{}}
+	c := t.s.cluster
+	for id, addr := range c.Voters() {
+		n.endpoints[id] = []string{"CONTROLLER://" + string(addr)}
+	}
+	for _, id := range c.NodeIDs() {
+		if !c.IsVoter(id) {
+			n.dirs[id] = c.DirectoryID(id)
+		}
+	}
+	return n
+}
+
+// dir is a replica's directory id as Uuid.toString prints it.
+func (n *quorumNodes) dir(id int32) string {
+	if d, ok := n.dirs[id]; ok && d != "" {
+		return d
+	}
+	return zeroUuid
+}
+
+// nodeText is MetadataQuorumCommand's Node.toString: the id, the directory
+// id unless it is ZERO_UUID, the endpoints if there are any.
+func (n *quorumNodes) nodeText(id int32) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"id": %d`, id)
+	if d := n.dir(id); d != zeroUuid {
+		fmt.Fprintf(&b, `, "directoryId": "%s"`, d)
+	}
+	if eps := n.endpoints[id]; len(eps) > 0 {
+		b.WriteString(`, "endpoints": ["` + strings.Join(eps, `", "`) + `"]`)
+	}
+	b.WriteString("}")
+	return b.String()
 }
 
 // failed reports a failed admin call as future.get() throws it: an
@@ -207,7 +289,7 @@ func (q *quorumCommand) status(env *sim.Env) {
 				q.failed(err)
 				return
 			}
-			lines, exc := quorumStatusLines(clusterID, r)
+			lines, exc := quorumStatusLines(clusterID, r, q.nodes)
 			if exc != "" {
 				q.t.catchAll(exc)
 				return
@@ -223,7 +305,11 @@ func (q *quorumCommand) status(env *sim.Env) {
 // voter with it, in voter order); MaxFollowerLagTimeMs is 0 when that voter
 // is the leader, otherwise the difference of the two last-caught-up times,
 // or -1 when either is unknown.
-func quorumStatusLines(clusterID string, r *protocol.DescribeQuorumResponse) ([]string, string) {
+//
+// Up to 3.8 the voters and observers are lists of ids, [1,2,3]; from 3.9
+// (nodes non-nil) a list of Node.toString objects joined with ", ", with
+// endpoints only for voters (the response's nodes hold voters only).
+func quorumStatusLines(clusterID string, r *protocol.DescribeQuorumResponse, nodes *quorumNodes) ([]string, string) {
 	leader := quorumLeader(r)
 	if leader < 0 || len(r.CurrentVoters) == 0 {
 		return nil, "java.util.NoSuchElementException: No value present"
@@ -246,7 +332,14 @@ func quorumStatusLines(clusterID string, r *protocol.DescribeQuorumResponse) ([]
 	ids := func(rs []protocol.QuorumReplicaState) string {
 		s := make([]string, len(rs))
 		for i, x := range rs {
-			s[i] = strconv.Itoa(int(x.ReplicaID))
+			if nodes != nil {
+				s[i] = nodes.nodeText(x.ReplicaID)
+			} else {
+				s[i] = strconv.Itoa(int(x.ReplicaID))
+			}
+		}
+		if nodes != nil {
+			return "[" + strings.Join(s, ", ") + "]"
 		}
 		return "[" + strings.Join(s, ",") + "]"
 	}
@@ -279,7 +372,7 @@ func (q *quorumCommand) replication(env *sim.Env) {
 			q.failed(err)
 			return
 		}
-		lines, exc := quorumReplicationLines(r, q.humanReadable, env.Now().UnixMilli())
+		lines, exc := quorumReplicationLines(r, q.humanReadable, env.Now().UnixMilli(), q.nodes)
 		if exc != "" {
 			q.t.catchAll(exc)
 			return
@@ -293,8 +386,9 @@ func (q *quorumCommand) replication(env *sim.Env) {
 // voters in voter order, then the observers, printed by
 // ToolsUtils.prettyPrintTable (every cell, the last one too, padded to its
 // column's width and followed by a tab). With --human-readable the
-// timestamps are "N ms ago" against nowMs, the tool's clock.
-func quorumReplicationLines(r *protocol.DescribeQuorumResponse, human bool, nowMs int64) ([]string, string) {
+// timestamps are "N ms ago" against nowMs, the tool's clock. From 3.9
+// (nodes non-nil) the second column is each replica's DirectoryId.
+func quorumReplicationLines(r *protocol.DescribeQuorumResponse, human bool, nowMs int64, nodes *quorumNodes) ([]string, string) {
 	leader := quorumLeader(r)
 	if leader < 0 {
 		return nil, "java.util.NoSuchElementException: No value present"
@@ -317,10 +411,12 @@ func quorumReplicationLines(r *protocol.DescribeQuorumResponse, human bool, nowM
 			}
 			return fmt.Sprintf("%d ms ago", nowMs-v)
 		}
-		rows = append(rows, []string{
-			strconv.Itoa(int(x.ReplicaID)), strconv.FormatInt(x.LogEndOffset, 10), strconv.FormatInt(lead.LogEndOffset-x.LogEndOffset, 10),
-			ts(x.LastFetchTimestamp, "last fetch"), ts(x.LastCaughtUpTimestamp, "last caught up"), status,
-		})
+		cells := []string{strconv.Itoa(int(x.ReplicaID))}
+		if nodes != nil {
+			cells = append(cells, nodes.dir(x.ReplicaID))
+		}
+		rows = append(rows, append(cells, strconv.FormatInt(x.LogEndOffset, 10), strconv.FormatInt(lead.LogEndOffset-x.LogEndOffset, 10),
+			ts(x.LastFetchTimestamp, "last fetch"), ts(x.LastCaughtUpTimestamp, "last caught up"), status))
 	}
 	row(lead, "Leader")
 	for _, x := range r.CurrentVoters {
@@ -334,7 +430,11 @@ func quorumReplicationLines(r *protocol.DescribeQuorumResponse, human bool, nowM
 	if exc != "" {
 		return nil, exc
 	}
-	return prettyPrintTable([]string{"NodeId", "LogEndOffset", "Lag", "LastFetchTimestamp", "LastCaughtUpTimestamp", "Status"}, rows), ""
+	headers := []string{"NodeId", "LogEndOffset", "Lag", "LastFetchTimestamp", "LastCaughtUpTimestamp", "Status"}
+	if nodes != nil {
+		headers = slices.Insert(headers, 1, "DirectoryId")
+	}
+	return prettyPrintTable(headers, rows), ""
 }
 
 // prettyPrintTable is ToolsUtils.prettyPrintTable: each column as wide as

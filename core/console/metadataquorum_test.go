@@ -434,7 +434,7 @@ func TestQuorumStatusLines(t *testing.T) {
 		},
 		Observers: []protocol.QuorumReplicaState{{ReplicaID: 4, LogEndOffset: 121}, {ReplicaID: 5, LogEndOffset: -1, LastFetchTimestamp: -1, LastCaughtUpTimestamp: -1}},
 	}
-	lines, exc := quorumStatusLines("abc", r)
+	lines, exc := quorumStatusLines("abc", r, nil)
 	want := []string{
 		"ClusterId:              abc",
 		"LeaderId:               2",
@@ -450,19 +450,19 @@ func TestQuorumStatusLines(t *testing.T) {
 	}
 	// The leader is the slowest voter: 0; a voter that never caught up: -1.
 	r.CurrentVoters[0].LogEndOffset, r.CurrentVoters[2].LogEndOffset = 121, 121
-	if lines, _ = quorumStatusLines("abc", r); lines[5] != "MaxFollowerLagTimeMs:   510" {
+	if lines, _ = quorumStatusLines("abc", r, nil); lines[5] != "MaxFollowerLagTimeMs:   510" {
 		t.Fatalf("equal ends, first voter wins: %q", lines[5])
 	}
 	r.CurrentVoters[0].LogEndOffset = 125
-	if lines, _ = quorumStatusLines("abc", r); lines[4] != "MaxFollowerLag:         0" || lines[5] != "MaxFollowerLagTimeMs:   0" {
+	if lines, _ = quorumStatusLines("abc", r, nil); lines[4] != "MaxFollowerLag:         0" || lines[5] != "MaxFollowerLagTimeMs:   0" {
 		t.Fatalf("leader slowest: %q", lines[4:6])
 	}
 	r.CurrentVoters[0].LogEndOffset, r.CurrentVoters[0].LastCaughtUpTimestamp = 100, -1
-	if lines, _ = quorumStatusLines("abc", r); lines[5] != "MaxFollowerLagTimeMs:   -1" {
+	if lines, _ = quorumStatusLines("abc", r, nil); lines[5] != "MaxFollowerLagTimeMs:   -1" {
 		t.Fatalf("unknown catch-up: %q", lines[5])
 	}
 	r.LeaderID = 9
-	if _, exc = quorumStatusLines("abc", r); exc != "java.util.NoSuchElementException: No value present" {
+	if _, exc = quorumStatusLines("abc", r, nil); exc != "java.util.NoSuchElementException: No value present" {
 		t.Fatalf("no leader among the voters: %q", exc)
 	}
 }
@@ -476,7 +476,7 @@ func TestQuorumReplicationTable(t *testing.T) {
 		},
 		Observers: []protocol.QuorumReplicaState{{ReplicaID: 4, LogEndOffset: 21, LastFetchTimestamp: 9990, LastCaughtUpTimestamp: 9990}},
 	}
-	lines, _ := quorumReplicationLines(r, false, 10000)
+	lines, _ := quorumReplicationLines(r, false, 10000, nil)
 	want := []string{
 		"NodeId\tLogEndOffset\tLag\tLastFetchTimestamp\tLastCaughtUpTimestamp\tStatus  \t",
 		"3     \t21          \t0  \t10000             \t10000                \tLeader  \t",
@@ -487,12 +487,12 @@ func TestQuorumReplicationTable(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s", strings.Join(lines, "\n"))
 	}
-	lines, _ = quorumReplicationLines(r, true, 10000)
+	lines, _ = quorumReplicationLines(r, true, 10000, nil)
 	if !strings.HasPrefix(lines[2], "1     \t20          \t1  \t1000 ms ago       \t1000 ms ago          \tFollower\t") ||
 		!strings.Contains(lines[1], "\t0 ms ago ") || !strings.Contains(lines[3], "\t-1 ") {
 		t.Fatalf("human-readable:\n%s", strings.Join(lines, "\n"))
 	}
-	_, exc := quorumReplicationLines(r, true, 9500)
+	_, exc := quorumReplicationLines(r, true, 9500, nil)
 	if exc != "org.apache.kafka.common.KafkaException: Error while computing relative time, possible drift in system clock.\nCurrent timestamp is 9500, last fetch timestamp is 10000" {
 		t.Fatalf("clock drift: %q", exc)
 	}

@@ -78,7 +78,10 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.usage("Command must include exactly one action: --list, --describe, --create, --alter or --delete", specs)
 		return nil
 	}
-	if p.Has("delete-config") {
+	// 4.0 dropped --delete-config: it only prints a line to stderr
+	// (TopicCommand.checkArgs, 4.1/4.3). 3.8 refuses it with its action
+	// or with --bootstrap-server (checkInvalidArgs, below).
+	if p.Has("delete-config") && t.rel().AtLeast(4, 0) {
 		t.println("delete-config option is no longer supported and deprecated since version 4.0. The config will be fully removed in future releases.")
 	}
 	if action == "describe" && p.Has("if-exists") && !p.Has("topic") && !p.Has("topic-id") {
@@ -93,7 +96,7 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.usage(`Missing required argument "[partitions]"`, specs)
 		return nil
 	}
-	if msg := topicsInvalidCombination(p, action); msg != "" {
+	if msg := topicsInvalidCombination(p, action, !t.rel().AtLeast(4, 0)); msg != "" {
 		t.usage(msg, specs)
 		return nil
 	}
@@ -130,7 +133,10 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 
 // topicsInvalidCombination applies TopicCommand's checkInvalidArgs rules in
 // their order.
-func topicsInvalidCombination(p *javacli.OptionSet, action string) string {
+// checkDeleteConfig is 3.8's rule for --delete-config: invalid with every
+// action but --alter, and with --bootstrap-server (which a real 3.8 always
+// has, so kafkascope's optional bootstrap counts as given).
+func topicsInvalidCombination(p *javacli.OptionSet, action string, checkDeleteConfig bool) string {
 	invalidWith := func(opt string, allowed ...string) string {
 		if p.Has(opt) && !slices.Contains(allowed, action) {
 			return fmt.Sprintf(`Option "[%s]" can't be used with option "[%s]"`, opt, action)
@@ -140,8 +146,16 @@ func topicsInvalidCombination(p *javacli.OptionSet, action string) string {
 	if p.Has("config") && action == "alter" && p.Has("bootstrap-server") {
 		return `Option combination "[[bootstrap-server], [config]]" can't be used with option "[alter]" (To alter topic configurations, the kafka-configs tool can be used.)`
 	}
+	deleteConfig := ""
+	if checkDeleteConfig && p.Has("delete-config") {
+		deleteConfig = invalidWith("delete-config", "alter")
+		if deleteConfig == "" {
+			deleteConfig = `Option "[delete-config]" can't be used with option "[bootstrap-server]"`
+		}
+	}
 	checks := []string{
 		invalidWith("config", "create", "alter"),
+		deleteConfig,
 		invalidWith("partitions", "alter", "create"),
 		invalidWith("replication-factor", "create"),
 		invalidWith("replica-assignment", "alter", "create"),
@@ -261,8 +275,9 @@ func (tc *topicCommand) withTopics(env *sim.Env, next func(env *sim.Env, md *pro
 }
 
 // matchTopics applies --topic and --exclude-internal; with a --topic that
-// matches nothing it fails (unless --if-exists) with TopicCommand's message,
-// including its literal Optional[...] wrapper.
+// matches nothing it fails (unless --if-exists) with TopicCommand's message:
+// up to 4.0 it formats the Optional itself ("Topic 'Optional[nope]'"),
+// from 4.1 its value (TopicCommand.ensureTopicExists).
 func (tc *topicCommand) matchTopics(md *protocol.MetadataResponse, required bool) ([]protocol.MetadataTopic, bool) {
 	var re *regexp.Regexp
 	if tc.p.Has("topic") {
@@ -284,7 +299,11 @@ func (tc *topicCommand) matchTopics(md *protocol.MetadataResponse, required bool
 	}
 	sorts.Func(out, func(a, b protocol.MetadataTopic) int { return strings.Compare(a.Name, b.Name) })
 	if len(out) == 0 && required && tc.p.Has("topic") && !tc.p.Has("if-exists") {
-		tc.fail("java.lang.IllegalArgumentException", fmt.Sprintf("Topic 'Optional[%s]' does not exist as expected", tc.p.Value("topic")))
+		name := "Optional[" + tc.p.Value("topic") + "]"
+		if tc.t.rel().AtLeast(4, 1) {
+			name = tc.p.Value("topic")
+		}
+		tc.fail("java.lang.IllegalArgumentException", fmt.Sprintf("Topic '%s' does not exist as expected", name))
 		return nil, false
 	}
 	return out, true

@@ -86,7 +86,7 @@ func New(cfg Config, rn *raft.Node) *Controller {
 // Start prepares the controller's random streams; it becomes active when
 // its raft node wins an election and has replayed the log.
 func (c *Controller) Start(env *sim.Env) {
-	c.placer = stripedPlacer{rnd: env.Rand(fmt.Sprintf("controller-%d/placement", c.cfg.NodeID))}
+	c.placer = stripedPlacer{rnd: env.Rand(fmt.Sprintf("controller-%d/placement", c.cfg.NodeID)), cordonedText: c.cfg.Release.Version.AtLeast(4, 3)}
 	c.ids = env.Rand(fmt.Sprintf("controller-%d/ids", c.cfg.NodeID))
 }
 

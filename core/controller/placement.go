@@ -14,6 +14,9 @@ import (
 // used only when there are not enough unfenced ones, and never as leader.
 type stripedPlacer struct {
 	rnd *sim.Rand
+	// cordonedText: Kafka 4.3's messages, which name cordoned log
+	// directories too (KIP-1066; StripedReplicaPlacer.java in 4.3).
+	cordonedText bool
 }
 
 // place returns replica lists for count partitions of replication factor rf.
@@ -22,9 +25,15 @@ func (sp *stripedPlacer) place(unfenced, fenced []int32, count int, rf int) ([][
 		return nil, fmt.Errorf("Invalid replication factor %d: the replication factor must be positive.", rf)
 	}
 	if len(unfenced) == 0 {
+		if sp.cordonedText {
+			return nil, fmt.Errorf("All brokers are currently fenced, or have all their log directories cordoned.")
+		}
 		return nil, fmt.Errorf("All brokers are currently fenced.")
 	}
 	if rf > len(unfenced)+len(fenced) {
+		if sp.cordonedText {
+			return nil, fmt.Errorf("The target replication factor of %d cannot be reached because only %d broker(s) are registered or some brokers have all their log directories cordoned.", rf, len(unfenced)+len(fenced))
+		}
 		return nil, fmt.Errorf("The target replication factor of %d cannot be reached because only %d broker(s) are registered.", rf, len(unfenced)+len(fenced))
 	}
 	u := slices.Clone(unfenced)

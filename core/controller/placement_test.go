@@ -42,6 +42,13 @@ func TestPlacementErrors(t *testing.T) {
 	if _, err := sp.place(nil, []int32{1}, 1, 1); err == nil || err.Error() != "All brokers are currently fenced." {
 		t.Fatalf("err = %v", err)
 	}
+	sp43 := &stripedPlacer{rnd: sim.NewRand(1, "p"), cordonedText: true}
+	if _, err := sp43.place([]int32{1}, nil, 1, 3); err == nil || err.Error() != "The target replication factor of 3 cannot be reached because only 1 broker(s) are registered or some brokers have all their log directories cordoned." {
+		t.Fatalf("4.3 err = %v", err)
+	}
+	if _, err := sp43.place(nil, []int32{1}, 1, 1); err == nil || err.Error() != "All brokers are currently fenced, or have all their log directories cordoned." {
+		t.Fatalf("4.3 err = %v", err)
+	}
 	got, err := sp.place([]int32{1}, []int32{2}, 2, 2)
 	if err != nil || got[0][0] != 1 || got[1][0] != 1 {
 		t.Fatalf("a fenced broker led: %v %v", got, err)
