@@ -385,7 +385,7 @@ func TestDiagramControllerDownFreezesMetadata(t *testing.T) {
 	if n := len(dgAll(doc.root, dgByClass("kd-ctl"))); n != 0 {
 		t.Errorf("%d controller badges without an active controller", n)
 	}
-	if doc.texts("kd-summary")[0] != "Kafka 3.8 · 3 brokers" {
+	if doc.texts("kd-summary")[0] != "Kafka 4.3 · 3 brokers" {
 		t.Errorf("summary %q", doc.texts("kd-summary"))
 	}
 }

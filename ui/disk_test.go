@@ -321,7 +321,7 @@ func TestDiskOpensFromAReplicaAndFollowsThePickers(t *testing.T) {
 
 func TestDiskSegmentsBatchesAndLongBatches(t *testing.T) {
 	at := newAppTest(t, "", "")
-	at.run("kafka-topics.sh --create --topic small --partitions 1 --replication-factor 1 --config segment.bytes=160")
+	at.run("kafka-topics.sh --create --topic small --partitions 1 --replication-factor 1 --config internal.segment.bytes=160")
 	for i := 0; i < 5; i++ {
 		at.run("kafka-console-producer.sh --topic small", fmt.Sprintf("record-%d", i))
 	}
@@ -444,7 +444,7 @@ func TestDiskListingIsBounded(t *testing.T) {
 // the last frame, "miss" when the log grew (the partition is read again).
 func BenchmarkDiskBuild(b *testing.B) {
 	at := newAppTest(b, "", "")
-	at.a.Term.Enter("kafka-topics.sh --create --topic busy --partitions 1 --replication-factor 3 --config segment.bytes=20000")
+	at.a.Term.Enter("kafka-topics.sh --create --topic busy --partitions 1 --replication-factor 3 --config internal.segment.bytes=20000")
 	at.idle()
 	at.a.Term.Enter("kafka-producer-perf-test.sh --topic busy --num-records 20000 --record-size 100 --throughput 2000 --producer-props bootstrap.servers=kafka-1:9092 linger.ms=20")
 	at.idle()
@@ -476,7 +476,7 @@ func BenchmarkDiskBuild(b *testing.B) {
 // marked to be swept for a few seconds, then drawn clean.
 func TestDiskSweepsTheSegmentsACleaningRewrote(t *testing.T) {
 	at := newAppTest(t, "", "")
-	at.run("kafka-topics.sh --create --topic kv --partitions 1 --replication-factor 1 --config cleanup.policy=compact --config segment.bytes=300")
+	at.run("kafka-topics.sh --create --topic kv --partitions 1 --replication-factor 1 --config cleanup.policy=compact --config internal.segment.bytes=300")
 	at.run("kafka-console-producer.sh --topic kv --sync --producer-property linger.ms=0 --property parse.key=true --property key.separator=:",
 		"K1:1", "K2:2", "K1:3", "K1:4", "K3:2", "K2:3", "K3:4", "K3:5", "K2:6")
 	at.diskTab()

@@ -135,6 +135,11 @@ func (b *Broker) unknownTopicCause(topic string, allowAutoCreate bool) *protocol
 // whose __consumer_offsets partition has no leader: none of its ISR is
 // online.
 func (b *Broker) coordinatorNoLeaderCause(partition int32, st *metadata.PartitionState) *protocol.Cause {
+	if len(st.ISR) == 0 && len(st.ELR) > 0 {
+		// Kafka 4.1+ empties the ISR and keeps the last members as
+		// eligible leaders (KIP-966): those are what must come back.
+		return b.cause(protocol.CauseCoordinatorNoLeaderELR, "tp", tp(metadata.ConsumerOffsetsTopic, partition).String(), "elr", ids(st.ELR))
+	}
 	return b.cause(protocol.CauseCoordinatorNoLeader, "tp", tp(metadata.ConsumerOffsetsTopic, partition).String(), "isr", ids(st.ISR))
 }
 

@@ -61,13 +61,15 @@ func (b *Broker) sendHeartbeat(env *sim.Env) {
 // heartbeatRequest is the heartbeat the broker sends now. A 4.3 broker
 // reports its cordoned log directories (cordoned.log.dirs: none here)
 // from the first heartbeat after it caught up with the metadata log
-// (BrokerLifecycleManager, KIP-1066).
+// (BrokerLifecycleManager, KIP-1066): here, from the one that asks to be
+// unfenced, which the controller answers with one batch (the unfence,
+// its elections, the cordoned directories).
 func (b *Broker) heartbeatRequest() *protocol.BrokerHeartbeatRequest {
 	req := &protocol.BrokerHeartbeatRequest{
 		BrokerID: b.cfg.NodeID, BrokerEpoch: b.brokerEpoch, CurrentMetadataOffset: b.image.Offset,
 		WantFence: !b.readyToUnfence(), WantShutDown: b.wantShutdown,
 	}
-	if b.cfg.Release.MetadataLevel >= cordonedLogDirsLevel && b.state != StateStarting {
+	if b.cfg.Release.MetadataLevel >= cordonedLogDirsLevel && (b.state != StateStarting || !req.WantFence) {
 		req.CordonedLogDirs = []metadata.Uuid{}
 	}
 	return req

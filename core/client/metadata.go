@@ -17,6 +17,7 @@ type PartitionInfo struct {
 	LeaderEpoch int32
 	Replicas    []int32
 	ISR         []int32
+	ELR         []int32 // eligible leader replicas (KIP-966, Kafka 4.1+)
 }
 
 // TopicInfo is one topic in a client's metadata.
@@ -251,7 +252,7 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse, waiters []f
 			for int(p.Index) >= len(ti.Partitions) {
 				ti.Partitions = append(ti.Partitions, PartitionInfo{Leader: -1})
 			}
-			ti.Partitions[p.Index] = PartitionInfo{Leader: p.LeaderID, LeaderEpoch: p.LeaderEpoch, Replicas: p.Replicas, ISR: p.ISR}
+			ti.Partitions[p.Index] = PartitionInfo{Leader: p.LeaderID, LeaderEpoch: p.LeaderEpoch, Replicas: p.Replicas, ISR: p.ISR, ELR: p.ELR}
 		}
 		if t.ErrorCode != protocol.NONE {
 			errs[t.Name] = t.ErrorCode

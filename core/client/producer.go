@@ -33,6 +33,11 @@ type ProducerConfig struct {
 	// and it was not set explicitly).
 	EnableIdempotence bool
 	Partitioner       string // partitioner.class; "" is the built-in one
+	// PartitionAgainOnNewBatch is KafkaProducer's abortOnNewBatch (before
+	// 4.0): with a partitioner.class, a record that would open a new batch
+	// is partitioned a second time. Kafka 4.0 removed it with
+	// Partitioner.onNewBatch.
+	PartitionAgainOnNewBatch bool
 }
 
 // DefaultProducerConfig has the producer defaults of Kafka release v.
@@ -45,6 +50,8 @@ func DefaultProducerConfig(v release.Version) ProducerConfig {
 	if v.AtLeast(4, 0) {
 		// KIP-1030: linger.ms 0 → 5, a little batching by default.
 		cfg.Linger = 5 * time.Millisecond
+	} else {
+		cfg.PartitionAgainOnNewBatch = true
 	}
 	return cfg
 }
@@ -263,11 +270,11 @@ func (p *Producer) accumulate(env *sim.Env, ws *waitingSend) (done bool, failed 
 		if !custom {
 			ws.part = p.partitionFor(ws.rec, n)
 		}
-		// With a partitioner.class, a record that would open a new batch
-		// is partitioned again (KafkaProducer's abortOnNewBatch). For
-		// RoundRobinPartitioner this is KAFKA-9965: the counter moves twice
-		// and partitions are skipped.
-		if custom && ws.part < n && p.openBatch(topicPartition{ws.rec.Topic, ws.part}, recordSize(ws.rec)) == nil {
+		// Before 4.0, with a partitioner.class, a record that would open a
+		// new batch is partitioned again (KafkaProducer's abortOnNewBatch).
+		// For RoundRobinPartitioner this is KAFKA-9965: the counter moves
+		// twice and partitions are skipped.
+		if custom && p.cfg.PartitionAgainOnNewBatch && ws.part < n && p.openBatch(topicPartition{ws.rec.Topic, ws.part}, recordSize(ws.rec)) == nil {
 			ws.part = p.partitionFor(ws.rec, n)
 		}
 	}

@@ -216,13 +216,17 @@ func TestBatchBehindInFlightStillLingers(t *testing.T) {
 }
 
 // TestProducerDefaultsByRelease: KIP-1030 raised linger.ms from 0 to 5 in
-// Kafka 4.0; nothing else in the defaults moved.
+// Kafka 4.0, which also stopped partitioning a record again when it opens
+// a new batch; nothing else in the defaults moved.
 func TestProducerDefaultsByRelease(t *testing.T) {
 	old, now := DefaultProducerConfig(release.Version{Major: 3, Minor: 8}), DefaultProducerConfig(release.Version{Major: 4, Minor: 3})
 	if old.Linger != 0 || now.Linger != 5*time.Millisecond {
 		t.Errorf("linger.ms: 3.8 %v, 4.3 %v", old.Linger, now.Linger)
 	}
-	now.Linger = old.Linger
+	if !old.PartitionAgainOnNewBatch || now.PartitionAgainOnNewBatch {
+		t.Errorf("abortOnNewBatch: 3.8 %v, 4.3 %v", old.PartitionAgainOnNewBatch, now.PartitionAgainOnNewBatch)
+	}
+	now.Linger, now.PartitionAgainOnNewBatch = old.Linger, old.PartitionAgainOnNewBatch
 	if old != now {
 		t.Errorf("other defaults differ: %+v vs %+v", old, now)
 	}

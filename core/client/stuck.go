@@ -102,15 +102,22 @@ func scopeProduce(tp topicPartition) string { return "produce\x00" + tp.String()
 func scopeProducerID() string               { return "producer-id" }
 
 // noLeaderCause is what a client's own metadata says of a partition
-// without a leader: no replica of its ISR is online (the controller elects
-// only from the ISR unless unclean.leader.election.enable). Nil when the
-// partition has a leader or is unknown.
+// without a leader: no replica of its ISR (or, with an empty ISR under
+// KIP-966, of its eligible leader replicas) is online: the controller
+// elects only from those unless unclean.leader.election.enable. Nil when
+// the partition has a leader or is unknown.
 func noLeaderCause(m *Metadata, tp topicPartition) *protocol.Cause {
 	t := m.Topic(tp.topic)
 	if t == nil || tp.partition < 0 || int(tp.partition) >= len(t.Partitions) || t.Partitions[tp.partition].Leader >= 0 {
 		return nil
 	}
-	return &protocol.Cause{Kind: protocol.CausePartitionNoLeader, Fields: []string{"tp", tp.String(), "isr", sim.FormatIDs(t.Partitions[tp.partition].ISR)}}
+	p := t.Partitions[tp.partition]
+	if len(p.ISR) == 0 && len(p.ELR) > 0 {
+		// KIP-966 (Kafka 4.1+): the ISR emptied and its last members are
+		// kept as eligible leaders.
+		return &protocol.Cause{Kind: protocol.CausePartitionNoLeaderELR, Fields: []string{"tp", tp.String(), "elr", sim.FormatIDs(p.ELR)}}
+	}
+	return &protocol.Cause{Kind: protocol.CausePartitionNoLeader, Fields: []string{"tp", tp.String(), "isr", sim.FormatIDs(p.ISR)}}
 }
 
 // leaderAnswered follows a request to tp's leader: an answer (whatever its

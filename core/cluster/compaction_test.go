@@ -20,7 +20,7 @@ import (
 // and consumers read the survivors at their original offsets.
 
 // notesExample is scenario 15's sequence (15-log-compaction) (see the storage test of the
-// same example): with segment.bytes=300 each segment holds four of these
+// same example): with internal.segment.bytes=300 (segment.bytes may not go below 1 MiB from 4.1) each segment holds four of these
 // one-record batches (71 bytes each), so the active segment starts at 8.
 var notesExample = [][2]string{
 	{"K1", "1"}, {"K2", "2"}, {"K1", "3"}, {"K1", "4"},
@@ -108,7 +108,7 @@ func consumeAll(t testing.TB, c *Cluster, topic string, n int) []client.Consumer
 
 func TestCompactionKeepsLastValuePerKeyOnEveryReplica(t *testing.T) {
 	c := newCluster(t, nil)
-	createAssigned(t, c, "notes", [][]int32{{1, 2, 3}}, map[string]string{"cleanup.policy": "compact", "segment.bytes": "300"})
+	createAssigned(t, c, "notes", [][]int32{{1, 2, 3}}, map[string]string{"cleanup.policy": "compact", "internal.segment.bytes": "300"})
 	rc := newRawClient(t, c, 1)
 	for _, pr := range rc.produceKeyed(t, 1, "notes", notesExample...) {
 		if pr.ErrorCode != protocol.NONE {
@@ -185,7 +185,7 @@ func TestCompactionKeepsLastValuePerKeyOnEveryReplica(t *testing.T) {
 func TestCompactionRemovesTombstonesAfterDeleteRetention(t *testing.T) {
 	c := newCluster(t, nil)
 	createAssigned(t, c, "ts", [][]int32{{1, 2, 3}}, map[string]string{
-		"cleanup.policy": "compact", "segment.bytes": "150", "delete.retention.ms": "60000", "min.cleanable.dirty.ratio": "0.01",
+		"cleanup.policy": "compact", "internal.segment.bytes": "150", "delete.retention.ms": "60000", "min.cleanable.dirty.ratio": "0.01",
 	})
 	rc := newRawClient(t, c, 1)
 	rc.produceKeyed(t, 1, "ts", [2]string{"a", "1"}, [2]string{"b", "1"}, [2]string{"a", "<nil>"}, [2]string{"c", "1"}, [2]string{"d", "1"})
@@ -212,7 +212,7 @@ func TestCompactionRemovesTombstonesAfterDeleteRetention(t *testing.T) {
 // log.cleaner.enable=false: no cleaner thread, nothing is compacted.
 func TestCompactionOffWithoutTheCleaner(t *testing.T) {
 	c := newCluster(t, config.Static{"log.cleaner.enable": "false"})
-	createAssigned(t, c, "off", [][]int32{{1, 2, 3}}, map[string]string{"cleanup.policy": "compact", "segment.bytes": "300"})
+	createAssigned(t, c, "off", [][]int32{{1, 2, 3}}, map[string]string{"cleanup.policy": "compact", "internal.segment.bytes": "300"})
 	rc := newRawClient(t, c, 1)
 	rc.produceKeyed(t, 1, "off", notesExample...)
 	advance(t, c, time.Minute)
@@ -251,7 +251,7 @@ func TestCompactedTopicRefusesKeylessRecords(t *testing.T) {
 // timers would have removed.
 func TestCompactedLogSurvivesRestarts(t *testing.T) {
 	c := newCluster(t, nil)
-	createAssigned(t, c, "notes", [][]int32{{1, 2, 3}}, map[string]string{"cleanup.policy": "compact", "segment.bytes": "300"})
+	createAssigned(t, c, "notes", [][]int32{{1, 2, 3}}, map[string]string{"cleanup.policy": "compact", "internal.segment.bytes": "300"})
 	rc := newRawClient(t, c, 1)
 	rc.produceKeyed(t, 1, "notes", notesExample...)
 	advance(t, c, 15*time.Second)

@@ -217,7 +217,7 @@ func TestKafka4RefusesTheProtocolVersion(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "inter.broker.protocol.version does not exist in Kafka 4.3") {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := cluster.New(cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{"inter.broker.protocol.version": "0.10"}}); err != nil {
+	if _, err := cluster.New(cluster.Config{Brokers: 3, Seed: 1, Version: release.Version{Major: 3, Minor: 8}, Static: config.Static{"inter.broker.protocol.version": "0.10"}}); err != nil {
 		t.Fatalf("3.8: %v", err)
 	}
 }

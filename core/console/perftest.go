@@ -235,11 +235,11 @@ func (t *toolRun) mainException(exc string) {
 	t.finish(1)
 }
 
-// perfArgs parses the command line as ProducerPerformance does. When the
+// perfArgs parses the command line as Kafka 3.8's ProducerPerformance does. When the
 // tool ends there (help, or an argument error) v is nil and lines and code
 // are what it prints and its exit status.
 func perfArgs(p *javacli.Parser, args []string) (v *javacli.Namespace, lines []string, code int) {
-	return perfArgsFor(p, args, release.Default)
+	return perfArgsFor(p, args, release.Version{Major: 3, Minor: 8})
 }
 
 // perfArgsFor is perfArgs in release rel: from 4.0 ConfigPostProcessor

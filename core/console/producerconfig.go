@@ -127,8 +127,11 @@ func producerConfig(cfg *client.ProducerConfig, props map[string]string, rel rel
 	}
 	if v, ok := props["partitioner.class"]; ok {
 		class := strings.TrimSpace(v)
-		if !client.KnownPartitioner(class) {
-			return nil, invalidValue("partitioner.class", class, "Class "+class+" cannot be found.")
+		// Kafka 4.0 deleted the deprecated DefaultPartitioner and
+		// UniformStickyPartitioner classes (KIP-1030's removals).
+		gone := rel.AtLeast(4, 0) && (class == client.DefaultPartitioner || class == client.UniformStickyPartitioner)
+		if !client.KnownPartitioner(class) || gone {
+			return nil, invalidValue("partitioner.class", class, "Class "+class+" could not be found.")
 		}
 		cfg.Partitioner = class
 	}

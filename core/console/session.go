@@ -281,8 +281,8 @@ func (s *Session) exec(line string, stdin []string) {
 		s.runTool(tool, t, args, stdin, strings.Join(words, " "), background)
 		return
 	}
-	if _, ok := laterTools[tool]; ok {
-		s.printf("%s: not available yet in this build of kafkascope", name)
+	if why, ok := laterTools[tool]; ok {
+		s.printf("%s: not available in kafkascope yet: %s", name, why)
 		return
 	}
 	s.printf("%s: command not found", name)

@@ -37,9 +37,14 @@ func init() {
 	}
 }
 
-// laterTools are Kafka tools the command language names but this build does
-// not implement yet.
-var laterTools = map[string]bool{}
+// laterTools are Kafka tools a student meets that this build does not
+// implement yet, with why.
+var laterTools = map[string]string{
+	"kafka-share-groups":           "share groups (KIP-932, Kafka 4.2 and later) are not simulated yet",
+	"kafka-console-share-consumer": "share groups (KIP-932, Kafka 4.2 and later) are not simulated yet",
+	"kafka-transactions":           "transactions are not simulated yet",
+	"zookeeper-shell":              "the ZooKeeper era (Kafka 2.8) is not simulated yet",
+}
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   cluster create [--version V] [--brokers N] [--controllers N] [--seed S]
@@ -83,7 +88,7 @@ func releasesHelp() string {
 	switch len(refused) {
 	case 0:
 	case 1:
-		out += "; " + refused[0] + " is known and not simulated yet"
+		out += ";\n                                 " + refused[0] + " is known and not simulated yet"
 	default:
 		out += "; " + strings.Join(refused[:len(refused)-1], ", ") + " and " + refused[len(refused)-1] + " are known\n                                 and not simulated yet"
 	}

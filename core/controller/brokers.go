@@ -124,19 +124,25 @@ func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.
 	}
 	c.sessions[req.BrokerID] = &session{lastContact: env.Now()}
 	caughtUp := req.CurrentMetadataOffset >= b.RegisteredAt
+	// handleDirectoriesCordoned: a registration holds none until the
+	// broker reports, so the first report is always written; after the
+	// heartbeat's state change, in the same batch when there is one.
+	var cordoned metadata.Record
+	if req.CordonedLogDirs != nil && c.image.Features[release.MetadataVersionFeature] >= cordonedLogDirsLevel &&
+		(b.CordonedLogDirs == nil || !sameDirSet(b.CordonedLogDirs, req.CordonedLogDirs)) {
+		cordoned = &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, CordonedLogDirs: slices.Clone(req.CordonedLogDirs)}
+	}
 	switch {
 	case req.WantShutDown && !b.InControlledShutdown:
 		c.beginControlledShutdown(env, b)
 	case b.Fenced && !req.WantFence && caughtUp && !b.InControlledShutdown:
-		c.unfence(env, b)
+		c.unfence(env, b, cordoned)
+		cordoned = nil
 	case !b.Fenced && req.WantFence:
 		c.fence(env, b, "asked")
 	}
-	if b := c.image.Brokers[req.BrokerID]; req.CordonedLogDirs != nil && c.image.Features[release.MetadataVersionFeature] >= cordonedLogDirsLevel &&
-		(b.CordonedLogDirs == nil || !sameDirSet(b.CordonedLogDirs, req.CordonedLogDirs)) {
-		// handleDirectoriesCordoned: a registration holds none until the
-		// broker reports, so the first report is always written.
-		c.appendRecords(env, &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, CordonedLogDirs: slices.Clone(req.CordonedLogDirs)})
+	if cordoned != nil {
+		c.appendRecords(env, cordoned)
 	}
 	c.scheduleExpiry(env)
 	c.heartbeatAnswer(resp, req, c.image.Brokers[req.BrokerID])
@@ -216,7 +222,7 @@ func (c *Controller) fence(env *sim.Env, b *metadata.BrokerRegistration, why str
 // unfence lets a caught-up broker serve again and gives leaderless
 // partitions whose ISR holds it a leader: one batch, the registration
 // change first (handleBrokerUnfenced), so the elections see it unfenced.
-func (c *Controller) unfence(env *sim.Env, b *metadata.BrokerRegistration) {
+func (c *Controller) unfence(env *sim.Env, b *metadata.BrokerRegistration, then metadata.Record) {
 	if !c.active {
 		return
 	}
@@ -230,6 +236,9 @@ func (c *Controller) unfence(env *sim.Env, b *metadata.BrokerRegistration) {
 			}
 		}
 	})
+	if then != nil {
+		c.stage(&bt, then)
+	}
 	c.flush(env, &bt)
 }
 

@@ -115,7 +115,7 @@ func TestTextFillsFieldsInOnePass(t *testing.T) {
 func TestCompactionEventsFillTheirFields(t *testing.T) {
 	s := console.NewSession()
 	s.Exec("cluster create --brokers 3", nil)
-	s.Exec("kafka-topics.sh --create --topic c --replication-factor 3 --config cleanup.policy=compact --config segment.bytes=150", nil)
+	s.Exec("kafka-topics.sh --create --topic c --replication-factor 3 --config cleanup.policy=compact --config internal.segment.bytes=150", nil)
 	s.Exec("kafka-console-producer.sh --topic c", []string{"no-key"})
 	s.Exec("kafka-console-producer.sh --topic c --sync --producer-property linger.ms=0 --property parse.key=true --property key.separator=:", []string{"a:1", "a:2", "a:3"})
 	s.Exec("time advance 16s", nil)

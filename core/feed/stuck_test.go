@@ -202,8 +202,8 @@ func TestFeedSaysWhyTheCoordinatorPartitionHasNoLeader(t *testing.T) {
 	r.run("kafka-console-consumer.sh --topic t --group " + group + " --timeout-ms 3000")
 	tp := fmt.Sprintf("__consumer_offsets-%d", offsetsPartition(group))
 	r.expect(sentence{
-		"Consumer console-consumer (group " + group + ") finds no group coordinator: the group's partition " + tp + " has no leader, because no replica of its ISR [2] is online.",
-		"컨슈머 console-consumer(그룹 " + group + ")가 그룹 코디네이터를 찾지 못합니다: 그룹을 맡은 파티션 " + tp + "의 ISR [2]에 살아 있는 복제본이 없어 리더가 없습니다."})
+		"Consumer console-consumer (group " + group + ") finds no group coordinator: the group's partition " + tp + " has no leader, because its ISR is empty and none of its eligible leader replicas [2] is online.",
+		"컨슈머 console-consumer(그룹 " + group + ")가 그룹 코디네이터를 찾지 못합니다: 그룹을 맡은 파티션 " + tp + "의 ISR이 비어 있고 리더 후보 복제본 [2] 중 살아 있는 것이 없어 리더가 없습니다."})
 }
 
 // The case once __consumer_offsets exists: the surviving broker
@@ -320,10 +320,10 @@ func TestFeedSaysWhyAPartitionHasNoLeader(t *testing.T) {
 	endsWith(t, out, "org.apache.kafka.common.errors.TimeoutException: Expiring 1 record(s) for t-0:5000 ms has passed since batch creation")
 	r.run("kafka-console-consumer.sh --topic t --partition 0 --offset 0 --timeout-ms 3000")
 	r.expect(
-		sentence{"Producer console-producer holds its records for t-0: the partition has no leader, because no replica of its ISR [2] is online, and they fail once delivery.timeout.ms has passed.",
-			"프로듀서 console-producer가 t-0으로 갈 레코드를 붙잡고 있습니다: ISR [2]에 살아 있는 복제본이 없어 파티션에 리더가 없고, delivery.timeout.ms가 지나면 레코드는 실패합니다."},
-		sentence{"Consumer console-consumer cannot read t-0: the partition has no leader, because no replica of its ISR [2] is online.",
-			"컨슈머 console-consumer가 t-0에서 읽지 못합니다: ISR [2]에 살아 있는 복제본이 없어 파티션에 리더가 없습니다."},
+		sentence{"Producer console-producer holds its records for t-0: the partition has no leader, because its ISR is empty and none of its eligible leader replicas [2] is online, and they fail once delivery.timeout.ms has passed.",
+			"프로듀서 console-producer가 t-0으로 갈 레코드를 붙잡고 있습니다: ISR이 비어 있고 리더 후보 복제본 [2] 중 살아 있는 것이 없어 파티션에 리더가 없고, delivery.timeout.ms가 지나면 레코드는 실패합니다."},
+		sentence{"Consumer console-consumer cannot read t-0: the partition has no leader, because its ISR is empty and none of its eligible leader replicas [2] is online.",
+			"컨슈머 console-consumer가 t-0에서 읽지 못합니다: ISR이 비어 있고 리더 후보 복제본 [2] 중 살아 있는 것이 없어 파티션에 리더가 없습니다."},
 	)
 }
 

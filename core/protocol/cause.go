@@ -31,6 +31,9 @@ const (
 	// FindCoordinator: the group's __consumer_offsets partition has no
 	// leader (broker, tp, isr).
 	CauseCoordinatorNoLeader = "coordinator.no-leader"
+	// ... and under KIP-966 (Kafka 4.1+) its ISR is empty and none of its
+	// eligible leader replicas is online (broker, tp, elr).
+	CauseCoordinatorNoLeaderELR = "coordinator.no-leader-elr"
 
 	// Metadata: the topic does not exist and the broker will not create it
 	// (auto.create.topics.enable=false; fields: broker, topic), cannot for
@@ -64,7 +67,10 @@ const (
 	// a partition's leader (tp, leader) or the broker asked for a producer
 	// id (node) fails the client's requests (failure) while a broker
 	// answered CauseNoController (broker).
-	CausePartitionNoLeader      = "partition.no-leader"
+	CausePartitionNoLeader = "partition.no-leader"
+	// ... with an empty ISR and eligible leader replicas none of which is
+	// online (tp, elr), under KIP-966.
+	CausePartitionNoLeaderELR   = "partition.no-leader-elr"
 	CauseCoordinatorUnreachable = "coordinator.unreachable"
 	CauseLeaderUnreachable      = "leader.unreachable"
 	CauseProducerIDUnreachable  = "producer-id.unreachable"

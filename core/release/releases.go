@@ -42,7 +42,7 @@ func (r Release) FeatureDefault(feature string) int16 {
 }
 
 // Default is the release `cluster create` makes without --version.
-var Default = Version{3, 8}
+var Default = Version{4, 3}
 
 // releases are the release lines `cluster create --version` knows, oldest
 // first.
@@ -104,7 +104,11 @@ func Lookup(v Version) (Release, error) {
 	for _, r := range releases {
 		if r.Version == v {
 			if r.Refused != "" {
-				return r, fmt.Errorf("Kafka %s: %s; kafkascope runs Kafka %s", v, r.Refused, Default)
+				var run []string
+				for _, s := range Simulated() {
+					run = append(run, s.Version.String())
+				}
+				return r, fmt.Errorf("Kafka %s: %s; kafkascope runs Kafka %s", v, r.Refused, strings.Join(run, ", "))
 			}
 			return r, nil
 		}

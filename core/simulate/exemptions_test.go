@@ -24,7 +24,7 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 			t.Errorf("%s: seed %d fails with the exemption on:\n%s", c.name, c.seed, run.Report())
 			continue
 		}
-		var strict Options
+		strict := Options{Version: kafka38}
 		strict.strict[c.e] = true
 		run := mustSimulate(t, c.seed, strict)
 		var found []string

@@ -18,6 +18,7 @@ import (
 //	controller 2 epoch 3    ... in quorum epoch 3
 //	leader orders-0 3       the controller's metadata names broker 3 (none)
 //	isr orders-0 1,2        the partition's ISR, in any order (empty: none)
+//	elr orders-0 3          its eligible leader replicas (KIP-966), likewise
 //	epoch orders-0 1        the partition's leader epoch
 //	hw orders-0 2           the high watermark (the leader's: what is committed)
 //	hw orders-0@2 1         broker 2's replica's own high watermark
@@ -69,9 +70,9 @@ func (s *Snapshot) checkClaim(claim string) error {
 		return s.checkController(f[1], f[3])
 	case len(f) == 3 && f[0] == "broker":
 		return s.checkBroker(f[1], f[2])
-	case len(f) == 3 && slices.Contains([]string{"leader", "isr", "epoch", "hw", "leo", "start"}, f[0]):
+	case len(f) == 3 && slices.Contains([]string{"leader", "isr", "elr", "epoch", "hw", "leo", "start"}, f[0]):
 		return s.checkPartition(f[0], f[1], f[2])
-	case len(f) == 2 && (f[0] == "isr" || f[0] == "down" || f[0] == "up"): // isr: an empty ISR
+	case len(f) == 2 && (f[0] == "isr" || f[0] == "elr" || f[0] == "down" || f[0] == "up"): // isr, elr: empty
 		return s.checkPartition(f[0], f[1], "")
 	case len(f) >= 3 && f[0] == "group" && (len(f) == 4 || len(f) == 3 && f[2] == "members"):
 		return s.checkGroup(f[1], f[2], strings.Join(f[3:], " "))
@@ -143,6 +144,9 @@ func (s *Snapshot) checkPartition(what, subject, want string) error {
 		}
 	case "isr":
 		got = idList(p.ISR)
+		want = idList(parseIDs(want))
+	case "elr":
+		got = idList(p.ELR)
 		want = idList(parseIDs(want))
 	case "epoch":
 		got = strconv.Itoa(int(p.LeaderEpoch))

@@ -21,7 +21,7 @@ func TestClaimsCheckWhatThePictureShows(t *testing.T) {
 	snap := view.Take(s.Cluster())
 	ctl := snap.Controller
 	holds := []string{
-		"leader t-0 2", "isr t-0 3,1,2", "epoch t-0 0", "hw t-0 2", "leo t-0@1 2", "hw t-0@3 2",
+		"leader t-0 2", "isr t-0 3,1,2", "elr t-0", "epoch t-0 0", "hw t-0 2", "leo t-0@1 2", "hw t-0@3 2",
 		"broker 2 running; broker 2 unfenced",
 		fmt.Sprintf("controller %d", ctl.NodeID), fmt.Sprintf("controller %d epoch %d", ctl.NodeID, ctl.Epoch),
 	}
@@ -36,6 +36,7 @@ func TestClaimsCheckWhatThePictureShows(t *testing.T) {
 	for c, why := range map[string]string{
 		"leader t-0 2":      "it is 1",
 		"isr t-0 1,2,3":     "it is 1,3",
+		"elr t-0 2":         "it is ",
 		"broker 2 running":  "node 2 is killed",
 		"broker 2 unfenced": "broker 2 is fenced",
 		"epoch t-0 0":       "it is 1",

@@ -435,7 +435,7 @@ func TestDiskCacheFollowsTheLog(t *testing.T) {
 
 func TestPartitionDiskSegmentsAndCleanerCheckpoint(t *testing.T) {
 	s := session(t, "")
-	exec(t, s, "kafka-topics.sh --create --topic small --partitions 1 --replication-factor 1 --config segment.bytes=150")
+	exec(t, s, "kafka-topics.sh --create --topic small --partitions 1 --replication-factor 1 --config internal.segment.bytes=150")
 	for i := 0; i < 5; i++ {
 		produce(t, s, "small", "", fmt.Sprintf("value-%d", i))
 	}
@@ -520,7 +520,7 @@ func TestPartitionDiskOfAKilledBroker(t *testing.T) {
 
 func BenchmarkDiskCache(b *testing.B) {
 	s := session(b, "")
-	if out := s.Exec("kafka-topics.sh --create --topic t --partitions 1 --replication-factor 3 --config segment.bytes=4096", nil); len(out) != 1 {
+	if out := s.Exec("kafka-topics.sh --create --topic t --partitions 1 --replication-factor 3 --config internal.segment.bytes=4096", nil); len(out) != 1 {
 		b.Fatal(out)
 	}
 	lines := make([]string, 200)
@@ -560,7 +560,7 @@ func BenchmarkDiskCache(b *testing.B) {
 func TestDiskViewDoesNotChangeTheRun(t *testing.T) {
 	script := func(watch func(*console.Session)) (*console.Session, string) {
 		s := session(t, "")
-		exec(t, s, "kafka-topics.sh --create --topic t --partitions 2 --replication-factor 3 --config segment.bytes=300")
+		exec(t, s, "kafka-topics.sh --create --topic t --partitions 2 --replication-factor 3 --config internal.segment.bytes=300")
 		for i := 0; i < 6; i++ {
 			produce(t, s, "t", "", fmt.Sprintf("v%d", i))
 			for j := 0; j < 5; j++ {
@@ -611,7 +611,7 @@ func TestDiskViewDoesNotChangeTheRun(t *testing.T) {
 // segment 4), its offsets keeping their gaps.
 func TestPartitionDiskOfACleanedLog(t *testing.T) {
 	s := session(t, "")
-	exec(t, s, "kafka-topics.sh --create --topic c --partitions 1 --replication-factor 1 --config cleanup.policy=compact --config segment.bytes=300")
+	exec(t, s, "kafka-topics.sh --create --topic c --partitions 1 --replication-factor 1 --config cleanup.policy=compact --config internal.segment.bytes=300")
 	for _, r := range []string{"K1:1", "K2:2", "K1:3", "K1:4", "K3:2", "K2:3", "K3:4", "K3:5", "K2:6", "K1:7", "K3:8"} {
 		// One producer per record: without idempotence, so that no batch is
 		// its producer's last one, which the cleaner would keep (emptied).

@@ -87,7 +87,7 @@ func cellsByScan(log *storage.Log, committedHW int64) []view.Cell {
 // start moved (deleted segments).
 func TestCellsReadTheNewestBatches(t *testing.T) {
 	s := session(t, "")
-	s.Exec("kafka-topics.sh --create --topic t --partitions 1 --replication-factor 1 --config segment.bytes=2048 --config retention.bytes=2048", nil)
+	s.Exec("kafka-topics.sh --create --topic t --partitions 1 --replication-factor 1 --config internal.segment.bytes=2048 --config retention.bytes=2048", nil)
 	key := storage.TopicPartition{Topic: "t", Partition: 0}
 	var in []string
 	for i := range 20 {
