@@ -529,7 +529,7 @@ func BenchmarkDiskCache(b *testing.B) {
 	}
 	// Batches must fit the 4 KiB segments: a larger one is refused
 	// (RecordBatchTooLargeException), as Kafka refuses it.
-	if out := s.Exec("kafka-console-producer.sh --topic t --producer-property linger.ms=0 --producer-property batch.size=1024", lines); len(out) != 0 {
+	if out := s.Exec("kafka-console-producer.sh --topic t --command-property linger.ms=0 --command-property batch.size=1024", lines); len(out) != 0 {
 		b.Fatal(out[0])
 	}
 	c := s.Cluster()
