@@ -146,10 +146,7 @@ func (s *Session) cmdCluster(args []string) {
 		cfg.Seed = n
 	}
 	if p.Has("version") {
-		v, err := release.Parse(p.Value("version"))
-		if err == nil {
-			_, err = release.Lookup(v)
-		}
+		v, err := release.Runnable(p.Value("version"))
 		if err != nil {
 			s.printf("cluster create: --version: %v", err)
 			return

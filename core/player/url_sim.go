@@ -72,10 +72,7 @@ func parseSimLink(h urlquery.Values) (*SimLink, error) {
 		return nil, fmt.Errorf("%w: groups=%q: expected 1 or 0", ErrBadLink, g)
 	}
 	if v := h.Get("version"); v != "" {
-		rv, err := release.Parse(v)
-		if err == nil {
-			_, err = release.Lookup(rv)
-		}
+		rv, err := release.Runnable(v)
 		if err != nil {
 			return nil, fmt.Errorf("%w: version=%q: %v", ErrBadLink, v, err)
 		}

@@ -91,3 +91,20 @@ func TestLevelString(t *testing.T) {
 		}
 	}
 }
+
+// Runnable is Parse then Lookup: a --version names a release the engine
+// runs, or says why not.
+func TestRunnable(t *testing.T) {
+	if v, err := Runnable("4.3.0"); err != nil || v != (Version{Major: 4, Minor: 3}) {
+		t.Errorf("4.3.0: %v, %v", v, err)
+	}
+	for in, want := range map[string]string{
+		"x":   `"x" is not a Kafka version`,
+		"9.9": "Kafka 9.9 is not a release kafkascope knows",
+		"2.8": "Kafka 2.8: a ZooKeeper-era cluster",
+	} {
+		if _, err := Runnable(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+}

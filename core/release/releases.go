@@ -99,6 +99,20 @@ func Simulated() []Release {
 	return out
 }
 
+// Runnable reads a --version argument ("4.3", "3.8.0") and returns the
+// release line it names if the engine runs it: the error says why not
+// (not a version, not a known release, a known one not simulated yet).
+func Runnable(s string) (Version, error) {
+	v, err := Parse(s)
+	if err != nil {
+		return Version{}, err
+	}
+	if _, err := Lookup(v); err != nil {
+		return Version{}, err
+	}
+	return v, nil
+}
+
 // Lookup returns the release line v, or an error naming the known ones.
 func Lookup(v Version) (Release, error) {
 	for _, r := range releases {

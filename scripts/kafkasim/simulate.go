@@ -77,10 +77,7 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := simulate.Options{Overrides: ov, Minutes: *minutes, Faults: *faults, NoGroups: !*groups}
 	if *version != "" {
-		v, err := release.Parse(*version)
-		if err == nil {
-			_, err = release.Lookup(v)
-		}
+		v, err := release.Runnable(*version)
 		if err != nil {
 			fmt.Fprintln(stderr, "kafkasim simulate: --version:", err)
 			return 2
