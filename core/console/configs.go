@@ -411,12 +411,7 @@ func (cc *configCommand) describe(env *sim.Env) {
 		cc.describeEach(env, typ, cc.names[:1])
 		return
 	}
-	cc.admin.Call(env, "listTopics", func() protocol.Request { return &protocol.MetadataRequest{} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
-		if err != nil {
-			cc.failed(err)
-			return
-		}
-		md := resp.(*protocol.MetadataResponse)
+	cc.withMetadata(env, func(env *sim.Env, md *protocol.MetadataResponse) {
 		var names []string
 		if typ == "topics" {
 			// listTopics().names() is a HashSet: Java hash order.
@@ -442,6 +437,18 @@ func (cc *configCommand) describe(env *sim.Env) {
 	})
 }
 
+// withMetadata runs then on the answer to the Metadata request behind the
+// admin client's listTopics and describeCluster; a failure ends the tool.
+func (cc *configCommand) withMetadata(env *sim.Env, then func(env *sim.Env, md *protocol.MetadataResponse)) {
+	cc.admin.Call(env, "listTopics", func() protocol.Request { return &protocol.MetadataRequest{} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+		if err != nil {
+			cc.failed(err)
+			return
+		}
+		then(env, resp.(*protocol.MetadataResponse))
+	})
+}
+
 // describeIfExists is 4.1's check before describing one named entity
 // without --all (ConfigCommand.describeResourceConfig): a topic name is
 // validated first, then a topic that listTopics does not return, or a broker
@@ -456,12 +463,7 @@ func (cc *configCommand) describeIfExists(env *sim.Env, typ, name string) {
 			return
 		}
 	}
-	cc.admin.Call(env, "listTopics", func() protocol.Request { return &protocol.MetadataRequest{} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
-		if err != nil {
-			cc.failed(err)
-			return
-		}
-		md := resp.(*protocol.MetadataResponse)
+	cc.withMetadata(env, func(env *sim.Env, md *protocol.MetadataResponse) {
 		found := false
 		if typ == "topics" {
 			for _, t := range md.Topics {

@@ -204,20 +204,13 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	// together are refused.
 	propOpt, configOpt, fmtOpt := "consumer-property", "consumer.config", "property"
 	if rel.AtLeast(4, 2) {
-		for _, pair := range [][2]string{{"consumer-property", "command-property"}, {"consumer.config", "command-config"}} {
-			if p.Has(pair[0]) && p.Has(pair[1]) {
-				t.usage(fmt.Sprintf("Options --%s and --%s cannot be specified together.", pair[0], pair[1]), specs)
-				return nil
-			}
+		if t.renamedTogether(p, specs, [][2]string{{"consumer-property", "command-property"}, {"consumer.config", "command-config"}}) {
+			return nil
 		}
-		if p.Has("consumer-property") {
-			t.println("Option --consumer-property is deprecated and will be removed in a future version. Use --command-property instead.")
-		} else {
+		if !t.renamedOption(p, "Option", "consumer-property", "command-property") {
 			propOpt = "command-property"
 		}
-		if p.Has("consumer.config") {
-			t.println("Option --consumer.config is deprecated and will be removed in a future version. Use --command-config instead.")
-		} else {
+		if !t.renamedOption(p, "Option", "consumer.config", "command-config") {
 			configOpt = "command-config"
 		}
 		if !p.Has("property") {

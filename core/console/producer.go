@@ -123,23 +123,14 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 	// refused.
 	propOpt, readerOpt := "producer-property", "property"
 	if rel.AtLeast(4, 2) {
-		for _, pair := range [][2]string{{"command-config", "producer.config"}, {"command-property", "producer-property"}, {"reader-property", "property"}} {
-			if p.Has(pair[0]) && p.Has(pair[1]) {
-				t.usage(fmt.Sprintf("Options --%s and --%s cannot be specified together.", pair[0], pair[1]), specs)
-				return nil
-			}
+		if t.renamedTogether(p, specs, [][2]string{{"command-config", "producer.config"}, {"command-property", "producer-property"}, {"reader-property", "property"}}) {
+			return nil
 		}
-		if p.Has("producer-property") {
-			t.println("Warning: --producer-property is deprecated and will be removed in a future version. Use --command-property instead.")
-		} else {
+		if !t.renamedOption(p, "Warning:", "producer-property", "command-property") {
 			propOpt = "command-property"
 		}
-		if p.Has("producer.config") {
-			t.println("Warning: --producer.config is deprecated and will be removed in a future version. Use --command-config instead.")
-		}
-		if p.Has("property") {
-			t.println("Warning: --property is deprecated and will be removed in a future version. Use --reader-property instead.")
-		} else {
+		t.renamedOption(p, "Warning:", "producer.config", "command-config")
+		if !t.renamedOption(p, "Warning:", "property", "reader-property") {
 			readerOpt = "reader-property"
 		}
 		if p.Has("max-partition-memory-bytes") {

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"fmt"
 	"strings"
 
 	"kafkascope/core/client"
@@ -115,4 +116,28 @@ func (t *toolRun) helpOrVersion(p *javacli.OptionSet, args []string, helpMsg str
 		return true
 	}
 	return false
+}
+
+// renamedTogether ends the tool with its usage when an option KIP-1147
+// renamed (Kafka 4.2) is given under both names, checking pairs in the
+// tool's order; it reports whether the tool ended.
+func (t *toolRun) renamedTogether(p *javacli.OptionSet, specs []*javacli.OptionSpec, pairs [][2]string) bool {
+	for _, pair := range pairs {
+		if p.Has(pair[0]) && p.Has(pair[1]) {
+			t.usage(fmt.Sprintf("Options --%s and --%s cannot be specified together.", pair[0], pair[1]), specs)
+			return true
+		}
+	}
+	return false
+}
+
+// renamedOption prints the deprecation line of an old option name
+// KIP-1147 replaced, if it was used ("Option" or "Warning:" first, as the
+// tool words it), and reports whether it was.
+func (t *toolRun) renamedOption(p *javacli.OptionSet, lead, old, replacement string) bool {
+	if !p.Has(old) {
+		return false
+	}
+	t.println(fmt.Sprintf("%s --%s is deprecated and will be removed in a future version. Use --%s instead.", lead, old, replacement))
+	return true
 }
