@@ -69,15 +69,11 @@ func (b *Broker) heartbeatRequest() *protocol.BrokerHeartbeatRequest {
 		BrokerID: b.cfg.NodeID, BrokerEpoch: b.brokerEpoch, CurrentMetadataOffset: b.image.Offset,
 		WantFence: !b.readyToUnfence(), WantShutDown: b.wantShutdown,
 	}
-	if b.cfg.Release.MetadataLevel >= cordonedLogDirsLevel && (b.state != StateStarting || !req.WantFence) {
+	if b.cfg.Release.MetadataLevel >= metadata.LevelCordonedLogDirs && (b.state != StateStarting || !req.WantFence) {
 		req.CordonedLogDirs = []metadata.Uuid{}
 	}
 	return req
 }
-
-// cordonedLogDirsLevel is 4.3-IV0, the metadata.version of Kafka 4.3's
-// BrokerHeartbeat v2 and its CordonedLogDirs.
-const cordonedLogDirsLevel = 30
 
 // registrationFeatures is what a broker of rel registers as supported.
 // A 3.8 broker's default (metadata.version 1-20) is nil. From 4.0 it is

@@ -79,10 +79,6 @@ func (c *Controller) restartRecords(id int32, clean bool) []metadata.Record {
 	return c.leaveISRs(id, !clean)
 }
 
-// cordonedLogDirsLevel is 4.3-IV0, from which the controller records the
-// cordoned log directories brokers report (isCordonedLogDirsSupported).
-const cordonedLogDirsLevel = 30
-
 // sameDirSet says whether two directory lists hold the same ids
 // (BrokerRegistration.cordonedDirChanged compares sets).
 func sameDirSet(a, b []metadata.Uuid) bool {
@@ -128,7 +124,7 @@ func (c *Controller) handleHeartbeat(env *sim.Env, from sim.Addr, req *protocol.
 	// broker reports, so the first report is always written; after the
 	// heartbeat's state change, in the same batch when there is one.
 	var cordoned metadata.Record
-	if req.CordonedLogDirs != nil && c.image.Features[release.MetadataVersionFeature] >= cordonedLogDirsLevel &&
+	if req.CordonedLogDirs != nil && c.image.Features[release.MetadataVersionFeature] >= metadata.LevelCordonedLogDirs &&
 		(b.CordonedLogDirs == nil || !sameDirSet(b.CordonedLogDirs, req.CordonedLogDirs)) {
 		cordoned = &metadata.BrokerRegistrationChangeRecord{BrokerID: b.ID, BrokerEpoch: b.Epoch, CordonedLogDirs: slices.Clone(req.CordonedLogDirs)}
 	}

@@ -62,8 +62,11 @@ import (
 // neither reached by a 3.8-IV0 cluster; isCordonedLogDirsSupported from
 // 4.3-IV0).
 const (
-	levelElr          int16 = 23 // 4.0-IV1
-	levelCordonedDirs int16 = 30 // 4.3-IV0
+	levelElr int16 = 23 // 4.0-IV1
+	// LevelCordonedLogDirs (4.3-IV0): brokers report their cordoned log
+	// directories and the controller records them (BrokerHeartbeat v2,
+	// BrokerRegistrationChangeRecord v3, RegisterBrokerRecord v4).
+	LevelCordonedLogDirs int16 = 30
 	// levelNoZkMigration: from 4.0 (4.0-IV0) the controller no longer
 	// writes a ZkMigrationStateRecord, at bootstrap or in snapshots.
 	levelNoZkMigration int16 = 22
@@ -85,7 +88,7 @@ func WritesZkMigrationState(mv int16) bool { return mv < levelNoZkMigration }
 func WriteVersion(r Record, mv int16) int16 {
 	switch r := r.(type) {
 	case *RegisterBrokerRecord:
-		if mv >= levelCordonedDirs || r.CordonedLogDirs != nil {
+		if mv >= LevelCordonedLogDirs || r.CordonedLogDirs != nil {
 			return 4
 		}
 		return 3
