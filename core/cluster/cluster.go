@@ -224,6 +224,9 @@ func (c *Cluster) spawn(id int32) error {
 	n.Raft = raft.NewNode(raft.Config{
 		NodeID: id, Addr: addr, Voters: voters, ClusterID: c.ClusterID,
 		Disk: c.disks[id], LogDir: c.logDir(),
+		// KIP-996's pre-vote came with 4.0; every release from 4.1 on
+		// elects that way (raft.Config.PreVote).
+		PreVote: c.release.Version.AtLeast(4, 0),
 	}, nil)
 	if c.IsVoter(id) {
 		n.Controller = controller.New(controller.Config{NodeID: id, Addr: ControllerAddr(id), ClusterID: c.ClusterID, Static: c.cfg.Static, Release: c.release}, n.Raft)

@@ -23,8 +23,11 @@ type Node struct {
 }
 
 // Exited implements sim.Exiter: the process ends when its broker finished a
-// clean shutdown.
-func (n *Node) Exited() bool { return n.Broker.Stopped() }
+// clean shutdown and, on a controller, its raft client handed its quorum
+// role over (raft.Node.Shutdown).
+func (n *Node) Exited() bool {
+	return n.Broker.Stopped() && (n.Controller == nil || n.Raft.ShutdownComplete())
+}
 
 // Start implements sim.Process: the broker recovers its logs, then the
 // raft client recovers the metadata log and starts replaying it into the
@@ -60,15 +63,16 @@ func (n *Node) Receive(env *sim.Env, e *sim.Envelope) {
 	}
 }
 
-// resignOnShutdown hands the quorum leadership over before a stopping
-// combined node exits, as Kafka's raft client does when it shuts down.
+// resignOnShutdown hands the quorum role over before a stopping combined
+// node exits: Kafka's controller shuts its raft client down gracefully
+// before it closes its listener (SharedServer.ensureNotRaftLeader). A
+// leader resigns; the node keeps answering votes until another voter leads,
+// for up to 5 s.
 func (n *Node) resignOnShutdown(env *sim.Env) {
 	if n.Controller == nil {
 		return
 	}
-	if le := n.Raft.LeaderAndEpoch(); le.LeaderID == n.ID {
-		_ = n.Raft.Resign(env, le.Epoch)
-	}
+	n.Raft.Shutdown(env, raft.DefaultShutdownTimeout)
 }
 
 // quorumView is a broker's view of the quorum through its raft client.

@@ -13,10 +13,13 @@ import (
 // the leader it knows (-1: none); Why says what made it move.
 type RaftTransition struct {
 	Node   int32
-	Role   string // Unattached, Voted, Candidate, Leader, Follower or Resigned
+	Role   string // Unattached, Voted, Candidate, Leader, Follower, Resigned or Prospective
 	Epoch  int32
 	Leader int32
 	Why    string
+	// PreVoteLost: a Kafka 4.x prospective whose pre-vote failed goes
+	// back, in the same epoch, to following its leader or to waiting.
+	PreVoteLost bool
 }
 
 func (RaftTransition) Key() string { return "raft.transition" }
@@ -26,6 +29,9 @@ func (e RaftTransition) Fields(w sim.FieldWriter) {
 	w.Int("epoch", int64(e.Epoch))
 	w.Int("leader", int64(e.Leader))
 	w.Str("why", e.Why)
+	if e.PreVoteLost {
+		w.Bool("prevote_lost", true)
+	}
 }
 
 // SnapshotID names a KRaft snapshot by the end offset and epoch of the
@@ -65,11 +71,14 @@ func (e RaftStarted) Fields(w sim.FieldWriter) {
 
 // VoteAnswered: a KRaft node answered Candidate's Vote request for epoch
 // Epoch (KafkaRaftClient.handleVoteRequest), granting its vote or not.
+// PreVote marks a Kafka 4.x pre-vote (KIP-996): a prospective asking, in
+// its current epoch, whether it would win; the answer records nothing.
 type VoteAnswered struct {
 	Node      int32
 	Candidate int32
 	Epoch     int32
 	Granted   bool
+	PreVote   bool
 }
 
 func (VoteAnswered) Key() string { return "raft.vote" }
@@ -78,6 +87,9 @@ func (e VoteAnswered) Fields(w sim.FieldWriter) {
 	w.Int("candidate", int64(e.Candidate))
 	w.Int("epoch", int64(e.Epoch))
 	w.Bool("granted", e.Granted)
+	if e.PreVote {
+		w.Bool("prevote", true)
+	}
 }
 
 // ElectionBackoff: a KRaft candidate lost its election for epoch Epoch

@@ -36,8 +36,9 @@ func (e Entry) Marks() bool {
 
 // retrying are the entries a node writes again at every attempt of a
 // loop that can last as long as a fault does: a lone voter asking for
-// votes no majority can give. The feed keeps the newest of each (Replaces).
-var retrying = map[string]bool{"raft.transition.candidate": true, "raft.election.backoff": true}
+// votes (or, on 4.x, pre-votes) no majority can give. The feed keeps the newest of each (Replaces).
+var retrying = map[string]bool{"raft.transition.candidate": true, "raft.election.backoff": true,
+	"raft.transition.prospective": true, "raft.transition.prevote-lost": true}
 
 // Replaces reports whether e is the next round of old, the same attempt
 // of the same node again (only its epoch and wait differ): the feed shows
@@ -178,7 +179,13 @@ func sentenceKey(n sim.Note) string {
 		return key
 	case event.RaftTransition:
 		k = key + "." + strings.ToLower(n.Role)
+		if n.PreVoteLost {
+			k = key + ".prevote-lost"
+		}
 	case event.VoteAnswered:
+		if n.PreVote {
+			key = "raft.prevote"
+		}
 		k = key + ".rejected"
 		if n.Granted {
 			k = key + ".granted"

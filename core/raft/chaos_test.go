@@ -20,13 +20,14 @@ type chaosRun struct {
 	actions []string
 }
 
-func runChaos(t testing.TB, seed uint64, safetyPhase time.Duration, hooks *testHooks) *chaosRun {
+func runChaos(t testing.TB, seed uint64, safetyPhase time.Duration, hooks *testHooks, preVote bool) *chaosRun {
 	t.Helper()
 	rnd := sim.NewRand(seed, "raft-test/chaos")
 	voters := 3 + rnd.Intn(3)
 	observers := rnd.Intn(2)
 	c := newCluster(t, seed, clusterOpts{voters: voters, observers: observers, tweak: func(id int32, cfg *Config) {
 		cfg.hooks = hooks
+		cfg.PreVote = preVote
 		cfg.FetchSnapshotMaxBytes = int32(500 + rnd.Intn(4000))
 	}})
 	c.w.Trace().HashContent(true)
@@ -122,38 +123,59 @@ var (
 // entry, and all nodes agree on every committed offset. Then the cluster
 // heals and must converge with every committed entry on every node.
 func TestRandomizedSafety(t *testing.T) {
-	totals := map[string]int{}
-	for seed := *chaosFirstSeed; seed < *chaosFirstSeed+uint64(*chaosSeeds); seed++ {
-		r := runChaos(t, seed, *chaosSafetyPhase, nil)
-		if f := r.c.hist.failed(); len(f) > 0 {
-			t.Fatalf("seed %d: %s\nactions:\n%v", seed, r.c.hist.report(), r.actions)
-		}
-		r.c.checkConverged(30 * time.Second)
-		epochs := 0
-		for range r.c.hist.leaders {
-			epochs++
-		}
-		t.Logf("seed %d: %d voters, %d nodes, %d actions, %d leader epochs, %d offsets committed, %d events",
-			seed, len(r.c.voters), len(r.c.ids), len(r.actions), epochs, r.c.hist.maxCommitted+1, r.c.w.Steps())
-		for k, v := range r.c.notes {
-			totals[k] += v
-		}
-		r.c.close()
+	for _, rules := range electionRules {
+		t.Run(rules.name, func(t *testing.T) {
+			totals := map[string]int{}
+			for seed := *chaosFirstSeed; seed < *chaosFirstSeed+uint64(*chaosSeeds); seed++ {
+				r := runChaos(t, seed, *chaosSafetyPhase, nil, rules.preVote)
+				if f := r.c.hist.failed(); len(f) > 0 {
+					t.Fatalf("seed %d: %s\nactions:\n%v", seed, r.c.hist.report(), r.actions)
+				}
+				r.c.checkConverged(30 * time.Second)
+				epochs := 0
+				for range r.c.hist.leaders {
+					epochs++
+				}
+				t.Logf("seed %d: %d voters, %d nodes, %d actions, %d leader epochs, %d offsets committed, %d events",
+					seed, len(r.c.voters), len(r.c.ids), len(r.actions), epochs, r.c.hist.maxCommitted+1, r.c.w.Steps())
+				for k, v := range r.c.notes {
+					totals[k] += v
+				}
+				r.c.close()
+			}
+			t.Logf("what the runs exercised: %v", totals)
+			// The schedule must actually reach the interesting paths.
+			for _, k := range append([]string{"raft.truncate", "raft.snapshot.installed", "raft.transition.Resigned"}, rules.exercised...) {
+				if totals[k] == 0 {
+					t.Errorf("no run exercised %s", k)
+				}
+			}
+			for _, k := range rules.never {
+				if totals[k] != 0 {
+					t.Errorf("%d notes %s under %s's rules", totals[k], k, rules.name)
+				}
+			}
+		})
 	}
-	t.Logf("what the runs exercised: %v", totals)
-	// The schedule must actually reach the interesting paths.
-	for _, k := range []string{"raft.truncate", "raft.snapshot.installed", "raft.transition.Resigned", "raft.election.backoff"} {
-		if totals[k] == 0 {
-			t.Errorf("no run exercised %s", k)
-		}
-	}
+}
+
+// electionRules are the two rule sets a raft node elects by: Kafka 3.8's,
+// and 4.x's with pre-vote (Config.PreVote), with the notes that only one
+// of them makes.
+var electionRules = []struct {
+	name             string
+	preVote          bool
+	exercised, never []string
+}{
+	{name: "3.8", exercised: []string{"raft.election.backoff"}, never: []string{"raft.transition.Prospective"}},
+	{name: "4.x", preVote: true, exercised: []string{"raft.transition.Prospective"}, never: []string{"raft.election.backoff"}},
 }
 
 // TestDeterminism: the same seed gives the same trace, byte for byte
 // (messages' contents included); another seed does not.
 func TestDeterminism(t *testing.T) {
 	run := func(seed uint64) (uint64, uint64) {
-		r := runChaos(t, seed, 10*time.Second, nil)
+		r := runChaos(t, seed, 10*time.Second, nil, false)
 		r.c.checkConverged(30 * time.Second)
 		return r.c.w.Trace().Hash(), r.c.w.Trace().Count()
 	}

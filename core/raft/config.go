@@ -100,6 +100,13 @@ type Config struct {
 	FetchSnapshotMaxBytes int32
 	// SegmentBytes is metadata.log.segment.bytes.
 	SegmentBytes int64
+	// PreVote selects the election rules of Kafka 4.1 and later instead of
+	// 3.8's (see doc.go, "Elections by release"): a voter that loses its
+	// leader first asks the others in a pre-vote (KIP-996, Kafka 4.0), and
+	// only a won pre-vote starts a new epoch; a lost or timed-out election
+	// waits out its timer with no random backoff (KAFKA-18345, Kafka 4.1);
+	// a resigned leader moves to the next epoch unattached.
+	PreVote bool
 
 	// hooks plant bugs for the tests that prove the safety checkers can
 	// fail. Always nil outside this package's tests.

@@ -1,17 +1,37 @@
-// Package raft is KRaft: the Raft variant Kafka 3.8 uses to replicate the
+// Package raft is KRaft: the Raft variant Kafka uses to replicate the
 // __cluster_metadata-0 partition (KIP-595, with KIP-630 snapshots), as a
 // state machine that runs inside a core/sim process. The active controller
 // is the quorum leader; the other controllers are voters that follow it;
 // brokers are observers that replay the committed log. Facts come from
 // Apache Kafka at tag 3.8.0 (raft/src/main/java/org/apache/kafka/raft/...),
-// cited where they are used.
+// cited where they are used, and, for the 4.x election rules, from 4.1.0 and
+// 4.3.0.
 //
 // # What it owns
 //
 //   - Roles and transitions (QuorumState): Unattached, Voted, Candidate,
 //     Leader, Follower, Resigned; epochs; one vote per epoch, durable before
 //     it is answered; randomised election timeouts, election backoff,
-//     fetch timeout, check-quorum, graceful resignation with EndQuorumEpoch.
+//     fetch timeout, check-quorum, graceful resignation with EndQuorumEpoch,
+//     graceful shutdown (a stopping controller answers until another voter
+//     leads, up to 5 s).
+//   - Elections by release (Config.PreVote). Kafka 3.8: a voter whose
+//     leader goes silent for controller.quorum.fetch.timeout.ms (or whose
+//     election timeout expires) stands as Candidate in epoch+1 at once; a
+//     lost election backs off randomly (binary exponential, up to
+//     controller.quorum.election.backoff.max.ms) and stands again. Kafka
+//     4.1 and 4.3: it first becomes Prospective and asks in a pre-vote
+//     (KIP-996, Vote v2 with PreVote) in its current epoch, keeping its
+//     leader and vote and writing nothing; the leader, and a follower that
+//     has fetched from it since it began following, refuse; every other
+//     state grants an up-to-date pre-vote and records nothing. Only a
+//     majority of grants makes it Candidate in epoch+1; a majority of
+//     refusals or its election timer sends it back to following the leader
+//     it knew (or to Unattached). A lost or timed-out candidacy waits out
+//     its election timer, with no backoff, and goes back to Prospective
+//     (KAFKA-18345, 4.1); a resigned leader's timeout moves it to epoch+1
+//     as Unattached; a node that voted and then learns the leader keeps the
+//     vote, so quorum-state may name both.
 //   - Pull replication (Fetch): followers and observers fetch from their log
 //     end offset with the epoch of their last entry; the leader answers with
 //     records and its high watermark, with a diverging epoch when the logs
@@ -98,7 +118,14 @@
 //   - Snapshot retention (metadata.max.retention.bytes/.ms) and when to
 //     snapshot (metadata.log.max.record.bytes.between.snapshots) are the
 //     caller's decision: CreateSnapshot and DeleteBeforeSnapshot.
-//   - Graceful shutdown is Resign followed by stopping the process.
+//   - Kafka 3.9 folded VotedState into UnattachedState (with a voted key);
+//     this package calls it Voted in every release, with 4.x's rules.
+//   - Kafka 4.x parts not modelled: the leader's BeginQuorumEpoch every
+//     fetch.timeout.ms/2 to voters that have not fetched (KAFKA-16926; the
+//     leader sends it until acknowledged, as 3.8 does); an Unattached voter
+//     fetching from the bootstrap voters to find the leader; a follower
+//     fetching from another voter when its leader's request timed out; and
+//     UpdateRaftVoter after a new leader. None of them changes who leads.
 //   - No metrics; notes in the sim trace (raft.transition, raft.vote,
 //     raft.truncate, raft.snapshot.*) explain what happened.
 //   - Parked fetches are answered with NOT_LEADER_OR_FOLLOWER whenever the

@@ -42,7 +42,7 @@ func (n *Node) handleFetchResponse(env *sim.Env, src int32, r *FetchResponse) bo
 			n.updateFollowerHighWatermark(env, s, r.HighWatermark)
 		}
 	}
-	s.resetFetchTimeout(env.Now())
+	s.fetchedFromLeader(env.Now())
 	return true
 }
 

@@ -82,7 +82,7 @@ func (n *Node) handleFetchSnapshotResponse(env *sim.Env, src int32, r *FetchSnap
 			s.download.abort(n.cfg.Disk)
 			s.download = nil
 		}
-		s.resetFetchTimeout(env.Now())
+		s.fetchedFromLeader(env.Now())
 		return true
 	}
 	if r.PartitionError != protocol.NONE {
@@ -110,7 +110,7 @@ func (n *Node) handleFetchSnapshotResponse(env *sim.Env, src int32, r *FetchSnap
 		s.download = nil
 		n.finishSnapshotInstall(env, s, d.id)
 	}
-	s.resetFetchTimeout(env.Now())
+	s.fetchedFromLeader(env.Now())
 	return true
 }
 

@@ -537,7 +537,7 @@ func (q *QuorumLoop) Finish(noops NoOps, end sim.Time) (drop []sim.QueuedEvent, 
 		f.pf.done = true
 		resp := lastNoOp.Add(f.toF)
 		f.fs.hw = newLEO - 1
-		f.fs.fetchDeadline = resp.Add(f.fs.fetchTimeout)
+		f.fs.fetchedFromLeader(resp)
 		f.n.nextCorrelationID += int32(k)
 		conn := f.n.reqs.conns[leader.cfg.NodeID]
 		conn.inflightID, conn.lastSend = f.n.nextCorrelationID-1, resp

@@ -32,7 +32,11 @@ const (
 )
 
 // VoteRequest (API key 52): a candidate asks for a voter's vote in its
-// epoch, stating its log's last epoch and end offset.
+// epoch, stating its log's last epoch and end offset. With PreVote (Kafka
+// 4.0+, KIP-996: VoteRequest v2) a prospective asks whether it would win,
+// in its current epoch, and nothing is recorded by the voters that answer.
+// Kafka 4 renamed the Candidate fields ReplicaEpoch and ReplicaId
+// (VoteRequest.json v2); their meaning and place on the wire are the same.
 type VoteRequest struct {
 	CorrelationID   int32
 	ClusterID       string
@@ -40,6 +44,7 @@ type VoteRequest struct {
 	CandidateID     int32
 	LastOffsetEpoch int32
 	LastOffset      int64 // the candidate's log end offset
+	PreVote         bool
 }
 
 // VoteResponse says whether the vote was granted, and the voter's epoch and

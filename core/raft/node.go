@@ -52,6 +52,8 @@ type Node struct {
 
 	nextCorrelationID int32
 	wake              *sim.Timer
+	// shutdown is the graceful shutdown under way, nil until Shutdown.
+	shutdown *gracefulShutdown
 
 	started bool
 	// busy: a Node entry point is running (its work or the poll after it);
@@ -120,6 +122,7 @@ func (n *Node) Start(env *sim.Env) error {
 		localID: n.cfg.NodeID, voters: n.voters, observer: n.observer,
 		store: newQuorumStateStore(n.cfg.Disk, l.dir), rnd: n.rnd,
 		electionTimeout: n.cfg.ElectionTimeout, fetchTimeout: n.cfg.FetchTimeout,
+		preVote: n.cfg.PreVote,
 	}
 	if err := n.quorum.initialize(env.Now(), l.lastFetchedEpoch()); err != nil {
 		return err
@@ -128,13 +131,19 @@ func (n *Node) Start(env *sim.Env) error {
 	env.Note(event.RaftStarted{Node: n.cfg.NodeID, Role: n.quorum.role().String(),
 		Epoch: n.quorum.epoch(), LEO: l.endOffset(), Observer: n.observer})
 	n.run(env, func() {
-		switch n.quorum.role() {
-		case RoleCandidate:
+		lone := n.quorum.isOnlyVoter() && n.quorum.role() != RoleCandidate && n.quorum.role() != RoleLeader
+		switch {
+		case lone && n.cfg.PreVote:
+			// Its own pre-vote is a majority: Prospective, Candidate and
+			// Leader in one step (KafkaRaftClient.initialize, 4.x).
+			n.transitionToProspective(env, "the only voter")
+			return
+		case n.quorum.role() == RoleCandidate:
 			n.onBecomeCandidate(env)
-		case RoleFollower:
+		case n.quorum.role() == RoleFollower:
 			n.onBecomeFollower(env)
 		}
-		if n.quorum.isOnlyVoter() && n.quorum.role() != RoleCandidate && n.quorum.role() != RoleLeader {
+		if lone {
 			n.transitionToCandidate(env)
 		}
 	})
@@ -204,6 +213,9 @@ func (n *Node) poll(env *sim.Env) {
 	for round := 0; ; round++ {
 		if round >= maxPollRounds {
 			panic(fmt.Sprintf("raft: node %d polled %d times in one event", n.cfg.NodeID, round))
+		}
+		if n.maybeCompleteShutdown(env) {
+			return
 		}
 		n.dirty = false
 		wait = n.pollCurrentState(env)

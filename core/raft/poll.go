@@ -20,6 +20,8 @@ func (n *Node) pollCurrentState(env *sim.Env) time.Duration {
 		return n.pollLeader(env)
 	case *candidateState:
 		return n.pollCandidate(env)
+	case *prospectiveState:
+		return n.pollProspective(env)
 	case *followerState:
 		if n.observer {
 			return n.pollFollowerAsObserver(env)
@@ -47,9 +49,12 @@ func (n *Node) pollLeader(env *sim.Env) time.Duration {
 	n.maybeFireLeaderChangeAsLeader(env, s)
 	now := env.Now()
 	untilCheckQuorum := s.timeUntilCheckQuorumExpires(now)
-	if s.resignRequested || untilCheckQuorum == 0 {
+	if n.shutdown != nil || s.resignRequested || untilCheckQuorum == 0 {
 		why := "resign requested"
-		if !s.resignRequested {
+		switch {
+		case n.shutdown != nil:
+			why = "shutting down"
+		case !s.resignRequested:
 			why = "check quorum: no fetch from a majority of voters"
 		}
 		n.transitionToResigned(env, s.nonLeaderVotersByDescendingFetchOffset(), why)
@@ -62,13 +67,22 @@ func (n *Node) pollLeader(env *sim.Env) time.Duration {
 }
 
 // pollCandidate (KafkaRaftClient.java:2163-2192): keep asking unrecorded
-// voters while a majority is still possible; when the election times out (or
-// was lost, see handleVoteResponse) back off for a random time, then stand
-// again in the next epoch.
+// voters while a majority is still possible. When the election times out
+// (or was lost, see handleVoteResponse) a 3.8 candidate backs off for a
+// random time, then stands again in the next epoch; from 4.1 it waits out
+// its election timer and becomes Prospective (KAFKA-18345: the random
+// election timeout already spreads the voters out).
 func (n *Node) pollCandidate(env *sim.Env) time.Duration {
 	s := n.quorum.state.(*candidateState)
 	now := env.Now()
 	switch {
+	case n.shutdown != nil:
+		// Stopping: finish this election (won, or another leader found)
+		// but start no other (KafkaRaftClient.pollCandidate).
+		return min(n.maybeSendVoteRequests(env, &s.epochElection, s.epochNum, false), n.shutdown.remaining(now))
+	case n.cfg.PreVote && now >= s.electionDeadline:
+		n.transitionToProspective(env, "election not won in time")
+		return 0
 	case s.backingOff:
 		if now >= s.backoffDeadline {
 			n.transitionToCandidate(env)
@@ -81,29 +95,53 @@ func (n *Node) pollCandidate(env *sim.Env) time.Duration {
 		env.Note(event.ElectionBackoff{Node: n.cfg.NodeID, Epoch: s.epochNum, Backoff: d, Why: "election timed out"})
 		return d
 	default:
-		untilSend := n.maybeSendVoteRequests(env, s)
+		untilSend := n.maybeSendVoteRequests(env, &s.epochElection, s.epochNum, false)
 		return min(untilSend, s.electionDeadline.Sub(now))
 	}
 }
 
-func (n *Node) maybeSendVoteRequests(env *sim.Env, s *candidateState) time.Duration {
-	if s.isVoteRejected() {
+// pollProspective (Kafka 4.x): ask the unrecorded voters for pre-votes
+// while a majority is possible; when the election timer expires first,
+// give up (KafkaRaftClient.pollProspective).
+func (n *Node) pollProspective(env *sim.Env) time.Duration {
+	s := n.quorum.state.(*prospectiveState)
+	now := env.Now()
+	if n.shutdown != nil {
+		return min(n.maybeSendVoteRequests(env, &s.epochElection, s.epochNum, true), n.shutdown.remaining(now))
+	}
+	if now >= s.electionDeadline {
+		n.prospectiveTransitionAfterElectionLoss(env, s, "pre-vote timed out")
+		return 0
+	}
+	untilSend := n.maybeSendVoteRequests(env, &s.epochElection, s.epochNum, true)
+	return min(untilSend, s.electionDeadline.Sub(now))
+}
+
+// maybeSendVoteRequests asks the voters that have not answered. A
+// candidate asks in its new epoch; a prospective asks in its current one,
+// with PreVote set (KafkaRaftClient.buildVoteRequest).
+func (n *Node) maybeSendVoteRequests(env *sim.Env, e *epochElection, epoch int32, preVote bool) time.Duration {
+	if e.isVoteRejected() {
 		return forever
 	}
 	lastOffset, lastEpoch := n.log.endOffset(), n.log.lastFetchedEpoch()
-	return n.maybeSendRequests(env, s.inState(voteUnrecorded), func(id int32) any {
-		return &VoteRequest{CorrelationID: id, ClusterID: n.cfg.ClusterID, CandidateEpoch: s.epochNum,
-			CandidateID: n.cfg.NodeID, LastOffsetEpoch: lastEpoch, LastOffset: lastOffset}
+	return n.maybeSendRequests(env, e.inState(voteUnrecorded), func(id int32) any {
+		return &VoteRequest{CorrelationID: id, ClusterID: n.cfg.ClusterID, CandidateEpoch: epoch,
+			CandidateID: n.cfg.NodeID, LastOffsetEpoch: lastEpoch, LastOffset: lastOffset, PreVote: preVote}
 	})
 }
 
 // pollFollowerAsVoter (KafkaRaftClient.java:2203-2218): stand for election
-// when the leader has been silent for fetch.timeout.ms, else fetch from it.
+// (4.x: start a pre-vote) when the leader has been silent for
+// fetch.timeout.ms, else fetch from it.
 func (n *Node) pollFollowerAsVoter(env *sim.Env) time.Duration {
 	s := n.quorum.state.(*followerState)
 	now := env.Now()
+	if n.shutdown != nil {
+		return 0 // it has a remote leader: the shutdown completes
+	}
 	if now >= s.fetchDeadline {
-		n.transitionToCandidate(env)
+		n.standForElection(env, "fetch timeout")
 		return 0
 	}
 	wait := n.maybeSendFetchOrFetchSnapshot(env, s)
@@ -135,8 +173,8 @@ func (n *Node) pollFollowerAsObserver(env *sim.Env) time.Duration {
 }
 
 // pollWaitingVoter (Unattached or Voted voter; pollVoted and
-// pollUnattachedAsVoter in KafkaRaftClient.java): stand for election when the
-// election timeout expires.
+// pollUnattachedAsVoter in KafkaRaftClient.java): stand for election (4.x:
+// start a pre-vote) when the election timeout expires.
 func (n *Node) pollWaitingVoter(env *sim.Env) time.Duration {
 	now := env.Now()
 	var deadline sim.Time
@@ -146,11 +184,25 @@ func (n *Node) pollWaitingVoter(env *sim.Env) time.Duration {
 	case *votedState:
 		deadline = s.electionDeadline
 	}
+	if n.shutdown != nil {
+		// Stopping: wait for an election to end, or for the deadline.
+		return n.shutdown.remaining(now)
+	}
 	if now >= deadline {
-		n.transitionToCandidate(env)
+		n.standForElection(env, "election timeout")
 		return 0
 	}
 	return deadline.Sub(now)
+}
+
+// standForElection: a 3.8 voter becomes a candidate at once; a 4.x voter
+// first asks in a pre-vote.
+func (n *Node) standForElection(env *sim.Env, why string) {
+	if n.cfg.PreVote {
+		n.transitionToProspective(env, why)
+		return
+	}
+	n.transitionToCandidate(env)
 }
 
 // pollUnattachedAsObserver: find the leader by fetching from any voter.
@@ -160,7 +212,10 @@ func (n *Node) pollUnattachedAsObserver(env *sim.Env) time.Duration {
 
 // pollResigned (KafkaRaftClient.java:2094-2118) tells the other voters with
 // EndQuorumEpoch until each acknowledges, and stands for election when its
-// timeout expires.
+// timeout expires. From 4.x it moves to the next epoch unattached instead,
+// so it can never take a Fetch answer naming itself leader of the old
+// epoch, and starts its pre-vote from there (KafkaRaftClient.pollResigned,
+// 4.3).
 func (n *Node) pollResigned(env *sim.Env) time.Duration {
 	s := n.quorum.state.(*resignedState)
 	now := env.Now()
@@ -168,7 +223,16 @@ func (n *Node) pollResigned(env *sim.Env) time.Duration {
 		return &EndQuorumEpochRequest{CorrelationID: id, ClusterID: n.cfg.ClusterID, LeaderID: n.cfg.NodeID,
 			LeaderEpoch: s.epochNum, PreferredSuccessors: s.preferredSuccessors}
 	})
+	if n.shutdown != nil {
+		// Stopping: it stays resigned, answering, until another voter
+		// leads or the shutdown times out (KafkaRaftClient.pollResigned).
+		return min(untilSend, n.shutdown.remaining(now))
+	}
 	if now >= s.electionDeadline {
+		if n.cfg.PreVote {
+			n.transitionToUnattached(env, s.epochNum+1, "resigned leader's election timeout")
+			return 0
+		}
 		n.transitionToCandidate(env)
 		return 0
 	}

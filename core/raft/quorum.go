@@ -14,12 +14,18 @@ import (
 //
 // Transition rules (each panics if broken, as Kafka throws):
 //   - the epoch never decreases;
-//   - Unattached(e) needs e > epoch;
+//   - Unattached(e) needs e > epoch, or (pre-vote rules) e == epoch from
+//     Prospective, which keeps its vote;
 //   - Voted(e) needs e > epoch, or e == epoch from Unattached, and a
 //     candidate other than this node;
 //   - Follower(e) needs e > epoch, or e == epoch when not already Follower
-//     or Leader, and a leader other than this node;
-//   - Candidate starts epoch+1 and is for voters only;
+//     or Leader, and a leader other than this node; with the pre-vote rules
+//     a vote of the same epoch is kept;
+//   - Prospective (pre-vote rules) keeps the epoch, is for voters only, and
+//     not from Leader or Prospective; it is the one transition kept in
+//     memory only, since quorum-state does not change;
+//   - Candidate starts epoch+1 and is for voters only; with the pre-vote
+//     rules only from Prospective;
 //   - Leader only from a Candidate with a majority of votes;
 //   - Resigned only from Leader.
 type quorumState struct {
@@ -30,7 +36,9 @@ type quorumState struct {
 	rnd             *sim.Rand
 	electionTimeout time.Duration
 	fetchTimeout    time.Duration
-	state           epochState
+	// preVote: Kafka 4.x's election rules (Config.PreVote).
+	preVote bool
+	state   epochState
 }
 
 func (q *quorumState) epoch() int32 { return q.state.epoch() }
@@ -90,14 +98,17 @@ func (q *quorumState) initialize(now sim.Time, logLastEpoch int32) error {
 		s = newResignedState(e.epoch, q.localID, q.voters, et, nil)
 	case !q.observer && e.votedID == q.localID:
 		s = newCandidateState(e.epoch, q.localID, q.voters, 1, -1, et)
-	case e.hasVoted():
-		s = &votedState{epochNum: e.epoch, votedID: e.votedID, voters: q.voters, hw: -1, electionDeadline: et}
 	case e.hasLeader():
+		// Checked before the vote: a 4.x node may have recorded both, and
+		// then it follows the leader and keeps the vote. 3.8 never writes
+		// both.
 		if !q.isVoter(e.leaderID) {
 			return fmt.Errorf("raft: leader %d in quorum-state is not a voter %v", e.leaderID, q.voters)
 		}
-		s = &followerState{epochNum: e.epoch, leaderID: e.leaderID, voters: q.voters, hw: -1,
+		s = &followerState{epochNum: e.epoch, leaderID: e.leaderID, votedID: e.votedID, voters: q.voters, hw: -1,
 			fetchTimeout: q.fetchTimeout, fetchDeadline: now.Add(q.fetchTimeout)}
+	case e.hasVoted():
+		s = &votedState{epochNum: e.epoch, votedID: e.votedID, voters: q.voters, hw: -1, electionDeadline: et}
 	default:
 		s = &unattachedState{epochNum: e.epoch, voters: q.voters, hw: -1, electionDeadline: et}
 	}
@@ -124,7 +135,10 @@ func (q *quorumState) mustDurable(s epochState) {
 	}
 }
 
-// remainingElection is how long the current waiting state still waits.
+// remainingElection is how long the current waiting state still waits
+// (QuorumState.transitionToUnattached). The pre-vote rules add Resigned,
+// and a Prospective whose pre-vote was not refused: one that timed out
+// goes on at once, one a majority refused waits a fresh timeout.
 func (q *quorumState) remainingElection(now sim.Time) time.Duration {
 	switch s := q.state.(type) {
 	case *candidateState:
@@ -133,22 +147,38 @@ func (q *quorumState) remainingElection(now sim.Time) time.Duration {
 		return time.Duration(remaining(s.electionDeadline, now))
 	case *unattachedState:
 		return time.Duration(remaining(s.electionDeadline, now))
+	case *prospectiveState:
+		if !s.isVoteRejected() {
+			return time.Duration(remaining(s.electionDeadline, now))
+		}
+	case *resignedState:
+		if q.preVote {
+			return time.Duration(remaining(s.electionDeadline, now))
+		}
 	}
 	return q.randomElectionTimeout()
 }
 
-// transitionToUnattached: a later epoch exists but its leader is unknown.
-// A voter keeps the time left of its current election timer, so repeated
-// epoch bumps do not postpone its own candidacy forever.
+// transitionToUnattached: a later epoch exists but its leader is unknown,
+// or (pre-vote rules) a Prospective with no leader lost its pre-vote and
+// stays in its epoch, keeping its vote. A voter keeps the time left of its
+// current election timer, so repeated epoch bumps do not postpone its own
+// candidacy forever.
 func (q *quorumState) transitionToUnattached(now sim.Time, epoch int32) {
-	if epoch <= q.epoch() {
+	_, prospective := q.state.(*prospectiveState)
+	if epoch < q.epoch() || (epoch == q.epoch() && !prospective) {
 		panic(fmt.Sprintf("raft: cannot transition to Unattached with epoch %d from %s epoch %d", epoch, q.role(), q.epoch()))
 	}
 	deadline := never
 	if !q.observer {
 		deadline = now.Add(q.remainingElection(now))
 	}
-	q.mustDurable(&unattachedState{epochNum: epoch, voters: q.voters, hw: q.state.highWatermark(), electionDeadline: deadline})
+	hw := q.state.highWatermark()
+	if v := q.state.election().votedID; epoch == q.epoch() && v != notVoted {
+		q.mustDurable(&votedState{epochNum: epoch, votedID: v, voters: q.voters, hw: hw, electionDeadline: deadline})
+		return
+	}
+	q.mustDurable(&unattachedState{epochNum: epoch, voters: q.voters, hw: hw, electionDeadline: deadline})
 }
 
 // transitionToVoted grants this epoch's vote to candidate. The election
@@ -168,6 +198,38 @@ func (q *quorumState) transitionToVoted(now sim.Time, epoch, candidate int32) {
 		electionDeadline: now.Add(q.randomElectionTimeout())})
 }
 
+// prospectiveAddVotedState: a Prospective that has neither voted nor known
+// a leader in its epoch grants a standard vote. It stays Prospective, the
+// vote durable, with a fresh election timer
+// (QuorumState.prospectiveAddVotedState).
+func (q *quorumState) prospectiveAddVotedState(now sim.Time, candidate int32) {
+	p, ok := q.state.(*prospectiveState)
+	if !ok || candidate == q.localID || p.votedID != notVoted || p.leaderID != NoLeader {
+		panic(fmt.Sprintf("raft: cannot vote for %d as Prospective from %s", candidate, q.role()))
+	}
+	np := *p
+	np.votedID = candidate
+	np.electionDeadline = now.Add(q.randomElectionTimeout())
+	q.mustDurable(&np)
+}
+
+// transitionToProspective (pre-vote rules): start a pre-vote in the
+// current epoch, keeping the leader and the vote, with a fresh election
+// timer. In memory only: the election state quorum-state holds is
+// unchanged (QuorumState.transitionToProspective).
+func (q *quorumState) transitionToProspective(now sim.Time) {
+	if q.observer || !q.preVote {
+		panic("raft: only a voter under the pre-vote rules becomes Prospective")
+	}
+	if r := q.role(); r == RoleLeader || r == RoleProspective {
+		panic(fmt.Sprintf("raft: cannot become Prospective from %s", r))
+	}
+	e := q.state.election()
+	q.state = &prospectiveState{epochElection: newEpochElection(e.epoch, q.localID, q.voters), epochNum: e.epoch,
+		leaderID: e.leaderID, votedID: e.votedID, hw: q.state.highWatermark(),
+		electionDeadline: now.Add(q.randomElectionTimeout())}
+}
+
 // transitionToFollower: leader leads epoch; start fetching from it.
 func (q *quorumState) transitionToFollower(now sim.Time, epoch, leader int32) {
 	switch {
@@ -178,7 +240,13 @@ func (q *quorumState) transitionToFollower(now sim.Time, epoch, leader int32) {
 	case epoch == q.epoch() && (q.role() == RoleFollower || q.role() == RoleLeader):
 		panic(fmt.Sprintf("raft: cannot follow %d in epoch %d from %s", leader, epoch, q.role()))
 	}
-	q.mustDurable(&followerState{epochNum: epoch, leaderID: leader, voters: q.voters, hw: q.state.highWatermark(),
+	voted := notVoted
+	if q.preVote && epoch == q.epoch() {
+		// A vote of this epoch is kept, so the node cannot vote twice
+		// (QuorumState.transitionToFollower, 4.x).
+		voted = q.state.election().votedID
+	}
+	q.mustDurable(&followerState{epochNum: epoch, leaderID: leader, votedID: voted, voters: q.voters, hw: q.state.highWatermark(),
 		fetchTimeout: q.fetchTimeout, fetchDeadline: now.Add(q.fetchTimeout)})
 }
 
@@ -189,6 +257,9 @@ func (q *quorumState) transitionToCandidate(now sim.Time) {
 	}
 	if q.role() == RoleLeader {
 		panic("raft: a leader cannot stand for election")
+	}
+	if q.preVote && q.role() != RoleProspective {
+		panic(fmt.Sprintf("raft: only a Prospective stands for election, not a %s", q.role()))
 	}
 	retries := 1
 	if c, ok := q.state.(*candidateState); ok {

@@ -11,7 +11,10 @@ import (
 )
 
 // electionState is what a node remembers across restarts about the current
-// epoch: Kafka's ElectionState. At most one of leaderID and votedID is set.
+// epoch: Kafka's ElectionState. Under 3.8's rules at most one of leaderID
+// and votedID is set; from 4.x on a node that voted and then learned the
+// epoch's leader keeps both (ElectionState.withElectedLeader with a voted
+// key), so it can never vote twice in the epoch.
 type electionState struct {
 	epoch    int32
 	leaderID int32   // NoLeader when unknown

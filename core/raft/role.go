@@ -25,6 +25,10 @@ const (
 	// restarted as leader); it still names itself leader of the epoch so it
 	// can never vote in it, and tells the others with EndQuorumEpoch.
 	RoleResigned
+	// RoleProspective (Kafka 4.x, KIP-996): this voter lost its leader (or
+	// has none) and asks the others in a pre-vote whether they would elect
+	// it, still in its epoch; only a won pre-vote makes it a candidate.
+	RoleProspective
 )
 
 func (r Role) String() string {
@@ -41,6 +45,8 @@ func (r Role) String() string {
 		return "Follower"
 	case RoleResigned:
 		return "Resigned"
+	case RoleProspective:
+		return "Prospective"
 	}
 	return fmt.Sprintf("Role(%d)", r)
 }

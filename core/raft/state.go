@@ -20,8 +20,11 @@ type epochState interface {
 	highWatermark() int64
 	// canGrantVote says whether this state allows voting for candidate in
 	// this epoch, given whether the candidate's log is at least as up to
-	// date as ours. The caller moves to Voted when it grants.
-	canGrantVote(candidate int32, logUpToDate bool) bool
+	// date as ours. A standard vote is one per epoch: the caller records it
+	// (Voted) when it grants. A pre-vote (KIP-996) records nothing and is
+	// granted by any state that does not believe in a live leader, when the
+	// log is up to date (canGrantVote of each EpochState, Kafka 4.3).
+	canGrantVote(candidate int32, logUpToDate, preVote bool) bool
 }
 
 // never is a deadline that does not come (an observer's election timeout).
@@ -36,8 +39,8 @@ func remaining(deadline, now sim.Time) sim.Time {
 }
 
 // unattachedState: the epoch's leader is unknown and this node has not
-// voted (UnattachedState.java). It grants a vote to any candidate whose log
-// is up to date.
+// voted (UnattachedState.java). It grants a vote, or a pre-vote, to any
+// candidate whose log is up to date.
 type unattachedState struct {
 	epochNum         int32
 	voters           []int32
@@ -48,7 +51,7 @@ type unattachedState struct {
 func (s *unattachedState) role() Role           { return RoleUnattached }
 func (s *unattachedState) epoch() int32         { return s.epochNum }
 func (s *unattachedState) highWatermark() int64 { return s.hw }
-func (s *unattachedState) canGrantVote(_ int32, upToDate bool) bool {
+func (s *unattachedState) canGrantVote(_ int32, upToDate, _ bool) bool {
 	return upToDate
 }
 func (s *unattachedState) election() electionState {
@@ -58,6 +61,14 @@ func (s *unattachedState) election() electionState {
 // votedState: this voter granted its vote of the epoch to votedID
 // (VotedState.java). It may repeat the grant to the same candidate (a
 // retried request) but never grants another.
+//
+// Kafka 3.9 folded VotedState into UnattachedState with a voted key; the
+// behaviour is the same and this package keeps the 3.8 name for both
+// (doc.go). From 4.x on it also grants pre-votes when the log is up to
+// date, whoever it voted for, and it can hold this node's own vote: a
+// candidate whose election timed out becomes Prospective and then, if the
+// pre-vote is lost, Unattached in its epoch with its vote kept
+// (QuorumState.transitionToUnattached).
 type votedState struct {
 	epochNum         int32
 	votedID          int32
@@ -69,7 +80,10 @@ type votedState struct {
 func (s *votedState) role() Role           { return RoleVoted }
 func (s *votedState) epoch() int32         { return s.epochNum }
 func (s *votedState) highWatermark() int64 { return s.hw }
-func (s *votedState) canGrantVote(candidate int32, _ bool) bool {
+func (s *votedState) canGrantVote(candidate int32, upToDate, preVote bool) bool {
+	if preVote {
+		return upToDate
+	}
 	return candidate == s.votedID
 }
 func (s *votedState) election() electionState {
@@ -103,10 +117,14 @@ func newResignedState(epoch, localID int32, voters []int32, deadline sim.Time, s
 	return s
 }
 
-func (s *resignedState) role() Role                    { return RoleResigned }
-func (s *resignedState) epoch() int32                  { return s.epochNum }
-func (s *resignedState) highWatermark() int64          { return -1 } // EpochState's default: unknown
-func (s *resignedState) canGrantVote(int32, bool) bool { return false }
+func (s *resignedState) role() Role           { return RoleResigned }
+func (s *resignedState) epoch() int32         { return s.epochNum }
+func (s *resignedState) highWatermark() int64 { return -1 } // EpochState's default: unknown
+// canGrantVote: never a standard vote (it led the epoch); a pre-vote when
+// the log is up to date, since it no longer leads (ResignedState, 4.x).
+func (s *resignedState) canGrantVote(_ int32, upToDate, preVote bool) bool {
+	return preVote && upToDate
+}
 func (s *resignedState) election() electionState {
 	return electionState{epoch: s.epochNum, leaderID: s.localID, votedID: notVoted, voters: s.voters}
 }

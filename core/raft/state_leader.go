@@ -97,10 +97,10 @@ func newLeaderState(now sim.Time, epoch, localID int32, voters []int32, epochSta
 	return s
 }
 
-func (s *leaderState) role() Role                    { return RoleLeader }
-func (s *leaderState) epoch() int32                  { return s.epochNum }
-func (s *leaderState) highWatermark() int64          { return s.hw }
-func (s *leaderState) canGrantVote(int32, bool) bool { return false }
+func (s *leaderState) role() Role                          { return RoleLeader }
+func (s *leaderState) epoch() int32                        { return s.epochNum }
+func (s *leaderState) highWatermark() int64                { return s.hw }
+func (s *leaderState) canGrantVote(int32, bool, bool) bool { return false }
 func (s *leaderState) election() electionState {
 	return electionState{epoch: s.epochNum, leaderID: s.localID, votedID: notVoted, voters: s.voters}
 }

@@ -35,17 +35,72 @@ func (n *Node) leaving(env *sim.Env) {
 }
 
 func (n *Node) noteTransition(env *sim.Env, why string) {
+	n.noteTransitionNote(env, event.RaftTransition{Why: why})
+}
+
+// noteTransitionNote completes e with the node's new state and notes it.
+func (n *Node) noteTransitionNote(env *sim.Env, e event.RaftTransition) {
 	le := n.quorum.leaderAndEpoch()
-	env.Note(event.RaftTransition{Node: n.cfg.NodeID, Role: n.quorum.role().String(),
-		Epoch: le.Epoch, Leader: le.LeaderID, Why: why})
+	e.Node, e.Role, e.Epoch, e.Leader = n.cfg.NodeID, n.quorum.role().String(), le.Epoch, le.LeaderID
+	env.Note(e)
 }
 
 func (n *Node) transitionToCandidate(env *sim.Env) {
+	why := "election"
+	if n.cfg.PreVote {
+		why = "won the pre-vote"
+	}
 	n.leaving(env)
 	n.quorum.transitionToCandidate(env.Now())
-	n.noteTransition(env, "election")
+	n.noteTransition(env, why)
 	n.maybeFireLeaderChange(env)
 	n.onBecomeCandidate(env)
+}
+
+// transitionToProspective starts a pre-vote (Kafka 4.x). The listeners
+// are not told: the node still names the leader it had, and the epoch is
+// unchanged (KafkaRaftClient.transitionToProspective).
+func (n *Node) transitionToProspective(env *sim.Env, why string) {
+	n.leaving(env)
+	n.quorum.transitionToProspective(env.Now())
+	n.noteTransition(env, why)
+	n.onBecomeProspective(env)
+}
+
+// onBecomeProspective: a lone voter has its majority already.
+func (n *Node) onBecomeProspective(env *sim.Env) {
+	p := n.quorum.state.(*prospectiveState)
+	if !n.maybeTransitionToCandidate(env, p) {
+		n.reqs.resetAll()
+	}
+}
+
+func (n *Node) maybeTransitionToCandidate(env *sim.Env, p *prospectiveState) bool {
+	if !p.isVoteGranted() {
+		return false
+	}
+	n.transitionToCandidate(env)
+	return true
+}
+
+// prospectiveTransitionAfterElectionLoss: a lost or timed-out pre-vote
+// sends the node back to the leader it knew, in the same epoch, or to
+// Unattached when it knew none (KafkaRaftClient, 4.x). Following again
+// means a whole fetch timeout before the next pre-vote.
+func (n *Node) prospectiveTransitionAfterElectionLoss(env *sim.Env, p *prospectiveState, why string) {
+	n.leaving(env)
+	if p.leaderID != NoLeader {
+		n.quorum.transitionToFollower(env.Now(), p.epochNum, p.leaderID)
+	} else {
+		n.quorum.transitionToUnattached(env.Now(), p.epochNum)
+	}
+	n.noteTransitionNote(env, event.RaftTransition{Why: why, PreVoteLost: true})
+	n.maybeFireLeaderChange(env)
+	if p.leaderID != NoLeader {
+		n.onBecomeFollower(env)
+		return
+	}
+	n.reqs.resetAll()
 }
 
 // onBecomeCandidate: a lone voter has its majority already.

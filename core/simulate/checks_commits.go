@@ -26,8 +26,8 @@ import (
 // leadership and loaded the partition. Two things a coordinator's cache shows are not
 // held against it, because Kafka 3.8 shows them too and they break no
 // promise made to a consumer (the first simulator session reported both,
-// seeds 85 and 13; those runs have since drifted, and seeds 88, 214, 280,
-// 315, 316, 409, 554, 695 and 711 of 1-711 show the first today, which
+// seeds 85 and 13; those runs have since drifted, and seeds 88, 214, 315,
+// 316, 409, 554 and 695 of 1-700 show the first today on Kafka 3.8, which
 // exemptions_test.go pins):
 //   - a deposed leader cut off from the controller still believes it leads
 //     and answers from the cache it had (a consumer told so re-reads

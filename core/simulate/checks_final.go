@@ -192,11 +192,38 @@ func (run *Run) checkISRMember(tp storage.TopicPartition, leaderID int32, leader
 		run.violate("isr-identical", "%s: ISR member %d differs from leader %d below HW %d: %s", tp, m, leaderID, hw, d)
 		return
 	}
-	lraw, _ := leader.Log().Read(leader.Log().LogStartOffset(), 1<<30, hw, true)
-	fraw, _ := p.Log().Read(leader.Log().LogStartOffset(), 1<<30, hw, true)
+	lraw := rawBelow(leader.Log(), leader.Log().LogStartOffset(), hw)
+	fraw := rawBelow(p.Log(), leader.Log().LogStartOffset(), hw)
 	if !bytes.Equal(lraw, fraw) {
 		run.violate("isr-identical", "%s: ISR member %d's bytes below HW %d differ from leader %d's", tp, m, hw, leaderID)
 	}
+}
+
+// rawBelow is the log's bytes from offset from up to offset to, read
+// segment by segment. One read stays within one segment (Log.Read, as
+// Kafka's LocalLog.read returns the first segment that has data), and a
+// replica's segment boundaries need not match its leader's: a follower
+// rolls as it appends each fetched chunk (UnifiedLog.appendAsFollower ->
+// maybeRoll), and after a truncation it keeps the empty segment it
+// truncated to. Kafka promises identical records, not identical files.
+func rawBelow(l *storage.Log, from, to int64) []byte {
+	var out []byte
+	for next := max(from, l.LogStartOffset()); next < min(to, l.LogEndOffset()); {
+		data, err := l.Read(next, 1<<30, to, true)
+		if err != nil || len(data) == 0 {
+			break
+		}
+		out = append(out, data...)
+		for len(data) > 0 {
+			b, n, err := record.Decode(data)
+			if err != nil {
+				return out
+			}
+			data = data[n:]
+			next = b.NextOffset()
+		}
+	}
+	return out
 }
 
 // checkEpochs (epoch-cache): batch epochs never decrease along the log, the

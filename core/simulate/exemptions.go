@@ -16,7 +16,7 @@ const (
 	// record some broker lost from its page cache in a power loss.
 	exemptPowerLoss exemption = iota
 	// exemptDeposedCoordinator (committed-offset-monotonic,
-	// checks_commits.go, seeds 88 and 280): the cache of a broker that
+	// checks_commits.go, seeds 88 and 214): the cache of a broker that
 	// believes it leads a __consumer_offsets partition while the active
 	// controller names another leader or epoch.
 	exemptDeposedCoordinator

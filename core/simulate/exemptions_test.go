@@ -16,7 +16,7 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 	}{
 		{"power loss", exemptPowerLoss, 516, "acked-write-lost"},
 		{"deposed coordinator", exemptDeposedCoordinator, 88, "committed-offset-monotonic"},
-		{"deposed coordinator", exemptDeposedCoordinator, 280, "committed-offset-monotonic"},
+		{"deposed coordinator", exemptDeposedCoordinator, 214, "committed-offset-monotonic"},
 		{"retried during the check", exemptRetriedDuringCheck, 954, "liveness"},
 		{"a stopped broker's HW", exemptStoppedBrokersHW, 1722, "read-above-hw"},
 	} {

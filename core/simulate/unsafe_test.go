@@ -10,8 +10,9 @@ func TestKnownUnsafeConfigsFail(t *testing.T) {
 		minSeed, maxSeed uint64
 	}{
 		// Pre-KIP-101 (inter.broker.protocol.version < 0.11): a restarted
-		// follower truncates to its HW before fetching.
-		{"inter.broker.protocol.version", "0.10", 1, 12},
+		// follower truncates to its HW before fetching (first in seeds
+		// 1-16: seed 13).
+		{"inter.broker.protocol.version", "0.10", 1, 16},
 		// An out-of-sync replica may lead, cutting committed records.
 		{"unclean.leader.election.enable", "true", 1, 12},
 		// acks=all is acknowledged by the leader alone: a power loss of

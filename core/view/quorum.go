@@ -60,7 +60,8 @@ type Voter struct {
 	State   string // the node: running, killed, power-off, stopped
 	Running bool
 	// Role is raft's name for its state in Epoch (Leader, Follower,
-	// Candidate, Voted, Unattached, Resigned); "" while not running.
+	// Candidate, Voted, Unattached, Resigned, and Kafka 4.x's Prospective);
+	// "" while not running.
 	Role     string
 	Epoch    int32
 	LeaderID int32 // the leader it knows, -1 none
