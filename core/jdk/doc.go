@@ -10,6 +10,9 @@
 //   - java.util.HashMap and HashSet: the iteration order of a default map
 //     filled by put (HashOrder for any keys' hashCodes, HashSetOrder for
 //     Strings) and the table rules it follows (HashCapacity, HashBucket);
+//   - Kafka's org.apache.kafka.timeline.TimelineHashMap (not the JDK's,
+//     but a Java table whose order Kafka's group coordinator exposes): the
+//     slot order of its BaseHashTable (BaseHashTable);
 //   - java.lang.Double.toString: DoubleToString, as JDK 19 and later;
 //   - java.lang.Long.parseLong and Integer.parseInt: ParseInt, with
 //     Character.digit's decimal digits of every script;
