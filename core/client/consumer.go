@@ -13,8 +13,11 @@ import (
 
 // ConsumerConfig holds the consumer settings the simulator implements.
 type ConsumerConfig struct {
-	ClientID               string        // client.id
-	GroupID                string        // group.id (shown in log prefixes)
+	ClientID string // client.id
+	GroupID  string // group.id (shown in log prefixes)
+	// GroupInstanceID is group.instance.id: a static member (KIP-345)
+	// when set, "" for a dynamic one.
+	GroupInstanceID        string
 	AutoOffsetReset        string        // auto.offset.reset: earliest, latest, none
 	FetchMaxWait           time.Duration // fetch.max.wait.ms
 	FetchMinBytes          int           // fetch.min.bytes
@@ -126,7 +129,12 @@ const loggerFetcher = "org.apache.kafka.clients.consumer.internals.AbstractFetch
 // NewConsumer makes a consumer sending from self.
 func NewConsumer(self sim.Addr, bootstrap []sim.Addr, cfg ConsumerConfig, log func(level Level, msg, logger string)) *Consumer {
 	c := &Consumer{cfg: cfg, net: rpc.NewClient(self, cfg.ClientID).Reconnecting(), pos: map[topicPartition]*position{}, fetching: map[int32]bool{}, lookups: map[int32]bool{}}
+	// ConsumerUtils.createLogContext: a static member's lines name its
+	// instance first.
 	prefix := fmt.Sprintf("[Consumer clientId=%s, groupId=%s] ", cfg.ClientID, cfg.GroupID)
+	if cfg.GroupInstanceID != "" {
+		prefix = fmt.Sprintf("[Consumer instanceId=%s, clientId=%s, groupId=%s] ", cfg.GroupInstanceID, cfg.ClientID, cfg.GroupID)
+	}
 	c.log = func(level Level, msg, logger string) { log(level, prefix+msg, logger) }
 	c.meta = NewMetadata(c.net, bootstrap, true, func(level Level, msg string) { c.log(level, msg, loggerNetworkClient) })
 	c.stuck = newStuckReporter(true, cfg.ClientID, cfg.GroupID)

@@ -50,6 +50,23 @@ var errRebalanceInProgress = &Error{Class: "org.apache.kafka.common.errors.Rebal
 var errCommitFailed = &Error{Class: "org.apache.kafka.clients.consumer.CommitFailedException",
 	Message: "Commit cannot be completed since the group has already rebalanced and assigned the partitions to another member. This means that the time between subsequent calls to poll() was longer than the configured max.poll.interval.ms, which typically implies that the poll loop is spending too much time message processing. You can address this either by increasing max.poll.interval.ms or by reducing the maximum size of batches returned in poll() with max.poll.records."}
 
+// commitOutsideGeneration is why a member not in a Stable generation
+// cannot commit (ConsumerCoordinator.sendOffsetCommitRequest): it is
+// rebalancing, or it is out of the group.
+func (g *coordinator) commitOutsideGeneration() *Error {
+	if g.state == preparingRebalance || g.state == completingRebalance {
+		return errRebalanceInProgress
+	}
+	return &Error{Class: errCommitFailed.Class, Message: "Offset commit cannot be completed since the consumer is not part of an active group for auto partition assignment; it is likely that the consumer was kicked out of the group."}
+}
+
+// fencedCommitError is what every commit throws once an asynchronous one
+// was fenced (ConsumerCoordinator.invokeCompletedOffsetCommitCallbacks).
+func (g *coordinator) fencedCommitError() *Error {
+	return &Error{Class: protocol.FENCED_INSTANCE_ID.Exception(),
+		Message: "Get fenced exception for group.instance.id " + g.c.cfg.GroupInstanceID + ", current member.id is " + g.memberID}
+}
+
 // commit sends OffsetCommit for offsets with the member's generation (or
 // as a standalone client with generation -1 when it has none); done gets
 // nil or the error (retriable ones marked so).
@@ -62,14 +79,19 @@ func (g *coordinator) commit(env *sim.Env, offsets []commitOffset, done func(env
 		done(env, &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException", Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", retriable: true})
 		return
 	}
+	if g.asyncFenced {
+		done(env, g.fencedCommitError())
+		return
+	}
 	req := &protocol.OffsetCommitRequest{GroupID: g.c.cfg.GroupID, GenerationIDOrMemberEpoch: -1, RetentionTimeMs: -1}
 	if g.topics != nil {
 		if g.state != stable {
-			done(env, errRebalanceInProgress)
+			done(env, g.commitOutsideGeneration())
 			return
 		}
-		req.GenerationIDOrMemberEpoch, req.MemberID = g.generation, g.memberID
+		req.GenerationIDOrMemberEpoch, req.MemberID, req.GroupInstanceID = g.generation, g.memberID, g.c.cfg.GroupInstanceID
 	}
+	gen, member := g.generation, g.memberID
 	env.Note(event.OffsetCommitSent{Client: g.c.cfg.ClientID, Group: g.c.cfg.GroupID, Offsets: partitionOffsets(offsets)})
 	for _, o := range offsets {
 		req.Add(o.tp.topic, protocol.OffsetCommitRequestPartition{PartitionIndex: o.tp.partition, CommittedOffset: o.offset, CommittedLeaderEpoch: o.epoch})
@@ -110,6 +132,17 @@ func (g *coordinator) commit(env *sim.Env, offsets []commitOffset, done func(env
 				case protocol.REBALANCE_IN_PROGRESS:
 					g.requestRejoin(env, "offset commit failed since group is already rebalancing")
 					failure = errRebalanceInProgress
+				case protocol.FENCED_INSTANCE_ID:
+					// Fatal for the generation it was sent with; after a
+					// newer one, the commit just failed.
+					switch {
+					case gen == g.generation && member == g.memberID:
+						failure = &Error{Class: code.Exception(), Message: code.Message()}
+					case g.state == preparingRebalance:
+						failure = &Error{Class: errRebalanceInProgress.Class, Message: "Offset commit cannot be completed since the consumer member's old generation is fenced by its group instance id, it is possible that this consumer has already participated another rebalance and got a new generation"}
+					default:
+						failure = errCommitFailed
+					}
 				case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION:
 					g.resetGeneration(env, code == protocol.UNKNOWN_MEMBER_ID)
 					g.requestRejoin(env, "encountered "+code.String()+" from OFFSET_COMMIT response")

@@ -66,6 +66,10 @@ type coordinator struct {
 	snapshot    *metadataSnapshot // what the leader assigned with; nil on other members
 	closed      bool
 	leftOnClose bool
+	// asyncFenced: an auto-commit was answered FENCED_INSTANCE_ID
+	// (ConsumerCoordinator.asyncCommitFenced); every later commit fails
+	// with fencedCommitError.
+	asyncFenced bool
 	// feed is what the event feed has been told of the coordinator
 	// (consumer_coordinator_feed.go).
 	feed coordinatorFeed
@@ -112,6 +116,12 @@ func (g *coordinator) poll(env *sim.Env) {
 			case err == nil:
 			case err.retriable:
 				g.nextCommit = env.Now().Add(g.c.cfg.RetryBackoff) // retried at the next poll
+			case err.Class == protocol.FENCED_INSTANCE_ID.Exception():
+				// The failed commit marks the coordinator fenced, and the
+				// next poll throws before any callback runs (so the
+				// warning below is never logged).
+				g.asyncFenced = true
+				g.fenced(env, g.fencedCommitError().Message)
 			default:
 				g.log(LevelWarn, fmt.Sprintf("Asynchronous auto-commit of offsets %s failed: %s", formatOffsets(offsets), err.Message))
 			}
@@ -229,7 +239,8 @@ func (g *coordinator) sendJoin(env *sim.Env) {
 	reason := g.rejoinReason
 	g.rejoin, g.rejoinReason = false, ""
 	req := &protocol.JoinGroupRequest{GroupID: g.c.cfg.GroupID, SessionTimeoutMs: int32(g.c.cfg.SessionTimeout.Milliseconds()),
-		RebalanceTimeoutMs: int32(g.c.cfg.MaxPollInterval.Milliseconds()), MemberID: g.memberID, ProtocolType: protocol.ConsumerProtocolType, Reason: reason}
+		RebalanceTimeoutMs: int32(g.c.cfg.MaxPollInterval.Milliseconds()), MemberID: g.memberID, GroupInstanceID: g.c.cfg.GroupInstanceID,
+		ProtocolType: protocol.ConsumerProtocolType, Reason: reason}
 	owned := g.c.assignedTPs()
 	for _, a := range g.assignors {
 		s := g.subscription()
@@ -238,6 +249,7 @@ func (g *coordinator) sendJoin(env *sim.Env) {
 	}
 	timeout := max(g.c.cfg.RequestTimeout, g.c.cfg.MaxPollInterval+joinGroupTimeoutLapse)
 	to := g.coord
+	sent := g.generationString()
 	g.net.Send(env, to, req, timeout, func(env *sim.Env, resp protocol.Response, err error) {
 		if g.closed {
 			return
@@ -247,7 +259,7 @@ func (g *coordinator) sendJoin(env *sim.Env) {
 			g.markUnknown(env, err.Error())
 			return
 		}
-		g.handleJoin(env, resp.(*protocol.JoinGroupResponse))
+		g.handleJoin(env, resp.(*protocol.JoinGroupResponse), sent)
 	})
 }
 
@@ -256,12 +268,42 @@ func (g *coordinator) joinFailed(env *sim.Env) {
 	g.state = unjoined
 }
 
-func (g *coordinator) handleJoin(env *sim.Env, r *protocol.JoinGroupResponse) {
+// generationString is the member's generation as AbstractCoordinator's
+// Generation.toString renders it in log lines.
+func (g *coordinator) generationString() string {
+	proto := g.protocolName
+	if proto == "" {
+		proto = "null"
+	}
+	return fmt.Sprintf("Generation{generationId=%d, memberId='%s', protocol='%s'}", g.generation, g.memberID, proto)
+}
+
+// instanceOption is group.instance.id as the client's log lines show it:
+// Java's Optional.toString of GroupRebalanceConfig.groupInstanceId.
+func (g *coordinator) instanceOption() string {
+	if g.c.cfg.GroupInstanceID == "" {
+		return "Optional.empty"
+	}
+	return "Optional[" + g.c.cfg.GroupInstanceID + "]"
+}
+
+// fenced ends a static member whose group.instance.id another process
+// took: FENCED_INSTANCE_ID is fatal (FencedInstanceIdException from
+// poll()).
+func (g *coordinator) fenced(env *sim.Env, msg string) {
+	g.c.fatal(env, &Error{Class: protocol.FENCED_INSTANCE_ID.Exception(), Message: msg})
+}
+
+func (g *coordinator) handleJoin(env *sim.Env, r *protocol.JoinGroupResponse, sent string) {
 	switch r.ErrorCode {
 	case protocol.NONE:
 		g.memberID, g.generation, g.protocolName = r.MemberID, r.GenerationID, r.ProtocolName
 		g.state = completingRebalance
 		g.lastHBRecv = env.Now()
+		if r.Leader == r.MemberID && r.SkipAssignment {
+			g.skipAssignment(env, r)
+			return
+		}
 		if r.Leader == r.MemberID {
 			g.assign(env, r, g.sendSync)
 			return
@@ -284,6 +326,11 @@ func (g *coordinator) handleJoin(env *sim.Env, r *protocol.JoinGroupResponse) {
 		g.markUnknown(env, r.ErrorCode.String())
 		return
 	case protocol.REBALANCE_IN_PROGRESS:
+	case protocol.FENCED_INSTANCE_ID:
+		// Fatal whatever the generation (JoinGroupResponseHandler).
+		g.log(LevelError, "JoinGroup failed: The group instance id "+g.instanceOption()+" has been fenced by another instance. Sent generation was "+sent)
+		g.fenced(env, r.ErrorCode.Message())
+		return
 	default:
 		g.joinFailed(env)
 		msg := r.ErrorCode.Message()
@@ -353,6 +400,35 @@ func (g *coordinator) assign(env *sim.Env, r *protocol.JoinGroupResponse, done f
 	})
 }
 
+// skipAssignment is onLeaderElected with SkipAssignment: a static leader
+// that came back to a Stable group (JoinGroup v9, KIP-814) keeps the
+// group's assignment. It tracks the group subscription as a leader does
+// and keeps watching the metadata from what it knows now, then syncs
+// with no assignments and gets its own partitions back.
+func (g *coordinator) skipAssignment(env *sim.Env, r *protocol.JoinGroupResponse) {
+	var topics []string
+	for _, m := range r.Members {
+		if s, err := protocol.DecodeConsumerProtocolSubscription(m.Metadata); err == nil {
+			for _, t := range s.Topics {
+				if !slices.Contains(topics, t) {
+					topics = append(topics, t)
+				}
+			}
+		}
+	}
+	slices.Sort(topics)
+	for _, t := range topics {
+		if !slices.Contains(g.topics, t) && !slices.Contains(g.groupTopics, t) {
+			g.groupTopics = append(g.groupTopics, t)
+		}
+		if g.c.meta.Add(t) {
+			g.c.meta.RequestUpdate(env)
+		}
+	}
+	g.snapshot = g.metadataSnapshot(topics)
+	g.sendSync(env, nil)
+}
+
 // performAssignment runs the assignor the coordinator chose.
 func (g *coordinator) performAssignment(name string, members []AssignorMember, counts map[string]int32) []protocol.SyncGroupRequestAssignment {
 	var a Assignor
@@ -395,9 +471,10 @@ func encodeAssignment(tps []group.TopicPartition) []byte {
 }
 
 func (g *coordinator) sendSync(env *sim.Env, assignments []protocol.SyncGroupRequestAssignment) {
-	req := &protocol.SyncGroupRequest{GroupID: g.c.cfg.GroupID, GenerationID: g.generation, MemberID: g.memberID,
+	req := &protocol.SyncGroupRequest{GroupID: g.c.cfg.GroupID, GenerationID: g.generation, MemberID: g.memberID, GroupInstanceID: g.c.cfg.GroupInstanceID,
 		ProtocolType: protocol.ConsumerProtocolType, ProtocolName: g.protocolName, Assignments: assignments}
 	gen := g.generation
+	sent := g.generationString()
 	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		if g.closed {
 			return
@@ -427,6 +504,11 @@ func (g *coordinator) sendSync(env *sim.Env, assignments []protocol.SyncGroupReq
 		case protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR:
 			g.markUnknown(env, r.ErrorCode.String())
 		case protocol.REBALANCE_IN_PROGRESS:
+		case protocol.FENCED_INSTANCE_ID:
+			// Fatal whatever the generation (SyncGroupResponseHandler).
+			g.log(LevelError, "SyncGroup failed: The group instance id "+g.instanceOption()+" has been fenced by another instance. Sent generation was "+sent)
+			g.fenced(env, r.ErrorCode.Message())
+			return
 		default:
 			g.joinFailed(env)
 			g.c.fatal(env, &Error{Class: r.ErrorCode.Exception(), Message: r.ErrorCode.Message()})
@@ -538,8 +620,8 @@ func (g *coordinator) heartbeatTick(env *sim.Env) {
 func (g *coordinator) sendHeartbeat(env *sim.Env) {
 	g.hbInFlight = true
 	g.lastHBSent = env.Now()
-	gen := g.generation
-	req := &protocol.HeartbeatRequest{GroupID: g.c.cfg.GroupID, GenerationID: g.generation, MemberID: g.memberID}
+	gen, member := g.generation, g.memberID
+	req := &protocol.HeartbeatRequest{GroupID: g.c.cfg.GroupID, GenerationID: g.generation, MemberID: g.memberID, GroupInstanceID: g.c.cfg.GroupInstanceID}
 	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		g.hbInFlight = false
 		if g.closed {
@@ -558,6 +640,17 @@ func (g *coordinator) sendHeartbeat(env *sim.Env) {
 			if g.state == stable {
 				g.requestRejoin(env, "group is already rebalancing")
 			}
+		case protocol.FENCED_INSTANCE_ID:
+			// HeartbeatResponseHandler: with the generation unchanged the
+			// member forgets it (keeping its partitions until it would
+			// rejoin) and the heartbeat thread fails, which poll() throws;
+			// an answer to an older generation is ignored.
+			if gen != g.generation || member != g.memberID {
+				return
+			}
+			g.state, g.generation, g.memberID, g.protocolName = unjoined, -1, "", ""
+			g.log(LevelError, "Caught fenced group.instance.id "+g.instanceOption()+" error in heartbeat thread")
+			g.fenced(env, code.Message())
 		case protocol.ILLEGAL_GENERATION, protocol.UNKNOWN_MEMBER_ID:
 			if gen == g.generation && g.state == stable {
 				g.resetGeneration(env, code == protocol.UNKNOWN_MEMBER_ID)
@@ -572,8 +665,14 @@ func (g *coordinator) sendHeartbeat(env *sim.Env) {
 
 // leave sends LeaveGroup (on close, or when the poll timeout expired) and
 // forgets the membership; done runs when the coordinator answered.
+//
+// A static member sends no LeaveGroup: its session timeout alone ends its
+// membership, so a restart within it keeps its partitions (3.8's
+// maybeLeaveGroup requires isDynamicMember; 4.x's
+// shouldSendLeaveGroupRequest too, unless close(CloseOptions) asks to
+// leave, which no tool does). It forgets its generation all the same.
 func (g *coordinator) leave(env *sim.Env, reason string, done func(env *sim.Env)) {
-	if g.memberID == "" || !g.known || g.state == unjoined && g.generation < 0 {
+	if g.memberID == "" || !g.known || g.state == unjoined && g.generation < 0 || g.c.cfg.GroupInstanceID != "" {
 		g.resetGeneration(env, true)
 		if done != nil {
 			done(env)
@@ -604,7 +703,10 @@ func (g *coordinator) close(env *sim.Env, done func(env *sim.Env)) {
 		done(env)
 	}
 	leave := func(env *sim.Env) { g.leave(env, "the consumer is being closed", finish) }
-	if g.c.cfg.EnableAutoCommit && g.state == stable && g.known && len(g.c.assigned) > 0 {
+	// Partitions still assigned outside a generation (a fenced static
+	// member keeps them until it would rejoin) are committed too, which
+	// fails at once (commit).
+	if g.c.cfg.EnableAutoCommit && g.known && (g.state == stable && len(g.c.assigned) > 0 || g.state != stable && len(g.c.consumed()) > 0) {
 		// maybeAutoCommitOffsetsSync: retriable failures are retried until
 		// the close timeout, which ends quietly (Kafka logs it at DEBUG).
 		offsets := g.c.consumed()

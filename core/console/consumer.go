@@ -388,9 +388,6 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.finish(1)
 		return nil
 	}
-	if t.refusesStaticMembership(cprops) {
-		return nil
-	}
 	run := &consumerRun{t: t, topic: p.Value("topic"), partition: partition, start: start, max: maxMessages, timeout: timeout, f: newFormatter(fprops, rel)}
 	// Kafka 4.3 advertises KIP-848 on stderr once the consumer is built,
 	// unless --partition assigns it by hand or group.protocol is not

@@ -7,26 +7,8 @@ import (
 	"time"
 
 	"kafkascope/core/client"
+	"kafkascope/core/metadata"
 )
-
-// staticMembershipRefusal is what every tool that builds a consumer says
-// when given group.instance.id (a property, or the verifiable consumer's
-// --group-instance-id): static membership (KIP-345) is not simulated yet,
-// and a consumer that silently joined as a dynamic member would show
-// different rebalances from Kafka's.
-const staticMembershipRefusal = "kafkascope: static membership (group.instance.id) is not simulated yet: run without group.instance.id"
-
-// refusesStaticMembership ends the tool with staticMembershipRefusal when
-// the consumer's properties set group.instance.id, as the producer tools
-// refuse transactional.id; it reports whether it did.
-func (t *toolRun) refusesStaticMembership(props map[string]string) bool {
-	if _, ok := props["group.instance.id"]; !ok {
-		return false
-	}
-	t.println(staticMembershipRefusal)
-	t.finish(1)
-	return true
-}
 
 // applyConsumerProps sets the consumer configs the simulator implements
 // from --consumer.config and --consumer-property, checking values as
@@ -79,6 +61,14 @@ func applyConsumerProps(cfg *client.ConsumerConfig, props map[string]string) str
 		default:
 			return fmt.Sprintf("org.apache.kafka.common.config.ConfigException: Invalid value %s for configuration enable.auto.commit: Expected value to be either true or false", v)
 		}
+	}
+	if v, ok := props["group.instance.id"]; ok {
+		// GroupRebalanceConfig: JoinGroupRequest.validateGroupInstanceId,
+		// first in the consumer's constructor (a topic name's rules).
+		if why := metadata.TopicNameProblem(v); why != "" {
+			return "org.apache.kafka.common.errors.InvalidConfigurationException: Group instance id is invalid: " + why
+		}
+		cfg.GroupInstanceID = v
 	}
 	if v, ok := props["partition.assignment.strategy"]; ok {
 		classes := trimList(v)

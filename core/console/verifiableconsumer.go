@@ -76,7 +76,7 @@ func verifiableConsumerParser38() *javacli.Parser {
 			{Flags: []string{"--group-remote-assignor"}, Metavar: "GROUP_REMOTE_ASSIGNOR", Type: "String", Default: "uniform", HasDefault: true,
 				Help: "the server-side assignor of the consumer group protocol (not used with classic)."},
 			{Flags: []string{"--group-id"}, Metavar: "GROUP_ID", Type: "String", Required: true, Help: "the group.id the consumers of the group share."},
-			{Flags: []string{"--group-instance-id"}, Metavar: "GROUP_INSTANCE_ID", Type: "String", Help: "group.instance.id, for a static member (not simulated yet)."},
+			{Flags: []string{"--group-instance-id"}, Metavar: "GROUP_INSTANCE_ID", Type: "String", Help: "group.instance.id, which makes the consumer a static member."},
 			{Flags: []string{"--max-messages"}, Metavar: "MAX-MESSAGES", Type: "Integer", Default: "-1", HasDefault: true,
 				Help: "stop after this many records; -1 consumes until the process is stopped."},
 			{Flags: []string{"--session-timeout"}, Metavar: "TIMEOUT_MS", Type: "Integer", Default: "30000", HasDefault: true, Help: "session.timeout.ms."},
@@ -216,9 +216,6 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		t.println(`Exception in thread "main" org.apache.kafka.common.KafkaException: Failed to construct kafka consumer`)
 		t.println("Caused by: " + msg)
 		t.finish(1)
-		return nil
-	}
-	if t.refusesStaticMembership(props) {
 		return nil
 	}
 	bootstrap, berr := t.s.resolveBootstrap(bootstrapList)
@@ -483,6 +480,13 @@ func (vc *verifiableConsumer) onRecords(env *sim.Env, recs []client.ConsumerReco
 	vc.committing = true
 	vc.c.CommitSync(env, offsets, func(env *sim.Env, err *client.Error) {
 		vc.committing = false
+		if err != nil && err.Class == "org.apache.kafka.common.errors.FencedInstanceIdException" {
+			// VerifiableConsumer.commitSync rethrows it: run() logs it and
+			// shuts down, with no offsets_committed event.
+			vc.t.logException(client.LevelError, "Error during processing, terminating consumer process: ", "org.apache.kafka.tools.VerifiableConsumer", err.Lines())
+			vc.shutdown(env, 0)
+			return
+		}
 		var list []string
 		for _, tp := range javaTPOrder(commitOrder) {
 			list = append(list, fmt.Sprintf(`{"topic":%s,"partition":%d,"offset":%d}`, jsonQuote(tp.Topic), tp.Partition, offsets[tp]))

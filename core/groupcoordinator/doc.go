@@ -17,6 +17,15 @@
 // (records.go). The assignors the group leader runs are core/group's:
 // nothing here assigns partitions.
 //
+// Static membership (KIP-345) is 3.8's too: a member with a
+// group.instance.id joins without MEMBER_ID_REQUIRED, a known instance id
+// with no member id replaces the old member (updateStaticMemberAndRebalance:
+// no rebalance in a Stable group whose protocol stays), and
+// validateCurrentMember fences the replaced member id with
+// FENCED_INSTANCE_ID. 4.3's GroupMetadataManager and ClassicGroup follow
+// the same rules; only the texts of rebalance reasons differ (Scala's
+// Some(id)/None here).
+//
 // The broker hosts it through Host: it hands over the requests (Handle),
 // calls OnElection and OnResignation as it gains and loses leadership of
 // a __consumer_offsets partition, answers FindCoordinator itself (with
@@ -31,7 +40,9 @@
 // before anything changes; a load that a later election or a resignation
 // overtook does not run; a stored assignment or commit takes effect only
 // once Host.Append reports it replicated (a deletion takes effect at
-// once, as in Kafka); every parked JoinGroup and SyncGroup is answered
+// once, as in Kafka); a group's static map names exactly its members that
+// have a group.instance.id, each by its current member id; every parked
+// JoinGroup and SyncGroup is answered
 // exactly once (by the rebalance, an error, or the partition's unloading
 // with NOT_COORDINATOR), each answer followed by Host.Done.
 package groupcoordinator

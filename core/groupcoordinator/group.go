@@ -75,6 +75,11 @@ type group struct {
 	leader         string
 	members        map[string]*member
 	order          []string
+	// static maps each static member's group.instance.id to its current
+	// member id (GroupMetadata.staticMembers): a JoinGroup with a known
+	// instance id and no member id replaces that member, and a request
+	// from an older member id of the instance is fenced.
+	static         map[string]string
 	pending        map[string]*sim.Timer // member ids given out with MEMBER_ID_REQUIRED
 	newMemberAdded bool
 	join           *sim.Timer // the delayed join (initial delay or rebalance timeout)
@@ -94,7 +99,7 @@ type offsetTopicPartition struct {
 }
 
 func newGroup(id string, partition int32, now int64) *group {
-	return &group{id: id, partition: partition, stateTimestamp: now, members: map[string]*member{},
+	return &group{id: id, partition: partition, stateTimestamp: now, members: map[string]*member{}, static: map[string]string{},
 		pending: map[string]*sim.Timer{}, offsets: map[offsetTopicPartition]offsetValue{}}
 }
 
@@ -109,12 +114,18 @@ func (g *group) add(m *member) {
 	}
 	g.members[m.id] = m
 	g.order = append(g.order, m.id)
+	if m.instanceID != "" {
+		g.static[m.instanceID] = m.id
+	}
 	if g.leader == "" {
 		g.leader = m.id
 	}
 }
 
 func (g *group) remove(id string) {
+	if m := g.members[id]; m != nil && m.instanceID != "" {
+		delete(g.static, m.instanceID)
+	}
 	delete(g.members, id)
 	g.order = slices.DeleteFunc(g.order, func(s string) bool { return s == id })
 	if g.leader == id {
@@ -123,6 +134,54 @@ func (g *group) remove(id string) {
 			g.leader = g.order[0]
 		}
 	}
+}
+
+// replaceStatic gives the static member oldID the id newID, keeping its
+// place in the join order, its leadership and everything else
+// (GroupMetadata.replaceStaticMember). The caller answers the old id's
+// parked requests first.
+func (g *group) replaceStatic(oldID, newID string) *member {
+	m := g.members[oldID]
+	delete(g.members, oldID)
+	m.id = newID
+	g.members[newID] = m
+	if i := slices.Index(g.order, oldID); i >= 0 {
+		g.order[i] = newID
+	}
+	if g.leader == oldID {
+		g.leader = newID
+	}
+	g.static[m.instanceID] = newID
+	return m
+}
+
+// validateMember is GroupCoordinator.validateCurrentMember: a request
+// naming a group.instance.id must come from the instance's current member
+// id (else FENCED_INSTANCE_ID, or UNKNOWN_MEMBER_ID for an instance the
+// group does not have); one without must name a member.
+func (g *group) validateMember(memberID, instanceID string) protocol.ErrorCode {
+	if instanceID != "" {
+		switch cur, ok := g.static[instanceID]; {
+		case !ok:
+			return protocol.UNKNOWN_MEMBER_ID
+		case cur != memberID:
+			return protocol.FENCED_INSTANCE_ID
+		}
+		return protocol.NONE
+	}
+	if g.members[memberID] == nil {
+		return protocol.UNKNOWN_MEMBER_ID
+	}
+	return protocol.NONE
+}
+
+// instanceIDOption renders a group.instance.id as Scala's Option does in
+// the coordinator's texts: "Some(id)", or "None" for a dynamic member.
+func instanceIDOption(id string) string {
+	if id == "" {
+		return "None"
+	}
+	return "Some(" + id + ")"
 }
 
 func (g *group) sortedMembers() []*member {

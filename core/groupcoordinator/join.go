@@ -53,11 +53,21 @@ func (c *Coordinator) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol
 	}
 	rep := &reply{from: from, corr: req.CorrelationID}
 	if req.MemberID == "" {
-		// KIP-394: hand out an id and wait for the member to come back with
-		// it; the id expires if it does not within the session timeout.
 		if int64(len(g.members)+len(g.pending)) >= c.host.Config("group.max.size") {
 			return fail(protocol.GROUP_MAX_SIZE_REACHED)
 		}
+		if req.GroupInstanceID != "" {
+			// A static member: no MEMBER_ID_REQUIRED round trip; its id is
+			// `<group.instance.id>-<UUID>` (GroupMetadata.generateMemberId).
+			id := c.newMemberID(env, req.GroupInstanceID)
+			if old, ok := g.static[req.GroupInstanceID]; ok {
+				return c.replaceStaticMember(env, g, old, id, req, rep)
+			}
+			c.addMember(env, g, id, req, rep, from)
+			return false
+		}
+		// KIP-394: hand out an id and wait for the member to come back with
+		// it; the id expires if it does not within the session timeout.
 		id := c.newMemberID(env, req.ClientID)
 		g.pending[id] = env.After(session, "group-pending-member-expiry", func(env *sim.Env) {
 			delete(g.pending, id)
@@ -72,24 +82,13 @@ func (c *Coordinator) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol
 	if t, ok := g.pending[req.MemberID]; ok {
 		t.Stop()
 		delete(g.pending, req.MemberID)
-		m := &member{id: req.MemberID, instanceID: req.GroupInstanceID, clientID: req.ClientID, clientHost: "/" + from.Host(),
-			rebalanceTimeout: msDur(req.RebalanceTimeoutMs), sessionTimeout: session, protocolType: req.ProtocolType, protocols: req.Protocols, join: rep, isNew: true}
-		// Only the first generation's initial delay waits again for
-		// members that keep arriving (addMemberAndRebalance).
-		if g.state == groupPreparingRebalance && g.generation == 0 {
-			g.newMemberAdded = true
-		}
-		g.add(m)
-		// A new member's session starts counting only after its join
-		// completes (Kafka waits up to 5 minutes for it here).
-		c.scheduleExpiryAfter(env, g, m, 5*time.Minute)
-		c.maybePrepareRebalance(env, g, "Adding new member "+m.id+" with group instance id None; client reason: "+reasonOr(req.Reason))
+		c.addMember(env, g, req.MemberID, req, rep, from)
 		return false
 	}
-	m := g.members[req.MemberID]
-	if m == nil {
-		return fail(protocol.UNKNOWN_MEMBER_ID)
+	if code := g.validateMember(req.MemberID, req.GroupInstanceID); code != protocol.NONE {
+		return fail(code)
 	}
+	m := g.members[req.MemberID]
 	switch g.state {
 	case groupPreparingRebalance:
 		c.updateMember(env, g, m, req, rep)
@@ -113,6 +112,87 @@ func (c *Coordinator) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol
 		return true
 	}
 	return fail(protocol.UNKNOWN_MEMBER_ID)
+}
+
+// addMember is addMemberAndRebalance: a new member (a dynamic one coming
+// back with the id MEMBER_ID_REQUIRED gave it, or a static one) joins and
+// the group rebalances.
+func (c *Coordinator) addMember(env *sim.Env, g *group, id string, req *protocol.JoinGroupRequest, rep *reply, from sim.Addr) {
+	m := &member{id: id, instanceID: req.GroupInstanceID, clientID: req.ClientID, clientHost: "/" + from.Host(),
+		rebalanceTimeout: msDur(req.RebalanceTimeoutMs), sessionTimeout: msDur(req.SessionTimeoutMs), protocolType: req.ProtocolType, protocols: req.Protocols, join: rep, isNew: true}
+	// Only the first generation's initial delay waits again for
+	// members that keep arriving (addMemberAndRebalance).
+	if g.state == groupPreparingRebalance && g.generation == 0 {
+		g.newMemberAdded = true
+	}
+	g.add(m)
+	// A new member's session starts counting only after its join
+	// completes (Kafka waits up to 5 minutes for it here).
+	c.scheduleExpiryAfter(env, g, m, 5*time.Minute)
+	c.maybePrepareRebalance(env, g, "Adding new member "+m.id+" with group instance id "+instanceIDOption(m.instanceID)+"; client reason: "+reasonOr(req.Reason))
+}
+
+// replaceStaticMember is updateStaticMemberAndRebalance: a known
+// group.instance.id joins with no member id (the instance restarted, or a
+// second process uses the same id). The member takes the new id and keeps
+// its assignment; the old id's parked JoinGroup and SyncGroup, and every
+// later request with it, get FENCED_INSTANCE_ID. A Stable group whose
+// selected protocol stays the same does not rebalance: the group is
+// stored with the new id and the member gets the current generation
+// (GroupCoordinator.scala:1345-1440 in Kafka 3.8; 4.3's
+// GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin).
+func (c *Coordinator) replaceStaticMember(env *sim.Env, g *group, oldID, newID string, req *protocol.JoinGroupRequest, rep *reply) bool {
+	currentLeader := g.leader
+	m := g.members[oldID]
+	c.answerJoin(env, g, m, &protocol.JoinGroupResponse{ErrorCode: protocol.FENCED_INSTANCE_ID, GenerationID: -1, MemberID: oldID})
+	c.answerSync(env, m, &protocol.SyncGroupResponse{ErrorCode: protocol.FENCED_INSTANCE_ID})
+	g.replaceStatic(oldID, newID)
+	// The session restarts with the new id, at the timeout the member had.
+	c.scheduleExpiry(env, g, m)
+	oldProtocols, oldRebalance, oldSession := m.protocols, m.rebalanceTimeout, m.sessionTimeout
+	m.protocols, m.rebalanceTimeout, m.sessionTimeout, m.join = req.Protocols, msDur(req.RebalanceTimeoutMs), msDur(req.SessionTimeoutMs), rep
+	iid, reason := req.GroupInstanceID, reasonOr(req.Reason)
+	switch g.state {
+	case groupStable:
+		if g.selectProtocol() != g.protocolName {
+			c.prepareRebalance(env, g, "Group's selectedProtocol will change because static member "+newID+" with instance id "+iid+" joined with change of protocol; client reason: "+reason)
+			return false
+		}
+		gen := g.generation
+		c.storeGroup(env, g, func(env *sim.Env, code protocol.ErrorCode) {
+			if g.members[newID] != m || m.join != rep {
+				return // the member was replaced or removed meanwhile
+			}
+			if code != protocol.NONE {
+				// The new id could not be stored: back to the old one.
+				m.protocols, m.rebalanceTimeout, m.sessionTimeout, m.join = oldProtocols, oldRebalance, oldSession, nil
+				g.replaceStatic(newID, oldID)
+				c.scheduleExpiry(env, g, m)
+				c.respond(env, rep.from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: rep.corr},
+					ErrorCode: commitError(code), GenerationID: g.generation, ProtocolType: g.protocolType, ProtocolName: g.protocolName, Leader: currentLeader})
+				c.done(env, rep.from)
+				return
+			}
+			if g.state != groupStable || g.generation != gen {
+				return // a rebalance began meanwhile: the join waits for it
+			}
+			// JoinGroup v9+ (KIP-814), what 3.8's and 4.x's clients send:
+			// a returning static leader is told it leads, with the
+			// members, but to skip the assignment.
+			r := c.joinResponse(g, m, rep.corr)
+			r.SkipAssignment = m.id == g.leader
+			c.answerJoin(env, g, m, r)
+		})
+		return false
+	case groupCompletingRebalance:
+		// The leader may have assigned with the old id: rebalance again.
+		c.prepareRebalance(env, g, "Updating metadata for static member "+newID+" with instance id "+iid+"; client reason: "+reason)
+	case groupPreparingRebalance:
+		if g.join != nil && g.allJoined() && !g.isInitialDelay() {
+			c.completeJoin(env, g)
+		}
+	}
+	return false
 }
 
 func reasonOr(r string) string {
@@ -220,11 +300,24 @@ func (c *Coordinator) completeJoin(env *sim.Env, g *group) {
 	}
 	g.join.Stop()
 	g.join = nil
+	// Dynamic members that did not rejoin are gone; static ones stay
+	// (their session timeout, not the rebalance, decides).
 	for _, m := range g.sortedMembers() {
-		if m.join == nil {
+		if m.join == nil && m.instanceID == "" {
 			m.expiry.Stop()
 			g.remove(m.id)
 		}
+	}
+	if !g.electJoinedLeader() {
+		// Only static members that did not rejoin are left: wait another
+		// rebalance timeout (onCompleteJoin: "could not complete rebalance
+		// because no members rejoined").
+		g.initialDelay = false
+		g.join = env.After(g.rebalanceTimeout(), "group-delayed-join", func(env *sim.Env) {
+			g.join = nil
+			c.completeJoin(env, g)
+		})
+		return
 	}
 	g.generation++
 	if len(g.members) == 0 {
@@ -247,7 +340,9 @@ func (c *Coordinator) completeJoin(env *sim.Env, g *group) {
 	}
 	var answers []answer
 	for _, m := range g.sortedMembers() {
-		answers = append(answers, answer{m.join, c.joinResponse(g, m, m.join.corr)})
+		if m.join != nil {
+			answers = append(answers, answer{m.join, c.joinResponse(g, m, m.join.corr)})
+		}
 		m.join = nil
 		m.isNew = false
 		c.scheduleExpiry(env, g, m)
@@ -259,6 +354,26 @@ func (c *Coordinator) completeJoin(env *sim.Env, g *group) {
 	for _, a := range answers {
 		c.done(env, a.rep.from)
 	}
+}
+
+// electJoinedLeader is GroupMetadata.maybeElectNewJoinedLeader: a leader
+// that did not rejoin (a static member) hands the leadership to the first
+// member, in join order, that did (Kafka takes the first in its hash
+// map's order). It reports false when members remain but none rejoined.
+func (g *group) electJoinedLeader() bool {
+	if len(g.members) == 0 {
+		return true
+	}
+	if l := g.members[g.leader]; l != nil && l.join != nil {
+		return true
+	}
+	for _, id := range g.order {
+		if g.members[id].join != nil {
+			g.leader = id
+			return true
+		}
+	}
+	return false
 }
 
 // joinResponse is the generation's JoinGroup answer for m.
@@ -358,8 +473,8 @@ func (c *Coordinator) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol
 	switch {
 	case g.state == groupDead:
 		return fail(protocol.COORDINATOR_NOT_AVAILABLE)
-	case m == nil:
-		return fail(protocol.UNKNOWN_MEMBER_ID)
+	case g.validateMember(req.MemberID, req.GroupInstanceID) != protocol.NONE:
+		return fail(g.validateMember(req.MemberID, req.GroupInstanceID))
 	case req.GenerationID != g.generation:
 		return fail(protocol.ILLEGAL_GENERATION)
 	case (req.ProtocolType != "" && req.ProtocolType != g.protocolType) || (req.ProtocolName != "" && req.ProtocolName != g.protocolName):
@@ -445,10 +560,12 @@ func (c *Coordinator) heartbeat(env *sim.Env, req *protocol.HeartbeatRequest) pr
 	switch {
 	case g.state == groupDead:
 		return protocol.COORDINATOR_NOT_AVAILABLE
-	case g.state == groupEmpty || m == nil:
-		return protocol.UNKNOWN_MEMBER_ID
+	case g.validateMember(req.MemberID, req.GroupInstanceID) != protocol.NONE:
+		return g.validateMember(req.MemberID, req.GroupInstanceID)
 	case req.GenerationID != g.generation:
 		return protocol.ILLEGAL_GENERATION
+	case g.state == groupEmpty:
+		return protocol.UNKNOWN_MEMBER_ID
 	}
 	c.scheduleExpiry(env, g, m)
 	if g.state == groupPreparingRebalance {
@@ -477,14 +594,24 @@ func (c *Coordinator) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protoco
 		switch {
 		case g == nil:
 			r.ErrorCode = protocol.UNKNOWN_MEMBER_ID
+		case li.MemberID == "":
+			// The admin's removal of a static member by its
+			// group.instance.id alone.
+			id, ok := g.static[li.GroupInstanceID]
+			if !ok || li.GroupInstanceID == "" {
+				r.ErrorCode = protocol.UNKNOWN_MEMBER_ID
+				break
+			}
+			env.Note(event.MemberLeft{Broker: c.nodeID, Group: g.id, Member: id})
+			c.removeMember(env, g, g.members[id], "Removing member "+id+" on LeaveGroup; client reason: "+reasonOr(li.Reason))
 		case g.pending[li.MemberID] != nil:
 			g.pending[li.MemberID].Stop()
 			delete(g.pending, li.MemberID)
 			if g.state == groupPreparingRebalance && g.join != nil && g.allJoined() && !g.isInitialDelay() {
 				c.completeJoin(env, g)
 			}
-		case g.members[li.MemberID] == nil:
-			r.ErrorCode = protocol.UNKNOWN_MEMBER_ID
+		case g.validateMember(li.MemberID, li.GroupInstanceID) != protocol.NONE:
+			r.ErrorCode = g.validateMember(li.MemberID, li.GroupInstanceID)
 		default:
 			env.Note(event.MemberLeft{Broker: c.nodeID, Group: g.id, Member: li.MemberID})
 			c.removeMember(env, g, g.members[li.MemberID], "Removing member "+li.MemberID+" on LeaveGroup; client reason: "+reasonOr(li.Reason))

@@ -110,6 +110,9 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 				protocolType: v.protocolType, protocols: []protocol.JoinGroupRequestProtocol{{Name: v.protocol, Metadata: mv.subscription}}, assignment: mv.assignment}
 			g.members[m.id] = m
 			g.order = append(g.order, m.id)
+			if m.instanceID != "" {
+				g.static[m.instanceID] = m.id
+			}
 		}
 		if len(g.members) > 0 {
 			g.state = groupStable

@@ -61,19 +61,27 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 		g = newGroup(req.GroupID, c.PartitionFor(req.GroupID), msTime(env))
 		c.groups[req.GroupID] = g
 	}
+	// validateOffsetCommit, then doCommitOffsets' state check.
 	var code protocol.ErrorCode
 	switch {
 	case g.state == groupDead:
 		code = protocol.COORDINATOR_NOT_AVAILABLE
 	case req.GenerationIDOrMemberEpoch < 0 && g.state == groupEmpty:
-	case g.state == groupCompletingRebalance:
-		code = protocol.REBALANCE_IN_PROGRESS
-	case g.members[req.MemberID] == nil:
+	case req.GenerationIDOrMemberEpoch >= 0 || req.MemberID != "" || req.GroupInstanceID != "":
+		code = g.validateMember(req.MemberID, req.GroupInstanceID)
+		if code == protocol.NONE && req.GenerationIDOrMemberEpoch != g.generation {
+			code = protocol.ILLEGAL_GENERATION
+		}
+	case g.state != groupEmpty:
 		code = protocol.UNKNOWN_MEMBER_ID
-	case req.GenerationIDOrMemberEpoch != g.generation:
-		code = protocol.ILLEGAL_GENERATION
-	default:
-		c.scheduleExpiry(env, g, g.members[req.MemberID])
+	}
+	if code == protocol.NONE {
+		switch g.state {
+		case groupCompletingRebalance:
+			code = protocol.REBALANCE_IN_PROGRESS
+		case groupStable, groupPreparingRebalance:
+			c.scheduleExpiry(env, g, g.members[req.MemberID])
+		}
 	}
 	if code != protocol.NONE {
 		answer(all(code))

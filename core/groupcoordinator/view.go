@@ -20,8 +20,8 @@ type GroupView struct {
 
 // GroupMemberView is one member and the partitions its assignment gives it.
 type GroupMemberView struct {
-	ID, ClientID, ClientHost string
-	Assigned                 []protocol.TopicPartitions
+	ID, InstanceID, ClientID, ClientHost string // InstanceID: "" for a dynamic member
+	Assigned                             []protocol.TopicPartitions
 }
 
 // GroupOffsetView is one committed offset.
@@ -42,7 +42,7 @@ func (c *Coordinator) Groups() []GroupView {
 		v := GroupView{ID: g.id, Partition: g.partition, State: g.state.String(), Generation: g.generation,
 			ProtocolType: g.protocolType, Protocol: g.protocolName, Leader: g.leader}
 		for _, m := range g.sortedMembers() {
-			mv := GroupMemberView{ID: m.id, ClientID: m.clientID, ClientHost: m.clientHost}
+			mv := GroupMemberView{ID: m.id, InstanceID: m.instanceID, ClientID: m.clientID, ClientHost: m.clientHost}
 			if a, err := protocol.DecodeConsumerProtocolAssignment(m.assignment); err == nil && g.protocolType == protocol.ConsumerProtocolType {
 				mv.Assigned = a.AssignedPartitions
 			}
