@@ -138,15 +138,21 @@ func deepCopyAssignment(a MemberAssignment) *javaAssignment {
 		topics:     newJavaHashSetSized(UuidHashCode, len(a)),
 		partitions: map[metadata.Uuid]*javaHashSet[int32]{},
 	}
-	for _, tp := range a {
+	out.addAll(a)
+	return out
+}
+
+// addAll puts each topic of src, in src's order, with its partitions in a
+// new HashSet<>(list) (sized for the list, filled in list order).
+func (a *javaAssignment) addAll(src MemberAssignment) {
+	for _, tp := range src {
 		set := newJavaHashSetFor(integerHashCode, len(tp.Partitions))
 		for _, p := range tp.Partitions {
 			set.add(p)
 		}
-		out.topics.add(tp.TopicID)
-		out.partitions[tp.TopicID] = set
+		a.topics.add(tp.TopicID)
+		a.partitions[tp.TopicID] = set
 	}
-	return out
 }
 
 // removePartition drops one partition, and the topic with its last one.
@@ -194,13 +200,6 @@ func (a *javaAssignment) list() MemberAssignment {
 // iteration order.
 func AssignmentFromRecord(record MemberAssignment) MemberAssignment {
 	a := &javaAssignment{topics: newJavaHashSet(UuidHashCode), partitions: map[metadata.Uuid]*javaHashSet[int32]{}}
-	for _, tp := range record {
-		set := newJavaHashSetFor(integerHashCode, len(tp.Partitions))
-		for _, p := range tp.Partitions {
-			set.add(p)
-		}
-		a.topics.add(tp.TopicID)
-		a.partitions[tp.TopicID] = set
-	}
+	a.addAll(record)
 	return a.list()
 }
