@@ -2,13 +2,16 @@ package console
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"kafkascope/core/client"
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
+	"kafkascope/core/metadata"
 	"kafkascope/core/record"
 	"kafkascope/core/release"
 	"kafkascope/core/sim"
@@ -33,24 +36,60 @@ const (
 // script).
 const perfProg = "producer-performance"
 
-// perfParserFor is the parser in release v: Kafka 4.3 names it after the
-// script, and from 4.0 --transactional-id has no default
-// (ProducerPerformance.argParser).
+// perfParserFor is the parser in release v (ProducerPerformance.argParser
+// of 3.8, 4.1 and 4.3). From 4.0: --payload-monotonic, a Double
+// --throughput, and no defaults for the transaction options. 4.3 names the
+// parser after the script and adds --bootstrap-server, KIP-1147's
+// --command-property and --command-config (the old names deprecated),
+// --warmup-records and --reporting-interval.
 func perfParserFor(v release.Version) *javacli.Parser {
 	p := perfParser()
-	if v.AtLeast(4, 3) {
-		p.Prog = "kafka-producer-perf-test"
+	if !v.AtLeast(4, 0) {
+		return p
 	}
-	if v.AtLeast(4, 0) {
-		for i, a := range p.Args {
-			if a.Flags[0] == "--transactional-id" {
-				c := *a
-				c.Default, c.HasDefault = "", false
-				c.Help = "the transactional.id; giving it turns transactions on."
-				p.Args[i] = &c
+	var args []*javacli.Argument
+	for _, a := range p.Args {
+		c := *a
+		switch c.Flags[0] {
+		case "--payload-delimiter":
+			args = append(args, &javacli.Argument{Flags: []string{"--payload-monotonic"}, Action: javacli.StoreTrue, Grouped: true,
+				Help: "each payload is the record's number, counting from 0 in decimal. Use exactly one of this, --record-size or --payload-file."})
+		case "--throughput":
+			c.Type = "Double"
+		case "--transactional-id":
+			c.Default, c.HasDefault = "", false
+			c.Help = "the transactional.id; giving it turns transactions on."
+		case "--transaction-duration-ms":
+			c.Default, c.HasDefault = "", false
+			c.Help = "commit the open transaction once it is this old (3000 ms when transactions are on and this is not given)."
+		}
+		args = append(args, &c)
+		if v.AtLeast(4, 3) {
+			switch c.Flags[0] {
+			case "-h":
+				args = append(args, &javacli.Argument{Flags: []string{"--bootstrap-server"}, Metavar: "BOOTSTRAP-SERVER", Type: "String",
+					Help: "the brokers to connect to; wins over bootstrap.servers from --command-property or --command-config."})
+			case "--producer-props":
+				c.Help = "(DEPRECATED: use --command-property) producer configs as name=value."
+				args = append(args, &javacli.Argument{Flags: []string{"--command-property"}, Metavar: "PROP-NAME=PROP-VALUE", Type: "String", Many: true,
+					Help: "producer configs as name=value, for example linger.ms=10 batch.size=32768; they override --command-config."})
+			case "--producer.config":
+				c.Help = "(DEPRECATED: use --command-config) a properties file with producer configs."
+				args = append(args, &javacli.Argument{Flags: []string{"--command-config"}, Metavar: "CONFIG-FILE", Type: "String",
+					Help: "a properties file with producer configs (in kafkascope: written with cat > FILE)."})
 			}
 		}
 	}
+	if v.AtLeast(4, 3) {
+		p.Prog = "kafka-producer-perf-test"
+		args = append(args,
+			&javacli.Argument{Flags: []string{"--warmup-records"}, Metavar: "WARMUP-RECORDS", Type: "Long", Default: "0", HasDefault: true,
+				Help: "how many records to send before the steady state; a second summary line gives the steady state's figures."},
+			&javacli.Argument{Flags: []string{"--reporting-interval"}, Metavar: "INTERVAL-MS", Type: "Long", Default: "5000", HasDefault: true,
+				Help: "how often, in milliseconds, to print a progress line."})
+	}
+	p.GroupDescription = "Give the payload as a size (--record-size), a file (--payload-file) or numbers (--payload-monotonic): exactly one of them."
+	p.Args = args
 	return p
 }
 
@@ -98,6 +137,12 @@ type perfStats struct {
 	windowMaxLatency   int32
 	windowTotalLatency int64
 	windowBytes        int64
+	// interval is how often a window line is printed (ms); steadyState
+	// marks 4.3's second Stats, counting the records after the warmup;
+	// suppress silences the first one's windows once that starts.
+	interval    int64
+	steadyState bool
+	suppress    bool
 }
 
 const perfReportIntervalMs = 5000
@@ -118,7 +163,14 @@ func (s *perfStats) record(t *toolRun, latency int32, bytes int, nowMs int64) {
 		s.latencies[s.index] = latency
 		s.index++
 	}
-	if nowMs-s.windowStart >= perfReportIntervalMs {
+	s.iteration++
+	if nowMs-s.windowStart < s.interval {
+		return
+	}
+	if s.steadyState && s.count == s.windowCount {
+		t.println("In steady state.")
+	}
+	if !s.suppress {
 		elapsed := float64(nowMs - s.windowStart)
 		t.println(fmt.Sprintf("%d records sent, %s records/sec (%s MB/sec), %s ms avg latency, %s ms max latency.",
 			s.windowCount,
@@ -126,9 +178,9 @@ func (s *perfStats) record(t *toolRun, latency int32, bytes int, nowMs int64) {
 			jdk.FormatFixed(1000.0*float64(s.windowBytes)/elapsed/(1024.0*1024.0), 2),
 			jdk.FormatFixed(float64(s.windowTotalLatency)/float64(s.windowCount), 1),
 			jdk.FormatFixed(float64(s.windowMaxLatency), 1)))
-		s.windowStart = nowMs
-		s.windowCount, s.windowMaxLatency, s.windowTotalLatency, s.windowBytes = 0, 0, 0, 0
 	}
+	s.windowStart = nowMs
+	s.windowCount, s.windowMaxLatency, s.windowTotalLatency, s.windowBytes = 0, 0, 0, 0
 }
 
 // total is printTotal's line, or the exception it throws when it has no
@@ -148,8 +200,12 @@ func (s *perfStats) total(nowMs int64, rel release.Version) (string, string) {
 			percs[i] = sorted[k]
 		} // else: a slot never written, 0 as in Java's fresh array
 	}
-	return fmt.Sprintf("%d records sent, %s records/sec (%s MB/sec), %s ms avg latency, %s ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.",
-		s.count,
+	steady := ""
+	if s.steadyState {
+		steady = " steady state"
+	}
+	return fmt.Sprintf("%d%s records sent, %s records/sec (%s MB/sec), %s ms avg latency, %s ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.",
+		s.count, steady,
 		jdk.FormatFixed(1000.0*float64(s.count)/elapsed, totalRateDigits(rel)),
 		jdk.FormatFixed(1000.0*float64(s.bytes)/elapsed/(1024.0*1024.0), 2),
 		jdk.FormatFixed(float64(s.totalLatency)/float64(s.count), 2),
@@ -178,7 +234,7 @@ func newPerfStats(numRecords, nowMs int64) (*perfStats, string) {
 	if n < 0 {
 		return nil, fmt.Sprintf("java.lang.NegativeArraySizeException: %d", n)
 	}
-	return &perfStats{start: nowMs, windowStart: nowMs, sampling: sampling, latencies: make([]int32, n)}, ""
+	return &perfStats{start: nowMs, windowStart: nowMs, sampling: sampling, latencies: make([]int32, n), interval: perfReportIntervalMs}, ""
 }
 
 // readPayloads is readPayloadFile: the file's text split at the delimiter
@@ -242,10 +298,12 @@ func perfArgs(p *javacli.Parser, args []string) (v *javacli.Namespace, lines []s
 	return perfArgsFor(p, args, release.Version{Major: 3, Minor: 8})
 }
 
-// perfArgsFor is perfArgs in release rel: from 4.0 ConfigPostProcessor
-// refuses a non-positive --num-records or --record-size (4.3 ends the
-// messages with a period), and 4.3 words the missing-config error for its
-// new options.
+// perfArgsFor is perfArgs in release rel: ConfigPostProcessor's checks,
+// in its order. From 4.0 it refuses a non-positive --num-records,
+// --record-size or --transaction-duration-ms (4.3 ends the messages with a
+// period); 4.3 checks --warmup-records and --reporting-interval, accepts
+// --bootstrap-server or its new option names in place of the producer
+// configs, and refuses an option together with its deprecated name.
 func perfArgsFor(p *javacli.Parser, args []string, rel release.Version) (v *javacli.Namespace, lines []string, code int) {
 	v, perr := p.Parse(args)
 	switch {
@@ -263,21 +321,43 @@ func perfArgsFor(p *javacli.Parser, args []string, rel release.Version) (v *java
 	if rel.AtLeast(4, 3) {
 		dot = "."
 	}
-	switch {
-	case rel.AtLeast(4, 0) && v.Num(p.Arg("--num-records")) <= 0:
-		return nil, p.ErrorLines(&javacli.ParseError{Msg: "--num-records should be greater than zero" + dot}), 1
-	case rel.AtLeast(4, 0) && v.Given(p.Arg("--record-size")) && v.Num(p.Arg("--record-size")) <= 0:
-		return nil, p.ErrorLines(&javacli.ParseError{Msg: "--record-size should be greater than zero" + dot}), 1
-	case !v.Given(p.Arg("--producer-props")) && !v.Given(p.Arg("--producer.config")):
-		msg := "Either --producer-props or --producer.config must be specified."
-		if rel.AtLeast(4, 3) {
-			msg = "At least one of --bootstrap-server, --command-property, --producer-props, --producer.config or --command-config must be specified."
-		}
+	fail := func(msg string) (*javacli.Namespace, []string, int) {
 		return nil, p.ErrorLines(&javacli.ParseError{Msg: msg}), 1
-	case rel.AtLeast(4, 0) && v.Given(p.Arg("--transaction-duration-ms")) && v.Num(p.Arg("--transaction-duration-ms")) <= 0:
-		return nil, p.ErrorLines(&javacli.ParseError{Msg: "--transaction-duration-ms should be greater than zero" + dot}), 1
+	}
+	given := func(flag string) bool { return hasArg(p, flag) && v.Given(p.Arg(flag)) }
+	num := func(flag string) int64 { return v.Num(p.Arg(flag)) }
+	switch {
+	case rel.AtLeast(4, 0) && num("--num-records") <= 0:
+		return fail("--num-records should be greater than zero" + dot)
+	case rel.AtLeast(4, 3) && max(num("--warmup-records"), 0) >= num("--num-records"):
+		return fail("The value for --warmup-records must be strictly fewer than the number of records in the test, --num-records.")
+	case rel.AtLeast(4, 0) && given("--record-size") && num("--record-size") <= 0:
+		return fail("--record-size should be greater than zero" + dot)
+	case rel.AtLeast(4, 3) && !given("--bootstrap-server") && !given("--command-property") && !given("--producer-props") &&
+		!given("--producer.config") && !given("--command-config"):
+		return fail("At least one of --bootstrap-server, --command-property, --producer-props, --producer.config or --command-config must be specified.")
+	case !rel.AtLeast(4, 3) && !given("--producer-props") && !given("--producer.config"):
+		return fail("Either --producer-props or --producer.config must be specified.")
+	case given("--command-property") && given("--producer-props"):
+		return fail("--command-property and --producer-props cannot be specified together.")
+	case given("--command-config") && given("--producer.config"):
+		return fail("--command-config and --producer.config cannot be specified together.")
+	case rel.AtLeast(4, 0) && given("--transaction-duration-ms") && num("--transaction-duration-ms") <= 0:
+		return fail("--transaction-duration-ms should be greater than zero" + dot)
+	case given("--reporting-interval") && num("--reporting-interval") <= 0:
+		return fail("--reporting-interval should be greater than zero.")
 	}
 	return v, nil, 0
+}
+
+// hasArg: the release's parser has flag.
+func hasArg(p *javacli.Parser, flag string) bool {
+	for _, a := range p.Args {
+		if a.Flags[len(a.Flags)-1] == flag {
+			return true
+		}
+	}
+	return false
 }
 
 // perfTestTool is kafka-producer-perf-test.sh (ProducerPerformance).
@@ -293,6 +373,15 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	arg := p.Arg
 	propsList := v.List(arg("--producer-props"))
 	configFile, hasConfig := v.Str(arg("--producer.config")), v.Given(arg("--producer.config"))
+	if rel.AtLeast(4, 3) {
+		// KIP-1147's names; the deprecated ones stand in for them.
+		if v.Given(arg("--command-property")) {
+			propsList = v.List(arg("--command-property"))
+		}
+		if v.Given(arg("--command-config")) {
+			configFile, hasConfig = v.Str(arg("--command-config")), true
+		}
+	}
 	// Files come from the terminal's workspace ("cat > FILE").
 	var payloads [][]byte
 	if v.Given(arg("--payload-file")) {
@@ -311,7 +400,7 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		if v.Given(arg("--producer-props")) {
 			t.println("Option --producer-props has been deprecated and will be removed in a future version. Use --command-property instead.")
 		}
-		if hasConfig {
+		if v.Given(arg("--producer.config")) {
 			t.println("Option --producer.config has been deprecated and will be removed in a future version. Use --command-config instead.")
 		}
 	}
@@ -341,18 +430,30 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	props["key.serializer"] = "org.apache.kafka.common.serialization.ByteArraySerializer"
 	props["value.serializer"] = "org.apache.kafka.common.serialization.ByteArraySerializer"
-	transactions := v.Num(arg("--transaction-duration-ms")) > 0
-	if rel.AtLeast(4, 0) {
-		// From 4.0 either option, or a transactional.id property, turns
-		// transactions on (ConfigPostProcessor).
-		_, idProp := props["transactional.id"]
-		transactions = v.Given(arg("--transaction-duration-ms")) || v.Given(arg("--transactional-id")) || idProp
-	}
-	if transactions {
-		props["transactional.id"] = v.Str(arg("--transactional-id"))
-	}
 	if _, ok := props["client.id"]; !ok {
 		props["client.id"] = "perf-producer-client"
+	}
+	if rel.AtLeast(4, 3) && v.Given(arg("--bootstrap-server")) {
+		props["bootstrap.servers"] = v.Str(arg("--bootstrap-server"))
+	}
+	transactions := v.Num(arg("--transaction-duration-ms")) > 0
+	txID := v.Str(arg("--transactional-id"))
+	if rel.AtLeast(4, 0) {
+		// From 4.0 either option, or a transactional.id property, turns
+		// transactions on; the id is the option's, else the property's,
+		// else performance-producer- and a random uuid (ConfigPostProcessor).
+		idProp, hasIDProp := props["transactional.id"]
+		transactions = v.Given(arg("--transaction-duration-ms")) || v.Given(arg("--transactional-id")) || hasIDProp
+		switch {
+		case v.Given(arg("--transactional-id")):
+		case hasIDProp:
+			txID = idProp
+		default:
+			txID = "performance-producer-" + metadata.RandomUuid(t.s.world().Rand("perf-test/txid").Uint64).String()
+		}
+	}
+	if transactions {
+		props["transactional.id"] = txID
 	}
 	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
 	warnings, cerr := producerConfig(&cfg, props, t.rel())
@@ -382,8 +483,18 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	run := &perfRun{
 		t: t, topic: v.Str(arg("--topic")), numRecords: numRecords, recordSize: recordSize, payloads: payloads,
-		throughput: v.Num(arg("--throughput")), printMetrics: v.Given(arg("--print-metrics")),
+		throughput: float64(v.Num(arg("--throughput"))), printMetrics: v.Given(arg("--print-metrics")), interval: perfReportIntervalMs,
 		bufferMemory: cfg.BufferMemory, maxRequestSize: int64(cfg.MaxRequestSize), batchSize: int64(cfg.BatchSize), maxBlock: cfg.MaxBlock,
+	}
+	if rel.AtLeast(4, 0) {
+		run.throughput = v.Float(arg("--throughput"))
+		run.monotonic = v.Given(arg("--payload-monotonic"))
+	}
+	if rel.AtLeast(4, 3) {
+		run.warmup = max(v.Num(arg("--warmup-records")), 0)
+		if v.Given(arg("--reporting-interval")) {
+			run.interval = v.Num(arg("--reporting-interval"))
+		}
 	}
 	return func(host string) sim.Process {
 		run.prod = client.NewProducer(sim.Addr(host+":50000"), bootstrap, cfg, t.s.world().Rand("perf-test/"+host), t.logger())
@@ -425,8 +536,11 @@ type perfRun struct {
 	topic          string
 	numRecords     int64
 	recordSize     int
-	throughput     int64
+	throughput     float64 // records/s; < 0 or NaN: no throttling
 	printMetrics   bool
+	monotonic      bool  // --payload-monotonic (4.x)
+	warmup         int64 // --warmup-records (4.3)
+	interval       int64 // --reporting-interval, ms (5000 before 4.3)
 	bufferMemory   int64
 	maxRequestSize int64
 	batchSize      int64
@@ -436,16 +550,23 @@ type perfRun struct {
 	current  []byte   // the payload drawn for record next, not sent yet
 	rng      jdk.SplittableRandom
 	stats    *perfStats
-	start    sim.Time
-	next     int64
-	blocked  bool
-	timer    *sim.Timer
-	closing  bool
+	// steady counts the records after the warmup (4.3's steadyStateStats),
+	// nil until the first of them is sent.
+	steady  *perfStats
+	start   sim.Time
+	next    int64
+	blocked bool
+	timer   *sim.Timer
+	closing bool
 }
 
 func (r *perfRun) begin(env *sim.Env) {
 	r.start = env.Now()
+	if r.warmup > 0 {
+		r.t.println(fmt.Sprintf("Warmup first %d records. Steady state results will print after the complete test summary.", r.warmup))
+	}
 	r.stats, _ = newPerfStats(r.numRecords, env.Now().UnixMilli())
+	r.stats.interval = r.interval
 	r.pump(env)
 }
 
@@ -453,12 +574,15 @@ func (r *perfRun) begin(env *sim.Env) {
 // after the first two).
 func (r *perfRun) due(i int64) (sim.Time, bool) {
 	switch {
-	case r.throughput < 0:
+	case r.throughput < 0, math.IsNaN(r.throughput):
+		// ThroughputThrottler.shouldThrottle never holds a send back.
 		return r.start, true
 	case r.throughput == 0:
 		return r.start, i < 2
 	}
-	return r.start.Add(time.Duration(i * int64(time.Second) / r.throughput)), true
+	// Exact for whole rates: i*1e9 is an exact double for every run's
+	// record count, and the division rounds correctly.
+	return r.start.Add(time.Duration(float64(i) * float64(time.Second) / r.throughput)), true
 }
 
 // pump sends every record that is due and fits in the buffer, then waits
@@ -481,7 +605,7 @@ func (r *perfRun) pump(env *sim.Env) {
 				// The payload file split into nothing, and there is
 				// no --record-size to fall back on.
 				r.closing = true
-				r.t.mainException("java.lang.IllegalArgumentException: no payload File Path or record Size provided")
+				r.t.mainException("java.lang.IllegalArgumentException: " + noPayloadMessage(r.t.rel()))
 				return
 			}
 			r.current = r.payload()
@@ -511,6 +635,14 @@ func (r *perfRun) pump(env *sim.Env) {
 			return
 		}
 		r.t.println(line)
+		if r.steady != nil {
+			line, exc := r.steady.total(env.Now().UnixMilli(), r.t.rel())
+			if exc != "" {
+				r.t.mainException(exc)
+				return
+			}
+			r.t.println(line)
+		}
 		if r.printMetrics {
 			r.t.println("kafkascope: --print-metrics: the simulator keeps no client metrics, so there is no metrics table to print")
 		}
@@ -526,9 +658,24 @@ func (r *perfRun) wakeAt(env *sim.Env, at sim.Time) {
 	r.timer = env.After(at.Sub(env.Now()), "perf-test-send", r.pump)
 }
 
-// payload draws the next record's bytes: one of the file's payloads, or
-// recordSize letters A-Z.
+// noPayloadMessage is generateRandomPayload's exception when there is
+// nothing to send, as each release words it.
+func noPayloadMessage(rel release.Version) string {
+	switch {
+	case rel.AtLeast(4, 3):
+		return "No payload file, record size or payload-monotonic option provided."
+	case rel.AtLeast(4, 0):
+		return "no payload File Path or record Size or payload-monotonic option provided"
+	}
+	return "no payload File Path or record Size provided"
+}
+
+// payload draws the next record's bytes: one of the file's payloads,
+// recordSize letters A-Z, or (--payload-monotonic) the record's number.
 func (r *perfRun) payload() []byte {
+	if r.monotonic {
+		return []byte(strconv.FormatInt(r.next, 10))
+	}
 	if r.payloads != nil {
 		return r.payloads[r.rng.NextInt(int32(len(r.payloads)))]
 	}
@@ -542,8 +689,16 @@ func (r *perfRun) payload() []byte {
 // sendOne sends the next record. Its callback measures the latency from
 // this moment, in whole milliseconds as System.currentTimeMillis gives.
 func (r *perfRun) sendOne(env *sim.Env, value []byte, size int64) {
-	r.next++
 	sendMs := env.Now().UnixMilli()
+	if r.warmup > 0 && r.next == r.warmup {
+		// The first steady-state record: a second Stats counts from
+		// here, and the first stops printing its windows.
+		r.steady, _ = newPerfStats(r.numRecords-r.warmup, sendMs)
+		r.steady.interval, r.steady.steadyState = r.interval, true
+		r.stats.suppress = true
+	}
+	steady := r.steady // the callback counts in the Stats of its send
+	r.next++
 	// A record above max.request.size or buffer.memory fails in the
 	// producer's ensureValidRecordSize, through the callback; one that
 	// passes it and needs a batch larger than the whole pool does not.
@@ -562,7 +717,9 @@ func (r *perfRun) sendOne(env *sim.Env, value []byte, size int64) {
 			r.t.printLines(err.Lines())
 		} else {
 			r.stats.record(r.t, int32(nowMs-sendMs), len(value), nowMs)
-			r.stats.iteration++
+			if steady != nil {
+				steady.record(r.t, int32(nowMs-sendMs), len(value), nowMs)
+			}
 		}
 	})
 }

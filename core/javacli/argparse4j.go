@@ -36,7 +36,7 @@ const (
 type Argument struct {
 	Flags      []string // e.g. "-h", "--help"; the last one names it (Parser.Arg)
 	Metavar    string   // the value's name in the usage and help
-	Type       string   // Java type for conversion: String, Long, Integer
+	Type       string   // Java type for conversion: String, Long, Integer, Double
 	Action     Action   // what giving it does
 	Many       bool     // nargs("+")
 	Required   bool     // required(true)
@@ -430,6 +430,7 @@ type Namespace struct {
 	str     map[*Argument]string
 	list    map[*Argument][]string
 	nums    map[*Argument]int64
+	floats  map[*Argument]float64
 	set     map[*Argument]bool
 	command string // the sub-command chosen, if the parser has any
 }
@@ -446,6 +447,9 @@ func (v *Namespace) List(a *Argument) []string { return v.list[a] }
 
 // Num is an Integer or Long argument's value (0 when not given).
 func (v *Namespace) Num(a *Argument) int64 { return v.nums[a] }
+
+// Float is a Double argument's value (0 when not given).
+func (v *Namespace) Float(a *Argument) float64 { return v.floats[a] }
 
 // Command is the sub-command chosen ("" for a parser without any).
 func (v *Namespace) Command() string { return v.command }
@@ -505,7 +509,7 @@ var shortOptsRe = regexp.MustCompile(`^-[^-]`)
 // reached and reported after everything was read, naming the last one
 // missing.
 func (p *Parser) Parse(args []string) (*Namespace, *ParseError) {
-	v := &Namespace{str: map[*Argument]string{}, list: map[*Argument][]string{}, nums: map[*Argument]int64{}, set: map[*Argument]bool{}}
+	v := &Namespace{str: map[*Argument]string{}, list: map[*Argument][]string{}, nums: map[*Argument]int64{}, floats: map[*Argument]float64{}, set: map[*Argument]bool{}}
 	var deferred *ParseError
 	if err := p.parseFrom(args, 0, v, &deferred); err != nil {
 		return nil, err
@@ -682,6 +686,14 @@ func (p *Parser) take(v *Namespace, a *Argument, args []string, i int, value str
 			return i, p.errorf(a, "could not convert '%s' to %s (For input string: \"%s\")", value, a.Type, value)
 		}
 		v.nums[a] = n
+	case "Double":
+		f, err := jdk.ParseDouble(value)
+		if err != nil {
+			// argparse4j's ReflectArgumentType: Double.valueOf's
+			// NumberFormatException message in parentheses.
+			return i, p.errorf(a, "could not convert '%s' to Double (%s)", value, err.Error())
+		}
+		v.floats[a] = f
 	}
 	v.str[a], v.set[a] = value, true
 	return i, nil
