@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/console"
 	"kafkascope/core/jdk"
 	"kafkascope/core/player"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/timeline"
 )
@@ -563,13 +564,24 @@ func (c *Terminal) remember(line string) {
 	c.histPos, c.draft = len(c.history), ""
 }
 
+// release is the Kafka release of the cluster shown, whose tools Tab
+// completes (the default release before any cluster exists).
+func (c *Terminal) release() release.Version {
+	if s := c.App.Player.Snapshot(); s != nil {
+		if v, err := release.Parse(s.Version); err == nil {
+			return v
+		}
+	}
+	return release.Default
+}
+
 // complete is Tab: one match completes the word; several extend it to
 // what they share, or, when they share no more, are listed.
 func (c *Terminal) complete(line string) (string, bool) {
 	if c.collecting {
 		return "", false
 	}
-	matches := console.Complete(line)
+	matches := console.CompleteFor(line, c.release())
 	if len(matches) == 0 {
 		return "", false
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kafkascope/core/javacli"
+	"kafkascope/core/release"
 )
 
 // commandNames are the first words the terminal completes.
@@ -29,30 +30,37 @@ var subcommands = map[string][]string{
 	"time":    {"advance"},
 }
 
-// toolSpecs returns a tool's options (for completion).
-func toolSpecs(tool string) []*javacli.OptionSpec {
+// toolSpecs returns a tool's options in release rel (for completion).
+func toolSpecs(tool string, rel release.Version) []*javacli.OptionSpec {
 	switch tool {
 	case "kafka-topics":
 		return topicsSpecs()
 	case "kafka-console-producer":
-		return producerSpecs()
+		return producerSpecsFor(rel)
 	case "kafka-console-consumer":
-		return consumerSpecs()
+		return consumerSpecsFor(rel)
 	case "kafka-get-offsets":
-		return getOffsetsSpecs()
+		return getOffsetsSpecsFor(rel)
 	case "kafka-leader-election":
-		return electionSpecs()
+		return electionSpecsFor(rel)
 	case "kafka-consumer-groups":
-		return consumerGroupsSpecs()
+		return consumerGroupsSpecsFor(rel)
+	case "kafka-configs":
+		return configsSpecs(rel)
 	case "cluster":
 		return clusterCreateSpecs
 	}
 	return nil
 }
 
-// Complete returns the completions of the last word of line: a command name,
-// a subcommand, or a --flag of the tool being typed, sorted.
-func Complete(line string) []string {
+// Complete returns the completions of the last word of line in the
+// default release (see CompleteFor).
+func Complete(line string) []string { return CompleteFor(line, release.Default) }
+
+// CompleteFor returns the completions of the last word of line: a command
+// name, a subcommand, or a --flag of the tool being typed as release rel
+// has it (the release the terminal's cluster runs), sorted.
+func CompleteFor(line string, rel release.Version) []string {
 	words := strings.Fields(line)
 	if strings.HasSuffix(line, " ") || len(words) == 0 {
 		words = append(words, "")
@@ -65,9 +73,9 @@ func Complete(line string) []string {
 	case len(words) == 2 && subcommands[words[0]] != nil && !strings.HasPrefix(last, "-"):
 		cands = subcommands[words[0]]
 	case argparseTools[toolName(words[0])] != nil:
-		cands = argparseCompletions(argparseTools[toolName(words[0])](), words[1:len(words)-1], last)
+		cands = argparseCompletions(argparseTools[toolName(words[0])](rel), words[1:len(words)-1], last)
 	case strings.HasPrefix(last, "-") || last == "":
-		for _, s := range toolSpecs(toolName(words[0])) {
+		for _, s := range toolSpecs(toolName(words[0]), rel) {
 			cands = append(cands, "--"+s.Name)
 		}
 	}
@@ -81,15 +89,16 @@ func Complete(line string) []string {
 	return out
 }
 
-// argparseTools are the tools parsed with argparse4j, with sub-commands.
-var argparseTools = map[string]func() *javacli.Parser{
-	"kafka-metadata-quorum": quorumParser,
-	"kafka-features":        featuresParser,
+// argparseTools are the tools parsed with argparse4j, by release.
+var argparseTools = map[string]func(release.Version) *javacli.Parser{
+	"kafka-metadata-quorum":    quorumParserFor,
+	"kafka-features":           featuresParserFor,
+	"kafka-producer-perf-test": perfParserFor,
 }
 
-// argparseCompletions completes an argparse4j tool with sub-commands:
-// before one the top-level flags and the sub-commands, after it the
-// sub-command's flags.
+// argparseCompletions completes an argparse4j tool: before a sub-command
+// the top-level flags and the sub-commands, after one the sub-command's
+// flags.
 func argparseCompletions(p *javacli.Parser, before []string, last string) []string {
 	top := true
 	for _, w := range before {

@@ -3,6 +3,8 @@ package console
 import (
 	"strings"
 	"testing"
+
+	"kafkascope/core/release"
 )
 
 func TestComplete(t *testing.T) {
@@ -33,6 +35,31 @@ func TestComplete(t *testing.T) {
 		}
 		if strings.Join(got, " ") != want {
 			t.Errorf("Complete(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Tab offers the options of the release the cluster runs.
+func TestCompleteByRelease(t *testing.T) {
+	v38, v41, v43 := release.Version{Major: 3, Minor: 8}, release.Version{Major: 4, Minor: 1}, release.Version{Major: 4, Minor: 3}
+	for _, c := range []struct {
+		line string
+		rel  release.Version
+		want string
+	}{
+		{"kafka-console-producer.sh --command-p", v38, ""},
+		{"kafka-console-producer.sh --command-p", v43, "--command-property"},
+		{"kafka-console-consumer.sh --consumer-p", v38, "--consumer-property"},
+		{"kafka-producer-perf-test.sh --payload-m", v38, ""},
+		{"kafka-producer-perf-test.sh --payload-m", v41, "--payload-monotonic"},
+		{"kafka-producer-perf-test.sh --boot", v41, ""},
+		{"kafka-producer-perf-test.sh --boot", v43, "--bootstrap-server"},
+		{"kafka-producer-perf-test.sh --war", v43, "--warmup-records"},
+		{"kafka-metadata-quorum.sh --bootstrap-server x a", v38, ""},
+		{"kafka-metadata-quorum.sh --bootstrap-server x a", v43, "add-controller"},
+	} {
+		if got := strings.Join(CompleteFor(c.line, c.rel), " "); got != c.want {
+			t.Errorf("CompleteFor(%q, %s) = %q, want %q", c.line, c.rel, got, c.want)
 		}
 	}
 }
