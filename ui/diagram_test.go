@@ -857,17 +857,17 @@ func TestDiagramUnavailableTimerAndElection(t *testing.T) {
 func TestDiagramLostDataAndTruncation(t *testing.T) {
 	p := player.New()
 	p.Boot("", "")
-	p.Run("kafka-topics.sh --create --topic u --replica-assignment 2:3", nil)
+	p.Run("kafka-topics.sh --create --topic u --replica-assignment 1:2", nil)
 	dgSettle(t, p)
 	p.Run("kafka-console-producer.sh --topic u", []string{"kept"})
 	dgSettle(t, p)
 	dgAdvance(p, time.Second)
-	p.Run("network cut 2 3", nil)
+	p.Run("network cut 1 2", nil)
 	dgSettle(t, p)
 	p.Run("kafka-console-producer.sh --topic u --producer-property acks=1", []string{"lost"})
 	dgSettle(t, p)
-	dgAdvance(p, 45*time.Second) // broker 3 leaves the ISR
-	for _, cmd := range []string{"broker kill 2", "network heal",
+	dgAdvance(p, 45*time.Second) // broker 2 leaves the ISR
+	for _, cmd := range []string{"broker kill 1", "network heal",
 		"kafka-configs.sh --alter --topic u --add-config unclean.leader.election.enable=true"} {
 		p.Run(cmd, nil)
 		dgSettle(t, p)
@@ -882,17 +882,17 @@ func TestDiagramLostDataAndTruncation(t *testing.T) {
 	if got := dgText(dg1(doc, row, "kd-prow-tip")); !strings.Contains(got, "lost 1 committed record(s)") {
 		t.Errorf("u-0 tooltip %q", got)
 	}
-	if n := len(dgAll(doc.replica("u-0", 3), dgByClass("kd-lost"))); n != 1 {
-		t.Errorf("broker 3's strip has %d lost marks, want 1", n)
+	if n := len(dgAll(doc.replica("u-0", 2), dgByClass("kd-lost"))); n != 1 {
+		t.Errorf("broker 2's strip has %d lost marks, want 1", n)
 	}
-	p.Run("broker start 2", nil)
+	p.Run("broker start 1", nil)
 	dgSettle(t, p)
-	dgRender(t, d)              // broker 2 recovered its log: two offsets
-	dgAdvance(p, 2*time.Second) // it follows broker 3 and cuts "lost"
+	dgRender(t, d)              // broker 1 recovered its log: two offsets
+	dgAdvance(p, 2*time.Second) // it follows broker 2 and cuts "lost"
 	doc = dgRender(t, d)
-	cuts := dgAll(doc.replica("u-0", 2), dgByClass("kd-cut"))
+	cuts := dgAll(doc.replica("u-0", 1), dgByClass("kd-cut"))
 	if len(cuts) != 1 || htmltest.Attr(cuts[0], "opacity") == "" {
-		t.Errorf("broker 2's truncated cell is not drawn fading (%d kd-cut paths)", len(cuts))
+		t.Errorf("broker 1's truncated cell is not drawn fading (%d kd-cut paths)", len(cuts))
 	}
 }
 
