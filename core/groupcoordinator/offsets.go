@@ -12,6 +12,8 @@ type groupRecord struct{ key, value []byte }
 
 type groupRecords []groupRecord
 
+func (r groupRecord) record() record.Record { return record.Record{Key: r.key, Value: r.value} }
+
 func (rs groupRecords) records() []record.Record {
 	out := make([]record.Record, len(rs))
 	for i, r := range rs {
