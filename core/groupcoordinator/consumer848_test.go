@@ -465,3 +465,21 @@ func TestConsumerGroupOffsetCommitEpochs(t *testing.T) {
 		expectEq(t, rel.String()+" partition not held", commit(gt, "c1", first, 2), protocol.STALE_MEMBER_EPOCH)
 	}
 }
+
+// Partitions added to a subscribed topic: the next heartbeat recomputes
+// the metadata hash, bumps the group epoch and assigns the new partition
+// (GMM.onMetadataUpdate, updateSubscriptionMetadata).
+func TestConsumerGroupMetadataRefreshOnNewPartitions(t *testing.T) {
+	gt := newConsumerTest(t, release.Version{Major: 4, Minor: 3})
+	gt.hb("c1", join("c1", ""))
+	gt.hb("c1", ack("c1", 2, 0, 1, 2))
+	gt.host.topics = []kgroup.TopicMetadata{{ID: topicT, Name: "t", NumPartitions: 4}}
+	gt.call(func(env *sim.Env) { gt.c.OnMetadataUpdate(env, []string{"t"}) })
+	gt.run(2 * time.Second)
+	r := gt.hb("c1", beat("c1", 2))
+	expectEq(t, "epoch after the refresh", r.MemberEpoch, 3)
+	expectParts(t, "assignment after the refresh", assigned(r), []int32{0, 1, 2, 3})
+	// A heartbeat without a change neither bumps nor recomputes.
+	gt.hb("c1", beat("c1", 3))
+	expectEq(t, "group epoch stays", gt.describe848().GroupEpoch, 3)
+}
