@@ -152,6 +152,7 @@ func (b *Broker) publish(env *sim.Env, changed map[storage.TopicPartition]bool, 
 	for _, key := range keys {
 		b.reconcile(env, key)
 	}
+	b.groupsMetadataUpdate(env, changed, removed)
 }
 
 // reconcile makes the local replica of key match the image: create, lead,

@@ -13,6 +13,23 @@ var BrokerDefs = []*Def{
 	{Name: "controlled.shutdown.enable", Type: Boolean, Default: "true"},
 	{Name: "default.replication.factor", Type: Int, Default: "1"},
 	{Name: "delete.topic.enable", Type: Boolean, Default: "true"},
+	// The consumer rebalance protocol's (KIP-848) broker configs, Kafka's
+	// GroupCoordinatorConfig (4.3 L182-257, 413-424). 3.8 defines the
+	// numeric ones with the same defaults; its assignors (class names)
+	// and migration policy (disabled) differ and are left out, since 3.8
+	// answers every ConsumerGroupHeartbeat UNSUPPORTED_VERSION.
+	{Name: "group.consumer.assignment.interval.ms", Type: Int, Default: "1000", Validate: Check{Kind: AtLeast, Min: 0}, Since: v43}, // KIP-1263
+	{Name: "group.consumer.assignors", Type: List, Default: "uniform,range", Since: v40},
+	{Name: "group.consumer.heartbeat.interval.ms", Type: Int, Default: "5000", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "group.consumer.max.assignment.interval.ms", Type: Int, Default: "15000", Validate: Check{Kind: AtLeast, Min: 0}, Since: v43},
+	{Name: "group.consumer.max.heartbeat.interval.ms", Type: Int, Default: "15000", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "group.consumer.max.session.timeout.ms", Type: Int, Default: "60000", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "group.consumer.max.size", Type: Int, Default: "2147483647", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "group.consumer.migration.policy", Type: String, Default: "bidirectional", Validate: Check{Kind: OneOf, Valid: []string{"disabled", "upgrade", "downgrade", "bidirectional"}}, Since: v40},
+	{Name: "group.consumer.min.assignment.interval.ms", Type: Int, Default: "0", Validate: Check{Kind: AtLeast, Min: 0}, Since: v43},
+	{Name: "group.consumer.min.heartbeat.interval.ms", Type: Int, Default: "5000", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "group.consumer.min.session.timeout.ms", Type: Int, Default: "45000", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "group.consumer.session.timeout.ms", Type: Int, Default: "45000", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "group.initial.rebalance.delay.ms", Type: Int, Default: "3000", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: "group.max.session.timeout.ms", Type: Int, Default: "1800000"},
 	{Name: "group.max.size", Type: Int, Default: "2147483647", Validate: Check{Kind: AtLeast, Min: 1}},

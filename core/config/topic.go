@@ -32,6 +32,7 @@ const (
 var (
 	v40 = release.Version{Major: 4, Minor: 0}
 	v41 = release.Version{Major: 4, Minor: 1}
+	v43 = release.Version{Major: 4, Minor: 3}
 )
 
 // maxLong is Long.MAX_VALUE (math.MaxInt64), a constant so that the tables

@@ -276,3 +276,33 @@ var reasons = map[string][2]string{
 	"session": {"no heartbeat for broker.session.timeout.ms", "broker.session.timeout.ms 동안 하트비트 없음"},
 	"asked":   {"it asked to be fenced", "브로커가 펜싱을 요청함"},
 }
+
+// The consumer rebalance protocol's events (KIP-848, core/event/group848.go).
+func init() {
+	for _, e := range []entry{
+		{"group.epoch-bump", template{CatGroup,
+			"Consumer group {group} is now at epoch {epoch}: member {member}'s heartbeat changed what the group subscribes to, so a new target assignment is due.",
+			"컨슈머 그룹 {group}의 에포크가 {epoch}(으)로 올랐습니다. 멤버 {member}의 하트비트로 그룹의 구독이 바뀌어 새 목표 할당이 필요합니다."}},
+		{"group.target", template{CatGroup,
+			"The coordinator ran the {assignor} assignor for consumer group {group} at epoch {epoch}; {changed} member(s) got a new target. Members move to it one heartbeat at a time.",
+			"코디네이터가 컨슈머 그룹 {group}의 에포크 {epoch}에 대해 {assignor} 할당기를 돌렸습니다. 멤버 {changed}명의 목표가 바뀌었고, 각 멤버는 하트비트마다 조금씩 목표로 옮겨 갑니다."}},
+		{"group.member-state", template{CatGroup,
+			"Member {member} of consumer group {group} is {state} at epoch {epoch}: {partitions} partition(s) in hand, {revoking} to give back.",
+			"컨슈머 그룹 {group}의 멤버 {member}는 에포크 {epoch}에서 {state} 상태입니다. 가진 파티션 {partitions}개, 돌려줄 파티션 {revoking}개."}},
+		{"group.member-fenced", template{CatGroup,
+			"The coordinator removed member {member} from consumer group {group} ({reason}) and bumped the group epoch; its partitions go to the others.",
+			"코디네이터가 컨슈머 그룹 {group}에서 멤버 {member}를 내보내고({reason}) 그룹 에포크를 올렸습니다. 그 파티션은 다른 멤버에게 갑니다."}},
+		{"group.static-left", template{CatGroup,
+			"Static member {member} (instance {instance}) stepped out of consumer group {group}: it keeps its partitions, and nothing is rebalanced unless it stays away past the session timeout.",
+			"정적 멤버 {member}(인스턴스 {instance})가 컨슈머 그룹 {group}에서 잠시 빠졌습니다. 파티션은 그대로 두며, 세션 타임아웃이 지나도록 돌아오지 않을 때만 리밸런스합니다."}},
+		{"group.static-replaced", template{CatGroup,
+			"Instance {instance} came back to consumer group {group} as member {new}, taking over {old}'s partitions without a rebalance.",
+			"인스턴스 {instance}가 멤버 {new}(으)로 컨슈머 그룹 {group}에 돌아와, 리밸런스 없이 {old}의 파티션을 이어받았습니다."}},
+	} {
+		catalog[e.key] = e.template
+	}
+	// Why a consumer group member was fenced (group.member-fenced).
+	reasons["member-left"] = [2]string{"it left with epoch -1", "에포크 -1로 그룹을 떠남"}
+	reasons["member-session"] = [2]string{"no heartbeat within group.consumer.session.timeout.ms", "group.consumer.session.timeout.ms 안에 하트비트 없음"}
+	reasons["member-rebalance"] = [2]string{"it did not give back its partitions within its rebalance timeout", "리밸런스 타임아웃 안에 파티션을 돌려주지 않음"}
+}

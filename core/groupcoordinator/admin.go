@@ -26,13 +26,19 @@ func (c *Coordinator) handleListGroups(env *sim.Env, from sim.Addr, req *protoco
 	slices.Sort(ids)
 	for _, id := range ids {
 		g := c.groups[id]
-		if len(req.StatesFilter) > 0 && !slices.ContainsFunc(req.StatesFilter, func(s string) bool { return equalFoldASCII(s, g.state.String()) }) {
+		// A consumer group lists as type "consumer", protocol type
+		// "consumer", with its own state names (ModernGroup:147-153).
+		state, typ, protocolType := g.state.String(), "classic", g.protocolType
+		if g.consumer != nil {
+			state, typ, protocolType = g.consumer.state.String(), "consumer", protocol.ConsumerProtocolType
+		}
+		if len(req.StatesFilter) > 0 && !slices.ContainsFunc(req.StatesFilter, func(s string) bool { return equalFoldASCII(s, state) }) {
 			continue
 		}
-		if len(req.TypesFilter) > 0 && !slices.ContainsFunc(req.TypesFilter, func(s string) bool { return equalFoldASCII(s, "classic") }) {
+		if len(req.TypesFilter) > 0 && !slices.ContainsFunc(req.TypesFilter, func(s string) bool { return equalFoldASCII(s, typ) }) {
 			continue
 		}
-		resp.Groups = append(resp.Groups, protocol.ListedGroup{GroupID: id, ProtocolType: g.protocolType, GroupState: g.state.String(), GroupType: "classic"})
+		resp.Groups = append(resp.Groups, protocol.ListedGroup{GroupID: id, ProtocolType: protocolType, GroupState: state, GroupType: typ})
 	}
 	c.respond(env, from, resp)
 }
@@ -70,6 +76,14 @@ func (c *Coordinator) handleDescribeGroups(env *sim.Env, from sim.Addr, req *pro
 			continue
 		}
 		g := c.groups[id]
+		if g != nil && g.consumer != nil {
+			// Not a classic group: GROUP_ID_NOT_FOUND, Dead (GMM:769-820;
+			// its message "Group G is not a classic group." has no field
+			// here).
+			d.ErrorCode, d.GroupState = protocol.GROUP_ID_NOT_FOUND, groupDead.String()
+			resp.Groups = append(resp.Groups, d)
+			continue
+		}
 		if g == nil || g.state == groupDead {
 			d.GroupState = groupDead.String()
 			resp.Groups = append(resp.Groups, d)
@@ -105,7 +119,7 @@ func (c *Coordinator) handleDeleteGroups(env *sim.Env, from sim.Addr, req *proto
 			r.ErrorCode = code
 		case g == nil || g.state == groupDead:
 			r.ErrorCode = protocol.GROUP_ID_NOT_FOUND
-		case g.state != groupEmpty:
+		case g.state != groupEmpty || g.consumer != nil && g.consumer.state != cgEmpty:
 			r.ErrorCode = protocol.NON_EMPTY_GROUP
 		default:
 			var recs groupRecords
@@ -114,7 +128,12 @@ func (c *Coordinator) handleDeleteGroups(env *sim.Env, from sim.Addr, req *proto
 					recs = append(recs, groupRecord{key: encodeOffsetKey(offsetKey{id, t.Name, p})})
 				}
 			}
-			recs = append(recs, groupRecord{key: encodeGroupKey(id)})
+			if g.consumer != nil {
+				recs = append(recs, c.consumerGroupTombstones(id, g.consumer)...)
+				g.consumer.stopTimers()
+			} else {
+				recs = append(recs, groupRecord{key: encodeGroupKey(id)})
+			}
 			if _, ok := byPartition[g.partition]; !ok {
 				parts = append(parts, g.partition)
 			}

@@ -33,6 +33,10 @@ func (c *Coordinator) Handle(env *sim.Env, from sim.Addr, msg sim.Message) bool 
 		c.handleDescribeGroups(env, from, m)
 	case *protocol.DeleteGroupsRequest:
 		return c.handleDeleteGroups(env, from, m)
+	case *protocol.ConsumerGroupHeartbeatRequest:
+		return c.handleConsumerGroupHeartbeat(env, from, m)
+	case *protocol.ConsumerGroupDescribeRequest:
+		c.handleConsumerGroupDescribe(env, from, m)
 	}
 	return true
 }

@@ -5,9 +5,11 @@ import (
 	"strconv"
 	"time"
 
+	kgroup "kafkascope/core/group"
 	"kafkascope/core/hashing"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -39,6 +41,16 @@ type Host interface {
 	// ReadLog is the batches of the local log of __consumer_offsets
 	// partition `partition`, from its log start offset to its end.
 	ReadLog(partition int32) []record.Batch
+	// Release is the Kafka release the broker runs: consumer groups follow
+	// 4.3's rules, or 4.1's where they differ.
+	Release() release.Version
+	// ConfigString is a broker config's value as text (lists
+	// comma-separated): group.consumer.assignors.
+	ConfigString(name string) string
+	// Topics is the broker's metadata image as the coordinator reads it
+	// (CoordinatorMetadataImage): every topic's id, name and partition
+	// count, by name.
+	Topics() []kgroup.TopicMetadata
 }
 
 // Coordinator is one broker's classic group coordinator (Kafka's

@@ -26,6 +26,23 @@
 // the same rules; only the texts of rebalance reasons differ (Scala's
 // Some(id)/None here).
 //
+// Consumer groups (KIP-848, group.protocol=consumer) run beside the
+// classic ones, as Kafka 4.3's GroupMetadataManager runs them (4.1's
+// rules where they differ, by Host.Release): ConsumerGroupHeartbeat
+// (heartbeat848.go: validation, join, subscription changes that bump the
+// group epoch, the target assignment of core/group's server assignors,
+// the reconciliation of core/group's CurrentAssignmentBuilder), leaving,
+// fencing and the session and rebalance timers (leave848.go), the records
+// of types 3-8 (records848.go), replayed into memory both when a heartbeat
+// makes them and when a partition loads (replay848.go), ConsumerGroupDescribe
+// (describe848.go) and the member-epoch checks of offset commits and
+// fetches (offsets848.go). A group id is one kind or the other: a *group
+// whose consumer field is set is a consumer group. Simplified: the
+// metadata hash is FNV-1a 64 where Kafka uses XXH3-64 (metadata848.go),
+// regexes are not resolved, classic members in consumer groups and the
+// online migration between the kinds are not simulated, and a failed
+// write is not rolled back.
+//
 // The broker hosts it through Host: it hands over the requests (Handle),
 // calls OnElection and OnResignation as it gains and loses leadership of
 // a __consumer_offsets partition, answers FindCoordinator itself (with

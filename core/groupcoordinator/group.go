@@ -90,6 +90,10 @@ type group struct {
 	// yet; those still missing after the rebalance timeout are removed.
 	pendingSync map[string]bool
 	syncTimer   *sim.Timer
+	// consumer, when set, makes this a consumer group (KIP-848,
+	// consumergroup.go): the classic fields above stay empty but for the
+	// offsets, which both kinds keep here.
+	consumer *consumerGroup
 }
 
 // offsetTopicPartition keys a group's committed offsets.

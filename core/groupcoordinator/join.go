@@ -48,6 +48,9 @@ func (c *Coordinator) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol
 	if g.state == groupDead {
 		return fail(protocol.COORDINATOR_NOT_AVAILABLE)
 	}
+	if g.consumer != nil && !c.classicJoinToConsumerGroup(env, g) {
+		return fail(protocol.INCONSISTENT_GROUP_PROTOCOL)
+	}
 	if !g.supportsProtocols(req.ProtocolType, req.Protocols) {
 		return fail(protocol.INCONSISTENT_GROUP_PROTOCOL)
 	}

@@ -56,11 +56,18 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 	var okeys []offsetKey
 	groups := map[string]*groupValue{}
 	var gkeys []string
+	var consumerRecs []cgRecord // consumer group records, replayed in log order
 	for _, bt := range batches {
 		if bt.IsControl() {
 			continue
 		}
 		for _, r := range bt.Records {
+			if cr, ok, err := decodeConsumerRecord(r.Key, r.Value); ok {
+				if err == nil {
+					consumerRecs = append(consumerRecs, cr)
+				}
+				continue
+			}
 			k, isOffset, err := decodeCoordinatorKey(r.Key)
 			if err != nil {
 				continue
@@ -121,6 +128,21 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 			}
 		}
 	}
+	// The consumer groups (KIP-848): replay their records, then arm their
+	// members' timers (onLoaded).
+	for _, r := range consumerRecs {
+		c.replay(r, partition, now)
+	}
+	var cids []string
+	for id, g := range c.groups {
+		if g.partition == partition && g.consumer != nil {
+			cids = append(cids, id)
+		}
+	}
+	slices.Sort(cids)
+	for _, id := range cids {
+		c.armTimersOnLoad(env, id, c.groups[id].consumer)
+	}
 	for _, k := range okeys {
 		if v := offsets[k]; v != nil {
 			get(k.group).offsets[offsetTopicPartition{k.topic, k.partition}] = *v
@@ -128,7 +150,7 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 	}
 	delete(c.loading, partition)
 	c.owned[partition] = true
-	env.Note(event.GroupsLoaded{Broker: c.nodeID, TP: storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: partition}, Groups: len(gkeys), Offsets: len(okeys)})
+	env.Note(event.GroupsLoaded{Broker: c.nodeID, TP: storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: partition}, Groups: len(gkeys) + len(cids), Offsets: len(okeys)})
 }
 
 // unloadGroups drops the partition's groups: parked requests get
@@ -146,6 +168,9 @@ func (c *Coordinator) unloadGroups(env *sim.Env, partition int32) {
 		delete(c.groups, id)
 		g.join.Stop()
 		g.syncTimer.Stop()
+		if g.consumer != nil {
+			g.consumer.stopTimers()
+		}
 		for _, t := range g.pending {
 			t.Stop()
 		}

@@ -12,6 +12,8 @@ type groupRecord struct{ key, value []byte }
 
 type groupRecords []groupRecord
 
+func (r groupRecord) record() record.Record { return record.Record{Key: r.key, Value: r.value} }
+
 func (rs groupRecords) records() []record.Record {
 	out := make([]record.Record, len(rs))
 	for i, r := range rs {
@@ -61,9 +63,15 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 		g = newGroup(req.GroupID, c.PartitionFor(req.GroupID), msTime(env))
 		c.groups[req.GroupID] = g
 	}
-	// validateOffsetCommit, then doCommitOffsets' state check.
+	// A consumer group validates per partition (offsets848.go).
+	partitionCode := func(string, int32) protocol.ErrorCode { return protocol.NONE }
 	var code protocol.ErrorCode
+	if g.consumer != nil {
+		code, partitionCode = c.validateConsumerCommit(g.consumer, req)
+	}
+	// validateOffsetCommit, then doCommitOffsets' state check.
 	switch {
+	case g.consumer != nil:
 	case g.state == groupDead:
 		code = protocol.COORDINATOR_NOT_AVAILABLE
 	case req.GenerationIDOrMemberEpoch < 0 && g.state == groupEmpty:
@@ -91,16 +99,29 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 	var recs groupRecords
 	var vals []offsetValue
 	var keys []offsetTopicPartition
+	failed := map[offsetTopicPartition]protocol.ErrorCode{}
 	for _, t := range req.Topics {
 		for _, p := range t.Partitions {
+			if pc := partitionCode(t.Name, p.PartitionIndex); pc != protocol.NONE {
+				failed[offsetTopicPartition{t.Name, p.PartitionIndex}] = pc
+				continue
+			}
 			v := offsetValue{offset: p.CommittedOffset, leaderEpoch: p.CommittedLeaderEpoch, metadata: p.CommittedMetadata, commitTimestamp: now}
 			recs = append(recs, groupRecord{key: encodeOffsetKey(offsetKey{group: g.id, topic: t.Name, partition: p.PartitionIndex}), value: encodeOffsetValue(v)})
 			vals = append(vals, v)
 			keys = append(keys, offsetTopicPartition{t.Name, p.PartitionIndex})
 		}
 	}
+	codeOf := func(written protocol.ErrorCode) func(string, int32) protocol.ErrorCode {
+		return func(topic string, p int32) protocol.ErrorCode {
+			if pc, ok := failed[offsetTopicPartition{topic, p}]; ok {
+				return pc
+			}
+			return written
+		}
+	}
 	if len(recs) == 0 {
-		answer(all(protocol.NONE))
+		answer(codeOf(protocol.NONE))
 		return true
 	}
 	g.pendingOffsets++
@@ -111,7 +132,7 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 				g.offsets[k] = vals[i]
 			}
 		}
-		answer(all(commitError(code)))
+		answer(codeOf(commitError(code)))
 		c.done(env, from)
 	})
 	return false
@@ -129,6 +150,13 @@ func (c *Coordinator) handleOffsetFetch(env *sim.Env, from sim.Addr, req *protoc
 			continue
 		}
 		g := c.groups[rg.GroupID]
+		if g != nil && g.consumer != nil {
+			if code := validateConsumerFetch(g.consumer, rg); code != protocol.NONE {
+				out.ErrorCode = code
+				resp.Groups = append(resp.Groups, out)
+				continue
+			}
+		}
 		if g != nil && req.RequireStable && g.pendingOffsets > 0 {
 			out.ErrorCode = protocol.UNSTABLE_OFFSET_COMMIT
 			resp.Groups = append(resp.Groups, out)

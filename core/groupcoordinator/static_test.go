@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	kgroup "kafkascope/core/group"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -17,6 +19,11 @@ type testHost struct {
 	sent []sentResponse
 	log  []record.Batch
 	fail protocol.ErrorCode // what the next append reports (then NONE again)
+	// For consumer groups (consumer848_test.go): the release, configs
+	// besides the classic ones, and the topics.
+	release release.Version
+	conf    map[string]int64
+	topics  []kgroup.TopicMetadata
 }
 
 type sentResponse struct {
@@ -41,7 +48,10 @@ func (h *testHost) Config(name string) int64 {
 	case "group.initial.rebalance.delay.ms":
 		return 3000
 	}
-	return 0
+	if v, ok := h.conf[name]; ok {
+		return v
+	}
+	return consumerDefaults[name]
 }
 func (h *testHost) Append(env *sim.Env, _ int32, recs []record.Record, done func(*sim.Env, protocol.ErrorCode)) {
 	code := h.fail

@@ -1,0 +1,111 @@
+package groupcoordinator
+
+import (
+	"slices"
+
+	kgroup "kafkascope/core/group"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// ConsumerGroupDescribe (API key 69): GMM.consumerGroupDescribe
+// (GMM:675-699) and ConsumerGroup.asDescribedGroup (CG:1178-1197).
+// Kafka reads the group as of the last committed offset; kafkascope
+// describes what it has replayed, which differs only while a heartbeat's
+// records are being written.
+
+func (c *Coordinator) handleConsumerGroupDescribe(env *sim.Env, from sim.Addr, req *protocol.ConsumerGroupDescribeRequest) {
+	resp := &protocol.ConsumerGroupDescribeResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	for _, id := range req.GroupIDs {
+		d := protocol.DescribedConsumerGroup{GroupID: id}
+		if code := c.groupError(id); code != protocol.NONE {
+			d.ErrorCode = code
+			resp.Groups = append(resp.Groups, d)
+			continue
+		}
+		cg, e := c.consumerGroup(id)
+		if e != nil {
+			d.ErrorCode, d.ErrorMessage = e.code, e.msg
+			resp.Groups = append(resp.Groups, d)
+			continue
+		}
+		resp.Groups = append(resp.Groups, c.describeConsumerGroup(id, cg))
+	}
+	c.respond(env, from, resp)
+}
+
+// describeConsumerGroup is asDescribedGroup: the preferred server
+// assignor (or the default), the epochs, and each member in the members
+// map's order with its current assignment (assigned and pending
+// revocation, CGM:479-507) and its target. MemberType is 1 (the consumer
+// protocol): classic members are not simulated in consumer groups.
+func (c *Coordinator) describeConsumerGroup(id string, cg *consumerGroup) protocol.DescribedConsumerGroup {
+	d := protocol.DescribedConsumerGroup{GroupID: id, GroupState: cg.state.String(), GroupEpoch: cg.groupEpoch,
+		AssignmentEpoch: cg.assignmentEpoch, AssignorName: cg.preferredAssignor("", "", c.assignors()[0])}
+	for _, m := range cg.memberList() {
+		dm := protocol.DescribedConsumerGroupMember{MemberID: m.id, InstanceID: m.instanceID, RackID: m.rackID, MemberEpoch: m.epoch,
+			ClientID: m.clientID, ClientHost: m.clientHost, SubscribedTopicNames: slices.Clone(m.subscribed), SubscribedTopicRegex: m.regex,
+			Assignment: topicPartitions(partitionsOf(mergeSorted(m.assigned, m.pending))), TargetAssignment: topicPartitions(cg.targets[m.id]),
+			MemberType: 1}
+		d.Members = append(d.Members, dm)
+	}
+	return d
+}
+
+// mergeSorted is assigned ∪ pending, by topic id then partition.
+func mergeSorted(a, b []kgroup.PartitionEpoch) []kgroup.PartitionEpoch {
+	out := append(slices.Clone(a), b...)
+	slices.SortFunc(out, comparePartitionEpoch)
+	return out
+}
+
+func topicPartitions(a kgroup.MemberAssignment) []protocol.ConsumerGroupTopicPartitions {
+	out := []protocol.ConsumerGroupTopicPartitions{}
+	for _, tp := range a {
+		out = append(out, protocol.ConsumerGroupTopicPartitions{TopicID: tp.TopicID, Partitions: slices.Clone(tp.Partitions)})
+	}
+	return out
+}
+
+// consumerGroupTombstones is ConsumerGroup.createGroupTombstoneRecords
+// (CG:751-771): every member's current then target tombstone, the target
+// metadata tombstone, the members' metadata tombstones, the partition
+// metadata tombstone (always) and the group's.
+func (c *Coordinator) consumerGroupTombstones(id string, cg *consumerGroup) groupRecords {
+	var recs []cgRecord
+	members := cg.memberList()
+	for _, m := range members {
+		recs = append(recs, tombstone(recConsumerGroupCurrentMemberAssig, id, m.id))
+	}
+	for _, m := range members {
+		recs = append(recs, tombstone(recConsumerGroupTargetMember, id, m.id))
+	}
+	recs = append(recs, tombstone(recConsumerGroupTargetMetadata, id, ""))
+	for _, m := range members {
+		recs = append(recs, tombstone(recConsumerGroupMemberMetadata, id, m.id))
+	}
+	recs = append(recs, tombstone(recConsumerGroupPartitionMetadata, id, ""), tombstone(recConsumerGroupMetadata, id, ""))
+	f := c.format()
+	out := make(groupRecords, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, groupRecord{key: f.encodeKey(r), value: f.encodeValue(r)})
+	}
+	return out
+}
+
+// classicJoinToConsumerGroup is a JoinGroup reaching a consumer group
+// (GMM.classicGroupJoin, L6308-6335): an empty one is converted to a
+// classic group (maybeDeleteEmptyConsumerGroup: its tombstones, then the
+// join goes on; the offsets stay). A non-empty one would take the member
+// in as a classic member of the consumer group, which is not simulated:
+// false, and the join fails.
+func (c *Coordinator) classicJoinToConsumerGroup(env *sim.Env, g *group) bool {
+	if g.consumer.state != cgEmpty {
+		return false
+	}
+	recs := c.consumerGroupTombstones(g.id, g.consumer)
+	g.consumer.stopTimers()
+	g.consumer = nil
+	c.host.Append(env, g.partition, recs.records(), func(*sim.Env, protocol.ErrorCode) {})
+	return true
+}
