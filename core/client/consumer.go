@@ -7,6 +7,7 @@ import (
 
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
+	"kafkascope/core/release"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 )
@@ -38,6 +39,16 @@ type ConsumerConfig struct {
 	// AssignmentStrategy is partition.assignment.strategy (class names);
 	// nil means Kafka's default.
 	AssignmentStrategy []string
+	// GroupProtocol is group.protocol: "classic" ("" too) or "consumer",
+	// KIP-848's protocol (AsyncKafkaConsumer: ConsumerGroupHeartbeat and
+	// server-side assignment; consumer_membership.go).
+	GroupProtocol string
+	// GroupRemoteAssignor is group.remote.assignor ("" = null): the server
+	// assignor a consumer-protocol member asks for.
+	GroupRemoteAssignor string
+	// Release is the client's Kafka release (the zero value means
+	// release.Default): the consumer protocol's client changed in 4.0.
+	Release release.Version
 	// ProcessingTime is how long the application spends on each record a
 	// poll returns before it polls again (simulator-only: it stands for
 	// the application's work, which can exceed max.poll.interval.ms).
