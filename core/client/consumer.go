@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"kafkascope/core/group"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
 	"kafkascope/core/release"
@@ -102,6 +103,9 @@ type position struct {
 	// partitions with completed fetches). fetched is the offset after them.
 	buffer  []ConsumerRecord
 	fetched int64
+	// paused: pending revocation (consumer protocol): not fetched, and
+	// its buffered records are not returned.
+	paused bool
 }
 
 // Consumer reads assigned partitions from their leaders: it looks up start
@@ -133,6 +137,9 @@ type Consumer struct {
 	// stuck tells the event feed why the consumer keeps failing, when the
 	// cluster knows (stuck.go).
 	stuck *stuckReporter
+	// The rebalance listener of a consumer-protocol member
+	// (consumer_listener.go).
+	onRevoked, onAssigned, onLost func(env *sim.Env, partitions []group.TopicPartition)
 }
 
 const loggerFetcher = "org.apache.kafka.clients.consumer.internals.AbstractFetch"
@@ -219,7 +226,7 @@ func (c *Consumer) run(env *sim.Env) {
 	}
 	c.lookupOffsets(env)
 	c.deliver(env)
-	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset >= 0 && !ps.awaiting && len(ps.buffer) == 0 }, c.fetching)
+	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset >= 0 && !ps.awaiting && !ps.paused && len(ps.buffer) == 0 }, c.fetching)
 	byNode := map[int32]*protocol.FetchRequest{}
 	for _, id := range nodes {
 		req := &protocol.FetchRequest{

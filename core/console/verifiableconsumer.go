@@ -250,7 +250,7 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		return nil
 	}
 	vc := &verifiableConsumer{t: t, rel: rel, topic: str("--topic"), maxMessages: num("--max-messages"),
-		useAutoCommit: useAutoCommit, verbose: v.Given(arg("--verbose"))}
+		useAutoCommit: useAutoCommit, verbose: v.Given(arg("--verbose")), listened: cfg.GroupProtocol == "consumer"}
 	return func(host string) sim.Process {
 		vc.c = client.NewConsumer(sim.Addr(host+":50000"), bootstrap, cfg, func(level client.Level, msg, logger string) {
 			// tools-log4j.properties: WARN and above, on stderr.
@@ -285,7 +285,7 @@ type watchingHandler struct{ vc *verifiableConsumer }
 
 func (w watchingHandler) Handle(env *sim.Env, e *sim.Envelope) bool {
 	handled := w.vc.c.Handle(env, e)
-	if _, ok := any(w.vc.c).(rebalanceListener); !ok && handled && !w.vc.closing && w.vc.started {
+	if _, ok := any(w.vc.c).(rebalanceListener); !ok && !w.vc.listened && handled && !w.vc.closing && w.vc.started {
 		w.vc.checkMembership(env)
 	}
 	return handled
@@ -300,6 +300,7 @@ type verifiableConsumer struct {
 	maxMessages   int64
 	useAutoCommit bool
 	verbose       bool
+	listened      bool // group.protocol=consumer: the consumer calls the listener
 
 	consumed   int64
 	closing    bool
@@ -343,7 +344,16 @@ func (vc *verifiableConsumer) run(env *sim.Env) {
 		vc.t.logException(client.LevelError, "Error during processing, terminating consumer process: ", "org.apache.kafka.tools.VerifiableConsumer", err.Lines())
 		vc.shutdown(env, 0)
 	})
-	if l, ok := any(vc.c).(rebalanceListener); ok {
+	if vc.listened {
+		// The consumer protocol runs the listener (consumer_listener.go);
+		// VerifiableConsumer does not override onPartitionsLost, whose
+		// default calls onPartitionsRevoked.
+		vc.c.OnRebalance(func(env *sim.Env, tps []group.TopicPartition) {
+			vc.event("partitions_revoked", jsonPartitions(tps))
+		}, func(env *sim.Env, tps []group.TopicPartition) {
+			vc.event("partitions_assigned", jsonPartitions(tps))
+		}, nil)
+	} else if l, ok := any(vc.c).(rebalanceListener); ok {
 		l.SetRebalanceListener(func(env *sim.Env, tps []group.TopicPartition) {
 			vc.event("partitions_revoked", jsonPartitions(tps))
 		}, func(env *sim.Env, tps []group.TopicPartition) {
@@ -437,7 +447,7 @@ func (vc *verifiableConsumer) onRecords(env *sim.Env, recs []client.ConsumerReco
 		vc.pending = append(vc.pending, recs)
 		return
 	}
-	if _, ok := any(vc.c).(rebalanceListener); !ok {
+	if _, ok := any(vc.c).(rebalanceListener); !ok && !vc.listened {
 		vc.checkMembership(env) // a rebalance's events come before the records
 	}
 	var order []group.TopicPartition
