@@ -5,8 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"kafkascope/core/group"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
+	"kafkascope/core/release"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 )
@@ -38,6 +40,16 @@ type ConsumerConfig struct {
 	// AssignmentStrategy is partition.assignment.strategy (class names);
 	// nil means Kafka's default.
 	AssignmentStrategy []string
+	// GroupProtocol is group.protocol: "classic" ("" too) or "consumer",
+	// KIP-848's protocol (AsyncKafkaConsumer: ConsumerGroupHeartbeat and
+	// server-side assignment; consumer_membership.go).
+	GroupProtocol string
+	// GroupRemoteAssignor is group.remote.assignor ("" = null): the server
+	// assignor a consumer-protocol member asks for.
+	GroupRemoteAssignor string
+	// Release is the client's Kafka release (the zero value means
+	// release.Default): the consumer protocol's client changed in 4.0.
+	Release release.Version
 	// ProcessingTime is how long the application spends on each record a
 	// poll returns before it polls again (simulator-only: it stands for
 	// the application's work, which can exceed max.poll.interval.ms).
@@ -91,6 +103,9 @@ type position struct {
 	// partitions with completed fetches). fetched is the offset after them.
 	buffer  []ConsumerRecord
 	fetched int64
+	// paused: pending revocation (consumer protocol): not fetched, and
+	// its buffered records are not returned.
+	paused bool
 }
 
 // Consumer reads assigned partitions from their leaders: it looks up start
@@ -122,6 +137,9 @@ type Consumer struct {
 	// stuck tells the event feed why the consumer keeps failing, when the
 	// cluster knows (stuck.go).
 	stuck *stuckReporter
+	// The rebalance listener of a consumer-protocol member
+	// (consumer_listener.go).
+	onRevoked, onAssigned, onLost func(env *sim.Env, partitions []group.TopicPartition)
 }
 
 const loggerFetcher = "org.apache.kafka.clients.consumer.internals.AbstractFetch"
@@ -208,7 +226,7 @@ func (c *Consumer) run(env *sim.Env) {
 	}
 	c.lookupOffsets(env)
 	c.deliver(env)
-	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset >= 0 && !ps.awaiting && len(ps.buffer) == 0 }, c.fetching)
+	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset >= 0 && !ps.awaiting && !ps.paused && len(ps.buffer) == 0 }, c.fetching)
 	byNode := map[int32]*protocol.FetchRequest{}
 	for _, id := range nodes {
 		req := &protocol.FetchRequest{

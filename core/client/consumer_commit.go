@@ -71,6 +71,10 @@ func (g *coordinator) fencedCommitError() *Error {
 // as a standalone client with generation -1 when it has none); done gets
 // nil or the error (retriable ones marked so).
 func (g *coordinator) commit(env *sim.Env, offsets []commitOffset, done func(env *sim.Env, err *Error)) {
+	if g.cp != nil {
+		g.cp.commit(env, offsets, done)
+		return
+	}
 	if len(offsets) == 0 {
 		done(env, nil)
 		return
@@ -196,6 +200,13 @@ func (g *coordinator) fetchCommitted(env *sim.Env, tps []topicPartition, done fu
 		return
 	}
 	rg := protocol.OffsetFetchRequestGroup{GroupID: g.c.cfg.GroupID, MemberID: g.memberID, MemberEpoch: g.generation}
+	if m := g.cp; m != nil {
+		// The member's id and epoch while it has one (CRM:1181-1183).
+		rg.MemberID, rg.MemberEpoch = "", -1
+		if m.epoch > 0 {
+			rg.MemberID, rg.MemberEpoch = m.memberID, m.epoch
+		}
+	}
 	for _, tp := range tps {
 		if n := len(rg.Topics); n > 0 && rg.Topics[n-1].Name == tp.topic {
 			rg.Topics[n-1].PartitionIndexes = append(rg.Topics[n-1].PartitionIndexes, tp.partition)

@@ -73,6 +73,10 @@ type coordinator struct {
 	// feed is what the event feed has been told of the coordinator
 	// (consumer_coordinator_feed.go).
 	feed coordinatorFeed
+	// cp is the consumer-protocol membership (group.protocol=consumer),
+	// which uses this coordinator's discovery, connection and OffsetFetch
+	// and replaces the rest; nil for a classic member.
+	cp *membership
 }
 
 func newCoordinator(c *Consumer, self sim.Addr, assignors []Assignor, proto RebalanceProtocol) *coordinator {
@@ -93,6 +97,10 @@ const (
 // nothing while the application is busy between polls.
 func (g *coordinator) poll(env *sim.Env) {
 	if g.closed || g.c.stopped {
+		return
+	}
+	if g.cp != nil {
+		g.cp.background(env)
 		return
 	}
 	if !g.known {
@@ -584,6 +592,10 @@ func (g *coordinator) resetGeneration(env *sim.Env, memberID bool) {
 // open: heartbeats every heartbeat.interval.ms once joined, and the
 // session and poll timeouts.
 func (g *coordinator) startHeartbeats(env *sim.Env) {
+	if g.cp != nil {
+		g.cp.tick(env)
+		return
+	}
 	if g.hbTimer.Pending() {
 		return
 	}
@@ -697,6 +709,13 @@ func (g *coordinator) leave(env *sim.Env, reason string, done func(env *sim.Env)
 // close is ConsumerCoordinator.close: commit what was consumed (with
 // auto-commit) and leave the group, then done.
 func (g *coordinator) close(env *sim.Env, done func(env *sim.Env)) {
+	if g.cp != nil {
+		g.cp.close(env, func(env *sim.Env) {
+			g.closed = true
+			done(env)
+		})
+		return
+	}
 	finish := func(env *sim.Env) {
 		g.closed = true
 		g.hbTimer.Stop()

@@ -21,7 +21,12 @@ func (c *Consumer) deliver(env *sim.Env) {
 		return
 	}
 	c.lastPoll = env.Now()
-	if c.grp != nil {
+	if c.grp != nil && c.grp.cp != nil {
+		c.grp.cp.appPoll(env)
+		if c.stopped {
+			return
+		}
+	} else if c.grp != nil {
 		c.grp.poll(env)
 		if c.grp.preparing {
 			return // onJoinPrepare's commit runs inside poll(), which returns nothing meanwhile
@@ -34,6 +39,9 @@ func (c *Consumer) deliver(env *sim.Env) {
 	var out []ConsumerRecord
 	for _, tp := range c.assigned {
 		ps := c.pos[tp]
+		if ps.paused {
+			continue
+		}
 		for len(ps.buffer) > 0 && len(out) < max {
 			r := ps.buffer[0]
 			ps.buffer = ps.buffer[1:]
@@ -49,6 +57,9 @@ func (c *Consumer) deliver(env *sim.Env) {
 	}
 	if c.cfg.ProcessingTime > 0 {
 		c.busy = true
+		if c.grp != nil && c.grp.cp != nil {
+			c.grp.cp.armPollTimer(env)
+		}
 		env.After(time.Duration(len(out))*c.cfg.ProcessingTime, "consumer-processing", func(env *sim.Env) {
 			c.busy = false
 			c.run(env)
@@ -66,6 +77,10 @@ func (c *Consumer) deliver(env *sim.Env) {
 // topics; partitions come from the group's assignment. It returns the
 // unknown partition.assignment.strategy class, if any.
 func (c *Consumer) Subscribe(env *sim.Env, self sim.Addr, topics []string) string {
+	if c.cfg.GroupProtocol == "consumer" {
+		c.subscribe848(env, self, topics)
+		return ""
+	}
 	classes, isDefault := c.cfg.AssignmentStrategy, false
 	if classes == nil {
 		classes, isDefault = DefaultAssignmentStrategy, true
@@ -202,6 +217,9 @@ func (c *Consumer) Close(env *sim.Env, done func(env *sim.Env)) {
 func (c *Consumer) Member() (memberID string, generation int32, state string) {
 	if c.grp == nil {
 		return "", -1, ""
+	}
+	if m := c.grp.cp; m != nil {
+		return m.memberID, m.epoch, m.state.String()
 	}
 	return c.grp.memberID, c.grp.generation, [...]string{"UNJOINED", "PREPARING_REBALANCE", "COMPLETING_REBALANCE", "STABLE"}[c.grp.state]
 }

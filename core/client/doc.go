@@ -4,7 +4,9 @@
 // timeouts), the consumer's fetch loop and its classic group membership
 // (ConsumerCoordinator over AbstractCoordinator, dynamic or static with
 // group.instance.id: a static member sends no LeaveGroup and is fatally
-// fenced by FENCED_INSTANCE_ID), and the admin client
+// fenced by FENCED_INSTANCE_ID) or, with group.protocol=consumer, KIP-848's
+// consumer protocol as AsyncKafkaConsumer runs it (ConsumerGroupHeartbeat,
+// reconciliation from poll, consumer_membership.go), and the admin client
 // (KafkaAdminClient's metadata manager, node providers, one call in flight
 // per node, per-attempt and per-call timeouts, retry and reconnect backoff,
 // and the exceptions it ends calls with).

@@ -302,3 +302,19 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse, waiters []f
 	}
 	m.maybeUpdate(env)
 }
+
+// TopicNameByID finds the topic with id among those the cache knows (the
+// consumer protocol sends assignments by topic id).
+func (m *Metadata) TopicNameByID(id [16]byte) (string, bool) {
+	names := make([]string, 0, len(m.info))
+	for n := range m.info {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if m.info[n].ID == id {
+			return n, true
+		}
+	}
+	return "", false
+}

@@ -366,7 +366,7 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		}
 	}
 	t.s.tools++
-	if msg := applyConsumerProps(&cfg, cprops); msg != "" {
+	if msg := applyConsumerProps(&cfg, cprops, rel); msg != "" {
 		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
 		if !strings.HasPrefix(msg, "org.apache.kafka.common.config.ConfigException") {
 			// Parsing ConsumerConfig throws before KafkaConsumer's

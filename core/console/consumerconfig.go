@@ -8,12 +8,15 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/metadata"
+	"kafkascope/core/release"
 )
 
 // applyConsumerProps sets the consumer configs the simulator implements
 // from --consumer.config and --consumer-property, checking values as
-// ConsumerConfig does; it returns the ConfigException line for a bad one.
-func applyConsumerProps(cfg *client.ConsumerConfig, props map[string]string) string {
+// ConsumerConfig of release rel does; it returns the ConfigException line
+// for a bad one.
+func applyConsumerProps(cfg *client.ConsumerConfig, props map[string]string, rel release.Version) string {
+	cfg.Release = rel
 	durations := []struct {
 		name string
 		dst  *time.Duration
@@ -70,6 +73,9 @@ func applyConsumerProps(cfg *client.ConsumerConfig, props map[string]string) str
 		}
 		cfg.GroupInstanceID = v
 	}
+	if msg := applyGroupProtocol(cfg, props, rel); msg != "" {
+		return msg
+	}
 	if v, ok := props["partition.assignment.strategy"]; ok {
 		classes := trimList(v)
 		for i, c := range classes {
@@ -83,7 +89,7 @@ func applyConsumerProps(cfg *client.ConsumerConfig, props map[string]string) str
 		}
 		cfg.AssignmentStrategy = classes
 	}
-	if cfg.HeartbeatInterval >= cfg.SessionTimeout {
+	if cfg.GroupProtocol != "consumer" && cfg.HeartbeatInterval >= cfg.SessionTimeout {
 		// Kafka's Heartbeat, made with the group coordinator in the
 		// consumer's constructor (the console consumer always has a group).
 		return "java.lang.IllegalArgumentException: Heartbeat must be set lower than the session timeout"

@@ -72,9 +72,9 @@ func verifiableConsumerParser38() *javacli.Parser {
 				Help: "the old name of --bootstrap-server, used only when --bootstrap-server is not given."},
 			{Flags: []string{"--topic"}, Metavar: "TOPIC", Type: "String", Required: true, Help: "the topic to consume."},
 			{Flags: []string{"--group-protocol"}, Metavar: "GROUP_PROTOCOL", Type: "String", Default: "classic", HasDefault: true,
-				Help: "group.protocol: classic or consumer (kafkascope simulates classic)."},
-			{Flags: []string{"--group-remote-assignor"}, Metavar: "GROUP_REMOTE_ASSIGNOR", Type: "String", Default: "uniform", HasDefault: true,
-				Help: "the server-side assignor of the consumer group protocol (not used with classic)."},
+				Help: "group.protocol: classic or consumer (KIP-848)."},
+			{Flags: []string{"--group-remote-assignor"}, Metavar: "GROUP_REMOTE_ASSIGNOR", Type: "String",
+				Help: "group.remote.assignor, the server-side assignor of the consumer group protocol (uniform or range; not used with classic)."},
 			{Flags: []string{"--group-id"}, Metavar: "GROUP_ID", Type: "String", Required: true, Help: "the group.id the consumers of the group share."},
 			{Flags: []string{"--group-instance-id"}, Metavar: "GROUP_INSTANCE_ID", Type: "String", Help: "group.instance.id, which makes the consumer a static member."},
 			{Flags: []string{"--max-messages"}, Metavar: "MAX-MESSAGES", Type: "Integer", Default: "-1", HasDefault: true,
@@ -172,12 +172,29 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 			props[k] = val
 		}
 	}
-	switch proto := str("--group-protocol"); {
-	case strings.EqualFold(proto, "consumer"):
-		t.println("kafkascope: the consumer group protocol (KIP-848, group.protocol=consumer) is not simulated; use --group-protocol classic")
-		t.finish(1)
-		return nil
-	default:
+	// The protocol decides which of --group-remote-assignor (default
+	// null) and --assignment-strategy reach the config. 4.x parses the
+	// name with GroupProtocol.of, which throws for any other name, and
+	// puts the enum's name (VerifiableConsumer.java@4.3:668-684); 3.8
+	// takes anything but "consumer" for classic and sets group.protocol
+	// only for consumer (@3.8:642-657).
+	proto := str("--group-protocol")
+	consumerProto := strings.EqualFold(proto, "consumer")
+	if rel.AtLeast(4, 0) {
+		if !consumerProto && !strings.EqualFold(proto, "classic") {
+			t.println(`Exception in thread "main" java.lang.IllegalArgumentException: No enum constant org.apache.kafka.clients.consumer.GroupProtocol.` + strings.ToUpper(proto))
+			t.finish(1)
+			return nil
+		}
+		props["group.protocol"] = strings.ToUpper(proto)
+	} else if consumerProto {
+		props["group.protocol"] = proto
+	}
+	if consumerProto {
+		if v.Given(arg("--group-remote-assignor")) {
+			props["group.remote.assignor"] = str("--group-remote-assignor")
+		}
+	} else {
 		props["partition.assignment.strategy"] = str("--assignment-strategy")
 	}
 	groupID := str("--group-id")
@@ -212,7 +229,15 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		t.finish(1)
 		return nil
 	}
-	if msg := applyConsumerProps(&cfg, props); msg != "" {
+	if msg := applyConsumerProps(&cfg, props, rel); msg != "" {
+		// new ConsumerConfig runs before KafkaConsumer's constructor, so a
+		// ConfigException is not wrapped (KafkaConsumer.java's
+		// KafkaConsumer(Properties, Deserializer, Deserializer)).
+		if strings.HasPrefix(msg, "org.apache.kafka.common.config.ConfigException") {
+			t.println(`Exception in thread "main" ` + msg)
+			t.finish(1)
+			return nil
+		}
 		t.println(`Exception in thread "main" org.apache.kafka.common.KafkaException: Failed to construct kafka consumer`)
 		t.println("Caused by: " + msg)
 		t.finish(1)
@@ -225,7 +250,7 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		return nil
 	}
 	vc := &verifiableConsumer{t: t, rel: rel, topic: str("--topic"), maxMessages: num("--max-messages"),
-		useAutoCommit: useAutoCommit, verbose: v.Given(arg("--verbose"))}
+		useAutoCommit: useAutoCommit, verbose: v.Given(arg("--verbose")), listened: cfg.GroupProtocol == "consumer"}
 	return func(host string) sim.Process {
 		vc.c = client.NewConsumer(sim.Addr(host+":50000"), bootstrap, cfg, func(level client.Level, msg, logger string) {
 			// tools-log4j.properties: WARN and above, on stderr.
@@ -260,7 +285,7 @@ type watchingHandler struct{ vc *verifiableConsumer }
 
 func (w watchingHandler) Handle(env *sim.Env, e *sim.Envelope) bool {
 	handled := w.vc.c.Handle(env, e)
-	if _, ok := any(w.vc.c).(rebalanceListener); !ok && handled && !w.vc.closing && w.vc.started {
+	if _, ok := any(w.vc.c).(rebalanceListener); !ok && !w.vc.listened && handled && !w.vc.closing && w.vc.started {
 		w.vc.checkMembership(env)
 	}
 	return handled
@@ -275,6 +300,7 @@ type verifiableConsumer struct {
 	maxMessages   int64
 	useAutoCommit bool
 	verbose       bool
+	listened      bool // group.protocol=consumer: the consumer calls the listener
 
 	consumed   int64
 	closing    bool
@@ -318,7 +344,16 @@ func (vc *verifiableConsumer) run(env *sim.Env) {
 		vc.t.logException(client.LevelError, "Error during processing, terminating consumer process: ", "org.apache.kafka.tools.VerifiableConsumer", err.Lines())
 		vc.shutdown(env, 0)
 	})
-	if l, ok := any(vc.c).(rebalanceListener); ok {
+	if vc.listened {
+		// The consumer protocol runs the listener (consumer_listener.go);
+		// VerifiableConsumer does not override onPartitionsLost, whose
+		// default calls onPartitionsRevoked.
+		vc.c.OnRebalance(func(env *sim.Env, tps []group.TopicPartition) {
+			vc.event("partitions_revoked", jsonPartitions(tps))
+		}, func(env *sim.Env, tps []group.TopicPartition) {
+			vc.event("partitions_assigned", jsonPartitions(tps))
+		}, nil)
+	} else if l, ok := any(vc.c).(rebalanceListener); ok {
 		l.SetRebalanceListener(func(env *sim.Env, tps []group.TopicPartition) {
 			vc.event("partitions_revoked", jsonPartitions(tps))
 		}, func(env *sim.Env, tps []group.TopicPartition) {
@@ -412,7 +447,7 @@ func (vc *verifiableConsumer) onRecords(env *sim.Env, recs []client.ConsumerReco
 		vc.pending = append(vc.pending, recs)
 		return
 	}
-	if _, ok := any(vc.c).(rebalanceListener); !ok {
+	if _, ok := any(vc.c).(rebalanceListener); !ok && !vc.listened {
 		vc.checkMembership(env) // a rebalance's events come before the records
 	}
 	var order []group.TopicPartition

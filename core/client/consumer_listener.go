@@ -1,0 +1,67 @@
+package client
+
+import (
+	"kafkascope/core/group"
+	"kafkascope/core/sim"
+)
+
+// OnRebalance sets the ConsumerRebalanceListener of a consumer-protocol
+// member: onRevoked with what it gives up (only when something is), onAssigned
+// with what it takes at every reconciliation (even nothing, AKC:236-245),
+// onLost with what it lost when fenced or failed (nil: onRevoked, as
+// ConsumerRebalanceListener's default onPartitionsLost does). Partitions
+// come sorted by topic and partition. The classic consumer does not call
+// it.
+func (c *Consumer) OnRebalance(onRevoked, onAssigned, onLost func(env *sim.Env, partitions []group.TopicPartition)) {
+	c.onRevoked, c.onAssigned, c.onLost = onRevoked, onAssigned, onLost
+	if c.onLost == nil {
+		c.onLost = onRevoked
+	}
+}
+
+func groupTPs(tps []topicPartition) []group.TopicPartition {
+	out := make([]group.TopicPartition, len(tps))
+	for i, tp := range tps {
+		out[i] = group.TopicPartition{Topic: tp.topic, Partition: tp.partition}
+	}
+	return out
+}
+
+// revokeWithListener gives partitions up through onPartitionsRevoked.
+func (c *Consumer) revokeWithListener(env *sim.Env, tps []topicPartition) {
+	if len(tps) == 0 {
+		return
+	}
+	if c.onRevoked != nil {
+		c.onRevoked(env, groupTPs(tps))
+	}
+	c.revoke(env, tps)
+}
+
+// lose gives partitions up through onPartitionsLost (nothing committed).
+func (c *Consumer) lose(env *sim.Env, tps []topicPartition) {
+	if len(tps) == 0 {
+		return
+	}
+	if c.onLost != nil {
+		c.onLost(env, groupTPs(tps))
+	}
+	c.revoke(env, tps)
+}
+
+// pause marks partitions pending revocation: they are neither fetched nor
+// returned (AMM.markPendingRevocationToPauseFetching).
+func (c *Consumer) pause(tps []topicPartition) {
+	for _, tp := range tps {
+		if ps := c.pos[tp]; ps != nil {
+			ps.paused = true
+		}
+	}
+}
+
+// unpause ends every pending revocation (an aborted reconciliation).
+func (c *Consumer) unpause() {
+	for _, tp := range c.assigned {
+		c.pos[tp].paused = false
+	}
+}
