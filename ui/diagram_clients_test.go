@@ -414,3 +414,48 @@ func BenchmarkDiagramBuildClients(b *testing.B) {
 		env.RunBuild(d)
 	}
 }
+
+// A consumer-protocol group (KIP-848) has no generation: its card gives the
+// group and target epochs, each member's epoch, the partitions a member is
+// still giving back, and its target while it differs from what it holds.
+func TestDiagramConsumerProtocolGroupCard(t *testing.T) {
+	s := dgHandMade()
+	tp := func(p int32) view.TopicPartition { return view.TopicPartition{Topic: "orders", Partition: p} }
+	s.Groups = []view.Group{{
+		GroupID: "g", Coordinator: 3, Partition: 41, State: "Reconciling", Type: "consumer", ProtocolType: "consumer",
+		GroupEpoch: 3, AssignmentEpoch: 3,
+		Members: []view.GroupMember{
+			{MemberID: "Xq3kZ1oWTmW4c3e9Jd2h1A", ClientID: "c1", ClientHost: "/10.0.0.7", Epoch: 2, State: "UNREVOKED_PARTITIONS",
+				Assigned: []view.TopicPartition{tp(0), tp(1)}, Revoking: []view.TopicPartition{tp(2)}, Target: []view.TopicPartition{tp(0), tp(1)}},
+			{MemberID: "Pb0cM2fYQw6v1yR8sT4uKg", ClientID: "c2", ClientHost: "/10.0.0.8", Epoch: 3, State: "UNRELEASED_PARTITIONS",
+				Target: []view.TopicPartition{tp(2)}},
+		},
+	}}
+	doc := dgRender(t, &Diagram{Snapshot: s})
+	card := doc.one(doc.root, "group card", dgByAttr("data-group", "g"))
+	if got := dgText(dg1(doc, card, "kd-cc-sub")); got != "group epoch 3 · target epoch 3 · 2 members · coordinator: broker 3" {
+		t.Errorf("summary %q", got)
+	}
+	members := dgAll(card, dgByClass("kd-member"))
+	if len(members) != 2 {
+		t.Fatalf("%d members, want 2", len(members))
+	}
+	if got := dgText(dg1(doc, members[0], "kd-m-epoch")); got != "epoch 2" {
+		t.Errorf("first member's epoch %q", got)
+	}
+	if got := dgText(dg1(doc, members[0], "kd-m-assigned")); got != "orders-0, orders-1 (giving back orders-2)" {
+		t.Errorf("first member assigned %q", got)
+	}
+	if n := len(dgAll(members[0], dgByClass("kd-m-target"))); n != 0 {
+		t.Errorf("the first member holds its target, yet shows %d targets", n)
+	}
+	if got := dgText(dg1(doc, members[1], "kd-m-target")); got != "→ target: orders-2" {
+		t.Errorf("second member's target %q", got)
+	}
+	if got := dgText(dg1(doc, members[1], "kd-m-assigned")); got != "no partitions assigned" {
+		t.Errorf("second member assigned %q", got)
+	}
+	if n := len(dgAll(card, dgByClass("kd-m-leader"))); n != 0 {
+		t.Error("a consumer-protocol group has no leader")
+	}
+}

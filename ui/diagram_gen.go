@@ -540,8 +540,16 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-leader")
 													vgSetHTML(vgn, m.Leader)
 												}
+												if m.Epoch != `` {
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-epoch")
+													vgSetHTML(vgn, m.Epoch)
+												}
 												vgn = vgElem(vgparent, "", "span", "class\x00kd-m-assigned")
 												vgSetHTML(vgn, m.Assigned)
+												if m.Target != `` {
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-target")
+													vgSetHTML(vgn, m.Target)
+												}
 											}
 										}
 										vgn = vgText(vgparent, "\n          ")

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,6 +46,11 @@ type dgMember struct {
 	Leader   string // "leader" or ""
 	Assigned string
 	Class    string
+	// A consumer-protocol member (KIP-848): its epoch, and its target
+	// when it differs from what it holds (partitions to give back or to
+	// receive).
+	Epoch  string
+	Target string
 }
 
 // dgLagRow is one partition of the group (kafka-consumer-groups.sh
@@ -91,10 +97,46 @@ func (l *dgLayout) groups(s *view.Snapshot, t dgTranslator, o dgOptions) {
 			c.Fold = "▸"
 		}
 		c.Sub = fmt.Sprintf(t("group.summary"), g.Generation, dgCountOf(t, len(g.Members), "count.member"), g.Coordinator)
+		if g.Type == "consumer" {
+			c.Sub = fmt.Sprintf(t("group.summary.consumer"), g.GroupEpoch, g.AssignmentEpoch, dgCountOf(t, len(g.Members), "count.member"), g.Coordinator)
+		}
 		if c.Open {
 			l.groupBody(&c, g, s, t)
 		}
 		l.Groups = append(l.Groups, c)
+	}
+}
+
+// dgTPList is partitions as "t-0, t-1".
+func dgTPList(tps []view.TopicPartition) string {
+	var b strings.Builder
+	for i, tp := range tps {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(tp.Topic + "-" + strconv.Itoa(int(tp.Partition)))
+	}
+	return b.String()
+}
+
+// consumerMember adds a consumer-protocol member's epoch, the partitions it
+// is giving back, and its target when it differs from what it holds: the
+// coordinator moves each member toward its target one heartbeat at a
+// time, with no group-wide barrier (KIP-848).
+func (l *dgLayout) consumerMember(mv *dgMember, m view.GroupMember, t dgTranslator) {
+	mv.Epoch = fmt.Sprintf(t("group.member.epoch"), m.Epoch)
+	mv.Tip += " · " + m.State
+	if len(m.Revoking) > 0 {
+		mv.Assigned += " " + fmt.Sprintf(t("group.member.revoking"), dgTPList(m.Revoking))
+		mv.Class += " kd-member-moving"
+	}
+	if !slices.Equal(m.Target, m.Assigned) {
+		target := t("group.nothing")
+		if len(m.Target) > 0 {
+			target = dgTPList(m.Target)
+		}
+		mv.Target = fmt.Sprintf(t("group.member.target"), target)
+		mv.Class += " kd-member-moving"
 	}
 }
 
@@ -104,6 +146,9 @@ func (l *dgLayout) groupBody(c *dgGroup, g view.Group, s *view.Snapshot, t dgTra
 		proto = "—"
 	}
 	c.Info = fmt.Sprintf(t("group.info"), proto, g.Partition, g.Coordinator)
+	if g.Type == "consumer" {
+		c.Info = fmt.Sprintf(t("group.info.consumer"), g.Partition, g.Coordinator)
+	}
 	if len(g.Members) == 0 {
 		c.Empty = fmt.Sprintf(t("group.no.members"), g.GroupID)
 	}
@@ -121,14 +166,10 @@ func (l *dgLayout) groupBody(c *dgGroup, g view.Group, s *view.Snapshot, t dgTra
 		if len(m.Assigned) == 0 {
 			mv.Assigned = t("group.nothing")
 		} else {
-			var b strings.Builder
-			for i, tp := range m.Assigned {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(tp.Topic + "-" + strconv.Itoa(int(tp.Partition)))
-			}
-			mv.Assigned = b.String()
+			mv.Assigned = dgTPList(m.Assigned)
+		}
+		if g.Type == "consumer" {
+			l.consumerMember(&mv, m, t)
 		}
 		c.Members = append(c.Members, mv)
 	}

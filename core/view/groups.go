@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/cluster"
 	"kafkascope/core/groupcoordinator"
 	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
 )
@@ -29,6 +30,12 @@ type Group struct {
 	Joining    []GroupMember
 	Partitions []GroupPartition // by topic, then partition
 	Events     []GroupEvent     // the newest rebalance events, oldest first
+	// Type is "classic" or "consumer" (KIP-848). A consumer group has no
+	// generation: GroupEpoch counts its membership and subscription
+	// changes, AssignmentEpoch is the epoch of its target assignment.
+	Type            string
+	GroupEpoch      int32
+	AssignmentEpoch int32
 }
 
 // GroupMember is one member and what it was assigned in this generation.
@@ -42,6 +49,13 @@ type GroupMember struct {
 	// died, and the coordinator has not expired it yet).
 	ClientState      string
 	ClientGeneration int32
+	// A consumer group's member (KIP-848): its epoch, its state at the
+	// coordinator (STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS),
+	// the partitions it still has to give back, and its target.
+	Epoch    int32
+	State    string
+	Revoking []TopicPartition
+	Target   []TopicPartition
 }
 
 // TopicPartition names a partition.
@@ -122,7 +136,8 @@ func takeGroups(c *cluster.Cluster, s *Snapshot, running map[int32]bool, consume
 
 func group(c *cluster.Cluster, coordinator int32, gs groupcoordinator.GroupView, hw map[TopicPartition]int64, consumers []client.ConsumerState) Group {
 	g := Group{GroupID: gs.ID, Coordinator: coordinator, Partition: gs.Partition, State: gs.State,
-		Generation: gs.Generation, ProtocolType: gs.ProtocolType, Protocol: gs.Protocol}
+		Generation: gs.Generation, ProtocolType: gs.ProtocolType, Protocol: gs.Protocol,
+		Type: gs.Type, GroupEpoch: gs.GroupEpoch, AssignmentEpoch: gs.AssignmentEpoch}
 	parts := map[TopicPartition]*GroupPartition{}
 	var order []TopicPartition
 	part := func(tp TopicPartition) *GroupPartition {
@@ -156,6 +171,8 @@ func group(c *cluster.Cluster, coordinator int32, gs groupcoordinator.GroupView,
 			}
 		}
 		sorts.Func(mv.Assigned, compareTP)
+		mv.Epoch, mv.State = m.Epoch, m.State
+		mv.Revoking, mv.Target = flattenTPs(m.Revoking), flattenTPs(m.Target)
 		g.Members = append(g.Members, mv)
 	}
 	for _, cs := range consumers {
@@ -178,6 +195,18 @@ func group(c *cluster.Cluster, coordinator int32, gs groupcoordinator.GroupView,
 		g.Events = append(g.Events, GroupEvent(e))
 	}
 	return g
+}
+
+// flattenTPs lists the partitions of tps, sorted.
+func flattenTPs(tps []protocol.TopicPartitions) []TopicPartition {
+	var out []TopicPartition
+	for _, t := range tps {
+		for _, p := range t.Partitions {
+			out = append(out, TopicPartition{t.Topic, p})
+		}
+	}
+	sorts.Func(out, compareTP)
+	return out
 }
 
 // consumerOf is the running consumer of group with member id, or nil.
