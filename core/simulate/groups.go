@@ -66,6 +66,12 @@ func (run *Run) startMember(group, name string) (*member, error) {
 	m := &member{group: group, name: name}
 	cfg := client.DefaultConsumerConfig()
 	cfg.ClientID, cfg.GroupID, cfg.AutoOffsetReset = name, group, "earliest"
+	cfg.Release = run.Plan.Version
+	for _, g := range run.Plan.Groups {
+		if g.ID == group && g.Protocol == "consumer" {
+			cfg.GroupProtocol = "consumer"
+		}
+	}
 	host, err := run.C.SpawnClient(name, func(host string) sim.Process {
 		m.c = client.NewConsumer(sim.Addr(host+":1"), []sim.Addr{cluster.BrokerAddr(1)}, cfg, run.clientLog(name))
 		m.c.OnRecords(func(env *sim.Env, recs []client.ConsumerRecord) { run.consumed(m, recs) })

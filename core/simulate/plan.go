@@ -103,6 +103,9 @@ type ProducerPlan struct {
 type GroupPlan struct {
 	ID      string
 	Members int
+	// Protocol is the members' group.protocol: "classic", or on Kafka 4.x
+	// drawn per group, "consumer" (KIP-848).
+	Protocol string
 }
 
 // Plan is a run's shape, drawn from its seed.
@@ -181,7 +184,16 @@ func Draw(seed uint64, opts Options) Plan {
 	g := sim.NewRand(seed, "simulate/plan/groups")
 	for i, n := 0, g.Intn(3); i < n; i++ {
 		if !opts.NoGroups {
-			p.Groups = append(p.Groups, GroupPlan{ID: fmt.Sprintf("group-%d", i+1), Members: 1 + g.Intn(2)})
+			p.Groups = append(p.Groups, GroupPlan{ID: fmt.Sprintf("group-%d", i+1), Members: 1 + g.Intn(2), Protocol: "classic"})
+		}
+	}
+	// The rebalance protocol, from a stream of its own (every earlier
+	// seed keeps its groups): Kafka 4.x groups use KIP-848's consumer
+	// protocol half of the time.
+	gp := sim.NewRand(seed, "simulate/plan/group-protocol")
+	for i := range p.Groups {
+		if p.Version.AtLeast(4, 0) && gp.Intn(2) == 0 {
+			p.Groups[i].Protocol = "consumer"
 		}
 	}
 	return p
@@ -203,7 +215,11 @@ func (p Plan) Describe(opts Options) string {
 		fmt.Fprintf(&b, " %s(acks=%s, enable.idempotence=%v, every %s)", pp.Name, acksName(pp.Acks), pp.Idempotent, pp.Gap)
 	}
 	for _, g := range p.Groups {
-		fmt.Fprintf(&b, "; consumer group %s (%d members)", g.ID, g.Members)
+		fmt.Fprintf(&b, "; consumer group %s (%d members", g.ID, g.Members)
+		if g.Protocol == "consumer" {
+			b.WriteString(", group.protocol=consumer")
+		}
+		b.WriteString(")")
 	}
 	if len(opts.Overrides) > 0 {
 		keys := make([]string, 0, len(opts.Overrides))
