@@ -35,6 +35,11 @@ type AdminConfig struct {
 	// ClusterID is what a controller's DescribeCluster would report (read
 	// only with BootstrapControllers).
 	ClusterID string
+
+	// ConsumerGroupDescribe: describeConsumerGroups asks
+	// ConsumerGroupDescribe before DescribeGroups, as Kafka 4.x clients do
+	// (3.8's ask DescribeGroups only).
+	ConsumerGroupDescribe bool
 }
 
 // Node is a node the admin client knows: its id and listener address.

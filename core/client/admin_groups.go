@@ -27,24 +27,46 @@ type Coordinator struct {
 	Port int32
 }
 
-// GroupMember is MemberDescription: a member and its assignment (decoded
-// from the consumer protocol; empty for a group that is not Stable).
+// GroupMember is MemberDescription: a member and its assignment. From a
+// classic group's DescribeGroups answer only the first fields are known
+// (the assignment decoded from the consumer protocol, empty for a group
+// that is not Stable); a consumer-protocol group's ConsumerGroupDescribe
+// answer fills them all.
 type GroupMember struct {
 	MemberID   string
 	InstanceID string // "" = none
 	ClientID   string
 	Host       string
-	Assignment []group.TopicPartition // in the order the assignment lists them
+	// Assignment is the current assignment (a consumer group's includes
+	// the partitions pending revocation), in the order the answer lists
+	// them.
+	Assignment []group.TopicPartition
+
+	// HasEpoch says MemberEpoch and TargetAssignment are known
+	// (Optional.of in MemberDescription: consumer groups only).
+	HasEpoch         bool
+	MemberEpoch      int32
+	TargetAssignment []group.TopicPartition
+	// Upgraded is MemberDescription.upgraded(): nil when unknown
+	// (classic groups, or MemberType -1), else whether the member uses the
+	// consumer protocol (MemberType 1) rather than classic (0).
+	Upgraded *bool
 }
 
 // GroupDescription is ConsumerGroupDescription.
 type GroupDescription struct {
 	GroupID     string
-	Simple      bool // isSimpleConsumerGroup: protocol type ""
+	Simple      bool   // isSimpleConsumerGroup: protocol type ""
+	Type        string // GroupType: "Classic" or "Consumer"
 	State       string
-	Assignor    string // partitionAssignor: the protocol name, "" unless Stable
+	Assignor    string // partitionAssignor: the protocol name ("" unless Stable), or a consumer group's server assignor
 	Members     []GroupMember
 	Coordinator Coordinator
+	// HasEpochs says GroupEpoch and AssignmentEpoch are known (consumer
+	// groups; Optional.empty for classic groups).
+	HasEpochs       bool
+	GroupEpoch      int32
+	AssignmentEpoch int32 // targetAssignmentEpoch
 }
 
 // GroupListing is ConsumerGroupListing.
@@ -72,15 +94,22 @@ type groupCall struct {
 	// default exception when err is nil).
 	handle func(env *sim.Env, resp protocol.Response, coord Coordinator) (code protocol.ErrorCode, err *Error)
 	fail   func(env *sim.Env, err *Error)
+	// resend: set by handle after it replaced apiKey, build and handle,
+	// to send the new request to the same coordinator.
+	resend bool
 }
 
 func (a *Admin) groupCall(env *sim.Env, api, apiKey, groupID string, timeout time.Duration, build func() protocol.Request,
 	handle func(env *sim.Env, resp protocol.Response, coord Coordinator) (protocol.ErrorCode, *Error), fail func(env *sim.Env, err *Error)) {
+	a.newGroupCall(env, api, apiKey, groupID, timeout, build, handle, fail).lookup(env)
+}
+
+func (a *Admin) newGroupCall(env *sim.Env, api, apiKey, groupID string, timeout time.Duration, build func() protocol.Request,
+	handle func(env *sim.Env, resp protocol.Response, coord Coordinator) (protocol.ErrorCode, *Error), fail func(env *sim.Env, err *Error)) *groupCall {
 	if timeout <= 0 {
 		timeout = a.cfg.DefaultAPITimeout
 	}
-	g := &groupCall{a: a, api: api, apiKey: apiKey, group: groupID, deadline: env.Now().Add(timeout), build: build, handle: handle, fail: fail}
-	g.lookup(env)
+	return &groupCall{a: a, api: api, apiKey: apiKey, group: groupID, deadline: env.Now().Add(timeout), build: build, handle: handle, fail: fail}
 }
 
 func (g *groupCall) lookup(env *sim.Env) {
@@ -116,6 +145,13 @@ func (g *groupCall) send(env *sim.Env, coord Coordinator) {
 	c.build = func(int32) sim.Message { return g.build() }
 	c.onResponse = func(env *sim.Env, resp sim.Message) *Error {
 		code, err := g.handle(env, resp.(protocol.Response), coord)
+		if g.resend {
+			// The handler switched the call to another request for the
+			// same coordinator (the key stays mapped to it).
+			g.resend = false
+			g.send(env, coord)
+			return nil
+		}
 		switch code {
 		case protocol.NONE:
 		case protocol.COORDINATOR_LOAD_IN_PROGRESS:
@@ -134,43 +170,138 @@ func (g *groupCall) send(env *sim.Env, coord Coordinator) {
 	g.a.enqueue(env, c)
 }
 
-// DescribeConsumerGroup is describeConsumerGroups for one group: a group
-// the coordinator does not know comes back Dead with no members.
+// DescribeConsumerGroup is describeConsumerGroups for one group
+// (DescribeConsumerGroupsHandler). A Kafka 4.x admin client
+// (AdminConfig.ConsumerGroupDescribe) asks ConsumerGroupDescribe first;
+// a group it answers GROUP_ID_NOT_FOUND (not a consumer group, or no
+// group) or UNSUPPORTED_VERSION is asked again with DescribeGroups, on
+// the same coordinator and within the same deadline; the first answer's
+// GROUP_ID_NOT_FOUND message is kept when DescribeGroups fails the same
+// way (4.3 DescribeConsumerGroupsHandler.java:102-142, 357-385). A 3.8
+// client asks DescribeGroups only. A group the coordinator does not know
+// comes back from DescribeGroups as Dead with no members.
 func (a *Admin) DescribeConsumerGroup(env *sim.Env, groupID string, timeout time.Duration, cb func(env *sim.Env, d *GroupDescription, err *Error)) {
-	a.groupCall(env, "describeConsumerGroups", "DESCRIBE_GROUPS", groupID, timeout,
-		func() protocol.Request { return &protocol.DescribeGroupsRequest{Groups: []string{groupID}} },
+	fail := func(env *sim.Env, err *Error) { cb(env, nil, err) }
+	if !a.cfg.ConsumerGroupDescribe {
+		a.newGroupCall(env, "describeConsumerGroups", "DESCRIBE_GROUPS", groupID, timeout,
+			describeGroupsRequest(groupID), describeGroupsHandler(groupID, "", cb), fail).lookup(env)
+		return
+	}
+	var g *groupCall
+	g = a.newGroupCall(env, "describeConsumerGroups", "CONSUMER_GROUP_DESCRIBE", groupID, timeout,
+		func() protocol.Request {
+			return &protocol.ConsumerGroupDescribeRequest{GroupIDs: []string{groupID}}
+		},
 		func(env *sim.Env, resp protocol.Response, coord Coordinator) (protocol.ErrorCode, *Error) {
-			for _, dg := range resp.(*protocol.DescribeGroupsResponse).Groups {
+			for _, dg := range resp.(*protocol.ConsumerGroupDescribeResponse).Groups {
 				if dg.GroupID != groupID {
 					continue
 				}
-				if dg.ErrorCode != protocol.NONE {
-					return dg.ErrorCode, nil
-				}
-				if dg.ProtocolType != "consumer" && dg.ProtocolType != "" {
-					return protocol.UNKNOWN_SERVER_ERROR, &Error{Class: classIllegalArgument,
-						Message: "GroupId " + groupID + " is not a consumer group (" + dg.ProtocolType + ")."}
-				}
-				d := &GroupDescription{GroupID: groupID, Simple: dg.ProtocolType == "", State: dg.GroupState, Assignor: dg.ProtocolData, Coordinator: coord}
-				for _, m := range dg.Members {
-					gm := GroupMember{MemberID: m.MemberID, InstanceID: m.GroupInstanceID, ClientID: m.ClientID, Host: m.ClientHost}
-					if len(m.MemberAssignment) > 0 {
-						if asg, err := protocol.DecodeConsumerProtocolAssignment(m.MemberAssignment); err == nil {
-							for _, t := range asg.AssignedPartitions {
-								for _, p := range t.Partitions {
-									gm.Assignment = append(gm.Assignment, group.TopicPartition{Topic: t.Topic, Partition: p})
-								}
-							}
-						}
+				switch dg.ErrorCode {
+				case protocol.NONE:
+				case protocol.GROUP_ID_NOT_FOUND, protocol.UNSUPPORTED_VERSION:
+					notFound := ""
+					if dg.ErrorCode == protocol.GROUP_ID_NOT_FOUND {
+						notFound = dg.ErrorMessage
 					}
-					d.Members = append(d.Members, gm)
+					g.apiKey, g.build, g.handle = "DESCRIBE_GROUPS", describeGroupsRequest(groupID), describeGroupsHandler(groupID, notFound, cb)
+					g.resend = true
+					return dg.ErrorCode, nil
+				default:
+					return dg.ErrorCode, groupError(dg.ErrorCode, dg.ErrorMessage)
 				}
-				cb(env, d, nil)
+				cb(env, consumerGroupDescription(dg, coord), nil)
 				return protocol.NONE, nil
 			}
 			return protocol.COORDINATOR_NOT_AVAILABLE, nil
-		},
-		func(env *sim.Env, err *Error) { cb(env, nil, err) })
+		}, fail)
+	g.lookup(env)
+}
+
+// groupError is Errors.exception(message): the code's exception with the
+// answer's message, or the code's default one when it has none.
+func groupError(code protocol.ErrorCode, msg string) *Error {
+	err := codeError(code)
+	if msg != "" {
+		err.Message = msg
+	}
+	return err
+}
+
+// consumerGroupDescription is handledConsumerGroupResponse
+// (DescribeConsumerGroupsHandler.java:193-249): type Consumer, the
+// server assignor's name, both epochs, and per member its epoch, current
+// and target assignment (by topic name) and whether it is upgraded.
+func consumerGroupDescription(dg protocol.DescribedConsumerGroup, coord Coordinator) *GroupDescription {
+	d := &GroupDescription{GroupID: dg.GroupID, Type: "Consumer", State: dg.GroupState, Assignor: dg.AssignorName, Coordinator: coord,
+		HasEpochs: true, GroupEpoch: dg.GroupEpoch, AssignmentEpoch: dg.AssignmentEpoch}
+	for _, m := range dg.Members {
+		gm := GroupMember{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, Host: m.ClientHost,
+			Assignment: namedPartitions(m.Assignment), HasEpoch: true, MemberEpoch: m.MemberEpoch, TargetAssignment: namedPartitions(m.TargetAssignment)}
+		if m.MemberType != -1 {
+			up := m.MemberType == 1
+			gm.Upgraded = &up
+		}
+		d.Members = append(d.Members, gm)
+	}
+	return d
+}
+
+// namedPartitions is convertAssignment: the partitions by topic name.
+func namedPartitions(tps []protocol.ConsumerGroupTopicPartitions) []group.TopicPartition {
+	var out []group.TopicPartition
+	for _, t := range tps {
+		for _, p := range t.Partitions {
+			out = append(out, group.TopicPartition{Topic: t.TopicName, Partition: p})
+		}
+	}
+	return out
+}
+
+func describeGroupsRequest(groupID string) func() protocol.Request {
+	return func() protocol.Request { return &protocol.DescribeGroupsRequest{Groups: []string{groupID}} }
+}
+
+// describeGroupsHandler is handledClassicGroupResponse
+// (DescribeConsumerGroupsHandler.java:251-314): a classic group (or a
+// simple one, protocol type ""), its members' assignments decoded from the
+// consumer protocol. notFound is ConsumerGroupDescribe's
+// GROUP_ID_NOT_FOUND message, reported if this answer is the same error.
+func describeGroupsHandler(groupID, notFound string, cb func(env *sim.Env, d *GroupDescription, err *Error)) func(env *sim.Env, resp protocol.Response, coord Coordinator) (protocol.ErrorCode, *Error) {
+	return func(env *sim.Env, resp protocol.Response, coord Coordinator) (protocol.ErrorCode, *Error) {
+		for _, dg := range resp.(*protocol.DescribeGroupsResponse).Groups {
+			if dg.GroupID != groupID {
+				continue
+			}
+			if dg.ErrorCode != protocol.NONE {
+				if dg.ErrorCode == protocol.GROUP_ID_NOT_FOUND && notFound != "" {
+					return dg.ErrorCode, groupError(dg.ErrorCode, notFound)
+				}
+				return dg.ErrorCode, nil
+			}
+			if dg.ProtocolType != "consumer" && dg.ProtocolType != "" {
+				return protocol.UNKNOWN_SERVER_ERROR, &Error{Class: classIllegalArgument,
+					Message: "GroupId " + groupID + " is not a consumer group (" + dg.ProtocolType + ")."}
+			}
+			d := &GroupDescription{GroupID: groupID, Simple: dg.ProtocolType == "", Type: "Classic", State: dg.GroupState, Assignor: dg.ProtocolData, Coordinator: coord}
+			for _, m := range dg.Members {
+				gm := GroupMember{MemberID: m.MemberID, InstanceID: m.GroupInstanceID, ClientID: m.ClientID, Host: m.ClientHost}
+				if len(m.MemberAssignment) > 0 {
+					if asg, err := protocol.DecodeConsumerProtocolAssignment(m.MemberAssignment); err == nil {
+						for _, t := range asg.AssignedPartitions {
+							for _, p := range t.Partitions {
+								gm.Assignment = append(gm.Assignment, group.TopicPartition{Topic: t.Topic, Partition: p})
+							}
+						}
+					}
+				}
+				d.Members = append(d.Members, gm)
+			}
+			cb(env, d, nil)
+			return protocol.NONE, nil
+		}
+		return protocol.COORDINATOR_NOT_AVAILABLE, nil
+	}
 }
 
 // ListConsumerGroupOffsets is listConsumerGroupOffsets for one group (all

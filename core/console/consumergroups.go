@@ -280,6 +280,7 @@ func consumerGroupsTool(t *toolRun, args, _ []string) func(host string) sim.Proc
 		return nil
 	}
 	cfg := client.DefaultAdminConfig()
+	cfg.ConsumerGroupDescribe = t.rel().AtLeast(4, 0)
 	if p.Has("command-config") {
 		path := p.Value("command-config")
 		props, exc, ok := t.commandConfigProps(path)

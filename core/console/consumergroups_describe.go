@@ -415,15 +415,19 @@ func (c *consumerGroupCommand) printOffsets(groups []groupRows) {
 }
 
 // printMembers is printMembers: the header (printed even for a group that
-// does not exist), then every member with its partition count and, with
-// --verbose, its partitions: 3.8's ASSIGNMENT column, or from Kafka 4.0
-// CURRENT-EPOCH CURRENT-ASSIGNMENT TARGET-EPOCH TARGET-ASSIGNMENT, where a
-// classic group's member has no epochs and no target assignment ("-").
+// does not exist), then every member in the order the description lists
+// them, with its partition count and, with --verbose, its partitions:
+// 3.8's ASSIGNMENT column, or from Kafka 4.0 CURRENT-EPOCH (the member's
+// epoch) CURRENT-ASSIGNMENT TARGET-EPOCH (the group's target assignment
+// epoch, the same on every row) TARGET-ASSIGNMENT, "-" where the
+// description has no value (a classic group's members); UPGRADED follows
+// when the group has both classic and consumer-protocol members
+// (ConsumerGroupCommand.printMembers, 4.3 CGC:397-491, 878-905).
 func (c *consumerGroupCommand) printMembers(ds []*client.GroupDescription, verbose bool) {
 	kafka4 := c.t.rel().AtLeast(4, 0)
 	for _, d := range ds {
 		wg, wc, wi, wh, wcl, wca, wta := 15, 15, 17, 15, 15, 20, 20
-		withInstance := false
+		withInstance, hasClassic, hasConsumer := false, false, false
 		if c.shouldPrintMemberState(d.GroupID, d.State, len(d.Members)) {
 			for _, m := range d.Members {
 				wg = max(wg, jdk.StringLength(d.GroupID))
@@ -433,10 +437,20 @@ func (c *consumerGroupCommand) printMembers(ds []*client.GroupDescription, verbo
 				wcl = max(wcl, jdk.StringLength(m.ClientID))
 				withInstance = withInstance || m.InstanceID != ""
 				wca = max(wca, jdk.StringLength(assignmentString(m.Assignment)))
+				wta = max(wta, jdk.StringLength(assignmentString(m.TargetAssignment)))
+				if m.Upgraded != nil {
+					hasClassic = hasClassic || !*m.Upgraded
+					hasConsumer = hasConsumer || *m.Upgraded
+				}
 			}
 		}
-		epochs := func(currentEpoch, current, targetEpoch, target string) string {
-			return padRight(currentEpoch, 15) + " " + padRight(current, wca) + " " + padRight(targetEpoch, 15) + " " + padRight(target, wta)
+		upgradedColumn := hasClassic && hasConsumer
+		epochs := func(currentEpoch, current, targetEpoch, target, upgraded string) string {
+			s := padRight(currentEpoch, 15) + " " + padRight(current, wca) + " " + padRight(targetEpoch, 15) + " " + padRight(target, wta)
+			if upgradedColumn {
+				s += " " + upgraded
+			}
+			return s
 		}
 		line := func(g, consumer, instance, host, clientID, parts string) string {
 			s := padRight(g, wg) + " " + padRight(consumer, wc) + " "
@@ -448,7 +462,7 @@ func (c *consumerGroupCommand) printMembers(ds []*client.GroupDescription, verbo
 		header := line("GROUP", "CONSUMER-ID", "GROUP-INSTANCE-ID", "HOST", "CLIENT-ID", "#PARTITIONS")
 		switch {
 		case verbose && kafka4:
-			header += epochs("CURRENT-EPOCH", "CURRENT-ASSIGNMENT", "TARGET-EPOCH", "TARGET-ASSIGNMENT")
+			header += epochs("CURRENT-EPOCH", "CURRENT-ASSIGNMENT", "TARGET-EPOCH", "TARGET-ASSIGNMENT", "UPGRADED")
 		case verbose:
 			header += "ASSIGNMENT"
 		}
@@ -458,7 +472,17 @@ func (c *consumerGroupCommand) printMembers(ds []*client.GroupDescription, verbo
 			row := line(d.GroupID, m.MemberID, m.InstanceID, m.Host, m.ClientID, strconv.Itoa(len(m.Assignment)))
 			switch {
 			case verbose && kafka4:
-				row += epochs(missingColumn, assignmentString(m.Assignment), missingColumn, missingColumn)
+				currentEpoch, targetEpoch, upgraded := missingColumn, missingColumn, missingColumn
+				if m.HasEpoch {
+					currentEpoch = strconv.Itoa(int(m.MemberEpoch))
+				}
+				if d.HasEpochs {
+					targetEpoch = strconv.Itoa(int(d.AssignmentEpoch))
+				}
+				if m.Upgraded != nil {
+					upgraded = strconv.FormatBool(*m.Upgraded)
+				}
+				row += epochs(currentEpoch, assignmentString(m.Assignment), targetEpoch, assignmentString(m.TargetAssignment), upgraded)
 			case verbose:
 				row += verboseAssignment(m.Assignment)
 			}
@@ -521,7 +545,8 @@ func assignmentString(tps []group.TopicPartition) string {
 // 4.0, GROUP fits the group id (at least 15), COORDINATOR (ID) the
 // coordinator, STATE is 20 wide, an empty assignor prints "-", and
 // --verbose adds GROUP-EPOCH and TARGET-ASSIGNMENT-EPOCH ("-" for a
-// classic group).
+// classic group; a consumer group's epochs, and its server assignor as
+// the strategy: 4.3 CGC:512-535, 911-925).
 func (c *consumerGroupCommand) printStates(ds []*client.GroupDescription) {
 	for _, d := range ds {
 		if !c.shouldPrintMemberState(d.GroupID, d.State, 1) {
@@ -544,7 +569,11 @@ func (c *consumerGroupCommand) printStates(ds []*client.GroupDescription) {
 			}
 			c.t.println("")
 			c.t.println(line("GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS"))
-			c.t.println(line(d.GroupID, coord, strategy, d.State, missingColumn, missingColumn, strconv.Itoa(len(d.Members))))
+			groupEpoch, targetEpoch := missingColumn, missingColumn
+			if d.HasEpochs {
+				groupEpoch, targetEpoch = strconv.Itoa(int(d.GroupEpoch)), strconv.Itoa(int(d.AssignmentEpoch))
+			}
+			c.t.println(line(d.GroupID, coord, strategy, d.State, groupEpoch, targetEpoch, strconv.Itoa(len(d.Members))))
 			continue
 		}
 		w := max(25, jdk.StringLength(coord))

@@ -403,7 +403,11 @@ func TestConsumerGroupLeaveAndDelete(t *testing.T) {
 	gt.run(2 * time.Millisecond)
 	d = gt.describe848()
 	expectEq(t, "after delete", d.ErrorCode, protocol.GROUP_ID_NOT_FOUND)
-	expectEq(t, "after delete message", d.ErrorMessage, "Consumer group g not found.")
+	// ConsumerGroupDescribe reads the group with consumerGroup(groupId,
+	// committedOffset), whose missing group is group()'s "Group G not
+	// found." (4.3 GMM:615-620, 973-984), not the heartbeat's "Consumer
+	// group G not found." (GMM:848).
+	expectEq(t, "after delete message", d.ErrorMessage, "Group g not found.")
 }
 
 // GroupCoordinatorService's request checks answer before anything runs.

@@ -23,13 +23,19 @@ func (c *Coordinator) handleConsumerGroupDescribe(env *sim.Env, from sim.Addr, r
 			resp.Groups = append(resp.Groups, d)
 			continue
 		}
-		cg, e := c.consumerGroup(id)
-		if e != nil {
-			d.ErrorCode, d.ErrorMessage = e.code, e.msg
-			resp.Groups = append(resp.Groups, d)
-			continue
+		// GMM.consumerGroup(groupId, committedOffset) (GMM:973-984):
+		// a group that does not exist is "Group G not found." here, not
+		// the heartbeat's "Consumer group G not found.".
+		g := c.groups[id]
+		switch {
+		case g == nil || g.state == groupDead:
+			d.ErrorCode, d.ErrorMessage = protocol.GROUP_ID_NOT_FOUND, "Group "+id+" not found."
+		case g.consumer == nil:
+			d.ErrorCode, d.ErrorMessage = protocol.GROUP_ID_NOT_FOUND, "Group "+id+" is not a consumer group."
+		default:
+			d = c.describeConsumerGroup(id, g.consumer, c.topicView())
 		}
-		resp.Groups = append(resp.Groups, c.describeConsumerGroup(id, cg))
+		resp.Groups = append(resp.Groups, d)
 	}
 	c.respond(env, from, resp)
 }
@@ -37,15 +43,18 @@ func (c *Coordinator) handleConsumerGroupDescribe(env *sim.Env, from sim.Addr, r
 // describeConsumerGroup is asDescribedGroup: the preferred server
 // assignor (or the default), the epochs, and each member in the members
 // map's order with its current assignment (assigned and pending
-// revocation, CGM:479-507) and its target. MemberType is 1 (the consumer
+// revocation, CGM:479-507) and its target, each topic named from the
+// metadata image and left out when the image no longer has it
+// (ConsumerGroupMember.asConsumerGroupDescribeMember, 4.3
+// ConsumerGroupMember.java:479-534). MemberType is 1 (the consumer
 // protocol): classic members are not simulated in consumer groups.
-func (c *Coordinator) describeConsumerGroup(id string, cg *consumerGroup) protocol.DescribedConsumerGroup {
+func (c *Coordinator) describeConsumerGroup(id string, cg *consumerGroup, v topicView) protocol.DescribedConsumerGroup {
 	d := protocol.DescribedConsumerGroup{GroupID: id, GroupState: cg.state.String(), GroupEpoch: cg.groupEpoch,
 		AssignmentEpoch: cg.assignmentEpoch, AssignorName: cg.preferredAssignor("", "", c.assignors()[0])}
 	for _, m := range cg.memberList() {
 		dm := protocol.DescribedConsumerGroupMember{MemberID: m.id, InstanceID: m.instanceID, RackID: m.rackID, MemberEpoch: m.epoch,
 			ClientID: m.clientID, ClientHost: m.clientHost, SubscribedTopicNames: slices.Clone(m.subscribed), SubscribedTopicRegex: m.regex,
-			Assignment: topicPartitions(partitionsOf(mergeSorted(m.assigned, m.pending))), TargetAssignment: topicPartitions(cg.targets[m.id]),
+			Assignment: topicPartitions(partitionsOf(mergeSorted(m.assigned, m.pending)), v), TargetAssignment: topicPartitions(cg.targets[m.id], v),
 			MemberType: 1}
 		d.Members = append(d.Members, dm)
 	}
@@ -59,10 +68,14 @@ func mergeSorted(a, b []kgroup.PartitionEpoch) []kgroup.PartitionEpoch {
 	return out
 }
 
-func topicPartitions(a kgroup.MemberAssignment) []protocol.ConsumerGroupTopicPartitions {
+func topicPartitions(a kgroup.MemberAssignment, v topicView) []protocol.ConsumerGroupTopicPartitions {
 	out := []protocol.ConsumerGroupTopicPartitions{}
 	for _, tp := range a {
-		out = append(out, protocol.ConsumerGroupTopicPartitions{TopicID: tp.TopicID, Partitions: slices.Clone(tp.Partitions)})
+		name := v.topicName(tp.TopicID)
+		if name == "" {
+			continue
+		}
+		out = append(out, protocol.ConsumerGroupTopicPartitions{TopicID: tp.TopicID, TopicName: name, Partitions: slices.Clone(tp.Partitions)})
 	}
 	return out
 }

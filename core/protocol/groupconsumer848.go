@@ -53,8 +53,11 @@ type ConsumerGroupHeartbeatRequest struct {
 }
 
 // ConsumerGroupTopicPartitions is one topic's partitions, by topic id.
+// TopicName is set only in ConsumerGroupDescribe answers (its
+// TopicPartitions carry the name too; the heartbeat's do not).
 type ConsumerGroupTopicPartitions struct {
 	TopicID    metadata.Uuid
+	TopicName  string
 	Partitions []int32
 }
 
