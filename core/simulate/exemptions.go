@@ -28,6 +28,14 @@ const (
 	// the last HW of a broker that stopped between two samples counts
 	// as an HW the partition had.
 	exemptStoppedBrokersHW
+	// exemptGroupLostToPowerLoss (group-liveness, groups.go, seed 534 on
+	// 4.3): a consumer-protocol member whose group's records a power loss
+	// took from __consumer_offsets. Its next heartbeat finds no group and
+	// gets GROUP_ID_NOT_FOUND, which Kafka 4.3's consumer treats as fatal
+	// while it is a member (GroupMetadataManager.getOrMaybeCreateConsumerGroup,
+	// AbstractHeartbeatRequestManager.onErrorResponse): the member is gone,
+	// not merely late.
+	exemptGroupLostToPowerLoss
 	numExemptions
 )
 

@@ -3,6 +3,8 @@ package simulate
 import (
 	"strings"
 	"testing"
+
+	"kafkascope/core/release"
 )
 
 // Each exemption is what saves the seed that found it: off, the seed
@@ -19,12 +21,17 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		{"deposed coordinator", exemptDeposedCoordinator, 214, "committed-offset-monotonic"},
 		{"retried during the check", exemptRetriedDuringCheck, 954, "liveness"},
 		{"a stopped broker's HW", exemptStoppedBrokersHW, 1722, "read-above-hw"},
+		{"a group lost to a power loss", exemptGroupLostToPowerLoss, 534, "group-liveness"},
 	} {
-		if run := mustSimulate(t, c.seed, Options{Version: kafka38}); len(run.Violations) > 0 {
+		version := kafka38
+		if c.e == exemptGroupLostToPowerLoss {
+			version = release.Version{Major: 4, Minor: 3} // KIP-848's consumer protocol
+		}
+		if run := mustSimulate(t, c.seed, Options{Version: version}); len(run.Violations) > 0 {
 			t.Errorf("%s: seed %d fails with the exemption on:\n%s", c.name, c.seed, run.Report())
 			continue
 		}
-		strict := Options{Version: kafka38}
+		strict := Options{Version: version}
 		strict.strict[c.e] = true
 		run := mustSimulate(t, c.seed, strict)
 		var found []string

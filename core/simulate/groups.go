@@ -141,7 +141,7 @@ func (run *Run) groupsSettled() bool {
 	for _, g := range run.Plan.Groups {
 		var want []string
 		for _, m := range run.members {
-			if m.group == g.ID && m.live() {
+			if m.group == g.ID && m.live() && !run.diedWithItsGroup(m) {
 				want = append(want, "/"+m.host)
 			}
 		}
@@ -169,6 +169,23 @@ func (run *Run) groupsSettled() bool {
 		}
 	}
 	return true
+}
+
+// diedWithItsGroup (exemptGroupLostToPowerLoss): m is a consumer-protocol
+// member that stopped for good (FATAL) after a power loss took records of
+// its group's __consumer_offsets partition.
+func (run *Run) diedWithItsGroup(m *member) bool {
+	if !run.exempt(exemptGroupLostToPowerLoss) || m.c.State().MemberState != "FATAL" {
+		return false
+	}
+	n := int32(run.C.Config().Static.BrokerInt("offsets.topic.num.partitions"))
+	tp := storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: hashing.CoordinatorPartition(m.group, n)}
+	for k := range run.lostToPowerLoss {
+		if k.tp == tp {
+			return true
+		}
+	}
+	return false
 }
 
 // coordinatorView is what group id's coordinator shows of it: the broker
