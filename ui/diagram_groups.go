@@ -125,7 +125,7 @@ func dgTPList(tps []view.TopicPartition) string {
 // time, with no group-wide barrier (KIP-848).
 func (l *dgLayout) consumerMember(mv *dgMember, m view.GroupMember, t dgTranslator) {
 	mv.Epoch = fmt.Sprintf(t("group.member.epoch"), m.Epoch)
-	mv.Tip += " · " + m.State
+	mv.Tip = m.MemberID + " " + m.ClientHost + " · " + fmt.Sprintf(t("group.member.state"), m.State, m.Epoch)
 	if len(m.Revoking) > 0 {
 		mv.Assigned += " " + fmt.Sprintf(t("group.member.revoking"), dgTPList(m.Revoking))
 		mv.Class += " kd-member-moving"
@@ -152,8 +152,17 @@ func (l *dgLayout) groupBody(c *dgGroup, g view.Group, s *view.Snapshot, t dgTra
 	if len(g.Members) == 0 {
 		c.Empty = fmt.Sprintf(t("group.no.members"), g.GroupID)
 	}
+	clients := map[string]int{}
+	for _, m := range g.Members {
+		clients[m.ClientID]++
+	}
 	for _, m := range g.Members {
 		mv := dgMember{Client: m.ClientID, ID: dgCut(m.MemberID, dgMemberIDRune), Tip: m.MemberID + " " + m.ClientHost, Class: "kd-member"}
+		if clients[m.ClientID] > 1 && m.ClientHost != "" {
+			// Members with the same client.id (console consumers all
+			// use console-consumer) are told apart by their host.
+			mv.Client += " " + m.ClientHost
+		}
 		if m.ClientState != "" {
 			mv.Tip += " · " + fmt.Sprintf(t("group.client.state"), m.ClientState, m.ClientGeneration)
 		} else {

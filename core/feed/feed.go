@@ -38,14 +38,16 @@ func (e Entry) Marks() bool {
 // loop that can last as long as a fault does: a lone voter asking for
 // votes (or, on 4.x, pre-votes) no majority can give. The feed keeps the newest of each (Replaces).
 var retrying = map[string]bool{"raft.transition.candidate": true, "raft.election.backoff": true,
-	"raft.transition.prospective": true, "raft.transition.prevote-lost": true}
+	"raft.transition.prospective": true, "raft.transition.prevote-lost": true,
+	"raft.prevote.granted": true, "raft.prevote.rejected": true}
 
 // Replaces reports whether e is the next round of old, the same attempt
 // of the same node again (only its epoch and wait differ): the feed shows
 // the newest in its place, so the loop does not push everything else (why
 // a client is stuck, for one) out of sight.
 func (e Entry) Replaces(old Entry) bool {
-	return retrying[e.Key] && e.Key == old.Key && e.Fields["node"] == old.Fields["node"]
+	return retrying[e.Key] && e.Key == old.Key && e.Fields["node"] == old.Fields["node"] &&
+		e.Fields["candidate"] == old.Fields["candidate"]
 }
 
 // Text renders the entry in lang.

@@ -462,6 +462,9 @@ func label(m sim.Message) string {
 		}
 		return "Fetch response"
 	case *raft.VoteRequest:
+		if r.PreVote {
+			return "PreVote e" + strconv.Itoa(int(r.CandidateEpoch))
+		}
 		return "Vote e" + strconv.Itoa(int(r.CandidateEpoch))
 	case *raft.VoteResponse:
 		if r.VoteGranted {
