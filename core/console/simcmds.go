@@ -70,8 +70,9 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   pagecache                      each broker's page cache: used, dirty, hits and misses of the
                                  fetches it answered, bytes they sent with sendfile (zero-copy)
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
-  kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh, kafka-producer-perf-test.sh,
-  kafka-verifiable-producer.sh, kafka-dump-log.sh, kafka-metadata-quorum.sh, kafka-features.sh`
+  kafka-consumer-groups.sh, kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh,
+  kafka-producer-perf-test.sh, kafka-verifiable-producer.sh, kafka-verifiable-consumer.sh,
+  kafka-dump-log.sh, kafka-metadata-quorum.sh, kafka-features.sh`
 
 // releasesHelp names the releases cluster create runs, its default, and
 // the ones it knows and refuses, from the release table.
