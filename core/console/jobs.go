@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -138,39 +139,72 @@ func (s *Session) cmdJobs(args []string) {
 // once: no hook runs, so a consumer neither commits nor leaves its group.
 func (s *Session) cmdKill(args []string) {
 	sigkill := false
-	if len(args) == 2 && (args[0] == "-9" || args[0] == "-KILL" || args[0] == "-SIGKILL") {
+	if len(args) >= 2 && (args[0] == "-9" || args[0] == "-KILL" || args[0] == "-SIGKILL") {
 		sigkill, args = true, args[1:]
 	}
-	if len(args) != 1 || !strings.HasPrefix(args[0], "%") {
-		s.print("kill: usage: kill [-9] %N")
+	if len(args) == 0 {
+		s.print("kill: usage: kill [-9] %N [%N ...]")
 		return
 	}
-	n, err := strconv.Atoi(args[0][1:])
-	var j *job
-	for _, cand := range s.jobs {
-		if err == nil && cand.id == n {
-			j = cand
+	for _, a := range args {
+		if !strings.HasPrefix(a, "%") {
+			s.print("kill: usage: kill [-9] %N [%N ...]")
+			return
 		}
 	}
-	if j == nil {
-		s.printf("kill: %s: no such job", args[0])
-		return
+	// Like bash, each job is signalled in turn; one that does not exist
+	// is reported and the others are still signalled.
+	var targets []*job
+	for _, a := range args {
+		n, err := strconv.Atoi(a[1:])
+		var j *job
+		for _, cand := range s.jobs {
+			if err == nil && cand.id == n {
+				j = cand
+			}
+		}
+		switch {
+		case j == nil:
+			s.printf("kill: %s: no such job", a)
+		case !j.run.finished && !slices.Contains(targets, j):
+			targets = append(targets, j) // one that ended on its own is reported at the next prompt
+		}
 	}
-	t := j.run
-	if t.finished {
-		return // it ended on its own; the next prompt reports it
+	if len(targets) == 0 {
+		return
 	}
 	if sigkill {
-		t.finish(137)
-		s.cluster.StopClient(t.host)
-		j.status = "Killed"
+		for _, j := range targets {
+			j.run.finish(137)
+			s.cluster.StopClient(j.run.host)
+			j.status = "Killed"
+		}
 		return
 	}
-	op := &pending{done: func() bool { return t.finished }}
-	s.signal(t, op)
+	op := &pending{done: func() bool {
+		for _, j := range targets {
+			if !j.run.finished {
+				return false
+			}
+		}
+		return true
+	}}
+	for _, j := range targets {
+		s.signal(j.run, op)
+	}
+	op.onTimeout = func(*pending) {
+		for _, j := range targets {
+			if !j.run.finished {
+				j.run.finish(143)
+				s.cluster.StopClient(j.run.host)
+			}
+		}
+	}
 	op.after = func() {
-		if t.exit == 143 {
-			j.status = "Terminated"
+		for _, j := range targets {
+			if j.run.exit == 143 {
+				j.status = "Terminated"
+			}
 		}
 	}
 	s.wait(op)

@@ -62,7 +62,7 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
                                  produce requests that reach broker N: the batch CRC fails and
                                  the leader answers CORRUPT_MESSAGE (retriable) without appending
   time advance DURATION          let time pass (500ms, 30s, 5m, 7d)
-  jobs, kill [-9] %N             list and stop background commands (started with a trailing &; -9: no shutdown hooks)
+  jobs, kill [-9] %N [%N ...]    list and stop background commands (started with a trailing &; -9: no shutdown hooks)
   ls, cat, xxd [--broker N] PATH look at a broker's disk (default: the first running broker)
   replicas TOPIC-PARTITION       every replica of a partition: LEO, HW, epochs and records
   downtime [--topic T] | reset   how long each partition has been without a serving leader
