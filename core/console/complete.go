@@ -75,7 +75,11 @@ func CompleteFor(line string, rel release.Version) []string {
 	case argparseTools[toolName(words[0])] != nil:
 		cands = argparseCompletions(argparseTools[toolName(words[0])](rel), words[1:len(words)-1], last)
 	case strings.HasPrefix(last, "-") || last == "":
-		for _, s := range toolSpecs(toolName(words[0]), rel) {
+		specs := toolSpecs(toolName(words[0]), rel)
+		if len(words) >= 3 && takesValue(specs, words[len(words)-2]) && !strings.HasPrefix(last, "-") {
+			break // the word is the previous option's value: no flag fits there
+		}
+		for _, s := range specs {
 			cands = append(cands, "--"+s.Name)
 		}
 	}
@@ -87,6 +91,16 @@ func CompleteFor(line string, rel release.Version) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// takesValue: word is one of specs' options that requires an argument.
+func takesValue(specs []*javacli.OptionSpec, word string) bool {
+	for _, s := range specs {
+		if "--"+s.Name == word {
+			return s.Arg == javacli.RequiredArg
+		}
+	}
+	return false
 }
 
 // argparseTools are the tools parsed with argparse4j, by release.

@@ -57,6 +57,10 @@ func TestCompleteByRelease(t *testing.T) {
 		{"kafka-producer-perf-test.sh --war", v43, "--warmup-records"},
 		{"kafka-metadata-quorum.sh --bootstrap-server x a", v38, ""},
 		{"kafka-metadata-quorum.sh --bootstrap-server x a", v43, "add-controller"},
+		// After an option that takes a value, Tab offers no flag.
+		{"kafka-topics.sh --bootstrap-server ", v43, ""},
+		{"kafka-topics.sh --topic ", v38, ""},
+		{"kafka-topics.sh --topic t --", v43, strings.Join(CompleteFor("kafka-topics.sh --", v43), " ")},
 	} {
 		if got := strings.Join(CompleteFor(c.line, c.rel), " "); got != c.want {
 			t.Errorf("CompleteFor(%q, %s) = %q, want %q", c.line, c.rel, got, c.want)
