@@ -57,7 +57,8 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   broker start N                 restart broker N; waits until it serves again
   network cut A B | A->B         drop traffic between two brokers (both ways, or one way)
   network heal [A B]             undo cuts (all, or between A and B)
-  network delay N DURATION       add latency to every message to and from broker N
+  network delay N DURATION       add latency to every message to and from broker N (0 removes it;
+                                 network heal mends cuts only)
   network corrupt N [COUNT]      flip a bit in the record data of the next COUNT (default 1)
                                  produce requests that reach broker N: the batch CRC fails and
                                  the leader answers CORRUPT_MESSAGE (retriable) without appending
