@@ -100,14 +100,7 @@ func (f recordFormat) encodeValue(r cgRecord) []byte {
 	case recConsumerGroupMetadata:
 		w.i32(r.epoch)
 		// MetadataHash is tag 0, written when not its default 0.
-		if r.metadataHash != 0 {
-			w.uvarint(1)
-			w.uvarint(0)
-			w.uvarint(8)
-			w.i64(r.metadataHash)
-		} else {
-			w.uvarint(0)
-		}
+		w.taggedI64(r.metadataHash != 0, r.metadataHash)
 	case recConsumerGroupMemberMetadata:
 		m := r.meta
 		w.cnstr(m.instanceID)
@@ -125,14 +118,7 @@ func (f recordFormat) encodeValue(r cgRecord) []byte {
 		w.uvarint(0) // ClassicMemberMetadata (tag 0): only for classic members
 	case recConsumerGroupTargetMetadata:
 		w.i32(r.assignmentEpoch)
-		if f.v43 && r.assignmentTimestamp != 0 {
-			w.uvarint(1)
-			w.uvarint(0)
-			w.uvarint(8)
-			w.i64(r.assignmentTimestamp)
-		} else {
-			w.uvarint(0)
-		}
+		w.taggedI64(f.v43 && r.assignmentTimestamp != 0, r.assignmentTimestamp)
 	case recConsumerGroupTargetMember:
 		w.uvarint(uint64(len(r.target) + 1))
 		for _, tp := range r.target {
@@ -260,6 +246,21 @@ func sortedCopy(s []string) []string {
 }
 
 // The flexible encoding's parts.
+
+// taggedI64 writes a flexible version's tagged-field section holding, when
+// present, one int64 field with tag 0 (the only tagged field these
+// records have); else an empty section.
+func (w *binWriter) taggedI64(present bool, v int64) {
+	if !present {
+		w.uvarint(0)
+		return
+	}
+	w.uvarint(1) // one tagged field
+	w.uvarint(0) // its tag
+	w.uvarint(8) // its size
+	w.i64(v)
+}
+
 func (w *binWriter) uvarint(v uint64) {
 	for v >= 0x80 {
 		w.b = append(w.b, byte(v)|0x80)
