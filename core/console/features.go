@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"kafkascope/core/client"
 	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
 	"kafkascope/core/release"
 	"kafkascope/core/sim"
@@ -33,6 +35,9 @@ func featuresParserFor(rel release.Version) *javacli.Parser {
 		Description: "This tool manages feature flags in Kafka.",
 		Args: adminToolArgs("Brokers to connect to, as host:port pairs separated by commas.",
 			"Controllers to connect to, as host:port pairs separated by commas (not simulated for this tool)."),
+		// 4.3's group is no longer required: version-mapping and
+		// feature-dependencies need no cluster (FeatureCommand.execute).
+		GroupOptional: rel.AtLeast(4, 3),
 	}
 	help := javacli.Argument{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"}
 	dryRun := func(h string) *javacli.Argument {
@@ -55,7 +60,7 @@ func featuresParserFor(rel release.Version) *javacli.Parser {
 		p.AddCommand("version-mapping", "Print the feature levels a metadata.version or release implies.", []*javacli.Argument{&help,
 			{Flags: []string{"--release-version"}, Metavar: "RELEASE_VERSION", Type: "String", Help: "The release, such as 4.1-IV1 (default: the latest production one)."}})
 		p.AddCommand("feature-dependencies", "Print the features a feature level depends on.", []*javacli.Argument{&help,
-			{Flags: []string{"--feature"}, Metavar: "FEATURE", Type: "String", Required: true, Help: "A feature=level, such as transaction.version=2 (repeatable)."}})
+			{Flags: []string{"--feature"}, Metavar: "FEATURE", Type: "String", Required: true, Action: javacli.Append, Help: "A feature=level, such as transaction.version=2 (repeatable)."}})
 	}
 	return p
 }
@@ -86,6 +91,20 @@ func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		if v, ok = t.parseArgsOrFail(p, args); !ok {
 			return nil
 		}
+	}
+	switch cmd := v.Command(); cmd {
+	case "version-mapping", "feature-dependencies":
+		// Answered from the release's own tables, before any bootstrap
+		// is set up (FeatureCommand.execute).
+		featureTables(t, p.Command(cmd), v, cmd)
+		return nil
+	}
+	if rel.AtLeast(4, 3) && !v.Given(p.Arg("--bootstrap-server")) && !v.Given(p.Arg("--bootstrap-controller")) {
+		// initializeBootstrapProperties' message, rethrown as an
+		// ArgumentParserException: mainNoExit adds its own period.
+		t.println("Command line error: You must specify either --bootstrap-controller or --bootstrap-server.. Type --help for help.")
+		t.finish(1)
+		return nil
 	}
 	if cmd := v.Command(); cmd != "describe" {
 		t.println(fmt.Sprintf("kafka-features: %s is not simulated: a kafkascope cluster keeps the feature levels its release set at format time (cluster create --version)", cmd))
@@ -135,6 +154,50 @@ func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		}
 		return &client.Process{Handlers: []client.Handler{admin}, OnStart: describe}
 	}
+}
+
+// featureTables is handleVersionMapping and handleFeatureDependencies: a
+// failure prints its message alone, as FeatureCommand.mainNoExit does.
+func featureTables(t *toolRun, p *javacli.Parser, v *javacli.Namespace, cmd string) {
+	rel := t.s.cluster.Release()
+	fail := func(msg string) {
+		t.println(msg)
+		t.finish(1)
+	}
+	if cmd == "version-mapping" {
+		given := rel.MetadataVersion // MetadataVersion.LATEST_PRODUCTION
+		if a := p.Arg("--release-version"); v.Given(a) {
+			given = v.Str(a)
+		}
+		mv, err := rel.MetadataLevelOf(given)
+		if err != nil {
+			fail(err.Error())
+			return
+		}
+		t.printLines(release.VersionMapping(mv, given))
+		t.finish(0)
+		return
+	}
+	for _, f := range v.List(p.Arg("--feature")) {
+		i := strings.Index(f, "=")
+		if i < 0 {
+			fail("Can't parse feature=level string " + f + ": equals sign not found.")
+			return
+		}
+		name, levelText := strings.TrimSpace(f[:i]), strings.TrimSpace(f[i+1:])
+		level, ok := jdk.ParseInt(levelText, 16)
+		if !ok {
+			fail("Can't parse feature=level string " + f + ": unable to parse " + levelText + " as a short.")
+			return
+		}
+		lines, err := rel.FeatureDependencies(name, int16(level))
+		if err != nil {
+			fail(err.Error())
+			return
+		}
+		t.printLines(lines)
+	}
+	t.finish(0)
 }
 
 // featureLines is handleDescribe: a line per supported feature, sorted by

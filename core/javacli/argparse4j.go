@@ -30,6 +30,7 @@ const (
 	Store     Action = iota // keep the value (the last one wins)
 	StoreTrue               // a flag: true when present
 	PrintHelp               // print the help screen and stop
+	Append                  // keep every value given, in order (Arguments.append())
 )
 
 // Argument is one argparse4j optional argument.
@@ -47,7 +48,7 @@ type Argument struct {
 	Help       string   // the help text (the tool's words)
 }
 
-func (a *Argument) consumes() bool { return a.Action == Store }
+func (a *Argument) consumes() bool { return a.Action == Store || a.Action == Append }
 
 // name is argparse4j's textualName: the flags joined with "/".
 func (a *Argument) name() string { return strings.Join(a.Flags, "/") }
@@ -94,12 +95,16 @@ func (a *Argument) helpTitle() string {
 // (addSubparsers: the first word that is not a flag picks one, whose own
 // parser reads the rest).
 type Parser struct {
-	Prog             string      // the program's name in the usage and error lines
-	Description      string      // the help screen's paragraph under the usage
-	GroupDescription string      // the exclusive group's description, if it has one
-	GroupTitle       string      // the exclusive group's title, if it has one
-	Args             []*Argument // in the order they were added
-	commands         []*subparser
+	Prog             string // the program's name in the usage and error lines
+	Description      string // the help screen's paragraph under the usage
+	GroupDescription string // the exclusive group's description, if it has one
+	GroupTitle       string // the exclusive group's title, if it has one
+	// GroupOptional: the exclusive group is not required (a group made
+	// without .required(true)): the usage brackets it and parsing accepts
+	// none of its arguments.
+	GroupOptional bool
+	Args          []*Argument // in the order they were added
+	commands      []*subparser
 	// parent and command are set on a sub-command's parser: its usage
 	// starts with the parent's required arguments and the command name.
 	parent  *Parser
@@ -155,11 +160,15 @@ func (p *Parser) groupTokens() []string {
 		}
 		return out
 	}
-	out := []string{"(" + group[0].shortSyntax(false)}
+	open, closing := "(", ")"
+	if p.GroupOptional {
+		open, closing = "[", "]"
+	}
+	out := []string{open + group[0].shortSyntax(false)}
 	for _, a := range group[1 : len(group)-1] {
 		out = append(out, "|", a.shortSyntax(false))
 	}
-	return append(out, "|", group[len(group)-1].shortSyntax(false)+")")
+	return append(out, "|", group[len(group)-1].shortSyntax(false)+closing)
 }
 
 // UsageLines is printUsage: "usage: PROG", for a sub-command the parent's
@@ -597,7 +606,7 @@ func (p *Parser) checkRequired(v *Namespace, groupUsed *Argument, deferred **Par
 			names += a.name() + " "
 		}
 	}
-	if groupUsed == nil && names != "" {
+	if groupUsed == nil && names != "" && !p.GroupOptional {
 		*deferred = &ParseError{Msg: fmt.Sprintf("one of the arguments %sis required", names), Parser: p}
 	}
 }
@@ -694,6 +703,9 @@ func (p *Parser) take(v *Namespace, a *Argument, args []string, i int, value str
 			return i, p.errorf(a, "could not convert '%s' to Double (%s)", value, err.Error())
 		}
 		v.floats[a] = f
+	}
+	if a.Action == Append {
+		v.list[a] = append(v.list[a], value)
 	}
 	v.str[a], v.set[a] = value, true
 	return i, nil
