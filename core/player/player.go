@@ -104,6 +104,12 @@ func (p *Player) Boot(query, hash string) {
 	if st.Lang != "" {
 		p.Lang = st.Lang
 	}
+	// An unknown language alone still opens what the link names; the page
+	// says the language was not known.
+	var badLang unknownLanguage
+	if errors.As(err, &badLang) {
+		p.Error, err = err.Error(), nil
+	}
 	if err == nil {
 		switch {
 		case st.Sim != nil:

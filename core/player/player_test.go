@@ -289,3 +289,17 @@ func TestSettleRunsWhatThePageRunsAfterOpening(t *testing.T) {
 
 // tl is the timeline of the session p shows (tests read it directly).
 func (p *Player) tl() *timeline.Session { return p.Mode.(*Session).TL }
+
+// A link whose lang= names no language the page has still opens its
+// scenario, in English, and says the language was not known.
+func TestBootUnknownLanguageStillOpensTheScenario(t *testing.T) {
+	p := New()
+	p.Boot("", "#lang=xx&scenario=04-isr&step=1")
+	sc := p.Scenario()
+	if sc == nil || sc.Step != 1 {
+		t.Fatalf("the scenario did not open at step 1: %+v", sc)
+	}
+	if !strings.Contains(p.Error, `unknown language "xx"`) || p.Lang != i18n.English {
+		t.Fatalf("error %q, language %q", p.Error, p.Lang)
+	}
+}

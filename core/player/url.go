@@ -47,9 +47,12 @@ func ParseURL(query, hash string) (URLState, error) {
 	if err != nil {
 		return st, fmt.Errorf("%w: its #part is malformed", ErrBadLink)
 	}
+	// An unknown language is reported, but the rest of the link is still
+	// read: its scenario or session opens in the default language.
+	var langErr error
 	if l := h.Get("lang"); l != "" {
 		if st.Lang = lang(l); st.Lang == "" {
-			return st, fmt.Errorf("%w: unknown language %q", ErrBadLink, l)
+			langErr = unknownLanguage{l}
 		}
 	}
 	switch {
@@ -85,8 +88,18 @@ func ParseURL(query, hash string) (URLState, error) {
 			}
 		}
 	}
-	return st, nil
+	return st, langErr
 }
+
+// unknownLanguage is a link's lang= that names no language the page
+// has: the link is still opened, in the default language, and the page
+// says so.
+type unknownLanguage struct{ lang string }
+
+func (e unknownLanguage) Error() string {
+	return fmt.Sprintf("%v: unknown language %q", ErrBadLink, e.lang)
+}
+func (e unknownLanguage) Unwrap() error { return ErrBadLink }
 
 func lang(s string) i18n.Lang {
 	switch s {
