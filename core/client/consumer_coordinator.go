@@ -197,8 +197,12 @@ func (g *coordinator) prepareJoin(env *sim.Env) {
 	g.joining = true
 	g.resetGroupSubscription()
 	join := func(env *sim.Env) {
-		if g.protocol == Eager || g.generation < 0 {
-			g.c.revoke(env, g.c.assignment())
+		switch {
+		case g.generation < 0:
+			// The generation was reset: what it held is lost.
+			g.c.lose(env, g.c.assignment())
+		case g.protocol == Eager:
+			g.c.invokeRevoked(env, g.c.assignment())
 		}
 		g.sendJoin(env)
 	}
@@ -538,14 +542,19 @@ func (g *coordinator) complete(env *sim.Env, a protocol.ConsumerProtocolAssignme
 			assigned = append(assigned, topicPartition{tp.Topic, p})
 		}
 	}
-	var revoked []topicPartition
+	var revoked, added []topicPartition
 	for _, tp := range g.c.assigned {
 		if !slices.Contains(assigned, tp) {
 			revoked = append(revoked, tp)
 		}
 	}
+	for _, tp := range assigned {
+		if !slices.Contains(g.c.assigned, tp) {
+			added = append(added, tp)
+		}
+	}
 	if len(revoked) > 0 {
-		g.c.revoke(env, revoked)
+		g.c.revokeWithListener(env, revoked)
 		if g.protocol == Cooperative {
 			g.requestRejoin(env, "need to revoke partitions and re-join")
 		}
@@ -564,6 +573,7 @@ func (g *coordinator) complete(env *sim.Env, a protocol.ConsumerProtocolAssignme
 	}
 	env.Note(event.PartitionsAssigned{Client: g.c.cfg.ClientID, Group: g.c.cfg.GroupID, Generation: g.generation, Partitions: len(assigned)})
 	g.c.addAssigned(env, assigned)
+	g.c.invokeAssigned(env, added)
 	g.nextCommit = env.Now().Add(g.c.cfg.AutoCommitInterval)
 	g.poll(env)
 	g.c.run(env)
@@ -585,7 +595,7 @@ func (g *coordinator) resetGeneration(env *sim.Env, memberID bool) {
 		g.memberID = ""
 	}
 	g.state = unjoined
-	g.c.revoke(env, g.c.assignment())
+	g.c.lose(env, g.c.assignment())
 }
 
 // startHeartbeats runs the heartbeat thread's loop while the consumer is
@@ -721,7 +731,16 @@ func (g *coordinator) close(env *sim.Env, done func(env *sim.Env)) {
 		g.hbTimer.Stop()
 		done(env)
 	}
-	leave := func(env *sim.Env) { g.leave(env, "the consumer is being closed", finish) }
+	leave := func(env *sim.Env) {
+		// onLeavePrepare: the partitions go through the listener first,
+		// as lost when the member is not in a stable generation.
+		if g.generation < 0 || g.state != stable {
+			g.c.lose(env, g.c.assignment())
+		} else {
+			g.c.revokeWithListener(env, g.c.assignment())
+		}
+		g.leave(env, "the consumer is being closed", finish)
+	}
 	// Partitions still assigned outside a generation (a fenced static
 	// member keeps them until it would rejoin) are committed too, which
 	// fails at once (commit).

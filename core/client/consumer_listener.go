@@ -10,8 +10,11 @@ import (
 // with what it takes at every reconciliation (even nothing, AKC:236-245),
 // onLost with what it lost when fenced or failed (nil: onRevoked, as
 // ConsumerRebalanceListener's default onPartitionsLost does). Partitions
-// come sorted by topic and partition. The classic consumer does not call
-// it.
+// come sorted by topic and partition. The classic consumer calls it as
+// ConsumerCoordinator does: onJoinPrepare (eager: onRevoked with everything,
+// even nothing), onJoinComplete (cooperative: onRevoked with what it lost,
+// if anything; onAssigned with what it gained, even nothing), onLeavePrepare
+// on close, and onLost when its generation is reset.
 func (c *Consumer) OnRebalance(onRevoked, onAssigned, onLost func(env *sim.Env, partitions []group.TopicPartition)) {
 	c.onRevoked, c.onAssigned, c.onLost = onRevoked, onAssigned, onLost
 	if c.onLost == nil {
@@ -36,6 +39,22 @@ func (c *Consumer) revokeWithListener(env *sim.Env, tps []topicPartition) {
 		c.onRevoked(env, groupTPs(tps))
 	}
 	c.revoke(env, tps)
+}
+
+// invokeRevoked calls onPartitionsRevoked even with no partitions (the
+// eager protocol's onJoinPrepare does), then gives them up.
+func (c *Consumer) invokeRevoked(env *sim.Env, tps []topicPartition) {
+	if c.onRevoked != nil {
+		c.onRevoked(env, groupTPs(tps))
+	}
+	c.revoke(env, tps)
+}
+
+// invokeAssigned calls onPartitionsAssigned (even with no partitions).
+func (c *Consumer) invokeAssigned(env *sim.Env, tps []topicPartition) {
+	if c.onAssigned != nil {
+		c.onAssigned(env, groupTPs(tps))
+	}
 }
 
 // lose gives partitions up through onPartitionsLost (nothing committed).

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"kafkascope/core/client"
 	"kafkascope/core/group"
@@ -13,7 +12,6 @@ import (
 	"kafkascope/core/jdk"
 	"kafkascope/core/release"
 	"kafkascope/core/sim"
-	"kafkascope/core/sorts"
 )
 
 // kafka-verifiable-consumer.sh: Kafka 3.8's VerifiableConsumer, the system
@@ -250,7 +248,7 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		return nil
 	}
 	vc := &verifiableConsumer{t: t, rel: rel, topic: str("--topic"), maxMessages: num("--max-messages"),
-		useAutoCommit: useAutoCommit, verbose: v.Given(arg("--verbose")), listened: cfg.GroupProtocol == "consumer"}
+		useAutoCommit: useAutoCommit, verbose: v.Given(arg("--verbose"))}
 	return func(host string) sim.Process {
 		vc.c = client.NewConsumer(sim.Addr(host+":50000"), bootstrap, cfg, func(level client.Level, msg, logger string) {
 			// tools-log4j.properties: WARN and above, on stderr.
@@ -260,35 +258,8 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		})
 		vc.coordAddr = sim.Addr(host + ":50001")
 		t.terminate = vc.close
-		return &client.Process{Handlers: []client.Handler{watchingHandler{vc}}, OnStart: vc.run}
+		return &client.Process{Handlers: []client.Handler{vc.c}, OnStart: vc.run}
 	}
-}
-
-// rebalanceListener is the hook a consumer may offer for
-// ConsumerRebalanceListener; the verifiable consumer uses it when the
-// consumer has it, and otherwise watches the consumer's membership.
-type rebalanceListener interface {
-	SetRebalanceListener(onRevoked, onAssigned func(env *sim.Env, partitions []group.TopicPartition))
-}
-
-// rebalanceWatchInterval is how often the verifiable consumer looks at its
-// consumer's membership when the consumer has no rebalance listener, for
-// changes made by timers (a session or poll timeout); changes made by an
-// answer from the coordinator are seen as the answer is handled
-// (watchingHandler).
-const rebalanceWatchInterval = 100 * time.Millisecond
-
-// watchingHandler hands the consumer its messages and then looks at its
-// membership, so a rebalance is reported at the moment the consumer's
-// state changed.
-type watchingHandler struct{ vc *verifiableConsumer }
-
-func (w watchingHandler) Handle(env *sim.Env, e *sim.Envelope) bool {
-	handled := w.vc.c.Handle(env, e)
-	if _, ok := any(w.vc.c).(rebalanceListener); !ok && !w.vc.listened && handled && !w.vc.closing && w.vc.started {
-		w.vc.checkMembership(env)
-	}
-	return handled
 }
 
 type verifiableConsumer struct {
@@ -300,7 +271,6 @@ type verifiableConsumer struct {
 	maxMessages   int64
 	useAutoCommit bool
 	verbose       bool
-	listened      bool // group.protocol=consumer: the consumer calls the listener
 
 	consumed   int64
 	closing    bool
@@ -308,13 +278,6 @@ type verifiableConsumer struct {
 	committing bool
 	pending    [][]client.ConsumerRecord // polls waiting for a commit to finish (commitSync blocks the loop)
 
-	// The watched membership (without a listener).
-	lastGen      int32
-	lastStable   bool
-	lastAssigned []group.TopicPartition
-	revoked      bool // the eager revocation of this rebalance was reported
-	started      bool // watching has begun
-	watch        *sim.Timer
 }
 
 func (vc *verifiableConsumer) event(name string, fields ...string) {
@@ -344,96 +307,17 @@ func (vc *verifiableConsumer) run(env *sim.Env) {
 		vc.t.logException(client.LevelError, "Error during processing, terminating consumer process: ", "org.apache.kafka.tools.VerifiableConsumer", err.Lines())
 		vc.shutdown(env, 0)
 	})
-	if vc.listened {
-		// The consumer protocol runs the listener (consumer_listener.go);
-		// VerifiableConsumer does not override onPartitionsLost, whose
-		// default calls onPartitionsRevoked.
-		vc.c.OnRebalance(func(env *sim.Env, tps []group.TopicPartition) {
-			vc.event("partitions_revoked", jsonPartitions(tps))
-		}, func(env *sim.Env, tps []group.TopicPartition) {
-			vc.event("partitions_assigned", jsonPartitions(tps))
-		}, nil)
-	} else if l, ok := any(vc.c).(rebalanceListener); ok {
-		l.SetRebalanceListener(func(env *sim.Env, tps []group.TopicPartition) {
-			vc.event("partitions_revoked", jsonPartitions(tps))
-		}, func(env *sim.Env, tps []group.TopicPartition) {
-			vc.event("partitions_assigned", jsonPartitions(tps))
-		})
-	} else {
-		vc.lastGen, vc.started = -1, true
-		vc.watchMembership(env)
-	}
+	// VerifiableConsumer's ConsumerRebalanceListener (it does not
+	// override onPartitionsLost, whose default calls onPartitionsRevoked).
+	vc.c.OnRebalance(func(env *sim.Env, tps []group.TopicPartition) {
+		vc.event("partitions_revoked", jsonPartitions(tps))
+	}, func(env *sim.Env, tps []group.TopicPartition) {
+		vc.event("partitions_assigned", jsonPartitions(tps))
+	}, nil)
 	if bad := vc.c.Subscribe(env, vc.coordAddr, []string{vc.topic}); bad != "" {
 		vc.t.println("org.apache.kafka.common.KafkaException: " + bad + " ClassNotFoundException exception occurred")
 		vc.shutdown(env, 1)
 	}
-}
-
-// watchMembership notices a finished rebalance (a new generation, or the
-// member becoming Stable again) and reports it as Kafka's listener would
-// have: the partitions given up, then the ones assigned. Eager members give
-// up everything they had; cooperative ones only what they lost.
-func (vc *verifiableConsumer) watchMembership(env *sim.Env) {
-	vc.checkMembership(env)
-	if vc.closing {
-		return
-	}
-	vc.watch = env.After(rebalanceWatchInterval, "verifiable-consumer-watch", vc.watchMembership)
-}
-
-func (vc *verifiableConsumer) checkMembership(env *sim.Env) {
-	_, gen, state := vc.c.Member()
-	stable := state == "STABLE"
-	cooperative := vc.c.RebalanceProtocol() == "COOPERATIVE"
-	if !stable {
-		// An eager member gives up everything as it starts to rejoin
-		// (onJoinPrepare), even when it had nothing.
-		if vc.lastStable && !cooperative {
-			vc.event("partitions_revoked", jsonPartitions(vc.lastAssigned))
-			vc.revoked = true
-		}
-		vc.lastStable = false
-		return
-	}
-	if vc.lastStable && gen == vc.lastGen {
-		return
-	}
-	var now []group.TopicPartition
-	for _, s := range vc.c.Assignment() {
-		i := strings.LastIndex(s, "-")
-		p, _ := strconv.Atoi(s[i+1:])
-		now = append(now, group.TopicPartition{Topic: s[:i], Partition: int32(p)})
-	}
-	sorts.Func(now, compareTP)
-	if vc.lastGen >= 0 && !vc.revoked {
-		var revoked []group.TopicPartition
-		for _, tp := range vc.lastAssigned {
-			if !cooperative || !slices.Contains(now, tp) {
-				revoked = append(revoked, tp)
-			}
-		}
-		if !cooperative || len(revoked) > 0 {
-			vc.event("partitions_revoked", jsonPartitions(revoked))
-		}
-	}
-	added := now
-	if cooperative {
-		added = nil
-		for _, tp := range now {
-			if !slices.Contains(vc.lastAssigned, tp) {
-				added = append(added, tp)
-			}
-		}
-	}
-	vc.event("partitions_assigned", jsonPartitions(added))
-	vc.lastGen, vc.lastStable, vc.lastAssigned, vc.revoked = gen, true, now, false
-}
-
-func compareTP(x, y group.TopicPartition) int {
-	if x.Topic != y.Topic {
-		return strings.Compare(x.Topic, y.Topic)
-	}
-	return int(x.Partition - y.Partition)
 }
 
 // onRecords is one poll's records: summarised per partition (cut at
@@ -446,9 +330,6 @@ func (vc *verifiableConsumer) onRecords(env *sim.Env, recs []client.ConsumerReco
 	if vc.committing {
 		vc.pending = append(vc.pending, recs)
 		return
-	}
-	if _, ok := any(vc.c).(rebalanceListener); !ok && !vc.listened {
-		vc.checkMembership(env) // a rebalance's events come before the records
 	}
 	var order []group.TopicPartition
 	byTP := map[group.TopicPartition][]client.ConsumerRecord{}
@@ -564,11 +445,17 @@ func (vc *verifiableConsumer) shutdown(env *sim.Env, code int) {
 		return
 	}
 	vc.closing = true
-	vc.watch.Stop()
 	vc.c.Close(env, func(env *sim.Env) {
 		vc.event("shutdown_complete")
 		// main returns, and the JVM's exit runs the shutdown hook.
 		vc.requestShutdown()
 		vc.t.finish(code)
 	})
+}
+
+func compareTP(x, y group.TopicPartition) int {
+	if x.Topic != y.Topic {
+		return strings.Compare(x.Topic, y.Topic)
+	}
+	return int(x.Partition - y.Partition)
 }
