@@ -282,3 +282,25 @@ func TestMigrationPolicyDisabledRefusesUpgrade(t *testing.T) {
 		}
 	}
 }
+
+// A classic member's ClassicMemberMetadata (tag 0 of the member metadata
+// value) survives encoding and decoding; a consumer-protocol member's
+// value has an empty tagged-field section.
+func TestClassicMemberMetadataRoundTrip(t *testing.T) {
+	f := recordFormat{v43: true}
+	m := newCGMember("m1")
+	m.clientID, m.clientHost, m.subscribed, m.rebalanceTimeoutMs = "k1", "/h", []string{"t"}, 300000
+	plain := f.encodeValue(memberMetadataRecord("g", m))
+	if plain[len(plain)-1] != 0 {
+		t.Errorf("consumer member: tagged section %x, want empty", plain[len(plain)-1:])
+	}
+	m.classic = &classicMemberMetadata{sessionTimeoutMs: 45000, protocols: subscription()}
+	rec := memberMetadataRecord("g", m)
+	got, ok, err := decodeConsumerRecord(f.encodeKey(rec), f.encodeValue(rec))
+	if !ok || err != nil {
+		t.Fatalf("decode: %v %v", ok, err)
+	}
+	if !got.meta.classic.equal(m.classic) || !got.meta.sameMetadata(m) {
+		t.Errorf("round trip: %+v, want %+v", got.meta.classic, m.classic)
+	}
+}
