@@ -115,3 +115,25 @@ func (e ConsumerGroupStaticMemberReplaced) Fields(w sim.FieldWriter) {
 	w.Str("old", e.Old)
 	w.Str("new", e.New)
 }
+
+// GroupConverted: group Group changed kind with its members in place (an
+// online migration): To "consumer" when a consumer-protocol member joined
+// a classic group (Epoch is the group epoch, the classic generation), To
+// "classic" when the last consumer-protocol member left (Epoch is the new
+// classic generation, which then rebalances). Members: how many came
+// along.
+type GroupConverted struct {
+	Broker  int32
+	Group   string
+	To      string
+	Epoch   int32
+	Members int
+}
+
+func (GroupConverted) Key() string { return "group.converted" }
+func (e GroupConverted) Fields(w sim.FieldWriter) {
+	group(w, e.Broker, e.Group)
+	w.Str("to", e.To)
+	w.Int("epoch", int64(e.Epoch))
+	w.Int("members", int64(e.Members))
+}

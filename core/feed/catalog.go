@@ -295,6 +295,9 @@ func init() {
 		{"group.static-left", template{CatGroup,
 			"Static member {member} (instance {instance}) stepped out of consumer group {group}: it keeps its partitions, and nothing is rebalanced unless it stays away past the session timeout.",
 			"정적 멤버 {member}(인스턴스 {instance})가 컨슈머 그룹 {group}에서 잠시 빠졌습니다. 파티션은 그대로 두며, 세션 타임아웃이 지나도록 돌아오지 않을 때만 리밸런스합니다."}},
+		{"group.converted", template{CatGroup,
+			"Group {group} became a {to} group with its {members} member(s) in place, at epoch {epoch}: an online migration between the classic and the consumer rebalance protocols.",
+			"그룹 {group}이(가) 멤버 {members}명을 그대로 둔 채 에포크 {epoch}에서 {to} 그룹으로 바뀌었습니다. 클래식 프로토콜과 컨슈머 리밸런스 프로토콜 사이의 온라인 마이그레이션입니다."}},
 		{"group.static-replaced", template{CatGroup,
 			"Instance {instance} came back to consumer group {group} as member {new}, taking over {old}'s partitions without a rebalance.",
 			"인스턴스 {instance}가 멤버 {new}(으)로 컨슈머 그룹 {group}에 돌아와, 리밸런스 없이 {old}의 파티션을 이어받았습니다."}},
@@ -304,5 +307,8 @@ func init() {
 	// Why a consumer group member was fenced (group.member-fenced).
 	reasons["member-left"] = [2]string{"it left with epoch -1", "에포크 -1로 그룹을 떠남"}
 	reasons["member-session"] = [2]string{"no heartbeat within group.consumer.session.timeout.ms", "group.consumer.session.timeout.ms 안에 하트비트 없음"}
+	reasons["classic-left"] = [2]string{"it sent LeaveGroup", "LeaveGroup을 보냄"}
+	reasons["classic-join"] = [2]string{"a classic member did not rejoin within its rebalance timeout", "클래식 멤버가 리밸런스 타임아웃 안에 다시 합류하지 않음"}
+	reasons["classic-sync"] = [2]string{"a classic member did not send SyncGroup within its rebalance timeout", "클래식 멤버가 리밸런스 타임아웃 안에 SyncGroup을 보내지 않음"}
 	reasons["member-rebalance"] = [2]string{"it did not give back its partitions within its rebalance timeout", "리밸런스 타임아웃 안에 파티션을 돌려주지 않음"}
 }

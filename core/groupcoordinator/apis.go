@@ -20,7 +20,7 @@ func (c *Coordinator) Handle(env *sim.Env, from sim.Addr, msg sim.Message) bool 
 	case *protocol.HeartbeatRequest:
 		c.handleHeartbeat(env, from, m)
 	case *protocol.LeaveGroupRequest:
-		c.handleLeaveGroup(env, from, m)
+		return c.handleLeaveGroup(env, from, m)
 	case *protocol.OffsetCommitRequest:
 		return c.handleOffsetCommit(env, from, m)
 	case *protocol.OffsetFetchRequest:

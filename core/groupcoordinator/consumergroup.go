@@ -6,6 +6,7 @@ import (
 	kgroup "kafkascope/core/group"
 	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
 
@@ -51,6 +52,38 @@ type cgMember struct {
 	epoch, prevEpoch   int32
 	state              kgroup.MemberState
 	assigned, pending  []kgroup.PartitionEpoch
+	// classic is ClassicMemberMetadata: set for a member that uses the
+	// classic protocol (JoinGroup, SyncGroup, Heartbeat) inside a
+	// consumer group, nil for a consumer-protocol member. It is never
+	// modified in place: an update replaces it.
+	classic *classicMemberMetadata
+}
+
+// classicMemberMetadata is ConsumerGroupMemberMetadataValue's
+// ClassicMemberMetadata: the session timeout and the protocols of the
+// member's JoinGroup, in its order.
+type classicMemberMetadata struct {
+	sessionTimeoutMs int32
+	protocols        []protocol.JoinGroupRequestProtocol
+}
+
+func (a *classicMemberMetadata) equal(b *classicMemberMetadata) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.sessionTimeoutMs == b.sessionTimeoutMs && protocolsEqual(a.protocols, b.protocols)
+}
+
+// useClassicProtocol is ConsumerGroupMember.useClassicProtocol.
+func (m cgMember) useClassicProtocol() bool { return m.classic != nil }
+
+// classicProtocolName is the name of the member's first protocol, the one
+// its JoinGroup and SyncGroup answers name.
+func (m cgMember) classicProtocolName() string {
+	if m.classic == nil || len(m.classic.protocols) == 0 {
+		return ""
+	}
+	return m.classic.protocols[0].Name
 }
 
 // newCGMember is `new ConsumerGroupMember.Builder(id).build()`: epoch 0,
@@ -65,7 +98,7 @@ func newCGMember(id string) cgMember {
 func (m cgMember) sameMetadata(o cgMember) bool {
 	return m.instanceID == o.instanceID && m.rackID == o.rackID && m.clientID == o.clientID && m.clientHost == o.clientHost &&
 		m.regex == o.regex && m.serverAssignor == o.serverAssignor && m.rebalanceTimeoutMs == o.rebalanceTimeoutMs &&
-		sameNames(m.subscribed, o.subscribed)
+		sameNames(m.subscribed, o.subscribed) && m.classic.equal(o.classic)
 }
 
 // sameAssignment: the CurrentMemberAssignment fields are equal.
@@ -129,8 +162,10 @@ type consumerGroup struct {
 	// record is in the log; the next refresh tombstones it.
 	subscriptionMetadataRecord bool
 	state                      consumerGroupState
-	// timers: each member's session and rebalance timeouts.
+	// timers: each member's session and rebalance timeouts, and the join
+	// and sync timeouts of classic members ("join/<id>", "sync/<id>").
 	session, rebalance map[string]*sim.Timer
+	classicTimers      map[string]*sim.Timer
 }
 
 // newConsumerGroup is `new ConsumerGroup(...)`. Kafka 4.3 starts a group
@@ -140,7 +175,7 @@ type consumerGroup struct {
 func newConsumerGroup(v43 bool) *consumerGroup {
 	cg := &consumerGroup{members: map[string]*cgMember{}, order: jdk.NewBaseHashTable(0), targets: map[string]kgroup.MemberAssignment{},
 		partitionEpochs: map[kgroup.TopicIDPartition]int32{}, static: map[string]string{}, refreshMetadata: true,
-		session: map[string]*sim.Timer{}, rebalance: map[string]*sim.Timer{}}
+		session: map[string]*sim.Timer{}, rebalance: map[string]*sim.Timer{}, classicTimers: map[string]*sim.Timer{}}
 	if v43 {
 		cg.groupEpoch, cg.assignmentEpoch = 1, 1
 	}

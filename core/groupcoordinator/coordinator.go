@@ -72,6 +72,7 @@ type Coordinator struct {
 	owned     map[int32]bool // partitions led and loaded
 	elections int
 	uuids     *sim.Rand
+	uuids848  *sim.Rand // Uuid member ids of classic members of consumer groups
 }
 
 // New makes the coordinator of broker nodeID, running in host.

@@ -46,8 +46,8 @@ func (c *Coordinator) handleConsumerGroupDescribe(env *sim.Env, from sim.Addr, r
 // revocation, CGM:479-507) and its target, each topic named from the
 // metadata image and left out when the image no longer has it
 // (ConsumerGroupMember.asConsumerGroupDescribeMember, 4.3
-// ConsumerGroupMember.java:479-534). MemberType is 1 (the consumer
-// protocol): classic members are not simulated in consumer groups.
+// ConsumerGroupMember.java:479-534). MemberType is 0 for a member using
+// the classic protocol, 1 for the consumer protocol (CGM:506).
 func (c *Coordinator) describeConsumerGroup(id string, cg *consumerGroup, v topicView) protocol.DescribedConsumerGroup {
 	d := protocol.DescribedConsumerGroup{GroupID: id, GroupState: cg.state.String(), GroupEpoch: cg.groupEpoch,
 		AssignmentEpoch: cg.assignmentEpoch, AssignorName: cg.preferredAssignor("", "", c.assignors()[0])}
@@ -56,6 +56,9 @@ func (c *Coordinator) describeConsumerGroup(id string, cg *consumerGroup, v topi
 			ClientID: m.clientID, ClientHost: m.clientHost, SubscribedTopicNames: slices.Clone(m.subscribed), SubscribedTopicRegex: m.regex,
 			Assignment: topicPartitions(partitionsOf(mergeSorted(m.assigned, m.pending)), v), TargetAssignment: topicPartitions(cg.targets[m.id], v),
 			MemberType: 1}
+		if m.useClassicProtocol() {
+			dm.MemberType = 0
+		}
 		d.Members = append(d.Members, dm)
 	}
 	return d
@@ -106,19 +109,13 @@ func (c *Coordinator) consumerGroupTombstones(id string, cg *consumerGroup) grou
 	return out
 }
 
-// classicJoinToConsumerGroup is a JoinGroup reaching a consumer group
-// (GMM.classicGroupJoin, L6308-6335): an empty one is converted to a
-// classic group (maybeDeleteEmptyConsumerGroup: its tombstones, then the
-// join goes on; the offsets stay). A non-empty one would take the member
-// in as a classic member of the consumer group, which is not simulated:
-// false, and the join fails.
-func (c *Coordinator) classicJoinToConsumerGroup(env *sim.Env, g *group) bool {
-	if g.consumer.state != cgEmpty {
-		return false
-	}
+// deleteEmptyConsumerGroup is maybeDeleteEmptyConsumerGroup (GMM:6313-6324,
+// 8694-8705): a JoinGroup reaching an empty consumer group turns it into
+// a classic group (its tombstones; the join goes on; the offsets stay).
+// A non-empty one takes the member in (migration.go).
+func (c *Coordinator) deleteEmptyConsumerGroup(env *sim.Env, g *group) {
 	recs := c.consumerGroupTombstones(g.id, g.consumer)
 	g.consumer.stopTimers()
 	g.consumer = nil
 	c.host.Append(env, g.partition, recs.records(), func(*sim.Env, protocol.ErrorCode) {})
-	return true
 }

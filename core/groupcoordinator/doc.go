@@ -37,10 +37,12 @@
 // makes them and when a partition loads (replay848.go), ConsumerGroupDescribe
 // (describe848.go) and the member-epoch checks of offset commits and
 // fetches (offsets848.go). A group id is one kind or the other: a *group
-// whose consumer field is set is a consumer group. Simplified: the
+// whose consumer field is set is a consumer group; a group changes kind
+// with its members in place by the online migration of migration.go
+// (group.consumer.migration.policy), and classic members inside a
+// consumer group are served there too. Simplified: the
 // metadata hash is FNV-1a 64 where Kafka uses XXH3-64 (metadata848.go),
-// regexes are not resolved, classic members in consumer groups and the
-// online migration between the kinds are not simulated, and a failed
+// regexes are not resolved, and a failed
 // write is not rolled back.
 //
 // The broker hosts it through Host: it hands over the requests (Handle),

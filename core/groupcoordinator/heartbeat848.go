@@ -99,7 +99,7 @@ func (c *Coordinator) handleConsumerGroupHeartbeat(env *sim.Env, from sim.Addr, 
 		return fail(e)
 	}
 	op.resp.CorrelationID = req.CorrelationID
-	if len(op.records) == 0 && len(op.pre) == 0 {
+	if len(op.records) == 0 && len(op.pre) == 0 && op.install == nil {
 		op.after(env)
 		c.respond(env, from, op.resp)
 		return true
@@ -120,10 +120,17 @@ func (c *Coordinator) handleConsumerGroupHeartbeat(env *sim.Env, from sim.Addr, 
 // records before them), the response, and what to do once they are
 // replayed (timers, events).
 type heartbeatOp struct {
-	pre     groupRecords
-	records []cgRecord
-	resp    *protocol.ConsumerGroupHeartbeatResponse
-	post    []func(env *sim.Env)
+	pre groupRecords
+	// converted: a conversion's records, written after pre and before
+	// records but not replayed (the conversion built the group directly).
+	converted []cgRecord
+	records   []cgRecord
+	resp      *protocol.ConsumerGroupHeartbeatResponse
+	post      []func(env *sim.Env)
+	// install, if set, runs first when the operation is written: a
+	// migration's change of the group's kind (migration.go). It may add
+	// to pre.
+	install func(env *sim.Env)
 }
 
 func (op *heartbeatOp) after(env *sim.Env) {
@@ -141,7 +148,13 @@ func (c *Coordinator) write848(env *sim.Env, groupID string, op *heartbeatOp, do
 	partition := c.PartitionFor(groupID)
 	now := msTime(env)
 	f := c.format()
+	if op.install != nil {
+		op.install(env)
+	}
 	recs := op.pre.records()
+	for _, r := range op.converted {
+		recs = append(recs, groupRecord{key: f.encodeKey(r), value: f.encodeValue(r)}.record())
+	}
 	for _, r := range op.records {
 		c.replay(r, partition, now)
 		recs = append(recs, groupRecord{key: f.encodeKey(r), value: f.encodeValue(r)}.record())
@@ -181,10 +194,11 @@ func (c *Coordinator) consumerGroupHeartbeat(env *sim.Env, from sim.Addr, req *p
 		op.pre = append(op.pre, groupRecord{key: encodeGroupKey(gid)})
 		cg = newConsumerGroup(c.v43())
 	case create:
-		// The online upgrade of a non-empty classic group (GMM:1372-1451)
-		// is not simulated: the answer is the one Kafka gives when the
-		// migration policy forbids it.
-		return nil, errf(protocol.GROUP_ID_NOT_FOUND, "Cannot upgrade classic group %s to consumer group because online upgrade is disabled.", gid)
+		// The online upgrade of a non-empty classic group (migration.go).
+		var e *apiError
+		if cg, e = c.upgradeClassicGroup(g, op); e != nil {
+			return nil, e
+		}
 	default:
 		return nil, errf(protocol.GROUP_ID_NOT_FOUND, "Group %s is not a consumer group.", gid)
 	}
@@ -219,6 +233,35 @@ func (c *Coordinator) consumerGroupHeartbeat(env *sim.Env, from sim.Addr, req *p
 		upd.regex = *req.SubscribedTopicRegex
 	}
 	upd.clientID, upd.clientHost = req.ClientID, "/"+from.Host()
+	upd.classic = nil
+
+	upd, e = c.updateAndReconcile(cg, gid, member, upd, replaced, ownedPartitions(req.TopicPartitions), now, op)
+	if e != nil {
+		return nil, e
+	}
+	op.post = append(op.post, func(env *sim.Env) { c.scheduleSessionTimeout(env, gid, upd.id) })
+
+	op.resp = &protocol.ConsumerGroupHeartbeatResponse{MemberID: upd.id, MemberEpoch: upd.epoch,
+		HeartbeatIntervalMs: int32(c.host.Config("group.consumer.heartbeat.interval.ms"))}
+	full := req.RebalanceTimeoutMs != -1 && (req.SubscribedTopicNames != nil || req.SubscribedTopicRegex != nil) && req.TopicPartitions != nil
+	if req.MemberEpoch == 0 || full || !member.assignedPartitions().Equal(upd.assignedPartitions()) {
+		op.resp.Assignment = &protocol.ConsumerGroupAssignment{TopicPartitions: []protocol.ConsumerGroupTopicPartitions{}}
+		for _, tp := range upd.assignedPartitions() {
+			op.resp.Assignment.TopicPartitions = append(op.resp.Assignment.TopicPartitions,
+				protocol.ConsumerGroupTopicPartitions{TopicID: tp.TopicID, Partitions: slices.Clone(tp.Partitions)})
+		}
+	}
+	return op, nil
+}
+
+// updateAndReconcile is the part of a heartbeat (GMM:2366-2437) that
+// classicGroupJoinToConsumerGroup (GMM:2544-2621) shares: the member
+// record if the member changed, the group epoch bumped if its
+// subscription did (or the metadata hash), a new target assignment if the
+// group epoch is ahead of it, and the member reconciled toward its target
+// given the partitions it owns (nil: not reported). It returns the
+// reconciled member.
+func (c *Coordinator) updateAndReconcile(cg *consumerGroup, gid string, member, upd cgMember, replaced string, owned []kgroup.TopicPartitions, now int64, op *heartbeatOp) (cgMember, *apiError) {
 
 	// hasMemberSubscriptionChanged (GMM:3216-3232).
 	namesChanged := false
@@ -273,7 +316,7 @@ func (c *Coordinator) consumerGroupHeartbeat(env *sim.Env, from sim.Addr, req *p
 		}
 		res, err := kgroup.BuildTargetAssignment(in)
 		if err != nil {
-			return nil, errf(protocol.UNKNOWN_SERVER_ERROR, "Failed to compute a new target assignment for epoch %d: %s", groupEpoch, err.Error())
+			return cgMember{}, errf(protocol.UNKNOWN_SERVER_ERROR, "Failed to compute a new target assignment for epoch %d: %s", groupEpoch, err.Error())
 		}
 		for _, r := range res.Records {
 			op.records = append(op.records, targetMemberRecord(gid, r.MemberID, r.Partitions))
@@ -289,11 +332,11 @@ func (c *Coordinator) consumerGroupHeartbeat(env *sim.Env, from sim.Addr, req *p
 		next, err := kgroup.BuildCurrentAssignment(kgroup.ReconcileInput{
 			Member: kgroup.ReconcileMember{State: upd.state, MemberEpoch: upd.epoch, PreviousMemberEpoch: upd.prevEpoch,
 				Assigned: upd.assigned, PendingRevocation: upd.pending, SubscribedTopicIDs: view.subscribedIDs(upd.subscribed)},
-			TargetEpoch: targetEpoch, Target: target, Owned: ownedPartitions(req.TopicPartitions),
+			TargetEpoch: targetEpoch, Target: target, Owned: owned,
 			HasSubscriptionChanged: hasSubscriptionChanged, CurrentPartitionEpoch: cg.currentPartitionEpoch, Rules: c.reconcileRules(),
 		})
 		if err != nil {
-			return nil, &apiError{protocol.FENCED_MEMBER_EPOCH, err.Error()}
+			return cgMember{}, &apiError{protocol.FENCED_MEMBER_EPOCH, err.Error()}
 		}
 		reconciled := upd
 		reconciled.state, reconciled.epoch, reconciled.prevEpoch, reconciled.assigned, reconciled.pending =
@@ -304,19 +347,8 @@ func (c *Coordinator) consumerGroupHeartbeat(env *sim.Env, from sim.Addr, req *p
 		}
 		upd = reconciled
 	}
-	op.post = append(op.post, func(env *sim.Env) { c.scheduleSessionTimeout(env, gid, upd.id) })
 
-	op.resp = &protocol.ConsumerGroupHeartbeatResponse{MemberID: upd.id, MemberEpoch: upd.epoch,
-		HeartbeatIntervalMs: int32(c.host.Config("group.consumer.heartbeat.interval.ms"))}
-	full := req.RebalanceTimeoutMs != -1 && (req.SubscribedTopicNames != nil || req.SubscribedTopicRegex != nil) && req.TopicPartitions != nil
-	if req.MemberEpoch == 0 || full || !member.assignedPartitions().Equal(upd.assignedPartitions()) {
-		op.resp.Assignment = &protocol.ConsumerGroupAssignment{TopicPartitions: []protocol.ConsumerGroupTopicPartitions{}}
-		for _, tp := range upd.assignedPartitions() {
-			op.resp.Assignment.TopicPartitions = append(op.resp.Assignment.TopicPartitions,
-				protocol.ConsumerGroupTopicPartitions{TopicID: tp.TopicID, Partitions: slices.Clone(tp.Partitions)})
-		}
-	}
-	return op, nil
+	return upd, nil
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -346,11 +378,10 @@ func (c *Coordinator) heartbeatMember(cg *consumerGroup, gid string, req *protoc
 			}
 			return newCGMember(id), "", nil
 		}
-		// Both use the consumer protocol (classic members are not
-		// simulated in consumer groups): the instance id must have been
-		// released with a -2 leave (throwIfInstanceIdIsUnreleased,
-		// GMM:1675-1685).
-		if existing.epoch != protocol.LeaveGroupStaticMemberEpoch {
+		// When both use the consumer protocol, the instance id must have
+		// been released with a -2 leave (throwIfInstanceIdIsUnreleased,
+		// GMM:1675-1685); a classic holder is replaced at once.
+		if !existing.useClassicProtocol() && existing.epoch != protocol.LeaveGroupStaticMemberEpoch {
 			return cgMember{}, "", errf(protocol.UNRELEASED_INSTANCE_ID,
 				"Static member %s with instance id %s cannot join the group because the instance id is owned by %s member.", id, iid, existing.id)
 		}

@@ -22,6 +22,9 @@ func (h *testHost) Release() release.Version {
 }
 
 func (h *testHost) ConfigString(name string) string {
+	if v, ok := h.strs[name]; ok {
+		return v
+	}
 	if name == "group.consumer.assignors" {
 		return "uniform,range"
 	}

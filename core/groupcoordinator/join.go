@@ -48,8 +48,11 @@ func (c *Coordinator) handleJoinGroup(env *sim.Env, from sim.Addr, req *protocol
 	if g.state == groupDead {
 		return fail(protocol.COORDINATOR_NOT_AVAILABLE)
 	}
-	if g.consumer != nil && !c.classicJoinToConsumerGroup(env, g) {
-		return fail(protocol.INCONSISTENT_GROUP_PROTOCOL)
+	if g.consumer != nil {
+		if g.consumer.state != cgEmpty {
+			return c.classicGroupJoinToConsumerGroup(env, from, g, req)
+		}
+		c.deleteEmptyConsumerGroup(env, g)
 	}
 	if !g.supportsProtocols(req.ProtocolType, req.Protocols) {
 		return fail(protocol.INCONSISTENT_GROUP_PROTOCOL)
@@ -472,6 +475,10 @@ func (c *Coordinator) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol
 	if g == nil {
 		return fail(protocol.UNKNOWN_MEMBER_ID)
 	}
+	if g.consumer != nil {
+		c.classicGroupSyncToConsumerGroup(env, from, g, req)
+		return true
+	}
 	m := g.members[req.MemberID]
 	switch {
 	case g.state == groupDead:
@@ -559,6 +566,9 @@ func (c *Coordinator) heartbeat(env *sim.Env, req *protocol.HeartbeatRequest) pr
 	if g == nil {
 		return protocol.UNKNOWN_MEMBER_ID
 	}
+	if g.consumer != nil {
+		return c.classicGroupHeartbeatToConsumerGroup(env, g, req)
+	}
 	m := g.members[req.MemberID]
 	switch {
 	case g.state == groupDead:
@@ -578,19 +588,23 @@ func (c *Coordinator) heartbeat(env *sim.Env, req *protocol.HeartbeatRequest) pr
 }
 
 // handleLeaveGroup removes the listed members (a consumer closing, or one
-// whose poll timed out).
-func (c *Coordinator) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protocol.LeaveGroupRequest) {
+// whose poll timed out); it reports whether the request is finished (a
+// consumer group answers once its records are written).
+func (c *Coordinator) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protocol.LeaveGroupRequest) bool {
 	resp := &protocol.LeaveGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	if code := c.groupError(req.GroupID); code != protocol.NONE {
 		resp.ErrorCode = code
 		c.respond(env, from, resp)
-		return
+		return true
 	}
 	g := c.groups[req.GroupID]
 	if g != nil && g.state == groupDead {
 		resp.ErrorCode = protocol.COORDINATOR_NOT_AVAILABLE
 		c.respond(env, from, resp)
-		return
+		return true
+	}
+	if g != nil && g.consumer != nil {
+		return c.classicGroupLeaveToConsumerGroup(env, from, g, req)
 	}
 	for _, li := range req.Members {
 		r := protocol.LeaveGroupMemberResponse{MemberID: li.MemberID, GroupInstanceID: li.GroupInstanceID}
@@ -622,6 +636,7 @@ func (c *Coordinator) handleLeaveGroup(env *sim.Env, from sim.Addr, req *protoco
 		resp.Members = append(resp.Members, r)
 	}
 	c.respond(env, from, resp)
+	return true
 }
 
 // schedulePendingSync gives the generation's members the rebalance timeout

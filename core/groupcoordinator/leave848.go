@@ -73,12 +73,17 @@ func (c *Coordinator) consumerGroupLeave(env *sim.Env, req *protocol.ConsumerGro
 	}, nil
 }
 
-// fenceMembers is consumerGroupFenceMembers (L4297-4355) without the
-// downgrade to a classic group (classic members are not simulated in
-// consumer groups): each member's current, target and metadata
+// fenceMembers is consumerGroupFenceMembers (L4297-4355): the downgrade
+// to a classic group when only classic members would be left
+// (migration.go), or else each member's current, target and metadata
 // tombstones, then the group epoch bumped with the hash of what the
 // others subscribe to, then the members' timers cancelled.
 func (c *Coordinator) fenceMembers(gid string, cg *consumerGroup, ids []string, reason string, resp *protocol.ConsumerGroupHeartbeatResponse) *heartbeatOp {
+	if c.canDowngrade(cg, ids) {
+		op := c.downgradeOp(gid, cg, ids, reason)
+		op.resp = resp
+		return op
+	}
 	op := &heartbeatOp{resp: resp}
 	drop := map[string]bool{}
 	for _, id := range ids {
@@ -110,14 +115,26 @@ func (c *Coordinator) fenceByTimer(env *sim.Env, gid, member, reason string) {
 // scheduleSessionTimeout (re)arms the member's session timer
 // (group.consumer.session.timeout.ms, GMM:4684-4698): when it fires the
 // member is fenced ("the member session expired").
+// A classic member's session timeout is its JoinGroup's (GMM:2661,
+// 7703, 7935).
 func (c *Coordinator) scheduleSessionTimeout(env *sim.Env, gid, member string) {
+	d := c.ms("group.consumer.session.timeout.ms")
+	if g := c.groups[gid]; g != nil && g.consumer != nil {
+		if m := g.consumer.members[member]; m != nil && m.classic != nil {
+			d = msDur(m.classic.sessionTimeoutMs)
+		}
+	}
+	c.scheduleSessionTimeoutAfter(env, gid, member, d)
+}
+
+func (c *Coordinator) scheduleSessionTimeoutAfter(env *sim.Env, gid, member string, d time.Duration) {
 	g := c.groups[gid]
 	if g == nil || g.consumer == nil {
 		return
 	}
 	cg := g.consumer
 	cg.session[member].Stop()
-	cg.session[member] = env.After(c.ms("group.consumer.session.timeout.ms"), "consumer-group-session-timeout", func(env *sim.Env) {
+	cg.session[member] = env.After(d, "consumer-group-session-timeout", func(env *sim.Env) {
 		if g := c.groups[gid]; g != nil && g.consumer != nil {
 			delete(g.consumer.session, member)
 		}
@@ -164,6 +181,10 @@ func (c *Coordinator) cancelTimers(gid, member string) {
 	g.consumer.rebalance[member].Stop()
 	delete(g.consumer.session, member)
 	delete(g.consumer.rebalance, member)
+	for _, kind := range []string{"join/", "sync/"} {
+		g.consumer.classicTimers[kind+member].Stop()
+		delete(g.consumer.classicTimers, kind+member)
+	}
 }
 
 // stopConsumerTimers stops every timer of a group being unloaded.
@@ -171,6 +192,9 @@ func (cg *consumerGroup) stopTimers() {
 	for _, m := range cg.memberList() {
 		cg.session[m.id].Stop()
 		cg.rebalance[m.id].Stop()
+	}
+	for _, k := range sortedKeys(cg.classicTimers) {
+		cg.classicTimers[k].Stop()
 	}
 }
 

@@ -87,6 +87,10 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 			if _, seen := groups[k.group]; !seen {
 				gkeys = append(gkeys, k.group)
 			}
+			// A group record after consumer group records is a
+			// downgrade (they were all tombstoned before it): the
+			// consumer group's records no longer count.
+			consumerRecs = slices.DeleteFunc(consumerRecs, func(cr cgRecord) bool { return cr.group == k.group })
 			groups[k.group] = nil
 			if r.Value != nil {
 				if v, err := decodeGroupValue(r.Value); err == nil {

@@ -23,16 +23,23 @@ func (c *Coordinator) validateConsumerCommit(cg *consumerGroup, req *protocol.Of
 		return protocol.NONE, ok
 	}
 	m := cg.members[req.MemberID]
-	switch {
-	case m == nil:
+	if m == nil {
 		return protocol.UNKNOWN_MEMBER_ID, ok
+	}
+	// A classic member's errors are ILLEGAL_GENERATION ("Received
+	// generation id ...", CG:683-689, 891-908).
+	stale := protocol.STALE_MEMBER_EPOCH
+	if m.useClassicProtocol() {
+		stale = protocol.ILLEGAL_GENERATION
+	}
+	switch {
 	case epoch == m.epoch:
 		return protocol.NONE, ok
 	case epoch > m.epoch || !c.v43():
 		// "Received member epoch R is newer than current member epoch S."
 		// (4.1: "The received member epoch R does not match the expected
 		// member epoch S.")
-		return protocol.STALE_MEMBER_EPOCH, ok
+		return stale, ok
 	}
 	// 4.3 (KIP-1251): an older epoch may commit a partition the member has
 	// assigned or pending revocation since that epoch or before.
@@ -41,19 +48,19 @@ func (c *Coordinator) validateConsumerCommit(cg *consumerGroup, req *protocol.Of
 	return protocol.NONE, func(topic string, p int32) protocol.ErrorCode {
 		t, known := view.byName[topic]
 		if !known {
-			return protocol.STALE_MEMBER_EPOCH // not assigned to the member
+			return stale // not assigned to the member
 		}
 		for _, list := range [][]kgroup.PartitionEpoch{member.assigned, member.pending} {
 			for _, pe := range list {
 				if pe.TopicID == t.ID && pe.Partition == p {
 					if epoch < pe.Epoch {
-						return protocol.STALE_MEMBER_EPOCH // older than the partition's assignment epoch
+						return stale // older than the partition's assignment epoch
 					}
 					return protocol.NONE
 				}
 			}
 		}
-		return protocol.STALE_MEMBER_EPOCH // "Partition t-p is not assigned or pending revocation for member."
+		return stale // "Partition t-p is not assigned or pending revocation for member."
 	}
 }
 

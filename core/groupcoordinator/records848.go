@@ -115,7 +115,7 @@ func (f recordFormat) encodeValue(r cgRecord) []byte {
 		w.cnstr(m.regex)
 		w.i32(m.rebalanceTimeoutMs)
 		w.cnstr(m.serverAssignor)
-		w.uvarint(0) // ClassicMemberMetadata (tag 0): only for classic members
+		f.classicMetadata(&w, m.classic)
 	case recConsumerGroupTargetMetadata:
 		w.i32(r.assignmentEpoch)
 		w.taggedI64(f.v43 && r.assignmentTimestamp != 0, r.assignmentTimestamp)
@@ -137,6 +137,33 @@ func (f recordFormat) encodeValue(r cgRecord) []byte {
 		w.uvarint(0)
 	}
 	return w.b
+}
+
+// classicMetadata writes the tagged-field section of a member metadata
+// value: ClassicMemberMetadata (tag 0, a nullable struct whose default is
+// null) only for a classic member. A tagged nullable struct is its size
+// + 1, a presence varint 1, then the struct (Kafka's generator,
+// generator/.../MessageDataGenerator.java:835-841).
+func (f recordFormat) classicMetadata(w *binWriter, c *classicMemberMetadata) {
+	if c == nil {
+		w.uvarint(0)
+		return
+	}
+	var sub binWriter
+	sub.b = append(sub.b, 1)
+	sub.i32(c.sessionTimeoutMs)
+	sub.uvarint(uint64(len(c.protocols) + 1))
+	for _, p := range c.protocols {
+		sub.cstr(p.Name)
+		sub.uvarint(uint64(len(p.Metadata) + 1))
+		sub.b = append(sub.b, p.Metadata...)
+		sub.uvarint(0)
+	}
+	sub.uvarint(0)
+	w.uvarint(1)
+	w.uvarint(0)
+	w.uvarint(uint64(len(sub.b)))
+	w.b = append(w.b, sub.b...)
 }
 
 // partitionEpochs writes a TopicPartitions array; 4.3 adds each topic's
@@ -207,7 +234,20 @@ func decodeConsumerRecord(key, value []byte) (cgRecord, bool, error) {
 		m.regex = v.cnstr()
 		m.rebalanceTimeoutMs = v.Int32()
 		m.serverAssignor = v.cnstr()
-		v.tags(func(uint64, flexReader) {})
+		v.tags(func(tag uint64, b flexReader) {
+			if pb := b.Take(1); tag == 0 && len(pb) == 1 && int8(pb[0]) >= 0 {
+				c := &classicMemberMetadata{sessionTimeoutMs: b.Int32()}
+				for n := b.count(); n > 0 && b.Err() == nil; n-- {
+					p := protocol.JoinGroupRequestProtocol{Name: b.cstr()}
+					if k := b.uvarint(); k > 0 {
+						p.Metadata = append([]byte{}, b.Take(int(k-1))...)
+					}
+					b.tags(func(uint64, flexReader) {})
+					c.protocols = append(c.protocols, p)
+				}
+				m.classic = c
+			}
+		})
 		rec.meta = m
 	case recConsumerGroupTargetMetadata:
 		rec.assignmentEpoch = v.Int32()

@@ -39,14 +39,20 @@ func (c *Coordinator) replay(r cgRecord, partition int32, now int64) {
 	if g == nil {
 		return // a tombstone of something already gone
 	}
-	cg := g.consumer
+	if g.consumer.apply(r) {
+		delete(c.groups, r.group)
+		g.transition(groupDead, now)
+	}
+}
+
+// apply replays one record into the group; it reports true for the
+// group's own tombstone (ConsumerGroupMetadata), which deletes it.
+func (cg *consumerGroup) apply(r cgRecord) (deleted bool) {
 	defer cg.updateState()
 	switch r.kind {
 	case recConsumerGroupMetadata:
 		if r.tombstone {
-			delete(c.groups, r.group)
-			g.transition(groupDead, now)
-			return
+			return true
 		}
 		cg.groupEpoch, cg.metadataHash = r.epoch, r.metadataHash
 	case recConsumerGroupPartitionMetadata:
@@ -54,7 +60,7 @@ func (c *Coordinator) replay(r cgRecord, partition int32, now int64) {
 	case recConsumerGroupMemberMetadata:
 		if r.tombstone {
 			cg.removeMember(r.member)
-			return
+			return false
 		}
 		m := cg.getOrCreate(r.member)
 		old := *m
@@ -70,13 +76,13 @@ func (c *Coordinator) replay(r cgRecord, partition int32, now int64) {
 	case recConsumerGroupTargetMember:
 		if r.tombstone {
 			delete(cg.targets, r.member)
-			return
+			return false
 		}
 		cg.targets[r.member] = r.target
 	case recConsumerGroupTargetMetadata:
 		if r.tombstone {
 			cg.assignmentEpoch, cg.assignmentTimestamp = -1, 0
-			return
+			return false
 		}
 		cg.assignmentEpoch, cg.assignmentTimestamp = r.assignmentEpoch, r.assignmentTimestamp
 	case recConsumerGroupCurrentMemberAssig:
@@ -85,17 +91,18 @@ func (c *Coordinator) replay(r cgRecord, partition int32, now int64) {
 			// The member stays until its metadata tombstone, at epoch -1
 			// with nothing assigned.
 			if m = cg.members[r.member]; m == nil {
-				return
+				return false
 			}
 			cg.setPartitionEpochs(*m, false)
 			m.epoch, m.prevEpoch, m.assigned, m.pending = -1, -1, nil, nil
-			return
+			return false
 		}
 		m = cg.getOrCreate(r.member)
 		cg.setPartitionEpochs(*m, false)
 		m.epoch, m.prevEpoch, m.state, m.assigned, m.pending = r.meta.epoch, r.meta.prevEpoch, r.meta.state, r.meta.assigned, r.meta.pending
 		cg.setPartitionEpochs(*m, true)
 	}
+	return false
 }
 
 func (cg *consumerGroup) getOrCreate(id string) *cgMember {

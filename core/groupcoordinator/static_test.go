@@ -23,6 +23,7 @@ type testHost struct {
 	// besides the classic ones, and the topics.
 	release release.Version
 	conf    map[string]int64
+	strs    map[string]string
 	topics  []kgroup.TopicMetadata
 }
 
