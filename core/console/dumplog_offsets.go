@@ -34,7 +34,10 @@ func offsetsRecord(offset int64, key, value []byte) (k, payload string, hasPaylo
 	case 2:
 		kdata = fmt.Sprintf(`{"group":%s}`, jstr(r.String()))
 	default:
-		return fmt.Sprintf("Unknown record type %d at offset %d, skipping.", kv, offset), "", false
+		var ok bool
+		if kdata, ok = consumerGroupKeyJSON(kv, r); !ok {
+			return fmt.Sprintf("Unknown record type %d at offset %d, skipping.", kv, offset), "", false
+		}
 	}
 	if r.Err() != nil {
 		return fmt.Sprintf("Error at offset %d, skipping. %s", offset, "Tried to read beyond the end of the record"), "", false
@@ -46,10 +49,13 @@ func offsetsRecord(offset int64, key, value []byte) (k, payload string, hasPaylo
 	v := protocol.NewReader(value, errOffsetsRecord)
 	vv := v.Int16()
 	var vdata string
-	if kv <= 1 {
+	switch {
+	case kv <= 1:
 		vdata = offsetCommitValueJSON(v, vv)
-	} else {
+	case kv == 2:
 		vdata = groupMetadataValueJSON(v, vv)
+	default:
+		vdata = consumerGroupValueJSON(kv, v)
 	}
 	if v.Err() != nil {
 		return fmt.Sprintf("Error at offset %d, skipping. %s", offset, "Tried to read beyond the end of the record"), "", false
