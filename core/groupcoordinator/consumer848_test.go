@@ -24,15 +24,8 @@ import (
 var topicT = metadata.Uuid{0x11, 1}
 
 func newConsumerTest(t *testing.T, rel release.Version) *groupTest {
-	gt := &groupTest{t: t, w: sim.NewWorld(7), host: &testHost{release: rel,
-		topics: []kgroup.TopicMetadata{{ID: topicT, Name: "t", NumPartitions: 3}}}}
-	gt.c = New(1, gt.host)
-	if err := gt.w.Spawn("kafka-1", idle{}); err != nil {
-		t.Fatal(err)
-	}
-	gt.call(func(env *sim.Env) { gt.c.OnElection(env, gt.c.PartitionFor("g")) })
-	gt.run(time.Millisecond)
-	return gt
+	return newGroupTestOn(t, &testHost{release: rel,
+		topics: []kgroup.TopicMetadata{{ID: topicT, Name: "t", NumPartitions: 3}}})
 }
 
 // hb sends a heartbeat and returns its answer once written.

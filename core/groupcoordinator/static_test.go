@@ -79,8 +79,11 @@ type groupTest struct {
 	corr int32
 }
 
-func newGroupTest(t *testing.T) *groupTest {
-	gt := &groupTest{t: t, w: sim.NewWorld(7), host: &testHost{}}
+func newGroupTest(t *testing.T) *groupTest { return newGroupTestOn(t, &testHost{}) }
+
+// newGroupTestOn starts a coordinator on host that leads g's partition.
+func newGroupTestOn(t *testing.T, host *testHost) *groupTest {
+	gt := &groupTest{t: t, w: sim.NewWorld(7), host: host}
 	gt.c = New(1, gt.host)
 	if err := gt.w.Spawn("kafka-1", idle{}); err != nil {
 		t.Fatal(err)
