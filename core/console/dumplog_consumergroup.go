@@ -53,7 +53,12 @@ func consumerGroupValueJSON(kv int16, r *protocol.Reader) string {
 		b.WriteString(`{"topicPartitions":` + f.topicPartitions(false))
 		f.tagged(&b, nil)
 	case 8:
-		fmt.Fprintf(&b, `{"memberEpoch":%d,"previousMemberEpoch":%d,"state":%d`, r.Int32(), r.Int32(), int8(r.Take(1)[0]))
+		epoch, previous := r.Int32(), r.Int32()
+		var state int8
+		if s := r.Take(1); s != nil { // a short record is reported, not a panic
+			state = int8(s[0])
+		}
+		fmt.Fprintf(&b, `{"memberEpoch":%d,"previousMemberEpoch":%d,"state":%d`, epoch, previous, state)
 		b.WriteString(`,"assignedPartitions":` + f.topicPartitions(true))
 		b.WriteString(`,"partitionsPendingRevocation":` + f.topicPartitions(true))
 		f.tagged(&b, nil)
