@@ -128,7 +128,7 @@ func (f flexJSONReader) strings() string {
 	if n < 0 {
 		return "null"
 	}
-	parts := make([]string, 0, max(n, 0))
+	var parts []string // not sized by n: a length read from the record is untrusted
 	for i := 0; i < n && f.r.Err() == nil; i++ {
 		parts = append(parts, f.nstr())
 	}
@@ -140,7 +140,7 @@ func (f flexJSONReader) int32s() string {
 	if n < 0 {
 		return "null"
 	}
-	parts := make([]string, 0, max(n, 0))
+	var parts []string // not sized by n: a length read from the record is untrusted
 	for i := 0; i < n && f.r.Err() == nil; i++ {
 		parts = append(parts, strconv.Itoa(int(f.r.Int32())))
 	}
