@@ -367,9 +367,8 @@ func (r flexReader) uuid() metadata.Uuid {
 	return u
 }
 func (r flexReader) int32s() []int32 {
-	n := r.count()
-	out := make([]int32, 0, n)
-	for ; n > 0 && r.Err() == nil; n-- {
+	var out []int32 // not sized by the count: it is read from the record
+	for n := r.count(); n > 0 && r.Err() == nil; n-- {
 		out = append(out, r.Int32())
 	}
 	return out
