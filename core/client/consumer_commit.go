@@ -67,6 +67,61 @@ func (g *coordinator) fencedCommitError() *Error {
 		Message: "Get fenced exception for group.instance.id " + g.c.cfg.GroupInstanceID + ", current member.id is " + g.memberID}
 }
 
+// errRetriableCommit is what a commit that may succeed if tried again
+// fails with: no coordinator known, or no answer from it.
+var errRetriableCommit = &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException",
+	Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", retriable: true}
+
+// retriableCommit wraps a retriable partition error as
+// ConsumerCoordinator's OffsetCommitResponseHandler does.
+func retriableCommit(code protocol.ErrorCode) *Error {
+	return &Error{Class: errRetriableCommit.Class, Message: errRetriableCommit.Message,
+		Cause: &Error{Class: code.Exception(), Message: code.Message()}, retriable: true}
+}
+
+// sendOffsetCommit is the OffsetCommit round trip both protocols share:
+// it notes the commit, sends req with offsets to the coordinator and
+// reports each committed partition to the consumer. A lost request marks
+// the coordinator unknown and fails retriably; the first partition error
+// is mapped by failed (the protocols differ there) and the others only
+// counted as done, as both Kafka handlers stop at the first failure.
+func (g *coordinator) sendOffsetCommit(env *sim.Env, req *protocol.OffsetCommitRequest, offsets []commitOffset,
+	failed func(env *sim.Env, tp topicPartition, at int64, code protocol.ErrorCode) *Error, done func(env *sim.Env, err *Error)) {
+	env.Note(event.OffsetCommitSent{Client: g.c.cfg.ClientID, Group: g.c.cfg.GroupID, Offsets: partitionOffsets(offsets)})
+	for _, o := range offsets {
+		req.Add(o.tp.topic, protocol.OffsetCommitRequestPartition{PartitionIndex: o.tp.partition, CommittedOffset: o.offset, CommittedLeaderEpoch: o.epoch})
+	}
+	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		if err != nil {
+			g.markUnknown(env, err.Error())
+			done(env, errRetriableCommit)
+			return
+		}
+		var failure *Error
+		for _, t := range resp.(*protocol.OffsetCommitResponse).Topics {
+			for _, p := range t.Partitions {
+				tp := topicPartition{t.Name, p.PartitionIndex}
+				var at int64
+				for _, o := range offsets {
+					if o.tp == tp {
+						at = o.offset
+					}
+				}
+				if p.ErrorCode == protocol.NONE {
+					if g.c.onCommitted != nil {
+						g.c.onCommitted(env, t.Name, p.PartitionIndex, at)
+					}
+					continue
+				}
+				if failure == nil {
+					failure = failed(env, tp, at, p.ErrorCode)
+				}
+			}
+		}
+		done(env, failure)
+	})
+}
+
 // commit sends OffsetCommit for offsets with the member's generation (or
 // as a standalone client with generation -1 when it has none); done gets
 // nil or the error (retriable ones marked so).
@@ -80,7 +135,7 @@ func (g *coordinator) commit(env *sim.Env, offsets []commitOffset, done func(env
 		return
 	}
 	if !g.known {
-		done(env, &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException", Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", retriable: true})
+		done(env, errRetriableCommit)
 		return
 	}
 	if g.asyncFenced {
@@ -96,75 +151,55 @@ func (g *coordinator) commit(env *sim.Env, offsets []commitOffset, done func(env
 		req.GenerationIDOrMemberEpoch, req.MemberID, req.GroupInstanceID = g.generation, g.memberID, g.c.cfg.GroupInstanceID
 	}
 	gen, member := g.generation, g.memberID
-	env.Note(event.OffsetCommitSent{Client: g.c.cfg.ClientID, Group: g.c.cfg.GroupID, Offsets: partitionOffsets(offsets)})
-	for _, o := range offsets {
-		req.Add(o.tp.topic, protocol.OffsetCommitRequestPartition{PartitionIndex: o.tp.partition, CommittedOffset: o.offset, CommittedLeaderEpoch: o.epoch})
-	}
-	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
-		if err != nil {
-			g.markUnknown(env, err.Error())
-			done(env, &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException", Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", retriable: true})
-			return
+	g.sendOffsetCommit(env, req, offsets, func(env *sim.Env, tp topicPartition, at int64, code protocol.ErrorCode) *Error {
+		level := LevelError
+		if code.Retriable() {
+			level = LevelWarn
 		}
-		var failure *Error
-		for _, t := range resp.(*protocol.OffsetCommitResponse).Topics {
-			for _, p := range t.Partitions {
-				code := p.ErrorCode
-				var at int64
-				for _, o := range offsets {
-					if o.tp == (topicPartition{t.Name, p.PartitionIndex}) {
-						at = o.offset
-					}
-				}
-				if code == protocol.NONE && g.c.onCommitted != nil {
-					g.c.onCommitted(env, t.Name, p.PartitionIndex, at)
-				}
-				if code == protocol.NONE || failure != nil {
-					continue
-				}
-				level := LevelError
-				if code.Retriable() {
-					level = LevelWarn
-				}
-				g.log(level, fmt.Sprintf("Offset commit failed on partition %s-%d at offset %d: %s", t.Name, p.PartitionIndex, at, code.Message()))
-				switch code {
-				case protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR, protocol.REQUEST_TIMED_OUT:
-					g.markUnknown(env, code.String())
-					failure = &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException", Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", Cause: &Error{Class: code.Exception(), Message: code.Message()}, retriable: true}
-				case protocol.COORDINATOR_LOAD_IN_PROGRESS, protocol.UNKNOWN_TOPIC_OR_PARTITION:
-					failure = &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException", Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", Cause: &Error{Class: code.Exception(), Message: code.Message()}, retriable: true}
-				case protocol.REBALANCE_IN_PROGRESS:
-					g.requestRejoin(env, "offset commit failed since group is already rebalancing")
-					failure = errRebalanceInProgress
-				case protocol.FENCED_INSTANCE_ID:
-					// Fatal for the generation it was sent with; after a
-					// newer one, the commit just failed.
-					switch {
-					case gen == g.generation && member == g.memberID:
-						failure = &Error{Class: code.Exception(), Message: code.Message()}
-					case g.state == preparingRebalance:
-						failure = &Error{Class: errRebalanceInProgress.Class, Message: "Offset commit cannot be completed since the consumer member's old generation is fenced by its group instance id, it is possible that this consumer has already participated another rebalance and got a new generation"}
-					default:
-						failure = errCommitFailed
-					}
-				case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION:
-					g.resetGeneration(env, code == protocol.UNKNOWN_MEMBER_ID)
-					g.requestRejoin(env, "encountered "+code.String()+" from OFFSET_COMMIT response")
-					failure = errCommitFailed
-				default:
-					failure = &Error{Class: code.Exception(), Message: code.Message()}
-				}
+		g.log(level, fmt.Sprintf("Offset commit failed on partition %s-%d at offset %d: %s", tp.topic, tp.partition, at, code.Message()))
+		switch code {
+		case protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR, protocol.REQUEST_TIMED_OUT:
+			g.markUnknown(env, code.String())
+			return retriableCommit(code)
+		case protocol.COORDINATOR_LOAD_IN_PROGRESS, protocol.UNKNOWN_TOPIC_OR_PARTITION:
+			return retriableCommit(code)
+		case protocol.REBALANCE_IN_PROGRESS:
+			g.requestRejoin(env, "offset commit failed since group is already rebalancing")
+			return errRebalanceInProgress
+		case protocol.FENCED_INSTANCE_ID:
+			// Fatal for the generation it was sent with; after a
+			// newer one, the commit just failed.
+			switch {
+			case gen == g.generation && member == g.memberID:
+				return &Error{Class: code.Exception(), Message: code.Message()}
+			case g.state == preparingRebalance:
+				return &Error{Class: errRebalanceInProgress.Class, Message: "Offset commit cannot be completed since the consumer member's old generation is fenced by its group instance id, it is possible that this consumer has already participated another rebalance and got a new generation"}
+			default:
+				return errCommitFailed
 			}
+		case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION:
+			g.resetGeneration(env, code == protocol.UNKNOWN_MEMBER_ID)
+			g.requestRejoin(env, "encountered "+code.String()+" from OFFSET_COMMIT response")
+			return errCommitFailed
 		}
-		done(env, failure)
-	})
+		return &Error{Class: code.Exception(), Message: code.Message()}
+	}, done)
 }
 
 // commitUntil commits offsets, retrying retriable failures (finding the
 // coordinator again if it moved) until deadline; done gets nil, the
 // non-retriable error, or the last retriable one once time is up.
 func (g *coordinator) commitUntil(env *sim.Env, offsets []commitOffset, deadline sim.Time, done func(env *sim.Env, err *Error)) {
-	g.commit(env, offsets, func(env *sim.Env, err *Error) {
+	g.retryCommit(env, g.commit, offsets, deadline, done)
+}
+
+// retryCommit runs commit until it succeeds, fails for good, the client
+// closes, or the next try would start after deadline. Each retry first
+// looks the coordinator up again when it is unknown; the latest consumed
+// positions are not re-read (the caller chose offsets).
+func (g *coordinator) retryCommit(env *sim.Env, commit func(*sim.Env, []commitOffset, func(*sim.Env, *Error)),
+	offsets []commitOffset, deadline sim.Time, done func(env *sim.Env, err *Error)) {
+	commit(env, offsets, func(env *sim.Env, err *Error) {
 		if err == nil || !err.retriable || env.Now().Add(g.c.cfg.RetryBackoff) >= deadline || g.closed {
 			done(env, err)
 			return
@@ -173,7 +208,7 @@ func (g *coordinator) commitUntil(env *sim.Env, offsets []commitOffset, deadline
 			if !g.known {
 				g.lookup(env)
 			}
-			g.commitUntil(env, offsets, deadline, done)
+			g.retryCommit(env, commit, offsets, deadline, done)
 		})
 	})
 }

@@ -3,7 +3,6 @@ package client
 import (
 	"fmt"
 
-	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -14,9 +13,6 @@ import (
 // carries both when the member has an epoch (L1181-1183). The
 // coordinator checks the epoch (STALE_MEMBER_EPOCH when it is not the
 // member's).
-
-var errRetriableCommit = &Error{Class: "org.apache.kafka.clients.consumer.RetriableCommitFailedException",
-	Message: "Offset commit failed with a retriable exception. You should retry committing the latest consumed offsets.", retriable: true}
 
 // commit sends one OffsetCommit; done gets nil or the error, retriable
 // ones marked (OffsetCommitRequestState.onResponse, L860-920).
@@ -36,38 +32,9 @@ func (m *membership) commit(env *sim.Env, offsets []commitOffset, done func(env 
 		req.GenerationIDOrMemberEpoch = m.epoch
 	}
 	sentEpoch := req.GenerationIDOrMemberEpoch
-	env.Note(event.OffsetCommitSent{Client: m.c.cfg.ClientID, Group: m.c.cfg.GroupID, Offsets: partitionOffsets(offsets)})
-	for _, o := range offsets {
-		req.Add(o.tp.topic, protocol.OffsetCommitRequestPartition{PartitionIndex: o.tp.partition, CommittedOffset: o.offset, CommittedLeaderEpoch: o.epoch})
-	}
-	g.net.Send(env, g.coord, req, m.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
-		if err != nil {
-			g.markUnknown(env, err.Error())
-			done(env, errRetriableCommit)
-			return
-		}
-		var failure *Error
-		for _, t := range resp.(*protocol.OffsetCommitResponse).Topics {
-			for _, p := range t.Partitions {
-				code := p.ErrorCode
-				if code == protocol.NONE {
-					if m.c.onCommitted != nil {
-						for _, o := range offsets {
-							if o.tp == (topicPartition{t.Name, p.PartitionIndex}) {
-								m.c.onCommitted(env, t.Name, p.PartitionIndex, o.offset)
-							}
-						}
-					}
-					continue
-				}
-				if failure != nil {
-					continue
-				}
-				failure = m.commitError(env, code, sentEpoch)
-			}
-		}
-		done(env, failure)
-	})
+	g.sendOffsetCommit(env, req, offsets, func(env *sim.Env, _ topicPartition, _ int64, code protocol.ErrorCode) *Error {
+		return m.commitError(env, code, sentEpoch)
+	}, done)
 }
 
 // commitError maps one partition's error as OffsetCommitRequestState does.
@@ -102,22 +69,11 @@ func (m *membership) commitError(env *sim.Env, code protocol.ErrorCode, sentEpoc
 	return &Error{Class: "org.apache.kafka.common.KafkaException", Message: "Unexpected error in commit: " + code.Message()}
 }
 
-// commitUntil commits, retrying retriable failures (with the latest
-// consumed positions, as autoCommitSyncBeforeRebalanceWithRetries does)
-// until deadline.
+// commitUntil commits, retrying retriable failures until deadline
+// (autoCommitSyncBeforeRevocationWithRetries: the caller's offsets, so a
+// retry does not commit past what was handed to the revocation).
 func (m *membership) commitUntil(env *sim.Env, offsets []commitOffset, deadline sim.Time, done func(env *sim.Env, err *Error)) {
-	m.commit(env, offsets, func(env *sim.Env, err *Error) {
-		if err == nil || !err.retriable || env.Now().Add(m.c.cfg.RetryBackoff) >= deadline {
-			done(env, err)
-			return
-		}
-		env.After(m.c.cfg.RetryBackoff, "consumer-commit-retry", func(env *sim.Env) {
-			if !m.g.known {
-				m.g.lookup(env)
-			}
-			m.commitUntil(env, offsets, deadline, done)
-		})
-	})
+	m.g.retryCommit(env, m.commit, offsets, deadline, done)
 }
 
 // maybeAutoCommit is the auto-commit timer: every auto.commit.interval.ms
