@@ -584,9 +584,12 @@ func sortedIDs[V any](m map[int32]V) []int32 {
 
 // DescribeFeatures is Admin.describeFeatures (KIP-584): one broker's
 // ApiVersions answer, its supported feature ranges and the finalized
-// levels of the metadata it has applied.
-func (a *Admin) DescribeFeatures(env *sim.Env, cb func(env *sim.Env, f *protocol.ApiVersionsResponse, err *Error)) {
-	c := a.newCall(env, "describeFeatures", BrokerOrActiveController(), 0)
+// levels of the metadata it has applied. target is
+// BrokerOrActiveController(), or BrokerNode(id) for
+// DescribeFeaturesOptions.nodeId (Kafka 4.2+), which waits for that node
+// to appear in the metadata until the call's deadline.
+func (a *Admin) DescribeFeatures(env *sim.Env, target Target, cb func(env *sim.Env, f *protocol.ApiVersionsResponse, err *Error)) {
+	c := a.newCall(env, "describeFeatures", target, 0)
 	c.build = func(int32) sim.Message { return &protocol.ApiVersionsRequest{} }
 	c.onResponse = func(env *sim.Env, resp sim.Message) *Error {
 		f := resp.(*protocol.ApiVersionsResponse)

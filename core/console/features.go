@@ -47,7 +47,12 @@ func featuresParserFor(rel release.Version) *javacli.Parser {
 		return &javacli.Argument{Flags: []string{"--feature"}, Metavar: "FEATURE", Type: "String", Help: h}
 	}
 	unsafe := &javacli.Argument{Flags: []string{"--unsafe"}, Action: javacli.StoreTrue, Help: "Go ahead even where the change may lose metadata for good."}
-	p.AddCommand("describe", "Print the cluster's feature flags and their levels.", []*javacli.Argument{&help})
+	describe := []*javacli.Argument{&help}
+	if rel.AtLeast(4, 2) {
+		describe = append(describe, &javacli.Argument{Flags: []string{"--node-id"}, Metavar: "NODE_ID", Type: "Integer",
+			Help: "The node to ask, rather than any broker or controller."})
+	}
+	p.AddCommand("describe", "Print the cluster's feature flags and their levels.", describe)
 	p.AddCommand("upgrade", "Raise the level of feature flags.", []*javacli.Argument{&help,
 		{Flags: []string{"--metadata"}, Metavar: "METADATA", Type: "String", Help: "The metadata.version to upgrade to, such as 3.8-IV0."},
 		feature("A feature=level to upgrade to, such as metadata.version=20."), dryRun("Check the upgrade without doing it.")})
@@ -136,11 +141,24 @@ func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.finish(1)
 		return nil
 	}
+	target := client.BrokerOrActiveController()
+	if rel.AtLeast(4, 2) && v.Given(p.Command("describe").Arg("--node-id")) {
+		// DescribeFeaturesOptions.nodeId (4.2+): checked in handleDescribe,
+		// after the admin client exists; the catch-all prints the
+		// IllegalArgumentException's message.
+		id := v.Num(p.Command("describe").Arg("--node-id"))
+		if id < 0 {
+			t.println(fmt.Sprintf("Invalid node id %d: must be non-negative.", id))
+			t.finish(1)
+			return nil
+		}
+		target = client.BrokerNode(int32(id))
+	}
 	padded := t.s.cluster.Release().PaddedFeatures
 	return func(host string) sim.Process {
 		admin := client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
 		describe := func(env *sim.Env) {
-			admin.DescribeFeatures(env, func(env *sim.Env, f *protocol.ApiVersionsResponse, err *client.Error) {
+			admin.DescribeFeatures(env, target, func(env *sim.Env, f *protocol.ApiVersionsResponse, err *client.Error) {
 				if err != nil {
 					// FeatureCommand's catch-all prints the
 					// ExecutionException's message: its cause.
