@@ -88,17 +88,33 @@ func topicPartitions(a kgroup.MemberAssignment, v topicView) []protocol.Consumer
 // metadata tombstone, the members' metadata tombstones, the partition
 // metadata tombstone (always) and the group's.
 func (c *Coordinator) consumerGroupTombstones(id string, cg *consumerGroup) groupRecords {
+	return c.consumerGroupTombstonesReplacing(id, cg, "", "")
+}
+
+// consumerGroupTombstonesReplacing is createGroupTombstoneRecordsWith
+// ReplacedMember (CG:1120-1147): the same records, with joining's id in
+// place of leaving's — the records replacing leaving by joining are in
+// the same batch but not replayed, so the group still holds leaving.
+// Empty ids replace nothing.
+func (c *Coordinator) consumerGroupTombstonesReplacing(id string, cg *consumerGroup, leaving, joining string) groupRecords {
 	var recs []cgRecord
-	members := cg.memberList()
-	for _, m := range members {
-		recs = append(recs, tombstone(recConsumerGroupCurrentMemberAssig, id, m.id))
+	var ids []string
+	for _, m := range cg.memberList() {
+		if leaving != "" && m.id == leaving {
+			ids = append(ids, joining)
+		} else {
+			ids = append(ids, m.id)
+		}
 	}
-	for _, m := range members {
-		recs = append(recs, tombstone(recConsumerGroupTargetMember, id, m.id))
+	for _, m := range ids {
+		recs = append(recs, tombstone(recConsumerGroupCurrentMemberAssig, id, m))
+	}
+	for _, m := range ids {
+		recs = append(recs, tombstone(recConsumerGroupTargetMember, id, m))
 	}
 	recs = append(recs, tombstone(recConsumerGroupTargetMetadata, id, ""))
-	for _, m := range members {
-		recs = append(recs, tombstone(recConsumerGroupMemberMetadata, id, m.id))
+	for _, m := range ids {
+		recs = append(recs, tombstone(recConsumerGroupMemberMetadata, id, m))
 	}
 	recs = append(recs, tombstone(recConsumerGroupPartitionMetadata, id, ""), tombstone(recConsumerGroupMetadata, id, ""))
 	f := c.format()

@@ -262,9 +262,16 @@ func (c *Coordinator) consumerGroupHeartbeat(env *sim.Env, from sim.Addr, req *p
 // given the partitions it owns (nil: not reported). It returns the
 // reconciled member.
 func (c *Coordinator) updateAndReconcile(cg *consumerGroup, gid string, member, upd cgMember, replaced string, owned []kgroup.TopicPartitions, now int64, op *heartbeatOp) (cgMember, *apiError) {
+	namesChanged, groupEpoch := c.updateSubscription(cg, gid, member, upd, replaced, op)
+	return c.targetAndReconcile(cg, gid, member, upd, replaced, owned, now, op, namesChanged, groupEpoch)
+}
 
+// updateSubscription is the first half of updateAndReconcile: the member
+// record if the member changed, and the group epoch bumped if its
+// subscribed names changed (or the metadata hash did). It reports whether
+// the names changed and the group epoch after it.
+func (c *Coordinator) updateSubscription(cg *consumerGroup, gid string, member, upd cgMember, replaced string, op *heartbeatOp) (namesChanged bool, groupEpoch int32) {
 	// hasMemberSubscriptionChanged (GMM:3216-3232).
-	namesChanged := false
 	if !upd.sameMetadata(member) || cg.members[upd.id] == nil && replaced == "" {
 		op.records = append(op.records, memberMetadataRecord(gid, upd))
 		namesChanged = !sameNames(upd.subscribed, member.subscribed)
@@ -273,7 +280,7 @@ func (c *Coordinator) updateAndReconcile(cg *consumerGroup, gid string, member, 
 	// simulated): it never bumps the epoch (REGEX_UPDATED, unresolved).
 
 	view := c.topicView()
-	groupEpoch := cg.groupEpoch
+	groupEpoch = cg.groupEpoch
 	bump := namesChanged
 	refreshed := false
 	if bump || cg.refreshMetadata {
@@ -299,7 +306,13 @@ func (c *Coordinator) updateAndReconcile(cg *consumerGroup, gid string, member, 
 			}
 		})
 	}
+	return namesChanged, groupEpoch
+}
 
+// targetAndReconcile is the second half: a new target assignment if the
+// group epoch is ahead of it, and the member reconciled toward its target.
+func (c *Coordinator) targetAndReconcile(cg *consumerGroup, gid string, member, upd cgMember, replaced string, owned []kgroup.TopicPartitions, now int64, op *heartbeatOp, namesChanged bool, groupEpoch int32) (cgMember, *apiError) {
+	view := c.topicView()
 	// maybeUpdateTargetAssignment (GMM:3839-3911).
 	targetEpoch, target := cg.assignmentEpoch, cg.targetOf(upd.id, upd.instanceID)
 	if cg.assignmentEpoch < groupEpoch && c.canComputeTarget(cg, now) {

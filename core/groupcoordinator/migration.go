@@ -38,10 +38,11 @@ import (
 //
 // group.consumer.migration.policy (GroupCoordinatorConfig, default
 // bidirectional in 4.1 and 4.3; ConsumerGroupMigrationPolicy.java) allows
-// either direction. Simplified: a classic static member replacing the
-// last consumer-protocol static member does not downgrade the group
-// (validateOnlineDowngradeWithReplacedMember); it joins as a classic
-// member of the consumer group.
+// either direction. A classic static member that replaces the last
+// consumer-protocol member (a static one, with its group.instance.id)
+// downgrades the group too, taking over that member's target
+// (validateOnlineDowngradeWithReplacedMember GMM:1284-1300, the downgrade
+// branch of classicGroupJoinToConsumerGroup GMM:2526-2616).
 
 // migrationPolicy is ConsumerGroupMigrationPolicy.parse of
 // group.consumer.migration.policy: whether the upgrade and the downgrade
@@ -233,6 +234,22 @@ func (c *Coordinator) canDowngrade(cg *consumerGroup, fenced []string) bool {
 	return classic-fencedClassic == left && left > 0 && down && int64(left) <= c.host.Config("group.max.size")
 }
 
+// canDowngradeReplacing is validateOnlineDowngradeWithReplacedMember
+// (GMM:1284-1300): the replaced member is the only one on the consumer
+// protocol, the policy allows the downgrade, and the group fits in
+// group.max.size.
+func (c *Coordinator) canDowngradeReplacing(cg *consumerGroup, replaced cgMember) bool {
+	classic := 0
+	for _, m := range cg.memberList() {
+		if m.useClassicProtocol() {
+			classic++
+		}
+	}
+	_, down := c.migrationPolicy()
+	return classic == len(cg.members)-1 && !replaced.useClassicProtocol() && down &&
+		int64(len(cg.members)) <= c.host.Config("group.max.size")
+}
+
 // downgradeOp is convertToClassicGroup (GMM:1313-1370) for members
 // leaving: the consumer group's tombstones, then the classic group's
 // record; the group is a classic one at once (Kafka updates its state
@@ -246,7 +263,7 @@ func (c *Coordinator) downgradeOp(gid string, cg *consumerGroup, fenced []string
 		op.pre = append(op.pre, c.consumerGroupTombstones(gid, cg)...)
 		cg.stopTimers()
 		g.consumer = nil
-		c.fromConsumerGroup(env, g, cg, fenced)
+		c.fromConsumerGroup(env, g, cg, fenced, nil)
 		op.pre = append(op.pre, groupRecord{key: encodeGroupKey(gid), value: encodeGroupValue(g.value())})
 		for _, id := range fenced {
 			env.Note(event.ConsumerGroupMemberFenced{Broker: broker, Group: gid, Member: id, Reason: reason})
@@ -260,28 +277,95 @@ func (c *Coordinator) downgradeOp(gid string, cg *consumerGroup, fenced []string
 	return op
 }
 
+// downgradeReplacing is the downgrade branch of
+// classicGroupJoinToConsumerGroup (GMM:2526-2616): upd (a classic static
+// member) replaces existing, the group's last consumer-protocol member.
+// Its records are written but not replayed: the group becomes a classic
+// one directly (convertToClassicGroup with a joining member). The member
+// is first reconciled against the replaced member's target unless the
+// group epoch is ahead of the assignment, in which case the classic group
+// rebalances at once.
+func (c *Coordinator) downgradeReplacing(cg *consumerGroup, gid string, member, upd, existing cgMember, owned []kgroup.TopicPartitions, now int64, op *heartbeatOp) (cgMember, *apiError) {
+	replaced := ""
+	if existing.id != upd.id {
+		replaced = existing.id
+	}
+	namesChanged, groupEpoch := c.updateSubscription(cg, gid, member, upd, replaced, op)
+	rebalance := cg.assignmentEpoch < groupEpoch
+	if !rebalance {
+		// The target is the group's own (assignment epoch = group
+		// epoch): reconcile toward it.
+		var e *apiError
+		if upd, e = c.targetAndReconcile(cg, gid, member, upd, replaced, owned, now, op, namesChanged, groupEpoch); e != nil {
+			return cgMember{}, e
+		}
+	}
+	joining := upd
+	recs := op.records
+	op.records = nil
+	broker := c.nodeID
+	op.install = func(env *sim.Env) {
+		g := c.groups[gid]
+		f := c.format()
+		for _, r := range recs {
+			op.pre = append(op.pre, groupRecord{key: f.encodeKey(r), value: f.encodeValue(r)})
+		}
+		op.pre = append(op.pre, c.consumerGroupTombstonesReplacing(gid, cg, existing.id, joining.id)...)
+		cg.stopTimers()
+		g.consumer = nil
+		c.fromConsumerGroup(env, g, cg, nil, &joining)
+		op.pre = append(op.pre, groupRecord{key: encodeGroupKey(gid), value: encodeGroupValue(g.value())})
+		env.Note(event.GroupConverted{Broker: broker, Group: gid, To: "classic", Epoch: g.generation, Members: len(g.members)})
+		for _, m := range g.sortedMembers() {
+			c.scheduleExpiry(env, g, m)
+		}
+		if rebalance {
+			c.prepareRebalance(env, g, fmt.Sprintf("Downgrade group %s from consumer to classic with stale assignment.", gid))
+		}
+	}
+	return upd, nil
+}
+
 // fromConsumerGroup is ClassicGroup.fromConsumerGroup
 // (ClassicGroup.java:1358-1440) into g: Stable, protocol type consumer,
 // generation = the group epoch, the members but the leaving ones in the
 // consumer group's order (the first leads), the protocol selectProtocol
 // picks, and each member's assignment its target, ConsumerProtocol-encoded
 // (version 3, the version kafkascope's clients write their metadata in).
-func (c *Coordinator) fromConsumerGroup(env *sim.Env, g *group, cg *consumerGroup, leaving []string) {
+// A joining static member (nil: none) takes the place of the member
+// holding its instance id: it is added last and gets that member's
+// target.
+func (c *Coordinator) fromConsumerGroup(env *sim.Env, g *group, cg *consumerGroup, leaving []string, joining *cgMember) {
 	g.protocolType = protocol.ConsumerProtocolType
 	g.generation = cg.groupEpoch
 	g.transition(groupStable, msTime(env))
-	for _, m := range cg.memberList() {
-		if slices.Contains(leaving, m.id) || m.classic == nil {
-			continue
-		}
+	add := func(m cgMember) {
 		g.add(&member{id: m.id, instanceID: m.instanceID, clientID: m.clientID, clientHost: m.clientHost,
 			rebalanceTimeout: msDur(m.rebalanceTimeoutMs), sessionTimeout: msDur(m.classic.sessionTimeoutMs),
 			protocolType: protocol.ConsumerProtocolType, protocols: slices.Clone(m.classic.protocols)})
 	}
+	replaced := ""
+	for _, m := range cg.memberList() {
+		if joining != nil && m.instanceID == joining.instanceID {
+			replaced = m.id
+			continue
+		}
+		if slices.Contains(leaving, m.id) || m.classic == nil {
+			continue
+		}
+		add(*m)
+	}
+	if joining != nil {
+		add(*joining)
+	}
 	g.protocolName = g.selectProtocol()
 	view := c.topicView()
 	for _, m := range g.sortedMembers() {
-		m.assignment = encodeAssignment(cg.targets[m.id], view)
+		target := m.id
+		if joining != nil && m.id == joining.id {
+			target = replaced
+		}
+		m.assignment = encodeAssignment(cg.targets[target], view)
 	}
 }
 
@@ -383,7 +467,11 @@ func (c *Coordinator) classicGroupJoinToConsumerGroup(env *sim.Env, from sim.Add
 	op := &heartbeatOp{}
 	var member cgMember
 	replaced := ""
-	switch existing := cg.staticMember(iid); {
+	var existing *cgMember
+	if iid != "" {
+		existing = cg.staticMember(iid)
+	}
+	switch {
 	case iid == "":
 		member = newCGMember(id)
 		if m := cg.members[id]; m != nil {
@@ -432,7 +520,14 @@ func (c *Coordinator) classicGroupJoinToConsumerGroup(env *sim.Env, from sim.Add
 	upd.regex = ""
 	upd.clientID, upd.clientHost = req.ClientID, "/"+from.Host()
 	upd.classic = &classicMemberMetadata{sessionTimeoutMs: req.SessionTimeoutMs, protocols: slices.Clone(req.Protocols)}
-	upd, e := c.updateAndReconcile(cg, gid, member, upd, replaced, classicOwned(sub, c.topicView()), now, op)
+	owned := classicOwned(sub, c.topicView())
+	downgrade := existing != nil && c.canDowngradeReplacing(cg, *existing)
+	var e *apiError
+	if downgrade {
+		upd, e = c.downgradeReplacing(cg, gid, member, upd, *existing, owned, now, op)
+	} else {
+		upd, e = c.updateAndReconcile(cg, gid, member, upd, replaced, owned, now, op)
+	}
 	if e != nil {
 		return fail(e)
 	}
@@ -441,11 +536,16 @@ func (c *Coordinator) classicGroupJoinToConsumerGroup(env *sim.Env, from sim.Add
 	session, rebalance := msDur(req.SessionTimeoutMs), msDur(req.RebalanceTimeoutMs)
 	joined := func(env *sim.Env) {
 		c.cancelClassicTimer(gid, upd.id, "join")
-		c.scheduleSessionTimeoutAfter(env, gid, upd.id, session)
-		c.scheduleClassicTimer(env, gid, upd.id, "sync", rebalance, false)
+		if !downgrade {
+			// Still a consumer group: the member must sync within its
+			// rebalance timeout. A downgraded group's classic timers
+			// were set by the conversion.
+			c.scheduleSessionTimeoutAfter(env, gid, upd.id, session)
+			c.scheduleClassicTimer(env, gid, upd.id, "sync", rebalance, false)
+		}
 		c.respond(env, from, resp)
 	}
-	if len(op.records) == 0 {
+	if len(op.records) == 0 && op.install == nil {
 		joined(env)
 		return true
 	}
