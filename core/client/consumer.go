@@ -155,6 +155,7 @@ func NewConsumer(self sim.Addr, bootstrap []sim.Addr, cfg ConsumerConfig, log fu
 	}
 	c.log = func(level Level, msg, logger string) { log(level, prefix+msg, logger) }
 	c.meta = NewMetadata(c.net, bootstrap, true, func(level Level, msg string) { c.log(level, msg, loggerNetworkClient) })
+	c.meta.release = cfg.Release
 	c.stuck = newStuckReporter(true, cfg.ClientID, cfg.GroupID)
 	c.meta.stuck = c.stuck
 	c.meta.OnUpdate(func(env *sim.Env) {

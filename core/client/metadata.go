@@ -7,6 +7,7 @@ import (
 
 	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 )
@@ -37,6 +38,9 @@ type Metadata struct {
 	brokers   map[int32]sim.Addr
 	info      map[string]*TopicInfo
 	log       func(level Level, msg string)
+	// release picks the wording of the topic-error warning (the zero
+	// value: release.Default's).
+	release release.Version
 	// last is the topic last looked up, what info held for it (nil: none)
 	// and whether it is tracked: a producer asks about the same topic at
 	// every send and every drain, and a map lookup hashes the name (in
@@ -285,7 +289,12 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse, waiters []f
 			s += n + "=" + errs[n].String()
 		}
 		s += "}"
-		m.log(LevelWarn, fmt.Sprintf("The metadata response from the cluster reported a recoverable issue with correlation id %d : %s", r.CorrelationID, s))
+		// NetworkClient's warning; 4.0 reworded it (3.8.0:1213, 4.1.0:1295).
+		if m.release != (release.Version{}) && !m.release.AtLeast(4, 0) {
+			m.log(LevelWarn, fmt.Sprintf("Error while fetching metadata with correlation id %d : %s", r.CorrelationID, s))
+		} else {
+			m.log(LevelWarn, fmt.Sprintf("The metadata response from the cluster reported a recoverable issue with correlation id %d : %s", r.CorrelationID, s))
+		}
 		// Keep asking, backing off 100 ms doubling to 1 s.
 		m.backoff = min(max(2*m.backoff, 100*time.Millisecond), time.Second)
 		m.nextAllowed = env.Now().Add(m.backoff)

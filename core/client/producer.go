@@ -38,6 +38,9 @@ type ProducerConfig struct {
 	// is partitioned a second time. Kafka 4.0 removed it with
 	// Partitioner.onNewBatch.
 	PartitionAgainOnNewBatch bool
+	// Release is the client's Kafka release (the zero value means
+	// release.Default); some log lines changed wording in 4.0.
+	Release release.Version
 }
 
 // DefaultProducerConfig has the producer defaults of Kafka release v.
@@ -47,6 +50,7 @@ func DefaultProducerConfig(v release.Version) ProducerConfig {
 		RequestTimeout: 30 * time.Second, DeliveryTimeout: 120 * time.Second, Linger: 0, MaxBlock: 60 * time.Second,
 		BatchSize: 16384, MaxInFlight: 5, BufferMemory: 33554432, MaxRequestSize: 1048576, EnableIdempotence: true,
 	}
+	cfg.Release = v
 	if v.AtLeast(4, 0) {
 		// KIP-1030: linger.ms 0 → 5, a little batching by default.
 		cfg.Linger = 5 * time.Millisecond
@@ -173,6 +177,7 @@ func NewProducer(self sim.Addr, bootstrap []sim.Addr, cfg ProducerConfig, rnd *s
 	prefix := fmt.Sprintf("[Producer clientId=%s] ", cfg.ClientID)
 	p.log = func(level Level, msg, logger string) { log(level, prefix+msg, logger) }
 	p.meta = NewMetadata(p.net, bootstrap, true, func(level Level, msg string) { p.log(level, msg, loggerNetworkClient) })
+	p.meta.release = cfg.Release
 	p.meta.OnUpdate(p.run)
 	p.stuck = newStuckReporter(false, cfg.ClientID, "")
 	p.meta.stuck = p.stuck

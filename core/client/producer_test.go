@@ -226,7 +226,7 @@ func TestProducerDefaultsByRelease(t *testing.T) {
 	if !old.PartitionAgainOnNewBatch || now.PartitionAgainOnNewBatch {
 		t.Errorf("abortOnNewBatch: 3.8 %v, 4.3 %v", old.PartitionAgainOnNewBatch, now.PartitionAgainOnNewBatch)
 	}
-	now.Linger, now.PartitionAgainOnNewBatch = old.Linger, old.PartitionAgainOnNewBatch
+	now.Linger, now.PartitionAgainOnNewBatch, now.Release = old.Linger, old.PartitionAgainOnNewBatch, old.Release
 	if old != now {
 		t.Errorf("other defaults differ: %+v vs %+v", old, now)
 	}
