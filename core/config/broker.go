@@ -93,7 +93,7 @@ var BrokerDefs = []*Def{
 	{Name: "replica.socket.timeout.ms", Type: Int, Default: "30000"},
 	{Name: "request.timeout.ms", Type: Int, Default: "30000"},
 	{Name: "unclean.leader.election.enable", Type: Boolean, Default: "false"},
-	{Name: "unclean.leader.election.interval.ms", Type: Long, Default: "300000", Validate: Check{Kind: AtLeast, Min: 1}}, // internal
+	{Name: "unclean.leader.election.interval.ms", Type: Long, Default: "300000", Validate: Check{Kind: AtLeast, Min: 1}, Since: v39, Internal: true}, // KAFKA-12670
 }
 
 var brokerDefByName = func() map[string]*Def {

@@ -13,9 +13,11 @@ import (
 // comes unclean.leader.election.interval.ms (5 minutes) after the write that
 // found a leaderless partition; turning unclean.leader.election.enable on
 // with kafka-configs.sh therefore takes effect at the next check, not at
-// once.
+// once. Kafka 3.8 has no such check (it came with KAFKA-12670 in 3.9):
+// there a leaderless partition is elected uncleanly only when something
+// else changes it, such as a replica's broker coming back.
 func (c *Controller) maybeScheduleUncleanCheck(env *sim.Env) {
-	if c.uncleanPending || !c.someLeaderless() {
+	if !c.cfg.Release.Version.AtLeast(3, 9) || c.uncleanPending || !c.someLeaderless() {
 		return
 	}
 	c.uncleanPending = true
