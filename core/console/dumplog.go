@@ -343,11 +343,17 @@ func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, 
 			s.WriteString(p + "payload: " + metadata.DumpPayload(r.Offset, r.Value))
 			return s.String()
 		}
+		// From 4.3 (printRecordContents) the payload of a record without
+		// a key takes the key's prefix ("| " without metadata); before,
+		// it always follows " payload: ".
+		p := " "
 		if r.Key != nil {
 			s.WriteString(prefix + "key: " + decodeWith(keyDec, r.Key))
+		} else if d.rel().AtLeast(4, 3) {
+			p = prefix
 		}
 		if r.Value != nil {
-			s.WriteString(" payload: " + decodeWith(valDec, r.Value))
+			s.WriteString(p + "payload: " + decodeWith(valDec, r.Value))
 		}
 	}
 	return s.String()
