@@ -5,6 +5,7 @@ import (
 
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
 )
 
 // The KRaft APIs (KIP-595, KIP-630) for the single partition
@@ -307,3 +308,31 @@ func isRaftRequest(m any) bool {
 	}
 	return false
 }
+
+// ClientMessage is a request or response of the APIs admin clients send to
+// a raft client (DescribeQuorum, AddRaftVoter, RemoveRaftVoter), directly
+// to a controller listener or through a broker's forwarding. Senders match
+// answers by its correlation id. (The method's name keeps these types off
+// protocol.Response.)
+type ClientMessage interface {
+	sim.Message
+	ClientCorrelation() int32
+}
+
+// ClientRequest is a ClientMessage request: the sender sets its
+// correlation id before sending it.
+type ClientRequest interface {
+	ClientMessage
+	SetClientCorrelation(corr int32)
+}
+
+func (r *DescribeQuorumRequest) ClientCorrelation() int32   { return r.CorrelationID }
+func (r *DescribeQuorumResponse) ClientCorrelation() int32  { return r.CorrelationID }
+func (r *AddRaftVoterRequest) ClientCorrelation() int32     { return r.CorrelationID }
+func (r *AddRaftVoterResponse) ClientCorrelation() int32    { return r.CorrelationID }
+func (r *RemoveRaftVoterRequest) ClientCorrelation() int32  { return r.CorrelationID }
+func (r *RemoveRaftVoterResponse) ClientCorrelation() int32 { return r.CorrelationID }
+
+func (r *DescribeQuorumRequest) SetClientCorrelation(corr int32)  { r.CorrelationID = corr }
+func (r *AddRaftVoterRequest) SetClientCorrelation(corr int32)    { r.CorrelationID = corr }
+func (r *RemoveRaftVoterRequest) SetClientCorrelation(corr int32) { r.CorrelationID = corr }
