@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
+	"kafkascope/core/raft"
 	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
@@ -249,7 +250,7 @@ func quorumNodesOf(t *toolRun) *quorumNodes {
 	n := &quorumNodes{dirs: map[int32]string{}, endpoints: map[int32][]string{}}
 	c := t.s.cluster
 	for id, addr := range c.Voters() {
-		n.endpoints[id] = []string{"CONTROLLER://" + string(addr)}
+		n.endpoints[id] = []string{raft.ListenerName + "://" + string(addr)}
 	}
 	for _, id := range c.NodeIDs() {
 		if !c.IsVoter(id) {
