@@ -121,7 +121,7 @@ type Broker struct {
 	// controller can tell a clean restart from a crash (KIP-966).
 	previousBrokerEpoch int64
 	recoveries          []string
-	quorumCalls         *quorumForwards   // forwarded DescribeQuorum requests (describequorum.go)
+	quorumCalls         *quorumForwards   // forwarded raft client requests (raftforward.go)
 	cleaner             *logCleaner       // the log cleaner (cleaner.go), from the first publish
 	retentionEvery      time.Duration     // the retention task's period, read when it started (retention.go)
 	controllerPick      *sim.Rand         // which alive broker a Metadata answer names as controller

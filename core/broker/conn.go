@@ -145,8 +145,9 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		*protocol.AlterPartitionReassignmentsRequest, *protocol.ListPartitionReassignmentsRequest:
 		b.forwardToController(env, e.From, m.(protocol.Request))
 		return false
-	case *protocol.DescribeQuorumRequest:
-		b.forwardDescribeQuorum(env, e.From, m)
+	case *protocol.DescribeQuorumRequest, *protocol.AddRaftVoterRequest, *protocol.RemoveRaftVoterRequest:
+		fw, _ := raftForwardingOf(m.(protocol.Request))
+		b.forwardRaftRequest(env, e.From, m.(protocol.Request), fw)
 		return false
 	case *protocol.FindCoordinatorRequest:
 		b.handleFindCoordinator(env, e.From, m)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/raft"
 	"kafkascope/core/sim"
@@ -152,6 +153,8 @@ var callTargets = map[string]Target{
 	"incrementalAlterConfigs":     BrokerOrActiveController(),
 	"alterConfigs":                BrokerOrActiveController(),
 	"describeMetadataQuorum":      BrokerOrActiveController(),
+	"addRaftVoter":                BrokerOrActiveController(),
+	"removeRaftVoter":             BrokerOrActiveController(),
 }
 
 // Callback gets a call's response, or its failure.
@@ -168,8 +171,8 @@ func (a *Admin) Handle(env *sim.Env, e *sim.Envelope) bool {
 		a.onReset(env, m)
 	case protocol.Response:
 		a.onResponse(env, e.From, e.To, m.Correlation(), m)
-	case *raft.DescribeQuorumResponse:
-		a.onResponse(env, e.From, e.To, m.CorrelationID, m)
+	case *raft.DescribeQuorumResponse, *raft.AddRaftVoterResponse, *raft.RemoveRaftVoterResponse:
+		a.onResponse(env, e.From, e.To, m.(raft.ClientMessage).ClientCorrelation(), m)
 	default:
 		return false
 	}
@@ -263,6 +266,81 @@ func (a *Admin) DescribeMetadataQuorum(env *sim.Env, cb func(env *sim.Env, q *pr
 		return nil
 	}
 	c.onFailure = func(env *sim.Env, err *Error) { cb(env, nil, err) }
+	a.enqueue(env, c)
+}
+
+// AddRaftVoter is Admin.addRaftVoter (KIP-853): ask the quorum to add
+// voter id, whose metadata log directory is dir, reachable on listeners.
+// A broker forwards it to the active controller; with bootstrap
+// controllers it goes to the active controller directly. cb gets nil once
+// the voter was added, or the call's failure.
+func (a *Admin) AddRaftVoter(env *sim.Env, id int32, dir metadata.Uuid, listeners []protocol.RaftVoterListener, cb func(env *sim.Env, err *Error)) {
+	a.raftVoterCall(env, "addRaftVoter", func(timeoutMs int32) sim.Message {
+		if a.cfg.BootstrapControllers {
+			r := &raft.AddRaftVoterRequest{TimeoutMs: timeoutMs, VoterID: id, VoterDirectoryID: dir, AckWhenCommitted: true}
+			for _, l := range listeners {
+				r.Listeners = append(r.Listeners, raft.RaftVoterListener{Name: l.Name, Host: l.Host, Port: l.Port})
+			}
+			return r
+		}
+		return &protocol.AddRaftVoterRequest{TimeoutMs: timeoutMs, VoterID: id, VoterDirectoryID: dir, Listeners: listeners}
+	}, cb)
+}
+
+// RemoveRaftVoter is Admin.removeRaftVoter (KIP-853): ask the quorum to
+// remove voter id whose metadata log directory is dir, as AddRaftVoter
+// asks.
+func (a *Admin) RemoveRaftVoter(env *sim.Env, id int32, dir metadata.Uuid, cb func(env *sim.Env, err *Error)) {
+	a.raftVoterCall(env, "removeRaftVoter", func(int32) sim.Message {
+		if a.cfg.BootstrapControllers {
+			return &raft.RemoveRaftVoterRequest{VoterID: id, VoterDirectoryID: dir}
+		}
+		return &protocol.RemoveRaftVoterRequest{VoterID: id, VoterDirectoryID: dir}
+	}, cb)
+}
+
+// raftVoterCall is the call both voter changes make
+// (LeastLoadedBrokerOrActiveKController; the cluster id is left null, as
+// the options name none). Its handleResponse first runs
+// handleNotControllerError: NOT_CONTROLLER, or with bootstrap controllers
+// NOT_LEADER_OR_FOLLOWER (a controller that does not lead), forgets the
+// controller, asks for metadata and fails the attempt, which is retried.
+// Any other error completes the call with Errors.forCode(code)
+// .exception(errorMessage): the response's message, or the error's
+// default one when it has none; that is not retried.
+func (a *Admin) raftVoterCall(env *sim.Env, name string, build func(timeoutMs int32) sim.Message, cb func(env *sim.Env, err *Error)) {
+	c := a.newCall(env, name, BrokerOrActiveController(), 0)
+	c.build = build
+	c.onResponse = func(env *sim.Env, resp sim.Message) *Error {
+		var code protocol.ErrorCode
+		var msg *string
+		switch m := resp.(type) {
+		case *protocol.AddRaftVoterResponse:
+			code, msg = m.ErrorCode, m.ErrorMessage
+		case *protocol.RemoveRaftVoterResponse:
+			code, msg = m.ErrorCode, m.ErrorMessage
+		case *raft.AddRaftVoterResponse:
+			code, msg = m.ErrorCode, m.ErrorMessage
+		case *raft.RemoveRaftVoterResponse:
+			code, msg = m.ErrorCode, m.ErrorMessage
+		}
+		if code == protocol.NOT_CONTROLLER || (a.cfg.BootstrapControllers && code == protocol.NOT_LEADER_OR_FOLLOWER) {
+			a.md.controller = -1
+			a.md.requestUpdate()
+			return codeError(code)
+		}
+		if code != protocol.NONE {
+			err := codeError(code)
+			if msg != nil {
+				err.Message = *msg
+			}
+			cb(env, err)
+			return nil
+		}
+		cb(env, nil)
+		return nil
+	}
+	c.onFailure = func(env *sim.Env, err *Error) { cb(env, err) }
 	a.enqueue(env, c)
 }
 

@@ -170,8 +170,8 @@ func (a *Admin) send(env *sim.Env, id int32, c *call, msg sim.Message, timeoutMs
 		if h.ClientID == "" {
 			h.ClientID = a.cfg.ClientID
 		}
-	case *raft.DescribeQuorumRequest:
-		m.CorrelationID = r.corr
+	case raft.ClientRequest:
+		m.SetClientCorrelation(r.corr)
 	}
 	a.inflight[r.corr] = r
 	// NetworkClient expires a request once more than its timeout has
@@ -244,8 +244,8 @@ func (a *Admin) onReset(env *sim.Env, m *sim.Disconnected) {
 	switch q := m.Request.(type) {
 	case protocol.Request:
 		corr = q.Header().CorrelationID
-	case *raft.DescribeQuorumRequest:
-		corr = q.CorrelationID
+	case raft.ClientRequest:
+		corr = q.ClientCorrelation()
 	case nil:
 		// The peer's process died with connections open: each of them
 		// closes, failing what is in flight on it.

@@ -10,12 +10,14 @@ import (
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
+	"kafkascope/core/raft"
 	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
-// kafka-metadata-quorum.sh runs org.apache.kafka.tools.MetadataQuorumCommand
-// (Kafka 3.8.0: only the describe sub-command). It parses its arguments
+// kafka-metadata-quorum.sh runs org.apache.kafka.tools.MetadataQuorumCommand:
+// describe, and from 3.9 (KIP-853) add-controller and remove-controller
+// (quorumcontrollers.go). It parses its arguments
 // with argparse4j (core/javacli) through parseArgsOrFail, so a bad command
 // line prints the usage and the error and exits 1, and -h prints the help
 // and exits 1 too. After parsing, TerseExceptions print their message
@@ -46,12 +48,19 @@ func quorumParserFor(rel release.Version) *javacli.Parser {
 			Help: "Show times as how long ago"},
 	})
 	if rel.AtLeast(3, 9) {
+		for _, a := range p.Args {
+			if a.Flags[0] == "--command-config" {
+				a.Help += " For add-controller it is also the new controller's own configuration (node.id, process.roles, log dirs, listeners)."
+			}
+		}
 		help := javacli.Argument{Flags: []string{"-h", "--help"}, Action: javacli.PrintHelp, Help: "show this help message and exit"}
 		dryRun := javacli.Argument{Flags: []string{"--dry-run"}, Action: javacli.StoreTrue, Help: "Print what would be done without doing it."}
-		p.AddCommand("add-controller", "Add a controller to a dynamic KRaft quorum (kraft.version 1)", []*javacli.Argument{&help, &dryRun})
-		p.AddCommand("remove-controller", "Remove a controller from a dynamic KRaft quorum (kraft.version 1)", []*javacli.Argument{&help,
+		// add-controller reads everything else from --command-config.
+		p.AddCommand("add-controller", "Add a controller to the quorum (a dynamic quorum only, kraft.version 1)", []*javacli.Argument{&help, &dryRun})
+		p.AddCommand("remove-controller", "Remove a controller from the quorum (a dynamic quorum only, kraft.version 1)", []*javacli.Argument{&help,
 			{Flags: []string{"--controller-id", "-i"}, Metavar: "CONTROLLER_ID", Type: "Integer", Required: true, Help: "The node id of the controller to remove."},
-			{Flags: []string{"--controller-directory-id", "-d"}, Metavar: "CONTROLLER_DIRECTORY_ID", Type: "String", Required: true, Help: "The directory id of the controller's metadata log directory."},
+			{Flags: []string{"--controller-directory-id", "-d"}, Metavar: "CONTROLLER_DIRECTORY_ID", Type: "String", Required: true,
+				Help: "The directory id of the controller to remove, as describe shows it."},
 			&dryRun})
 	}
 	return p
@@ -63,13 +72,6 @@ func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	p := quorumParserFor(rel)
 	v, ok := t.parseArgsOrFail(p, args)
 	if !ok {
-		return nil
-	}
-	if cmd := v.Command(); cmd != "describe" {
-		// A kafkascope cluster has a static quorum (controller.quorum.voters,
-		// kraft.version 0), which cannot change its voters.
-		t.println(fmt.Sprintf("kafka-metadata-quorum: %s is not simulated: a kafkascope cluster has a static controller quorum (kraft.version 0)", cmd))
-		t.finish(1)
 		return nil
 	}
 	sub := p.Command("describe")
@@ -93,6 +95,28 @@ func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if !ok {
 		return nil
 	}
+	if controllers {
+		cfg.BootstrapControllers = true
+		cfg.ClusterID = t.s.cluster.ClusterID
+		voters := t.s.cluster.Voters()
+		for id := int32(1); int(id) <= len(voters); id++ {
+			cfg.ControllerNodes = append(cfg.ControllerNodes, client.Node{ID: id, Addr: voters[id]})
+		}
+	}
+	q := &quorumCommand{t: t}
+	switch v.Command() {
+	case "add-controller":
+		if !v.Given(arg(p, "--command-config")) {
+			t.println("You must supply the configuration file of the controller you are adding when using add-controller.")
+			t.finish(1)
+			return nil
+		}
+		return q.addController(v.Given(arg(p.Command("add-controller"), "--dry-run")), props, bootstrap, cfg)
+	case "remove-controller":
+		rc := p.Command("remove-controller")
+		return q.removeController(int32(v.Num(arg(rc, "-i"))), v.Str(arg(rc, "-d")),
+			v.Given(arg(rc, "--dry-run")), bootstrap, cfg)
+	}
 	status, replication, human := v.Given(arg(sub, "--status")), v.Given(arg(sub, "--replication")), v.Given(arg(sub, "--human-readable"))
 	var terse string
 	switch {
@@ -108,15 +132,7 @@ func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.finish(1)
 		return nil
 	}
-	if controllers {
-		cfg.BootstrapControllers = true
-		cfg.ClusterID = t.s.cluster.ClusterID
-		voters := t.s.cluster.Voters()
-		for id := int32(1); int(id) <= len(voters); id++ {
-			cfg.ControllerNodes = append(cfg.ControllerNodes, client.Node{ID: id, Addr: voters[id]})
-		}
-	}
-	q := &quorumCommand{t: t, humanReadable: human}
+	q.humanReadable = human
 	if rel.AtLeast(3, 9) {
 		q.nodes = quorumNodesOf(t)
 	}
@@ -234,7 +250,7 @@ func quorumNodesOf(t *toolRun) *quorumNodes {
 	n := &quorumNodes{dirs: map[int32]string{}, endpoints: map[int32][]string{}}
 	c := t.s.cluster
 	for id, addr := range c.Voters() {
-		n.endpoints[id] = []string{"CONTROLLER://" + string(addr)}
+		n.endpoints[id] = []string{raft.ListenerName + "://" + string(addr)}
 	}
 	for _, id := range c.NodeIDs() {
 		if !c.IsVoter(id) {

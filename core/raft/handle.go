@@ -27,6 +27,10 @@ func (n *Node) handleRequest(env *sim.Env, e *sim.Envelope) {
 		resp = n.handleFetchSnapshotRequest(env, m)
 	case *DescribeQuorumRequest:
 		resp = n.handleDescribeQuorumRequest(env, m)
+	case *AddRaftVoterRequest:
+		resp = n.handleAddRaftVoterRequest(env, m)
+	case *RemoveRaftVoterRequest:
+		resp = n.handleRemoveRaftVoterRequest(env, m)
 	}
 	if resp != nil {
 		env.Send(e.To, e.From, resp)
@@ -76,6 +80,10 @@ func apiKeyOf(msg any) int16 {
 		return APIKeyFetchSnapshot
 	case *DescribeQuorumRequest, *DescribeQuorumResponse:
 		return APIKeyDescribeQuorum
+	case *AddRaftVoterRequest, *AddRaftVoterResponse:
+		return APIKeyAddRaftVoter
+	case *RemoveRaftVoterRequest, *RemoveRaftVoterResponse:
+		return APIKeyRemoveRaftVoter
 	}
 	return -1
 }

@@ -3,7 +3,9 @@ package raft
 import (
 	"fmt"
 
+	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
 )
 
 // The KRaft APIs (KIP-595, KIP-630) for the single partition
@@ -29,6 +31,8 @@ const (
 	APIKeyEndQuorumEpoch   = 54
 	APIKeyDescribeQuorum   = 55
 	APIKeyFetchSnapshot    = 59
+	APIKeyAddRaftVoter     = 80
+	APIKeyRemoveRaftVoter  = 81
 )
 
 // VoteRequest (API key 52): a candidate asks for a voter's vote in its
@@ -169,6 +173,54 @@ type DescribeQuorumResponse struct {
 	Quorum         QuorumInfo
 }
 
+// AddRaftVoterRequest (API key 80, KIP-853): an admin client asks the
+// leader to add a voter, keyed by its id and the directory id of its
+// metadata log directory, reachable on Listeners
+// (AddRaftVoterRequest.json). ClusterID "" stands for null, which every
+// receiver accepts; kafka-metadata-quorum.sh never sets it.
+type AddRaftVoterRequest struct {
+	CorrelationID    int32
+	ClusterID        string
+	TimeoutMs        int32
+	VoterID          int32
+	VoterDirectoryID metadata.Uuid
+	Listeners        []RaftVoterListener
+	AckWhenCommitted bool // version 1; true by default
+}
+
+// RaftVoterListener is one endpoint of a voter: a listener name and where
+// it listens.
+type RaftVoterListener struct {
+	Name string
+	Host string
+	Port uint16
+}
+
+// AddRaftVoterResponse answers it: an error code and, when the leader says
+// why, a message (AddRaftVoterResponse.json).
+type AddRaftVoterResponse struct {
+	CorrelationID int32
+	ErrorCode     protocol.ErrorCode
+	ErrorMessage  *string // nil: none
+}
+
+// RemoveRaftVoterRequest (API key 81, KIP-853): an admin client asks the
+// leader to remove the voter with this id and directory id
+// (RemoveRaftVoterRequest.json). ClusterID "" stands for null.
+type RemoveRaftVoterRequest struct {
+	CorrelationID    int32
+	ClusterID        string
+	VoterID          int32
+	VoterDirectoryID metadata.Uuid
+}
+
+// RemoveRaftVoterResponse answers it (RemoveRaftVoterResponse.json).
+type RemoveRaftVoterResponse struct {
+	CorrelationID int32
+	ErrorCode     protocol.ErrorCode
+	ErrorMessage  *string // nil: none
+}
+
 // Kind implements sim.Message.
 func (*VoteRequest) Kind() string              { return "Vote" }
 func (*VoteResponse) Kind() string             { return "VoteResponse" }
@@ -182,6 +234,10 @@ func (*FetchSnapshotRequest) Kind() string     { return "FetchSnapshot" }
 func (*FetchSnapshotResponse) Kind() string    { return "FetchSnapshotResponse" }
 func (*DescribeQuorumRequest) Kind() string    { return "DescribeQuorum" }
 func (*DescribeQuorumResponse) Kind() string   { return "DescribeQuorumResponse" }
+func (*AddRaftVoterRequest) Kind() string      { return "AddRaftVoter" }
+func (*AddRaftVoterResponse) Kind() string     { return "AddRaftVoterResponse" }
+func (*RemoveRaftVoterRequest) Kind() string   { return "RemoveRaftVoter" }
+func (*RemoveRaftVoterResponse) Kind() string  { return "RemoveRaftVoterResponse" }
 
 // Summary implements sim.Summarizer: one line for the trace and the feed.
 func (r *VoteRequest) Summary() string {
@@ -225,6 +281,15 @@ func (r *DescribeQuorumResponse) Summary() string {
 	return fmt.Sprintf("%s leader=%d epoch=%d hw=%d", errs(r.ErrorCode, r.PartitionError), r.Quorum.LeaderID, r.Quorum.LeaderEpoch, r.Quorum.HighWatermark)
 }
 
+func (r *AddRaftVoterRequest) Summary() string {
+	return fmt.Sprintf("voter=%d directory=%s listeners=%d", r.VoterID, r.VoterDirectoryID, len(r.Listeners))
+}
+func (r *AddRaftVoterResponse) Summary() string { return r.ErrorCode.String() }
+func (r *RemoveRaftVoterRequest) Summary() string {
+	return fmt.Sprintf("voter=%d directory=%s", r.VoterID, r.VoterDirectoryID)
+}
+func (r *RemoveRaftVoterResponse) Summary() string { return r.ErrorCode.String() }
+
 func errs(top, part protocol.ErrorCode) string {
 	if top != protocol.NONE {
 		return top.String()
@@ -234,7 +299,8 @@ func errs(top, part protocol.ErrorCode) string {
 
 // isRaftRequest reports whether m is a request raft nodes send to each
 // other, so a connection reset for it (sim.Disconnected) belongs to raft.
-// DescribeQuorum is not one: admin tools send it.
+// DescribeQuorum, AddRaftVoter and RemoveRaftVoter are not: admin tools
+// send them.
 func isRaftRequest(m any) bool {
 	switch m.(type) {
 	case *VoteRequest, *BeginQuorumEpochRequest, *EndQuorumEpochRequest, *FetchRequest, *FetchSnapshotRequest:
@@ -242,3 +308,31 @@ func isRaftRequest(m any) bool {
 	}
 	return false
 }
+
+// ClientMessage is a request or response of the APIs admin clients send to
+// a raft client (DescribeQuorum, AddRaftVoter, RemoveRaftVoter), directly
+// to a controller listener or through a broker's forwarding. Senders match
+// answers by its correlation id. (The method's name keeps these types off
+// protocol.Response.)
+type ClientMessage interface {
+	sim.Message
+	ClientCorrelation() int32
+}
+
+// ClientRequest is a ClientMessage request: the sender sets its
+// correlation id before sending it.
+type ClientRequest interface {
+	ClientMessage
+	SetClientCorrelation(corr int32)
+}
+
+func (r *DescribeQuorumRequest) ClientCorrelation() int32   { return r.CorrelationID }
+func (r *DescribeQuorumResponse) ClientCorrelation() int32  { return r.CorrelationID }
+func (r *AddRaftVoterRequest) ClientCorrelation() int32     { return r.CorrelationID }
+func (r *AddRaftVoterResponse) ClientCorrelation() int32    { return r.CorrelationID }
+func (r *RemoveRaftVoterRequest) ClientCorrelation() int32  { return r.CorrelationID }
+func (r *RemoveRaftVoterResponse) ClientCorrelation() int32 { return r.CorrelationID }
+
+func (r *DescribeQuorumRequest) SetClientCorrelation(corr int32)  { r.CorrelationID = corr }
+func (r *AddRaftVoterRequest) SetClientCorrelation(corr int32)    { r.CorrelationID = corr }
+func (r *RemoveRaftVoterRequest) SetClientCorrelation(corr int32) { r.CorrelationID = corr }

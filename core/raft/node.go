@@ -156,7 +156,8 @@ func (n *Node) Start(env *sim.Env) error {
 // dispatch.
 func (n *Node) Handle(env *sim.Env, e *sim.Envelope) bool {
 	switch m := e.Msg.(type) {
-	case *VoteRequest, *BeginQuorumEpochRequest, *EndQuorumEpochRequest, *FetchRequest, *FetchSnapshotRequest, *DescribeQuorumRequest:
+	case *VoteRequest, *BeginQuorumEpochRequest, *EndQuorumEpochRequest, *FetchRequest, *FetchSnapshotRequest, *DescribeQuorumRequest,
+		*AddRaftVoterRequest, *RemoveRaftVoterRequest:
 		if n.started {
 			n.run(env, func() { n.handleRequest(env, e) })
 		}
