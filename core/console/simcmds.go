@@ -193,12 +193,49 @@ func (s *Session) cmdCluster(args []string) {
 		s.printf("cluster create: %v", err)
 		return
 	}
+	var replaced string
+	if s.cluster != nil {
+		replaced = replacedClusterNote(s.cluster, len(s.jobs), c)
+	}
 	s.stopAllJobs()
 	s.ops = nil
 	if s.cluster != nil {
 		s.cluster.Close() // replaced: let its goroutines go
 	}
 	s.cluster = c
+	if replaced != "" {
+		// Typed into a terminal with a cluster running, cluster create
+		// throws that cluster away with everything on it: say so, naming
+		// what was lost, rather than replace it silently.
+		s.print(replaced)
+	}
+}
+
+// replacedClusterNote is what cluster create says when it replaces a
+// running cluster old (with jobs background jobs) by c.
+func replacedClusterNote(old *cluster.Cluster, jobs int, c *cluster.Cluster) string {
+	what := "the running cluster (" + clusterSummary(old) + ")"
+	switch jobs {
+	case 0:
+	case 1:
+		what += " and its background job"
+	default:
+		what += " and its " + strconv.Itoa(jobs) + " background jobs"
+	}
+	if jobs > 0 {
+		what += ","
+	}
+	return "cluster create: stopped " + what + " and replaced it with a new one (" + clusterSummary(c) + ")"
+}
+
+// clusterSummary names a cluster's release and size: "Kafka 4.3, 3 brokers".
+func clusterSummary(c *cluster.Cluster) string {
+	n := len(c.NodeIDs())
+	out := "Kafka " + c.Release().Version.String() + ", " + strconv.Itoa(n) + " broker"
+	if n != 1 {
+		out += "s"
+	}
+	return out
 }
 
 // PinClusterVersion returns a cluster create line that makes release v
