@@ -1,6 +1,7 @@
 package console
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -97,10 +98,86 @@ func releasesHelp() string {
 	return out
 }
 
-func (s *Session) cmdHelp([]string) {
-	for _, l := range strings.Split(strings.Replace(helpText, "@RELEASES@", releasesHelp(), 1), "\n") {
-		s.print(l)
+// cmdHelp prints the help, or with arguments the part of it about one
+// command: help network, help network heal, help kill.
+func (s *Session) cmdHelp(args []string) {
+	text := strings.Split(strings.Replace(helpText, "@RELEASES@", releasesHelp(), 1), "\n")
+	if len(args) == 0 {
+		for _, l := range text {
+			s.print(l)
+		}
+		return
 	}
+	entries := helpEntries(text)
+	topic := strings.Join(args, " ")
+	found := false
+	for _, e := range entries {
+		if slices.Contains(e.topics, args[0]) && (len(args) == 1 || strings.HasPrefix(e.lines[0][2:], topic+" ") || e.lines[0][2:] == topic) {
+			for _, l := range e.lines {
+				s.print(l)
+			}
+			found = true
+		}
+	}
+	switch {
+	case found:
+	case tools[toolName(args[0])] != nil:
+		s.printf("help: %s is one of Kafka's tools: %s.sh --help lists its options", args[0], toolName(args[0]))
+	default:
+		s.printf("help: no help for %q; try help alone, or help with one of: %s", topic, strings.Join(helpTopics(), ", "))
+	}
+}
+
+// helpTopics are the words help takes, in the help's order.
+func helpTopics() []string {
+	var topics []string
+	for _, e := range helpEntries(strings.Split(helpText, "\n")) {
+		for _, t := range e.topics {
+			if !slices.Contains(topics, t) {
+				topics = append(topics, t)
+			}
+		}
+	}
+	return topics
+}
+
+// helpColumn is where the help's descriptions start.
+const helpColumn = 33
+
+// helpEntry is one command's lines in the help, and the command names
+// that ask for it.
+type helpEntry struct {
+	topics []string
+	lines  []string
+}
+
+// helpEntries reads the help's command list: an entry is a line indented
+// by two spaces, with the lines indented further below it; its topics are
+// the first word of each command it lists ("jobs, kill [-9] %N" lists
+// jobs and kill).
+func helpEntries(text []string) []helpEntry {
+	var out []helpEntry
+	for _, l := range text {
+		switch {
+		case strings.HasPrefix(l, "   ") && len(out) > 0:
+			e := &out[len(out)-1]
+			e.lines = append(e.lines, l)
+		case strings.HasPrefix(l, "  "):
+			cmd := l[2:min(len(l), helpColumn)]
+			var topics []string
+			for _, c := range strings.Split(cmd, ", ") {
+				if f := strings.Fields(c); len(f) > 0 {
+					topics = append(topics, f[0])
+				}
+			}
+			out = append(out, helpEntry{topics: topics, lines: []string{l}})
+		default:
+			if len(out) > 0 && !strings.HasPrefix(l, " ") {
+				return out // the Kafka tools' list
+			}
+		}
+	}
+	return out
 }
 
 func (s *Session) needCluster(cmd string) bool {
