@@ -57,9 +57,9 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   broker stop N                  graceful shutdown (controlled shutdown, flush, clean exit)
   broker start N                 restart broker N; waits until it serves again
   network cut A B | A->B         drop traffic between two brokers (both ways, or one way)
-  network heal [A B]             undo cuts (all, or between A and B)
-  network delay N DURATION       add latency to every message to and from broker N (0 removes it;
-                                 network heal mends cuts only)
+  network heal [A B]             undo cuts (all, or between A and B); delays and pending
+                                 corruptions stay (network delay N 0, network corrupt N 0)
+  network delay N DURATION       add latency to every message to and from broker N (0 removes it)
   network corrupt N [COUNT]      flip a bit in the record data of the next COUNT (default 1)
                                  produce requests that reach broker N: the batch CRC fails and
                                  the leader answers CORRUPT_MESSAGE (retriable) without appending
@@ -448,6 +448,7 @@ func (s *Session) cmdNetwork(args []string) {
 		switch len(args) {
 		case 1:
 			_ = s.cluster.Heal(0, 0, true)
+			s.healLeaves(s.cluster.NodeIDs()...)
 		case 3:
 			ida, ok1 := s.brokerID("network heal", args[1])
 			idb, ok2 := s.brokerID("network heal", args[2])
@@ -503,6 +504,27 @@ func (s *Session) cmdNetwork(args []string) {
 		}
 	default:
 		s.print(usage)
+	}
+}
+
+// healLeaves says which of the brokers' network faults network heal left
+// in place: heal undoes cuts only, and a delay or a corruption still to
+// come would otherwise go on unseen once the whole network looks mended.
+// (Healing one pair says nothing: the broker menu's Heal heals every pair
+// of a broker, which would repeat it.)
+func (s *Session) healLeaves(ids ...int32) {
+	net := s.world().Net()
+	for _, id := range ids {
+		if d := net.Delay(cluster.Host(id)); d > 0 {
+			s.printf("network heal: broker %d keeps its %s delay (network delay %d 0 removes it)", id, sim.FormatDuration(d), id)
+		}
+		switch n := net.Corrupt(cluster.Host(id)); n {
+		case 0:
+		case 1:
+			s.printf("network heal: the next produce request to broker %d still arrives corrupted (network corrupt %d 0 cancels it)", id, id)
+		default:
+			s.printf("network heal: the next %d produce requests to broker %d still arrive corrupted (network corrupt %d 0 cancels them)", n, id, id)
+		}
 	}
 }
 
