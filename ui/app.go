@@ -414,17 +414,23 @@ func (a *App) langPressed(lang string) string {
 // DismissError hides the error banner.
 func (a *App) DismissError() {
 	a.Player.Error = ""
+	a.Player.Notice = ""
 	a.Problem = ""
 }
 
 // hasError reports whether the error banner shows.
-func (a *App) hasError() bool { return a.Player.Error != "" || a.Problem != "" }
+func (a *App) hasError() bool {
+	return a.Player.Error != "" || a.Player.Notice != "" || a.Problem != ""
+}
 
-// errorTitle heads the banner: a link that could not be opened, or a
-// problem in the page.
+// errorTitle heads the banner: a link that could not be opened, a problem
+// in the page, or a link that opened with a change (a notice alone).
 func (a *App) errorTitle() string {
-	if strings.HasPrefix(a.Player.Error, player.ErrBadLink.Error()) {
+	switch {
+	case strings.HasPrefix(a.Player.Error, player.ErrBadLink.Error()):
 		return a.T("error.link")
+	case a.Player.Error == "" && a.Problem == "":
+		return a.T("error.link.changed")
 	}
 	return a.T("error.title")
 }
@@ -438,6 +444,11 @@ func (a *App) errorText() string {
 			parts = append(parts, appSentence(rest), a.T("error.link.default"))
 		} else {
 			parts = append(parts, appSentence(e))
+		}
+	}
+	for n := range strings.SplitSeq(a.Player.Notice, "; ") {
+		if n != "" {
+			parts = append(parts, appSentence(n))
 		}
 	}
 	if a.Problem != "" {

@@ -752,6 +752,35 @@ func TestBadLinksShowABannerAndNoMarkup(t *testing.T) {
 	}
 }
 
+// A link that opened with a change (a language the page lacks, a step
+// outside the scenario) opens what it names and says what changed, in a
+// banner of its own title: not that it could not be opened, nor that the
+// default cluster opened instead.
+func TestLinkThatOpenedWithAChangeSaysSo(t *testing.T) {
+	for hash, says := range map[string]string{
+		"#lang=xx&scenario=04-isr&step=1": "The link asks for lang=xx, a language kafkascope does not have: it opened in English.",
+		"#scenario=04-isr&step=99":        "The link asks for step=99, past the scenario's last step: it opened at its last, step=",
+		"#scenario=04-isr&step=-1":        "The link asks for step=-1, before the scenario's first step: it opened at its first, step=0.",
+	} {
+		at := newAppTest(t, "", hash)
+		doc := at.render(nil)
+		banner := appText(doc.byID("error-banner"))
+		if !strings.Contains(banner, "This link opened with a change") {
+			t.Errorf("%s: the banner reads %q", hash, banner)
+		}
+		if !strings.Contains(banner, says) || strings.Contains(banner, "could not be opened") || strings.Contains(banner, at.a.T("error.link.default")) {
+			t.Errorf("%s: the banner reads %q, want it to say %q and nothing of a failed link", hash, banner, says)
+		}
+		if at.p.Scenario() == nil || doc.byID("story") == nil {
+			t.Errorf("%s: the scenario did not open", hash)
+		}
+		at.a.DismissError()
+		if at.render(nil).byID("error-banner") != nil {
+			t.Errorf("%s: the banner stays after Dismiss", hash)
+		}
+	}
+}
+
 func TestURLFollowsTheSession(t *testing.T) {
 	at := newAppTest(t, "", "")
 	at.frames(1, 16*time.Millisecond)

@@ -72,6 +72,8 @@ func CompleteFor(line string, rel release.Version) []string {
 		cands = commandNames()
 	case len(words) == 2 && subcommands[words[0]] != nil && !strings.HasPrefix(last, "-"):
 		cands = subcommands[words[0]]
+	case len(words) == 2 && words[0] == "help":
+		cands = helpTopics()
 	case argparseTools[toolName(words[0])] != nil:
 		cands = argparseCompletions(argparseTools[toolName(words[0])](rel), words[1:len(words)-1], last)
 	case strings.HasPrefix(last, "-") || last == "":

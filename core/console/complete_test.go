@@ -24,6 +24,8 @@ func TestComplete(t *testing.T) {
 		"kafka-features.sh --bootstrap-server x d":                   "describe disable downgrade",
 		"kafka-features.sh --bootstrap-server x upgrade --":          "--dry-run --feature --help --metadata",
 		"cluster create --v": "--version",
+		"help n":             "network",
+		"help ":              "broker cat cluster downtime jobs kill lost ls network pagecache replicas time xxd",
 	}
 	for in, want := range cases {
 		got := Complete(in)

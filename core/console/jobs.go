@@ -50,6 +50,7 @@ func (s *Session) runTool(name string, fn toolFunc, args, stdin []string, cmdlin
 		return
 	}
 	t := &toolRun{s: s, name: name}
+	printedFrom := len(s.out) // where the tool's first line goes
 	build := fn(t, args, stdin)
 	if build == nil {
 		return // the tool ended while checking its arguments
@@ -75,6 +76,11 @@ func (s *Session) runTool(name string, fn toolFunc, args, stdin []string, cmdlin
 		}
 		s.jobs = append(s.jobs, &job{id: id, cmdline: cmdline, run: t})
 		s.nextJob = id + 1
+		// bash prints a new job's number as it starts it ("[1] 4242"),
+		// before anything the program prints. The simulator has no
+		// process ids, so the line is the job's line in jobs: its
+		// number, its mark and its command, which kill %N and jobs use.
+		s.insertLine(printedFrom, s.jobLine(len(s.jobs)-1))
 		return
 	}
 	s.wait(&pending{
@@ -129,9 +135,15 @@ func (s *Session) jobMark(i int) string {
 func (s *Session) cmdJobs(args []string) {
 	for i, j := range s.jobs {
 		if j.status == "" && !j.run.finished {
-			s.printf("[%d]%s  %-24s%s &", j.id, s.jobMark(i), "Running", j.cmdline)
+			s.print(s.jobLine(i))
 		}
 	}
+}
+
+// jobLine is jobs' line for the running job s.jobs[i].
+func (s *Session) jobLine(i int) string {
+	j := s.jobs[i]
+	return fmt.Sprintf("[%d]%s  %-24s%s &", j.id, s.jobMark(i), "Running", j.cmdline)
 }
 
 // cmdKill sends SIGTERM to a job: its shutdown hooks run (a console

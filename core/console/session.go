@@ -76,6 +76,19 @@ func (s *Session) print(line string) {
 
 func (s *Session) printf(format string, args ...any) { s.print(fmt.Sprintf(format, args...)) }
 
+// insertLine prints line as if it had been printed when the output held
+// its first i lines (or at the end, if those have been taken or cut).
+func (s *Session) insertLine(i int, line string) {
+	if i >= len(s.out) || s.dropped > 0 {
+		s.print(line)
+		return
+	}
+	s.print(line)
+	last := s.out[len(s.out)-1]
+	copy(s.out[i+1:], s.out[i:len(s.out)-1])
+	s.out[i] = Line{s.out[i+1].At, last.Text}
+}
+
 // Exec runs one command line with its standard input until it finishes, and
 // returns everything it printed (stdout and stderr interleaved, one string
 // per line). This is how transcripts and the native terminal run commands.

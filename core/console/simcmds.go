@@ -1,6 +1,7 @@
 package console
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,9 +57,9 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   broker stop N                  graceful shutdown (controlled shutdown, flush, clean exit)
   broker start N                 restart broker N; waits until it serves again
   network cut A B | A->B         drop traffic between two brokers (both ways, or one way)
-  network heal [A B]             undo cuts (all, or between A and B)
-  network delay N DURATION       add latency to every message to and from broker N (0 removes it;
-                                 network heal mends cuts only)
+  network heal [A B]             undo cuts (all, or between A and B); delays and pending
+                                 corruptions stay (network delay N 0, network corrupt N 0)
+  network delay N DURATION       add latency to every message to and from broker N (0 removes it)
   network corrupt N [COUNT]      flip a bit in the record data of the next COUNT (default 1)
                                  produce requests that reach broker N: the batch CRC fails and
                                  the leader answers CORRUPT_MESSAGE (retriable) without appending
@@ -97,10 +98,86 @@ func releasesHelp() string {
 	return out
 }
 
-func (s *Session) cmdHelp([]string) {
-	for _, l := range strings.Split(strings.Replace(helpText, "@RELEASES@", releasesHelp(), 1), "\n") {
-		s.print(l)
+// cmdHelp prints the help, or with arguments the part of it about one
+// command: help network, help network heal, help kill.
+func (s *Session) cmdHelp(args []string) {
+	text := strings.Split(strings.Replace(helpText, "@RELEASES@", releasesHelp(), 1), "\n")
+	if len(args) == 0 {
+		for _, l := range text {
+			s.print(l)
+		}
+		return
 	}
+	entries := helpEntries(text)
+	topic := strings.Join(args, " ")
+	found := false
+	for _, e := range entries {
+		if slices.Contains(e.topics, args[0]) && (len(args) == 1 || strings.HasPrefix(e.lines[0][2:], topic+" ") || e.lines[0][2:] == topic) {
+			for _, l := range e.lines {
+				s.print(l)
+			}
+			found = true
+		}
+	}
+	switch {
+	case found:
+	case tools[toolName(args[0])] != nil:
+		s.printf("help: %s is one of Kafka's tools: %s.sh --help lists its options", args[0], toolName(args[0]))
+	default:
+		s.printf("help: no help for %q; try help alone, or help with one of: %s", topic, strings.Join(helpTopics(), ", "))
+	}
+}
+
+// helpTopics are the words help takes, in the help's order.
+func helpTopics() []string {
+	var topics []string
+	for _, e := range helpEntries(strings.Split(helpText, "\n")) {
+		for _, t := range e.topics {
+			if !slices.Contains(topics, t) {
+				topics = append(topics, t)
+			}
+		}
+	}
+	return topics
+}
+
+// helpColumn is where the help's descriptions start.
+const helpColumn = 33
+
+// helpEntry is one command's lines in the help, and the command names
+// that ask for it.
+type helpEntry struct {
+	topics []string
+	lines  []string
+}
+
+// helpEntries reads the help's command list: an entry is a line indented
+// by two spaces, with the lines indented further below it; its topics are
+// the first word of each command it lists ("jobs, kill [-9] %N" lists
+// jobs and kill).
+func helpEntries(text []string) []helpEntry {
+	var out []helpEntry
+	for _, l := range text {
+		switch {
+		case strings.HasPrefix(l, "   ") && len(out) > 0:
+			e := &out[len(out)-1]
+			e.lines = append(e.lines, l)
+		case strings.HasPrefix(l, "  "):
+			cmd := l[2:min(len(l), helpColumn)]
+			var topics []string
+			for _, c := range strings.Split(cmd, ", ") {
+				if f := strings.Fields(c); len(f) > 0 {
+					topics = append(topics, f[0])
+				}
+			}
+			out = append(out, helpEntry{topics: topics, lines: []string{l}})
+		default:
+			if len(out) > 0 && !strings.HasPrefix(l, " ") {
+				return out // the Kafka tools' list
+			}
+		}
+	}
+	return out
 }
 
 func (s *Session) needCluster(cmd string) bool {
@@ -193,12 +270,49 @@ func (s *Session) cmdCluster(args []string) {
 		s.printf("cluster create: %v", err)
 		return
 	}
+	var replaced string
+	if s.cluster != nil {
+		replaced = replacedClusterNote(s.cluster, len(s.jobs), c)
+	}
 	s.stopAllJobs()
 	s.ops = nil
 	if s.cluster != nil {
 		s.cluster.Close() // replaced: let its goroutines go
 	}
 	s.cluster = c
+	if replaced != "" {
+		// Typed into a terminal with a cluster running, cluster create
+		// throws that cluster away with everything on it: say so, naming
+		// what was lost, rather than replace it silently.
+		s.print(replaced)
+	}
+}
+
+// replacedClusterNote is what cluster create says when it replaces a
+// running cluster old (with jobs background jobs) by c.
+func replacedClusterNote(old *cluster.Cluster, jobs int, c *cluster.Cluster) string {
+	what := "the running cluster (" + clusterSummary(old) + ")"
+	switch jobs {
+	case 0:
+	case 1:
+		what += " and its background job"
+	default:
+		what += " and its " + strconv.Itoa(jobs) + " background jobs"
+	}
+	if jobs > 0 {
+		what += ","
+	}
+	return "cluster create: stopped " + what + " and replaced it with a new one (" + clusterSummary(c) + ")"
+}
+
+// clusterSummary names a cluster's release and size: "Kafka 4.3, 3 brokers".
+func clusterSummary(c *cluster.Cluster) string {
+	n := len(c.NodeIDs())
+	out := "Kafka " + c.Release().Version.String() + ", " + strconv.Itoa(n) + " broker"
+	if n != 1 {
+		out += "s"
+	}
+	return out
 }
 
 // PinClusterVersion returns a cluster create line that makes release v
@@ -334,6 +448,7 @@ func (s *Session) cmdNetwork(args []string) {
 		switch len(args) {
 		case 1:
 			_ = s.cluster.Heal(0, 0, true)
+			s.healLeaves(s.cluster.NodeIDs()...)
 		case 3:
 			ida, ok1 := s.brokerID("network heal", args[1])
 			idb, ok2 := s.brokerID("network heal", args[2])
@@ -389,6 +504,27 @@ func (s *Session) cmdNetwork(args []string) {
 		}
 	default:
 		s.print(usage)
+	}
+}
+
+// healLeaves says which of the brokers' network faults network heal left
+// in place: heal undoes cuts only, and a delay or a corruption still to
+// come would otherwise go on unseen once the whole network looks mended.
+// (Healing one pair says nothing: the broker menu's Heal heals every pair
+// of a broker, which would repeat it.)
+func (s *Session) healLeaves(ids ...int32) {
+	net := s.world().Net()
+	for _, id := range ids {
+		if d := net.Delay(cluster.Host(id)); d > 0 {
+			s.printf("network heal: broker %d keeps its %s delay (network delay %d 0 removes it)", id, sim.FormatDuration(d), id)
+		}
+		switch n := net.Corrupt(cluster.Host(id)); n {
+		case 0:
+		case 1:
+			s.printf("network heal: the next produce request to broker %d still arrives corrupted (network corrupt %d 0 cancels it)", id, id)
+		default:
+			s.printf("network heal: the next %d produce requests to broker %d still arrive corrupted (network corrupt %d 0 cancels them)", n, id, id)
+		}
 	}
 }
 

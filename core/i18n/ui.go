@@ -145,6 +145,7 @@ var uiText = map[string][2]string{
 	"dismiss":              {"Dismiss", "닫기"},
 	"error.title":          {"Something went wrong", "문제가 생겼습니다"},
 	"error.link.default":   {"The default cluster opened instead.", "대신 기본 클러스터를 열었습니다."},
+	"error.link.changed":   {"This link opened with a change", "이 링크를 조금 바꿔서 열었습니다"},
 	"error.internal":       {"kafkascope hit an internal error while %s (%v). The page keeps running; reload it for a fresh cluster.", "kafkascope 내부 오류가 났습니다(%s 중: %v). 페이지는 계속 동작하며, 새 클러스터가 필요하면 새로 고치세요."},
 	"working":              {"Working…", "처리 중…"},
 	"story":                {"Story", "이야기"},

@@ -45,6 +45,10 @@ type Player struct {
 	ShowMetadata   bool
 
 	Error string // a problem to show (bad link, failed replay)
+	// Notice says how a link that opened was read differently from what
+	// it asked (an unknown language, a step out of range): sentences
+	// joined by "; ". Error is for links that did not open.
+	Notice string
 
 	snap    *view.Snapshot
 	stale   bool            // snap is out of date (refresh): Snapshot takes a new one
@@ -106,10 +110,13 @@ func (p *Player) Boot(query, hash string) {
 	}
 	// An unknown language alone still opens what the link names; the page
 	// says the language was not known.
+	var notes []string
 	var badLang unknownLanguage
 	if errors.As(err, &badLang) {
-		p.Error, err = err.Error(), nil
+		notes, err = append(notes, badLang.note()), nil
 	}
+	p.Notice = ""
+	defer func() { p.Notice = strings.Join(notes, "; ") }()
 	if err == nil {
 		switch {
 		case st.Sim != nil:
@@ -125,6 +132,9 @@ func (p *Player) Boot(query, hash string) {
 			err = derr
 		case st.Scenario != "":
 			if serr := p.OpenScenario(st.Scenario, st.Step); serr == nil {
+				if got := p.Scenario().Step; got != st.Step {
+					notes = append(notes, stepNote(st.Step, got))
+				}
 				return
 			} else {
 				err = serr
@@ -145,6 +155,15 @@ func (p *Player) Boot(query, hash string) {
 	p.show(s)
 	s.TL.Do(DefaultCluster, nil)
 	p.refresh()
+}
+
+// stepNote says that a scenario link asked for step asked, outside the
+// scenario, and opened at step got (in the link's own numbering, from 0).
+func stepNote(asked, got int) string {
+	if asked < got {
+		return fmt.Sprintf("The link asks for step=%d, before the scenario's first step: it opened at its first, step=%d", asked, got)
+	}
+	return fmt.Sprintf("The link asks for step=%d, past the scenario's last step: it opened at its last, step=%d", asked, got)
 }
 
 // Snapshot is the cluster now (nil without a cluster).
@@ -245,7 +264,7 @@ func (p *Player) Run(line string, stdin []string) {
 	if line == "" {
 		return
 	}
-	p.Error = ""
+	p.Error, p.Notice = "", ""
 	p.command(line, stdin)
 }
 

@@ -118,7 +118,7 @@ func TestHashReopensTheSameMoment(t *testing.T) {
 }
 
 func TestBadLinksShowAnErrorAndTheDefaultCluster(t *testing.T) {
-	for _, h := range []string{"#s=garbage", "#scenario=../../etc", "#scenario=nope", "#step=x&scenario=04-isr", "#lang=fr", "#%zz", "#s=a&scenario=b", "#" + strings.Repeat("x", MaxHashBytes)} {
+	for _, h := range []string{"#s=garbage", "#scenario=../../etc", "#scenario=nope", "#step=x&scenario=04-isr", "#Sim=5", "#scenario=04-isr&Step=2", "#%zz", "#s=a&scenario=b", "#" + strings.Repeat("x", MaxHashBytes)} {
 		p := New()
 		p.Boot("", h)
 		if p.Error == "" || p.Snapshot() == nil || p.Scenario() != nil {
@@ -299,7 +299,7 @@ func TestBootUnknownLanguageStillOpensTheScenario(t *testing.T) {
 	if sc == nil || sc.Step != 1 {
 		t.Fatalf("the scenario did not open at step 1: %+v", sc)
 	}
-	if !strings.Contains(p.Error, `unknown language "xx"`) || p.Lang != i18n.English {
-		t.Fatalf("error %q, language %q", p.Error, p.Lang)
+	if p.Error != "" || !strings.Contains(p.Notice, `The link asks for lang=xx`) || p.Lang != i18n.English {
+		t.Fatalf("error %q, notice %q, language %q", p.Error, p.Notice, p.Lang)
 	}
 }

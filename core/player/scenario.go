@@ -66,8 +66,10 @@ func (p *Player) Scenarios() []ScenarioInfo {
 }
 
 // OpenScenario starts a scenario afresh, in a session of its own, and
-// plays it up to step (0-based).
+// plays it up to step (0-based; a step before the first opens the first,
+// one past the last the last).
 func (p *Player) OpenScenario(id string, step int) error {
+	step = max(step, 0)
 	sc, err := scenario.Get(id)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"kafkascope/core/i18n"
 	"kafkascope/core/timeline"
@@ -19,8 +20,28 @@ type URLState struct {
 	Lang     i18n.Lang
 	Session  string // an encoded timeline (s=...)
 	Scenario string // a built-in scenario id
-	Step     int
-	Sim      *SimLink // a simulator run (sim=...)
+	// Step is the scenario step asked for, as written: it may lie before
+	// the first step or past the last (OpenScenario opens the nearest,
+	// and Boot says so). Numbers too large for an int saturate.
+	Step int
+	Sim  *SimLink // a simulator run (sim=...)
+}
+
+// linkParts are the parts of a session or scenario link (a simulator
+// link's are simParts). A link's parts are case-sensitive, as URL query
+// keys are and as the Worker's are: any other part, "Step" or "SIM"
+// included, makes the link one that cannot be opened, as an unknown part
+// of a simulator link always has.
+var linkParts = map[string]bool{"lang": true, "s": true, "scenario": true, "step": true}
+
+// unknownPart is the error for a link part the page does not know; a
+// part that is a known one in other letter case says so.
+func unknownPart(k, of string) error {
+	hint := ""
+	if l := strings.ToLower(k); l != k && (linkParts[l] || simParts[l]) {
+		hint = fmt.Sprintf(" (a link's parts are lower case: %s)", l)
+	}
+	return fmt.Errorf("%w: unknown part %q%s%s", ErrBadLink, k, of, hint)
 }
 
 // MaxHashBytes bounds the part of a URL the app reads.
@@ -55,6 +76,13 @@ func ParseURL(query, hash string) (URLState, error) {
 			langErr = unknownLanguage{l}
 		}
 	}
+	if !h.Has("sim") {
+		for _, k := range slices.Sorted(maps.Keys(h)) { // the first unknown part by name, not by map order
+			if !linkParts[k] {
+				return st, unknownPart(k, "")
+			}
+		}
+	}
 	switch {
 	case h.Get("s") != "" && h.Get("scenario") != "":
 		return st, fmt.Errorf("%w: it names both a session and a scenario", ErrBadLink)
@@ -75,18 +103,20 @@ func ParseURL(query, hash string) (URLState, error) {
 		}
 		st.Scenario = id
 		if s := h.Get("step"); s != "" {
+			// A whole number out of the scenario's range opens its
+			// nearest step, before the first as past the last (a link
+			// to a step a later edition of the scenario dropped still
+			// opens); what is no number at all is refused.
 			n, err := strconv.Atoi(s)
-			if err != nil || n < 0 || n > 1000 {
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
 				return st, fmt.Errorf("%w: step %q is not a step number", ErrBadLink, s)
 			}
 			st.Step = n
 		}
-	default:
-		for _, k := range slices.Sorted(maps.Keys(h)) { // the first unknown part by name, not by map order
-			if k != "lang" {
-				return st, fmt.Errorf("%w: unknown part %q", ErrBadLink, k)
-			}
-		}
+	case h.Has("s") || h.Has("scenario"):
+		return st, fmt.Errorf("%w: its s= or scenario= is empty", ErrBadLink)
+	case h.Has("step"):
+		return st, fmt.Errorf("%w: it names a step but no scenario", ErrBadLink)
 	}
 	return st, langErr
 }
@@ -100,6 +130,11 @@ func (e unknownLanguage) Error() string {
 	return fmt.Sprintf("%v: unknown language %q", ErrBadLink, e.lang)
 }
 func (e unknownLanguage) Unwrap() error { return ErrBadLink }
+
+// note is what the page says when it opens the link anyway.
+func (e unknownLanguage) note() string {
+	return fmt.Sprintf("The link asks for lang=%s, a language kafkascope does not have: it opened in English", e.lang)
+}
 
 func lang(s string) i18n.Lang {
 	switch s {

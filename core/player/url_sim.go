@@ -32,7 +32,7 @@ func parseSimLink(h urlquery.Values) (*SimLink, error) {
 	for _, k := range slices.Sorted(maps.Keys(h)) {
 		switch {
 		case !simParts[k]:
-			return nil, fmt.Errorf("%w: unknown part %q of a simulator link", ErrBadLink, k)
+			return nil, unknownPart(k, " of a simulator link")
 		case k != "config" && len(h[k]) > 1:
 			return nil, fmt.Errorf("%w: %s is given %d times", ErrBadLink, k, len(h[k]))
 		}

@@ -43,8 +43,34 @@ func TestTypedClusterCreateStartsAShareableTimeline(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the link of a typed cluster create does not open: %v", err)
 			}
-			if r.Now() != s.Now() || describe(r) != describe(s) || timelineLines(r) != timelineLines(s) {
+			// The typed create says what it stopped; the link's own
+			// create, run with no cluster before it, has nothing to say.
+			note := "cluster create: stopped the running cluster (Kafka 4.3, 3 brokers) and replaced it with a new one"
+			lines := timelineLines(s)
+			first, rest, _ := strings.Cut(lines, "\n")
+			noted, rest, _ := strings.Cut(rest, "\n")
+			if !strings.HasPrefix(noted, note) {
+				t.Fatalf("the typed create does not say what it replaced:\n%s", lines)
+			}
+			if strings.Contains(timelineLines(r), note) {
+				t.Fatalf("the link's terminal says a cluster was replaced:\n%s", timelineLines(r))
+			}
+			if r.Now() != s.Now() || describe(r) != describe(s) || timelineLines(r) != first+"\n"+rest {
 				t.Fatalf("decoded session differs:\n%s%s\nvs\n%s%s", describe(r), timelineLines(r), describe(s), timelineLines(s))
+			}
+			// A replay of the branch (a seek back) shows the note again.
+			at := s.Now()
+			if err := s.Seek(at / 2); err != nil {
+				t.Fatal(err)
+			}
+			if back := timelineLines(s); !strings.HasPrefix(back, first+"\n"+noted+"\n") {
+				t.Fatalf("after seeking back the terminal reads\n%s", back)
+			}
+			if err := s.Seek(at); err != nil {
+				t.Fatal(err)
+			}
+			if timelineLines(s) != lines {
+				t.Fatalf("after seeking back and forth the terminal reads\n%s\nwant\n%s", timelineLines(s), lines)
 			}
 			if !strings.HasPrefix(timelineLines(s), "$ "+create+"\n") && !strings.HasPrefix(timelineLines(s), create+"\n") {
 				t.Fatalf("the new timeline's terminal does not start with its cluster create:\n%s", timelineLines(s))

@@ -50,9 +50,17 @@ func (r *replay) apply(a Action) {
 		r.con.Interrupt()
 	} else {
 		r.echo(a.At, a.Line, a.Stdin)
+		r.note(a)
 		r.con.Start(a.Line, a.Stdin)
 	}
 	r.drain()
+}
+
+// note shows the action's notes, as its command printed them when taken.
+func (r *replay) note(a Action) {
+	for _, n := range a.Notes {
+		r.lines = append(r.lines, Line{At: a.At, Kind: Output, Text: n})
+	}
 }
 
 func (r *replay) echo(at sim.Time, line string, stdin []string) {

@@ -15,6 +15,12 @@ type Action struct {
 	Line      string   `json:"c,omitempty"`
 	Stdin     []string `json:"i,omitempty"`
 	Interrupt bool     `json:"x,omitempty"`
+	// Notes are lines the action printed that a replay of the branch
+	// cannot print again: a cluster create typed over a running cluster
+	// says what it stopped, but the branch it starts has no such
+	// cluster. Replays show them after the command; links leave them
+	// out (whoever opens one never had that cluster).
+	Notes []string `json:"-"`
 }
 
 // LineKind says what a terminal line is.
@@ -166,8 +172,12 @@ func (s *Session) create(line string, stdin []string) {
 	s.log.Reset()
 	s.standby.reset()
 	a := Action{At: 0, Line: line, Stdin: append([]string(nil), stdin...)}
+	for _, l := range s.con.OutputLines() {
+		a.Notes = append(a.Notes, l.Text)
+	}
 	s.actions, s.applied = []Action{a}, 1
 	s.echo(a.At, line, stdin)
+	s.note(a)
 	s.drain()
 	s.end = s.Now()
 }

@@ -142,7 +142,8 @@ func TestShortLinkRoundTrip(t *testing.T) {
 }
 
 // A scenario link that names a step past the last one describes the last
-// one, as the player shows it; a session's preview names its commands.
+// one (one before the first, the first), as the player shows it; a
+// session's preview names its commands.
 func TestLinkMeta(t *testing.T) {
 	m, err := metaOf("scenario=04-isr&step=999")
 	if err != nil || !strings.HasPrefix(m.Title, "The ISR: followers that fall behind leave, and come back (") || m.Lang != "en" {
@@ -151,6 +152,11 @@ func TestLinkMeta(t *testing.T) {
 	n := strings.TrimSuffix(strings.SplitN(m.Title, "(", 2)[1], ") · kafkascope")
 	if parts := strings.Split(n, "/"); len(parts) != 2 || parts[0] != parts[1] {
 		t.Errorf("the title %q does not name the last step", m.Title)
+	}
+	// One before the first describes the first, as the player opens it.
+	m, err = metaOf("scenario=04-isr&step=-1")
+	if err != nil || !strings.Contains(m.Title, " (1/") || m.Description == "" {
+		t.Errorf("step=-1: %+v, %v", m, err)
 	}
 	m, err = metaOf(sessionLink())
 	if err != nil || m.Description != "4 commands: cluster create · kafka-topics.sh --create --topic orders --partitions 2 --replication-factor 3 · broker kill 2 · time advance 20s" {

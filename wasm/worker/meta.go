@@ -51,9 +51,9 @@ func metaOf(fields string) (linkMeta, error) {
 		if ko && tr.TitleKo != "" {
 			title = tr.TitleKo
 		}
-		// The player plays to the step asked for, or the last one.
+		// The player plays to the step asked for, or the nearest one.
 		n := len(tr.Steps)
-		step := min(st.Step, n-1)
+		step := max(0, min(st.Step, n-1))
 		m.Title = fmt.Sprintf("%s (%d/%d) · kafkascope", title, step+1, n)
 		if step >= 0 {
 			m.Description = tr.Steps[step].Text
