@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 )
 
@@ -63,11 +64,28 @@ func offsetsRecord(offset int64, key, value []byte) (k, payload string, hasPaylo
 	return k, fmt.Sprintf(`{"version":"%d","data":%s}`, vv, vdata), true
 }
 
+// offsetCommitValueJSON is OffsetCommitValueJsonConverter.write for
+// versions 0-4: v4 (Kafka 4.1+) is flexible, and its tagged topicId is
+// printed only when it is not the zero Uuid.
 func offsetCommitValueJSON(r *protocol.Reader, v int16) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `{"offset":%d`, r.Int64())
 	if v >= 3 {
 		fmt.Fprintf(&b, `,"leaderEpoch":%d`, r.Int32())
+	}
+	if v >= 4 {
+		f := flexJSONReader{r}
+		fmt.Fprintf(&b, `,"metadata":%s,"commitTimestamp":%d`, f.nstr(), r.Int64())
+		f.tagged(&b, func(tag uint64, field *protocol.Reader) {
+			if tag == 0 {
+				var id metadata.Uuid
+				copy(id[:], field.Take(16))
+				if id != (metadata.Uuid{}) {
+					fmt.Fprintf(&b, `,"topicId":%s`, jstr(id.String()))
+				}
+			}
+		})
+		return b.String() + "}"
 	}
 	fmt.Fprintf(&b, `,"metadata":%s,"commitTimestamp":%d`, jstr(r.String()), r.Int64())
 	if v == 1 {

@@ -22,6 +22,9 @@ func FuzzOffsetsRecord(f *testing.F) {
 	f.Add([]byte{0, 2, 0, 1, 'g'}, append(group, member...))
 	f.Add([]byte{0, 1, 0, 1, 'g', 0, 1, 't', 0, 0, 0, 2}, []byte{0, 3, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})
 	f.Add([]byte{0, 0, 0, 1, 'g', 0, 1, 't', 0, 0, 0, 2}, []byte{0, 1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2})
+	// OffsetCommitValue v4 (Kafka 4.1+) with its tagged topic id.
+	f.Add([]byte{0, 1, 0, 1, 'g', 0, 1, 't', 0, 0, 0, 2}, []byte{0, 4, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1,
+		1, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7})
 	f.Add([]byte{0, 2, 0, 1, 'g'}, []byte(nil))
 	f.Add([]byte{0, 9}, []byte{0})
 	f.Fuzz(func(t *testing.T, key, value []byte) {

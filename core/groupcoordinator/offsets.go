@@ -96,6 +96,7 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 		return true
 	}
 	now := env.Now().UnixMilli()
+	version, ids := c.offsetValueFormat()
 	var recs groupRecords
 	var vals []offsetValue
 	var keys []offsetTopicPartition
@@ -107,7 +108,10 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 				continue
 			}
 			v := offsetValue{offset: p.CommittedOffset, leaderEpoch: p.CommittedLeaderEpoch, metadata: p.CommittedMetadata, commitTimestamp: now}
-			recs = append(recs, groupRecord{key: encodeOffsetKey(offsetKey{group: g.id, topic: t.Name, partition: p.PartitionIndex}), value: encodeOffsetValue(v)})
+			if ids != nil {
+				v.topicID = ids.byName[t.Name].ID
+			}
+			recs = append(recs, groupRecord{key: encodeOffsetKey(offsetKey{group: g.id, topic: t.Name, partition: p.PartitionIndex}), value: encodeOffsetValue(v, version)})
 			vals = append(vals, v)
 			keys = append(keys, offsetTopicPartition{t.Name, p.PartitionIndex})
 		}
@@ -279,4 +283,23 @@ func (c *Coordinator) handleOffsetDelete(env *sim.Env, from sim.Addr, req *proto
 		c.done(env, from)
 	})
 	return false
+}
+
+// offsetValueFormat is how this release writes OffsetCommitValue: version
+// 3 up to 4.0, 4 from 4.1 (KAFKA-19141). From 4.3 KafkaApis fills in the
+// topic id of a commit sent by name from its metadata cache
+// (handleOffsetCommitRequest), so every record carries one; 4.1 knows it
+// only from an OffsetCommit v10, which its clients do not send (v10 is
+// unstable there), so its records have none. ids is nil when no topic id
+// is written.
+func (c *Coordinator) offsetValueFormat() (version int16, ids *topicView) {
+	rel := c.host.Release()
+	switch {
+	case rel.AtLeast(4, 3):
+		v := c.topicView()
+		return offsetCommitValueFlexible, &v
+	case rel.AtLeast(4, 1):
+		return offsetCommitValueFlexible, nil
+	}
+	return offsetCommitValueVersion, nil
 }

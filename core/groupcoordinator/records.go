@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 
+	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 )
 
@@ -14,9 +15,13 @@ import (
 // tombstone: the offset or group is gone, and compaction drops it.
 
 const (
-	offsetCommitKeyVersion    int16 = 1
-	groupMetadataKeyVersion   int16 = 2
-	offsetCommitValueVersion  int16 = 3 // written when no expire timestamp is given (IBP >= 2.1)
+	offsetCommitKeyVersion   int16 = 1
+	groupMetadataKeyVersion  int16 = 2
+	offsetCommitValueVersion int16 = 3 // written when no expire timestamp is given (IBP >= 2.1), up to Kafka 4.0
+	// offsetCommitValueFlexible is the version Kafka 4.1 and later write
+	// (GroupCoordinatorRecordHelpers.offsetCommitValueVersion,
+	// KAFKA-19141): the first flexible one, with the topic id tagged.
+	offsetCommitValueFlexible int16 = 4
 	groupMetadataValueVersion int16 = 3 // IBP >= 2.3
 )
 
@@ -27,12 +32,15 @@ type offsetKey struct {
 	partition int32
 }
 
-// offsetValue is OffsetCommitValue v3.
+// offsetValue is OffsetCommitValue v3 or v4.
 type offsetValue struct {
 	offset          int64
 	leaderEpoch     int32
 	metadata        string
 	commitTimestamp int64
+	// topicID is v4's tagged topicId (tag 0), written only when it is not
+	// the zero Uuid.
+	topicID metadata.Uuid
 }
 
 // groupValue is GroupMetadataValue v3: the group as of its last completed
@@ -67,13 +75,25 @@ func encodeOffsetKey(k offsetKey) []byte {
 	return w.b
 }
 
-func encodeOffsetValue(v offsetValue) []byte {
+// encodeOffsetValue writes v as OffsetCommitValue version 3 or 4 (v4:
+// a compact metadata string and a tagged-field section).
+func encodeOffsetValue(v offsetValue, version int16) []byte {
 	var w binWriter
-	w.i16(offsetCommitValueVersion)
+	w.i16(version)
 	w.i64(v.offset)
 	w.i32(v.leaderEpoch)
-	w.str(v.metadata)
+	if version < offsetCommitValueFlexible {
+		w.str(v.metadata)
+		w.i64(v.commitTimestamp)
+		return w.b
+	}
+	w.cstr(v.metadata)
 	w.i64(v.commitTimestamp)
+	var id []byte
+	if v.topicID != (metadata.Uuid{}) {
+		id = v.topicID[:]
+	}
+	w.tag0(id)
 	return w.b
 }
 
@@ -122,14 +142,26 @@ func decodeCoordinatorKey(b []byte) (k offsetKey, isOffset bool, err error) {
 	return k, false, errBadGroupRecord
 }
 
-// decodeOffsetValue reads OffsetCommitValue versions 0-3 (v1 carries an
-// expire timestamp, v3 a leader epoch).
+// decodeOffsetValue reads OffsetCommitValue versions 0-4 (v1 carries an
+// expire timestamp, v3 a leader epoch, v4 is flexible with a tagged topic
+// id).
 func decodeOffsetValue(b []byte) (offsetValue, error) {
 	r := protocol.NewReader(b, errBadGroupRecord)
 	ver := r.Int16()
 	v := offsetValue{offset: r.Int64(), leaderEpoch: -1}
 	if ver >= 3 {
 		v.leaderEpoch = r.Int32()
+	}
+	if ver >= offsetCommitValueFlexible {
+		f := flexReader{r}
+		v.metadata = f.cstr()
+		v.commitTimestamp = r.Int64()
+		f.tags(func(tag uint64, field flexReader) {
+			if tag == 0 {
+				v.topicID = field.uuid()
+			}
+		})
+		return v, r.Err()
 	}
 	v.metadata = r.String()
 	v.commitTimestamp = r.Int64()

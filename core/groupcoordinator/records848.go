@@ -1,6 +1,7 @@
 package groupcoordinator
 
 import (
+	"encoding/binary"
 	kgroup "kafkascope/core/group"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
@@ -292,13 +293,23 @@ func sortedCopy(s []string) []string {
 // records have); else an empty section.
 func (w *binWriter) taggedI64(present bool, v int64) {
 	if !present {
+		w.tag0(nil)
+		return
+	}
+	w.tag0(binary.BigEndian.AppendUint64(nil, uint64(v)))
+}
+
+// tag0 writes a tagged-field section with field b under tag 0, or an
+// empty section when b is nil.
+func (w *binWriter) tag0(b []byte) {
+	if b == nil {
 		w.uvarint(0)
 		return
 	}
 	w.uvarint(1) // one tagged field
 	w.uvarint(0) // its tag
-	w.uvarint(8) // its size
-	w.i64(v)
+	w.uvarint(uint64(len(b)))
+	w.b = append(w.b, b...)
 }
 
 func (w *binWriter) uvarint(v uint64) {

@@ -3,6 +3,8 @@ package groupcoordinator
 import (
 	"reflect"
 	"testing"
+
+	"kafkascope/core/metadata"
 )
 
 // The coordinator reads __consumer_offsets back when it loads a group
@@ -10,7 +12,8 @@ import (
 // error, never a panic; what decodes at the versions we write re-encodes
 // to the same record.
 func FuzzGroupRecords(f *testing.F) {
-	f.Add(encodeOffsetKey(offsetKey{"grp", "orders", 7}), encodeOffsetValue(offsetValue{offset: 42, leaderEpoch: 3, metadata: "m", commitTimestamp: 99}))
+	f.Add(encodeOffsetKey(offsetKey{"grp", "orders", 7}), encodeOffsetValue(offsetValue{offset: 42, leaderEpoch: 3, metadata: "m", commitTimestamp: 99}, offsetCommitValueVersion))
+	f.Add(encodeOffsetKey(offsetKey{"grp", "orders", 7}), encodeOffsetValue(offsetValue{offset: 42, leaderEpoch: 3, metadata: "m", commitTimestamp: 99, topicID: metadata.Uuid{0: 1, 15: 2}}, offsetCommitValueFlexible))
 	g := groupValue{protocolType: "consumer", generation: 2, protocol: "range", leader: "m1", currentStateTimestamp: 5,
 		members: []memberValue{{memberID: "m1", clientID: "c", clientHost: "/h", rebalanceTimeout: 300000, sessionTimeout: 45000, subscription: []byte{0, 3}, assignment: []byte{2}}}}
 	f.Add(encodeGroupKey("grp"), encodeGroupValue(g))
@@ -28,8 +31,8 @@ func FuzzGroupRecords(f *testing.F) {
 				}
 			}
 			v, err := decodeOffsetValue(value)
-			if err == nil && len(value) >= 2 && value[0] == 0 && value[1] == byte(offsetCommitValueVersion) {
-				if back, err := decodeOffsetValue(encodeOffsetValue(v)); err != nil || back != v {
+			if err == nil && len(value) >= 2 && value[0] == 0 && (value[1] == byte(offsetCommitValueVersion) || value[1] == byte(offsetCommitValueFlexible)) {
+				if back, err := decodeOffsetValue(encodeOffsetValue(v, int16(value[1]))); err != nil || back != v {
 					t.Fatalf("offset value does not round-trip: %+v vs %+v", back, v)
 				}
 			}

@@ -2,6 +2,7 @@ package groupcoordinator
 
 import (
 	"bytes"
+	"kafkascope/core/metadata"
 	"reflect"
 	"testing"
 )
@@ -13,10 +14,22 @@ func TestGroupRecordBytes(t *testing.T) {
 	if !bytes.Equal(key, wantKey) {
 		t.Fatalf("OffsetCommitKey % x", key)
 	}
-	val := encodeOffsetValue(offsetValue{offset: 5, leaderEpoch: 0, metadata: "", commitTimestamp: 1})
+	val := encodeOffsetValue(offsetValue{offset: 5, leaderEpoch: 0, metadata: "", commitTimestamp: 1}, offsetCommitValueVersion)
 	wantVal := []byte{0, 3, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}
 	if !bytes.Equal(val, wantVal) {
 		t.Fatalf("OffsetCommitValue % x", val)
+	}
+	// Version 4 (Kafka 4.1+): a compact string, then the tagged section —
+	// empty without a topic id, else tag 0 with the id's 16 bytes.
+	v4 := encodeOffsetValue(offsetValue{offset: 5, leaderEpoch: 0, metadata: "", commitTimestamp: 1}, offsetCommitValueFlexible)
+	wantV4 := []byte{0, 4, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0}
+	if !bytes.Equal(v4, wantV4) {
+		t.Fatalf("OffsetCommitValue v4 % x", v4)
+	}
+	withID := encodeOffsetValue(offsetValue{offset: 5, metadata: "", commitTimestamp: 1, topicID: metadata.Uuid{15: 7}}, offsetCommitValueFlexible)
+	wantID := append(append([]byte{}, wantV4[:len(wantV4)-1]...), 1, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7)
+	if !bytes.Equal(withID, wantID) {
+		t.Fatalf("OffsetCommitValue v4 with a topic id % x", withID)
 	}
 	if gk := encodeGroupKey("g"); !bytes.Equal(gk, []byte{0, 2, 0, 1, 'g'}) {
 		t.Fatalf("GroupMetadataKey % x", gk)
@@ -40,8 +53,12 @@ func TestGroupRecordsRoundTrip(t *testing.T) {
 		t.Fatalf("group key %+v %v %v", k, isOffset, err)
 	}
 	v := offsetValue{offset: 42, leaderEpoch: 3, metadata: "m", commitTimestamp: 99}
-	if got, err := decodeOffsetValue(encodeOffsetValue(v)); err != nil || got != v {
+	if got, err := decodeOffsetValue(encodeOffsetValue(v, offsetCommitValueVersion)); err != nil || got != v {
 		t.Fatalf("offset value %+v %v", got, err)
+	}
+	v.topicID = metadata.Uuid{3: 9}
+	if got, err := decodeOffsetValue(encodeOffsetValue(v, offsetCommitValueFlexible)); err != nil || got != v {
+		t.Fatalf("offset value v4 %+v %v", got, err)
 	}
 	g := groupValue{protocolType: "consumer", generation: 2, protocol: "range", leader: "m1", currentStateTimestamp: 5,
 		members: []memberValue{{memberID: "m1", clientID: "c", clientHost: "/h", rebalanceTimeout: 300000, sessionTimeout: 45000, subscription: []byte{1}, assignment: []byte{2}}}}
