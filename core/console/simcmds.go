@@ -286,6 +286,29 @@ func (s *Session) cmdCluster(args []string) {
 		// what was lost, rather than replace it silently.
 		s.print(replaced)
 	}
+	if note := preKRaftProtocolNote(cfg.Static); note != "" {
+		s.print(note)
+	}
+}
+
+// preKRaftProtocolNote says when the cluster runs an
+// inter.broker.protocol.version that a real KRaft broker refuses: Kafka
+// 3.8's KafkaConfig fails at startup with "A non-KRaft version V given for
+// inter.broker.protocol.version. The minimum version is 3.0-IV1". kafkascope
+// keeps such versions as a teaching knob (the replication rules of
+// KIP-101's era on a KRaft cluster) and says that it does.
+func preKRaftProtocolNote(static config.Static) string {
+	raw, ok := static["inter.broker.protocol.version"]
+	if !ok {
+		return ""
+	}
+	v, err := config.ParseProtocolVersion(raw)
+	// 3.0 means 3.0-IV1, the first KRaft version; only 3.0-IV0 is older.
+	if err != nil || v.AtLeast(3, 0) && !strings.EqualFold(strings.TrimSpace(raw), "3.0-IV0") {
+		return ""
+	}
+	return "cluster create: note: a real Kafka broker in KRaft mode refuses inter.broker.protocol.version=" + raw +
+		" (the minimum is 3.0-IV1); kafkascope runs it on KRaft to show that version's replication rules"
 }
 
 // replacedClusterNote is what cluster create says when it replaces a
