@@ -55,6 +55,12 @@ var BrokerDefs = []*Def{
 	{Name: "log.flush.start.offset.checkpoint.interval.ms", Type: Int, Default: "60000", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: "log.index.interval.bytes", Type: Int, Default: "4096", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: "log.index.size.max.bytes", Type: Int, Default: "10485760", Validate: Check{Kind: AtLeast, Min: 4}},
+	// The broker defaults of the three topic configs 4.0 removed (see
+	// TopicDefs); 3.8's KafkaConfig defines them with the same defaults and
+	// validators (LOG_MESSAGE_FORMAT_VERSION_DEFAULT is 3.0-IV1).
+	{Name: "log.message.downconversion.enable", Type: Boolean, Default: "true", Until: v40},
+	{Name: "log.message.format.version", Type: String, Default: "3.0-IV1", Validate: Check{Kind: KnownMetadataVersion}, Until: v40},
+	{Name: "log.message.timestamp.difference.max.ms", Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 0}, Until: v40},
 	{Name: "log.message.timestamp.type", Type: String, Default: "CreateTime", Validate: Check{Kind: OneOf, Valid: []string{"CreateTime", "LogAppendTime"}}},
 	{Name: "log.preallocate", Type: Boolean, Default: "false"},
 	{Name: "log.retention.bytes", Type: Long, Default: "-1"},
@@ -135,6 +141,9 @@ var dynamicBrokerConfigs = func() map[string]bool {
 	for _, syns := range topicSynonyms {
 		m[syns[0].Name] = true
 	}
+	// DynamicLogConfig.ExcludedConfigs (3.8): the one topic default that
+	// is read-only.
+	delete(m, "log.message.format.version")
 	return m
 }()
 

@@ -102,6 +102,9 @@ const (
 	// ValidVersion is a MetadataVersion that ParseProtocolVersion reads
 	// (inter.broker.protocol.version).
 	ValidVersion
+	// MetadataVersion38 is 3.8's MetadataVersionValidator, exactly
+	// (message.format.version, log.message.format.version).
+	KnownMetadataVersion
 )
 
 // Reason is the validator's message for a parsed value it rejects, as
@@ -130,6 +133,10 @@ func (c *Check) Reason(v any) string {
 		}
 	case ValidVersion:
 		if _, err := ParseProtocolVersion(v.(string)); err != nil {
+			return "Version " + v.(string) + " is not a valid version"
+		}
+	case KnownMetadataVersion:
+		if _, ok := MetadataVersion38(v.(string)); !ok {
 			return "Version " + v.(string) + " is not a valid version"
 		}
 	}

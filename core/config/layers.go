@@ -89,6 +89,9 @@ func (l Layers) Topic(overrides map[string]string, name string) Effective {
 					v = strconv.FormatInt(n*syn.Scale, 10)
 				}
 			}
+			if name == MessageFormatVersion {
+				v = l.logMessageFormatVersion(v)
+			}
 			return Effective{name, v, src}
 		}
 	}
@@ -97,6 +100,23 @@ func (l Layers) Topic(overrides map[string]string, name string) Effective {
 		panic("config: unknown topic config " + name)
 	}
 	return Effective{name, d.Default, SourceDefault}
+}
+
+// logMessageFormatVersion is the message.format.version a topic without
+// its own inherits from a broker that sets log.message.format.version to
+// v (KafkaConfig.logMessageFormatVersion, 3.8): the default 3.0-IV1
+// whenever inter.broker.protocol.version is 3.0-IV1 or newer, which
+// ignores the setting (LogConfig.shouldIgnoreMessageFormatVersion), else
+// the full name of v (2.8 is 2.8-IV1). The synonym still shows v.
+func (l Layers) logMessageFormatVersion(v string) string {
+	ibp := strings.TrimSpace(l.Broker("inter.broker.protocol.version"))
+	if p, err := ParseProtocolVersion(ibp); err != nil || p.AtLeast(3, 0) && ibp != "3.0-IV0" {
+		return "3.0-IV1"
+	}
+	if full, ok := MetadataVersion38(strings.TrimSpace(v)); ok {
+		return full
+	}
+	return v
 }
 
 // TopicInt resolves a numeric topic config.

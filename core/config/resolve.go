@@ -42,7 +42,7 @@ func ValidateStatic(s Static, rel release.Version) error {
 	for _, name := range sortedKeys(s) {
 		d, ok := BrokerDef(name, rel)
 		if !ok {
-			if syn := BrokerSynonym(name); syn != "" {
+			if syn := BrokerSynonym(name); syn != "" && isTopicConfig(name, rel) {
 				return fmt.Errorf("unknown broker config %s (the broker default for the topic config %s is %s)", name, name, syn)
 			}
 			return fmt.Errorf("unknown broker config %s", name)
@@ -104,6 +104,11 @@ func ValidateTopic(name, value string, rel release.Version) error {
 	}
 	_, err := d.Parse(value, rel)
 	return err
+}
+
+func isTopicConfig(name string, rel release.Version) bool {
+	_, ok := TopicDef(name, rel)
+	return ok
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -13,6 +13,9 @@ const (
 	IndexIntervalBytes          = "index.interval.bytes"
 	MaxCompactionLagMs          = "max.compaction.lag.ms"
 	MaxMessageBytes             = "max.message.bytes"
+	MessageDownConversionEnable = "message.downconversion.enable"
+	MessageFormatVersion        = "message.format.version"
+	MessageTimestampDiffMaxMs   = "message.timestamp.difference.max.ms"
 	MessageTimestampType        = "message.timestamp.type"
 	MinCleanableDirtyRatio      = "min.cleanable.dirty.ratio"
 	MinCompactionLagMs          = "min.compaction.lag.ms"
@@ -51,6 +54,17 @@ var TopicDefs = []*Def{
 	{Name: IndexIntervalBytes, Type: Int, Default: "4096", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: MaxCompactionLagMs, Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: MaxMessageBytes, Type: Int, Default: "1048588", Validate: Check{Kind: AtLeast, Min: 0}},
+	// Three keys 3.8 still defines, deprecated, and 4.0 removed (upgrade
+	// notes 4.0; LogConfig at 3.8.0). message.format.version (KIP-724) is
+	// ignored once inter.broker.protocol.version is 3.0-IV1 or newer
+	// (LogConfig.shouldIgnoreMessageFormatVersion), so always under KRaft;
+	// message.timestamp.difference.max.ms (KIP-937) stands in for
+	// message.timestamp.before/after.max.ms while those keep their
+	// defaults; message.downconversion.enable only matters to a fetch
+	// older than the v2 record format.
+	{Name: MessageDownConversionEnable, Type: Boolean, Default: "true", Until: v40},
+	{Name: MessageFormatVersion, Type: String, Default: "3.0-IV1", Validate: Check{Kind: KnownMetadataVersion}, Until: v40},
+	{Name: MessageTimestampDiffMaxMs, Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 0}, Until: v40},
 	{Name: MessageTimestampType, Type: String, Default: "CreateTime", Validate: Check{Kind: OneOf, Valid: []string{"CreateTime", "LogAppendTime"}}},
 	{Name: MinCleanableDirtyRatio, Type: Double, Default: "0.5", Validate: Check{Kind: Between, Min: 0, Max: 1}},
 	{Name: MinCompactionLagMs, Type: Long, Default: "0", Validate: Check{Kind: AtLeast, Min: 0}},
@@ -115,6 +129,9 @@ var topicSynonymList = []struct {
 	{CompressionType, []synonym{{"compression.type", 1}}},
 	{Preallocate, []synonym{{"log.preallocate", 1}}},
 	{MessageTimestampType, []synonym{{"log.message.timestamp.type", 1}}},
+	{MessageFormatVersion, []synonym{{"log.message.format.version", 1}}},
+	{MessageTimestampDiffMaxMs, []synonym{{"log.message.timestamp.difference.max.ms", 1}}},
+	{MessageDownConversionEnable, []synonym{{"log.message.downconversion.enable", 1}}},
 }
 
 var topicDefByName = func() map[string]*Def {

@@ -72,3 +72,53 @@ func (s Static) ZooKeeperEraRegistration() bool {
 	v, err := ParseProtocolVersion(s.Broker("inter.broker.protocol.version"))
 	return err == nil && !v.AtLeast(3, 0)
 }
+
+// metadataVersions38 are the names of Kafka 3.8's MetadataVersion enum in
+// order (server-common MetadataVersion.java at 3.8.0): the ZooKeeper-era
+// inter-broker protocol versions up to 3.0-IV0, then the KRaft levels
+// 3.0-IV1 (1) to 3.9-IV0 (21). A name without "-IV" has no sub-version.
+var metadataVersions38 = []string{
+	"0.8.0", "0.8.1", "0.8.2", "0.9.0",
+	"0.10.0-IV0", "0.10.0-IV1", "0.10.1-IV0", "0.10.1-IV1", "0.10.1-IV2", "0.10.2-IV0",
+	"0.11.0-IV0", "0.11.0-IV1", "0.11.0-IV2", "1.0-IV0", "1.1-IV0", "2.0-IV0", "2.0-IV1",
+	"2.1-IV0", "2.1-IV1", "2.1-IV2", "2.2-IV0", "2.2-IV1", "2.3-IV0", "2.3-IV1",
+	"2.4-IV0", "2.4-IV1", "2.5-IV0", "2.6-IV0", "2.7-IV0", "2.7-IV1", "2.7-IV2",
+	"2.8-IV0", "2.8-IV1", "3.0-IV0",
+	"3.0-IV1", "3.1-IV0", "3.2-IV0", "3.3-IV0", "3.3-IV1", "3.3-IV2", "3.3-IV3",
+	"3.4-IV0", "3.5-IV0", "3.5-IV1", "3.5-IV2", "3.6-IV0", "3.6-IV1", "3.6-IV2",
+	"3.7-IV0", "3.7-IV1", "3.7-IV2", "3.7-IV3", "3.7-IV4", "3.8-IV0", "3.9-IV0",
+}
+
+// latestProduction38 is 3.8's MetadataVersion.LATEST_PRODUCTION (3.8-IV0):
+// only a production version answers to its release name alone ("3.8").
+const latestProduction38 = "3.8-IV0"
+
+// MetadataVersion38 is Kafka 3.8's MetadataVersion.fromVersionString, which
+// the MetadataVersionValidator of message.format.version and
+// log.message.format.version applies: it keeps the first three
+// dot-separated parts of a "0."-version and the first two of any other,
+// then looks the result up among the full names (2.8-IV1) and the release
+// names of production versions (2.8, the release's last version). It
+// returns the full name, or false.
+func MetadataVersion38(s string) (string, bool) {
+	parts := strings.Split(s, ".")
+	n := 2
+	if strings.HasPrefix(s, "0.") {
+		n = 3
+	}
+	key := s
+	if len(parts) > n {
+		key = strings.Join(parts[:n], ".")
+	}
+	found, production := "", true
+	for _, v := range metadataVersions38 {
+		rel, _, _ := strings.Cut(v, "-")
+		if v == key || production && rel == key {
+			found = v // a release name means its last production version
+		}
+		if v == latestProduction38 {
+			production = false
+		}
+	}
+	return found, found != ""
+}

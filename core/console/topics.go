@@ -371,6 +371,13 @@ func (tc *topicCommand) create(env *sim.Env) {
 		v := parts[1]
 		topic.Configs = append(topic.Configs, protocol.ConfigEntry{Name: parts[0], Value: &v})
 	}
+	if slices.ContainsFunc(topic.Configs, func(e protocol.ConfigEntry) bool { return e.Name == config.MessageFormatVersion }) {
+		// TopicCommand.parseTopicConfigsToBeAdded (3.8) prints this once
+		// the configs are valid; a Java string given Scala's ${...}
+		// interpolation syntax, it shows the placeholders, not the value.
+		// 4.0 removed the key (KIP-724), so only 3.8 gets here.
+		tc.t.println("WARNING: The configuration ${TopicConfig.MESSAGE_FORMAT_VERSION_CONFIG}=${props.getProperty(TopicConfig.MESSAGE_FORMAT_VERSION_CONFIG)} is specified. This configuration will be ignored if the version is newer than the inter.broker.protocol.version specified in the broker or if the inter.broker.protocol.version is 3.0 or newer. This configuration is deprecated and it will be removed in Apache Kafka 4.0.")
+	}
 	if metadata.HasCollisionChars(name) {
 		tc.t.println("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore ('_') could collide. To avoid issues it is best to use either, but not both.")
 	}
