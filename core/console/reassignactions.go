@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/hashing"
 	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
+	"kafkascope/core/placement"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
@@ -96,6 +97,22 @@ func compareTopicPartition(ta string, pa int32, tb string, pb int32) int {
 // describeCluster lists the live brokers, ascending (describeCluster's
 // nodes come from a HashMap keyed by id).
 func (rc *reassignCommand) describeCluster(env *sim.Env, next func(*sim.Env, []int32)) {
+	if rc.controllers {
+		// With bootstrap controllers, describeCluster lists the controllers.
+		rc.admin.DescribeCluster(env, func(env *sim.Env, _ string, nodes []client.Node, err *client.Error) {
+			if err != nil {
+				rc.failCall(err)
+				return
+			}
+			var ids []int32
+			for _, n := range nodes {
+				ids = append(ids, n.ID)
+			}
+			slices.Sort(ids)
+			next(env, ids)
+		})
+		return
+	}
 	rc.admin.Call(env, "listNodes", func() protocol.Request { return &protocol.MetadataRequest{Topics: []string{}} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
 		if err != nil {
 			rc.failCall(err)
@@ -181,10 +198,11 @@ func (rc *reassignCommand) list(env *sim.Env) {
 }
 
 // generate is --generate: the current assignment of the topics and a
-// proposal spreading them over the listed brokers with Kafka's replica
-// placement (AdminUtils.assignReplicasToBrokers, rack-unaware). Kafka draws
-// the start index and the replica shift at random; the simulator draws them
-// from the run's seed.
+// proposal spreading them over the listed live brokers. 3.8 places with
+// AdminUtils.assignReplicasToBrokers (rack-unaware), 4.1 with the
+// controller's StripedReplicaPlacer (core/placement). Kafka draws the
+// random choices from a java.util.Random; the simulator draws them from the
+// run's seed.
 func (rc *reassignCommand) generate(env *sim.Env) {
 	rc.describeTopics(env, rc.topics, true, func(env *sim.Env, found map[string][][]int32) {
 		rc.describeCluster(env, func(env *sim.Env, live []int32) {
@@ -196,6 +214,12 @@ func (rc *reassignCommand) generate(env *sim.Env) {
 			}
 			var current, proposed []reassignTarget
 			rnd := env.Rand("kafka-reassign-partitions/generate")
+			var placer *placement.Striped
+			if rc.rel.AtLeast(4, 1) {
+				// ReassignPartitionsCommand's REPLICA_PLACER, one per run
+				// (KAFKA-18798: the controller's placement policy).
+				placer = &placement.Striped{Rand: rnd, CordonedText: rc.rel.AtLeast(4, 3)}
+			}
 			for _, topic := range jdk.HashSetOrder(uniqueStrings(rc.topics)) {
 				parts := found[topic]
 				for i, r := range parts {
@@ -205,6 +229,22 @@ func (rc *reassignCommand) generate(env *sim.Env) {
 					continue
 				}
 				rf := len(parts[firstInHashOrder(topic, len(parts))])
+				if placer != nil {
+					// 4.1+: StripedReplicaPlacer.place with every listed
+					// live broker unfenced and, without racks, one rack.
+					assigned, err := placer.Place(brokers, nil, len(parts), rf)
+					if err != nil {
+						rc.t.println("Error: " + err.Error())
+						rc.t.println("org.apache.kafka.common.errors.InvalidReplicationFactorException: " + err.Error())
+						rc.t.println("")
+						rc.t.finish(1)
+						return
+					}
+					for i, r := range assigned {
+						proposed = append(proposed, reassignTarget{topic: topic, partition: int32(i), replicas: r})
+					}
+					continue
+				}
 				if rf > len(brokers) {
 					msg := fmt.Sprintf("Replication factor: %d larger than available brokers: %d.", rf, len(brokers))
 					rc.t.println("Error: " + msg)
@@ -356,6 +396,9 @@ func (rc *reassignCommand) alter(env *sim.Env, plan []reassignTarget, next func(
 func (rc *reassignCommand) alterOrCancel(env *sim.Env, plan []reassignTarget, cancel bool, next func(*sim.Env, map[string]string)) {
 	rc.admin.Call(env, "alterPartitionReassignments", func() protocol.Request {
 		req := &protocol.AlterPartitionReassignmentsRequest{TimeoutMs: 30000}
+		// AlterPartitionReassignmentsOptions.allowReplicationFactorChange
+		// (4.1+): false with --disallow-replication-factor-change.
+		req.DisallowReplicationFactorChange = !cancel && rc.p.Has("disallow-replication-factor-change")
 		for _, r := range plan {
 			i := slices.IndexFunc(req.Topics, func(t protocol.ReassignableTopic) bool { return t.Name == r.topic })
 			if i < 0 {
@@ -452,7 +495,10 @@ func (rc *reassignCommand) cancel(env *sim.Env) {
 	rc.listReassignments(env, rc.plan, func(env *sim.Env, cur []ongoing) {
 		var active []reassignTarget
 		for _, o := range cur {
-			if len(o.adding) == 0 || len(o.removing) > 0 {
+			// 3.8's test keeps a reassignment that only adds replicas out
+			// of the cancel; 4.1 cancels any that adds or removes one
+			// ("MINOR: fix reassign command bug", apache/kafka#20003).
+			if (rc.rel.AtLeast(4, 1) && len(o.adding) > 0) || (!rc.rel.AtLeast(4, 1) && len(o.adding) == 0) || len(o.removing) > 0 {
 				active = append(active, reassignTarget{topic: o.topic, partition: o.partition})
 			}
 		}
@@ -567,7 +613,10 @@ func (rc *reassignCommand) alterConfigsEach(env *sim.Env, resources []protocol.A
 		}
 		rc.alterConfigsEach(env, resources[1:], done)
 	}
-	if res.ResourceType == metadata.ResourceBroker {
+	// A broker's own configs go to that broker; with bootstrap controllers
+	// every resource goes to the active controller
+	// (KafkaAdminClient.incrementalAlterConfigs).
+	if res.ResourceType == metadata.ResourceBroker && !rc.controllers {
 		id, err := strconv.ParseInt(res.ResourceName, 10, 32) // a broker id, in decimal
 		if err != nil {
 			id = 0
