@@ -200,6 +200,10 @@ type reassignCommand struct {
 	rel    release.Version
 	// controllers: --bootstrap-controller (4.0+, --cancel and --list).
 	controllers bool
+	// live are the brokers the last describeTopics' metadata listed: a
+	// replica elsewhere comes back as an empty Node, which 4.2's
+	// getReplicaToLogDir skips.
+	live []int32
 
 	plan    []reassignTarget // --execute, --verify, --cancel
 	topics  []string         // --generate
