@@ -135,6 +135,8 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		b.handleOffsetForLeaderEpoch(env, e.From, m)
 	case *protocol.DescribeConfigsRequest:
 		b.handleDescribeConfigs(env, e.From, m)
+	case *protocol.DescribeLogDirsRequest:
+		b.handleDescribeLogDirs(env, e.From, m)
 	case *protocol.InitProducerIdRequest:
 		b.handleInitProducerId(env, e.From, m)
 	case *protocol.AlterConfigsRequest:

@@ -47,6 +47,8 @@ func toolSpecs(tool string, rel release.Version) []*javacli.OptionSpec {
 		return consumerGroupsSpecsFor(rel)
 	case "kafka-configs":
 		return configsSpecs(rel)
+	case "kafka-reassign-partitions":
+		return reassignSpecsFor(rel)
 	case "cluster":
 		return clusterCreateSpecs
 	}

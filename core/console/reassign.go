@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 )
 
@@ -20,6 +21,36 @@ const (
 )
 
 func reassignSpecs() []*javacli.OptionSpec { return withCommon(reassignSpecList) }
+
+// reassignSpecsFor are the tool's options in release v. From 4.0
+// --bootstrap-server takes an optional argument and --bootstrap-controller
+// joins it (KAFKA-17374); 4.1 adds --disallow-replication-factor-change
+// (KIP-860, KAFKA-14121). ReassignPartitionsCommandOptions.java.
+func reassignSpecsFor(v release.Version) []*javacli.OptionSpec {
+	specs := reassignSpecs()
+	if !v.AtLeast(4, 0) {
+		return specs
+	}
+	for i, s := range specs {
+		if s.Name == "bootstrap-server" {
+			c := *s
+			c.Arg = javacli.OptionalArg
+			specs[i] = &c
+		}
+	}
+	specs = append(specs, &reassignControllerSpec)
+	if v.AtLeast(4, 1) {
+		specs = append(specs, &reassignDisallowRFSpec)
+	}
+	return specs
+}
+
+var (
+	reassignControllerSpec = javacli.OptionSpec{Name: "bootstrap-controller", Arg: javacli.OptionalArg, Type: "String", ArgDesc: "bootstrap controller to connect to",
+		Desc: "Talk to the controllers' listeners instead of a broker (for --cancel and --list only)."}
+	reassignDisallowRFSpec = javacli.OptionSpec{Name: "disallow-replication-factor-change",
+		Desc: "For --execute: the controller refuses any partition whose number of replicas the plan would change."}
+)
 
 var reassignSpecList = []javacli.OptionSpec{
 	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "Server(s) to use for bootstrapping", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
@@ -59,7 +90,8 @@ var reassignPermitted = map[string][]string{
 
 // reassignTool is kafka-reassign-partitions.sh.
 func reassignTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	specs := reassignSpecs()
+	rel := t.rel()
+	specs := reassignSpecsFor(rel)
 	p, err := javacli.ParseOptions(specs, args)
 	if err != nil { // not caught by the tool: the JVM reports it
 		oe := err.(*javacli.OptionError)
@@ -81,28 +113,57 @@ func reassignTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		return nil
 	}
 	action := actions[0]
-	// (The real 3.8 tool requires --bootstrap-server; the simulator takes
-	// its absence as "every broker", as its other tools do.)
+	// (The real tool requires --bootstrap-server, or from 4.0 one of it and
+	// --bootstrap-controller; the simulator takes the absence of both as
+	// "every broker", as its other tools do.)
+	controllers := p.Has("bootstrap-controller")
+	if controllers && p.Has("bootstrap-server") {
+		t.usage("Please don't specify both --bootstrap-server and --bootstrap-controller", specs)
+		return nil
+	}
 	for _, r := range reassignRequired[action] {
 		if !p.Has(r) {
 			t.usage(fmt.Sprintf(`Missing required argument "[%s]"`, r), specs)
 			return nil
 		}
 	}
+	permitted := reassignPermitted[action]
+	if rel.AtLeast(4, 0) && controllers && (action == "cancel" || action == "list") {
+		// isBootstrapServer ? bootstrapServerOpt : bootstrapControllerOpt
+		permitted = append([]string{"bootstrap-controller"}, permitted[1:]...)
+	}
+	if rel.AtLeast(4, 1) && action == "execute" {
+		permitted = append(slices.Clone(permitted), "disallow-replication-factor-change")
+	}
 	for _, o := range p.Order {
-		if o != action && !slices.Contains(reassignRequired[action], o) && !slices.Contains(reassignPermitted[action], o) {
+		if o != action && !slices.Contains(reassignRequired[action], o) && !slices.Contains(permitted, o) {
 			t.usage(fmt.Sprintf(`Option "[%s]" can't be used with action "[%s]"`, o, action), specs)
 			return nil
 		}
 	}
-	rc := &reassignCommand{t: t, p: p, action: action}
+	rc := &reassignCommand{t: t, p: p, action: action, rel: rel, controllers: controllers}
 	if p.Has("command-config") {
 		if _, ok := t.s.readWorkspace(p.Value("command-config")); !ok {
 			rc.fail("java.nio.file.NoSuchFileException", p.Value("command-config"))
 			return nil
 		}
 	}
-	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
+	// From 4.0 both bootstrap options take an optional argument: given
+	// without one, main puts a null into the admin client's Properties,
+	// whose ConcurrentHashMap throws a NullPointerException without a
+	// message.
+	bootstrapOpt := "bootstrap-server"
+	if controllers {
+		bootstrapOpt = "bootstrap-controller"
+	}
+	if rel.AtLeast(4, 0) && p.Has(bootstrapOpt) && len(p.Values(bootstrapOpt)) == 0 {
+		t.println("Error: null")
+		t.println("java.lang.NullPointerException")
+		t.println("")
+		t.finish(1)
+		return nil
+	}
+	bootstrap, berr := t.s.resolveBootstrap(p.Value(bootstrapOpt))
 	if berr != nil {
 		t.bootstrapFailed(berr, "Error: Failed to create new KafkaAdminClient",
 			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
@@ -115,6 +176,16 @@ func reassignTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	return func(host string) sim.Process {
 		cfg := client.DefaultAdminConfig()
 		cfg.ClientID = "reassign-partitions-tool"
+		if controllers {
+			// bootstrap.controllers: the admin client talks to the
+			// controllers' listeners only (see kafka-metadata-quorum).
+			cfg.BootstrapControllers = true
+			cfg.ClusterID = t.s.cluster.ClusterID
+			voters := t.s.cluster.Voters()
+			for id := int32(1); int(id) <= len(voters); id++ {
+				cfg.ControllerNodes = append(cfg.ControllerNodes, client.Node{ID: id, Addr: voters[id]})
+			}
+		}
 		rc.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
 		return &client.Process{Handlers: []client.Handler{rc.admin}, OnStart: rc.run}
 	}
@@ -126,6 +197,13 @@ type reassignCommand struct {
 	p      *javacli.OptionSet
 	action string
 	admin  *client.Admin
+	rel    release.Version
+	// controllers: --bootstrap-controller (4.0+, --cancel and --list).
+	controllers bool
+	// live are the brokers the last describeTopics' metadata listed: a
+	// replica elsewhere comes back as an empty Node, which 4.2's
+	// getReplicaToLogDir skips.
+	live []int32
 
 	plan    []reassignTarget // --execute, --verify, --cancel
 	topics  []string         // --generate

@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/hashing"
 	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
+	"kafkascope/core/placement"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
@@ -96,6 +97,22 @@ func compareTopicPartition(ta string, pa int32, tb string, pb int32) int {
 // describeCluster lists the live brokers, ascending (describeCluster's
 // nodes come from a HashMap keyed by id).
 func (rc *reassignCommand) describeCluster(env *sim.Env, next func(*sim.Env, []int32)) {
+	if rc.controllers {
+		// With bootstrap controllers, describeCluster lists the controllers.
+		rc.admin.DescribeCluster(env, func(env *sim.Env, _ string, nodes []client.Node, err *client.Error) {
+			if err != nil {
+				rc.failCall(err)
+				return
+			}
+			var ids []int32
+			for _, n := range nodes {
+				ids = append(ids, n.ID)
+			}
+			slices.Sort(ids)
+			next(env, ids)
+		})
+		return
+	}
 	rc.admin.Call(env, "listNodes", func() protocol.Request { return &protocol.MetadataRequest{Topics: []string{}} }, func(env *sim.Env, resp protocol.Response, err *client.Error) {
 		if err != nil {
 			rc.failCall(err)
@@ -127,6 +144,10 @@ func (rc *reassignCommand) describeTopics(env *sim.Env, topics []string, strict 
 		}
 		found := map[string][][]int32{}
 		codes := map[string]protocol.ErrorCode{}
+		rc.live = rc.live[:0]
+		for _, b := range resp.(*protocol.MetadataResponse).Brokers {
+			rc.live = append(rc.live, b.NodeID)
+		}
 		for _, t := range resp.(*protocol.MetadataResponse).Topics {
 			codes[t.Name] = t.ErrorCode
 			if t.ErrorCode != protocol.NONE {
@@ -181,51 +202,168 @@ func (rc *reassignCommand) list(env *sim.Env) {
 }
 
 // generate is --generate: the current assignment of the topics and a
-// proposal spreading them over the listed brokers with Kafka's replica
-// placement (AdminUtils.assignReplicasToBrokers, rack-unaware). Kafka draws
-// the start index and the replica shift at random; the simulator draws them
-// from the run's seed.
+// proposal spreading them over the listed live brokers. 3.8 places with
+// AdminUtils.assignReplicasToBrokers (rack-unaware), 4.1 with the
+// controller's StripedReplicaPlacer (core/placement). Kafka draws the
+// random choices from a java.util.Random; the simulator draws them from the
+// run's seed.
 func (rc *reassignCommand) generate(env *sim.Env) {
 	rc.describeTopics(env, rc.topics, true, func(env *sim.Env, found map[string][][]int32) {
-		rc.describeCluster(env, func(env *sim.Env, live []int32) {
-			var brokers []int32
-			for _, id := range live {
-				if slices.Contains(rc.brokers, id) {
-					brokers = append(brokers, id)
-				}
+		var current []reassignTarget
+		for _, topic := range jdk.HashSetOrder(uniqueStrings(rc.topics)) {
+			for i, r := range found[topic] {
+				current = append(current, reassignTarget{topic: topic, partition: int32(i), replicas: r})
 			}
-			var current, proposed []reassignTarget
-			rnd := env.Rand("kafka-reassign-partitions/generate")
-			for _, topic := range jdk.HashSetOrder(uniqueStrings(rc.topics)) {
-				parts := found[topic]
-				for i, r := range parts {
-					current = append(current, reassignTarget{topic: topic, partition: int32(i), replicas: r})
-				}
-				if len(parts) == 0 {
-					continue
-				}
-				rf := len(parts[firstInHashOrder(topic, len(parts))])
-				if rf > len(brokers) {
-					msg := fmt.Sprintf("Replication factor: %d larger than available brokers: %d.", rf, len(brokers))
-					rc.t.println("Error: " + msg)
-					rc.t.println("org.apache.kafka.common.errors.InvalidReplicationFactorException: " + msg)
+		}
+		rc.replicaLogDirs(env, current, func(env *sim.Env) { rc.generateWith(env, found, current) })
+	})
+}
+
+// generateWith places the topics and prints both assignments.
+func (rc *reassignCommand) generateWith(env *sim.Env, found map[string][][]int32, current []reassignTarget) {
+	rc.describeCluster(env, func(env *sim.Env, live []int32) {
+		var brokers []int32
+		for _, id := range live {
+			if slices.Contains(rc.brokers, id) {
+				brokers = append(brokers, id)
+			}
+		}
+		var proposed []reassignTarget
+		rnd := env.Rand("kafka-reassign-partitions/generate")
+		var placer *placement.Striped
+		if rc.rel.AtLeast(4, 1) {
+			// ReassignPartitionsCommand's REPLICA_PLACER, one per run
+			// (KAFKA-18798: the controller's placement policy).
+			placer = &placement.Striped{Rand: rnd, CordonedText: rc.rel.AtLeast(4, 3)}
+		}
+		for _, topic := range jdk.HashSetOrder(uniqueStrings(rc.topics)) {
+			parts := found[topic]
+			if len(parts) == 0 {
+				continue
+			}
+			rf := len(parts[firstInHashOrder(topic, len(parts))])
+			if placer != nil {
+				// 4.1+: StripedReplicaPlacer.place with every listed
+				// live broker unfenced and, without racks, one rack.
+				assigned, err := placer.Place(brokers, nil, len(parts), rf)
+				if err != nil {
+					rc.t.println("Error: " + err.Error())
+					rc.t.println("org.apache.kafka.common.errors.InvalidReplicationFactorException: " + err.Error())
 					rc.t.println("")
 					rc.t.finish(1)
 					return
 				}
-				assigned := assignReplicas(brokers, len(parts), rf, rnd.Intn(len(brokers)), rnd.Intn(len(brokers)))
 				for i, r := range assigned {
 					proposed = append(proposed, reassignTarget{topic: topic, partition: int32(i), replicas: r})
 				}
+				continue
 			}
-			rc.t.println("Current partition replica assignment")
-			rc.t.println(formatReassignmentJSON(current))
-			rc.t.println("")
-			rc.t.println("Proposed partition reassignment configuration")
-			rc.t.println(formatReassignmentJSON(proposed))
-			rc.t.finish(0)
-		})
+			if rf > len(brokers) {
+				msg := fmt.Sprintf("Replication factor: %d larger than available brokers: %d.", rf, len(brokers))
+				rc.t.println("Error: " + msg)
+				rc.t.println("org.apache.kafka.common.errors.InvalidReplicationFactorException: " + msg)
+				rc.t.println("")
+				rc.t.finish(1)
+				return
+			}
+			assigned := assignReplicas(brokers, len(parts), rf, rnd.Intn(len(brokers)), rnd.Intn(len(brokers)))
+			for i, r := range assigned {
+				proposed = append(proposed, reassignTarget{topic: topic, partition: int32(i), replicas: r})
+			}
+		}
+		rc.t.println("Current partition replica assignment")
+		rc.t.println(formatReassignmentJSON(current))
+		rc.t.println("")
+		rc.t.println("Proposed partition reassignment configuration")
+		rc.t.println(formatReassignmentJSON(proposed))
+		rc.t.finish(0)
 	})
+}
+
+// replicaLogDirs is getReplicaToLogDir (Kafka 4.2+, KAFKA-19582): before
+// printing a current assignment the tool asks each broker holding one of
+// its replicas (describeReplicaLogDirs, one DescribeLogDirs per broker, all
+// at once) which log directory the replica is in, and prints that instead
+// of "any". Replicas on brokers the metadata does not list (offline) are
+// not asked about; a replica its broker does not report stays "any". It
+// fills in the targets' logDirs; before 4.2 it does nothing.
+func (rc *reassignCommand) replicaLogDirs(env *sim.Env, targets []reassignTarget, next func(*sim.Env)) {
+	if !rc.rel.AtLeast(4, 2) {
+		next(env)
+		return
+	}
+	asks := map[int32][]protocol.DescribableLogDirTopic{}
+	var brokers []int32
+	for _, t := range targets {
+		for _, id := range t.replicas {
+			if !slices.Contains(rc.live, id) {
+				continue
+			}
+			if !slices.Contains(brokers, id) {
+				brokers = append(brokers, id)
+			}
+			topics := asks[id]
+			i := slices.IndexFunc(topics, func(d protocol.DescribableLogDirTopic) bool { return d.Topic == t.topic })
+			if i < 0 {
+				topics = append(topics, protocol.DescribableLogDirTopic{Topic: t.topic})
+				i = len(topics) - 1
+			}
+			topics[i].Partitions = append(topics[i].Partitions, t.partition)
+			asks[id] = topics
+		}
+	}
+	if len(brokers) == 0 {
+		next(env)
+		return
+	}
+	slices.Sort(brokers)        // the HashMap<Integer, ...> of requests by broker
+	dirs := map[string]string{} // "topic-partition-broker" → log dir
+	key := func(topic string, p, id int32) string { return fmt.Sprintf("%s-%d-%d", topic, p, id) }
+	errs := make([]*client.Error, len(brokers))
+	pending := len(brokers)
+	for n, id := range brokers {
+		rc.admin.CallNode(env, "describeReplicaLogDirs", id, func() protocol.Request {
+			return &protocol.DescribeLogDirsRequest{Topics: asks[id]}
+		}, func(env *sim.Env, resp protocol.Response, err *client.Error) {
+			if err != nil {
+				errs[n] = err
+			} else {
+				for _, d := range resp.(*protocol.DescribeLogDirsResponse).Results {
+					if d.ErrorCode != protocol.NONE {
+						continue
+					}
+					for _, t := range d.Topics {
+						for _, p := range t.Partitions {
+							if !p.IsFutureKey {
+								dirs[key(t.Name, p.PartitionIndex, id)] = d.LogDir
+							}
+						}
+					}
+				}
+			}
+			if pending--; pending > 0 {
+				return
+			}
+			for _, e := range errs {
+				if e != nil {
+					rc.failCall(e)
+					return
+				}
+			}
+			for i := range targets {
+				t := &targets[i]
+				t.logDirs = make([]string, len(t.replicas))
+				for j, id := range t.replicas {
+					if d, ok := dirs[key(t.topic, t.partition, id)]; ok {
+						t.logDirs[j] = d
+					} else {
+						t.logDirs[j] = "any"
+					}
+				}
+			}
+			next(env)
+		})
+	}
 }
 
 func uniqueStrings(xs []string) []string {
@@ -290,29 +428,34 @@ func (rc *reassignCommand) execute(env *sim.Env) {
 					rc.failUnknown("Unable to find partition: " + strings.Join(partitionsInHashOrder(missing), ", "))
 					return
 				}
-				rc.t.println("Current partition replica assignment")
-				rc.t.println("")
-				rc.t.println(formatReassignmentJSON(current))
-				rc.t.println("")
-				rc.t.println("Save this to use as the --reassignment-json-file option during rollback")
-				rc.alter(env, rc.plan, func(env *sim.Env, failed map[string]string) {
-					if len(failed) > 0 {
-						rc.terse("Error reassigning partition(s):\n" + failureLines(failed))
-						return
-					}
-					var names []string
-					for _, r := range sortedTargets(rc.plan) {
-						names = append(names, r.tp())
-					}
-					plural := "s"
-					if len(names) == 1 {
-						plural = ""
-					}
-					rc.t.println(fmt.Sprintf("Successfully started partition reassignment%s for %s", plural, strings.Join(names, ",")))
-					rc.t.finish(0)
-				})
+				rc.replicaLogDirs(env, current, func(env *sim.Env) { rc.executeWith(env, current) })
 			})
 		})
+	})
+}
+
+// executeWith prints the current assignment and starts the plan.
+func (rc *reassignCommand) executeWith(env *sim.Env, current []reassignTarget) {
+	rc.t.println("Current partition replica assignment")
+	rc.t.println("")
+	rc.t.println(formatReassignmentJSON(current))
+	rc.t.println("")
+	rc.t.println("Save this to use as the --reassignment-json-file option during rollback")
+	rc.alter(env, rc.plan, func(env *sim.Env, failed map[string]string) {
+		if len(failed) > 0 {
+			rc.terse("Error reassigning partition(s):\n" + failureLines(failed))
+			return
+		}
+		var names []string
+		for _, r := range sortedTargets(rc.plan) {
+			names = append(names, r.tp())
+		}
+		plural := "s"
+		if len(names) == 1 {
+			plural = ""
+		}
+		rc.t.println(fmt.Sprintf("Successfully started partition reassignment%s for %s", plural, strings.Join(names, ",")))
+		rc.t.finish(0)
 	})
 }
 
@@ -356,6 +499,9 @@ func (rc *reassignCommand) alter(env *sim.Env, plan []reassignTarget, next func(
 func (rc *reassignCommand) alterOrCancel(env *sim.Env, plan []reassignTarget, cancel bool, next func(*sim.Env, map[string]string)) {
 	rc.admin.Call(env, "alterPartitionReassignments", func() protocol.Request {
 		req := &protocol.AlterPartitionReassignmentsRequest{TimeoutMs: 30000}
+		// AlterPartitionReassignmentsOptions.allowReplicationFactorChange
+		// (4.1+): false with --disallow-replication-factor-change.
+		req.DisallowReplicationFactorChange = !cancel && rc.p.Has("disallow-replication-factor-change")
 		for _, r := range plan {
 			i := slices.IndexFunc(req.Topics, func(t protocol.ReassignableTopic) bool { return t.Name == r.topic })
 			if i < 0 {
@@ -452,7 +598,10 @@ func (rc *reassignCommand) cancel(env *sim.Env) {
 	rc.listReassignments(env, rc.plan, func(env *sim.Env, cur []ongoing) {
 		var active []reassignTarget
 		for _, o := range cur {
-			if len(o.adding) == 0 || len(o.removing) > 0 {
+			// 3.8's test keeps a reassignment that only adds replicas out
+			// of the cancel; 4.1 cancels any that adds or removes one
+			// ("MINOR: fix reassign command bug", apache/kafka#20003).
+			if (rc.rel.AtLeast(4, 1) && len(o.adding) > 0) || (!rc.rel.AtLeast(4, 1) && len(o.adding) == 0) || len(o.removing) > 0 {
 				active = append(active, reassignTarget{topic: o.topic, partition: o.partition})
 			}
 		}
@@ -567,7 +716,10 @@ func (rc *reassignCommand) alterConfigsEach(env *sim.Env, resources []protocol.A
 		}
 		rc.alterConfigsEach(env, resources[1:], done)
 	}
-	if res.ResourceType == metadata.ResourceBroker {
+	// A broker's own configs go to that broker; with bootstrap controllers
+	// every resource goes to the active controller
+	// (KafkaAdminClient.incrementalAlterConfigs).
+	if res.ResourceType == metadata.ResourceBroker && !rc.controllers {
 		id, err := strconv.ParseInt(res.ResourceName, 10, 32) // a broker id, in decimal
 		if err != nil {
 			id = 0

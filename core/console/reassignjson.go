@@ -174,7 +174,8 @@ func checkExecutePlan(plan []reassignTarget) error {
 }
 
 // formatReassignmentJSON writes a plan as the tool prints it: compact,
-// partitions sorted by topic then number, every log dir "any".
+// partitions sorted by topic then number, each replica's log dir from
+// logDirs if the target has them (4.2's current assignments), else "any".
 func formatReassignmentJSON(plan []reassignTarget) string {
 	sorted := slices.Clone(plan)
 	sorts.Func(sorted, func(a, b reassignTarget) int {
@@ -196,7 +197,11 @@ func formatReassignmentJSON(plan []reassignTarget) string {
 			if j > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(`"any"`)
+			if len(r.logDirs) == len(r.replicas) {
+				writeJSONString(&b, r.logDirs[j])
+			} else {
+				b.WriteString(`"any"`)
+			}
 		}
 		b.WriteString("]}")
 	}

@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/config"
 	"kafkascope/core/event"
 	"kafkascope/core/metadata"
+	"kafkascope/core/placement"
 	"kafkascope/core/protocol"
 	"kafkascope/core/raft"
 	"kafkascope/core/release"
@@ -57,7 +58,7 @@ type Controller struct {
 
 	sessions map[int32]*session
 	expiry   *sim.Timer
-	placer   stripedPlacer
+	placer   placement.Striped
 	ids      *sim.Rand
 
 	uncleanPending bool // the periodic unclean-election check is armed
@@ -86,7 +87,7 @@ func New(cfg Config, rn *raft.Node) *Controller {
 // Start prepares the controller's random streams; it becomes active when
 // its raft node wins an election and has replayed the log.
 func (c *Controller) Start(env *sim.Env) {
-	c.placer = stripedPlacer{rnd: env.Rand(fmt.Sprintf("controller-%d/placement", c.cfg.NodeID)), cordonedText: c.cfg.Release.Version.AtLeast(4, 3)}
+	c.placer = placement.Striped{Rand: env.Rand(fmt.Sprintf("controller-%d/placement", c.cfg.NodeID)), CordonedText: c.cfg.Release.Version.AtLeast(4, 3)}
 	c.ids = env.Rand(fmt.Sprintf("controller-%d/ids", c.cfg.NodeID))
 }
 

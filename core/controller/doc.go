@@ -2,7 +2,7 @@
 // log and decides every change to it. Brokers register and heartbeat here;
 // the controller fences a broker whose session expires, elects partition
 // leaders by Kafka's rules (PartitionChangeBuilder), places replicas (the
-// striped placer), creates and deletes topics, commits ISR changes that
+// striped placer, core/placement), creates and deletes topics, commits ISR changes that
 // leaders propose with AlterPartition, and serves the committed log to
 // brokers, which replay it.
 //

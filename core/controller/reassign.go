@@ -23,7 +23,7 @@ func (c *Controller) handleAlterPartitionReassignments(env *sim.Env, from sim.Ad
 		tr := protocol.ReassignableTopicResponse{Name: t.Name}
 		for _, part := range t.Partitions {
 			pr := protocol.ReassignablePartitionResponse{PartitionIndex: part.PartitionIndex}
-			rec, code, msg := c.reassign(t.Name, part)
+			rec, code, msg := c.reassign(t.Name, part, !req.DisallowReplicationFactorChange)
 			pr.ErrorCode, pr.ErrorMessage = code, msg
 			if rec != nil {
 				recs = append(recs, rec)
@@ -41,7 +41,7 @@ func (c *Controller) handleAlterPartitionReassignments(env *sim.Env, from sim.Ad
 	c.reply(env, from, resp)
 }
 
-func (c *Controller) reassign(topic string, part protocol.ReassignablePartition) (*metadata.PartitionChangeRecord, protocol.ErrorCode, string) {
+func (c *Controller) reassign(topic string, part protocol.ReassignablePartition, allowRFChange bool) (*metadata.PartitionChangeRecord, protocol.ErrorCode, string) {
 	t := c.image.Topics[topic]
 	if t == nil {
 		return nil, protocol.UNKNOWN_TOPIC_OR_PARTITION, "Unable to find a topic named " + topic + "."
@@ -55,6 +55,24 @@ func (c *Controller) reassign(topic string, part protocol.ReassignablePartition)
 	}
 	if msg := c.checkAssignment(part.Replicas, part.Replicas); msg != "" {
 		return nil, protocol.INVALID_REPLICA_ASSIGNMENT, msg
+	}
+	if !allowRFChange {
+		// validatePartitionReplicationFactorUnchanged (KIP-860): during a
+		// reassignment the count is that of replicas and adding replicas
+		// without the removing ones.
+		n := len(p.Replicas)
+		if p.Reassigning() {
+			var set []int32
+			for _, r := range append(slices.Clone(p.Replicas), p.AddingReplicas...) {
+				if !slices.Contains(set, r) && !slices.Contains(p.RemovingReplicas, r) {
+					set = append(set, r)
+				}
+			}
+			n = len(set)
+		}
+		if n != len(part.Replicas) {
+			return nil, protocol.INVALID_REPLICATION_FACTOR, fmt.Sprintf("The replication factor is changed from %d to %d", n, len(part.Replicas))
+		}
 	}
 	// removing = current - target, adding = target - current (ascending);
 	// the replica list is the target followed by the removing brokers.

@@ -115,7 +115,7 @@ func (c *Controller) createTopic(t protocol.CreatableTopic) (protocol.CreatableT
 		}
 		unfenced, fenced := c.brokerLists()
 		var err error
-		assignments, err = c.placer.place(unfenced, fenced, n, rf)
+		assignments, err = c.placer.Place(unfenced, fenced, n, rf)
 		if err != nil {
 			return fail(protocol.INVALID_REPLICATION_FACTOR, fmt.Sprintf("Unable to replicate the partition %d time(s): %s", rf, err.Error()))
 		}
@@ -258,7 +258,7 @@ func (c *Controller) createPartitions(t protocol.CreatePartitionsTopic) ([]metad
 	} else {
 		unfenced, fenced := c.brokerLists()
 		var err error
-		assignments, err = c.placer.place(unfenced, fenced, add, rf)
+		assignments, err = c.placer.Place(unfenced, fenced, add, rf)
 		if err != nil {
 			return nil, protocol.INVALID_REPLICATION_FACTOR, fmt.Sprintf("Unable to replicate the partition %d time(s): %s", rf, err.Error())
 		}

@@ -5,7 +5,11 @@ package protocol
 type AlterPartitionReassignmentsRequest struct {
 	RequestHeader
 	TimeoutMs int32
-	Topics    []ReassignableTopic
+	// DisallowReplicationFactorChange is version 1's
+	// AllowReplicationFactorChange (KIP-860, Kafka 4.1) negated, so that
+	// the zero value is the field's default (true: changes allowed).
+	DisallowReplicationFactorChange bool
+	Topics                          []ReassignableTopic
 }
 
 // ReassignableTopic names partitions of one topic.

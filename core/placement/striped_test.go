@@ -1,4 +1,4 @@
-package controller
+package placement
 
 import (
 	"testing"
@@ -11,8 +11,8 @@ import (
 // partition starts one broker after the previous, and leadership is even.
 func TestStripedPlacementRotates(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
-		sp := &stripedPlacer{rnd: sim.NewRand(seed, "placement")}
-		got, err := sp.place([]int32{3, 1, 2}, nil, 3, 3)
+		sp := &Striped{Rand: sim.NewRand(seed, "placement")}
+		got, err := sp.Place([]int32{3, 1, 2}, nil, 3, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,21 +35,21 @@ func TestStripedPlacementRotates(t *testing.T) {
 }
 
 func TestPlacementErrors(t *testing.T) {
-	sp := &stripedPlacer{rnd: sim.NewRand(1, "p")}
-	if _, err := sp.place([]int32{1}, nil, 1, 3); err == nil || err.Error() != "The target replication factor of 3 cannot be reached because only 1 broker(s) are registered." {
+	sp := &Striped{Rand: sim.NewRand(1, "p")}
+	if _, err := sp.Place([]int32{1}, nil, 1, 3); err == nil || err.Error() != "The target replication factor of 3 cannot be reached because only 1 broker(s) are registered." {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := sp.place(nil, []int32{1}, 1, 1); err == nil || err.Error() != "All brokers are currently fenced." {
+	if _, err := sp.Place(nil, []int32{1}, 1, 1); err == nil || err.Error() != "All brokers are currently fenced." {
 		t.Fatalf("err = %v", err)
 	}
-	sp43 := &stripedPlacer{rnd: sim.NewRand(1, "p"), cordonedText: true}
-	if _, err := sp43.place([]int32{1}, nil, 1, 3); err == nil || err.Error() != "The target replication factor of 3 cannot be reached because only 1 broker(s) are registered or some brokers have all their log directories cordoned." {
+	sp43 := &Striped{Rand: sim.NewRand(1, "p"), CordonedText: true}
+	if _, err := sp43.Place([]int32{1}, nil, 1, 3); err == nil || err.Error() != "The target replication factor of 3 cannot be reached because only 1 broker(s) are registered or some brokers have all their log directories cordoned." {
 		t.Fatalf("4.3 err = %v", err)
 	}
-	if _, err := sp43.place(nil, []int32{1}, 1, 1); err == nil || err.Error() != "All brokers are currently fenced, or have all their log directories cordoned." {
+	if _, err := sp43.Place(nil, []int32{1}, 1, 1); err == nil || err.Error() != "All brokers are currently fenced, or have all their log directories cordoned." {
 		t.Fatalf("4.3 err = %v", err)
 	}
-	got, err := sp.place([]int32{1}, []int32{2}, 2, 2)
+	got, err := sp.Place([]int32{1}, []int32{2}, 2, 2)
 	if err != nil || got[0][0] != 1 || got[1][0] != 1 {
 		t.Fatalf("a fenced broker led: %v %v", got, err)
 	}
