@@ -41,6 +41,7 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = vgText(vgparent, "\n  ")
 		}
 		vgn = vgElemAfter(vgparent, "\n  ", "", "h2", "class\x00story-title\x00id\x00story-title")
+		vgAddAttr(vgn, "title", c.title())
 		vgSetHTML(vgn, c.title())
 		vgn = vgElemAfter(vgparent, "\n  ", "", "ol", "class\x00story-dots\x00aria-hidden\x00true")
 		{

@@ -520,3 +520,109 @@ func TestPhoneLayout(t *testing.T) {
 		t.Errorf("touch targets smaller than 40 px:\n\t%s", strings.ReplaceAll(small, "\n", "\n\t"))
 	}
 }
+
+// TestEmbedInSmallFrames pastes the embed snippet (scenario 11 at step 3)
+// into frames at and under the sizes the README promises, as a blogger
+// sizing it by hand would:
+//
+//   - 480×450, the smallest promised: the story under the diagram shows at
+//     least four lines of its text (it showed one and a half), with Back,
+//     Next and the playback controls in view, and every broker's card;
+//   - 350 px wide (under what an embed is made for): Play, Step and the
+//     speed do not run under the clock, and nothing of the frame's page
+//     scrolls sideways;
+//   - 720×480: at steps 1 to 3 (step 1 holds a 70-character word,
+//     controller.quorum.voters=...), in English and Korean, nothing in the
+//     frame scrolls sideways or is cut at its right edge, and the story's
+//     text is in view.
+func TestEmbedInSmallFrames(t *testing.T) {
+	requireChromium(t)
+	srv := newLayoutServer(t)
+	b := startBrowser(t)
+	tab := b.root
+	frame := `document.querySelector("iframe").contentWindow`
+	sized := func(lang string, step, w, h int) string {
+		p := player.New()
+		p.Boot("", fmt.Sprintf("#scenario=11-kraft&step=%d&lang=%s", step, lang))
+		s := p.EmbedSnippet(srv.URL+"/", player.EmbedWidthMax, player.EmbedHeight)
+		s = regexp.MustCompile(`style="[^"]*"`).ReplaceAllString(s, `style="border:0"`)
+		s = regexp.MustCompile(`width="[^"]*"`).ReplaceAllString(s, `width="`+strconv.Itoa(w)+`"`)
+		return regexp.MustCompile(`height="\d+"`).ReplaceAllString(s, `height="`+strconv.Itoa(h)+`"`)
+	}
+	open := func(name, snippet, step string) {
+		t.Helper()
+		navigateAt(t, tab, srv.host(name, blogPage(960, snippet)), 1280, 800)
+		waitFor(t, tab, `(() => { const w = `+frame+`; const s = w && w.document.getElementById("status");
+			return !!s && s.dataset.state === "loaded" && !!w.document.getElementById("story-next"); })()`)
+		waitFor(t, tab, frame+`.document.getElementById("story-step").textContent === "`+step+`"`)
+		installLayoutJS(t, tab)
+	}
+	// Nothing in the frame scrolls sideways or is drawn past its right
+	// edge (text cut there).
+	sideways := `(() => { const w = ` + frame + `, d = w.document, out = [];
+		for (const e of d.querySelectorAll("body *")) {
+			if (e.closest(".sr-only, #status")) continue;
+			const r = e.getBoundingClientRect();
+			if (r.width === 0 || r.height === 0) continue;
+			const st = w.getComputedStyle(e);
+			if (st.visibility === "hidden" || st.clipPath.startsWith("inset(50%")) continue;
+			if (["auto", "scroll"].includes(st.overflowX) && e.scrollWidth > e.clientWidth + 1) out.push(kdDescribe(e) + " scrolls sideways: " + e.scrollWidth + " px in " + e.clientWidth);
+			else if (r.right > w.innerWidth + 0.5) out.push(kdDescribe(e) + " reaches x " + Math.round(r.right) + " of a " + w.innerWidth + " px frame");
+		}
+		return out.slice(0, 5).join("\n"); })()`
+
+	// 480×450.
+	open("embed-480x450", sized("en", 2, 480, 450), "Step 3 of 7")
+	checks := []string{
+		`(() => { const w = ` + frame + `, t = w.document.getElementById("story-text"), b = t.closest(".story-body");
+			const r = t.getBoundingClientRect(), o = b.getBoundingClientRect(), line = parseFloat(w.getComputedStyle(t).lineHeight);
+			const shown = Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top);
+			return shown >= 4 * line - 1 || r.bottom <= o.bottom + 0.5 ? "" : "the story shows " + (shown / line).toFixed(1) + " lines of its text"; })()`,
+		`inView(` + frame + `, "#story-back")`,
+		`inView(` + frame + `, "#story-next")`,
+		`inView(` + frame + `, "#play")`,
+		`inView(` + frame + `, "#scrubber")`,
+		`inView(` + frame + `, "#open-full")`,
+		`fadeShown(` + frame + `, ".story-body")`,
+		`(() => { const d = ` + frame + `.document.scrollingElement; return d.scrollHeight > d.clientHeight + 1 ? "the frame's page scrolls: " + d.scrollHeight + " px in " + d.clientHeight : ""; })()`,
+	}
+	for id := 1; id <= 3; id++ {
+		checks = append(checks, `inView(`+frame+`, '.kd-net .kd-card[data-broker="`+strconv.Itoa(id)+`"]')`)
+	}
+	if got := layoutProblems(t, tab, checks...); got != "" {
+		t.Errorf("480×450: %s", strings.ReplaceAll(got, "\n", "\n\t"))
+	}
+	shot(t, tab, "embed-480x450.png")
+
+	// 350 px wide, 600 and 450 tall.
+	for _, h := range []int{600, 450} {
+		open(fmt.Sprintf("embed-350x%d", h), sized("en", 2, 350, h), "Step 3 of 7")
+		apart := `(() => { const d = ` + frame + `.document, c = d.querySelector(".timebar-clock").getBoundingClientRect(), out = [];
+			for (const id of ["play", "step-event", "speed"]) {
+				const r = d.getElementById(id).getBoundingClientRect();
+				if (r.width > 0 && r.left < c.right && c.left < r.right && r.top < c.bottom && c.top < r.bottom)
+					out.push("#" + id + " at x " + Math.round(r.left) + ".." + Math.round(r.right) + " runs under the clock at x " + Math.round(c.left) + ".." + Math.round(c.right));
+			}
+			return out.join("\n"); })()`
+		if got := layoutProblems(t, tab, apart, sideways, `inView(`+frame+`, "#time-now")`, `inView(`+frame+`, "#speed")`, `inView(`+frame+`, "#play")`, `inView(`+frame+`, "#story-next")`); got != "" {
+			t.Errorf("350×%d: %s", h, strings.ReplaceAll(got, "\n", "\n\t"))
+		}
+		shot(t, tab, fmt.Sprintf("embed-350x%d.png", h))
+	}
+
+	// 720×480, in both languages, at the steps with the longest words.
+	for _, lang := range []string{"en", "ko"} {
+		for step := 0; step <= 2; step++ {
+			want := fmt.Sprintf("Step %d of 7", step+1)
+			if lang == "ko" {
+				want = fmt.Sprintf("%d / 7 단계", step+1)
+			}
+			name := fmt.Sprintf("embed-720x480-%s-step%d", lang, step+1)
+			open(name, sized(lang, step, 720, 480), want)
+			if got := layoutProblems(t, tab, sideways, `textInView(`+frame+`, "#story-text")`, `inView(`+frame+`, "#story-next")`); got != "" {
+				t.Errorf("720×480 %s step %d: %s", lang, step+1, strings.ReplaceAll(got, "\n", "\n\t"))
+				shot(t, tab, name+".png")
+			}
+		}
+	}
+}
