@@ -71,10 +71,11 @@ type GroupDescription struct {
 
 // GroupListing is ConsumerGroupListing.
 type GroupListing struct {
-	GroupID string
-	Simple  bool
-	State   string // "" if the broker did not say
-	Type    string
+	GroupID      string
+	Simple       bool
+	State        string // "" if the broker did not say
+	Type         string
+	ProtocolType string // "consumer", or "" for a group only offsets were committed to
 }
 
 const classIllegalArgument = "java.lang.IllegalArgumentException"
@@ -442,6 +443,21 @@ func (a *Admin) DeleteConsumerGroupOffsets(env *sim.Env, groupID string, tps []g
 // order. A broker's error is kept and reported (the first one) once every
 // broker has answered.
 func (a *Admin) ListConsumerGroups(env *sim.Env, states []string, timeout time.Duration, cb func(env *sim.Env, groups []GroupListing, err *Error)) {
+	a.listGroups(env, "listConsumerGroups", states, func(protocolType string) bool {
+		return protocolType == "consumer" || protocolType == ""
+	}, timeout, cb)
+}
+
+// ListGroups is Admin.listGroups (Kafka 4.0, KIP-1043): every group of
+// every type and protocol, found as ListConsumerGroups finds them (the
+// per-broker call is named "listGroups").
+func (a *Admin) ListGroups(env *sim.Env, timeout time.Duration, cb func(env *sim.Env, groups []GroupListing, err *Error)) {
+	a.listGroups(env, "listGroups", nil, func(string) bool { return true }, timeout, cb)
+}
+
+// listGroups asks every broker for its groups, keeping those whose
+// protocol type keep accepts; call names the per-broker calls.
+func (a *Admin) listGroups(env *sim.Env, call string, states []string, keep func(protocolType string) bool, timeout time.Duration, cb func(env *sim.Env, groups []GroupListing, err *Error)) {
 	if timeout <= 0 {
 		timeout = a.cfg.DefaultAPITimeout
 	}
@@ -477,7 +493,7 @@ func (a *Admin) ListConsumerGroups(env *sim.Env, states []string, timeout time.D
 		}
 		for _, b := range md.Brokers {
 			node := b.NodeID
-			lc := a.newCall(env, "listConsumerGroups", BrokerNode(node), 0)
+			lc := a.newCall(env, call, BrokerNode(node), 0)
 			lc.deadline = deadline
 			lc.build = func(int32) sim.Message { return &protocol.ListGroupsRequest{StatesFilter: states} }
 			lc.onResponse = func(env *sim.Env, resp sim.Message) *Error {
@@ -487,13 +503,13 @@ func (a *Admin) ListConsumerGroups(env *sim.Env, states []string, timeout time.D
 					return codeError(r.ErrorCode)
 				case protocol.NONE:
 					for _, g := range r.Groups {
-						if g.ProtocolType != "consumer" && g.ProtocolType != "" {
+						if !keep(g.ProtocolType) {
 							continue
 						}
 						if _, ok := listings[g.GroupID]; !ok {
 							order = append(order, g.GroupID)
 						}
-						listings[g.GroupID] = GroupListing{GroupID: g.GroupID, Simple: g.ProtocolType == "", State: g.GroupState, Type: g.GroupType}
+						listings[g.GroupID] = GroupListing{GroupID: g.GroupID, Simple: g.ProtocolType == "", State: g.GroupState, Type: g.GroupType, ProtocolType: g.ProtocolType}
 					}
 				default:
 					errs = append(errs, codeError(r.ErrorCode))

@@ -45,6 +45,8 @@ func toolSpecs(tool string, rel release.Version) []*javacli.OptionSpec {
 		return electionSpecsFor(rel)
 	case "kafka-consumer-groups":
 		return consumerGroupsSpecsFor(rel)
+	case "kafka-groups":
+		return withCommon(groupsSpecList)
 	case "kafka-configs":
 		return configsSpecs(rel)
 	case "kafka-reassign-partitions":

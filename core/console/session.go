@@ -286,7 +286,7 @@ func (s *Session) exec(line string, stdin []string) {
 		return
 	}
 	tool := toolName(name)
-	if t, ok := tools[tool]; ok {
+	if t, ok := tools[tool]; ok && s.toolInRelease(tool) {
 		if s.cluster == nil {
 			s.print("kafkascope: there is no cluster yet; create one with: cluster create")
 			return

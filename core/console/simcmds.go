@@ -74,7 +74,7 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
   kafka-consumer-groups.sh, kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh,
   kafka-producer-perf-test.sh, kafka-verifiable-producer.sh, kafka-verifiable-consumer.sh,
-  kafka-dump-log.sh, kafka-metadata-quorum.sh, kafka-features.sh`
+  kafka-dump-log.sh, kafka-metadata-quorum.sh, kafka-features.sh, kafka-groups.sh (4.x)`
 
 // releasesHelp names the releases cluster create runs, its default, and
 // the ones it knows and refuses, from the release table.

@@ -33,7 +33,29 @@ func init() {
 		"kafka-features":            featuresTool,
 		"kafka-consumer-groups":     consumerGroupsTool,
 		"kafka-verifiable-consumer": verifiableConsumerTool,
+		"kafka-groups":              groupsTool,
 	}
+}
+
+// toolSince is the first release that ships a tool's script, for tools
+// newer than the oldest release kafkascope runs; on an older cluster the
+// shell does not find it.
+var toolSince = map[string]release.Version{
+	"kafka-groups": {Major: 4, Minor: 0}, // GroupsCommand, KIP-1043
+}
+
+// toolInRelease reports whether the session's release (the default one
+// before any cluster exists) ships tool.
+func (s *Session) toolInRelease(tool string) bool {
+	since, ok := toolSince[tool]
+	if !ok {
+		return true
+	}
+	rel := release.Default
+	if s.cluster != nil {
+		rel = s.cluster.Release().Version
+	}
+	return rel.AtLeast(since.Major, since.Minor)
 }
 
 // kafkaVersion is the version the tools report (--version): the cluster's

@@ -26,6 +26,11 @@ type OptionSpec struct {
 	ArgDesc string  // describedAs: the argument's name in the help table
 	Desc    string  // the help text (the tool's words)
 	Default string  // default shown in help, and the value when not given
+	// Required marks an option declared required(): the help table
+	// prefixes it with "* " and titles its first column "Option (* =
+	// required)". The tool checks its presence (jopt-simple skips the
+	// check when a help option was given).
+	Required bool
 }
 
 // OptionError is a jopt-simple OptionException: its message and class.
@@ -144,9 +149,18 @@ func HelpTable(specs []*OptionSpec) []string {
 	sorted := append([]*OptionSpec(nil), specs...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	left := make([]string, len(sorted))
-	width := len("Option")
+	header, divider := "Option", "------"
+	for _, s := range sorted {
+		if s.Required {
+			header, divider = "Option (* = required)", "---------------------"
+		}
+	}
+	width := len(header)
 	for i, s := range sorted {
 		l := "--" + s.Name
+		if s.Required {
+			l = "* " + l
+		}
 		if s.Arg != NoArg {
 			open, end := " <", ">"
 			if s.Arg == OptionalArg {
@@ -164,7 +178,7 @@ func HelpTable(specs []*OptionSpec) []string {
 	width += 2
 	right := total - width
 	pad := func(s string, w int) string { return s + strings.Repeat(" ", max(w-len(s), 0)) }
-	out := []string{pad("Option", width) + "Description", pad("------", width) + "-----------"}
+	out := []string{pad(header, width) + "Description", pad(divider, width) + "-----------"}
 	for i, s := range sorted {
 		d := s.Desc
 		if s.Default != "" {
