@@ -8,6 +8,8 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
+	"kafkascope/core/javacli"
+	"kafkascope/core/jdk"
 	"kafkascope/core/sim"
 )
 
@@ -21,13 +23,51 @@ type bootstrapError struct {
 // bootstrapFailed prints a client's bootstrap resolution failure: the DNS
 // warnings, then the lines the tool prints for the failure.
 func (t *toolRun) bootstrapFailed(be *bootstrapError, lines ...string) {
-	for _, w := range be.warnings {
-		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
-	}
+	t.bootstrapWarnings(be)
 	for _, l := range lines {
 		t.println(strings.ReplaceAll(l, "{cause}", be.cause))
 	}
 	t.finish(1)
+}
+
+// bootstrapWarnings prints ClientUtils' WARN lines about the bootstrap
+// addresses that could not be used.
+func (t *toolRun) bootstrapWarnings(be *bootstrapError) {
+	for _, w := range be.warnings {
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
+	}
+}
+
+// useBootstrapControllers points an admin config at the controllers'
+// listeners (bootstrap.controllers): the cluster id and every voter.
+func (t *toolRun) useBootstrapControllers(cfg *client.AdminConfig) {
+	cfg.BootstrapControllers = true
+	cfg.ClusterID = t.s.cluster.ClusterID
+	voters := t.s.cluster.Voters()
+	for id := int32(1); int(id) <= len(voters); id++ {
+		cfg.ControllerNodes = append(cfg.ControllerNodes, client.Node{ID: id, Addr: voters[id]})
+	}
+}
+
+// adminCommandConfig applies a jopt-simple tool's --command-config file
+// to cfg. A missing or unreadable file is thrown before the tool's own
+// error handling, so mainNoExit prints the message and the trace; it
+// reports false when the tool ended.
+func (t *toolRun) adminCommandConfig(p *javacli.OptionSet, cfg *client.AdminConfig) bool {
+	if !p.Has("command-config") {
+		return true
+	}
+	path := p.Value("command-config")
+	props, exc, ok := t.commandConfigProps(path)
+	switch {
+	case !ok:
+		t.catchAll("java.nio.file.NoSuchFileException: " + jdk.Path(path))
+		return false
+	case exc != "":
+		t.catchAll(exc)
+		return false
+	}
+	return t.applyAdminConfig(cfg, props)
 }
 
 var hostPortRe = regexp.MustCompile(`^(?:[0-9a-zA-Z\-%._]*://)?\[?([0-9a-zA-Z\-%._:]*)]?:([0-9]+)`)

@@ -298,9 +298,7 @@ func consumerGroupsTool(t *toolRun, args, _ []string) func(host string) sim.Proc
 	}
 	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
-		for _, w := range berr.warnings {
-			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
-		}
+		t.bootstrapWarnings(berr)
 		t.cgError("Executing consumer group command failed due to Failed to create new KafkaAdminClient",
 			"org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
 			"Caused by: org.apache.kafka.common.config.ConfigException: "+berr.cause)

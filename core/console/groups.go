@@ -85,26 +85,12 @@ func groupsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		}
 	}
 	cfg := client.DefaultAdminConfig()
-	if p.Has("command-config") {
-		props, exc, ok := t.commandConfigProps(p.Value("command-config"))
-		switch {
-		case !ok:
-			// Utils.loadProps runs before the tool's try block: mainNoExit
-			// prints the message and the trace.
-			t.catchAll("java.nio.file.NoSuchFileException: " + jdk.Path(p.Value("command-config")))
-			return nil
-		case exc != "":
-			t.catchAll(exc)
-			return nil
-		case !t.applyAdminConfig(&cfg, props):
-			return nil
-		}
+	if !t.adminCommandConfig(p, &cfg) {
+		return nil
 	}
 	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
-		for _, w := range berr.warnings {
-			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, w, "org.apache.kafka.clients.ClientUtils"))
-		}
+		t.bootstrapWarnings(berr)
 		t.groupsError("org.apache.kafka.common.KafkaException: Failed to create new KafkaAdminClient",
 			"Caused by: org.apache.kafka.common.config.ConfigException: "+berr.cause)
 		return nil

@@ -96,12 +96,7 @@ func quorumTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		return nil
 	}
 	if controllers {
-		cfg.BootstrapControllers = true
-		cfg.ClusterID = t.s.cluster.ClusterID
-		voters := t.s.cluster.Voters()
-		for id := int32(1); int(id) <= len(voters); id++ {
-			cfg.ControllerNodes = append(cfg.ControllerNodes, client.Node{ID: id, Addr: voters[id]})
-		}
+		t.useBootstrapControllers(&cfg)
 	}
 	q := &quorumCommand{t: t}
 	switch v.Command() {

@@ -179,12 +179,7 @@ func reassignTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		if controllers {
 			// bootstrap.controllers: the admin client talks to the
 			// controllers' listeners only (see kafka-metadata-quorum).
-			cfg.BootstrapControllers = true
-			cfg.ClusterID = t.s.cluster.ClusterID
-			voters := t.s.cluster.Voters()
-			for id := int32(1); int(id) <= len(voters); id++ {
-				cfg.ControllerNodes = append(cfg.ControllerNodes, client.Node{ID: id, Addr: voters[id]})
-			}
+			t.useBootstrapControllers(&cfg)
 		}
 		rc.admin = client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
 		return &client.Process{Handlers: []client.Handler{rc.admin}, OnStart: rc.run}

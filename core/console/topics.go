@@ -10,7 +10,6 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/config"
 	"kafkascope/core/javacli"
-	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -103,19 +102,8 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	// TopicService reads --command-config and creates the admin client
 	// before anything else can fail.
 	cfg := client.DefaultAdminConfig()
-	if p.Has("command-config") {
-		path := p.Value("command-config")
-		props, exc, ok := t.commandConfigProps(path)
-		switch {
-		case !ok:
-			t.catchAll("java.nio.file.NoSuchFileException: " + jdk.Path(path))
-			return nil
-		case exc != "":
-			t.catchAll(exc)
-			return nil
-		case !t.applyAdminConfig(&cfg, props):
-			return nil
-		}
+	if !t.adminCommandConfig(p, &cfg) {
+		return nil
 	}
 	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
