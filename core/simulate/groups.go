@@ -68,7 +68,7 @@ func (run *Run) startMember(group, name string) (*member, error) {
 	cfg.ClientID, cfg.GroupID, cfg.AutoOffsetReset = name, group, "earliest"
 	cfg.Release = run.Plan.Version
 	for _, g := range run.Plan.Groups {
-		if g.ID == group && g.Protocol == "consumer" {
+		if g.ID == group && memberUsesConsumerProtocol(g, name) {
 			cfg.GroupProtocol = "consumer"
 		}
 	}
@@ -285,4 +285,17 @@ func (run *Run) closeGroups() error {
 		}
 	}
 	return nil
+}
+
+// memberUsesConsumerProtocol says whether member name of g runs
+// group.protocol=consumer: every member of a consumer group, and the
+// second member of a mixed one.
+func memberUsesConsumerProtocol(g GroupPlan, name string) bool {
+	switch g.Protocol {
+	case "consumer":
+		return true
+	case "mixed":
+		return strings.HasSuffix(name, "-consumer-2")
+	}
+	return false
 }

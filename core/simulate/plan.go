@@ -104,7 +104,10 @@ type GroupPlan struct {
 	ID      string
 	Members int
 	// Protocol is the members' group.protocol: "classic", or on Kafka 4.x
-	// drawn per group, "consumer" (KIP-848).
+	// drawn per group, "consumer" (KIP-848), or "mixed": a two-member
+	// group whose second member uses the consumer protocol and the first
+	// the classic one, so the group migrates online between the two kinds
+	// as members come and go (group.consumer.migration.policy).
 	Protocol string
 }
 
@@ -196,6 +199,14 @@ func Draw(seed uint64, opts Options) Plan {
 			p.Groups[i].Protocol = "consumer"
 		}
 	}
+	// Mixed groups, from a stream of their own: a third of the 4.x
+	// consumer-protocol groups with two members keep one classic member.
+	mixed := sim.NewRand(seed, "simulate/plan/group-mixed")
+	for i := range p.Groups {
+		if g := &p.Groups[i]; g.Protocol == "consumer" && g.Members == 2 && mixed.Intn(3) == 0 {
+			g.Protocol = "mixed"
+		}
+	}
 	return p
 }
 
@@ -216,8 +227,11 @@ func (p Plan) Describe(opts Options) string {
 	}
 	for _, g := range p.Groups {
 		fmt.Fprintf(&b, "; consumer group %s (%d members", g.ID, g.Members)
-		if g.Protocol == "consumer" {
+		switch g.Protocol {
+		case "consumer":
 			b.WriteString(", group.protocol=consumer")
+		case "mixed":
+			b.WriteString(", one member on group.protocol=consumer, one on classic")
 		}
 		b.WriteString(")")
 	}
