@@ -152,6 +152,9 @@ func cloneRequest(req protocol.Request) protocol.Request {
 	case *protocol.ListPartitionReassignmentsRequest:
 		c := *m
 		return &c
+	case *protocol.UpdateFeaturesRequest:
+		c := *m
+		return &c
 	}
 	panic("broker: cannot forward " + req.Kind())
 }
@@ -169,6 +172,8 @@ func setCorrelation(resp protocol.Response, id int32) {
 	case *protocol.AlterPartitionReassignmentsResponse:
 		m.CorrelationID = id
 	case *protocol.ListPartitionReassignmentsResponse:
+		m.CorrelationID = id
+	case *protocol.UpdateFeaturesResponse:
 		m.CorrelationID = id
 	}
 }

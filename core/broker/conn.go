@@ -144,7 +144,7 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 	case *protocol.IncrementalAlterConfigsRequest:
 		return b.handleIncrementalAlterConfigs(env, e.From, m)
 	case *protocol.CreateTopicsRequest, *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest, *protocol.ElectLeadersRequest,
-		*protocol.AlterPartitionReassignmentsRequest, *protocol.ListPartitionReassignmentsRequest:
+		*protocol.AlterPartitionReassignmentsRequest, *protocol.ListPartitionReassignmentsRequest, *protocol.UpdateFeaturesRequest:
 		b.forwardToController(env, e.From, m.(protocol.Request))
 		return false
 	case *protocol.DescribeQuorumRequest, *protocol.AddRaftVoterRequest, *protocol.RemoveRaftVoterRequest:

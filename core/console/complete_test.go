@@ -22,7 +22,7 @@ func TestComplete(t *testing.T) {
 		"kafka-metadata-quorum.sh --bootstrap-server kafka-1:9092 d": "describe",
 		"kafka-metadata-quorum.sh --bootstrap-server x describe --":  "--help --human-readable --replication --status",
 		"kafka-features.sh --bootstrap-server x d":                   "describe disable downgrade",
-		"kafka-features.sh --bootstrap-server x upgrade --":          "--dry-run --feature --help --metadata",
+		"kafka-features.sh --bootstrap-server x upgrade --":          "--dry-run --feature --help --metadata --release-version",
 		"cluster create --v": "--version",
 		"help n":             "network",
 		"help ":              "broker cat cluster downtime jobs kill lost ls network pagecache replicas time xxd",

@@ -18,9 +18,8 @@ import (
 // parsed with argparse4j through parseArgsOrFail. describe prints one line
 // per feature the answering broker supports, sorted by name, with its
 // finalized level (0 when not finalized) and the epoch of the metadata the
-// broker has applied. upgrade, downgrade and disable parse but are not
-// simulated: a kafkascope cluster runs the features its release finalized
-// at format time (cluster create --version), and says so.
+// broker has applied. upgrade, downgrade and disable send one
+// UpdateFeatures request (features_update.go).
 
 const featuresProg = "kafka-features"
 
@@ -44,7 +43,7 @@ func featuresParserFor(rel release.Version) *javacli.Parser {
 		return &javacli.Argument{Flags: []string{"--dry-run"}, Action: javacli.StoreTrue, Help: h}
 	}
 	feature := func(h string) *javacli.Argument {
-		return &javacli.Argument{Flags: []string{"--feature"}, Metavar: "FEATURE", Type: "String", Help: h}
+		return &javacli.Argument{Flags: []string{"--feature"}, Metavar: "FEATURE", Type: "String", Action: javacli.Append, Help: h}
 	}
 	unsafe := &javacli.Argument{Flags: []string{"--unsafe"}, Action: javacli.StoreTrue, Help: "Go ahead even where the change may lose metadata for good."}
 	describe := []*javacli.Argument{&help}
@@ -53,12 +52,22 @@ func featuresParserFor(rel release.Version) *javacli.Parser {
 			Help: "The node to ask, rather than any broker or controller."})
 	}
 	p.AddCommand("describe", "Print the cluster's feature flags and their levels.", describe)
-	p.AddCommand("upgrade", "Raise the level of feature flags.", []*javacli.Argument{&help,
-		{Flags: []string{"--metadata"}, Metavar: "METADATA", Type: "String", Help: "The metadata.version to upgrade to, such as 3.8-IV0."},
-		feature("A feature=level to upgrade to, such as metadata.version=20."), dryRun("Check the upgrade without doing it.")})
-	p.AddCommand("downgrade", "Lower the level of feature flags.", []*javacli.Argument{&help,
-		{Flags: []string{"--metadata"}, Metavar: "METADATA", Type: "String", Help: "The metadata.version to downgrade to, such as 3.3-IV3."},
-		feature("A feature=level to downgrade to, such as metadata.version=7."), unsafe, dryRun("Check the downgrade without doing it.")})
+	// 4.0 deprecated --metadata and added --release-version, which sets
+	// every production feature to its level for that metadata.version.
+	releaseVersion := func(h string) []*javacli.Argument {
+		if !rel.AtLeast(4, 0) {
+			return nil
+		}
+		return []*javacli.Argument{{Flags: []string{"--release-version"}, Metavar: "RELEASE_VERSION", Type: "String", Help: h}}
+	}
+	p.AddCommand("upgrade", "Raise the level of feature flags.", slices.Concat([]*javacli.Argument{&help,
+		{Flags: []string{"--metadata"}, Metavar: "METADATA", Type: "String", Help: "The metadata.version to upgrade to, such as 3.8-IV0."}},
+		releaseVersion("A release, such as 4.1-IV1, whose levels every feature is raised to (see version-mapping)."),
+		[]*javacli.Argument{feature("A feature=level to upgrade to, such as metadata.version=20."), dryRun("Check the upgrade without doing it.")}))
+	p.AddCommand("downgrade", "Lower the level of feature flags.", slices.Concat([]*javacli.Argument{&help,
+		{Flags: []string{"--metadata"}, Metavar: "METADATA", Type: "String", Help: "The metadata.version to downgrade to, such as 3.3-IV3."}},
+		releaseVersion("A release, such as 4.0-IV3, whose levels every feature is lowered to (see version-mapping)."),
+		[]*javacli.Argument{feature("A feature=level to downgrade to, such as metadata.version=7."), unsafe, dryRun("Check the downgrade without doing it.")}))
 	p.AddCommand("disable", "Set feature flags to level 0.", []*javacli.Argument{&help,
 		feature("A feature flag to disable."), unsafe, dryRun("Check the change without doing it.")})
 	if rel.AtLeast(4, 0) {
@@ -111,11 +120,6 @@ func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t.finish(1)
 		return nil
 	}
-	if cmd := v.Command(); cmd != "describe" {
-		t.println(fmt.Sprintf("kafka-features: %s is not simulated: a kafkascope cluster keeps the feature levels its release set at format time (cluster create --version)", cmd))
-		t.finish(1)
-		return nil
-	}
 	props := map[string]string{}
 	if cc := p.Arg("--command-config"); v.Given(cc) {
 		var exc string
@@ -155,6 +159,14 @@ func featuresTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		target = client.BrokerNode(int32(id))
 	}
 	padded := t.s.cluster.Release().PaddedFeatures
+	if cmd := v.Command(); cmd != "describe" {
+		return func(host string) sim.Process {
+			admin := client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
+			return &client.Process{Handlers: []client.Handler{admin}, OnStart: func(env *sim.Env) {
+				featureUpdate(env, t, admin, p.Command(cmd), v, cmd)
+			}}
+		}
+	}
 	return func(host string) sim.Process {
 		admin := client.NewAdmin(sim.Addr(host+":50000"), bootstrap, cfg)
 		describe := func(env *sim.Env) {

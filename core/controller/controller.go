@@ -109,10 +109,7 @@ func (c *Controller) bootstrapRecords() []metadata.Record {
 		recs = append(recs, &metadata.ZkMigrationStateRecord{State: metadata.ZkMigrationNone})
 	}
 	if rel.FeatureDefault(release.EligibleLeaderReplicasFeature) > 0 {
-		// The static value parsed as an INT and written back
-		// (KafkaConfigSchema), so " 2" is stored as "2".
-		v := strconv.FormatInt(c.cfg.Static.BrokerInt("min.insync.replicas"), 10)
-		recs = append(recs, &metadata.ConfigRecord{ResourceType: metadata.ResourceBroker, ResourceName: "", Name: "min.insync.replicas", Value: &v})
+		recs = append(recs, c.elrSafetyRecords()...)
 	}
 	return recs
 }
@@ -481,6 +478,8 @@ func (c *Controller) Receive(env *sim.Env, e *sim.Envelope) {
 		c.handleAlterPartitionReassignments(env, e.From, m)
 	case *protocol.ListPartitionReassignmentsRequest:
 		c.handleListPartitionReassignments(env, e.From, m)
+	case *protocol.UpdateFeaturesRequest:
+		c.handleUpdateFeatures(env, e.From, m)
 	default:
 		c.refuse(env, e)
 	}

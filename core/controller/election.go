@@ -176,6 +176,14 @@ func (b *changeBuilder) build() *metadata.PartitionChangeRecord {
 			changed = true
 		}
 	}
+	if b.elr == nil && len(p.ELR) > 0 {
+		// With eligible leader replicas off, a change clears the ELR a
+		// partition kept from when they were on (maybeUpdateRecordElr);
+		// the last known leader stays, as 4.1 and 4.3 keep it when
+		// useLastKnownLeaderInBalancedRecovery (their default) is set.
+		rec.EligibleLeaderReplicas = []int32{}
+		changed = true
+	}
 	if b.elr != nil {
 		// An unclean election ends what the ELR knew (maybeUpdateRecordElr).
 		if unclean {

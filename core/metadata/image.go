@@ -249,7 +249,13 @@ func (img *Image) Apply(offset int64, r Record) error {
 			img.Configs[res][r.Name] = *r.Value
 		}
 	case *FeatureLevelRecord:
-		img.Features[r.Name] = r.FeatureLevel
+		// Level 0 takes the feature out of the finalized set
+		// (FeatureControlManager.replay, FeaturesDelta).
+		if r.FeatureLevel == 0 && r.Name != "metadata.version" {
+			delete(img.Features, r.Name)
+		} else {
+			img.Features[r.Name] = r.FeatureLevel
+		}
 	case *ProducerIdsRecord:
 		img.NextProducerID = r.NextProducerID
 	case *ClearElrRecord:

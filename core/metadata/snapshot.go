@@ -13,7 +13,8 @@ import (
 // MetadataImage.write uses (features, then the cluster's brokers, then
 // topics with their partitions, then configs), each group in a fixed order
 // (names and ids ascending) so that equal images give equal snapshots.
-// Replaying them into an empty image gives img back (ImageFromSnapshot).
+// Replaying them into an empty image gives img back (ImageFromSnapshot),
+// except for ELR kept while eligible.leader.replicas.version is off.
 func SnapshotRecords(img *Image) []Record {
 	var out []Record
 	// metadata.version first, then the other features in the order of
@@ -46,6 +47,7 @@ func SnapshotRecords(img *Image) []Record {
 			LogDirs: slices.Clone(b.LogDirs), Features: hashOrderedFeatures(b.Features), CordonedLogDirs: slices.Clone(b.CordonedLogDirs),
 		})
 	}
+	elr := img.Features["eligible.leader.replicas.version"] >= 1
 	for _, name := range img.TopicNames() {
 		t := img.Topics[name]
 		out = append(out, &TopicRecord{Name: t.Name, TopicID: t.ID})
@@ -59,6 +61,15 @@ func SnapshotRecords(img *Image) []Record {
 				// metadata.version without ELR support writes.
 				EligibleLeaderReplicas: slices.Clone(p.ELR), LastKnownElr: slices.Clone(p.LastKnownElr),
 			})
+			if !elr {
+				// PartitionRegistration.toRecord leaves both out while
+				// eligible.leader.replicas.version is off
+				// (ImageWriterOptions.isEligibleLeaderReplicasEnabled):
+				// ELR kept from before the feature was disabled does not
+				// survive a snapshot.
+				last := out[len(out)-1].(*PartitionRecord)
+				last.EligibleLeaderReplicas, last.LastKnownElr = nil, nil
+			}
 		}
 	}
 	res := make([]ConfigResource, 0, len(img.Configs))

@@ -32,6 +32,8 @@ func ErrorResponse(req Request, code ErrorCode) Response {
 		return &AlterPartitionReassignmentsResponse{ResponseHeader: h, ErrorCode: code}
 	case *ListPartitionReassignmentsRequest:
 		return &ListPartitionReassignmentsResponse{ResponseHeader: h, ErrorCode: code}
+	case *UpdateFeaturesRequest:
+		return &UpdateFeaturesResponse{ResponseHeader: h, ErrorCode: code}
 	case *BrokerRegistrationRequest:
 		return &BrokerRegistrationResponse{ResponseHeader: h, ErrorCode: code}
 	case *BrokerHeartbeatRequest:
@@ -75,6 +77,8 @@ func IsNotController(resp Response) bool {
 	case *AlterPartitionReassignmentsResponse:
 		return m.ErrorCode == NOT_CONTROLLER
 	case *ListPartitionReassignmentsResponse:
+		return m.ErrorCode == NOT_CONTROLLER
+	case *UpdateFeaturesResponse:
 		return m.ErrorCode == NOT_CONTROLLER
 	case *BrokerRegistrationResponse:
 		return m.ErrorCode == NOT_CONTROLLER

@@ -146,3 +146,110 @@ func (r Release) FeatureDependencies(name string, level int16) ([]string, error)
 	}
 	return nil, fmt.Errorf("Unknown feature: %s", name)
 }
+
+// metadataChanged are the metadata.version levels whose records differ
+// from the level before (MetadataVersion's didMetadataChange), the same in
+// 3.8, 4.1 and 4.3 for the levels each knows; 3.9-IV0 is set in 3.8's
+// enum only.
+var metadataChanged = map[int16]bool{1: true, 3: true, 5: true, 6: true, 7: true, 8: true, 11: true, 13: true,
+	14: true, 15: true, 17: true, 23: true, 30: true}
+
+// MetadataChanged is MetadataVersion.checkIfMetadataChanged between two
+// levels of release r: whether any level above the lower one, up to the
+// higher, changed the metadata's records.
+func (r Release) MetadataChanged(from, to int16) bool {
+	lo, hi := min(from, to), max(from, to)
+	for l := hi; l > lo; l-- {
+		if metadataChanged[l] || (l == 21 && !r.Version.AtLeast(4, 0)) {
+			return true
+		}
+	}
+	return false
+}
+
+// FeatureValidationProblem is Feature.validateVersion (with
+// Feature.featureFromName and fromFeatureLevel before it) in Kafka 4.x:
+// why feature may not be set to level given the levels the update would
+// leave (proposed, metadata.version included), or "" if it may.
+func FeatureValidationProblem(name string, level int16, proposed map[string]int16) string {
+	for _, f := range productionFeatures {
+		if f.name != name {
+			continue
+		}
+		for _, fl := range f.levels {
+			if fl.level != level {
+				continue
+			}
+			if mv, ok := proposed[MetadataVersionFeature]; level >= 1 && (!ok || mv < minimumMetadataLevel) {
+				return fmt.Sprintf("%s could not be set to %d because it depends on metadata.version=%d (%s)",
+					name, level, minimumMetadataLevel, metadataName(minimumMetadataLevel))
+			}
+			for _, d := range fl.deps {
+				if have, ok := proposed[d.name]; !ok || have < d.level {
+					return fmt.Sprintf("%s could not be set to %d because it depends on %s level %d", name, level, d.name, d.level)
+				}
+			}
+			return ""
+		}
+		return fmt.Sprintf("No feature:%s with feature level %d", name, level)
+	}
+	return "Feature " + name + " not found."
+}
+
+// DefaultLevels are Feature.defaultLevel of each production feature for
+// metadata.version level mv, in Feature.PRODUCTION_FEATURES order (what
+// `kafka-features.sh upgrade --release-version` asks for).
+func DefaultLevels(mv int16) []Feature {
+	var out []Feature
+	for _, f := range productionFeatures {
+		level := f.levels[0].level
+		for _, fl := range f.levels {
+			if fl.bootstrap > mv {
+				break
+			}
+			level = fl.level
+		}
+		out = append(out, Feature{Name: f.name, Default: level})
+	}
+	return out
+}
+
+// ToolMetadataLevel is how release r's FeatureCommand reads --metadata
+// (and in 4.1 --release-version): MetadataVersion.fromVersionString, which
+// keeps the first two dot-separated parts ("3.8.1" is "3.8") and takes a
+// name such as 3.8-IV0 or a release's short form (its last
+// metadata.version, production or not). The error is what the tool
+// prints. 4.3 uses MetadataLevelOf.
+func (r Release) ToolMetadataLevel(s string) (int16, error) {
+	key := s
+	if parts := strings.Split(s, "."); len(parts) > 2 {
+		key = strings.Join(parts[:2], ".")
+	}
+	lowest := int16(minimumMetadataLevel)
+	if !r.Version.AtLeast(4, 0) {
+		lowest = 1
+	}
+	highest := r.latestTestingLevel()
+	if !r.Version.AtLeast(4, 0) {
+		highest = 21 // 3.8's enum ends at 3.9-IV0, not production there
+	}
+	found := int16(-1)
+	for l := lowest; l <= highest; l++ {
+		if n := metadataName(l); n == key || strings.HasPrefix(n, key+"-IV") {
+			found = l
+		}
+	}
+	if found >= 0 {
+		return found, nil
+	}
+	first := int16(4) // 3.8: MINIMUM_BOOTSTRAP_VERSION, 3.3-IV0
+	verb := "Unsupported"
+	if r.Version.AtLeast(4, 0) {
+		first, verb = minimumMetadataLevel, "Unknown"
+	}
+	var all []string
+	for l := first; l <= r.MetadataLevel; l++ {
+		all = append(all, metadataName(l))
+	}
+	return 0, fmt.Errorf("%s metadata.version %s. Supported metadata.version are %s", verb, s, strings.Join(all, ", "))
+}
