@@ -43,11 +43,20 @@ func (run *Run) consumerFault() error {
 		return nil
 	}
 	m := pick(r, live)
+	static := run.groupPlan(m.group).Static
 	if r.Intn(3) == 0 {
-		run.note("consumer %s (%s) closes: a last commit, then LeaveGroup; it rejoins as a new member when done", m.name, m.group)
+		if static {
+			run.note("consumer %s (%s) closes: a last commit; a static member stays in the group and takes its place back when it starts again", m.name, m.group)
+		} else {
+			run.note("consumer %s (%s) closes: a last commit, then LeaveGroup; it rejoins as a new member when done", m.name, m.group)
+		}
 		return run.closeMember(m)
 	}
-	run.note("consumer %s (%s) crashes; a new process starts and joins as a new member", m.name, m.group)
+	if static {
+		run.note("consumer %s (%s) crashes; a new process starts with the same group.instance.id to take its place", m.name, m.group)
+	} else {
+		run.note("consumer %s (%s) crashes; a new process starts and joins as a new member", m.name, m.group)
+	}
 	if err := run.C.World.Kill(m.host, false); err != nil {
 		return fmt.Errorf("crashing %s: %w", m.host, err)
 	}
@@ -65,10 +74,24 @@ func (run *Run) rejoinClosed() error {
 		}
 		run.C.StopClient(m.host)
 		m.exited = true
-		run.note("consumer %s (%s) starts again and joins as a new member", m.name, m.group)
+		if run.groupPlan(m.group).Static {
+			run.note("consumer %s (%s) starts again with its group.instance.id", m.name, m.group)
+		} else {
+			run.note("consumer %s (%s) starts again and joins as a new member", m.name, m.group)
+		}
 		if _, err := run.startMember(m.group, m.name); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// groupPlan is the plan of group id (the zero plan if there is none).
+func (run *Run) groupPlan(id string) GroupPlan {
+	for _, g := range run.Plan.Groups {
+		if g.ID == id {
+			return g
+		}
+	}
+	return GroupPlan{}
 }

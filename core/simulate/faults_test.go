@@ -34,6 +34,9 @@ var faultKinds = []struct {
 	{"consumer crash", regexp.MustCompile(`consumer \S+ \(\S+\) crashes; a new process starts and joins as a new member$`)},
 	{"consumer close", regexp.MustCompile(`consumer \S+ \(\S+\) closes: .*rejoins as a new member when done$`)},
 	{"consumer rejoin", regexp.MustCompile(`consumer \S+ \(\S+\) starts again and joins as a new member$`)},
+	{"static consumer crash", regexp.MustCompile(`consumer \S+ \(\S+\) crashes; a new process starts with the same group.instance.id to take its place$`)},
+	{"static consumer close", regexp.MustCompile(`consumer \S+ \(\S+\) closes: a last commit; a static member stays in the group and takes its place back when it starts again$`)},
+	{"static consumer rejoin", regexp.MustCompile(`consumer \S+ \(\S+\) starts again with its group.instance.id$`)},
 }
 
 // safetyFaults classifies the schedule lines of a run's safety phase

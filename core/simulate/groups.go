@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,9 @@ type member struct {
 	closing bool // Close was called (by a fault or at the end)
 	closed  bool // Close finished: its last commit and LeaveGroup are done
 	exited  bool // its process ended after closing
+	// fatalSince is when the member was first seen FATAL (0: not seen);
+	// a static member's supervisor restarts it staticRestartBackoff later.
+	fatalSince sim.Time
 
 	consumed int // records it was given
 }
@@ -68,8 +72,14 @@ func (run *Run) startMember(group, name string) (*member, error) {
 	cfg.ClientID, cfg.GroupID, cfg.AutoOffsetReset = name, group, "earliest"
 	cfg.Release = run.Plan.Version
 	for _, g := range run.Plan.Groups {
-		if g.ID == group && memberUsesConsumerProtocol(g, name) {
+		if g.ID != group {
+			continue
+		}
+		if memberUsesConsumerProtocol(g, name) {
 			cfg.GroupProtocol = "consumer"
+		}
+		if g.Static {
+			cfg.GroupInstanceID = name
 		}
 	}
 	host, err := run.C.SpawnClient(name, func(host string) sim.Process {
@@ -130,8 +140,9 @@ func (run *Run) closeMember(m *member) error {
 
 // groupsSettled (group-liveness): every group of the workload with a live
 // member is Stable at its coordinator (the leader of its __consumer_offsets
-// partition), and its members are exactly the live members' processes:
-// crashed ones expired after session.timeout.ms, closed ones left. A group
+// partition), and its members are exactly the live members' processes (or,
+// for static members, their instance ids): crashed ones expired after
+// session.timeout.ms or were replaced by their instance, closed ones left. A group
 // with no live member is Empty (or not loaded yet: it is then skipped).
 func (run *Run) groupsSettled() bool {
 	ctl := run.C.Controller()
@@ -139,10 +150,25 @@ func (run *Run) groupsSettled() bool {
 		return false
 	}
 	for _, g := range run.Plan.Groups {
+		// A member is known by its process's host, or by its
+		// group.instance.id when static: a static member that takes its
+		// own place back keeps the old process's client host (classic:
+		// GroupMetadata.replaceStaticMember moves the old MemberMetadata
+		// to the new member id).
+		key := func(host, instanceID string) string {
+			if instanceID != "" {
+				return instanceID
+			}
+			return host
+		}
 		var want []string
 		for _, m := range run.members {
 			if m.group == g.ID && m.live() && !run.diedWithItsGroup(m) {
-				want = append(want, "/"+m.host)
+				instance := ""
+				if g.Static {
+					instance = m.name
+				}
+				want = append(want, key("/"+m.host, instance))
 			}
 		}
 		v, ok := run.coordinatorView(g.ID)
@@ -162,7 +188,7 @@ func (run *Run) groupsSettled() bool {
 		}
 		var got []string
 		for _, mv := range v.Members {
-			got = append(got, mv.ClientHost)
+			got = append(got, key(mv.ClientHost, mv.InstanceID))
 		}
 		if !sameSet(got, want) {
 			return false
@@ -252,6 +278,9 @@ func (run *Run) closeGroups() error {
 		// a coordinator's group view is costly to build.
 		end := run.C.World.Now().Add(groupSettleLimit)
 		for !run.groupsSettled() && run.C.World.Now() < end {
+			if err := run.restartFatalStatic(); err != nil {
+				return err
+			}
 			if err := run.advance(500 * time.Millisecond); err != nil {
 				return err
 			}
@@ -298,4 +327,38 @@ func memberUsesConsumerProtocol(g GroupPlan, name string) bool {
 		return strings.HasSuffix(name, "-consumer-2")
 	}
 	return false
+}
+
+// staticRestartBackoff is how long a supervisor waits before starting a
+// static member that stopped on a fatal error again.
+const staticRestartBackoff = 10 * time.Second
+
+// restartFatalStatic restarts static members that stopped for good. On
+// the consumer protocol (KIP-848) a static member that crashed keeps its
+// group.instance.id until its session expires (45 s), and a new process
+// with that id gets UNRELEASED_INSTANCE_ID, which AsyncKafkaConsumer
+// treats as fatal: the application stops. As a deployment's supervisor
+// would, the run starts it again after staticRestartBackoff, until the
+// old member is gone and the new one takes its place.
+func (run *Run) restartFatalStatic() error {
+	now := run.C.World.Now()
+	for _, m := range slices.Clone(run.members) {
+		if !m.live() || !run.groupPlan(m.group).Static || m.c.State().MemberState != "FATAL" {
+			continue
+		}
+		if m.fatalSince == 0 {
+			m.fatalSince = now
+			continue
+		}
+		if now < m.fatalSince.Add(staticRestartBackoff) {
+			continue
+		}
+		run.note("consumer %s (%s) stopped on a fatal error; its supervisor starts it again", m.name, m.group)
+		run.C.StopClient(m.host)
+		m.crashed = true
+		if _, err := run.startMember(m.group, m.name); err != nil {
+			return err
+		}
+	}
+	return nil
 }

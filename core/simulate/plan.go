@@ -109,6 +109,10 @@ type GroupPlan struct {
 	// the classic one, so the group migrates online between the two kinds
 	// as members come and go (group.consumer.migration.policy).
 	Protocol string
+	// Static gives each member a group.instance.id (its client.id), so a
+	// member that crashes and starts again takes its own place back
+	// (static membership, KIP-345) instead of joining as a new member.
+	Static bool
 }
 
 // Plan is a run's shape, drawn from its seed.
@@ -207,6 +211,14 @@ func Draw(seed uint64, opts Options) Plan {
 			g.Protocol = "mixed"
 		}
 	}
+	// Static membership, from a stream of its own, on 4.x: a quarter of
+	// the groups.
+	static := sim.NewRand(seed, "simulate/plan/group-static")
+	for i := range p.Groups {
+		if p.Version.AtLeast(4, 0) && static.Intn(4) == 0 {
+			p.Groups[i].Static = true
+		}
+	}
 	return p
 }
 
@@ -232,6 +244,9 @@ func (p Plan) Describe(opts Options) string {
 			b.WriteString(", group.protocol=consumer")
 		case "mixed":
 			b.WriteString(", one member on group.protocol=consumer, one on classic")
+		}
+		if g.Static {
+			b.WriteString(", static: group.instance.id=client.id")
 		}
 		b.WriteString(")")
 	}
