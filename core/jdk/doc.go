@@ -10,6 +10,9 @@
 //   - java.util.HashMap and HashSet: the iteration order of a default map
 //     filled by put (HashOrder for any keys' hashCodes, HashSetOrder for
 //     Strings) and the table rules it follows (HashCapacity, HashBucket);
+//     StringHashSet follows a HashSet<String> through adds and removes
+//     (its table never shrinks, so what is left iterates by its history);
+//   - java.util.Date.toString: DateToString, in UTC;
 //   - Kafka's org.apache.kafka.timeline.TimelineHashMap (not the JDK's,
 //     but a Java table whose order Kafka's group coordinator exposes): the
 //     slot order of its BaseHashTable (BaseHashTable);
