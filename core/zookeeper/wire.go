@@ -66,7 +66,7 @@ type Request struct {
 	Watch   bool
 	Ops     []Op
 
-	RelativeZxid                           int64
+	RelativeZxid                            int64
 	DataWatches, ExistWatches, ChildWatches []string
 }
 
