@@ -52,8 +52,12 @@ type Client struct {
 	outgoing   []*call // queued while not connected
 	watches    clientWatches
 	closing    bool
+	abandoned  []connEnd // connections given up on whose close may have been lost
 	closeCalls []func(env *sim.Env)
 }
+
+// connEnd is one connection: our address and the server's.
+type connEnd struct{ local, server sim.Addr }
 
 type call struct {
 	req  *Request
@@ -112,34 +116,42 @@ func (c *Client) connect(env *sim.Env) {
 	c.arm(env)
 }
 
-// arm sets the one timer SendThread's loop waits on: the read (or
-// connect) timeout since the last receive, and, connected, the next ping
-// at readTimeout/2 since the last send.
+// maxSendPingInterval is SendThread.run's MAX_SEND_PING_INTERVAL.
+const maxSendPingInterval = 10 * time.Second
+
+// arm is one turn of SendThread.run's loop, which runs again whenever
+// the socket has something (a receive, a send) or its wait ends: give up
+// after the read (or connect) timeout without a receive; connected, ping
+// when readTimeout/2 passed since the last send, less 1 s once more than
+// 1 s passed ("to prevent race condition missing to send the second
+// ping"), or after 10 s; then wait for the nearer of the two.
 func (c *Client) arm(env *sim.Env) {
 	c.timer.Stop()
-	at := c.lastRecv.Add(c.connectTimeout())
-	if c.state == Connected {
-		at = min(c.lastRecv.Add(c.readTimeout()), c.lastSend.Add(c.readTimeout()/2))
-	}
-	c.timer = env.After(at.Sub(env.Now()), "zk-client", c.tick)
-}
-
-func (c *Client) tick(env *sim.Env) {
 	now := env.Now()
 	limit := c.connectTimeout()
 	if c.state == Connected {
 		limit = c.readTimeout()
 	}
-	if now.Sub(c.lastRecv) >= limit {
+	to := limit - now.Sub(c.lastRecv)
+	if to <= 0 {
 		// SessionTimeoutException: "Client session timed out, have not
 		// heard from server in …ms".
 		c.lost(env)
 		return
 	}
-	if c.state == Connected && now.Sub(c.lastSend) >= c.readTimeout()/2 {
-		c.send(env, &call{req: &Request{Xid: PingXid, Type: OpPing}})
+	if c.state == Connected {
+		idleSend := now.Sub(c.lastSend)
+		next := c.readTimeout()/2 - idleSend
+		if idleSend > time.Second {
+			next -= time.Second
+		}
+		if next <= 0 || idleSend > maxSendPingInterval {
+			c.send(env, &call{req: &Request{Xid: PingXid, Type: OpPing}})
+		} else {
+			to = min(to, next)
+		}
 	}
-	c.arm(env)
+	c.timer = env.After(to, "zk-client", c.arm)
 }
 
 func (c *Client) send(env *sim.Env, k *call) {
@@ -159,6 +171,7 @@ func (c *Client) lost(env *sim.Env) {
 	c.timer.Stop()
 	if c.conn != "" {
 		env.Send(c.conn, c.server, &sim.Closed{})
+		c.abandoned = append(c.abandoned, connEnd{c.conn, c.server})
 	}
 	c.conn = ""
 	c.fail(env, ConnectionLoss)
@@ -197,7 +210,18 @@ func (c *Client) event(env *sim.Env, ev WatchedEvent) {
 // envelope was the client's (sent to one of its connections).
 func (c *Client) Receive(env *sim.Env, e *sim.Envelope) bool {
 	if c.conn == "" || e.To != c.conn {
-		return isClientMessage(e.Msg) // an old connection's: ignored
+		if !isClientMessage(e.Msg) {
+			return false
+		}
+		// An old connection's: that socket is closed, so the operating
+		// system answers with a reset (the server then drops the
+		// connection and its watches).
+		switch e.Msg.(type) {
+		case *sim.Disconnected, *sim.Closed:
+		default:
+			env.Send(e.To, e.From, &sim.Disconnected{Peer: e.To, Request: e.Msg})
+		}
+		return true
 	}
 	c.lastRecv = env.Now()
 	switch m := e.Msg.(type) {
@@ -205,8 +229,10 @@ func (c *Client) Receive(env *sim.Env, e *sim.Envelope) bool {
 		c.connected(env, m)
 	case *Reply:
 		c.reply(env, m)
+		c.rearm(env)
 	case *Notification:
 		c.notified(env, m.Event)
+		c.rearm(env)
 	case *sim.Disconnected, *sim.Closed:
 		c.lost(env)
 	default:
@@ -237,6 +263,13 @@ func (c *Client) connected(env *sim.Env, m *ConnectResponse) {
 	c.state = Connected
 	c.lastIndex = c.next
 	c.event(env, WatchedEvent{Type: EventNone, State: StateSyncConnected})
+	// TCP retransmits the FIN of a closed socket until it gets through;
+	// the network carries messages once, so the close of each connection
+	// given up on goes again once a path is known to work.
+	for _, a := range c.abandoned {
+		env.Send(a.local, a.server, &sim.Closed{})
+	}
+	c.abandoned = nil
 	// primeConnection: the watches go back first, then what was queued.
 	if req := c.watches.setWatches(c.lastZxid); req != nil {
 		c.send(env, &call{req: req})
@@ -298,6 +331,14 @@ func (c *Client) Submit(env *sim.Env, req *Request, done func(env *sim.Env, r *R
 		return
 	}
 	c.send(env, k)
+	c.arm(env)
+}
+
+// rearm runs the loop again if the connection is still up.
+func (c *Client) rearm(env *sim.Env) {
+	if c.conn != "" && c.state == Connected {
+		c.arm(env)
+	}
 }
 
 // Close is ZooKeeper.close: a closeSession; the client is closed when it

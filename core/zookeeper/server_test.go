@@ -2,6 +2,7 @@ package zookeeper
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -30,11 +31,15 @@ func (p *zkClientProc) Receive(env *sim.Env, e *sim.Envelope) {
 type zkServerProc struct {
 	*Server
 	lastFrom map[string]sim.Time
+	pings    []string
 }
 
 func (p *zkServerProc) Receive(env *sim.Env, e *sim.Envelope) {
-	if _, ok := e.Msg.(*Request); ok {
+	if r, ok := e.Msg.(*Request); ok {
 		p.lastFrom[e.From.Host()] = env.Now()
+		if r.Type == OpPing {
+			p.pings = append(p.pings, fmt.Sprintf("%s@%d", e.From.Host(), env.Now().Millis()))
+		}
 	}
 	p.Server.Receive(env, e)
 }
@@ -129,5 +134,47 @@ func TestSessionTrackerBuckets(t *testing.T) {
 	}
 	if got := st.poll(24000); len(got) != 1 || got[0] != 1 {
 		t.Fatalf("poll %v", got)
+	}
+}
+
+// Pings go out readTimeout/2 = 6 s after the last send; a receive more
+// than 1 s after it brings the next ping 1 s earlier (SendThread.run).
+func TestPingInterval(t *testing.T) {
+	z := newZKWorld(t, 1, "a", "b")
+	z.call("a", func(env *sim.Env, c *Client) { c.Exists(env, "/p", true, nil) })
+	// a's exists was sent at 100 ms: pings at 6100 and 12100 ms (+1 ms
+	// to the server); b sent nothing since its connect at 0.
+	z.runTo(15 * time.Second)
+	if want := []string{"b@6001", "a@6101", "b@12001", "a@12101"}; !reflect.DeepEqual(z.srv.pings, want) {
+		t.Fatalf("pings %v", z.srv.pings)
+	}
+	z.srv.pings = nil
+	// At 15 s, 2.9 s after a's last send (the ping at 12.1 s), the
+	// NodeCreated notification wakes its loop: the next ping comes at
+	// 12.1 + 6 - 1 = 17.1 s.
+	z.call("b", func(env *sim.Env, c *Client) { c.Create(env, "/p", nil, Persistent, nil) })
+	z.runTo(17200 * time.Millisecond)
+	t.Logf("pings %v", z.srv.pings)
+	// b created /p at 15 s: its next ping is 6 s after that.
+	if want := []string{"a@17101"}; !reflect.DeepEqual(z.srv.pings, want) {
+		t.Fatalf("pings %v, want %v", z.srv.pings, want)
+	}
+}
+
+// A connection given up during a cut is closed on the server once the
+// client is back, so its session has one connection.
+func TestAbandonedConnectionClosed(t *testing.T) {
+	z := newZKWorld(t, 1, "a")
+	z.runTo(time.Second)
+	cutBoth(z.w, "a", "zk", true)
+	z.runTo(12500 * time.Millisecond)
+	cutBoth(z.w, "a", "zk", false)
+	z.runTo(20 * time.Second)
+	c := z.cli["a"].c
+	if c.State() != Connected {
+		t.Fatalf("state %v", c.State())
+	}
+	if n := len(z.srv.connsOf(c.SessionID())); n != 1 {
+		t.Fatalf("%d connections for the session", n)
 	}
 }
