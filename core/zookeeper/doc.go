@@ -20,6 +20,30 @@
 //   - WatchedEvent, EventType, KeeperState: Watcher.java and
 //     WatchedEvent.toString.
 //   - zxids: epoch<<32 | counter (server/util/ZxidUtils.java).
+//   - Server (server.go, server_request.go, session_tracker.go): a
+//     standalone server as a sim.Process on host:2181
+//     (ZooKeeperServer, SessionTrackerImpl with ExpiryQueue,
+//     FinalRequestProcessor): sessions on tickTime expiry buckets,
+//     createSession and closeSession as transactions, requests through
+//     Prep then Apply, watch notifications to the connection that set
+//     them, SetWatches on a reconnect, a closed connection's watches
+//     dropped (its session lives until it expires).
+//   - Client (client.go, client_ops.go, client_watches.go): ZooKeeper
+//     and ClientCnxn for a process to embed: connect, pings and the read
+//     timeout as SendThread.run computes them, replies matched by xid,
+//     connection loss (CONNECTIONLOSS for what was in flight, a
+//     Disconnected event, the next server after the host provider's and
+//     startConnect's sleeps), Expired when the server no longer has the
+//     session, SESSIONEXPIRED afterwards. Every watch is the client's
+//     default watcher, as Kafka 2.8's ZooKeeperClient sets them.
+//   - wire.go: the protocol's messages (ConnectRequest, Request, Reply,
+//     Notification); Kind is the op's name in ZooDefs.opNames.
+//
+// Timeouts under Kafka 2.8: tickTime 3000 ms (ZooKeeperServer's default;
+// Kafka's config/zookeeper.properties sets none), sessions negotiated
+// into [2, 20] ticks, zookeeper.session.timeout.ms 18000, so a client
+// reads for 12000 ms, pings after 6000 ms without sending, and a session
+// expires at the first tick multiple after its last touch + 18000.
 //
 // Facts kept exactly:
 //   - A fresh tree has /, /zookeeper, /zookeeper/quota and
@@ -56,9 +80,13 @@
 //
 // Not modelled (later steps or never): ACLs (every node is open;
 // aversion is kept), quotas, CONTAINER and TTL nodes, reconfig, snapshots
-// and their replay, session validity (SessionExpired, SessionMoved are the
-// server's checks), the client's own path validation.
+// and their replay (a restarted Server starts empty and knows no
+// session), SessionMoved, session passwords, the connect string's
+// shuffle (StaticHostProvider; servers are tried in the given order),
+// ZAB, the client's own path validation.
 //
-// Determinism: no clock, no randomness, and no result depends on Go's map
-// order (maps are only looked up; lists are kept in slices or sorted).
+// Determinism: the only clock is the simulation's, the only randomness
+// the client's reconnect sleep from the run's seeded stream
+// "zk-client-reconnect", and no result depends on Go's map order (maps
+// are looked up, or their keys sorted or reduced to a minimum).
 package zookeeper

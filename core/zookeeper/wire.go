@@ -104,3 +104,19 @@ var (
 	_ sim.Message = (*ConnectRequest)(nil)
 	_ sim.Message = (*Reply)(nil)
 )
+
+// Summary implements sim.Summarizer.
+func (r *Request) Summary() string {
+	if r.Path == "" {
+		return r.Type.String()
+	}
+	return r.Type.String() + " " + r.Path
+}
+
+// Summary implements sim.Summarizer.
+func (r *Reply) Summary() string {
+	if r.Err != OK {
+		return r.Type.String() + " " + r.Err.String()
+	}
+	return r.Type.String() + " OK"
+}
