@@ -189,3 +189,32 @@ func TestSameSeedSameTrace(t *testing.T) {
 		t.Fatalf("same seed, different runs: %x %x\n%q\n%q", h1, h2, e1, e2)
 	}
 }
+
+// A killed server resets the connection: what was in flight fails with
+// CONNECTIONLOSS and the client keeps trying; a restarted standalone
+// server (no snapshot modelled) does not know the session: Expired.
+func TestServerKilledThenRestarted(t *testing.T) {
+	z := newZKWorld(t, 1, "a")
+	if err := z.w.Kill("zk", false); err != nil {
+		t.Fatal(err)
+	}
+	var rc Code = 1
+	z.call("a", func(env *sim.Env, c *Client) {
+		c.GetData(env, "/", false, func(_ *sim.Env, code Code, _ []byte, _ Stat) { rc = code })
+	})
+	if rc != ConnectionLoss {
+		t.Fatalf("rc %v", rc)
+	}
+	z.runTo(5 * time.Second)
+	if z.cli["a"].c.State() != Connecting {
+		t.Fatalf("state %v", z.cli["a"].c.State())
+	}
+	if err := z.w.Spawn("zk", NewServer(ServerConfig{ID: 1})); err != nil {
+		t.Fatal(err)
+	}
+	z.runTo(10 * time.Second)
+	states := stateEvents(z.cli["a"].events)
+	if states[len(states)-1] != "Expired" || z.cli["a"].c.State() != Closed {
+		t.Fatalf("events %q", z.cli["a"].events)
+	}
+}
