@@ -98,15 +98,8 @@ func metadataName(level int16) string {
 // its highest level whose bootstrap metadata.version is at most mv).
 func VersionMapping(mv int16, given string) []string {
 	out := []string{fmt.Sprintf("metadata.version=%d (%s)", mv, given)}
-	for _, f := range productionFeatures {
-		level := f.levels[0].level
-		for _, fl := range f.levels {
-			if fl.bootstrap > mv {
-				break
-			}
-			level = fl.level
-		}
-		out = append(out, fmt.Sprintf("%s=%d", f.name, level))
+	for _, f := range DefaultLevels(mv) {
+		out = append(out, fmt.Sprintf("%s=%d", f.Name, f.Default))
 	}
 	return out
 }
