@@ -2,6 +2,7 @@ package zookeeper
 
 import (
 	"sort"
+	"strings"
 	"time"
 
 	"kafkascope/core/sim"
@@ -23,6 +24,12 @@ type ServerConfig struct {
 	// MinSessionTimeout and MaxSessionTimeout: 0 is 2 and 20 ticks
 	// (ZooKeeperServer.setMinSessionTimeout / setMaxSessionTimeout).
 	MinSessionTimeout, MaxSessionTimeout time.Duration
+
+	// Peers makes the server an ensemble member (server.N lines; ID is
+	// its own myid); none is standalone. InitLimit and SyncLimit are in
+	// ticks; 0 is DefaultInitLimit and DefaultSyncLimit.
+	Peers                []Peer
+	InitLimit, SyncLimit int
 }
 
 func (c ServerConfig) tick() int64 {
@@ -72,6 +79,9 @@ type Server struct {
 	nextWatcher WatcherID
 	nextSession int64
 	expiry      *sim.Timer
+
+	q    *quorum // the ensemble member's state; nil standalone
+	disk *Disk   // kept across restarts of the same Server
 }
 
 // serverConn is a ServerCnxn: one client connection, its session once
@@ -81,6 +91,10 @@ type serverConn struct {
 	session int64
 	timeout int32
 	watcher WatcherID
+	// Ensemble: writes sent to the leader and not yet answered, and the
+	// requests waiting behind them.
+	inflight int
+	queued   []*Request
 }
 
 // NewServer makes a standalone server.
@@ -122,6 +136,9 @@ func (s *Server) Start(env *sim.Env) {
 	s.nextWatcher = 0
 	s.nextSession = initializeNextSession(s.cfg.ID, env.Now().UnixMilli())
 	s.expiry = nil
+	if s.Ensemble() {
+		s.startQuorum(env)
+	}
 }
 
 // initializeNextSession is SessionTrackerImpl.initializeNextSession: the
@@ -134,15 +151,37 @@ func initializeNextSession(id, nowMillis int64) int64 {
 // Receive implements sim.Process.
 func (s *Server) Receive(env *sim.Env, e *sim.Envelope) {
 	switch m := e.Msg.(type) {
+	case *Vote:
+		if s.q != nil {
+			s.vote(env, m)
+		}
+	case *Packet:
+		if s.q != nil {
+			s.quorumReceive(env, e.From, m)
+		}
 	case *ConnectRequest:
+		if s.q != nil {
+			s.ensembleConnect(env, e.From, m)
+			return
+		}
 		s.connect(env, e.From, m)
 	case *Request:
 		c := s.conns[e.From]
 		if c == nil || c.session == 0 {
 			return // not connected: NIOServerCnxn drops it with the connection
 		}
+		if s.q != nil {
+			s.ensembleRequest(env, c, m)
+			return
+		}
 		s.request(env, c, m)
 	case *sim.Disconnected, *sim.Closed:
+		if s.q != nil && s.sidOf(e.From.Host()) != 0 {
+			if strings.HasSuffix(string(e.From), ":"+QuorumPort) {
+				s.peerLost(env, e.From)
+			}
+			return
+		}
 		// The client's end reset or closed the connection.
 		s.closeConn(e.From)
 	}
@@ -240,6 +279,12 @@ func (s *Server) armExpiry(env *sim.Env) {
 func (s *Server) expire(env *sim.Env) {
 	now := env.Now().Millis()
 	for _, id := range s.tracker.poll(now) {
+		if s.q != nil {
+			// The leader proposes the closeSession; every server closes
+			// the session's connections when it commits.
+			s.leaderPrep(env, 0, id, 0, &Request{Type: OpCloseSession}, 0)
+			continue
+		}
 		s.tracker.setClosing(id)
 		s.commit(env, s.local.Prep().CloseSession(id, now))
 		for _, c := range s.connsOf(id) {

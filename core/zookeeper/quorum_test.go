@@ -1,0 +1,214 @@
+package zookeeper
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"kafkascope/core/sim"
+)
+
+// Ensemble timing pinned here (release-3.5.9 unless said):
+//   - tickTime 3000 ms (ZooKeeperServer.DEFAULT_TICK_TIME; Kafka 2.8 sets
+//     none), initLimit 10 and syncLimit 5 ticks (conf/zoo_sample.cfg; an
+//     ensemble must set both, QuorumPeerConfig).
+//   - FastLeaderElection's finalizeWait 200 ms: a 3-server start with
+//     equal zxids elects the highest sid, zookeeper-3.
+//   - a follower whose leader is silent gives up after syncLimit ticks
+//     (15 s); a leader without a quorum of learners answering within
+//     syncLimit ticks steps down at the next whole tick (≤ 18 s).
+
+type ensWorld struct {
+	t   *testing.T
+	w   *sim.World
+	srv map[string]*Server
+	cli map[string]*zkClientProc
+}
+
+var ensPeers = []Peer{{1, "zookeeper-1"}, {2, "zookeeper-2"}, {3, "zookeeper-3"}}
+
+func newEnsemble(t *testing.T, seed uint64) *ensWorld {
+	z := &ensWorld{t: t, w: sim.NewWorld(seed), srv: map[string]*Server{}, cli: map[string]*zkClientProc{}}
+	t.Cleanup(z.w.Close)
+	for _, p := range ensPeers {
+		s := NewServer(ServerConfig{ID: p.ID, Peers: ensPeers})
+		z.srv[p.Host] = s
+		if err := z.w.Spawn(p.Host, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	z.runFor(2 * time.Second)
+	return z
+}
+
+// client starts a client whose connect string lists servers in order.
+func (z *ensWorld) client(host string, servers ...string) *Client {
+	p := &zkClientProc{}
+	var addrs []sim.Addr
+	for _, s := range servers {
+		addrs = append(addrs, sim.Addr(s+":2181"))
+	}
+	p.c = NewClient(ClientConfig{Servers: addrs, SessionTimeout: 18 * time.Second,
+		Watcher: func(env *sim.Env, ev WatchedEvent) {
+			p.events = append(p.events, fmt.Sprintf("%d %s", env.Now().Millis(), ev))
+		}})
+	z.cli[host] = p
+	if err := z.w.Spawn(host, p); err != nil {
+		z.t.Fatal(err)
+	}
+	z.runFor(100 * time.Millisecond)
+	return p.c
+}
+
+func (z *ensWorld) runFor(d time.Duration) {
+	z.t.Helper()
+	if err := z.w.RunFor(d); err != nil {
+		z.t.Fatal(err)
+	}
+}
+
+func (z *ensWorld) call(host string, fn func(env *sim.Env, c *Client)) {
+	z.t.Helper()
+	c := z.cli[host].c
+	if err := z.w.Call(host, "test", func(env *sim.Env) { fn(env, c) }); err != nil {
+		z.t.Fatal(err)
+	}
+	z.runFor(50 * time.Millisecond)
+}
+
+func (z *ensWorld) create(host, path string, mode CreateMode) Code {
+	z.t.Helper()
+	code := Code(-999)
+	z.call(host, func(env *sim.Env, c *Client) {
+		c.Submit(env, &Request{Type: OpCreate, Path: path, Data: []byte("x"), Mode: mode}, func(env *sim.Env, r *Reply) { code = r.Err })
+	})
+	return code
+}
+
+func (z *ensWorld) leader() string {
+	for _, p := range ensPeers {
+		if s := z.srv[p.Host]; z.running(p.Host) && s.PeerState() == Leading && s.Serving() {
+			return p.Host
+		}
+	}
+	return ""
+}
+
+func (z *ensWorld) running(host string) bool {
+	st, _ := z.w.State(host)
+	return st == ProcRunningState
+}
+
+const ProcRunningState = sim.ProcRunning
+
+func (z *ensWorld) states() string {
+	out := ""
+	for _, p := range ensPeers {
+		s := z.srv[p.Host]
+		out += fmt.Sprintf("%s:%s(leader %d, epoch %d/%d, zxid 0x%s) ", p.Host, s.PeerState(), s.Leader(), s.Disk().AcceptedEpoch, s.Disk().CurrentEpoch, ZxidString(s.Tree().LastZxid()))
+	}
+	return out
+}
+
+func (z *ensWorld) has(host, path string) bool {
+	_, err := z.srv[host].Tree().Exists(path, NoWatch)
+	return err == nil
+}
+
+func (z *ensWorld) restart(host string) {
+	z.t.Helper()
+	if err := z.w.Spawn(host, z.srv[host]); err != nil {
+		z.t.Fatal(err)
+	}
+}
+
+func TestEnsembleElectsHighestSid(t *testing.T) {
+	z := newEnsemble(t, 1)
+	if z.leader() != "zookeeper-3" {
+		t.Fatalf("leader %q: %s", z.leader(), z.states())
+	}
+	for _, p := range ensPeers[:2] {
+		s := z.srv[p.Host]
+		if s.PeerState() != Following || s.Leader() != 3 || !s.Serving() {
+			t.Fatalf("%s", z.states())
+		}
+	}
+	for _, s := range z.srv {
+		if s.Disk().CurrentEpoch != 1 || s.Disk().AcceptedEpoch != 1 {
+			t.Fatalf("epochs %s", z.states())
+		}
+	}
+}
+
+func TestEnsembleWriteThroughFollower(t *testing.T) {
+	z := newEnsemble(t, 1)
+	c := z.client("a", "zookeeper-1")
+	if c.State() != Connected || c.SessionID()>>56 != 1 {
+		t.Fatalf("client %v %x", c.State(), c.SessionID())
+	}
+	if code := z.create("a", "/x", Persistent); code != OK {
+		t.Fatalf("create %v", code)
+	}
+	for _, p := range ensPeers {
+		if !z.has(p.Host, "/x") {
+			t.Fatalf("%s lacks /x", p.Host)
+		}
+		// createSession 0x100000001, create 0x100000002: epoch 1 in the high bits.
+		if got := z.srv[p.Host].Tree().LastZxid(); got != MakeZxid(1, 2) {
+			t.Fatalf("%s zxid %x", p.Host, got)
+		}
+	}
+}
+
+func TestEnsembleLeaderCrashTruncatesUncommitted(t *testing.T) {
+	z := newEnsemble(t, 1)
+	z.client("a", "zookeeper-3", "zookeeper-1", "zookeeper-2")
+	if code := z.create("a", "/committed", Persistent); code != OK {
+		t.Fatalf("create %v", code)
+	}
+	// The leader's proposals reach no follower: logged on the leader only.
+	for _, f := range []string{"zookeeper-1", "zookeeper-2"} {
+		z.w.Net().Cut("zookeeper-3", f)
+	}
+	code := Code(-999)
+	z.call("a", func(env *sim.Env, c *Client) {
+		c.Submit(env, &Request{Type: OpCreate, Path: "/lost", Mode: Persistent}, func(env *sim.Env, r *Reply) { code = r.Err })
+	})
+	if code != -999 {
+		t.Fatalf("uncommitted create answered %v", code)
+	}
+	lostZxid := z.srv["zookeeper-3"].lastLoggedZxid()
+	if err := z.w.Kill("zookeeper-3", false); err != nil {
+		t.Fatal(err)
+	}
+	z.w.Net().HealAll()
+	z.runFor(20 * time.Second)
+	if z.leader() != "zookeeper-2" || z.srv["zookeeper-2"].Disk().CurrentEpoch != 2 {
+		t.Fatalf("new leader: %s", z.states())
+	}
+	if code != ConnectionLoss {
+		t.Fatalf("uncommitted create: %v", code)
+	}
+	if z.cli["a"].c.State() != Connected {
+		t.Fatalf("client %v", z.cli["a"].c.State())
+	}
+	if code := z.create("a", "/after", Persistent); code != OK {
+		t.Fatalf("create after %v", code)
+	}
+	z.restart("zookeeper-3")
+	z.runFor(5 * time.Second)
+	s3 := z.srv["zookeeper-3"]
+	if s3.PeerState() != Following || s3.Leader() != 2 || !s3.Serving() {
+		t.Fatalf("rejoin: %s", z.states())
+	}
+	for _, p := range ensPeers {
+		if !z.has(p.Host, "/committed") || !z.has(p.Host, "/after") || z.has(p.Host, "/lost") {
+			t.Fatalf("%s: %v", p.Host, z.srv[p.Host].Tree().Paths())
+		}
+		for _, e := range z.srv[p.Host].Disk().Log {
+			if e.Txn.Zxid == lostZxid {
+				t.Fatalf("%s still logs 0x%x", p.Host, lostZxid)
+			}
+		}
+	}
+}
