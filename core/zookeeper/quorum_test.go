@@ -22,18 +22,33 @@ type ensWorld struct {
 	t   *testing.T
 	w   *sim.World
 	srv map[string]*Server
+	rec map[string]*recServer
 	cli map[string]*zkClientProc
+}
+
+// recServer records the sync packets a server receives.
+type recServer struct {
+	*Server
+	syncs []string
+}
+
+func (r *recServer) Receive(env *sim.Env, e *sim.Envelope) {
+	if p, ok := e.Msg.(*Packet); ok && (p.Type == PacketDiff || p.Type == PacketTrunc || p.Type == PacketSnap) {
+		r.syncs = append(r.syncs, fmt.Sprintf("%s 0x%s %d", p.Type, ZxidString(p.Zxid), len(p.Txns)))
+	}
+	r.Server.Receive(env, e)
 }
 
 var ensPeers = []Peer{{1, "zookeeper-1"}, {2, "zookeeper-2"}, {3, "zookeeper-3"}}
 
 func newEnsemble(t *testing.T, seed uint64) *ensWorld {
-	z := &ensWorld{t: t, w: sim.NewWorld(seed), srv: map[string]*Server{}, cli: map[string]*zkClientProc{}}
+	z := &ensWorld{t: t, w: sim.NewWorld(seed), srv: map[string]*Server{}, rec: map[string]*recServer{}, cli: map[string]*zkClientProc{}}
 	t.Cleanup(z.w.Close)
 	for _, p := range ensPeers {
 		s := NewServer(ServerConfig{ID: p.ID, Peers: ensPeers})
 		z.srv[p.Host] = s
-		if err := z.w.Spawn(p.Host, s); err != nil {
+		z.rec[p.Host] = &recServer{Server: s}
+		if err := z.w.Spawn(p.Host, z.rec[p.Host]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -117,7 +132,7 @@ func (z *ensWorld) has(host, path string) bool {
 
 func (z *ensWorld) restart(host string) {
 	z.t.Helper()
-	if err := z.w.Spawn(host, z.srv[host]); err != nil {
+	if err := z.w.Spawn(host, z.rec[host]); err != nil {
 		z.t.Fatal(err)
 	}
 }
@@ -197,6 +212,12 @@ func TestEnsembleLeaderCrashTruncatesUncommitted(t *testing.T) {
 	}
 	z.restart("zookeeper-3")
 	z.runFor(5 * time.Second)
+	// The leader's log ends at /after (0x200000001); the old leader's
+	// 0x100000003 is not in it, so it truncates to 0x100000002 and gets
+	// the rest as a DIFF.
+	if got := z.rec["zookeeper-3"].syncs; len(got) != 1 || got[0] != "TRUNC 0x100000002 1" {
+		t.Fatalf("syncs %q", got)
+	}
 	s3 := z.srv["zookeeper-3"]
 	if s3.PeerState() != Following || s3.Leader() != 2 || !s3.Serving() {
 		t.Fatalf("rejoin: %s", z.states())
@@ -210,5 +231,157 @@ func TestEnsembleLeaderCrashTruncatesUncommitted(t *testing.T) {
 				t.Fatalf("%s still logs 0x%x", p.Host, lostZxid)
 			}
 		}
+	}
+}
+
+func TestEnsembleFollowerRestartCatchesUpByDiff(t *testing.T) {
+	z := newEnsemble(t, 1)
+	z.client("a", "zookeeper-2")
+	if code := z.create("a", "/one", Persistent); code != OK {
+		t.Fatal(code)
+	}
+	if err := z.w.Kill("zookeeper-1", false); err != nil {
+		t.Fatal(err)
+	}
+	// Two of three still commit.
+	for _, p := range []string{"/two", "/three"} {
+		if code := z.create("a", p, Persistent); code != OK {
+			t.Fatalf("%s: %v", p, code)
+		}
+	}
+	z.restart("zookeeper-1")
+	z.runFor(2 * time.Second)
+	s1 := z.srv["zookeeper-1"]
+	if s1.PeerState() != Following || s1.Leader() != 3 || !s1.Serving() {
+		t.Fatalf("%s", z.states())
+	}
+	// Its log ended at 0x100000002 (/one): DIFF with /two and /three.
+	if got := z.rec["zookeeper-1"].syncs; len(got) != 2 || got[0] != "DIFF 0x0 0" || got[1] != "DIFF 0x100000002 2" {
+		t.Fatalf("syncs %q", got)
+	}
+	if !z.has("zookeeper-1", "/three") || s1.Tree().LastZxid() != MakeZxid(1, 4) {
+		t.Fatalf("%v", s1.Tree().Paths())
+	}
+	// The epoch stays 1: the leader did not change.
+	if s1.Disk().CurrentEpoch != 1 {
+		t.Fatalf("%s", z.states())
+	}
+}
+
+func TestEnsembleMinorityCannotCommitNorExpire(t *testing.T) {
+	z := newEnsemble(t, 1)
+	c := z.client("a", "zookeeper-3", "zookeeper-1", "zookeeper-2")
+	sid := c.SessionID()
+	if code := z.create("a", "/eph", Ephemeral); code != OK {
+		t.Fatal(code)
+	}
+	// The leader is cut off from both followers; the client still reaches it.
+	for _, f := range []string{"zookeeper-1", "zookeeper-2"} {
+		z.w.Net().Cut("zookeeper-3", f)
+		z.w.Net().Cut(f, "zookeeper-3")
+	}
+	code := Code(-999)
+	z.call("a", func(env *sim.Env, c *Client) {
+		c.Submit(env, &Request{Type: OpCreate, Path: "/minority", Mode: Persistent}, func(env *sim.Env, r *Reply) { code = r.Err })
+	})
+	z.runFor(10 * time.Second)
+	if code != -999 || z.has("zookeeper-3", "/minority") {
+		t.Fatalf("minority committed: %v", code)
+	}
+	z.runFor(30 * time.Second)
+	if code != ConnectionLoss {
+		t.Fatalf("minority create: %v", code)
+	}
+	if z.srv["zookeeper-3"].PeerState() != Looking || z.leader() != "zookeeper-2" {
+		t.Fatalf("%s", z.states())
+	}
+	// The client moved to the majority with its session; nothing expired it.
+	if c.State() != Connected || c.SessionID() != sid || c.Conn() == "" {
+		t.Fatalf("client %v %x", c.State(), c.SessionID())
+	}
+	for _, p := range ensPeers[:2] {
+		if !z.has(p.Host, "/eph") || z.has(p.Host, "/minority") {
+			t.Fatalf("%s: %v", p.Host, z.srv[p.Host].Tree().Paths())
+		}
+	}
+	// Looking, the old leader has fast-forwarded its tree over its log
+	// (ZKDatabase.fastForwardDataBase), /minority included; it serves no
+	// one.
+	if !z.has("zookeeper-3", "/minority") || z.srv["zookeeper-3"].Serving() {
+		t.Fatalf("zookeeper-3: %v", z.srv["zookeeper-3"].Tree().Paths())
+	}
+	// Healed, the old leader rejoins as a follower and truncates /minority.
+	z.w.Net().HealAll()
+	z.runFor(70 * time.Second)
+	s3 := z.srv["zookeeper-3"]
+	if s3.PeerState() != Following || s3.Leader() != 2 || z.has("zookeeper-3", "/minority") {
+		t.Fatalf("%s %q", z.states(), z.rec["zookeeper-3"].syncs)
+	}
+}
+
+func TestEnsembleFollowerLosingLeaderDisconnectsClient(t *testing.T) {
+	z := newEnsemble(t, 1)
+	c := z.client("a", "zookeeper-1", "zookeeper-2")
+	sid := c.SessionID()
+	z.w.Net().Cut("zookeeper-1", "zookeeper-3")
+	z.w.Net().Cut("zookeeper-3", "zookeeper-1")
+	z.runFor(14 * time.Second)
+	if z.srv["zookeeper-1"].PeerState() != Following {
+		t.Fatalf("%s", z.states())
+	}
+	// syncLimit × tickTime = 15 s after the leader's last packet.
+	z.runFor(3 * time.Second)
+	if z.srv["zookeeper-1"].PeerState() != Looking {
+		t.Fatalf("%s", z.states())
+	}
+	z.runFor(3 * time.Second)
+	ev := z.cli["a"].events
+	if len(ev) < 3 || ev[1][len(ev[1])-len("state:Disconnected type:None path:"):] != "state:Disconnected type:None path:" {
+		t.Fatalf("events %q", ev)
+	}
+	if c.State() != Connected || c.SessionID() != sid || c.Conn() == "" || z.leader() != "zookeeper-3" {
+		t.Fatalf("client %v %x %s", c.State(), c.SessionID(), z.states())
+	}
+	if len(z.srv["zookeeper-2"].connAddrs()) != 1 {
+		t.Fatalf("zookeeper-2 conns %v", z.srv["zookeeper-2"].connAddrs())
+	}
+}
+
+func TestEnsembleExpiredSessionEphemeralsVanishEverywhere(t *testing.T) {
+	z := newEnsemble(t, 1)
+	z.client("a", "zookeeper-1")
+	if code := z.create("a", "/eph", Ephemeral); code != OK {
+		t.Fatal(code)
+	}
+	if err := z.w.Kill("a", false); err != nil {
+		t.Fatal(err)
+	}
+	z.runFor(15 * time.Second)
+	for _, p := range ensPeers {
+		if !z.has(p.Host, "/eph") {
+			t.Fatalf("%s lost /eph early", p.Host)
+		}
+	}
+	z.runFor(10 * time.Second)
+	for _, p := range ensPeers {
+		if z.has(p.Host, "/eph") || len(z.srv[p.Host].GlobalSessions()) != 0 {
+			t.Fatalf("%s: %v %v", p.Host, z.srv[p.Host].Tree().Paths(), z.srv[p.Host].GlobalSessions())
+		}
+	}
+}
+
+func TestEnsembleSameSeedSameTrace(t *testing.T) {
+	run := func() uint64 {
+		z := newEnsemble(t, 7)
+		z.client("a", "zookeeper-1", "zookeeper-2", "zookeeper-3")
+		z.create("a", "/x", Ephemeral)
+		_ = z.w.Kill("zookeeper-3", false)
+		z.runFor(30 * time.Second)
+		z.restart("zookeeper-3")
+		z.runFor(30 * time.Second)
+		return z.w.Trace().Hash()
+	}
+	if a, b := run(), run(); a != b {
+		t.Fatalf("trace hashes %x %x", a, b)
 	}
 }
