@@ -385,3 +385,35 @@ func TestEnsembleSameSeedSameTrace(t *testing.T) {
 		t.Fatalf("trace hashes %x %x", a, b)
 	}
 }
+
+func TestEnsembleFollowerFarBehindGetsSnap(t *testing.T) {
+	z := newEnsemble(t, 1)
+	z.client("a", "zookeeper-2")
+	if err := z.w.Kill("zookeeper-1", false); err != nil {
+		t.Fatal(err)
+	}
+	// More than ZKDatabase's 500 committed proposals kept for DIFF.
+	code := OK
+	z.call("a", func(env *sim.Env, c *Client) {
+		for i := 0; i < commitLogCount+1; i++ {
+			c.Submit(env, &Request{Type: OpCreate, Path: fmt.Sprintf("/n%d", i), Mode: Persistent}, func(env *sim.Env, r *Reply) {
+				if r.Err != OK {
+					code = r.Err
+				}
+			})
+		}
+	})
+	z.runFor(time.Second)
+	if code != OK {
+		t.Fatal(code)
+	}
+	z.restart("zookeeper-1")
+	z.runFor(2 * time.Second)
+	// createSession + 501 creates: the leader's history is 502 txns.
+	if got := z.rec["zookeeper-1"].syncs; len(got) != 2 || got[1] != "SNAP 0x1000001f6 502" {
+		t.Fatalf("syncs %q", got)
+	}
+	if !z.srv["zookeeper-1"].Serving() || !z.has("zookeeper-1", "/n500") {
+		t.Fatalf("%s", z.states())
+	}
+}
