@@ -85,7 +85,8 @@ type proposal struct {
 type learner struct {
 	sid        int64
 	accepted   int64 // acceptedEpoch from FOLLOWERINFO
-	ackedEpoch bool
+	ackedEpoch bool  // sent ACKEPOCH
+	votedEpoch bool  // ... with its currentEpoch (not -1): counts for the quorum
 	lastZxid   int64 // from ACKEPOCH
 	synced     bool  // sent NEWLEADER: proposals go to it
 	ackedNew   bool  // acked NEWLEADER

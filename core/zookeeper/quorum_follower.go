@@ -52,8 +52,14 @@ func (s *Server) followerReceive(env *sim.Env, p *Packet) {
 			s.shutdown(env, "leader's epoch is behind our acceptedEpoch")
 			return
 		}
+		// registerWithLeader: our currentEpoch, or -1 if we had already
+		// accepted this epoch.
+		current := s.disk.CurrentEpoch
+		if epoch == s.disk.AcceptedEpoch {
+			current = -1
+		}
 		s.disk.AcceptedEpoch = epoch
-		s.sendLeader(env, &Packet{Type: PacketAckEpoch, Epoch: s.disk.CurrentEpoch, Zxid: s.lastLoggedZxid()})
+		s.sendLeader(env, &Packet{Type: PacketAckEpoch, Epoch: current, Zxid: s.lastLoggedZxid()})
 	case PacketDiff, PacketTrunc, PacketSnap:
 		switch p.Type {
 		case PacketSnap:
@@ -74,20 +80,36 @@ func (s *Server) followerReceive(env *sim.Env, p *Packet) {
 			s.applyCommitted(env, e)
 		}
 	case PacketProposal:
+		// A TCP connection loses nothing; a link the simulation cut and
+		// healed can. A gap in the zxids is taken as the broken
+		// connection it stands for: the follower looks again and resyncs.
+		z, last := p.Entry.Txn.Zxid, s.lastLoggedZxid()
+		if z != last+1 && !(ZxidEpoch(z) > ZxidEpoch(last) && ZxidCounter(z) == 1) {
+			s.shutdown(env, "proposal after a gap")
+			return
+		}
 		s.disk.Log = append(s.disk.Log, p.Entry)
 		q.proposals = append(q.proposals, &proposal{e: p.Entry})
 		s.sendLeader(env, &Packet{Type: PacketAck, Zxid: p.Entry.Txn.Zxid})
 	case PacketCommit:
-		if len(q.proposals) > 0 && q.proposals[0].e.Txn.Zxid == p.Zxid {
-			e := q.proposals[0].e
-			q.proposals = q.proposals[1:]
-			s.applyCommitted(env, e)
+		if len(q.proposals) == 0 || q.proposals[0].e.Txn.Zxid != p.Zxid {
+			// FollowerZooKeeperServer.commit exits the JVM on a commit
+			// that is not the next pending txn; here the peer resyncs.
+			s.shutdown(env, "commit out of order")
+			return
 		}
+		e := q.proposals[0].e
+		q.proposals = q.proposals[1:]
+		s.applyCommitted(env, e)
 	case PacketNewLeader:
 		s.disk.CurrentEpoch = ZxidEpoch(p.Zxid)
 		s.sendLeader(env, &Packet{Type: PacketAck, Zxid: p.Zxid})
 	case PacketUpToDate:
+		// syncWithLeader: ACK the new epoch, read with syncLimit, and
+		// report the new epoch in our vote (updateElectionVote).
 		q.up = true
+		s.sendLeader(env, &Packet{Type: PacketAck, Zxid: MakeZxid(s.disk.CurrentEpoch, 0)})
+		q.el.end.PeerEpoch = s.disk.CurrentEpoch
 		s.armRead(env)
 	case PacketPing:
 		s.sendLeader(env, &Packet{Type: PacketPing, Touches: q.touched})

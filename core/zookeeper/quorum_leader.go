@@ -35,7 +35,7 @@ func (s *Server) learnersSorted() []*learner {
 	return out
 }
 
-func (s *Server) sendLearner(env *sim.Env, sid int64, p *Packet) {
+func (s *Server) sendLearner(env *sim.Env, sid int64, p sim.Message) {
 	env.Send(s.quorumAddr(s.cfg.ID), s.quorumAddr(sid), p)
 }
 
@@ -64,7 +64,7 @@ func (s *Server) leaderCheckPhase(env *sim.Env) {
 			s.sendLearner(env, l.sid, &Packet{Type: PacketLeaderInfo, Zxid: MakeZxid(q.epoch, 0)})
 		}
 	}
-	if q.phase == waitEpochAck && s.isQuorum(count(func(l *learner) bool { return l.ackedEpoch })) {
+	if q.phase == waitEpochAck && s.isQuorum(count(func(l *learner) bool { return l.votedEpoch })) {
 		q.phase = waitNewLeaderAck
 		q.newLeader = MakeZxid(q.epoch, 0)
 		s.local.Prep().SetLastZxid(q.newLeader)
@@ -90,6 +90,7 @@ func (s *Server) leaderCheckPhase(env *sim.Env) {
 			s.tracker.add(id, q.sessions[id], now)
 		}
 		s.armExpiry(env)
+		q.el.end.PeerEpoch = q.epoch // updateElectionVote
 		for _, l := range s.learnersSorted() {
 			if l.ackedNew {
 				s.sendLearner(env, l.sid, &Packet{Type: PacketUpToDate})
@@ -147,7 +148,16 @@ func (s *Server) leaderReceive(env *sim.Env, sid int64, p *Packet) {
 	l.deadline = q.tick + s.syncLimit()
 	switch p.Type {
 	case PacketAckEpoch:
-		l.ackedEpoch, l.lastZxid = true, p.Zxid
+		// waitForEpochAck: a follower ahead of us (StateSummary
+		// isMoreRecentThan) ends its LearnerHandler; -1 (it had accepted
+		// this epoch already) does not count towards the quorum.
+		if q.phase == waitEpochAck && p.Epoch != -1 &&
+			(p.Epoch > s.disk.CurrentEpoch || p.Epoch == s.disk.CurrentEpoch && p.Zxid > s.lastLoggedZxid()) {
+			delete(q.learners, sid)
+			s.sendLearner(env, sid, &sim.Closed{})
+			return
+		}
+		l.ackedEpoch, l.votedEpoch, l.lastZxid = true, p.Epoch != -1, p.Zxid
 		if q.phase >= waitNewLeaderAck {
 			s.syncLearner(env, l)
 		}

@@ -417,3 +417,38 @@ func TestEnsembleFollowerFarBehindGetsSnap(t *testing.T) {
 		t.Fatalf("%s", z.states())
 	}
 }
+
+func TestEnsembleFollowerServesStaleReads(t *testing.T) {
+	z := newEnsemble(t, 1)
+	z.client("a", "zookeeper-1")
+	z.client("b", "zookeeper-3")
+	// zookeeper-1 stops hearing the leader: proposals and commits are lost.
+	z.w.Net().Cut("zookeeper-3", "zookeeper-1")
+	if code := z.create("b", "/x", Persistent); code != OK {
+		t.Fatalf("create %v", code)
+	}
+	read := func() Code {
+		code := Code(-999)
+		z.call("a", func(env *sim.Env, c *Client) {
+			c.Submit(env, &Request{Type: OpExists, Path: "/x"}, func(env *sim.Env, r *Reply) { code = r.Err })
+		})
+		return code
+	}
+	// Committed by zookeeper-2's ack; zookeeper-1 still answers from its tree.
+	if code := read(); code != NoNode {
+		t.Fatalf("stale read %v", code)
+	}
+	// Healed before its syncLimit runs out, it stays a follower; the next
+	// proposal shows the gap, and it looks, rejoins and catches up by DIFF.
+	z.w.Net().HealAll()
+	if code := z.create("b", "/y", Persistent); code != OK {
+		t.Fatalf("create %v", code)
+	}
+	z.runFor(5 * time.Second)
+	if got := z.rec["zookeeper-1"].syncs; len(got) != 2 || got[1] != "DIFF 0x100000002 2" {
+		t.Fatalf("syncs %q %s", got, z.states())
+	}
+	if code := read(); code != OK {
+		t.Fatalf("read after resync %v", code)
+	}
+}
