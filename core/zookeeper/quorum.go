@@ -64,7 +64,9 @@ type quorum struct {
 	timer     *sim.Timer // leader: ping loop or initLimit; follower: read timeout
 	newLeader int64      // NEWLEADER's zxid
 	// the follower's side
-	touched []SessionTouch // LearnerSessionTracker's touchTable, in touch order
+	touched    []SessionTouch // LearnerSessionTracker's touchTable, in touch order
+	registered bool           // the leader answered FOLLOWERINFO
+	tries      int            // connectToLeader's attempts
 }
 
 type leaderPhase int
@@ -125,7 +127,12 @@ func (s *Server) Leader() int64 {
 }
 
 // Serving says whether the server takes client connections.
-func (s *Server) Serving() bool { return s.q == nil || s.q.up }
+func (s *Server) Serving() bool {
+	if s.q == nil {
+		return !s.Ensemble()
+	}
+	return s.q.up
+}
 
 // Disk is the member's persistent state.
 func (s *Server) Disk() *Disk { return s.disk }
@@ -209,6 +216,11 @@ func (s *Server) shutdown(env *sim.Env, why string) {
 		s.closeConn(addr)
 		env.Send(s.addr, addr, &sim.Closed{})
 	}
+	for _, w := range q.waiting {
+		if w.connect != nil {
+			env.Send(s.addr, w.conn, &sim.Closed{})
+		}
+	}
 	q.up = false
 	q.waiting = nil
 	q.learners = map[int64]*learner{}
@@ -232,10 +244,15 @@ func (s *Server) connAddrs() []sim.Addr {
 func (s *Server) quorumReceive(env *sim.Env, from sim.Addr, p *Packet) {
 	q := s.q
 	sid := s.sidOf(from.Host())
-	if q.state == Leading {
+	switch {
+	case q.state == Leading:
 		s.leaderReceive(env, sid, p)
-	} else if q.state == Following && sid == q.leader {
+	case q.state == Following && sid == q.leader:
 		s.followerReceive(env, p)
+	case p.Type == PacketFollowerInfo:
+		// Only a leader listens on the quorum port (LearnerCnxAcceptor):
+		// the learner's connect is refused.
+		env.Send(s.quorumAddr(s.cfg.ID), from, &sim.Disconnected{Peer: s.quorumAddr(s.cfg.ID), Request: p})
 	}
 }
 
@@ -244,6 +261,8 @@ func (s *Server) peerLost(env *sim.Env, from sim.Addr) {
 	q := s.q
 	sid := s.sidOf(from.Host())
 	switch {
+	case q.state == Following && sid == q.leader && !q.registered:
+		s.retryLeader(env)
 	case q.state == Following && sid == q.leader:
 		s.shutdown(env, "leader connection reset")
 	case q.state == Leading:

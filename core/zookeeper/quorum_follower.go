@@ -16,9 +16,32 @@ func timeMul(n int64) time.Duration { return time.Duration(n) }
 // acceptedEpoch; the leader must answer within initLimit ticks.
 func (s *Server) follow(env *sim.Env, leader int64) {
 	q := s.q
-	q.state, q.leader = Following, leader
-	env.Send(s.quorumAddr(s.cfg.ID), s.quorumAddr(leader), &Packet{Type: PacketFollowerInfo, Sid: s.cfg.ID, Zxid: MakeZxid(s.disk.AcceptedEpoch, 0)})
+	q.state, q.leader, q.registered, q.tries = Following, leader, false, 0
+	s.sendFollowerInfo(env)
 	s.armRead(env)
+}
+
+func (s *Server) sendFollowerInfo(env *sim.Env) {
+	env.Send(s.quorumAddr(s.cfg.ID), s.quorumAddr(s.q.leader), &Packet{Type: PacketFollowerInfo, Sid: s.cfg.ID, Zxid: MakeZxid(s.disk.AcceptedEpoch, 0)})
+}
+
+// retryLeader is connectToLeader's loop: a refused connect is tried
+// again after 1 s, five times in all.
+func (s *Server) retryLeader(env *sim.Env) {
+	q := s.q
+	q.tries++
+	if q.tries >= 5 {
+		s.shutdown(env, "could not connect to the leader")
+		return
+	}
+	leader := q.leader
+	q.timer.Stop()
+	q.timer = env.After(time.Second, "zk-learner-connect", func(env *sim.Env) {
+		if q.state == Following && q.leader == leader && !q.registered {
+			s.sendFollowerInfo(env)
+			s.armRead(env)
+		}
+	})
 }
 
 // armRead is the learner socket's read timeout: initLimit ticks until
@@ -47,6 +70,7 @@ func (s *Server) followerReceive(env *sim.Env, p *Packet) {
 	s.armRead(env)
 	switch p.Type {
 	case PacketLeaderInfo:
+		q.registered = true
 		epoch := ZxidEpoch(p.Zxid)
 		if epoch < s.disk.AcceptedEpoch {
 			s.shutdown(env, "leader's epoch is behind our acceptedEpoch")

@@ -2,6 +2,7 @@ package zookeeper
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,6 +43,26 @@ func (r *recServer) Receive(env *sim.Env, e *sim.Envelope) {
 var ensPeers = []Peer{{1, "zookeeper-1"}, {2, "zookeeper-2"}, {3, "zookeeper-3"}}
 
 func newEnsemble(t *testing.T, seed uint64) *ensWorld {
+	z := spawnEnsemble(t, seed)
+	z.runFor(2 * time.Second)
+	return z
+}
+
+// until steps 1 ms at a time until cond holds (or limit passes) and
+// says how long it took.
+func (z *ensWorld) until(cond func() bool, limit time.Duration) time.Duration {
+	z.t.Helper()
+	start := z.w.Now()
+	for z.w.Now().Sub(start) < limit && !cond() {
+		z.runFor(time.Millisecond)
+	}
+	if !cond() {
+		z.t.Fatalf("not after %v: %s", limit, z.states())
+	}
+	return z.w.Now().Sub(start)
+}
+
+func spawnEnsemble(t *testing.T, seed uint64) *ensWorld {
 	z := &ensWorld{t: t, w: sim.NewWorld(seed), srv: map[string]*Server{}, rec: map[string]*recServer{}, cli: map[string]*zkClientProc{}}
 	t.Cleanup(z.w.Close)
 	for _, p := range ensPeers {
@@ -52,7 +73,6 @@ func newEnsemble(t *testing.T, seed uint64) *ensWorld {
 			t.Fatal(err)
 		}
 	}
-	z.runFor(2 * time.Second)
 	return z
 }
 
@@ -138,7 +158,20 @@ func (z *ensWorld) restart(host string) {
 }
 
 func TestEnsembleElectsHighestSid(t *testing.T) {
-	z := newEnsemble(t, 1)
+	z := spawnEnsemble(t, 1)
+	// Votes cross in 1 ms, a quorum agrees on sid 3 (equal zxids and
+	// epochs), finalizeWait 200 ms, then FOLLOWERINFO … UPTODATE.
+	took := z.until(func() bool {
+		for _, s := range z.srv {
+			if !s.Serving() {
+				return false
+			}
+		}
+		return true
+	}, time.Second)
+	if took < 200*time.Millisecond || took > 210*time.Millisecond {
+		t.Fatalf("all serving after %v", took)
+	}
 	if z.leader() != "zookeeper-3" {
 		t.Fatalf("leader %q: %s", z.leader(), z.states())
 	}
@@ -153,6 +186,19 @@ func TestEnsembleElectsHighestSid(t *testing.T) {
 			t.Fatalf("epochs %s", z.states())
 		}
 	}
+	// A killed leader: its followers get the resets at once and elect
+	// zookeeper-2 (equal zxids, the higher sid) for epoch 2.
+	z.runFor(time.Second)
+	if err := z.w.Kill("zookeeper-3", false); err != nil {
+		t.Fatal(err)
+	}
+	took = z.until(func() bool { return z.leader() == "zookeeper-2" && z.srv["zookeeper-1"].Serving() }, time.Second)
+	if took < 200*time.Millisecond || took > 210*time.Millisecond {
+		t.Fatalf("re-elected after %v: %s", took, z.states())
+	}
+	if z.srv["zookeeper-1"].Disk().CurrentEpoch != 2 || z.srv["zookeeper-1"].Leader() != 2 {
+		t.Fatalf("%s", z.states())
+	}
 }
 
 func TestEnsembleWriteThroughFollower(t *testing.T) {
@@ -161,15 +207,24 @@ func TestEnsembleWriteThroughFollower(t *testing.T) {
 	if c.State() != Connected || c.SessionID()>>56 != 1 {
 		t.Fatalf("client %v %x", c.State(), c.SessionID())
 	}
-	if code := z.create("a", "/x", Persistent); code != OK {
+	z.client("b", "zookeeper-3")
+	z.call("a", func(env *sim.Env, c *Client) {
+		c.Submit(env, &Request{Type: OpExists, Path: "/x", Watch: true}, func(*sim.Env, *Reply) {})
+	})
+	if code := z.create("b", "/x", Persistent); code != OK {
 		t.Fatalf("create %v", code)
+	}
+	// The watch set on zookeeper-1 fires when zookeeper-1 applies the commit.
+	if ev := z.cli["a"].events; len(ev) != 2 || !strings.HasSuffix(ev[1], "type:NodeCreated path:/x") {
+		t.Fatalf("events %q", ev)
 	}
 	for _, p := range ensPeers {
 		if !z.has(p.Host, "/x") {
 			t.Fatalf("%s lacks /x", p.Host)
 		}
-		// createSession 0x100000001, create 0x100000002: epoch 1 in the high bits.
-		if got := z.srv[p.Host].Tree().LastZxid(); got != MakeZxid(1, 2) {
+		// createSession 0x100000001 and 0x100000002, create 0x100000003:
+		// epoch 1 in the high bits.
+		if got := z.srv[p.Host].Tree().LastZxid(); got != MakeZxid(1, 3) {
 			t.Fatalf("%s zxid %x", p.Host, got)
 		}
 	}
@@ -197,7 +252,14 @@ func TestEnsembleLeaderCrashTruncatesUncommitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	z.w.Net().HealAll()
-	z.runFor(20 * time.Second)
+	// The crash's resets were lost on the cut links: the followers learn
+	// when the client, moving to zookeeper-1, makes it REVALIDATE with the
+	// dead leader (a reset), else at their syncLimit read timeout.
+	took := z.until(func() bool { return z.leader() == "zookeeper-2" && z.srv["zookeeper-1"].Serving() }, 20*time.Second)
+	if took > 15*time.Second+210*time.Millisecond {
+		t.Fatalf("new leader after %v", took)
+	}
+	z.runFor(5 * time.Second)
 	if z.leader() != "zookeeper-2" || z.srv["zookeeper-2"].Disk().CurrentEpoch != 2 {
 		t.Fatalf("new leader: %s", z.states())
 	}
@@ -205,7 +267,7 @@ func TestEnsembleLeaderCrashTruncatesUncommitted(t *testing.T) {
 		t.Fatalf("uncommitted create: %v", code)
 	}
 	if z.cli["a"].c.State() != Connected {
-		t.Fatalf("client %v", z.cli["a"].c.State())
+		t.Fatalf("client %v %q", z.cli["a"].c.State(), z.cli["a"].events)
 	}
 	if code := z.create("a", "/after", Persistent); code != OK {
 		t.Fatalf("create after %v", code)
@@ -280,6 +342,7 @@ func TestEnsembleMinorityCannotCommitNorExpire(t *testing.T) {
 		z.w.Net().Cut("zookeeper-3", f)
 		z.w.Net().Cut(f, "zookeeper-3")
 	}
+	cut := z.w.Now()
 	code := Code(-999)
 	z.call("a", func(env *sim.Env, c *Client) {
 		c.Submit(env, &Request{Type: OpCreate, Path: "/minority", Mode: Persistent}, func(env *sim.Env, r *Reply) { code = r.Err })
@@ -288,7 +351,14 @@ func TestEnsembleMinorityCannotCommitNorExpire(t *testing.T) {
 	if code != -999 || z.has("zookeeper-3", "/minority") {
 		t.Fatalf("minority committed: %v", code)
 	}
-	z.runFor(30 * time.Second)
+	// The leader steps down at the first whole-tick check where no
+	// follower answered within syncLimit (5) ticks: the last answers came
+	// up to a half-tick ping before the cut, so 15 to 19.5 s after it.
+	z.until(func() bool { return z.srv["zookeeper-3"].PeerState() == Looking }, 10*time.Second)
+	if d := z.w.Now().Sub(cut); d < 15*time.Second || d > 19500*time.Millisecond {
+		t.Fatalf("stepped down %v after the cut", d)
+	}
+	z.runFor(20 * time.Second)
 	if code != ConnectionLoss {
 		t.Fatalf("minority create: %v", code)
 	}
