@@ -137,8 +137,13 @@ func (s *Server) Serving() bool {
 // Disk is the member's persistent state.
 func (s *Server) Disk() *Disk { return s.disk }
 
-// GlobalSessions lists the sessions the ensemble knows, sorted.
+// GlobalSessions lists the sessions the ensemble knows, sorted, as every
+// member holds them (createSession and closeSession applied); standalone,
+// Sessions. Sessions itself is the leader's tracker (empty on a follower).
 func (s *Server) GlobalSessions() []int64 {
+	if s.q == nil {
+		return s.Sessions()
+	}
 	out := make([]int64, 0, len(s.q.sessions))
 	for id := range s.q.sessions {
 		out = append(out, id)

@@ -64,10 +64,13 @@ func (c ServerConfig) Negotiate(asked int32) int32 {
 // process: it listens on host:2181, keeps sessions on tickTime buckets
 // and runs requests through Prep then Apply (PrepRequestProcessor,
 // SyncRequestProcessor, FinalRequestProcessor). Writes go through commit,
-// where an ensemble's leader will put ZAB's proposal and quorum ack.
+// standalone; an ensemble member (ServerConfig.Peers, quorum*.go) runs
+// ZAB instead: the leader proposes (propose) and every member applies a
+// committed entry in applyCommitted.
 //
-// A restarted Server starts from an empty tree: snapshots and the
-// transaction log are not modelled.
+// A restarted standalone Server starts from an empty tree: snapshots and
+// the transaction log are not modelled. An ensemble member keeps its Disk
+// (the log and epochs) when the same Server is spawned again.
 type Server struct {
 	cfg  ServerConfig
 	addr sim.Addr
@@ -239,7 +242,7 @@ func (s *Server) connsOf(session int64) []*serverConn {
 
 // commit applies a prepared transaction and sends the watches it fired.
 // Standalone, this is SyncRequestProcessor then FinalRequestProcessor at
-// once; an ensemble's leader will propose it and apply on a quorum's ack.
+// once (an ensemble's leader proposes instead, see propose).
 func (s *Server) commit(env *sim.Env, txn Txn) Result {
 	r := s.local.run(txn)
 	if txn.Type == OpCloseSession {
