@@ -80,8 +80,18 @@ func chaos(t *testing.T, seed uint64) {
 	ref := z.srv["zookeeper-1"].Tree()
 	for _, h := range hosts[1:] {
 		tr := z.srv[h].Tree()
-		if !reflect.DeepEqual(tr.Paths(), ref.Paths()) || tr.LastZxid() != ref.LastZxid() {
+		if !reflect.DeepEqual(tr.Paths(), ref.Paths()) || tr.LastZxid() != ref.LastZxid() ||
+			!reflect.DeepEqual(z.srv[h].GlobalSessions(), z.srv["zookeeper-1"].GlobalSessions()) {
 			t.Fatalf("%s differs: %s\n%v\n%v", h, z.states(), tr.Paths(), ref.Paths())
+		}
+		for _, p := range ref.Paths() {
+			d1, st1, _ := ref.GetData(p, NoWatch)
+			d2, st2, _ := tr.GetData(p, NoWatch)
+			c1, _, _ := ref.GetChildren(p, NoWatch)
+			c2, _, _ := tr.GetChildren(p, NoWatch)
+			if string(d1) != string(d2) || st1 != st2 || !reflect.DeepEqual(c1, c2) {
+				t.Fatalf("%s %s: %v %v", h, p, st1, st2)
+			}
 		}
 	}
 	for _, p := range acked {
