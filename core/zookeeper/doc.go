@@ -36,6 +36,28 @@
 //     startConnect's sleeps), Expired when the server no longer has the
 //     session, SESSIONEXPIRED afterwards. Every watch is the client's
 //     default watcher, as Kafka 2.8's ZooKeeperClient sets them.
+//   - Ensemble (quorum*.go): a Server with ServerConfig.Peers is a
+//     QuorumPeer on host:2181, :2888 (quorum) and :3888 (election).
+//     FastLeaderElection (quorum/FastLeaderElection.java): votes ordered
+//     by (epoch, last logged zxid, sid), rounds, the 200 ms finalizeWait,
+//     notification resends doubling to 60 s, joining an established
+//     leader when a quorum follows it and it says LEADING. ZAB
+//     (quorum/Leader.java, LearnerHandler.java, Learner.java,
+//     Follower.java): FOLLOWERINFO → LEADERINFO (new epoch = max
+//     acceptedEpoch + 1) → ACKEPOCH → DIFF, TRUNC or SNAP → NEWLEADER →
+//     ACK → UPTODATE; then PROPOSAL, ACK from a quorum, COMMIT in zxid
+//     order. Followers forward writes, createSession and closeSession
+//     (FollowerRequestProcessor) and answer them when they commit; reads
+//     are local, so a follower may answer stale. The leader owns the
+//     sessions (LeaderSessionTracker): followers send their sessions'
+//     touches in PING replies and REVALIDATE reconnects. initLimit 10
+//     and syncLimit 5 ticks (conf/zoo_sample.cfg): a follower drops a
+//     leader silent for syncLimit ticks, a leader steps down when fewer
+//     than a quorum answered within syncLimit ticks; either closes its
+//     clients' connections. Disk (the log and the epoch files) survives
+//     a restart of the same Server object; a peer loads its tree from
+//     the whole log, proposals never committed included
+//     (fastForwardDataBase), which a new leader's TRUNC removes.
 //   - wire.go: the protocol's messages (ConnectRequest, Request, Reply,
 //     Notification); Kind is the op's name in ZooDefs.opNames.
 //
@@ -80,10 +102,19 @@
 //
 // Not modelled (later steps or never): ACLs (every node is open;
 // aversion is kept), quotas, CONTAINER and TTL nodes, reconfig, snapshots
-// and their replay (a restarted Server starts empty and knows no
-// session), SessionMoved, session passwords, the connect string's
-// shuffle (StaticHostProvider; servers are tried in the given order),
-// ZAB, the client's own path validation.
+// (a restarted standalone Server starts empty and knows no session; an
+// ensemble member replays its whole log, and a SNAP ships the leader's
+// whole committed history, replayed into a fresh tree, so children keep
+// the leader's HashSet order where a deserialized snapshot might not),
+// SessionMoved, session passwords, the connect string's shuffle
+// (StaticHostProvider; servers are tried in the given order), the
+// client's own path validation. In the ensemble: observers, local
+// sessions, the sync op, QuorumCnxManager's connection rules (only the
+// higher sid connects), Learner.connectToLeader's retries, the epoch
+// checks that make a leader give up when a follower is ahead
+// (waitForEpochAck), reading old transactions from the log files to
+// DIFF past the 500 kept in memory (SNAP instead), the leader's
+// learner-handler queues and their syncLimit-based proposal lag check.
 //
 // Determinism: the only clock is the simulation's, the only randomness
 // the client's reconnect sleep from the run's seeded stream

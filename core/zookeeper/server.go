@@ -2,6 +2,7 @@ package zookeeper
 
 import (
 	"sort"
+	"strings"
 	"time"
 
 	"kafkascope/core/sim"
@@ -23,6 +24,12 @@ type ServerConfig struct {
 	// MinSessionTimeout and MaxSessionTimeout: 0 is 2 and 20 ticks
 	// (ZooKeeperServer.setMinSessionTimeout / setMaxSessionTimeout).
 	MinSessionTimeout, MaxSessionTimeout time.Duration
+
+	// Peers makes the server an ensemble member (server.N lines; ID is
+	// its own myid); none is standalone. InitLimit and SyncLimit are in
+	// ticks; 0 is DefaultInitLimit and DefaultSyncLimit.
+	Peers                []Peer
+	InitLimit, SyncLimit int
 }
 
 func (c ServerConfig) tick() int64 {
@@ -57,10 +64,13 @@ func (c ServerConfig) Negotiate(asked int32) int32 {
 // process: it listens on host:2181, keeps sessions on tickTime buckets
 // and runs requests through Prep then Apply (PrepRequestProcessor,
 // SyncRequestProcessor, FinalRequestProcessor). Writes go through commit,
-// where an ensemble's leader will put ZAB's proposal and quorum ack.
+// standalone; an ensemble member (ServerConfig.Peers, quorum*.go) runs
+// ZAB instead: the leader proposes (propose) and every member applies a
+// committed entry in applyCommitted.
 //
-// A restarted Server starts from an empty tree: snapshots and the
-// transaction log are not modelled.
+// A restarted standalone Server starts from an empty tree: snapshots and
+// the transaction log are not modelled. An ensemble member keeps its Disk
+// (the log and epochs) when the same Server is spawned again.
 type Server struct {
 	cfg  ServerConfig
 	addr sim.Addr
@@ -72,6 +82,9 @@ type Server struct {
 	nextWatcher WatcherID
 	nextSession int64
 	expiry      *sim.Timer
+
+	q    *quorum // the ensemble member's state; nil standalone
+	disk *Disk   // kept across restarts of the same Server
 }
 
 // serverConn is a ServerCnxn: one client connection, its session once
@@ -81,6 +94,10 @@ type serverConn struct {
 	session int64
 	timeout int32
 	watcher WatcherID
+	// Ensemble: writes sent to the leader and not yet answered, and the
+	// requests waiting behind them.
+	inflight int
+	queued   []*Request
 }
 
 // NewServer makes a standalone server.
@@ -122,6 +139,9 @@ func (s *Server) Start(env *sim.Env) {
 	s.nextWatcher = 0
 	s.nextSession = initializeNextSession(s.cfg.ID, env.Now().UnixMilli())
 	s.expiry = nil
+	if s.Ensemble() {
+		s.startQuorum(env)
+	}
 }
 
 // initializeNextSession is SessionTrackerImpl.initializeNextSession: the
@@ -134,15 +154,37 @@ func initializeNextSession(id, nowMillis int64) int64 {
 // Receive implements sim.Process.
 func (s *Server) Receive(env *sim.Env, e *sim.Envelope) {
 	switch m := e.Msg.(type) {
+	case *Vote:
+		if s.q != nil {
+			s.vote(env, m)
+		}
+	case *Packet:
+		if s.q != nil {
+			s.quorumReceive(env, e.From, m)
+		}
 	case *ConnectRequest:
+		if s.q != nil {
+			s.ensembleConnect(env, e.From, m)
+			return
+		}
 		s.connect(env, e.From, m)
 	case *Request:
 		c := s.conns[e.From]
 		if c == nil || c.session == 0 {
 			return // not connected: NIOServerCnxn drops it with the connection
 		}
+		if s.q != nil {
+			s.ensembleRequest(env, c, m)
+			return
+		}
 		s.request(env, c, m)
 	case *sim.Disconnected, *sim.Closed:
+		if s.q != nil && s.sidOf(e.From.Host()) != 0 {
+			if strings.HasSuffix(string(e.From), ":"+QuorumPort) {
+				s.peerLost(env, e.From)
+			}
+			return
+		}
 		// The client's end reset or closed the connection.
 		s.closeConn(e.From)
 	}
@@ -200,7 +242,7 @@ func (s *Server) connsOf(session int64) []*serverConn {
 
 // commit applies a prepared transaction and sends the watches it fired.
 // Standalone, this is SyncRequestProcessor then FinalRequestProcessor at
-// once; an ensemble's leader will propose it and apply on a quorum's ack.
+// once (an ensemble's leader proposes instead, see propose).
 func (s *Server) commit(env *sim.Env, txn Txn) Result {
 	r := s.local.run(txn)
 	if txn.Type == OpCloseSession {
@@ -240,6 +282,12 @@ func (s *Server) armExpiry(env *sim.Env) {
 func (s *Server) expire(env *sim.Env) {
 	now := env.Now().Millis()
 	for _, id := range s.tracker.poll(now) {
+		if s.q != nil {
+			// The leader proposes the closeSession; every server closes
+			// the session's connections when it commits.
+			s.leaderPrep(env, 0, id, 0, &Request{Type: OpCloseSession}, 0)
+			continue
+		}
 		s.tracker.setClosing(id)
 		s.commit(env, s.local.Prep().CloseSession(id, now))
 		for _, c := range s.connsOf(id) {

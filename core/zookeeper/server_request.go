@@ -14,6 +14,13 @@ func (s *Server) request(env *sim.Env, c *serverConn, m *Request) {
 		return
 	}
 	s.armExpiry(env)
+	s.serve(env, c, m)
+}
+
+// serve answers one request (FinalRequestProcessor); standalone, a write
+// is committed at once.
+func (s *Server) serve(env *sim.Env, c *serverConn, m *Request) {
+	now := env.Now().Millis()
 	rep := &Reply{Xid: m.Xid, Type: m.Type}
 	switch m.Type {
 	case OpPing:
