@@ -81,6 +81,23 @@ func (h *coordinatorHost) Append(env *sim.Env, partition int32, recs []record.Re
 	}
 }
 
+// AwaitCommitted waits, as a write does, for the partition's HW to reach
+// offset, with no timeout: a read deferred behind records the coordinator
+// loaded above the HW (groupcoordinator/deferred.go).
+func (h *coordinatorHost) AwaitCommitted(env *sim.Env, partition int32, offset int64, done func(env *sim.Env, code protocol.ErrorCode)) {
+	b := h.broker()
+	p := b.partitions[tp(metadata.ConsumerOffsetsTopic, partition)]
+	switch {
+	case p == nil || !p.isLeader:
+		done(env, protocol.NOT_LEADER_OR_FOLLOWER)
+		return
+	case p.log.HighWatermark() >= offset:
+		done(env, protocol.NONE)
+		return
+	}
+	b.groupAppends = append(b.groupAppends, &groupAppend{partition: partition, required: offset, done: done})
+}
+
 // groupAppend is a write to __consumer_offsets waiting for replication
 // (offsets.commit.required.acks=-1): done runs once with NONE when the HW
 // passes it, or with the error.

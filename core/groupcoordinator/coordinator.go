@@ -38,6 +38,11 @@ type Host interface {
 	// offsets.commit.timeout.ms, or NOT_LEADER_OR_FOLLOWER when the broker
 	// stops leading the partition first (ReplicaManager.appendRecords).
 	Append(env *sim.Env, partition int32, recs []record.Record, done func(env *sim.Env, code protocol.ErrorCode))
+	// AwaitCommitted calls done once with NONE when the high watermark of
+	// __consumer_offsets partition `partition` reaches offset (at once if
+	// it has), or with NOT_LEADER_OR_FOLLOWER when the broker stops
+	// leading it first.
+	AwaitCommitted(env *sim.Env, partition int32, offset int64, done func(env *sim.Env, code protocol.ErrorCode))
 	// ReadLog is the batches of the local log of __consumer_offsets
 	// partition `partition`, from its log start offset to its end.
 	ReadLog(partition int32) []record.Batch
@@ -72,7 +77,8 @@ type Coordinator struct {
 	owned     map[int32]bool // partitions led and loaded
 	elections int
 	uuids     *sim.Rand
-	uuids848  *sim.Rand // Uuid member ids of classic members of consumer groups
+	uuids848  *sim.Rand                 // Uuid member ids of classic members of consumer groups
+	pending   map[int32][]*pendingWrite // KIP-848 writes in flight, by partition (deferred.go)
 }
 
 // New makes the coordinator of broker nodeID, running in host.

@@ -100,9 +100,23 @@ func (c *Coordinator) handleConsumerGroupHeartbeat(env *sim.Env, from sim.Addr, 
 	}
 	op.resp.CorrelationID = req.CorrelationID
 	if len(op.records) == 0 && len(op.pre) == 0 && op.install == nil {
+		// Nothing to write: answered once the partition's writes in
+		// flight have committed (deferred.go).
 		op.after(env)
-		c.respond(env, from, op.resp)
-		return true
+		deferred := false
+		ran := c.afterPendingWrites(env, c.PartitionFor(req.GroupID), func(env *sim.Env, code protocol.ErrorCode) {
+			if code != protocol.NONE {
+				c.respond(env, from, &protocol.ConsumerGroupHeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
+					ErrorCode: commitError(code)})
+			} else {
+				c.respond(env, from, op.resp)
+			}
+			if deferred {
+				c.done(env, from)
+			}
+		})
+		deferred = !ran
+		return ran
 	}
 	c.write848(env, req.GroupID, op, func(env *sim.Env, code protocol.ErrorCode) {
 		if code != protocol.NONE {
@@ -160,10 +174,19 @@ func (c *Coordinator) write848(env *sim.Env, groupID string, op *heartbeatOp, do
 		recs = append(recs, groupRecord{key: f.encodeKey(r), value: f.encodeValue(r)}.record())
 	}
 	op.after(env)
+	w := c.beginWrite(partition)
 	c.host.Append(env, partition, recs, func(env *sim.Env, code protocol.ErrorCode) {
 		if done != nil {
 			done(env, code)
 		}
+		if code == protocol.REQUEST_TIMED_OUT {
+			// The records stay in the log and may still commit: reads
+			// keep waiting on them (a timed-out write leaves Kafka's
+			// DeferredEventQueue only when the HW passes its offset).
+			c.awaitLogEnd(env, partition, w)
+			return
+		}
+		c.finishWrite(env, partition, w, code)
 	})
 }
 

@@ -154,6 +154,14 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 	}
 	delete(c.loading, partition)
 	c.owned[partition] = true
+	// The log may end above the high watermark (a new leader has records
+	// its followers have not confirmed): what was loaded from there is
+	// not committed, and reads wait until it is (deferred.go; Kafka's
+	// runtime starts with lastWrittenOffset = the log end and
+	// lastCommittedOffset = the HW).
+	if len(batches) > 0 {
+		c.awaitLogEnd(env, partition, c.beginWrite(partition))
+	}
 	env.Note(event.GroupsLoaded{Broker: c.nodeID, TP: storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: partition}, Groups: len(gkeys) + len(cids), Offsets: len(okeys)})
 }
 

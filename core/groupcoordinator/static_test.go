@@ -63,6 +63,9 @@ func (h *testHost) Append(env *sim.Env, _ int32, recs []record.Record, done func
 	env.After(time.Millisecond, "test-append", func(env *sim.Env) { done(env, code) })
 }
 func (h *testHost) ReadLog(int32) []record.Batch { return h.log }
+func (h *testHost) AwaitCommitted(env *sim.Env, _ int32, _ int64, done func(*sim.Env, protocol.ErrorCode)) {
+	done(env, protocol.NONE)
+}
 
 type idle struct{}
 
