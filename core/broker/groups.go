@@ -52,9 +52,9 @@ func (h *coordinatorHost) ReadLog(partition int32) []record.Batch {
 // -1: the HW passed them) or failed.
 func (h *coordinatorHost) Append(env *sim.Env, partition int32, recs []record.Record, done func(env *sim.Env, code protocol.ErrorCode)) {
 	b := h.broker()
-	p := b.partitions[tp(metadata.ConsumerOffsetsTopic, partition)]
+	p := h.ledPartition(partition)
 	switch {
-	case p == nil || !p.isLeader:
+	case p == nil:
 		done(env, protocol.NOT_LEADER_OR_FOLLOWER)
 		return
 	case len(p.isr) < p.effectiveMinISR():
@@ -81,14 +81,24 @@ func (h *coordinatorHost) Append(env *sim.Env, partition int32, recs []record.Re
 	}
 }
 
+// ledPartition is __consumer_offsets partition `partition` if this broker
+// leads it, else nil.
+func (h *coordinatorHost) ledPartition(partition int32) *Partition {
+	p := h.broker().partitions[tp(metadata.ConsumerOffsetsTopic, partition)]
+	if p == nil || !p.isLeader {
+		return nil
+	}
+	return p
+}
+
 // AwaitCommitted waits, as a write does, for the partition's HW to reach
 // offset, with no timeout: a read deferred behind records the coordinator
 // loaded above the HW (groupcoordinator/deferred.go).
 func (h *coordinatorHost) AwaitCommitted(env *sim.Env, partition int32, offset int64, done func(env *sim.Env, code protocol.ErrorCode)) {
 	b := h.broker()
-	p := b.partitions[tp(metadata.ConsumerOffsetsTopic, partition)]
+	p := h.ledPartition(partition)
 	switch {
-	case p == nil || !p.isLeader:
+	case p == nil:
 		done(env, protocol.NOT_LEADER_OR_FOLLOWER)
 		return
 	case p.log.HighWatermark() >= offset:

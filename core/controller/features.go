@@ -220,7 +220,8 @@ func rangeProblem(level int16, what string, r [2]int16) string {
 
 // updateMetadataVersion is FeatureControlManager.updateMetadataVersion at
 // each release: a downgrade across a level that changed the metadata's
-// records is refused (unsafe downgrades are not implemented, KAFKA-13896);
+// records is refused, as Kafka refuses it ("Unsafe metadata downgrade is
+// not supported in this version", KAFKA-13896);
 // 3.8 also refuses a level below 3.3-IV0, the first with
 // FeatureLevelRecord.
 func (c *Controller) updateMetadataVersion(level int16, unsafe bool, recs *[]metadata.Record) featureError {

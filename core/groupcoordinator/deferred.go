@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"kafkascope/core/protocol"
+	"kafkascope/core/record"
 	"kafkascope/core/sim"
 )
 
@@ -60,11 +61,15 @@ func (c *Coordinator) afterPendingWrites(env *sim.Env, partition int32, f func(e
 	return false
 }
 
-// awaitLogEnd ends write w only when the partition's HW reaches its
-// current log end (or the broker stops leading it).
-func (c *Coordinator) awaitLogEnd(env *sim.Env, partition int32, w *pendingWrite) {
+// awaitLogEnd ends write w only when the partition's HW reaches the end
+// of the batches (the local log, read again when nil) or the broker stops
+// leading it.
+func (c *Coordinator) awaitLogEnd(env *sim.Env, partition int32, batches []record.Batch, w *pendingWrite) {
+	if batches == nil {
+		batches = c.host.ReadLog(partition)
+	}
 	var end int64
-	if batches := c.host.ReadLog(partition); len(batches) > 0 {
+	if len(batches) > 0 {
 		end = batches[len(batches)-1].NextOffset()
 	}
 	c.host.AwaitCommitted(env, partition, end, func(env *sim.Env, code protocol.ErrorCode) {

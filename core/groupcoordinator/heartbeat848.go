@@ -183,7 +183,7 @@ func (c *Coordinator) write848(env *sim.Env, groupID string, op *heartbeatOp, do
 			// The records stay in the log and may still commit: reads
 			// keep waiting on them (a timed-out write leaves Kafka's
 			// DeferredEventQueue only when the HW passes its offset).
-			c.awaitLogEnd(env, partition, w)
+			c.awaitLogEnd(env, partition, nil, w)
 			return
 		}
 		c.finishWrite(env, partition, w, code)

@@ -160,7 +160,7 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 	// runtime starts with lastWrittenOffset = the log end and
 	// lastCommittedOffset = the HW).
 	if len(batches) > 0 {
-		c.awaitLogEnd(env, partition, c.beginWrite(partition))
+		c.awaitLogEnd(env, partition, batches, c.beginWrite(partition))
 	}
 	env.Note(event.GroupsLoaded{Broker: c.nodeID, TP: storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: partition}, Groups: len(gkeys) + len(cids), Offsets: len(okeys)})
 }

@@ -114,30 +114,42 @@ func (r Release) FeatureDependencies(name string, level int16) ([]string, error)
 		}
 		return []string{fmt.Sprintf("%s=%d (%s) has no dependencies.", name, level, metadataName(level))}, nil
 	}
+	fl, known, defined := productionLevel(name, level)
+	switch {
+	case !known:
+		return nil, fmt.Errorf("Unknown feature: %s", name)
+	case !defined:
+		return nil, fmt.Errorf("No feature:%s with feature level %d", name, level)
+	case len(fl.deps) == 0:
+		return []string{fmt.Sprintf("%s=%d has no dependencies.", name, level)}, nil
+	}
+	out := []string{fmt.Sprintf("%s=%d requires:", name, level)}
+	for _, d := range fl.deps {
+		if d.name == MetadataVersionFeature {
+			out = append(out, fmt.Sprintf("    %s=%d (%s)", d.name, d.level, metadataName(d.level)))
+		} else {
+			out = append(out, fmt.Sprintf("    %s=%d", d.name, d.level))
+		}
+	}
+	return out, nil
+}
+
+// productionLevel finds level of production feature name
+// (Feature.featureFromName then fromFeatureLevel): known says whether the
+// feature exists, defined whether it has that level.
+func productionLevel(name string, level int16) (fl featureLevel, known, defined bool) {
 	for _, f := range productionFeatures {
 		if f.name != name {
 			continue
 		}
 		for _, fl := range f.levels {
-			if fl.level != level {
-				continue
+			if fl.level == level {
+				return fl, true, true
 			}
-			if len(fl.deps) == 0 {
-				return []string{fmt.Sprintf("%s=%d has no dependencies.", name, level)}, nil
-			}
-			out := []string{fmt.Sprintf("%s=%d requires:", name, level)}
-			for _, d := range fl.deps {
-				if d.name == MetadataVersionFeature {
-					out = append(out, fmt.Sprintf("    %s=%d (%s)", d.name, d.level, metadataName(d.level)))
-				} else {
-					out = append(out, fmt.Sprintf("    %s=%d", d.name, d.level))
-				}
-			}
-			return out, nil
 		}
-		return nil, fmt.Errorf("No feature:%s with feature level %d", name, level)
+		return featureLevel{}, true, false
 	}
-	return nil, fmt.Errorf("Unknown feature: %s", name)
+	return featureLevel{}, false, false
 }
 
 // metadataChanged are the metadata.version levels whose records differ
@@ -165,28 +177,23 @@ func (r Release) MetadataChanged(from, to int16) bool {
 // why feature may not be set to level given the levels the update would
 // leave (proposed, metadata.version included), or "" if it may.
 func FeatureValidationProblem(name string, level int16, proposed map[string]int16) string {
-	for _, f := range productionFeatures {
-		if f.name != name {
-			continue
-		}
-		for _, fl := range f.levels {
-			if fl.level != level {
-				continue
-			}
-			if mv, ok := proposed[MetadataVersionFeature]; level >= 1 && (!ok || mv < minimumMetadataLevel) {
-				return fmt.Sprintf("%s could not be set to %d because it depends on metadata.version=%d (%s)",
-					name, level, minimumMetadataLevel, metadataName(minimumMetadataLevel))
-			}
-			for _, d := range fl.deps {
-				if have, ok := proposed[d.name]; !ok || have < d.level {
-					return fmt.Sprintf("%s could not be set to %d because it depends on %s level %d", name, level, d.name, d.level)
-				}
-			}
-			return ""
-		}
+	fl, known, defined := productionLevel(name, level)
+	switch {
+	case !known:
+		return "Feature " + name + " not found."
+	case !defined:
 		return fmt.Sprintf("No feature:%s with feature level %d", name, level)
 	}
-	return "Feature " + name + " not found."
+	if mv, ok := proposed[MetadataVersionFeature]; level >= 1 && (!ok || mv < minimumMetadataLevel) {
+		return fmt.Sprintf("%s could not be set to %d because it depends on metadata.version=%d (%s)",
+			name, level, minimumMetadataLevel, metadataName(minimumMetadataLevel))
+	}
+	for _, d := range fl.deps {
+		if have, ok := proposed[d.name]; !ok || have < d.level {
+			return fmt.Sprintf("%s could not be set to %d because it depends on %s level %d", name, level, d.name, d.level)
+		}
+	}
+	return ""
 }
 
 // DefaultLevels are Feature.defaultLevel of each production feature for

@@ -242,14 +242,7 @@ func (p *Prep) prepOp(session int64, op Op, zxid int64) (Txn, Code) {
 		p.add(&change{zxid: zxid, path: op.Path})
 		return Txn{Type: OpDelete, Path: op.Path}, OK
 	case OpSetData:
-		if ValidatePath(op.Path) != "" {
-			return Txn{}, BadArguments
-		}
-		n, code := p.record(op.Path)
-		if code != OK {
-			return Txn{}, code
-		}
-		v, code := checkVersion(n.stat.version, op.Version)
+		n, v, code := p.versioned(op)
 		if code != OK {
 			return Txn{}, code
 		}
@@ -258,20 +251,29 @@ func (p *Prep) prepOp(session int64, op Op, zxid int64) (Txn, Code) {
 		p.add(nc)
 		return Txn{Type: OpSetData, Path: op.Path, Data: cloneBytes(op.Data), Version: v}, OK
 	case OpCheck:
-		if ValidatePath(op.Path) != "" {
-			return Txn{}, BadArguments
-		}
-		n, code := p.record(op.Path)
-		if code != OK {
-			return Txn{}, code
-		}
-		v, code := checkVersion(n.stat.version, op.Version)
+		_, v, code := p.versioned(op)
 		if code != OK {
 			return Txn{}, code
 		}
 		return Txn{Type: OpCheck, Path: op.Path, Version: v}, OK
 	}
 	return Txn{}, Unimplemented
+}
+
+// versioned is the check setData and check share
+// (PrepRequestProcessor.pRequest2Txn): a valid path (BadArguments), an
+// existing node (NoNode), the expected version (BadVersion). It returns
+// the node's record and the version the write sets.
+func (p *Prep) versioned(op Op) (*change, int32, Code) {
+	if ValidatePath(op.Path) != "" {
+		return nil, 0, BadArguments
+	}
+	n, code := p.record(op.Path)
+	if code != OK {
+		return nil, 0, code
+	}
+	v, code := checkVersion(n.stat.version, op.Version)
+	return n, v, code
 }
 
 // prepCreate is pRequest2TxnCreate: the sequential suffix is the parent's
