@@ -40,6 +40,9 @@ type Config struct {
 	// OnShutdown runs when a controlled shutdown has finished, before the
 	// process exits (a combined node's controller resigns there).
 	OnShutdown func(env *sim.Env)
+	// ZooKeeper is set for a ZooKeeper-era broker (Kafka 2.8): its
+	// session and its controller (zkmode.go). Quorum is then unused.
+	ZooKeeper *ZooKeeperMode
 }
 
 // Quorum is the broker's view of the KRaft controller quorum.
@@ -141,6 +144,9 @@ type Broker struct {
 	coordinator          *groupcoordinator.Coordinator
 	groupAppends         []*groupAppend
 	creatingOffsetsTopic bool
+
+	// zk is the ZooKeeper era's state (zkmode.go), nil on KRaft.
+	zk *zkState
 }
 
 // New makes a broker; it starts when the process starts.
@@ -159,6 +165,10 @@ func New(cfg Config) *Broker {
 		conns:      map[sim.Addr]*conn{},
 	}
 	b.coordinator = groupcoordinator.New(cfg.NodeID, (*coordinatorHost)(b))
+	if cfg.ZooKeeper != nil {
+		b.zk = newZkState(cfg.ZooKeeper)
+		b.cfg.Quorum = zkControllerView{b}
+	}
 	return b
 }
 
@@ -335,7 +345,11 @@ func (b *Broker) Start(env *sim.Env) {
 	if err := b.loadLogs(env); err != nil {
 		panic(fmt.Sprintf("broker %d: loading logs: %v", b.cfg.NodeID, err))
 	}
-	b.register(env)
+	if b.zk != nil {
+		b.zkStart(env)
+	} else {
+		b.register(env)
+	}
 	env.After(0, "isr-expiration", b.isrExpirationTask)
 	env.After(b.ms("replica.high.watermark.checkpoint.interval.ms"), "highwatermark-checkpoint", b.hwCheckpointTask)
 	env.After(30*time.Second, "kafka-recovery-point-checkpoint", b.recoveryPointCheckpointTask)

@@ -9,8 +9,12 @@ import (
 )
 
 // eligible: a broker may join an ISR only while it is registered, unfenced
-// and not shutting down (KRaft's ISR eligibility).
+// and not shutting down (KRaft's ISR eligibility, KIP-841). A
+// ZooKeeper-era leader (2.8) checks only that the follower caught up.
 func (b *Broker) eligible(id int32) bool {
+	if b.zk != nil {
+		return true
+	}
 	r, ok := b.image.Brokers[id]
 	return ok && !r.Fenced && !r.InControlledShutdown
 }
@@ -25,7 +29,9 @@ func (p *Partition) maybeExpandISR(env *sim.Env, id int32) {
 	if st.logEndOffset < p.log.HighWatermark() || st.logEndOffset < p.leaderEpochStartOffset || !p.b.eligible(id) {
 		return
 	}
-	if reg := p.b.image.Brokers[id]; reg == nil || (st.brokerEpoch >= 0 && reg.Epoch != st.brokerEpoch) {
+	// The follower's registration must be the one that fetched (KIP-903,
+	// 3.5); a ZooKeeper-era fetch carries no broker epoch.
+	if reg := p.b.image.Brokers[id]; p.b.zk == nil && (reg == nil || (st.brokerEpoch >= 0 && reg.Epoch != st.brokerEpoch)) {
 		return
 	}
 	newISR := append(slices.Clone(p.isr), id)
@@ -72,6 +78,10 @@ func (p *Partition) maybeShrinkISR(env *sim.Env) {
 func (p *Partition) alterISR(env *sim.Env, newISR []int32) {
 	b := p.b
 	p.pendingISR = newISR
+	if b.zk != nil {
+		p.alterIsrZk(env, newISR)
+		return
+	}
 	epoch, pepoch := p.leaderEpoch, p.partitionEpoch
 	req := &protocol.AlterPartitionRequest{
 		BrokerID: b.cfg.NodeID, BrokerEpoch: b.brokerEpoch,
@@ -96,6 +106,39 @@ func (p *Partition) alterISR(env *sim.Env, newISR []int32) {
 		if pr.PartitionEpoch > p.partitionEpoch {
 			p.isr = slices.Clone(pr.ISR)
 			p.partitionEpoch = pr.PartitionEpoch
+		}
+		p.pendingISR = nil
+		p.afterISRChange(env)
+	})
+}
+
+// alterIsrZk proposes newISR to the ZooKeeper-era controller (AlterIsr,
+// KIP-497, IBP 2.7-IV2 and later: 2.8's default), quoting the leader
+// epoch and the state znode's version it knows; the answer carries the
+// version written. Kafka's AlterIsrManager batches every pending change
+// into one request at a time; here each partition's goes on its own.
+func (p *Partition) alterIsrZk(env *sim.Env, newISR []int32) {
+	b := p.b
+	epoch, version := p.leaderEpoch, p.partitionEpoch
+	req := &protocol.AlterIsrRequest{
+		BrokerID: b.cfg.NodeID, BrokerEpoch: b.brokerEpoch,
+		Topics: []protocol.AlterIsrTopic{{Name: p.tp.Topic, Partitions: []protocol.AlterIsrPartition{{
+			PartitionIndex: p.tp.Partition, LeaderEpoch: epoch, NewISR: slices.Clone(newISR), CurrentIsrVersion: version,
+		}}}},
+	}
+	b.sendToController(env, req, neverGiveUp, func(env *sim.Env, resp protocol.Response, err error) {
+		if cur := b.partitions[p.tp]; cur != p || !p.isLeader || p.leaderEpoch != epoch {
+			return
+		}
+		r, _ := resp.(*protocol.AlterIsrResponse)
+		if err != nil || r.ErrorCode != protocol.NONE || len(r.Topics) != 1 || len(r.Topics[0].Partitions) != 1 || r.Topics[0].Partitions[0].ErrorCode != protocol.NONE {
+			p.pendingISR = nil // retried by the next check
+			return
+		}
+		pr := r.Topics[0].Partitions[0]
+		if pr.CurrentIsrVersion > p.partitionEpoch {
+			p.isr = slices.Clone(pr.ISR)
+			p.partitionEpoch = pr.CurrentIsrVersion
 		}
 		p.pendingISR = nil
 		p.afterISRChange(env)

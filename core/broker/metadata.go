@@ -159,7 +159,7 @@ func (b *Broker) publish(env *sim.Env, changed map[storage.TopicPartition]bool, 
 // follow, or delete it.
 func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 	me := b.cfg.NodeID
-	st := b.image.Partition(key.Topic, key.Partition)
+	st, topicID := b.target(key)
 	p := b.partitions[key]
 	if st == nil || !slices.Contains(st.Replicas, me) {
 		if p != nil {
@@ -176,9 +176,8 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 		}
 		return
 	}
-	topic := b.image.Topics[key.Topic]
 	if p == nil {
-		log, err := storage.CreateLog(b.cfg.Disk, b.logDir, key, topic.ID.String(), b.logConfig(key.Topic))
+		log, err := storage.CreateLog(b.cfg.Disk, b.logDir, key, topicID.String(), b.logConfig(key.Topic))
 		if err != nil {
 			b.logCreateFailed(env, key, err)
 			return
@@ -186,12 +185,12 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 		b.attachLog(env, log)
 		p = newPartition(b, key, log)
 		b.setPartition(key, p)
-	} else if p.topicID != topic.ID && p.topicID != (metadata.Uuid{}) {
+	} else if p.topicID != topicID && p.topicID != (metadata.Uuid{}) {
 		// A stale replica of a deleted topic with the same name: start over.
 		p.log.Delete()
 		b.setPartition(key, nil)
 		b.dropCleanerState(key)
-		log, err := storage.CreateLog(b.cfg.Disk, b.logDir, key, topic.ID.String(), b.logConfig(key.Topic))
+		log, err := storage.CreateLog(b.cfg.Disk, b.logDir, key, topicID.String(), b.logConfig(key.Topic))
 		if err != nil {
 			b.logCreateFailed(env, key, err)
 			return
@@ -201,5 +200,22 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 		b.setPartition(key, p)
 	}
 	p.log.SetConfig(b.logConfig(key.Topic))
-	p.apply(env, st, topic.ID)
+	p.apply(env, st, topicID)
+}
+
+// target is what the local replica of key should be: the metadata
+// image's state on KRaft; in the ZooKeeper era, the last LeaderAndIsr's.
+func (b *Broker) target(key storage.TopicPartition) (*metadata.PartitionState, metadata.Uuid) {
+	if b.zk != nil {
+		z, ok := b.zk.parts[key]
+		if !ok {
+			return nil, metadata.Uuid{}
+		}
+		return &z.state, z.topicID
+	}
+	st := b.image.Partition(key.Topic, key.Partition)
+	if st == nil {
+		return nil, metadata.Uuid{}
+	}
+	return st, b.image.Topics[key.Topic].ID
 }

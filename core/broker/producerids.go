@@ -67,6 +67,10 @@ func (b *Broker) maybeRequestProducerIDBlock(env *sim.Env) {
 	if m.nextBlock != nil || m.requestInFlight || env.Now() < m.backoffUntil {
 		return
 	}
+	if b.zk != nil {
+		b.claimZkProducerIDBlock(env)
+		return
+	}
 	m.requestInFlight = true
 	req := &protocol.AllocateProducerIdsRequest{BrokerID: b.cfg.NodeID, BrokerEpoch: b.brokerEpoch}
 	b.sendToController(env, req, controllerSocketTimeout, func(env *sim.Env, resp protocol.Response, err error) {

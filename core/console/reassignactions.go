@@ -266,7 +266,7 @@ func (rc *reassignCommand) generateWith(env *sim.Env, found map[string][][]int32
 				rc.t.finish(1)
 				return
 			}
-			assigned := assignReplicas(brokers, len(parts), rf, rnd.Intn(len(brokers)), rnd.Intn(len(brokers)))
+			assigned := placement.RackUnaware(brokers, len(parts), rf, rnd.Intn(len(brokers)), rnd.Intn(len(brokers)))
 			for i, r := range assigned {
 				proposed = append(proposed, reassignTarget{topic: topic, partition: int32(i), replicas: r})
 			}

@@ -86,6 +86,10 @@ func IsNotController(resp Response) bool {
 		return m.ErrorCode == NOT_CONTROLLER
 	case *AlterPartitionResponse:
 		return m.ErrorCode == NOT_CONTROLLER
+	case *AlterIsrResponse:
+		return m.ErrorCode == NOT_CONTROLLER
+	case *ControlledShutdownResponse:
+		return m.ErrorCode == NOT_CONTROLLER
 	case *IncrementalAlterConfigsResponse:
 		return len(m.Responses) > 0 && m.Responses[0].ErrorCode == NOT_CONTROLLER
 	case *AlterConfigsResponse:

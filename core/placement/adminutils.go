@@ -1,13 +1,14 @@
-package console
+package placement
 
-// assignReplicas is Kafka's rack-unaware replica placement
-// (AdminUtils.assignReplicasToBrokers), which kafka-reassign-partitions.sh
-// --generate uses: partition p's first replica is broker
+// RackUnaware is Kafka's rack-unaware replica placement
+// (AdminUtils.assignReplicasToBrokers), which the ZooKeeper-era controller
+// broker uses for new topics (ZkAdminManager.createTopics) and
+// kafka-reassign-partitions.sh --generate uses before 4.0: partition p's first replica is broker
 // (p + startIndex) mod n, and each further replica is shifted from it by
 // 1 + (shift + j) mod (n - 1), where shift grows by one each time p wraps
 // around the broker list. Kafka picks startIndex and the first shift at
 // random; the caller passes them in (drawn from the run's seed).
-func assignReplicas(brokers []int32, partitions, rf, startIndex, shift int) [][]int32 {
+func RackUnaware(brokers []int32, partitions, rf, startIndex, shift int) [][]int32 {
 	n := len(brokers)
 	out := make([][]int32, partitions)
 	for p := 0; p < partitions; p++ {
