@@ -83,6 +83,13 @@ func DecodeEntityConfig(data []byte) (map[string]string, error) {
 // object or has no "config" object gives no entries, and a value that is
 // not a string is an error; unlike Kafka, unparsable data is an error
 // too, not an empty config.
+//
+// Kafka alters a config by reading the znode into a Properties this way
+// (AdminZkClient.fetchEntityConfig), setting and removing names, and
+// writing it back, so the entries followed by the new settings give the
+// order it writes. Not modelled: a removal, which leaves the table its
+// size (a ConcurrentHashMap never shrinks), so the order after removing
+// names from twelve or more can differ from writing the rest afresh.
 func DecodeEntityConfigEntries(data []byte) ([]ConfigEntry, error) {
 	v, err := parseJSON(data)
 	if err != nil {
