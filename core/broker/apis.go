@@ -26,7 +26,11 @@ func (b *Broker) handleMetadata(env *sim.Env, from sim.Addr, req *protocol.Metad
 		}
 		resp.Brokers = append(resp.Brokers, protocol.MetadataBroker{NodeID: id, Host: r.Endpoints[0].Host, Port: r.Endpoints[0].Port, Rack: r.Rack})
 	}
-	if n := len(resp.Brokers); n > 0 {
+	if b.zk != nil {
+		// A ZooKeeper-era broker names the controller its last
+		// UpdateMetadata came from (MetadataCache.getControllerId).
+		resp.ControllerID = b.zk.controllerID
+	} else if n := len(resp.Brokers); n > 0 {
 		// KRaft brokers name a random alive (unfenced) broker as the
 		// controller (getRandomAliveBrokerId): clients send it what the
 		// controller decides, and it forwards. A broker that died but is

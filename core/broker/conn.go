@@ -143,7 +143,23 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		return b.handleAlterConfigs(env, e.From, m)
 	case *protocol.IncrementalAlterConfigsRequest:
 		return b.handleIncrementalAlterConfigs(env, e.From, m)
-	case *protocol.CreateTopicsRequest, *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest, *protocol.ElectLeadersRequest,
+	case *protocol.CreateTopicsRequest:
+		if b.zk != nil {
+			return b.handleCreateTopicsZk(env, e.From, m)
+		}
+		b.forwardToController(env, e.From, m)
+		return false
+	case *protocol.LeaderAndIsrRequest:
+		return b.handleLeaderAndIsr(env, e.From, m)
+	case *protocol.UpdateMetadataRequest:
+		b.handleUpdateMetadata(env, e.From, m)
+	case *protocol.StopReplicaRequest:
+		b.handleStopReplica(env, e.From, m)
+	case *protocol.AlterIsrRequest:
+		return b.handleAlterIsr(env, e.From, m)
+	case *protocol.ControlledShutdownRequest:
+		return b.handleControlledShutdown(env, e.From, m)
+	case *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest, *protocol.ElectLeadersRequest,
 		*protocol.AlterPartitionReassignmentsRequest, *protocol.ListPartitionReassignmentsRequest, *protocol.UpdateFeaturesRequest:
 		b.forwardToController(env, e.From, m.(protocol.Request))
 		return false

@@ -199,6 +199,11 @@ func (b *Broker) BeginControlledShutdown(env *sim.Env) {
 	}
 	b.state = StatePendingControlledShutdown
 	env.Note(event.BrokerShutdownStarted{Broker: b.cfg.NodeID})
+	if b.zk != nil {
+		b.zk.shutdownTries = int(b.conf().BrokerInt("controlled.shutdown.max.retries"))
+		b.zkControlledShutdown(env)
+		return
+	}
 	b.sendHeartbeat(env)
 	// Do not wait forever for a controller that cannot answer.
 	env.After(b.ms("broker.session.timeout.ms"), "controlled-shutdown-timeout", func(env *sim.Env) {
@@ -227,6 +232,13 @@ func (b *Broker) finishShutdown(env *sim.Env) {
 	b.writeCheckpoints()
 	b.writeCleanShutdownFile()
 	b.net.Abandon()
+	if b.zk != nil {
+		// KafkaServer.shutdown ends with the controller and then the
+		// ZooKeeper session: its close deletes /brokers/ids/N (and
+		// /controller if it held it) at once.
+		b.zk.controller.Stop()
+		b.zk.client.Close(env, nil)
+	}
 	b.state = StateStopped
 	env.Note(event.BrokerShutdownFinished{Broker: b.cfg.NodeID})
 	if b.cfg.OnShutdown != nil {

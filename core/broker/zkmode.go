@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"kafkascope/core/config"
 	"kafkascope/core/event"
 	"kafkascope/core/kafkazk"
 	"kafkascope/core/metadata"
@@ -42,6 +43,8 @@ type zkState struct {
 	configsRead map[string]bool
 	// shutdownTries counts the ControlledShutdown requests left.
 	shutdownTries int
+	// waits are CreateTopics answers waiting for their leaders (zkadmin.go).
+	waits []*zkTopicWait
 }
 
 type zkPartition struct {
@@ -68,6 +71,13 @@ func (v zkControllerView) ActiveController() (sim.Addr, bool) {
 }
 
 func (v zkControllerView) HighWatermark() int64 { return 0 }
+
+// SetZooKeeperController gives the broker its controller (made after the
+// broker, since it reads the broker's configs).
+func (b *Broker) SetZooKeeperController(c *zkcontroller.Controller) { b.zk.controller = c }
+
+// Conf is the broker's configs as they stand now.
+func (b *Broker) Conf() config.Layers { return b.conf() }
 
 // ZooKeeperController is the broker's controller (nil on KRaft).
 func (b *Broker) ZooKeeperController() *zkcontroller.Controller {

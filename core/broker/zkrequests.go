@@ -137,6 +137,7 @@ func (b *Broker) handleUpdateMetadata(env *sim.Env, from sim.Addr, req *protocol
 	b.respond(env, from, resp)
 	b.groupsMetadataUpdate(env, changed, nil)
 	b.checkParkedFetches(env)
+	b.zkCheckWaits(env)
 }
 
 // handleStopReplica is stopReplicas: the fetchers of the partitions stop;

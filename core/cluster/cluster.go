@@ -15,6 +15,7 @@ import (
 	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
+	"kafkascope/core/zookeeper"
 )
 
 // Limits on a cluster.
@@ -45,6 +46,9 @@ type Config struct {
 	// Version is the Kafka release the cluster runs (zero:
 	// release.Default); New refuses a release the engine cannot run.
 	Version release.Version
+	// ZooKeepers is the ZooKeeper ensemble's size for a ZooKeeper-era
+	// release (1 or 3; 0: 1, Kafka's standalone zookeeper.properties).
+	ZooKeepers int
 	// Unfinished runs a known release that the engine does not run
 	// faithfully yet (Release.Refused): for the engine's own tests while
 	// that release is built. Nothing a user types sets it.
@@ -84,6 +88,7 @@ type Cluster struct {
 	checkSuperseded bool
 	groups          groupLog // coordinators' notes per group (clients.go)
 	onNote          func(sim.TraceEvent)
+	zkServers       []*zookeeper.Server // the ensemble (zkcluster.go); none on KRaft
 
 	// ViewState is where a view of this cluster keeps what it computes
 	// incrementally (core/view's metadata-log list); the cluster never
@@ -108,8 +113,17 @@ func New(cfg Config) (*Cluster, error) {
 		cfg.Version = release.Default
 	}
 	rel, err := release.Lookup(cfg.Version)
-	if err != nil && !(cfg.Unfinished && rel.Version == cfg.Version && rel.MetadataLevel > 0) {
+	if err != nil && !(cfg.Unfinished && rel.Version == cfg.Version) {
 		return nil, err
+	}
+	zkEra := !rel.Version.AtLeast(3, 0)
+	switch {
+	case !zkEra && cfg.ZooKeepers != 0:
+		return nil, fmt.Errorf("--zookeepers needs a ZooKeeper-era release (--version 2.8); Kafka %s runs in KRaft mode", cfg.Version)
+	case zkEra && cfg.ZooKeepers == 0:
+		cfg.ZooKeepers = 1
+	case zkEra && cfg.ZooKeepers != 1 && cfg.ZooKeepers != MaxZooKeepers:
+		return nil, fmt.Errorf("--zookeepers must be 1 or %d", MaxZooKeepers)
 	}
 	if cfg.Static == nil {
 		cfg.Static = config.Static{}
@@ -145,6 +159,11 @@ func New(cfg Config) (*Cluster, error) {
 		avail: newAvailability(), marks: replicaMarks{},
 	}
 	w.SetNoteHook(c.observe)
+	if zkEra {
+		if err := c.spawnZooKeepers(cfg.ZooKeepers); err != nil {
+			return nil, err
+		}
+	}
 	for id := int32(1); id <= int32(cfg.Brokers); id++ {
 		c.disks[id] = storage.NewDisk(w.Now)
 		if err := c.disks[id].SetPageCacheBytes(cfg.PageCacheBytes); err != nil {
@@ -155,7 +174,9 @@ func New(cfg Config) (*Cluster, error) {
 			return nil, err
 		}
 	}
-	c.SetLeaping(!cfg.Stepped)
+	// Leaps know KRaft's steady loops, not ZooKeeper's pings and ticks:
+	// a ZooKeeper-era cluster runs every event.
+	c.SetLeaping(!cfg.Stepped && !zkEra)
 	if err := c.RunUntil(c.AllUnfenced, startupDeadline); err != nil {
 		return nil, err
 	}
@@ -215,6 +236,9 @@ func (c *Cluster) IsVoter(id int32) bool { return id >= 1 && int(id) <= c.cfg.Co
 // spawn starts a fresh incarnation of node id: new processes over the same
 // disk, which holds the partition logs and the metadata log.
 func (c *Cluster) spawn(id int32) error {
+	if c.IsZooKeeper() {
+		return c.spawnZkBroker(id)
+	}
 	n := &Node{ID: id}
 	voters := c.Voters()
 	addr := BrokerAddr(id) // an observer's raft client fetches from the broker listener
@@ -304,6 +328,9 @@ func (c *Cluster) logDir() string {
 // AllUnfenced reports whether every running broker is registered and
 // unfenced in the controller's metadata.
 func (c *Cluster) AllUnfenced() bool {
+	if c.IsZooKeeper() {
+		return c.zkAllRegistered()
+	}
 	ctl := c.Controller()
 	if ctl == nil {
 		return false

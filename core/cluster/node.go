@@ -6,8 +6,10 @@ import (
 
 	"kafkascope/core/broker"
 	"kafkascope/core/controller"
+	"kafkascope/core/kafkazk"
 	"kafkascope/core/raft"
 	"kafkascope/core/sim"
+	"kafkascope/core/zkcontroller"
 )
 
 // Node is one Kafka process: a broker and, when the node is a voter, the
@@ -20,6 +22,10 @@ type Node struct {
 	Raft       *raft.Node
 	Broker     *broker.Broker
 	Controller *controller.Controller
+	// A ZooKeeper-era broker (zkcluster.go) has neither raft client nor
+	// KRaft controller: its ZooKeeper session and its controller instead.
+	ZK           *kafkazk.Client
+	ZkController *zkcontroller.Controller
 }
 
 // Exited implements sim.Exiter: the process ends when its broker finished a
@@ -33,6 +39,10 @@ func (n *Node) Exited() bool {
 // raft client recovers the metadata log and starts replaying it into the
 // controller (first) and the broker.
 func (n *Node) Start(env *sim.Env) {
+	if n.ZK != nil {
+		n.Broker.Start(env) // it opens the session and starts the controller
+		return
+	}
 	if n.Controller != nil {
 		n.Raft.Register(env, n.Controller)
 		n.Controller.Start(env)
@@ -48,7 +58,11 @@ func (n *Node) Start(env *sim.Env) {
 // otherwise the port picks the listener. Nothing listens on any other
 // port: the connection is refused.
 func (n *Node) Receive(env *sim.Env, e *sim.Envelope) {
-	if n.Raft.Handle(env, e) {
+	if n.ZK != nil {
+		if n.ZK.Receive(env, e) || n.ZkController.Handle(env, e) {
+			return
+		}
+	} else if n.Raft.Handle(env, e) {
 		return
 	}
 	switch port := portOf(e.To); {

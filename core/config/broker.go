@@ -11,6 +11,12 @@ var BrokerDefs = []*Def{
 	{Name: "broker.session.timeout.ms", Type: Int, Default: "9000"},
 	{Name: "compression.type", Type: String, Default: "producer", Validate: Check{Kind: OneOf, Valid: []string{"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"}}},
 	{Name: "controlled.shutdown.enable", Type: Boolean, Default: "true"},
+	// The ZooKeeper era's controlled shutdown (KafkaConfig.scala at tag
+	// 2.8.0, Defaults) and, below, its ZooKeeper session. Kafka 3.x still
+	// defines them for its ZooKeeper mode; kafkascope runs 3.x in KRaft
+	// mode only, so they are 2.8's here.
+	{Name: "controlled.shutdown.max.retries", Type: Int, Default: "3", Until: v30},
+	{Name: "controlled.shutdown.retry.backoff.ms", Type: Long, Default: "5000", Until: v30},
 	{Name: "default.replication.factor", Type: Int, Default: "1"},
 	{Name: "delete.topic.enable", Type: Boolean, Default: "true"},
 	// The consumer rebalance protocol's (KIP-848) broker configs, Kafka's
@@ -100,6 +106,9 @@ var BrokerDefs = []*Def{
 	{Name: "request.timeout.ms", Type: Int, Default: "30000"},
 	{Name: "unclean.leader.election.enable", Type: Boolean, Default: "false"},
 	{Name: "unclean.leader.election.interval.ms", Type: Long, Default: "300000", Validate: Check{Kind: AtLeast, Min: 1}, Since: v39, Internal: true}, // KAFKA-12670
+	{Name: "zookeeper.connection.timeout.ms", Type: Int, NullDefault: true, Until: v30},
+	{Name: "zookeeper.max.in.flight.requests", Type: Int, Default: "10", Validate: Check{Kind: AtLeast, Min: 1}, Until: v30},
+	{Name: "zookeeper.session.timeout.ms", Type: Int, Default: "18000", Until: v30},
 }
 
 var brokerDefByName = func() map[string]*Def {

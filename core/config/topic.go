@@ -34,6 +34,7 @@ const (
 // Releases that changed the tables below.
 var (
 	v39 = release.Version{Major: 3, Minor: 9}
+	v30 = release.Version{Major: 3, Minor: 0}
 	v40 = release.Version{Major: 4, Minor: 0}
 	v41 = release.Version{Major: 4, Minor: 1}
 	v43 = release.Version{Major: 4, Minor: 3}

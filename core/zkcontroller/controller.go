@@ -17,6 +17,9 @@ type Config struct {
 	// Conf is the broker's configs as they stand (read at each use).
 	Conf    func() config.Layers
 	Release release.Release
+	// Register re-registers the broker under /brokers/ids after its
+	// session expired (processRegisterBrokerAndReelect).
+	Register func(env *sim.Env, done func(env *sim.Env))
 }
 
 // Controller is one broker's controller: active when it won /controller.
@@ -29,7 +32,7 @@ type Controller struct {
 	cfg Config
 	net *rpc.Client
 
-	queue   []event
+	queue   []controllerEvent
 	running bool
 
 	activeID       int32 // the broker /controller names, -1 if none known
@@ -42,9 +45,9 @@ type Controller struct {
 	stopped        bool
 }
 
-// event is one ControllerEvent: run does its work and calls done once,
+// controllerEvent is one ControllerEvent: run does its work and calls done once,
 // when its last ZooKeeper batch is back.
-type event struct {
+type controllerEvent struct {
 	name string
 	run  func(env *sim.Env, done func(env *sim.Env))
 }
@@ -63,6 +66,15 @@ func (c *Controller) Epoch() int32 { return c.epoch }
 // ActiveID is the controller broker as this one last read /controller.
 func (c *Controller) ActiveID() int32 { return c.activeID }
 
+// LiveBrokerIDs is the brokers the active controller knows as alive
+// (registered, shutting down or not), nil when it is not active.
+func (c *Controller) LiveBrokerIDs() []int32 {
+	if !c.active || c.ctx == nil {
+		return nil
+	}
+	return c.ctx.liveIDs()
+}
+
 // Handle takes the answers to the controller's requests to brokers.
 func (c *Controller) Handle(env *sim.Env, e *sim.Envelope) bool {
 	return c.net != nil && c.net.Handle(env, e)
@@ -75,7 +87,11 @@ func (c *Controller) Start(env *sim.Env) {
 	zk.RegisterStateHandler(kafkazk.StateHandler{
 		Name:                      "controller-state-change-handler",
 		BeforeInitializingSession: func(env *sim.Env) { c.enqueue(env, "Expire", c.expire) },
-		AfterSession:              func(env *sim.Env) { c.enqueue(env, "RegisterBrokerAndReelect", c.reelect) },
+		AfterSession: func(env *sim.Env) {
+			c.enqueue(env, "RegisterBrokerAndReelect", func(env *sim.Env, done func(*sim.Env)) {
+				c.cfg.Register(env, func(env *sim.Env) { c.reelect(env, done) })
+			})
+		},
 	})
 	zk.RegisterNodeHandler(kafkazk.ControllerPath, kafkazk.NodeHandler{
 		Created:     func(env *sim.Env) { c.enqueue(env, "ControllerChange", c.controllerChange) },
@@ -105,7 +121,7 @@ func (c *Controller) enqueue(env *sim.Env, name string, run func(env *sim.Env, d
 	if c.stopped {
 		return
 	}
-	c.queue = append(c.queue, event{name: name, run: run})
+	c.queue = append(c.queue, controllerEvent{name: name, run: run})
 	if !c.running {
 		c.next(env)
 	}

@@ -165,7 +165,7 @@ func (c *Controller) electLeaders(env *sim.Env, b *batch, tps []storage.TopicPar
 			uncleanly := map[storage.TopicPartition]bool{}
 			for _, tp := range candidates {
 				li := c.ctx.states[tp]
-				next, wasUnclean := c.elect(tp, li, s, unclean[tp.Topic])
+				next, wasUnclean := c.electLeader(tp, li, s, unclean[tp.Topic])
 				if next == nil {
 					continue // "Failed to elect leader for partition …"
 				}
@@ -211,10 +211,10 @@ func (c *Controller) liveISRLeader(tp storage.TopicPartition, li *leaderIsr) int
 	return -1
 }
 
-// elect picks a partition's next leader and ISR by strategy (Election.scala),
+// electLeader picks a partition's next leader and ISR by strategy (Election.scala),
 // nil if there is none; the leader epoch goes up by one
 // (LeaderAndIsr.newLeaderAndIsr).
-func (c *Controller) elect(tp storage.TopicPartition, li *leaderIsr, s strategy, uncleanOK bool) (*leaderIsr, bool) {
+func (c *Controller) electLeader(tp storage.TopicPartition, li *leaderIsr, s strategy, uncleanOK bool) (*leaderIsr, bool) {
 	assignment := c.ctx.replicas(tp)
 	next := &leaderIsr{leaderEpoch: li.leaderEpoch + 1, controllerEpoch: c.epoch, leader: -1}
 	unclean := false

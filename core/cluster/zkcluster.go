@@ -1,0 +1,138 @@
+package cluster
+
+import (
+	"fmt"
+	"time"
+
+	"kafkascope/core/broker"
+	"kafkascope/core/config"
+	"kafkascope/core/kafkazk"
+	"kafkascope/core/sim"
+	"kafkascope/core/zkcontroller"
+	"kafkascope/core/zookeeper"
+)
+
+// The ZooKeeper era (--version 2.8): the cluster runs a ZooKeeper ensemble
+// (one standalone server, as Kafka's config/zookeeper.properties runs it,
+// or three) as processes zookeeper-N:2181 beside the brokers, and every
+// broker embeds a ZooKeeper session and a controller (KafkaServer with
+// its KafkaZkClient and KafkaController). There is no metadata quorum.
+
+// ZooKeeperPort is clientPort in Kafka's config/zookeeper.properties.
+const ZooKeeperPort = 2181
+
+// MaxZooKeepers bounds --zookeepers: 1 (standalone) or 3.
+const MaxZooKeepers = 3
+
+// ZooKeeperHost is ZooKeeper server n's host name.
+func ZooKeeperHost(n int) string { return fmt.Sprintf("zookeeper-%d", n) }
+
+// ZooKeeperAddr is ZooKeeper server n's client address.
+func ZooKeeperAddr(n int) sim.Addr {
+	return sim.Addr(fmt.Sprintf("%s:%d", ZooKeeperHost(n), ZooKeeperPort))
+}
+
+// ZooKeeperServers is the ensemble's client addresses (zookeeper.connect),
+// none for a KRaft cluster.
+func (c *Cluster) ZooKeeperServers() []sim.Addr {
+	out := make([]sim.Addr, 0, len(c.zkServers))
+	for n := 1; n <= len(c.zkServers); n++ {
+		out = append(out, ZooKeeperAddr(n))
+	}
+	return out
+}
+
+// ZooKeeperServer is server n (1-based), nil if there is none.
+func (c *Cluster) ZooKeeperServer(n int) *zookeeper.Server {
+	if n < 1 || n > len(c.zkServers) {
+		return nil
+	}
+	return c.zkServers[n-1]
+}
+
+// IsZooKeeper reports whether the cluster runs in the ZooKeeper era.
+func (c *Cluster) IsZooKeeper() bool { return len(c.zkServers) > 0 }
+
+// spawnZooKeepers starts the ensemble: standalone for one server, with
+// server.N lines for three (initLimit and syncLimit as zoo_sample.cfg).
+func (c *Cluster) spawnZooKeepers(n int) error {
+	var peers []zookeeper.Peer
+	if n > 1 {
+		for i := 1; i <= n; i++ {
+			peers = append(peers, zookeeper.Peer{ID: int64(i), Host: ZooKeeperHost(i)})
+		}
+	}
+	for i := 1; i <= n; i++ {
+		s := zookeeper.NewServer(zookeeper.ServerConfig{ID: int64(i), Peers: peers})
+		c.zkServers = append(c.zkServers, s)
+		if err := c.World.Spawn(ZooKeeperHost(i), s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// spawnZkBroker starts a fresh incarnation of ZooKeeper-era broker id: its
+// session, its controller, its broker, over the same disk.
+func (c *Cluster) spawnZkBroker(id int32) error {
+	n := &Node{ID: id}
+	static := c.cfg.Static
+	layers := config.Layers{Static: static, Release: c.release.Version}
+	n.ZK = kafkazk.NewClient(kafkazk.ClientConfig{
+		Servers:        c.ZooKeeperServers(),
+		SessionTimeout: time.Duration(layers.BrokerInt("zookeeper.session.timeout.ms")) * time.Millisecond,
+		MaxInFlight:    int(layers.BrokerInt("zookeeper.max.in.flight.requests")),
+	})
+	n.Broker = broker.New(broker.Config{
+		NodeID: id, Host: Host(id), ClusterID: c.ClusterID, DirectoryID: c.dirIDs[id],
+		Static: static, Disk: c.disks[id], Release: c.release,
+		ZooKeeper: &broker.ZooKeeperMode{Client: n.ZK},
+	})
+	n.ZkController = zkcontroller.New(zkcontroller.Config{
+		BrokerID: id, ZK: n.ZK, Release: c.release, Conf: n.Broker.Conf,
+		Register: n.Broker.ZkReregister,
+	})
+	n.Broker.SetZooKeeperController(n.ZkController)
+	c.nodes[id] = n
+	c.state[id] = NodeRunning
+	c.marks.forget(id)
+	return c.World.Spawn(Host(id), n)
+}
+
+// ZkController is the active ZooKeeper-era controller: the running one
+// that won the highest controller epoch, nil when none has.
+func (c *Cluster) ZkController() *zkcontroller.Controller {
+	var best *zkcontroller.Controller
+	for _, id := range c.NodeIDs() {
+		n := c.nodes[id]
+		if n.ZkController == nil || c.state[id] != NodeRunning || !n.ZkController.Active() {
+			continue
+		}
+		if best == nil || n.ZkController.Epoch() > best.Epoch() {
+			best = n.ZkController
+		}
+	}
+	return best
+}
+
+// zkAllRegistered reports whether a controller is active and knows every
+// running broker, each of them serving.
+func (c *Cluster) zkAllRegistered() bool {
+	ctl := c.ZkController()
+	if ctl == nil {
+		return false
+	}
+	live := map[int32]bool{}
+	for _, id := range ctl.LiveBrokerIDs() {
+		live[id] = true
+	}
+	for _, id := range c.NodeIDs() {
+		if c.state[id] != NodeRunning {
+			continue
+		}
+		if !live[id] || c.nodes[id].Broker.State() != broker.StateRunning {
+			return false
+		}
+	}
+	return true
+}
