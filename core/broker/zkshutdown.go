@@ -65,4 +65,3 @@ func (b *Broker) handleAlterIsr(env *sim.Env, from sim.Addr, req *protocol.Alter
 	})
 	return false
 }
-

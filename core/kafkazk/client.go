@@ -55,7 +55,7 @@ type NodeHandler struct {
 
 // StateHandler is a StateChangeHandler, registered under a name.
 type StateHandler struct {
-	Name                                     string
+	Name                                    string
 	BeforeInitializingSession, AfterSession func(env *sim.Env)
 }
 

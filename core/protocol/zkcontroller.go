@@ -229,19 +229,19 @@ type AlterIsrResponse struct {
 	Topics    []AlterIsrTopicResponse
 }
 
-func (*LeaderAndIsrRequest) Kind() string         { return "LeaderAndIsr" }
-func (*LeaderAndIsrResponse) Kind() string        { return "LeaderAndIsrResponse" }
-func (*UpdateMetadataRequest) Kind() string       { return "UpdateMetadata" }
-func (*UpdateMetadataResponse) Kind() string      { return "UpdateMetadataResponse" }
-func (*StopReplicaRequest) Kind() string          { return "StopReplica" }
-func (*StopReplicaResponse) Kind() string         { return "StopReplicaResponse" }
-func (*ControlledShutdownRequest) Kind() string   { return "ControlledShutdown" }
-func (*ControlledShutdownResponse) Kind() string  { return "ControlledShutdownResponse" }
-func (*AlterIsrRequest) Kind() string             { return "AlterIsr" }
-func (*AlterIsrResponse) Kind() string            { return "AlterIsrResponse" }
-func (r *LeaderAndIsrRequest) Summary() string    { return r.ControllerHeader.summary(r.partitions()) }
-func (r *UpdateMetadataRequest) Summary() string  { return r.ControllerHeader.summary(r.partitions()) }
-func (r *StopReplicaRequest) Summary() string     { return r.ControllerHeader.summary(r.partitions()) }
+func (*LeaderAndIsrRequest) Kind() string        { return "LeaderAndIsr" }
+func (*LeaderAndIsrResponse) Kind() string       { return "LeaderAndIsrResponse" }
+func (*UpdateMetadataRequest) Kind() string      { return "UpdateMetadata" }
+func (*UpdateMetadataResponse) Kind() string     { return "UpdateMetadataResponse" }
+func (*StopReplicaRequest) Kind() string         { return "StopReplica" }
+func (*StopReplicaResponse) Kind() string        { return "StopReplicaResponse" }
+func (*ControlledShutdownRequest) Kind() string  { return "ControlledShutdown" }
+func (*ControlledShutdownResponse) Kind() string { return "ControlledShutdownResponse" }
+func (*AlterIsrRequest) Kind() string            { return "AlterIsr" }
+func (*AlterIsrResponse) Kind() string           { return "AlterIsrResponse" }
+func (r *LeaderAndIsrRequest) Summary() string   { return r.ControllerHeader.summary(r.partitions()) }
+func (r *UpdateMetadataRequest) Summary() string { return r.ControllerHeader.summary(r.partitions()) }
+func (r *StopReplicaRequest) Summary() string    { return r.ControllerHeader.summary(r.partitions()) }
 func (r *ControlledShutdownRequest) Summary() string {
 	return fmt.Sprintf("broker=%d epoch=%d", r.BrokerID, r.BrokerEpoch)
 }

@@ -93,17 +93,17 @@ func (ch *channel) drain(env *sim.Env, q *brokerQueue) {
 // brokers, sent as at most one LeaderAndIsr, one UpdateMetadata and one
 // StopReplica per broker, in that order.
 type batch struct {
-	leaderAndIsr   map[int32]map[storage.TopicPartition]protocol.LeaderAndIsrPartitionState
-	updateBrokers  map[int32]bool
-	updateParts    map[storage.TopicPartition]bool
-	updateAll      bool // every partition with leadership info (a new broker's first UpdateMetadata)
-	stopReplica    map[int32]map[storage.TopicPartition]bool // → deletePartition
+	leaderAndIsr    map[int32]map[storage.TopicPartition]protocol.LeaderAndIsrPartitionState
+	updateBrokers   map[int32]bool
+	updateParts     map[storage.TopicPartition]bool
+	updateAll       bool                                      // every partition with leadership info (a new broker's first UpdateMetadata)
+	stopReplica     map[int32]map[storage.TopicPartition]bool // → deletePartition
 	stopLeaderEpoch map[storage.TopicPartition]int32
 }
 
 func newBatch() *batch {
 	return &batch{
-		leaderAndIsr: map[int32]map[storage.TopicPartition]protocol.LeaderAndIsrPartitionState{},
+		leaderAndIsr:  map[int32]map[storage.TopicPartition]protocol.LeaderAndIsrPartitionState{},
 		updateBrokers: map[int32]bool{}, updateParts: map[storage.TopicPartition]bool{},
 		stopReplica: map[int32]map[storage.TopicPartition]bool{}, stopLeaderEpoch: map[storage.TopicPartition]int32{},
 	}
