@@ -21,8 +21,9 @@ import (
 // connection end and drops its watches, but the session stays until it
 // expires, a session timeout (30 s asked for, -timeout) later, and so do
 // the ephemeral nodes the command created. The simulated exit does the
-// same: the world answers the server's next message with a reset and
-// tells it the connection is gone.
+// same: the world tells the server the connection is gone (sim.World.Exit
+// resets the connections of a process that ends), and nothing closes the
+// session.
 type zkShellProc struct {
 	t            *toolRun
 	cfg          *zkShellConfig
