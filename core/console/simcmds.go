@@ -44,7 +44,6 @@ var laterTools = map[string]string{
 	"kafka-share-groups":           "share groups (KIP-932, Kafka 4.2 and later) are not simulated yet",
 	"kafka-console-share-consumer": "share groups (KIP-932, Kafka 4.2 and later) are not simulated yet",
 	"kafka-transactions":           "transactions are not simulated yet",
-	"zookeeper-shell":              "the ZooKeeper era (Kafka 2.8) is not simulated yet",
 }
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
@@ -76,6 +75,16 @@ Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.
   kafka-producer-perf-test.sh, kafka-verifiable-producer.sh, kafka-verifiable-consumer.sh,
   kafka-dump-log.sh, kafka-metadata-quorum.sh, kafka-features.sh, kafka-groups.sh (4.x)`
 
+// helpLines is the help; a cluster with ZooKeeper also lists
+// zookeeper-shell.sh among the tools.
+func helpLines(zookeeper bool) []string {
+	text := strings.Split(strings.Replace(helpText, "@RELEASES@", releasesHelp(), 1), "\n")
+	if zookeeper {
+		text[len(text)-1] += ", zookeeper-shell.sh"
+	}
+	return text
+}
+
 // releasesHelp names the releases cluster create runs, its default, and
 // the ones it knows and refuses, from the release table.
 func releasesHelp() string {
@@ -101,7 +110,7 @@ func releasesHelp() string {
 // cmdHelp prints the help, or with arguments the part of it about one
 // command: help network, help network heal, help kill.
 func (s *Session) cmdHelp(args []string) {
-	text := strings.Split(strings.Replace(helpText, "@RELEASES@", releasesHelp(), 1), "\n")
+	text := helpLines(s.cluster != nil && len(s.cluster.ZooKeeperServers()) > 0)
 	if len(args) == 0 {
 		for _, l := range text {
 			s.print(l)
@@ -121,6 +130,10 @@ func (s *Session) cmdHelp(args []string) {
 	}
 	switch {
 	case found:
+	case toolName(args[0]) == "zookeeper-shell":
+		// No --help: the script alone prints its usage, and an unknown
+		// command lists the commands.
+		s.print("help: zookeeper-shell.sh connects to a cluster's ZooKeeper (Kafka 2.8 clusters): zookeeper-shell.sh alone prints its usage, zookeeper-shell.sh zookeeper-1:2181 help lists its commands")
 	case tools[toolName(args[0])] != nil:
 		s.printf("help: %s is one of Kafka's tools: %s.sh --help lists its options", args[0], toolName(args[0]))
 	default:

@@ -34,6 +34,7 @@ func init() {
 		"kafka-consumer-groups":     consumerGroupsTool,
 		"kafka-verifiable-consumer": verifiableConsumerTool,
 		"kafka-groups":              groupsTool,
+		"zookeeper-shell":           zkShellTool,
 	}
 }
 
