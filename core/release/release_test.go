@@ -50,8 +50,13 @@ func TestLookup(t *testing.T) {
 		if err != nil && !strings.Contains(err.Error(), r.Refused) {
 			t.Errorf("Lookup(%v): %q does not say why", r.Version, err)
 		}
-		if r.Refused == "" && (r.MetadataVersion == "" || r.MetadataLevel <= 0) {
-			t.Errorf("%v runs without a metadata.version", r.Version)
+		// A KRaft release has a metadata.version; a ZooKeeper-era one
+		// (before 3.0, KIP-500) none.
+		if r.Refused == "" && (r.MetadataVersion == "" || r.MetadataLevel <= 0) != r.ZooKeeper {
+			t.Errorf("%v: metadata.version %q level %d, ZooKeeper era %v", r.Version, r.MetadataVersion, r.MetadataLevel, r.ZooKeeper)
+		}
+		if r.ZooKeeper == r.Version.AtLeast(3, 0) {
+			t.Errorf("%v: ZooKeeper era %v", r.Version, r.ZooKeeper)
 		}
 		// A release with features supports and finalizes its own
 		// metadata.version, and finalizes every feature within its range.
@@ -98,10 +103,13 @@ func TestRunnable(t *testing.T) {
 	if v, err := Runnable("4.3.0"); err != nil || v != (Version{Major: 4, Minor: 3}) {
 		t.Errorf("4.3.0: %v, %v", v, err)
 	}
+	if v, err := Runnable("2.8.2"); err != nil || v != (Version{Major: 2, Minor: 8}) {
+		t.Errorf("2.8.2: %v, %v", v, err)
+	}
 	for in, want := range map[string]string{
 		"x":   `"x" is not a Kafka version`,
 		"9.9": "Kafka 9.9 is not a release kafkascope knows",
-		"2.8": "Kafka 2.8: a ZooKeeper-era cluster",
+		"2.7": "Kafka 2.7 is not a release kafkascope knows",
 	} {
 		if _, err := Runnable(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", in, err, want)

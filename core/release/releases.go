@@ -28,6 +28,9 @@ type Release struct {
 	// Refused says why the engine cannot run this release yet (empty: it
 	// can). Asking for it is an error that says so.
 	Refused string
+	// ZooKeeper says the release keeps its metadata in ZooKeeper (the
+	// ZooKeeper era: a controller broker, no metadata quorum).
+	ZooKeeper bool
 }
 
 // FeatureDefault is the level a freshly formatted cluster of r finalizes
@@ -47,8 +50,11 @@ var Default = Version{4, 3}
 // releases are the release lines `cluster create --version` knows, oldest
 // first.
 var releases = []Release{
-	{Version: Version{2, 8}, Tag: "2.8.2",
-		Refused: "a ZooKeeper-era cluster (a ZooKeeper ensemble and a controller broker) is not simulated yet"},
+	// 2.8 is the last release line before KRaft was usable (KIP-500's
+	// early access came with it, not production-ready): a ZooKeeper
+	// ensemble and a controller broker. Its brokers have no feature
+	// flags (BrokerFeatures supports none) and no metadata.version.
+	{Version: Version{2, 8}, Tag: "2.8.0", ZooKeeper: true},
 	// 3.8's only production feature is metadata.version, supported from
 	// 3.0-IV1 (MetadataVersion.MINIMUM_KRAFT_VERSION).
 	{Version: Version{3, 8}, Tag: "3.8.0", MetadataVersion: "3.8-IV0", MetadataLevel: 20,

@@ -69,6 +69,9 @@ func ParseOverride(s string) (string, string, error) {
 		// drawn later, among those that have the key).
 		var err error
 		for _, r := range release.Simulated() {
+			if r.ZooKeeper {
+				continue // not drawn yet (Plan)
+			}
 			if err = config.ValidateStatic(config.Static{k: v}, r.Version); err == nil {
 				break
 			}
@@ -180,6 +183,9 @@ func Draw(seed uint64, opts Options) Plan {
 		// (inter.broker.protocol.version went in 4.0).
 		var rels []release.Version
 		for _, r := range release.Simulated() {
+			if r.ZooKeeper {
+				continue // the ZooKeeper era's faults and checkers are not built yet
+			}
 			if _, ibp := opts.Overrides["inter.broker.protocol.version"]; !ibp || !r.Version.AtLeast(4, 0) {
 				rels = append(rels, r.Version)
 			}

@@ -188,13 +188,13 @@ func (c *Client) lost(env *sim.Env) {
 	c.timer = env.After(delay, "zk-client-reconnect", c.connect)
 }
 
+// fail ends every request sent and every one still queued with code, as
+// ClientCnxn.cleanup does on any connection loss (3.5.9 fails the
+// outgoing queue too: a request is never carried over to the next
+// connection).
 func (c *Client) fail(env *sim.Env, code Code) {
-	calls := c.pending
-	c.pending = nil
-	if code == SessionExpired {
-		calls = append(calls, c.outgoing...)
-		c.outgoing = nil
-	}
+	calls := append(c.pending, c.outgoing...)
+	c.pending, c.outgoing = nil, nil
 	for _, k := range calls {
 		k.done(env, &Reply{Xid: k.req.Xid, Type: k.req.Type, Err: code})
 	}

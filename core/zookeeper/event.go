@@ -71,7 +71,11 @@ type WatchedEvent struct {
 // "WATCHER::" line when a watch fires (ZooKeeperMain.MyWatcher):
 // "WatchedEvent state:SyncConnected type:NodeDataChanged path:/a".
 func (e WatchedEvent) String() string {
-	return "WatchedEvent state:" + e.State.String() + " type:" + e.Type.String() + " path:" + e.Path
+	path := e.Path
+	if path == "" {
+		path = "null" // a state change's path is null
+	}
+	return "WatchedEvent state:" + e.State.String() + " type:" + e.Type.String() + " path:" + path
 }
 
 // WatcherID names who set a watch: the server's connection for a session

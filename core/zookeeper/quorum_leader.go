@@ -238,22 +238,22 @@ func (s *Server) syncLearner(env *sim.Env, l *learner) {
 
 // leaderPrep runs a write through PrepRequestProcessor and proposes it.
 func (s *Server) leaderPrep(env *sim.Env, origin, session int64, cxid int32, m *Request, timeout int32) {
-	now := env.Now().Millis()
+	now, wall := env.Now().Millis(), wallMillis(env)
 	prep := s.local.Prep()
 	var txn Txn
 	switch m.Type {
 	case OpCreateSession:
 		s.tracker.add(session, timeout, now)
 		s.armExpiry(env)
-		txn = prep.CreateSession(session, timeout, now)
+		txn = prep.CreateSession(session, timeout, wall)
 	case OpCloseSession:
 		s.tracker.setClosing(session)
-		txn = prep.CloseSession(session, now)
+		txn = prep.CloseSession(session, wall)
 	case OpMulti:
-		txn = prep.Multi(session, m.Ops, now)
+		txn = prep.Multi(session, m.Ops, wall)
 	default:
 		op := Op{Type: m.Type, Path: m.Path, Data: m.Data, Mode: m.Mode, Version: m.Version}
-		txn = prep.Write(session, op, now)
+		txn = prep.Write(session, op, wall)
 	}
 	s.propose(env, Entry{Txn: txn, Origin: origin, Cxid: cxid})
 }

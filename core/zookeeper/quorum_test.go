@@ -406,7 +406,7 @@ func TestEnsembleFollowerLosingLeaderDisconnectsClient(t *testing.T) {
 	}
 	z.runFor(3 * time.Second)
 	ev := z.cli["a"].events
-	if len(ev) < 3 || ev[1][len(ev[1])-len("state:Disconnected type:None path:"):] != "state:Disconnected type:None path:" {
+	if len(ev) < 3 || ev[1][len(ev[1])-len("state:Disconnected type:None path:null"):] != "state:Disconnected type:None path:null" {
 		t.Fatalf("events %q", ev)
 	}
 	if c.State() != Connected || c.SessionID() != sid || c.Conn() == "" || z.leader() != "zookeeper-3" {

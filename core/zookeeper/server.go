@@ -201,7 +201,7 @@ func (s *Server) connect(env *sim.Env, from sim.Addr, m *ConnectRequest) {
 		id = s.nextSession
 		s.nextSession++
 		s.tracker.add(id, timeout, now)
-		s.commit(env, s.local.Prep().CreateSession(id, timeout, now))
+		s.commit(env, s.local.Prep().CreateSession(id, timeout, wallMillis(env)))
 	} else if !s.tracker.touch(id, timeout, now) {
 		// finishSessionInit(cnxn, false): timeout 0, then close.
 		env.Send(s.addr, from, &ConnectResponse{})
@@ -289,7 +289,7 @@ func (s *Server) expire(env *sim.Env) {
 			continue
 		}
 		s.tracker.setClosing(id)
-		s.commit(env, s.local.Prep().CloseSession(id, now))
+		s.commit(env, s.local.Prep().CloseSession(id, wallMillis(env)))
 		for _, c := range s.connsOf(id) {
 			s.closeConn(c.addr)
 			env.Send(s.addr, c.addr, &sim.Closed{})
@@ -297,3 +297,9 @@ func (s *Server) expire(env *sim.Env) {
 	}
 	s.armExpiry(env)
 }
+
+// wallMillis is the wall-clock time a transaction records
+// (Time.currentWallTime: the ctime and mtime zookeeper-shell prints);
+// sessions expire on the elapsed clock (Time.currentElapsedTime), the
+// simulation's own milliseconds.
+func wallMillis(env *sim.Env) int64 { return env.Now().UnixMilli() }

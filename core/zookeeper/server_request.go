@@ -20,7 +20,7 @@ func (s *Server) request(env *sim.Env, c *serverConn, m *Request) {
 // serve answers one request (FinalRequestProcessor); standalone, a write
 // is committed at once.
 func (s *Server) serve(env *sim.Env, c *serverConn, m *Request) {
-	now := env.Now().Millis()
+	now := wallMillis(env)
 	rep := &Reply{Xid: m.Xid, Type: m.Type}
 	switch m.Type {
 	case OpPing:

@@ -113,7 +113,7 @@ func TestNegotiatedTimeouts(t *testing.T) {
 	if c.SessionID()>>56 != 1 {
 		t.Fatalf("session id %x", c.SessionID())
 	}
-	if got := z.cli["a"].events; len(got) != 1 || got[0] != "2 WatchedEvent state:SyncConnected type:None path:" {
+	if got := z.cli["a"].events; len(got) != 1 || got[0] != "2 WatchedEvent state:SyncConnected type:None path:null" {
 		t.Fatalf("events %q", got)
 	}
 }

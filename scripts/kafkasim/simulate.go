@@ -82,6 +82,10 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "kafkasim simulate: --version:", err)
 			return 2
 		}
+		if rel, _ := release.Lookup(v); rel.ZooKeeper {
+			fmt.Fprintf(stderr, "kafkasim simulate: --version: the simulator does not run the ZooKeeper era (Kafka %s) yet; cluster create --version %s does\n", v, v)
+			return 2
+		}
 		opts.Version = v
 	}
 	if *trace {
