@@ -161,6 +161,10 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		return b.handleControlledShutdown(env, e.From, m)
 	case *protocol.DeleteTopicsRequest, *protocol.CreatePartitionsRequest, *protocol.ElectLeadersRequest,
 		*protocol.AlterPartitionReassignmentsRequest, *protocol.ListPartitionReassignmentsRequest, *protocol.UpdateFeaturesRequest:
+		if b.zk != nil {
+			b.handleControllerAPIZk(env, e.From, m.(protocol.Request))
+			return true
+		}
 		b.forwardToController(env, e.From, m.(protocol.Request))
 		return false
 	case *protocol.DescribeQuorumRequest, *protocol.AddRaftVoterRequest, *protocol.RemoveRaftVoterRequest:

@@ -140,7 +140,13 @@ func (tc *topicCommand) printTopic(t protocol.MetadataTopic, cfgs []protocol.Des
 		if ra := reassignment(mp); ra != nil {
 			moving = fmt.Sprintf("\tAdding Replicas: %s\tRemoving Replicas: %s", sim.FormatIDs(ra.AddingReplicas), sim.FormatIDs(ra.RemovingReplicas))
 		}
-		tc.t.println(fmt.Sprintf("\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s%s\tElr: %s\tLastKnownElr: %s",
-			t.Name, mp.Index, leader, sim.FormatIDs(mp.Replicas), sim.FormatIDs(mp.ISR), moving, sim.FormatIDs(mp.ELR), sim.FormatIDs(mp.LastKnownElr)))
+		line := fmt.Sprintf("\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s%s",
+			t.Name, mp.Index, leader, sim.FormatIDs(mp.Replicas), sim.FormatIDs(mp.ISR), moving)
+		// 2.8's TopicCommand (tag 2.8.0) ends the line at the ISR (and a
+		// reassignment); the ELR columns came with KIP-966, printed by 3.8's.
+		if tc.t.rel().AtLeast(3, 8) {
+			line += fmt.Sprintf("\tElr: %s\tLastKnownElr: %s", sim.FormatIDs(mp.ELR), sim.FormatIDs(mp.LastKnownElr))
+		}
+		tc.t.println(line)
 	}
 }

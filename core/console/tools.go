@@ -42,7 +42,9 @@ func init() {
 // newer than the oldest release kafkascope runs; on an older cluster the
 // shell does not find it.
 var toolSince = map[string]release.Version{
-	"kafka-groups": {Major: 4, Minor: 0}, // GroupsCommand, KIP-1043
+	"kafka-groups":          {Major: 4, Minor: 0}, // GroupsCommand, KIP-1043
+	"kafka-metadata-quorum": {Major: 3, Minor: 3}, // bin/ at tag 3.3.0, KIP-836
+	"kafka-get-offsets":     {Major: 3, Minor: 0}, // bin/ at tag 3.0.0, KIP-635
 }
 
 // toolInRelease reports whether the session's release (the default one

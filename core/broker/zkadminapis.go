@@ -1,0 +1,28 @@
+package broker
+
+import (
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// handleControllerAPIZk answers, on a ZooKeeper-era broker, the admin
+// requests a KRaft broker forwards to its controller: in 2.8 the admin
+// client sends them to the controller broker its metadata names, and any
+// other broker answers NOT_CONTROLLER (KafkaApis checks
+// controller.isActive). The controller lists no reassignments: moving
+// replicas on ZooKeeper (/admin/reassign_partitions, the
+// AlterPartitionReassignments API) is not simulated, nor are topic
+// deletion, partition growth, leader elections by request and feature
+// updates; the tools say so before they get here (UNKNOWN_SERVER_ERROR
+// otherwise).
+func (b *Broker) handleControllerAPIZk(env *sim.Env, from sim.Addr, req protocol.Request) {
+	if !b.zk.controller.Active() {
+		b.respond(env, from, protocol.ErrorResponse(req, protocol.NOT_CONTROLLER))
+		return
+	}
+	if m, ok := req.(*protocol.ListPartitionReassignmentsRequest); ok {
+		b.respond(env, from, &protocol.ListPartitionReassignmentsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: m.CorrelationID}})
+		return
+	}
+	b.respond(env, from, protocol.ErrorResponse(req, protocol.UNKNOWN_SERVER_ERROR))
+}
