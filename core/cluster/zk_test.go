@@ -1,82 +1,189 @@
 package cluster
 
 import (
+	"slices"
 	"testing"
 	"time"
 
+	"kafkascope/core/kafkazk"
 	"kafkascope/core/release"
+	"kafkascope/core/storage"
 )
+
+// The ZooKeeper era end to end: brokers register in ZooKeeper, one wins
+// /controller, a crashed broker is noticed only when its session expires,
+// a controller that loses ZooKeeper is replaced and resigns.
 
 func newZkCluster(t *testing.T, brokers, zks int) *Cluster {
 	t.Helper()
-	c, err := New(Config{Brokers: brokers, Seed: 1, Version: release.Version{Major: 2, Minor: 8}, ZooKeepers: zks, Unfinished: true})
+	c, err := New(Config{Brokers: brokers, Seed: 1, Version: release.Version{Major: 2, Minor: 8}, ZooKeepers: zks})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-func TestZkClusterStarts(t *testing.T) {
-	c := newZkCluster(t, 3, 1)
-	ctl := c.ZkController()
-	if ctl == nil {
-		t.Fatal("no controller")
+// zkState reads a partition's state znode from server 1.
+func zkState(t *testing.T, c *Cluster, topic string, p int32) (kafkazk.PartitionState, int32) {
+	t.Helper()
+	data, st, err := c.ZooKeeperServer(1).Tree().GetData(kafkazk.TopicPartitionStatePath(topic, p), 0)
+	if err != nil {
+		t.Fatalf("state of %s-%d: %v", topic, p, err)
 	}
-	t.Logf("controller %d epoch %d at %v", ctl.ActiveID(), ctl.Epoch(), c.World.Now())
-	if err := c.CreateTopic("admin", "t", 3, 3, nil, nil); err != nil {
+	s, err := kafkazk.DecodePartitionState(data)
+	if err != nil {
 		t.Fatal(err)
 	}
-	c.RunUntil(func() bool { return false }, 5*time.Second)
-	for _, id := range c.NodeIDs() {
-		for _, p := range c.Node(id).Broker.Partitions() {
-			t.Logf("broker %d: %v", id, p)
-		}
-	}
-	tree := c.ZooKeeperServer(1).Tree()
-	_ = tree
+	return s, st.Version
 }
 
-func TestZkBrokerCrashMovesLeaders(t *testing.T) {
+func idle(c *Cluster, d time.Duration) { _ = c.RunUntil(func() bool { return false }, d) }
+
+func TestZkClusterRegistersAndElects(t *testing.T) {
+	for _, zks := range []int{1, 3} {
+		c := newZkCluster(t, 3, zks)
+		tree := c.ZooKeeperServer(1).Tree()
+		ids, _, err := tree.GetChildren(kafkazk.BrokerIdsPath, 0)
+		slices.Sort(ids)
+		if err != nil || !slices.Equal(ids, []string{"1", "2", "3"}) {
+			t.Fatalf("%d servers: /brokers/ids = %v, %v", zks, ids, err)
+		}
+		ctl := c.ZkController()
+		data, _, err := tree.GetData(kafkazk.ControllerPath, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, _ := kafkazk.DecodeController(data)
+		if ctl == nil || info.BrokerID != ctl.ActiveID() || ctl.Epoch() != 1 {
+			t.Fatalf("%d servers: /controller %s, active %+v", zks, data, ctl)
+		}
+		for _, id := range c.NodeIDs() {
+			// The registration is a create then a setData: version 1; its
+			// czxid is the broker epoch.
+			_, st, err := tree.GetData(kafkazk.BrokerIDPath(id), 0)
+			if err != nil || st.Version != 1 || st.Czxid != c.Node(id).Broker.Epoch() || st.EphemeralOwner != c.Node(id).ZK.Session() {
+				t.Errorf("%d servers: broker %d znode %+v, %v; epoch %d session %x", zks, id, st, err, c.Node(id).Broker.Epoch(), c.Node(id).ZK.Session())
+			}
+			if active := c.Node(id).ZkController.Active(); active != (id == ctl.ActiveID()) {
+				t.Errorf("broker %d active %v", id, active)
+			}
+		}
+		if err := c.CreateTopic("admin", "t", 3, 3, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		idle(c, 2*time.Second)
+		for p := int32(0); p < 3; p++ {
+			s, v := zkState(t, c, "t", p)
+			if v != 0 || s.LeaderEpoch != 0 || s.ControllerEpoch != 1 || len(s.ISR) != 3 {
+				t.Errorf("t-%d: %+v version %d", p, s, v)
+			}
+			for _, id := range c.NodeIDs() {
+				rp := c.Node(id).Broker.Partition(storage.TopicPartition{Topic: "t", Partition: p})
+				if rp == nil || rp.IsLeader() != (id == s.Leader) || rp.LeaderEpoch() != 0 {
+					t.Errorf("broker %d replica of t-%d: %v (state leader %d)", id, p, rp, s.Leader)
+				}
+			}
+		}
+	}
+}
+
+// A crashed broker keeps its znode until its session expires
+// (zookeeper.session.timeout.ms 18 s after the server last heard from it,
+// rounded up to a tickTime (3 s) bucket; an idle client pings every 6 s,
+// so 12 to 21 s after the crash): only then does the controller move its
+// leaderships, each one a conditional write of the state znode with the
+// leader epoch one higher.
+func TestZkCrashNoticedAtSessionExpiry(t *testing.T) {
 	c := newZkCluster(t, 3, 1)
 	if err := c.CreateTopic("admin", "t", 6, 3, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	c.RunUntil(func() bool { return false }, 5*time.Second)
+	idle(c, 5*time.Second)
 	ctl := c.ZkController().ActiveID()
 	victim := int32(1)
 	if victim == ctl {
 		victim = 2
 	}
+	before := map[int32]kafkazk.PartitionState{}
+	var led []int32
+	for p := int32(0); p < 6; p++ {
+		before[p], _ = zkState(t, c, "t", p)
+		if before[p].Leader == victim {
+			led = append(led, p)
+		}
+	}
+	if len(led) == 0 {
+		t.Fatal("the victim leads nothing")
+	}
 	if err := c.Kill(victim, false); err != nil {
 		t.Fatal(err)
 	}
-	start := c.World.Now()
-	c.RunUntil(func() bool { return false }, 30*time.Second)
-	t.Logf("killed %d at %v", victim, start)
-	for _, id := range c.NodeIDs() {
-		if id == victim {
-			continue
-		}
-		for _, p := range c.Node(id).Broker.Partitions() {
-			t.Logf("broker %d: %v", id, p)
+	idle(c, 11*time.Second)
+	for _, p := range led {
+		if s, _ := zkState(t, c, "t", p); s.Leader != victim {
+			t.Fatalf("t-%d moved to %d before the session could expire", p, s.Leader)
 		}
 	}
-	// kill the controller
+	idle(c, 11*time.Second)
+	for p := int32(0); p < 6; p++ {
+		s, v := zkState(t, c, "t", p)
+		if slices.Contains(s.ISR, victim) || s.Leader == victim || s.LeaderEpoch != before[p].LeaderEpoch+1 || v != 1 {
+			t.Errorf("t-%d after the expiry: %+v version %d (before %+v)", p, s, v, before[p])
+		}
+	}
+	// The controller's death: a new one wins epoch 2.
 	if err := c.Kill(ctl, false); err != nil {
 		t.Fatal(err)
 	}
-	c.RunUntil(func() bool { return false }, 40*time.Second)
+	idle(c, 25*time.Second)
 	n := c.ZkController()
-	if n == nil {
-		t.Fatal("no controller after the controller died")
+	if n == nil || n.Epoch() != 2 || n.ActiveID() == ctl {
+		t.Fatalf("after the controller died: %+v", n)
 	}
-	t.Logf("new controller %d epoch %d", n.ActiveID(), n.Epoch())
-	for _, id := range c.NodeIDs() {
-		if id == victim || id == ctl {
-			continue
+	data, st, _ := c.ZooKeeperServer(1).Tree().GetData(kafkazk.ControllerEpochPath, 0)
+	if string(data) != "2" || st.Version != 2 {
+		t.Errorf("/controller_epoch %q version %d", data, st.Version)
+	}
+}
+
+// A controller cut from ZooKeeper (not from the brokers) loses its
+// session: another broker wins a higher epoch while the old one still
+// believes it leads; once it hears its session is gone it resigns,
+// registers again and follows.
+func TestZkControllerCutFromZooKeeperResigns(t *testing.T) {
+	c := newZkCluster(t, 3, 1)
+	if err := c.CreateTopic("admin", "t", 3, 3, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	idle(c, 5*time.Second)
+	id := c.ZkController().ActiveID()
+	name := Host(id)[len("kafka-"):]
+	if err := c.CutZooKeeper(name, "zookeeper-1", false); err != nil {
+		t.Fatal(err)
+	}
+	idle(c, 30*time.Second)
+	var actives []int32
+	for _, n := range c.NodeIDs() {
+		if c.Node(n).ZkController.Active() {
+			actives = append(actives, n)
 		}
-		for _, p := range c.Node(id).Broker.Partitions() {
-			t.Logf("broker %d: %v", id, p)
+	}
+	if len(actives) != 2 || !slices.Contains(actives, id) || c.ZkController().Epoch() != 2 {
+		t.Fatalf("during the cut: active %v, newest %+v", actives, c.ZkController())
+	}
+	if err := c.HealZooKeeper(name, "zookeeper-1"); err != nil {
+		t.Fatal(err)
+	}
+	idle(c, 30*time.Second)
+	if c.Node(id).ZkController.Active() {
+		t.Fatalf("broker %d still acts as controller", id)
+	}
+	if !c.AllUnfenced() {
+		t.Fatalf("broker %d did not register again", id)
+	}
+	for p := int32(0); p < 3; p++ {
+		if s, _ := zkState(t, c, "t", p); len(s.ISR) != 3 || s.ControllerEpoch != 2 {
+			t.Errorf("t-%d: %+v", p, s)
 		}
 	}
 }

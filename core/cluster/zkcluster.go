@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"kafkascope/core/broker"
@@ -135,4 +137,66 @@ func (c *Cluster) zkAllRegistered() bool {
 		}
 	}
 	return true
+}
+
+// zkEndpointHost resolves a network endpoint of a ZooKeeper-era cluster:
+// a broker id or a ZooKeeper server's host name.
+func (c *Cluster) zkEndpointHost(s string) (string, error) {
+	for n := 1; n <= len(c.zkServers); n++ {
+		if s == ZooKeeperHost(n) {
+			return s, nil
+		}
+	}
+	if strings.HasPrefix(s, "zookeeper-") {
+		if !c.IsZooKeeper() {
+			return "", fmt.Errorf("%s: this cluster runs in KRaft mode and has no ZooKeeper", s)
+		}
+		return "", fmt.Errorf("%s: no such ZooKeeper server (the ensemble is zookeeper-1..%d)", s, len(c.zkServers))
+	}
+	id, err := strconv.ParseInt(s, 10, 32)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a broker id or a ZooKeeper server", s)
+	}
+	if err := c.checkID(int32(id)); err != nil {
+		return "", err
+	}
+	return Host(int32(id)), nil
+}
+
+// CutZooKeeper drops traffic between two endpoints, one of them a
+// ZooKeeper server: a broker cut from ZooKeeper but not from its peers
+// keeps serving until its session expires, or two ensemble members lose
+// each other.
+func (c *Cluster) CutZooKeeper(a, b string, oneWay bool) error {
+	ha, err := c.zkEndpointHost(a)
+	if err != nil {
+		return err
+	}
+	hb, err := c.zkEndpointHost(b)
+	if err != nil {
+		return err
+	}
+	if ha == hb {
+		return fmt.Errorf("cannot cut %s from itself", a)
+	}
+	c.World.Net().Cut(ha, hb)
+	if !oneWay {
+		c.World.Net().Cut(hb, ha)
+	}
+	return nil
+}
+
+// HealZooKeeper removes the cuts between two endpoints.
+func (c *Cluster) HealZooKeeper(a, b string) error {
+	ha, err := c.zkEndpointHost(a)
+	if err != nil {
+		return err
+	}
+	hb, err := c.zkEndpointHost(b)
+	if err != nil {
+		return err
+	}
+	c.World.Net().Heal(ha, hb)
+	c.World.Net().Heal(hb, ha)
+	return nil
 }

@@ -47,15 +47,17 @@ var laterTools = map[string]string{
 }
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
-  cluster create [--version V] [--brokers N] [--controllers N] [--seed S]
+  cluster create [--version V] [--brokers N] [--controllers N | --zookeepers N] [--seed S]
                  [--config key=value]... [--page-cache-bytes N]
                                  (sets offsets.topic.replication.factor=min(3, brokers) unless --config sets it;
                                  --page-cache-bytes: each machine's memory for caching files, default 64 MiB;
-                                 --version: the Kafka release it runs: @RELEASES@)
+                                 --version: the Kafka release it runs: @RELEASES@;
+                                 --zookeepers: the ZooKeeper ensemble of a 2.8 cluster, 1 or 3, default 1)
   broker kill N [--power-loss]   crash broker N (with --power-loss, unflushed writes are lost)
   broker stop N                  graceful shutdown (controlled shutdown, flush, clean exit)
   broker start N                 restart broker N; waits until it serves again
-  network cut A B | A->B         drop traffic between two brokers (both ways, or one way)
+  network cut A B | A->B         drop traffic between two brokers (both ways, or one way);
+                                 on 2.8, A or B may be a ZooKeeper server (zookeeper-1)
   network heal [A B]             undo cuts (all, or between A and B); delays and pending
                                  corruptions stay (network delay N 0, network corrupt N 0)
   network delay N DURATION       add latency to every message to and from broker N (0 removes it)
@@ -203,7 +205,7 @@ func (s *Session) needCluster(cmd string) bool {
 
 func (s *Session) cmdCluster(args []string) {
 	if len(args) == 0 || args[0] != "create" {
-		s.print("usage: cluster create [--version V] [--brokers N] [--controllers N] [--seed S] [--config key=value]... [--page-cache-bytes N]")
+		s.print("usage: cluster create [--version V] [--brokers N] [--controllers N | --zookeepers N] [--seed S] [--config key=value]... [--page-cache-bytes N]")
 		return
 	}
 	cfg := cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{}, TraceContent: s.TraceContent, Stepped: s.Stepped}
@@ -219,7 +221,7 @@ func (s *Session) cmdCluster(args []string) {
 	for _, o := range []struct {
 		name string
 		dst  *int
-	}{{"brokers", &cfg.Brokers}, {"controllers", &cfg.Controllers}} {
+	}{{"brokers", &cfg.Brokers}, {"controllers", &cfg.Controllers}, {"zookeepers", &cfg.ZooKeepers}} {
 		if p.Has(o.name) {
 			n, err := strconv.Atoi(p.Value(o.name))
 			if err != nil {
@@ -263,6 +265,21 @@ func (s *Session) cmdCluster(args []string) {
 	}
 	if cfg.Brokers < 1 || cfg.Brokers > cluster.MaxBrokers {
 		s.printf("cluster create: --brokers must be between 1 and %d", cluster.MaxBrokers)
+		return
+	}
+	zkEra := false
+	if rel, err := release.Lookup(cfg.Version); err == nil && rel.ZooKeeper {
+		zkEra = true
+	}
+	switch {
+	case zkEra && p.Has("controllers"):
+		s.printf("cluster create: --controllers sets the KRaft controller quorum; Kafka %s has none: its controller is one of the brokers, elected through ZooKeeper (--zookeepers sets the ensemble)", cfg.Version)
+		return
+	case !zkEra && p.Has("zookeepers"):
+		s.print("cluster create: --zookeepers needs a ZooKeeper-era release (--version 2.8); later releases run in KRaft mode")
+		return
+	case zkEra && p.Has("zookeepers") && cfg.ZooKeepers != 1 && cfg.ZooKeepers != cluster.MaxZooKeepers:
+		s.printf("cluster create: --zookeepers must be 1 (a standalone server, as Kafka's config/zookeeper.properties runs it) or %d", cluster.MaxZooKeepers)
 		return
 	}
 	if !p.Has("controllers") {
@@ -377,6 +394,7 @@ var clusterCreateSpecs = []*javacli.OptionSpec{
 	{Name: "config", Arg: javacli.RequiredArg, Type: "String"},
 	{Name: "page-cache-bytes", Arg: javacli.RequiredArg, Type: "Long"},
 	{Name: "version", Arg: javacli.RequiredArg, Type: "String"},
+	{Name: "zookeepers", Arg: javacli.RequiredArg, Type: "Integer"},
 }
 
 // brokerID parses a broker id argument.
@@ -473,6 +491,12 @@ func (s *Session) cmdNetwork(args []string) {
 			s.print(usage)
 			return
 		}
+		if s.zkEndpoint(a) || s.zkEndpoint(b) {
+			if err := s.cluster.CutZooKeeper(a, b, oneWay); err != nil {
+				s.printf("network cut: %v", err)
+			}
+			return
+		}
 		ida, ok1 := s.brokerID("network cut", a)
 		idb, ok2 := s.brokerID("network cut", b)
 		if ok1 && ok2 {
@@ -486,6 +510,12 @@ func (s *Session) cmdNetwork(args []string) {
 			_ = s.cluster.Heal(0, 0, true)
 			s.healLeaves(s.cluster.NodeIDs()...)
 		case 3:
+			if s.zkEndpoint(args[1]) || s.zkEndpoint(args[2]) {
+				if err := s.cluster.HealZooKeeper(args[1], args[2]); err != nil {
+					s.printf("network heal: %v", err)
+				}
+				return
+			}
 			ida, ok1 := s.brokerID("network heal", args[1])
 			idb, ok2 := s.brokerID("network heal", args[2])
 			if ok1 && ok2 {
@@ -592,3 +622,7 @@ func (s *Session) cmdTime(args []string) {
 	}
 	s.wait(&pending{done: done, deadline: target, fast: true, since: s.world().Now()})
 }
+
+// zkEndpoint reports whether a network command's endpoint names a
+// ZooKeeper server ("zookeeper-N").
+func (s *Session) zkEndpoint(arg string) bool { return strings.HasPrefix(arg, "zookeeper-") }
