@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,20 +13,30 @@ import (
 // A client could measure the same by writing to every partition without a
 // pause; the engine knows it exactly. It takes no simulated time.
 func (s *Session) cmdDowntime(args []string) {
-	const usage = "usage: downtime [--topic TOPIC] | downtime reset"
+	const usage = "usage: downtime [--summary] [--topic TOPIC] | downtime reset"
 	if !s.needCluster("downtime") {
 		return
 	}
-	topic := ""
-	switch {
-	case len(args) == 1 && args[0] == "reset":
+	if len(args) == 1 && args[0] == "reset" {
 		s.cluster.Availability().Reset(s.world().Now())
 		s.print("downtime: measurements cleared")
 		return
-	case len(args) == 2 && args[0] == "--topic":
-		topic = args[1]
-	case len(args) != 0:
-		s.print(usage)
+	}
+	topic, summary := "", false
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--summary" && !summary:
+			summary = true
+		case args[i] == "--topic" && topic == "" && i+1 < len(args):
+			topic = args[i+1]
+			i++
+		default:
+			s.print(usage)
+			return
+		}
+	}
+	if summary {
+		s.downtimeSummary(topic)
 		return
 	}
 	rows := [][]string{{"PARTITION", "LEADER", "OUTAGES", "DOWNTIME", "LONGEST", "NOW"}}
@@ -76,4 +87,36 @@ func columns(rows [][]string) []string {
 		out[i] = b.String()
 	}
 	return out
+}
+
+// downtimeSummary is downtime --summary: over the partitions (of topic)
+// that were ever down, how many, and the shortest, median and longest
+// total downtime among them: after one crash, the spread between the
+// first partition back and the last.
+func (s *Session) downtimeSummary(topic string) {
+	var downs []time.Duration
+	total := 0
+	for _, r := range s.cluster.Availability().Report(s.world().Now()) {
+		if topic != "" && !strings.HasPrefix(r.Partition, topic+"-") {
+			continue
+		}
+		total++
+		if r.Outages > 0 {
+			downs = append(downs, r.Total)
+		}
+	}
+	if total == 0 {
+		s.print("downtime: no partition has had a leader yet")
+		return
+	}
+	rows := [][]string{{"PARTITIONS", "WENT-DOWN", "SHORTEST", "MEDIAN", "LONGEST"}}
+	if len(downs) == 0 {
+		rows = append(rows, []string{strconv.Itoa(total), "0", "-", "-", "-"})
+	} else {
+		slices.Sort(downs)
+		rows = append(rows, []string{strconv.Itoa(total), strconv.Itoa(len(downs)), seconds(downs[0]), seconds(downs[(len(downs)-1)/2]), seconds(downs[len(downs)-1])})
+	}
+	for _, l := range columns(rows) {
+		s.print(l)
+	}
 }

@@ -68,7 +68,9 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   jobs, kill [-9] %N [%N ...]    list and stop background commands (started with a trailing &; -9: no shutdown hooks)
   ls, cat, xxd [--broker N] PATH look at a broker's disk (default: the first running broker)
   replicas TOPIC-PARTITION       every replica of a partition: LEO, HW, epochs and records
-  downtime [--topic T] | reset   how long each partition has been without a serving leader
+  downtime [--summary] [--topic T] | reset
+                                 how long each partition has been without a serving leader
+                                 (--summary: how many went down, shortest, median, longest)
   lost                           committed records the cluster lost, and when
   pagecache                      each broker's page cache: used, dirty, hits and misses of the
                                  fetches it answered, bytes they sent with sendfile (zero-copy)
