@@ -171,7 +171,14 @@ func (b *Broker) zkCreateTopic(env *sim.Env, t protocol.CreatableTopic, validate
 // metadata cache has a leader for every partition of topics, done(false)
 // at the deadline. It looks again after every UpdateMetadata.
 func (b *Broker) zkWaitForLeaders(env *sim.Env, topics []string, deadline sim.Time, done func(*sim.Env, bool)) {
-	w := &zkTopicWait{topics: topics, deadline: deadline, done: done}
+	b.zkWaitFor(env, func() bool { return b.zkHaveLeaders(topics) }, deadline, done)
+}
+
+// zkWaitFor is a delayed admin operation (DelayedCreatePartitions,
+// DelayedDeleteTopics): done(true) once ready holds, tried after every
+// UpdateMetadata; done(false) at the deadline.
+func (b *Broker) zkWaitFor(env *sim.Env, ready func() bool, deadline sim.Time, done func(*sim.Env, bool)) {
+	w := &zkTopicWait{ready: ready, deadline: deadline, done: done}
 	b.zk.waits = append(b.zk.waits, w)
 	w.timer = env.After(deadline.Sub(env.Now()), "delayed-create-topics", func(env *sim.Env) {
 		b.zk.waits = slices.DeleteFunc(b.zk.waits, func(x *zkTopicWait) bool { return x == w })
@@ -182,7 +189,7 @@ func (b *Broker) zkWaitForLeaders(env *sim.Env, topics []string, deadline sim.Ti
 
 // zkTopicWait is one CreateTopics waiting for its leaders.
 type zkTopicWait struct {
-	topics   []string
+	ready    func() bool
 	deadline sim.Time
 	done     func(*sim.Env, bool)
 	timer    *sim.Timer
@@ -193,7 +200,7 @@ func (b *Broker) zkCheckWaits(env *sim.Env) {
 	var keep []*zkTopicWait
 	var ready []*zkTopicWait
 	for _, w := range b.zk.waits {
-		if b.zkHaveLeaders(w.topics) {
+		if w.ready() {
 			ready = append(ready, w)
 		} else {
 			keep = append(keep, w)

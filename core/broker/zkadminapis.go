@@ -6,7 +6,8 @@ import (
 )
 
 // handleControllerAPIZk answers, on a ZooKeeper-era broker, the admin
-// requests a KRaft broker forwards to its controller: in 2.8 the admin
+// requests a KRaft broker forwards to its controller (DeleteTopics:
+// zkdelete.go): in 2.8 the admin
 // client sends them to the controller broker its metadata names, and any
 // other broker answers NOT_CONTROLLER (KafkaApis checks
 // controller.isActive). The controller lists no reassignments: moving
@@ -20,8 +21,12 @@ func (b *Broker) handleControllerAPIZk(env *sim.Env, from sim.Addr, req protocol
 		b.respond(env, from, protocol.ErrorResponse(req, protocol.NOT_CONTROLLER))
 		return
 	}
-	if m, ok := req.(*protocol.ListPartitionReassignmentsRequest); ok {
+	switch m := req.(type) {
+	case *protocol.ListPartitionReassignmentsRequest:
 		b.respond(env, from, &protocol.ListPartitionReassignmentsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: m.CorrelationID}})
+		return
+	case *protocol.DeleteTopicsRequest:
+		b.handleDeleteTopicsZk(env, from, m)
 		return
 	}
 	b.respond(env, from, protocol.ErrorResponse(req, protocol.UNKNOWN_SERVER_ERROR))

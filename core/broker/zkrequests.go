@@ -126,8 +126,18 @@ func (b *Broker) handleUpdateMetadata(env *sim.Env, from sim.Addr, req *protocol
 	}
 	b.image.SetLiveBrokers(live)
 	changed := map[storage.TopicPartition]bool{}
+	removed := map[string]bool{}
 	for _, t := range req.TopicStates {
 		for _, ps := range t.PartitionStates {
+			if ps.Leader == leaderDuringDelete {
+				// A topic being deleted leaves the cache (MetadataCache
+				// removes partitions whose leader is LeaderDuringDelete).
+				if !removed[t.TopicName] {
+					b.image.RemoveTopic(t.TopicName)
+					removed[t.TopicName] = true
+				}
+				continue
+			}
 			b.image.PutPartition(t.TopicName, t.TopicID, ps.PartitionIndex, metadata.PartitionState{
 				Replicas: ps.Replicas, ISR: ps.ISR, Leader: ps.Leader, LeaderEpoch: ps.LeaderEpoch, PartitionEpoch: ps.ZkVersion,
 			})
@@ -135,10 +145,14 @@ func (b *Broker) handleUpdateMetadata(env *sim.Env, from sim.Addr, req *protocol
 		}
 	}
 	b.respond(env, from, resp)
-	b.groupsMetadataUpdate(env, changed, nil)
+	b.groupsMetadataUpdate(env, changed, removed)
 	b.checkParkedFetches(env)
 	b.zkCheckWaits(env)
 }
+
+// leaderDuringDelete is LeaderAndIsr.LeaderDuringDelete: UpdateMetadata's
+// leader for a partition whose topic is being deleted.
+const leaderDuringDelete = -2
 
 // handleStopReplica is stopReplicas: the fetchers of the partitions stop;
 // with deletePartition the replica and its log go too.

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"kafkascope/core/release"
 	"kafkascope/core/simulate"
 	"kafkascope/core/urlquery"
 )
@@ -72,7 +71,7 @@ func parseSimLink(h urlquery.Values) (*SimLink, error) {
 		return nil, fmt.Errorf("%w: groups=%q: expected 1 or 0", ErrBadLink, g)
 	}
 	if v := h.Get("version"); v != "" {
-		rv, err := release.Runnable(v)
+		rv, err := simulate.RunnableVersion(v)
 		if err != nil {
 			return nil, fmt.Errorf("%w: version=%q: %v", ErrBadLink, v, err)
 		}

@@ -68,10 +68,7 @@ func ParseOverride(s string) (string, string, error) {
 		// Valid in some release the simulator runs (the seed's release is
 		// drawn later, among those that have the key).
 		var err error
-		for _, r := range release.Simulated() {
-			if r.ZooKeeper {
-				continue // not drawn yet (Plan)
-			}
+		for _, r := range Releases() {
 			if err = config.ValidateStatic(config.Static{k: v}, r.Version); err == nil {
 				break
 			}
@@ -182,10 +179,7 @@ func Draw(seed uint64, opts Options) Plan {
 		// A release that lacks an overridden config is not drawn
 		// (inter.broker.protocol.version went in 4.0).
 		var rels []release.Version
-		for _, r := range release.Simulated() {
-			if r.ZooKeeper {
-				continue // the ZooKeeper era's faults and checkers are not built yet
-			}
+		for _, r := range Releases() {
 			if _, ibp := opts.Overrides["inter.broker.protocol.version"]; !ibp || !r.Version.AtLeast(4, 0) {
 				rels = append(rels, r.Version)
 			}

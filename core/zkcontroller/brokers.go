@@ -106,11 +106,14 @@ func (c *Controller) onBrokerStartup(env *sim.Env, ids []int32, done func(*sim.E
 		c.cfg.ZK.RegisterNodeHandler(kafkazk.BrokerIDPath(id), kafkazk.NodeHandler{})
 	}
 	c.triggerOnlinePartitionStateChange(env, func(env *sim.Env) {
-		var reqs []kafkazk.Req
-		for _, id := range ids {
-			reqs = append(reqs, kafkazk.Req{Type: opExists, Path: kafkazk.BrokerIDPath(id)})
-		}
-		c.cfg.ZK.Do(env, reqs, func(env *sim.Env, _ []kafkazk.Resp) { done(env) })
+		c.resumeDeletionOn(ids)
+		c.resumeDeletions(env, func(env *sim.Env) {
+			var reqs []kafkazk.Req
+			for _, id := range ids {
+				reqs = append(reqs, kafkazk.Req{Type: opExists, Path: kafkazk.BrokerIDPath(id)})
+			}
+			c.cfg.ZK.Do(env, reqs, func(env *sim.Env, _ []kafkazk.Resp) { done(env) })
+		})
 	})
 }
 

@@ -22,9 +22,15 @@ type channel struct {
 type brokerQueue struct {
 	id       int32
 	addr     sim.Addr
-	queue    []protocol.Request
+	queue    []queuedRequest
 	inFlight bool
 	removed  bool
+}
+
+// queuedRequest is a request and what to do with its answer (nil: nothing).
+type queuedRequest struct {
+	req  protocol.Request
+	then func(env *sim.Env, resp protocol.Response)
 }
 
 // controllerSocketTimeout is controller.socket.timeout.ms (30000, 2.8);
@@ -61,11 +67,16 @@ func (ch *channel) stop() {
 // broker: sendRequest logs "Not sending request … to broker …, since it
 // is offline").
 func (ch *channel) send(env *sim.Env, id int32, req protocol.Request) {
+	ch.sendThen(env, id, req, nil)
+}
+
+// sendThen queues req and calls then with the broker's answer.
+func (ch *channel) sendThen(env *sim.Env, id int32, req protocol.Request, then func(env *sim.Env, resp protocol.Response)) {
 	q, ok := ch.brokers[id]
 	if !ok {
 		return
 	}
-	q.queue = append(q.queue, req)
+	q.queue = append(q.queue, queuedRequest{req, then})
 	ch.drain(env, q)
 }
 
@@ -74,8 +85,8 @@ func (ch *channel) drain(env *sim.Env, q *brokerQueue) {
 		return
 	}
 	q.inFlight = true
-	req := q.queue[0]
-	ch.c.net.Send(env, q.addr, req, controllerSocketTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+	qr := q.queue[0]
+	ch.c.net.Send(env, q.addr, qr.req, controllerSocketTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		q.inFlight = false
 		if q.removed {
 			return
@@ -85,6 +96,9 @@ func (ch *channel) drain(env *sim.Env, q *brokerQueue) {
 			return
 		}
 		q.queue = q.queue[1:]
+		if qr.then != nil {
+			qr.then(env, resp)
+		}
 		ch.drain(env, q)
 	})
 }
@@ -97,6 +111,7 @@ type batch struct {
 	updateBrokers   map[int32]bool
 	updateParts     map[storage.TopicPartition]bool
 	updateAll       bool                                      // every partition with leadership info (a new broker's first UpdateMetadata)
+	deleting        bool                                      // the partitions are being deleted: leader -2 (LeaderDuringDelete)
 	stopReplica     map[int32]map[storage.TopicPartition]bool // → deletePartition
 	stopLeaderEpoch map[storage.TopicPartition]int32
 }
@@ -198,7 +213,7 @@ func (c *Controller) sendBatch(env *sim.Env, b *batch) {
 		} else {
 			parts = sortedTPs(b.updateParts)
 		}
-		topics := c.updateMetadataTopics(parts)
+		topics := c.updateMetadataTopics(parts, b.deleting)
 		live := c.updateMetadataBrokers()
 		for _, id := range sortedIDs(b.updateBrokers) {
 			if !c.ctx.isLiveOrShuttingDown(id) {
@@ -229,7 +244,7 @@ func (c *Controller) sendBatch(env *sim.Env, b *batch) {
 // updateMetadataTopics is the partitions' states for UpdateMetadata: only
 // those with leadership info; replicas on brokers that are not live (or
 // are shutting down) are offline.
-func (c *Controller) updateMetadataTopics(parts []storage.TopicPartition) []protocol.UpdateMetadataTopicState {
+func (c *Controller) updateMetadataTopics(parts []storage.TopicPartition, deleting bool) []protocol.UpdateMetadataTopicState {
 	var out []protocol.UpdateMetadataTopicState
 	for _, tp := range parts {
 		li := c.ctx.states[tp]
@@ -242,6 +257,9 @@ func (c *Controller) updateMetadataTopics(parts []storage.TopicPartition) []prot
 			TopicName: tp.Topic, PartitionIndex: tp.Partition, ControllerEpoch: li.controllerEpoch,
 			Leader: li.leader, LeaderEpoch: li.leaderEpoch, ISR: slices.Clone(li.isr), ZkVersion: li.zkVersion,
 			Replicas: slices.Clone(replicas),
+		}
+		if deleting {
+			st.Leader = leaderDuringDelete
 		}
 		for _, r := range replicas {
 			if !c.ctx.isLive(r) {

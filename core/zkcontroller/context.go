@@ -19,6 +19,7 @@ type context struct {
 	topics       map[string]*topicInfo
 	states       map[storage.TopicPartition]*leaderIsr // leadership info: the state znodes as last read or written
 	pstate       map[storage.TopicPartition]partitionStateName
+	del          deletions // topic deletion (deletion.go)
 }
 
 // liveBroker is a registered broker and its epoch (its znode's czxid).
@@ -72,7 +73,7 @@ func newContext() *context {
 	return &context{
 		live: map[int32]liveBroker{}, shuttingDown: map[int32]bool{},
 		topics: map[string]*topicInfo{}, states: map[storage.TopicPartition]*leaderIsr{},
-		pstate: map[storage.TopicPartition]partitionStateName{},
+		pstate: map[storage.TopicPartition]partitionStateName{}, del: newDeletions(),
 	}
 }
 

@@ -42,7 +42,7 @@ func (c *Controller) onControllerFailover(env *sim.Env, done func(env *sim.Env))
 		func(env *sim.Env, next func(*sim.Env)) {
 			zk.RegisterChildHandler(kafkazk.BrokerIdsPath, func(env *sim.Env) { c.enqueue(env, "BrokerChange", c.brokerChange) })
 			zk.RegisterChildHandler(kafkazk.TopicsPath, func(env *sim.Env) { c.enqueue(env, "TopicChange", c.topicChange) })
-			zk.RegisterChildHandler(kafkazk.DeleteTopicsPath, func(env *sim.Env) {})
+			zk.RegisterChildHandler(kafkazk.DeleteTopicsPath, func(env *sim.Env) { c.enqueue(env, "TopicDeletion", c.topicDeletion) })
 			zk.RegisterChildHandler(kafkazk.LogDirEventNotificationPath, func(env *sim.Env) {})
 			zk.RegisterChildHandler(kafkazk.IsrChangeNotificationPath, func(env *sim.Env) {})
 			zk.RegisterNodeHandler(kafkazk.PreferredReplicaElectionPath, kafkazk.NodeHandler{})
@@ -57,9 +57,6 @@ func (c *Controller) onControllerFailover(env *sim.Env, done func(env *sim.Env))
 		c.loadBrokers,
 		c.loadTopics,
 		c.loadPartitionStates,
-		func(env *sim.Env, next func(*sim.Env)) {
-			zk.One(env, kafkazk.Req{Type: opGetChildren, Path: kafkazk.DeleteTopicsPath, RegisterWatch: true}, func(env *sim.Env, _ kafkazk.Resp) { next(env) })
-		},
 		func(env *sim.Env, next func(*sim.Env)) {
 			// sendUpdateMetadataRequest(all live brokers, no partitions),
 			// then the replica state machine's startup (every replica on a
@@ -95,6 +92,9 @@ func (c *Controller) onControllerFailover(env *sim.Env, done func(env *sim.Env))
 			c.initializePartitionState()
 			c.triggerOnlinePartitionStateChange(env, next)
 		},
+		// The deletions in progress (fetchTopicDeletionsInProgress, then
+		// tryTopicDeletion).
+		c.topicDeletion,
 		func(env *sim.Env, next func(*sim.Env)) {
 			c.scheduleAutoRebalance(env, 5*time.Second)
 			next(env)

@@ -78,8 +78,10 @@ func (c *Controller) removeFromIsr(env *sim.Env, b *batch, id int32, tps []stora
 					n.zkVersion = resps[i].Results[1].Stat.Version
 					prev := c.ctx.states[tp]
 					c.ctx.states[tp] = n
-					recipients := slices.DeleteFunc(slices.Clone(c.ctx.replicas(tp)), func(r int32) bool { return r == id })
-					c.addLeaderAndIsr(b, recipients, tp, n, false)
+					if !c.ctx.del.queued[tp.Topic] {
+						recipients := slices.DeleteFunc(slices.Clone(c.ctx.replicas(tp)), func(r int32) bool { return r == id })
+						c.addLeaderAndIsr(b, recipients, tp, n, false)
+					}
 					if n.leader != prev.leader {
 						env.Note(event.LeaderElected{TP: tp, Leader: n.leader, Epoch: n.leaderEpoch, ISR: slices.Clone(n.isr), PrevISR: slices.Clone(prev.isr)})
 					} else {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"kafkascope/core/release"
 	"kafkascope/core/simulate"
 )
 
@@ -77,13 +76,9 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := simulate.Options{Overrides: ov, Minutes: *minutes, Faults: *faults, NoGroups: !*groups}
 	if *version != "" {
-		v, err := release.Runnable(*version)
+		v, err := simulate.RunnableVersion(*version)
 		if err != nil {
 			fmt.Fprintln(stderr, "kafkasim simulate: --version:", err)
-			return 2
-		}
-		if rel, _ := release.Lookup(v); rel.ZooKeeper {
-			fmt.Fprintf(stderr, "kafkasim simulate: --version: the simulator does not run the ZooKeeper era (Kafka %s) yet; cluster create --version %s does\n", v, v)
 			return 2
 		}
 		opts.Version = v
