@@ -3,6 +3,8 @@ package broker
 import (
 	"slices"
 
+	"kafkascope/core/config"
+
 	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -79,7 +81,11 @@ func (p *Partition) alterISR(env *sim.Env, newISR []int32) {
 	b := p.b
 	p.pendingISR = newISR
 	if b.zk != nil {
-		p.alterIsrZk(env, newISR)
+		if config.AlterIsrSupported(b.conf().Broker("inter.broker.protocol.version")) {
+			p.alterIsrZk(env, newISR)
+		} else {
+			p.writeIsrToZk(env, newISR)
+		}
 		return
 	}
 	epoch, pepoch := p.leaderEpoch, p.partitionEpoch

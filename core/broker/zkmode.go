@@ -45,11 +45,21 @@ type zkState struct {
 	shutdownTries int
 	// waits are CreateTopics answers waiting for their leaders (zkadmin.go).
 	waits []*zkTopicWait
+	// isrChanges are the partitions whose ISR this leader wrote itself
+	// and has not announced yet, and when (zkisr.go).
+	isrChanges          map[storage.TopicPartition]bool
+	lastIsrChange       sim.Time
+	lastIsrPropagation  sim.Time
+	isrPropagationArmed bool
 }
 
 type zkPartition struct {
 	state   metadata.PartitionState
 	topicID metadata.Uuid
+	// controllerEpoch is the epoch of the controller that made the
+	// leadership decision (what a leader writes back with its own ISR
+	// changes before AlterIsr).
+	controllerEpoch int32
 }
 
 func newZkState(m *ZooKeeperMode) *zkState {

@@ -56,7 +56,7 @@ func (b *Broker) handleLeaderAndIsr(env *sim.Env, from sim.Addr, req *protocol.L
 			case !slices.Contains(ps.Replicas, b.cfg.NodeID):
 				code = protocol.UNKNOWN_TOPIC_OR_PARTITION
 			default:
-				next[key] = zkPartition{topicID: t.TopicID, state: metadata.PartitionState{
+				next[key] = zkPartition{topicID: t.TopicID, controllerEpoch: ps.ControllerEpoch, state: metadata.PartitionState{
 					Replicas: slices.Clone(ps.Replicas), ISR: slices.Clone(ps.ISR), Leader: ps.Leader,
 					LeaderEpoch: ps.LeaderEpoch, PartitionEpoch: ps.ZkVersion,
 				}}

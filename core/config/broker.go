@@ -40,7 +40,8 @@ var BrokerDefs = []*Def{
 	{Name: "group.max.session.timeout.ms", Type: Int, Default: "1800000"},
 	{Name: "group.max.size", Type: Int, Default: "2147483647", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "group.min.session.timeout.ms", Type: Int, Default: "6000"},
-	{Name: "inter.broker.protocol.version", Type: String, Default: "3.8-IV0", Validate: Check{Kind: ValidVersion}, Until: v40}, // KAFKA-18360
+	// Each release's latest (ApiVersion.latestVersion at 2.8.0: 2.8-IV1).
+	{Name: "inter.broker.protocol.version", Type: String, Default: "3.8-IV0", Validate: Check{Kind: ValidVersion}, Until: v40, Older: &OlderDefault{Before: v30, Value: "2.8-IV1"}}, // KAFKA-18360
 	{Name: "leader.imbalance.check.interval.seconds", Type: Long, Default: "300", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "leader.imbalance.per.broker.percentage", Type: Int, Default: "10", Until: v40}, // KAFKA-18743
 	{Name: "log.cleaner.backoff.ms", Type: Long, Default: "15000", Validate: Check{Kind: AtLeast, Min: 0}},

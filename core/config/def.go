@@ -45,6 +45,24 @@ type Def struct {
 	// Raised is a stricter validator from a later release on (KIP-1030's
 	// 1 MiB minimum segment size).
 	Raised *Raise
+	// Older is the default of releases before a given one, when it
+	// differs (inter.broker.protocol.version is each release's latest).
+	Older *OlderDefault
+}
+
+// OlderDefault is a key's default in the releases before Before.
+type OlderDefault struct {
+	Before release.Version
+	Value  string
+}
+
+// DefaultIn is the key's default in release v (the zero Version: the
+// default release).
+func (d *Def) DefaultIn(v release.Version) string {
+	if d.Older != nil && !orDefault(v).AtLeast(d.Older.Before.Major, d.Older.Before.Minor) {
+		return d.Older.Value
+	}
+	return d.Default
 }
 
 // Raise is a validator that replaces a key's Validate from release From.

@@ -56,7 +56,7 @@ func (l Layers) Broker(name string) string {
 		return v
 	}
 	if d, ok := brokerDefByName[name]; ok {
-		return d.Default // whether or not l.Release still has the key
+		return d.DefaultIn(l.Release) // whether or not l.Release still has the key
 	}
 	panic("config: unknown broker config " + name)
 }
@@ -182,7 +182,7 @@ func (l Layers) brokerSynonyms(name string) []Synonym {
 	add(l.Static, SourceStaticBroker)
 	for _, n := range group {
 		if d, ok := BrokerDef(n, l.Release); ok && !d.NullDefault {
-			all = append(all, Synonym{n, d.Default, SourceDefault})
+			all = append(all, Synonym{n, d.DefaultIn(l.Release), SourceDefault})
 		}
 	}
 	for i, s := range all {
@@ -258,7 +258,7 @@ func (l Layers) BrokerAll(perBroker bool) []BrokerEntry {
 				d, known := BrokerDef(name, l.Release)
 				e.Source, e.Null = SourceDefault, !known || d.NullDefault
 				if !e.Null {
-					e.Value = d.Default
+					e.Value = d.DefaultIn(l.Release)
 				}
 			}
 		} else {

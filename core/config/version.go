@@ -122,3 +122,21 @@ func MetadataVersion38(s string) (string, bool) {
 	}
 	return found, found != ""
 }
+
+// AlterIsrSupported reports whether inter.broker.protocol.version ibp
+// sends ISR changes to the controller with AlterIsr (KIP-497): 2.7-IV2
+// and later (ApiVersion.isAlterIsrSupported at tag 2.8.0). "2.7" alone is
+// the latest 2.7 version, 2.7-IV2. Earlier versions write the ISR to
+// ZooKeeper from the leader.
+func AlterIsrSupported(ibp string) bool {
+	v, err := ParseProtocolVersion(ibp)
+	if err != nil || v.Major != 2 || v.Minor != 7 {
+		return err != nil || v.AtLeast(2, 8)
+	}
+	_, iv, ok := strings.Cut(strings.TrimSpace(ibp), "-IV")
+	if !ok {
+		return true
+	}
+	n, err := strconv.Atoi(iv)
+	return err != nil || n >= 2
+}

@@ -318,7 +318,7 @@ func (s *Session) cmdCluster(args []string) {
 		// what was lost, rather than replace it silently.
 		s.print(replaced)
 	}
-	if note := preKRaftProtocolNote(cfg.Static); note != "" {
+	if note := preKRaftProtocolNote(cfg.Static); note != "" && !zkEra {
 		s.print(note)
 	}
 }

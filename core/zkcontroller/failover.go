@@ -44,7 +44,9 @@ func (c *Controller) onControllerFailover(env *sim.Env, done func(env *sim.Env))
 			zk.RegisterChildHandler(kafkazk.TopicsPath, func(env *sim.Env) { c.enqueue(env, "TopicChange", c.topicChange) })
 			zk.RegisterChildHandler(kafkazk.DeleteTopicsPath, func(env *sim.Env) { c.enqueue(env, "TopicDeletion", c.topicDeletion) })
 			zk.RegisterChildHandler(kafkazk.LogDirEventNotificationPath, func(env *sim.Env) {})
-			zk.RegisterChildHandler(kafkazk.IsrChangeNotificationPath, func(env *sim.Env) {})
+			zk.RegisterChildHandler(kafkazk.IsrChangeNotificationPath, func(env *sim.Env) {
+				c.enqueue(env, "IsrChangeNotification", c.isrChangeNotification)
+			})
 			zk.RegisterNodeHandler(kafkazk.PreferredReplicaElectionPath, kafkazk.NodeHandler{})
 			zk.RegisterNodeHandler(kafkazk.ReassignPartitionsPath, kafkazk.NodeHandler{})
 			zk.Do(env, []kafkazk.Req{
