@@ -7,7 +7,7 @@ import (
 
 // handleControllerAPIZk answers, on a ZooKeeper-era broker, the admin
 // requests a KRaft broker forwards to its controller (DeleteTopics:
-// zkdelete.go): in 2.8 the admin
+// zkdelete.go; ElectLeaders: zkelect.go): in 2.8 the admin
 // client sends them to the controller broker its metadata names, and any
 // other broker answers NOT_CONTROLLER (KafkaApis checks
 // controller.isActive). The controller lists no reassignments: moving
@@ -27,6 +27,9 @@ func (b *Broker) handleControllerAPIZk(env *sim.Env, from sim.Addr, req protocol
 		return
 	case *protocol.DeleteTopicsRequest:
 		b.handleDeleteTopicsZk(env, from, m)
+		return
+	case *protocol.ElectLeadersRequest:
+		b.handleElectLeadersZk(env, from, m)
 		return
 	}
 	b.respond(env, from, protocol.ErrorResponse(req, protocol.UNKNOWN_SERVER_ERROR))

@@ -180,3 +180,64 @@ func (c *Controller) ControlledShutdown(env *sim.Env, req *protocol.ControlledSh
 		})
 	})
 }
+
+// ElectLeaders queues the ReplicaLeaderElection event
+// (processReplicaLeaderElection, 2.8.0) for an admin's ElectLeaders:
+// unknown partitions are UNKNOWN_TOPIC_OR_PARTITION, those of topics
+// being deleted INVALID_TOPIC_EXCEPTION, those whose leader is already
+// what the election would give ELECTION_NOT_NEEDED (preferred: the
+// preferred replica leads; unclean: a live broker leads); the rest get an
+// election, one batch, and those it could not move fail with
+// PREFERRED_LEADER_NOT_AVAILABLE or ELIGIBLE_LEADERS_NOT_AVAILABLE. reply
+// gets each partition's result and, on success, its new leader.
+func (c *Controller) ElectLeaders(env *sim.Env, tps []storage.TopicPartition, unclean bool, reply func(env *sim.Env, results map[storage.TopicPartition]protocol.ElectPartitionResult, leaders map[storage.TopicPartition]int32)) {
+	c.enqueue(env, "ReplicaLeaderElection", func(env *sim.Env, done func(*sim.Env)) {
+		results := map[storage.TopicPartition]protocol.ElectPartitionResult{}
+		if !c.active {
+			for _, tp := range tps {
+				results[tp] = protocol.ElectPartitionResult{PartitionID: tp.Partition, ErrorCode: protocol.NOT_CONTROLLER}
+			}
+			reply(env, results, nil)
+			done(env)
+			return
+		}
+		var electable []storage.TopicPartition
+		for _, tp := range tps {
+			li := c.ctx.states[tp]
+			r := protocol.ElectPartitionResult{PartitionID: tp.Partition}
+			switch {
+			case len(c.ctx.replicas(tp)) == 0 || li == nil:
+				r.ErrorCode, r.ErrorMessage = protocol.UNKNOWN_TOPIC_OR_PARTITION, "The partition does not exist."
+			case c.ctx.del.queued[tp.Topic]:
+				r.ErrorCode, r.ErrorMessage = protocol.INVALID_TOPIC_EXCEPTION, "The topic is being deleted"
+			case !unclean && li.leader == c.ctx.replicas(tp)[0],
+				unclean && li.leader != -1 && c.ctx.isLive(li.leader):
+				r.ErrorCode = protocol.ELECTION_NOT_NEEDED
+			default:
+				electable = append(electable, tp)
+				continue
+			}
+			results[tp] = r
+		}
+		s, code := preferredElection, protocol.PREFERRED_LEADER_NOT_AVAILABLE
+		if unclean {
+			s, code = uncleanElection, protocol.ELIGIBLE_LEADERS_NOT_AVAILABLE
+		}
+		c.toOnlineElected(env, electable, s, func(env *sim.Env, moved bool, elected map[storage.TopicPartition]int32) {
+			for _, tp := range electable {
+				if _, ok := elected[tp]; ok {
+					results[tp] = protocol.ElectPartitionResult{PartitionID: tp.Partition}
+				} else {
+					results[tp] = protocol.ElectPartitionResult{PartitionID: tp.Partition, ErrorCode: code,
+						ErrorMessage: "Failed to elect leader for partition " + tp.String() + " under strategy " + s.String()}
+				}
+			}
+			reply(env, results, elected)
+			if moved {
+				c.maybeResign(env, done)
+				return
+			}
+			done(env)
+		})
+	})
+}

@@ -114,6 +114,7 @@ type batch struct {
 	deleting        bool                                      // the partitions are being deleted: leader -2 (LeaderDuringDelete)
 	stopReplica     map[int32]map[storage.TopicPartition]bool // → deletePartition
 	stopLeaderEpoch map[storage.TopicPartition]int32
+	elected         map[storage.TopicPartition]int32 // the partitions an election of the batch gave a leader
 }
 
 func newBatch() *batch {
@@ -121,6 +122,7 @@ func newBatch() *batch {
 		leaderAndIsr:  map[int32]map[storage.TopicPartition]protocol.LeaderAndIsrPartitionState{},
 		updateBrokers: map[int32]bool{}, updateParts: map[storage.TopicPartition]bool{},
 		stopReplica: map[int32]map[storage.TopicPartition]bool{}, stopLeaderEpoch: map[storage.TopicPartition]int32{},
+		elected: map[storage.TopicPartition]int32{},
 	}
 }
 

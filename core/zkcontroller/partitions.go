@@ -17,7 +17,14 @@ const (
 	offlineElection            strategy = iota // OfflinePartitionLeaderElectionStrategy(false)
 	controlledShutdownElection                 // ControlledShutdownPartitionLeaderElectionStrategy
 	preferredElection                          // PreferredReplicaPartitionLeaderElectionStrategy
+	uncleanElection                            // OfflinePartitionLeaderElectionStrategy(true): an admin's unclean election
 )
+
+// String is the strategy as Kafka prints it in a failed election's message.
+func (s strategy) String() string {
+	return [...]string{"OfflinePartitionLeaderElectionStrategy(false)", "ControlledShutdownPartitionLeaderElectionStrategy",
+		"PreferredReplicaPartitionLeaderElectionStrategy", "OfflinePartitionLeaderElectionStrategy(true)"}[s]
+}
 
 // outcome ends a state change: moved says a guarded write met a newer
 // controller epoch (ControllerMovedException), which aborts the event.
@@ -46,6 +53,12 @@ func (c *Controller) abortIfMoved(next func(*sim.Env)) outcome {
 // election by strategy. Every ZooKeeper write of the batch is back before
 // the batch's requests go to the brokers.
 func (c *Controller) toOnline(env *sim.Env, tps []storage.TopicPartition, s strategy, done outcome) {
+	c.toOnlineElected(env, tps, s, func(env *sim.Env, moved bool, _ map[storage.TopicPartition]int32) { done(env, moved) })
+}
+
+// toOnlineElected is toOnline that also says which partitions an election
+// gave a leader, and which.
+func (c *Controller) toOnlineElected(env *sim.Env, tps []storage.TopicPartition, s strategy, done func(env *sim.Env, moved bool, elected map[storage.TopicPartition]int32)) {
 	b := newBatch()
 	var fresh, elect []storage.TopicPartition
 	for _, tp := range tps {
@@ -57,14 +70,14 @@ func (c *Controller) toOnline(env *sim.Env, tps []storage.TopicPartition, s stra
 	}
 	c.initializeLeaderAndIsr(env, b, fresh, func(env *sim.Env, moved bool) {
 		if moved {
-			done(env, true)
+			done(env, true, nil)
 			return
 		}
 		c.electLeaders(env, b, elect, s, func(env *sim.Env, moved bool) {
 			if !moved {
 				c.sendBatch(env, b)
 			}
-			done(env, moved)
+			done(env, moved, b.elected)
 		})
 	})
 }
@@ -154,7 +167,7 @@ func (c *Controller) electLeaders(env *sim.Env, b *batch, tps []storage.TopicPar
 			}
 			c.ctx.states[tp] = li
 			candidates = append(candidates, tp)
-			if s == offlineElection && c.liveISRLeader(tp, li) < 0 {
+			if (s == offlineElection || s == uncleanElection) && c.liveISRLeader(tp, li) < 0 {
 				uncleanTopics[tp.Topic] = true
 			}
 		}
@@ -165,7 +178,7 @@ func (c *Controller) electLeaders(env *sim.Env, b *batch, tps []storage.TopicPar
 			uncleanly := map[storage.TopicPartition]bool{}
 			for _, tp := range candidates {
 				li := c.ctx.states[tp]
-				next, wasUnclean := c.electLeader(tp, li, s, unclean[tp.Topic])
+				next, wasUnclean := c.electLeader(tp, li, s, unclean[tp.Topic] || s == uncleanElection)
 				if next == nil {
 					continue // "Failed to elect leader for partition …"
 				}
@@ -189,6 +202,7 @@ func (c *Controller) electLeaders(env *sim.Env, b *batch, tps []storage.TopicPar
 						c.ctx.states[tp] = li
 						c.ctx.pstate[tp] = onlinePartition
 						c.addLeaderAndIsr(b, c.ctx.replicas(tp), tp, li, false)
+						b.elected[tp] = li.leader
 						env.Note(event.LeaderElected{TP: tp, Leader: li.leader, Epoch: li.leaderEpoch, ISR: slices.Clone(li.isr), Unclean: uncleanly[tp], PrevISR: slices.Clone(prev.isr)})
 					case r.Rc == zookeeper.BadVersion:
 						retry = append(retry, tp)
@@ -219,7 +233,7 @@ func (c *Controller) electLeader(tp storage.TopicPartition, li *leaderIsr, s str
 	next := &leaderIsr{leaderEpoch: li.leaderEpoch + 1, controllerEpoch: c.epoch, leader: -1}
 	unclean := false
 	switch s {
-	case offlineElection:
+	case offlineElection, uncleanElection:
 		next.leader = c.liveISRLeader(tp, li)
 		if next.leader < 0 && uncleanOK {
 			for _, r := range assignment {
