@@ -27,21 +27,31 @@ func topicCommandLogger(rel release.Version) string {
 	return "org.apache.kafka.tools.TopicCommand"
 }
 
-// topicsSpecs are kafka-topics.sh's options in release rel: 2.8 has
-// --zookeeper too (3.0 removed it, KIP-604).
+// topicsSpecs are kafka-topics.sh's options in release rel. 2.8's
+// TopicCommandOptions (TopicCommand.scala:612-689, tag 2.8.0) has
+// --zookeeper (3.0 removed it, KIP-604), --disable-rack-aware and --force,
+// and not yet --topic-id or --partition-size-limit-per-response.
 func topicsSpecs(rel release.Version) []*javacli.OptionSpec {
 	specs := withCommon(topicsSpecList)
 	if !rel.AtLeast(3, 0) {
-		specs = append(specs, &topicsZooKeeperSpec)
+		specs = slices.DeleteFunc(specs, func(s *javacli.OptionSpec) bool {
+			return s.Name == "topic-id" || s.Name == "partition-size-limit-per-response"
+		})
+		for i := range topicsSpecList28 {
+			specs = append(specs, &topicsSpecList28[i])
+		}
 	}
 	return specs
 }
 
-// topicsZooKeeperSpec is 2.8's --zookeeper (TopicCommandOptions.zkConnectOpt,
-// core/src/main/scala/kafka/admin/TopicCommand.scala, tag 2.8.0): only its
-// help says it is deprecated.
-var topicsZooKeeperSpec = javacli.OptionSpec{Name: "zookeeper", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "hosts",
-	Desc: "DEPRECATED, The connection string for the zookeeper connection in the form host:port. Multiple hosts can be given to allow fail-over."}
+// topicsSpecList28 are the options only 2.8 has. --force is kept for
+// compatibility and does nothing, in 2.8 already.
+var topicsSpecList28 = []javacli.OptionSpec{
+	{Name: "zookeeper", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "hosts",
+		Desc: "DEPRECATED, The connection string for the zookeeper connection in the form host:port. Multiple hosts can be given to allow fail-over."},
+	{Name: "disable-rack-aware", Desc: "Disable rack aware replica assignment"},
+	{Name: "force", Desc: "Suppress console prompts"},
+}
 
 var topicsSpecList = []javacli.OptionSpec{
 	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
@@ -146,9 +156,18 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			}
 		}
 	}
-	if action == "alter" && !zk && !p.Has("partitions") {
-		t.usage(`Missing required argument "[partitions]"`, specs)
-		return nil
+	if action == "alter" && !zk {
+		// checkInvalidArgsSet on --bootstrap-server and --config comes
+		// first (2.8.0 TopicCommand.scala:753-757; 3.8.0
+		// TopicCommand.java:985-990).
+		if msg := topicsAlterConfigCombination(p, t.rel()); msg != "" {
+			t.usage(msg, specs)
+			return nil
+		}
+		if !p.Has("partitions") {
+			t.usage(`Missing required argument "[partitions]"`, specs)
+			return nil
+		}
 	}
 	if msg := topicsInvalidCombination(p, action, t.rel()); msg != "" {
 		t.usage(msg, specs)
@@ -177,6 +196,20 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 }
 
+// topicsAlterConfigCombination refuses --config to --alter with an
+// explicit --bootstrap-server. 2.8's Scala CommandLineUtils.checkInvalidArgsSet
+// joins the options itself, and TopicCommand gives another trailing
+// message (TopicCommand.scala:639-640, 753-755, tag 2.8.0).
+func topicsAlterConfigCombination(p *javacli.OptionSet, rel release.Version) string {
+	switch {
+	case !p.Has("config") || !p.Has("alter") || !p.Has("bootstrap-server"):
+		return ""
+	case !rel.AtLeast(3, 0):
+		return `Option combination "[bootstrap-server],[config]" can't be used with option "[alter]" (the kafka-configs CLI supports altering topic configs with a --bootstrap-server option)`
+	}
+	return `Option combination "[[bootstrap-server], [config]]" can't be used with option "[alter]" (To alter topic configurations, the kafka-configs tool can be used.)`
+}
+
 // topicsInvalidCombination applies TopicCommand's checkInvalidArgs rules in
 // their order, for release rel.
 // checkDeleteConfig is 2.8's and 3.8's rule for --delete-config: invalid
@@ -192,14 +225,8 @@ func topicsInvalidCombination(p *javacli.OptionSet, action string, rel release.V
 		return ""
 	}
 	zk := p.Has("zookeeper")
-	if p.Has("config") && action == "alter" && p.Has("bootstrap-server") && !rel.AtLeast(3, 0) {
-		// 2.8's Scala CommandLineUtils.checkInvalidArgsSet joins the
-		// options itself, and TopicCommand gives another trailing message
-		// (TopicCommand.scala:639-640, 753-755, tag 2.8.0).
-		return `Option combination "[bootstrap-server],[config]" can't be used with option "[alter]" (the kafka-configs CLI supports altering topic configs with a --bootstrap-server option)`
-	}
-	if p.Has("config") && action == "alter" && p.Has("bootstrap-server") {
-		return `Option combination "[[bootstrap-server], [config]]" can't be used with option "[alter]" (To alter topic configurations, the kafka-configs tool can be used.)`
+	if msg := topicsAlterConfigCombination(p, rel); msg != "" {
+		return msg
 	}
 	deleteConfig := ""
 	if checkDeleteConfig && p.Has("delete-config") {

@@ -78,7 +78,7 @@ func (p *zkTopicsProc) create(env *sim.Env) {
 }
 
 // assignReplicas is AdminZkClient.getBrokerMetadatas (rack-aware mode
-// Enforced, TopicCommand's default) and AdminUtils.assignReplicasToBrokers
+// Enforced, TopicCommand's default, or Disabled) and AdminUtils.assignReplicasToBrokers
 // (AdminUtils.scala:103-146): its checks, then the rack-unaware placement
 // from a random start index and shift, drawn from the tool's stream of
 // the run's seeded randomness.
@@ -87,7 +87,8 @@ func (p *zkTopicsProc) assignReplicas(env *sim.Env, brokers []kafkazk.BrokerInfo
 	ids := make([]int32, len(brokers))
 	for i, b := range brokers {
 		ids[i] = b.ID
-		if b.Rack != "" {
+		// --disable-rack-aware: RackAwareMode.Disabled drops the racks.
+		if b.Rack != "" && !p.tc.p.Has("disable-rack-aware") {
 			racks++
 		}
 	}
@@ -106,7 +107,7 @@ func (p *zkTopicsProc) assignReplicas(env *sim.Env, brokers []kafkazk.BrokerInfo
 		p.tc.fail("org.apache.kafka.common.errors.InvalidReplicationFactorException", fmt.Sprintf("Replication factor: %d larger than available brokers: %d.", rf, len(brokers)))
 		return nil, false
 	case racks > 0:
-		p.tc.t.println("kafkascope: rack-aware replica placement (every broker has broker.rack) is not simulated for kafka-topics.sh --zookeeper yet; create the topic with --replica-assignment or --bootstrap-server")
+		p.tc.t.println("kafkascope: rack-aware replica placement (every broker has broker.rack) is not simulated for kafka-topics.sh --zookeeper yet; add --disable-rack-aware, or give --replica-assignment")
 		p.tc.finish(1)
 		return nil, false
 	}
