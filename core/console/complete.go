@@ -34,7 +34,7 @@ var subcommands = map[string][]string{
 func toolSpecs(tool string, rel release.Version) []*javacli.OptionSpec {
 	switch tool {
 	case "kafka-topics":
-		return topicsSpecs()
+		return topicsSpecs(rel)
 	case "kafka-console-producer":
 		return producerSpecsFor(rel)
 	case "kafka-console-consumer":

@@ -12,13 +12,46 @@ import (
 	"kafkascope/core/javacli"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
 )
 
-const topicCommandLogger = "org.apache.kafka.tools.TopicCommand"
+// topicCommandLogger is the logger TopicCommand logs its errors to: 3.x
+// and 4.x's Java class, or in 2.8 the Scala object's class
+// (kafka.utils.Logging's loggerName is getClass.getName, tag 2.8.0).
+func topicCommandLogger(rel release.Version) string {
+	if !rel.AtLeast(3, 0) {
+		return "kafka.admin.TopicCommand$"
+	}
+	return "org.apache.kafka.tools.TopicCommand"
+}
 
-func topicsSpecs() []*javacli.OptionSpec { return withCommon(topicsSpecList) }
+// topicsSpecs are kafka-topics.sh's options in release rel. 2.8's
+// TopicCommandOptions (TopicCommand.scala:612-689, tag 2.8.0) has
+// --zookeeper (3.0 removed it, KIP-604), --disable-rack-aware and --force,
+// and not yet --topic-id or --partition-size-limit-per-response.
+func topicsSpecs(rel release.Version) []*javacli.OptionSpec {
+	specs := withCommon(topicsSpecList)
+	if !rel.AtLeast(3, 0) {
+		specs = slices.DeleteFunc(specs, func(s *javacli.OptionSpec) bool {
+			return s.Name == "topic-id" || s.Name == "partition-size-limit-per-response"
+		})
+		for i := range topicsSpecList28 {
+			specs = append(specs, &topicsSpecList28[i])
+		}
+	}
+	return specs
+}
+
+// topicsSpecList28 are the options only 2.8 has. --force is kept for
+// compatibility and does nothing, in 2.8 already.
+var topicsSpecList28 = []javacli.OptionSpec{
+	{Name: "zookeeper", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "hosts",
+		Desc: "DEPRECATED, The connection string for the zookeeper connection in the form host:port. Multiple hosts can be given to allow fail-over."},
+	{Name: "disable-rack-aware", Desc: "Disable rack aware replica assignment"},
+	{Name: "force", Desc: "Suppress console prompts"},
+}
 
 var topicsSpecList = []javacli.OptionSpec{
 	{Name: "bootstrap-server", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "server to connect to", Desc: "The Kafka server to connect to (optional in kafkascope: every broker)."},
@@ -48,10 +81,16 @@ var topicsSpecList = []javacli.OptionSpec{
 
 // topicsTool is kafka-topics.sh.
 func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
-	specs := topicsSpecs()
+	specs := topicsSpecs(t.rel())
 	p, err := javacli.ParseOptions(specs, args)
 	if err != nil {
 		oe := err.(*javacli.OptionError)
+		if !t.rel().AtLeast(3, 0) {
+			// 2.8 parses in TopicCommandOptions' constructor, before
+			// main's try (TopicCommand.scala:52, tag 2.8.0).
+			t.mainException(oe.Class + ": " + oe.Msg)
+			return nil
+		}
 		t.println(oe.Msg)
 		t.println(oe.Class + ": " + oe.Msg)
 		t.println("")
@@ -83,21 +122,59 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if p.Has("delete-config") && t.rel().AtLeast(4, 0) {
 		t.println("delete-config option is no longer supported and deprecated since version 4.0. The config will be fully removed in future releases.")
 	}
+	// 2.8's checkArgs: exactly one of the two connections, refused by an
+	// exception thrown before main's try (TopicCommand.scala:742-743, tag
+	// 2.8.0). kafkascope's --bootstrap-server is optional: without either
+	// the tool talks to the brokers.
+	zk := p.Has("zookeeper")
+	if zk && p.Has("bootstrap-server") {
+		t.mainException("java.lang.IllegalArgumentException: Only one of --bootstrap-server or --zookeeper must be specified")
+		return nil
+	}
 	if action == "describe" && p.Has("if-exists") && !p.Has("topic") && !p.Has("topic-id") {
-		t.usage("--topic or --topic-id is required to describe a topic", specs)
+		msg := "--topic or --topic-id is required to describe a topic"
+		if !t.rel().AtLeast(3, 0) {
+			// 2.8: checkRequiredArgs(topicOpt) (TopicCommand.scala:747-748).
+			msg = `Missing required argument "[topic]"`
+		}
+		t.usage(msg, specs)
 		return nil
 	}
 	if (action == "create" || action == "alter" || action == "delete") && !p.Has("topic") {
 		t.usage(`Missing required argument "[topic]"`, specs)
 		return nil
 	}
-	if action == "alter" && !p.Has("partitions") {
-		t.usage(`Missing required argument "[partitions]"`, specs)
-		return nil
+	// 2.8 requires --partitions and --replication-factor to create on
+	// ZooKeeper (no broker defaults there) unless the replicas are given,
+	// and --partitions to alter only with --bootstrap-server (2.8.0
+	// TopicCommand.scala:751-757).
+	if zk && action == "create" && !p.Has("replica-assignment") {
+		for _, o := range []string{"partitions", "replication-factor"} {
+			if !p.Has(o) {
+				t.usage(`Missing required argument "[`+o+`]"`, specs)
+				return nil
+			}
+		}
 	}
-	if msg := topicsInvalidCombination(p, action, !t.rel().AtLeast(4, 0)); msg != "" {
+	if action == "alter" && !zk {
+		// checkInvalidArgsSet on --bootstrap-server and --config comes
+		// first (2.8.0 TopicCommand.scala:753-757; 3.8.0
+		// TopicCommand.java:985-990).
+		if msg := topicsAlterConfigCombination(p, t.rel()); msg != "" {
+			t.usage(msg, specs)
+			return nil
+		}
+		if !p.Has("partitions") {
+			t.usage(`Missing required argument "[partitions]"`, specs)
+			return nil
+		}
+	}
+	if msg := topicsInvalidCombination(p, action, t.rel()); msg != "" {
 		t.usage(msg, specs)
 		return nil
+	}
+	if zk {
+		return zkTopicsTool(t, p, action)
 	}
 	// TopicService reads --command-config and creates the admin client
 	// before anything else can fail.
@@ -119,25 +196,42 @@ func topicsTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 }
 
+// topicsAlterConfigCombination refuses --config to --alter with an
+// explicit --bootstrap-server. 2.8's Scala CommandLineUtils.checkInvalidArgsSet
+// joins the options itself, and TopicCommand gives another trailing
+// message (TopicCommand.scala:639-640, 753-755, tag 2.8.0).
+func topicsAlterConfigCombination(p *javacli.OptionSet, rel release.Version) string {
+	switch {
+	case !p.Has("config") || !p.Has("alter") || !p.Has("bootstrap-server"):
+		return ""
+	case !rel.AtLeast(3, 0):
+		return `Option combination "[bootstrap-server],[config]" can't be used with option "[alter]" (the kafka-configs CLI supports altering topic configs with a --bootstrap-server option)`
+	}
+	return `Option combination "[[bootstrap-server], [config]]" can't be used with option "[alter]" (To alter topic configurations, the kafka-configs tool can be used.)`
+}
+
 // topicsInvalidCombination applies TopicCommand's checkInvalidArgs rules in
-// their order.
-// checkDeleteConfig is 3.8's rule for --delete-config: invalid with every
-// action but --alter, and with --bootstrap-server (which a real 3.8 always
-// has, so kafkascope's optional bootstrap counts as given).
-func topicsInvalidCombination(p *javacli.OptionSet, action string, checkDeleteConfig bool) string {
+// their order, for release rel.
+// checkDeleteConfig is 2.8's and 3.8's rule for --delete-config: invalid
+// with every action but --alter, and with --bootstrap-server (which a real
+// 3.8 always has, so kafkascope's optional bootstrap counts as given
+// unless 2.8's --zookeeper is).
+func topicsInvalidCombination(p *javacli.OptionSet, action string, rel release.Version) string {
+	checkDeleteConfig := !rel.AtLeast(4, 0)
 	invalidWith := func(opt string, allowed ...string) string {
 		if p.Has(opt) && !slices.Contains(allowed, action) {
 			return fmt.Sprintf(`Option "[%s]" can't be used with option "[%s]"`, opt, action)
 		}
 		return ""
 	}
-	if p.Has("config") && action == "alter" && p.Has("bootstrap-server") {
-		return `Option combination "[[bootstrap-server], [config]]" can't be used with option "[alter]" (To alter topic configurations, the kafka-configs tool can be used.)`
+	zk := p.Has("zookeeper")
+	if msg := topicsAlterConfigCombination(p, rel); msg != "" {
+		return msg
 	}
 	deleteConfig := ""
 	if checkDeleteConfig && p.Has("delete-config") {
 		deleteConfig = invalidWith("delete-config", "alter")
-		if deleteConfig == "" {
+		if deleteConfig == "" && !zk {
 			deleteConfig = `Option "[delete-config]" can't be used with option "[bootstrap-server]"`
 		}
 	}
@@ -169,6 +263,11 @@ func topicsInvalidCombination(p *javacli.OptionSet, action string, checkDeleteCo
 			if p.Has("topics-with-overrides") {
 				return fmt.Sprintf(`Option "[%s]" can't be used with option "[topics-with-overrides]"`, r)
 			}
+			// 2.8: the ISR reports that need a topic's min.insync.replicas
+			// are not offered on ZooKeeper (TopicCommand.scala:769-772).
+			if zk && (r == "under-min-isr-partitions" || r == "at-min-isr-partitions") {
+				return fmt.Sprintf(`Option "[%s]" can't be used with option "[zookeeper]"`, r)
+			}
 		}
 	}
 	more := []string{
@@ -190,6 +289,7 @@ type topicCommand struct {
 	t     *toolRun
 	p     *javacli.OptionSet
 	admin *client.Admin
+	exit  func(code int) // nil: tc.t.finish
 }
 
 // fail prints an action's error as TopicCommand.printException does: the
@@ -199,8 +299,18 @@ func (tc *topicCommand) fail(class, msg string, causes ...string) {
 	tc.t.println("Error while executing topic command : " + msg)
 	tc.t.println(client.LogPrefix(tc.t.s.world().Now(), client.LevelError) + " " + client.Exception(class, msg))
 	tc.t.printLines(causes)
-	tc.t.println(" (" + topicCommandLogger + ")")
-	tc.t.finish(1)
+	tc.t.println(" (" + topicCommandLogger(tc.t.rel()) + ")")
+	tc.finish(1)
+}
+
+// finish ends the tool: at once, or through exit when the tool has to
+// close a client first (TopicCommand's finally: topicService.close()).
+func (tc *topicCommand) finish(code int) {
+	if tc.exit != nil {
+		tc.exit(code)
+		return
+	}
+	tc.t.finish(code)
 }
 
 func (tc *topicCommand) failCode(code protocol.ErrorCode, msg string) {
@@ -264,8 +374,9 @@ func (tc *topicCommand) withTopics(env *sim.Env, next func(env *sim.Env, md *pro
 
 // matchTopics applies --topic and --exclude-internal; with a --topic that
 // matches nothing it fails (unless --if-exists) with TopicCommand's message:
-// up to 4.0 it formats the Optional itself ("Topic 'Optional[nope]'"),
-// from 4.1 its value (TopicCommand.ensureTopicExists).
+// 3.x and 4.0's Java formats the Optional itself ("Topic 'Optional[nope]'"),
+// 2.8's Scala (requestedTopic.get) and 4.1's the value
+// (TopicCommand.ensureTopicExists).
 func (tc *topicCommand) matchTopics(md *protocol.MetadataResponse, required bool) ([]protocol.MetadataTopic, bool) {
 	var re *regexp.Regexp
 	if tc.p.Has("topic") {
@@ -287,14 +398,19 @@ func (tc *topicCommand) matchTopics(md *protocol.MetadataResponse, required bool
 	}
 	sorts.Func(out, func(a, b protocol.MetadataTopic) int { return strings.Compare(a.Name, b.Name) })
 	if len(out) == 0 && required && tc.p.Has("topic") && !tc.p.Has("if-exists") {
-		name := "Optional[" + tc.p.Value("topic") + "]"
-		if tc.t.rel().AtLeast(4, 1) {
-			name = tc.p.Value("topic")
-		}
-		tc.fail("java.lang.IllegalArgumentException", fmt.Sprintf("Topic '%s' does not exist as expected", name))
+		tc.topicMissing()
 		return nil, false
 	}
 	return out, true
+}
+
+// topicMissing is ensureTopicExists failing for --topic.
+func (tc *topicCommand) topicMissing() {
+	name := "Optional[" + tc.p.Value("topic") + "]"
+	if rel := tc.t.rel(); rel.AtLeast(4, 1) || !rel.AtLeast(3, 0) {
+		name = tc.p.Value("topic")
+	}
+	tc.fail("java.lang.IllegalArgumentException", fmt.Sprintf("Topic '%s' does not exist as expected", name))
 }
 
 func (tc *topicCommand) list(md *protocol.MetadataResponse) {
@@ -334,38 +450,16 @@ func (tc *topicCommand) create(env *sim.Env) {
 		}
 		rf = n
 	}
-	if s := p.Value("replica-assignment"); p.Has("replica-assignment") && s != "" {
-		asg, class, msg := parseReplicaAssignment(s)
-		if msg != "" {
-			tc.fail(class, msg)
-			return
-		}
-		topic.Assignments = asg
+	asg, ok := tc.replicaAssignment(env)
+	if !ok {
+		return
 	}
-	for _, kv := range p.Values("config") {
-		parts := regexp.MustCompile(`\s*=\s*`).Split(kv, -1)
-		if len(parts) != 2 || parts[0] == "" {
-			tc.fail("java.lang.IllegalArgumentException", `requirement failed: Invalid topic config: all configs to be added must be in the format "key=val".`)
-			return
-		}
-		if err := config.ValidateTopic(parts[0], parts[1], tc.t.s.cluster.Release().Version); err != nil {
-			class := "org.apache.kafka.common.config.ConfigException"
-			if strings.HasPrefix(err.Error(), "Unknown topic config name") {
-				class = "org.apache.kafka.common.errors.InvalidConfigurationException"
-			}
-			tc.fail(class, err.Error())
-			return
-		}
-		v := parts[1]
-		topic.Configs = append(topic.Configs, protocol.ConfigEntry{Name: parts[0], Value: &v})
+	topic.Assignments = asg
+	configs, ok := tc.parseTopicConfigs()
+	if !ok {
+		return
 	}
-	if slices.ContainsFunc(topic.Configs, func(e protocol.ConfigEntry) bool { return e.Name == config.MessageFormatVersion }) {
-		// TopicCommand.parseTopicConfigsToBeAdded (3.8) prints this once
-		// the configs are valid; a Java string given Scala's ${...}
-		// interpolation syntax, it shows the placeholders, not the value.
-		// 4.0 removed the key (KIP-724), so only 3.8 gets here.
-		tc.t.println("WARNING: The configuration ${TopicConfig.MESSAGE_FORMAT_VERSION_CONFIG}=${props.getProperty(TopicConfig.MESSAGE_FORMAT_VERSION_CONFIG)} is specified. This configuration will be ignored if the version is newer than the inter.broker.protocol.version specified in the broker or if the inter.broker.protocol.version is 3.0 or newer. This configuration is deprecated and it will be removed in Apache Kafka 4.0.")
-	}
+	topic.Configs = configs
 	if metadata.HasCollisionChars(name) {
 		tc.t.println("WARNING: Due to limitations in metric names, topics with a period ('.') or underscore ('_') could collide. To avoid issues it is best to use either, but not both.")
 	}
@@ -402,6 +496,56 @@ func (tc *topicCommand) create(env *sim.Env) {
 			tc.failCode(r.ErrorCode, r.ErrorMessage)
 		}
 	})
+}
+
+// zkEraRefusal ends the tool on a ZooKeeper-era cluster, whose controller
+// broker does not simulate what is asked (its answer would be
+// UNKNOWN_SERVER_ERROR); it reports whether it did.
+func (tc *topicCommand) zkEraRefusal(what string) bool {
+	if !tc.t.s.cluster.IsZooKeeper() {
+		return false
+	}
+	tc.t.println("kafkascope: " + what + " is not simulated on Kafka 2.8 (ZooKeeper) yet")
+	tc.t.finish(1)
+	return true
+}
+
+// replicaAssignment is --replica-assignment parsed as
+// TopicCommandOptions.replicaAssignment does: nil when it is absent or
+// empty.
+func (tc *topicCommand) replicaAssignment(env *sim.Env) ([][]int32, bool) {
+	s := tc.p.Value("replica-assignment")
+	if !tc.p.Has("replica-assignment") || s == "" {
+		return nil, true
+	}
+	asg, class, msg := parseReplicaAssignment(s)
+	if msg == "" {
+		return asg, true
+	}
+	if !tc.t.rel().AtLeast(3, 0) {
+		class, msg = replicaAssignmentError28(class, msg, env.Rand("kafka-topics/identity-hash").Uint64())
+	}
+	tc.fail(class, msg)
+	return nil, false
+}
+
+// replicaAssignmentError28 is how 2.8's Scala parseReplicaAssignment
+// (TopicCommand.scala:577-590, tag 2.8.0) words parseReplicaAssignment's
+// errors: its exceptions are kafka.common's and kafka.admin's, and it
+// concatenates the uneven partition's Array[Int] itself, whose toString
+// is "[I@" and an identity hash code (here drawn from the run's
+// randomness, hash).
+func replicaAssignmentError28(class, msg string, hash uint64) (string, string) {
+	switch class {
+	case "org.apache.kafka.server.common.AdminCommandFailedException":
+		class = "kafka.common.AdminCommandFailedException"
+	case "org.apache.kafka.server.common.AdminOperationException":
+		class = "kafka.admin.AdminOperationException"
+		if i := strings.LastIndex(msg, ": ["); i >= 0 {
+			msg = msg[:i] + ": [I@" + strconv.FormatUint(hash&0x7fffffff, 16)
+		}
+	}
+	return class, msg
 }
 
 // parseReplicaAssignment reads "1:2,2:3" as TopicCommand does.
@@ -458,17 +602,16 @@ func (tc *topicCommand) alter(env *sim.Env, md *protocol.MetadataResponse) {
 		tc.fail(err.(*javacli.OptionError).Class, err.Error())
 		return
 	}
+	all, ok := tc.replicaAssignment(env)
+	if !ok {
+		return
+	}
 	var asg [][]int32
-	if s := tc.p.Value("replica-assignment"); tc.p.Has("replica-assignment") && s != "" {
-		all, class, msg := parseReplicaAssignment(s)
-		if msg != "" {
-			tc.fail(class, msg)
-			return
-		}
-		cur := len(topics[0].Partitions)
-		if len(all) > cur {
-			asg = all[cur:]
-		}
+	if cur := len(topics[0].Partitions); len(all) > cur {
+		asg = all[cur:]
+	}
+	if tc.zkEraRefusal("growing a topic's partitions") {
+		return
 	}
 	req := func() protocol.Request {
 		r := &protocol.CreatePartitionsRequest{TimeoutMs: 30000}
@@ -512,6 +655,9 @@ func (tc *topicCommand) delete(env *sim.Env, md *protocol.MetadataResponse) {
 		tc.t.finish(0)
 		return
 	}
+	if tc.zkEraRefusal("deleting a topic") {
+		return
+	}
 	tc.callAndFinish(env, "deleteTopics", func() protocol.Request {
 		r := &protocol.DeleteTopicsRequest{TimeoutMs: 30000}
 		for _, t := range topics {
@@ -526,4 +672,47 @@ func (tc *topicCommand) delete(env *sim.Env, md *protocol.MetadataResponse) {
 		}
 		return protocol.NONE, ""
 	})
+}
+
+// parseTopicConfigs is parseTopicConfigsToBeAdded: each --config as
+// name=value, validated, then the message.format.version warning.
+func (tc *topicCommand) parseTopicConfigs() ([]protocol.ConfigEntry, bool) {
+	var out []protocol.ConfigEntry
+	for _, kv := range tc.p.Values("config") {
+		parts := regexp.MustCompile(`\s*=\s*`).Split(kv, -1)
+		if len(parts) != 2 || parts[0] == "" {
+			tc.fail("java.lang.IllegalArgumentException", `requirement failed: Invalid topic config: all configs to be added must be in the format "key=val".`)
+			return nil, false
+		}
+		if err := config.ValidateTopic(parts[0], parts[1], tc.t.rel()); err != nil {
+			class := "org.apache.kafka.common.config.ConfigException"
+			if strings.HasPrefix(err.Error(), "Unknown topic config name") {
+				class = "org.apache.kafka.common.errors.InvalidConfigurationException"
+			}
+			tc.fail(class, err.Error())
+			return nil, false
+		}
+		v := parts[1]
+		out = append(out, protocol.ConfigEntry{Name: parts[0], Value: &v})
+	}
+	i := -1 // the last setting of message.format.version, as getProperty sees it
+	for j, e := range out {
+		if e.Name == config.MessageFormatVersion {
+			i = j
+		}
+	}
+	switch {
+	case i < 0:
+	case !tc.t.rel().AtLeast(3, 0):
+		// 2.8's is a Scala string: it shows the value
+		// (TopicCommand.scala:562-565, tag 2.8.0).
+		tc.t.println("WARNING: The configuration message.format.version=" + *out[i].Value + " is specified. This configuration will be ignored if the version is newer than the inter.broker.protocol.version specified in the broker.")
+	default:
+		// TopicCommand.parseTopicConfigsToBeAdded (3.8) prints this once
+		// the configs are valid; a Java string given Scala's ${...}
+		// interpolation syntax, it shows the placeholders, not the value.
+		// 4.0 removed the key (KIP-724), so only 3.8 gets here.
+		tc.t.println("WARNING: The configuration ${TopicConfig.MESSAGE_FORMAT_VERSION_CONFIG}=${props.getProperty(TopicConfig.MESSAGE_FORMAT_VERSION_CONFIG)} is specified. This configuration will be ignored if the version is newer than the inter.broker.protocol.version specified in the broker or if the inter.broker.protocol.version is 3.0 or newer. This configuration is deprecated and it will be removed in Apache Kafka 4.0.")
+	}
+	return out, true
 }

@@ -97,3 +97,8 @@ func javaPropertiesOrder(keys []string) []string {
 	}
 	return out
 }
+
+// JavaPropertiesOrder is the order in which a new java.util.Properties
+// (JDK 11) iterates the keys set into it by setProperty in this order, as
+// when Kafka reads a config znode into one (ConfigEntityZNode.decode).
+func JavaPropertiesOrder(keys []string) []string { return javaPropertiesOrder(keys) }
