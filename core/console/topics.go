@@ -655,9 +655,6 @@ func (tc *topicCommand) delete(env *sim.Env, md *protocol.MetadataResponse) {
 		tc.t.finish(0)
 		return
 	}
-	if tc.zkEraRefusal("deleting a topic") {
-		return
-	}
 	tc.callAndFinish(env, "deleteTopics", func() protocol.Request {
 		r := &protocol.DeleteTopicsRequest{TimeoutMs: 30000}
 		for _, t := range topics {
