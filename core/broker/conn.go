@@ -140,8 +140,14 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 	case *protocol.InitProducerIdRequest:
 		b.handleInitProducerId(env, e.From, m)
 	case *protocol.AlterConfigsRequest:
+		if b.zk != nil {
+			return b.refuseConfigChangeZk(env, e.From, m)
+		}
 		return b.handleAlterConfigs(env, e.From, m)
 	case *protocol.IncrementalAlterConfigsRequest:
+		if b.zk != nil {
+			return b.refuseConfigChangeZk(env, e.From, m)
+		}
 		return b.handleIncrementalAlterConfigs(env, e.From, m)
 	case *protocol.CreateTopicsRequest:
 		if b.zk != nil {

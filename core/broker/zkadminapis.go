@@ -34,3 +34,12 @@ func (b *Broker) handleControllerAPIZk(env *sim.Env, from sim.Addr, req protocol
 	}
 	b.respond(env, from, protocol.ErrorResponse(req, protocol.UNKNOWN_SERVER_ERROR))
 }
+
+// refuseConfigChangeZk answers a config change on a ZooKeeper-era broker:
+// 2.8 writes it to /config/… and /config/changes for every broker's
+// config listener, which is not simulated (the tools refuse before
+// asking).
+func (b *Broker) refuseConfigChangeZk(env *sim.Env, from sim.Addr, req protocol.Request) bool {
+	b.respond(env, from, protocol.ErrorResponse(req, protocol.UNKNOWN_SERVER_ERROR))
+	return true
+}

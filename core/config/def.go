@@ -42,33 +42,48 @@ type Def struct {
 	// Internal keys (ConfigDef.defineInternal) are accepted when set and
 	// otherwise not listed.
 	Internal bool
-	// Raised is a stricter validator from a later release on (KIP-1030's
-	// 1 MiB minimum segment size).
+	// Raised is the validator from a later release on: a stricter one
+	// (KIP-1030's 1 MiB minimum segment size), or one a key had none of
+	// before (Validate is then the older releases').
 	Raised *Raise
-	// Older is the default of releases before a given one, when it
-	// differs (inter.broker.protocol.version is each release's latest).
+	// Older is the default of the releases before Older.Before where it
+	// differs from Default (nil: every release has Default).
 	Older *OlderDefault
-}
-
-// OlderDefault is a key's default in the releases before Before.
-type OlderDefault struct {
-	Before release.Version
-	Value  string
-}
-
-// DefaultIn is the key's default in release v (the zero Version: the
-// default release).
-func (d *Def) DefaultIn(v release.Version) string {
-	if d.Older != nil && !orDefault(v).AtLeast(d.Older.Before.Major, d.Older.Before.Minor) {
-		return d.Older.Value
-	}
-	return d.Default
+	// InternalBefore is the first release that lists the key (zero: as
+	// Internal says): releases before it define it with defineInternal.
+	InternalBefore release.Version
 }
 
 // Raise is a validator that replaces a key's Validate from release From.
 type Raise struct {
 	From     release.Version
 	Validate Check
+}
+
+// OlderDefault is a key's default in the releases before Before: Value,
+// or null.
+type OlderDefault struct {
+	Before release.Version
+	Value  string
+	Null   bool
+}
+
+// DefaultIn is the key's default in release v (the zero Version: the
+// default release): its value, or null.
+func (d *Def) DefaultIn(v release.Version) (value string, null bool) {
+	if o := d.Older; o != nil && !orDefault(v).AtLeast(o.Before.Major, o.Before.Minor) {
+		return o.Value, o.Null
+	}
+	return d.Default, d.NullDefault
+}
+
+// internalIn says whether release v defines the key as internal: accepted
+// when set, otherwise not listed.
+func (d *Def) internalIn(v release.Version) bool {
+	if b := d.InternalBefore; b != (release.Version{}) && !orDefault(v).AtLeast(b.Major, b.Minor) {
+		return true
+	}
+	return d.Internal
 }
 
 // In says whether release v defines the key (the zero Version: the
@@ -123,6 +138,10 @@ const (
 	// MetadataVersion38 is 3.8's MetadataVersionValidator, exactly
 	// (message.format.version, log.message.format.version).
 	KnownMetadataVersion
+	// KnownAPIVersion28 is 2.8's ApiVersionValidator, exactly
+	// (inter.broker.protocol.version, message.format.version,
+	// log.message.format.version): see APIVersion28.
+	KnownAPIVersion28
 )
 
 // Reason is the validator's message for a parsed value it rejects, as
@@ -156,6 +175,11 @@ func (c *Check) Reason(v any) string {
 	case KnownMetadataVersion:
 		if _, ok := MetadataVersion38(v.(string)); !ok {
 			return "Version " + v.(string) + " is not a valid version"
+		}
+	case KnownAPIVersion28:
+		if _, ok := APIVersion28(v.(string)); !ok {
+			// ApiVersion.apply (ApiVersion.scala:130 at 2.8.0) quotes it.
+			return "Version `" + v.(string) + "` is not a valid version"
 		}
 	}
 	return ""

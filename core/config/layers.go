@@ -22,9 +22,8 @@ type Layers struct {
 	Static         Static
 	ClusterDefault map[string]string // ConfigRecord(BROKER, "")
 	PerBroker      map[string]string // ConfigRecord(BROKER, "<this node's id>")
-	// Release is the Kafka release whose keys are listed (zero: the
-	// default). Values do not depend on it: no default of a modelled key
-	// changed between the releases kafkascope runs.
+	// Release is the Kafka release whose keys and defaults apply (zero:
+	// the default release). Few defaults differ (Def.Older: 2.8's).
 	Release release.Version
 }
 
@@ -56,7 +55,8 @@ func (l Layers) Broker(name string) string {
 		return v
 	}
 	if d, ok := brokerDefByName[name]; ok {
-		return d.DefaultIn(l.Release) // whether or not l.Release still has the key
+		v, _ := d.DefaultIn(l.Release) // whether or not l.Release still has the key
+		return v
 	}
 	panic("config: unknown broker config " + name)
 }
@@ -99,7 +99,8 @@ func (l Layers) Topic(overrides map[string]string, name string) Effective {
 	if !ok {
 		panic("config: unknown topic config " + name)
 	}
-	return Effective{name, d.Default, SourceDefault}
+	v, _ := d.DefaultIn(l.Release)
+	return Effective{name, v, SourceDefault}
 }
 
 // logMessageFormatVersion is the message.format.version a topic without
@@ -137,7 +138,7 @@ func (l Layers) TopicBool(overrides map[string]string, name string) bool {
 func (l Layers) TopicAll(overrides map[string]string) []Effective {
 	out := make([]Effective, 0, len(TopicDefs))
 	for _, d := range TopicDefs {
-		if _, set := overrides[d.Name]; d.In(l.Release) && (!d.Internal || set) {
+		if _, set := overrides[d.Name]; d.In(l.Release) && (!d.internalIn(l.Release) || set) {
 			out = append(out, l.Topic(overrides, d.Name))
 		}
 	}
@@ -181,8 +182,10 @@ func (l Layers) brokerSynonyms(name string) []Synonym {
 	add(l.ClusterDefault, SourceDynamicDefaultBroker)
 	add(l.Static, SourceStaticBroker)
 	for _, n := range group {
-		if d, ok := BrokerDef(n, l.Release); ok && !d.NullDefault {
-			all = append(all, Synonym{n, d.DefaultIn(l.Release), SourceDefault})
+		if d, ok := BrokerDef(n, l.Release); ok {
+			if v, null := d.DefaultIn(l.Release); !null {
+				all = append(all, Synonym{n, v, SourceDefault})
+			}
 		}
 	}
 	for i, s := range all {
@@ -225,7 +228,7 @@ func (l Layers) BrokerAll(perBroker bool) []BrokerEntry {
 	names := map[string]bool{}
 	if perBroker {
 		for _, d := range BrokerDefs {
-			if d.In(l.Release) && !d.Internal {
+			if d.In(l.Release) && !d.internalIn(l.Release) {
 				names[d.Name] = true
 			}
 		}
@@ -255,10 +258,9 @@ func (l Layers) BrokerAll(perBroker bool) []BrokerEntry {
 		if perBroker {
 			e.Value, e.Source, _ = l.lookup(name)
 			if e.Source == 0 {
-				d, known := BrokerDef(name, l.Release)
-				e.Source, e.Null = SourceDefault, !known || d.NullDefault
-				if !e.Null {
-					e.Value = d.DefaultIn(l.Release)
+				e.Source, e.Null = SourceDefault, true
+				if d, known := BrokerDef(name, l.Release); known {
+					e.Value, e.Null = d.DefaultIn(l.Release)
 				}
 			}
 		} else {

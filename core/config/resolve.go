@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"kafkascope/core/release"
 )
@@ -59,8 +61,19 @@ func ValidateStatic(s Static, rel release.Version) error {
 	case s.BrokerInt("log.cleaner.dedupe.buffer.size")/threads <= 1024*1024:
 		return fmt.Errorf("requirement failed: log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.")
 	}
+	// Before 3.3 compression.type had no ConfigDef validator; validateValues
+	// required a codec name, in any case (KafkaConfig.scala:1926-1927 at
+	// 2.8.0, BrokerCompressionCodec.isValid in CompressionCodec.scala:52).
+	if ct := s.Broker("compression.type"); !orDefault(rel).AtLeast(3, 3) && !slices.Contains(brokerCompressionOptions, strings.ToLower(ct)) {
+		return fmt.Errorf("requirement failed: compression.type : %s is not valid. Valid options are %s", ct, strings.Join(brokerCompressionOptions, ","))
+	}
 	return nil
 }
+
+// brokerCompressionOptions are the broker's compression.type values, in
+// Kafka's order (BrokerCompressionCodec.brokerCompressionOptions,
+// CompressionCodec.scala:49-50 at 2.8.0).
+var brokerCompressionOptions = []string{"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"}
 
 // Broker returns a broker config's effective value as a string, from
 // server.properties alone (see Layers for the dynamic layers).

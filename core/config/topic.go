@@ -33,8 +33,12 @@ const (
 
 // Releases that changed the tables below.
 var (
-	v39 = release.Version{Major: 3, Minor: 9}
 	v30 = release.Version{Major: 3, Minor: 0}
+	v32 = release.Version{Major: 3, Minor: 2}
+	v33 = release.Version{Major: 3, Minor: 3}
+	v34 = release.Version{Major: 3, Minor: 4}
+	v35 = release.Version{Major: 3, Minor: 5}
+	v39 = release.Version{Major: 3, Minor: 9}
 	v40 = release.Version{Major: 4, Minor: 0}
 	v41 = release.Version{Major: 4, Minor: 1}
 	v43 = release.Version{Major: 4, Minor: 3}
@@ -45,12 +49,15 @@ var (
 const maxLong = "9223372036854775807"
 
 // TopicDefs are the topic-level configs, in the order Kafka documents them.
+// What Kafka 2.8 defines differently is from its LogConfig.scala at tag
+// 2.8.0.
 var TopicDefs = []*Def{
 	{Name: CleanupPolicy, Type: List, Default: "delete", Validate: Check{Kind: ListIn, Valid: []string{"compact", "delete"}}},
 	{Name: CompressionType, Type: String, Default: "producer", Validate: Check{Kind: OneOf, Valid: []string{"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"}}},
 	{Name: DeleteRetentionMs, Type: Long, Default: "86400000", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: FileDeleteDelayMs, Type: Long, Default: "60000", Validate: Check{Kind: AtLeast, Min: 0}},
-	{Name: FlushMessages, Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 1}},
+	// 2.8 allows 0 (LogConfig.scala:248 at 2.8.0); 3.3 requires 1 (3.3.0 L338).
+	{Name: FlushMessages, Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 0}, Raised: &Raise{From: v33, Validate: Check{Kind: AtLeast, Min: 1}}},
 	{Name: FlushMs, Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: IndexIntervalBytes, Type: Int, Default: "4096", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: MaxCompactionLagMs, Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 1}},
@@ -62,9 +69,11 @@ var TopicDefs = []*Def{
 	// message.timestamp.difference.max.ms (KIP-937) stands in for
 	// message.timestamp.before/after.max.ms while those keep their
 	// defaults; message.downconversion.enable only matters to a fetch
-	// older than the v2 record format.
+	// older than the v2 record format. 2.8's message.format.version is
+	// its broker default's, 2.8-IV1, validated by ApiVersion
+	// (LogConfig.scala:61,282 at 2.8.0; see log.message.format.version).
 	{Name: MessageDownConversionEnable, Type: Boolean, Default: "true", Until: v40},
-	{Name: MessageFormatVersion, Type: String, Default: "3.0-IV1", Validate: Check{Kind: KnownMetadataVersion}, Until: v40},
+	{Name: MessageFormatVersion, Type: String, Default: "3.0-IV1", Validate: Check{Kind: KnownAPIVersion28}, Raised: &Raise{From: v30, Validate: Check{Kind: KnownMetadataVersion}}, Older: &OlderDefault{Before: v30, Value: "2.8-IV1"}, Until: v40},
 	{Name: MessageTimestampDiffMaxMs, Type: Long, Default: maxLong, Validate: Check{Kind: AtLeast, Min: 0}, Until: v40},
 	{Name: MessageTimestampType, Type: String, Default: "CreateTime", Validate: Check{Kind: OneOf, Valid: []string{"CreateTime", "LogAppendTime"}}},
 	{Name: MinCleanableDirtyRatio, Type: Double, Default: "0.5", Validate: Check{Kind: Between, Min: 0, Max: 1}},
@@ -79,7 +88,8 @@ var TopicDefs = []*Def{
 	{Name: SegmentBytes, Type: Int, Default: "1073741824", Validate: Check{Kind: AtLeast, Min: 14}, Raised: &Raise{From: v41, Validate: Check{Kind: AtLeast, Min: 1048576}}},
 	// internal.segment.bytes overrides segment.bytes (LogConfig.segmentSize).
 	{Name: InternalSegmentBytes, Type: Int, NullDefault: true, Since: v41, Internal: true},
-	{Name: SegmentIndexBytes, Type: Int, Default: "10485760", Validate: Check{Kind: AtLeast, Min: 4}},
+	// 2.8 allows 0 (LogConfig.scala:246 at 2.8.0); 3.3 requires 4 (3.3.0 L336).
+	{Name: SegmentIndexBytes, Type: Int, Default: "10485760", Validate: Check{Kind: AtLeast, Min: 0}, Raised: &Raise{From: v33, Validate: Check{Kind: AtLeast, Min: 4}}},
 	{Name: SegmentJitterMs, Type: Long, Default: "0", Validate: Check{Kind: AtLeast, Min: 0}},
 	{Name: SegmentMs, Type: Long, Default: "604800000", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: UncleanLeaderElectionEnable, Type: Boolean, Default: "false"},

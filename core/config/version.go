@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -101,6 +102,25 @@ const latestProduction38 = "3.8-IV0"
 // names of production versions (2.8, the release's last version). It
 // returns the full name, or false.
 func MetadataVersion38(s string) (string, bool) {
+	return lookupVersion(s, metadataVersions38, latestProduction38)
+}
+
+// apiVersions28 are the names of Kafka 2.8's ApiVersion.allVersions
+// (ApiVersion.scala:51-116 at 2.8.0): 3.8's list up to 2.8-IV1.
+var apiVersions28 = metadataVersions38[:slices.Index(metadataVersions38, "2.8-IV1")+1]
+
+// APIVersion28 is Kafka 2.8's ApiVersion.apply, which its
+// ApiVersionValidator applies (ApiVersion.scala:119-131, 450-458 at
+// 2.8.0): the same reading as MetadataVersion38's, over 2.8's versions,
+// where every release name means the release's last version. It returns
+// the full name, or false.
+func APIVersion28(s string) (string, bool) {
+	return lookupVersion(s, apiVersions28, apiVersions28[len(apiVersions28)-1])
+}
+
+// lookupVersion reads s among the full names of versions and the release
+// names of those up to latestProduction.
+func lookupVersion(s string, versions []string, latestProduction string) (string, bool) {
 	parts := strings.Split(s, ".")
 	n := 2
 	if strings.HasPrefix(s, "0.") {
@@ -111,12 +131,12 @@ func MetadataVersion38(s string) (string, bool) {
 		key = strings.Join(parts[:n], ".")
 	}
 	found, production := "", true
-	for _, v := range metadataVersions38 {
+	for _, v := range versions {
 		rel, _, _ := strings.Cut(v, "-")
 		if v == key || production && rel == key {
 			found = v // a release name means its last production version
 		}
-		if v == latestProduction38 {
+		if v == latestProduction {
 			production = false
 		}
 	}
