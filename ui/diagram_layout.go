@@ -155,14 +155,14 @@ type dgLayout struct {
 
 	Brokers  []dgBroker
 	Clients  dgClients
-	Ensemble dgEnsemble // a ZooKeeper-era cluster's ensemble (diagram_zookeeper.go)
-	Prods   []dgProducer // producers' cards (diagram_clients.go)
-	Groups  []dgGroup    // consumer groups' cards (diagram_groups.go)
-	Links   []dgLink
-	Msgs    []dgMsg
-	Lanes   []dgLane
-	Rows    []dgRow
-	Epochs  []dgSwatch // the leader epochs on screen, for the legend
+	Ensemble dgEnsemble   // a ZooKeeper-era cluster's ensemble (diagram_zookeeper.go)
+	Prods    []dgProducer // producers' cards (diagram_clients.go)
+	Groups   []dgGroup    // consumer groups' cards (diagram_groups.go)
+	Links    []dgLink
+	Msgs     []dgMsg
+	Lanes    []dgLane
+	Rows     []dgRow
+	Epochs   []dgSwatch // the leader epochs on screen, for the legend
 
 	G dgGeometry // row geometry shared by every row of this frame
 
