@@ -855,7 +855,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-quorum")
 							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("cat.quorum"))
+							vgSetHTML(vgn, c.quorumCat())
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-heartbeat")
 							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")

@@ -70,7 +70,7 @@ func (l *dgLayout) ensemble(s *view.Snapshot, t dgTranslator) {
 	e.T = dgTranslate(0, dgZkTop)
 	e.Title = t("zookeeper")
 	e.TitleX = dgf(dgPadX + 4)
-	left := dgPadX + 4 + dgTextWidth(e.Title, 11) + 12
+	left := dgPadX + 4 + dgTextWidth(e.Title, 11)*1.15 + 12 // .kd-zk-title: bold, spaced
 	n := len(s.ZooKeeper.Servers)
 	e.w = min(260, (l.W-dgPadX-left-dgZkGap*float64(n-1))/float64(max(n, 1)))
 	for i, sv := range s.ZooKeeper.Servers {
@@ -93,7 +93,7 @@ func (l *dgLayout) ensemble(s *view.Snapshot, t dgTranslator) {
 		if sv.State == "running" && !sv.Serving {
 			z.Class += " kd-zk-looking"
 		}
-		rw := dgTextWidth(z.Role, 9.5) + 12
+		rw := dgTextWidth(z.Role, 9.5)*1.12 + 12 // .kd-zk-role-text is bold
 		z.RoleW, z.RoleX, z.RoleTX = dgf(rw), dgf(e.w-3-rw), dgf(e.w-3-rw/2)
 		z.Name = sv.Host
 		if 20+dgTextWidth(z.Name, 10.5)+6 > e.w-3-rw {
@@ -168,4 +168,13 @@ func (l *dgLayout) zkCardMeta(b *dgBroker, nd view.Node, t dgTranslator) {
 			return
 		}
 	}
+}
+
+// quorumCat is the legend's word for the coordination messages' colour:
+// the KRaft quorum's, or on a ZooKeeper-era cluster ZooKeeper's.
+func (c *Diagram) quorumCat() string {
+	if c.lay.Ensemble.On {
+		return c.t("zookeeper")
+	}
+	return c.t("cat.quorum")
 }

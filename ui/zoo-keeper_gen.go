@@ -83,8 +83,6 @@ func (c *ZooKeeper) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgSetHTML(vgn, s.Name)
 						vgn = vgElem(vgparent, "", "span", "class\x00kz-role")
 						vgSetHTML(vgn, s.Role)
-						vgn = vgElem(vgparent, "", "span", "class\x00kz-zxid")
-						vgSetHTML(vgn, s.Zxid)
 					}
 				}
 				vgn = vgText(vgparent, "\n  ")
@@ -121,6 +119,7 @@ func (c *ZooKeeper) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgAddAttr(vgn, "aria-selected", r.selected())
 						vgAddAttr(vgn, "class", r.Class)
 						vgAddAttr(vgn, "data-path", r.Path)
+						vgAddAttr(vgn, "style", r.Indent)
 						{
 							vgparent := vgn
 							_ = vgparent
@@ -134,7 +133,6 @@ func (c *ZooKeeper) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn = vgElem(vgparent, "", "span", "class\x00kz-fold kz-leaf")
 							}
 							vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kz-line")
-							vgAddAttr(vgn, "style", r.Indent)
 							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.Click(r.Path) })
 							{
 								vgparent := vgn

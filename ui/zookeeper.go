@@ -142,7 +142,7 @@ func (c *ZooKeeper) isFolded(n *view.Znode) bool {
 }
 
 func (c *ZooKeeper) row(n *view.Znode, z *view.ZooKeeper, ws []view.ZkWatch) kzRow {
-	r := kzRow{Path: n.Path, Name: n.Name, Indent: "padding-left:" + strconv.FormatFloat(0.2+0.85*float64(n.Depth), 'f', 2, 64) + "rem",
+	r := kzRow{Path: n.Path, Name: n.Name, Indent: "padding-left:" + strconv.FormatFloat(0.9*float64(n.Depth), 'f', 2, 64) + "rem",
 		Version: "v" + strconv.Itoa(int(n.Stat.Version)), Class: "kz-node"}
 	if n.Stat.NumChildren > 0 {
 		r.Fold = "▾"

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/vugu/html"
 	"github.com/vugu/vugu"
 
+	"kafkascope/core/view"
 	"kafkascope/ui/internal/htmltest"
 )
 
@@ -183,4 +185,48 @@ func TestKoreanZooKeeperPageShowsNoEnglish(t *testing.T) {
 	at.run("broker kill 2")
 	at.play(30 * time.Second)
 	check("a broker's session expired")
+}
+
+// A broker's requests to ZooKeeper run between its card and the server's
+// pill in the ensemble's row, never from the clients' box; a tool's
+// (zookeeper-shell) between the clients' box and the pill; the servers'
+// own quorum traffic is not drawn. (The engine's ZooKeeper round trips
+// are a few milliseconds: the messages are put on a snapshot of a real
+// 2.8 cluster.)
+func TestZooKeeperMessagesOnTheDiagram(t *testing.T) {
+	at := zkApp(t, "3")
+	s := *at.p.Snapshot()
+	s.InFlight = []view.Message{
+		{ID: 1, From: 1, FromHost: "kafka-1", ToHost: "zookeeper-2", Kind: "create", Label: "create /brokers/topics/x", Category: "zookeeper", Progress: 0.5},
+		{ID: 2, To: 3, FromHost: "zookeeper-2", ToHost: "kafka-3", Kind: "notification", Label: "NodeChildrenChanged /brokers/ids", Category: "zookeeper", Progress: 0.5},
+		{ID: 3, FromHost: "zookeeper-1", ToHost: "zookeeper-3", Kind: "ACK", Label: "ACK", Category: "zookeeper", Progress: 0.5},
+		{ID: 4, FromHost: "zookeeper-shell-4", ToHost: "zookeeper-1", Kind: "getChildren2", Label: "getChildren2 /", Category: "zookeeper", Progress: 0.5},
+	}
+	d := &Diagram{Player: at.p, Snapshot: &s}
+	doc := dgRender(t, d)
+	labels, _ := dgPills(t, doc)
+	slices.Sort(labels)
+	want := []string{"↑ create /brokers/topics/x", "↑ getChildren2 /", "↓ NodeChildrenChanged /brokers/ids"}
+	if !slices.Equal(labels, want) {
+		t.Errorf("labels %q, want %q", labels, want)
+	}
+	for _, m := range d.lay.Msgs {
+		if !strings.Contains(m.Class, "kd-cat-quorum") {
+			t.Errorf("%s drawn %q", m.Title, m.Class)
+		}
+	}
+	// Each link leaves its server's pill from the bottom of the row.
+	busy := 0
+	for _, k := range d.lay.Links {
+		if k.a <= dgLaneZK {
+			busy++
+			x := d.lay.Ensemble.x[dgLaneZK-k.a] + d.lay.Ensemble.w/2
+			if k.p[0] != [2]float64{x, dgZkTop + dgZkH} {
+				t.Errorf("the link from server %d starts at %v, not under its pill (%v)", dgLaneZK-k.a+1, k.p[0], x)
+			}
+		}
+	}
+	if busy != 3 {
+		t.Errorf("%d links from the ensemble, want 3", busy)
+	}
 }

@@ -242,7 +242,7 @@ func Take(c *cluster.Cluster) *Snapshot {
 		s.InFlight = append(s.InFlight, m)
 	}
 	for _, h := range w.Hosts() {
-		if _, isNode := nodeID(h); !isNode && !strings.HasPrefix(h, "zookeeper-") {
+		if _, isNode := nodeID(h); !isNode && !isZkServer(h) {
 			if st, _ := w.State(h); st == sim.ProcRunning {
 				s.Clients = append(s.Clients, h)
 			}

@@ -26,7 +26,9 @@ type ZooKeeper struct {
 	// Znodes is the tree in depth-first order (a node, then its children
 	// by name); it is shared between snapshots while the tree is unchanged.
 	Znodes  []Znode
-	Watches []ZkWatch
+	Watches []ZkWatch // by path
+	// Watches are every running server's: a client's watches live on
+	// the server its session is connected to.
 	// Fired is the newest watch notifications delivered, oldest first
 	// (MaxZkFired of them).
 	Fired []ZkFired
@@ -70,9 +72,10 @@ func (z *Znode) Ephemeral() bool { return z.Stat.EphemeralOwner != 0 }
 
 // ZkWatch is one watch set on the source server.
 type ZkWatch struct {
-	Path  string
-	Child bool   // a child watch (getChildren); else a data watch (getData, exists)
-	Host  string // who set it (the client's host: kafka-2, a tool); "" unknown
+	Path   string
+	Child  bool   // a child watch (getChildren); else a data watch (getData, exists)
+	Host   string // who set it (the client's host: kafka-2, a tool); "" unknown
+	Server int    // the server that holds it (1-based)
 }
 
 // ZkFired is one watch notification delivered to a client.
@@ -157,13 +160,7 @@ func takeZooKeeper(c *cluster.Cluster) *ZooKeeper {
 		zc.znodes = listZnodes(t, zc.owners)
 	}
 	z.Znodes = zc.znodes
-	for _, wt := range t.Watches() {
-		zw := ZkWatch{Path: wt.Path, Child: wt.Child}
-		if a, ok := src.WatcherAddr(wt.Watcher); ok {
-			zw.Host = a.Host()
-		}
-		z.Watches = append(z.Watches, zw)
-	}
+	z.Watches = takeWatches(c, z.Servers)
 	zc.readFired(w.Trace())
 	z.Fired = zc.fired
 	if data, _, ok := t.Znode("/controller"); ok {
@@ -299,4 +296,40 @@ func zkController(c *cluster.Cluster, s *Snapshot) map[int32]bool {
 		live[id] = true
 	}
 	return live
+}
+
+// takeWatches lists the watches of every running server: each server
+// keeps those of the sessions connected to it. By path, then server.
+func takeWatches(c *cluster.Cluster, servers []ZkServer) []ZkWatch {
+	var out []ZkWatch
+	for _, sv := range servers {
+		if sv.State != "running" {
+			continue
+		}
+		s := c.ZooKeeperServer(sv.ID)
+		for _, wt := range s.Tree().Watches() {
+			zw := ZkWatch{Path: wt.Path, Child: wt.Child, Server: sv.ID}
+			if a, ok := s.WatcherAddr(wt.Watcher); ok {
+				zw.Host = a.Host()
+			}
+			out = append(out, zw)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ZkWatch) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// isZkServer reports whether host is a ZooKeeper server (zookeeper-2),
+// not a tool named after it (zookeeper-shell-1 is a client).
+func isZkServer(host string) bool {
+	rest, ok := strings.CutPrefix(host, "zookeeper-")
+	if !ok || rest == "" {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if rest[i] < '0' || rest[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

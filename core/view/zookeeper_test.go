@@ -62,7 +62,7 @@ func TestZooKeeperSnapshotOfA28Cluster(t *testing.T) {
 		t.Fatalf("zxid %x, server %+v", z.LastZxid, z.Servers[0])
 	}
 	for _, h := range snap.Clients {
-		if strings.HasPrefix(h, "zookeeper-") {
+		if strings.HasPrefix(h, "zookeeper-") && !strings.HasPrefix(h, "zookeeper-shell") {
 			t.Fatalf("a ZooKeeper server listed as a client: %v", snap.Clients)
 		}
 	}
@@ -192,6 +192,17 @@ func TestZooKeeperEnsembleRoles(t *testing.T) {
 	if !hasZnode(z, "/brokers/ids/3") {
 		t.Fatal("the leader's tree has no /brokers/ids/3")
 	}
+	// The controller's watch lives on the server its session is
+	// connected to, which need not be the leader.
+	watched := false
+	for _, w := range z.Watches {
+		if w.Path == "/brokers/ids" && w.Child && w.Host == "kafka-"+itoa(z.ControllerID) && w.Server >= 1 {
+			watched = true
+		}
+	}
+	if !watched {
+		t.Fatalf("no child watch of the controller on /brokers/ids: %+v", z.Watches)
+	}
 	// The leader dies: the other two elect one of them, which serves the tree.
 	leader := z.Source
 	if err := s.Cluster().World.Kill("zookeeper-"+itoa(int32(leader)), false); err != nil {
@@ -214,3 +225,12 @@ func TestKRaftHasNoZooKeeper(t *testing.T) {
 }
 
 func itoa(n int32) string { return strconv.Itoa(int(n)) }
+
+// Servers are zookeeper-N; a tool named after ZooKeeper is a client.
+func TestZkServerHosts(t *testing.T) {
+	for host, want := range map[string]bool{"zookeeper-1": true, "zookeeper-3": true, "zookeeper-shell-1": false, "zookeeper-": false, "kafka-1": false} {
+		if got := view.IsZkServer(host); got != want {
+			t.Errorf("%s: %v", host, got)
+		}
+	}
+}
