@@ -230,3 +230,51 @@ func TestZooKeeperMessagesOnTheDiagram(t *testing.T) {
 		t.Errorf("%d links from the ensemble, want 3", busy)
 	}
 }
+
+// A leader cut off from both followers: they elect a new leader, the old
+// one is LOOKING (not serving), drawn so on the diagram and the tab, and
+// the tree comes from the new leader.
+func TestZooKeeperLeaderCutOff(t *testing.T) {
+	at := zkApp(t, "3")
+	old := at.p.Snapshot().ZooKeeper.Source
+	name := "zookeeper-" + itoa32(int32(old))
+	for n := 1; n <= 3; n++ {
+		if n != old {
+			at.run("network cut " + name + " zookeeper-" + itoa32(int32(n)))
+		}
+	}
+	at.run("time advance 30s")
+	z := at.p.Snapshot().ZooKeeper
+	if z.Source == old || z.Servers[old-1].Serving || z.Servers[z.Source-1].Role != "LEADING" {
+		t.Fatalf("after the cut: source %d, servers %+v", z.Source, z.Servers)
+	}
+	doc := at.render(nil)
+	pills := dgAll(doc.byID("kd-zk"), dgByClass("kd-zk-server"))
+	if len(pills) != 3 || !strings.Contains(htmltest.Attr(pills[old-1], "class"), "kd-zk-looking") {
+		t.Errorf("server %d's pill is not drawn as not serving", old)
+	}
+	if !strings.Contains(doc.text("zk-sub"), "zookeeper-"+itoa32(int32(z.Source))) {
+		t.Errorf("the tree is not read from the new leader: %q", doc.text("zk-sub"))
+	}
+	if doc.byID("zk-banner") != nil {
+		t.Error("two serving servers show the frozen banner")
+	}
+}
+
+// An ensemble whose servers cannot reach each other has no quorum: no
+// server serves, metadata is frozen, and the tab, its banner and the
+// diagram say so.
+func TestZooKeeperQuorumLost(t *testing.T) {
+	at := zkApp(t, "3")
+	at.run("network cut zookeeper-1 zookeeper-2")
+	at.run("network cut zookeeper-1 zookeeper-3")
+	at.run("network cut zookeeper-2 zookeeper-3")
+	at.run("time advance 30s")
+	doc := at.render(nil)
+	if doc.byID("zk-banner") == nil || len(doc.byClass("side-tab-alert")) != 1 {
+		t.Fatalf("no frozen banner or tab alert: servers %+v", at.p.Snapshot().ZooKeeper.Servers)
+	}
+	if got := appText(dg1n(doc.root, "kd-frozen")); got != "no ZooKeeper server serving: metadata is frozen" {
+		t.Errorf("the diagram says %q", got)
+	}
+}
