@@ -55,4 +55,8 @@ func TestZooKeeperPage(t *testing.T) {
 	screenshot(t, tab, filepath.Join(shots, "zookeeper-390x844.png"), 390, 844)
 	evalString(tab, `(document.getElementById("zookeeper").scrollIntoView(), "")`)
 	screenshot(t, tab, filepath.Join(shots, "zookeeper-tab-390x844.png"), 390, 844)
+	evalString(tab, `(document.getElementById("zk-detail").scrollIntoView(), "")`)
+	screenshot(t, tab, filepath.Join(shots, "zookeeper-detail-390x844.png"), 390, 844)
+	evalString(tab, `(window.scrollTo(0, 0), "")`)
+	darkScreenshot(t, tab, filepath.Join(shots, "zookeeper-dark-1280x800.png"), 1280, 800)
 }
