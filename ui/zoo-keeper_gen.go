@@ -116,7 +116,7 @@ func (c *ZooKeeper) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						r := r
 						_ = r
 						vgn = vgElem(vgparent, "", "li", "role\x00treeitem")
-						vgAddAttr(vgn, "aria-selected", r.selected())
+						vgAddAttr(vgn, "aria-selected", r.Sel)
 						vgAddAttr(vgn, "class", r.Class)
 						vgAddAttr(vgn, "data-path", r.Path)
 						vgAddAttr(vgn, "style", r.Indent)

@@ -48,6 +48,7 @@ type kzRow struct {
 	WatchT  string // who waits, for what (the watch's title)
 	Class   string
 	Tip     string // the path and versions (the name's title)
+	Sel     string // aria-selected: "true" for the selected znode
 }
 
 type kzFired struct {
@@ -157,8 +158,10 @@ func (c *ZooKeeper) row(n *view.Znode, z *view.ZooKeeper, ws []view.ZkWatch) kzR
 	if n.Stat.Mzxid == z.LastZxid || n.Stat.Pzxid == z.LastZxid && n.Stat.NumChildren > 0 {
 		r.Class += " kz-fresh" // the last transaction changed it
 	}
+	r.Sel = "false"
 	if n.Path == c.Selected {
 		r.Class += " kz-selected"
+		r.Sel = "true"
 	}
 	if len(ws) > 0 {
 		r.Watch = "◉" + strconv.Itoa(len(ws))
@@ -220,13 +223,6 @@ func (c *ZooKeeper) Click(path string) {
 		return
 	}
 	c.Select(path)
-}
-
-func (r kzRow) selected() string {
-	if strings.Contains(r.Class, "kz-selected") {
-		return "true"
-	}
-	return "false"
 }
 
 // status is the head's line: who the controller is, by /controller.

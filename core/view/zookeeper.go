@@ -105,8 +105,10 @@ type zkCache struct {
 	owners map[int64]int32 // every broker session seen: id → broker
 	nOwner int             // len(owners) when znodes was listed
 	znodes []Znode
-	seq    uint64 // the trace was read up to this event
-	fired  []ZkFired
+	// ctlID and ctlEpoch are what /controller and /controller_epoch said.
+	ctlID, ctlEpoch int32
+	seq             uint64 // the trace was read up to this event
+	fired           []ZkFired
 }
 
 // takeZooKeeper reads the ensemble; nil on a KRaft cluster.
@@ -158,29 +160,38 @@ func takeZooKeeper(c *cluster.Cluster) *ZooKeeper {
 	if t != zc.tree || z.LastZxid != zc.zxid || len(zc.owners) != zc.nOwner || zc.znodes == nil {
 		zc.tree, zc.zxid, zc.nOwner = t, z.LastZxid, len(zc.owners)
 		zc.znodes = listZnodes(t, zc.owners)
+		zc.ctlID, zc.ctlEpoch = controllerZnodes(t)
 	}
-	z.Znodes = zc.znodes
+	z.Znodes, z.ControllerID, z.ControllerEpoch = zc.znodes, zc.ctlID, zc.ctlEpoch
 	z.Watches = takeWatches(c, z.Servers)
 	zc.readFired(w.Trace())
 	z.Fired = zc.fired
+	return z
+}
+
+// controllerZnodes reads the broker /controller names (Kafka's
+// {"version":1,"brokerid":1,"timestamp":"..."}) and /controller_epoch's
+// value; -1 for a znode missing or unreadable.
+func controllerZnodes(t *zookeeper.Tree) (id, epoch int32) {
+	id, epoch = -1, -1
 	if data, _, ok := t.Znode("/controller"); ok {
 		var v struct {
 			BrokerID *int32 `json:"brokerid"`
 		}
 		if json.Unmarshal(data, &v) == nil && v.BrokerID != nil {
-			z.ControllerID = *v.BrokerID
+			id = *v.BrokerID
 		}
 	}
 	if data, _, ok := t.Znode("/controller_epoch"); ok {
 		if e, err := strconv.ParseInt(string(data), 10, 32); err == nil {
-			z.ControllerEpoch = int32(e)
+			epoch = int32(e)
 		}
 	}
-	return z
+	return id, epoch
 }
 
-// better says whether server s (read as sv) is a better source of the
-// tree than cur: a serving server over one that is not (the leader over
+// better says whether the server read as sv is a better source of the
+// tree than cur (z.Source, nil for none yet): a serving server over one that is not (the leader over
 // a follower), then the one that applied the most.
 func better(cur *zookeeper.Server, sv ZkServer, z *ZooKeeper) bool {
 	if cur == nil {
