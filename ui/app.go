@@ -47,10 +47,14 @@ type App struct {
 	Events  *Feed
 	Quorum  *Quorum
 	MetaLog *MetaLog
-	Disk    *Disk
+	// ZooKeeper takes the place of Quorum and MetaLog on a ZooKeeper-era
+	// cluster (--version 2.8), under the same tab.
+	ZooKeeper *ZooKeeper
+	Disk      *Disk
 
 	// SideTab is the side column's panel: the event feed (sideTabEvents),
-	// the controller quorum with the metadata log (sideTabKRaft), or a
+	// the controller quorum with the metadata log (sideTabKRaft; on a
+	// ZooKeeper-era cluster the ZooKeeper tab, which takes its place), or a
 	// partition's disk (sideTabDisk).
 	SideTab string
 
@@ -117,6 +121,7 @@ func NewApp(p *player.Player, host Host) *App {
 	a.Events = &Feed{App: a}
 	a.Quorum = &Quorum{App: a}
 	a.MetaLog = &MetaLog{App: a}
+	a.ZooKeeper = &ZooKeeper{App: a}
 	a.Disk = NewDisk(a)
 	a.SideTab = sideTabEvents
 	return a
@@ -535,6 +540,17 @@ func (a *App) quorumFrozen() bool {
 	s := a.Player.Snapshot()
 	return s != nil && s.Quorum.Frozen()
 }
+
+// zkEra reports whether the cluster shown runs in the ZooKeeper era: the
+// ZooKeeper tab replaces the quorum and metadata log's.
+func (a *App) zkEra() bool {
+	s := a.Player.Snapshot()
+	return s != nil && s.ZooKeeper != nil
+}
+
+// zkFrozen reports whether no ZooKeeper server serves (the ZooKeeper tab
+// shows an alert).
+func (a *App) zkFrozen() bool { return a.zkEra() && !zkServing(a.Player.Snapshot().ZooKeeper) }
 
 // showSide reports whether the side column has anything: the story, or
 // (outside embeds) the event feed.

@@ -193,22 +193,47 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgAddAttr(vgn, "aria-selected", c.tabSelected("events"))
 							vgSetHTML(vgn, c.T("events"))
 							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("events") })
-							vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-kraft\x00aria-controls\x00quorum")
-							vgAddAttr(vgn, "aria-selected", c.tabSelected("kraft"))
-							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("kraft") })
-							{
-								vgparent := vgn
-								_ = vgparent
-								vgn = vgElem(vgparent, "", "span", "")
-								vgSetHTML(vgn, c.T("tab.kraft"))
-								if c.quorumFrozen() {
-									vgn = vgElem(vgparent, "", "span", "class\x00side-tab-alert\x00role\x00img")
-									vgAddAttr(vgn, "aria-label", c.T("tab.kraft.alert"))
-									vgAddAttr(vgn, "title", c.T("tab.kraft.alert"))
-									{
-										vgparent := vgn
-										_ = vgparent
-										vgn = vgText(vgparent, "!")
+							vgn = vgText(vgparent, "\n        ")
+							if !c.zkEra() {
+								vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-kraft\x00aria-controls\x00quorum")
+								vgAddAttr(vgn, "aria-selected", c.tabSelected("kraft"))
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("kraft") })
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = vgElem(vgparent, "", "span", "")
+									vgSetHTML(vgn, c.T("tab.kraft"))
+									if c.quorumFrozen() {
+										vgn = vgElem(vgparent, "", "span", "class\x00side-tab-alert\x00role\x00img")
+										vgAddAttr(vgn, "aria-label", c.T("tab.kraft.alert"))
+										vgAddAttr(vgn, "title", c.T("tab.kraft.alert"))
+										{
+											vgparent := vgn
+											_ = vgparent
+											vgn = vgText(vgparent, "!")
+										}
+									}
+								}
+							}
+							vgn = vgText(vgparent, "\n        ")
+							if c.zkEra() {
+								vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-zookeeper\x00aria-controls\x00zookeeper")
+								vgAddAttr(vgn, "aria-selected", c.tabSelected("kraft"))
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("kraft") })
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = vgElem(vgparent, "", "span", "")
+									vgSetHTML(vgn, c.T("zookeeper"))
+									if c.zkFrozen() {
+										vgn = vgElem(vgparent, "", "span", "class\x00side-tab-alert\x00role\x00img")
+										vgAddAttr(vgn, "aria-label", c.T("tab.zookeeper.alert"))
+										vgAddAttr(vgn, "title", c.T("tab.zookeeper.alert"))
+										{
+											vgparent := vgn
+											_ = vgparent
+											vgn = vgText(vgparent, "!")
+										}
 									}
 								}
 							}
@@ -239,7 +264,7 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								}
 							}
 							vgn = vgText(vgparent, "\n        ")
-							if c.SideTab == "kraft" {
+							if c.SideTab == "kraft" && !c.zkEra() {
 								{
 									var vgcomp vugu.Builder = c.Quorum
 									if vgcomp != nil {
@@ -251,9 +276,21 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								}
 							}
 							vgn = vgText(vgparent, "\n        ")
-							if c.SideTab == "kraft" {
+							if c.SideTab == "kraft" && !c.zkEra() {
 								{
 									var vgcomp vugu.Builder = c.MetaLog
+									if vgcomp != nil {
+										vgin.BuildEnv.WireComponent(vgcomp)
+										vgout.Components = append(vgout.Components, vgcomp)
+										vgn = &vugu.VGNode{Component: vgcomp}
+										vgparent.AppendChild(vgn)
+									}
+								}
+							}
+							vgn = vgText(vgparent, "\n        ")
+							if c.SideTab == "kraft" && c.zkEra() {
+								{
+									var vgcomp vugu.Builder = c.ZooKeeper
 									if vgcomp != nil {
 										vgin.BuildEnv.WireComponent(vgcomp)
 										vgout.Components = append(vgout.Components, vgcomp)

@@ -145,6 +145,47 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn = vgText(vgparent, "\n        ")
 							}
 							vgn = vgText(vgparent, "\n        ")
+							if c.lay.Ensemble.On {
+								vgn = vgElem(vgparent, "svg", "g", "class\x00kd-zk\x00id\x00kd-zk")
+								vgAddAttr(vgn, "transform", c.lay.Ensemble.T)
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = vgElemAfter(vgparent, "\n          ", "svg", "text", "class\x00kd-zk-title\x00y\x0015")
+									vgAddAttr(vgn, "x", c.lay.Ensemble.TitleX)
+									vgSetHTML(vgn, c.lay.Ensemble.Title)
+									vgn = vgText(vgparent, "\n          ")
+									for vgiterkeyt, z := range c.lay.Ensemble.Servers {
+										var vgiterkey interface{} = vgiterkeyt
+										_ = vgiterkey
+										z := z
+										_ = z
+										vgn = vgElem(vgparent, "svg", "g", "")
+										vgAddAttr(vgn, "class", z.Class)
+										vgAddAttr(vgn, "transform", z.T)
+										{
+											vgparent := vgn
+											_ = vgparent
+											vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-zk-box\x00x\x000\x00y\x000\x00height\x0022\x00rx\x0011")
+											vgAddAttr(vgn, "width", z.Ws)
+											vgn = vgElem(vgparent, "svg", "circle", "class\x00kd-zk-dot\x00cx\x0011\x00cy\x0011\x00r\x003.5")
+											vgSetHTML(vgn, vugu.HTML(""))
+											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-zk-name\x00x\x0020\x00y\x0015")
+											vgSetHTML(vgn, z.Name)
+											vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-zk-role\x00y\x003\x00height\x0016\x00rx\x008")
+											vgAddAttr(vgn, "width", z.RoleW)
+											vgAddAttr(vgn, "x", z.RoleX)
+											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-zk-role-text\x00y\x0014.5")
+											vgAddAttr(vgn, "x", z.RoleTX)
+											vgSetHTML(vgn, z.Role)
+											vgn = vgElem(vgparent, "svg", "title", "")
+											vgSetHTML(vgn, z.Tip)
+										}
+									}
+									vgn = vgText(vgparent, "\n        ")
+								}
+							}
+							vgn = vgText(vgparent, "\n        ")
 							for vgiterkeyt, b := range c.lay.Brokers {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
@@ -814,7 +855,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-quorum")
 							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("cat.quorum"))
+							vgSetHTML(vgn, c.quorumCat())
 							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-heartbeat")
 							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")

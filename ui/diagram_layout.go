@@ -65,6 +65,7 @@ const (
 	dgCatMetadata  = "metadata"
 	dgCatHeartbeat = "heartbeat"
 	dgCatQuorum    = "quorum"
+	dgCatZooKeeper = "zookeeper"
 )
 
 // dgEpochPalette is how many leader-epoch colours the palette cycles through
@@ -152,15 +153,16 @@ type dgLayout struct {
 	Partitions      int
 	Drawn           int // partition rows drawn (fewer than the visible ones when many)
 
-	Brokers []dgBroker
-	Clients dgClients
-	Prods   []dgProducer // producers' cards (diagram_clients.go)
-	Groups  []dgGroup    // consumer groups' cards (diagram_groups.go)
-	Links   []dgLink
-	Msgs    []dgMsg
-	Lanes   []dgLane
-	Rows    []dgRow
-	Epochs  []dgSwatch // the leader epochs on screen, for the legend
+	Brokers  []dgBroker
+	Clients  dgClients
+	Ensemble dgEnsemble   // a ZooKeeper-era cluster's ensemble (diagram_zookeeper.go)
+	Prods    []dgProducer // producers' cards (diagram_clients.go)
+	Groups   []dgGroup    // consumer groups' cards (diagram_groups.go)
+	Links    []dgLink
+	Msgs     []dgMsg
+	Lanes    []dgLane
+	Rows     []dgRow
+	Epochs   []dgSwatch // the leader epochs on screen, for the legend
 
 	G dgGeometry // row geometry shared by every row of this frame
 
@@ -177,6 +179,7 @@ type dgLayout struct {
 	bandH     float64
 	cardsY    float64
 	laneOf    map[int32]int
+	clientsH  float64 // the clients' box's height
 	epochSeen [dgEpochPalette]bool
 	fx        dgEffects // what changed since the last frame (diagram_effects.go)
 	labels    dgLabels  // the network SVG's labels, kept apart (diagram_labels.go)
@@ -304,7 +307,7 @@ func dgMsgClass(category string) string {
 		return "kd-msg kd-cat-heartbeat"
 	case dgCatMetadata:
 		return "kd-msg kd-cat-metadata"
-	case dgCatQuorum:
+	case dgCatQuorum, dgCatZooKeeper: // coordination: the KRaft quorum's colour
 		return "kd-msg kd-cat-quorum"
 	}
 	return "kd-msg kd-cat-admin"
@@ -452,10 +455,14 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.size(n, o.Width)
 	l.SepX2 = dgf(l.W - dgPadX)
 	l.Frozen = s.Controller.NodeID < 0 || s.Quorum.Frozen()
-	switch s.Quorum.Status {
-	case view.QuorumLost:
+	zkDown := s.ZooKeeper != nil && !zkServing(s.ZooKeeper)
+	l.Frozen = l.Frozen || zkDown
+	switch {
+	case zkDown:
+		l.FrozenText = t("zk.frozen")
+	case s.Quorum.Status == view.QuorumLost:
 		l.FrozenText = t("quorum.lost.short")
-	case view.QuorumElecting:
+	case s.Quorum.Status == view.QuorumElecting:
 		l.FrozenText = t("quorum.electing.short")
 	default:
 		l.FrozenText = t("controller.down")
@@ -484,6 +491,7 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 
 	l.fx.observe(s)
 	l.summary(s, t, o.Width)
+	l.ensemble(s, t)
 	l.links(s, o)
 	l.cards(s, t, changed)
 	l.clients(s, t)
@@ -554,6 +562,10 @@ func (l *dgLayout) summary(s *view.Snapshot, t dgTranslator, width float64) {
 		return
 	}
 	c := s.Controller
+	if s.ZooKeeper != nil {
+		l.Summary = brokers + " · " + fmt.Sprintf(t("zk.controller.summary"), c.NodeID, c.Epoch)
+		return
+	}
 	l.Summary = brokers + " · " + fmt.Sprintf(t("controller.summary"), c.NodeID, c.Epoch, c.HighWatermark)
 	if width > 0 && dgTextWidth(l.Summary, dgSummaryPx)*dgSansFactor+dgBarRoom > width {
 		l.Summary = brokers + " · " + fmt.Sprintf(t("summary.short"), c.NodeID, c.Epoch, c.HighWatermark)
@@ -624,16 +636,15 @@ func (l *dgLayout) links(s *view.Snapshot, o dgOptions) {
 		if !o.visible(m.Category) {
 			continue
 		}
-		a, okA := l.endpoint(m.From)
-		b, okB := l.endpoint(m.To)
-		if okA && okB {
+		if a, b, ok := l.msgLanes(&m); ok {
 			l.Links[find(a, b)].traffic = true
 		}
 	}
 	// The band above the cards holds the tallest arc there could be (from
 	// the clients to the last broker), so the cards never move when a
 	// message appears.
-	l.bandH = max(dgBandMin, dgArcPeak(n)+22)
+	l.bandH = max(dgBandMin, dgArcPeak(n)+22) + zkBand(s)
+	l.clientsH = dgClientsH(len(s.Clients))
 	l.cardsY = l.bandH + 8
 	l.TopH = l.cardsY + dgCardH + 12
 	for k := range l.Links {
@@ -701,6 +712,9 @@ func (l *dgLayout) anchor(a, b int) float64 {
 
 // curve is the cubic Bézier of the link between lanes a <= b.
 func (l *dgLayout) curve(a, b int) [4][2]float64 {
+	if a <= dgLaneZK {
+		return l.zkCurve(a, b)
+	}
 	y := l.cardsY
 	if a == b { // a node talking to itself (a broker and its own controller)
 		cx := l.cardX(a) + l.cardW(a)/2
@@ -798,6 +812,9 @@ func (l *dgLayout) cards(s *view.Snapshot, t dgTranslator, changed func(string) 
 			cw := dgTextWidth(b.CtlText, 10.5) + 16
 			b.CtlW, b.CtlTX = dgf(cw), dgf(10+cw/2)
 			info := fmt.Sprintf(t("controller.info"), s.Controller.Epoch, s.Controller.HighWatermark)
+			if s.ZooKeeper != nil {
+				info = fmt.Sprintf(t("zk.controller.info"), s.Controller.Epoch)
+			}
 			if 10+cw+8+dgTextWidth(info, 11) <= w-8 {
 				b.CtlInfo, b.CtlInfoX = info, dgf(10+cw+8)
 			}
@@ -808,7 +825,11 @@ func (l *dgLayout) cards(s *view.Snapshot, t dgTranslator, changed func(string) 
 				break
 			}
 		}
-		l.cardMeta(&b, s, nd, t)
+		if s.ZooKeeper != nil {
+			l.zkCardMeta(&b, nd, t)
+		} else {
+			l.cardMeta(&b, s, nd, t)
+		}
 		b.Tip = b.Title + " (" + nd.Host + "): " + b.State
 		if nd.BrokerState != "" {
 			b.Tip += " · " + nd.BrokerState
@@ -876,9 +897,19 @@ func (l *dgLayout) clients(s *view.Snapshot, t dgTranslator) {
 	if len(c.Lines) == 0 {
 		c.Lines = append(c.Lines, t("clients.none"))
 	}
-	h := 30 + 15*float64(len(c.Lines))
+	h := dgClientsH(len(s.Clients))
 	c.Hs = dgf(h)
 	c.T = dgTranslate(l.cardX(-1), l.cardsY+max(0, (dgCardH-h)/2))
+}
+
+// dgClientsH is the clients' box's height for n clients: a line each,
+// up to dgMaxClientLines and a line saying how many more ("none" for 0).
+func dgClientsH(n int) float64 {
+	lines := max(n, 1)
+	if n > dgMaxClientLines+1 {
+		lines = dgMaxClientLines + 1
+	}
+	return 30 + 15*float64(lines)
 }
 
 // dgMsgWords are the English words core/view writes into message labels
@@ -917,9 +948,8 @@ func (l *dgLayout) messages(s *view.Snapshot, t dgTranslator, o dgOptions) {
 		if !o.visible(m.Category) {
 			continue
 		}
-		a, okA := l.endpoint(m.From)
-		b, okB := l.endpoint(m.To)
-		if !okA || !okB {
+		a, b, ok := l.msgLanes(&m)
+		if !ok {
 			continue
 		}
 		var lk *dgLink
@@ -947,6 +977,10 @@ func (l *dgLayout) messages(s *view.Snapshot, t dgTranslator, o dgOptions) {
 			title = fmt.Sprintf(t(keys[1]), m.FromHost, m.ToHost)
 		}
 		switch {
+		case a <= dgLaneZK: // down from the ensemble's row
+			label = "↓ " + label
+		case b <= dgLaneZK:
+			label = "↑ " + label
 		case a < b:
 			label += " →"
 		case a > b:

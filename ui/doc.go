@@ -9,6 +9,11 @@
 // names a component after its file, so the file is hyphenated), and a
 // partition on one broker's disk (disk: its files, its segments, a record
 // batch's bytes with every field labelled; disk_hex.go draws the bytes).
+// A ZooKeeper-era cluster (--version 2.8) has no quorum and no metadata
+// log: its tab is ZooKeeper's (zoo-keeper.vugu, the ZooKeeper component:
+// the znode tree, a znode's stat, the watches that fired), and the
+// diagram draws the ensemble in a row above the brokers
+// (diagram_zookeeper.go).
 // A click on a replica strip in the diagram opens the disk tab on it.
 // Under the brokers the diagram draws a card per producer (its record
 // accumulator and sender: diagram_clients.go) and per consumer group

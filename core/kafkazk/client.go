@@ -120,8 +120,14 @@ func (c *Client) Receive(env *sim.Env, e *sim.Envelope) bool {
 	return c.zk.Receive(env, e)
 }
 
-// Session is the current session's id (0 before it is established).
-func (c *Client) Session() int64 { return c.zk.SessionID() }
+// Session is the current session's id (0 before it is established, or
+// before Start: a view may ask about a broker not started yet).
+func (c *Client) Session() int64 {
+	if c.zk == nil {
+		return 0
+	}
+	return c.zk.SessionID()
+}
 
 // Connected reports whether the session is connected now.
 func (c *Client) Connected() bool { return c.zk != nil && c.zk.State() == zookeeper.Connected }

@@ -2,8 +2,10 @@
 // nodes and their state, every partition's replicas with their log cells,
 // LEO and HW, the messages on the wire, the KRaft controller quorum (every
 // voter's role, epoch, LEO and HW, how far every broker applied the
-// metadata log), the __cluster_metadata log's newest records, the
-// running clients' producers (each partition's queue of batches in the
+// metadata log), the __cluster_metadata log's newest records (on a
+// ZooKeeper-era cluster, the ensemble instead: its servers and roles, the
+// znode tree with each node's stat and owning broker, the watches set and
+// fired; zookeeper.go), the running clients' producers (each partition's queue of batches in the
 // accumulator, in-flight requests, buffer.memory, idempotence; clients.go)
 // and the consumer groups their coordinators hold (members, assignment,
 // committed offsets, lag, the consumers' own view and positions, the
@@ -20,7 +22,8 @@
 // read-only accessors, never DescribeQuorum, whose answer forgets silent
 // observers). Take runs every animation frame, so the metadata log is read
 // incrementally: a small cache per cluster (metalog.go) keeps the entries
-// already read, which never change once committed.
+// already read, which never change once committed; the znode tree is
+// listed again only when its last zxid moves.
 //
 // One partition's disk (disk.go: its directory's files, its segments, the
 // offsets that cut the log, the log cleaner's checkpoint) and one batch's

@@ -118,7 +118,7 @@ var controlNames = map[raft.ControlType]string{
 }
 
 // metaCache is one cluster's committed entries read so far, kept on the
-// cluster itself (cluster.ViewState), so that what a view lists depends
+// cluster itself (cluster.ViewState, viewstate.go), so that what a view lists depends
 // only on that cluster's history. A cluster's committed log never changes
 // (Raft never loses or rewrites a committed entry, and every node's
 // committed prefix is the same), so the list only grows, from whichever
@@ -136,12 +136,11 @@ type metaCache struct {
 
 // cacheFor returns c's list, made on first use.
 func cacheFor(c *cluster.Cluster) *metaCache {
-	mc, _ := c.ViewState.(*metaCache)
-	if mc == nil {
-		mc = &metaCache{topics: map[metadata.Uuid]string{}}
-		c.ViewState = mc
+	vs := stateFor(c)
+	if vs.meta == nil {
+		vs.meta = &metaCache{topics: map[metadata.Uuid]string{}}
 	}
-	return mc
+	return vs.meta
 }
 
 // takeMetaLog lists src's metadata log (src nil: the entries last read).

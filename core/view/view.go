@@ -14,6 +14,7 @@ import (
 	"kafkascope/core/raft"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
+	"kafkascope/core/zookeeper"
 )
 
 // Snapshot is the cluster at one instant.
@@ -31,6 +32,10 @@ type Snapshot struct {
 	// __cluster_metadata-0 log it replicates.
 	Quorum  Quorum
 	MetaLog MetaLog
+	// ZooKeeper is the ensemble of a ZooKeeper-era cluster (--version
+	// 2.8: zookeeper.go), which has no quorum and no metadata log (Quorum
+	// and MetaLog are empty); nil on KRaft.
+	ZooKeeper *ZooKeeper
 	// Producers are the running clients' producers (clients.go); Groups
 	// the groups the running brokers coordinate (groups.go).
 	Producers []Producer
@@ -39,13 +44,17 @@ type Snapshot struct {
 
 // Node is one Kafka node.
 type Node struct {
-	ID             int32
-	Host           string
-	State          string // running, killed, power-off, stopped
-	BrokerState    string // STARTING, RECOVERY, RUNNING, ... (empty when down)
-	Fenced         bool   // as the controller sees it
-	Registered     bool
-	IsController   bool // hosts the active controller
+	ID           int32
+	Host         string
+	State        string // running, killed, power-off, stopped
+	BrokerState  string // STARTING, RECOVERY, RUNNING, ... (empty when down)
+	Fenced       bool   // as the controller sees it
+	Registered   bool
+	IsController bool // hosts the active controller
+	// ZkSession is a ZooKeeper-era broker's session id (0: none yet, or
+	// KRaft); ZkConnected whether it is connected now.
+	ZkSession      int64
+	ZkConnected    bool
 	Isolated       bool // every link to and from it is cut
 	DelayMs        int64
 	MetadataOffset int64 // how far it replayed __cluster_metadata
@@ -148,7 +157,7 @@ type Message struct {
 	ToHost   string
 	Kind     string // the message kind (Produce, FetchResponse, ...)
 	Label    string // e.g. "Fetch t-0@5", "HW 5"
-	Category string // data, metadata, heartbeat, quorum, admin
+	Category string // data, metadata, heartbeat, quorum, zookeeper, admin
 	Progress float64
 }
 
@@ -164,6 +173,7 @@ func Take(c *cluster.Cluster) *Snapshot {
 	if ctl != nil {
 		s.Controller = Controller{NodeID: ctl.NodeID(), Epoch: ctl.Epoch(), HighWatermark: ctl.Raft().HighWatermark()}
 	}
+	zkLive := zkController(c, s)
 	// Each node's state, read once: cluster.State re-checks every node on
 	// each call, and a partition asks for each of its replicas (150 calls
 	// for __consumer_offsets alone).
@@ -189,6 +199,11 @@ func Take(c *cluster.Cluster) *Snapshot {
 			}
 			nv.IsController = ctl.NodeID() == id
 		}
+		if n.ZK != nil {
+			nv.ZkSession, nv.ZkConnected = n.ZK.Session(), running[id] && n.ZK.Connected()
+			nv.Registered = zkLive[id]
+			nv.IsController = s.Controller.NodeID == id
+		}
 		nv.Isolated = isolated(c, id)
 		s.Nodes = append(s.Nodes, nv)
 	}
@@ -200,9 +215,16 @@ func Take(c *cluster.Cluster) *Snapshot {
 		}
 	}
 	img := agreedImage(c, ctl, running)
-	var src *raft.Node
-	s.Quorum, src = takeQuorum(c, ctl, w.Now())
-	s.MetaLog = takeMetaLog(c, src, img)
+	if c.IsZooKeeper() {
+		// No quorum and no metadata log: the ensemble instead.
+		s.Quorum = Quorum{LeaderID: -1, HighWatermark: -1}
+		s.MetaLog = takeMetaLog(c, nil, img)
+		s.ZooKeeper = takeZooKeeper(c)
+	} else {
+		var src *raft.Node
+		s.Quorum, src = takeQuorum(c, ctl, w.Now())
+		s.MetaLog = takeMetaLog(c, src, img)
+	}
 	if img != nil {
 		for _, name := range img.TopicNames() {
 			s.Topics = append(s.Topics, topic(c, running, img, name, !metadata.IsInternalTopic(name)))
@@ -220,7 +242,7 @@ func Take(c *cluster.Cluster) *Snapshot {
 		s.InFlight = append(s.InFlight, m)
 	}
 	for _, h := range w.Hosts() {
-		if _, isNode := nodeID(h); !isNode {
+		if _, isNode := nodeID(h); !isNode && !isZkServer(h) {
 			if st, _ := w.State(h); st == sim.ProcRunning {
 				s.Clients = append(s.Clients, h)
 			}
@@ -237,6 +259,11 @@ func Take(c *cluster.Cluster) *Snapshot {
 func agreedImage(c *cluster.Cluster, ctl *controller.Controller, running map[int32]bool) *metadata.Image {
 	if ctl != nil {
 		return ctl.Committed()
+	}
+	// ZooKeeper era: the controller's own broker, whose metadata cache
+	// the controller updates first (UpdateMetadata).
+	if zc := c.ZkController(); zc != nil && running[zc.ActiveID()] {
+		return c.Node(zc.ActiveID()).Broker.Image()
 	}
 	var img *metadata.Image
 	for _, id := range c.NodeIDs() {
@@ -428,9 +455,10 @@ func nodeID(host string) (int32, bool) {
 	return int32(n), err == nil
 }
 
-// category groups messages for the diagram's filters.
+// category groups messages for the diagram's filters; a ZooKeeper
+// session's pings are its heartbeats.
 func category(m sim.Message) string {
-	switch m.(type) {
+	switch m := m.(type) {
 	case *protocol.ProduceRequest, *protocol.ProduceResponse, *protocol.FetchRequest, *protocol.FetchResponse,
 		*protocol.ListOffsetsRequest, *protocol.ListOffsetsResponse:
 		return "data"
@@ -443,6 +471,19 @@ func category(m sim.Message) string {
 		*protocol.MetadataRequest, *protocol.MetadataResponse,
 		*protocol.BrokerRegistrationRequest, *protocol.BrokerRegistrationResponse:
 		return "metadata"
+	case *zookeeper.Request:
+		if m.Type == zookeeper.OpPing {
+			return "heartbeat" // a session's keep-alive
+		}
+		return "zookeeper"
+	case *zookeeper.Reply:
+		if m.Type == zookeeper.OpPing {
+			return "heartbeat"
+		}
+		return "zookeeper"
+	case *zookeeper.ConnectRequest, *zookeeper.ConnectResponse, *zookeeper.Notification,
+		*zookeeper.Vote, *zookeeper.Packet:
+		return "zookeeper"
 	}
 	return "admin"
 }
@@ -477,6 +518,12 @@ func label(m sim.Message) string {
 		return "EndQuorumEpoch e" + strconv.Itoa(int(r.LeaderEpoch))
 	case *raft.FetchRequest:
 		return "Fetch metadata @" + strconv.FormatInt(r.FetchOffset, 10)
+	case *zookeeper.Request:
+		if r.Path != "" {
+			return r.Type.String() + " " + r.Path
+		}
+	case *zookeeper.Notification:
+		return r.Event.Type.String() + " " + r.Event.Path
 	case *protocol.ProduceResponse:
 		if len(r.Topics) == 1 && len(r.Topics[0].Partitions) == 1 {
 			p := r.Topics[0].Partitions[0]
