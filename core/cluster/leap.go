@@ -317,7 +317,9 @@ func (c *Cluster) Digest() string {
 		if c.state[id] == NodeRunning && c.World.Process(Host(id)) != nil {
 			n := c.nodes[id]
 			s.WriteString(n.Broker.Digest())
-			s.WriteString(n.Raft.Digest())
+			if n.Raft != nil { // a ZooKeeper-era broker has none (and never leaps)
+				s.WriteString(n.Raft.Digest())
+			}
 			if n.Controller != nil {
 				s.WriteString(n.Controller.Digest())
 			}
