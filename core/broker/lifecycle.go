@@ -168,14 +168,7 @@ func (b *Broker) onHeartbeatResponse(env *sim.Env, r *protocol.BrokerHeartbeatRe
 		}
 	case StateRecovery:
 		if !r.IsFenced {
-			b.state = StateRunning
-			b.readyToServe = true
-			env.Note(event.BrokerServing{Broker: b.cfg.NodeID})
-			held := b.held
-			b.held = nil
-			for _, e := range held {
-				b.dispatch(env, e)
-			}
+			b.startServing(env)
 		}
 	case StatePendingControlledShutdown:
 		if r.ShouldShutDown {
@@ -243,5 +236,18 @@ func (b *Broker) finishShutdown(env *sim.Env) {
 	env.Note(event.BrokerShutdownFinished{Broker: b.cfg.NodeID})
 	if b.cfg.OnShutdown != nil {
 		b.cfg.OnShutdown(env)
+	}
+}
+
+// startServing makes the broker RUNNING and serves the client requests
+// that arrived before it could.
+func (b *Broker) startServing(env *sim.Env) {
+	b.state = StateRunning
+	b.readyToServe = true
+	env.Note(event.BrokerServing{Broker: b.cfg.NodeID})
+	held := b.held
+	b.held = nil
+	for _, e := range held {
+		b.dispatch(env, e)
 	}
 }

@@ -38,8 +38,7 @@ func (b *Broker) handleCreateTopicsZk(env *sim.Env, from sim.Addr, req *protocol
 	finish := func(env *sim.Env) {
 		resp.Topics = results
 		if req.TimeoutMs <= 0 || req.ValidateOnly || len(created) == 0 {
-			b.respond(env, from, resp)
-			b.done(env, from)
+			b.answerLater(env, from, resp)
 			return
 		}
 		b.zkWaitForLeaders(env, created, env.Now().Add(time.Duration(req.TimeoutMs)*time.Millisecond), func(env *sim.Env, ok bool) {
@@ -50,8 +49,7 @@ func (b *Broker) handleCreateTopicsZk(env *sim.Env, from sim.Addr, req *protocol
 					}
 				}
 			}
-			b.respond(env, from, resp)
-			b.done(env, from)
+			b.answerLater(env, from, resp)
 		})
 	}
 	if left == 0 {

@@ -109,14 +109,7 @@ func (b *Broker) zkStart(env *sim.Env) {
 				b.startRetention(env)
 				b.startLogCleaner(env)
 				b.published = true
-				b.state = StateRunning
-				b.readyToServe = true
-				env.Note(event.BrokerServing{Broker: b.cfg.NodeID})
-				held := b.held
-				b.held = nil
-				for _, e := range held {
-					b.dispatch(env, e)
-				}
+				b.startServing(env)
 			})
 		})
 	})

@@ -80,8 +80,7 @@ func (b *Broker) handleLeaderAndIsr(env *sim.Env, from sim.Addr, req *protocol.L
 			b.zk.parts[key] = next[key]
 			b.reconcile(env, key)
 		}
-		b.respond(env, from, resp)
-		b.done(env, from)
+		b.answerLater(env, from, resp)
 	})
 	return false
 }

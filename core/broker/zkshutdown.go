@@ -43,11 +43,9 @@ func (b *Broker) handleControlledShutdown(env *sim.Env, from sim.Addr, req *prot
 	if b.zk == nil {
 		return true
 	}
-	corr := req.CorrelationID
 	b.zk.controller.ControlledShutdown(env, req, func(env *sim.Env, resp *protocol.ControlledShutdownResponse) {
-		resp.CorrelationID = corr
-		b.respond(env, from, resp)
-		b.done(env, from)
+		resp.CorrelationID = req.CorrelationID
+		b.answerLater(env, from, resp)
 	})
 	return false
 }
@@ -57,11 +55,16 @@ func (b *Broker) handleAlterIsr(env *sim.Env, from sim.Addr, req *protocol.Alter
 	if b.zk == nil {
 		return true
 	}
-	corr := req.CorrelationID
 	b.zk.controller.AlterIsr(env, req, func(env *sim.Env, resp *protocol.AlterIsrResponse) {
-		resp.CorrelationID = corr
-		b.respond(env, from, resp)
-		b.done(env, from)
+		resp.CorrelationID = req.CorrelationID
+		b.answerLater(env, from, resp)
 	})
 	return false
+}
+
+// answerLater sends the answer to a request handle left open, and frees
+// its connection for the next.
+func (b *Broker) answerLater(env *sim.Env, from sim.Addr, resp sim.Message) {
+	b.respond(env, from, resp)
+	b.done(env, from)
 }

@@ -156,7 +156,7 @@ func parentPath(path string) string { return path[:strings.LastIndexByte(path, '
 func (p *zkTopicsProc) getTopics(env *sim.Env, k func(env *sim.Env, topics []string)) {
 	p.getChildren(env, kafkazk.TopicsPath, func(env *sim.Env, all []string) {
 		all = slices.Clone(all)
-		slices.SortFunc(all, jdkCompare)
+		slices.SortFunc(all, jdk.Compare)
 		var re *regexp.Regexp
 		if p.tc.p.Has("topic") {
 			var err error
@@ -174,17 +174,6 @@ func (p *zkTopicsProc) getTopics(env *sim.Env, k func(env *sim.Env, topics []str
 		}
 		k(env, out)
 	})
-}
-
-// jdkCompare is String.compareTo's sign.
-func jdkCompare(a, b string) int {
-	switch {
-	case jdk.Less(a, b):
-		return -1
-	case jdk.Less(b, a):
-		return 1
-	}
-	return 0
 }
 
 // ensureTopicExists is TopicCommand.ensureTopicExists: a --topic that

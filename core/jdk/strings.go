@@ -55,8 +55,12 @@ func Trim(s string) string {
 
 // Less reports whether a sorts before b by String.compareTo: in the order
 // of their UTF-16 code units.
-func Less(a, b string) bool {
-	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b))) < 0
+func Less(a, b string) bool { return Compare(a, b) < 0 }
+
+// Compare is String.compareTo's sign: -1, 0 or 1 in the order of the
+// strings' UTF-16 code units.
+func Compare(a, b string) int {
+	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
 }
 
 // StringLength is String.length(): s's UTF-16 code units (a rune outside

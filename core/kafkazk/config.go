@@ -22,15 +22,7 @@ func EncodeEntityConfig(config map[string]string) []byte {
 	for n := range config {
 		names = append(names, n)
 	}
-	slices.SortFunc(names, func(a, b string) int {
-		switch {
-		case jdk.Less(a, b):
-			return -1
-		case jdk.Less(b, a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(names, jdk.Compare)
 	entries := make([]ConfigEntry, len(names))
 	for i, n := range names {
 		entries[i] = ConfigEntry{n, config[n]}

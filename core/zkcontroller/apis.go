@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"kafkascope/core/event"
-	"kafkascope/core/kafkazk"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -33,11 +32,7 @@ func (c *Controller) AlterIsr(env *sim.Env, req *protocol.AlterIsrRequest, reply
 			answer(env)
 			return
 		}
-		type proposal struct {
-			tp   storage.TopicPartition
-			next *leaderIsr
-		}
-		var props []proposal
+		var props []stateWrite
 		results := map[storage.TopicPartition]*protocol.AlterIsrPartitionResponse{}
 		var order []storage.TopicPartition
 		for _, t := range req.Topics {
@@ -56,16 +51,12 @@ func (c *Controller) AlterIsr(env *sim.Env, req *protocol.AlterIsrRequest, reply
 					// Nothing to write: the current state answers.
 					fill(pr, cur)
 				default:
-					props = append(props, proposal{tp, &leaderIsr{leader: cur.leader, leaderEpoch: p.LeaderEpoch, isr: slices.Clone(p.NewISR), controllerEpoch: c.epoch, zkVersion: p.CurrentIsrVersion}})
+					props = append(props, stateWrite{tp, &leaderIsr{leader: cur.leader, leaderEpoch: p.LeaderEpoch, isr: slices.Clone(p.NewISR), controllerEpoch: c.epoch}, p.CurrentIsrVersion})
 				}
 			}
 		}
-		writes := make([]kafkazk.Req, len(props))
-		for i, pr := range props {
-			writes[i] = c.guarded(zookeeper.SetDataOp(kafkazk.TopicPartitionStatePath(pr.tp.Topic, pr.tp.Partition), kafkazk.EncodePartitionState(pr.next.state()), pr.next.zkVersion))
-		}
-		c.cfg.ZK.Do(env, writes, func(env *sim.Env, resps []kafkazk.Resp) {
-			if anyMoved(resps) {
+		c.updateLeaderAndIsr(env, props, func(env *sim.Env, moved bool, codes []zookeeper.Code) {
+			if moved {
 				resp.ErrorCode = protocol.NOT_CONTROLLER
 				reply(env, resp)
 				c.maybeResign(env, done)
@@ -74,9 +65,8 @@ func (c *Controller) AlterIsr(env *sim.Env, req *protocol.AlterIsrRequest, reply
 			var updated []storage.TopicPartition
 			for i, p := range props {
 				pr := results[p.tp]
-				switch resps[i].Rc {
+				switch codes[i] {
 				case zookeeper.OK:
-					p.next.zkVersion = resps[i].Results[1].Stat.Version
 					c.ctx.states[p.tp] = p.next
 					fill(pr, p.next)
 					updated = append(updated, p.tp)

@@ -2,6 +2,7 @@ package zkcontroller
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -292,22 +293,12 @@ func (c *Controller) updateMetadataBrokers() []protocol.UpdateMetadataBroker {
 	return out
 }
 
-func sortedIDs[V any](m map[int32]V) []int32 {
-	out := make([]int32, 0, len(m))
-	for id := range m {
-		out = append(out, id)
-	}
-	slices.Sort(out)
-	return out
-}
+// sortedIDs is m's keys in order: no result may depend on map order.
+func sortedIDs[V any](m map[int32]V) []int32 { return slices.Sorted(maps.Keys(m)) }
 
+// sortedTPs is m's partitions by topic and number.
 func sortedTPs[V any](m map[storage.TopicPartition]V) []storage.TopicPartition {
-	out := make([]storage.TopicPartition, 0, len(m))
-	for tp := range m {
-		out = append(out, tp)
-	}
-	slices.SortFunc(out, compareTP)
-	return out
+	return slices.SortedFunc(maps.Keys(m), compareTP)
 }
 
 // brokerAddr is a broker's listener, from its registration.

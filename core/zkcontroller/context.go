@@ -1,6 +1,7 @@
 package zkcontroller
 
 import (
+	"maps"
 	"slices"
 
 	"kafkascope/core/kafkazk"
@@ -77,23 +78,9 @@ func newContext() *context {
 	}
 }
 
-func (x *context) topicNames() []string {
-	out := make([]string, 0, len(x.topics))
-	for n := range x.topics {
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
-}
+func (x *context) topicNames() []string { return slices.Sorted(maps.Keys(x.topics)) }
 
-func (x *context) liveIDs() []int32 {
-	out := make([]int32, 0, len(x.live))
-	for id := range x.live {
-		out = append(out, id)
-	}
-	slices.Sort(out)
-	return out
-}
+func (x *context) liveIDs() []int32 { return sortedIDs(x.live) }
 
 // isLive: the broker is registered and not shutting down
 // (isReplicaOnline's liveBrokerIds, which excludes shutting-down brokers).

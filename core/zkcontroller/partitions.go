@@ -1,6 +1,7 @@
 package zkcontroller
 
 import (
+	"maps"
 	"slices"
 
 	"kafkascope/core/event"
@@ -172,9 +173,7 @@ func (c *Controller) electLeaders(env *sim.Env, b *batch, tps []storage.TopicPar
 			}
 		}
 		c.uncleanEnabled(env, sortedKeys(uncleanTopics), func(env *sim.Env, unclean map[string]bool) {
-			var writes []kafkazk.Req
-			var written []storage.TopicPartition
-			elected := map[storage.TopicPartition]*leaderIsr{}
+			var writes []stateWrite
 			uncleanly := map[storage.TopicPartition]bool{}
 			for _, tp := range candidates {
 				li := c.ctx.states[tp]
@@ -182,30 +181,27 @@ func (c *Controller) electLeaders(env *sim.Env, b *batch, tps []storage.TopicPar
 				if next == nil {
 					continue // "Failed to elect leader for partition …"
 				}
-				elected[tp], uncleanly[tp] = next, wasUnclean
-				written = append(written, tp)
-				writes = append(writes, c.guarded(zookeeper.SetDataOp(kafkazk.TopicPartitionStatePath(tp.Topic, tp.Partition), kafkazk.EncodePartitionState(next.state()), li.zkVersion)))
+				uncleanly[tp] = wasUnclean
+				writes = append(writes, stateWrite{tp, next, li.zkVersion})
 			}
-			c.cfg.ZK.Do(env, writes, func(env *sim.Env, resps []kafkazk.Resp) {
-				if anyMoved(resps) {
+			c.updateLeaderAndIsr(env, writes, func(env *sim.Env, moved bool, codes []zookeeper.Code) {
+				if moved {
 					done(env, true)
 					return
 				}
 				var retry []storage.TopicPartition
-				for i, tp := range written {
-					r := resps[i]
-					switch {
-					case r.Rc == zookeeper.OK:
-						li := elected[tp]
-						li.zkVersion = r.Results[1].Stat.Version
+				for i, w := range writes {
+					switch codes[i] {
+					case zookeeper.OK:
+						tp, li := w.tp, w.next
 						prev := c.ctx.states[tp]
 						c.ctx.states[tp] = li
 						c.ctx.pstate[tp] = onlinePartition
 						c.addLeaderAndIsr(b, c.ctx.replicas(tp), tp, li, false)
 						b.elected[tp] = li.leader
 						env.Note(event.LeaderElected{TP: tp, Leader: li.leader, Epoch: li.leaderEpoch, ISR: slices.Clone(li.isr), Unclean: uncleanly[tp], PrevISR: slices.Clone(prev.isr)})
-					case r.Rc == zookeeper.BadVersion:
-						retry = append(retry, tp)
+					case zookeeper.BadVersion:
+						retry = append(retry, w.tp)
 					}
 				}
 				c.electLeaders(env, b, retry, s, done)
@@ -300,11 +296,5 @@ func (c *Controller) uncleanEnabled(env *sim.Env, topics []string, then func(env
 	})
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+// sortedKeys is m's names in order.
+func sortedKeys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"kafkascope/core/event"
-	"kafkascope/core/kafkazk"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 	"kafkascope/core/zookeeper"
@@ -42,9 +41,7 @@ func (c *Controller) removeFromIsr(env *sim.Env, b *batch, id int32, tps []stora
 		return
 	}
 	c.readStates(env, tps, func(env *sim.Env, states map[storage.TopicPartition]*leaderIsr) {
-		var writes []kafkazk.Req
-		var written []storage.TopicPartition
-		next := map[storage.TopicPartition]*leaderIsr{}
+		var writes []stateWrite
 		for _, tp := range tps {
 			li := states[tp]
 			if li == nil || li.controllerEpoch > c.epoch {
@@ -61,21 +58,18 @@ func (c *Controller) removeFromIsr(env *sim.Env, b *batch, id int32, tps []stora
 			if len(li.isr) > 1 {
 				n.isr = slices.DeleteFunc(slices.Clone(li.isr), func(r int32) bool { return r == id })
 			}
-			next[tp] = n
-			written = append(written, tp)
-			writes = append(writes, c.guarded(zookeeper.SetDataOp(kafkazk.TopicPartitionStatePath(tp.Topic, tp.Partition), kafkazk.EncodePartitionState(n.state()), li.zkVersion)))
+			writes = append(writes, stateWrite{tp, n, li.zkVersion})
 		}
-		c.cfg.ZK.Do(env, writes, func(env *sim.Env, resps []kafkazk.Resp) {
-			if anyMoved(resps) {
+		c.updateLeaderAndIsr(env, writes, func(env *sim.Env, moved bool, codes []zookeeper.Code) {
+			if moved {
 				done(env, true)
 				return
 			}
 			var retry []storage.TopicPartition
-			for i, tp := range written {
-				switch resps[i].Rc {
+			for i, w := range writes {
+				switch codes[i] {
 				case zookeeper.OK:
-					n := next[tp]
-					n.zkVersion = resps[i].Results[1].Stat.Version
+					tp, n := w.tp, w.next
 					prev := c.ctx.states[tp]
 					c.ctx.states[tp] = n
 					if !c.ctx.del.queued[tp.Topic] {
@@ -88,7 +82,7 @@ func (c *Controller) removeFromIsr(env *sim.Env, b *batch, id int32, tps []stora
 						env.Note(event.ISRChanged{TP: tp, ISR: slices.Clone(n.isr), Leader: n.leader})
 					}
 				case zookeeper.BadVersion:
-					retry = append(retry, tp)
+					retry = append(retry, w.tp)
 				}
 			}
 			c.removeFromIsr(env, b, id, retry, done)
