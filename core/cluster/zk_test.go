@@ -5,8 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/kafkazk"
 	"kafkascope/core/release"
+	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
 
@@ -186,4 +188,37 @@ func TestZkControllerCutFromZooKeeperResigns(t *testing.T) {
 			t.Errorf("t-%d: %+v", p, s)
 		}
 	}
+}
+
+// A new controller reads every partition's state znode before it acts,
+// ten requests in flight at a time: the load grows with the partitions
+// (the KRaft controller has them in memory already).
+func TestZkControllerLoadGrowsWithPartitions(t *testing.T) {
+	took := func(partitions int32) time.Duration {
+		c := newZkCluster(t, 3, 1)
+		if err := c.CreateTopic("admin", "t", partitions, 3, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		idle(c, 5*time.Second)
+		var loaded []event.ZkControllerLoaded
+		c.OnNote(func(e sim.TraceEvent) {
+			if n, ok := e.Note.(event.ZkControllerLoaded); ok {
+				loaded = append(loaded, n)
+			}
+		})
+		if err := c.Kill(c.ZkController().ActiveID(), false); err != nil {
+			t.Fatal(err)
+		}
+		idle(c, 30*time.Second)
+		if len(loaded) != 1 || loaded[0].Partitions != int(partitions) || loaded[0].Brokers != 2 || loaded[0].Epoch != 2 {
+			t.Fatalf("%d partitions: loads %+v", partitions, loaded)
+		}
+		return loaded[0].Took
+	}
+	small, large := took(10), took(500)
+	// 500 state znodes are 50 round trips of ten; 10 are one.
+	if large < small+40*2*sim.DefaultLatency {
+		t.Errorf("the load took %v for 10 partitions and %v for 500", small, large)
+	}
+	t.Logf("load: 10 partitions %v, 500 partitions %v", small, large)
 }

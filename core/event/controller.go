@@ -1,6 +1,8 @@
 package event
 
 import (
+	"time"
+
 	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -267,4 +269,26 @@ func (e ProducerIDsAllocated) Fields(w sim.FieldWriter) {
 	w.Int("broker", int64(e.Broker))
 	w.Int("first", e.First)
 	w.Int("last", e.First+int64(e.Size)-1)
+}
+
+// ZkControllerLoaded: a ZooKeeper-era controller, just elected in epoch
+// Epoch, finished reading the cluster back from ZooKeeper
+// (initializeControllerContext): Brokers registrations, Topics topic
+// znodes and Partitions partition state znodes, in Took since it won.
+// Nothing else is decided until it has.
+type ZkControllerLoaded struct {
+	Node                        int32
+	Epoch                       int32
+	Brokers, Topics, Partitions int
+	Took                        time.Duration
+}
+
+func (ZkControllerLoaded) Key() string { return "controller.loaded" }
+func (e ZkControllerLoaded) Fields(w sim.FieldWriter) {
+	w.Int("node", int64(e.Node))
+	w.Int("epoch", int64(e.Epoch))
+	w.Int("brokers", int64(e.Brokers))
+	w.Int("topics", int64(e.Topics))
+	w.Int("partitions", int64(e.Partitions))
+	w.Dur("took", e.Took)
 }

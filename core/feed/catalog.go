@@ -32,6 +32,9 @@ var catalog = map[string]template{
 	"controller.active": {CatLifecycle,
 		"Node {node} became the active controller (epoch {epoch}).",
 		"노드 {node}가 활성 컨트롤러가 되었습니다(에포크 {epoch})."},
+	"controller.loaded": {CatLifecycle,
+		"Controller {node} (epoch {epoch}) read the cluster back from ZooKeeper in {took}: {brokers} brokers, {topics} topics, {partitions} partition states. Only now does it act.",
+		"컨트롤러 {node}(에포크 {epoch})가 ZooKeeper에서 클러스터를 {took} 동안 다시 읽었습니다. 브로커 {brokers}, 토픽 {topics}, 파티션 상태 {partitions}개입니다. 이제야 움직이기 시작합니다."},
 	"controller.inactive": {CatQuorum,
 		"Node {node} is no longer the active controller (it led epoch {epoch}); changes it had not committed are dropped.",
 		"노드 {node}는 더 이상 활성 컨트롤러가 아닙니다(에포크 {epoch}를 이끌었음). 커밋하지 못한 변경은 버려집니다."},
@@ -275,6 +278,8 @@ var catalog = map[string]template{
 var reasons = map[string][2]string{
 	"session": {"no heartbeat for broker.session.timeout.ms", "broker.session.timeout.ms 동안 하트비트 없음"},
 	"asked":   {"it asked to be fenced", "브로커가 펜싱을 요청함"},
+	// A ZooKeeper-era broker is dead when its session is (core/zkcontroller).
+	"zookeeper-session": {"its ZooKeeper session ended and its /brokers/ids znode went", "ZooKeeper 세션이 끝나 /brokers/ids 노드가 사라짐"},
 }
 
 // The consumer rebalance protocol's events (KIP-848, core/event/group848.go).

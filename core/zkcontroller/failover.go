@@ -3,6 +3,7 @@ package zkcontroller
 import (
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/kafkazk"
 	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
@@ -37,6 +38,7 @@ func (c *Controller) onControllerFailover(env *sim.Env, done func(env *sim.Env))
 	c.ctx = newContext()
 	c.channel = newChannel(c)
 	zk := c.cfg.ZK
+	won := env.Now()
 	c.chain(env, done,
 		c.setupFeatureVersioning,
 		func(env *sim.Env, next func(*sim.Env)) {
@@ -59,6 +61,10 @@ func (c *Controller) onControllerFailover(env *sim.Env, done func(env *sim.Env))
 		c.loadBrokers,
 		c.loadTopics,
 		c.loadPartitionStates,
+		func(env *sim.Env, next func(*sim.Env)) {
+			env.Note(event.ZkControllerLoaded{Node: c.cfg.BrokerID, Epoch: c.epoch, Brokers: len(c.ctx.live), Topics: len(c.ctx.topics), Partitions: len(c.ctx.states), Took: env.Now().Sub(won)})
+			next(env)
+		},
 		func(env *sim.Env, next func(*sim.Env)) {
 			// sendUpdateMetadataRequest(all live brokers, no partitions),
 			// then the replica state machine's startup (every replica on a
