@@ -27,7 +27,7 @@ var uiTextZooKeeper = []uiEntry{
 	{"zk.watched", [2]string{"watched by", "워치:"}},
 	{"zk.nowatch", [2]string{"No watch is set on this znode.", "이 znode에는 걸린 워치가 없습니다."}},
 	{"zk.session", [2]string{"ZooKeeper session 0x%x", "ZooKeeper 세션 0x%x"}},
-	{"zk.session.short", [2]string{"ZK session ✓", "ZK 세션 ✓"}},
+	{"zk.session.short", [2]string{"ZK session up", "ZK 세션 연결"}},
 	{"zk.session.none", [2]string{"no ZooKeeper session", "ZooKeeper 세션 없음"}},
 	{"zk.session.down", [2]string{"not running: no session", "실행 중이 아님: 세션 없음"}},
 	{"zk.controller.summary", [2]string{"controller on broker %d · epoch %d", "컨트롤러: 브로커 %d · 에포크 %d"}},
