@@ -125,6 +125,9 @@ func New(cfg Config) (*Cluster, error) {
 	case zkEra && cfg.ZooKeepers != 1 && cfg.ZooKeepers != MaxZooKeepers:
 		return nil, fmt.Errorf("--zookeepers must be 1 or %d", MaxZooKeepers)
 	}
+	if zkEra {
+		cfg.Controllers = 0 // no node is a KRaft voter: the controller is a broker (IsVoter)
+	}
 	if cfg.Static == nil {
 		cfg.Static = config.Static{}
 	}

@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/broker"
 	"kafkascope/core/config"
 	"kafkascope/core/kafkazk"
+	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
 	"kafkascope/core/zkcontroller"
 	"kafkascope/core/zookeeper"
@@ -199,4 +200,37 @@ func (c *Cluster) HealZooKeeper(a, b string) error {
 	c.World.Net().Heal(ha, hb)
 	c.World.Net().Heal(hb, ha)
 	return nil
+}
+
+// ControllerImage is the active controller's metadata: the KRaft
+// controller's image, or what the ZooKeeper-era controller holds (nil
+// while no controller is active).
+func (c *Cluster) ControllerImage() *metadata.Image {
+	if c.IsZooKeeper() {
+		if ctl := c.ZkController(); ctl != nil {
+			return ctl.Image()
+		}
+		return nil
+	}
+	if ctl := c.Controller(); ctl != nil {
+		return ctl.Image()
+	}
+	return nil
+}
+
+// ActiveControllerID is the node whose controller is active (0: none).
+func (c *Cluster) ActiveControllerID() int32 {
+	if c.IsZooKeeper() {
+		if ctl := c.ZkController(); ctl != nil {
+			return ctl.ActiveID()
+		}
+		return 0
+	}
+	ctl := c.Controller()
+	for _, id := range c.NodeIDs() {
+		if ctl != nil && c.nodes[id].Controller == ctl {
+			return id
+		}
+	}
+	return 0
 }

@@ -108,11 +108,11 @@ func (run *Run) watchCommits(m *member) {
 // newer leader may be down).
 func (run *Run) coordinators() map[int32]int32 {
 	out := map[int32]int32{}
-	ctl := run.C.Controller()
-	if ctl == nil {
+	img := run.C.ControllerImage()
+	if img == nil {
 		return out
 	}
-	t := ctl.Image().Topics[metadata.ConsumerOffsetsTopic]
+	t := img.Topics[metadata.ConsumerOffsetsTopic]
 	if t == nil {
 		return out
 	}

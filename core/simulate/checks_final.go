@@ -28,12 +28,12 @@ func (run *Run) converged() bool {
 			return false
 		}
 	}
-	ctl := c.Controller()
-	if ctl == nil {
+	img := c.ControllerImage()
+	if img == nil {
 		return false
 	}
 	for _, tp := range run.partitions() {
-		st := ctl.Image().Partition(tp.Topic, tp.Partition)
+		st := img.Partition(tp.Topic, tp.Partition)
 		if st == nil || st.Leader < 0 || !sameSet(st.ISR, st.Replicas) {
 			return false
 		}
@@ -63,24 +63,24 @@ func sameSet[T cmp.Ordered](a, b []T) bool {
 func (run *Run) stateDump() string {
 	c := run.C
 	var b strings.Builder
-	ctl := c.Controller()
+	img := c.ControllerImage()
 	for _, id := range c.NodeIDs() {
 		fmt.Fprintf(&b, "    broker %d: %s (%s)", id, c.State(id), c.Node(id).Broker.State())
-		if ctl != nil {
-			if reg := ctl.Image().Brokers[id]; reg != nil {
+		if img != nil {
+			if reg := img.Brokers[id]; reg != nil {
 				fmt.Fprintf(&b, " fenced=%v shutdown=%v epoch=%d", reg.Fenced, reg.InControlledShutdown, reg.Epoch)
 			}
 		}
 		b.WriteString("\n")
 	}
-	if ctl == nil {
+	if img == nil {
 		b.WriteString("    no active controller\n")
 	}
 	for _, t := range run.Plan.Topics {
 		for i, replicas := range t.Assignment {
 			tp := storage.TopicPartition{Topic: t.Name, Partition: int32(i)}
-			if ctl != nil {
-				if st := ctl.Image().Partition(t.Name, int32(i)); st != nil {
+			if img != nil {
+				if st := img.Partition(t.Name, int32(i)); st != nil {
 					fmt.Fprintf(&b, "    %s controller: leader %d epoch %d ISR %v replicas %v\n", tp, st.Leader, st.LeaderEpoch, st.ISR, st.Replicas)
 				}
 			}
@@ -115,8 +115,8 @@ func (run *Run) stateDump() string {
 //     quorum kept every committed metadata entry, on every voter alike.
 func (run *Run) finalChecks() error {
 	c := run.C
-	ctl := c.Controller()
-	if ctl == nil {
+	img := c.ControllerImage()
+	if img == nil {
 		run.violate("liveness", "no active controller at the end")
 		return nil
 	}
@@ -133,7 +133,7 @@ func (run *Run) finalChecks() error {
 		}
 	}
 	for _, tp := range run.partitions() {
-		st := ctl.Image().Partition(tp.Topic, tp.Partition)
+		st := img.Partition(tp.Topic, tp.Partition)
 		if st == nil || st.Leader < 0 {
 			run.violate("liveness", "%s has no leader at the end", tp)
 			continue

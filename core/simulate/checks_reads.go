@@ -41,12 +41,12 @@ func (run *Run) checkReads() {
 	if len(still) > 0 {
 		return // one round of reads at a time
 	}
-	ctl := run.C.Controller()
-	if ctl == nil {
+	img := run.C.ControllerImage()
+	if img == nil {
 		return
 	}
 	for _, tp := range run.partitions() {
-		st := ctl.Image().Partition(tp.Topic, tp.Partition)
+		st := img.Partition(tp.Topic, tp.Partition)
 		if st == nil || st.Leader < 0 || run.C.State(st.Leader) != cluster.NodeRunning {
 			continue
 		}

@@ -135,15 +135,7 @@ func (run *Run) brokerFault(r *sim.Rand) {
 }
 
 // activeController is the node whose controller leads the quorum (0: none).
-func (run *Run) activeController() int32 {
-	ctl := run.C.Controller()
-	for _, id := range run.C.NodeIDs() {
-		if n := run.C.Node(id); ctl != nil && n.Controller == ctl {
-			return id
-		}
-	}
-	return 0
-}
+func (run *Run) activeController() int32 { return run.C.ActiveControllerID() }
 
 func hostID(host string) int32 {
 	id, err := strconv.ParseInt(strings.TrimPrefix(host, "kafka-"), 10, 32)

@@ -145,8 +145,7 @@ func (run *Run) closeMember(m *member) error {
 // session.timeout.ms or were replaced by their instance, closed ones left. A group
 // with no live member is Empty (or not loaded yet: it is then skipped).
 func (run *Run) groupsSettled() bool {
-	ctl := run.C.Controller()
-	if ctl == nil {
+	if run.C.ControllerImage() == nil {
 		return false
 	}
 	for _, g := range run.Plan.Groups {
@@ -218,12 +217,12 @@ func (run *Run) diedWithItsGroup(m *member) bool {
 // the controller names as leader of its __consumer_offsets partition, if
 // it runs and has the group loaded.
 func (run *Run) coordinatorView(id string) (groupcoordinator.GroupView, bool) {
-	ctl := run.C.Controller()
-	if ctl == nil {
+	img := run.C.ControllerImage()
+	if img == nil {
 		return groupcoordinator.GroupView{}, false
 	}
 	n := int32(run.C.Config().Static.BrokerInt("offsets.topic.num.partitions"))
-	st := ctl.Image().Partition(metadata.ConsumerOffsetsTopic, hashing.CoordinatorPartition(id, n))
+	st := img.Partition(metadata.ConsumerOffsetsTopic, hashing.CoordinatorPartition(id, n))
 	if st == nil || st.Leader < 0 || run.C.State(st.Leader) != cluster.NodeRunning {
 		return groupcoordinator.GroupView{}, false
 	}

@@ -147,3 +147,7 @@ func compareTP(a, b storage.TopicPartition) int {
 	}
 	return int(a.Partition - b.Partition)
 }
+
+func storageTP(topic string, p int) storage.TopicPartition {
+	return storage.TopicPartition{Topic: topic, Partition: int32(p)}
+}

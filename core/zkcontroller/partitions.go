@@ -131,8 +131,9 @@ func (c *Controller) initializeLeaderAndIsr(env *sim.Env, b *batch, tps []storag
 					li := states[tp]
 					c.ctx.states[tp] = li
 					c.ctx.pstate[tp] = onlinePartition
+					// A new partition's first leader is not an election
+					// (no LeaderElected, as a KRaft PartitionRecord).
 					c.addLeaderAndIsr(b, li.isr, tp, li, true)
-					env.Note(event.LeaderElected{TP: tp, Leader: li.leader, Epoch: li.leaderEpoch, ISR: slices.Clone(li.isr)})
 				}
 				done(env, false)
 			})
