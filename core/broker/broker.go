@@ -207,7 +207,7 @@ func (b *Broker) Partitions() []*Partition {
 		for _, p := range b.partitions {
 			b.sortedParts = append(b.sortedParts, p)
 		}
-		slices.SortFunc(b.sortedParts, func(x, y *Partition) int { return compareTP(x.tp, y.tp) })
+		slices.SortFunc(b.sortedParts, func(x, y *Partition) int { return storage.ComparePartitions(x.tp, y.tp) })
 	}
 	return slices.Clone(b.sortedParts)
 }
@@ -248,16 +248,6 @@ func partitionAt(ps []*Partition, i int32) *Partition {
 		return nil
 	}
 	return ps[i]
-}
-
-func compareTP(a, b storage.TopicPartition) int {
-	if a.Topic != b.Topic {
-		if a.Topic < b.Topic {
-			return -1
-		}
-		return 1
-	}
-	return int(a.Partition - b.Partition)
 }
 
 // conf is this broker's configs: server.properties under the dynamic

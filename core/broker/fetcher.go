@@ -100,7 +100,7 @@ func (f *fetcher) sortedParts() []*fetchState {
 		for _, fs := range f.parts {
 			f.sorted = append(f.sorted, fs)
 		}
-		slices.SortFunc(f.sorted, func(a, b *fetchState) int { return compareTP(a.p.tp, b.p.tp) })
+		slices.SortFunc(f.sorted, func(a, b *fetchState) int { return storage.ComparePartitions(a.p.tp, b.p.tp) })
 		f.sortedTopics = 0
 		for i, fs := range f.sorted {
 			if i == 0 || fs.p.tp.Topic != f.sorted[i-1].p.tp.Topic {

@@ -148,7 +148,7 @@ func (b *Broker) publish(env *sim.Env, changed map[storage.TopicPartition]bool, 
 	for key := range changed {
 		keys = append(keys, key)
 	}
-	sorts.Func(keys, compareTP)
+	sorts.Func(keys, storage.ComparePartitions)
 	for _, key := range keys {
 		b.reconcile(env, key)
 	}

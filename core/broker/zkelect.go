@@ -37,7 +37,7 @@ func (b *Broker) handleElectLeadersZk(env *sim.Env, from sim.Addr, req *protocol
 			for k := range results {
 				keys = append(keys, k)
 			}
-			slices.SortFunc(keys, compareTP)
+			slices.SortFunc(keys, storage.ComparePartitions)
 			for _, k := range keys {
 				r := results[k]
 				if _, waited := leaders[k]; waited && !ok {

@@ -91,7 +91,7 @@ func (b *Broker) maybePropagateIsrChanges(env *sim.Env) {
 			tps = append(tps, kafkazk.TopicPartition{Topic: tp.Topic, Partition: tp.Partition})
 		}
 		slices.SortFunc(tps, func(x, y kafkazk.TopicPartition) int {
-			return compareTP(storage.TopicPartition{Topic: x.Topic, Partition: x.Partition}, storage.TopicPartition{Topic: y.Topic, Partition: y.Partition})
+			return storage.ComparePartitions(storage.TopicPartition{Topic: x.Topic, Partition: x.Partition}, storage.TopicPartition{Topic: y.Topic, Partition: y.Partition})
 		})
 		b.zk.isrChanges = nil
 		b.zk.lastIsrPropagation = now

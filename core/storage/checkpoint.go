@@ -29,6 +29,15 @@ type TopicPartition struct {
 
 func (tp TopicPartition) String() string { return fmt.Sprintf("%s-%d", tp.Topic, tp.Partition) }
 
+// ComparePartitions orders partitions by topic name, then number: the
+// order every listing and every batch of requests walks them in.
+func ComparePartitions(a, b TopicPartition) int {
+	if c := strings.Compare(a.Topic, b.Topic); c != 0 {
+		return c
+	}
+	return int(a.Partition - b.Partition)
+}
+
 // DirName is the partition's directory name under the log dir.
 func (tp TopicPartition) DirName() string { return tp.String() }
 

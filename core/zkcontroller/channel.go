@@ -298,7 +298,7 @@ func sortedIDs[V any](m map[int32]V) []int32 { return slices.Sorted(maps.Keys(m)
 
 // sortedTPs is m's partitions by topic and number.
 func sortedTPs[V any](m map[storage.TopicPartition]V) []storage.TopicPartition {
-	return slices.SortedFunc(maps.Keys(m), compareTP)
+	return slices.SortedFunc(maps.Keys(m), storage.ComparePartitions)
 }
 
 // brokerAddr is a broker's listener, from its registration.

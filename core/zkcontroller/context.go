@@ -134,18 +134,8 @@ func (x *context) partitionsInState(states ...partitionStateName) []storage.Topi
 			out = append(out, tp)
 		}
 	}
-	sorts.Func(out, compareTP)
+	sorts.Func(out, storage.ComparePartitions)
 	return out
-}
-
-func compareTP(a, b storage.TopicPartition) int {
-	if a.Topic != b.Topic {
-		if a.Topic < b.Topic {
-			return -1
-		}
-		return 1
-	}
-	return int(a.Partition - b.Partition)
 }
 
 func storageTP(topic string, p int) storage.TopicPartition {

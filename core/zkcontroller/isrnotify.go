@@ -52,7 +52,7 @@ func (c *Controller) isrChangeNotification(env *sim.Env, done func(*sim.Env)) {
 					}
 				}
 			}
-			slices.SortFunc(tps, compareTP)
+			slices.SortFunc(tps, storage.ComparePartitions)
 			c.readStates(env, tps, func(env *sim.Env, states map[storage.TopicPartition]*leaderIsr) {
 				if c.ctx == nil {
 					done(env)
