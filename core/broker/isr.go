@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"kafkascope/core/config"
-
 	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -96,26 +95,34 @@ func (p *Partition) alterISR(env *sim.Env, newISR []int32) {
 		}}}},
 	}
 	b.sendToController(env, req, neverGiveUp, func(env *sim.Env, resp protocol.Response, err error) {
-		if cur := b.partitions[p.tp]; cur != p || !p.isLeader || p.leaderEpoch != epoch {
-			return
-		}
 		r, _ := resp.(*protocol.AlterPartitionResponse)
-		if err != nil || r.ErrorCode != protocol.NONE || len(r.Topics) != 1 || len(r.Topics[0].Partitions) != 1 {
-			p.pendingISR = nil // retried by the next check
+		if err != nil || r.ErrorCode != protocol.NONE || len(r.Topics) != 1 || len(r.Topics[0].Partitions) != 1 || r.Topics[0].Partitions[0].ErrorCode != protocol.NONE {
+			p.isrAnswered(env, epoch, false, nil, 0)
 			return
 		}
 		pr := r.Topics[0].Partitions[0]
-		if pr.ErrorCode != protocol.NONE {
-			p.pendingISR = nil
-			return
-		}
-		if pr.PartitionEpoch > p.partitionEpoch {
-			p.isr = slices.Clone(pr.ISR)
-			p.partitionEpoch = pr.PartitionEpoch
-		}
-		p.pendingISR = nil
-		p.afterISRChange(env)
+		p.isrAnswered(env, epoch, true, pr.ISR, pr.PartitionEpoch)
 	})
+}
+
+// isrAnswered takes the controller's answer to an ISR change proposed in
+// leader epoch epoch: ignored if the replica no longer leads that epoch; a
+// failure drops the proposal (the next check proposes again); a success
+// takes the committed ISR if its version (partition epoch, or the state
+// znode's version in the ZooKeeper era) is newer than the one known.
+func (p *Partition) isrAnswered(env *sim.Env, epoch int32, ok bool, isr []int32, version int32) {
+	if !p.leadsEpoch(epoch) {
+		return
+	}
+	p.pendingISR = nil
+	if !ok {
+		return
+	}
+	if version > p.partitionEpoch {
+		p.isr = slices.Clone(isr)
+		p.partitionEpoch = version
+	}
+	p.afterISRChange(env)
 }
 
 // alterIsrZk proposes newISR to the ZooKeeper-era controller (AlterIsr,
@@ -133,20 +140,17 @@ func (p *Partition) alterIsrZk(env *sim.Env, newISR []int32) {
 		}}}},
 	}
 	b.sendToController(env, req, neverGiveUp, func(env *sim.Env, resp protocol.Response, err error) {
-		if cur := b.partitions[p.tp]; cur != p || !p.isLeader || p.leaderEpoch != epoch {
-			return
-		}
 		r, _ := resp.(*protocol.AlterIsrResponse)
 		if err != nil || r.ErrorCode != protocol.NONE || len(r.Topics) != 1 || len(r.Topics[0].Partitions) != 1 || r.Topics[0].Partitions[0].ErrorCode != protocol.NONE {
-			p.pendingISR = nil // retried by the next check
+			p.isrAnswered(env, epoch, false, nil, 0)
 			return
 		}
 		pr := r.Topics[0].Partitions[0]
-		if pr.CurrentIsrVersion > p.partitionEpoch {
-			p.isr = slices.Clone(pr.ISR)
-			p.partitionEpoch = pr.CurrentIsrVersion
-		}
-		p.pendingISR = nil
-		p.afterISRChange(env)
+		p.isrAnswered(env, epoch, true, pr.ISR, pr.CurrentIsrVersion)
 	})
+}
+
+// leadsEpoch: this replica is still the broker's and leads in epoch.
+func (p *Partition) leadsEpoch(epoch int32) bool {
+	return p.b.partitions[p.tp] == p && p.isLeader && p.leaderEpoch == epoch
 }

@@ -45,18 +45,14 @@ func (p *Partition) writeIsrToZk(env *sim.Env, newISR []int32) {
 	data := kafkazk.EncodePartitionState(kafkazk.PartitionState{Leader: b.cfg.NodeID, LeaderEpoch: epoch, ISR: slices.Clone(newISR), ControllerEpoch: z.controllerEpoch})
 	path := kafkazk.TopicPartitionStatePath(p.tp.Topic, p.tp.Partition)
 	b.zk.client.One(env, kafkazk.Req{Type: zookeeper.OpSetData, Path: path, Data: data, Version: version}, func(env *sim.Env, r kafkazk.Resp) {
-		if cur := b.partitions[p.tp]; cur != p || !p.isLeader || p.leaderEpoch != epoch {
-			return
+		// A failed write is "Cached zkVersion … not equal to that in
+		// zookeeper, skip updating ISR".
+		ok := r.Rc == zookeeper.OK
+		if ok && p.leadsEpoch(epoch) {
+			env.Note(event.ISRChanged{TP: p.tp, ISR: slices.Clone(newISR), Leader: b.cfg.NodeID})
+			b.recordIsrChange(env, p.tp)
 		}
-		p.pendingISR = nil
-		if r.Rc != zookeeper.OK {
-			return // "Cached zkVersion … not equal to that in zookeeper, skip updating ISR"
-		}
-		p.isr = slices.Clone(newISR)
-		p.partitionEpoch = r.Stat.Version
-		env.Note(event.ISRChanged{TP: p.tp, ISR: slices.Clone(newISR), Leader: b.cfg.NodeID})
-		b.recordIsrChange(env, p.tp)
-		p.afterISRChange(env)
+		p.isrAnswered(env, epoch, ok, newISR, r.Stat.Version)
 	})
 }
 
