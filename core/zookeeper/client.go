@@ -174,13 +174,19 @@ func (c *Client) lost(env *sim.Env) {
 		c.abandoned = append(c.abandoned, connEnd{c.conn, c.server})
 	}
 	c.conn = ""
+	// Connecting before the failed requests' callbacks run: a callback
+	// that submits again (Kafka's ZooKeeperClient resends on
+	// CONNECTIONLOSS) queues its request for the next connection, as
+	// ClientCnxn.queuePacket does while the state is still alive.
+	if !c.closing {
+		c.state = Connecting
+	}
 	c.fail(env, ConnectionLoss)
 	c.event(env, WatchedEvent{Type: EventNone, State: StateDisconnected})
 	if c.closing {
 		c.finishClose(env)
 		return
 	}
-	c.state = Connecting
 	delay := time.Duration(env.Rand("zk-client-reconnect").Intn(1000)) * time.Millisecond
 	if (c.next+1)%len(c.cfg.Servers) == c.lastIndex {
 		delay += time.Second

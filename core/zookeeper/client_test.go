@@ -2,6 +2,7 @@ package zookeeper
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -147,6 +148,37 @@ func TestConnectionLossAndQueuedRequests(t *testing.T) {
 	z.runTo(20 * time.Second)
 	if second != OK {
 		t.Fatalf("queued create: %v, events %q", second, z.cli["a"].events)
+	}
+}
+
+// A request submitted again from the CONNECTIONLOSS callback of one in
+// flight (as Kafka's ZooKeeperClient resends) waits for the next
+// connection: the client is already Connecting when the callbacks run.
+func TestResubmitFromConnectionLossCallback(t *testing.T) {
+	z := newZKWorld(t, 1, "a")
+	z.runTo(time.Second)
+	cutBoth(z.w, "a", "zk", true)
+	var codes []Code
+	z.call("a", func(env *sim.Env, c *Client) {
+		var create func(env *sim.Env)
+		create = func(env *sim.Env) {
+			c.Create(env, "/again", nil, Persistent, func(env *sim.Env, rc Code, _ string) {
+				codes = append(codes, rc)
+				if rc == ConnectionLoss {
+					if c.State() != Connecting {
+						t.Errorf("state %v in the CONNECTIONLOSS callback", c.State())
+					}
+					create(env)
+				}
+			})
+		}
+		create(env)
+	})
+	z.runTo(12500 * time.Millisecond)
+	cutBoth(z.w, "a", "zk", false)
+	z.runTo(20 * time.Second)
+	if !slices.Equal(codes, []Code{ConnectionLoss, OK}) {
+		t.Fatalf("codes %v, events %q", codes, z.cli["a"].events)
 	}
 }
 
