@@ -24,10 +24,11 @@ func commandNames() []string {
 
 // subcommands completes the second word of simulator commands.
 var subcommands = map[string][]string{
-	"cluster": {"create"},
-	"broker":  {"kill", "start", "stop"},
-	"network": {"corrupt", "cut", "delay", "heal"},
-	"time":    {"advance"},
+	"cluster":   {"create"},
+	"broker":    {"kill", "start", "stop"},
+	"zookeeper": {"kill", "start"},
+	"network":   {"corrupt", "cut", "delay", "heal"},
+	"time":      {"advance"},
 }
 
 // toolSpecs returns a tool's options in release rel (for completion).

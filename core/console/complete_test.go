@@ -25,7 +25,7 @@ func TestComplete(t *testing.T) {
 		"kafka-features.sh --bootstrap-server x upgrade --":          "--dry-run --feature --help --metadata --release-version",
 		"cluster create --v": "--version",
 		"help n":             "network",
-		"help ":              "broker cat cluster downtime jobs kill lost ls network pagecache replicas time xxd",
+		"help ":              "broker cat cluster downtime jobs kill lost ls network pagecache replicas time xxd zookeeper",
 	}
 	for in, want := range cases {
 		got := Complete(in)

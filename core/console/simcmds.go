@@ -35,6 +35,7 @@ func init() {
 		"downtime":  (*Session).cmdDowntime,
 		"lost":      (*Session).cmdLost,
 		"pagecache": (*Session).cmdPagecache,
+		"zookeeper": (*Session).cmdZooKeeper,
 	}
 }
 
@@ -56,6 +57,8 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   broker kill N [--power-loss]   crash broker N (with --power-loss, unflushed writes are lost)
   broker stop N                  graceful shutdown (controlled shutdown, flush, clean exit)
   broker start N                 restart broker N; waits until it serves again
+  zookeeper kill N | start N     crash ZooKeeper server N of a 2.8 cluster's 3-server ensemble
+                                 (its disk is kept), or start it again; waits until it serves
   network cut A B | A->B         drop traffic between two brokers (both ways, or one way);
                                  on 2.8, A or B may be a ZooKeeper server (zookeeper-1)
   network heal [A B]             undo cuts (all, or between A and B); delays and pending

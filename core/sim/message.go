@@ -35,6 +35,13 @@ type Envelope struct {
 	Msg       Message
 	SentAt    Time
 	DeliverAt Time
+	// Dropped: a network cut took it (the sender's TCP would retransmit
+	// it; Stream does), or a Stream superseded it.
+	Dropped bool
+	// stream is the Stream it was sent on (nil: a bare message), until
+	// it arrives or is superseded; delivered says it reached a process.
+	stream    *Stream
+	delivered bool
 }
 
 // Disconnected is what a sender receives when its message reached a host

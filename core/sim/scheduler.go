@@ -199,7 +199,16 @@ func (w *World) prepare(e *event) *proc {
 // over) or drops it, answering with a reset for a dead process.
 func (w *World) deliver(env *Envelope) *proc {
 	from, to := env.From.Host(), env.To.Host()
-	if w.net.IsCut(from, to) {
+	cut := w.net.IsCut(from, to)
+	switch {
+	case env.stream != nil:
+		if !env.stream.arrive(env, cut) {
+			w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "network cut (TCP retransmits it)"})
+			return nil
+		}
+	case env.Dropped:
+		return nil // a Stream sent it again
+	case cut:
 		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: to, Env: env, Detail: "network cut"})
 		return nil
 	}

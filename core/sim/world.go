@@ -379,6 +379,7 @@ func (w *World) send(from, to Addr, m Message) *Envelope {
 		w.seq++
 		env.ID = w.seq
 		env.DeliverAt = w.now
+		env.Dropped = true
 		w.trace.add(TraceEvent{At: w.now, Kind: TraceDrop, Host: th, Env: env, Detail: "network cut"})
 		return env
 	}

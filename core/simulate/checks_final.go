@@ -183,6 +183,9 @@ func (run *Run) checkISRMember(tp storage.TopicPartition, leaderID int32, leader
 	if p.Log().LogStartOffset() != leader.Log().LogStartOffset() {
 		run.violate("isr-identical", "%s: ISR member %d starts at %d, the leader at %d", tp, m, p.Log().LogStartOffset(), leader.Log().LogStartOffset())
 	}
+	if run.exempt(exemptReledAfterPowerLoss) && run.x.reledAfterLoss[tp] {
+		return
+	}
 	fb, err := p.Log().Batches(leader.Log().LogStartOffset(), hw)
 	if err != nil {
 		run.violate("isr-identical", "%s: reading broker %d's log: %v", tp, m, err)

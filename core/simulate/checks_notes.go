@@ -26,6 +26,7 @@ type partitionEpoch struct {
 func (run *Run) observe(e sim.TraceEvent) {
 	switch n := e.Note.(type) {
 	case event.LeaderStarted:
+		run.noteLeadAfterPowerLoss(n.Broker, partitionEpoch{n.TP, n.Epoch})
 		checkUniqueLeader(run, "one-leader-per-epoch", run.leaderOfEpoch, partitionEpoch{n.TP, n.Epoch}, n.Broker,
 			fmt.Sprintf("%s leader epoch %d", n.TP, n.Epoch))
 	case event.LeaderElected:
@@ -52,6 +53,40 @@ func checkUniqueLeader[K comparable](run *Run, invariant string, seen map[K]int3
 		return
 	}
 	seen[key] = node
+}
+
+// noteLeadAfterPowerLoss marks tp when broker starts leading an epoch it
+// had led before a power loss took records of tp from it: on the
+// ZooKeeper era's controller failover (seed 181 on 2.8) a broker that
+// lost power and registered again while no controller was active is
+// still the leader in the partition's state znode, and the new controller
+// sends that state, epoch unchanged, to every replica
+// (PartitionStateMachine.initializePartitionState keeps a partition whose
+// leader is alive online; ReplicaStateMachine.startup sends the
+// LeaderAndIsr it holds). The restarted broker has no partition yet and
+// takes the epoch; followers that hold it already ignore the request
+// (ReplicaManager.becomeLeaderOrFollower: an equal epoch is
+// STALE_CONTROLLER_EPOCH). Two histories then share one epoch. Only the
+// ZooKeeper era is marked: a KRaft controller fences a broker that
+// registers again and moves its leaderships to a new epoch.
+func (run *Run) noteLeadAfterPowerLoss(broker int32, key partitionEpoch) {
+	if !run.C.IsZooKeeper() {
+		return
+	}
+	losses := run.x.powerLossesOf[brokerPartition{broker, key.tp}]
+	if prev, ok := run.leaderOfEpoch[key]; ok && prev == broker {
+		if losses > run.x.ledAfter[key] {
+			if run.x.reledAfterLoss == nil {
+				run.x.reledAfterLoss = map[storage.TopicPartition]bool{}
+			}
+			run.x.reledAfterLoss[key.tp] = true
+		}
+		return
+	}
+	if run.x.ledAfter == nil {
+		run.x.ledAfter = map[partitionEpoch]int{}
+	}
+	run.x.ledAfter[key] = losses
 }
 
 // staleLeadership reports whether a broker that started leading tp in epoch

@@ -22,10 +22,14 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		{"retried during the check", exemptRetriedDuringCheck, 954, "liveness"},
 		{"a stopped broker's HW", exemptStoppedBrokersHW, 1722, "read-above-hw"},
 		{"a group lost to a power loss", exemptGroupLostToPowerLoss, 534, "group-liveness"},
+		{"an epoch led again after a power loss", exemptReledAfterPowerLoss, 181, "isr-identical"},
 	} {
 		version := kafka38
-		if c.e == exemptGroupLostToPowerLoss {
+		switch c.e {
+		case exemptGroupLostToPowerLoss:
 			version = release.Version{Major: 4, Minor: 3} // KIP-848's consumer protocol
+		case exemptReledAfterPowerLoss:
+			version = kafka28 // the ZooKeeper-era controller's failover
 		}
 		if run := mustSimulate(t, c.seed, Options{Version: version}); len(run.Violations) > 0 {
 			t.Errorf("%s: seed %d fails with the exemption on:\n%s", c.name, c.seed, run.Report())

@@ -1,6 +1,9 @@
 package simulate
 
-import "kafkascope/core/sim"
+import (
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
 
 // extras is the state of the fault families and checkers added after the
 // first simulator session: controller-voter power losses
@@ -14,6 +17,7 @@ type extras struct {
 	// seed's schedule only changes from the first step one of them fires.
 	voters    *sim.Rand // "simulate/faults/voters"
 	consumers *sim.Rand // "simulate/faults/consumers"
+	zookeeper *sim.Rand // "simulate/faults/zookeeper"
 
 	// offsetsLost marks the __consumer_offsets partitions of which some
 	// broker lost records in a power loss (see checkCommits).
@@ -25,9 +29,24 @@ type extras struct {
 	// epoch already superseded then (see staleLeadership).
 	elected map[string][]electedEpoch
 
+	// powerLossesOf counts, per broker and partition, the power losses
+	// that took records of the partition from that broker; ledAfter is
+	// that count when the broker first started leading an epoch, and
+	// reledAfterLoss marks the partitions whose leader led an epoch again
+	// after losing records of it (see exemptReledAfterPowerLoss).
+	powerLossesOf  map[brokerPartition]int
+	ledAfter       map[partitionEpoch]int
+	reledAfterLoss map[storage.TopicPartition]bool
+
 	// metaCommitted is the leader epoch of every metadata-log offset seen
 	// committed (index = offset; -1 where it was only in a snapshot).
 	metaCommitted []int32
+}
+
+// brokerPartition is one broker's replica of a partition.
+type brokerPartition struct {
+	broker int32
+	tp     storage.TopicPartition
 }
 
 type electedEpoch struct {

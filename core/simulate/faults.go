@@ -31,6 +31,7 @@ func pick[T any](r *sim.Rand, xs []T) T { return xs[r.Intn(len(xs))] }
 func (run *Run) fault(r *sim.Rand) {
 	run.brokerFault(r)
 	run.voterPowerLoss()
+	run.zooKeeperFault()
 	if err := run.consumerFault(); err != nil {
 		run.violate("simulator", "a consumer restart failed: %v", err)
 	}
@@ -97,7 +98,7 @@ func (run *Run) brokerFault(r *sim.Rand) {
 		run.note("network cut %d->%d", a, b)
 		return c.Cut(a, b, true)
 	})
-	cuts := net.Cuts()
+	cuts := brokerCuts(net)
 	add(8, len(cuts) > 0, func() error {
 		l := pick(r, cuts)
 		x, y := hostID(l[0]), hostID(l[1])
@@ -196,6 +197,7 @@ func (run *Run) powerLoss(id int32) error {
 	run.Stats.PowerLosses++
 	lost := 0
 	for _, tp := range sortedTPs(before) {
+		lostHere := false
 		kept := map[lostRecord]bool{}
 		for _, r := range diskRecords(c.Disk(id), dirs[tp]) {
 			kept[lostRecord{tp, r.Offset, string(r.Value)}] = true
@@ -207,6 +209,7 @@ func (run *Run) powerLoss(id int32) error {
 				}
 				run.lostToPowerLoss[k][id] = true
 				lost++
+				lostHere = true
 				if tp.Topic == metadata.ConsumerOffsetsTopic {
 					if run.x.offsetsLost == nil {
 						run.x.offsetsLost = map[int32]bool{}
@@ -214,6 +217,12 @@ func (run *Run) powerLoss(id int32) error {
 					run.x.offsetsLost[tp.Partition] = true
 				}
 			}
+		}
+		if lostHere {
+			if run.x.powerLossesOf == nil {
+				run.x.powerLossesOf = map[brokerPartition]int{}
+			}
+			run.x.powerLossesOf[brokerPartition{id, tp}]++
 		}
 	}
 	if lost > 0 {

@@ -117,14 +117,17 @@ type GroupPlan struct {
 
 // Plan is a run's shape, drawn from its seed.
 type Plan struct {
-	Seed      uint64
-	Version   release.Version
-	Brokers   int
-	Voters    int
-	Topics    []Topic
-	Producers []ProducerPlan
-	Groups    []GroupPlan
-	Faults    int
+	Seed    uint64
+	Version release.Version
+	Brokers int
+	Voters  int
+	// ZooKeepers is the ZooKeeper era's ensemble (1 or 3 servers) in
+	// place of the voters: three when the plan drew two or three voters.
+	ZooKeepers int
+	Topics     []Topic
+	Producers  []ProducerPlan
+	Groups     []GroupPlan
+	Faults     int
 }
 
 // Draw draws a run's shape from the seed ("simulate/plan" stream).
@@ -186,6 +189,13 @@ func Draw(seed uint64, opts Options) Plan {
 		}
 		p.Version = rels[sim.NewRand(seed, "simulate/plan/version").Intn(len(rels))]
 	}
+	if rel, _ := release.Lookup(p.Version); rel.ZooKeeper {
+		p.ZooKeepers = 1
+		if p.Voters > 1 {
+			p.ZooKeepers = 3
+		}
+		p.Voters = 0
+	}
 	// Drawn from their own stream, so adding groups kept every earlier
 	// seed's cluster, topics and producers.
 	g := sim.NewRand(seed, "simulate/plan/groups")
@@ -225,7 +235,11 @@ func Draw(seed uint64, opts Options) Plan {
 // Describe is the plan in one paragraph (the replay record's header).
 func (p Plan) Describe(opts Options) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "seed %d: Kafka %s, %d brokers, %d voter(s), %d faults; topics", p.Seed, p.Version, p.Brokers, p.Voters, p.Faults)
+	quorum := fmt.Sprintf("%d voter(s)", p.Voters)
+	if p.ZooKeepers > 0 {
+		quorum = fmt.Sprintf("%d ZooKeeper server(s)", p.ZooKeepers)
+	}
+	fmt.Fprintf(&b, "seed %d: Kafka %s, %d brokers, %s, %d faults; topics", p.Seed, p.Version, p.Brokers, quorum, p.Faults)
 	for _, t := range p.Topics {
 		fmt.Fprintf(&b, " %s%v(min.insync.replicas=%d", t.Name, t.Assignment, t.MinISR)
 		if t.SegmentBytes > 0 {

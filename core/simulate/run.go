@@ -145,7 +145,7 @@ func (run *Run) simulate() error {
 	// Stepped: a run's trace hash is its fingerprint (--trace, the page's
 	// replay of a seed), and a leaped run traces only the events it did
 	// not leap, which depends on where its driver paused.
-	c, err := cluster.New(cluster.Config{Brokers: p.Brokers, Controllers: p.Voters, Seed: p.Seed, TraceContent: opts.TraceContent, Static: brokerConfig(opts.Overrides), Stepped: true,
+	c, err := cluster.New(cluster.Config{Brokers: p.Brokers, Controllers: p.Voters, ZooKeepers: p.ZooKeepers, Seed: p.Seed, TraceContent: opts.TraceContent, Static: brokerConfig(opts.Overrides), Stepped: true,
 		Version: p.Version, Unfinished: opts.unfinished})
 	if err != nil {
 		return err
@@ -209,6 +209,9 @@ func (run *Run) simulate() error {
 		if err := c.Delay(id, 0); err != nil {
 			return err
 		}
+	}
+	if err := run.restartZooKeepers(); err != nil {
+		return err
 	}
 	if err := run.restartAll(); err != nil {
 		return err

@@ -128,6 +128,9 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // (an exemption's seed, a planted fault's), before seeds drew a release.
 var kafka38 = release.Version{Major: 3, Minor: 8}
 
+// kafka28 pins the ZooKeeper era for tests whose seeds were found there.
+var kafka28 = release.Version{Major: 2, Minor: 8}
+
 func TestParseSeedsAndOverrides(t *testing.T) {
 	for _, bad := range []string{"", "0-3", "5-2", "a-b", "1-", "1-2000000"} {
 		if _, _, err := ParseSeeds(bad); err == nil {

@@ -1,8 +1,6 @@
 package simulate
 
 import (
-	"fmt"
-
 	"kafkascope/core/release"
 )
 
@@ -26,9 +24,6 @@ func RunnableVersion(s string) (release.Version, error) {
 	v, err := release.Runnable(s)
 	if err != nil {
 		return release.Version{}, err
-	}
-	if rel, _ := release.Lookup(v); rel.ZooKeeper {
-		return release.Version{}, fmt.Errorf("the simulator does not run the ZooKeeper era (Kafka %s) yet; cluster create --version %s does", v, v)
 	}
 	return v, nil
 }

@@ -106,6 +106,10 @@ func (c *Controller) onBrokerStartup(env *sim.Env, ids []int32, done func(*sim.E
 		c.cfg.ZK.RegisterNodeHandler(kafkazk.BrokerIDPath(id), kafkazk.NodeHandler{})
 	}
 	c.triggerOnlinePartitionStateChange(env, func(env *sim.Env) {
+		if c.ctx == nil {
+			done(env) // resigned meanwhile (ControllerMovedException ends the event)
+			return
+		}
 		c.resumeDeletionOn(ids)
 		c.resumeDeletions(env, func(env *sim.Env) {
 			var reqs []kafkazk.Req

@@ -40,7 +40,8 @@ type Client struct {
 	lastZxid int64
 	xid      int32
 
-	conn       sim.Addr // our end of the current connection
+	conn       sim.Addr    // our end of the current connection
+	out        *sim.Stream // its sending direction: TCP's in-order, retransmitted delivery
 	server     sim.Addr
 	next       int // the host provider's index
 	lastIndex  int // the index last connected to (StaticHostProvider.lastIndex)
@@ -112,7 +113,8 @@ func (c *Client) connect(env *sim.Env) {
 	c.state = Connecting
 	c.firstTry = false
 	c.lastSend, c.lastRecv = env.Now(), env.Now()
-	env.Send(c.conn, c.server, &ConnectRequest{LastZxidSeen: c.lastZxid, Timeout: int32(c.cfg.SessionTimeout.Milliseconds()), SessionID: c.session})
+	c.out = sim.NewStream(c.conn, c.server)
+	c.out.Send(env, &ConnectRequest{LastZxidSeen: c.lastZxid, Timeout: int32(c.cfg.SessionTimeout.Milliseconds()), SessionID: c.session})
 	c.arm(env)
 }
 
@@ -155,7 +157,7 @@ func (c *Client) arm(env *sim.Env) {
 }
 
 func (c *Client) send(env *sim.Env, k *call) {
-	env.Send(c.conn, c.server, k.req)
+	c.out.Send(env, k.req)
 	c.lastSend = env.Now()
 	if k.req.Xid != PingXid && k.req.Xid != SetWatchesXid {
 		c.pending = append(c.pending, k)
@@ -170,6 +172,7 @@ func (c *Client) send(env *sim.Env, k *call) {
 func (c *Client) lost(env *sim.Env) {
 	c.timer.Stop()
 	if c.conn != "" {
+		c.out.Close()
 		env.Send(c.conn, c.server, &sim.Closed{})
 		c.abandoned = append(c.abandoned, connEnd{c.conn, c.server})
 	}
@@ -260,6 +263,7 @@ func (c *Client) connected(env *sim.Env, m *ConnectResponse) {
 	if m.Timeout <= 0 {
 		c.timer.Stop()
 		c.state = Closed
+		c.out.Close()
 		c.conn = ""
 		c.event(env, WatchedEvent{Type: EventNone, State: StateExpired})
 		c.fail(env, SessionExpired)
@@ -369,6 +373,7 @@ func (c *Client) Close(env *sim.Env, done func(env *sim.Env)) {
 func (c *Client) finishClose(env *sim.Env) {
 	c.timer.Stop()
 	if c.conn != "" {
+		c.out.Close()
 		env.Send(c.conn, c.server, &sim.Closed{})
 	}
 	c.conn = ""

@@ -66,6 +66,7 @@ type quorum struct {
 	// the follower's side
 	touched    []SessionTouch // LearnerSessionTracker's touchTable, in touch order
 	registered bool           // the leader answered FOLLOWERINFO
+	toLeader   *sim.Stream    // the learner's connection to the leader (nil: none)
 	tries      int            // connectToLeader's attempts
 }
 
@@ -86,13 +87,14 @@ type proposal struct {
 // learner is a LearnerHandler: one follower's connection to the leader.
 type learner struct {
 	sid        int64
-	accepted   int64 // acceptedEpoch from FOLLOWERINFO
-	ackedEpoch bool  // sent ACKEPOCH
-	votedEpoch bool  // ... with its currentEpoch (not -1): counts for the quorum
-	lastZxid   int64 // from ACKEPOCH
-	synced     bool  // sent NEWLEADER: proposals go to it
-	ackedNew   bool  // acked NEWLEADER
-	deadline   int64 // tickOfNextAckDeadline
+	accepted   int64       // acceptedEpoch from FOLLOWERINFO
+	ackedEpoch bool        // sent ACKEPOCH
+	votedEpoch bool        // ... with its currentEpoch (not -1): counts for the quorum
+	lastZxid   int64       // from ACKEPOCH
+	synced     bool        // sent NEWLEADER: proposals go to it
+	ackedNew   bool        // acked NEWLEADER
+	deadline   int64       // tickOfNextAckDeadline
+	out        *sim.Stream // the leader's side of the connection
 }
 
 // waiter is a client request this server waits on the leader for: a
@@ -228,7 +230,7 @@ func (s *Server) shutdown(env *sim.Env, why string) {
 	}
 	q.up = false
 	q.waiting = nil
-	q.learners = map[int64]*learner{}
+	s.dropConnections()
 	q.touched = nil
 	s.tracker = newSessionTracker(s.cfg.tick())
 	s.expiry.Stop()
@@ -271,7 +273,29 @@ func (s *Server) peerLost(env *sim.Env, from sim.Addr) {
 	case q.state == Following && sid == q.leader:
 		s.shutdown(env, "leader connection reset")
 	case q.state == Leading:
-		delete(q.learners, sid)
+		s.dropLearner(sid)
+	}
+}
+
+// dropLearner ends a LearnerHandler and its connection.
+func (s *Server) dropLearner(sid int64) {
+	if l := s.q.learners[sid]; l != nil {
+		l.out.Close()
+		delete(s.q.learners, sid)
+	}
+}
+
+// dropConnections closes the quorum connections: every learner's, and
+// ours to the leader.
+func (s *Server) dropConnections() {
+	q := s.q
+	for _, l := range q.learners {
+		l.out.Close()
+	}
+	q.learners = map[int64]*learner{}
+	if q.toLeader != nil {
+		q.toLeader.Close()
+		q.toLeader = nil
 	}
 }
 
@@ -303,7 +327,7 @@ func (s *Server) applyCommitted(env *sim.Env, e Entry) {
 		if c := s.conns[w.conn]; c != nil {
 			rep := &Reply{Xid: w.req.Xid, Type: w.req.Type, Zxid: e.Txn.Zxid}
 			writeReply(rep, r)
-			env.Send(s.addr, c.addr, rep)
+			c.out.Send(env, rep)
 			c.inflight--
 			if e.Txn.Type != OpCloseSession {
 				s.drain(env, c)

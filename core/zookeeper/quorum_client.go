@@ -60,13 +60,13 @@ func (s *Server) ensembleConnect(env *sim.Env, from sim.Addr, m *ConnectRequest)
 // finishConnect is finishSessionInit(cnxn, true).
 func (s *Server) finishConnect(env *sim.Env, from sim.Addr, id int64, timeout int32) {
 	s.nextWatcher++
-	c := &serverConn{addr: from, session: id, timeout: timeout, watcher: s.nextWatcher}
+	c := &serverConn{addr: from, out: sim.NewStream(s.addr, from), session: id, timeout: timeout, watcher: s.nextWatcher}
 	s.conns[from] = c
 	s.watchers[c.watcher] = from
 	if s.q.state == Following {
 		s.touch(id, timeout)
 	}
-	env.Send(s.addr, from, &ConnectResponse{Timeout: timeout, SessionID: id})
+	c.out.Send(env, &ConnectResponse{Timeout: timeout, SessionID: id})
 }
 
 // ensembleRequest takes one request of a connected session, in order

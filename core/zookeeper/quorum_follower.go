@@ -21,8 +21,13 @@ func (s *Server) follow(env *sim.Env, leader int64) {
 	s.armRead(env)
 }
 
+// sendFollowerInfo opens a connection to the leader with FOLLOWERINFO.
 func (s *Server) sendFollowerInfo(env *sim.Env) {
-	env.Send(s.quorumAddr(s.cfg.ID), s.quorumAddr(s.q.leader), &Packet{Type: PacketFollowerInfo, Sid: s.cfg.ID, Zxid: MakeZxid(s.disk.AcceptedEpoch, 0)})
+	if s.q.toLeader != nil {
+		s.q.toLeader.Close()
+	}
+	s.q.toLeader = sim.NewStream(s.quorumAddr(s.cfg.ID), s.quorumAddr(s.q.leader))
+	s.q.toLeader.Send(env, &Packet{Type: PacketFollowerInfo, Sid: s.cfg.ID, Zxid: MakeZxid(s.disk.AcceptedEpoch, 0)})
 }
 
 // retryLeader is connectToLeader's loop: a refused connect is tried
@@ -62,7 +67,7 @@ func (s *Server) armRead(env *sim.Env) {
 }
 
 func (s *Server) sendLeader(env *sim.Env, p *Packet) {
-	env.Send(s.quorumAddr(s.cfg.ID), s.quorumAddr(s.q.leader), p)
+	s.q.toLeader.Send(env, p)
 }
 
 func (s *Server) followerReceive(env *sim.Env, p *Packet) {

@@ -14,7 +14,7 @@ import (
 func (s *Server) lead(env *sim.Env) {
 	q := s.q
 	q.state, q.leader, q.phase, q.tick, q.tickSkip = Leading, s.cfg.ID, waitFollowerInfo, 0, true
-	q.learners = map[int64]*learner{}
+	s.dropConnections()
 	q.epoch = 0
 	q.timer.Stop()
 	q.timer = env.After(s.tickMs()*timeMul(s.initLimit()), "zk-init-limit", func(env *sim.Env) {
@@ -35,7 +35,13 @@ func (s *Server) learnersSorted() []*learner {
 	return out
 }
 
+// sendLearner sends on the learner's connection (in order, retransmitted
+// across a cut as TCP does), or bare when there is none (a reset).
 func (s *Server) sendLearner(env *sim.Env, sid int64, p sim.Message) {
+	if l := s.q.learners[sid]; l != nil {
+		l.out.Send(env, p)
+		return
+	}
 	env.Send(s.quorumAddr(s.cfg.ID), s.quorumAddr(sid), p)
 }
 
@@ -134,7 +140,9 @@ func (s *Server) leaderReceive(env *sim.Env, sid int64, p *Packet) {
 	l := q.learners[sid]
 	if p.Type == PacketFollowerInfo {
 		// A new LearnerHandler (a reconnecting follower replaces its old one).
-		l = &learner{sid: sid, accepted: ZxidEpoch(p.Zxid), deadline: q.tick + s.initLimit() + s.syncLimit()}
+		s.dropLearner(sid)
+		l = &learner{sid: sid, accepted: ZxidEpoch(p.Zxid), deadline: q.tick + s.initLimit() + s.syncLimit(),
+			out: sim.NewStream(s.quorumAddr(s.cfg.ID), s.quorumAddr(sid))}
 		q.learners[sid] = l
 		if q.phase != waitFollowerInfo {
 			s.sendLearner(env, sid, &Packet{Type: PacketLeaderInfo, Zxid: MakeZxid(q.epoch, 0)})
@@ -153,7 +161,7 @@ func (s *Server) leaderReceive(env *sim.Env, sid int64, p *Packet) {
 		// this epoch already) does not count towards the quorum.
 		if q.phase == waitEpochAck && p.Epoch != -1 &&
 			(p.Epoch > s.disk.CurrentEpoch || p.Epoch == s.disk.CurrentEpoch && p.Zxid > s.lastLoggedZxid()) {
-			delete(q.learners, sid)
+			s.dropLearner(sid)
 			s.sendLearner(env, sid, &sim.Closed{})
 			return
 		}

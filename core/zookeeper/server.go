@@ -91,6 +91,7 @@ type Server struct {
 // the connect succeeded, and the watcher id its watches are held under.
 type serverConn struct {
 	addr    sim.Addr
+	out     *sim.Stream // replies and notifications, in order, retransmitted across a cut
 	session int64
 	timeout int32
 	watcher WatcherID
@@ -209,10 +210,10 @@ func (s *Server) connect(env *sim.Env, from sim.Addr, m *ConnectRequest) {
 		return
 	}
 	s.nextWatcher++
-	c := &serverConn{addr: from, session: id, timeout: timeout, watcher: s.nextWatcher}
+	c := &serverConn{addr: from, out: sim.NewStream(s.addr, from), session: id, timeout: timeout, watcher: s.nextWatcher}
 	s.conns[from] = c
 	s.watchers[c.watcher] = from
-	env.Send(s.addr, from, &ConnectResponse{Timeout: timeout, SessionID: id})
+	c.out.Send(env, &ConnectResponse{Timeout: timeout, SessionID: id})
 	s.armExpiry(env)
 }
 
@@ -223,6 +224,7 @@ func (s *Server) closeConn(addr sim.Addr) {
 	if c == nil {
 		return
 	}
+	c.out.Close()
 	delete(s.conns, addr)
 	delete(s.watchers, c.watcher)
 	s.local.Tree().RemoveWatcher(c.watcher)
@@ -256,7 +258,7 @@ func (s *Server) commit(env *sim.Env, txn Txn) Result {
 func (s *Server) notify(env *sim.Env, fired []Fired) {
 	for _, f := range fired {
 		if to, ok := s.watchers[f.Watcher]; ok {
-			env.Send(s.addr, to, &Notification{Event: f.Event})
+			s.conns[to].out.Send(env, &Notification{Event: f.Event})
 		}
 	}
 }

@@ -40,7 +40,7 @@ func (s *Server) serve(env *sim.Env, c *serverConn, m *Request) {
 		s.tracker.setClosing(c.session)
 		s.commit(env, s.local.Prep().CloseSession(c.session, now))
 		rep.Zxid = s.local.Tree().LastZxid()
-		env.Send(s.addr, c.addr, rep)
+		c.out.Send(env, rep)
 		// FinalRequestProcessor: the session's connections close.
 		for _, o := range s.connsOf(c.session) {
 			s.closeConn(o.addr)
@@ -63,7 +63,7 @@ func (s *Server) serve(env *sim.Env, c *serverConn, m *Request) {
 		rep.Err = Unimplemented
 	}
 	rep.Zxid = s.local.Tree().LastZxid()
-	env.Send(s.addr, c.addr, rep)
+	c.out.Send(env, rep)
 }
 
 func (s *Server) read(st Stat, err error) (Stat, Code) { return st, ErrCode(err) }
