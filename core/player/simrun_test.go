@@ -58,7 +58,6 @@ func TestBadSimLinks(t *testing.T) {
 		"#sim=1&faults=-1":       "faults",
 		"#sim=1&minutes=61":      `minutes="61": expected a whole number from 0 to 60`,
 		"#sim=1&groups=yes":      `groups="yes": expected 1 or 0`,
-		"#sim=1&version=2.8":     `version="2.8": the simulator does not run the ZooKeeper era (Kafka 2.8) yet`,
 		"#sim=1&version=9.9":     `version="9.9": Kafka 9.9 is not a release kafkascope knows`,
 		"#sim=1&version=four":    `version="four"`,
 		"#sim=1&step=2":          `unknown part "step" of a simulator link`,
@@ -70,6 +69,33 @@ func TestBadSimLinks(t *testing.T) {
 		if err == nil || !errors.Is(err, ErrBadLink) || !strings.Contains(err.Error(), want) || st.Sim != nil {
 			t.Errorf("%.60s: %v (want %q), state %+v", hash, err, want, st.Sim)
 		}
+	}
+}
+
+// A simulator link of the ZooKeeper era plays its run with the ensemble
+// drawn: seed 1 on 2.8 ends with the same verdict as the CLI's run.
+func TestSimRunZooKeeperEra(t *testing.T) {
+	want, err := simulate.Simulate(1, simulate.Options{Version: release.Version{Major: 2, Minor: 8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New()
+	p.Boot("", "#sim=1&version=2.8")
+	if p.Sim() == nil || p.Error != "" || p.Snapshot() == nil || p.Snapshot().ZooKeeper == nil {
+		t.Fatalf("boot: sim %v, error %q", p.Sim() != nil, p.Error)
+	}
+	p.SetSpeed(100)
+	for i := 0; !p.Sim().Done(); i++ {
+		p.Tick(250 * time.Millisecond)
+		if i > 20000 {
+			t.Fatal("the run did not end")
+		}
+	}
+	if len(want.Violations) > 0 {
+		t.Fatalf("the CLI run: %s", want.FailureLine())
+	}
+	if text := terminal(p); !strings.Contains(text, want.Plan.Describe(want.Opts)) || !strings.Contains(text, "1 ZooKeeper server(s)") || !strings.Contains(text, "seed 1: no violations") {
+		t.Fatalf("terminal:\n%s", text)
 	}
 }
 
