@@ -161,7 +161,10 @@ func (b *Broker) zkClusterID(env *sim.Env, done func(*sim.Env)) {
 // broker's znode has version 1); the znode's czxid is the broker epoch.
 // A znode left by this broker's previous session (not expired yet) makes
 // it fail with NODEEXISTS, and Kafka's broker exits: here it tries again
-// until the old session is gone.
+// until the old session is gone. A znode this session owns is ours: the
+// multi was applied and its answer lost with the connection, then sent
+// again (CheckedEphemeral.getAfterNodeExists: the ephemeral owner is this
+// session, so the create succeeded).
 func (b *Broker) zkRegister(env *sim.Env, done func(*sim.Env)) {
 	path := kafkazk.BrokerIDPath(b.cfg.NodeID)
 	info := kafkazk.BrokerInfo{
@@ -176,14 +179,32 @@ func (b *Broker) zkRegister(env *sim.Env, done func(*sim.Env)) {
 		if b.state == StateStopped {
 			return
 		}
-		if r.Rc != zookeeper.OK {
-			env.After(b.ms("zookeeper.session.timeout.ms")/6, "zk-broker-registration-retry", func(env *sim.Env) { b.zkRegister(env, done) })
-			return
+		switch r.Rc {
+		case zookeeper.OK:
+			b.registered = true
+			b.brokerEpoch = r.Results[1].Stat.Czxid
+			done(env)
+		case zookeeper.NodeExists:
+			b.zk.client.One(env, kafkazk.Req{Type: zookeeper.OpGetData, Path: path}, func(env *sim.Env, g kafkazk.Resp) {
+				if b.state == StateStopped {
+					return
+				}
+				if g.Rc == zookeeper.OK && g.Stat.EphemeralOwner == b.zk.client.Session() {
+					b.registered = true
+					b.brokerEpoch = g.Stat.Czxid
+					done(env)
+					return
+				}
+				b.retryZkRegister(env, done)
+			})
+		default:
+			b.retryZkRegister(env, done)
 		}
-		b.registered = true
-		b.brokerEpoch = r.Results[1].Stat.Czxid
-		done(env)
 	})
+}
+
+func (b *Broker) retryZkRegister(env *sim.Env, done func(*sim.Env)) {
+	env.After(b.ms("zookeeper.session.timeout.ms")/6, "zk-broker-registration-retry", func(env *sim.Env) { b.zkRegister(env, done) })
 }
 
 // ZkReregister is the controller's RegisterBrokerAndReelect: a new

@@ -1,10 +1,12 @@
 package cluster
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"kafkascope/core/broker"
 	"kafkascope/core/event"
 	"kafkascope/core/kafkazk"
 	"kafkascope/core/release"
@@ -170,8 +172,22 @@ func TestZkControllerCutFromZooKeeperResigns(t *testing.T) {
 			actives = append(actives, n)
 		}
 	}
-	if len(actives) != 2 || !slices.Contains(actives, id) || c.ZkController().Epoch() != 2 {
+	if len(actives) != 2 || !slices.Contains(actives, id) || c.ZkController().Epoch() != 2 || c.ZkController().ActiveID() == id {
 		t.Fatalf("during the cut: active %v, newest %+v", actives, c.ZkController())
+	}
+	// The new controller dies: until its session expires ZooKeeper still
+	// names it, so no controller is active, though the cut-off one still
+	// believes it is (it is a zombie, not the active controller).
+	newID := c.ZkController().ActiveID()
+	if err := c.Kill(newID, false); err != nil {
+		t.Fatal(err)
+	}
+	idle(c, time.Second)
+	if ctl := c.ZkController(); ctl != nil || !c.Node(id).ZkController.Active() {
+		t.Fatalf("the active controller is %+v after its death; the cut-off one active: %v", ctl, c.Node(id).ZkController.Active())
+	}
+	if err := c.Start(newID); err != nil {
+		t.Fatal(err)
 	}
 	if err := c.HealZooKeeper(name, "zookeeper-1"); err != nil {
 		t.Fatal(err)
@@ -184,7 +200,7 @@ func TestZkControllerCutFromZooKeeperResigns(t *testing.T) {
 		t.Fatalf("broker %d did not register again", id)
 	}
 	for p := int32(0); p < 3; p++ {
-		if s, _ := zkState(t, c, "t", p); len(s.ISR) != 3 || s.ControllerEpoch != 2 {
+		if s, _ := zkState(t, c, "t", p); len(s.ISR) != 3 || s.ControllerEpoch != 3 { // epoch 3: after the second controller's death
 			t.Errorf("t-%d: %+v", p, s)
 		}
 	}
@@ -221,4 +237,81 @@ func TestZkControllerLoadGrowsWithPartitions(t *testing.T) {
 		t.Errorf("the load took %v for 10 partitions and %v for 500", small, large)
 	}
 	t.Logf("load: 10 partitions %v, 500 partitions %v", small, large)
+}
+
+// lostAnswer runs until applied names the broker whose write the server
+// applied, then cuts zookeeper-1 → that broker for longer than the
+// client's read timeout (12 s): the answer is lost with the connection,
+// and the client sends the write again on its next one.
+func lostAnswer(t *testing.T, c *Cluster, applied func() int32) int32 {
+	t.Helper()
+	if err := c.RunUntil(func() bool { return applied() > 0 }, time.Minute); err != nil || applied() <= 0 {
+		t.Fatalf("the write was not applied: %v", err)
+	}
+	id := applied()
+	if err := c.CutZooKeeper("zookeeper-1", fmt.Sprint(id), true); err != nil {
+		t.Fatal(err)
+	}
+	idle(c, 13*time.Second)
+	if err := c.HealZooKeeper("zookeeper-1", fmt.Sprint(id)); err != nil {
+		t.Fatal(err)
+	}
+	idle(c, 15*time.Second)
+	return id
+}
+
+// A broker whose registration was applied but whose answer was lost finds
+// its own znode when it sends the multi again (NODEEXISTS, owned by its
+// session: CheckedEphemeral's success) and serves, instead of waiting for
+// its own session to go away.
+func TestZkRegistrationAnswerLost(t *testing.T) {
+	c := newZkCluster(t, 3, 1)
+	if err := c.Kill(3, false); err != nil {
+		t.Fatal(err)
+	}
+	idle(c, 25*time.Second) // its session expires: /brokers/ids/3 is gone
+	if err := c.Start(3); err != nil {
+		t.Fatal(err)
+	}
+	tree := c.ZooKeeperServer(1).Tree()
+	lostAnswer(t, c, func() int32 {
+		if _, err := tree.Exists(kafkazk.BrokerIDPath(3), 0); err == nil {
+			return 3
+		}
+		return 0
+	})
+	_, st, err := tree.GetData(kafkazk.BrokerIDPath(3), 0)
+	if err != nil || st.EphemeralOwner != c.Node(3).ZK.Session() {
+		t.Fatalf("/brokers/ids/3: %v, owner %x, session %x", err, st.EphemeralOwner, c.Node(3).ZK.Session())
+	}
+	if s := c.Node(3).Broker.State(); s != broker.StateRunning {
+		t.Fatalf("broker 3 is %s", s)
+	}
+}
+
+// A broker whose /controller multi was applied but whose answer was lost
+// finds /controller its own and /controller_epoch at the epoch it wrote
+// (checkControllerAndEpoch), and acts as the controller.
+func TestZkControllerElectionAnswerLost(t *testing.T) {
+	c := newZkCluster(t, 3, 1)
+	old := c.ZkController().ActiveID()
+	if err := c.Kill(old, false); err != nil {
+		t.Fatal(err)
+	}
+	tree := c.ZooKeeperServer(1).Tree()
+	winner := lostAnswer(t, c, func() int32 {
+		data, _, err := tree.GetData(kafkazk.ControllerPath, 0)
+		if err != nil {
+			return 0
+		}
+		info, _ := kafkazk.DecodeController(data)
+		if info.BrokerID == old {
+			return 0
+		}
+		return info.BrokerID
+	})
+	ctl := c.ZkController()
+	if ctl == nil || ctl.ActiveID() != winner || ctl.Epoch() != 2 || len(ctl.LiveBrokerIDs()) != 2 {
+		t.Fatalf("broker %d won epoch 2, the active controller is %+v", winner, ctl)
+	}
 }

@@ -103,19 +103,42 @@ func (c *Cluster) spawnZkBroker(id int32) error {
 }
 
 // ZkController is the active ZooKeeper-era controller: the running one
-// that won the highest controller epoch, nil when none has.
+// that ZooKeeper names, /controller held by it and /controller_epoch at
+// its epoch (read from the server whose tree is furthest along); nil when
+// ZooKeeper names none that runs. A controller cut off from ZooKeeper
+// believes it is active until its session's expiry reaches it, and a
+// newer one may already act: only ZooKeeper's word counts.
 func (c *Cluster) ZkController() *zkcontroller.Controller {
-	var best *zkcontroller.Controller
-	for _, id := range c.NodeIDs() {
-		n := c.nodes[id]
-		if n.ZkController == nil || c.state[id] != NodeRunning || !n.ZkController.Active() {
-			continue
-		}
-		if best == nil || n.ZkController.Epoch() > best.Epoch() {
-			best = n.ZkController
+	var tree *zookeeper.Tree
+	for _, s := range c.zkServers {
+		if t := s.Tree(); t != nil && (tree == nil || t.LastZxid() > tree.LastZxid()) {
+			tree = t
 		}
 	}
-	return best
+	if tree == nil {
+		return nil
+	}
+	data, _, err := tree.GetData(kafkazk.ControllerPath, zookeeper.NoWatch)
+	if err != nil {
+		return nil
+	}
+	info, err := kafkazk.DecodeController(data)
+	if err != nil {
+		return nil
+	}
+	data, _, err = tree.GetData(kafkazk.ControllerEpochPath, zookeeper.NoWatch)
+	if err != nil {
+		return nil
+	}
+	epoch, err := kafkazk.DecodeControllerEpoch(data)
+	if err != nil {
+		return nil
+	}
+	n := c.nodes[info.BrokerID]
+	if n == nil || n.ZkController == nil || c.state[info.BrokerID] != NodeRunning || !n.ZkController.Active() || n.ZkController.Epoch() != epoch {
+		return nil
+	}
+	return n.ZkController
 }
 
 // zkAllRegistered reports whether a controller is active and knows every

@@ -37,20 +37,48 @@ func (c *Controller) elect(env *sim.Env, done func(env *sim.Env)) {
 				zookeeper.CreateOp(kafkazk.ControllerPath, info, zookeeper.Ephemeral),
 				zookeeper.SetDataOp(kafkazk.ControllerEpochPath, kafkazk.EncodeControllerEpoch(epoch+1), version),
 			}
-			zk.One(env, kafkazk.Req{Type: opMulti, Ops: ops}, func(env *sim.Env, r kafkazk.Resp) {
-				if r.Rc != zookeeper.OK {
-					// checkControllerAndEpoch found another controller (or
-					// the session is gone): the election is lost.
-					c.maybeResign(env, done)
-					return
-				}
+			won := func(env *sim.Env, zkVersion int32) {
 				c.activeID = c.cfg.BrokerID
 				c.active = true
 				c.epoch = epoch + 1
-				c.epochZkVersion = r.Results[1].Stat.Version
+				c.epochZkVersion = zkVersion
 				env.Note(event.ControllerActivated{Node: c.cfg.BrokerID, Epoch: c.epoch})
 				c.onControllerFailover(env, done)
+			}
+			zk.One(env, kafkazk.Req{Type: opMulti, Ops: ops}, func(env *sim.Env, r kafkazk.Resp) {
+				switch r.Rc {
+				case zookeeper.OK:
+					won(env, r.Results[1].Stat.Version)
+				case zookeeper.NodeExists, zookeeper.BadVersion:
+					c.checkControllerAndEpoch(env, epoch+1, won, done)
+				default:
+					// The session is gone: the election is lost.
+					c.maybeResign(env, done)
+				}
 			})
+		})
+	})
+}
+
+// checkControllerAndEpoch is registerControllerAndIncrementControllerEpoch's
+// answer to NODEEXISTS or BADVERSION: if /controller is ours and
+// /controller_epoch is the epoch we wrote, our multi was applied (its
+// answer was lost with a connection, and the resent multi found its own
+// work), and we won with that epoch's version; otherwise another broker
+// won (ControllerMovedException).
+func (c *Controller) checkControllerAndEpoch(env *sim.Env, epoch int32, won func(*sim.Env, int32), lost func(*sim.Env)) {
+	zk := c.cfg.ZK
+	zk.One(env, kafkazk.Req{Type: opGetData, Path: kafkazk.ControllerPath}, func(env *sim.Env, r kafkazk.Resp) {
+		if id, ok := controllerID(r); !ok || id != c.cfg.BrokerID {
+			c.maybeResign(env, lost)
+			return
+		}
+		zk.One(env, kafkazk.Req{Type: opGetData, Path: kafkazk.ControllerEpochPath}, func(env *sim.Env, er kafkazk.Resp) {
+			if got, err := kafkazk.DecodeControllerEpoch(er.Data); er.Rc == zookeeper.OK && err == nil && got == epoch {
+				won(env, er.Stat.Version)
+				return
+			}
+			c.maybeResign(env, lost)
 		})
 	})
 }

@@ -107,8 +107,14 @@ func NewServer(cfg ServerConfig) *Server { return &Server{cfg: cfg} }
 // Config is the server's settings.
 func (s *Server) Config() ServerConfig { return s.cfg }
 
-// Tree is the server's data tree (for the driver, between steps).
-func (s *Server) Tree() *Tree { return s.local.Tree() }
+// Tree is the server's data tree (for the driver, between steps); nil
+// before the server first started.
+func (s *Server) Tree() *Tree {
+	if s.local == nil {
+		return nil
+	}
+	return s.local.Tree()
+}
 
 // Sessions lists the live sessions, sorted.
 func (s *Server) Sessions() []int64 {
