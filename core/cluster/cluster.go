@@ -89,6 +89,7 @@ type Cluster struct {
 	groups          groupLog // coordinators' notes per group (clients.go)
 	onNote          func(sim.TraceEvent)
 	zkServers       []*zookeeper.Server // the ensemble (zkcluster.go); none on KRaft
+	zkCommitted     []func(zookeeper.Txn, *zookeeper.Tree)
 
 	// ViewState is where a view of this cluster keeps what it computes
 	// incrementally (core/view's metadata-log list); the cluster never

@@ -65,8 +65,13 @@ func (c *Cluster) spawnZooKeepers(n int) error {
 			peers = append(peers, zookeeper.Peer{ID: int64(i), Host: ZooKeeperHost(i)})
 		}
 	}
+	committed := func(t zookeeper.Txn, tree *zookeeper.Tree) {
+		for _, f := range c.zkCommitted {
+			f(t, tree)
+		}
+	}
 	for i := 1; i <= n; i++ {
-		s := zookeeper.NewServer(zookeeper.ServerConfig{ID: int64(i), Peers: peers})
+		s := zookeeper.NewServer(zookeeper.ServerConfig{ID: int64(i), Peers: peers, Committed: committed})
 		c.zkServers = append(c.zkServers, s)
 		if err := c.World.Spawn(ZooKeeperHost(i), s); err != nil {
 			return err
@@ -100,6 +105,13 @@ func (c *Cluster) spawnZkBroker(id int32) error {
 	c.state[id] = NodeRunning
 	c.marks.forget(id)
 	return c.World.Spawn(Host(id), n)
+}
+
+// OnZooKeeperCommit calls f with every transaction an ensemble member
+// commits, once per member that applies it, and the member's tree after
+// it (for checkers; f must change nothing).
+func (c *Cluster) OnZooKeeperCommit(f func(t zookeeper.Txn, tree *zookeeper.Tree)) {
+	c.zkCommitted = append(c.zkCommitted, f)
 }
 
 // ZkController is the active ZooKeeper-era controller: the running one

@@ -21,6 +21,9 @@ type partitionEpoch struct {
 //   - one-quorum-leader-per-epoch: at most one KRaft voter becomes the
 //     quorum leader in a given quorum epoch (event.RaftTransition to
 //     Leader);
+//   - one-controller-per-epoch: at most one node becomes the active
+//     controller in a given controller epoch (event.ControllerActivated:
+//     the ZooKeeper era's /controller_epoch, KRaft's quorum epoch);
 //   - election-allowed: every leader the controller elects is one the
 //     cluster's release allows (checks_elections.go).
 func (run *Run) observe(e sim.TraceEvent) {
@@ -36,6 +39,12 @@ func (run *Run) observe(e sim.TraceEvent) {
 		tp := n.TP.String()
 		run.x.elected[tp] = append(run.x.elected[tp], electedEpoch{e.At, n.Epoch})
 		run.checkElection(n)
+	case event.ControllerActivated:
+		if run.x.controllerOfEpoch == nil {
+			run.x.controllerOfEpoch = map[int32]int32{}
+		}
+		checkUniqueLeader(run, "one-controller-per-epoch", run.x.controllerOfEpoch, n.Epoch, n.Node,
+			fmt.Sprintf("controller epoch %d", n.Epoch))
 	case event.RaftTransition:
 		if n.Role == "Leader" {
 			checkUniqueLeader(run, "one-quorum-leader-per-epoch", run.quorumLeader, n.Epoch, n.Node,

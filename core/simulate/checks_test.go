@@ -1,6 +1,8 @@
 package simulate
 
 import (
+	"kafkascope/core/kafkazk"
+	"kafkascope/core/zookeeper"
 	"strings"
 	"testing"
 	"time"
@@ -195,6 +197,9 @@ func TestCheckersCatchPlantedBugs(t *testing.T) {
 		{"one-leader-per-epoch",
 			[]sim.Note{event.LeaderStarted{Broker: 2, TP: a0, Epoch: 4}, event.LeaderStarted{Broker: 2, TP: a0, Epoch: 4}, event.LeaderStarted{Broker: 3, TP: a0, Epoch: 5}},
 			event.LeaderStarted{Broker: 1, TP: a0, Epoch: 5}, "a-0 leader epoch 5: led by 3, then by 1"},
+		{"one-controller-per-epoch",
+			[]sim.Note{event.ControllerActivated{Node: 1, Epoch: 1}, event.ControllerActivated{Node: 1, Epoch: 1}, event.ControllerActivated{Node: 3, Epoch: 2}},
+			event.ControllerActivated{Node: 2, Epoch: 2}, "controller epoch 2: led by 3, then by 2"},
 		{"one-quorum-leader-per-epoch",
 			[]sim.Note{event.RaftTransition{Node: 1, Role: "Leader", Epoch: 7}, event.RaftTransition{Node: 2, Role: "Follower", Epoch: 7}},
 			event.RaftTransition{Node: 2, Role: "Leader", Epoch: 7}, "quorum epoch 7: led by 1, then by 2"},
@@ -316,5 +321,67 @@ func TestEngineInvariantStopsTheRun(t *testing.T) {
 	err := run.C.World.RunUntil(run.C.World.Now().Add(10 * time.Second))
 	if err == nil || !strings.Contains(err.Error(), "invariant violated") || !strings.Contains(err.Error(), "the leader's HW went down") {
 		t.Fatalf("the run went on: %v", err)
+	}
+}
+
+// zk-state-epoch sees forged commits of partition state znodes: the
+// current controller's write passes, a deposed controller's and a write
+// from an epoch that does not exist yet are reported; below IBP 2.7-IV2 a
+// leader's write with an older controller epoch passes.
+func TestZkStateEpochCatchesAPlantedWrite(t *testing.T) {
+	tree := zookeeper.NewLocal()
+	for _, op := range []zookeeper.Op{
+		{Type: zookeeper.OpCreate, Path: kafkazk.ControllerEpochPath, Data: kafkazk.EncodeControllerEpoch(3)},
+	} {
+		if _, err := tree.Write(1, op, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state := func(epoch int32) zookeeper.Txn {
+		data := kafkazk.EncodePartitionState(kafkazk.PartitionState{Leader: 1, LeaderEpoch: 4, ISR: []int32{1}, ControllerEpoch: epoch})
+		return zookeeper.Txn{Type: zookeeper.OpMulti, Ops: []zookeeper.Txn{
+			{Type: zookeeper.OpCheck, Path: kafkazk.ControllerEpochPath},
+			{Type: zookeeper.OpSetData, Path: kafkazk.TopicPartitionStatePath("t", 0), Data: data},
+		}}
+	}
+	for _, c := range []struct {
+		epoch int32
+		ibp   string
+		want  string
+	}{
+		{3, "", ""},
+		{2, "", "by controller epoch 2 while /controller_epoch is 3: a deposed controller's write went through"},
+		{4, "", "by controller epoch 4, newer than /controller_epoch 3"},
+		{2, "2.6", ""},
+		{4, "2.6", "by controller epoch 4, newer than /controller_epoch 3"},
+	} {
+		run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}}
+		if c.ibp != "" {
+			run.Opts.Overrides = map[string]string{"inter.broker.protocol.version": c.ibp}
+		}
+		txn := state(c.epoch)
+		txn.Zxid = 7
+		run.onZooKeeperCommit(txn, tree.Tree())
+		if c.want == "" {
+			if len(run.Violations) > 0 {
+				t.Errorf("epoch %d, ibp %q: %v", c.epoch, c.ibp, run.Violations)
+			}
+			continue
+		}
+		wantViolation(t, run, "zk-state-epoch", "t-0: state written at zxid 0x7 "+c.want)
+		// The same zxid seen by a second ensemble member is not checked twice.
+		n := len(run.Violations)
+		run.onZooKeeperCommit(txn, tree.Tree())
+		if len(run.Violations) != n {
+			t.Errorf("zxid 0x7 checked twice")
+		}
+	}
+	if tp, ok := partitionOfStatePath("/brokers/topics/a-b/partitions/12/state"); !ok || tp != "a-b-12" {
+		t.Errorf("%q %v", tp, ok)
+	}
+	for _, p := range []string{"/brokers/topics/a/partitions/1", "/brokers/ids/1", "/brokers/topics/a"} {
+		if _, ok := partitionOfStatePath(p); ok {
+			t.Errorf("%s read as a state znode", p)
+		}
 	}
 }

@@ -38,6 +38,13 @@ type extras struct {
 	ledAfter       map[partitionEpoch]int
 	reledAfterLoss map[storage.TopicPartition]bool
 
+	// zkCheckedZxid is the last ZooKeeper transaction the ZooKeeper
+	// era's checkers saw (checks_zookeeper.go); controllerOfEpoch names
+	// the broker that became the controller in each controller epoch.
+	zkCheckedZxid     int64
+	zkStatesChecked   int
+	controllerOfEpoch map[int32]int32
+
 	// metaCommitted is the leader epoch of every metadata-log offset seen
 	// committed (index = offset; -1 where it was only in a snapshot).
 	metaCommitted []int32

@@ -151,6 +151,7 @@ func (run *Run) simulate() error {
 		return err
 	}
 	run.C = c
+	c.OnZooKeeperCommit(run.onZooKeeperCommit)
 	c.OnNote(func(e sim.TraceEvent) {
 		run.observe(e)
 		if opts.Notes != nil {

@@ -25,7 +25,7 @@ func TestSimulateZooKeeperEra(t *testing.T) {
 		"a ZooKeeper cut healed":               regexp.MustCompile(`network heal (\d+|zookeeper-\d) zookeeper-\d`),
 	}
 	seen := map[string]bool{}
-	expiries, controllers := 0, 0
+	expiries, controllers, states := 0, 0, 0
 	for seed := uint64(1); seed <= 24; seed++ {
 		opts := Options{Version: kafka28}
 		opts.Notes = func(e sim.TraceEvent) {
@@ -42,6 +42,10 @@ func TestSimulateZooKeeperEra(t *testing.T) {
 		if len(run.Violations) > 0 {
 			t.Errorf("%s\n%s", run.FailureLine(), run.Report())
 		}
+		if run.x.zkStatesChecked == 0 {
+			t.Errorf("seed %d: zk-state-epoch saw no partition state written", seed)
+		}
+		states += run.x.zkStatesChecked
 		schedule := strings.Join(run.Schedule, "\n")
 		for k, re := range kinds {
 			if re.MatchString(schedule) {
@@ -57,7 +61,7 @@ func TestSimulateZooKeeperEra(t *testing.T) {
 	if expiries == 0 || controllers <= 24 {
 		t.Errorf("%d session expiries, %d controller activations in 24 seeds", expiries, controllers)
 	}
-	t.Logf("%d brokers noticed failed at session expiry, %d controller activations", expiries, controllers)
+	t.Logf("%d brokers noticed failed at session expiry, %d controller activations, %d partition states written", expiries, controllers, states)
 }
 
 // Seeds on 2.8 that found engine bugs, kept clean: 175 (a ZooKeeper

@@ -305,6 +305,9 @@ func (s *Server) dropConnections() {
 func (s *Server) applyCommitted(env *sim.Env, e Entry) {
 	q := s.q
 	r := s.local.run(e.Txn)
+	if s.cfg.Committed != nil {
+		s.cfg.Committed(e.Txn, s.local.Tree())
+	}
 	q.committed = e.Txn.Zxid
 	s.trackSession(e.Txn)
 	s.notify(env, r.Events)

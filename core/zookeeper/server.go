@@ -30,6 +30,12 @@ type ServerConfig struct {
 	// ticks; 0 is DefaultInitLimit and DefaultSyncLimit.
 	Peers                []Peer
 	InitLimit, SyncLimit int
+
+	// Committed, if set, sees every committed transaction once this
+	// server has applied it, with the tree after it (standalone at once,
+	// an ensemble member at its COMMIT): an observer for checkers, which
+	// must not change either.
+	Committed func(t Txn, tree *Tree)
 }
 
 func (c ServerConfig) tick() int64 {
@@ -253,6 +259,9 @@ func (s *Server) connsOf(session int64) []*serverConn {
 // once (an ensemble's leader proposes instead, see propose).
 func (s *Server) commit(env *sim.Env, txn Txn) Result {
 	r := s.local.run(txn)
+	if s.cfg.Committed != nil {
+		s.cfg.Committed(txn, s.local.Tree())
+	}
 	if txn.Type == OpCloseSession {
 		s.tracker.remove(txn.Session)
 	}
