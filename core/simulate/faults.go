@@ -52,16 +52,8 @@ func (run *Run) brokerFault(r *sim.Rand) {
 			notPowerOff = append(notPowerOff, id)
 		}
 	}
-	type choice struct {
-		weight int
-		do     func() error
-	}
-	var choices []choice
-	add := func(w int, ok bool, do func() error) {
-		if ok {
-			choices = append(choices, choice{w, do})
-		}
-	}
+	var choices faultChoices
+	add := choices.add
 	add(14, len(running) > 0, func() error {
 		id := pick(r, running)
 		run.note("broker kill %d", id)
@@ -119,9 +111,33 @@ func (run *Run) brokerFault(r *sim.Rand) {
 		return c.Delay(id, d)
 	})
 	add(5, true, func() error { run.note("(no fault)"); return nil })
+	run.apply(r, choices)
+}
+
+// faultChoices are the faults that apply at one step, with their weights.
+type faultChoices []faultChoice
+
+type faultChoice struct {
+	weight int
+	do     func() error
+}
+
+// add offers a fault with weight w if it applies (ok).
+func (cs *faultChoices) add(w int, ok bool, do func() error) {
+	if ok {
+		*cs = append(*cs, faultChoice{w, do})
+	}
+}
+
+// apply draws one of the choices by weight from r and applies it (a
+// refusal is noted in the schedule); nothing when none applies.
+func (run *Run) apply(r *sim.Rand, choices faultChoices) {
 	total := 0
 	for _, ch := range choices {
 		total += ch.weight
+	}
+	if total == 0 {
+		return
 	}
 	x := r.Intn(total)
 	for _, ch := range choices {

@@ -44,16 +44,8 @@ func (run *Run) zooKeeperFault() {
 	servers := len(c.ZooKeeperServers())
 	net := c.World.Net()
 	ids := c.NodeIDs()
-	type choice struct {
-		weight int
-		do     func() error
-	}
-	var choices []choice
-	add := func(w int, ok bool, do func() error) {
-		if ok {
-			choices = append(choices, choice{w, do})
-		}
-	}
+	var choices faultChoices
+	add := choices.add
 	cut := func(a, b string) error {
 		run.note("network cut %s %s", a, b)
 		return c.CutZooKeeper(a, b, false)
@@ -104,23 +96,7 @@ func (run *Run) zooKeeperFault() {
 			return cut(cluster.ZooKeeperHost(n), cluster.ZooKeeperHost(m))
 		})
 	}
-	total := 0
-	for _, ch := range choices {
-		total += ch.weight
-	}
-	if total == 0 {
-		return
-	}
-	x := r.Intn(total)
-	for _, ch := range choices {
-		if x < ch.weight {
-			if err := ch.do(); err != nil {
-				run.note("  (refused: %v)", err)
-			}
-			return
-		}
-		x -= ch.weight
-	}
+	run.apply(r, choices)
 }
 
 // restartZooKeepers starts every ensemble member that is down (the
