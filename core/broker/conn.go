@@ -146,7 +146,7 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		return b.handleAlterConfigs(env, e.From, m)
 	case *protocol.IncrementalAlterConfigsRequest:
 		if b.zk != nil {
-			return b.refuseConfigChangeZk(env, e.From, m)
+			return b.handleIncrementalAlterConfigsZk(env, e.From, m)
 		}
 		return b.handleIncrementalAlterConfigs(env, e.From, m)
 	case *protocol.CreateTopicsRequest:

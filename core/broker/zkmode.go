@@ -41,6 +41,9 @@ type zkState struct {
 	controllerID    int32
 	// configsRead are the topics whose /config/topics znode was read.
 	configsRead map[string]bool
+	// lastConfigChange is the last /config/changes notification
+	// processed (ZkNodeChangeNotificationListener.lastExecutedChange).
+	lastConfigChange int64
 	// shutdownTries counts the ControlledShutdown requests left.
 	shutdownTries int
 	// waits are CreateTopics answers waiting for their leaders (zkadmin.go).
@@ -108,6 +111,7 @@ func (b *Broker) zkStart(env *sim.Env) {
 				b.maybeRequestProducerIDBlock(env)
 				b.startRetention(env)
 				b.startLogCleaner(env)
+				b.startConfigChangeListener(env)
 				b.published = true
 				b.startServing(env)
 			})

@@ -340,12 +340,12 @@ func (cc *configCommand) checkArgs(specs []*javacli.OptionSpec) bool {
 		if !p.Has("add-config") && !p.Has("add-config-file") && !p.Has("delete-config") {
 			return cc.fail("At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter")
 		}
-		if cc.t.s.cluster != nil && cc.t.s.cluster.IsZooKeeper() {
-			// A 2.8 broker writes the change to /config/… and
-			// /config/changes, which every broker watches; kafkascope's
-			// ZooKeeper-era brokers read topic configs only when they
-			// first host the topic.
-			cc.unsupported("changing configs with kafka-configs.sh --alter is not simulated on Kafka 2.8 (ZooKeeper) yet: set topic configs when creating the topic (kafka-topics.sh --create --config), broker configs with cluster create --config")
+		if cc.t.s.cluster != nil && cc.t.s.cluster.IsZooKeeper() && cc.types[0] != "topics" {
+			// A 2.8 broker writes a topic's change to /config/topics and
+			// /config/changes, which every broker watches
+			// (broker/zkconfigs.go); the dynamic broker configs
+			// (/config/brokers, DynamicBrokerConfig) are not simulated.
+			cc.unsupported("changing " + cc.types[0] + " configs with kafka-configs.sh --alter is not simulated on Kafka 2.8 (ZooKeeper) yet (topics are): set broker configs with cluster create --config")
 			return false
 		}
 	}

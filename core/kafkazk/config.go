@@ -2,6 +2,7 @@ package kafkazk
 
 import (
 	"slices"
+	"strings"
 
 	"kafkascope/core/jdk"
 	"kafkascope/core/jsonvalue"
@@ -104,6 +105,25 @@ func DecodeEntityConfigEntries(data []byte) ([]ConfigEntry, error) {
 		entries = append(entries, ConfigEntry{name, s})
 	}
 	return entries, nil
+}
+
+// DecodeConfigChangeNotification reads a version 2 notification
+// (ConfigChangedNotificationHandler.processEntityConfigChangeVersion2):
+// the entity type and the sanitized name of its "entity_path".
+func DecodeConfigChangeNotification(data []byte) (entityType, name string, ok bool) {
+	v, err := parseJSON(data)
+	if err != nil || v.Kind != jsonvalue.Object {
+		return "", "", false
+	}
+	f, found := v.Field("entity_path")
+	if !found {
+		return "", "", false
+	}
+	path, err := asString(f, "entity_path")
+	if err != nil {
+		return "", "", false
+	}
+	return strings.Cut(path, "/")
 }
 
 // EncodeConfigChangeNotification is

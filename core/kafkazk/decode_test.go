@@ -247,3 +247,17 @@ func TestDecodeSmallZnodesReject(t *testing.T) {
 		}
 	}
 }
+
+// A config change notification reads back as the entity type and name
+// its entity_path names; anything else is not one.
+func TestConfigChangeNotificationRoundTrip(t *testing.T) {
+	typ, name, ok := DecodeConfigChangeNotification(EncodeConfigChangeNotification("topics/orders"))
+	if !ok || typ != "topics" || name != "orders" {
+		t.Fatalf("%q %q %v", typ, name, ok)
+	}
+	for _, bad := range []string{`{"version":1,"entity_type":"topics","entity_name":"t"}`, `[]`, `{"entity_path":3}`, `{"entity_path":"topics"}`, `not json`} {
+		if _, _, ok := DecodeConfigChangeNotification([]byte(bad)); ok {
+			t.Errorf("%s read as a notification", bad)
+		}
+	}
+}
