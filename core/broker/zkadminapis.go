@@ -12,10 +12,9 @@ import (
 // other broker answers NOT_CONTROLLER (KafkaApis checks
 // controller.isActive). The controller lists no reassignments: moving
 // replicas on ZooKeeper (/admin/reassign_partitions, the
-// AlterPartitionReassignments API) is not simulated, nor are topic
-// deletion, partition growth, leader elections by request and feature
+// AlterPartitionReassignments API) is not simulated, nor are feature
 // updates; the tools say so before they get here (UNKNOWN_SERVER_ERROR
-// otherwise).
+// otherwise). CreatePartitions: zkcreatepartitions.go.
 func (b *Broker) handleControllerAPIZk(env *sim.Env, from sim.Addr, req protocol.Request) {
 	if !b.zk.controller.Active() {
 		b.respond(env, from, protocol.ErrorResponse(req, protocol.NOT_CONTROLLER))
@@ -30,6 +29,9 @@ func (b *Broker) handleControllerAPIZk(env *sim.Env, from sim.Addr, req protocol
 		return
 	case *protocol.ElectLeadersRequest:
 		b.handleElectLeadersZk(env, from, m)
+		return
+	case *protocol.CreatePartitionsRequest:
+		b.handleCreatePartitionsZk(env, from, m)
 		return
 	}
 	b.respond(env, from, protocol.ErrorResponse(req, protocol.UNKNOWN_SERVER_ERROR))

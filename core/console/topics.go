@@ -498,18 +498,6 @@ func (tc *topicCommand) create(env *sim.Env) {
 	})
 }
 
-// zkEraRefusal ends the tool on a ZooKeeper-era cluster, whose controller
-// broker does not simulate what is asked (its answer would be
-// UNKNOWN_SERVER_ERROR); it reports whether it did.
-func (tc *topicCommand) zkEraRefusal(what string) bool {
-	if !tc.t.s.cluster.IsZooKeeper() {
-		return false
-	}
-	tc.t.println("kafkascope: " + what + " is not simulated on Kafka 2.8 (ZooKeeper) yet")
-	tc.t.finish(1)
-	return true
-}
-
 // replicaAssignment is --replica-assignment parsed as
 // TopicCommandOptions.replicaAssignment does: nil when it is absent or
 // empty.
@@ -609,9 +597,6 @@ func (tc *topicCommand) alter(env *sim.Env, md *protocol.MetadataResponse) {
 	var asg [][]int32
 	if cur := len(topics[0].Partitions); len(all) > cur {
 		asg = all[cur:]
-	}
-	if tc.zkEraRefusal("growing a topic's partitions") {
-		return
 	}
 	req := func() protocol.Request {
 		r := &protocol.CreatePartitionsRequest{TimeoutMs: 30000}

@@ -46,10 +46,12 @@ func (p *zkTopicsProc) delete(env *sim.Env) {
 // alter is ZookeeperTopicService.alterTopic (TopicCommand.scala:407-443)
 // as far as kafkascope follows it: the topics, the options read
 // (CommandTopicPartition) and ensureTopicExists. Its writes, new config
-// overrides (/config/topics/T and a /config/changes notification the
-// brokers act on) and new partitions (/brokers/topics/T rewritten, which
-// the controller's partition-modification handler acts on), have no
-// simulated reader yet, so the tool says so rather than write them.
+// overrides (/config/topics/T and a /config/changes notification) and new
+// partitions (/brokers/topics/T rewritten), are not made by the tool yet,
+// though the brokers and the controller act on them
+// (broker/zkconfigs.go, zkcontroller/modifications.go): the tool points
+// to --bootstrap-server and kafka-configs.sh, which make the same writes
+// through a broker.
 func (p *zkTopicsProc) alter(env *sim.Env) {
 	p.getTopics(env, func(env *sim.Env, topics []string) {
 		o := p.tc.p
@@ -72,7 +74,7 @@ func (p *zkTopicsProc) alter(env *sim.Env) {
 			p.tc.finish(0)
 			return
 		}
-		p.tc.t.println("kafkascope: kafka-topics.sh --zookeeper --alter (config overrides, more partitions) is not simulated on Kafka 2.8 yet: the brokers and the controller do not act on those ZooKeeper writes here")
+		p.tc.t.println("kafkascope: kafka-topics.sh --zookeeper --alter (config overrides, more partitions) is not simulated on Kafka 2.8 yet: use --bootstrap-server for more partitions and kafka-configs.sh for configs, which make the same ZooKeeper writes through a broker")
 		p.tc.finish(1)
 	})
 }

@@ -9,9 +9,20 @@ package placement
 // around the broker list. Kafka picks startIndex and the first shift at
 // random; the caller passes them in (drawn from the run's seed).
 func RackUnaware(brokers []int32, partitions, rf, startIndex, shift int) [][]int32 {
+	return RackUnawareFrom(brokers, partitions, rf, startIndex, shift, 0)
+}
+
+// RackUnawareFrom places partitions numbered from startPartition on (its
+// startPartitionId): new partitions of an existing topic
+// (AdminZkClient.createNewPartitionsAssignment passes the existing count,
+// and as fixedStartIndex the index of the first broker whose id is at
+// least partition 0's first replica, which is also the first shift).
+// The shift grows only at the wraps of the partitions placed.
+func RackUnawareFrom(brokers []int32, partitions, rf, startIndex, shift, startPartition int) [][]int32 {
 	n := len(brokers)
 	out := make([][]int32, partitions)
-	for p := 0; p < partitions; p++ {
+	for i := 0; i < partitions; i++ {
+		p := startPartition + i
 		if p > 0 && p%n == 0 {
 			shift++
 		}
@@ -21,7 +32,7 @@ func RackUnaware(brokers []int32, partitions, rf, startIndex, shift int) [][]int
 			s := 1 + (shift+j)%(n-1)
 			replicas = append(replicas, brokers[(first+s)%n])
 		}
-		out[p] = replicas
+		out[i] = replicas
 	}
 	return out
 }

@@ -213,7 +213,8 @@ func (c *Controller) readTopics(env *sim.Env, names []string, then func(env *sim
 	zk := c.cfg.ZK
 	var reqs []kafkazk.Req
 	for _, n := range names {
-		zk.RegisterNodeHandler(kafkazk.TopicPath(n), kafkazk.NodeHandler{})
+		mods := c.partitionModifications(n)
+		zk.RegisterNodeHandler(kafkazk.TopicPath(n), kafkazk.NodeHandler{DataChanged: func(env *sim.Env) { c.enqueue(env, "PartitionModifications", mods) }})
 		reqs = append(reqs, kafkazk.Req{Type: opGetData, Path: kafkazk.TopicPath(n)})
 	}
 	zk.Do(env, reqs, func(env *sim.Env, resps []kafkazk.Resp) {
