@@ -3,7 +3,6 @@ package broker
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -87,20 +86,16 @@ func (b *Broker) zkCreatePartitions(env *sim.Env, t protocol.CreatePartitionsTop
 		rf := len(first)
 		added := t.Assignments
 		if added != nil {
-			if code, msg := checkAddedAssignment(added, add, rf, brokers); code != protocol.NONE {
+			if code, msg := checkAddedAssignment(added, add, int(old), rf, brokers); code != protocol.NONE {
 				done(env, code, msg)
 				return
 			}
 		} else {
-			start := 0
-			if i := slices.IndexFunc(brokers, func(id int32) bool { return id >= first[0] }); i > 0 {
-				start = i
-			}
 			if rf > len(brokers) {
 				done(env, protocol.INVALID_REPLICATION_FACTOR, fmt.Sprintf("Replication factor: %d larger than available brokers: %d.", rf, len(brokers)))
 				return
 			}
-			added = placement.RackUnawareFrom(brokers, add, rf, start, start, int(old))
+			added = placement.NewPartitions(brokers, first, int(old), add)
 		}
 		if validateOnly {
 			done(env, protocol.NONE, "")
@@ -121,9 +116,9 @@ func (b *Broker) zkCreatePartitions(env *sim.Env, t protocol.CreatePartitionsTop
 	})
 }
 
-// checkAddedAssignment is createPartitions' and validateReplicaAssignment's
-// checks of the replicas asked for, with 2.8's messages.
-func checkAddedAssignment(added [][]int32, add, rf int, brokers []int32) (protocol.ErrorCode, string) {
+// checkAddedAssignment is createPartitions' checks of the replicas asked
+// for (unknown brokers, their count), then validateReplicaAssignment's.
+func checkAddedAssignment(added [][]int32, add, old, rf int, brokers []int32) (protocol.ErrorCode, string) {
 	var unknown []string
 	for _, rs := range added {
 		for _, id := range rs {
@@ -138,33 +133,13 @@ func checkAddedAssignment(added [][]int32, add, rf int, brokers []int32) (protoc
 	if len(added) != add {
 		return protocol.INVALID_REPLICA_ASSIGNMENT, fmt.Sprintf("Increasing the number of partitions by %d but %d assignments provided.", add, len(added))
 	}
-	var badIDs, badRFs []string
-	for i, rs := range added {
-		if len(rs) == 0 {
-			return protocol.INVALID_REPLICA_ASSIGNMENT, fmt.Sprintf("Cannot have replication factor of 0 for partition id %d.", i)
+	if e := placement.ValidateReplicaAssignment(added, old, rf, brokers); e != nil {
+		if e.Class == "BrokerNotAvailableException" {
+			return protocol.BROKER_NOT_AVAILABLE, e.Message
 		}
-		sorted := slices.Clone(rs)
-		sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
-		if len(slices.Compact(sorted)) != len(rs) {
-			return protocol.INVALID_REPLICA_ASSIGNMENT, fmt.Sprintf("Duplicate brokers not allowed in replica assignment: %s for partition id %d.", joinIDs(rs), i)
-		}
-		if len(rs) != rf {
-			badIDs = append(badIDs, fmt.Sprint(i))
-			badRFs = append(badRFs, fmt.Sprint(len(rs)))
-		}
-	}
-	if len(badIDs) > 0 {
-		return protocol.INVALID_REPLICA_ASSIGNMENT, fmt.Sprintf("Inconsistent replication factor between partitions, partition 0 has %d while partitions [%s] have replication factors [%s], respectively.", rf, strings.Join(badIDs, ", "), strings.Join(badRFs, ", "))
+		return protocol.INVALID_REPLICA_ASSIGNMENT, e.Message
 	}
 	return protocol.NONE, ""
-}
-
-func joinIDs(ids []int32) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = fmt.Sprint(id)
-	}
-	return strings.Join(s, ", ")
 }
 
 // zkHavePartitionLeaders reports whether the metadata cache has each

@@ -1,7 +1,6 @@
 package console
 
 import (
-	"kafkascope/core/javacli"
 	"kafkascope/core/kafkazk"
 	"kafkascope/core/sim"
 	"kafkascope/core/zookeeper"
@@ -40,41 +39,5 @@ func (p *zkTopicsProc) delete(env *sim.Env) {
 			})
 		}
 		next(env, 0)
-	})
-}
-
-// alter is ZookeeperTopicService.alterTopic (TopicCommand.scala:407-443)
-// as far as kafkascope follows it: the topics, the options read
-// (CommandTopicPartition) and ensureTopicExists. Its writes, new config
-// overrides (/config/topics/T and a /config/changes notification) and new
-// partitions (/brokers/topics/T rewritten), are not made by the tool yet,
-// though the brokers and the controller act on them
-// (broker/zkconfigs.go, zkcontroller/modifications.go): the tool points
-// to --bootstrap-server and kafka-configs.sh, which make the same writes
-// through a broker.
-func (p *zkTopicsProc) alter(env *sim.Env) {
-	p.getTopics(env, func(env *sim.Env, topics []string) {
-		o := p.tc.p
-		if o.Has("partitions") {
-			if _, err := o.Int("partitions", 32); err != nil {
-				p.tc.fail(err.(*javacli.OptionError).Class, err.Error())
-				return
-			}
-		}
-		if _, ok := p.tc.replicaAssignment(env); !ok {
-			return
-		}
-		if _, ok := p.tc.parseTopicConfigs(); !ok {
-			return
-		}
-		if !p.ensureTopicExists(topics) {
-			return
-		}
-		if len(topics) == 0 || !o.Has("partitions") && !o.Has("config") && !o.Has("delete-config") {
-			p.tc.finish(0)
-			return
-		}
-		p.tc.t.println("kafkascope: kafka-topics.sh --zookeeper --alter (config overrides, more partitions) is not simulated on Kafka 2.8 yet: use --bootstrap-server for more partitions and kafka-configs.sh for configs, which make the same ZooKeeper writes through a broker")
-		p.tc.finish(1)
 	})
 }

@@ -20,3 +20,32 @@ func TestRackUnawareByHand(t *testing.T) {
 		t.Errorf("added partitions: %v, want %v", got, want)
 	}
 }
+
+// NewPartitions derives the start index and shift from partition 0's
+// first replica; ValidateReplicaAssignment names absolute partition ids.
+func TestNewPartitionsAndValidation(t *testing.T) {
+	if got, want := NewPartitions([]int32{1, 2, 3}, []int32{2, 3}, 2, 2), [][]int32{{1, 3}, {2, 3}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("NewPartitions: %v, want %v", got, want)
+	}
+	// No broker id at least 9: the start index is 0.
+	if got, want := NewPartitions([]int32{1, 2, 3}, []int32{9, 1}, 3, 1), [][]int32{{1, 3}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("NewPartitions from a gone broker: %v, want %v", got, want)
+	}
+	for _, c := range []struct {
+		asg  [][]int32
+		want string
+	}{
+		{[][]int32{{1, 2}, {}}, "InvalidReplicaAssignmentException: Cannot have replication factor of 0 for partition id 5."},
+		{[][]int32{{1, 1}}, "InvalidReplicaAssignmentException: Duplicate brokers not allowed in replica assignment: 1, 1 for partition id 4."},
+		{[][]int32{{1, 7}}, "BrokerNotAvailableException: Some brokers specified for partition id 4 are not available. Specified brokers: 1, 7, available brokers: 1, 2, 3."},
+		{[][]int32{{1, 2}, {1, 2, 3}, {3}}, "InvalidReplicaAssignmentException: Inconsistent replication factor between partitions, partition 0 has 2 while partitions [5, 6] have replication factors [3, 1], respectively."},
+	} {
+		e := ValidateReplicaAssignment(c.asg, 4, 2, []int32{1, 2, 3})
+		if e == nil || e.Class+": "+e.Message != c.want {
+			t.Errorf("%v: %+v, want %s", c.asg, e, c.want)
+		}
+	}
+	if e := ValidateReplicaAssignment([][]int32{{1, 2}, {3, 1}}, 4, 2, []int32{1, 2, 3}); e != nil {
+		t.Errorf("a valid assignment: %+v", e)
+	}
+}
