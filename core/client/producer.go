@@ -51,6 +51,10 @@ func DefaultProducerConfig(v release.Version) ProducerConfig {
 		BatchSize: 16384, MaxInFlight: 5, BufferMemory: 33554432, MaxRequestSize: 1048576, EnableIdempotence: true,
 	}
 	cfg.Release = v
+	if !v.AtLeast(3, 0) {
+		// Before KIP-679 (3.0): acks=1 and no idempotence by default.
+		cfg.Acks, cfg.EnableIdempotence = 1, false
+	}
 	if v.AtLeast(4, 0) {
 		// KIP-1030: linger.ms 0 → 5, a little batching by default.
 		cfg.Linger = 5 * time.Millisecond
@@ -169,6 +173,9 @@ const (
 
 // NewProducer makes a producer sending from self.
 func NewProducer(self sim.Addr, bootstrap []sim.Addr, cfg ProducerConfig, rnd *sim.Rand, log func(level Level, msg, logger string)) *Producer {
+	if cfg.Release == (release.Version{}) {
+		cfg.Release = release.Default
+	}
 	p := &Producer{
 		cfg: cfg, net: rpc.NewClient(self, cfg.ClientID).Reconnecting(), rand: rnd,
 		queues: map[topicPartition]*partitionQueue{}, inFl: map[int32]int{},

@@ -270,8 +270,12 @@ func isInvalidMetadata(c protocol.ErrorCode) bool {
 }
 
 // backoff is retry.backoff.ms doubling per attempt up to
-// retry.backoff.max.ms, with ±20% jitter.
+// retry.backoff.max.ms, with ±20% jitter (KIP-580, 3.7); before, every
+// retry waited retry.backoff.ms.
 func (p *Producer) backoff(attempts int) time.Duration {
+	if !p.cfg.Release.AtLeast(3, 7) {
+		return p.cfg.RetryBackoff
+	}
 	d := float64(p.cfg.RetryBackoff) * math.Pow(2, float64(attempts-1))
 	d = math.Min(d, float64(p.cfg.RetryBackoffMax))
 	d *= 0.8 + 0.4*p.rand.Float64()

@@ -230,4 +230,14 @@ func TestProducerDefaultsByRelease(t *testing.T) {
 	if old != now {
 		t.Errorf("other defaults differ: %+v vs %+v", old, now)
 	}
+	// KIP-679 (3.0) made acks=all and enable.idempotence=true the
+	// defaults; 2.8 had acks=1 and no idempotence, and nothing else moved.
+	zk := DefaultProducerConfig(release.Version{Major: 2, Minor: 8})
+	if zk.Acks != 1 || zk.EnableIdempotence || old.Acks != -1 || !old.EnableIdempotence {
+		t.Errorf("2.8: acks %d, enable.idempotence %v; 3.8: acks %d, enable.idempotence %v", zk.Acks, zk.EnableIdempotence, old.Acks, old.EnableIdempotence)
+	}
+	zk.Acks, zk.EnableIdempotence, zk.Release = old.Acks, old.EnableIdempotence, old.Release
+	if zk != old {
+		t.Errorf("2.8's other defaults differ from 3.8's: %+v vs %+v", zk, old)
+	}
 }

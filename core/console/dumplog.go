@@ -95,6 +95,10 @@ type dumpLog struct {
 // rel is the Kafka release the tool is (the cluster's).
 func (d *dumpLog) rel() release.Version { return d.t.rel() }
 
+// before3 is the ZooKeeper era's DumpLogSegments (2.8.0, Scala): other
+// header and record lines than 3.x's.
+func (d *dumpLog) before3() bool { return !d.rel().AtLeast(3, 0) }
+
 // uncaught prints an exception the JVM reports for an uncaught throw.
 func (d *dumpLog) uncaught(class, msg string) int {
 	d.t.println(`Exception in thread "main" ` + exceptionText(class, msg))
@@ -182,7 +186,11 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 		if err != nil {
 			return d.uncaught("java.lang.NumberFormatException", fmt.Sprintf("For input string: %q", base))
 		}
-		d.t.println(fmt.Sprintf("Log starting offset: %d", start))
+		if d.before3() {
+			d.t.println(fmt.Sprintf("Starting offset: %d", start))
+		} else {
+			d.t.println(fmt.Sprintf("Log starting offset: %d", start))
+		}
 	case name == "bootstrap.checkpoint":
 		d.t.println("KRaft bootstrap snapshot")
 	default:
@@ -246,7 +254,7 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 					d.nonConsecutive[full] = append(d.nonConsecutive[full], [2]int64{last, r.Offset})
 				}
 				last = r.Offset
-				d.t.println(d.recordLine(&b, r, printData, keyDec, valDec))
+				d.t.println(d.recordLine(&b, h, r, printData, keyDec, valDec, valid))
 			}
 		}
 		valid += size
@@ -294,6 +302,14 @@ func (d *dumpLog) decoder(opt string) (string, bool) {
 // printBatch is printBatchLevel: one line per batch. position is the sum of
 // the sizes of the batches before it.
 func (d *dumpLog) printBatch(h record.BatchHeader, position int, valid bool) {
+	if d.before3() {
+		// 2.8.0: no deleteHorizonMs, and the codec is the enum's name.
+		d.t.println(fmt.Sprintf("baseOffset: %d lastOffset: %d count: %d baseSequence: %d lastSequence: %d producerId: %d producerEpoch: %d partitionLeaderEpoch: %d isTransactional: %t isControl: %t position: %d %s: %d size: %d magic: %d compresscodec: %s crc: %d isvalid: %t",
+			h.BaseOffset, h.LastOffset(), h.RecordCount, h.BaseSequence, h.LastSequence(), h.ProducerID, h.ProducerEpoch,
+			h.PartitionLeaderEpoch, h.IsTransactional(), h.IsControl(), position, h.TimestampType(), h.MaxTimestamp,
+			h.SizeInBytes(), h.Magic, strings.ToUpper(h.CompressionCodec()), h.CRC, valid))
+		return
+	}
 	horizon := "OptionalLong.empty"
 	if v, ok := h.DeleteHorizonMs(); ok {
 		horizon = fmt.Sprintf("OptionalLong[%d]", v)
@@ -305,7 +321,7 @@ func (d *dumpLog) printBatch(h record.BatchHeader, position int, valid bool) {
 }
 
 // recordLine is one record under its batch with deep iteration.
-func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, keyDec, valDec string) string {
+func (d *dumpLog) recordLine(b *record.Batch, h record.BatchHeader, r *record.Record, printData bool, keyDec, valDec string, position int) string {
 	var s strings.Builder
 	prefix := "| "
 	if !d.p.Has("skip-record-metadata") {
@@ -317,8 +333,17 @@ func (d *dumpLog) recordLine(b *record.Batch, r *record.Record, printData bool, 
 		for i, h := range r.Headers {
 			keys[i] = h.Key
 		}
-		fmt.Fprintf(&s, "| offset: %d %s: %d keySize: %d valueSize: %d sequence: %d headerKeys: [%s]",
-			r.Offset, b.TimestampType(), b.RecordTimestamp(r), nullableSize(r.Key), nullableSize(r.Value), seq, strings.Join(keys, ","))
+		if d.before3() {
+			// 2.8.0 repeats the batch's fields on every record (a v2
+			// record has no crc of its own: null, and is always valid).
+			fmt.Fprintf(&s, "| offset: %d isValid: true crc: null keySize: %d valueSize: %d %s: %d baseOffset: %d lastOffset: %d baseSequence: %d lastSequence: %d producerEpoch: %d partitionLeaderEpoch: %d batchSize: %d magic: %d compressType: %s position: %d sequence: %d headerKeys: [%s]",
+				r.Offset, nullableSize(r.Key), nullableSize(r.Value), b.TimestampType(), b.RecordTimestamp(r),
+				h.BaseOffset, h.LastOffset(), h.BaseSequence, h.LastSequence(), h.ProducerEpoch, h.PartitionLeaderEpoch,
+				h.SizeInBytes(), h.Magic, strings.ToUpper(h.CompressionCodec()), position, seq, strings.Join(keys, ","))
+		} else {
+			fmt.Fprintf(&s, "| offset: %d %s: %d keySize: %d valueSize: %d sequence: %d headerKeys: [%s]",
+				r.Offset, b.TimestampType(), b.RecordTimestamp(r), nullableSize(r.Key), nullableSize(r.Value), seq, strings.Join(keys, ","))
+		}
 		prefix = " "
 		if b.IsControl() {
 			s.WriteString(controlText(r.Key, r.Value, d.rel()))

@@ -19,6 +19,20 @@ func producerSpecs() []*javacli.OptionSpec { return withCommon(producerSpecList)
 // --reader-property, the new names of --producer-property,
 // --producer.config and --property (ConsoleProducer.java).
 func producerSpecsFor(v release.Version) []*javacli.OptionSpec {
+	if !v.AtLeast(3, 0) {
+		// 2.8's ConsoleProducer: --request-required-acks defaults to 1
+		// (3.0 made it -1 with the producer's own acks=all, KIP-679).
+		var out []*javacli.OptionSpec
+		for _, sp := range producerSpecs() {
+			if sp.Name == "request-required-acks" {
+				c := *sp
+				c.Default = "1"
+				sp = &c
+			}
+			out = append(out, sp)
+		}
+		return out
+	}
 	if !v.AtLeast(4, 2) {
 		return producerSpecs()
 	}
