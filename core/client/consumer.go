@@ -67,6 +67,18 @@ func DefaultConsumerConfig() ConsumerConfig {
 	}
 }
 
+// DefaultConsumerConfigFor is the consumer's defaults in release v: before
+// 3.0, session.timeout.ms was 10 s (KIP-735 raised it to 45 s) and
+// partition.assignment.strategy only the RangeAssignor (Subscribe).
+func DefaultConsumerConfigFor(v release.Version) ConsumerConfig {
+	cfg := DefaultConsumerConfig()
+	cfg.Release = v
+	if !v.AtLeast(3, 0) {
+		cfg.SessionTimeout = 10 * time.Second
+	}
+	return cfg
+}
+
 // ConsumerRecord is one record as the application sees it.
 type ConsumerRecord struct {
 	Topic         string

@@ -349,7 +349,7 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
 		return nil
 	}
-	cfg := client.DefaultConsumerConfig()
+	cfg := client.DefaultConsumerConfigFor(t.rel())
 	cfg.ClientID = "console-consumer"
 	if v, ok := cprops["client.id"]; ok {
 		cfg.ClientID = v

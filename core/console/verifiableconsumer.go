@@ -211,7 +211,7 @@ func verifiableConsumerTool(t *toolRun, args, _ []string) func(host string) sim.
 		props["session.timeout.ms"] = strconv.FormatInt(num("--session-timeout"), 10)
 	}
 
-	cfg := client.DefaultConsumerConfig()
+	cfg := client.DefaultConsumerConfigFor(rel)
 	// KafkaConsumer's generated client.id: consumer-<group>-<n>, n counting
 	// the JVM's consumers from 1.
 	cfg.ClientID = "consumer-" + groupID + "-1"

@@ -68,9 +68,8 @@ func (run *Run) startGroups() error {
 func (run *Run) startMember(group, name string) (*member, error) {
 	topics := run.groupTopics()
 	m := &member{group: group, name: name}
-	cfg := client.DefaultConsumerConfig()
+	cfg := client.DefaultConsumerConfigFor(run.Plan.Version)
 	cfg.ClientID, cfg.GroupID, cfg.AutoOffsetReset = name, group, "earliest"
-	cfg.Release = run.Plan.Version
 	for _, g := range run.Plan.Groups {
 		if g.ID != group {
 			continue
