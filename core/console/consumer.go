@@ -286,7 +286,7 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 				t.finish(1)
 				return nil
 			}
-			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
+			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger(t.rel())))
 			t.println("org.apache.kafka.common.config.ConfigException: " + autoOffsetResetInvalid(v, rel))
 			t.finish(1)
 			return nil
@@ -334,7 +334,7 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		n, err := p.Int("max-messages", 32)
 		if err != nil {
 			t.println("Processed a total of 0 messages")
-			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
+			t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger(t.rel())))
 			t.println(err.(*javacli.OptionError).Class + ": " + err.Error())
 			t.finish(1)
 			return nil
@@ -344,7 +344,7 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	fprops, _ := parseKeyValues(p.Values(fmtOpt))
 	bootstrap, berr := t.s.resolveBootstrap(p.Value("bootstrap-server"))
 	if berr != nil {
-		t.bootstrapFailed(berr, client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger),
+		t.bootstrapFailed(berr, client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger(t.rel())),
 			"org.apache.kafka.common.KafkaException: Failed to construct kafka consumer",
 			"Caused by: org.apache.kafka.common.config.ConfigException: {cause}")
 		return nil
@@ -367,7 +367,7 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	t.s.tools++
 	if msg := applyConsumerProps(&cfg, cprops, rel); msg != "" {
-		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger(t.rel())))
 		if !strings.HasPrefix(msg, "org.apache.kafka.common.config.ConfigException") {
 			// Parsing ConsumerConfig throws before KafkaConsumer's
 			// constructor; what the constructor throws is wrapped.
@@ -382,7 +382,7 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		// Kafka 4.0 removed the empty group id: the consumer's constructor
 		// refuses it (ClassicKafkaConsumer.java), before run()'s finally
 		// that prints the total.
-		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger))
+		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger(t.rel())))
 		t.println("org.apache.kafka.common.KafkaException: Failed to construct kafka consumer")
 		t.println("Caused by: org.apache.kafka.common.errors.InvalidGroupIdException: The configured group.id should not be an empty string or whitespace.")
 		t.finish(1)
@@ -406,7 +406,15 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 }
 
-const consoleConsumerLogger = "org.apache.kafka.tools.consumer.ConsoleConsumer"
+// consoleConsumerLogger is ConsoleConsumer's logger: the Java class since
+// 3.7 moved it to tools, the Scala object's class (kafka.tools.
+// ConsoleConsumer$, Logging's getClass) in 2.8.
+func consoleConsumerLogger(rel release.Version) string {
+	if !rel.AtLeast(3, 7) {
+		return "kafka.tools.ConsoleConsumer$"
+	}
+	return "org.apache.kafka.tools.consumer.ConsoleConsumer"
+}
 
 // consumerRun is one console consumer's loop.
 type consumerRun struct {
@@ -428,7 +436,7 @@ type consumerRun struct {
 func (r *consumerRun) begin(env *sim.Env) {
 	r.c.OnRecords(r.onRecords)
 	r.c.OnError(func(env *sim.Env, err *client.Error) {
-		r.t.logException(client.LevelError, "Error processing message, terminating consumer process: ", consoleConsumerLogger, err.Lines())
+		r.t.logException(client.LevelError, "Error processing message, terminating consumer process: ", consoleConsumerLogger(r.t.rel()), err.Lines())
 		r.end(env, 0)
 	})
 	if r.max == 0 {
@@ -485,7 +493,7 @@ func (r *consumerRun) armTimeout(env *sim.Env) {
 		if r.done {
 			return
 		}
-		r.t.logException(client.LevelError, "Error processing message, terminating consumer process: ", consoleConsumerLogger, []string{"org.apache.kafka.common.errors.TimeoutException"})
+		r.t.logException(client.LevelError, "Error processing message, terminating consumer process: ", consoleConsumerLogger(r.t.rel()), []string{"org.apache.kafka.common.errors.TimeoutException"})
 		r.end(env, 0)
 	})
 }
