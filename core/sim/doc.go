@@ -2,7 +2,9 @@
 // a virtual clock, an event queue ordered by (time, sequence), seeded PRNG
 // streams, an in-memory network with latency, cuts and delays, the lockstep
 // scheduler that runs each process in its own goroutine, and a bounded trace
-// of what happened.
+// of what happened. The network drops what a cut takes; a protocol that
+// relies on TCP delivering every message in order sends through a Stream
+// (stream.go), which retransmits as TCP does.
 //
 // The contract with the rest of the engine:
 //   - Time only comes from the World's clock. Nothing here (or in any node)

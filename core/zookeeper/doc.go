@@ -36,6 +36,11 @@
 //     startConnect's sleeps), Expired when the server no longer has the
 //     session, SESSIONEXPIRED afterwards. Every watch is the client's
 //     default watcher, as Kafka 2.8's ZooKeeperClient sets them.
+//   - Connections: client and server, and ensemble members, send through
+//     a sim.Stream per direction of a connection, so a cut delays what it
+//     takes (TCP retransmits it) instead of losing one message of a
+//     connection that stays up: ZooKeeper's client has no request
+//     timeout, only the read timeout of a silent connection.
 //   - Ensemble (quorum*.go): a Server with ServerConfig.Peers is a
 //     QuorumPeer on host:2181, :2888 (quorum) and :3888 (election).
 //     FastLeaderElection (quorum/FastLeaderElection.java): votes ordered
