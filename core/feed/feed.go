@@ -110,7 +110,8 @@ func fill(tpl string, value func(name string) (string, bool)) string {
 var unexplained = map[string]bool{"hw.updated": true, "follower.started": true}
 
 // FromTrace turns a trace event into a feed entry, if it is one the feed
-// explains: process notes, and brokers starting and stopping.
+// explains: process notes, and brokers and ZooKeeper servers starting and
+// stopping.
 func FromTrace(ev sim.TraceEvent) (Entry, bool) {
 	e := Entry{Seq: ev.Seq, At: ev.At, Fields: map[string]string{}}
 	switch ev.Kind {
@@ -122,20 +123,31 @@ func FromTrace(ev sim.TraceEvent) (Entry, bool) {
 		}
 		e.Key = sentenceKey(ev.Note)
 	case sim.TraceStart, sim.TraceStop:
-		id, ok := strings.CutPrefix(ev.Host, "kafka-")
-		if _, err := strconv.Atoi(id); !ok || err != nil {
-			return e, false // client processes (kafka-console-consumer-4, ...) are not explained
+		prefix := "process"
+		if n, ok := strings.CutPrefix(ev.Host, "zookeeper-"); ok {
+			// A ZooKeeper server (zookeeper-2), not a tool named after it
+			// (zookeeper-shell-1).
+			if _, err := strconv.Atoi(n); err != nil {
+				return e, false
+			}
+			prefix = "zookeeper"
+			e.Fields["server"] = ev.Host
+		} else {
+			id, ok := strings.CutPrefix(ev.Host, "kafka-")
+			if _, err := strconv.Atoi(id); !ok || err != nil {
+				return e, false // client processes (kafka-console-consumer-4, ...) are not explained
+			}
+			e.Fields["broker"] = id
 		}
-		e.Fields["broker"] = id
 		switch {
 		case ev.Kind == sim.TraceStart:
-			e.Key = "process.started"
+			e.Key = prefix + ".started"
 		case ev.Detail == "power loss":
-			e.Key = "process.power-loss"
+			e.Key = prefix + ".power-loss"
 		case ev.Detail == "killed":
-			e.Key = "process.killed"
+			e.Key = prefix + ".killed"
 		default:
-			e.Key = "process.exited"
+			e.Key = prefix + ".exited"
 		}
 	default:
 		return e, false

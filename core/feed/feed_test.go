@@ -139,3 +139,31 @@ func TestCompactionEventsFillTheirFields(t *testing.T) {
 		t.Fatalf("log.cleaned reads %q", seen["log.cleaned"])
 	}
 }
+
+// A ZooKeeper ensemble member's crash and restart are explained, in both
+// languages; zookeeper-shell.sh's process is not.
+func TestZooKeeperServerCrashExplained(t *testing.T) {
+	s := console.NewSession()
+	for _, cmd := range []string{
+		"cluster create --version 2.8 --zookeepers 3",
+		"zookeeper kill 2", "time advance 10s", "zookeeper start 2",
+		"zookeeper-shell.sh zookeeper-1:2181 ls /",
+	} {
+		s.Exec(cmd, nil)
+	}
+	var killed, restarted bool
+	for _, e := range feed.Recent(s.Cluster().World.Trace(), 0, 0) {
+		if strings.Contains(e.Fields["server"], "shell") {
+			t.Errorf("a tool's process explained: %+v", e)
+		}
+		switch {
+		case e.Key == "zookeeper.killed" && e.Fields["server"] == "zookeeper-2":
+			killed = e.Category == feed.CatCrash && strings.Contains(e.Text(i18n.English), "ZooKeeper server zookeeper-2 crashed") && strings.Contains(e.Text(i18n.Korean), "zookeeper-2")
+		case e.Key == "zookeeper.started" && e.Fields["server"] == "zookeeper-2":
+			restarted = true
+		}
+	}
+	if !killed || !restarted {
+		t.Errorf("killed %v, restarted %v", killed, restarted)
+	}
+}
