@@ -8,6 +8,9 @@ var uiTextSim = []uiEntry{
 	{"sim.banner", [2]string{
 		"Simulator run: seed %d, %s. The randomized fault simulator drew this cluster, its workload and its faults from the seed; it is not a session of your own. The terminal shows the fault schedule as it happens and, at the end, what the checkers found. Replay it in the CLI:",
 		"시뮬레이터 실행: 시드 %d, %s. 무작위 장애 시뮬레이터가 이 클러스터와 워크로드, 장애를 모두 시드에서 뽑았습니다. 직접 만든 세션이 아닙니다. 터미널에는 장애 일정이 일어나는 대로 나오고, 끝에는 검사기가 찾아낸 것이 나옵니다. CLI에서 다시 실행하기:"}},
+	{"sim.banner.embed", [2]string{
+		"Simulator run: seed %d, %s. The randomized fault simulator drew this cluster, its workload and its faults from the seed. Open it in kafkascope to follow the fault schedule in its terminal and read what the checkers found, or replay it in the CLI:",
+		"시뮬레이터 실행: 시드 %d, %s. 무작위 장애 시뮬레이터가 이 클러스터와 워크로드, 장애를 모두 시드에서 뽑았습니다. kafkascope에서 열면 터미널에서 장애 일정을 따라가고 검사기가 찾아낸 것을 읽을 수 있습니다. CLI에서 다시 실행하기:"}},
 	{"sim.opening", [2]string{"Opening the simulator run…", "시뮬레이터 실행을 여는 중…"}},
 	{"sim.defaults", [2]string{"default configs", "기본 설정"}},
 	{"sim.refused", [2]string{

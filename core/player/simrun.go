@@ -269,14 +269,19 @@ func (r *SimRun) command(line string, stdin []string) {
 }
 
 // Banner is the run's banner: what it is, up to the command that
-// replays it in the CLI (Command; the banner shows it as code after).
+// replays it in the CLI (Command; the banner shows it as code after). An
+// embed has no terminal, so its banner points to the full app instead.
 func (r *SimRun) Banner() string {
 	l := r.Link
 	configs := r.p.T("sim.defaults")
 	if flags := l.Opts.Flags(); flags != "" {
 		configs = strings.TrimSpace(strings.ReplaceAll(flags, "--config ", ""))
 	}
-	return fmt.Sprintf(r.p.T("sim.banner"), l.Seed, configs)
+	key := "sim.banner"
+	if r.p.Embed {
+		key = "sim.banner.embed" // the embed shows no terminal
+	}
+	return fmt.Sprintf(r.p.T(key), l.Seed, configs)
 }
 
 // Command is the command that replays the run in the CLI.

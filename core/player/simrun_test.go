@@ -99,6 +99,24 @@ func TestSimRunZooKeeperEra(t *testing.T) {
 	}
 }
 
+// An embedded simulator run shows no terminal: its banner sends the reader
+// to the full app for the schedule and the verdict.
+func TestSimRunEmbedBanner(t *testing.T) {
+	p := New()
+	p.Boot("?embed=1", "#sim=3")
+	if p.Sim() == nil || !p.Embed {
+		t.Fatalf("boot: sim %v, embed %v, error %q", p.Sim() != nil, p.Embed, p.Error)
+	}
+	if b := p.Sim().Banner(); strings.Contains(b, "The terminal shows") || !strings.Contains(b, "Open it in kafkascope") {
+		t.Fatalf("embed banner %q", b)
+	}
+	full := New()
+	full.Boot("", "#sim=3")
+	if b := full.Sim().Banner(); !strings.Contains(b, "The terminal shows") {
+		t.Fatalf("full banner %q", b)
+	}
+}
+
 // A bad simulator link shows its error over the default cluster.
 func TestBadSimLinkFallsBack(t *testing.T) {
 	p := New()
