@@ -141,7 +141,7 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		b.handleInitProducerId(env, e.From, m)
 	case *protocol.AlterConfigsRequest:
 		if b.zk != nil {
-			return b.refuseConfigChangeZk(env, e.From, m)
+			return b.handleAlterConfigsZk(env, e.From, m)
 		}
 		return b.handleAlterConfigs(env, e.From, m)
 	case *protocol.IncrementalAlterConfigsRequest:

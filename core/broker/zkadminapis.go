@@ -36,13 +36,3 @@ func (b *Broker) handleControllerAPIZk(env *sim.Env, from sim.Addr, req protocol
 	}
 	b.respond(env, from, protocol.ErrorResponse(req, protocol.UNKNOWN_SERVER_ERROR))
 }
-
-// refuseConfigChangeZk answers a legacy AlterConfigs on a ZooKeeper-era
-// broker: kafka-configs.sh sends it for broker configs, which 2.8 writes
-// to /config/brokers/… for DynamicBrokerConfig, not simulated (the tool
-// refuses before asking). Topic changes come as IncrementalAlterConfigs
-// (zkconfigs.go).
-func (b *Broker) refuseConfigChangeZk(env *sim.Env, from sim.Addr, req protocol.Request) bool {
-	b.respond(env, from, protocol.ErrorResponse(req, protocol.UNKNOWN_SERVER_ERROR))
-	return true
-}

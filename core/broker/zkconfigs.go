@@ -267,6 +267,10 @@ func (b *Broker) processConfigNotifications(env *sim.Env, names []string, done f
 			return
 		}
 		entityType, name, ok := kafkazk.DecodeConfigChangeNotification(r.Data)
+		if ok && entityType == "brokers" && slices.Contains(b.ownBrokerConfigs(), name) {
+			b.readBrokerConfigsZk(env, []string{name}, rest)
+			return
+		}
 		if !ok || entityType != "topics" {
 			rest(env)
 			return

@@ -106,16 +106,24 @@ func (b *Broker) zkStart(env *sim.Env) {
 	zk.Start(env)
 	b.createTopLevelPaths(env, kafkazk.PersistentZkPaths, func(env *sim.Env) {
 		b.zkClusterID(env, func(env *sim.Env) {
-			b.zkRegister(env, func(env *sim.Env) {
-				b.zk.controller.Start(env)
-				b.maybeRequestProducerIDBlock(env)
-				b.startRetention(env)
-				b.startLogCleaner(env)
-				b.startConfigChangeListener(env)
-				b.published = true
-				b.startServing(env)
+			b.readBrokerConfigsZk(env, b.ownBrokerConfigs(), func(env *sim.Env) {
+				b.zkStartRegistered(env)
 			})
 		})
+	})
+}
+
+// zkStartRegistered is the rest of startup: registration, the controller,
+// the background work, serving.
+func (b *Broker) zkStartRegistered(env *sim.Env) {
+	b.zkRegister(env, func(env *sim.Env) {
+		b.zk.controller.Start(env)
+		b.maybeRequestProducerIDBlock(env)
+		b.startRetention(env)
+		b.startLogCleaner(env)
+		b.startConfigChangeListener(env)
+		b.published = true
+		b.startServing(env)
 	})
 }
 

@@ -340,12 +340,13 @@ func (cc *configCommand) checkArgs(specs []*javacli.OptionSpec) bool {
 		if !p.Has("add-config") && !p.Has("add-config-file") && !p.Has("delete-config") {
 			return cc.fail("At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter")
 		}
-		if cc.t.s.cluster != nil && cc.t.s.cluster.IsZooKeeper() && cc.types[0] != "topics" {
-			// A 2.8 broker writes a topic's change to /config/topics and
-			// /config/changes, which every broker watches
-			// (broker/zkconfigs.go); the dynamic broker configs
-			// (/config/brokers, DynamicBrokerConfig) are not simulated.
-			cc.unsupported("changing " + cc.types[0] + " configs with kafka-configs.sh --alter is not simulated on Kafka 2.8 (ZooKeeper) yet (topics are): set broker configs with cluster create --config")
+		if cc.t.s.cluster != nil && cc.t.s.cluster.IsZooKeeper() && cc.types[0] != "topics" && cc.types[0] != "brokers" {
+			// A 2.8 broker writes a topic's or a broker's change to
+			// /config/topics or /config/brokers and /config/changes, which
+			// every broker watches (broker/zkconfigs.go,
+			// zkbrokerconfigs.go); quotas and SCRAM credentials
+			// (/config/users, /config/clients, /config/ips) are not.
+			cc.unsupported("changing " + cc.types[0] + " configs with kafka-configs.sh --alter is not simulated on Kafka 2.8 (ZooKeeper) yet (topics and brokers are)")
 			return false
 		}
 	}

@@ -66,7 +66,17 @@ func (img *Image) SetLiveBrokers(live []BrokerRegistration) {
 // SetTopicConfig replaces a topic's config overrides (a ZooKeeper-era
 // broker reads them from /config/topics/T).
 func (img *Image) SetTopicConfig(topic string, overrides map[string]string) {
-	res := ConfigResource{ResourceTopic, topic}
+	img.setConfig(ConfigResource{ResourceTopic, topic}, overrides)
+}
+
+// SetBrokerConfig replaces a broker's dynamic configs, or the cluster
+// default's for name "" (a ZooKeeper-era broker reads them from
+// /config/brokers/N and /config/brokers/<default>).
+func (img *Image) SetBrokerConfig(name string, overrides map[string]string) {
+	img.setConfig(ConfigResource{ResourceBroker, name}, overrides)
+}
+
+func (img *Image) setConfig(res ConfigResource, overrides map[string]string) {
 	if len(overrides) == 0 {
 		delete(img.Configs, res)
 	} else {

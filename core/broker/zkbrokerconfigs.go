@@ -1,0 +1,146 @@
+package broker
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/kafkazk"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+	"kafkascope/core/zookeeper"
+)
+
+// Dynamic broker configs in the ZooKeeper era (Kafka 2.8.0): a legacy
+// AlterConfigs (kafka-configs.sh --alter of a broker, or of the cluster
+// default with --entity-default) replaces the entity's dynamic configs
+// (ZkAdminManager.alterConfigs → alterBrokerConfigs: the broker named must
+// be the one asked; DynamicBrokerConfig.validate), written to
+// /config/brokers/N or /config/brokers/<default> with a /config/changes
+// notification (AdminZkClient.changeBrokerConfig). Every broker's
+// listener applies it (BrokerConfigHandler: the default, or its own id);
+// a starting broker reads both znodes first (DynamicBrokerConfig
+// .initialize). A topic resource is replaced the same way under
+// /config/topics (alterTopicConfigs).
+
+// zkDefaultEntity is ConfigEntityName.Default, the cluster default's
+// znode name.
+const zkDefaultEntity = "<default>"
+
+// handleAlterConfigsZk answers a legacy AlterConfigs on a ZooKeeper-era
+// broker, one resource after the other.
+func (b *Broker) handleAlterConfigsZk(env *sim.Env, from sim.Addr, req *protocol.AlterConfigsRequest) bool {
+	resp := &protocol.AlterConfigsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	var next func(env *sim.Env, i int)
+	next = func(env *sim.Env, i int) {
+		if i == len(req.Resources) {
+			b.answerLater(env, from, resp)
+			return
+		}
+		res := req.Resources[i]
+		b.alterConfigZk(env, res, req.ValidateOnly, func(env *sim.Env, code protocol.ErrorCode, msg string) {
+			resp.Responses = append(resp.Responses, protocol.AlterConfigsResourceResponse{ErrorCode: code, ErrorMessage: msg, ResourceType: res.ResourceType, ResourceName: res.ResourceName})
+			next(env, i+1)
+		})
+	}
+	next(env, 0)
+	return false
+}
+
+func (b *Broker) alterConfigZk(env *sim.Env, res protocol.LegacyAlterConfigsResource, validateOnly bool, done func(*sim.Env, protocol.ErrorCode, string)) {
+	var nulls []string
+	var props []kafkazk.ConfigEntry
+	for _, e := range res.Configs {
+		if e.Value == nil {
+			nulls = append(nulls, e.Name)
+			continue
+		}
+		props = append(props, kafkazk.ConfigEntry{Name: e.Name, Value: *e.Value})
+	}
+	if len(nulls) > 0 {
+		done(env, protocol.INVALID_REQUEST, "Null value not supported for : "+strings.Join(nulls, ","))
+		return
+	}
+	switch res.ResourceType {
+	case metadata.ResourceTopic:
+		if _, ok := b.image.Topics[res.ResourceName]; !ok {
+			done(env, protocol.UNKNOWN_TOPIC_OR_PARTITION, fmt.Sprintf("The topic '%s' does not exist.", res.ResourceName))
+			return
+		}
+		if code, msg := b.validateTopicConfigZk(res.ResourceName, props); code != protocol.NONE {
+			done(env, code, msg)
+			return
+		}
+		if validateOnly {
+			done(env, protocol.NONE, "")
+			return
+		}
+		b.changeEntityConfigZk(env, "topics", res.ResourceName, props, func(env *sim.Env) { done(env, protocol.NONE, "") })
+	case metadata.ResourceBroker:
+		set := make([]protocol.ConfigEntry, len(res.Configs))
+		copy(set, res.Configs)
+		if code, msg := b.checkBrokerConfigChange(res.ResourceName, set); code != protocol.NONE {
+			if !strings.HasPrefix(msg, "Unexpected broker id") {
+				// DynamicBrokerConfig.validate's ConfigException, as
+				// alterConfigs reports it.
+				msg = fmt.Sprintf("Invalid config value for resource ConfigResource(type=BROKER, name='%s'): %s", res.ResourceName, msg)
+			}
+			done(env, code, msg)
+			return
+		}
+		if validateOnly {
+			done(env, protocol.NONE, "")
+			return
+		}
+		name := res.ResourceName
+		if name == "" {
+			name = zkDefaultEntity
+		}
+		b.changeEntityConfigZk(env, "brokers", name, props, func(env *sim.Env) { done(env, protocol.NONE, "") })
+	default:
+		done(env, protocol.INVALID_REQUEST, fmt.Sprintf("AlterConfigs is only supported for topics and brokers, but resource type is %s", resourceTypeName(res.ResourceType)))
+	}
+}
+
+// resourceTypeName is ConfigResource.Type's name.
+func resourceTypeName(t int8) string {
+	switch t {
+	case metadata.ResourceTopic:
+		return "TOPIC"
+	case metadata.ResourceBroker:
+		return "BROKER"
+	case 8:
+		return "BROKER_LOGGER"
+	}
+	return "UNKNOWN"
+}
+
+// readBrokerConfigsZk reads the cluster default's and this broker's
+// dynamic configs into the image (DynamicBrokerConfig.initialize, and
+// BrokerConfigHandler for a notification naming either).
+func (b *Broker) readBrokerConfigsZk(env *sim.Env, names []string, done func(*sim.Env)) {
+	reqs := make([]kafkazk.Req, len(names))
+	for i, n := range names {
+		reqs[i] = kafkazk.Req{Type: zookeeper.OpGetData, Path: kafkazk.ConfigEntityPath("brokers", n)}
+	}
+	b.zk.client.Do(env, reqs, func(env *sim.Env, resps []kafkazk.Resp) {
+		for i, n := range names {
+			var over map[string]string
+			if resps[i].Rc == zookeeper.OK {
+				over, _ = kafkazk.DecodeEntityConfig(resps[i].Data)
+			}
+			if n == zkDefaultEntity {
+				n = ""
+			}
+			b.image.SetBrokerConfig(n, over)
+		}
+		done(env)
+	})
+}
+
+// ownBrokerConfigs are the broker znodes a broker applies: the cluster
+// default and its own.
+func (b *Broker) ownBrokerConfigs() []string {
+	return []string{zkDefaultEntity, strconv.Itoa(int(b.cfg.NodeID))}
+}
