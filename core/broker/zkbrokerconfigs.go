@@ -9,7 +9,6 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
-	"kafkascope/core/zookeeper"
 )
 
 // Dynamic broker configs in the ZooKeeper era (Kafka 2.8.0): a legacy
@@ -29,22 +28,17 @@ import (
 const zkDefaultEntity = "<default>"
 
 // handleAlterConfigsZk answers a legacy AlterConfigs on a ZooKeeper-era
-// broker, one resource after the other.
+// broker.
 func (b *Broker) handleAlterConfigsZk(env *sim.Env, from sim.Addr, req *protocol.AlterConfigsRequest) bool {
-	resp := &protocol.AlterConfigsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
-	var next func(env *sim.Env, i int)
-	next = func(env *sim.Env, i int) {
-		if i == len(req.Resources) {
-			b.answerLater(env, from, resp)
-			return
-		}
-		res := req.Resources[i]
-		b.alterConfigZk(env, res, req.ValidateOnly, func(env *sim.Env, code protocol.ErrorCode, msg string) {
-			resp.Responses = append(resp.Responses, protocol.AlterConfigsResourceResponse{ErrorCode: code, ErrorMessage: msg, ResourceType: res.ResourceType, ResourceName: res.ResourceName})
-			next(env, i+1)
-		})
+	changes := make([]zkConfigChange, len(req.Resources))
+	for i, res := range req.Resources {
+		changes[i] = zkConfigChange{res.ResourceType, res.ResourceName, func(env *sim.Env, done func(*sim.Env, protocol.ErrorCode, string)) {
+			b.alterConfigZk(env, res, req.ValidateOnly, done)
+		}}
 	}
-	next(env, 0)
+	b.runConfigChangesZk(env, changes, func(env *sim.Env, results []protocol.AlterConfigsResourceResponse) {
+		b.answerLater(env, from, &protocol.AlterConfigsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, Responses: results})
+	})
 	return false
 }
 
@@ -120,23 +114,12 @@ func resourceTypeName(t int8) string {
 // dynamic configs into the image (DynamicBrokerConfig.initialize, and
 // BrokerConfigHandler for a notification naming either).
 func (b *Broker) readBrokerConfigsZk(env *sim.Env, names []string, done func(*sim.Env)) {
-	reqs := make([]kafkazk.Req, len(names))
-	for i, n := range names {
-		reqs[i] = kafkazk.Req{Type: zookeeper.OpGetData, Path: kafkazk.ConfigEntityPath("brokers", n)}
-	}
-	b.zk.client.Do(env, reqs, func(env *sim.Env, resps []kafkazk.Resp) {
-		for i, n := range names {
-			var over map[string]string
-			if resps[i].Rc == zookeeper.OK {
-				over, _ = kafkazk.DecodeEntityConfig(resps[i].Data)
-			}
-			if n == zkDefaultEntity {
-				n = ""
-			}
-			b.image.SetBrokerConfig(n, over)
+	b.readEntityConfigsZk(env, kafkazk.ConfigTypeBroker, names, func(n string, over map[string]string) {
+		if n == zkDefaultEntity {
+			n = ""
 		}
-		done(env)
-	})
+		b.image.SetBrokerConfig(n, over)
+	}, done)
 }
 
 // ownBrokerConfigs are the broker znodes a broker applies: the cluster

@@ -32,24 +32,45 @@ import (
 const configChangeExpiration = 15 * 60 * 1000
 
 // handleIncrementalAlterConfigsZk answers an IncrementalAlterConfigs on a
-// ZooKeeper-era broker, one resource after the other (the request handler
-// thread blocks on each ZooKeeper call).
+// ZooKeeper-era broker.
 func (b *Broker) handleIncrementalAlterConfigsZk(env *sim.Env, from sim.Addr, req *protocol.IncrementalAlterConfigsRequest) bool {
-	resp := &protocol.IncrementalAlterConfigsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	changes := make([]zkConfigChange, len(req.Resources))
+	for i, res := range req.Resources {
+		changes[i] = zkConfigChange{res.ResourceType, res.ResourceName, func(env *sim.Env, done func(*sim.Env, protocol.ErrorCode, string)) {
+			b.alterTopicConfigZk(env, res, req.ValidateOnly, done)
+		}}
+	}
+	b.runConfigChangesZk(env, changes, func(env *sim.Env, results []protocol.AlterConfigsResourceResponse) {
+		b.answerLater(env, from, &protocol.IncrementalAlterConfigsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, Responses: results})
+	})
+	return false
+}
+
+// zkConfigChange is one resource of a config change request.
+type zkConfigChange struct {
+	typ  int8
+	name string
+	run  func(env *sim.Env, done func(*sim.Env, protocol.ErrorCode, string))
+}
+
+// runConfigChangesZk runs the changes one after the other (the request
+// handler thread blocks on each ZooKeeper call), then answers with each
+// resource's outcome in request order.
+func (b *Broker) runConfigChangesZk(env *sim.Env, changes []zkConfigChange, answer func(*sim.Env, []protocol.AlterConfigsResourceResponse)) {
+	var results []protocol.AlterConfigsResourceResponse
 	var next func(env *sim.Env, i int)
 	next = func(env *sim.Env, i int) {
-		if i == len(req.Resources) {
-			b.answerLater(env, from, resp)
+		if i == len(changes) {
+			answer(env, results)
 			return
 		}
-		res := req.Resources[i]
-		b.alterTopicConfigZk(env, res, req.ValidateOnly, func(env *sim.Env, code protocol.ErrorCode, msg string) {
-			resp.Responses = append(resp.Responses, protocol.AlterConfigsResourceResponse{ErrorCode: code, ErrorMessage: msg, ResourceType: res.ResourceType, ResourceName: res.ResourceName})
+		c := changes[i]
+		c.run(env, func(env *sim.Env, code protocol.ErrorCode, msg string) {
+			results = append(results, protocol.AlterConfigsResourceResponse{ErrorCode: code, ErrorMessage: msg, ResourceType: c.typ, ResourceName: c.name})
 			next(env, i+1)
 		})
 	}
 	next(env, 0)
-	return false
 }
 
 // alterTopicConfigZk is one resource of incrementalAlterConfigs.

@@ -93,18 +93,27 @@ func (b *Broker) readTopicConfigs(env *sim.Env, topics map[string]bool, done fun
 		names = append(names, t)
 	}
 	slices.Sort(names)
+	b.readEntityConfigsZk(env, kafkazk.ConfigTypeTopic, names, func(t string, over map[string]string) {
+		b.image.SetTopicConfig(t, over)
+		b.zk.configsRead[t] = true
+	}, done)
+}
+
+// readEntityConfigsZk reads /config/<type>/<name> for each name, all at
+// once (AdminZkClient.fetchEntityConfig; a missing znode is no overrides),
+// and gives each to apply in order.
+func (b *Broker) readEntityConfigsZk(env *sim.Env, entityType string, names []string, apply func(name string, over map[string]string), done func(*sim.Env)) {
 	reqs := make([]kafkazk.Req, len(names))
-	for i, t := range names {
-		reqs[i] = kafkazk.Req{Type: zookeeper.OpGetData, Path: kafkazk.ConfigEntityPath("topics", t)}
+	for i, n := range names {
+		reqs[i] = kafkazk.Req{Type: zookeeper.OpGetData, Path: kafkazk.ConfigEntityPath(entityType, n)}
 	}
 	b.zk.client.Do(env, reqs, func(env *sim.Env, resps []kafkazk.Resp) {
-		for i, t := range names {
+		for i, n := range names {
 			var over map[string]string
 			if resps[i].Rc == zookeeper.OK {
 				over, _ = kafkazk.DecodeEntityConfig(resps[i].Data)
 			}
-			b.image.SetTopicConfig(t, over)
-			b.zk.configsRead[t] = true
+			apply(n, over)
 		}
 		done(env)
 	})
