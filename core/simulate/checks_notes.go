@@ -66,7 +66,7 @@ func checkUniqueLeader[K comparable](run *Run, invariant string, seen map[K]int3
 
 // noteLeadAfterPowerLoss marks tp when broker starts leading an epoch it
 // had led before a power loss took records of tp from it: on the
-// ZooKeeper era's controller failover (seed 181 on 2.8) a broker that
+// ZooKeeper era's controller failover (seed 336 on 2.8; first found as 181) a broker that
 // lost power and registered again while no controller was active is
 // still the leader in the partition's state znode, and the new controller
 // sends that state, epoch unchanged, to every replica

@@ -36,7 +36,7 @@ const (
 	// AbstractHeartbeatRequestManager.onErrorResponse): the member is gone,
 	// not merely late.
 	exemptGroupLostToPowerLoss
-	// exemptReledAfterPowerLoss (isr-identical, checks_final.go, seed 181
+	// exemptReledAfterPowerLoss (isr-identical, checks_final.go, seed 336
 	// on 2.8): a partition whose leader led an epoch again after a power
 	// loss took records of it (noteLeadAfterPowerLoss): its replicas may
 	// hold different records under that one epoch.

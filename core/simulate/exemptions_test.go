@@ -22,7 +22,7 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		{"retried during the check", exemptRetriedDuringCheck, 954, "liveness"},
 		{"a stopped broker's HW", exemptStoppedBrokersHW, 1722, "read-above-hw"},
 		{"a group lost to a power loss", exemptGroupLostToPowerLoss, 534, "group-liveness"},
-		{"an epoch led again after a power loss", exemptReledAfterPowerLoss, 181, "isr-identical"},
+		{"an epoch led again after a power loss", exemptReledAfterPowerLoss, 336, "isr-identical"},
 	} {
 		version := kafka38
 		switch c.e {
