@@ -211,17 +211,12 @@ func (b *Broker) zkCheckWaits(env *sim.Env) {
 	}
 }
 
+// zkHaveLeaders reports whether every topic has partitions, each with a
+// leader.
 func (b *Broker) zkHaveLeaders(topics []string) bool {
-	for _, name := range topics {
-		t, ok := b.image.Topics[name]
-		if !ok || len(t.Partitions) == 0 {
-			return false
-		}
-		for _, p := range t.Partitions {
-			if p.Leader < 0 {
-				return false
-			}
-		}
+	counts := make(map[string]int32, len(topics))
+	for _, t := range topics {
+		counts[t] = 1
 	}
-	return true
+	return b.zkHavePartitionLeaders(counts)
 }

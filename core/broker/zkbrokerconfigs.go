@@ -78,7 +78,7 @@ func (b *Broker) alterConfigZk(env *sim.Env, res protocol.LegacyAlterConfigsReso
 			if !strings.HasPrefix(msg, "Unexpected broker id") {
 				// DynamicBrokerConfig.validate's ConfigException, as
 				// alterConfigs reports it.
-				msg = fmt.Sprintf("Invalid config value for resource ConfigResource(type=BROKER, name='%s'): %s", res.ResourceName, msg)
+				msg = invalidConfigValue(metadata.ResourceBroker, res.ResourceName, msg)
 			}
 			done(env, code, msg)
 			return
@@ -95,6 +95,13 @@ func (b *Broker) alterConfigZk(env *sim.Env, res protocol.LegacyAlterConfigsReso
 	default:
 		done(env, protocol.INVALID_REQUEST, fmt.Sprintf("AlterConfigs is only supported for topics and brokers, but resource type is %s", resourceTypeName(res.ResourceType)))
 	}
+}
+
+// invalidConfigValue is how ZkAdminManager's alterConfigs and
+// incrementalAlterConfigs report a ConfigException about a resource (an
+// InvalidRequestException's message).
+func invalidConfigValue(resType int8, name, msg string) string {
+	return fmt.Sprintf("Invalid config value for resource ConfigResource(type=%s, name='%s'): %s", resourceTypeName(resType), name, msg)
 }
 
 // resourceTypeName is ConfigResource.Type's name.

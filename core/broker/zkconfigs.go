@@ -88,7 +88,7 @@ func (b *Broker) alterTopicConfigZk(env *sim.Env, res protocol.AlterConfigsResou
 		}
 		seen[op.Name] = true
 		if op.Value == nil && op.ConfigOperation != protocol.OpDelete {
-			nulls = append(nulls, opTypeName(op.ConfigOperation)+":"+op.Name)
+			nulls = append(nulls, protocol.AlterConfigOpName(op.ConfigOperation)+":"+op.Name)
 		}
 	}
 	if len(dup) > 0 {
@@ -204,7 +204,7 @@ func (b *Broker) validateTopicConfigZk(topic string, props []kafkazk.ConfigEntry
 	}
 	for _, e := range props {
 		if err := config.ValidateTopic(e.Name, e.Value, rel); err != nil {
-			return protocol.INVALID_REQUEST, fmt.Sprintf("Invalid config value for resource ConfigResource(type=TOPIC, name='%s'): %v", topic, err)
+			return protocol.INVALID_REQUEST, invalidConfigValue(metadata.ResourceTopic, topic, err.Error())
 		}
 	}
 	conf := b.conf()
@@ -328,19 +328,4 @@ func configChangeNumber(name string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	return n, err == nil
-}
-
-// opTypeName is AlterConfigOp.OpType's name.
-func opTypeName(op int8) string {
-	switch op {
-	case protocol.OpSet:
-		return "SET"
-	case protocol.OpDelete:
-		return "DELETE"
-	case protocol.OpAppend:
-		return "APPEND"
-	case protocol.OpSubtract:
-		return "SUBTRACT"
-	}
-	return strconv.Itoa(int(op))
 }

@@ -142,8 +142,8 @@ func checkAddedAssignment(added [][]int32, add, old, rf int, brokers []int32) (p
 	return protocol.NONE, ""
 }
 
-// zkHavePartitionLeaders reports whether the metadata cache has each
-// topic's partitions up to its count, each with a leader.
+// zkHavePartitionLeaders reports whether the metadata cache has at least
+// each topic's count of partitions, and a leader for every one it has.
 func (b *Broker) zkHavePartitionLeaders(counts map[string]int32) bool {
 	for name, n := range counts {
 		t, ok := b.image.Topics[name]

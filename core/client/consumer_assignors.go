@@ -6,6 +6,7 @@ import (
 
 	"kafkascope/core/group"
 	"kafkascope/core/protocol"
+	"kafkascope/core/release"
 )
 
 // RebalanceProtocol is ConsumerPartitionAssignor.RebalanceProtocol: EAGER
@@ -54,6 +55,15 @@ const (
 // default: range first (so the group uses range), cooperative-sticky
 // second (so the group can move to it with a rolling upgrade).
 var DefaultAssignmentStrategy = []string{RangeAssignorClass, CooperativeStickyAssignorClass}
+
+// DefaultAssignmentStrategyFor is the default in release v (the zero
+// value: release.Default): before 3.0 only the RangeAssignor.
+func DefaultAssignmentStrategyFor(v release.Version) []string {
+	if v != (release.Version{}) && !v.AtLeast(3, 0) {
+		return []string{RangeAssignorClass}
+	}
+	return DefaultAssignmentStrategy
+}
 
 var assignors = map[string]func() Assignor{
 	RangeAssignorClass:      func() Assignor { return simpleAssignor{"range", group.Range} },

@@ -2,7 +2,6 @@ package client
 
 import (
 	"fmt"
-	"kafkascope/core/release"
 	"slices"
 	"time"
 
@@ -84,10 +83,7 @@ func (c *Consumer) Subscribe(env *sim.Env, self sim.Addr, topics []string) strin
 	}
 	classes, isDefault := c.cfg.AssignmentStrategy, false
 	if classes == nil {
-		classes, isDefault = DefaultAssignmentStrategy, true
-		if c.cfg.Release != (release.Version{}) && !c.cfg.Release.AtLeast(3, 0) {
-			classes = []string{RangeAssignorClass} // 2.8's default
-		}
+		classes, isDefault = DefaultAssignmentStrategyFor(c.cfg.Release), true
 	}
 	as, bad := ResolveAssignors(classes, isDefault)
 	if bad != "" {

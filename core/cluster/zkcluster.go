@@ -28,7 +28,7 @@ const ZooKeeperPort = 2181
 const MaxZooKeepers = 3
 
 // ZooKeeperHost is ZooKeeper server n's host name.
-func ZooKeeperHost(n int) string { return fmt.Sprintf("zookeeper-%d", n) }
+func ZooKeeperHost(n int) string { return zookeeper.HostName(n) }
 
 // ZooKeeperAddr is ZooKeeper server n's client address.
 func ZooKeeperAddr(n int) sim.Addr {

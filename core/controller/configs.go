@@ -65,10 +65,7 @@ func (c *Controller) applyOp(ch *configChange, resType int8, current map[string]
 	case protocol.OpDelete:
 		ch.put(op.Name, nil)
 	case protocol.OpAppend, protocol.OpSubtract:
-		opName := "APPEND"
-		if op.ConfigOperation == protocol.OpSubtract {
-			opName = "SUBTRACT"
-		}
+		opName := protocol.AlterConfigOpName(op.ConfigOperation)
 		d, ok := config.TopicDef(op.Name, c.cfg.Release.Version)
 		if resType == metadata.ResourceBroker {
 			d, ok = config.BrokerDef(op.Name, c.cfg.Release.Version)

@@ -7,6 +7,7 @@ import (
 	"kafkascope/core/event"
 	"kafkascope/core/i18n"
 	"kafkascope/core/sim"
+	"kafkascope/core/zookeeper"
 )
 
 // Entry is one event of the feed.
@@ -124,12 +125,7 @@ func FromTrace(ev sim.TraceEvent) (Entry, bool) {
 		e.Key = sentenceKey(ev.Note)
 	case sim.TraceStart, sim.TraceStop:
 		prefix := "process"
-		if n, ok := strings.CutPrefix(ev.Host, "zookeeper-"); ok {
-			// A ZooKeeper server (zookeeper-2), not a tool named after it
-			// (zookeeper-shell-1).
-			if _, err := strconv.Atoi(n); err != nil {
-				return e, false
-			}
+		if _, ok := zookeeper.HostNumber(ev.Host); ok {
 			prefix = "zookeeper"
 			e.Fields["server"] = ev.Host
 		} else {

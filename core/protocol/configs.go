@@ -1,5 +1,7 @@
 package protocol
 
+import "strconv"
+
 // Config sources, as DescribeConfigs reports them (wire values).
 const (
 	SourceUnknown              int8 = 0
@@ -66,6 +68,22 @@ const (
 	OpAppend   int8 = 2
 	OpSubtract int8 = 3
 )
+
+// AlterConfigOpName is AlterConfigOp.OpType's name (SET, DELETE, APPEND,
+// SUBTRACT), the number for an unknown one.
+func AlterConfigOpName(op int8) string {
+	switch op {
+	case OpSet:
+		return "SET"
+	case OpDelete:
+		return "DELETE"
+	case OpAppend:
+		return "APPEND"
+	case OpSubtract:
+		return "SUBTRACT"
+	}
+	return strconv.Itoa(int(op))
+}
 
 // IncrementalAlterConfigsRequest (API key 44) sets or deletes individual
 // configs of a resource. Brokers forward topic changes to the controller,

@@ -1,8 +1,6 @@
 package simulate
 
 import (
-	"kafkascope/core/kafkazk"
-	"kafkascope/core/zookeeper"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +9,11 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
 	"kafkascope/core/event"
+	"kafkascope/core/kafkazk"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
+	"kafkascope/core/zookeeper"
 )
 
 // Each checker is shown to catch a planted bug: after a clean run, state

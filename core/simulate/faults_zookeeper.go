@@ -2,10 +2,10 @@ package simulate
 
 import (
 	"fmt"
-	"strings"
 
 	"kafkascope/core/cluster"
 	"kafkascope/core/sim"
+	"kafkascope/core/zookeeper"
 )
 
 // zkFaultOneIn: on a ZooKeeper-era cluster, at each step of the safety
@@ -115,7 +115,10 @@ func (run *Run) restartZooKeepers() error {
 }
 
 // isZooKeeperHost reports whether host is a ZooKeeper server's.
-func isZooKeeperHost(host string) bool { return strings.HasPrefix(host, "zookeeper-") }
+func isZooKeeperHost(host string) bool {
+	_, ok := zookeeper.HostNumber(host)
+	return ok
+}
 
 // endpoint names a host as network cut names it: a broker by its id, a
 // ZooKeeper server by its host name.

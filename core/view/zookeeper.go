@@ -339,14 +339,6 @@ func takeWatches(c *cluster.Cluster, servers []ZkServer) []ZkWatch {
 // isZkServer reports whether host is a ZooKeeper server (zookeeper-2),
 // not a tool named after it (zookeeper-shell-1 is a client).
 func isZkServer(host string) bool {
-	rest, ok := strings.CutPrefix(host, "zookeeper-")
-	if !ok || rest == "" {
-		return false
-	}
-	for i := 0; i < len(rest); i++ {
-		if rest[i] < '0' || rest[i] > '9' {
-			return false
-		}
-	}
-	return true
+	_, ok := zookeeper.HostNumber(host)
+	return ok
 }

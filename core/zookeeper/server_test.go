@@ -178,3 +178,15 @@ func TestAbandonedConnectionClosed(t *testing.T) {
 		t.Fatalf("%d connections for the session", n)
 	}
 }
+
+// A server's host name reads back as its number; other hosts do not.
+func TestHostNumber(t *testing.T) {
+	if n, ok := HostNumber(HostName(3)); !ok || n != 3 {
+		t.Fatalf("%s: %d %v", HostName(3), n, ok)
+	}
+	for _, h := range []string{"zookeeper-", "zookeeper-shell-1", "kafka-1", "zookeeper-2a", "zookeeper"} {
+		if _, ok := HostNumber(h); ok {
+			t.Errorf("%s read as a server", h)
+		}
+	}
+}
