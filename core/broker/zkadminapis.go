@@ -10,11 +10,9 @@ import (
 // zkdelete.go; ElectLeaders: zkelect.go): in 2.8 the admin
 // client sends them to the controller broker its metadata names, and any
 // other broker answers NOT_CONTROLLER (KafkaApis checks
-// controller.isActive). The controller lists no reassignments: moving
-// replicas on ZooKeeper (/admin/reassign_partitions, the
-// AlterPartitionReassignments API) is not simulated, nor are feature
-// updates; the tools say so before they get here (UNKNOWN_SERVER_ERROR
-// otherwise). CreatePartitions: zkcreatepartitions.go.
+// controller.isActive). Feature updates are not simulated; the tools say
+// so before they get here (UNKNOWN_SERVER_ERROR otherwise).
+// CreatePartitions: zkcreatepartitions.go; reassignments: zkreassign.go.
 func (b *Broker) handleControllerAPIZk(env *sim.Env, from sim.Addr, req protocol.Request) {
 	if !b.zk.controller.Active() {
 		b.respond(env, from, protocol.ErrorResponse(req, protocol.NOT_CONTROLLER))
@@ -22,7 +20,10 @@ func (b *Broker) handleControllerAPIZk(env *sim.Env, from sim.Addr, req protocol
 	}
 	switch m := req.(type) {
 	case *protocol.ListPartitionReassignmentsRequest:
-		b.respond(env, from, &protocol.ListPartitionReassignmentsResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: m.CorrelationID}})
+		b.handleListPartitionReassignmentsZk(env, from, m)
+		return
+	case *protocol.AlterPartitionReassignmentsRequest:
+		b.handleAlterPartitionReassignmentsZk(env, from, m)
 		return
 	case *protocol.DeleteTopicsRequest:
 		b.handleDeleteTopicsZk(env, from, m)

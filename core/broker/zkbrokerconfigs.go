@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/zookeeper"
 )
 
 // Dynamic broker configs in the ZooKeeper era (Kafka 2.8.0): a legacy
@@ -74,12 +75,7 @@ func (b *Broker) alterConfigZk(env *sim.Env, res protocol.LegacyAlterConfigsReso
 	case metadata.ResourceBroker:
 		set := make([]protocol.ConfigEntry, len(res.Configs))
 		copy(set, res.Configs)
-		if code, msg := b.checkBrokerConfigChange(res.ResourceName, set); code != protocol.NONE {
-			if !strings.HasPrefix(msg, "Unexpected broker id") {
-				// DynamicBrokerConfig.validate's ConfigException, as
-				// alterConfigs reports it.
-				msg = invalidConfigValue(metadata.ResourceBroker, res.ResourceName, msg)
-			}
+		if code, msg := b.checkBrokerConfigChangeZk(res.ResourceName, set); code != protocol.NONE {
 			done(env, code, msg)
 			return
 		}
@@ -133,4 +129,52 @@ func (b *Broker) readBrokerConfigsZk(env *sim.Env, names []string, done func(*si
 // default and its own.
 func (b *Broker) ownBrokerConfigs() []string {
 	return []string{zkDefaultEntity, strconv.Itoa(int(b.cfg.NodeID))}
+}
+
+// alterBrokerConfigIncrementalZk is incrementalAlterConfigs for a broker
+// resource (ZkAdminManager, 2.8.0): the broker's own znode (or the
+// cluster default's) is read, the operations applied to it, the result
+// validated as a whole (alterBrokerConfigs) and written back with a
+// notification.
+func (b *Broker) alterBrokerConfigIncrementalZk(env *sim.Env, res protocol.AlterConfigsResource, validateOnly bool, done func(*sim.Env, protocol.ErrorCode, string)) {
+	name := res.ResourceName
+	entity := name
+	if entity == "" {
+		entity = zkDefaultEntity
+	}
+	b.zk.client.One(env, kafkazk.Req{Type: zookeeper.OpGetData, Path: kafkazk.ConfigEntityPath(kafkazk.ConfigTypeBroker, entity)}, func(env *sim.Env, r kafkazk.Resp) {
+		var props []kafkazk.ConfigEntry
+		if r.Rc == zookeeper.OK {
+			props, _ = kafkazk.DecodeEntityConfigEntries(r.Data)
+		}
+		props, code, msg := b.prepareIncrementalConfigs(kafkazk.ConfigTypeBroker, res.Configs, props)
+		if code != protocol.NONE {
+			done(env, code, msg)
+			return
+		}
+		set := make([]protocol.ConfigEntry, len(props))
+		for i, p := range props {
+			set[i] = protocol.ConfigEntry{Name: p.Name, Value: &p.Value}
+		}
+		if code, msg := b.checkBrokerConfigChangeZk(name, set); code != protocol.NONE {
+			done(env, code, msg)
+			return
+		}
+		if validateOnly {
+			done(env, protocol.NONE, "")
+			return
+		}
+		b.changeEntityConfigZk(env, kafkazk.ConfigTypeBroker, entity, props, func(env *sim.Env) { done(env, protocol.NONE, "") })
+	})
+}
+
+// checkBrokerConfigChangeZk is checkBrokerConfigChange as ZkAdminManager
+// reports it: DynamicBrokerConfig.validate's ConfigException becomes an
+// invalid request about the resource; a wrong broker id stays as it is.
+func (b *Broker) checkBrokerConfigChangeZk(name string, set []protocol.ConfigEntry) (protocol.ErrorCode, string) {
+	code, msg := b.checkBrokerConfigChange(name, set)
+	if code != protocol.NONE && !strings.HasPrefix(msg, "Unexpected broker id") {
+		msg = invalidConfigValue(metadata.ResourceBroker, name, msg)
+	}
+	return code, msg
 }

@@ -23,8 +23,8 @@ import (
 // /config/changes/config_change_N (AdminZkClient.changeEntityConfig),
 // then answers. Every broker watches /config/changes (DynamicConfigManager
 // with ZkNodeChangeNotificationListener) and re-reads the topic's
-// znode for each new notification. Broker configs are not changed this
-// way here (kafka-configs.sh says so).
+// znode for each new notification. A broker resource goes the same way
+// (zkbrokerconfigs.go): kafka-reassign-partitions.sh clears throttles so.
 
 // configChangeExpiration is ZkNodeChangeNotificationListener's
 // changeExpirationMs: a notification older than 15 minutes is deleted by
@@ -75,7 +75,7 @@ func (b *Broker) runConfigChangesZk(env *sim.Env, changes []zkConfigChange, answ
 
 // alterTopicConfigZk is one resource of incrementalAlterConfigs.
 func (b *Broker) alterTopicConfigZk(env *sim.Env, res protocol.AlterConfigsResource, validateOnly bool, done func(*sim.Env, protocol.ErrorCode, string)) {
-	if res.ResourceType != metadata.ResourceTopic {
+	if res.ResourceType != metadata.ResourceTopic && res.ResourceType != metadata.ResourceBroker {
 		done(env, protocol.UNKNOWN_SERVER_ERROR, "")
 		return
 	}
@@ -99,6 +99,10 @@ func (b *Broker) alterTopicConfigZk(env *sim.Env, res protocol.AlterConfigsResou
 		done(env, protocol.INVALID_REQUEST, "Null value not supported for : "+strings.Join(nulls, ","))
 		return
 	}
+	if res.ResourceType == metadata.ResourceBroker {
+		b.alterBrokerConfigIncrementalZk(env, res, validateOnly, done)
+		return
+	}
 	topic := res.ResourceName
 	path := kafkazk.ConfigEntityPath("topics", topic)
 	zk := b.zk.client
@@ -107,7 +111,7 @@ func (b *Broker) alterTopicConfigZk(env *sim.Env, res protocol.AlterConfigsResou
 		if r.Rc == zookeeper.OK {
 			props, _ = kafkazk.DecodeEntityConfigEntries(r.Data)
 		}
-		props, code, msg := b.prepareIncrementalConfigs(res.Configs, props)
+		props, code, msg := b.prepareIncrementalConfigs(kafkazk.ConfigTypeTopic, res.Configs, props)
 		if code != protocol.NONE {
 			done(env, code, msg)
 			return
@@ -131,7 +135,9 @@ func (b *Broker) alterTopicConfigZk(env *sim.Env, res protocol.AlterConfigsResou
 // prepareIncrementalConfigs applies the operations to the Properties read
 // from the znode, as 2.8 does: APPEND adds the values to the list as they
 // are (duplicates kept), SUBTRACT removes one occurrence of each.
-func (b *Broker) prepareIncrementalConfigs(ops []protocol.AlterableConfig, props []kafkazk.ConfigEntry) ([]kafkazk.ConfigEntry, protocol.ErrorCode, string) {
+// entityType says whose config keys (and defaults) APPEND and SUBTRACT
+// use: "topics" (LogConfig.configKeys) or "brokers" (KafkaConfig.configKeys).
+func (b *Broker) prepareIncrementalConfigs(entityType string, ops []protocol.AlterableConfig, props []kafkazk.ConfigEntry) ([]kafkazk.ConfigEntry, protocol.ErrorCode, string) {
 	get := func(name string) (string, bool) {
 		for _, e := range props {
 			if e.Name == name {
@@ -158,8 +164,11 @@ func (b *Broker) prepareIncrementalConfigs(ops []protocol.AlterableConfig, props
 			props = slices.DeleteFunc(props, func(e kafkazk.ConfigEntry) bool { return e.Name == op.Name })
 		case protocol.OpAppend, protocol.OpSubtract:
 			d, ok := config.TopicDef(op.Name, rel)
+			if entityType == kafkazk.ConfigTypeBroker {
+				d, ok = config.BrokerDef(op.Name, rel)
+			}
 			if !ok {
-				// LogConfig.configKeys(name): a Scala Map's apply.
+				// configKeys(name): a Scala Map's apply.
 				return nil, protocol.UNKNOWN_SERVER_ERROR, "key not found: " + op.Name
 			}
 			verb := "append"
@@ -170,7 +179,9 @@ func (b *Broker) prepareIncrementalConfigs(ops []protocol.AlterableConfig, props
 				return nil, protocol.INVALID_REQUEST, fmt.Sprintf("Config value %s is not allowed for config key: %s", verb, op.Name)
 			}
 			old, ok := get(op.Name)
-			if !ok {
+			if !ok && entityType == kafkazk.ConfigTypeBroker {
+				old = b.conf().Broker(op.Name)
+			} else if !ok {
 				old = b.conf().Topic(nil, op.Name).Value
 			}
 			list := strings.Split(old, ",")

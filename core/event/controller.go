@@ -244,6 +244,21 @@ func (e ReassignmentsAltered) Fields(w sim.FieldWriter) {
 	w.Int("partitions", int64(e.Partitions))
 }
 
+// ReassignmentCompleted: a ZooKeeper-era controller finished moving TP
+// to Replicas (KafkaController.onPartitionReassignment's phase B): the
+// removed replicas are stopped and deleted, the topic znode lists the
+// new ones.
+type ReassignmentCompleted struct {
+	TP       storage.TopicPartition
+	Replicas []int32
+}
+
+func (ReassignmentCompleted) Key() string { return "reassignment.completed" }
+func (e ReassignmentCompleted) Fields(w sim.FieldWriter) {
+	w.Str("tp", e.TP.String())
+	w.IDs("replicas", e.Replicas)
+}
+
 // LeadersRebalanced: the leader imbalance check moved Count partition
 // leaderships back to their preferred replicas through preferred
 // elections (auto.leader.rebalance.enable;

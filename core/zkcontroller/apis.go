@@ -91,7 +91,8 @@ func (c *Controller) AlterIsr(env *sim.Env, req *protocol.AlterIsrRequest, reply
 				c.addUpdateMetadata(b, c.ctx.liveIDs(), updated)
 				c.sendBatch(env, b)
 			}
-			done(env)
+			// A successful ISR change may complete a reassignment.
+			c.maybeCompleteReassignments(env, updated, done)
 		})
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/kafkazk"
 	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
 
 // brokerChange is the BrokerChange event (processBrokerChange): read
@@ -110,13 +111,22 @@ func (c *Controller) onBrokerStartup(env *sim.Env, ids []int32, done func(*sim.E
 			done(env) // resigned meanwhile (ControllerMovedException ends the event)
 			return
 		}
-		c.resumeDeletionOn(ids)
-		c.resumeDeletions(env, func(env *sim.Env) {
-			var reqs []kafkazk.Req
-			for _, id := range ids {
-				reqs = append(reqs, kafkazk.Req{Type: opExists, Path: kafkazk.BrokerIDPath(id)})
+		// maybeResumeReassignments: the moves whose target has a new broker.
+		c.resumeReassignments(env, func(_ storage.TopicPartition, ra assignment) bool {
+			return slices.ContainsFunc(ra.target(), func(r int32) bool { return slices.Contains(ids, r) })
+		}, func(env *sim.Env) {
+			if c.ctx == nil {
+				done(env)
+				return
 			}
-			c.cfg.ZK.Do(env, reqs, func(env *sim.Env, _ []kafkazk.Resp) { done(env) })
+			c.resumeDeletionOn(ids)
+			c.resumeDeletions(env, func(env *sim.Env) {
+				var reqs []kafkazk.Req
+				for _, id := range ids {
+					reqs = append(reqs, kafkazk.Req{Type: opExists, Path: kafkazk.BrokerIDPath(id)})
+				}
+				c.cfg.ZK.Do(env, reqs, func(env *sim.Env, _ []kafkazk.Resp) { done(env) })
+			})
 		})
 	})
 }

@@ -127,8 +127,9 @@ func newBatch() *batch {
 	}
 }
 
-// addLeaderAndIsr tells brokers the partition's state, and every live or
-// shutting-down broker its metadata (addLeaderAndIsrRequestForBrokers).
+// addLeaderAndIsr tells brokers the partition's state with its full
+// assignment (the replicas being added and removed too), and every live
+// or shutting-down broker its metadata (addLeaderAndIsrRequestForBrokers).
 func (c *Controller) addLeaderAndIsr(b *batch, brokers []int32, tp storage.TopicPartition, li *leaderIsr, isNew bool) {
 	for _, id := range brokers {
 		if id < 0 {
@@ -137,10 +138,12 @@ func (c *Controller) addLeaderAndIsr(b *batch, brokers []int32, tp storage.Topic
 		if b.leaderAndIsr[id] == nil {
 			b.leaderAndIsr[id] = map[storage.TopicPartition]protocol.LeaderAndIsrPartitionState{}
 		}
+		full := c.ctx.full(tp)
 		st := protocol.LeaderAndIsrPartitionState{
 			TopicName: tp.Topic, PartitionIndex: tp.Partition, ControllerEpoch: li.controllerEpoch,
 			Leader: li.leader, LeaderEpoch: li.leaderEpoch, ISR: slices.Clone(li.isr), ZkVersion: li.zkVersion,
-			Replicas: slices.Clone(c.ctx.replicas(tp)), IsNew: isNew,
+			Replicas: slices.Clone(full.replicas), AddingReplicas: slices.Clone(full.adding), RemovingReplicas: slices.Clone(full.removing),
+			IsNew: isNew,
 		}
 		if old, ok := b.leaderAndIsr[id][tp]; ok && old.IsNew {
 			st.IsNew = true

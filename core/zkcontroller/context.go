@@ -21,6 +21,9 @@ type context struct {
 	states       map[storage.TopicPartition]*leaderIsr // leadership info: the state znodes as last read or written
 	pstate       map[storage.TopicPartition]partitionStateName
 	del          deletions // topic deletion (deletion.go)
+	// reassigning is partitionsBeingReassigned (reassign.go): each has
+	// adding or removing replicas in its topic's assignment.
+	reassigning map[storage.TopicPartition]bool
 }
 
 // liveBroker is a registered broker and its epoch (its znode's czxid).
@@ -29,12 +32,15 @@ type liveBroker struct {
 	epoch int64
 }
 
-// topicInfo is a topic's id and replica assignment, by partition.
+// topicInfo is a topic's id and replica assignment, by partition: the
+// full replica set of each, and for those being reassigned the replicas
+// being added and removed.
 type topicInfo struct {
-	id          metadata.Uuid
-	assignment  [][]int32
-	zkHasNoID   bool // its znode was written without a topic_id (kafka-topics --zookeeper)
-	dataVersion int32
+	id               metadata.Uuid
+	assignment       [][]int32
+	adding, removing map[int32][]int32
+	zkHasNoID        bool // its znode was written without a topic_id (kafka-topics --zookeeper)
+	dataVersion      int32
 }
 
 // leaderIsr is LeaderIsrAndControllerEpoch with its zkVersion.
@@ -75,6 +81,7 @@ func newContext() *context {
 		live: map[int32]liveBroker{}, shuttingDown: map[int32]bool{},
 		topics: map[string]*topicInfo{}, states: map[storage.TopicPartition]*leaderIsr{},
 		pstate: map[storage.TopicPartition]partitionStateName{}, del: newDeletions(),
+		reassigning: map[storage.TopicPartition]bool{},
 	}
 }
 

@@ -43,11 +43,23 @@ type deletions struct {
 	queued   map[string]bool // topicsToBeDeleted
 	started  map[string]bool // topicsWithDeletionStarted
 	replicas map[topicReplica]replicaDeletion
+	halted   map[string]bool // queued topics with a partition being reassigned (ineligible until it completes)
 }
 
 func newDeletions() deletions {
-	return deletions{queued: map[string]bool{}, started: map[string]bool{}, replicas: map[topicReplica]replicaDeletion{}}
+	return deletions{queued: map[string]bool{}, started: map[string]bool{}, replicas: map[topicReplica]replicaDeletion{}, halted: map[string]bool{}}
 }
+
+// halt is markTopicIneligibleForDeletion for a reassignment: a topic
+// queued for deletion waits while one of its partitions moves.
+func (d deletions) halt(topic string) {
+	if d.queued[topic] {
+		d.halted[topic] = true
+	}
+}
+
+// resume is resumeDeletionForTopics once a move has completed.
+func (d deletions) resume(topic string) { delete(d.halted, topic) }
 
 // topicDeletion is the TopicDeletion event: read /admin/delete_topics
 // (re-arming its watch), drop entries for topics that do not exist, and
@@ -81,6 +93,11 @@ func (c *Controller) topicDeletion(env *sim.Env, done func(*sim.Env)) {
 			}
 			for _, t := range queue {
 				c.ctx.del.queued[t] = true
+				for tp := range c.ctx.reassigning {
+					if tp.Topic == t {
+						c.ctx.del.halt(t) // "topic reassignment in progress"
+					}
+				}
 			}
 			c.resumeDeletions(env, done)
 		})
@@ -111,7 +128,7 @@ func (c *Controller) resumeDeletions(env *sim.Env, done func(*sim.Env)) {
 		switch {
 		case all && c.ctx.del.started[t]:
 			complete = append(complete, t)
-		case !anyStarted:
+		case !anyStarted && !c.ctx.del.halted[t]:
 			eligible = append(eligible, t)
 		}
 	}

@@ -163,7 +163,13 @@ func (c *Controller) resign(env *sim.Env) {
 		for _, id := range c.ctx.liveIDs() {
 			zk.UnregisterNodeHandler(kafkazk.BrokerIDPath(id))
 		}
+		// unregisterPartitionReassignmentIsrChangeHandlers
+		for tp := range c.ctx.reassigning {
+			zk.UnregisterNodeHandler(kafkazk.TopicPartitionStatePath(tp.Topic, tp.Partition))
+		}
 	}
+	zk.UnregisterNodeHandler(kafkazk.PreferredReplicaElectionPath)
+	zk.UnregisterNodeHandler(kafkazk.ReassignPartitionsPath)
 	c.rebalance.Stop()
 	if c.channel != nil {
 		c.channel.stop()

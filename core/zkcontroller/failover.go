@@ -50,7 +50,9 @@ func (c *Controller) onControllerFailover(env *sim.Env, done func(env *sim.Env))
 				c.enqueue(env, "IsrChangeNotification", c.isrChangeNotification)
 			})
 			zk.RegisterNodeHandler(kafkazk.PreferredReplicaElectionPath, kafkazk.NodeHandler{})
-			zk.RegisterNodeHandler(kafkazk.ReassignPartitionsPath, kafkazk.NodeHandler{})
+			zk.RegisterNodeHandler(kafkazk.ReassignPartitionsPath, kafkazk.NodeHandler{
+				Created: func(env *sim.Env) { c.enqueue(env, "ZkPartitionReassignment", c.zkPartitionReassignmentEvent) },
+			})
 			zk.Do(env, []kafkazk.Req{
 				{Type: opExists, Path: kafkazk.PreferredReplicaElectionPath},
 				{Type: opExists, Path: kafkazk.ReassignPartitionsPath},
@@ -100,6 +102,7 @@ func (c *Controller) onControllerFailover(env *sim.Env, done func(env *sim.Env))
 			c.initializePartitionState()
 			c.triggerOnlinePartitionStateChange(env, next)
 		},
+		c.initializePartitionReassignments,
 		// The deletions in progress (fetchTopicDeletionsInProgress, then
 		// tryTopicDeletion).
 		c.topicDeletion,
@@ -203,7 +206,14 @@ func (c *Controller) readBrokers(env *sim.Env, then func(env *sim.Env, brokers m
 func (c *Controller) loadTopics(env *sim.Env, next func(*sim.Env)) {
 	zk := c.cfg.ZK
 	zk.One(env, kafkazk.Req{Type: opGetChildren, Path: kafkazk.TopicsPath, RegisterWatch: true}, func(env *sim.Env, r kafkazk.Resp) {
-		c.readTopics(env, r.Children, func(env *sim.Env, _ []string) { next(env) })
+		c.readTopics(env, r.Children, func(env *sim.Env, _ []string) {
+			for _, tp := range c.ctx.allPartitions() {
+				if c.ctx.full(tp).moving() {
+					c.ctx.reassigning[tp] = true
+				}
+			}
+			next(env)
+		})
 	})
 }
 
@@ -235,6 +245,7 @@ func (c *Controller) readTopics(env *sim.Env, names []string, then func(env *sim
 					break
 				}
 				t.assignment = append(t.assignment, rs)
+				t.setMoving(p, data.Adding[p], data.Removing[p])
 			}
 			if t.id == (metadata.Uuid{}) {
 				t.id = metadata.RandomUuid(env.Rand("zk-controller/topic-ids").Uint64)

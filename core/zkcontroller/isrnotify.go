@@ -68,12 +68,21 @@ func (c *Controller) isrChangeNotification(env *sim.Env, done func(*sim.Env)) {
 				for i, ch := range children {
 					dels[i] = c.guarded(zookeeper.DeleteOp(path+"/"+ch, -1))
 				}
-				zk.Do(env, dels, func(env *sim.Env, rs []kafkazk.Resp) {
-					if anyMoved(rs) {
-						c.maybeResign(env, done)
+				// Leaders that write ISRs themselves (a cluster below
+				// 2.7-IV2, or in the middle of moving to it) complete
+				// reassignments through here too.
+				c.maybeCompleteReassignments(env, tps, func(env *sim.Env) {
+					if c.ctx == nil {
+						done(env)
 						return
 					}
-					done(env)
+					zk.Do(env, dels, func(env *sim.Env, rs []kafkazk.Resp) {
+						if anyMoved(rs) {
+							c.maybeResign(env, done)
+							return
+						}
+						done(env)
+					})
 				})
 			})
 		})

@@ -19,12 +19,14 @@ const (
 	controlledShutdownElection                 // ControlledShutdownPartitionLeaderElectionStrategy
 	preferredElection                          // PreferredReplicaPartitionLeaderElectionStrategy
 	uncleanElection                            // OfflinePartitionLeaderElectionStrategy(true): an admin's unclean election
+	reassignElection                           // ReassignPartitionLeaderElectionStrategy: a completed move's leader left
 )
 
 // String is the strategy as Kafka prints it in a failed election's message.
 func (s strategy) String() string {
 	return [...]string{"OfflinePartitionLeaderElectionStrategy(false)", "ControlledShutdownPartitionLeaderElectionStrategy",
-		"PreferredReplicaPartitionLeaderElectionStrategy", "OfflinePartitionLeaderElectionStrategy(true)"}[s]
+		"PreferredReplicaPartitionLeaderElectionStrategy", "OfflinePartitionLeaderElectionStrategy(true)",
+		"ReassignPartitionLeaderElectionStrategy"}[s]
 }
 
 // outcome ends a state change: moved says a guarded write met a newer
@@ -267,6 +269,19 @@ func (c *Controller) electLeader(tp storage.TopicPartition, li *leaderIsr, s str
 				next.isr = append(next.isr, r)
 			}
 		}
+	case reassignElection:
+		// leaderForReassign: the first target replica that is live and in
+		// the ISR (the assignment is the target by now); the ISR stays.
+		for _, r := range assignment {
+			if c.ctx.isLive(r) && slices.Contains(li.isr, r) {
+				next.leader = r
+				break
+			}
+		}
+		if next.leader < 0 {
+			return nil, false
+		}
+		next.isr = slices.Clone(li.isr)
 	case preferredElection:
 		if len(assignment) == 0 || !c.ctx.isLive(assignment[0]) || !slices.Contains(li.isr, assignment[0]) || li.leader == assignment[0] {
 			return nil, false

@@ -18,6 +18,17 @@ import (
 // other replicas get the new state.
 func (c *Controller) offlineReplicas(env *sim.Env, id int32, tps []storage.TopicPartition, done outcome) {
 	b := newBatch()
+	c.offlineReplicasInto(env, b, id, tps, func(env *sim.Env, moved bool) {
+		if !moved {
+			c.sendBatch(env, b)
+		}
+		done(env, moved)
+	})
+}
+
+// offlineReplicasInto is offlineReplicas adding its requests to b, for a
+// state change of several brokers' replicas sent as one batch.
+func (c *Controller) offlineReplicasInto(env *sim.Env, b *batch, id int32, tps []storage.TopicPartition, done outcome) {
 	var withInfo []storage.TopicPartition
 	for _, tp := range tps {
 		c.addStopReplica(b, []int32{id}, tp, false)
@@ -25,12 +36,7 @@ func (c *Controller) offlineReplicas(env *sim.Env, id int32, tps []storage.Topic
 			withInfo = append(withInfo, tp)
 		}
 	}
-	c.removeFromIsr(env, b, id, withInfo, func(env *sim.Env, moved bool) {
-		if !moved {
-			c.sendBatch(env, b)
-		}
-		done(env, moved)
-	})
+	c.removeFromIsr(env, b, id, withInfo, done)
 }
 
 // removeFromIsr reads the states, writes those that list id, and retries
