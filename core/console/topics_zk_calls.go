@@ -12,7 +12,7 @@ import (
 	"kafkascope/core/zookeeper"
 )
 
-// The KafkaZkClient calls kafka-topics.sh --zookeeper makes
+// The KafkaZkClient calls the 2.8 tools' --zookeeper paths make
 // (core/src/main/scala/kafka/zk/KafkaZkClient.scala, tag 2.8.0). Each
 // waits for its answers (retryRequestsUntilConnected: a lost connection
 // sends them again) and throws a KeeperException for a code it does not
@@ -20,7 +20,7 @@ import (
 
 // call sends reqs (paths without the connect string's chroot) together
 // and continues with their answers.
-func (p *zkTopicsProc) call(env *sim.Env, reqs []kafkazk.Req, k func(env *sim.Env, resps []kafkazk.Resp)) {
+func (p *zkTool) call(env *sim.Env, reqs []kafkazk.Req, k func(env *sim.Env, resps []kafkazk.Resp)) {
 	if p.zk == nil {
 		return // no server answers: the connection timeout ends the tool
 	}
@@ -37,7 +37,7 @@ func (p *zkTopicsProc) call(env *sim.Env, reqs []kafkazk.Req, k func(env *sim.En
 	})
 }
 
-func (p *zkTopicsProc) one(env *sim.Env, req kafkazk.Req, k func(env *sim.Env, r kafkazk.Resp)) {
+func (p *zkTool) one(env *sim.Env, req kafkazk.Req, k func(env *sim.Env, r kafkazk.Resp)) {
 	p.call(env, []kafkazk.Req{req}, func(env *sim.Env, resps []kafkazk.Resp) { k(env, resps[0]) })
 }
 
@@ -54,12 +54,12 @@ func chrootPath(chroot, path string) string {
 
 // keeperFail is a KeeperException (KeeperException.create(code, path))
 // reaching main's try.
-func (p *zkTopicsProc) keeperFail(code zookeeper.Code, path string, causes ...string) {
-	p.tc.fail("org.apache.zookeeper.KeeperException$"+keeperClass[code], (&zookeeper.Error{Code: code, Path: path}).Error(), causes...)
+func (p *zkTool) keeperFail(code zookeeper.Code, path string, causes ...string) {
+	p.fail("org.apache.zookeeper.KeeperException$"+keeperClass[code], (&zookeeper.Error{Code: code, Path: path}).Error(), causes...)
 }
 
 // getChildren is KafkaZkClient.getChildren: none for a missing parent.
-func (p *zkTopicsProc) getChildren(env *sim.Env, path string, k func(env *sim.Env, children []string)) {
+func (p *zkTool) getChildren(env *sim.Env, path string, k func(env *sim.Env, children []string)) {
 	p.one(env, kafkazk.Req{Type: zookeeper.OpGetChildren2, Path: path}, func(env *sim.Env, r kafkazk.Resp) {
 		switch r.Rc {
 		case zookeeper.OK:
@@ -73,7 +73,7 @@ func (p *zkTopicsProc) getChildren(env *sim.Env, path string, k func(env *sim.En
 }
 
 // getData reads a znode: ok is false when it does not exist.
-func (p *zkTopicsProc) getData(env *sim.Env, path string, k func(env *sim.Env, data []byte, ok bool)) {
+func (p *zkTool) getData(env *sim.Env, path string, k func(env *sim.Env, data []byte, ok bool)) {
 	p.one(env, kafkazk.Req{Type: zookeeper.OpGetData, Path: path}, func(env *sim.Env, r kafkazk.Resp) {
 		switch r.Rc {
 		case zookeeper.OK:
@@ -87,7 +87,7 @@ func (p *zkTopicsProc) getData(env *sim.Env, path string, k func(env *sim.Env, d
 }
 
 // pathExists is KafkaZkClient.pathExists.
-func (p *zkTopicsProc) pathExists(env *sim.Env, path string, k func(env *sim.Env, exists bool)) {
+func (p *zkTool) pathExists(env *sim.Env, path string, k func(env *sim.Env, exists bool)) {
 	p.one(env, kafkazk.Req{Type: zookeeper.OpExists, Path: path}, func(env *sim.Env, r kafkazk.Resp) {
 		switch r.Rc {
 		case zookeeper.OK:
@@ -104,7 +104,7 @@ func (p *zkTopicsProc) pathExists(env *sim.Env, path string, k func(env *sim.Env
 // (every caller here): create path; when its parent is missing, create
 // the parents (no data) and try again. k gets OK or NODEEXISTS (the
 // NodeExistsException the callers catch); other codes are thrown.
-func (p *zkTopicsProc) createRecursive(env *sim.Env, path string, data []byte, k func(env *sim.Env, rc zookeeper.Code)) {
+func (p *zkTool) createRecursive(env *sim.Env, path string, data []byte, k func(env *sim.Env, rc zookeeper.Code)) {
 	create := kafkazk.Req{Type: zookeeper.OpCreate, Path: path, Data: data, Mode: zookeeper.Persistent}
 	p.one(env, create, func(env *sim.Env, r kafkazk.Resp) {
 		if r.Rc != zookeeper.NoNode {
@@ -117,7 +117,7 @@ func (p *zkTopicsProc) createRecursive(env *sim.Env, path string, data []byte, k
 	})
 }
 
-func (p *zkTopicsProc) createdOrThrow(env *sim.Env, rc zookeeper.Code, path string, k func(env *sim.Env, rc zookeeper.Code)) {
+func (p *zkTool) createdOrThrow(env *sim.Env, rc zookeeper.Code, path string, k func(env *sim.Env, rc zookeeper.Code)) {
 	if rc != zookeeper.OK && rc != zookeeper.NodeExists {
 		p.keeperFail(rc, path)
 		return
@@ -127,7 +127,7 @@ func (p *zkTopicsProc) createdOrThrow(env *sim.Env, rc zookeeper.Code, path stri
 
 // createParents is createRecursive0: a parent that exists already is
 // fine.
-func (p *zkTopicsProc) createParents(env *sim.Env, path string, k func(env *sim.Env)) {
+func (p *zkTool) createParents(env *sim.Env, path string, k func(env *sim.Env)) {
 	create := kafkazk.Req{Type: zookeeper.OpCreate, Path: path, Mode: zookeeper.Persistent}
 	ok := func(env *sim.Env, rc zookeeper.Code) {
 		if rc != zookeeper.OK && rc != zookeeper.NodeExists {
@@ -189,13 +189,13 @@ func (p *zkTopicsProc) ensureTopicExists(topics []string) bool {
 // liveBrokers is getAllBrokersInCluster: the ids under /brokers/ids in
 // order (getSortedBrokerList), each registration read (all together) and
 // those still there kept.
-func (p *zkTopicsProc) liveBrokers(env *sim.Env, k func(env *sim.Env, brokers []kafkazk.BrokerInfo)) {
+func (p *zkTool) liveBrokers(env *sim.Env, k func(env *sim.Env, brokers []kafkazk.BrokerInfo)) {
 	p.getChildren(env, kafkazk.BrokerIdsPath, func(env *sim.Env, children []string) {
 		var ids []int32
 		for _, c := range children {
 			n, ok := jdk.ParseInt(c, 32)
 			if !ok {
-				p.tc.fail("java.lang.NumberFormatException", `For input string: "`+c+`"`)
+				p.fail("java.lang.NumberFormatException", `For input string: "`+c+`"`)
 				return
 			}
 			ids = append(ids, int32(n))
@@ -213,7 +213,7 @@ func (p *zkTopicsProc) liveBrokers(env *sim.Env, k func(env *sim.Env, brokers []
 					b, err := kafkazk.DecodeBrokerInfo(ids[i], r.Data)
 					if err != nil {
 						// BrokerIdZNode.decode (ZkData.scala:271).
-						p.tc.fail("org.apache.kafka.common.KafkaException", fmt.Sprintf("Failed to parse ZooKeeper registration for broker %d: %s", ids[i], r.Data))
+						p.fail("org.apache.kafka.common.KafkaException", fmt.Sprintf("Failed to parse ZooKeeper registration for broker %d: %s", ids[i], r.Data))
 						return
 					}
 					out = append(out, b)
