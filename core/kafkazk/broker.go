@@ -2,6 +2,7 @@ package kafkazk
 
 import (
 	"fmt"
+	"kafkascope/core/scalacoll"
 	"regexp"
 	"strconv"
 	"strings"
@@ -83,7 +84,7 @@ func EncodeBrokerInfo(b BrokerInfo) []byte {
 	for i, m := range members {
 		keys[i] = m.key
 	}
-	return jsonObjectIn(scalaMutableStringMapOrder(keys, 6), members)
+	return jsonObjectIn(scalacoll.MutableStringOrder(keys, 6), members)
 }
 
 // listenerSecurityProtocolMap is advertisedEndpoints.map(listener ->
@@ -99,7 +100,7 @@ func listenerSecurityProtocolMap(endpoints []Endpoint) []byte {
 		protocol[e.Listener] = e.SecurityProtocol
 	}
 	members := make([]member, 0, len(names))
-	for _, n := range scalaImmutableStringMapOrder(names) {
+	for _, n := range scalacoll.ImmutableStringOrder(names) {
 		members = append(members, member{n, jsonString(protocol[n])})
 	}
 	return jsonObject(members)

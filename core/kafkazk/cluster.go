@@ -2,6 +2,7 @@ package kafkazk
 
 import (
 	"fmt"
+	"kafkascope/core/scalacoll"
 
 	"kafkascope/core/jdk"
 )
@@ -38,7 +39,7 @@ func EncodeFeature() []byte {
 		{"status", jsonInt(FeatureZNodeStatusEnabled)},
 		{"features", []byte("{}")},
 	}
-	return jsonObjectIn(scalaMutableStringMapOrder([]string{"version", "status", "features"}, 3), members)
+	return jsonObjectIn(scalacoll.MutableStringOrder([]string{"version", "status", "features"}, 3), members)
 }
 
 // ProducerIDBlock is the data of /latest_producer_id_block: the last

@@ -15,9 +15,9 @@
 //   - an immutable Map literal of up to four entries (Map1..Map4) keeps
 //     insertion order;
 //   - an immutable Map of five or more is a CHAMP HashMap, ordered by the
-//     improved hash of each key (scalaImmutableMapOrder);
+//     improved hash of each key (scalacoll.ImmutableOrder);
 //   - a collection.mutable.Map is a hash table, ordered by bucket and by
-//     hash within a bucket (scalaMutableHashMapOrder);
+//     hash within a bucket (scalacoll.MutableOrder);
 //   - a java.util.Properties (the config znodes) iterates its backing
 //     ConcurrentHashMap (javaPropertiesOrder).
 //

@@ -2,6 +2,7 @@ package kafkazk
 
 import (
 	"fmt"
+	"kafkascope/core/scalacoll"
 
 	"kafkascope/core/jdk"
 	"kafkascope/core/jsonvalue"
@@ -69,7 +70,7 @@ func EncodeIsrChangeNotification(ps []TopicPartition) []byte {
 	for i, p := range ps {
 		hashes[i] = partitionMapHash(p)
 	}
-	return encodePartitionList(ps, scalaMutableHashMapOrder(hashes, 0))
+	return encodePartitionList(ps, scalacoll.MutableOrder(hashes, 0))
 }
 
 // EncodePreferredReplicaElection is PreferredReplicaElectionZNode.encode.
@@ -82,7 +83,7 @@ func EncodePreferredReplicaElection(ps []TopicPartition) []byte {
 	for i, p := range ps {
 		hashes[i] = partitionMapHash(p)
 	}
-	return encodePartitionList(ps, scalaImmutableMapOrder(hashes))
+	return encodePartitionList(ps, scalacoll.ImmutableOrder(hashes))
 }
 
 // decodePartitionList reads "partitions" as the two decoders do: an array

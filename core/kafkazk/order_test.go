@@ -1,6 +1,7 @@
 package kafkazk
 
 import (
+	"kafkascope/core/scalacoll"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,59 +26,35 @@ func TestScalaMapOrders(t *testing.T) {
 	}{
 		// Seen in real dumps.
 		{"partition state (Map of 5: CHAMP)",
-			scalaImmutableStringMapOrder([]string{"version", "leader", "leader_epoch", "controller_epoch", "isr"}),
+			scalacoll.ImmutableStringOrder([]string{"version", "leader", "leader_epoch", "controller_epoch", "isr"}),
 			"controller_epoch leader version leader_epoch isr"},
 		{"broker v5 (mutable literal of 6, then 2 more)",
-			scalaMutableStringMapOrder([]string{"version", "host", "port", "endpoints", "jmx_port", "timestamp", "listener_security_protocol_map", "features"}, 6),
+			scalacoll.MutableStringOrder([]string{"version", "host", "port", "endpoints", "jmx_port", "timestamp", "listener_security_protocol_map", "features"}, 6),
 			"features listener_security_protocol_map endpoints jmx_port port host version timestamp"},
 		{"topic v3 (mutable literal of 4, then topic_id)",
-			scalaMutableStringMapOrder([]string{"version", "partitions", "adding_replicas", "removing_replicas", "topic_id"}, 4),
+			scalacoll.MutableStringOrder([]string{"version", "partitions", "adding_replicas", "removing_replicas", "topic_id"}, 4),
 			"partitions topic_id adding_replicas removing_replicas version"},
 		{"11 partitions (mutable, from empty)",
-			scalaMutableStringMapOrder(partitionKeys(11), 0), "0 1 2 3 4 5 6 7 8 9 10"},
-		{"12 partitions", scalaMutableStringMapOrder(partitionKeys(12), 0), "11 0 1 2 3 4 5 6 7 8 9 10"},
+			scalacoll.MutableStringOrder(partitionKeys(11), 0), "0 1 2 3 4 5 6 7 8 9 10"},
+		{"12 partitions", scalacoll.MutableStringOrder(partitionKeys(12), 0), "11 0 1 2 3 4 5 6 7 8 9 10"},
 		{"four listeners (Map4: insertion order)",
-			scalaImmutableStringMapOrder([]string{"CONTROLPLANE-9090", "REPLICATION-9091", "PLAIN-9092", "TLS-9093"}),
+			scalacoll.ImmutableStringOrder([]string{"CONTROLPLANE-9090", "REPLICATION-9091", "PLAIN-9092", "TLS-9093"}),
 			"CONTROLPLANE-9090 REPLICATION-9091 PLAIN-9092 TLS-9093"},
 		// Given by the same rules.
 		{"broker v5 with a rack",
-			scalaMutableStringMapOrder([]string{"version", "host", "port", "endpoints", "jmx_port", "timestamp", "rack", "listener_security_protocol_map", "features"}, 6),
+			scalacoll.MutableStringOrder([]string{"version", "host", "port", "endpoints", "jmx_port", "timestamp", "rack", "listener_security_protocol_map", "features"}, 6),
 			"features listener_security_protocol_map endpoints rack jmx_port port host version timestamp"},
 		{"topic v3 without a topic id",
-			scalaMutableStringMapOrder([]string{"version", "partitions", "adding_replicas", "removing_replicas"}, 4),
+			scalacoll.MutableStringOrder([]string{"version", "partitions", "adding_replicas", "removing_replicas"}, 4),
 			"partitions adding_replicas removing_replicas version"},
 		{"feature (mutable literal of 3)",
-			scalaMutableStringMapOrder([]string{"version", "status", "features"}, 3), "features version status"},
-		{"50 partitions (__consumer_offsets)", scalaMutableStringMapOrder(partitionKeys(50), 0),
+			scalacoll.MutableStringOrder([]string{"version", "status", "features"}, 3), "features version status"},
+		{"50 partitions (__consumer_offsets)", scalacoll.MutableStringOrder(partitionKeys(50), 0),
 			"44 45 46 47 48 49 10 11 12 13 14 15 16 17 18 19 0 1 2 3 4 5 6 7 8 9 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43"},
 	}
 	for _, c := range cases {
 		if got := strings.Join(c.got, " "); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
-		}
-	}
-}
-
-// The table length HashMap.from gives a literal: tableSizeFor(((n+1)/0.75).toInt).
-func TestScalaMutableInitialLength(t *testing.T) {
-	for n, want := range map[int]int{0: 16, 1: 8, 3: 8, 4: 8, 5: 8, 6: 16, 11: 16, 12: 32} {
-		if got := scalaMutableInitialLength(n); got != want {
-			t.Errorf("n=%d: %d, want %d", n, got, want)
-		}
-	}
-}
-
-// Keys with equal hashes stay in insertion order, in both kinds of map
-// ("Aa" and "BB" share String.hashCode 2112).
-func TestEqualHashesKeepInsertionOrder(t *testing.T) {
-	keys := []string{"BB", "Aa", "AaBB", "BBAa", "AaAa", "BBBB"} // the last four share one hash too
-	for _, order := range [][]string{scalaMutableStringMapOrder(keys, 0), scalaImmutableStringMapOrder(keys)} {
-		pos := map[string]int{}
-		for i, k := range order {
-			pos[k] = i
-		}
-		if pos["BB"] > pos["Aa"] || pos["AaBB"] > pos["BBAa"] || pos["BBAa"] > pos["AaAa"] || pos["AaAa"] > pos["BBBB"] {
-			t.Fatalf("order %v", order)
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package kafkazk
 
+import "kafkascope/core/scalacoll"
+
 // PartitionState is the data of /brokers/topics/<t>/partitions/<p>/state:
 // Kafka's LeaderIsrAndControllerEpoch without the zkVersion (which is the
 // znode's version, not part of its data).
@@ -26,7 +28,7 @@ func EncodePartitionState(s PartitionState) []byte {
 	for i, m := range members {
 		keys[i] = m.key
 	}
-	return jsonObjectIn(scalaImmutableStringMapOrder(keys), members)
+	return jsonObjectIn(scalacoll.ImmutableStringOrder(keys), members)
 }
 
 // DecodePartitionState is TopicPartitionStateZNode.decode: leader,

@@ -2,6 +2,7 @@ package kafkazk
 
 import (
 	"fmt"
+	"kafkascope/core/scalacoll"
 
 	"kafkascope/core/jdk"
 	"kafkascope/core/jsonvalue"
@@ -98,7 +99,7 @@ func InMapOrder(es []ReassignmentEntry) []ReassignmentEntry {
 		hashes[i] = TopicPartitionHash(e.TopicPartition)
 	}
 	out := make([]ReassignmentEntry, len(es))
-	for i, j := range scalaImmutableMapOrder(hashes) {
+	for i, j := range scalacoll.ImmutableOrder(hashes) {
 		out[i] = es[j]
 	}
 	return out

@@ -2,6 +2,7 @@ package kafkazk
 
 import (
 	"fmt"
+	"kafkascope/core/scalacoll"
 	"slices"
 	"strconv"
 
@@ -45,7 +46,7 @@ func EncodeTopic(t TopicZNodeData) []byte {
 	for i, m := range members {
 		keys[i] = m.key
 	}
-	return jsonObjectIn(scalaMutableStringMapOrder(keys, 4), members)
+	return jsonObjectIn(scalacoll.MutableStringOrder(keys, 4), members)
 }
 
 // partitionReplicasJSON is one of TopicZNode.encode's partition maps;
@@ -66,7 +67,7 @@ func partitionReplicasJSON(replicas map[int32][]int32, withEmpty bool) []byte {
 		keys[i] = strconv.Itoa(int(p))
 		members[i] = member{keys[i], jsonInts(replicas[p])}
 	}
-	order := scalaMutableHashMapOrder(stringHashes(keys), 0)
+	order := scalacoll.MutableOrder(scalacoll.StringHashes(keys), 0)
 	ordered := make([]member, len(order))
 	for i, j := range order {
 		ordered[i] = members[j]

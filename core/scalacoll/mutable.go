@@ -1,4 +1,4 @@
-package kafkazk
+package scalacoll
 
 import "kafkascope/core/jdk"
 
@@ -19,14 +19,14 @@ import "kafkascope/core/jdk"
 //     where tableSizeFor(c) = highestOneBit(max(c - 1, 4)) * 2; an empty
 //     map or a builder (Set.map) starts at 16.
 
-// scalaMutableHashMapOrder is the iteration order of a mutable.HashMap
+// MutableOrder is the iteration order of a mutable.HashMap
 // (or HashSet) whose keys, of the given key.## values, were added in this
 // order: indices into hashes. literalSize is the number of leading keys
 // given to the map's constructor (mutable.Map(k1 -> v1, ...)), 0 for a map
 // created empty; the rest were added with +=. Repeated keys must already
 // be removed (a put that replaces keeps the key's place).
-func scalaMutableHashMapOrder(hashes []int32, literalSize int) []int {
-	length := scalaMutableInitialLength(literalSize)
+func MutableOrder(hashes []int32, literalSize int) []int {
+	length := MutableInitialLength(literalSize)
 	// The order depends only on the final table length and, within a
 	// bucket, on the hash and then the insertion order, so replay only
 	// the growth.
@@ -62,9 +62,9 @@ func scalaMutableHashMapOrder(hashes []int32, literalSize int) []int {
 	return out
 }
 
-// scalaMutableInitialLength is the table length of a new mutable.HashMap:
+// MutableInitialLength is the table length of a new mutable.HashMap:
 // HashMap.from's for a literal of n entries, 16 for an empty map.
-func scalaMutableInitialLength(n int) int {
+func MutableInitialLength(n int) int {
 	if n <= 0 {
 		return 16 // defaultInitialCapacity
 	}
@@ -77,14 +77,14 @@ func scalaMutableInitialLength(n int) int {
 	return min(hob*2, 1<<30)
 }
 
-// scalaMutableStringMapOrder is scalaMutableHashMapOrder for String keys
+// MutableStringOrder is MutableOrder for String keys
 // (whose ## is String.hashCode): the keys in iteration order.
-func scalaMutableStringMapOrder(keys []string, literalSize int) []string {
-	return pickStrings(keys, scalaMutableHashMapOrder(stringHashes(keys), literalSize))
+func MutableStringOrder(keys []string, literalSize int) []string {
+	return pickStrings(keys, MutableOrder(StringHashes(keys), literalSize))
 }
 
-// stringHashes is String.hashCode of each key.
-func stringHashes(keys []string) []int32 {
+// StringHashes is String.hashCode of each key.
+func StringHashes(keys []string) []int32 {
 	hashes := make([]int32, len(keys))
 	for i, k := range keys {
 		hashes[i] = jdk.StringHashCode(k)

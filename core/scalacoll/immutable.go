@@ -1,4 +1,4 @@
-package kafkazk
+package scalacoll
 
 // The iteration order of a Scala 2.13 immutable Map (and Set), which Kafka
 // builds with Map(k -> v, ...) literals and .toMap / .toSet. From
@@ -14,10 +14,10 @@ package kafkazk
 //     iteration is depth first. Keys whose 32-bit hashes are all equal end
 //     in a collision node, which keeps insertion order.
 
-// scalaImmutableMapOrder is the iteration order of an immutable Map (or
+// ImmutableOrder is the iteration order of an immutable Map (or
 // Set) whose distinct keys, of the given key.## values, were added in
 // this order: indices into hashes.
-func scalaImmutableMapOrder(hashes []int32) []int {
+func ImmutableOrder(hashes []int32) []int {
 	idx := make([]int, len(hashes))
 	for i := range idx {
 		idx[i] = i
@@ -27,6 +27,19 @@ func scalaImmutableMapOrder(hashes []int32) []int {
 	}
 	improved := make([]uint32, len(hashes))
 	for i, h := range hashes {
+		improved[i] = uint32(scalaImprove(h))
+	}
+	return champOrder(idx, improved, 0)
+}
+
+// HashTrieOrder is the iteration order of a CHAMP HashMap of any size,
+// as groupBy builds it (IterableOps.groupBy adds each key to an
+// immutable.HashMap, never a Map1..Map4): indices into hashes.
+func HashTrieOrder(hashes []int32) []int {
+	idx := make([]int, len(hashes))
+	improved := make([]uint32, len(hashes))
+	for i, h := range hashes {
+		idx[i] = i
 		improved[i] = uint32(scalaImprove(h))
 	}
 	return champOrder(idx, improved, 0)
@@ -66,8 +79,8 @@ func scalaImprove(hcode int32) int32 {
 	return h ^ int32(uint32(h)>>10)
 }
 
-// scalaImmutableStringMapOrder is scalaImmutableMapOrder for String keys:
+// ImmutableStringOrder is ImmutableOrder for String keys:
 // the keys in iteration order.
-func scalaImmutableStringMapOrder(keys []string) []string {
-	return pickStrings(keys, scalaImmutableMapOrder(stringHashes(keys)))
+func ImmutableStringOrder(keys []string) []string {
+	return pickStrings(keys, ImmutableOrder(StringHashes(keys)))
 }
