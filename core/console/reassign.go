@@ -28,6 +28,9 @@ func reassignSpecs() []*javacli.OptionSpec { return withCommon(reassignSpecList)
 // (KIP-860, KAFKA-14121). ReassignPartitionsCommandOptions.java.
 func reassignSpecsFor(v release.Version) []*javacli.OptionSpec {
 	specs := reassignSpecs()
+	if !v.AtLeast(3, 0) {
+		return append(specs, &reassignZooKeeperSpec) // 2.8 (KIP-455 deprecated it)
+	}
 	if !v.AtLeast(4, 0) {
 		return specs
 	}
@@ -46,6 +49,8 @@ func reassignSpecsFor(v release.Version) []*javacli.OptionSpec {
 }
 
 var (
+	reassignZooKeeperSpec = javacli.OptionSpec{Name: "zookeeper", Arg: javacli.RequiredArg, Type: "String", ArgDesc: "urls",
+		Desc: "DEPRECATED: the ZooKeeper connect string (host:port); the tool reads and writes the znodes itself (--execute, --verify, --generate)."}
 	reassignControllerSpec = javacli.OptionSpec{Name: "bootstrap-controller", Arg: javacli.OptionalArg, Type: "String", ArgDesc: "bootstrap controller to connect to",
 		Desc: "Talk to the controllers' listeners instead of a broker (for --cancel and --list only)."}
 	reassignDisallowRFSpec = javacli.OptionSpec{Name: "disallow-replication-factor-change",
@@ -135,13 +140,34 @@ func reassignTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if rel.AtLeast(4, 1) && action == "execute" {
 		permitted = append(slices.Clone(permitted), "disallow-replication-factor-change")
 	}
+	if !rel.AtLeast(3, 0) && action != "cancel" && action != "list" {
+		permitted = append(slices.Clone(permitted), "zookeeper")
+	}
 	for _, o := range p.Order {
 		if o != action && !slices.Contains(reassignRequired[action], o) && !slices.Contains(permitted, o) {
 			t.usage(fmt.Sprintf(`Option "[%s]" can't be used with action "[%s]"`, o, action), specs)
 			return nil
 		}
 	}
+	// 2.8: without --bootstrap-server (the ZooKeeper path) these options
+	// are refused, before main's try (validateAndParseArgs).
+	zkPath := !rel.AtLeast(3, 0) && p.Has("zookeeper") && !p.Has("bootstrap-server")
+	if zkPath {
+		for _, o := range []string{"additional", "cancel", "command-config", "replica-alter-log-dirs-throttle", "list", "timeout"} {
+			if p.Has(o) {
+				t.mainException(`java.lang.RuntimeException: You must specify --bootstrap-server when using "[` + o + `]"`)
+				return nil
+			}
+		}
+	}
 	rc := &reassignCommand{t: t, p: p, action: action, rel: rel, controllers: controllers}
+	if zkPath {
+		t.println("Warning: --zookeeper is deprecated, and will be removed in a future version of Kafka.")
+		return reassignZkTool(rc)
+	}
+	if !rel.AtLeast(3, 0) && p.Has("zookeeper") {
+		t.println("Warning: ignoring deprecated --zookeeper option because --bootstrap-server was specified.  The --zookeeper option will be removed in a future version of Kafka.")
+	}
 	if p.Has("command-config") {
 		if _, ok := t.s.readWorkspace(p.Value("command-config")); !ok {
 			rc.fail("java.nio.file.NoSuchFileException", p.Value("command-config"))
@@ -200,6 +226,11 @@ type reassignCommand struct {
 	// getReplicaToLogDir skips.
 	live []int32
 
+	// zk: the --zookeeper path (2.8); exit ends the tool after closing
+	// its ZooKeeper client, nil: the tool ends at once.
+	zk   bool
+	exit func(code int)
+
 	plan    []reassignTarget // --execute, --verify, --cancel
 	topics  []string         // --generate
 	brokers []int32          // --generate
@@ -215,29 +246,42 @@ type reassignTarget struct {
 
 func (r reassignTarget) tp() string { return fmt.Sprintf("%s-%d", r.topic, r.partition) }
 
+// finish ends the tool with code (main's finally closes its client).
+func (rc *reassignCommand) finish(code int) {
+	if rc.exit != nil {
+		rc.exit(code)
+		return
+	}
+	rc.t.finish(code)
+}
+
 // fail prints an error as the tool's catch-all does: "Error: <message>",
 // the exception (the simulator prints no Java stack frames) and an empty
 // line, and exits 1.
 func (rc *reassignCommand) fail(class, msg string, causes ...string) {
 	rc.t.println("Error: " + msg)
-	rc.t.println(client.Exception(class, msg))
+	rc.t.println(client.Exception(rc.exceptionClass(class), msg))
 	for _, c := range causes {
 		rc.t.println("Caused by: " + c)
 	}
 	rc.t.println("")
-	rc.t.finish(1)
+	rc.finish(1)
 }
 
 // terse prints a TerseException: its message alone.
 func (rc *reassignCommand) terse(msg string) {
 	rc.t.printLines(strings.Split(msg, "\n"))
-	rc.t.finish(1)
+	rc.finish(1)
 }
 
 // failErr reports a parse error of the JSON plan.
 func (rc *reassignCommand) failErr(err error) {
 	switch e := err.(type) {
 	case *jsonMappingError:
+		if rc.scalaTool() {
+			rc.fail(jsonMapping, scalaDecodeMessage(e.msg))
+			return
+		}
 		rc.fail(jsonMapping, e.msg)
 	case *toolError:
 		rc.fail(e.class, e.msg)
@@ -280,7 +324,11 @@ func (rc *reassignCommand) prepare() bool {
 			rc.brokers = append(rc.brokers, int32(n))
 		}
 		if d := duplicateInts(rc.brokers); len(d) > 0 {
-			rc.fail(adminCommandFailed, "Broker list contains duplicate entries: "+javaIntSet(d))
+			list := javaIntSet(d)
+			if rc.scalaTool() {
+				list = joinInts(scalaDuplicateInts(rc.brokers), ",")
+			}
+			rc.fail(adminCommandFailed, "Broker list contains duplicate entries: "+list)
 			return false
 		}
 		topics, err := parseTopicsJSON(text)
@@ -289,7 +337,11 @@ func (rc *reassignCommand) prepare() bool {
 			return false
 		}
 		if d := duplicateStrings(topics); len(d) > 0 {
-			rc.fail(adminCommandFailed, "List of topics to reassign contains duplicate entries: "+javaStringSet(d))
+			list := javaStringSet(d)
+			if rc.scalaTool() {
+				list = strings.Join(scalaDuplicateStrings(topics), ",")
+			}
+			rc.fail(adminCommandFailed, "List of topics to reassign contains duplicate entries: "+list)
 			return false
 		}
 		rc.topics = topics
@@ -298,13 +350,13 @@ func (rc *reassignCommand) prepare() bool {
 		if !ok {
 			return false
 		}
-		plan, err := parseReassignmentJSON(text)
+		plan, err := parseReassignmentJSON(text, rc.scalaTool())
 		if err != nil {
 			rc.failErr(err)
 			return false
 		}
 		if rc.action == "execute" {
-			if err := checkExecutePlan(plan); err != nil {
+			if err := checkExecutePlan(plan, rc.scalaTool()); err != nil {
 				rc.failErr(err)
 				return false
 			}
@@ -316,20 +368,24 @@ func (rc *reassignCommand) prepare() bool {
 			}
 			if n, _ := rc.p.Int("throttle", 64); n >= 0 {
 				rc.t.println("kafkascope: --throttle is not simulated (replication quotas are outside the simulator); run without it")
-				rc.t.finish(1)
+				rc.finish(1)
 				return false
 			}
 			if n, _ := rc.p.Int("replica-alter-log-dirs-throttle", 64); n >= 0 {
 				rc.t.println("kafkascope: --replica-alter-log-dirs-throttle is not simulated (each broker has one log directory)")
-				rc.t.finish(1)
+				rc.finish(1)
 				return false
 			}
 		}
 		for _, r := range plan {
 			for _, d := range r.logDirs {
+				if d != "any" && rc.zk {
+					rc.fail(adminCommandFailed, "bootstrap-server needs to be provided when replica reassignments are present.")
+					return false
+				}
 				if d != "any" {
 					rc.t.println(`kafkascope: moving a replica between log directories ("log_dirs") is not simulated: each broker has one log directory; use "any"`)
-					rc.t.finish(1)
+					rc.finish(1)
 					return false
 				}
 			}

@@ -165,6 +165,10 @@ func (rc *reassignCommand) describeTopics(env *sim.Env, topics []string, strict 
 			for _, t := range jdk.HashSetOrder(uniq) { // the futures map's order
 				switch code := codes[t]; {
 				case code == protocol.NONE && found[t] != nil:
+				case code == protocol.UNKNOWN_TOPIC_OR_PARTITION && rc.scalaTool():
+					// 2.8 does not rewrap the broker's error.
+					rc.failUnknown(code.Message())
+					return
 				case code == protocol.UNKNOWN_TOPIC_OR_PARTITION || code == protocol.NONE:
 					rc.failUnknown("Topic " + t + " not found.")
 					return
@@ -183,7 +187,7 @@ func (rc *reassignCommand) list(env *sim.Env) {
 	rc.listReassignments(env, nil, func(env *sim.Env, cur []ongoing) {
 		if len(cur) == 0 {
 			rc.t.println("No partition reassignments found.")
-			rc.t.finish(0)
+			rc.finish(0)
 			return
 		}
 		rc.t.println("Current partition reassignments:")
@@ -197,7 +201,7 @@ func (rc *reassignCommand) list(env *sim.Env) {
 			}
 			rc.t.println(line)
 		}
-		rc.t.finish(0)
+		rc.finish(0)
 	})
 }
 
@@ -219,65 +223,69 @@ func (rc *reassignCommand) generate(env *sim.Env) {
 	})
 }
 
-// generateWith places the topics and prints both assignments.
+// generateWith places the topics on the live brokers listed and prints
+// both assignments.
 func (rc *reassignCommand) generateWith(env *sim.Env, found map[string][][]int32, current []reassignTarget) {
-	rc.describeCluster(env, func(env *sim.Env, live []int32) {
-		var brokers []int32
-		for _, id := range live {
-			if slices.Contains(rc.brokers, id) {
-				brokers = append(brokers, id)
-			}
+	rc.describeCluster(env, func(env *sim.Env, live []int32) { rc.generateOn(env, live, found, current) })
+}
+
+// generateOn is generateWith once the live brokers are known.
+func (rc *reassignCommand) generateOn(env *sim.Env, live []int32, found map[string][][]int32, current []reassignTarget) {
+	var brokers []int32
+	for _, id := range live {
+		if slices.Contains(rc.brokers, id) {
+			brokers = append(brokers, id)
 		}
-		var proposed []reassignTarget
-		rnd := env.Rand("kafka-reassign-partitions/generate")
-		var placer *placement.Striped
-		if rc.rel.AtLeast(4, 1) {
-			// ReassignPartitionsCommand's REPLICA_PLACER, one per run
-			// (KAFKA-18798: the controller's placement policy).
-			placer = &placement.Striped{Rand: rnd, CordonedText: rc.rel.AtLeast(4, 3)}
+	}
+	var proposed []reassignTarget
+	rnd := env.Rand("kafka-reassign-partitions/generate")
+	var placer *placement.Striped
+	if rc.rel.AtLeast(4, 1) {
+		// ReassignPartitionsCommand's REPLICA_PLACER, one per run
+		// (KAFKA-18798: the controller's placement policy).
+		placer = &placement.Striped{Rand: rnd, CordonedText: rc.rel.AtLeast(4, 3)}
+	}
+	for _, topic := range jdk.HashSetOrder(uniqueStrings(rc.topics)) {
+		parts := found[topic]
+		if len(parts) == 0 {
+			continue
 		}
-		for _, topic := range jdk.HashSetOrder(uniqueStrings(rc.topics)) {
-			parts := found[topic]
-			if len(parts) == 0 {
-				continue
-			}
-			rf := len(parts[firstInHashOrder(topic, len(parts))])
-			if placer != nil {
-				// 4.1+: StripedReplicaPlacer.place with every listed
-				// live broker unfenced and, without racks, one rack.
-				assigned, err := placer.Place(brokers, nil, len(parts), rf)
-				if err != nil {
-					rc.t.println("Error: " + err.Error())
-					rc.t.println("org.apache.kafka.common.errors.InvalidReplicationFactorException: " + err.Error())
-					rc.t.println("")
-					rc.t.finish(1)
-					return
-				}
-				for i, r := range assigned {
-					proposed = append(proposed, reassignTarget{topic: topic, partition: int32(i), replicas: r})
-				}
-				continue
-			}
-			if rf > len(brokers) {
-				msg := fmt.Sprintf("Replication factor: %d larger than available brokers: %d.", rf, len(brokers))
-				rc.t.println("Error: " + msg)
-				rc.t.println("org.apache.kafka.common.errors.InvalidReplicationFactorException: " + msg)
+		rf := len(parts[firstInHashOrder(topic, len(parts))])
+		if placer != nil {
+			// 4.1+: StripedReplicaPlacer.place with every listed
+			// live broker unfenced and, without racks, one rack.
+			assigned, err := placer.Place(brokers, nil, len(parts), rf)
+			if err != nil {
+				rc.t.println("Error: " + err.Error())
+				rc.t.println("org.apache.kafka.common.errors.InvalidReplicationFactorException: " + err.Error())
 				rc.t.println("")
-				rc.t.finish(1)
+				rc.finish(1)
 				return
 			}
-			assigned := placement.RackUnaware(brokers, len(parts), rf, rnd.Intn(len(brokers)), rnd.Intn(len(brokers)))
 			for i, r := range assigned {
 				proposed = append(proposed, reassignTarget{topic: topic, partition: int32(i), replicas: r})
 			}
+			continue
 		}
-		rc.t.println("Current partition replica assignment")
-		rc.t.println(formatReassignmentJSON(current))
-		rc.t.println("")
-		rc.t.println("Proposed partition reassignment configuration")
-		rc.t.println(formatReassignmentJSON(proposed))
-		rc.t.finish(0)
-	})
+		if rf > len(brokers) {
+			msg := fmt.Sprintf("Replication factor: %d larger than available brokers: %d.", rf, len(brokers))
+			rc.t.println("Error: " + msg)
+			rc.t.println("org.apache.kafka.common.errors.InvalidReplicationFactorException: " + msg)
+			rc.t.println("")
+			rc.finish(1)
+			return
+		}
+		assigned := placement.RackUnaware(brokers, len(parts), rf, rnd.Intn(len(brokers)), rnd.Intn(len(brokers)))
+		for i, r := range assigned {
+			proposed = append(proposed, reassignTarget{topic: topic, partition: int32(i), replicas: r})
+		}
+	}
+	rc.t.println("Current partition replica assignment")
+	rc.t.println(formatReassignmentJSON(current))
+	rc.t.println("")
+	rc.t.println("Proposed partition reassignment configuration")
+	rc.t.println(formatReassignmentJSON(proposed))
+	rc.finish(0)
 }
 
 // replicaLogDirs is getReplicaToLogDir (Kafka 4.2+, KAFKA-19582): before
@@ -386,11 +394,14 @@ func firstInHashOrder(topic string, n int) int {
 	return jdk.HashOrder(hashes)[0]
 }
 
+// cannotExecuteMessage is cannotExecuteBecauseOfExistingMessage.
+const cannotExecuteMessage = "Cannot execute because there is an existing partition assignment.  Use --additional to override this and create a new partition assignment in addition to the existing one. The --additional flag can also be used to change the throttle by resubmitting the current reassignment."
+
 // execute is --execute.
 func (rc *reassignCommand) execute(env *sim.Env) {
 	rc.listReassignments(env, nil, func(env *sim.Env, cur []ongoing) {
 		if len(cur) > 0 && !rc.p.Has("additional") {
-			rc.terse("Cannot execute because there is an existing partition assignment.  Use --additional to override this and create a new partition assignment in addition to the existing one. The --additional flag can also be used to change the throttle by resubmitting the current reassignment.")
+			rc.terse(cannotExecuteMessage)
 			return
 		}
 		rc.describeCluster(env, func(env *sim.Env, live []int32) {
@@ -403,6 +414,9 @@ func (rc *reassignCommand) execute(env *sim.Env) {
 				}
 			}
 			slices.Sort(targets) // HashSet<Integer> order
+			if rc.scalaTool() {
+				targets = planBrokers(rc.plan)
+			}
 			for _, id := range targets {
 				if !slices.Contains(live, id) {
 					rc.fail(adminCommandFailed, fmt.Sprintf("Unknown broker id %d", id))
@@ -424,7 +438,9 @@ func (rc *reassignCommand) execute(env *sim.Env) {
 					}
 					current = append(current, reassignTarget{topic: r.topic, partition: r.partition, replicas: parts[r.partition]})
 				}
-				if len(missing) > 0 {
+				// 2.8 leaves a missing partition out of the rollback and lets
+				// the controller refuse it.
+				if len(missing) > 0 && !rc.scalaTool() {
 					rc.failUnknown("Unable to find partition: " + strings.Join(partitionsInHashOrder(missing), ", "))
 					return
 				}
@@ -436,27 +452,33 @@ func (rc *reassignCommand) execute(env *sim.Env) {
 
 // executeWith prints the current assignment and starts the plan.
 func (rc *reassignCommand) executeWith(env *sim.Env, current []reassignTarget) {
-	rc.t.println("Current partition replica assignment")
-	rc.t.println("")
-	rc.t.println(formatReassignmentJSON(current))
-	rc.t.println("")
-	rc.t.println("Save this to use as the --reassignment-json-file option during rollback")
+	rc.printRollback(current)
 	rc.alter(env, rc.plan, func(env *sim.Env, failed map[string]string) {
 		if len(failed) > 0 {
 			rc.terse("Error reassigning partition(s):\n" + failureLines(failed))
 			return
 		}
-		var names []string
-		for _, r := range sortedTargets(rc.plan) {
-			names = append(names, r.tp())
-		}
-		plural := "s"
-		if len(names) == 1 {
-			plural = ""
-		}
-		rc.t.println(fmt.Sprintf("Successfully started partition reassignment%s for %s", plural, strings.Join(names, ",")))
-		rc.t.finish(0)
+		rc.printStarted(rc.plan)
+		rc.finish(0)
 	})
+}
+
+// printRollback prints the current assignment of the plan's partitions.
+func (rc *reassignCommand) printRollback(current []reassignTarget) {
+	rc.t.println("Current partition replica assignment")
+	rc.t.println("")
+	rc.t.println(formatReassignmentJSON(current))
+	rc.t.println("")
+	rc.t.println("Save this to use as the --reassignment-json-file option during rollback")
+}
+
+// printStarted names the partitions whose move started.
+func (rc *reassignCommand) printStarted(plan []reassignTarget) {
+	var names []string
+	for _, r := range sortedTargets(plan) {
+		names = append(names, r.tp())
+	}
+	rc.t.println(fmt.Sprintf("Successfully started partition reassignment%s for %s", plural(len(names)), strings.Join(names, ",")))
 }
 
 func sortedTargets(plan []reassignTarget) []reassignTarget {
@@ -483,6 +505,9 @@ func failureLines(failed map[string]string) string {
 
 func splitTopicPartition(tp string) (string, int32) {
 	i := strings.LastIndexByte(tp, '-')
+	if i > 0 && tp[i-1] == '-' {
+		i-- // a negative partition: "foo--1"
+	}
 	n, err := strconv.ParseInt(tp[i+1:], 10, 32) // tp() wrote it in decimal
 	if err != nil {
 		n = 0
@@ -497,6 +522,24 @@ func (rc *reassignCommand) alter(env *sim.Env, plan []reassignTarget, next func(
 }
 
 func (rc *reassignCommand) alterOrCancel(env *sim.Env, plan []reassignTarget, cancel bool, next func(*sim.Env, map[string]string)) {
+	local := map[string]string{}
+	if rc.scalaTool() {
+		// 2.8's admin client fails a negative partition index itself
+		// (InvalidTopicException) and sends the rest, if any.
+		var sent []reassignTarget
+		for _, r := range plan {
+			if r.partition < 0 {
+				local[r.tp()] = fmt.Sprintf("The given partition index %d is not valid.", r.partition)
+			} else {
+				sent = append(sent, r)
+			}
+		}
+		if len(sent) == 0 {
+			next(env, local)
+			return
+		}
+		plan = sent
+	}
 	rc.admin.Call(env, "alterPartitionReassignments", func() protocol.Request {
 		req := &protocol.AlterPartitionReassignmentsRequest{TimeoutMs: 30000}
 		// AlterPartitionReassignmentsOptions.allowReplicationFactorChange
@@ -521,7 +564,7 @@ func (rc *reassignCommand) alterOrCancel(env *sim.Env, plan []reassignTarget, ca
 			return
 		}
 		r := resp.(*protocol.AlterPartitionReassignmentsResponse)
-		failed := map[string]string{}
+		failed := local
 		if r.ErrorCode != protocol.NONE && len(r.Responses) == 0 {
 			// A request-level error fails every partition of the request.
 			for _, t := range plan {
@@ -576,7 +619,11 @@ func (rc *reassignCommand) verify(env *sim.Env) {
 					current = parts[r.partition]
 				}
 				if slices.Equal(current, r.replicas) {
-					lines = append(lines, fmt.Sprintf("Reassignment of partition %s is completed.", r.tp()))
+					word := "completed" // 3.0's Java tool; the Scala one said "complete"
+					if rc.scalaTool() {
+						word = "complete"
+					}
+					lines = append(lines, fmt.Sprintf("Reassignment of partition %s is %s.", r.tp(), word))
 				} else {
 					lines = append(lines, fmt.Sprintf("There is no active reassignment of partition %s, but replica set is %s rather than %s.",
 						r.tp(), joinInts(current, ","), joinInts(r.replicas, ",")))
@@ -585,10 +632,10 @@ func (rc *reassignCommand) verify(env *sim.Env) {
 			rc.t.printLines(lines)
 			rc.t.println("") // the (empty) log directory move states
 			if len(cur) > 0 || rc.p.Has("preserve-throttles") {
-				rc.t.finish(0)
+				rc.finish(0)
 				return
 			}
-			rc.clearThrottles(env, "", func(*sim.Env) { rc.t.finish(0) })
+			rc.clearThrottles(env, "", func(*sim.Env) { rc.finish(0) })
 		})
 	})
 }
@@ -601,7 +648,9 @@ func (rc *reassignCommand) cancel(env *sim.Env) {
 			// 3.8's test keeps a reassignment that only adds replicas out
 			// of the cancel; 4.1 cancels any that adds or removes one
 			// ("MINOR: fix reassign command bug", apache/kafka#20003).
-			if (rc.rel.AtLeast(4, 1) && len(o.adding) > 0) || (!rc.rel.AtLeast(4, 1) && len(o.adding) == 0) || len(o.removing) > 0 {
+			// 2.8's Scala tool had 4.1's test.
+			anyAdding := rc.rel.AtLeast(4, 1) || rc.scalaTool()
+			if (anyAdding && len(o.adding) > 0) || (!anyAdding && len(o.adding) == 0) || len(o.removing) > 0 {
 				active = append(active, reassignTarget{topic: o.topic, partition: o.partition})
 			}
 		}
@@ -609,12 +658,19 @@ func (rc *reassignCommand) cancel(env *sim.Env) {
 			// No log directory moves are simulated: the tool prints this
 			// without a newline, so the next line follows it directly.
 			const noMoves = "None of the specified partition moves are active."
-			if rc.p.Has("preserve-throttles") {
+			if rc.p.Has("preserve-throttles") || rc.scalaTool() {
+				// 2.8 printed it with println.
 				rc.t.println(noMoves)
-				rc.t.finish(0)
-				return
+				if rc.p.Has("preserve-throttles") {
+					rc.finish(0)
+					return
+				}
 			}
-			rc.clearThrottles(env, noMoves, func(*sim.Env) { rc.t.finish(0) })
+			prefix := noMoves
+			if rc.scalaTool() {
+				prefix = ""
+			}
+			rc.clearThrottles(env, prefix, func(*sim.Env) { rc.finish(0) })
 		}
 		if len(active) == 0 {
 			rc.t.println("None of the specified partition reassignments are active.")
@@ -661,7 +717,13 @@ func (rc *reassignCommand) clearThrottles(env *sim.Env, prefix string, done func
 		if len(brokers) == 1 {
 			plural = ""
 		}
-		rc.t.println(fmt.Sprintf("%sClearing broker-level throttles on broker%s %s", prefix, plural, javaIntSetString(brokers, ",")))
+		brokerList, topicList := javaIntSetString(brokers, ","), strings.Join(jdk.HashSetOrder(topics), ",")
+		if rc.scalaTool() {
+			// activeBrokers ++ the plan's brokers, and the plan's topics,
+			// as Scala Sets (the live brokers taken in id order).
+			brokerList, topicList = joinInts(scalaIntSet(brokers), ","), strings.Join(scalaStringSet(topics), ",")
+		}
+		rc.t.println(fmt.Sprintf("%sClearing broker-level throttles on broker%s %s", prefix, plural, brokerList))
 		var resources []protocol.AlterConfigsResource
 		for _, id := range brokers {
 			resources = append(resources, deleteConfigs(metadata.ResourceBroker, fmt.Sprint(id),
@@ -672,7 +734,7 @@ func (rc *reassignCommand) clearThrottles(env *sim.Env, prefix string, done func
 			if len(topics) == 1 {
 				plural = ""
 			}
-			rc.t.println(fmt.Sprintf("Clearing topic-level throttles on topic%s %s", plural, strings.Join(jdk.HashSetOrder(topics), ",")))
+			rc.t.println(fmt.Sprintf("Clearing topic-level throttles on topic%s %s", plural, topicList))
 			var resources []protocol.AlterConfigsResource
 			for _, t := range topics {
 				resources = append(resources, deleteConfigs(metadata.ResourceTopic, t,

@@ -70,7 +70,7 @@ func checkJSONVersion(obj *jsonNode) error {
 // {"version":1,"partitions":[{"topic":"foo","partition":1,"replicas":[1,2],"log_dirs":["any","any"]}]}.
 // Syntax errors are reported in the simulator's words (Kafka prints
 // Jackson's).
-func parseReassignmentJSON(text string) ([]reassignTarget, error) {
+func parseReassignmentJSON(text string, scala bool) ([]reassignTarget, error) {
 	if text == "" {
 		return nil, &toolError{adminOperation, "The input string shouldn't be empty"}
 	}
@@ -129,8 +129,12 @@ func parseReassignmentJSON(text string) ([]reassignTarget, error) {
 			}
 		}
 		if len(r.replicas) != len(r.logDirs) {
+			replicas, dirs := javaList(r.replicas), "["+strings.Join(r.logDirs, ", ")+"]"
+			if scala {
+				replicas, dirs = scalaList(r.replicas), scalaList(r.logDirs)
+			}
 			return nil, &toolError{adminCommandFailed, fmt.Sprintf("Size of replicas list %s is different from size of log dirs list %s for partition %s",
-				javaList(r.replicas), "["+strings.Join(r.logDirs, ", ")+"]", r.tp())}
+				replicas, dirs, r.tp())}
 		}
 		plan = append(plan, r)
 	}
@@ -138,8 +142,9 @@ func parseReassignmentJSON(text string) ([]reassignTarget, error) {
 }
 
 // checkExecutePlan applies --execute's extra checks
-// (parseExecuteAssignmentArgs).
-func checkExecutePlan(plan []reassignTarget) error {
+// (parseExecuteAssignmentArgs); scala: the 2.8 tool's, whose duplicates
+// come from CoreUtils.duplicates (hash trie order, joined by ",").
+func checkExecutePlan(plan []reassignTarget, scala bool) error {
 	if len(plan) == 0 {
 		return &toolError{adminCommandFailed, "Partition reassignment list cannot be empty"}
 	}
@@ -158,12 +163,19 @@ func checkExecutePlan(plan []reassignTarget) error {
 		seen = append(seen, r)
 	}
 	if len(dups) > 0 {
-		return &toolError{adminCommandFailed, "Partition reassignment contains duplicate topic partitions: " + strings.Join(partitionsInHashOrder(dups), ",")}
+		names := partitionsInHashOrder(dups)
+		if scala {
+			names = scalaDuplicatePartitions(dups)
+		}
+		return &toolError{adminCommandFailed, "Partition reassignment contains duplicate topic partitions: " + strings.Join(names, ",")}
 	}
 	var msgs []string
 	for _, r := range plan {
 		if d := duplicateInts(r.replicas); len(d) > 0 {
 			slices.Sort(d)
+			if scala {
+				d = scalaDuplicateInts(r.replicas)
+			}
 			msgs = append(msgs, fmt.Sprintf("%s contains multiple entries for %s", r.tp(), joinInts(d, ",")))
 		}
 	}

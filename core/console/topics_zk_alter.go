@@ -86,31 +86,9 @@ func (p *zkTopicsProc) alterTopicConfig(env *sim.Env, topic string, add []protoc
 			}
 		}
 		props = slices.DeleteFunc(props, func(e kafkazk.ConfigEntry) bool { return slices.Contains(del, e.Name) })
-		// changeEntityConfig: set (or create) the znode, then the
-		// notification (makeSurePersistentPathExists, a sequential create).
-		cfg := kafkazk.EncodeEntityConfigEntries(props)
-		notify := func(env *sim.Env) {
-			p.createRecursive(env, kafkazk.ConfigChangesPath, nil, func(env *sim.Env, _ zookeeper.Code) {
-				p.one(env, kafkazk.Req{Type: zookeeper.OpCreate, Path: kafkazk.ConfigChangeCreatePath(), Mode: zookeeper.PersistentSequential,
-					Data: kafkazk.EncodeConfigChangeNotification(kafkazk.ConfigTypeTopic + "/" + topic)}, func(env *sim.Env, r kafkazk.Resp) {
-					if r.Rc != zookeeper.OK {
-						p.keeperFail(r.Rc, kafkazk.ConfigChangeCreatePath())
-						return
-					}
-					p.tc.t.println("Updated config for topic " + topic + ".")
-					k(env)
-				})
-			})
-		}
-		p.one(env, kafkazk.Req{Type: zookeeper.OpSetData, Path: path, Data: cfg, Version: -1}, func(env *sim.Env, r kafkazk.Resp) {
-			switch r.Rc {
-			case zookeeper.OK:
-				notify(env)
-			case zookeeper.NoNode:
-				p.createRecursive(env, path, cfg, func(env *sim.Env, _ zookeeper.Code) { notify(env) })
-			default:
-				p.keeperFail(r.Rc, path)
-			}
+		p.changeEntityConfig(env, kafkazk.ConfigTypeTopic, topic, props, func(env *sim.Env) {
+			p.tc.t.println("Updated config for topic " + topic + ".")
+			k(env)
 		})
 	})
 }

@@ -227,3 +227,33 @@ func (p *zkTool) liveBrokers(env *sim.Env, k func(env *sim.Env, brokers []kafkaz
 		})
 	})
 }
+
+// changeEntityConfig is AdminZkClient.changeEntityConfig: set (or create)
+// /config/<type>/<name>, then the notification the brokers watch for
+// (makeSurePersistentPathExists, a sequential create).
+func (p *zkTool) changeEntityConfig(env *sim.Env, entityType, name string, props []kafkazk.ConfigEntry, k func(env *sim.Env)) {
+	path := kafkazk.ConfigEntityPath(entityType, name)
+	cfg := kafkazk.EncodeEntityConfigEntries(props)
+	notify := func(env *sim.Env) {
+		p.createRecursive(env, kafkazk.ConfigChangesPath, nil, func(env *sim.Env, _ zookeeper.Code) {
+			p.one(env, kafkazk.Req{Type: zookeeper.OpCreate, Path: kafkazk.ConfigChangeCreatePath(), Mode: zookeeper.PersistentSequential,
+				Data: kafkazk.EncodeConfigChangeNotification(entityType + "/" + name)}, func(env *sim.Env, r kafkazk.Resp) {
+				if r.Rc != zookeeper.OK {
+					p.keeperFail(r.Rc, kafkazk.ConfigChangeCreatePath())
+					return
+				}
+				k(env)
+			})
+		})
+	}
+	p.one(env, kafkazk.Req{Type: zookeeper.OpSetData, Path: path, Data: cfg, Version: -1}, func(env *sim.Env, r kafkazk.Resp) {
+		switch r.Rc {
+		case zookeeper.OK:
+			notify(env)
+		case zookeeper.NoNode:
+			p.createRecursive(env, path, cfg, func(env *sim.Env, _ zookeeper.Code) { notify(env) })
+		default:
+			p.keeperFail(r.Rc, path)
+		}
+	})
+}

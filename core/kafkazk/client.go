@@ -29,15 +29,16 @@ import (
 //     again once it is connected (afterInitializingSession), as
 //     reinitialize does; the broker re-registers there.
 type Client struct {
-	cfg        ClientConfig
-	zk         *zookeeper.Client
-	nodes      map[string]NodeHandler
-	children   map[string]func(env *sim.Env)
-	states     []StateHandler
-	inFlight   int
-	queue      []*submission // waiting for a free in-flight slot
-	reinit     bool          // a new session is being opened
-	generation int           // sessions opened so far (1 = the first)
+	cfg         ClientConfig
+	zk          *zookeeper.Client
+	nodes       map[string]NodeHandler
+	children    map[string]func(env *sim.Env)
+	states      []StateHandler
+	inFlight    int
+	queue       []*submission        // waiting for a free in-flight slot
+	reinit      bool                 // a new session is being opened
+	onConnected []func(env *sim.Env) // WhenConnected callers waiting for the session
+	generation  int                  // sessions opened so far (1 = the first)
 }
 
 // ClientConfig is what a broker builds its client with.
@@ -131,6 +132,16 @@ func (c *Client) Session() int64 {
 
 // Connected reports whether the session is connected now.
 func (c *Client) Connected() bool { return c.zk != nil && c.zk.State() == zookeeper.Connected }
+
+// WhenConnected calls f once the session is connected (at once if it is):
+// what follows ZooKeeperClient's constructor, which waits for it.
+func (c *Client) WhenConnected(env *sim.Env, f func(env *sim.Env)) {
+	if c.Connected() {
+		f(env)
+		return
+	}
+	c.onConnected = append(c.onConnected, f)
+}
 
 // Close ends the session (ZooKeeper.close at a clean shutdown).
 func (c *Client) Close(env *sim.Env, done func(env *sim.Env)) {
@@ -246,6 +257,11 @@ func (c *Client) watched(env *sim.Env, gen int, ev zookeeper.WatchedEvent) {
 		case zookeeper.StateExpired:
 			c.reinitialize(env)
 		case zookeeper.StateSyncConnected:
+			waiting := c.onConnected
+			c.onConnected = nil
+			for _, f := range waiting {
+				f(env)
+			}
 			if c.reinit {
 				c.reinit = false
 				for _, h := range slices.Clone(c.states) {
