@@ -61,6 +61,20 @@ func ValidateStatic(s Static, rel release.Version) error {
 	case s.BrokerInt("log.cleaner.dedupe.buffer.size")/threads <= 1024*1024:
 		return fmt.Errorf("requirement failed: log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.")
 	}
+	// Before 3.0 the message format may not be newer than what the
+	// inter-broker protocol can carry (KafkaConfig.scala:1961-1964 at
+	// 2.8.0): inter.broker.protocol.version=0.10.2 needs
+	// log.message.format.version set down too.
+	if !orDefault(rel).AtLeast(3, 0) {
+		l := Layers{Static: s, Release: orDefault(rel)}
+		format := l.Broker("log.message.format.version")
+		ibp, err1 := ParseProtocolVersion(l.Broker("inter.broker.protocol.version"))
+		mf, err2 := ParseProtocolVersion(format)
+		if err1 == nil && err2 == nil && RecordVersion(ibp) < RecordVersion(mf) {
+			return fmt.Errorf("requirement failed: log.message.format.version %s can only be used when inter.broker.protocol.version is set to version %s or higher",
+				format, [...]string{"0.8.0", "0.10.0", "0.11.0"}[RecordVersion(mf)])
+		}
+	}
 	// Before 3.3 compression.type had no ConfigDef validator; validateValues
 	// required a codec name, in any case (KafkaConfig.scala:1926-1927 at
 	// 2.8.0, BrokerCompressionCodec.isValid in CompressionCodec.scala:52).

@@ -160,3 +160,17 @@ func AlterIsrSupported(ibp string) bool {
 	n, err := strconv.Atoi(iv)
 	return err != nil || n >= 2
 }
+
+// RecordVersion is the record format a protocol or message format version
+// writes (ApiVersion.recordVersion): 0 before 0.10.0, 1 (timestamps)
+// from 0.10.0, 2 (record batches with producer ids and leader epochs)
+// from 0.11.0.
+func RecordVersion(v ProtocolVersion) int {
+	switch {
+	case v.AtLeast(0, 11):
+		return 2
+	case v.AtLeast(0, 10):
+		return 1
+	}
+	return 0
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"testing"
 
 	"kafkascope/core/release"
@@ -156,6 +157,30 @@ func TestKafka28Validators(t *testing.T) {
 	for in, want := range map[string]string{"2.8": "2.8-IV1", "2.7": "2.7-IV2", "0.10.0": "0.10.0-IV1", "0.8.2.2": "0.8.2", "2.8-IV0": "2.8-IV0"} {
 		if got, ok := APIVersion28(in); !ok || got != want {
 			t.Errorf("APIVersion28(%s) = %s, %v, want %s", in, got, ok, want)
+		}
+	}
+}
+
+// 2.8 refuses a message format newer than the inter-broker protocol can
+// carry (KafkaConfig.scala:1961-1964): 0.10.2's brokers need the format
+// set down too. 3.x has no such check here (its IBP is at least 3.0 on
+// KRaft).
+func TestMessageFormatNeedsProtocol28(t *testing.T) {
+	v28 := release.Version{Major: 2, Minor: 8}
+	for _, c := range []struct {
+		static Static
+		rel    release.Version
+		want   string
+	}{
+		{Static{"inter.broker.protocol.version": "0.10.2"}, v28, "requirement failed: log.message.format.version 2.8-IV1 can only be used when inter.broker.protocol.version is set to version 0.11.0 or higher"},
+		{Static{"inter.broker.protocol.version": "0.10.2", "log.message.format.version": "0.10.2"}, v28, ""},
+		{Static{"inter.broker.protocol.version": "0.9.0", "log.message.format.version": "0.10.1"}, v28, "requirement failed: log.message.format.version 0.10.1 can only be used when inter.broker.protocol.version is set to version 0.10.0 or higher"},
+		{Static{"inter.broker.protocol.version": "0.11.0"}, v28, ""},
+		{Static{"inter.broker.protocol.version": "0.10.2"}, release.Version{Major: 3, Minor: 8}, ""},
+	} {
+		err := ValidateStatic(c.static, c.rel)
+		if got := fmt.Sprint(err); (c.want == "" && err != nil) || (c.want != "" && got != c.want) {
+			t.Errorf("%v on %s: %v, want %q", c.static, c.rel, err, c.want)
 		}
 	}
 }

@@ -324,6 +324,28 @@ func (s *Session) cmdCluster(args []string) {
 	if note := preKRaftProtocolNote(cfg.Static); note != "" && !zkEra {
 		s.print(note)
 	}
+	if note := oldMessageFormatNote(cfg.Static); note != "" && zkEra {
+		s.print(note)
+	}
+}
+
+// oldMessageFormatNote says when a 2.8 cluster's log.message.format.version
+// is older than 0.11: Kafka would write message sets of that format, with
+// no producer ids or leader epochs; the simulator writes record batches
+// (format v2) whatever the version, and keeps its replication rules with
+// inter.broker.protocol.version.
+func oldMessageFormatNote(static config.Static) string {
+	raw, ok := static["log.message.format.version"]
+	if !ok {
+		return ""
+	}
+	v, err := config.ParseProtocolVersion(raw)
+	if err != nil || config.RecordVersion(v) == 2 {
+		return ""
+	}
+	return "cluster create: note: Kafka 2.8 with log.message.format.version=" + raw +
+		" writes message format v" + strconv.Itoa(config.RecordVersion(v)) +
+		" (no leader epochs in the log); kafkascope writes record batches (v2) whatever the version, and follows inter.broker.protocol.version's replication rules"
 }
 
 // preKRaftProtocolNote says when the cluster runs an
