@@ -9,7 +9,6 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
-	"kafkascope/core/zookeeper"
 )
 
 // Dynamic broker configs in the ZooKeeper era (Kafka 2.8.0): a legacy
@@ -142,11 +141,7 @@ func (b *Broker) alterBrokerConfigIncrementalZk(env *sim.Env, res protocol.Alter
 	if entity == "" {
 		entity = zkDefaultEntity
 	}
-	b.zk.client.One(env, kafkazk.Req{Type: zookeeper.OpGetData, Path: kafkazk.ConfigEntityPath(kafkazk.ConfigTypeBroker, entity)}, func(env *sim.Env, r kafkazk.Resp) {
-		var props []kafkazk.ConfigEntry
-		if r.Rc == zookeeper.OK {
-			props, _ = kafkazk.DecodeEntityConfigEntries(r.Data)
-		}
+	b.readEntityConfigZk(env, kafkazk.ConfigTypeBroker, entity, func(env *sim.Env, props []kafkazk.ConfigEntry) {
 		props, code, msg := b.prepareIncrementalConfigs(kafkazk.ConfigTypeBroker, res.Configs, props)
 		if code != protocol.NONE {
 			done(env, code, msg)

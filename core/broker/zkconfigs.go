@@ -104,13 +104,7 @@ func (b *Broker) alterTopicConfigZk(env *sim.Env, res protocol.AlterConfigsResou
 		return
 	}
 	topic := res.ResourceName
-	path := kafkazk.ConfigEntityPath("topics", topic)
-	zk := b.zk.client
-	zk.One(env, kafkazk.Req{Type: zookeeper.OpGetData, Path: path}, func(env *sim.Env, r kafkazk.Resp) {
-		var props []kafkazk.ConfigEntry
-		if r.Rc == zookeeper.OK {
-			props, _ = kafkazk.DecodeEntityConfigEntries(r.Data)
-		}
+	b.readEntityConfigZk(env, kafkazk.ConfigTypeTopic, topic, func(env *sim.Env, props []kafkazk.ConfigEntry) {
 		props, code, msg := b.prepareIncrementalConfigs(kafkazk.ConfigTypeTopic, res.Configs, props)
 		if code != protocol.NONE {
 			done(env, code, msg)
@@ -129,6 +123,18 @@ func (b *Broker) alterTopicConfigZk(env *sim.Env, res protocol.AlterConfigsResou
 			return
 		}
 		b.changeEntityConfigZk(env, "topics", topic, props, func(env *sim.Env) { done(env, protocol.NONE, "") })
+	})
+}
+
+// readEntityConfigZk reads /config/<type>/<name> as Properties, in their
+// order (AdminZkClient.fetchEntityConfig: none if it is missing).
+func (b *Broker) readEntityConfigZk(env *sim.Env, entityType, name string, k func(env *sim.Env, props []kafkazk.ConfigEntry)) {
+	b.zk.client.One(env, kafkazk.Req{Type: zookeeper.OpGetData, Path: kafkazk.ConfigEntityPath(entityType, name)}, func(env *sim.Env, r kafkazk.Resp) {
+		var props []kafkazk.ConfigEntry
+		if r.Rc == zookeeper.OK {
+			props, _ = kafkazk.DecodeEntityConfigEntries(r.Data)
+		}
+		k(env, props)
 	})
 }
 

@@ -90,6 +90,23 @@ func EncodePreferredReplicaElection(ps []TopicPartition) []byte {
 // of objects with a "topic" string and a "partition" Int. Kafka returns a
 // Set; this keeps the JSON order and drops repeats.
 func decodePartitionList(data []byte) ([]TopicPartition, error) {
+	list, err := partitionsArray(data)
+	if err != nil {
+		return nil, err
+	}
+	ps := make([]TopicPartition, 0, len(list.Items))
+	for _, it := range list.Items {
+		tp, err := partitionOf(it)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, tp)
+	}
+	return distinctPartitions(ps), nil
+}
+
+// partitionsArray is the "partitions" array of a znode's JSON object.
+func partitionsArray(data []byte) (*jsonvalue.Value, error) {
 	obj, err := parseObject(data)
 	if err != nil {
 		return nil, err
@@ -101,22 +118,23 @@ func decodePartitionList(data []byte) ([]TopicPartition, error) {
 	if list.Kind != jsonvalue.Array {
 		return nil, fmt.Errorf("kafkazk: partitions is not an array")
 	}
-	ps := make([]TopicPartition, 0, len(list.Items))
-	for _, it := range list.Items {
-		if it.Kind != jsonvalue.Object {
-			return nil, fmt.Errorf("kafkazk: a partition is not an object")
-		}
-		topic, err := stringField(it, "topic")
-		if err != nil {
-			return nil, err
-		}
-		p, err := intField(it, "partition")
-		if err != nil {
-			return nil, err
-		}
-		ps = append(ps, TopicPartition{topic, p})
+	return list, nil
+}
+
+// partitionOf reads one {"topic":…,"partition":…} object.
+func partitionOf(it *jsonvalue.Value) (TopicPartition, error) {
+	if it.Kind != jsonvalue.Object {
+		return TopicPartition{}, fmt.Errorf("kafkazk: a partition is not an object")
 	}
-	return distinctPartitions(ps), nil
+	topic, err := stringField(it, "topic")
+	if err != nil {
+		return TopicPartition{}, err
+	}
+	p, err := intField(it, "partition")
+	if err != nil {
+		return TopicPartition{}, err
+	}
+	return TopicPartition{topic, p}, nil
 }
 
 // DecodeIsrChangeNotification is IsrChangeNotificationSequenceZNode.decode.

@@ -1,11 +1,9 @@
 package kafkazk
 
 import (
-	"fmt"
 	"kafkascope/core/scalacoll"
 
 	"kafkascope/core/jdk"
-	"kafkascope/core/jsonvalue"
 )
 
 // /admin/reassign_partitions holds a reassignment started through
@@ -46,28 +44,14 @@ func EncodeReassignment(es []ReassignmentEntry) []byte {
 // ("Ignoring partition reassignment due to invalid json"); this returns
 // the error for the caller to do so.
 func DecodeReassignment(data []byte) ([]ReassignmentEntry, error) {
-	obj, err := parseObject(data)
+	list, err := partitionsArray(data)
 	if err != nil {
 		return nil, err
-	}
-	list, err := field(obj, "partitions")
-	if err != nil {
-		return nil, err
-	}
-	if list.Kind != jsonvalue.Array {
-		return nil, fmt.Errorf("kafkazk: partitions is not an array")
 	}
 	var es []ReassignmentEntry
 	at := map[TopicPartition]int{}
 	for _, it := range list.Items {
-		if it.Kind != jsonvalue.Object {
-			return nil, fmt.Errorf("kafkazk: a partition is not an object")
-		}
-		topic, err := stringField(it, "topic")
-		if err != nil {
-			return nil, err
-		}
-		p, err := intField(it, "partition")
+		tp, err := partitionOf(it)
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +63,6 @@ func DecodeReassignment(data []byte) ([]ReassignmentEntry, error) {
 		if err != nil {
 			return nil, err
 		}
-		tp := TopicPartition{topic, p}
 		if i, ok := at[tp]; ok {
 			es[i].Replicas = replicas
 			continue

@@ -357,56 +357,53 @@ func (c *Controller) maybeCompleteReassignment(env *sim.Env, tp storage.TopicPar
 			done(env)
 			return
 		}
-		c.onPartitionReassignment(env, tp, ra, func(env *sim.Env, moved bool, _ error) {
-			if moved {
-				c.maybeResign(env, done)
-				return
-			}
-			done(env)
-		})
+		c.stepOn(env, tp, ra, done)
 	})
 }
 
-// maybeCompleteReassignments is maybeCompleteReassignment for each of tps
-// being reassigned, one after the other.
-func (c *Controller) maybeCompleteReassignments(env *sim.Env, tps []storage.TopicPartition, done func(*sim.Env)) {
-	var steps []step
-	for _, tp := range tps {
-		steps = append(steps, func(env *sim.Env, next func(*sim.Env)) {
+// stepOn is onPartitionReassignment as an event's step: a newer
+// controller found on the way makes this one resign.
+func (c *Controller) stepOn(env *sim.Env, tp storage.TopicPartition, ra assignment, next func(*sim.Env)) {
+	c.onPartitionReassignment(env, tp, ra, func(env *sim.Env, moved bool, _ error) {
+		if moved {
+			c.maybeResign(env, next)
+			return
+		}
+		next(env)
+	})
+}
+
+// eachReassigning runs fn, one after the other, for each of tps that is
+// still being reassigned when its turn comes.
+func (c *Controller) eachReassigning(env *sim.Env, tps []storage.TopicPartition, fn func(env *sim.Env, tp storage.TopicPartition, next func(*sim.Env)), done func(*sim.Env)) {
+	steps := make([]step, len(tps))
+	for i, tp := range tps {
+		steps[i] = func(env *sim.Env, next func(*sim.Env)) {
 			if c.ctx == nil || !c.ctx.reassigning[tp] {
 				next(env)
 				return
 			}
-			c.maybeCompleteReassignment(env, tp, next)
-		})
+			fn(env, tp, next)
+		}
 	}
 	c.chain(env, done, steps...)
+}
+
+// maybeCompleteReassignments is maybeCompleteReassignment for each of tps
+// being reassigned.
+func (c *Controller) maybeCompleteReassignments(env *sim.Env, tps []storage.TopicPartition, done func(*sim.Env)) {
+	c.eachReassigning(env, tps, c.maybeCompleteReassignment, done)
 }
 
 // resumeReassignments is maybeResumeReassignments: each partition being
 // reassigned for which should says so goes through onPartitionReassignment
 // again (a new controller; a target broker that came back).
 func (c *Controller) resumeReassignments(env *sim.Env, should func(tp storage.TopicPartition, ra assignment) bool, done func(*sim.Env)) {
-	var steps []step
-	for _, tp := range sortedTPs(c.ctx.reassigning) {
-		steps = append(steps, func(env *sim.Env, next func(*sim.Env)) {
-			if c.ctx == nil || !c.ctx.reassigning[tp] {
-				next(env)
-				return
-			}
-			ra := c.ctx.full(tp)
-			if !should(tp, ra) {
-				next(env)
-				return
-			}
-			c.onPartitionReassignment(env, tp, ra, func(env *sim.Env, moved bool, _ error) {
-				if moved {
-					c.maybeResign(env, next)
-					return
-				}
-				next(env)
-			})
-		})
-	}
-	c.chain(env, done, steps...)
+	c.eachReassigning(env, sortedTPs(c.ctx.reassigning), func(env *sim.Env, tp storage.TopicPartition, next func(*sim.Env)) {
+		if ra := c.ctx.full(tp); should(tp, ra) {
+			c.stepOn(env, tp, ra, next)
+			return
+		}
+		next(env)
+	}, done)
 }
