@@ -87,7 +87,7 @@ func TestTextIsPlacedAndSized(t *testing.T) {
 	for _, c := range []struct {
 		anchor string
 		text   string
-	}{{"start", "Hello"}, {"middle", "Hello"}, {"end", "Hello"}, {"start", "브로커"}, {"start", "▾ ✕ ▸"}} {
+	}{{"start", "Hello"}, {"middle", "Hello"}, {"end", "Hello"}, {"start", "브로커"}, {"start", "▾ ✕ ▸"}, {"start", "∉"}} {
 		img := drawDoc(t, fmt.Sprintf(`<text x="50" y="40" font-size="20" text-anchor="%s" fill="black">%s</text>`, c.anchor, c.text))
 		box := inkBox(img)
 		if box.Empty() {

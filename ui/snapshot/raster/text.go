@@ -1,6 +1,8 @@
 package raster
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -125,11 +127,12 @@ func textPath(e *element, fs *fontSet, ppemScale float64) path {
 }
 
 // The symbols the snapshot uses that neither font has: the topic rows'
-// fold marks (▸ folded, ▾ open) and a cut link's ✕. They are drawn as
-// shapes, in the em box a symbol font gives them.
+// fold marks (▸ folded, ▾ open), a cut link's ✕ and a narrow replica
+// caption's ∉ (not in the ISR). They are drawn as shapes, in the em box a
+// symbol font gives them.
 const symbolAdvance = 0.7
 
-func drawnSymbol(r rune) bool { return r == '▸' || r == '▾' || r == '✕' }
+func drawnSymbol(r rune) bool { return r == '▸' || r == '▾' || r == '✕' || r == '∉' }
 
 // symbol adds r's shape with its baseline origin at x, y, size px tall.
 func (p *path) symbol(r rune, x, y, size float64) {
@@ -145,6 +148,31 @@ func (p *path) symbol(r rune, x, y, size float64) {
 		p.lineTo(em(0.56, -0.50))
 		p.lineTo(em(0.35, -0.12))
 		p.close()
+	case '∉':
+		// ∈: a left half-ring with straight arms and a middle bar, then a
+		// slash through it; every part wound alike (the fill is nonzero).
+		const w, cx, cy, r, arm = 0.045, 0.40, -0.36, 0.2, 0.2
+		var ring []point
+		for i := 0; i <= 12; i++ {
+			a := math.Pi/2 + math.Pi*float64(i)/12 // top, round the left, to the bottom
+			ring = append(ring, point{cx + (r+w)*math.Cos(a), cy - (r+w)*math.Sin(a)})
+		}
+		for i := 12; i >= 0; i-- {
+			a := math.Pi/2 + math.Pi*float64(i)/12
+			ring = append(ring, point{cx + (r-w)*math.Cos(a), cy - (r-w)*math.Sin(a)})
+		}
+		bar := func(x0, y0, x1, y1 float64) []point {
+			return []point{{x0, y0 - w}, {x1, y1 - w}, {x1, y1 + w}, {x0, y0 + w}}
+		}
+		for _, poly := range [][]point{
+			ring,
+			bar(cx, cy-r, cx+arm, cy-r),
+			bar(cx, cy+r, cx+arm, cy+r),
+			bar(cx-r, cy, cx+arm, cy),
+			{{cx + 0.16, cy - r - 0.12}, {cx + 0.16 + 2*w, cy - r - 0.12}, {cx - 0.1 + 2*w, cy + r + 0.12}, {cx - 0.1, cy + r + 0.12}},
+		} {
+			p.polygon(poly, x, y, size)
+		}
 	case '✕':
 		// Two bars 0.1 em thick, crossing at the centre of the x-height.
 		const w = 0.05
@@ -161,4 +189,27 @@ func (p *path) symbol(r rune, x, y, size float64) {
 		p.lineTo(em(cx+r+w, cy-r+w))
 		p.close()
 	}
+}
+
+// polygon adds a closed polygon given in em units (baseline origin at x,
+// y), wound clockwise on screen whatever the order given, so that
+// overlapping parts of one symbol stay filled.
+func (p *path) polygon(pts []point, x, y, size float64) {
+	area := 0.0
+	for i := range pts {
+		j := (i + 1) % len(pts)
+		area += pts[i].x*pts[j].y - pts[j].x*pts[i].y
+	}
+	if area < 0 {
+		pts = slices.Clone(pts)
+		slices.Reverse(pts)
+	}
+	for i, q := range pts {
+		if i == 0 {
+			p.moveTo(x+q.x*size, y+q.y*size)
+		} else {
+			p.lineTo(x+q.x*size, y+q.y*size)
+		}
+	}
+	p.close()
 }
