@@ -8,64 +8,19 @@ import (
 	"kafkascope/core/record"
 )
 
-// ControlType is the type in a control record's key
-// (clients/src/main/java/org/apache/kafka/common/record/ControlRecordType.java).
-type ControlType int16
+// ControlType is record.ControlType: the type in a control record's key.
+type ControlType = record.ControlType
 
-// Control record types. KRaft writes LeaderChange in the log and the
-// snapshot header and footer in snapshots; KRaftVersion and KRaftVoters
-// exist only from kraft.version 1 (Kafka 3.9), which this package does not
-// write.
+// The control record types KRaft writes (record's names).
 const (
-	ControlAbort          ControlType = 0
-	ControlCommit         ControlType = 1
-	ControlLeaderChange   ControlType = 2
-	ControlSnapshotHeader ControlType = 3
-	ControlSnapshotFooter ControlType = 4
-	ControlKRaftVersion   ControlType = 5
-	ControlKRaftVoters    ControlType = 6
+	ControlAbort          = record.ControlAbort
+	ControlCommit         = record.ControlCommit
+	ControlLeaderChange   = record.ControlLeaderChange
+	ControlSnapshotHeader = record.ControlSnapshotHeader
+	ControlSnapshotFooter = record.ControlSnapshotFooter
+	ControlKRaftVersion   = record.ControlKRaftVersion
+	ControlKRaftVoters    = record.ControlKRaftVoters
 )
-
-func (t ControlType) String() string {
-	switch t {
-	case ControlAbort:
-		return "ABORT"
-	case ControlCommit:
-		return "COMMIT"
-	case ControlLeaderChange:
-		return "LEADER_CHANGE"
-	case ControlSnapshotHeader:
-		return "SNAPSHOT_HEADER"
-	case ControlSnapshotFooter:
-		return "SNAPSHOT_FOOTER"
-	case ControlKRaftVersion:
-		return "KRAFT_VERSION"
-	case ControlKRaftVoters:
-		return "KRAFT_VOTERS"
-	}
-	return "UNKNOWN"
-}
-
-// controlKey is the key of a control record: the key schema version
-// (CURRENT_CONTROL_RECORD_KEY_VERSION = 0) and the type, both int16.
-func controlKey(t ControlType) []byte {
-	k := make([]byte, 4)
-	binary.BigEndian.PutUint16(k[0:], 0)
-	binary.BigEndian.PutUint16(k[2:], uint16(t))
-	return k
-}
-
-// parseControlKey reads a control record key (ControlRecordType.parseTypeId:
-// at least 4 bytes, a non-negative version, then the type).
-func parseControlKey(k []byte) (ControlType, error) {
-	if len(k) < 4 {
-		return 0, fmt.Errorf("control record key of %d bytes; needs 4", len(k))
-	}
-	if v := int16(binary.BigEndian.Uint16(k)); v < 0 {
-		return 0, fmt.Errorf("invalid control record key version %d", v)
-	}
-	return ControlType(int16(binary.BigEndian.Uint16(k[2:]))), nil
-}
 
 // The record values below are the messages' flexible-version encodings
 // (MessageUtil.toByteBuffer, which writes no version prefix: Version is the
@@ -272,7 +227,7 @@ func controlBatch(baseOffset int64, epoch int32, timestampMs int64, t ControlTyp
 		ProducerID:           record.NoProducerID,
 		ProducerEpoch:        record.NoProducerEpoch,
 		BaseSequence:         record.NoSequence,
-		Records:              []record.Record{{Offset: baseOffset, Timestamp: timestampMs, Key: controlKey(t), Value: value}},
+		Records:              []record.Record{{Offset: baseOffset, Timestamp: timestampMs, Key: record.ControlKey(t), Value: value}},
 	}
 	return b.AppendTo(nil)
 }

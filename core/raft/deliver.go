@@ -226,7 +226,7 @@ func committedBatch(b record.Batch) CommittedBatch {
 	for _, r := range b.Records {
 		e := Entry{Offset: r.Offset, Epoch: b.PartitionLeaderEpoch, Payload: r.Value, Control: cb.Control}
 		if cb.Control {
-			if t, err := parseControlKey(r.Key); err == nil {
+			if t, err := record.ParseControlKey(r.Key); err == nil {
 				e.ControlType = t
 			}
 		}

@@ -52,10 +52,10 @@ func TestControlKeyMatchesKmsg(t *testing.T) {
 	for _, ct := range []ControlType{ControlLeaderChange, ControlSnapshotHeader, ControlSnapshotFooter} {
 		k := kmsg.NewControlRecordKey()
 		k.Type = kmsg.ControlRecordKeyType(ct)
-		if got, want := controlKey(ct), k.AppendTo(nil); !bytes.Equal(got, want) {
+		if got, want := record.ControlKey(ct), k.AppendTo(nil); !bytes.Equal(got, want) {
 			t.Fatalf("%s key % x, kmsg % x", ct, got, want)
 		}
-		if back, err := parseControlKey(controlKey(ct)); err != nil || back != ct {
+		if back, err := record.ParseControlKey(record.ControlKey(ct)); err != nil || back != ct {
 			t.Fatalf("parse %s: %v %v", ct, back, err)
 		}
 	}

@@ -125,7 +125,7 @@ func decodeSnapshot(data []byte) (decodedSnapshot, error) {
 		if !b.IsControl() || len(b.Records) != 1 {
 			return nil, fmt.Errorf("expected a %s control batch", want)
 		}
-		t, err := parseControlKey(b.Records[0].Key)
+		t, err := record.ParseControlKey(b.Records[0].Key)
 		if err != nil {
 			return nil, err
 		}
