@@ -163,6 +163,9 @@ func (l *Log) AssignEpoch(leaderEpoch int32) error {
 // It returns the value set.
 func (l *Log) UpdateHighWatermark(hw int64) int64 {
 	l.highWatermark = min(max(hw, l.logStartOffset), l.logEndOffset)
+	if l.producers != nil {
+		l.producers.onHighWatermarkUpdated(l.highWatermark)
+	}
 	l.checkOffsets("updating the HW")
 	return l.highWatermark
 }

@@ -129,7 +129,9 @@ func (l *Log) appendLeader(data []byte, hs []record.BatchHeader, leaderEpoch int
 	if err != nil {
 		return info, err
 	}
-	l.updateProducers(hs)
+	if err := l.updateProducers(buf, hs); err != nil {
+		return info, err
+	}
 	info.LastOffset = next - 1
 	return info, nil
 }
@@ -195,6 +197,12 @@ func (l *Log) appendReplicated(data []byte, hs []record.BatchHeader, src runRef)
 	if len(hs) == 0 {
 		return info, nil
 	}
+	if hasTxnBatches(hs) {
+		// A marker must meet the state it completes: build it first.
+		if _, err := l.ProducerState(); err != nil {
+			return info, err
+		}
+	}
 	for _, h := range hs {
 		if h.PartitionLeaderEpoch >= 0 && l.epochs.Assign(h.PartitionLeaderEpoch, h.BaseOffset) {
 			if err := l.writeEpochCheckpoint(); err != nil {
@@ -212,7 +220,9 @@ func (l *Log) appendReplicated(data []byte, hs []record.BatchHeader, src runRef)
 	if err != nil {
 		return info, err
 	}
-	l.updateProducers(hs)
+	if err := l.updateProducers(data, hs); err != nil {
+		return info, err
+	}
 	info.FirstOffset, info.LastOffset = hs[0].BaseOffset, hs[len(hs)-1].LastOffset()
 	return info, nil
 }
@@ -282,18 +292,65 @@ func (l *Log) checkProducers(hs []record.BatchHeader) (AppendInfo, bool, error) 
 	return AppendInfo{}, false, nil
 }
 
-// updateProducers records appended batches in the producer state. A state
-// not built yet will be built from the log, these batches included.
-func (l *Log) updateProducers(hs []record.BatchHeader) {
+// updateProducers records appended batches (data holds them, in order)
+// in the producer state; a marker that completes an aborted transaction
+// adds its entry to the active segment's transaction index. A state not
+// built yet will be built from the log, these batches included (an append
+// with transactional batches builds it first).
+func (l *Log) updateProducers(data []byte, hs []record.BatchHeader) error {
 	ps := l.producers
 	if ps == nil {
-		return
+		return nil
 	}
+	pos := 0
 	for _, h := range hs {
-		if h.ProducerID >= 0 && h.Attributes&record.ControlFlagMask == 0 {
-			ps.Update(h.ProducerID, h.ProducerEpoch, batchMetadata(h))
+		size := h.SizeInBytes()
+		var marker *record.EndTxnMarker
+		if h.IsControl() && h.ProducerID >= 0 {
+			mk, err := parseMarker(data[pos : pos+size])
+			if err != nil {
+				return err
+			}
+			marker = mk
+		}
+		pos += size
+		c, ok := ps.appendBatch(h, marker)
+		if !ok || !c.Aborted {
+			continue
+		}
+		a := AbortedTxn{ProducerID: c.ProducerID, FirstOffset: c.FirstOffset, LastOffset: c.LastOffset, LastStableOffset: ps.lastStableOffsetAfter(c)}
+		if err := l.active().txnIndex.append(a); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// hasTxnBatches: some batch is transactional or a control batch.
+func hasTxnBatches(hs []record.BatchHeader) bool {
+	for _, h := range hs {
+		if h.IsTransactional() || h.IsControl() {
+			return true
+		}
+	}
+	return false
+}
+
+// parseMarker reads a control batch's transaction marker, nil if it holds
+// another control record.
+func parseMarker(batch []byte) (*record.EndTxnMarker, error) {
+	b, _, err := record.Decode(batch)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.Records) == 0 {
+		return nil, nil
+	}
+	m, err := record.ParseEndTxnMarker(b.Records[0].Key, b.Records[0].Value)
+	if err != nil {
+		return nil, nil
+	}
+	return &m, nil
 }
 
 func batchMetadata(h record.BatchHeader) BatchMetadata {

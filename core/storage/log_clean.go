@@ -144,7 +144,7 @@ func (l *Log) replaceSegments(chunks [][]byte, old []*Segment) error {
 	base := old[0].BaseOffset
 	// Files of an earlier cleaning at these names go first
 	// (UnifiedLog.createNewCleanedSegment).
-	for _, suffix := range []string{LogFileSuffix, IndexFileSuffix, TimeIndexFileSuffix} {
+	for _, suffix := range segmentFileSuffixes {
 		if p := path.Join(l.dir, SegmentFileName(base, suffix)+CleanedFileSuffix); l.disk.Exists(p) {
 			if err := l.disk.Remove(p); err != nil {
 				return err

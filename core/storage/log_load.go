@@ -34,6 +34,7 @@ func OpenLog(d *Disk, logDir string, tp TopicPartition, cfg LogConfig, recoveryP
 	} else if recoveryPoint < 0 {
 		recoveryPoint = 0
 	}
+	recoveredFrom := int64(-1) // the first segment recovered
 	for i, base := range bases {
 		seg, err := l.openSegment(base)
 		if err != nil {
@@ -47,6 +48,9 @@ func OpenLog(d *Disk, logDir string, tp TopicPartition, cfg LogConfig, recoveryP
 		if err := loadIndexes(seg, validate || truncated, &rep); err != nil {
 			return nil, rep, err
 		}
+		if (validate || truncated) && recoveredFrom < 0 {
+			recoveredFrom = base
+		}
 		l.segments = append(l.segments, seg)
 		if truncated {
 			// Everything after a damaged segment is unreachable.
@@ -54,7 +58,7 @@ func OpenLog(d *Disk, logDir string, tp TopicPartition, cfg LogConfig, recoveryP
 				if sz, err := d.Size(path.Join(dir, SegmentFileName(later, LogFileSuffix))); err == nil {
 					rep.TruncatedBytes += sz
 				}
-				for _, suffix := range []string{LogFileSuffix, IndexFileSuffix, TimeIndexFileSuffix} {
+				for _, suffix := range segmentFileSuffixes {
 					_ = d.Remove(path.Join(dir, SegmentFileName(later, suffix)))
 				}
 			}
@@ -78,6 +82,11 @@ func OpenLog(d *Disk, logDir string, tp TopicPartition, cfg LogConfig, recoveryP
 	}
 	if err := l.active().resizeIndexes(cfg.SegmentIndexBytes); err != nil {
 		return nil, rep, err
+	}
+	if recoveredFrom >= 0 {
+		if err := l.rebuildTxnIndexes(recoveredFrom); err != nil {
+			return nil, rep, err
+		}
 	}
 	l.logEndOffset = l.active().NextOffset()
 	l.logStartOffset = max(logStart, l.segments[0].BaseOffset)
@@ -161,7 +170,7 @@ func removeStrayFiles(d *Disk, dir string) []int64 {
 		}
 		for _, e := range d.List(dir) {
 			if old, ok := parseSegmentFileName(e.Name); ok && !e.IsDir && old >= b && old < max(next, b+1) {
-				for _, suffix := range []string{LogFileSuffix, IndexFileSuffix, TimeIndexFileSuffix} {
+				for _, suffix := range segmentFileSuffixes {
 					_ = d.Remove(path.Join(dir, SegmentFileName(old, suffix)))
 				}
 			}

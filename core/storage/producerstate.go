@@ -16,7 +16,15 @@ import (
 var (
 	ErrOutOfOrderSequence   = errors.New("out of order sequence number")
 	ErrInvalidProducerEpoch = errors.New("invalid producer epoch")
+	// ErrTransactionCoordinatorFenced: a marker from an older coordinator
+	// epoch than the producer's last (TRANSACTION_COORDINATOR_FENCED).
+	ErrTransactionCoordinatorFenced = errors.New("transaction coordinator fenced")
 )
+
+// markerError is err with Kafka's message.
+func markerError(err error, format string, args ...any) error {
+	return fmt.Errorf("%w: %s", err, fmt.Sprintf(format, args...))
+}
 
 // NumBatchesToRetain is how many of a producer's latest batches the broker
 // remembers for duplicate detection (ProducerStateEntry.NUM_BATCHES_TO_RETAIN):
@@ -38,6 +46,11 @@ type ProducerStateEntry struct {
 	ProducerID int64
 	Epoch      int16 // record.NoProducerEpoch until the first batch
 	Batches    []BatchMetadata
+	// CurrentTxnFirstOffset is the first offset of the producer's open
+	// transaction, -1 with none; CoordinatorEpoch that of the last marker
+	// (-1 before any).
+	CurrentTxnFirstOffset int64
+	CoordinatorEpoch      int32
 }
 
 // LastSeq is the last sequence appended, or -1 (NO_SEQUENCE) with none.
@@ -90,6 +103,11 @@ func (e *ProducerStateEntry) addBatch(epoch int16, b BatchMetadata) {
 // sequence) when the log is opened or truncated.
 type ProducerStateManager struct {
 	producers map[int64]*ProducerStateEntry
+	// ongoing are the open transactions (txn.go), in the order they
+	// opened; unreplicated the completed ones whose markers the high
+	// watermark has not passed.
+	ongoing      []openTxn
+	unreplicated []CompletedTxn
 }
 
 // NewProducerStateManager makes an empty state.
@@ -156,11 +174,7 @@ func (m *ProducerStateManager) Check(tp TopicPartition, producerID int64, epoch 
 
 // Update records an appended batch (leader or follower).
 func (m *ProducerStateManager) Update(producerID int64, epoch int16, b BatchMetadata) {
-	e := m.producers[producerID]
-	if e == nil {
-		e = &ProducerStateEntry{ProducerID: producerID, Epoch: record.NoProducerEpoch}
-		m.producers[producerID] = e
-	}
+	e := m.entry(producerID)
 	if epoch < e.Epoch {
 		return // a follower replicating an old epoch's batch: Kafka only warns
 	}
@@ -173,18 +187,11 @@ func (m *ProducerStateManager) Update(producerID int64, epoch int16, b BatchMeta
 // producer id counts, control batches included.
 func (l *Log) ProducerState() (*ProducerStateManager, error) {
 	if l.producers == nil {
-		m := NewProducerStateManager()
-		for _, s := range l.segments {
-			err := s.eachHeader(func(_ BatchInfo, h record.BatchHeader) error {
-				if h.ProducerID >= 0 {
-					m.Update(h.ProducerID, h.ProducerEpoch, batchMetadata(h))
-				}
-				return nil
-			})
-			if err != nil {
-				return nil, err
-			}
+		m, err := l.replayProducers(nil)
+		if err != nil {
+			return nil, err
 		}
+		m.onHighWatermarkUpdated(l.highWatermark)
 		l.producers = m
 	}
 	return l.producers, nil
@@ -192,3 +199,55 @@ func (l *Log) ProducerState() (*ProducerStateManager, error) {
 
 // forgetProducerState drops the state so it is rebuilt from the log.
 func (l *Log) forgetProducerState() { l.producers = nil }
+
+// replayProducers builds a producer state from every batch of the log,
+// calling completed (if not nil) for each transaction a marker completes,
+// with the segment that holds the marker and the state as it completes.
+func (l *Log) replayProducers(completed func(s *Segment, m *ProducerStateManager, c CompletedTxn) error) (*ProducerStateManager, error) {
+	m := NewProducerStateManager()
+	for _, s := range l.segments {
+		err := s.eachHeader(func(b BatchInfo, h record.BatchHeader) error {
+			if h.ProducerID < 0 {
+				return nil
+			}
+			var marker *record.EndTxnMarker
+			if h.IsControl() {
+				mk, err := s.markerAt(b)
+				if err != nil {
+					return err
+				}
+				marker = mk
+			}
+			if c, ok := m.appendBatch(h, marker); ok && completed != nil {
+				return completed(s, m, c)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// rebuildTxnIndexes writes again the transaction indexes of the segments
+// from the one at base on, after a recovery: the producer state replayed
+// from the log's start (Kafka replays from its last snapshot before them,
+// LogSegment.recover), an entry for each aborted transaction whose marker
+// is in one of them.
+func (l *Log) rebuildTxnIndexes(base int64) error {
+	for _, s := range l.segments {
+		if s.BaseOffset >= base {
+			if err := s.txnIndex.reset(); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := l.replayProducers(func(s *Segment, m *ProducerStateManager, c CompletedTxn) error {
+		if !c.Aborted || s.BaseOffset < base {
+			return nil
+		}
+		return s.txnIndex.append(AbortedTxn{ProducerID: c.ProducerID, FirstOffset: c.FirstOffset, LastOffset: c.LastOffset, LastStableOffset: m.lastStableOffsetAfter(c)})
+	})
+	return err
+}

@@ -14,8 +14,12 @@ const (
 	LogFileSuffix       = ".log"
 	IndexFileSuffix     = ".index"
 	TimeIndexFileSuffix = ".timeindex"
+	TxnIndexFileSuffix  = ".txnindex"
 	DeletedFileSuffix   = ".deleted"
 )
+
+// segmentFileSuffixes are a segment's files: the log and its indexes.
+var segmentFileSuffixes = []string{LogFileSuffix, IndexFileSuffix, TimeIndexFileSuffix, TxnIndexFileSuffix}
 
 // Segment is one segment of a partition: <base>.log with its .index and
 // .timeindex (Kafka's LogSegment).
@@ -35,6 +39,7 @@ type Segment struct {
 	disk        *Disk
 	offsetIndex offsetIndex
 	timeIndex   timeIndex
+	txnIndex    txnIndex // the aborted transactions whose markers are here
 	// Fixed when the segment is opened, as in Kafka: a config change
 	// applies to segments opened later.
 	indexIntervalBytes int64
@@ -89,6 +94,7 @@ func openSegmentWithSuffix(d *Disk, dir string, base int64, cfg LogConfig, jitte
 		BaseOffset: base, Path: path.Join(dir, SegmentFileName(base, LogFileSuffix)+fileSuffix), disk: d,
 		offsetIndex:        newOffsetIndex(d, path.Join(dir, SegmentFileName(base, IndexFileSuffix)+fileSuffix), base, cfg.SegmentIndexBytes),
 		timeIndex:          newTimeIndex(d, path.Join(dir, SegmentFileName(base, TimeIndexFileSuffix)+fileSuffix), base, cfg.SegmentIndexBytes),
+		txnIndex:           txnIndex{d, path.Join(dir, SegmentFileName(base, TxnIndexFileSuffix)+fileSuffix)},
 		indexIntervalBytes: cfg.IndexIntervalBytes, rollJitterMs: jitterMs, created: d.Now(),
 	}
 	if !d.Exists(s.Path) {

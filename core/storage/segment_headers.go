@@ -58,3 +58,16 @@ func headerAt(path string, f *file, b BatchInfo) (record.BatchHeader, error) {
 	}
 	return h, nil
 }
+
+// markerAt reads the transaction marker of the control batch b (nil if it
+// holds another control record).
+func (s *Segment) markerAt(b BatchInfo) (*record.EndTxnMarker, error) {
+	f, err := s.disk.get(s.Path)
+	if err != nil {
+		return nil, err
+	}
+	if b.Position < 0 || b.End() > f.written() {
+		return nil, fmt.Errorf("%w: %s: the batch at %d (%d bytes) is past the file's end (%d bytes)", ErrSegmentShorterThanIndex, s.Path, b.Position, b.Size, f.written())
+	}
+	return parseMarker(f.readAt(int64(b.Position), int64(b.Size)))
+}

@@ -65,6 +65,9 @@ func (s *Segment) truncateTo(offset int64) error {
 	if err := s.timeIndex.truncateTo(offset); err != nil {
 		return err
 	}
+	if err := s.txnIndex.truncateTo(offset); err != nil {
+		return err
+	}
 	if err := s.resizeIndexes(s.offsetIndex.maxIndexSize); err != nil {
 		return err
 	}
@@ -166,6 +169,9 @@ func (s *Segment) flush() error {
 	if err := s.offsetIndex.flush(); err != nil {
 		return err
 	}
+	if err := s.txnIndex.flush(); err != nil {
+		return err
+	}
 	return s.timeIndex.flush()
 }
 
@@ -194,6 +200,11 @@ func (s *Segment) changeFileSuffixes(oldSuffix, newSuffix string) error {
 	} else {
 		s.offsetIndex.path = to
 	}
+	if to, err := rename(s.txnIndex.path); err != nil {
+		return err
+	} else {
+		s.txnIndex.path = to
+	}
 	to, err := rename(s.timeIndex.path)
 	s.timeIndex.path = to
 	return err
@@ -201,7 +212,7 @@ func (s *Segment) changeFileSuffixes(oldSuffix, newSuffix string) error {
 
 // deleteIfExists removes the segment's files.
 func (s *Segment) deleteIfExists() {
-	for _, p := range []string{s.Path, s.offsetIndex.path, s.timeIndex.path} {
+	for _, p := range []string{s.Path, s.offsetIndex.path, s.timeIndex.path, s.txnIndex.path} {
 		if s.disk.Exists(p) {
 			_ = s.disk.Remove(p)
 		}
