@@ -201,7 +201,7 @@ func (b *Broker) handleListOffsets(env *sim.Env, from sim.Addr, req *protocol.Li
 			case lp.CurrentLeaderEpoch > p.leaderEpoch:
 				pr.ErrorCode = protocol.UNKNOWN_LEADER_EPOCH
 			default:
-				p.offsetForTimestamp(lp.Timestamp, req.ReplicaID >= 0, &pr)
+				p.offsetForTimestamp(lp.Timestamp, req.ReplicaID >= 0, req.IsolationLevel, &pr)
 			}
 			tr.Partitions = append(tr.Partitions, pr)
 		}
@@ -210,7 +210,7 @@ func (b *Broker) handleListOffsets(env *sim.Env, from sim.Addr, req *protocol.Li
 	b.respond(env, from, resp)
 }
 
-func (p *Partition) offsetForTimestamp(ts int64, fromReplica bool, pr *protocol.ListOffsetsPartitionResponse) {
+func (p *Partition) offsetForTimestamp(ts int64, fromReplica bool, isolation int8, pr *protocol.ListOffsetsPartitionResponse) {
 	// The leader epoch of the answer is the log's, as UnifiedLog's
 	// fetchOffsetByTimestamp gives it: the latest epoch for the end, the
 	// first epoch for the start (if it covers it), the found batch's
@@ -219,6 +219,9 @@ func (p *Partition) offsetForTimestamp(ts int64, fromReplica bool, pr *protocol.
 	case protocol.LatestTimestamp:
 		pr.LeaderEpoch = p.log.LatestEpoch()
 		pr.Offset = p.log.HighWatermark()
+		if lso, err := p.log.LastStableOffset(); err == nil && isolation == protocol.ReadCommitted {
+			pr.Offset = lso // Partition.fetchOffsetForTimestamp: lastFetchableOffset
+		}
 		if fromReplica {
 			pr.Offset = p.log.LogEndOffset()
 		} else if p.log.HighWatermark() < p.leaderEpochStartOffset {

@@ -125,6 +125,8 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 	switch m := e.Msg.(type) {
 	case *protocol.ProduceRequest:
 		return b.handleProduce(env, e.From, m)
+	case *protocol.WriteTxnMarkersRequest:
+		return b.handleWriteTxnMarkers(env, e.From, m)
 	case *protocol.FetchRequest:
 		return b.handleFetch(env, e.From, m)
 	case *protocol.MetadataRequest:

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"kafkascope/core/protocol"
+	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -160,7 +161,12 @@ func (b *Broker) sendFetch(env *sim.Env, to sim.Addr, resp *protocol.FetchRespon
 func (p *Partition) read(env *sim.Env, req *protocol.FetchRequest, fp protocol.FetchPartition, pr *protocol.FetchPartitionResponse, updateFollower bool) storage.FileSlice {
 	log := p.log
 	hw := log.HighWatermark()
-	pr.HighWatermark, pr.LastStableOffset, pr.LogStartOffset = hw, hw, log.LogStartOffset()
+	lso, err := log.LastStableOffset()
+	if err != nil {
+		pr.ErrorCode = protocol.KAFKA_STORAGE_ERROR
+		return storage.FileSlice{}
+	}
+	pr.HighWatermark, pr.LastStableOffset, pr.LogStartOffset = hw, lso, log.LogStartOffset()
 	fromFollower := req.ReplicaID >= 0
 	if fromFollower && fp.LastFetchedEpoch >= 0 {
 		// The follower's last batch has epoch LastFetchedEpoch: if that epoch
@@ -172,8 +178,11 @@ func (p *Partition) read(env *sim.Env, req *protocol.FetchRequest, fp protocol.F
 		}
 	}
 	maxOffset := hw
-	if fromFollower {
+	switch {
+	case fromFollower:
 		maxOffset = log.LogEndOffset()
+	case req.IsolationLevel == protocol.ReadCommitted:
+		maxOffset = lso // FetchIsolation.TXN_COMMITTED
 	}
 	data, slice, err := log.ReadSlice(fp.FetchOffset, int(fp.PartitionMaxBytes), maxOffset, true)
 	if err == storage.ErrOffsetOutOfRange {
@@ -184,6 +193,21 @@ func (p *Partition) read(env *sim.Env, req *protocol.FetchRequest, fp protocol.F
 		return storage.FileSlice{}
 	}
 	pr.Records = data
+	if !fromFollower && req.IsolationLevel == protocol.ReadCommitted {
+		// The aborted transactions that overlap what was read
+		// (LocalLog.addAbortedTransactions): up to the offset after it.
+		pr.AbortedTransactions = []protocol.AbortedTransaction{}
+		if upper := nextOffsetAfter(data); upper > fp.FetchOffset {
+			aborted, err := log.AbortedTxns(fp.FetchOffset, upper)
+			if err != nil {
+				pr.ErrorCode = protocol.KAFKA_STORAGE_ERROR
+				return storage.FileSlice{}
+			}
+			for _, a := range aborted {
+				pr.AbortedTransactions = append(pr.AbortedTransactions, protocol.AbortedTransaction{ProducerID: a.ProducerID, FirstOffset: a.FirstOffset})
+			}
+		}
+	}
 	if updateFollower {
 		p.updateFollowerFetchState(env, req.ReplicaID, fp.FetchOffset, req.ReplicaEpoch)
 	}
@@ -245,4 +269,19 @@ func (b *Broker) completeFetch(env *sim.Env, df *delayedFetch) {
 	resp, slices, _, _ := b.readFetch(env, df.req, false)
 	b.sendFetch(env, df.from, resp, slices)
 	b.done(env, df.from)
+}
+
+// nextOffsetAfter is the offset after the last batch in data (whole
+// batches, as a read returns them), or -1 for none.
+func nextOffsetAfter(data []byte) int64 {
+	next := int64(-1)
+	for pos := 0; pos < len(data); {
+		h, err := record.ParseHeader(data[pos:])
+		if err != nil {
+			break
+		}
+		next = h.NextOffset()
+		pos += h.SizeInBytes()
+	}
+	return next
 }

@@ -28,6 +28,9 @@ type delayedProduce struct {
 	// building is true while the request's partitions are still being
 	// appended: the produce cannot complete before all of them are.
 	building bool
+	// answer, if set, sends the answer instead of resp (a WriteTxnMarkers
+	// waits as a produce does: txnmarkers.go).
+	answer func(env *sim.Env)
 }
 
 type pendingPart struct {
@@ -181,6 +184,10 @@ func (dp *delayedProduce) tryComplete(env *sim.Env, b *Broker) {
 func (dp *delayedProduce) finish(env *sim.Env, b *Broker) {
 	dp.done = true
 	dp.timer.Stop()
+	if dp.answer != nil {
+		dp.answer(env)
+		return
+	}
 	b.respond(env, dp.from, dp.resp)
 }
 

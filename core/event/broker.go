@@ -572,3 +572,28 @@ func (e FollowerStarted) Fields(w sim.FieldWriter) {
 	w.Int("leader", int64(e.Leader))
 	w.Int("epoch", int64(e.Epoch))
 }
+
+// TxnMarkerWritten: a leader appended a transaction's COMMIT or ABORT
+// marker for ProducerID (epoch Epoch) at Offset, on its transaction
+// coordinator's WriteTxnMarkers (KafkaApis.handleWriteTxnMarkersRequest).
+type TxnMarkerWritten struct {
+	Broker     int32
+	TP         storage.TopicPartition
+	ProducerID int64
+	Epoch      int16
+	Commit     bool
+	Offset     int64
+}
+
+func (TxnMarkerWritten) Key() string { return "txn.marker" }
+func (e TxnMarkerWritten) Fields(w sim.FieldWriter) {
+	broker(w, e.Broker, e.TP)
+	w.Int("producer", e.ProducerID)
+	w.Int("epoch", int64(e.Epoch))
+	marker := "ABORT"
+	if e.Commit {
+		marker = "COMMIT"
+	}
+	w.Str("marker", marker)
+	w.Int("offset", e.Offset)
+}

@@ -19,7 +19,26 @@ type FetchRequest struct {
 	MaxWaitMs    int32
 	MinBytes     int32
 	MaxBytes     int32
-	Topics       []FetchTopic
+	// IsolationLevel is ReadUncommitted (up to the high watermark) or
+	// ReadCommitted (up to the last stable offset, with the aborted
+	// transactions in range).
+	IsolationLevel int8
+	Topics         []FetchTopic
+}
+
+// Isolation levels (IsolationLevel.java: its id; read_uncommitted is the
+// consumer's default).
+const (
+	ReadUncommitted int8 = 0
+	ReadCommitted   int8 = 1
+)
+
+// AbortedTransaction is one aborted transaction a read_committed fetch
+// overlaps: the consumer skips the producer's records from FirstOffset up
+// to its ABORT marker.
+type AbortedTransaction struct {
+	ProducerID  int64
+	FirstOffset int64
 }
 
 // FetchTopic is one topic of a FetchRequest.
@@ -69,7 +88,9 @@ type FetchPartitionResponse struct {
 	// the leader's: it must truncate before fetching again.
 	DivergingEpoch EpochEndOffset
 	CurrentLeader  LeaderIDAndEpoch
-	Records        []byte // whole record batches, as stored
+	// AbortedTransactions is nil for a read_uncommitted fetch.
+	AbortedTransactions []AbortedTransaction
+	Records             []byte // whole record batches, as stored
 }
 
 func (*FetchRequest) Kind() string  { return "Fetch" }

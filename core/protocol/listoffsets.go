@@ -11,7 +11,9 @@ const (
 type ListOffsetsRequest struct {
 	RequestHeader
 	ReplicaID int32
-	Topics    []ListOffsetsTopic
+	// IsolationLevel: ReadCommitted makes latest the last stable offset.
+	IsolationLevel int8
+	Topics         []ListOffsetsTopic
 }
 
 // ListOffsetsTopic is one topic of the request.

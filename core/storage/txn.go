@@ -136,15 +136,14 @@ func (l *Log) LastStableOffset() (int64, error) {
 // AbortedTxns are the aborted transactions a read of [fetchOffset,
 // upperBound) must tell a read_committed consumer about
 // (LocalLog.collectAbortedTransactions): from the segment holding
-// fetchOffset on, until a segment's index says it has them all.
+// fetchOffset on, through later segments (an aborted transaction's entry
+// is in the segment of its marker, which may lie past the read) until a
+// segment's index says it has them all.
 func (l *Log) AbortedTxns(fetchOffset, upperBound int64) ([]AbortedTxn, error) {
 	var out []AbortedTxn
 	for i, s := range l.segments {
 		if i+1 < len(l.segments) && l.segments[i+1].BaseOffset <= fetchOffset {
 			continue
-		}
-		if s.BaseOffset >= upperBound {
-			break
 		}
 		got, complete, err := s.txnIndex.collect(fetchOffset, upperBound)
 		if err != nil {

@@ -1,0 +1,106 @@
+package broker
+
+import (
+	"errors"
+	"slices"
+
+	"kafkascope/core/event"
+	"kafkascope/core/protocol"
+	"kafkascope/core/record"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// handleWriteTxnMarkers is KafkaApis.handleWriteTxnMarkersRequest (3.8.0):
+// a transaction coordinator has this leader append a COMMIT or ABORT
+// marker for a producer to each of its partitions (origin COORDINATOR,
+// acks -1: each answer waits until the high watermark has passed the
+// marker, up to request.timeout.ms, as a produce does). A partition this
+// broker does not lead is NOT_LEADER_OR_FOLLOWER, an unknown one
+// UNKNOWN_TOPIC_OR_PARTITION; a marker of an older producer epoch is
+// INVALID_PRODUCER_EPOCH, one from an older coordinator epoch
+// TRANSACTION_COORDINATOR_FENCED.
+func (b *Broker) handleWriteTxnMarkers(env *sim.Env, from sim.Addr, req *protocol.WriteTxnMarkersRequest) bool {
+	resp := &protocol.WriteTxnMarkersResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+	// The partitions wait as a produce's do, in a shadow produce answer.
+	shadow := &protocol.ProduceResponse{}
+	dp := &delayedProduce{from: from, resp: shadow, pending: map[storage.TopicPartition]*pendingPart{}, building: true}
+	type slot struct{ marker, topic, partition int }
+	var slots []slot
+	var results []*protocol.ProducePartitionResponse
+	now := env.Now().UnixMilli()
+	for mi, m := range req.Markers {
+		mr := protocol.WritableTxnMarkerResult{ProducerID: m.ProducerID}
+		typ := record.ControlAbort
+		if m.Commit {
+			typ = record.ControlCommit
+		}
+		for ti, t := range m.Topics {
+			tr := protocol.TxnTopicResult{Name: t.Name}
+			for pi, idx := range t.Partitions {
+				tr.Partitions = append(tr.Partitions, protocol.TxnPartitionResult{PartitionIndex: idx})
+				pr := &protocol.ProducePartitionResponse{Index: idx}
+				slots, results = append(slots, slot{mi, ti, pi}), append(results, pr)
+				p := b.partitions[tp(t.Name, idx)]
+				switch {
+				case b.image.Partition(t.Name, idx) == nil:
+					pr.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
+					continue
+				case p == nil || !p.isLeader:
+					pr.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
+					continue
+				case len(p.isr) < p.effectiveMinISR():
+					pr.ErrorCode = protocol.NOT_ENOUGH_REPLICAS
+					continue
+				}
+				info, err := p.log.AppendMarkerAsLeader(m.ProducerID, m.ProducerEpoch, record.EndTxnMarker{Type: typ, CoordinatorEpoch: m.CoordinatorEpoch}, now, p.leaderEpoch)
+				p.noteRoll(env, info)
+				switch {
+				case errors.Is(err, storage.ErrInvalidProducerEpoch):
+					pr.ErrorCode = protocol.INVALID_PRODUCER_EPOCH
+					continue
+				case errors.Is(err, storage.ErrTransactionCoordinatorFenced):
+					pr.ErrorCode = protocol.TRANSACTION_COORDINATOR_FENCED
+					continue
+				case err != nil:
+					pr.ErrorCode = protocol.KAFKA_STORAGE_ERROR
+					continue
+				}
+				env.Note(event.TxnMarkerWritten{Broker: b.cfg.NodeID, TP: p.tp, ProducerID: m.ProducerID, Epoch: m.ProducerEpoch, Commit: m.Commit, Offset: info.FirstOffset})
+				pr.ErrorCode = protocol.REQUEST_TIMED_OUT // until the HW passes it
+				dp.pending[p.tp] = &pendingPart{resp: pr, requiredOffset: info.LastOffset + 1}
+				if !slices.Contains(p.delayedProduces, dp) {
+					p.delayedProduces = append(p.delayedProduces, dp)
+				}
+				if !p.maybeIncrementHW(env) {
+					b.checkParkedFetches(env)
+				}
+			}
+			mr.Topics = append(mr.Topics, tr)
+		}
+		resp.Markers = append(resp.Markers, mr)
+	}
+	dp.answer = func(env *sim.Env) {
+		for i, s := range slots {
+			resp.Markers[s.marker].Topics[s.topic].Partitions[s.partition].ErrorCode = results[i].ErrorCode
+		}
+		b.respond(env, from, resp)
+	}
+	if len(dp.pending) == 0 {
+		dp.done = true
+		dp.answer(env)
+		return true
+	}
+	dp.building = false
+	dp.tryComplete(env, b)
+	if dp.done {
+		return true
+	}
+	dp.timer = env.After(b.ms("request.timeout.ms"), "delayed-txn-markers-timeout", func(env *sim.Env) {
+		if !dp.done {
+			dp.finish(env, b)
+			b.done(env, dp.from)
+		}
+	})
+	return false
+}
