@@ -3,7 +3,7 @@ package kafkazk
 import (
 	"kafkascope/core/scalacoll"
 
-	"kafkascope/core/jdk"
+	"kafkascope/core/hashing"
 )
 
 // /admin/reassign_partitions holds a reassignment started through
@@ -88,8 +88,7 @@ func InMapOrder(es []ReassignmentEntry) []ReassignmentEntry {
 	return out
 }
 
-// TopicPartitionHash is org.apache.kafka.common.TopicPartition.hashCode:
-// 31 * (31 + partition) + topic.hashCode.
+// TopicPartitionHash is org.apache.kafka.common.TopicPartition.hashCode.
 func TopicPartitionHash(tp TopicPartition) int32 {
-	return 31*(31+tp.Partition) + jdk.StringHashCode(tp.Topic)
+	return hashing.TopicPartitionHashCode(tp.Topic, tp.Partition)
 }
