@@ -84,13 +84,13 @@ func (s State) validPrevious() []State {
 // LogValue is a TransactionLogValue: the metadata a transition leaves.
 // Partitions are in the order Kafka writes them (partitionsInLogOrder).
 type LogValue struct {
-	ProducerID       int64
-	ProducerEpoch    int16
-	TimeoutMs        int32
-	State            State
-	Partitions       []storage.TopicPartition // nil for Empty (a null array)
-	LastUpdateMs     int64
-	TxnStartMs       int64 // -1 before the transaction's first partition
+	ProducerID    int64
+	ProducerEpoch int16
+	TimeoutMs     int32
+	State         State
+	Partitions    []storage.TopicPartition // nil for Empty (a null array)
+	LastUpdateMs  int64
+	TxnStartMs    int64 // -1 before the transaction's first partition
 }
 
 // KeyBytes is TransactionLog.keyToBytes: version 0, then the id.
