@@ -1,0 +1,227 @@
+package txncoordinator
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/record"
+	"kafkascope/core/storage"
+)
+
+// metadata is one transactional id's TransactionMetadata (3.8.0): its
+// producer id and epoch (and the previous ones, for a retried
+// InitProducerId), its state, and the partitions of its transaction in
+// the order they were added. A transition is prepared (pending, so that
+// no other starts meanwhile), written to the log, and completed only once
+// the write is replicated.
+//
+// Invariants: pending is set exactly while a transition's write is in
+// flight; partitions are distinct and empty in Empty and the Complete
+// states; startMs is -1 in Empty.
+type metadata struct {
+	id                         string
+	producerID, lastProducerID int64
+	epoch, lastEpoch           int16
+	timeoutMs                  int32
+	state                      State
+	pending                    *State
+	partitions                 []storage.TopicPartition
+	startMs, lastUpdateMs      int64
+	hasFailedEpochFence        bool
+}
+
+// transit is TxnTransitMetadata: the metadata a transition leads to.
+type transit struct {
+	producerID, lastProducerID int64
+	epoch, lastEpoch           int16
+	timeoutMs                  int32
+	state                      State
+	partitions                 []storage.TopicPartition
+	startMs, lastUpdateMs      int64
+}
+
+// logValue is what the transition writes to __transaction_state.
+func (t transit) logValue() LogValue {
+	v := LogValue{ProducerID: t.producerID, ProducerEpoch: t.epoch, TimeoutMs: t.timeoutMs, State: t.state,
+		LastUpdateMs: t.lastUpdateMs, TxnStartMs: t.startMs}
+	if t.state != Empty {
+		v.Partitions = slices.Clone(t.partitions)
+	}
+	return v
+}
+
+// newMetadata is a transactional id seen for the first time: a new
+// producer id, no epoch yet, Empty.
+func newMetadata(id string, producerID int64, timeoutMs int32, now int64) *metadata {
+	return &metadata{id: id, producerID: producerID, lastProducerID: record.NoProducerID,
+		epoch: record.NoProducerEpoch, lastEpoch: record.NoProducerEpoch, timeoutMs: timeoutMs,
+		state: Empty, startMs: -1, lastUpdateMs: now}
+}
+
+// isEpochExhausted: no epoch may reach Short.MaxValue, so that the
+// coordinator can always fence the producer (isEpochExhausted: >= 32766).
+func isEpochExhausted(e int16) bool { return e >= math.MaxInt16-1 }
+
+// prepareTransitionTo checks and marks a transition as pending.
+func (m *metadata) prepareTransitionTo(t transit) (transit, error) {
+	switch {
+	case m.pending != nil:
+		return transit{}, fmt.Errorf("Preparing transaction state transition to %s while it already a pending state %s", t.state, *m.pending)
+	case t.producerID < 0:
+		return transit{}, fmt.Errorf("Illegal new producer id %d", t.producerID)
+	case t.state != Dead && t.epoch < 0:
+		return transit{}, fmt.Errorf("Illegal new producer epoch %d", t.epoch)
+	case !slices.Contains(t.state.validPrevious(), m.state):
+		return transit{}, fmt.Errorf("Preparing transaction state transition to %s failed since the target state %s is not a valid previous state of the current state %s", t.state, t.state, m.state)
+	}
+	t.lastProducerID = m.producerID
+	s := t.state
+	m.pending = &s
+	return t, nil
+}
+
+// base is a transit that changes nothing but the state and the time.
+func (m *metadata) base(state State, now int64) transit {
+	return transit{producerID: m.producerID, epoch: m.epoch, lastEpoch: m.lastEpoch, timeoutMs: m.timeoutMs,
+		state: state, partitions: slices.Clone(m.partitions), startMs: m.startMs, lastUpdateMs: now}
+}
+
+// prepareFenceProducerEpoch bumps the epoch to fence the producer before
+// the coordinator aborts its transaction (an InitProducerId of a new
+// instance, or the transaction timing out); not again if an earlier fence
+// failed to be written.
+func (m *metadata) prepareFenceProducerEpoch() (transit, error) {
+	if m.epoch == math.MaxInt16 {
+		return transit{}, fmt.Errorf("Cannot fence producer with epoch equal to Short.MaxValue since this would overflow")
+	}
+	t := m.base(PrepareEpochFence, m.lastUpdateMs)
+	if !m.hasFailedEpochFence {
+		t.epoch++
+	}
+	t.lastEpoch = record.NoProducerEpoch
+	return m.prepareTransitionTo(t)
+}
+
+// prepareIncrementProducerEpoch is InitProducerId's bump: no expected
+// epoch, a new producer or the current epoch bump it (PRODUCER_FENCED
+// otherwise); the previous epoch is a retry of a bump that succeeded.
+func (m *metadata) prepareIncrementProducerEpoch(timeoutMs int32, expected *int16, now int64) (transit, protocol.ErrorCode, error) {
+	if isEpochExhausted(m.epoch) {
+		return transit{}, protocol.NONE, fmt.Errorf("Cannot allocate any more producer epochs for producerId %d", m.producerID)
+	}
+	next, last := m.epoch+1, int16(record.NoProducerEpoch)
+	if expected != nil {
+		switch {
+		case m.epoch == record.NoProducerEpoch || *expected == m.epoch:
+			last = m.epoch
+		case *expected == m.lastEpoch:
+			next, last = m.epoch, m.lastEpoch
+		default:
+			return transit{}, protocol.PRODUCER_FENCED, nil
+		}
+	}
+	t, err := m.prepareTransitionTo(transit{producerID: m.producerID, epoch: next, lastEpoch: last, timeoutMs: timeoutMs,
+		state: Empty, startMs: -1, lastUpdateMs: now})
+	return t, protocol.NONE, err
+}
+
+// prepareProducerIdRotation moves to a new producer id at epoch 0 (the
+// epoch was exhausted).
+func (m *metadata) prepareProducerIdRotation(newProducerID int64, timeoutMs int32, now int64, recordLastEpoch bool) (transit, error) {
+	if m.state == Ongoing || m.state == PrepareAbort || m.state == PrepareCommit {
+		return transit{}, fmt.Errorf("Cannot rotate producer ids while a transaction is still pending")
+	}
+	last := int16(record.NoProducerEpoch)
+	if recordLastEpoch {
+		last = m.epoch
+	}
+	return m.prepareTransitionTo(transit{producerID: newProducerID, epoch: 0, lastEpoch: last, timeoutMs: timeoutMs,
+		state: Empty, startMs: -1, lastUpdateMs: now})
+}
+
+// prepareAddPartitions adds partitions (the transaction starts now if it
+// was not going on).
+func (m *metadata) prepareAddPartitions(added []storage.TopicPartition, now int64) (transit, error) {
+	t := m.base(Ongoing, now)
+	for _, tp := range added {
+		if !slices.Contains(t.partitions, tp) {
+			t.partitions = append(t.partitions, tp)
+		}
+	}
+	if m.state == Empty || m.state == CompleteAbort || m.state == CompleteCommit {
+		t.startMs = now
+	}
+	return m.prepareTransitionTo(t)
+}
+
+// prepareAbortOrCommit is EndTxn's PrepareCommit or PrepareAbort.
+func (m *metadata) prepareAbortOrCommit(state State, now int64) (transit, error) {
+	return m.prepareTransitionTo(m.base(state, now))
+}
+
+// prepareComplete is CompleteCommit or CompleteAbort once every marker is
+// written: no partitions any more.
+func (m *metadata) prepareComplete(now int64) (transit, error) {
+	state := CompleteAbort
+	if m.state == PrepareCommit {
+		state = CompleteCommit
+	}
+	m.hasFailedEpochFence = false
+	t := m.base(state, now)
+	t.partitions = nil
+	return m.prepareTransitionTo(t)
+}
+
+// completeTransitionTo applies a transition whose write is replicated,
+// after checking it is the pending one and a valid step.
+func (m *metadata) completeTransitionTo(t transit) error {
+	if m.pending == nil {
+		return fmt.Errorf("TransactionalId %s completing transaction state transition while it does not have a pending state", m.id)
+	}
+	fail := fmt.Errorf("TransactionalId %s failed transition to state %s due to unexpected metadata", m.id, t.state)
+	sameProducer := t.epoch == m.epoch && t.producerID == m.producerID
+	if *m.pending != t.state {
+		return fail
+	}
+	switch t.state {
+	case Empty:
+		bump := t.epoch == m.epoch+1 || (t.epoch == 0 && t.producerID != m.producerID)
+		if (m.epoch != t.epoch && !bump) || len(t.partitions) > 0 || t.startMs != -1 {
+			return fail
+		}
+		m.timeoutMs, m.epoch, m.lastEpoch, m.producerID, m.lastProducerID = t.timeoutMs, t.epoch, t.lastEpoch, t.producerID, t.lastProducerID
+	case Ongoing:
+		for _, tp := range m.partitions {
+			if !slices.Contains(t.partitions, tp) {
+				return fail
+			}
+		}
+		if !sameProducer || m.timeoutMs != t.timeoutMs {
+			return fail
+		}
+		m.startMs = t.startMs
+		for _, tp := range t.partitions {
+			if !slices.Contains(m.partitions, tp) {
+				m.partitions = append(m.partitions, tp)
+			}
+		}
+	case PrepareAbort, PrepareCommit:
+		if !sameProducer || len(m.partitions) != len(t.partitions) || m.timeoutMs != t.timeoutMs || m.startMs != t.startMs {
+			return fail
+		}
+	case CompleteAbort, CompleteCommit:
+		if !sameProducer || m.timeoutMs != t.timeoutMs || t.startMs == -1 {
+			return fail
+		}
+		m.startMs = t.startMs
+		m.partitions = nil
+	default: // PrepareEpochFence and Dead are never completed
+		return fail
+	}
+	m.lastUpdateMs = t.lastUpdateMs
+	m.pending = nil
+	m.state = t.state
+	return nil
+}
