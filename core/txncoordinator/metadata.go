@@ -10,7 +10,7 @@ import (
 	"kafkascope/core/storage"
 )
 
-// metadata is one transactional id's TransactionMetadata (3.8.0): its
+// txnMetadata is one transactional id's TransactionMetadata (3.8.0): its
 // producer id and epoch (and the previous ones, for a retried
 // InitProducerId), its state, and the partitions of its transaction in
 // the order they were added. A transition is prepared (pending, so that
@@ -20,7 +20,7 @@ import (
 // Invariants: pending is set exactly while a transition's write is in
 // flight; partitions are distinct and empty in Empty and the Complete
 // states; startMs is -1 in Empty.
-type metadata struct {
+type txnMetadata struct {
 	id                         string
 	producerID, lastProducerID int64
 	epoch, lastEpoch           int16
@@ -54,8 +54,8 @@ func (t transit) logValue() LogValue {
 
 // newMetadata is a transactional id seen for the first time: a new
 // producer id, no epoch yet, Empty.
-func newMetadata(id string, producerID int64, timeoutMs int32, now int64) *metadata {
-	return &metadata{id: id, producerID: producerID, lastProducerID: record.NoProducerID,
+func newMetadata(id string, producerID int64, timeoutMs int32, now int64) *txnMetadata {
+	return &txnMetadata{id: id, producerID: producerID, lastProducerID: record.NoProducerID,
 		epoch: record.NoProducerEpoch, lastEpoch: record.NoProducerEpoch, timeoutMs: timeoutMs,
 		state: Empty, startMs: -1, lastUpdateMs: now}
 }
@@ -65,7 +65,7 @@ func newMetadata(id string, producerID int64, timeoutMs int32, now int64) *metad
 func isEpochExhausted(e int16) bool { return e >= math.MaxInt16-1 }
 
 // prepareTransitionTo checks and marks a transition as pending.
-func (m *metadata) prepareTransitionTo(t transit) (transit, error) {
+func (m *txnMetadata) prepareTransitionTo(t transit) (transit, error) {
 	switch {
 	case m.pending != nil:
 		return transit{}, fmt.Errorf("Preparing transaction state transition to %s while it already a pending state %s", t.state, *m.pending)
@@ -83,7 +83,7 @@ func (m *metadata) prepareTransitionTo(t transit) (transit, error) {
 }
 
 // base is a transit that changes nothing but the state and the time.
-func (m *metadata) base(state State, now int64) transit {
+func (m *txnMetadata) base(state State, now int64) transit {
 	return transit{producerID: m.producerID, epoch: m.epoch, lastEpoch: m.lastEpoch, timeoutMs: m.timeoutMs,
 		state: state, partitions: slices.Clone(m.partitions), startMs: m.startMs, lastUpdateMs: now}
 }
@@ -92,7 +92,7 @@ func (m *metadata) base(state State, now int64) transit {
 // the coordinator aborts its transaction (an InitProducerId of a new
 // instance, or the transaction timing out); not again if an earlier fence
 // failed to be written.
-func (m *metadata) prepareFenceProducerEpoch() (transit, error) {
+func (m *txnMetadata) prepareFenceProducerEpoch() (transit, error) {
 	if m.epoch == math.MaxInt16 {
 		return transit{}, fmt.Errorf("Cannot fence producer with epoch equal to Short.MaxValue since this would overflow")
 	}
@@ -107,7 +107,7 @@ func (m *metadata) prepareFenceProducerEpoch() (transit, error) {
 // prepareIncrementProducerEpoch is InitProducerId's bump: no expected
 // epoch, a new producer or the current epoch bump it (PRODUCER_FENCED
 // otherwise); the previous epoch is a retry of a bump that succeeded.
-func (m *metadata) prepareIncrementProducerEpoch(timeoutMs int32, expected *int16, now int64) (transit, protocol.ErrorCode, error) {
+func (m *txnMetadata) prepareIncrementProducerEpoch(timeoutMs int32, expected *int16, now int64) (transit, protocol.ErrorCode, error) {
 	if isEpochExhausted(m.epoch) {
 		return transit{}, protocol.NONE, fmt.Errorf("Cannot allocate any more producer epochs for producerId %d", m.producerID)
 	}
@@ -129,7 +129,7 @@ func (m *metadata) prepareIncrementProducerEpoch(timeoutMs int32, expected *int1
 
 // prepareProducerIdRotation moves to a new producer id at epoch 0 (the
 // epoch was exhausted).
-func (m *metadata) prepareProducerIdRotation(newProducerID int64, timeoutMs int32, now int64, recordLastEpoch bool) (transit, error) {
+func (m *txnMetadata) prepareProducerIdRotation(newProducerID int64, timeoutMs int32, now int64, recordLastEpoch bool) (transit, error) {
 	if m.state == Ongoing || m.state == PrepareAbort || m.state == PrepareCommit {
 		return transit{}, fmt.Errorf("Cannot rotate producer ids while a transaction is still pending")
 	}
@@ -143,7 +143,7 @@ func (m *metadata) prepareProducerIdRotation(newProducerID int64, timeoutMs int3
 
 // prepareAddPartitions adds partitions (the transaction starts now if it
 // was not going on).
-func (m *metadata) prepareAddPartitions(added []storage.TopicPartition, now int64) (transit, error) {
+func (m *txnMetadata) prepareAddPartitions(added []storage.TopicPartition, now int64) (transit, error) {
 	t := m.base(Ongoing, now)
 	for _, tp := range added {
 		if !slices.Contains(t.partitions, tp) {
@@ -157,13 +157,13 @@ func (m *metadata) prepareAddPartitions(added []storage.TopicPartition, now int6
 }
 
 // prepareAbortOrCommit is EndTxn's PrepareCommit or PrepareAbort.
-func (m *metadata) prepareAbortOrCommit(state State, now int64) (transit, error) {
+func (m *txnMetadata) prepareAbortOrCommit(state State, now int64) (transit, error) {
 	return m.prepareTransitionTo(m.base(state, now))
 }
 
 // prepareComplete is CompleteCommit or CompleteAbort once every marker is
 // written: no partitions any more.
-func (m *metadata) prepareComplete(now int64) (transit, error) {
+func (m *txnMetadata) prepareComplete(now int64) (transit, error) {
 	state := CompleteAbort
 	if m.state == PrepareCommit {
 		state = CompleteCommit
@@ -176,7 +176,7 @@ func (m *metadata) prepareComplete(now int64) (transit, error) {
 
 // completeTransitionTo applies a transition whose write is replicated,
 // after checking it is the pending one and a valid step.
-func (m *metadata) completeTransitionTo(t transit) error {
+func (m *txnMetadata) completeTransitionTo(t transit) error {
 	if m.pending == nil {
 		return fmt.Errorf("TransactionalId %s completing transaction state transition while it does not have a pending state", m.id)
 	}

@@ -15,7 +15,7 @@ func must(tr transit, err error) transit {
 	return tr
 }
 
-func complete(t *testing.T, m *metadata, tr transit) {
+func complete(t *testing.T, m *txnMetadata, tr transit) {
 	t.Helper()
 	if err := m.completeTransitionTo(tr); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,244 @@
+package txncoordinator
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"kafkascope/core/jdk"
+	"kafkascope/core/protocol"
+	"kafkascope/core/record"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// TransactionStateTopic is the internal topic the coordinators keep their
+// transactions in (Topic.TRANSACTION_STATE_TOPIC_NAME).
+const TransactionStateTopic = "__transaction_state"
+
+// Host is what the broker does for its transaction coordinator.
+type Host interface {
+	// Respond sends a response to the client connection to.
+	Respond(env *sim.Env, to sim.Addr, m sim.Message)
+	// Done ends a request Handle left unanswered.
+	Done(env *sim.Env, to sim.Addr)
+	// Config is a numeric broker config's current value (transaction.*).
+	Config(name string) int64
+	// Append writes records as the leader of a __transaction_state
+	// partition and calls done with NONE once its high watermark passes
+	// them (acks -1), or with the append's error.
+	Append(env *sim.Env, partition int32, recs []record.Record, done func(env *sim.Env, code protocol.ErrorCode))
+	// ReadLog is the batches of a __transaction_state partition's local
+	// log, from its start to its end.
+	ReadLog(partition int32) []record.Batch
+	// GenerateProducerID hands out a new producer id (the broker's block
+	// from the controller), or false while it has none.
+	GenerateProducerID(env *sim.Env) (int64, bool)
+	// KnownPartition: the broker's metadata has the partition.
+	KnownPartition(tp storage.TopicPartition) bool
+	// GroupPartition is a group's __consumer_offsets partition.
+	GroupPartition(groupID string) int32
+	// LeaderOf is a partition's leader in the broker's metadata.
+	LeaderOf(tp storage.TopicPartition) (int32, bool)
+	// SendMarkers sends a WriteTxnMarkers to a broker; done gets its
+	// answer, or nil if the broker could not be reached.
+	SendMarkers(env *sim.Env, broker int32, req *protocol.WriteTxnMarkersRequest, done func(env *sim.Env, resp *protocol.WriteTxnMarkersResponse))
+}
+
+// Coordinator is one broker's transaction coordinator.
+//
+// Invariants: a transactional id is in memory only while its partition is
+// loaded here, under that partition's coordinator epoch; a request about
+// an id whose partition is loading is answered COORDINATOR_LOAD_IN_PROGRESS,
+// one not led here NOT_COORDINATOR, before anything changes.
+type Coordinator struct {
+	host       Host
+	partitions map[int32]*txnPartition
+	loading    map[int32]int // partition → the election loading it
+	elections  int
+	abortTimer *sim.Timer
+}
+
+// txnPartition is a loaded __transaction_state partition: its
+// coordinator epoch (the partition's leader epoch when it was loaded)
+// and its transactions.
+type txnPartition struct {
+	epoch int32
+	txns  map[string]*txnMetadata
+}
+
+// New makes a coordinator.
+func New(host Host) *Coordinator {
+	return &Coordinator{host: host, partitions: map[int32]*txnPartition{}, loading: map[int32]int{}}
+}
+
+// PartitionFor is a transactional id's __transaction_state partition:
+// Utils.abs(transactionalId.hashCode) % transaction.state.log.num.partitions.
+func (c *Coordinator) PartitionFor(id string) int32 {
+	h := jdk.StringHashCode(id)
+	if h == math.MinInt32 {
+		h = 0
+	} else if h < 0 {
+		h = -h
+	}
+	return h % int32(c.host.Config("transaction.state.log.num.partitions"))
+}
+
+// Transactions lists the loaded transactions, for views and tools.
+func (c *Coordinator) Transactions() map[string]State {
+	out := map[string]State{}
+	for _, p := range c.partitions {
+		for id, m := range p.txns {
+			out[id] = m.state
+		}
+	}
+	return out
+}
+
+// lookup finds a transactional id's partition as a request sees it: the
+// error when it is not loaded here.
+func (c *Coordinator) lookup(id string) (*txnPartition, int32, protocol.ErrorCode) {
+	p := c.PartitionFor(id)
+	if _, ok := c.loading[p]; ok {
+		return nil, p, protocol.COORDINATOR_LOAD_IN_PROGRESS
+	}
+	tp := c.partitions[p]
+	if tp == nil {
+		return nil, p, protocol.NOT_COORDINATOR
+	}
+	return tp, p, protocol.NONE
+}
+
+// OnElection is called when this broker becomes the leader of a
+// __transaction_state partition in leader epoch epoch: the partition's
+// transactions are loaded from its log (in an event of their own, as
+// Kafka's scheduler does), and those that were preparing to commit or
+// abort go on to their markers.
+func (c *Coordinator) OnElection(env *sim.Env, partition, epoch int32) {
+	c.elections++
+	election := c.elections
+	c.loading[partition] = election
+	delete(c.partitions, partition)
+	env.After(0, "txn-load", func(env *sim.Env) {
+		if c.loading[partition] == election {
+			c.load(env, partition, epoch)
+		}
+	})
+}
+
+// OnResignation is called when this broker stops leading the partition:
+// its transactions are forgotten.
+func (c *Coordinator) OnResignation(env *sim.Env, partition int32) {
+	delete(c.loading, partition)
+	delete(c.partitions, partition)
+}
+
+// load replays a partition's log (TransactionStateManager
+// .loadTransactionMetadata): the last value of each id wins, a tombstone
+// removes it.
+func (c *Coordinator) load(env *sim.Env, partition, epoch int32) {
+	delete(c.loading, partition)
+	p := &txnPartition{epoch: epoch, txns: map[string]*txnMetadata{}}
+	for _, b := range c.host.ReadLog(partition) {
+		if b.IsControl() {
+			continue
+		}
+		for _, r := range b.Records {
+			id, ok, err := ReadKey(r.Key)
+			if !ok || err != nil {
+				continue
+			}
+			if r.Value == nil {
+				delete(p.txns, id)
+				continue
+			}
+			v, err := ReadValue(r.Value)
+			if err != nil {
+				continue
+			}
+			m := &txnMetadata{id: id, producerID: v.ProducerID, lastProducerID: record.NoProducerID, epoch: v.ProducerEpoch,
+				lastEpoch: record.NoProducerEpoch, timeoutMs: v.TimeoutMs, state: v.State, startMs: v.TxnStartMs, lastUpdateMs: v.LastUpdateMs}
+			if v.State != Empty {
+				m.partitions = v.Partitions
+			}
+			p.txns[id] = m
+		}
+	}
+	c.partitions[partition] = p
+	c.armAbortTimer(env)
+	for _, id := range sortedIDs(p.txns) {
+		m := p.txns[id]
+		if m.state == PrepareCommit || m.state == PrepareAbort {
+			c.completeTransaction(env, partition, p, m)
+		}
+	}
+}
+
+// appendTransit writes a prepared transition to the transaction's
+// partition and completes it once it is replicated
+// (appendTransactionToLog); done gets the error the client sees.
+func (c *Coordinator) appendTransit(env *sim.Env, partition int32, p *txnPartition, m *txnMetadata, t transit, done func(env *sim.Env, code protocol.ErrorCode)) {
+	value, err := t.logValue().ValueBytes()
+	if err != nil {
+		m.pending = nil
+		done(env, protocol.UNKNOWN_SERVER_ERROR)
+		return
+	}
+	c.host.Append(env, partition, []record.Record{{Key: KeyBytes(m.id), Value: value}}, func(env *sim.Env, code protocol.ErrorCode) {
+		switch code {
+		case protocol.UNKNOWN_TOPIC_OR_PARTITION, protocol.NOT_ENOUGH_REPLICAS, protocol.NOT_ENOUGH_REPLICAS_AFTER_APPEND, protocol.REQUEST_TIMED_OUT:
+			code = protocol.COORDINATOR_NOT_AVAILABLE
+		case protocol.NOT_LEADER_OR_FOLLOWER, protocol.KAFKA_STORAGE_ERROR:
+			code = protocol.NOT_COORDINATOR
+		case protocol.MESSAGE_TOO_LARGE, protocol.RECORD_LIST_TOO_LARGE:
+			code = protocol.UNKNOWN_SERVER_ERROR
+		}
+		if cur := c.partitions[partition]; code == protocol.NONE && (cur != p || cur.epoch != p.epoch) {
+			code = protocol.NOT_COORDINATOR // the coordinator moved meanwhile
+		}
+		if code != protocol.NONE {
+			m.pending = nil
+			done(env, code)
+			return
+		}
+		if err := m.completeTransitionTo(t); err != nil {
+			done(env, protocol.UNKNOWN_SERVER_ERROR)
+			return
+		}
+		done(env, protocol.NONE)
+	})
+}
+
+// armAbortTimer starts the task that aborts transactions older than
+// their timeout (transaction.abort.timed.out.transaction.cleanup.interval.ms).
+func (c *Coordinator) armAbortTimer(env *sim.Env) {
+	if c.abortTimer != nil {
+		return
+	}
+	every := time.Duration(c.host.Config("transaction.abort.timed.out.transaction.cleanup.interval.ms")) * time.Millisecond
+	var tick func(env *sim.Env)
+	tick = func(env *sim.Env) {
+		c.abortTimedOut(env)
+		if len(c.partitions) == 0 {
+			c.abortTimer = nil
+			return
+		}
+		c.abortTimer = env.After(every, "transaction-abort", tick)
+	}
+	c.abortTimer = env.After(every, "transaction-abort", tick)
+}
+
+// Stop ends the coordinator's timers (the broker stopped).
+func (c *Coordinator) Stop() {
+	c.abortTimer.Stop()
+	c.abortTimer = nil
+}
+
+func sortedIDs(m map[string]*txnMetadata) []string {
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}

@@ -1,0 +1,129 @@
+package txncoordinator
+
+import (
+	"slices"
+	"time"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// markerRetryBackoff is how long a marker the leader could not write
+// waits before it is sent again (to the partition's leader then): Kafka's
+// marker channel re-queues it for the send thread's next round; here the
+// round is retry.backoff.ms's default.
+const markerRetryBackoff = 100 * time.Millisecond
+
+// completeTransaction takes a transaction that is preparing to commit or
+// abort to its end (TransactionMarkerChannelManager): the Complete
+// transition is prepared, every partition's leader is asked to write the
+// marker, one WriteTxnMarkers per broker, and once all are written the
+// transition is appended. A partition whose leader is unknown is dropped
+// (its topic is likely deleted); one whose leader could not write it is
+// tried again; a marker the leader refuses as stale (a newer producer
+// epoch, a newer coordinator) ends the sending.
+func (c *Coordinator) completeTransaction(env *sim.Env, partition int32, p *txnPartition, m *txnMetadata) {
+	t, err := m.prepareComplete(env.Now().UnixMilli())
+	if err != nil {
+		return
+	}
+	commit := m.state == PrepareCommit
+	var send func(env *sim.Env)
+	send = func(env *sim.Env) {
+		if c.partitions[partition] != p {
+			return // no longer the coordinator
+		}
+		if len(m.partitions) == 0 {
+			c.appendTransit(env, partition, p, m, t, func(env *sim.Env, code protocol.ErrorCode) {
+				if code == protocol.COORDINATOR_NOT_AVAILABLE {
+					// Kafka retries the completion write (txnLogAppendRetryQueue).
+					if _, err := m.prepareTransitionTo(t); err == nil {
+						env.After(markerRetryBackoff, "txn-complete-retry", send)
+					}
+				}
+			})
+			return
+		}
+		byBroker := map[int32][]storage.TopicPartition{}
+		for _, tp := range slices.Clone(m.partitions) {
+			leader, ok := c.host.LeaderOf(tp)
+			if !ok {
+				m.partitions = slices.DeleteFunc(m.partitions, func(x storage.TopicPartition) bool { return x == tp })
+				continue
+			}
+			byBroker[leader] = append(byBroker[leader], tp)
+		}
+		if len(byBroker) == 0 {
+			send(env)
+			return
+		}
+		waiting := len(byBroker)
+		retry := false
+		for _, broker := range sortedBrokers(byBroker) {
+			tps := byBroker[broker]
+			req := &protocol.WriteTxnMarkersRequest{Markers: []protocol.WritableTxnMarker{{
+				ProducerID: m.producerID, ProducerEpoch: m.epoch, Commit: commit, CoordinatorEpoch: p.epoch, Topics: groupByTopic(tps),
+			}}}
+			c.host.SendMarkers(env, broker, req, func(env *sim.Env, resp *protocol.WriteTxnMarkersResponse) {
+				stop := false
+				if resp == nil {
+					retry = true
+				} else {
+					for _, mr := range resp.Markers {
+						for _, tr := range mr.Topics {
+							for _, pr := range tr.Partitions {
+								tp := storage.TopicPartition{Topic: tr.Name, Partition: pr.PartitionIndex}
+								switch pr.ErrorCode {
+								case protocol.NONE, protocol.UNSUPPORTED_FOR_MESSAGE_FORMAT, protocol.UNSUPPORTED_VERSION:
+									m.partitions = slices.DeleteFunc(m.partitions, func(x storage.TopicPartition) bool { return x == tp })
+								case protocol.INVALID_PRODUCER_EPOCH, protocol.TRANSACTION_COORDINATOR_FENCED:
+									stop = true
+								default:
+									retry = true
+								}
+							}
+						}
+					}
+				}
+				if stop {
+					m.pending = nil // this coordinator no longer completes it
+					return
+				}
+				if waiting--; waiting > 0 {
+					return
+				}
+				if retry {
+					retry = false
+					env.After(markerRetryBackoff, "txn-marker-retry", send)
+					return
+				}
+				send(env)
+			})
+		}
+	}
+	send(env)
+}
+
+func sortedBrokers(m map[int32][]storage.TopicPartition) []int32 {
+	ids := make([]int32, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// groupByTopic lists partitions by topic, in the order given.
+func groupByTopic(tps []storage.TopicPartition) []protocol.TxnTopic {
+	var out []protocol.TxnTopic
+	for _, tp := range tps {
+		i := slices.IndexFunc(out, func(t protocol.TxnTopic) bool { return t.Name == tp.Topic })
+		if i < 0 {
+			out = append(out, protocol.TxnTopic{Name: tp.Topic})
+			i = len(out) - 1
+		}
+		out[i].Partitions = append(out[i].Partitions, tp.Partition)
+	}
+	return out
+}
