@@ -14,6 +14,7 @@ import (
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
+	"kafkascope/core/txncoordinator"
 )
 
 // Listener ports, as in the usual KRaft combined-mode setup.
@@ -144,6 +145,12 @@ type Broker struct {
 	coordinator          *groupcoordinator.Coordinator
 	groupAppends         []*groupAppend
 	creatingOffsetsTopic bool
+	txnCoordinator       *txncoordinator.Coordinator
+	creatingTxnTopic     bool
+	// markerNet is the transaction marker channel's own client (and so
+	// its own connections): a WriteTxnMarkers waits at the leader for its
+	// followers, whose fetches from this broker must not queue behind it.
+	markerNet *rpc.Client
 
 	// zk is the ZooKeeper era's state (zkmode.go), nil on KRaft.
 	zk *zkState
@@ -165,6 +172,7 @@ func New(cfg Config) *Broker {
 		conns:      map[sim.Addr]*conn{},
 	}
 	b.coordinator = groupcoordinator.New(cfg.NodeID, (*coordinatorHost)(b))
+	b.txnCoordinator = txncoordinator.New((*txnHost)(b))
 	if cfg.ZooKeeper != nil {
 		b.zk = newZkState(cfg.ZooKeeper)
 		b.cfg.Quorum = zkControllerView{b}

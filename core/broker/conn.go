@@ -140,7 +140,12 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 	case *protocol.DescribeLogDirsRequest:
 		b.handleDescribeLogDirs(env, e.From, m)
 	case *protocol.InitProducerIdRequest:
+		if m.TransactionalID != "" {
+			return b.txnCoordinator.Handle(env, e.From, m)
+		}
 		b.handleInitProducerId(env, e.From, m)
+	case *protocol.AddPartitionsToTxnRequest, *protocol.AddOffsetsToTxnRequest, *protocol.EndTxnRequest:
+		return b.txnCoordinator.Handle(env, e.From, e.Msg)
 	case *protocol.AlterConfigsRequest:
 		if b.zk != nil {
 			return b.handleAlterConfigsZk(env, e.From, m)

@@ -9,6 +9,8 @@ import (
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+	"kafkascope/core/txncoordinator"
 )
 
 // The broker's side of its group coordinator (core/groupcoordinator): it
@@ -51,8 +53,19 @@ func (h *coordinatorHost) ReadLog(partition int32) []record.Batch {
 // and calls done when they are replicated (offsets.commit.required.acks
 // -1: the HW passed them) or failed.
 func (h *coordinatorHost) Append(env *sim.Env, partition int32, recs []record.Record, done func(env *sim.Env, code protocol.ErrorCode)) {
-	b := h.broker()
-	p := h.ledPartition(partition)
+	h.broker().coordinatorAppend(env, tp(metadata.ConsumerOffsetsTopic, partition), recs, "offsets.commit.timeout.ms", done)
+}
+
+// coordinatorAppend is a coordinator's write to its internal topic's
+// partition as its leader (ReplicaManager.appendRecords with acks -1):
+// done runs with NONE when the HW passes the records, with
+// REQUEST_TIMED_OUT after the config timeoutConfig names, or with the
+// error that kept them from being written.
+func (b *Broker) coordinatorAppend(env *sim.Env, key storage.TopicPartition, recs []record.Record, timeoutConfig string, done func(env *sim.Env, code protocol.ErrorCode)) {
+	p := b.partitions[key]
+	if p != nil && !p.isLeader {
+		p = nil
+	}
 	switch {
 	case p == nil:
 		done(env, protocol.NOT_LEADER_OR_FOLLOWER)
@@ -71,9 +84,9 @@ func (h *coordinatorHost) Append(env *sim.Env, partition int32, recs []record.Re
 		done(env, protocol.KAFKA_STORAGE_ERROR)
 		return
 	}
-	a := &groupAppend{partition: partition, required: info.LastOffset + 1, done: done}
+	a := &groupAppend{tp: key, required: info.LastOffset + 1, done: done}
 	b.groupAppends = append(b.groupAppends, a)
-	a.timer = env.After(b.ms("offsets.commit.timeout.ms"), "group-append-timeout", func(env *sim.Env) {
+	a.timer = env.After(b.ms(timeoutConfig), "group-append-timeout", func(env *sim.Env) {
 		b.finishGroupAppend(env, a, protocol.REQUEST_TIMED_OUT)
 	})
 	if !p.maybeIncrementHW(env) {
@@ -105,18 +118,19 @@ func (h *coordinatorHost) AwaitCommitted(env *sim.Env, partition int32, offset i
 		done(env, protocol.NONE)
 		return
 	}
-	b.groupAppends = append(b.groupAppends, &groupAppend{partition: partition, required: offset, done: done})
+	b.groupAppends = append(b.groupAppends, &groupAppend{tp: tp(metadata.ConsumerOffsetsTopic, partition), required: offset, done: done})
 }
 
-// groupAppend is a write to __consumer_offsets waiting for replication
-// (offsets.commit.required.acks=-1): done runs once with NONE when the HW
-// passes it, or with the error.
+// groupAppend is a coordinator's write to its internal topic
+// (__consumer_offsets, __transaction_state) waiting for replication
+// (acks -1): done runs once with NONE when the HW passes it, or with the
+// error.
 type groupAppend struct {
-	partition int32
-	required  int64
-	done      func(env *sim.Env, code protocol.ErrorCode)
-	timer     *sim.Timer
-	finished  bool
+	tp       storage.TopicPartition
+	required int64
+	done     func(env *sim.Env, code protocol.ErrorCode)
+	timer    *sim.Timer
+	finished bool
 }
 
 func (b *Broker) finishGroupAppend(env *sim.Env, a *groupAppend, code protocol.ErrorCode) {
@@ -131,11 +145,11 @@ func (b *Broker) finishGroupAppend(env *sim.Env, a *groupAppend, code protocol.E
 
 // groupAppendsHWMoved completes the writes the partition's HW now covers.
 func (b *Broker) groupAppendsHWMoved(env *sim.Env, p *Partition) {
-	if len(b.groupAppends) == 0 || p.tp.Topic != metadata.ConsumerOffsetsTopic {
+	if len(b.groupAppends) == 0 {
 		return
 	}
 	for _, a := range slices.Clone(b.groupAppends) {
-		if a.partition == p.tp.Partition && p.log.HighWatermark() >= a.required {
+		if a.tp == p.tp && p.log.HighWatermark() >= a.required {
 			b.finishGroupAppend(env, a, protocol.NONE)
 		}
 	}
@@ -162,8 +176,14 @@ func (b *Broker) groupsLeaderChange(env *sim.Env, p *Partition) {
 // OnElection.)
 func (b *Broker) groupsResign(env *sim.Env, partition int32) {
 	b.coordinator.OnResignation(env, partition)
+	b.failCoordinatorAppends(env, tp(metadata.ConsumerOffsetsTopic, partition))
+}
+
+// failCoordinatorAppends fails the writes waiting on a partition this
+// broker stopped leading.
+func (b *Broker) failCoordinatorAppends(env *sim.Env, key storage.TopicPartition) {
 	for _, a := range slices.Clone(b.groupAppends) {
-		if a.partition == partition {
+		if a.tp == key {
 			b.finishGroupAppend(env, a, protocol.NOT_LEADER_OR_FOLLOWER)
 		}
 	}
@@ -184,8 +204,10 @@ func (b *Broker) handleFindCoordinator(env *sim.Env, from sim.Addr, req *protoco
 	for _, key := range req.CoordinatorKeys {
 		co := protocol.Coordinator{Key: key, NodeID: -1, Port: -1}
 		switch {
+		case req.KeyType == protocol.CoordinatorKeyTypeTransaction:
+			co = b.findTxnCoordinator(key)
 		case req.KeyType != protocol.CoordinatorKeyTypeGroup:
-			co.ErrorCode = protocol.INVALID_REQUEST // transactions are not simulated
+			co.ErrorCode = protocol.INVALID_REQUEST
 		case !exists:
 			co.ErrorCode = protocol.COORDINATOR_NOT_AVAILABLE
 			co.Cause = b.missingTopicCause(metadata.ConsumerOffsetsTopic, true)
@@ -211,6 +233,9 @@ func (b *Broker) handleFindCoordinator(env *sim.Env, from sim.Addr, req *protoco
 	b.respond(env, from, resp)
 	if !exists && req.KeyType == protocol.CoordinatorKeyTypeGroup {
 		b.createOffsetsTopic(env)
+	}
+	if _, ok := b.image.Topics[txncoordinator.TransactionStateTopic]; !ok && req.KeyType == protocol.CoordinatorKeyTypeTransaction {
+		b.createTxnTopic(env)
 	}
 }
 

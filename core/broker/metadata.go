@@ -11,6 +11,7 @@ import (
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
 	"kafkascope/core/storage"
+	"kafkascope/core/txncoordinator"
 )
 
 // HandleCommit (raft.Listener) replays a committed batch of
@@ -167,6 +168,9 @@ func (b *Broker) reconcile(env *sim.Env, key storage.TopicPartition) {
 			p.failDelayedProduces(env, protocol.NOT_LEADER_OR_FOLLOWER)
 			if p.isLeader && key.Topic == metadata.ConsumerOffsetsTopic {
 				b.groupsResign(env, key.Partition)
+			}
+			if p.isLeader && key.Topic == txncoordinator.TransactionStateTopic {
+				b.txnResign(env, key.Partition)
 			}
 			p.log.Delete()
 			b.setPartition(key, nil)

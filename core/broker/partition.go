@@ -182,6 +182,7 @@ func (p *Partition) makeLeader(env *sim.Env, st *metadata.PartitionState) {
 	p.maybeIncrementHW(env)
 	p.b.checkParkedFetches(env)
 	p.b.groupsLeaderChange(env, p)
+	p.b.txnLeaderChange(env, p)
 }
 
 // noteHW notes the replica's HW (event.HighWatermarkUpdated) if it is not
@@ -214,6 +215,7 @@ func (p *Partition) makeFollower(env *sim.Env, st *metadata.PartitionState) {
 	}
 	if wasLeader {
 		p.b.groupsLeaderChange(env, p)
+		p.b.txnLeaderChange(env, p)
 		env.Note(event.LeaderStopped{Broker: p.b.cfg.NodeID, TP: p.tp, Leader: p.leader, Epoch: p.leaderEpoch})
 	}
 	env.Note(event.FollowerStarted{Broker: p.b.cfg.NodeID, TP: p.tp, Leader: p.leader, Epoch: p.leaderEpoch})

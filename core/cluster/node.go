@@ -65,6 +65,9 @@ func (n *Node) Receive(env *sim.Env, e *sim.Envelope) {
 	} else if n.Raft.Handle(env, e) {
 		return
 	}
+	if n.Broker != nil && n.Broker.HandleMarkerReply(env, e) {
+		return
+	}
 	switch port := portOf(e.To); {
 	case port == broker.ControllerPort && n.Controller != nil:
 		n.Controller.Receive(env, e)

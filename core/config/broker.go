@@ -132,6 +132,18 @@ var BrokerDefs = []*Def{
 	{Name: "replica.lag.time.max.ms", Type: Long, Default: "30000"},
 	{Name: "replica.socket.timeout.ms", Type: Int, Default: "30000"},
 	{Name: "request.timeout.ms", Type: Int, Default: "30000"},
+	// The transaction coordinator's (TransactionLogConfigs and
+	// TransactionStateManagerConfigs, 3.8.0; the same names and defaults
+	// in KafkaConfig at 2.8.0).
+	{Name: "transaction.abort.timed.out.transaction.cleanup.interval.ms", Type: Int, Default: "10000", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "transaction.max.timeout.ms", Type: Int, Default: "900000", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "transaction.remove.expired.transaction.cleanup.interval.ms", Type: Int, Default: "3600000", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "transaction.state.log.load.buffer.size", Type: Int, Default: "5242880", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "transaction.state.log.min.isr", Type: Int, Default: "2", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "transaction.state.log.num.partitions", Type: Int, Default: "50", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "transaction.state.log.replication.factor", Type: Short, Default: "3", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "transaction.state.log.segment.bytes", Type: Int, Default: "104857600", Validate: Check{Kind: AtLeast, Min: 1}},
+	{Name: "transactional.id.expiration.ms", Type: Int, Default: "604800000", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "unclean.leader.election.enable", Type: Boolean, Default: "false"},
 	{Name: "unclean.leader.election.interval.ms", Type: Long, Default: "300000", Validate: Check{Kind: AtLeast, Min: 1}, Since: v39, Internal: true}, // KAFKA-12670
 	{Name: "zookeeper.connection.timeout.ms", Type: Int, NullDefault: true, Until: v30},

@@ -3,9 +3,11 @@ package txncoordinator
 import (
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"kafkascope/core/jdk"
+	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
@@ -14,7 +16,7 @@ import (
 
 // TransactionStateTopic is the internal topic the coordinators keep their
 // transactions in (Topic.TRANSACTION_STATE_TOPIC_NAME).
-const TransactionStateTopic = "__transaction_state"
+const TransactionStateTopic = metadata.TransactionStateTopic
 
 // Host is what the broker does for its transaction coordinator.
 type Host interface {
@@ -241,4 +243,18 @@ func sortedIDs(m map[string]*txnMetadata) []string {
 	}
 	slices.Sort(ids)
 	return ids
+}
+
+// TransactionTopicConfigs are the topic configs __transaction_state is
+// created with (TransactionStateManager.transactionTopicConfigs, in its
+// order).
+func (c *Coordinator) TransactionTopicConfigs() []protocol.ConfigEntry {
+	str := func(s string) *string { return &s }
+	return []protocol.ConfigEntry{
+		{Name: "unclean.leader.election.enable", Value: str("false")},
+		{Name: "compression.type", Value: str("uncompressed")},
+		{Name: "cleanup.policy", Value: str("compact")},
+		{Name: "min.insync.replicas", Value: str(strconv.FormatInt(c.host.Config("transaction.state.log.min.isr"), 10))},
+		{Name: "segment.bytes", Value: str(strconv.FormatInt(c.host.Config("transaction.state.log.segment.bytes"), 10))},
+	}
 }

@@ -1,0 +1,112 @@
+package cluster
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/record"
+	"kafkascope/core/sim"
+)
+
+// A transaction end to end through the brokers, with raw requests: the
+// coordinator is found (FindCoordinator creates __transaction_state),
+// InitProducerId gives the id, AddPartitionsToTxn adds the partition, a
+// transactional batch is produced, EndTxn commits, and the coordinator's
+// markers reach the partition's leader: a read_committed fetch then reads
+// the batch and the COMMIT marker, with no aborted transactions. (The
+// coordinator, broker 2, follows the partition too: its marker channel
+// must not share its fetcher's connection to the leader, where the
+// WriteTxnMarkers waits for that very fetch.)
+func TestTransactionThroughTheBrokers(t *testing.T) {
+	c := newCluster(t, nil)
+	createAssigned(t, c, "out", [][]int32{{3, 1, 2}}, nil)
+	rc := newRawClient(t, c, 1)
+	do := func(to int32, req func(env *sim.Env) protocol.Request) protocol.Response {
+		t.Helper()
+		cl := &call{}
+		rc.sendAll(t, outgoing{to: to, c: cl, build: req})
+		rc.wait(t, cl, time.Minute)
+		if cl.err != nil {
+			t.Fatal(cl.err)
+		}
+		return cl.resp
+	}
+	var coord int32 = -1
+	for i := 0; i < 20 && coord < 0; i++ {
+		r := do(1, func(*sim.Env) protocol.Request {
+			return &protocol.FindCoordinatorRequest{KeyType: protocol.CoordinatorKeyTypeTransaction, CoordinatorKeys: []string{"copier"}}
+		}).(*protocol.FindCoordinatorResponse)
+		if r.Coordinators[0].ErrorCode == protocol.NONE {
+			coord = r.Coordinators[0].NodeID
+		} else if err := c.Advance(time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if coord < 0 {
+		t.Fatal("no transaction coordinator")
+	}
+	var init *protocol.InitProducerIdResponse
+	for i := 0; i < 20; i++ {
+		init = do(coord, func(*sim.Env) protocol.Request {
+			return &protocol.InitProducerIdRequest{TransactionalID: "copier", TransactionTimeoutMs: 60000, ProducerID: -1, ProducerEpoch: -1}
+		}).(*protocol.InitProducerIdResponse)
+		if init.ErrorCode != protocol.COORDINATOR_LOAD_IN_PROGRESS {
+			break
+		}
+		_ = c.Advance(100 * time.Millisecond)
+	}
+	if init.ErrorCode != protocol.NONE || init.ProducerEpoch != 0 {
+		t.Fatalf("init: %+v", init)
+	}
+	add := do(coord, func(*sim.Env) protocol.Request {
+		return &protocol.AddPartitionsToTxnRequest{TransactionalID: "copier", ProducerID: init.ProducerID, ProducerEpoch: 0, Topics: []protocol.TxnTopic{{Name: "out", Partitions: []int32{0}}}}
+	}).(*protocol.AddPartitionsToTxnResponse)
+	if add.Results[0].Partitions[0].ErrorCode != protocol.NONE {
+		t.Fatalf("add: %+v", add.Results)
+	}
+	b, _, err := record.Decode(record.Build(0, -1, record.ProducerInfo{ID: init.ProducerID, Epoch: 0, BaseSequence: 0}, []record.Record{{Timestamp: 1704067200000, Value: []byte("copied")}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Attributes |= record.TransactionalFlagMask
+	prod := do(3, func(*sim.Env) protocol.Request {
+		return &protocol.ProduceRequest{Acks: -1, TimeoutMs: 30000, Topics: []protocol.ProduceTopic{{Name: "out", Partitions: []protocol.ProducePartition{{Index: 0, Records: b.AppendTo(nil)}}}}}
+	}).(*protocol.ProduceResponse)
+	if code := prod.Topics[0].Partitions[0].ErrorCode; code != protocol.NONE {
+		t.Fatalf("produce: %v", code)
+	}
+	end := do(coord, func(*sim.Env) protocol.Request {
+		return &protocol.EndTxnRequest{TransactionalID: "copier", ProducerID: init.ProducerID, ProducerEpoch: 0, Committed: true}
+	}).(*protocol.EndTxnResponse)
+	if end.ErrorCode != protocol.NONE {
+		t.Fatalf("end: %v", end.ErrorCode)
+	}
+	if err := c.Advance(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	f := do(3, func(*sim.Env) protocol.Request {
+		return &protocol.FetchRequest{ReplicaID: -1, ReplicaEpoch: -1, MaxBytes: 1 << 20, IsolationLevel: protocol.ReadCommitted,
+			Topics: []protocol.FetchTopic{{Name: "out", Partitions: []protocol.FetchPartition{{Index: 0, CurrentLeaderEpoch: -1, FetchOffset: 0, LastFetchedEpoch: -1, LogStartOffset: -1, PartitionMaxBytes: 1 << 20}}}}}
+	}).(*protocol.FetchResponse).Topics[0].Partitions[0]
+	var kinds []string
+	for pos := 0; pos < len(f.Records); {
+		h, err := record.ParseHeader(f.Records[pos:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind := "data"
+		if h.IsControl() {
+			kind = "marker"
+		}
+		kinds = append(kinds, kind)
+		pos += h.SizeInBytes()
+	}
+	if f.LastStableOffset != 2 || !slices.Equal(kinds, []string{"data", "marker"}) || len(f.AbortedTransactions) != 0 {
+		t.Fatalf("read_committed: LSO %d, batches %v, aborted %v", f.LastStableOffset, kinds, f.AbortedTransactions)
+	}
+	if st := c.Node(coord).Broker.TxnCoordinator().Transactions()["copier"]; st.String() != "CompleteCommit" {
+		t.Fatalf("coordinator state %s", st)
+	}
+}
