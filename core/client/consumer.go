@@ -1,7 +1,9 @@
 package client
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,8 +21,12 @@ type ConsumerConfig struct {
 	GroupID  string // group.id (shown in log prefixes)
 	// GroupInstanceID is group.instance.id: a static member (KIP-345)
 	// when set, "" for a dynamic one.
-	GroupInstanceID        string
-	AutoOffsetReset        string        // auto.offset.reset: earliest, latest, none
+	GroupInstanceID string
+	AutoOffsetReset string // auto.offset.reset: earliest, latest, none
+	// IsolationLevel is isolation.level: "read_uncommitted" (Kafka's
+	// default; also for "") or "read_committed", which reads up to the
+	// last stable offset and skips aborted transactions' records.
+	IsolationLevel         string
 	FetchMaxWait           time.Duration // fetch.max.wait.ms
 	FetchMinBytes          int           // fetch.min.bytes
 	FetchMaxBytes          int           // fetch.max.bytes
@@ -245,6 +251,7 @@ func (c *Consumer) run(env *sim.Env) {
 		req := &protocol.FetchRequest{
 			ReplicaID: protocol.ConsumerReplicaID, ReplicaEpoch: -1,
 			MaxWaitMs: int32(c.cfg.FetchMaxWait.Milliseconds()), MinBytes: int32(c.cfg.FetchMinBytes), MaxBytes: int32(c.cfg.FetchMaxBytes),
+			IsolationLevel: c.isolation(),
 		}
 		for _, tp := range groups[id] {
 			req.Add(tp.topic, protocol.FetchPartition{Index: tp.partition, CurrentLeaderEpoch: c.meta.Topic(tp.topic).Partitions[tp.partition].LeaderEpoch,
@@ -287,12 +294,20 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse) {
 			case protocol.NONE:
 				data := pr.Records
 				ps.fetched = ps.offset
+				skip := c.abortedSkipper(pr.AbortedTransactions)
 				for len(data) > 0 {
 					b, n, err := record.Decode(data)
 					if err != nil {
 						break
 					}
 					data = data[n:]
+					if skip(&b) || b.IsControl() {
+						// Control records (transaction markers) never reach
+						// the application; nor, read_committed, do aborted
+						// transactions' records (CompletedFetch).
+						ps.fetched = max(ps.fetched, b.NextOffset())
+						continue
+					}
 					for _, rec := range b.Records {
 						if rec.Offset < ps.fetched {
 							continue
@@ -365,7 +380,7 @@ func (c *Consumer) lookupOffsets(env *sim.Env) {
 	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset < 0 && !ps.awaiting }, c.lookups)
 	for _, id := range nodes {
 		id := id
-		req := &protocol.ListOffsetsRequest{ReplicaID: -1}
+		req := &protocol.ListOffsetsRequest{ReplicaID: -1, IsolationLevel: c.isolation()}
 		for _, tp := range groups[id] {
 			req.Add(tp.topic, protocol.ListOffsetsPartition{Index: tp.partition, CurrentLeaderEpoch: -1, Timestamp: c.pos[tp].reset})
 		}
@@ -462,4 +477,45 @@ func (c *Consumer) Positions() map[string]int64 {
 		out[tp.String()] = c.pos[tp].offset
 	}
 	return out
+}
+
+// isolation is the fetch's isolation level.
+func (c *Consumer) isolation() int8 {
+	if c.cfg.IsolationLevel == "read_committed" {
+		return protocol.ReadCommitted
+	}
+	return protocol.ReadUncommitted
+}
+
+// abortedSkipper is CompletedFetch's read_committed filter over one
+// partition's batches, in order: the aborted transactions the leader
+// named are taken in by first offset as the batches reach them; a
+// transactional batch of a producer with an aborted transaction open is
+// skipped, and that producer's ABORT marker closes it. It reports whether
+// to skip a batch (always false read_uncommitted).
+func (c *Consumer) abortedSkipper(aborted []protocol.AbortedTransaction) func(b *record.Batch) bool {
+	if c.isolation() != protocol.ReadCommitted {
+		return func(*record.Batch) bool { return false }
+	}
+	pending := slices.Clone(aborted)
+	slices.SortStableFunc(pending, func(a, b protocol.AbortedTransaction) int { return cmp.Compare(a.FirstOffset, b.FirstOffset) })
+	open := map[int64]bool{}
+	return func(b *record.Batch) bool {
+		if b.ProducerID < 0 {
+			return false
+		}
+		for len(pending) > 0 && pending[0].FirstOffset <= b.LastOffset() {
+			open[pending[0].ProducerID] = true
+			pending = pending[1:]
+		}
+		if b.IsControl() {
+			if len(b.Records) > 0 {
+				if m, err := record.ParseEndTxnMarker(b.Records[0].Key, b.Records[0].Value); err == nil && m.Type == record.ControlAbort {
+					delete(open, b.ProducerID)
+				}
+			}
+			return false
+		}
+		return b.IsTransactional() && open[b.ProducerID]
+	}
 }

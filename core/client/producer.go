@@ -41,6 +41,12 @@ type ProducerConfig struct {
 	// Release is the client's Kafka release (the zero value means
 	// release.Default); some log lines changed wording in 4.0.
 	Release release.Version
+	// TransactionalID is transactional.id ("" for none): the producer
+	// then writes in transactions (producer_txn.go), its id and epoch from
+	// its transaction coordinator; TransactionTimeout is
+	// transaction.timeout.ms.
+	TransactionalID    string
+	TransactionTimeout time.Duration
 }
 
 // DefaultProducerConfig has the producer defaults of Kafka release v.
@@ -49,6 +55,7 @@ func DefaultProducerConfig(v release.Version) ProducerConfig {
 		Acks: -1, Retries: math.MaxInt32, RetryBackoff: 100 * time.Millisecond, RetryBackoffMax: time.Second,
 		RequestTimeout: 30 * time.Second, DeliveryTimeout: 120 * time.Second, Linger: 0, MaxBlock: 60 * time.Second,
 		BatchSize: 16384, MaxInFlight: 5, BufferMemory: 33554432, MaxRequestSize: 1048576, EnableIdempotence: true,
+		TransactionTimeout: time.Minute,
 	}
 	cfg.Release = v
 	if !v.AtLeast(3, 0) {
@@ -157,6 +164,7 @@ type Producer struct {
 
 	memUsed int64 // buffer.memory in use by batches (BufferPool)
 	idem    *transactionManager
+	txn     *producerTxn // nil unless transactional
 
 	closing   bool
 	onClosed  func(env *sim.Env)
@@ -191,6 +199,9 @@ func NewProducer(self sim.Addr, bootstrap []sim.Addr, cfg ProducerConfig, rnd *s
 	if cfg.EnableIdempotence {
 		p.idem = newTransactionManager()
 	}
+	if cfg.TransactionalID != "" && p.idem != nil {
+		p.txn = newProducerTxn(cfg.TransactionalID, cfg.TransactionTimeout)
+	}
 	return p
 }
 
@@ -200,6 +211,10 @@ func (p *Producer) Handle(env *sim.Env, e *sim.Envelope) bool { return p.net.Han
 // Send adds a record. Until the topic is in the metadata the record waits
 // (KafkaProducer.send blocks up to max.block.ms).
 func (p *Producer) Send(env *sim.Env, rec ProducerRecord, cb SendCallback) {
+	if err := p.txnCheckSend(rec); err != nil {
+		cb(env, RecordMetadata{}, err)
+		return
+	}
 	p.meta.Add(rec.Topic)
 	// On the stack: most records go straight into a batch; one that must
 	// wait (for metadata or memory) is copied onto the waiting list.

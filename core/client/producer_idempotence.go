@@ -82,6 +82,9 @@ func (p *Producer) maybeInitProducerID(env *sim.Env) bool {
 	if tm == nil || tm.producerID >= 0 {
 		return false
 	}
+	if p.txn != nil {
+		return true // initTransactions gets it from the coordinator
+	}
 	if tm.initInFlight || env.Now() < tm.initRetryAt {
 		return true
 	}
@@ -165,7 +168,7 @@ func (p *Producer) producerInfo(b *producerBatch) record.ProducerInfo {
 	if p.idem == nil {
 		return record.NoProducer()
 	}
-	return record.ProducerInfo{ID: b.pid, Epoch: b.epoch, BaseSequence: b.baseSeq}
+	return record.ProducerInfo{ID: b.pid, Epoch: b.epoch, BaseSequence: b.baseSeq, Transactional: p.txn != nil}
 }
 
 // stopDrainForPartition is RecordAccumulator.shouldStopDrainBatchesForPartition
@@ -180,6 +183,10 @@ func (p *Producer) stopDrainForPartition(first *producerBatch) bool {
 		return false
 	}
 	if tm.producerID < 0 {
+		return true
+	}
+	if p.txn != nil && !p.txn.added[first.tp] {
+		p.txn.need(first.tp) // AddPartitionsToTxn before its first batch
 		return true
 	}
 	// After an epoch bump nothing of the new epoch goes while batches of the

@@ -59,6 +59,7 @@ func (p *Producer) run(env *sim.Env) {
 	if !p.maybeInitProducerID(env) {
 		p.drain(env)
 	}
+	p.txnStep(env)
 	p.maybeClose(env)
 	p.schedule(env)
 	if wasBlocked && len(p.wait) == 0 && p.onUnblock != nil {
@@ -322,6 +323,7 @@ func (p *Producer) complete(env *sim.Env, b *producerBatch, base int64) {
 func (p *Producer) fail(env *sim.Env, b *producerBatch, err *Error) {
 	p.remove(b)
 	p.batchFailed(b)
+	p.txnFailBatch(err)
 	for _, cb := range b.callbacks {
 		cb(env, RecordMetadata{Topic: b.tp.topic, Partition: b.tp.partition, Offset: -1}, err)
 	}

@@ -1,10 +1,12 @@
 package cluster
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"kafkascope/core/client"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
@@ -108,5 +110,93 @@ func TestTransactionThroughTheBrokers(t *testing.T) {
 	}
 	if st := c.Node(coord).Broker.TxnCoordinator().Transactions()["copier"]; st.String() != "CompleteCommit" {
 		t.Fatalf("coordinator state %s", st)
+	}
+}
+
+// The client's transactions: a transactional producer commits two
+// records and aborts a third once it is written; a read_committed
+// consumer gets the two, a read_uncommitted one all three, and neither a
+// marker.
+func TestTransactionalProducerAndReadCommitted(t *testing.T) {
+	c := newCluster(t, nil)
+	createAssigned(t, c, "out", [][]int32{{3, 1, 2}}, nil)
+	var steps []string
+	var p *client.Producer
+	step := func(name string, next func(env *sim.Env)) func(env *sim.Env, err *client.Error) {
+		return func(env *sim.Env, err *client.Error) {
+			if err != nil {
+				steps = append(steps, name+": "+err.Error())
+				return
+			}
+			steps = append(steps, name)
+			if next != nil {
+				next(env)
+			}
+		}
+	}
+	send := func(env *sim.Env, v string, then func(env *sim.Env)) {
+		p.Send(env, client.ProducerRecord{Topic: "out", Partition: 0, Value: []byte(v)}, func(env *sim.Env, md client.RecordMetadata, err *client.Error) {
+			if err != nil {
+				steps = append(steps, "send "+v+": "+err.Error())
+			} else if then != nil {
+				then(env)
+			}
+		})
+	}
+	cfg := client.DefaultProducerConfig(c.Release().Version)
+	cfg.ClientID, cfg.TransactionalID = "copier", "copier"
+	host, err := c.SpawnClient("producer", func(host string) sim.Process {
+		p = client.NewProducer(sim.Addr(host+":1"), []sim.Addr{BrokerAddr(1)}, cfg, c.World.Rand("test-producer"), func(client.Level, string, string) {})
+		return &client.Process{Handlers: []client.Handler{p}, OnStart: func(env *sim.Env) {
+			p.InitTransactions(env, step("init", func(env *sim.Env) {
+				if err := p.BeginTransaction(); err != nil {
+					t.Error(err)
+				}
+				send(env, "a", nil)
+				send(env, "b", nil)
+				p.CommitTransaction(env, step("commit", func(env *sim.Env) {
+					if err := p.BeginTransaction(); err != nil {
+						t.Error(err)
+					}
+					// Acknowledged, then aborted: it stays in the log.
+					send(env, "c", func(env *sim.Env) { p.AbortTransaction(env, step("abort", nil)) })
+				}))
+			}))
+		}}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, c, func() bool { return len(steps) >= 3 }, time.Minute, "the transactions "+fmt.Sprint(&steps))
+	c.StopClient(host)
+	if fmt.Sprint(steps) != "[init commit abort]" {
+		t.Fatalf("steps %v", steps)
+	}
+	read := func(isolation string) []string {
+		var got []string
+		cfg := client.DefaultConsumerConfig()
+		cfg.IsolationLevel = isolation
+		var cons *client.Consumer
+		h, err := c.SpawnClient("consumer", func(host string) sim.Process {
+			cons = client.NewConsumer(sim.Addr(host+":1"), []sim.Addr{BrokerAddr(1)}, cfg, func(client.Level, string, string) {})
+			cons.OnRecords(func(env *sim.Env, recs []client.ConsumerRecord) {
+				for _, r := range recs {
+					got = append(got, string(r.Value))
+				}
+			})
+			return &client.Process{Handlers: []client.Handler{cons}, OnStart: func(env *sim.Env) { cons.Assign(env, "out", []int32{0}, client.SeekEarliest) }}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		advance(t, c, 3*time.Second)
+		c.StopClient(h)
+		return got
+	}
+	if got := read("read_committed"); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("read_committed: %v", got)
+	}
+	if got := read("read_uncommitted"); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("read_uncommitted: %v", got)
 	}
 }

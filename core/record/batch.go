@@ -44,6 +44,9 @@ type ProducerInfo struct {
 	ID           int64
 	Epoch        int16
 	BaseSequence int32
+	// Transactional sets the batch's transactional attribute (a
+	// transactional producer's records).
+	Transactional bool
 }
 
 // NoProducer is the ProducerInfo of a non-idempotent producer: {-1, -1, -1}.

@@ -34,6 +34,9 @@ func Build(baseOffset int64, partitionLeaderEpoch int32, p ProducerInfo, recs []
 		BaseSequence:         p.BaseSequence,
 		Records:              make([]Record, len(recs)),
 	}
+	if p.Transactional {
+		b.Attributes |= TransactionalFlagMask
+	}
 	for i, r := range recs {
 		r.Offset = baseOffset + int64(i)
 		b.Records[i] = r

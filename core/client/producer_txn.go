@@ -1,0 +1,406 @@
+package client
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"kafkascope/core/protocol"
+	"kafkascope/core/sim"
+)
+
+// txnState is TransactionManager.State (3.8.0).
+type txnState uint8
+
+const (
+	txnUninitialized txnState = iota
+	txnInitializing
+	txnReady
+	txnInTransaction
+	txnCommitting
+	txnAborting
+	txnAbortableError
+	txnFatalError
+)
+
+func (s txnState) String() string {
+	return [...]string{"UNINITIALIZED", "INITIALIZING", "READY", "IN_TRANSACTION", "COMMITTING_TRANSACTION",
+		"ABORTING_TRANSACTION", "ABORTABLE_ERROR", "FATAL_ERROR"}[s]
+}
+
+// producerTxn is the transactional part of a producer's
+// TransactionManager: its coordinator, its state, the partitions added to
+// the transaction, and the call in progress. Its requests go to the
+// coordinator one at a time (the sender's transactional request queue).
+//
+// Invariants: a batch is drained only for a partition in added (so the
+// coordinator knows of it before the leader does); EndTxn goes only once
+// no batch is pending.
+type producerTxn struct {
+	id      string
+	timeout time.Duration
+	state   txnState
+	err     *Error // what put it in an error state
+
+	coordinator sim.Addr // "" while unknown
+	inFlight    bool
+	retryAt     sim.Time
+
+	added  map[topicPartition]bool
+	needed []topicPartition // waiting for AddPartitionsToTxn
+	// started: a partition was added, so EndTxn has something to end
+	// (TransactionManager.transactionStarted).
+	started bool
+
+	onInit func(env *sim.Env, err *Error)
+	onEnd  func(env *sim.Env, err *Error)
+}
+
+func newProducerTxn(id string, timeout time.Duration) *producerTxn {
+	return &producerTxn{id: id, timeout: timeout, added: map[topicPartition]bool{}}
+}
+
+// need queues a partition for AddPartitionsToTxn.
+func (t *producerTxn) need(tp topicPartition) {
+	if !t.added[tp] && !slices.Contains(t.needed, tp) {
+		t.needed = append(t.needed, tp)
+	}
+}
+
+// transition moves to state s, or fails as TransactionManager does.
+func (t *producerTxn) transition(s txnState, from ...txnState) *Error {
+	if t.state == txnFatalError || t.state == txnAbortableError && s != txnAborting {
+		return t.errorState()
+	}
+	if !slices.Contains(from, t.state) {
+		return &Error{Class: "java.lang.IllegalStateException", Message: fmt.Sprintf("TransactionalId %s: Invalid transition attempted from state %s to state %s", t.id, t.state, s)}
+	}
+	t.state = s
+	return nil
+}
+
+// errorState is the exception a transactional method throws once the
+// producer is in an error state.
+func (t *producerTxn) errorState() *Error {
+	if t.err != nil && (t.err.Class == classProducerFenced || t.err.Class == classInvalidProducerEpoch) {
+		return t.err
+	}
+	return &Error{Class: "org.apache.kafka.common.KafkaException", Message: "Cannot execute transactional method because we are in an error state", Cause: t.err}
+}
+
+const (
+	classProducerFenced       = "org.apache.kafka.common.errors.ProducerFencedException"
+	classInvalidProducerEpoch = "org.apache.kafka.common.errors.InvalidProducerEpochException"
+)
+
+// InitTransactions is KafkaProducer.initTransactions: find the
+// coordinator and get the producer id and epoch for the transactional
+// id (fencing any earlier instance). done runs once it is READY, or with
+// the error.
+func (p *Producer) InitTransactions(env *sim.Env, done func(env *sim.Env, err *Error)) {
+	t := p.txn
+	if t == nil {
+		done(env, &Error{Class: "java.lang.IllegalStateException", Message: "Transactional method invoked on a non-transactional producer."})
+		return
+	}
+	if err := t.transition(txnInitializing, txnUninitialized); err != nil {
+		done(env, err)
+		return
+	}
+	t.onInit = done
+	p.run(env)
+}
+
+// BeginTransaction is KafkaProducer.beginTransaction.
+func (p *Producer) BeginTransaction() *Error {
+	if p.txn == nil {
+		return &Error{Class: "java.lang.IllegalStateException", Message: "Transactional method invoked on a non-transactional producer."}
+	}
+	return p.txn.transition(txnInTransaction, txnReady)
+}
+
+// CommitTransaction is KafkaProducer.commitTransaction: every record sent
+// is acknowledged first, then EndTxn commits.
+func (p *Producer) CommitTransaction(env *sim.Env, done func(env *sim.Env, err *Error)) {
+	p.endTransaction(env, true, done)
+}
+
+// AbortTransaction is KafkaProducer.abortTransaction: batches not sent
+// yet fail (TransactionAbortedException), those in flight are waited for,
+// then EndTxn aborts.
+func (p *Producer) AbortTransaction(env *sim.Env, done func(env *sim.Env, err *Error)) {
+	p.endTransaction(env, false, done)
+}
+
+func (p *Producer) endTransaction(env *sim.Env, commit bool, done func(env *sim.Env, err *Error)) {
+	t := p.txn
+	if t == nil {
+		done(env, &Error{Class: "java.lang.IllegalStateException", Message: "Transactional method invoked on a non-transactional producer."})
+		return
+	}
+	var err *Error
+	if commit {
+		err = t.transition(txnCommitting, txnInTransaction)
+	} else {
+		err = t.transition(txnAborting, txnInTransaction, txnAbortableError)
+	}
+	if err != nil {
+		done(env, err)
+		return
+	}
+	if !commit {
+		p.abortUnsentBatches(env)
+	}
+	t.onEnd = done
+	p.run(env)
+}
+
+// abortUnsentBatches fails the batches not in flight
+// (RecordAccumulator.abortUndrainedBatches).
+func (p *Producer) abortUnsentBatches(env *sim.Env) {
+	for _, pq := range p.order {
+		for _, b := range slices.Clone(pq.batches) {
+			if !b.inFlight {
+				p.fail(env, b, &Error{Class: "org.apache.kafka.common.errors.TransactionAbortedException", Message: "Failing batch since transaction was aborted"})
+			}
+		}
+	}
+}
+
+// txnFailBatch is a batch's failure in a transaction: a fenced producer
+// is fatal, anything else makes the transaction abortable.
+func (p *Producer) txnFailBatch(err *Error) {
+	t := p.txn
+	if t == nil || t.state == txnFatalError {
+		return
+	}
+	if err.Class == classProducerFenced {
+		t.state, t.err = txnFatalError, err
+		return
+	}
+	if t.state == txnInTransaction || t.state == txnCommitting {
+		t.state, t.err = txnAbortableError, err
+	}
+}
+
+// txnStep sends the coordinator request the state calls for, if none is
+// in flight: FindCoordinator, InitProducerId, AddPartitionsToTxn, EndTxn.
+func (p *Producer) txnStep(env *sim.Env) {
+	t := p.txn
+	if t == nil || t.inFlight || env.Now() < t.retryAt {
+		return
+	}
+	switch t.state {
+	case txnInitializing:
+	case txnInTransaction, txnCommitting:
+		if len(t.needed) > 0 {
+			break
+		}
+		if t.state == txnCommitting && p.Pending() == 0 {
+			break
+		}
+		return
+	case txnAborting:
+		if p.inFlightBatches() > 0 {
+			return
+		}
+	case txnAbortableError:
+		if t.onEnd != nil { // a commit that cannot be
+			done := t.onEnd
+			t.onEnd = nil
+			done(env, t.errorState())
+		}
+		return
+	default:
+		return
+	}
+	if t.coordinator == "" {
+		p.findTxnCoordinator(env)
+		return
+	}
+	switch {
+	case t.state == txnInitializing:
+		p.txnRequest(env, &protocol.InitProducerIdRequest{TransactionalID: t.id, TransactionTimeoutMs: int32(t.timeout.Milliseconds()), ProducerID: -1, ProducerEpoch: -1})
+	case len(t.needed) > 0 && t.state != txnAborting:
+		req := &protocol.AddPartitionsToTxnRequest{TransactionalID: t.id, ProducerID: p.idem.producerID, ProducerEpoch: p.idem.epoch}
+		for _, tp := range t.needed {
+			i := slices.IndexFunc(req.Topics, func(x protocol.TxnTopic) bool { return x.Name == tp.topic })
+			if i < 0 {
+				req.Topics = append(req.Topics, protocol.TxnTopic{Name: tp.topic})
+				i = len(req.Topics) - 1
+			}
+			req.Topics[i].Partitions = append(req.Topics[i].Partitions, tp.partition)
+		}
+		p.txnRequest(env, req)
+	case !t.started:
+		// Nothing was added: the end completes here (transactionStarted).
+		t.state = txnReady
+		p.finishEnd(env, nil)
+	default:
+		p.txnRequest(env, &protocol.EndTxnRequest{TransactionalID: t.id, ProducerID: p.idem.producerID, ProducerEpoch: p.idem.epoch, Committed: t.state == txnCommitting})
+	}
+}
+
+// findTxnCoordinator asks the least loaded broker for the coordinator.
+func (p *Producer) findTxnCoordinator(env *sim.Env) {
+	t := p.txn
+	t.inFlight = true
+	to := p.leastLoadedNode("")
+	req := &protocol.FindCoordinatorRequest{KeyType: protocol.CoordinatorKeyTypeTransaction, CoordinatorKeys: []string{t.id}}
+	p.net.Send(env, to, req, p.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		t.inFlight = false
+		r, _ := resp.(*protocol.FindCoordinatorResponse)
+		if err == nil && r != nil && len(r.Coordinators) > 0 && r.Coordinators[0].ErrorCode == protocol.NONE {
+			co := r.Coordinators[0]
+			t.coordinator = sim.Addr(fmt.Sprintf("%s:%d", co.Host, co.Port))
+		} else {
+			p.txnRetryLater(env)
+		}
+		p.run(env)
+	})
+}
+
+// txnRequest sends a request to the coordinator and handles its answer
+// (TransactionManager's handlers: retriable errors retry, a moved
+// coordinator is looked up again, fencing is fatal).
+func (p *Producer) txnRequest(env *sim.Env, req protocol.Request) {
+	t := p.txn
+	t.inFlight = true
+	p.net.Send(env, t.coordinator, req, p.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		t.inFlight = false
+		code := protocol.NETWORK_EXCEPTION
+		if err == nil {
+			code = txnCode(resp)
+		}
+		switch code {
+		case protocol.NONE:
+			p.txnSucceeded(env, req, resp)
+		case protocol.NOT_COORDINATOR, protocol.COORDINATOR_NOT_AVAILABLE, protocol.NETWORK_EXCEPTION:
+			t.coordinator = ""
+			p.txnRetryLater(env)
+		case protocol.CONCURRENT_TRANSACTIONS, protocol.COORDINATOR_LOAD_IN_PROGRESS, protocol.UNKNOWN_TOPIC_OR_PARTITION, protocol.OPERATION_NOT_ATTEMPTED:
+			p.txnRetryLater(env)
+		case protocol.PRODUCER_FENCED, protocol.INVALID_PRODUCER_EPOCH:
+			t.state = txnFatalError
+			t.err = &Error{Class: classProducerFenced, Message: fmt.Sprintf("Producer with transactionalId '%s' and (producerId=%d, epoch=%d) has been fenced by another producer with the same transactionalId",
+				t.id, p.idem.producerID, p.idem.epoch)}
+			p.txnFailCalls(env)
+		default:
+			t.state = txnFatalError
+			t.err = &Error{Class: code.Exception(), Message: code.Message()}
+			p.txnFailCalls(env)
+		}
+		p.run(env)
+	})
+}
+
+// txnCode is a transaction response's error (the first partition's for
+// AddPartitionsToTxn).
+func txnCode(resp protocol.Response) protocol.ErrorCode {
+	switch r := resp.(type) {
+	case *protocol.InitProducerIdResponse:
+		return r.ErrorCode
+	case *protocol.EndTxnResponse:
+		return r.ErrorCode
+	case *protocol.AddPartitionsToTxnResponse:
+		for _, t := range r.Results {
+			for _, pr := range t.Partitions {
+				if pr.ErrorCode != protocol.NONE {
+					return pr.ErrorCode
+				}
+			}
+		}
+	}
+	return protocol.NONE
+}
+
+func (p *Producer) txnSucceeded(env *sim.Env, req protocol.Request, resp protocol.Response) {
+	t := p.txn
+	switch r := resp.(type) {
+	case *protocol.InitProducerIdResponse:
+		p.idem.producerID, p.idem.epoch = r.ProducerID, r.ProducerEpoch
+		p.idem.gen++
+		t.state = txnReady
+		if done := t.onInit; done != nil {
+			t.onInit = nil
+			done(env, nil)
+		}
+	case *protocol.AddPartitionsToTxnResponse:
+		for _, tp := range req.(*protocol.AddPartitionsToTxnRequest).Topics {
+			for _, part := range tp.Partitions {
+				key := topicPartition{tp.Name, part}
+				t.added[key] = true
+				t.needed = slices.DeleteFunc(t.needed, func(x topicPartition) bool { return x == key })
+			}
+		}
+		t.started = true
+	case *protocol.EndTxnResponse:
+		t.state = txnReady
+		p.finishEnd(env, nil)
+	}
+}
+
+// finishEnd ends a commit or abort: the next transaction starts afresh.
+func (p *Producer) finishEnd(env *sim.Env, err *Error) {
+	t := p.txn
+	t.added, t.needed, t.started = map[topicPartition]bool{}, nil, false
+	if done := t.onEnd; done != nil {
+		t.onEnd = nil
+		done(env, err)
+	}
+}
+
+// txnFailCalls fails the calls waiting on a producer now in an error state.
+func (p *Producer) txnFailCalls(env *sim.Env) {
+	t := p.txn
+	err := t.errorState()
+	for _, done := range []func(*sim.Env, *Error){t.onInit, t.onEnd} {
+		if done != nil {
+			done(env, err)
+		}
+	}
+	t.onInit, t.onEnd = nil, nil
+}
+
+// inFlightBatches counts the batches sent and not answered.
+func (p *Producer) inFlightBatches() int {
+	n := 0
+	for _, pq := range p.order {
+		for _, b := range pq.batches {
+			if b.inFlight {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// txnCheckSend is TransactionManager.maybeAddPartition's check: a
+// transactional producer sends only inside a transaction (the partition
+// is named as the record gives it; Kafka names the one it chose).
+func (p *Producer) txnCheckSend(rec ProducerRecord) *Error {
+	t := p.txn
+	if t == nil {
+		return nil
+	}
+	tp := rec.Topic
+	if rec.Partition >= 0 {
+		tp = fmt.Sprintf("%s-%d", rec.Topic, rec.Partition)
+	}
+	switch {
+	case t.state == txnFatalError, t.state == txnAbortableError:
+		return t.errorState()
+	case p.idem.producerID < 0:
+		return &Error{Class: "java.lang.IllegalStateException", Message: "Cannot add partition " + tp + " to transaction before completing a call to initTransactions"}
+	case t.state != txnInTransaction:
+		return &Error{Class: "java.lang.IllegalStateException", Message: "Cannot add partition " + tp + " to transaction while in state  " + t.state.String()}
+	}
+	return nil
+}
+
+// txnRetryLater has the next transactional request wait retry.backoff.ms,
+// and wakes the sender then.
+func (p *Producer) txnRetryLater(env *sim.Env) {
+	p.txn.retryAt = env.Now().Add(p.cfg.RetryBackoff)
+	env.After(p.cfg.RetryBackoff, "txn-retry-backoff", p.run)
+}
