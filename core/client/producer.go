@@ -200,7 +200,7 @@ func NewProducer(self sim.Addr, bootstrap []sim.Addr, cfg ProducerConfig, rnd *s
 		p.idem = newTransactionManager()
 	}
 	if cfg.TransactionalID != "" && p.idem != nil {
-		p.txn = newProducerTxn(cfg.TransactionalID, cfg.TransactionTimeout)
+		p.txn = newProducerTxn(cfg.TransactionalID, cfg.TransactionTimeout, p.idem)
 	}
 	return p
 }

@@ -58,10 +58,26 @@ func (p *Producer) bumpEpoch() {
 	tm.gen++
 }
 
-// batchFailed is called when a batch fails for good.
+// batchFailed is called when a batch fails for good. An idempotent
+// producer bumps its epoch; a transactional one keeps it (its
+// transaction must abort, and only the coordinator bumps its epoch) and
+// closes the gap instead: the partition's later batches and next
+// sequence move down by the failed batch's records
+// (TransactionManager.adjustSequencesDueToFailedBatch, 3.8.0).
 func (p *Producer) batchFailed(b *producerBatch) {
-	if p.idem != nil && b.baseSeq >= 0 && b.gen == p.idem.gen {
+	if p.idem == nil || b.baseSeq < 0 || b.gen != p.idem.gen {
+		return
+	}
+	if p.txn == nil {
 		p.bumpEpoch()
+		return
+	}
+	n := int32(len(b.records))
+	p.idem.nextSeq[b.tp] = decrementSequence(p.idem.nextSeq[b.tp], n)
+	for _, o := range b.pq.batches {
+		if o != b && o.baseSeq > b.baseSeq && o.gen == b.gen {
+			o.baseSeq = decrementSequence(o.baseSeq, n)
+		}
 	}
 }
 
@@ -163,6 +179,15 @@ func incrementSequence(seq, n int32) int32 {
 	return seq + n
 }
 
+// decrementSequence is DefaultRecordBatch.decrementSequence: seq - n,
+// wrapping below 0 to the top of the int32 range.
+func decrementSequence(seq, n int32) int32 {
+	if seq < n {
+		return 1<<31 - 1 - (n - seq) + 1
+	}
+	return seq - n
+}
+
 // producerInfo is what a batch's header carries.
 func (p *Producer) producerInfo(b *producerBatch) record.ProducerInfo {
 	if p.idem == nil {
@@ -249,6 +274,9 @@ func (p *Producer) canRetrySequence(b *producerBatch) bool {
 		last = -1
 	}
 	if incrementSequence(last, 1) == b.baseSeq {
+		if p.txn != nil {
+			return false // a real gap fails the batch, and the transaction with it
+		}
 		p.bumpEpoch()
 	}
 	return true

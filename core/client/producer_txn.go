@@ -54,10 +54,12 @@ type producerTxn struct {
 
 	onInit func(env *sim.Env, err *Error)
 	onEnd  func(env *sim.Env, err *Error)
+
+	idem *transactionManager // the producer id and epoch it names
 }
 
-func newProducerTxn(id string, timeout time.Duration) *producerTxn {
-	return &producerTxn{id: id, timeout: timeout, added: map[topicPartition]bool{}}
+func newProducerTxn(id string, timeout time.Duration, idem *transactionManager) *producerTxn {
+	return &producerTxn{id: id, timeout: timeout, added: map[topicPartition]bool{}, idem: idem}
 }
 
 // need queues a partition for AddPartitionsToTxn.
@@ -81,9 +83,17 @@ func (t *producerTxn) transition(s txnState, from ...txnState) *Error {
 
 // errorState is the exception a transactional method throws once the
 // producer is in an error state.
+// maybeFailWithError gives a fenced or an old-epoch producer a new
+// exception naming it, the rest a KafkaException wrapping the cause.
 func (t *producerTxn) errorState() *Error {
-	if t.err != nil && (t.err.Class == classProducerFenced || t.err.Class == classInvalidProducerEpoch) {
-		return t.err
+	id := fmt.Sprintf("(producerId=%d, epoch=%d)", t.idem.producerID, t.idem.epoch) // ProducerIdAndEpoch.toString
+	if t.err != nil {
+		switch t.err.Class {
+		case classProducerFenced:
+			return &Error{Class: classProducerFenced, Message: fmt.Sprintf("Producer with transactionalId '%s' and %s has been fenced by another producer with the same transactionalId", t.id, id)}
+		case classInvalidProducerEpoch:
+			return &Error{Class: classInvalidProducerEpoch, Message: fmt.Sprintf("Producer with transactionalId '%s' and %s attempted to produce with an old epoch", t.id, id)}
+		}
 	}
 	return &Error{Class: "org.apache.kafka.common.KafkaException", Message: "Cannot execute transactional method because we are in an error state", Cause: t.err}
 }
@@ -205,10 +215,10 @@ func (p *Producer) txnStep(env *sim.Env) {
 			return
 		}
 	case txnAbortableError:
-		if t.onEnd != nil { // a commit that cannot be
+		if t.onEnd != nil { // a commit that cannot be: its result fails with the cause (maybeTerminateRequestWithError)
 			done := t.onEnd
 			t.onEnd = nil
-			done(env, t.errorState())
+			done(env, t.err)
 		}
 		return
 	default:
@@ -282,8 +292,10 @@ func (p *Producer) txnRequest(env *sim.Env, req protocol.Request) {
 			p.txnRetryLater(env)
 		case protocol.PRODUCER_FENCED, protocol.INVALID_PRODUCER_EPOCH:
 			t.state = txnFatalError
-			t.err = &Error{Class: classProducerFenced, Message: fmt.Sprintf("Producer with transactionalId '%s' and (producerId=%d, epoch=%d) has been fenced by another producer with the same transactionalId",
-				t.id, p.idem.producerID, p.idem.epoch)}
+			// An old coordinator's INVALID_PRODUCER_EPOCH means the same
+			// (TransactionManager's handlers); the call fails with the
+			// error's own message, later calls with maybeFailWithError's.
+			t.err = &Error{Class: classProducerFenced, Message: protocol.PRODUCER_FENCED.Message()}
 			p.txnFailCalls(env)
 		default:
 			t.state = txnFatalError
@@ -350,10 +362,11 @@ func (p *Producer) finishEnd(env *sim.Env, err *Error) {
 	}
 }
 
-// txnFailCalls fails the calls waiting on a producer now in an error state.
+// txnFailCalls fails the calls waiting on a producer now in an error
+// state with the error itself, as a handler's fatalError fails its result.
 func (p *Producer) txnFailCalls(env *sim.Env) {
 	t := p.txn
-	err := t.errorState()
+	err := t.err
 	for _, done := range []func(*sim.Env, *Error){t.onInit, t.onEnd} {
 		if done != nil {
 			done(env, err)

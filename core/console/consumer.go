@@ -366,6 +366,8 @@ func consumerTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		}
 	}
 	t.s.tools++
+	// ConsoleConsumerOptions puts --isolation-level over the properties.
+	cprops["isolation.level"] = p.Value("isolation-level")
 	if msg := applyConsumerProps(&cfg, cprops, rel); msg != "" {
 		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelError, "Unknown error when running consumer: ", consoleConsumerLogger(t.rel())))
 		if !strings.HasPrefix(msg, "org.apache.kafka.common.config.ConfigException") {

@@ -45,6 +45,14 @@ func applyConsumerProps(cfg *client.ConsumerConfig, props map[string]string, rel
 		}
 		*d.dst = time.Duration(n) * time.Millisecond
 	}
+	if v, ok := props["isolation.level"]; ok {
+		// ConfigDef's in(read_committed, read_uncommitted), case-sensitive
+		// as ConsumerConfig's validator is.
+		if v != "read_committed" && v != "read_uncommitted" {
+			return fmt.Sprintf("org.apache.kafka.common.config.ConfigException: Invalid value %s for configuration isolation.level: String must be one of: read_committed, read_uncommitted", v)
+		}
+		cfg.IsolationLevel = v
+	}
 	if v, ok := props["max.poll.records"]; ok {
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
 		if err != nil {

@@ -438,6 +438,9 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	transactions := v.Num(arg("--transaction-duration-ms")) > 0
 	txID := v.Str(arg("--transactional-id"))
+	if !v.Given(arg("--transactional-id")) {
+		txID = arg("--transactional-id").Default // performance-producer-default-transactional-id
+	}
 	if rel.AtLeast(4, 0) {
 		// From 4.0 either option, or a transactional.id property, turns
 		// transactions on; the id is the option's, else the property's,
@@ -457,7 +460,7 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
 	warnings, cerr := producerConfig(&cfg, props, t.rel())
-	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "run without --transaction-duration-ms and without transactional.id")
+	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "")
 	if !ok {
 		return nil
 	}
@@ -485,6 +488,14 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 		t: t, topic: v.Str(arg("--topic")), numRecords: numRecords, recordSize: recordSize, payloads: payloads,
 		throughput: float64(v.Num(arg("--throughput"))), printMetrics: v.Given(arg("--print-metrics")), interval: perfReportIntervalMs,
 		bufferMemory: cfg.BufferMemory, maxRequestSize: int64(cfg.MaxRequestSize), batchSize: int64(cfg.BatchSize), maxBlock: cfg.MaxBlock,
+	}
+	if transactions {
+		// ProducerPerformance commits once the open transaction is this
+		// old; 4.x, with transactions on, defaults it to 3000 ms.
+		run.txnDuration = v.Num(arg("--transaction-duration-ms"))
+		if run.txnDuration <= 0 {
+			run.txnDuration = 3000
+		}
 	}
 	if rel.AtLeast(4, 0) {
 		run.throughput = v.Float(arg("--throughput"))
@@ -556,8 +567,16 @@ type perfRun struct {
 	start   sim.Time
 	next    int64
 	blocked bool
-	timer   *sim.Timer
-	closing bool
+	// Transactions (--transaction-duration-ms > 0, or from 4.0 a
+	// transactional id): records go in transactions committed once the
+	// open one is txnDuration ms old, and at the end; a commit blocks the
+	// loop (commitTransaction flushes first).
+	txnDuration int64 // ms; 0: no transactions
+	txnSize     int   // records in the open transaction
+	txnStart    int64
+	committing  bool
+	timer       *sim.Timer
+	closing     bool
 }
 
 func (r *perfRun) begin(env *sim.Env) {
@@ -567,6 +586,24 @@ func (r *perfRun) begin(env *sim.Env) {
 	}
 	r.stats, _ = newPerfStats(r.numRecords, env.Now().UnixMilli())
 	r.stats.interval = r.interval
+	if r.txnDuration > 0 {
+		r.committing = true // initTransactions blocks before the loop
+		r.prod.InitTransactions(env, r.afterTxnCall)
+		return
+	}
+	r.pump(env)
+}
+
+// afterTxnCall resumes the loop after a blocking transactional call, or
+// ends the tool with its exception, as main's uncaught one does.
+func (r *perfRun) afterTxnCall(env *sim.Env, err *client.Error) {
+	r.committing = false
+	if err != nil {
+		r.closing = true
+		r.timer.Stop()
+		r.t.mainException(err.Error())
+		return
+	}
 	r.pump(env)
 }
 
@@ -588,7 +625,7 @@ func (r *perfRun) due(i int64) (sim.Time, bool) {
 // pump sends every record that is due and fits in the buffer, then waits
 // for the next one's time, for memory, or closes the producer.
 func (r *perfRun) pump(env *sim.Env) {
-	if r.closing {
+	if r.closing || r.committing {
 		return
 	}
 	for r.next < r.numRecords {
@@ -621,10 +658,26 @@ func (r *perfRun) pump(env *sim.Env) {
 		size := int64(record.EstimateSizeInBytesUpperBound(nil, r.current, nil))
 		value := r.current
 		r.current = nil
+		if r.txnDuration > 0 && r.txnSize == 0 {
+			if err := r.prod.BeginTransaction(); err != nil {
+				r.afterTxnCall(env, err)
+				return
+			}
+			r.txnStart = env.Now().UnixMilli()
+		}
 		r.sendOne(env, value, size)
 		if r.closing {
 			return
 		}
+		r.txnSize++
+		if r.txnDuration > 0 && r.txnDuration <= env.Now().UnixMilli()-r.txnStart {
+			r.commit(env)
+			return
+		}
+	}
+	if r.txnDuration > 0 && r.txnSize != 0 {
+		r.commit(env)
+		return
 	}
 	r.timer.Stop()
 	r.closing = true
@@ -648,6 +701,12 @@ func (r *perfRun) pump(env *sim.Env) {
 		}
 		r.t.finish(0)
 	})
+}
+
+// commit is commitTransaction, which blocks the loop until it is done.
+func (r *perfRun) commit(env *sim.Env) {
+	r.committing, r.txnSize = true, 0
+	r.prod.CommitTransaction(env, r.afterTxnCall)
 }
 
 func (r *perfRun) wakeAt(env *sim.Env, at sim.Time) {

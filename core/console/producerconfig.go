@@ -202,8 +202,21 @@ func producerConfig(cfg *client.ProducerConfig, props map[string]string, rel rel
 			warnings = append(warnings, fmt.Sprintf("Idempotence will be disabled because max.in.flight.requests.per.connection is set to %d, which is greater than 5. Please note that in v4.0.0 and onward, this will become an error.", cfg.MaxInFlight))
 		}
 	}
-	if _, ok := props["transactional.id"]; ok && !cfg.EnableIdempotence {
-		return nil, &configError{"Cannot set a transactional.id without also enabling idempotence."}
+	if id, ok := props["transactional.id"]; ok {
+		if !cfg.EnableIdempotence {
+			return nil, &configError{"Cannot set a transactional.id without also enabling idempotence."}
+		}
+		cfg.TransactionalID = id
+		if _, set := props["client.id"]; !set {
+			cfg.ClientID = "producer-" + id // ProducerConfig's default for a transactional producer
+		}
+	}
+	if v, ok := props["transaction.timeout.ms"]; ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+		if err != nil {
+			return nil, invalidValue("transaction.timeout.ms", v, "Not a number of type INT")
+		}
+		cfg.TransactionTimeout = time.Duration(n) * time.Millisecond
 	}
 	if min := cfg.Linger + cfg.RequestTimeout; cfg.DeliveryTimeout < min {
 		if _, set := props["delivery.timeout.ms"]; set {

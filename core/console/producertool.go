@@ -27,7 +27,7 @@ func (t *toolRun) constructProducer(cfg client.ProducerConfig, props map[string]
 		msg, logger := producerWarning(cfg.ClientID, w)
 		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, msg, logger))
 	}
-	if _, ok := props["transactional.id"]; ok {
+	if _, ok := props["transactional.id"]; ok && txRefusal != "" {
 		t.println("kafkascope: transactions are not simulated yet: " + txRefusal)
 		t.finish(1)
 		return nil, false

@@ -46,6 +46,10 @@ func (s *Session) cmdReplicas(args []string) {
 			role = string(r.State)
 		}
 		line := fmt.Sprintf("broker %d (%s): LEO %d, HW %d, leader epoch %d", r.Broker, role, r.LEO, r.HW, r.LeaderEpoch)
+		if r.LSO != r.HW {
+			// A transaction open below the HW holds read_committed back.
+			line = fmt.Sprintf("broker %d (%s): LEO %d, HW %d, LSO %d, leader epoch %d", r.Broker, role, r.LEO, r.HW, r.LSO, r.LeaderEpoch)
+		}
 		if r.Leader && r.State == cluster.NodeRunning {
 			line += ", ISR " + sim.FormatIDs(r.ISR)
 		}
@@ -60,7 +64,14 @@ func (s *Session) cmdReplicas(args []string) {
 			continue
 		}
 		for _, rec := range r.Records {
-			s.printf("  %d: %s (epoch %d)%s", rec.Offset, showRecord(rec.Record), rec.BatchEpoch, hwMark(rec.Offset, r.HW))
+			switch {
+			case rec.Control != "":
+				s.printf("  %d: %s marker of producer %d, producer epoch %d (epoch %d)%s", rec.Offset, rec.Control, rec.ProducerID, rec.ProducerEpoch, rec.BatchEpoch, hwMark(rec.Offset, r.HW))
+			case rec.Txn != view.NotTransactional:
+				s.printf("  %d: %s (epoch %d) [producer %d's transaction: %s]%s", rec.Offset, showRecord(rec.Record), rec.BatchEpoch, rec.ProducerID, rec.Txn, hwMark(rec.Offset, r.HW))
+			default:
+				s.printf("  %d: %s (epoch %d)%s", rec.Offset, showRecord(rec.Record), rec.BatchEpoch, hwMark(rec.Offset, r.HW))
+			}
 		}
 		if r.More {
 			s.print("  ...")
