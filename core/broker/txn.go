@@ -27,6 +27,7 @@ type txnHost Broker
 
 func (h *txnHost) broker() *Broker { return (*Broker)(h) }
 
+func (h *txnHost) NodeID() int32                                    { return h.cfg.NodeID }
 func (h *txnHost) Respond(env *sim.Env, to sim.Addr, m sim.Message) { h.broker().respond(env, to, m) }
 func (h *txnHost) Done(env *sim.Env, to sim.Addr)                   { h.broker().done(env, to) }
 func (h *txnHost) Config(name string) int64                         { return h.broker().confInt(name) }

@@ -417,3 +417,34 @@ func (p *Producer) txnRetryLater(env *sim.Env) {
 	p.txn.retryAt = env.Now().Add(p.cfg.RetryBackoff)
 	env.After(p.cfg.RetryBackoff, "txn-retry-backoff", p.run)
 }
+
+// TxnView is a transactional producer's transaction as its
+// TransactionManager holds it, for views.
+type TxnView struct {
+	TransactionalID string
+	State           string   // TransactionManager.State: READY, IN_TRANSACTION, COMMITTING_TRANSACTION, ...
+	Partitions      []string // added to the transaction (AddPartitionsToTxn answered), sorted
+	Pending         []string // waiting for AddPartitionsToTxn
+	Error           string   // the error that put it in ABORTABLE_ERROR or FATAL_ERROR
+}
+
+// Transaction is the producer's transaction, or false for a producer
+// without a transactional.id.
+func (p *Producer) Transaction() (TxnView, bool) {
+	t := p.txn
+	if t == nil {
+		return TxnView{}, false
+	}
+	v := TxnView{TransactionalID: t.id, State: t.state.String()}
+	for tp := range t.added {
+		v.Partitions = append(v.Partitions, fmt.Sprintf("%s-%d", tp.topic, tp.partition))
+	}
+	slices.Sort(v.Partitions)
+	for _, tp := range t.needed {
+		v.Pending = append(v.Pending, fmt.Sprintf("%s-%d", tp.topic, tp.partition))
+	}
+	if t.err != nil {
+		v.Error = t.err.Error()
+	}
+	return v, true
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
@@ -20,6 +21,8 @@ const TransactionStateTopic = metadata.TransactionStateTopic
 
 // Host is what the broker does for its transaction coordinator.
 type Host interface {
+	// NodeID is the broker's id.
+	NodeID() int32
 	// Respond sends a response to the client connection to.
 	Respond(env *sim.Env, to sim.Addr, m sim.Message)
 	// Done ends a request Handle left unanswered.
@@ -207,6 +210,8 @@ func (c *Coordinator) appendTransit(env *sim.Env, partition int32, p *txnPartiti
 			done(env, protocol.UNKNOWN_SERVER_ERROR)
 			return
 		}
+		env.Note(event.TxnStateChanged{Broker: c.host.NodeID(), TransactionalID: m.id, ProducerID: m.producerID, Epoch: m.epoch,
+			State: m.state.String(), Partitions: len(m.partitions)})
 		done(env, protocol.NONE)
 	})
 }

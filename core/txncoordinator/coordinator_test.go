@@ -32,6 +32,7 @@ func (h *testHost) Append(env *sim.Env, _ int32, recs []record.Record, done func
 	env.After(time.Millisecond, "test-append", func(env *sim.Env) { done(env, protocol.NONE) })
 }
 func (h *testHost) ReadLog(int32) []record.Batch { return h.log }
+func (h *testHost) NodeID() int32                { return 1 }
 func (h *testHost) GenerateProducerID(*sim.Env) (int64, bool) {
 	h.nextPID++
 	return 1000 + h.nextPID, true
