@@ -144,8 +144,11 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 			return b.txnCoordinator.Handle(env, e.From, m)
 		}
 		b.handleInitProducerId(env, e.From, m)
-	case *protocol.AddPartitionsToTxnRequest, *protocol.AddOffsetsToTxnRequest, *protocol.EndTxnRequest:
+	case *protocol.AddPartitionsToTxnRequest, *protocol.AddOffsetsToTxnRequest, *protocol.EndTxnRequest,
+		*protocol.DescribeTransactionsRequest, *protocol.ListTransactionsRequest:
 		return b.txnCoordinator.Handle(env, e.From, e.Msg)
+	case *protocol.DescribeProducersRequest:
+		b.handleDescribeProducers(env, e.From, m)
 	case *protocol.AlterConfigsRequest:
 		if b.zk != nil {
 			return b.handleAlterConfigsZk(env, e.From, m)

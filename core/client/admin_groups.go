@@ -87,6 +87,7 @@ type groupCall struct {
 	api      string // handler.apiName()
 	apiKey   string // the request's ApiKeys name
 	group    string
+	keyType  int8 // FindCoordinator's key type: a group (0) or a transactional id
 	deadline sim.Time
 	build    func() protocol.Request
 	// handle reads the coordinator's answer: NONE completes the call (and
@@ -117,7 +118,7 @@ func (g *groupCall) lookup(env *sim.Env) {
 	c := g.a.newCall(env, g.api+"(api=FIND_COORDINATOR)", AnyBroker(), 0)
 	c.deadline = g.deadline
 	c.build = func(int32) sim.Message {
-		return &protocol.FindCoordinatorRequest{KeyType: protocol.CoordinatorKeyTypeGroup, CoordinatorKeys: []string{g.group}}
+		return &protocol.FindCoordinatorRequest{KeyType: g.keyType, CoordinatorKeys: []string{g.group}}
 	}
 	c.onResponse = func(env *sim.Env, resp sim.Message) *Error {
 		for _, co := range resp.(*protocol.FindCoordinatorResponse).Coordinators {
@@ -131,7 +132,11 @@ func (g *groupCall) lookup(env *sim.Env) {
 			case protocol.COORDINATOR_NOT_AVAILABLE, protocol.COORDINATOR_LOAD_IN_PROGRESS:
 				return codeError(co.ErrorCode)
 			}
-			g.fail(env, &Error{Class: co.ErrorCode.Exception(), Message: "FindCoordinator request for key `CoordinatorKey(idValue='" + g.group + "', type=GROUP)` failed due to an unexpected error"})
+			typ := "GROUP"
+			if g.keyType == protocol.CoordinatorKeyTypeTransaction {
+				typ = "TRANSACTION"
+			}
+			g.fail(env, &Error{Class: co.ErrorCode.Exception(), Message: "FindCoordinator request for key `CoordinatorKey(idValue='" + g.group + "', type=" + typ + ")` failed due to an unexpected error"})
 			return nil
 		}
 		return codeError(protocol.COORDINATOR_NOT_AVAILABLE)

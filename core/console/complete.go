@@ -115,6 +115,7 @@ var argparseTools = map[string]func(release.Version) *javacli.Parser{
 	"kafka-metadata-quorum":    quorumParserFor,
 	"kafka-features":           featuresParserFor,
 	"kafka-producer-perf-test": perfParserFor,
+	"kafka-transactions":       func(release.Version) *javacli.Parser { return transactionsParser() },
 }
 
 // argparseCompletions completes an argparse4j tool: before a sub-command

@@ -44,7 +44,6 @@ func init() {
 var laterTools = map[string]string{
 	"kafka-share-groups":           "share groups (KIP-932, Kafka 4.2 and later) are not simulated yet",
 	"kafka-console-share-consumer": "share groups (KIP-932, Kafka 4.2 and later) are not simulated yet",
-	"kafka-transactions":           "transactions are not simulated yet",
 }
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
@@ -79,7 +78,7 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
                                  fetches it answered, bytes they sent with sendfile (zero-copy)
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
   kafka-consumer-groups.sh, kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh,
-  kafka-producer-perf-test.sh, kafka-verifiable-producer.sh, kafka-verifiable-consumer.sh,
+  kafka-producer-perf-test.sh, kafka-verifiable-producer.sh, kafka-verifiable-consumer.sh, kafka-transactions.sh,
   kafka-dump-log.sh, kafka-metadata-quorum.sh, kafka-features.sh, kafka-groups.sh (4.x)`
 
 // helpLines is the help; a cluster with ZooKeeper also lists

@@ -34,6 +34,7 @@ func init() {
 		"kafka-consumer-groups":     consumerGroupsTool,
 		"kafka-verifiable-consumer": verifiableConsumerTool,
 		"kafka-groups":              groupsTool,
+		"kafka-transactions":        transactionsTool,
 		"zookeeper-shell":           zkShellTool,
 	}
 }
@@ -45,6 +46,7 @@ var toolSince = map[string]release.Version{
 	"kafka-groups":          {Major: 4, Minor: 0}, // GroupsCommand, KIP-1043
 	"kafka-metadata-quorum": {Major: 3, Minor: 3}, // bin/ at tag 3.3.0, KIP-836
 	"kafka-get-offsets":     {Major: 3, Minor: 0}, // bin/ at tag 3.0.0, KIP-635
+	"kafka-transactions":    {Major: 3, Minor: 0}, // bin/ at tag 3.0.0, KIP-664
 }
 
 // toolInRelease reports whether the session's release (the default one

@@ -27,10 +27,11 @@ const formatWidth = 75
 type Action uint8
 
 const (
-	Store     Action = iota // keep the value (the last one wins)
-	StoreTrue               // a flag: true when present
-	PrintHelp               // print the help screen and stop
-	Append                  // keep every value given, in order (Arguments.append())
+	Store        Action = iota // keep the value (the last one wins)
+	StoreTrue                  // a flag: true when present
+	PrintHelp                  // print the help screen and stop
+	PrintVersion               // print the release and stop (Kafka's PrintVersionAndExitAction)
+	Append                     // keep every value given, in order (Arguments.append())
 )
 
 // Argument is one argparse4j optional argument.
@@ -103,8 +104,14 @@ type Parser struct {
 	// without .required(true)): the usage brackets it and parsing accepts
 	// none of its arguments.
 	GroupOptional bool
-	Args          []*Argument // in the order they were added
-	commands      []*subparser
+	// CommandsTitle and CommandsMetavar are addSubparsers().title(...)
+	// .metavar(...): the sub-commands get a section of their own, headed
+	// by the title, and the usage names them by the metavar.
+	CommandsTitle, CommandsMetavar string
+	// SectionDescriptions are argument groups' descriptions, by title.
+	SectionDescriptions map[string]string
+	Args                []*Argument // in the order they were added
+	commands            []*subparser
 	// parent and command are set on a sub-command's parser: its usage
 	// starts with the parent's required arguments and the command name.
 	parent  *Parser
@@ -195,11 +202,7 @@ func (p *Parser) UsageLines() []string {
 	}
 	opts = append(opts, p.groupTokens()...)
 	if len(p.commands) > 0 {
-		names := make([]string, len(p.commands))
-		for i, c := range p.commands {
-			names[i] = c.name
-		}
-		opts = append(opts, "{"+strings.Join(names, ",")+"}", "...")
+		opts = append(opts, p.commandsSyntax(), "...")
 	}
 	// A program name longer than 30 columns would move the arguments to a
 	// new line indented by 6; ours are shorter.
@@ -218,6 +221,27 @@ func (p *Parser) UsageLines() []string {
 	return append(lines, cur)
 }
 
+// commandsSyntax is formatShortSyntax: the metavar, or "{a,b}".
+func (p *Parser) commandsSyntax() string {
+	if p.CommandsMetavar != "" {
+		return p.CommandsMetavar
+	}
+	names := make([]string, len(p.commands))
+	for i, c := range p.commands {
+		names[i] = c.name
+	}
+	return "{" + strings.Join(names, ",") + "}"
+}
+
+// commandsHelp is printSubparserHelp: the syntax, then each command.
+func (p *Parser) commandsHelp() []string {
+	out := []string{"  " + p.commandsSyntax()}
+	for _, c := range p.commands {
+		out = append(out, apHelpEntry("  "+c.name, c.help)...)
+	}
+	return out
+}
+
 // HelpLines is printHelp: usage, description, the sub-commands under
 // "positional arguments:", the arguments of no titled group under
 // "optional arguments:", then the exclusive group's description and
@@ -228,15 +252,9 @@ func (p *Parser) HelpLines() []string {
 		out = append(out, "")
 		out = append(out, splitLines(apWrap(p.Description, formatWidth, 0, "", ""))...)
 	}
-	if len(p.commands) > 0 {
-		names := make([]string, len(p.commands))
-		for i, c := range p.commands {
-			names[i] = c.name
-		}
-		out = append(out, "", "positional arguments:", "  {"+strings.Join(names, ",")+"}")
-		for _, c := range p.commands {
-			out = append(out, apHelpEntry("  "+c.name, c.help)...)
-		}
+	if len(p.commands) > 0 && p.CommandsTitle == "" {
+		out = append(out, "", "positional arguments:")
+		out = append(out, p.commandsHelp()...)
 	}
 	separate := p.GroupDescription != "" || p.GroupTitle != ""
 	out = append(out, "", "optional arguments:")
@@ -244,6 +262,10 @@ func (p *Parser) HelpLines() []string {
 		if (!a.Grouped || !separate) && a.Section == "" {
 			out = append(out, apArgHelp(a)...)
 		}
+	}
+	if len(p.commands) > 0 && p.CommandsTitle != "" {
+		out = append(out, "", p.CommandsTitle+":")
+		out = append(out, p.commandsHelp()...)
 	}
 	if separate {
 		out = append(out, "")
@@ -268,6 +290,10 @@ func (p *Parser) HelpLines() []string {
 	}
 	for _, sec := range sections {
 		out = append(out, "", sec+":")
+		if d := p.SectionDescriptions[sec]; d != "" {
+			out = append(out, splitLines("  "+apWrap(d, formatWidth, 2, "", "  "))...)
+			out = append(out, "")
+		}
 		for _, a := range p.Args {
 			if a.Section == sec {
 				out = append(out, apArgHelp(a)...)
@@ -420,6 +446,9 @@ type ParseError struct {
 	// Help marks the HelpScreenException the help action throws after
 	// printing the help screen: the tool prints Parser's help, no error.
 	Help bool
+	// Version marks the version action: the tool prints its release and
+	// exits 0, whatever else the command line holds.
+	Version bool
 	// Parser is the parser that raised it, whose usage the error shows
 	// (nil: the one whose ErrorLines is called).
 	Parser *Parser
@@ -659,6 +688,9 @@ func (p *Parser) take(v *Namespace, a *Argument, args []string, i int, value str
 		if a.Action == PrintHelp {
 			return i, &ParseError{Help: true, Parser: p}
 		}
+		if a.Action == PrintVersion {
+			return i, &ParseError{Version: true, Parser: p}
+		}
 		v.set[a] = true
 		return i, nil
 	}
@@ -693,6 +725,16 @@ func (p *Parser) take(v *Namespace, a *Argument, args []string, i int, value str
 		n, ok := jdk.ParseInt(value, bits)
 		if !ok {
 			return i, p.errorf(a, "could not convert '%s' to %s (For input string: \"%s\")", value, a.Type, value)
+		}
+		v.nums[a] = n
+	case "Short":
+		// Short.valueOf: Integer.parseInt's message, or its own range check.
+		n, ok := jdk.ParseInt(value, 32)
+		if !ok {
+			return i, p.errorf(a, "could not convert '%s' to Short (For input string: \"%s\")", value, value)
+		}
+		if n < -32768 || n > 32767 {
+			return i, p.errorf(a, "could not convert '%s' to Short (Value out of range. Value:\"%s\" Radix:10)", value, value)
 		}
 		v.nums[a] = n
 	case "Double":

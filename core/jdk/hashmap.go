@@ -44,26 +44,33 @@ func HashBucket(h int32, capacity int) int {
 func HashOrder(hashes []int32) []int { return hashOrderIn(hashes, HashCapacity(len(hashes))) }
 
 // PresizedHashSetOrder is HashSetOrder for a map made with
-// new HashMap<>(n) for its n keys (the table holds n keys without
-// resizing: the power of two at least n, doubled if n passes 3/4 of it),
-// as Kafka's FeaturesDelta builds the finalized features.
+// new HashMap<>(n) for its n keys, as Kafka's FeaturesDelta builds the
+// finalized features.
 func PresizedHashSetOrder(keys []string) []string {
-	capacity := 1
-	for capacity < len(keys) {
-		capacity *= 2
-	}
-	if len(keys) > capacity*3/4 {
-		capacity *= 2
-	}
 	hashes := make([]int32, len(keys))
 	for i, k := range keys {
 		hashes[i] = StringHashCode(k)
 	}
 	out := make([]string, 0, len(keys))
-	for _, i := range hashOrderIn(hashes, capacity) {
+	for _, i := range PresizedHashOrder(hashes) {
 		out = append(out, keys[i])
 	}
 	return out
+}
+
+// PresizedHashOrder is HashOrder for a map made with new HashMap<>(n)
+// for its n keys (the table holds n keys without resizing: the power of
+// two at least n, doubled if n passes 3/4 of it), as the admin client's
+// results (all()) are.
+func PresizedHashOrder(hashes []int32) []int {
+	capacity := 1
+	for capacity < len(hashes) {
+		capacity *= 2
+	}
+	if len(hashes) > capacity*3/4 {
+		capacity *= 2
+	}
+	return hashOrderIn(hashes, capacity)
 }
 
 func hashOrderIn(hashes []int32, capacity int) []int {

@@ -81,3 +81,21 @@ func TestHashOrderIndices(t *testing.T) {
 		t.Errorf("HashOrder = %v", got)
 	}
 }
+
+// A ConcurrentHashMap doubles its 16 buckets at the 12th key, a HashMap
+// at the 13th: keys 1 and 17 share bucket 1 of 16 and are apart in 32.
+func TestConcurrentHashOrder(t *testing.T) {
+	hashes := []int32{17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	if got := ConcurrentHashOrder(hashes, 0); got[0] != 0 || got[1] != 1 {
+		t.Fatalf("11 keys in 16 buckets: 17 then 1 (bucket 1, insertion order), got %v", got)
+	}
+	if got := ConcurrentHashOrder(append(hashes, 11), 0); got[0] != 1 || got[len(got)-1] != 0 {
+		t.Fatalf("12 keys in 32 buckets: 1 first, 17 last, got %v", got)
+	}
+	if got := HashOrder(append(hashes, 11)); got[0] != 0 {
+		t.Fatalf("a HashMap keeps 16 buckets for 12 keys, got %v", got)
+	}
+	if got := ConcurrentHashOrder(hashes[:2], 12); got[0] != 1 {
+		t.Fatalf("the table never shrinks: got %v", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"kafkascope/core/jdk"
 	"kafkascope/core/record"
 )
 
@@ -51,6 +52,10 @@ type ProducerStateEntry struct {
 	// (-1 before any).
 	CurrentTxnFirstOffset int64
 	CoordinatorEpoch      int32
+	// LastTimestamp is the max timestamp of the producer's last batch, or
+	// its last marker's timestamp (-1 before either): kafka-transactions.sh
+	// find-hanging measures an open transaction's age from it.
+	LastTimestamp int64
 }
 
 // LastSeq is the last sequence appended, or -1 (NO_SEQUENCE) with none.
@@ -90,6 +95,7 @@ func (e *ProducerStateEntry) addBatch(epoch int16, b BatchMetadata) {
 		e.Batches = nil
 	}
 	e.Batches = append(e.Batches, b)
+	e.LastTimestamp = b.Timestamp
 	if len(e.Batches) > NumBatchesToRetain {
 		e.Batches = slices.Delete(e.Batches, 0, 1)
 	}
@@ -103,6 +109,10 @@ func (e *ProducerStateEntry) addBatch(epoch int16, b BatchMetadata) {
 // sequence) when the log is opened or truncated.
 type ProducerStateManager struct {
 	producers map[int64]*ProducerStateEntry
+	// order is the producers' ids in the order they were first seen: Kafka
+	// keeps them in a java.util.HashMap, whose iteration order
+	// (ActiveProducers) depends on it.
+	order []int64
 	// ongoing are the open transactions (txn.go), in the order they
 	// opened; unreplicated the completed ones whose markers the high
 	// watermark has not passed.
@@ -118,6 +128,22 @@ func NewProducerStateManager() *ProducerStateManager {
 // LastEntry is a producer's state, or nil if the producer is unknown.
 func (m *ProducerStateManager) LastEntry(producerID int64) *ProducerStateEntry {
 	return m.producers[producerID]
+}
+
+// ActiveProducers are the producers in the order Kafka's
+// ProducerStateManager.activeProducers iterates its HashMap<Long, ...>
+// (Long.hashCode: the value's two halves xor-ed), as DescribeProducers
+// lists them.
+func (m *ProducerStateManager) ActiveProducers() []*ProducerStateEntry {
+	hashes := make([]int32, len(m.order))
+	for i, id := range m.order {
+		hashes[i] = int32(id ^ int64(uint64(id)>>32))
+	}
+	out := make([]*ProducerStateEntry, 0, len(m.order))
+	for _, i := range jdk.HashOrder(hashes) {
+		out = append(out, m.producers[m.order[i]])
+	}
+	return out
 }
 
 // ProducerIDs lists the known producers, ascending.

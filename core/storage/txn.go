@@ -60,6 +60,7 @@ func (m *ProducerStateManager) appendBatch(h record.BatchHeader, marker *record.
 		e.Epoch, e.Batches = h.ProducerEpoch, nil
 	}
 	e.CoordinatorEpoch = marker.CoordinatorEpoch
+	e.LastTimestamp = h.MaxTimestamp
 	if e.CurrentTxnFirstOffset < 0 {
 		return CompletedTxn{}, false // no transaction open: a retried marker
 	}
@@ -114,8 +115,9 @@ func (m *ProducerStateManager) onHighWatermarkUpdated(hw int64) {
 func (m *ProducerStateManager) entry(producerID int64) *ProducerStateEntry {
 	e := m.producers[producerID]
 	if e == nil {
-		e = &ProducerStateEntry{ProducerID: producerID, Epoch: record.NoProducerEpoch, CurrentTxnFirstOffset: -1, CoordinatorEpoch: -1}
+		e = &ProducerStateEntry{ProducerID: producerID, Epoch: record.NoProducerEpoch, CurrentTxnFirstOffset: -1, CoordinatorEpoch: -1, LastTimestamp: -1}
 		m.producers[producerID] = e
+		m.order = append(m.order, producerID)
 	}
 	return e
 }

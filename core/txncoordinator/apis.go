@@ -22,6 +22,10 @@ func (c *Coordinator) Handle(env *sim.Env, from sim.Addr, msg sim.Message) bool 
 		return c.handleAddOffsetsToTxn(env, from, m)
 	case *protocol.EndTxnRequest:
 		return c.handleEndTxn(env, from, m)
+	case *protocol.DescribeTransactionsRequest:
+		return c.handleDescribeTransactions(env, from, m)
+	case *protocol.ListTransactionsRequest:
+		return c.handleListTransactions(env, from, m)
 	}
 	return true
 }
@@ -62,7 +66,7 @@ func (c *Coordinator) handleInitProducerId(env *sim.Env, from sim.Addr, req *pro
 			return answer(env, protocol.COORDINATOR_LOAD_IN_PROGRESS, 0, 0, false)
 		}
 		m = newMetadata(req.TransactionalID, pid, req.TransactionTimeoutMs, now)
-		p.txns[req.TransactionalID] = m
+		p.put(m)
 	}
 	var expected *int16
 	if req.ProducerID != -1 {

@@ -11,6 +11,7 @@ import (
 	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
+	"kafkascope/core/scalacoll"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -59,9 +60,13 @@ type Host interface {
 type Coordinator struct {
 	host       Host
 	partitions map[int32]*txnPartition
-	loading    map[int32]int // partition → the election loading it
-	elections  int
-	abortTimer *sim.Timer
+	// cacheLength is the table length of Kafka's transactionMetadataCache
+	// (a Scala mutable.HashMap by partition, which grows and never
+	// shrinks): ListTransactions walks the partitions in its order.
+	cacheLength int
+	loading     map[int32]int // partition → the election loading it
+	elections   int
+	abortTimer  *sim.Timer
 }
 
 // txnPartition is a loaded __transaction_state partition: its
@@ -70,11 +75,23 @@ type Coordinator struct {
 type txnPartition struct {
 	epoch int32
 	txns  map[string]*txnMetadata
+	// order is the ids in the order they entered the partition's Pool (a
+	// ConcurrentHashMap), and maxSize the most it held: together they fix
+	// its iteration order (listOrder).
+	order   []string
+	maxSize int
+}
+
+// put adds a transactional id new to the partition.
+func (p *txnPartition) put(m *txnMetadata) {
+	p.txns[m.id] = m
+	p.order = append(p.order, m.id)
+	p.maxSize = max(p.maxSize, len(p.order))
 }
 
 // New makes a coordinator.
 func New(host Host) *Coordinator {
-	return &Coordinator{host: host, partitions: map[int32]*txnPartition{}, loading: map[int32]int{}}
+	return &Coordinator{host: host, partitions: map[int32]*txnPartition{}, loading: map[int32]int{}, cacheLength: 16}
 }
 
 // PartitionFor is a transactional id's __transaction_state partition:
@@ -144,6 +161,8 @@ func (c *Coordinator) OnResignation(env *sim.Env, partition int32) {
 func (c *Coordinator) load(env *sim.Env, partition, epoch int32) {
 	delete(c.loading, partition)
 	p := &txnPartition{epoch: epoch, txns: map[string]*txnMetadata{}}
+	loaded := map[string]*txnMetadata{}
+	var seen []string
 	for _, b := range c.host.ReadLog(partition) {
 		if b.IsControl() {
 			continue
@@ -154,7 +173,8 @@ func (c *Coordinator) load(env *sim.Env, partition, epoch int32) {
 				continue
 			}
 			if r.Value == nil {
-				delete(p.txns, id)
+				delete(loaded, id)
+				seen = slices.DeleteFunc(seen, func(x string) bool { return x == id })
 				continue
 			}
 			v, err := ReadValue(r.Value)
@@ -166,8 +186,19 @@ func (c *Coordinator) load(env *sim.Env, partition, epoch int32) {
 			if v.State != Empty {
 				m.partitions = v.Partitions
 			}
-			p.txns[id] = m
+			if _, ok := loaded[id]; !ok {
+				seen = append(seen, id)
+			}
+			loaded[id] = m
 		}
+	}
+	// The replay fills a Scala mutable.HashMap, whose order the Pool is
+	// then filled in (addLoadedTransactionsToCache).
+	for _, id := range scalacoll.MutableStringOrder(seen, 0) {
+		p.put(loaded[id])
+	}
+	if _, ok := c.partitions[partition]; !ok && len(c.partitions)+1 >= c.cacheLength*3/4 {
+		c.cacheLength *= 2
 	}
 	c.partitions[partition] = p
 	c.armAbortTimer(env)
