@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"errors"
 	"slices"
 
 	"kafkascope/core/event"
@@ -56,12 +57,27 @@ func (h *coordinatorHost) Append(env *sim.Env, partition int32, recs []record.Re
 	h.broker().coordinatorAppend(env, tp(metadata.ConsumerOffsetsTopic, partition), recs, "offsets.commit.timeout.ms", done)
 }
 
+// AppendTransactional writes a TxnOffsetCommit's records as a
+// transactional batch of the producer (no sequence).
+func (h *coordinatorHost) AppendTransactional(env *sim.Env, partition int32, producerID int64, epoch int16, recs []record.Record, done func(env *sim.Env, code protocol.ErrorCode)) {
+	h.broker().coordinatorAppendAs(env, tp(metadata.ConsumerOffsetsTopic, partition),
+		record.ProducerInfo{ID: producerID, Epoch: epoch, BaseSequence: record.NoSequence, Transactional: true}, recs, "offsets.commit.timeout.ms", done)
+}
+
 // coordinatorAppend is a coordinator's write to its internal topic's
 // partition as its leader (ReplicaManager.appendRecords with acks -1):
 // done runs with NONE when the HW passes the records, with
 // REQUEST_TIMED_OUT after the config timeoutConfig names, or with the
 // error that kept them from being written.
 func (b *Broker) coordinatorAppend(env *sim.Env, key storage.TopicPartition, recs []record.Record, timeoutConfig string, done func(env *sim.Env, code protocol.ErrorCode)) {
+	b.coordinatorAppendAs(env, key, record.NoProducer(), recs, timeoutConfig, done)
+}
+
+// coordinatorAppendAs is coordinatorAppend of a producer's batch: a
+// TxnOffsetCommit's offsets go in a transactional batch of the producer's
+// id and epoch, without a sequence (AppendOrigin.COORDINATOR: the epoch is
+// checked, the sequence is not), so the transaction's marker settles them.
+func (b *Broker) coordinatorAppendAs(env *sim.Env, key storage.TopicPartition, producer record.ProducerInfo, recs []record.Record, timeoutConfig string, done func(env *sim.Env, code protocol.ErrorCode)) {
 	p := b.partitions[key]
 	if p != nil && !p.isLeader {
 		p = nil
@@ -78,9 +94,13 @@ func (b *Broker) coordinatorAppend(env *sim.Env, key storage.TopicPartition, rec
 	for i := range recs {
 		recs[i].Timestamp = now
 	}
-	info, err := p.log.AppendAsLeader(record.Build(0, p.leaderEpoch, record.NoProducer(), recs), p.leaderEpoch)
+	info, err := p.log.AppendAsCoordinator(record.Build(0, p.leaderEpoch, producer, recs), p.leaderEpoch)
 	p.noteRoll(env, info)
-	if err != nil {
+	switch {
+	case errors.Is(err, storage.ErrInvalidProducerEpoch):
+		done(env, protocol.INVALID_PRODUCER_EPOCH) // ProducerAppendInfo.checkProducerEpoch
+		return
+	case err != nil:
 		done(env, protocol.KAFKA_STORAGE_ERROR)
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"kafkascope/core/event"
+	"kafkascope/core/metadata"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
@@ -84,6 +85,7 @@ func (b *Broker) handleWriteTxnMarkers(env *sim.Env, from sim.Addr, req *protoco
 		for i, s := range slots {
 			resp.Markers[s.marker].Topics[s.topic].Partitions[s.partition].ErrorCode = results[i].ErrorCode
 		}
+		b.offsetsMarkersWritten(env, req, resp)
 		b.respond(env, from, resp)
 	}
 	if len(dp.pending) == 0 {
@@ -103,4 +105,26 @@ func (b *Broker) handleWriteTxnMarkers(env *sim.Env, from sim.Addr, req *protoco
 		}
 	})
 	return false
+}
+
+// offsetsMarkersWritten hands the group coordinator the markers written
+// to __consumer_offsets partitions, once replicated: they settle the
+// transactions' offset commits (onTransactionCompleted).
+func (b *Broker) offsetsMarkersWritten(env *sim.Env, req *protocol.WriteTxnMarkersRequest, resp *protocol.WriteTxnMarkersResponse) {
+	for mi, m := range req.Markers {
+		var partitions []int32
+		for _, t := range resp.Markers[mi].Topics {
+			if t.Name != metadata.ConsumerOffsetsTopic {
+				continue
+			}
+			for _, pr := range t.Partitions {
+				if pr.ErrorCode == protocol.NONE {
+					partitions = append(partitions, pr.PartitionIndex)
+				}
+			}
+		}
+		if len(partitions) > 0 {
+			b.coordinator.OnTxnCompleted(env, m.ProducerID, partitions, m.Commit)
+		}
+	}
 }

@@ -211,6 +211,9 @@ func (p *Producer) Handle(env *sim.Env, e *sim.Envelope) bool { return p.net.Han
 // Send adds a record. Until the topic is in the metadata the record waits
 // (KafkaProducer.send blocks up to max.block.ms).
 func (p *Producer) Send(env *sim.Env, rec ProducerRecord, cb SendCallback) {
+	if cb == nil {
+		cb = func(*sim.Env, RecordMetadata, *Error) {} // send(record) without a callback
+	}
 	if err := p.txnCheckSend(rec); err != nil {
 		cb(env, RecordMetadata{}, err)
 		return

@@ -54,6 +54,9 @@ type producerTxn struct {
 
 	onInit func(env *sim.Env, err *Error)
 	onEnd  func(env *sim.Env, err *Error)
+	// offsets is a sendOffsetsToTransaction in progress
+	// (producer_txn_offsets.go); EndTxn waits for it.
+	offsets *txnOffsets
 
 	idem *transactionManager // the producer id and epoch it names
 }
@@ -203,6 +206,9 @@ func (p *Producer) txnStep(env *sim.Env) {
 	switch t.state {
 	case txnInitializing:
 	case txnInTransaction, txnCommitting:
+		if len(t.needed) == 0 && p.txnOffsetsStep(env) {
+			return
+		}
 		if len(t.needed) > 0 {
 			break
 		}
@@ -314,6 +320,8 @@ func txnCode(resp protocol.Response) protocol.ErrorCode {
 		return r.ErrorCode
 	case *protocol.EndTxnResponse:
 		return r.ErrorCode
+	case *protocol.AddOffsetsToTxnResponse:
+		return r.ErrorCode
 	case *protocol.AddPartitionsToTxnResponse:
 		for _, t := range r.Results {
 			for _, pr := range t.Partitions {
@@ -346,6 +354,8 @@ func (p *Producer) txnSucceeded(env *sim.Env, req protocol.Request, resp protoco
 			}
 		}
 		t.started = true
+	case *protocol.AddOffsetsToTxnResponse:
+		p.offsetsAdded()
 	case *protocol.EndTxnResponse:
 		t.state = txnReady
 		p.finishEnd(env, nil)
@@ -367,12 +377,16 @@ func (p *Producer) finishEnd(env *sim.Env, err *Error) {
 func (p *Producer) txnFailCalls(env *sim.Env) {
 	t := p.txn
 	err := t.err
-	for _, done := range []func(*sim.Env, *Error){t.onInit, t.onEnd} {
+	var offsetsDone func(*sim.Env, *Error)
+	if t.offsets != nil {
+		offsetsDone = t.offsets.done
+	}
+	for _, done := range []func(*sim.Env, *Error){t.onInit, t.onEnd, offsetsDone} {
 		if done != nil {
 			done(env, err)
 		}
 	}
-	t.onInit, t.onEnd = nil, nil
+	t.onInit, t.onEnd, t.offsets = nil, nil, nil
 }
 
 // inFlightBatches counts the batches sent and not answered.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kafkascope/core/client"
+	"kafkascope/core/group"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
@@ -198,5 +199,89 @@ func TestTransactionalProducerAndReadCommitted(t *testing.T) {
 	}
 	if got := read("read_uncommitted"); !slices.Equal(got, []string{"a", "b", "c"}) {
 		t.Errorf("read_uncommitted: %v", got)
+	}
+}
+
+// sendOffsetsToTransaction end to end: a transaction's offsets reach the
+// group only with its COMMIT marker. The first transaction commits group
+// g's offset 5 for in-0, the second sends 9 and aborts; the group keeps
+// 5, and a stable fetch sees no pending offset once both markers are in.
+func TestSendOffsetsToTransaction(t *testing.T) {
+	c := newCluster(t, nil)
+	createAssigned(t, c, "out", [][]int32{{3, 1, 2}}, nil)
+	createAssigned(t, c, "in", [][]int32{{1, 2, 3}}, nil)
+	var steps []string
+	var p *client.Producer
+	md := client.ConsumerGroupMetadata{GroupID: "g", GenerationID: -1}
+	step := func(name string, next func(env *sim.Env)) func(env *sim.Env, err *client.Error) {
+		return func(env *sim.Env, err *client.Error) {
+			if err != nil {
+				steps = append(steps, name+": "+err.Error())
+				return
+			}
+			steps = append(steps, name)
+			if next != nil {
+				next(env)
+			}
+		}
+	}
+	transaction := func(env *sim.Env, value string, offset int64, commit bool, next func(env *sim.Env)) {
+		if err := p.BeginTransaction(); err != nil {
+			t.Error(err)
+			return
+		}
+		p.Send(env, client.ProducerRecord{Topic: "out", Partition: 0, Value: []byte(value)}, nil)
+		p.SendOffsetsToTransaction(env, []client.TxnOffset{{TP: group.TopicPartition{Topic: "in", Partition: 0}, Offset: offset, LeaderEpoch: -1}}, md,
+			step("offsets "+value, func(env *sim.Env) {
+				if commit {
+					p.CommitTransaction(env, step("commit", next))
+				} else {
+					p.AbortTransaction(env, step("abort", next))
+				}
+			}))
+	}
+	cfg := client.DefaultProducerConfig(c.Release().Version)
+	cfg.ClientID, cfg.TransactionalID = "copier", "copier"
+	host, err := c.SpawnClient("producer", func(host string) sim.Process {
+		p = client.NewProducer(sim.Addr(host+":1"), []sim.Addr{BrokerAddr(1)}, cfg, c.World.Rand("test-producer"), func(client.Level, string, string) {})
+		return &client.Process{Handlers: []client.Handler{p}, OnStart: func(env *sim.Env) {
+			p.InitTransactions(env, step("init", func(env *sim.Env) {
+				transaction(env, "a", 5, true, func(env *sim.Env) { transaction(env, "b", 9, false, nil) })
+			}))
+		}}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 60 && len(steps) < 5; i++ {
+		advance(t, c, time.Second)
+	}
+	advance(t, c, time.Second) // the markers
+	c.StopClient(host)
+	if fmt.Sprint(steps) != "[init offsets a commit offsets b abort]" {
+		t.Fatalf("steps %v", steps)
+	}
+	rc := newRawClient(t, c, 1)
+	var offset int64 = -2
+	var code protocol.ErrorCode
+	for id := int32(1); id <= 3 && offset == -2; id++ {
+		cl := &call{}
+		rc.sendAll(t, outgoing{to: id, c: cl, build: func(*sim.Env) protocol.Request {
+			return &protocol.OffsetFetchRequest{RequireStable: true, Groups: []protocol.OffsetFetchRequestGroup{{GroupID: "g", MemberEpoch: -1,
+				Topics: []protocol.OffsetFetchRequestTopics{{Name: "in", PartitionIndexes: []int32{0}}}}}}
+		}})
+		rc.wait(t, cl, time.Minute)
+		if cl.err != nil {
+			t.Fatal(cl.err)
+		}
+		g := cl.resp.(*protocol.OffsetFetchResponse).Groups[0]
+		if g.ErrorCode == protocol.NOT_COORDINATOR {
+			continue
+		}
+		pr := g.Topics[0].Partitions[0]
+		offset, code = pr.CommittedOffset, pr.ErrorCode
+	}
+	if offset != 5 || code != protocol.NONE {
+		t.Fatalf("group g's stable offset for in-0: %d %v, want 5", offset, code)
 	}
 }

@@ -25,6 +25,8 @@ func (c *Coordinator) Handle(env *sim.Env, from sim.Addr, msg sim.Message) bool 
 		return c.handleOffsetCommit(env, from, m)
 	case *protocol.OffsetFetchRequest:
 		c.handleOffsetFetch(env, from, m)
+	case *protocol.TxnOffsetCommitRequest:
+		return c.handleTxnOffsetCommit(env, from, m)
 	case *protocol.OffsetDeleteRequest:
 		return c.handleOffsetDelete(env, from, m)
 	case *protocol.ListGroupsRequest:

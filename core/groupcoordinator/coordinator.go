@@ -38,6 +38,10 @@ type Host interface {
 	// offsets.commit.timeout.ms, or NOT_LEADER_OR_FOLLOWER when the broker
 	// stops leading the partition first (ReplicaManager.appendRecords).
 	Append(env *sim.Env, partition int32, recs []record.Record, done func(env *sim.Env, code protocol.ErrorCode))
+	// AppendTransactional is Append of a transactional batch of the
+	// producer (a TxnOffsetCommit's offsets), whose epoch the log checks
+	// (INVALID_PRODUCER_EPOCH for an older one).
+	AppendTransactional(env *sim.Env, partition int32, producerID int64, epoch int16, recs []record.Record, done func(env *sim.Env, code protocol.ErrorCode))
 	// AwaitCommitted calls done once with NONE when the high watermark of
 	// __consumer_offsets partition `partition` reaches offset (at once if
 	// it has), or with NOT_LEADER_OR_FOLLOWER when the broker stops

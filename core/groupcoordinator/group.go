@@ -86,6 +86,9 @@ type group struct {
 	initialDelay   bool       // join is the initial delay
 	offsets        map[offsetTopicPartition]offsetValue
 	pendingOffsets int // commits being written
+	// pendingTxn are transactional offset commits waiting for their
+	// transaction's marker, by producer id (txnoffsets.go).
+	pendingTxn map[int64][]*txnOffset
 	// pendingSync: members of this generation that have not sent SyncGroup
 	// yet; those still missing after the rebalance timeout are removed.
 	pendingSync map[string]bool

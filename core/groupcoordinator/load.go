@@ -1,6 +1,7 @@
 package groupcoordinator
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -57,8 +58,16 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 	groups := map[string]*groupValue{}
 	var gkeys []string
 	var consumerRecs []cgRecord // consumer group records, replayed in log order
-	for _, bt := range batches {
-		if bt.IsControl() {
+	applyOffset := func(k offsetKey, v *offsetValue) {
+		if _, seen := offsets[k]; !seen {
+			okeys = append(okeys, k)
+		}
+		offsets[k] = v
+	}
+	var txns txnLoad
+	for i := range batches {
+		bt := &batches[i]
+		if txns.batch(bt, applyOffset) {
 			continue
 		}
 		for _, r := range bt.Records {
@@ -73,15 +82,13 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 				continue
 			}
 			if isOffset {
-				if _, seen := offsets[k]; !seen {
-					okeys = append(okeys, k)
-				}
-				offsets[k] = nil
+				var value *offsetValue
 				if r.Value != nil {
 					if v, err := decodeOffsetValue(r.Value); err == nil {
-						offsets[k] = &v
+						value = &v
 					}
 				}
+				applyOffset(k, value)
 				continue
 			}
 			if _, seen := groups[k.group]; !seen {
@@ -150,6 +157,20 @@ func (c *Coordinator) loadGroups(env *sim.Env, partition int32) {
 	for _, k := range okeys {
 		if v := offsets[k]; v != nil {
 			get(k.group).offsets[offsetTopicPartition{k.topic, k.partition}] = *v
+		}
+	}
+	// Transactions still open in the log: their offsets wait for markers
+	// as if just written.
+	for _, pid := range slices.Sorted(maps.Keys(txns.pending)) {
+		for _, o := range txns.pending[pid] {
+			if o.value == nil {
+				continue
+			}
+			g := get(o.key.group)
+			if g.pendingTxn == nil {
+				g.pendingTxn = map[int64][]*txnOffset{}
+			}
+			g.pendingTxn[pid] = append(g.pendingTxn[pid], &txnOffset{tp: offsetTopicPartition{o.key.topic, o.key.partition}, value: *o.value, appended: true})
 		}
 	}
 	delete(c.loading, partition)

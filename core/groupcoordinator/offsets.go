@@ -174,7 +174,9 @@ func (c *Coordinator) handleOffsetFetch(env *sim.Env, from sim.Addr, req *protoc
 			rt := protocol.OffsetFetchResponseTopics{Name: t.Name}
 			for _, p := range t.PartitionIndexes {
 				rp := protocol.OffsetFetchResponsePartitions{PartitionIndex: p, CommittedOffset: -1, CommittedLeaderEpoch: -1}
-				if g != nil {
+				if g != nil && req.RequireStable && g.hasPendingTxnOffset(offsetTopicPartition{t.Name, p}) {
+					rp.ErrorCode = protocol.UNSTABLE_OFFSET_COMMIT
+				} else if g != nil {
 					if v, ok := g.offsets[offsetTopicPartition{t.Name, p}]; ok {
 						rp.CommittedOffset, rp.CommittedLeaderEpoch, rp.Metadata = v.offset, v.leaderEpoch, v.metadata
 					}

@@ -62,6 +62,14 @@ func (h *testHost) Append(env *sim.Env, _ int32, recs []record.Record, done func
 	}
 	env.After(time.Millisecond, "test-append", func(env *sim.Env) { done(env, code) })
 }
+func (h *testHost) AppendTransactional(env *sim.Env, _ int32, pid int64, epoch int16, recs []record.Record, done func(*sim.Env, protocol.ErrorCode)) {
+	code := h.fail
+	h.fail = protocol.NONE
+	if code == protocol.NONE {
+		h.log = append(h.log, record.Batch{BaseOffset: int64(len(h.log)), ProducerID: pid, ProducerEpoch: epoch, Attributes: record.TransactionalFlagMask, Records: recs})
+	}
+	env.After(time.Millisecond, "test-append", func(env *sim.Env) { done(env, code) })
+}
 func (h *testHost) ReadLog(int32) []record.Batch { return h.log }
 func (h *testHost) AwaitCommitted(env *sim.Env, _ int32, _ int64, done func(*sim.Env, protocol.ErrorCode)) {
 	done(env, protocol.NONE)
@@ -125,6 +133,10 @@ func (gt *groupTest) send(from string, req sim.Message) int32 {
 		r.CorrelationID = corr
 	case *protocol.OffsetCommitRequest:
 		r.CorrelationID = corr
+	case *protocol.TxnOffsetCommitRequest:
+		r.CorrelationID = corr
+	case *protocol.OffsetFetchRequest:
+		r.CorrelationID = corr
 	case *protocol.LeaveGroupRequest:
 		r.CorrelationID = corr
 	}
@@ -152,6 +164,10 @@ func corrOf(m sim.Message) int32 {
 	case *protocol.HeartbeatResponse:
 		return r.CorrelationID
 	case *protocol.OffsetCommitResponse:
+		return r.CorrelationID
+	case *protocol.TxnOffsetCommitResponse:
+		return r.CorrelationID
+	case *protocol.OffsetFetchResponse:
 		return r.CorrelationID
 	case *protocol.LeaveGroupResponse:
 		return r.CorrelationID

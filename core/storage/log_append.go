@@ -28,6 +28,18 @@ type AppendInfo struct {
 // the log end offset and stamps them with leaderEpoch, then appends them.
 // data is not modified.
 func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error) {
+	return l.appendAsLeader(data, leaderEpoch, false)
+}
+
+// AppendAsCoordinator is AppendAsLeader for a coordinator's own write
+// (AppendOrigin.COORDINATOR): a producer's batch in it (a TxnOffsetCommit's
+// offsets, which carry no sequence) has its epoch checked, not its
+// sequence, and is never taken for a duplicate.
+func (l *Log) AppendAsCoordinator(data []byte, leaderEpoch int32) (AppendInfo, error) {
+	return l.appendAsLeader(data, leaderEpoch, true)
+}
+
+func (l *Log) appendAsLeader(data []byte, leaderEpoch int32, coordinator bool) (AppendInfo, error) {
 	hs := l.headers[:0]
 	for pos := 0; pos < len(data); {
 		h, err := record.ParseHeader(data[pos:])
@@ -45,7 +57,7 @@ func (l *Log) AppendAsLeader(data []byte, leaderEpoch int32) (AppendInfo, error)
 		pos = end
 	}
 	l.headers = hs[:0] // kept for the next append; hs is read, not grown, from here on
-	return l.appendLeader(data, hs, leaderEpoch, runRef{})
+	return l.appendLeader(data, hs, leaderEpoch, runRef{}, coordinator)
 }
 
 // RunBatch is batch I of Run, validated: V's bytes are those Run.Batch
@@ -70,7 +82,7 @@ type runRef struct {
 func (l *Log) AppendRunAsLeader(b RunBatch, leaderEpoch int32) (AppendInfo, error) {
 	hs := append(l.headers[:0], b.V.Header())
 	l.headers = hs[:0]
-	return l.appendLeader(b.V.Bytes(), hs, leaderEpoch, runRef{b.Run, b.I})
+	return l.appendLeader(b.V.Bytes(), hs, leaderEpoch, runRef{b.Run, b.I}, false)
 }
 
 // refused is the AppendInfo of an append refused before anything changed.
@@ -80,8 +92,8 @@ func (l *Log) refused(err error) (AppendInfo, error) {
 
 // appendLeader is a leader's append of data, whose batches (headers hs)
 // passed record.Validate: it assigns offsets and the epoch, runs the
-// producer checks and appends.
-func (l *Log) appendLeader(data []byte, hs []record.BatchHeader, leaderEpoch int32, src runRef) (AppendInfo, error) {
+// producer checks (a coordinator's: the epoch only) and appends.
+func (l *Log) appendLeader(data []byte, hs []record.BatchHeader, leaderEpoch int32, src runRef, coordinator bool) (AppendInfo, error) {
 	if len(hs) == 0 {
 		return l.refused(fmt.Errorf("%w: no record batches", ErrInvalidRecord))
 	}
@@ -114,7 +126,7 @@ func (l *Log) appendLeader(data []byte, hs []record.BatchHeader, leaderEpoch int
 		info.MaxTimestamp = max(info.MaxTimestamp, h.MaxTimestamp)
 		pos = end
 	}
-	if dup, ok, err := l.checkProducers(hs); err != nil || ok {
+	if dup, ok, err := l.checkProducers(hs, coordinator); err != nil || ok {
 		return dup, err
 	}
 	if l.epochs.Assign(leaderEpoch, l.logEndOffset) {
@@ -252,10 +264,19 @@ func (l *Log) append(a appendSet) (int64, string, error) {
 // (offsets already assigned) before they are appended. A batch that
 // repeats a cached one makes the whole append a duplicate: nothing is
 // written and the original offsets are returned, as UnifiedLog does.
-func (l *Log) checkProducers(hs []record.BatchHeader) (AppendInfo, bool, error) {
+func (l *Log) checkProducers(hs []record.BatchHeader, coordinator bool) (AppendInfo, bool, error) {
 	ps, err := l.ProducerState()
 	if err != nil {
 		return AppendInfo{Rolled: -1, FirstOffset: -1, LastOffset: -1}, false, err
+	}
+	if coordinator {
+		for _, h := range hs {
+			if e := ps.LastEntry(h.ProducerID); h.ProducerID >= 0 && e != nil && h.ProducerEpoch < e.Epoch {
+				return AppendInfo{Rolled: -1, FirstOffset: -1, LastOffset: -1}, false, fmt.Errorf("%w: Epoch of producer %d in %s is %d, which is smaller than the last seen epoch %d",
+					ErrInvalidProducerEpoch, h.ProducerID, l.tp, h.ProducerEpoch, e.Epoch)
+			}
+		}
+		return AppendInfo{}, false, nil
 	}
 	for _, h := range hs {
 		if h.ProducerID < 0 || h.Attributes&record.ControlFlagMask != 0 {
@@ -354,6 +375,10 @@ func parseMarker(batch []byte) (*record.EndTxnMarker, error) {
 }
 
 func batchMetadata(h record.BatchHeader) BatchMetadata {
-	return BatchMetadata{FirstSeq: h.BaseSequence, LastSeq: lastSequence(h.BaseSequence, h.LastOffsetDelta),
+	last := lastSequence(h.BaseSequence, h.LastOffsetDelta)
+	if h.BaseSequence == record.NoSequence {
+		last = record.NoSequence // DefaultRecordBatch.lastSequence
+	}
+	return BatchMetadata{FirstSeq: h.BaseSequence, LastSeq: last,
 		FirstOffset: h.BaseOffset, LastOffset: h.LastOffset(), Timestamp: h.MaxTimestamp}
 }

@@ -185,5 +185,5 @@ func (l *Log) AppendMarkerAsLeader(producerID int64, producerEpoch int16, m reco
 	if err != nil {
 		return l.refused(err)
 	}
-	return l.appendLeader(data, []record.BatchHeader{h}, leaderEpoch, runRef{})
+	return l.appendLeader(data, []record.BatchHeader{h}, leaderEpoch, runRef{}, true)
 }
