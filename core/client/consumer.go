@@ -124,6 +124,9 @@ type position struct {
 	// paused: pending revocation (consumer protocol): not fetched, and
 	// its buffered records are not returned.
 	paused bool
+	// seeks counts the seeks of the position: a fetch sent before one is
+	// dropped when it answers (Kafka's fetcher checks the position).
+	seeks int
 }
 
 // Consumer reads assigned partitions from their leaders: it looks up start
@@ -151,6 +154,7 @@ type Consumer struct {
 
 	grp      *coordinator // nil unless subscribed with a group
 	busy     bool         // the application is processing what a poll returned
+	held     bool         // the application is not in poll() (Hold)
 	lastPoll sim.Time
 	// stuck tells the event feed why the consumer keeps failing, when the
 	// cluster knows (stuck.go).
@@ -263,6 +267,10 @@ func (c *Consumer) run(env *sim.Env) {
 		id := id
 		c.fetching[id] = true
 		tps := groups[id]
+		seeks := make(map[topicPartition]int, len(tps))
+		for _, tp := range tps {
+			seeks[tp] = c.pos[tp].seeks
+		}
 		c.net.Send(env, addrs[id], byNode[id], c.cfg.RequestTimeout+c.cfg.FetchMaxWait, func(env *sim.Env, resp protocol.Response, err error) {
 			c.fetching[id] = false
 			if c.stopped {
@@ -276,18 +284,18 @@ func (c *Consumer) run(env *sim.Env) {
 				env.After(100*time.Millisecond, "consumer-fetch-backoff", c.run)
 				return
 			}
-			c.handleFetch(env, resp.(*protocol.FetchResponse))
+			c.handleFetch(env, resp.(*protocol.FetchResponse), seeks)
 			c.run(env)
 		})
 	}
 }
 
-func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse) {
+func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse, seeks map[topicPartition]int) {
 	for _, t := range r.Topics {
 		for _, pr := range t.Partitions {
 			tp := topicPartition{t.Name, pr.Index}
 			ps := c.pos[tp]
-			if ps == nil || ps.offset < 0 || ps.awaiting || len(ps.buffer) > 0 {
+			if ps == nil || ps.offset < 0 || ps.awaiting || len(ps.buffer) > 0 || ps.seeks != seeks[tp] {
 				continue
 			}
 			switch pr.ErrorCode {

@@ -277,6 +277,12 @@ func (g *coordinator) fetchCommitted(env *sim.Env, tps []topicPartition, done fu
 		out := map[topicPartition]commitOffset{}
 		for _, t := range r.Groups[0].Topics {
 			for _, p := range t.Partitions {
+				if p.ErrorCode == protocol.UNSTABLE_OFFSET_COMMIT {
+					// A transaction's offsets wait for its marker
+					// (UnstableOffsetCommitException): ask again.
+					retry(env)
+					return
+				}
 				if p.ErrorCode == protocol.NONE && p.CommittedOffset >= 0 {
 					tp := topicPartition{t.Name, p.PartitionIndex}
 					out[tp] = commitOffset{tp: tp, offset: p.CommittedOffset, epoch: p.CommittedLeaderEpoch}

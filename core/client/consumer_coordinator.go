@@ -73,6 +73,9 @@ type coordinator struct {
 	// feed is what the event feed has been told of the coordinator
 	// (consumer_coordinator_feed.go).
 	feed coordinatorFeed
+	// manual: the consumer assigned its partitions itself and uses the
+	// group only for committed offsets (no JoinGroup).
+	manual bool
 	// cp is the consumer-protocol membership (group.protocol=consumer),
 	// which uses this coordinator's discovery, connection and OffsetFetch
 	// and replaces the rest; nil for a classic member.
@@ -109,7 +112,7 @@ func (g *coordinator) poll(env *sim.Env) {
 		g.lookup(env)
 		return
 	}
-	if g.c.busy {
+	if g.c.busy || g.manual {
 		return
 	}
 	if (g.state == unjoined || g.rejoin) && !g.joining {

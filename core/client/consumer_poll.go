@@ -17,7 +17,7 @@ import (
 // and polls again afterwards; the time since its last poll is what
 // max.poll.interval.ms bounds.
 func (c *Consumer) deliver(env *sim.Env) {
-	if c.stopped || c.busy {
+	if c.stopped || c.busy || c.held {
 		return
 	}
 	c.lastPoll = env.Now()
@@ -195,7 +195,7 @@ func (c *Consumer) addAssigned(env *sim.Env, tps []topicPartition) {
 // (with auto-commit) and leaves its group first; done runs when it is
 // closed.
 func (c *Consumer) Close(env *sim.Env, done func(env *sim.Env)) {
-	if c.grp == nil || c.grp.closed {
+	if c.grp == nil || c.grp.closed || c.grp.manual {
 		c.stopped = true
 		done(env)
 		return

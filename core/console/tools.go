@@ -35,6 +35,7 @@ func init() {
 		"kafka-verifiable-consumer": verifiableConsumerTool,
 		"kafka-groups":              groupsTool,
 		"kafka-transactions":        transactionsTool,
+		"kafka-run-class":           runClassTool,
 		"zookeeper-shell":           zkShellTool,
 	}
 }
