@@ -48,6 +48,9 @@ type Error struct {
 	// retriable: a RetriableException, which the admin client retries
 	// until the call's deadline.
 	retriable bool
+	// thrown: send threw it to the application instead of giving it to
+	// the record's callback.
+	thrown bool
 }
 
 func (e *Error) Error() string { return Exception(e.Class, e.Message) }

@@ -135,6 +135,9 @@ type waitingSend struct {
 	cb       SendCallback
 	deadline sim.Time
 	ts       int64
+	// refusal is the transaction's refusal of the send, made when send was
+	// called, for the partition once chosen (nil: allowed).
+	refusal func(tp topicPartition) *Error
 }
 
 // Producer is KafkaProducer: records are partitioned into per-partition
@@ -165,6 +168,10 @@ type Producer struct {
 	memUsed int64 // buffer.memory in use by batches (BufferPool)
 	idem    *transactionManager
 	txn     *producerTxn // nil unless transactional
+	// thrown: a send threw out to the application (OnThrow), whose thread
+	// is gone: later sends are not made.
+	thrown  bool
+	onThrow func(env *sim.Env, err *Error)
 
 	closing   bool
 	onClosed  func(env *sim.Env)
@@ -214,14 +221,15 @@ func (p *Producer) Send(env *sim.Env, rec ProducerRecord, cb SendCallback) {
 	if cb == nil {
 		cb = func(*sim.Env, RecordMetadata, *Error) {} // send(record) without a callback
 	}
-	if err := p.txnCheckSend(rec); err != nil {
-		cb(env, RecordMetadata{}, err)
-		return
+	if p.thrown {
+		return // the application's thread died in an earlier send
 	}
 	p.meta.Add(rec.Topic)
 	// On the stack: most records go straight into a batch; one that must
 	// wait (for metadata or memory) is copied onto the waiting list.
-	ws := waitingSend{part: -1, rec: rec, cb: cb, deadline: env.Now().Add(p.cfg.MaxBlock), ts: env.Now().UnixMilli()}
+	// The transaction's state is checked as the application calls send
+	// (the record may wait for metadata meanwhile).
+	ws := waitingSend{part: -1, rec: rec, cb: cb, deadline: env.Now().Add(p.cfg.MaxBlock), ts: env.Now().UnixMilli(), refusal: p.txnCheckSend()}
 	if rec.Timestamp != 0 {
 		ws.ts = rec.Timestamp
 	}
@@ -239,10 +247,38 @@ func (p *Producer) Send(env *sim.Env, rec ProducerRecord, cb SendCallback) {
 		w := ws
 		p.wait = append(p.wait, &w)
 	} else if failed != nil {
-		ws.cb(env, RecordMetadata{}, failed)
+		p.sendFailed(env, &ws, failed)
 	}
 	p.run(env)
 }
+
+// sendFailed ends a send that failed: an ApiException goes to the record's
+// callback (KafkaProducer.doSend's catch); any other exception is thrown
+// out of send to the application, its OnThrow, or without one to the
+// callback too (a tool that catches around send and reports it the same
+// way, as VerifiableProducer does).
+func (p *Producer) sendFailed(env *sim.Env, ws *waitingSend, err *Error) {
+	if !err.thrown || p.onThrow == nil {
+		ws.cb(env, RecordMetadata{}, err)
+		return
+	}
+	p.onThrow(env, err)
+}
+
+// AbandonSends is the application's thread dying after a send threw:
+// the sends it had not made yet (the records still waiting in send) are
+// dropped, and later calls are ignored.
+func (p *Producer) AbandonSends() {
+	p.thrown = true
+	for len(p.wait) > 0 {
+		p.popWait()
+	}
+}
+
+// OnThrow registers what the application does with an exception thrown
+// by send (IllegalStateException, KafkaException): a tool's main catches
+// it.
+func (p *Producer) OnThrow(fn func(env *sim.Env, err *Error)) { p.onThrow = fn }
 
 // Close sends everything pending (as if linger were over) and calls done
 // when every record has succeeded or failed.
@@ -332,6 +368,12 @@ func (p *Producer) accumulate(env *sim.Env, ws *waitingSend) (done bool, failed 
 	b.records = append(b.records, record.Record{Timestamp: ws.ts, Key: ws.rec.Key, Value: ws.rec.Value, Headers: ws.rec.Headers})
 	b.callbacks = append(b.callbacks, ws.cb)
 	b.sizeBytes += size
+	// The partition joins the transaction only once the record is in the
+	// accumulator (doSend: maybeAddPartition after append), so a refusal
+	// leaves the record there, never drained, until it expires.
+	if ws.refusal != nil {
+		return true, ws.refusal(tp)
+	}
 	return true, nil
 }
 

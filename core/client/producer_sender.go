@@ -33,7 +33,7 @@ func (p *Producer) run(env *sim.Env) {
 					p.wait[0].deadline = now.Add(p.cfg.MaxBlock)
 				}
 				if failed != nil {
-					ws.cb(env, RecordMetadata{}, failed)
+					p.sendFailed(env, ws, failed)
 				}
 				continue
 			}

@@ -402,27 +402,38 @@ func (p *Producer) inFlightBatches() int {
 	return n
 }
 
-// txnCheckSend is TransactionManager.maybeAddPartition's check: a
-// transactional producer sends only inside a transaction (the partition
-// is named as the record gives it; Kafka names the one it chose).
-func (p *Producer) txnCheckSend(rec ProducerRecord) *Error {
+// txnCheckSend is TransactionManager.maybeAddPartition's check, made as
+// the application calls send: a transactional producer sends only inside a
+// transaction. It gives the refusal for the partition the record goes to,
+// or nil. The exceptions are thrown out of send (IllegalStateException,
+// the error state's KafkaException); a fenced producer's, an
+// ApiException, goes to the callback.
+func (p *Producer) txnCheckSend() func(tp topicPartition) *Error {
 	t := p.txn
 	if t == nil {
 		return nil
 	}
-	tp := rec.Topic
-	if rec.Partition >= 0 {
-		tp = fmt.Sprintf("%s-%d", rec.Topic, rec.Partition)
-	}
-	switch {
-	case t.state == txnFatalError, t.state == txnAbortableError:
-		return t.errorState()
+	var make func(name string) *Error
+	switch state := t.state; {
+	case state == txnFatalError, state == txnAbortableError:
+		err := t.errorState()
+		make = func(string) *Error { return err }
 	case p.idem.producerID < 0:
-		return &Error{Class: "java.lang.IllegalStateException", Message: "Cannot add partition " + tp + " to transaction before completing a call to initTransactions"}
-	case t.state != txnInTransaction:
-		return &Error{Class: "java.lang.IllegalStateException", Message: "Cannot add partition " + tp + " to transaction while in state  " + t.state.String()}
+		make = func(name string) *Error {
+			return &Error{Class: "java.lang.IllegalStateException", Message: "Cannot add partition " + name + " to transaction before completing a call to initTransactions"}
+		}
+	case state != txnInTransaction:
+		make = func(name string) *Error {
+			return &Error{Class: "java.lang.IllegalStateException", Message: "Cannot add partition " + name + " to transaction while in state  " + state.String()}
+		}
+	default:
+		return nil
 	}
-	return nil
+	return func(tp topicPartition) *Error {
+		err := make(fmt.Sprintf("%s-%d", tp.topic, tp.partition))
+		err.thrown = err.Class == "java.lang.IllegalStateException" || err.Class == "org.apache.kafka.common.KafkaException"
+		return err
+	}
 }
 
 // txnRetryLater has the next transactional request wait retry.backoff.ms,

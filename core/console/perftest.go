@@ -460,7 +460,7 @@ func perfTestTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	}
 	cfg := client.DefaultProducerConfig(t.s.cluster.Release().Version)
 	warnings, cerr := producerConfig(&cfg, props, t.rel())
-	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr, "")
+	bootstrap, ok := t.constructProducer(cfg, props, warnings, cerr)
 	if !ok {
 		return nil
 	}

@@ -205,11 +205,6 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 		t.finish(1)
 		return nil
 	}
-	if _, ok := rest["transactional.id"]; ok {
-		t.println("kafkascope: transactions are not simulated yet: run without transactional.id")
-		t.finish(1)
-		return nil
-	}
 	rp, _ := parseKeyValues(p.Values(readerOpt))
 	reader := &lineReader{keySep: "\t"}
 	reader.parseKey = strings.EqualFold(strings.TrimSpace(rp["parse.key"]), "true")
@@ -242,6 +237,19 @@ func producerTool(t *toolRun, args, stdin []string) func(host string) sim.Proces
 			log(client.LevelWarn, msg, logger)
 		}
 		run := &producerRun{t: t, prod: prod, topic: topic, reader: reader, lines: lines, sync: sync}
+		// An exception thrown by send (a transactional.id without
+		// initTransactions, which ConsoleProducer never calls) ends the
+		// loop; producer.close() in the finally block waits for what is
+		// in the accumulator, then main prints the trace.
+		prod.OnThrow(func(env *sim.Env, err *client.Error) {
+			run.prod.AbandonSends()
+			run.failed = true
+			run.prod.Close(env, func(*sim.Env) {
+				run.t.printLines(err.Lines())
+				run.t.finish(1)
+			})
+			run.closed = true
+		})
 		t.terminate = func(env *sim.Env) { run.eof(env) }
 		return &client.Process{Handlers: []client.Handler{prod}, OnStart: run.start}
 	}

@@ -8,11 +8,10 @@ import (
 // constructProducer is what kafka-producer-perf-test.sh and
 // kafka-verifiable-producer.sh share once their properties are read:
 // KafkaProducer's constructor (the config checks, then the bootstrap
-// servers' resolution, then the config warnings it logs) and the refusal of
-// transactions, which are not simulated (txRefusal says how to run
-// without them). It returns the bootstrap addresses, or ok false when the
-// tool has already ended with the error printed.
-func (t *toolRun) constructProducer(cfg client.ProducerConfig, props map[string]string, warnings []string, cerr error, txRefusal string) ([]sim.Addr, bool) {
+// servers' resolution, then the config warnings it logs). It returns the
+// bootstrap addresses, or ok false when the tool has already ended with
+// the error printed.
+func (t *toolRun) constructProducer(cfg client.ProducerConfig, props map[string]string, warnings []string, cerr error) ([]sim.Addr, bool) {
 	if cerr != nil {
 		t.mainException("org.apache.kafka.common.config.ConfigException: " + cerr.Error())
 		return nil, false
@@ -26,11 +25,6 @@ func (t *toolRun) constructProducer(cfg client.ProducerConfig, props map[string]
 	for _, w := range warnings {
 		msg, logger := producerWarning(cfg.ClientID, w)
 		t.println(client.FormatLogLine(t.s.world().Now(), client.LevelWarn, msg, logger))
-	}
-	if _, ok := props["transactional.id"]; ok && txRefusal != "" {
-		t.println("kafkascope: transactions are not simulated yet: " + txRefusal)
-		t.finish(1)
-		return nil, false
 	}
 	return bootstrap, true
 }
