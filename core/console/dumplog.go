@@ -32,7 +32,7 @@ var dumpLogSpecList = []javacli.OptionSpec{
 	{Name: "key-decoder-class", Arg: javacli.OptionalArg, Type: "String", Desc: "How to print keys: org.apache.kafka.tools.api.StringDecoder, LongDecoder or IntegerDecoder.", Default: "org.apache.kafka.tools.api.StringDecoder"},
 	{Name: "value-decoder-class", Arg: javacli.OptionalArg, Type: "String", Desc: "How to print values (as --key-decoder-class).", Default: "org.apache.kafka.tools.api.StringDecoder"},
 	{Name: "offsets-decoder", Desc: "Read the records as __consumer_offsets data (offset commits and group metadata)."},
-	{Name: "transaction-log-decoder", Desc: "Read the records as __transaction_state data (not simulated)."},
+	{Name: "transaction-log-decoder", Desc: "Read the records as __transaction_state data (transactional ids and their transactions)."},
 	{Name: "cluster-metadata-decoder", Desc: "Read the records as KRaft metadata records (__cluster_metadata)."},
 	{Name: "skip-record-metadata", Desc: "Print only keys and values, not each record's offset, timestamp and sizes."},
 	{Name: "broker", Arg: javacli.RequiredArg, Type: "Integer", ArgDesc: "id", Desc: "kafkascope: the broker whose disk holds the files (default: the first running broker)."},
@@ -66,13 +66,6 @@ func dumpLogTool(t *toolRun, args, _ []string) func(host string) sim.Process {
 	if !ok {
 		t.finish(1)
 		return nil
-	}
-	for _, dec := range []string{"transaction-log-decoder"} {
-		if p.Has(dec) {
-			t.println("kafkascope: --" + dec + " is not simulated yet")
-			t.finish(1)
-			return nil
-		}
 	}
 	d := &dumpLog{t: t, p: p, disk: disk}
 	code := d.run()
@@ -170,7 +163,7 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 	// The message parser (and its decoders, with their deprecation notes)
 	// is made before the file is opened.
 	keyDec, valDec := "org.apache.kafka.tools.api.StringDecoder", "org.apache.kafka.tools.api.StringDecoder"
-	if !d.p.Has("cluster-metadata-decoder") && !d.p.Has("offsets-decoder") {
+	if !d.p.Has("cluster-metadata-decoder") && !d.p.Has("offsets-decoder") && !d.p.Has("transaction-log-decoder") {
 		var ok bool
 		if valDec, ok = d.decoder("value-decoder-class"); !ok {
 			return 1
@@ -219,7 +212,7 @@ func (d *dumpLog) dumpLogFile(arg, name string) int {
 	if int64(len(view)) > maxBytes {
 		view = view[:maxBytes]
 	}
-	printData := d.p.Has("print-data-log") || d.p.Has("offsets-decoder") || d.p.Has("cluster-metadata-decoder") || d.p.Has("key-decoder-class") || d.p.Has("value-decoder-class")
+	printData := d.p.Has("print-data-log") || d.p.Has("offsets-decoder") || d.p.Has("transaction-log-decoder") || d.p.Has("cluster-metadata-decoder") || d.p.Has("key-decoder-class") || d.p.Has("value-decoder-class")
 	deep := d.p.Has("deep-iteration") || printData
 	valid := 0
 	last := int64(-1)
@@ -350,6 +343,14 @@ func (d *dumpLog) recordLine(b *record.Batch, h record.BatchHeader, r *record.Re
 		}
 	}
 	if printData && !b.IsControl() {
+		if d.p.Has("transaction-log-decoder") {
+			k, payload, ok := txnLogRecord(d.rel(), r.Offset, r.Key, r.Value)
+			s.WriteString(prefix + "key: " + k)
+			if ok {
+				s.WriteString(" payload: " + payload)
+			}
+			return s.String()
+		}
 		if d.p.Has("offsets-decoder") {
 			k, payload, ok := offsetsRecord(r.Offset, r.Key, r.Value)
 			s.WriteString(prefix + "key: " + k)
