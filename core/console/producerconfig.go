@@ -161,7 +161,29 @@ func producerConfig(cfg *client.ProducerConfig, props map[string]string, rel rel
 			return nil, invalidValue("enable.idempotence", v, "Expected value to be either true or false")
 		}
 	}
-	if cfg.EnableIdempotence && rel.AtLeast(4, 0) {
+	if !rel.AtLeast(3, 0) {
+		// Before 3.0 idempotence is off by default, and on when set to
+		// true or when a transactional.id is given and it is not set
+		// (2.8's ProducerConfig.idempotenceEnabled); then retries must not
+		// be 0, acks becomes all (a set value must be all), and at most 5
+		// requests may be in flight (maybeOverrideAcksAndRetries,
+		// KafkaProducer.configureInflightRequests).
+		_, txn := props["transactional.id"]
+		_, setIdem := props["enable.idempotence"]
+		if explicit || txn && !setIdem {
+			cfg.EnableIdempotence = true
+			_, setAcks := props["acks"]
+			switch {
+			case cfg.Retries == 0:
+				return nil, &configError{"Must set retries to non-zero when using the idempotent producer."}
+			case setAcks && cfg.Acks != -1:
+				return nil, &configError{"Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence."}
+			case cfg.MaxInFlight > 5:
+				return nil, &configError{"Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer."}
+			}
+			cfg.Acks = -1
+		}
+	} else if cfg.EnableIdempotence && rel.AtLeast(4, 0) {
 		// Kafka 4.0 made the 3.8 max.in.flight warning an error, checked
 		// after retries and acks whether or not those switched idempotence
 		// off (ProducerConfig.postProcessAndValidateIdempotenceConfigs, 4.x).
