@@ -67,6 +67,7 @@ type Coordinator struct {
 	loading     map[int32]int // partition → the election loading it
 	elections   int
 	abortTimer  *sim.Timer
+	expireTimer *sim.Timer
 }
 
 // txnPartition is a loaded __transaction_state partition: its
@@ -202,6 +203,7 @@ func (c *Coordinator) load(env *sim.Env, partition, epoch int32) {
 	}
 	c.partitions[partition] = p
 	c.armAbortTimer(env)
+	c.armExpireTimer(env)
 	for _, id := range sortedIDs(p.txns) {
 		m := p.txns[id]
 		if m.state == PrepareCommit || m.state == PrepareAbort {
@@ -270,6 +272,8 @@ func (c *Coordinator) armAbortTimer(env *sim.Env) {
 func (c *Coordinator) Stop() {
 	c.abortTimer.Stop()
 	c.abortTimer = nil
+	c.expireTimer.Stop()
+	c.expireTimer = nil
 }
 
 func sortedIDs(m map[string]*txnMetadata) []string {

@@ -25,7 +25,8 @@ func (h *testHost) Respond(_ *sim.Env, _ sim.Addr, m sim.Message) { h.sent = app
 func (h *testHost) Done(*sim.Env, sim.Addr)                       {}
 func (h *testHost) Config(name string) int64 {
 	return map[string]int64{"transaction.state.log.num.partitions": 50, "transaction.max.timeout.ms": 900000,
-		"transaction.abort.timed.out.transaction.cleanup.interval.ms": 10000}[name]
+		"transaction.abort.timed.out.transaction.cleanup.interval.ms": 10000,
+		"transaction.remove.expired.transaction.cleanup.interval.ms":  3600000, "transactional.id.expiration.ms": 604800000}[name]
 }
 func (h *testHost) Append(env *sim.Env, _ int32, recs []record.Record, done func(*sim.Env, protocol.ErrorCode)) {
 	h.log = append(h.log, record.Batch{BaseOffset: int64(len(h.log)), Records: recs})
@@ -202,5 +203,37 @@ func TestCoordinatorAbortsTimedOut(t *testing.T) {
 	}
 	if r := do[*protocol.EndTxnResponse](tt, &protocol.EndTxnRequest{TransactionalID: "copier", ProducerID: init.ProducerID, ProducerEpoch: 0, Committed: true}); r.ErrorCode != protocol.PRODUCER_FENCED {
 		t.Fatalf("the timed-out producer's commit: %v", r.ErrorCode)
+	}
+}
+
+// A transactional id whose transaction is over expires after
+// transactional.id.expiration.ms (7 days), at the next hourly check: its
+// tombstone is written and the id leaves the cache; an Ongoing one stays.
+// The next InitProducerId for it is a new producer id.
+func TestTransactionalIDsExpire(t *testing.T) {
+	tt := newTxnTest(t)
+	init := do[*protocol.InitProducerIdResponse](tt, &protocol.InitProducerIdRequest{TransactionalID: "copier", TransactionTimeoutMs: 60000, ProducerID: -1, ProducerEpoch: -1})
+	if init.ErrorCode != protocol.NONE {
+		t.Fatal(init.ErrorCode)
+	}
+	if err := tt.w.RunFor(7*24*time.Hour - time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if tt.state("copier") != Empty {
+		t.Fatalf("expired early: %v", tt.c.Transactions())
+	}
+	if err := tt.w.RunFor(2 * time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tt.c.Transactions()["copier"]; ok {
+		t.Fatalf("not expired after 7 days and an hour: %v", tt.c.Transactions())
+	}
+	last := tt.host.log[len(tt.host.log)-1]
+	if id, _, _ := ReadKey(last.Records[0].Key); id != "copier" || last.Records[0].Value != nil {
+		t.Fatalf("no tombstone: %+v", last.Records)
+	}
+	again := do[*protocol.InitProducerIdResponse](tt, &protocol.InitProducerIdRequest{TransactionalID: "copier", TransactionTimeoutMs: 60000, ProducerID: -1, ProducerEpoch: -1})
+	if again.ErrorCode != protocol.NONE || again.ProducerID == init.ProducerID || again.ProducerEpoch != 0 {
+		t.Fatalf("after expiry: %+v (first was %+v)", again, init)
 	}
 }
