@@ -250,8 +250,8 @@ func dgGroupEvent(e view.GroupEvent, t dgTranslator) dgEvent {
 	return ev
 }
 
-// coordinators marks every broker card that coordinates groups: a badge
-// naming the group (or how many).
+// coordinators marks every broker card that coordinates groups or
+// transactional ids: a badge naming the group or id (or how many).
 func (l *dgLayout) coordinators(s *view.Snapshot, t dgTranslator) {
 	for i := range l.Brokers {
 		b := &l.Brokers[i]
@@ -265,12 +265,10 @@ func (l *dgLayout) coordinators(s *view.Snapshot, t dgTranslator) {
 				n++
 			}
 		}
-		if n == 0 {
+		txns, firstTxn := dgTxnsOn(s, b.ID)
+		text := dgCoordinatorBadge(n, first, txns, firstTxn, t)
+		if text == "" {
 			continue
-		}
-		text := fmt.Sprintf(t("coordinator.of"), dgCut(first, 14))
-		if n > 1 {
-			text = fmt.Sprintf(t("coordinator.n"), n)
 		}
 		w := dgTextWidth(text, 10) + 14
 		b.Coord, b.CoordW = text, dgf(w)
