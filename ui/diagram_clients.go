@@ -38,9 +38,9 @@ type dgProducer struct {
 	// A transactional producer (diagram_txn_card.go): its state under
 	// Kafka's name, the pill's class and tooltip; in its body, its
 	// transaction's line and its error ("" when none).
-	Txn, TxnClass, TxnTip string
-	TxnLine               string
-	TxnErr, TxnErrLabel   string
+	Txn, TxnClass, TxnTip          string
+	TxnParts                       []string
+	TxnErr, TxnErrTip, TxnErrLabel string
 }
 
 // dgFlight is the requests in flight to one broker, against

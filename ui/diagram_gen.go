@@ -442,9 +442,20 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											}
 										}
 										vgn = vgText(vgparent, "\n          ")
-										if pc.TxnLine != `` {
+										if len(pc.TxnParts) > 0 {
 											vgn = vgElem(vgparent, "", "div", "class\x00kd-txn-line")
-											vgSetHTML(vgn, pc.TxnLine)
+											{
+												vgparent := vgn
+												_ = vgparent
+												for vgiterkeyt, part := range pc.TxnParts {
+													var vgiterkey interface{} = vgiterkeyt
+													_ = vgiterkey
+													part := part
+													_ = part
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-txn-part")
+													vgSetHTML(vgn, part)
+												}
+											}
 										}
 										vgn = vgText(vgparent, "\n          ")
 										if pc.TxnErr != `` {
@@ -455,6 +466,7 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												vgn = vgElem(vgparent, "", "span", "class\x00kd-txn-err-k")
 												vgSetHTML(vgn, pc.TxnErrLabel)
 												vgn = vgElemAfter(vgparent, " ", "", "span", "lang\x00en")
+												vgAddAttr(vgn, "title", pc.TxnErrTip)
 												vgSetHTML(vgn, pc.TxnErr)
 											}
 										}

@@ -266,7 +266,9 @@ func (l *dgLayout) coordinators(s *view.Snapshot, t dgTranslator) {
 			}
 		}
 		txns, firstTxn := dgTxnsOn(s, b.ID)
-		text := dgCoordinatorBadge(n, first, txns, firstTxn, t)
+		// The badge stays inside its card: from 12 in to 12 from the
+		// right edge, its text 7 from each of its ends.
+		text := dgCoordinatorBadge(n, first, txns, firstTxn, b.W-24-14, t)
 		if text == "" {
 			continue
 		}

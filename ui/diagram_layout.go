@@ -1382,7 +1382,7 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		l.buf = append(l.buf, 'z')
 		if l.cellText {
 			cell := dgCell{Text: dgItoa(c.Offset), TClass: "kd-off"}
-			if committed == 0 {
+			if committed == 0 || kind == dgTxnAborted { // a faded cell: dark text
 				cell.TClass = "kd-off kd-off-unc"
 			}
 			cell.TX = dgf(dgStripX + (float64(slot)+0.5)*l.cellW - dgCellGap(l.cellW)/2)

@@ -44,9 +44,11 @@ func dgTxnHead(c *dgProducer, p view.Producer, t dgTranslator) {
 	}
 }
 
-// txnBody fills the card's transaction line and error.
+// txnBody fills the card's transaction line, in parts that wrap whole
+// (a partition's name is not broken at its dash), and its error: Kafka's
+// exception without its package, the whole of it in the tooltip.
 func dgTxnBody(c *dgProducer, p view.Producer, s *view.Snapshot, t dgTranslator) {
-	c.TxnLine, c.TxnErr, c.TxnErrLabel = "", "", ""
+	c.TxnParts, c.TxnErr, c.TxnErrTip, c.TxnErrLabel = c.TxnParts[:0], "", "", ""
 	tx := p.Txn
 	if tx.TransactionalID == "" {
 		return
@@ -68,10 +70,26 @@ func dgTxnBody(c *dgProducer, p view.Producer, s *view.Snapshot, t dgTranslator)
 	if len(tx.Pending) > 0 {
 		parts = append(parts, fmt.Sprintf(t("txn.pending"), dgNames(tx.Pending, t)))
 	}
-	c.TxnLine = strings.Join(parts, " · ")
-	if tx.Error != "" {
-		c.TxnErr, c.TxnErrLabel = tx.Error, t("txn.error")
+	for i, part := range parts {
+		if i > 0 {
+			part = " · " + part
+		}
+		c.TxnParts = append(c.TxnParts, part)
 	}
+	if tx.Error != "" {
+		c.TxnErr, c.TxnErrTip, c.TxnErrLabel = dgShortException(tx.Error), tx.Error, t("txn.error")
+	}
+}
+
+// dgShortException is a Java exception's text without its class's
+// package: org.apache.kafka.common.errors.InvalidProducerEpochException:
+// ... is InvalidProducerEpochException: ...
+func dgShortException(s string) string {
+	name, rest, ok := strings.Cut(s, ":")
+	if i := strings.LastIndexByte(name, '.'); ok && i >= 0 && !strings.Contains(name, " ") {
+		return name[i+1:] + ":" + rest
+	}
+	return s
 }
 
 // dgNames is a short list of names: the first few, then how many more.
@@ -84,22 +102,33 @@ func dgNames(names []string, t dgTranslator) string {
 
 // dgCoordinatorBadge is the badge text of a broker whose coordinators
 // hold groups groups (the first named firstGroup) and txns transactional
-// ids (the first firstTxn); "" for none.
-func dgCoordinatorBadge(groups int, firstGroup string, txns int, firstTxn string, t dgTranslator) string {
+// ids (the first firstTxn), at most room wide at the badge's 10 px (a
+// narrow card names less of the group or id); "" for none.
+func dgCoordinatorBadge(groups int, firstGroup string, txns int, firstTxn string, room float64, t dgTranslator) string {
+	// The long form, then the short one ("txn billing": the card's
+	// tooltip says it in full), each with less of the name.
+	named := func(key, short, name string) string {
+		return dgFit(room, dgBadgePx, fmt.Sprintf(t(key), dgCut(name, 14)), fmt.Sprintf(t(key), dgCut(name, 8)),
+			fmt.Sprintf(t(short), dgCut(name, 14)), fmt.Sprintf(t(short), dgCut(name, 8)), fmt.Sprintf(t(short), dgCut(name, 4)))
+	}
 	switch {
 	case groups > 0 && txns > 0:
-		return fmt.Sprintf(t("coordinator.both"), groups, txns)
+		return dgFit(room, dgBadgePx, fmt.Sprintf(t("coordinator.both"), groups, txns))
 	case groups == 1:
-		return fmt.Sprintf(t("coordinator.of"), dgCut(firstGroup, 14))
+		return named("coordinator.of", "coordinator.of.short", firstGroup)
 	case groups > 1:
-		return fmt.Sprintf(t("coordinator.n"), groups)
+		return dgFit(room, dgBadgePx, fmt.Sprintf(t("coordinator.n"), groups))
 	case txns == 1:
-		return fmt.Sprintf(t("coordinator.txn"), dgCut(firstTxn, 14))
+		return named("coordinator.txn", "coordinator.txn.short", firstTxn)
 	case txns > 1:
-		return fmt.Sprintf(t("coordinator.txn.n"), txns)
+		return dgFit(room, dgBadgePx, fmt.Sprintf(t("coordinator.txn.n"), txns))
 	}
 	return ""
 }
+
+// dgBadgePx is the coordinator badge's font size (diagram.css
+// .kd-coord-text).
+const dgBadgePx = 10.0
 
 // dgTxnsOn counts the transactional ids broker id's coordinator holds.
 func dgTxnsOn(s *view.Snapshot, id int32) (n int, first string) {

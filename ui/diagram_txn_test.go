@@ -313,3 +313,45 @@ func TestKoreanPageWithTransactions(t *testing.T) {
 		t.Error("the page shows no COMMIT marker: the run did not reach what this test checks")
 	}
 }
+
+// A coordinator's badge stays inside its card, however narrow: a long
+// transactional id is cut shorter on narrower cards, and on a phone's
+// even a short one is cut to its first letters.
+func TestDiagramCoordinatorBadgeFitsItsCard(t *testing.T) {
+	s := dgHandMade()
+	s.Transactions = []view.Transaction{{TransactionalID: "performance-producer-default-transactional-id", Coordinator: 1, State: "Ongoing"},
+		{TransactionalID: "billing", Coordinator: 3, State: "Empty"}}
+	for _, width := range []float64{0, 680, 390} {
+		d := &Diagram{Snapshot: s, Width: width}
+		doc := dgRender(t, d)
+		for _, b := range d.lay.Brokers {
+			if b.Coord == "" {
+				continue
+			}
+			if w := dgParse(b.CoordW); w > b.W-24 {
+				t.Errorf("width %v: broker %d's badge %q is %v wide on a card of %v", width, b.ID, b.Coord, w, b.W)
+			}
+		}
+		if got := dgText(dg1(doc, doc.card(3), "kd-coord-text")); !strings.HasPrefix(got, "txn ") || !strings.HasSuffix(got, " billing") && (width > dgTouchBelow || !strings.HasPrefix(got, "txn bi")) {
+			t.Errorf("width %v: broker 3's badge %q", width, got)
+		}
+		if got := dgText(dg1(doc, doc.card(1), "kd-coord-text")); !strings.HasPrefix(got, "txn ") || !strings.Contains(got, " per") {
+			t.Errorf("width %v: broker 1's badge %q", width, got)
+		}
+		if width == 0 && dgText(dg1(doc, doc.card(3), "kd-coord-text")) != "txn coordinator: billing" {
+			t.Error("a wide card does not name the transaction coordinator in full")
+		}
+	}
+}
+
+func TestShortException(t *testing.T) {
+	for in, want := range map[string]string{
+		"org.apache.kafka.common.errors.InvalidProducerEpochException: Producer attempted to produce with an old epoch.": "InvalidProducerEpochException: Producer attempted to produce with an old epoch.",
+		"org.apache.kafka.common.errors.ProducerFencedException":                                                         "org.apache.kafka.common.errors.ProducerFencedException",
+		"Timeout expired: the broker said no.":                                                                           "Timeout expired: the broker said no.",
+	} {
+		if got := dgShortException(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}

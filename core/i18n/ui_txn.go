@@ -65,6 +65,8 @@ var uiTextTxn = []uiEntry{
 	// A broker card's badge, when its transaction coordinator holds
 	// transactional ids (with groups: ui/diagram_groups.go's badge).
 	{"coordinator.txn", [2]string{"txn coordinator: %s", "트랜잭션 코디네이터: %s"}},
+	{"coordinator.txn.short", [2]string{"txn %s", "트랜잭션 %s"}},
+	{"coordinator.of.short", [2]string{"group %s", "그룹 %s"}},
 	{"coordinator.txn.n", [2]string{"txn coordinator: %d ids", "트랜잭션 코디네이터: ID %d개"}},
 	{"coordinator.both", [2]string{"coordinator: %d groups, %d txn ids", "코디네이터: 그룹 %d개, 트랜잭션 ID %d개"}},
 }
