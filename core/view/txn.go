@@ -2,9 +2,11 @@ package view
 
 import (
 	"slices"
+	"strconv"
 
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
+	"kafkascope/core/protocol"
 	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -177,4 +179,30 @@ func lastStableOffset(log *storage.Log) int64 {
 		return lso
 	}
 	return log.HighWatermark()
+}
+
+// txnLabel is the label of a transaction's request on the wire: which
+// way EndTxn and WriteTxnMarkers end it (Kafka's TransactionResult), the
+// partition AddPartitionsToTxn adds when it is one; "" for the API's name
+// alone.
+func txnLabel(m sim.Message) string {
+	result := func(commit bool) string {
+		if commit {
+			return "COMMIT"
+		}
+		return "ABORT"
+	}
+	switch r := m.(type) {
+	case *protocol.EndTxnRequest:
+		return "EndTxn " + result(r.Committed)
+	case *protocol.WriteTxnMarkersRequest:
+		if len(r.Markers) > 0 && !slices.ContainsFunc(r.Markers, func(mk protocol.WritableTxnMarker) bool { return mk.Commit != r.Markers[0].Commit }) {
+			return "WriteTxnMarkers " + result(r.Markers[0].Commit)
+		}
+	case *protocol.AddPartitionsToTxnRequest:
+		if len(r.Topics) == 1 && len(r.Topics[0].Partitions) == 1 {
+			return "AddPartitionsToTxn " + r.Topics[0].Name + "-" + strconv.Itoa(int(r.Topics[0].Partitions[0]))
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package view_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -132,6 +133,32 @@ func TestCellsOfPlainRecords(t *testing.T) {
 	for _, p := range snap.Producers {
 		if p.Txn.TransactionalID != "" {
 			t.Errorf("a plain producer shows a transaction: %+v", p.Txn)
+		}
+	}
+}
+
+// A transaction's requests on the wire say what they do: the partition
+// AddPartitionsToTxn adds, and which way EndTxn and the coordinator's
+// WriteTxnMarkers end the transaction.
+func TestTransactionRequestLabels(t *testing.T) {
+	s := session(t, "cluster create --brokers 3 --controllers 1 --version 3.8")
+	// Three partitions, so that some leader is not the coordinator's broker
+	// (a broker writes its own markers without a request).
+	exec(t, s, "kafka-topics.sh --create --topic payments --partitions 3 --replication-factor 3")
+	s.Exec("kafka-producer-perf-test.sh --topic payments --num-records 12 --record-size 8 --throughput 6 --transaction-duration-ms 1000 --producer-props bootstrap.servers=kafka-1:9092 &", nil)
+	seen := map[string]bool{}
+	for range 3000 {
+		advance(t, s, time.Millisecond)
+		for _, m := range view.Take(s.Cluster()).InFlight {
+			seen[m.Label] = true
+		}
+	}
+	if !slices.ContainsFunc(slices.Collect(maps.Keys(seen)), func(l string) bool { return strings.HasPrefix(l, "AddPartitionsToTxn payments-") }) {
+		t.Errorf("no AddPartitionsToTxn naming its partition (saw %v)", slices.Sorted(maps.Keys(seen)))
+	}
+	for _, want := range []string{"EndTxn COMMIT", "WriteTxnMarkers COMMIT"} {
+		if !seen[want] {
+			t.Errorf("no %q on the wire (saw %v)", want, slices.Sorted(maps.Keys(seen)))
 		}
 	}
 }

@@ -549,6 +549,10 @@ func label(m sim.Message) string {
 		}
 	case *zookeeper.Notification:
 		return r.Event.Type.String() + " " + r.Event.Path
+	case *protocol.EndTxnRequest, *protocol.WriteTxnMarkersRequest, *protocol.AddPartitionsToTxnRequest:
+		if l := txnLabel(m); l != "" {
+			return l
+		}
 	case *protocol.ProduceResponse:
 		if len(r.Topics) == 1 && len(r.Topics[0].Partitions) == 1 {
 			p := r.Topics[0].Partitions[0]
