@@ -123,6 +123,14 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgAddAttr(vgn, "class", run.Class)
 							vgAddAttr(vgn, "d", run.D)
 							vgAddAttr(vgn, "opacity", run.Op)
+							{
+								vgparent := vgn
+								_ = vgparent
+								if run.Tip != `` {
+									vgn = vgElem(vgparent, "", "title", "")
+									vgSetHTML(vgn, run.Tip)
+								}
+							}
 						}
 						for vgiterkeyt, m := range rp.Lost {
 							var vgiterkey interface{} = vgiterkeyt
@@ -180,6 +188,30 @@ func (c *DgRow) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgn = vgText(vgparent, "HW")
 									}
 								}
+							}
+						}
+						if rp.LSO {
+							vgn = vgElem(vgparent, "", "g", "class\x00kd-lso")
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "line", "")
+								vgAddAttr(vgn, "x1", rp.LSOX)
+								vgAddAttr(vgn, "x2", rp.LSOX)
+								vgAddAttr(vgn, "y1", c.G.HWY1)
+								vgAddAttr(vgn, "y2", c.G.HWY2)
+								if !c.Row.Compact {
+									vgn = vgElem(vgparent, "", "text", "")
+									vgAddAttr(vgn, "x", rp.LSOTextX)
+									vgAddAttr(vgn, "y", c.G.HWTY)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = vgText(vgparent, "LSO")
+									}
+								}
+								vgn = vgElem(vgparent, "", "title", "")
+								vgSetHTML(vgn, rp.LSOTip)
 							}
 						}
 						if rp.LEO {

@@ -34,6 +34,13 @@ type dgProducer struct {
 	Flight []dgFlight
 	Queues []dgQueue
 	More   string // queues not shown
+	Class  string // the card's (an error state marks its border)
+	// A transactional producer (diagram_txn_card.go): its state under
+	// Kafka's name, the pill's class and tooltip; in its body, its
+	// transaction's line and its error ("" when none).
+	Txn, TxnClass, TxnTip          string
+	TxnParts                       []string
+	TxnErr, TxnErrTip, TxnErrLabel string
 }
 
 // dgFlight is the requests in flight to one broker, against
@@ -84,8 +91,10 @@ func (l *dgLayout) producers(s *view.Snapshot, t dgTranslator, o dgOptions) {
 			flight += f.Requests
 		}
 		c.Sub = fmt.Sprintf(t("producer.summary"), dgCountOf(t, p.Records, "count.record"), dgCountOf(t, batches, "count.batch"), dgCountOf(t, flight, "count.request"))
+		dgTxnHead(&c, p, t)
 		if c.Open {
 			l.producerBody(&c, p, t)
+			dgTxnBody(&c, p, s, t)
 		}
 		l.Prods = append(l.Prods, c)
 	}

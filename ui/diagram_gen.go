@@ -377,7 +377,8 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgiterkey
 							pc := pc
 							_ = pc
-							vgn = vgElem(vgparent, "", "section", "class\x00kd-cc kd-prod\x00role\x00listitem")
+							vgn = vgElem(vgparent, "", "section", "role\x00listitem")
+							vgAddAttr(vgn, "class", pc.Class)
 							vgAddAttr(vgn, "data-producer", pc.Host)
 							{
 								vgparent := vgn
@@ -394,6 +395,12 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgSetHTML(vgn, c.t("producer"))
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-name")
 									vgSetHTML(vgn, pc.Name)
+									if pc.Txn != `` {
+										vgn = vgElem(vgparent, "", "span", "")
+										vgAddAttr(vgn, "class", pc.TxnClass)
+										vgAddAttr(vgn, "title", pc.TxnTip)
+										vgSetHTML(vgn, pc.Txn)
+									}
 									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-sub")
 									vgSetHTML(vgn, pc.Sub)
 								}
@@ -432,6 +439,35 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											if pc.Idem != `` {
 												vgn = vgElem(vgparent, "", "span", "class\x00kd-idem")
 												vgSetHTML(vgn, pc.Idem)
+											}
+										}
+										vgn = vgText(vgparent, "\n          ")
+										if len(pc.TxnParts) > 0 {
+											vgn = vgElem(vgparent, "", "div", "class\x00kd-txn-line")
+											{
+												vgparent := vgn
+												_ = vgparent
+												for vgiterkeyt, part := range pc.TxnParts {
+													var vgiterkey interface{} = vgiterkeyt
+													_ = vgiterkey
+													part := part
+													_ = part
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-txn-part")
+													vgSetHTML(vgn, part)
+												}
+											}
+										}
+										vgn = vgText(vgparent, "\n          ")
+										if pc.TxnErr != `` {
+											vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note kd-txn-err")
+											{
+												vgparent := vgn
+												_ = vgparent
+												vgn = vgElem(vgparent, "", "span", "class\x00kd-txn-err-k")
+												vgSetHTML(vgn, pc.TxnErrLabel)
+												vgn = vgElemAfter(vgparent, " ", "", "span", "lang\x00en")
+												vgAddAttr(vgn, "title", pc.TxnErrTip)
+												vgSetHTML(vgn, pc.TxnErr)
 											}
 										}
 										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-flights")
@@ -816,6 +852,23 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgSetHTML(vgn, vugu.HTML(""))
 							vgn = vgElem(vgparent, "", "span", "")
 							vgSetHTML(vgn, c.t("legend.leo"))
+						}
+						vgn = vgText(vgparent, "\n      ")
+						for vgiterkeyt, it := range c.lay.TxnLegend {
+							var vgiterkey interface{} = vgiterkeyt
+							_ = vgiterkey
+							it := it
+							_ = it
+							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
+							vgAddAttr(vgn, "title", it.Tip)
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "span", "")
+								vgAddAttr(vgn, "class", it.Class)
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, it.Label)
+							}
 						}
 						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
 						{

@@ -250,8 +250,8 @@ func dgGroupEvent(e view.GroupEvent, t dgTranslator) dgEvent {
 	return ev
 }
 
-// coordinators marks every broker card that coordinates groups: a badge
-// naming the group (or how many).
+// coordinators marks every broker card that coordinates groups or
+// transactional ids: a badge naming the group or id (or how many).
 func (l *dgLayout) coordinators(s *view.Snapshot, t dgTranslator) {
 	for i := range l.Brokers {
 		b := &l.Brokers[i]
@@ -265,12 +265,12 @@ func (l *dgLayout) coordinators(s *view.Snapshot, t dgTranslator) {
 				n++
 			}
 		}
-		if n == 0 {
+		txns, firstTxn := dgTxnsOn(s, b.ID)
+		// The badge stays inside its card: from 12 in to 12 from the
+		// right edge, its text 7 from each of its ends.
+		text := dgCoordinatorBadge(n, first, txns, firstTxn, b.W-24-14, t)
+		if text == "" {
 			continue
-		}
-		text := fmt.Sprintf(t("coordinator.of"), dgCut(first, 14))
-		if n > 1 {
-			text = fmt.Sprintf(t("coordinator.n"), n)
 		}
 		w := dgTextWidth(text, 10) + 14
 		b.Coord, b.CoordW = text, dgf(w)

@@ -75,7 +75,7 @@ const dgEpochPalette = 8
 // Class strings are built once: the diagram re-renders every animation
 // frame and must not format the same constant strings again.
 var (
-	dgCellClass   [dgEpochPalette][2]string // [epoch%8][committed]
+	dgCellClass   [dgEpochPalette][2][dgTxnKinds]string // [epoch%8][committed][transactional kind]
 	dgSwatchClass [dgEpochPalette]string
 	dgSmallInts   = func() (a [1000]string) {
 		for i := range a {
@@ -87,8 +87,10 @@ var (
 
 func init() {
 	for e := range dgEpochPalette {
-		dgCellClass[e][0] = "kd-cell kd-unc kd-e" + strconv.Itoa(e)
-		dgCellClass[e][1] = "kd-cell kd-e" + strconv.Itoa(e)
+		for k := range dgTxnKinds {
+			dgCellClass[e][0][k] = "kd-cell kd-unc kd-e" + strconv.Itoa(e) + dgTxnClass[k]
+			dgCellClass[e][1][k] = "kd-cell kd-e" + strconv.Itoa(e) + dgTxnClass[k]
+		}
 		dgSwatchClass[e] = "kd-swatch kd-e" + strconv.Itoa(e)
 	}
 }
@@ -163,11 +165,15 @@ type dgLayout struct {
 	Lanes    []dgLane
 	Rows     []dgRow
 	Epochs   []dgSwatch // the leader epochs on screen, for the legend
+	// TxnLegend explains what of transactions the strips draw (markers,
+	// aborted and open records, the LSO); empty without any.
+	TxnLegend []dgLegendItem
 
 	G dgGeometry // row geometry shared by every row of this frame
 
 	cellX     []string // x of each of the MaxCells slots in a strip
 	buf       []byte   // scratch for path data
+	strikeBuf []byte   // scratch for an aborted run's strike-through
 	leftW     float64  // the first column's width
 	touch     bool     // a narrow panel: labels shorten, rows are tall enough for a finger
 	scale     float64  // CSS px per SVG unit the panel will draw at (1 when unknown)
@@ -181,6 +187,7 @@ type dgLayout struct {
 	laneOf    map[int32]int
 	clientsH  float64 // the clients' box's height
 	epochSeen [dgEpochPalette]bool
+	txnSeen   dgTxnSeen
 	fx        dgEffects // what changed since the last frame (diagram_effects.go)
 	labels    dgLabels  // the network SVG's labels, kept apart (diagram_labels.go)
 }
@@ -395,14 +402,23 @@ type dgReplicaLine struct {
 	CaptionRX  string
 	CaptionCls string
 	Tip        string
+	// LSO: the replica's last stable offset is below its HW, and drawn
+	// at LSOX (diagram_txn.go).
+	LSO      bool
+	LSOX     string
+	LSOTextX string
+	LSOTip   string
 }
 
-// dgRun is adjacent cells of one leader epoch, committed or not: one path.
-// Op is its opacity ("1", or less for the cells of a fading truncation).
+// dgRun is adjacent cells of one leader epoch, committed or not, of one
+// transactional kind (diagram_txn.go): one path. Op is its opacity ("1",
+// or less for the cells of a fading truncation); Tip its tooltip, when
+// its kind needs one ("" draws none).
 type dgRun struct {
 	Class string
 	D     string
 	Op    string
+	Tip   string
 }
 
 // dgCell is one offset written in its cell (when cells are wide enough).
@@ -469,6 +485,7 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	}
 	l.Empty = len(s.Topics) == 0
 	l.epochSeen = [dgEpochPalette]bool{}
+	l.txnSeen = dgTxnSeen{}
 	if l.laneOf == nil {
 		l.laneOf = map[int32]int{}
 	}
@@ -502,6 +519,7 @@ func (l *dgLayout) Compute(s *view.Snapshot, t dgTranslator, o dgOptions) {
 	l.messages(s, t, o)
 	l.partitions(s, t, o, changed)
 	l.legendEpochs(t)
+	l.legendTxns(t)
 }
 
 // size picks the column widths for n lanes in a panel width px wide (0:
@@ -1316,13 +1334,18 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 	// elements, not MaxCells of them (the diagram is rebuilt every frame).
 	cells := rv.Cells[:0]
 	runs := rv.Runs[:0]
-	runClass := ""
+	runClass, runKind := "", dgTxnData
 	flush := func() {
 		if len(l.buf) > 0 {
-			runs = append(runs, dgRun{Class: runClass, D: string(l.buf), Op: "1"})
+			run := dgRun{Class: runClass, D: string(l.buf), Op: "1"}
+			if runKind != dgTxnData {
+				run.Tip = t(dgTxnTip[runKind])
+			}
+			runs = append(runs, run)
 			l.buf = l.buf[:0]
 		}
 	}
+	l.strikeBuf = l.strikeBuf[:0]
 	for _, c := range rp.Cells {
 		if c.Offset < start || c.Offset >= start+view.MaxCells {
 			continue
@@ -1337,9 +1360,14 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		if c.Committed || c.Offset < knownHW {
 			committed = 1
 		}
-		if class := dgCellClass[e][committed]; class != runClass {
+		kind := dgCellKind(c)
+		l.txnSeen[kind] = true
+		if kind == dgTxnAborted {
+			l.strike(slot, compact)
+		}
+		if class := dgCellClass[e][committed][kind]; class != runClass {
 			flush()
-			runClass = class
+			runClass, runKind = class, kind
 		}
 		l.buf = append(l.buf, 'M')
 		l.buf = append(l.buf, l.cellX[slot]...)
@@ -1354,7 +1382,7 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		l.buf = append(l.buf, 'z')
 		if l.cellText {
 			cell := dgCell{Text: dgItoa(c.Offset), TClass: "kd-off"}
-			if committed == 0 {
+			if committed == 0 || kind == dgTxnAborted { // a faded cell: dark text
 				cell.TClass = "kd-off kd-off-unc"
 			}
 			cell.TX = dgf(dgStripX + (float64(slot)+0.5)*l.cellW - dgCellGap(l.cellW)/2)
@@ -1362,6 +1390,9 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		}
 	}
 	flush()
+	if len(l.strikeBuf) > 0 {
+		runs = append(runs, dgRun{Class: "kd-strike", D: string(l.strikeBuf), Op: "1"})
+	}
 	if d, op := l.cutRun(name, rp.Broker, start); d != "" {
 		runs = append(runs, dgRun{Class: "kd-cut", D: d, Op: op})
 	}
@@ -1433,6 +1464,7 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		}
 	}
 	rv.Tip = tip.String()
+	l.lso(rv, rp, slotX, t)
 }
 
 func dgRoleKey(role string) string {

@@ -7,7 +7,7 @@ import (
 
 // sampleRow has every field set, each slice holding one element.
 func sampleRow() dgRow {
-	r := dgRow{Replicas: []dgReplica{{Runs: []dgRun{{"c", "d", "1"}}, Cells: []dgCell{{"x", "0", "k"}}, Lost: []dgMark{{"1", "2"}}}}}
+	r := dgRow{Replicas: []dgReplica{{Runs: []dgRun{{"c", "d", "1", "t"}}, Cells: []dgCell{{"x", "0", "k"}}, Lost: []dgMark{{"1", "2"}}}}}
 	fill(reflect.ValueOf(&r.dgRowLine).Elem())
 	fill(reflect.ValueOf(&r.Replicas[0].dgReplicaLine).Elem())
 	return r
@@ -51,10 +51,11 @@ func TestSameRowSeesEveryField(t *testing.T) {
 	}
 	rp := &b.Replicas[0]
 	for name, change := range map[string]func(){
-		"Runs":     func() { rp.Runs[0].Op = "0.5" },
-		"Cells":    func() { rp.Cells[0].Text = "1" },
-		"Lost":     func() { rp.Lost[0].W = "3" },
-		"Replicas": func() { b.Replicas = append(b.Replicas, dgReplica{}) },
+		"Runs":      func() { rp.Runs[0].Op = "0.5" },
+		"Run's tip": func() { rp.Runs[0].Tip = "" },
+		"Cells":     func() { rp.Cells[0].Text = "1" },
+		"Lost":      func() { rp.Lost[0].W = "3" },
+		"Replicas":  func() { b.Replicas = append(b.Replicas, dgReplica{}) },
 	} {
 		c := dgCloneRow(&a)
 		b = c

@@ -592,9 +592,9 @@ func dgHandMade() *view.Snapshot {
 		Topics: []view.Topic{{Name: "orders", Partitions: []view.Partition{{
 			Topic: "orders", Index: 0, Leader: 1, LeaderEpoch: 4, Assignment: []int32{1, 2, 3}, ISR: []int32{1, 3}, CommittedHW: 18,
 			Replicas: []view.Replica{
-				{Broker: 1, Present: true, Role: "leader", InISR: true, LEO: 20, HW: 18, LeaderEpoch: 4, Cells: cells(0, 20, epoch, 18), LeaderViewLEO: -1},
-				{Broker: 2, Present: true, Role: "offline", LEO: 12, HW: 9, LeaderEpoch: 3, Cells: cells(0, 12, epoch, 9), LeaderViewLEO: 12},
-				{Broker: 3, Present: true, Role: "follower", InISR: true, LEO: 19, HW: 17, LeaderEpoch: 4, Cells: cells(0, 19, epoch, 18), LeaderViewLEO: 18},
+				{Broker: 1, Present: true, Role: "leader", InISR: true, LEO: 20, HW: 18, LSO: 18, LeaderEpoch: 4, Cells: cells(0, 20, epoch, 18), LeaderViewLEO: -1},
+				{Broker: 2, Present: true, Role: "offline", LEO: 12, HW: 9, LSO: 9, LeaderEpoch: 3, Cells: cells(0, 12, epoch, 9), LeaderViewLEO: 12},
+				{Broker: 3, Present: true, Role: "follower", InISR: true, LEO: 19, HW: 17, LSO: 17, LeaderEpoch: 4, Cells: cells(0, 19, epoch, 18), LeaderViewLEO: 18},
 			},
 		}}}},
 		InFlight: []view.Message{
@@ -695,7 +695,7 @@ func dgMany() *view.Snapshot {
 			a := []int32{1 + i%9, 1 + (i+1)%9, 1 + (i+2)%9}
 			part := view.Partition{Topic: name, Index: i, Leader: a[0], Assignment: a, ISR: a, CommittedHW: 40}
 			for k, b := range a {
-				r := view.Replica{Broker: b, Present: true, Role: "follower", InISR: true, LEO: 40, HW: 40, LeaderViewLEO: 40}
+				r := view.Replica{Broker: b, Present: true, Role: "follower", InISR: true, LEO: 40, HW: 40, LSO: 40, LeaderViewLEO: 40}
 				if k == 0 {
 					r.Role, r.LeaderViewLEO = "leader", -1
 				}

@@ -18,7 +18,14 @@
 // Under the brokers the diagram draws a card per producer (its record
 // accumulator and sender: diagram_clients.go) and per consumer group
 // (members, assignment, offsets and lag, rebalances: diagram_groups.go),
-// and badges the broker that coordinates each group.
+// and badges the broker that coordinates each group. Transactions
+// (diagram_txn.go) mark the strips: a marker (a control batch) as a
+// cell of its own, an aborted transaction's records struck through, an
+// open one's ringed, and a replica's LSO, where below its HW, as a line
+// like the HW's; a transactional producer's card shows its
+// TransactionManager's state, its coordinator and the partitions in its
+// transaction (diagram_txn_card.go), and the coordinator's card names
+// its transactional ids.
 //
 // Every component is a view of a core/player.Player and forwards what the
 // user does to it (a typed command, a click on a broker, a scrub); none holds

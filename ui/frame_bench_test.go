@@ -72,3 +72,16 @@ func BenchmarkFrameScenario22(b *testing.B) {
 	at.frames(60, time.Second/60)
 	frameBench(b, at)
 }
+
+// A 3-broker 3.8 cluster with a transactional producer (transactions of
+// 3 s) on a 3-partition topic, playing at speed 1: markers, open records
+// and the LSO on the strips every frame (core/view reads the batch
+// headers of each strip's window).
+func BenchmarkFrameTxn(b *testing.B) {
+	at := benchApp(b,
+		"cluster create --brokers 3 --controllers 1 --version 3.8",
+		"kafka-topics.sh --create --topic t --partitions 3 --replication-factor 3",
+		"kafka-producer-perf-test.sh --topic t --num-records 100000 --record-size 8 --throughput 20 --transaction-duration-ms 3000 --producer-props bootstrap.servers=kafka-1:9092 &",
+	)
+	frameBench(b, at)
+}

@@ -174,7 +174,8 @@ func Recent(tr *sim.Trace, after uint64, limit int) []Entry {
 // sentenceKey is the catalog key of a note's sentence: its own key, or a
 // more specific one when the catalog has it: an election by whether it
 // found a leader and how, a KRaft role change by its new role, a vote by
-// its answer, a stuck client by its cause.
+// its answer, a stuck client by its cause, a transaction's step by the
+// coordinator's new state or the marker's kind.
 func sentenceKey(n sim.Note) string {
 	key := n.Key()
 	var k string
@@ -209,6 +210,13 @@ func sentenceKey(n sim.Note) string {
 		k = key + "." + n.Cause
 	case event.ProducerStuck:
 		k = key + "." + n.Cause
+	case event.TxnStateChanged:
+		k = key + "." + n.State
+	case event.TxnMarkerWritten:
+		k = key + ".abort"
+		if n.Commit {
+			k = key + ".commit"
+		}
 	default:
 		return key
 	}

@@ -21,6 +21,7 @@ var uiSameInBoth = map[string]string{
 	"ml.change.isr":   "Kafka's name and a list",
 	"ml.config.set":   "a config key and its value",
 	"quorum.observer": "KRaft's role name, as kafka-metadata-quorum.sh prints it",
+	"txn.id":          "a config key and its value",
 	"zookeeper":       "the product's name (Apache ZooKeeper)",
 }
 

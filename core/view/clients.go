@@ -31,6 +31,9 @@ type Producer struct {
 	Partitions     []ProducerPartition // the accumulator's queues, drain order
 	InFlight       []ProducerInFlight  // by broker id; only brokers with requests
 	Closing        bool
+	// Txn is the producer's transaction (txn.go); its TransactionalID is
+	// "" for a producer without a transactional.id.
+	Txn ProducerTxn
 }
 
 // ProducerPartition is one partition's queue of batches in the accumulator.
@@ -92,12 +95,19 @@ func takeClients(c *cluster.Cluster, s *Snapshot) []client.ConsumerState {
 	}
 	for _, cs := range c.Clients() {
 		consumers = append(consumers, cs.Consumers...)
-		for _, ps := range cs.Producers {
+		var txns []ProducerTxn
+		if len(cs.Producers) > 0 {
+			txns = producerTxns(c, cs.Host)
+		}
+		for i, ps := range cs.Producers {
 			pv := Producer{
 				Host: cs.Host, ClientID: ps.ClientID, Acks: ps.Acks, BatchSize: ps.BatchSize,
 				LingerMs: ps.Linger.Milliseconds(), MaxInFlight: ps.MaxInFlight, Waiting: ps.Waiting, Closing: ps.Closing,
 				BufferMemory: ps.BufferMemory, BufferUsed: ps.BufferUsed, WaitingForMemory: ps.WaitingForMemory,
 				Idempotent: ps.Idempotent, ProducerID: ps.ProducerID, ProducerEpoch: ps.ProducerEpoch,
+			}
+			if i < len(txns) {
+				pv.Txn = txns[i]
 			}
 			for _, q := range ps.Partitions {
 				qv := ProducerPartition{Topic: q.Topic, Partition: q.Partition, Leader: -1,

@@ -9,7 +9,10 @@
 // accumulator, in-flight requests, buffer.memory, idempotence; clients.go)
 // and the consumer groups their coordinators hold (members, assignment,
 // committed offsets, lag, the consumers' own view and positions, the
-// newest rebalance events; groups.go), and the event feed. The browser's
+// newest rebalance events; groups.go), transactions (txn.go: each cell's
+// marker or transactional outcome read from the window's batch headers,
+// each replica's last stable offset, a producer's TransactionManager, the
+// transactional ids the coordinators hold), and the event feed. The browser's
 // components draw only from a Snapshot, so what they draw is the engine's
 // real state at one instant, and components can be tested with hand-made
 // snapshots.

@@ -37,9 +37,12 @@ type Snapshot struct {
 	// and MetaLog are empty); nil on KRaft.
 	ZooKeeper *ZooKeeper
 	// Producers are the running clients' producers (clients.go); Groups
-	// the groups the running brokers coordinate (groups.go).
-	Producers []Producer
-	Groups    []Group
+	// the groups the running brokers coordinate (groups.go);
+	// Transactions the transactional ids their transaction coordinators
+	// hold (txn.go), by id.
+	Producers    []Producer
+	Groups       []Group
+	Transactions []Transaction
 }
 
 // Node is one Kafka node.
@@ -126,7 +129,10 @@ type LostRange struct {
 	Values   []string
 }
 
-// Replica is one broker's copy of a partition.
+// Replica is one broker's copy of a partition. Its LSO (last stable
+// offset, LSO <= HW) is the HW, or the first offset of the earliest
+// transaction still open in its log, or completed by a marker not yet
+// below the HW: read_committed consumers read below it.
 type Replica struct {
 	Broker      int32
 	Present     bool   // the broker holds the replica (false: node never created it)
@@ -136,6 +142,7 @@ type Replica struct {
 	LogStart    int64
 	LEO         int64
 	HW          int64 // this replica's own knowledge of the HW
+	LSO         int64 // its last stable offset (see above)
 	LeaderEpoch int32 // the epoch it believes current
 	Cells       []Cell
 	// LeaderViewLEO is the leader's view of this follower's LEO (-1 unknown).
@@ -147,6 +154,13 @@ type Cell struct {
 	Offset    int64
 	Epoch     int32 // the batch's partition leader epoch (colour)
 	Committed bool  // below the leader's HW
+	// Marker: the offset holds a transaction marker (a control batch),
+	// whose kind Txn is: TxnCommitted for COMMIT, TxnAborted for ABORT.
+	Marker bool
+	// Txn is a transactional record's outcome in this replica's log
+	// (TxnOpen until its producer's marker follows it), or a marker's
+	// kind; NotTransactional for other records.
+	Txn TxnOutcome
 }
 
 // Message is one message on the wire.
@@ -250,6 +264,7 @@ func Take(c *cluster.Cluster) *Snapshot {
 	}
 	consumers := takeClients(c, s)
 	takeGroups(c, s, running, consumers)
+	s.Transactions = takeTransactions(c, running)
 	return s
 }
 
@@ -377,6 +392,7 @@ func partition(c *cluster.Cluster, running map[int32]bool, topic string, index i
 			log := p.Log()
 			rv.Present = true
 			rv.LogStart, rv.LEO, rv.HW, rv.LeaderEpoch = log.LogStartOffset(), log.LogEndOffset(), log.HighWatermark(), p.LeaderEpoch()
+			rv.LSO = lastStableOffset(log)
 			if running[id] {
 				rv.Role = "follower"
 				if p.IsLeader() {
@@ -394,7 +410,8 @@ func partition(c *cluster.Cluster, running map[int32]bool, topic string, index i
 }
 
 // cells lists the last MaxCells offsets of a log with their batch epochs,
-// from the segments' batch index (no record is decoded).
+// from the segments' batch index, and what their batches' headers say of
+// transactions (markTxns: no data record is decoded).
 func cells(log *storage.Log, committedHW int64) []Cell {
 	from := max(log.LogStartOffset(), log.LogEndOffset()-MaxCells)
 	// The newest batches hold the last offsets: find the first batch that
@@ -416,16 +433,24 @@ func cells(log *storage.Log, committedHW int64) []Cell {
 		si--
 	}
 	var out []Cell
+	var txns []txnBatch // the window's batches with a producer's transaction
 	for ; si < len(segs); si, bi = si+1, 0 {
 		for j := bi; j < segs[si].NumBatches(); j++ {
 			b := segs[si].Batch(j)
 			if b.LastOffset < from {
 				continue
 			}
+			first := len(out)
 			for o := max(b.BaseOffset, from); o <= b.LastOffset; o++ {
 				out = append(out, Cell{Offset: o, Epoch: b.Epoch, Committed: o < committedHW})
 			}
+			if h, err := segs[si].Header(b); err == nil && (h.IsTransactional() || h.IsControl()) && len(out) > first {
+				txns = append(txns, txnBatch{from: first, to: len(out), producerID: h.ProducerID, control: h.IsControl(), txn: h.IsTransactional()})
+			}
 		}
+	}
+	if len(txns) > 0 {
+		markTxns(log, out, txns)
 	}
 	return out
 }
@@ -524,6 +549,10 @@ func label(m sim.Message) string {
 		}
 	case *zookeeper.Notification:
 		return r.Event.Type.String() + " " + r.Event.Path
+	case *protocol.EndTxnRequest, *protocol.WriteTxnMarkersRequest, *protocol.AddPartitionsToTxnRequest:
+		if l := txnLabel(m); l != "" {
+			return l
+		}
 	case *protocol.ProduceResponse:
 		if len(r.Topics) == 1 && len(r.Topics[0].Partitions) == 1 {
 			p := r.Topics[0].Partitions[0]
