@@ -274,7 +274,14 @@ func (run *Run) checkAtomic(logs map[storage.TopicPartition]*resolvedLog) {
 			if first != notTxn {
 				state = first.String()
 			}
-			run.violate("txn-atomic", "transaction %d of %s (%s): record %q (%s, acked at offset %d) is %s there", t.id, t.proc.app.plan.Name, why, rec.value, tp, rec.offset, state)
+			sent := fmt.Sprintf("acked at offset %d", rec.offset)
+			if !rec.acked {
+				sent = "never acknowledged"
+				if rec.failed != "" {
+					sent = "its send failed: " + rec.failed
+				}
+			}
+			run.violate("txn-atomic", "transaction %d of %s (%s): record %q (%s, %s) is %s there", t.id, t.proc.app.plan.Name, why, rec.value, tp, sent, state)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
+	"kafkascope/core/event"
 	"kafkascope/core/record"
 	"kafkascope/core/storage"
 )
@@ -58,13 +59,29 @@ func (run *Run) readCommittedViolation(tp storage.TopicPartition, offset int64, 
 	if lso := run.highestLSO(tp); offset >= lso {
 		return fmt.Sprintf("at or above every LSO any replica has had (%d)", lso)
 	}
-	switch run.markerAfter(tp, offset, value) {
+	switch m, pid := run.markerAfter(tp, offset, value); m {
 	case record.ControlAbort:
 		return "a record of an aborted transaction (its producer's next marker is an ABORT)"
 	case noMarker:
-		return "a record of a transaction not committed (no replica has a marker of its producer after it)"
+		// The replicas that hold the marker may be gone from memory (a
+		// leader killed since it answered, with no follower caught up):
+		// a COMMIT a leader wrote after the record counts too.
+		if !run.commitNoted(tp, pid, offset) {
+			return "a record of a transaction not committed (no replica has a marker of its producer after it)"
+		}
 	}
 	return ""
+}
+
+// commitNoted tells whether a leader of tp wrote a COMMIT marker of
+// producer pid after offset (event.TxnMarkerWritten).
+func (run *Run) commitNoted(tp storage.TopicPartition, pid, offset int64) bool {
+	for _, e := range run.txn.notes {
+		if n, ok := e.Note.(event.TxnMarkerWritten); ok && n.TP == tp && n.ProducerID == pid && n.Offset > offset && n.Commit {
+			return true
+		}
+	}
+	return false
 }
 
 // noMarker / notFound: markerAfter's answers when no replica has a
@@ -80,8 +97,8 @@ const (
 // replicas hold the record with no marker after it, notFound if none
 // holds it (truncated away since: nothing to judge). A producer has at
 // most one transaction open, whose marker follows its records.
-func (run *Run) markerAfter(tp storage.TopicPartition, offset int64, value string) record.ControlType {
-	out := notFound
+func (run *Run) markerAfter(tp storage.TopicPartition, offset int64, value string) (record.ControlType, int64) {
+	out, pid := notFound, int64(-1)
 	for _, id := range run.C.NodeIDs() {
 		n := run.C.Node(id)
 		if n == nil || n.Broker == nil {
@@ -91,24 +108,29 @@ func (run *Run) markerAfter(tp storage.TopicPartition, offset int64, value strin
 		if p == nil {
 			continue
 		}
-		switch m := nextMarker(p.Log(), offset, value); {
+		m, id := nextMarker(p.Log(), offset, value)
+		if m != notFound {
+			pid = id
+		}
+		switch {
 		case m == record.ControlCommit:
-			return m
+			return m, pid
 		case m == record.ControlAbort || m == noMarker && out == notFound:
 			out = m
 		}
 	}
-	return out
+	return out, pid
 }
 
-// nextMarker is markerAfter for one log, read in chunks from offset.
-func nextMarker(l *storage.Log, offset int64, value string) record.ControlType {
+// nextMarker is markerAfter for one log, read in chunks from offset,
+// with the record's producer id.
+func nextMarker(l *storage.Log, offset int64, value string) (record.ControlType, int64) {
 	if offset < l.LogStartOffset() || offset >= l.LogEndOffset() {
-		return notFound
+		return notFound, -1
 	}
 	bs, err := l.Batches(offset, offset+1)
 	if err != nil || len(bs) == 0 {
-		return notFound
+		return notFound, -1
 	}
 	pid := int64(-2)
 	for _, r := range bs[0].Records {
@@ -117,19 +139,19 @@ func nextMarker(l *storage.Log, offset int64, value string) record.ControlType {
 		}
 	}
 	if pid == -2 || !bs[0].IsTransactional() {
-		return notFound
+		return notFound, -1
 	}
 	const chunk = 256
 	for from, leo := bs[0].NextOffset(), l.LogEndOffset(); from < leo; {
 		to := min(from+chunk, leo)
 		next, err := l.Batches(from, to)
 		if err != nil {
-			return noMarker
+			return noMarker, pid
 		}
 		for _, b := range next {
 			if b.IsControl() && b.ProducerID == pid && len(b.Records) > 0 {
 				if t, err := record.ParseControlKey(b.Records[0].Key); err == nil {
-					return t
+					return t, pid
 				}
 			}
 		}
@@ -138,7 +160,7 @@ func nextMarker(l *storage.Log, offset int64, value string) record.ControlType {
 			from = max(to, next[len(next)-1].NextOffset())
 		}
 	}
-	return noMarker
+	return noMarker, pid
 }
 
 // markerDelivered judges a record a consumer was given: "" if the

@@ -54,10 +54,10 @@ func (run *Run) startTxnReader(n int, committed bool) error {
 
 // txnReadersCaughtUp reports whether every transactional consumer's
 // position in every partition is at its leader's LSO (read_committed) or
-// HW (read_uncommitted), or past it.
-func (run *Run) txnReadersCaughtUp() bool {
+// HW (read_uncommitted), or past it (logs: the leaders' logs).
+func (run *Run) txnReadersCaughtUp(logs map[storage.TopicPartition]*storage.Log) bool {
 	for _, tp := range run.partitions() {
-		l := run.leaderLog(tp)
+		l := logs[tp]
 		if l == nil {
 			return false
 		}
@@ -70,7 +70,7 @@ func (run *Run) txnReadersCaughtUp() bool {
 			if rd.committed {
 				end = lso
 			}
-			if rd.c.Positions()[tp.String()] < end {
+			if rd.position(tp) < end {
 				return false
 			}
 		}
