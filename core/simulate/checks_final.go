@@ -165,6 +165,7 @@ func (run *Run) finalChecks() error {
 		run.lostWrites(tp, st.Leader, leader, lb)
 		run.duplicates(tp, lb)
 	}
+	run.txnFinal()
 	return nil
 }
 

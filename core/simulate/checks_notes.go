@@ -45,6 +45,8 @@ func (run *Run) observe(e sim.TraceEvent) {
 		}
 		checkUniqueLeader(run, "one-controller-per-epoch", run.x.controllerOfEpoch, n.Epoch, n.Node,
 			fmt.Sprintf("controller epoch %d", n.Epoch))
+	case event.TxnStateChanged, event.TxnMarkerWritten:
+		run.txn.notes = append(run.txn.notes, e)
 	case event.RaftTransition:
 		if n.Role == "Leader" {
 			checkUniqueLeader(run, "one-quorum-leader-per-epoch", run.quorumLeader, n.Epoch, n.Node,

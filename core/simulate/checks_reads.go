@@ -36,6 +36,9 @@ func (run *Run) checkReads() {
 		if v := readAboveHW(pr, max(run.maxHW[pr.tp], run.highestHW(pr.tp))); v != "" {
 			run.violate("read-above-hw", "%s", v)
 		}
+		if v := answerLSOAboveHW(pr); v != "" {
+			run.violate("lso-above-hw", "%s", v)
+		}
 	}
 	run.pendingReads = still
 	if len(still) > 0 {
@@ -81,4 +84,14 @@ func readAboveHW(pr pendingRead, maxHW int64) string {
 
 func fmtRead(pr pendingRead, offset int64, format string, args ...any) string {
 	return fmt.Sprintf("a consumer fetch of %s from broker %d at %d read offset %d, ", pr.tp, pr.broker, pr.offset, offset) + fmt.Sprintf(format, args...)
+}
+
+// answerLSOAboveHW judges one fetch answer's last stable offset: at most
+// its HW (lso-above-hw, checks_txn_reads.go). "" when it is.
+func answerLSOAboveHW(pr pendingRead) string {
+	r := pr.res
+	if r.err != nil || r.code != protocol.NONE || r.lso <= r.hw {
+		return ""
+	}
+	return fmt.Sprintf("a consumer fetch of %s from broker %d at %d was answered with LSO %d above HW %d", pr.tp, pr.broker, pr.offset, r.lso, r.hw)
 }

@@ -19,6 +19,8 @@ import (
 //     previous sample got nothing at or above the HW;
 //   - committed-offset-monotonic (groups.go): no group's committed offset
 //     went back;
+//   - lso-above-hw (checks_txn_reads.go): with a transactional workload,
+//     every leader's LSO is between its log start and its HW;
 //   - metadata-committed-lost (checks_metadata.go): every voter's last
 //     committed __cluster_metadata-0 entry is the one first seen committed
 //     at that offset.
@@ -72,6 +74,7 @@ func (run *Run) sample() {
 		}
 	}
 	run.checkReads()
+	run.sampleLSO()
 	run.checkCommits()
 	run.checkMetadata()
 }

@@ -41,6 +41,15 @@ const (
 	// loss took records of it (noteLeadAfterPowerLoss): its replicas may
 	// hold different records under that one epoch.
 	exemptReledAfterPowerLoss
+	// exemptTxnStateLost (txn-open-forever, txn-atomic, checks_txn.go,
+	// seed 9 on 3.8): a transactional id whose __transaction_state
+	// partition lost records in a power loss. Its coordinator may load an
+	// older state, time out a transaction it had already ended, and send
+	// markers of an epoch the partitions have passed: they are refused
+	// with INVALID_PRODUCER_EPOCH, on which Kafka's coordinator stops
+	// sending them (TransactionMarkerRequestCompletionHandler: "this txn
+	// can now be ignored"), and the transaction stays PrepareAbort.
+	exemptTxnStateLost
 	numExemptions
 )
 

@@ -23,6 +23,7 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		{"a stopped broker's HW", exemptStoppedBrokersHW, 1722, "read-above-hw"},
 		{"a group lost to a power loss", exemptGroupLostToPowerLoss, 534, "group-liveness"},
 		{"an epoch led again after a power loss", exemptReledAfterPowerLoss, 336, "isr-identical"},
+		{"a transaction state lost to a power loss", exemptTxnStateLost, 9, "txn-open-forever"},
 	} {
 		version := kafka38
 		switch c.e {

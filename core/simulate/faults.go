@@ -35,6 +35,9 @@ func (run *Run) fault(r *sim.Rand) {
 	if err := run.consumerFault(); err != nil {
 		run.violate("simulator", "a consumer restart failed: %v", err)
 	}
+	if err := run.txnFault(); err != nil {
+		run.violate("simulator", "a transactional producer's restart failed: %v", err)
+	}
 }
 
 // brokerFault applies the fault the main stream draws.

@@ -37,6 +37,8 @@ var faultKinds = []struct {
 	{"static consumer crash", regexp.MustCompile(`consumer \S+ \(\S+\) crashes; a new process starts with the same group.instance.id to take its place$`)},
 	{"static consumer close", regexp.MustCompile(`consumer \S+ \(\S+\) closes: a last commit; a static member stays in the group and takes its place back when it starts again$`)},
 	{"static consumer rejoin", regexp.MustCompile(`consumer \S+ \(\S+\) starts again with its group.instance.id$`)},
+	{"transactional producer crash", regexp.MustCompile(`transactional producer \S+ \(\S+\) crashes; a successor starts with the same transactional.id$`)},
+	{"transactional producer zombie", regexp.MustCompile(`transactional producer \S+ \(\S+\) is cut off from the cluster and lives on as a zombie; a successor starts with the same transactional.id$`)},
 }
 
 // safetyFaults classifies the schedule lines of a run's safety phase

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"strings"
 
 	"kafkascope/core/cluster"
 	"kafkascope/core/sim"
@@ -120,6 +121,9 @@ func isZooKeeperHost(host string) bool {
 	return ok
 }
 
+// isBrokerHost reports whether host is a Kafka node's (cluster.Host).
+func isBrokerHost(host string) bool { return strings.HasPrefix(host, "kafka-") }
+
 // endpoint names a host as network cut names it: a broker by its id, a
 // ZooKeeper server by its host name.
 func endpoint(host string) string {
@@ -130,11 +134,12 @@ func endpoint(host string) string {
 }
 
 // brokerCuts are the cut links between two brokers (the main stream's
-// network heal draws among them; the ZooKeeper faults heal their own).
+// network heal draws among them; the ZooKeeper faults heal their own, and
+// a zombie producer's cuts, txn_faults.go, are healed by a heal of all).
 func brokerCuts(net *sim.Network) [][2]string {
 	var out [][2]string
 	for _, l := range net.Cuts() {
-		if !isZooKeeperHost(l[0]) && !isZooKeeperHost(l[1]) {
+		if isBrokerHost(l[0]) && isBrokerHost(l[1]) {
 			out = append(out, l)
 		}
 	}

@@ -108,6 +108,9 @@ func (run *Run) consumed(m *member, recs []client.ConsumerRecord) {
 		if r.Offset >= hw {
 			run.violate("read-above-hw", "%s received %s offset %d, but no replica's HW is above %d", m.name, tp, r.Offset, hw)
 		}
+		if d := run.markerDelivered(tp, r); d != "" {
+			run.violate("marker-delivered", "%s was given %s", m.name, d)
+		}
 	}
 	m.consumed += len(recs)
 	run.Stats.Consumed += len(recs)

@@ -128,6 +128,9 @@ type Plan struct {
 	Producers  []ProducerPlan
 	Groups     []GroupPlan
 	Faults     int
+	// Txn is the transactional workload (txn_plan.go), drawn for some
+	// seeds from a stream of its own.
+	Txn TxnPlan
 }
 
 // Draw draws a run's shape from the seed ("simulate/plan" stream).
@@ -229,6 +232,7 @@ func Draw(seed uint64, opts Options) Plan {
 			p.Groups[i].Static = true
 		}
 	}
+	p.Txn = drawTxn(seed)
 	return p
 }
 
@@ -264,6 +268,7 @@ func (p Plan) Describe(opts Options) string {
 		}
 		b.WriteString(")")
 	}
+	b.WriteString(p.Txn.describe())
 	if len(opts.Overrides) > 0 {
 		keys := make([]string, 0, len(opts.Overrides))
 		for k := range opts.Overrides {

@@ -67,6 +67,8 @@ type Run struct {
 	pace *pacer
 
 	x extras // later fault families and checkers (extras.go)
+
+	txn txnRun // the transactional workload and its checks (txn_*.go)
 }
 
 // Stats are a run's measurements.
@@ -179,6 +181,9 @@ func (run *Run) simulate() error {
 	if err := run.startGroups(); err != nil {
 		return err
 	}
+	if err := run.startTxn(); err != nil {
+		return err
+	}
 
 	// Safety phase: faults at random gaps, invariants sampled every second.
 	faults := sim.NewRand(p.Seed, "simulate/faults")
@@ -202,6 +207,7 @@ func (run *Run) simulate() error {
 	for _, pr := range run.producers {
 		run.stopSending(pr)
 	}
+	run.stopTxn()
 	run.note("network heal (all)")
 	if err := c.Heal(0, 0, true); err != nil {
 		return err
@@ -220,6 +226,9 @@ func (run *Run) simulate() error {
 	if err := run.closeProducers(); err != nil {
 		return err
 	}
+	if err := run.closeTxn(); err != nil {
+		return err
+	}
 	if err := run.closeGroups(); err != nil {
 		return err
 	}
@@ -233,6 +242,9 @@ func (run *Run) simulate() error {
 		run.violate("liveness", "the cluster did not converge within %s after healing and restarting everything:\n%s", settleLimit, run.stateDump())
 	}
 	run.sample()
+	if err := run.settleTxn(); err != nil {
+		return err
+	}
 	// The reader stays up: a test may plant damage and check again.
 	return run.finalChecks()
 }
@@ -293,6 +305,9 @@ func (run *Run) Report() string {
 	s := run.Stats
 	fmt.Fprintf(&b, "sent %d: acked %d, failed %d, unresolved %d; %d power losses, %d acked records exempt as lost to them; %d idempotent records written again after a producer epoch bump\n",
 		s.Sent, s.Acked, s.Failed, s.Unknown, s.PowerLosses, s.Exempt, s.EpochBumpDuplicates)
+	if len(run.txn.apps) > 0 {
+		b.WriteString(run.txn.stats.String() + "\n")
+	}
 	b.WriteString("violations:\n")
 	for _, v := range run.Violations {
 		b.WriteString("  " + v.String() + "\n")

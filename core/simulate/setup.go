@@ -46,6 +46,7 @@ type fetchResult struct {
 	err     error
 	code    protocol.ErrorCode
 	hw      int64
+	lso     int64 // the answer's last stable offset
 	records []record.Record
 	decode  error
 }
@@ -67,7 +68,7 @@ func (rd *reader) fetch(id int32, tp storage.TopicPartition, offset int64) (*fet
 				return
 			}
 			pr := r.Topics[0].Partitions[0]
-			fr.code, fr.hw = pr.ErrorCode, pr.HighWatermark
+			fr.code, fr.hw, fr.lso = pr.ErrorCode, pr.HighWatermark, pr.LastStableOffset
 			data := pr.Records
 			for len(data) > 0 {
 				b, n, err := record.Decode(data)
