@@ -129,6 +129,21 @@ type position struct {
 	seeks int
 }
 
+// seek sets the position to offset, found outside a fetch (ListOffsets,
+// a committed offset): fetched, the end of the last fetch, moves with it,
+// or a poll would take the position back to where an earlier fetch ended
+// (after OFFSET_OUT_OF_RANGE, the end of a log that has since been
+// truncated, and the reset would repeat forever).
+func (ps *position) seek(offset int64, epoch int32) {
+	ps.offset, ps.epoch, ps.fetched = offset, epoch, offset
+}
+
+// lookUp leaves the position to be looked up by reset (SeekEarliest,
+// SeekLatest).
+func (ps *position) lookUp(reset int64) {
+	ps.offset, ps.reset, ps.fetched = -1, reset, -1
+}
+
 // Consumer reads assigned partitions from their leaders: it looks up start
 // offsets with ListOffsets, keeps one Fetch in flight per leader (long poll
 // fetch.max.wait.ms), and hands records to OnRecords in offset order per
@@ -229,9 +244,9 @@ func (c *Consumer) Assign(env *sim.Env, topic string, partitions []int32, start 
 	for _, p := range partitions {
 		tp := topicPartition{topic, p}
 		c.assigned = append(c.assigned, tp)
-		ps := &position{offset: start, epoch: -1}
+		ps := &position{offset: start, epoch: -1, fetched: start}
 		if start < 0 {
-			ps.offset, ps.reset = -1, start
+			ps.lookUp(start)
 		}
 		c.pos[tp] = ps
 	}
@@ -341,9 +356,9 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse, seeks ma
 				from := ps.offset
 				switch c.cfg.AutoOffsetReset {
 				case "earliest":
-					ps.offset, ps.reset = -1, SeekEarliest
+					ps.lookUp(SeekEarliest)
 				case "latest":
-					ps.offset, ps.reset = -1, SeekLatest
+					ps.lookUp(SeekLatest)
 				default:
 					c.fatal(env, &Error{Class: "org.apache.kafka.clients.consumer.OffsetOutOfRangeException", Message: msg})
 					return
@@ -417,7 +432,7 @@ func (c *Consumer) lookupOffsets(env *sim.Env) {
 						retry = true
 						continue
 					}
-					ps.offset, ps.epoch = pr.Offset, pr.LeaderEpoch
+					ps.seek(pr.Offset, pr.LeaderEpoch)
 				}
 			}
 			if retry {

@@ -70,9 +70,9 @@ func (c *Consumer) SeekToCommitted(env *sim.Env, done func(env *sim.Env)) {
 			}
 			ps.awaiting = false
 			if o, ok := committed[tp]; ok {
-				ps.offset, ps.epoch, ps.fetched = o.offset, o.epoch, o.offset
+				ps.seek(o.offset, o.epoch)
 			} else {
-				ps.offset, ps.reset = -1, SeekEarliest // seekToBeginning
+				ps.lookUp(SeekEarliest) // seekToBeginning
 			}
 		}
 		done(env)

@@ -175,7 +175,7 @@ func (c *Consumer) addAssigned(env *sim.Env, tps []topicPartition) {
 			}
 			ps.awaiting = false
 			if o, ok := committed[tp]; ok {
-				ps.offset, ps.epoch = o.offset, o.epoch
+				ps.seek(o.offset, o.epoch)
 				continue
 			}
 			switch c.cfg.AutoOffsetReset {

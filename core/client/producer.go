@@ -256,13 +256,22 @@ func (p *Producer) Send(env *sim.Env, rec ProducerRecord, cb SendCallback) {
 // callback (KafkaProducer.doSend's catch); any other exception is thrown
 // out of send to the application, its OnThrow, or without one to the
 // callback too (a tool that catches around send and reports it the same
-// way, as VerifiableProducer does).
+// way, as VerifiableProducer does). An ApiException also makes an open
+// transaction abortable (TransactionManager.maybeTransitionToErrorState):
+// the record is not in it, so it must not commit. Kafka transitions just
+// after the callback, in the same call to send, before the application
+// can call anything else; here a callback may go on to commit, so the
+// transition comes first.
 func (p *Producer) sendFailed(env *sim.Env, ws *waitingSend, err *Error) {
-	if !err.thrown || p.onThrow == nil {
+	switch {
+	case !err.thrown:
+		p.txnFailBatch(err)
 		ws.cb(env, RecordMetadata{}, err)
-		return
+	case p.onThrow == nil:
+		ws.cb(env, RecordMetadata{}, err)
+	default:
+		p.onThrow(env, err)
 	}
-	p.onThrow(env, err)
 }
 
 // AbandonSends is the application's thread dying after a send threw:

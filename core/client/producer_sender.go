@@ -45,11 +45,11 @@ func (p *Producer) run(env *sim.Env) {
 		if known {
 			// BufferPool.allocate gave up: BufferExhaustedException.
 			need := p.batchMemory(ws.rec)
-			ws.cb(env, RecordMetadata{}, &Error{Class: "org.apache.kafka.clients.producer.BufferExhaustedException", Message: fmt.Sprintf(
+			p.sendFailed(env, ws, &Error{Class: "org.apache.kafka.clients.producer.BufferExhaustedException", Message: fmt.Sprintf(
 				"Failed to allocate %d bytes within the configured max blocking time %d ms. Total memory: %d bytes. Available memory: %d bytes. Poolable size: %d bytes",
 				need, p.cfg.MaxBlock.Milliseconds(), p.cfg.BufferMemory, p.cfg.BufferMemory-p.memUsed, p.cfg.BatchSize)})
 		} else {
-			ws.cb(env, RecordMetadata{}, &Error{Class: classTimeout, Message: fmt.Sprintf("Topic %s not present in metadata after %d ms.", ws.rec.Topic, p.cfg.MaxBlock.Milliseconds())})
+			p.sendFailed(env, ws, &Error{Class: classTimeout, Message: fmt.Sprintf("Topic %s not present in metadata after %d ms.", ws.rec.Topic, p.cfg.MaxBlock.Milliseconds())})
 		}
 		if len(p.wait) > 0 {
 			p.wait[0].deadline = now.Add(p.cfg.MaxBlock)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kafkascope/core/client"
+	"kafkascope/core/config"
 	"kafkascope/core/group"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
@@ -285,5 +286,53 @@ func TestSendOffsetsToTransaction(t *testing.T) {
 	}
 	if offset != 5 || code != protocol.NONE {
 		t.Fatalf("group g's stable offset for in-0: %d %v, want 5", offset, code)
+	}
+}
+
+// A send that fails before its record is in a batch (here its topic's
+// metadata never comes: TimeoutException after max.block.ms) leaves the
+// transaction abortable, as KafkaProducer.doSend's catch does
+// (maybeTransitionToErrorState): the commit fails, so the record sent
+// before it never becomes visible alone, and the abort succeeds.
+func TestSendTimeoutMakesTheTransactionAbortable(t *testing.T) {
+	c := newCluster(t, config.Static{"auto.create.topics.enable": "false"})
+	createAssigned(t, c, "out", [][]int32{{3, 1, 2}}, nil)
+	var steps []string
+	var p *client.Producer
+	cfg := client.DefaultProducerConfig(c.Release().Version)
+	cfg.ClientID, cfg.TransactionalID, cfg.MaxBlock = "copier", "copier", 2*time.Second
+	host, err := c.SpawnClient("producer", func(host string) sim.Process {
+		p = client.NewProducer(sim.Addr(host+":1"), []sim.Addr{BrokerAddr(1)}, cfg, c.World.Rand("test-producer"), func(client.Level, string, string) {})
+		return &client.Process{Handlers: []client.Handler{p}, OnStart: func(env *sim.Env) {
+			p.InitTransactions(env, func(env *sim.Env, err *client.Error) {
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if err := p.BeginTransaction(); err != nil {
+					t.Error(err)
+				}
+				p.Send(env, client.ProducerRecord{Topic: "out", Partition: 0, Value: []byte("a")}, func(env *sim.Env, _ client.RecordMetadata, err *client.Error) {
+					steps = append(steps, fmt.Sprintf("a: %v", err))
+				})
+				p.Send(env, client.ProducerRecord{Topic: "missing", Partition: 0, Value: []byte("b")}, func(env *sim.Env, _ client.RecordMetadata, err *client.Error) {
+					steps = append(steps, fmt.Sprintf("b: %v", err != nil))
+					p.CommitTransaction(env, func(env *sim.Env, err *client.Error) {
+						steps = append(steps, fmt.Sprintf("commit: %v", err != nil))
+						p.AbortTransaction(env, func(env *sim.Env, err *client.Error) { steps = append(steps, fmt.Sprintf("abort: %v", err)) })
+					})
+				})
+			})
+		}}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 30 && len(steps) < 4; i++ {
+		advance(t, c, time.Second)
+	}
+	c.StopClient(host)
+	if want := "[a: <nil> b: true commit: true abort: <nil>]"; fmt.Sprint(steps) != want {
+		t.Fatalf("steps %v, want %s", steps, want)
 	}
 }

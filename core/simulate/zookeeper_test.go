@@ -39,9 +39,7 @@ func TestSimulateZooKeeperEra(t *testing.T) {
 			}
 		}
 		run := mustSimulate(t, seed, opts)
-		if bug := knownEngineBug(run); bug != "" {
-			t.Logf("seed %d: a known engine bug (known_bugs_test.go): %s", seed, bug)
-		} else if len(run.Violations) > 0 {
+		if len(run.Violations) > 0 {
 			t.Errorf("%s\n%s", run.FailureLine(), run.Report())
 		}
 		if run.x.zkStatesChecked == 0 {

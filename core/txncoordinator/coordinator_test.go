@@ -19,6 +19,8 @@ type testHost struct {
 	markers  []*protocol.WriteTxnMarkersRequest
 	failNext protocol.ErrorCode
 	nextPID  int64
+	// leaderless: partitions the metadata knows without a leader.
+	leaderless map[storage.TopicPartition]bool
 }
 
 func (h *testHost) Respond(_ *sim.Env, _ sim.Addr, m sim.Message) { h.sent = append(h.sent, m) }
@@ -41,6 +43,9 @@ func (h *testHost) GenerateProducerID(*sim.Env) (int64, bool) {
 func (h *testHost) KnownPartition(tp storage.TopicPartition) bool { return tp.Topic != "nope" }
 func (h *testHost) GroupPartition(string) int32                   { return 7 }
 func (h *testHost) LeaderOf(tp storage.TopicPartition) (int32, bool) {
+	if h.leaderless[tp] {
+		return 0, false
+	}
 	if tp.Topic == "out" {
 		return 2, true
 	}
@@ -235,5 +240,47 @@ func TestTransactionalIDsExpire(t *testing.T) {
 	again := do[*protocol.InitProducerIdResponse](tt, &protocol.InitProducerIdRequest{TransactionalID: "copier", TransactionTimeoutMs: 60000, ProducerID: -1, ProducerEpoch: -1})
 	if again.ErrorCode != protocol.NONE || again.ProducerID == init.ProducerID || again.ProducerEpoch != 0 {
 		t.Fatalf("after expiry: %+v (first was %+v)", again, init)
+	}
+}
+
+// A partition without a leader keeps its marker pending (Kafka's
+// markersQueueForUnknownBroker): the transaction stays PrepareCommit
+// until a leader is elected and has written it; it is not dropped.
+func TestMarkerWaitsForALeader(t *testing.T) {
+	tt := newTxnTest(t)
+	init := do[*protocol.InitProducerIdResponse](tt, &protocol.InitProducerIdRequest{TransactionalID: "copier", TransactionTimeoutMs: 60000, ProducerID: -1, ProducerEpoch: -1})
+	add := do[*protocol.AddPartitionsToTxnResponse](tt, &protocol.AddPartitionsToTxnRequest{TransactionalID: "copier", ProducerID: init.ProducerID, ProducerEpoch: 0,
+		Topics: []protocol.TxnTopic{{Name: "out", Partitions: []int32{0}}, {Name: "other", Partitions: []int32{0}}}})
+	if add.Results[0].Partitions[0].ErrorCode != protocol.NONE {
+		t.Fatalf("add: %+v", add.Results)
+	}
+	orphan := storage.TopicPartition{Topic: "other", Partition: 0}
+	tt.host.leaderless = map[storage.TopicPartition]bool{orphan: true}
+	if r := do[*protocol.EndTxnResponse](tt, &protocol.EndTxnRequest{TransactionalID: "copier", ProducerID: init.ProducerID, ProducerEpoch: 0, Committed: true}); r.ErrorCode != protocol.NONE {
+		t.Fatalf("end: %v", r.ErrorCode)
+	}
+	if err := tt.w.RunFor(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if tt.state("copier") != PrepareCommit {
+		t.Fatalf("completed without the leaderless partition's marker: %s", tt.state("copier"))
+	}
+	for _, req := range tt.host.markers {
+		for _, tr := range req.Markers[0].Topics {
+			if tr.Name == "other" {
+				t.Fatalf("a marker sent with no leader: %+v", req)
+			}
+		}
+	}
+	tt.host.leaderless = nil
+	if err := tt.w.RunFor(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if tt.state("copier") != CompleteCommit {
+		t.Fatalf("after the election: %s", tt.state("copier"))
+	}
+	last := tt.host.markers[len(tt.host.markers)-1].Markers[0]
+	if len(last.Topics) != 1 || last.Topics[0].Name != "other" || !last.Commit {
+		t.Fatalf("the last marker: %+v", last)
 	}
 }

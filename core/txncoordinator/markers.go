@@ -19,9 +19,10 @@ const markerRetryBackoff = 100 * time.Millisecond
 // abort to its end (TransactionMarkerChannelManager): the Complete
 // transition is prepared, every partition's leader is asked to write the
 // marker, one WriteTxnMarkers per broker, and once all are written the
-// transition is appended. A partition whose leader is unknown is dropped
-// (its topic is likely deleted); one whose leader could not write it is
-// tried again; a marker the leader refuses as stale (a newer producer
+// transition is appended. A partition the broker's metadata no longer has
+// is dropped (its topic was deleted); one without a leader waits for one
+// (Kafka's markersQueueForUnknownBroker, retried each round), as does one
+// whose leader could not write it; a marker the leader refuses as stale (a newer producer
 // epoch, a newer coordinator) ends the sending.
 func (c *Coordinator) completeTransaction(env *sim.Env, partition int32, p *txnPartition, m *txnMetadata) {
 	t, err := m.prepareComplete(env.Now().UnixMilli())
@@ -46,20 +47,29 @@ func (c *Coordinator) completeTransaction(env *sim.Env, partition int32, p *txnP
 			return
 		}
 		byBroker := map[int32][]storage.TopicPartition{}
+		leaderless := false
 		for _, tp := range slices.Clone(m.partitions) {
+			if !c.host.KnownPartition(tp) {
+				m.partitions = slices.DeleteFunc(m.partitions, func(x storage.TopicPartition) bool { return x == tp })
+				continue
+			}
 			leader, ok := c.host.LeaderOf(tp)
 			if !ok {
-				m.partitions = slices.DeleteFunc(m.partitions, func(x storage.TopicPartition) bool { return x == tp })
+				leaderless = true // markersQueueForUnknownBroker: kept for a later round
 				continue
 			}
 			byBroker[leader] = append(byBroker[leader], tp)
 		}
 		if len(byBroker) == 0 {
+			if leaderless {
+				env.After(markerRetryBackoff, "txn-marker-retry", send)
+				return
+			}
 			send(env)
 			return
 		}
 		waiting := len(byBroker)
-		retry := false
+		retry := leaderless
 		for _, broker := range sortedBrokers(byBroker) {
 			tps := byBroker[broker]
 			req := &protocol.WriteTxnMarkersRequest{Markers: []protocol.WritableTxnMarker{{
