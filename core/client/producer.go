@@ -135,9 +135,6 @@ type waitingSend struct {
 	cb       SendCallback
 	deadline sim.Time
 	ts       int64
-	// refusal is the transaction's refusal of the send, made when send was
-	// called, for the partition once chosen (nil: allowed).
-	refusal func(tp topicPartition) *Error
 }
 
 // Producer is KafkaProducer: records are partitioned into per-partition
@@ -227,9 +224,9 @@ func (p *Producer) Send(env *sim.Env, rec ProducerRecord, cb SendCallback) {
 	p.meta.Add(rec.Topic)
 	// On the stack: most records go straight into a batch; one that must
 	// wait (for metadata or memory) is copied onto the waiting list.
-	// The transaction's state is checked as the application calls send
-	// (the record may wait for metadata meanwhile).
-	ws := waitingSend{part: -1, rec: rec, cb: cb, deadline: env.Now().Add(p.cfg.MaxBlock), ts: env.Now().UnixMilli(), refusal: p.txnCheckSend()}
+	// The transaction's state is checked once the record is appended
+	// (accumulate).
+	ws := waitingSend{part: -1, rec: rec, cb: cb, deadline: env.Now().Add(p.cfg.MaxBlock), ts: env.Now().UnixMilli()}
 	if rec.Timestamp != 0 {
 		ws.ts = rec.Timestamp
 	}
@@ -379,9 +376,12 @@ func (p *Producer) accumulate(env *sim.Env, ws *waitingSend) (done bool, failed 
 	b.sizeBytes += size
 	// The partition joins the transaction only once the record is in the
 	// accumulator (doSend: maybeAddPartition after append), so a refusal
-	// leaves the record there, never drained, until it expires.
-	if ws.refusal != nil {
-		return true, ws.refusal(tp)
+	// leaves the record there, never drained, until it expires. The state
+	// is checked now, after the wait for metadata or memory, as doSend
+	// does: a transaction aborted meanwhile (by another thread) refuses
+	// it rather than taking it into the next one.
+	if refusal := p.txnCheckSend(); refusal != nil {
+		return true, refusal(tp)
 	}
 	return true, nil
 }

@@ -403,8 +403,8 @@ func (p *Producer) inFlightBatches() int {
 }
 
 // txnCheckSend is TransactionManager.maybeAddPartition's check, made as
-// the application calls send: a transactional producer sends only inside a
-// transaction. It gives the refusal for the partition the record goes to,
+// a record is appended to the accumulator: a transactional producer sends
+// only inside a transaction. It gives the refusal for the partition the record goes to,
 // or nil. The exceptions are thrown out of send (IllegalStateException,
 // the error state's KafkaException); a fenced producer's, an
 // ApiException, goes to the callback.

@@ -145,10 +145,26 @@ func TestTransactionalProducerAndReadCommitted(t *testing.T) {
 			}
 		})
 	}
+	// afterSends runs fn once send has returned: KafkaProducer.send blocks
+	// the application's thread while the topic's metadata is unknown.
+	var unblocked func(env *sim.Env)
+	afterSends := func(env *sim.Env, fn func(env *sim.Env)) {
+		if p.Blocked() {
+			unblocked = fn
+			return
+		}
+		fn(env)
+	}
 	cfg := client.DefaultProducerConfig(c.Release().Version)
 	cfg.ClientID, cfg.TransactionalID = "copier", "copier"
 	host, err := c.SpawnClient("producer", func(host string) sim.Process {
 		p = client.NewProducer(sim.Addr(host+":1"), []sim.Addr{BrokerAddr(1)}, cfg, c.World.Rand("test-producer"), func(client.Level, string, string) {})
+		p.OnUnblock(func(env *sim.Env) {
+			if fn := unblocked; fn != nil {
+				unblocked = nil
+				fn(env)
+			}
+		})
 		return &client.Process{Handlers: []client.Handler{p}, OnStart: func(env *sim.Env) {
 			p.InitTransactions(env, step("init", func(env *sim.Env) {
 				if err := p.BeginTransaction(); err != nil {
@@ -156,13 +172,15 @@ func TestTransactionalProducerAndReadCommitted(t *testing.T) {
 				}
 				send(env, "a", nil)
 				send(env, "b", nil)
-				p.CommitTransaction(env, step("commit", func(env *sim.Env) {
-					if err := p.BeginTransaction(); err != nil {
-						t.Error(err)
-					}
-					// Acknowledged, then aborted: it stays in the log.
-					send(env, "c", func(env *sim.Env) { p.AbortTransaction(env, step("abort", nil)) })
-				}))
+				afterSends(env, func(env *sim.Env) {
+					p.CommitTransaction(env, step("commit", func(env *sim.Env) {
+						if err := p.BeginTransaction(); err != nil {
+							t.Error(err)
+						}
+						// Acknowledged, then aborted: it stays in the log.
+						send(env, "c", func(env *sim.Env) { p.AbortTransaction(env, step("abort", nil)) })
+					}))
+				})
 			}))
 		}}
 	})

@@ -364,6 +364,7 @@ func (img *Image) BrokerConfig(name string) map[string]string {
 func (img *Image) Clone() *Image {
 	c := NewImage()
 	c.Offset = img.Offset
+	c.NextProducerID = img.NextProducerID
 	c.configs = img.configs
 	for k, v := range img.Features {
 		c.Features[k] = v

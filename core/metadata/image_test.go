@@ -375,6 +375,11 @@ func TestFeatureAndNoOpRecords(t *testing.T) {
 
 func TestCloneIsDeep(t *testing.T) {
 	img := baseImage(t)
+	// A block of producer ids handed out: a clone (the image a new active
+	// controller starts from) must not hand it out again.
+	if err := img.Apply(img.Offset+1, &ProducerIdsRecord{BrokerID: 1, BrokerEpoch: 1, NextProducerID: 2000}); err != nil {
+		t.Fatal(err)
+	}
 	c := img.Clone()
 	if !reflect.DeepEqual(c, img) {
 		t.Fatal("clone differs from the original")

@@ -25,7 +25,12 @@ type partitionEpoch struct {
 //     controller in a given controller epoch (event.ControllerActivated:
 //     the ZooKeeper era's /controller_epoch, KRaft's quorum epoch);
 //   - election-allowed: every leader the controller elects is one the
-//     cluster's release allows (checks_elections.go).
+//     cluster's release allows (checks_elections.go);
+//   - producer-id-unique: no two blocks of producer ids brokers receive
+//     overlap (event.ProducerIDBlockReceived): each id names one producer
+//     in the whole cluster, or two producers' sequence numbers meet in
+//     one partition's producer state and one's batches are taken as the
+//     other's duplicates.
 func (run *Run) observe(e sim.TraceEvent) {
 	switch n := e.Note.(type) {
 	case event.LeaderStarted:
@@ -47,6 +52,8 @@ func (run *Run) observe(e sim.TraceEvent) {
 			fmt.Sprintf("controller epoch %d", n.Epoch))
 	case event.TxnStateChanged, event.TxnMarkerWritten:
 		run.txn.notes = append(run.txn.notes, e)
+	case event.ProducerIDBlockReceived:
+		run.checkProducerIDBlock(n)
 	case event.RaftTransition:
 		if n.Role == "Leader" {
 			checkUniqueLeader(run, "one-quorum-leader-per-epoch", run.quorumLeader, n.Epoch, n.Node,
@@ -116,4 +123,21 @@ func (run *Run) staleLeadership(tp string, epoch int32, at sim.Time) bool {
 		}
 	}
 	return false
+}
+
+// checkProducerIDBlock (producer-id-unique): a block received must not
+// overlap one received before, by any broker (Kafka's controller hands
+// out each block once: ProducerIdControlManager.generateNextProducerId
+// moves nextProducerId past it in a committed ProducerIdsRecord, which
+// every later controller replays; in the ZooKeeper era the
+// /latest_producer_id_block znode's version guards it).
+func (run *Run) checkProducerIDBlock(b event.ProducerIDBlockReceived) {
+	for _, prev := range run.x.idBlocks {
+		if b.First <= prev.Last && prev.First <= b.Last {
+			run.violate("producer-id-unique", "broker %d received producer ids [%d, %d], which overlap [%d, %d] broker %d received before",
+				b.Broker, b.First, b.Last, prev.First, prev.Last, prev.Broker)
+			return
+		}
+	}
+	run.x.idBlocks = append(run.x.idBlocks, b)
 }

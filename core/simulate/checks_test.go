@@ -113,6 +113,18 @@ func recheck(t *testing.T, run *Run) {
 }
 
 func TestCheckersCatchPlantedBugs(t *testing.T) {
+	t.Run("producer-id-unique", func(t *testing.T) {
+		// Broker 5 handed the block broker 1 has (seed 461 before the
+		// controller's image clone kept NextProducerID).
+		run := &Run{C: &cluster.Cluster{World: sim.NewWorld(1)}}
+		run.observe(sim.TraceEvent{Note: event.ProducerIDBlockReceived{Broker: 1, First: 0, Last: 999}})
+		run.observe(sim.TraceEvent{Note: event.ProducerIDBlockReceived{Broker: 3, First: 1000, Last: 1999}})
+		if len(run.Violations) > 0 {
+			t.Fatalf("disjoint blocks: %v", run.Violations)
+		}
+		run.observe(sim.TraceEvent{Note: event.ProducerIDBlockReceived{Broker: 5, First: 0, Last: 999}})
+		wantViolation(t, run, "producer-id-unique", "broker 5 received producer ids [0, 999], which overlap [0, 999] broker 1 received before")
+	})
 	t.Run("acked-write-lost", func(t *testing.T) {
 		run, s, leader, _ := cleanRun(t)
 		rewrite(t, run, leader, s, true)

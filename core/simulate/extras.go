@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"kafkascope/core/event"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -44,6 +45,10 @@ type extras struct {
 	zkCheckedZxid     int64
 	zkStatesChecked   int
 	controllerOfEpoch map[int32]int32
+
+	// idBlocks are the blocks of producer ids brokers received, in order
+	// (producer-id-unique).
+	idBlocks []event.ProducerIDBlockReceived
 
 	// metaCommitted is the leader epoch of every metadata-log offset seen
 	// committed (index = offset; -1 where it was only in a snapshot).

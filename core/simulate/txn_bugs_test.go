@@ -19,6 +19,11 @@ import "testing"
 //     (the end of a log since truncated) at the next poll, and was reset
 //     again, forever: a position set by ListOffsets or a committed offset
 //     now moves the fetched end with it (position.seek).
+//   - 461 (4.3): a new active controller started from a clone of the
+//     image that lost its next producer id, and handed block [0, 999]
+//     out again: two producers shared id 0, and a partition took one's
+//     batch for the other's duplicate (acked-write-lost; now
+//     producer-id-unique too).
 func TestTransactionSeedsThatFoundBugs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("not under -race")
@@ -26,7 +31,7 @@ func TestTransactionSeedsThatFoundBugs(t *testing.T) {
 	for _, c := range []struct {
 		seed uint64
 		opts Options
-	}{{4, Options{Version: kafka28}}, {12, Options{Version: kafka28}}, {55, Options{Version: kafka28}}, {77, Options{Version: kafka28}}, {72, Options{}}, {80, Options{}}} {
+	}{{4, Options{Version: kafka28}}, {12, Options{Version: kafka28}}, {55, Options{Version: kafka28}}, {77, Options{Version: kafka28}}, {72, Options{}}, {80, Options{}}, {461, Options{}}} {
 		if run := mustSimulate(t, c.seed, c.opts); len(run.Violations) > 0 {
 			t.Errorf("seed %d (%v):\n%s", c.seed, c.opts.Version, run.Report())
 		}

@@ -85,6 +85,11 @@ type txnProc struct {
 	// supervised: its supervisor has started a successor after its fatal
 	// error (or a fault did: crashed, zombie).
 	replaced bool
+	// blocked is what the application does once its send returns, while
+	// the send is blocked (waiting for the topic's metadata or for
+	// buffer.memory): its one thread waits there, as KafkaProducer.send
+	// blocks, before it sends again or ends the transaction.
+	blocked func(env *sim.Env)
 }
 
 // startTxnProc spawns a new producer process for app.
@@ -101,6 +106,12 @@ func (run *Run) startTxnProc(app *txnApp) (*txnProc, error) {
 	pr.pick = sim.NewRand(run.Plan.Seed, fmt.Sprintf("simulate/workload/%s/%d", app.plan.Name, pr.n))
 	host, err := run.C.SpawnClient(app.plan.Name, func(host string) sim.Process {
 		pr.p = client.NewProducer(sim.Addr(host+":1"), []sim.Addr{cluster.BrokerAddr(1)}, cfg, run.C.World.Rand("simulate/"+app.plan.Name), run.clientLog(app.plan.Name))
+		pr.p.OnUnblock(func(env *sim.Env) {
+			if f := pr.blocked; f != nil {
+				pr.blocked = nil
+				f(env)
+			}
+		})
 		return &client.Process{Handlers: []client.Handler{pr.p}, OnStart: pr.start}
 	})
 	pr.host = host
@@ -162,7 +173,12 @@ func (pr *txnProc) send(env *sim.Env, t *txn, left int) {
 	if left <= 1 {
 		next = func(env *sim.Env) { pr.end(env, t) }
 	}
-	env.After(pr.app.plan.Gap, "sim-txn-send", next)
+	returned := func(env *sim.Env) { env.After(pr.app.plan.Gap, "sim-txn-send", next) }
+	if pr.p.Blocked() {
+		pr.blocked = returned
+		return
+	}
+	returned(env)
 }
 
 // end commits t, or aborts it one time in AbortOneIn. A commit that fails
