@@ -128,7 +128,9 @@ func (d *dumpLog) run() int {
 			code = d.dumpLogFile(arg, name)
 		case ".index", ".timeindex":
 			code = d.dumpIndex(arg, name)
-		case ".snapshot", ".txnindex":
+		case ".txnindex":
+			code = d.dumpTxnIndex(arg)
+		case ".snapshot":
 			if !d.disk.Exists(resolvePath(arg)) {
 				code = d.uncaught("java.nio.file.NoSuchFileException", arg)
 			}

@@ -56,18 +56,31 @@ func Clean(t *LogToClean, m *OffsetMap, nowMs int64) (CleanResult, error) {
 		return res, err
 	}
 	res.EndOffset = m.LatestOffset() + 1
-	lastOfProducer, err := l.lastDataOffsetOfProducers()
+	last, err := l.lastRecords()
 	if err != nil {
 		return res, err
 	}
-	f := &batchFilter{m: m, nowMs: nowMs, deleteRetentionMs: t.Config.DeleteRetentionMs, lastOfProducer: lastOfProducer, stats: &res.Stats}
+	// One transactions' state through every group of the pass, as Kafka's
+	// doClean hands one CleanedTransactionMetadata to each cleanSegments.
+	f := &batchFilter{m: m, nowMs: nowMs, deleteRetentionMs: t.Config.DeleteRetentionMs, last: last, txns: newCleanerTxns(), stats: &res.Stats}
 	groups, err := groupSegmentsBySize(l.segmentsIn(0, res.EndOffset), t.Config.SegmentBytes, t.Config.SegmentIndexBytes, t.FirstUncleanableOffset)
 	if err != nil {
 		return res, err
 	}
 	for _, group := range groups {
 		chunks := make([][]byte, 0, len(group))
-		for _, s := range group {
+		for i, s := range group {
+			// The aborted transactions of the whole segment, for the
+			// cleaned segment's index (cleanSegments).
+			upper := s.NextOffset()
+			if i+1 < len(group) {
+				upper = group[i+1].BaseOffset
+			}
+			aborted, err := l.collectAbortedTxns(s.BaseOffset, upper)
+			if err != nil {
+				return res, err
+			}
+			f.txns.add(aborted)
 			data, err := l.disk.ReadFile(s.Path)
 			if err != nil {
 				return res, err
@@ -82,7 +95,7 @@ func Clean(t *LogToClean, m *OffsetMap, nowMs int64) (CleanResult, error) {
 			}
 			chunks = append(chunks, cleaned)
 		}
-		if err := l.replaceSegments(chunks, group); err != nil {
+		if err := l.replaceSegments(chunks, f.txns.takeIndex(), group); err != nil {
 			return res, err
 		}
 		res.Segments = append(res.Segments, group[0].BaseOffset)
@@ -97,12 +110,18 @@ func Clean(t *LogToClean, m *OffsetMap, nowMs int64) (CleanResult, error) {
 func buildOffsetMap(l *Log, start, end int64, m *OffsetMap, stats *CleanerStats) error {
 	m.Clear()
 	dirty := l.segmentsIn(start, end)
+	aborted, err := l.collectAbortedTxns(start, end)
+	if err != nil {
+		return err
+	}
+	txns := newCleanerTxns()
+	txns.add(aborted)
 	for i, s := range dirty {
 		next := end
 		if i+1 < len(dirty) {
 			next = dirty[i+1].BaseOffset
 		}
-		full, err := mapSegment(l, s, m, start, next, stats)
+		full, err := mapSegment(l, s, m, start, next, txns, stats)
 		if err != nil || full {
 			return err
 		}
@@ -110,9 +129,11 @@ func buildOffsetMap(l *Log, start, end int64, m *OffsetMap, stats *CleanerStats)
 	return nil
 }
 
-// mapSegment adds the keyed records of s at or after start to m. It reports
-// whether m filled up before the segment's end.
-func mapSegment(l *Log, s *Segment, m *OffsetMap, start, nextSegmentStart int64, stats *CleanerStats) (bool, error) {
+// mapSegment adds the keyed records of s at or after start to m, except
+// aborted data (its keys do not hide older records: they are not the
+// latest values of the log). It reports whether m filled up before the
+// segment's end.
+func mapSegment(l *Log, s *Segment, m *OffsetMap, start, nextSegmentStart int64, txns *cleanerTxns, stats *CleanerStats) (bool, error) {
 	data, err := l.disk.ReadFile(s.Path)
 	if err != nil {
 		return false, err
@@ -126,9 +147,16 @@ func mapSegment(l *Log, s *Segment, m *OffsetMap, start, nextSegmentStart int64,
 		if err != nil {
 			return false, fmt.Errorf("mapping %s at offset %d: %w", s.Path, bi.BaseOffset, err)
 		}
-		if b.IsControl() {
+		h, err := record.ParseHeader(data[bi.Position:end])
+		if err != nil {
+			return false, err
+		}
+		switch aborted := txns.onBatch(h, &b); {
+		case b.IsControl():
 			stats.MapMessagesRead++
-		} else {
+		case aborted:
+			stats.MapMessagesRead += int64(len(b.Records))
+		default:
 			for i := range b.Records {
 				r := &b.Records[i]
 				if r.Key != nil && r.Offset >= start {

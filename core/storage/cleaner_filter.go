@@ -8,10 +8,10 @@ type batchFilter struct {
 	m                 *OffsetMap
 	nowMs             int64 // the pass's start: tombstones get their horizon from it
 	deleteRetentionMs int64
-	// lastOfProducer: each producer id's last data offset in the log; the
-	// batch ending there is kept even when emptied.
-	lastOfProducer map[int64]int64
-	stats          *CleanerStats
+	// last: what must be kept of each producer (lastRecord), even emptied.
+	last  map[int64]lastRecord
+	txns  *cleanerTxns
+	stats *CleanerStats
 }
 
 // shouldRetainRecord is Kafka's Cleaner.shouldRetainRecord. A record past
@@ -38,27 +38,47 @@ func (f *batchFilter) shouldRetainRecord(b *record.Batch, r *record.Record) bool
 }
 
 // filter appends to dst what survives of one stored batch (raw holds
-// exactly that batch) and returns the extended slice:
+// exactly that batch) and returns the extended slice. What happens to the
+// batch comes first (LogCleaner's checkBatchRetention):
 //
-//   - every record kept and no tombstone needing a horizon: the original
-//     bytes, untouched;
-//   - some records kept: the batch rebuilt around them with its base offset,
-//     last offset delta, leader epoch, producer fields and attributes, so
-//     offsets never change and batches may have gaps; a batch keeping a
-//     tombstone for the first time gets the delete horizon
-//     (now + delete.retention.ms) as its base timestamp and the
-//     delete-horizon attribute (KIP-534);
-//   - nothing kept: the batch is dropped, unless it is the last batch of a
-//     producer, which stays as an empty batch (its header alone).
+//   - aborted data (cleanerTxns) loses its records; so does a marker that
+//     may go once its delete horizon has passed;
+//   - a batch that is what must be kept of its producer (lastRecord) stays,
+//     if need be as an empty batch (its header alone: RETAIN_EMPTY);
+//   - any other batch whose records all go is dropped.
 //
-// Control batches (transaction markers) are copied as they are: the
-// simulator has no transactions. A batch that cannot be decoded (a
-// compressed one) is copied unchanged too.
+// Then its records (MemoryRecords.filterTo): a control record stays; a
+// data record as shouldRetainRecord says. Every record kept and no horizon
+// to add: the original bytes, untouched; some kept: the batch rebuilt
+// around them with its base offset, last offset delta, leader epoch,
+// producer fields and attributes, so offsets never change and batches
+// may have gaps. A batch keeping a tombstone for the first time, or a
+// marker that may go, gets the delete horizon (now +
+// delete.retention.ms) as its base timestamp and the delete-horizon
+// attribute (KIP-534). A batch that cannot be decoded (a compressed one)
+// is copied unchanged.
 func (f *batchFilter) filter(dst, raw []byte) []byte {
 	f.stats.BytesRead += int64(len(raw))
-	b, _, err := record.Decode(raw)
-	if err != nil || b.IsControl() {
-		h, _ := record.ParseHeader(raw)
+	h, err := record.ParseHeader(raw)
+	if err != nil {
+		return append(dst, raw...)
+	}
+	b, _, decodeErr := record.Decode(raw)
+	var decoded *record.Batch
+	if decodeErr == nil {
+		decoded = &b
+	}
+	canDiscard := f.txns.onBatch(h, decoded)
+	horizon, hasHorizon := h.DeleteHorizonMs()
+	discardRecords := canDiscard
+	if h.IsControl() {
+		discardRecords = canDiscard && hasHorizon && horizon <= f.nowMs
+	}
+	keepEmpty := h.ProducerID >= 0 && isLastOfProducer(f.last, h)
+	if discardRecords && !keepEmpty {
+		return dst // BatchRetention.DELETE
+	}
+	if decodeErr != nil {
 		f.stats.MessagesRead += int64(h.RecordCount)
 		f.stats.MessagesWritten += int64(h.RecordCount)
 		f.stats.BytesWritten += int64(len(raw))
@@ -69,25 +89,30 @@ func (f *batchFilter) filter(dst, raw []byte) []byte {
 	for i := range b.Records {
 		r := &b.Records[i]
 		f.stats.MessagesRead++
-		if f.shouldRetainRecord(&b, r) {
+		switch {
+		case discardRecords:
+		case b.IsControl():
+			kept = append(kept, *r)
+		case f.shouldRetainRecord(&b, r):
 			kept = append(kept, *r)
 			tombstones = tombstones || r.Value == nil
 		}
 	}
 	f.stats.MessagesWritten += int64(len(kept))
-	f.stats.TombstonesRemoved += int64(countTombstones(b.Records) - countTombstones(kept))
-	horizon, hasHorizon := b.DeleteHorizonMs()
-	needHorizon := tombstones && !hasHorizon
+	if !b.IsControl() {
+		f.stats.TombstonesRemoved += int64(countTombstones(b.Records) - countTombstones(kept))
+	}
+	needHorizon := (tombstones || (canDiscard && b.IsControl())) && !hasHorizon
 	start := len(dst)
 	switch {
-	case len(kept) == len(b.Records) && !needHorizon:
+	case len(kept) == len(b.Records) && len(kept) > 0 && !needHorizon:
 		dst = append(dst, raw...)
 	case len(kept) > 0:
 		if needHorizon {
 			horizon, hasHorizon = f.nowMs+f.deleteRetentionMs, true
 		}
 		dst = rebuildBatch(&b, kept, horizon, hasHorizon).AppendTo(dst)
-	case b.ProducerID >= 0 && f.lastOfProducer[b.ProducerID] == b.LastOffset():
+	case keepEmpty:
 		dst = emptyBatch(&b).AppendTo(dst)
 	}
 	f.stats.BytesWritten += int64(len(dst) - start)

@@ -25,9 +25,10 @@ type CleanableRange struct {
 
 // cleanableOffsets is Kafka's LogCleanerManager.cleanableOffsets. lastClean
 // is the log's entry in cleaner-offset-checkpoint, if any. A pass never
-// cleans past the high watermark (the last stable offset: there are no
-// transactions here), the active segment, or the first dirty segment whose
-// newest record is younger than min.compaction.lag.ms.
+// cleans past the last stable offset (an open transaction's records may
+// still be aborted, and the cleaner must know which), the active segment,
+// or the first dirty segment whose newest record is younger than
+// min.compaction.lag.ms.
 func cleanableOffsets(l *Log, cfg CleanerLogConfig, lastClean int64, hasLastClean bool, nowMs int64) CleanableRange {
 	r := CleanableRange{FirstDirtyOffset: lastClean}
 	switch {
@@ -36,7 +37,11 @@ func cleanableOffsets(l *Log, cfg CleanerLogConfig, lastClean int64, hasLastClea
 	case lastClean < l.logStartOffset, lastClean > l.logEndOffset:
 		r.FirstDirtyOffset, r.ForceUpdateCheckpoint = l.logStartOffset, true
 	}
-	uncleanable := min(l.highWatermark, l.active().BaseOffset)
+	lso, err := l.LastStableOffset()
+	if err != nil {
+		lso = l.highWatermark // a producer state that cannot be read: HW bounds the LSO
+	}
+	uncleanable := min(lso, l.active().BaseOffset)
 	if lag := max(cfg.MinCompactionLagMs, 0); lag > 0 {
 		for _, s := range l.nonActiveSegmentsFrom(r.FirstDirtyOffset) {
 			// A segment with no timestamps counts as modified now, so it

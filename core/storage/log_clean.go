@@ -88,27 +88,6 @@ func (s *Segment) firstBatchTimestamp() int64 {
 	return h.MaxTimestamp
 }
 
-// lastDataOffsetOfProducers maps each producer id (>= 0) to the last offset
-// of its last data batch anywhere in the log. The cleaner keeps that batch,
-// even emptied, so the producer's last sequence number survives (Kafka
-// reads it from its producer state, which also expires producers after
-// producer.id.expiration.ms; this log keeps every producer).
-func (l *Log) lastDataOffsetOfProducers() (map[int64]int64, error) {
-	out := map[int64]int64{}
-	for _, s := range l.segments {
-		err := s.eachHeader(func(_ BatchInfo, h record.BatchHeader) error {
-			if h.ProducerID >= 0 && !h.IsControl() {
-				out[h.ProducerID] = h.LastOffset()
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
 // replaceSegments swaps the cleaned bytes of old (consecutive non-active
 // segments, oldest first) in as one segment at old[0]'s base offset, the
 // way Kafka's Cleaner.cleanSegments and LocalLog.replaceSegments do it: a
@@ -117,7 +96,9 @@ func (l *Log) lastDataOffsetOfProducers() (map[int64]int64, error) {
 // of cleaned bytes is appended to it as one append, so its indexes get
 // entries by LogSegment.append's index.interval.bytes rule (Kafka appends
 // what one read buffer kept; here a chunk is what one old segment kept,
-// which always fits a buffer at the simulator's sizes). The segment is
+// which always fits a buffer at the simulator's sizes), and its
+// transaction index gets the aborted transactions whose markers stayed.
+// The segment is
 // then closed as on a roll (its last time index entry, its indexes
 // trimmed) and flushed; its files are renamed .swap, the old segments are
 // taken out of the log and deleted as every deleted segment is (renamed
@@ -128,7 +109,7 @@ func (l *Log) lastDataOffsetOfProducers() (map[int64]int64, error) {
 // runs inside one event, so no crash can stop it halfway: the .cleaned and
 // .swap names never outlive the call (the loader still handles them as
 // Kafka's does, see removeStrayFiles).
-func (l *Log) replaceSegments(chunks [][]byte, old []*Segment) error {
+func (l *Log) replaceSegments(chunks [][]byte, aborted []AbortedTxn, old []*Segment) error {
 	if len(old) == 0 {
 		return fmt.Errorf("replaceSegments: no segments to replace")
 	}
@@ -167,6 +148,13 @@ func (l *Log) replaceSegments(chunks [][]byte, old []*Segment) error {
 			continue
 		}
 		if err := seg.append(newAppendSet(chunk, hs)); err != nil {
+			return err
+		}
+	}
+	// The aborted transactions whose markers the pass kept
+	// (CleanedTransactionMetadata.cleanedIndex).
+	for _, a := range aborted {
+		if err := seg.txnIndex.append(a); err != nil {
 			return err
 		}
 	}

@@ -142,9 +142,16 @@ func (l *Log) LastStableOffset() (int64, error) {
 // is in the segment of its marker, which may lie past the read) until a
 // segment's index says it has them all.
 func (l *Log) AbortedTxns(fetchOffset, upperBound int64) ([]AbortedTxn, error) {
+	return l.abortedTxnsFrom(fetchOffset, fetchOffset, upperBound)
+}
+
+// abortedTxnsFrom reads the indexes from the segment holding from on, for
+// the entries overlapping [fetchOffset, upperBound)
+// (LocalLog.collectAbortedTransactions).
+func (l *Log) abortedTxnsFrom(from, fetchOffset, upperBound int64) ([]AbortedTxn, error) {
 	var out []AbortedTxn
 	for i, s := range l.segments {
-		if i+1 < len(l.segments) && l.segments[i+1].BaseOffset <= fetchOffset {
+		if i+1 < len(l.segments) && l.segments[i+1].BaseOffset <= from {
 			continue
 		}
 		got, complete, err := s.txnIndex.collect(fetchOffset, upperBound)

@@ -130,3 +130,10 @@ func (x txnIndex) flush() error {
 	}
 	return x.disk.Fsync(x.path)
 }
+
+// ReadTxnIndex reads the entries of the .txnindex file at p, in file
+// order; a missing file has none (TransactionIndex opens it only if it
+// exists).
+func ReadTxnIndex(d *Disk, p string) ([]AbortedTxn, error) {
+	return txnIndex{d, p}.entries()
+}
