@@ -52,6 +52,7 @@ type Copier struct {
 	polling, rebalancing       bool
 	pollTimer                  *sim.Timer
 	done                       bool
+	initialized                bool // initTransactions returned
 }
 
 // New makes a copier over a consumer (with coordAddr, the address its
@@ -77,6 +78,10 @@ func (cp *Copier) snapshot(stage string) Status {
 
 // Done reports whether the copier has ended.
 func (cp *Copier) Done() bool { return cp.done }
+
+// Initialized reports whether initTransactions has returned: the copier
+// has its position and its producer epoch, and copies.
+func (cp *Copier) Initialized() bool { return cp.initialized }
 
 // Start is main: the consumer is assigned the input partition (or
 // subscribes), the remaining count is measured, and the producer's
@@ -154,6 +159,7 @@ func (cp *Copier) afterInit(env *sim.Env, err *client.Error) {
 		cp.exit(env, 1, err)
 		return
 	}
+	cp.initialized = true
 	cp.loop(env)
 }
 

@@ -50,6 +50,14 @@ const (
 	// sending them (TransactionMarkerRequestCompletionHandler: "this txn
 	// can now be ignored"), and the transaction stays PrepareAbort.
 	exemptTxnStateLost
+	// exemptCopyStateLost (copy-exactly-once, checks_copy.go, seed 9 on
+	// 3.8): a power loss took records of what the copy pipeline's
+	// exactly-once rests on: the group's committed offsets
+	// (__consumer_offsets, min.insync.replicas 1 by default), the
+	// copier's transaction state (__transaction_state), or copy-out's
+	// committed copies. The next copier then starts from an older offset
+	// and copies again what copy-out already holds, or copies are gone.
+	exemptCopyStateLost
 	numExemptions
 )
 

@@ -24,6 +24,7 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		{"a group lost to a power loss", exemptGroupLostToPowerLoss, 534, "group-liveness"},
 		{"an epoch led again after a power loss", exemptReledAfterPowerLoss, 336, "isr-identical"},
 		{"a transaction state lost to a power loss", exemptTxnStateLost, 9, "txn-open-forever"},
+		{"a copy pipeline's state lost to a power loss", exemptCopyStateLost, 9, "copy-exactly-once"},
 	} {
 		version := kafka38
 		switch c.e {

@@ -233,6 +233,7 @@ func Draw(seed uint64, opts Options) Plan {
 		}
 	}
 	p.Txn = drawTxn(seed)
+	p.Txn.Copy = drawCopy(seed, p.Txn, p.Brokers)
 	return p
 }
 

@@ -37,6 +37,9 @@ func (run *Run) txnFault() error {
 	if err := run.txnSupervise(); err != nil {
 		return err
 	}
+	if err := run.copyFault(); err != nil {
+		return err
+	}
 	r := run.stream(&run.txn.faults, "simulate/faults/txn")
 	if r.Intn(txnFaultOneIn) != 0 {
 		return nil

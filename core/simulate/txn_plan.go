@@ -19,6 +19,8 @@ type TxnPlan struct {
 	// there are transactional producers); one read_uncommitted consumer
 	// runs beside them.
 	ReadCommitted int
+	// Copy is the copy pipeline, if any (copy_plan.go).
+	Copy *CopyPlan
 }
 
 // TxnProducerPlan is one transactional application: a transactional.id
@@ -83,5 +85,6 @@ func (p TxnPlan) describe() string {
 			tp.Name, tp.TransactionalID, tp.Records, tp.Gap, tp.AbortOneIn, tp.Timeout.Milliseconds())
 	}
 	fmt.Fprintf(&b, "; %d read_committed consumer(s) and 1 read_uncommitted", p.ReadCommitted)
+	b.WriteString(p.Copy.describe())
 	return b.String()
 }

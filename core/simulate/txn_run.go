@@ -29,6 +29,8 @@ type txnRun struct {
 	// markers (event.TxnStateChanged, event.TxnMarkerWritten), in order:
 	// what txn-open-forever tells of an open transaction.
 	notes []sim.TraceEvent
+	// copy is the copy pipeline (copy_run.go), nil without one.
+	copy *copyRun
 
 	stats TxnStats
 }
@@ -40,11 +42,19 @@ type TxnStats struct {
 	ReadCommitted                        int // transactional records read_committed consumers received
 	AbortedSeen                          int // aborted transactions' records the read_uncommitted consumer received
 	Exempt                               int // records exempt as lost to a power loss
+	// The copy pipeline: copy-in's records, copy-out's visible ones, the
+	// copier processes run, and copies exempt (copy-in lost the original).
+	CopyInput, CopyOutput, CopyProcesses, CopyExempt int
 }
 
 func (s TxnStats) String() string {
-	return fmt.Sprintf("transactions: %d committed, %d aborted, %d of unknown outcome, %d unfinished; %d producer processes restarted after a fatal error; read_committed consumers were given %d transactional records, the read_uncommitted one %d of aborted transactions; %d exempt as lost to power losses",
+	out := fmt.Sprintf("transactions: %d committed, %d aborted, %d of unknown outcome, %d unfinished; %d producer processes restarted after a fatal error; read_committed consumers were given %d transactional records, the read_uncommitted one %d of aborted transactions; %d exempt as lost to power losses",
 		s.Committed, s.Aborted, s.Unknown, s.Pending, s.Fenced, s.ReadCommitted, s.AbortedSeen, s.Exempt)
+	if s.CopyProcesses > 0 {
+		out += fmt.Sprintf("; copy pipeline: %d records in %s, %d visible in %s, %d copier processes, %d copies exempt (%s lost the original)",
+			s.CopyInput, copyIn, s.CopyOutput, copyOut, s.CopyProcesses, s.CopyExempt, copyIn)
+	}
+	return out
 }
 
 // startTxn starts the transactional producers and their consumers.
@@ -67,7 +77,10 @@ func (run *Run) startTxn() error {
 			return err
 		}
 	}
-	return run.startTxnReader(1, false)
+	if err := run.startTxnReader(1, false); err != nil {
+		return err
+	}
+	return run.startCopy()
 }
 
 // stopTxn has every application end its transaction in progress and
@@ -82,6 +95,7 @@ func (run *Run) stopTxn() {
 		}
 		run.note("%s stops its transactions", app.plan.Name)
 	}
+	run.stopCopyInput()
 }
 
 // closeTxn waits (bounded) until every application's process has ended
@@ -158,18 +172,29 @@ func (run *Run) settleTxn() error {
 	if len(run.txn.apps) == 0 {
 		return nil
 	}
-	limit := run.txnSettleLimit()
+	limit := run.txnSettleLimit() + run.copySettleLimit()
 	done := func() bool {
 		logs := run.leaderLogs()
-		return len(openTxnPartitions(logs)) == 0 && run.txnReadersCaughtUp(logs)
+		return len(openTxnPartitions(logs)) == 0 && run.txnReadersCaughtUp(logs) && (run.txn.copy == nil || run.copyCaughtUp())
 	}
 	end := run.C.World.Now().Add(limit)
 	for !done() && run.C.World.Now() < end {
+		if err := run.copySupervise(); err != nil {
+			return err
+		}
 		if err := run.advance(500 * time.Millisecond); err != nil {
 			return err
 		}
 	}
 	run.txn.settled = true
+	if cr := run.txn.copy; cr != nil {
+		cr.caughtUp = run.copyCaughtUp()
+		if !cr.caughtUp {
+			pr := cr.current()
+			run.violate("liveness", "the copier did not copy all of %s within %s of convergence (process %d: exited %v %s)", copyIn, limit, pr.n, pr.exited, pr.err)
+		}
+		run.closeCopy()
+	}
 	if logs := run.leaderLogs(); !run.txnReadersCaughtUp(logs) && len(openTxnPartitions(logs)) == 0 {
 		// Open transactions are txn-open-forever's (txnFinal); consumers
 		// that never reach the end of a settled log are stuck.
