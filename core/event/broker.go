@@ -586,6 +586,28 @@ type TxnMarkerWritten struct {
 }
 
 func (TxnMarkerWritten) Key() string { return "txn.marker" }
+
+// TxnMarkerSkipped: a transaction coordinator completing a transaction
+// left out a partition its broker's metadata does not have, taking its
+// topic for deleted (TransactionMarkerChannelManager
+// .addTxnMarkersToBrokerQueue: "Couldn't find leader endpoint for
+// partitions ... likely deleted already and hence can be skipped"). In
+// the ZooKeeper era a broker that restarted while no controller ran has
+// an empty metadata cache until the UpdateMetadata that follows the
+// LeaderAndIsr making it a coordinator: the marker is then never written.
+type TxnMarkerSkipped struct {
+	Broker          int32
+	TransactionalID string
+	ProducerID      int64
+	TP              storage.TopicPartition
+}
+
+func (TxnMarkerSkipped) Key() string { return "txn.marker.skipped" }
+func (e TxnMarkerSkipped) Fields(w sim.FieldWriter) {
+	broker(w, e.Broker, e.TP)
+	w.Str("txnid", e.TransactionalID)
+	w.Int("producer", e.ProducerID)
+}
 func (e TxnMarkerWritten) Fields(w sim.FieldWriter) {
 	broker(w, e.Broker, e.TP)
 	w.Int("producer", e.ProducerID)

@@ -131,7 +131,19 @@ func (run *Run) copyStateLost() bool {
 	}
 	n := int32(run.C.Config().Static.BrokerInt("offsets.topic.num.partitions"))
 	offsets := storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: hashing.CoordinatorPartition(copyGroup, n)}
-	return run.powerLossAtOrAfter(offsets, 0) || run.powerLossAtOrAfter(run.txnStatePartition(copyTxnID), 0) || run.powerLossAtOrAfter(copyTP(copyOut), 0)
+	if run.powerLossAtOrAfter(offsets, 0) || run.powerLossAtOrAfter(run.txnStatePartition(copyTxnID), 0) || run.powerLossAtOrAfter(copyTP(copyOut), 0) {
+		return true
+	}
+	// A marker a coordinator skipped (exemptMarkerSkipped) leaves the
+	// copier's transaction open in copy-out or the group's offsets.
+	for _, tps := range run.x.markersSkipped {
+		for _, tp := range tps {
+			if run.exempt(exemptMarkerSkipped) && (tp == offsets || tp == copyTP(copyOut)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stats counts the pipeline's figures for the report.

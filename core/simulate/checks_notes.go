@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"kafkascope/core/event"
+	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -54,6 +55,18 @@ func (run *Run) observe(e sim.TraceEvent) {
 		run.txn.notes = append(run.txn.notes, e)
 	case event.ProducerIDBlockReceived:
 		run.checkProducerIDBlock(n)
+	case event.TxnMarkerSkipped:
+		if run.x.markersSkipped == nil {
+			run.x.markersSkipped = map[int64][]storage.TopicPartition{}
+		}
+		run.x.markersSkipped[n.ProducerID] = append(run.x.markersSkipped[n.ProducerID], n.TP)
+	case event.FollowerTruncated:
+		if n.TP.Topic == metadata.TransactionStateTopic && n.From > n.To {
+			if run.x.txnStateTruncated == nil {
+				run.x.txnStateTruncated = map[storage.TopicPartition]bool{}
+			}
+			run.x.txnStateTruncated[n.TP] = true
+		}
 	case event.RaftTransition:
 		if n.Role == "Leader" {
 			checkUniqueLeader(run, "one-quorum-leader-per-epoch", run.quorumLeader, n.Epoch, n.Node,

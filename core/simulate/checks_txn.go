@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"kafkascope/core/event"
@@ -90,6 +91,7 @@ func (run *Run) txnFinal() {
 			run.checkTxnDuplicatesAndOrder(tp, rl)
 		}
 	}
+	run.checkCopy()
 }
 
 // resolvedLog is a leader's log below its HW, each transactional record
@@ -134,6 +136,14 @@ func (rl *resolvedLog) committedCopy(value string) (bool, logOutcome) {
 	return false, first
 }
 
+// producerOf is the producer id of value's first copy in the log.
+func (rl *resolvedLog) producerOf(value string) int64 {
+	if is := rl.byValue[value]; len(is) > 0 {
+		return rl.recs[is[0]].ProducerID
+	}
+	return -1
+}
+
 // checkOpenForever (txn-open-forever).
 func (run *Run) checkOpenForever(logs map[storage.TopicPartition]*resolvedLog) {
 	for _, tp := range sortedTPs(logs) {
@@ -154,7 +164,8 @@ func (run *Run) checkOpenForever(logs map[storage.TopicPartition]*resolvedLog) {
 				app = rec.txn.proc.app
 			}
 		}
-		if run.exempt(exemptPowerLoss) && run.powerLossAtOrAfter(tp, rl.lso) || app != nil && run.txnStateLost(app) {
+		if run.exempt(exemptPowerLoss) && run.powerLossAtOrAfter(tp, rl.lso) || app != nil && run.txnStateLost(app) ||
+			first != nil && run.markerSkipped(first.ProducerID, tp) {
 			run.txn.stats.Exempt++
 			continue
 		}
@@ -241,7 +252,7 @@ func (run *Run) checkAtomic(logs map[storage.TopicPartition]*resolvedLog) {
 						where = rec.tp().String()
 					}
 					anyCommitted = true
-					lostMarker = lostMarker && run.markerMayBeLost(rec)
+					lostMarker = lostMarker && run.markerMayBeLost(rec, rl.producerOf(rec.value))
 				}
 			}
 		}
@@ -322,7 +333,10 @@ func (run *Run) txnRecordExempt(rec *txnRecord, got logOutcome) bool {
 // record belongs to the producer's next transaction in that partition,
 // and that one's COMMIT commits it (seed 494: broker 3 lost the marker,
 // stayed in the ISR while no controller ran, and led next).
-func (run *Run) markerMayBeLost(rec *txnRecord) bool {
+func (run *Run) markerMayBeLost(rec *txnRecord, pid int64) bool {
+	if run.markerSkipped(pid, rec.tp()) {
+		return true
+	}
 	if !run.exempt(exemptPowerLoss) {
 		return false
 	}
@@ -333,10 +347,20 @@ func (run *Run) markerMayBeLost(rec *txnRecord) bool {
 	return run.powerLossAtOrAfter(rec.tp(), from)
 }
 
+// markerSkipped (exemptMarkerSkipped): a coordinator completed a
+// transaction of producer id pid without tp's marker.
+func (run *Run) markerSkipped(pid int64, tp storage.TopicPartition) bool {
+	return run.exempt(exemptMarkerSkipped) && slices.Contains(run.x.markersSkipped[pid], tp)
+}
+
 // txnStateLost (exemptTxnStateLost): app's __transaction_state partition
-// lost records in a power loss.
+// lost records in a power loss; or (exemptTxnStateTruncated) a replica of
+// it, with no power loss, truncated records its coordinator may have
+// acted on.
 func (run *Run) txnStateLost(app *txnApp) bool {
-	return run.exempt(exemptTxnStateLost) && run.powerLossAtOrAfter(run.txnStatePartition(app.plan.TransactionalID), 0)
+	tp := run.txnStatePartition(app.plan.TransactionalID)
+	return run.exempt(exemptTxnStateLost) && run.powerLossAtOrAfter(tp, 0) ||
+		run.exempt(exemptTxnStateTruncated) && run.x.txnStateTruncated[tp] && !run.powerLossAtOrAfter(tp, 0)
 }
 
 // powerLossAtOrAfter tells whether a power loss took records of tp at or

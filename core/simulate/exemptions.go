@@ -58,6 +58,29 @@ const (
 	// committed copies. The next copier then starts from an older offset
 	// and copies again what copy-out already holds, or copies are gone.
 	exemptCopyStateLost
+	// exemptTxnStateTruncated (txn-atomic, checks_txn.go, seed 386 on
+	// 3.8): a transactional id whose __transaction_state partition had
+	// records truncated from a replica. Kafka's coordinator loads its
+	// partition up to the log end, not the high watermark
+	// (TransactionStateManager.loadTransactionMetadata reads with
+	// FetchIsolation.LOG_END, 3.8.0 and 4.1), and completes a PrepareCommit
+	// found there; if that record was never committed and the next leader
+	// lacks it (a clean election: it was in the ISR), the new coordinator
+	// aborts what the old one had begun to commit, and a partition that
+	// got the COMMIT marker first keeps the transaction committed there.
+	exemptTxnStateTruncated
+	// exemptMarkerSkipped (txn-open-forever, txn-atomic, seed 50 on 2.8):
+	// a coordinator left a partition out of a transaction it completed
+	// because its broker's metadata did not have the partition
+	// (event.TxnMarkerSkipped). Kafka 2.8's controller sends LeaderAndIsr
+	// before UpdateMetadata in a batch (ControllerBrokerRequestBatch
+	// .sendRequestsToBrokers), so a broker that restarted while no
+	// controller ran becomes a coordinator with an empty metadata cache,
+	// and a transaction it loaded as PrepareCommit is completed without
+	// that partition's marker (TransactionMarkerChannelManager
+	// .addTxnMarkersToBrokerQueue takes it for deleted). The transaction
+	// stays open there, and the producer's next marker closes it.
+	exemptMarkerSkipped
 	numExemptions
 )
 

@@ -17,6 +17,7 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		invariant string
 	}{
 		{"power loss", exemptPowerLoss, 516, "acked-write-lost"},
+		{"power loss (an ABORT marker)", exemptPowerLoss, 494, "txn-atomic"},
 		{"deposed coordinator", exemptDeposedCoordinator, 88, "committed-offset-monotonic"},
 		{"deposed coordinator", exemptDeposedCoordinator, 214, "committed-offset-monotonic"},
 		{"retried during the check", exemptRetriedDuringCheck, 954, "liveness"},
@@ -25,12 +26,14 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		{"an epoch led again after a power loss", exemptReledAfterPowerLoss, 336, "isr-identical"},
 		{"a transaction state lost to a power loss", exemptTxnStateLost, 9, "txn-open-forever"},
 		{"a copy pipeline's state lost to a power loss", exemptCopyStateLost, 9, "copy-exactly-once"},
+		{"a coordinator's state truncated", exemptTxnStateTruncated, 386, "txn-atomic"},
+		{"a marker skipped for a partition the metadata lacked", exemptMarkerSkipped, 50, "txn-open-forever"},
 	} {
 		version := kafka38
 		switch c.e {
 		case exemptGroupLostToPowerLoss:
 			version = release.Version{Major: 4, Minor: 3} // KIP-848's consumer protocol
-		case exemptReledAfterPowerLoss:
+		case exemptReledAfterPowerLoss, exemptMarkerSkipped:
 			version = kafka28 // the ZooKeeper-era controller's failover
 		}
 		if run := mustSimulate(t, c.seed, Options{Version: version}); len(run.Violations) > 0 {

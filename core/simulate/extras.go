@@ -46,6 +46,14 @@ type extras struct {
 	zkStatesChecked   int
 	controllerOfEpoch map[int32]int32
 
+	// txnStateTruncated marks the __transaction_state partitions a
+	// replica truncated records of (exemptTxnStateTruncated).
+	txnStateTruncated map[storage.TopicPartition]bool
+
+	// markersSkipped: each producer id's partitions a coordinator
+	// completed a transaction without (exemptMarkerSkipped).
+	markersSkipped map[int64][]storage.TopicPartition
+
 	// idBlocks are the blocks of producer ids brokers received, in order
 	// (producer-id-unique).
 	idBlocks []event.ProducerIDBlockReceived

@@ -39,6 +39,8 @@ var faultKinds = []struct {
 	{"static consumer rejoin", regexp.MustCompile(`consumer \S+ \(\S+\) starts again with its group.instance.id$`)},
 	{"transactional producer crash", regexp.MustCompile(`transactional producer \S+ \(\S+\) crashes; a successor starts with the same transactional.id$`)},
 	{"transactional producer zombie", regexp.MustCompile(`transactional producer \S+ \(\S+\) is cut off from the cluster and lives on as a zombie; a successor starts with the same transactional.id$`)},
+	{"copier crash", regexp.MustCompile(`copier process \d+ crashes; a successor starts with the same transactional.id and group$`)},
+	{"copier zombie", regexp.MustCompile(`copier process \d+ is cut off from the cluster and lives on as a zombie; a successor starts with the same transactional.id and group$`)},
 }
 
 // safetyFaults classifies the schedule lines of a run's safety phase

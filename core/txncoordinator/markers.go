@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -51,6 +52,7 @@ func (c *Coordinator) completeTransaction(env *sim.Env, partition int32, p *txnP
 		for _, tp := range slices.Clone(m.partitions) {
 			if !c.host.KnownPartition(tp) {
 				m.partitions = slices.DeleteFunc(m.partitions, func(x storage.TopicPartition) bool { return x == tp })
+				env.Note(event.TxnMarkerSkipped{Broker: c.host.NodeID(), TransactionalID: m.id, ProducerID: m.producerID, TP: tp})
 				continue
 			}
 			leader, ok := c.host.LeaderOf(tp)
