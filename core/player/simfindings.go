@@ -35,14 +35,14 @@ var SimFindings = []SimFinding{
 	},
 	{
 		Key: "unclean.leader.election.enable", Value: "true",
-		Seed: 47, Invariant: "committed-data-lost", Detail: "sim0-2 [29, 37) when broker 1 started leading epoch 2",
+		Seed: 47, Invariant: "committed-data-lost", Detail: "sim0-2 [64, 74) when broker 1 started leading epoch 2",
 		Scenarios: []string{"10-unclean-election"},
 		Title: [2]string{
 			"unclean.leader.election.enable=true: an out-of-sync replica becomes leader",
 			"unclean.leader.election.enable=true: 동기화되지 않은 복제본이 리더가 되다"},
 		Story: [2]string{
-			"With unclean election allowed, when no in-sync replica of a partition is left the controller may give leadership to a replica that had fallen out of the ISR, instead of leaving the partition without a leader. That replica lacks records the old leader had already committed, and once it leads, the other replicas truncate to match it. In this run brokers stop and crash one after another; when they come back, broker 1 starts leading sim0-2 in epoch 2 without the committed records at offsets 29 to 36. They are gone for good.",
-			"언클린 선출을 허용하면, 파티션에 ISR 복제본이 하나도 남지 않았을 때 컨트롤러는 파티션을 리더 없이 두는 대신 ISR에서 빠졌던 복제본에게 리더를 맡길 수 있습니다. 그 복제본에는 이전 리더가 이미 커밋한 레코드가 없고, 그것이 리더가 되면 다른 복제본들도 그에 맞춰 로그를 잘라 냅니다. 이 실행에서는 브로커들이 차례로 멈추고 죽습니다. 다시 돌아왔을 때 브로커 1이 에포크 2에서 sim0-2의 리더가 되는데, 커밋되었던 오프셋 29~36의 레코드가 없습니다. 이 레코드들은 영영 사라집니다."},
+			"With unclean election allowed, when no in-sync replica of a partition is left the controller may give leadership to a replica that had fallen out of the ISR, instead of leaving the partition without a leader. That replica lacks records the old leader had already committed, and once it leads, the other replicas truncate to match it. In this run brokers stop and crash one after another; when they come back, broker 1 starts leading sim0-2 in epoch 2 without the committed records at offsets 64 to 73. They are gone for good.",
+			"언클린 선출을 허용하면, 파티션에 ISR 복제본이 하나도 남지 않았을 때 컨트롤러는 파티션을 리더 없이 두는 대신 ISR에서 빠졌던 복제본에게 리더를 맡길 수 있습니다. 그 복제본에는 이전 리더가 이미 커밋한 레코드가 없고, 그것이 리더가 되면 다른 복제본들도 그에 맞춰 로그를 잘라 냅니다. 이 실행에서는 브로커들이 차례로 멈추고 죽습니다. 다시 돌아왔을 때 브로커 1이 에포크 2에서 sim0-2의 리더가 되는데, 커밋되었던 오프셋 64~73의 레코드가 없습니다. 이 레코드들은 영영 사라집니다."},
 	},
 	{
 		Key: "min.insync.replicas", Value: "1",
