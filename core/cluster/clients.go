@@ -35,7 +35,7 @@ func (c *Cluster) Clients() []ClientState {
 			continue
 		}
 		cs := ClientState{Host: h}
-		for _, hd := range clientHandlers(p) {
+		for _, hd := range ClientHandlers(p) {
 			switch cl := hd.(type) {
 			case *client.Producer:
 				cs.Producers = append(cs.Producers, cl.State(c.World.Now()))
@@ -48,9 +48,9 @@ func (c *Cluster) Clients() []ClientState {
 	return out
 }
 
-// clientHandlers finds the Kafka clients of a program, through any
+// ClientHandlers finds the Kafka clients of a program, through any
 // wrappers (bounded: wrappers do not nest deeply).
-func clientHandlers(p sim.Process) []client.Handler {
+func ClientHandlers(p sim.Process) []client.Handler {
 	for range 4 {
 		switch q := p.(type) {
 		case *client.Process:

@@ -179,11 +179,7 @@ func (run *Run) copyFault() error {
 		pr.crashed = true
 	} else {
 		run.note("copier process %d is cut off from the cluster and lives on as a zombie; a successor starts with the same transactional.id and group", pr.n)
-		net := run.C.World.Net()
-		for _, id := range run.C.NodeIDs() {
-			net.Cut(pr.host, cluster.Host(id))
-			net.Cut(cluster.Host(id), pr.host)
-		}
+		run.cutOffClient(pr.host)
 		pr.zombie = true
 	}
 	pr.replaced = true

@@ -66,16 +66,22 @@ func (run *Run) txnFault() error {
 		}
 	} else {
 		run.note("transactional producer %s (%s) is cut off from the cluster and lives on as a zombie; a successor starts with the same transactional.id", app.plan.Name, app.plan.TransactionalID)
-		net := run.C.World.Net()
-		for _, id := range run.C.NodeIDs() {
-			net.Cut(pr.host, cluster.Host(id))
-			net.Cut(cluster.Host(id), pr.host)
-		}
+		run.cutOffClient(pr.host)
 		pr.zombie = true
 	}
 	pr.replaced = true
 	_, err := run.startTxnProc(app)
 	return err
+}
+
+// cutOffClient cuts a client process from every broker, both ways: it
+// lives on as a zombie.
+func (run *Run) cutOffClient(host string) {
+	net := run.C.World.Net()
+	for _, id := range run.C.NodeIDs() {
+		net.Cut(host, cluster.Host(id))
+		net.Cut(cluster.Host(id), host)
+	}
 }
 
 // txnSupervise starts a successor for every application whose current

@@ -255,17 +255,27 @@ func (c *Coordinator) armAbortTimer(env *sim.Env) {
 	if c.abortTimer != nil {
 		return
 	}
-	every := time.Duration(c.host.Config("transaction.abort.timed.out.transaction.cleanup.interval.ms")) * time.Millisecond
+	c.every(env, &c.abortTimer, "transaction.abort.timed.out.transaction.cleanup.interval.ms", "transaction-abort", c.abortTimedOut)
+}
+
+// every runs task every interval (the config's milliseconds) while the
+// coordinator has partitions loaded, its timer in *t (Kafka's scheduler
+// tasks, which it starts with the coordinator).
+func (c *Coordinator) every(env *sim.Env, t **sim.Timer, config, name string, task func(env *sim.Env)) {
+	every := time.Duration(c.host.Config(config)) * time.Millisecond
+	if every <= 0 { // the configs' validators require at least 1 ms
+		return
+	}
 	var tick func(env *sim.Env)
 	tick = func(env *sim.Env) {
-		c.abortTimedOut(env)
+		task(env)
 		if len(c.partitions) == 0 {
-			c.abortTimer = nil
+			*t = nil
 			return
 		}
-		c.abortTimer = env.After(every, "transaction-abort", tick)
+		*t = env.After(every, name, tick)
 	}
-	c.abortTimer = env.After(every, "transaction-abort", tick)
+	*t = env.After(every, name, tick)
 }
 
 // Stop ends the coordinator's timers (the broker stopped).

@@ -2,7 +2,6 @@ package txncoordinator
 
 import (
 	"slices"
-	"time"
 
 	"kafkascope/core/event"
 	"kafkascope/core/protocol"
@@ -25,20 +24,7 @@ func (c *Coordinator) armExpireTimer(env *sim.Env) {
 	if c.expireTimer != nil {
 		return
 	}
-	every := time.Duration(c.host.Config("transaction.remove.expired.transaction.cleanup.interval.ms")) * time.Millisecond
-	if every <= 0 { // the config's validator requires at least 1 ms
-		return
-	}
-	var tick func(env *sim.Env)
-	tick = func(env *sim.Env) {
-		c.removeExpired(env)
-		if len(c.partitions) == 0 {
-			c.expireTimer = nil
-			return
-		}
-		c.expireTimer = env.After(every, "transaction-id-expiration", tick)
-	}
-	c.expireTimer = env.After(every, "transaction-id-expiration", tick)
+	c.every(env, &c.expireTimer, "transaction.remove.expired.transaction.cleanup.interval.ms", "transaction-id-expiration", c.removeExpired)
 }
 
 func (c *Coordinator) removeExpired(env *sim.Env) {

@@ -78,7 +78,7 @@ func takeTransactions(c *cluster.Cluster, running map[int32]bool) []Transaction 
 // producer's accumulator but not its TransactionManager, so the view
 // finds the producers the way cluster.Clients does.
 func producerTxns(c *cluster.Cluster, host string) (out []ProducerTxn) {
-	for _, h := range clientHandlers(c.World.Process(host)) {
+	for _, h := range cluster.ClientHandlers(c.World.Process(host)) {
 		p, ok := h.(*client.Producer)
 		if !ok {
 			continue
@@ -90,22 +90,6 @@ func producerTxns(c *cluster.Cluster, host string) (out []ProducerTxn) {
 		out = append(out, pt)
 	}
 	return out
-}
-
-// clientHandlers finds the Kafka clients of a program through its
-// wrappers, as cluster.Clients does (its walk is not exported).
-func clientHandlers(p sim.Process) []client.Handler {
-	for range 4 {
-		switch q := p.(type) {
-		case *client.Process:
-			return q.Handlers
-		case interface{ Unwrap() sim.Process }: // the console's JVM start delay
-			p = q.Unwrap()
-		default:
-			return nil
-		}
-	}
-	return nil
 }
 
 // txnBatch is a batch of the cells' window with what its header says of
