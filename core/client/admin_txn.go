@@ -280,7 +280,7 @@ func (a *Admin) DescribeTransaction(env *sim.Env, id string, timeout time.Durati
 						d.TopicPartitions = append(d.TopicPartitions, group.TopicPartition{Topic: t.Name, Partition: p})
 					}
 				}
-				d.TopicPartitions = topicPartitionSetOrder(d.TopicPartitions)
+				d.TopicPartitions = TopicPartitionsInHashOrder(d.TopicPartitions, jdk.HashOrder) // a java.util.HashSet
 				done(env, d, nil)
 				return protocol.NONE, nil
 			}
@@ -291,15 +291,18 @@ func (a *Admin) DescribeTransaction(env *sim.Env, id string, timeout time.Durati
 	g.lookup(env)
 }
 
-// topicPartitionSetOrder is the order of a java.util.HashSet of
-// TopicPartition filled in the given order.
-func topicPartitionSetOrder(tps []group.TopicPartition) []group.TopicPartition {
+// TopicPartitionsInHashOrder is the order in which a Java hash collection
+// of TopicPartition keys, filled in the given order, iterates; order is
+// the collection's bucket order for the keys' hash codes (jdk.HashOrder
+// for a default-sized HashSet, jdk.PresizedHashOrder for a presized
+// HashMap).
+func TopicPartitionsInHashOrder(tps []group.TopicPartition, order func(hashes []int32) []int) []group.TopicPartition {
 	hashes := make([]int32, len(tps))
 	for i, tp := range tps {
 		hashes[i] = hashing.TopicPartitionHashCode(tp.Topic, tp.Partition)
 	}
 	out := make([]group.TopicPartition, 0, len(tps))
-	for _, i := range jdk.HashOrder(hashes) {
+	for _, i := range order(hashes) {
 		out = append(out, tps[i])
 	}
 	return out

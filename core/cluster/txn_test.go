@@ -115,6 +115,23 @@ func TestTransactionThroughTheBrokers(t *testing.T) {
 	}
 }
 
+// recordStep makes callbacks that note a named step in *steps (with its
+// error, which ends the chain) and go on to next.
+func recordStep(steps *[]string) func(name string, next func(env *sim.Env)) func(env *sim.Env, err *client.Error) {
+	return func(name string, next func(env *sim.Env)) func(env *sim.Env, err *client.Error) {
+		return func(env *sim.Env, err *client.Error) {
+			if err != nil {
+				*steps = append(*steps, name+": "+err.Error())
+				return
+			}
+			*steps = append(*steps, name)
+			if next != nil {
+				next(env)
+			}
+		}
+	}
+}
+
 // The client's transactions: a transactional producer commits two
 // records and aborts a third once it is written; a read_committed
 // consumer gets the two, a read_uncommitted one all three, and neither a
@@ -124,18 +141,7 @@ func TestTransactionalProducerAndReadCommitted(t *testing.T) {
 	createAssigned(t, c, "out", [][]int32{{3, 1, 2}}, nil)
 	var steps []string
 	var p *client.Producer
-	step := func(name string, next func(env *sim.Env)) func(env *sim.Env, err *client.Error) {
-		return func(env *sim.Env, err *client.Error) {
-			if err != nil {
-				steps = append(steps, name+": "+err.Error())
-				return
-			}
-			steps = append(steps, name)
-			if next != nil {
-				next(env)
-			}
-		}
-	}
+	step := recordStep(&steps)
 	send := func(env *sim.Env, v string, then func(env *sim.Env)) {
 		p.Send(env, client.ProducerRecord{Topic: "out", Partition: 0, Value: []byte(v)}, func(env *sim.Env, md client.RecordMetadata, err *client.Error) {
 			if err != nil {
@@ -234,18 +240,7 @@ func TestSendOffsetsToTransaction(t *testing.T) {
 	var steps []string
 	var p *client.Producer
 	md := client.ConsumerGroupMetadata{GroupID: "g", GenerationID: -1}
-	step := func(name string, next func(env *sim.Env)) func(env *sim.Env, err *client.Error) {
-		return func(env *sim.Env, err *client.Error) {
-			if err != nil {
-				steps = append(steps, name+": "+err.Error())
-				return
-			}
-			steps = append(steps, name)
-			if next != nil {
-				next(env)
-			}
-		}
-	}
+	step := recordStep(&steps)
 	transaction := func(env *sim.Env, value string, offset int64, commit bool, next func(env *sim.Env)) {
 		if err := p.BeginTransaction(); err != nil {
 			t.Error(err)

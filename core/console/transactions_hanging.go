@@ -7,7 +7,6 @@ import (
 
 	"kafkascope/core/client"
 	"kafkascope/core/group"
-	"kafkascope/core/hashing"
 	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
@@ -129,7 +128,7 @@ func (r *txnRun) candidates(env *sim.Env, broker int32, maxTimeoutMs int64, tps 
 		}
 		now := env.Now().UnixMilli()
 		var cands []openTxn
-		for _, tp := range presizedPartitionOrder(tps) {
+		for _, tp := range client.TopicPartitionsInHashOrder(tps, jdk.PresizedHashOrder) { // DescribeProducersResult.all(): a presized HashMap
 			for _, s := range got[tp] {
 				if s.CurrentTxnStartOffset >= 0 && now-s.LastTimestamp > maxTimeoutMs {
 					cands = append(cands, openTxn{tp, s})
@@ -210,18 +209,4 @@ func (r *txnRun) describeAll(env *sim.Env, ids []string, out map[string]*client.
 		out[id] = d
 		r.describeAll(env, ids, out, done)
 	})
-}
-
-// presizedPartitionOrder is the order of DescribeProducersResult.all()'s
-// map: a HashMap<TopicPartition, ...> presized for its keys.
-func presizedPartitionOrder(tps []group.TopicPartition) []group.TopicPartition {
-	hashes := make([]int32, len(tps))
-	for i, tp := range tps {
-		hashes[i] = hashing.TopicPartitionHashCode(tp.Topic, tp.Partition)
-	}
-	out := make([]group.TopicPartition, 0, len(tps))
-	for _, i := range jdk.PresizedHashOrder(hashes) {
-		out = append(out, tps[i])
-	}
-	return out
 }

@@ -76,9 +76,6 @@ func (cp *Copier) snapshot(stage string) Status {
 	return Status{Stage: stage, TotalProcessed: cp.total, Consumed: cp.consumed, Remaining: cp.remaining}
 }
 
-// Done reports whether the copier has ended.
-func (cp *Copier) Done() bool { return cp.done }
-
 // Initialized reports whether initTransactions has returned: the copier
 // has its position and its producer epoch, and copies.
 func (cp *Copier) Initialized() bool { return cp.initialized }
