@@ -151,6 +151,9 @@ type Broker struct {
 	// its own connections): a WriteTxnMarkers waits at the leader for its
 	// followers, whose fetches from this broker must not queue behind it.
 	markerNet *rpc.Client
+	// addPartitionsNet is AddPartitionsToTxnManager's client: a leader
+	// adding partitions to transactions (addpartitions.go).
+	addPartitionsNet *rpc.Client
 
 	// zk is the ZooKeeper era's state (zkmode.go), nil on KRaft.
 	zk *zkState

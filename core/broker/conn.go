@@ -193,6 +193,8 @@ func (b *Broker) handle(env *sim.Env, e *sim.Envelope) bool {
 		b.handleApiVersions(env, e.From, m)
 	case *protocol.ConsumerGroupHeartbeatRequest, *protocol.ConsumerGroupDescribeRequest:
 		return b.handleConsumerGroupAPI(env, e.From, m)
+	case *protocol.TxnOffsetCommitRequest:
+		return b.handleTxnOffsetCommit(env, e.From, m)
 	default:
 		return b.coordinator.Handle(env, e.From, e.Msg)
 	}

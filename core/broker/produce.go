@@ -38,8 +38,30 @@ type pendingPart struct {
 	requiredOffset int64 // the batch's last offset + 1
 }
 
-// handleProduce appends to the leader's log and answers according to acks.
+// handleProduce appends to the leader's log and answers according to
+// acks. Under transactions v2 the partitions where a transaction starts
+// are first added to it at its coordinator (addpartitions.go); the
+// request waits for that, and a partition that could not be added is
+// answered its error without being appended.
 func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.ProduceRequest) bool {
+	tps, pid, epoch := b.partitionsToAddToTxn(req)
+	if len(tps) == 0 {
+		return b.produceAppend(env, from, req, nil)
+	}
+	b.addPartitionsToTxn(env, req.TransactionalID, pid, epoch, tps, func(env *sim.Env, errs map[storage.TopicPartition]protocol.ErrorCode) {
+		if b.state == StateStopped {
+			return
+		}
+		if b.produceAppend(env, from, req, errs) {
+			b.done(env, from)
+		}
+	})
+	return false
+}
+
+// produceAppend appends the request's partitions but those with an error
+// already (refused: the leader could not add them to the transaction).
+func (b *Broker) produceAppend(env *sim.Env, from sim.Addr, req *protocol.ProduceRequest, refused map[storage.TopicPartition]protocol.ErrorCode) bool {
 	resp := &protocol.ProduceResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	var dp *delayedProduce
 	if req.Acks == -1 {
@@ -58,6 +80,10 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 			pr := &resp.Topics[ti].Partitions[pi]
 			if req.Acks != -1 && req.Acks != 0 && req.Acks != 1 {
 				pr.ErrorCode = protocol.INVALID_REQUIRED_ACKS
+				continue
+			}
+			if code, ok := refused[tp(t.Name, pd.Index)]; ok {
+				pr.ErrorCode, pr.ErrorMessage = verificationError(code)
 				continue
 			}
 			p := partitionAt(local, pd.Index)

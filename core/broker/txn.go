@@ -6,6 +6,7 @@ import (
 	"kafkascope/core/event"
 	"kafkascope/core/protocol"
 	"kafkascope/core/record"
+	"kafkascope/core/release"
 	"kafkascope/core/rpc"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
@@ -71,6 +72,10 @@ func (h *txnHost) LeaderOf(key storage.TopicPartition) (int32, bool) {
 	return st.Leader, true
 }
 
+func (h *txnHost) TransactionVersion() int16 {
+	return h.broker().image.Features[release.TransactionVersionFeature]
+}
+
 // SendMarkers sends WriteTxnMarkers to a broker (itself included, over
 // the network as Kafka's marker channel does).
 func (h *txnHost) SendMarkers(env *sim.Env, broker int32, req *protocol.WriteTxnMarkersRequest, done func(env *sim.Env, resp *protocol.WriteTxnMarkersResponse)) {
@@ -95,10 +100,14 @@ func (h *txnHost) SendMarkers(env *sim.Env, broker int32, req *protocol.WriteTxn
 	})
 }
 
-// HandleMarkerReply takes the answers to the marker channel's requests,
-// which come back to its own (ephemeral) port.
-func (b *Broker) HandleMarkerReply(env *sim.Env, e *sim.Envelope) bool {
-	return b.state != StateStopped && b.markerNet != nil && b.markerNet.Handle(env, e)
+// HandleChannelReply takes the answers to the requests of the broker's
+// own transaction channels (the marker channel, the leader's
+// AddPartitionsToTxn), which come back to their own (ephemeral) ports.
+func (b *Broker) HandleChannelReply(env *sim.Env, e *sim.Envelope) bool {
+	if b.state == StateStopped {
+		return false
+	}
+	return b.markerNet != nil && b.markerNet.Handle(env, e) || b.addPartitionsNet != nil && b.addPartitionsNet.Handle(env, e)
 }
 
 // txnLeaderChange follows a __transaction_state replica's role.

@@ -383,6 +383,7 @@ func (p *Producer) accumulate(env *sim.Env, ws *waitingSend) (done bool, failed 
 	if refusal := p.txnCheckSend(); refusal != nil {
 		return true, refusal(tp)
 	}
+	p.txnAddPartitionV2(tp)
 	return true, nil
 }
 

@@ -211,7 +211,9 @@ func (p *Producer) stopDrainForPartition(first *producerBatch) bool {
 		return true
 	}
 	if p.txn != nil && !p.txn.added[first.tp] {
-		p.txn.need(first.tp) // AddPartitionsToTxn before its first batch
+		// AddPartitionsToTxn before its first batch (under transactions
+		// v2 the partition was added when the record was sent).
+		p.txn.need(first.tp)
 		return true
 	}
 	// After an epoch bump nothing of the new epoch goes while batches of the

@@ -153,7 +153,10 @@ func (p *Producer) drain(env *sim.Env) {
 }
 
 func (p *Producer) send(env *sim.Env, node int32, addr sim.Addr, batches []*producerBatch) {
-	req := &protocol.ProduceRequest{Acks: p.cfg.Acks, TimeoutMs: int32(p.cfg.RequestTimeout.Milliseconds())}
+	req := &protocol.ProduceRequest{Version: p.produceVersion(), Acks: p.cfg.Acks, TimeoutMs: int32(p.cfg.RequestTimeout.Milliseconds())}
+	if p.txn != nil {
+		req.TransactionalID = p.txn.id
+	}
 	for _, b := range batches {
 		b.inFlight = true
 		data := record.Build(0, record.NoPartitionLeaderEpoch, p.producerInfo(b), b.records)

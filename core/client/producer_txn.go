@@ -59,10 +59,19 @@ type producerTxn struct {
 	offsets *txnOffsets
 
 	idem *transactionManager // the producer id and epoch it names
+
+	// Transactions v2 (producer_txn_v2.go): what the producer knows of
+	// the cluster's transaction.version, whether it uses v2 now, which
+	// protocol the end in progress uses, and the client-side epoch bump a
+	// switch to v2 calls for (bumping: its InitProducerId is in progress).
+	features     txnFeatures
+	v2, endV2    bool
+	bumpRequired bool
+	bumping      bool
 }
 
 func newProducerTxn(id string, timeout time.Duration, idem *transactionManager) *producerTxn {
-	return &producerTxn{id: id, timeout: timeout, added: map[topicPartition]bool{}, idem: idem}
+	return &producerTxn{id: id, timeout: timeout, added: map[topicPartition]bool{}, idem: idem, features: txnFeatures{epoch: -1}}
 }
 
 // need queues a partition for AddPartitionsToTxn.
@@ -164,6 +173,10 @@ func (p *Producer) endTransaction(env *sim.Env, commit bool, done func(env *sim.
 	if !commit {
 		p.abortUnsentBatches(env)
 	}
+	// beginCompletingTransaction: the end keeps the protocol the
+	// transaction started with; the next one may use another.
+	t.endV2 = t.v2
+	t.maybeUpdateTransactionV2(false)
 	t.onEnd = done
 	p.run(env)
 }
@@ -234,9 +247,17 @@ func (p *Producer) txnStep(env *sim.Env) {
 		p.findTxnCoordinator(env)
 		return
 	}
+	if p.wantsApiVersions() {
+		p.txnApiVersions(env)
+		return
+	}
 	switch {
 	case t.state == txnInitializing:
-		p.txnRequest(env, &protocol.InitProducerIdRequest{TransactionalID: t.id, TransactionTimeoutMs: int32(t.timeout.Milliseconds()), ProducerID: -1, ProducerEpoch: -1})
+		req := &protocol.InitProducerIdRequest{TransactionalID: t.id, TransactionTimeoutMs: int32(t.timeout.Milliseconds()), ProducerID: -1, ProducerEpoch: -1}
+		if t.bumping { // the client-side bump names the current id and epoch
+			req.ProducerID, req.ProducerEpoch = p.idem.producerID, p.idem.epoch
+		}
+		p.txnRequest(env, req)
 	case len(t.needed) > 0 && t.state != txnAborting:
 		req := &protocol.AddPartitionsToTxnRequest{TransactionalID: t.id, ProducerID: p.idem.producerID, ProducerEpoch: p.idem.epoch}
 		for _, tp := range t.needed {
@@ -253,7 +274,11 @@ func (p *Producer) txnStep(env *sim.Env) {
 		t.state = txnReady
 		p.finishEnd(env, nil)
 	default:
-		p.txnRequest(env, &protocol.EndTxnRequest{TransactionalID: t.id, ProducerID: p.idem.producerID, ProducerEpoch: p.idem.epoch, Committed: t.state == txnCommitting})
+		req := &protocol.EndTxnRequest{TransactionalID: t.id, ProducerID: p.idem.producerID, ProducerEpoch: p.idem.epoch, Committed: t.state == txnCommitting}
+		if t.endV2 {
+			req.Version = protocol.EndTxnVersionTransactionV2
+		}
+		p.txnRequest(env, req)
 	}
 }
 
@@ -341,6 +366,12 @@ func (p *Producer) txnSucceeded(env *sim.Env, req protocol.Request, resp protoco
 		p.idem.producerID, p.idem.epoch = r.ProducerID, r.ProducerEpoch
 		p.idem.gen++
 		t.state = txnReady
+		if t.bumping { // the bump after a switch to v2 ends the commit or abort
+			t.bumping = false
+			p.finishEnd(env, nil)
+			return
+		}
+		t.maybeUpdateTransactionV2(true)
 		if done := t.onInit; done != nil {
 			t.onInit = nil
 			done(env, nil)
@@ -357,6 +388,14 @@ func (p *Producer) txnSucceeded(env *sim.Env, req protocol.Request, resp protoco
 	case *protocol.AddOffsetsToTxnResponse:
 		p.offsetsAdded()
 	case *protocol.EndTxnResponse:
+		if t.endV2 {
+			p.adoptEndTxnEpoch(r)
+		}
+		if t.bumpRequired {
+			t.bumpRequired, t.bumping = false, true
+			t.state = txnInitializing
+			return
+		}
 		t.state = txnReady
 		p.finishEnd(env, nil)
 	}

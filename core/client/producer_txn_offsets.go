@@ -89,6 +89,11 @@ func (p *Producer) txnOffsetsStep(env *sim.Env) bool {
 		return false
 	}
 	switch {
+	case !o.added && t.v2:
+		// Under v2 no AddOffsetsToTxn: the group coordinator's broker
+		// adds __consumer_offsets when TxnOffsetCommit v5 arrives.
+		o.added, t.started = true, true
+		return p.txnOffsetsStep(env)
 	case !o.added && t.coordinator == "":
 		p.findTxnCoordinator(env)
 	case !o.added:
@@ -136,6 +141,9 @@ func (p *Producer) txnOffsetCommit(env *sim.Env, o *txnOffsets) {
 	t.inFlight = true
 	req := &protocol.TxnOffsetCommitRequest{TransactionalID: t.id, GroupID: o.md.GroupID, ProducerID: p.idem.producerID, ProducerEpoch: p.idem.epoch,
 		GenerationID: o.md.GenerationID, MemberID: o.md.MemberID, GroupInstanceID: o.md.GroupInstanceID}
+	if t.v2 {
+		req.Version = protocol.TxnOffsetCommitVersionTransactionV2
+	}
 	for _, x := range o.pending {
 		i := slices.IndexFunc(req.Topics, func(tt protocol.TxnOffsetCommitTopic) bool { return tt.Name == x.TP.Topic })
 		if i < 0 {
@@ -171,7 +179,7 @@ func (p *Producer) txnOffsetCommit(env *sim.Env, o *txnOffsets) {
 				case code == protocol.PRODUCER_FENCED, code == protocol.INVALID_PRODUCER_EPOCH:
 					ended = &Error{Class: classProducerFenced, Message: protocol.PRODUCER_FENCED.Message()}
 					t.state, t.err = txnFatalError, ended
-				case code == protocol.FENCED_INSTANCE_ID, code == protocol.GROUP_AUTHORIZATION_FAILED:
+				case code == protocol.FENCED_INSTANCE_ID, code == protocol.GROUP_AUTHORIZATION_FAILED, code == protocol.TRANSACTION_ABORTABLE:
 					ended = &Error{Class: code.Exception(), Message: code.Message()}
 					t.state, t.err = txnAbortableError, ended
 				default:

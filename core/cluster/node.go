@@ -65,7 +65,7 @@ func (n *Node) Receive(env *sim.Env, e *sim.Envelope) {
 	} else if n.Raft.Handle(env, e) {
 		return
 	}
-	if n.Broker != nil && n.Broker.HandleMarkerReply(env, e) {
+	if n.Broker != nil && n.Broker.HandleChannelReply(env, e) {
 		return
 	}
 	switch port := portOf(e.To); {

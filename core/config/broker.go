@@ -7,6 +7,10 @@ import "kafkascope/core/release"
 // KafkaConfig.scala at tag 2.8.0 (the Defaults object and the ConfigDef);
 // the first release of a key 2.8 lacks, from the tags 3.0.0 to 3.8.0.
 var BrokerDefs = []*Def{
+	// The leader's retries when it adds a partition to a transaction
+	// (transactions v2; AddPartitionsToTxnConfig, 4.0).
+	{Name: "add.partitions.to.txn.retry.backoff.max.ms", Type: Int, Default: "100", Validate: Check{Kind: AtLeast, Min: 0}, Since: v40},
+	{Name: "add.partitions.to.txn.retry.backoff.ms", Type: Int, Default: "20", Validate: Check{Kind: AtLeast, Min: 1}, Since: v40},
 	{Name: "auto.create.topics.enable", Type: Boolean, Default: "true"},
 	{Name: "auto.leader.rebalance.enable", Type: Boolean, Default: "true"},
 	// 2.8's early-access KRaft defines these two internal, unlisted

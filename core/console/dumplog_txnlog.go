@@ -20,8 +20,8 @@ import (
 // mutable.HashSet), "<DELETE>" for a tombstone, and "unknown::version=V"
 // without a payload for a key of another version. From 4.1 the parser is
 // the coordinators' JSON one, as --offsets-decoder's: {"type":"0","data":
-// {"transactionalId":...}} and {"version":"0","data":{...}} with the
-// TransactionLogValue schema's field names.
+// {"transactionalId":...}} and {"version":"V","data":{...}} (V the value's
+// version, 0 or 1) with the TransactionLogValue schema's field names.
 func txnLogRecord(rel release.Version, offset int64, key, value []byte) (k, payload string, hasPayload bool) {
 	if key == nil {
 		return fmt.Sprintf("Failed to decode message at offset %d using the specified decoder (message had a missing key)", offset), "", false
@@ -86,8 +86,13 @@ func partitionSetOrder(tps []storage.TopicPartition) []storage.TopicPartition {
 	return out
 }
 
-// txnLogValueJSON is TransactionLogValueJsonConverter.write for version 0:
-// the schema's fields in order, a null partition list written as null.
+// txnLogValueJSON is the coordinators' JSON for a value,
+// {"version":"V","data":...}, the data TransactionLogValueJsonConverter's
+// write at the value's version: the schema's fields in order, a null
+// partition list written as null. Version 1's tagged fields are written
+// only when they differ from their default; of them the value keeps only
+// ClientTransactionVersion (default 0, the schema's last field), which
+// thus ends the data when it is not 0.
 func txnLogValueJSON(v txncoordinator.LogValue) string {
 	parts := "null"
 	if v.Partitions != nil {
@@ -105,6 +110,10 @@ func txnLogValueJSON(v txncoordinator.LogValue) string {
 		}
 		parts = "[" + strings.Join(groups, ",") + "]"
 	}
-	return fmt.Sprintf(`{"version":"0","data":{"producerId":%d,"producerEpoch":%d,"transactionTimeoutMs":%d,"transactionStatus":%d,"transactionPartitions":%s,"transactionLastUpdateTimestampMs":%d,"transactionStartTimestampMs":%d}}`,
-		v.ProducerID, v.ProducerEpoch, v.TimeoutMs, int8(v.State), parts, v.LastUpdateMs, v.TxnStartMs)
+	tagged := ""
+	if v.Version >= 1 && v.ClientTransactionVersion != 0 {
+		tagged = fmt.Sprintf(`,"clientTransactionVersion":%d`, v.ClientTransactionVersion)
+	}
+	return fmt.Sprintf(`{"version":"%d","data":{"producerId":%d,"producerEpoch":%d,"transactionTimeoutMs":%d,"transactionStatus":%d,"transactionPartitions":%s,"transactionLastUpdateTimestampMs":%d,"transactionStartTimestampMs":%d%s}}`,
+		v.Version, v.ProducerID, v.ProducerEpoch, v.TimeoutMs, int8(v.State), parts, v.LastUpdateMs, v.TxnStartMs, tagged)
 }

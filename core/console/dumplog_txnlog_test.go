@@ -39,3 +39,35 @@ func TestTxnLogRecordFormats(t *testing.T) {
 		t.Errorf("unknown key version: %q %v", k, ok)
 	}
 }
+
+// A version 1 value prints "version":"1", and its ClientTransactionVersion
+// as the data's last field only when it is not the default 0; the text
+// format of 3.8 (which reads version 1 since KIP-915) is the same as for
+// version 0.
+func TestTxnLogRecordVersion1(t *testing.T) {
+	key := txncoordinator.KeyBytes("copier")
+	v := txncoordinator.LogValue{Version: 1, ProducerID: 1000, ProducerEpoch: 3, TimeoutMs: 60000, State: txncoordinator.PrepareCommit,
+		Partitions:   []storage.TopicPartition{{Topic: "b", Partition: 1}, {Topic: "a", Partition: 0}, {Topic: "b", Partition: 0}},
+		LastUpdateMs: 7, TxnStartMs: 5, ClientTransactionVersion: 2}
+	value, err := v.ValueBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, ok := txnLogRecord(release.Version{Major: 4, Minor: 1}, 0, key, value)
+	if want := `{"version":"1","data":{"producerId":1000,"producerEpoch":3,"transactionTimeoutMs":60000,"transactionStatus":2,"transactionPartitions":[{"topic":"a","partitionIds":[0]},{"topic":"b","partitionIds":[1,0]}],"transactionLastUpdateTimestampMs":7,"transactionStartTimestampMs":5,"clientTransactionVersion":2}}`; !ok || p != want {
+		t.Errorf("4.1 v1:\n got %q\nwant %q", p, want)
+	}
+	_, p, ok = txnLogRecord(release.Version{Major: 3, Minor: 8}, 0, key, value)
+	if !ok || p != "producerId:1000,producerEpoch:3,state=PrepareCommit,partitions=[a-0,b-1,b-0],txnLastUpdateTimestamp=7,txnTimeoutMs=60000" {
+		t.Errorf("3.8 v1: %q", p)
+	}
+
+	empty := txncoordinator.LogValue{Version: 1, ProducerID: 1000, ProducerEpoch: 4, TimeoutMs: 60000, State: txncoordinator.Empty, LastUpdateMs: 9, TxnStartMs: -1}
+	if value, err = empty.ValueBytes(); err != nil {
+		t.Fatal(err)
+	}
+	_, p, ok = txnLogRecord(release.Version{Major: 4, Minor: 1}, 0, key, value)
+	if want := `{"version":"1","data":{"producerId":1000,"producerEpoch":4,"transactionTimeoutMs":60000,"transactionStatus":0,"transactionPartitions":null,"transactionLastUpdateTimestampMs":9,"transactionStartTimestampMs":-1}}`; !ok || p != want {
+		t.Errorf("4.1 v1 Empty:\n got %q\nwant %q", p, want)
+	}
+}

@@ -587,6 +587,26 @@ type TxnMarkerWritten struct {
 
 func (TxnMarkerWritten) Key() string { return "txn.marker" }
 
+// TxnPartitionAddedByLeader: under transactions v2 (KIP-890 part 2) the
+// leader of TP had the transaction coordinator add it to the producer's
+// transaction before appending the transaction's first batch there
+// (ReplicaManager.handleProduceAppend, AddPartitionsToTxnManager).
+type TxnPartitionAddedByLeader struct {
+	Broker          int32
+	TP              storage.TopicPartition
+	TransactionalID string
+	ProducerID      int64
+	Epoch           int16
+}
+
+func (TxnPartitionAddedByLeader) Key() string { return "txn.added.by.leader" }
+func (e TxnPartitionAddedByLeader) Fields(w sim.FieldWriter) {
+	broker(w, e.Broker, e.TP)
+	w.Str("txnid", e.TransactionalID)
+	w.Int("producer", e.ProducerID)
+	w.Int("epoch", int64(e.Epoch))
+}
+
 // TxnMarkerSkipped: a transaction coordinator completing a transaction
 // left out a partition its broker's metadata does not have, taking its
 // topic for deleted (TransactionMarkerChannelManager

@@ -6,7 +6,9 @@ const CatTxn = "txn"
 
 // A transactional id's coordinator notes each transition it completed
 // ("txn.state", the field state being Kafka's TransactionState name), and
-// a leader each marker it wrote ("txn.marker", marker COMMIT or ABORT).
+// a leader each marker it wrote ("txn.marker", marker COMMIT or ABORT)
+// and, under transactions v2, each partition it added to a transaction
+// ("txn.added.by.leader").
 // sentenceKey picks the sentence for the state or the marker, which says
 // what the step means; the general ones stay for any other state.
 func init() {
@@ -18,8 +20,8 @@ func init() {
 			"Transaction coordinator {broker}: {txnid} is ready with producer {producer}, epoch {epoch}, and no transaction open (InitProducerId, written to __transaction_state).",
 			"트랜잭션 코디네이터 {broker}: {txnid}의 준비가 끝났습니다. 프로듀서 {producer}, 에포크 {epoch}이고 열린 트랜잭션은 없습니다(InitProducerId, __transaction_state에 기록)."}},
 		{"txn.state.Ongoing", template{CatTxn,
-			"Transaction coordinator {broker}: {txnid} has a transaction open on {partitions} partition(s) (Ongoing, written to __transaction_state before the producer may send there).",
-			"트랜잭션 코디네이터 {broker}: {txnid}의 트랜잭션이 파티션 {partitions}개에 걸쳐 열려 있습니다(Ongoing. 프로듀서가 그 파티션에 보내기 전에 __transaction_state에 먼저 기록합니다)."}},
+			"Transaction coordinator {broker}: {txnid} has a transaction open on {partitions} partition(s) (Ongoing, written to __transaction_state before the partitions take the transaction's records).",
+			"트랜잭션 코디네이터 {broker}: {txnid}의 트랜잭션이 파티션 {partitions}개에 걸쳐 열려 있습니다(Ongoing. 파티션이 트랜잭션의 레코드를 받기 전에 __transaction_state에 먼저 기록합니다)."}},
 		{"txn.state.PrepareCommit", template{CatTxn,
 			"Transaction coordinator {broker} logged PrepareCommit for {txnid} (producer {producer}, epoch {epoch}): the commit is decided, whatever fails now, and it has the leaders of the {partitions} partition(s) write COMMIT markers.",
 			"트랜잭션 코디네이터 {broker}가 {txnid}(프로듀서 {producer}, 에포크 {epoch})의 PrepareCommit을 기록했습니다. 이제 무엇이 실패하든 커밋은 확정이고, 파티션 {partitions}개의 리더에게 COMMIT 마커를 쓰게 합니다."}},
@@ -35,6 +37,9 @@ func init() {
 		{"txn.state.Dead", template{CatTxn,
 			"Transaction coordinator {broker}: {txnid} was idle longer than transactional.id.expiration.ms, so its entry was tombstoned in __transaction_state and dropped (Dead); if it comes back it gets a new producer id.",
 			"트랜잭션 코디네이터 {broker}: {txnid}가 transactional.id.expiration.ms보다 오래 쓰이지 않아 __transaction_state에 톰스톤을 쓰고 항목을 지웠습니다(Dead). 다시 오면 새 프로듀서 ID를 받습니다."}},
+		{"txn.added.by.leader", template{CatTxn,
+			"Broker {broker}, leader of {tp}, had {txnid}'s coordinator add the partition to the transaction (producer {producer}, epoch {epoch}) before appending its first batch there: under transactions v2 the producer sends no AddPartitionsToTxn.",
+			"{tp}의 리더인 브로커 {broker}가 첫 배치를 쓰기 전에 {txnid}의 코디네이터에게 이 파티션을 트랜잭션(프로듀서 {producer}, 에포크 {epoch})에 넣게 했습니다. 트랜잭션 v2에서는 프로듀서가 AddPartitionsToTxn을 보내지 않습니다."}},
 		{"txn.marker", template{CatTxn,
 			"Broker {broker} wrote the {marker} marker of producer {producer} (epoch {epoch}) at offset {offset} of {tp}: the transaction's records there are now committed or aborted for read_committed consumers.",
 			"브로커 {broker}가 {tp}의 오프셋 {offset}에 프로듀서 {producer}(에포크 {epoch})의 {marker} 마커를 썼습니다. 그 트랜잭션의 레코드가 read_committed 컨슈머에게 커밋 또는 중단으로 확정됩니다."}},

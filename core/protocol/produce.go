@@ -10,10 +10,25 @@ import (
 // ProduceRequest (API key 0) carries record batches for partition leaders.
 type ProduceRequest struct {
 	RequestHeader
-	Acks      int16 // -1 (all), 0 or 1
-	TimeoutMs int32 // how long the leader may wait for the ISR (acks=-1)
-	Topics    []ProduceTopic
+	// Version is the request's version where it changes what the leader
+	// does: from ProduceVersionTransactionV2 a transactional batch's
+	// leader adds its partition to the transaction itself (KIP-890 part
+	// 2). The simulator's requests carry topic names whatever the version.
+	Version int16
+	// TransactionalID is the producer's transactional.id ("" for null).
+	TransactionalID string
+	Acks            int16 // -1 (all), 0 or 1
+	TimeoutMs       int32 // how long the leader may wait for the ISR (acks=-1)
+	Topics          []ProduceTopic
 }
+
+// ProduceVersionTransactionV2 is the first Produce version a producer
+// using transactions v2 sends (ProduceRequest.json: "Version 12 is the
+// same as version 11 but adds support for the transaction V2 protocol");
+// a leader takes any later one as v2 too (the version, not the cluster's
+// transaction.version, decides: AddPartitionsToTxnManager.
+// produceRequestVersionToTransactionSupportedOperation).
+const ProduceVersionTransactionV2 = 12
 
 // ProduceTopic is one topic's data in a ProduceRequest.
 type ProduceTopic struct {

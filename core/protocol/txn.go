@@ -88,18 +88,33 @@ type AddOffsetsToTxnResponse struct {
 // EndTxnRequest (API key 26) commits or aborts the transaction.
 type EndTxnRequest struct {
 	RequestHeader
+	// Version: from EndTxnVersionTransactionV2 the coordinator bumps the
+	// producer epoch at every end and answers the new one (KIP-890 part 2).
+	Version         int16
 	TransactionalID string
 	ProducerID      int64
 	ProducerEpoch   int16
 	Committed       bool
 }
 
-// EndTxnResponse answers it.
+// EndTxnResponse answers it. ProducerID and ProducerEpoch (v5+) are the
+// producer's id and epoch after a transactions-v2 end; -1 otherwise.
 type EndTxnResponse struct {
 	ResponseHeader
 	ThrottleTimeMs int32
 	ErrorCode      ErrorCode
+	ProducerID     int64
+	ProducerEpoch  int16
 }
+
+// The first versions of EndTxn and TxnOffsetCommit that belong to
+// transactions v2 (KIP-890 part 2): the request builders cap them one
+// below unless the producer uses v2 (EndTxnRequest and
+// TxnOffsetCommitRequest.LAST_STABLE_VERSION_BEFORE_TRANSACTION_V2).
+const (
+	EndTxnVersionTransactionV2          = 5
+	TxnOffsetCommitVersionTransactionV2 = 5
+)
 
 // WriteTxnMarkersRequest (API key 27): a transaction coordinator asks a
 // partition leader to append transaction markers.
@@ -134,6 +149,10 @@ type WritableTxnMarkerResult struct {
 // transaction, to the group's coordinator.
 type TxnOffsetCommitRequest struct {
 	RequestHeader
+	// Version: from TxnOffsetCommitVersionTransactionV2 the group
+	// coordinator's broker adds the group's __consumer_offsets partition
+	// to the transaction itself (no AddOffsetsToTxn before it).
+	Version         int16
 	TransactionalID string
 	GroupID         string
 	ProducerID      int64
@@ -184,4 +203,9 @@ func (r *EndTxnRequest) Summary() string {
 	return fmt.Sprintf("%s %s (producerId %d, epoch %d)", what, r.TransactionalID, r.ProducerID, r.ProducerEpoch)
 }
 
-func (r *EndTxnResponse) Summary() string { return r.ErrorCode.String() }
+func (r *EndTxnResponse) Summary() string {
+	if r.ErrorCode == NONE && r.ProducerID >= 0 {
+		return fmt.Sprintf("NONE (producerId %d, epoch %d)", r.ProducerID, r.ProducerEpoch)
+	}
+	return r.ErrorCode.String()
+}

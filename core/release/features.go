@@ -17,6 +17,7 @@ type Feature struct {
 const (
 	MetadataVersionFeature        = "metadata.version"
 	EligibleLeaderReplicasFeature = "eligible.leader.replicas.version" // KIP-966
+	TransactionVersionFeature     = "transaction.version"              // KIP-890
 )
 
 // metadataVersions are the metadata.version names by feature level, from

@@ -194,3 +194,16 @@ func (l *Log) AppendMarkerAsLeader(producerID int64, producerEpoch int16, m reco
 	}
 	return l.appendLeader(data, []record.BatchHeader{h}, leaderEpoch, runRef{}, true)
 }
+
+// HasOngoingTransaction: the producer has a transaction open in this
+// partition at this epoch (UnifiedLog.hasOngoingTransaction). A leader
+// asks its transaction coordinator about any other transactional batch
+// before appending it (KIP-890).
+func (l *Log) HasOngoingTransaction(producerID int64, epoch int16) bool {
+	ps, err := l.ProducerState()
+	if err != nil {
+		return false
+	}
+	e := ps.LastEntry(producerID)
+	return e != nil && e.CurrentTxnFirstOffset >= 0 && e.Epoch == epoch
+}

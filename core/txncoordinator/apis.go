@@ -144,6 +144,9 @@ func (c *Coordinator) checkProducer(id string, pid int64, epoch int16) (*txnPart
 // 0-3): unknown partitions fail and the others are not attempted; the
 // rest join the transaction (written once, unless all were in it).
 func (c *Coordinator) handleAddPartitionsToTxn(env *sim.Env, from sim.Addr, req *protocol.AddPartitionsToTxnRequest) bool {
+	if len(req.Transactions) > 0 {
+		return c.handleAddPartitionsFromBroker(env, from, req)
+	}
 	var tps []storage.TopicPartition
 	for _, t := range req.Topics {
 		for _, p := range t.Partitions {
@@ -182,7 +185,7 @@ func (c *Coordinator) handleAddPartitionsToTxn(env *sim.Env, from sim.Addr, req 
 			return protocol.OPERATION_NOT_ATTEMPTED
 		}, false)
 	}
-	return c.addPartitions(env, req.TransactionalID, req.ProducerID, req.ProducerEpoch, tps, func(env *sim.Env, code protocol.ErrorCode, later bool) bool {
+	return c.addPartitions(env, req.TransactionalID, req.ProducerID, req.ProducerEpoch, tps, 0, func(env *sim.Env, code protocol.ErrorCode, later bool) bool {
 		return answer(env, all(code), later)
 	})
 }
@@ -190,7 +193,7 @@ func (c *Coordinator) handleAddPartitionsToTxn(env *sim.Env, from sim.Addr, req 
 // handleAddOffsetsToTxn adds the group's __consumer_offsets partition.
 func (c *Coordinator) handleAddOffsetsToTxn(env *sim.Env, from sim.Addr, req *protocol.AddOffsetsToTxnRequest) bool {
 	tp := storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: c.host.GroupPartition(req.GroupID)}
-	return c.addPartitions(env, req.TransactionalID, req.ProducerID, req.ProducerEpoch, []storage.TopicPartition{tp}, func(env *sim.Env, code protocol.ErrorCode, later bool) bool {
+	return c.addPartitions(env, req.TransactionalID, req.ProducerID, req.ProducerEpoch, []storage.TopicPartition{tp}, 0, func(env *sim.Env, code protocol.ErrorCode, later bool) bool {
 		c.host.Respond(env, from, &protocol.AddOffsetsToTxnResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
 		if later {
 			c.host.Done(env, from)
@@ -199,8 +202,10 @@ func (c *Coordinator) handleAddOffsetsToTxn(env *sim.Env, from sim.Addr, req *pr
 	})
 }
 
-// addPartitions is handleAddPartitionsToTransaction.
-func (c *Coordinator) addPartitions(env *sim.Env, id string, pid int64, epoch int16, tps []storage.TopicPartition, answer func(env *sim.Env, code protocol.ErrorCode, later bool) bool) bool {
+// addPartitions is handleAddPartitionsToTransaction; clientTV is the
+// request's transaction version (2 when a leader adds the partition
+// under transactions v2).
+func (c *Coordinator) addPartitions(env *sim.Env, id string, pid int64, epoch int16, tps []storage.TopicPartition, clientTV int16, answer func(env *sim.Env, code protocol.ErrorCode, later bool) bool) bool {
 	p, partition, m, code := c.checkProducer(id, pid, epoch)
 	switch {
 	case code != protocol.NONE:
@@ -217,7 +222,7 @@ func (c *Coordinator) addPartitions(env *sim.Env, id string, pid int64, epoch in
 			return answer(env, protocol.NONE, false)
 		}
 	}
-	t, err := m.prepareAddPartitions(tps, env.Now().UnixMilli())
+	t, err := m.prepareAddPartitions(tps, env.Now().UnixMilli(), clientTV)
 	if err != nil {
 		return answer(env, protocol.UNKNOWN_SERVER_ERROR, false)
 	}
@@ -225,10 +230,13 @@ func (c *Coordinator) addPartitions(env *sim.Env, id string, pid int64, epoch in
 	return false
 }
 
-// handleEndTxn is a client's EndTxn.
+// handleEndTxn is a client's EndTxn (v5, transactions v2: v2.go).
 func (c *Coordinator) handleEndTxn(env *sim.Env, from sim.Addr, req *protocol.EndTxnRequest) bool {
+	if req.Version >= protocol.EndTxnVersionTransactionV2 {
+		return c.handleEndTxnV2(env, from, req)
+	}
 	answer := func(env *sim.Env, code protocol.ErrorCode, later bool) bool {
-		c.host.Respond(env, from, &protocol.EndTxnResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code})
+		c.host.Respond(env, from, &protocol.EndTxnResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: code, ProducerID: -1, ProducerEpoch: -1})
 		if later {
 			c.host.Done(env, from)
 		}
@@ -291,7 +299,14 @@ func (c *Coordinator) endTransaction(env *sim.Env, partition int32, p *txnPartit
 		m.pending = nil
 		m.epoch, m.lastEpoch = epoch, record.NoProducerEpoch
 	}
-	t, err := m.prepareAbortOrCommit(state, env.Now().UnixMilli())
+	// A client's end here is a version before v2 (0); the coordinator's
+	// own abort (a fence, a timeout) takes the cluster's level and bumps
+	// no further than the fence did (KAFKA-19367, Kafka 4.1).
+	clientTV := int16(0)
+	if !fromClient {
+		clientTV = c.host.TransactionVersion()
+	}
+	t, err := m.prepareAbortOrCommit(state, env.Now().UnixMilli(), clientTV, false, record.NoProducerID)
 	if err != nil {
 		done(env, protocol.UNKNOWN_SERVER_ERROR)
 		return

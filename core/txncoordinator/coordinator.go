@@ -46,6 +46,9 @@ type Host interface {
 	GroupPartition(groupID string) int32
 	// LeaderOf is a partition's leader in the broker's metadata.
 	LeaderOf(tp storage.TopicPartition) (int32, bool)
+	// TransactionVersion is the cluster's finalized transaction.version
+	// (0 where the feature is unknown) as the broker's metadata has it.
+	TransactionVersion() int16
 	// SendMarkers sends a WriteTxnMarkers to a broker; done gets its
 	// answer, or nil if the broker could not be reached.
 	SendMarkers(env *sim.Env, broker int32, req *protocol.WriteTxnMarkersRequest, done func(env *sim.Env, resp *protocol.WriteTxnMarkersResponse))
@@ -183,7 +186,8 @@ func (c *Coordinator) load(env *sim.Env, partition, epoch int32) {
 				continue
 			}
 			m := &txnMetadata{id: id, producerID: v.ProducerID, lastProducerID: record.NoProducerID, epoch: v.ProducerEpoch,
-				lastEpoch: record.NoProducerEpoch, timeoutMs: v.TimeoutMs, state: v.State, startMs: v.TxnStartMs, lastUpdateMs: v.LastUpdateMs}
+				lastEpoch: record.NoProducerEpoch, timeoutMs: v.TimeoutMs, state: v.State, startMs: v.TxnStartMs, lastUpdateMs: v.LastUpdateMs,
+				clientTV: v.ClientTransactionVersion, nextProducerID: record.NoProducerID}
 			if v.State != Empty {
 				m.partitions = v.Partitions
 			}
@@ -216,7 +220,7 @@ func (c *Coordinator) load(env *sim.Env, partition, epoch int32) {
 // partition and completes it once it is replicated
 // (appendTransactionToLog); done gets the error the client sees.
 func (c *Coordinator) appendTransit(env *sim.Env, partition int32, p *txnPartition, m *txnMetadata, t transit, done func(env *sim.Env, code protocol.ErrorCode)) {
-	value, err := t.logValue().ValueBytes()
+	value, err := t.logValue(c.logValueVersion()).ValueBytes()
 	if err != nil {
 		m.pending = nil
 		done(env, protocol.UNKNOWN_SERVER_ERROR)

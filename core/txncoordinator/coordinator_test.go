@@ -21,7 +21,10 @@ type testHost struct {
 	nextPID  int64
 	// leaderless: partitions the metadata knows without a leader.
 	leaderless map[storage.TopicPartition]bool
+	tv         int16 // the cluster's transaction.version
 }
+
+func (h *testHost) TransactionVersion() int16 { return h.tv }
 
 func (h *testHost) Respond(_ *sim.Env, _ sim.Addr, m sim.Message) { h.sent = append(h.sent, m) }
 func (h *testHost) Done(*sim.Env, sim.Addr)                       {}

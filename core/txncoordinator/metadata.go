@@ -30,6 +30,14 @@ type txnMetadata struct {
 	partitions                 []storage.TopicPartition
 	startMs, lastUpdateMs      int64
 	hasFailedEpochFence        bool
+	// clientTV is the transaction version of the last request that moved
+	// the transaction (2: transactions v2, KIP-890 part 2; a
+	// coordinator-initiated abort takes the cluster's level).
+	clientTV int16
+	// nextProducerID is the producer id a v2 end whose epoch was
+	// exhausted rotates to once complete (-1: none). Kafka 4.0/4.1 keep
+	// it in memory only (TransactionLog.valueToBytes does not write it).
+	nextProducerID int64
 }
 
 // transit is TxnTransitMetadata: the metadata a transition leads to.
@@ -40,12 +48,20 @@ type transit struct {
 	state                      State
 	partitions                 []storage.TopicPartition
 	startMs, lastUpdateMs      int64
+	clientTV                   int16
+	nextProducerID             int64
 }
 
-// logValue is what the transition writes to __transaction_state.
-func (t transit) logValue() LogValue {
-	v := LogValue{ProducerID: t.producerID, ProducerEpoch: t.epoch, TimeoutMs: t.timeoutMs, State: t.state,
+// logValue is what the transition writes to __transaction_state, in the
+// value version the cluster's transaction.version calls for (1 from
+// level 1: TransactionVersion.transactionLogValueVersion), which alone
+// carries the client's transaction version.
+func (t transit) logValue(version int16) LogValue {
+	v := LogValue{Version: version, ProducerID: t.producerID, ProducerEpoch: t.epoch, TimeoutMs: t.timeoutMs, State: t.state,
 		LastUpdateMs: t.lastUpdateMs, TxnStartMs: t.startMs}
+	if version >= 1 {
+		v.ClientTransactionVersion = t.clientTV
+	}
 	if t.state != Empty {
 		v.Partitions = slices.Clone(t.partitions)
 	}
@@ -57,7 +73,7 @@ func (t transit) logValue() LogValue {
 func newMetadata(id string, producerID int64, timeoutMs int32, now int64) *txnMetadata {
 	return &txnMetadata{id: id, producerID: producerID, lastProducerID: record.NoProducerID,
 		epoch: record.NoProducerEpoch, lastEpoch: record.NoProducerEpoch, timeoutMs: timeoutMs,
-		state: Empty, startMs: -1, lastUpdateMs: now}
+		state: Empty, startMs: -1, lastUpdateMs: now, nextProducerID: record.NoProducerID}
 }
 
 // isEpochExhausted: no epoch may reach Short.MaxValue, so that the
@@ -73,7 +89,7 @@ func (m *txnMetadata) prepareTransitionTo(t transit) (transit, error) {
 		return transit{}, fmt.Errorf("Illegal new producer id %d", t.producerID)
 	case t.state != Dead && t.epoch < 0:
 		return transit{}, fmt.Errorf("Illegal new producer epoch %d", t.epoch)
-	case !slices.Contains(t.state.validPrevious(), m.state):
+	case !slices.Contains(t.state.validPrevious(), m.state) && !m.emptyAbort(t):
 		return transit{}, fmt.Errorf("Preparing transaction state transition to %s failed since the target state %s is not a valid previous state of the current state %s", t.state, t.state, m.state)
 	}
 	t.lastProducerID = m.producerID
@@ -85,7 +101,29 @@ func (m *txnMetadata) prepareTransitionTo(t transit) (transit, error) {
 // base is a transit that changes nothing but the state and the time.
 func (m *txnMetadata) base(state State, now int64) transit {
 	return transit{producerID: m.producerID, epoch: m.epoch, lastEpoch: m.lastEpoch, timeoutMs: m.timeoutMs,
-		state: state, partitions: slices.Clone(m.partitions), startMs: m.startMs, lastUpdateMs: now}
+		state: state, partitions: slices.Clone(m.partitions), startMs: m.startMs, lastUpdateMs: now,
+		clientTV: m.clientTV, nextProducerID: m.nextProducerID}
+}
+
+// emptyAbort: under transactions v2 an abort may start from Empty or a
+// completed transaction (the producer aborts with nothing sent to any
+// leader; TransactionState.PrepareAbort's validPreviousStates from 4.0,
+// taken only for a v2 transit).
+func (m *txnMetadata) emptyAbort(t transit) bool {
+	return t.state == PrepareAbort && t.clientTV >= 2 && (m.state == Empty || m.state == CompleteCommit || m.state == CompleteAbort)
+}
+
+// validProducerEpoch is the epoch check of a Prepare or Complete
+// transition: the same producer and epoch, or under v2 the epoch one
+// above (the end's bump) with the previous epoch kept as the last one.
+func (m *txnMetadata) validProducerEpoch(t transit) bool {
+	if t.producerID != m.producerID {
+		return false
+	}
+	if t.clientTV >= 2 {
+		return (t.epoch == m.epoch+1 || t.epoch == m.epoch) && (t.lastEpoch == m.lastEpoch || t.lastEpoch == m.epoch)
+	}
+	return t.epoch == m.epoch
 }
 
 // prepareFenceProducerEpoch bumps the epoch to fence the producer before
@@ -123,7 +161,7 @@ func (m *txnMetadata) prepareIncrementProducerEpoch(timeoutMs int32, expected *i
 		}
 	}
 	t, err := m.prepareTransitionTo(transit{producerID: m.producerID, epoch: next, lastEpoch: last, timeoutMs: timeoutMs,
-		state: Empty, startMs: -1, lastUpdateMs: now})
+		state: Empty, startMs: -1, lastUpdateMs: now, clientTV: m.clientTV, nextProducerID: record.NoProducerID})
 	return t, protocol.NONE, err
 }
 
@@ -138,13 +176,14 @@ func (m *txnMetadata) prepareProducerIdRotation(newProducerID int64, timeoutMs i
 		last = m.epoch
 	}
 	return m.prepareTransitionTo(transit{producerID: newProducerID, epoch: 0, lastEpoch: last, timeoutMs: timeoutMs,
-		state: Empty, startMs: -1, lastUpdateMs: now})
+		state: Empty, startMs: -1, lastUpdateMs: now, clientTV: m.clientTV, nextProducerID: record.NoProducerID})
 }
 
 // prepareAddPartitions adds partitions (the transaction starts now if it
-// was not going on).
-func (m *txnMetadata) prepareAddPartitions(added []storage.TopicPartition, now int64) (transit, error) {
+// was not going on); clientTV is the request's transaction version.
+func (m *txnMetadata) prepareAddPartitions(added []storage.TopicPartition, now int64, clientTV int16) (transit, error) {
 	t := m.base(Ongoing, now)
+	t.clientTV = clientTV
 	for _, tp := range added {
 		if !slices.Contains(t.partitions, tp) {
 			t.partitions = append(t.partitions, tp)
@@ -156,9 +195,20 @@ func (m *txnMetadata) prepareAddPartitions(added []storage.TopicPartition, now i
 	return m.prepareTransitionTo(t)
 }
 
-// prepareAbortOrCommit is EndTxn's PrepareCommit or PrepareAbort.
-func (m *txnMetadata) prepareAbortOrCommit(state State, now int64) (transit, error) {
-	return m.prepareTransitionTo(m.base(state, now))
+// prepareAbortOrCommit is EndTxn's PrepareCommit or PrepareAbort. Under
+// transactions v2 (clientTV 2) a client's end bumps the epoch (bump), and
+// an abort with no partition starts its transaction now; nextProducerID
+// (or -1) is the id an exhausted epoch rotates to.
+func (m *txnMetadata) prepareAbortOrCommit(state State, now int64, clientTV int16, bump bool, nextProducerID int64) (transit, error) {
+	t := m.base(state, now)
+	t.clientTV, t.nextProducerID = clientTV, nextProducerID
+	if bump {
+		t.epoch, t.lastEpoch = m.epoch+1, m.epoch
+	}
+	if clientTV >= 2 && len(m.partitions) == 0 {
+		t.startMs = now
+	}
+	return m.prepareTransitionTo(t)
 }
 
 // prepareComplete is CompleteCommit or CompleteAbort once every marker is
@@ -171,6 +221,9 @@ func (m *txnMetadata) prepareComplete(now int64) (transit, error) {
 	m.hasFailedEpochFence = false
 	t := m.base(state, now)
 	t.partitions = nil
+	if m.nextProducerID >= 0 { // the v2 rotation: the next transaction is the new id's, at epoch 0
+		t.producerID, t.epoch, t.lastEpoch, t.nextProducerID = m.nextProducerID, 0, m.epoch, record.NoProducerID
+	}
 	return m.prepareTransitionTo(t)
 }
 
@@ -208,12 +261,20 @@ func (m *txnMetadata) completeTransitionTo(t transit) error {
 			}
 		}
 	case PrepareAbort, PrepareCommit:
-		if !sameProducer || len(m.partitions) != len(t.partitions) || m.timeoutMs != t.timeoutMs || m.startMs != t.startMs {
+		validStart := m.startMs == t.startMs || m.emptyAbort(t)
+		if !m.validProducerEpoch(t) || len(m.partitions) != len(t.partitions) || m.timeoutMs != t.timeoutMs || !validStart {
 			return fail
 		}
+		if t.clientTV >= 2 {
+			m.epoch, m.lastEpoch, m.nextProducerID, m.startMs = t.epoch, t.lastEpoch, t.nextProducerID, t.startMs
+		}
 	case CompleteAbort, CompleteCommit:
-		if !sameProducer || m.timeoutMs != t.timeoutMs || t.startMs == -1 {
+		rotated := t.clientTV >= 2 && t.producerID == m.nextProducerID && t.epoch == 0
+		if !(sameProducer || rotated) || m.timeoutMs != t.timeoutMs || t.startMs == -1 {
 			return fail
+		}
+		if rotated {
+			m.lastProducerID, m.producerID, m.epoch, m.lastEpoch, m.nextProducerID = m.producerID, t.producerID, 0, t.lastEpoch, record.NoProducerID
 		}
 		m.startMs = t.startMs
 		m.partitions = nil
@@ -223,5 +284,6 @@ func (m *txnMetadata) completeTransitionTo(t transit) error {
 	m.lastUpdateMs = t.lastUpdateMs
 	m.pending = nil
 	m.state = t.state
+	m.clientTV = t.clientTV
 	return nil
 }

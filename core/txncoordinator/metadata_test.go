@@ -34,26 +34,26 @@ func TestMetadataTransitions(t *testing.T) {
 	if err != nil || code != protocol.NONE || tr.epoch != 0 || tr.state != Empty {
 		t.Fatalf("first init: %+v %v %v", tr, code, err)
 	}
-	if _, err := m.prepareAddPartitions(nil, 2); err == nil {
+	if _, err := m.prepareAddPartitions(nil, 2, 0); err == nil {
 		t.Fatal("a second transition prepared while one is pending")
 	}
 	complete(t, m, tr)
 	tps := []storage.TopicPartition{{Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 1}}
-	complete(t, m, must(m.prepareAddPartitions(tps[:1], 10)))
-	complete(t, m, must(m.prepareAddPartitions(tps, 11)))
+	complete(t, m, must(m.prepareAddPartitions(tps[:1], 10, 0)))
+	complete(t, m, must(m.prepareAddPartitions(tps, 11, 0)))
 	if m.state != Ongoing || m.startMs != 10 || !slices.Equal(m.partitions, tps) {
 		t.Fatalf("ongoing: %+v", m)
 	}
-	if _, err := m.prepareAbortOrCommit(CompleteCommit, 12); err == nil {
+	if _, err := m.prepareAbortOrCommit(CompleteCommit, 12, 0, false, -1); err == nil {
 		t.Fatal("Ongoing to CompleteCommit prepared")
 	}
-	prep := must(m.prepareAbortOrCommit(PrepareCommit, 12))
-	if v := prep.logValue(); len(v.Partitions) != 2 || v.State != PrepareCommit {
+	prep := must(m.prepareAbortOrCommit(PrepareCommit, 12, 0, false, -1))
+	if v := prep.logValue(0); len(v.Partitions) != 2 || v.State != PrepareCommit {
 		t.Fatalf("PrepareCommit record %+v", v)
 	}
 	complete(t, m, prep)
 	done := must(m.prepareComplete(13))
-	if v := done.logValue(); v.State != CompleteCommit || v.Partitions != nil || v.TxnStartMs != 10 {
+	if v := done.logValue(0); v.State != CompleteCommit || v.Partitions != nil || v.TxnStartMs != 10 {
 		t.Fatalf("CompleteCommit record %+v", v)
 	}
 	complete(t, m, done)

@@ -1,0 +1,224 @@
+package broker
+
+import (
+	"fmt"
+	"slices"
+
+	"kafkascope/core/event"
+	"kafkascope/core/metadata"
+	"kafkascope/core/protocol"
+	"kafkascope/core/record"
+	"kafkascope/core/rpc"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// A partition leader's part in transactions v2 (KIP-890 part 2;
+// ReplicaManager.handleProduceAppend and AddPartitionsToTxnManager at
+// Kafka 4.1): the first transactional batch of a producer's transaction
+// that reaches a partition (Produce v12+; no transaction of its producer
+// id and epoch open in the partition) waits while the leader adds the
+// partition to the transaction at the transaction coordinator
+// (AddPartitionsToTxn v5 from the broker, VerifyOnly false). The
+// coordinator answers CONCURRENT_TRANSACTIONS while the producer's
+// previous transaction is still being completed; the leader asks again
+// every add.partitions.to.txn.retry.backoff.ms for up to
+// min(add.partitions.to.txn.retry.backoff.max.ms, request.timeout.ms),
+// then gives the error to the producer, which retries.
+//
+// The leader appends in the same event as the coordinator's answer
+// arrives, so no marker can come between them: Kafka's verification
+// guard, which closes that window, is not modelled.
+
+// txnBatchOf is a partition's first batch's producer if it is
+// transactional.
+func txnBatchOf(data []byte) (pid int64, epoch int16, ok bool) {
+	h, err := record.ParseHeader(data)
+	if err != nil || h.ProducerID < 0 || !h.IsTransactional() || h.IsControl() {
+		return 0, 0, false
+	}
+	return h.ProducerID, h.ProducerEpoch, true
+}
+
+// partitionsToAddToTxn are the partitions of a v2 produce this broker
+// leads whose batch starts the producer's transaction there, and the
+// producer id and epoch.
+func (b *Broker) partitionsToAddToTxn(req *protocol.ProduceRequest) (tps []storage.TopicPartition, pid int64, epoch int16) {
+	if req.TransactionalID == "" || req.Version < protocol.ProduceVersionTransactionV2 {
+		return nil, 0, 0
+	}
+	for _, t := range req.Topics {
+		for _, pd := range t.Partitions {
+			id, e, ok := txnBatchOf(pd.Records)
+			p := b.partitions[tp(t.Name, pd.Index)]
+			if !ok || p == nil || !p.isLeader || p.log.HasOngoingTransaction(id, e) {
+				continue
+			}
+			tps, pid, epoch = append(tps, p.tp), id, e
+		}
+	}
+	return tps, pid, epoch
+}
+
+// addPartitionsToTxn adds partitions to a producer's transaction at its
+// coordinator and calls done with each partition's error (none for those
+// added), retrying CONCURRENT_TRANSACTIONS as the leader does.
+func (b *Broker) addPartitionsToTxn(env *sim.Env, id string, pid int64, epoch int16, tps []storage.TopicPartition, done func(env *sim.Env, errs map[storage.TopicPartition]protocol.ErrorCode)) {
+	start := env.Now()
+	limit := min(b.ms("add.partitions.to.txn.retry.backoff.max.ms"), b.ms("request.timeout.ms"))
+	var try func(env *sim.Env)
+	try = func(env *sim.Env) {
+		b.sendAddPartitionsToTxn(env, id, pid, epoch, tps, func(env *sim.Env, errs map[storage.TopicPartition]protocol.ErrorCode) {
+			concurrent := slices.Contains(mapValues(errs), protocol.CONCURRENT_TRANSACTIONS)
+			if !concurrent || env.Now().Sub(start) >= limit {
+				done(env, errs)
+				return
+			}
+			env.After(b.ms("add.partitions.to.txn.retry.backoff.ms"), "retry-add-partitions-to-txn", func(env *sim.Env) {
+				if b.state != StateStopped {
+					try(env)
+				}
+			})
+		})
+	}
+	try(env)
+}
+
+func mapValues(m map[storage.TopicPartition]protocol.ErrorCode) []protocol.ErrorCode {
+	out := make([]protocol.ErrorCode, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
+
+// sendAddPartitionsToTxn sends one AddPartitionsToTxn to the
+// transactional id's coordinator over the broker's own channel and maps
+// its answer as AddPartitionsToTxnManager does: no coordinator is
+// COORDINATOR_NOT_AVAILABLE, a lost request NETWORK_EXCEPTION, a
+// PRODUCER_FENCED partition INVALID_PRODUCER_EPOCH.
+func (b *Broker) sendAddPartitionsToTxn(env *sim.Env, id string, pid int64, epoch int16, tps []storage.TopicPartition, done func(env *sim.Env, errs map[storage.TopicPartition]protocol.ErrorCode)) {
+	all := func(code protocol.ErrorCode) map[storage.TopicPartition]protocol.ErrorCode {
+		errs := map[storage.TopicPartition]protocol.ErrorCode{}
+		for _, p := range tps {
+			errs[p] = code
+		}
+		return errs
+	}
+	co := b.findTxnCoordinator(id)
+	if co.ErrorCode != protocol.NONE {
+		done(env, all(protocol.COORDINATOR_NOT_AVAILABLE))
+		return
+	}
+	tx := protocol.AddPartitionsToTxnTransaction{TransactionalID: id, ProducerID: pid, ProducerEpoch: epoch}
+	for _, p := range tps {
+		i := slices.IndexFunc(tx.Topics, func(t protocol.TxnTopic) bool { return t.Name == p.Topic })
+		if i < 0 {
+			tx.Topics = append(tx.Topics, protocol.TxnTopic{Name: p.Topic})
+			i = len(tx.Topics) - 1
+		}
+		tx.Topics[i].Partitions = append(tx.Topics[i].Partitions, p.Partition)
+	}
+	req := &protocol.AddPartitionsToTxnRequest{Transactions: []protocol.AddPartitionsToTxnTransaction{tx}}
+	if b.addPartitionsNet == nil {
+		b.addPartitionsNet = rpc.NewClient(env.EphemeralPort(), fmt.Sprintf("broker-%d-add-partitions-sender", b.cfg.NodeID))
+	}
+	addr := sim.Addr(fmt.Sprintf("%s:%d", co.Host, co.Port))
+	b.addPartitionsNet.Send(env, addr, req, b.ms("request.timeout.ms"), func(env *sim.Env, resp protocol.Response, err error) {
+		if b.state == StateStopped {
+			return
+		}
+		r, _ := resp.(*protocol.AddPartitionsToTxnResponse)
+		if err != nil || r == nil {
+			done(env, all(protocol.NETWORK_EXCEPTION))
+			return
+		}
+		if r.ErrorCode != protocol.NONE {
+			code := r.ErrorCode
+			if code == protocol.CLUSTER_AUTHORIZATION_FAILED {
+				code = protocol.INVALID_TXN_STATE
+			}
+			done(env, all(code))
+			return
+		}
+		errs := map[storage.TopicPartition]protocol.ErrorCode{}
+		for _, res := range r.ResultsByTransaction {
+			for _, t := range res.TopicResults {
+				for _, pr := range t.Partitions {
+					code := pr.ErrorCode
+					if code == protocol.PRODUCER_FENCED {
+						code = protocol.INVALID_PRODUCER_EPOCH
+					}
+					if code != protocol.NONE {
+						errs[tp(t.Name, pr.PartitionIndex)] = code
+					}
+				}
+			}
+		}
+		for _, p := range tps {
+			if _, failed := errs[p]; !failed {
+				env.Note(event.TxnPartitionAddedByLeader{Broker: b.cfg.NodeID, TP: p, TransactionalID: id, ProducerID: pid, Epoch: epoch})
+			}
+		}
+		done(env, errs)
+	})
+}
+
+// verificationError is the produce error a leader answers for a
+// partition it could not add (ReplicaManager's postVerificationCallback):
+// INVALID_TXN_STATE with its message; a coordinator that could not be
+// reached or was moving, NOT_ENOUGH_REPLICAS (which older clients retry
+// without a metadata refresh); CONCURRENT_TRANSACTIONS as it is.
+func verificationError(code protocol.ErrorCode) (protocol.ErrorCode, string) {
+	switch code {
+	case protocol.INVALID_TXN_STATE:
+		return code, "Partition was not added to the transaction"
+	case protocol.NETWORK_EXCEPTION, protocol.COORDINATOR_LOAD_IN_PROGRESS, protocol.COORDINATOR_NOT_AVAILABLE, protocol.NOT_COORDINATOR:
+		return protocol.NOT_ENOUGH_REPLICAS, "Unable to verify the partition has been added to the transaction. Underlying error: " + code.String()
+	}
+	return code, ""
+}
+
+// handleTxnOffsetCommit hands a TxnOffsetCommit to the group
+// coordinator; under transactions v2 (v5+) the broker first adds the
+// group's __consumer_offsets partition to the transaction, as a leader
+// does for a produce (the group coordinator's
+// maybeStartTransactionVerification with the addPartition operation).
+// An error there answers every partition: a coordinator that could not
+// be reached as COORDINATOR_NOT_AVAILABLE, which has the producer look
+// the group coordinator up again.
+func (b *Broker) handleTxnOffsetCommit(env *sim.Env, from sim.Addr, req *protocol.TxnOffsetCommitRequest) bool {
+	if req.Version < protocol.TxnOffsetCommitVersionTransactionV2 || req.TransactionalID == "" {
+		return b.coordinator.Handle(env, from, req)
+	}
+	p := b.partitions[tp(metadata.ConsumerOffsetsTopic, b.coordinator.PartitionFor(req.GroupID))]
+	if p == nil || !p.isLeader || p.log.HasOngoingTransaction(req.ProducerID, req.ProducerEpoch) {
+		return b.coordinator.Handle(env, from, req)
+	}
+	b.addPartitionsToTxn(env, req.TransactionalID, req.ProducerID, req.ProducerEpoch, []storage.TopicPartition{p.tp}, func(env *sim.Env, errs map[storage.TopicPartition]protocol.ErrorCode) {
+		if b.state == StateStopped {
+			return
+		}
+		code, failed := errs[p.tp]
+		if !failed {
+			if b.coordinator.Handle(env, from, req) {
+				b.done(env, from)
+			}
+			return
+		}
+		if code, _ = verificationError(code); code == protocol.NOT_ENOUGH_REPLICAS {
+			code = protocol.COORDINATOR_NOT_AVAILABLE
+		}
+		resp := &protocol.TxnOffsetCommitResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
+		for _, t := range req.Topics {
+			rt := protocol.TxnTopicResult{Name: t.Name}
+			for _, pp := range t.Partitions {
+				rt.Partitions = append(rt.Partitions, protocol.TxnPartitionResult{PartitionIndex: pp.PartitionIndex, ErrorCode: code})
+			}
+			resp.Topics = append(resp.Topics, rt)
+		}
+		b.respond(env, from, resp)
+		b.done(env, from)
+	})
+	return false
+}
