@@ -26,44 +26,8 @@ import (
 func TestTransactionThroughTheBrokers(t *testing.T) {
 	c := newCluster(t, nil)
 	createAssigned(t, c, "out", [][]int32{{3, 1, 2}}, nil)
-	rc := newRawClient(t, c, 1)
-	do := func(to int32, req func(env *sim.Env) protocol.Request) protocol.Response {
-		t.Helper()
-		cl := &call{}
-		rc.sendAll(t, outgoing{to: to, c: cl, build: req})
-		rc.wait(t, cl, time.Minute)
-		if cl.err != nil {
-			t.Fatal(cl.err)
-		}
-		return cl.resp
-	}
-	var coord int32 = -1
-	for i := 0; i < 20 && coord < 0; i++ {
-		r := do(1, func(*sim.Env) protocol.Request {
-			return &protocol.FindCoordinatorRequest{KeyType: protocol.CoordinatorKeyTypeTransaction, CoordinatorKeys: []string{"copier"}}
-		}).(*protocol.FindCoordinatorResponse)
-		if r.Coordinators[0].ErrorCode == protocol.NONE {
-			coord = r.Coordinators[0].NodeID
-		} else if err := c.Advance(time.Second); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if coord < 0 {
-		t.Fatal("no transaction coordinator")
-	}
-	var init *protocol.InitProducerIdResponse
-	for i := 0; i < 20; i++ {
-		init = do(coord, func(*sim.Env) protocol.Request {
-			return &protocol.InitProducerIdRequest{TransactionalID: "copier", TransactionTimeoutMs: 60000, ProducerID: -1, ProducerEpoch: -1}
-		}).(*protocol.InitProducerIdResponse)
-		if init.ErrorCode != protocol.COORDINATOR_LOAD_IN_PROGRESS {
-			break
-		}
-		_ = c.Advance(100 * time.Millisecond)
-	}
-	if init.ErrorCode != protocol.NONE || init.ProducerEpoch != 0 {
-		t.Fatalf("init: %+v", init)
-	}
+	do := rawCaller(t, c)
+	coord, init := initTransactionalID(t, c, do, "copier")
 	add := do(coord, func(*sim.Env) protocol.Request {
 		return &protocol.AddPartitionsToTxnRequest{TransactionalID: "copier", ProducerID: init.ProducerID, ProducerEpoch: 0, Topics: []protocol.TxnTopic{{Name: "out", Partitions: []int32{0}}}}
 	}).(*protocol.AddPartitionsToTxnResponse)
@@ -113,6 +77,55 @@ func TestTransactionThroughTheBrokers(t *testing.T) {
 	if st := c.Node(coord).Broker.TxnCoordinator().Transactions()["copier"]; st.String() != "CompleteCommit" {
 		t.Fatalf("coordinator state %s", st)
 	}
+}
+
+// rawCaller sends raw requests from one client and waits for each answer.
+func rawCaller(t *testing.T, c *Cluster) func(to int32, req func(env *sim.Env) protocol.Request) protocol.Response {
+	rc := newRawClient(t, c, 1)
+	return func(to int32, req func(env *sim.Env) protocol.Request) protocol.Response {
+		t.Helper()
+		cl := &call{}
+		rc.sendAll(t, outgoing{to: to, c: cl, build: req})
+		rc.wait(t, cl, time.Minute)
+		if cl.err != nil {
+			t.Fatal(cl.err)
+		}
+		return cl.resp
+	}
+}
+
+// initTransactionalID finds the id's coordinator (FindCoordinator creates
+// __transaction_state) and has it give the id a producer id and epoch.
+func initTransactionalID(t *testing.T, c *Cluster, do func(int32, func(*sim.Env) protocol.Request) protocol.Response, id string) (int32, *protocol.InitProducerIdResponse) {
+	t.Helper()
+	var coord int32 = -1
+	for i := 0; i < 20 && coord < 0; i++ {
+		r := do(1, func(*sim.Env) protocol.Request {
+			return &protocol.FindCoordinatorRequest{KeyType: protocol.CoordinatorKeyTypeTransaction, CoordinatorKeys: []string{id}}
+		}).(*protocol.FindCoordinatorResponse)
+		if r.Coordinators[0].ErrorCode == protocol.NONE {
+			coord = r.Coordinators[0].NodeID
+		} else if err := c.Advance(time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if coord < 0 {
+		t.Fatal("no transaction coordinator")
+	}
+	var init *protocol.InitProducerIdResponse
+	for i := 0; i < 20; i++ {
+		init = do(coord, func(*sim.Env) protocol.Request {
+			return &protocol.InitProducerIdRequest{TransactionalID: id, TransactionTimeoutMs: 60000, ProducerID: -1, ProducerEpoch: -1}
+		}).(*protocol.InitProducerIdResponse)
+		if init.ErrorCode != protocol.COORDINATOR_LOAD_IN_PROGRESS {
+			break
+		}
+		_ = c.Advance(100 * time.Millisecond)
+	}
+	if init.ErrorCode != protocol.NONE || init.ProducerEpoch != 0 {
+		t.Fatalf("init: %+v", init)
+	}
+	return coord, init
 }
 
 // recordStep makes callbacks that note a named step in *steps (with its
