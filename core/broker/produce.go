@@ -46,13 +46,14 @@ type pendingPart struct {
 func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.ProduceRequest) bool {
 	tps, pid, epoch := b.partitionsToAddToTxn(req)
 	if len(tps) == 0 {
-		return b.produceAppend(env, from, req, nil)
+		return b.produceAppend(env, from, req, txnOperation{}, nil)
 	}
-	b.addPartitionsToTxn(env, req.TransactionalID, pid, epoch, tps, func(env *sim.Env, errs map[storage.TopicPartition]protocol.ErrorCode) {
+	op := produceOperation(req.Version)
+	b.addPartitionsToTxn(env, op, req.TransactionalID, pid, epoch, tps, func(env *sim.Env, errs map[storage.TopicPartition]protocol.ErrorCode) {
 		if b.state == StateStopped {
 			return
 		}
-		if b.produceAppend(env, from, req, errs) {
+		if b.produceAppend(env, from, req, op, errs) {
 			b.done(env, from)
 		}
 	})
@@ -61,7 +62,7 @@ func (b *Broker) handleProduce(env *sim.Env, from sim.Addr, req *protocol.Produc
 
 // produceAppend appends the request's partitions but those with an error
 // already (refused: the leader could not add them to the transaction).
-func (b *Broker) produceAppend(env *sim.Env, from sim.Addr, req *protocol.ProduceRequest, refused map[storage.TopicPartition]protocol.ErrorCode) bool {
+func (b *Broker) produceAppend(env *sim.Env, from sim.Addr, req *protocol.ProduceRequest, op txnOperation, refused map[storage.TopicPartition]protocol.ErrorCode) bool {
 	resp := &protocol.ProduceResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}}
 	var dp *delayedProduce
 	if req.Acks == -1 {
@@ -83,7 +84,7 @@ func (b *Broker) produceAppend(env *sim.Env, from sim.Addr, req *protocol.Produc
 				continue
 			}
 			if code, ok := refused[tp(t.Name, pd.Index)]; ok {
-				pr.ErrorCode, pr.ErrorMessage = verificationError(code)
+				pr.ErrorCode, pr.ErrorMessage = verificationError(op, code)
 				continue
 			}
 			p := partitionAt(local, pd.Index)

@@ -140,10 +140,7 @@ func (p *Producer) txnOffsetCommit(env *sim.Env, o *txnOffsets) {
 	t := p.txn
 	t.inFlight = true
 	req := &protocol.TxnOffsetCommitRequest{TransactionalID: t.id, GroupID: o.md.GroupID, ProducerID: p.idem.producerID, ProducerEpoch: p.idem.epoch,
-		GenerationID: o.md.GenerationID, MemberID: o.md.MemberID, GroupInstanceID: o.md.GroupInstanceID}
-	if t.v2 {
-		req.Version = protocol.TxnOffsetCommitVersionTransactionV2
-	}
+		GenerationID: o.md.GenerationID, MemberID: o.md.MemberID, GroupInstanceID: o.md.GroupInstanceID, Version: p.txnOffsetCommitVersion()}
 	for _, x := range o.pending {
 		i := slices.IndexFunc(req.Topics, func(tt protocol.TxnOffsetCommitTopic) bool { return tt.Name == x.TP.Topic })
 		if i < 0 {

@@ -81,14 +81,29 @@ func (t *producerTxn) maybeUpdateTransactionV2(initializing bool) {
 	t.v2 = v2
 }
 
-// produceVersion is the Produce version the producer's requests carry
-// where it matters: v12 for a producer using transactions v2, 0 (some
-// earlier version) otherwise.
+// produceVersion is the Produce version the producer's requests carry:
+// v12 for a producer using transactions v2, else its release's highest
+// below (v11 from 3.7, which takes TRANSACTION_ABORTABLE; 2.8's v9).
 func (p *Producer) produceVersion() int16 {
-	if p.txn != nil && p.txn.v2 {
+	switch {
+	case p.txn != nil && p.txn.v2:
 		return protocol.ProduceVersionTransactionV2
+	case p.cfg.Release.AtLeast(3, 7):
+		return protocol.ProduceVersionTransactionAbortable
 	}
-	return 0
+	return 9
+}
+
+// txnOffsetCommitVersion is TxnOffsetCommit's version, likewise: v5
+// under v2, v4 from 3.7, 2.8's v3.
+func (p *Producer) txnOffsetCommitVersion() int16 {
+	switch {
+	case p.txn.v2:
+		return protocol.TxnOffsetCommitVersionTransactionV2
+	case p.cfg.Release.AtLeast(3, 7):
+		return protocol.TxnOffsetCommitVersionTransactionAbortable
+	}
+	return 3
 }
 
 // adoptEndTxnEpoch is EndTxnHandler's success under v2: the coordinator

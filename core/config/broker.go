@@ -141,6 +141,9 @@ var BrokerDefs = []*Def{
 	// in KafkaConfig at 2.8.0).
 	{Name: "transaction.abort.timed.out.transaction.cleanup.interval.ms", Type: Int, Default: "10000", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "transaction.max.timeout.ms", Type: Int, Default: "900000", Validate: Check{Kind: AtLeast, Min: 1}},
+	// KIP-890 part 1: a leader verifies a transaction's first batch with
+	// the coordinator (TransactionLogConfigs, 3.8.0; since 3.6, dynamic).
+	{Name: "transaction.partition.verification.enable", Type: Boolean, Default: "true", Since: v36},
 	{Name: "transaction.remove.expired.transaction.cleanup.interval.ms", Type: Int, Default: "3600000", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "transaction.state.log.load.buffer.size", Type: Int, Default: "5242880", Validate: Check{Kind: AtLeast, Min: 1}},
 	{Name: "transaction.state.log.min.isr", Type: Int, Default: "2", Validate: Check{Kind: AtLeast, Min: 1}},

@@ -38,6 +38,7 @@ var (
 	v33 = release.Version{Major: 3, Minor: 3}
 	v34 = release.Version{Major: 3, Minor: 4}
 	v35 = release.Version{Major: 3, Minor: 5}
+	v36 = release.Version{Major: 3, Minor: 6}
 	v39 = release.Version{Major: 3, Minor: 9}
 	v40 = release.Version{Major: 4, Minor: 0}
 	v41 = release.Version{Major: 4, Minor: 1}

@@ -122,9 +122,11 @@ func (c *Coordinator) groupError(groupID string) protocol.ErrorCode {
 	return protocol.NONE
 }
 
-// commitError maps an append's error to what OffsetCommit and SyncGroup
-// answer (GroupMetadataManager's mapping).
-func commitError(code protocol.ErrorCode) protocol.ErrorCode {
+// CommitError maps an append's error to what OffsetCommit and SyncGroup
+// answer (GroupMetadataManager.maybeConvertOffsetCommitError); a
+// transactional offset commit whose partition could not be verified or
+// added to the transaction answers it too.
+func CommitError(code protocol.ErrorCode) protocol.ErrorCode {
 	switch code {
 	case protocol.UNKNOWN_TOPIC_OR_PARTITION, protocol.NOT_ENOUGH_REPLICAS, protocol.NOT_ENOUGH_REPLICAS_AFTER_APPEND, protocol.REQUEST_TIMED_OUT:
 		return protocol.COORDINATOR_NOT_AVAILABLE

@@ -107,7 +107,7 @@ func (c *Coordinator) handleConsumerGroupHeartbeat(env *sim.Env, from sim.Addr, 
 		ran := c.afterPendingWrites(env, c.PartitionFor(req.GroupID), func(env *sim.Env, code protocol.ErrorCode) {
 			if code != protocol.NONE {
 				c.respond(env, from, &protocol.ConsumerGroupHeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
-					ErrorCode: commitError(code)})
+					ErrorCode: CommitError(code)})
 			} else {
 				c.respond(env, from, op.resp)
 			}
@@ -121,7 +121,7 @@ func (c *Coordinator) handleConsumerGroupHeartbeat(env *sim.Env, from sim.Addr, 
 	c.write848(env, req.GroupID, op, func(env *sim.Env, code protocol.ErrorCode) {
 		if code != protocol.NONE {
 			c.respond(env, from, &protocol.ConsumerGroupHeartbeatResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
-				ErrorCode: commitError(code)})
+				ErrorCode: CommitError(code)})
 		} else {
 			c.respond(env, from, op.resp)
 		}

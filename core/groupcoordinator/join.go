@@ -175,7 +175,7 @@ func (c *Coordinator) replaceStaticMember(env *sim.Env, g *group, oldID, newID s
 				g.replaceStatic(newID, oldID)
 				c.scheduleExpiry(env, g, m)
 				c.respond(env, rep.from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: rep.corr},
-					ErrorCode: commitError(code), GenerationID: g.generation, ProtocolType: g.protocolType, ProtocolName: g.protocolName, Leader: currentLeader})
+					ErrorCode: CommitError(code), GenerationID: g.generation, ProtocolType: g.protocolType, ProtocolName: g.protocolName, Leader: currentLeader})
 				c.done(env, rep.from)
 				return
 			}
@@ -521,7 +521,7 @@ func (c *Coordinator) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol
 			if code != protocol.NONE {
 				for _, o := range g.sortedMembers() {
 					o.assignment = nil
-					c.answerSync(env, o, &protocol.SyncGroupResponse{ErrorCode: commitError(code)})
+					c.answerSync(env, o, &protocol.SyncGroupResponse{ErrorCode: CommitError(code)})
 				}
 				c.prepareRebalance(env, g, "Error "+code.String()+" when storing group assignment during SyncGroup")
 				return

@@ -552,7 +552,7 @@ func (c *Coordinator) classicGroupJoinToConsumerGroup(env *sim.Env, from sim.Add
 	c.write848(env, gid, op, func(env *sim.Env, code protocol.ErrorCode) {
 		if code != protocol.NONE {
 			c.respond(env, from, &protocol.JoinGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID},
-				ErrorCode: commitError(code), GenerationID: -1, MemberID: req.MemberID})
+				ErrorCode: CommitError(code), GenerationID: -1, MemberID: req.MemberID})
 		} else {
 			joined(env)
 		}
@@ -700,7 +700,7 @@ func (c *Coordinator) classicGroupLeaveToConsumerGroup(env *sim.Env, from sim.Ad
 	}
 	c.write848(env, gid, c.fenceMembers(gid, cg, ids, "classic-left", nil), func(env *sim.Env, code protocol.ErrorCode) {
 		if code != protocol.NONE {
-			resp = &protocol.LeaveGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: commitError(code)}
+			resp = &protocol.LeaveGroupResponse{ResponseHeader: protocol.ResponseHeader{CorrelationID: req.CorrelationID}, ErrorCode: CommitError(code)}
 		}
 		c.respond(env, from, resp)
 		c.done(env, from)

@@ -136,7 +136,7 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 				g.offsets[k] = vals[i]
 			}
 		}
-		answer(codeOf(commitError(code)))
+		answer(codeOf(CommitError(code)))
 		c.done(env, from)
 	})
 	return false
@@ -279,7 +279,7 @@ func (c *Coordinator) handleOffsetDelete(env *sim.Env, from sim.Addr, req *proto
 	}
 	c.host.Append(env, g.partition, recs.records(), func(env *sim.Env, code protocol.ErrorCode) {
 		if code != protocol.NONE {
-			resp.ErrorCode = commitError(code)
+			resp.ErrorCode = CommitError(code)
 		}
 		c.respond(env, from, resp)
 		c.done(env, from)

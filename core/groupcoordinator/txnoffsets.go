@@ -133,7 +133,7 @@ func (c *Coordinator) handleTxnOffsetCommit(env *sim.Env, from sim.Addr, req *pr
 		if code == protocol.INVALID_PRODUCER_EPOCH {
 			answer(codeOf(code)) // passed through to the producer, which is fenced
 		} else {
-			answer(codeOf(commitError(code)))
+			answer(codeOf(CommitError(code)))
 		}
 		c.done(env, from)
 	})

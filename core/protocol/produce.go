@@ -13,7 +13,9 @@ type ProduceRequest struct {
 	// Version is the request's version where it changes what the leader
 	// does: from ProduceVersionTransactionV2 a transactional batch's
 	// leader adds its partition to the transaction itself (KIP-890 part
-	// 2). The simulator's requests carry topic names whatever the version.
+	// 2); below it, the version says which errors the producer knows
+	// (ProduceVersionTransactionAbortable). The simulator's requests carry
+	// topic names whatever the version.
 	Version int16
 	// TransactionalID is the producer's transactional.id ("" for null).
 	TransactionalID string
@@ -29,6 +31,11 @@ type ProduceRequest struct {
 // transaction.version, decides: AddPartitionsToTxnManager.
 // produceRequestVersionToTransactionSupportedOperation).
 const ProduceVersionTransactionV2 = 12
+
+// ProduceVersionTransactionAbortable is the first Produce version whose
+// sender takes TRANSACTION_ABORTABLE (KIP-890 part 1); an older one is
+// answered INVALID_TXN_STATE instead.
+const ProduceVersionTransactionAbortable = 11
 
 // ProduceTopic is one topic's data in a ProduceRequest.
 type ProduceTopic struct {

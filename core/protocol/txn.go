@@ -114,6 +114,9 @@ type EndTxnResponse struct {
 const (
 	EndTxnVersionTransactionV2          = 5
 	TxnOffsetCommitVersionTransactionV2 = 5
+	// TxnOffsetCommitVersionTransactionAbortable is the first version
+	// whose sender takes TRANSACTION_ABORTABLE (KIP-890 part 1).
+	TxnOffsetCommitVersionTransactionAbortable = 4
 )
 
 // WriteTxnMarkersRequest (API key 27): a transaction coordinator asks a
