@@ -231,7 +231,7 @@ func TestDiagramTransactionalProducerCard(t *testing.T) {
 			coord = tr.Coordinator
 		}
 	}
-	want := "transactional.id billing · coordinator: broker " + dgItoa(int64(coord)) + ", Ongoing · in the transaction: t-0"
+	want := "transactional.id billing · epoch 0 · coordinator: broker " + dgItoa(int64(coord)) + ", Ongoing · in the transaction: t-0"
 	if got := dgText(dg1(doc, card, "kd-txn-line")); coord == 0 || got != want {
 		t.Errorf("transaction line %q, want %q", got, want)
 	}
@@ -353,5 +353,29 @@ func TestShortException(t *testing.T) {
 		if got := dgShortException(in); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)
 		}
+	}
+}
+
+// On Kafka 4.3 (transaction.version 2) the card says the producer uses
+// transactions v2, and its epoch has moved with each commit.
+func TestDiagramTransactionalProducerV2(t *testing.T) {
+	p := player.New()
+	p.Boot("", "")
+	for _, c := range []string{"cluster create --brokers 3 --controllers 1",
+		"kafka-topics.sh --create --topic t --partitions 1 --replication-factor 3"} {
+		p.Run(c, nil)
+		dgSettle(t, p)
+	}
+	p.Run("kafka-producer-perf-test.sh --topic t --num-records 100 --record-size 8 --throughput 5 --transaction-duration-ms 400 --transactional-id billing --producer-props bootstrap.servers=kafka-1:9092 &", nil)
+	dgAdvance(p, 3*time.Second)
+	doc := dgRender(t, &Diagram{Player: p})
+	cards := dgAll(doc.root, dgByClass("kd-prod"))
+	if len(cards) != 1 {
+		t.Fatalf("%d producer cards", len(cards))
+	}
+	got := dgText(dg1(doc, cards[0], "kd-txn-line"))
+	v2, _, _ := i18n.UIText("txn.v2")
+	if !strings.HasPrefix(got, "transactional.id billing · epoch ") || !strings.Contains(got, " · "+v2+" · ") || strings.HasPrefix(got, "transactional.id billing · epoch 0 ") {
+		t.Errorf("transaction line %q: want a bumped epoch and %q", got, v2)
 	}
 }

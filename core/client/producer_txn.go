@@ -490,6 +490,10 @@ type TxnView struct {
 	Partitions      []string // added to the transaction (AddPartitionsToTxn answered), sorted
 	Pending         []string // waiting for AddPartitionsToTxn
 	Error           string   // the error that put it in ABORTABLE_ERROR or FATAL_ERROR
+	// V2: the producer uses transactions v2 (KIP-890 part 2); Epoch is
+	// its producer epoch, which v2 bumps at every commit and abort.
+	V2    bool
+	Epoch int16
 }
 
 // Transaction is the producer's transaction, or false for a producer
@@ -499,7 +503,7 @@ func (p *Producer) Transaction() (TxnView, bool) {
 	if t == nil {
 		return TxnView{}, false
 	}
-	v := TxnView{TransactionalID: t.id, State: t.state.String()}
+	v := TxnView{TransactionalID: t.id, State: t.state.String(), V2: t.v2, Epoch: p.idem.epoch}
 	for tp := range t.added {
 		v.Partitions = append(v.Partitions, fmt.Sprintf("%s-%d", tp.topic, tp.partition))
 	}

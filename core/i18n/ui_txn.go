@@ -31,6 +31,8 @@ var uiTextTxn = []uiEntry{
 
 	// A transactional producer's card.
 	{"txn.id", [2]string{"transactional.id %s", "transactional.id %s"}},
+	{"txn.epoch", [2]string{"epoch %d", "에포크 %d"}},
+	{"txn.v2", [2]string{"transactions v2 (each end bumps the epoch)", "트랜잭션 v2(끝낼 때마다 에포크 증가)"}},
 	{"txn.coordinator", [2]string{"coordinator: broker %d, %s", "코디네이터: 브로커 %d, %s"}},
 	{"txn.coordinator.none", [2]string{"coordinator: not known yet (FindCoordinator)", "코디네이터: 아직 모름(FindCoordinator)"}},
 	{"txn.partitions", [2]string{"in the transaction: %s", "트랜잭션에 포함: %s"}},
