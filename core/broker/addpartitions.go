@@ -147,12 +147,7 @@ func (b *Broker) sendAddPartitionsToTxn(env *sim.Env, op txnOperation, id string
 	}
 	tx := protocol.AddPartitionsToTxnTransaction{TransactionalID: id, ProducerID: pid, ProducerEpoch: epoch, VerifyOnly: !op.add}
 	for _, p := range tps {
-		i := slices.IndexFunc(tx.Topics, func(t protocol.TxnTopic) bool { return t.Name == p.Topic })
-		if i < 0 {
-			tx.Topics = append(tx.Topics, protocol.TxnTopic{Name: p.Topic})
-			i = len(tx.Topics) - 1
-		}
-		tx.Topics[i].Partitions = append(tx.Topics[i].Partitions, p.Partition)
+		tx.Topics = protocol.AppendTxnPartition(tx.Topics, p.Topic, p.Partition)
 	}
 	req := &protocol.AddPartitionsToTxnRequest{Transactions: []protocol.AddPartitionsToTxnTransaction{tx}}
 	if b.addPartitionsNet == nil {

@@ -185,12 +185,7 @@ func (a *Admin) DescribeProducers(env *sim.Env, tps []group.TopicPartition, brok
 		c.build = func(int32) sim.Message {
 			req := &protocol.DescribeProducersRequest{}
 			for _, tp := range keys {
-				i := slices.IndexFunc(req.Topics, func(t protocol.TxnTopic) bool { return t.Name == tp.Topic })
-				if i < 0 {
-					req.Topics = append(req.Topics, protocol.TxnTopic{Name: tp.Topic})
-					i = len(req.Topics) - 1
-				}
-				req.Topics[i].Partitions = append(req.Topics[i].Partitions, tp.Partition)
+				req.Topics = protocol.AppendTxnPartition(req.Topics, tp.Topic, tp.Partition)
 			}
 			return req
 		}

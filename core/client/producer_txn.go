@@ -261,12 +261,7 @@ func (p *Producer) txnStep(env *sim.Env) {
 	case len(t.needed) > 0 && t.state != txnAborting:
 		req := &protocol.AddPartitionsToTxnRequest{TransactionalID: t.id, ProducerID: p.idem.producerID, ProducerEpoch: p.idem.epoch}
 		for _, tp := range t.needed {
-			i := slices.IndexFunc(req.Topics, func(x protocol.TxnTopic) bool { return x.Name == tp.topic })
-			if i < 0 {
-				req.Topics = append(req.Topics, protocol.TxnTopic{Name: tp.topic})
-				i = len(req.Topics) - 1
-			}
-			req.Topics[i].Partitions = append(req.Topics[i].Partitions, tp.partition)
+			req.Topics = protocol.AppendTxnPartition(req.Topics, tp.topic, tp.partition)
 		}
 		p.txnRequest(env, req)
 	case !t.started:

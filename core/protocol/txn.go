@@ -1,6 +1,9 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // The transaction APIs (KIP-98; schemas in clients/src/main/resources/
 // common/message/ at 3.8.0). A transactional producer finds its
@@ -211,4 +214,17 @@ func (r *EndTxnResponse) Summary() string {
 		return fmt.Sprintf("NONE (producerId %d, epoch %d)", r.ProducerID, r.ProducerEpoch)
 	}
 	return r.ErrorCode.String()
+}
+
+// AppendTxnPartition adds a partition to its topic's entry of topics
+// (made, last, for a topic not there yet): requests list partitions by
+// topic, topics in the order first met.
+func AppendTxnPartition(topics []TxnTopic, topic string, partition int32) []TxnTopic {
+	i := slices.IndexFunc(topics, func(t TxnTopic) bool { return t.Name == topic })
+	if i < 0 {
+		topics = append(topics, TxnTopic{Name: topic})
+		i = len(topics) - 1
+	}
+	topics[i].Partitions = append(topics[i].Partitions, partition)
+	return topics
 }

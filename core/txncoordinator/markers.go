@@ -130,12 +130,7 @@ func sortedBrokers(m map[int32][]storage.TopicPartition) []int32 {
 func groupByTopic(tps []storage.TopicPartition) []protocol.TxnTopic {
 	var out []protocol.TxnTopic
 	for _, tp := range tps {
-		i := slices.IndexFunc(out, func(t protocol.TxnTopic) bool { return t.Name == tp.Topic })
-		if i < 0 {
-			out = append(out, protocol.TxnTopic{Name: tp.Topic})
-			i = len(out) - 1
-		}
-		out[i].Partitions = append(out[i].Partitions, tp.Partition)
+		out = protocol.AppendTxnPartition(out, tp.Topic, tp.Partition)
 	}
 	return out
 }
