@@ -9,9 +9,9 @@ import (
 
 // A transactional producer's card: its state under Kafka's name in the
 // card's head (seen folded too, with a tooltip that says what the state
-// means), and in its body its transactional.id, its producer epoch and
-// whether it uses transactions v2 (whose every end bumps that epoch),
-// the coordinator holding
+// means), and in its body its transactional.id, whether it uses
+// transactions v2 (whose every end bumps the epoch its idempotence line
+// shows), the coordinator holding
 // it with the transaction's state there, the partitions in the
 // transaction, and the error of an error state. A broker card's badge
 // names the transactional ids its transaction coordinator holds.
@@ -56,9 +56,6 @@ func dgTxnBody(c *dgProducer, p view.Producer, s *view.Snapshot, t dgTranslator)
 		return
 	}
 	parts := []string{fmt.Sprintf(t("txn.id"), tx.TransactionalID)}
-	if tx.Epoch >= 0 {
-		parts = append(parts, fmt.Sprintf(t("txn.epoch"), tx.Epoch))
-	}
 	if tx.V2 {
 		parts = append(parts, t("txn.v2"))
 	}

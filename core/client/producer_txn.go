@@ -171,7 +171,7 @@ func (p *Producer) endTransaction(env *sim.Env, commit bool, done func(env *sim.
 		return
 	}
 	if !commit {
-		p.abortUnsentBatches(env)
+		p.abortUnsentBatches(env, nil)
 	}
 	// beginCompletingTransaction: the end keeps the protocol the
 	// transaction started with; the next one may use another.
@@ -181,16 +181,32 @@ func (p *Producer) endTransaction(env *sim.Env, commit bool, done func(env *sim.
 	p.run(env)
 }
 
-// abortUnsentBatches fails the batches not in flight
-// (RecordAccumulator.abortUndrainedBatches).
-func (p *Producer) abortUnsentBatches(env *sim.Env) {
+// abortUnsentBatches fails the batches never sent, those without a
+// sequence (RecordAccumulator.abortUndrainedBatches), with cause or, if
+// nil, TransactionAbortedException. A batch sent once keeps its place: it
+// is retried, or fails, inside the transaction, and the EndTxn waits for
+// it.
+func (p *Producer) abortUnsentBatches(env *sim.Env, cause *Error) {
+	if cause == nil {
+		cause = &Error{Class: "org.apache.kafka.common.errors.TransactionAbortedException", Message: "Failing batch since transaction was aborted"}
+	}
 	for _, pq := range p.order {
 		for _, b := range slices.Clone(pq.batches) {
-			if !b.inFlight {
-				p.fail(env, b, &Error{Class: "org.apache.kafka.common.errors.TransactionAbortedException", Message: "Failing batch since transaction was aborted"})
+			if !b.inFlight && b.baseSeq < 0 {
+				p.fail(env, b, cause)
 			}
 		}
 	}
+}
+
+// incompleteBatches counts the batches in the accumulator
+// (RecordAccumulator.hasIncomplete).
+func (p *Producer) incompleteBatches() int {
+	n := 0
+	for _, pq := range p.order {
+		n += len(pq.batches)
+	}
+	return n
 }
 
 // txnFailBatch is a batch's failure in a transaction: a fenced producer
@@ -213,7 +229,20 @@ func (p *Producer) txnFailBatch(err *Error) {
 // in flight: FindCoordinator, InitProducerId, AddPartitionsToTxn, EndTxn.
 func (p *Producer) txnStep(env *sim.Env) {
 	t := p.txn
-	if t == nil || t.inFlight || env.Now() < t.retryAt {
+	if t == nil {
+		return
+	}
+	// While the transaction aborts, or must, no batch is sent for the
+	// first time (Sender.maybeSendAndPollTransactionalRequest): the last
+	// error that made it abortable fails them.
+	if t.state == txnAborting || t.state == txnAbortableError {
+		var cause *Error
+		if t.state == txnAbortableError {
+			cause = t.err
+		}
+		p.abortUnsentBatches(env, cause)
+	}
+	if t.inFlight || env.Now() < t.retryAt {
 		return
 	}
 	switch t.state {
@@ -230,7 +259,9 @@ func (p *Producer) txnStep(env *sim.Env) {
 		}
 		return
 	case txnAborting:
-		if p.inFlightBatches() > 0 {
+		// EndTxn goes once no batch is incomplete
+		// (TransactionManager.nextRequest(hasIncompleteBatches)).
+		if p.incompleteBatches() > 0 {
 			return
 		}
 	case txnAbortableError:
@@ -423,19 +454,6 @@ func (p *Producer) txnFailCalls(env *sim.Env) {
 	t.onInit, t.onEnd, t.offsets = nil, nil, nil
 }
 
-// inFlightBatches counts the batches sent and not answered.
-func (p *Producer) inFlightBatches() int {
-	n := 0
-	for _, pq := range p.order {
-		for _, b := range pq.batches {
-			if b.inFlight {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // txnCheckSend is TransactionManager.maybeAddPartition's check, made as
 // a record is appended to the accumulator: a transactional producer sends
 // only inside a transaction. It gives the refusal for the partition the record goes to,
@@ -485,10 +503,9 @@ type TxnView struct {
 	Partitions      []string // added to the transaction (AddPartitionsToTxn answered), sorted
 	Pending         []string // waiting for AddPartitionsToTxn
 	Error           string   // the error that put it in ABORTABLE_ERROR or FATAL_ERROR
-	// V2: the producer uses transactions v2 (KIP-890 part 2); Epoch is
-	// its producer epoch, which v2 bumps at every commit and abort.
-	V2    bool
-	Epoch int16
+	// V2: the producer uses transactions v2 (KIP-890 part 2): every
+	// commit and abort bumps its producer epoch.
+	V2 bool
 }
 
 // Transaction is the producer's transaction, or false for a producer
@@ -498,7 +515,7 @@ func (p *Producer) Transaction() (TxnView, bool) {
 	if t == nil {
 		return TxnView{}, false
 	}
-	v := TxnView{TransactionalID: t.id, State: t.state.String(), V2: t.v2, Epoch: p.idem.epoch}
+	v := TxnView{TransactionalID: t.id, State: t.state.String(), V2: t.v2}
 	for tp := range t.added {
 		v.Partitions = append(v.Partitions, fmt.Sprintf("%s-%d", tp.topic, tp.partition))
 	}

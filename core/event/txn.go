@@ -15,6 +15,9 @@ type TxnStateChanged struct {
 	Epoch           int16
 	State           string
 	Partitions      int
+	// Bumped: a transactions-v2 end (EndTxn v5) took the epoch one up
+	// with this PrepareCommit or PrepareAbort.
+	Bumped bool
 }
 
 func (TxnStateChanged) Key() string { return "txn.state" }
@@ -25,4 +28,7 @@ func (e TxnStateChanged) Fields(w sim.FieldWriter) {
 	w.Int("epoch", int64(e.Epoch))
 	w.Str("state", e.State)
 	w.Int("partitions", int64(e.Partitions))
+	if e.Bumped {
+		w.Bool("bumped", true)
+	}
 }

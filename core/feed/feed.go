@@ -212,6 +212,9 @@ func sentenceKey(n sim.Note) string {
 		k = key + "." + n.Cause
 	case event.TxnStateChanged:
 		k = key + "." + n.State
+		if n.Bumped {
+			k += ".v2"
+		}
 	case event.TxnMarkerWritten:
 		k = key + ".abort"
 		if n.Commit {

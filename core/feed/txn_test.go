@@ -14,11 +14,27 @@ import (
 // the feed tells them: each coordinator step in the sentence of its state
 // (Empty, Ongoing, PrepareCommit, CompleteCommit, PrepareAbort,
 // CompleteAbort), each marker in the sentence of its kind, all in the
-// transactions' category, every field filled in both languages.
+// transactions' category, every field filled in both languages. On 4.3
+// (transactions v2) a leader's add and the end's epoch bump have
+// sentences of their own.
 func TestFeedTellsATransactionStepByStep(t *testing.T) {
+	base := []string{"txn.state.Empty", "txn.state.Ongoing", "txn.state.CompleteCommit",
+		"txn.state.PrepareAbort", "txn.state.CompleteAbort", "txn.marker.commit", "txn.marker.abort"}
+	for _, c := range []struct {
+		version string
+		want    []string
+	}{
+		{"3.8", append([]string{"txn.state.PrepareCommit"}, base...)},
+		{"4.3", append([]string{"txn.state.PrepareCommit.v2", "txn.added.by.leader"}, base...)},
+	} {
+		t.Run(c.version, func(t *testing.T) { feedTellsATransaction(t, c.version, c.want) })
+	}
+}
+
+func feedTellsATransaction(t *testing.T, version string, want []string) {
 	s := console.NewSession()
 	for _, cmd := range []string{
-		"cluster create --brokers 3 --controllers 1 --version 3.8",
+		"cluster create --brokers 3 --controllers 1 --version " + version,
 		"kafka-topics.sh --create --topic payments --partitions 1 --replication-factor 3",
 		"kafka-producer-perf-test.sh --topic payments --num-records 4 --record-size 8 --throughput 5 --transaction-duration-ms 1000 --producer-props bootstrap.servers=kafka-1:9092",
 		"kafka-producer-perf-test.sh --topic payments --num-records 100 --record-size 8 --throughput 2 --transaction-duration-ms 600000 --transactional-id orders-app --producer-props bootstrap.servers=kafka-1:9092 &",
@@ -43,8 +59,7 @@ func TestFeedTellsATransactionStepByStep(t *testing.T) {
 			t.Errorf("%s: %q / %q", e.Key, en, ko)
 		}
 	}
-	for _, key := range []string{"txn.state.Empty", "txn.state.Ongoing", "txn.state.PrepareCommit", "txn.state.CompleteCommit",
-		"txn.state.PrepareAbort", "txn.state.CompleteAbort", "txn.marker.commit", "txn.marker.abort"} {
+	for _, key := range want {
 		if !seen[key] {
 			t.Errorf("no %s in the feed (saw %v)", key, keys(seen))
 		}

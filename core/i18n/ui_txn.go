@@ -31,7 +31,6 @@ var uiTextTxn = []uiEntry{
 
 	// A transactional producer's card.
 	{"txn.id", [2]string{"transactional.id %s", "transactional.id %s"}},
-	{"txn.epoch", [2]string{"epoch %d", "에포크 %d"}},
 	{"txn.v2", [2]string{"transactions v2 (each end bumps the epoch)", "트랜잭션 v2(끝낼 때마다 에포크 증가)"}},
 	{"txn.coordinator", [2]string{"coordinator: broker %d, %s", "코디네이터: 브로커 %d, %s"}},
 	{"txn.coordinator.none", [2]string{"coordinator: not known yet (FindCoordinator)", "코디네이터: 아직 모름(FindCoordinator)"}},
@@ -49,8 +48,8 @@ var uiTextTxn = []uiEntry{
 		"No transaction is open; beginTransaction() starts the next one.",
 		"열린 트랜잭션이 없습니다. beginTransaction()으로 다음 트랜잭션을 시작합니다."}},
 	{"txn.state.IN_TRANSACTION", [2]string{
-		"A transaction is open: each partition joins it (AddPartitionsToTxn) before its first batch is sent, and read_committed consumers see none of its records until it commits.",
-		"트랜잭션이 열려 있습니다. 파티션마다 첫 배치를 보내기 전에 트랜잭션에 등록하고(AddPartitionsToTxn), 커밋되기 전까지 read_committed 컨슈머에게는 이 레코드들이 보이지 않습니다."}},
+		"A transaction is open: each partition joins it at the coordinator (AddPartitionsToTxn) before its first batch is appended there, sent by the producer or, under transactions v2, by the partition's leader; read_committed consumers see none of its records until it commits.",
+		"트랜잭션이 열려 있습니다. 파티션마다 첫 배치가 기록되기 전에 코디네이터에서 트랜잭션에 등록되고(AddPartitionsToTxn: 프로듀서가 보내거나, 트랜잭션 v2에서는 그 파티션의 리더가 보냅니다), 커밋되기 전까지 read_committed 컨슈머에게는 이 레코드들이 보이지 않습니다."}},
 	{"txn.state.COMMITTING_TRANSACTION", [2]string{
 		"commitTransaction(): the last batches are sent, then EndTxn asks the coordinator to commit. It logs PrepareCommit and has the leader of every partition in the transaction write a COMMIT marker.",
 		"commitTransaction(): 남은 배치를 보낸 뒤 EndTxn으로 코디네이터에 커밋을 요청합니다. 코디네이터는 PrepareCommit을 기록하고, 트랜잭션에 포함된 파티션마다 리더에게 COMMIT 마커를 쓰게 합니다."}},

@@ -24,6 +24,15 @@ import "testing"
 //     out again: two producers shared id 0, and a partition took one's
 //     batch for the other's duplicate (acked-write-lost; now
 //     producer-id-unique too).
+//   - 120 with --version 4.3 (transactions v2): a batch sent once and
+//     re-enqueued after a retriable error while the application aborted
+//     stayed queued past the abort's EndTxn, which had waited only for
+//     batches in flight, and went out in the next transaction under the
+//     bumped epoch (txn-atomic, txn-duplicate). Kafka's EndTxn waits for
+//     every incomplete batch (TransactionManager.nextRequest with
+//     accumulator.hasIncomplete), and only batches never sent are failed
+//     (RecordAccumulator.abortUndrainedBatches), on every sender loop
+//     while the transaction aborts or must.
 func TestTransactionSeedsThatFoundBugs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("not under -race")
@@ -31,7 +40,7 @@ func TestTransactionSeedsThatFoundBugs(t *testing.T) {
 	for _, c := range []struct {
 		seed uint64
 		opts Options
-	}{{4, Options{Version: kafka28}}, {12, Options{Version: kafka28}}, {55, Options{Version: kafka28}}, {77, Options{Version: kafka28}}, {72, Options{}}, {80, Options{}}, {461, Options{}}} {
+	}{{4, Options{Version: kafka28}}, {12, Options{Version: kafka28}}, {55, Options{Version: kafka28}}, {77, Options{Version: kafka28}}, {72, Options{}}, {80, Options{}}, {461, Options{}}, {120, Options{Version: kafka43}}} {
 		if run := mustSimulate(t, c.seed, c.opts); len(run.Violations) > 0 {
 			t.Errorf("seed %d (%v):\n%s", c.seed, c.opts.Version, run.Report())
 		}

@@ -243,12 +243,14 @@ func (c *Coordinator) appendTransit(env *sim.Env, partition int32, p *txnPartiti
 			done(env, code)
 			return
 		}
+		before := m.epoch
 		if err := m.completeTransitionTo(t); err != nil {
 			done(env, protocol.UNKNOWN_SERVER_ERROR)
 			return
 		}
+		bumped := (m.state == PrepareCommit || m.state == PrepareAbort) && m.epoch == before+1
 		env.Note(event.TxnStateChanged{Broker: c.host.NodeID(), TransactionalID: m.id, ProducerID: m.producerID, Epoch: m.epoch,
-			State: m.state.String(), Partitions: len(m.partitions)})
+			State: m.state.String(), Partitions: len(m.partitions), Bumped: bumped})
 		done(env, protocol.NONE)
 	})
 }

@@ -33,10 +33,8 @@ type ProducerTxn struct {
 	Pending    []string
 	Error      string // what put it in ABORTABLE_ERROR or FATAL_ERROR
 	// V2: the producer uses transactions v2 (KIP-890 part 2: the leaders
-	// add the partitions, every end bumps Epoch, its producer epoch; -1
-	// before initTransactions).
-	V2    bool
-	Epoch int16
+	// add the partitions, every end bumps the producer epoch).
+	V2 bool
 }
 
 // Transaction is one transactional id a broker's transaction coordinator
@@ -91,7 +89,7 @@ func producerTxns(c *cluster.Cluster, host string) (out []ProducerTxn) {
 		var pt ProducerTxn
 		if tv, ok := p.Transaction(); ok {
 			pt = ProducerTxn{TransactionalID: tv.TransactionalID, State: tv.State, Partitions: tv.Partitions, Pending: tv.Pending, Error: tv.Error,
-				V2: tv.V2, Epoch: tv.Epoch}
+				V2: tv.V2}
 		}
 		out = append(out, pt)
 	}
