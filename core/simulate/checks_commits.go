@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kafkascope/core/cluster"
+	"kafkascope/core/group"
 	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
 	"kafkascope/core/sorts"
@@ -87,15 +88,33 @@ func (run *Run) checkCommits() {
 // replica say), auto.offset.reset moves it to the log start and what it
 // commits next may be lower. That is the reset the guarantee allows, done
 // by the client's configured policy, not an offset lost by the group.
+//
+// A commit sent before a reset may be acknowledged after it (seed 880:
+// the reset at T+2m16.846s, the acknowledgement of the earlier commit of
+// 52 at T+2m16.848s, then the reset position 41 committed). A member
+// never commits past its position, which only a reset moves back: an
+// acknowledged offset above the member's position now, or one that
+// arrives while a reset's lookup leaves the position unknown, is such a
+// commit, and is not held against the group.
 func (run *Run) watchCommits(m *member) {
+	reset := map[commitKey]bool{} // reset, and no commit acknowledged since at a known position
 	m.c.OnCommitted(func(env *sim.Env, topic string, partition int32, offset int64) {
 		key := commitKey{m.group, storage.TopicPartition{Topic: topic, Partition: partition}}
+		pos, known := m.c.Position(group.TopicPartition{Topic: topic, Partition: partition})
+		if known && offset > pos || !known && reset[key] {
+			return
+		}
+		if known {
+			delete(reset, key)
+		}
 		if prev, ok := run.acked[key]; !ok || offset > prev.offset {
 			run.acked[key] = commitMark{offset: offset, member: m.name, at: env.Now()}
 		}
 	})
 	m.c.OnOffsetReset(func(env *sim.Env, topic string, partition int32, from int64) {
-		delete(run.acked, commitKey{m.group, storage.TopicPartition{Topic: topic, Partition: partition}})
+		key := commitKey{m.group, storage.TopicPartition{Topic: topic, Partition: partition}}
+		delete(run.acked, key)
+		reset[key] = true
 		run.Stats.OffsetResets++
 	})
 }
