@@ -53,6 +53,8 @@ func (run *Run) observe(e sim.TraceEvent) {
 			fmt.Sprintf("controller epoch %d", n.Epoch))
 	case event.TxnStateChanged, event.TxnMarkerWritten:
 		run.txn.notes = append(run.txn.notes, e)
+	case event.HighWatermarkUpdated:
+		run.noteLSO(n.Broker, n.TP)
 	case event.ProducerIDBlockReceived:
 		run.checkProducerIDBlock(n)
 	case event.TxnMarkerSkipped:
