@@ -32,6 +32,9 @@ type member struct {
 	// fatalSince is when the member was first seen FATAL (0: not seen);
 	// a static member's supervisor restarts it staticRestartBackoff later.
 	fatalSince sim.Time
+	// fatal is the error that stopped a classic-protocol consumer for good
+	// (its poll would throw it), "" while none did.
+	fatal string
 
 	consumed int // records it was given
 }
@@ -84,6 +87,7 @@ func (run *Run) startMember(group, name string) (*member, error) {
 	host, err := run.C.SpawnClient(name, func(host string) sim.Process {
 		m.c = client.NewConsumer(sim.Addr(host+":1"), []sim.Addr{cluster.BrokerAddr(1)}, cfg, run.clientLog(name))
 		m.c.OnRecords(func(env *sim.Env, recs []client.ConsumerRecord) { run.consumed(m, recs) })
+		m.c.OnError(func(env *sim.Env, err *client.Error) { m.fatal = err.Error() })
 		run.watchCommits(m)
 		return &client.Process{Handlers: []client.Handler{m.c}, OnStart: func(env *sim.Env) {
 			m.c.Subscribe(env, sim.Addr(host+":2"), topics)
@@ -338,13 +342,21 @@ const staticRestartBackoff = 10 * time.Second
 // the consumer protocol (KIP-848) a static member that crashed keeps its
 // group.instance.id until its session expires (45 s), and a new process
 // with that id gets UNRELEASED_INSTANCE_ID, which AsyncKafkaConsumer
-// treats as fatal: the application stops. As a deployment's supervisor
-// would, the run starts it again after staticRestartBackoff, until the
-// old member is gone and the new one takes its place.
+// treats as fatal: the application stops. On the classic protocol a
+// static member's JoinGroup is answered FENCED_INSTANCE_ID, fatal too
+// (AbstractCoordinator's JoinGroupResponseHandler), when the coordinator
+// maps its instance id to another member id: seed 2827 on 4.3, where a
+// new coordinator loaded the group as last written, generations behind
+// the one the old coordinator had gone on to in memory (a SyncGroup
+// whose group write fails keeps the in-memory generation:
+// GroupCoordinator.doSyncGroup → resetAndPropagateAssignmentError). As a
+// deployment's supervisor would, the run starts it again after
+// staticRestartBackoff, until the old member is gone and the new one
+// takes its place.
 func (run *Run) restartFatalStatic() error {
 	now := run.C.World.Now()
 	for _, m := range slices.Clone(run.members) {
-		if !m.live() || !run.groupPlan(m.group).Static || m.c.State().MemberState != "FATAL" {
+		if !m.live() || !run.groupPlan(m.group).Static || m.c.State().MemberState != "FATAL" && m.fatal == "" {
 			continue
 		}
 		if m.fatalSince == 0 {
