@@ -54,6 +54,7 @@ func (run *Run) observe(e sim.TraceEvent) {
 	case event.TxnStateChanged, event.TxnMarkerWritten:
 		run.txn.notes = append(run.txn.notes, e)
 	case event.HighWatermarkUpdated:
+		run.hwNoted[n.TP] = max(run.hwNoted[n.TP], n.HW)
 		run.noteLSO(n.Broker, n.TP)
 	case event.ProducerIDBlockReceived:
 		run.checkProducerIDBlock(n)

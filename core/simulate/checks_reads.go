@@ -30,9 +30,9 @@ func (run *Run) checkReads() {
 			still = append(still, pr)
 			continue
 		}
-		// highestHW also reads brokers that stopped since the last sample:
-		// their last HW counts (seed 1722: the only replica answered,
-		// appended and stopped between two samples).
+		// highestHW counts every HW a replica had as it moved, a broker's
+		// that stopped since the last sample too (seed 1722: the only
+		// replica answered, appended and stopped between two samples).
 		if v := readAboveHW(pr, max(run.maxHW[pr.tp], run.highestHW(pr.tp))); v != "" {
 			run.violate("read-above-hw", "%s", v)
 		}

@@ -24,10 +24,6 @@ const (
 	// read, checks_final.go, seed 954): records committed while that
 	// read's own fetches were being answered.
 	exemptRetriedDuringCheck
-	// exemptStoppedBrokersHW (read-above-hw, checks_reads.go, seed 1722):
-	// the last HW of a broker that stopped between two samples counts
-	// as an HW the partition had.
-	exemptStoppedBrokersHW
 	// exemptGroupLostToPowerLoss (group-liveness, groups.go, seed 534 on
 	// 4.3): a consumer-protocol member whose group's records a power loss
 	// took from __consumer_offsets. Its next heartbeat finds no group and

@@ -21,7 +21,6 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		{"deposed coordinator", exemptDeposedCoordinator, 88, "committed-offset-monotonic"},
 		{"deposed coordinator", exemptDeposedCoordinator, 214, "committed-offset-monotonic"},
 		{"retried during the check", exemptRetriedDuringCheck, 954, "liveness"},
-		{"a stopped broker's HW", exemptStoppedBrokersHW, 1722, "read-above-hw"},
 		{"a group lost to a power loss", exemptGroupLostToPowerLoss, 534, "group-liveness"},
 		{"an epoch led again after a power loss", exemptReledAfterPowerLoss, 336, "isr-identical"},
 		{"a transaction state lost to a power loss", exemptTxnStateLost, 9, "txn-open-forever"},

@@ -120,11 +120,17 @@ func (run *Run) consumed(m *member, recs []client.ConsumerRecord) {
 	run.Stats.Consumed += len(recs)
 }
 
-// highestHW is the highest HW any replica of tp has now or had at a sample.
+// highestHW is the highest HW any replica of tp has now or had, at a
+// sample or as it moved. An HW can go down: a leader's HW passes an
+// offset just before it hands leadership to a replica that, under
+// min.insync.replicas, cannot raise its own
+// (Partition.maybeIncrementLeaderHW returns early), and the followers
+// take the lower one; a fetch the old leader answered below its HW read
+// records above the later HW (seed 3281 on 4.1: 564, then 563).
 func (run *Run) highestHW(tp storage.TopicPartition) int64 {
-	hw := run.maxHW[tp]
+	hw := max(run.maxHW[tp], run.hwNoted[tp])
 	for _, id := range run.C.NodeIDs() {
-		if !run.exempt(exemptStoppedBrokersHW) && run.C.State(id) != cluster.NodeRunning {
+		if run.C.State(id) != cluster.NodeRunning {
 			continue
 		}
 		if p := run.C.Node(id).Broker.Partition(tp); p != nil {

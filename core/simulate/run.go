@@ -54,12 +54,16 @@ type Run struct {
 	tainted         map[int32]bool // brokers that lost records in a power loss
 
 	// Observations for the monotonicity and uniqueness checks.
-	epochSeen     map[*broker.Partition]int32
-	maxEpoch      map[replicaKey]int32
-	hwSeen        map[*broker.Partition]hwMark
-	maxHW         map[storage.TopicPartition]int64 // the highest HW any replica ever had
-	leaderOfEpoch map[partitionEpoch]int32         // the broker that led each partition's epoch
-	quorumLeader  map[int32]int32                  // quorum epoch -> its leader
+	epochSeen map[*broker.Partition]int32
+	maxEpoch  map[replicaKey]int32
+	hwSeen    map[*broker.Partition]hwMark
+	maxHW     map[storage.TopicPartition]int64 // the highest HW any replica ever had, at a sample
+	// hwNoted is the highest HW any replica ever had, noted as each HW
+	// moves (event.HighWatermarkUpdated): an HW can rise and fall back
+	// between two samples (seed 3281).
+	hwNoted       map[storage.TopicPartition]int64
+	leaderOfEpoch map[partitionEpoch]int32 // the broker that led each partition's epoch
+	quorumLeader  map[int32]int32          // quorum epoch -> its leader
 	pendingReads  []pendingRead
 
 	// pace, when set, hands control to a frame-by-frame caller between
@@ -136,7 +140,7 @@ func newRun(seed uint64, opts Options) *Run {
 		Plan: Draw(seed, opts), Opts: opts,
 		lostToPowerLoss: map[lostRecord]map[int32]bool{}, tainted: map[int32]bool{},
 		epochSeen: map[*broker.Partition]int32{}, maxEpoch: map[replicaKey]int32{},
-		hwSeen: map[*broker.Partition]hwMark{}, maxHW: map[storage.TopicPartition]int64{},
+		hwSeen: map[*broker.Partition]hwMark{}, maxHW: map[storage.TopicPartition]int64{}, hwNoted: map[storage.TopicPartition]int64{},
 		leaderOfEpoch: map[partitionEpoch]int32{}, quorumLeader: map[int32]int32{},
 		acked: map[commitKey]commitMark{},
 	}
