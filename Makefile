@@ -12,6 +12,7 @@
 #   make test     everything CI checks, in order, stopping at the first failure
 #   make bench    benchmarks of core/ (make test runs each once: bench-short)
 #   make bench-browser  load time, wasm speed and frame times in headless Chromium
+#   make bench-long  the page left playing for hours in headless Chromium: its memory over time (LONG=3h, LONGSPEED=1)
 #   make simtest  the randomized fault simulator over a fixed seed range (SIMSEEDS=...)
 #   make simlong  a long simulator sweep, not part of make test (SIMSEEDS=a-b, default 1-10000; SIMJOBS=n)
 #   make fuzz     fuzz every Fuzz target under core/, 60s each (FUZZTIME=...; make test runs FUZZSHORT=3s each)
@@ -84,7 +85,7 @@ WASM_FLAGS = -trimpath -ldflags='-s -w' $(foreach p,$(WASM_NOINLINE),-gcflags=$(
 # few: make transcripts TRANSCRIPTS=core/scenario/scenarios/foo.txt
 TRANSCRIPTS != find core -type f -name '*.txt' \( -path '*/testdata/*' -o -path '*/scenarios/*' \) 2>/dev/null | LC_ALL=C sort
 
-.PHONY: generate generate-check help serve wasm wasm-exec assets dist-files dist worker-wasm worker-site worker-build worker worker-size wrangler-check test-worker bench-short test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short simtest simlong bench bench-browser fuzz clean
+.PHONY: generate generate-check help serve wasm wasm-exec assets dist-files dist worker-wasm worker-site worker-build worker worker-size wrangler-check test-worker bench-short test fmt-check vet vet-wasm test-core test-other transcripts fuzz-short simtest simlong bench bench-browser bench-long fuzz clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -359,6 +360,15 @@ bench-short:
 # frame times while a scenario plays (figures in build/bench-browser.txt).
 bench-browser:
 	KAFKASCOPE_BENCH=1 $(GO) test -count=1 -timeout 30m -run '^TestBrowserBenchmark' -v ./scripts/e2e/
+
+# The page left playing with producers running (scripts/e2e
+# TestBrowserLongSession): the tab's memory every 10 simulated minutes, in
+# build/long-session.txt. LONG is simulated time, LONGSPEED the page's
+# playback speed (wall time is LONG / LONGSPEED).
+LONG      = 3h
+LONGSPEED = 1
+bench-long:
+	KAFKASCOPE_LONG=$(LONG) KAFKASCOPE_LONG_SPEED=$(LONGSPEED) $(GO) test -count=1 -timeout 0 -run '^TestBrowserLongSession$$' -v ./scripts/e2e/
 
 # Every func FuzzXxx in a _test.go file under core/, one after another
 # (go test fuzzes one target per run). A failing input is written to the

@@ -420,10 +420,11 @@ func (pg *page) frameLoop() {
 		pg.stats.ticked(took, render)
 		if now.After(nextStats) {
 			nextStats = now.Add(time.Second)
-			pg.stats.publish()
 			pg.ee.Lock()
-			pg.app.Player.SetStandbyLimit(standbyLimit(pg.app.Player.StandbyCount()))
+			standbys := pg.app.Player.StandbyCount()
+			pg.app.Player.SetStandbyLimit(standbyLimit(standbys))
 			pg.ee.UnlockOnly()
+			pg.stats.publish(standbys)
 		}
 		pg.requestFrame()
 	}

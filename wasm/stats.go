@@ -29,7 +29,10 @@ func goMemoryMB() float64 {
 // playing, under the event lock) plus the render it asked for (build,
 // post-build pass, DOM sync). The figures are published on #status as
 // data-frame-p50-ms, data-frame-p95-ms and data-frame-max-ms once a second,
-// with the memory the Go program holds (data-go-mem-mb).
+// with the memory the Go program holds (data-go-mem-mb), its live heap
+// (data-go-live-mb: what the last collection kept, while the total is
+// a high-water mark) and the paused replays kept for seeking back
+// (data-standbys-kept).
 type frameStats struct {
 	mu      sync.Mutex
 	ring    []time.Duration
@@ -73,7 +76,7 @@ func (s *frameStats) rendered(d time.Duration) {
 	}
 }
 
-func (s *frameStats) publish() {
+func (s *frameStats) publish(standbys int) {
 	s.mu.Lock()
 	sorted := slices.Clone(s.ring)
 	frames := s.frames
@@ -96,6 +99,8 @@ func (s *frameStats) publish() {
 		{"data-frame-max-ms", at(1)},
 		{"data-frames", fmt.Sprint(frames)},
 		{"data-go-mem-mb", fmt.Sprintf("%.1f", goMemoryMB())},
+		{"data-go-live-mb", fmt.Sprintf("%.1f", float64(liveHeapBytes())/1e6)},
+		{"data-standbys-kept", fmt.Sprint(standbys)},
 	} {
 		if _, err := status.Call("setAttribute", kv[0], kv[1]); err != nil {
 			logErr("publishing frame times", err)

@@ -166,6 +166,9 @@ type Consumer struct {
 	// onReset sees a partition's position reset by auto.offset.reset after
 	// OFFSET_OUT_OF_RANGE (the log no longer has it, e.g. it was truncated).
 	onReset func(env *sim.Env, topic string, partition int32, from int64)
+	// onOffsetsFetched sees the coordinator whose OffsetFetch answer the
+	// consumer took its committed offsets from.
+	onOffsetsFetched func(env *sim.Env, coordinator sim.Addr)
 
 	grp      *coordinator // nil unless subscribed with a group
 	busy     bool         // the application is processing what a poll returned
@@ -235,6 +238,14 @@ func (c *Consumer) OnOffsetReset(fn func(env *sim.Env, topic string, partition i
 // may hold the group to afterwards.
 func (c *Consumer) OnCommitted(fn func(env *sim.Env, topic string, partition int32, offset int64)) {
 	c.onCommitted = fn
+}
+
+// OnOffsetsFetched sets a handler called whenever the consumer takes
+// committed offsets from an OffsetFetch answer, with the broker that gave
+// it: the coordinator the consumer knew, which a checker can tell from the
+// one the controller names (a deposed leader answers from its own cache).
+func (c *Consumer) OnOffsetsFetched(fn func(env *sim.Env, coordinator sim.Addr)) {
+	c.onOffsetsFetched = fn
 }
 
 // Assign sets the partitions to read and where to start: an offset, or

@@ -289,6 +289,9 @@ func (g *coordinator) fetchCommitted(env *sim.Env, tps []topicPartition, done fu
 				}
 			}
 		}
+		if g.c.onOffsetsFetched != nil {
+			g.c.onOffsetsFetched(env, g.coord)
+		}
 		done(env, out)
 	})
 }

@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"kafkascope/core/hashing"
 	"kafkascope/core/metadata"
 	"kafkascope/core/record"
 	"kafkascope/core/storage"
@@ -20,9 +19,15 @@ import (
 //
 // Exempt: a copy of a record the input producer sent that copy-in no
 // longer holds (a power loss or an unclean election took it from the
-// input after it was copied: not the pipeline's doing); and the whole
+// input after it was copied: not the pipeline's doing); the whole
 // check when a power loss took records of the pipeline's own state
-// (copyStateLost).
+// (copyStateLost); and copies made again, or out of order, once a copier
+// took its committed offsets from a deposed coordinator
+// (exemptDeposedCoordinator, copyOffsetsFetched): Kafka's OffsetFetch is
+// answered from the cache of whichever broker the consumer knows as
+// coordinator, and one cut off from the controller still believes it
+// leads. Records missing from copy-out, or not from copy-in, are still
+// violations.
 
 // copyInput is copy-in's data records below the HW, in offset order.
 func copyInput(l *storage.Log) ([]record.Record, error) {
@@ -81,7 +86,7 @@ func (run *Run) checkCopy() {
 		run.violate("liveness", "%s: reading the leader's log: %v", copyOut, err)
 		return
 	}
-	run.txn.stats.CopyExempt = 0
+	run.txn.stats.CopyExempt, run.txn.stats.CopyAgain = 0, 0
 	cr.stats(run, len(inRecs), len(visible))
 	if run.copyStateLost() {
 		run.txn.stats.CopyExempt = len(visible)
@@ -93,9 +98,14 @@ func (run *Run) checkCopy() {
 	}
 	at := map[string]int64{}
 	last, lastValue := int64(-1), ""
+	rewoundStale := cr.deposedReads > 0 && run.exempt(exemptDeposedCoordinator)
 	for _, r := range visible {
 		v := string(r.Value)
 		if prev, dup := at[v]; dup {
+			if rewoundStale {
+				run.txn.stats.CopyAgain++
+				continue
+			}
 			run.violate("copy-exactly-once", "%q is in %s twice, at offsets %d and %d", v, copyOut, prev, r.Offset)
 			continue
 		}
@@ -106,6 +116,8 @@ func (run *Run) checkCopy() {
 			run.txn.stats.CopyExempt++ // copy-in lost it after it was copied
 		case !ok:
 			run.violate("copy-exactly-once", "%q at offset %d of %s is no record of %s", v, r.Offset, copyOut, copyIn)
+		case o < last && rewoundStale:
+			run.txn.stats.CopyAgain++
 		case o < last:
 			run.violate("copy-exactly-once", "%q (%s offset %d) comes after %q (offset %d) in %s", v, copyIn, o, lastValue, last, copyOut)
 		default:
@@ -129,8 +141,7 @@ func (run *Run) copyStateLost() bool {
 	if !run.exempt(exemptCopyStateLost) {
 		return false
 	}
-	n := int32(run.C.Config().Static.BrokerInt("offsets.topic.num.partitions"))
-	offsets := storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: hashing.CoordinatorPartition(copyGroup, n)}
+	offsets := storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: run.groupPartition(copyGroup)}
 	if run.powerLossAtOrAfter(offsets, 0) || run.powerLossAtOrAfter(run.txnStatePartition(copyTxnID), 0) || run.powerLossAtOrAfter(copyTP(copyOut), 0) {
 		return true
 	}

@@ -176,12 +176,24 @@ func (run *Run) checkOpenForever(logs map[storage.TopicPartition]*resolvedLog) {
 		run.violate("txn-open-forever", "%s: LSO %d is below HW %d after the liveness phase: %s", tp, rl.lso, rl.hw, what)
 	}
 	for _, app := range run.txn.apps {
-		id := app.plan.TransactionalID
-		st, broker, ok := run.txnCoordinatorState(id)
-		if ok && st != "" && st != "Empty" && st != "CompleteCommit" && st != "CompleteAbort" && st != "Dead" && !run.txnStateLost(app) {
-			run.violate("txn-open-forever", "transactional id %s is %s at its coordinator (broker %d) after the liveness phase", id, st, broker)
+		if st, broker, open := run.txnOpenAtCoordinator(app); open {
+			run.violate("txn-open-forever", "transactional id %s is %s at its coordinator (broker %d) after the liveness phase", app.plan.TransactionalID, st, broker)
 		}
 	}
+}
+
+// txnOpenAtCoordinator tells whether app's transactional id has a
+// transaction its coordinator has not ended (a state other than Empty,
+// CompleteCommit, CompleteAbort or Dead), with that state and the
+// coordinator; an id whose state a power loss took is never open here
+// (exemptTxnStateLost).
+func (run *Run) txnOpenAtCoordinator(app *txnApp) (string, int32, bool) {
+	st, broker, ok := run.txnCoordinatorState(app.plan.TransactionalID)
+	switch {
+	case !ok, st == "", st == "Empty", st == "CompleteCommit", st == "CompleteAbort", st == "Dead":
+		return st, broker, false
+	}
+	return st, broker, !run.txnStateLost(app)
 }
 
 // txnHistory tells what the notes say of an open transaction's end: the

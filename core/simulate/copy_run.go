@@ -7,6 +7,7 @@ import (
 	"kafkascope/core/client"
 	"kafkascope/core/cluster"
 	"kafkascope/core/copier"
+	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -27,6 +28,10 @@ type copyRun struct {
 	faults    *sim.Rand // "simulate/faults/copy"
 	// caughtUp: the settle wait saw the output hold every input record.
 	caughtUp bool
+	// deposedReads counts the copier's committed-offset reads answered by
+	// a broker that no longer led the group's __consumer_offsets
+	// partition (exemptDeposedCoordinator).
+	deposedReads int
 }
 
 // copyProc is one copier process.
@@ -105,6 +110,7 @@ func (run *Run) startCopier() error {
 		TransactionSize: cr.plan.TransactionSize, MaxMessages: -1, RandomAborts: cr.plan.RandomAborts}
 	host, err := run.C.SpawnClient("copier", func(host string) sim.Process {
 		c := client.NewConsumer(sim.Addr(host+":1"), []sim.Addr{cluster.BrokerAddr(1)}, ccfg, run.clientLog("copier"))
+		c.OnOffsetsFetched(func(env *sim.Env, from sim.Addr) { run.copyOffsetsFetched(pr, from) })
 		p := client.NewProducer(sim.Addr(host+":2"), []sim.Addr{cluster.BrokerAddr(1)}, pcfg, run.C.World.Rand("simulate/copier"), run.clientLog("copier"))
 		pr.cp = copier.New(cfg, c, sim.Addr(host+":3"), p, sim.NewRand(run.Plan.Seed, fmt.Sprintf("simulate/copier/%d", pr.n)))
 		pr.cp.OnExit = func(env *sim.Env, code int, err *client.Error, _ copier.Status) {
@@ -121,6 +127,27 @@ func (run *Run) startCopier() error {
 }
 
 func (cr *copyRun) current() *copyProc { return cr.procs[len(cr.procs)-1] }
+
+// copyOffsetsFetched counts a committed-offset read the copier took from a
+// deposed coordinator: a broker cut off from the controller keeps leading
+// the group's __consumer_offsets partition in its own view and answers
+// OffsetFetch from the cache it had, while the transactions' offsets go
+// to the leader the controller named (seed 3746 on 4.1). The copier then
+// starts from an older offset and copies again what copy-out holds.
+func (run *Run) copyOffsetsFetched(pr *copyProc, from sim.Addr) {
+	cr := run.txn.copy
+	part := run.groupPartition(copyGroup)
+	leader, known := run.coordinators()[part]
+	id, ok := run.brokerAt(from)
+	if !known || !ok || id == leader {
+		return
+	}
+	if cr.deposedReads == 0 {
+		run.note("  (copier process %d took its committed offsets from broker %d, which no longer leads %s-%d: the controller names broker %d)",
+			pr.n, id, metadata.ConsumerOffsetsTopic, part, leader)
+	}
+	cr.deposedReads++
+}
 
 // copySupervise starts a successor once the copier exited: it copied what
 // the input held at its launch (exit 0: more may have come since), or it

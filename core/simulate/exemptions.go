@@ -16,9 +16,16 @@ const (
 	// record some broker lost from its page cache in a power loss.
 	exemptPowerLoss exemption = iota
 	// exemptDeposedCoordinator (committed-offset-monotonic,
-	// checks_commits.go, seeds 88 and 214): the cache of a broker that
+	// checks_commits.go, seeds 88 and 214; copy-exactly-once,
+	// checks_copy.go, seed 3746 on 4.1): the cache of a broker that
 	// believes it leads a __consumer_offsets partition while the active
-	// controller names another leader or epoch.
+	// controller names another leader or epoch. A broker cut off from the
+	// controller keeps its leadership until it learns otherwise, and
+	// answers OffsetFetch from that cache (3.8's
+	// GroupMetadataManager.getOffsets; 4.1's GroupCoordinatorService
+	// .fetchOffsets, whose require_stable read waits only for the
+	// partition's own pending writes): a copier that rewinds to those
+	// offsets copies again what copy-out holds.
 	exemptDeposedCoordinator
 	// exemptRetriedDuringCheck (liveness: the final check's consumer
 	// read, checks_final.go, seed 954): records committed while that

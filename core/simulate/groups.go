@@ -215,14 +215,30 @@ func (run *Run) diedWithItsGroup(m *member) bool {
 	if !run.exempt(exemptGroupLostToPowerLoss) || m.c.State().MemberState != "FATAL" {
 		return false
 	}
-	n := int32(run.C.Config().Static.BrokerInt("offsets.topic.num.partitions"))
-	tp := storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: hashing.CoordinatorPartition(m.group, n)}
+	tp := storage.TopicPartition{Topic: metadata.ConsumerOffsetsTopic, Partition: run.groupPartition(m.group)}
 	for k := range run.lostToPowerLoss {
 		if k.tp == tp {
 			return true
 		}
 	}
 	return false
+}
+
+// groupPartition is group id's __consumer_offsets partition
+// (GroupMetadataManager.partitionFor).
+func (run *Run) groupPartition(id string) int32 {
+	n := int32(run.C.Config().Static.BrokerInt("offsets.topic.num.partitions"))
+	return hashing.CoordinatorPartition(id, n)
+}
+
+// brokerAt is the broker listening at addr.
+func (run *Run) brokerAt(addr sim.Addr) (int32, bool) {
+	for _, id := range run.C.NodeIDs() {
+		if cluster.BrokerAddr(id) == addr {
+			return id, true
+		}
+	}
+	return 0, false
 }
 
 // coordinatorView is what group id's coordinator shows of it: the broker
@@ -233,8 +249,7 @@ func (run *Run) coordinatorView(id string) (groupcoordinator.GroupView, bool) {
 	if img == nil {
 		return groupcoordinator.GroupView{}, false
 	}
-	n := int32(run.C.Config().Static.BrokerInt("offsets.topic.num.partitions"))
-	st := img.Partition(metadata.ConsumerOffsetsTopic, hashing.CoordinatorPartition(id, n))
+	st := img.Partition(metadata.ConsumerOffsetsTopic, run.groupPartition(id))
 	if st == nil || st.Leader < 0 || run.C.State(st.Leader) != cluster.NodeRunning {
 		return groupcoordinator.GroupView{}, false
 	}

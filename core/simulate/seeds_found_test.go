@@ -1,6 +1,12 @@
 package simulate
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"kafkascope/core/event"
+	"kafkascope/core/sim"
+)
 
 // Seeds of long sweeps (make simlong) that found faults, kept clean.
 
@@ -38,4 +44,28 @@ func TestHWTrackedAsItMoves(t *testing.T) {
 			t.Errorf("seed %d:\n%s", seed, run.Report())
 		}
 	}
+}
+
+// TestSettleWaitsForTheCoordinatorsTimeout: seed 4904 (Kafka 3.8) leaves
+// txn-app-1 Ongoing with a partition added and nothing written in it
+// (T+1m17s, its coordinator killed two seconds later), so no LSO is held
+// back; the new coordinator loads it Ongoing and aborts it only once
+// transaction.timeout.ms (60 s) has passed. The settle wait ended with the
+// partitions and txn-open-forever reported the transaction still open; it
+// now waits for every coordinator too, and sees the timeout's abort.
+func TestSettleWaitsForTheCoordinatorsTimeout(t *testing.T) {
+	if raceEnabled {
+		t.Skip("not under -race")
+	}
+	run := mustSimulate(t, 4904, Options{Version: kafka38})
+	if len(run.Violations) > 0 {
+		t.Fatalf("seed 4904:\n%s", run.Report())
+	}
+	for _, e := range run.txn.notes {
+		if n, ok := e.Note.(event.TxnStateChanged); ok && n.TransactionalID == "txn-app-1" && n.State == "CompleteAbort" &&
+			n.Broker == 4 && e.At >= sim.Time(0).Add(2*time.Minute+17*time.Second) {
+			return
+		}
+	}
+	t.Errorf("seed 4904: no abort of txn-app-1 by broker 4 after its timeout (T+2m17s); the run drifted:\n%s", run.Report())
 }
