@@ -340,6 +340,13 @@ type confIntCache struct {
 func (b *Broker) Start(env *sim.Env) {
 	b.state = StateStarting
 	b.env = env
+	// The broker's own requests (to the controller, to the leaders it
+	// follows) go out from an ephemeral port of this incarnation, as a
+	// socket's would: an answer the controller or a leader still owed
+	// the previous incarnation arrives at a port nothing here listens on
+	// and is dropped (seed 3183), instead of being taken for the answer
+	// to a new request that carries the same correlation id.
+	b.net = rpc.NewClient(env.EphemeralPort(), fmt.Sprintf("broker-%d", b.cfg.NodeID))
 	rnd := env.Rand(fmt.Sprintf("broker-%d/incarnation/%d", b.cfg.NodeID, env.Now()))
 	b.incarnation = metadata.RandomUuid(rnd.Uint64)
 	b.features = registrationFeatures(b.cfg.Release, rnd)
@@ -356,12 +363,23 @@ func (b *Broker) Start(env *sim.Env) {
 	env.After(30*time.Second, "kafka-recovery-point-checkpoint", b.recoveryPointCheckpointTask)
 }
 
+// HandleChannelReply takes the answers to the broker's own requests,
+// which come back to the ephemeral ports they went out from: its
+// controller channel and replica fetchers (net), the transaction marker
+// channel and the leader's AddPartitionsToTxn.
+func (b *Broker) HandleChannelReply(env *sim.Env, e *sim.Envelope) bool {
+	if b.state == StateStopped {
+		return false
+	}
+	return b.net.Handle(env, e) || b.markerNet != nil && b.markerNet.Handle(env, e) || b.addPartitionsNet != nil && b.addPartitionsNet.Handle(env, e)
+}
+
 // Receive handles every message to the broker listener.
 func (b *Broker) Receive(env *sim.Env, e *sim.Envelope) {
 	if b.state == StateStopped {
 		return
 	}
-	if b.handleQuorumForwardReply(env, e) || b.net.Handle(env, e) {
+	if b.handleQuorumForwardReply(env, e) {
 		return
 	}
 	if _, ok := e.Msg.(*sim.Closed); ok {

@@ -1,7 +1,6 @@
 package broker
 
 import (
-	"reflect"
 	"time"
 
 	"kafkascope/core/protocol"
@@ -76,18 +75,7 @@ func (cc *controllerCall) try(env *sim.Env) {
 
 // answered takes a try's outcome: the answer, the end of the deadline, or
 // another try.
-//
-// An answer of another kind than the request's is a late answer to a
-// request of this broker's previous incarnation that happened to carry the
-// same correlation id (a restarted broker's channel counts from 0 again,
-// and the controller answered the old request after the restart): in
-// Kafka it would have gone to the old process's connection. It is dropped
-// and the call tries again (seed 3183: a BrokerRegistrationResponse
-// answered a heartbeat).
 func (cc *controllerCall) answered(env *sim.Env, resp protocol.Response, err error) {
-	if err == nil && !answers(cc.req, resp) {
-		err = rpc.ErrDisconnected
-	}
 	switch {
 	case err == rpc.ErrTimeout && env.Now() >= cc.deadline:
 		cc.cb(env, nil, err)
@@ -96,10 +84,4 @@ func (cc *controllerCall) answered(env *sim.Env, resp protocol.Response, err err
 	default:
 		cc.cb(env, resp, nil)
 	}
-}
-
-// answers: resp is of the kind req is answered with.
-func answers(req protocol.Request, resp protocol.Response) bool {
-	want := protocol.ErrorResponse(req, protocol.NONE)
-	return want == nil || reflect.TypeOf(want) == reflect.TypeOf(resp)
 }

@@ -100,16 +100,6 @@ func (h *txnHost) SendMarkers(env *sim.Env, broker int32, req *protocol.WriteTxn
 	})
 }
 
-// HandleChannelReply takes the answers to the requests of the broker's
-// own transaction channels (the marker channel, the leader's
-// AddPartitionsToTxn), which come back to their own (ephemeral) ports.
-func (b *Broker) HandleChannelReply(env *sim.Env, e *sim.Envelope) bool {
-	if b.state == StateStopped {
-		return false
-	}
-	return b.markerNet != nil && b.markerNet.Handle(env, e) || b.addPartitionsNet != nil && b.addPartitionsNet.Handle(env, e)
-}
-
 // txnLeaderChange follows a __transaction_state replica's role.
 func (b *Broker) txnLeaderChange(env *sim.Env, p *Partition) {
 	if p.tp.Topic != txncoordinator.TransactionStateTopic {

@@ -238,6 +238,11 @@ func (w *World) Spawn(host string, p Process) error {
 	pr.exiter, _ = p.(Exiter)
 	if exists {
 		pr.incarnation = old.incarnation + 1
+		// The operating system does not hand a new process the ports of
+		// the one that just died (their connections were reset, and
+		// TIME_WAIT holds them): an answer still on its way to one of
+		// them must not reach the new process as if it were its own.
+		pr.ports = old.ports
 	}
 	pr.env = &Env{w: w, pr: pr}
 	w.procs[host] = pr

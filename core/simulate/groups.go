@@ -30,7 +30,8 @@ type member struct {
 	closed  bool // Close finished: its last commit and LeaveGroup are done
 	exited  bool // its process ended after closing
 	// fatalSince is when the member was first seen FATAL (0: not seen);
-	// a static member's supervisor restarts it staticRestartBackoff later.
+	// its supervisor may restart it fatalRestartBackoff later
+	// (restartFatal).
 	fatalSince sim.Time
 	// fatal is the error that stopped a classic-protocol consumer for good
 	// (its poll would throw it), "" while none did.
@@ -304,7 +305,7 @@ func (run *Run) closeGroups() error {
 		// a coordinator's group view is costly to build.
 		end := run.C.World.Now().Add(groupSettleLimit)
 		for !run.groupsSettled() && run.C.World.Now() < end {
-			if err := run.restartFatalStatic(); err != nil {
+			if err := run.restartFatal(); err != nil {
 				return err
 			}
 			if err := run.advance(500 * time.Millisecond); err != nil {
@@ -355,36 +356,50 @@ func memberUsesConsumerProtocol(g GroupPlan, name string) bool {
 	return false
 }
 
-// staticRestartBackoff is how long a supervisor waits before starting a
-// static member that stopped on a fatal error again.
-const staticRestartBackoff = 10 * time.Second
+// fatalRestartBackoff is how long a supervisor waits before starting a
+// member that stopped on a fatal error again.
+const fatalRestartBackoff = 10 * time.Second
 
-// restartFatalStatic restarts static members that stopped for good. On
-// the consumer protocol (KIP-848) a static member that crashed keeps its
-// group.instance.id until its session expires (45 s), and a new process
-// with that id gets UNRELEASED_INSTANCE_ID, which AsyncKafkaConsumer
-// treats as fatal: the application stops. On the classic protocol a
-// static member's JoinGroup is answered FENCED_INSTANCE_ID, fatal too
-// (AbstractCoordinator's JoinGroupResponseHandler), when the coordinator
-// maps its instance id to another member id: seed 2827 on 4.3, where a
-// new coordinator loaded the group as last written, generations behind
-// the one the old coordinator had gone on to in memory (a SyncGroup
-// whose group write fails keeps the in-memory generation:
-// GroupCoordinator.doSyncGroup → resetAndPropagateAssignmentError). As a
-// deployment's supervisor would, the run starts it again after
-// staticRestartBackoff, until the old member is gone and the new one
-// takes its place.
-func (run *Run) restartFatalStatic() error {
+// restartFatal restarts the members that stopped for good where Kafka's
+// consumer does so without any fault of the engine, as a deployment's
+// supervisor would, fatalRestartBackoff after they stopped:
+//   - static members. On the consumer protocol (KIP-848) a static member
+//     that crashed keeps its group.instance.id until its session expires
+//     (45 s), and a new process with that id gets UNRELEASED_INSTANCE_ID,
+//     which AsyncKafkaConsumer treats as fatal. On the classic protocol a
+//     static member's JoinGroup is answered FENCED_INSTANCE_ID, fatal too
+//     (AbstractCoordinator's JoinGroupResponseHandler), when the
+//     coordinator maps its instance id to another member id: seed 2827 on
+//     4.3, where a new coordinator loaded the group as last written,
+//     generations behind the one the old coordinator had gone on to in
+//     memory (a SyncGroup whose group write fails keeps the in-memory
+//     generation: GroupCoordinator.doSyncGroup →
+//     resetAndPropagateAssignmentError). It is started again until the
+//     old member is gone and the new one takes its place.
+//   - the consumer-protocol member of a mixed group whose session expired
+//     while the classic member stayed: the coordinator downgrades the
+//     group to classic (group.consumer.migration.policy bidirectional,
+//     GroupMetadataManager's "Downgrade group ... for member leaving"), and
+//     the member's next heartbeat, at its old epoch, is answered
+//     GROUP_ID_NOT_FOUND "Group G is not a consumer group."
+//     (getOrMaybeCreateConsumerGroup creates or upgrades only for epoch 0),
+//     which the consumer treats as fatal
+//     (AbstractHeartbeatRequestManager.onErrorResponse; seed 5714 on 4.1).
+//     Started again, it joins at epoch 0 and the group is upgraded back.
+func (run *Run) restartFatal() error {
 	now := run.C.World.Now()
 	for _, m := range slices.Clone(run.members) {
-		if !m.live() || !run.groupPlan(m.group).Static || m.c.State().MemberState != "FATAL" && m.fatal == "" {
+		if !m.live() || m.c.State().MemberState != "FATAL" && m.fatal == "" {
+			continue
+		}
+		if !run.groupPlan(m.group).Static && !strings.Contains(m.fatal, "is not a consumer group") {
 			continue
 		}
 		if m.fatalSince == 0 {
 			m.fatalSince = now
 			continue
 		}
-		if now < m.fatalSince.Add(staticRestartBackoff) {
+		if now < m.fatalSince.Add(fatalRestartBackoff) {
 			continue
 		}
 		run.note("consumer %s (%s) stopped on a fatal error; its supervisor starts it again", m.name, m.group)

@@ -53,6 +53,11 @@ type file struct {
 	truncPending bool
 	truncSize    int64
 	truncAt      sim.Time
+	// createPending: the file's creation (its directory entry and inode)
+	// is in the journal, not yet committed; until it is, a power loss
+	// takes the file away. createdAt is when it was made.
+	createPending bool
+	createdAt     sim.Time
 
 	// The page cache's bookkeeping (pagecache.go): the resident pages'
 	// slots by page index (lruHead, 0: not cached), how many of them are dirty, the count of
@@ -81,15 +86,22 @@ type file struct {
 }
 
 // Disk is one machine's storage. Paths are absolute and slash-separated.
-// Directories are created implicitly by writes and explicitly by MkdirAll;
-// directory changes are durable at once (Kafka fsyncs directories after
-// creating and renaming).
+// Directories are created implicitly by writes and explicitly by MkdirAll.
+// Directories, renames and removals are durable at once (Kafka fsyncs the
+// parent directory after a rename, Utils.atomicMoveWithFallback; a removal
+// a power loss undid would leave a file Kafka deletes again at startup).
 //
 // A file's content becomes durable by writeback or fsync (Linux's page
-// cache). Cutting a file's size is a metadata change, journaled as ext4
-// does it: durable at the next journal commit, i.e. at the next fsync of
-// any file on the disk or JournalCommitInterval after the cut, whichever
-// comes first. So a power loss can undo a truncation only if nothing was
+// cache). Creating a file and cutting its size are metadata changes,
+// journaled as ext4 (data=ordered, commit=5) does them: durable at the
+// next journal commit, i.e. at the next fsync of any file on the disk or
+// JournalCommitInterval after the change, whichever comes first. So a
+// power loss takes away a file created since the last commit, and leaves
+// one created before it, with whatever of its content was flushed (none:
+// an empty file, as a segment Kafka rolled to and wrote nothing durable
+// into; Kafka 3.8 fsyncs the log directory in the flush that follows a
+// roll, LocalLog.flush → Utils.flushDirIfExists, which commits the
+// journal); a power loss can undo a truncation only if nothing was
 // fsynced since (Kafka fsyncs a checkpoint right after most truncations),
 // and never resurrects bytes cut before a file that was fsynced later.
 type Disk struct {
@@ -100,6 +112,9 @@ type Disk struct {
 	// truncating holds the files with a truncation the journal has not
 	// committed (a set: committing one does not depend on the others).
 	truncating map[*file]bool
+	// creating holds the files whose creation the journal has not
+	// committed.
+	creating   map[*file]bool
 	cache      pageCache
 	nextFileID uint64
 	recent     recentFiles
@@ -171,7 +186,7 @@ func (d *Disk) forget() {
 // NewDisk makes an empty disk whose writeback follows clock, with a page
 // cache of DefaultPageCacheBytes.
 func NewDisk(clock func() sim.Time) *Disk {
-	d := &Disk{clock: clock, files: map[string]*file{}, dirs: map[string]bool{"/": true}, truncating: map[*file]bool{}}
+	d := &Disk{clock: clock, files: map[string]*file{}, dirs: map[string]bool{"/": true}, truncating: map[*file]bool{}, creating: map[*file]bool{}}
 	d.cache.init(DefaultPageCacheBytes)
 	return d
 }
@@ -223,6 +238,9 @@ func isClean(p string) bool {
 // dirtied. Because content only changes through Disk methods, settling before
 // each change is exact.
 func (d *Disk) settle(f *file) {
+	if f.createPending && f.createdAt.Add(JournalCommitInterval) <= d.clock() {
+		d.commitCreation(f)
+	}
 	if f.truncPending && f.truncAt.Add(JournalCommitInterval) <= d.clock() {
 		d.commitTruncation(f)
 	}
@@ -244,7 +262,8 @@ func (d *Disk) settle(f *file) {
 // are clean.
 func (d *Disk) writeBack(f *file) {
 	flushLayer(f)
-	f.onDisk = true
+	d.commitCreation(f) // ext4 commits the inode with the data it orders
+
 	f.dirty = false
 	d.dropTruncation(f)
 	d.cacheFlushed(f)
@@ -279,14 +298,33 @@ func (d *Disk) dropTruncation(f *file) {
 	}
 }
 
-// commitJournal makes every pending truncation durable (an fsync commits
-// the whole journal, not just the file's own changes).
-func (d *Disk) commitJournal() {
-	if len(d.truncating) == 0 {
-		return // ranging over an empty map still costs (every fsync asks)
+// commitCreation makes f's creation durable: f exists in the flushed
+// layer, with whatever content that layer holds.
+func (d *Disk) commitCreation(f *file) {
+	f.onDisk = true
+	d.dropCreation(f)
+}
+
+func (d *Disk) dropCreation(f *file) {
+	if f.createPending { // creating holds exactly these files
+		f.createPending = false
+		delete(d.creating, f)
 	}
-	for f := range d.truncating {
-		d.commitTruncation(f)
+}
+
+// commitJournal makes every pending creation and truncation durable (an
+// fsync commits the whole journal, not just the file's own changes).
+func (d *Disk) commitJournal() {
+	// Ranging over an empty map still costs, and every fsync asks.
+	if len(d.creating) > 0 {
+		for f := range d.creating {
+			d.commitCreation(f)
+		}
+	}
+	if len(d.truncating) > 0 {
+		for f := range d.truncating {
+			d.commitTruncation(f)
+		}
 	}
 }
 
@@ -346,7 +384,8 @@ func (d *Disk) create(p string) (*file, error) {
 		return nil, err
 	}
 	d.nextFileID++
-	f := &file{id: d.nextFileID}
+	f := &file{id: d.nextFileID, createPending: true, createdAt: d.clock()}
+	d.creating[f] = true
 	d.files[p] = f
 	d.touch(f)
 	return f, nil
@@ -573,9 +612,8 @@ func (d *Disk) Fsync(p string) error {
 
 // fsyncFile is Fsync of the file f.
 func (d *Disk) fsyncFile(f *file) {
-	d.commitJournal()
+	d.commitJournal() // f's own creation with it
 	flushLayer(f)
-	f.onDisk = true
 	f.dirty = false
 	d.cacheFlushed(f)
 }
@@ -588,6 +626,7 @@ func (d *Disk) Remove(p string) error {
 		d.forget()
 		delete(d.files, p)
 		d.dropTruncation(f)
+		d.dropCreation(f)
 		d.cacheDropFrom(f, 0)
 		return nil
 	}
@@ -611,6 +650,7 @@ func (d *Disk) RemoveAll(p string) {
 			d.forget()
 			delete(d.files, name)
 			d.dropTruncation(f)
+			d.dropCreation(f)
 			d.cacheDropFrom(f, 0)
 		}
 	}
@@ -714,12 +754,14 @@ func (d *Disk) List(dir string) []DirEntry {
 }
 
 // PowerLoss reverts the disk to its flushed layer, as a machine losing power
-// does: unflushed writes vanish and files never flushed disappear.
+// does: unflushed writes vanish and files whose creation the journal had
+// not committed disappear.
 func (d *Disk) PowerLoss() {
 	for name, f := range d.files {
 		d.settle(f)
 		d.dropTruncation(f) // not committed: undone
 		if !f.onDisk {
+			d.dropCreation(f)
 			d.bytes -= f.written()
 			d.forget()
 			delete(d.files, name)

@@ -93,12 +93,16 @@ func TestDiskWritebackTiming(t *testing.T) {
 		lossAt  time.Duration
 		want    string // content after the power loss ("<gone>" if the file is lost)
 	}{
-		{"just before the first pass that may flush", []time.Duration{0}, 30*s - 1, "<gone>"},
+		// The file's creation is journaled: durable 5 s after it was made
+		// (JournalCommitInterval), empty until its data is written back.
+		{"created at 0, before the journal commits", []time.Duration{0}, 5*s - 1, "<gone>"},
+		{"created at 0, once the journal committed: empty", []time.Duration{0}, 5 * s, ""},
+		{"just before the first pass that may flush", []time.Duration{0}, 30*s - 1, ""},
 		{"the pass at 30s flushes data dirtied at 0", []time.Duration{0}, 30 * s, "a"},
-		{"dirtied at 1s: not yet at 34.999s", []time.Duration{s}, 35*s - time.Millisecond, "<gone>"},
+		{"dirtied at 1s: not yet at 34.999s", []time.Duration{s}, 35*s - time.Millisecond, ""},
 		{"dirtied at 1s: flushed by the pass at 35s, not at 31s", []time.Duration{s}, 35 * s, "a"},
 		{"dirtied exactly on a tick (5s): flushed at 35s", []time.Duration{5 * s}, 35 * s, "a"},
-		{"dirtied at 5s: not at 34.999s", []time.Duration{5 * s}, 35*s - time.Millisecond, "<gone>"},
+		{"dirtied at 5s: not at 34.999s", []time.Duration{5 * s}, 35*s - time.Millisecond, ""},
 		{"later writes ride along with the first dirtying", []time.Duration{0, 20 * s, 29 * s}, 30 * s, "abc"},
 		{"a write after the pass starts a new 30 s", []time.Duration{0, 40 * s}, 69 * s, "a"},
 		{"which the pass at 70s flushes", []time.Duration{0, 40 * s}, 70 * s, "ab"},

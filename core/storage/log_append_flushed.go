@@ -141,7 +141,7 @@ func (l *Log) appendFlushed(run BatchRun, i, n int, epoch int32, instant func(k 
 
 // inPlace is how many of n appends of bs bytes each, then an fsync, the
 // segment can take in place: none unless its .log file is clean, ends on a
-// page in the cache, and the disk has no truncation to journal; then as many as end on that page, add no offset
+// page in the cache, and the disk has no creation or truncation to journal; then as many as end on that page, add no offset
 // index entry, fit the disk and leave the dirty pages under the background
 // writeback threshold (the one page an append dirties).
 func (s *Segment) inPlace(n, bs int, d *Disk) (int, error) {
@@ -162,7 +162,7 @@ func (s *Segment) inPlace(n, bs int, d *Disk) (int, error) {
 		return 0, nil
 	}
 	size := f.size()
-	if f.dirty || f.hole != 0 || len(d.truncating) > 0 || size != s.Size {
+	if f.dirty || f.hole != 0 || len(d.truncating) > 0 || len(d.creating) > 0 || size != s.Size {
 		return 0, nil
 	}
 	page := size / PageSize
