@@ -26,8 +26,10 @@ import (
 // (exemptDeposedCoordinator, copyOffsetsFetched): Kafka's OffsetFetch is
 // answered from the cache of whichever broker the consumer knows as
 // coordinator, and one cut off from the controller still believes it
-// leads. Records missing from copy-out, or not from copy-in, are still
-// violations.
+// leads; and the same once a copier read its position before its
+// initTransactions while an unfenced zombie copier was back
+// (exemptZombieCopierBack, copyOverlap). Records missing from copy-out, or
+// not from copy-in, are still violations.
 
 // copyInput is copy-in's data records below the HW, in offset order.
 func copyInput(l *storage.Log) ([]record.Record, error) {
@@ -98,7 +100,8 @@ func (run *Run) checkCopy() {
 	}
 	at := map[string]int64{}
 	last, lastValue := int64(-1), ""
-	rewoundStale := cr.deposedReads > 0 && run.exempt(exemptDeposedCoordinator)
+	rewoundStale := cr.deposedReads > 0 && run.exempt(exemptDeposedCoordinator) ||
+		cr.overlapReads > 0 && run.exempt(exemptZombieCopierBack)
 	for _, r := range visible {
 		v := string(r.Value)
 		if prev, dup := at[v]; dup {

@@ -11,6 +11,7 @@ import (
 	"kafkascope/core/broker"
 	"kafkascope/core/cluster"
 	"kafkascope/core/protocol"
+	"kafkascope/core/raft"
 	"kafkascope/core/record"
 	"kafkascope/core/storage"
 )
@@ -29,7 +30,7 @@ func (run *Run) converged() bool {
 		}
 	}
 	img := c.ControllerImage()
-	if img == nil {
+	if img == nil || !run.votersCaughtUp() {
 		return false
 	}
 	for _, tp := range run.partitions() {
@@ -47,6 +48,43 @@ func (run *Run) converged() bool {
 			if p == nil || p.LeaderEpoch() != st.LeaderEpoch || p.Log().LogEndOffset() != leo || p.Log().HighWatermark() != leo {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// votersCaughtUp: every controller voter runs and its __cluster_metadata
+// log holds what the quorum leader has committed. A voter the leader could
+// not reach (a one-way cut) stays unfenced as a broker, its heartbeats
+// answered, while its metadata log falls behind; it catches up by
+// fetching once healed (seed 7047 on 4.1: the brokers were all unfenced
+// at the heal, and the metadata checks read voter 3 before its first
+// fetch).
+func (run *Run) votersCaughtUp() bool {
+	var leader *raft.Node
+	var voters []*raft.Node
+	for _, id := range run.C.NodeIDs() {
+		if !run.C.IsVoter(id) {
+			continue
+		}
+		n := run.voterRaft(id)
+		if n == nil {
+			return false
+		}
+		if n.Role() == raft.RoleLeader {
+			leader = n
+		}
+		voters = append(voters, n)
+	}
+	if len(voters) == 0 {
+		return true // the ZooKeeper era: no quorum of its own
+	}
+	if leader == nil {
+		return false
+	}
+	for _, n := range voters {
+		if n.LogEndOffset() < leader.HighWatermark() {
+			return false
 		}
 	}
 	return true

@@ -75,6 +75,9 @@ func (run *Run) observe(e sim.TraceEvent) {
 			checkUniqueLeader(run, "one-quorum-leader-per-epoch", run.quorumLeader, n.Epoch, n.Node,
 				fmt.Sprintf("quorum epoch %d", n.Epoch))
 		}
+		if n.Role == "Candidate" {
+			run.noteCandidate(n.Node, n.Epoch)
+		}
 	}
 }
 
@@ -156,4 +159,50 @@ func (run *Run) checkProducerIDBlock(b event.ProducerIDBlockReceived) {
 		}
 	}
 	run.x.idBlocks = append(run.x.idBlocks, b)
+}
+
+// electionLockstepEpochs is how many consecutive quorum epochs two voters
+// must have stood in together for exemptElectionLockstep: at a 1 s
+// backoff, 10 s of split votes.
+const electionLockstepEpochs = 10
+
+// noteCandidate records voter node standing as a candidate in epoch, and
+// the streak of consecutive epochs in which two voters did.
+func (run *Run) noteCandidate(node, epoch int32) {
+	x := &run.x
+	if x.candidates == nil {
+		x.candidates = map[int32][]int32{}
+	}
+	x.candidates[epoch] = append(x.candidates[epoch], node)
+	if len(x.candidates[epoch]) != 2 {
+		return
+	}
+	if epoch == x.tiedEpoch+1 {
+		x.tiedStreak++
+	} else {
+		x.tiedStreak = 1
+	}
+	x.tiedEpoch = epoch
+	delete(x.candidates, epoch-1) // no longer needed
+}
+
+// electionLockstep (exemptElectionLockstep): no active controller, the
+// quorum has two voters, and they stood together in each of the last
+// electionLockstepEpochs epochs, the last of them the highest any voter
+// reached.
+func (run *Run) electionLockstep() bool {
+	if !run.exempt(exemptElectionLockstep) || run.C.ControllerImage() != nil || run.x.tiedStreak < electionLockstepEpochs {
+		return false
+	}
+	voters := 0
+	for _, id := range run.C.NodeIDs() {
+		if !run.C.IsVoter(id) {
+			continue
+		}
+		voters++
+		if n := run.voterRaft(id); n == nil || n.LeaderAndEpoch().Epoch > run.x.tiedEpoch {
+			return false
+		}
+	}
+	return voters == 2
 }

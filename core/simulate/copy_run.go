@@ -30,8 +30,10 @@ type copyRun struct {
 	caughtUp bool
 	// deposedReads counts the copier's committed-offset reads answered by
 	// a broker that no longer led the group's __consumer_offsets
-	// partition (exemptDeposedCoordinator).
-	deposedReads int
+	// partition (exemptDeposedCoordinator); overlapReads those a copier
+	// made before its initTransactions while a zombie copier could reach
+	// the cluster again (exemptZombieCopierBack).
+	deposedReads, overlapReads int
 }
 
 // copyProc is one copier process.
@@ -128,7 +130,8 @@ func (run *Run) startCopier() error {
 
 func (cr *copyRun) current() *copyProc { return cr.procs[len(cr.procs)-1] }
 
-// copyOffsetsFetched counts a committed-offset read the copier took from a
+// copyOffsetsFetched counts the copier's committed-offset reads that
+// exemptions rest on (copyOverlap), and one the copier took from a
 // deposed coordinator: a broker cut off from the controller keeps leading
 // the group's __consumer_offsets partition in its own view and answers
 // OffsetFetch from the cache it had, while the transactions' offsets go
@@ -136,6 +139,7 @@ func (cr *copyRun) current() *copyProc { return cr.procs[len(cr.procs)-1] }
 // starts from an older offset and copies again what copy-out holds.
 func (run *Run) copyOffsetsFetched(pr *copyProc, from sim.Addr) {
 	cr := run.txn.copy
+	run.copyOverlap(pr)
 	part := run.groupPartition(copyGroup)
 	leader, known := run.coordinators()[part]
 	id, ok := run.brokerAt(from)
@@ -275,4 +279,42 @@ func (run *Run) copySettleLimit() time.Duration {
 		return p.Timeout
 	}
 	return 0
+}
+
+// copyOverlap counts a committed-offset read copier pr made before its
+// initTransactions while a zombie copier, initialized and not exited, can
+// reach a broker again (a heal let it through). Kafka's
+// TransactionalMessageCopier reads its position before initTransactions
+// (main: messagesRemaining, then producer.initTransactions()), so until
+// pr's InitProducerId fences the zombie, the zombie may commit copies
+// past the offset pr read, and pr copies them again from there (seed 8013
+// on 4.3: a zombie cut off while its successors never completed an
+// InitProducerId came back at the heal, as its fourth successor was
+// starting).
+func (run *Run) copyOverlap(pr *copyProc) {
+	cr := run.txn.copy
+	if pr.cp.Initialized() {
+		return
+	}
+	for _, z := range cr.procs {
+		if z == pr || !z.zombie || z.exited || !z.cp.Initialized() || !run.reachesABroker(z.host) {
+			continue
+		}
+		if cr.overlapReads == 0 {
+			run.note("  (copier process %d read its position before its initTransactions while zombie copier process %d could reach the cluster again)", pr.n, z.n)
+		}
+		cr.overlapReads++
+		return
+	}
+}
+
+// reachesABroker: host can send to some broker (no cut both ways).
+func (run *Run) reachesABroker(host string) bool {
+	net := run.C.World.Net()
+	for _, id := range run.C.NodeIDs() {
+		if !net.IsCut(host, cluster.Host(id)) && !net.IsCut(cluster.Host(id), host) {
+			return true
+		}
+	}
+	return false
 }

@@ -53,7 +53,7 @@ const (
 	// sending them (TransactionMarkerRequestCompletionHandler: "this txn
 	// can now be ignored"), and the transaction stays PrepareAbort.
 	exemptTxnStateLost
-	// exemptCopyStateLost (copy-exactly-once, checks_copy.go, seed 9 on
+	// exemptCopyStateLost (copy-exactly-once, checks_copy.go, seed 282 on
 	// 3.8): a power loss took records of what the copy pipeline's
 	// exactly-once rests on: the group's committed offsets
 	// (__consumer_offsets, min.insync.replicas 1 by default), the
@@ -84,6 +84,33 @@ const (
 	// .addTxnMarkersToBrokerQueue takes it for deleted). The transaction
 	// stays open there, and the producer's next marker closes it.
 	exemptMarkerSkipped
+	// exemptElectionLockstep (liveness, run.go, seed 6858 on 3.8): the
+	// run ends without an active controller while its two controller
+	// voters have stood as candidates in the same quorum epoch, each
+	// rejecting the other's vote, for the last electionLockstepEpochs
+	// epochs. Kafka's election backoff after a rejected vote is
+	// RETRY_BACKOFF_BASE_MS times a random draw below 2^min(20, retries),
+	// capped at quorum.election.backoff.max.ms (1 s)
+	// (KafkaRaftClient.binaryExponentialElectionBackoffMs, 3.8.0): after
+	// a few retries it is the cap, every time, on both. The two then
+	// stand again a constant interval apart, and when that interval is no
+	// longer than the link's latency each one's request reaches the other
+	// after it stood: on a real network the latencies' jitter moves the
+	// interval until one request arrives first; the simulated network's
+	// latency is constant (sim.DefaultLatency), so it never does. A
+	// simplification of the simulator, not a behaviour of Kafka's.
+	exemptElectionLockstep
+	// exemptZombieCopierBack (copy-exactly-once, checks_copy.go, seed
+	// 8013 on 4.3): copies made again after a copier read its position
+	// before its initTransactions while a zombie copier, never fenced
+	// (no successor had completed an InitProducerId while it was cut
+	// off), could reach the cluster again. Kafka's
+	// TransactionalMessageCopier reads its position first
+	// (messagesRemaining, then producer.initTransactions(), 3.8.0), so the
+	// zombie's commits after that read are copied again: the copier's
+	// own race, which only consumer-group fencing
+	// (--use-group-metadata, KIP-447) would close.
+	exemptZombieCopierBack
 	numExemptions
 )
 

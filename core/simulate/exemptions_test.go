@@ -25,9 +25,11 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		{"a group lost to a power loss", exemptGroupLostToPowerLoss, 534, "group-liveness"},
 		{"an epoch led again after a power loss", exemptReledAfterPowerLoss, 336, "isr-identical"},
 		{"a transaction state lost to a power loss", exemptTxnStateLost, 9, "txn-open-forever"},
-		{"a copy pipeline's state lost to a power loss", exemptCopyStateLost, 9, "copy-exactly-once"},
+		{"a copy pipeline's state lost to a power loss", exemptCopyStateLost, 282, "copy-exactly-once"},
 		{"a coordinator's state truncated", exemptTxnStateTruncated, 386, "txn-atomic"},
 		{"a marker skipped for a partition the metadata lacked", exemptMarkerSkipped, 50, "txn-open-forever"},
+		{"two voters' elections in lockstep", exemptElectionLockstep, 6858, "liveness"},
+		{"a zombie copier back before its successor's initTransactions", exemptZombieCopierBack, 8013, "copy-exactly-once"},
 	} {
 		version := kafka38
 		switch c.e {
@@ -36,8 +38,11 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		case exemptReledAfterPowerLoss, exemptMarkerSkipped:
 			version = kafka28 // the ZooKeeper-era controller's failover
 		}
-		if c.seed == 3746 {
-			version = release.Version{Major: 4, Minor: 1} // its seed's version
+		switch c.seed { // the seeds' own versions
+		case 3746:
+			version = release.Version{Major: 4, Minor: 1}
+		case 8013:
+			version = release.Version{Major: 4, Minor: 3}
 		}
 		if run := mustSimulate(t, c.seed, Options{Version: version}); len(run.Violations) > 0 {
 			t.Errorf("%s: seed %d fails with the exemption on:\n%s", c.name, c.seed, run.Report())

@@ -69,3 +69,15 @@ func TestSettleWaitsForTheCoordinatorsTimeout(t *testing.T) {
 	}
 	t.Errorf("seed 4904: no abort of txn-app-1 by broker 4 after its timeout (T+2m17s); the run drifted:\n%s", run.Report())
 }
+
+// TestConvergenceWaitsForEveryVoter: seed 7047 (Kafka 4.1) heals a one-way
+// cut that kept the quorum leader from reaching voter 3, whose heartbeats
+// still went through: every broker was unfenced at the heal, the run took
+// the cluster for converged, and metadata-committed-lost read voter 3's
+// log before its first fetch. Convergence now includes every voter holding
+// what the leader committed.
+func TestConvergenceWaitsForEveryVoter(t *testing.T) {
+	if run := mustSimulate(t, 7047, Options{}); len(run.Violations) > 0 {
+		t.Fatalf("seed 7047:\n%s", run.Report())
+	}
+}
