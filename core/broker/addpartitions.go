@@ -2,6 +2,7 @@ package broker
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -103,7 +104,7 @@ func (b *Broker) addPartitionsToTxn(env *sim.Env, op txnOperation, id string, pi
 	var try func(env *sim.Env)
 	try = func(env *sim.Env) {
 		b.sendAddPartitionsToTxn(env, op, id, pid, epoch, tps, func(env *sim.Env, errs map[storage.TopicPartition]protocol.ErrorCode) {
-			concurrent := slices.Contains(mapValues(errs), protocol.CONCURRENT_TRANSACTIONS)
+			concurrent := slices.Contains(slices.Collect(maps.Values(errs)), protocol.CONCURRENT_TRANSACTIONS) // order-free
 			if !concurrent || env.Now().Sub(start) >= limit {
 				done(env, errs)
 				return
@@ -116,14 +117,6 @@ func (b *Broker) addPartitionsToTxn(env *sim.Env, op txnOperation, id string, pi
 		})
 	}
 	try(env)
-}
-
-func mapValues(m map[storage.TopicPartition]protocol.ErrorCode) []protocol.ErrorCode {
-	out := make([]protocol.ErrorCode, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
 }
 
 // sendAddPartitionsToTxn sends one AddPartitionsToTxn to the

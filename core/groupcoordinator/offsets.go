@@ -22,6 +22,11 @@ func (rs groupRecords) records() []record.Record {
 	return out
 }
 
+// everyPartition answers code for every partition of a commit.
+func everyPartition(code protocol.ErrorCode) func(string, int32) protocol.ErrorCode {
+	return func(string, int32) protocol.ErrorCode { return code }
+}
+
 // handleOffsetCommit validates the committer (a member of the current
 // generation, or a standalone client of an empty group), writes one
 // OffsetCommit record per partition and answers once they are replicated.
@@ -39,25 +44,22 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 		}
 		c.respond(env, from, resp)
 	}
-	all := func(c protocol.ErrorCode) func(string, int32) protocol.ErrorCode {
-		return func(string, int32) protocol.ErrorCode { return c }
-	}
 	if req.GroupID == "" {
-		answer(all(protocol.INVALID_GROUP_ID))
+		answer(everyPartition(protocol.INVALID_GROUP_ID))
 		return true
 	}
 	if code := c.groupError(req.GroupID); code != protocol.NONE {
-		answer(all(code))
+		answer(everyPartition(code))
 		return true
 	}
 	g := c.groups[req.GroupID]
 	if g == nil {
 		if req.GenerationIDOrMemberEpoch >= 0 {
-			answer(all(protocol.ILLEGAL_GENERATION))
+			answer(everyPartition(protocol.ILLEGAL_GENERATION))
 			return true
 		}
 		if c.atGroupLimit(c.PartitionFor(req.GroupID)) {
-			answer(all(protocol.POLICY_VIOLATION)) // limits.go
+			answer(everyPartition(protocol.POLICY_VIOLATION)) // limits.go
 			return true
 		}
 		g = newGroup(req.GroupID, c.PartitionFor(req.GroupID), msTime(env))
@@ -92,7 +94,7 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 		}
 	}
 	if code != protocol.NONE {
-		answer(all(code))
+		answer(everyPartition(code))
 		return true
 	}
 	now := env.Now().UnixMilli()

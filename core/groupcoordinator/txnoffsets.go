@@ -45,15 +45,12 @@ func (c *Coordinator) handleTxnOffsetCommit(env *sim.Env, from sim.Addr, req *pr
 		}
 		c.respond(env, from, resp)
 	}
-	all := func(code protocol.ErrorCode) func(string, int32) protocol.ErrorCode {
-		return func(string, int32) protocol.ErrorCode { return code }
-	}
 	if req.GroupID == "" {
-		answer(all(protocol.INVALID_GROUP_ID))
+		answer(everyPartition(protocol.INVALID_GROUP_ID))
 		return true
 	}
 	if code := c.groupError(req.GroupID); code != protocol.NONE {
-		answer(all(code))
+		answer(everyPartition(code))
 		return true
 	}
 	g := c.groups[req.GroupID]
@@ -61,7 +58,7 @@ func (c *Coordinator) handleTxnOffsetCommit(env *sim.Env, from sim.Addr, req *pr
 		g = newGroup(req.GroupID, c.PartitionFor(req.GroupID), msTime(env))
 		c.groups[req.GroupID] = g
 	}
-	partitionCode := all(protocol.NONE)
+	partitionCode := everyPartition(protocol.NONE)
 	var code protocol.ErrorCode
 	switch {
 	case g.consumer != nil:
@@ -80,7 +77,7 @@ func (c *Coordinator) handleTxnOffsetCommit(env *sim.Env, from sim.Addr, req *pr
 		code = protocol.ILLEGAL_GENERATION
 	}
 	if code != protocol.NONE {
-		answer(all(code))
+		answer(everyPartition(code))
 		return true
 	}
 	now := env.Now().UnixMilli()
