@@ -345,7 +345,16 @@ func (p *Producer) txnRequest(env *sim.Env, req protocol.Request) {
 		case protocol.NOT_COORDINATOR, protocol.COORDINATOR_NOT_AVAILABLE, protocol.NETWORK_EXCEPTION:
 			t.coordinator = ""
 			p.txnRetryLater(env)
-		case protocol.CONCURRENT_TRANSACTIONS, protocol.COORDINATOR_LOAD_IN_PROGRESS, protocol.UNKNOWN_TOPIC_OR_PARTITION, protocol.OPERATION_NOT_ATTEMPTED:
+		case protocol.CONCURRENT_TRANSACTIONS:
+			if _, add := req.(*protocol.AddPartitionsToTxnRequest); add && len(t.added) == 0 {
+				// The transaction's first AddPartitionsToTxn: the previous
+				// transaction is still completing, so it is tried again
+				// soon (AddPartitionsToTxnHandler.maybeOverrideRetryBackoffMs).
+				p.txnRetryAfter(env, addPartitionsRetryBackoff)
+				break
+			}
+			p.txnRetryLater(env)
+		case protocol.COORDINATOR_LOAD_IN_PROGRESS, protocol.UNKNOWN_TOPIC_OR_PARTITION, protocol.OPERATION_NOT_ATTEMPTED:
 			p.txnRetryLater(env)
 		case protocol.PRODUCER_FENCED, protocol.INVALID_PRODUCER_EPOCH:
 			t.state = txnFatalError
@@ -490,10 +499,17 @@ func (p *Producer) txnCheckSend() func(tp topicPartition) *Error {
 
 // txnRetryLater has the next transactional request wait retry.backoff.ms,
 // and wakes the sender then.
-func (p *Producer) txnRetryLater(env *sim.Env) {
-	p.txn.retryAt = env.Now().Add(p.cfg.RetryBackoff)
-	env.After(p.cfg.RetryBackoff, "txn-retry-backoff", p.run)
+func (p *Producer) txnRetryLater(env *sim.Env) { p.txnRetryAfter(env, p.cfg.RetryBackoff) }
+
+// txnRetryAfter sends the transaction's next request d from now.
+func (p *Producer) txnRetryAfter(env *sim.Env, d time.Duration) {
+	p.txn.retryAt = env.Now().Add(d)
+	env.After(d, "txn-retry-backoff", p.run)
 }
+
+// addPartitionsRetryBackoff is TransactionManager's
+// ADD_PARTITIONS_RETRY_BACKOFF_MS (20 ms).
+const addPartitionsRetryBackoff = 20 * time.Millisecond
 
 // TxnView is a transactional producer's transaction as its
 // TransactionManager holds it, for views.

@@ -28,6 +28,9 @@ type copyRun struct {
 	faults    *sim.Rand // "simulate/faults/copy"
 	// caughtUp: the settle wait saw the output hold every input record.
 	caughtUp bool
+	// zombieDue: a zombie was drawn while the copier was still starting;
+	// the first fault step that finds it copying makes it one.
+	zombieDue bool
 	// deposedReads counts the copier's committed-offset reads answered by
 	// a broker that no longer led the group's __consumer_offsets
 	// partition (exemptDeposedCoordinator); overlapReads those a copier
@@ -189,6 +192,12 @@ func (run *Run) copyFault() error {
 		return err
 	}
 	r := run.stream(&cr.faults, "simulate/faults/copy")
+	if cr.zombieDue && cr.current().live() && cr.current().cp.Initialized() {
+		cr.zombieDue = false
+		if err := run.copyZombie(cr.current()); err != nil {
+			return err
+		}
+	}
 	if r.Intn(txnFaultOneIn) != 0 {
 		return nil
 	}
@@ -196,23 +205,35 @@ func (run *Run) copyFault() error {
 	if !pr.live() {
 		return nil
 	}
-	// A zombie is a copier that was copying: one still starting would,
-	// once healed, take its position and then initTransactions, fencing
-	// the successor after reading an offset the successor has since moved
-	// on (Kafka's copier reads its position before initTransactions:
-	// two instances started together may both copy the same records).
-	// Such a draw crashes it instead.
-	if r.Intn(2) == 0 || !pr.cp.Initialized() {
+	if r.Intn(2) == 0 {
 		run.note("copier process %d crashes; a successor starts with the same transactional.id and group", pr.n)
 		if err := run.C.World.Kill(pr.host, false); err != nil {
 			return fmt.Errorf("crashing %s: %w", pr.host, err)
 		}
 		pr.crashed = true
-	} else {
-		run.note("copier process %d is cut off from the cluster and lives on as a zombie; a successor starts with the same transactional.id and group", pr.n)
-		run.cutOffClient(pr.host)
-		pr.zombie = true
+		pr.replaced = true
+		return run.startCopier()
 	}
+	// A zombie is a copier that was copying: one still starting would,
+	// once healed, take its position and then initTransactions, fencing
+	// the successor after reading an offset the successor has since moved
+	// on (Kafka's copier reads its position before initTransactions:
+	// two instances started together may both copy the same records).
+	// Such a draw waits for the copier to be copying, and makes it a
+	// zombie at the first fault step that finds it so.
+	if !pr.cp.Initialized() {
+		cr.zombieDue = true
+		return nil
+	}
+	return run.copyZombie(pr)
+}
+
+// copyZombie cuts copier process pr off from the cluster, living on, and
+// starts its successor.
+func (run *Run) copyZombie(pr *copyProc) error {
+	run.note("copier process %d is cut off from the cluster and lives on as a zombie; a successor starts with the same transactional.id and group", pr.n)
+	run.cutOffClient(pr.host)
+	pr.zombie = true
 	pr.replaced = true
 	return run.startCopier()
 }
