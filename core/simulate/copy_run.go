@@ -50,6 +50,8 @@ type copyProc struct {
 	// crashed: killed; zombie: cut off from the cluster, living on;
 	// replaced: a successor runs.
 	crashed, zombie, replaced bool
+	// posRead: it has read its committed position (copyOffsetsFetched).
+	posRead bool
 }
 
 func (pr *copyProc) live() bool { return !pr.crashed && !pr.zombie && !pr.exited }
@@ -142,6 +144,7 @@ func (cr *copyRun) current() *copyProc { return cr.procs[len(cr.procs)-1] }
 // starts from an older offset and copies again what copy-out holds.
 func (run *Run) copyOffsetsFetched(pr *copyProc, from sim.Addr) {
 	cr := run.txn.copy
+	pr.posRead = true
 	run.copyOverlap(pr)
 	part := run.groupPartition(copyGroup)
 	leader, known := run.coordinators()[part]
@@ -275,6 +278,51 @@ func (run *Run) copyCaughtUp() bool {
 	return true
 }
 
+// copyInputRewritten (exemptPowerLoss): a power loss took records of
+// copy-in, and every record copy-in holds that copy-out lacks sits below
+// the group's committed offset. The copier committed those offsets as
+// consumed while the log held other records there; once the replicas
+// that lost them lead, the input producer's later records take those
+// offsets, and no copier reads below its committed position again (seed
+// 5786 on 4.1: every replica of copy-in lost power, and a copier started
+// every second found nothing left to copy). Not the pipeline's doing, as
+// copy-exactly-once's "copy-in lost the original" is not.
+func (run *Run) copyInputRewritten() bool {
+	tp := copyTP(copyIn)
+	if !run.exempt(exemptPowerLoss) || !run.powerLossAtOrAfter(tp, 0) {
+		return false
+	}
+	view, ok := run.coordinatorView(copyGroup)
+	if !ok {
+		return false
+	}
+	committed := int64(-1)
+	for _, o := range view.Offsets {
+		if o.Topic == copyIn && o.Partition == 0 {
+			committed = o.Offset
+		}
+	}
+	in, out := run.leaderLog(tp), run.leaderLog(copyTP(copyOut))
+	if in == nil || out == nil {
+		return false
+	}
+	inRecs, err1 := copyInput(in)
+	visible, err2 := copyVisible(out)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, r := range visible {
+		seen[string(r.Value)] = true
+	}
+	for _, r := range inRecs {
+		if !seen[string(r.Value)] && r.Offset >= committed {
+			return false // a record the copier has yet to read
+		}
+	}
+	return true
+}
+
 // closeCopy ends every copier process still running (after the settle
 // wait) and the input producer.
 func (run *Run) closeCopy() {
@@ -302,9 +350,10 @@ func (run *Run) copySettleLimit() time.Duration {
 	return 0
 }
 
-// copyOverlap counts a committed-offset read copier pr made before its
-// initTransactions while a zombie copier, initialized and not exited, can
-// reach a broker again (a heal let it through). Kafka's
+// copyOverlap counts copier pr's committed-offset read, made before its
+// initTransactions, when a zombie copier, initialized and not exited, can
+// reach a broker again (a heal let it through) before pr's
+// initTransactions is done. Kafka's
 // TransactionalMessageCopier reads its position before initTransactions
 // (main: messagesRemaining, then producer.initTransactions()), so until
 // pr's InitProducerId fences the zombie, the zombie may commit copies
@@ -326,6 +375,23 @@ func (run *Run) copyOverlap(pr *copyProc) {
 		}
 		cr.overlapReads++
 		return
+	}
+}
+
+// copyHealed is copyOverlap for every copier that read its position and
+// has not finished initTransactions when a heal lets a zombie copier
+// through: the position it read may be one the zombie then commits past
+// (seed 5012 on 4.1: the position read at the zombie's cut, the heal
+// eight seconds later, the successor's InitProducerId after it).
+func (run *Run) copyHealed() {
+	cr := run.txn.copy
+	if cr == nil {
+		return
+	}
+	for _, pr := range cr.procs {
+		if pr.posRead && pr.live() {
+			run.copyOverlap(pr)
+		}
 	}
 }
 

@@ -18,6 +18,7 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 	}{
 		{"power loss", exemptPowerLoss, 516, "acked-write-lost"},
 		{"power loss (an ABORT marker)", exemptPowerLoss, 494, "txn-atomic"},
+		{"power loss (copy-in's records, below the committed offset)", exemptPowerLoss, 5786, "liveness"},
 		{"deposed coordinator", exemptDeposedCoordinator, 88, "committed-offset-monotonic"},
 		{"deposed coordinator", exemptDeposedCoordinator, 214, "committed-offset-monotonic"},
 		{"deposed coordinator (a copier's committed offsets)", exemptDeposedCoordinator, 3746, "copy-exactly-once"},
@@ -30,6 +31,7 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 		{"a marker skipped for a partition the metadata lacked", exemptMarkerSkipped, 50, "txn-open-forever"},
 		{"two voters' elections in lockstep", exemptElectionLockstep, 6858, "liveness"},
 		{"a zombie copier back before its successor's initTransactions", exemptZombieCopierBack, 8013, "copy-exactly-once"},
+		{"a zombie copier back after its successor read its position", exemptZombieCopierBack, 5012, "copy-exactly-once"},
 	} {
 		version := kafka38
 		switch c.e {
@@ -39,7 +41,7 @@ func TestExemptionsArePinnedToTheirSeeds(t *testing.T) {
 			version = kafka28 // the ZooKeeper-era controller's failover
 		}
 		switch c.seed { // the seeds' own versions
-		case 3746:
+		case 3746, 5012, 5786:
 			version = release.Version{Major: 4, Minor: 1}
 		case 8013:
 			version = release.Version{Major: 4, Minor: 3}

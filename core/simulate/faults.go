@@ -102,7 +102,11 @@ func (run *Run) brokerFault(r *sim.Rand) {
 	})
 	add(3, len(cuts) > 0, func() error {
 		run.note("network heal (all)")
-		return c.Heal(0, 0, true)
+		if err := c.Heal(0, 0, true); err != nil {
+			return err
+		}
+		run.copyHealed()
+		return nil
 	})
 	add(5, true, func() error {
 		id := int32(1 + r.Intn(n))

@@ -216,6 +216,7 @@ func (run *Run) simulate() error {
 	if err := c.Heal(0, 0, true); err != nil {
 		return err
 	}
+	run.copyHealed()
 	for _, id := range c.NodeIDs() {
 		if err := c.Delay(id, 0); err != nil {
 			return err

@@ -198,7 +198,7 @@ func (run *Run) settleTxn() error {
 		// A pipeline whose state a power loss took may hang for good (its
 		// transaction forgotten by the coordinator holds copy-out's LSO
 		// and the group's offsets: Kafka's hanging transactions, KIP-664).
-		if !cr.caughtUp && !run.copyStateLost() {
+		if !cr.caughtUp && !run.copyStateLost() && !run.copyInputRewritten() {
 			pr := cr.current()
 			run.violate("liveness", "the copier did not copy all of %s within %s of convergence (process %d: exited %v %s)", copyIn, limit, pr.n, pr.exited, pr.err)
 		}
