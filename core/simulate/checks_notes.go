@@ -170,11 +170,17 @@ const electionLockstepEpochs = 10
 // the streak of consecutive epochs in which two voters did.
 func (run *Run) noteCandidate(node, epoch int32) {
 	x := &run.x
-	if x.candidates == nil {
-		x.candidates = map[int32][]int32{}
+	if x.candidateEpoch == nil {
+		x.candidateEpoch = map[int32]int32{}
 	}
-	x.candidates[epoch] = append(x.candidates[epoch], node)
-	if len(x.candidates[epoch]) != 2 {
+	x.candidateEpoch[node] = epoch
+	together := 0
+	for _, e := range x.candidateEpoch {
+		if e == epoch {
+			together++
+		}
+	}
+	if together != 2 {
 		return
 	}
 	if epoch == x.tiedEpoch+1 {
@@ -183,7 +189,6 @@ func (run *Run) noteCandidate(node, epoch int32) {
 		x.tiedStreak = 1
 	}
 	x.tiedEpoch = epoch
-	delete(x.candidates, epoch-1) // no longer needed
 }
 
 // electionLockstep (exemptElectionLockstep): no active controller, the

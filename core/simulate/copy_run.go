@@ -8,6 +8,7 @@ import (
 	"kafkascope/core/cluster"
 	"kafkascope/core/copier"
 	"kafkascope/core/metadata"
+	"kafkascope/core/record"
 	"kafkascope/core/sim"
 	"kafkascope/core/storage"
 )
@@ -254,17 +255,25 @@ func (run *Run) stopCopyInput() {
 // copyCaughtUp reports whether copy-out's visible records (below the LSO,
 // not aborted) include every record of copy-in below its HW.
 func (run *Run) copyCaughtUp() bool {
+	missing, ok := run.copyMissing()
+	return ok && len(missing) == 0
+}
+
+// copyMissing is copy-in's records below its HW that a read_committed
+// consumer does not see in copy-out; ok is false while either topic has
+// no leader or a log cannot be read.
+func (run *Run) copyMissing() (missing []record.Record, ok bool) {
 	in, out := run.leaderLog(copyTP(copyIn)), run.leaderLog(copyTP(copyOut))
 	if in == nil || out == nil {
-		return false
+		return nil, false
 	}
 	inRecs, err := copyInput(in)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	visible, err := copyVisible(out)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	seen := map[string]bool{}
 	for _, r := range visible {
@@ -272,10 +281,10 @@ func (run *Run) copyCaughtUp() bool {
 	}
 	for _, r := range inRecs {
 		if !seen[string(r.Value)] {
-			return false
+			missing = append(missing, r)
 		}
 	}
-	return true
+	return missing, true
 }
 
 // copyInputRewritten (exemptPowerLoss): a power loss took records of
@@ -302,21 +311,12 @@ func (run *Run) copyInputRewritten() bool {
 			committed = o.Offset
 		}
 	}
-	in, out := run.leaderLog(tp), run.leaderLog(copyTP(copyOut))
-	if in == nil || out == nil {
+	missing, ok := run.copyMissing()
+	if !ok {
 		return false
 	}
-	inRecs, err1 := copyInput(in)
-	visible, err2 := copyVisible(out)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	seen := map[string]bool{}
-	for _, r := range visible {
-		seen[string(r.Value)] = true
-	}
-	for _, r := range inRecs {
-		if !seen[string(r.Value)] && r.Offset >= committed {
+	for _, r := range missing {
+		if r.Offset >= committed {
 			return false // a record the copier has yet to read
 		}
 	}
@@ -376,6 +376,17 @@ func (run *Run) copyOverlap(pr *copyProc) {
 		cr.overlapReads++
 		return
 	}
+}
+
+// healAll heals every cut, clients' included, and tells the copy
+// pipeline (a zombie copier may be back).
+func (run *Run) healAll() error {
+	run.note("network heal (all)")
+	if err := run.C.Heal(0, 0, true); err != nil {
+		return err
+	}
+	run.copyHealed()
+	return nil
 }
 
 // copyHealed is copyOverlap for every copier that read its position and

@@ -58,12 +58,12 @@ type extras struct {
 	// (producer-id-unique).
 	idBlocks []event.ProducerIDBlockReceived
 
-	// candidates lists the voters that became Candidate in each quorum
-	// epoch; tiedStreak counts the consecutive epochs, up to tiedEpoch,
-	// in which two voters did (exemptElectionLockstep).
-	candidates map[int32][]int32
-	tiedEpoch  int32
-	tiedStreak int
+	// candidateEpoch is the last quorum epoch each voter stood in as a
+	// candidate; tiedStreak counts the consecutive epochs, up to
+	// tiedEpoch, in which two voters did (exemptElectionLockstep).
+	candidateEpoch map[int32]int32
+	tiedEpoch      int32
+	tiedStreak     int
 
 	// metaCommitted is the leader epoch of every metadata-log offset seen
 	// committed (index = offset; -1 where it was only in a snapshot).

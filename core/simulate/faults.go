@@ -101,12 +101,7 @@ func (run *Run) brokerFault(r *sim.Rand) {
 		return c.Heal(x, y, false)
 	})
 	add(3, len(cuts) > 0, func() error {
-		run.note("network heal (all)")
-		if err := c.Heal(0, 0, true); err != nil {
-			return err
-		}
-		run.copyHealed()
-		return nil
+		return run.healAll()
 	})
 	add(5, true, func() error {
 		id := int32(1 + r.Intn(n))

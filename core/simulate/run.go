@@ -212,11 +212,9 @@ func (run *Run) simulate() error {
 		run.stopSending(pr)
 	}
 	run.stopTxn()
-	run.note("network heal (all)")
-	if err := c.Heal(0, 0, true); err != nil {
+	if err := run.healAll(); err != nil {
 		return err
 	}
-	run.copyHealed()
 	for _, id := range c.NodeIDs() {
 		if err := c.Delay(id, 0); err != nil {
 			return err

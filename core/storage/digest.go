@@ -17,9 +17,9 @@ func (d *Disk) Digest() string {
 	var s strings.Builder
 	for _, p := range slices.Sorted(maps.Keys(d.files)) {
 		f := d.files[p]
-		fmt.Fprintf(&s, "%s data=%d+%d/%08x durable=%d+%d/%08x same=%d onDisk=%v create=%v@%d dirty=%v@%d trunc=%v:%d@%d flushGen=%d dirtyPages=%d id=%d rewrites=%d\n",
+		fmt.Fprintf(&s, "%s data=%d+%d/%08x durable=%d+%d/%08x same=%d onDisk=%v created=%d dirty=%v@%d trunc=%v:%d@%d flushGen=%d dirtyPages=%d id=%d rewrites=%d\n",
 			p, f.data.length(), f.hole, f.data.checksum(), f.durable.length(), f.durableHole, f.durable.checksum(),
-			f.same, f.onDisk, f.createPending, f.createdAt, f.dirty, f.dirtySince, f.truncPending, f.truncSize, f.truncAt, f.flushGen, f.dirtyPages, f.id, f.rewrites)
+			f.same, f.onDisk, f.createdAt, f.dirty, f.dirtySince, f.truncPending, f.truncSize, f.truncAt, f.flushGen, f.dirtyPages, f.id, f.rewrites)
 	}
 	pc := &d.cache
 	fmt.Fprintf(&s, "cache %d pages, %d dirty, hits %d misses %d sent %d:", pc.resident, pc.dirty, pc.hits, pc.misses, pc.sentBytes)

@@ -43,8 +43,11 @@ type file struct {
 	// appends keep it, overwrites and truncations lower it. A flush copies
 	// only what lies past it, so fsyncing a log that only grows costs its
 	// new bytes rather than its whole length.
-	same       int
-	onDisk     bool // the file exists in the flushed layer
+	same int
+	// onDisk: the file exists in the flushed layer; until then its
+	// creation waits in the journal (Disk.creating), and a power loss
+	// takes the file away. createdAt is when it was made.
+	onDisk     bool
 	dirty      bool
 	dirtySince sim.Time
 	// A truncation the journal has not committed yet: the flushed layer
@@ -53,11 +56,7 @@ type file struct {
 	truncPending bool
 	truncSize    int64
 	truncAt      sim.Time
-	// createPending: the file's creation (its directory entry and inode)
-	// is in the journal, not yet committed; until it is, a power loss
-	// takes the file away. createdAt is when it was made.
-	createPending bool
-	createdAt     sim.Time
+	createdAt    sim.Time
 
 	// The page cache's bookkeeping (pagecache.go): the resident pages'
 	// slots by page index (lruHead, 0: not cached), how many of them are dirty, the count of
@@ -238,7 +237,7 @@ func isClean(p string) bool {
 // dirtied. Because content only changes through Disk methods, settling before
 // each change is exact.
 func (d *Disk) settle(f *file) {
-	if f.createPending && f.createdAt.Add(JournalCommitInterval) <= d.clock() {
+	if !f.onDisk && f.createdAt.Add(JournalCommitInterval) <= d.clock() {
 		d.commitCreation(f)
 	}
 	if f.truncPending && f.truncAt.Add(JournalCommitInterval) <= d.clock() {
@@ -301,13 +300,14 @@ func (d *Disk) dropTruncation(f *file) {
 // commitCreation makes f's creation durable: f exists in the flushed
 // layer, with whatever content that layer holds.
 func (d *Disk) commitCreation(f *file) {
-	f.onDisk = true
 	d.dropCreation(f)
+	f.onDisk = true
 }
 
+// dropCreation forgets f's pending creation (creating holds exactly the
+// files not on disk).
 func (d *Disk) dropCreation(f *file) {
-	if f.createPending { // creating holds exactly these files
-		f.createPending = false
+	if !f.onDisk {
 		delete(d.creating, f)
 	}
 }
@@ -384,7 +384,7 @@ func (d *Disk) create(p string) (*file, error) {
 		return nil, err
 	}
 	d.nextFileID++
-	f := &file{id: d.nextFileID, createPending: true, createdAt: d.clock()}
+	f := &file{id: d.nextFileID, createdAt: d.clock()}
 	d.creating[f] = true
 	d.files[p] = f
 	d.touch(f)
