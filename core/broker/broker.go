@@ -138,6 +138,8 @@ type Broker struct {
 	// create and has not seen yet, to explain its answers to clients
 	// (causes.go).
 	creations map[string]*topicCreation
+	// metrics are this incarnation's meters (metrics.go), from Start.
+	metrics *brokerMetrics
 
 	// The group coordinator this broker hosts, its writes waiting for the
 	// HW, and whether a CreateTopics for __consumer_offsets is on its way
@@ -340,6 +342,7 @@ type confIntCache struct {
 func (b *Broker) Start(env *sim.Env) {
 	b.state = StateStarting
 	b.env = env
+	b.metrics = newBrokerMetrics(env.Now())
 	// The broker's own requests (to the controller, to the leaders it
 	// follows) go out from an ephemeral port of this incarnation, as a
 	// socket's would: an answer the controller or a leader still owed

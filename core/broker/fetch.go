@@ -36,7 +36,7 @@ func (df *delayedFetch) Fire(env *sim.Env) {
 func (b *Broker) handleFetch(env *sim.Env, from sim.Addr, req *protocol.FetchRequest) bool {
 	resp, slices, bytes, stop := b.readFetch(env, req, true)
 	if stop || req.MaxWaitMs <= 0 || bytes >= max(int(req.MinBytes), 1) {
-		b.sendFetch(env, from, resp, slices)
+		b.sendFetch(env, from, req, resp, slices)
 		return true
 	}
 	// The answer is not sent (the fetch is read again when it completes):
@@ -147,7 +147,25 @@ func (d *fetchDraft) release(resp *protocol.FetchResponse) {
 // encrypt them in the process, so SslTransportLayer.transferFrom reads
 // them into a buffer instead, and zero-copy is lost; the simulator has no
 // TLS listener.
-func (b *Broker) sendFetch(env *sim.Env, to sim.Addr, resp *protocol.FetchResponse, slices []storage.FileSlice) {
+//
+// The answer's bytes are counted as it is sent (KafkaApis'
+// processResponseCallback, BrokerTopicStats.updateBytesOut): a follower's
+// under ReplicationBytesOutPerSec only, a consumer's under its topics'
+// BytesOutPerSec.
+func (b *Broker) sendFetch(env *sim.Env, to sim.Addr, req *protocol.FetchRequest, resp *protocol.FetchResponse, slices []storage.FileSlice) {
+	for _, t := range resp.Topics {
+		for _, pr := range t.Partitions {
+			switch {
+			case pr.ErrorCode == protocol.UNKNOWN_TOPIC_OR_PARTITION:
+				// No topic, no meters: Kafka has no name for a topic
+				// id it does not know.
+			case req.ReplicaID >= 0:
+				markReplicationBytes(env.Now(), b.meters(env).replicationBytesOut, len(pr.Records))
+			default:
+				b.meters(env).markTopic(env.Now(), t.Name, bytesOut, int64(len(pr.Records)))
+			}
+		}
+	}
 	for _, s := range slices {
 		// The slice was read from this file in this same event, so it is
 		// there and this cannot fail.
@@ -267,7 +285,7 @@ func (b *Broker) completeFetch(env *sim.Env, df *delayedFetch) {
 		b.parked = slices.Delete(b.parked, i, i+1)
 	}
 	resp, slices, _, _ := b.readFetch(env, df.req, false)
-	b.sendFetch(env, df.from, resp, slices)
+	b.sendFetch(env, df.from, df.req, resp, slices)
 	b.done(env, df.from)
 }
 

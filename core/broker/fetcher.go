@@ -248,6 +248,9 @@ func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
 					p.truncateOnDivergence(env, pr.DivergingEpoch)
 					continue
 				}
+				// ReplicaFetcherThread.processPartitionData counts the
+				// fetched bytes before appending them.
+				markReplicationBytes(env.Now(), b.meters(env).replicationBytesIn, len(pr.Records))
 				if len(pr.Records) > 0 {
 					info, err := p.log.AppendAsFollower(pr.Records)
 					p.noteRoll(env, info)

@@ -82,11 +82,16 @@ func (b *Broker) coordinatorAppendAs(env *sim.Env, key storage.TopicPartition, p
 	if p != nil && !p.isLeader {
 		p = nil
 	}
+	// The coordinator appends through ReplicaManager.appendRecords, so
+	// its writes count in BrokerTopicMetrics like a client's produce.
 	switch {
 	case p == nil:
+		b.meters(env).countAppend(env.Now(), key.Topic, false, 0, 0, 0)
 		done(env, protocol.NOT_LEADER_OR_FOLLOWER)
 		return
 	case len(p.isr) < p.effectiveMinISR():
+		b.meters(env).countAppend(env.Now(), key.Topic, false, 0, 0, 0)
+		b.failedProduce(env, p)
 		done(env, protocol.NOT_ENOUGH_REPLICAS)
 		return
 	}
@@ -94,10 +99,13 @@ func (b *Broker) coordinatorAppendAs(env *sim.Env, key storage.TopicPartition, p
 	for i := range recs {
 		recs[i].Timestamp = now
 	}
-	info, err := p.log.AppendAsCoordinator(record.Build(0, p.leaderEpoch, producer, recs), p.leaderEpoch)
+	data := record.Build(0, p.leaderEpoch, producer, recs)
+	info, err := p.log.AppendAsCoordinator(data, p.leaderEpoch)
 	p.noteRoll(env, info)
+	b.meters(env).countAppend(env.Now(), key.Topic, err == nil, len(data), info.FirstOffset, info.LastOffset)
 	switch {
 	case errors.Is(err, storage.ErrInvalidProducerEpoch):
+		b.failedProduce(env, p)
 		done(env, protocol.INVALID_PRODUCER_EPOCH) // ProducerAppendInfo.checkProducerEpoch
 		return
 	case err != nil:

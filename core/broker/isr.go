@@ -114,13 +114,39 @@ func (p *Partition) isrAnswered(env *sim.Env, epoch int32, ok bool, isr []int32,
 	if !p.leadsEpoch(epoch) {
 		return
 	}
+	// The answer counts only if the proposal is still pending: the
+	// metadata log may have brought the committed change first, which
+	// replaces the partition's state (apply), and Kafka then ignores the
+	// answer ("Ignoring failed ISR update ... since we have already
+	// updated state", Partition.submitAlterPartition) and marks nothing.
+	pending := p.pendingISR != nil
+	shrink := len(p.pendingISR) < len(p.isr)
 	p.pendingISR = nil
+	m := p.b.meters(env)
 	if !ok {
+		if pending { // Partition.handleAlterPartitionError
+			m.failedIsrUpdates.Mark(env.Now(), 1)
+		}
 		return
 	}
+	stale := version < p.partitionEpoch
 	if version > p.partitionEpoch {
 		p.isr = slices.Clone(isr)
 		p.partitionEpoch = version
+	}
+	// A committed change counts by its kind, even when the controller
+	// found the ISR already so (the same partition epoch): the pending
+	// PendingShrinkIsr or PendingExpandIsr notifies the listener
+	// (handleAlterPartitionUpdate). An answer older than what the
+	// replica knows is a failed update.
+	switch {
+	case !pending:
+	case stale:
+		m.failedIsrUpdates.Mark(env.Now(), 1)
+	case shrink:
+		m.isrShrinks.Mark(env.Now(), 1)
+	default:
+		m.isrExpands.Mark(env.Now(), 1)
 	}
 	p.afterISRChange(env)
 }

@@ -88,10 +88,14 @@ func (b *Broker) produceAppend(env *sim.Env, from sim.Addr, req *protocol.Produc
 				continue
 			}
 			p := partitionAt(local, pd.Index)
-			switch {
-			case topic.Partition(pd.Index) == nil:
+			if topic.Partition(pd.Index) == nil {
 				pr.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
 				continue
+			}
+			// A partition of a known topic reaches
+			// ReplicaManager.appendToLocalLog, which counts it first.
+			b.meters(env).countAppend(env.Now(), t.Name, false, 0, 0, 0)
+			switch {
 			case p == nil || !p.isLeader:
 				pr.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
 				if st := b.image.Partition(t.Name, pd.Index); st != nil {
@@ -102,6 +106,7 @@ func (b *Broker) produceAppend(env *sim.Env, from sim.Addr, req *protocol.Produc
 				// Checked before the append: nothing is written.
 				pr.ErrorCode = protocol.NOT_ENOUGH_REPLICAS
 				pr.Cause = b.notEnoughReplicasCause(p, p.isr, pr.ErrorCode)
+				b.failedProduce(env, p)
 				env.Note(event.ProduceRejected{Broker: b.cfg.NodeID, TP: p.tp, ISR: slices.Clone(p.isr), MinISR: p.effectiveMinISR()})
 				continue
 			}
@@ -109,6 +114,7 @@ func (b *Broker) produceAppend(env *sim.Env, from sim.Addr, req *protocol.Produc
 				if errs, ok := keylessRecordErrors(pd.Records, p.tp); ok && len(errs) > 0 {
 					pr.ErrorCode, pr.ErrorMessage, pr.RecordErrors = protocol.INVALID_RECORD, recordErrorsMessage(errs), errs
 					pr.LogStartOffset = p.log.LogStartOffset()
+					b.failedProduce(env, p)
 					env.Note(event.ProduceKeylessRejected{Broker: b.cfg.NodeID, TP: p.tp, Records: len(errs)})
 					continue
 				}
@@ -134,6 +140,7 @@ func (b *Broker) produceAppend(env *sim.Env, from sim.Addr, req *protocol.Produc
 						pr.ErrorCode = protocol.INVALID_PRODUCER_EPOCH
 					}
 					pr.LogStartOffset = p.log.LogStartOffset()
+					b.failedProduce(env, p)
 					env.Note(event.ProduceSequenceRejected{Broker: b.cfg.NodeID, TP: p.tp, ProducerID: producerIDOf(pd.Records), Error: pr.ErrorCode})
 				default:
 					pr.ErrorCode, pr.ErrorMessage = protocol.KAFKA_STORAGE_ERROR, err.Error()
@@ -142,6 +149,10 @@ func (b *Broker) produceAppend(env *sim.Env, from sim.Addr, req *protocol.Produc
 			}
 			pr.BaseOffset = info.FirstOffset
 			pr.LogStartOffset = p.log.LogStartOffset()
+			// A duplicate batch counts too: its append info carries the
+			// offsets it was first written at.
+			b.meters(env).markTopic(env.Now(), t.Name, bytesIn, int64(len(pd.Records)))
+			b.meters(env).markTopic(env.Now(), t.Name, messagesIn, info.LastOffset-info.FirstOffset+1)
 			if info.Duplicate {
 				env.Note(event.ProduceDuplicate{Broker: b.cfg.NodeID, TP: p.tp, ProducerID: producerIDOf(pd.Records), Sequence: sequenceOf(pd.Records),
 					First: info.FirstOffset, Last: info.LastOffset})
@@ -177,6 +188,16 @@ func (b *Broker) produceAppend(env *sim.Env, from sim.Addr, req *protocol.Produc
 		}
 	})
 	return false
+}
+
+// failedProduce counts an append that failed unexpectedly, as Kafka sees
+// it: ReplicaManager.appendToLocalLog marks FailedProduceRequestsPerSec
+// for every exception but the known ones (unknown topic, not the leader,
+// record or batch too large, a corrupt record, a storage error), so
+// NOT_ENOUGH_REPLICAS, a refused sequence or producer epoch and a keyless
+// record on a compacted topic count.
+func (b *Broker) failedProduce(env *sim.Env, p *Partition) {
+	b.meters(env).markTopic(env.Now(), p.tp.Topic, failedProduce, 1)
 }
 
 // tryComplete settles every partition whose HW has reached the required

@@ -12,6 +12,11 @@ import (
 	"kafkascope/core/storage"
 )
 
+// markerBatchSize is the size of every transaction marker's batch: one
+// control record of fixed-size key and value, its offsets and timestamps
+// deltas of 0 from the batch's.
+var markerBatchSize = len(record.BuildEndTxnMarker(0, 0, 0, 0, 0, record.EndTxnMarker{}))
+
 // handleWriteTxnMarkers is KafkaApis.handleWriteTxnMarkersRequest (3.8.0):
 // a transaction coordinator has this leader append a COMMIT or ABORT
 // marker for a producer to each of its partitions (origin COORDINATOR,
@@ -43,14 +48,19 @@ func (b *Broker) handleWriteTxnMarkers(env *sim.Env, from sim.Addr, req *protoco
 				pr := &protocol.ProducePartitionResponse{Index: idx}
 				slots, results = append(slots, slot{mi, ti, pi}), append(results, pr)
 				p := b.partitions[tp(t.Name, idx)]
-				switch {
-				case b.image.Partition(t.Name, idx) == nil:
+				if b.image.Partition(t.Name, idx) == nil {
 					pr.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
 					continue
+				}
+				// Markers are appended through ReplicaManager.appendRecords
+				// too, and count as a produce of one message.
+				b.meters(env).countAppend(env.Now(), t.Name, false, 0, 0, 0)
+				switch {
 				case p == nil || !p.isLeader:
 					pr.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
 					continue
 				case len(p.isr) < p.effectiveMinISR():
+					b.failedProduce(env, p)
 					pr.ErrorCode = protocol.NOT_ENOUGH_REPLICAS
 					continue
 				}
@@ -58,15 +68,19 @@ func (b *Broker) handleWriteTxnMarkers(env *sim.Env, from sim.Addr, req *protoco
 				p.noteRoll(env, info)
 				switch {
 				case errors.Is(err, storage.ErrInvalidProducerEpoch):
+					b.failedProduce(env, p)
 					pr.ErrorCode = protocol.INVALID_PRODUCER_EPOCH
 					continue
 				case errors.Is(err, storage.ErrTransactionCoordinatorFenced):
+					b.failedProduce(env, p)
 					pr.ErrorCode = protocol.TRANSACTION_COORDINATOR_FENCED
 					continue
 				case err != nil:
 					pr.ErrorCode = protocol.KAFKA_STORAGE_ERROR
 					continue
 				}
+				b.meters(env).markTopic(env.Now(), t.Name, bytesIn, int64(markerBatchSize))
+				b.meters(env).markTopic(env.Now(), t.Name, messagesIn, info.LastOffset-info.FirstOffset+1)
 				env.Note(event.TxnMarkerWritten{Broker: b.cfg.NodeID, TP: p.tp, ProducerID: m.ProducerID, Epoch: m.ProducerEpoch, Commit: m.Commit, Offset: info.FirstOffset})
 				pr.ErrorCode = protocol.REQUEST_TIMED_OUT // until the HW passes it
 				dp.pending[p.tp] = &pendingPart{resp: pr, requiredOffset: info.LastOffset + 1}

@@ -77,12 +77,15 @@ type Cluster struct {
 	ClusterID    string
 	disks        map[int32]*storage.Disk
 	nodes        map[int32]*Node
-	state        map[int32]NodeState
-	dirIDs       map[int32]string
-	clients      int
-	avail        *Availability
-	losses       []LostRange
-	marks        replicaMarks // every replica's last epoch and HW, from the notes (loss.go)
+	// spawns counts the processes started, naming each node incarnation's
+	// JMX server (Node.jmxServer).
+	spawns  uint64
+	state   map[int32]NodeState
+	dirIDs  map[int32]string
+	clients int
+	avail   *Availability
+	losses  []LostRange
+	marks   replicaMarks // every replica's last epoch and HW, from the notes (loss.go)
 	// checkSuperseded makes the loss check look at leaderships already
 	// superseded too (tests only: loss_test.go pins the rule on its seed).
 	checkSuperseded bool
@@ -264,6 +267,8 @@ func (c *Cluster) spawn(id int32) error {
 		Quorum: quorumView{rn: n.Raft, voters: voters}, Static: c.cfg.Static, Disk: c.disks[id],
 		OnShutdown: n.resignOnShutdown, Release: c.release,
 	})
+	c.spawns++
+	n.jmxServer = c.spawns
 	c.nodes[id] = n
 	c.state[id] = NodeRunning
 	c.marks.forget(id)

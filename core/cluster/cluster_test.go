@@ -57,6 +57,12 @@ func createTopic(t testing.TB, c *Cluster, name string, partitions int32, rf int
 
 func produce(t testing.TB, c *Cluster, topic string, acks int16, values ...string) []string {
 	t.Helper()
+	return produceTo(t, c, topic, -1, acks, values...)
+}
+
+// produceTo is produce to one partition (-1: the partitioner's choice).
+func produceTo(t testing.TB, c *Cluster, topic string, partition int32, acks int16, values ...string) []string {
+	t.Helper()
 	cfg := client.DefaultProducerConfig(release.Default)
 	cfg.ClientID = "test-producer"
 	cfg.Acks = acks
@@ -67,7 +73,7 @@ func produce(t testing.TB, c *Cluster, topic string, acks int16, values ...strin
 	proc.OnStart = func(env *sim.Env) {
 		for _, v := range values {
 			v := v
-			p.Send(env, client.ProducerRecord{Topic: topic, Partition: -1, Value: []byte(v)}, func(env *sim.Env, md client.RecordMetadata, err *client.Error) {
+			p.Send(env, client.ProducerRecord{Topic: topic, Partition: partition, Value: []byte(v)}, func(env *sim.Env, md client.RecordMetadata, err *client.Error) {
 				if err != nil {
 					out = append(out, v+":"+err.Error())
 				} else {

@@ -6,6 +6,7 @@ import (
 
 	"kafkascope/core/broker"
 	"kafkascope/core/controller"
+	"kafkascope/core/jmx"
 	"kafkascope/core/kafkazk"
 	"kafkascope/core/raft"
 	"kafkascope/core/sim"
@@ -26,6 +27,9 @@ type Node struct {
 	// KRaft controller: its ZooKeeper session and its controller instead.
 	ZK           *kafkazk.Client
 	ZkController *zkcontroller.Controller
+	// jmxServer names this incarnation's JMX server (never 0): a JMX
+	// client connected to an earlier one is refused (node_jmx.go).
+	jmxServer uint64
 }
 
 // Exited implements sim.Exiter: the process ends when its broker finished a
@@ -73,6 +77,7 @@ func (n *Node) Receive(env *sim.Env, e *sim.Envelope) {
 		n.Controller.Receive(env, e)
 	case port == broker.BrokerPort:
 		n.Broker.Receive(env, e)
+	case port == jmx.Port && n.serveJMX(env, e):
 	default:
 		if _, isReset := e.Msg.(*sim.Disconnected); !isReset {
 			env.Send(e.To, e.From, &sim.Disconnected{Peer: e.To, Request: e.Msg})

@@ -101,6 +101,8 @@ func (c *Cluster) spawnZkBroker(id int32) error {
 		Register: n.Broker.ZkReregister,
 	})
 	n.Broker.SetZooKeeperController(n.ZkController)
+	c.spawns++
+	n.jmxServer = c.spawns
 	c.nodes[id] = n
 	c.state[id] = NodeRunning
 	c.marks.forget(id)

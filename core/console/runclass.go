@@ -9,6 +9,7 @@ import "kafkascope/core/sim"
 // runClasses are the main classes kafka-run-class.sh can start.
 var runClasses = map[string]func(t *toolRun, args []string) func(host string) sim.Process{
 	"org.apache.kafka.tools.TransactionalMessageCopier": copierTool,
+	"org.apache.kafka.tools.JmxTool":                    jmxToolMain,
 }
 
 // runClassTool is kafka-run-class.sh CLASS [ARGS].

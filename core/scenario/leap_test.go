@@ -55,6 +55,27 @@ func TestLeapMatchesSteps(t *testing.T) {
 // the loops again, a slower link changes a loop's period, a cut makes
 // heartbeats time out and retry on the leaped call's deadline, and the
 // active controller's death moves every session to a new controller.
+// TestLeapMetricsMatchSteps reads every MBean of a broker and of the
+// controller after traffic, long idle spans and a failure: the meters'
+// moving averages decay across a leaped span exactly as across stepped
+// ticks, and the idle follower fetches a leap skips mark nothing.
+func TestLeapMetricsMatchSteps(t *testing.T) {
+	jmx := "kafka-run-class.sh org.apache.kafka.tools.JmxTool --jmx-url service:jmx:rmi:///jndi/rmi://kafka-%d:9999/jmxrmi --report-format properties --one-time true"
+	compareScript(t, []string{
+		"cluster create",
+		"kafka-topics.sh --create --topic m --partitions 3 --replication-factor 3",
+		"kafka-producer-perf-test.sh --topic m --num-records 200 --record-size 300 --throughput 50 --producer-props bootstrap.servers=kafka-1:9092",
+		"time advance 3m",
+		fmt.Sprintf(jmx, 1),
+		"broker kill 3",
+		"time advance 7m",
+		fmt.Sprintf(jmx, 2),
+		"broker start 3",
+		"time advance 13m",
+		fmt.Sprintf(jmx, 1),
+	})
+}
+
 func TestLeapHeartbeatsMatchSteps(t *testing.T) {
 	t.Run("three-nodes", func(t *testing.T) { compareScript(t, threeNodes) })
 	t.Run("five-nodes", func(t *testing.T) { compareScript(t, fiveNodes) })

@@ -1,0 +1,165 @@
+package broker
+
+import (
+	"slices"
+
+	"kafkascope/core/jmx"
+	"kafkascope/core/metrics"
+	"kafkascope/core/sim"
+)
+
+// brokerMetrics are the broker's Yammer meters, created when the process
+// starts (ReplicaManager's and the all-topics BrokerTopicMetrics' are
+// created with the broker; a topic's own meters at their first mark, as
+// BrokerTopicMetrics.MeterWrapper creates them lazily). Each meter ticks
+// every 5 s from its own creation.
+type brokerMetrics struct {
+	// ReplicaManager: marked when the controller's answer to an
+	// AlterPartition is applied (Partition.handleAlterPartitionUpdate
+	// notifies the listener with the pending change's kind), or when it
+	// fails (handleAlterPartitionError, or a stale answer).
+	isrShrinks, isrExpands, failedIsrUpdates *metrics.Meter
+	all                                      topicMeters
+	topics                                   map[string]*topicMeters
+	// ReplicationBytesIn/OutPerSec exist in the all-topics set only.
+	replicationBytesIn, replicationBytesOut *metrics.Meter
+}
+
+// topicMeters are one BrokerTopicMetrics set: the all-topics one or a
+// topic's. A nil meter has not been created yet.
+type topicMeters struct {
+	messagesIn, bytesIn, bytesOut, failedProduce, failedFetch, totalProduce *metrics.Meter
+}
+
+// meters are the broker's meters, created now if the broker was never
+// started (a test that drives a broker directly); Start creates them
+// when the process starts, as Kafka's ReplicaManager and BrokerTopicStats
+// are created at startup.
+func (b *Broker) meters(env *sim.Env) *brokerMetrics {
+	if b.metrics == nil {
+		b.metrics = newBrokerMetrics(env.Now())
+	}
+	return b.metrics
+}
+
+func newBrokerMetrics(now sim.Time) *brokerMetrics {
+	m := func() *metrics.Meter { return metrics.NewMeter(now) }
+	return &brokerMetrics{
+		isrShrinks: m(), isrExpands: m(), failedIsrUpdates: m(),
+		all:                topicMeters{messagesIn: m(), bytesIn: m(), bytesOut: m(), failedProduce: m(), failedFetch: m(), totalProduce: m()},
+		topics:             map[string]*topicMeters{},
+		replicationBytesIn: m(), replicationBytesOut: m(),
+	}
+}
+
+// topicMeterName picks one meter of a set.
+type topicMeterName func(t *topicMeters) **metrics.Meter
+
+var (
+	messagesIn    topicMeterName = func(t *topicMeters) **metrics.Meter { return &t.messagesIn }
+	bytesIn       topicMeterName = func(t *topicMeters) **metrics.Meter { return &t.bytesIn }
+	bytesOut      topicMeterName = func(t *topicMeters) **metrics.Meter { return &t.bytesOut }
+	failedProduce topicMeterName = func(t *topicMeters) **metrics.Meter { return &t.failedProduce }
+	totalProduce  topicMeterName = func(t *topicMeters) **metrics.Meter { return &t.totalProduce }
+)
+
+// markTopic marks one BrokerTopicMetrics meter of topic and of all
+// topics by n (BrokerTopicStats marks both every time), creating the
+// topic's meter at its first mark even when n is 0 (a consumer's empty
+// fetch creates the topic's BytesOutPerSec).
+func (m *brokerMetrics) markTopic(now sim.Time, topic string, which topicMeterName, n int64) {
+	t := m.topics[topic]
+	if t == nil {
+		t = &topicMeters{}
+		m.topics[topic] = t
+	}
+	tm := which(t)
+	if *tm == nil {
+		*tm = metrics.NewMeter(now)
+	}
+	(*tm).Mark(now, n)
+	(*which(&m.all)).Mark(now, n)
+}
+
+// countAppend counts a leader's append of bytes into topic, of the
+// offsets first..last, as ReplicaManager.appendToLocalLog does for
+// every origin (clients' produces, the group coordinator's records and
+// transaction markers alike): TotalProduceRequestsPerSec, then on
+// success BytesInPerSec and MessagesInPerSec (LogAppendInfo.numMessages:
+// the offsets the append covers). ok false counts the attempt alone.
+func (m *brokerMetrics) countAppend(now sim.Time, topic string, ok bool, bytes int, first, last int64) {
+	m.markTopic(now, topic, totalProduce, 1)
+	if ok {
+		m.markTopic(now, topic, bytesIn, int64(bytes))
+		m.markTopic(now, topic, messagesIn, last-first+1)
+	}
+}
+
+// markReplicationBytes marks a replication meter; an empty follower
+// fetch marks nothing (Mark(0) changes no reading, and a leap moves
+// idle long polls without running them).
+func markReplicationBytes(now sim.Time, meter *metrics.Meter, n int) {
+	if n > 0 {
+		meter.Mark(now, int64(n))
+	}
+}
+
+// MBeans are the broker's kafka.server MBeans, read now: the
+// ReplicaManager gauges and meters, then the all-topics and per-topic
+// BrokerTopicMetrics (topics in name order).
+func (b *Broker) MBeans(now sim.Time) []jmx.MBean {
+	if b.metrics == nil {
+		return nil
+	}
+	m := b.metrics
+	g := b.ReplicaManagerGauges()
+	const rm = "kafka.server:type=ReplicaManager,name="
+	beans := []jmx.MBean{
+		jmx.Gauge(rm+"PartitionCount", int64(g.PartitionCount)),
+		jmx.Gauge(rm+"LeaderCount", int64(g.LeaderCount)),
+		jmx.Gauge(rm+"UnderReplicatedPartitions", int64(g.UnderReplicatedPartitions)),
+		jmx.Gauge(rm+"UnderMinIsrPartitionCount", int64(g.UnderMinIsrPartitionCount)),
+		jmx.Gauge(rm+"AtMinIsrPartitionCount", int64(g.AtMinIsrPartitionCount)),
+		jmx.Gauge(rm+"OfflineReplicaCount", int64(g.OfflineReplicaCount)),
+		jmx.Meter(rm+"IsrShrinksPerSec", "shrinks", m.isrShrinks.Read(now)),
+		jmx.Meter(rm+"IsrExpandsPerSec", "expands", m.isrExpands.Read(now)),
+		jmx.Meter(rm+"FailedIsrUpdatesPerSec", "failedUpdates", m.failedIsrUpdates.Read(now)),
+	}
+	beans = append(beans, m.all.mbeans(now, "")...)
+	const btm = "kafka.server:type=BrokerTopicMetrics,name="
+	beans = append(beans,
+		jmx.Meter(btm+"ReplicationBytesInPerSec", "bytes", m.replicationBytesIn.Read(now)),
+		jmx.Meter(btm+"ReplicationBytesOutPerSec", "bytes", m.replicationBytesOut.Read(now)))
+	names := make([]string, 0, len(m.topics))
+	for t := range m.topics {
+		names = append(names, t)
+	}
+	slices.Sort(names)
+	for _, t := range names {
+		beans = append(beans, m.topics[t].mbeans(now, ",topic="+t)...)
+	}
+	return beans
+}
+
+// mbeans are a BrokerTopicMetrics set's meters that exist, with tags
+// appended to each name (",topic=T" for a topic's).
+func (t *topicMeters) mbeans(now sim.Time, tags string) []jmx.MBean {
+	const btm = "kafka.server:type=BrokerTopicMetrics,name="
+	var beans []jmx.MBean
+	for _, e := range []struct {
+		meter           *metrics.Meter
+		name, eventType string
+	}{
+		{t.messagesIn, "MessagesInPerSec", "messages"},
+		{t.bytesIn, "BytesInPerSec", "bytes"},
+		{t.bytesOut, "BytesOutPerSec", "bytes"},
+		{t.failedProduce, "FailedProduceRequestsPerSec", "requests"},
+		{t.failedFetch, "FailedFetchRequestsPerSec", "requests"},
+		{t.totalProduce, "TotalProduceRequestsPerSec", "requests"},
+	} {
+		if e.meter != nil {
+			beans = append(beans, jmx.Meter(btm+e.name+tags, e.eventType, e.meter.Read(now)))
+		}
+	}
+	return beans
+}
