@@ -133,6 +133,7 @@ type jmxTool struct {
 	oneTimeFlag bool
 
 	local   sim.Addr
+	sent    *jmx.Query // the call in flight (nil: none)
 	started sim.Time // when the connect, or the search for objects, began
 	step    jmx.Op   // the call in flight
 	server  uint64
@@ -174,7 +175,7 @@ func (j *jmxTool) connect(env *sim.Env) {
 	case !j.nodeHost(to.Host()):
 		j.connectFailed(env, fmt.Sprintf("java.io.IOException: Failed to retrieve RMIServer stub: javax.naming.CommunicationException [Root exception is java.rmi.UnknownHostException: Unknown host: %s; nested exception is: \n\tjava.net.UnknownHostException: %s]", j.host, j.host))
 	default:
-		env.Send(j.local, to, &jmx.Query{Op: jmx.Connect})
+		j.call(env, to, &jmx.Query{Op: jmx.Connect})
 	}
 }
 
@@ -205,6 +206,13 @@ func (j *jmxTool) connectFailed(env *sim.Env, exc string) {
 	})
 }
 
+// call sends q and waits for its answer. RMI sets no read timeout: a
+// call to a host that answers nothing (powered off) waits for ever.
+func (j *jmxTool) call(env *sim.Env, to sim.Addr, q *jmx.Query) {
+	j.sent = q
+	env.Send(j.local, to, q)
+}
+
 // refused is the exception a call to a process that is gone throws.
 func (j *jmxTool) refused(env *sim.Env) string {
 	host := j.host
@@ -224,8 +232,14 @@ func (j *jmxTool) Receive(env *sim.Env, e *sim.Envelope) {
 	var a *jmx.Answer
 	switch m := e.Msg.(type) {
 	case *jmx.Answer:
-		a = m
+		a, j.sent = m, nil
 	case *sim.Disconnected:
+		if m.Request != j.sent || j.sent == nil {
+			// The polled process died between calls: RMI notices only
+			// when the next call fails.
+			return
+		}
+		j.sent = nil
 		if j.step == jmx.Connect {
 			j.connectFailed(env, j.refused(env))
 			return
@@ -276,7 +290,7 @@ func (j *jmxTool) parseQueries() bool {
 
 func (j *jmxTool) find(env *sim.Env) {
 	j.step = jmx.QueryNames
-	env.Send(j.local, j.target(env), &jmx.Query{Op: jmx.QueryNames, Server: j.server, Queries: j.queries})
+	j.call(env, j.target(env), &jmx.Query{Op: jmx.QueryNames, Server: j.server, Queries: j.queries})
 }
 
 // objectsFound takes the objects the queries matched: with --wait it retries
@@ -287,6 +301,12 @@ func (j *jmxTool) objectsFound(env *sim.Env, beans []jmx.MBean) {
 		if env.Now().Sub(j.started) >= jmxConnectTimeout {
 			j.t.println(fmt.Sprintf("Could not find all requested object names after %d ms. Missing %s", jmxConnectTimeout.Milliseconds(), strings.Join(j.missing(beans), ",")))
 			j.t.finish(1)
+			return
+		}
+		// findObjects sleeps and says so only once it found some of
+		// them; while it finds none it asks again at once.
+		if len(beans) == 0 {
+			j.find(env)
 			return
 		}
 		j.t.println("Could not find all object names, retrying")
@@ -368,7 +388,7 @@ func (j *jmxTool) poll(env *sim.Env) {
 		j.report(env, nil)
 		return
 	}
-	env.Send(j.local, j.target(env), &jmx.Query{Op: jmx.GetAttributes, Server: j.server, Names: j.found})
+	j.call(env, j.target(env), &jmx.Query{Op: jmx.GetAttributes, Server: j.server, Names: j.found})
 }
 
 // report prints one poll's values, then sleeps what is left of the
@@ -385,17 +405,15 @@ func (j *jmxTool) report(env *sim.Env, beans []jmx.MBean) {
 	if len(values) == j.expected+1 {
 		j.printRow(values)
 	}
-	if j.oneTimeFlag {
-		j.t.finish(0)
-		return
-	}
+	// isOneTime reads the interval first, so a bad one fails even with
+	// --one-time.
 	interval, err := j.opts.Int("reporting-interval", 32)
 	if err != nil {
 		oe, _ := err.(*javacli.OptionError)
 		j.t.catchAll(oe.Class + ": " + oe.Msg)
 		return
 	}
-	if interval < 0 {
+	if interval < 0 || j.oneTimeFlag {
 		j.t.finish(0)
 		return
 	}
