@@ -134,8 +134,8 @@ type jmxTool struct {
 
 	local   sim.Addr
 	sent    *jmx.Query // the call in flight (nil: none)
-	started sim.Time // when the connect, or the search for objects, began
-	step    jmx.Op   // the call in flight
+	started sim.Time   // when the connect, or the search for objects, began
+	step    jmx.Op     // the call in flight
 	server  uint64
 	queries []jmx.ObjectName // nil: every object
 	pattern bool
