@@ -163,3 +163,19 @@ func (t *topicMeters) mbeans(now sim.Time, tags string) []jmx.MBean {
 	}
 	return beans
 }
+
+// DashboardMeters are the readings the page's dashboard plots of this
+// broker's all-topics meters, now (zero before the broker started).
+type DashboardMeters struct {
+	BytesIn, BytesOut, MessagesIn, FailedProduce, IsrShrinks metrics.MeterReading
+}
+
+// DashboardMeters reads them without changing any meter.
+func (b *Broker) DashboardMeters(now sim.Time) DashboardMeters {
+	m := b.metrics
+	if m == nil {
+		return DashboardMeters{}
+	}
+	return DashboardMeters{BytesIn: m.all.bytesIn.Read(now), BytesOut: m.all.bytesOut.Read(now), MessagesIn: m.all.messagesIn.Read(now),
+		FailedProduce: m.all.failedProduce.Read(now), IsrShrinks: m.isrShrinks.Read(now)}
+}

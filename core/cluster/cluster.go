@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/broker"
 	"kafkascope/core/config"
 	"kafkascope/core/controller"
+	"kafkascope/core/dashboard"
 	"kafkascope/core/event"
 	"kafkascope/core/metadata"
 	"kafkascope/core/raft"
@@ -43,6 +44,9 @@ type Config struct {
 	// (the fault simulator's fingerprint, tests of the engine's
 	// mechanics) and the reference the leap is tested against.
 	Stepped bool
+	// Dashboard keeps the on-call dashboard's history (dashboard.go): the
+	// console's clusters do, the fault simulator's do not.
+	Dashboard bool
 	// Version is the Kafka release the cluster runs (zero:
 	// release.Default); New refuses a release the engine cannot run.
 	Version release.Version
@@ -80,6 +84,7 @@ type Cluster struct {
 	// spawns counts the processes started, naming each node incarnation's
 	// JMX server (Node.jmxServer).
 	spawns  uint64
+	dash    *dashboard.Board // the dashboard's history, if kept (Config.Dashboard)
 	state   map[int32]NodeState
 	dirIDs  map[int32]string
 	clients int
@@ -166,6 +171,9 @@ func New(cfg Config) (*Cluster, error) {
 		avail: newAvailability(), marks: replicaMarks{},
 	}
 	w.SetNoteHook(c.observe)
+	if cfg.Dashboard {
+		c.startDashboard()
+	}
 	if zkEra {
 		if err := c.spawnZooKeepers(cfg.ZooKeepers); err != nil {
 			return nil, err

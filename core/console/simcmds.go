@@ -299,6 +299,7 @@ func (s *Session) cmdCluster(args []string) {
 		s.printf("cluster create: --controllers must be between 1 and the number of brokers (%d)", cfg.Brokers)
 		return
 	}
+	cfg.Dashboard = true
 	c, err := cluster.New(cfg)
 	if err != nil {
 		s.printf("cluster create: %v", err)

@@ -78,3 +78,9 @@ func MetadataGauges(img *metadata.Image) ControllerMetadataGauges {
 	}
 	return g
 }
+
+// OfflinePartitions is OfflinePartitionsCount now: the partitions of the
+// committed image without a leader.
+func (c *Controller) OfflinePartitions() int {
+	return MetadataGauges(c.committed).OfflinePartitionsCount
+}

@@ -93,10 +93,14 @@ type MeterReading struct {
 }
 
 // Read is the meter's figures at now. MeanRate is the count over the time
-// since the meter was created (0 before any event).
+// since the meter was created (0 before any event). Reading changes
+// nothing: the ticks due are applied to a copy, so what a meter reads
+// later depends on its marks alone, never on who looked at it when (a
+// JmxTool poll, the page's plots).
 func (m *Meter) Read(now sim.Time) MeterReading {
-	m.advance(now)
-	out := MeterReading{Count: m.count, OneMinute: m.m1.rate, FiveMinute: m.m5.rate, FifteenMinute: m.m15.rate}
+	c := *m
+	c.advance(now)
+	out := MeterReading{Count: c.count, OneMinute: c.m1.rate, FiveMinute: c.m5.rate, FifteenMinute: c.m15.rate}
 	if elapsed := now.Sub(m.created); m.count > 0 && elapsed > 0 {
 		out.MeanRate = float64(m.count) / elapsed.Seconds()
 	}

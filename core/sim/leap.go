@@ -159,7 +159,7 @@ func (w *World) Leap(now Time, drop []QueuedEvent, add []LeapEvent) error {
 	}
 	w.leaps++
 	w.queue.remove(func(e *event) bool { return dropped[e.seq] || e.stale() })
-	w.now = now
+	w.setNow(now)
 	// The added events and those LeapRun held back, in the order a
 	// stepped run would have pushed them.
 	all := make([]pendingPush, 0, len(add)+len(w.captured))

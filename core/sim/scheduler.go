@@ -121,7 +121,7 @@ func (w *World) dispatch(self *proc) *proc {
 			}
 		}
 		e := w.queue.pop()
-		w.now = e.at
+		w.setNow(e.at)
 		w.stepped++
 		w.sched.job.ran++
 		pr := w.prepare(e)
@@ -283,9 +283,7 @@ func (w *World) RunUntil(t Time) error {
 	if w.err != nil {
 		return w.err
 	}
-	if t > w.now {
-		w.now = t
-	}
+	w.setNow(t)
 	return nil
 }
 
@@ -300,9 +298,7 @@ func (w *World) RunUntilBudget(t Time, maxSteps int) (bool, error) {
 	if w.queue.len() > 0 && w.queue.peek().at <= t {
 		return false, nil // the budget ran out
 	}
-	if t > w.now {
-		w.now = t
-	}
+	w.setNow(t)
 	return true, nil
 }
 
@@ -334,8 +330,6 @@ func (w *World) RunWhileBudget(cond func() bool, limit Time, maxSteps int) (bool
 	if w.err != nil {
 		return false, w.err
 	}
-	if limit > w.now {
-		w.now = limit
-	}
+	w.setNow(limit)
 	return !cond(), nil
 }

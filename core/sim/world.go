@@ -91,6 +91,9 @@ type World struct {
 	sched scheduler
 	// noteHook, if set, sees every Note as it is made.
 	noteHook func(TraceEvent)
+	// clockHook, if set, is told each time the clock moves forward
+	// (setNow), before anything happens at the new time.
+	clockHook func(from, to Time)
 	// conns are the connections messages have opened: a delivery from A to
 	// a running process at B opens (A, B). When B's process dies (not its
 	// host), the operating system resets them: A learns at once, as a TCP
@@ -453,6 +456,25 @@ func (e *Env) Note(n Note) {
 // harness keep measurements that the bounded trace cannot: fn must not
 // change the simulation.
 func (w *World) SetNoteHook(fn func(TraceEvent)) { w.noteHook = fn }
+
+// SetClockHook calls fn(from, to) whenever the clock moves forward from
+// from to to, before any event at to runs: through [from, to) the world
+// stood as fn sees it (a leap's span too, but for the idle loops it moved
+// in closed form). fn must change nothing; the page's metric plots sample
+// the world there without adding events to it.
+func (w *World) SetClockHook(fn func(from, to Time)) { w.clockHook = fn }
+
+// setNow moves the clock forward to t (never back), telling the clock
+// hook first.
+func (w *World) setNow(t Time) {
+	if t <= w.now {
+		return
+	}
+	if w.clockHook != nil {
+		w.clockHook(w.now, t)
+	}
+	w.now = t
+}
 
 // Field returns a note's field value in text ("" if absent), as NoteFields
 // renders it: for tests and tools that print; code that decides reads the

@@ -1,0 +1,109 @@
+package cluster
+
+import (
+	"kafkascope/core/dashboard"
+	"kafkascope/core/metadata"
+	"kafkascope/core/sim"
+	"kafkascope/core/storage"
+)
+
+// The on-call dashboard's history (core/dashboard), sampled from the
+// nodes' own gauges and meters as the clock passes each instant: the same
+// values JmxTool reads, summed over the running nodes.
+
+// Dashboard is the history, or nil when the cluster keeps none
+// (Config.Dashboard).
+func (c *Cluster) Dashboard() *dashboard.Board { return c.dash }
+
+// startDashboard begins the history at the cluster's creation.
+func (c *Cluster) startDashboard() {
+	c.dash = dashboard.New(c.World.Now(), c.dashboardSample)
+	c.World.SetClockHook(c.dash.Advance)
+}
+
+// dashboardSample reads every metric at instant at, the world standing as
+// it is now.
+func (c *Cluster) dashboardSample(at sim.Time) dashboard.Values {
+	var v dashboard.Values
+	set := func(id dashboard.MetricID, x float64) { v.V[id] += x; v.Ok[id] = true }
+	offline := -1
+	for _, id := range c.NodeIDs() {
+		if c.state[id] != NodeRunning {
+			continue
+		}
+		n := c.nodes[id]
+		g := n.Broker.ReplicaManagerGauges()
+		set(dashboard.UnderReplicated, float64(g.UnderReplicatedPartitions))
+		set(dashboard.UnderMinIsr, float64(g.UnderMinIsrPartitionCount))
+		m := n.Broker.DashboardMeters(at)
+		set(dashboard.BytesIn, m.BytesIn.OneMinute)
+		set(dashboard.BytesOut, m.BytesOut.OneMinute)
+		set(dashboard.MessagesIn, m.MessagesIn.OneMinute)
+		set(dashboard.FailedProduce, m.FailedProduce.OneMinute)
+		set(dashboard.IsrShrinks, m.IsrShrinks.OneMinute)
+		if n.Controller == nil {
+			continue
+		}
+		if n.Controller.Active() {
+			set(dashboard.ActiveControllers, 1)
+			offline = n.Controller.OfflinePartitions()
+		} else {
+			set(dashboard.ActiveControllers, 0)
+		}
+	}
+	if offline >= 0 {
+		set(dashboard.OfflinePartitions, float64(offline))
+	}
+	if lag, ok := c.consumerLag(); ok {
+		set(dashboard.ConsumerLag, float64(lag))
+	}
+	return v
+}
+
+// consumerLag is the lag of every committed offset the running
+// coordinators hold, summed: the partition's high watermark on its leader
+// minus the offset (what kafka-consumer-groups.sh --describe shows as
+// LAG), counting a group once (false: no group has committed anything).
+func (c *Cluster) consumerLag() (int64, bool) {
+	img := c.ControllerImage()
+	if img == nil {
+		return 0, false
+	}
+	seen := map[string]bool{}
+	var lag int64
+	any := false
+	for _, id := range c.NodeIDs() {
+		if c.state[id] != NodeRunning {
+			continue
+		}
+		for _, g := range c.nodes[id].Broker.GroupCoordinator().Groups() {
+			if seen[g.ID] {
+				continue
+			}
+			seen[g.ID] = true
+			for _, o := range g.Offsets {
+				hw, ok := c.leaderHW(img, o.Topic, o.Partition)
+				if !ok || o.Offset < 0 {
+					continue
+				}
+				any = true
+				lag += max(hw-o.Offset, 0)
+			}
+		}
+	}
+	return lag, any
+}
+
+// leaderHW is the high watermark of a partition on its leader, if the
+// leader runs.
+func (c *Cluster) leaderHW(img *metadata.Image, topic string, partition int32) (int64, bool) {
+	st := img.Partition(topic, partition)
+	if st == nil || st.Leader < 0 || c.state[st.Leader] != NodeRunning {
+		return 0, false
+	}
+	p := c.nodes[st.Leader].Broker.Partition(storage.TopicPartition{Topic: topic, Partition: partition})
+	if p == nil || !p.IsLeader() {
+		return 0, false
+	}
+	return p.Log().HighWatermark(), true
+}

@@ -1,0 +1,124 @@
+package dashboard
+
+import (
+	"math"
+
+	"kafkascope/core/sim"
+)
+
+// MetricID names one of the dashboard's metrics.
+type MetricID int
+
+// The dashboard's metrics, each summed over the cluster's running nodes:
+// the gauges and the one-minute rates of the meters, as an on-call
+// dashboard built on Kafka's JMX metrics plots them (docs/metrics.md
+// defines each).
+const (
+	UnderReplicated       MetricID = iota // ReplicaManager UnderReplicatedPartitions
+	OfflinePartitions                     // KafkaController OfflinePartitionsCount (the active controller's)
+	UnderMinIsr                           // ReplicaManager UnderMinIsrPartitionCount
+	ActiveControllers                     // KafkaController ActiveControllerCount
+	BytesIn                               // BrokerTopicMetrics BytesInPerSec, OneMinuteRate
+	BytesOut                              // BrokerTopicMetrics BytesOutPerSec, OneMinuteRate
+	MessagesIn                            // BrokerTopicMetrics MessagesInPerSec, OneMinuteRate
+	FailedProduce                         // BrokerTopicMetrics FailedProduceRequestsPerSec, OneMinuteRate
+	IsrShrinks                            // ReplicaManager IsrShrinksPerSec, OneMinuteRate
+	ConsumerLag                           // the groups' committed lag (LEO of the committed HW minus the committed offset), summed
+	NumMetrics
+)
+
+// Metric describes one series: its Kafka name, whether it is a rate
+// (stored to three significant digits), and the alert commonly set on it.
+type Metric struct {
+	ID    MetricID
+	Key   string // the i18n key of its title
+	MBean string // where its value comes from, as JMX names it
+	Rate  bool
+	// Alert is true of a value an on-call alert fires on (nil: none).
+	Alert func(v float64) bool
+	// AlertKey is the i18n key of the alert's condition ("> 0", "≠ 1").
+	AlertKey string
+}
+
+// Metrics are the dashboard's metrics in the order the page shows them.
+var Metrics = [NumMetrics]Metric{
+	{UnderReplicated, "metric.urp", "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", false, positive, "alert.gt0"},
+	{OfflinePartitions, "metric.offline", "kafka.controller:type=KafkaController,name=OfflinePartitionsCount", false, positive, "alert.gt0"},
+	{UnderMinIsr, "metric.underminisr", "kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount", false, positive, "alert.gt0"},
+	{ActiveControllers, "metric.activecontrollers", "kafka.controller:type=KafkaController,name=ActiveControllerCount", false, func(v float64) bool { return v != 1 }, "alert.ne1"},
+	{BytesIn, "metric.bytesin", "kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec", true, nil, ""},
+	{BytesOut, "metric.bytesout", "kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec", true, nil, ""},
+	{MessagesIn, "metric.messagesin", "kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec", true, nil, ""},
+	{FailedProduce, "metric.failedproduce", "kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec", true, positive, "alert.gt0"},
+	{IsrShrinks, "metric.isrshrinks", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", true, positive, "alert.gt0"},
+	{ConsumerLag, "metric.lag", "kafka-consumer-groups.sh --describe: LAG", false, nil, ""},
+}
+
+func positive(v float64) bool { return v > 0 }
+
+// Values are one sample: each metric's value, and whether it was
+// available (a ZooKeeper-era cluster has no KRaft controller gauges; a
+// cluster with no group has no lag).
+type Values struct {
+	V  [NumMetrics]float64
+	Ok [NumMetrics]bool
+}
+
+// Board is the history: one series per metric and the next instant to
+// sample.
+type Board struct {
+	Series [NumMetrics]Series
+	next   sim.Time
+	last   Values
+	sample func(at sim.Time) Values
+}
+
+// New is a board that samples through sample, starting at the first
+// instant after now.
+func New(now sim.Time, sample func(at sim.Time) Values) *Board {
+	return &Board{next: nextInstant(now - 1), sample: sample}
+}
+
+// Advance samples every instant in (from, to]; through the span the
+// world stood as it is now. Once a sample repeats the last one and no
+// rate is left decaying, the rest of the span would repeat it too, and
+// is skipped.
+func (b *Board) Advance(from, to sim.Time) {
+	for b.next <= to {
+		v := b.sample(b.next)
+		for i := range v.V {
+			if Metrics[i].Rate {
+				v.V[i] = quantize(v.V[i])
+			}
+		}
+		same := v == b.last
+		b.record(b.next, v)
+		b.next = nextInstant(b.next)
+		if same && !b.decaying() {
+			b.next = nextInstant(to)
+			return
+		}
+	}
+}
+
+// decaying: some rate is still above zero (a moving average that will
+// keep falling while the world stands still).
+func (b *Board) decaying() bool {
+	for i, m := range Metrics {
+		if m.Rate && b.last.V[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Board) record(t sim.Time, v Values) {
+	b.last = v
+	for i := range v.V {
+		if v.Ok[i] {
+			b.Series[i].add(t, v.V[i])
+		} else if len(b.Series[i].Points) > 0 {
+			b.Series[i].add(t, math.NaN())
+		}
+	}
+}
