@@ -14,16 +14,16 @@ type MetricID int
 // dashboard built on Kafka's JMX metrics plots them (docs/metrics.md
 // defines each).
 const (
-	UnderReplicated       MetricID = iota // ReplicaManager UnderReplicatedPartitions
-	OfflinePartitions                     // KafkaController OfflinePartitionsCount (the active controller's)
-	UnderMinIsr                           // ReplicaManager UnderMinIsrPartitionCount
-	ActiveControllers                     // KafkaController ActiveControllerCount
-	BytesIn                               // BrokerTopicMetrics BytesInPerSec, OneMinuteRate
-	BytesOut                              // BrokerTopicMetrics BytesOutPerSec, OneMinuteRate
-	MessagesIn                            // BrokerTopicMetrics MessagesInPerSec, OneMinuteRate
-	FailedProduce                         // BrokerTopicMetrics FailedProduceRequestsPerSec, OneMinuteRate
-	IsrShrinks                            // ReplicaManager IsrShrinksPerSec, OneMinuteRate
-	ConsumerLag                           // the groups' committed lag (LEO of the committed HW minus the committed offset), summed
+	UnderReplicated   MetricID = iota // ReplicaManager UnderReplicatedPartitions
+	OfflinePartitions                 // KafkaController OfflinePartitionsCount (the active controller's)
+	UnderMinIsr                       // ReplicaManager UnderMinIsrPartitionCount
+	ActiveControllers                 // KafkaController ActiveControllerCount
+	BytesIn                           // BrokerTopicMetrics BytesInPerSec, OneMinuteRate
+	BytesOut                          // BrokerTopicMetrics BytesOutPerSec, OneMinuteRate
+	MessagesIn                        // BrokerTopicMetrics MessagesInPerSec, OneMinuteRate
+	FailedProduce                     // BrokerTopicMetrics FailedProduceRequestsPerSec, OneMinuteRate
+	IsrShrinks                        // ReplicaManager IsrShrinksPerSec, OneMinuteRate
+	ConsumerLag                       // the groups' committed lag (LEO of the committed HW minus the committed offset), summed
 	NumMetrics
 )
 
