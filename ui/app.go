@@ -51,11 +51,13 @@ type App struct {
 	// cluster (--version 2.8), under the same tab.
 	ZooKeeper *ZooKeeper
 	Disk      *Disk
+	Metrics   *Metrics
 
 	// SideTab is the side column's panel: the event feed (sideTabEvents),
 	// the controller quorum with the metadata log (sideTabKRaft; on a
-	// ZooKeeper-era cluster the ZooKeeper tab, which takes its place), or a
-	// partition's disk (sideTabDisk).
+	// ZooKeeper-era cluster the ZooKeeper tab, which takes its place), a
+	// partition's disk (sideTabDisk), or the on-call dashboard
+	// (sideTabMetrics).
 	SideTab string
 
 	// Problem is an internal error to show (a recovered panic).
@@ -123,6 +125,7 @@ func NewApp(p *player.Player, host Host) *App {
 	a.MetaLog = &MetaLog{App: a}
 	a.ZooKeeper = &ZooKeeper{App: a}
 	a.Disk = NewDisk(a)
+	a.Metrics = &Metrics{App: a}
 	a.SideTab = sideTabEvents
 	return a
 }
@@ -504,14 +507,15 @@ func (a *App) embedAttr() string {
 
 // The side column's tabs.
 const (
-	sideTabEvents = "events"
-	sideTabKRaft  = "kraft"
-	sideTabDisk   = "disk"
+	sideTabEvents  = "events"
+	sideTabKRaft   = "kraft"
+	sideTabDisk    = "disk"
+	sideTabMetrics = "metrics"
 )
 
 // ShowTab picks the side column's panel.
 func (a *App) ShowTab(tab string) {
-	if tab != sideTabKRaft && tab != sideTabDisk {
+	if tab != sideTabKRaft && tab != sideTabDisk && tab != sideTabMetrics {
 		tab = sideTabEvents
 	}
 	a.SideTab = tab

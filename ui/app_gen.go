@@ -242,6 +242,26 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgAddAttr(vgn, "title", c.T("tab.disk.title"))
 							vgSetHTML(vgn, c.T("tab.disk"))
 							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("disk") })
+							vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00role\x00tab\x00class\x00side-tab\x00id\x00tab-metrics\x00aria-controls\x00metrics")
+							vgAddAttr(vgn, "aria-selected", c.tabSelected("metrics"))
+							vgAddAttr(vgn, "title", c.T("tab.metrics.title"))
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.ShowTab("metrics") })
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.T("tab.metrics"))
+								if c.metricsAlert() {
+									vgn = vgElem(vgparent, "", "span", "class\x00side-tab-alert\x00role\x00img")
+									vgAddAttr(vgn, "aria-label", c.T("tab.metrics.alert"))
+									vgAddAttr(vgn, "title", c.T("tab.metrics.alert"))
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = vgText(vgparent, "!")
+									}
+								}
+							}
 							vgn = vgText(vgparent, "\n      ")
 						}
 					}
@@ -303,6 +323,18 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							if c.SideTab == "disk" {
 								{
 									var vgcomp vugu.Builder = c.Disk
+									if vgcomp != nil {
+										vgin.BuildEnv.WireComponent(vgcomp)
+										vgout.Components = append(vgout.Components, vgcomp)
+										vgn = &vugu.VGNode{Component: vgcomp}
+										vgparent.AppendChild(vgn)
+									}
+								}
+							}
+							vgn = vgText(vgparent, "\n        ")
+							if c.SideTab == "metrics" {
+								{
+									var vgcomp vugu.Builder = c.Metrics
 									if vgcomp != nil {
 										vgin.BuildEnv.WireComponent(vgcomp)
 										vgout.Components = append(vgout.Components, vgcomp)

@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 
+	"kafkascope/core/dashboard"
 	"kafkascope/core/player"
 )
 
@@ -12,7 +13,12 @@ import (
 // its commands to the end, which can take a moment.
 type Story struct {
 	App *App
+
+	changes []storyMetric // the step's metric changes, read once per render
 }
+
+// BeforeBuild reads what the step changed once per render.
+func (c *Story) BeforeBuild() { c.changes = c.metricChanges() }
 
 func (c *Story) sc() *player.Scenario { return c.App.Player.Scenario() }
 
@@ -104,3 +110,38 @@ func (c *Story) Back() {
 
 // Leave closes the story; the cluster stays as it is.
 func (c *Story) Leave() { c.sc().Leave() }
+
+// storyMetric is a dashboard metric the step changed, as the story lists
+// it: "Under-replicated partitions 0 → 3".
+type storyMetric struct {
+	Name, Change string
+	State        string // "alert" (its alert fires after the step), "cleared", or ""
+}
+
+// metricChanges are the dashboard's metrics this step changed (between
+// the previous step's end and this one's), the same figures the Metrics
+// tab plots.
+func (c *Story) metricChanges() []storyMetric {
+	p := c.App.Player
+	b := p.Dashboard()
+	if b == nil {
+		return nil
+	}
+	from, to, ok := c.sc().StepSpan(p.Now())
+	if !ok {
+		return nil
+	}
+	var out []storyMetric
+	for _, ch := range b.Changes(from, to) {
+		m := dashboard.Metrics[ch.ID]
+		sm := storyMetric{Name: c.App.T(m.Key), Change: fmtMetric(m, ch.Before) + " → " + fmtMetric(m, ch.After)}
+		switch {
+		case ch.Alert:
+			sm.State = "alert"
+		case ch.Cleared:
+			sm.State = "cleared"
+		}
+		out = append(out, sm)
+	}
+	return out
+}

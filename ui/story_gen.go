@@ -80,6 +80,37 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 			}
 			vgn = vgText(vgparent, "\n    ")
+			if len(c.changes) > 0 {
+				vgn = vgElem(vgparent, "", "div", "class\x00story-metrics")
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = vgElem(vgparent, "", "span", "class\x00story-metrics-title")
+					vgSetHTML(vgn, c.App.T("metrics.step"))
+					vgn = vgElem(vgparent, "", "ul", "")
+					{
+						vgparent := vgn
+						_ = vgparent
+						for vgiterkeyt, m := range c.changes {
+							var vgiterkey interface{} = vgiterkeyt
+							_ = vgiterkey
+							m := m
+							_ = m
+							vgn = vgElem(vgparent, "", "li", "")
+							vgAddAttr(vgn, "data-state", m.State)
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "span", "class\x00sm-name")
+								vgSetHTML(vgn, m.Name)
+								vgn = vgElemAfter(vgparent, " ", "", "span", "class\x00sm-change")
+								vgSetHTML(vgn, m.Change)
+							}
+						}
+					}
+				}
+			}
+			vgn = vgText(vgparent, "\n    ")
 			if c.atEnd() {
 				vgn = vgElem(vgparent, "", "p", "class\x00story-end")
 				vgSetHTML(vgn, c.App.T("story.end"))

@@ -122,3 +122,37 @@ func (b *Board) record(t sim.Time, v Values) {
 		}
 	}
 }
+
+// Change is a metric that moved between two moments.
+type Change struct {
+	ID            MetricID
+	Before, After float64
+	// Alert: the alert's condition holds after (it fired, or still
+	// fires); Cleared: it held before and no longer does.
+	Alert, Cleared bool
+}
+
+// Changes are the metrics that moved from from to to, in the page's
+// order: a gauge that changed at all; a rate that started or stopped, or
+// moved by half or more (a moving average changes a little every few
+// seconds, and that is no news).
+func (b *Board) Changes(from, to sim.Time) []Change {
+	var out []Change
+	for i, m := range Metrics {
+		before, ok1 := b.Series[i].At(from)
+		after, ok2 := b.Series[i].At(to)
+		if !ok1 && !ok2 || before == after {
+			continue
+		}
+		if m.Rate && before != 0 && after != 0 && math.Abs(after-before) < 0.5*math.Max(before, after) {
+			continue
+		}
+		c := Change{ID: MetricID(i), Before: before, After: after}
+		if m.Alert != nil {
+			c.Alert = ok2 && m.Alert(after)
+			c.Cleared = ok1 && m.Alert(before) && !c.Alert
+		}
+		out = append(out, c)
+	}
+	return out
+}

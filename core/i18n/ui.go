@@ -260,6 +260,30 @@ var uiText = map[string][2]string{
 	"ml.snapshotfooter":      {"a snapshot ends", "스냅숏 끝"},
 	"ml.undecodable":         {"cannot decode: %s", "해석할 수 없음: %s"},
 
+	// The Metrics tab (ui/metrics.vugu): the on-call dashboard over the
+	// session's virtual time (core/dashboard), and what a step changed.
+	"tab.metrics":              {"Metrics", "지표"},
+	"tab.metrics.title":        {"The metrics an on-call engineer watches, plotted over the session", "운영 담당자가 지켜보는 지표를 세션 시간에 걸쳐 그린 그래프"},
+	"tab.metrics.alert":        {"An alert is firing now", "지금 경보가 울리고 있습니다"},
+	"metrics":                  {"On-call dashboard", "운영 대시보드"},
+	"metrics.tip":              {"Kafka's own metrics as a monitoring system would collect them over JMX (try kafka-run-class.sh org.apache.kafka.tools.JmxTool in the terminal), summed over the running nodes and sampled every second of virtual time early in a session, less often later. Each plot spans the session like the timeline below, with its markers along the top; the vertical line is the moment shown. Red stretches are where the alert commonly set on that metric fires. Hover a row for the MBean it comes from. Rates are Kafka's one-minute moving averages, so they rise and fall over a minute, not at once.", "JMX로 수집하는 카프카 자체 지표를 모니터링 시스템처럼 보여 줍니다(터미널에서 kafka-run-class.sh org.apache.kafka.tools.JmxTool로 직접 읽어 볼 수 있습니다). 실행 중인 노드의 값을 더한 것이고, 세션 초반에는 가상 시간 1초마다, 뒤로 갈수록 드물게 표본을 남깁니다. 그래프의 가로축은 아래 타임라인과 같은 세션 전체이고 위쪽 눈금은 타임라인의 표시와 같습니다. 세로선은 지금 보고 있는 시점입니다. 빨간 구간은 그 지표에 흔히 거는 경보가 울리는 때입니다. 행에 마우스를 올리면 값을 가져오는 MBean이 보입니다. 비율은 카프카의 1분 이동 평균이라 한 번에 바뀌지 않고 1분에 걸쳐 오르내립니다."},
+	"metrics.none":             {"no data", "데이터 없음"},
+	"metrics.nocluster":        {"Create a cluster (cluster create) to see its metrics.", "클러스터를 만들면(cluster create) 지표가 보입니다."},
+	"metrics.alert":            {"Alert when", "경보 조건:"},
+	"metrics.step":             {"What this step changed", "이 단계에서 바뀐 지표"},
+	"alert.gt0":                {"above 0", "0보다 클 때"},
+	"alert.ne1":                {"not exactly 1", "정확히 1이 아닐 때"},
+	"metric.urp":               {"Under-replicated partitions", "복제 부족 파티션"},
+	"metric.offline":           {"Offline partitions", "오프라인 파티션"},
+	"metric.underminisr":       {"Under min ISR", "최소 ISR 미달"},
+	"metric.activecontrollers": {"Active controllers", "활성 컨트롤러"},
+	"metric.bytesin":           {"Bytes in", "유입 바이트"},
+	"metric.bytesout":          {"Bytes out (consumers)", "유출 바이트(컨슈머)"},
+	"metric.messagesin":        {"Messages in", "유입 메시지"},
+	"metric.failedproduce":     {"Failed produce requests", "실패한 프로듀스 요청"},
+	"metric.isrshrinks":        {"ISR shrinks", "ISR 축소"},
+	"metric.lag":               {"Consumer lag", "컨슈머 랙"},
+
 	// The disk panel (ui/disk.vugu): one partition's directory on one
 	// broker's disk, its segments, and a batch's bytes field by field.
 	"tab.disk":           {"Disk", "디스크"},

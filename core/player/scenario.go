@@ -95,6 +95,23 @@ func (s *Scenario) Title(l i18n.Lang) string {
 	return s.title[0]
 }
 
+// StepSpan is the virtual time the current step played over: from the
+// previous step's end (the start of the session for the first) to its
+// own end, or to now while it plays (ok false before the first step).
+func (s *Scenario) StepSpan(now sim.Time) (from, to sim.Time, ok bool) {
+	if s.Step < 0 {
+		return 0, 0, false
+	}
+	if s.Step > 0 && s.Step-1 < len(s.ends) {
+		from = s.ends[s.Step-1]
+	}
+	to = now
+	if s.Step < len(s.ends) {
+		to = s.ends[s.Step]
+	}
+	return from, to, true
+}
+
 // Steps is how many steps the scenario has.
 func (s *Scenario) Steps() int { return len(s.steps) }
 

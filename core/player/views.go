@@ -1,6 +1,9 @@
 package player
 
-import "kafkascope/core/view"
+import (
+	"kafkascope/core/dashboard"
+	"kafkascope/core/view"
+)
 
 // What the page reads of the cluster shown beyond the Snapshot, as
 // core/view values: the page never holds the engine's cluster (ui does
@@ -42,4 +45,15 @@ func (p *Player) PartitionDisk(dc *view.DiskCache, broker int32, topic string, p
 // it, through the disk panel's cache dc (view.DiskCache.Batch).
 func (p *Player) BatchBytes(dc *view.DiskCache, pd *view.PartitionDisk, base int64) *view.BatchBytes {
 	return dc.Batch(p.cluster(), pd, base)
+}
+
+// Dashboard is the on-call dashboard's history of the cluster shown (nil
+// without one): the Metrics tab plots it, the story lists what a step
+// changed in it.
+func (p *Player) Dashboard() *dashboard.Board {
+	c := p.cluster()
+	if c == nil {
+		return nil
+	}
+	return c.Dashboard()
 }

@@ -1,0 +1,53 @@
+package e2e
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestMetricsTab plays a failure in the page and reads the Metrics tab:
+// the under-replicated count it shows is what kafka-topics.sh
+// --under-replicated-partitions lists, its alert shading and the tab's
+// mark appear, and a scenario step lists what it changed. Screenshots of
+// the tab at a desktop and a phone width go to build/screenshots.
+func TestMetricsTab(t *testing.T) {
+	requireChromium(t)
+	repo := repoRoot(t)
+	built := buildWasm(t, repo)
+	srv := httptest.NewServer(newPageHandler(repo, built))
+	t.Cleanup(srv.Close)
+	shots := filepath.Join(repo, "build", "screenshots")
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := startBrowser(t)
+	tab := b.root
+	b.open(tab, srv.URL+"/")
+	term := &terminal{t: t, ctx: tab}
+	term.enter("kafka-topics.sh --create --topic m --partitions 3 --replication-factor 3", "Created topic m.")
+	term.enter("kafka-producer-perf-test.sh --topic m --num-records 300 --record-size 200 --throughput 50 --producer-props bootstrap.servers=kafka-1:9092", "records sent")
+	clickID(t, tab, "tab-metrics")
+	waitFor(t, tab, `document.querySelector("#metric-0 .metric-value") !== null`)
+	if got := textOf(tab, "#metric-0 .metric-value"); got != "0" {
+		t.Errorf("under-replicated partitions read %q on a healthy cluster", got)
+	}
+	if got := textOf(tab, "#metric-6 .metric-value"); got == "0/s" || got == "" {
+		t.Errorf("messages in reads %q after a producer ran", got)
+	}
+	term.enter("broker kill 3", "$ broker kill 3")
+	term.enter("time advance 15s", "$ time advance 15s")
+	out := term.enter("kafka-topics.sh --describe --under-replicated-partitions", "$ kafka-topics.sh --describe --under-replicated-partitions")
+	urp := strings.Count(out, "\tPartition: ")
+	if urp == 0 {
+		t.Fatalf("no partition is under-replicated after broker 3 died:\n%s", out)
+	}
+	waitFor(t, tab, `document.querySelector("#metric-0 .metric-value").textContent === `+strconv.Quote(strconv.Itoa(urp)))
+	waitFor(t, tab, `document.querySelector("#metric-0").dataset.alert === "true" && document.querySelector("#metric-0 .metric-warn").getAttribute("d") !== ""`)
+	waitFor(t, tab, `document.querySelector("#tab-metrics .side-tab-alert") !== null`)
+	screenshot(t, tab, filepath.Join(shots, "metrics-desktop.png"), 1280, 800)
+	screenshot(t, tab, filepath.Join(shots, "metrics-phone.png"), 390, 844)
+}
