@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"kafkascope/ui/internal/htmltest"
+)
+
+// The Metrics tab draws the engine's history: after a broker dies, the
+// under-replicated row reads the partitions whose ISR is smaller than
+// their replicas in the snapshot the diagram draws, is marked alerting,
+// and its plot has a shaded stretch; the tab carries the alert mark.
+func TestMetricsTabShowsTheDashboard(t *testing.T) {
+	at := newAppTest(t, "", "")
+	at.run("kafka-topics.sh --create --topic m --partitions 3 --replication-factor 3")
+	at.click("#tab-metrics", vgID("tab-metrics"))
+	if at.a.SideTab != sideTabMetrics {
+		t.Fatalf("the tab is %q", at.a.SideTab)
+	}
+	doc := at.render(nil)
+	if got := strings.TrimSpace(doc.text("metric-0")); !strings.HasSuffix(got, " 0") {
+		t.Fatalf("the under-replicated row on a healthy cluster: %q", got)
+	}
+	if strings.Contains(doc.text("tab-metrics"), "!") {
+		t.Error("the tab warns on a healthy cluster")
+	}
+	at.run("broker kill 2")
+	at.run("time advance 15s")
+	urp := 0
+	for _, tp := range at.p.Snapshot().Topics {
+		for _, p := range tp.Partitions {
+			if !tp.Light && p.Leader >= 0 && len(p.ISR) < len(p.Assignment) {
+				urp++
+			}
+		}
+	}
+	if urp == 0 {
+		t.Fatal("no partition is under-replicated in the snapshot")
+	}
+	doc = at.render(nil)
+	row := doc.byID("metric-0")
+	if got := strings.TrimSpace(doc.text("metric-0")); !strings.HasSuffix(got, " "+strconv.Itoa(urp)) {
+		t.Errorf("the under-replicated row reads %q; the snapshot has %d such partitions", got, urp)
+	}
+	if htmltest.Attr(row, "data-alert") != "true" {
+		t.Error("the row is not marked alerting")
+	}
+	if !strings.Contains(doc.src, `class="metric-warn" d="M`) {
+		t.Error("no alert stretch is shaded")
+	}
+	if !strings.Contains(doc.text("tab-metrics"), "!") {
+		t.Error("the tab does not warn")
+	}
+}
+
+// A scenario step lists the dashboard metrics it changed, before → after:
+// the step of scenario 08 that crashes a leader leaves partitions
+// under-replicated, and the story says so, flagged as an alert.
+func TestStoryListsTheMetricsAStepChanged(t *testing.T) {
+	at := newAppTest(t, "", "")
+	if err := at.p.OpenScenario("08-leader-election-on-crash", 0); err != nil {
+		t.Fatal(err)
+	}
+	sc := at.p.Scenario()
+	for sc.Step+1 < sc.Steps() {
+		if err := sc.Next(); err != nil {
+			t.Fatal(err)
+		}
+		doc := at.render(nil)
+		if strings.Contains(doc.src, `data-state="alert"`) && strings.Contains(doc.src, at.a.T("metric.urp")) {
+			return
+		}
+	}
+	at.play(time.Second)
+	t.Fatal("no step of the scenario lists under-replicated partitions as an alert")
+}
