@@ -31,6 +31,7 @@ const (
 // (stored to three significant digits), and the alert commonly set on it.
 type Metric struct {
 	ID    MetricID
+	Name  string // its name in a scenario's claims: metric urp 3
 	Key   string // the i18n key of its title
 	MBean string // where its value comes from, as JMX names it
 	Rate  bool
@@ -42,19 +43,38 @@ type Metric struct {
 
 // Metrics are the dashboard's metrics in the order the page shows them.
 var Metrics = [NumMetrics]Metric{
-	{UnderReplicated, "metric.urp", "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", false, positive, "alert.gt0"},
-	{OfflinePartitions, "metric.offline", "kafka.controller:type=KafkaController,name=OfflinePartitionsCount", false, positive, "alert.gt0"},
-	{UnderMinIsr, "metric.underminisr", "kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount", false, positive, "alert.gt0"},
-	{ActiveControllers, "metric.activecontrollers", "kafka.controller:type=KafkaController,name=ActiveControllerCount", false, func(v float64) bool { return v != 1 }, "alert.ne1"},
-	{BytesIn, "metric.bytesin", "kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec", true, nil, ""},
-	{BytesOut, "metric.bytesout", "kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec", true, nil, ""},
-	{MessagesIn, "metric.messagesin", "kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec", true, nil, ""},
-	{FailedProduce, "metric.failedproduce", "kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec", true, positive, "alert.gt0"},
-	{IsrShrinks, "metric.isrshrinks", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", true, positive, "alert.gt0"},
-	{ConsumerLag, "metric.lag", "kafka-consumer-groups.sh --describe: LAG", false, nil, ""},
+	{UnderReplicated, "urp", "metric.urp", "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", false, positive, "alert.gt0"},
+	{OfflinePartitions, "offline", "metric.offline", "kafka.controller:type=KafkaController,name=OfflinePartitionsCount", false, positive, "alert.gt0"},
+	{UnderMinIsr, "under-min-isr", "metric.underminisr", "kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount", false, positive, "alert.gt0"},
+	{ActiveControllers, "active-controllers", "metric.activecontrollers", "kafka.controller:type=KafkaController,name=ActiveControllerCount", false, func(v float64) bool { return v != 1 }, "alert.ne1"},
+	{BytesIn, "bytes-in", "metric.bytesin", "kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec", true, nil, ""},
+	{BytesOut, "bytes-out", "metric.bytesout", "kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec", true, nil, ""},
+	{MessagesIn, "messages-in", "metric.messagesin", "kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec", true, nil, ""},
+	{FailedProduce, "failed-produce", "metric.failedproduce", "kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec", true, positive, "alert.gt0"},
+	{IsrShrinks, "isr-shrinks", "metric.isrshrinks", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", true, positive, "alert.gt0"},
+	{ConsumerLag, "lag", "metric.lag", "kafka-consumer-groups.sh --describe: LAG", false, nil, ""},
 }
 
 func positive(v float64) bool { return v > 0 }
+
+// ByName is the metric a claim names.
+func ByName(name string) (Metric, bool) {
+	for _, m := range Metrics {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// Quantize is how a sample keeps a value: a rate to three significant
+// digits (zero under a thousandth), a count as it is.
+func Quantize(id MetricID, v float64) float64 {
+	if Metrics[id].Rate {
+		return quantize(v)
+	}
+	return v
+}
 
 // Values are one sample: each metric's value, and whether it was
 // available (a ZooKeeper-era cluster has no KRaft controller gauges; a
@@ -87,9 +107,7 @@ func (b *Board) Advance(from, to sim.Time) {
 	for b.next <= to {
 		v := b.sample(b.next)
 		for i := range v.V {
-			if Metrics[i].Rate {
-				v.V[i] = quantize(v.V[i])
-			}
+			v.V[i] = Quantize(MetricID(i), v.V[i])
 		}
 		same := v == b.last
 		b.record(b.next, v)

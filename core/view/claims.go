@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kafkascope/core/cluster"
+	"kafkascope/core/dashboard"
 )
 
 // A claim is one fact a scenario's narration states about the cluster, in
@@ -34,6 +35,9 @@ import (
 //	group g leader a        the client id of its group leader (none)
 //	owner g orders-0 a      the client id the group assigned a partition to (none)
 //	committed g orders-0 5  the group's committed offset for it (none)
+//	metric urp 3            a dashboard metric's latest sample (core/dashboard's names:
+//	                        urp, offline, under-min-isr, active-controllers,
+//	                        lag, failed-produce, ...); >0 for any positive value
 //
 // Several claims may share a line, separated by ";".
 
@@ -44,6 +48,36 @@ func CheckClaims(c *cluster.Cluster, line string) []error {
 		return []error{fmt.Errorf("%q: there is no cluster yet", line)}
 	}
 	return Take(c).CheckClaims(line)
+}
+
+// checkMetric checks "metric NAME VALUE" against the dashboard's latest
+// sample, what the Metrics tab shows now (VALUE >0: any positive value).
+func (s *Snapshot) checkMetric(name, want string) error {
+	m, ok := dashboard.ByName(name)
+	if !ok {
+		return fmt.Errorf("there is no dashboard metric %q", name)
+	}
+	if s.Metrics == nil {
+		return fmt.Errorf("the cluster keeps no dashboard")
+	}
+	v := s.Metrics[m.ID]
+	if !v.Ok {
+		return fmt.Errorf("%s has no value now", name)
+	}
+	if want == ">0" {
+		if v.V > 0 {
+			return nil
+		}
+		return fmt.Errorf("%s is %v", name, v.V)
+	}
+	x, err := strconv.ParseFloat(want, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a value", want)
+	}
+	if v.V != x {
+		return fmt.Errorf("%s is %v", name, v.V)
+	}
+	return nil
 }
 
 // CheckClaims checks every claim of a line and returns one error per claim
@@ -78,6 +112,8 @@ func (s *Snapshot) checkClaim(claim string) error {
 		return s.checkGroup(f[1], f[2], strings.Join(f[3:], " "))
 	case len(f) == 4 && (f[0] == "owner" || f[0] == "committed"):
 		return s.checkGroupPartition(f[0], f[1], f[2], f[3])
+	case len(f) == 3 && f[0] == "metric":
+		return s.checkMetric(f[1], f[2])
 	}
 	return fmt.Errorf("not a claim (see core/view/claims.go for the forms)")
 }

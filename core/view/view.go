@@ -43,6 +43,16 @@ type Snapshot struct {
 	Producers    []Producer
 	Groups       []Group
 	Transactions []Transaction
+	// Metrics are the on-call dashboard's latest samples, by
+	// dashboard.MetricID (nil: the cluster keeps no dashboard).
+	Metrics []MetricValue
+}
+
+// MetricValue is one dashboard metric's latest sample (Ok false: no value,
+// as in a gap).
+type MetricValue struct {
+	V  float64
+	Ok bool
 }
 
 // Node is one Kafka node.
@@ -186,6 +196,12 @@ func Take(c *cluster.Cluster) *Snapshot {
 	s.Controller.NodeID = -1
 	if ctl != nil {
 		s.Controller = Controller{NodeID: ctl.NodeID(), Epoch: ctl.Epoch(), HighWatermark: ctl.Raft().HighWatermark()}
+	}
+	if b := c.Dashboard(); b != nil {
+		s.Metrics = make([]MetricValue, len(b.Series))
+		for i := range b.Series {
+			s.Metrics[i].V, s.Metrics[i].Ok = b.Series[i].At(s.Now)
+		}
 	}
 	zkLive := zkController(c, s)
 	// Each node's state, read once: cluster.State re-checks every node on
