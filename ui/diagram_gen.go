@@ -186,6 +186,28 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								}
 							}
 							vgn = vgText(vgparent, "\n        ")
+							for vgiterkeyt, r := range c.lay.Racks {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								r := r
+								_ = r
+								vgn = vgElem(vgparent, "svg", "g", "class\x00kd-rack")
+								vgAddAttr(vgn, "transform", r.T)
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-rack-band\x00x\x000\x00y\x000\x00rx\x0011")
+									vgAddAttr(vgn, "height", r.Hs)
+									vgAddAttr(vgn, "width", r.Ws)
+									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-rack-label")
+									vgAddAttr(vgn, "x", r.LabelX)
+									vgAddAttr(vgn, "y", r.LabelY)
+									vgSetHTML(vgn, r.Label)
+									vgn = vgElem(vgparent, "svg", "title", "")
+									vgSetHTML(vgn, r.Tip)
+								}
+							}
+							vgn = vgText(vgparent, "\n        ")
 							for vgiterkeyt, b := range c.lay.Brokers {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey

@@ -156,6 +156,9 @@ type dgLayout struct {
 	Drawn           int // partition rows drawn (fewer than the visible ones when many)
 
 	Brokers  []dgBroker
+	// Racks are the bands behind each rack's broker cards (none without
+	// broker.rack).
+	Racks []dgRack
 	Clients  dgClients
 	Ensemble dgEnsemble   // a ZooKeeper-era cluster's ensemble (diagram_zookeeper.go)
 	Prods    []dgProducer // producers' cards (diagram_clients.go)
@@ -665,6 +668,12 @@ func (l *dgLayout) links(s *view.Snapshot, o dgOptions) {
 	l.clientsH = dgClientsH(len(s.Clients))
 	l.cardsY = l.bandH + 8
 	l.TopH = l.cardsY + dgCardH + 12
+	for _, nd := range s.Nodes {
+		if nd.Rack != "" {
+			l.TopH += dgRackLabelH // each rack's name goes under its cards
+			break
+		}
+	}
 	for k := range l.Links {
 		lk := &l.Links[k]
 		lk.p = l.curve(lk.a, lk.b)
@@ -856,6 +865,36 @@ func (l *dgLayout) cards(s *view.Snapshot, t dgTranslator, changed func(string) 
 			b.Tip += " · " + t("state.fenced")
 		}
 		l.Brokers = append(l.Brokers, b)
+	}
+	l.racks(s, t)
+}
+
+// dgRackLabelH is the room under the cards for the racks' names.
+const dgRackLabelH = 14
+
+// dgRack is one rack's band: behind its brokers' cards (the snapshot puts
+// a rack's nodes next to each other), its name under them.
+type dgRack struct {
+	T, Ws, Hs, LabelX, LabelY, Label, Tip string
+}
+
+// racks draws a band behind each run of cards of the same rack.
+func (l *dgLayout) racks(s *view.Snapshot, t dgTranslator) {
+	l.Racks = l.Racks[:0]
+	for i := 0; i < len(s.Nodes); {
+		j := i
+		for j+1 < len(s.Nodes) && s.Nodes[j+1].Rack == s.Nodes[i].Rack {
+			j++
+		}
+		if r := s.Nodes[i].Rack; r != "" {
+			x0, x1 := l.cardX(i)-5, l.cardX(j)+l.cardW(j)+5
+			l.Racks = append(l.Racks, dgRack{
+				T: dgTranslate(x0, l.cardsY-5), Ws: dgf(x1 - x0), Hs: dgf(dgCardH + 10 + dgRackLabelH),
+				LabelX: dgf((x1 - x0) / 2), LabelY: dgf(dgCardH + 5 + dgRackLabelH),
+				Label: fmt.Sprintf(t("rack"), r), Tip: fmt.Sprintf(t("rack.tip"), r),
+			})
+		}
+		i = j + 1
 	}
 }
 

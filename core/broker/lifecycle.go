@@ -23,6 +23,7 @@ func (b *Broker) register(env *sim.Env) {
 		BrokerID: b.cfg.NodeID, ClusterID: b.cfg.ClusterID, IncarnationID: b.incarnation,
 		Listeners:           []metadata.Endpoint{{Name: "PLAINTEXT", Host: b.cfg.Host, Port: BrokerPort}},
 		PreviousBrokerEpoch: b.previousBrokerEpoch, Features: b.features,
+		Rack: b.cfg.Static.Broker("broker.rack"),
 	}
 	if dir, err := metadata.ParseUuid(b.cfg.DirectoryID); err == nil {
 		req.LogDirs = []metadata.Uuid{dir} // one log directory: log.dirs=/tmp/kafka-logs

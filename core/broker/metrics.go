@@ -168,6 +168,9 @@ func (t *topicMeters) mbeans(now sim.Time, tags string) []jmx.MBean {
 // broker's all-topics meters, now (zero before the broker started).
 type DashboardMeters struct {
 	BytesIn, BytesOut, MessagesIn, FailedProduce, IsrShrinks metrics.MeterReading
+	// Pending: one of them has events its moving averages have not
+	// taken in yet (they will at its next tick).
+	Pending bool
 }
 
 // DashboardMeters reads them without changing any meter.
@@ -176,6 +179,10 @@ func (b *Broker) DashboardMeters(now sim.Time) DashboardMeters {
 	if m == nil {
 		return DashboardMeters{}
 	}
-	return DashboardMeters{BytesIn: m.all.bytesIn.Read(now), BytesOut: m.all.bytesOut.Read(now), MessagesIn: m.all.messagesIn.Read(now),
+	d := DashboardMeters{BytesIn: m.all.bytesIn.Read(now), BytesOut: m.all.bytesOut.Read(now), MessagesIn: m.all.messagesIn.Read(now),
 		FailedProduce: m.all.failedProduce.Read(now), IsrShrinks: m.isrShrinks.Read(now)}
+	for _, mt := range []*metrics.Meter{m.all.bytesIn, m.all.bytesOut, m.all.messagesIn, m.all.failedProduce, m.isrShrinks} {
+		d.Pending = d.Pending || mt.Pending(now)
+	}
+	return d
 }

@@ -44,6 +44,9 @@ type Config struct {
 	// (the fault simulator's fingerprint, tests of the engine's
 	// mechanics) and the reference the leap is tested against.
 	Stepped bool
+	// Racks is each broker's broker.rack, by id (Racks[0] is broker 1's);
+	// nil: no broker has one.
+	Racks []string
 	// Dashboard keeps the on-call dashboard's history (dashboard.go): the
 	// console's clusters do, the fault simulator's do not.
 	Dashboard bool
@@ -272,7 +275,7 @@ func (c *Cluster) spawn(id int32) error {
 	}
 	n.Broker = broker.New(broker.Config{
 		NodeID: id, Host: Host(id), ClusterID: c.ClusterID, DirectoryID: c.dirIDs[id],
-		Quorum: quorumView{rn: n.Raft, voters: voters}, Static: c.cfg.Static, Disk: c.disks[id],
+		Quorum: quorumView{rn: n.Raft, voters: voters}, Static: c.brokerStatic(id), Disk: c.disks[id],
 		OnShutdown: n.resignOnShutdown, Release: c.release,
 	})
 	c.spawns++
@@ -281,6 +284,29 @@ func (c *Cluster) spawn(id int32) error {
 	c.state[id] = NodeRunning
 	c.marks.forget(id)
 	return c.World.Spawn(Host(id), n)
+}
+
+// brokerStatic is broker id's static configuration: the cluster's, with
+// its broker.rack when it has one.
+func (c *Cluster) brokerStatic(id int32) config.Static {
+	r := c.Rack(id)
+	if r == "" {
+		return c.cfg.Static
+	}
+	st := maps.Clone(c.cfg.Static)
+	if st == nil {
+		st = config.Static{}
+	}
+	st["broker.rack"] = r
+	return st
+}
+
+// Rack is broker id's broker.rack ("" for none).
+func (c *Cluster) Rack(id int32) string {
+	if id < 1 || int(id) > len(c.cfg.Racks) {
+		return ""
+	}
+	return c.cfg.Racks[id-1]
 }
 
 // Config returns the cluster's configuration.

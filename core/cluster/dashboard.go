@@ -41,6 +41,7 @@ func (c *Cluster) dashboardSample(at sim.Time) dashboard.Values {
 		set(dashboard.MessagesIn, m.MessagesIn.OneMinute)
 		set(dashboard.FailedProduce, m.FailedProduce.OneMinute)
 		set(dashboard.IsrShrinks, m.IsrShrinks.OneMinute)
+		v.Pending = v.Pending || m.Pending
 		if n.Controller == nil {
 			continue
 		}

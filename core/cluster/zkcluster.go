@@ -93,7 +93,7 @@ func (c *Cluster) spawnZkBroker(id int32) error {
 	})
 	n.Broker = broker.New(broker.Config{
 		NodeID: id, Host: Host(id), ClusterID: c.ClusterID, DirectoryID: c.dirIDs[id],
-		Static: static, Disk: c.disks[id], Release: c.release,
+		Static: c.brokerStatic(id), Disk: c.disks[id], Release: c.release,
 		ZooKeeper: &broker.ZooKeeperMode{Client: n.ZK},
 	})
 	n.ZkController = zkcontroller.New(zkcontroller.Config{

@@ -16,6 +16,9 @@ var BrokerDefs = []*Def{
 	// 2.8's early-access KRaft defines these two internal, unlisted
 	// (KafkaConfig.scala:1080-1081 at 2.8.0); 3.0 lists them (3.0.0 L1083-1084).
 	{Name: "broker.heartbeat.interval.ms", Type: Int, Default: "2000", InternalBefore: v30},
+	// The broker's rack (availability zone), read-only: cluster create
+	// --racks sets it per broker.
+	{Name: "broker.rack", Type: String, NullDefault: true},
 	{Name: "broker.session.timeout.ms", Type: Int, Default: "9000", InternalBefore: v30},
 	// 2.8's ConfigDef has no validator (KafkaConfig.scala:1208 at 2.8.0):
 	// KafkaConfig.validateValues requires a valid name instead, ignoring
@@ -209,7 +212,7 @@ var dynamicBrokerConfigs = func() map[string]bool {
 var staticOnlyBrokerConfigs = map[string]bool{
 	"broker.id": true, "node.id": true, "process.roles": true, "controller.quorum.voters": true,
 	"controller.listener.names": true, "inter.broker.listener.name": true, "security.inter.broker.protocol": true,
-	"log.dir": true, "metadata.log.dir": true, "zookeeper.connect": true, "broker.rack": true,
+	"log.dir": true, "metadata.log.dir": true, "zookeeper.connect": true,
 }
 
 // IsDynamicBrokerConfig says whether a broker config can be updated at

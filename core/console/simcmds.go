@@ -1,6 +1,7 @@
 package console
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,11 +49,12 @@ var laterTools = map[string]string{
 
 const helpText = `kafkascope: a simulated Kafka cluster. Commands:
   cluster create [--version V] [--brokers N] [--controllers N | --zookeepers N] [--seed S]
-                 [--config key=value]... [--page-cache-bytes N]
+                 [--racks R1,R2,...] [--config key=value]... [--page-cache-bytes N]
                                  (sets offsets.topic.replication.factor=min(3, brokers) unless --config sets it;
                                  --page-cache-bytes: each machine's memory for caching files, default 64 MiB;
                                  --version: the Kafka release it runs: @RELEASES@;
-                                 --zookeepers: the ZooKeeper ensemble of a 2.8 cluster, 1 or 3, default 1)
+                                 --zookeepers: the ZooKeeper ensemble of a 2.8 cluster, 1 or 3, default 1;
+                                 --racks: each broker's broker.rack, the names handed out round-robin)
   broker kill N [--power-loss]   crash broker N (with --power-loss, unflushed writes are lost)
   broker stop N                  graceful shutdown (controlled shutdown, flush, clean exit)
   broker start N                 restart broker N; waits until it serves again
@@ -60,6 +62,8 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
                                  (its disk is kept), or start it again; waits until it serves
   network cut A B | A->B         drop traffic between two brokers (both ways, or one way);
                                  on 2.8, A or B may be a ZooKeeper server (zookeeper-1)
+  network cut --rack R           cut every link between rack R's brokers and the others:
+                                 an availability zone lost (network heal --rack R undoes it)
   network heal [A B]             undo cuts (all, or between A and B); delays and pending
                                  corruptions stay (network delay N 0, network corrupt N 0)
   network delay N DURATION       add latency to every message to and from broker N (0 removes it)
@@ -209,7 +213,7 @@ func (s *Session) needCluster(cmd string) bool {
 
 func (s *Session) cmdCluster(args []string) {
 	if len(args) == 0 || args[0] != "create" {
-		s.print("usage: cluster create [--version V] [--brokers N] [--controllers N | --zookeepers N] [--seed S] [--config key=value]... [--page-cache-bytes N]")
+		s.print("usage: cluster create [--version V] [--brokers N] [--controllers N | --zookeepers N] [--seed S] [--racks R1,R2,...] [--config key=value]... [--page-cache-bytes N]")
 		return
 	}
 	cfg := cluster.Config{Brokers: 3, Seed: 1, Static: config.Static{}, TraceContent: s.TraceContent, Stepped: s.Stepped}
@@ -269,6 +273,18 @@ func (s *Session) cmdCluster(args []string) {
 	}
 	if cfg.Brokers < 1 || cfg.Brokers > cluster.MaxBrokers {
 		s.printf("cluster create: --brokers must be between 1 and %d", cluster.MaxBrokers)
+		return
+	}
+	if p.Has("racks") {
+		racks, msg := brokerRacks(p.Value("racks"), cfg.Brokers)
+		if msg != "" {
+			s.print("cluster create: " + msg)
+			return
+		}
+		cfg.Racks = racks
+	}
+	if _, ok := cfg.Static["broker.rack"]; ok {
+		s.print("cluster create: broker.rack differs from broker to broker: set it with --racks")
 		return
 	}
 	zkEra := false
@@ -422,6 +438,29 @@ var clusterCreateSpecs = []*javacli.OptionSpec{
 	{Name: "page-cache-bytes", Arg: javacli.RequiredArg, Type: "Long"},
 	{Name: "version", Arg: javacli.RequiredArg, Type: "String"},
 	{Name: "zookeepers", Arg: javacli.RequiredArg, Type: "Integer"},
+	{Name: "racks", Arg: javacli.RequiredArg, Type: "String"},
+}
+
+// brokerRacks is each broker's broker.rack from --racks: the racks named
+// are handed out round-robin (broker 1 the first, broker 2 the second,
+// ...), so --racks a,b,c spreads six brokers over three racks, two each.
+func brokerRacks(list string, brokers int) ([]string, string) {
+	var names []string
+	for _, r := range strings.Split(list, ",") {
+		r = strings.TrimSpace(r)
+		if r == "" {
+			return nil, fmt.Sprintf("--racks expects rack names separated by commas, got %q", list)
+		}
+		names = append(names, r)
+	}
+	if len(names) > brokers {
+		return nil, fmt.Sprintf("--racks names %d racks for %d brokers", len(names), brokers)
+	}
+	out := make([]string, brokers)
+	for i := range out {
+		out[i] = names[i%len(names)]
+	}
+	return out, ""
 }
 
 // brokerID parses a broker id argument.
@@ -494,7 +533,7 @@ func (s *Session) cmdBroker(args []string) {
 }
 
 func (s *Session) cmdNetwork(args []string) {
-	usage := "usage: network cut A B | network cut A->B | network heal [A B] | network delay N DURATION | network corrupt N [COUNT]"
+	usage := "usage: network cut A B | network cut A->B | network cut --rack R | network heal [A B | --rack R] | network delay N DURATION | network corrupt N [COUNT]"
 	if len(args) == 0 {
 		s.print(usage)
 		return
@@ -507,6 +546,11 @@ func (s *Session) cmdNetwork(args []string) {
 		var a, b string
 		oneWay := false
 		switch {
+		case len(args) == 3 && args[1] == "--rack":
+			if err := s.cluster.CutRack(args[2]); err != nil {
+				s.printf("network cut: %v", err)
+			}
+			return
 		case len(args) == 2 && strings.Contains(args[1], "->"):
 			a, b, _ = strings.Cut(args[1], "->")
 			oneWay = true
@@ -537,6 +581,12 @@ func (s *Session) cmdNetwork(args []string) {
 			_ = s.cluster.Heal(0, 0, true)
 			s.healLeaves(s.cluster.NodeIDs()...)
 		case 3:
+			if args[1] == "--rack" {
+				if err := s.cluster.HealRack(args[2]); err != nil {
+					s.printf("network heal: %v", err)
+				}
+				return
+			}
 			if s.zkEndpoint(args[1]) || s.zkEndpoint(args[2]) {
 				if err := s.cluster.HealZooKeeper(args[1], args[2]); err != nil {
 					s.printf("network heal: %v", err)

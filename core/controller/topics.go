@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"kafkascope/core/placement"
 	"slices"
 
 	"kafkascope/core/config"
@@ -113,9 +114,8 @@ func (c *Controller) createTopic(t protocol.CreatableTopic) (protocol.CreatableT
 		if n > MaxPartitionsPerTopic {
 			return fail(protocol.INVALID_PARTITIONS, fmt.Sprintf("The simulator allows at most %d partitions per topic.", MaxPartitionsPerTopic))
 		}
-		unfenced, fenced := c.brokerLists()
 		var err error
-		assignments, err = c.placer.Place(unfenced, fenced, n, rf)
+		assignments, err = c.placer.PlaceBrokers(c.usableBrokers(), n, rf)
 		if err != nil {
 			return fail(protocol.INVALID_REPLICATION_FACTOR, fmt.Sprintf("Unable to replicate the partition %d time(s): %s", rf, err.Error()))
 		}
@@ -182,15 +182,16 @@ func (c *Controller) checkAssignment(replicas, first []int32) string {
 	return ""
 }
 
-func (c *Controller) brokerLists() (unfenced, fenced []int32) {
-	for _, id := range c.image.BrokerIDs() {
-		if c.acceptable(id) {
-			unfenced = append(unfenced, id)
-		} else {
-			fenced = append(fenced, id)
-		}
+// usableBrokers are the registered brokers as the placer sees them
+// (ClusterDescriber.usableBrokers): each with its rack, and fenced unless
+// it may take new replicas now.
+func (c *Controller) usableBrokers() []placement.Broker {
+	ids := c.image.BrokerIDs()
+	out := make([]placement.Broker, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, placement.Broker{ID: id, Rack: c.image.Brokers[id].Rack, Fenced: !c.acceptable(id)})
 	}
-	return
+	return out
 }
 
 func (c *Controller) handleDeleteTopics(env *sim.Env, from sim.Addr, req *protocol.DeleteTopicsRequest) {
@@ -256,9 +257,8 @@ func (c *Controller) createPartitions(t protocol.CreatePartitionsTopic) ([]metad
 		}
 		assignments = t.Assignments
 	} else {
-		unfenced, fenced := c.brokerLists()
 		var err error
-		assignments, err = c.placer.Place(unfenced, fenced, add, rf)
+		assignments, err = c.placer.PlaceBrokers(c.usableBrokers(), add, rf)
 		if err != nil {
 			return nil, protocol.INVALID_REPLICATION_FACTOR, fmt.Sprintf("Unable to replicate the partition %d time(s): %s", rf, err.Error())
 		}

@@ -82,6 +82,9 @@ func Quantize(id MetricID, v float64) float64 {
 type Values struct {
 	V  [NumMetrics]float64
 	Ok [NumMetrics]bool
+	// Pending: a meter has events its rates will take in at its next
+	// tick, so the rates will move though the world stands still.
+	Pending bool
 }
 
 // Board is the history: one series per metric and the next instant to
@@ -100,19 +103,19 @@ func New(now sim.Time, sample func(at sim.Time) Values) *Board {
 }
 
 // Advance samples every instant in (from, to]; through the span the
-// world stood as it is now. Once a sample repeats the last one and no
-// rate is left decaying, the rest of the span would repeat it too, and
-// is skipped.
+// world stood as it is now. Once a sample repeats the last one, no rate
+// is left decaying and no meter holds events for its next tick, the rest
+// of the span would repeat it too, and is skipped.
 func (b *Board) Advance(from, to sim.Time) {
 	for b.next <= to {
 		v := b.sample(b.next)
 		for i := range v.V {
 			v.V[i] = Quantize(MetricID(i), v.V[i])
 		}
-		same := v == b.last
+		same := v.V == b.last.V && v.Ok == b.last.Ok
 		b.record(b.next, v)
 		b.next = nextInstant(b.next)
-		if same && !b.decaying() {
+		if same && !v.Pending && !b.decaying() {
 			b.next = nextInstant(to)
 			return
 		}

@@ -260,6 +260,10 @@ var uiText = map[string][2]string{
 	"ml.snapshotfooter":      {"a snapshot ends", "스냅숏 끝"},
 	"ml.undecodable":         {"cannot decode: %s", "해석할 수 없음: %s"},
 
+	// The racks' bands behind the broker cards (cluster create --racks).
+	"rack":     {"rack %s", "랙 %s"},
+	"rack.tip": {"Rack %s: the brokers whose broker.rack is %[1]s (an availability zone). The controller places each partition's replicas in as many racks as it can.", "랙 %s: broker.rack이 %[1]s인 브로커들(가용 영역)입니다. 컨트롤러는 파티션의 복제본을 가능한 한 여러 랙에 나눠 둡니다."},
+
 	// The Metrics tab (ui/metrics.vugu): the on-call dashboard over the
 	// session's virtual time (core/dashboard), and what a step changed.
 	"tab.metrics":              {"Metrics", "지표"},

@@ -106,3 +106,12 @@ func (m *Meter) Read(now sim.Time) MeterReading {
 	}
 	return out
 }
+
+// Pending reports whether events marked before now have not reached the
+// moving averages yet: they will at the next tick, so the rates are
+// bound to move though nothing else happens.
+func (m *Meter) Pending(now sim.Time) bool {
+	c := *m
+	c.advance(now)
+	return c.uncounted > 0
+}

@@ -70,8 +70,9 @@ type Node struct {
 	ZkConnected    bool
 	Isolated       bool // every link to and from it is cut
 	DelayMs        int64
-	MetadataOffset int64 // how far it replayed __cluster_metadata
-	Leads          int   // partitions it leads (per its own state)
+	MetadataOffset int64  // how far it replayed __cluster_metadata
+	Leads          int    // partitions it leads (per its own state)
+	Rack           string // broker.rack ("" for none)
 }
 
 // Controller is the metadata quorum's view.
@@ -235,7 +236,13 @@ func Take(c *cluster.Cluster) *Snapshot {
 			nv.IsController = s.Controller.NodeID == id
 		}
 		nv.Isolated = isolated(c, id)
+		nv.Rack = c.Rack(id)
 		s.Nodes = append(s.Nodes, nv)
+	}
+	// With racks, the nodes come rack by rack (then by id): the diagram
+	// draws each rack's brokers side by side.
+	if len(c.RackNames()) > 0 {
+		slices.SortStableFunc(s.Nodes, func(a, b Node) int { return strings.Compare(a.Rack, b.Rack) })
 	}
 	for _, cut := range w.Net().Cuts() {
 		a, okA := nodeID(cut[0])
