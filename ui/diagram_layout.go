@@ -155,10 +155,10 @@ type dgLayout struct {
 	Partitions      int
 	Drawn           int // partition rows drawn (fewer than the visible ones when many)
 
-	Brokers  []dgBroker
+	Brokers []dgBroker
 	// Racks are the bands behind each rack's broker cards (none without
 	// broker.rack).
-	Racks []dgRack
+	Racks    []dgRack
 	Clients  dgClients
 	Ensemble dgEnsemble   // a ZooKeeper-era cluster's ensemble (diagram_zookeeper.go)
 	Prods    []dgProducer // producers' cards (diagram_clients.go)
