@@ -77,7 +77,7 @@ func (c *Metrics) BeforeBuild() {
 	marks := c.markPath(end)
 	for i, m := range dashboard.Metrics {
 		s := &b.Series[i]
-		row := metricRow{ID: "metric-" + strconv.Itoa(i), Title: c.App.T(m.Key), Tip: m.MBean, Marks: marks,
+		row := metricRow{ID: "metric-" + m.Name, Title: c.App.T(m.Key), Tip: m.MBean, Marks: marks,
 			NowX: strconv.FormatFloat(xOf(now, end), 'f', 1, 64)}
 		v, ok := s.At(now)
 		switch {

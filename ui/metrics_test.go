@@ -21,7 +21,7 @@ func TestMetricsTabShowsTheDashboard(t *testing.T) {
 		t.Fatalf("the tab is %q", at.a.SideTab)
 	}
 	doc := at.render(nil)
-	if got := strings.TrimSpace(doc.text("metric-0")); !strings.HasSuffix(got, " 0") {
+	if got := strings.TrimSpace(doc.text("metric-urp")); !strings.HasSuffix(got, " 0") {
 		t.Fatalf("the under-replicated row on a healthy cluster: %q", got)
 	}
 	if strings.Contains(doc.text("tab-metrics"), "!") {
@@ -41,8 +41,8 @@ func TestMetricsTabShowsTheDashboard(t *testing.T) {
 		t.Fatal("no partition is under-replicated in the snapshot")
 	}
 	doc = at.render(nil)
-	row := doc.byID("metric-0")
-	if got := strings.TrimSpace(doc.text("metric-0")); !strings.HasSuffix(got, " "+strconv.Itoa(urp)) {
+	row := doc.byID("metric-urp")
+	if got := strings.TrimSpace(doc.text("metric-urp")); !strings.HasSuffix(got, " "+strconv.Itoa(urp)) {
 		t.Errorf("the under-replicated row reads %q; the snapshot has %d such partitions", got, urp)
 	}
 	if htmltest.Attr(row, "data-alert") != "true" {

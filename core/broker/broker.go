@@ -342,7 +342,7 @@ type confIntCache struct {
 func (b *Broker) Start(env *sim.Env) {
 	b.state = StateStarting
 	b.env = env
-	b.metrics = newBrokerMetrics(env.Now())
+	b.metrics = newBrokerMetrics(env, b.cfg.NodeID)
 	// The broker's own requests (to the controller, to the leaders it
 	// follows) go out from an ephemeral port of this incarnation, as a
 	// socket's would: an answer the controller or a leader still owed

@@ -3,6 +3,7 @@ package broker
 import (
 	"slices"
 
+	"kafkascope/core/metrics"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
@@ -20,6 +21,10 @@ type conn struct {
 	busy   bool
 	closed bool // the client closed it while a request was in progress
 	queue  []*sim.Envelope
+	// start is when the request in progress was taken up, timed the
+	// histogram its total time goes to (nil: not one of those measured).
+	start sim.Time
+	timed *metrics.Histogram
 }
 
 const maxQueuedPerConn = 1000
@@ -61,6 +66,7 @@ func (b *Broker) dispatch(env *sim.Env, e *sim.Envelope) {
 		return
 	}
 	c.busy = true
+	b.beginRequest(env, c, e)
 	if b.handle(env, e) {
 		b.done(env, e.From)
 	}
@@ -78,6 +84,7 @@ func (b *Broker) dispatch(env *sim.Env, e *sim.Envelope) {
 // the HW), and that fetch, not yet parked, would miss its data.
 func (b *Broker) done(env *sim.Env, from sim.Addr) {
 	c := b.conn(from)
+	b.endRequest(env, c)
 	if c.closed {
 		delete(b.conns, from)
 		return
@@ -102,6 +109,7 @@ func (b *Broker) drainConn(env *sim.Env, from sim.Addr, c *conn) {
 		e := c.queue[0]
 		c.queue = c.queue[1:]
 		c.busy = true
+		b.beginRequest(env, c, e)
 		if b.handle(env, e) {
 			c.busy = false
 		}

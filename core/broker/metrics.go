@@ -1,10 +1,14 @@
 package broker
 
 import (
+	"fmt"
+	"math"
 	"slices"
+	"time"
 
 	"kafkascope/core/jmx"
 	"kafkascope/core/metrics"
+	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
 )
 
@@ -23,6 +27,8 @@ type brokerMetrics struct {
 	topics                                   map[string]*topicMeters
 	// ReplicationBytesIn/OutPerSec exist in the all-topics set only.
 	replicationBytesIn, replicationBytesOut *metrics.Meter
+	// RequestMetrics' TotalTimeMs of clients' produces and fetches.
+	produceTime, fetchConsumerTime *metrics.Histogram
 }
 
 // topicMeters are one BrokerTopicMetrics set: the all-topics one or a
@@ -37,14 +43,48 @@ type topicMeters struct {
 // are created at startup.
 func (b *Broker) meters(env *sim.Env) *brokerMetrics {
 	if b.metrics == nil {
-		b.metrics = newBrokerMetrics(env.Now())
+		b.metrics = newBrokerMetrics(env, b.cfg.NodeID)
 	}
 	return b.metrics
 }
 
-func newBrokerMetrics(now sim.Time) *brokerMetrics {
+// beginRequest notes when the request e on connection c is taken up and,
+// for a client's Produce or Fetch, the histogram of its total time.
+func (b *Broker) beginRequest(env *sim.Env, c *conn, e *sim.Envelope) {
+	c.start, c.timed = env.Now(), nil
+	m := b.meters(env)
+	switch r := e.Msg.(type) {
+	case *protocol.ProduceRequest:
+		c.timed = m.produceTime
+	case *protocol.FetchRequest:
+		if r.ReplicaID < 0 {
+			c.timed = m.fetchConsumerTime
+		}
+	}
+}
+
+// endRequest records the request's total time once it is answered
+// (RequestChannel.updateRequestMetrics: TotalTimeMs, rounded to whole
+// milliseconds). The broker's handling itself takes no virtual time, so
+// the total is the time the request waited in purgatory (acks=all
+// replication, a fetch's long poll).
+func (b *Broker) endRequest(env *sim.Env, c *conn) {
+	if c.timed == nil {
+		return
+	}
+	ms := float64(env.Now().Sub(c.start)) / float64(time.Millisecond)
+	c.timed.Update(env.Now(), int64(math.Round(ms)))
+	c.timed = nil
+}
+
+func newBrokerMetrics(env *sim.Env, id int32) *brokerMetrics {
+	now := env.Now()
 	m := func() *metrics.Meter { return metrics.NewMeter(now) }
+	h := func(name string) *metrics.Histogram {
+		return metrics.NewHistogram(now, env.Rand(fmt.Sprintf("broker-%d/%s/%d", id, name, now)))
+	}
 	return &brokerMetrics{
+		produceTime: h("TotalTimeMs/Produce"), fetchConsumerTime: h("TotalTimeMs/FetchConsumer"),
 		isrShrinks: m(), isrExpands: m(), failedIsrUpdates: m(),
 		all:                topicMeters{messagesIn: m(), bytesIn: m(), bytesOut: m(), failedProduce: m(), failedFetch: m(), totalProduce: m()},
 		topics:             map[string]*topicMeters{},
@@ -126,6 +166,8 @@ func (b *Broker) MBeans(now sim.Time) []jmx.MBean {
 		jmx.Meter(rm+"FailedIsrUpdatesPerSec", "failedUpdates", m.failedIsrUpdates.Read(now)),
 	}
 	beans = append(beans, m.all.mbeans(now, "")...)
+	const rqm = "kafka.network:type=RequestMetrics,name=TotalTimeMs,request="
+	beans = append(beans, jmx.Histogram(rqm+"Produce", m.produceTime.Read()), jmx.Histogram(rqm+"FetchConsumer", m.fetchConsumerTime.Read()))
 	const btm = "kafka.server:type=BrokerTopicMetrics,name="
 	beans = append(beans,
 		jmx.Meter(btm+"ReplicationBytesInPerSec", "bytes", m.replicationBytesIn.Read(now)),
@@ -168,6 +210,9 @@ func (t *topicMeters) mbeans(now sim.Time, tags string) []jmx.MBean {
 // broker's all-topics meters, now (zero before the broker started).
 type DashboardMeters struct {
 	BytesIn, BytesOut, MessagesIn, FailedProduce, IsrShrinks metrics.MeterReading
+	// ProduceP99, FetchP99: the 99th percentile of clients' produce and
+	// fetch TotalTimeMs (0 before any).
+	ProduceP99, FetchP99 float64
 	// Pending: one of them has events its moving averages have not
 	// taken in yet (they will at its next tick).
 	Pending bool
@@ -180,7 +225,8 @@ func (b *Broker) DashboardMeters(now sim.Time) DashboardMeters {
 		return DashboardMeters{}
 	}
 	d := DashboardMeters{BytesIn: m.all.bytesIn.Read(now), BytesOut: m.all.bytesOut.Read(now), MessagesIn: m.all.messagesIn.Read(now),
-		FailedProduce: m.all.failedProduce.Read(now), IsrShrinks: m.isrShrinks.Read(now)}
+		FailedProduce: m.all.failedProduce.Read(now), IsrShrinks: m.isrShrinks.Read(now),
+		ProduceP99: m.produceTime.Read().P99, FetchP99: m.fetchConsumerTime.Read().P99}
 	for _, mt := range []*metrics.Meter{m.all.bytesIn, m.all.bytesOut, m.all.messagesIn, m.all.failedProduce, m.isrShrinks} {
 		d.Pending = d.Pending || mt.Pending(now)
 	}

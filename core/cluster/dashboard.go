@@ -26,6 +26,7 @@ func (c *Cluster) startDashboard() {
 func (c *Cluster) dashboardSample(at sim.Time) dashboard.Values {
 	var v dashboard.Values
 	set := func(id dashboard.MetricID, x float64) { v.V[id] += x; v.Ok[id] = true }
+	highest := func(id dashboard.MetricID, x float64) { v.V[id] = max(v.V[id], x); v.Ok[id] = true }
 	offline := -1
 	for _, id := range c.NodeIDs() {
 		if c.state[id] != NodeRunning {
@@ -41,6 +42,8 @@ func (c *Cluster) dashboardSample(at sim.Time) dashboard.Values {
 		set(dashboard.MessagesIn, m.MessagesIn.OneMinute)
 		set(dashboard.FailedProduce, m.FailedProduce.OneMinute)
 		set(dashboard.IsrShrinks, m.IsrShrinks.OneMinute)
+		highest(dashboard.ProduceLatency, m.ProduceP99)
+		highest(dashboard.FetchLatency, m.FetchP99)
 		v.Pending = v.Pending || m.Pending
 		if n.Controller == nil {
 			continue

@@ -9,15 +9,17 @@ import (
 // MetricID names one of the dashboard's metrics.
 type MetricID int
 
-// The dashboard's metrics, each summed over the cluster's running nodes:
-// the gauges and the one-minute rates of the meters, as an on-call
-// dashboard built on Kafka's JMX metrics plots them (docs/metrics.md
-// defines each).
+// The dashboard's metrics, each summed over the cluster's running nodes
+// (the latencies: the slowest broker's): the gauges, the one-minute rates
+// of the meters and the request-time percentiles, as an on-call dashboard
+// built on Kafka's JMX metrics plots them (docs/metrics.md defines each).
 const (
 	UnderReplicated   MetricID = iota // ReplicaManager UnderReplicatedPartitions
 	OfflinePartitions                 // KafkaController OfflinePartitionsCount (the active controller's)
 	UnderMinIsr                       // ReplicaManager UnderMinIsrPartitionCount
 	ActiveControllers                 // KafkaController ActiveControllerCount
+	ProduceLatency                    // RequestMetrics TotalTimeMs request=Produce, 99thPercentile (the slowest broker's)
+	FetchLatency                      // RequestMetrics TotalTimeMs request=FetchConsumer, 99thPercentile (the slowest broker's)
 	BytesIn                           // BrokerTopicMetrics BytesInPerSec, OneMinuteRate
 	BytesOut                          // BrokerTopicMetrics BytesOutPerSec, OneMinuteRate
 	MessagesIn                        // BrokerTopicMetrics MessagesInPerSec, OneMinuteRate
@@ -47,6 +49,8 @@ var Metrics = [NumMetrics]Metric{
 	{OfflinePartitions, "offline", "metric.offline", "kafka.controller:type=KafkaController,name=OfflinePartitionsCount", false, positive, "alert.gt0"},
 	{UnderMinIsr, "under-min-isr", "metric.underminisr", "kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount", false, positive, "alert.gt0"},
 	{ActiveControllers, "active-controllers", "metric.activecontrollers", "kafka.controller:type=KafkaController,name=ActiveControllerCount", false, func(v float64) bool { return v != 1 }, "alert.ne1"},
+	{ProduceLatency, "produce-latency", "metric.producelatency", "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce", false, nil, ""},
+	{FetchLatency, "fetch-latency", "metric.fetchlatency", "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchConsumer", false, nil, ""},
 	{BytesIn, "bytes-in", "metric.bytesin", "kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec", true, nil, ""},
 	{BytesOut, "bytes-out", "metric.bytesout", "kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec", true, nil, ""},
 	{MessagesIn, "messages-in", "metric.messagesin", "kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec", true, nil, ""},

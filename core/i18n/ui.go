@@ -281,6 +281,8 @@ var uiText = map[string][2]string{
 	"metric.offline":           {"Offline partitions", "오프라인 파티션"},
 	"metric.underminisr":       {"Under min ISR", "최소 ISR 미달"},
 	"metric.activecontrollers": {"Active controllers", "활성 컨트롤러"},
+	"metric.producelatency":    {"Produce latency, p99 (ms)", "프로듀스 지연 p99(ms)"},
+	"metric.fetchlatency":      {"Consumer fetch latency, p99 (ms)", "컨슈머 페치 지연 p99(ms)"},
 	"metric.bytesin":           {"Bytes in", "유입 바이트"},
 	"metric.bytesout":          {"Bytes out (consumers)", "유출 바이트(컨슈머)"},
 	"metric.messagesin":        {"Messages in", "유입 메시지"},

@@ -39,6 +39,19 @@ func Meter(name, eventType string, r metrics.MeterReading) MBean {
 	}}
 }
 
+// Histogram is a Yammer Histogram's MBean (JmxReporter.HistogramMBean,
+// metrics-core 2.2.0): Count, Min, Max, Mean, StdDev and the 50th, 75th,
+// 95th, 98th, 99th and 99.9th percentiles.
+func Histogram(name string, r metrics.HistogramReading) MBean {
+	d := jdk.DoubleToString
+	return MBean{Name: MustObjectName(name), Attrs: []Attribute{
+		{"Count", strconv.FormatInt(r.Count, 10)},
+		{"Min", d(r.Min)}, {"Max", d(r.Max)}, {"Mean", d(r.Mean)}, {"StdDev", d(r.StdDev)},
+		{"50thPercentile", d(r.P50)}, {"75thPercentile", d(r.P75)}, {"95thPercentile", d(r.P95)},
+		{"98thPercentile", d(r.P98)}, {"99thPercentile", d(r.P99)}, {"999thPercentile", d(r.P999)},
+	}}
+}
+
 // Registry is what a process has registered, read now.
 type Registry interface {
 	MBeans() []MBean

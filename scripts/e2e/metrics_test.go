@@ -31,11 +31,11 @@ func TestMetricsTab(t *testing.T) {
 	term.enter("kafka-topics.sh --create --topic m --partitions 3 --replication-factor 3", "Created topic m.")
 	term.enter("kafka-producer-perf-test.sh --topic m --num-records 300 --record-size 200 --throughput 50 --producer-props bootstrap.servers=kafka-1:9092", "records sent")
 	clickID(t, tab, "tab-metrics")
-	waitFor(t, tab, `document.querySelector("#metric-0 .metric-value") !== null`)
-	if got := textOf(tab, "#metric-0 .metric-value"); got != "0" {
+	waitFor(t, tab, `document.querySelector("#metric-urp .metric-value") !== null`)
+	if got := textOf(tab, "#metric-urp .metric-value"); got != "0" {
 		t.Errorf("under-replicated partitions read %q on a healthy cluster", got)
 	}
-	if got := textOf(tab, "#metric-6 .metric-value"); got == "0/s" || got == "" {
+	if got := textOf(tab, "#metric-messages-in .metric-value"); got == "0/s" || got == "" {
 		t.Errorf("messages in reads %q after a producer ran", got)
 	}
 	term.enter("broker kill 3", "$ broker kill 3")
@@ -45,8 +45,8 @@ func TestMetricsTab(t *testing.T) {
 	if urp == 0 {
 		t.Fatalf("no partition is under-replicated after broker 3 died:\n%s", out)
 	}
-	waitFor(t, tab, `document.querySelector("#metric-0 .metric-value").textContent === `+strconv.Quote(strconv.Itoa(urp)))
-	waitFor(t, tab, `document.querySelector("#metric-0").dataset.alert === "true" && document.querySelector("#metric-0 .metric-warn").getAttribute("d") !== ""`)
+	waitFor(t, tab, `document.querySelector("#metric-urp .metric-value").textContent === `+strconv.Quote(strconv.Itoa(urp)))
+	waitFor(t, tab, `document.querySelector("#metric-urp").dataset.alert === "true" && document.querySelector("#metric-urp .metric-warn").getAttribute("d") !== ""`)
 	waitFor(t, tab, `document.querySelector("#tab-metrics .side-tab-alert") !== null`)
 	screenshot(t, tab, filepath.Join(shots, "metrics-desktop.png"), 1280, 800)
 	screenshot(t, tab, filepath.Join(shots, "metrics-phone.png"), 390, 844)
