@@ -62,20 +62,24 @@ func (b *Broker) readFetch(env *sim.Env, req *protocol.FetchRequest, updateState
 		first := len(parts)
 		local, topic := b.topicPartitions(t.Name), b.image.Topics[t.Name]
 		for _, fp := range t.Partitions {
-			parts = append(parts, protocol.FetchPartitionResponse{Index: fp.Index, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1, DivergingEpoch: protocol.EpochEndOffset{Epoch: -1, EndOffset: -1}})
+			parts = append(parts, protocol.FetchPartitionResponse{Index: fp.Index, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1, DivergingEpoch: protocol.EpochEndOffset{Epoch: -1, EndOffset: -1}, PreferredReadReplica: -1})
 			pr := &parts[len(parts)-1]
 			p := partitionAt(local, fp.Index)
 			st := topic.Partition(fp.Index)
 			switch {
 			case st == nil:
 				pr.ErrorCode = protocol.UNKNOWN_TOPIC_OR_PARTITION
-			case p == nil || !p.isLeader:
+			case p == nil || !p.isLeader && !servesConsumer(req, p):
 				pr.ErrorCode = protocol.NOT_LEADER_OR_FOLLOWER
 				pr.CurrentLeader = protocol.LeaderIDAndEpoch{LeaderID: st.Leader, LeaderEpoch: st.LeaderEpoch}
 			case fp.CurrentLeaderEpoch >= 0 && fp.CurrentLeaderEpoch < p.leaderEpoch:
 				pr.ErrorCode = protocol.FENCED_LEADER_EPOCH
 			case fp.CurrentLeaderEpoch > p.leaderEpoch:
 				pr.ErrorCode = protocol.UNKNOWN_LEADER_EPOCH
+			case p.isLeader && !fromFollower && b.preferReadReplica(env, req, p, fp, pr):
+				// KIP-392: the consumer is sent to a replica in its rack,
+				// with no records (ReplicaManager.readFromLocalLog skips
+				// the read), and answered at once.
 			default:
 				slice := p.read(env, req, fp, pr, updateState && fromFollower)
 				if slice.Size > 0 {
@@ -83,7 +87,7 @@ func (b *Broker) readFetch(env *sim.Env, req *protocol.FetchRequest, updateState
 				}
 				total += int(slice.Size)
 			}
-			if pr.ErrorCode != protocol.NONE || pr.DivergingEpoch.Epoch >= 0 {
+			if pr.ErrorCode != protocol.NONE || pr.DivergingEpoch.Epoch >= 0 || pr.PreferredReadReplica >= 0 {
 				stop = true
 			}
 		}
@@ -258,7 +262,7 @@ func (b *Broker) fetchSatisfied(req *protocol.FetchRequest) bool {
 		local := b.topicPartitions(t.Name)
 		for _, fp := range t.Partitions {
 			p := partitionAt(local, fp.Index)
-			if p == nil || !p.isLeader || fp.CurrentLeaderEpoch >= 0 && fp.CurrentLeaderEpoch != p.leaderEpoch {
+			if p == nil || !p.isLeader && !servesConsumer(req, p) || fp.CurrentLeaderEpoch >= 0 && fp.CurrentLeaderEpoch != p.leaderEpoch {
 				return true
 			}
 			end := p.log.HighWatermark()

@@ -264,6 +264,9 @@ func (f *fetcher) process(env *sim.Env, resp *protocol.FetchResponse) {
 				if hw != p.log.HighWatermark() {
 					p.log.UpdateHighWatermark(hw)
 					p.noteHW(env)
+					// Consumers long-polling this follower (KIP-392) wait
+					// for its high watermark to move.
+					b.checkParkedFetches(env)
 				}
 				// The follower's log starts where the leader's does
 				// (ReplicaFetcherThread.processPartitionData); its own

@@ -18,6 +18,10 @@ import (
 // ConsumerConfig holds the consumer settings the simulator implements.
 type ConsumerConfig struct {
 	ClientID string // client.id
+	// ClientRack is client.rack ("": none): sent with every fetch, so a
+	// leader with a replica selector can send the consumer to a replica
+	// in its rack (KIP-392).
+	ClientRack string
 	GroupID  string // group.id (shown in log prefixes)
 	// GroupInstanceID is group.instance.id: a static member (KIP-345)
 	// when set, "" for a dynamic one.
@@ -127,6 +131,11 @@ type position struct {
 	// seeks counts the seeks of the position: a fetch sent before one is
 	// dropped when it answers (Kafka's fetcher checks the position).
 	seeks int
+	// preferred is the replica the leader named to read from (KIP-392),
+	// until preferredUntil (metadata.max.age.ms after it was named);
+	// -1: the leader.
+	preferred      int32
+	preferredUntil sim.Time
 }
 
 // seek sets the position to offset, found outside a fetch (ListOffsets,
@@ -255,7 +264,7 @@ func (c *Consumer) Assign(env *sim.Env, topic string, partitions []int32, start 
 	for _, p := range partitions {
 		tp := topicPartition{topic, p}
 		c.assigned = append(c.assigned, tp)
-		ps := &position{offset: start, epoch: -1, fetched: start}
+		ps := &position{offset: start, epoch: -1, fetched: start, preferred: -1}
 		if start < 0 {
 			ps.lookUp(start)
 		}
@@ -275,13 +284,13 @@ func (c *Consumer) run(env *sim.Env) {
 	}
 	c.lookupOffsets(env)
 	c.deliver(env)
-	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return ps.offset >= 0 && !ps.awaiting && !ps.paused && len(ps.buffer) == 0 }, c.fetching)
+	nodes, groups, addrs := c.byReadReplica(env, func(ps *position) bool { return ps.offset >= 0 && !ps.awaiting && !ps.paused && len(ps.buffer) == 0 }, c.fetching)
 	byNode := map[int32]*protocol.FetchRequest{}
 	for _, id := range nodes {
 		req := &protocol.FetchRequest{
 			ReplicaID: protocol.ConsumerReplicaID, ReplicaEpoch: -1,
 			MaxWaitMs: int32(c.cfg.FetchMaxWait.Milliseconds()), MinBytes: int32(c.cfg.FetchMinBytes), MaxBytes: int32(c.cfg.FetchMaxBytes),
-			IsolationLevel: c.isolation(),
+			IsolationLevel: c.isolation(), RackID: c.cfg.ClientRack,
 		}
 		for _, tp := range groups[id] {
 			req.Add(tp.topic, protocol.FetchPartition{Index: tp.partition, CurrentLeaderEpoch: c.meta.Topic(tp.topic).Partitions[tp.partition].LeaderEpoch,
@@ -323,6 +332,24 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse, seeks ma
 			ps := c.pos[tp]
 			if ps == nil || ps.offset < 0 || ps.awaiting || len(ps.buffer) > 0 || ps.seeks != seeks[tp] {
 				continue
+			}
+			if pr.ErrorCode == protocol.NONE && pr.PreferredReadReplica >= 0 {
+				// The leader names a replica to read from (KIP-392):
+				// until the metadata would be refreshed, fetches of this
+				// partition go there (SubscriptionState.updatePreferredReadReplica).
+				ps.preferred, ps.preferredUntil = pr.PreferredReadReplica, env.Now().Add(c.cfg.MetadataMaxAge)
+				continue
+			}
+			if pr.ErrorCode != protocol.NONE && ps.preferred >= 0 {
+				// An error from the preferred replica sends the partition
+				// back to the leader (FetchCollector.handleInitializeErrors
+				// clears it); out of range there is not the position's
+				// fault, so nothing is reset.
+				wasOutOfRange := pr.ErrorCode == protocol.OFFSET_OUT_OF_RANGE
+				ps.preferred = -1
+				if wasOutOfRange {
+					continue
+				}
 			}
 			switch pr.ErrorCode {
 			case protocol.NONE:
@@ -484,6 +511,47 @@ func (c *Consumer) byLeader(env *sim.Env, want func(*position) bool, busy map[in
 		groups[leader] = append(groups[leader], tp)
 	}
 	return nodes, groups, addrs
+}
+
+// byReadReplica groups the partitions to fetch by the node to fetch them
+// from: the replica the leader named while that holds and the node is
+// known (Fetcher.selectReadReplica), else the leader.
+func (c *Consumer) byReadReplica(env *sim.Env, want func(*position) bool, busy map[int32]bool) ([]int32, map[int32][]topicPartition, map[int32]sim.Addr) {
+	nodes, groups, addrs := c.byLeader(env, func(ps *position) bool { return want(ps) && !c.readsFromReplica(env, ps) }, busy)
+	for _, tp := range c.assigned {
+		ps := c.pos[tp]
+		if !want(ps) || !c.readsFromReplica(env, ps) || busy[ps.preferred] {
+			continue
+		}
+		addr, _ := c.meta.BrokerAddr(ps.preferred)
+		if _, seen := groups[ps.preferred]; !seen {
+			nodes = append(nodes, ps.preferred)
+			addrs[ps.preferred] = addr
+		}
+		groups[ps.preferred] = append(groups[ps.preferred], tp)
+	}
+	return nodes, groups, addrs
+}
+
+// readsFromReplica: the position's partition is read from a preferred
+// replica now (one was named, it has not expired, and the metadata knows
+// the node).
+func (c *Consumer) readsFromReplica(env *sim.Env, ps *position) bool {
+	if ps.preferred < 0 {
+		return false
+	}
+	if env.Now() >= ps.preferredUntil {
+		ps.preferred = -1
+		return false
+	}
+	if _, ok := c.meta.BrokerAddr(ps.preferred); !ok {
+		// Gone from the metadata (fenced, or stale metadata): back to the
+		// leader, and a metadata refresh (AbstractFetch.selectReadReplica).
+		ps.preferred = -1
+		c.meta.RequestUpdate(env)
+		return false
+	}
+	return true
 }
 
 // fetchPosition renders a position as Kafka's FetchPosition.toString:

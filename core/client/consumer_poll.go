@@ -148,7 +148,7 @@ func (c *Consumer) addAssigned(env *sim.Env, tps []topicPartition) {
 		}
 		c.meta.Add(tp.topic)
 		c.assigned = append(c.assigned, tp)
-		c.pos[tp] = &position{offset: -1, epoch: -1, awaiting: true}
+		c.pos[tp] = &position{offset: -1, epoch: -1, awaiting: true, preferred: -1}
 		fresh = append(fresh, tp)
 	}
 	sorts.Func(c.assigned, func(a, b topicPartition) int {

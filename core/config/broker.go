@@ -137,6 +137,9 @@ var BrokerDefs = []*Def{
 	{Name: "replica.fetch.wait.max.ms", Type: Int, Default: "500"},
 	{Name: "replica.high.watermark.checkpoint.interval.ms", Type: Long, Default: "5000"},
 	{Name: "replica.lag.time.max.ms", Type: Long, Default: "30000"},
+	// KIP-392: the leader may send a consumer to a replica near it. Kafka
+	// loads the class named; the simulator has Kafka's one selector.
+	{Name: "replica.selector.class", Type: String, NullDefault: true, Validate: Check{Kind: OneOf, Valid: []string{RackAwareReplicaSelector}}},
 	{Name: "replica.socket.timeout.ms", Type: Int, Default: "30000"},
 	{Name: "request.timeout.ms", Type: Int, Default: "30000"},
 	// The transaction coordinator's (TransactionLogConfigs and
@@ -205,6 +208,11 @@ var dynamicBrokerConfigs = func() map[string]bool {
 	delete(m, "log.message.format.version")
 	return m
 }()
+
+// RackAwareReplicaSelector is the replica selector Kafka ships
+// (org.apache.kafka.common.replica): a consumer in a rack with a replica
+// in sync fetches from it.
+const RackAwareReplicaSelector = "org.apache.kafka.common.replica.RackAwareReplicaSelector"
 
 // staticOnlyBrokerConfigs are Kafka broker configs the simulator does not
 // model but knows to be read-only, so that setting them dynamically fails

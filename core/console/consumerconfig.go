@@ -45,6 +45,9 @@ func applyConsumerProps(cfg *client.ConsumerConfig, props map[string]string, rel
 		}
 		*d.dst = time.Duration(n) * time.Millisecond
 	}
+	if v, ok := props["client.rack"]; ok {
+		cfg.ClientRack = v
+	}
 	if v, ok := props["isolation.level"]; ok {
 		// ConfigDef's in(read_committed, read_uncommitted), case-sensitive
 		// as ConsumerConfig's validator is.

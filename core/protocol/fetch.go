@@ -24,6 +24,9 @@ type FetchRequest struct {
 	// transactions in range).
 	IsolationLevel int8
 	Topics         []FetchTopic
+	// RackID is the consumer's client.rack ("": none; Fetch v11+,
+	// KIP-392): the leader may name a replica in that rack to fetch from.
+	RackID string
 }
 
 // Isolation levels (IsolationLevel.java: its id; read_uncommitted is the
@@ -91,6 +94,10 @@ type FetchPartitionResponse struct {
 	// AbortedTransactions is nil for a read_uncommitted fetch.
 	AbortedTransactions []AbortedTransaction
 	Records             []byte // whole record batches, as stored
+	// PreferredReadReplica is the replica the consumer should fetch this
+	// partition from instead of the leader (-1: none; KIP-392). The
+	// answer then carries no records.
+	PreferredReadReplica int32
 }
 
 func (*FetchRequest) Kind() string  { return "Fetch" }
