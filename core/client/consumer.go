@@ -22,7 +22,7 @@ type ConsumerConfig struct {
 	// leader with a replica selector can send the consumer to a replica
 	// in its rack (KIP-392).
 	ClientRack string
-	GroupID  string // group.id (shown in log prefixes)
+	GroupID    string // group.id (shown in log prefixes)
 	// GroupInstanceID is group.instance.id: a static member (KIP-345)
 	// when set, "" for a dynamic one.
 	GroupInstanceID string
