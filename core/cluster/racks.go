@@ -46,29 +46,23 @@ func (c *Cluster) rackMembers(rack string) (in, out []int32, err error) {
 // both ways: the rack's brokers (and a controller among them) go on
 // running and talking to each other, and reach no one else.
 func (c *Cluster) CutRack(rack string) error {
-	in, out, err := c.rackMembers(rack)
-	if err != nil {
-		return err
-	}
-	for _, a := range in {
-		for _, b := range out {
-			if err := c.Cut(a, b, false); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return c.acrossRack(rack, func(a, b int32) error { return c.Cut(a, b, false) })
 }
 
 // HealRack undoes CutRack (other cuts stay).
 func (c *Cluster) HealRack(rack string) error {
+	return c.acrossRack(rack, func(a, b int32) error { return c.Heal(a, b, false) })
+}
+
+// acrossRack calls fn for every pair of a node in rack and one outside.
+func (c *Cluster) acrossRack(rack string, fn func(a, b int32) error) error {
 	in, out, err := c.rackMembers(rack)
 	if err != nil {
 		return err
 	}
 	for _, a := range in {
 		for _, b := range out {
-			if err := c.Heal(a, b, false); err != nil {
+			if err := fn(a, b); err != nil {
 				return err
 			}
 		}

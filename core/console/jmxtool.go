@@ -75,13 +75,9 @@ func jmxToolMain(t *toolRun, args []string) func(host string) sim.Process {
 		t.catchAll(oe.Class + ": " + oe.Msg)
 		return nil
 	}
-	if p.Has("help") {
-		t.usage(jmxToolHelp, specs)
-		return nil
-	}
-	if p.Has("version") {
-		t.println(t.kafkaVersion())
-		t.finish(0)
+	// Without arguments JmxTool does not print its usage: it polls the
+	// default URL (CommandLineUtils.isPrintHelpNeeded checks --help only).
+	if len(args) > 0 && t.helpOrVersion(p, args, jmxToolHelp, specs) {
 		return nil
 	}
 	url := p.Value("jmx-url")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path"
@@ -501,4 +502,22 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// openApp builds the page, serves it and opens it in a browser tab: the
+// tab, its terminal, and the folder screenshots go to.
+func openApp(t *testing.T) (context.Context, *terminal, string) {
+	t.Helper()
+	requireChromium(t)
+	repo := repoRoot(t)
+	built := buildWasm(t, repo)
+	srv := httptest.NewServer(newPageHandler(repo, built))
+	t.Cleanup(srv.Close)
+	shots := filepath.Join(repo, "build", "screenshots")
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := startBrowser(t)
+	b.open(b.root, srv.URL+"/")
+	return b.root, &terminal{t: t, ctx: b.root}, shots
 }

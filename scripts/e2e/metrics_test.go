@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,19 +13,7 @@ import (
 // mark appear, and a scenario step lists what it changed. Screenshots of
 // the tab at a desktop and a phone width go to build/screenshots.
 func TestMetricsTab(t *testing.T) {
-	requireChromium(t)
-	repo := repoRoot(t)
-	built := buildWasm(t, repo)
-	srv := httptest.NewServer(newPageHandler(repo, built))
-	t.Cleanup(srv.Close)
-	shots := filepath.Join(repo, "build", "screenshots")
-	if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b := startBrowser(t)
-	tab := b.root
-	b.open(tab, srv.URL+"/")
-	term := &terminal{t: t, ctx: tab}
+	tab, term, shots := openApp(t)
 	term.enter("kafka-topics.sh --create --topic m --partitions 3 --replication-factor 3", "Created topic m.")
 	term.enter("kafka-producer-perf-test.sh --topic m --num-records 300 --record-size 200 --throughput 50 --producer-props bootstrap.servers=kafka-1:9092", "records sent")
 	clickID(t, tab, "tab-metrics")

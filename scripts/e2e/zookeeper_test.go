@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,19 +12,7 @@ import (
 // expired, at a desktop's width and a phone's (screenshots in
 // build/screenshots).
 func TestZooKeeperPage(t *testing.T) {
-	requireChromium(t)
-	repo := repoRoot(t)
-	built := buildWasm(t, repo)
-	srv := httptest.NewServer(newPageHandler(repo, built))
-	t.Cleanup(srv.Close)
-	shots := filepath.Join(repo, "build", "screenshots")
-	if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b := startBrowser(t)
-	tab := b.root
-	b.open(tab, srv.URL+"/")
-	term := &terminal{t: t, ctx: tab}
+	tab, term, shots := openApp(t)
 	term.enter("cluster create --version 2.8 --zookeepers 3", "$ cluster create --version 2.8")
 	term.enter("kafka-topics.sh --bootstrap-server kafka-1:9092 --create --topic orders --partitions 3 --replication-factor 3", "Created topic orders.")
 	waitFor(t, tab, `document.querySelectorAll('#kd-zk .kd-zk-server').length === 3 && document.getElementById("tab-kraft") === null`)
