@@ -46,7 +46,8 @@ type metricRow struct {
 	Alert    string // the alerting stretches' path (rectangles)
 	Marks    string // the timeline's markers
 	NowX     string
-	Empty    bool // no sample yet
+	Peak     string // the highest value plotted (the plot's scale)
+	Empty    bool   // no sample yet
 }
 
 // plotCache is a row's paths and what they were built from.
@@ -55,7 +56,7 @@ type plotCache struct {
 	end        sim.Time // the timeline's end
 	now        sim.Time // the last sample time used
 	line, warn string
-	top        float64
+	top        float64 // the highest value plotted (0: none)
 }
 
 // BeforeBuild reads the dashboard once per render.
@@ -98,6 +99,9 @@ func (c *Metrics) BeforeBuild() {
 			}
 		}
 		row.Line, row.Alert = c.plot(i, s, now, end)
+		if top := c.cache[i].top; top > 0 {
+			row.Peak = c.App.Tf("metrics.peak", fmtMetric(m, top))
+		}
 		c.rows = append(c.rows, row)
 	}
 }
@@ -120,10 +124,11 @@ func (c *Metrics) plot(i int, s *dashboard.Series, now, end sim.Time) (string, s
 	pc.n, pc.end, pc.now = len(s.Points), end, now
 	top := 0.0
 	for _, p := range s.Points {
-		if !math.IsNaN(p.V) {
+		if p.T <= now && !math.IsNaN(p.V) {
 			top = math.Max(top, p.V)
 		}
 	}
+	pc.top = top
 	if top == 0 {
 		top = 1
 	}

@@ -72,6 +72,11 @@ func (c *Metrics) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn = vgElem(vgparent, "", "span", "class\x00metric-change")
 								vgSetHTML(vgn, r.Change)
 							}
+							vgn = vgText(vgparent, "\n        ")
+							if r.Peak != "" {
+								vgn = vgElem(vgparent, "", "span", "class\x00metric-peak")
+								vgSetHTML(vgn, r.Peak)
+							}
 							vgn = vgElemAfter(vgparent, "\n        ", "", "span", "class\x00metric-value")
 							vgSetHTML(vgn, r.Value)
 							vgn = vgText(vgparent, "\n      ")

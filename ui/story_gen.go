@@ -64,22 +64,6 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00story-text\x00id\x00story-text")
 			vgSetHTML(vgn, c.text())
 			vgn = vgText(vgparent, "\n    ")
-			if len(c.commands()) > 0 {
-				vgn = vgElem(vgparent, "", "div", "class\x00story-commands")
-				{
-					vgparent := vgn
-					_ = vgparent
-					for vgiterkeyt, cmd := range c.commands() {
-						var vgiterkey interface{} = vgiterkeyt
-						_ = vgiterkey
-						cmd := cmd
-						_ = cmd
-						vgn = vgElem(vgparent, "", "code", "")
-						vgSetHTML(vgn, "$ " + cmd)
-					}
-				}
-			}
-			vgn = vgText(vgparent, "\n    ")
 			if len(c.changes) > 0 {
 				vgn = vgElem(vgparent, "", "div", "class\x00story-metrics")
 				{
@@ -107,6 +91,22 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgSetHTML(vgn, m.Change)
 							}
 						}
+					}
+				}
+			}
+			vgn = vgText(vgparent, "\n    ")
+			if len(c.commands()) > 0 {
+				vgn = vgElem(vgparent, "", "div", "class\x00story-commands")
+				{
+					vgparent := vgn
+					_ = vgparent
+					for vgiterkeyt, cmd := range c.commands() {
+						var vgiterkey interface{} = vgiterkeyt
+						_ = vgiterkey
+						cmd := cmd
+						_ = cmd
+						vgn = vgElem(vgparent, "", "code", "")
+						vgSetHTML(vgn, "$ " + cmd)
 					}
 				}
 			}

@@ -211,8 +211,9 @@ func (t *topicMeters) mbeans(now sim.Time, tags string) []jmx.MBean {
 type DashboardMeters struct {
 	BytesIn, BytesOut, MessagesIn, FailedProduce, IsrShrinks metrics.MeterReading
 	// ProduceP99, FetchP99: the 99th percentile of clients' produce and
-	// fetch TotalTimeMs (0 before any).
-	ProduceP99, FetchP99 float64
+	// fetch TotalTimeMs, over ProduceCount and FetchCount requests.
+	ProduceP99, FetchP99     float64
+	ProduceCount, FetchCount int64
 	// Pending: one of them has events its moving averages have not
 	// taken in yet (they will at its next tick).
 	Pending bool
@@ -226,7 +227,9 @@ func (b *Broker) DashboardMeters(now sim.Time) DashboardMeters {
 	}
 	d := DashboardMeters{BytesIn: m.all.bytesIn.Read(now), BytesOut: m.all.bytesOut.Read(now), MessagesIn: m.all.messagesIn.Read(now),
 		FailedProduce: m.all.failedProduce.Read(now), IsrShrinks: m.isrShrinks.Read(now),
-		ProduceP99: m.produceTime.Read().P99, FetchP99: m.fetchConsumerTime.Read().P99}
+	}
+	pt, ft := m.produceTime.Read(), m.fetchConsumerTime.Read()
+	d.ProduceP99, d.ProduceCount, d.FetchP99, d.FetchCount = pt.P99, pt.Count, ft.P99, ft.Count
 	for _, mt := range []*metrics.Meter{m.all.bytesIn, m.all.bytesOut, m.all.messagesIn, m.all.failedProduce, m.isrShrinks} {
 		d.Pending = d.Pending || mt.Pending(now)
 	}

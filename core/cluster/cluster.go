@@ -174,9 +174,6 @@ func New(cfg Config) (*Cluster, error) {
 		avail: newAvailability(), marks: replicaMarks{},
 	}
 	w.SetNoteHook(c.observe)
-	if cfg.Dashboard {
-		c.startDashboard()
-	}
 	if zkEra {
 		if err := c.spawnZooKeepers(cfg.ZooKeepers); err != nil {
 			return nil, err
@@ -197,6 +194,11 @@ func New(cfg Config) (*Cluster, error) {
 	c.SetLeaping(!cfg.Stepped && !zkEra)
 	if err := c.RunUntil(c.AllUnfenced, startupDeadline); err != nil {
 		return nil, err
+	}
+	// The dashboard's history starts with the cluster up: the seconds of
+	// its first election would read as an alert nobody could act on.
+	if cfg.Dashboard {
+		c.startDashboard()
 	}
 	return c, nil
 }

@@ -40,10 +40,14 @@ func (c *Cluster) dashboardSample(at sim.Time) dashboard.Values {
 		set(dashboard.BytesIn, m.BytesIn.OneMinute)
 		set(dashboard.BytesOut, m.BytesOut.OneMinute)
 		set(dashboard.MessagesIn, m.MessagesIn.OneMinute)
-		set(dashboard.FailedProduce, m.FailedProduce.OneMinute)
-		set(dashboard.IsrShrinks, m.IsrShrinks.OneMinute)
-		highest(dashboard.ProduceLatency, m.ProduceP99)
-		highest(dashboard.FetchLatency, m.FetchP99)
+		set(dashboard.FailedProduce, float64(m.FailedProduce.Count))
+		set(dashboard.IsrShrinks, float64(m.IsrShrinks.Count))
+		if m.ProduceCount > 0 {
+			highest(dashboard.ProduceLatency, m.ProduceP99)
+		}
+		if m.FetchCount > 0 {
+			highest(dashboard.FetchLatency, m.FetchP99)
+		}
 		v.Pending = v.Pending || m.Pending
 		if n.Controller == nil {
 			continue

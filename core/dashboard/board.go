@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"math"
+	"time"
 
 	"kafkascope/core/sim"
 )
@@ -23,8 +24,8 @@ const (
 	BytesIn                           // BrokerTopicMetrics BytesInPerSec, OneMinuteRate
 	BytesOut                          // BrokerTopicMetrics BytesOutPerSec, OneMinuteRate
 	MessagesIn                        // BrokerTopicMetrics MessagesInPerSec, OneMinuteRate
-	FailedProduce                     // BrokerTopicMetrics FailedProduceRequestsPerSec, OneMinuteRate
-	IsrShrinks                        // ReplicaManager IsrShrinksPerSec, OneMinuteRate
+	FailedProduce                     // BrokerTopicMetrics FailedProduceRequestsPerSec: its Count's increase over the last minute
+	IsrShrinks                        // ReplicaManager IsrShrinksPerSec: its Count's increase over the last minute
 	ConsumerLag                       // the groups' committed lag (LEO of the committed HW minus the committed offset), summed
 	NumMetrics
 )
@@ -37,6 +38,11 @@ type Metric struct {
 	Key   string // the i18n key of its title
 	MBean string // where its value comes from, as JMX names it
 	Rate  bool
+	// Window: the sampler reads a meter's Count, and the series keeps its
+	// increase over the last minute (as an alert on a counter, such as
+	// Prometheus's increase(x[1m]) > 0, reads it): it falls back to 0 a
+	// minute after the last event, where a moving average would take many.
+	Window bool
 	// Alert is true of a value an on-call alert fires on (nil: none).
 	Alert func(v float64) bool
 	// AlertKey is the i18n key of the alert's condition ("> 0", "≠ 1").
@@ -45,18 +51,18 @@ type Metric struct {
 
 // Metrics are the dashboard's metrics in the order the page shows them.
 var Metrics = [NumMetrics]Metric{
-	{UnderReplicated, "urp", "metric.urp", "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", false, positive, "alert.gt0"},
-	{OfflinePartitions, "offline", "metric.offline", "kafka.controller:type=KafkaController,name=OfflinePartitionsCount", false, positive, "alert.gt0"},
-	{UnderMinIsr, "under-min-isr", "metric.underminisr", "kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount", false, positive, "alert.gt0"},
-	{ActiveControllers, "active-controllers", "metric.activecontrollers", "kafka.controller:type=KafkaController,name=ActiveControllerCount", false, func(v float64) bool { return v != 1 }, "alert.ne1"},
-	{ProduceLatency, "produce-latency", "metric.producelatency", "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce", false, nil, ""},
-	{FetchLatency, "fetch-latency", "metric.fetchlatency", "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchConsumer", false, nil, ""},
-	{BytesIn, "bytes-in", "metric.bytesin", "kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec", true, nil, ""},
-	{BytesOut, "bytes-out", "metric.bytesout", "kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec", true, nil, ""},
-	{MessagesIn, "messages-in", "metric.messagesin", "kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec", true, nil, ""},
-	{FailedProduce, "failed-produce", "metric.failedproduce", "kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec", true, positive, "alert.gt0"},
-	{IsrShrinks, "isr-shrinks", "metric.isrshrinks", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", true, positive, "alert.gt0"},
-	{ConsumerLag, "lag", "metric.lag", "kafka-consumer-groups.sh --describe: LAG", false, nil, ""},
+	{UnderReplicated, "urp", "metric.urp", "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", false, false, positive, "alert.gt0"},
+	{OfflinePartitions, "offline", "metric.offline", "kafka.controller:type=KafkaController,name=OfflinePartitionsCount", false, false, positive, "alert.gt0"},
+	{UnderMinIsr, "under-min-isr", "metric.underminisr", "kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount", false, false, positive, "alert.gt0"},
+	{ActiveControllers, "active-controllers", "metric.activecontrollers", "kafka.controller:type=KafkaController,name=ActiveControllerCount", false, false, func(v float64) bool { return v != 1 }, "alert.ne1"},
+	{ProduceLatency, "produce-latency", "metric.producelatency", "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce", false, false, nil, ""},
+	{FetchLatency, "fetch-latency", "metric.fetchlatency", "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchConsumer", false, false, nil, ""},
+	{BytesIn, "bytes-in", "metric.bytesin", "kafka.server:type=BrokerTopicMetrics,name=BytesInPerSec", true, false, nil, ""},
+	{BytesOut, "bytes-out", "metric.bytesout", "kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec", true, false, nil, ""},
+	{MessagesIn, "messages-in", "metric.messagesin", "kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec", true, false, nil, ""},
+	{FailedProduce, "failed-produce", "metric.failedproduce", "kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec", false, true, positive, "alert.gt0"},
+	{IsrShrinks, "isr-shrinks", "metric.isrshrinks", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", false, true, positive, "alert.gt0"},
+	{ConsumerLag, "lag", "metric.lag", "kafka-consumer-groups.sh --describe: LAG", false, false, nil, ""},
 }
 
 func positive(v float64) bool { return v > 0 }
@@ -98,6 +104,38 @@ type Board struct {
 	next   sim.Time
 	last   Values
 	sample func(at sim.Time) Values
+	// counts are the Window metrics' recent Count samples, the newest
+	// last, back to the first at or before a minute ago.
+	counts [NumMetrics][]countSample
+}
+
+// countSample is a Window metric's Count at a sample.
+type countSample struct {
+	t sim.Time
+	n float64
+}
+
+// windowLen is how far back a Window metric counts.
+const windowLen = time.Minute
+
+// increase turns metric i's Count at t into its increase over the last
+// minute: the rises between consecutive samples in the window, a fall
+// counting as a restart from 0 (a broker that restarted counts afresh).
+func (b *Board) increase(i int, t sim.Time, n float64) float64 {
+	cs := append(b.counts[i], countSample{t, n})
+	for len(cs) > 1 && cs[1].t <= t.Add(-windowLen) {
+		cs = cs[1:]
+	}
+	b.counts[i] = cs
+	inc := 0.0
+	for k := 1; k < len(cs); k++ {
+		if d := cs[k].n - cs[k-1].n; d >= 0 {
+			inc += d
+		} else {
+			inc += cs[k].n
+		}
+	}
+	return inc
 }
 
 // New is a board that samples through sample, starting at the first
@@ -115,6 +153,9 @@ func (b *Board) Advance(from, to sim.Time) {
 		v := b.sample(b.next)
 		for i := range v.V {
 			v.V[i] = Quantize(MetricID(i), v.V[i])
+			if Metrics[i].Window && v.Ok[i] {
+				v.V[i] = b.increase(i, b.next, v.V[i])
+			}
 		}
 		same := v.V == b.last.V && v.Ok == b.last.Ok
 		b.record(b.next, v)
@@ -127,10 +168,11 @@ func (b *Board) Advance(from, to sim.Time) {
 }
 
 // decaying: some rate is still above zero (a moving average that will
-// keep falling while the world stands still).
+// keep falling while the world stands still), or a Window metric still
+// counts events that will leave its window.
 func (b *Board) decaying() bool {
 	for i, m := range Metrics {
-		if m.Rate && b.last.V[i] != 0 {
+		if (m.Rate || m.Window) && b.last.V[i] != 0 {
 			return true
 		}
 	}
@@ -158,9 +200,9 @@ type Change struct {
 }
 
 // Changes are the metrics that moved from from to to, in the page's
-// order: a gauge that changed at all; a rate that started or stopped, or
-// moved by half or more (a moving average changes a little every few
-// seconds, and that is no news).
+// order: a gauge that changed at all; a rate that started, stopped or at
+// least doubled. A moving average that decays after a burst changes a
+// little every tick, and that is no news.
 func (b *Board) Changes(from, to sim.Time) []Change {
 	var out []Change
 	for i, m := range Metrics {
@@ -169,7 +211,7 @@ func (b *Board) Changes(from, to sim.Time) []Change {
 		if !ok1 && !ok2 || before == after {
 			continue
 		}
-		if m.Rate && before != 0 && after != 0 && math.Abs(after-before) < 0.5*math.Max(before, after) {
+		if m.Rate && before != 0 && after != 0 && after < 2*before {
 			continue
 		}
 		c := Change{ID: MetricID(i), Before: before, After: after}

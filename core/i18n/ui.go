@@ -270,8 +270,9 @@ var uiText = map[string][2]string{
 	"tab.metrics.title":        {"The metrics an on-call engineer watches, plotted over the session", "운영 담당자가 지켜보는 지표를 세션 시간에 걸쳐 그린 그래프"},
 	"tab.metrics.alert":        {"An alert is firing now", "지금 경보가 울리고 있습니다"},
 	"metrics":                  {"On-call dashboard", "운영 대시보드"},
-	"metrics.tip":              {"Kafka's own metrics as a monitoring system would collect them over JMX (try kafka-run-class.sh org.apache.kafka.tools.JmxTool in the terminal), summed over the running nodes and sampled every second of virtual time early in a session, less often later. Each plot spans the session like the timeline below, with its markers along the top; the vertical line is the moment shown. Red stretches are where the alert commonly set on that metric fires. Hover a row for the MBean it comes from. Rates are Kafka's one-minute moving averages, so they rise and fall over a minute, not at once.", "JMX로 수집하는 카프카 자체 지표를 모니터링 시스템처럼 보여 줍니다(터미널에서 kafka-run-class.sh org.apache.kafka.tools.JmxTool로 직접 읽어 볼 수 있습니다). 실행 중인 노드의 값을 더한 것이고, 세션 초반에는 가상 시간 1초마다, 뒤로 갈수록 드물게 표본을 남깁니다. 그래프의 가로축은 아래 타임라인과 같은 세션 전체이고 위쪽 눈금은 타임라인의 표시와 같습니다. 세로선은 지금 보고 있는 시점입니다. 빨간 구간은 그 지표에 흔히 거는 경보가 울리는 때입니다. 행에 마우스를 올리면 값을 가져오는 MBean이 보입니다. 비율은 카프카의 1분 이동 평균이라 한 번에 바뀌지 않고 1분에 걸쳐 오르내립니다."},
+	"metrics.tip":              {"Kafka's own metrics as a monitoring system would collect them over JMX (try kafka-run-class.sh org.apache.kafka.tools.JmxTool in the terminal), summed over the running brokers and sampled every second of virtual time early in a session, less often later. Each plot spans the session like the timeline below, from the cluster's start to the end of the timeline; the marks along its top are the timeline's markers (crashes, elections, ISR changes), the vertical line the moment shown; \"max\" is the highest value plotted, the top of the plot. Red stretches are where the alert commonly set on the metric fires. Bytes and messages are Kafka's one-minute moving averages: they rise and fall over a minute, so they read lower than a producer's own rate at first. Failed produce requests and ISR shrinks count the events of the last minute. Latencies are the 99th percentile of the requests' total time on the slowest broker: a consumer with nothing to read waits fetch.max.wait.ms (500 ms) in each fetch, which is normal. Offline partitions come from the active controller: no value while there is none. Hover a row for the MBean it comes from.", "JMX로 수집하는 카프카 자체 지표를 모니터링 시스템처럼 보여 줍니다(터미널에서 kafka-run-class.sh org.apache.kafka.tools.JmxTool로 직접 읽어 볼 수 있습니다). 실행 중인 브로커의 값을 더한 것이고, 세션 초반에는 가상 시간 1초마다, 뒤로 갈수록 드물게 표본을 남깁니다. 그래프의 가로축은 아래 타임라인과 같이 클러스터의 시작부터 타임라인의 끝까지입니다. 위쪽 눈금은 타임라인의 표시(크래시, 선출, ISR 변화)이고, 세로선은 지금 보고 있는 시점이고, \"최대\"는 그래프에 그려진 가장 큰 값, 곧 그래프의 꼭대기입니다. 빨간 구간은 그 지표에 흔히 거는 경보가 울리는 때입니다. 바이트와 메시지는 카프카의 1분 이동 평균이라 1분에 걸쳐 오르내리므로, 처음에는 프로듀서가 보고하는 속도보다 낮게 보입니다. 실패한 프로듀스 요청과 ISR 축소는 최근 1분 동안의 횟수입니다. 지연은 가장 느린 브로커에서 요청 전체 시간의 99번째 백분위수입니다. 읽을 것이 없는 컨슈머는 페치마다 fetch.max.wait.ms(500ms)를 기다리는데, 정상입니다. 오프라인 파티션은 활성 컨트롤러가 알려 주므로, 활성 컨트롤러가 없는 동안에는 값이 없습니다. 행에 마우스를 올리면 값을 가져오는 MBean이 보입니다."},
 	"metrics.none":             {"no data", "데이터 없음"},
+	"metrics.peak":             {"max %s", "최대 %s"},
 	"metrics.nocluster":        {"Create a cluster (cluster create) to see its metrics.", "클러스터를 만들면(cluster create) 지표가 보입니다."},
 	"metrics.alert":            {"Alert when", "경보 조건:"},
 	"metrics.step":             {"What this step changed", "이 단계에서 바뀐 지표"},
@@ -286,8 +287,8 @@ var uiText = map[string][2]string{
 	"metric.bytesin":           {"Bytes in", "유입 바이트"},
 	"metric.bytesout":          {"Bytes out (consumers)", "유출 바이트(컨슈머)"},
 	"metric.messagesin":        {"Messages in", "유입 메시지"},
-	"metric.failedproduce":     {"Failed produce requests", "실패한 프로듀스 요청"},
-	"metric.isrshrinks":        {"ISR shrinks", "ISR 축소"},
+	"metric.failedproduce":     {"Failed produce requests, last minute", "실패한 프로듀스 요청(최근 1분)"},
+	"metric.isrshrinks":        {"ISR shrinks, last minute", "ISR 축소(최근 1분)"},
 	"metric.lag":               {"Consumer lag", "컨슈머 랙"},
 
 	// The disk panel (ui/disk.vugu): one partition's directory on one
