@@ -10,6 +10,8 @@ import (
 	"kafkascope/core/config"
 	"kafkascope/core/controller"
 	"kafkascope/core/jmx"
+	"kafkascope/core/raft"
+	"kafkascope/core/release"
 )
 
 // ReplicaManager's gauges summarise the partitions a broker hosts; each is
@@ -252,5 +254,43 @@ func TestIsrMetersCountTheLeadersChanges(t *testing.T) {
 	}
 	if s, e := counts(); s != 1 || e != 0 {
 		t.Fatalf("after the controller fenced the dead follower: shrinks %d, expands %d; want still 1 and 0", s, e)
+	}
+}
+
+// The raft-metrics gauges name each node's role as its release does: the
+// leader votes for itself; 3.8 reads a vote only in the voted state, so
+// its followers show -1, while 4.x reads the epoch's election record and
+// its followers show the vote they gave the leader; a broker-only node
+// is an observer.
+func TestRaftMetricsPerRelease(t *testing.T) {
+	for _, c := range []struct {
+		version      string
+		followerVote func(leader int32) int32
+	}{
+		{"3.8", func(int32) int32 { return -1 }},
+		{"4.3", func(leader int32) int32 { return leader }},
+	} {
+		v, err := release.Runnable(c.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := New(Config{Brokers: 4, Controllers: 3, Seed: 3, Stepped: true, Version: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		leader := cl.Controller().NodeID()
+		for _, id := range cl.NodeIDs() {
+			m := cl.Node(id).Raft.Metrics()
+			want := raft.RaftMetrics{State: "follower", Leader: leader, Vote: c.followerVote(leader)}
+			switch {
+			case id == leader:
+				want.State, want.Vote = "leader", leader
+			case !cl.IsVoter(id):
+				want.State, want.Vote = "observer", -1
+			}
+			if m.State != want.State || m.Leader != want.Leader || m.Vote != want.Vote || m.Epoch < 1 || m.HighWatermark < 1 {
+				t.Errorf("%s: node %d reads %+v, want state %s, leader %d, vote %d", c.version, id, m, want.State, want.Leader, want.Vote)
+			}
+		}
 	}
 }

@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"kafkascope/core/jdk"
 	"kafkascope/core/jmx"
+	"kafkascope/core/raft"
 	"kafkascope/core/sim"
 )
 
@@ -29,7 +31,27 @@ func (r nodeRegistry) MBeans() []jmx.MBean {
 	if r.n.Controller != nil {
 		beans = append(beans, r.n.Controller.MBeans()...)
 	}
+	if r.n.Raft != nil {
+		beans = append(beans, raftMBean(r.n.Raft.Metrics()))
+	}
 	return beans
+}
+
+// raftMBean is the raft client's kafka.server:type=raft-metrics MBean.
+// Its attributes are Kafka metrics (org.apache.kafka.common.metrics)
+// through JmxReporter: a measurable gauge reads as a double, so the
+// leader's id prints as 3.0; current-state is a string.
+func raftMBean(m raft.RaftMetrics) jmx.MBean {
+	d := func(x int64) string { return jdk.DoubleToString(float64(x)) }
+	return jmx.MBean{Name: jmx.MustObjectName("kafka.server:type=raft-metrics"), Attrs: []jmx.Attribute{
+		{Name: "current-state", Value: m.State},
+		{Name: "current-leader", Value: d(int64(m.Leader))},
+		{Name: "current-vote", Value: d(int64(m.Vote))},
+		{Name: "current-epoch", Value: d(int64(m.Epoch))},
+		{Name: "high-watermark", Value: d(m.HighWatermark)},
+		{Name: "log-end-offset", Value: d(m.LogEndOffset)},
+		{Name: "log-end-epoch", Value: d(int64(m.LogEndEpoch))},
+	}}
 }
 
 // MBeans is what node id's JMX server would answer now (nil when the node
