@@ -172,6 +172,7 @@ func (b *Broker) MBeans(now sim.Time) []jmx.MBean {
 	beans = append(beans,
 		jmx.Meter(btm+"ReplicationBytesInPerSec", "bytes", m.replicationBytesIn.Read(now)),
 		jmx.Meter(btm+"ReplicationBytesOutPerSec", "bytes", m.replicationBytesOut.Read(now)))
+	beans = append(beans, b.groupMBeans()...)
 	names := make([]string, 0, len(m.topics))
 	for t := range m.topics {
 		names = append(names, t)
