@@ -564,7 +564,7 @@ func (c *Consumer) fetchPosition(tp topicPartition, ps *position) string {
 	}
 	leader, leaderEpoch := "Optional.empty", "absent"
 	if addr, id, ok := c.meta.Leader(tp.topic, tp.partition); ok {
-		leader = fmt.Sprintf("Optional[%s (id: %d rack: null)]", addr, id)
+		leader = "Optional[" + c.meta.NodeString(addr, id) + "]"
 	}
 	if t := c.meta.Topic(tp.topic); t != nil && int(tp.partition) < len(t.Partitions) && t.Partitions[tp.partition].LeaderEpoch >= 0 {
 		leaderEpoch = fmt.Sprint(t.Partitions[tp.partition].LeaderEpoch)

@@ -36,6 +36,7 @@ type Metadata struct {
 	bootstrap []sim.Addr
 	topics    map[string]bool // the topics this client asks about; nil = all
 	brokers   map[int32]sim.Addr
+	racks     map[int32]string // each broker's rack ("" : none)
 	info      map[string]*TopicInfo
 	log       func(level Level, msg string)
 	// release picks the wording of the topic-error warning (the zero
@@ -133,6 +134,16 @@ func (m *Metadata) Leader(topic string, p int32) (sim.Addr, int32, bool) {
 	id := t.Partitions[p].Leader
 	addr, ok := m.brokers[id]
 	return addr, id, ok && id >= 0
+}
+
+// NodeString is broker id as Kafka's Node.toString prints it:
+// "host:port (id: 1 rack: a)", the rack null without one.
+func (m *Metadata) NodeString(addr sim.Addr, id int32) string {
+	rack := m.racks[id]
+	if rack == "" {
+		rack = "null"
+	}
+	return fmt.Sprintf("%s (id: %d rack: %s)", addr, id, rack)
 }
 
 // BrokerAddr returns a known broker's address.
@@ -243,9 +254,10 @@ func (m *Metadata) apply(env *sim.Env, r *protocol.MetadataResponse, waiters []f
 	m.updated = true
 	m.lastUpdate = env.Now()
 	if len(r.Brokers) > 0 {
-		m.brokers = map[int32]sim.Addr{}
+		m.brokers, m.racks = map[int32]sim.Addr{}, map[int32]string{}
 		for _, b := range r.Brokers {
 			m.brokers[b.NodeID] = sim.Addr(fmt.Sprintf("%s:%d", b.Host, b.Port))
+			m.racks[b.NodeID] = b.Rack
 		}
 	}
 	errs := map[string]protocol.ErrorCode{}
