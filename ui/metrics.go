@@ -23,8 +23,9 @@ import (
 type Metrics struct {
 	App *App
 
-	rows  []metricRow
-	cache [dashboard.NumMetrics]plotCache
+	rows      []metricRow
+	cache     [dashboard.NumMetrics]plotCache
+	perBroker bool // a line per broker instead of the cluster's total
 }
 
 // plotWidth and plotHeight are a plot's viewBox (the SVG stretches to the
@@ -40,11 +41,12 @@ type metricRow struct {
 	Title    string
 	Tip      string
 	Value    string
-	Change   string // "0 → 3" while a scenario step changed it
-	Alerting bool   // the alert's condition holds now
-	Line     string // the series' path
-	Alert    string // the alerting stretches' path (rectangles)
-	Marks    string // the timeline's markers
+	Change   string       // "0 → 3" while a scenario step changed it
+	Alerting bool         // the alert's condition holds now
+	Line     string       // the series' path (the cluster's total)
+	Lines    []brokerLine // per broker, in the per-broker view
+	Alert    string       // the alerting stretches' path (rectangles)
+	Marks    string       // the timeline's markers
 	NowX     string
 	Peak     string // the highest value plotted (the plot's scale)
 	Empty    bool   // no sample yet
@@ -99,7 +101,13 @@ func (c *Metrics) BeforeBuild() {
 			}
 		}
 		row.Line, row.Alert = c.plot(i, s, now, end)
-		if top := c.cache[i].top; top > 0 {
+		top := c.cache[i].top
+		if c.perBroker {
+			if lines, bt := c.brokerLines(b, i, now, end); len(lines) > 0 {
+				row.Line, row.Lines, top = "", lines, bt
+			}
+		}
+		if top > 0 {
 			row.Peak = c.App.Tf("metrics.peak", fmtMetric(m, top))
 		}
 		c.rows = append(c.rows, row)
@@ -122,18 +130,30 @@ func (c *Metrics) plot(i int, s *dashboard.Series, now, end sim.Time) (string, s
 		return pc.line, pc.warn
 	}
 	pc.n, pc.end, pc.now = len(s.Points), end, now
+	pc.top = seriesTop(s, now)
+	pc.line, pc.warn = stepPath(s, now, end, pc.top, dashboard.Metrics[i].Alert)
+	return pc.line, pc.warn
+}
+
+// seriesTop is the highest value s takes up to now (0: none).
+func seriesTop(s *dashboard.Series, now sim.Time) float64 {
 	top := 0.0
 	for _, p := range s.Points {
 		if p.T <= now && !math.IsNaN(p.V) {
 			top = math.Max(top, p.V)
 		}
 	}
-	pc.top = top
+	return top
+}
+
+// stepPath draws s up to now as a step line scaled to top, and the
+// stretches where alert holds as rectangles (alert nil: none). A gap
+// (NaN) lifts the pen.
+func stepPath(s *dashboard.Series, now, end sim.Time, top float64, alert func(float64) bool) (string, string) {
 	if top == 0 {
 		top = 1
 	}
 	y := func(v float64) float64 { return plotHeight - 2 - v/top*(plotHeight-4) }
-	m := dashboard.Metrics[i]
 	var line, warn strings.Builder
 	f := func(sb *strings.Builder, x float64) { sb.WriteString(strconv.FormatFloat(x, 'f', 1, 64)) }
 	pen := false
@@ -161,7 +181,7 @@ func (c *Metrics) plot(i int, s *dashboard.Series, now, end sim.Time) (string, s
 		f(&line, y(p.V))
 		line.WriteString("H")
 		f(&line, x1)
-		if m.Alert != nil && m.Alert(p.V) && x1 > x0 {
+		if alert != nil && alert(p.V) && x1 > x0 {
 			warn.WriteString("M")
 			f(&warn, x0)
 			warn.WriteString(" 0H")
@@ -171,8 +191,56 @@ func (c *Metrics) plot(i int, s *dashboard.Series, now, end sim.Time) (string, s
 			warn.WriteString("Z")
 		}
 	}
-	pc.line, pc.warn = line.String(), warn.String()
-	return pc.line, pc.warn
+	return line.String(), warn.String()
+}
+
+// brokerLines are a metric's per-broker lines (none for a metric no
+// broker reports itself), all on one scale: the highest of them.
+func (c *Metrics) brokerLines(b *dashboard.Board, i int, now, end sim.Time) ([]brokerLine, float64) {
+	top := 0.0
+	for _, bt := range b.Brokers {
+		top = math.Max(top, seriesTop(&bt.Series[i], now))
+	}
+	var out []brokerLine
+	for k, bt := range b.Brokers {
+		if len(bt.Series[i].Points) == 0 {
+			continue
+		}
+		d, _ := stepPath(&bt.Series[i], now, end, top, nil)
+		out = append(out, brokerLine{D: d, Class: "metric-line metric-b" + strconv.Itoa(k%brokerColours)})
+	}
+	return out, top
+}
+
+// brokerColours is how many line colours the per-broker view cycles
+// through (.metric-b0 … in the stylesheet).
+const brokerColours = 6
+
+// brokerLine is one broker's line in a plot.
+type brokerLine struct{ D, Class string }
+
+// TogglePerBroker switches the plots between the cluster's totals and a
+// line per broker.
+func (c *Metrics) TogglePerBroker() { c.perBroker = !c.perBroker }
+
+func (c *Metrics) perBrokerPressed() string {
+	if c.perBroker {
+		return "true"
+	}
+	return "false"
+}
+
+// legend is the per-broker view's key: each broker's colour.
+func (c *Metrics) legend() []brokerLine {
+	b := c.App.Player.Dashboard()
+	if !c.perBroker || b == nil {
+		return nil
+	}
+	out := make([]brokerLine, 0, len(b.Brokers))
+	for k, bt := range b.Brokers {
+		out = append(out, brokerLine{D: c.App.T("broker") + " " + strconv.Itoa(int(bt.ID)), Class: "metric-key metric-b" + strconv.Itoa(k%brokerColours)})
+	}
+	return out
 }
 
 // markPath is the timeline's markers as ticks along a plot's top, the

@@ -27,6 +27,11 @@ func (c *Metrics) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = vgElemAfter(vgparent, "\n    ", "", "h2", "class\x00panel-title")
 			vgSetHTML(vgn, c.App.T("metrics"))
+			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00chip\x00id\x00metrics-per-broker")
+			vgAddAttr(vgn, "aria-pressed", c.perBrokerPressed())
+			vgAddAttr(vgn, "title", c.App.T("metrics.perbroker.title"))
+			vgSetHTML(vgn, c.App.T("metrics.perbroker"))
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { c.TogglePerBroker() })
 			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00panel-info\x00tabindex\x000\x00role\x00note")
 			vgAddAttr(vgn, "aria-label", c.App.T("metrics.tip"))
 			vgAddAttr(vgn, "title", c.App.T("metrics.tip"))
@@ -41,6 +46,23 @@ func (c *Metrics) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		if c.empty() {
 			vgn = vgElem(vgparent, "", "p", "class\x00metrics-empty")
 			vgSetHTML(vgn, c.App.T("metrics.nocluster"))
+		}
+		vgn = vgText(vgparent, "\n  ")
+		if len(c.legend()) > 0 {
+			vgn = vgElem(vgparent, "", "p", "class\x00metrics-legend")
+			{
+				vgparent := vgn
+				_ = vgparent
+				for vgiterkeyt, k := range c.legend() {
+					var vgiterkey interface{} = vgiterkeyt
+					_ = vgiterkey
+					k := k
+					_ = k
+					vgn = vgElem(vgparent, "", "span", "")
+					vgAddAttr(vgn, "class", k.Class)
+					vgSetHTML(vgn, k.D)
+				}
+			}
 		}
 		vgn = vgText(vgparent, "\n  ")
 		if !c.empty() {
@@ -90,8 +112,21 @@ func (c *Metrics) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgAddAttr(vgn, "d", r.Alert)
 							vgn = vgElemAfter(vgparent, "\n        ", "svg", "path", "class\x00metric-marks")
 							vgAddAttr(vgn, "d", r.Marks)
-							vgn = vgElemAfter(vgparent, "\n        ", "svg", "path", "class\x00metric-line")
-							vgAddAttr(vgn, "d", r.Line)
+							vgn = vgText(vgparent, "\n        ")
+							if r.Line != "" {
+								vgn = vgElem(vgparent, "svg", "path", "class\x00metric-line")
+								vgAddAttr(vgn, "d", r.Line)
+							}
+							vgn = vgText(vgparent, "\n        ")
+							for vgiterkeyt, l := range r.Lines {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								l := l
+								_ = l
+								vgn = vgElem(vgparent, "svg", "path", "")
+								vgAddAttr(vgn, "class", l.Class)
+								vgAddAttr(vgn, "d", l.D)
+							}
 							vgn = vgElemAfter(vgparent, "\n        ", "svg", "path", "class\x00metric-now")
 							vgAddAttr(vgn, "d", "M"+r.NowX+" 0V36")
 							vgn = vgText(vgparent, "\n      ")

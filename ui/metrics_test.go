@@ -54,6 +54,21 @@ func TestMetricsTabShowsTheDashboard(t *testing.T) {
 	if !strings.Contains(doc.text("tab-metrics"), "!") {
 		t.Error("the tab does not warn")
 	}
+	// Per broker: a line for each broker that ran, a key naming them; the
+	// value on the right stays the total.
+	at.click("#metrics-per-broker", vgID("metrics-per-broker"))
+	doc = at.render(nil)
+	for _, cls := range []string{`class="metric-line metric-b0"`, `class="metric-line metric-b1"`, `class="metric-line metric-b2"`} {
+		if !strings.Contains(doc.src, cls) {
+			t.Errorf("no %s in the per-broker view", cls)
+		}
+	}
+	if got := doc.texts("metric-key"); len(got) != 3 || got[1] != "broker 2" {
+		t.Errorf("the key reads %q", got)
+	}
+	if got := strings.TrimSpace(doc.text("metric-urp")); !strings.HasSuffix(got, " "+strconv.Itoa(urp)) {
+		t.Errorf("per broker, the row reads %q, not the total %d", got, urp)
+	}
 }
 
 // A scenario step lists the dashboard metrics it changed, before → after:

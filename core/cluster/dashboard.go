@@ -25,14 +25,14 @@ func (c *Cluster) startDashboard() {
 // it is now.
 func (c *Cluster) dashboardSample(at sim.Time) dashboard.Values {
 	var v dashboard.Values
-	set := func(id dashboard.MetricID, x float64) { v.V[id] += x; v.Ok[id] = true }
-	highest := func(id dashboard.MetricID, x float64) { v.V[id] = max(v.V[id], x); v.Ok[id] = true }
 	offline := -1
 	for _, id := range c.NodeIDs() {
 		if c.state[id] != NodeRunning {
 			continue
 		}
 		n := c.nodes[id]
+		bv := dashboard.BrokerValues{ID: id}
+		set := func(m dashboard.MetricID, x float64) { bv.V[m], bv.Ok[m] = x, true }
 		g := n.Broker.ReplicaManagerGauges()
 		set(dashboard.UnderReplicated, float64(g.UnderReplicatedPartitions))
 		set(dashboard.UnderMinIsr, float64(g.UnderMinIsrPartitionCount))
@@ -43,27 +43,39 @@ func (c *Cluster) dashboardSample(at sim.Time) dashboard.Values {
 		set(dashboard.FailedProduce, float64(m.FailedProduce.Count))
 		set(dashboard.IsrShrinks, float64(m.IsrShrinks.Count))
 		if m.ProduceCount > 0 {
-			highest(dashboard.ProduceLatency, m.ProduceP99)
+			set(dashboard.ProduceLatency, m.ProduceP99)
 		}
 		if m.FetchCount > 0 {
-			highest(dashboard.FetchLatency, m.FetchP99)
+			set(dashboard.FetchLatency, m.FetchP99)
 		}
 		v.Pending = v.Pending || m.Pending
-		if n.Controller == nil {
-			continue
+		if n.Controller != nil {
+			active := n.Controller.Active()
+			set(dashboard.ActiveControllers, map[bool]float64{true: 1}[active])
+			if active {
+				offline = n.Controller.OfflinePartitions()
+			}
 		}
-		if n.Controller.Active() {
-			set(dashboard.ActiveControllers, 1)
-			offline = n.Controller.OfflinePartitions()
-		} else {
-			set(dashboard.ActiveControllers, 0)
+		v.Brokers = append(v.Brokers, bv)
+		// The cluster's figure: the sum, or for a latency the slowest
+		// broker's.
+		for i := range bv.V {
+			if !bv.Ok[i] {
+				continue
+			}
+			if i == int(dashboard.ProduceLatency) || i == int(dashboard.FetchLatency) {
+				v.V[i] = max(v.V[i], bv.V[i])
+			} else {
+				v.V[i] += bv.V[i]
+			}
+			v.Ok[i] = true
 		}
 	}
 	if offline >= 0 {
-		set(dashboard.OfflinePartitions, float64(offline))
+		v.V[dashboard.OfflinePartitions], v.Ok[dashboard.OfflinePartitions] = float64(offline), true
 	}
 	if lag, ok := c.consumerLag(); ok {
-		set(dashboard.ConsumerLag, float64(lag))
+		v.V[dashboard.ConsumerLag], v.Ok[dashboard.ConsumerLag] = float64(lag), true
 	}
 	return v
 }

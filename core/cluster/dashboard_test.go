@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"math"
-	"reflect"
 	"testing"
 	"time"
 
@@ -66,8 +65,21 @@ func TestDashboardSummarisesTheState(t *testing.T) {
 				t.Fatal(err)
 			}
 			u, m := gauges()
+			own := map[int32]int{}
+			for _, id := range c.NodeIDs() {
+				if c.State(id) == NodeRunning {
+					own[id] = c.Node(id).Broker.ReplicaManagerGauges().UnderReplicatedPartitions
+				}
+			}
 			if err := c.AdvanceTo(next); err != nil {
 				t.Fatal(err)
+			}
+			for _, bt := range c.Dashboard().Brokers {
+				got, ok := bt.Series[dashboard.UnderReplicated].At(next)
+				want, running := own[bt.ID]
+				if ok != running || running && int(got) != want {
+					t.Fatalf("%s, at %v: broker %d's own URP %v (value %v), its gauge %d (running %v)", name, next, bt.ID, got, ok, want, running)
+				}
 			}
 			if du, dm := dash(next); du != u || dm != m {
 				t.Fatalf("%s, at %v: dashboard URP %d, under-min-ISR %d; the brokers' gauges %d, %d", name, next, du, dm, u, m)
@@ -119,9 +131,23 @@ func TestDashboardLeapMatchesSteps(t *testing.T) {
 	}
 	a, b := run(true), run(false)
 	for i := range a.Series {
-		if !reflect.DeepEqual(a.Series[i], b.Series[i]) {
+		if !sameSeries(a.Series[i], b.Series[i]) {
 			t.Fatalf("metric %d: stepped %v, leaped %v", i, a.Series[i].Points, b.Series[i].Points)
 		}
+	}
+	if len(a.Brokers) != 3 || len(b.Brokers) != 3 {
+		t.Fatalf("broker tracks: %d stepped, %d leaped", len(a.Brokers), len(b.Brokers))
+	}
+	for k := range a.Brokers {
+		for i := range a.Brokers[k].Series {
+			if !sameSeries(a.Brokers[k].Series[i], b.Brokers[k].Series[i]) {
+				t.Fatalf("broker %d, metric %d: stepped %v, leaped %v", a.Brokers[k].ID, i, a.Brokers[k].Series[i].Points, b.Brokers[k].Series[i].Points)
+			}
+		}
+	}
+	// Broker 2 was down for three minutes: a gap in its own history.
+	if _, ok := a.Brokers[1].Series[dashboard.UnderReplicated].At(sim.Time(0).Add(21 * time.Minute)); ok {
+		t.Error("broker 2's history has a value while it was down")
 	}
 	if v, _ := a.Series[dashboard.MessagesIn].At(sim.Time(0).Add(90 * time.Second)); v <= 0 {
 		t.Fatalf("the messages-in rate after the produce is %v", v)
@@ -129,4 +155,18 @@ func TestDashboardLeapMatchesSteps(t *testing.T) {
 	if v, _ := a.Series[dashboard.MessagesIn].At(sim.Time(0).Add(3 * time.Hour)); v != 0 || math.IsNaN(v) {
 		t.Fatalf("the rate has not decayed to 0 after hours of idleness: %v", v)
 	}
+}
+
+// sameSeries: the same points, a gap (NaN) matching a gap.
+func sameSeries(a, b dashboard.Series) bool {
+	if len(a.Points) != len(b.Points) {
+		return false
+	}
+	for i, p := range a.Points {
+		q := b.Points[i]
+		if p.T != q.T || p.V != q.V && !(math.IsNaN(p.V) && math.IsNaN(q.V)) {
+			return false
+		}
+	}
+	return true
 }

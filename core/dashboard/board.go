@@ -1,7 +1,9 @@
 package dashboard
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"time"
 
 	"kafkascope/core/sim"
@@ -88,25 +90,50 @@ func Quantize(id MetricID, v float64) float64 {
 
 // Values are one sample: each metric's value, and whether it was
 // available (a ZooKeeper-era cluster has no KRaft controller gauges; a
-// cluster with no group has no lag).
+// cluster with no group has no lag); and each running broker's own.
 type Values struct {
 	V  [NumMetrics]float64
 	Ok [NumMetrics]bool
 	// Pending: a meter has events its rates will take in at its next
 	// tick, so the rates will move though the world stands still.
 	Pending bool
+	// Brokers are the running brokers' own values, by id ascending (the
+	// metrics a broker reports itself; the cluster's offline partitions
+	// and the groups' lag are no broker's).
+	Brokers []BrokerValues
 }
 
-// Board is the history: one series per metric and the next instant to
-// sample.
-type Board struct {
+// BrokerValues is one broker's sample.
+type BrokerValues struct {
+	ID int32
+	V  [NumMetrics]float64
+	Ok [NumMetrics]bool
+}
+
+// Track is the history of one subject: the cluster's totals, or one
+// broker's own values.
+type Track struct {
 	Series [NumMetrics]Series
-	next   sim.Time
-	last   Values
-	sample func(at sim.Time) Values
 	// counts are the Window metrics' recent Count samples, the newest
 	// last, back to the first at or before a minute ago.
 	counts [NumMetrics][]countSample
+	lastV  [NumMetrics]float64
+	lastOk [NumMetrics]bool
+}
+
+// BrokerTrack is one broker's history.
+type BrokerTrack struct {
+	ID int32
+	Track
+}
+
+// Board is the history: the cluster's totals (Series), each broker's own
+// (Brokers, by id), and the next instant to sample.
+type Board struct {
+	Track
+	Brokers []*BrokerTrack
+	next    sim.Time
+	sample  func(at sim.Time) Values
 }
 
 // countSample is a Window metric's Count at a sample.
@@ -121,21 +148,57 @@ const windowLen = time.Minute
 // increase turns metric i's Count at t into its increase over the last
 // minute: the rises between consecutive samples in the window, a fall
 // counting as a restart from 0 (a broker that restarted counts afresh).
-func (b *Board) increase(i int, t sim.Time, n float64) float64 {
-	cs := append(b.counts[i], countSample{t, n})
+func (k *Track) increase(i int, t sim.Time, n float64) float64 {
+	cs := append(k.counts[i], countSample{t, n})
 	for len(cs) > 1 && cs[1].t <= t.Add(-windowLen) {
 		cs = cs[1:]
 	}
-	b.counts[i] = cs
+	k.counts[i] = cs
 	inc := 0.0
-	for k := 1; k < len(cs); k++ {
-		if d := cs[k].n - cs[k-1].n; d >= 0 {
+	for j := 1; j < len(cs); j++ {
+		if d := cs[j].n - cs[j-1].n; d >= 0 {
 			inc += d
 		} else {
-			inc += cs[k].n
+			inc += cs[j].n
 		}
 	}
 	return inc
+}
+
+// take turns sampled values into what the track keeps (rates quantized,
+// Window counts into their increase), records them at t (a metric without
+// a value is a gap), and reports whether they repeat the last ones and
+// whether some rate or window is still above zero.
+func (k *Track) take(t sim.Time, v *[NumMetrics]float64, ok *[NumMetrics]bool) (same, moving bool) {
+	for i := range v {
+		v[i] = Quantize(MetricID(i), v[i])
+		if Metrics[i].Window && ok[i] {
+			v[i] = k.increase(i, t, v[i])
+		}
+	}
+	same = *v == k.lastV && *ok == k.lastOk
+	k.lastV, k.lastOk = *v, *ok
+	for i := range v {
+		switch {
+		case ok[i]:
+			k.Series[i].add(t, v[i])
+		case len(k.Series[i].Points) > 0:
+			k.Series[i].add(t, math.NaN())
+		}
+		if (Metrics[i].Rate || Metrics[i].Window) && v[i] != 0 {
+			moving = true
+		}
+	}
+	return same, moving
+}
+
+// broker is broker id's track, added in id order when first seen.
+func (b *Board) broker(id int32) *BrokerTrack {
+	i, found := slices.BinarySearchFunc(b.Brokers, id, func(t *BrokerTrack, id int32) int { return cmp.Compare(t.ID, id) })
+	if !found {
+		b.Brokers = slices.Insert(b.Brokers, i, &BrokerTrack{ID: id})
+	}
+	return b.Brokers[i]
 }
 
 // New is a board that samples through sample, starting at the first
@@ -146,46 +209,32 @@ func New(now sim.Time, sample func(at sim.Time) Values) *Board {
 
 // Advance samples every instant in (from, to]; through the span the
 // world stood as it is now. Once a sample repeats the last one, no rate
-// is left decaying and no meter holds events for its next tick, the rest
-// of the span would repeat it too, and is skipped.
+// or window is left moving and no meter holds events for its next tick,
+// the rest of the span would repeat it too, and is skipped.
 func (b *Board) Advance(from, to sim.Time) {
 	for b.next <= to {
-		v := b.sample(b.next)
-		for i := range v.V {
-			v.V[i] = Quantize(MetricID(i), v.V[i])
-			if Metrics[i].Window && v.Ok[i] {
-				v.V[i] = b.increase(i, b.next, v.V[i])
+		t := b.next
+		v := b.sample(t)
+		same, moving := b.take(t, &v.V, &v.Ok)
+		seen := map[int32]bool{}
+		for i := range v.Brokers {
+			bv := &v.Brokers[i]
+			seen[bv.ID] = true
+			s, m := b.broker(bv.ID).take(t, &bv.V, &bv.Ok)
+			same, moving = same && s, moving || m
+		}
+		for _, bt := range b.Brokers {
+			if !seen[bt.ID] { // down: a gap
+				var none [NumMetrics]float64
+				var notOk [NumMetrics]bool
+				s, _ := bt.take(t, &none, &notOk)
+				same = same && s
 			}
 		}
-		same := v.V == b.last.V && v.Ok == b.last.Ok
-		b.record(b.next, v)
-		b.next = nextInstant(b.next)
-		if same && !v.Pending && !b.decaying() {
+		b.next = nextInstant(t)
+		if same && !v.Pending && !moving {
 			b.next = nextInstant(to)
 			return
-		}
-	}
-}
-
-// decaying: some rate is still above zero (a moving average that will
-// keep falling while the world stands still), or a Window metric still
-// counts events that will leave its window.
-func (b *Board) decaying() bool {
-	for i, m := range Metrics {
-		if (m.Rate || m.Window) && b.last.V[i] != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *Board) record(t sim.Time, v Values) {
-	b.last = v
-	for i := range v.V {
-		if v.Ok[i] {
-			b.Series[i].add(t, v.V[i])
-		} else if len(b.Series[i].Points) > 0 {
-			b.Series[i].add(t, math.NaN())
 		}
 	}
 }
