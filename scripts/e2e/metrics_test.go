@@ -10,8 +10,9 @@ import (
 // TestMetricsTab plays a failure in the page and reads the Metrics tab:
 // the under-replicated count it shows is what kafka-topics.sh
 // --under-replicated-partitions lists, its alert shading and the tab's
-// mark appear, and a scenario step lists what it changed. Screenshots of
-// the tab at a desktop and a phone width go to build/screenshots.
+// mark appear, and the per-broker view draws a line per broker.
+// Screenshots of the tab at a desktop and a phone width, and per broker,
+// go to build/screenshots.
 func TestMetricsTab(t *testing.T) {
 	tab, term, shots := openApp(t)
 	term.enter("kafka-topics.sh --create --topic m --partitions 3 --replication-factor 3", "Created topic m.")
@@ -35,5 +36,9 @@ func TestMetricsTab(t *testing.T) {
 	waitFor(t, tab, `document.querySelector("#metric-urp").dataset.alert === "true" && document.querySelector("#metric-urp .metric-warn").getAttribute("d") !== ""`)
 	waitFor(t, tab, `document.querySelector("#tab-metrics .side-tab-alert") !== null`)
 	screenshot(t, tab, filepath.Join(shots, "metrics-desktop.png"), 1280, 800)
+	clickID(t, tab, "metrics-per-broker")
+	waitFor(t, tab, `document.querySelectorAll("#metric-urp .metric-line.metric-b2").length === 1 && document.querySelectorAll(".metric-key").length === 3`)
+	screenshot(t, tab, filepath.Join(shots, "metrics-per-broker.png"), 1280, 800)
+	clickID(t, tab, "metrics-per-broker")
 	screenshot(t, tab, filepath.Join(shots, "metrics-phone.png"), 390, 844)
 }
