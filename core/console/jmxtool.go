@@ -319,15 +319,16 @@ func (j *jmxTool) objectsFound(env *sim.Env, beans []jmx.MBean) {
 			}
 		}
 		switch {
-		case j.include != nil && !j.pattern:
+		case j.include == nil: // every object, with all its attributes
+		case !j.pattern:
 			n = len(j.include) // each object is expected to have every one
 		case n == 0:
-			continue
+			continue // a pattern's object without a listed attribute
 		}
 		j.expected += n
 		j.found = append(j.found, b.Name)
 	}
-	if j.expected == 0 {
+	if len(j.found) == 0 {
 		j.t.println(fmt.Sprintf("No matched attributes for the queried objects %s.", j.queryList()))
 		j.t.finish(1)
 		return
