@@ -153,6 +153,7 @@ func (b *Broker) publish(env *sim.Env, changed map[storage.TopicPartition]bool, 
 	for _, key := range keys {
 		b.reconcile(env, key)
 	}
+	b.pruneTopicMeters(keys)
 	b.groupsMetadataUpdate(env, changed, removed)
 }
 

@@ -10,6 +10,7 @@ import (
 	"kafkascope/core/metrics"
 	"kafkascope/core/protocol"
 	"kafkascope/core/sim"
+	"kafkascope/core/storage"
 )
 
 // brokerMetrics are the broker's Yammer meters, created when the process
@@ -132,6 +133,44 @@ func (m *brokerMetrics) countAppend(now sim.Time, topic string, ok bool, bytes i
 	if ok {
 		m.markTopic(now, topic, bytesIn, int64(bytes))
 		m.markTopic(now, topic, messagesIn, last-first+1)
+	}
+}
+
+// pruneTopicMeters drops topic meters as a metadata update leaves them
+// meaningless: a topic with no replica left here loses all of its
+// (ReplicaManager.maybeRemoveTopicMetrics); a topic this broker now only
+// follows loses its produce-side ones, MessagesIn, BytesIn,
+// FailedProduceRequests and TotalProduceRequests (KAFKA-8392:
+// updateLeaderAndFollowerMetrics). A meter dropped is created afresh at
+// its next mark, with a new count and tick phase.
+func (b *Broker) pruneTopicMeters(keys []storage.TopicPartition) {
+	if b.metrics == nil {
+		return
+	}
+	done := map[string]bool{}
+	for _, key := range keys {
+		t := key.Topic
+		tm := b.metrics.topics[t]
+		if tm == nil || done[t] {
+			continue
+		}
+		done[t] = true
+		local := b.byTopic[t]
+		if len(local) == 0 {
+			delete(b.metrics.topics, t)
+			continue
+		}
+		followsChanged := false
+		for _, k := range keys {
+			if p := b.partitions[k]; k.Topic == t && p != nil && !p.isLeader {
+				followsChanged = true
+				break
+			}
+		}
+		leads := slices.ContainsFunc(local, func(p *Partition) bool { return p != nil && p.isLeader })
+		if followsChanged && !leads {
+			tm.messagesIn, tm.bytesIn, tm.failedProduce, tm.totalProduce = nil, nil, nil, nil
+		}
 	}
 }
 
