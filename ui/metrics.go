@@ -24,6 +24,7 @@ type Metrics struct {
 	App *App
 
 	rows      []metricRow
+	keys      []brokerLine // the per-broker view's key
 	cache     [dashboard.NumMetrics]plotCache
 	perBroker bool // a line per broker instead of the cluster's total
 }
@@ -65,6 +66,7 @@ type plotCache struct {
 func (c *Metrics) BeforeBuild() {
 	c.rows = c.rows[:0]
 	b := c.App.Player.Dashboard()
+	c.keys = c.legend(b)
 	if b == nil {
 		return
 	}
@@ -230,9 +232,9 @@ func (c *Metrics) perBrokerPressed() string {
 	return "false"
 }
 
-// legend is the per-broker view's key: each broker's colour.
-func (c *Metrics) legend() []brokerLine {
-	b := c.App.Player.Dashboard()
+// legend is the per-broker view's key: each broker's colour (read once
+// per render into keys).
+func (c *Metrics) legend(b *dashboard.Board) []brokerLine {
 	if !c.perBroker || b == nil {
 		return nil
 	}
@@ -295,13 +297,13 @@ func plotViewBox() string {
 // moment shown (the Metrics tab shows a mark, as the KRaft tab does when
 // metadata is frozen).
 func (a *App) metricsAlert() bool {
-	b := a.Player.Dashboard()
-	if b == nil {
+	snap := a.Player.Snapshot()
+	if snap == nil {
 		return false
 	}
-	now := a.Player.Now()
-	for i, m := range dashboard.Metrics {
-		if v, ok := b.Series[i].At(now); ok && m.Alert != nil && m.Alert(v) {
+	// The snapshot holds each metric's latest sample already.
+	for i, v := range snap.Metrics {
+		if m := dashboard.Metrics[i]; v.Ok && m.Alert != nil && m.Alert(v.V) {
 			return true
 		}
 	}

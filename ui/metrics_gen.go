@@ -48,12 +48,12 @@ func (c *Metrics) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgSetHTML(vgn, c.App.T("metrics.nocluster"))
 		}
 		vgn = vgText(vgparent, "\n  ")
-		if len(c.legend()) > 0 {
+		if len(c.keys) > 0 {
 			vgn = vgElem(vgparent, "", "p", "class\x00metrics-legend")
 			{
 				vgparent := vgn
 				_ = vgparent
-				for vgiterkeyt, k := range c.legend() {
+				for vgiterkeyt, k := range c.keys {
 					var vgiterkey interface{} = vgiterkeyt
 					_ = vgiterkey
 					k := k

@@ -147,28 +147,25 @@ func (b *Broker) pruneTopicMeters(keys []storage.TopicPartition) {
 	if b.metrics == nil {
 		return
 	}
-	done := map[string]bool{}
-	for _, key := range keys {
-		t := key.Topic
+	// The topics the update touched, and whether it left a replica of
+	// theirs here as a follower.
+	follows := map[string]bool{}
+	var topics []string
+	for _, k := range keys {
+		if _, seen := follows[k.Topic]; !seen {
+			topics = append(topics, k.Topic)
+		}
+		p := b.partitions[k]
+		follows[k.Topic] = follows[k.Topic] || p != nil && !p.isLeader
+	}
+	for _, t := range topics {
 		tm := b.metrics.topics[t]
-		if tm == nil || done[t] {
-			continue
-		}
-		done[t] = true
 		local := b.byTopic[t]
-		if len(local) == 0 {
+		switch {
+		case tm == nil:
+		case len(local) == 0:
 			delete(b.metrics.topics, t)
-			continue
-		}
-		followsChanged := false
-		for _, k := range keys {
-			if p := b.partitions[k]; k.Topic == t && p != nil && !p.isLeader {
-				followsChanged = true
-				break
-			}
-		}
-		leads := slices.ContainsFunc(local, func(p *Partition) bool { return p != nil && p.isLeader })
-		if followsChanged && !leads {
+		case follows[t] && !slices.ContainsFunc(local, func(p *Partition) bool { return p != nil && p.isLeader }):
 			tm.messagesIn, tm.bytesIn, tm.failedProduce, tm.totalProduce = nil, nil, nil, nil
 		}
 	}

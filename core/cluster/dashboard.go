@@ -50,9 +50,9 @@ func (c *Cluster) dashboardSample(at sim.Time) dashboard.Values {
 		}
 		v.Pending = v.Pending || m.Pending
 		if n.Controller != nil {
-			active := n.Controller.Active()
-			set(dashboard.ActiveControllers, map[bool]float64{true: 1}[active])
-			if active {
+			set(dashboard.ActiveControllers, 0)
+			if n.Controller.Active() {
+				set(dashboard.ActiveControllers, 1)
 				offline = n.Controller.OfflinePartitions()
 			}
 		}
