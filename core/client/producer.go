@@ -118,6 +118,9 @@ type producerBatch struct {
 	inFlight  bool
 	closed    bool // no more records may join
 	memory    int  // bytes taken from buffer.memory until the batch completes
+	// maxRecordSize is the largest upper-bound size of a record appended
+	// (ProducerBatch.maxRecordSize, the record-size metrics).
+	maxRecordSize int
 	// baseSeq is the batch's first sequence number (idempotence), assigned
 	// when it is first drained and kept across retries; -1 before. pid and
 	// epoch are the producer id and epoch it was assigned under, and gen
@@ -176,6 +179,8 @@ type Producer struct {
 	// stuck tells the event feed why the producer keeps failing, when the
 	// cluster knows (stuck.go).
 	stuck *stuckReporter
+	// metrics is the producer's metrics registry (Metrics).
+	metrics *producerMetrics
 }
 
 const (
@@ -191,13 +196,16 @@ func NewProducer(self sim.Addr, bootstrap []sim.Addr, cfg ProducerConfig, rnd *s
 	p := &Producer{
 		cfg: cfg, net: rpc.NewClient(self, cfg.ClientID).Reconnecting(), rand: rnd,
 		queues: map[topicPartition]*partitionQueue{}, inFl: map[int32]int{},
-		sticky: map[string]int32{}, stickyBytes: map[string]int{},
+		sticky: map[string]int32{}, stickyBytes: map[string]int{}, metrics: newProducerMetrics(),
 	}
 	prefix := fmt.Sprintf("[Producer clientId=%s] ", cfg.ClientID)
 	p.log = func(level Level, msg, logger string) { log(level, prefix+msg, logger) }
 	p.meta = NewMetadata(p.net, bootstrap, true, func(level Level, msg string) { p.log(level, msg, loggerNetworkClient) })
 	p.meta.release = cfg.Release
-	p.meta.OnUpdate(p.run)
+	p.meta.OnUpdate(func(env *sim.Env) {
+		p.metrics.throttle.Record(env.Now(), 0) // the metadata response's throttle time
+		p.run(env)
+	})
 	p.stuck = newStuckReporter(false, cfg.ClientID, "")
 	p.meta.stuck = p.stuck
 	if cfg.EnableIdempotence {
@@ -374,6 +382,7 @@ func (p *Producer) accumulate(env *sim.Env, ws *waitingSend) (done bool, failed 
 	b.records = append(b.records, record.Record{Timestamp: ws.ts, Key: ws.rec.Key, Value: ws.rec.Value, Headers: ws.rec.Headers})
 	b.callbacks = append(b.callbacks, ws.cb)
 	b.sizeBytes += size
+	b.maxRecordSize = max(b.maxRecordSize, record.EstimateSizeInBytesUpperBound(ws.rec.Key, ws.rec.Value, ws.rec.Headers))
 	// The partition joins the transaction only once the record is in the
 	// accumulator (doSend: maybeAddPartition after append), so a refusal
 	// leaves the record there, never drained, until it expires. The state

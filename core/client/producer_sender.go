@@ -157,11 +157,15 @@ func (p *Producer) send(env *sim.Env, node int32, addr sim.Addr, batches []*prod
 	if p.txn != nil {
 		req.TransactionalID = p.txn.id
 	}
-	for _, b := range batches {
+	sizes := make([]int, len(batches))
+	for i, b := range batches {
 		b.inFlight = true
 		data := record.Build(0, record.NoPartitionLeaderEpoch, p.producerInfo(b), b.records)
 		req.Add(b.tp.topic, protocol.ProducePartition{Index: b.tp.partition, Records: data})
+		sizes[i] = len(data)
 	}
+	p.metrics.drained(env.Now(), batches, sizes)
+	sent := env.Now()
 	if p.cfg.Acks == 0 {
 		p.net.SendOneWay(env, addr, req)
 		for _, b := range batches {
@@ -173,6 +177,13 @@ func (p *Producer) send(env *sim.Env, node int32, addr sim.Addr, batches []*prod
 	var corr int32
 	corr = p.net.Send(env, addr, req, p.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		p.inFl[node]--
+		if err == nil {
+			// The request's latency (ClientResponse.requestLatencyMs),
+			// and the network client's throttle-time record of every
+			// response it reads.
+			p.metrics.requestTime.Record(env.Now(), float64(env.Now().UnixMilli()-sent.UnixMilli()))
+			p.metrics.throttle.Record(env.Now(), 0)
+		}
 		for _, b := range batches {
 			leaderAnswered(env, p.stuck, p.meta, b.tp, node, err)
 		}
@@ -239,13 +250,16 @@ func (p *Producer) completeBatch(env *sim.Env, b *producerBatch, corr int32, pr 
 		backoff := p.backoff(b.attempts)
 		b.retryAt = env.Now().Add(backoff)
 		p.reenqueue(b)
+		p.metrics.retried(env.Now(), b)
 	} else if len(pr.RecordErrors) > 0 {
+		p.metrics.failed(env.Now(), b)
 		p.failRecords(env, b, recordExceptions(pr))
 	} else {
 		msg := pr.ErrorMessage
 		if msg == "" {
 			msg = code.Message()
 		}
+		p.metrics.failed(env.Now(), b)
 		p.fail(env, b, &Error{Class: code.Exception(), Message: msg})
 	}
 	if isInvalidMetadata(code) {
@@ -352,6 +366,7 @@ func (p *Producer) expireBatches(env *sim.Env) {
 			if now.Sub(b.created) < p.cfg.DeliveryTimeout {
 				break
 			}
+			p.metrics.failed(now, b)
 			p.fail(env, b, &Error{Class: classTimeout, Message: fmt.Sprintf("Expiring %d record(s) for %s:%d ms has passed since batch creation", len(b.records), b.tp, now.Sub(b.created).Milliseconds())})
 		}
 	}

@@ -89,9 +89,7 @@ func (p *Producer) State(now sim.Time) ProducerState {
 		BufferMemory: p.cfg.BufferMemory, BufferUsed: p.memUsed, Idempotent: p.idem != nil,
 	}
 	s.ProducerID, s.ProducerEpoch = p.ProducerID()
-	if len(p.wait) > 0 {
-		s.WaitingForMemory = p.meta.Topic(p.wait[0].rec.Topic) != nil
-	}
+	s.WaitingForMemory = p.waitingForMemory()
 	for _, pq := range p.order {
 		tp := pq.tp
 		ps := ProducerPartitionState{Topic: tp.topic, Partition: tp.partition, NextSequence: -1, LastAckedSequence: -1}

@@ -12,6 +12,7 @@ import (
 	"kafkascope/core/javacli"
 	"kafkascope/core/jdk"
 	"kafkascope/core/metadata"
+	"kafkascope/core/metrics"
 	"kafkascope/core/record"
 	"kafkascope/core/release"
 	"kafkascope/core/sim"
@@ -697,7 +698,12 @@ func (r *perfRun) pump(env *sim.Env) {
 			r.t.println(line)
 		}
 		if r.printMetrics {
-			r.t.println("kafkascope: --print-metrics: the simulator keeps no client metrics, so there is no metrics table to print")
+			// ToolsUtils.printMetrics(producer.metrics()), after flush and
+			// before close: the run's last instant.
+			for _, line := range metrics.PrintMetrics(r.prod.Metrics(env.Now())) {
+				r.t.println(line)
+			}
+			r.t.println("kafkascope: the simulator keeps the producer-metrics and producer-topic-metrics above; Kafka's table also lists app-info, kafka-metrics-count, the network's (connection-count, io-ratio, ...) and producer-node-metrics")
 		}
 		r.t.finish(0)
 	})

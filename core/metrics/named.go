@@ -1,0 +1,64 @@
+package metrics
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"kafkascope/core/jdk"
+)
+
+// Tag is one of a metric name's tags, in the order the name was made with
+// (Kafka's MetricName keeps a LinkedHashMap: the client's config tags,
+// then the metric's own).
+type Tag struct{ Key, Value string }
+
+// Named is one metric of a client's registry (org.apache.kafka.common
+// .MetricName and its value, a Double for every Measurable).
+type Named struct {
+	Group string
+	Name  string
+	Tags  []Tag
+	Value float64
+}
+
+// merged is the name ToolsUtils.printMetrics shows: group, name and the
+// tags as Java's Map.toString writes them.
+func (n Named) merged() string {
+	var b strings.Builder
+	b.WriteString(n.Group + ":" + n.Name + ":{")
+	for i, t := range n.Tags {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(t.Key + "=" + t.Value)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// PrintMetrics is ToolsUtils.printMetrics (the perf tools' --print-metrics):
+// a blank line, a header padded to the longest name, then every metric in
+// name order (a TreeMap: Java's String order, which for these ASCII names
+// is byte order), each value as %.3f. Nothing is printed for no metrics.
+func PrintMetrics(ms []Named) []string {
+	if len(ms) == 0 {
+		return nil
+	}
+	type row struct{ name, value string }
+	rows := make([]row, 0, len(ms))
+	width := 0
+	for _, m := range ms {
+		name := m.merged()
+		width = max(width, len(name))
+		rows = append(rows, row{name, jdk.FormatFixed(m.Value, 3)})
+	}
+	// A TreeMap keeps the last value put under a name; the registries
+	// here never repeat one.
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].name < rows[j].name })
+	out := []string{"", fmt.Sprintf("%-*s   %s", width, "Metric Name", "Value")}
+	for _, r := range rows {
+		out = append(out, fmt.Sprintf("%-*s : %s", width, r.name, r.value))
+	}
+	return out
+}
