@@ -40,7 +40,9 @@ type Assignor interface {
 	// UserData is the assignor's subscription user data for a member that
 	// owns owned (nil for assignors without any).
 	UserData(owned []group.TopicPartition, generation int32) []byte
-	Assign(members []AssignorMember, partitions map[string]int32) group.Assignment
+	// racks gives the partitions' replica racks (nil when no broker has
+	// one): KIP-881's rack-aware assignment (the RangeAssignor here).
+	Assign(members []AssignorMember, partitions map[string]int32, racks group.PartitionRacks) group.Assignment
 }
 
 // Assignor class names (partition.assignment.strategy values).
@@ -66,8 +68,13 @@ func DefaultAssignmentStrategyFor(v release.Version) []string {
 }
 
 var assignors = map[string]func() Assignor{
-	RangeAssignorClass:      func() Assignor { return simpleAssignor{"range", group.Range} },
-	RoundRobinAssignorClass: func() Assignor { return simpleAssignor{"roundrobin", group.RoundRobin} },
+	RangeAssignorClass: func() Assignor { return simpleAssignor{"range", group.RangeWithRacks} },
+	// The RoundRobinAssignor is not rack-aware (KIP-881 left it out).
+	RoundRobinAssignorClass: func() Assignor {
+		return simpleAssignor{"roundrobin", func(ms []group.Member, ps map[string]int32, _ group.PartitionRacks) group.Assignment {
+			return group.RoundRobin(ms, ps)
+		}}
+	},
 }
 
 // RegisterAssignor makes an assignor class available to
@@ -106,18 +113,18 @@ func ResolveAssignors(classes []string, isDefault bool) ([]Assignor, string) {
 // support only the eager protocol and send no user data.
 type simpleAssignor struct {
 	name string
-	fn   func([]group.Member, map[string]int32) group.Assignment
+	fn   func([]group.Member, map[string]int32, group.PartitionRacks) group.Assignment
 }
 
 func (a simpleAssignor) Name() string                                  { return a.name }
 func (a simpleAssignor) Protocols() []RebalanceProtocol                { return []RebalanceProtocol{Eager} }
 func (a simpleAssignor) UserData([]group.TopicPartition, int32) []byte { return nil }
-func (a simpleAssignor) Assign(members []AssignorMember, partitions map[string]int32) group.Assignment {
+func (a simpleAssignor) Assign(members []AssignorMember, partitions map[string]int32, racks group.PartitionRacks) group.Assignment {
 	ms := make([]group.Member, len(members))
 	for i, m := range members {
-		ms[i] = group.Member{ID: m.ID, InstanceID: m.InstanceID, Topics: m.Subscription.Topics}
+		ms[i] = group.Member{ID: m.ID, InstanceID: m.InstanceID, Topics: m.Subscription.Topics, RackID: m.Subscription.RackID}
 	}
-	return a.fn(ms, partitions)
+	return a.fn(ms, partitions, racks)
 }
 
 // rebalanceProtocol is the protocol every assignor supports, the highest

@@ -54,7 +54,9 @@ func (g *groupAssignor) UserData(owned []group.TopicPartition, generation int32)
 	return g.a.SubscriptionUserData(nil)
 }
 
-func (g *groupAssignor) Assign(members []AssignorMember, partitions map[string]int32) group.Assignment {
+// Assign runs the sticky assignor. Its KIP-881 rack matching is not
+// simulated: racks are ignored (docs/fidelity.md).
+func (g *groupAssignor) Assign(members []AssignorMember, partitions map[string]int32, _ group.PartitionRacks) group.Assignment {
 	ms := make([]group.Member, len(members))
 	for i, m := range members {
 		s := m.Subscription

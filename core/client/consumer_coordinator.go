@@ -234,6 +234,9 @@ func (g *coordinator) prepareJoin(env *sim.Env) {
 
 func (g *coordinator) subscription() protocol.ConsumerProtocolSubscription {
 	s := protocol.ConsumerProtocolSubscription{Topics: g.topics, GenerationID: g.generation}
+	if g.c.cfg.Release.AtLeast(3, 5) {
+		s.RackID = g.c.cfg.ClientRack // KIP-881: the assignor matches it with the replicas' racks
+	}
 	for _, tp := range g.c.assigned {
 		if n := len(s.OwnedPartitions); n > 0 && s.OwnedPartitions[n-1].Topic == tp.topic {
 			s.OwnedPartitions[n-1].Partitions = append(s.OwnedPartitions[n-1].Partitions, tp.partition)
@@ -400,7 +403,7 @@ func (g *coordinator) assign(env *sim.Env, r *protocol.JoinGroupResponse, done f
 	}
 	run := func(env *sim.Env) {
 		g.snapshot = g.metadataSnapshot(topics)
-		done(env, g.performAssignment(r.ProtocolName, members, g.snapshot.counts))
+		done(env, g.performAssignment(r.ProtocolName, members, g.snapshot.counts, g.c.meta.PartitionRacks(topics)))
 	}
 	if !stale {
 		run(env)
@@ -445,7 +448,7 @@ func (g *coordinator) skipAssignment(env *sim.Env, r *protocol.JoinGroupResponse
 }
 
 // performAssignment runs the assignor the coordinator chose.
-func (g *coordinator) performAssignment(name string, members []AssignorMember, counts map[string]int32) []protocol.SyncGroupRequestAssignment {
+func (g *coordinator) performAssignment(name string, members []AssignorMember, counts map[string]int32, racks group.PartitionRacks) []protocol.SyncGroupRequestAssignment {
 	var a Assignor
 	for _, x := range g.assignors {
 		if x.Name() == name {
@@ -456,7 +459,7 @@ func (g *coordinator) performAssignment(name string, members []AssignorMember, c
 	if a == nil {
 		return out
 	}
-	result := a.Assign(members, counts)
+	result := a.Assign(members, counts, racks)
 	for _, m := range members {
 		out = append(out, protocol.SyncGroupRequestAssignment{MemberID: m.ID, Assignment: encodeAssignment(result[m.ID])})
 	}
@@ -762,22 +765,35 @@ func (g *coordinator) close(env *sim.Env, done func(env *sim.Env)) {
 	leave(env)
 }
 
-// metadataSnapshot is ConsumerCoordinator.MetadataSnapshot without the
-// racks: the partition count of each topic of the group subscription the
-// metadata has (a topic without metadata is absent from counts).
+// metadataSnapshot is ConsumerCoordinator.MetadataSnapshot: the
+// partition count of each topic of the group subscription the metadata
+// has (a topic without metadata is absent from counts) and, when the
+// member has a client.rack (Kafka 3.5+), each partition's replica racks
+// (PartitionRackInfo): then a replica's broker leaving the metadata, or
+// coming back, changes the snapshot and the leader rebalances.
 type metadataSnapshot struct {
 	topics []string
 	counts map[string]int32
+	racks  map[string]string // topic → its partitions' racks, written out
 }
 
 func (g *coordinator) metadataSnapshot(topics []string) *metadataSnapshot {
-	s := &metadataSnapshot{topics: topics, counts: map[string]int32{}}
+	s := &metadataSnapshot{topics: topics, counts: map[string]int32{}, racks: map[string]string{}}
 	for _, t := range topics {
 		if info := g.c.meta.Topic(t); info != nil {
 			s.counts[t] = int32(len(info.Partitions))
 		}
 	}
+	if g.c.cfg.ClientRack != "" && g.c.cfg.Release.AtLeast(3, 5) {
+		for t, parts := range g.c.meta.PartitionRacks(topics) {
+			s.racks[t] = fmt.Sprint(parts)
+		}
+	}
 	return s
+}
+
+func (s *metadataSnapshot) equal(o *metadataSnapshot) bool {
+	return maps.Equal(s.counts, o.counts) && maps.Equal(s.racks, o.racks)
 }
 
 // checkMetadata is the leader's check that the metadata it assigned with
@@ -787,7 +803,7 @@ func (g *coordinator) checkMetadata(env *sim.Env) {
 	if g.snapshot == nil || g.state != stable {
 		return
 	}
-	if now := g.metadataSnapshot(g.snapshot.topics); !maps.Equal(now.counts, g.snapshot.counts) {
+	if now := g.metadataSnapshot(g.snapshot.topics); !now.equal(g.snapshot) {
 		g.snapshot = nil
 		g.requestRejoin(env, "cached metadata has changed")
 	}

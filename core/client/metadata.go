@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"kafkascope/core/group"
 	"kafkascope/core/jdk"
 	"kafkascope/core/protocol"
 	"kafkascope/core/release"
@@ -338,4 +339,36 @@ func (m *Metadata) TopicNameByID(id [16]byte) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// PartitionRacks is each partition's replica racks for the topics the
+// cache knows (Kafka's Cluster: a replica whose broker is not in the
+// metadata, or has no rack, adds none), each partition's racks sorted
+// and distinct; nil when no broker in the metadata has a rack.
+func (m *Metadata) PartitionRacks(topics []string) group.PartitionRacks {
+	anyRack := false
+	for _, r := range m.racks {
+		anyRack = anyRack || r != ""
+	}
+	if !anyRack {
+		return nil
+	}
+	out := group.PartitionRacks{}
+	for _, t := range topics {
+		info := m.Topic(t)
+		if info == nil {
+			continue
+		}
+		parts := make([][]string, len(info.Partitions))
+		for i, p := range info.Partitions {
+			for _, id := range p.Replicas {
+				if r := m.racks[id]; r != "" && !slices.Contains(parts[i], r) {
+					parts[i] = append(parts[i], r)
+				}
+			}
+			slices.Sort(parts[i])
+		}
+		out[t] = parts
+	}
+	return out
 }

@@ -24,8 +24,9 @@ type Member struct {
 	// Kafka's Subscription turns a negative id into Optional.empty; set
 	// it to DefaultGeneration when the member does not send one.
 	GenerationID int32
-	// RackID is client.rack ("" = none). The simulator's brokers have no
-	// broker.rack, so the assignors' rack-aware paths never apply.
+	// RackID is client.rack ("" = none), sent in the subscription from
+	// Kafka 3.5 (KIP-881). RangeWithRacks matches it with the replicas'
+	// racks; the sticky assignors here ignore it.
 	RackID string
 }
 
