@@ -127,6 +127,9 @@ func NewApp(p *player.Player, host Host) *App {
 	a.Disk = NewDisk(a)
 	a.Metrics = &Metrics{App: a}
 	a.SideTab = sideTabEvents
+	if p.Panel == player.PanelMetrics && !p.Embed {
+		a.SideTab = sideTabMetrics // a link with panel=metrics
+	}
 	return a
 }
 
@@ -519,6 +522,35 @@ func (a *App) ShowTab(tab string) {
 		tab = sideTabEvents
 	}
 	a.SideTab = tab
+	// An embed snippet copied now opens on the dashboard too.
+	a.Player.Panel = ""
+	if tab == sideTabMetrics {
+		a.Player.Panel = player.PanelMetrics
+	}
+}
+
+// embedMetrics reports whether the embed view shows the dashboard: in the
+// story's place (its step, Back and Next stay), or alone beside the
+// diagram when there is no story.
+func (a *App) embedMetrics() bool {
+	return a.Player.Embed && a.Player.Panel == player.PanelMetrics
+}
+
+// ToggleEmbedMetrics switches the embed's side panel between the story
+// and the dashboard.
+func (a *App) ToggleEmbedMetrics() {
+	if a.embedMetrics() {
+		a.Player.Panel = ""
+	} else {
+		a.Player.Panel = player.PanelMetrics
+	}
+}
+
+func (a *App) embedMetricsPressed() string {
+	if a.embedMetrics() {
+		return "true"
+	}
+	return "false"
 }
 
 // OpenDisk shows a replica's partition on its broker's disk (a click on
@@ -557,8 +589,10 @@ func (a *App) zkEra() bool {
 func (a *App) zkFrozen() bool { return a.zkEra() && !zkServing(a.Player.Snapshot().ZooKeeper) }
 
 // showSide reports whether the side column has anything: the story, or
-// (outside embeds) the event feed.
-func (a *App) showSide() bool { return a.Player.Scenario() != nil || !a.Player.Embed }
+// (outside embeds) the event feed, or an embed's dashboard.
+func (a *App) showSide() bool {
+	return a.Player.Scenario() != nil || !a.Player.Embed || a.embedMetrics()
+}
 
 // sideClass is the side column's class: side-story while it holds the
 // story. The stylesheet keys the feed's compact lines on it rather than

@@ -183,6 +183,18 @@ func (c *App) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 					}
 					vgn = vgText(vgparent, "\n      ")
+					if c.Player.Scenario() == nil && c.embedMetrics() {
+						{
+							var vgcomp vugu.Builder = c.Metrics
+							if vgcomp != nil {
+								vgin.BuildEnv.WireComponent(vgcomp)
+								vgout.Components = append(vgout.Components, vgcomp)
+								vgn = &vugu.VGNode{Component: vgcomp}
+								vgparent.AppendChild(vgn)
+							}
+						}
+					}
+					vgn = vgText(vgparent, "\n      ")
 					if !c.Player.Embed {
 						vgn = vgElem(vgparent, "", "div", "class\x00side-tabs\x00role\x00tablist")
 						vgAddAttr(vgn, "aria-label", c.T("side.tabs"))

@@ -92,3 +92,68 @@ func TestStoryListsTheMetricsAStepChanged(t *testing.T) {
 	at.play(time.Second)
 	t.Fatal("no step of the scenario lists under-replicated partitions as an alert")
 }
+
+// An embed opened with panel=metrics shows the dashboard in the story's
+// place, with the step and Back/Next kept; its switch brings the story's
+// text back, and a snippet copied then no longer asks for the panel.
+// Without a story the dashboard stands alone beside the diagram.
+func TestEmbedShowsTheDashboard(t *testing.T) {
+	at := newAppTest(t, "?embed=1&panel=metrics", "#scenario=28-on-call&step=3")
+	at.idle()
+	doc := at.render(nil)
+	story := doc.byID("story")
+	if story == nil || doc.byID("metrics") == nil {
+		t.Fatal("no story or no dashboard in the embed")
+	}
+	if !htmltest.Contains(story, doc.byID("metrics")) {
+		t.Error("the dashboard is not in the story's place")
+	}
+	for _, id := range []string{"story-next", "story-back", "story-step", "metric-urp"} {
+		if doc.byID(id) == nil {
+			t.Errorf("no #%s with the dashboard shown", id)
+		}
+	}
+	if doc.byID("story-text") != nil {
+		t.Error("the story's text shows beside the dashboard")
+	}
+	if htmltest.Attr(doc.byID("story-metrics-toggle"), "aria-pressed") != "true" {
+		t.Error("the switch is not pressed")
+	}
+	at.click("#story-metrics-toggle", vgID("story-metrics-toggle"))
+	doc = at.render(nil)
+	if doc.byID("story-text") == nil || doc.byID("metrics") != nil {
+		t.Error("the switch did not bring the story's text back")
+	}
+	if s := at.p.EmbedSnippet("https://k.test/", 960, 600); strings.Contains(s, "panel=") {
+		t.Errorf("the snippet still asks for the dashboard: %s", s)
+	}
+
+	alone := newAppTest(t, "?embed=1&panel=metrics", "")
+	alone.idle()
+	doc = alone.render(nil)
+	if doc.byID("metrics") == nil || doc.byID("story") != nil {
+		t.Error("an embed without a story does not show the dashboard alone")
+	}
+	plain := newAppTest(t, "?embed=1", "")
+	plain.idle()
+	if doc = plain.render(nil); doc.byID("metrics") != nil {
+		t.Error("an embed without panel=metrics shows the dashboard")
+	}
+}
+
+// In the full app, panel=metrics opens the Metrics tab, and choosing a
+// tab decides whether a copied embed opens on the dashboard.
+func TestPanelMetricsOpensTheTab(t *testing.T) {
+	at := newAppTest(t, "?panel=metrics", "")
+	if at.a.SideTab != sideTabMetrics {
+		t.Fatalf("the side tab is %q", at.a.SideTab)
+	}
+	at.a.ShowTab(sideTabEvents)
+	if s := at.p.EmbedSnippet("https://k.test/", 960, 600); strings.Contains(s, "panel=") {
+		t.Errorf("the events tab's snippet asks for the dashboard: %s", s)
+	}
+	at.a.ShowTab(sideTabMetrics)
+	if s := at.p.EmbedSnippet("https://k.test/", 960, 600); !strings.Contains(s, "panel=metrics") {
+		t.Errorf("the metrics tab's snippet does not: %s", s)
+	}
+}

@@ -145,3 +145,12 @@ func (c *Story) metricChanges() []storyMetric {
 	}
 	return out
 }
+
+// sectionClass is the story's class: story-dash while an embed shows the
+// dashboard in its text's place (its title then keeps to two lines).
+func (c *Story) sectionClass() string {
+	if c.App.embedMetrics() {
+		return "panel story story-dash"
+	}
+	return "panel story"
+}

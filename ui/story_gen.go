@@ -15,9 +15,10 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgiterkey interface{}
 	_ = vgiterkey
 	var vgn *vugu.VGNode
-	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "panel story"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
+	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "story"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
 	vgout.Out = append(vgout.Out, vgn)	// root for output
 	vgAddAttr(vgn, "aria-label", c.App.T("story"))
+	vgAddAttr(vgn, "class", c.sectionClass())
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -29,6 +30,29 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgSetHTML(vgn, c.App.T("story.label"))
 			vgn = vgElemAfter(vgparent, "\n    ", "", "span", "class\x00story-step\x00id\x00story-step")
 			vgSetHTML(vgn, c.stepText())
+			vgn = vgText(vgparent, "\n    ")
+			if c.App.Player.Embed {
+				vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00chip story-metrics-toggle\x00id\x00story-metrics-toggle")
+				vgAddAttr(vgn, "aria-pressed", c.App.embedMetricsPressed())
+				vgAddAttr(vgn, "title", c.App.T("metrics.embed.title"))
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { c.App.ToggleEmbedMetrics() })
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = vgElem(vgparent, "", "span", "")
+					vgSetHTML(vgn, c.App.T("tab.metrics"))
+					if c.App.metricsAlert() {
+						vgn = vgElem(vgparent, "", "span", "class\x00side-tab-alert\x00role\x00img")
+						vgAddAttr(vgn, "aria-label", c.App.T("tab.metrics.alert"))
+						vgAddAttr(vgn, "title", c.App.T("tab.metrics.alert"))
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = vgText(vgparent, "!")
+						}
+					}
+				}
+			}
 			vgn = vgElemAfter(vgparent, "\n    ", "", "button", "type\x00button\x00class\x00btn-icon")
 			vgAddAttr(vgn, "aria-label", c.App.T("story.leave"))
 			vgAddAttr(vgn, "title", c.App.T("story.leave"))
@@ -57,65 +81,80 @@ func (c *Story) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgSetHTML(vgn, d.Label)
 			}
 		}
-		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00story-body\x00aria-live\x00polite")
-		{
-			vgparent := vgn
-			_ = vgparent
-			vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00story-text\x00id\x00story-text")
-			vgSetHTML(vgn, c.text())
-			vgn = vgText(vgparent, "\n    ")
-			if len(c.changes) > 0 {
-				vgn = vgElem(vgparent, "", "div", "class\x00story-metrics")
-				{
-					vgparent := vgn
-					_ = vgparent
-					vgn = vgElem(vgparent, "", "span", "class\x00story-metrics-title")
-					vgSetHTML(vgn, c.App.T("metrics.step"))
-					vgn = vgElem(vgparent, "", "ul", "")
+		vgn = vgText(vgparent, "\n  ")
+		if c.App.embedMetrics() {
+			{
+				var vgcomp vugu.Builder = c.App.Metrics
+				if vgcomp != nil {
+					vgin.BuildEnv.WireComponent(vgcomp)
+					vgout.Components = append(vgout.Components, vgcomp)
+					vgn = &vugu.VGNode{Component: vgcomp}
+					vgparent.AppendChild(vgn)
+				}
+			}
+		}
+		vgn = vgText(vgparent, "\n  ")
+		if !c.App.embedMetrics() {
+			vgn = vgElem(vgparent, "", "div", "class\x00story-body\x00aria-live\x00polite")
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = vgElemAfter(vgparent, "\n    ", "", "p", "class\x00story-text\x00id\x00story-text")
+				vgSetHTML(vgn, c.text())
+				vgn = vgText(vgparent, "\n    ")
+				if len(c.changes) > 0 {
+					vgn = vgElem(vgparent, "", "div", "class\x00story-metrics")
 					{
 						vgparent := vgn
 						_ = vgparent
-						for vgiterkeyt, m := range c.changes {
-							var vgiterkey interface{} = vgiterkeyt
-							_ = vgiterkey
-							m := m
-							_ = m
-							vgn = vgElem(vgparent, "", "li", "")
-							vgAddAttr(vgn, "data-state", m.State)
-							{
-								vgparent := vgn
-								_ = vgparent
-								vgn = vgElem(vgparent, "", "span", "class\x00sm-name")
-								vgSetHTML(vgn, m.Name)
-								vgn = vgElemAfter(vgparent, " ", "", "span", "class\x00sm-change")
-								vgSetHTML(vgn, m.Change)
+						vgn = vgElem(vgparent, "", "span", "class\x00story-metrics-title")
+						vgSetHTML(vgn, c.App.T("metrics.step"))
+						vgn = vgElem(vgparent, "", "ul", "")
+						{
+							vgparent := vgn
+							_ = vgparent
+							for vgiterkeyt, m := range c.changes {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								m := m
+								_ = m
+								vgn = vgElem(vgparent, "", "li", "")
+								vgAddAttr(vgn, "data-state", m.State)
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = vgElem(vgparent, "", "span", "class\x00sm-name")
+									vgSetHTML(vgn, m.Name)
+									vgn = vgElemAfter(vgparent, " ", "", "span", "class\x00sm-change")
+									vgSetHTML(vgn, m.Change)
+								}
 							}
 						}
 					}
 				}
-			}
-			vgn = vgText(vgparent, "\n    ")
-			if len(c.commands()) > 0 {
-				vgn = vgElem(vgparent, "", "div", "class\x00story-commands")
-				{
-					vgparent := vgn
-					_ = vgparent
-					for vgiterkeyt, cmd := range c.commands() {
-						var vgiterkey interface{} = vgiterkeyt
-						_ = vgiterkey
-						cmd := cmd
-						_ = cmd
-						vgn = vgElem(vgparent, "", "code", "")
-						vgSetHTML(vgn, "$ " + cmd)
+				vgn = vgText(vgparent, "\n    ")
+				if len(c.commands()) > 0 {
+					vgn = vgElem(vgparent, "", "div", "class\x00story-commands")
+					{
+						vgparent := vgn
+						_ = vgparent
+						for vgiterkeyt, cmd := range c.commands() {
+							var vgiterkey interface{} = vgiterkeyt
+							_ = vgiterkey
+							cmd := cmd
+							_ = cmd
+							vgn = vgElem(vgparent, "", "code", "")
+							vgSetHTML(vgn, "$ " + cmd)
+						}
 					}
 				}
+				vgn = vgText(vgparent, "\n    ")
+				if c.atEnd() {
+					vgn = vgElem(vgparent, "", "p", "class\x00story-end")
+					vgSetHTML(vgn, c.App.T("story.end"))
+				}
+				vgn = vgText(vgparent, "\n  ")
 			}
-			vgn = vgText(vgparent, "\n    ")
-			if c.atEnd() {
-				vgn = vgElem(vgparent, "", "p", "class\x00story-end")
-				vgSetHTML(vgn, c.App.T("story.end"))
-			}
-			vgn = vgText(vgparent, "\n  ")
 		}
 		vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00story-nav")
 		{

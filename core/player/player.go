@@ -39,6 +39,10 @@ type Player struct {
 	Paused bool
 	Lang   i18n.Lang
 	Embed  bool
+	// Panel is the panel beside the diagram a link or an embed asks for:
+	// PanelMetrics for the on-call dashboard, "" for the default (the
+	// story, or the event feed).
+	Panel string
 
 	// ShowHeartbeats and ShowMetadata add those messages to the diagram.
 	ShowHeartbeats bool
@@ -104,7 +108,7 @@ func (p *Player) show(m Mode) {
 // an error to show and opens the default cluster.
 func (p *Player) Boot(query, hash string) {
 	st, err := ParseURL(query, hash)
-	p.Embed = st.Embed
+	p.Embed, p.Panel = st.Embed, st.Panel
 	if st.Lang != "" {
 		p.Lang = st.Lang
 	}

@@ -17,6 +17,7 @@ import (
 // URLState is what a URL asks for.
 type URLState struct {
 	Embed    bool
+	Panel    string // PanelMetrics (panel=metrics in the query) or ""
 	Lang     i18n.Lang
 	Session  string // an encoded timeline (s=...)
 	Scenario string // a built-in scenario id
@@ -63,6 +64,11 @@ func ParseURL(query, hash string) (URLState, error) {
 	if q, err := urlquery.Parse(trimPrefix(query, "?")); err == nil {
 		st.Embed = q.Get("embed") == "1"
 		st.Lang = lang(q.Get("lang"))
+		// Like lang, an unknown panel is the default one: the query is
+		// the page's, and a host may add parts of its own.
+		if q.Get("panel") == PanelMetrics {
+			st.Panel = PanelMetrics
+		}
 	}
 	h, err := urlquery.Parse(trimPrefix(hash, "#"))
 	if err != nil {
@@ -153,6 +159,10 @@ func trimPrefix(s, p string) string {
 	return s
 }
 
+// PanelMetrics is the query's panel=metrics: the dashboard beside the
+// diagram (in an embed, in the story's place; its Back and Next stay).
+const PanelMetrics = "metrics"
+
 // The embed frame: as wide as the column it is pasted in, up to
 // EmbedWidthMax px, and EmbedHeight px tall at every width. The embed view
 // lays out from 450 px high at 480 to 960 px wide; a wide frame puts the
@@ -172,7 +182,11 @@ const (
 // A host that drops the style attribute still gets width="100%" and the
 // height.
 func (p *Player) EmbedSnippet(base string, maxWidth, height int) string {
-	src := base + "?embed=1" + p.Hash()
+	src := base + "?embed=1"
+	if p.Panel == PanelMetrics {
+		src += "&panel=" + PanelMetrics
+	}
+	src += p.Hash()
 	title := "kafkascope"
 	if sc := p.Scenario(); sc != nil {
 		title += ": " + sc.Title(p.Lang)

@@ -28,3 +28,23 @@ func TestEmbedSnippetIsResponsive(t *testing.T) {
 		t.Errorf("the snippet has a fixed width:\n%s", s)
 	}
 }
+
+// panel=metrics in the query opens the dashboard beside the diagram, and
+// an embed snippet made while it is shown keeps it; any other panel is the
+// default one.
+func TestPanelMetricsLink(t *testing.T) {
+	p := New()
+	p.Boot("?embed=1&panel=metrics", "#scenario=28-on-call&step=2")
+	if !p.Embed || p.Panel != PanelMetrics {
+		t.Fatalf("embed %v, panel %q; want an embed with the metrics panel", p.Embed, p.Panel)
+	}
+	s := p.EmbedSnippet("https://k.test/", EmbedWidthMax, EmbedHeight)
+	if !strings.Contains(s, `src="https://k.test/?embed=1&amp;panel=metrics#`) {
+		t.Errorf("the snippet lost the panel:\n%s", s)
+	}
+	for _, q := range []string{"?panel=Metrics", "?panel=disk", "?panel="} {
+		if st, err := ParseURL(q, ""); err != nil || st.Panel != "" {
+			t.Errorf("%s: panel %q, err %v; want the default panel", q, st.Panel, err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -362,6 +363,25 @@ func TestApp(t *testing.T) {
 	}
 	screenshot(t, embed, filepath.Join(shots, "embed-960x600.png"), 960, 600)
 	b.closeTab(embed)
+
+	// The dashboard in an embed (panel=metrics, what Copy embed gives on
+	// the Metrics tab): in the story's place, the step's Back and Next in
+	// view, in a blog-sized frame and a narrow one; the switch brings the
+	// story's text back.
+	dash := b.newTab()
+	b.open(dash, srv.URL+"/?embed=1&panel=metrics#scenario=28-on-call&step=3&lang=en")
+	waitFor(t, dash, `document.querySelector("#story #metric-urp .metric-value") !== null`)
+	for _, size := range [][2]int64{{720, 600}, {480, 450}} {
+		screenshot(t, dash, filepath.Join(shots, fmt.Sprintf("embed-metrics-%dx%d.png", size[0], size[1])), size[0], size[1])
+		inView := `(() => { const n = document.getElementById("story-next").getBoundingClientRect(), m = document.getElementById("metric-urp").getBoundingClientRect();
+			return String(n.bottom <= innerHeight && n.right <= innerWidth && m.top < innerHeight && m.height > 0); })()`
+		if got := evalString(dash, inView); got != "true" {
+			t.Errorf("embed dashboard at %dx%d: Next or the first metric is out of view", size[0], size[1])
+		}
+	}
+	clickID(t, dash, "story-metrics-toggle")
+	waitFor(t, dash, `document.getElementById("story-text") !== null && document.getElementById("metrics") === null`)
+	b.closeTab(dash)
 
 	phase("bad link")
 	// A garbage link: an error banner and a working default cluster.

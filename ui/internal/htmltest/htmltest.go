@@ -40,3 +40,13 @@ func Attr(n *html.Node, key string) string {
 	}
 	return ""
 }
+
+// Contains reports whether inner is outer or one of its descendants.
+func Contains(outer, inner *html.Node) bool {
+	for n := inner; n != nil; n = n.Parent {
+		if n == outer {
+			return true
+		}
+	}
+	return false
+}
