@@ -336,7 +336,7 @@ func momentSVG(t *testing.T, id string, step int, lang string, width float64, st
 		t.Fatalf("%s step %d: %s", id, step, p.Error)
 	}
 	var out bytes.Buffer
-	size, err := snapshot.SVG(&out, p, style, width)
+	size, err := snapshot.SVG(&out, p, style, width, snapshot.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

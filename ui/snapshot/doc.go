@@ -9,6 +9,13 @@
 // title bar and legend, and the producer and consumer group cards beside
 // the brokers.
 //
+// With Options.Dashboard (a link's panel=metrics) the on-call dashboard
+// goes under the diagram: the page's Metrics panel, built as the page
+// builds it, its rows' titles and values written as SVG text beside the
+// panel's own plot paths (dashboard.go). Its few rules are the
+// snapshot's own: the page's plot rules use color-mix() and
+// vector-effect, which a standalone image and package raster lack.
+//
 // The drawings are written straight from the build's nodes, without
 // vugu's static renderer and an HTML parser, and from a package of their
 // own: the page (package ui's importers) links none of it, and its

@@ -17,6 +17,13 @@ import (
 // bottomMargin is the panel's colour below the drawings, in px.
 const bottomMargin = 12
 
+// Options are what a snapshot draws beyond the diagram.
+type Options struct {
+	// Dashboard adds the on-call dashboard under the diagram (a link's
+	// panel=metrics), when the session keeps one.
+	Dashboard bool
+}
+
 // Size is a picture's width and height in CSS pixels.
 type Size struct{ Width, Height float64 }
 
@@ -26,7 +33,7 @@ type Size struct{ Width, Height float64 }
 // data. panelWidth lays the diagram out as the page does in a panel that
 // many CSS px wide (narrower lanes, and under 600 px the touch layout's
 // short labels); 0 is the page's default layout.
-func SVG(w io.Writer, p *player.Player, style string, panelWidth float64) (Size, error) {
+func SVG(w io.Writer, p *player.Player, style string, panelWidth float64, opts Options) (Size, error) {
 	env, err := vugu.NewBuildEnv()
 	if err != nil {
 		return Size{}, err
@@ -49,6 +56,16 @@ func SVG(w io.Writer, p *player.Player, style string, panelWidth float64) (Size,
 	// The last drawing's lanes run to its bottom edge, where the page's
 	// panel goes on: a margin keeps them from looking cut off.
 	height += bottomMargin
+	if opts.Dashboard {
+		h, err := dashboard(x, p, height, width)
+		if err != nil {
+			return Size{}, err
+		}
+		if h > 0 {
+			height += h + bottomMargin
+			style += dashboardCSS
+		}
+	}
 	_, err = fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" class="kd" lang="%s" width="%s" height="%s" viewBox="0 0 %s %s"><style><![CDATA[%s]]></style><rect width="100%%" height="100%%" fill="var(--kd-panel)"/>%s</svg>`,
 		html.EscapeString(string(p.Lang)), num(width), num(height), num(width), num(height), strings.ReplaceAll(style, "]]>", ""), x.b.String())
 	return Size{width, height}, err

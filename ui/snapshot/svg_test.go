@@ -54,7 +54,7 @@ func TestSVGIsThePagesDiagram(t *testing.T) {
 				t.Fatalf("booting %s: %s", link, p.Error)
 			}
 			var out bytes.Buffer
-			size, err := SVG(&out, p, snapshotStyle(t), c.width)
+			size, err := SVG(&out, p, snapshotStyle(t), c.width, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,7 +214,7 @@ func BenchmarkSVG(b *testing.B) {
 		p := player.New()
 		p.Boot("", "#scenario=04-isr&step=3&lang=ko")
 		var out bytes.Buffer
-		if _, err := SVG(&out, p, string(style), 0); err != nil {
+		if _, err := SVG(&out, p, string(style), 0, Options{}); err != nil {
 			b.Fatal(err)
 		}
 		b.SetBytes(int64(out.Len()))
@@ -246,5 +246,71 @@ func TestStyleTakesThePagesVariables(t *testing.T) {
 		if got, want := Style(page, diagram), `svg.kd{font-size:14px;--panel:#eee;--mono:c;--sans:a, b}`+diagram; got != want {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}
+	}
+}
+
+// With Options.Dashboard the picture has the Metrics panel's rows under
+// the diagram: each metric's value as the page's panel reads it at that
+// moment, its step change, and the panel's own plot paths; the picture
+// grows by the strip. A session that keeps no dashboard (a simulator
+// run) draws none.
+func TestSVGDashboard(t *testing.T) {
+	p := player.New()
+	p.Boot("", "#scenario=28-on-call&step=3&lang=en")
+	if p.Error != "" {
+		t.Fatal(p.Error)
+	}
+	var plain, dash bytes.Buffer
+	plainSize, err := SVG(&plain, p, snapshotStyle(t), 0, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, err := SVG(&dash, p, snapshotStyle(t), 0, Options{Dashboard: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size.Height <= plainSize.Height || size.Width != plainSize.Width {
+		t.Errorf("with the dashboard %v, without %v", size, plainSize)
+	}
+	if err := xml.Unmarshal(dash.Bytes(), new(struct{})); err != nil {
+		t.Fatalf("not well-formed XML: %v", err)
+	}
+	panel, _ := htmltest.Render(t, ui.NewApp(p, nil).Metrics)
+	svg := dash.String()
+	for _, id := range []string{"urp", "offline", "under-min-isr", "active-controllers"} {
+		li := htmltest.ByID(panel, "metric-"+id)
+		if li == nil {
+			t.Fatalf("the panel has no #metric-%s", id)
+		}
+		value := htmltest.TextOf(htmltest.ByClass(li, "metric-value"))
+		want := fmt.Sprintf(`<g id="sd-%s"`, id)
+		i := strings.Index(svg, want)
+		if i < 0 {
+			t.Fatalf("no %s in the picture", want)
+		}
+		row := svg[i:]
+		row = row[:strings.Index(row, `<rect class="sd-plot"`)]
+		if !strings.Contains(row, ">"+html.EscapeString(value)+"</text>") {
+			t.Errorf("%s: the picture's row %q lacks the panel's value %q", id, row, value)
+		}
+		if d := htmltest.Attr(htmltest.ByClass(li, "metric-warn"), "d"); !strings.Contains(svg[i:], `d="`+d+`"`) {
+			t.Errorf("%s: the panel's alert path %q is not in the picture", id, d)
+		}
+	}
+	if !strings.Contains(svg, `class="sd-change"`) {
+		t.Error("the step's changes are not in the picture")
+	}
+
+	sim := player.New()
+	sim.Boot("", "#sim=1")
+	if sim.Error != "" {
+		t.Fatal(sim.Error)
+	}
+	var out bytes.Buffer
+	if _, err := SVG(&out, sim, snapshotStyle(t), 0, Options{Dashboard: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "sd-rows") {
+		t.Error("a simulator run, which keeps no dashboard, drew one")
 	}
 }

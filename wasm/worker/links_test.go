@@ -204,8 +204,22 @@ func TestOEmbed(t *testing.T) {
 		}
 	}
 
+	// A link that opens the dashboard (?panel=metrics) embeds it, and its
+	// thumbnail draws it.
+	rec := ask(h, http.MethodGet, "/oembed?url="+url.QueryEscape("http://example.com/?panel=metrics#lang=en&scenario=28-on-call&step=3"), "")
+	var dash oembedAnswer
+	if err := json.Unmarshal(rec.Body.Bytes(), &dash); err != nil || rec.Code != http.StatusOK {
+		t.Fatalf("dashboard link: %d %s", rec.Code, rec.Body)
+	}
+	if !strings.Contains(dash.HTML, "?embed=1&amp;panel=metrics#") || !strings.HasSuffix(dash.ThumbnailURL, "&panel=metrics") {
+		t.Errorf("dashboard link: %+v", dash)
+	}
+	if thumb, err := url.Parse(dash.ThumbnailURL); err != nil || !strings.Contains(ask(h, http.MethodGet, thumb.RequestURI(), "").Body.String(), `id="sd-urp"`) {
+		t.Errorf("dashboard link: the thumbnail %s has no dashboard", dash.ThumbnailURL)
+	}
+
 	// Bounds: the frame and the thumbnail fit them.
-	rec := ask(h, http.MethodGet, "/oembed?url="+url.QueryEscape(short)+"&maxwidth=500&maxheight=400", "")
+	rec = ask(h, http.MethodGet, "/oembed?url="+url.QueryEscape(short)+"&maxwidth=500&maxheight=400", "")
 	var a oembedAnswer
 	if err := json.Unmarshal(rec.Body.Bytes(), &a); err != nil || rec.Code != http.StatusOK {
 		t.Fatalf("%d %s", rec.Code, rec.Body)

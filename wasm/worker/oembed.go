@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"kafkascope/core/player"
+	"kafkascope/ui/snapshot"
 )
 
 // oembedAnswer is an oEmbed 1.0 response of type rich (oembed.com, 2.3
@@ -64,7 +66,13 @@ func (s *server) oembed(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, err.Error())
 		return
 	}
-	_, size, err := s.picture(p, 0)
+	// A link that opens the dashboard (?panel=metrics) embeds it, and
+	// its thumbnail draws it.
+	var opts snapshot.Options
+	if u, err := url.Parse(link); err == nil && u.Query().Get("panel") == player.PanelMetrics {
+		p.Panel, opts.Dashboard = player.PanelMetrics, true
+	}
+	_, size, err := s.picture(p, 0, opts)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
@@ -81,6 +89,9 @@ func (s *server) oembed(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		thumb = site + "/snapshot.svg?id=" + id
+	}
+	if opts.Dashboard {
+		thumb += "&panel=" + player.PanelMetrics
 	}
 	// The thumbnail scales (an SVG with a viewBox) to fit the bounds
 	// the consumer gave.

@@ -29,10 +29,14 @@ func (s *server) snapshot(w http.ResponseWriter, r *http.Request) {
 // ui/snapshot), laid out for its w=, and its size; ok is false when it
 // answered an error instead.
 func (s *server) moment(w http.ResponseWriter, r *http.Request) (svg []byte, size snapshot.Size, ok bool) {
+	var opts snapshot.Options
 	if !readOnly(w, r, "a snapshot") {
 		return nil, size, false
 	}
 	query, width, err := panelWidth(r.URL.RawQuery)
+	if err == nil {
+		query, opts, err = drawingOptions(query)
+	}
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return nil, size, false
@@ -47,7 +51,7 @@ func (s *server) moment(w http.ResponseWriter, r *http.Request) (svg []byte, siz
 		httpError(w, http.StatusBadRequest, err.Error())
 		return nil, size, false
 	}
-	svg, size, err = s.picture(p, width)
+	svg, size, err = s.picture(p, width, opts)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return nil, size, false
@@ -91,6 +95,30 @@ func panelWidth(query string) (string, float64, error) {
 		width = n
 	}
 	return strings.Join(rest, "&"), float64(width), nil
+}
+
+// drawingOptions takes panel=metrics (the page's query part that opens
+// the on-call dashboard) out of a snapshot's query: the picture then has
+// the dashboard under the diagram. Any other panel is refused, as is a
+// second one.
+func drawingOptions(query string) (string, snapshot.Options, error) {
+	var opts snapshot.Options
+	if !strings.HasPrefix(query, "panel=") && !strings.Contains(query, "&panel=") {
+		return query, opts, nil
+	}
+	var rest []string
+	for _, part := range strings.Split(query, "&") {
+		v, ok := strings.CutPrefix(part, "panel=")
+		if !ok {
+			rest = append(rest, part)
+			continue
+		}
+		if v != player.PanelMetrics || opts.Dashboard {
+			return "", opts, fmt.Errorf("panel= is %s (the on-call dashboard under the diagram), given once", player.PanelMetrics)
+		}
+		opts.Dashboard = true
+	}
+	return strings.Join(rest, "&"), opts, nil
 }
 
 // queryFields reads a share link's #part from a query: the fields
@@ -146,13 +174,13 @@ func replay(fields string) (*player.Player, error) {
 // picture draws p's moment as the page's diagram (ui/snapshot), with the
 // page's own CSS, laid out for a panel panelWidth px wide (0: the page's
 // default layout).
-func (s *server) picture(p *player.Player, panelWidth float64) ([]byte, snapshot.Size, error) {
+func (s *server) picture(p *player.Player, panelWidth float64, opts snapshot.Options) ([]byte, snapshot.Size, error) {
 	style, err := s.style()
 	if err != nil {
 		return nil, snapshot.Size{}, fmt.Errorf("the page's styles: %w", err)
 	}
 	var out bytes.Buffer
-	size, err := snapshot.SVG(&out, p, style, panelWidth)
+	size, err := snapshot.SVG(&out, p, style, panelWidth, opts)
 	return out.Bytes(), size, err
 }
 

@@ -56,12 +56,15 @@ func sessionLink() string {
 // (ui/snapshot over the player booted on the link and run for the
 // frames the page runs): for a scenario step and for a typed session
 // that ends in a "time advance" (which the page runs to its end); and
-// with w=, as a panel that wide lays it out.
+// with w=, as a panel that wide lays it out; with panel=metrics, the
+// dashboard under the diagram.
 func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
 	for _, c := range []struct {
 		query string
 		width float64
-	}{{"scenario=04-isr&step=3&lang=ko", 0}, {sessionLink(), 0}, {"w=390&scenario=04-isr&step=3&lang=ko", 390}} {
+		opts  snapshot.Options
+	}{{"scenario=04-isr&step=3&lang=ko", 0, snapshot.Options{}}, {sessionLink(), 0, snapshot.Options{}}, {"w=390&scenario=04-isr&step=3&lang=ko", 390, snapshot.Options{}},
+		{"panel=metrics&scenario=28-on-call&step=3&lang=en", 0, snapshot.Options{Dashboard: true}}} {
 		query := c.query
 		rec := get(t, http.MethodGet, "/snapshot.svg?"+query)
 		if rec.Code != http.StatusOK {
@@ -73,7 +76,7 @@ func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
 		// The page: booted on the link, then its frames (a second of
 		// them, paused, as a link opens).
 		p := player.New()
-		p.Boot("", "#"+strings.TrimPrefix(query, "w=390&"))
+		p.Boot("", "#"+strings.TrimPrefix(strings.TrimPrefix(query, "w=390&"), "panel=metrics&"))
 		for range 60 {
 			p.Tick(16 * time.Millisecond)
 		}
@@ -85,7 +88,7 @@ func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
-		if _, err := snapshot.SVG(&want, p, style, c.width); err != nil {
+		if _, err := snapshot.SVG(&want, p, style, c.width, c.opts); err != nil {
 			t.Fatal(err)
 		}
 		if rec.Body.String() != want.String() {
@@ -93,6 +96,9 @@ func TestSnapshotAnswersTheLinksPicture(t *testing.T) {
 		}
 		if !strings.Contains(rec.Body.String(), `class="kd-card`) {
 			t.Errorf("%.60s: no broker card in the picture", query)
+		}
+		if got := strings.Contains(rec.Body.String(), `id="sd-urp"`); got != c.opts.Dashboard {
+			t.Errorf("%.60s: dashboard drawn %v", query, got)
 		}
 	}
 }
@@ -115,6 +121,9 @@ func TestSnapshotRefusesBadLinks(t *testing.T) {
 		{http.MethodGet, "/snapshot.svg?scenario=04-isr&w=100", http.StatusBadRequest, "w= is a width in CSS px from 240 to 1920"},
 		{http.MethodGet, "/snapshot.svg?scenario=04-isr&w=400&w=500", http.StatusBadRequest, "given once"},
 		{http.MethodGet, "/snapshot.svg?w=400", http.StatusBadRequest, "give a share link's fields"},
+		{http.MethodGet, "/snapshot.svg?scenario=04-isr&panel=disk", http.StatusBadRequest, "panel= is metrics"},
+		{http.MethodGet, "/snapshot.svg?scenario=04-isr&panel=metrics&panel=metrics", http.StatusBadRequest, "given once"},
+		{http.MethodGet, "/snapshot.svg?panel=metrics", http.StatusBadRequest, "give a share link's fields"},
 		{http.MethodGet, "/snapshot.svg?id=../etc", http.StatusNotFound, "not a short link's id"},
 		{http.MethodGet, "/snapshot.svg?id=AAAAAAAAAAAA&scenario=04-isr", http.StatusBadRequest, "id= comes alone"},
 	}

@@ -50,3 +50,51 @@ func Contains(outer, inner *html.Node) bool {
 	}
 	return false
 }
+
+// ByID is the first element under n (n included) with the id, or nil.
+func ByID(n *html.Node, id string) *html.Node {
+	return first(n, func(c *html.Node) bool { return Attr(c, "id") == id })
+}
+
+// ByClass is the first element under n (n included) with the class, or
+// nil.
+func ByClass(n *html.Node, class string) *html.Node {
+	return first(n, func(c *html.Node) bool {
+		for _, f := range strings.Fields(Attr(c, "class")) {
+			if f == class {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func first(n *html.Node, match func(*html.Node) bool) *html.Node {
+	if n == nil {
+		return nil
+	}
+	if n.Type == html.ElementNode && match(n) {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := first(c, match); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// TextOf is the text under n.
+func TextOf(n *html.Node) string {
+	if n == nil {
+		return ""
+	}
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(TextOf(c))
+	}
+	return b.String()
+}

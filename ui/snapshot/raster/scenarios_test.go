@@ -18,7 +18,7 @@ import (
 // scenarioSnapshot is the snapshot of a scenario's step, as the Worker
 // draws it (wasm/worker: replay, then ui/snapshot.SVG with the page's
 // stylesheet).
-func scenarioSnapshot(t *testing.T, style, fields string, width float64) []byte {
+func scenarioSnapshot(t *testing.T, style, fields string, width float64, opts snapshot.Options) []byte {
 	t.Helper()
 	p := player.New()
 	p.Boot("", "#"+fields)
@@ -29,7 +29,7 @@ func scenarioSnapshot(t *testing.T, style, fields string, width float64) []byte 
 		t.Fatalf("%s: %s", fields, p.Error)
 	}
 	var out bytes.Buffer
-	if _, err := snapshot.SVG(&out, p, style, width); err != nil {
+	if _, err := snapshot.SVG(&out, p, style, width, opts); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes()
@@ -49,7 +49,7 @@ func pageStyle(t *testing.T) string {
 }
 
 // Every scenario's first and last step, in English and Korean (and one
-// in the phone layout), draws; and nothing in it is lost to this
+// in the phone layout; the last with the dashboard), draws; and nothing in it is lost to this
 // package's limits: every fill and stroke is a colour it reads, and
 // every character has a glyph in its fonts or is a symbol it draws. A
 // new label in a script the fonts lack, or a colour written as
@@ -72,7 +72,9 @@ func TestEveryScenarioDraws(t *testing.T) {
 				if step == 1 && lang == "ko" {
 					width = 390
 				}
-				doc := scenarioSnapshot(t, style, fields, width)
+				// The last step with the dashboard under the diagram
+				// (panel=metrics): its titles, values and changes too.
+				doc := scenarioSnapshot(t, style, fields, width, snapshot.Options{Dashboard: step > 1})
 				if _, err := Render(doc, 1); err != nil {
 					t.Fatalf("%s: %v", fields, err)
 				}
