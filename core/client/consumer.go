@@ -136,6 +136,14 @@ type position struct {
 	// -1: the leader.
 	preferred      int32
 	preferredUntil sim.Time
+	// The last fetch answer's high watermark, last stable offset and log
+	// start offset, for the lag and lead metrics (read only once an
+	// answer set them); agg is the
+	// fetch answer the buffered records came in, aggBytes and aggRecords
+	// their share of it, recorded once they are all read.
+	hw, lso, logStart    int64
+	agg                  *fetchAggregate
+	aggBytes, aggRecords int
 }
 
 // seek sets the position to offset, found outside a fetch (ListOffsets,
@@ -189,13 +197,16 @@ type Consumer struct {
 	// The rebalance listener of a consumer-protocol member
 	// (consumer_listener.go).
 	onRevoked, onAssigned, onLost func(env *sim.Env, partitions []group.TopicPartition)
+	// metrics is the consumer's metrics registry (Metrics).
+	metrics *consumerMetrics
 }
 
 const loggerFetcher = "org.apache.kafka.clients.consumer.internals.AbstractFetch"
 
 // NewConsumer makes a consumer sending from self.
 func NewConsumer(self sim.Addr, bootstrap []sim.Addr, cfg ConsumerConfig, log func(level Level, msg, logger string)) *Consumer {
-	c := &Consumer{cfg: cfg, net: rpc.NewClient(self, cfg.ClientID).Reconnecting(), pos: map[topicPartition]*position{}, fetching: map[int32]bool{}, lookups: map[int32]bool{}}
+	c := &Consumer{cfg: cfg, net: rpc.NewClient(self, cfg.ClientID).Reconnecting(), pos: map[topicPartition]*position{}, fetching: map[int32]bool{}, lookups: map[int32]bool{},
+		metrics: newConsumerMetrics()}
 	// ConsumerUtils.createLogContext: a static member's lines name its
 	// instance first.
 	prefix := fmt.Sprintf("[Consumer clientId=%s, groupId=%s] ", cfg.ClientID, cfg.GroupID)
@@ -285,6 +296,9 @@ func (c *Consumer) run(env *sim.Env) {
 	c.lookupOffsets(env)
 	c.deliver(env)
 	nodes, groups, addrs := c.byReadReplica(env, func(ps *position) bool { return ps.offset >= 0 && !ps.awaiting && !ps.paused && len(ps.buffer) == 0 }, c.fetching)
+	if len(nodes) > 0 {
+		c.metrics.updateAssignment(c.assigned) // prepareFetchRequests
+	}
 	byNode := map[int32]*protocol.FetchRequest{}
 	for _, id := range nodes {
 		req := &protocol.FetchRequest{
@@ -306,10 +320,17 @@ func (c *Consumer) run(env *sim.Env) {
 		for _, tp := range tps {
 			seeks[tp] = c.pos[tp].seeks
 		}
+		sent := env.Now()
 		c.net.Send(env, addrs[id], byNode[id], c.cfg.RequestTimeout+c.cfg.FetchMaxWait, func(env *sim.Env, resp protocol.Response, err error) {
 			c.fetching[id] = false
 			if c.stopped {
 				return
+			}
+			if err == nil {
+				// AbstractFetch.handleFetchSuccess: the answer's latency;
+				// the network client's throttle-time record of it.
+				c.metrics.fetchLatency.Record(env.Now(), latency(sent, env.Now()))
+				c.metrics.throttle.Record(env.Now(), 0)
 			}
 			for _, tp := range tps {
 				leaderAnswered(env, c.stuck, c.meta, tp, id, err)
@@ -326,14 +347,26 @@ func (c *Consumer) run(env *sim.Env) {
 }
 
 func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse, seeks map[topicPartition]int) {
+	n := 0
+	for _, t := range r.Topics {
+		n += len(t.Partitions)
+	}
+	// Every partition of the answer counts for its metrics: one that is
+	// not read (no longer fetchable, an error) is drained with nothing.
+	agg := c.metrics.newAggregate(n)
 	for _, t := range r.Topics {
 		for _, pr := range t.Partitions {
 			tp := topicPartition{t.Name, pr.Index}
 			ps := c.pos[tp]
 			if ps == nil || ps.offset < 0 || ps.awaiting || len(ps.buffer) > 0 || ps.seeks != seeks[tp] {
+				agg.drained(env.Now(), tp, 0, 0)
 				continue
 			}
+			if pr.ErrorCode != protocol.NONE {
+				agg.drained(env.Now(), tp, 0, 0)
+			}
 			if pr.ErrorCode == protocol.NONE && pr.PreferredReadReplica >= 0 {
+				agg.drained(env.Now(), tp, 0, 0)
 				// The leader names a replica to read from (KIP-392):
 				// until the metadata would be refreshed, fetches of this
 				// partition go there (SubscriptionState.updatePreferredReadReplica).
@@ -355,6 +388,8 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse, seeks ma
 			case protocol.NONE:
 				data := pr.Records
 				ps.fetched = ps.offset
+				ps.hw, ps.lso, ps.logStart = pr.HighWatermark, pr.LastStableOffset, pr.LogStartOffset
+				bytes := 0
 				skip := c.abortedSkipper(pr.AbortedTransactions)
 				for len(data) > 0 {
 					b, n, err := record.Decode(data)
@@ -362,6 +397,7 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse, seeks ma
 						break
 					}
 					data = data[n:]
+					bytes += n
 					if skip(&b) || b.IsControl() {
 						// Control records (transaction markers) never reach
 						// the application; nor, read_committed, do aborted
@@ -385,6 +421,10 @@ func (c *Consumer) handleFetch(env *sim.Env, r *protocol.FetchResponse, seeks ma
 				}
 				if len(ps.buffer) == 0 {
 					ps.offset = ps.fetched // only control records or compacted gaps
+					agg.drained(env.Now(), tp, bytes, 0)
+					c.metrics.positionRead(env.Now(), tp, ps, c.isolation() == 1)
+				} else {
+					ps.agg, ps.aggBytes, ps.aggRecords = agg, bytes, len(ps.buffer)
 				}
 			case protocol.OFFSET_OUT_OF_RANGE:
 				// FetchCollector: with a reset policy the position is looked

@@ -91,12 +91,14 @@ func (g *coordinator) sendOffsetCommit(env *sim.Env, req *protocol.OffsetCommitR
 	for _, o := range offsets {
 		req.Add(o.tp.topic, protocol.OffsetCommitRequestPartition{PartitionIndex: o.tp.partition, CommittedOffset: o.offset, CommittedLeaderEpoch: o.epoch})
 	}
+	at := env.Now()
 	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		if err != nil {
 			g.markUnknown(env, err.Error())
 			done(env, errRetriableCommit)
 			return
 		}
+		g.c.metrics.commit.Record(env.Now(), latency(at, env.Now())) // OffsetCommitResponseHandler, whatever the answer
 		var failure *Error
 		for _, t := range resp.(*protocol.OffsetCommitResponse).Topics {
 			for _, p := range t.Partitions {

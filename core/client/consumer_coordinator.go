@@ -254,6 +254,8 @@ func (g *coordinator) sendJoin(env *sim.Env) {
 		return
 	}
 	g.state = preparingRebalance
+	g.c.metrics.coordinated = true
+	g.c.metrics.rebalanceStarted(env.Now())
 	reason := g.rejoinReason
 	g.rejoin, g.rejoinReason = false, ""
 	req := &protocol.JoinGroupRequest{GroupID: g.c.cfg.GroupID, SessionTimeoutMs: int32(g.c.cfg.SessionTimeout.Milliseconds()),
@@ -268,14 +270,24 @@ func (g *coordinator) sendJoin(env *sim.Env) {
 	timeout := max(g.c.cfg.RequestTimeout, g.c.cfg.MaxPollInterval+joinGroupTimeoutLapse)
 	to := g.coord
 	sent := g.generationString()
+	at := env.Now()
 	g.net.Send(env, to, req, timeout, func(env *sim.Env, resp protocol.Response, err error) {
 		if g.closed {
 			return
 		}
 		if err != nil {
+			g.c.metrics.rebalanceFailed(env.Now())
 			g.joinFailed(env)
 			g.markUnknown(env, err.Error())
 			return
+		}
+		// JoinGroupResponseHandler: the join's time when it succeeded;
+		// any error fails the join future, a failed rebalance
+		// (MEMBER_ID_REQUIRED too: the member joins again with its id).
+		if r := resp.(*protocol.JoinGroupResponse); r.ErrorCode == protocol.NONE {
+			g.c.metrics.join.Record(env.Now(), latency(at, env.Now()))
+		} else {
+			g.c.metrics.rebalanceFailed(env.Now())
 		}
 		g.handleJoin(env, resp.(*protocol.JoinGroupResponse), sent)
 	})
@@ -493,20 +505,27 @@ func (g *coordinator) sendSync(env *sim.Env, assignments []protocol.SyncGroupReq
 		ProtocolType: protocol.ConsumerProtocolType, ProtocolName: g.protocolName, Assignments: assignments}
 	gen := g.generation
 	sent := g.generationString()
+	at := env.Now()
 	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		if g.closed {
 			return
 		}
 		if err != nil {
+			g.c.metrics.rebalanceFailed(env.Now())
 			g.joinFailed(env)
 			g.rejoin = true
 			g.markUnknown(env, err.Error())
 			return
 		}
 		r := resp.(*protocol.SyncGroupResponse)
+		if r.ErrorCode != protocol.NONE {
+			g.c.metrics.rebalanceFailed(env.Now())
+		}
 		switch r.ErrorCode {
 		case protocol.NONE:
+			g.c.metrics.sync.Record(env.Now(), latency(at, env.Now()))
 			if gen != g.generation || g.state != completingRebalance {
+				g.c.metrics.rebalanceFailed(env.Now()) // raised as REBALANCE_IN_PROGRESS
 				g.joinFailed(env)
 				g.rejoin = true
 				g.poll(env)
@@ -515,6 +534,7 @@ func (g *coordinator) sendSync(env *sim.Env, assignments []protocol.SyncGroupReq
 			a, _ := protocol.DecodeConsumerProtocolAssignment(r.Assignment)
 			g.joining = false
 			g.state = stable
+			g.c.metrics.rebalanceDone(env.Now())
 			g.complete(env, a)
 			return
 		case protocol.UNKNOWN_MEMBER_ID, protocol.ILLEGAL_GENERATION:
@@ -650,6 +670,7 @@ func (g *coordinator) sendHeartbeat(env *sim.Env) {
 	g.lastHBSent = env.Now()
 	gen, member := g.generation, g.memberID
 	req := &protocol.HeartbeatRequest{GroupID: g.c.cfg.GroupID, GenerationID: g.generation, MemberID: g.memberID, GroupInstanceID: g.c.cfg.GroupInstanceID}
+	at := env.Now()
 	g.net.Send(env, g.coord, req, g.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
 		g.hbInFlight = false
 		if g.closed {
@@ -659,6 +680,7 @@ func (g *coordinator) sendHeartbeat(env *sim.Env) {
 			g.markUnknown(env, err.Error())
 			return
 		}
+		g.c.metrics.heartbeat.Record(env.Now(), latency(at, env.Now())) // whatever the answer says
 		switch code := resp.(*protocol.HeartbeatResponse).ErrorCode; code {
 		case protocol.NONE:
 			g.lastHBRecv = env.Now()

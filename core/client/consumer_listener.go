@@ -38,6 +38,7 @@ func (c *Consumer) revokeWithListener(env *sim.Env, tps []topicPartition) {
 	if c.onRevoked != nil {
 		c.onRevoked(env, groupTPs(tps))
 	}
+	c.metrics.revokedCB.Record(env.Now(), 0)
 	c.revoke(env, tps)
 }
 
@@ -47,6 +48,7 @@ func (c *Consumer) invokeRevoked(env *sim.Env, tps []topicPartition) {
 	if c.onRevoked != nil {
 		c.onRevoked(env, groupTPs(tps))
 	}
+	c.metrics.revokedCB.Record(env.Now(), 0)
 	c.revoke(env, tps)
 }
 
@@ -55,9 +57,11 @@ func (c *Consumer) invokeAssigned(env *sim.Env, tps []topicPartition) {
 	if c.onAssigned != nil {
 		c.onAssigned(env, groupTPs(tps))
 	}
+	c.metrics.assignedCB.Record(env.Now(), 0)
 }
 
 // lose gives partitions up through onPartitionsLost (nothing committed).
+// The listener's calls take no virtual time: their latency metrics read 0.
 func (c *Consumer) lose(env *sim.Env, tps []topicPartition) {
 	if len(tps) == 0 {
 		return
@@ -65,6 +69,7 @@ func (c *Consumer) lose(env *sim.Env, tps []topicPartition) {
 	if c.onLost != nil {
 		c.onLost(env, groupTPs(tps))
 	}
+	c.metrics.lostCB.Record(env.Now(), 0)
 	c.revoke(env, tps)
 }
 

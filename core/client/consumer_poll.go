@@ -42,6 +42,7 @@ func (c *Consumer) deliver(env *sim.Env) {
 		if ps.paused {
 			continue
 		}
+		took := len(ps.buffer) > 0 && len(out) < max
 		for len(ps.buffer) > 0 && len(out) < max {
 			r := ps.buffer[0]
 			ps.buffer = ps.buffer[1:]
@@ -50,6 +51,15 @@ func (c *Consumer) deliver(env *sim.Env) {
 		}
 		if ps.offset >= 0 && len(ps.buffer) == 0 && ps.fetched > ps.offset {
 			ps.offset = ps.fetched
+		}
+		if took {
+			// FetchCollector.fetchRecords: the lag and lead after the
+			// records read, and the answer's share once all are read.
+			c.metrics.positionRead(env.Now(), tp, ps, c.isolation() == 1)
+			if len(ps.buffer) == 0 && ps.agg != nil {
+				ps.agg.drained(env.Now(), tp, ps.aggBytes, ps.aggRecords)
+				ps.agg = nil
+			}
 		}
 	}
 	if len(out) == 0 {

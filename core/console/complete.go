@@ -52,6 +52,8 @@ func toolSpecs(tool string, rel release.Version) []*javacli.OptionSpec {
 		return configsSpecs(rel)
 	case "kafka-reassign-partitions":
 		return reassignSpecsFor(rel)
+	case "kafka-consumer-perf-test":
+		return consumerPerfSpecsFor(rel)
 	case "cluster":
 		return clusterCreateSpecs
 	}

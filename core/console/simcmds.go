@@ -82,8 +82,9 @@ const helpText = `kafkascope: a simulated Kafka cluster. Commands:
                                  fetches it answered, bytes they sent with sendfile (zero-copy)
 Kafka tools: kafka-topics.sh, kafka-console-producer.sh, kafka-console-consumer.sh, kafka-get-offsets.sh,
   kafka-consumer-groups.sh, kafka-configs.sh, kafka-leader-election.sh, kafka-reassign-partitions.sh,
-  kafka-producer-perf-test.sh, kafka-verifiable-producer.sh, kafka-verifiable-consumer.sh, kafka-transactions.sh,
-  kafka-dump-log.sh, kafka-metadata-quorum.sh, kafka-features.sh, kafka-groups.sh (4.x)`
+  kafka-producer-perf-test.sh, kafka-consumer-perf-test.sh, kafka-verifiable-producer.sh,
+  kafka-verifiable-consumer.sh, kafka-transactions.sh, kafka-dump-log.sh, kafka-metadata-quorum.sh,
+  kafka-features.sh, kafka-groups.sh (4.x)`
 
 // helpLines is the help; a cluster with ZooKeeper also lists
 // zookeeper-shell.sh among the tools.

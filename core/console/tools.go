@@ -26,6 +26,7 @@ func init() {
 		"kafka-leader-election":     electionTool,
 		"kafka-configs":             configsTool,
 		"kafka-producer-perf-test":  perfTestTool,
+		"kafka-consumer-perf-test":  consumerPerfTool,
 		"kafka-verifiable-producer": verifiableProducerTool,
 		"kafka-reassign-partitions": reassignTool,
 		"kafka-dump-log":            dumpLogTool,

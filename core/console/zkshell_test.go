@@ -268,7 +268,7 @@ func TestZooKeeperShellKRaftGate(t *testing.T) {
 	if help := strings.Join(s.Exec("help", nil), "\n"); strings.Contains(help, "zookeeper-shell") || !strings.Contains(help, "kafka-groups.sh (4.x)") {
 		t.Errorf("help on a KRaft cluster:\n%s", help)
 	}
-	if l := helpLines(true); l[len(l)-1] != "  kafka-dump-log.sh, kafka-metadata-quorum.sh, kafka-features.sh, kafka-groups.sh (4.x), zookeeper-shell.sh" {
+	if l := helpLines(true); l[len(l)-1] != "  kafka-features.sh, kafka-groups.sh (4.x), zookeeper-shell.sh" {
 		t.Errorf("help with ZooKeeper ends %q", l[len(l)-1])
 	}
 	if out := s.Exec("help zookeeper-shell", nil); len(out) != 1 || !strings.Contains(out[0], "zookeeper-shell.sh zookeeper-1:2181 help lists its commands") {

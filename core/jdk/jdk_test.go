@@ -159,3 +159,27 @@ func TestParseIntLikeLongParseLong(t *testing.T) {
 		}
 	}
 }
+
+// The tools' default pattern and a few others, by hand (2024-01-01
+// 00:00:12.150 UTC is 1704067212150).
+func TestSimpleDateFormat(t *testing.T) {
+	for pattern, want := range map[string]string{
+		"yyyy-MM-dd HH:mm:ss:SSS": "2024-01-01 00:00:12:150",
+		"yy/M/d h:m:s.S":          "24/1/1 12:0:12.150",
+		"'at' HH'h' ''mm''":       "at 00h '00'",
+	} {
+		f, illegal, unsupported := SimpleDateFormat(pattern)
+		if illegal != nil || unsupported != "" {
+			t.Fatalf("%s: %v %q", pattern, illegal, unsupported)
+		}
+		if got := f(1704067212150); got != want {
+			t.Errorf("%s: %q, want %q", pattern, got, want)
+		}
+	}
+	if _, illegal, _ := SimpleDateFormat("yyyy-bb"); illegal == nil || illegal.Error() != "Illegal pattern character 'b'" {
+		t.Errorf("an unknown letter: %v", illegal)
+	}
+	if _, _, unsupported := SimpleDateFormat("EEE MMM d"); unsupported != "EEE" {
+		t.Errorf("a text field: %q", unsupported)
+	}
+}

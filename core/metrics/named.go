@@ -20,6 +20,9 @@ type Named struct {
 	Name  string
 	Tags  []Tag
 	Value float64
+	// Text is a gauge's value that is not a Double (an Integer gauge
+	// such as preferred-read-replica): printed as it is, "" for none.
+	Text string
 }
 
 // merged is the name ToolsUtils.printMetrics shows: group, name and the
@@ -40,7 +43,8 @@ func (n Named) merged() string {
 // PrintMetrics is ToolsUtils.printMetrics (the perf tools' --print-metrics):
 // a blank line, a header padded to the longest name, then every metric in
 // name order (a TreeMap: Java's String order, which for these ASCII names
-// is byte order), each value as %.3f. Nothing is printed for no metrics.
+// is byte order), each Double as %.3f, any other value as it is. Nothing
+// is printed for no metrics.
 func PrintMetrics(ms []Named) []string {
 	if len(ms) == 0 {
 		return nil
@@ -51,7 +55,11 @@ func PrintMetrics(ms []Named) []string {
 	for _, m := range ms {
 		name := m.merged()
 		width = max(width, len(name))
-		rows = append(rows, row{name, jdk.FormatFixed(m.Value, 3)})
+		value := m.Text
+		if value == "" {
+			value = jdk.FormatFixed(m.Value, 3)
+		}
+		rows = append(rows, row{name, value})
 	}
 	// A TreeMap keeps the last value put under a name; the registries
 	// here never repeat one.

@@ -32,6 +32,7 @@ type combiner int
 const (
 	combineSum combiner = iota // WindowedSum: the values added
 	combineMax                 // Max: the largest value
+	combineMin                 // Min: the smallest value
 )
 
 // SampledStat is Kafka's SampledStat over windows of virtual time: a
@@ -59,6 +60,11 @@ func NewMax() *SampledStat {
 	return &SampledStat{Samples: DefaultSamples, Window: DefaultWindow, kind: combineMax, initial: math.Inf(-1)}
 }
 
+// NewMin is a SampledStat keeping the smallest value (Min).
+func NewMin() *SampledStat {
+	return &SampledStat{Samples: DefaultSamples, Window: DefaultWindow, kind: combineMin, initial: math.Inf(1)}
+}
+
 func (st *SampledStat) cur(now sim.Time) *sample {
 	if len(st.windows) == 0 {
 		st.windows = append(st.windows, sample{value: st.initial, start: now, lastEvent: now})
@@ -83,6 +89,8 @@ func (st *SampledStat) Record(now sim.Time, value float64) {
 		s.value += value
 	case combineMax:
 		s.value = max(s.value, value)
+	case combineMin:
+		s.value = min(s.value, value)
 	}
 	s.events++
 	s.lastEvent = now
@@ -111,14 +119,20 @@ func (st *SampledStat) totals(now sim.Time) (float64, int64) {
 			v += s.value
 		case combineMax:
 			v = max(v, s.value)
+		case combineMin:
+			v = min(v, s.value)
 		}
 		n += s.events
 	}
 	return v, n
 }
 
+// Min is the smallest value recorded in the live windows (NaN if none:
+// Min.combine).
+func (st *SampledStat) Min(now sim.Time) float64 { return st.Max(now) }
+
 // Max is the largest value recorded in the live windows (NaN if none:
-// Max.combine).
+// Max.combine); for a Min stat, the smallest.
 func (st *SampledStat) Max(now sim.Time) float64 {
 	v, n := st.totals(now)
 	if n == 0 {
@@ -143,6 +157,18 @@ func (st *SampledStat) Avg(now sim.Time) float64 {
 // (Rate.windowSize).
 func (st *SampledStat) Rate(now sim.Time) float64 {
 	v, _ := st.totals(now)
+	return v / st.span(now)
+}
+
+// EventRate is the live windows' events per second (Rate over a
+// WindowedCount, Kafka's Meter of request counts).
+func (st *SampledStat) EventRate(now sim.Time) float64 {
+	_, n := st.totals(now)
+	return float64(n) / st.span(now)
+}
+
+// span is Rate.windowSize in seconds.
+func (st *SampledStat) span(now sim.Time) float64 {
 	oldest := now
 	if len(st.windows) == 0 {
 		st.cur(now)
@@ -155,5 +181,5 @@ func (st *SampledStat) Rate(now sim.Time) float64 {
 	if full, least := elapsed/window, int64(st.Samples-1); full < least {
 		elapsed += (least - full) * window
 	}
-	return v / (float64(max(elapsed, 1)) / 1000)
+	return float64(max(elapsed, 1)) / 1000
 }

@@ -9,21 +9,45 @@ import "kafkascope/core/sim"
 // WindowedSum serves Avg and Rate alike (Avg is the windows' sum over
 // their event count, Rate the same sum over their span).
 type Sensor struct {
-	sum   *SampledStat
-	max   *SampledStat
-	total float64
+	sum    *SampledStat
+	max    *SampledStat
+	min    *SampledStat
+	total  float64
+	events int64
+	last   float64
 }
 
 // NewSensor is a sensor with the default metrics.num.samples and
 // metrics.sample.window.ms.
-func NewSensor() *Sensor { return &Sensor{sum: NewWindowedSum(), max: NewMax()} }
+func NewSensor() *Sensor { return &Sensor{sum: NewWindowedSum(), max: NewMax(), min: NewMin()} }
 
 // Record records value at now (Sensor.record).
 func (s *Sensor) Record(now sim.Time, value float64) {
 	s.sum.Record(now, value)
 	s.max.Record(now, value)
+	s.min.Record(now, value)
 	s.total += value
+	s.events++
+	s.last = value
 }
+
+// Min is the live windows' smallest value (NaN when none: Min).
+func (s *Sensor) Min(now sim.Time) float64 { return s.min.Min(now) }
+
+// EventRate is the records per second over the live windows (a Meter
+// over a WindowedCount: request rates); EventRateHour per hour
+// (Rate(TimeUnit.HOURS, WindowedCount): rebalance-rate-per-hour).
+func (s *Sensor) EventRate(now sim.Time) float64 { return s.sum.EventRate(now) }
+
+// EventRateHour is EventRate per hour.
+func (s *Sensor) EventRateHour(now sim.Time) float64 { return s.sum.EventRate(now) * 3600 }
+
+// Count is how many values were ever recorded (CumulativeCount; a
+// WindowedCount Meter's total).
+func (s *Sensor) Count() float64 { return float64(s.events) }
+
+// Last is the last value recorded (Value: 0 before any).
+func (s *Sensor) Last() float64 { return s.last }
 
 // Avg is the live windows' mean (NaN when none recorded: Avg).
 func (s *Sensor) Avg(now sim.Time) float64 { return s.sum.Avg(now) }

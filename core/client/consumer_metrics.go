@@ -1,0 +1,278 @@
+package client
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kafkascope/core/metrics"
+	"kafkascope/core/sim"
+)
+
+// consumerMetrics is the consumer's registry of Kafka 3.8 for what the
+// simulator models: the fetcher's FetchMetricsManager (group
+// consumer-fetch-manager-metrics, with per-topic and per-partition
+// sensors) and the classic group member's coordinator metrics (group
+// consumer-coordinator-metrics: AbstractCoordinator's
+// GroupCoordinatorMetrics and ConsumerCoordinator's). Sensors record at
+// the instants Kafka's do, in whole milliseconds.
+type consumerMetrics struct {
+	// fetch-manager
+	fetchLatency *metrics.Sensor // fetch-latency-avg/max, fetch-rate/total: each fetch answered
+	bytes        *metrics.Sensor // fetch-size-avg/max, bytes-consumed-rate/total: per fetch, once drained
+	records      *metrics.Sensor // records-per-request-avg, records-consumed-rate/total
+	lag          *metrics.Sensor // records-lag-max: each partition's lag as it is read
+	lead         *metrics.Sensor // records-lead-min
+	throttle     *metrics.Sensor // fetch-throttle-time-avg/max: every fetch answer (0: no quotas)
+	topics       map[string]*fetchTopicMetrics
+	partitions   map[topicPartition]*fetchPartitionMetrics
+	// listed is the assignment as the fetcher last saw it
+	// (FetchMetricsManager.maybeUpdateAssignment, at each fetch): the
+	// partitions whose sensors and preferred-read-replica gauge exist.
+	listed []topicPartition
+
+	// coordinator
+	heartbeat, join, sync, commit *metrics.Sensor // latencies of the answers
+	rebalance, failedRebalance    *metrics.Sensor
+	assignedCB, revokedCB, lostCB *metrics.Sensor // the listener's calls (0 ms here)
+	rebalanceStart                sim.Time        // -1: no rebalance under way
+	rebalanceEnd                  sim.Time        // -1: none yet
+	coordinated                   bool            // a classic group member: the coordinator metrics exist
+}
+
+// fetchTopicMetrics is a topic's bytes and records (recordBytesFetched
+// and recordRecordsFetched with the topic).
+type fetchTopicMetrics struct{ bytes, records *metrics.Sensor }
+
+// fetchPartitionMetrics is a partition's lag and lead.
+type fetchPartitionMetrics struct{ lag, lead *metrics.Sensor }
+
+func newConsumerMetrics() *consumerMetrics {
+	s := metrics.NewSensor
+	return &consumerMetrics{
+		fetchLatency: s(), bytes: s(), records: s(), lag: s(), lead: s(), throttle: s(),
+		topics: map[string]*fetchTopicMetrics{}, partitions: map[topicPartition]*fetchPartitionMetrics{},
+		heartbeat: s(), join: s(), sync: s(), commit: s(), rebalance: s(), failedRebalance: s(),
+		assignedCB: s(), revokedCB: s(), lostCB: s(), rebalanceStart: -1, rebalanceEnd: -1,
+	}
+}
+
+// latency is a request's time as Kafka's clock reads it:
+// ClientResponse.requestLatencyMs in whole milliseconds.
+func latency(sent, now sim.Time) float64 { return float64(now.UnixMilli() - sent.UnixMilli()) }
+
+// fetchAggregate is FetchMetricsAggregator: one fetch answer's bytes and
+// records, recorded per topic as each partition's records are drained
+// and in total once every partition of the answer has been.
+type fetchAggregate struct {
+	m              *consumerMetrics
+	pending        int
+	bytes, records int
+	topicBytes     map[string]int
+	topicRecords   map[string]int
+	topicOrder     []string
+}
+
+func (m *consumerMetrics) newAggregate(partitions int) *fetchAggregate {
+	return &fetchAggregate{m: m, pending: partitions, topicBytes: map[string]int{}, topicRecords: map[string]int{}}
+}
+
+// drained records one partition's share of the answer.
+func (a *fetchAggregate) drained(now sim.Time, tp topicPartition, bytes, records int) {
+	if a == nil || a.pending <= 0 {
+		return
+	}
+	a.pending--
+	a.bytes += bytes
+	a.records += records
+	if _, ok := a.topicBytes[tp.topic]; !ok {
+		a.topicOrder = append(a.topicOrder, tp.topic)
+	}
+	a.topicBytes[tp.topic] += bytes
+	a.topicRecords[tp.topic] += records
+	if a.pending > 0 {
+		return
+	}
+	for _, topic := range a.topicOrder {
+		t := a.m.topics[topic]
+		if t == nil {
+			t = &fetchTopicMetrics{bytes: metrics.NewSensor(), records: metrics.NewSensor()}
+			a.m.topics[topic] = t
+		}
+		t.bytes.Record(now, float64(a.topicBytes[topic]))
+		t.records.Record(now, float64(a.topicRecords[topic]))
+	}
+	a.m.bytes.Record(now, float64(a.bytes))
+	a.m.records.Record(now, float64(a.records))
+}
+
+// positionRead is what FetchCollector records after reading a partition's
+// fetched data at a poll: its lag (to the high watermark, or the last
+// stable offset when reading committed) and its lead (from the log start).
+func (m *consumerMetrics) positionRead(now sim.Time, tp topicPartition, ps *position, committedOnly bool) {
+	if ps.offset < 0 || ps.hw < 0 {
+		return
+	}
+	pm := m.partitions[tp]
+	if pm == nil {
+		pm = &fetchPartitionMetrics{lag: metrics.NewSensor(), lead: metrics.NewSensor()}
+		m.partitions[tp] = pm
+	}
+	end := ps.hw
+	if committedOnly {
+		end = ps.lso
+	}
+	lag := float64(end - ps.offset)
+	m.lag.Record(now, lag)
+	pm.lag.Record(now, lag)
+	if ps.logStart >= 0 {
+		lead := float64(ps.offset - ps.logStart)
+		m.lead.Record(now, lead)
+		pm.lead.Record(now, lead)
+	}
+}
+
+// updateAssignment is maybeUpdateAssignment: a partition that left the
+// assignment loses its sensors.
+func (m *consumerMetrics) updateAssignment(assigned []topicPartition) {
+	if slices.Equal(m.listed, assigned) {
+		return
+	}
+	for _, tp := range m.listed {
+		if !slices.Contains(assigned, tp) {
+			delete(m.partitions, tp)
+		}
+	}
+	m.listed = slices.Clone(assigned)
+}
+
+// rebalanceFailed is the join future failing (a JoinGroup or SyncGroup
+// error, MEMBER_ID_REQUIRED included, or a lost connection).
+func (m *consumerMetrics) rebalanceFailed(now sim.Time) { m.failedRebalance.Record(now, 1) }
+
+// rebalanceStarted is initiateJoinGroup: a rebalance that failed and is
+// tried again keeps its start.
+func (m *consumerMetrics) rebalanceStarted(now sim.Time) {
+	if m.rebalanceStart < 0 {
+		m.rebalanceStart = now
+	}
+}
+
+// rebalanceDone is SyncGroup's success: the rebalance's time since it
+// started.
+func (m *consumerMetrics) rebalanceDone(now sim.Time) {
+	m.rebalanceEnd = now
+	if m.rebalanceStart >= 0 {
+		m.rebalance.Record(now, latency(m.rebalanceStart, now))
+	}
+	m.rebalanceStart = -1
+}
+
+// Metrics is the consumer's metrics (KafkaConsumer.metrics) at now: the
+// groups the simulator keeps. Kafka's registry also holds the network
+// selector's, per-node, app-info and consumer-metrics (poll timing)
+// metrics, which it does not model.
+func (c *Consumer) Metrics(now sim.Time) []metrics.Named {
+	m := c.metrics
+	id := metrics.Tag{Key: "client-id", Value: c.cfg.ClientID}
+	var out []metrics.Named
+	add := func(group, name string, v float64, tags ...metrics.Tag) {
+		out = append(out, metrics.Named{Group: group, Name: name, Tags: append([]metrics.Tag{id}, tags...), Value: v})
+	}
+	const fm = "consumer-fetch-manager-metrics"
+	add(fm, "bytes-consumed-rate", m.bytes.Rate(now))
+	add(fm, "bytes-consumed-total", m.bytes.Total())
+	add(fm, "fetch-latency-avg", m.fetchLatency.Avg(now))
+	add(fm, "fetch-latency-max", m.fetchLatency.Max(now))
+	add(fm, "fetch-rate", m.fetchLatency.EventRate(now))
+	add(fm, "fetch-size-avg", m.bytes.Avg(now))
+	add(fm, "fetch-size-max", m.bytes.Max(now))
+	add(fm, "fetch-throttle-time-avg", m.throttle.Avg(now))
+	add(fm, "fetch-throttle-time-max", m.throttle.Max(now))
+	add(fm, "fetch-total", m.fetchLatency.Count())
+	add(fm, "records-consumed-rate", m.records.Rate(now))
+	add(fm, "records-consumed-total", m.records.Total())
+	add(fm, "records-lag-max", m.lag.Max(now))
+	add(fm, "records-lead-min", m.lead.Min(now))
+	add(fm, "records-per-request-avg", m.records.Avg(now))
+	for _, topic := range slices.Sorted(maps.Keys(m.topics)) {
+		t := m.topics[topic]
+		tag := metrics.Tag{Key: "topic", Value: strings.ReplaceAll(topic, ".", "_")}
+		add(fm, "bytes-consumed-rate", t.bytes.Rate(now), tag)
+		add(fm, "bytes-consumed-total", t.bytes.Total(), tag)
+		add(fm, "fetch-size-avg", t.bytes.Avg(now), tag)
+		add(fm, "fetch-size-max", t.bytes.Max(now), tag)
+		add(fm, "records-consumed-rate", t.records.Rate(now), tag)
+		add(fm, "records-consumed-total", t.records.Total(), tag)
+		add(fm, "records-per-request-avg", t.records.Avg(now), tag)
+	}
+	// The partitions assigned when the fetcher last looked: Kafka drops a
+	// partition's sensors when it leaves the assignment, and adds its
+	// preferred-read-replica gauge (an Integer; -1 once it is no longer
+	// assigned) when it joins.
+	for _, tp := range m.listed {
+		tags := []metrics.Tag{{Key: "topic", Value: strings.ReplaceAll(tp.topic, ".", "_")}, {Key: "partition", Value: strconv.Itoa(int(tp.partition))}}
+		preferred := int32(-1)
+		if ps := c.pos[tp]; ps != nil && ps.preferred >= 0 && now < ps.preferredUntil {
+			preferred = ps.preferred
+		}
+		out = append(out, metrics.Named{Group: fm, Name: "preferred-read-replica", Tags: append([]metrics.Tag{id}, tags...), Text: strconv.Itoa(int(preferred))})
+		pm := m.partitions[tp]
+		if pm == nil {
+			continue
+		}
+		add(fm, "records-lag", pm.lag.Last(), tags...)
+		add(fm, "records-lag-avg", pm.lag.Avg(now), tags...)
+		add(fm, "records-lag-max", pm.lag.Max(now), tags...)
+		if pm.lead.Count() > 0 {
+			add(fm, "records-lead", pm.lead.Last(), tags...)
+			add(fm, "records-lead-avg", pm.lead.Avg(now), tags...)
+			add(fm, "records-lead-min", pm.lead.Min(now), tags...)
+		}
+	}
+	if !m.coordinated {
+		return out
+	}
+	const cm = "consumer-coordinator-metrics"
+	add(cm, "assigned-partitions", float64(len(c.assigned)))
+	add(cm, "commit-latency-avg", m.commit.Avg(now))
+	add(cm, "commit-latency-max", m.commit.Max(now))
+	add(cm, "commit-rate", m.commit.EventRate(now))
+	add(cm, "commit-total", m.commit.Count())
+	add(cm, "failed-rebalance-rate-per-hour", m.failedRebalance.EventRateHour(now))
+	add(cm, "failed-rebalance-total", m.failedRebalance.Count())
+	add(cm, "heartbeat-rate", m.heartbeat.EventRate(now))
+	add(cm, "heartbeat-response-time-max", m.heartbeat.Max(now))
+	add(cm, "heartbeat-total", m.heartbeat.Count())
+	add(cm, "join-rate", m.join.EventRate(now))
+	add(cm, "join-time-avg", m.join.Avg(now))
+	add(cm, "join-time-max", m.join.Max(now))
+	add(cm, "join-total", m.join.Count())
+	lastHB := -1.0
+	if c.grp != nil && c.grp.lastHBSent > 0 {
+		lastHB = float64((now.UnixMilli() - c.grp.lastHBSent.UnixMilli()) / 1000)
+	}
+	add(cm, "last-heartbeat-seconds-ago", lastHB)
+	lastRebalance := -1.0
+	if m.rebalanceEnd >= 0 {
+		lastRebalance = float64((now.UnixMilli() - m.rebalanceEnd.UnixMilli()) / 1000)
+	}
+	add(cm, "last-rebalance-seconds-ago", lastRebalance)
+	add(cm, "partition-assigned-latency-avg", m.assignedCB.Avg(now))
+	add(cm, "partition-assigned-latency-max", m.assignedCB.Max(now))
+	add(cm, "partition-lost-latency-avg", m.lostCB.Avg(now))
+	add(cm, "partition-lost-latency-max", m.lostCB.Max(now))
+	add(cm, "partition-revoked-latency-avg", m.revokedCB.Avg(now))
+	add(cm, "partition-revoked-latency-max", m.revokedCB.Max(now))
+	add(cm, "rebalance-latency-avg", m.rebalance.Avg(now))
+	add(cm, "rebalance-latency-max", m.rebalance.Max(now))
+	add(cm, "rebalance-latency-total", m.rebalance.Total())
+	add(cm, "rebalance-rate-per-hour", m.rebalance.EventRateHour(now))
+	add(cm, "rebalance-total", m.rebalance.Count())
+	add(cm, "sync-rate", m.sync.EventRate(now))
+	add(cm, "sync-time-avg", m.sync.Avg(now))
+	add(cm, "sync-time-max", m.sync.Max(now))
+	add(cm, "sync-total", m.sync.Count())
+	return out
+}
