@@ -11,7 +11,7 @@ import (
 // numeric fields the tools' date options use: y (year; "yy" its last two
 // digits), M (month, as a number), d, H, h, m, s and S (milliseconds),
 // each padded with zeros to the letters' count, literal characters and
-// 'quoted text' (” is a quote). Times are formatted in UTC, the zone of
+// 'quoted text' (two single quotes for one). Times are formatted in UTC, the zone of
 // the Kafka images' JVMs. A letter Java does not know is its
 // IllegalArgumentException ("Illegal pattern character 'x'"); one it knows
 // but this does not (text fields: MMM, E, a, z, ...) is unsupported.
