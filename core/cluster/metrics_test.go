@@ -129,7 +129,7 @@ func TestControllerGaugesSummariseTheImage(t *testing.T) {
 					}
 				}
 			}
-			got := gaugeValues(n.Controller.MBeans())
+			got := gaugeValues(n.Controller.MBeans(c.World.Now()))
 			if got["ActiveControllerCount"] == 1 {
 				active++
 			}

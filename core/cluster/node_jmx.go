@@ -29,7 +29,7 @@ type nodeRegistry struct {
 func (r nodeRegistry) MBeans() []jmx.MBean {
 	beans := r.n.Broker.MBeans(r.now)
 	if r.n.Controller != nil {
-		beans = append(beans, r.n.Controller.MBeans()...)
+		beans = append(beans, r.n.Controller.MBeans(r.now)...)
 	}
 	if r.n.Raft != nil {
 		beans = append(beans, raftMBean(r.n.Raft.Metrics()))

@@ -9,6 +9,7 @@ import (
 	"kafkascope/core/config"
 	"kafkascope/core/event"
 	"kafkascope/core/metadata"
+	"kafkascope/core/metrics"
 	"kafkascope/core/placement"
 	"kafkascope/core/protocol"
 	"kafkascope/core/raft"
@@ -62,6 +63,10 @@ type Controller struct {
 	ids      *sim.Rand
 
 	uncleanPending bool // the periodic unclean-election check is armed
+	// uncleanElections is kafka.controller:type=ControllerStats,
+	// name=UncleanLeaderElectionsPerSec (Kafka 3.9+; nil before): every
+	// controller marks it as it replays committed partition changes.
+	uncleanElections *metrics.Meter
 }
 
 type session struct {
@@ -89,6 +94,9 @@ func New(cfg Config, rn *raft.Node) *Controller {
 func (c *Controller) Start(env *sim.Env) {
 	c.placer = placement.Striped{Rand: env.Rand(fmt.Sprintf("controller-%d/placement", c.cfg.NodeID)), CordonedText: c.cfg.Release.Version.AtLeast(4, 3)}
 	c.ids = env.Rand(fmt.Sprintf("controller-%d/ids", c.cfg.NodeID))
+	if c.cfg.Release.Version.AtLeast(3, 9) {
+		c.uncleanElections = metrics.NewMeter(env.Now())
+	}
 }
 
 // bootstrapRecords are what a fresh cluster's first active controller
@@ -184,7 +192,7 @@ func (c *Controller) HandleCommit(env *sim.Env, b raft.CommittedBatch) {
 			panic(fmt.Sprintf("controller %d: metadata record at offset %d: %v", c.cfg.NodeID, e.Offset, err))
 		}
 		var before *metadata.PartitionState
-		if pc, ok := r.(*metadata.PartitionChangeRecord); ok && c.active {
+		if pc, ok := r.(*metadata.PartitionChangeRecord); ok && (c.active || c.uncleanElections != nil) {
 			if t := c.committed.TopicByID(pc.TopicID); t != nil && int(pc.PartitionID) < len(t.Partitions) {
 				before = t.Partitions[pc.PartitionID].Clone()
 			}
@@ -192,6 +200,7 @@ func (c *Controller) HandleCommit(env *sim.Env, b raft.CommittedBatch) {
 		if err := c.committed.Apply(e.Offset, r); err != nil {
 			panic(fmt.Sprintf("controller %d: %v", c.cfg.NodeID, err))
 		}
+		c.countUncleanElection(env, r, before)
 		if c.active {
 			c.explain(env, r, before)
 		}

@@ -1,8 +1,11 @@
 package controller
 
 import (
+	"slices"
+
 	"kafkascope/core/jmx"
 	"kafkascope/core/metadata"
+	"kafkascope/core/sim"
 )
 
 // MBeans are the controller's kafka.controller:type=KafkaController
@@ -18,14 +21,17 @@ import (
 //     first replica (PartitionRegistration.hasPreferredLeader).
 //   - ActiveBrokerCount, FencedBrokerCount: registered brokers unfenced
 //     and fenced.
-func (c *Controller) MBeans() []jmx.MBean {
+//
+// From Kafka 3.9 (KAFKA-12670) each controller also meters
+// kafka.controller:type=ControllerStats,name=UncleanLeaderElectionsPerSec.
+func (c *Controller) MBeans(now sim.Time) []jmx.MBean {
 	g := MetadataGauges(c.committed)
 	active := int64(0)
 	if c.active {
 		active = 1
 	}
 	const kc = "kafka.controller:type=KafkaController,name="
-	return []jmx.MBean{
+	beans := []jmx.MBean{
 		jmx.Gauge(kc+"ActiveControllerCount", active),
 		jmx.Gauge(kc+"ActiveBrokerCount", int64(g.ActiveBrokerCount)),
 		jmx.Gauge(kc+"FencedBrokerCount", int64(g.FencedBrokerCount)),
@@ -33,6 +39,29 @@ func (c *Controller) MBeans() []jmx.MBean {
 		jmx.Gauge(kc+"GlobalPartitionCount", int64(g.GlobalPartitionCount)),
 		jmx.Gauge(kc+"OfflinePartitionsCount", int64(g.OfflinePartitionsCount)),
 		jmx.Gauge(kc+"PreferredReplicaImbalanceCount", int64(g.PreferredReplicaImbalanceCount)),
+	}
+	if c.uncleanElections != nil {
+		beans = append(beans, jmx.Meter("kafka.controller:type=ControllerStats,name=UncleanLeaderElectionsPerSec", "elections", c.uncleanElections.Read(now)))
+	}
+	return beans
+}
+
+// countUncleanElection marks UncleanLeaderElectionsPerSec for a committed
+// partition change whose new leader was not in the ISR before it
+// (ControllerMetricsChanges.handlePartitionChange with
+// PartitionRegistration.electionWasClean: no leader counts as clean). A
+// new partition, or one a snapshot loads, has no before and is clean.
+func (c *Controller) countUncleanElection(env *sim.Env, r metadata.Record, before *metadata.PartitionState) {
+	pc, ok := r.(*metadata.PartitionChangeRecord)
+	if !ok || before == nil || c.uncleanElections == nil {
+		return
+	}
+	t := c.committed.TopicByID(pc.TopicID)
+	if t == nil || int(pc.PartitionID) >= len(t.Partitions) {
+		return
+	}
+	if leader := t.Partitions[pc.PartitionID].Leader; leader >= 0 && !slices.Contains(before.ISR, leader) {
+		c.uncleanElections.Mark(env.Now(), 1)
 	}
 }
 
