@@ -235,44 +235,45 @@ func (c *Consumer) Metrics(now sim.Time) []metrics.Named {
 		return out
 	}
 	const cm = "consumer-coordinator-metrics"
+	avgMax := func(prefix string, s *metrics.Sensor) {
+		add(cm, prefix+"-avg", s.Avg(now))
+		add(cm, prefix+"-max", s.Max(now))
+	}
+	// A request's latency sensor: its time's avg and max, and a Meter
+	// over a WindowedCount (AbstractCoordinator.createMeter).
+	requests := func(name, time string, s *metrics.Sensor) {
+		avgMax(name+"-"+time, s)
+		add(cm, name+"-rate", s.EventRate(now))
+		add(cm, name+"-total", s.Count())
+	}
+	// secondsAgo is a Measurable of whole seconds since at (-1: never).
+	secondsAgo := func(at sim.Time, ok bool) float64 {
+		if !ok {
+			return -1
+		}
+		return float64((now.UnixMilli() - at.UnixMilli()) / 1000)
+	}
 	add(cm, "assigned-partitions", float64(len(c.assigned)))
-	add(cm, "commit-latency-avg", m.commit.Avg(now))
-	add(cm, "commit-latency-max", m.commit.Max(now))
-	add(cm, "commit-rate", m.commit.EventRate(now))
-	add(cm, "commit-total", m.commit.Count())
-	add(cm, "failed-rebalance-rate-per-hour", m.failedRebalance.EventRateHour(now))
-	add(cm, "failed-rebalance-total", m.failedRebalance.Count())
+	requests("commit", "latency", m.commit)
+	requests("join", "time", m.join)
+	requests("sync", "time", m.sync)
 	add(cm, "heartbeat-rate", m.heartbeat.EventRate(now))
 	add(cm, "heartbeat-response-time-max", m.heartbeat.Max(now))
 	add(cm, "heartbeat-total", m.heartbeat.Count())
-	add(cm, "join-rate", m.join.EventRate(now))
-	add(cm, "join-time-avg", m.join.Avg(now))
-	add(cm, "join-time-max", m.join.Max(now))
-	add(cm, "join-total", m.join.Count())
-	lastHB := -1.0
-	if c.grp != nil && c.grp.lastHBSent > 0 {
-		lastHB = float64((now.UnixMilli() - c.grp.lastHBSent.UnixMilli()) / 1000)
+	add(cm, "failed-rebalance-rate-per-hour", m.failedRebalance.EventRateHour(now))
+	add(cm, "failed-rebalance-total", m.failedRebalance.Count())
+	var lastHB sim.Time
+	if c.grp != nil {
+		lastHB = c.grp.lastHBSent
 	}
-	add(cm, "last-heartbeat-seconds-ago", lastHB)
-	lastRebalance := -1.0
-	if m.rebalanceEnd >= 0 {
-		lastRebalance = float64((now.UnixMilli() - m.rebalanceEnd.UnixMilli()) / 1000)
-	}
-	add(cm, "last-rebalance-seconds-ago", lastRebalance)
-	add(cm, "partition-assigned-latency-avg", m.assignedCB.Avg(now))
-	add(cm, "partition-assigned-latency-max", m.assignedCB.Max(now))
-	add(cm, "partition-lost-latency-avg", m.lostCB.Avg(now))
-	add(cm, "partition-lost-latency-max", m.lostCB.Max(now))
-	add(cm, "partition-revoked-latency-avg", m.revokedCB.Avg(now))
-	add(cm, "partition-revoked-latency-max", m.revokedCB.Max(now))
-	add(cm, "rebalance-latency-avg", m.rebalance.Avg(now))
-	add(cm, "rebalance-latency-max", m.rebalance.Max(now))
+	add(cm, "last-heartbeat-seconds-ago", secondsAgo(lastHB, lastHB > 0))
+	add(cm, "last-rebalance-seconds-ago", secondsAgo(m.rebalanceEnd, m.rebalanceEnd >= 0))
+	avgMax("partition-assigned-latency", m.assignedCB)
+	avgMax("partition-lost-latency", m.lostCB)
+	avgMax("partition-revoked-latency", m.revokedCB)
+	avgMax("rebalance-latency", m.rebalance)
 	add(cm, "rebalance-latency-total", m.rebalance.Total())
 	add(cm, "rebalance-rate-per-hour", m.rebalance.EventRateHour(now))
 	add(cm, "rebalance-total", m.rebalance.Count())
-	add(cm, "sync-rate", m.sync.EventRate(now))
-	add(cm, "sync-time-avg", m.sync.Avg(now))
-	add(cm, "sync-time-max", m.sync.Max(now))
-	add(cm, "sync-total", m.sync.Count())
 	return out
 }
