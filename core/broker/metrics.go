@@ -208,7 +208,7 @@ func (b *Broker) MBeans(now sim.Time) []jmx.MBean {
 	beans = append(beans,
 		jmx.Meter(btm+"ReplicationBytesInPerSec", "bytes", m.replicationBytesIn.Read(now)),
 		jmx.Meter(btm+"ReplicationBytesOutPerSec", "bytes", m.replicationBytesOut.Read(now)))
-	beans = append(beans, b.groupMBeans()...)
+	beans = append(beans, b.groupMBeans(now)...)
 	names := make([]string, 0, len(m.topics))
 	for t := range m.topics {
 		names = append(names, t)

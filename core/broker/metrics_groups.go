@@ -1,17 +1,20 @@
 package broker
 
-import "kafkascope/core/jmx"
+import (
+	"kafkascope/core/jmx"
+	"kafkascope/core/sim"
+)
 
 // groupMBeans are Kafka 3.8's group coordinator gauges
 // (kafka.coordinator.group:type=GroupMetadataManager, registered by the
 // old coordinator, 3.8's default with group.coordinator.new.enable=false):
 // the groups this broker coordinates, by state, and their committed
 // offsets, counted on each read (GroupMetadataManager.recreateGauge).
-// Kafka 4.x's coordinator reports through group-coordinator-metrics
-// instead, which the simulator does not register yet.
-func (b *Broker) groupMBeans() []jmx.MBean {
+// Kafka 4.x's coordinator keeps these for classic groups and adds
+// group-coordinator-metrics (groupcoordinator.MBeans4).
+func (b *Broker) groupMBeans(now sim.Time) []jmx.MBean {
 	if b.cfg.Release.Version.AtLeast(4, 0) {
-		return nil
+		return b.coordinator.MBeans4(now)
 	}
 	groups := b.coordinator.Groups()
 	offsets := 0

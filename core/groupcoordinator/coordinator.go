@@ -83,6 +83,7 @@ type Coordinator struct {
 	uuids     *sim.Rand
 	uuids848  *sim.Rand                 // Uuid member ids of classic members of consumer groups
 	pending   map[int32][]*pendingWrite // KIP-848 writes in flight, by partition (deferred.go)
+	metrics   *coordinatorSensors       // Kafka 4.x's sensors (metrics.go), made at first use
 }
 
 // New makes the coordinator of broker nodeID, running in host.

@@ -286,6 +286,7 @@ func (c *Coordinator) consumerGroupHeartbeat(env *sim.Env, from sim.Addr, req *p
 // reconciled member.
 func (c *Coordinator) updateAndReconcile(cg *consumerGroup, gid string, member, upd cgMember, replaced string, owned []kgroup.TopicPartitions, now int64, op *heartbeatOp) (cgMember, *apiError) {
 	namesChanged, groupEpoch := c.updateSubscription(cg, gid, member, upd, replaced, op)
+	c.countEpochBump(cg, groupEpoch, now)
 	return c.targetAndReconcile(cg, gid, member, upd, replaced, owned, now, op, namesChanged, groupEpoch)
 }
 

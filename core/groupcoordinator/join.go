@@ -527,6 +527,7 @@ func (c *Coordinator) handleSyncGroup(env *sim.Env, from sim.Addr, req *protocol
 				return
 			}
 			g.transition(groupStable, msTime(env))
+			c.sensors().classicRebalances.Record(env.Now(), 1) // group-completed-rebalance (4.x)
 			env.Note(event.GroupStable{Broker: c.nodeID, Group: g.id, Generation: g.generation, Members: len(g.members)})
 			var waiting []*reply
 			for _, o := range g.sortedMembers() {

@@ -291,6 +291,7 @@ func (c *Coordinator) downgradeReplacing(cg *consumerGroup, gid string, member, 
 		replaced = existing.id
 	}
 	namesChanged, groupEpoch := c.updateSubscription(cg, gid, member, upd, replaced, op)
+	c.countEpochBump(cg, groupEpoch, now)
 	rebalance := cg.assignmentEpoch < groupEpoch
 	if !rebalance {
 		// The target is the group's own (assignment epoch = group

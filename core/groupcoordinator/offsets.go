@@ -130,6 +130,7 @@ func (c *Coordinator) handleOffsetCommit(env *sim.Env, from sim.Addr, req *proto
 		answer(codeOf(protocol.NONE))
 		return true
 	}
+	c.sensors().offsetCommits.Record(env.Now(), float64(len(recs))) // OffsetMetadataManager.commitOffset
 	g.pendingOffsets++
 	c.host.Append(env, g.partition, recs.records(), func(env *sim.Env, code protocol.ErrorCode) {
 		g.pendingOffsets--
@@ -279,6 +280,7 @@ func (c *Coordinator) handleOffsetDelete(env *sim.Env, from sim.Addr, req *proto
 		c.respond(env, from, resp)
 		return true
 	}
+	c.sensors().offsetDeletions.Record(env.Now(), float64(len(recs))) // OffsetMetadataManager.deleteOffsets
 	c.host.Append(env, g.partition, recs.records(), func(env *sim.Env, code protocol.ErrorCode) {
 		if code != protocol.NONE {
 			resp.ErrorCode = CommitError(code)

@@ -112,6 +112,7 @@ func (c *Coordinator) handleTxnOffsetCommit(env *sim.Env, from sim.Addr, req *pr
 		answer(codeOf(protocol.NONE))
 		return true
 	}
+	c.sensors().offsetCommits.Record(env.Now(), float64(len(recs))) // OffsetMetadataManager.commitTransactionalOffset
 	if g.pendingTxn == nil {
 		g.pendingTxn = map[int64][]*txnOffset{}
 	}
