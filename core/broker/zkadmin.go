@@ -108,7 +108,12 @@ func (b *Broker) zkCreateTopic(env *sim.Env, t protocol.CreatableTopic, validate
 			return
 		}
 		rnd := env.Rand(fmt.Sprintf("broker-%d/assign-replicas", b.cfg.NodeID))
-		assignment = placement.RackUnaware(brokers, int(partitions), rf, rnd.Intn(len(brokers)), rnd.Intn(len(brokers)))
+		start, shift := rnd.Intn(len(brokers)), rnd.Intn(len(brokers))
+		var ok bool
+		if assignment, ok = placement.AdminUtils(brokers, b.image.BrokerRacks(brokers), int(partitions), rf, start, shift, 0); !ok {
+			fail(protocol.UNKNOWN_SERVER_ERROR, notAllRacks)
+			return
+		}
 	}
 	res.NumPartitions, res.ReplicationFactor = int32(len(assignment)), int16(len(assignment[0]))
 	configs := map[string]string{}
@@ -220,3 +225,8 @@ func (b *Broker) zkHaveLeaders(topics []string) bool {
 	}
 	return b.zkHavePartitionLeaders(counts)
 }
+
+// notAllRacks is AdminZkClient.getBrokerMetadatas' refusal (rack-aware
+// mode Enforced) when only some brokers have a broker.rack; the admin
+// manager answers it as an unexpected error.
+const notAllRacks = "Not all brokers have rack information. Add --disable-rack-aware in command line to make replica assignment without rack information."

@@ -95,7 +95,11 @@ func (b *Broker) zkCreatePartitions(env *sim.Env, t protocol.CreatePartitionsTop
 				done(env, protocol.INVALID_REPLICATION_FACTOR, fmt.Sprintf("Replication factor: %d larger than available brokers: %d.", rf, len(brokers)))
 				return
 			}
-			added = placement.NewPartitions(brokers, first, int(old), add)
+			var ok bool
+			if added, ok = placement.NewPartitions(brokers, b.image.BrokerRacks(brokers), first, int(old), add); !ok {
+				done(env, protocol.UNKNOWN_SERVER_ERROR, notAllRacks)
+				return
+			}
 		}
 		if validateOnly {
 			done(env, protocol.NONE, "")

@@ -180,7 +180,7 @@ func (b *Broker) zkClusterID(env *sim.Env, done func(*sim.Env)) {
 func (b *Broker) zkRegister(env *sim.Env, done func(*sim.Env)) {
 	path := kafkazk.BrokerIDPath(b.cfg.NodeID)
 	info := kafkazk.BrokerInfo{
-		ID: b.cfg.NodeID, JmxPort: -1, Timestamp: env.Now().UnixMilli(),
+		ID: b.cfg.NodeID, JmxPort: -1, Timestamp: env.Now().UnixMilli(), Rack: b.cfg.Static.Broker("broker.rack"),
 		Endpoints: []kafkazk.Endpoint{{Listener: "PLAINTEXT", Host: b.cfg.Host, Port: BrokerPort, SecurityProtocol: "PLAINTEXT"}},
 	}
 	ops := []zookeeper.Op{

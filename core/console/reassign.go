@@ -234,6 +234,9 @@ type reassignCommand struct {
 	plan    []reassignTarget // --execute, --verify, --cancel
 	topics  []string         // --generate
 	brokers []int32          // --generate
+	// racks are the live brokers' broker.rack as the cluster described
+	// them (--generate's getBrokerMetadata; "" or absent: none).
+	racks map[int32]string
 }
 
 // reassignTarget is one partition of a plan.

@@ -280,8 +280,10 @@ func (rc *reassignCommand) zkGenerate(env *sim.Env, z *zkTool) {
 		}
 		z.liveBrokers(env, func(env *sim.Env, live []kafkazk.BrokerInfo) {
 			var ids []int32
+			rc.racks = map[int32]string{}
 			for _, b := range live {
 				ids = append(ids, b.ID)
+				rc.racks[b.ID] = b.Rack
 			}
 			rc.generateOn(env, ids, parts, current)
 		})

@@ -119,8 +119,10 @@ func (rc *reassignCommand) describeCluster(env *sim.Env, next func(*sim.Env, []i
 			return
 		}
 		var ids []int32
+		rc.racks = map[int32]string{}
 		for _, b := range resp.(*protocol.MetadataResponse).Brokers {
 			ids = append(ids, b.NodeID)
+			rc.racks[b.NodeID] = b.Rack
 		}
 		slices.Sort(ids)
 		next(env, ids)
@@ -207,7 +209,8 @@ func (rc *reassignCommand) list(env *sim.Env) {
 
 // generate is --generate: the current assignment of the topics and a
 // proposal spreading them over the listed live brokers. 3.8 places with
-// AdminUtils.assignReplicasToBrokers (rack-unaware), 4.1 with the
+// AdminUtils.assignReplicasToBrokers (rack-aware when every listed broker
+// has a rack and --disable-rack-aware is not given), 4.1 with the
 // controller's StripedReplicaPlacer (core/placement). Kafka draws the
 // random choices from a java.util.Random; the simulator draws them from the
 // run's seed.
@@ -239,6 +242,26 @@ func (rc *reassignCommand) generateOn(env *sim.Env, live []int32, found map[stri
 	}
 	var proposed []reassignTarget
 	rnd := env.Rand("kafka-reassign-partitions/generate")
+	// getBrokerMetadata: the listed brokers' racks, unless
+	// --disable-rack-aware; only some with a rack is refused.
+	racks := make([]string, len(brokers))
+	with := 0
+	for i, id := range brokers {
+		if !rc.p.Has("disable-rack-aware") {
+			racks[i] = rc.racks[id]
+		}
+		if racks[i] != "" {
+			with++
+		}
+	}
+	if with > 0 && with < len(brokers) {
+		msg := "Not all brokers have rack information. Add --disable-rack-aware in command line to make replica assignment without rack information."
+		rc.t.println("Error: " + msg)
+		rc.t.println("org.apache.kafka.admin.AdminOperationException: " + msg)
+		rc.t.println("")
+		rc.finish(1)
+		return
+	}
 	var placer *placement.Striped
 	if rc.rel.AtLeast(4, 1) {
 		// ReassignPartitionsCommand's REPLICA_PLACER, one per run
@@ -253,8 +276,12 @@ func (rc *reassignCommand) generateOn(env *sim.Env, live []int32, found map[stri
 		rf := len(parts[firstInHashOrder(topic, len(parts))])
 		if placer != nil {
 			// 4.1+: StripedReplicaPlacer.place with every listed
-			// live broker unfenced and, without racks, one rack.
-			assigned, err := placer.Place(brokers, nil, len(parts), rf)
+			// live broker unfenced, in its rack.
+			usable := make([]placement.Broker, len(brokers))
+			for i, id := range brokers {
+				usable[i] = placement.Broker{ID: id, Rack: racks[i]}
+			}
+			assigned, err := placer.PlaceBrokers(usable, len(parts), rf)
 			if err != nil {
 				rc.t.println("Error: " + err.Error())
 				rc.t.println("org.apache.kafka.common.errors.InvalidReplicationFactorException: " + err.Error())
@@ -275,7 +302,7 @@ func (rc *reassignCommand) generateOn(env *sim.Env, live []int32, found map[stri
 			rc.finish(1)
 			return
 		}
-		assigned := placement.RackUnaware(brokers, len(parts), rf, rnd.Intn(len(brokers)), rnd.Intn(len(brokers)))
+		assigned, _ := placement.AdminUtils(brokers, racks, len(parts), rf, rnd.Intn(len(brokers)), rnd.Intn(len(brokers)), 0)
 		for i, r := range assigned {
 			proposed = append(proposed, reassignTarget{topic: topic, partition: int32(i), replicas: r})
 		}

@@ -114,9 +114,9 @@ func (p *zkTopicsProc) addPartitions(env *sim.Env, topic string, n int, asg [][]
 			return
 		}
 		p.liveBrokers(env, func(env *sim.Env, brokers []kafkazk.BrokerInfo) {
-			ids := make([]int32, len(brokers))
-			for i, b := range brokers {
-				ids[i] = b.ID
+			ids, racks := p.brokerRacks(brokers)
+			if racks == nil {
+				return
 			}
 			old := len(znode.Partitions)
 			first := znode.Partitions[0]
@@ -133,7 +133,7 @@ func (p *zkTopicsProc) addPartitions(env *sim.Env, topic string, n int, asg [][]
 					return
 				}
 			} else {
-				added = placement.NewPartitions(ids, first, old, n-old)
+				added, _ = placement.NewPartitions(ids, racks, first, old, n-old)
 			}
 			for i, rs := range added {
 				znode.Partitions[int32(old+i)] = slices.Clone(rs)

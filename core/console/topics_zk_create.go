@@ -79,21 +79,12 @@ func (p *zkTopicsProc) create(env *sim.Env) {
 
 // assignReplicas is AdminZkClient.getBrokerMetadatas (rack-aware mode
 // Enforced, TopicCommand's default, or Disabled) and AdminUtils.assignReplicasToBrokers
-// (AdminUtils.scala:103-146): its checks, then the rack-unaware placement
-// from a random start index and shift, drawn from the tool's stream of
-// the run's seeded randomness.
+// (AdminUtils.scala:103-146): its checks, then the placement, rack-aware
+// when every broker has a broker.rack, from a random start index and
+// shift drawn from the tool's stream of the run's seeded randomness.
 func (p *zkTopicsProc) assignReplicas(env *sim.Env, brokers []kafkazk.BrokerInfo, partitions, rf int) ([][]int32, bool) {
-	racks := 0
-	ids := make([]int32, len(brokers))
-	for i, b := range brokers {
-		ids[i] = b.ID
-		// --disable-rack-aware: RackAwareMode.Disabled drops the racks.
-		if b.Rack != "" && !p.tc.p.Has("disable-rack-aware") {
-			racks++
-		}
-	}
-	if racks > 0 && racks < len(brokers) {
-		p.tc.fail("kafka.admin.AdminOperationException", "Not all brokers have rack information. Add --disable-rack-aware in command line to make replica assignment without rack information.")
+	ids, racks := p.brokerRacks(brokers)
+	if racks == nil {
 		return nil, false
 	}
 	switch {
@@ -106,15 +97,32 @@ func (p *zkTopicsProc) assignReplicas(env *sim.Env, brokers []kafkazk.BrokerInfo
 	case rf > len(brokers):
 		p.tc.fail("org.apache.kafka.common.errors.InvalidReplicationFactorException", fmt.Sprintf("Replication factor: %d larger than available brokers: %d.", rf, len(brokers)))
 		return nil, false
-	case racks > 0:
-		p.tc.t.println("kafkascope: rack-aware replica placement (every broker has broker.rack) is not simulated for kafka-topics.sh --zookeeper yet; add --disable-rack-aware, or give --replica-assignment")
-		p.tc.finish(1)
-		return nil, false
 	}
 	rnd := env.Rand("kafka-topics/assign-replicas")
 	start := rnd.Intn(len(ids))
 	shift := rnd.Intn(len(ids))
-	return placement.RackUnaware(ids, partitions, rf, start, shift), true
+	out, _ := placement.AdminUtils(ids, racks, partitions, rf, start, shift, 0)
+	return out, true
+}
+
+// brokerRacks is getBrokerMetadatas: the brokers' ids and racks (none with
+// --disable-rack-aware, RackAwareMode.Disabled). Only some brokers with a
+// rack fail the tool (RackAwareMode.Enforced), and racks is nil.
+func (p *zkTopicsProc) brokerRacks(brokers []kafkazk.BrokerInfo) (ids []int32, racks []string) {
+	with := 0
+	ids, racks = make([]int32, len(brokers)), make([]string, len(brokers))
+	for i, b := range brokers {
+		ids[i] = b.ID
+		if b.Rack != "" && !p.tc.p.Has("disable-rack-aware") {
+			racks[i] = b.Rack
+			with++
+		}
+	}
+	if with > 0 && with < len(brokers) {
+		p.tc.fail("kafka.admin.AdminOperationException", "Not all brokers have rack information. Add --disable-rack-aware in command line to make replica assignment without rack information.")
+		return ids, nil
+	}
+	return ids, racks
 }
 
 // validateTopicCreate is AdminZkClient.validateTopicCreate's checks that

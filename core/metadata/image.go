@@ -335,6 +335,18 @@ func (img *Image) BrokerIDs() []int32 {
 	return out
 }
 
+// BrokerRacks is the broker.rack of each of ids ("" for none or an
+// unknown broker), in ids' order.
+func (img *Image) BrokerRacks(ids []int32) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if b := img.Brokers[id]; b != nil {
+			out[i] = b.Rack
+		}
+	}
+	return out
+}
+
 // TopicConfig returns a topic's dynamic configs (nil if none). The map is the
 // image's own: do not modify it.
 func (img *Image) TopicConfig(topic string) map[string]string {

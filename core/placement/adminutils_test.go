@@ -24,11 +24,11 @@ func TestRackUnawareByHand(t *testing.T) {
 // NewPartitions derives the start index and shift from partition 0's
 // first replica; ValidateReplicaAssignment names absolute partition ids.
 func TestNewPartitionsAndValidation(t *testing.T) {
-	if got, want := NewPartitions([]int32{1, 2, 3}, []int32{2, 3}, 2, 2), [][]int32{{1, 3}, {2, 3}}; !reflect.DeepEqual(got, want) {
-		t.Errorf("NewPartitions: %v, want %v", got, want)
+	if got, _ := NewPartitions([]int32{1, 2, 3}, make([]string, 3), []int32{2, 3}, 2, 2); !reflect.DeepEqual(got, [][]int32{{1, 3}, {2, 3}}) {
+		t.Errorf("NewPartitions: %v, want [[1 3] [2 3]]", got)
 	}
 	// No broker id at least 9: the start index is 0.
-	if got, want := NewPartitions([]int32{1, 2, 3}, []int32{9, 1}, 3, 1), [][]int32{{1, 3}}; !reflect.DeepEqual(got, want) {
+	if got, want := first(NewPartitions([]int32{1, 2, 3}, make([]string, 3), []int32{9, 1}, 3, 1)), [][]int32{{1, 3}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("NewPartitions from a gone broker: %v, want %v", got, want)
 	}
 	for _, c := range []struct {
@@ -49,3 +49,37 @@ func TestNewPartitionsAndValidation(t *testing.T) {
 		t.Errorf("a valid assignment: %+v", e)
 	}
 }
+
+// AdminUtils.assignReplicasToBrokersRackAware worked by hand. Six brokers
+// in racks a, b, c, a, b, c alternate as 1-6; rf 3 from start index 0 and
+// shift 0 gives each partition three racks, and at the wrap (partition 6)
+// the shift grows by the number of racks. Brokers 1 and 4 in rack a, 2 in
+// b, 3 in c alternate as 1, 2, 3, 4; with shift 1, partition 2's third
+// replica skips broker 1 (rack a has a replica, rack b none yet).
+func TestRackAwareByHand(t *testing.T) {
+	six, sixRacks := []int32{1, 2, 3, 4, 5, 6}, []string{"a", "b", "c", "a", "b", "c"}
+	got := RackAwareFrom(six, sixRacks, 7, 3, 0, 0, 0)
+	if want := [][]int32{{1, 2, 3}, {2, 3, 4}}; !reflect.DeepEqual(got[:2], want) {
+		t.Errorf("partitions 0-1: %v, want %v", got[:2], want)
+	}
+	if want := []int32{1, 5, 6}; !reflect.DeepEqual(got[6], want) {
+		t.Errorf("partition 6: %v, want %v", got[6], want)
+	}
+	four, fourRacks := []int32{1, 2, 3, 4}, []string{"a", "b", "c", "a"}
+	if got, want := RackAlternated(four, fourRacks), []int32{1, 2, 3, 4}; !reflect.DeepEqual(got, want) {
+		t.Errorf("alternated: %v, want %v", got, want)
+	}
+	if got := RackAwareFrom(four, fourRacks, 3, 3, 0, 1, 0); !reflect.DeepEqual(got[2], []int32{3, 4, 2}) || !reflect.DeepEqual(got[0], []int32{1, 2, 3}) {
+		t.Errorf("with skips: %v, want partition 0 [1 2 3], partition 2 [3 4 2]", got)
+	}
+	// Without racks AdminUtils is the rack-unaware placement; with some
+	// racks it refuses.
+	if got, ok := AdminUtils(six, make([]string, 6), 6, 2, 0, 0, 0); !ok || !reflect.DeepEqual(got, RackUnaware(six, 6, 2, 0, 0)) {
+		t.Errorf("no racks: %v %v", got, ok)
+	}
+	if _, ok := AdminUtils(four, []string{"a", "", "b", "b"}, 1, 1, 0, 0, 0); ok {
+		t.Error("some racks: placed")
+	}
+}
+
+func first(out [][]int32, _ bool) [][]int32 { return out }

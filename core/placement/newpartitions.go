@@ -10,10 +10,12 @@ import (
 // placement of add partitions after existing ones, partition 0 being on
 // first: AdminUtils from the index of the first broker whose id is at
 // least first[0] (0 when none is), that index also as the first shift,
-// partition ids from existing on. brokers are the registered ids, sorted.
-func NewPartitions(brokers, first []int32, existing, add int) [][]int32 {
+// partition ids from existing on. brokers are the registered ids, sorted,
+// and racks their broker.rack ("" none): rack-aware when all have one; ok
+// is false when only some have (AdminUtils refuses).
+func NewPartitions(brokers []int32, racks []string, first []int32, existing, add int) (out [][]int32, ok bool) {
 	start := max(0, slices.IndexFunc(brokers, func(id int32) bool { return id >= first[0] }))
-	return RackUnawareFrom(brokers, add, len(first), start, start, existing)
+	return AdminUtils(brokers, racks, add, len(first), start, start, existing)
 }
 
 // AssignmentError is a replica assignment Kafka refuses: the exception's
