@@ -30,6 +30,9 @@ type Node struct {
 	// jmxServer names this incarnation's JMX server (never 0): a JMX
 	// client connected to an earlier one is refused (node_jmx.go).
 	jmxServer uint64
+	// logFlush is this incarnation's LogFlushRateAndTimeMs timer: its
+	// disk reports every log segment flushed (node_jmx.go).
+	logFlush *logFlushTimer
 }
 
 // Exited implements sim.Exiter: the process ends when its broker finished a

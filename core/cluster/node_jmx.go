@@ -3,6 +3,7 @@ package cluster
 import (
 	"kafkascope/core/jdk"
 	"kafkascope/core/jmx"
+	"kafkascope/core/metrics"
 	"kafkascope/core/raft"
 	"kafkascope/core/sim"
 )
@@ -34,7 +35,32 @@ func (r nodeRegistry) MBeans() []jmx.MBean {
 	if r.n.Raft != nil {
 		beans = append(beans, raftMBean(r.n.Raft.Metrics()))
 	}
+	if t := r.n.logFlush; t != nil {
+		beans = append(beans, jmx.Timer("kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs", t.meter.Read(r.now), t.durations.Read()))
+	}
 	return beans
+}
+
+// logFlushTimer is kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs,
+// the Yammer Timer that times each LogSegment.flush on the node (3.8's
+// LogSegment, registered as the JVM loads it): every log on the node's
+// disk, the partitions' and the metadata log. A flush takes no virtual
+// time, so every duration is 0 ms.
+type logFlushTimer struct {
+	meter     *metrics.Meter
+	durations *metrics.Histogram
+}
+
+func newLogFlushTimer(now sim.Time, rnd *sim.Rand) *logFlushTimer {
+	return &logFlushTimer{meter: metrics.NewMeter(now), durations: metrics.NewHistogram(now, rnd)}
+}
+
+// flushed records n segment flushes at at.
+func (t *logFlushTimer) flushed(at sim.Time, n int) {
+	t.meter.Mark(at, int64(n))
+	for range n {
+		t.durations.Update(at, 0)
+	}
 }
 
 // raftMBean is the raft client's kafka.server:type=raft-metrics MBean.

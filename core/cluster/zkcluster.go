@@ -103,6 +103,8 @@ func (c *Cluster) spawnZkBroker(id int32) error {
 	n.Broker.SetZooKeeperController(n.ZkController)
 	c.spawns++
 	n.jmxServer = c.spawns
+	n.logFlush = newLogFlushTimer(c.World.Now(), c.World.Rand(fmt.Sprintf("node-%d/log-flush/%d", id, c.spawns)))
+	c.disks[id].OnSegmentFlush(n.logFlush.flushed)
 	c.nodes[id] = n
 	c.state[id] = NodeRunning
 	c.marks.forget(id)

@@ -52,6 +52,16 @@ func Histogram(name string, r metrics.HistogramReading) MBean {
 	}}
 }
 
+// Timer is a Yammer Timer's MBean (JmxReporter.TimerMBean, metrics-core
+// 2.2.0): a Meter's attributes (its events are "calls") and a
+// Histogram's, the durations in LatencyUnit (Kafka's timers: ms).
+func Timer(name string, m metrics.MeterReading, h metrics.HistogramReading) MBean {
+	b := Meter(name, "calls", m)
+	b.Attrs = append(b.Attrs, Histogram(name, h).Attrs[1:]...)
+	b.Attrs = append(b.Attrs, Attribute{"LatencyUnit", "MILLISECONDS"})
+	return b
+}
+
 // Registry is what a process has registered, read now.
 type Registry interface {
 	MBeans() []MBean

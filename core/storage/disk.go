@@ -120,6 +120,21 @@ type Disk struct {
 	// names counts the changes to which file a path names (a removal or
 	// a rename): a fileRef taken before the last one is stale.
 	names uint64
+	// onSegmentFlush hears each log segment's flush (OnSegmentFlush).
+	onSegmentFlush func(at sim.Time, n int)
+}
+
+// OnSegmentFlush sets what hears the log segments' flushes on this disk:
+// n segments flushed at at (Kafka times each LogSegment.flush with the
+// node's LogFlushRateAndTimeMs timer). The node's process sets it when it
+// starts; a process that dies leaves it to the next.
+func (d *Disk) OnSegmentFlush(fn func(at sim.Time, n int)) { d.onSegmentFlush = fn }
+
+// segmentsFlushed reports n segment flushes at at.
+func (d *Disk) segmentsFlushed(at sim.Time, n int) {
+	if n > 0 && d.onSegmentFlush != nil {
+		d.onSegmentFlush(at, n)
+	}
 }
 
 // fileRef is a file its holder found by path, kept to skip the lookup

@@ -171,15 +171,36 @@ func (l *Log) UpdateHighWatermark(hw int64) int64 {
 }
 
 // Flush fsyncs every segment (its indexes too) and moves the recovery point
-// to the LEO.
+// to the LEO. Kafka's flush to the LEO (UnifiedLog.flush) flushes the
+// segments from the recovery point's on, each timed (LogSegment.flush):
+// those count (Disk.OnSegmentFlush); the others here are clean already.
 func (l *Log) Flush() error {
+	n := l.unflushedSegments()
 	for _, s := range l.segments {
 		if err := s.flush(); err != nil {
 			return err
 		}
 	}
 	l.recoveryPoint = l.logEndOffset
+	l.disk.segmentsFlushed(l.disk.clock(), n)
 	return nil
+}
+
+// unflushedSegments counts the segments a flush to the LEO goes through
+// (LocalLog.flush: segments.values(recoveryPoint, LEO)): none when the
+// recovery point is at the LEO, else those that end after the recovery
+// point.
+func (l *Log) unflushedSegments() int {
+	if l.recoveryPoint >= l.logEndOffset {
+		return 0
+	}
+	n := 0
+	for i := range l.segments {
+		if i+1 == len(l.segments) || l.segments[i+1].BaseOffset > l.recoveryPoint {
+			n++
+		}
+	}
+	return n
 }
 
 // Close is a clean shutdown's last work on the log: every segment closes,

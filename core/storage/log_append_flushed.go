@@ -125,8 +125,21 @@ func (l *Log) appendFlushed(run BatchRun, i, n int, epoch int32, instant func(k 
 	}
 	l.logEndOffset = h.LastOffset() + 1
 	l.checkOffsets("appending a run")
-	if err := l.Flush(); err != nil {
+	// One Flush for the m: its segment flushes are reported one append
+	// at a time, at each one's instant, as the appends one by one would
+	// (the first from the recovery point's segment on, then the active
+	// one: no batch rolls).
+	firstFlush := l.unflushedSegments()
+	hear := l.disk.onSegmentFlush
+	l.disk.onSegmentFlush = nil
+	err = l.Flush()
+	l.disk.onSegmentFlush = hear
+	if err != nil {
 		return m, err
+	}
+	l.disk.segmentsFlushed(instant(0), firstFlush)
+	for k := 1; k < m; k++ {
+		l.disk.segmentsFlushed(instant(k), 1)
 	}
 	// The m flushes fsync every segment's .log m times: each counts.
 	for _, s := range l.segments {

@@ -102,6 +102,7 @@ func (l *Log) flushUpTo(offset int64) error {
 	if offset <= l.recoveryPoint {
 		return nil
 	}
+	n := 0
 	for i, s := range l.segments {
 		if s.BaseOffset >= offset {
 			break
@@ -112,7 +113,9 @@ func (l *Log) flushUpTo(offset int64) error {
 		if err := s.flush(); err != nil {
 			return err
 		}
+		n++
 	}
 	l.recoveryPoint = offset
+	l.disk.segmentsFlushed(l.disk.clock(), n)
 	return nil
 }
