@@ -93,7 +93,7 @@ func (m *membership) tick(env *sim.Env) {
 		if m.state == mLeaving {
 			// AMM.onHeartbeatRequestSkipped.
 			m.log(LevelWarn, fmt.Sprintf("Heartbeat to leave group cannot be sent (most probably due to coordinator not known/available). Member %s with epoch %d will transition to %s.", m.memberID, m.epoch, mUnsubscribed))
-			m.transitionTo(mUnsubscribed)
+			m.transitionTo(env, mUnsubscribed)
 			m.completeLeave(env)
 		}
 		return
@@ -101,11 +101,11 @@ func (m *membership) tick(env *sim.Env) {
 	now := env.Now()
 	if m.c.busy && m.lastAppPoll > 0 && now >= m.lastAppPoll.Add(m.c.cfg.MaxPollInterval) && m.state != mPrepareLeaving && m.state != mLeaving {
 		m.hbLog(LevelWarn, "Consumer poll timeout has expired. This means the time between subsequent calls to poll() was longer than the configured max.poll.interval.ms, which typically implies that the poll loop is spending too much time processing messages. You can address this either by increasing max.poll.interval.ms or by reducing the maximum size of batches returned in poll() with max.poll.records.")
-		m.transitionTo(mPrepareLeaving)
+		m.transitionTo(env, mPrepareLeaving)
 		m.pollExpired = true
 		m.epoch = m.leaveEpoch()
 		m.current = noAssignment
-		m.transitionTo(mLeaving)
+		m.transitionTo(env, mLeaving)
 		m.send(env, true)
 		h.resetBackoff(now)
 		h.sent.reset()
@@ -167,7 +167,11 @@ func (m *membership) send(env *sim.Env, ignore bool) {
 		h.inFlight = true
 	}
 	m.onHeartbeatGenerated(env)
+	m.c.metrics.member848, m.c.metrics.hbSent = true, now // recordHeartbeatSentMs
 	m.g.net.Send(env, m.g.coord, req, m.c.cfg.RequestTimeout, func(env *sim.Env, resp protocol.Response, err error) {
+		if err == nil {
+			m.c.metrics.heartbeat.Record(env.Now(), latency(now, env.Now())) // recordRequestLatency, any answer
+		}
 		if ignore {
 			if err == nil {
 				if r := resp.(*protocol.ConsumerGroupHeartbeatResponse); r.ErrorCode != protocol.NONE {
@@ -203,6 +207,7 @@ func (m *membership) send(env *sim.Env, ignore bool) {
 			m.onHeartbeatSuccess(env, r)
 		} else {
 			m.onErrorResponse(env, r)
+			m.c.metrics.rebalance848Failed(env.Now()) // onHeartbeatFailure(false)
 		}
 		m.tick(env)
 	})
@@ -214,22 +219,22 @@ func (m *membership) onHeartbeatGenerated(env *sim.Env) {
 	switch m.state {
 	case mAcknowledging:
 		if m.reconciled() {
-			m.transitionTo(mStable)
+			m.transitionTo(env, mStable)
 		} else {
-			m.transitionTo(mReconciling)
+			m.transitionTo(env, mReconciling)
 		}
 	case mLeaving:
 		if m.pollExpired {
 			// transitionToStale: the partitions are lost; the member
 			// rejoins at its next poll.
-			m.transitionTo(mStale)
+			m.transitionTo(env, mStale)
 			m.onApp(env, func(env *sim.Env) {
 				m.c.lose(env, m.c.assignment())
 				m.clearAssignment()
 			})
 			return
 		}
-		m.transitionTo(mUnsubscribed)
+		m.transitionTo(env, mUnsubscribed)
 	}
 }
 
@@ -262,13 +267,13 @@ func (m *membership) onHeartbeatSuccess(env *sim.Env, r *protocol.ConsumerGroupH
 		m.target = t
 	}
 	if !m.reconciled() {
-		m.transitionTo(mReconciling)
+		m.transitionTo(env, mReconciling)
 		// The application reconciles in poll(): wake it if it waits there.
 		env.After(0, "consumer-poll", m.c.run)
 		return
 	}
 	if m.state == mReconciling || m.state == mJoining {
-		m.transitionTo(mStable)
+		m.transitionTo(env, mStable)
 	}
 }
 

@@ -112,7 +112,18 @@ func (m *membership) log(level Level, msg string) {
 	m.c.log(level, msg, logger)
 }
 
-func (m *membership) transitionTo(s mstate) { m.state = s }
+// transitionTo moves the member to s; a move into RECONCILING starts a
+// rebalance, one out of it to STABLE or ACKNOWLEDGING completes it
+// (AbstractMembershipManager.transitionTo's rebalance metrics).
+func (m *membership) transitionTo(env *sim.Env, s mstate) {
+	switch {
+	case m.state == mReconciling && (s == mStable || s == mAcknowledging):
+		m.c.metrics.rebalance848Ended(env.Now())
+	case m.state != mReconciling && s == mReconciling:
+		m.c.metrics.rebalance848Started(env.Now())
+	}
+	m.state = s
+}
 
 // notInGroup: UNSUBSCRIBED, FENCED, FATAL or STALE (AMM.isNotInGroup).
 func (m *membership) notInGroup() bool {
@@ -192,7 +203,7 @@ func (m *membership) transitionToJoining(env *sim.Env) {
 		m.rejoined = true
 	}
 	m.epoch = 0
-	m.transitionTo(mJoining)
+	m.transitionTo(env, mJoining)
 	m.target = noAssignment
 	m.unsubscribed = false
 	env.After(0, "consumer-heartbeat-now", m.tick)
@@ -204,13 +215,13 @@ func (m *membership) transitionToJoining(env *sim.Env) {
 func (m *membership) transitionToFenced(env *sim.Env) {
 	switch m.state {
 	case mPrepareLeaving, mLeaving:
-		m.transitionTo(mUnsubscribed)
+		m.transitionTo(env, mUnsubscribed)
 		m.completeLeave(env)
 		return
 	case mUnsubscribed:
 		return
 	}
-	m.transitionTo(mFenced)
+	m.transitionTo(env, mFenced)
 	m.epoch = 0
 	m.onApp(env, func(env *sim.Env) {
 		m.c.lose(env, m.c.assignment())
@@ -225,7 +236,7 @@ func (m *membership) transitionToFenced(env *sim.Env) {
 // application from poll (AMM.transitionToFatal).
 func (m *membership) transitionToFatal(env *sim.Env, err *Error) {
 	prev := m.state
-	m.transitionTo(mFatal)
+	m.transitionTo(env, mFatal)
 	if m.kafka38 {
 		// 3.8 tests memberId.isEmpty() the wrong way round, so a member
 		// without an id prints the line with the (empty) id
@@ -265,7 +276,7 @@ func (m *membership) sendLeave(env *sim.Env, dueToPollTimer bool) {
 	m.pollExpired = dueToPollTimer
 	m.epoch = m.leaveEpoch()
 	m.current = noAssignment
-	m.transitionTo(mLeaving)
+	m.transitionTo(env, mLeaving)
 	m.tick(env)
 }
 
@@ -306,7 +317,7 @@ func (m *membership) close(env *sim.Env, done func(env *sim.Env)) {
 		if m.notInGroup() {
 			if m.state == mFenced {
 				m.clearAssignment()
-				m.transitionTo(mUnsubscribed)
+				m.transitionTo(env, mUnsubscribed)
 			}
 			finish(env)
 			return

@@ -39,6 +39,11 @@ type consumerMetrics struct {
 	rebalanceStart                sim.Time        // -1: no rebalance under way
 	rebalanceEnd                  sim.Time        // -1: none yet
 	coordinated                   bool            // a classic group member: the coordinator metrics exist
+	// member848: a consumer-protocol member (KIP-848), whose
+	// consumer-coordinator-metrics are the async consumer's managers';
+	// hbSent is its last heartbeat's sending.
+	member848 bool
+	hbSent    sim.Time
 }
 
 // fetchTopicMetrics is a topic's bytes and records (recordBytesFetched
@@ -147,6 +152,25 @@ func (m *consumerMetrics) updateAssignment(assigned []topicPartition) {
 	m.listed = slices.Clone(assigned)
 }
 
+// rebalance848Started and rebalance848Ended are a consumer-protocol
+// member's moves into and out of RECONCILING
+// (ConsumerRebalanceMetricsManager: the start is overwritten each time).
+func (m *consumerMetrics) rebalance848Started(now sim.Time) { m.rebalanceStart = now }
+
+func (m *consumerMetrics) rebalance848Ended(now sim.Time) {
+	m.rebalanceEnd = now
+	m.rebalance.Record(now, latency(m.rebalanceStart, now))
+}
+
+// rebalance848Failed is maybeRecordRebalanceFailed: an error answer to a
+// heartbeat while a rebalance is under way.
+func (m *consumerMetrics) rebalance848Failed(now sim.Time) {
+	if m.rebalanceStart <= m.rebalanceEnd {
+		return
+	}
+	m.failedRebalance.Record(now, 1)
+}
+
 // rebalanceFailed is the join future failing (a JoinGroup or SyncGroup
 // error, MEMBER_ID_REQUIRED included, or a lost connection).
 func (m *consumerMetrics) rebalanceFailed(now sim.Time) { m.failedRebalance.Record(now, 1) }
@@ -231,7 +255,7 @@ func (c *Consumer) Metrics(now sim.Time) []metrics.Named {
 			add(fm, "records-lead-min", pm.lead.Min(now), tags...)
 		}
 	}
-	if !m.coordinated {
+	if !m.coordinated && !m.member848 {
 		return out
 	}
 	const cm = "consumer-coordinator-metrics"
@@ -253,17 +277,21 @@ func (c *Consumer) Metrics(now sim.Time) []metrics.Named {
 		}
 		return float64((now.UnixMilli() - at.UnixMilli()) / 1000)
 	}
-	add(cm, "assigned-partitions", float64(len(c.assigned)))
 	requests("commit", "latency", m.commit)
-	requests("join", "time", m.join)
-	requests("sync", "time", m.sync)
+	if m.coordinated {
+		// The classic member's (ConsumerCoordinator, AbstractCoordinator);
+		// a consumer-protocol member has neither JoinGroup nor SyncGroup.
+		add(cm, "assigned-partitions", float64(len(c.assigned)))
+		requests("join", "time", m.join)
+		requests("sync", "time", m.sync)
+	}
 	add(cm, "heartbeat-rate", m.heartbeat.EventRate(now))
 	add(cm, "heartbeat-response-time-max", m.heartbeat.Max(now))
 	add(cm, "heartbeat-total", m.heartbeat.Count())
 	add(cm, "failed-rebalance-rate-per-hour", m.failedRebalance.EventRateHour(now))
 	add(cm, "failed-rebalance-total", m.failedRebalance.Count())
-	var lastHB sim.Time
-	if c.grp != nil {
+	lastHB := m.hbSent
+	if c.grp != nil && !m.member848 {
 		lastHB = c.grp.lastHBSent
 	}
 	add(cm, "last-heartbeat-seconds-ago", secondsAgo(lastHB, lastHB > 0))

@@ -25,7 +25,7 @@ func (m *membership) maybeReconcile(env *sim.Env) {
 	if !m.current.none && sameParts(resolved.parts, m.current.parts) {
 		// Only unknown topics differ: acknowledge the known part.
 		m.current = resolved
-		m.transitionTo(mAcknowledging)
+		m.transitionTo(env, mAcknowledging)
 		m.tick(env)
 		return
 	}
@@ -82,15 +82,13 @@ func (m *membership) revokeAndAssign(env *sim.Env, resolved localAssignment, rev
 		return
 	}
 	m.c.addAssigned(env, added)
-	if m.c.onAssigned != nil {
-		m.c.onAssigned(env, groupTPs(added))
-	}
+	m.c.invokeAssigned(env, added)
 	if !m.reconciling || m.abortReconciliation() {
 		return
 	}
 	m.current = resolved
 	m.nextCommit = env.Now().Add(m.c.cfg.AutoCommitInterval) // signalReconciliationCompleting
-	m.transitionTo(mAcknowledging)
+	m.transitionTo(env, mAcknowledging)
 	m.reconciling = false
 	m.tick(env)
 }
