@@ -54,16 +54,24 @@ func (g *groupAssignor) UserData(owned []group.TopicPartition, generation int32)
 	return g.a.SubscriptionUserData(nil)
 }
 
-// Assign runs the sticky assignor. Its KIP-881 rack matching is not
-// simulated: racks are ignored (docs/fidelity.md).
-func (g *groupAssignor) Assign(members []AssignorMember, partitions map[string]int32, _ group.PartitionRacks) group.Assignment {
+// Assign runs the assignor, with the partitions' racks for the sticky
+// assignors (KIP-881).
+func (g *groupAssignor) Assign(members []AssignorMember, partitions map[string]int32, racks group.PartitionRacks) group.Assignment {
 	ms := make([]group.Member, len(members))
 	for i, m := range members {
 		s := m.Subscription
 		ms[i] = group.Member{ID: m.ID, InstanceID: m.InstanceID, Topics: s.Topics, UserData: s.UserData,
 			OwnedPartitions: flattenTopicPartitions(s.OwnedPartitions), GenerationID: s.GenerationID, RackID: s.RackID}
 	}
+	if r, ok := g.a.(rackAwareAssignor); ok {
+		return r.AssignWithRacks(partitions, ms, racks)
+	}
 	return g.a.Assign(partitions, ms)
+}
+
+// rackAwareAssignor is a group.Assignor that matches racks (KIP-881).
+type rackAwareAssignor interface {
+	AssignWithRacks(partitionsPerTopic map[string]int32, members []group.Member, racks group.PartitionRacks) group.Assignment
 }
 
 func flattenTopicPartitions(tps []protocol.TopicPartitions) []group.TopicPartition {

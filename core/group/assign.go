@@ -25,8 +25,8 @@ type Member struct {
 	// it to DefaultGeneration when the member does not send one.
 	GenerationID int32
 	// RackID is client.rack ("" = none), sent in the subscription from
-	// Kafka 3.5 (KIP-881). RangeWithRacks matches it with the replicas'
-	// racks; the sticky assignors here ignore it.
+	// Kafka 3.5 (KIP-881). RangeWithRacks and the sticky assignors
+	// (AssignWithRacks) match it with the replicas' racks.
 	RackID string
 }
 

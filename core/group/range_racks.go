@@ -107,31 +107,14 @@ func newRangeTopicState(topic string, n int32, sorted []Member, racks [][]string
 	if len(memberRacks) == 0 {
 		return s
 	}
-	// AbstractPartitionAssignor.useRackAwareAssignment: some member rack
-	// holds a replica, and not every partition has the same rack set.
+	// AbstractPartitionAssignor.useRackAwareAssignment.
 	s.partRacks = make([][]string, n)
-	all := map[string]bool{}
 	for p := range n {
 		if int(p) < len(racks) {
 			s.partRacks[p] = racks[p]
 		}
-		for _, r := range s.partRacks[p] {
-			all[r] = true
-		}
 	}
-	shared := false
-	for r := range memberRacks {
-		shared = shared || all[r]
-	}
-	if !shared {
-		return s
-	}
-	for _, rs := range s.partRacks {
-		if !sameRackSet(rs, all) {
-			s.needsRacks = true
-			break
-		}
-	}
+	s.needsRacks = rackMatchingHelps(memberRacks, s.partRacks)
 	return s
 }
 

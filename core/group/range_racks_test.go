@@ -2,6 +2,7 @@ package group
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -86,5 +87,51 @@ func TestRangeWithoutRacksIsRange(t *testing.T) {
 	ps := map[string]int32{"t": 5, "u": 3}
 	if got, want := fmt.Sprint(RangeWithRacks(ms, ps, nil)), fmt.Sprint(Range(ms, ps)); got != want {
 		t.Errorf("no partition racks: %s, want Range's %s", got, want)
+	}
+}
+
+// The sticky assignors' rack matching (KIP-881), worked by hand. Same
+// subscriptions (the constrained builder): each partition in turn goes to
+// the next member below its quota in a rack of its replicas, so each
+// member gets the partition in its rack where plain round-robin gives
+// c1 partition 0. Different subscriptions (the general builder): t-0 is
+// in rack a, so it skips the less loaded c2 (rack b) for c1; without
+// racks c2 takes it.
+func TestStickyWithRacks(t *testing.T) {
+	for _, a := range []interface {
+		AssignWithRacks(map[string]int32, []Member, PartitionRacks) Assignment
+	}{NewStickyAssignor(), NewCooperativeStickyAssignor()} {
+		ms := []Member{racked("c1", "a", "t"), racked("c2", "b", "t"), racked("c3", "c", "t")}
+		got := fmt.Sprint(a.AssignWithRacks(map[string]int32{"t": 3}, ms, PartitionRacks{"t": {{"c"}, {"a"}, {"b"}}}))
+		if want := "map[c1:[{t 1}] c2:[{t 2}] c3:[{t 0}]]"; got != want {
+			t.Errorf("%T constrained: %s, want %s", a, got, want)
+		}
+		if got := fmt.Sprint(a.AssignWithRacks(map[string]int32{"t": 3}, ms, nil)); got != "map[c1:[{t 0}] c2:[{t 1}] c3:[{t 2}]]" {
+			t.Errorf("%T constrained without racks: %s", a, got)
+		}
+		gm := []Member{racked("c1", "a", "t", "u"), racked("c2", "b", "t")}
+		racks := PartitionRacks{"t": {{"a"}, {"b"}}, "u": {{"a"}}}
+		if got, want := fmt.Sprint(a.AssignWithRacks(map[string]int32{"t": 2, "u": 1}, gm, racks)), "map[c1:[{u 0} {t 0}] c2:[{t 1}]]"; got != want {
+			t.Errorf("%T general: %s, want %s", a, got, want)
+		}
+		if got, want := fmt.Sprint(a.AssignWithRacks(map[string]int32{"t": 2, "u": 1}, gm, nil)), "map[c1:[{u 0} {t 1}] c2:[{t 0}]]"; got != want {
+			t.Errorf("%T general without racks: %s, want %s", a, got, want)
+		}
+	}
+}
+
+// A partition a member owned but has no replica in its rack is given up
+// (maybe revoked) and goes to a member in its rack.
+func TestStickyRacksMoveMismatchedOwnedPartitions(t *testing.T) {
+	c1 := racked("c1", "a", "t")
+	c1.UserData = EncodeStickyUserData([]TopicPartition{{"t", 0}}, 1)
+	ms := []Member{c1, racked("c2", "b", "t"), racked("c3", "c", "t")}
+	got := fmt.Sprint(NewStickyAssignor().AssignWithRacks(map[string]int32{"t": 3}, ms, PartitionRacks{"t": {{"c"}, {"a"}, {"b"}}}))
+	if want := "map[c1:[{t 1}] c2:[{t 2}] c3:[{t 0}]]"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	// Without racks c1 keeps it.
+	if got := fmt.Sprint(NewStickyAssignor().AssignWithRacks(map[string]int32{"t": 3}, ms, nil)); !strings.Contains(got, "c1:[{t 0}]") {
+		t.Errorf("without racks: %s", got)
 	}
 }

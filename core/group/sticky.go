@@ -48,6 +48,8 @@ type stickyCore struct {
 	// it from the subscriptions).
 	transferring map[TopicPartition]string
 	movements    *partitionMovements
+	// racks is the assignment's RackInfo (sticky_racks.go).
+	racks *stickyRacks
 }
 
 func newStickyCore() stickyCore { return stickyCore{maxGeneration: DefaultGeneration} }
@@ -62,12 +64,14 @@ func subscriptionGeneration(m Member) int32 {
 
 // assignPartitions is AbstractStickyAssignor.assignPartitions. members is
 // the group subscription; Kafka holds it in a HashMap, so it is walked in
-// that map's order.
-func (c *stickyCore) assignPartitions(partitionsPerTopic map[string]int32, members []Member, data func(Member) memberData) Assignment {
+// that map's order. racks are the partitions' replica racks (nil: none),
+// matched with the members' client.rack (KIP-881).
+func (c *stickyCore) assignPartitions(partitionsPerTopic map[string]int32, members []Member, racks PartitionRacks, data func(Member) memberData) Assignment {
 	partitionsPerTopic = subscribedPartitions(partitionsPerTopic, members)
 	if len(members) == 0 {
 		return Assignment{}
 	}
+	c.racks = newStickyRacks(members, partitionsPerTopic, racks)
 	byID := map[string]Member{}
 	var ids []string
 	for _, m := range members {
@@ -83,6 +87,7 @@ func (c *stickyCore) assignPartitions(partitionsPerTopic map[string]int32, membe
 	if c.allSubscriptionsEqual(partitionsPerTopic, order, byID, data, owned, multiple) {
 		c.transferring = map[TopicPartition]string{}
 		b := newConstrainedBuilder(partitionsPerTopic, order, owned, multiple, c.transferring)
+		b.racks = c.racks
 		return b.build()
 	}
 	c.transferring = nil

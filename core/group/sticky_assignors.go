@@ -47,7 +47,12 @@ func (a *StickyAssignor) SubscriptionUserData([]string) []byte {
 // Assign runs AbstractStickyAssignor with the user data's view of each
 // member's previous partitions.
 func (a *StickyAssignor) Assign(partitionsPerTopic map[string]int32, members []Member) Assignment {
-	return a.core.assignPartitions(partitionsPerTopic, members, stickyMemberData)
+	return a.AssignWithRacks(partitionsPerTopic, members, nil)
+}
+
+// AssignWithRacks is Assign with the partitions' replica racks (KIP-881).
+func (a *StickyAssignor) AssignWithRacks(partitionsPerTopic map[string]int32, members []Member, racks PartitionRacks) Assignment {
+	return a.core.assignPartitions(partitionsPerTopic, members, racks, stickyMemberData)
 }
 
 func stickyMemberData(m Member) memberData {
@@ -179,7 +184,12 @@ func cooperativeMemberData(m Member) memberData {
 // Assign runs AbstractStickyAssignor, then takes out of each new owner's
 // assignment the partitions another member still owns.
 func (a *CooperativeStickyAssignor) Assign(partitionsPerTopic map[string]int32, members []Member) Assignment {
-	out := a.core.assignPartitions(partitionsPerTopic, members, cooperativeMemberData)
+	return a.AssignWithRacks(partitionsPerTopic, members, nil)
+}
+
+// AssignWithRacks is Assign with the partitions' replica racks (KIP-881).
+func (a *CooperativeStickyAssignor) AssignWithRacks(partitionsPerTopic map[string]int32, members []Member, racks PartitionRacks) Assignment {
+	out := a.core.assignPartitions(partitionsPerTopic, members, racks, cooperativeMemberData)
 	transferring := a.core.transferring
 	if transferring == nil {
 		transferring = transferringOwnership(members, out)

@@ -36,6 +36,7 @@ type constrainedBuilder struct {
 
 	assignment Assignment
 	assigned   []TopicPartition
+	racks      *stickyRacks // never nil once built by the core
 }
 
 func newConstrainedBuilder(partitionsPerTopic map[string]int32, order []string, owned map[string][]TopicPartition,
@@ -57,13 +58,23 @@ func (b *constrainedBuilder) build() Assignment {
 	unassigned := b.unassigned()
 	slices.Sort(b.underMin)
 	slices.Sort(b.exactlyMin)
+	unassigned = b.racks.sortByConsumers(unassigned)
+	unassigned = b.assignRackAwareRoundRobin(unassigned)
 	b.assignRoundRobin(unassigned)
 	return b.assignment
 }
 
 func (b *constrainedBuilder) assignOwned() {
 	for _, id := range b.order {
-		owned := slices.Clone(b.owned[id])
+		// An owned partition with no replica in the member's rack may be
+		// revoked (KIP-881).
+		owned := slices.DeleteFunc(slices.Clone(b.owned[id]), func(tp TopicPartition) bool {
+			if b.racks.mismatch(id, tp) {
+				b.maybeRevoked[tp] = id
+				return true
+			}
+			return false
+		})
 		sorts.StableFunc(owned, func(x, y TopicPartition) int {
 			return cmp.Or(cmp.Compare(x.Partition, y.Partition), cmp.Compare(x.Topic, y.Topic))
 		})
@@ -107,6 +118,54 @@ func (b *constrainedBuilder) unassigned() []TopicPartition {
 		kept[tp] = true
 	}
 	return slices.DeleteFunc(allPartitionsOf(b.partitionsPerTopic, topics), func(tp TopicPartition) bool { return kept[tp] })
+}
+
+// assignRackAwareRoundRobin is step 2 with racks: each partition in turn
+// goes to the next member below minQuota (from where the last one left
+// off) in one of its replicas' racks, or failing that to the first such
+// member at exactly minQuota while maxQuota slots remain. It answers the
+// partitions left for the plain round-robin.
+func (b *constrainedBuilder) assignRackAwareRoundRobin(unassigned []TopicPartition) []TopicPartition {
+	if len(b.racks.consumerRacks) == 0 {
+		return unassigned
+	}
+	next := 0
+	var left []TopicPartition
+	for _, tp := range unassigned {
+		id := ""
+		if k := b.racks.nextRackConsumer(tp, b.underMin, next); k >= 0 {
+			id = b.underMin[k]
+			if n := len(b.assignment[id]) + 1; n >= b.minQuota {
+				b.underMin = slices.Delete(b.underMin, k, k+1)
+				if n < b.maxQuota && b.curOver < b.expectedOver {
+					b.exactlyMin = append(b.exactlyMin, id)
+				}
+			} else {
+				k++
+			}
+			next = 0
+			if len(b.underMin) > 0 {
+				next = k % len(b.underMin)
+			}
+		} else if len(b.exactlyMin) > 0 {
+			if k := b.racks.nextRackConsumer(tp, b.exactlyMin, 0); k >= 0 {
+				id = b.exactlyMin[k]
+				if len(b.assignment[id])+1 == b.maxQuota {
+					b.exactlyMin = slices.Delete(b.exactlyMin, k, k+1)
+					b.curOver++
+					if b.curOver == b.expectedOver {
+						b.exactlyMin = nil
+					}
+				}
+			}
+		}
+		if id == "" {
+			left = append(left, tp)
+			continue
+		}
+		b.assignNew(tp, id)
+	}
+	return left
 }
 
 // assignRoundRobin walks the members below minQuota round and round (a

@@ -142,8 +142,10 @@ func (b *generalBuilder) keepOwned() []TopicPartition {
 			switch {
 			case b.topicConsumers[tp.Topic] == nil:
 				delete(b.partitionOwner, tp)
-			case !slices.Contains(b.byID[id].Topics, tp.Topic):
-				// Kafka leaves the partition's owner entry in place here.
+			case !slices.Contains(b.byID[id].Topics, tp.Topic) || b.core.racks.mismatch(id, tp):
+				// No longer subscribed, or (KIP-881) no replica in the
+				// member's rack. Kafka leaves the partition's owner entry
+				// in place here.
 				b.revocation = true
 			default:
 				keep = append(keep, tp)
@@ -193,15 +195,17 @@ func balanceScore(a Assignment) int {
 }
 
 // assignOne gives tp to the member with the fewest partitions that may
-// take it (maybeAssignPartition).
-func (b *generalBuilder) assignOne(tp TopicPartition) {
+// take it (maybeAssignPartition), with matchRacks one in a rack of its
+// replicas (KIP-881); it reports whether some member took it.
+func (b *generalBuilder) assignOne(tp TopicPartition, matchRacks bool) bool {
 	for _, id := range b.sortedConsumers() {
-		if slices.Contains(b.consumerTopics[id], tp.Topic) {
+		if slices.Contains(b.consumerTopics[id], tp.Topic) && (!matchRacks || !b.core.racks.mismatch(id, tp)) {
 			b.current[id] = append(b.current[id], tp)
 			b.partitionOwner[tp] = id
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // topicMovable: a topic with two or more potential members.
@@ -224,9 +228,16 @@ func (b *generalBuilder) consumerMovable(id string) bool {
 func (b *generalBuilder) balance(prev map[TopicPartition]consumerGeneration, unassigned []TopicPartition) {
 	sorted := b.sortedConsumers()
 	initializing := len(sorted) == 0 || len(b.current[sorted[len(sorted)-1]]) == 0
-	for _, tp := range unassigned {
+	// With racks, first within racks, then the rest anywhere.
+	toAssign := unassigned
+	if len(b.core.racks.consumerRacks) > 0 {
+		toAssign = slices.DeleteFunc(slices.Clone(unassigned), func(tp TopicPartition) bool {
+			return len(b.topicConsumers[tp.Topic]) > 0 && b.assignOne(tp, true)
+		})
+	}
+	for _, tp := range toAssign {
 		if len(b.topicConsumers[tp.Topic]) > 0 {
-			b.assignOne(tp)
+			b.assignOne(tp, false)
 		}
 	}
 	fixed := func(tp TopicPartition) bool { return !b.topicMovable(tp.Topic) }
