@@ -280,7 +280,7 @@ func TestRaftMetricsPerRelease(t *testing.T) {
 		}
 		leader := cl.Controller().NodeID()
 		for _, id := range cl.NodeIDs() {
-			m := cl.Node(id).Raft.Metrics()
+			m := cl.Node(id).Raft.Metrics(cl.World.Now())
 			want := raft.RaftMetrics{State: "follower", Leader: leader, Vote: c.followerVote(leader)}
 			switch {
 			case id == leader:

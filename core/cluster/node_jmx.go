@@ -33,7 +33,7 @@ func (r nodeRegistry) MBeans() []jmx.MBean {
 		beans = append(beans, r.n.Controller.MBeans(r.now)...)
 	}
 	if r.n.Raft != nil {
-		beans = append(beans, raftMBean(r.n.Raft.Metrics()))
+		beans = append(beans, raftMBean(r.n.Raft.Metrics(r.now)))
 	}
 	if t := r.n.logFlush; t != nil {
 		beans = append(beans, jmx.Timer("kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs", t.meter.Read(r.now), t.durations.Read()))
@@ -77,6 +77,10 @@ func raftMBean(m raft.RaftMetrics) jmx.MBean {
 		{Name: "high-watermark", Value: d(m.HighWatermark)},
 		{Name: "log-end-offset", Value: d(m.LogEndOffset)},
 		{Name: "log-end-epoch", Value: d(int64(m.LogEndEpoch))},
+		{Name: "append-records-rate", Value: jdk.DoubleToString(m.AppendRecordsRate)},
+		{Name: "fetch-records-rate", Value: jdk.DoubleToString(m.FetchRecordsRate)},
+		{Name: "election-latency-avg", Value: jdk.DoubleToString(m.ElectionLatencyAvg)},
+		{Name: "election-latency-max", Value: jdk.DoubleToString(m.ElectionLatencyMax)},
 	}}
 }
 

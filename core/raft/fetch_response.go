@@ -71,14 +71,20 @@ func (n *Node) truncateDiverging(env *sim.Env, s *followerState, d EpochEndOffse
 // (KafkaRaftClient.appendAsFollower, KafkaRaftClient.java:1304-1320).
 // Observers do not count, and do not flush.
 func (n *Node) appendAsFollower(env *sim.Env, records []byte) error {
-	_, err := n.log.log.AppendAsFollower(records)
+	info, err := n.log.log.AppendAsFollower(records)
+	if err == nil {
+		n.fetched(env.Now(), info.LastOffset-info.FirstOffset+1)
+	}
 	return n.appendedAsFollower(err)
 }
 
 // appendRunAsFollower is appendAsFollower of one batch of a run, validated
 // already (a leaped NoOp), which the log holds as the run's.
-func (n *Node) appendRunAsFollower(b storage.RunBatch) error {
-	_, err := n.log.log.AppendRunAsFollower(b)
+func (n *Node) appendRunAsFollower(at sim.Time, b storage.RunBatch) error {
+	info, err := n.log.log.AppendRunAsFollower(b)
+	if err == nil {
+		n.fetched(at, info.LastOffset-info.FirstOffset+1)
+	}
 	return n.appendedAsFollower(err)
 }
 

@@ -321,9 +321,11 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapRun {
 	l.do = func(i int) {
 		// The batch has the base offset and epoch already, and was
 		// validated once for the whole run (record.Valid).
-		if _, err := leader.log.log.AppendRunAsLeader(l.batches.at(i), epoch); err != nil {
+		info, err := leader.log.log.AppendRunAsLeader(l.batches.at(i), epoch)
+		if err != nil {
 			panic("raft: leaping the leader's NoOp: " + err.Error())
 		}
+		leader.appended(l.at(i), info.LastOffset-info.FirstOffset+1)
 		leader.flushForLeap()
 	}
 	runs := []sim.LeapRun{l}
@@ -333,7 +335,7 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapRun {
 		v.path = func(i int) sim.PushPath { return noops.answer(i, f.parkedIndex) }
 		v.do = func(i int) {
 			// The batch its answer carries, as the leader stored it.
-			if err := f.n.appendRunAsFollower(v.batches.at(i)); err != nil {
+			if err := f.n.appendRunAsFollower(v.at(i), v.batches.at(i)); err != nil {
 				panic("raft: leaping a voter's NoOp: " + err.Error())
 			}
 		}
@@ -401,10 +403,27 @@ func (r *nodeAppends) Stretch(j int, before sim.Time, setNow func(sim.Time)) int
 // inPlace appends as many of the n NoOps from i in place as the log can.
 func (r *nodeAppends) inPlace(i, n int) (int, error) {
 	instant := func(k int) sim.Time { return r.at(i + k) }
+	before := r.n.log.endOffset()
+	var m int
+	var err error
 	if r.leader {
-		return r.n.log.log.AppendRunAsLeaderFlushed(r.batches.run, i, n, r.epoch, instant)
+		m, err = r.n.log.log.AppendRunAsLeaderFlushed(r.batches.run, i, n, r.epoch, instant)
+	} else {
+		m, err = r.n.log.log.AppendRunAsFollowerFlushed(r.batches.run, i, n, instant)
 	}
-	return r.n.log.log.AppendRunAsFollowerFlushed(r.batches.run, i, n, instant)
+	if m > 0 {
+		// The raft-metrics of the m appends, one at a time at their
+		// instants: the run's batches hold the same number of records.
+		per := (r.n.log.endOffset() - before) / int64(m)
+		for k := range m {
+			if r.leader {
+				r.n.appended(instant(k), per)
+			} else {
+				r.n.fetched(instant(k), per)
+			}
+		}
+	}
+	return m, err
 }
 
 // run is the NoOps' record batches, from offset base in epoch, as a run

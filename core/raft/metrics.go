@@ -1,9 +1,19 @@
 package raft
 
-// RaftMetrics are the gauges of Kafka's raft-metrics group
-// (KafkaRaftMetrics: kafka.server:type=raft-metrics), read now. Their
-// rates and latencies (commit-latency-avg, append-records-rate, ...) are
-// not kept: the quorum's idle NoOp cycles run in closed form.
+import (
+	"math"
+
+	"kafkascope/core/metrics"
+	"kafkascope/core/sim"
+)
+
+// RaftMetrics are Kafka's raft-metrics group (KafkaRaftMetrics:
+// kafka.server:type=raft-metrics) read now: the gauges, the records
+// appended as leader and fetched as follower per second, and the
+// elections' latency. commit-latency-avg/-max and poll-idle-ratio-avg are
+// not kept: a commit's time needs the high watermark's moves, which the
+// quorum's idle NoOp cycles run in closed form, and the simulated client
+// has no poll loop to be idle in.
 type RaftMetrics struct {
 	// State is current-state: leader, candidate, voted, follower,
 	// observer or unattached in 3.8; Kafka 4.x (KIP-996's pre-vote) says
@@ -19,11 +29,52 @@ type RaftMetrics struct {
 	// HighWatermark (-1 unknown), LogEndOffset and LogEndEpoch.
 	HighWatermark, LogEndOffset int64
 	LogEndEpoch                 int32
+	// AppendRecordsRate and FetchRecordsRate are append-records-rate and
+	// fetch-records-rate (Rate over a WindowedSum); ElectionLatencyAvg
+	// and ElectionLatencyMax election-latency-avg/-max (NaN: none yet).
+	AppendRecordsRate, FetchRecordsRate     float64
+	ElectionLatencyAvg, ElectionLatencyMax float64
 }
 
-// Metrics reads the raft-metrics gauges.
-func (n *Node) Metrics() RaftMetrics {
-	m := RaftMetrics{State: "unattached", Leader: -1, Vote: -1, HighWatermark: -1}
+// raftRates are KafkaRaftMetrics' sensors, recorded as KafkaRaftClient
+// records them; a leap's NoOps are recorded one at a time at their
+// instants, as the steps would.
+type raftRates struct {
+	appendRecords, fetchRecords, election *metrics.Sensor
+	electionStart                         sim.Time // -1: none under way
+}
+
+func (n *Node) rates() *raftRates {
+	if n.rateSensors == nil {
+		s := metrics.NewSensor
+		n.rateSensors = &raftRates{appendRecords: s(), fetchRecords: s(), election: s(), electionStart: -1}
+	}
+	return n.rateSensors
+}
+
+// appended is updateAppendRecords: records appended as leader at at.
+func (n *Node) appended(at sim.Time, records int64) { n.rates().appendRecords.Record(at, float64(records)) }
+
+// fetched is updateFetchedRecords: records appended as follower (or
+// observer) at at.
+func (n *Node) fetched(at sim.Time, records int64) { n.rates().fetchRecords.Record(at, float64(records)) }
+
+// electionStarted is updateElectionStartMs: a candidate (or, from 4.0, a
+// prospective voter) that did not win at once.
+func (n *Node) electionStarted(at sim.Time) { n.rates().electionStart = at }
+
+// electionEnded is maybeUpdateElectionLatency: the node leads or follows.
+func (n *Node) electionEnded(at sim.Time) {
+	r := n.rates()
+	if r.electionStart >= 0 {
+		r.election.Record(at, float64(at.UnixMilli()-r.electionStart.UnixMilli()))
+		r.electionStart = -1
+	}
+}
+
+// Metrics reads the raft-metrics at now.
+func (n *Node) Metrics(now sim.Time) RaftMetrics {
+	m := RaftMetrics{State: "unattached", Leader: -1, Vote: -1, HighWatermark: -1, ElectionLatencyAvg: math.NaN(), ElectionLatencyMax: math.NaN()}
 	if !n.started {
 		return m
 	}
@@ -33,6 +84,9 @@ func (n *Node) Metrics() RaftMetrics {
 		m.Leader = -1
 	}
 	m.HighWatermark, m.LogEndOffset, m.LogEndEpoch = n.HighWatermark(), n.LogEndOffset(), n.LastFetchedEpoch()
+	r := n.rates()
+	m.AppendRecordsRate, m.FetchRecordsRate = r.appendRecords.Rate(now), r.fetchRecords.Rate(now)
+	m.ElectionLatencyAvg, m.ElectionLatencyMax = r.election.Avg(now), r.election.Max(now)
 	e := n.quorum.state.election()
 	voted := e.votedID != notVoted
 	newNames := n.cfg.PreVote

@@ -67,6 +67,8 @@ type Node struct {
 	// chunk is the delivery pass's last read of committed batches, shared
 	// by the listeners that need the same read (updateListenersProgress).
 	chunk committedChunk
+	// rateSensors are raft-metrics' rates and latencies (metrics.go).
+	rateSensors *raftRates
 }
 
 // NewNode makes a node; it does nothing until Start.

@@ -72,6 +72,7 @@ func (n *Node) onBecomeProspective(env *sim.Env) {
 	p := n.quorum.state.(*prospectiveState)
 	if !n.maybeTransitionToCandidate(env, p) {
 		n.reqs.resetAll()
+		n.electionStarted(env.Now())
 	}
 }
 
@@ -108,6 +109,7 @@ func (n *Node) onBecomeCandidate(env *sim.Env) {
 	c := n.quorum.state.(*candidateState)
 	if !n.maybeTransitionToLeader(env, c) {
 		n.reqs.resetAll()
+		n.electionStarted(env.Now())
 	}
 }
 
@@ -146,6 +148,7 @@ func (n *Node) transitionToFollower(env *sim.Env, epoch, leader int32, why strin
 // onBecomeFollower: parked fetches (there are none unless this node just
 // stopped leading) are answered so their senders retry at the new leader.
 func (n *Node) onBecomeFollower(env *sim.Env) {
+	n.electionEnded(env.Now())
 	n.reqs.resetAll()
 	n.completeParkedFetches(env, protocol.NOT_LEADER_OR_FOLLOWER)
 }
@@ -177,6 +180,8 @@ func (n *Node) onBecomeLeader(env *sim.Env) {
 	if _, err := n.log.log.AppendAsLeader(batch, s.epochNum); err != nil {
 		panic(fmt.Sprintf("raft: appending the LeaderChangeMessage: %v", err))
 	}
+	n.appended(env.Now(), 1)
 	n.flushLeaderLog(env, s)
 	n.reqs.resetAll()
+	n.electionEnded(env.Now())
 }
