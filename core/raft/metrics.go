@@ -32,7 +32,7 @@ type RaftMetrics struct {
 	// AppendRecordsRate and FetchRecordsRate are append-records-rate and
 	// fetch-records-rate (Rate over a WindowedSum); ElectionLatencyAvg
 	// and ElectionLatencyMax election-latency-avg/-max (NaN: none yet).
-	AppendRecordsRate, FetchRecordsRate     float64
+	AppendRecordsRate, FetchRecordsRate    float64
 	ElectionLatencyAvg, ElectionLatencyMax float64
 }
 
@@ -53,11 +53,15 @@ func (n *Node) rates() *raftRates {
 }
 
 // appended is updateAppendRecords: records appended as leader at at.
-func (n *Node) appended(at sim.Time, records int64) { n.rates().appendRecords.Record(at, float64(records)) }
+func (n *Node) appended(at sim.Time, records int64) {
+	n.rates().appendRecords.Record(at, float64(records))
+}
 
 // fetched is updateFetchedRecords: records appended as follower (or
 // observer) at at.
-func (n *Node) fetched(at sim.Time, records int64) { n.rates().fetchRecords.Record(at, float64(records)) }
+func (n *Node) fetched(at sim.Time, records int64) {
+	n.rates().fetchRecords.Record(at, float64(records))
+}
 
 // electionStarted is updateElectionStartMs: a candidate (or, from 4.0, a
 // prospective voter) that did not win at once.
