@@ -282,7 +282,7 @@ func (c *Cluster) spawn(id int32) error {
 	})
 	c.spawns++
 	n.jmxServer = c.spawns
-	n.logFlush = newLogFlushTimer(c.World.Now(), c.World.Rand(fmt.Sprintf("node-%d/log-flush/%d", id, c.spawns)))
+	n.logFlush = newLogFlushTimer(c.World.Now())
 	c.disks[id].OnSegmentFlush(n.logFlush.flushed)
 	c.nodes[id] = n
 	c.state[id] = NodeRunning

@@ -40,14 +40,17 @@ type RaftMetrics struct {
 // records them; a leap's NoOps are recorded one at a time at their
 // instants, as the steps would.
 type raftRates struct {
-	appendRecords, fetchRecords, election *metrics.Sensor
-	electionStart                         sim.Time // -1: none under way
+	// Rates alone (a WindowedSum each): a NoOp records one value, a few
+	// million times a simulated week.
+	appendRecords, fetchRecords *metrics.SampledStat
+	election                    *metrics.Sensor
+	electionStart               sim.Time // -1: none under way
 }
 
 func (n *Node) rates() *raftRates {
 	if n.rateSensors == nil {
-		s := metrics.NewSensor
-		n.rateSensors = &raftRates{appendRecords: s(), fetchRecords: s(), election: s(), electionStart: -1}
+		n.rateSensors = &raftRates{appendRecords: metrics.NewWindowedSum(), fetchRecords: metrics.NewWindowedSum(),
+			election: metrics.NewSensor(), electionStart: -1}
 	}
 	return n.rateSensors
 }
