@@ -480,13 +480,18 @@ func appSentence(s string) string {
 }
 
 // openFullHref is the embed view's link to the full app, at the moment
-// last written to the URL (computing the hash every frame is too costly).
+// last written to the URL (computing the hash every frame is too costly),
+// on the Metrics tab while the embed shows the dashboard.
 func (a *App) openFullHref() string {
 	h := a.url.hash
 	if h == "" {
 		h = a.Player.Hash()
 	}
-	return a.Host.BaseURL() + h
+	q := ""
+	if a.embedMetrics() {
+		q = "?panel=" + player.PanelMetrics
+	}
+	return a.Host.BaseURL() + q + h
 }
 
 // openFullLong reports whether the link to the full app is longer than a

@@ -119,6 +119,9 @@ func TestEmbedShowsTheDashboard(t *testing.T) {
 	if htmltest.Attr(doc.byID("story-metrics-toggle"), "aria-pressed") != "true" {
 		t.Error("the switch is not pressed")
 	}
+	if href := at.a.openFullHref(); !strings.Contains(href, "?panel=metrics#") {
+		t.Errorf("Open in kafkascope goes to %q, not to the Metrics tab", href)
+	}
 	at.click("#story-metrics-toggle", vgID("story-metrics-toggle"))
 	doc = at.render(nil)
 	if doc.byID("story-text") == nil || doc.byID("metrics") != nil {
