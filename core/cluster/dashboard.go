@@ -56,6 +56,15 @@ func (c *Cluster) dashboardSample(at sim.Time) dashboard.Values {
 				offline = n.Controller.OfflinePartitions()
 			}
 		}
+		if z := n.ZkController; z != nil {
+			// The ZooKeeper era: every broker runs a controller, one
+			// of them active.
+			set(dashboard.ActiveControllers, 0)
+			if z.Active() {
+				set(dashboard.ActiveControllers, 1)
+				offline = z.OfflinePartitions()
+			}
+		}
 		v.Brokers = append(v.Brokers, bv)
 		// The cluster's figure: the sum, or for a latency the slowest
 		// broker's.

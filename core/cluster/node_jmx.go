@@ -32,6 +32,9 @@ func (r nodeRegistry) MBeans() []jmx.MBean {
 	if r.n.Controller != nil {
 		beans = append(beans, r.n.Controller.MBeans(r.now)...)
 	}
+	if r.n.ZkController != nil {
+		beans = append(beans, r.n.ZkController.MBeans(r.now)...)
+	}
 	if r.n.Raft != nil {
 		beans = append(beans, raftMBean(r.n.Raft.Metrics(r.now)))
 	}

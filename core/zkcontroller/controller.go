@@ -43,6 +43,7 @@ type Controller struct {
 	channel        *channel
 	rebalance      *sim.Timer // the auto leader rebalance task's next run
 	stopped        bool
+	stats          *controllerStats // metrics.go
 }
 
 // controllerEvent is one ControllerEvent: run does its work and calls done once,
@@ -82,6 +83,7 @@ func (c *Controller) Handle(env *sim.Env, e *sim.Envelope) bool {
 
 // Start is KafkaController.startup: watch /controller, then try to win it.
 func (c *Controller) Start(env *sim.Env) {
+	c.initStats(env)
 	c.net = rpc.NewClient(env.EphemeralPort(), fmt.Sprintf("controller-%d", c.cfg.BrokerID))
 	zk := c.cfg.ZK
 	zk.RegisterStateHandler(kafkazk.StateHandler{
@@ -136,12 +138,15 @@ func (c *Controller) next(env *sim.Env) {
 	c.queue = c.queue[1:]
 	c.running = true
 	finished := false
+	started := env.Now()
+	c.eventStarted(ev.name)
 	ev.run(env, func(env *sim.Env) {
 		if finished {
 			panic("zkcontroller: event " + ev.name + " finished twice")
 		}
 		finished = true
 		c.running = false
+		c.eventDone(env, ev.name, started)
 		// The next event starts in an event of its own, as the event
 		// thread takes it from its queue.
 		env.After(0, "controller-event", c.next)

@@ -184,6 +184,9 @@ func (c *Controller) electLeaders(env *sim.Env, b *batch, tps []storage.TopicPar
 				if next == nil {
 					continue // "Failed to elect leader for partition …"
 				}
+				if wasUnclean {
+					c.markUnclean(env.Now()) // offlinePartitionLeaderElection
+				}
 				uncleanly[tp] = wasUnclean
 				writes = append(writes, stateWrite{tp, next, li.zkVersion})
 			}
