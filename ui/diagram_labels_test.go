@@ -171,3 +171,28 @@ func TestDiagramConnectionEventsInBothLanguages(t *testing.T) {
 		}
 	}
 }
+
+// A replica's captions never overprint: in a lane too narrow for the
+// epoch, the ISR mark and the offsets, the epoch goes first, then the
+// mark; a wide lane keeps both.
+func TestFitCaptionDropsWhatDoesNotFit(t *testing.T) {
+	right := "LEO 26 · HW 26"
+	for _, c := range []struct {
+		w          float64
+		mark, want string
+	}{
+		{200, "∉ ISR", "e0 · ∉ ISR"},
+		{135, "∉ ISR", "∉ ISR"},
+		{135, "", "e0"},
+		{103, "∉ ISR", ""},
+		{120, "ELR", "ELR"},
+	} {
+		got := dgFitCaption(c.w, right, "e0", c.mark)
+		if got != c.want {
+			t.Errorf("lane %v, mark %q: caption %q, want %q", c.w, c.mark, got, c.want)
+		}
+		if got != "" && dgTextWidth(got, dgCaptionPx)+dgTextWidth(right, dgCaptionPx)+12 > c.w {
+			t.Errorf("lane %v: %q and %q overprint", c.w, got, right)
+		}
+	}
+}

@@ -1469,12 +1469,14 @@ func (l *dgLayout) replica(rv *dgReplica, nd view.Node, name string, rp view.Rep
 		case l.stripW < 200:
 			rv.CaptionL = "e" + strconv.Itoa(int(rp.LeaderEpoch))
 			rv.CaptionR = "LEO " + dgItoa(rp.LEO) + " · HW " + dgItoa(rp.HW)
+			mark := ""
 			switch {
 			case rp.InELR:
-				rv.CaptionL += " · ELR"
+				mark = "ELR"
 			case !rp.InISR:
-				rv.CaptionL += " · ∉ ISR"
+				mark = "∉ ISR"
 			}
+			rv.CaptionL = dgFitCaption(l.stripW, rv.CaptionR, rv.CaptionL, mark)
 		default:
 			rv.CaptionL = t("epoch") + " " + strconv.Itoa(int(rp.LeaderEpoch)) + " · " + isr
 			rv.CaptionR = "LEO " + dgItoa(rp.LEO) + " · HW " + dgItoa(rp.HW)
@@ -1614,4 +1616,25 @@ func dgCut(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// dgFitCaption is a replica's left caption for a lane stripW wide whose
+// right side reads right: its epoch and ISR mark ("e0 · ∉ ISR") when
+// both fit beside it, else the mark alone (it says more than the epoch,
+// which the tooltip has), else the epoch alone, else nothing; the two
+// never overprint.
+func dgFitCaption(stripW float64, right, epoch, mark string) string {
+	fits := func(left string) bool {
+		return dgTextWidth(left, dgCaptionPx)+dgTextWidth(right, dgCaptionPx)+12 <= stripW
+	}
+	both := epoch
+	if mark != "" {
+		both += " · " + mark
+	}
+	for _, c := range []string{both, mark, epoch} {
+		if c != "" && fits(c) {
+			return c
+		}
+	}
+	return ""
 }

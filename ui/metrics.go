@@ -82,7 +82,10 @@ func (c *Metrics) BeforeBuild() {
 	marks := c.markPath(end)
 	for i, m := range dashboard.Metrics {
 		s := &b.Series[i]
-		row := metricRow{ID: "metric-" + m.Name, Title: c.App.T(m.Key), Tip: m.MBean, Marks: marks,
+		title := c.App.T(m.Key)
+		// The title may be cut short in a narrow panel: the tooltip has
+		// all of it.
+		row := metricRow{ID: "metric-" + m.Name, Title: title, Tip: title + "\n" + m.MBean, Marks: marks,
 			NowX: strconv.FormatFloat(xOf(now, end), 'f', 1, 64)}
 		v, ok := s.At(now)
 		switch {
@@ -284,6 +287,15 @@ func (c *Metrics) empty() bool { return len(c.rows) == 0 }
 
 func (r metricRow) alertAttr() string {
 	if r.Alerting {
+		return "true"
+	}
+	return "false"
+}
+
+// emptyAttr marks a value that is words ("no data"), not a figure: it is
+// set in the text's font, not the figures' monospace.
+func (r metricRow) emptyAttr() string {
+	if r.Empty {
 		return "true"
 	}
 	return "false"

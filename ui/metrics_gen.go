@@ -94,47 +94,66 @@ func (c *Metrics) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn = vgElem(vgparent, "", "span", "class\x00metric-change")
 								vgSetHTML(vgn, r.Change)
 							}
-							vgn = vgText(vgparent, "\n        ")
+							vgn = vgElemAfter(vgparent, "\n        ", "", "span", "class\x00metric-value")
+							vgAddAttr(vgn, "data-empty", r.emptyAttr())
+							vgSetHTML(vgn, r.Value)
+							vgn = vgText(vgparent, "\n      ")
+						}
+						vgn = vgElemAfter(vgparent, "\n      ", "", "div", "class\x00metric-plotbox")
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = vgText(vgparent, "\n      ")
 							if r.Peak != "" {
 								vgn = vgElem(vgparent, "", "span", "class\x00metric-peak")
 								vgSetHTML(vgn, r.Peak)
 							}
-							vgn = vgElemAfter(vgparent, "\n        ", "", "span", "class\x00metric-value")
-							vgSetHTML(vgn, r.Value)
-							vgn = vgText(vgparent, "\n      ")
-						}
-						vgn = vgElemAfter(vgparent, "\n      ", "svg", "svg", "class\x00metric-plot\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00none\x00aria-hidden\x00true")
-						vgAddAttr(vgn, "viewBox", plotViewBox())
-						{
-							vgparent := vgn
-							_ = vgparent
-							vgn = vgElemAfter(vgparent, "\n        ", "svg", "path", "class\x00metric-warn")
-							vgAddAttr(vgn, "d", r.Alert)
-							vgn = vgElemAfter(vgparent, "\n        ", "svg", "path", "class\x00metric-marks")
-							vgAddAttr(vgn, "d", r.Marks)
-							vgn = vgText(vgparent, "\n        ")
-							if r.Line != "" {
-								vgn = vgElem(vgparent, "svg", "path", "class\x00metric-line")
-								vgAddAttr(vgn, "d", r.Line)
+							vgn = vgElemAfter(vgparent, "\n      ", "svg", "svg", "class\x00metric-plot\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00none\x00aria-hidden\x00true")
+							vgAddAttr(vgn, "viewBox", plotViewBox())
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElemAfter(vgparent, "\n        ", "svg", "path", "class\x00metric-warn")
+								vgAddAttr(vgn, "d", r.Alert)
+								vgn = vgElemAfter(vgparent, "\n        ", "svg", "path", "class\x00metric-marks")
+								vgAddAttr(vgn, "d", r.Marks)
+								vgn = vgText(vgparent, "\n        ")
+								if r.Line != "" {
+									vgn = vgElem(vgparent, "svg", "path", "class\x00metric-line")
+									vgAddAttr(vgn, "d", r.Line)
+								}
+								vgn = vgText(vgparent, "\n        ")
+								for vgiterkeyt, l := range r.Lines {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									l := l
+									_ = l
+									vgn = vgElem(vgparent, "svg", "path", "")
+									vgAddAttr(vgn, "class", l.Class)
+									vgAddAttr(vgn, "d", l.D)
+								}
+								vgn = vgElemAfter(vgparent, "\n        ", "svg", "path", "class\x00metric-now")
+								vgAddAttr(vgn, "d", "M"+r.NowX+" 0V36")
+								vgn = vgText(vgparent, "\n      ")
 							}
-							vgn = vgText(vgparent, "\n        ")
-							for vgiterkeyt, l := range r.Lines {
-								var vgiterkey interface{} = vgiterkeyt
-								_ = vgiterkey
-								l := l
-								_ = l
-								vgn = vgElem(vgparent, "svg", "path", "")
-								vgAddAttr(vgn, "class", l.Class)
-								vgAddAttr(vgn, "d", l.D)
-							}
-							vgn = vgElemAfter(vgparent, "\n        ", "svg", "path", "class\x00metric-now")
-							vgAddAttr(vgn, "d", "M"+r.NowX+" 0V36")
 							vgn = vgText(vgparent, "\n      ")
 						}
 						vgn = vgText(vgparent, "\n    ")
 					}
 				}
 				vgn = vgText(vgparent, "\n  ")
+			}
+		}
+		vgn = vgText(vgparent, "\n  ")
+		if !c.empty() {
+			vgn = vgElem(vgparent, "", "details", "class\x00metrics-about")
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = vgElem(vgparent, "", "summary", "")
+				vgSetHTML(vgn, c.App.T("metrics.about"))
+				vgn = vgElem(vgparent, "", "p", "")
+				vgSetHTML(vgn, c.App.T("metrics.tip"))
 			}
 		}
 		vgn = vgText(vgparent, "\n")

@@ -136,6 +136,12 @@ func (m *membership) build() *protocol.ConsumerGroupHeartbeatRequest {
 	req := &protocol.ConsumerGroupHeartbeatRequest{GroupID: cfg.GroupID, MemberID: m.memberID, MemberEpoch: m.epoch,
 		InstanceID: cfg.GroupInstanceID, RebalanceTimeoutMs: -1}
 	all := m.state == mJoining
+	if all && cfg.ClientRack != "" {
+		// client.rack, sent when joining only (it cannot change); the
+		// coordinator keeps it for the group's description, and Kafka's
+		// built-in server assignors do not read it (KAFKA-16694).
+		req.RackID = cfg.ClientRack
+	}
 	if rt := int32(cfg.MaxPollInterval.Milliseconds()); all || s.rebalanceTimeout != rt {
 		req.RebalanceTimeoutMs, s.rebalanceTimeout = rt, rt
 	}

@@ -229,6 +229,26 @@ func TestConsumerProtocolJoinAssignAck(t *testing.T) {
 	}
 }
 
+// client.rack goes in the joining heartbeat only: it cannot change.
+func TestConsumerProtocolRackSentWhenJoining(t *testing.T) {
+	cfg := DefaultConsumerConfig()
+	cfg.ClientRack = "b"
+	r := newRig848(t, cfg, joinThenStable(nil))
+	r.run(12 * time.Second)
+	hb := r.b.heartbeats
+	if len(hb) < 3 {
+		t.Fatalf("heartbeats %d", len(hb))
+	}
+	if hb[0].RackID != "b" {
+		t.Errorf("the joining heartbeat's rack %q, want b", hb[0].RackID)
+	}
+	for i, h := range hb[1:] {
+		if h.RackID != "" {
+			t.Errorf("heartbeat %d (epoch %d) sends rack %q again", i+1, h.MemberEpoch, h.RackID)
+		}
+	}
+}
+
 // A revocation: the member commits what it consumed with its member
 // epoch, then runs onPartitionsRevoked, then acknowledges with what it
 // still owns; the next assignment adds nothing but still calls

@@ -201,10 +201,13 @@ func (b *Board) broker(id int32) *BrokerTrack {
 	return b.Brokers[i]
 }
 
-// New is a board that samples through sample, starting at the first
-// instant after now.
+// New is a board that samples through sample: once at now, so that a
+// page opened on a fresh cluster has figures before the first instant
+// passes, then at every instant after it.
 func New(now sim.Time, sample func(at sim.Time) Values) *Board {
-	return &Board{next: nextInstant(now - 1), sample: sample}
+	b := &Board{next: now, sample: sample}
+	b.Advance(now, now)
+	return b
 }
 
 // Advance samples every instant in (from, to]; through the span the

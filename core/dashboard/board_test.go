@@ -28,6 +28,27 @@ func TestSamplingInstants(t *testing.T) {
 	}
 }
 
+// A board's history starts at its creation, between two instants: a page
+// opened on a fresh cluster shows figures at once, and the next sample
+// comes at the next instant.
+func TestFirstSampleAtCreation(t *testing.T) {
+	var asked []sim.Time
+	b := New(at(300*time.Millisecond), func(t sim.Time) Values {
+		asked = append(asked, t)
+		var v Values
+		v.V[ActiveControllers], v.Ok[ActiveControllers] = 1, true
+		return v
+	})
+	if v, ok := b.Series[ActiveControllers].At(at(300 * time.Millisecond)); !ok || v != 1 {
+		t.Fatalf("at creation the series reads %v (ok %v), want 1", v, ok)
+	}
+	b.Advance(at(300*time.Millisecond), at(1500*time.Millisecond))
+	want := []sim.Time{at(300 * time.Millisecond), at(time.Second)}
+	if len(asked) != len(want) || asked[0] != want[0] || asked[1] != want[1] {
+		t.Errorf("sampled at %v, want %v", asked, want)
+	}
+}
+
 // A Window metric keeps its Count's increase over the last minute: it
 // rises with events, falls back to 0 a minute after the last one, and a
 // Count that drops (a broker restarted) counts from 0 again.

@@ -135,7 +135,7 @@ func (s SubscriptionType) String() string {
 type MemberSpec struct {
 	MemberID   string
 	InstanceID string // "" = a dynamic member (Optional.empty)
-	RackID     string // "" = none; the simulated brokers have no racks
+	RackID     string // "" = none; the built-in assignors do not read it (KAFKA-16694)
 	// SubscribedTopicIDs is the member's TopicIds view in its iteration
 	// order: its subscribed topic names (a HashSet<String>) resolved to
 	// ids, names the image lacks skipped.
