@@ -6,6 +6,7 @@ import (
 
 	"kafkascope/core/config"
 	"kafkascope/core/event"
+	"kafkascope/core/jmx"
 	"kafkascope/core/kafkazk"
 	"kafkascope/core/metadata"
 	"kafkascope/core/sim"
@@ -180,7 +181,10 @@ func (b *Broker) zkClusterID(env *sim.Env, done func(*sim.Env)) {
 func (b *Broker) zkRegister(env *sim.Env, done func(*sim.Env)) {
 	path := kafkazk.BrokerIDPath(b.cfg.NodeID)
 	info := kafkazk.BrokerInfo{
-		ID: b.cfg.NodeID, JmxPort: -1, Timestamp: env.Now().UnixMilli(), Rack: b.cfg.Static.Broker("broker.rack"),
+		// Every node serves JMX on jmx.Port, as if started with
+		// JMX_PORT=9999: the broker registers the port it finds in
+		// com.sun.management.jmxremote.port (KafkaServer, 2.8).
+		ID: b.cfg.NodeID, JmxPort: jmx.Port, Timestamp: env.Now().UnixMilli(), Rack: b.cfg.Static.Broker("broker.rack"),
 		Endpoints: []kafkazk.Endpoint{{Listener: "PLAINTEXT", Host: b.cfg.Host, Port: BrokerPort, SecurityProtocol: "PLAINTEXT"}},
 	}
 	ops := []zookeeper.Op{

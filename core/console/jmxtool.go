@@ -85,21 +85,31 @@ func jmxToolMain(t *toolRun, args []string) func(host string) sim.Process {
 		t.catchAll("java.net.MalformedURLException: Service URL must start with service:jmx:")
 		return nil
 	}
+	tool, ok := newJmxTool(t, p, url)
+	if !ok {
+		return nil
+	}
+	return func(string) sim.Process { return tool }
+}
+
+// newJmxTool is a run of the tool with options p, or false when kafkascope
+// cannot run it (what it does not simulate, said so).
+func newJmxTool(t *toolRun, p *javacli.OptionSet, url string) (*jmxTool, bool) {
 	m := jmxURL.FindStringSubmatch(url)
 	if m == nil {
 		t.println("kafkascope: only RMI URLs are simulated: service:jmx:rmi:///jndi/rmi://kafka-N:9999/jmxrmi")
 		t.finish(1)
-		return nil
+		return nil, false
 	}
 	if p.Has("date-format") {
 		t.println("kafkascope: --date-format is not simulated; the time column prints epoch milliseconds without it")
 		t.finish(1)
-		return nil
+		return nil, false
 	}
 	if p.Has("jmx-auth-prop") || p.Has("jmx-ssl-enable") {
 		t.println("kafkascope: the nodes' JMX ports have neither authentication nor SSL; drop --jmx-auth-prop and --jmx-ssl-enable")
 		t.finish(1)
-		return nil
+		return nil, false
 	}
 	tool := &jmxTool{t: t, url: url, host: m[1], port: m[2], opts: p, wait: p.Has("wait"), oneTimeFlag: p.Has("one-time")}
 	tool.format = strings.ToLower(p.Value("report-format"))
@@ -114,7 +124,7 @@ func jmxToolMain(t *toolRun, args []string) func(host string) sim.Process {
 			}
 		}
 	}
-	return func(string) sim.Process { return tool }
+	return tool, true
 }
 
 // jmxTool is one JmxTool run.
@@ -127,6 +137,7 @@ type jmxTool struct {
 	include     []string // --attributes; nil: all
 	wait        bool
 	oneTimeFlag bool
+	scala       bool // 2.8's kafka.tools.JmxTool (jmxtool_scala.go)
 
 	local   sim.Addr
 	sent    *jmx.Query // the call in flight (nil: none)
@@ -162,7 +173,11 @@ func (j *jmxTool) target(env *sim.Env) sim.Addr {
 }
 
 func (j *jmxTool) connect(env *sim.Env) {
-	j.t.println("Trying to connect to JMX url: " + j.url)
+	if j.scala {
+		j.t.println("Trying to connect to JMX url: " + j.url + ".")
+	} else {
+		j.t.println("Trying to connect to JMX url: " + j.url)
+	}
 	j.step = jmx.Connect
 	switch to := j.target(env); {
 	case to.Host() == env.Host():
@@ -190,7 +205,11 @@ func (j *jmxTool) nodeHost(host string) bool {
 // 10 s have passed since the first (connectToBeanServer).
 func (j *jmxTool) connectFailed(env *sim.Env, exc string) {
 	_, msg, _ := strings.Cut(exc, ": ")
-	j.t.printLines(strings.Split(fmt.Sprintf("Could not connect to JMX url: %s. Exception: %s.", j.url, msg), "\n"))
+	format := "Could not connect to JMX url: %s. Exception: %s."
+	if j.scala {
+		format = "Could not connect to JMX url: %s. Exception %s."
+	}
+	j.t.printLines(strings.Split(fmt.Sprintf(format, j.url, msg), "\n"))
 	j.t.printLines(strings.Split(exc, "\n"))
 	env.After(jmxRetry, "jmxtool-connect", func(env *sim.Env) {
 		if env.Now().Sub(j.started) < jmxConnectTimeout {
@@ -198,7 +217,7 @@ func (j *jmxTool) connectFailed(env *sim.Env, exc string) {
 			return
 		}
 		j.t.println(fmt.Sprintf("Could not connect to JMX url %s after %d ms.", j.url, jmxConnectTimeout.Milliseconds()))
-		j.t.finish(1)
+		j.exiting()
 	})
 }
 
@@ -240,19 +259,25 @@ func (j *jmxTool) Receive(env *sim.Env, e *sim.Envelope) {
 			j.connectFailed(env, j.refused(env))
 			return
 		}
-		j.t.catchAll(j.refused(env))
+		j.fail(j.refused(env))
 		return
 	default:
 		return
 	}
 	if a.Exception != "" {
-		j.t.catchAll(a.Exception + ": " + a.Message)
+		j.fail(a.Exception + ": " + a.Message)
 		return
 	}
 	switch j.step {
 	case jmx.Connect:
 		j.server = a.Server
 		if !j.parseQueries() {
+			return
+		}
+		if j.scala && j.pattern {
+			// 2.8 looks for the objects only without patterns and then
+			// reads the list it never made.
+			j.t.uncaught("java.lang.NullPointerException")
 			return
 		}
 		j.started = env.Now()
@@ -273,6 +298,10 @@ func (j *jmxTool) parseQueries() bool {
 	j.queries = []jmx.ObjectName{}
 	for _, s := range j.opts.Values("object-name") {
 		n, err := jmx.ParseObjectName(s)
+		if err != nil && j.scala {
+			j.t.uncaught("javax.management.MalformedObjectNameException: " + err.Error())
+			return false
+		}
 		if err != nil {
 			j.t.catchAll("java.lang.RuntimeException: javax.management.MalformedObjectNameException: "+err.Error(),
 				"javax.management.MalformedObjectNameException: "+err.Error())
@@ -295,13 +324,18 @@ func (j *jmxTool) find(env *sim.Env) {
 func (j *jmxTool) objectsFound(env *sim.Env, beans []jmx.MBean) {
 	if j.wait && !j.pattern && j.queries != nil && !j.allFound(beans) {
 		if env.Now().Sub(j.started) >= jmxConnectTimeout {
-			j.t.println(fmt.Sprintf("Could not find all requested object names after %d ms. Missing %s", jmxConnectTimeout.Milliseconds(), strings.Join(j.missing(beans), ",")))
-			j.t.finish(1)
+			sep := ","
+			if j.scala {
+				sep = ", "
+			}
+			j.t.println(fmt.Sprintf("Could not find all requested object names after %d ms. Missing %s", jmxConnectTimeout.Milliseconds(), strings.Join(j.missing(beans), sep)))
+			j.exiting()
 			return
 		}
 		// findObjects sleeps and says so only once it found some of
-		// them; while it finds none it asks again at once.
-		if len(beans) == 0 {
+		// them; while it finds none it asks again at once. 2.8's does
+		// before every try but the first.
+		if len(beans) == 0 && !j.scala {
 			j.find(env)
 			return
 		}
@@ -320,15 +354,19 @@ func (j *jmxTool) objectsFound(env *sim.Env, beans []jmx.MBean) {
 		}
 		switch {
 		case j.include == nil: // every object, with all its attributes
-		case !j.pattern:
+		case !j.pattern && !j.scala:
 			n = len(j.include) // each object is expected to have every one
 		case n == 0:
-			continue // a pattern's object without a listed attribute
+			continue // an object without a listed attribute (a pattern's, or 2.8's)
 		}
 		j.expected += n
 		j.found = append(j.found, b.Name)
 	}
 	if len(j.found) == 0 {
+		if j.scala {
+			j.t.usage(fmt.Sprintf("No matched attributes for the queried objects %s.", j.scalaQueryList()), scalaJmxToolSpecs())
+			return
+		}
 		j.t.println(fmt.Sprintf("No matched attributes for the queried objects %s.", j.queryList()))
 		j.t.finish(1)
 		return
@@ -348,6 +386,24 @@ func (j *jmxTool) objectsFound(env *sim.Env, beans []jmx.MBean) {
 		j.t.println(strings.Join(quoted, ","))
 	}
 	j.poll(env)
+}
+
+// fail ends the tool with an exception thrown after the connection: the
+// port's catch-all prints it; 2.8's main lets it go.
+func (j *jmxTool) fail(exc string) {
+	if j.scala {
+		j.t.uncaught(exc)
+		return
+	}
+	j.t.catchAll(exc)
+}
+
+// exiting ends a tool that gave up (exit 1): 2.8's says so.
+func (j *jmxTool) exiting() {
+	if j.scala {
+		j.t.println("Exiting.")
+	}
+	j.t.finish(1)
 }
 
 func (j *jmxTool) included(attr string) bool {
@@ -405,7 +461,7 @@ func (j *jmxTool) report(env *sim.Env, beans []jmx.MBean) {
 	// isOneTime reads the interval first, so a bad one fails even with
 	// --one-time.
 	interval, err := j.opts.Int("reporting-interval", 32)
-	if err != nil {
+	if err != nil { // the port's (2.8 read it first of all)
 		oe, _ := err.(*javacli.OptionError)
 		j.t.catchAll(oe.Class + ": " + oe.Msg)
 		return
