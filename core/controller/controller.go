@@ -67,6 +67,11 @@ type Controller struct {
 	// name=UncleanLeaderElectionsPerSec (Kafka 3.9+; nil before): every
 	// controller marks it as it replays committed partition changes.
 	uncleanElections *metrics.Meter
+	// quorum holds the QuorumControllerMetrics that follow the metadata
+	// log (offsets.go).
+	quorum quorumOffsets
+	// newActiveControllers is NewActiveControllersCount.
+	newActiveControllers int64
 }
 
 type session struct {
@@ -86,7 +91,7 @@ type deferredReply struct {
 // it as a listener of rn and calls Start.
 func New(cfg Config, rn *raft.Node) *Controller {
 	img := metadata.NewImage()
-	return &Controller{cfg: cfg, raft: rn, committed: img, image: img, sessions: map[int32]*session{}, lastWritten: -1}
+	return &Controller{cfg: cfg, raft: rn, committed: img, image: img, sessions: map[int32]*session{}, lastWritten: -1, quorum: newQuorumOffsets()}
 }
 
 // Start prepares the controller's random streams; it becomes active when
@@ -166,6 +171,7 @@ func (c *Controller) HandleResign(env *sim.Env, epoch int32) {
 
 func (c *Controller) deactivate(env *sim.Env) {
 	c.active = false
+	c.quorum.deactivated(c.committed.Offset)
 	c.gen++
 	c.image = c.committed
 	c.expiry.Stop()
@@ -208,6 +214,7 @@ func (c *Controller) HandleCommit(env *sim.Env, b raft.CommittedBatch) {
 	if b.LastOffset > c.committed.Offset {
 		c.committed.Offset = b.LastOffset
 	}
+	c.quorum.committed(c.active, b.LastOffset, b.AppendTimestamp)
 	if !c.active {
 		c.image = c.committed
 	}
@@ -228,6 +235,7 @@ func (c *Controller) HandleCommitRun(env *sim.Env, run raft.CommittedRun) bool {
 		return false
 	}
 	c.committed.Offset = run.Last
+	c.quorum.committed(c.active, run.Last, run.LastAppendTimestamp)
 	if !c.active {
 		c.image = c.committed
 	}
@@ -246,6 +254,7 @@ func (c *Controller) HandleLoadSnapshot(env *sim.Env, s raft.LoadedSnapshot) {
 	if c.active {
 		c.deactivate(env) // cannot happen while leading; stay safe
 	}
+	c.quorum.loaded(img.Offset, s.LastContainedLogTimestamp)
 	c.image = img
 	c.snapshots.loaded(s.ID)
 }
@@ -353,6 +362,7 @@ func (c *Controller) flush(env *sim.Env, b *batch) {
 		panic(fmt.Sprintf("controller: raft put records %d..%d at %d", b.off, end, last))
 	}
 	c.lastWritten = last
+	c.quorum.wrote(last, env.Now())
 	c.maybeScheduleUncleanCheck(env)
 }
 

@@ -106,6 +106,7 @@ func (l *NoOpLoop) Finish(w *sim.World, count int, lastOffset int64) error {
 	c.lastWritten = lastOffset
 	// The last NoOp's timer, armed by the NoOp before it.
 	last := l.event.At.Add(time.Duration(count-1) * l.interval)
+	c.quorum.wrote(lastOffset, last)
 	return w.LeapRun(c.cfg.Addr.Host(), last, sim.PeriodicRuns(l.event, l.interval, count-1), func(env *sim.Env) { c.scheduleNoOp(env) })
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"kafkascope/core/jmx"
 	"kafkascope/core/metadata"
+	"kafkascope/core/raft"
 	"kafkascope/core/sim"
 )
 
@@ -21,6 +22,12 @@ import (
 //     first replica (PartitionRegistration.hasPreferredLeader).
 //   - ActiveBrokerCount, FencedBrokerCount: registered brokers unfenced
 //     and fenced.
+//   - MetadataErrorCount (0), ZkMigrationState and MigratingZkBrokerCount
+//     (before 4.0; 0), and QuorumControllerMetrics' log offsets
+//     (offsets.go), TimedOutBrokerHeartbeatCount (0) and
+//     NewActiveControllersCount. EventQueueOperationsStartedCount,
+//     -TimedOutCount and ControllerEventManager's queue histograms are
+//     not registered: the simulated controller has no event queue.
 //
 // From Kafka 3.9 (KAFKA-12670) each controller also meters
 // kafka.controller:type=ControllerStats,name=UncleanLeaderElectionsPerSec.
@@ -39,11 +46,37 @@ func (c *Controller) MBeans(now sim.Time) []jmx.MBean {
 		jmx.Gauge(kc+"GlobalPartitionCount", int64(g.GlobalPartitionCount)),
 		jmx.Gauge(kc+"OfflinePartitionsCount", int64(g.OfflinePartitionsCount)),
 		jmx.Gauge(kc+"PreferredReplicaImbalanceCount", int64(g.PreferredReplicaImbalanceCount)),
+		// Nothing in the simulated metadata fails to apply.
+		jmx.Gauge(kc+"MetadataErrorCount", 0),
+		jmx.Gauge(kc+"LastAppliedRecordOffset", c.quorum.lastApplied),
+		jmx.Gauge(kc+"LastCommittedRecordOffset", c.quorum.lastCommitted),
+		jmx.Gauge(kc+"LastAppliedRecordTimestamp", c.quorum.appliedMs),
+		jmx.Gauge(kc+"LastAppliedRecordLagMs", now.UnixMilli()-c.quorum.appliedMs),
+		// A broker heartbeat times out in Kafka's controller only when it
+		// waits in the event queue past its deadline; the simulated
+		// controller handles each at once.
+		jmx.Gauge(kc+"TimedOutBrokerHeartbeatCount", 0),
+		jmx.Gauge(kc+"NewActiveControllersCount", c.newActiveControllers),
+	}
+	if !c.cfg.Release.Version.AtLeast(4, 0) {
+		// The ZooKeeper migration's gauges, until 4.0 removed them
+		// (KAFKA-18598): a cluster formatted as KRaft is in state NONE
+		// (0) and has no ZooKeeper brokers.
+		beans = append(beans, jmx.Gauge(kc+"ZkMigrationState", 0), jmx.Gauge(kc+"MigratingZkBrokerCount", 0))
 	}
 	if c.uncleanElections != nil {
 		beans = append(beans, jmx.Meter("kafka.controller:type=ControllerStats,name=UncleanLeaderElectionsPerSec", "elections", c.uncleanElections.Read(now)))
 	}
 	return beans
+}
+
+// HandleLeaderChange (raft.Listener) counts NewActiveControllersCount:
+// every controller, active or not, counts each leader change that names a
+// leader (QuorumMetaLogListener.handleLeaderChange).
+func (c *Controller) HandleLeaderChange(_ *sim.Env, le raft.LeaderAndEpoch) {
+	if le.HasLeader() {
+		c.newActiveControllers++
+	}
 }
 
 // countUncleanElection marks UncleanLeaderElectionsPerSec for a committed

@@ -698,7 +698,8 @@ func (q *QuorumLoop) deliverNoOps(env *sim.Env, n *Node, noops NoOps) {
 	hw, epoch := n.committedOffset(), q.ls.epochNum
 	for _, c := range n.listeners {
 		if rl, ok := c.l.(RunListener); ok && c.nextOffset >= q.base && c.nextOffset < hw {
-			run := CommittedRun{First: c.nextOffset, Last: hw - 1, Epoch: epoch, Payload: noops.Payload}
+			run := CommittedRun{First: c.nextOffset, Last: hw - 1, Epoch: epoch, Payload: noops.Payload,
+				LastAppendTimestamp: noops.at(int(hw - 1 - q.base)).UnixMilli()}
 			c.nextOffset = hw
 			var done bool
 			n.notify(func() { done = rl.HandleCommitRun(env, run) })

@@ -75,6 +75,9 @@ type CommittedRun struct {
 	First, Last int64
 	Epoch       int32
 	Payload     []byte
+	// LastAppendTimestamp is the append time of the run's last batch
+	// (wall-clock ms, as CommittedBatch.AppendTimestamp).
+	LastAppendTimestamp int64
 }
 
 // RunListener is a Listener that can take a CommittedRun in one call. It

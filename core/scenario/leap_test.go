@@ -74,6 +74,22 @@ func TestLeapMetricsMatchSteps(t *testing.T) {
 		"time advance 13m",
 		fmt.Sprintf(jmx, 1),
 	})
+	// Three controllers: the standbys' log offsets and append timestamps
+	// come from the batches they replay, the leap's NoOp runs included.
+	ctl := "kafka-run-class.sh org.apache.kafka.tools.JmxTool --jmx-url service:jmx:rmi:///jndi/rmi://kafka-%d:9999/jmxrmi --object-name 'kafka.controller:type=KafkaController,*' --report-format properties --one-time true"
+	compareScript(t, []string{
+		"cluster create --brokers 3 --controllers 3",
+		"time advance 2m",
+		fmt.Sprintf(ctl, 1),
+		fmt.Sprintf(ctl, 2),
+		"broker kill 3", // the active controller: a new one is elected
+		"time advance 90s",
+		fmt.Sprintf(ctl, 1),
+		fmt.Sprintf(ctl, 2),
+		"broker start 3",
+		"time advance 1m",
+		fmt.Sprintf(ctl, 3),
+	})
 }
 
 func TestLeapHeartbeatsMatchSteps(t *testing.T) {
