@@ -83,426 +83,372 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = vgText(vgparent, "\n  ")
 		if c.snap != nil {
-			vgn = vgElem(vgparent, "", "div", "class\x00kd-scroll")
-			vgAddAttr(vgn, "data-fit", c.fitAttr())
+			vgn = vgElem(vgparent, "", "div", "class\x00kd-view")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00kd-top")
+				vgn = vgElemAfter(vgparent, "\n  ", "", "div", "class\x00kd-scroll")
+				vgAddAttr(vgn, "data-fit", c.fitAttr())
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = vgElem(vgparent, "", "div", "class\x00kd-frame")
-					vgAddAttr(vgn, "style", c.svgStyle())
+					vgn = vgElemAfter(vgparent, "\n    ", "", "div", "class\x00kd-top")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = vgElemAfter(vgparent, "\n      ", "svg", "svg", "class\x00kd-svg kd-net\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00xMidYMin meet\x00role\x00group")
-						vgAddAttr(vgn, "aria-label", c.t("diagram"))
-						vgAddAttr(vgn, "viewBox", c.topViewBox())
-						vgAddAttr(vgn, "width", dgf(c.lay.W))
+						vgn = vgElem(vgparent, "", "div", "class\x00kd-frame")
+						vgAddAttr(vgn, "style", c.svgStyle())
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = vgElemAfter(vgparent, "\n        ", "svg", "rect", "class\x00kd-bg\x00x\x000\x00y\x000\x00width\x00100%\x00height\x00100%")
-							vgOn(vgn, "click", func(event vugu.DOMEvent) { c.closeMenuBg() })
-							vgn = vgElemAfter(vgparent, "\n        ", "svg", "g", "class\x00kd-links")
+							vgn = vgElemAfter(vgparent, "\n      ", "svg", "svg", "class\x00kd-svg kd-net\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00xMidYMin meet\x00role\x00group")
+							vgAddAttr(vgn, "aria-label", c.t("diagram"))
+							vgAddAttr(vgn, "viewBox", c.topViewBox())
+							vgAddAttr(vgn, "width", dgf(c.lay.W))
 							{
 								vgparent := vgn
 								_ = vgparent
+								vgn = vgElemAfter(vgparent, "\n        ", "svg", "rect", "class\x00kd-bg\x00x\x000\x00y\x000\x00width\x00100%\x00height\x00100%")
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.closeMenuBg() })
+								vgn = vgElemAfter(vgparent, "\n        ", "svg", "g", "class\x00kd-links")
+								{
+									vgparent := vgn
+									_ = vgparent
+									for vgiterkeyt, k := range c.lay.Links {
+										var vgiterkey interface{} = vgiterkeyt
+										_ = vgiterkey
+										k := k
+										_ = k
+										vgn = vgElem(vgparent, "svg", "path", "")
+										vgAddAttr(vgn, "class", k.Class)
+										vgAddAttr(vgn, "d", k.D)
+									}
+								}
+								vgn = vgElemAfter(vgparent, "\n        ", "svg", "g", "class\x00kd-clients")
+								vgAddAttr(vgn, "transform", c.lay.Clients.T)
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = vgElemAfter(vgparent, "\n          ", "svg", "rect", "class\x00kd-client-box\x00x\x000\x00y\x000\x00rx\x008")
+									vgAddAttr(vgn, "height", c.lay.Clients.Hs)
+									vgAddAttr(vgn, "width", c.lay.Clients.Ws)
+									vgn = vgElemAfter(vgparent, "\n          ", "svg", "text", "class\x00kd-client-title\x00x\x0010\x00y\x0019")
+									vgSetHTML(vgn, c.lay.Clients.Title)
+									vgn = vgText(vgparent, "\n          ")
+									for i, line := range c.lay.Clients.Lines {
+										var vgiterkey interface{} = i
+										_ = vgiterkey
+										i := i
+										_ = i
+										line := line
+										_ = line
+										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-client-line\x00x\x0010")
+										vgAddAttr(vgn, "y", dgf(38+15*float64(i)))
+										vgSetHTML(vgn, line)
+									}
+									vgn = vgText(vgparent, "\n        ")
+								}
+								vgn = vgText(vgparent, "\n        ")
+								if c.lay.Ensemble.On {
+									vgn = vgElem(vgparent, "svg", "g", "class\x00kd-zk\x00id\x00kd-zk")
+									vgAddAttr(vgn, "transform", c.lay.Ensemble.T)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = vgElemAfter(vgparent, "\n          ", "svg", "text", "class\x00kd-zk-title\x00y\x0015")
+										vgAddAttr(vgn, "x", c.lay.Ensemble.TitleX)
+										vgSetHTML(vgn, c.lay.Ensemble.Title)
+										vgn = vgText(vgparent, "\n          ")
+										for vgiterkeyt, z := range c.lay.Ensemble.Servers {
+											var vgiterkey interface{} = vgiterkeyt
+											_ = vgiterkey
+											z := z
+											_ = z
+											vgn = vgElem(vgparent, "svg", "g", "")
+											vgAddAttr(vgn, "class", z.Class)
+											vgAddAttr(vgn, "transform", z.T)
+											{
+												vgparent := vgn
+												_ = vgparent
+												vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-zk-box\x00x\x000\x00y\x000\x00height\x0022\x00rx\x0011")
+												vgAddAttr(vgn, "width", z.Ws)
+												vgn = vgElem(vgparent, "svg", "circle", "class\x00kd-zk-dot\x00cx\x0011\x00cy\x0011\x00r\x003.5")
+												vgSetHTML(vgn, vugu.HTML(""))
+												vgn = vgElem(vgparent, "svg", "text", "class\x00kd-zk-name\x00x\x0020\x00y\x0015")
+												vgSetHTML(vgn, z.Name)
+												vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-zk-role\x00y\x003\x00height\x0016\x00rx\x008")
+												vgAddAttr(vgn, "width", z.RoleW)
+												vgAddAttr(vgn, "x", z.RoleX)
+												vgn = vgElem(vgparent, "svg", "text", "class\x00kd-zk-role-text\x00y\x0014.5")
+												vgAddAttr(vgn, "x", z.RoleTX)
+												vgSetHTML(vgn, z.Role)
+												vgn = vgElem(vgparent, "svg", "title", "")
+												vgSetHTML(vgn, z.Tip)
+											}
+										}
+										vgn = vgText(vgparent, "\n        ")
+									}
+								}
+								vgn = vgText(vgparent, "\n        ")
+								for vgiterkeyt, r := range c.lay.Racks {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									r := r
+									_ = r
+									vgn = vgElem(vgparent, "svg", "g", "class\x00kd-rack")
+									vgAddAttr(vgn, "transform", r.T)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-rack-band\x00x\x000\x00y\x000\x00rx\x0011")
+										vgAddAttr(vgn, "height", r.Hs)
+										vgAddAttr(vgn, "width", r.Ws)
+										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-rack-label")
+										vgAddAttr(vgn, "x", r.LabelX)
+										vgAddAttr(vgn, "y", r.LabelY)
+										vgSetHTML(vgn, r.Label)
+										vgn = vgElem(vgparent, "svg", "title", "")
+										vgSetHTML(vgn, r.Tip)
+									}
+								}
+								vgn = vgText(vgparent, "\n        ")
+								for vgiterkeyt, b := range c.lay.Brokers {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									b := b
+									_ = b
+									vgn = vgElem(vgparent, "svg", "g", "tabindex\x000\x00role\x00button\x00aria-haspopup\x00menu")
+									vgAddAttr(vgn, "aria-expanded", dgPressed(c.menu == b.ID))
+									vgAddAttr(vgn, "aria-label", b.Tip)
+									vgAddAttr(vgn, "class", b.Class)
+									vgAddAttr(vgn, "data-broker", b.ID)
+									vgAddAttr(vgn, "id", dgCardID(b.ID))
+									vgAddAttr(vgn, "transform", b.T)
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.clickBroker(b.ID) })
+									vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.keyBroker(event, b.ID) })
+									{
+										vgparent := vgn
+										_ = vgparent
+										if b.Changed {
+											vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-glow\x00x\x00-4\x00y\x00-4\x00rx\x0011")
+											vgAddAttr(vgn, "height", b.GlowHs)
+											vgAddAttr(vgn, "width", b.GlowWs)
+										}
+										vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-card-bg\x00x\x000\x00y\x000\x00rx\x008")
+										vgAddAttr(vgn, "height", b.Hs)
+										vgAddAttr(vgn, "width", b.Ws)
+										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-title\x00x\x0012\x00y\x0021")
+										vgSetHTML(vgn, b.Title)
+										vgn = vgElem(vgparent, "svg", "rect", "height\x0018\x00rx\x009")
+										vgAddAttr(vgn, "class", b.StateClass)
+										vgAddAttr(vgn, "width", b.StateW)
+										vgAddAttr(vgn, "x", b.StateX)
+										vgAddAttr(vgn, "y", b.StateY)
+										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-state-text")
+										vgAddAttr(vgn, "x", b.StateTX)
+										vgAddAttr(vgn, "y", b.StateTY)
+										vgSetHTML(vgn, b.State)
+										if b.Host != `` {
+											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-host\x00x\x0012\x00y\x0038")
+											vgSetHTML(vgn, b.Host)
+										}
+										if b.Right != `` {
+											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-right\x00y\x0038")
+											vgAddAttr(vgn, "x", b.RightX)
+											vgSetHTML(vgn, b.Right)
+										}
+										if b.Ctl {
+											vgn = vgElem(vgparent, "svg", "g", "")
+											{
+												vgparent := vgn
+												_ = vgparent
+												vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-ctl\x00x\x0010\x00y\x0044\x00height\x0017\x00rx\x004")
+												vgAddAttr(vgn, "width", b.CtlW)
+												vgn = vgElem(vgparent, "svg", "text", "class\x00kd-ctl-text\x00y\x0056.5")
+												vgAddAttr(vgn, "x", b.CtlTX)
+												vgSetHTML(vgn, b.CtlText)
+												if b.CtlInfo != `` {
+													vgn = vgElem(vgparent, "svg", "text", "class\x00kd-ctl-info\x00y\x0056.5")
+													vgAddAttr(vgn, "x", b.CtlInfoX)
+													vgSetHTML(vgn, b.CtlInfo)
+												}
+											}
+										}
+										if !b.Ctl {
+											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-leads\x00x\x0012\x00y\x0057")
+											vgSetHTML(vgn, b.Leads)
+										}
+										vgn = vgElem(vgparent, "svg", "text", "x\x0012\x00y\x0073")
+										vgAddAttr(vgn, "class", dgMetaClass(b.MetaLag))
+										vgSetHTML(vgn, b.Meta)
+										vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-meta-track\x00x\x0010\x00y\x0077\x00height\x003\x00rx\x001.5")
+										vgAddAttr(vgn, "width", b.MetaTrackW)
+										vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-meta-bar\x00x\x0010\x00y\x0077\x00height\x003\x00rx\x001.5")
+										vgAddAttr(vgn, "width", b.MetaBarW)
+										if b.Coord != `` {
+											vgn = vgElem(vgparent, "svg", "g", "class\x00kd-coord")
+											{
+												vgparent := vgn
+												_ = vgparent
+												vgn = vgElem(vgparent, "svg", "rect", "y\x00-8\x00height\x0015\x00rx\x007.5")
+												vgAddAttr(vgn, "width", b.CoordW)
+												vgAddAttr(vgn, "x", b.CoordX)
+												vgn = vgElem(vgparent, "svg", "text", "class\x00kd-coord-text\x00y\x003")
+												vgAddAttr(vgn, "x", b.CoordTX)
+												vgSetHTML(vgn, b.Coord)
+											}
+										}
+										vgn = vgElem(vgparent, "svg", "title", "")
+										vgSetHTML(vgn, b.Tip)
+									}
+								}
+								vgn = vgText(vgparent, "\n        ")
 								for vgiterkeyt, k := range c.lay.Links {
 									var vgiterkey interface{} = vgiterkeyt
 									_ = vgiterkey
 									k := k
 									_ = k
-									vgn = vgElem(vgparent, "svg", "path", "")
-									vgAddAttr(vgn, "class", k.Class)
-									vgAddAttr(vgn, "d", k.D)
-								}
-							}
-							vgn = vgElemAfter(vgparent, "\n        ", "svg", "g", "class\x00kd-clients")
-							vgAddAttr(vgn, "transform", c.lay.Clients.T)
-							{
-								vgparent := vgn
-								_ = vgparent
-								vgn = vgElemAfter(vgparent, "\n          ", "svg", "rect", "class\x00kd-client-box\x00x\x000\x00y\x000\x00rx\x008")
-								vgAddAttr(vgn, "height", c.lay.Clients.Hs)
-								vgAddAttr(vgn, "width", c.lay.Clients.Ws)
-								vgn = vgElemAfter(vgparent, "\n          ", "svg", "text", "class\x00kd-client-title\x00x\x0010\x00y\x0019")
-								vgSetHTML(vgn, c.lay.Clients.Title)
-								vgn = vgText(vgparent, "\n          ")
-								for i, line := range c.lay.Clients.Lines {
-									var vgiterkey interface{} = i
-									_ = vgiterkey
-									i := i
-									_ = i
-									line := line
-									_ = line
-									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-client-line\x00x\x0010")
-									vgAddAttr(vgn, "y", dgf(38+15*float64(i)))
-									vgSetHTML(vgn, line)
+									if k.Cut != `` {
+										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-cut-label")
+										vgAddAttr(vgn, "x", k.CutX)
+										vgAddAttr(vgn, "y", k.CutY)
+										vgSetHTML(vgn, k.Cut)
+									}
 								}
 								vgn = vgText(vgparent, "\n        ")
-							}
-							vgn = vgText(vgparent, "\n        ")
-							if c.lay.Ensemble.On {
-								vgn = vgElem(vgparent, "svg", "g", "class\x00kd-zk\x00id\x00kd-zk")
-								vgAddAttr(vgn, "transform", c.lay.Ensemble.T)
-								{
-									vgparent := vgn
-									_ = vgparent
-									vgn = vgElemAfter(vgparent, "\n          ", "svg", "text", "class\x00kd-zk-title\x00y\x0015")
-									vgAddAttr(vgn, "x", c.lay.Ensemble.TitleX)
-									vgSetHTML(vgn, c.lay.Ensemble.Title)
-									vgn = vgText(vgparent, "\n          ")
-									for vgiterkeyt, z := range c.lay.Ensemble.Servers {
-										var vgiterkey interface{} = vgiterkeyt
-										_ = vgiterkey
-										z := z
-										_ = z
-										vgn = vgElem(vgparent, "svg", "g", "")
-										vgAddAttr(vgn, "class", z.Class)
-										vgAddAttr(vgn, "transform", z.T)
-										{
-											vgparent := vgn
-											_ = vgparent
-											vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-zk-box\x00x\x000\x00y\x000\x00height\x0022\x00rx\x0011")
-											vgAddAttr(vgn, "width", z.Ws)
-											vgn = vgElem(vgparent, "svg", "circle", "class\x00kd-zk-dot\x00cx\x0011\x00cy\x0011\x00r\x003.5")
-											vgSetHTML(vgn, vugu.HTML(""))
-											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-zk-name\x00x\x0020\x00y\x0015")
-											vgSetHTML(vgn, z.Name)
-											vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-zk-role\x00y\x003\x00height\x0016\x00rx\x008")
-											vgAddAttr(vgn, "width", z.RoleW)
-											vgAddAttr(vgn, "x", z.RoleX)
-											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-zk-role-text\x00y\x0014.5")
-											vgAddAttr(vgn, "x", z.RoleTX)
-											vgSetHTML(vgn, z.Role)
-											vgn = vgElem(vgparent, "svg", "title", "")
-											vgSetHTML(vgn, z.Tip)
-										}
-									}
-									vgn = vgText(vgparent, "\n        ")
-								}
-							}
-							vgn = vgText(vgparent, "\n        ")
-							for vgiterkeyt, r := range c.lay.Racks {
-								var vgiterkey interface{} = vgiterkeyt
-								_ = vgiterkey
-								r := r
-								_ = r
-								vgn = vgElem(vgparent, "svg", "g", "class\x00kd-rack")
-								vgAddAttr(vgn, "transform", r.T)
-								{
-									vgparent := vgn
-									_ = vgparent
-									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-rack-band\x00x\x000\x00y\x000\x00rx\x0011")
-									vgAddAttr(vgn, "height", r.Hs)
-									vgAddAttr(vgn, "width", r.Ws)
-									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-rack-label")
-									vgAddAttr(vgn, "x", r.LabelX)
-									vgAddAttr(vgn, "y", r.LabelY)
-									vgSetHTML(vgn, r.Label)
-									vgn = vgElem(vgparent, "svg", "title", "")
-									vgSetHTML(vgn, r.Tip)
-								}
-							}
-							vgn = vgText(vgparent, "\n        ")
-							for vgiterkeyt, b := range c.lay.Brokers {
-								var vgiterkey interface{} = vgiterkeyt
-								_ = vgiterkey
-								b := b
-								_ = b
-								vgn = vgElem(vgparent, "svg", "g", "tabindex\x000\x00role\x00button\x00aria-haspopup\x00menu")
-								vgAddAttr(vgn, "aria-expanded", dgPressed(c.menu == b.ID))
-								vgAddAttr(vgn, "aria-label", b.Tip)
-								vgAddAttr(vgn, "class", b.Class)
-								vgAddAttr(vgn, "data-broker", b.ID)
-								vgAddAttr(vgn, "id", dgCardID(b.ID))
-								vgAddAttr(vgn, "transform", b.T)
-								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.clickBroker(b.ID) })
-								vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.keyBroker(event, b.ID) })
-								{
-									vgparent := vgn
-									_ = vgparent
-									if b.Changed {
-										vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-glow\x00x\x00-4\x00y\x00-4\x00rx\x0011")
-										vgAddAttr(vgn, "height", b.GlowHs)
-										vgAddAttr(vgn, "width", b.GlowWs)
-									}
-									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-card-bg\x00x\x000\x00y\x000\x00rx\x008")
-									vgAddAttr(vgn, "height", b.Hs)
-									vgAddAttr(vgn, "width", b.Ws)
-									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-title\x00x\x0012\x00y\x0021")
-									vgSetHTML(vgn, b.Title)
-									vgn = vgElem(vgparent, "svg", "rect", "height\x0018\x00rx\x009")
-									vgAddAttr(vgn, "class", b.StateClass)
-									vgAddAttr(vgn, "width", b.StateW)
-									vgAddAttr(vgn, "x", b.StateX)
-									vgAddAttr(vgn, "y", b.StateY)
-									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-state-text")
-									vgAddAttr(vgn, "x", b.StateTX)
-									vgAddAttr(vgn, "y", b.StateTY)
-									vgSetHTML(vgn, b.State)
-									if b.Host != `` {
-										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-host\x00x\x0012\x00y\x0038")
-										vgSetHTML(vgn, b.Host)
-									}
-									if b.Right != `` {
-										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-right\x00y\x0038")
-										vgAddAttr(vgn, "x", b.RightX)
-										vgSetHTML(vgn, b.Right)
-									}
-									if b.Ctl {
-										vgn = vgElem(vgparent, "svg", "g", "")
-										{
-											vgparent := vgn
-											_ = vgparent
-											vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-ctl\x00x\x0010\x00y\x0044\x00height\x0017\x00rx\x004")
-											vgAddAttr(vgn, "width", b.CtlW)
-											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-ctl-text\x00y\x0056.5")
-											vgAddAttr(vgn, "x", b.CtlTX)
-											vgSetHTML(vgn, b.CtlText)
-											if b.CtlInfo != `` {
-												vgn = vgElem(vgparent, "svg", "text", "class\x00kd-ctl-info\x00y\x0056.5")
-												vgAddAttr(vgn, "x", b.CtlInfoX)
-												vgSetHTML(vgn, b.CtlInfo)
-											}
-										}
-									}
-									if !b.Ctl {
-										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-card-leads\x00x\x0012\x00y\x0057")
-										vgSetHTML(vgn, b.Leads)
-									}
-									vgn = vgElem(vgparent, "svg", "text", "x\x0012\x00y\x0073")
-									vgAddAttr(vgn, "class", dgMetaClass(b.MetaLag))
-									vgSetHTML(vgn, b.Meta)
-									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-meta-track\x00x\x0010\x00y\x0077\x00height\x003\x00rx\x001.5")
-									vgAddAttr(vgn, "width", b.MetaTrackW)
-									vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-meta-bar\x00x\x0010\x00y\x0077\x00height\x003\x00rx\x001.5")
-									vgAddAttr(vgn, "width", b.MetaBarW)
-									if b.Coord != `` {
-										vgn = vgElem(vgparent, "svg", "g", "class\x00kd-coord")
-										{
-											vgparent := vgn
-											_ = vgparent
-											vgn = vgElem(vgparent, "svg", "rect", "y\x00-8\x00height\x0015\x00rx\x007.5")
-											vgAddAttr(vgn, "width", b.CoordW)
-											vgAddAttr(vgn, "x", b.CoordX)
-											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-coord-text\x00y\x003")
-											vgAddAttr(vgn, "x", b.CoordTX)
-											vgSetHTML(vgn, b.Coord)
-										}
-									}
-									vgn = vgElem(vgparent, "svg", "title", "")
-									vgSetHTML(vgn, b.Tip)
-								}
-							}
-							vgn = vgText(vgparent, "\n        ")
-							for vgiterkeyt, k := range c.lay.Links {
-								var vgiterkey interface{} = vgiterkeyt
-								_ = vgiterkey
-								k := k
-								_ = k
-								if k.Cut != `` {
-									vgn = vgElem(vgparent, "svg", "text", "class\x00kd-cut-label")
-									vgAddAttr(vgn, "x", k.CutX)
-									vgAddAttr(vgn, "y", k.CutY)
-									vgSetHTML(vgn, k.Cut)
-								}
-							}
-							vgn = vgText(vgparent, "\n        ")
-							for vgiterkeyt, m := range c.lay.Msgs {
-								var vgiterkey interface{} = vgiterkeyt
-								_ = vgiterkey
-								m := m
-								_ = m
-								vgn = vgElem(vgparent, "svg", "g", "")
-								vgAddAttr(vgn, "class", m.Class)
-								vgAddAttr(vgn, "transform", m.T)
-								{
-									vgparent := vgn
-									_ = vgparent
-									vgn = vgElem(vgparent, "svg", "circle", "class\x00kd-msg-dot\x00r\x004.5")
-									vgSetHTML(vgn, vugu.HTML(""))
-									if m.Label != `` {
-										vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-pill\x00height\x0015\x00rx\x007.5")
-										vgAddAttr(vgn, "width", m.PillW)
-										vgAddAttr(vgn, "x", m.PillX)
-										vgAddAttr(vgn, "y", m.PillY)
-									}
-									if m.Label != `` {
-										vgn = vgElem(vgparent, "svg", "text", "class\x00kd-msg-label")
-										vgAddAttr(vgn, "x", m.TextX)
-										vgAddAttr(vgn, "y", m.TextY)
-										vgSetHTML(vgn, m.Label)
-									}
-									vgn = vgElem(vgparent, "svg", "title", "")
-									vgSetHTML(vgn, m.Title)
-								}
-							}
-							vgn = vgText(vgparent, "\n      ")
-						}
-						vgn = vgText(vgparent, "\n      ")
-						if c.menu != 0 {
-							vgn = vgElem(vgparent, "", "div", "class\x00kd-menu\x00id\x00kd-menu\x00role\x00menu")
-							vgAddAttr(vgn, "aria-label", c.menuTitle())
-							vgAddAttr(vgn, "style", c.menuStyle())
-							vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.keyMenu(event) })
-							{
-								vgparent := vgn
-								_ = vgparent
-								vgn = vgElemAfter(vgparent, "\n        ", "", "div", "class\x00kd-menu-head")
-								{
-									vgparent := vgn
-									_ = vgparent
-									vgn = vgElem(vgparent, "", "span", "class\x00kd-menu-title")
-									vgSetHTML(vgn, c.menuTitle())
-									vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-menu-close\x00id\x00kd-menu-close")
-									vgAddAttr(vgn, "aria-label", c.t("close"))
-									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.closeMenu() })
+								for vgiterkeyt, m := range c.lay.Msgs {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									m := m
+									_ = m
+									vgn = vgElem(vgparent, "svg", "g", "")
+									vgAddAttr(vgn, "class", m.Class)
+									vgAddAttr(vgn, "transform", m.T)
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = vgText(vgparent, "×")
+										vgn = vgElem(vgparent, "svg", "circle", "class\x00kd-msg-dot\x00r\x004.5")
+										vgSetHTML(vgn, vugu.HTML(""))
+										if m.Label != `` {
+											vgn = vgElem(vgparent, "svg", "rect", "class\x00kd-pill\x00height\x0015\x00rx\x007.5")
+											vgAddAttr(vgn, "width", m.PillW)
+											vgAddAttr(vgn, "x", m.PillX)
+											vgAddAttr(vgn, "y", m.PillY)
+										}
+										if m.Label != `` {
+											vgn = vgElem(vgparent, "svg", "text", "class\x00kd-msg-label")
+											vgAddAttr(vgn, "x", m.TextX)
+											vgAddAttr(vgn, "y", m.TextY)
+											vgSetHTML(vgn, m.Label)
+										}
+										vgn = vgElem(vgparent, "svg", "title", "")
+										vgSetHTML(vgn, m.Title)
 									}
-								}
-								vgn = vgText(vgparent, "\n        ")
-								for vgiterkeyt, it := range c.menuItems() {
-									var vgiterkey interface{} = vgiterkeyt
-									_ = vgiterkey
-									it := it
-									_ = it
-									vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00menuitem")
-									vgAddAttr(vgn, "class", it.Class)
-									vgAddAttr(vgn, "disabled", it.Disabled)
-									vgAddAttr(vgn, "id", it.ID)
-									vgSetHTML(vgn, it.Label)
-									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.act(it.Action) })
 								}
 								vgn = vgText(vgparent, "\n      ")
 							}
-						}
-						vgn = vgText(vgparent, "\n    ")
-					}
-				}
-				vgn = vgText(vgparent, "\n    ")
-				if len(c.lay.Prods) > 0 || len(c.lay.Groups) > 0 {
-					vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-list\x00role\x00list")
-					vgAddAttr(vgn, "aria-label", c.t("clients.section"))
-					{
-						vgparent := vgn
-						_ = vgparent
-						vgn = vgText(vgparent, "\n      ")
-						for vgiterkeyt, pc := range c.lay.Prods {
-							var vgiterkey interface{} = vgiterkeyt
-							_ = vgiterkey
-							pc := pc
-							_ = pc
-							vgn = vgElem(vgparent, "", "section", "role\x00listitem")
-							vgAddAttr(vgn, "class", pc.Class)
-							vgAddAttr(vgn, "data-producer", pc.Host)
-							{
-								vgparent := vgn
-								_ = vgparent
-								vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00kd-cc-head")
-								vgAddAttr(vgn, "aria-expanded", dgPressed(pc.Open))
-								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleClient(pc.Key) })
+							vgn = vgText(vgparent, "\n      ")
+							if c.menu != 0 {
+								vgn = vgElem(vgparent, "", "div", "class\x00kd-menu\x00id\x00kd-menu\x00role\x00menu")
+								vgAddAttr(vgn, "aria-label", c.menuTitle())
+								vgAddAttr(vgn, "style", c.menuStyle())
+								vgOn(vgn, "keydown", func(event vugu.DOMEvent) { c.keyMenu(event) })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-fold")
-									vgSetHTML(vgn, pc.Fold)
-									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-kind")
-									vgSetHTML(vgn, c.t("producer"))
-									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-name")
-									vgSetHTML(vgn, pc.Name)
-									if pc.Txn != `` {
-										vgn = vgElem(vgparent, "", "span", "")
-										vgAddAttr(vgn, "class", pc.TxnClass)
-										vgAddAttr(vgn, "title", pc.TxnTip)
-										vgSetHTML(vgn, pc.Txn)
-									}
-									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-sub")
-									vgSetHTML(vgn, pc.Sub)
-								}
-								vgn = vgText(vgparent, "\n        ")
-								if pc.Open {
-									vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-body")
+									vgn = vgElemAfter(vgparent, "\n        ", "", "div", "class\x00kd-menu-head")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-cc-cfg")
-										vgSetHTML(vgn, pc.Config)
-										vgn = vgText(vgparent, "\n          ")
-										if pc.Note != `` {
-											vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note")
-											vgSetHTML(vgn, pc.Note)
-										}
-										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-flights")
+										vgn = vgElem(vgparent, "", "span", "class\x00kd-menu-title")
+										vgSetHTML(vgn, c.menuTitle())
+										vgn = vgElem(vgparent, "", "button", "type\x00button\x00class\x00kd-menu-close\x00id\x00kd-menu-close")
+										vgAddAttr(vgn, "aria-label", c.t("close"))
+										vgOn(vgn, "click", func(event vugu.DOMEvent) { c.closeMenu() })
 										{
 											vgparent := vgn
 											_ = vgparent
+											vgn = vgText(vgparent, "×")
+										}
+									}
+									vgn = vgText(vgparent, "\n        ")
+									for vgiterkeyt, it := range c.menuItems() {
+										var vgiterkey interface{} = vgiterkeyt
+										_ = vgiterkey
+										it := it
+										_ = it
+										vgn = vgElem(vgparent, "", "button", "type\x00button\x00role\x00menuitem")
+										vgAddAttr(vgn, "class", it.Class)
+										vgAddAttr(vgn, "disabled", it.Disabled)
+										vgAddAttr(vgn, "id", it.ID)
+										vgSetHTML(vgn, it.Label)
+										vgOn(vgn, "click", func(event vugu.DOMEvent) { c.act(it.Action) })
+									}
+									vgn = vgText(vgparent, "\n      ")
+								}
+							}
+							vgn = vgText(vgparent, "\n    ")
+						}
+					}
+					vgn = vgText(vgparent, "\n    ")
+					if len(c.lay.Prods) > 0 || len(c.lay.Groups) > 0 {
+						vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-list\x00role\x00list")
+						vgAddAttr(vgn, "aria-label", c.t("clients.section"))
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = vgText(vgparent, "\n      ")
+							for vgiterkeyt, pc := range c.lay.Prods {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								pc := pc
+								_ = pc
+								vgn = vgElem(vgparent, "", "section", "role\x00listitem")
+								vgAddAttr(vgn, "class", pc.Class)
+								vgAddAttr(vgn, "data-producer", pc.Host)
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00kd-cc-head")
+									vgAddAttr(vgn, "aria-expanded", dgPressed(pc.Open))
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleClient(pc.Key) })
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-fold")
+										vgSetHTML(vgn, pc.Fold)
+										vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-kind")
+										vgSetHTML(vgn, c.t("producer"))
+										vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-name")
+										vgSetHTML(vgn, pc.Name)
+										if pc.Txn != `` {
 											vgn = vgElem(vgparent, "", "span", "")
-											vgAddAttr(vgn, "class", pc.Buffer.Class)
-											{
-												vgparent := vgn
-												_ = vgparent
-												vgn = vgElem(vgparent, "", "span", "class\x00kd-meter")
-												{
-													vgparent := vgn
-													_ = vgparent
-													vgn = vgElem(vgparent, "", "span", "class\x00kd-meter-fill")
-													vgAddAttr(vgn, "style", pc.Buffer.Fill)
-												}
-												vgn = vgElem(vgparent, "", "span", "")
-												vgSetHTML(vgn, pc.Buffer.Text)
-											}
-											if pc.Idem != `` {
-												vgn = vgElem(vgparent, "", "span", "class\x00kd-idem")
-												vgSetHTML(vgn, pc.Idem)
-											}
+											vgAddAttr(vgn, "class", pc.TxnClass)
+											vgAddAttr(vgn, "title", pc.TxnTip)
+											vgSetHTML(vgn, pc.Txn)
 										}
-										vgn = vgText(vgparent, "\n          ")
-										if len(pc.TxnParts) > 0 {
-											vgn = vgElem(vgparent, "", "div", "class\x00kd-txn-line")
-											{
-												vgparent := vgn
-												_ = vgparent
-												for vgiterkeyt, part := range pc.TxnParts {
-													var vgiterkey interface{} = vgiterkeyt
-													_ = vgiterkey
-													part := part
-													_ = part
-													vgn = vgElem(vgparent, "", "span", "class\x00kd-txn-part")
-													vgSetHTML(vgn, part)
-												}
-											}
-										}
-										vgn = vgText(vgparent, "\n          ")
-										if pc.TxnErr != `` {
-											vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note kd-txn-err")
-											{
-												vgparent := vgn
-												_ = vgparent
-												vgn = vgElem(vgparent, "", "span", "class\x00kd-txn-err-k")
-												vgSetHTML(vgn, pc.TxnErrLabel)
-												vgn = vgElemAfter(vgparent, " ", "", "span", "lang\x00en")
-												vgAddAttr(vgn, "title", pc.TxnErrTip)
-												vgSetHTML(vgn, pc.TxnErr)
-											}
-										}
-										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-flights")
+										vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-sub")
+										vgSetHTML(vgn, pc.Sub)
+									}
+									vgn = vgText(vgparent, "\n        ")
+									if pc.Open {
+										vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-body")
 										{
 											vgparent := vgn
 											_ = vgparent
-											for vgiterkeyt, f := range pc.Flight {
-												var vgiterkey interface{} = vgiterkeyt
-												_ = vgiterkey
-												f := f
-												_ = f
+											vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-cc-cfg")
+											vgSetHTML(vgn, pc.Config)
+											vgn = vgText(vgparent, "\n          ")
+											if pc.Note != `` {
+												vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note")
+												vgSetHTML(vgn, pc.Note)
+											}
+											vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-flights")
+											{
+												vgparent := vgn
+												_ = vgparent
 												vgn = vgElem(vgparent, "", "span", "")
-												vgAddAttr(vgn, "class", f.Class)
+												vgAddAttr(vgn, "class", pc.Buffer.Class)
 												{
 													vgparent := vgn
 													_ = vgparent
@@ -511,437 +457,497 @@ func (c *Diagram) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 														vgparent := vgn
 														_ = vgparent
 														vgn = vgElem(vgparent, "", "span", "class\x00kd-meter-fill")
-														vgAddAttr(vgn, "style", f.Fill)
+														vgAddAttr(vgn, "style", pc.Buffer.Fill)
 													}
 													vgn = vgElem(vgparent, "", "span", "")
-													vgSetHTML(vgn, f.Text)
+													vgSetHTML(vgn, pc.Buffer.Text)
+												}
+												if pc.Idem != `` {
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-idem")
+													vgSetHTML(vgn, pc.Idem)
 												}
 											}
-										}
-										vgn = vgText(vgparent, "\n          ")
-										for vgiterkeyt, q := range pc.Queues {
-											var vgiterkey interface{} = vgiterkeyt
-											_ = vgiterkey
-											q := q
-											_ = q
-											vgn = vgElem(vgparent, "", "div", "class\x00kd-queue")
-											vgAddAttr(vgn, "data-partition", q.Name)
-											{
-												vgparent := vgn
-												_ = vgparent
-												vgn = vgElem(vgparent, "", "span", "class\x00kd-q-name")
-												vgSetHTML(vgn, q.Name)
-												vgn = vgElem(vgparent, "", "span", "class\x00kd-q-leader")
-												vgSetHTML(vgn, q.Leader)
-												if q.Seq != `` {
-													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-leader")
-													vgSetHTML(vgn, q.Seq)
-												}
-												if q.Empty != `` {
-													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-empty")
-													vgSetHTML(vgn, q.Empty)
-												}
-												for vgiterkeyt, b := range q.Batches {
-													var vgiterkey interface{} = vgiterkeyt
-													_ = vgiterkey
-													b := b
-													_ = b
-													vgn = vgElem(vgparent, "", "span", "")
-													vgAddAttr(vgn, "class", b.Class)
-													vgAddAttr(vgn, "title", b.Tip)
-													{
-														vgparent := vgn
-														_ = vgparent
-														vgn = vgElem(vgparent, "", "span", "class\x00kd-b-fill")
-														vgAddAttr(vgn, "style", b.Fill)
-														vgn = vgElem(vgparent, "", "span", "class\x00kd-b-text")
-														vgSetHTML(vgn, b.Text)
-														vgn = vgElem(vgparent, "", "span", "class\x00kd-b-sub")
-														vgSetHTML(vgn, b.Sub)
-													}
-												}
-												if q.More != `` {
-													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-more")
-													vgSetHTML(vgn, q.More)
-												}
-											}
-										}
-										vgn = vgText(vgparent, "\n          ")
-										if pc.More != `` {
-											vgn = vgElem(vgparent, "", "div", "class\x00kd-q-more")
-											vgSetHTML(vgn, pc.More)
-										}
-										vgn = vgText(vgparent, "\n        ")
-									}
-								}
-								vgn = vgText(vgparent, "\n      ")
-							}
-						}
-						vgn = vgText(vgparent, "\n      ")
-						for vgiterkeyt, gc := range c.lay.Groups {
-							var vgiterkey interface{} = vgiterkeyt
-							_ = vgiterkey
-							gc := gc
-							_ = gc
-							vgn = vgElem(vgparent, "", "section", "class\x00kd-cc kd-group\x00role\x00listitem")
-							vgAddAttr(vgn, "data-group", gc.ID)
-							{
-								vgparent := vgn
-								_ = vgparent
-								vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00kd-cc-head")
-								vgAddAttr(vgn, "aria-expanded", dgPressed(gc.Open))
-								vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleClient(gc.Key) })
-								{
-									vgparent := vgn
-									_ = vgparent
-									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-fold")
-									vgSetHTML(vgn, gc.Fold)
-									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-kind")
-									vgSetHTML(vgn, c.t("group"))
-									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-name")
-									vgSetHTML(vgn, gc.ID)
-									vgn = vgElem(vgparent, "", "span", "")
-									vgAddAttr(vgn, "class", gc.StateClass)
-									vgSetHTML(vgn, gc.State)
-									vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-sub")
-									vgSetHTML(vgn, gc.Sub)
-								}
-								vgn = vgText(vgparent, "\n        ")
-								if gc.Open {
-									vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-body")
-									{
-										vgparent := vgn
-										_ = vgparent
-										vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-cc-cfg")
-										vgSetHTML(vgn, gc.Info)
-										vgn = vgText(vgparent, "\n          ")
-										if gc.Empty != `` {
-											vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note")
-											vgSetHTML(vgn, gc.Empty)
-										}
-										vgn = vgText(vgparent, "\n          ")
-										for vgiterkeyt, m := range gc.Members {
-											var vgiterkey interface{} = vgiterkeyt
-											_ = vgiterkey
-											m := m
-											_ = m
-											vgn = vgElem(vgparent, "", "div", "")
-											vgAddAttr(vgn, "class", m.Class)
-											vgAddAttr(vgn, "title", m.Tip)
-											{
-												vgparent := vgn
-												_ = vgparent
-												vgn = vgElem(vgparent, "", "span", "class\x00kd-m-client")
-												vgSetHTML(vgn, m.Client)
-												vgn = vgElem(vgparent, "", "span", "class\x00kd-m-id")
-												vgSetHTML(vgn, m.ID)
-												if m.Leader != `` {
-													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-leader")
-													vgSetHTML(vgn, m.Leader)
-												}
-												if m.Epoch != `` {
-													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-epoch")
-													vgSetHTML(vgn, m.Epoch)
-												}
-												vgn = vgElem(vgparent, "", "span", "class\x00kd-m-assigned")
-												vgSetHTML(vgn, m.Assigned)
-												if m.Target != `` {
-													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-target")
-													vgSetHTML(vgn, m.Target)
-												}
-											}
-										}
-										vgn = vgText(vgparent, "\n          ")
-										if len(gc.Rows) > 0 {
-											vgn = vgElem(vgparent, "", "table", "class\x00kd-lag")
-											{
-												vgparent := vgn
-												_ = vgparent
-												vgn = vgElem(vgparent, "", "thead", "")
+											vgn = vgText(vgparent, "\n          ")
+											if len(pc.TxnParts) > 0 {
+												vgn = vgElem(vgparent, "", "div", "class\x00kd-txn-line")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = vgElem(vgparent, "", "tr", "")
-													{
-														vgparent := vgn
-														_ = vgparent
-														vgn = vgElem(vgparent, "", "th", "")
-														vgSetHTML(vgn, vugu.HTML("PARTITION"))
-														vgn = vgElem(vgparent, "", "th", "")
-														vgSetHTML(vgn, vugu.HTML("CURRENT-OFFSET"))
-														vgn = vgElem(vgparent, "", "th", "")
-														vgSetHTML(vgn, vugu.HTML("LOG-END-OFFSET"))
-														vgn = vgElem(vgparent, "", "th", "")
-														vgSetHTML(vgn, vugu.HTML("LAG"))
-														vgn = vgElem(vgparent, "", "th", "")
-														vgSetHTML(vgn, vugu.HTML("CLIENT-ID"))
-														vgn = vgElem(vgparent, "", "th", "class\x00kd-lag-pos")
-														vgAddAttr(vgn, "title", c.t("group.position.tip"))
-														vgSetHTML(vgn, c.t("group.position"))
-													}
-												}
-												vgn = vgElem(vgparent, "", "tbody", "")
-												{
-													vgparent := vgn
-													_ = vgparent
-													for vgiterkeyt, r := range gc.Rows {
+													for vgiterkeyt, part := range pc.TxnParts {
 														var vgiterkey interface{} = vgiterkeyt
 														_ = vgiterkey
-														r := r
-														_ = r
-														vgn = vgElem(vgparent, "", "tr", "")
-														vgAddAttr(vgn, "class", r.Class)
+														part := part
+														_ = part
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-txn-part")
+														vgSetHTML(vgn, part)
+													}
+												}
+											}
+											vgn = vgText(vgparent, "\n          ")
+											if pc.TxnErr != `` {
+												vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note kd-txn-err")
+												{
+													vgparent := vgn
+													_ = vgparent
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-txn-err-k")
+													vgSetHTML(vgn, pc.TxnErrLabel)
+													vgn = vgElemAfter(vgparent, " ", "", "span", "lang\x00en")
+													vgAddAttr(vgn, "title", pc.TxnErrTip)
+													vgSetHTML(vgn, pc.TxnErr)
+												}
+											}
+											vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-flights")
+											{
+												vgparent := vgn
+												_ = vgparent
+												for vgiterkeyt, f := range pc.Flight {
+													var vgiterkey interface{} = vgiterkeyt
+													_ = vgiterkey
+													f := f
+													_ = f
+													vgn = vgElem(vgparent, "", "span", "")
+													vgAddAttr(vgn, "class", f.Class)
+													{
+														vgparent := vgn
+														_ = vgparent
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-meter")
 														{
 															vgparent := vgn
 															_ = vgparent
-															vgn = vgElem(vgparent, "", "td", "")
-															vgSetHTML(vgn, r.Part)
-															vgn = vgElem(vgparent, "", "td", "")
-															vgSetHTML(vgn, r.Committed)
-															vgn = vgElem(vgparent, "", "td", "")
-															vgSetHTML(vgn, r.LogEnd)
-															vgn = vgElem(vgparent, "", "td", "")
-															vgSetHTML(vgn, r.Lag)
-															vgn = vgElem(vgparent, "", "td", "")
-															vgSetHTML(vgn, r.Client)
-															vgn = vgElem(vgparent, "", "td", "class\x00kd-lag-pos")
-															vgSetHTML(vgn, r.Position)
+															vgn = vgElem(vgparent, "", "span", "class\x00kd-meter-fill")
+															vgAddAttr(vgn, "style", f.Fill)
 														}
+														vgn = vgElem(vgparent, "", "span", "")
+														vgSetHTML(vgn, f.Text)
 													}
 												}
 											}
+											vgn = vgText(vgparent, "\n          ")
+											for vgiterkeyt, q := range pc.Queues {
+												var vgiterkey interface{} = vgiterkeyt
+												_ = vgiterkey
+												q := q
+												_ = q
+												vgn = vgElem(vgparent, "", "div", "class\x00kd-queue")
+												vgAddAttr(vgn, "data-partition", q.Name)
+												{
+													vgparent := vgn
+													_ = vgparent
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-name")
+													vgSetHTML(vgn, q.Name)
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-q-leader")
+													vgSetHTML(vgn, q.Leader)
+													if q.Seq != `` {
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-q-leader")
+														vgSetHTML(vgn, q.Seq)
+													}
+													if q.Empty != `` {
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-q-empty")
+														vgSetHTML(vgn, q.Empty)
+													}
+													for vgiterkeyt, b := range q.Batches {
+														var vgiterkey interface{} = vgiterkeyt
+														_ = vgiterkey
+														b := b
+														_ = b
+														vgn = vgElem(vgparent, "", "span", "")
+														vgAddAttr(vgn, "class", b.Class)
+														vgAddAttr(vgn, "title", b.Tip)
+														{
+															vgparent := vgn
+															_ = vgparent
+															vgn = vgElem(vgparent, "", "span", "class\x00kd-b-fill")
+															vgAddAttr(vgn, "style", b.Fill)
+															vgn = vgElem(vgparent, "", "span", "class\x00kd-b-text")
+															vgSetHTML(vgn, b.Text)
+															vgn = vgElem(vgparent, "", "span", "class\x00kd-b-sub")
+															vgSetHTML(vgn, b.Sub)
+														}
+													}
+													if q.More != `` {
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-q-more")
+														vgSetHTML(vgn, q.More)
+													}
+												}
+											}
+											vgn = vgText(vgparent, "\n          ")
+											if pc.More != `` {
+												vgn = vgElem(vgparent, "", "div", "class\x00kd-q-more")
+												vgSetHTML(vgn, pc.More)
+											}
+											vgn = vgText(vgparent, "\n        ")
 										}
-										vgn = vgText(vgparent, "\n          ")
-										if gc.More != `` {
-											vgn = vgElem(vgparent, "", "div", "class\x00kd-q-more")
-											vgSetHTML(vgn, gc.More)
-										}
-										vgn = vgText(vgparent, "\n          ")
-										if len(gc.Events) > 0 {
-											vgn = vgElem(vgparent, "", "ol", "class\x00kd-gevents")
-											{
-												vgparent := vgn
-												_ = vgparent
-												for vgiterkeyt, e := range gc.Events {
-													var vgiterkey interface{} = vgiterkeyt
-													_ = vgiterkey
-													e := e
-													_ = e
-													vgn = vgElem(vgparent, "", "li", "")
-													vgAddAttr(vgn, "title", e.Tip)
+									}
+									vgn = vgText(vgparent, "\n      ")
+								}
+							}
+							vgn = vgText(vgparent, "\n      ")
+							for vgiterkeyt, gc := range c.lay.Groups {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								gc := gc
+								_ = gc
+								vgn = vgElem(vgparent, "", "section", "class\x00kd-cc kd-group\x00role\x00listitem")
+								vgAddAttr(vgn, "data-group", gc.ID)
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = vgElemAfter(vgparent, "\n        ", "", "button", "type\x00button\x00class\x00kd-cc-head")
+									vgAddAttr(vgn, "aria-expanded", dgPressed(gc.Open))
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { c.toggleClient(gc.Key) })
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-fold")
+										vgSetHTML(vgn, gc.Fold)
+										vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-kind")
+										vgSetHTML(vgn, c.t("group"))
+										vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-name")
+										vgSetHTML(vgn, gc.ID)
+										vgn = vgElem(vgparent, "", "span", "")
+										vgAddAttr(vgn, "class", gc.StateClass)
+										vgSetHTML(vgn, gc.State)
+										vgn = vgElem(vgparent, "", "span", "class\x00kd-cc-sub")
+										vgSetHTML(vgn, gc.Sub)
+									}
+									vgn = vgText(vgparent, "\n        ")
+									if gc.Open {
+										vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-body")
+										{
+											vgparent := vgn
+											_ = vgparent
+											vgn = vgElemAfter(vgparent, "\n          ", "", "div", "class\x00kd-cc-cfg")
+											vgSetHTML(vgn, gc.Info)
+											vgn = vgText(vgparent, "\n          ")
+											if gc.Empty != `` {
+												vgn = vgElem(vgparent, "", "div", "class\x00kd-cc-note")
+												vgSetHTML(vgn, gc.Empty)
+											}
+											vgn = vgText(vgparent, "\n          ")
+											for vgiterkeyt, m := range gc.Members {
+												var vgiterkey interface{} = vgiterkeyt
+												_ = vgiterkey
+												m := m
+												_ = m
+												vgn = vgElem(vgparent, "", "div", "")
+												vgAddAttr(vgn, "class", m.Class)
+												vgAddAttr(vgn, "title", m.Tip)
+												{
+													vgparent := vgn
+													_ = vgparent
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-client")
+													vgSetHTML(vgn, m.Client)
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-id")
+													vgSetHTML(vgn, m.ID)
+													if m.Leader != `` {
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-m-leader")
+														vgSetHTML(vgn, m.Leader)
+													}
+													if m.Epoch != `` {
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-m-epoch")
+														vgSetHTML(vgn, m.Epoch)
+													}
+													vgn = vgElem(vgparent, "", "span", "class\x00kd-m-assigned")
+													vgSetHTML(vgn, m.Assigned)
+													if m.Target != `` {
+														vgn = vgElem(vgparent, "", "span", "class\x00kd-m-target")
+														vgSetHTML(vgn, m.Target)
+													}
+												}
+											}
+											vgn = vgText(vgparent, "\n          ")
+											if len(gc.Rows) > 0 {
+												vgn = vgElem(vgparent, "", "table", "class\x00kd-lag")
+												{
+													vgparent := vgn
+													_ = vgparent
+													vgn = vgElem(vgparent, "", "thead", "")
 													{
 														vgparent := vgn
 														_ = vgparent
-														vgn = vgElem(vgparent, "", "span", "class\x00kd-ev-at")
-														vgSetHTML(vgn, e.At)
-														vgn = vgElem(vgparent, "", "span", "")
-														vgSetHTML(vgn, e.Text)
-														if e.Reason != `` {
-															vgn = vgElem(vgparent, "", "span", "class\x00kd-ev-reason\x00lang\x00en")
-															vgAddAttr(vgn, "title", e.ReasonTip)
-															vgSetHTML(vgn, e.Reason)
+														vgn = vgElem(vgparent, "", "tr", "")
+														{
+															vgparent := vgn
+															_ = vgparent
+															vgn = vgElem(vgparent, "", "th", "")
+															vgSetHTML(vgn, vugu.HTML("PARTITION"))
+															vgn = vgElem(vgparent, "", "th", "")
+															vgSetHTML(vgn, vugu.HTML("CURRENT-OFFSET"))
+															vgn = vgElem(vgparent, "", "th", "")
+															vgSetHTML(vgn, vugu.HTML("LOG-END-OFFSET"))
+															vgn = vgElem(vgparent, "", "th", "")
+															vgSetHTML(vgn, vugu.HTML("LAG"))
+															vgn = vgElem(vgparent, "", "th", "")
+															vgSetHTML(vgn, vugu.HTML("CLIENT-ID"))
+															vgn = vgElem(vgparent, "", "th", "class\x00kd-lag-pos")
+															vgAddAttr(vgn, "title", c.t("group.position.tip"))
+															vgSetHTML(vgn, c.t("group.position"))
+														}
+													}
+													vgn = vgElem(vgparent, "", "tbody", "")
+													{
+														vgparent := vgn
+														_ = vgparent
+														for vgiterkeyt, r := range gc.Rows {
+															var vgiterkey interface{} = vgiterkeyt
+															_ = vgiterkey
+															r := r
+															_ = r
+															vgn = vgElem(vgparent, "", "tr", "")
+															vgAddAttr(vgn, "class", r.Class)
+															{
+																vgparent := vgn
+																_ = vgparent
+																vgn = vgElem(vgparent, "", "td", "")
+																vgSetHTML(vgn, r.Part)
+																vgn = vgElem(vgparent, "", "td", "")
+																vgSetHTML(vgn, r.Committed)
+																vgn = vgElem(vgparent, "", "td", "")
+																vgSetHTML(vgn, r.LogEnd)
+																vgn = vgElem(vgparent, "", "td", "")
+																vgSetHTML(vgn, r.Lag)
+																vgn = vgElem(vgparent, "", "td", "")
+																vgSetHTML(vgn, r.Client)
+																vgn = vgElem(vgparent, "", "td", "class\x00kd-lag-pos")
+																vgSetHTML(vgn, r.Position)
+															}
 														}
 													}
 												}
 											}
+											vgn = vgText(vgparent, "\n          ")
+											if gc.More != `` {
+												vgn = vgElem(vgparent, "", "div", "class\x00kd-q-more")
+												vgSetHTML(vgn, gc.More)
+											}
+											vgn = vgText(vgparent, "\n          ")
+											if len(gc.Events) > 0 {
+												vgn = vgElem(vgparent, "", "ol", "class\x00kd-gevents")
+												{
+													vgparent := vgn
+													_ = vgparent
+													for vgiterkeyt, e := range gc.Events {
+														var vgiterkey interface{} = vgiterkeyt
+														_ = vgiterkey
+														e := e
+														_ = e
+														vgn = vgElem(vgparent, "", "li", "")
+														vgAddAttr(vgn, "title", e.Tip)
+														{
+															vgparent := vgn
+															_ = vgparent
+															vgn = vgElem(vgparent, "", "span", "class\x00kd-ev-at")
+															vgSetHTML(vgn, e.At)
+															vgn = vgElem(vgparent, "", "span", "")
+															vgSetHTML(vgn, e.Text)
+															if e.Reason != `` {
+																vgn = vgElem(vgparent, "", "span", "class\x00kd-ev-reason\x00lang\x00en")
+																vgAddAttr(vgn, "title", e.ReasonTip)
+																vgSetHTML(vgn, e.Reason)
+															}
+														}
+													}
+												}
+											}
+											vgn = vgText(vgparent, "\n        ")
 										}
-										vgn = vgText(vgparent, "\n        ")
 									}
+									vgn = vgText(vgparent, "\n      ")
 								}
-								vgn = vgText(vgparent, "\n      ")
 							}
+							vgn = vgText(vgparent, "\n      ")
+							if len(c.lay.Prods) > 0 {
+								vgn = vgElem(vgparent, "", "p", "class\x00kd-cc-fine")
+								vgSetHTML(vgn, c.t("clients.simplified"))
+							}
+							vgn = vgText(vgparent, "\n    ")
 						}
-						vgn = vgText(vgparent, "\n      ")
-						if len(c.lay.Prods) > 0 {
-							vgn = vgElem(vgparent, "", "p", "class\x00kd-cc-fine")
-							vgSetHTML(vgn, c.t("clients.simplified"))
-						}
-						vgn = vgText(vgparent, "\n    ")
 					}
-				}
-				vgn = vgText(vgparent, "\n    ")
-				if c.lay.Empty {
-					vgn = vgElem(vgparent, "", "p", "class\x00kd-empty")
-					vgSetHTML(vgn, c.t("no.topics"))
-				}
-				vgn = vgText(vgparent, "\n    ")
-				if !c.lay.Empty {
-					vgn = vgElem(vgparent, "svg", "svg", "class\x00kd-svg kd-parts\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00xMidYMin meet\x00role\x00group")
-					vgAddAttr(vgn, "style", c.svgStyle())
-					vgAddAttr(vgn, "viewBox", c.partsViewBox())
-					vgAddAttr(vgn, "width", dgf(c.lay.W))
-					{
-						vgparent := vgn
-						_ = vgparent
-						vgn = vgText(vgparent, "\n      ")
-						for vgiterkeyt, ln := range c.lay.Lanes {
-							var vgiterkey interface{} = vgiterkeyt
-							_ = vgiterkey
-							ln := ln
-							_ = ln
-							vgn = vgElem(vgparent, "svg", "rect", "y\x000\x00rx\x008")
-							vgAddAttr(vgn, "class", ln.Class)
-							vgAddAttr(vgn, "height", ln.H)
-							vgAddAttr(vgn, "width", ln.W)
-							vgAddAttr(vgn, "x", ln.X)
-						}
-						vgn = vgElemAfter(vgparent, "\n      ", "svg", "g", "class\x00kd-rows")
+					vgn = vgText(vgparent, "\n    ")
+					if c.lay.Empty {
+						vgn = vgElem(vgparent, "", "p", "class\x00kd-empty")
+						vgSetHTML(vgn, c.t("no.topics"))
+					}
+					vgn = vgText(vgparent, "\n    ")
+					if !c.lay.Empty {
+						vgn = vgElem(vgparent, "svg", "svg", "class\x00kd-svg kd-parts\x00xmlns\x00http://www.w3.org/2000/svg\x00preserveAspectRatio\x00xMidYMin meet\x00role\x00group")
+						vgAddAttr(vgn, "style", c.svgStyle())
+						vgAddAttr(vgn, "viewBox", c.partsViewBox())
+						vgAddAttr(vgn, "width", dgf(c.lay.W))
 						{
 							vgparent := vgn
 							_ = vgparent
-							for _, r := range c.lay.Rows {
-								var vgiterkey interface{} = r.rowKey()
-								_ = vgiterkey
-								r := r
-								_ = r
-								{
-									vgcompKey := vugu.MakeCompKey(0x94B5578A8E3A0C33^vgin.CurrentPositionHash(), r.rowKey())
-									// ask BuildEnv for prior instance of this specific component
-									vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*DgRowMemo)
-									if vgcomp == nil {
-										// create new one if needed
-										vgcomp = new(DgRowMemo)
-										vgin.BuildEnv.WireComponent(vgcomp)
-									}
-									vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
-									vgcomp.D = c
-									vgcomp.G = c.lay.G
-									vgcomp.Row = r
-									vgcomp.SepX2 = c.lay.SepX2
-									vgout.Components = append(vgout.Components, vgcomp)
-									vgn = &vugu.VGNode{Component: vgcomp}
-									vgparent.AppendChild(vgn)
-								}
-							}
-						}
-						vgn = vgText(vgparent, "\n    ")
-					}
-				}
-				vgn = vgText(vgparent, "\n    ")
-				if !c.lay.Empty {
-					vgn = vgElem(vgparent, "", "div", "class\x00kd-legend")
-					{
-						vgparent := vgn
-						_ = vgparent
-						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
-						{
-							vgparent := vgn
-							_ = vgparent
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-k")
-							vgSetHTML(vgn, c.t("legend.epoch"))
-							for vgiterkeyt, e := range c.lay.Epochs {
+							vgn = vgText(vgparent, "\n      ")
+							for vgiterkeyt, ln := range c.lay.Lanes {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
-								e := e
-								_ = e
-								vgn = vgElem(vgparent, "", "span", "")
-								vgAddAttr(vgn, "class", e.Class)
-								vgSetHTML(vgn, e.Label)
+								ln := ln
+								_ = ln
+								vgn = vgElem(vgparent, "svg", "rect", "y\x000\x00rx\x008")
+								vgAddAttr(vgn, "class", ln.Class)
+								vgAddAttr(vgn, "height", ln.H)
+								vgAddAttr(vgn, "width", ln.W)
+								vgAddAttr(vgn, "x", ln.X)
 							}
-						}
-						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
-						{
-							vgparent := vgn
-							_ = vgparent
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-cell kd-lg-committed")
-							vgSetHTML(vgn, vugu.HTML(""))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("committed"))
-						}
-						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
-						{
-							vgparent := vgn
-							_ = vgparent
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-cell kd-lg-uncommitted")
-							vgSetHTML(vgn, vugu.HTML(""))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("uncommitted"))
-						}
-						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
-						{
-							vgparent := vgn
-							_ = vgparent
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-hw")
-							vgSetHTML(vgn, vugu.HTML(""))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("legend.hw"))
-						}
-						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
-						{
-							vgparent := vgn
-							_ = vgparent
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-leo")
-							vgSetHTML(vgn, vugu.HTML(""))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("legend.leo"))
-						}
-						vgn = vgText(vgparent, "\n      ")
-						for vgiterkeyt, it := range c.lay.TxnLegend {
-							var vgiterkey interface{} = vgiterkeyt
-							_ = vgiterkey
-							it := it
-							_ = it
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
-							vgAddAttr(vgn, "title", it.Tip)
+							vgn = vgElemAfter(vgparent, "\n      ", "svg", "g", "class\x00kd-rows")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = vgElem(vgparent, "", "span", "")
-								vgAddAttr(vgn, "class", it.Class)
-								vgn = vgElem(vgparent, "", "span", "")
-								vgSetHTML(vgn, it.Label)
+								for _, r := range c.lay.Rows {
+									var vgiterkey interface{} = r.rowKey()
+									_ = vgiterkey
+									r := r
+									_ = r
+									{
+										vgcompKey := vugu.MakeCompKey(0x94B5578A8E3A0C33^vgin.CurrentPositionHash(), r.rowKey())
+										// ask BuildEnv for prior instance of this specific component
+										vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*DgRowMemo)
+										if vgcomp == nil {
+											// create new one if needed
+											vgcomp = new(DgRowMemo)
+											vgin.BuildEnv.WireComponent(vgcomp)
+										}
+										vgin.BuildEnv.UseComponent(vgcompKey, vgcomp)	// ensure we can use this in the cache next time around
+										vgcomp.D = c
+										vgcomp.G = c.lay.G
+										vgcomp.Row = r
+										vgcomp.SepX2 = c.lay.SepX2
+										vgout.Components = append(vgout.Components, vgcomp)
+										vgn = &vugu.VGNode{Component: vgcomp}
+										vgparent.AppendChild(vgn)
+									}
+								}
 							}
+							vgn = vgText(vgparent, "\n    ")
 						}
-						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
-						{
-							vgparent := vgn
-							_ = vgparent
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip kd-lg-leader")
-							vgSetHTML(vgn, vugu.HTML("L"))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("leader"))
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip")
-							vgSetHTML(vgn, vugu.HTML("F"))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("follower"))
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip kd-lg-out")
-							vgSetHTML(vgn, vugu.HTML("F"))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("isr.out"))
-						}
-						vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
-						{
-							vgparent := vgn
-							_ = vgparent
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-k")
-							vgSetHTML(vgn, c.t("messages"))
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-data")
-							vgSetHTML(vgn, vugu.HTML(""))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("cat.data"))
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-admin")
-							vgSetHTML(vgn, vugu.HTML(""))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("cat.admin"))
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-conn")
-							vgSetHTML(vgn, vugu.HTML(""))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("cat.conn"))
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-quorum")
-							vgSetHTML(vgn, vugu.HTML(""))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.quorumCat())
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-heartbeat")
-							vgSetHTML(vgn, vugu.HTML(""))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("show.heartbeats"))
-							vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-metadata")
-							vgSetHTML(vgn, vugu.HTML(""))
-							vgn = vgElem(vgparent, "", "span", "")
-							vgSetHTML(vgn, c.t("show.metadata"))
-						}
-						vgn = vgText(vgparent, "\n    ")
 					}
+					vgn = vgText(vgparent, "\n    ")
+					if !c.lay.Empty {
+						vgn = vgElem(vgparent, "", "div", "class\x00kd-legend")
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-k")
+								vgSetHTML(vgn, c.t("legend.epoch"))
+								for vgiterkeyt, e := range c.lay.Epochs {
+									var vgiterkey interface{} = vgiterkeyt
+									_ = vgiterkey
+									e := e
+									_ = e
+									vgn = vgElem(vgparent, "", "span", "")
+									vgAddAttr(vgn, "class", e.Class)
+									vgSetHTML(vgn, e.Label)
+								}
+							}
+							vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-cell kd-lg-committed")
+								vgSetHTML(vgn, vugu.HTML(""))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("committed"))
+							}
+							vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-cell kd-lg-uncommitted")
+								vgSetHTML(vgn, vugu.HTML(""))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("uncommitted"))
+							}
+							vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-hw")
+								vgSetHTML(vgn, vugu.HTML(""))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("legend.hw"))
+							}
+							vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-leo")
+								vgSetHTML(vgn, vugu.HTML(""))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("legend.leo"))
+							}
+							vgn = vgText(vgparent, "\n      ")
+							for vgiterkeyt, it := range c.lay.TxnLegend {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								it := it
+								_ = it
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-lg")
+								vgAddAttr(vgn, "title", it.Tip)
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = vgElem(vgparent, "", "span", "")
+									vgAddAttr(vgn, "class", it.Class)
+									vgn = vgElem(vgparent, "", "span", "")
+									vgSetHTML(vgn, it.Label)
+								}
+							}
+							vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip kd-lg-leader")
+								vgSetHTML(vgn, vugu.HTML("L"))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("leader"))
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip")
+								vgSetHTML(vgn, vugu.HTML("F"))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("follower"))
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-chip kd-lg-out")
+								vgSetHTML(vgn, vugu.HTML("F"))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("isr.out"))
+							}
+							vgn = vgElemAfter(vgparent, "\n      ", "", "span", "class\x00kd-lg")
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-lg-k")
+								vgSetHTML(vgn, c.t("messages"))
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-data")
+								vgSetHTML(vgn, vugu.HTML(""))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("cat.data"))
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-admin")
+								vgSetHTML(vgn, vugu.HTML(""))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("cat.admin"))
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-conn")
+								vgSetHTML(vgn, vugu.HTML(""))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("cat.conn"))
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-quorum")
+								vgSetHTML(vgn, vugu.HTML(""))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.quorumCat())
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-heartbeat")
+								vgSetHTML(vgn, vugu.HTML(""))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("show.heartbeats"))
+								vgn = vgElem(vgparent, "", "span", "class\x00kd-dot kd-cat-metadata")
+								vgSetHTML(vgn, vugu.HTML(""))
+								vgn = vgElem(vgparent, "", "span", "")
+								vgSetHTML(vgn, c.t("show.metadata"))
+							}
+							vgn = vgText(vgparent, "\n    ")
+						}
+					}
+					vgn = vgText(vgparent, "\n  ")
 				}
 				vgn = vgText(vgparent, "\n  ")
 			}

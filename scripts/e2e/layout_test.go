@@ -448,6 +448,49 @@ func TestEmbedFitsABlogColumn(t *testing.T) {
 	}
 }
 
+// TestWideDiagramFadesAtItsRightEdge embeds scenario 29 (six brokers in
+// three racks) in a 680 px blog column: a diagram wider than its panel
+// scrolls sideways, and its right edge fades while there is more to the
+// right (overlay scrollbars do not show it), until it is scrolled to its
+// end; a diagram that fits does not fade.
+func TestWideDiagramFadesAtItsRightEdge(t *testing.T) {
+	requireChromium(t)
+	srv := newLayoutServer(t)
+	b := startBrowser(t)
+	tab := b.root
+	frame := `document.querySelector("iframe").contentWindow`
+	fade := `parseFloat(` + frame + `.getComputedStyle(` + frame + `.document.querySelector(".kd-view"), "::after").opacity)`
+	wide := `(() => { const s = ` + frame + `.document.querySelector(".kd-scroll"); return s.scrollWidth > s.clientWidth + 1; })()`
+	for _, c := range []struct {
+		name, hash, step string
+		wide             bool
+	}{
+		{"zone-680", "#scenario=29-losing-a-zone&step=4&lang=en", "Step 5 of 5", true},
+		{"oncall-680", "#scenario=28-on-call&step=3&lang=en", "Step 4 of 7", false},
+	} {
+		p := player.New()
+		p.Boot("", c.hash)
+		navigateAt(t, tab, srv.host(c.name, blogPage(680, p.EmbedSnippet(srv.URL+"/", player.EmbedWidthMax, player.EmbedHeight))), 1280, 800)
+		waitFor(t, tab, frame+` && `+frame+`.document.getElementById("story-step") && `+frame+`.document.getElementById("story-step").textContent === "`+c.step+`"`)
+		if got := evalString(tab, wide) == "true"; got != c.wide {
+			t.Fatalf("%s: the diagram scrolls sideways: %v, want %v", c.name, got, c.wide)
+		}
+		if !c.wide {
+			if got := evalString(tab, fade); got != "0" {
+				t.Errorf("%s: a diagram that fits fades at its right edge (opacity %s)", c.name, got)
+			}
+			continue
+		}
+		if got := evalString(tab, fade); got != "1" {
+			t.Errorf("%s: a diagram with more to the right does not fade (opacity %s)", c.name, got)
+		}
+		evalString(tab, `(() => { const s = `+frame+`.document.querySelector(".kd-scroll"); s.scrollLeft = s.scrollWidth; return ""; })()`)
+		if _, err := chromedp.Run(tab, chromedp.Poll[bool](fade+` < 0.05`, chromedp.WithPollingTimeout(3*time.Second))); err != nil {
+			t.Errorf("%s: scrolled to its right end, the diagram still fades (opacity %s)", c.name, evalString(tab, fade))
+		}
+	}
+}
+
 // feedUsable is a check (layoutJS's kind): the event list shows at least
 // three events whole.
 const feedUsable = `(() => { const l = document.getElementById("feed-list"), r = l.getBoundingClientRect();
