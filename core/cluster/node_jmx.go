@@ -90,6 +90,8 @@ func raftMBean(m raft.RaftMetrics) jmx.MBean {
 		{Name: "fetch-records-rate", Value: jdk.DoubleToString(m.FetchRecordsRate)},
 		{Name: "election-latency-avg", Value: jdk.DoubleToString(m.ElectionLatencyAvg)},
 		{Name: "election-latency-max", Value: jdk.DoubleToString(m.ElectionLatencyMax)},
+		{Name: "commit-latency-avg", Value: jdk.DoubleToString(m.CommitLatencyAvg)},
+		{Name: "commit-latency-max", Value: jdk.DoubleToString(m.CommitLatencyMax)},
 	}}
 }
 

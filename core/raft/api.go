@@ -57,6 +57,7 @@ func (n *Node) Append(env *sim.Env, payloads [][]byte) (lastOffset int64, epoch 
 		}
 		lastOffset, epoch = info.LastOffset, s.epochNum
 		n.appended(env.Now(), info.LastOffset-info.FirstOffset+1)
+		n.appendedForCommit(info.LastOffset, env.Now(), info.LastOffset-info.FirstOffset+1, -1)
 		n.flushLeaderLog(env, s)
 	})
 	return lastOffset, epoch, err

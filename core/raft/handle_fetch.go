@@ -172,6 +172,7 @@ func (n *Node) dropDoneFetches() {
 func (n *Node) onUpdateLeaderHighWatermark(env *sim.Env, s *leaderState) {
 	if s.hw >= 0 {
 		n.log.log.UpdateHighWatermark(s.hw)
+		n.committedUpTo(env.Now(), s.hw)
 		n.updateListenersProgress(env)
 	}
 }

@@ -317,7 +317,8 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapRun {
 	leader, epoch := q.leader, q.ls.epochNum
 	run := noops.run(leader.log.endOffset(), epoch)
 	flushes := leader.cfg.hooks == nil || !leader.cfg.hooks.skipFlush
-	l := &nodeAppends{noops: noops, n: leader, batches: run.batches(), path: noops.path, leader: true, epoch: epoch, flushes: flushes}
+	l := &nodeAppends{noops: noops, n: leader, batches: run.batches(), path: noops.path, leader: true, epoch: epoch, flushes: flushes,
+		commitDelay: q.minRoundTrip()}
 	l.do = func(i int) {
 		// The batch has the base offset and epoch already, and was
 		// validated once for the whole run (record.Valid).
@@ -326,6 +327,7 @@ func (q *QuorumLoop) Appends(noops NoOps) []sim.LeapRun {
 			panic("raft: leaping the leader's NoOp: " + err.Error())
 		}
 		leader.appended(l.at(i), info.LastOffset-info.FirstOffset+1)
+		l.forCommit(i, info.LastOffset, info.LastOffset-info.FirstOffset+1)
 		leader.flushForLeap()
 	}
 	runs := []sim.LeapRun{l}
@@ -360,12 +362,23 @@ type nodeAppends struct {
 	leader  bool
 	epoch   int32 // the leader's
 	flushes bool  // every append is flushed at once
+	// commitDelay is when the leader's NoOps commit after their append:
+	// the first Fetch back.
+	commitDelay time.Duration
 	// One function for each of Do and Path, shared by the NoOps (sim.LeapOp).
 	do   func(int)
 	path func(int) sim.PushPath
 }
 
 func (r *nodeAppends) Len() int { return r.noops.Count }
+
+// forCommit notes the leader's i-th NoOp, ending at offset last, for the
+// commit latency: the NoOps before it committed by now.
+func (r *nodeAppends) forCommit(i int, last, records int64) {
+	at := r.at(i)
+	r.n.leapedCommitsBy(at)
+	r.n.appendedForCommit(last, at, records, at.Add(r.commitDelay))
+}
 
 func (r *nodeAppends) at(i int) sim.Time { return r.noops.at(i).Add(r.delay) }
 
@@ -418,6 +431,7 @@ func (r *nodeAppends) inPlace(i, n int) (int, error) {
 		for k := range m {
 			if r.leader {
 				r.n.appended(instant(k), per)
+				r.forCommit(i+k, before+int64(k+1)*per-1, per)
 			} else {
 				r.n.fetched(instant(k), per)
 			}

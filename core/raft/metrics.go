@@ -9,11 +9,9 @@ import (
 
 // RaftMetrics are Kafka's raft-metrics group (KafkaRaftMetrics:
 // kafka.server:type=raft-metrics) read now: the gauges, the records
-// appended as leader and fetched as follower per second, and the
-// elections' latency. commit-latency-avg/-max and poll-idle-ratio-avg are
-// not kept: a commit's time needs the high watermark's moves, which the
-// quorum's idle NoOp cycles run in closed form, and the simulated client
-// has no poll loop to be idle in.
+// appended as leader and fetched as follower per second, the elections'
+// latency and the leader's commit latency (commit.go). poll-idle-ratio-avg
+// is not kept: the simulated client has no poll loop to be idle in.
 type RaftMetrics struct {
 	// State is current-state: leader, candidate, voted, follower,
 	// observer or unattached in 3.8; Kafka 4.x (KIP-996's pre-vote) says
@@ -34,6 +32,9 @@ type RaftMetrics struct {
 	// and ElectionLatencyMax election-latency-avg/-max (NaN: none yet).
 	AppendRecordsRate, FetchRecordsRate    float64
 	ElectionLatencyAvg, ElectionLatencyMax float64
+	// CommitLatencyAvg and CommitLatencyMax are commit-latency-avg/-max
+	// (NaN: none yet).
+	CommitLatencyAvg, CommitLatencyMax float64
 }
 
 // raftRates are KafkaRaftMetrics' sensors, recorded as KafkaRaftClient
@@ -45,12 +46,14 @@ type raftRates struct {
 	appendRecords, fetchRecords *metrics.SampledStat
 	election                    *metrics.Sensor
 	electionStart               sim.Time // -1: none under way
+	commit                      *metrics.Sensor
+	pending                     []pendingCommit // the leader's appends not committed yet, in offset order
 }
 
 func (n *Node) rates() *raftRates {
 	if n.rateSensors == nil {
 		n.rateSensors = &raftRates{appendRecords: metrics.NewWindowedSum(), fetchRecords: metrics.NewWindowedSum(),
-			election: metrics.NewSensor(), electionStart: -1}
+			election: metrics.NewSensor(), electionStart: -1, commit: metrics.NewSensor()}
 	}
 	return n.rateSensors
 }
@@ -81,10 +84,12 @@ func (n *Node) electionEnded(at sim.Time) {
 
 // Metrics reads the raft-metrics at now.
 func (n *Node) Metrics(now sim.Time) RaftMetrics {
-	m := RaftMetrics{State: "unattached", Leader: -1, Vote: -1, HighWatermark: -1, ElectionLatencyAvg: math.NaN(), ElectionLatencyMax: math.NaN()}
+	m := RaftMetrics{State: "unattached", Leader: -1, Vote: -1, HighWatermark: -1, ElectionLatencyAvg: math.NaN(), ElectionLatencyMax: math.NaN(),
+		CommitLatencyAvg: math.NaN(), CommitLatencyMax: math.NaN()}
 	if !n.started {
 		return m
 	}
+	n.leapedCommitsBy(now)
 	le := n.LeaderAndEpoch()
 	m.Leader, m.Epoch = le.LeaderID, le.Epoch
 	if !le.HasLeader() {
@@ -94,6 +99,7 @@ func (n *Node) Metrics(now sim.Time) RaftMetrics {
 	r := n.rates()
 	m.AppendRecordsRate, m.FetchRecordsRate = r.appendRecords.Rate(now), r.fetchRecords.Rate(now)
 	m.ElectionLatencyAvg, m.ElectionLatencyMax = r.election.Avg(now), r.election.Max(now)
+	m.CommitLatencyAvg, m.CommitLatencyMax = r.commit.Avg(now), r.commit.Max(now)
 	e := n.quorum.state.election()
 	voted := e.votedID != notVoted
 	newNames := n.cfg.PreVote

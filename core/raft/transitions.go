@@ -19,6 +19,7 @@ import (
 func (n *Node) leaving(env *sim.Env) {
 	switch s := n.quorum.state.(type) {
 	case *leaderState:
+		n.leaderStopped()
 		n.completeParkedFetches(env, protocol.NOT_LEADER_OR_FOLLOWER)
 		for _, c := range n.listeners {
 			if c.ledEpoch == s.epochNum {

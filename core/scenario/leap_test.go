@@ -89,6 +89,14 @@ func TestLeapMetricsMatchSteps(t *testing.T) {
 		"broker start 3",
 		"time advance 1m",
 		fmt.Sprintf(ctl, 3),
+		// A slower quorum: the leader's commit latency follows its
+		// fastest follower's round trip.
+		"network delay 1 7ms",
+		"network delay 2 11ms",
+		"network delay 3 5ms",
+		"time advance 2m",
+		fmt.Sprintf(jmx, 1),
+		fmt.Sprintf(jmx, 2),
 	})
 }
 
