@@ -25,6 +25,13 @@ func FuzzDecoders(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if b, err := DecodeBrokerInfo(7, data); err == nil {
 			again, err := DecodeBrokerInfo(7, EncodeBrokerInfo(b))
+			// A version 1 registration's host is taken as it is, and
+			// written back as an endpoint: one the endpoint pattern
+			// refuses (a space) fails to read back, in Kafka too
+			// (BrokerIdZNode.decode, EndPoint.createEndPoint).
+			if err != nil && !endpointsParse(b) {
+				return
+			}
 			if err != nil || !reflect.DeepEqual(again, b) {
 				t.Fatalf("broker %+v -> %+v %v", b, again, err)
 			}
@@ -80,4 +87,15 @@ func FuzzDecoders(f *testing.F) {
 			}
 		}
 	})
+}
+
+// endpointsParse reports whether each of b's endpoints, written as a
+// connection string, matches the endpoint pattern.
+func endpointsParse(b BrokerInfo) bool {
+	for _, e := range b.Endpoints {
+		if !endpointRe.MatchString(e.Listener + "://" + e.Host + ":0") {
+			return false
+		}
+	}
+	return true
 }
