@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -416,10 +417,7 @@ func (a *App) SetLang(lang string) {
 }
 
 func (a *App) langPressed(lang string) string {
-	if string(a.Player.Lang) == lang {
-		return "true"
-	}
-	return "false"
+	return strconv.FormatBool(string(a.Player.Lang) == lang)
 }
 
 // DismissError hides the error banner.
@@ -552,10 +550,7 @@ func (a *App) ToggleEmbedMetrics() {
 }
 
 func (a *App) embedMetricsPressed() string {
-	if a.embedMetrics() {
-		return "true"
-	}
-	return "false"
+	return strconv.FormatBool(a.embedMetrics())
 }
 
 // OpenDisk shows a replica's partition on its broker's disk (a click on
@@ -569,10 +564,7 @@ func (a *App) OpenDisk(topic string, partition, broker int32) {
 }
 
 func (a *App) tabSelected(tab string) string {
-	if a.SideTab == tab {
-		return "true"
-	}
-	return "false"
+	return strconv.FormatBool(a.SideTab == tab)
 }
 
 // quorumFrozen reports whether the controller quorum cannot commit (the

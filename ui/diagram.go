@@ -150,10 +150,7 @@ func (c *Diagram) fitAttr() string {
 }
 
 func dgPressed(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
+	return strconv.FormatBool(b)
 }
 
 func (c *Diagram) toggleHeartbeats() {

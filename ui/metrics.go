@@ -229,10 +229,7 @@ type brokerLine struct{ D, Class string }
 func (c *Metrics) TogglePerBroker() { c.perBroker = !c.perBroker }
 
 func (c *Metrics) perBrokerPressed() string {
-	if c.perBroker {
-		return "true"
-	}
-	return "false"
+	return strconv.FormatBool(c.perBroker)
 }
 
 // legend is the per-broker view's key: each broker's colour (read once
@@ -286,19 +283,13 @@ func fmtMetric(m dashboard.Metric, v float64) string {
 func (c *Metrics) empty() bool { return len(c.rows) == 0 }
 
 func (r metricRow) alertAttr() string {
-	if r.Alerting {
-		return "true"
-	}
-	return "false"
+	return strconv.FormatBool(r.Alerting)
 }
 
 // emptyAttr marks a value that is words ("no data"), not a figure: it is
 // set in the text's font, not the figures' monospace.
 func (r metricRow) emptyAttr() string {
-	if r.Empty {
-		return "true"
-	}
-	return "false"
+	return strconv.FormatBool(r.Empty)
 }
 
 func plotViewBox() string {

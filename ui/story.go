@@ -47,10 +47,7 @@ func (c *Story) canNext() bool { return !c.atEnd() && !c.App.Busy() }
 // page's body, and Enter on Next must leave the focus on Next. (They are
 // disabled at the ends, where the focus is moved first: see Next, Back.)
 func (c *Story) waitAttr() string {
-	if c.App.Busy() {
-		return "true"
-	}
-	return "false"
+	return strconv.FormatBool(c.App.Busy())
 }
 
 // storyDot is one step of the progress dots.

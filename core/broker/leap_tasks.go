@@ -196,7 +196,7 @@ func (b *Broker) retentionDue() (sim.Time, bool) {
 	case due <= sim.EpochUnixMilli:
 		return math.MinInt64, true
 	}
-	return sim.Time((due - sim.EpochUnixMilli) * int64(time.Millisecond)), true
+	return sim.FromUnixMilli(due), true
 }
 
 // LeapTaskLoops fires loops' timers due before horizon in closed form. It

@@ -612,7 +612,7 @@ func (a *Admin) schedule(env *sim.Env) {
 	busy := len(a.pending) > 0 || len(a.inFlight) > 0
 	for _, c := range a.pending {
 		at(expiry(c))
-		at(sim.Time((c.nextAllowedTryMs - sim.EpochUnixMilli) * int64(time.Millisecond)))
+		at(sim.FromUnixMilli(c.nextAllowedTryMs))
 	}
 	if len(a.pending) > 0 {
 		at(now.Add(a.cfg.RetryBackoff))

@@ -60,6 +60,7 @@ func (c *Consumer) SeekToCommitted(env *sim.Env, done func(env *sim.Env)) {
 	tps := c.assignment()
 	for _, tp := range tps {
 		ps := c.pos[tp]
+		c.discardFetched(env.Now(), tp, ps)
 		ps.buffer, ps.awaiting, ps.seeks = nil, true, ps.seeks+1
 	}
 	c.grp.fetchCommitted(env, tps, func(env *sim.Env, committed map[topicPartition]commitOffset) {

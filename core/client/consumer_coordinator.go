@@ -415,7 +415,11 @@ func (g *coordinator) assign(env *sim.Env, r *protocol.JoinGroupResponse, done f
 	}
 	run := func(env *sim.Env) {
 		g.snapshot = g.metadataSnapshot(topics)
-		done(env, g.performAssignment(r.ProtocolName, members, g.snapshot.counts, g.c.meta.PartitionRacks(topics)))
+		racks := g.snapshot.racks // the assignors read the racks whether or not the snapshot keeps them
+		if racks == nil {
+			racks = g.c.meta.PartitionRacks(topics)
+		}
+		done(env, g.performAssignment(r.ProtocolName, members, g.snapshot.counts, racks))
 	}
 	if !stale {
 		run(env)
@@ -796,26 +800,25 @@ func (g *coordinator) close(env *sim.Env, done func(env *sim.Env)) {
 type metadataSnapshot struct {
 	topics []string
 	counts map[string]int32
-	racks  map[string]string // topic → its partitions' racks, written out
+	racks  group.PartitionRacks // kept by a leader with a client.rack (3.5+)
 }
 
 func (g *coordinator) metadataSnapshot(topics []string) *metadataSnapshot {
-	s := &metadataSnapshot{topics: topics, counts: map[string]int32{}, racks: map[string]string{}}
+	s := &metadataSnapshot{topics: topics, counts: map[string]int32{}}
 	for _, t := range topics {
 		if info := g.c.meta.Topic(t); info != nil {
 			s.counts[t] = int32(len(info.Partitions))
 		}
 	}
 	if g.c.cfg.ClientRack != "" && g.c.cfg.Release.AtLeast(3, 5) {
-		for t, parts := range g.c.meta.PartitionRacks(topics) {
-			s.racks[t] = fmt.Sprint(parts)
-		}
+		s.racks = g.c.meta.PartitionRacks(topics)
 	}
 	return s
 }
 
 func (s *metadataSnapshot) equal(o *metadataSnapshot) bool {
-	return maps.Equal(s.counts, o.counts) && maps.Equal(s.racks, o.racks)
+	sameParts := func(a, b [][]string) bool { return slices.EqualFunc(a, b, slices.Equal[[]string]) }
+	return maps.Equal(s.counts, o.counts) && maps.EqualFunc(s.racks, o.racks, sameParts)
 }
 
 // checkMetadata is the leader's check that the metadata it assigned with

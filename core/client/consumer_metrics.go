@@ -56,7 +56,7 @@ type fetchPartitionMetrics struct{ lag, lead *metrics.Sensor }
 func newConsumerMetrics() *consumerMetrics {
 	s := metrics.NewSensor
 	return &consumerMetrics{
-		fetchLatency: s(), bytes: s(), records: s(), lag: s(), lead: s(), throttle: s(),
+		fetchLatency: s(), bytes: s(), records: s(), lag: s(), lead: metrics.NewSensorWithMin(), throttle: s(),
 		topics: map[string]*fetchTopicMetrics{}, partitions: map[topicPartition]*fetchPartitionMetrics{},
 		heartbeat: s(), join: s(), sync: s(), commit: s(), rebalance: s(), failedRebalance: s(),
 		assignedCB: s(), revokedCB: s(), lostCB: s(), rebalanceStart: -1, rebalanceEnd: -1,
@@ -74,13 +74,18 @@ type fetchAggregate struct {
 	m              *consumerMetrics
 	pending        int
 	bytes, records int
-	topicBytes     map[string]int
-	topicRecords   map[string]int
-	topicOrder     []string
+	topics         []topicShare // in the order their first partition was read
+}
+
+// topicShare is one topic's part of a fetch answer (an answer holds few
+// topics: a list is searched faster than a map is made).
+type topicShare struct {
+	topic          string
+	bytes, records int
 }
 
 func (m *consumerMetrics) newAggregate(partitions int) *fetchAggregate {
-	return &fetchAggregate{m: m, pending: partitions, topicBytes: map[string]int{}, topicRecords: map[string]int{}}
+	return &fetchAggregate{m: m, pending: partitions}
 }
 
 // drained records one partition's share of the answer.
@@ -91,22 +96,24 @@ func (a *fetchAggregate) drained(now sim.Time, tp topicPartition, bytes, records
 	a.pending--
 	a.bytes += bytes
 	a.records += records
-	if _, ok := a.topicBytes[tp.topic]; !ok {
-		a.topicOrder = append(a.topicOrder, tp.topic)
+	i := slices.IndexFunc(a.topics, func(s topicShare) bool { return s.topic == tp.topic })
+	if i < 0 {
+		i = len(a.topics)
+		a.topics = append(a.topics, topicShare{topic: tp.topic})
 	}
-	a.topicBytes[tp.topic] += bytes
-	a.topicRecords[tp.topic] += records
+	a.topics[i].bytes += bytes
+	a.topics[i].records += records
 	if a.pending > 0 {
 		return
 	}
-	for _, topic := range a.topicOrder {
-		t := a.m.topics[topic]
+	for _, s := range a.topics {
+		t := a.m.topics[s.topic]
 		if t == nil {
 			t = &fetchTopicMetrics{bytes: metrics.NewSensor(), records: metrics.NewSensor()}
-			a.m.topics[topic] = t
+			a.m.topics[s.topic] = t
 		}
-		t.bytes.Record(now, float64(a.topicBytes[topic]))
-		t.records.Record(now, float64(a.topicRecords[topic]))
+		t.bytes.Record(now, float64(s.bytes))
+		t.records.Record(now, float64(s.records))
 	}
 	a.m.bytes.Record(now, float64(a.bytes))
 	a.m.records.Record(now, float64(a.records))
@@ -121,7 +128,7 @@ func (m *consumerMetrics) positionRead(now sim.Time, tp topicPartition, ps *posi
 	}
 	pm := m.partitions[tp]
 	if pm == nil {
-		pm = &fetchPartitionMetrics{lag: metrics.NewSensor(), lead: metrics.NewSensor()}
+		pm = &fetchPartitionMetrics{lag: metrics.NewSensor(), lead: metrics.NewSensorWithMin()}
 		m.partitions[tp] = pm
 	}
 	end := ps.hw

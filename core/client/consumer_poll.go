@@ -140,9 +140,29 @@ func (c *Consumer) assignedTPs() []group.TopicPartition {
 	return out
 }
 
+// discardFetched counts the fetch answer's share of a partition whose
+// buffered records are dropped unread (a seek, a revocation), as
+// CompletedFetch.drain does: the records read of it so far, and its
+// bytes if any were (the batches were started).
+func (c *Consumer) discardFetched(now sim.Time, tp topicPartition, ps *position) {
+	if ps.agg == nil {
+		return
+	}
+	read := ps.aggRecords - len(ps.buffer)
+	bytes := 0
+	if read > 0 {
+		bytes = ps.aggBytes
+	}
+	ps.agg.drained(now, tp, bytes, read)
+	ps.agg = nil
+}
+
 // revoke drops partitions (and their buffered records).
 func (c *Consumer) revoke(env *sim.Env, tps []topicPartition) {
 	for _, tp := range tps {
+		if ps := c.pos[tp]; ps != nil {
+			c.discardFetched(env.Now(), tp, ps)
+		}
 		delete(c.pos, tp)
 	}
 	c.assigned = slices.DeleteFunc(c.assigned, func(tp topicPartition) bool { _, ok := c.pos[tp]; return !ok })

@@ -181,7 +181,7 @@ func (p *Producer) send(env *sim.Env, node int32, addr sim.Addr, batches []*prod
 			// The request's latency (ClientResponse.requestLatencyMs),
 			// and the network client's throttle-time record of every
 			// response it reads.
-			p.metrics.requestTime.Record(env.Now(), float64(env.Now().UnixMilli()-sent.UnixMilli()))
+			p.metrics.requestTime.Record(env.Now(), latency(sent, env.Now()))
 			p.metrics.throttle.Record(env.Now(), 0)
 		}
 		for _, b := range batches {

@@ -211,11 +211,7 @@ func consumerPerfTool(t *toolRun, args, _ []string) func(host string) sim.Proces
 	}
 	run := &consumerPerfRun{
 		t: t, topic: p.Value("topic"), num: num, timeout: ms(timeout), interval: interval, format: format,
-		detailed: p.Has("show-detailed-stats"), printMetrics: p.Has("print-metrics"), printBeforeClose: rel.AtLeast(4, 2),
-		listener42: rel.AtLeast(4, 2), warnWord: "messages",
-	}
-	if rel.AtLeast(4, 2) {
-		run.warnWord = "records"
+		detailed: p.Has("show-detailed-stats"), printMetrics: p.Has("print-metrics"), kafka42: rel.AtLeast(4, 2),
 	}
 	if !p.Has("hide-header") {
 		// printHeader, before the consumer is made.
@@ -262,10 +258,11 @@ type consumerPerfRun struct {
 	format    func(ms int64) string
 	detailed  bool
 
-	printMetrics     bool
-	printBeforeClose bool // 4.2: stats and metrics before close
-	listener42       bool // 4.2's listener: join time only while nothing is assigned
-	warnWord         string
+	printMetrics bool
+	// kafka42: Kafka 4.2's tool (KIP-1147): statistics and metrics before
+	// the close, the listener's join time counted only while nothing is
+	// assigned, "records" in the timeout warning.
+	kafka42 bool
 
 	start, lastReport, lastConsumed int64 // ms
 	records, bytes                  int64
@@ -292,11 +289,11 @@ func (r *consumerPerfRun) begin(env *sim.Env) {
 	// to the next assignment is rebalance time.
 	r.c.OnRebalance(func(env *sim.Env, tps []group.TopicPartition) {
 		r.assigned -= len(tps)
-		if !r.listener42 || r.assigned <= 0 {
+		if !r.kafka42 || r.assigned <= 0 {
 			r.joinStart = env.Now().UnixMilli()
 		}
 	}, func(env *sim.Env, tps []group.TopicPartition) {
-		if !r.listener42 || r.assigned <= 0 {
+		if !r.kafka42 || r.assigned <= 0 {
 			d := env.Now().UnixMilli() - r.joinStart
 			r.joinTime += d
 			r.joinRound += d
@@ -320,13 +317,13 @@ func (r *consumerPerfRun) begin(env *sim.Env) {
 // last records.
 func (r *consumerPerfRun) armTimeout(env *sim.Env) {
 	polls := r.timeout.Milliseconds()/100 + 1
-	at := sim.Time(time.Duration(r.lastConsumed-sim.EpochUnixMilli) * time.Millisecond).Add(time.Duration(polls) * 100 * time.Millisecond)
+	at := sim.FromUnixMilli(r.lastConsumed).Add(time.Duration(polls) * 100 * time.Millisecond)
 	r.timer.Stop()
 	r.timer = env.After(at.Sub(env.Now()), "consumer-perf-timeout", func(env *sim.Env) {
 		if r.done {
 			return
 		}
-		r.t.println(fmt.Sprintf("WARNING: Exiting before consuming the expected number of %s: timeout (%d ms) exceeded. You can use the --timeout option to increase the timeout.", r.warnWord, r.timeout.Milliseconds()))
+		r.t.println(fmt.Sprintf("WARNING: Exiting before consuming the expected number of %s: timeout (%d ms) exceeded. You can use the --timeout option to increase the timeout.", r.warnWord(), r.timeout.Milliseconds()))
 		r.end(env)
 	})
 }
@@ -398,7 +395,7 @@ func (r *consumerPerfRun) end(env *sim.Env) {
 			r.t.println("kafkascope: the simulator keeps the consumer-fetch-manager-metrics and consumer-coordinator-metrics above; Kafka's table also lists app-info, kafka-metrics-count, consumer-metrics (poll timing), the network's and consumer-node-metrics")
 		}
 	}
-	if r.printBeforeClose {
+	if r.kafka42 {
 		report(env)
 		r.c.Close(env, func(*sim.Env) { r.t.finish(0) })
 		return
@@ -417,4 +414,12 @@ func (r *consumerPerfRun) stop(env *sim.Env) {
 	r.timer.Stop()
 	r.c.Stop()
 	r.t.finish(143)
+}
+
+// warnWord is what the timeout warning counts: messages, records from 4.2.
+func (r *consumerPerfRun) warnWord() string {
+	if r.kafka42 {
+		return "records"
+	}
+	return "messages"
 }

@@ -1,8 +1,6 @@
 package groupcoordinator
 
 import (
-	"time"
-
 	"kafkascope/core/jdk"
 	"kafkascope/core/jmx"
 	"kafkascope/core/metrics"
@@ -33,8 +31,7 @@ func (c *Coordinator) sensors() *coordinatorSensors {
 // decides the bump, at nowMs).
 func (c *Coordinator) countEpochBump(cg *consumerGroup, epoch int32, nowMs int64) {
 	if epoch != cg.groupEpoch {
-		at := sim.Time(time.Duration(nowMs-sim.EpochUnixMilli) * time.Millisecond)
-		c.sensors().consumerRebalances.Record(at, 1)
+		c.sensors().consumerRebalances.Record(sim.FromUnixMilli(nowMs), 1)
 	}
 }
 

@@ -128,12 +128,17 @@ func (st *SampledStat) totals(now sim.Time) (float64, int64) {
 }
 
 // Min is the smallest value recorded in the live windows (NaN if none:
-// Min.combine).
-func (st *SampledStat) Min(now sim.Time) float64 { return st.Max(now) }
+// Min.combine). The stat's own combine (min for a Min stat) decides:
+// Min and Max read the same combination.
+func (st *SampledStat) Min(now sim.Time) float64 { return st.extreme(now) }
 
 // Max is the largest value recorded in the live windows (NaN if none:
-// Max.combine); for a Min stat, the smallest.
-func (st *SampledStat) Max(now sim.Time) float64 {
+// Max.combine).
+func (st *SampledStat) Max(now sim.Time) float64 { return st.extreme(now) }
+
+// extreme is the live windows' combined value: the largest for a Max
+// stat, the smallest for a Min stat (NaN if none).
+func (st *SampledStat) extreme(now sim.Time) float64 {
 	v, n := st.totals(now)
 	if n == 0 {
 		return math.NaN()

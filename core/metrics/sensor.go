@@ -11,7 +11,7 @@ import "kafkascope/core/sim"
 type Sensor struct {
 	sum    *SampledStat
 	max    *SampledStat
-	min    *SampledStat
+	min    *SampledStat // nil unless made by NewSensorWithMin
 	total  float64
 	events int64
 	last   float64
@@ -19,19 +19,30 @@ type Sensor struct {
 
 // NewSensor is a sensor with the default metrics.num.samples and
 // metrics.sample.window.ms.
-func NewSensor() *Sensor { return &Sensor{sum: NewWindowedSum(), max: NewMax(), min: NewMin()} }
+func NewSensor() *Sensor { return &Sensor{sum: NewWindowedSum(), max: NewMax()} }
+
+// NewSensorWithMin is NewSensor with a Min stat too (the few metrics that
+// report one: records-lead-min): every other sensor skips its record.
+func NewSensorWithMin() *Sensor {
+	s := NewSensor()
+	s.min = NewMin()
+	return s
+}
 
 // Record records value at now (Sensor.record).
 func (s *Sensor) Record(now sim.Time, value float64) {
 	s.sum.Record(now, value)
 	s.max.Record(now, value)
-	s.min.Record(now, value)
+	if s.min != nil {
+		s.min.Record(now, value)
+	}
 	s.total += value
 	s.events++
 	s.last = value
 }
 
-// Min is the live windows' smallest value (NaN when none: Min).
+// Min is the live windows' smallest value (NaN when none: Min); the
+// sensor must have been made by NewSensorWithMin.
 func (s *Sensor) Min(now sim.Time) float64 { return s.min.Min(now) }
 
 // EventRate is the records per second over the live windows (a Meter

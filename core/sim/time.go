@@ -26,6 +26,10 @@ func (t Time) Sub(u Time) time.Duration { return time.Duration(t - u) }
 // that t stands for.
 func (t Time) UnixMilli() int64 { return EpochUnixMilli + int64(t)/int64(time.Millisecond) }
 
+// FromUnixMilli is the instant that wall-clock milliseconds ms stand for
+// (the inverse of UnixMilli, to the millisecond).
+func FromUnixMilli(ms int64) Time { return Time((ms - EpochUnixMilli) * int64(time.Millisecond)) }
+
 // Wall returns t as a UTC wall-clock time, for formatting log lines.
 func (t Time) Wall() time.Time {
 	return time.UnixMilli(EpochUnixMilli).UTC().Add(time.Duration(t))

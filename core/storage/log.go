@@ -176,13 +176,22 @@ func (l *Log) UpdateHighWatermark(hw int64) int64 {
 // those count (Disk.OnSegmentFlush); the others here are clean already.
 func (l *Log) Flush() error {
 	n := l.unflushedSegments()
+	if err := l.flushAll(); err != nil {
+		return err
+	}
+	l.disk.segmentsFlushed(l.disk.clock(), n)
+	return nil
+}
+
+// flushAll is Flush without telling the disk's listener: the caller
+// reports the segment flushes itself.
+func (l *Log) flushAll() error {
 	for _, s := range l.segments {
 		if err := s.flush(); err != nil {
 			return err
 		}
 	}
 	l.recoveryPoint = l.logEndOffset
-	l.disk.segmentsFlushed(l.disk.clock(), n)
 	return nil
 }
 

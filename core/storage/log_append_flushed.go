@@ -130,11 +130,7 @@ func (l *Log) appendFlushed(run BatchRun, i, n int, epoch int32, instant func(k 
 	// (the first from the recovery point's segment on, then the active
 	// one: no batch rolls).
 	firstFlush := l.unflushedSegments()
-	hear := l.disk.onSegmentFlush
-	l.disk.onSegmentFlush = nil
-	err = l.Flush()
-	l.disk.onSegmentFlush = hear
-	if err != nil {
+	if err := l.flushAll(); err != nil {
 		return m, err
 	}
 	l.disk.segmentsFlushed(instant(0), firstFlush)
